@@ -1,0 +1,133 @@
+/*
+ * The one internal event shape. Each wire format is validated and normalised into this at the edge
+ * (normalise.ts); the reducer and everything after it see nothing else.
+ */
+
+export type Dialect = 'perstack' | 'drover' | 'daemon';
+
+export const runStatuses = [
+	'init',
+	'proceeding',
+	'completed',
+	'stoppedByInteractiveTool',
+	'stoppedByDelegate',
+	'stoppedByExceededMaxSteps',
+	'stoppedByError',
+] as const;
+
+export type RunStatus = (typeof runStatuses)[number];
+
+export type Usage = {
+	inputTokens: number;
+	outputTokens: number;
+	reasoningTokens: number;
+	totalTokens: number;
+	cachedInputTokens: number;
+};
+
+export type ToolCall = {
+	id: string;
+	skillName: string;
+	toolName: string;
+	args: unknown;
+};
+
+export type ToolResult = {
+	id: string;
+	skillName: string;
+	toolName: string;
+	text: string;
+	/** The runtime does not flag tool errors: a result whose text is JSON with an `error` field is one. */
+	error: string | undefined;
+};
+
+/** Where an event came from, so its raw JSON can be read again on demand instead of being kept. */
+export type EventRef = {
+	source: string;
+	line: number;
+	offset: number;
+};
+
+export type CheckpointInfo = {
+	id: string | undefined;
+	runId: string | undefined;
+	status: RunStatus;
+	step: number | undefined;
+	/** Tool call ids the checkpoint is waiting for or holds results of; they link a resumed run to the stopped one. */
+	pendingToolCallIds: string[];
+	partialResults: ToolResult[];
+	delegateTo: Array<{toolCallId: string; expertKey: string; query: string | undefined}>;
+	delegatedBy: {runId: string; expertKey: string | undefined; toolCallId: string | undefined} | undefined;
+	/** Cumulative over the whole job, not per run. */
+	usage: Usage | undefined;
+};
+
+export type StepEnding = 'continue' | 'stopByDelegate' | 'stopByInteractiveTool' | 'stopByExceededMaxSteps' | 'stopByError' | 'complete';
+
+type Payload =
+	| {kind: 'runtimeInit'; expertName?: string; model?: string; runtimeVersion?: string; maxSteps?: number; query?: string; answer?: {toolCallId: string; text: string}}
+	| {kind: 'runStart'; checkpoint: CheckpointInfo; query: string | undefined}
+	| {kind: 'stepStart'}
+	| {kind: 'toolCalls'; as: 'tool' | 'delegate' | 'interactive'; calls: ToolCall[]; text: string | undefined; thinking: string | undefined}
+	| {kind: 'toolResults'; results: ToolResult[]}
+	| {
+			kind: 'stepEnd';
+			ending: StepEnding;
+			checkpoint: CheckpointInfo;
+			stepUsage: Usage | undefined;
+			startedAt: number | undefined;
+			finishedAt: number | undefined;
+			text: string | undefined;
+			error: {name: string; message: string} | undefined;
+	  }
+	| {kind: 'retry'; reason: string}
+	| {kind: 'stream'; channel: 'reasoning' | 'result'; phase: 'start' | 'delta' | 'complete'; text: string}
+	| {kind: 'usage'; usage: Usage}
+	/** A run that starts outside Perstack's checkpoint protocol (drover, daemon). */
+	| {kind: 'childRunStart'; childRunId: string; childExpertKey: string; query: string | undefined; viaToolName: string | undefined}
+	/** The end of a drover or daemon run; `usage`, when present, is the run's whole usage. */
+	| {kind: 'runEnd'; status: RunStatus; text: string | undefined; message: string | undefined; usage: Usage | undefined}
+	| {kind: 'runError'; name: string; message: string}
+	| {kind: 'skill'; skillName: string; state: 'starting' | 'connected' | 'disconnected'; detail: SkillDetail}
+	| {kind: 'skillStderr'; skillName: string; message: string}
+	| {kind: 'docker'; service: string; stage: string | undefined; status: string | undefined; message: string | undefined; progress: number | undefined}
+	| {kind: 'proxy'; action: string; domain: string; port: number | undefined; reason: string | undefined}
+	/** Known, valid, and with nothing to show (finishToolCall, llm_call, …). */
+	| {kind: 'marker'}
+	/** Well-formed but of a type this version does not know: kept and counted, never fatal. */
+	| {kind: 'unknown'};
+
+export type SkillDetail = {
+	command?: string;
+	args?: string[];
+	serverName?: string;
+	serverVersion?: string;
+	totalDurationMs?: number;
+	connectDurationMs?: number;
+};
+
+export type AgentEvent = Payload & {
+	dialect: Dialect;
+	/** The event's type on the wire (`callTools`, `tool_call_start`, …). */
+	wireType: string;
+	id: string;
+	jobId: string;
+	runId: string;
+	expertKey: string | undefined;
+	step: number | undefined;
+	timestamp: number | undefined;
+	/**
+	 * For the strategy daemon, which names agents rather than runs: the agent this event belongs to.
+	 * The reducer resolves it to the agent's current child run.
+	 */
+	agent: string | undefined;
+	ref: EventRef;
+};
+
+export type Diagnostic = {
+	line: number;
+	source: string;
+	reason: string;
+};
+
+export type ParsedLine = {kind: 'event'; event: AgentEvent} | {kind: 'diagnostic'; diagnostic: Diagnostic};

@@ -1,0 +1,513 @@
+import type {z} from 'zod';
+import type {Line} from '../sources/line-splitter.js';
+import type {AgentEvent, CheckpointInfo, Dialect, EventRef, ParsedLine, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
+import {runStatuses} from './events.js';
+import {daemonEventSchema, daemonEventTypes, type DaemonEvent, type DaemonUsage} from './wire/daemon.js';
+import {droverEventKinds, droverEventSchema, type DroverEvent} from './wire/drover.js';
+import {
+	perstackEventSchema,
+	perstackEventTypes,
+	type PerstackCheckpoint,
+	type PerstackEvent,
+	type PerstackMessagePart,
+	type PerstackToolCall,
+	type PerstackToolResult,
+} from './wire/perstack.js';
+
+/**
+ * Turns one line into exactly one of: a valid event, an unknown-but-well-formed event, or a diagnostic.
+ * Nothing throws past this function, whatever the line holds.
+ */
+export function parseLine(line: Line): ParsedLine {
+	let value: unknown;
+	try {
+		value = JSON.parse(line.text);
+	} catch (error) {
+		return diagnostic(line, `not JSON (${describeJsonError(error)})`);
+	}
+
+	try {
+		return parseValue(value, line);
+	} catch (error) {
+		// Defensive: a bug in normalisation must cost one line, not the whole stream.
+		return diagnostic(line, `could not read event: ${error instanceof Error ? error.message : String(error)}`);
+	}
+}
+
+export function parseValue(value: unknown, line: Line): ParsedLine {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+		return diagnostic(line, `not an event: JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, expected an object`);
+	}
+
+	const ref: EventRef = {source: line.source, line: line.line, offset: line.offset};
+	const kind = 'kind' in value ? value.kind : undefined;
+	const type = 'type' in value ? value.type : undefined;
+
+	if (typeof kind === 'string' && typeof type !== 'string') {
+		if (!droverEventKinds.has(kind)) return unknown(value, 'drover', kind, ref);
+		const parsed = droverEventSchema.safeParse(value);
+		if (!parsed.success) return diagnostic(line, invalid(kind, parsed.error));
+		return {kind: 'event', event: fromDrover(parsed.data, ref)};
+	}
+
+	if (typeof type !== 'string') return diagnostic(line, 'not an event: no "type" or "kind" field');
+
+	if (daemonEventTypes.has(type) && !('jobId' in value)) {
+		const parsed = daemonEventSchema.safeParse(value);
+		if (!parsed.success) return diagnostic(line, invalid(type, parsed.error));
+		return {kind: 'event', event: fromDaemon(parsed.data, ref)};
+	}
+
+	if (!perstackEventTypes.has(type)) return unknown(value, 'jobId' in value || 'expertKey' in value ? 'perstack' : 'daemon', type, ref);
+	const parsed = perstackEventSchema.safeParse(value);
+	if (!parsed.success) return diagnostic(line, invalid(type, parsed.error));
+	return {kind: 'event', event: fromPerstack(parsed.data, ref)};
+}
+
+function diagnostic(line: Line, reason: string): ParsedLine {
+	return {kind: 'diagnostic', diagnostic: {line: line.line, source: line.source, reason}};
+}
+
+function describeJsonError(error: unknown): string {
+	const message = error instanceof Error ? error.message : String(error);
+	// V8 quotes the offending input in the message; keep the reason short and free of event text.
+	return message.length > 120 ? `${message.slice(0, 117)}...` : message;
+}
+
+function invalid(type: string, error: z.ZodError): string {
+	const issue = error.issues[0];
+	if (!issue) return `invalid ${type} event`;
+	const path = issue.path.map(String).join('.');
+	return `invalid ${type} event: ${path === '' ? '' : `${path}: `}${issue.message}`;
+}
+
+function stringField(value: object, key: string): string | undefined {
+	const field: unknown = Reflect.get(value, key);
+	return typeof field === 'string' ? field : undefined;
+}
+
+function unknown(value: object, dialect: Dialect, wireType: string, ref: EventRef): ParsedLine {
+	const runId = stringField(value, 'runId') ?? '';
+	return {
+		kind: 'event',
+		event: {
+			kind: 'unknown',
+			dialect,
+			wireType,
+			id: stringField(value, 'id') ?? `${ref.source}:${ref.line}`,
+			jobId: stringField(value, 'jobId') ?? '',
+			runId,
+			expertKey: stringField(value, 'expertKey'),
+			step: undefined,
+			timestamp: undefined,
+			agent: undefined,
+			ref,
+		},
+	};
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Perstack
+
+export const zeroUsage: Usage = Object.freeze({inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0});
+
+function toStatus(status: string): RunStatus {
+	for (const known of runStatuses) if (known === status) return known;
+	// A status from a newer runtime: the run is still going as far as we can tell.
+	return 'proceeding';
+}
+
+export function partsText(parts: PerstackMessagePart[] | string | undefined): string {
+	if (parts === undefined) return '';
+	if (typeof parts === 'string') return parts;
+	let out = '';
+	for (const part of parts) {
+		const piece = part.text ?? (part.type === 'textPart' ? '' : `[${part.type.replace(/Part$/, '')}]`);
+		if (piece === '') continue;
+		out = out === '' ? piece : `${out}\n${piece}`;
+	}
+
+	return out;
+}
+
+/** Tool errors arrive as ordinary result text holding JSON like `{"error":"Error","message":"…"}`. */
+export function toolErrorOf(text: string): string | undefined {
+	const trimmed = text.trimStart();
+	if (!trimmed.startsWith('{') || !trimmed.includes('"error"')) return undefined;
+	let value: unknown;
+	try {
+		value = JSON.parse(trimmed);
+	} catch {
+		return undefined;
+	}
+
+	if (typeof value !== 'object' || value === null || Array.isArray(value) || !('error' in value)) return undefined;
+	const message = stringField(value, 'message');
+	const error: unknown = value.error;
+	const name = typeof error === 'string' ? error : error === true || error === null || error === undefined ? '' : JSON.stringify(error);
+	if (message !== undefined && message !== '') return message;
+	return name === '' ? 'error' : name;
+}
+
+function toToolCall(call: PerstackToolCall): ToolCall {
+	return {id: call.id, skillName: call.skillName, toolName: call.toolName, args: call.args};
+}
+
+function toToolResult(result: PerstackToolResult): ToolResult {
+	const text = partsText(result.result);
+	return {id: result.id, skillName: result.skillName, toolName: result.toolName, text, error: toolErrorOf(text)};
+}
+
+function toCheckpoint(checkpoint: PerstackCheckpoint): CheckpointInfo {
+	const pending: string[] = [];
+	for (const delegate of checkpoint.delegateTo ?? []) pending.push(delegate.toolCallId);
+	for (const call of checkpoint.pendingToolCalls ?? []) pending.push(call.id);
+	for (const result of checkpoint.partialToolResults ?? []) pending.push(result.id);
+	const delegatedBy = checkpoint.delegatedBy;
+	return {
+		id: checkpoint.id,
+		runId: checkpoint.runId,
+		status: toStatus(checkpoint.status),
+		step: checkpoint.stepNumber,
+		pendingToolCallIds: pending,
+		partialResults: (checkpoint.partialToolResults ?? []).map(toToolResult),
+		delegateTo: (checkpoint.delegateTo ?? []).map(delegate => ({
+			toolCallId: delegate.toolCallId,
+			expertKey: delegate.expert?.key ?? delegate.toolName ?? '',
+			query: delegate.query,
+		})),
+		delegatedBy: delegatedBy ? {runId: delegatedBy.runId, expertKey: delegatedBy.expert?.key, toolCallId: delegatedBy.toolCallId} : undefined,
+		usage: checkpoint.usage,
+	};
+}
+
+function lastUserText(messages: Array<{type: string; contents?: PerstackMessagePart[] | undefined}> | undefined): string | undefined {
+	if (!messages) return undefined;
+	for (let i = messages.length - 1; i >= 0; i--) {
+		const message = messages[i];
+		if (message?.type === 'userMessage') return partsText(message.contents);
+	}
+
+	return undefined;
+}
+
+function messageParts(parts: PerstackMessagePart[] | undefined): {text: string | undefined; thinking: string | undefined} {
+	let text: string | undefined;
+	let thinking: string | undefined;
+	for (const part of parts ?? []) {
+		if (part.type === 'textPart' && part.text) text = text === undefined ? part.text : `${text}\n${part.text}`;
+		if (part.type === 'thinkingPart' && part.thinking) thinking = thinking === undefined ? part.thinking : `${thinking}\n${part.thinking}`;
+	}
+
+	return {text, thinking};
+}
+
+const endings = {
+	continueToNextStep: 'continue',
+	stopRunByInteractiveTool: 'stopByInteractiveTool',
+	stopRunByDelegate: 'stopByDelegate',
+	stopRunByExceededMaxSteps: 'stopByExceededMaxSteps',
+	stopRunByError: 'stopByError',
+	completeRun: 'complete',
+} as const;
+
+function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
+	const head = {
+		dialect: 'perstack' as const,
+		wireType: event.type,
+		id: event.id ?? `${ref.source}:${ref.line}`,
+		jobId: event.jobId ?? '',
+		runId: event.runId,
+		expertKey: event.expertKey,
+		step: event.stepNumber,
+		timestamp: event.timestamp,
+		agent: undefined,
+		ref,
+	};
+	switch (event.type) {
+		case 'initializeRuntime': {
+			const answer = event.interactiveToolCall;
+			return {
+				...head,
+				kind: 'runtimeInit',
+				...(event.expertName === undefined ? {} : {expertName: event.expertName}),
+				...(event.model === undefined ? {} : {model: event.model}),
+				...(event.runtimeVersion === undefined ? {} : {runtimeVersion: event.runtimeVersion}),
+				...(event.maxSteps === undefined ? {} : {maxSteps: event.maxSteps}),
+				...(event.query === undefined ? {} : {query: event.query}),
+				...(answer === undefined ? {} : {answer: {toolCallId: answer.toolCallId, text: answer.text ?? ''}}),
+			};
+		}
+
+		case 'startRun': {
+			const checkpoint = toCheckpoint(event.initialCheckpoint);
+			return {
+				...head,
+				expertKey: event.expertKey ?? event.initialCheckpoint.expert?.key,
+				step: event.stepNumber ?? checkpoint.step,
+				kind: 'runStart',
+				checkpoint,
+				query: lastUserText(event.inputMessages),
+			};
+		}
+
+		case 'startGeneration':
+			return {...head, kind: 'stepStart'};
+		case 'retry':
+			return {...head, kind: 'retry', reason: event.reason ?? ''};
+		case 'callTools':
+		case 'callDelegate': {
+			const {text, thinking} = messageParts(event.newMessage?.contents);
+			return {...head, kind: 'toolCalls', as: event.type === 'callTools' ? 'tool' : 'delegate', calls: event.toolCalls.map(toToolCall), text, thinking};
+		}
+
+		case 'callInteractiveTool': {
+			const calls = [...(event.toolCall ? [event.toolCall] : []), ...(event.toolCalls ?? [])].map(toToolCall);
+			const {text, thinking} = messageParts(event.newMessage?.contents);
+			return {...head, kind: 'toolCalls', as: 'interactive', calls, text, thinking};
+		}
+
+		case 'resolveToolResults':
+			return {...head, kind: 'toolResults', results: event.toolResults.map(toToolResult)};
+		case 'resolveThought':
+		case 'resolvePdfFile':
+		case 'resolveImageFile':
+			return {...head, kind: 'toolResults', results: [...(event.toolResult ? [event.toolResult] : []), ...(event.toolResults ?? [])].map(toToolResult)};
+		case 'attemptCompletion':
+			return {...head, kind: 'toolResults', results: [toToolResult(event.toolResult)]};
+		case 'continueToNextStep':
+		case 'stopRunByInteractiveTool':
+		case 'stopRunByDelegate':
+		case 'stopRunByExceededMaxSteps':
+		case 'stopRunByError':
+		case 'completeRun': {
+			const checkpoint = toCheckpoint(event.checkpoint);
+			const error = event.type === 'stopRunByError' ? (event.error ?? event.checkpoint.error) : undefined;
+			return {
+				...head,
+				expertKey: event.expertKey ?? event.checkpoint.expert?.key,
+				step: checkpoint.step ?? event.stepNumber,
+				kind: 'stepEnd',
+				ending: endings[event.type],
+				checkpoint,
+				stepUsage: event.step?.usage,
+				startedAt: event.step?.startedAt,
+				finishedAt: event.step?.finishedAt,
+				text: event.type === 'completeRun' ? event.text : undefined,
+				error: error ? {name: error.name ?? 'Error', message: error.message ?? ''} : undefined,
+			};
+		}
+
+		case 'startStreamingReasoning':
+			return {...head, kind: 'stream', channel: 'reasoning', phase: 'start', text: ''};
+		case 'streamReasoning':
+			return {...head, kind: 'stream', channel: 'reasoning', phase: 'delta', text: event.delta};
+		case 'completeStreamingReasoning':
+			return {...head, kind: 'stream', channel: 'reasoning', phase: 'complete', text: event.text};
+		case 'startStreamingRunResult':
+			return {...head, kind: 'stream', channel: 'result', phase: 'start', text: ''};
+		case 'streamRunResult':
+			return {...head, kind: 'stream', channel: 'result', phase: 'delta', text: event.delta};
+		case 'completeStreamingRunResult':
+			return {...head, kind: 'stream', channel: 'result', phase: 'complete', text: event.text};
+		case 'skillStarting':
+			return {
+				...head,
+				kind: 'skill',
+				skillName: event.skillName,
+				state: 'starting',
+				detail: {...(event.command === undefined ? {} : {command: event.command}), ...(event.args === undefined ? {} : {args: event.args})},
+			};
+		case 'skillConnected':
+			return {
+				...head,
+				kind: 'skill',
+				skillName: event.skillName,
+				state: 'connected',
+				detail: {
+					...(event.serverInfo?.name === undefined ? {} : {serverName: event.serverInfo.name}),
+					...(event.serverInfo?.version === undefined ? {} : {serverVersion: event.serverInfo.version}),
+					...(event.totalDurationMs === undefined ? {} : {totalDurationMs: event.totalDurationMs}),
+					...(event.connectDurationMs === undefined ? {} : {connectDurationMs: event.connectDurationMs}),
+				},
+			};
+		case 'skillStderr':
+			return {...head, kind: 'skillStderr', skillName: event.skillName, message: event.message};
+		case 'skillDisconnected':
+			return {...head, kind: 'skill', skillName: event.skillName, state: 'disconnected', detail: {}};
+		case 'dockerBuildProgress':
+			return {...head, kind: 'docker', service: event.service ?? '', stage: event.stage, status: undefined, message: event.message, progress: event.progress};
+		case 'dockerContainerStatus':
+			return {...head, kind: 'docker', service: event.service ?? '', stage: undefined, status: event.status, message: event.message, progress: undefined};
+		case 'proxyAccess':
+			return {...head, kind: 'proxy', action: event.action ?? '', domain: event.domain ?? '', port: event.port, reason: event.reason};
+		case 'finishToolCall':
+		case 'finishAllToolCalls':
+		case 'resumeToolCalls':
+		case 'finishMcpTools':
+		case 'skipDelegates':
+		case 'proceedToInteractiveTools':
+			return {...head, kind: 'marker'};
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// drover
+
+function droverStatus(status: string | undefined): RunStatus {
+	switch (status) {
+		case 'completed':
+		case 'complete':
+		case 'succeeded':
+		case 'success':
+		case 'ok':
+			return 'completed';
+		case 'max_turns':
+		case 'maxTurns':
+			return 'stoppedByExceededMaxSteps';
+		default:
+			return 'stoppedByError';
+	}
+}
+
+function droverResult(result: unknown): {text: string; isError: boolean} {
+	if (typeof result === 'string') return {text: result, isError: false};
+	if (typeof result !== 'object' || result === null) return {text: result === undefined ? '' : JSON.stringify(result), isError: false};
+	const content: unknown = Reflect.get(result, 'content');
+	const isError = Reflect.get(result, 'isError') === true;
+	if (typeof content === 'string') return {text: content, isError};
+	return {text: content === undefined ? JSON.stringify(result) : JSON.stringify(content), isError};
+}
+
+function fromDrover(event: DroverEvent, ref: EventRef): AgentEvent {
+	const head = {
+		dialect: 'drover' as const,
+		wireType: event.kind,
+		id: `${ref.source}:${ref.line}`,
+		jobId: '',
+		runId: event.runId,
+		expertKey: undefined,
+		step: event.turn,
+		timestamp: event.ts,
+		agent: undefined,
+		ref,
+	};
+	switch (event.kind) {
+		case 'run_start':
+			return {...head, expertKey: event.agentId, kind: 'childRunStart', childRunId: event.runId, childExpertKey: event.agentId ?? event.runId, query: undefined, viaToolName: undefined};
+		case 'turn_start':
+			return {...head, kind: 'stepStart'};
+		case 'thinking':
+			return {...head, kind: 'stream', channel: 'reasoning', phase: 'complete', text: event.text};
+		case 'assistant_text':
+			return {...head, kind: 'stream', channel: 'result', phase: 'complete', text: event.text};
+		case 'tool_call_start':
+			return {
+				...head,
+				kind: 'toolCalls',
+				as: event.toolName === 'task' ? 'delegate' : 'tool',
+				calls: [{id: event.toolUseId, skillName: '', toolName: event.toolName, args: event.input}],
+				text: undefined,
+				thinking: undefined,
+			};
+		case 'tool_call_end': {
+			const {text, isError} = droverResult(event.result);
+			return {
+				...head,
+				kind: 'toolResults',
+				results: [{id: event.toolUseId, skillName: '', toolName: event.toolName ?? '', text, error: isError ? text || 'error' : undefined}],
+			};
+		}
+
+		case 'usage':
+			return {
+				...head,
+				kind: 'usage',
+				usage: {...zeroUsage, inputTokens: Math.max(0, event.usage.inputTokens ?? 0), outputTokens: Math.max(0, event.usage.outputTokens ?? 0)},
+			};
+		case 'subagent_start':
+			return {...head, kind: 'childRunStart', childRunId: event.childRunId, childExpertKey: event.agentId ?? event.childRunId, query: undefined, viaToolName: 'task'};
+		case 'subagent_end':
+			return {...head, runId: event.childRunId, kind: 'runEnd', status: droverStatus(event.status), text: undefined, message: event.status, usage: undefined};
+		case 'output_retry':
+			return {...head, kind: 'retry', reason: event.reason ?? `output retry ${event.attempt ?? ''}`.trim()};
+		case 'run_end':
+			return {...head, kind: 'runEnd', status: droverStatus(event.status), text: undefined, message: event.status, usage: undefined};
+		case 'error':
+			return {...head, kind: 'runError', name: event.tag ?? 'error', message: event.message ?? ''};
+		case 'input_validated':
+		case 'llm_call':
+		case 'compaction':
+		case 'output_validated':
+			return {...head, kind: 'marker'};
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// strategy daemon
+
+function daemonUsage(usage: DaemonUsage | undefined): Usage | undefined {
+	if (!usage) return undefined;
+	const inputTokens = Math.max(0, usage.promptTokens ?? 0);
+	const outputTokens = Math.max(0, usage.completionTokens ?? 0);
+	return {...zeroUsage, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens};
+}
+
+function decodeArgs(args: unknown): unknown {
+	if (typeof args !== 'string') return args;
+	try {
+		return JSON.parse(args);
+	} catch {
+		return args;
+	}
+}
+
+function fromDaemon(event: DaemonEvent, ref: EventRef): AgentEvent {
+	const head = {
+		dialect: 'daemon' as const,
+		wireType: event.type,
+		id: `${ref.source}:${ref.line}`,
+		jobId: event.runId,
+		runId: event.runId,
+		expertKey: undefined,
+		step: undefined,
+		timestamp: event.ts,
+		agent: undefined,
+		ref,
+	};
+	switch (event.type) {
+		case 'step_started':
+			// The child run's id depends on how many times this step already ran: the reducer assigns it.
+			return {...head, kind: 'childRunStart', childRunId: '', childExpertKey: event.stepName, query: event.message, viaToolName: event.stepName};
+		case 'step_completed':
+			return {...head, agent: event.stepName, kind: 'runEnd', status: 'completed', text: event.result?.text, message: undefined, usage: daemonUsage(event.result?.usage)};
+		case 'agent_output':
+			return {...head, agent: event.agentName, kind: 'runEnd', status: 'completed', text: event.text, message: undefined, usage: daemonUsage(event.usage)};
+		case 'agent_streaming': {
+			const agentHead = {...head, agent: event.agentName, wireType: `agent_streaming/${event.event.type}`};
+			const inner = event.event;
+			switch (inner.type) {
+				case 'text':
+					return {...agentHead, kind: 'stream', channel: 'result', phase: 'delta', text: inner.text};
+				case 'tool-call':
+					return {
+						...agentHead,
+						kind: 'toolCalls',
+						as: 'tool',
+						calls: [{id: '', skillName: '', toolName: inner.toolName, args: decodeArgs(inner.args)}],
+						text: undefined,
+						thinking: undefined,
+					};
+				case 'tool-result': {
+					const text = typeof inner.output === 'string' ? inner.output : JSON.stringify(inner.output) ?? '';
+					return {...agentHead, kind: 'toolResults', results: [{id: '', skillName: '', toolName: inner.toolName, text, error: toolErrorOf(text)}]};
+				}
+
+				case 'step-start':
+					return {...agentHead, kind: 'stepStart'};
+				case 'done':
+					return {...agentHead, kind: 'stream', channel: 'result', phase: 'complete', text: inner.result?.text ?? ''};
+			}
+		}
+	}
+}

@@ -1,0 +1,972 @@
+import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
+import {zeroUsage} from './normalise.js';
+import {
+	baseToolTypes,
+	isToolActivity,
+	maxSkillStderrLines,
+	maxStoredDiagnostics,
+	type Activity,
+	type BaseToolType,
+	type DelegateActivity,
+	type Job,
+	type Model,
+	type Pane,
+	type Run,
+	type StepStream,
+	type ToolActivity,
+	type ToolActivityType,
+} from './state.js';
+import {TextAccumulator} from './text-accumulator.js';
+
+/*
+ * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
+ * hundreds of thousands of activities, and copying it per event would make loading quadratic. It is still
+ * deterministic and free of I/O: the same events in the same order always give the same model. Views
+ * detect change through the `rev` counters on the model, runs and panes.
+ */
+
+const baseSkill = '@perstack/base';
+const baseTools: ReadonlySet<string> = new Set(baseToolTypes);
+/** How many steps of streaming text a run keeps; older text already lives in its activities. */
+const keptStreamSteps = 3;
+
+export function reduce(model: Model, event: AgentEvent): void {
+	model.events++;
+	model.rev++;
+	if (event.timestamp !== undefined) {
+		if (model.firstTimestamp === undefined || event.timestamp < model.firstTimestamp) model.firstTimestamp = event.timestamp;
+		if (model.lastTimestamp === undefined || event.timestamp > model.lastTimestamp) model.lastTimestamp = event.timestamp;
+	}
+
+	switch (event.kind) {
+		case 'unknown':
+			model.unknownEvents.set(event.wireType, (model.unknownEvents.get(event.wireType) ?? 0) + 1);
+			return;
+		case 'runtimeInit':
+			onRuntimeInit(model, event);
+			return;
+		case 'skill':
+			onSkill(model, event);
+			return;
+		case 'skillStderr':
+			onSkillStderr(model, event);
+			return;
+		case 'docker':
+			model.docker.set(event.service, {
+				service: event.service,
+				stage: event.stage ?? model.docker.get(event.service)?.stage,
+				status: event.status ?? model.docker.get(event.service)?.status,
+				message: event.message,
+				progress: event.progress,
+				updatedAt: event.timestamp,
+			});
+			return;
+		case 'proxy':
+			if (event.action === 'blocked') model.proxy.blocked++;
+			else model.proxy.allowed++;
+			model.proxy.last = {action: event.action, domain: event.domain, port: event.port, reason: event.reason};
+			return;
+		case 'runStart':
+			onRunStart(model, event);
+			return;
+		case 'childRunStart':
+			onChildRunStart(model, event);
+			return;
+		default:
+			break;
+	}
+
+	const run = targetRun(model, event);
+	if (!run) return;
+	touch(run, event);
+	switch (event.kind) {
+		case 'stepStart':
+			onStepStart(run, event);
+			return;
+		case 'toolCalls':
+			onToolCalls(model, run, event);
+			return;
+		case 'toolResults':
+			onToolResults(model, run, event);
+			return;
+		case 'stepEnd':
+			onStepEnd(model, run, event);
+			return;
+		case 'retry':
+			addActivity(model, run, event, {type: 'retry', reason: event.reason}, true);
+			return;
+		case 'stream':
+			onStream(model, run, event);
+			return;
+		case 'usage':
+			run.usage = addUsage(run.usage, event.usage);
+			return;
+		case 'runEnd':
+			onRunEnd(model, run, event);
+			return;
+		case 'runError':
+			run.error = {name: event.name, message: event.message};
+			addActivity(model, run, event, {type: 'error', errorName: event.name, message: event.message}, true);
+			return;
+		case 'marker':
+			return;
+	}
+}
+
+export function addDiagnostic(model: Model, diagnostic: Diagnostic): void {
+	model.diagnosticCount++;
+	model.rev++;
+	if (model.diagnostics.length < maxStoredDiagnostics) model.diagnostics.push(diagnostic);
+}
+
+type EventOf<K extends AgentEvent['kind']> = Extract<AgentEvent, {kind: K}>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Jobs, runs and panes
+
+function ensureJob(model: Model, jobId: string, timestamp: number | undefined): Job {
+	let job = model.jobs.get(jobId);
+	if (!job) {
+		job = {jobId, runIds: [], firstSeenAt: timestamp, lastEventAt: timestamp, model: undefined, maxSteps: undefined, runtimeVersion: undefined};
+		model.jobs.set(jobId, job);
+	}
+
+	return job;
+}
+
+function newRun(model: Model, runId: string, jobId: string, expertKey: string, event: AgentEvent): Run {
+	const run: Run = {
+		runId,
+		jobId,
+		expertKey,
+		dialect: event.dialect,
+		paneId: runId,
+		parentRunId: null,
+		delegatingActivityId: null,
+		delegatedBy: undefined,
+		resumesRunId: null,
+		resumedByRunId: null,
+		started: false,
+		status: 'init',
+		statusStep: -Infinity,
+		endedSteps: new Set(),
+		usage: zeroUsage,
+		startedAt: event.timestamp,
+		endedAt: undefined,
+		lastEventAt: event.timestamp,
+		currentStep: event.step,
+		activityCount: 0,
+		error: undefined,
+		pendingToolCallIds: [],
+		childRunIds: [],
+		query: undefined,
+		steps: [],
+		streams: new Map(),
+		rev: 0,
+	};
+	model.runs.set(runId, run);
+	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
+	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, rev: 0});
+	return run;
+}
+
+/** The run an event belongs to, made up on the spot when its start was never seen (a log cut at the front). */
+function targetRun(model: Model, event: AgentEvent): Run | undefined {
+	let runId = event.runId;
+	if (event.agent !== undefined) {
+		const agentRun = model.daemonAgents.get(`${event.runId}\u0000${event.agent}`);
+		if (agentRun === undefined) {
+			// An agent we never saw start: give it a run of its own under the daemon run.
+			return startDaemonStep(model, event, event.agent, undefined);
+		}
+
+		runId = agentRun;
+	}
+
+	if (runId === '') return undefined;
+	const existing = model.runs.get(runId);
+	if (existing) return existing;
+	const jobId = event.jobId === '' ? runId : event.jobId;
+	return newRun(model, runId, jobId, event.expertKey ?? runId, event);
+}
+
+function touch(run: Run, event: AgentEvent): void {
+	run.rev++;
+	if (event.timestamp !== undefined) {
+		if (run.startedAt === undefined || event.timestamp < run.startedAt) run.startedAt = event.timestamp;
+		if (run.lastEventAt === undefined || event.timestamp > run.lastEventAt) run.lastEventAt = event.timestamp;
+	}
+
+	if (run.expertKey === run.runId && event.expertKey !== undefined) run.expertKey = event.expertKey;
+}
+
+function setStatus(run: Run, status: RunStatus, step: number | undefined): void {
+	const at = step ?? run.statusStep;
+	// A late checkpoint of an earlier step must not undo a later one (real streams arrive out of order).
+	if (at < run.statusStep) return;
+	run.statusStep = at;
+	run.status = status;
+}
+
+function linkParent(model: Model, child: Run, parentRunId: string, parentExpertKey: string | undefined, toolCallId: string | undefined): void {
+	if (child.parentRunId === parentRunId || parentRunId === child.runId) return;
+	child.parentRunId = parentRunId;
+	const parent = model.runs.get(parentRunId);
+	child.delegatedBy = {expertKey: parent?.expertKey ?? parentExpertKey ?? parentRunId, runId: parentRunId};
+	if (parent && !parent.childRunIds.includes(child.runId)) {
+		parent.childRunIds.push(child.runId);
+		parent.rev++;
+	}
+
+	if (toolCallId === undefined) return;
+	const index = model.activityIndexById.get(toolCallId);
+	const activity = index === undefined ? undefined : model.activities[index];
+	if (activity?.type === 'delegate') {
+		attachChild(model, activity, child);
+		return;
+	}
+
+	// The child's events came before the parent's delegation: attach when the delegation shows up.
+	const waiting = model.orphanChildren.get(toolCallId) ?? [];
+	waiting.push(child.runId);
+	model.orphanChildren.set(toolCallId, waiting);
+}
+
+function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
+	if (!activity.childRunIds.includes(child.runId)) activity.childRunIds.push(child.runId);
+	child.delegatingActivityId = activity.id;
+	bumpPane(model, child);
+}
+
+/** A run whose parent was seen after it: adopt it now. */
+function adoptWaitingChildren(model: Model, parent: Run): void {
+	for (const run of model.runs.values()) {
+		if (run.parentRunId === parent.runId && !parent.childRunIds.includes(run.runId)) parent.childRunIds.push(run.runId);
+	}
+}
+
+function bumpPane(model: Model, run: Run): void {
+	const pane = model.panes.get(run.paneId);
+	if (pane) pane.rev++;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Perstack run lifecycle
+
+function onRuntimeInit(model: Model, event: EventOf<'runtimeInit'>): void {
+	model.runtime.set(event.runId, {expertName: event.expertName, query: event.query, answer: event.answer});
+	if (event.jobId === '') return;
+	const job = ensureJob(model, event.jobId, event.timestamp);
+	job.model = event.model ?? job.model;
+	job.maxSteps = event.maxSteps ?? job.maxSteps;
+	job.runtimeVersion = event.runtimeVersion ?? job.runtimeVersion;
+}
+
+const resumableStatuses: ReadonlySet<RunStatus> = new Set(['stoppedByDelegate', 'stoppedByInteractiveTool']);
+
+function onRunStart(model: Model, event: EventOf<'runStart'>): void {
+	const {checkpoint} = event;
+	const jobId = event.jobId === '' ? (model.runs.get(event.runId)?.jobId ?? event.runId) : event.jobId;
+	const expertKey = event.expertKey ?? event.runId;
+	const isResume = resumableStatuses.has(checkpoint.status);
+	const existing = model.runs.get(event.runId);
+
+	if (existing?.started) {
+		// The docs' form of resuming: the same runId starts again. It is the same run, with no new query.
+		touch(existing, event);
+		if (isResume) resumeEffects(model, existing, existing, event);
+		return;
+	}
+
+	const run = existing ?? newRun(model, event.runId, jobId, expertKey, event);
+	run.started = true;
+	run.expertKey = expertKey;
+	touch(run, event);
+	if (run.currentStep === undefined) run.currentStep = event.step;
+
+	const resumed = isResume ? findResumedRun(model, run, checkpoint) : undefined;
+	if (resumed) {
+		run.resumesRunId = resumed.runId;
+		resumed.resumedByRunId = run.runId;
+		resumed.rev++;
+		joinPane(model, run, resumed);
+		if (resumed.parentRunId !== null) {
+			run.parentRunId = resumed.parentRunId;
+			run.delegatedBy = resumed.delegatedBy;
+			run.delegatingActivityId = resumed.delegatingActivityId;
+		}
+	} else if (isResume && checkpoint.runId !== undefined && checkpoint.runId !== run.runId) {
+		run.resumesRunId = checkpoint.runId;
+	}
+
+	if (checkpoint.delegatedBy && run.parentRunId === null) {
+		linkParent(model, run, checkpoint.delegatedBy.runId, checkpoint.delegatedBy.expertKey, checkpoint.delegatedBy.toolCallId);
+	}
+
+	adoptWaitingChildren(model, run);
+	if (!run.endedSteps.size && run.status === 'init') setStatus(run, checkpoint.status, checkpoint.step);
+
+	if (isResume) {
+		resumeEffects(model, run, resumed ?? run, event);
+		return;
+	}
+
+	const query = event.query ?? model.runtime.get(run.runId)?.query;
+	run.query = query;
+	addActivity(model, run, event, {type: 'query', text: query ?? ''}, true);
+}
+
+/** The stopped run a new run continues, by the rules in docs/model-rules.md. */
+function findResumedRun(model: Model, run: Run, checkpoint: CheckpointInfo): Run | undefined {
+	if (checkpoint.runId !== undefined && checkpoint.runId !== run.runId) {
+		const named = model.runs.get(checkpoint.runId);
+		if (named) return named;
+	}
+
+	const job = model.jobs.get(run.jobId);
+	if (!job) return undefined;
+	const candidates: Run[] = [];
+	for (let i = job.runIds.length - 1; i >= 0; i--) {
+		const candidate = model.runs.get(job.runIds[i]!);
+		if (!candidate || candidate === run || candidate.resumedByRunId !== null) continue;
+		if (!resumableStatuses.has(candidate.status)) continue;
+		candidates.push(candidate);
+	}
+
+	const wanted = new Set(checkpoint.pendingToolCallIds);
+	const byToolCall = candidates.find(candidate => candidate.pendingToolCallIds.some(id => wanted.has(id)));
+	if (byToolCall) return byToolCall;
+	return candidates.find(candidate => candidate.expertKey === run.expertKey);
+}
+
+function joinPane(model: Model, run: Run, resumed: Run): void {
+	const ownPane = model.panes.get(run.paneId);
+	const target = model.panes.get(resumed.paneId);
+	if (!target || ownPane === target) return;
+	run.paneId = target.paneId;
+	target.runIds.push(run.runId);
+	if (ownPane) {
+		// Activities made before the resume was known (out-of-order events) move over to the joined pane.
+		for (const index of ownPane.activityIndices) {
+			target.activityIndices.push(index);
+		}
+
+		model.panes.delete(ownPane.paneId);
+	}
+
+	target.rev++;
+}
+
+/** What a resumed run brings back: the delegates' results, or the user's answer to an interactive tool. */
+function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'runStart'>): void {
+	const results = new Map<string, ToolResult>();
+	for (const result of event.checkpoint.partialResults) results.set(result.id, result);
+	const answer = model.runtime.get(run.runId)?.answer;
+	const previousStatus = stopped === run ? event.checkpoint.status : stopped.status;
+
+	if (previousStatus === 'stoppedByInteractiveTool') {
+		for (const activity of paneActivities(model, stopped)) {
+			if (activity.type !== 'interactiveTool' || activity.result) continue;
+			const result = results.get(activity.toolCallId);
+			const text = result?.text ?? (answer?.toolCallId === activity.toolCallId ? answer.text : undefined);
+			if (text !== undefined) activity.result = {text, error: undefined, ref: event.ref};
+		}
+
+		return;
+	}
+
+	const delegates = new Map<string, DelegateActivity>();
+	for (const activity of paneActivities(model, stopped)) {
+		if (activity.type === 'delegate') delegates.set(activity.toolCallId, activity);
+	}
+
+	const completed: Array<{toolCallId: string; expertKey: string; text: string}> = [];
+	for (const delegation of event.checkpoint.delegateTo) {
+		const result = results.get(delegation.toolCallId);
+		const delegate = delegates.get(delegation.toolCallId);
+		const text = result?.text ?? '';
+		if (delegate && !delegate.result && result) delegate.result = {text, error: result.error, ref: event.ref};
+		completed.push({toolCallId: delegation.toolCallId, expertKey: delegation.expertKey, text});
+	}
+
+	for (const result of results.values()) {
+		if (completed.some(entry => entry.toolCallId === result.id)) continue;
+		const delegate = delegates.get(result.id);
+		if (delegate && !delegate.result) delegate.result = {text: result.text, error: result.error, ref: event.ref};
+		completed.push({toolCallId: result.id, expertKey: delegate?.delegateExpertKey ?? result.toolName, text: result.text});
+	}
+
+	addActivity(model, run, event, {type: 'delegationComplete', results: completed}, true);
+}
+
+function paneActivities(model: Model, run: Run): Activity[] {
+	const pane = model.panes.get(run.paneId);
+	const out: Activity[] = [];
+	if (!pane) return out;
+	for (const index of pane.activityIndices) {
+		const activity = model.activities[index];
+		if (activity) out.push(activity);
+	}
+
+	return out;
+}
+
+function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
+	if (event.dialect === 'daemon') {
+		const step = (run.currentStep ?? 1) + 1;
+		run.currentStep = step;
+		run.endedSteps.add(step);
+		run.steps.push({step, startedAt: event.timestamp, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined});
+		return;
+	}
+
+	const step = event.step ?? (run.currentStep ?? 0) + 1;
+	run.currentStep = step;
+	// drover has no checkpoints: a turn counts as a step when it starts.
+	if (event.dialect === 'drover') run.endedSteps.add(step);
+	if (!run.steps.some(record => record.step === step)) {
+		run.steps.push({step, startedAt: event.timestamp, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined});
+	}
+}
+
+function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
+	const {checkpoint} = event;
+	const step = checkpoint.step ?? event.step;
+	setStatus(run, checkpoint.status, step);
+	if (step !== undefined && !run.endedSteps.has(step)) {
+		run.endedSteps.add(step);
+		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
+	}
+
+	if (step !== undefined) recordStep(run, step, event);
+	settleRun(model, run);
+
+	switch (event.ending) {
+		case 'continue':
+			return;
+		case 'stopByDelegate':
+			run.pendingToolCallIds = checkpoint.pendingToolCallIds;
+			ensureDelegates(model, run, event);
+			run.endedAt = event.timestamp;
+			return;
+		case 'stopByInteractiveTool':
+			run.pendingToolCallIds = checkpoint.pendingToolCallIds;
+			run.endedAt = event.timestamp;
+			return;
+		case 'stopByExceededMaxSteps':
+			run.endedAt = event.timestamp;
+			return;
+		case 'stopByError': {
+			const error = event.error ?? {name: 'Error', message: ''};
+			run.error = error;
+			run.endedAt = event.timestamp;
+			addActivity(model, run, event, {type: 'error', errorName: error.name, message: error.message}, true);
+			return;
+		}
+
+		case 'complete': {
+			run.endedAt = event.timestamp;
+			const stream = step === undefined ? undefined : run.streams.get(step);
+			const text = event.text ?? (stream && !stream.result.isEmpty ? stream.result.text : '');
+			if (stream && event.text !== undefined) stream.result.complete(event.text);
+			const activity = addActivity(model, run, event, {type: 'complete', text}, true);
+			if (stream && stream.reasoning.isComplete) activity.reasoning = stream.reasoning.text;
+			return;
+		}
+	}
+}
+
+function recordStep(run: Run, step: number, event: EventOf<'stepEnd'>): void {
+	let record = run.steps.find(candidate => candidate.step === step);
+	if (!record) {
+		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined};
+		run.steps.push(record);
+	}
+
+	record.startedAt = event.startedAt ?? record.startedAt;
+	record.finishedAt = event.finishedAt ?? event.timestamp ?? record.finishedAt;
+	record.usage = event.stepUsage ?? record.usage;
+	record.checkpointId = event.checkpoint.id ?? record.checkpointId;
+	record.status = event.checkpoint.status;
+}
+
+/** A stop by delegation names its delegates; make sure each has an activity even if callDelegate was lost. */
+function ensureDelegates(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
+	for (const delegation of event.checkpoint.delegateTo) {
+		if (model.activityIndexById.has(delegation.toolCallId)) continue;
+		addActivity(
+			model,
+			run,
+			event,
+			{
+				type: 'delegate',
+				toolCallId: delegation.toolCallId,
+				delegateExpertKey: delegation.expertKey,
+				query: delegation.query ?? '',
+				message: undefined,
+				childRunIds: [],
+				result: undefined,
+			},
+			true,
+		);
+		adoptOrphans(model, delegation.toolCallId);
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Tools
+
+function classify(call: ToolCall): ToolActivityType {
+	if (call.skillName === baseSkill && baseTools.has(call.toolName)) {
+		for (const type of baseToolTypes) if (type === call.toolName) return type satisfies BaseToolType;
+	}
+
+	return 'generalTool';
+}
+
+function delegateTarget(call: ToolCall): string {
+	const args = call.args;
+	if (typeof args === 'object' && args !== null) {
+		for (const key of ['agentId', 'agent', 'subagent_type', 'expert']) {
+			const value: unknown = Reflect.get(args, key);
+			if (typeof value === 'string' && value !== '') return value;
+		}
+	}
+
+	if (call.toolName === 'task') return '';
+	// The runtime names the delegate skill both `child-expert` and `delegate/child-expert`.
+	return call.toolName || call.skillName.replace(/^delegate\//, '');
+}
+
+function delegateQuery(args: unknown): string {
+	if (typeof args === 'string') return args;
+	if (typeof args !== 'object' || args === null) return '';
+	for (const key of ['query', 'prompt', 'description', 'task', 'message']) {
+		const value: unknown = Reflect.get(args, key);
+		if (typeof value === 'string') return value;
+	}
+
+	return '';
+}
+
+function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void {
+	let first = true;
+	for (const call of event.calls) {
+		const id = call.id === '' ? `${run.runId}:call:${run.activityCount}` : call.id;
+		const message = first ? event.text : undefined;
+		first = false;
+		const index = model.activityIndexById.get(id);
+		const existing = index === undefined ? undefined : model.activities[index];
+		const reasoning = event.thinking;
+
+		if (event.as === 'delegate') {
+			const delegate: Omit<DelegateActivity, keyof CommonFields> = {
+				type: 'delegate',
+				toolCallId: id,
+				delegateExpertKey: delegateTarget(call),
+				query: delegateQuery(call.args),
+				message: existing && 'message' in existing ? existing.message : message,
+				childRunIds: [],
+				result: undefined,
+			};
+			const settled = delegate.delegateExpertKey !== '';
+			if (existing && index !== undefined) replaceActivity(model, index, existing, delegate, settled);
+			else addActivity(model, run, event, delegate, settled, id, reasoning);
+			adoptOrphans(model, id);
+			continue;
+		}
+
+		const type: ToolActivityType = event.as === 'interactive' ? 'interactiveTool' : classify(call);
+		if (existing && index !== undefined) {
+			// callInteractiveTool after callTools for the same call: the same activity, now known to be interactive.
+			if (existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(type, id, call, message), true);
+			continue;
+		}
+
+		addActivity(model, run, event, toolFields(type, id, call, message), event.as === 'interactive', id, reasoning);
+	}
+}
+
+function toolFields(type: ToolActivityType, id: string, call: ToolCall, message: string | undefined): Omit<ToolActivity, keyof CommonFields> {
+	return {type, toolCallId: id, skillName: call.skillName, toolName: call.toolName, args: call.args, message, result: undefined};
+}
+
+function adoptOrphans(model: Model, toolCallId: string): void {
+	const waiting = model.orphanChildren.get(toolCallId);
+	if (!waiting) return;
+	model.orphanChildren.delete(toolCallId);
+	const index = model.activityIndexById.get(toolCallId);
+	const activity = index === undefined ? undefined : model.activities[index];
+	if (activity?.type !== 'delegate') return;
+	for (const childId of waiting) {
+		const child = model.runs.get(childId);
+		if (child) attachChild(model, activity, child);
+	}
+}
+
+function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): void {
+	for (const result of event.results) {
+		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : model.activityIndexById.get(result.id);
+		const activity = index === undefined ? undefined : model.activities[index];
+		const outcome = {text: result.text, error: result.error, ref: event.ref};
+		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
+			activity.result = outcome;
+			activity.settled = true;
+			bumpPane(model, run);
+			continue;
+		}
+
+		// A result whose call we never saw (a log that starts mid-step): show it on its own.
+		const id = result.id === '' ? `${run.runId}:result:${run.activityCount}` : result.id;
+		const call: ToolCall = {id, skillName: result.skillName, toolName: result.toolName, args: undefined};
+		const created = addActivity(model, run, event, toolFields(classify(call), id, call, undefined), true, id);
+		if (isToolActivity(created)) created.result = outcome;
+	}
+}
+
+/** The strategy daemon pairs tool results with calls by tool name only. */
+function oldestOpenCall(model: Model, run: Run, toolName: string): number | undefined {
+	const pane = model.panes.get(run.paneId);
+	if (!pane) return undefined;
+	for (const index of pane.activityIndices) {
+		const activity = model.activities[index];
+		if (activity && activity.runId === run.runId && isToolActivity(activity) && activity.toolName === toolName && !activity.result) return index;
+	}
+
+	return undefined;
+}
+
+/** A step ended: whatever its tool calls still wait for will not change how they read in a transcript. */
+function settleRun(model: Model, run: Run): void {
+	const pane = model.panes.get(run.paneId);
+	if (!pane) return;
+	for (let i = pane.activityIndices.length - 1; i >= 0; i--) {
+		const activity = model.activities[pane.activityIndices[i]!];
+		if (!activity || activity.settled) continue;
+		if (activity.runId === run.runId) activity.settled = true;
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Streaming
+
+function streamOf(run: Run, step: number): StepStream {
+	let stream = run.streams.get(step);
+	if (!stream) {
+		stream = {step, reasoning: new TextAccumulator(), result: new TextAccumulator()};
+		run.streams.set(step, stream);
+		if (run.streams.size > keptStreamSteps) {
+			let oldest = step;
+			for (const key of run.streams.keys()) oldest = Math.min(oldest, key);
+			if (oldest !== step) run.streams.delete(oldest);
+		}
+	}
+
+	return stream;
+}
+
+function onStream(model: Model, run: Run, event: EventOf<'stream'>): void {
+	const step = event.step ?? run.currentStep ?? 0;
+	const stream = streamOf(run, step);
+	const text = stream[event.channel];
+	switch (event.phase) {
+		case 'start':
+			text.started = true;
+			return;
+		case 'delta':
+			text.started = true;
+			text.append(event.text);
+			return;
+		case 'complete':
+			text.started = true;
+			text.complete(event.text);
+			if (event.channel === 'reasoning') giveReasoning(model, run, step, event.text);
+	}
+}
+
+/** Reasoning can arrive after the tool calls of its step; hand it to the step's activities that lack it. */
+function giveReasoning(model: Model, run: Run, step: number, reasoning: string): void {
+	const pane = model.panes.get(run.paneId);
+	if (!pane) return;
+	for (let i = pane.activityIndices.length - 1; i >= 0; i--) {
+		const activity = model.activities[pane.activityIndices[i]!];
+		if (!activity || activity.runId !== run.runId) continue;
+		if (activity.step !== step) break;
+		if (activity.reasoning === undefined && activity.type !== 'query') activity.reasoning = reasoning;
+	}
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// drover and strategy daemon runs
+
+function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
+	if (event.dialect === 'daemon') {
+		startDaemonStep(model, event, event.childExpertKey, event.query);
+		return;
+	}
+
+	if (event.childRunId === event.runId) {
+		// drover run_start: the run itself begins (a root, or a subagent whose events were merged in).
+		const existing = model.runs.get(event.runId);
+		const run = existing ?? newRun(model, event.runId, event.runId, event.childExpertKey, event);
+		run.started = true;
+		run.expertKey = event.childExpertKey;
+		touch(run, event);
+		setStatus(run, 'proceeding', undefined);
+		return;
+	}
+
+	const parent = targetRun(model, event);
+	if (!parent) return;
+	touch(parent, event);
+	const child = model.runs.get(event.childRunId) ?? newRun(model, event.childRunId, parent.jobId, event.childExpertKey, event);
+	child.expertKey = event.childExpertKey;
+	if (child.status === 'init') setStatus(child, 'proceeding', undefined);
+	// The delegating activity is the latest task call of the parent that has no child yet.
+	const task = latestOpenDelegate(model, parent);
+	if (task) {
+		if (task.delegateExpertKey === '') {
+			task.delegateExpertKey = event.childExpertKey;
+			task.settled = true;
+		}
+
+		linkParent(model, child, parent.runId, parent.expertKey, task.toolCallId);
+	} else {
+		linkParent(model, child, parent.runId, parent.expertKey, undefined);
+	}
+}
+
+function latestOpenDelegate(model: Model, run: Run): DelegateActivity | undefined {
+	const pane = model.panes.get(run.paneId);
+	if (!pane) return undefined;
+	for (let i = pane.activityIndices.length - 1; i >= 0; i--) {
+		const activity = model.activities[pane.activityIndices[i]!];
+		if (activity?.type === 'delegate' && activity.childRunIds.length === 0) return activity;
+	}
+
+	return undefined;
+}
+
+function startDaemonStep(model: Model, event: AgentEvent, stepName: string, query: string | undefined): Run {
+	let root = model.runs.get(event.runId);
+	if (!root) {
+		root = newRun(model, event.runId, event.runId, 'strategy', event);
+		root.started = true;
+	}
+
+	touch(root, event);
+	setStatus(root, 'proceeding', undefined);
+	const key = `${event.runId}\u0000${stepName}`;
+	const count = (model.daemonStepCounts.get(key) ?? 0) + 1;
+	model.daemonStepCounts.set(key, count);
+	const childId = `${event.runId}/${stepName}#${count}`;
+	addActivity(
+		model,
+		root,
+		event,
+		{type: 'delegate', toolCallId: childId, delegateExpertKey: stepName, query: query ?? '', message: undefined, childRunIds: [], result: undefined},
+		true,
+		childId,
+	);
+	const child = newRun(model, childId, root.jobId, stepName, event);
+	child.started = true;
+	child.currentStep = 1;
+	child.endedSteps.add(1);
+	setStatus(child, 'proceeding', undefined);
+	linkParent(model, child, root.runId, root.expertKey, childId);
+	model.daemonAgents.set(key, childId);
+	child.query = query;
+	addActivity(model, child, event, {type: 'query', text: query ?? ''}, true);
+	return child;
+}
+
+function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
+	setStatus(run, event.status, Number.POSITIVE_INFINITY);
+	run.endedAt = event.timestamp ?? run.endedAt;
+	if (event.usage) run.usage = event.usage;
+	settleRun(model, run);
+	const activities = paneActivities(model, run).filter(activity => activity.runId === run.runId);
+	if (event.status === 'completed') {
+		if (!activities.some(activity => activity.type === 'complete')) {
+			const text = event.text ?? latestResultText(run);
+			addActivity(model, run, event, {type: 'complete', text}, true);
+		}
+	} else if (!activities.some(activity => activity.type === 'error')) {
+		const message = event.message ?? event.status;
+		run.error = run.error ?? {name: 'run_end', message};
+		addActivity(model, run, event, {type: 'error', errorName: 'run_end', message}, true);
+	}
+
+	if (event.dialect === 'daemon' && run.parentRunId !== null) {
+		const root = model.runs.get(run.parentRunId);
+		if (root) {
+			const delegate = run.delegatingActivityId === null ? undefined : activityById(model, run.delegatingActivityId);
+			if (delegate?.type === 'delegate' && !delegate.result) delegate.result = {text: event.text ?? '', error: undefined, ref: event.ref};
+			const open = root.childRunIds.some(id => model.runs.get(id)?.status === 'proceeding');
+			if (!open) setStatus(root, 'completed', undefined);
+			root.rev++;
+		}
+	}
+}
+
+function latestResultText(run: Run): string {
+	let latest: StepStream | undefined;
+	for (const stream of run.streams.values()) if (!stream.result.isEmpty && (!latest || stream.step >= latest.step)) latest = stream;
+	return latest?.result.text ?? '';
+}
+
+function activityById(model: Model, id: string): Activity | undefined {
+	const index = model.activityIndexById.get(id);
+	return index === undefined ? undefined : model.activities[index];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Skills
+
+function onSkill(model: Model, event: EventOf<'skill'>): void {
+	const previous = model.skills.get(event.skillName);
+	model.skills.set(event.skillName, {
+		skillName: event.skillName,
+		state: event.state,
+		command: event.detail.command ?? previous?.command,
+		args: event.detail.args ?? previous?.args,
+		serverName: event.detail.serverName ?? previous?.serverName,
+		serverVersion: event.detail.serverVersion ?? previous?.serverVersion,
+		connectMs: event.detail.totalDurationMs ?? event.detail.connectDurationMs ?? previous?.connectMs,
+		stderr: previous?.stderr ?? [],
+		stderrCount: previous?.stderrCount ?? 0,
+		updatedAt: event.timestamp,
+	});
+}
+
+function onSkillStderr(model: Model, event: EventOf<'skillStderr'>): void {
+	let skill = model.skills.get(event.skillName);
+	if (!skill) {
+		skill = {
+			skillName: event.skillName,
+			state: 'starting',
+			command: undefined,
+			args: undefined,
+			serverName: undefined,
+			serverVersion: undefined,
+			connectMs: undefined,
+			stderr: [],
+			stderrCount: 0,
+			updatedAt: event.timestamp,
+		};
+		model.skills.set(event.skillName, skill);
+	}
+
+	skill.stderrCount++;
+	skill.stderr.push(event.message);
+	if (skill.stderr.length > maxSkillStderrLines) skill.stderr.splice(0, skill.stderr.length - maxSkillStderrLines);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Activities
+
+type CommonFields = {
+	id: string;
+	expertKey: string;
+	runId: string;
+	previousActivityId: string | null;
+	delegatedBy: {expertKey: string; runId: string} | undefined;
+	reasoning: string | undefined;
+	step: number | undefined;
+	timestamp: number | undefined;
+	ref: AgentEvent['ref'];
+	seq: number;
+	settled: boolean;
+};
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type ActivityFields = DistributiveOmit<Activity, keyof CommonFields>;
+
+function addActivity(
+	model: Model,
+	run: Run,
+	event: AgentEvent,
+	fields: ActivityFields,
+	settled: boolean,
+	id?: string,
+	reasoning?: string,
+): Activity {
+	const pane = model.panes.get(run.paneId);
+	const seq = model.activities.length;
+	const step = event.step ?? run.currentStep;
+	const activity: Activity = {
+		id: id ?? activityId(model, run, fields.type, event),
+		expertKey: run.expertKey,
+		runId: run.runId,
+		previousActivityId: pane?.lastActivityId ?? null,
+		delegatedBy: run.delegatedBy,
+		reasoning: reasoning ?? (fields.type === 'query' ? undefined : completedReasoning(run, step)),
+		step,
+		timestamp: event.timestamp,
+		ref: event.ref,
+		seq,
+		settled,
+		...fields,
+	};
+	model.activities.push(activity);
+	model.activityIndexById.set(activity.id, seq);
+	run.activityCount++;
+	run.rev++;
+	if (pane) {
+		pane.activityIndices.push(seq);
+		pane.lastActivityId = activity.id;
+		pane.rev++;
+	}
+
+	return activity;
+}
+
+function replaceActivity(model: Model, index: number, existing: Activity, fields: ActivityFields, settled: boolean): void {
+	const replacement: Activity = {
+		id: existing.id,
+		expertKey: existing.expertKey,
+		runId: existing.runId,
+		previousActivityId: existing.previousActivityId,
+		delegatedBy: existing.delegatedBy,
+		reasoning: existing.reasoning,
+		step: existing.step,
+		timestamp: existing.timestamp,
+		ref: existing.ref,
+		seq: existing.seq,
+		settled,
+		...fields,
+	};
+	model.activities[index] = replacement;
+	const run = model.runs.get(existing.runId);
+	if (run) {
+		run.rev++;
+		bumpPane(model, run);
+	}
+}
+
+function activityId(model: Model, run: Run, type: string, event: AgentEvent): string {
+	// Event ids are unique on the wire, but one event can make several activities and ids can repeat in bad logs.
+	const base = event.dialect === 'perstack' && event.id !== '' ? event.id : `${run.runId}:${type}`;
+	let id = base;
+	let n = 1;
+	while (model.activityIndexById.has(id)) id = `${base}#${++n}`;
+	return id;
+}
+
+function completedReasoning(run: Run, step: number | undefined): string | undefined {
+	if (step === undefined) return undefined;
+	const stream = run.streams.get(step);
+	return stream?.reasoning.isComplete ? stream.reasoning.text : undefined;
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+	return {
+		inputTokens: a.inputTokens + b.inputTokens,
+		outputTokens: a.outputTokens + b.outputTokens,
+		reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+		totalTokens: a.totalTokens + b.totalTokens,
+		cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+	};
+}
+
+export type {Pane};

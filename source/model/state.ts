@@ -1,0 +1,267 @@
+import type {Dialect, Diagnostic, EventRef, RunStatus, Usage} from './events.js';
+import {TextAccumulator} from './text-accumulator.js';
+
+export const baseToolTypes = [
+	'readTextFile',
+	'readImageFile',
+	'readPdfFile',
+	'writeTextFile',
+	'editTextFile',
+	'appendTextFile',
+	'deleteFile',
+	'moveFile',
+	'getFileInfo',
+	'listDirectory',
+	'createDirectory',
+	'deleteDirectory',
+	'exec',
+	'todo',
+	'clearTodo',
+	'attemptCompletion',
+] as const;
+
+export type BaseToolType = (typeof baseToolTypes)[number];
+export type ToolActivityType = BaseToolType | 'interactiveTool' | 'generalTool';
+export type ActivityType = 'query' | 'complete' | 'error' | 'retry' | 'delegate' | 'delegationComplete' | ToolActivityType;
+
+export const activityTypes: readonly ActivityType[] = [
+	'query',
+	'complete',
+	'error',
+	'retry',
+	'delegate',
+	'delegationComplete',
+	'interactiveTool',
+	'generalTool',
+	...baseToolTypes,
+];
+
+export type ToolOutcome = {
+	text: string;
+	error: string | undefined;
+	ref: EventRef;
+};
+
+type ActivityCommon = {
+	id: string;
+	expertKey: string;
+	runId: string;
+	/** Previous activity of the same pane: a resumed run continues the chain of the run it resumes. */
+	previousActivityId: string | null;
+	delegatedBy: {expertKey: string; runId: string} | undefined;
+	reasoning: string | undefined;
+	step: number | undefined;
+	timestamp: number | undefined;
+	/** The event that created the activity; its raw JSON is re-read from here for the inspector. */
+	ref: EventRef;
+	/** Position in arrival order. */
+	seq: number;
+	/**
+	 * Whether the activity will not change its one-line form any more (a tool call has its result, or its
+	 * step ended). Streaming printers hold back output until the oldest activity settles.
+	 */
+	settled: boolean;
+};
+
+export type ToolActivity = ActivityCommon & {
+	type: ToolActivityType;
+	toolCallId: string;
+	skillName: string;
+	toolName: string;
+	args: unknown;
+	/** Text the model wrote alongside the call (never streamed by the runtime). */
+	message: string | undefined;
+	result: ToolOutcome | undefined;
+};
+
+export type DelegateActivity = ActivityCommon & {
+	type: 'delegate';
+	toolCallId: string;
+	delegateExpertKey: string;
+	query: string;
+	message: string | undefined;
+	childRunIds: string[];
+	result: ToolOutcome | undefined;
+};
+
+export type Activity =
+	| (ActivityCommon & {type: 'query'; text: string})
+	| (ActivityCommon & {type: 'complete'; text: string})
+	| (ActivityCommon & {type: 'error'; errorName: string; message: string})
+	| (ActivityCommon & {type: 'retry'; reason: string})
+	| (ActivityCommon & {type: 'delegationComplete'; results: Array<{toolCallId: string; expertKey: string; text: string}>})
+	| ToolActivity
+	| DelegateActivity;
+
+export type StepRecord = {
+	step: number;
+	startedAt: number | undefined;
+	finishedAt: number | undefined;
+	usage: Usage | undefined;
+	checkpointId: string | undefined;
+	status: RunStatus | undefined;
+};
+
+export type StepStream = {
+	step: number;
+	reasoning: TextAccumulator;
+	result: TextAccumulator;
+};
+
+export type Run = {
+	runId: string;
+	jobId: string;
+	expertKey: string;
+	dialect: Dialect;
+	/** The first run of its resume chain; all runs of a chain are shown as one pane. */
+	paneId: string;
+	parentRunId: string | null;
+	delegatingActivityId: string | null;
+	delegatedBy: {expertKey: string; runId: string} | undefined;
+	resumesRunId: string | null;
+	resumedByRunId: string | null;
+	/** Whether a start event (startRun, run_start, …) was seen, as opposed to a run made up from a stray event. */
+	started: boolean;
+	status: RunStatus;
+	/** Step of the checkpoint that set `status`; an older checkpoint arriving late does not override it. */
+	statusStep: number;
+	endedSteps: Set<number>;
+	usage: Usage;
+	startedAt: number | undefined;
+	endedAt: number | undefined;
+	lastEventAt: number | undefined;
+	currentStep: number | undefined;
+	activityCount: number;
+	error: {name: string; message: string} | undefined;
+	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
+	pendingToolCallIds: string[];
+	childRunIds: string[];
+	query: string | undefined;
+	steps: StepRecord[];
+	/** Streams of the latest few steps, by step; older ones are dropped once their text is in activities. */
+	streams: Map<number, StepStream>;
+	/** Changes whenever anything about the run changes, so views can skip unchanged panes. */
+	rev: number;
+};
+
+export type Pane = {
+	paneId: string;
+	jobId: string;
+	runIds: string[];
+	/** Indices into `Model.activities`, in chain order. */
+	activityIndices: number[];
+	lastActivityId: string | null;
+	rev: number;
+};
+
+export type Job = {
+	jobId: string;
+	/** Runs in the order they started. */
+	runIds: string[];
+	firstSeenAt: number | undefined;
+	lastEventAt: number | undefined;
+	model: string | undefined;
+	maxSteps: number | undefined;
+	runtimeVersion: string | undefined;
+};
+
+export type SkillState = {
+	skillName: string;
+	state: 'starting' | 'connected' | 'disconnected';
+	command: string | undefined;
+	args: string[] | undefined;
+	serverName: string | undefined;
+	serverVersion: string | undefined;
+	connectMs: number | undefined;
+	stderr: string[];
+	stderrCount: number;
+	updatedAt: number | undefined;
+};
+
+export type DockerState = {
+	service: string;
+	stage: string | undefined;
+	status: string | undefined;
+	message: string | undefined;
+	progress: number | undefined;
+	updatedAt: number | undefined;
+};
+
+export type ProxyState = {
+	allowed: number;
+	blocked: number;
+	last: {action: string; domain: string; port: number | undefined; reason: string | undefined} | undefined;
+};
+
+export type RuntimeInfo = {
+	expertName: string | undefined;
+	query: string | undefined;
+	answer: {toolCallId: string; text: string} | undefined;
+};
+
+export const maxStoredDiagnostics = 10_000;
+export const maxSkillStderrLines = 50;
+
+export type Model = {
+	jobs: Map<string, Job>;
+	runs: Map<string, Run>;
+	panes: Map<string, Pane>;
+	/** Every activity in arrival order. */
+	activities: Activity[];
+	activityIndexById: Map<string, number>;
+	skills: Map<string, SkillState>;
+	docker: Map<string, DockerState>;
+	proxy: ProxyState;
+	/** Per run, what its initializeRuntime said (it arrives before the run's startRun). */
+	runtime: Map<string, RuntimeInfo>;
+	/** Child runs that started before the activity that delegated them was seen, by tool call id. */
+	orphanChildren: Map<string, string[]>;
+	/** strategy daemon: `${runId}\u0000${agent}` → the agent's current child run. */
+	daemonAgents: Map<string, string>;
+	daemonStepCounts: Map<string, number>;
+	events: number;
+	unknownEvents: Map<string, number>;
+	diagnostics: Diagnostic[];
+	diagnosticCount: number;
+	firstTimestamp: number | undefined;
+	lastTimestamp: number | undefined;
+	rev: number;
+};
+
+export function createModel(): Model {
+	return {
+		jobs: new Map(),
+		runs: new Map(),
+		panes: new Map(),
+		activities: [],
+		activityIndexById: new Map(),
+		skills: new Map(),
+		docker: new Map(),
+		proxy: {allowed: 0, blocked: 0, last: undefined},
+		runtime: new Map(),
+		orphanChildren: new Map(),
+		daemonAgents: new Map(),
+		daemonStepCounts: new Map(),
+		events: 0,
+		unknownEvents: new Map(),
+		diagnostics: [],
+		diagnosticCount: 0,
+		firstTimestamp: undefined,
+		lastTimestamp: undefined,
+		rev: 0,
+	};
+}
+
+export function isToolActivity(activity: Activity): activity is ToolActivity {
+	switch (activity.type) {
+		case 'query':
+		case 'complete':
+		case 'error':
+		case 'retry':
+		case 'delegationComplete':
+		case 'delegate':
+			return false;
+		default:
+			return true;
+	}
+}

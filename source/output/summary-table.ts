@@ -1,0 +1,55 @@
+import type {RunStatus} from '../model/events.js';
+import type {Model} from '../model/state.js';
+import {depthOf, jobTotals, runSteps, runsInTreeOrder} from '../model/tree.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {displayWidth, padEnd} from '../text/width.js';
+import {formatDuration, span} from './format.js';
+
+export const statusMarks: Record<RunStatus, string> = {
+	init: '·',
+	proceeding: '…',
+	completed: '✓',
+	stoppedByInteractiveTool: '⏸',
+	stoppedByDelegate: '⏸',
+	stoppedByExceededMaxSteps: '⏹',
+	stoppedByError: '✗',
+};
+
+/** A plain table of jobs and their runs in tree order, for `--summary`. */
+export function summaryTable(model: Model): string {
+	const lines: string[] = [];
+	for (const job of model.jobs.values()) {
+		if (job.runIds.length === 0) continue;
+		const totals = jobTotals(model, job);
+		lines.push(
+			`job ${sanitizeLine(job.jobId)}  ${statusMarks[totals.status]} ${totals.status}  ${totals.steps} steps  ` +
+				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
+		);
+		const rows = runsInTreeOrder(model, job).map(run => [
+			`${'  '.repeat(depthOf(model, run))}${run.resumesRunId === null ? '' : '↻ '}${sanitizeLine(run.expertKey)}`,
+			`${statusMarks[run.status]} ${run.status}`,
+			String(runSteps(run)),
+			String(run.usage.inputTokens),
+			String(run.usage.outputTokens),
+			formatDuration(span(run.startedAt, run.endedAt ?? run.lastEventAt)),
+			run.error ? sanitizeLine(`${run.error.name}: ${run.error.message}`) : '',
+		]);
+		const header = ['EXPERT', 'STATUS', 'STEPS', 'IN', 'OUT', 'DURATION', 'ERROR'];
+		const widths = header.map((title, column) => Math.max(displayWidth(title), ...rows.map(row => displayWidth(row[column] ?? ''))));
+		const numeric = new Set([2, 3, 4, 5]);
+		for (const row of [header, ...rows]) {
+			const cells = row.map((cell, column) => {
+				const width = widths[column] ?? 0;
+				if (column === row.length - 1) return cell;
+				return numeric.has(column) ? ' '.repeat(Math.max(0, width - displayWidth(cell))) + cell : padEnd(cell, width);
+			});
+			lines.push(`  ${cells.join('  ')}`.trimEnd());
+		}
+
+		lines.push('');
+	}
+
+	const unknown = [...model.unknownEvents].map(([type, count]) => `${sanitizeLine(type)} ×${count}`);
+	lines.push(`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${model.diagnosticCount} bad lines` : ''}`);
+	return lines.join('\n') + '\n';
+}

@@ -1,0 +1,208 @@
+import type {Activity, ToolActivity} from '../model/state.js';
+import {sanitizeLine} from './sanitize.js';
+
+/*
+ * The one-line form of an activity, shared by the TUI and the headless transcript so both say the same
+ * thing. Every string returned here is sanitised: it is safe to write to a terminal.
+ */
+
+export type ActivityLine = {
+	icon: string;
+	/** Short verb: `read`, `exec`, `delegate`, … */
+	verb: string;
+	/** What it acted on: a path, a command, a query, a result. */
+	detail: string;
+	/** Set when the tool result is an error, or the activity is an error. */
+	error: string | undefined;
+	/** A tool call still waiting for its result. */
+	pending: boolean;
+};
+
+const icons: Record<Activity['type'], string> = {
+	query: '💬',
+	complete: '✅',
+	error: '❌',
+	retry: '🔁',
+	delegate: '🤝',
+	delegationComplete: '📬',
+	interactiveTool: '🙋',
+	generalTool: '🔧',
+	readTextFile: '📄',
+	readImageFile: '🖼',
+	readPdfFile: '📄',
+	writeTextFile: '✏️',
+	editTextFile: '✏️',
+	appendTextFile: '✏️',
+	deleteFile: '🗑',
+	moveFile: '📦',
+	getFileInfo: '📄',
+	listDirectory: '📁',
+	createDirectory: '📁',
+	deleteDirectory: '🗑',
+	exec: '⚡',
+	todo: '☑',
+	clearTodo: '☑',
+	attemptCompletion: '🏁',
+};
+
+export function iconOf(type: Activity['type']): string {
+	return icons[type];
+}
+
+export function field(value: unknown, key: string): unknown {
+	return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
+}
+
+function stringField(value: unknown, key: string): string | undefined {
+	const found = field(value, key);
+	return typeof found === 'string' ? found : typeof found === 'number' ? String(found) : undefined;
+}
+
+/** JSON for display; a pathological value (100,000 levels deep) must not throw. */
+export function safeJson(value: unknown, indent?: number): string {
+	try {
+		return JSON.stringify(value, null, indent) ?? String(value);
+	} catch {
+		return '[value too deep or cyclic to show]';
+	}
+}
+
+function quoteArg(arg: string): string {
+	return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+function commandLine(args: unknown): string {
+	const command = stringField(args, 'command') ?? '';
+	const rest = field(args, 'args');
+	const list = Array.isArray(rest) ? rest.map(item => (typeof item === 'string' ? quoteArg(item) : safeJson(item))) : [];
+	return [command, ...list].filter(part => part !== '').join(' ');
+}
+
+function todoDetail(args: unknown): string {
+	const added = field(args, 'newTodos');
+	const done = field(args, 'completedTodos');
+	const parts: string[] = [];
+	if (Array.isArray(added) && added.length > 0) parts.push(`+${added.length}: ${added.map(item => (typeof item === 'string' ? item : safeJson(item))).join('; ')}`);
+	if (Array.isArray(done) && done.length > 0) parts.push(`done ${done.map(item => safeJson(item)).join(', ')}`);
+	return parts.join(' · ');
+}
+
+function completionDetail(activity: ToolActivity): string {
+	const text = activity.result?.text;
+	if (!text) return '';
+	const remaining = field(parseJson(text), 'remainingTodos');
+	return Array.isArray(remaining) && remaining.length > 0 ? `refused: ${remaining.length} todo${remaining.length === 1 ? '' : 's'} remain` : '';
+}
+
+function parseJson(text: string): unknown {
+	if (!text.startsWith('{')) return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+function toolLine(activity: ToolActivity): {verb: string; detail: string} {
+	const {args} = activity;
+	const path = stringField(args, 'path') ?? '';
+	switch (activity.type) {
+		case 'readTextFile':
+			return {verb: 'read', detail: path};
+		case 'readImageFile':
+			return {verb: 'read image', detail: path};
+		case 'readPdfFile':
+			return {verb: 'read pdf', detail: path};
+		case 'writeTextFile':
+			return {verb: 'write', detail: path};
+		case 'editTextFile':
+			return {verb: 'edit', detail: path};
+		case 'appendTextFile':
+			return {verb: 'append', detail: path};
+		case 'deleteFile':
+			return {verb: 'delete', detail: path};
+		case 'moveFile':
+			return {verb: 'move', detail: `${stringField(args, 'source') ?? path} → ${stringField(args, 'destination') ?? ''}`};
+		case 'getFileInfo':
+			return {verb: 'info', detail: path};
+		case 'listDirectory':
+			return {verb: 'list', detail: path};
+		case 'createDirectory':
+			return {verb: 'mkdir', detail: path};
+		case 'deleteDirectory':
+			return {verb: 'rmdir', detail: path};
+		case 'exec':
+			return {verb: 'exec', detail: commandLine(args)};
+		case 'todo':
+			return {verb: 'todo', detail: todoDetail(args)};
+		case 'clearTodo':
+			return {verb: 'clear todos', detail: ''};
+		case 'attemptCompletion':
+			return {verb: 'attempt completion', detail: completionDetail(activity)};
+		case 'interactiveTool':
+			return {verb: `ask ${activity.toolName}`, detail: argsDetail(args)};
+		case 'generalTool': {
+			const skill = activity.skillName === '' ? '' : `${activity.skillName.replace(/^@perstack\//, '')}/`;
+			return {verb: `${skill}${activity.toolName}`, detail: argsDetail(args)};
+		}
+	}
+}
+
+function argsDetail(args: unknown): string {
+	if (args === undefined) return '';
+	if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
+		const keys = Object.keys(args);
+		// One string argument reads best bare: `ask askUser Which colour…`.
+		if (keys.length === 1) {
+			const only = field(args, keys[0]!);
+			if (typeof only === 'string') return only;
+		}
+	}
+
+	return safeJson(args);
+}
+
+/** Long enough for a transcript line; the TUI truncates to the screen width anyway. */
+const maxDetail = 400;
+
+function clip(text: string): string {
+	const line = sanitizeLine(text.length > maxDetail * 2 ? text.slice(0, maxDetail * 2) : text);
+	return line.length > maxDetail ? `${line.slice(0, maxDetail - 1)}…` : line;
+}
+
+export function describeActivity(activity: Activity): ActivityLine {
+	const icon = icons[activity.type];
+	switch (activity.type) {
+		case 'query':
+			return {icon, verb: 'query', detail: clip(activity.text), error: undefined, pending: false};
+		case 'complete':
+			return {icon, verb: 'complete', detail: clip(activity.text), error: undefined, pending: false};
+		case 'error':
+			return {icon, verb: 'error', detail: clip(`${activity.errorName}${activity.message === '' ? '' : `: ${activity.message}`}`), error: clip(activity.message || activity.errorName), pending: false};
+		case 'retry':
+			return {icon, verb: 'retry', detail: clip(activity.reason), error: undefined, pending: false};
+		case 'delegationComplete': {
+			const names = activity.results.map(result => result.expertKey).join(', ');
+			return {icon, verb: 'delegation complete', detail: clip(names), error: undefined, pending: false};
+		}
+
+		case 'delegate':
+			return {
+				icon,
+				verb: 'delegate',
+				detail: clip(`${activity.delegateExpertKey}: ${activity.query}`),
+				error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
+				pending: false,
+			};
+		default: {
+			const {verb, detail} = toolLine(activity);
+			return {
+				icon,
+				verb: clip(verb),
+				detail: clip(detail),
+				error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
+				pending: activity.result === undefined && activity.type !== 'attemptCompletion',
+			};
+		}
+	}
+}

@@ -1,0 +1,82 @@
+import {Box} from 'ink';
+import React, {useState} from 'react';
+import {UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';
+import {Footer} from './footer.js';
+import {Header} from './header.js';
+import {priorities, KeypressProvider, useCommands} from './keypress.js';
+import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, Inspector} from './overlays.js';
+import {hasStatusBar, SkillsBar} from './skills-bar.js';
+import {TreeView} from './tree-view.js';
+import {initialUiState, type UiAction, type UiState} from './ui-state.js';
+import {UiStore} from './ui-store.js';
+import {useTerminalSize} from './use-terminal-size.js';
+
+/** The interactive viewer. Holds only the UI state; the model lives outside React and is read per frame. */
+export function App({env, initialUi = initialUiState}: {env: ViewEnv; initialUi?: UiState}) {
+	const [uiStore] = useState(() => new UiStore(initialUi));
+	return (
+		<ViewEnvContext.Provider value={env}>
+			<UiStoreContext.Provider value={uiStore}>
+				<KeypressProvider>
+					<Screen dispatch={uiStore.dispatch} getUi={uiStore.getState} env={env} />
+				</KeypressProvider>
+			</UiStoreContext.Provider>
+		</ViewEnvContext.Provider>
+	);
+}
+
+function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; getUi: () => UiState; env: ViewEnv}) {
+	useModelVersion();
+	const ui = useUiState();
+	const {columns, rows} = useTerminalSize();
+	// Ink clears the whole screen on every frame once output reaches the last row: stay one short of it.
+	const height = Math.max(3, rows - 1);
+	const width = Math.max(10, columns);
+	const statusBar = hasStatusBar(env.model) ? 1 : 0;
+	const confirm = ui.overlay.kind === 'confirmQuit' ? 3 : 0;
+	const body = Math.max(1, height - 2 - statusBar - 1 - confirm);
+
+	useCommands(priorities.app, command => {
+		switch (command) {
+			case 'app.quit':
+				if (env.childRunning()) dispatch({type: 'openOverlay', overlay: 'confirmQuit'});
+				else env.quit();
+				return true;
+			case 'app.interrupt':
+				// First Ctrl-C stops the child; the viewer follows when it exits (or on a second Ctrl-C).
+				if (!env.interrupt()) env.quit();
+				return true;
+			case 'help.toggle':
+				if (getUi().overlay.kind === 'help') dispatch({type: 'closeOverlay'});
+				else dispatch({type: 'openOverlay', overlay: 'help'});
+				return true;
+			case 'diagnostics.open':
+				dispatch({type: 'openOverlay', overlay: 'diagnostics'});
+				return true;
+			case 'overlay.close':
+				dispatch({type: 'closeOverlay'});
+				return true;
+			default:
+				return false;
+		}
+	});
+
+	const {overlay} = ui;
+	return (
+		<Box flexDirection="column" width={width} height={height}>
+			<Header width={width} />
+			{statusBar ? <SkillsBar width={width} /> : null}
+			{overlay.kind === 'inspector' ? (
+				<Inspector activityId={overlay.activityId} scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'help' ? (
+				<HelpOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'diagnostics' ? (
+				<DiagnosticsOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : (
+				<TreeView height={body} width={width} />
+			)}
+			{overlay.kind === 'confirmQuit' ? <ConfirmQuit width={width} /> : null}
+			<Footer width={width} />
+		</Box>
+	);
+}

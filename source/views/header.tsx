@@ -1,0 +1,70 @@
+import {Box, Text} from 'ink';
+import Spinner from 'ink-spinner';
+import React from 'react';
+import type {Job, Model} from '../model/state.js';
+import {isLive, jobTotals} from '../model/tree.js';
+import {formatCount, formatDuration} from '../output/format.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {useModelVersion, useViewEnv} from './contexts.js';
+import {statusLook} from './status.js';
+
+/** The job the header talks about: the one that saw an event last. */
+export function currentJob(model: Model): Job | undefined {
+	let current: Job | undefined;
+	for (const job of model.jobs.values()) {
+		if (job.runIds.length === 0) continue;
+		if (!current || (job.lastEventAt ?? 0) >= (current.lastEventAt ?? 0)) current = job;
+	}
+
+	return current;
+}
+
+/**
+ * Two lines: where events come from and how the job stands; then the counts (events, rate, steps,
+ * tokens, bad lines).
+ */
+export function Header({width}: {width: number}) {
+	const {model, store, sourceLabel, sources} = useViewEnv();
+	useModelVersion();
+	const reading = sources.some(source => source.live);
+	const job = currentJob(model);
+	const totals = job ? jobTotals(model, job) : undefined;
+	const status = totals?.status ?? 'init';
+	const look = statusLook[status];
+	const live = reading && isLive(status);
+	const span = totals?.startedAt === undefined ? undefined : (live ? Math.max(Date.now(), totals.endedAt ?? 0) : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
+	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
+	const maxSteps = job?.maxSteps;
+	return (
+		<Box flexDirection="column" width={width}>
+			<Text wrap="truncate-end">
+				<Text bold color="cyan">
+					perscope
+				</Text>
+				<Text color="gray"> · </Text>
+				{sanitizeLine(sourceLabel)}
+				{sources.map(source => (source.pid !== undefined && source.live ? ` (pid ${source.pid})` : ''))}
+				{exit ? <Text color={exit.exitCode === 0 ? 'green' : 'red'}>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text> : null}
+				<Text color="gray">{reading ? ' · live' : ' · ended'}</Text>
+				{job ? <Text color="gray"> · job {sanitizeLine(job.jobId).slice(0, 12)}</Text> : null}
+				<Text color="gray"> · </Text>
+				{live ? (
+					<Text color="yellow">
+						<Spinner type="dots" />
+					</Text>
+				) : (
+					<Text color={look.color}>{look.glyph}</Text>
+				)}
+				<Text color={look.color}> {job ? look.word : 'waiting for events'}</Text>
+				{status === 'stoppedByExceededMaxSteps' && maxSteps !== undefined ? <Text color="yellow"> ({totals?.steps}/{maxSteps})</Text> : null}
+				<Text color="gray"> · {formatDuration(span)}</Text>
+			</Text>
+			<Text wrap="truncate-end" color="gray">
+				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {totals?.steps ?? 0} steps · tokens{' '}
+				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
+				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {model.diagnosticCount} bad lines (d)</Text> : null}
+				{model.unknownEvents.size > 0 ? <Text> · {[...model.unknownEvents.values()].reduce((a, b) => a + b, 0)} unknown</Text> : null}
+			</Text>
+		</Box>
+	);
+}

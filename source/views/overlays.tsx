@@ -1,0 +1,116 @@
+import {Box, Text} from 'ink';
+import React, {useMemo} from 'react';
+import {sanitizeLine} from '../text/sanitize.js';
+import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
+import {inspectorLines, type InspectorLine} from './inspector-lines.js';
+import type {Command} from './keymap.js';
+import {keyHelp} from './keymap.js';
+import {priorities, useCommands} from './keypress.js';
+import {maxScroll, ScrollPanel} from './scroll-panel.js';
+import type {UiAction} from './ui-state.js';
+
+/** Overlays take every key before the tree; scrolling keys scroll them. */
+function useOverlayKeys(lineCount: number, height: number): void {
+	const dispatch = useUiDispatch();
+	const max = maxScroll(lineCount, height);
+	useCommands(priorities.overlay, command => scrollCommand(command, max, height, dispatch));
+}
+
+function scrollCommand(command: Command, max: number, height: number, dispatch: (action: UiAction) => void): boolean {
+	switch (command) {
+		case 'nav.up':
+			dispatch({type: 'scrollOverlay', by: -1, max});
+			return true;
+		case 'nav.down':
+			dispatch({type: 'scrollOverlay', by: 1, max});
+			return true;
+		case 'nav.pageUp':
+			dispatch({type: 'scrollOverlay', by: -(height - 3), max});
+			return true;
+		case 'nav.pageDown':
+			dispatch({type: 'scrollOverlay', by: height - 3, max});
+			return true;
+		case 'nav.top':
+			dispatch({type: 'scrollOverlayTo', to: 0, max});
+			return true;
+		case 'nav.bottom':
+			dispatch({type: 'scrollOverlayTo', to: max, max});
+			return true;
+		case 'overlay.close':
+		case 'item.activate':
+		case 'pane.collapse':
+			dispatch({type: 'closeOverlay'});
+			return true;
+		case 'help.toggle':
+		case 'app.quit':
+		case 'app.interrupt':
+			// Let quitting and help through to the app.
+			return false;
+		default:
+			// Keys that mean nothing here must not reach the tree behind the overlay.
+			return true;
+	}
+}
+
+export function Inspector({activityId, scroll, height, width}: {activityId: string; scroll: number; height: number; width: number}) {
+	const env = useViewEnv();
+	const version = useModelVersion();
+	const index = env.model.activityIndexById.get(activityId);
+	const activity = index === undefined ? undefined : env.model.activities[index];
+	const ref = activity?.ref;
+	// Re-reading the raw event is I/O: do it once per activity, not once per frame.
+	const raw = useMemo(() => (ref ? env.rawEvent(ref) : undefined), [ref, env]);
+	const lines = useMemo(
+		() => (activity ? inspectorLines(env.model, activity, raw, width) : [{text: 'This activity is no longer in the model.'}]),
+		// The activity object is mutated in place as results arrive; the version says when.
+		[activity, raw, width, version, env.model],
+	);
+	useOverlayKeys(lines.length, height);
+	return <ScrollPanel title="Inspector" lines={lines} scroll={scroll} height={height} width={width} hint="↑↓ PgUp PgDn scroll · esc close" />;
+}
+
+export function HelpOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	const lines: InspectorLine[] = [
+		{text: 'Keys', tone: 'heading'},
+		...keyHelp.map(([keys, what]) => ({text: `${keys.padEnd(14)} ${what}`})),
+		{text: ''},
+		{text: 'Icons', tone: 'heading'},
+		{text: '💬 query  📄 read  ✏️ write/edit  ⚡ exec  🤝 delegate  📬 delegates returned  ☑ todo'},
+		{text: '🏁 attempt completion  ✅ complete  ❌ error  🔁 retry  🙋 interactive tool  🔧 other tool'},
+		{text: 'Status: ● running  ✓ completed  ✗ error  ⏸ waiting (delegates / input)  ⏹ max steps'},
+	];
+	useOverlayKeys(lines.length, height);
+	return <ScrollPanel title="Help" lines={lines} scroll={scroll} height={height} width={width} hint="esc close" />;
+}
+
+export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	const {model} = useViewEnv();
+	useModelVersion();
+	const lines: InspectorLine[] = model.diagnostics.map(diagnostic => ({text: sanitizeLine(`${diagnostic.source}:${diagnostic.line}  ${diagnostic.reason}`)}));
+	const unknown = [...model.unknownEvents].map(([type, count]) => ({text: sanitizeLine(`unknown event type ${type} × ${count}`), tone: 'dim' as const}));
+	const all = [...lines, ...unknown];
+	if (model.diagnosticCount > model.diagnostics.length) all.push({text: `… and ${model.diagnosticCount - model.diagnostics.length} more`, tone: 'dim'});
+	if (all.length === 0) all.push({text: 'No bad lines.', tone: 'dim'});
+	useOverlayKeys(all.length, height);
+	return <ScrollPanel title={`Diagnostics (${model.diagnosticCount} bad lines)`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
+}
+
+export function ConfirmQuit({width}: {width: number}) {
+	const {quit} = useViewEnv();
+	const dispatch = useUiDispatch();
+	const ui = useUiState();
+	useCommands(
+		priorities.confirm,
+		command => {
+			if (command === 'confirm.yes' || command === 'app.quit') quit();
+			else if (command !== 'app.interrupt') dispatch({type: 'closeOverlay'});
+			return command !== 'app.interrupt';
+		},
+		ui.overlay.kind === 'confirmQuit',
+	);
+	return (
+		<Box width={width} borderStyle="round" borderColor="yellow" paddingX={1}>
+			<Text wrap="truncate-end">The command is still running. Stop it and quit? (y / n)</Text>
+		</Box>
+	);
+}

@@ -1,0 +1,66 @@
+import {Box, Text} from 'ink';
+import React from 'react';
+import {zeroUsage} from '../model/normalise.js';
+import {addUsage} from '../model/reduce.js';
+import type {Model, Pane} from '../model/state.js';
+import {runSteps} from '../model/tree.js';
+import {formatCount, formatDuration, span} from '../output/format.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {lastRun} from './rows.js';
+import {statusLook} from './status.js';
+
+export type PaneStats = {steps: number; inputTokens: number; outputTokens: number; durationMs: number | undefined};
+
+/** Totals over every run shown in the pane (a resumed coordinator counts once per run it took). */
+export function paneStats(model: Model, pane: Pane): PaneStats {
+	let steps = 0;
+	let usage = zeroUsage;
+	let start: number | undefined;
+	let end: number | undefined;
+	for (const runId of pane.runIds) {
+		const run = model.runs.get(runId);
+		if (!run) continue;
+		steps += runSteps(run);
+		usage = addUsage(usage, run.usage);
+		if (run.startedAt !== undefined && (start === undefined || run.startedAt < start)) start = run.startedAt;
+		const last = run.endedAt ?? run.lastEventAt;
+		if (last !== undefined && (end === undefined || last > end)) end = last;
+	}
+
+	return {steps, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs: span(start, end)};
+}
+
+/** A run pane's one-line header: fold marker, expert, status, steps, tokens, duration. */
+export function PaneRow({model, pane, depth, collapsed, orphan, selected, width}: {
+	model: Model;
+	pane: Pane;
+	depth: number;
+	collapsed: boolean;
+	orphan: boolean;
+	selected: boolean;
+	width: number;
+}) {
+	const run = lastRun(model, pane);
+	const look = statusLook[run?.status ?? 'init'];
+	const stats = paneStats(model, pane);
+	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
+	return (
+		<Box width={width}>
+			<Text wrap="truncate-end" inverse={selected}>
+				{' '.repeat(depth * 2)}
+				<Text color="gray">{collapsed ? '▸ ' : '▾ '}</Text>
+				<Text bold>{sanitizeLine(run?.expertKey ?? pane.paneId)}</Text>
+				<Text color={look.color}>
+					{' '}
+					{look.glyph} {look.word}
+				</Text>
+				<Text color="gray">
+					{' · '}
+					{stats.steps} step{stats.steps === 1 ? '' : 's'} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ · {formatDuration(stats.durationMs)}
+					{resumes}
+					{orphan ? ' · parent not in log' : ''}
+				</Text>
+			</Text>
+		</Box>
+	);
+}

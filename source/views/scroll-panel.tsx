@@ -1,0 +1,40 @@
+import {Box, Text} from 'ink';
+import React from 'react';
+import type {InspectorLine} from './inspector-lines.js';
+
+const tones = {
+	heading: {bold: true, color: 'cyan'},
+	label: {color: undefined},
+	error: {color: 'red'},
+	dim: {dimColor: true},
+} as const;
+
+/** A titled window of pre-wrapped lines, scrolled to `scroll`. */
+export function ScrollPanel({title, lines, scroll, height, width, hint}: {title: string; lines: InspectorLine[]; scroll: number; height: number; width: number; hint: string}) {
+	const bodyHeight = Math.max(1, height - 2);
+	const visible = lines.slice(scroll, scroll + bodyHeight);
+	const end = Math.min(lines.length, scroll + bodyHeight);
+	return (
+		<Box flexDirection="column" height={height} width={width}>
+			<Box width={width}>
+				<Text wrap="truncate-end" inverse>
+					{` ${title} `}
+				</Text>
+			</Box>
+			<Box flexDirection="column" height={bodyHeight} overflow="hidden">
+				{visible.map((line, index) => (
+					<Text key={scroll + index} wrap="truncate-end" {...(line.tone === undefined ? {} : tones[line.tone])}>
+						{line.text === '' ? ' ' : line.text}
+					</Text>
+				))}
+			</Box>
+			<Text wrap="truncate-end" color="gray">
+				{lines.length === 0 ? '' : `${scroll + 1}–${end} of ${lines.length}`} · {hint}
+			</Text>
+		</Box>
+	);
+}
+
+export function maxScroll(lineCount: number, height: number): number {
+	return Math.max(0, lineCount - Math.max(1, height - 2));
+}

@@ -1,0 +1,12 @@
+import type {RunStatus} from '../model/events.js';
+
+/** How a run status reads on screen: a glyph, a word, and a colour. */
+export const statusLook: Record<RunStatus, {glyph: string; word: string; color: string}> = {
+	init: {glyph: '·', word: 'starting', color: 'gray'},
+	proceeding: {glyph: '●', word: 'running', color: 'yellow'},
+	completed: {glyph: '✓', word: 'completed', color: 'green'},
+	stoppedByInteractiveTool: {glyph: '⏸', word: 'waiting for input', color: 'cyan'},
+	stoppedByDelegate: {glyph: '⏸', word: 'waiting for delegates', color: 'cyan'},
+	stoppedByExceededMaxSteps: {glyph: '⏹', word: 'max steps', color: 'yellow'},
+	stoppedByError: {glyph: '✗', word: 'error', color: 'red'},
+};

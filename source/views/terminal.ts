@@ -1,0 +1,46 @@
+import {openSync} from 'node:fs';
+import tty from 'node:tty';
+
+/**
+ * The keyboard for the interactive viewer. When events arrive on stdin (`perstack run … | perscope`),
+ * keys must come from the controlling terminal instead, so /dev/tty is opened directly.
+ * Returns undefined when there is no terminal at all.
+ */
+export function openKeyboard(stdinCarriesEvents: boolean): {stream: tty.ReadStream; close: () => void} | undefined {
+	if (!stdinCarriesEvents && process.stdin.isTTY) return {stream: process.stdin, close: () => undefined};
+	try {
+		const fd = openSync('/dev/tty', 'r');
+		const stream = new tty.ReadStream(fd);
+		return {
+			stream,
+			close: () => {
+				if (stream.isTTY) stream.setRawMode(false);
+				stream.destroy();
+			},
+		};
+	} catch {
+		return undefined;
+	}
+}
+
+const enterAlternateScreen = '\u001B[?1049h\u001B[H';
+const leaveAlternateScreen = '\u001B[?1049l';
+const showCursor = '\u001B[?25h';
+
+/**
+ * The viewer owns the whole screen while it runs and gives the user's scrollback back untouched.
+ * Ink 6 has no alternate-screen option, so we switch ourselves; the returned function is safe to call
+ * more than once and also runs on process exit, whatever path the exit takes.
+ */
+export function enterFullScreen(stdout: NodeJS.WriteStream): () => void {
+	stdout.write(enterAlternateScreen);
+	let restored = false;
+	const restore = () => {
+		if (restored) return;
+		restored = true;
+		stdout.write(showCursor + leaveAlternateScreen);
+	};
+
+	process.once('exit', restore);
+	return restore;
+}

@@ -1,0 +1,196 @@
+import {Box, Text} from 'ink';
+import React, {useRef} from 'react';
+import type {Model} from '../model/state.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {ActivityRow, LiveRow} from './activity-row.js';
+import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
+import type {Command} from './keymap.js';
+import {priorities, useCommands} from './keypress.js';
+import {PaneRow} from './pane-row.js';
+import {createRowsCache, paneKey, selectedRowIndex, type Row} from './rows.js';
+import type {UiAction, UiState} from './ui-state.js';
+
+/**
+ * The run tree as a window of `height` rows. Rows are sliced before anything is laid out, so the cost of a
+ * frame depends on the screen, not on the length of the log.
+ */
+export function TreeView({height, width}: {height: number; width: number}) {
+	const {model} = useViewEnv();
+	useModelVersion();
+	const ui = useUiState();
+	const uiStore = useUiStore();
+	const rowsFor = useRef(createRowsCache()).current;
+	const rows = rowsFor(model, ui, width);
+	const selected = selectedRowIndex(rows, ui);
+	const top = useRef(0);
+	top.current = scrollTop(top.current, selected, rows.length, height, ui.follow);
+
+	useCommands(priorities.tree, command => {
+		// Read the state now, not as of the last render: earlier keys of the same read may have changed it.
+		const current = uiStore.getState();
+		const currentRows = rowsFor(model, current, width);
+		return navigate(command, {model, rows: currentRows, selected: selectedRowIndex(currentRows, current), height, ui: current, dispatch: uiStore.dispatch});
+	});
+
+	if (rows.length === 0) {
+		return (
+			<Box height={height} width={width}>
+				<Text color="gray">Waiting for events…</Text>
+			</Box>
+		);
+	}
+
+	const visible = rows.slice(top.current, top.current + height);
+	return (
+		<Box flexDirection="column" height={height} width={width} overflow="hidden">
+			{visible.map((row, offset) => (
+				<RowView key={row.key} row={row} model={model} selected={top.current + offset === selected} width={width} />
+			))}
+		</Box>
+	);
+}
+
+function RowView({row, model, selected, width}: {row: Row; model: Model; selected: boolean; width: number}) {
+	switch (row.kind) {
+		case 'job':
+			return (
+				<Box width={width}>
+					<Text wrap="truncate-end" bold inverse={selected}>
+						job {sanitizeLine(row.jobId)}
+					</Text>
+				</Box>
+			);
+		case 'pane': {
+			const pane = model.panes.get(row.paneId);
+			if (!pane) return null;
+			return <PaneRow model={model} pane={pane} depth={row.depth} collapsed={row.collapsed} orphan={row.orphan} selected={selected} width={width} />;
+		}
+
+		case 'activity': {
+			const activity = model.activities[row.index];
+			if (!activity) return null;
+			return <ActivityRow activity={activity} depth={row.depth} selected={selected} width={width} />;
+		}
+
+		case 'live':
+			return <LiveRow text={row.text} depth={row.depth} channel={row.channel} width={width} />;
+	}
+}
+
+/** Keeps the selection in sight, moving the window as little as possible; following pins it to the end. */
+export function scrollTop(previous: number, selected: number, total: number, height: number, follow: boolean): number {
+	const maxTop = Math.max(0, total - height);
+	if (follow) return maxTop;
+	let top = Math.min(previous, maxTop);
+	if (selected < top) top = selected;
+	if (selected >= top + height) top = selected - height + 1;
+	return Math.max(0, Math.min(top, maxTop));
+}
+
+type NavContext = {
+	model: Model;
+	rows: Row[];
+	selected: number;
+	height: number;
+	ui: UiState;
+	dispatch: (action: UiAction) => void;
+};
+
+function selectable(row: Row | undefined): boolean {
+	return row !== undefined && row.kind !== 'live';
+}
+
+/** The nearest selectable row from `index` in direction `step` (live text rows are skipped). */
+function nearestSelectable(rows: Row[], index: number, step: 1 | -1): number {
+	let i = Math.max(0, Math.min(rows.length - 1, index));
+	while (i >= 0 && i < rows.length && !selectable(rows[i])) i += step;
+	if (i < 0 || i >= rows.length) {
+		i = Math.max(0, Math.min(rows.length - 1, index));
+		while (i >= 0 && i < rows.length && !selectable(rows[i])) i -= step;
+	}
+
+	return Math.max(0, Math.min(rows.length - 1, i));
+}
+
+function navigate(command: Command, context: NavContext): boolean {
+	const {rows, selected, height, ui, dispatch} = context;
+	if (rows.length === 0) return false;
+	const select = (index: number, step: 1 | -1, follow = false) => {
+		const target = nearestSelectable(rows, index, step);
+		const row = rows[target];
+		if (row) dispatch({type: 'select', key: row.key, index: target, follow});
+	};
+
+	const current = rows[selected];
+	switch (command) {
+		case 'nav.up':
+			select(selected - 1, -1);
+			return true;
+		case 'nav.down':
+			select(selected + 1, 1);
+			return true;
+		case 'nav.pageUp':
+			select(selected - height, -1);
+			return true;
+		case 'nav.pageDown':
+			select(selected + height, 1);
+			return true;
+		case 'nav.top':
+			select(0, 1);
+			return true;
+		case 'nav.bottom':
+			select(rows.length - 1, -1, true);
+			return true;
+		case 'follow.toggle':
+			if (ui.follow) select(selected, -1, false);
+			else dispatch({type: 'setFollow', follow: true});
+			return true;
+		case 'tree.expandAll':
+			dispatch({type: 'expandAll'});
+			return true;
+		case 'tree.collapseAll':
+			dispatch({type: 'collapseAll'});
+			// The selection moves to the header of the pane it was in, which stays visible.
+			if (current && current.kind !== 'pane' && current.kind !== 'job') dispatch({type: 'select', key: paneKey(current.paneId), index: selected, follow: false});
+			return true;
+		case 'pane.collapse':
+			collapse(context, current);
+			return true;
+		case 'pane.expand':
+			if (current?.kind === 'pane' && current.collapsed) dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: false});
+			return true;
+		case 'item.activate':
+			if (current?.kind === 'pane') dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: !current.collapsed});
+			else if (current?.kind === 'activity') {
+				const activity = context.model.activities[current.index];
+				if (activity) dispatch({type: 'openInspector', activityId: activity.id});
+			}
+
+			return true;
+		default:
+			return false;
+	}
+}
+
+function collapse(context: NavContext, current: Row | undefined): void {
+	const {model, rows, dispatch} = context;
+	if (!current || current.kind === 'job') return;
+	if (current.kind === 'pane' && !current.collapsed) {
+		dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: true});
+		dispatch({type: 'select', key: current.key, index: context.selected, follow: false});
+		return;
+	}
+
+	// On an activity, or on a pane already folded: go to (and fold) the pane that contains it.
+	const paneId = current.kind === 'pane' ? parentPaneId(model, current.paneId) : current.paneId;
+	if (paneId === undefined) return;
+	const index = rows.findIndex(row => row.key === paneKey(paneId));
+	dispatch({type: 'setCollapsed', paneId, collapsed: true});
+	dispatch({type: 'select', key: paneKey(paneId), index: Math.max(0, index), follow: false});
+}
+
+function parentPaneId(model: Model, paneId: string): string | undefined {
+	const first = model.runs.get(paneId);
+	if (!first || first.parentRunId === null) return undefined;
+	return model.runs.get(first.parentRunId)?.paneId;
+}

@@ -1,0 +1,53 @@
+import React from 'react';
+import {render} from 'ink-testing-library';
+import {App} from '../../source/views/app.js';
+import type {ViewEnv} from '../../source/views/contexts.js';
+import {ViewStore} from '../../source/views/view-store.js';
+import type {Model} from '../../source/model/state.js';
+import type {SourceState} from '../../source/sources/run-sources.js';
+
+export type AppHarness = ReturnType<typeof render> & {store: ViewStore; quits: () => number; press: (keys: string) => Promise<void>};
+
+export const keys = {up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', pageDown: '\u001B[6~', pageUp: '\u001B[5~'} as const;
+
+/** Renders the app over a model, with no timers: tests tick the store themselves. */
+export function renderApp(model: Model, options: {sources?: SourceState[]; rawEvent?: ViewEnv['rawEvent']; label?: string} = {}): AppHarness {
+	const store = new ViewStore(model);
+	let quitCount = 0;
+	const env: ViewEnv = {
+		store,
+		model,
+		sourceLabel: options.label ?? 'test.ndjson',
+		sources: options.sources ?? [{label: 'test.ndjson', kind: 'file', live: false, bytesRead: 0, bytesTotal: 0, error: undefined}],
+		rawEvent: options.rawEvent ?? (() => undefined),
+		interrupt: () => false,
+		childRunning: () => false,
+		quit: () => {
+			quitCount++;
+		},
+	};
+	store.tick();
+	const instance = render(<App env={env} />);
+	const press = async (input: string) => {
+		instance.stdin.write(input);
+		await settle();
+	};
+
+	return {...instance, store, quits: () => quitCount, press};
+}
+
+/** Lets React and Ink flush what a key or a tick caused. */
+export async function settle(): Promise<void> {
+	for (let i = 0; i < 5; i++) await new Promise(resolve => setImmediate(resolve));
+}
+
+/** Waits until the last frame satisfies `check`, instead of sleeping for a guessed time. */
+export async function waitForFrame(instance: {lastFrame: () => string | undefined}, check: (frame: string) => boolean, timeoutMs = 2000): Promise<string> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const frame = instance.lastFrame() ?? '';
+		if (check(frame)) return frame;
+		if (Date.now() > deadline) throw new Error(`frame never matched; last frame:\n${frame}`);
+		await new Promise(resolve => setTimeout(resolve, 10));
+	}
+}
