@@ -89,3 +89,41 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['esc', 'close the inspector or overlay'],
 	['q  Ctrl-C', 'quit (Ctrl-C first interrupts a running command)'],
 ];
+
+const noModifiers: Key = {
+	upArrow: false,
+	downArrow: false,
+	leftArrow: false,
+	rightArrow: false,
+	pageDown: false,
+	pageUp: false,
+	home: false,
+	end: false,
+	return: false,
+	escape: false,
+	ctrl: false,
+	shift: false,
+	tab: false,
+	backspace: false,
+	delete: false,
+	meta: false,
+	super: false,
+	hyper: false,
+	capsLock: false,
+	numLock: false,
+};
+
+/**
+ * Commands for a run of plain characters that arrived in one read (Ink only splits escape sequences):
+ * each character is its own key, and Enter and Ctrl-C keep their meaning inside the run.
+ */
+export function commandsForText(text: string): Command[] {
+	const commands: Command[] = [];
+	for (const character of text) {
+		const command =
+			character === '\r' || character === '\n' ? 'item.activate' : character === '\u0003' ? 'app.interrupt' : commandFor(character, noModifiers);
+		if (command !== undefined) commands.push(command);
+	}
+
+	return commands;
+}

@@ -1,6 +1,6 @@
 import {useInput} from 'ink';
 import React, {createContext, useContext, useEffect, useRef, type ReactNode} from 'react';
-import {commandFor, type Command} from './keymap.js';
+import {commandFor, commandsForText, type Command} from './keymap.js';
 
 /** A handler returns true when it used the command, which stops lower-priority handlers from seeing it. */
 export type CommandHandler = (command: Command) => boolean;
@@ -26,11 +26,10 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 
 	useInput(
 		(input, key) => {
-			// Ink hands over a whole read as one string: `kkk` from key repeat or a fast typist is three keys.
-			const presses = input.length > 1 && !key.ctrl && !key.meta ? [...input] : [input];
-			for (const press of presses) {
-				const command = commandFor(press, key);
-				if (command === undefined) continue;
+			// Ink hands over a run of plain characters as one string: `kkk` from key repeat is three keys.
+			const single = commandFor(input, key);
+			const commands = single === undefined && input.length > 1 && !key.ctrl && !key.meta ? commandsForText(input) : single === undefined ? [] : [single];
+			for (const command of commands) {
 				for (const handler of handlers.current) if (handler.handle(command)) break;
 			}
 		},
