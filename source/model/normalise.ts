@@ -354,6 +354,13 @@ function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 // ---------------------------------------------------------------------------------------------------------
 // drover
 
+/** drover and the daemon report only input and output tokens; their total is the sum. */
+function tokens(input: number | undefined, output: number | undefined): Usage {
+	const inputTokens = Math.max(0, input ?? 0);
+	const outputTokens = Math.max(0, output ?? 0);
+	return {...zeroUsage, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens};
+}
+
 function droverStatus(status: string | undefined): RunStatus {
 	switch (status) {
 		case 'completed':
@@ -423,7 +430,7 @@ function fromDrover(event: DroverEvent, ref: EventRef): AgentEvent {
 			return {
 				...head,
 				kind: 'usage',
-				usage: {...zeroUsage, inputTokens: Math.max(0, event.usage.inputTokens ?? 0), outputTokens: Math.max(0, event.usage.outputTokens ?? 0)},
+				usage: tokens(event.usage.inputTokens, event.usage.outputTokens),
 			};
 		case 'subagent_start':
 			return {...head, kind: 'childRunStart', childRunId: event.childRunId, childExpertKey: event.agentId ?? event.childRunId, query: undefined, viaToolName: 'task'};
@@ -447,10 +454,7 @@ function fromDrover(event: DroverEvent, ref: EventRef): AgentEvent {
 // strategy daemon
 
 function daemonUsage(usage: DaemonUsage | undefined): Usage | undefined {
-	if (!usage) return undefined;
-	const inputTokens = Math.max(0, usage.promptTokens ?? 0);
-	const outputTokens = Math.max(0, usage.completionTokens ?? 0);
-	return {...zeroUsage, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens};
+	return usage ? tokens(usage.promptTokens, usage.completionTokens) : undefined;
 }
 
 function decodeArgs(args: unknown): unknown {

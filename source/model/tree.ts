@@ -84,16 +84,29 @@ export function panesInTreeOrder(model: Model, job: Job): PaneNode[] {
 	return out;
 }
 
-/** Runs of a job in tree order: each pane's runs in resume order, then its children. */
+/**
+ * Runs of a job in tree order, as they happened: a run, then the runs it delegated to (depth first), then
+ * the run that resumed it when its delegates returned, and so on.
+ */
 export function runsInTreeOrder(model: Model, job: Job): Run[] {
 	const out: Run[] = [];
-	for (const {pane} of panesInTreeOrder(model, job)) {
+	const visited = new Set<string>();
+	const visitPane = (pane: Pane) => {
+		if (visited.has(pane.paneId)) return;
+		visited.add(pane.paneId);
 		for (const runId of pane.runIds) {
 			const run = model.runs.get(runId);
-			if (run) out.push(run);
+			if (!run) continue;
+			out.push(run);
+			for (const childId of run.childRunIds) {
+				const child = model.runs.get(childId);
+				const childPane = child ? model.panes.get(child.paneId) : undefined;
+				if (childPane && childPane.paneId !== pane.paneId) visitPane(childPane);
+			}
 		}
-	}
+	};
 
+	for (const {pane} of panesInTreeOrder(model, job)) visitPane(pane);
 	return out;
 }
 

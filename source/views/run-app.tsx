@@ -6,7 +6,7 @@ import {RawEvents} from '../sources/raw-events.js';
 import {runSources} from '../sources/run-sources.js';
 import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
-import {enterFullScreen, openKeyboard} from './terminal.js';
+import {enterFullScreen, openKeyboard, reassertRawMode} from './terminal.js';
 import {ViewStore} from './view-store.js';
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
@@ -68,6 +68,14 @@ export async function runApp(plan: InputPlan, options: {maxLineBytes: number}): 
 			incrementalRendering: false,
 		});
 		store.start();
+		if (stdinCarriesEvents) {
+			// The writer of the pipe may have reset the terminal as it exited: take raw mode back, now and
+			// again a little later, since it can exit some time after closing its end of the pipe.
+			process.stdin.once('end', () => {
+				for (const delay of [50, 500, 2000]) setTimeout(() => reassertRawMode(keyboard.stream), delay).unref();
+			});
+		}
+
 		void sources.done.then(code => {
 			exitCode = code;
 			store.markChanged();

@@ -44,3 +44,15 @@ export function enterFullScreen(stdout: NodeJS.WriteStream): () => void {
 	process.once('exit', restore);
 	return restore;
 }
+
+/**
+ * Puts the keyboard back in raw mode. The program upstream of a pipe (`perstack run … | perscope`) shares
+ * our terminal as its stdin, and Node restores the terminal's cooked mode when it exits, which would
+ * silently turn our keys into echoed text. libuv remembers the mode it last set, so re-setting "raw" is
+ * a no-op: switch off and on again to make it reach the terminal.
+ */
+export function reassertRawMode(stream: tty.ReadStream): void {
+	if (!stream.isTTY || !stream.isRaw) return;
+	stream.setRawMode(false);
+	stream.setRawMode(true);
+}

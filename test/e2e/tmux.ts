@@ -1,0 +1,93 @@
+import {execFileSync, spawnSync} from 'node:child_process';
+import {fileURLToPath} from 'node:url';
+
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+let counter = 0;
+
+/**
+ * A real pseudo-terminal: tmux runs the command, `send-keys` types, `capture-pane` reads the screen.
+ * Each session has its own server socket, so tests can run side by side.
+ */
+export class TmuxSession {
+	readonly socket: string;
+	readonly name = 'e2e';
+
+	private constructor(socket: string) {
+		this.socket = socket;
+	}
+
+	/**
+	 * Starts `command` (a shell command line, run from the repo root) in a terminal of the given size.
+	 * When it exits, the shell prints `__EXIT=<code>__` and stays, so the restored screen can be read.
+	 */
+	static start(command: string, options: {width?: number; height?: number; env?: Record<string, string>} = {}): TmuxSession {
+		const socket = `perscope-e2e-${process.pid}-${++counter}`;
+		const session = new TmuxSession(socket);
+		const env = Object.entries(options.env ?? {})
+			.map(([key, value]) => `${key}=${shellQuote(value)} `)
+			.join('');
+		const script = `cd ${shellQuote(repoRoot)} && printf 'BEFORE-PERSCOPE\\n' && ${env}${command}; echo "__EXIT=$?__"; sleep 600`;
+		session.tmux('new-session', '-d', '-s', session.name, '-x', String(options.width ?? 100), '-y', String(options.height ?? 30), 'sh', '-c', script);
+		return session;
+	}
+
+	tmux(...args: string[]): string {
+		return execFileSync('tmux', ['-L', this.socket, ...args], {encoding: 'utf8'});
+	}
+
+	/** Types keys: tmux key names (`Enter`, `Escape`, `Up`, `C-c`) or literal text. */
+	keys(...keys: string[]): void {
+		this.tmux('send-keys', '-t', this.name, ...keys);
+	}
+
+	screen(): string {
+		return this.tmux('capture-pane', '-p', '-t', this.name);
+	}
+
+	/** The screen with its escape sequences (colours, inverse video). */
+	screenWithStyles(): string {
+		return this.tmux('capture-pane', '-p', '-e', '-t', this.name);
+	}
+
+	resize(width: number, height: number): void {
+		this.tmux('resize-window', '-t', this.name, '-x', String(width), '-y', String(height));
+	}
+
+	/** Waits until the screen satisfies `check`; fails with the last screen, never sleeps a guessed time. */
+	async waitFor(check: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
+		const test = typeof check === 'string' ? (screen: string) => screen.includes(check) : check instanceof RegExp ? (screen: string) => check.test(screen) : check;
+		const deadline = Date.now() + timeoutMs;
+		let screen = '';
+		for (;;) {
+			screen = this.screen();
+			if (test(screen)) return screen;
+			if (Date.now() > deadline) throw new Error(`screen never matched ${String(check)}; last screen:\n${screen}`);
+			await new Promise(resolve => setTimeout(resolve, 50));
+		}
+	}
+
+	/** Waits for the command to end and returns its exit code. */
+	async exitCode(timeoutMs = 8000): Promise<number> {
+		const screen = await this.waitFor(/__EXIT=\d+__/, timeoutMs);
+		return Number(/__EXIT=(\d+)__/.exec(screen)?.[1]);
+	}
+
+	kill(): void {
+		spawnSync('tmux', ['-L', this.socket, 'kill-server']);
+	}
+}
+
+export function shellQuote(text: string): string {
+	return `'${text.replaceAll("'", "'\\''")}'`;
+}
+
+export function hasTmux(): boolean {
+	return spawnSync('tmux', ['-V']).status === 0;
+}
+
+/** The selected row: the line drawn in inverse video. */
+export function selectedLine(styledScreen: string): string | undefined {
+	const line = styledScreen.split('\n').find(candidate => candidate.includes('\u001B[7m'));
+	return line?.replace(/\u001B\[[0-9;]*m/g, '');
+}

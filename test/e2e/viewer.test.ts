@@ -1,0 +1,138 @@
+import {afterEach, describe, expect, it} from 'vitest';
+import {hasTmux, selectedLine, TmuxSession} from './tmux.js';
+
+/*
+ * The built CLI in a real pseudo-terminal: events piped on stdin, keys typed into the same terminal.
+ * These run `dist/cli.js`, so `npm test` builds first.
+ */
+
+const sessions: TmuxSession[] = [];
+function start(command: string, options?: Parameters<typeof TmuxSession.start>[1]): TmuxSession {
+	const session = TmuxSession.start(command, options);
+	sessions.push(session);
+	return session;
+}
+
+afterEach(() => {
+	for (const session of sessions.splice(0)) session.kill();
+});
+
+/** Pages down until `text` is on screen (the inspector is longer than the terminal). */
+async function pageUntil(tty: TmuxSession, text: string): Promise<string> {
+	for (let page = 0; page < 20; page++) {
+		if (tty.screen().includes(text)) return tty.screen();
+		tty.keys('PageDown');
+		await new Promise(resolve => setTimeout(resolve, 80));
+	}
+
+	return tty.waitFor(text, 1000);
+}
+
+describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
+	it('reads events from a pipe while keys come from the terminal: expand, collapse, inspect, quit', async () => {
+		const tty = start('cat fixtures/real/delegate.ndjson | node dist/cli.js');
+		await tty.waitFor('▸ child-expert');
+		expect(tty.screen()).toContain('✓ completed');
+
+		// Follow selects the newest activity; three rows up is the finished child, folded by default.
+		tty.keys('k', 'k', 'k');
+		await tty.waitFor(screen => selectedLine(tty.screenWithStyles())?.includes('child-expert') === true && screen.includes('paused'));
+		tty.keys('l');
+		const expanded = await tty.waitFor('▾ child-expert');
+		expect(expanded).toContain('📁 list .');
+		expect(expanded).toContain('📄 read README.txt');
+
+		tty.keys('h');
+		await tty.waitFor('▸ child-expert');
+
+		// Down to the coordinator's `attempt completion`, open the inspector on it.
+		tty.keys('j', 'j', 'Enter');
+		const inspector = await tty.waitFor('Inspector');
+		expect(inspector).toContain('attemptCompletion');
+		// The raw event is at the end of the inspector: G scrolls there.
+		const bottom = await pageUntil(tty, 'Raw event');
+		expect(bottom).toContain('"type": "callTools"');
+
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('Inspector') && screen.includes('▸ child-expert'));
+
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+		// The alternate screen is gone: the shell's own output is back and nothing of the viewer remains.
+		const after = tty.screen();
+		expect(after).toContain('BEFORE-PERSCOPE');
+		expect(after).not.toContain('child-expert');
+	});
+
+	it('keys keep working after the program writing the pipe exits (Node resets the terminal on exit)', async () => {
+		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/real/delegate.ndjson 0 0 2>/dev/null | node dist/cli.js');
+		await tty.waitFor('ended');
+		// Give the writer time to exit and restore its idea of the terminal mode.
+		await new Promise(resolve => setTimeout(resolve, 700));
+		tty.keys('k');
+		await tty.waitFor('paused');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('shows a live run as it arrives and keeps the newest activity in sight', async () => {
+		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/real/tools.ndjson 15 3000 2>/dev/null | node dist/cli.js', {height: 20});
+		await tty.waitFor('live');
+		await tty.waitFor('📄 read missing-file.txt');
+		// While events still arrive, the newest activity is the selected (followed) row.
+		const during = await tty.waitFor(screen => screen.includes('☑ todo done 3'));
+		expect(during).toContain('● follow');
+		await tty.waitFor(screen => screen.includes('✅ complete') && screen.includes('ended'), 10_000);
+		expect(selectedLine(tty.screenWithStyles())).toContain('✅ complete');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('moving up pauses follow, and G resumes it', async () => {
+		const tty = start('node dist/cli.js fixtures/real/tools.ndjson');
+		await tty.waitFor('✅ complete');
+		tty.keys('k');
+		await tty.waitFor('paused');
+		tty.keys('G');
+		await tty.waitFor('● follow');
+		expect(selectedLine(tty.screenWithStyles())).toContain('✅ complete');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('re-lays out on resize and stays usable at 60×15, truncating instead of wrapping', async () => {
+		const tty = start('node dist/cli.js fixtures/real/delegate.ndjson', {width: 100, height: 30});
+		await tty.waitFor('▸ child-expert');
+		tty.resize(60, 15);
+		const small = await tty.waitFor(screen => screen.split('\n').some(line => line.includes('complete The researcher') && line.trimEnd().endsWith('…')));
+		const lines = small.trimEnd().split('\n');
+		expect(lines.length).toBeLessThanOrEqual(15);
+		expect(lines.every(line => line.length <= 60)).toBe(true);
+		expect(small).toContain('perscope');
+		expect(small).toContain('▸ child-expert');
+		tty.keys('e');
+		await tty.waitFor('📁 list .');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('opens the help overlay with ? and closes it with esc', async () => {
+		const tty = start('node dist/cli.js fixtures/real/simple.ndjson');
+		await tty.waitFor('✅ complete');
+		tty.keys('?');
+		const help = await tty.waitFor('Keys');
+		expect(help).toContain('expand all / collapse all');
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('expand all / collapse all'));
+		tty.keys('C-c');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('refuses interactive mode with no terminal for keys, pointing to --print', async () => {
+		// setsid drops the controlling terminal: stdout is still a terminal, but /dev/tty cannot be opened.
+		const tty = start('cat fixtures/real/simple.ndjson | setsid -w node dist/cli.js');
+		const code = await tty.exitCode();
+		expect(code).toBe(2);
+		expect(tty.screen().replaceAll('\n', '')).toContain('use --print');
+	});
+});
