@@ -1,0 +1,63 @@
+import {spawnSync} from 'node:child_process';
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
+import {describe, expect, it} from 'vitest';
+
+/*
+ * Golden files of the three headless outputs over every fixture, produced by the built CLI as a user runs
+ * it. A change in output shows up as a diff to review; `UPDATE_GOLDEN=1 npm test` rewrites them after a
+ * deliberate change.
+ */
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const goldenDir = `${root}test/golden/`;
+
+function fixtures(): string[] {
+	const top = readdirSync(`${root}fixtures`).filter(name => name.endsWith('.ndjson'));
+	const real = readdirSync(`${root}fixtures/real`)
+		.filter(name => name.endsWith('.ndjson'))
+		.map(name => `real/${name}`);
+	return [...top, ...real].sort();
+}
+
+const modes = [
+	{name: 'print', args: ['--print'], extension: 'txt'},
+	{name: 'json', args: ['--json'], extension: 'ndjson'},
+	{name: 'summary', args: ['--summary', '--json'], extension: 'json'},
+] as const;
+
+function run(args: string[]): {stdout: string; status: number | null} {
+	const result = spawnSync(process.execPath, ['dist/cli.js', ...args], {cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+	return {stdout: result.stdout, status: result.status};
+}
+
+describe.each(modes)('$name output matches its golden file', mode => {
+	it.each(fixtures())('%s', fixture => {
+		const {stdout, status} = run([...mode.args, `fixtures/${fixture}`]);
+		expect(status).toBe(0);
+		const golden = `${goldenDir}${fixture.replace('/', '-').replace(/\.ndjson$/, '')}.${mode.name}.${mode.extension}`;
+		if (process.env['UPDATE_GOLDEN'] === '1' || !existsSync(golden)) {
+			mkdirSync(goldenDir, {recursive: true});
+			writeFileSync(golden, stdout);
+		}
+
+		expect(stdout).toBe(readFileSync(golden, 'utf8'));
+	});
+});
+
+describe('output properties that hold for every fixture', () => {
+	it.each(fixtures())('%s: --json is one valid JSON activity per line, in arrival order, chained per run', fixture => {
+		const lines = run(['--json', `fixtures/${fixture}`]).stdout.trimEnd().split('\n').filter(Boolean);
+		const activities: Array<{id: string; runId: string; previousActivityId: string | null; type: string}> = lines.map(line => JSON.parse(line));
+		const seen = new Set<string>();
+		for (const activity of activities) {
+			// The chain only points backwards: every previous activity was printed before.
+			if (activity.previousActivityId !== null) expect(seen.has(activity.previousActivityId)).toBe(true);
+			seen.add(activity.id);
+		}
+
+		const summary = JSON.parse(run(['--summary', '--json', `fixtures/${fixture}`]).stdout);
+		const counted = summary.jobs.flatMap((job: {runs: Array<{activities: number}>}) => job.runs).reduce((sum: number, runSummary: {activities: number}) => sum + runSummary.activities, 0);
+		expect(counted).toBe(activities.length);
+	});
+});
