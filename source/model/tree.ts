@@ -160,6 +160,15 @@ export function jobTotals(model: Model, job: Job): JobTotals {
 	return {status: coordinator?.status ?? 'init', steps, usage, coordinator, startedAt, endedAt};
 }
 
+/**
+ * The status to show: a run whose last checkpoint is still `init` but that is already generating is
+ * running. (Summaries report the checkpoint status itself.)
+ */
+export function shownStatus(run: Run): RunStatus {
+	if (run.status === 'init' && (run.steps.length > 0 || run.streams.size > 0 || run.activityCount > 1)) return 'proceeding';
+	return run.status;
+}
+
 export function isLive(status: RunStatus): boolean {
 	return status === 'init' || status === 'proceeding';
 }

@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import Spinner from 'ink-spinner';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
-import {isLive, jobTotals} from '../model/tree.js';
+import {isLive, jobTotals, shownStatus} from '../model/tree.js';
 import {formatCount, formatDuration} from '../output/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {useModelVersion, useViewEnv} from './contexts.js';
@@ -29,10 +29,13 @@ export function Header({width}: {width: number}) {
 	const reading = sources.some(source => source.live);
 	const job = currentJob(model);
 	const totals = job ? jobTotals(model, job) : undefined;
-	const status = totals?.status ?? 'init';
+	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
 	const look = statusLook[status];
 	const live = reading && isLive(status);
-	const span = totals?.startedAt === undefined ? undefined : (live ? Math.max(Date.now(), totals.endedAt ?? 0) : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
+	// A live run is timed by the clock; a replayed or saved one by its own timestamps (which may be old).
+	const now = Date.now();
+	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
+	const span = totals?.startedAt === undefined ? undefined : (live && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
 	const maxSteps = job?.maxSteps;
 	return (

@@ -3,7 +3,7 @@ import React from 'react';
 import {zeroUsage} from '../model/normalise.js';
 import {addUsage} from '../model/reduce.js';
 import type {Model, Pane} from '../model/state.js';
-import {runSteps} from '../model/tree.js';
+import {runSteps, shownStatus} from '../model/tree.js';
 import {formatCount, formatDuration, span} from '../output/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {lastRun} from './rows.js';
@@ -41,7 +41,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, selected, width}
 	width: number;
 }) {
 	const run = lastRun(model, pane);
-	const look = statusLook[run?.status ?? 'init'];
+	const look = statusLook[run ? shownStatus(run) : 'init'];
 	const stats = paneStats(model, pane);
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	return (

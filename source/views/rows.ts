@@ -1,5 +1,5 @@
 import type {Model, Pane, Run} from '../model/state.js';
-import {childPanes, isLive, rootPanes} from '../model/tree.js';
+import {childPanes, isLive, rootPanes, shownStatus} from '../model/tree.js';
 import {sanitizeBlock} from '../text/sanitize.js';
 import {wrapToWidth} from '../text/wrap.js';
 import type {UiState} from './ui-state.js';
@@ -38,7 +38,7 @@ export function isPaneCollapsed(model: Model, ui: UiState, pane: Pane, depth: nu
 
 export function paneIsLive(model: Model, pane: Pane): boolean {
 	const last = lastRun(model, pane);
-	return last !== undefined && isLive(last.status);
+	return last !== undefined && isLive(shownStatus(last));
 }
 
 export function lastRun(model: Model, pane: Pane): Run | undefined {
@@ -94,7 +94,7 @@ function addPane(model: Model, ui: UiState, pane: Pane, depth: number, orphan: b
 
 function addLiveText(model: Model, pane: Pane, depth: number, width: number, rows: Row[]): void {
 	const run = lastRun(model, pane);
-	if (!run || !isLive(run.status)) return;
+	if (!run || !isLive(shownStatus(run))) return;
 	let latest = -Infinity;
 	for (const step of run.streams.keys()) latest = Math.max(latest, step);
 	const stream = run.streams.get(latest);
