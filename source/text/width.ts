@@ -8,12 +8,14 @@ import stringWidth from 'string-width';
  * `countAnsiEscapeCodes: true` because these helpers never see styling: colour comes from Ink props,
  * and sanitised text has no ESC. If unsanitised text slips through, counting the escape's printable
  * bytes is the honest answer (it is what a sanitiser would show), and it keeps the width of a string
- * equal to the sum of the widths of its pieces, which everything below relies on.
+ * equal to the sum of the widths of its grapheme clusters, which everything below relies on.
  *
- * string-width and Intl.Segmenter are slow per call (creating a segment iterator costs microseconds),
- * and these functions run for every visible cell on every frame. So text is cut into printable-ASCII
- * runs, which need no segmentation because two printable ASCII characters never share a grapheme
- * cluster, and "islands" of everything else, which are measured once and cached.
+ * Why not just call string-width: it runs Intl.Segmenter over the whole string, each segmenter call
+ * costs microseconds, and in Node 20 each segment the iterator yields copies the whole input, so
+ * segmenting is quadratic (40,000 accented letters take seconds). Untrusted text can be that long,
+ * and these functions run for every visible cell on every frame. So most characters are measured
+ * one code point at a time from a table, and the segmenter only ever sees short windows of the few
+ * places that need it.
  */
 const widthOptions = {countAnsiEscapeCodes: true} as const;
 
@@ -22,19 +24,12 @@ const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 const printableAscii = /^[\u0020-\u007E]*$/;
 
 /*
- * A run of non-ASCII text plus the ASCII character on each side of it (a combining mark or a Prepend
- * character can share a cluster with its ASCII neighbour). Runs separated by a single ASCII character
- * are one island, because that character might belong to either. Between islands there are at least
- * two ASCII characters, so an island always starts and ends on a grapheme boundary of the whole text.
- */
-const islandPattern = /[\u0020-\u007E]?[^\u0020-\u007E]+(?:[\u0020-\u007E][^\u0020-\u007E]+)*[\u0020-\u007E]?/g;
-
-/*
  * Characters that can share a grapheme cluster with a neighbour (grapheme break classes Extend, ZWJ,
- * SpacingMark, Prepend, Regional_Indicator and the Hangul jamo L, V, T), plus controls and formats,
- * which are cheap to send the slow way. An island without any of these is one cluster per code point.
+ * SpacingMark, Prepend, Regional_Indicator and the Hangul jamo L, V, T), plus controls, formats and
+ * surrogates, which are rare enough to send the slow way. Any other character is a cluster of its
+ * own, so between two such characters there is always a boundary.
  * JavaScript regexes cannot name Grapheme_Cluster_Break values, so Prepend and the non-mark
- * SpacingMark letters are listed; a test checks the list against the runtime's segmenter.
+ * SpacingMark letters are listed by hand; a test checks the class against the runtime's segmenter.
  */
 const joinerPattern = new RegExp(
 	'[\\p{M}\\p{Grapheme_Extend}\\p{Emoji_Modifier}\\p{Regional_Indicator}\\p{Cc}\\p{Cf}\\p{Cs}\\p{Zl}\\p{Zp}' +
@@ -51,7 +46,16 @@ export function formsOwnCluster(character: string): boolean {
 	return !joinerPattern.test(character);
 }
 
-const ellipsis = '…';
+/*
+ * What a code point is, filled in on first sight: 0 unknown, `joiner`, or 1 + its width when it is
+ * a cluster of its own. A table for the BMP because a lookup there is a single load, which matters
+ * for CJK text; a map for the rest, which is mostly emoji.
+ */
+const unknown = 0;
+const joiner = 4;
+const bmpKinds = new Uint8Array(0x1_00_00);
+bmpKinds.fill(2, 0x20, 0x7f);
+const astralKinds = new Map<number, number>();
 
 /*
  * Caches are bounded by clearing: the working set (the scripts and emoji a run actually uses) is
@@ -59,113 +63,217 @@ const ellipsis = '…';
  */
 const cacheLimit = 4096;
 const cacheableLength = 64;
-const codePointWidths = new Map<number, number>();
-const islandWidths = new Map<string, number>();
+const clusterWidths = new Map<string, number>();
+/** Short islands seen before, as [total width, end of cluster 1, its width, end of cluster 2, …]. */
+const islandLayouts = new Map<string, number[]>();
 
-function codePointWidth(codePoint: number): number {
-	if (codePoint >= 0x20 && codePoint <= 0x7e) {
-		return 1;
+function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
+	if (cache.size >= cacheLimit) {
+		cache.clear();
 	}
 
-	let width = codePointWidths.get(codePoint);
-	if (width === undefined) {
-		width = stringWidth(String.fromCodePoint(codePoint), widthOptions);
-		if (codePointWidths.size >= cacheLimit) {
-			codePointWidths.clear();
-		}
-
-		codePointWidths.set(codePoint, width);
-	}
-
-	return width;
+	cache.set(key, value);
+	return value;
 }
 
-function measureIsland(island: string): number {
-	if (joinerPattern.test(island)) {
-		return stringWidth(island, widthOptions);
+function classify(codePoint: number): number {
+	const character = String.fromCodePoint(codePoint);
+	return joinerPattern.test(character) ? joiner : 1 + stringWidth(character, widthOptions);
+}
+
+function kindOf(codePoint: number): number {
+	if (codePoint > 0xff_ff) {
+		return astralKinds.get(codePoint) ?? remember(astralKinds, codePoint, classify(codePoint));
+	}
+
+	let kind = bmpKinds[codePoint]!;
+	if (kind === unknown) {
+		kind = classify(codePoint);
+		bmpKinds[codePoint] = kind;
+	}
+
+	return kind;
+}
+
+function clusterWidth(cluster: string): number {
+	if (cluster.length > cacheableLength) {
+		// One cluster, so string-width segments it once: linear, however long it is.
+		return stringWidth(cluster, widthOptions);
+	}
+
+	return clusterWidths.get(cluster) ?? remember(clusterWidths, cluster, stringWidth(cluster, widthOptions));
+}
+
+const windowLength = 256;
+
+/*
+ * Calls `visit(end, width)` for each cluster of text[start, end), which must begin and end on
+ * cluster boundaries. The text is segmented a window at a time to keep the segmenter's cost linear:
+ * every cluster in a window but the last is certainly complete (whether there is a break depends
+ * only on what precedes it and the next character), and the next window starts where that last
+ * cluster did. Returns false as soon as `visit` does.
+ */
+function eachWindowedCluster(text: string, start: number, end: number, visit: Visit): boolean {
+	let position = start;
+	let length = windowLength;
+	while (position < end) {
+		const final = position + length >= end;
+		const segments = [...segmenter.segment(text.slice(position, final ? end : position + length))];
+		if (!final) {
+			if (segments.length < 2) {
+				// A single cluster longer than the window: look further, rather than cut it.
+				length *= 2;
+				continue;
+			}
+
+			segments.pop();
+		}
+
+		for (const {segment, index} of segments) {
+			if (!visit(position + index + segment.length, clusterWidth(segment))) {
+				return false;
+			}
+		}
+
+		const last = segments.at(-1)!;
+		position += last.index + last.segment.length;
+		length = windowLength;
+	}
+
+	return true;
+}
+
+/*
+ * The same islands come back again and again (an emoji with its variation selector, an accented
+ * letter and the space after it), and a segmenter call costs far more than a map lookup.
+ */
+function layoutOf(island: string): number[] {
+	let layout = islandLayouts.get(island);
+	if (layout === undefined) {
+		const built = [0];
+		eachWindowedCluster(island, 0, island.length, (end, width) => {
+			built[0]! += width;
+			built.push(end, width);
+			return true;
+		});
+		layout = remember(islandLayouts, island, built);
+	}
+
+	return layout;
+}
+
+/** Like `eachWindowedCluster`, from the cache when the stretch is short. */
+function eachSegmentedCluster(text: string, start: number, end: number, visit: Visit): boolean {
+	if (end - start > cacheableLength) {
+		return eachWindowedCluster(text, start, end, visit);
+	}
+
+	const layout = layoutOf(text.slice(start, end));
+	for (let index = 1; index < layout.length; index += 2) {
+		if (!visit(start + layout[index]!, layout[index + 1]!)) {
+			return false;
+		}
+	}
+
+	return true;
+}
+
+/** Receives one grapheme cluster: the offset just past it and its width. False stops the walk. */
+type Visit = (end: number, width: number) => boolean;
+/** Receives text[start, end), a stretch that needs segmenting. False stops the walk. */
+type VisitIsland = (start: number, end: number) => boolean;
+
+function isJoinerAt(text: string, position: number): boolean {
+	const code = text.charCodeAt(position);
+	return !(code >= 0x20 && code <= 0x7e) && kindOf(text.codePointAt(position)!) === joiner;
+}
+
+function codePointLength(text: string, position: number): number {
+	return text.codePointAt(position)! > 0xff_ff ? 2 : 1;
+}
+
+/*
+ * Walks `text`, handing each code point that is a cluster of its own to `simple` and each "island"
+ * to `island`. An island is a run of joiners plus the character on each side of it (either may share
+ * a cluster with the run); runs separated by a single character are one island, because that
+ * character might belong to either. Islands therefore start and end on grapheme boundaries.
+ * A code point is held back one step, since a joiner right after it pulls it into an island.
+ */
+function scan(text: string, simple: Visit, island: VisitIsland): void {
+	const length = text.length;
+	let heldStart = -1;
+	let heldWidth = 0;
+	let position = 0;
+	while (position < length) {
+		const code = text.charCodeAt(position);
+		let size = 1;
+		let kind = 2;
+		if (!(code >= 0x20 && code <= 0x7e)) {
+			const codePoint = text.codePointAt(position)!;
+			size = codePoint > 0xff_ff ? 2 : 1;
+			kind = kindOf(codePoint);
+		}
+
+		if (kind !== joiner) {
+			if (heldStart !== -1 && !simple(position, heldWidth)) {
+				return;
+			}
+
+			heldStart = position;
+			heldWidth = kind - 1;
+			position += size;
+			continue;
+		}
+
+		const start = heldStart === -1 ? position : heldStart;
+		heldStart = -1;
+		let end = position;
+		for (;;) {
+			while (end < length && isJoinerAt(text, end)) {
+				end += codePointLength(text, end);
+			}
+
+			if (end >= length) {
+				break;
+			}
+
+			end += codePointLength(text, end);
+			if (end >= length || !isJoinerAt(text, end)) {
+				break;
+			}
+		}
+
+		if (!island(start, end)) {
+			return;
+		}
+
+		position = end;
+	}
+
+	if (heldStart !== -1) {
+		simple(length, heldWidth);
+	}
+}
+
+/*
+ * Calls `visit(end, width)` for each grapheme cluster of `text`, in order. Stops early when `visit`
+ * returns false, so a caller that stops early pays only for what it looked at.
+ */
+function eachCluster(text: string, visit: Visit): void {
+	scan(text, visit, (start, end) => eachSegmentedCluster(text, start, end, visit));
+}
+
+function islandWidth(text: string, start: number, end: number): number {
+	if (end - start <= cacheableLength) {
+		return layoutOf(text.slice(start, end))[0]!;
 	}
 
 	let width = 0;
-	for (const character of island) {
-		width += codePointWidth(character.codePointAt(0)!);
-	}
-
+	eachWindowedCluster(text, start, end, (_end, columns) => {
+		width += columns;
+		return true;
+	});
 	return width;
-}
-
-function islandWidth(island: string): number {
-	if (island.length > cacheableLength) {
-		return measureIsland(island);
-	}
-
-	let width = islandWidths.get(island);
-	if (width === undefined) {
-		width = measureIsland(island);
-		if (islandWidths.size >= cacheLimit) {
-			islandWidths.clear();
-		}
-
-		islandWidths.set(island, width);
-	}
-
-	return width;
-}
-
-/*
- * Calls `visit(end, width)` for each grapheme cluster of an island, `end` relative to the island.
- * Stops early when `visit` returns false.
- */
-function eachIslandCluster(island: string, visit: (end: number, width: number) => boolean): void {
-	if (joinerPattern.test(island)) {
-		for (const {segment, index} of segmenter.segment(island)) {
-			if (!visit(index + segment.length, stringWidth(segment, widthOptions))) {
-				return;
-			}
-		}
-
-		return;
-	}
-
-	let end = 0;
-	for (const character of island) {
-		end += character.length;
-		if (!visit(end, codePointWidth(character.codePointAt(0)!))) {
-			return;
-		}
-	}
-}
-
-/*
- * Calls `visit(end, width)` for each grapheme cluster of `text`, in order, with `end` the offset just
- * past the cluster. Stops early when `visit` returns false.
- */
-function eachCluster(text: string, visit: (end: number, width: number) => boolean): void {
-	let position = 0;
-	for (const match of text.matchAll(islandPattern)) {
-		for (; position < match.index; position++) {
-			if (!visit(position + 1, 1)) {
-				return;
-			}
-		}
-
-		const start = position;
-		let stopped = false;
-		eachIslandCluster(match[0], (end, width) => {
-			stopped = !visit(start + end, width);
-			return !stopped;
-		});
-		if (stopped) {
-			return;
-		}
-
-		position = start + match[0].length;
-	}
-
-	for (; position < text.length; position++) {
-		if (!visit(position + 1, 1)) {
-			return;
-		}
-	}
 }
 
 /** Columns the text occupies in a terminal (wide CJK and emoji count 2, combining marks 0). */
@@ -174,15 +282,22 @@ export function displayWidth(text: string): number {
 		return text.length;
 	}
 
-	let ascii = text.length;
 	let width = 0;
-	for (const match of text.matchAll(islandPattern)) {
-		ascii -= match[0].length;
-		width += islandWidth(match[0]);
-	}
-
-	return ascii + width;
+	scan(
+		text,
+		(_end, columns) => {
+			width += columns;
+			return true;
+		},
+		(start, end) => {
+			width += islandWidth(text, start, end);
+			return true;
+		},
+	);
+	return width;
 }
+
+const ellipsis = '…';
 
 /*
  * No cluster is wider than two columns per UTF-16 code unit it contains, so anything shorter than
@@ -219,8 +334,8 @@ function fitEnd(text: string, width: number): Fitted {
 	let keepEnd = 0;
 	let kept = 0;
 	let cut = false;
-	eachCluster(text, (end, clusterWidth) => {
-		used += clusterWidth;
+	eachCluster(text, (end, columns) => {
+		used += columns;
 		if (used > width) {
 			cut = true;
 			return false;
@@ -270,36 +385,44 @@ export function truncateMiddle(text: string, width: number): string {
 		return '';
 	}
 
-	const ascii = printableAscii.test(text);
-	if (ascii ? text.length <= columns : surelyFits(text, columns) || displayWidth(text) <= columns) {
+	if (printableAscii.test(text)) {
+		if (text.length <= columns) {
+			return text;
+		}
+
+		const tailRoom = Math.ceil((columns - 1) / 2);
+		return text.slice(0, columns - 1 - tailRoom) + ellipsis + (tailRoom > 0 ? text.slice(-tailRoom) : '');
+	}
+
+	if (surelyFits(text, columns)) {
+		return text;
+	}
+
+	// Paths are short, so listing every cluster is simpler than segmenting backwards.
+	const ends: number[] = [];
+	const widths: number[] = [];
+	let total = 0;
+	eachCluster(text, (end, clusterColumns) => {
+		ends.push(end);
+		widths.push(clusterColumns);
+		total += clusterColumns;
+		return true;
+	});
+	if (total <= columns) {
 		return text;
 	}
 
 	const room = columns - 1;
 	const tailRoom = Math.ceil(room / 2);
-	if (ascii) {
-		const headRoom = room - tailRoom;
-		return text.slice(0, headRoom) + ellipsis + (tailRoom > 0 ? text.slice(-tailRoom) : '');
-	}
-
-	// Paths are short, so listing every cluster is cheaper than being clever about walking backwards.
-	const ends: number[] = [];
-	const widths: number[] = [];
-	eachCluster(text, (end, clusterWidth) => {
-		ends.push(end);
-		widths.push(clusterWidth);
-		return true;
-	});
-
 	let tailStart = text.length;
 	let tailUsed = 0;
 	for (let cluster = ends.length - 1; cluster >= 0; cluster--) {
-		const clusterWidth = widths[cluster]!;
-		if (tailUsed + clusterWidth > tailRoom) {
+		const clusterColumns = widths[cluster]!;
+		if (tailUsed + clusterColumns > tailRoom) {
 			break;
 		}
 
-		tailUsed += clusterWidth;
+		tailUsed += clusterColumns;
 		tailStart = cluster === 0 ? 0 : ends[cluster - 1]!;
 	}
 
@@ -309,12 +432,12 @@ export function truncateMiddle(text: string, width: number): string {
 	let headEnd = 0;
 	let headUsed = 0;
 	for (let cluster = 0; cluster < ends.length; cluster++) {
-		const clusterWidth = widths[cluster]!;
-		if (headUsed + clusterWidth > headRoom) {
+		const clusterColumns = widths[cluster]!;
+		if (headUsed + clusterColumns > headRoom) {
 			break;
 		}
 
-		headUsed += clusterWidth;
+		headUsed += clusterColumns;
 		headEnd = ends[cluster]!;
 	}
 

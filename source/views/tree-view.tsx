@@ -43,9 +43,16 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	const visible = rows.slice(top.current, top.current + height);
 	return (
 		<Box flexDirection="column" height={height} width={width} overflow="hidden">
-			{visible.map((row, offset) => (
-				<RowView key={row.key} row={row} model={model} selected={top.current + offset === selected} width={width} />
-			))}
+			{visible.map((row, offset) => {
+				const isSelected = top.current + offset === selected;
+				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
+				return (
+					<Box key={row.key} width={width}>
+						<Text color="cyan">{isSelected ? '›' : ' '}</Text>
+						<RowView row={row} model={model} selected={isSelected} width={width - 1} />
+					</Box>
+				);
+			})}
 		</Box>
 	);
 }

@@ -86,8 +86,9 @@ export function hasTmux(): boolean {
 	return spawnSync('tmux', ['-V']).status === 0;
 }
 
-/** The selected row: the line drawn in inverse video. */
+/** The selected row: the line drawn in inverse video, marked `›` in the gutter. */
 export function selectedLine(styledScreen: string): string | undefined {
 	const line = styledScreen.split('\n').find(candidate => candidate.includes('\u001B[7m'));
-	return line?.replace(/\u001B\[[0-9;]*m/g, '');
+	const plain = line?.replace(/\u001B\[[0-9;]*m/g, '');
+	return plain?.startsWith('›') ? plain : undefined;
 }

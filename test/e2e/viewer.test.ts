@@ -128,6 +128,17 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('NO_COLOR removes every colour, and the selection is still marked in the gutter', async () => {
+		const tty = start('node dist/cli.js fixtures/real/delegate.ndjson', {env: {NO_COLOR: '1'}});
+		await tty.waitFor('▸ child-expert');
+		const styled = tty.screenWithStyles();
+		// No SGR colour parameters (30–37, 90–97, 38;…), whatever tmux keeps of the output.
+		expect(styled).not.toMatch(/\u001B\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7])(?:;[0-9;]*)?m/);
+		expect(tty.screen().split('\n').find(line => line.startsWith('›'))).toContain('✅ complete');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('refuses interactive mode with no terminal for keys, pointing to --print', async () => {
 		// setsid drops the controlling terminal: stdout is still a terminal, but /dev/tty cannot be opened.
 		const tty = start('cat fixtures/real/simple.ndjson | setsid -w node dist/cli.js');
