@@ -81,6 +81,19 @@ function invalid(type: string, error: z.ZodError): string {
 	return `invalid ${type} event: ${path === '' ? '' : `${path}: `}${issue.message}`;
 }
 
+/**
+ * JSON text of a value that came out of JSON.parse. JSON.parse builds values nested 100,000 levels deep
+ * without complaint, but JSON.stringify recurses and throws on them; that must cost a placeholder, not
+ * the event.
+ */
+export function jsonText(value: unknown): string {
+	try {
+		return JSON.stringify(value) ?? '';
+	} catch {
+		return '[value too deep to show]';
+	}
+}
+
 function stringField(value: object, key: string): string | undefined {
 	const field: unknown = Reflect.get(value, key);
 	return typeof field === 'string' ? field : undefined;
@@ -144,7 +157,7 @@ export function toolErrorOf(text: string): string | undefined {
 	if (typeof value !== 'object' || value === null || Array.isArray(value) || !('error' in value)) return undefined;
 	const message = stringField(value, 'message');
 	const error: unknown = value.error;
-	const name = typeof error === 'string' ? error : error === true || error === null || error === undefined ? '' : JSON.stringify(error);
+	const name = typeof error === 'string' ? error : error === true || error === null || error === undefined ? '' : jsonText(error);
 	if (message !== undefined && message !== '') return message;
 	return name === '' ? 'error' : name;
 }
@@ -211,6 +224,18 @@ const endings = {
 	completeRun: 'complete',
 } as const;
 
+type EventHead = Pick<AgentEvent, 'dialect' | 'wireType' | 'id' | 'jobId' | 'runId' | 'expertKey' | 'step' | 'timestamp' | 'agent' | 'ref'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type EventBody = DistributiveOmit<AgentEvent, keyof EventHead> & Partial<EventHead>;
+
+/**
+ * `{...head, ...body}` for a head made fresh per event. Node 20's V8 defines every property written after
+ * a spread through a slow path, which cost microseconds per event (most of a large file's load time).
+ */
+function withHead(head: EventHead, body: EventBody): AgentEvent {
+	return Object.assign(head, body);
+}
+
 function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 	const head = {
 		dialect: 'perstack' as const,
@@ -227,8 +252,7 @@ function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 	switch (event.type) {
 		case 'initializeRuntime': {
 			const answer = event.interactiveToolCall;
-			return {
-				...head,
+			return withHead(head, {
 				kind: 'runtimeInit',
 				...(event.expertName === undefined ? {} : {expertName: event.expertName}),
 				...(event.model === undefined ? {} : {model: event.model}),
@@ -236,45 +260,44 @@ function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 				...(event.maxSteps === undefined ? {} : {maxSteps: event.maxSteps}),
 				...(event.query === undefined ? {} : {query: event.query}),
 				...(answer === undefined ? {} : {answer: {toolCallId: answer.toolCallId, text: answer.text ?? ''}}),
-			};
+			});
 		}
 
 		case 'startRun': {
 			const checkpoint = toCheckpoint(event.initialCheckpoint);
-			return {
-				...head,
+			return withHead(head, {
 				expertKey: event.expertKey ?? event.initialCheckpoint.expert?.key,
 				step: event.stepNumber ?? checkpoint.step,
 				kind: 'runStart',
 				checkpoint,
 				query: lastUserText(event.inputMessages),
-			};
+			});
 		}
 
 		case 'startGeneration':
-			return {...head, kind: 'stepStart'};
+			return withHead(head, {kind: 'stepStart'});
 		case 'retry':
-			return {...head, kind: 'retry', reason: event.reason ?? ''};
+			return withHead(head, {kind: 'retry', reason: event.reason ?? ''});
 		case 'callTools':
 		case 'callDelegate': {
 			const {text, thinking} = messageParts(event.newMessage?.contents);
-			return {...head, kind: 'toolCalls', as: event.type === 'callTools' ? 'tool' : 'delegate', calls: event.toolCalls.map(toToolCall), text, thinking};
+			return withHead(head, {kind: 'toolCalls', as: event.type === 'callTools' ? 'tool' : 'delegate', calls: event.toolCalls.map(toToolCall), text, thinking});
 		}
 
 		case 'callInteractiveTool': {
 			const calls = [...(event.toolCall ? [event.toolCall] : []), ...(event.toolCalls ?? [])].map(toToolCall);
 			const {text, thinking} = messageParts(event.newMessage?.contents);
-			return {...head, kind: 'toolCalls', as: 'interactive', calls, text, thinking};
+			return withHead(head, {kind: 'toolCalls', as: 'interactive', calls, text, thinking});
 		}
 
 		case 'resolveToolResults':
-			return {...head, kind: 'toolResults', results: event.toolResults.map(toToolResult)};
+			return withHead(head, {kind: 'toolResults', results: event.toolResults.map(toToolResult)});
 		case 'resolveThought':
 		case 'resolvePdfFile':
 		case 'resolveImageFile':
-			return {...head, kind: 'toolResults', results: [...(event.toolResult ? [event.toolResult] : []), ...(event.toolResults ?? [])].map(toToolResult)};
+			return withHead(head, {kind: 'toolResults', results: [...(event.toolResult ? [event.toolResult] : []), ...(event.toolResults ?? [])].map(toToolResult)});
 		case 'attemptCompletion':
-			return {...head, kind: 'toolResults', results: [toToolResult(event.toolResult)]};
+			return withHead(head, {kind: 'toolResults', results: [toToolResult(event.toolResult)]});
 		case 'continueToNextStep':
 		case 'stopRunByInteractiveTool':
 		case 'stopRunByDelegate':
@@ -283,8 +306,7 @@ function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 		case 'completeRun': {
 			const checkpoint = toCheckpoint(event.checkpoint);
 			const error = event.type === 'stopRunByError' ? (event.error ?? event.checkpoint.error) : undefined;
-			return {
-				...head,
+			return withHead(head, {
 				expertKey: event.expertKey ?? event.checkpoint.expert?.key,
 				step: checkpoint.step ?? event.stepNumber,
 				kind: 'stepEnd',
@@ -295,32 +317,30 @@ function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 				finishedAt: event.step?.finishedAt,
 				text: event.type === 'completeRun' ? event.text : undefined,
 				error: error ? {name: error.name ?? 'Error', message: error.message ?? ''} : undefined,
-			};
+			});
 		}
 
 		case 'startStreamingReasoning':
-			return {...head, kind: 'stream', channel: 'reasoning', phase: 'start', text: ''};
+			return withHead(head, {kind: 'stream', channel: 'reasoning', phase: 'start', text: ''});
 		case 'streamReasoning':
-			return {...head, kind: 'stream', channel: 'reasoning', phase: 'delta', text: event.delta};
+			return withHead(head, {kind: 'stream', channel: 'reasoning', phase: 'delta', text: event.delta});
 		case 'completeStreamingReasoning':
-			return {...head, kind: 'stream', channel: 'reasoning', phase: 'complete', text: event.text};
+			return withHead(head, {kind: 'stream', channel: 'reasoning', phase: 'complete', text: event.text});
 		case 'startStreamingRunResult':
-			return {...head, kind: 'stream', channel: 'result', phase: 'start', text: ''};
+			return withHead(head, {kind: 'stream', channel: 'result', phase: 'start', text: ''});
 		case 'streamRunResult':
-			return {...head, kind: 'stream', channel: 'result', phase: 'delta', text: event.delta};
+			return withHead(head, {kind: 'stream', channel: 'result', phase: 'delta', text: event.delta});
 		case 'completeStreamingRunResult':
-			return {...head, kind: 'stream', channel: 'result', phase: 'complete', text: event.text};
+			return withHead(head, {kind: 'stream', channel: 'result', phase: 'complete', text: event.text});
 		case 'skillStarting':
-			return {
-				...head,
+			return withHead(head, {
 				kind: 'skill',
 				skillName: event.skillName,
 				state: 'starting',
 				detail: {...(event.command === undefined ? {} : {command: event.command}), ...(event.args === undefined ? {} : {args: event.args})},
-			};
+			});
 		case 'skillConnected':
-			return {
-				...head,
+			return withHead(head, {
 				kind: 'skill',
 				skillName: event.skillName,
 				state: 'connected',
@@ -330,24 +350,24 @@ function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 					...(event.totalDurationMs === undefined ? {} : {totalDurationMs: event.totalDurationMs}),
 					...(event.connectDurationMs === undefined ? {} : {connectDurationMs: event.connectDurationMs}),
 				},
-			};
+			});
 		case 'skillStderr':
-			return {...head, kind: 'skillStderr', skillName: event.skillName, message: event.message};
+			return withHead(head, {kind: 'skillStderr', skillName: event.skillName, message: event.message});
 		case 'skillDisconnected':
-			return {...head, kind: 'skill', skillName: event.skillName, state: 'disconnected', detail: {}};
+			return withHead(head, {kind: 'skill', skillName: event.skillName, state: 'disconnected', detail: {}});
 		case 'dockerBuildProgress':
-			return {...head, kind: 'docker', service: event.service ?? '', stage: event.stage, status: undefined, message: event.message, progress: event.progress};
+			return withHead(head, {kind: 'docker', service: event.service ?? '', stage: event.stage, status: undefined, message: event.message, progress: event.progress});
 		case 'dockerContainerStatus':
-			return {...head, kind: 'docker', service: event.service ?? '', stage: undefined, status: event.status, message: event.message, progress: undefined};
+			return withHead(head, {kind: 'docker', service: event.service ?? '', stage: undefined, status: event.status, message: event.message, progress: undefined});
 		case 'proxyAccess':
-			return {...head, kind: 'proxy', action: event.action ?? '', domain: event.domain ?? '', port: event.port, reason: event.reason};
+			return withHead(head, {kind: 'proxy', action: event.action ?? '', domain: event.domain ?? '', port: event.port, reason: event.reason});
 		case 'finishToolCall':
 		case 'finishAllToolCalls':
 		case 'resumeToolCalls':
 		case 'finishMcpTools':
 		case 'skipDelegates':
 		case 'proceedToInteractiveTools':
-			return {...head, kind: 'marker'};
+			return withHead(head, {kind: 'marker'});
 	}
 }
 
@@ -379,11 +399,11 @@ function droverStatus(status: string | undefined): RunStatus {
 
 function droverResult(result: unknown): {text: string; isError: boolean} {
 	if (typeof result === 'string') return {text: result, isError: false};
-	if (typeof result !== 'object' || result === null) return {text: result === undefined ? '' : JSON.stringify(result), isError: false};
+	if (typeof result !== 'object' || result === null) return {text: result === undefined ? '' : jsonText(result), isError: false};
 	const content: unknown = Reflect.get(result, 'content');
 	const isError = Reflect.get(result, 'isError') === true;
 	if (typeof content === 'string') return {text: content, isError};
-	return {text: content === undefined ? JSON.stringify(result) : JSON.stringify(content), isError};
+	return {text: content === undefined ? jsonText(result) : jsonText(content), isError};
 }
 
 function fromDrover(event: DroverEvent, ref: EventRef): AgentEvent {
@@ -503,7 +523,7 @@ function fromDaemon(event: DaemonEvent, ref: EventRef): AgentEvent {
 						thinking: undefined,
 					};
 				case 'tool-result': {
-					const text = typeof inner.output === 'string' ? inner.output : JSON.stringify(inner.output) ?? '';
+					const text = typeof inner.output === 'string' ? inner.output : jsonText(inner.output);
 					return {...agentHead, kind: 'toolResults', results: [{id: '', skillName: '', toolName: inner.toolName, text, error: toolErrorOf(text)}]};
 				}
 

@@ -12,6 +12,7 @@ import {
 	type Model,
 	type Pane,
 	type Run,
+	type StepRecord,
 	type StepStream,
 	type ToolActivity,
 	type ToolActivityType,
@@ -156,17 +157,20 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		lastEventAt: event.timestamp,
 		currentStep: event.step,
 		activityCount: 0,
+		unsettled: [],
 		error: undefined,
 		pendingToolCallIds: [],
 		childRunIds: [],
 		query: undefined,
 		steps: [],
+		stepsByNumber: new Map(),
 		streams: new Map(),
 		rev: 0,
 	};
 	model.runs.set(runId, run);
 	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
 	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, rev: 0});
+	adoptWaitingChildren(model, run);
 	return run;
 }
 
@@ -213,10 +217,8 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	child.parentRunId = parentRunId;
 	const parent = model.runs.get(parentRunId);
 	child.delegatedBy = {expertKey: parent?.expertKey ?? parentExpertKey ?? parentRunId, runId: parentRunId};
-	if (parent && !parent.childRunIds.includes(child.runId)) {
-		parent.childRunIds.push(child.runId);
-		parent.rev++;
-	}
+	if (parent) adoptChild(model, parent, child);
+	else awaitParent(model, child);
 
 	if (toolCallId === undefined) return;
 	const index = model.activityIndexById.get(toolCallId);
@@ -238,10 +240,61 @@ function attachChild(model: Model, activity: DelegateActivity, child: Run): void
 	bumpPane(model, child);
 }
 
-/** A run whose parent was seen after it: adopt it now. */
+function adoptChild(model: Model, parent: Run, child: Run): void {
+	if (!parent.childRunIds.includes(child.runId)) {
+		parent.childRunIds.push(child.runId);
+		parent.rev++;
+	}
+
+	// A child is shown in its parent's tree, so it must be a run of the parent's job. They differ when the
+	// child's job was made up before the parent was seen (drover and daemon name jobs by their root run).
+	if (child.jobId !== parent.jobId) moveToJob(model, child, parent.jobId);
+}
+
+function awaitParent(model: Model, child: Run): void {
+	if (child.parentRunId === null) return;
+	const waiting = model.runsAwaitingParent.get(child.parentRunId);
+	if (waiting) waiting.push(child.runId);
+	else model.runsAwaitingParent.set(child.parentRunId, [child.runId]);
+}
+
+/** Runs whose parent was seen after them: adopt them now. */
 function adoptWaitingChildren(model: Model, parent: Run): void {
-	for (const run of model.runs.values()) {
-		if (run.parentRunId === parent.runId && !parent.childRunIds.includes(run.runId)) parent.childRunIds.push(run.runId);
+	const waiting = model.runsAwaitingParent.get(parent.runId);
+	if (!waiting) return;
+	model.runsAwaitingParent.delete(parent.runId);
+	for (const childId of waiting) {
+		const child = model.runs.get(childId);
+		// A later event may have named another parent since.
+		if (child && child.parentRunId === parent.runId) adoptChild(model, parent, child);
+	}
+}
+
+/** Moves a run, with the runs shown with it (its pane, and everything under it), to another job. */
+function moveToJob(model: Model, run: Run, jobId: string): void {
+	const pending: Run[] = [run];
+	while (pending.length > 0) {
+		const current = pending.pop()!;
+		if (current.jobId === jobId) continue;
+		const previous = model.jobs.get(current.jobId);
+		if (previous) {
+			const index = previous.runIds.indexOf(current.runId);
+			if (index !== -1) previous.runIds.splice(index, 1);
+		}
+
+		current.jobId = jobId;
+		current.rev++;
+		ensureJob(model, jobId, current.startedAt).runIds.push(current.runId);
+		const pane = model.panes.get(current.paneId);
+		if (pane) {
+			pane.jobId = jobId;
+			pane.rev++;
+		}
+
+		for (const id of [...(pane?.runIds ?? []), ...current.childRunIds]) {
+			const next = model.runs.get(id);
+			if (next && next.jobId !== jobId) pending.push(next);
+		}
 	}
 }
 
@@ -294,6 +347,9 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 			run.parentRunId = resumed.parentRunId;
 			run.delegatedBy = resumed.delegatedBy;
 			run.delegatingActivityId = resumed.delegatingActivityId;
+			const parent = model.runs.get(resumed.parentRunId);
+			if (parent) adoptChild(model, parent, run);
+			else awaitParent(model, run);
 		}
 	} else if (isResume && checkpoint.runId !== undefined && checkpoint.runId !== run.runId) {
 		run.resumesRunId = checkpoint.runId;
@@ -303,7 +359,6 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 		linkParent(model, run, checkpoint.delegatedBy.runId, checkpoint.delegatedBy.expertKey, checkpoint.delegatedBy.toolCallId);
 	}
 
-	adoptWaitingChildren(model, run);
 	if (!run.endedSteps.size && run.status === 'init') setStatus(run, checkpoint.status, checkpoint.step);
 
 	if (isResume) {
@@ -343,8 +398,16 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	const ownPane = model.panes.get(run.paneId);
 	const target = model.panes.get(resumed.paneId);
 	if (!target || ownPane === target) return;
-	run.paneId = target.paneId;
-	target.runIds.push(run.runId);
+	// A pane is shown in one job's tree: a run that resumes one of another job (a malformed log) moves there.
+	if (run.jobId !== target.jobId) moveToJob(model, run, target.jobId);
+	// Every run of the joining pane comes along, not only this one: out of order, another run may already
+	// have resumed this one, and it must not be left pointing at a pane that no longer exists.
+	for (const runId of ownPane?.runIds ?? [run.runId]) {
+		const member = model.runs.get(runId);
+		if (member) member.paneId = target.paneId;
+		if (!target.runIds.includes(runId)) target.runIds.push(runId);
+	}
+
 	if (ownPane) {
 		// Activities made before the resume was known (out-of-order events) move over to the joined pane.
 		for (const index of ownPane.activityIndices) {
@@ -416,7 +479,7 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 		const step = (run.currentStep ?? 1) + 1;
 		run.currentStep = step;
 		run.endedSteps.add(step);
-		run.steps.push({step, startedAt: event.timestamp, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined});
+		stepRecord(run, step).startedAt = event.timestamp;
 		return;
 	}
 
@@ -424,9 +487,19 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 	run.currentStep = step;
 	// drover has no checkpoints: a turn counts as a step when it starts.
 	if (event.dialect === 'drover') run.endedSteps.add(step);
-	if (!run.steps.some(record => record.step === step)) {
-		run.steps.push({step, startedAt: event.timestamp, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined});
+	const record = stepRecord(run, step);
+	record.startedAt = record.startedAt ?? event.timestamp;
+}
+
+function stepRecord(run: Run, step: number): StepRecord {
+	let record = run.stepsByNumber.get(step);
+	if (!record) {
+		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined};
+		run.steps.push(record);
+		run.stepsByNumber.set(step, record);
 	}
+
+	return record;
 }
 
 function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
@@ -477,12 +550,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 }
 
 function recordStep(run: Run, step: number, event: EventOf<'stepEnd'>): void {
-	let record = run.steps.find(candidate => candidate.step === step);
-	if (!record) {
-		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined};
-		run.steps.push(record);
-	}
-
+	const record = stepRecord(run, step);
 	record.startedAt = event.startedAt ?? record.startedAt;
 	record.finishedAt = event.finishedAt ?? event.timestamp ?? record.finishedAt;
 	record.usage = event.stepUsage ?? record.usage;
@@ -624,27 +692,27 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 	}
 }
 
-/** The strategy daemon pairs tool results with calls by tool name only. */
+/** The strategy daemon pairs tool results with calls by tool name only: the oldest open call of that name. */
 function oldestOpenCall(model: Model, run: Run, toolName: string): number | undefined {
-	const pane = model.panes.get(run.paneId);
-	if (!pane) return undefined;
-	for (const index of pane.activityIndices) {
+	for (const index of run.unsettled) {
 		const activity = model.activities[index];
-		if (activity && activity.runId === run.runId && isToolActivity(activity) && activity.toolName === toolName && !activity.result) return index;
+		if (activity && isToolActivity(activity) && activity.toolName === toolName && !activity.result) return index;
 	}
 
 	return undefined;
 }
 
-/** A step ended: whatever its tool calls still wait for will not change how they read in a transcript. */
+/**
+ * A step ended: whatever its tool calls still wait for will not change how they read in a transcript.
+ * Only the run's unsettled activities are visited, so a run of 100,000 steps settles in linear time.
+ */
 function settleRun(model: Model, run: Run): void {
-	const pane = model.panes.get(run.paneId);
-	if (!pane) return;
-	for (let i = pane.activityIndices.length - 1; i >= 0; i--) {
-		const activity = model.activities[pane.activityIndices[i]!];
-		if (!activity || activity.settled) continue;
-		if (activity.runId === run.runId) activity.settled = true;
+	for (const index of run.unsettled) {
+		const activity = model.activities[index];
+		if (activity) activity.settled = true;
 	}
+
+	run.unsettled = [];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -910,6 +978,7 @@ function addActivity(
 	};
 	model.activities.push(activity);
 	model.activityIndexById.set(activity.id, seq);
+	if (!settled) run.unsettled.push(seq);
 	run.activityCount++;
 	run.rev++;
 	if (pane) {
@@ -939,6 +1008,7 @@ function replaceActivity(model: Model, index: number, existing: Activity, fields
 	model.activities[index] = replacement;
 	const run = model.runs.get(existing.runId);
 	if (run) {
+		if (!settled && !run.unsettled.includes(index)) run.unsettled.push(index);
 		run.rev++;
 		bumpPane(model, run);
 	}
@@ -947,9 +1017,12 @@ function replaceActivity(model: Model, index: number, existing: Activity, fields
 function activityId(model: Model, run: Run, type: string, event: AgentEvent): string {
 	// Event ids are unique on the wire, but one event can make several activities and ids can repeat in bad logs.
 	const base = event.dialect === 'perstack' && event.id !== '' ? event.id : `${run.runId}:${type}`;
-	let id = base;
-	let n = 1;
+	if (!model.activityIndexById.has(base)) return base;
+	// Counting on from the last suffix given keeps a log of 100,000 equal ids linear.
+	let n = model.idRepeats.get(base) ?? 1;
+	let id = `${base}#${++n}`;
 	while (model.activityIndexById.has(id)) id = `${base}#${++n}`;
+	model.idRepeats.set(base, n);
 	return id;
 }
 

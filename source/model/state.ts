@@ -133,11 +133,15 @@ export type Run = {
 	currentStep: number | undefined;
 	activityCount: number;
 	error: {name: string; message: string} | undefined;
+	/** Indices of this run's activities not yet settled: kept so settling a step does not rescan the run. */
+	unsettled: number[];
 	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
 	pendingToolCallIds: string[];
 	childRunIds: string[];
 	query: string | undefined;
 	steps: StepRecord[];
+	/** The same records by step number (a run can have 100,000 steps; searching the list per event is quadratic). */
+	stepsByNumber: Map<number, StepRecord>;
 	/** Streams of the latest few steps, by step; older ones are dropped once their text is in activities. */
 	streams: Map<number, StepStream>;
 	/** Changes whenever anything about the run changes, so views can skip unchanged panes. */
@@ -216,6 +220,13 @@ export type Model = {
 	runtime: Map<string, RuntimeInfo>;
 	/** Child runs that started before the activity that delegated them was seen, by tool call id. */
 	orphanChildren: Map<string, string[]>;
+	/**
+	 * Runs whose parent run was not seen yet, by the parent's runId: the parent adopts them when it
+	 * appears. Indexed so that adopting costs nothing per run (a scan of all runs made loading quadratic).
+	 */
+	runsAwaitingParent: Map<string, string[]>;
+	/** For activity ids that collided: the last `#n` suffix given, so the next collision does not count up from 2. */
+	idRepeats: Map<string, number>;
 	/** strategy daemon: `${runId}\u0000${agent}` → the agent's current child run. */
 	daemonAgents: Map<string, string>;
 	daemonStepCounts: Map<string, number>;
@@ -240,6 +251,8 @@ export function createModel(): Model {
 		proxy: {allowed: 0, blocked: 0, last: undefined},
 		runtime: new Map(),
 		orphanChildren: new Map(),
+		runsAwaitingParent: new Map(),
+		idRepeats: new Map(),
 		daemonAgents: new Map(),
 		daemonStepCounts: new Map(),
 		events: 0,

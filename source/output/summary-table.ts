@@ -1,9 +1,10 @@
 import type {RunStatus} from '../model/events.js';
 import type {Model} from '../model/state.js';
-import {depthOf, jobTotals, runSteps, runsInTreeOrder} from '../model/tree.js';
+import {depthMemo, jobTotals, runSteps, runsInTreeOrder} from '../model/tree.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {displayWidth, padEnd} from '../text/width.js';
 import {formatDuration, span} from './format.js';
+import {maxIndentDepth} from './transcript.js';
 
 export const statusMarks: Record<RunStatus, string> = {
 	init: '·',
@@ -15,9 +16,15 @@ export const statusMarks: Record<RunStatus, string> = {
 	stoppedByError: '✗',
 };
 
+/** Indentation by depth, capped as in the transcript so a pathological chain cannot widen every row. */
+function indentFor(depth: number): string {
+	return depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
+}
+
 /** A plain table of jobs and their runs in tree order, for `--summary`. */
 export function summaryTable(model: Model): string {
 	const lines: string[] = [];
+	const depthOf = depthMemo(model);
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		const totals = jobTotals(model, job);
@@ -26,7 +33,7 @@ export function summaryTable(model: Model): string {
 				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
 		);
 		const rows = runsInTreeOrder(model, job).map(run => [
-			`${'  '.repeat(depthOf(model, run))}${run.resumesRunId === null ? '' : '↻ '}${sanitizeLine(run.expertKey)}`,
+			`${indentFor(depthOf(run))}${run.resumesRunId === null ? '' : '↻ '}${sanitizeLine(run.expertKey)}`,
 			`${statusMarks[run.status]} ${run.status}`,
 			String(runSteps(run)),
 			String(run.usage.inputTokens),

@@ -1,85 +1,290 @@
-import {createReadStream, statSync} from 'node:fs';
-import type {Readable} from 'node:stream';
+import {createReadStream, fstatSync, statSync} from 'node:fs';
 import type {Ingest} from '../ingest.js';
-import {describeFsError, type Input, type InputPlan} from './inputs.js';
+import {runChild, type ChildRun} from './child-command.js';
+import {readRegularFile} from './follow-file.js';
+import {describeFsError} from './fs-errors.js';
+import {isGzipFile} from './gzip-magic.js';
+import type {Input, InputPlan} from './inputs.js';
+import {readJobDirectory} from './job-reader.js';
+import {readGzipFile} from './read-gzip.js';
 import {pumpStream} from './read-stream.js';
 
-/** What a view needs to know about one source while it is being read. */
+/** What a view needs to know about one source while it is being read. Updated in place. */
 export type SourceState = {
 	label: string;
 	kind: Input['kind'];
 	/** Still reading (or following, or the child still runs). */
 	live: boolean;
+	/** Caught up with a file or job directory and waiting for more to be appended. */
+	following: boolean;
+	/** Following a path that does not exist (yet). */
+	waiting: boolean;
+	/** For a .gz file, compressed bytes; for a job directory, bytes of its event files. */
 	bytesRead: number;
-	/** Known for regular files; undefined for pipes. */
+	/** Known for regular files and job directories; undefined for pipes. A followed file's total grows. */
 	bytesTotal: number | undefined;
 	/** Set when the source failed; the message is for the user. */
 	error: string | undefined;
-	/** For a child command: its pid while it runs, and how it ended. */
+	/** For a child command: its pid, and how it ended (exitCode null when a signal ended it). */
 	pid?: number;
 	command?: string[];
 	exitCode?: number | null;
 	signal?: string | null;
+	/** A child's latest stderr lines (at most `maxStderrLines`, each cut at `maxStderrLineLength`). */
+	stderr: string[];
+	/** Every stderr line the child wrote, including those no longer kept. */
+	stderrCount: number;
 };
 
 export type SourcesHooks = {
 	/** Runs after each chunk is reduced; awaiting it applies backpressure to the input. */
 	afterChunk?: () => void | Promise<void>;
+	/** Something in the states changed (a stderr line, an exit, progress, following began), so a view can redraw. */
+	onChange?: () => void;
+	/** A child wrote a line to stderr (already cut to length, not yet sanitised). */
+	onStderr?: (text: string, state: SourceState) => void;
 };
 
 export type RunningSources = {
 	states: SourceState[];
-	/** Resolves with the exit code the viewer should end with once every source has ended. */
+	/**
+	 * Resolves with the exit code the viewer should end with once every source has ended: the child's
+	 * (128 + signal number when a signal killed it, 127 when it could not start), else 1 when a source
+	 * failed, else 0. Following ends only through `stop()`.
+	 */
 	done: Promise<number>;
+	/** Sends SIGINT to a running child; false when no child runs. */
+	interrupt: () => boolean;
+	childRunning: () => boolean;
+	/** Ends everything: following, watching, reading stdin; a running child gets SIGTERM (SIGKILL after a grace period). */
+	stop: () => void;
 };
 
 /**
- * Reads every input of the plan into the ingest, one after another (several files merge into one model).
+ * Reads every input of the plan into the ingest (several merge into one model). Files and job
+ * directories are read one after another, in the order given, so their events merge in that order;
+ * followed ones then keep going side by side. Stdin and a command are live streams and run from the start.
  * Sources only produce lines: they do not know what the lines mean.
  */
 export function runSources(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}): RunningSources {
-	const states: SourceState[] = plan.inputs.map(input => ({
+	const controller = new AbortController();
+	const {signal} = controller;
+	const states = plan.inputs.map(input => initialSourceState(input));
+	const children: ChildRun[] = [];
+	const changed = () => hooks.onChange?.();
+	const afterChunk = async () => {
+		await hooks.afterChunk?.();
+		changed();
+	};
+
+	const failed = (state: SourceState, input: Input, error: unknown) => {
+		state.error = `cannot read ${input.label}: ${describeFsError(error)}`;
+		ingest.sourceProblem(input.label, state.error);
+	};
+
+	const tasks: Array<Promise<number>> = [];
+	let previousCaughtUp = Promise.resolve();
+	for (const [index, input] of plan.inputs.entries()) {
+		const state = states[index]!;
+		const finish = (code: number) => {
+			state.live = false;
+			state.following = false;
+			state.waiting = false;
+			changed();
+			return code;
+		};
+
+		if (input.kind === 'command') {
+			const child = runChild({
+				command: input.command,
+				label: input.label,
+				progress: state,
+				ingest,
+				afterChunk,
+				changed,
+				onStderr: hooks.onStderr ? text => hooks.onStderr?.(text, state) : undefined,
+			});
+			children.push(child);
+			tasks.push(child.done.then(finish));
+			continue;
+		}
+
+		if (input.kind === 'stdin') {
+			tasks.push(readStdin(state, ingest, afterChunk, signal).then(
+				() => finish(0),
+				(error: unknown) => {
+					failed(state, input, error);
+					return finish(1);
+				},
+			));
+			continue;
+		}
+
+		let caughtUp: () => void = () => undefined;
+		const thisCaughtUp = new Promise<void>(resolve => {
+			caughtUp = resolve;
+		});
+		const read = previousCaughtUp.then(async () => {
+			try {
+				await readPath(input, state, {ingest, follow: plan.follow, signal, afterChunk, changed, caughtUp});
+				return finish(0);
+			} catch (error) {
+				failed(state, input, error);
+				return finish(1);
+			} finally {
+				caughtUp();
+			}
+		});
+		previousCaughtUp = thisCaughtUp;
+		tasks.push(read);
+	}
+
+	const done = Promise.all(tasks).then(codes => {
+		const childCodes = codes.filter((_code, index) => plan.inputs[index]?.kind === 'command');
+		const childFailure = childCodes.find(code => code !== 0);
+		if (childFailure !== undefined) return childFailure;
+		return codes.some(code => code !== 0) ? 1 : 0;
+	});
+
+	return {
+		states,
+		done,
+		interrupt: () => children.map(child => child.interrupt()).some(Boolean),
+		childRunning: () => children.some(child => child.running()),
+		stop() {
+			controller.abort();
+			for (const child of children) child.stop();
+		},
+	};
+}
+
+type PathReading = {
+	ingest: Ingest;
+	follow: boolean;
+	signal: AbortSignal;
+	afterChunk: () => Promise<void>;
+	changed: () => void;
+	caughtUp: () => void;
+};
+
+async function readPath(input: Extract<Input, {kind: 'file' | 'job'}>, state: SourceState, reading: PathReading): Promise<void> {
+	const {ingest, signal} = reading;
+	if (input.kind === 'job') {
+		await readJobDirectory({
+			path: input.path,
+			follow: reading.follow,
+			signal,
+			progress: state,
+			splitterFor: source => ingest.splitter(source),
+			problem: (source, reason) => ingest.sourceProblem(source, reason),
+			afterChunk: reading.afterChunk,
+			changed: reading.changed,
+			caughtUp: reading.caughtUp,
+		});
+		return;
+	}
+
+	const kind = fileKind(input.path);
+	if (kind === 'gzip') {
+		state.bytesTotal = statSync(input.path).size;
+		await readGzipFile({
+			path: input.path,
+			splitter: ingest.splitter(input.label),
+			signal,
+			progress: bytes => {
+				state.bytesRead = bytes;
+			},
+			afterChunk: reading.afterChunk,
+		});
+		return;
+	}
+
+	if (kind === 'stream') {
+		// A FIFO or device (`<(cmd)`, /dev/stdin): it cannot be re-read or followed, only read to its end.
+		const splitter = ingest.splitter(input.label);
+		await pumpStream(
+			createReadStream(input.path, {highWaterMark: 1024 * 1024}),
+			splitter,
+			async () => {
+				state.bytesRead = splitter.position;
+				await reading.afterChunk();
+			},
+			signal,
+		);
+		return;
+	}
+
+	await readRegularFile({
+		path: input.path,
+		label: input.label,
+		follow: reading.follow,
+		signal,
+		progress: state,
+		splitterFor: source => ingest.splitter(source),
+		afterChunk: reading.afterChunk,
+		changed: reading.changed,
+		caughtUp: reading.caughtUp,
+	});
+}
+
+/** How a path is read. A path that does not exist yet (only allowed when following) is a regular file to wait for. */
+function fileKind(path: string): 'regular' | 'gzip' | 'stream' {
+	let regular: boolean;
+	try {
+		regular = statSync(path).isFile();
+	} catch {
+		return 'regular';
+	}
+
+	if (!regular) return 'stream';
+	return isGzipFile(path) ? 'gzip' : 'regular';
+}
+
+async function readStdin(state: SourceState, ingest: Ingest, afterChunk: () => Promise<void>, signal: AbortSignal): Promise<void> {
+	state.bytesTotal = redirectedFileSize();
+	const splitter = ingest.splitter(state.label);
+	await pumpStream(
+		process.stdin,
+		splitter,
+		async () => {
+			state.bytesRead = splitter.position;
+			await afterChunk();
+		},
+		signal,
+	);
+}
+
+/** `perscope < big.ndjson`: stdin is a regular file whose size is known, so progress can be shown. */
+function redirectedFileSize(): number | undefined {
+	try {
+		const info = fstatSync(0);
+		return info.isFile() ? info.size : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The state of an input before anything is read (also handy for views' tests). */
+export function initialSourceState(input: Input): SourceState {
+	return {
 		label: input.label,
 		kind: input.kind,
 		live: true,
+		following: false,
+		waiting: false,
 		bytesRead: 0,
 		bytesTotal: input.kind === 'file' ? fileSize(input.path) : undefined,
 		error: undefined,
-	}));
-
-	const done = (async () => {
-		let exitCode = 0;
-		for (const [index, input] of plan.inputs.entries()) {
-			const state = states[index]!;
-			const splitter = ingest.splitter(input.label);
-			try {
-				await pumpStream(open(input), splitter, async () => {
-					state.bytesRead = splitter.position;
-					await hooks.afterChunk?.();
-				});
-			} catch (error) {
-				state.error = `cannot read ${input.label}: ${describeFsError(error)}`;
-				ingest.sourceProblem(input.label, state.error);
-				exitCode = 1;
-			}
-
-			state.live = false;
-		}
-
-		return exitCode;
-	})();
-
-	return {states, done};
-}
-
-function open(input: Input): Readable {
-	if (input.kind === 'stdin') return process.stdin;
-	return createReadStream(input.path, {highWaterMark: 1024 * 1024});
+		...(input.kind === 'command' ? {command: input.command} : {}),
+		stderr: [],
+		stderrCount: 0,
+	};
 }
 
 function fileSize(path: string): number | undefined {
 	try {
-		return statSync(path).size;
+		const info = statSync(path);
+		return info.isFile() ? info.size : undefined;
 	} catch {
 		return undefined;
 	}

@@ -4,8 +4,9 @@ import {UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEn
 import {Footer} from './footer.js';
 import {Header} from './header.js';
 import {priorities, KeypressProvider, useCommands} from './keypress.js';
-import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, Inspector} from './overlays.js';
+import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, Inspector, StderrOverlay} from './overlays.js';
 import {hasStatusBar, SkillsBar} from './skills-bar.js';
+import {SourceStrip, sourceStripHeight} from './source-strip.js';
 import {TreeView} from './tree-view.js';
 import {initialUiState, type UiAction, type UiState} from './ui-state.js';
 import {UiStore} from './ui-store.js';
@@ -34,7 +35,8 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 	const width = Math.max(10, columns);
 	const statusBar = hasStatusBar(env.model) ? 1 : 0;
 	const confirm = ui.overlay.kind === 'confirmQuit' ? 3 : 0;
-	const body = Math.max(1, height - 2 - statusBar - 1 - confirm);
+	const strip = sourceStripHeight(env.sources);
+	const body = Math.max(1, height - 2 - statusBar - strip - 1 - confirm);
 
 	useCommands(priorities.app, command => {
 		switch (command) {
@@ -52,6 +54,9 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				return true;
 			case 'diagnostics.open':
 				dispatch({type: 'openOverlay', overlay: 'diagnostics'});
+				return true;
+			case 'stderr.open':
+				dispatch({type: 'openOverlay', overlay: 'stderr'});
 				return true;
 			case 'overlay.close':
 				dispatch({type: 'closeOverlay'});
@@ -72,9 +77,12 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				<HelpOverlay scroll={overlay.scroll} height={body} width={width} />
 			) : overlay.kind === 'diagnostics' ? (
 				<DiagnosticsOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'stderr' ? (
+				<StderrOverlay scroll={overlay.scroll} height={body} width={width} />
 			) : (
 				<TreeView height={body} width={width} />
 			)}
+			{strip > 0 ? <SourceStrip width={width} /> : null}
 			{overlay.kind === 'confirmQuit' ? <ConfirmQuit width={width} /> : null}
 			<Footer width={width} />
 		</Box>

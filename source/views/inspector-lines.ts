@@ -108,7 +108,7 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		field('depth', depthOf(model, run));
 		if (run.resumesRunId) field('resumes run', run.resumesRunId);
 		if (run.resumedByRunId) field('resumed by run', run.resumedByRunId);
-		const step = run.steps.find(record => record.step === activity.step) ?? run.steps[run.steps.length - 1];
+		const step = (activity.step === undefined ? undefined : run.stepsByNumber.get(activity.step)) ?? run.steps[run.steps.length - 1];
 		if (step) {
 			field('checkpoint', step.checkpointId);
 			field('checkpoint status', step.status);

@@ -21,6 +21,7 @@ export type Command =
 	| 'overlay.close'
 	| 'help.toggle'
 	| 'diagnostics.open'
+	| 'stderr.open'
 	| 'app.quit'
 	| 'app.interrupt'
 	| 'confirm.yes'
@@ -64,6 +65,8 @@ export function commandFor(input: string, key: Key): Command | undefined {
 			return 'help.toggle';
 		case 'd':
 			return 'diagnostics.open';
+		case 's':
+			return 'stderr.open';
 		case 'q':
 			return 'app.quit';
 		case 'y':
@@ -85,6 +88,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['PgUp / PgDn', 'page up / down'],
 	['f', 'toggle follow (keep the newest activity in sight)'],
 	['d', 'diagnostics: lines that could not be read'],
+	['s', "the command's stderr (perscope -- COMMAND)"],
 	['?', 'this help'],
 	['esc', 'close the inspector or overlay'],
 	['q  Ctrl-C', 'quit (Ctrl-C first interrupts a running command)'],

@@ -95,6 +95,21 @@ export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; hei
 	return <ScrollPanel title={`Diagnostics (${model.diagnosticCount} bad lines)`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
 }
 
+export function StderrOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	const {sources} = useViewEnv();
+	useModelVersion();
+	const lines: InspectorLine[] = [];
+	for (const source of sources) {
+		if (source.stderrCount === 0) continue;
+		lines.push({text: sanitizeLine(`${source.label}: ${source.stderrCount} lines${source.stderrCount > source.stderr.length ? ` (the last ${source.stderr.length} kept)` : ''}`), tone: 'heading'});
+		for (const line of source.stderr) lines.push({text: sanitizeLine(line)});
+	}
+
+	if (lines.length === 0) lines.push({text: 'Nothing was written to stderr.', tone: 'dim'});
+	useOverlayKeys(lines.length, height);
+	return <ScrollPanel title="stderr" lines={lines} scroll={scroll} height={height} width={width} hint="esc close" />;
+}
+
 export function ConfirmQuit({width}: {width: number}) {
 	const {quit} = useViewEnv();
 	const dispatch = useUiDispatch();

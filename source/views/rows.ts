@@ -144,14 +144,16 @@ export function selectedRowIndex(rows: Row[], ui: UiState): number {
  * Rows depend only on the model, the fold state and the width, not on the selection: keep the last result
  * so moving the selection (and handling many keys in one read) does not rebuild them.
  */
-export function createRowsCache(): (model: Model, ui: UiState, width: number) => Row[] {
+export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, ui: UiState, width: number) => Row[] {
 	let last: {rev: number; collapsed: UiState['collapsed']; defaultCollapse: UiState['defaultCollapse']; width: number; model: Model; rows: Row[]} | undefined;
 	return (model, ui, width) => {
 		if (last && last.model === model && last.rev === model.rev && last.collapsed === ui.collapsed && last.defaultCollapse === ui.defaultCollapse && last.width === width) {
 			return last.rows;
 		}
 
+		const started = performance.now();
 		const rows = buildRows(model, ui, width);
+		onBuild?.(performance.now() - started);
 		last = {rev: model.rev, collapsed: ui.collapsed, defaultCollapse: ui.defaultCollapse, width, model, rows};
 		return rows;
 	};

@@ -2,17 +2,28 @@ import {render} from 'ink';
 import React from 'react';
 import {Ingest} from '../ingest.js';
 import type {InputPlan} from '../sources/inputs.js';
+import {listJobs, type JobListing} from '../sources/job-listing.js';
 import {RawEvents} from '../sources/raw-events.js';
 import {runSources} from '../sources/run-sources.js';
 import {App} from './app.js';
+import {JobChooser} from './job-chooser.js';
 import type {ViewEnv} from './contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode} from './terminal.js';
 import {ViewStore} from './view-store.js';
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
 
+async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise<JobListing | undefined> {
+	let chosen: JobListing | undefined;
+	const chooser = render(<JobChooser root={root} jobs={listJobs(root)} onChoose={job => (chosen = job)} />, {stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false});
+	await chooser.waitUntilExit();
+	chooser.clear();
+	return chosen;
+}
+
 /** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
-export async function runApp(plan: InputPlan, options: {maxLineBytes: number}): Promise<number> {
+export async function runApp(requested: InputPlan, options: {maxLineBytes: number}): Promise<number> {
+	let plan = requested;
 	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
 	const keyboard = openKeyboard(stdinCarriesEvents);
 	if (!keyboard) {
@@ -20,23 +31,39 @@ export async function runApp(plan: InputPlan, options: {maxLineBytes: number}): 
 		return 2;
 	}
 
+	const restoreScreen = enterFullScreen(process.stdout);
+	if (plan.jobsRoot !== undefined) {
+		// `perscope perstack`: list the saved jobs and open the one chosen.
+		const job = await chooseJob(plan.jobsRoot, keyboard.stream);
+		if (!job) {
+			keyboard.close();
+			restoreScreen();
+			return 0;
+		}
+
+		plan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
+	}
+
 	const raw = new RawEvents();
-	for (const input of plan.inputs) if (input.kind === 'file') raw.addSeekable(input.label, input.path);
+	raw.addPlan(plan);
 	const ingest = new Ingest({maxLineBytes: options.maxLineBytes, onLine: line => raw.remember(line)});
 	const store = new ViewStore(ingest.model);
-	const restoreScreen = enterFullScreen(process.stdout);
 
 	let exitCode = 0;
 	let quitting = false;
+	let interrupted = false;
 	let instance: ReturnType<typeof render> | undefined;
+	// Yield to the event loop between chunks so keys and frames are served while a big file loads.
+	const sources = runSources(plan, ingest, {
+		afterChunk: () => new Promise(resolve => setImmediate(resolve)),
+		onChange: () => store.markChanged(),
+	});
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
+		sources.stop();
 		instance?.unmount();
 	};
-
-	// Yield to the event loop between chunks so keys and frames are served while a big file loads.
-	const sources = runSources(plan, ingest, {afterChunk: () => new Promise(resolve => setImmediate(resolve))});
 
 	const env: ViewEnv = {
 		store,
@@ -44,13 +71,19 @@ export async function runApp(plan: InputPlan, options: {maxLineBytes: number}): 
 		sourceLabel: plan.label,
 		sources: sources.states,
 		rawEvent: ref => raw.read(ref),
-		interrupt: () => false,
-		childRunning: () => false,
+		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
+		interrupt: () => {
+			if (interrupted || !sources.childRunning()) return false;
+			interrupted = true;
+			return sources.interrupt();
+		},
+		childRunning: () => sources.childRunning(),
 		quit,
 	};
 
+	let signalCode: number | undefined;
 	const onSignal = (signal: NodeJS.Signals) => {
-		exitCode = 128 + (signalNumbers[signal] ?? 0);
+		signalCode = 128 + (signalNumbers[signal] ?? 0);
 		quit();
 	};
 
@@ -76,11 +109,16 @@ export async function runApp(plan: InputPlan, options: {maxLineBytes: number}): 
 			});
 		}
 
+		let ended = false;
 		void sources.done.then(code => {
+			ended = true;
 			exitCode = code;
 			store.markChanged();
+			if (interrupted) quit();
 		});
 		await instance.waitUntilExit();
+		// Quitting stopped a running command: its exit status (or 128 + signal) is ours.
+		if (!ended) await Promise.race([sources.done.then(code => (exitCode = code)), new Promise(resolve => setTimeout(resolve, 5000).unref())]);
 	} finally {
 		store.stop();
 		process.off('SIGTERM', onSignal);
@@ -90,5 +128,5 @@ export async function runApp(plan: InputPlan, options: {maxLineBytes: number}): 
 		restoreScreen();
 	}
 
-	return exitCode;
+	return signalCode ?? exitCode;
 }

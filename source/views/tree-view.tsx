@@ -15,11 +15,11 @@ import type {UiAction, UiState} from './ui-state.js';
  * frame depends on the screen, not on the length of the log.
  */
 export function TreeView({height, width}: {height: number; width: number}) {
-	const {model} = useViewEnv();
+	const {model, store} = useViewEnv();
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
-	const rowsFor = useRef(createRowsCache()).current;
+	const rowsFor = useRef(createRowsCache(ms => store.noteFrameCost(ms))).current;
 	const rows = rowsFor(model, ui, width);
 	const selected = selectedRowIndex(rows, ui);
 	const top = useRef(0);

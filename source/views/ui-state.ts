@@ -8,6 +8,7 @@ export type Overlay =
 	| {kind: 'inspector'; activityId: string; scroll: number}
 	| {kind: 'help'; scroll: number}
 	| {kind: 'diagnostics'; scroll: number}
+	| {kind: 'stderr'; scroll: number}
 	| {kind: 'confirmQuit'};
 
 export type UiState = {
@@ -31,7 +32,7 @@ export type UiAction =
 	| {type: 'collapseAll'}
 	| {type: 'setFollow'; follow: boolean}
 	| {type: 'openInspector'; activityId: string}
-	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'confirmQuit'}
+	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'stderr' | 'confirmQuit'}
 	| {type: 'scrollOverlay'; by: number; max: number}
 	| {type: 'scrollOverlayTo'; to: number; max: number}
 	| {type: 'closeOverlay'};

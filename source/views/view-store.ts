@@ -12,6 +12,9 @@ export class ViewStore {
 	readonly #now: () => number;
 	#version = 0;
 	#seenRev = -1;
+	/** Shortest time between two published versions; grows when frames are expensive to build. */
+	#minGapMs: number;
+	#lastPublishedAt = -Infinity;
 	#externalChange = false;
 	#timer: NodeJS.Timeout | undefined;
 	/** Recent (time, events) samples for the events/s figure. */
@@ -22,6 +25,7 @@ export class ViewStore {
 	constructor(model: Model, options: {intervalMs?: number; now?: () => number} = {}) {
 		this.model = model;
 		this.#intervalMs = options.intervalMs ?? 40;
+		this.#minGapMs = this.#intervalMs;
 		this.#now = options.now ?? Date.now;
 		this.startedAt = this.#now();
 	}
@@ -52,10 +56,21 @@ export class ViewStore {
 		this.eventsPerSecond = seconds > 0 ? (this.model.events - first.events) / seconds : 0;
 
 		if (this.model.rev === this.#seenRev && !this.#externalChange) return;
+		if (now - this.#lastPublishedAt < this.#minGapMs) return;
+		this.#lastPublishedAt = now;
 		this.#seenRev = this.model.rev;
 		this.#externalChange = false;
 		this.#version++;
 		for (const listener of this.#listeners) listener();
+	}
+
+	/**
+	 * Views report what building a frame cost. A frame that takes 100 ms (a pane of 100,000 activities being
+	 * written to) must not be rebuilt 25 times a second: the gap between redraws becomes three times the
+	 * cost, so drawing never takes more than about a quarter of the CPU and keys stay responsive.
+	 */
+	noteFrameCost(ms: number): void {
+		this.#minGapMs = Math.min(1000, Math.max(this.#intervalMs, 3 * ms));
 	}
 
 	subscribe = (listener: () => void): (() => void) => {

@@ -10,15 +10,34 @@ export type AppHarness = ReturnType<typeof render> & {store: ViewStore; quits: (
 
 export const keys = {up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', pageDown: '\u001B[6~', pageUp: '\u001B[5~'} as const;
 
+/** A source as the views see it, finished unless told otherwise. */
+export function sourceState(overrides: Partial<SourceState> = {}): SourceState {
+	return {
+		label: 'test.ndjson',
+		kind: 'file',
+		live: false,
+		following: false,
+		waiting: false,
+		bytesRead: 0,
+		bytesTotal: 0,
+		error: undefined,
+		stderr: [],
+		stderrCount: 0,
+		...overrides,
+	};
+}
+
 /** Renders the app over a model, with no timers: tests tick the store themselves. */
 export function renderApp(model: Model, options: {sources?: SourceState[]; rawEvent?: ViewEnv['rawEvent']; label?: string} = {}): AppHarness {
-	const store = new ViewStore(model);
+	// Each reading of this clock is a second later, so every manual tick is past the redraw gap.
+	let clock = 0;
+	const store = new ViewStore(model, {now: () => (clock += 1000)});
 	let quitCount = 0;
 	const env: ViewEnv = {
 		store,
 		model,
 		sourceLabel: options.label ?? 'test.ndjson',
-		sources: options.sources ?? [{label: 'test.ndjson', kind: 'file', live: false, bytesRead: 0, bytesTotal: 0, error: undefined}],
+		sources: options.sources ?? [sourceState()],
 		rawEvent: options.rawEvent ?? (() => undefined),
 		interrupt: () => false,
 		childRunning: () => false,

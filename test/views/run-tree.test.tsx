@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/ingest.js';
-import {keys, renderApp, settle, waitForFrame} from '../helpers/app.js';
+import {keys, renderApp, settle, sourceState, waitForFrame} from '../helpers/app.js';
 import {modelFromFixtures, perstackLine} from '../helpers/load.js';
 
 /** An ingest fed line by line, as a live stream would be. */
@@ -71,7 +71,7 @@ describe('live streaming text', () => {
 			perstackLine('streamReasoning', {delta: 'Thinking about '}, run),
 			perstackLine('streamReasoning', {delta: 'autumn leaves'}, run),
 		);
-		const app = renderApp(live.model, {sources: [{label: 'stdin', kind: 'stdin', live: true, bytesRead: 0, bytesTotal: undefined, error: undefined}]});
+		const app = renderApp(live.model, {sources: [sourceState({label: 'stdin', kind: 'stdin', live: true, bytesTotal: undefined})]});
 		await waitForFrame(app, frame => frame.includes('┆ Thinking about autumn leaves'));
 		expect(app.lastFrame()).toContain('● running');
 

@@ -1,0 +1,42 @@
+import type {JobListing} from '../sources/job-listing.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {displayWidth, padEnd} from '../text/width.js';
+import {statusMarks} from './summary-table.js';
+
+/** The jobs of a jobs directory as a plain table, newest first, for `perscope perstack` in a pipe. */
+export function jobListTable(root: string, jobs: JobListing[]): string {
+	if (jobs.length === 0) return `no jobs in ${sanitizeLine(root)}\n`;
+	const header = ['JOB', 'EXPERT', 'STATUS', 'STEPS', 'RUNS', 'STARTED'];
+	const rows = jobs.map(job => [
+		sanitizeLine(job.jobId),
+		sanitizeLine(job.coordinator ?? '?'),
+		`${statusMarks[job.status]} ${job.status}`,
+		String(job.steps),
+		String(job.runs),
+		formatTime(job.startedAt ?? job.lastEventAt),
+	]);
+	const widths = header.map((title, column) => Math.max(displayWidth(title), ...rows.map(row => displayWidth(row[column] ?? ''))));
+	const numeric = new Set([3, 4]);
+	return (
+		[header, ...rows]
+			.map(row =>
+				row
+					.map((cell, column) => {
+						const width = widths[column] ?? 0;
+						if (column === row.length - 1) return cell;
+						return numeric.has(column) ? ' '.repeat(Math.max(0, width - displayWidth(cell))) + cell : padEnd(cell, width);
+					})
+					.join('  ')
+					.trimEnd(),
+			)
+			.join('\n') + '\n'
+	);
+}
+
+/** Local time, to the second: when a person started a job, in their own clock. */
+function formatTime(ms: number | undefined): string {
+	if (ms === undefined) return '';
+	const date = new Date(ms);
+	const two = (value: number) => String(value).padStart(2, '0');
+	return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}
