@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import meow from 'meow';
+import {parseFilter, type Filter} from './model/filter.js';
 import {InputError, resolveInputs, type InputPlan} from './sources/inputs.js';
 import {runHeadless, type HeadlessMode} from './output/headless.js';
 import {defaultMaxLineBytes} from './sources/line-splitter.js';
+import {defaultMaxGapMs, parseReplaySpeed} from './sources/replay.js';
 
 const help = `
   Usage
@@ -27,6 +29,20 @@ const help = `
                             or rotated files are read again; missing ones are waited for); Ctrl-C stops
     --max-line-bytes N      lines longer than N bytes are skipped with a diagnostic (default ${defaultMaxLineBytes})
 
+  Find
+    --filter EXPR           only matching activities, in the viewer, --print and --json (--summary is never
+                            filtered; --print and --json count the hidden ones on stderr). Every term must hold:
+                              type:exec,readTextFile   activity type (any of)
+                              expert:KEY               expert key (any of a comma list)
+                              run:PREFIX               run id prefix
+                              errors                   errors, and tool calls that returned one
+                              step:7  step:10-20       step number or range (step:10- and step:-20 too)
+                              vitest  "two words"      free text: paths, commands, queries, results, reasoning
+                            -term negates (--filter -type:todo). Repeat --filter to add terms
+    --replay[=SPEED]        play saved logs with their original timing, SPEED times as fast (default 1,
+                            e.g. --replay=10); a pause over ${defaultMaxGapMs / 1000} s in the log is cut to ${defaultMaxGapMs / 1000} s / SPEED.
+                            Not with --follow or a command; --summary ignores it
+
   Other
     --help                  show this help
     --version               show the version
@@ -41,7 +57,7 @@ export async function main(argv: string[]): Promise<number> {
 	const command = separator === -1 ? undefined : argv.slice(separator + 1);
 	const cli = meow(help, {
 		importMeta: import.meta,
-		argv: separator === -1 ? argv : argv.slice(0, separator),
+		argv: normaliseOptions(separator === -1 ? argv : argv.slice(0, separator)),
 		// We report unknown flags ourselves, with the usage text, rather than meow's bare "Unknown flag".
 		allowUnknownFlags: true,
 		flags: {
@@ -50,11 +66,13 @@ export async function main(argv: string[]): Promise<number> {
 			summary: {type: 'boolean', default: false},
 			maxLineBytes: {type: 'number', default: defaultMaxLineBytes},
 			follow: {type: 'boolean', shortFlag: 'f', default: false},
+			filter: {type: 'string', isMultiple: true},
+			replay: {type: 'string'},
 		},
 	});
 
 	const {flags} = cli;
-	const known = new Set(['print', 'json', 'summary', 'maxLineBytes', 'max-line-bytes', 'follow', 'f', 'help', 'version']);
+	const known = new Set(['print', 'json', 'summary', 'maxLineBytes', 'max-line-bytes', 'follow', 'f', 'filter', 'replay', 'help', 'version']);
 	const unknown = Object.keys(cli.unnormalizedFlags).filter(name => !known.has(name));
 	if (unknown.length > 0) {
 		process.stderr.write(`perscope: unknown option ${unknown.map(name => (name.length === 1 ? `-${name}` : `--${name}`)).join(', ')}\n${help}`);
@@ -63,6 +81,25 @@ export async function main(argv: string[]): Promise<number> {
 
 	if (!Number.isInteger(flags.maxLineBytes) || flags.maxLineBytes < 1) {
 		process.stderr.write(`perscope: --max-line-bytes must be a positive whole number\n${help}`);
+		return 2;
+	}
+
+	const filterText = (flags.filter ?? []).join(' ');
+	const parsedFilter = parseFilter(filterText);
+	if (!parsedFilter.ok) {
+		process.stderr.write(`perscope: --filter: ${parsedFilter.error}\n${help}`);
+		return 2;
+	}
+
+	const filter: Filter | undefined = filterText.trim() === '' ? undefined : parsedFilter.filter;
+	const replaySpeed = flags.replay === undefined ? undefined : parseReplaySpeed(flags.replay);
+	if (flags.replay !== undefined && replaySpeed === undefined) {
+		process.stderr.write(`perscope: --replay=SPEED needs a positive number, like --replay=10\n${help}`);
+		return 2;
+	}
+
+	if (replaySpeed !== undefined && (flags.follow || command !== undefined)) {
+		process.stderr.write(`perscope: --replay plays saved logs; it cannot be combined with ${flags.follow ? '--follow' : 'a command'}\n${help}`);
 		return 2;
 	}
 
@@ -75,9 +112,25 @@ export async function main(argv: string[]): Promise<number> {
 	}
 
 	const headless = flags.print || flags.json || flags.summary || process.stdout.isTTY !== true;
-	if (!headless) return runInteractive(plan, flags.maxLineBytes);
+	if (!headless) return runInteractive(plan, {maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
 	const mode: HeadlessMode = flags.summary ? (flags.json ? 'summary-json' : 'summary') : flags.json ? 'json' : 'print';
-	return runHeadless(plan, {mode, maxLineBytes: flags.maxLineBytes});
+	return runHeadless(plan, {mode, maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
+}
+
+/**
+ * `--replay` alone means real time (as a string flag it would take the next file name for its speed), and
+ * `--filter` always takes the next word, even one that starts with `-` (`--filter -type:todo`).
+ */
+function normaliseOptions(args: string[]): string[] {
+	const out: string[] = [];
+	for (let i = 0; i < args.length; i++) {
+		const arg = args[i]!;
+		if (arg === '--replay') out.push('--replay=1');
+		else if (arg === '--filter' && i + 1 < args.length) out.push(`--filter=${args[++i]!}`);
+		else out.push(arg);
+	}
+
+	return out;
 }
 
 /**
@@ -86,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
  * set, and chalk ignores NO_COLOR: so Ink is imported with CI hidden and, under NO_COLOR, FORCE_COLOR=0.
  * The variables are put back afterwards for any child the viewer starts.
  */
-async function runInteractive(plan: InputPlan, maxLineBytes: number): Promise<number> {
+async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined}): Promise<number> {
 	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR'] as const;
 	const saved = names.map(name => [name, process.env[name]] as const);
 	delete process.env['CI'];
@@ -98,7 +151,7 @@ async function runInteractive(plan: InputPlan, maxLineBytes: number): Promise<nu
 		else process.env[name] = value;
 	}
 
-	return runApp(plan, {maxLineBytes});
+	return runApp(plan, options);
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -1,4 +1,4 @@
-import type {Diagnostic} from './model/events.js';
+import type {Diagnostic, ParsedLine} from './model/events.js';
 import {parseLine} from './model/normalise.js';
 import {addDiagnostic, reduce} from './model/reduce.js';
 import {createModel, type Model} from './model/state.js';
@@ -20,6 +20,10 @@ export class Ingest {
 		this.#onLine = options.onLine;
 	}
 
+	get maxLineBytes(): number {
+		return this.#maxLineBytes;
+	}
+
 	splitter(source: string): LineSplitter {
 		return new LineSplitter(source, {line: line => this.line(line), overlong: line => this.overlong(line)}, this.#maxLineBytes);
 	}
@@ -27,6 +31,15 @@ export class Ingest {
 	line(line: Line): void {
 		this.#onLine?.(line);
 		const parsed = parseLine(line);
+		if (parsed.kind === 'event') reduce(this.model, parsed.event);
+		else this.#diagnose(parsed.diagnostic);
+	}
+
+	/**
+	 * A line parsed elsewhere (the parallel loader of plain files, source/sources/parallel-file.ts), given in
+	 * line order. Its text is not at hand, so `onLine` does not see it: such files are read again by offset.
+	 */
+	parsed(parsed: ParsedLine): void {
 		if (parsed.kind === 'event') reduce(this.model, parsed.event);
 		else this.#diagnose(parsed.diagnostic);
 	}

@@ -2,6 +2,7 @@ import type {z} from 'zod';
 import type {Line} from '../sources/line-splitter.js';
 import type {AgentEvent, CheckpointInfo, Dialect, EventRef, ParsedLine, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
 import {runStatuses} from './events.js';
+import {tokenCountOf} from './wire/common.js';
 import {daemonEventSchema, daemonEventTypes, type DaemonEvent, type DaemonUsage} from './wire/daemon.js';
 import {droverEventKinds, droverEventSchema, type DroverEvent} from './wire/drover.js';
 import {
@@ -70,8 +71,11 @@ function diagnostic(line: Line, reason: string): ParsedLine {
 
 function describeJsonError(error: unknown): string {
 	const message = error instanceof Error ? error.message : String(error);
-	// V8 quotes the offending input in the message; keep the reason short and free of event text.
-	return message.length > 120 ? `${message.slice(0, 117)}...` : message;
+	// V8 quotes the offending input in the message; keep the reason short, and never cut a surrogate pair
+	// in half (a lone surrogate is not valid UTF-8 once written out).
+	if (message.length <= 120) return message;
+	const code = message.charCodeAt(116);
+	return `${message.slice(0, code >= 0xd800 && code <= 0xdbff ? 116 : 117)}...`;
 }
 
 function invalid(type: string, error: z.ZodError): string {
@@ -236,7 +240,8 @@ function withHead(head: EventHead, body: EventBody): AgentEvent {
 	return Object.assign(head, body);
 }
 
-function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
+/** Exported for the fast lane of streaming lines (stream-line.ts), which builds `event` without zod. */
+export function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 	const head = {
 		dialect: 'perstack' as const,
 		wireType: event.type,
@@ -376,8 +381,8 @@ function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 
 /** drover and the daemon report only input and output tokens; their total is the sum. */
 function tokens(input: number | undefined, output: number | undefined): Usage {
-	const inputTokens = Math.max(0, input ?? 0);
-	const outputTokens = Math.max(0, output ?? 0);
+	const inputTokens = tokenCountOf(input);
+	const outputTokens = tokenCountOf(output);
 	return {...zeroUsage, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens};
 }
 

@@ -61,10 +61,14 @@ export class TextAccumulator {
 	#compact(): void {
 		const half = Math.floor(this.#cap / 2);
 		const body = this.#pieces.join('');
-		if (this.#cut === 0) this.#head = body.slice(0, half);
-		const keepFrom = body.length - half;
-		this.#cut += keepFrom - (this.#cut === 0 ? half : 0);
-		const tail = body.slice(keepFrom);
+		let from = 0;
+		if (this.#cut === 0) {
+			this.#head = detached(headOf(body, half));
+			from = this.#head.length;
+		}
+
+		const tail = detached(tailOf(body, half));
+		this.#cut += body.length - from - tail.length;
 		this.#pieces = [tail];
 		this.#length = tail.length;
 	}
@@ -74,8 +78,37 @@ function cutMarker(count: number): string {
 	return `\n… [${count} characters cut] …\n`;
 }
 
+/**
+ * A copy of `text` that shares no memory with the string it was cut from. V8 keeps a whole string alive
+ * for the sake of any slice of it, so a 50 MB result cut down to its head and tail would otherwise still
+ * cost 50 MB. JSON.parse always builds fresh strings, and the round trip keeps every code unit as it was.
+ */
+function detached(text: string): string {
+	const copy: unknown = JSON.parse(JSON.stringify(text));
+	return typeof copy === 'string' ? copy : text;
+}
+
+function isHighSurrogate(code: number): boolean {
+	return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** The first `count` code units, one fewer when the cut would split a surrogate pair. */
+function headOf(text: string, count: number): string {
+	const end = count > 0 && isHighSurrogate(text.charCodeAt(count - 1)) ? count - 1 : count;
+	return text.slice(0, end);
+}
+
+/** The last `count` code units, one fewer when the cut would split a surrogate pair. */
+function tailOf(text: string, count: number): string {
+	const start = text.length - count;
+	return text.slice(start > 0 && isHighSurrogate(text.charCodeAt(start - 1)) ? start + 1 : Math.max(0, start));
+}
+
+/** `text` when it fits in `cap` code units; else its head and tail around a marker saying how much was cut. */
 export function capText(text: string, cap: number): string {
 	if (text.length <= cap) return text;
 	const half = Math.floor(cap / 2);
-	return `${text.slice(0, half)}${cutMarker(text.length - 2 * half)}${text.slice(text.length - half)}`;
+	const head = detached(headOf(text, half));
+	const tail = detached(tailOf(text, half));
+	return `${head}${cutMarker(text.length - head.length - tail.length)}${tail}`;
 }

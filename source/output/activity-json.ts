@@ -11,12 +11,29 @@ export function activityJson(activity: Activity): Record<string, unknown> {
 	return out;
 }
 
+/*
+ * JSON escapes C0 controls but passes C1 controls (U+009B is CSI to many terminals), DEL, bidi controls
+ * and invisible characters through as they are; `--json` is often read on a terminal. These characters can
+ * only occur inside JSON strings, so spelling them as \uXXXX leaves the parsed value exactly the same.
+ */
+const jsonUnsafe = /[\u007F-\u009F\u00AD\u061C\u200B\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+function escapeForTerminal(character: string): string {
+	return `\\u${character.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** JSON.stringify whose output is inert on a terminal and parses to the same value. */
+export function jsonForTerminal(value: unknown): string {
+	const text = JSON.stringify(value);
+	return text.replace(jsonUnsafe, escapeForTerminal);
+}
+
 /** JSON.stringify that cannot throw on a pathological value (deeply nested tool arguments). */
 export function activityJsonLine(activity: Activity): string {
 	try {
-		return JSON.stringify(activityJson(activity));
+		return jsonForTerminal(activityJson(activity));
 	} catch {
 		const {args: _args, ...shallow} = activityJson(activity);
-		return JSON.stringify({...shallow, args: '[too deep to serialise]'});
+		return jsonForTerminal({...shallow, args: '[too deep to serialise]'});
 	}
 }

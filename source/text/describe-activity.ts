@@ -148,7 +148,7 @@ function toolLine(activity: ToolActivity): {verb: string; detail: string} {
 	}
 }
 
-function argsDetail(args: unknown): string {
+export function argsDetail(args: unknown): string {
 	if (args === undefined) return '';
 	if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
 		const keys = Object.keys(args);
@@ -167,7 +167,13 @@ const maxDetail = 400;
 
 function clip(text: string): string {
 	const line = sanitizeLine(text.length > maxDetail * 2 ? text.slice(0, maxDetail * 2) : text);
-	return line.length > maxDetail ? `${line.slice(0, maxDetail - 1)}…` : line;
+	return line.length > maxDetail ? `${line.slice(0, cutAt(line, maxDetail - 1))}…` : line;
+}
+
+/** `at`, or one less when cutting there would split a surrogate pair (half an emoji is not valid UTF-8). */
+function cutAt(text: string, at: number): number {
+	const code = text.charCodeAt(at - 1);
+	return code >= 0xd800 && code <= 0xdbff ? at - 1 : at;
 }
 
 export function describeActivity(activity: Activity): ActivityLine {

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import React from 'react';
 import type {Activity} from '../model/state.js';
+import {highlightRanges} from '../model/search.js';
 import {describeActivity} from '../text/describe-activity.js';
 
 const colors: Partial<Record<Activity['type'], string>> = {
@@ -13,18 +14,43 @@ const colors: Partial<Record<Activity['type'], string>> = {
 	interactiveTool: 'cyan',
 };
 
-/** One activity: icon, verb, what it acted on, and a tool error in red. */
-export function ActivityRow({activity, depth, selected, width}: {activity: Activity; depth: number; selected: boolean; width: number}) {
+/** Text with the search matches in it marked; the text is already sanitised. */
+export function Highlighted({text, query, color}: {text: string; query: string | undefined; color?: string | undefined}) {
+	const ranges = query ? highlightRanges(text, query) : [];
+	if (ranges.length === 0) return <Text color={color}>{text}</Text>;
+	const parts: React.ReactNode[] = [];
+	let at = 0;
+	for (const [start, end] of ranges) {
+		if (start > at) parts.push(text.slice(at, start));
+		parts.push(
+			<Text key={start} backgroundColor="yellow" color="black">
+				{text.slice(start, end)}
+			</Text>,
+		);
+		at = end;
+	}
+
+	if (at < text.length) parts.push(text.slice(at));
+	return <Text color={color}>{parts}</Text>;
+}
+
+/** One activity: icon, verb, what it acted on, and a tool error in red; search matches marked. */
+export function ActivityRow({activity, depth, selected, width, highlight}: {activity: Activity; depth: number; selected: boolean; width: number; highlight?: string | undefined}) {
 	const line = describeActivity(activity);
 	const showError = line.error !== undefined && activity.type !== 'error';
 	return (
 		<Box width={width}>
 			<Text wrap="truncate-end" inverse={selected}>
 				{' '.repeat(depth * 2 + 2)}
-				{line.icon} <Text color={colors[activity.type]}>{line.verb}</Text>
+				{line.icon} <Highlighted text={line.verb} query={highlight} color={colors[activity.type]} />
 				{line.detail === '' ? '' : ' '}
-				<Text color={activity.type === 'error' ? 'red' : undefined}>{line.detail}</Text>
-				{showError ? <Text color="red"> ✗ {line.error}</Text> : null}
+				<Highlighted text={line.detail} query={highlight} color={activity.type === 'error' ? 'red' : undefined} />
+				{showError ? (
+					<Text color="red">
+						{' ✗ '}
+						<Highlighted text={line.error ?? ''} query={highlight} />
+					</Text>
+				) : null}
 				{line.pending ? <Text color="gray"> …</Text> : null}
 			</Text>
 		</Box>

@@ -1,6 +1,7 @@
 import {createContext, useContext, useSyncExternalStore, type Dispatch} from 'react';
 import type {EventRef} from '../model/events.js';
-import type {Model} from '../model/state.js';
+import type {Activity, Model} from '../model/state.js';
+import type {Replay} from '../sources/replay.js';
 import type {SourceState} from '../sources/run-sources.js';
 import type {UiAction, UiState} from './ui-state.js';
 import {UiStore} from './ui-store.js';
@@ -21,6 +22,10 @@ export type ViewEnv = {
 	childRunning: () => boolean;
 	/** Ends the app with the exit code the run should give. */
 	quit: () => void;
+	/** With `--replay`: the pacing, for the space and +/- keys and the header. */
+	replay?: Replay | undefined;
+	/** Writes an activity's raw event to a file; returns where, or throws with a message for the person. */
+	exportEvent: (activity: Activity) => string;
 };
 
 export const ViewEnvContext = createContext<ViewEnv | undefined>(undefined);

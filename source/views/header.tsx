@@ -5,7 +5,11 @@ import type {Job, Model} from '../model/state.js';
 import {isLive, jobTotals, shownStatus} from '../model/tree.js';
 import {formatCount, formatDuration} from '../output/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
-import {useModelVersion, useViewEnv} from './contexts.js';
+import {useRef} from 'react';
+import {describeFilter, isEmptyFilter} from '../model/filter.js';
+import {maxStepsNote} from '../model/resume-command.js';
+import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
+import {createHiddenCounter} from './find.js';
 import {statusLook} from './status.js';
 
 /** The job the header talks about: the one that saw an event last. */
@@ -24,7 +28,8 @@ export function currentJob(model: Model): Job | undefined {
  * tokens, bad lines).
  */
 export function Header({width}: {width: number}) {
-	const {model, store, sourceLabel, sources} = useViewEnv();
+	const env = useViewEnv();
+	const {model, store, sourceLabel, sources} = env;
 	useModelVersion();
 	const reading = sources.some(source => source.live);
 	const job = currentJob(model);
@@ -37,7 +42,10 @@ export function Header({width}: {width: number}) {
 	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
 	const span = totals?.startedAt === undefined ? undefined : (live && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
-	const maxSteps = job?.maxSteps;
+	const ui = useUiState();
+	const hiddenFor = useRef(createHiddenCounter()).current;
+	const hidden = hiddenFor(model, ui.filter);
+	const maxNote = job ? maxStepsNote(model, job) : undefined;
 	return (
 		<Box flexDirection="column" width={width}>
 			<Text wrap="truncate-end">
@@ -48,7 +56,11 @@ export function Header({width}: {width: number}) {
 				{sanitizeLine(sourceLabel)}
 				{sources.map(source => (source.pid !== undefined && source.live ? ` (pid ${source.pid})` : ''))}
 				{exit ? <Text color={exit.exitCode === 0 ? 'green' : 'red'}>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text> : null}
-				<Text color="gray">{reading ? ' · live' : ' · ended'}</Text>
+				{env.replay ? (
+					<Text color="magenta">{!reading ? ' · replayed' : env.replay.paused ? ' · ⏸ replay paused (space)' : ` · ▶ replay ${env.replay.speed}× (+/-)`}</Text>
+				) : (
+					<Text color="gray">{reading ? ' · live' : ' · ended'}</Text>
+				)}
 				{job ? <Text color="gray"> · job {sanitizeLine(job.jobId).slice(0, 12)}</Text> : null}
 				<Text color="gray"> · </Text>
 				{live ? (
@@ -59,7 +71,7 @@ export function Header({width}: {width: number}) {
 					<Text color={look.color}>{look.glyph}</Text>
 				)}
 				<Text color={look.color}> {job ? look.word : 'waiting for events'}</Text>
-				{status === 'stoppedByExceededMaxSteps' && maxSteps !== undefined ? <Text color="yellow"> ({totals?.steps}/{maxSteps})</Text> : null}
+				{maxNote ? <Text color="yellow"> · {sanitizeLine(maxNote)}</Text> : null}
 				<Text color="gray"> · {formatDuration(span)}</Text>
 			</Text>
 			<Text wrap="truncate-end" color="gray">
@@ -67,6 +79,12 @@ export function Header({width}: {width: number}) {
 				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
 				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {model.diagnosticCount} bad lines (d)</Text> : null}
 				{model.unknownEvents.size > 0 ? <Text> · {[...model.unknownEvents.values()].reduce((a, b) => a + b, 0)} unknown</Text> : null}
+				{isEmptyFilter(ui.filter) ? null : (
+					<Text color="magenta">
+						{' '}
+						· filter {describeFilter(ui.filter)} ({hidden} hidden)
+					</Text>
+				)}
 			</Text>
 		</Box>
 	);

@@ -4,6 +4,7 @@ import {depthOf} from '../model/tree.js';
 import {iconOf, safeJson} from '../text/describe-activity.js';
 import {sanitizeBlock, sanitizeLine} from '../text/sanitize.js';
 import {wrapToWidth} from '../text/wrap.js';
+import {interactiveStop, stepCheckpoint} from '../model/resume-command.js';
 import {statusLook} from './status.js';
 
 export type InspectorLine = {text: string; tone?: 'heading' | 'label' | 'error' | 'dim'};
@@ -25,7 +26,8 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 
 	const field = (label: string, value: string | number | undefined | null) => {
 		if (value === undefined || value === null || value === '') return;
-		for (const [n, line] of wrapToWidth(`${label}: ${sanitizeLine(String(value))}`, textWidth).entries()) lines.push({text: n === 0 ? line : `  ${line}`, tone: n === 0 ? 'label' : undefined});
+		// Labels can be event text too (a child run's id): sanitised like the value.
+		for (const [n, line] of wrapToWidth(`${sanitizeLine(label)}: ${sanitizeLine(String(value))}`, textWidth).entries()) lines.push({text: n === 0 ? line : `  ${line}`, tone: n === 0 ? 'label' : undefined});
 	};
 
 	const block = (text: string, tone?: InspectorLine['tone']) => {
@@ -115,6 +117,24 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		}
 
 		if (run.error) field('error', `${run.error.name}: ${run.error.message}`);
+	}
+
+	const checkpoint = stepCheckpoint(model, activity);
+	if (checkpoint?.resumeCommand) {
+		heading(`Resume from this step (checkpoint ${checkpoint.checkpointId ?? ''})`);
+		block(checkpoint.resumeCommand);
+	}
+
+	if (run) {
+		const stop = interactiveStop(model, run);
+		if (stop && stop.activity.id === activity.id) {
+			heading('Waiting for your answer');
+			field('tool', stop.toolName);
+			block(safeJson(stop.args, 2));
+			lines.push({text: 'Answer it with:', tone: 'label'});
+			block(stop.command);
+			block(stop.jobCommand, 'dim');
+		}
 	}
 
 	heading(`Raw event (line ${activity.ref.line} of ${activity.ref.source})`);

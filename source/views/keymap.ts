@@ -25,7 +25,17 @@ export type Command =
 	| 'app.quit'
 	| 'app.interrupt'
 	| 'confirm.yes'
-	| 'confirm.no';
+	| 'search.open'
+	| 'search.next'
+	| 'search.previous'
+	| 'filter.open'
+	| 'filter.errors'
+	| 'timeline.toggle'
+	| 'usage.open'
+	| 'inspector.export'
+	| 'replay.pause'
+	| 'replay.faster'
+	| 'replay.slower';
 
 export function commandFor(input: string, key: Key): Command | undefined {
 	if (key.ctrl && input === 'c') return 'app.interrupt';
@@ -50,7 +60,8 @@ export function commandFor(input: string, key: Key): Command | undefined {
 		case 'l':
 			return 'pane.expand';
 		case ' ':
-			return 'item.activate';
+			// Toggles a pane or opens the inspector, except during a replay, where it pauses.
+			return 'replay.pause';
 		case 'e':
 			return 'tree.expandAll';
 		case 'E':
@@ -71,8 +82,27 @@ export function commandFor(input: string, key: Key): Command | undefined {
 			return 'app.quit';
 		case 'y':
 			return 'confirm.yes';
+		case '/':
+			return 'search.open';
 		case 'n':
-			return 'confirm.no';
+			return 'search.next';
+		case 'N':
+			return 'search.previous';
+		case ':':
+			return 'filter.open';
+		case 'x':
+			return 'filter.errors';
+		case 't':
+			return 'timeline.toggle';
+		case 'u':
+			return 'usage.open';
+		case 'o':
+			return 'inspector.export';
+		case '+':
+		case '=':
+			return 'replay.faster';
+		case '-':
+			return 'replay.slower';
 		default:
 			return undefined;
 	}
@@ -87,6 +117,13 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['g / G', 'top / bottom (G resumes follow)'],
 	['PgUp / PgDn', 'page up / down'],
 	['f', 'toggle follow (keep the newest activity in sight)'],
+	['/', 'search activity text (n / N: next / previous match, esc clears)'],
+	[':', 'filter: type:exec expert:NAME run:ID errors step:10-20 text, -term negates'],
+	['x', 'errors only, on / off'],
+	['t', 'timeline: one row per step, child runs nested (esc back)'],
+	['u', 'token usage per expert'],
+	['o', 'in the inspector: write the raw event JSON to a file'],
+	['space  + / -', 'with --replay: pause, faster / slower'],
 	['d', 'diagnostics: lines that could not be read'],
 	['s', "the command's stderr (perscope -- COMMAND)"],
 	['?', 'this help'],
@@ -117,17 +154,22 @@ const noModifiers: Key = {
 	numLock: false,
 };
 
+export type Press = {input: string; key: Key};
+
 /**
- * Commands for a run of plain characters that arrived in one read (Ink only splits escape sequences):
- * each character is its own key, and Enter and Ctrl-C keep their meaning inside the run.
+ * The key presses in one read. Ink splits escape sequences but hands over a run of plain characters as one
+ * string (key repeat, a fast typist, a paste): each character is its own press, and Enter, Backspace and
+ * Ctrl-C inside the run keep their meaning.
  */
-export function commandsForText(text: string): Command[] {
-	const commands: Command[] = [];
-	for (const character of text) {
-		const command =
-			character === '\r' || character === '\n' ? 'item.activate' : character === '\u0003' ? 'app.interrupt' : commandFor(character, noModifiers);
-		if (command !== undefined) commands.push(command);
+export function pressesOf(input: string, key: Key): Press[] {
+	if (input.length <= 1 || key.ctrl || key.meta || commandFor(input, key) !== undefined) return [{input, key}];
+	const presses: Press[] = [];
+	for (const character of input) {
+		if (character === '\r' || character === '\n') presses.push({input: '\r', key: {...noModifiers, return: true}});
+		else if (character === '\u007F' || character === '\b') presses.push({input: '', key: {...noModifiers, backspace: true}});
+		else if (character === '\u0003') presses.push({input: 'c', key: {...noModifiers, ctrl: true}});
+		else presses.push({input: character, key: noModifiers});
 	}
 
-	return commands;
+	return presses;
 }

@@ -1,11 +1,17 @@
-import {useInput} from 'ink';
+import {useInput, type Key} from 'ink';
 import React, {createContext, useContext, useEffect, useRef, type ReactNode} from 'react';
-import {commandFor, commandsForText, type Command} from './keymap.js';
+import {commandFor, pressesOf, type Command} from './keymap.js';
 
 /** A handler returns true when it used the command, which stops lower-priority handlers from seeing it. */
 export type CommandHandler = (command: Command) => boolean;
 
-type Registry = {add(handler: {priority: number; handle: CommandHandler}): () => void};
+/** Takes raw keys instead of commands while `active()`, for a line being typed (search, filter). */
+export type TextHandler = {active: () => boolean; handle: (input: string, key: Key) => void};
+
+type Registry = {
+	add(handler: {priority: number; handle: CommandHandler}): () => void;
+	capture(handler: TextHandler | undefined): void;
+};
 
 const KeypressContext = createContext<Registry | undefined>(undefined);
 
@@ -15,7 +21,11 @@ const KeypressContext = createContext<Registry | undefined>(undefined);
  */
 export function KeypressProvider({children, active = true}: {children: ReactNode; active?: boolean}) {
 	const handlers = useRef<Array<{priority: number; handle: CommandHandler}>>([]);
+	const capture = useRef<TextHandler | undefined>(undefined);
 	const registry = useRef<Registry>({
+		capture(handler) {
+			capture.current = handler;
+		},
 		add(handler) {
 			handlers.current = [...handlers.current, handler].sort((a, b) => b.priority - a.priority);
 			return () => {
@@ -26,10 +36,16 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 
 	useInput(
 		(input, key) => {
-			// Ink hands over a run of plain characters as one string: `kkk` from key repeat is three keys.
-			const single = commandFor(input, key);
-			const commands = single === undefined && input.length > 1 && !key.ctrl && !key.meta ? commandsForText(input) : single === undefined ? [] : [single];
-			for (const command of commands) {
+			for (const press of pressesOf(input, key)) {
+				// Decided per press, from state that is current now: `/` then `vitest` in one read is a
+				// search for "vitest", not a search followed by six commands.
+				if (capture.current?.active()) {
+					capture.current.handle(press.input, press.key);
+					continue;
+				}
+
+				const command = commandFor(press.input, press.key);
+				if (command === undefined) continue;
 				for (const handler of handlers.current) if (handler.handle(command)) break;
 			}
 		},
@@ -48,6 +64,18 @@ export function useCommands(priority: number, handle: CommandHandler, enabled = 
 		if (!registry || !enabled) return;
 		return registry.add({priority, handle: command => latest.current(command)});
 	}, [registry, priority, enabled]);
+}
+
+/** While `active()` (checked at each key press), every key goes to `handle` as raw input, and no command runs. */
+export function useTextCapture(handle: TextHandler['handle'], active: () => boolean): void {
+	const registry = useContext(KeypressContext);
+	const latest = useRef({handle, active});
+	latest.current = {handle, active};
+	useEffect(() => {
+		if (!registry) return;
+		registry.capture({active: () => latest.current.active(), handle: (input, key) => latest.current.handle(input, key)});
+		return () => registry.capture(undefined);
+	}, [registry]);
 }
 
 export const priorities = {app: 0, tree: 10, overlay: 100, confirm: 200} as const;

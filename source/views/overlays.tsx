@@ -1,6 +1,9 @@
 import {Box, Text} from 'ink';
 import React, {useMemo} from 'react';
+import {formatShare, usageByExpert} from '../model/usage-by-expert.js';
+import {formatCount} from '../output/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
+import {padEnd} from '../text/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
 import {inspectorLines, type InspectorLine} from './inspector-lines.js';
 import type {Command} from './keymap.js';
@@ -65,8 +68,19 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 		// The activity object is mutated in place as results arrive; the version says when.
 		[activity, raw, width, version, env.model],
 	);
+	const dispatch = useUiDispatch();
+	useCommands(priorities.overlay + 1, command => {
+		if (command !== 'inspector.export' || !activity) return false;
+		try {
+			dispatch({type: 'setMessage', message: `wrote ${env.exportEvent(activity)}`});
+		} catch (error) {
+			dispatch({type: 'setMessage', message: `could not write the event: ${error instanceof Error ? error.message : String(error)}`});
+		}
+
+		return true;
+	});
 	useOverlayKeys(lines.length, height);
-	return <ScrollPanel title="Inspector" lines={lines} scroll={scroll} height={height} width={width} hint="↑↓ PgUp PgDn scroll · esc close" />;
+	return <ScrollPanel title="Inspector" lines={lines} scroll={scroll} height={height} width={width} hint="↑↓ PgUp PgDn scroll · o write raw event to a file · esc close" />;
 }
 
 export function HelpOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
@@ -95,6 +109,22 @@ export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; hei
 	return <ScrollPanel title={`Diagnostics (${model.diagnosticCount} bad lines)`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
 }
 
+export function UsageOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	const {model} = useViewEnv();
+	useModelVersion();
+	const rows = usageByExpert(model);
+	const header = `${padEnd('EXPERT', 24)} ${'RUNS'.padStart(5)} ${'INPUT'.padStart(9)} ${'OUTPUT'.padStart(9)} ${'REASON'.padStart(9)} ${'CACHED'.padStart(9)}  SHARE`;
+	const lines: InspectorLine[] = [
+		{text: header, tone: 'heading'},
+		...rows.map(row => ({
+			text: `${padEnd(sanitizeLine(row.expertKey), 24)} ${String(row.runs).padStart(5)} ${formatCount(row.usage.inputTokens).padStart(9)} ${formatCount(row.usage.outputTokens).padStart(9)} ${formatCount(row.usage.reasoningTokens).padStart(9)} ${formatCount(row.usage.cachedInputTokens).padStart(9)}  ${formatShare(row.share).padStart(5)} ${'█'.repeat(Math.round(row.share / 5))}`,
+		})),
+	];
+	if (rows.length === 0) lines.push({text: 'No token usage reported yet.', tone: 'dim'});
+	useOverlayKeys(lines.length, height);
+	return <ScrollPanel title="Token usage per expert" lines={lines} scroll={scroll} height={height} width={width} hint="share of input + output · esc close" />;
+}
+
 export function StderrOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
 	const {sources} = useViewEnv();
 	useModelVersion();
@@ -117,6 +147,7 @@ export function ConfirmQuit({width}: {width: number}) {
 	useCommands(
 		priorities.confirm,
 		command => {
+			// y (or q again) quits; any other key is a no.
 			if (command === 'confirm.yes' || command === 'app.quit') quit();
 			else if (command !== 'app.interrupt') dispatch({type: 'closeOverlay'});
 			return command !== 'app.interrupt';

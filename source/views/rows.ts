@@ -1,5 +1,8 @@
+import {isEmptyFilter, matches as filterMatches, type Filter} from '../model/filter.js';
 import type {Model, Pane, Run} from '../model/state.js';
+import {interactiveStop} from '../model/resume-command.js';
 import {childPanes, isLive, rootPanes, shownStatus} from '../model/tree.js';
+import {argsDetail} from '../text/describe-activity.js';
 import {sanitizeBlock} from '../text/sanitize.js';
 import {wrapToWidth} from '../text/wrap.js';
 import type {UiState} from './ui-state.js';
@@ -13,7 +16,9 @@ export type Row =
 	| {kind: 'job'; key: string; jobId: string}
 	| {kind: 'pane'; key: string; paneId: string; depth: number; collapsed: boolean; orphan: boolean}
 	| {kind: 'activity'; key: string; index: number; depth: number; paneId: string}
-	| {kind: 'live'; key: string; paneId: string; depth: number; channel: 'reasoning' | 'result'; text: string};
+	| {kind: 'live'; key: string; paneId: string; depth: number; channel: 'reasoning' | 'result'; text: string}
+	/** Something the person must act on, under its pane: the question an interactive tool asked. */
+	| {kind: 'notice'; key: string; paneId: string; depth: number; text: string; part: 'question' | 'command'};
 
 /** Live streaming text shows its latest lines only; the rest is in the inspector once it completes. */
 const liveReasoningLines = 3;
@@ -72,9 +77,12 @@ function addPane(model: Model, ui: UiState, pane: Pane, depth: number, orphan: b
 
 	const children = childPanes(model, pane);
 	const placed = new Set<string>();
+	const filtered = !isEmptyFilter(ui.filter);
 	for (const index of pane.activityIndices) {
 		const activity = model.activities[index];
 		if (!activity) continue;
+		// A hidden delegation still shows its child pane: the child is placed after the activities.
+		if (filtered && !filterMatches(ui.filter, activity, model)) continue;
 		rows.push({kind: 'activity', key: activityKey(activity.id), index, depth, paneId: pane.paneId});
 		if (activity.type !== 'delegate' || activity.childRunIds.length === 0) continue;
 		// Child panes sit right under the activity that delegated them.
@@ -90,6 +98,12 @@ function addPane(model: Model, ui: UiState, pane: Pane, depth: number, orphan: b
 	}
 
 	addLiveText(model, pane, depth, width, rows);
+	const last = lastRun(model, pane);
+	const stop = last ? interactiveStop(model, last) : undefined;
+	if (stop) {
+		rows.push({kind: 'notice', key: `n:${pane.paneId}:q`, paneId: pane.paneId, depth, text: `${stop.toolName}: ${argsDetail(stop.args)}`, part: 'question'});
+		rows.push({kind: 'notice', key: `n:${pane.paneId}:c`, paneId: pane.paneId, depth, text: stop.command, part: 'command'});
+	}
 }
 
 function addLiveText(model: Model, pane: Pane, depth: number, width: number, rows: Row[]): void {
@@ -131,7 +145,7 @@ export function selectedRowIndex(rows: Row[], ui: UiState): number {
 	if (rows.length === 0) return -1;
 	if (ui.follow) {
 		// The newest activity, not the live text under it (which cannot be selected).
-		for (let i = rows.length - 1; i >= 0; i--) if (rows[i]!.kind !== 'live') return i;
+		for (let i = rows.length - 1; i >= 0; i--) if (rows[i]!.kind !== 'live' && rows[i]!.kind !== 'notice') return i;
 		return rows.length - 1;
 	}
 
@@ -145,16 +159,24 @@ export function selectedRowIndex(rows: Row[], ui: UiState): number {
  * so moving the selection (and handling many keys in one read) does not rebuild them.
  */
 export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, ui: UiState, width: number) => Row[] {
-	let last: {rev: number; collapsed: UiState['collapsed']; defaultCollapse: UiState['defaultCollapse']; width: number; model: Model; rows: Row[]} | undefined;
+	let last: {rev: number; collapsed: UiState['collapsed']; defaultCollapse: UiState['defaultCollapse']; filter: Filter; width: number; model: Model; rows: Row[]} | undefined;
 	return (model, ui, width) => {
-		if (last && last.model === model && last.rev === model.rev && last.collapsed === ui.collapsed && last.defaultCollapse === ui.defaultCollapse && last.width === width) {
+		if (
+			last &&
+			last.model === model &&
+			last.rev === model.rev &&
+			last.collapsed === ui.collapsed &&
+			last.defaultCollapse === ui.defaultCollapse &&
+			last.filter === ui.filter &&
+			last.width === width
+		) {
 			return last.rows;
 		}
 
 		const started = performance.now();
 		const rows = buildRows(model, ui, width);
 		onBuild?.(performance.now() - started);
-		last = {rev: model.rev, collapsed: ui.collapsed, defaultCollapse: ui.defaultCollapse, width, model, rows};
+		last = {rev: model.rev, collapsed: ui.collapsed, defaultCollapse: ui.defaultCollapse, filter: ui.filter, width, model, rows};
 		return rows;
 	};
 }

@@ -4,7 +4,10 @@ import {Ingest} from '../ingest.js';
 import type {InputPlan} from '../sources/inputs.js';
 import {listJobs, type JobListing} from '../sources/job-listing.js';
 import {RawEvents} from '../sources/raw-events.js';
+import {Replay, ReplayIngest} from '../sources/replay.js';
 import {runSources} from '../sources/run-sources.js';
+import {exportRawEvent} from '../output/export-event.js';
+import type {Filter} from '../model/filter.js';
 import {App} from './app.js';
 import {JobChooser} from './job-chooser.js';
 import type {ViewEnv} from './contexts.js';
@@ -22,7 +25,7 @@ async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise<JobLis
 }
 
 /** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
-export async function runApp(requested: InputPlan, options: {maxLineBytes: number}): Promise<number> {
+export async function runApp(requested: InputPlan, options: {maxLineBytes: number; filter?: Filter | undefined; replaySpeed?: number | undefined}): Promise<number> {
 	let plan = requested;
 	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
 	const keyboard = openKeyboard(stdinCarriesEvents);
@@ -46,8 +49,13 @@ export async function runApp(requested: InputPlan, options: {maxLineBytes: numbe
 
 	const raw = new RawEvents();
 	raw.addPlan(plan);
-	const ingest = new Ingest({maxLineBytes: options.maxLineBytes, onLine: line => raw.remember(line)});
+	const replay = options.replaySpeed === undefined ? undefined : new Replay({speed: options.replaySpeed});
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line)};
+	const ingest = replay ? new ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
 	const store = new ViewStore(ingest.model);
+	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
+	const redraw = () => store.markChanged();
+	replay?.subscribe(redraw);
 
 	let exitCode = 0;
 	let quitting = false;
@@ -55,12 +63,16 @@ export async function runApp(requested: InputPlan, options: {maxLineBytes: numbe
 	let instance: ReturnType<typeof render> | undefined;
 	// Yield to the event loop between chunks so keys and frames are served while a big file loads.
 	const sources = runSources(plan, ingest, {
-		afterChunk: () => new Promise(resolve => setImmediate(resolve)),
+		afterChunk: async () => {
+			if (ingest instanceof ReplayIngest) await ingest.drain(redraw);
+			await new Promise(resolve => setImmediate(resolve));
+		},
 		onChange: () => store.markChanged(),
 	});
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
+		replay?.finish();
 		sources.stop();
 		instance?.unmount();
 	};
@@ -79,6 +91,12 @@ export async function runApp(requested: InputPlan, options: {maxLineBytes: numbe
 		},
 		childRunning: () => sources.childRunning(),
 		quit,
+		replay,
+		exportEvent: activity => {
+			const text = raw.read(activity.ref);
+			if (text === undefined) throw new Error('the raw event is no longer available');
+			return exportRawEvent(text, activity);
+		},
 	};
 
 	let signalCode: number | undefined;
@@ -92,7 +110,7 @@ export async function runApp(requested: InputPlan, options: {maxLineBytes: numbe
 	process.on('SIGINT', onSignal);
 
 	try {
-		instance = render(<App env={env} />, {
+		instance = render(<App env={env} {...(options.filter ? {filter: options.filter} : {})} />, {
 			stdin: keyboard.stream,
 			stdout: process.stdout,
 			exitOnCtrlC: false,

@@ -7,6 +7,8 @@ import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js
 import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
+import {stepMatch} from '../model/search.js';
+import {createMatchCache, revealActivity} from './find.js';
 import {createRowsCache, paneKey, selectedRowIndex, type Row} from './rows.js';
 import type {UiAction, UiState} from './ui-state.js';
 
@@ -25,11 +27,31 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	const top = useRef(0);
 	top.current = scrollTop(top.current, selected, rows.length, height, ui.follow);
 
+	const matchesFor = useRef(createMatchCache()).current;
+
 	useCommands(priorities.tree, command => {
 		// Read the state now, not as of the last render: earlier keys of the same read may have changed it.
 		const current = uiStore.getState();
 		const currentRows = rowsFor(model, current, width);
-		return navigate(command, {model, rows: currentRows, selected: selectedRowIndex(currentRows, current), height, ui: current, dispatch: uiStore.dispatch});
+		const selectedIndex = selectedRowIndex(currentRows, current);
+		if (command === 'search.next' || command === 'search.previous') {
+			const found = matchesFor(model, current.search.query, current.filter);
+			const row = currentRows[selectedIndex];
+			const from = row?.kind === 'activity' ? row.index : current.search.current;
+			const target = stepMatch(found, from, command === 'search.next' ? 1 : -1);
+			if (current.search.query === '') uiStore.dispatch({type: 'setMessage', message: 'no search: press / to search'});
+			else if (target === undefined) uiStore.dispatch({type: 'setMessage', message: 'no matches'});
+			else {
+				uiStore.dispatch({type: 'setSearch', query: current.search.query, current: target});
+				revealActivity(model, target, uiStore.dispatch);
+			}
+
+			return true;
+		}
+
+		// Space toggles like enter, except during a replay (the replay takes it first).
+		const mapped = command === 'replay.pause' ? 'item.activate' : command;
+		return navigate(mapped, {model, rows: currentRows, selected: selectedIndex, height, ui: current, dispatch: uiStore.dispatch});
 	});
 
 	if (rows.length === 0) {
@@ -49,7 +71,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 				return (
 					<Box key={row.key} width={width}>
 						<Text color="cyan">{isSelected ? '›' : ' '}</Text>
-						<RowView row={row} model={model} selected={isSelected} width={width - 1} />
+						<RowView row={row} model={model} selected={isSelected} width={width - 1} highlight={ui.search.query} />
 					</Box>
 				);
 			})}
@@ -57,7 +79,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	);
 }
 
-function RowView({row, model, selected, width}: {row: Row; model: Model; selected: boolean; width: number}) {
+function RowView({row, model, selected, width, highlight}: {row: Row; model: Model; selected: boolean; width: number; highlight: string}) {
 	switch (row.kind) {
 		case 'job':
 			return (
@@ -76,11 +98,25 @@ function RowView({row, model, selected, width}: {row: Row; model: Model; selecte
 		case 'activity': {
 			const activity = model.activities[row.index];
 			if (!activity) return null;
-			return <ActivityRow activity={activity} depth={row.depth} selected={selected} width={width} />;
+			return <ActivityRow activity={activity} depth={row.depth} selected={selected} width={width} highlight={highlight === '' ? undefined : highlight} />;
 		}
 
 		case 'live':
 			return <LiveRow text={row.text} depth={row.depth} channel={row.channel} width={width} />;
+		case 'notice':
+			return (
+				<Box width={width}>
+					{row.part === 'question' ? (
+						<Text wrap="truncate-end" color="cyan" bold>
+							{' '.repeat(row.depth * 2 + 2)}🙋 waiting for your answer · {sanitizeLine(row.text)}
+						</Text>
+					) : (
+						<Text wrap="truncate-end" color="gray">
+							{' '.repeat(row.depth * 2 + 5)}answer with: {sanitizeLine(row.text)}
+						</Text>
+					)}
+				</Box>
+			);
 	}
 }
 
@@ -104,7 +140,7 @@ type NavContext = {
 };
 
 function selectable(row: Row | undefined): boolean {
-	return row !== undefined && row.kind !== 'live';
+	return row !== undefined && row.kind !== 'live' && row.kind !== 'notice';
 }
 
 /** The nearest selectable row from `index` in direction `step` (live text rows are skipped). */

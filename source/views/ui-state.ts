@@ -1,3 +1,5 @@
+import {emptyFilter, type Filter} from '../model/filter.js';
+
 /*
  * What the person is doing with the viewer — selection, collapsed panes, follow, overlays — kept apart
  * from the model of the run. Pure: (state, action) → state.
@@ -9,6 +11,8 @@ export type Overlay =
 	| {kind: 'help'; scroll: number}
 	| {kind: 'diagnostics'; scroll: number}
 	| {kind: 'stderr'; scroll: number}
+	| {kind: 'usage'; scroll: number}
+	| {kind: 'timeline'; scroll: number}
 	| {kind: 'confirmQuit'};
 
 export type UiState = {
@@ -23,6 +27,14 @@ export type UiState = {
 	/** Keep the newest row in sight. */
 	follow: boolean;
 	overlay: Overlay;
+	/** Activities the filter does not match are hidden (and counted in the header). */
+	filter: Filter;
+	/** The search: matches are highlighted; `current` is the activity index `n`/`N` last jumped to. */
+	search: {query: string; current: number | undefined};
+	/** A line being typed at the bottom: `/` search or `:` filter. */
+	prompt: {kind: 'search' | 'filter'; text: string; error: string | undefined} | undefined;
+	/** A short note for the person (where an export was written, …), shown in the footer until the next key. */
+	message: string | undefined;
 };
 
 export type UiAction =
@@ -32,7 +44,13 @@ export type UiAction =
 	| {type: 'collapseAll'}
 	| {type: 'setFollow'; follow: boolean}
 	| {type: 'openInspector'; activityId: string}
-	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'stderr' | 'confirmQuit'}
+	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'stderr' | 'usage' | 'timeline' | 'confirmQuit'}
+	| {type: 'setFilter'; filter: Filter}
+	| {type: 'setSearch'; query: string; current?: number | undefined}
+	| {type: 'openPrompt'; kind: 'search' | 'filter'; text: string}
+	| {type: 'editPrompt'; text: string; error?: string | undefined}
+	| {type: 'closePrompt'}
+	| {type: 'setMessage'; message: string | undefined}
 	| {type: 'scrollOverlay'; by: number; max: number}
 	| {type: 'scrollOverlayTo'; to: number; max: number}
 	| {type: 'closeOverlay'};
@@ -44,6 +62,10 @@ export const initialUiState: UiState = {
 	defaultCollapse: 'auto',
 	follow: true,
 	overlay: {kind: 'none'},
+	filter: emptyFilter,
+	search: {query: '', current: undefined},
+	prompt: undefined,
+	message: undefined,
 };
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
@@ -77,5 +99,17 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 
 		case 'closeOverlay':
 			return {...state, overlay: {kind: 'none'}};
+		case 'setFilter':
+			return {...state, filter: action.filter};
+		case 'setSearch':
+			return {...state, search: {query: action.query, current: 'current' in action ? action.current : state.search.current}};
+		case 'openPrompt':
+			return {...state, prompt: {kind: action.kind, text: action.text, error: undefined}, message: undefined};
+		case 'editPrompt':
+			return state.prompt ? {...state, prompt: {...state.prompt, text: action.text, error: action.error}} : state;
+		case 'closePrompt':
+			return {...state, prompt: undefined};
+		case 'setMessage':
+			return state.message === action.message ? state : {...state, message: action.message};
 	}
 }

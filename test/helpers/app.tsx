@@ -28,7 +28,7 @@ export function sourceState(overrides: Partial<SourceState> = {}): SourceState {
 }
 
 /** Renders the app over a model, with no timers: tests tick the store themselves. */
-export function renderApp(model: Model, options: {sources?: SourceState[]; rawEvent?: ViewEnv['rawEvent']; label?: string} = {}): AppHarness {
+export function renderApp(model: Model, options: {sources?: SourceState[]; rawEvent?: ViewEnv['rawEvent']; label?: string; exportEvent?: ViewEnv['exportEvent']} = {}): AppHarness {
 	// Each reading of this clock is a second later, so every manual tick is past the redraw gap.
 	let clock = 0;
 	const store = new ViewStore(model, {now: () => (clock += 1000)});
@@ -44,6 +44,7 @@ export function renderApp(model: Model, options: {sources?: SourceState[]; rawEv
 		quit: () => {
 			quitCount++;
 		},
+		exportEvent: options.exportEvent ?? (() => '/tmp/exported.json'),
 	};
 	store.tick();
 	const instance = render(<App env={env} />);

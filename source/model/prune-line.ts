@@ -1,0 +1,274 @@
+/*
+ * Cuts message histories out of a raw Perstack event line before it is parsed.
+ *
+ * Every checkpoint, `startGeneration` and step record repeats the run's whole message history, so in a
+ * long job nearly all bytes of the log are histories that no schema reads. Parsing them is most of the cost
+ * of loading such a log. This replaces each history array with `[]`, on the raw bytes, so JSON.parse never
+ * sees it. The result must be exactly what parsing the whole line would give:
+ *
+ * - Only event types whose schemas never read these keys and never keep an `unknown` value in what they
+ *   return are touched (so `callTools`, whose tool-call `args` are kept, never is), and of `startRun` only
+ *   `messages`, since its `inputMessages` hold the query. The caller checks that the parsed event really is of
+ *   the type the line starts with (a later duplicate `"type"` key would win in JSON.parse).
+ * - A key is recognised as `"messages":[` whose opening quote is not escaped. In valid JSON such a quote opens
+ *   a string, and a string followed by `:` is a key; in invalid JSON the line fails the same way before the
+ *   array, so nothing can be hidden by cutting after it.
+ * - A cut array must itself be valid JSON, or the line is not pruned: replacing a valid value by another
+ *   valid value changes neither whether the line parses nor what else it holds, and an array is
+ *   self-delimiting. Validating is done without parsing each history again: histories grow by appending, so
+ *   an array that starts with the bytes of one validated before (up to its closing bracket) needs only its new
+ *   elements checked, and an identical one (`checkpoint` and `nextCheckpoint`, the next `startGeneration`)
+ *   needs nothing.
+ *
+ * Cuts are made right after `[` and right before `]`, both ASCII, so decoding the kept pieces one by one gives
+ * the same text as decoding the line whole, whatever the bytes in between.
+ */
+
+const quote = 0x22;
+const backslash = 0x5c;
+const openBracket = 0x5b;
+const closeBracket = 0x5d;
+const openBrace = 0x7b;
+const closeBrace = 0x7d;
+const comma = 0x2c;
+
+/** Lines shorter than this are parsed whole: there is little to cut, and looking costs more than it saves. */
+export const minPrunedLineBytes = 2048;
+
+/** Arrays shorter than this are left in: validating them costs as much as parsing them. */
+const minCutBytes = 512;
+
+/** Remembered validated arrays: enough for the runs of a few jobs streaming side by side. */
+const maxRemembered = 24;
+const maxRememberedBytes = 16 * 1024 * 1024;
+
+type KeySet = {messages: boolean; inputMessages: boolean; newMessages: boolean};
+
+const everyHistory: KeySet = {messages: true, inputMessages: true, newMessages: true};
+
+/** What may be cut, by the event type the line starts with. Types not listed are never touched. */
+const prunable: ReadonlyMap<string, KeySet> = new Map([
+	['startGeneration', everyHistory],
+	['continueToNextStep', everyHistory],
+	['stopRunByInteractiveTool', everyHistory],
+	['stopRunByDelegate', everyHistory],
+	['stopRunByExceededMaxSteps', everyHistory],
+	['stopRunByError', everyHistory],
+	['completeRun', everyHistory],
+	['finishToolCall', everyHistory],
+	['finishAllToolCalls', everyHistory],
+	['resumeToolCalls', everyHistory],
+	['retry', everyHistory],
+	['startRun', {messages: true, inputMessages: false, newMessages: false}],
+]);
+
+const linePrefix = Buffer.from('{"type":"');
+const openBracketByte = Buffer.from('[');
+/** Common to the three keys: found in one pass, then told apart by what precedes it. */
+const keyTail = Buffer.from('essages":[');
+const messagesHead = Buffer.from('"m');
+const newMessagesHead = Buffer.from('"newM');
+const inputMessagesHead = Buffer.from('"inputM');
+
+export type PrunedLine = {
+	/** The line with histories replaced by `[]`, decoded. */
+	text: string;
+	/** The type the line starts with: the parsed event must be of this type, or the line must be parsed whole. */
+	type: string;
+};
+
+export class HistoryPruner {
+	/** Arrays known to be valid JSON, without their closing bracket; most recently used first. */
+	#validated: Buffer[] = [];
+	#validatedBytes = 0;
+
+	/**
+	 * The line `bytes[start, end)` with its histories cut, or undefined when it has none to cut or anything
+	 * about it is not as expected (then it is to be parsed whole, as if this did not exist).
+	 */
+	prune(bytes: Buffer, start: number, end: number): PrunedLine | undefined {
+		if (end - start < minPrunedLineBytes) return undefined;
+		const type = lineType(bytes, start, end);
+		if (type === undefined) return undefined;
+		const keys = prunable.get(type);
+		if (!keys) return undefined;
+
+		let pieces: string[] | undefined;
+		let kept = start;
+		let at = bytes.indexOf(keyTail, start + linePrefix.length);
+		while (at !== -1 && at < end) {
+			const open = at + keyTail.length - 1;
+			const keyStart = keyStartBefore(bytes, at, start, keys);
+			if (keyStart === undefined || isEscaped(bytes, keyStart, start)) {
+				at = bytes.indexOf(keyTail, open + 1);
+				continue;
+			}
+
+			const close = this.#validArrayEnd(bytes, open, end);
+			if (close === -1) return undefined;
+			if (close - open >= minCutBytes) {
+				pieces ??= [];
+				pieces.push(bytes.toString('utf8', kept, open + 1));
+				kept = close - 1;
+			}
+
+			at = bytes.indexOf(keyTail, close);
+		}
+
+		if (!pieces) return undefined;
+		pieces.push(bytes.toString('utf8', kept, end));
+		return {text: pieces.join(''), type};
+	}
+
+	/** Index just past the closing bracket of the valid array opening at `open`, or -1. */
+	#validArrayEnd(bytes: Buffer, open: number, end: number): number {
+		const remembered = this.#validated;
+		for (let i = 0; i < remembered.length; i++) {
+			const known = remembered[i]!;
+			const length = known.length;
+			if (open + length >= end) continue;
+			if (bytes.compare(known, 0, length, open, open + length) !== 0) continue;
+			const next = bytes[open + length];
+			if (next === closeBracket) {
+				this.#touch(i);
+				return open + length + 1;
+			}
+
+			if (next !== comma) continue;
+			// The known elements, a comma, then new elements: `[known,new]` is valid iff `[new]` is.
+			const close = matchingClose(bytes, open + length + 1, end, 1);
+			if (close === -1 || !isJson('[' + bytes.toString('utf8', open + length + 1, close))) return -1;
+			this.#replace(i, bytes, open, close);
+			// The new elements often come again on their own, as the step's `newMessages`.
+			if (close - (open + length + 1) >= minCutBytes) this.#rememberCopy(Buffer.concat([openBracketByte, bytes.subarray(open + length + 1, close - 1)]));
+			return close;
+		}
+
+		const close = matchingClose(bytes, open, end, 0);
+		if (close === -1 || !isJson(bytes.toString('utf8', open, close))) return -1;
+		if (close - open >= minCutBytes && hasElement(bytes, open + 1, close)) this.#remember(bytes, open, close);
+		return close;
+	}
+
+	#touch(index: number): void {
+		if (index === 0) return;
+		const [known] = this.#validated.splice(index, 1);
+		if (known) this.#validated.unshift(known);
+	}
+
+	#replace(index: number, bytes: Buffer, open: number, close: number): void {
+		const [old] = this.#validated.splice(index, 1);
+		this.#validatedBytes -= old?.length ?? 0;
+		this.#remember(bytes, open, close);
+	}
+
+	/** Keeps a copy of the array without its closing bracket (the bytes are the caller's and will be reused). */
+	#remember(bytes: Buffer, open: number, close: number): void {
+		this.#rememberCopy(Buffer.from(bytes.subarray(open, close - 1)));
+	}
+
+	#rememberCopy(copy: Buffer): void {
+		this.#validated.unshift(copy);
+		this.#validatedBytes += copy.length;
+		while (this.#validated.length > maxRemembered || (this.#validatedBytes > maxRememberedBytes && this.#validated.length > 1)) {
+			const dropped = this.#validated.pop();
+			this.#validatedBytes -= dropped?.length ?? 0;
+		}
+	}
+}
+
+/** The event type when the line starts `{"type":"<letters>"`, else undefined. */
+function lineType(bytes: Buffer, start: number, end: number): string | undefined {
+	if (bytes.compare(linePrefix, 0, linePrefix.length, start, Math.min(end, start + linePrefix.length)) !== 0) return undefined;
+	const from = start + linePrefix.length;
+	const limit = Math.min(end, from + 64);
+	for (let i = from; i < limit; i++) {
+		const byte = bytes[i]!;
+		if (byte === quote) return i === from ? undefined : bytes.toString('latin1', from, i);
+		const letter = (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a);
+		if (!letter) return undefined;
+	}
+
+	return undefined;
+}
+
+/** Where the key ending in `essages":[` at `at` starts (its opening quote), if it is one that may be cut. */
+function keyStartBefore(bytes: Buffer, at: number, lineStart: number, keys: KeySet): number | undefined {
+	if (keys.messages && endsWith(bytes, at, lineStart, messagesHead)) return at - messagesHead.length;
+	if (keys.newMessages && endsWith(bytes, at, lineStart, newMessagesHead)) return at - newMessagesHead.length;
+	if (keys.inputMessages && endsWith(bytes, at, lineStart, inputMessagesHead)) return at - inputMessagesHead.length;
+	return undefined;
+}
+
+function endsWith(bytes: Buffer, at: number, lineStart: number, head: Buffer): boolean {
+	const from = at - head.length;
+	return from >= lineStart && bytes.compare(head, 0, head.length, from, at) === 0;
+}
+
+/** Whether the quote at `index` is escaped: preceded by an odd number of backslashes. */
+function isEscaped(bytes: Buffer, index: number, lineStart: number): boolean {
+	let i = index - 1;
+	while (i >= lineStart && bytes[i] === backslash) i--;
+	return (index - 1 - i) % 2 === 1;
+}
+
+/**
+ * Index just past the bracket or brace that closes the nesting `depth` levels up from `from`, skipping
+ * strings; -1 when the line ends first. Only positions are found here: what is between is checked by
+ * JSON.parse, so a wrong answer on invalid input only means the line is parsed whole.
+ */
+function matchingClose(bytes: Buffer, from: number, end: number, depth: number): number {
+	let level = depth;
+	let i = from;
+	while (i < end) {
+		const byte = bytes[i]!;
+		if (byte === quote) {
+			i = stringEnd(bytes, i + 1, end);
+			if (i === -1) return -1;
+			continue;
+		}
+
+		if (byte === openBracket || byte === openBrace) level++;
+		else if (byte === closeBracket || byte === closeBrace) {
+			level--;
+			if (level === 0) return i + 1;
+			if (level < 0) return -1;
+		}
+
+		i++;
+	}
+
+	return -1;
+}
+
+/** Index just past the quote that closes a string whose content starts at `from`; -1 if there is none. */
+function stringEnd(bytes: Buffer, from: number, end: number): number {
+	let at = from;
+	for (;;) {
+		const found = bytes.indexOf(quote, at);
+		if (found === -1 || found >= end) return -1;
+		let backslashes = 0;
+		while (bytes[found - 1 - backslashes] === backslash) backslashes++;
+		if (backslashes % 2 === 0) return found + 1;
+		at = found + 1;
+	}
+}
+
+/** Whether the array whose content is `bytes[from, close - 1)` has an element (is not `[]` with whitespace). */
+function hasElement(bytes: Buffer, from: number, close: number): boolean {
+	for (let i = from; i < close - 1; i++) {
+		const byte = bytes[i];
+		if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return true;
+	}
+
+	return false;
+}
+
+function isJson(text: string): boolean {
+	try {
+		JSON.parse(text);
+		return true;
+	} catch {
+		return false;
+	}
+}

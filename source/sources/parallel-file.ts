@@ -1,0 +1,313 @@
+import {closeSync, fstatSync, openSync, readSync, statSync} from 'node:fs';
+import {availableParallelism} from 'node:os';
+import {Worker} from 'node:worker_threads';
+import type {Ingest} from '../ingest.js';
+import {describeFsError} from './fs-errors.js';
+import {isGzipFile} from './gzip-magic.js';
+import type {InputPlan} from './inputs.js';
+import {streamEvent} from '../model/stream-line.js';
+import {readBatch, type Batch} from './chunk-batch.js';
+import {ChunkReader, LineParser, parseChunk, type Chunk, type ChunkItem, type ChunkPosition, type ChunkSink} from './parse-chunk.js';
+import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
+import {initialSourceState, runSources, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
+
+/*
+ * The fast way to load plain files (not followed, not compressed): the file is cut into chunks at line
+ * boundaries; workers claim chunks ahead of the main thread and parse them (with message histories cut
+ * before parsing, see model/prune-line.ts), while the main thread parses whatever nobody claimed and reduces
+ * every chunk's events strictly in file order. The model, the diagnostics and every line number and offset
+ * come out exactly as from runSources; test/perf checks that.
+ *
+ * PERSCOPE_FAST=0 turns it off (then runSources reads everything). For tests and measurements:
+ * PERSCOPE_WORKERS and PERSCOPE_CHUNK_BYTES set the number of workers and the chunk size,
+ * PERSCOPE_MAIN_CLAIMS=0 leaves every chunk to the workers while one is alive, and
+ * PERSCOPE_WORKER_FAIL_AFTER=N makes each worker fail after N batches (the main thread then takes over).
+ */
+
+const mainId = 1;
+const batchSize = 1024;
+
+/** Reads the plan's inputs, the fast way when every input is a plain file read once, else through runSources. */
+export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}): RunningSources {
+	const files = plainFiles(plan);
+	if (!files) return runSources(plan, ingest, hooks);
+
+	const controller = new AbortController();
+	const states = plan.inputs.map(input => initialSourceState(input));
+	const changed = () => hooks.onChange?.();
+	const afterChunk = async () => {
+		await hooks.afterChunk?.();
+		changed();
+	};
+
+	const done = (async () => {
+		let exitCode = 0;
+		for (const [index, file] of files.entries()) {
+			const state = states[index]!;
+			try {
+				await loadFile(file, state, ingest, afterChunk, controller.signal);
+			} catch (error) {
+				state.error = `cannot read ${file.label}: ${describeFsError(error)}`;
+				ingest.sourceProblem(file.label, state.error);
+				exitCode = 1;
+			}
+
+			state.live = false;
+			changed();
+		}
+
+		return exitCode;
+	})();
+
+	return {
+		states,
+		done,
+		interrupt: () => false,
+		childRunning: () => false,
+		stop: () => controller.abort(),
+	};
+}
+
+type PlainFile = {path: string; label: string};
+
+/** The plan's files when every input is a regular, uncompressed file that is not followed; else undefined. */
+function plainFiles(plan: InputPlan): PlainFile[] | undefined {
+	if (process.env['PERSCOPE_FAST'] === '0') return undefined;
+	if (plan.follow || plan.jobsRoot !== undefined || plan.inputs.length === 0) return undefined;
+	const files: PlainFile[] = [];
+	for (const input of plan.inputs) {
+		if (input.kind !== 'file') return undefined;
+		try {
+			if (!statSync(input.path).isFile()) return undefined;
+		} catch {
+			// runSources reports it the usual way.
+			return undefined;
+		}
+
+		if (isGzipFile(input.path)) return undefined;
+		files.push({path: input.path, label: input.label});
+	}
+
+	return files;
+}
+
+function envNumber(name: string): number | undefined {
+	const value = process.env[name];
+	if (value === undefined || value.trim() === '') return undefined;
+	const number = Number(value);
+	return Number.isInteger(number) && number >= 0 ? number : undefined;
+}
+
+function chunkBytesFor(size: number): number {
+	const forced = envNumber('PERSCOPE_CHUNK_BYTES');
+	if (forced !== undefined && forced > 0) return forced;
+	return Math.min(8 * 1024 * 1024, Math.max(1024 * 1024, Math.round(size / 64)));
+}
+
+/** A worker costs a tenth of a second to start (it loads the schemas): not worth it for small files. */
+const minParallelBytes = 8 * 1024 * 1024;
+
+function workerCountFor(size: number, chunks: number): number {
+	const forced = envNumber('PERSCOPE_WORKERS');
+	if (forced !== undefined) return Math.min(forced, Math.max(0, chunks - 1));
+	if (size < minParallelBytes || chunks < 3) return 0;
+	return Math.max(0, Math.min(3, availableParallelism() - 1));
+}
+
+/** Cuts [0, size) into chunks of about `nominal` bytes, each ending just after a newline (the last at the end). */
+export function planChunks(fd: number, size: number, nominal: number): Chunk[] {
+	const chunks: Chunk[] = [];
+	const probe = Buffer.allocUnsafe(64 * 1024);
+	let start = 0;
+	while (start < size) {
+		let end = size;
+		let position = start + nominal - 1;
+		while (position < size) {
+			const read = readSync(fd, probe, 0, probe.length, position);
+			if (read === 0) break;
+			const at = probe.subarray(0, read).indexOf(0x0a);
+			if (at !== -1) {
+				end = position + at + 1;
+				break;
+			}
+
+			position += read;
+		}
+
+		chunks.push({start, end});
+		start = end;
+	}
+
+	return chunks;
+}
+
+async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, afterChunk: () => Promise<void>, signal: AbortSignal): Promise<void> {
+	const fd = openSync(file.path, 'r');
+	let workers: ChunkWorker[] = [];
+	const control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+	try {
+		const size = fstatSync(fd).size;
+		state.bytesTotal = size;
+		const chunks = planChunks(fd, size, chunkBytesFor(size));
+		const claimsBuffer = new SharedArrayBuffer(Math.max(1, chunks.length) * Int32Array.BYTES_PER_ELEMENT);
+		const countedBuffer = new SharedArrayBuffer(Math.max(1, chunks.length) * Int32Array.BYTES_PER_ELEMENT);
+		const countsBuffer = new SharedArrayBuffer(Math.max(1, chunks.length) * Float64Array.BYTES_PER_ELEMENT);
+		const claims = new Int32Array(claimsBuffer);
+		const counted = new Int32Array(countedBuffer);
+		const counts = new Float64Array(countsBuffer);
+		const workerCount = workerCountFor(size, chunks.length);
+		const setup = (id: number): WorkerSetup => ({
+			path: file.path,
+			source: file.label,
+			maxLineBytes: ingest.maxLineBytes,
+			chunks,
+			id,
+			// Workers stay a few chunks ahead of the main thread, so one that gets less CPU than hoped (a busy
+			// machine) is rarely what the main thread waits for: it parses the nearer chunks itself.
+			gap: envNumber('PERSCOPE_MAIN_CLAIMS') === 0 ? 0 : 12,
+			lookahead: 24 + 4 * workerCount,
+			failAfter: envNumber('PERSCOPE_WORKER_FAIL_AFTER'),
+			batchSize,
+			claims: claimsBuffer,
+			counted: countedBuffer,
+			counts: countsBuffer,
+			control: control.buffer,
+		});
+		workers = Array.from({length: workerCount}, (_unused, index) => new ChunkWorker(setup(mainId + 1 + index)));
+
+		const reader = new ChunkReader(fd);
+		const parser = new LineParser(file.label);
+		const feed = (item: ChunkItem) => {
+			if (item.kind === 'overlong') ingest.overlong(item.overlong);
+			else ingest.parsed(item);
+		};
+
+		const direct: ChunkSink = {
+			item: feed,
+			stream: (fields, line, offset) => ingest.parsed({kind: 'event', event: streamEvent(fields, {source: file.label, line, offset})}),
+			afterLine: () => undefined,
+		};
+
+		let lines = 0;
+		for (const [index, chunk] of chunks.entries()) {
+			if (signal.aborted) return;
+			let from: ChunkPosition = {offset: chunk.start, lines};
+			// For tests: leave every chunk to the workers while any is alive.
+			if (envNumber('PERSCOPE_MAIN_CLAIMS') === 0) {
+				while (Atomics.load(claims, index) === 0 && workers.some(worker => !worker.ended)) await new Promise(resolve => setTimeout(resolve, 1));
+			}
+
+			const claimer = Atomics.compareExchange(claims, index, 0, mainId);
+			const worker = claimer === 0 ? undefined : workers[claimer - mainId - 1];
+			let finished = false;
+			if (worker) {
+				const delivered = await worker.deliver(index, batch => readBatch(batch, file.label, feed));
+				if (delivered === 'done') finished = true;
+				// The worker died part way: what it did not deliver is read here.
+				else if (delivered !== undefined) from = delivered;
+			}
+
+			if (!finished) {
+				const {bytes, newlines} = reader.load(chunk);
+				if (Atomics.load(counted, index) === 0) {
+					counts[index] = newlines;
+					Atomics.store(counted, index, 1);
+					Atomics.notify(counted, index);
+				}
+
+				parseChunk({
+					reader,
+					parser,
+					chunk: {start: from.offset, end: chunk.end},
+					bytes: bytes?.subarray(from.offset - chunk.start),
+					from,
+					source: file.label,
+					maxLineBytes: ingest.maxLineBytes,
+					sink: direct,
+				});
+			}
+
+			lines += counts[index]!;
+			Atomics.store(control, 0, index + 1);
+			Atomics.notify(control, 0);
+			state.bytesRead = chunk.end;
+			await afterChunk();
+		}
+	} finally {
+		Atomics.store(control, 1, 1);
+		Atomics.notify(control, 0);
+		for (const worker of workers) void worker.stop();
+		closeSync(fd);
+	}
+}
+
+/** One worker, and the batches it posted that the main thread has not taken yet, by chunk. */
+class ChunkWorker {
+	readonly #worker: Worker;
+	readonly #batches = new Map<number, Batch[]>();
+	#ended = false;
+	#wake: (() => void) | undefined;
+
+	get ended(): boolean {
+		return this.#ended;
+	}
+
+	constructor(setup: WorkerSetup) {
+		this.#worker = new Worker(new URL('parse-chunk-worker.js', import.meta.url), {workerData: setup, resourceLimits: {maxYoungGenerationSizeMb: 48}});
+		this.#worker.on('message', (message: WorkerMessage) => {
+			if (message.kind === 'batch') {
+				const {batch} = message;
+				const waiting = this.#batches.get(batch.chunk);
+				if (waiting) waiting.push(batch);
+				else this.#batches.set(batch.chunk, [batch]);
+			}
+
+			this.#wakeUp();
+		});
+		// A worker that fails (even one that cannot start) only costs speed: its chunks are read on the main thread.
+		this.#worker.on('error', () => {
+			this.#ended = true;
+			this.#wakeUp();
+		});
+		this.#worker.on('exit', () => {
+			this.#ended = true;
+			this.#wakeUp();
+		});
+	}
+
+	/**
+	 * Feeds the chunk's items as they arrive. 'done' once all are fed; if the worker ended before, where the
+	 * rest of the chunk starts (undefined if it delivered none of it).
+	 */
+	async deliver(chunk: number, feed: (batch: Batch) => void): Promise<'done' | ChunkPosition | undefined> {
+		let next: ChunkPosition | undefined;
+		for (;;) {
+			const batch = this.#batches.get(chunk)?.shift();
+			if (batch) {
+				feed(batch);
+				next = batch.next;
+				if (batch.done) {
+					this.#batches.delete(chunk);
+					return 'done';
+				}
+
+				continue;
+			}
+
+			if (this.#ended) return next;
+			await new Promise<void>(resolve => {
+				this.#wake = resolve;
+			});
+		}
+	}
+
+	async stop(): Promise<void> {
+		await this.#worker.terminate();
+	}
+
+	#wakeUp(): void {
+		const wake = this.#wake;
+		this.#wake = undefined;
+		wake?.();
+	}
+}
