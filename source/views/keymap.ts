@@ -162,6 +162,15 @@ export type Press = {input: string; key: Key};
  * Ctrl-C inside the run keep their meaning.
  */
 export function pressesOf(input: string, key: Key): Press[] {
+	// Esc then a key in one read arrives as Alt+key (ESC-prefixed). Nothing is bound to Alt, so it is
+	// what the person typed: Esc, then the key.
+	if (key.meta && !key.ctrl && !key.escape && [...input].length === 1) {
+		return [
+			{input: '', key: {...noModifiers, escape: true}},
+			{input, key: {...key, meta: false}},
+		];
+	}
+
 	if (input.length <= 1 || key.ctrl || key.meta || commandFor(input, key) !== undefined) return [{input, key}];
 	const presses: Press[] = [];
 	for (const character of input) {

@@ -128,6 +128,29 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('searches a log, jumps between matches, and filters it down to the errors', async () => {
+		const tty = start('node dist/cli.js fixtures/demo.ndjson', {height: 34, width: 120});
+		await tty.waitFor('✅ complete Fixed.');
+		tty.keys('g', '/', 'vitest');
+		await tty.waitFor('1/7 matches');
+		tty.keys('Enter', 'n');
+		const second = await tty.waitFor('/vitest 2/7');
+		// The match was inside the folded test-runner pane: it opened, and the match is selected.
+		expect(second).toContain('▾ test-runner');
+		expect(tty.screen().split('\n').find(line => line.startsWith('›'))).toContain('exec npm test');
+		tty.keys('N');
+		await tty.waitFor('/vitest 1/7');
+		tty.keys('Escape', 'x');
+		const errors = await tty.waitFor('filter errors');
+		expect(errors).toContain('⚡ exec npm test ✗');
+		expect(errors).not.toContain('📄 read package.json');
+		expect(errors).toMatch(/\(\d+ hidden\)/);
+		tty.keys('x');
+		await tty.waitFor(screen => !screen.includes('filter errors'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('NO_COLOR removes every colour, and the selection is still marked in the gutter', async () => {
 		const tty = start('node dist/cli.js fixtures/real/delegate.ndjson', {env: {NO_COLOR: '1'}});
 		await tty.waitFor('▸ child-expert');
