@@ -2,9 +2,9 @@
 import meow from 'meow';
 import {parseFilter, type Filter} from './model/filter.js';
 import {InputError, resolveInputs, type InputPlan} from './sources/inputs.js';
-import {runHeadless, type HeadlessMode} from './output/headless.js';
+import type {HeadlessMode} from './output/headless.js';
 import {defaultMaxLineBytes} from './sources/line-splitter.js';
-import {defaultMaxGapMs, parseReplaySpeed} from './sources/replay.js';
+import {defaultMaxGapMs, parseReplaySpeed} from './sources/replay-speed.js';
 
 const help = `
   Usage
@@ -114,6 +114,8 @@ export async function main(argv: string[]): Promise<number> {
 	const headless = flags.print || flags.json || flags.summary || process.stdout.isTTY !== true;
 	if (!headless) return runInteractive(plan, {maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
 	const mode: HeadlessMode = flags.summary ? (flags.json ? 'summary-json' : 'summary') : flags.json ? 'json' : 'print';
+	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
+	const {runHeadless} = await import('./output/headless.js');
 	return runHeadless(plan, {mode, maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
 }
 
@@ -145,13 +147,19 @@ async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; f
 	delete process.env['CI'];
 	delete process.env['CONTINUOUS_INTEGRATION'];
 	if (process.env['NO_COLOR'] && !('FORCE_COLOR' in process.env)) process.env['FORCE_COLOR'] = '0';
+	// Loading Ink and React takes longer than reading the first megabytes of a log: put the first screen up
+	// before importing them, so the person sees where they are at once, whatever the machine's load.
+	const {enterFullScreen} = await import('./views/terminal.js');
+	const {sanitizeLine} = await import('./text/sanitize.js');
+	const restoreScreen = enterFullScreen(process.stdout);
+	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./views/run-app.js');
 	for (const [name, value] of saved) {
 		if (value === undefined) delete process.env[name];
 		else process.env[name] = value;
 	}
 
-	return runApp(plan, options);
+	return runApp(plan, {...options, restoreScreen});
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -11,13 +11,14 @@ import type {Line, OverlongLine} from './line-splitter.js';
  */
 
 /** A replayed log stays watchable: no single pause is longer than this (in log time, so `gap / speed` on screen). */
-export const defaultMaxGapMs = 2000;
+import {defaultMaxGapMs} from './replay-speed.js';
+
+export {defaultMaxGapMs, nextSpeed, parseReplaySpeed, replaySpeeds} from './replay-speed.js';
 
 /** When the consumer falls behind (a slow terminal), the schedule slips rather than catching up in a burst. */
 const maxLagMs = 100;
 
 /** The speeds `+` and `-` step through. */
-export const replaySpeeds = [0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] as const;
 
 export type ReplayClock = {
 	now: () => number;
@@ -58,19 +59,6 @@ export function eventTimeOf(text: string): number | undefined {
 	return Number.isFinite(value) ? value : undefined;
 }
 
-/** `--replay=SPEED`: a positive number, `10` or `10x`; undefined when it is not one. */
-export function parseReplaySpeed(text: string): number | undefined {
-	const match = /^\s*(\d+(?:\.\d*)?|\.\d+)x?\s*$/i.exec(text);
-	const speed = match ? Number(match[1]) : Number.NaN;
-	return Number.isFinite(speed) && speed > 0 ? speed : undefined;
-}
-
-/** The next speed up (`+`, direction 1) or down (`-`, direction -1) from `speed`, staying at the ends. */
-export function nextSpeed(speed: number, direction: 1 | -1): number {
-	if (direction === 1) return replaySpeeds.find(candidate => candidate > speed) ?? replaySpeeds[replaySpeeds.length - 1]!;
-	for (let i = replaySpeeds.length - 1; i >= 0; i--) if (replaySpeeds[i]! < speed) return replaySpeeds[i]!;
-	return replaySpeeds[0];
-}
 
 export type ReplayOptions = {
 	/** 1 is real time, 10 ten times faster. Default 1. */

@@ -25,16 +25,21 @@ async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise<JobLis
 }
 
 /** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
-export async function runApp(requested: InputPlan, options: {maxLineBytes: number; filter?: Filter | undefined; replaySpeed?: number | undefined}): Promise<number> {
+export async function runApp(
+	requested: InputPlan,
+	options: {maxLineBytes: number; filter?: Filter | undefined; replaySpeed?: number | undefined; restoreScreen?: () => void},
+): Promise<number> {
 	let plan = requested;
+	// The caller may already have switched screens to show something while Ink loaded.
+	const restoreScreen = options.restoreScreen ?? enterFullScreen(process.stdout);
 	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
 	const keyboard = openKeyboard(stdinCarriesEvents);
 	if (!keyboard) {
+		restoreScreen();
 		process.stderr.write('perscope: the interactive viewer needs a terminal to read keys from, and none is available; use --print for a transcript\n');
 		return 2;
 	}
 
-	const restoreScreen = enterFullScreen(process.stdout);
 	if (plan.jobsRoot !== undefined) {
 		// `perscope perstack`: list the saved jobs and open the one chosen.
 		const job = await chooseJob(plan.jobsRoot, keyboard.stream);
@@ -110,6 +115,8 @@ export async function runApp(requested: InputPlan, options: {maxLineBytes: numbe
 	process.on('SIGINT', onSignal);
 
 	try {
+		// Ink draws from the cursor: start from a clear screen, whatever was shown while it loaded.
+		process.stdout.write('\u001B[H\u001B[2J');
 		instance = render(<App env={env} {...(options.filter ? {filter: options.filter} : {})} />, {
 			stdin: keyboard.stream,
 			stdout: process.stdout,
