@@ -19,7 +19,16 @@ function useOverlayKeys(lineCount: number, height: number): void {
 	useCommands(priorities.overlay, command => scrollCommand(command, max, height, dispatch));
 }
 
-function scrollCommand(command: Command, max: number, height: number, dispatch: (action: UiAction) => void): boolean {
+/**
+ * Scrolling keys for any full-screen overlay; `closeOn` are the commands that close it. Keys that mean
+ * nothing here are used up so they cannot reach the tree behind; quitting and help pass through.
+ */
+export function scrollCommand(command: Command, max: number, height: number, dispatch: (action: UiAction) => void, closeOn: readonly Command[] = ['overlay.close', 'item.activate', 'pane.collapse']): boolean {
+	if (closeOn.includes(command)) {
+		dispatch({type: 'closeOverlay'});
+		return true;
+	}
+
 	switch (command) {
 		case 'nav.up':
 			dispatch({type: 'scrollOverlay', by: -1, max});
@@ -39,14 +48,10 @@ function scrollCommand(command: Command, max: number, height: number, dispatch: 
 		case 'nav.bottom':
 			dispatch({type: 'scrollOverlayTo', to: max, max});
 			return true;
-		case 'overlay.close':
-		case 'item.activate':
-		case 'pane.collapse':
-			dispatch({type: 'closeOverlay'});
-			return true;
 		case 'help.toggle':
 		case 'app.quit':
 		case 'app.interrupt':
+		case 'usage.open':
 			// Let quitting and help through to the app.
 			return false;
 		default:

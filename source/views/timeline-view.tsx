@@ -6,8 +6,8 @@ import {sanitizeLine} from '../text/sanitize.js';
 import {padEnd} from '../text/width.js';
 import {useModelVersion, useUiDispatch, useViewEnv} from './contexts.js';
 import {currentJob} from './header.js';
-import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
+import {scrollCommand} from './overlays.js';
 import {maxScroll} from './scroll-panel.js';
 import {statusLook} from './status.js';
 
@@ -24,7 +24,7 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 	const rows = timeline?.rows ?? [];
 	const bodyHeight = Math.max(1, height - 2);
 	const max = maxScroll(rows.length, height);
-	useCommands(priorities.overlay, command => timelineKeys(command, max, bodyHeight, dispatch));
+	useCommands(priorities.overlay, command => scrollCommand(command, max, height, dispatch, ['overlay.close', 'timeline.toggle']));
 
 	const labelWidth = Math.min(34, Math.max(16, Math.floor(width * 0.3)));
 	const barWidth = Math.max(10, width - labelWidth - 24);
@@ -67,38 +67,4 @@ function TimelineLine({row, spanStart, spanEnd, labelWidth, barWidth}: {row: Tim
 			<Text color={row.slow ? 'red' : row.open ? 'yellow' : 'cyan'}>{bar}</Text> {padEnd(formatDuration(row.durationMs), 7)} <Text color="gray">{tokens}</Text>
 		</Text>
 	);
-}
-
-function timelineKeys(command: Command, max: number, page: number, dispatch: ReturnType<typeof useUiDispatch>): boolean {
-	switch (command) {
-		case 'nav.up':
-			dispatch({type: 'scrollOverlay', by: -1, max});
-			return true;
-		case 'nav.down':
-			dispatch({type: 'scrollOverlay', by: 1, max});
-			return true;
-		case 'nav.pageUp':
-			dispatch({type: 'scrollOverlay', by: -page, max});
-			return true;
-		case 'nav.pageDown':
-			dispatch({type: 'scrollOverlay', by: page, max});
-			return true;
-		case 'nav.top':
-			dispatch({type: 'scrollOverlayTo', to: 0, max});
-			return true;
-		case 'nav.bottom':
-			dispatch({type: 'scrollOverlayTo', to: max, max});
-			return true;
-		case 'overlay.close':
-		case 'timeline.toggle':
-			dispatch({type: 'closeOverlay'});
-			return true;
-		case 'help.toggle':
-		case 'app.quit':
-		case 'app.interrupt':
-		case 'usage.open':
-			return false;
-		default:
-			return true;
-	}
 }
