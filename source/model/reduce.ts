@@ -3,8 +3,12 @@ import {zeroUsage} from './normalise.js';
 import {
 	baseToolTypes,
 	isToolActivity,
+	maxSkillStderrLineLength,
 	maxSkillStderrLines,
 	maxStoredDiagnostics,
+	maxUnknownTypeLength,
+	maxUnknownTypes,
+	otherUnknownTypes,
 	type Activity,
 	type BaseToolType,
 	type DelegateActivity,
@@ -17,7 +21,7 @@ import {
 	type ToolActivity,
 	type ToolActivityType,
 } from './state.js';
-import {TextAccumulator} from './text-accumulator.js';
+import {shortened, TextAccumulator} from './text-accumulator.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -41,7 +45,7 @@ export function reduce(model: Model, event: AgentEvent): void {
 
 	switch (event.kind) {
 		case 'unknown':
-			model.unknownEvents.set(event.wireType, (model.unknownEvents.get(event.wireType) ?? 0) + 1);
+			countUnknown(model, event.wireType);
 			return;
 		case 'runtimeInit':
 			onRuntimeInit(model, event);
@@ -112,6 +116,13 @@ export function reduce(model: Model, event: AgentEvent): void {
 		case 'marker':
 			return;
 	}
+}
+
+/** Unknown types are counted by name, with names and their number bounded: a log can make up a new one per line. */
+function countUnknown(model: Model, wireType: string): void {
+	let key = shortened(wireType, maxUnknownTypeLength);
+	if (!model.unknownEvents.has(key) && model.unknownEvents.size >= maxUnknownTypes) key = otherUnknownTypes;
+	model.unknownEvents.set(key, (model.unknownEvents.get(key) ?? 0) + 1);
 }
 
 export function addDiagnostic(model: Model, diagnostic: Diagnostic): void {
@@ -926,7 +937,7 @@ function onSkillStderr(model: Model, event: EventOf<'skillStderr'>): void {
 	}
 
 	skill.stderrCount++;
-	skill.stderr.push(event.message);
+	skill.stderr.push(shortened(event.message, maxSkillStderrLineLength));
 	if (skill.stderr.length > maxSkillStderrLines) skill.stderr.splice(0, skill.stderr.length - maxSkillStderrLines);
 }
 

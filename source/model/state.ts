@@ -205,6 +205,12 @@ export type RuntimeInfo = {
 
 export const maxStoredDiagnostics = 10_000;
 export const maxSkillStderrLines = 50;
+/** A kept stderr line is cut to this many characters: the count of lines is bounded, so must their length be. */
+export const maxSkillStderrLineLength = 4000;
+/** Distinct unknown event types counted by name; beyond this they are counted together under `otherUnknownTypes`. */
+export const maxUnknownTypes = 1000;
+export const maxUnknownTypeLength = 200;
+export const otherUnknownTypes = '(other types)';
 
 export type Model = {
 	jobs: Map<string, Job>;

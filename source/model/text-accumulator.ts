@@ -104,6 +104,11 @@ function tailOf(text: string, count: number): string {
 	return text.slice(start > 0 && isHighSurrogate(text.charCodeAt(start - 1)) ? start + 1 : Math.max(0, start));
 }
 
+/** `text` when it has at most `max` code units; else its start, copied, and `…`. */
+export function shortened(text: string, max: number): string {
+	return text.length <= max ? text : `${detached(headOf(text, max))}…`;
+}
+
 /** `text` when it fits in `cap` code units; else its head and tail around a marker saying how much was cut. */
 export function capText(text: string, cap: number): string {
 	if (text.length <= cap) return text;

@@ -263,6 +263,14 @@ function eachCluster(text: string, visit: Visit): void {
 	scan(text, visit, (start, end) => eachSegmentedCluster(text, start, end, visit));
 }
 
+/**
+ * Calls `visit(end, width)` for each grapheme cluster of `text`, in order, in time linear in the text
+ * (a segmenter over a whole long line is quadratic in Node 20). Returning false stops the walk.
+ */
+export function forEachCluster(text: string, visit: (end: number, width: number) => boolean): void {
+	eachCluster(text, visit);
+}
+
 function islandWidth(text: string, start: number, end: number): number {
 	if (end - start <= cacheableLength) {
 		return layoutOf(text.slice(start, end))[0]!;

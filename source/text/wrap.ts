@@ -1,6 +1,4 @@
-import {displayWidth} from './width.js';
-
-const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
+import {displayWidth, forEachCluster} from './width.js';
 
 /**
  * Hard-wraps sanitised text to a display width, never splitting a grapheme cluster, so a wide character
@@ -18,8 +16,12 @@ export function wrapToWidth(text: string, width: number): string[] {
 		let current = '';
 		let used = 0;
 		let lastSpace = -1;
-		for (const {segment} of segmenter.segment(line)) {
-			const cells = displayWidth(segment);
+		let start = 0;
+		// Cluster by cluster without Intl.Segmenter over the whole line: that is quadratic in Node 20, and
+		// a tool result can be one line of megabytes (the inspector froze on a 500 KB line).
+		forEachCluster(line, (end, cells) => {
+			const segment = line.slice(start, end);
+			start = end;
 			if (used + cells > limit) {
 				// Prefer breaking after the last space when what moves down still fits with this character.
 				const rest = lastSpace > 0 ? current.slice(lastSpace + 1) : '';
@@ -40,7 +42,8 @@ export function wrapToWidth(text: string, width: number): string[] {
 			if (segment === ' ') lastSpace = current.length;
 			current += segment;
 			used += cells;
-		}
+			return true;
+		});
 
 		out.push(current);
 	}
