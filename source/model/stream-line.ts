@@ -5,25 +5,19 @@ import type {PerstackEvent} from './wire/perstack.js';
 /*
  * A fast lane for the streaming events that make up most lines of a Perstack log: a `streamReasoning` or
  * `streamRunResult` line per few characters of model output. For a line in exactly the form the runtime
- * writes (keys in its order, no whitespace, string values, whole-number timestamp and step), what JSON.parse
- * and the schema would give is plain: the same strings and numbers. So the fields are read with one regular
- * expression and the event is built by the same function as the slow path (`fromPerstack`), without parsing
- * the line as JSON or running the schema. Any other line, including one that would be invalid, is left to
- * parseLine.
+ * writes,
  *
- * If the schemas change so that this no longer holds, the first lines of each type, which are always checked
- * against parseLine, turn the lane off; test/perf compares whole logs both ways.
+ *   {"type":T,"id":S,"expertKey":S,"timestamp":N,"jobId":S,"runId":S,"stepNumber":N[,"delta"|"text":S]}
+ *
+ * (keys in this order, no whitespace, S a JSON string, N a whole number of at most 15 digits), what JSON.parse
+ * and the schema would give is plain: the same strings and numbers (such numbers are exact, and well inside
+ * any timestamp or step range). So the fields are read straight from the line's bytes and the event is built
+ * by the same function as the slow path (`fromPerstack`), with no JSON.parse, no schema, and no decoding of
+ * the whole line. Anything else, including any line that would be invalid, is left to parseLine.
+ *
+ * If the schemas change so that this no longer holds, the first lines of each type, which are always also
+ * parsed the slow way and compared, turn the lane off; test/perf compares whole logs both ways.
  */
-
-/** JSON string contents, with only valid escapes and no raw control characters (JSON.parse rejects those). */
-const jsonString = String.raw`"((?:[^"\\\u0000-\u001f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*)"`;
-/** Whole numbers of up to 15 digits: exact as doubles, and well inside any timestamp or step range. */
-const wholeNumber = String.raw`(-?(?:0|[1-9][0-9]{0,14}))`;
-
-function linePattern(type: string, field: 'delta' | 'text' | undefined): RegExp {
-	const head = String.raw`^\{"type":"${type}","id":${jsonString},"expertKey":${jsonString},"timestamp":${wholeNumber},"jobId":${jsonString},"runId":${jsonString},"stepNumber":${wholeNumber}`;
-	return new RegExp(field === undefined ? `${head}\\}$` : `${head},"${field}":${jsonString}\\}$`);
-}
 
 export const streamTypes = [
 	'startStreamingReasoning',
@@ -36,7 +30,7 @@ export const streamTypes = [
 
 export type StreamType = (typeof streamTypes)[number];
 
-const payloadField: Record<StreamType, 'delta' | 'text' | undefined> = {
+const payloadKeys: Record<StreamType, string | undefined> = {
 	startStreamingReasoning: undefined,
 	streamReasoning: 'delta',
 	completeStreamingReasoning: 'text',
@@ -44,10 +38,6 @@ const payloadField: Record<StreamType, 'delta' | 'text' | undefined> = {
 	streamRunResult: 'delta',
 	completeStreamingRunResult: 'text',
 };
-
-const patterns: ReadonlyMap<string, {type: StreamType; pattern: RegExp}> = new Map(
-	streamTypes.map(type => [type, {type, pattern: linePattern(type, payloadField[type])}]),
-);
 
 /** What a streaming line holds (`text` is its `delta` or `text`, or '' for a start). */
 export type StreamFields = {
@@ -61,11 +51,147 @@ export type StreamFields = {
 	text: string;
 };
 
+const quote = 0x22;
+const backslash = 0x5c;
+const prefix = Buffer.from('{"type":"');
+const idKey = Buffer.from('","id":"');
+// A string's closing quote is read with it; the type's is not.
+const expertKeyKey = Buffer.from(',"expertKey":"');
+const timestampKey = Buffer.from(',"timestamp":');
+const jobIdKey = Buffer.from(',"jobId":"');
+const runIdKey = Buffer.from(',"runId":"');
+const stepNumberKey = Buffer.from(',"stepNumber":');
+
+type Layout = {type: StreamType; name: Buffer; payloadKey: Buffer | undefined};
+
+/** Each type, its name's bytes, and what follows the step number. */
+const layouts: readonly Layout[] = streamTypes.map(type => {
+	const key = payloadKeys[type];
+	return {type, name: Buffer.from(type), payloadKey: key === undefined ? undefined : Buffer.from(`,"${key}":"`)};
+});
+
+function layoutOf(bytes: Buffer, start: number, end: number): Layout | undefined {
+	const length = end - start;
+	for (const layout of layouts) {
+		if (layout.name.length === length && sameBytes(bytes, start, layout.name)) return layout;
+	}
+
+	return undefined;
+}
+
+/** Whether `bytes` holds `expected` at `at` (which the caller knows fits). A loop beats Buffer#compare for a few bytes. */
+function sameBytes(bytes: Buffer, at: number, expected: Buffer): boolean {
+	for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+	return true;
+}
+
 /** How many lines of each type are parsed both ways before the lane is trusted. */
 const checkedLines = 16;
 
-function unescape(raw: string): string {
-	return raw.includes('\\') ? String(JSON.parse(`"${raw}"`)) : raw;
+/** A cursor over one line; every read either advances it or gives up on the line. */
+class LineReader {
+	bytes: Buffer = Buffer.alloc(0);
+	at = 0;
+	end = 0;
+
+	literal(expected: Buffer): boolean {
+		const length = expected.length;
+		if (this.at + length > this.end || !sameBytes(this.bytes, this.at, expected)) return false;
+		this.at += length;
+		return true;
+	}
+
+	/**
+	 * The contents of a JSON string whose opening quote was already read, up to and past its closing quote;
+	 * undefined for anything JSON.parse would reject (a raw control character, an unknown escape).
+	 */
+	string(recent?: RecentString): string | undefined {
+		const {bytes, end} = this;
+		const start = this.at;
+		let escaped = false;
+		let i = start;
+		for (;;) {
+			if (i >= end) return undefined;
+			const byte = bytes[i]!;
+			if (byte === quote) break;
+			if (byte < 0x20) return undefined;
+			if (byte === backslash) {
+				escaped = true;
+				const next = bytes[i + 1];
+				if (next === 0x75) {
+					for (let digit = i + 2; digit < i + 6; digit++) if (!isHexDigit(bytes[digit])) return undefined;
+					i += 6;
+					continue;
+				}
+
+				// " \ / b f n r t
+				if (next !== quote && next !== backslash && next !== 0x2f && next !== 0x62 && next !== 0x66 && next !== 0x6e && next !== 0x72 && next !== 0x74) return undefined;
+				i += 2;
+				continue;
+			}
+
+			i++;
+		}
+
+		this.at = i + 1;
+		if (!escaped && recent?.matches(bytes, start, i)) return recent.text;
+		// Both ends are quotes (ASCII), so decoding just these bytes gives what decoding the line would.
+		const raw = bytes.toString('utf8', start, i);
+		const text = escaped ? String(JSON.parse(`"${raw}"`)) : raw;
+		if (!escaped) recent?.remember(bytes, start, i, text);
+		return text;
+	}
+
+	/** A whole number of 1 to 15 digits, optionally negative, as JSON.parse reads it; undefined otherwise. */
+	wholeNumber(): number | undefined {
+		const {bytes, end} = this;
+		let i = this.at;
+		const negative = bytes[i] === 0x2d;
+		if (negative) i++;
+		const first = i;
+		let value = 0;
+		while (i < end) {
+			const byte = bytes[i]!;
+			if (byte < 0x30 || byte > 0x39) break;
+			value = value * 10 + (byte - 0x30);
+			i++;
+		}
+
+		const digits = i - first;
+		if (digits === 0 || digits > 15 || (digits > 1 && bytes[first] === 0x30)) return undefined;
+		this.at = i;
+		return negative ? -value : value;
+	}
+}
+
+/**
+ * The last value of a field that repeats from line to line (a run's id, its job, its expert), with its bytes:
+ * comparing a few bytes costs less than decoding them into a new string each time.
+ */
+class RecentString {
+	#bytes = Buffer.alloc(64);
+	#length = -1;
+	text = '';
+
+	matches(bytes: Buffer, start: number, end: number): boolean {
+		const length = end - start;
+		if (length !== this.#length) return false;
+		const known = this.#bytes;
+		for (let i = 0; i < length; i++) if (bytes[start + i] !== known[i]) return false;
+		return true;
+	}
+
+	remember(bytes: Buffer, start: number, end: number, text: string): void {
+		const length = end - start;
+		if (length > this.#bytes.length) return;
+		bytes.copy(this.#bytes, 0, start, end);
+		this.#length = length;
+		this.text = text;
+	}
+}
+
+function isHexDigit(byte: number | undefined): boolean {
+	return byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
 }
 
 /** What the schema gives for such a line. Written out in full: a spread followed by more keys is slow in V8. */
@@ -90,30 +216,53 @@ export function streamEvent(fields: StreamFields, ref: EventRef): AgentEvent {
 }
 
 export class StreamLines {
-	readonly #checked = new Map<string, number>();
+	readonly #reader = new LineReader();
+	readonly #expertKey = new RecentString();
+	readonly #jobId = new RecentString();
+	readonly #runId = new RecentString();
+	readonly #checked = new Map<StreamType, number>();
 	#trusted = true;
 
-	/** The fields of a streaming line in the runtime's own form, or undefined to parse it the usual way. */
-	match(text: string, ref: EventRef): StreamFields | undefined {
-		if (!this.#trusted || !text.startsWith('{"type":"')) return undefined;
-		const entry = patterns.get(text.slice(9, text.indexOf('"', 9)));
-		if (!entry) return undefined;
-		const match = entry.pattern.exec(text);
-		if (!match) return undefined;
-		const fields: StreamFields = {
-			type: entry.type,
-			id: unescape(match[1] ?? ''),
-			expertKey: unescape(match[2] ?? ''),
-			timestamp: Number(match[3]),
-			jobId: unescape(match[4] ?? ''),
-			runId: unescape(match[5] ?? ''),
-			stepNumber: Number(match[6]),
-			text: unescape(match[7] ?? ''),
-		};
-		const checked = this.#checked.get(entry.type) ?? 0;
+	/** The fields of the streaming line `bytes[start, end)` if it is in the runtime's own form, else undefined. */
+	match(bytes: Buffer, start: number, end: number, ref: EventRef): StreamFields | undefined {
+		if (!this.#trusted) return undefined;
+		const reader = this.#reader;
+		reader.bytes = bytes;
+		reader.at = start;
+		reader.end = end;
+		if (!reader.literal(prefix)) return undefined;
+		const typeEnd = bytes.indexOf(quote, reader.at);
+		if (typeEnd === -1 || typeEnd >= end) return undefined;
+		const layout = layoutOf(bytes, reader.at, typeEnd);
+		if (!layout) return undefined;
+		reader.at = typeEnd;
+		if (!reader.literal(idKey)) return undefined;
+		const id = reader.string();
+		if (id === undefined || !reader.literal(expertKeyKey)) return undefined;
+		const expertKey = reader.string(this.#expertKey);
+		if (expertKey === undefined || !reader.literal(timestampKey)) return undefined;
+		const timestamp = reader.wholeNumber();
+		if (timestamp === undefined || !reader.literal(jobIdKey)) return undefined;
+		const jobId = reader.string(this.#jobId);
+		if (jobId === undefined || !reader.literal(runIdKey)) return undefined;
+		const runId = reader.string(this.#runId);
+		if (runId === undefined || !reader.literal(stepNumberKey)) return undefined;
+		const stepNumber = reader.wholeNumber();
+		if (stepNumber === undefined) return undefined;
+		let text = '';
+		if (layout.payloadKey) {
+			if (!reader.literal(layout.payloadKey)) return undefined;
+			const payload = reader.string();
+			if (payload === undefined) return undefined;
+			text = payload;
+		}
+
+		if (reader.at !== end - 1 || bytes[reader.at] !== 0x7d) return undefined;
+		const fields: StreamFields = {type: layout.type, id, expertKey, timestamp, jobId, runId, stepNumber, text};
+		const checked = this.#checked.get(layout.type) ?? 0;
 		if (checked >= checkedLines) return fields;
-		this.#checked.set(entry.type, checked + 1);
-		const slow = parseLine({...ref, text});
+		this.#checked.set(layout.type, checked + 1);
+		const slow = parseLine({...ref, text: bytes.toString('utf8', start, end)});
 		if (slow.kind === 'event' && sameData(slow.event, streamEvent(fields, ref))) return fields;
 		this.#trusted = false;
 		return undefined;

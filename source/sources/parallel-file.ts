@@ -2,21 +2,23 @@ import {closeSync, fstatSync, openSync, readSync, statSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
 import {Worker} from 'node:worker_threads';
 import type {Ingest} from '../ingest.js';
+import {streamEvent} from '../model/stream-line.js';
+import {readBatch, type Batch} from './chunk-batch.js';
 import {describeFsError} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import type {InputPlan} from './inputs.js';
-import {streamEvent} from '../model/stream-line.js';
-import {readBatch, type Batch} from './chunk-batch.js';
 import {ChunkReader, LineParser, parseChunk, type Chunk, type ChunkItem, type ChunkPosition, type ChunkSink} from './parse-chunk.js';
 import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
 import {initialSourceState, runSources, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
 
 /*
- * The fast way to load plain files (not followed, not compressed): the file is cut into chunks at line
- * boundaries; workers claim chunks ahead of the main thread and parse them (with message histories cut
- * before parsing, see model/prune-line.ts), while the main thread parses whatever nobody claimed and reduces
- * every chunk's events strictly in file order. The model, the diagnostics and every line number and offset
- * come out exactly as from runSources; test/perf checks that.
+ * The fast way to load plain files (not followed, not compressed). The file is cut into chunks at line
+ * boundaries and each line is parsed from its bytes: message histories are cut before JSON.parse sees them
+ * (model/prune-line.ts) and streaming deltas skip JSON.parse and the schema altogether (model/stream-line.ts).
+ * On machines with cores to spare, a worker claims chunks a little ahead of the main thread and parses them
+ * too, while the main thread parses whatever nobody claimed and reduces every chunk's events strictly in file
+ * order. The model, the diagnostics and every line number and offset come out exactly as from runSources;
+ * test/perf checks that.
  *
  * PERSCOPE_FAST=0 turns it off (then runSources reads everything). For tests and measurements:
  * PERSCOPE_WORKERS and PERSCOPE_CHUNK_BYTES set the number of workers and the chunk size,
@@ -101,17 +103,25 @@ function envNumber(name: string): number | undefined {
 function chunkBytesFor(size: number): number {
 	const forced = envNumber('PERSCOPE_CHUNK_BYTES');
 	if (forced !== undefined && forced > 0) return forced;
-	return Math.min(8 * 1024 * 1024, Math.max(1024 * 1024, Math.round(size / 64)));
+	return Math.min(4 * 1024 * 1024, Math.max(1024 * 1024, Math.round(size / 64)));
 }
 
-/** A worker costs a tenth of a second to start (it loads the schemas): not worth it for small files. */
-const minParallelBytes = 8 * 1024 * 1024;
+/** A worker costs about a tenth of a second to start (it loads the schemas): not worth it for small files. */
+const minParallelBytes = 64 * 1024 * 1024;
+
+/**
+ * No worker on machines with fewer than four logical CPUs. Measured on the 2-vCPU machine this was built
+ * for, two busy threads there get little more done than one (the vCPUs do not add up to two cores), so a
+ * worker only added its start-up, the copying of events between threads and ~50 MB of memory: the load
+ * took longer than on the main thread alone (docs/performance.md).
+ */
+const minCpusForWorkers = 4;
 
 function workerCountFor(size: number, chunks: number): number {
 	const forced = envNumber('PERSCOPE_WORKERS');
 	if (forced !== undefined) return Math.min(forced, Math.max(0, chunks - 1));
-	if (size < minParallelBytes || chunks < 3) return 0;
-	return Math.max(0, Math.min(3, availableParallelism() - 1));
+	if (size < minParallelBytes || availableParallelism() < minCpusForWorkers) return 0;
+	return 1;
 }
 
 /** Cuts [0, size) into chunks of about `nominal` bytes, each ending just after a newline (the last at the end). */

@@ -115,10 +115,9 @@ export class LineParser {
 	/** The line `bytes[start, end)` (newline and carriage return already removed, not blank). */
 	parse(bytes: Buffer, start: number, end: number, line: number, offset: number, sink: ChunkSink): void {
 		if (end - start < minPrunedLineBytes) {
-			const text = bytes.toString('utf8', start, end);
-			const fields = this.#streams.match(text, {source: this.#source, line, offset});
+			const fields = this.#streams.match(bytes, start, end, {source: this.#source, line, offset});
 			if (fields) sink.stream(fields, line, offset);
-			else sink.item(parseLine({source: this.#source, line, offset, text}));
+			else sink.item(parseLine({source: this.#source, line, offset, text: bytes.toString('utf8', start, end)}));
 			return;
 		}
 

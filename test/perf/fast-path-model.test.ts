@@ -1,0 +1,118 @@
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join, relative} from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {Ingest} from '../../source/ingest.js';
+import type {Model} from '../../source/model/state.js';
+import {TextAccumulator} from '../../source/model/text-accumulator.js';
+import type {InputPlan} from '../../source/sources/inputs.js';
+import {runSourcesFast} from '../../source/sources/parallel-file.js';
+import {runSources} from '../../source/sources/run-sources.js';
+import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
+
+/*
+ * The fast path (source/sources/parallel-file.ts) must build exactly the model the plain path builds: the
+ * same jobs, runs, activities, streams, diagnostics, line numbers and offsets. Here both run in-process on
+ * the main thread (workers are exercised through the built CLI in fast-path-cli.test.ts), with the file cut
+ * into chunks of several sizes so lines meet chunk boundaries everywhere.
+ */
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+let directory = '';
+
+function fixtureFiles(): string[] {
+	const found: string[] = [];
+	const walk = (dir: string) => {
+		for (const name of readdirSync(dir)) {
+			const path = join(dir, name);
+			if (statSync(path).isDirectory()) walk(path);
+			else if (name.endsWith('.ndjson')) found.push(path);
+		}
+	};
+	walk(join(root, 'fixtures'));
+	return found.sort();
+}
+
+function plan(path: string): InputPlan {
+	return {inputs: [{kind: 'file', path, label: relative(root, path)}], label: path, demo: false, follow: false, jobsRoot: undefined};
+}
+
+async function load(path: string, options: {fast: boolean; maxLineBytes?: number; env?: Record<string, string>}): Promise<{model: Model; code: number}> {
+	const saved = new Map<string, string | undefined>();
+	for (const [name, value] of Object.entries({PERSCOPE_WORKERS: '0', ...options.env})) {
+		saved.set(name, process.env[name]);
+		process.env[name] = value;
+	}
+
+	try {
+		const ingest = new Ingest({maxLineBytes: options.maxLineBytes ?? 64 * 1024 * 1024});
+		const code = await (options.fast ? runSourcesFast : runSources)(plan(path), ingest).done;
+		return {model: ingest.model, code};
+	} finally {
+		for (const [name, value] of saved) {
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+		}
+	}
+}
+
+/** The model as plain data, including what class instances keep in private fields (streamed text). */
+function snapshot(value: unknown): unknown {
+	if (value instanceof TextAccumulator) return {started: value.started, complete: value.isComplete, empty: value.isEmpty, text: value.text};
+	if (value instanceof Map) return {map: [...value.entries()].map(([key, item]) => [snapshot(key), snapshot(item)])};
+	if (value instanceof Set) return {set: [...value.values()].map(item => snapshot(item))};
+	if (Array.isArray(value)) return value.map(item => snapshot(item));
+	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, snapshot(item)]));
+	return value;
+}
+
+async function expectSameModel(path: string, maxLineBytes?: number): Promise<void> {
+	const plain = await load(path, {fast: false, maxLineBytes});
+	for (const chunkBytes of [undefined, '1', '777', '65536']) {
+		const fast = await load(path, {fast: true, maxLineBytes, env: chunkBytes === undefined ? {} : {PERSCOPE_CHUNK_BYTES: chunkBytes}});
+		expect(fast.code).toBe(plain.code);
+		expect(snapshot(fast.model)).toStrictEqual(snapshot(plain.model));
+	}
+}
+
+beforeAll(() => {
+	directory = mkdtempSync(join(tmpdir(), 'perscope-fast-model-'));
+});
+
+afterAll(() => {
+	rmSync(directory, {recursive: true, force: true});
+});
+
+describe('the fast path builds the same model as the plain path', () => {
+	it.each(fixtureFiles().map(path => relative(root, path)))('%s', async fixture => {
+		await expectSameModel(join(root, fixture));
+	});
+
+	it('a generated log', async () => {
+		const path = join(directory, 'generated.ndjson');
+		const generated = spawnSync(process.execPath, ['dist/tools/generate-log.js', '--seed', '3', '--jobs', '2', '--steps', '9', '--children', '2', '--deltas', '12', '--message-bytes', '300', '--out', path], {cwd: root, encoding: 'utf8'});
+		expect(generated.status, generated.stderr).toBe(0);
+		await expectSameModel(path);
+	});
+
+	it('a log made to trip it up (and one of its lines over --max-line-bytes)', async () => {
+		const path = join(directory, 'hostile.ndjson');
+		writeFileSync(path, hostileLog());
+		await expectSameModel(path, hostileMaxLineBytes);
+		const {model} = await load(path, {fast: true, maxLineBytes: hostileMaxLineBytes});
+		// The log does what it claims: bad lines, an overlong one, and pruned and streamed ones.
+		expect(model.diagnostics.some(diagnostic => diagnostic.reason.startsWith('not JSON'))).toBe(true);
+		expect(model.diagnostics.some(diagnostic => diagnostic.reason.includes('--max-line-bytes'))).toBe(true);
+		expect(model.runs.get('hostilerun00000000000000')?.query).toMatch(/^The real query/);
+	});
+
+	it('a missing file fails the same way', async () => {
+		const path = join(directory, 'missing.ndjson');
+		const plain = await load(path, {fast: false});
+		const fast = await load(path, {fast: true});
+		expect(fast.code).toBe(plain.code);
+		expect(snapshot(fast.model)).toStrictEqual(snapshot(plain.model));
+	});
+});

@@ -1,0 +1,233 @@
+import {closeSync, mkdtempSync, openSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import fc from 'fast-check';
+import {describe, expect, it} from 'vitest';
+import type {ParsedLine} from '../../source/model/events.js';
+import {parseLine} from '../../source/model/normalise.js';
+import {HistoryPruner, prunedTypes} from '../../source/model/prune-line.js';
+import {perstackEventSchema} from '../../source/model/wire/perstack.js';
+import {streamEvent, StreamLines} from '../../source/model/stream-line.js';
+import {BatchWriter, readBatch, type Batch} from '../../source/sources/chunk-batch.js';
+import {LineSplitter, type OverlongLine} from '../../source/sources/line-splitter.js';
+import {planChunks} from '../../source/sources/parallel-file.js';
+import {ChunkReader, LineCutter, LineParser, parseChunk, type ChunkItem, type ChunkSink} from '../../source/sources/parse-chunk.js';
+import {hostileLog} from './hostile-log.js';
+
+/* The pieces of the fast path, each against the plain path's counterpart. */
+
+type Cut = {line: number; offset: number; text: string} | {overlong: OverlongLine};
+
+function splitPlain(bytes: Buffer, pieces: number[], maxLineBytes: number): Cut[] {
+	const out: Cut[] = [];
+	const splitter = new LineSplitter('s', {line: line => out.push({line: line.line, offset: line.offset, text: line.text}), overlong: overlong => out.push({overlong})}, maxLineBytes);
+	feed(bytes, pieces, piece => splitter.push(piece));
+	splitter.end();
+	return out;
+}
+
+function splitFast(bytes: Buffer, pieces: number[], maxLineBytes: number): Cut[] {
+	const out: Cut[] = [];
+	const cutter = new LineCutter({
+		source: 's',
+		from: {offset: 0, lines: 0},
+		maxLineBytes,
+		line: (line, start, end, number, offset) => out.push({line: number, offset, text: line.toString('utf8', start, end)}),
+		overlong: overlong => out.push({overlong}),
+	});
+	feed(bytes, pieces, piece => cutter.push(piece));
+	cutter.end();
+	return out;
+}
+
+/** Pushes `bytes` in pieces of the given sizes (cycled), each a copy in a buffer that is then scribbled over. */
+function feed(bytes: Buffer, pieces: number[], push: (piece: Buffer) => void): void {
+	let at = 0;
+	for (let index = 0; at < bytes.length; index++) {
+		const size = Math.max(1, pieces[index % pieces.length] ?? bytes.length);
+		const piece = Buffer.from(bytes.subarray(at, at + size));
+		push(piece);
+		piece.fill(0x41);
+		at += size;
+	}
+}
+
+describe('LineCutter splits bytes exactly as LineSplitter does', () => {
+	const byteUnit = fc.oneof(
+		fc.constantFrom(...['\n', '\r\n', '\r', ' ', '\t', '{"a":1}', 'é', '😀', '\uFEFF'].map(text => Buffer.from(text))),
+		fc.uint8Array({minLength: 1, maxLength: 12}).map(array => Buffer.from(array)),
+	);
+
+	it('for any bytes, cut into any pieces, with any line limit', () => {
+		fc.assert(
+			fc.property(fc.array(byteUnit, {maxLength: 60}), fc.array(fc.integer({min: 1, max: 40}), {minLength: 1, maxLength: 8}), fc.integer({min: 1, max: 64}), (units, pieces, maxLineBytes) => {
+				const bytes = Buffer.concat(units);
+				expect(splitFast(bytes, pieces, maxLineBytes)).toEqual(splitPlain(bytes, pieces, maxLineBytes));
+			}),
+			{numRuns: 500},
+		);
+	});
+
+	it('for the hostile log', () => {
+		const bytes = hostileLog();
+		for (const pieces of [[bytes.length], [1], [7, 3, 1000], [4096]]) expect(splitFast(bytes, pieces, 40_000)).toEqual(splitPlain(bytes, pieces, 40_000));
+	});
+});
+
+describe('HistoryPruner', () => {
+	const filler = 'x'.repeat(700);
+	const messages = (count: number) => JSON.stringify(Array.from({length: count}, (_, index) => ({type: 'userMessage', contents: [{type: 'textPart', text: `${filler}${index}`}], id: `m${index}`})));
+	const line = (text: string) => Buffer.from(text);
+	const prune = (pruner: HistoryPruner, text: string) => {
+		const bytes = line(text);
+		return pruner.prune(bytes, 0, bytes.length);
+	};
+
+	it('cuts histories from the raw line, keeping everything else', () => {
+		const pruner = new HistoryPruner();
+		const text = `{"type":"continueToNextStep","runId":"r","checkpoint":{"status":"proceeding","messages":${messages(3)},"usage":{}},"step":{"newMessages":${messages(2)},"inputMessages":${messages(1)}}}`;
+		expect(prune(pruner, text)).toEqual({type: 'continueToNextStep', text: '{"type":"continueToNextStep","runId":"r","checkpoint":{"status":"proceeding","messages":[],"usage":{}},"step":{"newMessages":[],"inputMessages":[]}}'});
+	});
+
+	it('keeps what is read: a startRun’s inputMessages, and everything of a type it does not know', () => {
+		const pruner = new HistoryPruner();
+		const startRun = `{"type":"startRun","runId":"r","initialCheckpoint":{"status":"init","messages":${messages(2)}},"inputMessages":${messages(2)}}`;
+		expect(prune(pruner, startRun)?.text).toBe(`{"type":"startRun","runId":"r","initialCheckpoint":{"status":"init","messages":[]},"inputMessages":${messages(2)}}`);
+		expect(prune(pruner, `{"type":"callTools","runId":"r","toolCalls":[{"args":{"messages":${messages(3)}}}]}`)).toBeUndefined();
+		expect(prune(pruner, `{"runId":"r","type":"startGeneration","messages":${messages(3)}}`)).toBeUndefined();
+	});
+
+	it('gives up on a line whose history is not valid JSON, whether new, extended or repeated', () => {
+		const pruner = new HistoryPruner();
+		const valid = messages(3);
+		expect(prune(pruner, `{"type":"startGeneration","messages":${valid}}`)).toBeDefined();
+		expect(prune(pruner, `{"type":"startGeneration","messages":${valid.slice(0, -1)},{"a":}]}`)).toBeUndefined();
+		expect(prune(pruner, `{"type":"startGeneration","messages":${valid.slice(0, -1)},]}`)).toBeUndefined();
+		expect(prune(pruner, `{"type":"startGeneration","messages":${valid.slice(0, -1)}`)).toBeUndefined();
+		expect(prune(pruner, `{"type":"startGeneration","messages":[${'1,'.repeat(300)}]}`)).toBeUndefined();
+		// Extended by a valid element: fine, and then remembered in full.
+		expect(prune(pruner, `{"type":"startGeneration","messages":${valid.slice(0, -1)},{"a":1}]}`)?.text).toBe('{"type":"startGeneration","messages":[]}');
+	});
+
+	it('an empty remembered history is no prefix to extend', () => {
+		const pruner = new HistoryPruner();
+		const empty = `[${' '.repeat(2100)}]`;
+		expect(prune(pruner, `{"type":"startGeneration","messages":${empty}}`)?.text).toBe('{"type":"startGeneration","messages":[]}');
+		expect(prune(pruner, `{"type":"startGeneration","messages":${empty.slice(0, -1)},1]}`)).toBeUndefined();
+	});
+});
+
+describe('the schemas never read what HistoryPruner cuts', () => {
+	/** Every key a schema declares, with its path, walking through optional, array, union and pipe wrappers. */
+	function declaredKeys(schema: unknown, path: string, out: string[]): void {
+		const def: unknown = typeof schema === 'object' && schema !== null ? Reflect.get(Reflect.get(schema, '_zod') ?? {}, 'def') : undefined;
+		if (typeof def !== 'object' || def === null) return;
+		const shape: unknown = Reflect.get(def, 'shape');
+		if (typeof shape === 'object' && shape !== null) {
+			for (const [key, value] of Object.entries(shape)) {
+				out.push(`${path}.${key}`);
+				declaredKeys(value, `${path}.${key}`, out);
+			}
+		}
+
+		for (const name of ['innerType', 'element', 'in', 'out']) declaredKeys(Reflect.get(def, name), path, out);
+		const options: unknown = Reflect.get(def, 'options');
+		if (Array.isArray(options)) for (const option of options) declaredKeys(option, path, out);
+	}
+
+	it('no history key is declared by the types whose lines are cut, except the query of startRun', () => {
+		const keys: string[] = [];
+		for (const option of perstackEventSchema.options) declaredKeys(option, option.shape.type.value, keys);
+		const cut = keys.filter(key => prunedTypes.has(key.split('.')[0] ?? '') && /\.(messages|inputMessages|newMessages)$/.test(key));
+		expect(cut).toEqual(['startRun.inputMessages']);
+	});
+});
+
+describe('StreamLines never disagrees with parseLine', () => {
+	const ref = {source: 's', line: 1, offset: 0};
+	const base = '{"type":"streamReasoning","id":"i","expertKey":"e","timestamp":1795000000000,"jobId":"j","runId":"r","stepNumber":3,"delta":';
+
+	function match(lines: StreamLines, text: string): ReturnType<StreamLines['match']> {
+		const bytes = Buffer.from(text);
+		return lines.match(bytes, 0, bytes.length, ref);
+	}
+
+	/** What the lane makes of a line is what parseLine makes of it (when the lane takes it at all). */
+	function expectAgreement(lines: StreamLines, text: string): void {
+		const fields = match(lines, text);
+		if (fields === undefined) return;
+		const slow: ParsedLine = parseLine({...ref, text: Buffer.from(text).toString('utf8')});
+		expect(slow.kind, text).toBe('event');
+		if (slow.kind === 'event') expect(streamEvent(fields, ref), text).toStrictEqual(slow.event);
+	}
+
+	/** A lane past its first lines, which it always checks against parseLine. */
+	function warmLane(): StreamLines {
+		const lines = new StreamLines();
+		for (let index = 0; index < 40; index++) expect(match(lines, `${base}"warm ${index}"}`)).toBeDefined();
+		return lines;
+	}
+
+	it('for any delta, valid or not', () => {
+		const lines = warmLane();
+		fc.assert(
+			fc.property(fc.oneof(fc.string(), fc.string({unit: 'binary'}), fc.constantFrom('\\', '\\u12', '\\q', '\t', '"', '\\"', '\\u00e9', '\\ud800')), delta => {
+				expectAgreement(lines, `${base}${JSON.stringify(delta)}}`);
+				expectAgreement(lines, `${base}"${delta}"}`);
+			}),
+			{numRuns: 500},
+		);
+	});
+
+	it('for odd numbers and shapes', () => {
+		const lines = warmLane();
+		const variants = ['1.5', '1e3', '01', '-0', '-', '1234567890123456', '123456789012345', '"7"', 'null', '-12'].flatMap(number => [
+			base.replace('"stepNumber":3', `"stepNumber":${number}`) + '"x"}',
+			base.replace('"timestamp":1795000000000', `"timestamp":${number}`) + '"x"}',
+		]);
+		for (const text of [...variants, `${base}"x"} `, `${base}"x" }`, `${base}"x","extra":1}`, base.replace('"id":"i"', '"id":7') + '"x"}']) expectAgreement(lines, text);
+	});
+});
+
+describe('batches from a worker read back as the lines they were made of', () => {
+	it('for the hostile log, in chunks', () => {
+		const directory = mkdtempSync(join(tmpdir(), 'perscope-batch-'));
+		const path = join(directory, 'hostile.ndjson');
+		const bytes = hostileLog();
+		writeFileSync(path, bytes);
+		const fd = openSync(path, 'r');
+		try {
+			const direct: ChunkItem[] = [];
+			const viaBatches: ChunkItem[] = [];
+			const directSink: ChunkSink = {
+				item: item => direct.push(item),
+				stream: (fields, line, offset) => direct.push({kind: 'event', event: streamEvent(fields, {source: 'hostile', line, offset})}),
+				afterLine: () => undefined,
+			};
+			// Batches cross threads by structured clone: the copy is what is read back.
+			const batches: Batch[] = [];
+			const writer = new BatchWriter(7, batch => batches.push(structuredClone(batch)));
+			const parseAll = (sink: ChunkSink, onChunk: (index: number) => void, afterChunk: (next: {offset: number; lines: number}) => void) => {
+				const reader = new ChunkReader(fd);
+				const parser = new LineParser('hostile');
+				let lines = 0;
+				for (const [index, chunk] of planChunks(fd, bytes.length, 3000).entries()) {
+					const {bytes: chunkBytes, newlines} = reader.load(chunk);
+					onChunk(index);
+					afterChunk(parseChunk({reader, parser, chunk, bytes: chunkBytes, from: {offset: chunk.start, lines}, source: 'hostile', maxLineBytes: 40_000, sink}));
+					lines += newlines;
+				}
+			};
+
+			parseAll(directSink, () => undefined, () => undefined);
+			parseAll(writer, index => writer.start(index), next => writer.end(next));
+			for (const batch of batches) readBatch(batch, 'hostile', item => viaBatches.push(item));
+
+			expect(viaBatches.length).toBeGreaterThan(100);
+			expect(viaBatches).toStrictEqual(direct);
+		} finally {
+			closeSync(fd);
+			rmSync(directory, {recursive: true, force: true});
+		}
+	});
+});
