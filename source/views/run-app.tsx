@@ -3,9 +3,9 @@ import React from 'react';
 import {Ingest} from '../ingest.js';
 import type {InputPlan} from '../sources/inputs.js';
 import {listJobs, type JobListing} from '../sources/job-listing.js';
+import {runSourcesFast} from '../sources/parallel-file.js';
 import {RawEvents} from '../sources/raw-events.js';
 import {Replay, ReplayIngest} from '../sources/replay.js';
-import {runSources} from '../sources/run-sources.js';
 import {exportRawEvent} from '../output/export-event.js';
 import type {Filter} from '../model/filter.js';
 import {App} from './app.js';
@@ -66,8 +66,10 @@ export async function runApp(
 	let quitting = false;
 	let interrupted = false;
 	let instance: ReturnType<typeof render> | undefined;
-	// Yield to the event loop between chunks so keys and frames are served while a big file loads.
-	const sources = runSources(plan, ingest, {
+	// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
+	// offset, so nothing is lost by lines not passing through `onLine`. Yield to the event loop between
+	// chunks so keys and frames are served while a big file loads.
+	const sources = runSourcesFast(plan, ingest, {
 		afterChunk: async () => {
 			if (ingest instanceof ReplayIngest) await ingest.drain(redraw);
 			await new Promise(resolve => setImmediate(resolve));
