@@ -126,6 +126,7 @@ export async function runApp(
 			patchConsole: true,
 			maxFps: 30,
 			incrementalRendering: false,
+			onRender: ({renderTime}) => store.noteDrawCost(renderTime),
 		});
 		store.start();
 		if (stdinCarriesEvents) {
@@ -141,6 +142,7 @@ export async function runApp(
 			ended = true;
 			exitCode = code;
 			store.markChanged();
+			store.flush();
 			if (interrupted) quit();
 		});
 		await instance.waitUntilExit();

@@ -21,7 +21,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
-	const rowsFor = useRef(createRowsCache(ms => store.noteFrameCost(ms))).current;
+	const rowsFor = useRef(createRowsCache(ms => store.noteRowsCost(ms))).current;
 	const rows = rowsFor(model, ui, width);
 	const selected = selectedRowIndex(rows, ui);
 	const top = useRef(0);
