@@ -6,7 +6,9 @@
 //   3. `lnav -n -q FILE` (indexing, with a JSON format for Perstack events in a temporary HOME), if installed;
 //   4. the TUI in a real pseudo-terminal (tmux) while events stream in at a fixed rate: CPU (% of one core,
 //      from /proc/<pid>/stat) and frames written per second (Ink's synchronized-update markers);
-//   5. the TUI on the large file: time to first screen and to a fully loaded screen.
+//   5. the TUI on the large file: time to first screen and to a fully loaded screen;
+//   6. the TUI answering keys while the large file loads: `?` opens and closes the help, and each press is
+//      timed from the key sent until a frame showing its answer arrives (median and max over the presses).
 // It prints one line per figure and ends with one JSON line holding them all.
 //
 //   node scripts/bench.mjs [--quick] [--big] [--runs N] [--seed N] [--keep] [--no-tui]
@@ -243,11 +245,21 @@ class Terminal {
 		return readFileSync(this.capture);
 	}
 
-	/** Waits until the received bytes contain `text`; the time it appeared, or undefined on timeout. */
-	async waitForOutput(text, timeoutMs) {
+	/** Sends keys (tmux key names or text) and returns when they were sent. */
+	keys(...keys) {
+		const sent = performance.now();
+		this.tmux('send-keys', '-t', 'bench', ...keys);
+		return sent;
+	}
+
+	/**
+	 * Waits until the received bytes (from byte `from` on) contain `text`; the time it appeared, or
+	 * undefined on timeout.
+	 */
+	async waitForOutput(text, timeoutMs, from = 0) {
 		const needle = Buffer.from(text);
 		const deadline = performance.now() + timeoutMs;
-		let searched = 0;
+		let searched = from;
 		while (performance.now() < deadline) {
 			const bytes = this.output();
 			const found = bytes.indexOf(needle, Math.max(0, searched - needle.length));
@@ -325,6 +337,42 @@ async function measureLoad() {
 	}
 }
 
+/**
+ * Presses `?` again and again while the large file loads: it opens the help, then closes it. A press is
+ * answered when a frame with the help (or, closing it, with the tree's fold markers) arrives after it.
+ */
+async function measureKeysDuringLoad() {
+	const terminal = new Terminal('keys', `cd ${quote(repo)} && ${quote(node)} ${quote(cli)} ${quote(log)}`, join(dir, 'tui-keys.out'));
+	const ended = ' · ended';
+	// The help's text; the tree's selection gutter, which nothing else draws.
+	const answers = {open: 'expand all / collapse all', closed: '›'};
+	const samples = [];
+	try {
+		terminal.start();
+		if ((await terminal.waitForOutput('loading ', 30_000)) === undefined) throw new Error('the viewer never showed the load');
+		let helpOpen = false;
+		while (samples.length < 20 && !terminal.output().includes(ended)) {
+			const from = terminal.output().length;
+			const sent = terminal.keys('?');
+			const answer = helpOpen ? answers.closed : answers.open;
+			const answered = await terminal.waitForOutput(answer, 5000, from);
+			if (answered === undefined) throw new Error('a key during the load was never answered');
+			// Only presses answered before the load ended count.
+			const output = terminal.output();
+			const endedAt = output.indexOf(ended, from);
+			if (endedAt !== -1 && endedAt < output.indexOf(answer, from)) break;
+			samples.push(answered - sent);
+			helpOpen = !helpOpen;
+			// A person's key presses are some way apart; so are these.
+			await sleep(40);
+		}
+	} finally {
+		terminal.kill();
+	}
+
+	return {presses: samples.length, medianMs: samples.length === 0 ? null : round(median(samples)), maxMs: samples.length === 0 ? null : round(Math.max(...samples))};
+}
+
 if (tuiAvailable) {
 	const stream = await measureStreaming();
 	summary.tuiStream = stream;
@@ -334,9 +382,13 @@ if (tuiAvailable) {
 	summary.tuiLoad = {...load, headlessMs: round(perscopeMs), ratioToHeadless: load.fullLoadMs === null ? null : round(load.fullLoadMs / perscopeMs, 2)};
 	figure('TUI time to first screen', `${load.firstScreenMs === null ? 'never' : ms(load.firstScreenMs)}  (target ≤ 300 ms)`);
 	figure('TUI full load / headless load', `${load.fullLoadMs === null ? 'never' : ms(load.fullLoadMs)} / ${ms(perscopeMs)} = ${summary.tuiLoad.ratioToHeadless ?? '-'}  (target ≤ 1.2)`);
+	const keys = await measureKeysDuringLoad();
+	summary.keysDuringLoad = keys;
+	figure('TUI keys answered during the load', keys.presses === 0 ? 'no press answered before the load ended' : `median ${ms(keys.medianMs)}, max ${ms(keys.maxMs)} over ${keys.presses} presses  (target ≤ 100 ms)`);
 } else {
 	summary.tuiStream = null;
 	summary.tuiLoad = null;
+	summary.keysDuringLoad = null;
 	figure('TUI', flags['no-tui'] ? 'skipped (--no-tui)' : 'skipped: needs tmux and /proc');
 }
 
@@ -364,6 +416,7 @@ summary.targets = {
 	tuiFrames: summary.tuiStream ? summary.tuiStream.framesPerSecond <= 30 : null,
 	firstScreen: summary.tuiLoad?.firstScreenMs == null ? null : summary.tuiLoad.firstScreenMs <= 300,
 	tuiLoad: summary.tuiLoad?.ratioToHeadless == null ? null : summary.tuiLoad.ratioToHeadless <= 1.2,
+	keys: summary.keysDuringLoad?.maxMs == null ? null : summary.keysDuringLoad.maxMs <= 100,
 	bigRss: summary.big ? summary.big.peakRssMB <= 200 : null,
 };
 figure('load average (1 min) at end', String(summary.machine.loadAverageAtEnd));
