@@ -124,7 +124,9 @@ export async function runApp(
 			stdout: process.stdout,
 			exitOnCtrlC: false,
 			patchConsole: true,
-			maxFps: 30,
+			// Events are already paced by the view store (10 frames a second); Ink's own throttle would only
+			// hold back the frame that answers a key, by up to its interval after the last frame.
+			maxFps: 120,
 			incrementalRendering: false,
 			onRender: ({renderTime}) => store.noteDrawCost(renderTime),
 		});
