@@ -63,8 +63,10 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	}
 
 	const visible = rows.slice(top.current, top.current + height);
+	// Every row is one line already cut to the width: clipping sideways too would make Ink slice each
+	// line's escape codes again on every frame.
 	return (
-		<Box flexDirection="column" height={height} width={width} overflow="hidden">
+		<Box flexDirection="column" height={height} width={width} overflowY="hidden">
 			{visible.map((row, offset) => {
 				const isSelected = top.current + offset === selected;
 				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
