@@ -2,7 +2,10 @@ import type {Diagnostic, ParsedLine} from './model/events.js';
 import {parseLine} from './model/normalise.js';
 import {addDiagnostic, reduce} from './model/reduce.js';
 import {createModel, type Model} from './model/state.js';
+import {streamEvent, StreamLines} from './model/stream-line.js';
 import {LineSplitter, type Line, type OverlongLine} from './sources/line-splitter.js';
+
+const maxStreamLineLength = 2048;
 
 /**
  * Lines in, model out: the one path every source feeds. It knows nothing of terminals or files.
@@ -12,12 +15,26 @@ export class Ingest {
 	readonly #maxLineBytes: number;
 	readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
 	readonly #onLine: ((line: Line) => void) | undefined;
+	readonly #streamLines: StreamLines | undefined;
+	#lineBytes = Buffer.alloc(0);
 
-	constructor(options: {maxLineBytes: number; model?: Model; onDiagnostic?: (diagnostic: Diagnostic) => void; onLine?: (line: Line) => void}) {
+	/**
+	 * `streamLines`: read streaming lines (most of a live run) from their bytes, the way the fast path
+	 * reads files (model/stream-line.ts), instead of JSON.parse and the schema. It gives the same events;
+	 * the plain path stays as the reference the fast ones are tested against. PERSCOPE_FAST=0 turns it off.
+	 */
+	constructor(options: {
+		maxLineBytes: number;
+		model?: Model;
+		onDiagnostic?: (diagnostic: Diagnostic) => void;
+		onLine?: (line: Line) => void;
+		streamLines?: boolean;
+	}) {
 		this.model = options.model ?? createModel();
 		this.#maxLineBytes = options.maxLineBytes;
 		this.#onDiagnostic = options.onDiagnostic;
 		this.#onLine = options.onLine;
+		this.#streamLines = options.streamLines && process.env['PERSCOPE_FAST'] !== '0' ? new StreamLines() : undefined;
 	}
 
 	get maxLineBytes(): number {
@@ -30,6 +47,7 @@ export class Ingest {
 
 	line(line: Line): void {
 		this.#onLine?.(line);
+		if (this.#streamLines && this.#streamLine(this.#streamLines, line)) return;
 		const parsed = parseLine(line);
 		if (parsed.kind === 'event') reduce(this.model, parsed.event);
 		else this.#diagnose(parsed.diagnostic);
@@ -42,6 +60,20 @@ export class Ingest {
 	parsed(parsed: ParsedLine): void {
 		if (parsed.kind === 'event') reduce(this.model, parsed.event);
 		else this.#diagnose(parsed.diagnostic);
+	}
+
+	/** Whether the line was a streaming line in the runtime's own form, and so is reduced already. */
+	#streamLine(streamLines: StreamLines, line: Line): boolean {
+		const {text} = line;
+		// Streaming lines are a few hundred bytes; longer ones are never in that form.
+		if (text.length > maxStreamLineLength) return false;
+		if (this.#lineBytes.length < 3 * maxStreamLineLength) this.#lineBytes = Buffer.allocUnsafe(3 * maxStreamLineLength);
+		const length = this.#lineBytes.write(text, 0, 'utf8');
+		const ref = {source: line.source, line: line.line, offset: line.offset};
+		const fields = streamLines.match(this.#lineBytes, 0, length, ref);
+		if (!fields) return false;
+		reduce(this.model, streamEvent(fields, ref));
+		return true;
 	}
 
 	overlong(line: OverlongLine): void {

@@ -55,7 +55,7 @@ export async function runApp(
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const replay = options.replaySpeed === undefined ? undefined : new Replay({speed: options.replaySpeed});
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line)};
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
 	const ingest = replay ? new ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
 	const store = new ViewStore(ingest.model);
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
