@@ -10,6 +10,7 @@ import {exportRawEvent} from '../output/export-event.js';
 import type {Filter} from '../model/filter.js';
 import {App} from './app.js';
 import {JobChooser} from './job-chooser.js';
+import {isLoading} from './source-strip.js';
 import type {ViewEnv} from './contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode} from './terminal.js';
 import {ViewStore} from './view-store.js';
@@ -57,7 +58,8 @@ export async function runApp(
 	const replay = options.replaySpeed === undefined ? undefined : new Replay({speed: options.replaySpeed});
 	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
 	const ingest = replay ? new ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
-	const store = new ViewStore(ingest.model);
+	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
+	const store = new ViewStore(ingest.model, {loading: () => replay === undefined && sources.states.some(isLoading)});
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
 	const redraw = () => store.markChanged();
 	replay?.subscribe(redraw);

@@ -1,6 +1,7 @@
 import type {Model} from '../model/state.js';
 
 const tickSlackMs = 10;
+const loadingGapMs = 250;
 
 /**
  * Decouples how fast events arrive from how often the screen redraws. Sources reduce events into the
@@ -29,8 +30,15 @@ export class ViewStore {
 	eventsPerSecond = 0;
 	readonly startedAt: number;
 
-	constructor(model: Model, options: {intervalMs?: number; now?: () => number} = {}) {
+	readonly #loading: () => boolean;
+
+	/**
+	 * `loading`: whether a file is being read as fast as it can be. Then events redraw only 4 times a
+	 * second: each frame costs as much as reading a few megabytes, and a progress bar needs no more.
+	 */
+	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean} = {}) {
 		this.model = model;
+		this.#loading = options.loading ?? (() => false);
 		this.#intervalMs = options.intervalMs ?? 100;
 		this.#minGapMs = this.#intervalMs;
 		this.#now = options.now ?? Date.now;
@@ -64,7 +72,8 @@ export class ViewStore {
 
 		if (this.model.rev === this.#seenRev && !this.#externalChange) return;
 		// A timer tick can come a little early; it must not push the frame to the tick after.
-		if (now - this.#lastPublishedAt < this.#minGapMs - tickSlackMs) return;
+		const gap = this.#loading() ? Math.max(this.#minGapMs, loadingGapMs) : this.#minGapMs;
+		if (now - this.#lastPublishedAt < gap - tickSlackMs) return;
 		this.#publish(now);
 	}
 

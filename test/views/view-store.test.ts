@@ -8,9 +8,9 @@ import {ViewStore} from '../../source/views/view-store.js';
  * are expensive; moments the person waits on are drawn at once.
  */
 
-function storeAt(clock: {now: number}) {
+function storeAt(clock: {now: number}, loading = () => false) {
 	const model = createModel();
-	const store = new ViewStore(model, {now: () => clock.now});
+	const store = new ViewStore(model, {now: () => clock.now, loading});
 	let published = 0;
 	store.subscribe(() => published++);
 	const event = () => {
@@ -59,6 +59,25 @@ describe('redrawing while events arrive', () => {
 
 		// Three times the cost of a frame (300 ms) between redraws: ten in three seconds.
 		expect(published()).toBe(10);
+	});
+
+	it('draws four times a second while a file loads as fast as it can, then ten times a second again', () => {
+		const clock = {now: 0};
+		let loading = true;
+		const {store, event, published} = storeAt(clock, () => loading);
+		const second = () => {
+			for (let tick = 0; tick < 10; tick++) {
+				event();
+				clock.now += 100;
+				store.tick();
+			}
+		};
+
+		second();
+		expect(published()).toBe(4);
+		loading = false;
+		second();
+		expect(published()).toBe(14);
 	});
 
 	it('draws the end of a load at once rather than on the next tick', () => {
