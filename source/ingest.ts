@@ -15,8 +15,8 @@ export class Ingest {
 	readonly #maxLineBytes: number;
 	readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
 	readonly #onLine: ((line: Line) => void) | undefined;
-	readonly #streamLines: StreamLines | undefined;
-	#lineBytes = Buffer.alloc(0);
+	/** The streaming lines' reader and the buffer a line's text is written back into for it. */
+	readonly #streamLane: {lines: StreamLines; bytes: Buffer} | undefined;
 
 	/**
 	 * `streamLines`: read streaming lines (most of a live run) from their bytes, the way the fast path
@@ -34,7 +34,8 @@ export class Ingest {
 		this.#maxLineBytes = options.maxLineBytes;
 		this.#onDiagnostic = options.onDiagnostic;
 		this.#onLine = options.onLine;
-		this.#streamLines = options.streamLines && process.env['PERSCOPE_FAST'] !== '0' ? new StreamLines() : undefined;
+		// A UTF-16 unit of the text is at most three bytes of UTF-8.
+		this.#streamLane = options.streamLines && process.env['PERSCOPE_FAST'] !== '0' ? {lines: new StreamLines(), bytes: Buffer.allocUnsafe(3 * maxStreamLineLength)} : undefined;
 	}
 
 	get maxLineBytes(): number {
@@ -47,7 +48,7 @@ export class Ingest {
 
 	line(line: Line): void {
 		this.#onLine?.(line);
-		if (this.#streamLines && this.#streamLine(this.#streamLines, line)) return;
+		if (this.#streamLane && this.#streamLine(this.#streamLane, line)) return;
 		const parsed = parseLine(line);
 		if (parsed.kind === 'event') reduce(this.model, parsed.event);
 		else this.#diagnose(parsed.diagnostic);
@@ -63,14 +64,13 @@ export class Ingest {
 	}
 
 	/** Whether the line was a streaming line in the runtime's own form, and so is reduced already. */
-	#streamLine(streamLines: StreamLines, line: Line): boolean {
+	#streamLine(lane: {lines: StreamLines; bytes: Buffer}, line: Line): boolean {
 		const {text} = line;
 		// Streaming lines are a few hundred bytes; longer ones are never in that form.
 		if (text.length > maxStreamLineLength) return false;
-		if (this.#lineBytes.length < 3 * maxStreamLineLength) this.#lineBytes = Buffer.allocUnsafe(3 * maxStreamLineLength);
-		const length = this.#lineBytes.write(text, 0, 'utf8');
+		const length = lane.bytes.write(text, 0, 'utf8');
 		const ref = {source: line.source, line: line.line, offset: line.offset};
-		const fields = streamLines.match(this.#lineBytes, 0, length, ref);
+		const fields = lane.lines.match(lane.bytes, 0, length, ref);
 		if (!fields) return false;
 		reduce(this.model, streamEvent(fields, ref));
 		return true;

@@ -59,6 +59,7 @@ export async function runApp(
 	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
 	const ingest = replay ? new ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
 	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
+	// (`sources` is set below, before the store's first tick.)
 	const store = new ViewStore(ingest.model, {loading: () => replay === undefined && sources.states.some(isLoading)});
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
 	const redraw = () => store.markChanged();
