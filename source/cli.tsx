@@ -139,11 +139,14 @@ function normaliseOptions(args: string[]): string[] {
  * Ink and chalk decide once, when first imported, whether they run in CI (then Ink draws nothing until
  * exit) and whether to colour. A person at a real terminal wants live frames even if their shell has CI
  * set, and chalk ignores NO_COLOR: so Ink is imported with CI hidden and, under NO_COLOR, FORCE_COLOR=0.
- * The variables are put back afterwards for any child the viewer starts.
+ * React picks its build the same way: without NODE_ENV=production it loads the development build, which
+ * checks and records so much that drawing costs several times more CPU (a shell often has NODE_ENV unset
+ * or set to development). The variables are put back afterwards for any child the viewer starts.
  */
 async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined}): Promise<number> {
-	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR'] as const;
+	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR', 'NODE_ENV'] as const;
 	const saved = names.map(name => [name, process.env[name]] as const);
+	process.env['NODE_ENV'] = 'production';
 	delete process.env['CI'];
 	delete process.env['CONTINUOUS_INTEGRATION'];
 	if (process.env['NO_COLOR'] && !('FORCE_COLOR' in process.env)) process.env['FORCE_COLOR'] = '0';

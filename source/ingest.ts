@@ -2,7 +2,10 @@ import type {Diagnostic, ParsedLine} from './model/events.js';
 import {parseLine} from './model/normalise.js';
 import {addDiagnostic, reduce} from './model/reduce.js';
 import {createModel, type Model} from './model/state.js';
+import {streamEvent, StreamLines} from './model/stream-line.js';
 import {LineSplitter, type Line, type OverlongLine} from './sources/line-splitter.js';
+
+const maxStreamLineLength = 2048;
 
 /**
  * Lines in, model out: the one path every source feeds. It knows nothing of terminals or files.
@@ -12,12 +15,27 @@ export class Ingest {
 	readonly #maxLineBytes: number;
 	readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
 	readonly #onLine: ((line: Line) => void) | undefined;
+	/** The streaming lines' reader and the buffer a line's text is written back into for it. */
+	readonly #streamLane: {lines: StreamLines; bytes: Buffer} | undefined;
 
-	constructor(options: {maxLineBytes: number; model?: Model; onDiagnostic?: (diagnostic: Diagnostic) => void; onLine?: (line: Line) => void}) {
+	/**
+	 * `streamLines`: read streaming lines (most of a live run) from their bytes, the way the fast path
+	 * reads files (model/stream-line.ts), instead of JSON.parse and the schema. It gives the same events;
+	 * the plain path stays as the reference the fast ones are tested against. PERSCOPE_FAST=0 turns it off.
+	 */
+	constructor(options: {
+		maxLineBytes: number;
+		model?: Model;
+		onDiagnostic?: (diagnostic: Diagnostic) => void;
+		onLine?: (line: Line) => void;
+		streamLines?: boolean;
+	}) {
 		this.model = options.model ?? createModel();
 		this.#maxLineBytes = options.maxLineBytes;
 		this.#onDiagnostic = options.onDiagnostic;
 		this.#onLine = options.onLine;
+		// A UTF-16 unit of the text is at most three bytes of UTF-8.
+		this.#streamLane = options.streamLines && process.env['PERSCOPE_FAST'] !== '0' ? {lines: new StreamLines(), bytes: Buffer.allocUnsafe(3 * maxStreamLineLength)} : undefined;
 	}
 
 	get maxLineBytes(): number {
@@ -30,6 +48,7 @@ export class Ingest {
 
 	line(line: Line): void {
 		this.#onLine?.(line);
+		if (this.#streamLane && this.#streamLine(this.#streamLane, line)) return;
 		const parsed = parseLine(line);
 		if (parsed.kind === 'event') reduce(this.model, parsed.event);
 		else this.#diagnose(parsed.diagnostic);
@@ -42,6 +61,19 @@ export class Ingest {
 	parsed(parsed: ParsedLine): void {
 		if (parsed.kind === 'event') reduce(this.model, parsed.event);
 		else this.#diagnose(parsed.diagnostic);
+	}
+
+	/** Whether the line was a streaming line in the runtime's own form, and so is reduced already. */
+	#streamLine(lane: {lines: StreamLines; bytes: Buffer}, line: Line): boolean {
+		const {text} = line;
+		// Streaming lines are a few hundred bytes; longer ones are never in that form.
+		if (text.length > maxStreamLineLength) return false;
+		const length = lane.bytes.write(text, 0, 'utf8');
+		const ref = {source: line.source, line: line.line, offset: line.offset};
+		const fields = lane.lines.match(lane.bytes, 0, length, ref);
+		if (!fields) return false;
+		reduce(this.model, streamEvent(fields, ref));
+		return true;
 	}
 
 	overlong(line: OverlongLine): void {

@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Text} from 'ink';
 import React from 'react';
 import type {Activity} from '../model/state.js';
 import {highlightRanges} from '../model/search.js';
@@ -34,38 +34,39 @@ export function Highlighted({text, query, color}: {text: string; query: string |
 	return <Text color={color}>{parts}</Text>;
 }
 
+/*
+ * Rows are inline text: the tree puts each in one line of text that it cuts to the width, so a row costs
+ * Ink one node to lay out and measure rather than a box and a text for each part.
+ */
+
 /** One activity: icon, verb, what it acted on, and a tool error in red; search matches marked. */
-export function ActivityRow({activity, depth, selected, width, highlight}: {activity: Activity; depth: number; selected: boolean; width: number; highlight?: string | undefined}) {
+export function ActivityRow({activity, depth, selected, highlight}: {activity: Activity; depth: number; selected: boolean; highlight?: string | undefined}) {
 	const line = describeActivity(activity);
 	const showError = line.error !== undefined && activity.type !== 'error';
 	return (
-		<Box width={width}>
-			<Text wrap="truncate-end" inverse={selected}>
-				{' '.repeat(depth * 2 + 2)}
-				{line.icon} <Highlighted text={line.verb} query={highlight} color={colors[activity.type]} />
-				{line.detail === '' ? '' : ' '}
-				<Highlighted text={line.detail} query={highlight} color={activity.type === 'error' ? 'red' : undefined} />
-				{showError ? (
-					<Text color="red">
-						{' ✗ '}
-						<Highlighted text={line.error ?? ''} query={highlight} />
-					</Text>
-				) : null}
-				{line.pending ? <Text color="gray"> …</Text> : null}
-			</Text>
-		</Box>
+		<Text inverse={selected}>
+			{' '.repeat(depth * 2 + 2)}
+			{line.icon} <Highlighted text={line.verb} query={highlight} color={colors[activity.type]} />
+			{line.detail === '' ? '' : ' '}
+			<Highlighted text={line.detail} query={highlight} color={activity.type === 'error' ? 'red' : undefined} />
+			{showError ? (
+				<Text color="red">
+					{' ✗ '}
+					<Highlighted text={line.error ?? ''} query={highlight} />
+				</Text>
+			) : null}
+			{line.pending ? <Text color="gray"> …</Text> : null}
+		</Text>
 	);
 }
 
 /** A line of live streaming text under a running pane: reasoning dim, the result as it is written. */
-export function LiveRow({text, depth, channel, width}: {text: string; depth: number; channel: 'reasoning' | 'result'; width: number}) {
+export function LiveRow({text, depth, channel}: {text: string; depth: number; channel: 'reasoning' | 'result'}) {
 	return (
-		<Box width={width}>
-			<Text wrap="truncate-end" dimColor={channel === 'reasoning'} italic={channel === 'reasoning'}>
-				{' '.repeat(depth * 2 + 4)}
-				{channel === 'reasoning' ? '┆ ' : '│ '}
-				{text}
-			</Text>
-		</Box>
+		<Text dimColor={channel === 'reasoning'} italic={channel === 'reasoning'}>
+			{' '.repeat(depth * 2 + 4)}
+			{channel === 'reasoning' ? '┆ ' : '│ '}
+			{text}
+		</Text>
 	);
 }

@@ -1,16 +1,26 @@
 import {Box, Text} from 'ink';
-import Spinner from 'ink-spinner';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
 import {isLive, jobTotals, shownStatus} from '../model/tree.js';
 import {formatCount, formatDuration} from '../output/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
-import {useRef} from 'react';
+import {useEffect, useRef} from 'react';
 import {describeFilter, isEmptyFilter} from '../model/filter.js';
 import {maxStepsNote} from '../model/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
 import {statusLook} from './status.js';
+
+/**
+ * The spinner turns with the clock rather than its own timer: a timer of its own would redraw the whole
+ * screen (Ink lays out and writes every frame in full) on top of the frames events already cause.
+ */
+const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const spinnerFrameMs = 200;
+
+export function spinnerGlyph(now: number): string {
+	return spinnerFrames[Math.floor(now / spinnerFrameMs) % spinnerFrames.length]!;
+}
 
 /** The job the header talks about: the one that saw an event last. */
 export function currentJob(model: Model): Job | undefined {
@@ -46,6 +56,13 @@ export function Header({width}: {width: number}) {
 	const hiddenFor = useRef(createHiddenCounter()).current;
 	const hidden = hiddenFor(model, ui.filter);
 	const maxNote = job ? maxStepsNote(model, job) : undefined;
+	// With no events coming, a live run still needs the spinner and the clock to move: ask for a frame now
+	// and then. Frames that events cause already move them, so this adds none while events stream.
+	useEffect(() => {
+		if (!live) return;
+		const timer = setInterval(() => store.markChanged(), spinnerFrameMs);
+		return () => clearInterval(timer);
+	}, [live, store]);
 	return (
 		<Box flexDirection="column" width={width}>
 			<Text wrap="truncate-end">
@@ -64,9 +81,7 @@ export function Header({width}: {width: number}) {
 				{job ? <Text color="gray"> · job {sanitizeLine(job.jobId).slice(0, 12)}</Text> : null}
 				<Text color="gray"> · </Text>
 				{live ? (
-					<Text color="yellow">
-						<Spinner type="dots" />
-					</Text>
+					<Text color="yellow">{spinnerGlyph(now)}</Text>
 				) : (
 					<Text color={look.color}>{look.glyph}</Text>
 				)}

@@ -1,4 +1,4 @@
-import {Box, Text} from 'ink';
+import {Text} from 'ink';
 import React from 'react';
 import {zeroUsage} from '../model/normalise.js';
 import {addUsage} from '../model/reduce.js';
@@ -30,37 +30,34 @@ export function paneStats(model: Model, pane: Pane): PaneStats {
 	return {steps, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs: span(start, end)};
 }
 
-/** A run pane's one-line header: fold marker, expert, status, steps, tokens, duration. */
-export function PaneRow({model, pane, depth, collapsed, orphan, selected, width}: {
+/** A run pane's one-line header, as inline text: fold marker, expert, status, steps, tokens, duration. */
+export function PaneRow({model, pane, depth, collapsed, orphan, selected}: {
 	model: Model;
 	pane: Pane;
 	depth: number;
 	collapsed: boolean;
 	orphan: boolean;
 	selected: boolean;
-	width: number;
 }) {
 	const run = lastRun(model, pane);
 	const look = statusLook[run ? shownStatus(run) : 'init'];
 	const stats = paneStats(model, pane);
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	return (
-		<Box width={width}>
-			<Text wrap="truncate-end" inverse={selected}>
-				{' '.repeat(depth * 2)}
-				<Text color="gray">{collapsed ? '▸ ' : '▾ '}</Text>
-				<Text bold>{sanitizeLine(run?.expertKey ?? pane.paneId)}</Text>
-				<Text color={look.color}>
-					{' '}
-					{look.glyph} {look.word}
-				</Text>
-				<Text color="gray">
-					{' · '}
-					{stats.steps} step{stats.steps === 1 ? '' : 's'} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ · {formatDuration(stats.durationMs)}
-					{resumes}
-					{orphan ? ' · parent not in log' : ''}
-				</Text>
+		<Text inverse={selected}>
+			{' '.repeat(depth * 2)}
+			<Text color="gray">{collapsed ? '▸ ' : '▾ '}</Text>
+			<Text bold>{sanitizeLine(run?.expertKey ?? pane.paneId)}</Text>
+			<Text color={look.color}>
+				{' '}
+				{look.glyph} {look.word}
 			</Text>
-		</Box>
+			<Text color="gray">
+				{' · '}
+				{stats.steps} step{stats.steps === 1 ? '' : 's'} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ · {formatDuration(stats.durationMs)}
+				{resumes}
+				{orphan ? ' · parent not in log' : ''}
+			</Text>
+		</Text>
 	);
 }

@@ -117,13 +117,36 @@ function addLiveText(model: Model, pane: Pane, depth: number, width: number, row
 	for (const channel of ['reasoning', 'result'] as const) {
 		const text = stream[channel];
 		if (text.isEmpty) continue;
-		const lines = wrapToWidth(sanitizeBlock(text.text), textWidth);
 		const keep = channel === 'reasoning' ? liveReasoningLines : liveResultLines;
+		const lines = wrapToWidth(sanitizeBlock(liveTail(text.text, keep, textWidth)), textWidth);
 		const shown = lines.slice(-keep);
 		shown.forEach((line, n) => {
 			rows.push({kind: 'live', key: `l:${pane.paneId}:${channel}:${n}`, paneId: pane.paneId, depth, channel, text: line});
 		});
 	}
+}
+
+/** Within one very long line, where the live tail may start: a multiple of this from the line's start. */
+const liveTailStep = 4096;
+
+/**
+ * The end of a streaming text that its last `keep` lines, wrapped to `width`, come from. A stream can grow
+ * to hundreds of kilobytes and is redrawn ten times a second: wrapping all of it every frame would cost
+ * more than the rest of the frame. Lines wrap the same on their own, so the tail starts at the start of a
+ * line (the last lines then read exactly as they would with everything wrapped); only inside one very long
+ * line does it start elsewhere, at a step from the line's start, so that the wrapped lines stay put while
+ * the text grows.
+ */
+export function liveTail(text: string, keep: number, width: number): string {
+	const enough = keep * Math.max(1, width) * 4;
+	if (text.length <= 2 * enough) return text;
+	// The start of the `keep`-th line from the end: each line wraps to one row or more.
+	let start = text.length;
+	for (let lines = 0; lines < keep && start > 0; lines++) start = text.lastIndexOf('\n', start - 2) + 1;
+	if (text.length - start <= 2 * enough) return text.slice(start);
+	const within = text.length - enough;
+	const lineStart = text.lastIndexOf('\n', within - 1) + 1;
+	return text.slice(lineStart + Math.floor((within - lineStart) / liveTailStep) * liveTailStep);
 }
 
 export function indentWidth(depth: number): number {

@@ -3,13 +3,14 @@ import React from 'react';
 import {Ingest} from '../ingest.js';
 import type {InputPlan} from '../sources/inputs.js';
 import {listJobs, type JobListing} from '../sources/job-listing.js';
+import {runSourcesFast} from '../sources/parallel-file.js';
 import {RawEvents} from '../sources/raw-events.js';
 import {Replay, ReplayIngest} from '../sources/replay.js';
-import {runSources} from '../sources/run-sources.js';
 import {exportRawEvent} from '../output/export-event.js';
 import type {Filter} from '../model/filter.js';
 import {App} from './app.js';
 import {JobChooser} from './job-chooser.js';
+import {isLoading} from './source-strip.js';
 import type {ViewEnv} from './contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode} from './terminal.js';
 import {ViewStore} from './view-store.js';
@@ -55,9 +56,11 @@ export async function runApp(
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const replay = options.replaySpeed === undefined ? undefined : new Replay({speed: options.replaySpeed});
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line)};
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
 	const ingest = replay ? new ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
-	const store = new ViewStore(ingest.model);
+	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
+	// (`sources` is set below, before the store's first tick.)
+	const store = new ViewStore(ingest.model, {loading: () => replay === undefined && sources.states.some(isLoading)});
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
 	const redraw = () => store.markChanged();
 	replay?.subscribe(redraw);
@@ -66,8 +69,10 @@ export async function runApp(
 	let quitting = false;
 	let interrupted = false;
 	let instance: ReturnType<typeof render> | undefined;
-	// Yield to the event loop between chunks so keys and frames are served while a big file loads.
-	const sources = runSources(plan, ingest, {
+	// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
+	// offset, so nothing is lost by lines not passing through `onLine`. Yield to the event loop between
+	// chunks so keys and frames are served while a big file loads.
+	const sources = runSourcesFast(plan, ingest, {
 		afterChunk: async () => {
 			if (ingest instanceof ReplayIngest) await ingest.drain(redraw);
 			await new Promise(resolve => setImmediate(resolve));
@@ -122,8 +127,11 @@ export async function runApp(
 			stdout: process.stdout,
 			exitOnCtrlC: false,
 			patchConsole: true,
-			maxFps: 30,
+			// Events are already paced by the view store (10 frames a second); Ink's own throttle would only
+			// hold back the frame that answers a key, by up to its interval after the last frame.
+			maxFps: 120,
 			incrementalRendering: false,
+			onRender: ({renderTime}) => store.noteDrawCost(renderTime),
 		});
 		store.start();
 		if (stdinCarriesEvents) {
@@ -139,6 +147,7 @@ export async function runApp(
 			ended = true;
 			exitCode = code;
 			store.markChanged();
+			store.flush();
 			if (interrupted) quit();
 		});
 		await instance.waitUntilExit();

@@ -21,7 +21,8 @@ export function ScrollPanel({title, lines, scroll, height, width, hint}: {title:
 					{` ${title} `}
 				</Text>
 			</Box>
-			<Box flexDirection="column" height={bodyHeight} overflow="hidden">
+			{/* Lines are cut to the width already: clipping sideways too would make Ink re-slice each one every frame. */}
+			<Box flexDirection="column" height={bodyHeight} overflowY="hidden">
 				{visible.map((line, index) => (
 					<Text key={scroll + index} wrap="truncate-end" {...(line.tone === undefined ? {} : tones[line.tone])}>
 						{line.text === '' ? ' ' : line.text}

@@ -23,12 +23,13 @@ function progressBar(fraction: number, width: number): string {
 /** Lines the strip needs for these sources, so the layout can give the tree the rest. */
 export function sourceStripHeight(sources: SourceState[]): number {
 	let lines = 0;
-	if (sources.some(source => loading(source) || source.following || source.waiting)) lines++;
+	if (sources.some(source => isLoading(source) || source.following || source.waiting)) lines++;
 	const stderr = sources.reduce((count, source) => count + Math.min(stderrStripLines, source.stderr.length), 0);
 	return lines + Math.min(stderrStripLines, stderr);
 }
 
-function loading(source: SourceState): boolean {
+/** Whether a source is a file (or redirected stdin) being read up to its known size. */
+export function isLoading(source: SourceState): boolean {
 	return source.live && !source.following && !source.waiting && source.bytesTotal !== undefined && source.bytesTotal > 0 && source.bytesRead < source.bytesTotal;
 }
 
@@ -39,7 +40,7 @@ function loading(source: SourceState): boolean {
 export function SourceStrip({width}: {width: number}) {
 	const {sources, store} = useViewEnv();
 	useModelVersion();
-	const load = sources.find(loading);
+	const load = sources.find(isLoading);
 	const follow = sources.find(source => source.following || source.waiting);
 	const stderr = sources.flatMap(source => source.stderr.slice(-stderrStripLines).map(line => ({label: source.label, line}))).slice(-stderrStripLines);
 	return (

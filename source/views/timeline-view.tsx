@@ -34,7 +34,8 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 			<Text wrap="truncate-end" inverse>
 				{` Timeline · ${job ? sanitizeLine(job.jobId) : 'no job'} · ${formatDuration(timeline?.spanStart === undefined || timeline.spanEnd === undefined ? undefined : timeline.spanEnd - timeline.spanStart)} `}
 			</Text>
-			<Box flexDirection="column" height={bodyHeight} overflow="hidden">
+			{/* Lines are cut to the width already: clipping sideways too would make Ink re-slice each one every frame. */}
+			<Box flexDirection="column" height={bodyHeight} overflowY="hidden">
 				{visible.map(row => (
 					<TimelineLine key={row.key} row={row} spanStart={timeline?.spanStart} spanEnd={timeline?.spanEnd} labelWidth={labelWidth} barWidth={barWidth} />
 				))}

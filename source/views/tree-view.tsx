@@ -21,7 +21,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
-	const rowsFor = useRef(createRowsCache(ms => store.noteFrameCost(ms))).current;
+	const rowsFor = useRef(createRowsCache(ms => store.noteRowsCost(ms))).current;
 	const rows = rowsFor(model, ui, width);
 	const selected = selectedRowIndex(rows, ui);
 	const top = useRef(0);
@@ -63,59 +63,56 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	}
 
 	const visible = rows.slice(top.current, top.current + height);
+	// Every row is one line already cut to the width: clipping sideways too would make Ink slice each
+	// line's escape codes again on every frame.
 	return (
-		<Box flexDirection="column" height={height} width={width} overflow="hidden">
+		<Box flexDirection="column" height={height} width={width} overflowY="hidden">
 			{visible.map((row, offset) => {
 				const isSelected = top.current + offset === selected;
 				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
 				return (
-					<Box key={row.key} width={width}>
+					<Text key={row.key} wrap="truncate-end">
 						<Text color="cyan">{isSelected ? '›' : ' '}</Text>
-						<RowView row={row} model={model} selected={isSelected} width={width - 1} highlight={ui.search.query} />
-					</Box>
+						<RowView row={row} model={model} selected={isSelected} highlight={ui.search.query} />
+					</Text>
 				);
 			})}
 		</Box>
 	);
 }
 
-function RowView({row, model, selected, width, highlight}: {row: Row; model: Model; selected: boolean; width: number; highlight: string}) {
+/** One row as inline text; the tree cuts the line it is in to the width. */
+function RowView({row, model, selected, highlight}: {row: Row; model: Model; selected: boolean; highlight: string}) {
 	switch (row.kind) {
 		case 'job':
 			return (
-				<Box width={width}>
-					<Text wrap="truncate-end" bold inverse={selected}>
-						job {sanitizeLine(row.jobId)}
-					</Text>
-				</Box>
+				<Text bold inverse={selected}>
+					job {sanitizeLine(row.jobId)}
+				</Text>
 			);
 		case 'pane': {
 			const pane = model.panes.get(row.paneId);
 			if (!pane) return null;
-			return <PaneRow model={model} pane={pane} depth={row.depth} collapsed={row.collapsed} orphan={row.orphan} selected={selected} width={width} />;
+			return <PaneRow model={model} pane={pane} depth={row.depth} collapsed={row.collapsed} orphan={row.orphan} selected={selected} />;
 		}
 
 		case 'activity': {
 			const activity = model.activities[row.index];
 			if (!activity) return null;
-			return <ActivityRow activity={activity} depth={row.depth} selected={selected} width={width} highlight={highlight === '' ? undefined : highlight} />;
+			return <ActivityRow activity={activity} depth={row.depth} selected={selected} highlight={highlight === '' ? undefined : highlight} />;
 		}
 
 		case 'live':
-			return <LiveRow text={row.text} depth={row.depth} channel={row.channel} width={width} />;
+			return <LiveRow text={row.text} depth={row.depth} channel={row.channel} />;
 		case 'notice':
-			return (
-				<Box width={width}>
-					{row.part === 'question' ? (
-						<Text wrap="truncate-end" color="cyan" bold>
-							{' '.repeat(row.depth * 2 + 2)}🙋 waiting for your answer · {sanitizeLine(row.text)}
-						</Text>
-					) : (
-						<Text wrap="truncate-end" color="gray">
-							{' '.repeat(row.depth * 2 + 5)}answer with: {sanitizeLine(row.text)}
-						</Text>
-					)}
-				</Box>
+			return row.part === 'question' ? (
+				<Text color="cyan" bold>
+					{' '.repeat(row.depth * 2 + 2)}🙋 waiting for your answer · {sanitizeLine(row.text)}
+				</Text>
+			) : (
+				<Text color="gray">
+					{' '.repeat(row.depth * 2 + 5)}answer with: {sanitizeLine(row.text)}
+				</Text>
 			);
 	}
 }

@@ -1,9 +1,15 @@
 import type {Model} from '../model/state.js';
 
+const tickSlackMs = 10;
+const loadingGapMs = 250;
+
 /**
  * Decouples how fast events arrive from how often the screen redraws. Sources reduce events into the
  * model as fast as they come; this store looks at the model's revision on a fixed tick and tells React
- * about it at most once per tick, so a burst of 5,000 deltas a second still means ~25 renders a second.
+ * about it at most once per tick. Ink lays out and writes the whole screen on every frame (about 15 ms
+ * for a full 160×48 screen on a slow machine), so events redraw at most 10 times a second: a burst of
+ * 5,000 deltas a second or a large file loading still looks live, and most of the CPU is left for reading.
+ * Keys do not wait for this: they redraw at once.
  */
 export class ViewStore {
 	readonly model: Model;
@@ -14,6 +20,8 @@ export class ViewStore {
 	#seenRev = -1;
 	/** Shortest time between two published versions; grows when frames are expensive to build. */
 	#minGapMs: number;
+	#rowsCostMs = 0;
+	#drawCostMs = 0;
 	#lastPublishedAt = -Infinity;
 	#externalChange = false;
 	#timer: NodeJS.Timeout | undefined;
@@ -22,9 +30,16 @@ export class ViewStore {
 	eventsPerSecond = 0;
 	readonly startedAt: number;
 
-	constructor(model: Model, options: {intervalMs?: number; now?: () => number} = {}) {
+	readonly #loading: () => boolean;
+
+	/**
+	 * `loading`: whether a file is being read as fast as it can be. Then events redraw only 4 times a
+	 * second: each frame costs as much as reading a few megabytes, and a progress bar needs no more.
+	 */
+	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean} = {}) {
 		this.model = model;
-		this.#intervalMs = options.intervalMs ?? 40;
+		this.#loading = options.loading ?? (() => false);
+		this.#intervalMs = options.intervalMs ?? 100;
 		this.#minGapMs = this.#intervalMs;
 		this.#now = options.now ?? Date.now;
 		this.startedAt = this.#now();
@@ -56,7 +71,19 @@ export class ViewStore {
 		this.eventsPerSecond = seconds > 0 ? (this.model.events - first.events) / seconds : 0;
 
 		if (this.model.rev === this.#seenRev && !this.#externalChange) return;
-		if (now - this.#lastPublishedAt < this.#minGapMs) return;
+		// A timer tick can come a little early; it must not push the frame to the tick after.
+		const gap = this.#loading() ? Math.max(this.#minGapMs, loadingGapMs) : this.#minGapMs;
+		if (now - this.#lastPublishedAt < gap - tickSlackMs) return;
+		this.#publish(now);
+	}
+
+	/** Publishes what changed now, whatever the gap: for moments the person waits on (a load that ended). */
+	flush(): void {
+		if (this.model.rev === this.#seenRev && !this.#externalChange) return;
+		this.#publish(this.#now());
+	}
+
+	#publish(now: number): void {
 		this.#lastPublishedAt = now;
 		this.#seenRev = this.model.rev;
 		this.#externalChange = false;
@@ -65,12 +92,23 @@ export class ViewStore {
 	}
 
 	/**
-	 * Views report what building a frame cost. A frame that takes 100 ms (a pane of 100,000 activities being
-	 * written to) must not be rebuilt 25 times a second: the gap between redraws becomes three times the
-	 * cost, so drawing never takes more than about a quarter of the CPU and keys stay responsive.
+	 * What the last frame cost: building the rows (a pane of 100,000 activities being written to can take
+	 * 100 ms) and drawing them (Ink's layout and output). A frame that costs much must not be rebuilt 10
+	 * times a second: the gap between redraws becomes three times the cost, so drawing never takes more than
+	 * about a quarter of the CPU and keys stay responsive.
 	 */
-	noteFrameCost(ms: number): void {
-		this.#minGapMs = Math.min(1000, Math.max(this.#intervalMs, 3 * ms));
+	noteRowsCost(ms: number): void {
+		this.#rowsCostMs = ms;
+		this.#adapt();
+	}
+
+	noteDrawCost(ms: number): void {
+		this.#drawCostMs = ms;
+		this.#adapt();
+	}
+
+	#adapt(): void {
+		this.#minGapMs = Math.min(1000, Math.max(this.#intervalMs, 3 * (this.#rowsCostMs + this.#drawCostMs)));
 	}
 
 	subscribe = (listener: () => void): (() => void) => {

@@ -1,0 +1,76 @@
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
+import {hasTmux, repoRoot, shellQuote, TmuxSession} from './tmux.js';
+
+/*
+ * Files given by path load the fast way (sources/parallel-file.ts) in the viewer too: their lines are never
+ * kept, so the inspector reads each event again from the file, and the screen must keep answering keys
+ * while a large file is still being read.
+ */
+
+const sessions: TmuxSession[] = [];
+function start(command: string, options?: Parameters<typeof TmuxSession.start>[1]): TmuxSession {
+	const session = TmuxSession.start(command, options);
+	sessions.push(session);
+	return session;
+}
+
+afterEach(() => {
+	for (const session of sessions.splice(0)) session.kill();
+});
+
+let directory = '';
+let largeLog = '';
+
+beforeAll(() => {
+	directory = mkdtempSync(join(tmpdir(), 'perscope-e2e-load-'));
+	largeLog = join(directory, 'large.ndjson');
+	// About 60 MB: long enough to load that keys arrive while it is still being read.
+	const made = spawnSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--seed', '3', '--jobs', '20', '--steps', '30', '--children', '2', '--deltas', '30', '--message-bytes', '420', '--out', largeLog]);
+	if (made.status !== 0) throw new Error(made.stderr.toString());
+});
+
+afterAll(() => {
+	rmSync(directory, {recursive: true, force: true});
+});
+
+describe.skipIf(!hasTmux())('loading a file in the viewer', () => {
+	it('the inspector of a file loaded the fast way shows the raw event, read back from its line', async () => {
+		// Small chunks, so the event sits well past the first chunk boundary.
+		const tty = start('node dist/cli.js fixtures/real/delegate.ndjson', {env: {PERSCOPE_CHUNK_BYTES: '4096'}});
+		await tty.waitFor('· ended');
+		// Following selects the newest activity, the coordinator's final answer; the raw event ends the inspector.
+		tty.keys('Enter');
+		await tty.waitFor('Inspector');
+		tty.keys('G');
+		let screen = await tty.waitFor('"cachedInputTokens"');
+		for (let page = 0; page < 20 && !screen.includes('Raw event'); page++) {
+			tty.keys('PageUp');
+			await new Promise(resolve => setTimeout(resolve, 80));
+			screen = tty.screen();
+		}
+
+		const lines = screen.split('\n');
+		const heading = lines.findIndex(line => line.includes('Raw event (line 49 of fixtures/real/delegate.ndjson)'));
+		expect(heading).toBeGreaterThan(-1);
+		expect(lines.slice(heading + 1, heading + 3).join('\n')).toMatch(/\{\s+"type": "completeRun",/);
+		tty.keys('Escape', 'q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('shows load progress and answers keys while a large file is still loading', async () => {
+		const tty = start(`node dist/cli.js ${shellQuote(largeLog)}`, {width: 120, height: 30});
+		await tty.waitFor(/loading .*large\.ndjson .*%/, 15_000);
+		tty.keys('?');
+		const help = await tty.waitFor('expand all / collapse all', 15_000);
+		// The help came up before the file was read to its end.
+		expect(help).toMatch(/loading .*large\.ndjson .*%/);
+		tty.keys('Escape');
+		await tty.waitFor('· ended', 30_000);
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+});
