@@ -16,7 +16,8 @@ import type {PerstackEvent} from './wire/perstack.js';
  * the whole line. Anything else, including any line that would be invalid, is left to parseLine.
  *
  * If the schemas change so that this no longer holds, the first lines of each type, which are always also
- * parsed the slow way and compared, turn the lane off; test/perf compares whole logs both ways.
+ * read by parseLine (JSON.parse, then the event reader that test/perf holds to the schemas) and compared, turn
+ * the lane off; test/perf compares whole logs both ways.
  */
 
 export const streamTypes = [

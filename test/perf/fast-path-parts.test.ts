@@ -6,7 +6,7 @@ import {describe, expect, it} from 'vitest';
 import type {ParsedLine} from '../../source/model/events.js';
 import {parseLine} from '../../source/model/normalise.js';
 import {HistoryPruner, prunedTypes} from '../../source/model/prune-line.js';
-import {perstackEventSchema} from '../../source/model/wire/perstack.js';
+import {perstackSchemas} from '../../source/model/wire/perstack.js';
 import {streamEvent, StreamLines} from '../../source/model/stream-line.js';
 import {BatchWriter, readBatch, type Batch} from '../../source/sources/chunk-batch.js';
 import {LineSplitter, type OverlongLine} from '../../source/sources/line-splitter.js';
@@ -137,7 +137,7 @@ describe('the schemas never read what HistoryPruner cuts', () => {
 
 	it('no history key is declared by the types whose lines are cut, except the query of startRun', () => {
 		const keys: string[] = [];
-		for (const option of perstackEventSchema.options) declaredKeys(option, option.shape.type.value, keys);
+		for (const option of perstackSchemas().event.options) declaredKeys(option, option.shape.type.value, keys);
 		const cut = keys.filter(key => prunedTypes.has(key.split('.')[0] ?? '') && /\.(messages|inputMessages|newMessages)$/.test(key));
 		expect(cut).toEqual(['startRun.inputMessages']);
 	});
