@@ -94,6 +94,28 @@ describe('the fast path builds the same model as the plain path', () => {
 		expect(model.runs.get('hostilerun00000000000000')?.query).toMatch(/^The real query/);
 	});
 
+	it('stopped part way (with the next piece being read), it ends cleanly with what it read', async () => {
+		const path = join(root, 'fixtures/demo.ndjson');
+		const whole = await load(path, {fast: true});
+		const saved = process.env['PERSCOPE_CHUNK_BYTES'];
+		process.env['PERSCOPE_CHUNK_BYTES'] = '2000';
+		try {
+			const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+			const running = runSourcesFast(plan(path), ingest, {
+				afterChunk: async () => {
+					running.stop();
+				},
+			});
+			expect(await running.done).toBe(0);
+			expect(ingest.model.events).toBeGreaterThan(0);
+			expect(ingest.model.events).toBeLessThan(whole.model.events);
+			expect(ingest.model.diagnostics).toEqual([]);
+		} finally {
+			if (saved === undefined) delete process.env['PERSCOPE_CHUNK_BYTES'];
+			else process.env['PERSCOPE_CHUNK_BYTES'] = saved;
+		}
+	});
+
 	it('a missing file fails the same way', async () => {
 		const path = join(directory, 'missing.ndjson');
 		const plain = await load(path, {fast: false});
