@@ -98,12 +98,15 @@ export class HistoryPruner {
 
 		let pieces: string[] | undefined;
 		let kept = start;
-		let at = bytes.indexOf(keyTail, start + linePrefix.length);
-		while (at !== -1 && at < end) {
+		// Searched up to the line's end only: past its last key, a search of the whole buffer would run on
+		// through the lines after it.
+		const line = bytes.subarray(0, end);
+		let at = line.indexOf(keyTail, start + linePrefix.length);
+		while (at !== -1) {
 			const open = at + keyTail.length - 1;
 			const keyStart = keyStartBefore(bytes, at, start, keys);
 			if (keyStart === undefined || isEscaped(bytes, keyStart, start)) {
-				at = bytes.indexOf(keyTail, open + 1);
+				at = line.indexOf(keyTail, open + 1);
 				continue;
 			}
 
@@ -115,7 +118,7 @@ export class HistoryPruner {
 				kept = close - 1;
 			}
 
-			at = bytes.indexOf(keyTail, close);
+			at = line.indexOf(keyTail, close);
 		}
 
 		if (!pieces) return undefined;
