@@ -7,7 +7,7 @@ import {readBatch, type Batch} from './chunk-batch.js';
 import {describeFsError} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import type {InputPlan} from './inputs.js';
-import {ChunkReader, countNewlines, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkPosition, type ChunkSink} from './parse-chunk.js';
+import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkPosition, type ChunkSink} from './parse-chunk.js';
 import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
 import {initialSourceState, runSources, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
 
@@ -221,14 +221,7 @@ async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, aft
 				else if (delivered !== undefined) from = delivered;
 			}
 
-			if (!finished) {
-				const {bytes, newlines} = ahead ?? reader.load(chunk);
-				if (Atomics.load(counted, index) === 0) {
-					counts[index] = newlines;
-					Atomics.store(counted, index, 1);
-					Atomics.notify(counted, index);
-				}
-
+			const parse = (bytes: Buffer | undefined) =>
 				parseChunk({
 					reader,
 					parser,
@@ -239,9 +232,21 @@ async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, aft
 					maxLineBytes: ingest.maxLineBytes,
 					sink: direct,
 				});
+			if (finished) lines += counts[index]!;
+			// Read ahead, so with no worker: no one else needs the chunk's line count, which is where it leaves off.
+			else if (ahead) lines = parse(ahead).lines;
+			else {
+				const {bytes, newlines} = reader.load(chunk);
+				if (Atomics.load(counted, index) === 0) {
+					counts[index] = newlines;
+					Atomics.store(counted, index, 1);
+					Atomics.notify(counted, index);
+				}
+
+				parse(bytes);
+				lines += counts[index]!;
 			}
 
-			lines += counts[index]!;
 			Atomics.store(control, 0, index + 1);
 			Atomics.notify(control, 0);
 			state.bytesRead = chunk.end;
@@ -257,8 +262,6 @@ async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, aft
 	}
 }
 
-type Loaded = {bytes: Buffer; newlines: number};
-
 /**
  * Reads chunks one ahead of the one being parsed, into two buffers used in turn: the copying from the page
  * cache (a tenth of the time of a large load) then happens on a thread of libuv's pool, on the other core,
@@ -268,7 +271,7 @@ class ReadAhead {
 	readonly #fd: number;
 	readonly #chunks: Chunk[];
 	readonly #buffers: [Buffer, Buffer];
-	#pending: {index: number; read: Promise<Buffer | undefined>} | undefined;
+	#pending: {index: number; read: Promise<Buffer>} | undefined;
 
 	constructor(fd: number, chunks: Chunk[]) {
 		this.#fd = fd;
@@ -278,13 +281,13 @@ class ReadAhead {
 		this.#start(0);
 	}
 
-	/** Chunk `index`'s bytes and newlines (then the next chunk's reading starts), or undefined. */
-	async take(index: number): Promise<Loaded | undefined> {
+	/** Chunk `index`'s bytes (then the next chunk's reading starts), or undefined. */
+	async take(index: number): Promise<Buffer | undefined> {
 		const pending = this.#pending;
 		this.#pending = undefined;
 		const bytes = pending?.index === index ? await pending.read : undefined;
 		this.#start(index + 1);
-		return bytes ? {bytes, newlines: countNewlines(bytes)} : undefined;
+		return bytes;
 	}
 
 	async settle(): Promise<void> {
