@@ -270,14 +270,13 @@ async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, aft
 class ReadAhead {
 	readonly #fd: number;
 	readonly #chunks: Chunk[];
-	readonly #buffers: [Buffer, Buffer];
+	/** Grown to the largest chunk each has held: a chunk of very long lines makes only one of them large. */
+	readonly #buffers: [Buffer, Buffer] = [Buffer.alloc(0), Buffer.alloc(0)];
 	#pending: {index: number; read: Promise<Buffer>} | undefined;
 
 	constructor(fd: number, chunks: Chunk[]) {
 		this.#fd = fd;
 		this.#chunks = chunks;
-		const size = Math.min(maxChunkInMemory, chunks.reduce((largest, chunk) => Math.max(largest, chunk.end - chunk.start), 0));
-		this.#buffers = [Buffer.allocUnsafe(size), Buffer.allocUnsafe(size)];
 		this.#start(0);
 	}
 
@@ -296,8 +295,15 @@ class ReadAhead {
 
 	#start(index: number): void {
 		const chunk = this.#chunks[index];
-		if (!chunk || chunk.end - chunk.start > maxChunkInMemory) return;
-		const buffer = this.#buffers[index % 2]!;
+		const length = chunk ? chunk.end - chunk.start : 0;
+		if (!chunk || length > maxChunkInMemory) return;
+		const which = index % 2 === 0 ? 0 : 1;
+		let buffer = this.#buffers[which];
+		if (buffer.length < length) {
+			buffer = Buffer.allocUnsafe(length);
+			this.#buffers[which] = buffer;
+		}
+
 		this.#pending = {index, read: readFully(this.#fd, buffer, chunk)};
 	}
 }
