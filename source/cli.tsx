@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import meow from 'meow';
-import {parseFilter, type Filter} from './model/filter.js';
+import type {Filter} from './model/filter.js';
 import {InputError, resolveInputs, type InputPlan} from './sources/inputs.js';
 import type {HeadlessMode} from './output/headless.js';
 import {defaultMaxLineBytes} from './sources/line-splitter.js';
@@ -55,43 +54,33 @@ export async function main(argv: string[]): Promise<number> {
 	// Everything after the first `--` is the command to run, with its own options; meow never sees it.
 	const separator = argv.indexOf('--');
 	const command = separator === -1 ? undefined : argv.slice(separator + 1);
-	const cli = meow(help, {
-		importMeta: import.meta,
-		argv: normaliseOptions(separator === -1 ? argv : argv.slice(0, separator)),
-		// We report unknown flags ourselves, with the usage text, rather than meow's bare "Unknown flag".
-		allowUnknownFlags: true,
-		flags: {
-			print: {type: 'boolean', default: false},
-			json: {type: 'boolean', default: false},
-			summary: {type: 'boolean', default: false},
-			maxLineBytes: {type: 'number', default: defaultMaxLineBytes},
-			follow: {type: 'boolean', shortFlag: 'f', default: false},
-			filter: {type: 'string', isMultiple: true},
-			replay: {type: 'string'},
-		},
-	});
-
-	const {flags} = cli;
-	const known = new Set(['print', 'json', 'summary', 'maxLineBytes', 'max-line-bytes', 'follow', 'f', 'filter', 'replay', 'help', 'version']);
-	const unknown = Object.keys(cli.unnormalizedFlags).filter(name => !known.has(name));
-	if (unknown.length > 0) {
-		process.stderr.write(`perscope: unknown option ${unknown.map(name => (name.length === 1 ? `-${name}` : `--${name}`)).join(', ')}\n${help}`);
+	const args = normaliseOptions(separator === -1 ? argv : argv.slice(0, separator));
+	const parsed = plainArgs(args) ?? (await parseWithMeow(args));
+	if (parsed.unknown.length > 0) {
+		process.stderr.write(`perscope: unknown option ${parsed.unknown.map(name => (name.length === 1 ? `-${name}` : `--${name}`)).join(', ')}\n${help}`);
 		return 2;
 	}
 
+	const {flags} = parsed;
 	if (!Number.isInteger(flags.maxLineBytes) || flags.maxLineBytes < 1) {
 		process.stderr.write(`perscope: --max-line-bytes must be a positive whole number\n${help}`);
 		return 2;
 	}
 
 	const filterText = (flags.filter ?? []).join(' ');
-	const parsedFilter = parseFilter(filterText);
-	if (!parsedFilter.ok) {
-		process.stderr.write(`perscope: --filter: ${parsedFilter.error}\n${help}`);
-		return 2;
+	let filter: Filter | undefined;
+	// The filter code (and the text-width tables it brings) is loaded only for a filter.
+	if (filterText !== '') {
+		const {parseFilter} = await import('./model/filter.js');
+		const parsedFilter = parseFilter(filterText);
+		if (!parsedFilter.ok) {
+			process.stderr.write(`perscope: --filter: ${parsedFilter.error}\n${help}`);
+			return 2;
+		}
+
+		filter = filterText.trim() === '' ? undefined : parsedFilter.filter;
 	}
 
-	const filter: Filter | undefined = filterText.trim() === '' ? undefined : parsedFilter.filter;
 	const replaySpeed = flags.replay === undefined ? undefined : parseReplaySpeed(flags.replay);
 	if (flags.replay !== undefined && replaySpeed === undefined) {
 		process.stderr.write(`perscope: --replay=SPEED needs a positive number, like --replay=10\n${help}`);
@@ -105,7 +94,7 @@ export async function main(argv: string[]): Promise<number> {
 
 	let plan: InputPlan;
 	try {
-		plan = resolveInputs(cli.input, {stdinIsTTY: process.stdin.isTTY === true, follow: flags.follow, command});
+		plan = resolveInputs(parsed.input, {stdinIsTTY: process.stdin.isTTY === true, follow: flags.follow, command});
 	} catch (error) {
 		process.stderr.write(`perscope: ${error instanceof Error ? error.message : String(error)}\n`);
 		return error instanceof InputError ? error.exitCode : 1;
@@ -117,6 +106,71 @@ export async function main(argv: string[]): Promise<number> {
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('./output/headless.js');
 	return runHeadless(plan, {mode, maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
+}
+
+type Flags = {
+	print: boolean;
+	json: boolean;
+	summary: boolean;
+	maxLineBytes: number;
+	follow: boolean;
+	filter: string[] | undefined;
+	replay: string | undefined;
+};
+
+type ParsedArgs = {flags: Flags; input: string[]; unknown: string[]};
+
+const plainFlags = new Set(['--print', '--json', '--summary']);
+
+/**
+ * What meow would make of arguments that are only `--print`, `--json`, `--summary` and file names, which is
+ * how scripts call perscope: loading meow takes longer than reading a small log. Anything else is meow's.
+ */
+function plainArgs(args: string[]): ParsedArgs | undefined {
+	const input: string[] = [];
+	const seen = new Set<string>();
+	for (const arg of args) {
+		if (plainFlags.has(arg)) seen.add(arg);
+		else if (arg.startsWith('-')) return undefined;
+		else input.push(arg);
+	}
+
+	// meow names the process after the package's command.
+	process.title = 'perscope';
+	return {
+		flags: {
+			print: seen.has('--print'),
+			json: seen.has('--json'),
+			summary: seen.has('--summary'),
+			maxLineBytes: defaultMaxLineBytes,
+			follow: false,
+			filter: [],
+			replay: undefined,
+		},
+		input,
+		unknown: [],
+	};
+}
+
+async function parseWithMeow(args: string[]): Promise<ParsedArgs> {
+	const {default: meow} = await import('meow');
+	const cli = meow(help, {
+		importMeta: import.meta,
+		argv: args,
+		// We report unknown flags ourselves, with the usage text, rather than meow's bare "Unknown flag".
+		allowUnknownFlags: true,
+		flags: {
+			print: {type: 'boolean', default: false},
+			json: {type: 'boolean', default: false},
+			summary: {type: 'boolean', default: false},
+			maxLineBytes: {type: 'number', default: defaultMaxLineBytes},
+			follow: {type: 'boolean', shortFlag: 'f', default: false},
+			filter: {type: 'string', isMultiple: true},
+			replay: {type: 'string'},
+		},
+	});
+	const known = new Set(['print', 'json', 'summary', 'maxLineBytes', 'max-line-bytes', 'follow', 'f', 'filter', 'replay', 'help', 'version']);
+	return {flags: cli.flags, input: cli.input, unknown: Object.keys(cli.unnormalizedFlags).filter(name => !known.has(name))};
 }
 
 /**

@@ -3,17 +3,13 @@ import type {Line} from '../sources/line-splitter.js';
 import type {AgentEvent, CheckpointInfo, Dialect, EventRef, ParsedLine, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
 import {runStatuses} from './events.js';
 import {tokenCountOf} from './wire/common.js';
-import {daemonEventSchema, daemonEventTypes, type DaemonEvent, type DaemonUsage} from './wire/daemon.js';
+import {daemonEventTypes, daemonSchemas, type DaemonEvent, type DaemonUsage} from './wire/daemon.js';
 import {droverEventKinds, droverEventSchema, type DroverEvent} from './wire/drover.js';
-import {
-	perstackEventSchema,
-	perstackEventTypes,
-	type PerstackCheckpoint,
-	type PerstackEvent,
-	type PerstackMessagePart,
-	type PerstackToolCall,
-	type PerstackToolResult,
-} from './wire/perstack.js';
+import {perstackEventTypes, readPerstackEvent} from './wire/perstack-fast.js';
+import {perstackSchemas, type PerstackCheckpoint, type PerstackEvent, type PerstackMessagePart, type PerstackToolCall, type PerstackToolResult} from './wire/perstack.js';
+
+/** PERSCOPE_FAST=0 validates every Perstack event with the schema itself: the reference for test/perf and the bench. */
+const readWithoutSchemas = process.env['PERSCOPE_FAST'] !== '0';
 
 /**
  * Turns one line into exactly one of: a valid event, an unknown-but-well-formed event, or a diagnostic.
@@ -46,7 +42,7 @@ export function parseValue(value: unknown, line: Line): ParsedLine {
 
 	if (typeof kind === 'string' && typeof type !== 'string') {
 		if (!droverEventKinds.has(kind)) return unknown(value, 'drover', kind, ref);
-		const parsed = droverEventSchema.safeParse(value);
+		const parsed = droverEventSchema().safeParse(value);
 		if (!parsed.success) return diagnostic(line, invalid(kind, parsed.error));
 		return {kind: 'event', event: fromDrover(parsed.data, ref)};
 	}
@@ -54,13 +50,15 @@ export function parseValue(value: unknown, line: Line): ParsedLine {
 	if (typeof type !== 'string') return diagnostic(line, 'not an event: no "type" or "kind" field');
 
 	if (daemonEventTypes.has(type) && !('jobId' in value)) {
-		const parsed = daemonEventSchema.safeParse(value);
+		const parsed = daemonSchemas().event.safeParse(value);
 		if (!parsed.success) return diagnostic(line, invalid(type, parsed.error));
 		return {kind: 'event', event: fromDaemon(parsed.data, ref)};
 	}
 
 	if (!perstackEventTypes.has(type)) return unknown(value, 'jobId' in value || 'expertKey' in value ? 'perstack' : 'daemon', type, ref);
-	const parsed = perstackEventSchema.safeParse(value);
+	const read = readWithoutSchemas ? readPerstackEvent(value, type) : undefined;
+	if (read) return {kind: 'event', event: fromPerstack(read, ref)};
+	const parsed = perstackSchemas().event.safeParse(value);
 	if (!parsed.success) return diagnostic(line, invalid(type, parsed.error));
 	return {kind: 'event', event: fromPerstack(parsed.data, ref)};
 }

@@ -82,7 +82,8 @@ export type PrunedLine = {
 
 export class HistoryPruner {
 	/** Arrays known to be valid JSON, without their closing bracket; most recently used first. */
-	#validated: Buffer[] = [];
+	#validated: Known[] = [];
+	/** The bytes held for them (with room to grow). */
 	#validatedBytes = 0;
 
 	/**
@@ -98,12 +99,15 @@ export class HistoryPruner {
 
 		let pieces: string[] | undefined;
 		let kept = start;
-		let at = bytes.indexOf(keyTail, start + linePrefix.length);
-		while (at !== -1 && at < end) {
+		// Searched up to the line's end only: past its last key, a search of the whole buffer would run on
+		// through the lines after it.
+		const line = bytes.subarray(0, end);
+		let at = line.indexOf(keyTail, start + linePrefix.length);
+		while (at !== -1) {
 			const open = at + keyTail.length - 1;
 			const keyStart = keyStartBefore(bytes, at, start, keys);
 			if (keyStart === undefined || isEscaped(bytes, keyStart, start)) {
-				at = bytes.indexOf(keyTail, open + 1);
+				at = line.indexOf(keyTail, open + 1);
 				continue;
 			}
 
@@ -115,7 +119,7 @@ export class HistoryPruner {
 				kept = close - 1;
 			}
 
-			at = bytes.indexOf(keyTail, close);
+			at = line.indexOf(keyTail, close);
 		}
 
 		if (!pieces) return undefined;
@@ -130,7 +134,7 @@ export class HistoryPruner {
 			const known = remembered[i]!;
 			const length = known.length;
 			if (open + length >= end || !sameTail(bytes, open, known)) continue;
-			if (bytes.compare(known, 0, length, open, open + length) !== 0) continue;
+			if (bytes.compare(known.bytes, 0, length, open, open + length) !== 0) continue;
 			const next = bytes[open + length];
 			if (next === closeBracket) {
 				this.#touch(i);
@@ -141,15 +145,15 @@ export class HistoryPruner {
 			// The known elements, a comma, then new elements: `[known,new]` is valid iff `[new]` is and is not empty.
 			const close = matchingClose(bytes, open + length + 1, end, 1);
 			if (close === -1 || !hasElement(bytes, open + length + 1, close) || !isJson('[' + bytes.toString('utf8', open + length + 1, close))) return -1;
-			this.#replace(i, bytes, open, close);
+			this.#extend(i, bytes, open + length, close - 1);
 			// The new elements often come again on their own, as the step's `newMessages`.
-			if (close - (open + length + 1) >= minCutBytes) this.#rememberCopy(Buffer.concat([openBracketByte, bytes.subarray(open + length + 1, close - 1)]));
+			if (close - (open + length + 1) >= minCutBytes) this.#remember(openBracketByte, bytes, open + length + 1, close - 1);
 			return close;
 		}
 
 		const close = matchingClose(bytes, open, end, 0);
 		if (close === -1 || !isJson(bytes.toString('utf8', open, close))) return -1;
-		if (close - open >= minCutBytes && hasElement(bytes, open + 1, close)) this.#remember(bytes, open, close);
+		if (close - open >= minCutBytes && hasElement(bytes, open + 1, close)) this.#remember(emptyBytes, bytes, open, close - 1);
 		return close;
 	}
 
@@ -159,36 +163,61 @@ export class HistoryPruner {
 		if (known) this.#validated.unshift(known);
 	}
 
-	#replace(index: number, bytes: Buffer, open: number, close: number): void {
-		const [old] = this.#validated.splice(index, 1);
-		this.#validatedBytes -= old?.length ?? 0;
-		this.#remember(bytes, open, close);
+	/**
+	 * Appends `bytes[from, to)` (a comma and new elements) to a remembered array and makes it the most recent.
+	 * Histories grow by a few messages a step: copying only those, into room left at the end, keeps the cost
+	 * of remembering a history in proportion to its length rather than to its length squared.
+	 */
+	#extend(index: number, bytes: Buffer, from: number, to: number): void {
+		const [known] = this.#validated.splice(index, 1);
+		if (!known) return;
+		const length = known.length + to - from;
+		if (length > known.bytes.length) {
+			const larger = Buffer.allocUnsafe(Math.max(length, 2 * known.bytes.length));
+			known.bytes.copy(larger, 0, 0, known.length);
+			this.#validatedBytes += larger.length - known.bytes.length;
+			known.bytes = larger;
+		}
+
+		bytes.copy(known.bytes, known.length, from, to);
+		known.length = length;
+		this.#validated.unshift(known);
+		this.#forget();
 	}
 
-	/** Keeps a copy of the array without its closing bracket (the bytes are the caller's and will be reused). */
-	#remember(bytes: Buffer, open: number, close: number): void {
-		this.#rememberCopy(Buffer.from(bytes.subarray(open, close - 1)));
-	}
-
-	#rememberCopy(copy: Buffer): void {
-		this.#validated.unshift(copy);
+	/** Remembers `head` followed by a copy of `bytes[from, to)` (the bytes are the caller's and will be reused). */
+	#remember(head: Buffer, bytes: Buffer, from: number, to: number): void {
+		const copy = Buffer.allocUnsafe(head.length + to - from);
+		head.copy(copy, 0);
+		bytes.copy(copy, head.length, from, to);
+		this.#validated.unshift({bytes: copy, length: copy.length});
 		this.#validatedBytes += copy.length;
+		this.#forget();
+	}
+
+	/** Drops the least recently used arrays beyond the limits. */
+	#forget(): void {
 		while (this.#validated.length > maxRemembered || (this.#validatedBytes > maxRememberedBytes && this.#validated.length > 1)) {
 			const dropped = this.#validated.pop();
-			this.#validatedBytes -= dropped?.length ?? 0;
+			this.#validatedBytes -= dropped?.bytes.length ?? 0;
 		}
 	}
 }
+
+/** An array known to be valid JSON: its first `length` bytes of `bytes`, without the closing bracket. */
+type Known = {bytes: Buffer; length: number};
+
+const emptyBytes = Buffer.alloc(0);
 
 /**
  * A quick look at the last bytes of a remembered array against the same place in the line. Histories of
  * different runs share their first messages, so a full comparison would often run long before failing; the
  * ends (message ids) differ at once.
  */
-function sameTail(bytes: Buffer, open: number, known: Buffer): boolean {
-	const length = known.length;
+function sameTail(bytes: Buffer, open: number, known: Known): boolean {
+	const {bytes: knownBytes, length} = known;
 	for (let back = 2; back <= 32 && back <= length; back += 3) {
-		if (bytes[open + length - back] !== known[length - back]) return false;
+		if (bytes[open + length - back] !== knownBytes[length - back]) return false;
 	}
 
 	return true;

@@ -1,6 +1,5 @@
 import type {AgentEvent, EventRef} from './events.js';
-import {fromPerstack, parseLine} from './normalise.js';
-import type {PerstackEvent} from './wire/perstack.js';
+import {parseLine} from './normalise.js';
 
 /*
  * A fast lane for the streaming events that make up most lines of a Perstack log: a `streamReasoning` or
@@ -12,11 +11,12 @@ import type {PerstackEvent} from './wire/perstack.js';
  * (keys in this order, no whitespace, S a JSON string, N a whole number of at most 15 digits), what JSON.parse
  * and the schema would give is plain: the same strings and numbers (such numbers are exact, and well inside
  * any timestamp or step range). So the fields are read straight from the line's bytes and the event is built
- * by the same function as the slow path (`fromPerstack`), with no JSON.parse, no schema, and no decoding of
- * the whole line. Anything else, including any line that would be invalid, is left to parseLine.
+ * from them as fromPerstack builds it, with no JSON.parse, no schema, and no decoding of the whole line.
+ * Anything else, including any line that would be invalid, is left to parseLine.
  *
  * If the schemas change so that this no longer holds, the first lines of each type, which are always also
- * parsed the slow way and compared, turn the lane off; test/perf compares whole logs both ways.
+ * read by parseLine (JSON.parse, then the event reader that test/perf holds to the schemas) and compared, turn
+ * the lane off; test/perf compares whole logs both ways.
  */
 
 export const streamTypes = [
@@ -194,25 +194,39 @@ function isHexDigit(byte: number | undefined): boolean {
 	return byte !== undefined && ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
 }
 
-/** What the schema gives for such a line. Written out in full: a spread followed by more keys is slow in V8. */
-function wireEvent(fields: StreamFields): PerstackEvent {
-	const {type, id, expertKey, timestamp, jobId, runId, stepNumber, text} = fields;
-	switch (type) {
-		case 'startStreamingReasoning':
-		case 'startStreamingRunResult':
-			return {id, expertKey, timestamp, jobId, runId, stepNumber, type};
-		case 'streamReasoning':
-		case 'streamRunResult':
-			return {id, expertKey, timestamp, jobId, runId, stepNumber, type, delta: text};
-		case 'completeStreamingReasoning':
-		case 'completeStreamingRunResult':
-			return {id, expertKey, timestamp, jobId, runId, stepNumber, type, text};
-	}
-}
+/** The channel and phase of each type's events, as fromPerstack gives them. */
+const streamKinds: Record<StreamType, {channel: 'reasoning' | 'result'; phase: 'start' | 'delta' | 'complete'}> = {
+	startStreamingReasoning: {channel: 'reasoning', phase: 'start'},
+	streamReasoning: {channel: 'reasoning', phase: 'delta'},
+	completeStreamingReasoning: {channel: 'reasoning', phase: 'complete'},
+	startStreamingRunResult: {channel: 'result', phase: 'start'},
+	streamRunResult: {channel: 'result', phase: 'delta'},
+	completeStreamingRunResult: {channel: 'result', phase: 'complete'},
+};
 
-/** The event of a streaming line, built as parseLine builds it. */
+/**
+ * The event of a streaming line: what parseLine gives (fromPerstack's head, then its body, keys in the same
+ * order), built in one go. These are most events of a log, and building the wire event, a head and a body and
+ * merging them cost more than reading the line. The first lines of each type are compared with parseLine.
+ */
 export function streamEvent(fields: StreamFields, ref: EventRef): AgentEvent {
-	return fromPerstack(wireEvent(fields), ref);
+	const {channel, phase} = streamKinds[fields.type];
+	return {
+		dialect: 'perstack',
+		wireType: fields.type,
+		id: fields.id,
+		jobId: fields.jobId,
+		runId: fields.runId,
+		expertKey: fields.expertKey,
+		step: fields.stepNumber,
+		timestamp: fields.timestamp,
+		agent: undefined,
+		ref,
+		kind: 'stream',
+		channel,
+		phase,
+		text: fields.text,
+	};
 }
 
 export class StreamLines {

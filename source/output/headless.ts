@@ -1,20 +1,11 @@
 import {once} from 'node:events';
 import {Ingest} from '../ingest.js';
 import type {Diagnostic} from '../model/events.js';
-import {matches, type Filter} from '../model/filter.js';
+import type {Filter} from '../model/filter.js';
 import type {Activity} from '../model/state.js';
-import {sanitizeLine} from '../text/sanitize.js';
 import type {InputPlan} from '../sources/inputs.js';
-import {listJobs} from '../sources/job-listing.js';
-import {Replay, ReplayIngest} from '../sources/replay.js';
 import {runSourcesFast} from '../sources/parallel-file.js';
-import {runSources} from '../sources/run-sources.js';
 import {stopOnSignals} from '../sources/stop-on-signals.js';
-import {jobListTable} from './job-list-table.js';
-import {jsonForTerminal} from './activity-json.js';
-import {buildSummary} from './summary.js';
-import {summaryTable} from './summary-table.js';
-import {TranscriptWriter} from './transcript.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json';
 
@@ -29,7 +20,8 @@ export type HeadlessOptions = {
 
 /**
  * Output for pipes and scripts, with no Ink involved. Transcripts stream as events arrive; summaries are
- * written once the input ends.
+ * written once the input ends. Each mode loads only the modules it writes with: `--summary --json` of a
+ * small log takes less time than loading them all.
  */
 export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Promise<number> {
 	const stdout = process.stdout;
@@ -40,34 +32,41 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	});
 
 	if (plan.jobsRoot !== undefined) {
+		const {listJobs} = await import('../sources/job-listing.js');
 		const jobs = listJobs(plan.jobsRoot);
-		stdout.write(options.mode === 'json' || options.mode === 'summary-json' ? JSON.stringify({root: plan.jobsRoot, jobs}) + '\n' : jobListTable(plan.jobsRoot, jobs));
+		const json = options.mode === 'json' || options.mode === 'summary-json';
+		stdout.write(json ? JSON.stringify({root: plan.jobsRoot, jobs}) + '\n' : (await import('./job-list-table.js')).jobListTable(plan.jobsRoot, jobs));
 		if (stdout.writableNeedDrain) await once(stdout, 'drain');
 		return 0;
 	}
 
+	// `--summary --json` writes no diagnostics, so of files it writes nothing that needs the sanitiser.
+	const command = plan.inputs.some(input => input.kind === 'command');
+	const sanitizeLine = options.mode === 'summary-json' && !command ? undefined : (await import('../text/sanitize.js')).sanitizeLine;
 	const onDiagnostic = (diagnostic: Diagnostic) => {
-		if (options.mode === 'summary-json') return;
+		if (options.mode === 'summary-json' || !sanitizeLine) return;
 		process.stderr.write(`perscope: ${sanitizeLine(diagnostic.source)}:${diagnostic.line}: ${sanitizeLine(diagnostic.reason)}\n`);
 	};
 
 	const transcribing = options.mode === 'print' || options.mode === 'json';
 	// A summary is the same whenever it is written, so pacing it would only make it late.
-	const replay = transcribing && options.replaySpeed !== undefined ? new Replay({speed: options.replaySpeed}) : undefined;
-	const ingest = replay ? new ReplayIngest({maxLineBytes: options.maxLineBytes, onDiagnostic, replay}) : new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic});
+	const replaying = transcribing && options.replaySpeed !== undefined ? await import('../sources/replay.js') : undefined;
+	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
+	const ingest = replaying && replay ? new replaying.ReplayIngest({maxLineBytes: options.maxLineBytes, onDiagnostic, replay}) : new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic});
 	const write = (text: string) => {
 		stdout.write(text);
 	};
 
 	const {filter} = options;
+	const matches = transcribing && filter ? (await import('../model/filter.js')).matches : undefined;
 	let hidden = 0;
 	const include = (activity: Activity) => {
-		if (!filter || matches(filter, activity, ingest.model)) return true;
+		if (!filter || !matches || matches(filter, activity, ingest.model)) return true;
 		hidden++;
 		return false;
 	};
 
-	const transcript = transcribing ? new TranscriptWriter(ingest.model, options.mode === 'json' ? 'json' : 'text', write, include) : undefined;
+	const transcript = transcribing ? new (await import('./transcript.js')).TranscriptWriter(ingest.model, options.mode === 'json' ? 'json' : 'text', write, include) : undefined;
 
 	const flushOutput = async () => {
 		transcript?.flush(false);
@@ -76,19 +75,19 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	const afterChunk = async () => {
 		// Replayed lines reach the model only when they are due; what is due is written before each wait.
-		if (ingest instanceof ReplayIngest) await ingest.drain(flushOutput);
+		if (replaying && ingest instanceof replaying.ReplayIngest) await ingest.drain(flushOutput);
 		await flushOutput();
 	};
 
 	// A command's stderr is not ours to swallow: it goes to our stderr as it arrives, made harmless to the terminal.
 	const onStderr = (text: string) => {
-		process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
+		if (sanitizeLine) process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
 	};
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
 	// summaries, made from the finished model, are read the parallel way (see sources/parallel-file.ts).
-	const running = (transcript ? runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr});
-	const live = plan.follow || plan.inputs.some(input => input.kind === 'command') || replay !== undefined;
+	const running = (transcript ? (await import('../sources/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr});
+	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
 	const stoppable = replay
 		? {
@@ -104,8 +103,12 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	removeSignalHandlers();
 	transcript?.flush(true);
 	if (transcript && filter) process.stderr.write(`perscope: ${hidden} ${hidden === 1 ? 'activity' : 'activities'} hidden by the filter\n`);
-	if (options.mode === 'summary') write(summaryTable(ingest.model));
-	if (options.mode === 'summary-json') write(jsonForTerminal(buildSummary(ingest.model)) + '\n');
+	if (options.mode === 'summary') write((await import('./summary-table.js')).summaryTable(ingest.model));
+	if (options.mode === 'summary-json') {
+		const [{jsonForTerminal}, {buildSummary}] = await Promise.all([import('./activity-json.js'), import('./summary.js')]);
+		write(jsonForTerminal(buildSummary(ingest.model)) + '\n');
+	}
+
 	if (stdout.writableNeedDrain) await once(stdout, 'drain');
 	return exitCode;
 }

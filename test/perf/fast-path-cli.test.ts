@@ -1,9 +1,9 @@
 import {spawnSync} from 'node:child_process';
-import {mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {fixtureFiles, root} from './fixture-files.js';
 import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
 
 /*
@@ -13,7 +13,6 @@ import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
  * (source/sources/parallel-file.ts); tiny chunks make even the fixtures span many of them.
  */
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 
 const plainPath = {PERSCOPE_FAST: '0'};
 
@@ -25,19 +24,6 @@ const fastConfigurations: Record<string, Record<string, string>> = {
 };
 
 let directory = '';
-
-function fixtureFiles(): string[] {
-	const found: string[] = [];
-	const walk = (dir: string) => {
-		for (const name of readdirSync(dir)) {
-			const path = join(dir, name);
-			if (statSync(path).isDirectory()) walk(path);
-			else if (name.endsWith('.ndjson')) found.push(relative(root, path));
-		}
-	};
-	walk(join(root, 'fixtures'));
-	return found.sort();
-}
 
 function run(args: string[], env: Record<string, string>): {stdout: string; stderr: string; status: number | null} {
 	const result = spawnSync(process.execPath, ['dist/cli.js', ...args], {cwd: root, encoding: 'utf8', env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
@@ -63,7 +49,7 @@ describe.each([
 	{name: '--summary', mode: ['--summary']},
 ])('$name is the same with and without the fast path', ({mode}) => {
 	it('over every fixture (read together)', () => {
-		expectSameEverywhere([...mode, ...fixtureFiles()]);
+		expectSameEverywhere([...mode, ...fixtureFiles().map(path => relative(root, path))]);
 	});
 
 	it('over a generated log', () => {
@@ -77,5 +63,24 @@ describe.each([
 		const path = join(directory, 'hostile.ndjson');
 		writeFileSync(path, hostileLog());
 		expectSameEverywhere([...mode, '--max-line-bytes', String(hostileMaxLineBytes), path]);
+	});
+});
+
+describe('plain arguments, which are read without meow, mean what meow makes of them', () => {
+	const fixtures = ['fixtures/demo.ndjson', 'fixtures/real/error.ndjson'];
+	it.each([
+		{plain: ['--summary', '--json'], spelled: ['--summary=true', '--json=true']},
+		{plain: ['--summary'], spelled: ['--summary=true']},
+		{plain: ['--json'], spelled: ['--json=true']},
+		{plain: ['--print'], spelled: ['--print=true']},
+		{plain: ['--json', '--summary', '--json'], spelled: ['--json=true', '--summary=true']},
+		// No flag: stdout is not a terminal here, so a transcript.
+		{plain: [], spelled: ['--print=false']},
+	])('$plain', ({plain, spelled}) => {
+		for (const fixture of fixtures) expect(run([...plain, fixture], {}), fixture).toEqual(run([...spelled, fixture], {}));
+	});
+
+	it('a missing file is reported the same way', () => {
+		expect(run(['--summary', 'no/such/file.ndjson'], {})).toEqual(run(['--summary=true', 'no/such/file.ndjson'], {}));
 	});
 });

@@ -1,8 +1,7 @@
 import {spawnSync} from 'node:child_process';
-import {mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/ingest.js';
 import type {Model} from '../../source/model/state.js';
@@ -10,6 +9,7 @@ import {TextAccumulator} from '../../source/model/text-accumulator.js';
 import type {InputPlan} from '../../source/sources/inputs.js';
 import {runSourcesFast} from '../../source/sources/parallel-file.js';
 import {runSources} from '../../source/sources/run-sources.js';
+import {fixtureFiles, root} from './fixture-files.js';
 import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
 
 /*
@@ -19,21 +19,7 @@ import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
  * into chunks of several sizes so lines meet chunk boundaries everywhere.
  */
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 let directory = '';
-
-function fixtureFiles(): string[] {
-	const found: string[] = [];
-	const walk = (dir: string) => {
-		for (const name of readdirSync(dir)) {
-			const path = join(dir, name);
-			if (statSync(path).isDirectory()) walk(path);
-			else if (name.endsWith('.ndjson')) found.push(path);
-		}
-	};
-	walk(join(root, 'fixtures'));
-	return found.sort();
-}
 
 function plan(path: string): InputPlan {
 	return {inputs: [{kind: 'file', path, label: relative(root, path)}], label: path, demo: false, follow: false, jobsRoot: undefined};
@@ -106,6 +92,28 @@ describe('the fast path builds the same model as the plain path', () => {
 		expect(model.diagnostics.some(diagnostic => diagnostic.reason.startsWith('not JSON'))).toBe(true);
 		expect(model.diagnostics.some(diagnostic => diagnostic.reason.includes('--max-line-bytes'))).toBe(true);
 		expect(model.runs.get('hostilerun00000000000000')?.query).toMatch(/^The real query/);
+	});
+
+	it('stopped part way (with the next piece being read), it ends cleanly with what it read', async () => {
+		const path = join(root, 'fixtures/demo.ndjson');
+		const whole = await load(path, {fast: true});
+		const saved = process.env['PERSCOPE_CHUNK_BYTES'];
+		process.env['PERSCOPE_CHUNK_BYTES'] = '2000';
+		try {
+			const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+			const running = runSourcesFast(plan(path), ingest, {
+				afterChunk: async () => {
+					running.stop();
+				},
+			});
+			expect(await running.done).toBe(0);
+			expect(ingest.model.events).toBeGreaterThan(0);
+			expect(ingest.model.events).toBeLessThan(whole.model.events);
+			expect(ingest.model.diagnostics).toEqual([]);
+		} finally {
+			if (saved === undefined) delete process.env['PERSCOPE_CHUNK_BYTES'];
+			else process.env['PERSCOPE_CHUNK_BYTES'] = saved;
+		}
 	});
 
 	it('a missing file fails the same way', async () => {

@@ -6,7 +6,7 @@ import {describe, expect, it} from 'vitest';
 import type {ParsedLine} from '../../source/model/events.js';
 import {parseLine} from '../../source/model/normalise.js';
 import {HistoryPruner, prunedTypes} from '../../source/model/prune-line.js';
-import {perstackEventSchema} from '../../source/model/wire/perstack.js';
+import {perstackSchemas} from '../../source/model/wire/perstack.js';
 import {streamEvent, StreamLines} from '../../source/model/stream-line.js';
 import {BatchWriter, readBatch, type Batch} from '../../source/sources/chunk-batch.js';
 import {LineSplitter, type OverlongLine} from '../../source/sources/line-splitter.js';
@@ -109,6 +109,22 @@ describe('HistoryPruner', () => {
 		expect(prune(pruner, `{"type":"startGeneration","messages":${valid.slice(0, -1)},{"a":1}]}`)?.text).toBe('{"type":"startGeneration","messages":[]}');
 	});
 
+	it('follows histories as they grow a step at a time, two runs side by side, and still catches a bad step', () => {
+		const pruner = new HistoryPruner();
+		const history = (run: string, count: number) => JSON.stringify(Array.from({length: count}, (_, index) => ({type: 'userMessage', contents: [{type: 'textPart', text: `${run}${filler}${index}`}]})));
+		const generation = (messages: string) => `{"type":"startGeneration","runId":"r","messages":${messages}}`;
+		const cut = '{"type":"startGeneration","runId":"r","messages":[]}';
+		for (let step = 3; step <= 24; step++) {
+			for (const run of ['a', 'b']) expect(prune(pruner, generation(history(run, step)))?.text, `${run} ${step}`).toBe(cut);
+		}
+
+		// Another continuation of an early part of a history that has grown since.
+		expect(prune(pruner, generation(`${history('a', 5).slice(0, -1)},{"type":"fork"}]`))?.text).toBe(cut);
+		expect(prune(pruner, generation(`${history('a', 24).slice(0, -1)},{"type":}]`))).toBeUndefined();
+		expect(prune(pruner, generation(`${history('b', 24).slice(0, -1)},]`))).toBeUndefined();
+		expect(prune(pruner, generation(history('a', 25)))?.text).toBe(cut);
+	});
+
 	it('an empty remembered history is no prefix to extend', () => {
 		const pruner = new HistoryPruner();
 		const empty = `[${' '.repeat(2100)}]`;
@@ -137,7 +153,7 @@ describe('the schemas never read what HistoryPruner cuts', () => {
 
 	it('no history key is declared by the types whose lines are cut, except the query of startRun', () => {
 		const keys: string[] = [];
-		for (const option of perstackEventSchema.options) declaredKeys(option, option.shape.type.value, keys);
+		for (const option of perstackSchemas().event.options) declaredKeys(option, option.shape.type.value, keys);
 		const cut = keys.filter(key => prunedTypes.has(key.split('.')[0] ?? '') && /\.(messages|inputMessages|newMessages)$/.test(key));
 		expect(cut).toEqual(['startRun.inputMessages']);
 	});

@@ -1,10 +1,10 @@
-import {z} from 'zod';
+import {lazily, zod} from './zod.js';
 
 /**
  * Numbers that a runtime might send as strings, or not at all. A bad timestamp or step number should not
  * cost the user the whole event, so anything that is not a finite number becomes `undefined`.
  */
-function toNumber(value: unknown): number | undefined {
+export function toNumber(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
 	if (typeof value === 'string' && value.trim() !== '') {
 		const parsed = Number(value);
@@ -13,9 +13,6 @@ function toNumber(value: unknown): number | undefined {
 
 	return undefined;
 }
-
-// `.optional()` last: zod 4 treats a key as required unless the outermost schema is optional.
-export const looseNumber = z.unknown().transform(toNumber).optional();
 
 /** Larger than any real token count, and small enough that summing a million of them stays finite. */
 export const maxTokenCount = Number.MAX_SAFE_INTEGER;
@@ -29,24 +26,6 @@ export function tokenCountOf(value: unknown): number {
 	return count !== undefined && count > 0 ? Math.min(count, maxTokenCount) : 0;
 }
 
-const tokenCount = z.unknown().transform(tokenCountOf).optional();
-
-export const usageSchema = z
-	.object({
-		inputTokens: tokenCount,
-		outputTokens: tokenCount,
-		reasoningTokens: tokenCount,
-		totalTokens: tokenCount,
-		cachedInputTokens: tokenCount,
-	})
-	.transform(usage => ({
-		inputTokens: usage.inputTokens ?? 0,
-		outputTokens: usage.outputTokens ?? 0,
-		reasoningTokens: usage.reasoningTokens ?? 0,
-		totalTokens: usage.totalTokens ?? 0,
-		cachedInputTokens: usage.cachedInputTokens ?? 0,
-	}));
-
 /** The range a JavaScript Date can hold; `new Date(1e308).toISOString()` throws. */
 const maxTimestamp = 8.64e15;
 
@@ -58,9 +37,7 @@ function inDateRange(value: number): number | undefined {
  * Timestamps are epoch milliseconds in Perstack and drover, ISO-8601 strings in the strategy daemon.
  * One a Date cannot hold is no timestamp at all: every view may format it.
  */
-export const timestamp = z
-	.unknown()
-	.transform((value): number | undefined => {
+export function timestampOf(value: unknown): number | undefined {
 	if (typeof value === 'number') return inDateRange(value);
 	if (typeof value === 'string') {
 		const asNumber = Number(value);
@@ -70,7 +47,47 @@ export const timestamp = z
 	}
 
 	return undefined;
-	})
-	.optional();
+}
 
-export const text = z.string();
+export type Usage = {inputTokens: number; outputTokens: number; reasoningTokens: number; totalTokens: number; cachedInputTokens: number};
+
+/** A usage record as the schema gives it: every count read with tokenCountOf, missing ones zero. */
+export function usageOf(value: Record<string, unknown>): Usage {
+	return {
+		inputTokens: tokenCountOf(value['inputTokens']),
+		outputTokens: tokenCountOf(value['outputTokens']),
+		reasoningTokens: tokenCountOf(value['reasoningTokens']),
+		totalTokens: tokenCountOf(value['totalTokens']),
+		cachedInputTokens: tokenCountOf(value['cachedInputTokens']),
+	};
+}
+
+function build() {
+	const z = zod();
+	const tokenCount = z.unknown().transform(tokenCountOf).optional();
+	return {
+		// `.optional()` last: zod 4 treats a key as required unless the outermost schema is optional.
+		looseNumber: z.unknown().transform(toNumber).optional(),
+		usage: z
+			.object({
+				inputTokens: tokenCount,
+				outputTokens: tokenCount,
+				reasoningTokens: tokenCount,
+				totalTokens: tokenCount,
+				cachedInputTokens: tokenCount,
+			})
+			.transform(usage => ({
+				inputTokens: usage.inputTokens ?? 0,
+				outputTokens: usage.outputTokens ?? 0,
+				reasoningTokens: usage.reasoningTokens ?? 0,
+				totalTokens: usage.totalTokens ?? 0,
+				cachedInputTokens: usage.cachedInputTokens ?? 0,
+			})),
+		timestamp: z.unknown().transform(timestampOf).optional(),
+	};
+}
+
+/** The schemas the dialects share, built on first use. */
+export const commonSchemas = lazily(build);
+
+export type CommonSchemas = ReturnType<typeof build>;

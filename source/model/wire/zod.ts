@@ -1,0 +1,27 @@
+import {createRequire} from 'node:module';
+import type {z as Zod} from 'zod';
+
+/*
+ * zod, loaded the first time a schema is needed. Loading it and building the schemas takes longer than
+ * reading a small log (~60 ms), and the lines of a well-formed Perstack log are read without it (see
+ * perstack-fast.ts); only a line that reader does not take, or another dialect, needs zod. Loading has to be
+ * synchronous, in the middle of parsing a line, so it is zod's CommonJS build that is loaded. Every schema
+ * of the program is built from this one copy.
+ */
+
+let loaded: typeof Zod | undefined;
+
+export function zod(): typeof Zod {
+	if (!loaded) {
+		const module: {z: typeof Zod} = createRequire(import.meta.url)('zod');
+		loaded = module.z;
+	}
+
+	return loaded;
+}
+
+/** A value built on first use (schemas, built from `zod()`), then kept. */
+export function lazily<T>(build: () => T): () => T {
+	let built: {value: T} | undefined;
+	return () => (built ??= {value: build()}).value;
+}
