@@ -1,21 +1,4 @@
-import {readdirSync, statSync} from 'node:fs';
-import {join} from 'node:path';
 import {TextAccumulator} from '../../source/model/text-accumulator.js';
-import {fixturesDir} from './load.js';
-
-/** Every .ndjson log under fixtures/, sorted. */
-export function fixtureLogs(): string[] {
-	const found: string[] = [];
-	const walk = (dir: string) => {
-		for (const name of readdirSync(dir)) {
-			const path = join(dir, name);
-			if (statSync(path).isDirectory()) walk(path);
-			else if (name.endsWith('.ndjson')) found.push(path);
-		}
-	};
-	walk(fixturesDir);
-	return found.sort();
-}
 
 /** A model as plain data, including what class instances keep in private fields (streamed text). */
 export function modelSnapshot(value: unknown): unknown {

@@ -3,7 +3,7 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {fixtureFiles, root} from './fixture-files.js';
+import {fixtureFiles, root} from '../helpers/fixture-files.js';
 import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
 
 /*

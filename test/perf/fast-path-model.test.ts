@@ -5,11 +5,11 @@ import {join, relative} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/ingest.js';
 import type {Model} from '../../source/model/state.js';
-import {TextAccumulator} from '../../source/model/text-accumulator.js';
 import type {InputPlan} from '../../source/sources/inputs.js';
 import {runSourcesFast} from '../../source/sources/parallel-file.js';
 import {runSources} from '../../source/sources/run-sources.js';
-import {fixtureFiles, root} from './fixture-files.js';
+import {modelSnapshot} from '../helpers/model-snapshot.js';
+import {fixtureFiles, root} from '../helpers/fixture-files.js';
 import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
 
 /*
@@ -44,22 +44,12 @@ async function load(path: string, options: {fast: boolean; maxLineBytes?: number
 	}
 }
 
-/** The model as plain data, including what class instances keep in private fields (streamed text). */
-function snapshot(value: unknown): unknown {
-	if (value instanceof TextAccumulator) return {started: value.started, complete: value.isComplete, empty: value.isEmpty, text: value.text};
-	if (value instanceof Map) return {map: [...value.entries()].map(([key, item]) => [snapshot(key), snapshot(item)])};
-	if (value instanceof Set) return {set: [...value.values()].map(item => snapshot(item))};
-	if (Array.isArray(value)) return value.map(item => snapshot(item));
-	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, snapshot(item)]));
-	return value;
-}
-
 async function expectSameModel(path: string, maxLineBytes?: number): Promise<void> {
 	const plain = await load(path, {fast: false, maxLineBytes});
 	for (const chunkBytes of [undefined, '1', '777', '65536']) {
 		const fast = await load(path, {fast: true, maxLineBytes, env: chunkBytes === undefined ? {} : {PERSCOPE_CHUNK_BYTES: chunkBytes}});
 		expect(fast.code).toBe(plain.code);
-		expect(snapshot(fast.model)).toStrictEqual(snapshot(plain.model));
+		expect(modelSnapshot(fast.model)).toStrictEqual(modelSnapshot(plain.model));
 	}
 }
 
@@ -121,6 +111,6 @@ describe('the fast path builds the same model as the plain path', () => {
 		const plain = await load(path, {fast: false});
 		const fast = await load(path, {fast: true});
 		expect(fast.code).toBe(plain.code);
-		expect(snapshot(fast.model)).toStrictEqual(snapshot(plain.model));
+		expect(modelSnapshot(fast.model)).toStrictEqual(modelSnapshot(plain.model));
 	});
 });

@@ -6,7 +6,7 @@ import {daemonEventTypes, daemonSchemas} from '../../source/model/wire/daemon.js
 import {droverEventKinds, droverEventSchema} from '../../source/model/wire/drover.js';
 import {perstackEventTypes, readPerstackEvent} from '../../source/model/wire/perstack-fast.js';
 import {perstackSchemas} from '../../source/model/wire/perstack.js';
-import {fixtureFiles} from './fixture-files.js';
+import {fixtureFiles} from '../helpers/fixture-files.js';
 
 /*
  * Perstack events are read without zod (source/model/wire/perstack-fast.ts). For any value, that reader must

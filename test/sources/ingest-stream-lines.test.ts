@@ -6,7 +6,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/ingest.js';
 import type {Model} from '../../source/model/state.js';
 import {fixturesDir} from '../helpers/load.js';
-import {fixtureLogs, modelSnapshot} from '../helpers/model-snapshot.js';
+import {fixtureFiles} from '../helpers/fixture-files.js';
+import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {hostileLog, hostileMaxLineBytes} from '../perf/hostile-log.js';
 
 /*
@@ -39,7 +40,7 @@ function expectSameModel(bytes: Buffer, maxLineBytes?: number): void {
 }
 
 describe('streaming lines read from their bytes on a live stream', () => {
-	it.each(fixtureLogs().map(path => relative(fixturesDir, path)))('%s gives the model the plain parse gives', fixture => {
+	it.each(fixtureFiles().map(path => relative(fixturesDir, path)))('%s gives the model the plain parse gives', fixture => {
 		expectSameModel(readFileSync(join(fixturesDir, fixture)));
 	});
 
