@@ -100,11 +100,18 @@ function envNumber(name: string): number | undefined {
 	return Number.isInteger(number) && number >= 0 ? number : undefined;
 }
 
-function chunkBytesFor(size: number): number {
+/** The chunks' size: forced by PERSCOPE_CHUNK_BYTES (tests, measurements), else from the file's size. */
+function chunkSizesFor(size: number): {first: number; nominal: number} {
 	const forced = envNumber('PERSCOPE_CHUNK_BYTES');
-	if (forced !== undefined && forced > 0) return forced;
-	return Math.min(4 * 1024 * 1024, Math.max(1024 * 1024, Math.round(size / 64)));
+	if (forced !== undefined && forced > 0) return {first: forced, nominal: forced};
+	const nominal = Math.min(4 * 1024 * 1024, Math.max(1024 * 1024, Math.round(size / 64)));
+	// The first chunks are parsed by code not yet optimised, several times slower than later ones, and the
+	// viewer answers keys only between chunks: a key pressed as the viewer appears waited ~120 ms behind a
+	// full-size first chunk. Starting small and doubling costs the headless load nothing measurable.
+	return {first: Math.min(nominal, firstChunkBytes), nominal};
 }
+
+const firstChunkBytes = 256 * 1024;
 
 /** A worker costs about a tenth of a second to start (it loads the schemas): not worth it for small files. */
 const minParallelBytes = 64 * 1024 * 1024;
@@ -124,14 +131,19 @@ function workerCountFor(size: number, chunks: number): number {
 	return 1;
 }
 
-/** Cuts [0, size) into chunks of about `nominal` bytes, each ending just after a newline (the last at the end). */
-export function planChunks(fd: number, size: number, nominal: number): Chunk[] {
+/**
+ * Cuts [0, size) into chunks each ending just after a newline (the last at the end): the first of about
+ * `first` bytes, each next one twice as big, up to about `nominal` bytes.
+ */
+export function planChunks(fd: number, size: number, nominal: number, first = nominal): Chunk[] {
 	const chunks: Chunk[] = [];
 	const probe = Buffer.allocUnsafe(64 * 1024);
 	let start = 0;
+	let wanted = Math.min(first, nominal);
 	while (start < size) {
 		let end = size;
-		let position = start + nominal - 1;
+		let position = start + wanted - 1;
+		wanted = Math.min(nominal, wanted * 2);
 		while (position < size) {
 			const read = readSync(fd, probe, 0, probe.length, position);
 			if (read === 0) break;
@@ -159,7 +171,8 @@ async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, aft
 	try {
 		const size = fstatSync(fd).size;
 		state.bytesTotal = size;
-		const chunks = planChunks(fd, size, chunkBytesFor(size));
+		const {first, nominal} = chunkSizesFor(size);
+		const chunks = planChunks(fd, size, nominal, first);
 		const claimsBuffer = new SharedArrayBuffer(Math.max(1, chunks.length) * Int32Array.BYTES_PER_ELEMENT);
 		const countedBuffer = new SharedArrayBuffer(Math.max(1, chunks.length) * Int32Array.BYTES_PER_ELEMENT);
 		const countsBuffer = new SharedArrayBuffer(Math.max(1, chunks.length) * Float64Array.BYTES_PER_ELEMENT);

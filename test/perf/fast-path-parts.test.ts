@@ -247,3 +247,34 @@ describe('batches from a worker read back as the lines they were made of', () =>
 		}
 	});
 });
+
+describe('planChunks', () => {
+	it('starts small and doubles up to the nominal size, every chunk ending at a line end, none lost', () => {
+		const directory = mkdtempSync(join(tmpdir(), 'perscope-chunks-'));
+		try {
+			const path = join(directory, 'lines.ndjson');
+			// Lines of 1 to 199 bytes, so chunk ends rarely fall on a newline by chance.
+			const lines = Array.from({length: 20_000}, (_, index) => 'x'.repeat((index * 37) % 199) + String(index));
+			const text = lines.join('\n') + '\n';
+			writeFileSync(path, text);
+			const fd = openSync(path, 'r');
+			try {
+				const chunks = planChunks(fd, Buffer.byteLength(text), 64 * 1024, 4 * 1024);
+				expect(chunks[0]?.start).toBe(0);
+				expect(chunks.at(-1)?.end).toBe(Buffer.byteLength(text));
+				for (const [index, chunk] of chunks.entries()) {
+					if (index > 0) expect(chunk.start).toBe(chunks[index - 1]?.end);
+					expect(text[chunk.end - 1]).toBe('\n');
+				}
+
+				// A line's end follows each cut; past it, the size doubles until it reaches the nominal size.
+				const sizes = chunks.slice(0, -1).map(chunk => chunk.end - chunk.start);
+				expect(sizes.slice(0, 6).map(size => Math.round(size / 1024))).toEqual([4, 8, 16, 32, 64, 64]);
+			} finally {
+				closeSync(fd);
+			}
+		} finally {
+			rmSync(directory, {recursive: true, force: true});
+		}
+	});
+});
