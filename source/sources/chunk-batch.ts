@@ -1,5 +1,6 @@
 import {streamEvent, streamTypes, type StreamFields} from '../model/stream-line.js';
-import type {ChunkItem, ChunkPosition, ChunkSink} from './parse-chunk.js';
+import type {ChunkItem, ChunkSink} from './parse-chunk.js';
+import type {LinePosition} from './line-splitter.js';
 
 /*
  * How a worker hands parsed lines to the main thread. Copying an event object between threads costs the
@@ -18,7 +19,7 @@ const numbersPerStream = 4;
 export type Batch = {
 	chunk: number;
 	/** Where the line after the batch starts. */
-	next: ChunkPosition;
+	next: LinePosition;
 	/** Whether the batch ends its chunk. */
 	done: boolean;
 	kinds: Uint8Array;
@@ -63,12 +64,12 @@ export class BatchWriter implements ChunkSink {
 		this.#numbers.push(fields.timestamp, fields.stepNumber, line, offset);
 	}
 
-	afterLine(next: ChunkPosition): void {
+	afterLine(next: LinePosition): void {
 		if (this.#kinds.length >= this.#size) this.#flush(next, false);
 	}
 
 	/** Hands on what is left of the chunk, marked as its end (possibly no lines). */
-	end(next: ChunkPosition): void {
+	end(next: LinePosition): void {
 		this.#flush(next, true);
 	}
 
@@ -83,7 +84,7 @@ export class BatchWriter implements ChunkSink {
 		return index;
 	}
 
-	#flush(next: ChunkPosition, done: boolean): void {
+	#flush(next: LinePosition, done: boolean): void {
 		this.#post({
 			chunk: this.#chunk,
 			next,

@@ -1,5 +1,3 @@
-import {StringDecoder} from 'node:string_decoder';
-
 /** One line of input, with where it came from so the raw event can be found again later. */
 export type Line = {
 	source: string;
@@ -25,46 +23,70 @@ export type LineSink = {
 
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
 
+/** Where lines carry on from: the offset and number (0-based count) of the next line. */
+export type LinePosition = {offset: number; lines: number};
+
+const newline = 0x0a;
+const carriageReturn = 0x0d;
+
 /**
- * Splits a byte stream into lines.
+ * Splits a byte stream into lines, from a given position in its source, handing on each line's bytes.
  *
  * We do not use split2 here although it is in the stack: its `maxLength` counts UTF-16 units of the
  * unterminated remainder rather than bytes, on overflow it either errors the stream or drops the line
  * without telling anyone, and a multi-megabyte line is re-split and re-concatenated on every chunk.
  * Working on Buffers lets us count bytes exactly, skip an overlong line without buffering it, report its
- * line number, and decode UTF-8 once per whole line (so a character cut across chunks is never mangled).
+ * line number, and leave decoding to the whole line (so a character cut across chunks is never mangled, and
+ * the fast path can cut histories out of a line before anything is decoded).
+ *
+ * A line is handed on without its newline or a carriage return before it; blank lines (spaces, tabs) are
+ * counted but not handed on; a UTF-8 byte order mark at the very start of the source is skipped.
  */
-export class LineSplitter {
-	readonly #source: string;
+export class LineCutter {
 	readonly #maxLineBytes: number;
-	readonly #sink: LineSink;
-	/** Pieces of the line that is not yet terminated; never more than maxLineBytes in total. */
+	readonly #line: (bytes: Buffer, start: number, end: number, line: number, offset: number) => void;
+	readonly #overlong: (overlong: OverlongLine) => void;
+	readonly #source: string;
 	#pending: Buffer[] = [];
 	#pendingBytes = 0;
-	/** True while skipping the rest of a line that already went over the limit. */
 	#discarding = false;
 	#discardedBytes = 0;
-	#lineNumber = 0;
-	#lineStart = 0;
-	#position = 0;
-	#atStart = true;
-	readonly #decoder = new StringDecoder('utf8');
+	#lines: number;
+	#lineStart: number;
+	#position: number;
+	#atFileStart: boolean;
 
-	constructor(source: string, sink: LineSink, maxLineBytes = defaultMaxLineBytes) {
-		this.#source = source;
-		this.#sink = sink;
-		this.#maxLineBytes = maxLineBytes;
+	constructor(options: {
+		source: string;
+		from: LinePosition;
+		maxLineBytes: number;
+		line: (bytes: Buffer, start: number, end: number, line: number, offset: number) => void;
+		overlong: (overlong: OverlongLine) => void;
+	}) {
+		this.#source = options.source;
+		this.#maxLineBytes = options.maxLineBytes;
+		this.#line = options.line;
+		this.#overlong = options.overlong;
+		this.#lines = options.from.lines;
+		this.#lineStart = options.from.offset;
+		this.#position = options.from.offset;
+		this.#atFileStart = options.from.offset === 0;
 	}
 
-	/** Bytes consumed so far. */
+	/** Bytes of the source consumed so far. */
 	get position(): number {
 		return this.#position;
 	}
 
+	/** The position after the last line handed on. */
+	get next(): LinePosition {
+		return {offset: this.#lineStart, lines: this.#lines};
+	}
+
 	push(chunk: Buffer): void {
 		let start = 0;
-		if (this.#atStart && chunk.length > 0) {
-			this.#atStart = false;
+		if (this.#atFileStart && chunk.length > 0) {
+			this.#atFileStart = false;
 			// A UTF-8 byte order mark is not part of the first event.
 			if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
 				start = 3;
@@ -75,25 +97,28 @@ export class LineSplitter {
 		const base = this.#position;
 		this.#position += chunk.length;
 		while (start < chunk.length) {
-			const newline = chunk.indexOf(10, start);
-			if (newline === -1) {
-				// The caller may reuse its buffer, so a piece that outlives this call is copied.
-				this.#hold(chunk, start, chunk.length, true);
+			const at = chunk.indexOf(newline, start);
+			if (at === -1) {
+				this.#hold(chunk, start, chunk.length);
 				return;
 			}
 
-			this.#hold(chunk, start, newline, false);
-			this.#finishLine(base + newline + 1);
-			start = newline + 1;
+			if (this.#pendingBytes === 0 && !this.#discarding) this.#finish(chunk, start, at, base + at + 1);
+			else {
+				this.#hold(chunk, start, at);
+				this.#finishHeld(base + at + 1);
+			}
+
+			start = at + 1;
 		}
 	}
 
 	/** Flushes a last line that has no newline. */
 	end(): void {
-		if (this.#pendingBytes > 0 || this.#discarding) this.#finishLine(this.#position);
+		if (this.#pendingBytes > 0 || this.#discarding) this.#finishHeld(this.#position);
 	}
 
-	#hold(chunk: Buffer, from: number, to: number, copy: boolean): void {
+	#hold(chunk: Buffer, from: number, to: number): void {
 		const length = to - from;
 		if (length === 0) return;
 		if (this.#discarding) {
@@ -109,42 +134,80 @@ export class LineSplitter {
 			return;
 		}
 
-		const piece = chunk.subarray(from, to);
-		this.#pending.push(copy ? Buffer.from(piece) : piece);
+		this.#pending.push(Buffer.from(chunk.subarray(from, to)));
 		this.#pendingBytes += length;
 	}
 
-	#finishLine(nextLineStart: number): void {
-		this.#lineNumber++;
-		const offset = this.#lineStart;
-		this.#lineStart = nextLineStart;
+	#finishHeld(nextLineStart: number): void {
 		if (this.#discarding) {
+			const offset = this.#lineStart;
+			this.#lines++;
+			this.#lineStart = nextLineStart;
 			this.#discarding = false;
-			this.#sink.overlong({source: this.#source, line: this.#lineNumber, offset, bytes: this.#discardedBytes});
+			this.#overlong({source: this.#source, line: this.#lines, offset, bytes: this.#discardedBytes});
 			this.#discardedBytes = 0;
 			return;
 		}
 
-		const pieces = this.#pending;
-		const bytes = this.#pendingBytes;
+		const bytes = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, this.#pendingBytes);
 		this.#pending = [];
 		this.#pendingBytes = 0;
-		if (bytes === 0) return;
-		const buffer = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, bytes);
-		let end = buffer.length;
-		if (buffer[end - 1] === 13) end--;
-		if (isBlank(buffer, end)) return;
-		// The decoder turns invalid UTF-8 into U+FFFD rather than throwing; the line is then judged as JSON.
-		const text = this.#decoder.end(buffer.subarray(0, end));
-		this.#sink.line({source: this.#source, line: this.#lineNumber, offset, text});
+		this.#finish(bytes, 0, bytes.length, nextLineStart);
+	}
+
+	/** A whole line `bytes[start, end)`, without its newline. */
+	#finish(bytes: Buffer, start: number, end: number, nextLineStart: number): void {
+		this.#lines++;
+		const offset = this.#lineStart;
+		this.#lineStart = nextLineStart;
+		const length = end - start;
+		if (length > this.#maxLineBytes) {
+			this.#overlong({source: this.#source, line: this.#lines, offset, bytes: length});
+			return;
+		}
+
+		let last = end;
+		if (last > start && bytes[last - 1] === carriageReturn) last--;
+		if (isBlank(bytes, start, last)) return;
+		this.#line(bytes, start, last, this.#lines, offset);
 	}
 }
 
-function isBlank(buffer: Buffer, end: number): boolean {
-	for (let i = 0; i < end; i++) {
-		const byte = buffer[i];
-		if (byte !== 32 && byte !== 9 && byte !== 13) return false;
+function isBlank(bytes: Buffer, start: number, end: number): boolean {
+	for (let i = start; i < end; i++) {
+		const byte = bytes[i];
+		if (byte !== 0x20 && byte !== 0x09 && byte !== carriageReturn) return false;
 	}
 
 	return true;
+}
+
+/** Splits a byte stream into lines of text, from its start (see LineCutter). */
+export class LineSplitter {
+	readonly #cutter: LineCutter;
+
+	constructor(source: string, sink: LineSink, maxLineBytes = defaultMaxLineBytes) {
+		this.#cutter = new LineCutter({
+			source,
+			from: {offset: 0, lines: 0},
+			maxLineBytes,
+			// Invalid UTF-8 becomes U+FFFD rather than throwing; the line is then judged as JSON.
+			line: (bytes, start, end, line, offset) => sink.line({source, line, offset, text: bytes.toString('utf8', start, end)}),
+			overlong: line => sink.overlong(line),
+		});
+	}
+
+	/** Bytes consumed so far. */
+	get position(): number {
+		return this.#cutter.position;
+	}
+
+	push(chunk: Buffer): void {
+		this.#cutter.push(chunk);
+	}
+
+	/** Flushes a last line that has no newline. */
+	end(): void {
+		this.#cutter.end();
+	}
 }

@@ -7,7 +7,8 @@ import {readBatch, type Batch} from './chunk-batch.js';
 import {describeFsError} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import type {InputPlan} from './inputs.js';
-import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkPosition, type ChunkSink} from './parse-chunk.js';
+import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
+import type {LinePosition} from './line-splitter.js';
 import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
 import {initialSourceState, runSources, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
 
@@ -218,7 +219,7 @@ async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, aft
 		for (const [index, chunk] of chunks.entries()) {
 			if (signal.aborted) return;
 			const ahead = await readAhead?.take(index);
-			let from: ChunkPosition = {offset: chunk.start, lines};
+			let from: LinePosition = {offset: chunk.start, lines};
 			// For tests: leave every chunk to the workers while any is alive.
 			if (envNumber('PERSCOPE_MAIN_CLAIMS') === 0) {
 				while (Atomics.load(claims, index) === 0 && workers.some(worker => !worker.ended)) await new Promise(resolve => setTimeout(resolve, 1));
@@ -374,8 +375,8 @@ class ChunkWorker {
 	 * Feeds the chunk's items as they arrive. 'done' once all are fed; if the worker ended before, where the
 	 * rest of the chunk starts (undefined if it delivered none of it).
 	 */
-	async deliver(chunk: number, feed: (batch: Batch) => void): Promise<'done' | ChunkPosition | undefined> {
-		let next: ChunkPosition | undefined;
+	async deliver(chunk: number, feed: (batch: Batch) => void): Promise<'done' | LinePosition | undefined> {
+		let next: LinePosition | undefined;
 		for (;;) {
 			const batch = this.#batches.get(chunk)?.shift();
 			if (batch) {

@@ -3,7 +3,7 @@ import type {ParsedLine} from '../model/events.js';
 import {parseLine} from '../model/normalise.js';
 import {HistoryPruner, minPrunedLineBytes} from '../model/prune-line.js';
 import {StreamLines, type StreamFields} from '../model/stream-line.js';
-import type {OverlongLine} from './line-splitter.js';
+import {LineCutter, type LinePosition, type OverlongLine} from './line-splitter.js';
 
 /*
  * One piece of a plain file, read and parsed on its own (on the main thread or in a worker), giving for
@@ -16,14 +16,10 @@ export type Chunk = {start: number; end: number};
 
 export type ChunkItem = ParsedLine | {kind: 'overlong'; overlong: OverlongLine};
 
-/** Where a chunk's lines carry on from: the offset and number (0-based count) of the next line. */
-export type ChunkPosition = {offset: number; lines: number};
-
 /** A chunk no larger than this is read into memory whole; a larger one (very long lines) is read twice in blocks. */
 export const maxChunkInMemory = 32 * 1024 * 1024;
 const blockBytes = 1024 * 1024;
 const newline = 0x0a;
-const carriageReturn = 0x0d;
 
 export class ChunkReader {
 	readonly #fd: number;
@@ -99,7 +95,7 @@ export type ChunkSink = {
 	item(item: ChunkItem): void;
 	stream(fields: StreamFields, line: number, offset: number): void;
 	/** After each line; `next` is where the following one starts. */
-	afterLine(next: ChunkPosition): void;
+	afterLine(next: LinePosition): void;
 };
 
 /** Parses lines of one file, keeping what it learns about the file's histories from one line to the next. */
@@ -135,156 +131,17 @@ export class LineParser {
 	}
 }
 
-/**
- * Splits bytes into lines as LineSplitter does, from a given position in the file, but hands each line's
- * bytes (not text) to `line`, so histories can be cut before anything is decoded.
- */
-export class LineCutter {
-	readonly #maxLineBytes: number;
-	readonly #line: (bytes: Buffer, start: number, end: number, line: number, offset: number) => void;
-	readonly #overlong: (overlong: OverlongLine) => void;
-	readonly #source: string;
-	#pending: Buffer[] = [];
-	#pendingBytes = 0;
-	#discarding = false;
-	#discardedBytes = 0;
-	#lines: number;
-	#lineStart: number;
-	#position: number;
-	#atFileStart: boolean;
-
-	constructor(options: {
-		source: string;
-		from: ChunkPosition;
-		maxLineBytes: number;
-		line: (bytes: Buffer, start: number, end: number, line: number, offset: number) => void;
-		overlong: (overlong: OverlongLine) => void;
-	}) {
-		this.#source = options.source;
-		this.#maxLineBytes = options.maxLineBytes;
-		this.#line = options.line;
-		this.#overlong = options.overlong;
-		this.#lines = options.from.lines;
-		this.#lineStart = options.from.offset;
-		this.#position = options.from.offset;
-		this.#atFileStart = options.from.offset === 0;
-	}
-
-	/** The position after the last line handed on. */
-	get next(): ChunkPosition {
-		return {offset: this.#lineStart, lines: this.#lines};
-	}
-
-	push(chunk: Buffer): void {
-		let start = 0;
-		if (this.#atFileStart && chunk.length > 0) {
-			this.#atFileStart = false;
-			// A UTF-8 byte order mark is not part of the first event.
-			if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-				start = 3;
-				this.#lineStart = 3;
-			}
-		}
-
-		const base = this.#position;
-		this.#position += chunk.length;
-		while (start < chunk.length) {
-			const at = chunk.indexOf(newline, start);
-			if (at === -1) {
-				this.#hold(chunk, start, chunk.length);
-				return;
-			}
-
-			if (this.#pendingBytes === 0 && !this.#discarding) this.#finish(chunk, start, at, base + at + 1);
-			else {
-				this.#hold(chunk, start, at);
-				this.#finishHeld(base + at + 1);
-			}
-
-			start = at + 1;
-		}
-	}
-
-	/** Flushes a last line that has no newline. */
-	end(): void {
-		if (this.#pendingBytes > 0 || this.#discarding) this.#finishHeld(this.#position);
-	}
-
-	#hold(chunk: Buffer, from: number, to: number): void {
-		const length = to - from;
-		if (length === 0) return;
-		if (this.#discarding) {
-			this.#discardedBytes += length;
-			return;
-		}
-
-		if (this.#pendingBytes + length > this.#maxLineBytes) {
-			this.#discarding = true;
-			this.#discardedBytes = this.#pendingBytes + length;
-			this.#pending = [];
-			this.#pendingBytes = 0;
-			return;
-		}
-
-		this.#pending.push(Buffer.from(chunk.subarray(from, to)));
-		this.#pendingBytes += length;
-	}
-
-	#finishHeld(nextLineStart: number): void {
-		if (this.#discarding) {
-			const offset = this.#lineStart;
-			this.#lines++;
-			this.#lineStart = nextLineStart;
-			this.#discarding = false;
-			this.#overlong({source: this.#source, line: this.#lines, offset, bytes: this.#discardedBytes});
-			this.#discardedBytes = 0;
-			return;
-		}
-
-		const bytes = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, this.#pendingBytes);
-		this.#pending = [];
-		this.#pendingBytes = 0;
-		this.#finish(bytes, 0, bytes.length, nextLineStart);
-	}
-
-	/** A whole line `bytes[start, end)`, without its newline. */
-	#finish(bytes: Buffer, start: number, end: number, nextLineStart: number): void {
-		this.#lines++;
-		const offset = this.#lineStart;
-		this.#lineStart = nextLineStart;
-		const length = end - start;
-		if (length > this.#maxLineBytes) {
-			this.#overlong({source: this.#source, line: this.#lines, offset, bytes: length});
-			return;
-		}
-
-		let last = end;
-		if (last > start && bytes[last - 1] === carriageReturn) last--;
-		if (isBlank(bytes, start, last)) return;
-		this.#line(bytes, start, last, this.#lines, offset);
-	}
-}
-
-function isBlank(bytes: Buffer, start: number, end: number): boolean {
-	for (let i = start; i < end; i++) {
-		const byte = bytes[i];
-		if (byte !== 0x20 && byte !== 0x09 && byte !== carriageReturn) return false;
-	}
-
-	return true;
-}
-
 /** Reads and parses one chunk whose first line is line `from.lines + 1`. Returns the position after its last line. */
 export function parseChunk(options: {
 	reader: ChunkReader;
 	parser: LineParser;
 	chunk: Chunk;
 	bytes: Buffer | undefined;
-	from: ChunkPosition;
+	from: LinePosition;
 	source: string;
 	maxLineBytes: number;
 	sink: ChunkSink;
-}): ChunkPosition {
+}): LinePosition {
 	const {parser, sink} = options;
 	const cutter: LineCutter = new LineCutter({
 		source: options.source,

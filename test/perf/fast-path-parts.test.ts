@@ -9,9 +9,9 @@ import {HistoryPruner, prunedTypes} from '../../source/model/prune-line.js';
 import {perstackSchemas} from '../../source/model/wire/perstack.js';
 import {streamEvent, StreamLines} from '../../source/model/stream-line.js';
 import {BatchWriter, readBatch, type Batch} from '../../source/sources/chunk-batch.js';
-import {LineSplitter, type OverlongLine} from '../../source/sources/line-splitter.js';
+import {LineCutter, LineSplitter, type OverlongLine} from '../../source/sources/line-splitter.js';
 import {planChunks} from '../../source/sources/parallel-file.js';
-import {ChunkReader, LineCutter, LineParser, parseChunk, type ChunkItem, type ChunkSink} from '../../source/sources/parse-chunk.js';
+import {ChunkReader, LineParser, parseChunk, type ChunkItem, type ChunkSink} from '../../source/sources/parse-chunk.js';
 import {hostileLog} from './hostile-log.js';
 
 /* The pieces of the fast path, each against the plain path's counterpart. */
