@@ -27,6 +27,8 @@ export const defaultMaxLineBytes = 64 * 1024 * 1024;
 export type LinePosition = {offset: number; lines: number};
 
 const newline = 0x0a;
+const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
+const noBytes = Buffer.alloc(0);
 const carriageReturn = 0x0d;
 
 /**
@@ -55,6 +57,8 @@ export class LineCutter {
 	#lineStart: number;
 	#position: number;
 	#atFileStart: boolean;
+	/** The first bytes of the source while they may still be the start of a byte order mark. */
+	#head: Buffer = noBytes;
 
 	constructor(options: {
 		source: string;
@@ -84,38 +88,62 @@ export class LineCutter {
 	}
 
 	push(chunk: Buffer): void {
-		let start = 0;
-		if (this.#atFileStart && chunk.length > 0) {
-			this.#atFileStart = false;
-			// A UTF-8 byte order mark is not part of the first event.
-			if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-				start = 3;
-				this.#lineStart = 3;
-			}
+		if (!this.#atFileStart) {
+			this.#cut(chunk, 0);
+			return;
 		}
 
-		const base = this.#position;
-		this.#position += chunk.length;
-		while (start < chunk.length) {
-			const at = chunk.indexOf(newline, start);
-			if (at === -1) {
-				this.#hold(chunk, start, chunk.length);
-				return;
-			}
+		// A UTF-8 byte order mark is not part of the first event. It can come split over the first reads
+		// (a pipe may deliver a byte at a time), so bytes that could still begin one are held until it is clear.
+		const head = this.#head.length === 0 ? chunk : Buffer.concat([this.#head, chunk]);
+		if (head.length < byteOrderMark.length && byteOrderMark.subarray(0, head.length).equals(head)) {
+			this.#head = Buffer.from(head);
+			return;
+		}
 
-			if (this.#pendingBytes === 0 && !this.#discarding) this.#finish(chunk, start, at, base + at + 1);
-			else {
-				this.#hold(chunk, start, at);
-				this.#finishHeld(base + at + 1);
-			}
-
-			start = at + 1;
+		this.#atFileStart = false;
+		this.#head = noBytes;
+		if (head.subarray(0, byteOrderMark.length).equals(byteOrderMark)) {
+			this.#lineStart += byteOrderMark.length;
+			this.#cut(head, byteOrderMark.length);
+		} else {
+			this.#cut(head, 0);
 		}
 	}
 
 	/** Flushes a last line that has no newline. */
 	end(): void {
+		if (this.#head.length > 0) {
+			// The source ended inside what might have been a byte order mark: those bytes are a line after all.
+			const head = this.#head;
+			this.#head = noBytes;
+			this.#atFileStart = false;
+			this.#cut(head, 0);
+		}
+
 		if (this.#pendingBytes > 0 || this.#discarding) this.#finishHeld(this.#position);
+	}
+
+	/** Cuts `chunk[start…]` into lines; `chunk` follows the bytes already consumed. */
+	#cut(chunk: Buffer, start: number): void {
+		const base = this.#position;
+		this.#position += chunk.length;
+		let from = start;
+		while (from < chunk.length) {
+			const at = chunk.indexOf(newline, from);
+			if (at === -1) {
+				this.#hold(chunk, from, chunk.length);
+				return;
+			}
+
+			if (this.#pendingBytes === 0 && !this.#discarding) this.#finish(chunk, from, at, base + at + 1);
+			else {
+				this.#hold(chunk, from, at);
+				this.#finishHeld(base + at + 1);
+			}
+
+			from = at + 1;
+		}
 	}
 
 	#hold(chunk: Buffer, from: number, to: number): void {

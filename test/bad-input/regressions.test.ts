@@ -189,3 +189,17 @@ describe('regressions', () => {
 		expect(ms).toBeLessThan(5_000);
 	});
 });
+
+describe('a byte order mark', () => {
+	it.each([1, 2])('split over the first reads (%i byte at a time) was read as part of the first event, which became a bad line', chunkSize => {
+		const text = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${startRun('r1')}\n`)]);
+		const model = modelFromText(text, {chunkSize});
+		expect(model.diagnosticCount).toBe(0);
+		expect(model.runs.has('r1')).toBe(true);
+	});
+
+	it('on its own, cut short by the end of the input, is one bad line, not lost', () => {
+		const model = modelFromText(Buffer.from([0xef, 0xbb]), {chunkSize: 1});
+		expect(model.diagnosticCount).toBe(1);
+	});
+});
