@@ -3,6 +3,7 @@ import {basename, join} from 'node:path';
 import {Ingest} from '../ingest.js';
 import type {RunStatus, Usage} from '../model/events.js';
 import {zeroUsage} from '../model/normalise.js';
+import {streamTypes} from '../model/stream-line.js';
 import {jobTotals} from '../model/tree.js';
 import {compareEventFiles} from './event-order.js';
 import {feedEventFileSync} from './event-file.js';
@@ -27,14 +28,7 @@ export type JobListing = {
  * Streaming deltas can be most of a job's files and change nothing the listing shows (status, steps,
  * usage, start), so they are not read for it.
  */
-const streamingTypes = new Set([
-	'startStreamingReasoning',
-	'streamReasoning',
-	'completeStreamingReasoning',
-	'startStreamingRunResult',
-	'streamRunResult',
-	'completeStreamingRunResult',
-]);
+const streamingTypes: ReadonlySet<string> = new Set(streamTypes);
 
 /**
  * The jobs under a jobs root (`perstack` or `perstack/jobs`), newest first. Each job's events are reduced

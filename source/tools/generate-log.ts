@@ -13,6 +13,8 @@
 import {createWriteStream} from 'node:fs';
 import {once} from 'node:events';
 import {performance} from 'node:perf_hooks';
+import type {Usage} from '../model/events.js';
+import {addUsage} from '../model/reduce.js';
 import {parseArgs} from 'node:util';
 
 const HELP = `Usage: generate-log [options]
@@ -192,20 +194,9 @@ const SYSTEM_PROMPT =
 
 const q = JSON.stringify;
 
-type Usage = {inputTokens: number; outputTokens: number; reasoningTokens: number; totalTokens: number; cachedInputTokens: number};
 
 function usage(input = 0, output = 0, reasoning = 0, cached = 0): Usage {
 	return {inputTokens: input, outputTokens: output, reasoningTokens: reasoning, totalTokens: input + output, cachedInputTokens: cached};
-}
-
-function addUsage(a: Usage, b: Usage): Usage {
-	return {
-		inputTokens: a.inputTokens + b.inputTokens,
-		outputTokens: a.outputTokens + b.outputTokens,
-		reasoningTokens: a.reasoningTokens + b.reasoningTokens,
-		totalTokens: a.totalTokens + b.totalTokens,
-		cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
-	};
 }
 
 function usageJson(u: Usage): string {
