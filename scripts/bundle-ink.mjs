@@ -7,21 +7,24 @@
 // Sources and tests keep importing 'ink' as usual (vitest and ink-testing-library use the package itself).
 import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
+import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
 
-const dist = new URL('../dist/', import.meta.url);
-const viewsDir = new URL('views/', dist);
+// Paths, not URL pathnames: a checkout under a directory with a space in its name must build too.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const viewsDir = join(dist, 'views');
 
 await build({
-	stdin: {contents: "export * from 'ink';", resolveDir: new URL('..', import.meta.url).pathname, sourcefile: 'ink-entry.js'},
+	stdin: {contents: "export * from 'ink';", resolveDir: root, sourcefile: 'ink-entry.js'},
 	bundle: true,
 	platform: 'node',
 	format: 'esm',
 	target: 'node20',
-	outfile: new URL('vendor/ink.js', dist).pathname,
+	outfile: join(dist, 'vendor', 'ink.js'),
 	external: ['react'],
 	// Ink loads its devtools bridge only when DEV=true; the optional package it needs is not installed.
-	alias: {'react-devtools-core': new URL('ink-devtools-stub.mjs', import.meta.url).pathname},
+	alias: {'react-devtools-core': fileURLToPath(new URL('ink-devtools-stub.mjs', import.meta.url))},
 	// CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
 	banner: {js: "import {createRequire as createRequireForInk} from 'node:module'; const require = createRequireForInk(import.meta.url);"},
 	logLevel: 'warning',
@@ -31,7 +34,7 @@ await build({
 let pointed = 0;
 for (const name of readdirSync(viewsDir)) {
 	if (!name.endsWith('.js')) continue;
-	const path = join(viewsDir.pathname, name);
+	const path = join(viewsDir, name);
 	const text = readFileSync(path, 'utf8');
 	const changed = text.replaceAll(/ from 'ink';$/gm, " from '../vendor/ink.js';");
 	if (changed !== text) {
