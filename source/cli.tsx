@@ -198,6 +198,8 @@ function normaliseOptions(args: string[]): string[] {
  * or set to development). The variables are put back afterwards for any child the viewer starts.
  */
 async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined}): Promise<number> {
+	// A worker parses a large file while Ink loads (sources/parallel-file.ts); it boots meanwhile.
+	if (options.replaySpeed === undefined) (await import('./sources/spare-worker.js')).prestartParseWorker(plan);
 	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR', 'NODE_ENV'] as const;
 	const saved = names.map(name => [name, process.env[name]] as const);
 	process.env['NODE_ENV'] = 'production';
@@ -211,12 +213,14 @@ async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; f
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./views/run-app.js');
-	for (const [name, value] of saved) {
-		if (value === undefined) delete process.env[name];
-		else process.env[name] = value;
-	}
+	const restoreEnv = () => {
+		for (const [name, value] of saved) {
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+		}
+	};
 
-	return runApp(plan, {...options, restoreScreen});
+	return runApp(plan, {...options, restoreScreen, onViewsLoaded: restoreEnv});
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -10,6 +10,7 @@ import type {InputPlan} from './inputs.js';
 import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
 import type {LinePosition} from './line-splitter.js';
 import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
+import {discardSpareWorker, minBusyMainBytes, parseWorkerUrl, takeSpareWorker, workerResourceLimits} from './spare-worker.js';
 import {initialSourceState, runSources, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
 
 /*
@@ -30,10 +31,28 @@ import {initialSourceState, runSources, type RunningSources, type SourcesHooks, 
 const mainId = 1;
 const batchSize = 1024;
 
+export type FastOptions = {
+	/**
+	 * The main thread parses chunks itself only once this settles. Until then a worker (started at once, for a
+	 * file large enough to be worth one, whatever the number of CPUs) parses from the first chunk on, and the
+	 * main thread only reduces what it delivers. The viewer passes the import of Ink and its first frame: on
+	 * the main thread they would otherwise come before the first byte is read, or wait behind the parsing.
+	 */
+	mainThreadFrom?: Promise<void>;
+	/**
+	 * While a worker is alive it parses every chunk, and the main thread only reduces what it delivers: the
+	 * viewer's main thread then answers keys and draws frames at once instead of after a chunk's parsing.
+	 */
+	leaveToWorkers?: boolean;
+};
+
 /** Reads the plan's inputs, the fast way when every input is a plain file read once, else through runSources. */
-export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}): RunningSources {
+export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}, options: FastOptions = {}): RunningSources {
 	const files = plainFiles(plan);
-	if (!files) return runSources(plan, ingest, hooks);
+	if (!files) {
+		discardSpareWorker();
+		return runSources(plan, ingest, hooks);
+	}
 
 	const controller = new AbortController();
 	const states = plan.inputs.map(input => initialSourceState(input));
@@ -48,7 +67,7 @@ export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHo
 		for (const [index, file] of files.entries()) {
 			const state = states[index]!;
 			try {
-				await loadFile(file, state, ingest, afterChunk, controller.signal);
+				await loadFile(file, state, ingest, afterChunk, controller.signal, options);
 			} catch (error) {
 				state.error = `cannot read ${file.label}: ${describeFsError(error)}`;
 				ingest.sourceProblem(file.label, state.error);
@@ -59,6 +78,7 @@ export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHo
 			changed();
 		}
 
+		discardSpareWorker();
 		return exitCode;
 	})();
 
@@ -94,6 +114,17 @@ function plainFiles(plan: InputPlan): PlainFile[] | undefined {
 	return files;
 }
 
+/** Whether the main thread parses chunks of its own alongside workers (PERSCOPE_MAIN_CLAIMS=0, for tests, stops it). */
+function mainClaims(): boolean {
+	return envNumber('PERSCOPE_MAIN_CLAIMS') !== 0;
+}
+
+/** Resolves once chunk `index` is claimed (a worker notifies), or after a while in case no one ever does. */
+async function claimedOrTimeout(claims: Int32Array, index: number): Promise<void> {
+	const waited = Atomics.waitAsync(claims, index, 0, 50);
+	if (waited.async) await waited.value;
+}
+
 function envNumber(name: string): number | undefined {
 	const value = process.env[name];
 	if (value === undefined || value.trim() === '') return undefined;
@@ -125,12 +156,20 @@ const minParallelBytes = 64 * 1024 * 1024;
  */
 const minCpusForWorkers = 4;
 
-function workerCountFor(size: number, chunks: number): number {
+/**
+ * While the main thread is busy elsewhere (the viewer importing Ink, ~0.2 s, then drawing), a worker has the
+ * file to itself: worth it from a few megabytes on, on any machine with a second CPU.
+ */
+function workerCountFor(size: number, chunks: number, mainBusy: boolean): number {
 	const forced = envNumber('PERSCOPE_WORKERS');
 	if (forced !== undefined) return Math.min(forced, Math.max(0, chunks - 1));
+	if (mainBusy) return size >= minBusyMainBytes && availableParallelism() >= 2 ? 1 : 0;
 	if (size < minParallelBytes || availableParallelism() < minCpusForWorkers) return 0;
 	return 1;
 }
+
+/** How far past the chunks the main thread has consumed a worker starts claiming, when the main thread parses too. */
+const workerGap = 12;
 
 /**
  * Cuts [0, size) into chunks each ending just after a newline (the last at the end): the first of about
@@ -164,11 +203,30 @@ export function planChunks(fd: number, size: number, nominal: number, first = no
 	return chunks;
 }
 
-async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, afterChunk: () => Promise<void>, signal: AbortSignal): Promise<void> {
+async function loadFile(
+	file: PlainFile,
+	state: SourceState,
+	ingest: Ingest,
+	afterChunk: () => Promise<void>,
+	signal: AbortSignal,
+	{mainThreadFrom, leaveToWorkers = false}: FastOptions,
+): Promise<void> {
 	const fd = openSync(file.path, 'r');
 	let workers: ChunkWorker[] = [];
 	let readAhead: ReadAhead | undefined;
-	const control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+	// [chunks consumed by the main thread, 1 to stop, the workers' gap]: see WorkerSetup.control.
+	const control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+	// Whether the main thread is still kept off the chunks (see FastOptions.mainThreadFrom).
+	let mainHeld = mainThreadFrom !== undefined;
+	const released = mainThreadFrom?.then(
+		() => {
+			mainHeld = false;
+			Atomics.store(control, 2, mainClaims() && !leaveToWorkers ? workerGap : 0);
+		},
+		() => {
+			mainHeld = false;
+		},
+	);
 	try {
 		const size = fstatSync(fd).size;
 		state.bytesTotal = size;
@@ -180,16 +238,17 @@ async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, aft
 		const claims = new Int32Array(claimsBuffer);
 		const counted = new Int32Array(countedBuffer);
 		const counts = new Float64Array(countsBuffer);
-		const workerCount = workerCountFor(size, chunks.length);
+		const workerCount = workerCountFor(size, chunks.length, mainHeld || leaveToWorkers);
+		// Workers stay a few chunks ahead of the main thread, so one that gets less CPU than hoped (a busy
+		// machine) is rarely what the main thread waits for: it parses the nearer chunks itself. While the
+		// main thread is held, they start from the first chunk.
+		Atomics.store(control, 2, mainHeld || leaveToWorkers || !mainClaims() ? 0 : workerGap);
 		const setup = (id: number): WorkerSetup => ({
 			path: file.path,
 			source: file.label,
 			maxLineBytes: ingest.maxLineBytes,
 			chunks,
 			id,
-			// Workers stay a few chunks ahead of the main thread, so one that gets less CPU than hoped (a busy
-			// machine) is rarely what the main thread waits for: it parses the nearer chunks itself.
-			gap: envNumber('PERSCOPE_MAIN_CLAIMS') === 0 ? 0 : 12,
 			lookahead: 24 + 4 * workerCount,
 			failAfter: envNumber('PERSCOPE_WORKER_FAIL_AFTER'),
 			batchSize,
@@ -220,9 +279,13 @@ async function loadFile(file: PlainFile, state: SourceState, ingest: Ingest, aft
 			if (signal.aborted) return;
 			const ahead = await readAhead?.take(index);
 			let from: LinePosition = {offset: chunk.start, lines};
-			// For tests: leave every chunk to the workers while any is alive.
-			if (envNumber('PERSCOPE_MAIN_CLAIMS') === 0) {
-				while (Atomics.load(claims, index) === 0 && workers.some(worker => !worker.ended)) await new Promise(resolve => setTimeout(resolve, 1));
+			// Leave the chunk to a worker while the main thread is held (or always) and one is alive; with no
+			// worker alive, a held main thread waits for its release.
+			while (Atomics.load(claims, index) === 0) {
+				const workerAlive = workers.some(worker => !worker.ended);
+				if (workerAlive && (mainHeld || leaveToWorkers || !mainClaims())) await Promise.race(released ? [released, claimedOrTimeout(claims, index)] : [claimedOrTimeout(claims, index)]);
+				else if (!workerAlive && mainHeld && released) await released;
+				else break;
 			}
 
 			const claimer = Atomics.compareExchange(claims, index, 0, mainId);
@@ -349,7 +412,9 @@ class ChunkWorker {
 	}
 
 	constructor(setup: WorkerSetup) {
-		this.#worker = new Worker(new URL('parse-chunk-worker.js', import.meta.url), {workerData: setup, resourceLimits: {maxYoungGenerationSizeMb: 48}});
+		const spare = takeSpareWorker();
+		this.#worker = spare ?? new Worker(parseWorkerUrl(), {workerData: setup, resourceLimits: workerResourceLimits});
+		spare?.postMessage(setup);
 		this.#worker.on('message', (message: WorkerMessage) => {
 			if (message.kind === 'batch') {
 				const {batch} = message;

@@ -16,9 +16,10 @@ export type WorkerSetup = {
 	chunks: Chunk[];
 	/** This worker's mark in `claims` (2 and up; 1 is the main thread). */
 	id: number;
-	/** A worker claims chunks from this many past the last one the main thread consumed (the nearer are the main thread's)… */
-	gap: number;
-	/** …up to this many past it. */
+	/**
+	 * A worker claims chunks from `control[2]` past the last one the main thread consumed (the nearer are the
+	 * main thread's) up to this many past it.
+	 */
 	lookahead: number;
 	/** For tests of the main thread taking over: the worker fails after posting this many batches. */
 	failAfter: number | undefined;
@@ -28,7 +29,10 @@ export type WorkerSetup = {
 	/** Per chunk: 1 once its newline count is in `counts`. */
 	counted: SharedArrayBuffer;
 	counts: SharedArrayBuffer;
-	/** [chunks consumed by the main thread, 1 to stop]. */
+	/**
+	 * [chunks consumed by the main thread, 1 to stop, the gap]: the gap is 0 while the main thread leaves every
+	 * chunk to the workers (it is busy drawing the viewer's first frame, say) and grows once it parses too.
+	 */
 	control: SharedArrayBuffer;
 };
 
@@ -79,7 +83,7 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 		let cursor = 0;
 		while (cursor < setup.chunks.length && !stopped()) {
 			const consumed = Atomics.load(control, 0);
-			cursor = Math.max(cursor, consumed + setup.gap);
+			cursor = Math.max(cursor, consumed + Atomics.load(control, 2));
 			if (cursor >= setup.chunks.length) break;
 			if (cursor >= consumed + setup.lookahead) {
 				Atomics.wait(control, 0, consumed, waitMs);
@@ -90,6 +94,9 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 				cursor++;
 				continue;
 			}
+
+			// The main thread may be waiting to learn who reads this chunk.
+			Atomics.notify(claims, cursor);
 
 			const index = cursor++;
 			const chunk = setup.chunks[index]!;
@@ -121,8 +128,14 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 	post({kind: 'finished'});
 }
 
-const setup: unknown = workerData;
-if (parentPort && isSetup(setup)) {
+// The setup comes as workerData, or as the first message to a worker started before it was known
+// (sources/spare-worker.ts).
+if (parentPort) {
 	const port = parentPort;
-	run(setup, message => port.postMessage(message));
+	const start = (setup: unknown) => {
+		if (isSetup(setup)) run(setup, message => port.postMessage(message));
+	};
+
+	if (workerData === null || workerData === undefined) port.once('message', start);
+	else start(workerData);
 }

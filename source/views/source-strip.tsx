@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import React from 'react';
 import {formatCount} from '../output/format.js';
-import type {SourceState} from '../sources/run-sources.js';
+import {isLoading, type SourceState} from '../sources/run-sources.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {useModelVersion, useViewEnv} from './contexts.js';
 
@@ -26,11 +26,6 @@ export function sourceStripHeight(sources: SourceState[]): number {
 	if (sources.some(source => isLoading(source) || source.following || source.waiting)) lines++;
 	const stderr = sources.reduce((count, source) => count + Math.min(stderrStripLines, source.stderr.length), 0);
 	return lines + Math.min(stderrStripLines, stderr);
-}
-
-/** Whether a source is a file (or redirected stdin) being read up to its known size. */
-export function isLoading(source: SourceState): boolean {
-	return source.live && !source.following && !source.waiting && source.bytesTotal !== undefined && source.bytesTotal > 0 && source.bytesRead < source.bytesTotal;
 }
 
 /**

@@ -1,36 +1,45 @@
-import {render} from 'ink';
-import React from 'react';
+import type {Instance} from 'ink';
 import {Ingest} from '../ingest.js';
 import type {InputPlan} from '../sources/inputs.js';
-import {listJobs, type JobListing} from '../sources/job-listing.js';
 import {runSourcesFast} from '../sources/parallel-file.js';
 import {RawEvents} from '../sources/raw-events.js';
 import {Replay, ReplayIngest} from '../sources/replay.js';
+import {isLoading} from '../sources/run-sources.js';
 import {exportRawEvent} from '../output/export-event.js';
 import type {Filter} from '../model/filter.js';
-import {App} from './app.js';
-import {JobChooser} from './job-chooser.js';
-import {isLoading} from './source-strip.js';
 import type {ViewEnv} from './contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode} from './terminal.js';
 import {ViewStore} from './view-store.js';
 
-const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
+/*
+ * The viewer's wiring: keyboard, sources, model and store. It loads no Ink: reading starts first, then
+ * show-app.tsx (Ink and the views) is imported while a worker parses (sources/parallel-file.ts).
+ */
 
-async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise<JobListing | undefined> {
-	let chosen: JobListing | undefined;
-	const chooser = render(<JobChooser root={root} jobs={listJobs(root)} onChoose={job => (chosen = job)} />, {stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false});
-	await chooser.waitUntilExit();
-	chooser.clear();
-	return chosen;
-}
+const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
 
 /** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
 export async function runApp(
 	requested: InputPlan,
-	options: {maxLineBytes: number; filter?: Filter | undefined; replaySpeed?: number | undefined; restoreScreen?: () => void},
+	options: {
+		maxLineBytes: number;
+		filter?: Filter | undefined;
+		replaySpeed?: number | undefined;
+		restoreScreen?: () => void;
+		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
+		onViewsLoaded?: () => void;
+	},
 ): Promise<number> {
 	let plan = requested;
+	let viewsLoaded: Promise<typeof import('./show-app.js')> | undefined;
+	const loadViews = async () => {
+		viewsLoaded ??= import('./show-app.js').then(views => {
+			options.onViewsLoaded?.();
+			return views;
+		});
+		return viewsLoaded;
+	};
+
 	// The caller may already have switched screens to show something while Ink loaded.
 	const restoreScreen = options.restoreScreen ?? enterFullScreen(process.stdout);
 	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
@@ -43,6 +52,7 @@ export async function runApp(
 
 	if (plan.jobsRoot !== undefined) {
 		// `perscope perstack`: list the saved jobs and open the one chosen.
+		const {chooseJob} = await loadViews();
 		const job = await chooseJob(plan.jobsRoot, keyboard.stream);
 		if (!job) {
 			keyboard.close();
@@ -53,6 +63,9 @@ export async function runApp(
 		plan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
 	}
 
+	// A command is started only once the views are loaded: it must inherit the person's environment, not the
+	// one set up for loading Ink (cli.tsx). Anything else starts reading first.
+	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const replay = options.replaySpeed === undefined ? undefined : new Replay({speed: options.replaySpeed});
@@ -68,17 +81,27 @@ export async function runApp(
 	let exitCode = 0;
 	let quitting = false;
 	let interrupted = false;
-	let instance: ReturnType<typeof render> | undefined;
+	let instance: Instance | undefined;
+	// Settles once the first frame is drawn: until then a worker does the parsing, so loading Ink and the
+	// views neither waits for the file nor holds it up.
+	let firstFrameDrawn = () => {};
+	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
 	// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
 	// offset, so nothing is lost by lines not passing through `onLine`. Yield to the event loop between
 	// chunks so keys and frames are served while a big file loads.
-	const sources = runSourcesFast(plan, ingest, {
-		afterChunk: async () => {
-			if (ingest instanceof ReplayIngest) await ingest.drain(redraw);
-			await new Promise(resolve => setImmediate(resolve));
+	const sources = runSourcesFast(
+		plan,
+		ingest,
+		{
+			afterChunk: async () => {
+				if (ingest instanceof ReplayIngest) await ingest.drain(redraw);
+				await new Promise(resolve => setImmediate(resolve));
+			},
+			onChange: () => store.markChanged(),
 		},
-		onChange: () => store.markChanged(),
-	});
+		// A replay reads as events fall due: nothing to gain from a worker.
+		replay === undefined ? {mainThreadFrom: drawn, leaveToWorkers: true} : {},
+	);
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
@@ -120,19 +143,9 @@ export async function runApp(
 	process.on('SIGINT', onSignal);
 
 	try {
-		// Ink draws from the cursor: start from a clear screen, whatever was shown while it loaded.
-		process.stdout.write('\u001B[H\u001B[2J');
-		instance = render(<App env={env} {...(options.filter ? {filter: options.filter} : {})} />, {
-			stdin: keyboard.stream,
-			stdout: process.stdout,
-			exitOnCtrlC: false,
-			patchConsole: true,
-			// Events are already paced by the view store (10 frames a second); Ink's own throttle would only
-			// hold back the frame that answers a key, by up to its interval after the last frame.
-			maxFps: 120,
-			incrementalRendering: false,
-			onRender: ({renderTime}) => store.noteDrawCost(renderTime),
-		});
+		const {showApp} = views ?? (await loadViews());
+		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms)});
+		firstFrameDrawn();
 		store.start();
 		if (stdinCarriesEvents) {
 			// The writer of the pipe may have reset the terminal as it exited: take raw mode back, now and
@@ -154,6 +167,8 @@ export async function runApp(
 		// Quitting stopped a running command: its exit status (or 128 + signal) is ours.
 		if (!ended) await Promise.race([sources.done.then(code => (exitCode = code)), new Promise(resolve => setTimeout(resolve, 5000).unref())]);
 	} finally {
+		// Should Ink fail to load, the loader must not wait for a frame that never comes.
+		firstFrameDrawn();
 		store.stop();
 		process.off('SIGTERM', onSignal);
 		process.off('SIGHUP', onSignal);
