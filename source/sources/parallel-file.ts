@@ -214,14 +214,17 @@ async function loadFile(
 	const fd = openSync(file.path, 'r');
 	let workers: ChunkWorker[] = [];
 	let readAhead: ReadAhead | undefined;
-	// [chunks consumed by the main thread, 1 to stop, the workers' gap]: see WorkerSetup.control.
-	const control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+	// [chunks consumed by the main thread, 1 to stop, the workers' gap, 1 to pass short lines on]: see
+	// WorkerSetup.control.
+	const control = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
 	// Whether the main thread is still kept off the chunks (see FastOptions.mainThreadFrom).
 	let mainHeld = mainThreadFrom !== undefined;
 	const released = mainThreadFrom?.then(
 		() => {
 			mainHeld = false;
 			Atomics.store(control, 2, mainClaims() && !leaveToWorkers ? workerGap : 0);
+			// Only reducing and drawing now, the main thread has time to parse the short lines.
+			if (leaveToWorkers) Atomics.store(control, 3, 1);
 		},
 		() => {
 			mainHeld = false;
@@ -243,13 +246,16 @@ async function loadFile(
 		// machine) is rarely what the main thread waits for: it parses the nearer chunks itself. While the
 		// main thread is held, they start from the first chunk.
 		Atomics.store(control, 2, mainHeld || leaveToWorkers || !mainClaims() ? 0 : workerGap);
+		Atomics.store(control, 3, leaveToWorkers && !mainHeld ? 1 : 0);
 		const setup = (id: number): WorkerSetup => ({
 			path: file.path,
 			source: file.label,
 			maxLineBytes: ingest.maxLineBytes,
 			chunks,
 			id,
-			lookahead: 24 + 4 * workerCount,
+			// Deep enough for a worker to go on while the main thread is held (see FastOptions): what waits
+			// is a few hundred kilobytes of parsed items and short lines per chunk.
+			lookahead: 64 + 4 * workerCount,
 			failAfter: envNumber('PERSCOPE_WORKER_FAIL_AFTER'),
 			batchSize,
 			claims: claimsBuffer,
@@ -277,22 +283,22 @@ async function loadFile(
 		let lines = 0;
 		for (const [index, chunk] of chunks.entries()) {
 			if (signal.aborted) return;
+			// Held, the main thread takes nothing in yet, not even what a worker delivered: reducing and parsing
+			// the short lines would slow the loading of Ink, which the person waits on.
+			if (mainHeld && released) await released;
+			if (signal.aborted) return;
 			const ahead = await readAhead?.take(index);
 			let from: LinePosition = {offset: chunk.start, lines};
-			// Leave the chunk to a worker while the main thread is held (or always) and one is alive; with no
-			// worker alive, a held main thread waits for its release.
-			while (Atomics.load(claims, index) === 0) {
-				const workerAlive = workers.some(worker => !worker.ended);
-				if (workerAlive && (mainHeld || leaveToWorkers || !mainClaims())) await Promise.race(released ? [released, claimedOrTimeout(claims, index)] : [claimedOrTimeout(claims, index)]);
-				else if (!workerAlive && mainHeld && released) await released;
-				else break;
+			// Leave the chunk to a worker while one is alive, if told to.
+			while ((leaveToWorkers || !mainClaims()) && Atomics.load(claims, index) === 0 && workers.some(worker => !worker.ended)) {
+				await claimedOrTimeout(claims, index);
 			}
 
 			const claimer = Atomics.compareExchange(claims, index, 0, mainId);
 			const worker = claimer === 0 ? undefined : workers[claimer - mainId - 1];
 			let finished = false;
 			if (worker) {
-				const delivered = await worker.deliver(index, batch => readBatch(batch, file.label, feed));
+				const delivered = await worker.deliver(index, batch => readBatch(batch, file.label, parser, direct));
 				if (delivered === 'done') finished = true;
 				// The worker died part way: what it did not deliver is read here.
 				else if (delivered !== undefined) from = delivered;

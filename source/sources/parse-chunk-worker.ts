@@ -1,6 +1,6 @@
 import {closeSync, openSync} from 'node:fs';
 import {parentPort, workerData} from 'node:worker_threads';
-import {BatchWriter, type Batch} from './chunk-batch.js';
+import {batchTransferList, BatchWriter, type Batch} from './chunk-batch.js';
 import {ChunkReader, LineParser, parseChunk, type Chunk} from './parse-chunk.js';
 
 /*
@@ -30,8 +30,10 @@ export type WorkerSetup = {
 	counted: SharedArrayBuffer;
 	counts: SharedArrayBuffer;
 	/**
-	 * [chunks consumed by the main thread, 1 to stop, the gap]: the gap is 0 while the main thread leaves every
-	 * chunk to the workers (it is busy drawing the viewer's first frame, say) and grows once it parses too.
+	 * [chunks consumed by the main thread, 1 to stop, the gap, pass]: the gap is 0 while the main thread leaves
+	 * every chunk to the workers and grows once it parses too; pass is 1 while the main thread only reduces
+	 * (the viewer, once drawn), which then has time to parse the short lines itself (sources/chunk-batch.ts),
+	 * and 0 while it is busy elsewhere or parses chunks of its own.
 	 */
 	control: SharedArrayBuffer;
 };
@@ -39,6 +41,8 @@ export type WorkerSetup = {
 export type WorkerMessage = {kind: 'batch'; batch: Batch} | {kind: 'finished'};
 
 const waitMs = 250;
+/** Chunks claimed by a worker and not yet taken in by the main thread, below which it passes short lines on. */
+const passWhileWaitingBelow = 2;
 
 function isSetup(value: unknown): value is WorkerSetup {
 	return typeof value === 'object' && value !== null && 'chunks' in value && 'claims' in value;
@@ -79,6 +83,10 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 		return known.lines;
 	};
 
+	// Short lines go to the main thread only while it may, and only while it has few chunks waiting: with more,
+	// it is the one the load waits for, and the worker takes all the parsing back (docs/performance.md).
+	const passShortLines = (index: number) => Atomics.load(control, 3) === 1 && index - Atomics.load(control, 0) < passWhileWaitingBelow;
+
 	try {
 		let cursor = 0;
 		while (cursor < setup.chunks.length && !stopped()) {
@@ -117,7 +125,7 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 				from: {offset: chunk.start, lines},
 				source: setup.source,
 				maxLineBytes: setup.maxLineBytes,
-				sink: writer,
+				sink: passShortLines(index) ? writer.passing : writer.parsing,
 			});
 			writer.end(next);
 		}
@@ -133,7 +141,7 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 if (parentPort) {
 	const port = parentPort;
 	const start = (setup: unknown) => {
-		if (isSetup(setup)) run(setup, message => port.postMessage(message));
+		if (isSetup(setup)) run(setup, message => port.postMessage(message, message.kind === 'batch' ? batchTransferList(message.batch) : []));
 	};
 
 	if (workerData === null || workerData === undefined) port.once('message', start);

@@ -11,7 +11,7 @@ import {streamEvent, StreamLines} from '../../source/model/stream-line.js';
 import {BatchWriter, readBatch, type Batch} from '../../source/sources/chunk-batch.js';
 import {LineCutter, LineSplitter, type OverlongLine} from '../../source/sources/line-splitter.js';
 import {planChunks} from '../../source/sources/parallel-file.js';
-import {ChunkReader, LineParser, parseChunk, type ChunkItem, type ChunkSink} from '../../source/sources/parse-chunk.js';
+import {ChunkReader, LineParser, parseChunk, type ChunkItem, type ChunkSink, type PassingSink} from '../../source/sources/parse-chunk.js';
 import {hostileLog} from './hostile-log.js';
 
 /* The pieces of the fast path, each against the plain path's counterpart. */
@@ -248,31 +248,47 @@ describe('batches from a worker read back as the lines they were made of', () =>
 		try {
 			const direct: ChunkItem[] = [];
 			const viaBatches: ChunkItem[] = [];
-			const directSink: ChunkSink = {
-				item: item => direct.push(item),
-				stream: (fields, line, offset) => direct.push({kind: 'event', event: streamEvent(fields, {source: 'hostile', line, offset})}),
+			const collect = (into: ChunkItem[]): ChunkSink => ({
+				item: item => into.push(item),
+				stream: (fields, line, offset) => into.push({kind: 'event', event: streamEvent(fields, {source: 'hostile', line, offset})}),
 				afterLine: () => undefined,
-			};
+			});
+			const directSink = collect(direct);
 			// Batches cross threads by structured clone: the copy is what is read back.
 			const batches: Batch[] = [];
 			const writer = new BatchWriter(7, batch => batches.push(structuredClone(batch)));
-			const parseAll = (sink: ChunkSink, onChunk: (index: number) => void, afterChunk: (next: {offset: number; lines: number}) => void) => {
+			const parseAll = (sinkFor: (index: number) => ChunkSink | PassingSink, afterChunk: (next: {offset: number; lines: number}) => void) => {
 				const reader = new ChunkReader(fd);
 				const parser = new LineParser('hostile');
 				let lines = 0;
 				for (const [index, chunk] of planChunks(fd, bytes.length, 3000).entries()) {
 					const {bytes: chunkBytes, newlines} = reader.load(chunk);
-					onChunk(index);
+					const sink = sinkFor(index);
 					afterChunk(parseChunk({reader, parser, chunk, bytes: chunkBytes, from: {offset: chunk.start, lines}, source: 'hostile', maxLineBytes: 40_000, sink}));
 					lines += newlines;
 				}
 			};
 
-			parseAll(directSink, () => undefined, () => undefined);
-			parseAll(writer, index => writer.start(index), next => writer.end(next));
-			for (const batch of batches) readBatch(batch, 'hostile', item => viaBatches.push(item));
+			parseAll(
+				() => directSink,
+				() => undefined,
+			);
+			// Chunks of both kinds: every line parsed by the worker, and short lines passed on as their bytes.
+			parseAll(
+				index => {
+					writer.start(index);
+					return index % 2 === 0 ? writer.parsing : writer.passing;
+				},
+				next => writer.end(next),
+			);
+			// The main thread parses the short lines with a parser of its own.
+			const mainParser = new LineParser('hostile');
+			for (const batch of batches) readBatch(batch, 'hostile', mainParser, collect(viaBatches));
 
 			expect(viaBatches.length).toBeGreaterThan(100);
+			// Both kinds of batch crossed: streaming events as their fields, and short lines as their bytes.
+			expect(batches.some(batch => batch.strings.length > 0)).toBe(true);
+			expect(batches.some(batch => batch.bytes.length > 0)).toBe(true);
 			expect(viaBatches).toStrictEqual(direct);
 		} finally {
 			closeSync(fd);
