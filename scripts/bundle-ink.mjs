@@ -3,7 +3,9 @@
 // no compile cache. One pre-bundled file loads in ~90 ms. So:
 //   1. Ink and everything it depends on, except React, go into dist/vendor/ink.js. React stays external so
 //      the views and Ink's reconciler share the one React instance from node_modules.
-//   2. The compiled views' `from 'ink'` imports are pointed at that file.
+//   2. Ink's output.js gets a faster `get` for rows that one text covers from column 0 (ink-output-rows.js,
+//      held to Ink's own by test/views/ink-output-rows.test.ts, which imports it as InkOutputForTests).
+//   3. The compiled views' `from 'ink'` imports are pointed at that file.
 // Sources and tests keep importing 'ink' as usual (vitest and ink-testing-library use the package itself).
 import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
@@ -14,9 +16,27 @@ import {build} from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const viewsDir = join(dist, 'views');
+const inkOutput = join(root, 'node_modules', 'ink', 'build', 'output.js');
+const rowsPatch = readFileSync(fileURLToPath(new URL('ink-output-rows.js', import.meta.url)), 'utf8');
+
+/** Appends the rows fast path to Ink's output module; fails the build if that module is not what it expects. */
+const fastRows = {
+	name: 'perscope-ink-output-rows',
+	setup(build) {
+		build.onLoad({filter: /[\\/]ink[\\/]build[\\/]output\.js$/}, args => {
+			const source = readFileSync(args.path, 'utf8');
+			for (const needed of ['export default class Output', 'import sliceAnsi from', 'styledCharsToString', 'caches = new OutputCaches()']) {
+				if (!source.includes(needed)) throw new Error(`bundle-ink: Ink's output.js has changed (no "${needed}"); review scripts/ink-output-rows.js`);
+			}
+
+			return {contents: `${source}\n${rowsPatch}`, loader: 'js'};
+		});
+	},
+};
 
 await build({
-	stdin: {contents: "export * from 'ink';", resolveDir: root, sourcefile: 'ink-entry.js'},
+	stdin: {contents: `export * from 'ink';\nexport {default as InkOutputForTests} from ${JSON.stringify(inkOutput)};`, resolveDir: root, sourcefile: 'ink-entry.js'},
+	plugins: [fastRows],
 	bundle: true,
 	platform: 'node',
 	format: 'esm',
