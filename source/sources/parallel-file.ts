@@ -219,17 +219,22 @@ async function loadFile(
 	const control = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
 	// Whether the main thread is still kept off the chunks (see FastOptions.mainThreadFrom).
 	let mainHeld = mainThreadFrom !== undefined;
-	const released = mainThreadFrom?.then(
-		() => {
-			mainHeld = false;
-			Atomics.store(control, 2, mainClaims() && !leaveToWorkers ? workerGap : 0);
-			// Only reducing and drawing now, the main thread has time to parse the short lines.
-			if (leaveToWorkers) Atomics.store(control, 3, 1);
-		},
-		() => {
-			mainHeld = false;
-		},
-	);
+	// Tells workers where to claim from and whether to pass short lines on, from what the main thread does.
+	// Workers stay a few chunks ahead of a main thread that parses too, so one that gets less CPU than hoped (a
+	// busy machine) is rarely what it waits for: it parses the nearer chunks itself. While the main thread is
+	// held or leaves every chunk to them, they claim from the first chunk on; once it only reduces, it has time
+	// to parse the short lines.
+	const setWorkerMode = () => {
+		Atomics.store(control, 2, mainHeld || leaveToWorkers || !mainClaims() ? 0 : workerGap);
+		Atomics.store(control, 3, leaveToWorkers && !mainHeld ? 1 : 0);
+	};
+
+	const release = () => {
+		mainHeld = false;
+		setWorkerMode();
+	};
+
+	const released = mainThreadFrom?.then(release, release);
 	try {
 		const size = fstatSync(fd).size;
 		state.bytesTotal = size;
@@ -242,11 +247,7 @@ async function loadFile(
 		const counted = new Int32Array(countedBuffer);
 		const counts = new Float64Array(countsBuffer);
 		const workerCount = workerCountFor(size, chunks.length, mainHeld || leaveToWorkers);
-		// Workers stay a few chunks ahead of the main thread, so one that gets less CPU than hoped (a busy
-		// machine) is rarely what the main thread waits for: it parses the nearer chunks itself. While the
-		// main thread is held, they start from the first chunk.
-		Atomics.store(control, 2, mainHeld || leaveToWorkers || !mainClaims() ? 0 : workerGap);
-		Atomics.store(control, 3, leaveToWorkers && !mainHeld ? 1 : 0);
+		setWorkerMode();
 		const setup = (id: number): WorkerSetup => ({
 			path: file.path,
 			source: file.label,
@@ -282,7 +283,6 @@ async function loadFile(
 		readAhead = workers.length === 0 ? new ReadAhead(fd, chunks) : undefined;
 		let lines = 0;
 		for (const [index, chunk] of chunks.entries()) {
-			if (signal.aborted) return;
 			// Held, the main thread takes nothing in yet, not even what a worker delivered: reducing and parsing
 			// the short lines would slow the loading of Ink, which the person waits on.
 			if (mainHeld && released) await released;
