@@ -8,6 +8,7 @@ import type {Model} from '../../source/model/state.js';
 import type {InputPlan} from '../../source/sources/inputs.js';
 import {runSourcesFast} from '../../source/sources/parallel-file.js';
 import {runSources} from '../../source/sources/run-sources.js';
+import {withEnv} from '../helpers/env.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {fixtureFiles, root} from '../helpers/fixture-files.js';
 import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
@@ -26,22 +27,11 @@ function plan(path: string): InputPlan {
 }
 
 async function load(path: string, options: {fast: boolean; maxLineBytes?: number; env?: Record<string, string>}): Promise<{model: Model; code: number}> {
-	const saved = new Map<string, string | undefined>();
-	for (const [name, value] of Object.entries({PERSCOPE_WORKERS: '0', ...options.env})) {
-		saved.set(name, process.env[name]);
-		process.env[name] = value;
-	}
-
-	try {
+	return withEnv({PERSCOPE_WORKERS: '0', ...options.env}, async () => {
 		const ingest = new Ingest({maxLineBytes: options.maxLineBytes ?? 64 * 1024 * 1024});
 		const code = await (options.fast ? runSourcesFast : runSources)(plan(path), ingest).done;
 		return {model: ingest.model, code};
-	} finally {
-		for (const [name, value] of saved) {
-			if (value === undefined) delete process.env[name];
-			else process.env[name] = value;
-		}
-	}
+	});
 }
 
 async function expectSameModel(path: string, maxLineBytes?: number): Promise<void> {
@@ -87,9 +77,7 @@ describe('the fast path builds the same model as the plain path', () => {
 	it('stopped part way (with the next piece being read), it ends cleanly with what it read', async () => {
 		const path = join(root, 'fixtures/demo.ndjson');
 		const whole = await load(path, {fast: true});
-		const saved = process.env['PERSCOPE_CHUNK_BYTES'];
-		process.env['PERSCOPE_CHUNK_BYTES'] = '2000';
-		try {
+		await withEnv({PERSCOPE_CHUNK_BYTES: '2000'}, async () => {
 			const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
 			const running = runSourcesFast(plan(path), ingest, {
 				afterChunk: async () => {
@@ -100,10 +88,7 @@ describe('the fast path builds the same model as the plain path', () => {
 			expect(ingest.model.events).toBeGreaterThan(0);
 			expect(ingest.model.events).toBeLessThan(whole.model.events);
 			expect(ingest.model.diagnostics).toEqual([]);
-		} finally {
-			if (saved === undefined) delete process.env['PERSCOPE_CHUNK_BYTES'];
-			else process.env['PERSCOPE_CHUNK_BYTES'] = saved;
-		}
+		});
 	});
 
 	it('a missing file fails the same way', async () => {

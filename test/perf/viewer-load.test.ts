@@ -5,6 +5,7 @@ import {join, relative} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {gzipSync} from 'node:zlib';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {withEnv} from '../helpers/env.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {fixtureFiles, root} from '../helpers/fixture-files.js';
 import type {InputPlan} from '../../source/sources/inputs.js';
@@ -34,19 +35,6 @@ async function importBuilt<T>(path: string): Promise<T> {
 
 function plan(path: string): InputPlan {
 	return {inputs: [{kind: 'file', path, label: relative(root, path)}], label: path, demo: false, follow: false, jobsRoot: undefined};
-}
-
-async function withEnv<T>(env: Record<string, string>, body: () => Promise<T>): Promise<T> {
-	const saved = new Map(Object.keys(env).map(name => [name, process.env[name]]));
-	Object.assign(process.env, env);
-	try {
-		return await body();
-	} finally {
-		for (const [name, value] of saved) {
-			if (value === undefined) delete process.env[name];
-			else process.env[name] = value;
-		}
-	}
 }
 
 function newIngest() {

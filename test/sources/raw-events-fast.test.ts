@@ -5,6 +5,7 @@ import {Ingest} from '../../source/ingest.js';
 import type {InputPlan} from '../../source/sources/inputs.js';
 import {runSourcesFast} from '../../source/sources/parallel-file.js';
 import {RawEvents} from '../../source/sources/raw-events.js';
+import {setEnv} from '../helpers/env.js';
 
 /*
  * The viewer loads plain files the fast way, where lines never pass through Ingest's `onLine`: the
@@ -13,22 +14,14 @@ import {RawEvents} from '../../source/sources/raw-events.js';
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const saved = new Map<string, string | undefined>();
+let restoreEnv = () => {};
 
 beforeEach(() => {
-	for (const [name, value] of Object.entries({PERSCOPE_WORKERS: '0', PERSCOPE_CHUNK_BYTES: '4096', PERSCOPE_FAST: '1'})) {
-		saved.set(name, process.env[name]);
-		process.env[name] = value;
-	}
+	restoreEnv = setEnv({PERSCOPE_WORKERS: '0', PERSCOPE_CHUNK_BYTES: '4096', PERSCOPE_FAST: '1'});
 });
 
 afterEach(() => {
-	for (const [name, value] of saved) {
-		if (value === undefined) delete process.env[name];
-		else process.env[name] = value;
-	}
-
-	saved.clear();
+	restoreEnv();
 });
 
 function plan(path: string): InputPlan {
