@@ -34,9 +34,33 @@ const fastRows = {
 	},
 };
 
+/**
+ * Yoga's WebAssembly comes as a base64 data URL, which its loader fetches with `fetch`: on Node that loads
+ * undici (~25 ms of every start of the viewer). Given the bytes as `wasmBinary` (an option of its Emscripten
+ * loader), it compiles them directly.
+ */
+const yogaIndex = join(root, 'node_modules', 'yoga-layout', 'dist', 'src', 'index.js');
+const yogaBinary = join(root, 'node_modules', 'yoga-layout', 'dist', 'binaries', 'yoga-wasm-base64-esm.js');
+const yogaWithoutFetch = {
+	name: 'perscope-yoga-without-fetch',
+	setup(build) {
+		build.onLoad({filter: /[\\/]yoga-layout[\\/]dist[\\/]src[\\/]index\.js$/}, () => {
+			const index = readFileSync(yogaIndex, 'utf8');
+			const wasm = /data:application\/octet-stream;base64,([A-Za-z\d+/=]+)/.exec(readFileSync(yogaBinary, 'utf8'))?.[1];
+			const call = 'wrapAssembly(await loadYoga())';
+			if (!wasm || !index.includes(call) || !index.includes("from '../binaries/yoga-wasm-base64-esm.js'")) {
+				throw new Error('bundle-ink: yoga-layout has changed shape; review the yoga step of scripts/bundle-ink.mjs');
+			}
+
+			const bytes = `Buffer.from(${JSON.stringify(wasm)}, 'base64')`;
+			return {contents: `import {Buffer} from 'node:buffer';\n${index.replace(call, `wrapAssembly(await loadYoga({wasmBinary: ${bytes}}))`)}`, loader: 'js', resolveDir: join(root, 'node_modules', 'yoga-layout', 'dist', 'src')};
+		});
+	},
+};
+
 await build({
 	stdin: {contents: `export * from 'ink';\nexport {default as InkOutputForTests} from ${JSON.stringify(inkOutput)};`, resolveDir: root, sourcefile: 'ink-entry.js'},
-	plugins: [fastRows],
+	plugins: [fastRows, yogaWithoutFetch],
 	bundle: true,
 	platform: 'node',
 	format: 'esm',

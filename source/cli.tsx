@@ -198,8 +198,8 @@ function normaliseOptions(args: string[]): string[] {
  * or set to development). The variables are put back afterwards for any child the viewer starts.
  */
 async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined}): Promise<number> {
-	// A worker parses a large file while Ink loads (sources/parallel-file.ts); it boots meanwhile.
-	if (options.replaySpeed === undefined) (await import('./sources/spare-worker.js')).prestartParseWorker(plan);
+	// A worker loads a large file while Ink loads (sources/load-in-worker.ts): start it before anything else.
+	if (options.replaySpeed === undefined) (await import('./sources/early-load.js')).startEarlyLoad(plan, options.maxLineBytes);
 	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR', 'NODE_ENV'] as const;
 	const saved = names.map(name => [name, process.env[name]] as const);
 	process.env['NODE_ENV'] = 'production';

@@ -6,6 +6,8 @@
  * Memory is bounded: past `cap` characters only the head and the tail are kept, with a marker saying
  * how much was cut from the middle.
  */
+export type TextState = {started: boolean; body: string; length: number; completed: string | undefined; head: string; cut: number; cap: number};
+
 export class TextAccumulator {
 	static defaultCap = 256 * 1024;
 
@@ -20,6 +22,22 @@ export class TextAccumulator {
 
 	constructor(cap = TextAccumulator.defaultCap) {
 		this.#cap = cap;
+	}
+
+	/** A copy of its state as plain data, which can cross to another thread (private fields do not clone). */
+	toState(): TextState {
+		return {started: this.started, body: this.#completed === undefined ? this.#body() : '', length: this.#length, completed: this.#completed, head: this.#head, cut: this.#cut, cap: this.#cap};
+	}
+
+	static fromState(state: TextState): TextAccumulator {
+		const text = new TextAccumulator(state.cap);
+		text.started = state.started;
+		text.#pieces = state.body === '' ? [] : [state.body];
+		text.#length = state.length;
+		text.#completed = state.completed;
+		text.#head = state.head;
+		text.#cut = state.cut;
+		return text;
 	}
 
 	get isComplete(): boolean {
@@ -50,12 +68,18 @@ export class TextAccumulator {
 	get text(): string {
 		if (this.#completed !== undefined) return this.#completed;
 		if (this.#joined === undefined) {
-			const body = this.#pieces.length === 1 ? this.#pieces[0]! : this.#pieces.join('');
-			this.#pieces = body === '' ? [] : [body];
+			const body = this.#body();
 			this.#joined = this.#cut > 0 ? `${this.#head}${cutMarker(this.#cut)}${body}` : body;
 		}
 
 		return this.#joined;
+	}
+
+	/** The kept deltas since the cut as one string (kept joined from then on). */
+	#body(): string {
+		const body = this.#pieces.length === 1 ? this.#pieces[0]! : this.#pieces.join('');
+		this.#pieces = body === '' ? [] : [body];
+		return body;
 	}
 
 	#compact(): void {

@@ -1,16 +1,16 @@
-import {closeSync, fstatSync, openSync, read, readSync, statSync} from 'node:fs';
+import {closeSync, fstatSync, openSync, read, readSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
 import {Worker} from 'node:worker_threads';
 import type {Ingest} from '../ingest.js';
 import {streamEvent} from '../model/stream-line.js';
 import {readBatch, type Batch} from './chunk-batch.js';
 import {describeFsError} from './fs-errors.js';
-import {isGzipFile} from './gzip-magic.js';
 import type {InputPlan} from './inputs.js';
 import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
 import type {LinePosition} from './line-splitter.js';
 import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
-import {discardSpareWorker, minBusyMainBytes, parseWorkerUrl, takeSpareWorker, workerResourceLimits} from './spare-worker.js';
+import {plainFiles, type PlainFile} from './plain-files.js';
+import {minWorkerLoadBytes, workerResourceLimits} from './early-load.js';
 import {initialSourceState, runSources, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
 
 /*
@@ -50,7 +50,6 @@ export type FastOptions = {
 export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}, options: FastOptions = {}): RunningSources {
 	const files = plainFiles(plan);
 	if (!files) {
-		discardSpareWorker();
 		return runSources(plan, ingest, hooks);
 	}
 
@@ -78,7 +77,6 @@ export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHo
 			changed();
 		}
 
-		discardSpareWorker();
 		return exitCode;
 	})();
 
@@ -89,29 +87,6 @@ export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHo
 		childRunning: () => false,
 		stop: () => controller.abort(),
 	};
-}
-
-type PlainFile = {path: string; label: string};
-
-/** The plan's files when every input is a regular, uncompressed file that is not followed; else undefined. */
-function plainFiles(plan: InputPlan): PlainFile[] | undefined {
-	if (process.env['PERSCOPE_FAST'] === '0') return undefined;
-	if (plan.follow || plan.jobsRoot !== undefined || plan.inputs.length === 0) return undefined;
-	const files: PlainFile[] = [];
-	for (const input of plan.inputs) {
-		if (input.kind !== 'file') return undefined;
-		try {
-			if (!statSync(input.path).isFile()) return undefined;
-		} catch {
-			// runSources reports it the usual way.
-			return undefined;
-		}
-
-		if (isGzipFile(input.path)) return undefined;
-		files.push({path: input.path, label: input.label});
-	}
-
-	return files;
 }
 
 /** Whether the main thread parses chunks of its own alongside workers (PERSCOPE_MAIN_CLAIMS=0, for tests, stops it). */
@@ -163,7 +138,7 @@ const minCpusForWorkers = 4;
 function workerCountFor(size: number, chunks: number, mainBusy: boolean): number {
 	const forced = envNumber('PERSCOPE_WORKERS');
 	if (forced !== undefined) return Math.min(forced, Math.max(0, chunks - 1));
-	if (mainBusy) return size >= minBusyMainBytes && availableParallelism() >= 2 ? 1 : 0;
+	if (mainBusy) return size >= minWorkerLoadBytes && availableParallelism() >= 2 ? 1 : 0;
 	if (size < minParallelBytes || availableParallelism() < minCpusForWorkers) return 0;
 	return 1;
 }
@@ -418,9 +393,7 @@ class ChunkWorker {
 	}
 
 	constructor(setup: WorkerSetup) {
-		const spare = takeSpareWorker();
-		this.#worker = spare ?? new Worker(parseWorkerUrl(), {workerData: setup, resourceLimits: workerResourceLimits});
-		spare?.postMessage(setup);
+		this.#worker = new Worker(new URL('parse-chunk-worker.js', import.meta.url), {workerData: setup, resourceLimits: workerResourceLimits});
 		this.#worker.on('message', (message: WorkerMessage) => {
 			if (message.kind === 'batch') {
 				const {batch} = message;

@@ -1,7 +1,9 @@
 import type {Instance} from 'ink';
 import {Ingest} from '../ingest.js';
 import type {InputPlan} from '../sources/inputs.js';
+import {loadInWorker} from '../sources/load-in-worker.js';
 import {runSourcesFast} from '../sources/parallel-file.js';
+import {discardEarlyLoad} from '../sources/early-load.js';
 import {RawEvents} from '../sources/raw-events.js';
 import {Replay, ReplayIngest} from '../sources/replay.js';
 import {isLoading} from '../sources/run-sources.js';
@@ -89,19 +91,17 @@ export async function runApp(
 	// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
 	// offset, so nothing is lost by lines not passing through `onLine`. Yield to the event loop between
 	// chunks so keys and frames are served while a big file loads.
-	const sources = runSourcesFast(
-		plan,
-		ingest,
-		{
-			afterChunk: async () => {
-				if (ingest instanceof ReplayIngest) await ingest.drain(redraw);
-				await new Promise(resolve => setImmediate(resolve));
-			},
-			onChange: () => store.markChanged(),
+	const hooks = {
+		afterChunk: async () => {
+			if (ingest instanceof ReplayIngest) await ingest.drain(redraw);
+			await new Promise(resolve => setImmediate(resolve));
 		},
-		// A replay reads as events fall due: nothing to gain from a worker.
-		replay === undefined ? {mainThreadFrom: drawn, leaveToWorkers: true} : {},
-	);
+		onChange: () => store.markChanged(),
+	};
+	// A large file loads in a worker; a replay reads as events fall due, so it has nothing to gain from one.
+	const inWorker = replay === undefined ? loadInWorker(plan, ingest, hooks) : undefined;
+	if (!inWorker) discardEarlyLoad();
+	const sources = inWorker ?? runSourcesFast(plan, ingest, hooks, replay === undefined ? {mainThreadFrom: drawn} : {});
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;

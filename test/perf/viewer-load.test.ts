@@ -1,27 +1,26 @@
 import {spawnSync} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {pathToFileURL} from 'node:url';
-import {gzipSync} from 'node:zlib';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {withEnv} from '../helpers/env.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
-import {fixtureFiles, root} from '../helpers/fixture-files.js';
+import {root} from '../helpers/fixture-files.js';
 import type {InputPlan} from '../../source/sources/inputs.js';
 
 /*
- * How the viewer loads a plain file (source/views/run-app.ts): a worker, started as the CLI starts, parses
- * from the first chunk while Ink loads; the main thread stays off the chunks until the first frame is drawn
- * and, while the worker lives, only reduces what it delivers. Whatever the order of that work, the model
- * must be the plain path's. Workers run compiled code, so this drives the built modules (npm test builds).
+ * How the viewer loads a large plain file (source/sources/load-in-worker.ts): a worker, started as the CLI
+ * starts, loads it the headless way and posts its model; the viewer takes each model over, and starts again
+ * on its own thread should the worker fail. Whatever happens, the viewer must end with the plain path's
+ * model. Workers run compiled code, so this drives the built modules (npm test builds).
  */
 
 type Modules = {
 	ingest: typeof import('../../source/ingest.js');
-	parallel: typeof import('../../source/sources/parallel-file.js');
+	inWorker: typeof import('../../source/sources/load-in-worker.js');
+	early: typeof import('../../source/sources/early-load.js');
 	plain: typeof import('../../source/sources/run-sources.js');
-	spare: typeof import('../../source/sources/spare-worker.js');
 	accumulator: typeof import('../../source/model/text-accumulator.js');
 };
 
@@ -37,8 +36,10 @@ function plan(path: string): InputPlan {
 	return {inputs: [{kind: 'file', path, label: relative(root, path)}], label: path, demo: false, follow: false, jobsRoot: undefined};
 }
 
+const maxLineBytes = 64 * 1024 * 1024;
+
 function newIngest() {
-	return new built.ingest.Ingest({maxLineBytes: 64 * 1024 * 1024});
+	return new built.ingest.Ingest({maxLineBytes});
 }
 
 async function plainSnapshot(path: string): Promise<unknown> {
@@ -47,88 +48,72 @@ async function plainSnapshot(path: string): Promise<unknown> {
 	return modelSnapshot(ingest.model, built.accumulator.TextAccumulator);
 }
 
-/**
- * Loads `path` the viewer's way. The first frame is drawn `firstFrameMs` after the load starts, whatever the
- * load has done by then, as Ink's loading is.
- */
-async function viewerSnapshot(path: string, firstFrameMs = 30): Promise<unknown> {
+/** Loads the plan the viewer's way, into a model the views already hold; the snapshot of that same model object. */
+async function viewerSnapshot(planned: InputPlan): Promise<{snapshot: unknown; changes: number; bytesRead: number | undefined}> {
 	const ingest = newIngest();
-	const drawn = new Promise<void>(resolve => setTimeout(resolve, firstFrameMs));
-	const running = built.parallel.runSourcesFast(plan(path), ingest, {}, {mainThreadFrom: drawn, leaveToWorkers: true});
-	expect(await running.done).toBe(0);
-	return modelSnapshot(ingest.model, built.accumulator.TextAccumulator);
+	const model = ingest.model;
+	let changes = 0;
+	const running = built.inWorker.loadInWorker(planned, ingest, {onChange: () => changes++});
+	expect(running, 'loaded in a worker').toBeDefined();
+	expect(await running?.done).toBe(0);
+	expect(ingest.model).toBe(model);
+	return {snapshot: modelSnapshot(model, built.accumulator.TextAccumulator), changes, bytesRead: running?.states[0]?.bytesRead};
 }
 
 beforeAll(async () => {
 	built = {
 		ingest: await importBuilt('ingest.js'),
-		parallel: await importBuilt('sources/parallel-file.js'),
+		inWorker: await importBuilt('sources/load-in-worker.js'),
+		early: await importBuilt('sources/early-load.js'),
 		plain: await importBuilt('sources/run-sources.js'),
-		spare: await importBuilt('sources/spare-worker.js'),
 		accumulator: await importBuilt('model/text-accumulator.js'),
 	};
 	directory = mkdtempSync(join(tmpdir(), 'perscope-viewer-load-'));
-	// Over the size from which the viewer has a worker parse (spare-worker.ts: 8 MB).
+	// Over the size from which the viewer loads in a worker (early-load.ts: 8 MB).
 	large = join(directory, 'large.ndjson');
 	const generated = spawnSync(process.execPath, ['dist/tools/generate-log.js', '--seed', '7', '--jobs', '5', '--steps', '30', '--children', '2', '--deltas', '20', '--message-bytes', '420', '--out', large], {cwd: root, encoding: 'utf8'});
 	expect(generated.status, generated.stderr).toBe(0);
-	expect(statSync(large).size).toBeGreaterThanOrEqual(built.spare.minBusyMainBytes);
+	expect(statSync(large).size).toBeGreaterThanOrEqual(built.early.minWorkerLoadBytes);
 });
 
 afterAll(() => {
 	rmSync(directory, {recursive: true, force: true});
 });
 
-describe('the viewer’s load builds the plain path’s model', () => {
-	it('with a worker parsing every chunk, over every fixture in small chunks', async () => {
-		await withEnv({PERSCOPE_WORKERS: '1', PERSCOPE_CHUNK_BYTES: '1500'}, async () => {
-			for (const path of fixtureFiles()) expect(await viewerSnapshot(path), relative(root, path)).toStrictEqual(await plainSnapshot(path));
+describe('the viewer’s load of a large file in a worker', () => {
+	it('ends with the plain path’s model, in the model object the views hold, and the whole file read', async () => {
+		const loaded = await viewerSnapshot(plan(large));
+		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
+		expect(loaded.bytesRead).toBe(statSync(large).size);
+		expect(loaded.changes).toBeGreaterThan(0);
+	});
+
+	it('takes over a load the CLI started early for the same plan, with what it posted meanwhile', async () => {
+		const planned = plan(large);
+		built.early.startEarlyLoad(planned, maxLineBytes);
+		// Posts arrive while nobody has taken the load over yet: they must not be lost.
+		await new Promise(resolve => setTimeout(resolve, 400));
+		expect((await viewerSnapshot(planned)).snapshot).toStrictEqual(await plainSnapshot(large));
+		expect(built.early.takeEarlyLoad(planned)).toBeUndefined();
+	});
+
+	it('stops a load started early for a plan the viewer did not go on to read', async () => {
+		built.early.startEarlyLoad(plan(large), maxLineBytes);
+		const other = plan(large);
+		expect((await viewerSnapshot(other)).snapshot).toStrictEqual(await plainSnapshot(large));
+		expect(built.early.takeEarlyLoad(other)).toBeUndefined();
+	});
+
+	it('starts again on the viewer’s thread when the worker fails part way', async () => {
+		await withEnv({PERSCOPE_LOAD_WORKER_FAIL_AFTER: '3', PERSCOPE_CHUNK_BYTES: String(512 * 1024)}, async () => {
+			const loaded = await viewerSnapshot(plan(large));
+			expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
+			// The viewer's progress is that of the load that took over.
+			expect(loaded.bytesRead).toBe(statSync(large).size);
 		});
 	});
 
-	it('with a worker chosen by size, over a large generated log', async () => {
-		expect(await viewerSnapshot(large)).toStrictEqual(await plainSnapshot(large));
-	});
-
-	it('with a worker that fails part way, while the main thread is still held', async () => {
-		await withEnv({PERSCOPE_WORKERS: '1', PERSCOPE_CHUNK_BYTES: '2500', PERSCOPE_WORKER_FAIL_AFTER: '2'}, async () => {
-			const path = join(root, 'fixtures/demo.ndjson');
-			expect(await viewerSnapshot(path, 300)).toStrictEqual(await plainSnapshot(path));
-		});
-	});
-
-	it('with the worker started before the load, which the load then takes', async () => {
-		built.spare.prestartParseWorker(plan(large));
-		expect(await viewerSnapshot(large)).toStrictEqual(await plainSnapshot(large));
-		// Taken by the load, not left running beside it.
-		expect(built.spare.takeSpareWorker()).toBeUndefined();
-	});
-});
-
-describe('the viewer’s load keeps the main thread free for the first frame', () => {
-	it('with no worker to parse, reads nothing until the first frame is drawn, then everything', async () => {
-		await withEnv({PERSCOPE_WORKERS: '0'}, async () => {
-			const path = join(root, 'fixtures/demo.ndjson');
-			const ingest = newIngest();
-			let drawFirstFrame = () => {};
-			const drawn = new Promise<void>(resolve => (drawFirstFrame = resolve));
-			const running = built.parallel.runSourcesFast(plan(path), ingest, {}, {mainThreadFrom: drawn, leaveToWorkers: true});
-			await new Promise(resolve => setTimeout(resolve, 100));
-			expect(ingest.model.events).toBe(0);
-			expect(running.states[0]?.bytesRead).toBe(0);
-			drawFirstFrame();
-			expect(await running.done).toBe(0);
-			expect(modelSnapshot(ingest.model, built.accumulator.TextAccumulator)).toStrictEqual(await plainSnapshot(path));
-		});
-	});
-
-	it('a worker started for a file the load cannot read the fast way is ended, not kept', async () => {
-		built.spare.prestartParseWorker(plan(large));
-		const compressed = join(directory, 'log.gz');
-		writeFileSync(compressed, gzipSync(readFileSync(join(root, 'fixtures/demo.ndjson'))));
-		const ingest = newIngest();
-		expect(await built.parallel.runSourcesFast(plan(compressed), ingest).done).toBe(0);
-		expect(ingest.model.events).toBeGreaterThan(0);
-		expect(built.spare.takeSpareWorker()).toBeUndefined();
+	it('is left to the viewer’s thread for small files', () => {
+		expect(built.inWorker.loadInWorker(plan(join(root, 'fixtures/demo.ndjson')), newIngest())).toBeUndefined();
 	});
 });

@@ -1,0 +1,90 @@
+import {Worker} from 'node:worker_threads';
+import type {Ingest} from '../ingest.js';
+import {modelFromTransfer} from '../model/model-transfer.js';
+import {createModel} from '../model/state.js';
+import type {InputPlan} from './inputs.js';
+import type {LoadMessage} from './load-worker.js';
+import {runSourcesFast} from './parallel-file.js';
+import {initialSourceState, type RunningSources, type SourcesHooks} from './run-sources.js';
+import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from './early-load.js';
+
+/*
+ * How the viewer loads large plain files: a worker loads them the headless way, model and all
+ * (load-worker.ts), and the viewer takes over each model it posts. The viewer's own thread meanwhile loads
+ * Ink, draws and answers keys, and neither waits for the other: the load takes about as long as the
+ * headless one instead of sharing a thread with the drawing. Should the worker fail, the viewer starts
+ * again on its own thread.
+ */
+
+/** Loads the plan in a worker when that is worth it (large plain files, a second CPU); else undefined. */
+export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}): RunningSources | undefined {
+	// The CLI may have started it already (early-load.ts).
+	const early = takeEarlyLoad(plan);
+	early?.release();
+	const setup = early ? undefined : workerLoadFor(plan, ingest.maxLineBytes);
+	const worker = early?.worker ?? (setup ? new Worker(loadWorkerUrl(), {workerData: setup, resourceLimits: workerResourceLimits}) : undefined);
+	if (!worker) return undefined;
+
+	const states = plan.inputs.map(input => initialSourceState(input));
+	const take = (message: LoadMessage) => {
+		for (const [index, state] of message.states.entries()) if (states[index]) Object.assign(states[index], state);
+		// The views hold the model object itself: its contents are replaced, not the object.
+		if (message.kind !== 'progress') Object.assign(ingest.model, modelFromTransfer(message.model));
+		hooks.onChange?.();
+	};
+
+	let stopped = false;
+	let onMainThread: RunningSources | undefined;
+	const done = new Promise<number>(resolve => {
+		let settled = false;
+		const fail = () => {
+			if (settled) return;
+			settled = true;
+			void worker.terminate();
+			if (stopped) {
+				resolve(0);
+				return;
+			}
+
+			// Start over on this thread, from an empty model.
+			Object.assign(ingest.model, createModel());
+			for (const [index, input] of plan.inputs.entries()) Object.assign(states[index]!, initialSourceState(input));
+			const restarted = runSourcesFast(plan, ingest, {
+				...hooks,
+				onChange() {
+					for (const [index, state] of restarted.states.entries()) if (states[index]) Object.assign(states[index], state);
+					hooks.onChange?.();
+				},
+			});
+			onMainThread = restarted;
+			resolve(restarted.done);
+		};
+
+		const receive = (message: LoadMessage) => {
+			if (settled) return;
+			take(message);
+			if (message.kind !== 'done') return;
+			settled = true;
+			void worker.terminate();
+			resolve(message.exitCode);
+		};
+
+		worker.on('message', receive);
+		worker.on('error', fail);
+		worker.on('exit', fail);
+		for (const message of early?.early ?? []) receive(message);
+		if (early?.failed) fail();
+	});
+
+	return {
+		states,
+		done,
+		interrupt: () => false,
+		childRunning: () => false,
+		stop() {
+			stopped = true;
+			onMainThread?.stop();
+			void worker.terminate();
+		},
+	};
+}
