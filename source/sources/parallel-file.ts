@@ -10,7 +10,7 @@ import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type 
 import type {LinePosition} from './line-splitter.js';
 import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
 import {plainFiles, type PlainFile} from './plain-files.js';
-import {minWorkerLoadBytes, workerResourceLimits} from './early-load.js';
+import {workerResourceLimits} from './early-load.js';
 import {initialSourceState, runSources, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
 
 /*
@@ -33,17 +33,11 @@ const batchSize = 1024;
 
 export type FastOptions = {
 	/**
-	 * The main thread parses chunks itself only once this settles. Until then a worker (started at once, for a
-	 * file large enough to be worth one, whatever the number of CPUs) parses from the first chunk on, and the
-	 * main thread only reduces what it delivers. The viewer passes the import of Ink and its first frame: on
-	 * the main thread they would otherwise come before the first byte is read, or wait behind the parsing.
+	 * The main thread takes nothing in until this settles; any workers parse from the first chunk on meanwhile.
+	 * The viewer passes its first frame, for files small enough to read on its own thread: Ink's loading then
+	 * does not wait for them (large files load in a worker of their own: load-in-worker.ts).
 	 */
 	mainThreadFrom?: Promise<void>;
-	/**
-	 * While a worker is alive it parses every chunk, and the main thread only reduces what it delivers: the
-	 * viewer's main thread then answers keys and draws frames at once instead of after a chunk's parsing.
-	 */
-	leaveToWorkers?: boolean;
 };
 
 /** Reads the plan's inputs, the fast way when every input is a plain file read once, else through runSources. */
@@ -131,14 +125,9 @@ const minParallelBytes = 64 * 1024 * 1024;
  */
 const minCpusForWorkers = 4;
 
-/**
- * While the main thread is busy elsewhere (the viewer importing Ink, ~0.2 s, then drawing), a worker has the
- * file to itself: worth it from a few megabytes on, on any machine with a second CPU.
- */
-function workerCountFor(size: number, chunks: number, mainBusy: boolean): number {
+function workerCountFor(size: number, chunks: number): number {
 	const forced = envNumber('PERSCOPE_WORKERS');
 	if (forced !== undefined) return Math.min(forced, Math.max(0, chunks - 1));
-	if (mainBusy) return size >= minWorkerLoadBytes && availableParallelism() >= 2 ? 1 : 0;
 	if (size < minParallelBytes || availableParallelism() < minCpusForWorkers) return 0;
 	return 1;
 }
@@ -184,24 +173,21 @@ async function loadFile(
 	ingest: Ingest,
 	afterChunk: () => Promise<void>,
 	signal: AbortSignal,
-	{mainThreadFrom, leaveToWorkers = false}: FastOptions,
+	{mainThreadFrom}: FastOptions,
 ): Promise<void> {
 	const fd = openSync(file.path, 'r');
 	let workers: ChunkWorker[] = [];
 	let readAhead: ReadAhead | undefined;
-	// [chunks consumed by the main thread, 1 to stop, the workers' gap, 1 to pass short lines on]: see
+	// [chunks consumed by the main thread, 1 to stop, the workers' gap]: see
 	// WorkerSetup.control.
-	const control = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+	const control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
 	// Whether the main thread is still kept off the chunks (see FastOptions.mainThreadFrom).
 	let mainHeld = mainThreadFrom !== undefined;
-	// Tells workers where to claim from and whether to pass short lines on, from what the main thread does.
-	// Workers stay a few chunks ahead of a main thread that parses too, so one that gets less CPU than hoped (a
-	// busy machine) is rarely what it waits for: it parses the nearer chunks itself. While the main thread is
-	// held or leaves every chunk to them, they claim from the first chunk on; once it only reduces, it has time
-	// to parse the short lines.
+	// Tells workers where to claim from. They stay a few chunks ahead of a main thread that parses too, so one
+	// that gets less CPU than hoped (a busy machine) is rarely what it waits for: it parses the nearer chunks
+	// itself. While the main thread is held or leaves every chunk to them, they claim from the first chunk on.
 	const setWorkerMode = () => {
-		Atomics.store(control, 2, mainHeld || leaveToWorkers || !mainClaims() ? 0 : workerGap);
-		Atomics.store(control, 3, leaveToWorkers && !mainHeld ? 1 : 0);
+		Atomics.store(control, 2, mainHeld || !mainClaims() ? 0 : workerGap);
 	};
 
 	const release = () => {
@@ -221,7 +207,7 @@ async function loadFile(
 		const claims = new Int32Array(claimsBuffer);
 		const counted = new Int32Array(countedBuffer);
 		const counts = new Float64Array(countsBuffer);
-		const workerCount = workerCountFor(size, chunks.length, mainHeld || leaveToWorkers);
+		const workerCount = workerCountFor(size, chunks.length);
 		setWorkerMode();
 		const setup = (id: number): WorkerSetup => ({
 			path: file.path,
@@ -258,14 +244,13 @@ async function loadFile(
 		readAhead = workers.length === 0 ? new ReadAhead(fd, chunks) : undefined;
 		let lines = 0;
 		for (const [index, chunk] of chunks.entries()) {
-			// Held, the main thread takes nothing in yet, not even what a worker delivered: reducing and parsing
-			// the short lines would slow the loading of Ink, which the person waits on.
+			// Held, the main thread takes nothing in yet, not even what a worker delivered.
 			if (mainHeld && released) await released;
 			if (signal.aborted) return;
 			const ahead = await readAhead?.take(index);
 			let from: LinePosition = {offset: chunk.start, lines};
-			// Leave the chunk to a worker while one is alive, if told to.
-			while ((leaveToWorkers || !mainClaims()) && Atomics.load(claims, index) === 0 && workers.some(worker => !worker.ended)) {
+			// Leave the chunk to a worker while one is alive, if told to (PERSCOPE_MAIN_CLAIMS=0).
+			while (!mainClaims() && Atomics.load(claims, index) === 0 && workers.some(worker => !worker.ended)) {
 				await claimedOrTimeout(claims, index);
 			}
 
@@ -273,7 +258,7 @@ async function loadFile(
 			const worker = claimer === 0 ? undefined : workers[claimer - mainId - 1];
 			let finished = false;
 			if (worker) {
-				const delivered = await worker.deliver(index, batch => readBatch(batch, file.label, parser, direct));
+				const delivered = await worker.deliver(index, batch => readBatch(batch, file.label, direct));
 				if (delivered === 'done') finished = true;
 				// The worker died part way: what it did not deliver is read here.
 				else if (delivered !== undefined) from = delivered;

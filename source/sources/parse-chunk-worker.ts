@@ -30,10 +30,8 @@ export type WorkerSetup = {
 	counted: SharedArrayBuffer;
 	counts: SharedArrayBuffer;
 	/**
-	 * [chunks consumed by the main thread, 1 to stop, the gap, pass]: the gap is 0 while the main thread leaves
-	 * every chunk to the workers and grows once it parses too; pass is 1 while the main thread only reduces
-	 * (the viewer, once drawn), which then has time to parse the short lines itself (sources/chunk-batch.ts),
-	 * and 0 while it is busy elsewhere or parses chunks of its own.
+	 * [chunks consumed by the main thread, 1 to stop, the gap]: the gap is 0 while the main thread leaves
+	 * every chunk to the workers and grows once it parses too.
 	 */
 	control: SharedArrayBuffer;
 };
@@ -41,8 +39,6 @@ export type WorkerSetup = {
 export type WorkerMessage = {kind: 'batch'; batch: Batch} | {kind: 'finished'};
 
 const waitMs = 250;
-/** Chunks claimed by a worker and not yet taken in by the main thread, below which it passes short lines on. */
-const passWhileWaitingBelow = 2;
 
 function isSetup(value: unknown): value is WorkerSetup {
 	return typeof value === 'object' && value !== null && 'chunks' in value && 'claims' in value;
@@ -83,10 +79,6 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 		return known.lines;
 	};
 
-	// Short lines go to the main thread only while it may, and only while it has few chunks waiting: with more,
-	// it is the one the load waits for, and the worker takes all the parsing back (docs/performance.md).
-	const passShortLines = (index: number) => Atomics.load(control, 3) === 1 && index - Atomics.load(control, 0) < passWhileWaitingBelow;
-
 	try {
 		let cursor = 0;
 		while (cursor < setup.chunks.length && !stopped()) {
@@ -125,7 +117,7 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 				from: {offset: chunk.start, lines},
 				source: setup.source,
 				maxLineBytes: setup.maxLineBytes,
-				sink: passShortLines(index) ? writer.passing : writer.parsing,
+				sink: writer.parsing,
 			});
 			writer.end(next);
 		}

@@ -98,16 +98,6 @@ export type ChunkSink = {
 	afterLine(next: LinePosition): void;
 };
 
-/**
- * A sink that takes short lines unparsed (a worker's, sources/chunk-batch.ts): the receiver parses them
- * with a LineParser of its own. Long lines, the ones histories are cut from, are parsed as usual.
- */
-export type PassingSink = {
-	item(item: ChunkItem): void;
-	short(bytes: Uint8Array, start: number, end: number, line: number, offset: number): void;
-	afterLine(next: LinePosition): void;
-};
-
 /** Parses lines of one file, keeping what it learns about the file's histories from one line to the next. */
 export class LineParser {
 	readonly #source: string;
@@ -119,13 +109,8 @@ export class LineParser {
 	}
 
 	/** The line `bytes[start, end)` (newline and carriage return already removed, not blank). */
-	parse(bytes: Buffer, start: number, end: number, line: number, offset: number, sink: ChunkSink | PassingSink): void {
+	parse(bytes: Buffer, start: number, end: number, line: number, offset: number, sink: ChunkSink): void {
 		if (end - start < minPrunedLineBytes) {
-			if ('short' in sink) {
-				sink.short(bytes, start, end, line, offset);
-				return;
-			}
-
 			const fields = this.#streams.match(bytes, start, end, {source: this.#source, line, offset});
 			if (fields) sink.stream(fields, line, offset);
 			else sink.item(parseLine({source: this.#source, line, offset, text: bytes.toString('utf8', start, end)}));
@@ -155,7 +140,7 @@ export function parseChunk(options: {
 	from: LinePosition;
 	source: string;
 	maxLineBytes: number;
-	sink: ChunkSink | PassingSink;
+	sink: ChunkSink;
 }): LinePosition {
 	const {parser, sink} = options;
 	const cutter: LineCutter = new LineCutter({

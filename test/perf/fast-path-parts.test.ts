@@ -11,7 +11,7 @@ import {streamEvent, StreamLines} from '../../source/model/stream-line.js';
 import {BatchWriter, readBatch, type Batch} from '../../source/sources/chunk-batch.js';
 import {LineCutter, LineSplitter, type OverlongLine} from '../../source/sources/line-splitter.js';
 import {planChunks} from '../../source/sources/parallel-file.js';
-import {ChunkReader, LineParser, parseChunk, type ChunkItem, type ChunkSink, type PassingSink} from '../../source/sources/parse-chunk.js';
+import {ChunkReader, LineParser, parseChunk, type ChunkItem, type ChunkSink} from '../../source/sources/parse-chunk.js';
 import {hostileLog} from './hostile-log.js';
 
 /* The pieces of the fast path, each against the plain path's counterpart. */
@@ -257,7 +257,7 @@ describe('batches from a worker read back as the lines they were made of', () =>
 			// Batches cross threads by structured clone: the copy is what is read back.
 			const batches: Batch[] = [];
 			const writer = new BatchWriter(7, batch => batches.push(structuredClone(batch)));
-			const parseAll = (sinkFor: (index: number) => ChunkSink | PassingSink, afterChunk: (next: {offset: number; lines: number}) => void) => {
+			const parseAll = (sinkFor: (index: number) => ChunkSink, afterChunk: (next: {offset: number; lines: number}) => void) => {
 				const reader = new ChunkReader(fd);
 				const parser = new LineParser('hostile');
 				let lines = 0;
@@ -273,22 +273,19 @@ describe('batches from a worker read back as the lines they were made of', () =>
 				() => directSink,
 				() => undefined,
 			);
-			// Chunks of both kinds: every line parsed by the worker, and short lines passed on as their bytes.
 			parseAll(
 				index => {
 					writer.start(index);
-					return index % 2 === 0 ? writer.parsing : writer.passing;
+					return writer.parsing;
 				},
 				next => writer.end(next),
 			);
-			// The main thread parses the short lines with a parser of its own.
-			const mainParser = new LineParser('hostile');
-			for (const batch of batches) readBatch(batch, 'hostile', mainParser, collect(viaBatches));
+			for (const batch of batches) readBatch(batch, 'hostile', collect(viaBatches));
 
 			expect(viaBatches.length).toBeGreaterThan(100);
-			// Both kinds of batch crossed: streaming events as their fields, and short lines as their bytes.
+			// Streaming events crossed as their fields, the other lines as items.
 			expect(batches.some(batch => batch.strings.length > 0)).toBe(true);
-			expect(batches.some(batch => batch.bytes.length > 0)).toBe(true);
+			expect(batches.some(batch => batch.items.length > 0)).toBe(true);
 			expect(viaBatches).toStrictEqual(direct);
 		} finally {
 			closeSync(fd);
