@@ -9,7 +9,7 @@ import type {LinePosition} from './line-splitter.js';
  * builds each event with the same function the parser uses. Everything else travels as is.
  */
 
-/** In `kinds`: an index into streamTypes for a streaming event's fields, or one of these. */
+/** In `kinds`: an index into streamTypes for a streaming event, or this for the next of `items`. */
 const itemKind = 255;
 /** Per streaming event, in `refs`: id, expertKey, jobId, runId, text. */
 const refsPerStream = 5;

@@ -18,9 +18,10 @@ export const minWorkerLoadBytes = 8 * 1024 * 1024;
 export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
 
 /** A load started early: its worker, and what it posted (or whether it failed) before it was taken over. */
-export type StartedLoad = {worker: Worker; setup: LoadSetup; early: LoadMessage[]; failed: boolean; release: () => void};
+export type StartedLoad = {worker: Worker; setup: LoadSetup; early: LoadMessage[]; failed: boolean};
 
-let started: StartedLoad | undefined;
+/** The load started, and how to stop keeping what its worker posts (for whoever takes it over). */
+let started: {load: StartedLoad; release: () => void} | undefined;
 
 /** The setup of a load worker for the plan, if the plan is worth one: large plain files and a second CPU. */
 export function workerLoadFor(plan: InputPlan, maxLineBytes: number): LoadSetup | undefined {
@@ -50,11 +51,12 @@ export function startEarlyLoad(plan: InputPlan, maxLineBytes: number): void {
 		load.failed = true;
 	};
 
-	const load: StartedLoad = {
-		worker,
-		setup,
-		early,
-		failed: false,
+	const load: StartedLoad = {worker, setup, early, failed: false};
+	worker.on('message', keep);
+	worker.on('error', fail);
+	worker.on('exit', fail);
+	started = {
+		load,
 		release() {
 			worker.off('message', keep);
 			worker.off('error', fail);
@@ -62,20 +64,18 @@ export function startEarlyLoad(plan: InputPlan, maxLineBytes: number): void {
 			worker.ref();
 		},
 	};
-	worker.on('message', keep);
-	worker.on('error', fail);
-	worker.on('exit', fail);
-	started = load;
 }
 
 /**
- * The load started for this very plan, taken over by the caller (who calls `release` first). A load started
- * for another plan (the viewer went on to read a job chosen from a list, say) is stopped.
+ * The load started for this very plan, taken over by the caller: from now on the worker's messages and
+ * failure are the caller's to listen to (in the same tick, so none is missed). A load started for another
+ * plan (the viewer went on to read a job chosen from a list, say) is stopped.
  */
 export function takeEarlyLoad(plan: InputPlan): StartedLoad | undefined {
-	if (started?.setup.plan === plan) {
-		const load = started;
+	if (started?.load.setup.plan === plan) {
+		const {load, release} = started;
 		started = undefined;
+		release();
 		return load;
 	}
 
@@ -85,6 +85,6 @@ export function takeEarlyLoad(plan: InputPlan): StartedLoad | undefined {
 
 /** Stops a load started early that nobody took over (the viewer reads something else: a chosen job, say). */
 export function discardEarlyLoad(): void {
-	void started?.worker.terminate();
+	void started?.load.worker.terminate();
 	started = undefined;
 }

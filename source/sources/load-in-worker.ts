@@ -5,7 +5,7 @@ import {createModel} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
 import type {LoadMessage} from './load-worker.js';
 import {runSourcesFast} from './parallel-file.js';
-import {initialSourceState, type RunningSources, type SourcesHooks} from './run-sources.js';
+import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
 import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from './early-load.js';
 
 /*
@@ -20,14 +20,18 @@ import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from 
 export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}): RunningSources | undefined {
 	// The CLI may have started it already (early-load.ts).
 	const early = takeEarlyLoad(plan);
-	early?.release();
 	const setup = early ? undefined : workerLoadFor(plan, ingest.maxLineBytes);
 	const worker = early?.worker ?? (setup ? new Worker(loadWorkerUrl(), {workerData: setup, resourceLimits: workerResourceLimits}) : undefined);
 	if (!worker) return undefined;
 
 	const states = plan.inputs.map(input => initialSourceState(input));
+	// The views hold these state objects: what a load reports is copied into them.
+	const mirror = (from: SourceState[]) => {
+		for (const [index, state] of from.entries()) if (states[index]) Object.assign(states[index], state);
+	};
+
 	const take = (message: LoadMessage) => {
-		for (const [index, state] of message.states.entries()) if (states[index]) Object.assign(states[index], state);
+		mirror(message.states);
 		// The views hold the model object itself: its contents are replaced, not the object.
 		if (message.kind !== 'progress') Object.assign(ingest.model, modelFromTransfer(message.model));
 		hooks.onChange?.();
@@ -52,7 +56,7 @@ export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHook
 			const restarted = runSourcesFast(plan, ingest, {
 				...hooks,
 				onChange() {
-					for (const [index, state] of restarted.states.entries()) if (states[index]) Object.assign(states[index], state);
+					mirror(restarted.states);
 					hooks.onChange?.();
 				},
 			});

@@ -58,12 +58,13 @@ if (parentPort && isSetup(workerData)) {
 	const port = parentPort;
 	let posts = 0;
 	void load(workerData, message => {
-		if (posts++ < failAfter || Number.isNaN(failAfter)) port.postMessage(message);
 		// Thrown outside the load, which would otherwise report it as the file's error.
-		else if (posts - 1 === failAfter) {
+		if (posts === failAfter) {
 			setImmediate(() => {
 				throw new Error(`failing after ${failAfter} posts, as PERSCOPE_LOAD_WORKER_FAIL_AFTER asks`);
 			});
 		}
+
+		if (posts++ < failAfter || Number.isNaN(failAfter)) port.postMessage(message);
 	});
 }

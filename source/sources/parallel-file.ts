@@ -43,9 +43,7 @@ export type FastOptions = {
 /** Reads the plan's inputs, the fast way when every input is a plain file read once, else through runSources. */
 export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}, options: FastOptions = {}): RunningSources {
 	const files = plainFiles(plan);
-	if (!files) {
-		return runSources(plan, ingest, hooks);
-	}
+	if (!files) return runSources(plan, ingest, hooks);
 
 	const controller = new AbortController();
 	const states = plan.inputs.map(input => initialSourceState(input));
@@ -178,8 +176,7 @@ async function loadFile(
 	const fd = openSync(file.path, 'r');
 	let workers: ChunkWorker[] = [];
 	let readAhead: ReadAhead | undefined;
-	// [chunks consumed by the main thread, 1 to stop, the workers' gap]: see
-	// WorkerSetup.control.
+	// [chunks consumed by the main thread, 1 to stop, the workers' gap]: see WorkerSetup.control.
 	const control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
 	// Whether the main thread is still kept off the chunks (see FastOptions.mainThreadFrom).
 	let mainHeld = mainThreadFrom !== undefined;
@@ -216,7 +213,7 @@ async function loadFile(
 			chunks,
 			id,
 			// Deep enough for a worker to go on while the main thread is held (see FastOptions): what waits
-			// is a few hundred kilobytes of parsed items and short lines per chunk.
+			// is a few hundred kilobytes of parsed items per chunk.
 			lookahead: 64 + 4 * workerCount,
 			failAfter: envNumber('PERSCOPE_WORKER_FAIL_AFTER'),
 			batchSize,

@@ -128,14 +128,8 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 	post({kind: 'finished'});
 }
 
-// The setup comes as workerData, or as the first message to a worker started before it was known
-// (sources/spare-worker.ts).
-if (parentPort) {
+const setup: unknown = workerData;
+if (parentPort && isSetup(setup)) {
 	const port = parentPort;
-	const start = (setup: unknown) => {
-		if (isSetup(setup)) run(setup, message => port.postMessage(message, message.kind === 'batch' ? batchTransferList(message.batch) : []));
-	};
-
-	if (workerData === null || workerData === undefined) port.once('message', start);
-	else start(workerData);
+	run(setup, message => port.postMessage(message, message.kind === 'batch' ? batchTransferList(message.batch) : []));
 }

@@ -15,7 +15,7 @@ import {ViewStore} from './view-store.js';
 
 /*
  * The viewer's wiring: keyboard, sources, model and store. It loads no Ink: reading starts first, then
- * show-app.tsx (Ink and the views) is imported while a worker parses (sources/parallel-file.ts).
+ * show-app.tsx (Ink and the views) is imported while a worker loads a large file (sources/load-in-worker.ts).
  */
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
@@ -84,8 +84,8 @@ export async function runApp(
 	let quitting = false;
 	let interrupted = false;
 	let instance: Instance | undefined;
-	// Settles once the first frame is drawn: until then a worker does the parsing, so loading Ink and the
-	// views neither waits for the file nor holds it up.
+	// Settles once the first frame is drawn: a file read on this thread waits for it, so loading Ink and the
+	// views does not wait for the file.
 	let firstFrameDrawn = () => {};
 	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
 	// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
