@@ -67,6 +67,9 @@ await build({
 	target: 'node20',
 	outfile: join(dist, 'vendor', 'ink.js'),
 	external: ['react'],
+	// The viewer always loads Ink with NODE_ENV=production (cli.tsx): React's reconciler is then only its
+	// production build. Left undecided here, the development build (~700 KB) would be parsed on every start.
+	define: {'process.env.NODE_ENV': '"production"'},
 	// Ink loads its devtools bridge only when DEV=true; the optional package it needs is not installed.
 	alias: {'react-devtools-core': fileURLToPath(new URL('ink-devtools-stub.mjs', import.meta.url))},
 	// CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.

@@ -49,15 +49,17 @@ async function plainSnapshot(path: string): Promise<unknown> {
 }
 
 /** Loads the plan the viewer's way, into a model the views already hold; the snapshot of that same model object. */
-async function viewerSnapshot(planned: InputPlan): Promise<{snapshot: unknown; changes: number; bytesRead: number | undefined}> {
+async function viewerSnapshot(planned: InputPlan): Promise<{snapshot: unknown; changes: number; bytesRead: number | undefined; chunksOnViewerThread: number}> {
 	const ingest = newIngest();
 	const model = ingest.model;
 	let changes = 0;
-	const running = built.inWorker.loadInWorker(planned, ingest, {onChange: () => changes++});
+	// Chunks read on this (the viewer's) thread: none while the worker does its job.
+	let chunksOnViewerThread = 0;
+	const running = built.inWorker.loadInWorker(planned, ingest, {onChange: () => changes++, afterChunk: () => void chunksOnViewerThread++});
 	expect(running, 'loaded in a worker').toBeDefined();
 	expect(await running?.done).toBe(0);
 	expect(ingest.model).toBe(model);
-	return {snapshot: modelSnapshot(model, built.accumulator.TextAccumulator), changes, bytesRead: running?.states[0]?.bytesRead};
+	return {snapshot: modelSnapshot(model, built.accumulator.TextAccumulator), changes, bytesRead: running?.states[0]?.bytesRead, chunksOnViewerThread};
 }
 
 beforeAll(async () => {
@@ -86,6 +88,8 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
 		expect(loaded.bytesRead).toBe(statSync(large).size);
 		expect(loaded.changes).toBeGreaterThan(0);
+		// The worker did the reading (its code is the build's bundle: a missing one would fail over to this thread).
+		expect(loaded.chunksOnViewerThread).toBe(0);
 	});
 
 	it('takes over a load the CLI started early for the same plan, with what it posted meanwhile', async () => {
@@ -110,6 +114,7 @@ describe('the viewer’s load of a large file in a worker', () => {
 			expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
 			// The viewer's progress is that of the load that took over.
 			expect(loaded.bytesRead).toBe(statSync(large).size);
+			expect(loaded.chunksOnViewerThread).toBeGreaterThan(0);
 		});
 	});
 
