@@ -58,9 +58,26 @@ const yogaWithoutFetch = {
 	},
 };
 
+/**
+ * Ink's string-width (8.x, the copy at the top of node_modules) is served by scripts/ink-string-width.mjs.
+ * Imports from inside that stand-in and from perscope's width module still get the real one, and so does
+ * wrap-ansi, which brings its own older copy.
+ */
+const stringWidthShim = fileURLToPath(new URL('ink-string-width.mjs', import.meta.url));
+const widthModule = join(root, 'source', 'text', 'width.ts');
+const fastStringWidth = {
+	name: 'perscope-fast-string-width',
+	setup(build) {
+		build.onResolve({filter: /^string-width$/}, args => {
+			if (args.importer === stringWidthShim || args.importer === widthModule || /[\\/]wrap-ansi[\\/]/.test(args.importer)) return undefined;
+			return {path: stringWidthShim};
+		});
+	},
+};
+
 await build({
 	stdin: {contents: `export * from 'ink';\nexport {default as InkOutputForTests} from ${JSON.stringify(inkOutput)};`, resolveDir: root, sourcefile: 'ink-entry.js'},
-	plugins: [fastRows, yogaWithoutFetch],
+	plugins: [fastRows, yogaWithoutFetch, fastStringWidth],
 	bundle: true,
 	platform: 'node',
 	format: 'esm',
