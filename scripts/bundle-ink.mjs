@@ -59,19 +59,22 @@ const yogaWithoutFetch = {
 };
 
 /**
- * Ink's string-width (8.x, the copy at the top of node_modules) is served by scripts/ink-string-width.mjs.
- * Imports from inside that stand-in and from perscope's width module still get the real one, and so does
- * wrap-ansi, which brings its own older copy.
+ * Ink's string-width (8.x, the copy at the top of node_modules) is served by scripts/ink-string-width.mjs;
+ * wrap-ansi, which brings its own older copy, keeps that. The stand-in's own imports, perscope's width module
+ * and string-width, are left out of the bundle and loaded from dist/text/width.js and node_modules: the views
+ * load the same two, so there is one copy of each (and of the tables the width module fills as it measures).
  */
 const stringWidthShim = fileURLToPath(new URL('ink-string-width.mjs', import.meta.url));
-const widthModule = join(root, 'source', 'text', 'width.ts');
 const fastStringWidth = {
 	name: 'perscope-fast-string-width',
 	setup(build) {
 		build.onResolve({filter: /^string-width$/}, args => {
-			if (args.importer === stringWidthShim || args.importer === widthModule || /[\\/]wrap-ansi[\\/]/.test(args.importer)) return undefined;
+			if (args.importer === stringWidthShim) return {path: 'string-width', external: true};
+			if (/[\\/]wrap-ansi[\\/]/.test(args.importer)) return undefined;
 			return {path: stringWidthShim};
 		});
+		// dist/vendor/ink.js → dist/text/width.js, compiled by tsc before this runs.
+		build.onResolve({filter: /[\\/]text[\\/]width\.ts$/}, args => (args.importer === stringWidthShim ? {path: '../text/width.js', external: true} : undefined));
 	},
 };
 

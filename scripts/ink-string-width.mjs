@@ -4,7 +4,7 @@
 // frame of a loaded tree). perscope's own width (source/text/width.ts) gives string-width's answers (its
 // tests hold it to them) a code point at a time; options it does not cover go to string-width itself.
 import {stripVTControlCharacters} from 'node:util';
-import stringWidth from '../node_modules/string-width/index.js';
+import stringWidth from 'string-width';
 import {displayWidth} from '../source/text/width.ts';
 
 export default function inkStringWidth(input, options = {}) {
