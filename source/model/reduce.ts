@@ -246,7 +246,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 }
 
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
-	if (!activity.childRunIds.includes(child.runId)) activity.childRunIds.push(child.runId);
+	if (!activity.childRunIds.includes(child.runId)) updateActivity(model, activity, {childRunIds: [...activity.childRunIds, child.runId]});
 	child.delegatingActivityId = activity.id;
 	bumpPane(model, child);
 }
@@ -443,7 +443,7 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 			if (activity.type !== 'interactiveTool' || activity.result) continue;
 			const result = results.get(activity.toolCallId);
 			const text = result?.text ?? (answer?.toolCallId === activity.toolCallId ? answer.text : undefined);
-			if (text !== undefined) activity.result = {text, error: undefined, ref: event.ref};
+			if (text !== undefined) updateActivity(model, activity, {result: {text, error: undefined, ref: event.ref}});
 		}
 
 		return;
@@ -459,14 +459,14 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 		const result = results.get(delegation.toolCallId);
 		const delegate = delegates.get(delegation.toolCallId);
 		const text = result?.text ?? '';
-		if (delegate && !delegate.result && result) delegate.result = {text, error: result.error, ref: event.ref};
+		if (delegate && !delegate.result && result) delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text, error: result.error, ref: event.ref}}));
 		completed.push({toolCallId: delegation.toolCallId, expertKey: delegation.expertKey, text});
 	}
 
 	for (const result of results.values()) {
 		if (completed.some(entry => entry.toolCallId === result.id)) continue;
 		const delegate = delegates.get(result.id);
-		if (delegate && !delegate.result) delegate.result = {text: result.text, error: result.error, ref: event.ref};
+		if (delegate && !delegate.result) delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text: result.text, error: result.error, ref: event.ref}}));
 		completed.push({toolCallId: result.id, expertKey: delegate?.delegateExpertKey ?? result.toolName, text: result.text});
 	}
 
@@ -553,8 +553,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 			const stream = step === undefined ? undefined : run.streams.get(step);
 			const text = event.text ?? (stream && !stream.result.isEmpty ? stream.result.text : '');
 			if (stream && event.text !== undefined) stream.result.complete(event.text);
-			const activity = addActivity(model, run, event, {type: 'complete', text}, true);
-			if (stream && stream.reasoning.isComplete) activity.reasoning = stream.reasoning.text;
+			addActivity(model, run, event, {type: 'complete', text}, true, undefined, stream?.reasoning.isComplete ? stream.reasoning.text : undefined);
 			return;
 		}
 	}
@@ -689,8 +688,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const activity = index === undefined ? undefined : model.activities[index];
 		const outcome = {text: result.text, error: result.error, ref: event.ref};
 		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
-			activity.result = outcome;
-			activity.settled = true;
+			updateActivity(model, activity, {result: outcome, settled: true});
 			bumpPane(model, run);
 			continue;
 		}
@@ -699,7 +697,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const id = result.id === '' ? `${run.runId}:result:${run.activityCount}` : result.id;
 		const call: ToolCall = {id, skillName: result.skillName, toolName: result.toolName, args: undefined};
 		const created = addActivity(model, run, event, toolFields(classify(call), id, call, undefined), true, id);
-		if (isToolActivity(created)) created.result = outcome;
+		if (isToolActivity(created)) updateActivity(model, created, {result: outcome});
 	}
 }
 
@@ -720,7 +718,7 @@ function oldestOpenCall(model: Model, run: Run, toolName: string): number | unde
 function settleRun(model: Model, run: Run): void {
 	for (const index of run.unsettled) {
 		const activity = model.activities[index];
-		if (activity) activity.settled = true;
+		if (activity && !activity.settled) updateActivity(model, activity, {settled: true});
 	}
 
 	run.unsettled = [];
@@ -771,7 +769,7 @@ function giveReasoning(model: Model, run: Run, step: number, reasoning: string):
 		const activity = model.activities[pane.activityIndices[i]!];
 		if (!activity || activity.runId !== run.runId) continue;
 		if (activity.step !== step) break;
-		if (activity.reasoning === undefined && activity.type !== 'query') activity.reasoning = reasoning;
+		if (activity.reasoning === undefined && activity.type !== 'query') updateActivity(model, activity, {reasoning});
 	}
 }
 
@@ -804,10 +802,7 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 	// The delegating activity is the latest task call of the parent that has no child yet.
 	const task = latestOpenDelegate(model, parent);
 	if (task) {
-		if (task.delegateExpertKey === '') {
-			task.delegateExpertKey = event.childExpertKey;
-			task.settled = true;
-		}
+		if (task.delegateExpertKey === '') updateActivity(model, task, {delegateExpertKey: event.childExpertKey, settled: true});
 
 		linkParent(model, child, parent.runId, parent.expertKey, task.toolCallId);
 	} else {
@@ -880,7 +875,7 @@ function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
 		const root = model.runs.get(run.parentRunId);
 		if (root) {
 			const delegate = run.delegatingActivityId === null ? undefined : activityById(model, run.delegatingActivityId);
-			if (delegate?.type === 'delegate' && !delegate.result) delegate.result = {text: event.text ?? '', error: undefined, ref: event.ref};
+			if (delegate?.type === 'delegate' && !delegate.result) updateActivity(model, delegate, {result: {text: event.text ?? '', error: undefined, ref: event.ref}});
 			const open = root.childRunIds.some(id => model.runs.get(id)?.status === 'proceeding');
 			if (!open) setStatus(root, 'completed', undefined);
 			root.rev++;
@@ -999,6 +994,16 @@ function addActivity(
 	}
 
 	return activity;
+}
+
+/**
+ * Puts a changed copy of an activity in its place. Activities are never changed in place (see state.ts), so
+ * whoever holds the old object keeps what it was; the updated one is returned for callers that go on with it.
+ */
+function updateActivity<A extends Activity>(model: Model, activity: A, changes: Partial<A>): A {
+	const updated: A = {...activity, ...changes};
+	model.activities[activity.seq] = updated;
+	return updated;
 }
 
 function replaceActivity(model: Model, index: number, existing: Activity, fields: ActivityFields, settled: boolean): void {

@@ -37,59 +37,66 @@ export const activityTypes: readonly ActivityType[] = [
 ];
 
 export type ToolOutcome = {
-	text: string;
-	error: string | undefined;
-	ref: EventRef;
+	readonly text: string;
+	readonly error: string | undefined;
+	readonly ref: EventRef;
 };
 
+/*
+ * Activities are immutable: a change makes a new object in its place (reduce.ts, `updateActivity`). The
+ * viewer's load worker finds what changed since its last post by object identity (model-transfer.ts).
+ */
 type ActivityCommon = {
-	id: string;
-	expertKey: string;
-	runId: string;
+	readonly id: string;
+	readonly expertKey: string;
+	readonly runId: string;
 	/** Previous activity of the same pane: a resumed run continues the chain of the run it resumes. */
-	previousActivityId: string | null;
-	delegatedBy: {expertKey: string; runId: string} | undefined;
-	reasoning: string | undefined;
-	step: number | undefined;
-	timestamp: number | undefined;
+	readonly previousActivityId: string | null;
+	readonly delegatedBy: {expertKey: string; runId: string} | undefined;
+	readonly reasoning: string | undefined;
+	readonly step: number | undefined;
+	readonly timestamp: number | undefined;
 	/** The event that created the activity; its raw JSON is re-read from here for the inspector. */
-	ref: EventRef;
+	readonly ref: EventRef;
 	/** Position in arrival order. */
-	seq: number;
+	readonly seq: number;
 	/**
 	 * Whether the activity will not change its one-line form any more (a tool call has its result, or its
 	 * step ended). Streaming printers hold back output until the oldest activity settles.
 	 */
-	settled: boolean;
+	readonly settled: boolean;
 };
 
 export type ToolActivity = ActivityCommon & {
-	type: ToolActivityType;
-	toolCallId: string;
-	skillName: string;
-	toolName: string;
-	args: unknown;
+	readonly type: ToolActivityType;
+	readonly toolCallId: string;
+	readonly skillName: string;
+	readonly toolName: string;
+	readonly args: unknown;
 	/** Text the model wrote alongside the call (never streamed by the runtime). */
-	message: string | undefined;
-	result: ToolOutcome | undefined;
+	readonly message: string | undefined;
+	readonly result: ToolOutcome | undefined;
 };
 
 export type DelegateActivity = ActivityCommon & {
-	type: 'delegate';
-	toolCallId: string;
-	delegateExpertKey: string;
-	query: string;
-	message: string | undefined;
-	childRunIds: string[];
-	result: ToolOutcome | undefined;
+	readonly type: 'delegate';
+	readonly toolCallId: string;
+	readonly delegateExpertKey: string;
+	readonly query: string;
+	readonly message: string | undefined;
+	readonly childRunIds: readonly string[];
+	readonly result: ToolOutcome | undefined;
 };
 
 export type Activity =
-	| (ActivityCommon & {type: 'query'; text: string})
-	| (ActivityCommon & {type: 'complete'; text: string})
-	| (ActivityCommon & {type: 'error'; errorName: string; message: string})
-	| (ActivityCommon & {type: 'retry'; reason: string})
-	| (ActivityCommon & {type: 'delegationComplete'; results: Array<{toolCallId: string; expertKey: string; text: string}>})
+	| (ActivityCommon & {readonly type: 'query'; readonly text: string})
+	| (ActivityCommon & {readonly type: 'complete'; readonly text: string})
+	| (ActivityCommon & {readonly type: 'error'; readonly errorName: string; readonly message: string})
+	| (ActivityCommon & {readonly type: 'retry'; readonly reason: string})
+	| (ActivityCommon & {
+			readonly type: 'delegationComplete';
+			readonly results: ReadonlyArray<{readonly toolCallId: string; readonly expertKey: string; readonly text: string}>;
+	  })
 	| ToolActivity
 	| DelegateActivity;
 
