@@ -14,14 +14,8 @@ import type {Activity, Model} from './state.js';
  */
 export const maxFieldChars = 64 * 1024;
 
-type Cached = {
-	text: string;
-	/* What an activity can gain after it is created, in place: its result, and its step's reasoning. */
-	hasResult: boolean;
-	reasoningLength: number;
-};
-
-const cache = new WeakMap<Activity, Cached>();
+/** By activity: activities never change in place (state.ts), so a cached text never goes stale. */
+const cache = new WeakMap<Activity, string>();
 
 /**
  * Folds case without moving any character: `highlightRanges` maps positions in the folded text straight
@@ -33,16 +27,13 @@ export function foldCase(text: string): string {
 
 /**
  * The searchable text of an activity, folded to lower case (see `foldCase`), fields joined by line
- * breaks so that a query never matches across two of them. Built once per activity and rebuilt only when
- * the activity gains a result or reasoning.
+ * breaks so that a query never matches across two of them. Built once per activity.
  */
 export function activityText(activity: Activity): string {
-	const hasResult = 'result' in activity && activity.result !== undefined;
-	const reasoningLength = activity.reasoning?.length ?? -1;
 	const cached = cache.get(activity);
-	if (cached && cached.hasResult === hasResult && cached.reasoningLength === reasoningLength) return cached.text;
+	if (cached !== undefined) return cached;
 	const text = foldCase(searchFields(activity).map(clipField).join('\n'));
-	cache.set(activity, {text, hasResult, reasoningLength});
+	cache.set(activity, text);
 	return text;
 }
 

@@ -70,7 +70,8 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 	const raw = useMemo(() => (ref ? env.rawEvent(ref) : undefined), [ref, env]);
 	const lines = useMemo(
 		() => (activity ? inspectorLines(env.model, activity, raw, width) : [{text: 'This activity is no longer in the model.'}]),
-		// The activity object is mutated in place as results arrive; the version says when.
+		// The lines also show what the model says around the activity (its run, its children), which changes
+		// without the activity changing: the version says when.
 		[activity, raw, width, version, env.model],
 	);
 	const dispatch = useUiDispatch();
