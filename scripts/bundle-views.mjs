@@ -1,14 +1,19 @@
-// Runs after tsc (npm run build). Ink is ~400 modules (it imports the whole es-toolkit/compat barrel for one
-// `throttle`); resolving and evaluating them took ~300 ms of every start of the viewer on Node 20, which has
-// no compile cache. One pre-bundled file loads in ~90 ms. So:
-//   1. Ink and everything it depends on, except React, go into dist/vendor/ink.js. React stays external so
-//      the views and Ink's reconciler share the one React instance from node_modules.
+// Runs after tsc (npm run build). The viewer's views, Ink and React are ~500 modules (Ink alone imports the
+// whole es-toolkit/compat barrel for one `throttle`). Node 20 has no compile cache, and its ES module loader
+// spends about a millisecond on each module it resolves, reads and links: loading them one by one took ~300 ms
+// of every start of the viewer, and the views' own ~40 modules still took ~50 ms of it next to one bundled Ink.
+// The viewer loads them while its worker loads a large file (sources/load-in-worker.ts), and on a machine
+// with two CPUs whatever it spends there is taken from the worker. So:
+//   1. The views (dist/views/show-app.js and what only it imports), Ink and React go into one file,
+//      dist/views/show-app.bundle.js. Modules the rest of the CLI imports too (the model, sources, text
+//      helpers) stay out and are imported from dist/ as they are, so each has one instance in the process.
 //   2. Ink's output.js gets a faster `get` for rows that one text covers from column 0 (ink-output-rows.js,
 //      held to Ink's own by test/views/ink-output-rows.test.ts, which imports it as InkOutputForTests).
-//   3. The compiled views' `from 'ink'` imports are pointed at that file.
-// Sources and tests keep importing 'ink' as usual (vitest and ink-testing-library use the package itself).
-import {readdirSync, readFileSync, writeFileSync} from 'node:fs';
-import {join} from 'node:path';
+//   3. The compiled run-app.js is pointed at the bundle instead of show-app.js.
+// Sources and tests keep importing 'ink' and './show-app.js' as usual (vitest and ink-testing-library use the
+// packages themselves).
+import {readFileSync, writeFileSync} from 'node:fs';
+import {join, relative, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
 
@@ -16,6 +21,7 @@ import {build} from 'esbuild';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const viewsDir = join(dist, 'views');
+const bundleName = 'show-app.bundle.js';
 const inkOutput = join(root, 'node_modules', 'ink', 'build', 'output.js');
 const rowsPatch = readFileSync(fileURLToPath(new URL('ink-output-rows.js', import.meta.url)), 'utf8');
 
@@ -26,7 +32,7 @@ const fastRows = {
 		build.onLoad({filter: /[\\/]ink[\\/]build[\\/]output\.js$/}, args => {
 			const source = readFileSync(args.path, 'utf8');
 			for (const needed of ['export default class Output', 'import sliceAnsi from', 'styledCharsToString', 'caches = new OutputCaches()']) {
-				if (!source.includes(needed)) throw new Error(`bundle-ink: Ink's output.js has changed (no "${needed}"); review scripts/ink-output-rows.js`);
+				if (!source.includes(needed)) throw new Error(`bundle-views: Ink's output.js has changed (no "${needed}"); review scripts/ink-output-rows.js`);
 			}
 
 			return {contents: `${source}\n${rowsPatch}`, loader: 'js'};
@@ -49,7 +55,7 @@ const yogaWithoutFetch = {
 			const wasm = /data:application\/octet-stream;base64,([A-Za-z\d+/=]+)/.exec(readFileSync(yogaBinary, 'utf8'))?.[1];
 			const call = 'wrapAssembly(await loadYoga())';
 			if (!wasm || !index.includes(call) || !index.includes("from '../binaries/yoga-wasm-base64-esm.js'")) {
-				throw new Error('bundle-ink: yoga-layout has changed shape; review the yoga step of scripts/bundle-ink.mjs');
+				throw new Error('bundle-views: yoga-layout has changed shape; review the yoga step of scripts/bundle-views.mjs');
 			}
 
 			const bytes = `Buffer.from(${JSON.stringify(wasm)}, 'base64')`;
@@ -73,41 +79,79 @@ const fastStringWidth = {
 			if (/[\\/]wrap-ansi[\\/]/.test(args.importer)) return undefined;
 			return {path: stringWidthShim};
 		});
-		// dist/vendor/ink.js → dist/text/width.js, compiled by tsc before this runs.
+		// dist/views/show-app.bundle.js → dist/text/width.js, compiled by tsc before this runs.
 		build.onResolve({filter: /[\\/]text[\\/]width\.ts$/}, args => (args.importer === stringWidthShim ? {path: '../text/width.js', external: true} : undefined));
 	},
 };
 
+/*
+ * The compiled modules that the CLI loads outside the views: everything the entry points reach without going
+ * through show-app.js. The bundle imports these from dist/ rather than carrying copies of its own: a second
+ * instance of a module would have its own state (the width tables, a load started early) and its own classes.
+ */
+const cutAtViews = {
+	name: 'perscope-cut-at-views',
+	setup(build) {
+		build.onResolve({filter: /[\\/]show-app\.js$/}, args => ({path: args.path, external: true}));
+	},
+};
+const outside = await build({
+	entryPoints: [join(dist, 'cli.js')],
+	plugins: [cutAtViews],
+	bundle: true,
+	splitting: true,
+	write: false,
+	metafile: true,
+	platform: 'node',
+	format: 'esm',
+	outdir: join(dist, 'unused'),
+	packages: 'external',
+	logLevel: 'warning',
+});
+const shared = new Set(Object.keys(outside.metafile.inputs).map(input => join(root, input)));
+if (!shared.has(join(viewsDir, 'run-app.js'))) throw new Error('bundle-views: cli.js no longer reaches views/run-app.js; review scripts/bundle-views.mjs');
+
+/** Leaves the modules in `shared` out of the bundle, imported by their path relative to dist/views/. */
+const sharedModules = {
+	name: 'perscope-shared-modules',
+	setup(build) {
+		build.onResolve({filter: /^\.\.?\//}, args => {
+			if (!args.resolveDir.startsWith(dist)) return undefined;
+			const path = join(args.resolveDir, args.path);
+			if (!shared.has(path)) return undefined;
+			const fromViews = relative(viewsDir, path).split(sep).join('/');
+			return {path: fromViews.startsWith('.') ? fromViews : `./${fromViews}`, external: true};
+		});
+	},
+};
+
 await build({
-	stdin: {contents: `export * from 'ink';\nexport {default as InkOutputForTests} from ${JSON.stringify(inkOutput)};`, resolveDir: root, sourcefile: 'ink-entry.js'},
-	plugins: [fastRows, yogaWithoutFetch, fastStringWidth],
+	stdin: {
+		contents: `export * from './views/show-app.js';\nexport {default as InkOutputForTests} from ${JSON.stringify(inkOutput)};`,
+		resolveDir: dist,
+		sourcefile: 'views-entry.js',
+	},
+	plugins: [sharedModules, fastRows, yogaWithoutFetch, fastStringWidth],
 	bundle: true,
 	platform: 'node',
 	format: 'esm',
 	target: 'node20',
-	outfile: join(dist, 'vendor', 'ink.js'),
-	external: ['react'],
-	// The viewer always loads Ink with NODE_ENV=production (cli.tsx): React's reconciler is then only its
-	// production build. Left undecided here, the development build (~700 KB) would be parsed on every start.
+	outfile: join(viewsDir, bundleName),
+	// The viewer always loads the views with NODE_ENV=production (cli.tsx): React and its reconciler are then
+	// only their production builds. Left undecided here, the development builds (~1 MB) would be parsed on
+	// every start.
 	define: {'process.env.NODE_ENV': '"production"'},
 	// Ink loads its devtools bridge only when DEV=true; the optional package it needs is not installed.
 	alias: {'react-devtools-core': fileURLToPath(new URL('ink-devtools-stub.mjs', import.meta.url))},
 	// CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
-	banner: {js: "import {createRequire as createRequireForInk} from 'node:module'; const require = createRequireForInk(import.meta.url);"},
+	banner: {js: "import {createRequire as createRequireForViews} from 'node:module'; const require = createRequireForViews(import.meta.url);"},
+	sourcemap: true,
 	logLevel: 'warning',
 	legalComments: 'none',
 });
 
-let pointed = 0;
-for (const name of readdirSync(viewsDir)) {
-	if (!name.endsWith('.js')) continue;
-	const path = join(viewsDir, name);
-	const text = readFileSync(path, 'utf8');
-	const changed = text.replaceAll(/ from 'ink';$/gm, " from '../vendor/ink.js';");
-	if (changed !== text) {
-		writeFileSync(path, changed);
-		pointed++;
-	}
-}
-
-if (pointed === 0) throw new Error('bundle-ink: no compiled view imports ink; has the output of tsc changed?');
+const runApp = join(viewsDir, 'run-app.js');
+const wiring = readFileSync(runApp, 'utf8');
+const pointed = wiring.replaceAll("import('./show-app.js')", `import('./${bundleName}')`);
+if (pointed === wiring) throw new Error("bundle-views: run-app.js no longer imports './show-app.js'; has the output of tsc changed?");
+writeFileSync(runApp, pointed);

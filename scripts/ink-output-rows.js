@@ -1,4 +1,4 @@
-// Appended to Ink's build/output.js when Ink is bundled (scripts/bundle-ink.mjs); it uses that module's own
+// Appended to Ink's build/output.js when Ink is bundled (scripts/bundle-views.mjs); it uses that module's own
 // bindings (Output, sliceAnsi, styledCharsToString).
 //
 // Ink turns every frame into a grid of one object per cell, then every written line into one object per

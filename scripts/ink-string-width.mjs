@@ -1,4 +1,4 @@
-// Stands in for string-width 8 inside the bundled Ink (scripts/bundle-ink.mjs). Ink measures, truncates and
+// Stands in for string-width 8 inside the bundled Ink (scripts/bundle-views.mjs). Ink measures, truncates and
 // writes every text of every frame with it, and string-width runs Intl.Segmenter over any line that is not
 // plain ASCII: a tree row starts with an emoji icon, so every row went the slow way (about a third of a
 // frame of a loaded tree). perscope's own width (source/text/width.ts) gives string-width's answers (its

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-// The stand-in the build puts in the bundled Ink for string-width (scripts/bundle-ink.mjs).
+// The stand-in the build puts in the bundled Ink for string-width (scripts/bundle-views.mjs).
 import inkStringWidth from '../../scripts/ink-string-width.mjs';
 
 /*
