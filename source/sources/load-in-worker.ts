@@ -1,7 +1,7 @@
 import {Worker} from 'node:worker_threads';
 import type {Ingest} from '../ingest.js';
 import {modelFromTransfer} from '../model/model-transfer.js';
-import {createModel} from '../model/state.js';
+import {createModel, type Activity} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
 import type {LoadMessage} from './load-worker.js';
 import {runSourcesFast} from './parallel-file.js';
@@ -30,10 +30,23 @@ export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHook
 		for (const [index, state] of from.entries()) if (states[index]) Object.assign(states[index], state);
 	};
 
+	// The activities of the next model, which arrive ahead of it (load-worker.ts).
+	let arriving: Activity[] = [];
 	const take = (message: LoadMessage) => {
+		if (message.kind === 'activities') {
+			for (const activity of message.activities) arriving.push(activity);
+			return;
+		}
+
 		mirror(message.states);
-		// The views hold the model object itself: its contents are replaced, not the object.
-		if (message.kind !== 'progress') Object.assign(ingest.model, modelFromTransfer(message.model));
+		if (message.kind !== 'progress') {
+			const model = modelFromTransfer(message.model);
+			model.activities = arriving;
+			arriving = [];
+			// The views hold the model object itself: its contents are replaced, not the object.
+			Object.assign(ingest.model, model);
+		}
+
 		hooks.onChange?.();
 	};
 

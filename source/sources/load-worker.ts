@@ -1,6 +1,7 @@
 import {parentPort, workerData} from 'node:worker_threads';
 import {Ingest} from '../ingest.js';
 import {modelToTransfer, type TransferredModel} from '../model/model-transfer.js';
+import type {Activity, Model} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
 import {runSourcesFast} from './parallel-file.js';
 import type {SourceState} from './run-sources.js';
@@ -10,14 +11,29 @@ import type {SourceState} from './run-sources.js';
  * do, reducing into a model of its own, and posts that model to the viewer now and then and once at the
  * end. A model is small next to the log it comes from (a few MB for a 124 MB log), so posting it costs far
  * less than posting the events it was made from.
+ *
+ * Its activities, most of its data, go ahead of the rest in parts: the viewer decodes one part while this
+ * thread encodes the next, instead of waiting for the whole model to be encoded before it starts decoding
+ * (at the end of a load the viewer has nothing else to do, and is waited for).
  */
 
 export type LoadSetup = {plan: InputPlan; maxLineBytes: number};
 
 export type LoadMessage =
 	| {kind: 'progress'; states: SourceState[]}
+	/** The next activities of the model posted next (whose own `activities` are left empty). */
+	| {kind: 'activities'; activities: Activity[]}
 	| {kind: 'model'; states: SourceState[]; model: TransferredModel}
 	| {kind: 'done'; states: SourceState[]; model: TransferredModel; exitCode: number};
+
+const activitiesPerPart = 500;
+
+/** A model's activities in the parts posted ahead of it, and the rest of it. */
+function modelInParts(model: Model): {parts: Activity[][]; rest: TransferredModel} {
+	const parts: Activity[][] = [];
+	for (let from = 0; from < model.activities.length; from += activitiesPerPart) parts.push(model.activities.slice(from, from + activitiesPerPart));
+	return {parts, rest: {...modelToTransfer(model), activities: []}};
+}
 
 /**
  * Time between models posted during a load, and at least this many times what posting the last one took.
@@ -43,13 +59,17 @@ async function load(setup: LoadSetup, post: (message: LoadMessage) => void): Pro
 				return;
 			}
 
-			post({kind: 'model', states: running.states, model: modelToTransfer(ingest.model)});
+			const {parts, rest} = modelInParts(ingest.model);
+			for (const activities of parts) post({kind: 'activities', activities});
+			post({kind: 'model', states: running.states, model: rest});
 			lastModelAt = performance.now();
 			modelCost = lastModelAt - now;
 		},
 	});
 	const exitCode = await running.done;
-	post({kind: 'done', states: running.states, model: modelToTransfer(ingest.model), exitCode});
+	const {parts, rest} = modelInParts(ingest.model);
+	for (const activities of parts) post({kind: 'activities', activities});
+	post({kind: 'done', states: running.states, model: rest, exitCode});
 }
 
 // PERSCOPE_LOAD_WORKER_FAIL_AFTER=N (for tests of the viewer taking over) makes the worker fail after N posts.
