@@ -222,9 +222,13 @@ if (!same) process.exitCode = 1;
 // ---------------------------------------------------------------------------------------------------------
 // 4-5. The TUI in a pseudo-terminal
 
+let terminalsStarted = 0;
+
 class Terminal {
 	constructor(name, command, capture) {
-		this.socket = `perscope-bench-${process.pid}-${name}`;
+		// A socket of its own per terminal: a server just killed on a reused socket can still be going away
+		// when the next one starts there, and tmux then fails with "server exited unexpectedly".
+		this.socket = `perscope-bench-${process.pid}-${name}-${++terminalsStarted}`;
 		this.capture = capture;
 		writeFileSync(capture, '');
 		// The shell waits for Enter, so the capture is in place before the viewer writes anything.
