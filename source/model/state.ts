@@ -43,8 +43,8 @@ export type ToolOutcome = {
 };
 
 /*
- * Activities are immutable: a change makes a new object in its place (reduce.ts, `updateActivity`). The
- * viewer's load worker finds what changed since its last post by object identity (model-transfer.ts).
+ * Activities are immutable: a change makes a new object in its place (reduce.ts, `updateActivity`), so
+ * whatever is kept per activity object (search's folded text, say) never goes stale.
  */
 type ActivityCommon = {
 	readonly id: string;

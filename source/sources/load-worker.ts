@@ -28,11 +28,13 @@ export type LoadMessage =
 
 const activitiesPerPart = 500;
 
-/** A model's activities in the parts posted ahead of it, and the rest of it. */
-function modelInParts(model: Model): {parts: Activity[][]; rest: TransferredModel} {
-	const parts: Activity[][] = [];
-	for (let from = 0; from < model.activities.length; from += activitiesPerPart) parts.push(model.activities.slice(from, from + activitiesPerPart));
-	return {parts, rest: {...modelToTransfer(model), activities: []}};
+/** Posts the model's activities in parts, then the message `last` makes of the rest of the model. */
+function postModel(post: (message: LoadMessage) => void, model: Model, last: (rest: TransferredModel) => LoadMessage): void {
+	for (let from = 0; from < model.activities.length; from += activitiesPerPart) {
+		post({kind: 'activities', activities: model.activities.slice(from, from + activitiesPerPart)});
+	}
+
+	post(last({...modelToTransfer(model), activities: []}));
 }
 
 /**
@@ -59,17 +61,13 @@ async function load(setup: LoadSetup, post: (message: LoadMessage) => void): Pro
 				return;
 			}
 
-			const {parts, rest} = modelInParts(ingest.model);
-			for (const activities of parts) post({kind: 'activities', activities});
-			post({kind: 'model', states: running.states, model: rest});
+			postModel(post, ingest.model, model => ({kind: 'model', states: running.states, model}));
 			lastModelAt = performance.now();
 			modelCost = lastModelAt - now;
 		},
 	});
 	const exitCode = await running.done;
-	const {parts, rest} = modelInParts(ingest.model);
-	for (const activities of parts) post({kind: 'activities', activities});
-	post({kind: 'done', states: running.states, model: rest, exitCode});
+	postModel(post, ingest.model, model => ({kind: 'done', states: running.states, model, exitCode}));
 }
 
 // PERSCOPE_LOAD_WORKER_FAIL_AFTER=N (for tests of the viewer taking over) makes the worker fail after N posts.
