@@ -30,19 +30,24 @@ export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHook
 		for (const [index, state] of from.entries()) if (states[index]) Object.assign(states[index], state);
 	};
 
-	// The activities of the next model, which arrive ahead of it (load-worker.ts).
-	let arriving: Activity[] = [];
+	// The model's activities as the worker has posted them so far; each model it posts takes them (load-worker.ts).
+	const activities: Activity[] = [];
 	const take = (message: LoadMessage) => {
 		if (message.kind === 'activities') {
-			for (const activity of message.activities) arriving.push(activity);
+			for (const [offset, activity] of message.activities.entries()) activities[message.from + offset] = activity;
+			return;
+		}
+
+		if (message.kind === 'changed activities') {
+			for (const [offset, index] of message.at.entries()) activities[index] = message.activities[offset]!;
 			return;
 		}
 
 		mirror(message.states);
 		if (message.kind !== 'progress') {
 			const model = modelFromTransfer(message.model);
-			model.activities = arriving;
-			arriving = [];
+			// A copy: the views may draw this model before the next one comes, and the list goes on changing.
+			model.activities = activities.slice();
 			// The views hold the model object itself: its contents are replaced, not the object.
 			Object.assign(ingest.model, model);
 		}

@@ -12,29 +12,80 @@ import type {SourceState} from './run-sources.js';
  * end. A model is small next to the log it comes from (a few MB for a 124 MB log), so posting it costs far
  * less than posting the events it was made from.
  *
- * Its activities, most of its data, go ahead of the rest in parts: the viewer decodes one part while this
- * thread encodes the next, instead of waiting for the whole model to be encoded before it starts decoding
- * (at the end of a load the viewer has nothing else to do, and is waited for).
+ * A model's activities, most of its data, go ahead of the rest, and only those the viewer does not have yet:
+ * new ones, and ones the reducer has replaced since (it never changes an activity in place). Besides the
+ * models posted now and then, one goes when most of the files are read (`lateModelAt`): the viewer decodes
+ * it and draws the tree while this thread reads the rest, so that at the end, when the viewer has nothing
+ * else to do and is waited for, it has only the last activities to decode and a tree to update rather than
+ * draw from nothing. Activities go in parts, so the viewer decodes one part while this thread encodes the next.
  */
 
 export type LoadSetup = {plan: InputPlan; maxLineBytes: number};
 
 export type LoadMessage =
 	| {kind: 'progress'; states: SourceState[]}
-	/** The next activities of the model posted next (whose own `activities` are left empty). */
-	| {kind: 'activities'; activities: Activity[]}
+	/**
+	 * Activities of the model, each put at its index (from `from` on, or the one in `at`) in the list the
+	 * viewer keeps; the model posted next takes that list (its own `activities` are left empty).
+	 */
+	| {kind: 'activities'; from: number; activities: Activity[]}
+	| {kind: 'changed activities'; at: number[]; activities: Activity[]}
 	| {kind: 'model'; states: SourceState[]; model: TransferredModel}
 	| {kind: 'done'; states: SourceState[]; model: TransferredModel; exitCode: number};
 
 const activitiesPerPart = 500;
 
-/** Posts the model's activities in parts, then the message `last` makes of the rest of the model. */
-function postModel(post: (message: LoadMessage) => void, model: Model, last: (rest: TransferredModel) => LoadMessage): void {
-	for (let from = 0; from < model.activities.length; from += activitiesPerPart) {
-		post({kind: 'activities', activities: model.activities.slice(from, from + activitiesPerPart)});
+/** The share of the files read at which a model is posted, however recently the last one was. */
+const lateModelAt = 0.8;
+
+/** What the viewer has of a model's activities, and how to post what it lacks. */
+export class ActivitiesPosted {
+	/** The activities as the viewer has them, by index. */
+	readonly #sent: Activity[] = [];
+	readonly #post: (message: LoadMessage) => void;
+
+	constructor(post: (message: LoadMessage) => void) {
+		this.#post = post;
 	}
 
-	post(last({...modelToTransfer(model), activities: []}));
+	/** Posts the activities replaced since they were posted, then the new ones in parts. */
+	postChanges(activities: readonly Activity[]): void {
+		const sent = this.#sent;
+		const at: number[] = [];
+		const changed: Activity[] = [];
+		for (let index = 0; index < sent.length; index++) {
+			const activity = activities[index]!;
+			if (activity === sent[index]) continue;
+			at.push(index);
+			changed.push(activity);
+			sent[index] = activity;
+		}
+
+		if (at.length > 0) this.#post({kind: 'changed activities', at, activities: changed});
+		for (let from = sent.length; from < activities.length; from += activitiesPerPart) {
+			const part = activities.slice(from, from + activitiesPerPart);
+			this.#post({kind: 'activities', from, activities: part});
+			for (const activity of part) sent.push(activity);
+		}
+	}
+
+	/** Posts the activities the viewer lacks, then the message `last` makes of the rest of the model. */
+	postModel(model: Model, last: (rest: TransferredModel) => LoadMessage): void {
+		this.postChanges(model.activities);
+		this.#post(last({...modelToTransfer(model), activities: []}));
+	}
+}
+
+/** The share of the files' bytes read so far (0 while their sizes are unknown). */
+function shareRead(states: readonly SourceState[]): number {
+	let read = 0;
+	let total = 0;
+	for (const state of states) {
+		read += state.bytesRead;
+		total += state.bytesTotal ?? 0;
+	}
+
+	return total > 0 ? read / total : 0;
 }
 
 /**
@@ -51,23 +102,27 @@ function isSetup(value: unknown): value is LoadSetup {
 
 async function load(setup: LoadSetup, post: (message: LoadMessage) => void): Promise<void> {
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes});
+	const posted = new ActivitiesPosted(post);
 	let lastModelAt = performance.now();
 	let modelCost = 0;
+	let lateModelPosted = false;
 	const running = runSourcesFast(setup.plan, ingest, {
 		afterChunk() {
 			const now = performance.now();
-			if (now - lastModelAt < Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
+			const late = !lateModelPosted && shareRead(running.states) >= lateModelAt;
+			if (!late && now - lastModelAt < Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
 				post({kind: 'progress', states: running.states});
 				return;
 			}
 
-			postModel(post, ingest.model, model => ({kind: 'model', states: running.states, model}));
+			if (late) lateModelPosted = true;
+			posted.postModel(ingest.model, model => ({kind: 'model', states: running.states, model}));
 			lastModelAt = performance.now();
 			modelCost = lastModelAt - now;
 		},
 	});
 	const exitCode = await running.done;
-	postModel(post, ingest.model, model => ({kind: 'done', states: running.states, model, exitCode}));
+	posted.postModel(ingest.model, model => ({kind: 'done', states: running.states, model, exitCode}));
 }
 
 // PERSCOPE_LOAD_WORKER_FAIL_AFTER=N (for tests of the viewer taking over) makes the worker fail after N posts.

@@ -3,11 +3,13 @@ import {mkdtempSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {pathToFileURL} from 'node:url';
+import {Worker} from 'node:worker_threads';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {withEnv} from '../helpers/env.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {root} from '../helpers/fixture-files.js';
 import type {InputPlan} from '../../source/sources/inputs.js';
+import type {LoadMessage} from '../../source/sources/load-worker.js';
 
 /*
  * How the viewer loads a large plain file (source/sources/load-in-worker.ts): a worker, started as the CLI
@@ -106,6 +108,28 @@ describe('the viewer’s load of a large file in a worker', () => {
 		const other = plan(large);
 		expect((await viewerSnapshot(other)).snapshot).toStrictEqual(await plainSnapshot(large));
 		expect(built.early.takeEarlyLoad(other)).toBeUndefined();
+	});
+
+	it('ends with the plain path’s model when a model came part way and some of its activities were replaced after', async () => {
+		// With chunks of this size the worker posts a model well before its last chunk (at 80 %: load-worker.ts),
+		// and the reducer replaces some of its activities after that: only those go again.
+		await withEnv({PERSCOPE_CHUNK_BYTES: String(1000 * 1000)}, async () => {
+			const kinds = await new Promise<string[]>((resolve, reject) => {
+				const worker = new Worker(built.early.loadWorkerUrl(), {workerData: {plan: plan(large), maxLineBytes}});
+				const seen: string[] = [];
+				worker.on('error', reject);
+				worker.on('message', (message: LoadMessage) => {
+					seen.push(message.kind);
+					if (message.kind === 'done') void worker.terminate().then(() => resolve(seen));
+				});
+			});
+			expect(kinds.indexOf('changed activities')).toBeGreaterThan(kinds.indexOf('model'));
+			expect(kinds.indexOf('model')).toBeGreaterThan(-1);
+
+			const loaded = await viewerSnapshot(plan(large));
+			expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
+			expect(loaded.chunksOnViewerThread).toBe(0);
+		});
 	});
 
 	it('starts again on the viewer’s thread when the worker fails part way', async () => {
