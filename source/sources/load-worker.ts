@@ -13,11 +13,12 @@ import type {SourceState} from './run-sources.js';
  * less than posting the events it was made from.
  *
  * A model's activities, most of its data, go ahead of the rest, and only those the viewer does not have yet:
- * new ones, and ones the reducer has replaced since (it never changes an activity in place). Besides the
- * models posted now and then, one goes when most of the files are read (`lateModelAt`): the viewer decodes
- * it and draws the tree while this thread reads the rest, so that at the end, when the viewer has nothing
- * else to do and is waited for, it has only the last activities to decode and a tree to update rather than
- * draw from nothing. Activities go in parts, so the viewer decodes one part while this thread encodes the next.
+ * new ones, and ones the reducer has replaced since (it never changes an activity in place). When most of
+ * the files are read (`earlyActivitiesAt`) the activities so far go without a model: the viewer decodes them
+ * while this thread reads the rest, so that at the end, when it has nothing else to do and is waited for, it
+ * decodes only the last ones. (A model there would also have the viewer draw the tree early, but drawing it
+ * cold holds up the viewer's answer to a key by some 40 ms.) Activities go in parts, so the viewer decodes
+ * one part while this thread encodes the next.
  */
 
 export type LoadSetup = {plan: InputPlan; maxLineBytes: number};
@@ -35,8 +36,8 @@ export type LoadMessage =
 
 const activitiesPerPart = 500;
 
-/** The share of the files read at which a model is posted, however recently the last one was. */
-const lateModelAt = 0.8;
+/** The share of the files read at which the activities so far are posted, ahead of the next model. */
+const earlyActivitiesAt = 0.8;
 
 /** What the viewer has of a model's activities, and how to post what it lacks. */
 export class ActivitiesPosted {
@@ -105,17 +106,20 @@ async function load(setup: LoadSetup, post: (message: LoadMessage) => void): Pro
 	const posted = new ActivitiesPosted(post);
 	let lastModelAt = performance.now();
 	let modelCost = 0;
-	let lateModelPosted = false;
+	let earlyActivitiesPosted = false;
 	const running = runSourcesFast(setup.plan, ingest, {
 		afterChunk() {
 			const now = performance.now();
-			const late = !lateModelPosted && shareRead(running.states) >= lateModelAt;
-			if (!late && now - lastModelAt < Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
+			if (now - lastModelAt < Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
+				if (!earlyActivitiesPosted && shareRead(running.states) >= earlyActivitiesAt) {
+					earlyActivitiesPosted = true;
+					posted.postChanges(ingest.model.activities);
+				}
+
 				post({kind: 'progress', states: running.states});
 				return;
 			}
 
-			if (late) lateModelPosted = true;
 			posted.postModel(ingest.model, model => ({kind: 'model', states: running.states, model}));
 			lastModelAt = performance.now();
 			modelCost = lastModelAt - now;
