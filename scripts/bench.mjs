@@ -278,6 +278,31 @@ class Terminal {
 		return undefined;
 	}
 
+	/**
+	 * Waits for a whole frame (from byte `from` on) for which `test` holds; its text and the time it was seen,
+	 * or undefined on timeout.
+	 */
+	async waitForFrame(test, timeoutMs, from = 0) {
+		const deadline = performance.now() + timeoutMs;
+		// Where the next frame is looked for, in the text decoded from byte `from` on.
+		let searched = 0;
+		while (performance.now() < deadline) {
+			const text = this.output().toString('utf8', from);
+			for (;;) {
+				const start = text.indexOf(frameStart, searched);
+				const end = start === -1 ? -1 : text.indexOf(frameEnd, start);
+				if (end === -1) break;
+				const frame = text.slice(start + frameStart.length, end);
+				if (test(frame)) return {frame, at: performance.now()};
+				searched = end;
+			}
+
+			await sleep(2);
+		}
+
+		return undefined;
+	}
+
 	kill() {
 		spawnSync('tmux', ['-L', this.socket, 'kill-server'], {stdio: 'ignore'});
 	}
@@ -300,6 +325,7 @@ function countOccurrences(bytes, text) {
 }
 
 const frameStart = '\u001B[?2026h';
+const frameEnd = '\u001B[?2026l';
 const tuiAvailable = !flags['no-tui'] && hasCommand('tmux', ['-V']) && existsSync('/proc/self/stat');
 
 async function measureStreaming() {
@@ -346,13 +372,13 @@ async function measureLoad(run) {
 
 /**
  * Presses `?` again and again while the large file loads: it opens the help, then closes it. A press is
- * answered when a frame with the help (or, closing it, with the tree's fold markers) arrives after it.
+ * answered by the first whole frame after it that shows the help (opening) or no longer shows it (closing).
+ * Ink writes each frame whole between synchronized-update markers, so a frame tells the state it shows.
  */
 async function measureKeysDuringLoad(run) {
 	const terminal = new Terminal('keys', `cd ${quote(repo)} && ${quote(node)} ${quote(cli)} ${quote(log)}`, join(dir, `tui-keys-${run}.out`));
 	const ended = ' · ended';
-	// The help's text; the tree's selection gutter, which nothing else draws.
-	const answers = {open: 'expand all / collapse all', closed: '›'};
+	const help = 'expand all / collapse all';
 	const samples = [];
 	try {
 		terminal.start();
@@ -362,15 +388,13 @@ async function measureKeysDuringLoad(run) {
 		while (samples.length < 20 && !terminal.output().includes(ended)) {
 			const from = terminal.output().length;
 			const sent = terminal.keys('?');
-			const answer = helpOpen ? answers.closed : answers.open;
-			const answered = await terminal.waitForOutput(answer, 5000, from);
-			if (answered === undefined) throw new Error('a key during the load was never answered');
+			const wanted = !helpOpen;
+			const answer = await terminal.waitForFrame(frame => frame.includes(help) === wanted, 5000, from);
+			if (answer === undefined) throw new Error('a key during the load was never answered');
 			// Only presses answered before the load ended count.
-			const output = terminal.output();
-			const endedAt = output.indexOf(ended, from);
-			if (endedAt !== -1 && endedAt < output.indexOf(answer, from)) break;
-			samples.push(answered - sent);
-			helpOpen = !helpOpen;
+			if (answer.frame.includes(ended)) break;
+			samples.push(answer.at - sent);
+			helpOpen = wanted;
 			// A person's key presses are some way apart; so are these.
 			await sleep(40);
 		}
