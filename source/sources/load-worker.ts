@@ -91,8 +91,9 @@ function shareRead(states: readonly SourceState[]): number {
 
 /**
  * Time between models posted during a load, and at least this many times what posting the last one took.
- * Posting one holds up the load (~25 ms for the model of a 124 MB log), so a load of under a second posts
- * only its final model; a longer one shows its progress as a growing tree.
+ * Posting one holds up the load (its new activities and the rest of the model: ~25 ms for the whole model of a
+ * 124 MB log), so a load of under a second posts only its final model; a longer one shows its progress as a
+ * growing tree.
  */
 const minModelIntervalMs = 1000;
 const modelIntervalPerCost = 10;
