@@ -16,6 +16,16 @@ import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from 
  * again on its own thread.
  */
 
+/** Puts the activities a worker posted at their indexes in the viewer's list of the model's activities. */
+export function putActivities(list: Activity[], message: Extract<LoadMessage, {kind: 'activities' | 'changed activities'}>): void {
+	if (message.kind === 'activities') {
+		for (const [offset, activity] of message.activities.entries()) list[message.from + offset] = activity;
+		return;
+	}
+
+	for (const [offset, index] of message.at.entries()) list[index] = message.activities[offset]!;
+}
+
 /** Loads the plan in a worker when that is worth it (large plain files, a second CPU); else undefined. */
 export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}): RunningSources | undefined {
 	// The CLI may have started it already (early-load.ts).
@@ -33,13 +43,8 @@ export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHook
 	// The model's activities as the worker has posted them so far; each model it posts takes them (load-worker.ts).
 	const activities: Activity[] = [];
 	const take = (message: LoadMessage) => {
-		if (message.kind === 'activities') {
-			for (const [offset, activity] of message.activities.entries()) activities[message.from + offset] = activity;
-			return;
-		}
-
-		if (message.kind === 'changed activities') {
-			for (const [offset, index] of message.at.entries()) activities[index] = message.activities[offset]!;
+		if (message.kind === 'activities' || message.kind === 'changed activities') {
+			putActivities(activities, message);
 			return;
 		}
 

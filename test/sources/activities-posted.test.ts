@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import type {Activity} from '../../source/model/state.js';
+import {putActivities} from '../../source/sources/load-in-worker.js';
 import {ActivitiesPosted, type LoadMessage} from '../../source/sources/load-worker.js';
 import {fixturePath, modelFromText} from '../helpers/load.js';
 
@@ -11,10 +12,7 @@ import {fixturePath, modelFromText} from '../helpers/load.js';
 
 /** The viewer's side (load-in-worker.ts): the activities put at their indexes. */
 function apply(list: Activity[], messages: LoadMessage[]): void {
-	for (const message of messages) {
-		if (message.kind === 'activities') for (const [offset, activity] of message.activities.entries()) list[message.from + offset] = activity;
-		else if (message.kind === 'changed activities') for (const [offset, index] of message.at.entries()) list[index] = message.activities[offset]!;
-	}
+	for (const message of messages) if (message.kind === 'activities' || message.kind === 'changed activities') putActivities(list, message);
 }
 
 const posted = (messages: LoadMessage[]) => messages.flatMap(message => (message.kind === 'activities' || message.kind === 'changed activities' ? message.activities : []));
