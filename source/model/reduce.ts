@@ -248,6 +248,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
 	if (!activity.childRunIds.includes(child.runId)) updateActivity(model, activity, {childRunIds: [...activity.childRunIds, child.runId]});
 	child.delegatingActivityId = activity.id;
+	child.rev++;
 	bumpPane(model, child);
 }
 

@@ -7,7 +7,7 @@ import {summaryTable} from '../../source/output/summary-table.js';
 import {maxIndentDepth, transcriptLine} from '../../source/output/transcript.js';
 import {wrapToWidth} from '../../source/text/wrap.js';
 import {inspectorLines} from '../../source/views/inspector-lines.js';
-import {modelProblems, outputProblems, unsafeForTerminal} from '../fuzz/invariants.js';
+import {modelProblems, outputProblems, runChangesWithoutRev, unsafeForTerminal} from '../fuzz/invariants.js';
 import {modelFromText} from '../helpers/load.js';
 
 /*
@@ -62,6 +62,16 @@ describe('regressions', () => {
 		expect(model.runs.get('parent')?.childRunIds).toEqual(['child']);
 		expect(model.runs.get('child')?.jobId).toBe('job');
 		expect(runsInTreeOrder(model, model.jobs.get('job')!).map(run => run.runId)).toEqual(['parent', 'child']);
+	});
+
+	it('a child that started before its parent’s delegation kept its rev when the delegation linked it, so views and the load worker missed the link', () => {
+		const lines = [
+			JSON.stringify({type: 'startRun', id: 'c', runId: 'child', expertKey: 'helper', initialCheckpoint: {status: 'init', delegatedBy: {runId: 'parent', toolCallId: 'call-1'}}}),
+			startRun('parent'),
+			perstack('callDelegate', 'parent', {toolCalls: [{id: 'call-1', skillName: 'helper', toolName: 'helper', args: {query: 'help'}}]}),
+		];
+		expect(runChangesWithoutRev(lines.map(line => Buffer.from(line)))).toEqual([]);
+		expect(modelFromText(lines.join('\n')).runs.get('child')?.delegatingActivityId).not.toBeNull();
 	});
 
 	it('a run joining another pane left a run that had already resumed it pointing at a pane that was gone', () => {

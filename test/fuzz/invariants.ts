@@ -1,9 +1,11 @@
+import {Ingest} from '../../source/ingest.js';
 import type {Model} from '../../source/model/state.js';
 import {panesInTreeOrder, runsInTreeOrder} from '../../source/model/tree.js';
 import {activityJsonLine} from '../../source/output/activity-json.js';
 import {buildSummary} from '../../source/output/summary.js';
 import {summaryTable} from '../../source/output/summary-table.js';
 import {transcriptLine} from '../../source/output/transcript.js';
+import {modelSnapshot} from '../helpers/model-snapshot.js';
 
 /*
  * What must hold for any model, whatever the input was. Each check returns problems as sentences rather
@@ -125,4 +127,33 @@ export function outputProblems(model: Model): string[] {
 	}
 
 	return problems;
+}
+
+function runSnapshots(model: Model): Map<string, {rev: number; snapshot: string}> {
+	return new Map([...model.runs].map(([runId, run]) => [runId, {rev: run.rev, snapshot: JSON.stringify(modelSnapshot(run))}]));
+}
+
+/**
+ * Each change to a run that left its `rev` as it was, as "line N: runId", reducing `lines` one by one. Views
+ * skip drawing runs whose rev is the same, and the load worker posts only runs whose rev changed
+ * (sources/load-worker.ts): such a change would show as a run frozen on screen.
+ */
+export function runChangesWithoutRev(lines: readonly Buffer[]): string[] {
+	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+	const splitter = ingest.splitter('test');
+	const found: string[] = [];
+	let before = runSnapshots(ingest.model);
+	for (const [index, line] of lines.entries()) {
+		splitter.push(line);
+		splitter.push(Buffer.from('\n'));
+		const after = runSnapshots(ingest.model);
+		for (const [runId, seen] of after) {
+			const earlier = before.get(runId);
+			if (earlier && earlier.rev === seen.rev && earlier.snapshot !== seen.snapshot) found.push(`line ${index + 1}: ${runId}`);
+		}
+
+		before = after;
+	}
+
+	return found;
 }

@@ -5,7 +5,7 @@ import {sanitizeBlock, sanitizeLine} from '../../source/text/sanitize.js';
 import {displayWidth} from '../../source/text/width.js';
 import {wrapToWidth} from '../../source/text/wrap.js';
 import {fixturesDir, modelFromText} from '../helpers/load.js';
-import {describeUnsafe, modelProblems, outputProblems, unsafeForTerminal} from './invariants.js';
+import {describeUnsafe, modelProblems, outputProblems, runChangesWithoutRev, unsafeForTerminal} from './invariants.js';
 import {mutate, mutationArbitrary, toBytes} from './mutate.js';
 
 /*
@@ -67,6 +67,15 @@ describe('mutated fixtures (fast-check, seed ' + String(seed) + ')', () => {
 				expect(model.events + model.diagnosticCount).toBe(nonBlankLines(bytes));
 			}),
 			{seed, numRuns: fuzzRuns(200)},
+		);
+	});
+
+	it('change a run’s rev with every change to the run', () => {
+		fc.assert(
+			fc.property(corpusArbitrary, ({fixtures, mutations}) => {
+				expect(runChangesWithoutRev(mutate(fixtures.flatMap(name => fixtureLines.get(name) ?? []), mutations))).toEqual([]);
+			}),
+			{seed, numRuns: fuzzRuns(60)},
 		);
 	});
 });
