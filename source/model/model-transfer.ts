@@ -8,32 +8,32 @@ import {TextAccumulator, type TextState} from './text-accumulator.js';
  */
 
 type StreamState = {step: number; reasoning: TextState; result: TextState};
-type TransferredRun = Omit<Run, 'streams'> & {streams: Array<[number, StreamState]>};
+export type TransferredRun = Omit<Run, 'streams'> & {streams: Array<[number, StreamState]>};
 export type TransferredModel = Omit<Model, 'runs'> & {runs: Array<[string, TransferredRun]>};
+
+/** The run in a form that posts without loss. It shares everything but its streams with `run`. */
+export function runToTransfer(run: Run): TransferredRun {
+	const streams: Array<[number, StreamState]> = [];
+	for (const [step, stream] of run.streams) streams.push([step, {step: stream.step, reasoning: stream.reasoning.toState(), result: stream.result.toState()}]);
+	return {...run, streams};
+}
+
+/** The run a transferred one was made from. */
+export function runFromTransfer(data: TransferredRun): Run {
+	const streams = new Map<number, StepStream>();
+	for (const [step, stream] of data.streams) {
+		streams.set(step, {step: stream.step, reasoning: TextAccumulator.fromState(stream.reasoning), result: TextAccumulator.fromState(stream.result)});
+	}
+
+	return {...data, streams};
+}
 
 /** The model in a form that posts without loss. It shares everything but the runs' streams with `model`. */
 export function modelToTransfer(model: Model): TransferredModel {
-	const runs: Array<[string, TransferredRun]> = [];
-	for (const [runId, run] of model.runs) {
-		const streams: Array<[number, StreamState]> = [];
-		for (const [step, stream] of run.streams) streams.push([step, {step: stream.step, reasoning: stream.reasoning.toState(), result: stream.result.toState()}]);
-		runs.push([runId, {...run, streams}]);
-	}
-
-	return {...model, runs};
+	return {...model, runs: [...model.runs].map(([runId, run]) => [runId, runToTransfer(run)])};
 }
 
 /** The model a transferred one was made from. */
 export function modelFromTransfer(data: TransferredModel): Model {
-	const runs = new Map<string, Run>();
-	for (const [runId, run] of data.runs) {
-		const streams = new Map<number, StepStream>();
-		for (const [step, stream] of run.streams) {
-			streams.set(step, {step: stream.step, reasoning: TextAccumulator.fromState(stream.reasoning), result: TextAccumulator.fromState(stream.result)});
-		}
-
-		runs.set(runId, {...run, streams});
-	}
-
-	return {...data, runs};
+	return {...data, runs: new Map(data.runs.map(([runId, run]) => [runId, runFromTransfer(run)]))};
 }

@@ -1,7 +1,7 @@
 import {Worker} from 'node:worker_threads';
 import type {Ingest} from '../ingest.js';
-import {modelFromTransfer} from '../model/model-transfer.js';
-import {createModel, type Activity} from '../model/state.js';
+import {runFromTransfer} from '../model/model-transfer.js';
+import {createModel, type Activity, type Model, type Run} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
 import type {LoadMessage} from './load-worker.js';
 import {runSourcesFast} from './parallel-file.js';
@@ -16,14 +16,21 @@ import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from 
  * again on its own thread.
  */
 
-/** Puts the activities a worker posted at their indexes in the viewer's list of the model's activities. */
-export function putActivities(list: Activity[], message: Extract<LoadMessage, {kind: 'activities' | 'changed activities'}>): void {
-	if (message.kind === 'activities') {
-		for (const [offset, activity] of message.activities.entries()) list[message.from + offset] = activity;
-		return;
-	}
+/** The model's activities and runs as a worker has posted them so far; each model it posts takes them. */
+export type PostedParts = {activities: Activity[]; runs: Map<string, Run>};
 
-	for (const [offset, index] of message.at.entries()) list[index] = message.activities[offset]!;
+/** Takes activities or runs a worker posted ahead of a model (load-worker.ts). */
+export function putParts(parts: PostedParts, message: Extract<LoadMessage, {kind: 'activities' | 'changed activities' | 'runs'}>): void {
+	switch (message.kind) {
+		case 'activities':
+			for (const [offset, activity] of message.activities.entries()) parts.activities[message.from + offset] = activity;
+			return;
+		case 'changed activities':
+			for (const [offset, index] of message.at.entries()) parts.activities[index] = message.activities[offset]!;
+			return;
+		case 'runs':
+			for (const [runId, run] of message.runs) parts.runs.set(runId, runFromTransfer(run));
+	}
 }
 
 /** Loads the plan in a worker when that is worth it (large plain files, a second CPU); else undefined. */
@@ -40,21 +47,26 @@ export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHook
 		for (const [index, state] of from.entries()) if (states[index]) Object.assign(states[index], state);
 	};
 
-	// The model's activities as the worker has posted them so far; each model it posts takes them (load-worker.ts).
-	const activities: Activity[] = [];
+	const parts: PostedParts = {activities: [], runs: new Map()};
 	const take = (message: LoadMessage) => {
-		if (message.kind === 'activities' || message.kind === 'changed activities') {
-			putActivities(activities, message);
-			return;
-		}
-
-		mirror(message.states);
-		if (message.kind !== 'progress') {
-			const model = modelFromTransfer(message.model);
-			// A copy: the views may draw this model before the next one comes, and the list goes on changing.
-			model.activities = activities.slice();
-			// The views hold the model object itself: its contents are replaced, not the object.
-			Object.assign(ingest.model, model);
+		switch (message.kind) {
+			case 'activities':
+			case 'changed activities':
+			case 'runs':
+				putParts(parts, message);
+				return;
+			case 'progress':
+				mirror(message.states);
+				break;
+			case 'model':
+			case 'done': {
+				mirror(message.states);
+				// Copies: the views may draw this model before the next one comes, and the parts go on changing.
+				const model: Model = {...message.model, activities: parts.activities.slice(), runs: new Map(parts.runs)};
+				// The views hold the model object itself: its contents are replaced, not the object.
+				Object.assign(ingest.model, model);
+				break;
+			}
 		}
 
 		hooks.onChange?.();

@@ -1,7 +1,7 @@
 import {parentPort, workerData} from 'node:worker_threads';
 import {Ingest} from '../ingest.js';
-import {modelToTransfer, type TransferredModel} from '../model/model-transfer.js';
-import type {Activity, Model} from '../model/state.js';
+import {runToTransfer, type TransferredModel, type TransferredRun} from '../model/model-transfer.js';
+import type {Activity, Model, Run} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
 import {runSourcesFast} from './parallel-file.js';
 import type {SourceState} from './run-sources.js';
@@ -12,13 +12,14 @@ import type {SourceState} from './run-sources.js';
  * end. A model is small next to the log it comes from (a few MB for a 124 MB log), so posting it costs far
  * less than posting the events it was made from.
  *
- * A model's activities, most of its data, go ahead of the rest, and only those the viewer does not have yet:
- * new ones, and ones the reducer has replaced since (it never changes an activity in place). When most of
- * the files are read (`earlyActivitiesAt`) the activities so far go without a model: the viewer decodes them
- * while this thread reads the rest, so that at the end, when it has nothing else to do and is waited for, it
- * decodes only the last ones. (A model there would also have the viewer draw the tree early, but drawing it
- * cold holds up the viewer's answer to a key by some 40 ms.) Activities go in parts, so the viewer decodes
- * one part while this thread encodes the next.
+ * A model's activities and runs, most of its data, go ahead of the rest, and only those the viewer does not
+ * have yet: new activities and ones the reducer has replaced since (it never changes an activity in place),
+ * new runs and ones whose rev moved (it moves with every change to a run). When most of the files are read
+ * (`earlyChangesAt`) these go without a model: the viewer decodes them while this thread reads the rest, so
+ * that at the end, when it has nothing else to do and is waited for, it decodes only the last ones. (A model
+ * there would also have the viewer draw the tree early, but drawing it cold holds up the viewer's answer to a
+ * key by some 40 ms.) Activities go in parts, so the viewer decodes one part while this thread encodes the
+ * next.
  */
 
 export type LoadSetup = {plan: InputPlan; maxLineBytes: number};
@@ -31,27 +32,43 @@ export type LoadMessage =
 	 */
 	| {kind: 'activities'; from: number; activities: Activity[]}
 	| {kind: 'changed activities'; at: number[]; activities: Activity[]}
+	/** Runs of the model, new or changed; the model posted next takes them (its own `runs` are left empty). */
+	| {kind: 'runs'; runs: Array<[string, TransferredRun]>}
 	| {kind: 'model'; states: SourceState[]; model: TransferredModel}
 	| {kind: 'done'; states: SourceState[]; model: TransferredModel; exitCode: number};
 
 const activitiesPerPart = 500;
 
-/** The share of the files read at which the activities so far are posted, ahead of the next model. */
-const earlyActivitiesAt = 0.8;
+/** The share of the files read at which the activities and runs so far are posted, ahead of the next model. */
+const earlyChangesAt = 0.8;
 
-/** What the viewer has of a model's activities, and how to post what it lacks. */
-export class ActivitiesPosted {
+/** What the viewer has of a model's activities and runs, and how to post what it lacks. */
+export class ModelPoster {
 	/** The activities as the viewer has them, by index. */
-	readonly #sent: Activity[] = [];
+	readonly #sentActivities: Activity[] = [];
+	/** The rev of each run as the viewer has it. */
+	readonly #sentRevs = new Map<string, number>();
 	readonly #post: (message: LoadMessage) => void;
 
 	constructor(post: (message: LoadMessage) => void) {
 		this.#post = post;
 	}
 
+	/** Posts the activities and runs the viewer lacks. */
+	postChanges(model: Model): void {
+		this.#postActivities(model.activities);
+		this.#postRuns(model.runs);
+	}
+
+	/** Posts what the viewer lacks, then the message `last` makes of the rest of the model. */
+	postModel(model: Model, last: (rest: TransferredModel) => LoadMessage): void {
+		this.postChanges(model);
+		this.#post(last({...model, activities: [], runs: []}));
+	}
+
 	/** Posts the activities replaced since they were posted, then the new ones in parts. */
-	postChanges(activities: readonly Activity[]): void {
-		const sent = this.#sent;
+	#postActivities(activities: readonly Activity[]): void {
+		const sent = this.#sentActivities;
 		const at: number[] = [];
 		const changed: Activity[] = [];
 		for (let index = 0; index < sent.length; index++) {
@@ -70,12 +87,19 @@ export class ActivitiesPosted {
 		}
 	}
 
-	/** Posts the activities the viewer lacks, then the message `last` makes of the rest of the model. */
-	postModel(model: Model, last: (rest: TransferredModel) => LoadMessage): void {
-		this.postChanges(model.activities);
-		this.#post(last({...modelToTransfer(model), activities: []}));
+	/** Posts the runs that are new or changed (their rev moved, model/reduce.ts) since they were posted. */
+	#postRuns(runs: ReadonlyMap<string, Run>): void {
+		const changed: Array<[string, TransferredRun]> = [];
+		for (const [runId, run] of runs) {
+			if (this.#sentRevs.get(runId) === run.rev) continue;
+			changed.push([runId, runToTransfer(run)]);
+			this.#sentRevs.set(runId, run.rev);
+		}
+
+		if (changed.length > 0) this.#post({kind: 'runs', runs: changed});
 	}
 }
+
 
 /** The share of the files' bytes read so far (0 while their sizes are unknown). */
 function shareRead(states: readonly SourceState[]): number {
@@ -104,17 +128,17 @@ function isSetup(value: unknown): value is LoadSetup {
 
 async function load(setup: LoadSetup, post: (message: LoadMessage) => void): Promise<void> {
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes});
-	const posted = new ActivitiesPosted(post);
+	const posted = new ModelPoster(post);
 	let lastModelAt = performance.now();
 	let modelCost = 0;
-	let earlyActivitiesPosted = false;
+	let earlyChangesPosted = false;
 	const running = runSourcesFast(setup.plan, ingest, {
 		afterChunk() {
 			const now = performance.now();
 			if (now - lastModelAt < Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
-				if (!earlyActivitiesPosted && shareRead(running.states) >= earlyActivitiesAt) {
-					earlyActivitiesPosted = true;
-					posted.postChanges(ingest.model.activities);
+				if (!earlyChangesPosted && shareRead(running.states) >= earlyChangesAt) {
+					earlyChangesPosted = true;
+					posted.postChanges(ingest.model);
 				}
 
 				post({kind: 'progress', states: running.states});

@@ -110,9 +110,9 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(built.early.takeEarlyLoad(other)).toBeUndefined();
 	});
 
-	it('ends with the plain path’s model when most activities came part way and some were replaced after', async () => {
-		// With chunks of this size the worker posts the activities so far well before its last chunk (at 80 %:
-		// load-worker.ts), and the reducer replaces some of them after that: only those go again.
+	it('ends with the plain path’s model when most activities and runs came part way and some changed after', async () => {
+		// With chunks of this size the worker posts the activities and runs so far well before its last chunk
+		// (at 80 %: load-worker.ts), and the reducer changes some of them after that: only those go again.
 		await withEnv({PERSCOPE_CHUNK_BYTES: String(1000 * 1000)}, async () => {
 			const kinds = await new Promise<string[]>((resolve, reject) => {
 				const worker = new Worker(built.early.loadWorkerUrl(), {workerData: {plan: plan(large), maxLineBytes}});
@@ -125,6 +125,7 @@ describe('the viewer’s load of a large file in a worker', () => {
 			});
 			expect(kinds.indexOf('changed activities')).toBeGreaterThan(kinds.indexOf('activities'));
 			expect(kinds.indexOf('activities')).toBeGreaterThan(-1);
+			expect(kinds.filter(kind => kind === 'runs').length, 'runs part way, and the changed ones at the end').toBeGreaterThanOrEqual(2);
 
 			const loaded = await viewerSnapshot(plan(large));
 			expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
