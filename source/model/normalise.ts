@@ -2,6 +2,7 @@ import type {z} from 'zod';
 import type {Line} from '../sources/line-splitter.js';
 import type {AgentEvent, CheckpointInfo, Dialect, EventRef, ParsedLine, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
 import {runStatuses} from './events.js';
+import {zeroUsage} from './usage.js';
 import {tokenCountOf} from './wire/common.js';
 import {daemonEventTypes, daemonSchemas, type DaemonEvent, type DaemonUsage} from './wire/daemon.js';
 import {droverEventKinds, droverEventSchema, type DroverEvent} from './wire/drover.js';
@@ -123,8 +124,6 @@ function unknown(value: object, dialect: Dialect, wireType: string, ref: EventRe
 
 // ---------------------------------------------------------------------------------------------------------
 // Perstack
-
-export const zeroUsage: Usage = Object.freeze({inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0});
 
 function toStatus(status: string): RunStatus {
 	for (const known of runStatuses) if (known === status) return known;

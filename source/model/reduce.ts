@@ -1,5 +1,5 @@
 import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
-import {zeroUsage} from './normalise.js';
+import {addUsage, zeroUsage} from './usage.js';
 import {
 	baseToolTypes,
 	isToolActivity,
@@ -1047,16 +1047,6 @@ function completedReasoning(run: Run, step: number | undefined): string | undefi
 	if (step === undefined) return undefined;
 	const stream = run.streams.get(step);
 	return stream?.reasoning.isComplete ? stream.reasoning.text : undefined;
-}
-
-export function addUsage(a: Usage, b: Usage): Usage {
-	return {
-		inputTokens: a.inputTokens + b.inputTokens,
-		outputTokens: a.outputTokens + b.outputTokens,
-		reasoningTokens: a.reasoningTokens + b.reasoningTokens,
-		totalTokens: a.totalTokens + b.totalTokens,
-		cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
-	};
 }
 
 export type {Pane};

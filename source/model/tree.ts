@@ -1,6 +1,5 @@
 import type {RunStatus, Usage} from './events.js';
-import {zeroUsage} from './normalise.js';
-import {addUsage} from './reduce.js';
+import {addUsage, zeroUsage} from './usage.js';
 import type {Job, Model, Pane, Run} from './state.js';
 
 /*

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {Ingest} from '../ingest.js';
 import type {RunStatus, Usage} from '../model/events.js';
-import {zeroUsage} from '../model/normalise.js';
+import {zeroUsage} from '../model/usage.js';
 import {streamTypes} from '../model/stream-line.js';
 import {jobTotals} from '../model/tree.js';
 import {compareEventFiles} from './event-order.js';

@@ -1,11 +1,9 @@
 import {Worker} from 'node:worker_threads';
-import type {Ingest} from '../ingest.js';
 import {runFromTransfer} from '../model/model-transfer.js';
 import {createModel, type Activity, type Model, type Run} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
 import type {LoadMessage} from './load-worker.js';
-import {runSourcesFast} from './parallel-file.js';
-import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
+import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './source-state.js';
 import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from './early-load.js';
 
 /*
@@ -13,7 +11,7 @@ import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from 
  * (load-worker.ts), and the viewer takes over each model it posts. The viewer's own thread meanwhile loads
  * Ink, draws and answers keys, and neither waits for the other: the load takes about as long as the
  * headless one instead of sharing a thread with the drawing. Should the worker fail, the viewer starts
- * again on its own thread.
+ * again on its own thread, and only then loads the loading code (parsers, reducer).
  */
 
 /** The model's activities and runs as a worker has posted them so far; each model it posts takes them. */
@@ -33,11 +31,14 @@ export function putParts(parts: PostedParts, message: Extract<LoadMessage, {kind
 	}
 }
 
-/** Loads the plan in a worker when that is worth it (large plain files, a second CPU); else undefined. */
-export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}): RunningSources | undefined {
+/**
+ * Loads the plan into `target.model` in a worker when that is worth it (large plain files, a second CPU); else
+ * undefined. The views hold that model object: its contents are replaced as the worker posts models.
+ */
+export function loadInWorker(plan: InputPlan, target: {model: Model; maxLineBytes: number}, hooks: SourcesHooks = {}): RunningSources | undefined {
 	// The CLI may have started it already (early-load.ts).
 	const early = takeEarlyLoad(plan);
-	const setup = early ? undefined : workerLoadFor(plan, ingest.maxLineBytes);
+	const setup = early ? undefined : workerLoadFor(plan, target.maxLineBytes);
 	const worker = early?.worker ?? (setup ? new Worker(loadWorkerUrl(), {workerData: setup, resourceLimits: workerResourceLimits}) : undefined);
 	if (!worker) return undefined;
 
@@ -63,8 +64,7 @@ export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHook
 				mirror(message.states);
 				// Copies: the views may draw this model before the next one comes, and the parts go on changing.
 				const model: Model = {...message.model, activities: parts.activities.slice(), runs: new Map(parts.runs)};
-				// The views hold the model object itself: its contents are replaced, not the object.
-				Object.assign(ingest.model, model);
+				Object.assign(target.model, model);
 				break;
 			}
 		}
@@ -86,17 +86,22 @@ export function loadInWorker(plan: InputPlan, ingest: Ingest, hooks: SourcesHook
 			}
 
 			// Start over on this thread, from an empty model.
-			Object.assign(ingest.model, createModel());
+			Object.assign(target.model, createModel());
 			for (const [index, input] of plan.inputs.entries()) Object.assign(states[index]!, initialSourceState(input));
-			const restarted = runSourcesFast(plan, ingest, {
-				...hooks,
-				onChange() {
-					mirror(restarted.states);
-					hooks.onChange?.();
-				},
-			});
-			onMainThread = restarted;
-			resolve(restarted.done);
+			resolve(
+				Promise.all([import('../ingest.js'), import('./parallel-file.js')]).then(([{Ingest}, {runSourcesFast}]) => {
+					if (stopped) return 0;
+					const restarted = runSourcesFast(plan, new Ingest({model: target.model, maxLineBytes: target.maxLineBytes}), {
+						...hooks,
+						onChange() {
+							mirror(restarted.states);
+							hooks.onChange?.();
+						},
+					});
+					onMainThread = restarted;
+					return restarted.done;
+				}),
+			);
 		};
 
 		const receive = (message: LoadMessage) => {

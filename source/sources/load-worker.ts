@@ -4,7 +4,7 @@ import {runToTransfer, type TransferredModel, type TransferredRun} from '../mode
 import type {Activity, Model, Run} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
 import {runSourcesFast} from './parallel-file.js';
-import type {SourceState} from './run-sources.js';
+import type {SourceState} from './source-state.js';
 
 /*
  * The viewer's loader of large plain files (load-in-worker.ts): it loads them exactly as the headless modes

@@ -11,7 +11,8 @@ import type {LinePosition} from './line-splitter.js';
 import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
 import {plainFiles, type PlainFile} from './plain-files.js';
 import {workerResourceLimits} from './early-load.js';
-import {initialSourceState, runSources, type RunningSources, type SourcesHooks, type SourceState} from './run-sources.js';
+import {runSources} from './run-sources.js';
+import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './source-state.js';
 
 /*
  * The fast way to load plain files (not followed, not compressed). The file is cut into chunks at line

@@ -1,6 +1,7 @@
 import {Ingest} from '../ingest.js';
 import type {ParsedLine} from '../model/events.js';
 import type {Line, OverlongLine} from './line-splitter.js';
+import {defaultMaxGapMs} from './replay-speed.js';
 
 /*
  * Replay: a saved log played back with its original timing, so a person can watch a run as it happened.
@@ -10,15 +11,10 @@ import type {Line, OverlongLine} from './line-splitter.js';
  * runs more than a chunk ahead of what has been shown.
  */
 
-/** A replayed log stays watchable: no single pause is longer than this (in log time, so `gap / speed` on screen). */
-import {defaultMaxGapMs} from './replay-speed.js';
-
 export {defaultMaxGapMs, nextSpeed, parseReplaySpeed, replaySpeeds} from './replay-speed.js';
 
 /** When the consumer falls behind (a slow terminal), the schedule slips rather than catching up in a burst. */
 const maxLagMs = 100;
-
-/** The speeds `+` and `-` step through. */
 
 export type ReplayClock = {
 	now: () => number;

@@ -8,57 +8,7 @@ import type {Input, InputPlan} from './inputs.js';
 import {readJobDirectory} from './job-reader.js';
 import {readGzipFile} from './read-gzip.js';
 import {pumpStream} from './read-stream.js';
-
-/** What a view needs to know about one source while it is being read. Updated in place. */
-export type SourceState = {
-	label: string;
-	kind: Input['kind'];
-	/** Still reading (or following, or the child still runs). */
-	live: boolean;
-	/** Caught up with a file or job directory and waiting for more to be appended. */
-	following: boolean;
-	/** Following a path that does not exist (yet). */
-	waiting: boolean;
-	/** For a .gz file, compressed bytes; for a job directory, bytes of its event files. */
-	bytesRead: number;
-	/** Known for regular files and job directories; undefined for pipes. A followed file's total grows. */
-	bytesTotal: number | undefined;
-	/** Set when the source failed; the message is for the user. */
-	error: string | undefined;
-	/** For a child command: its pid, and how it ended (exitCode null when a signal ended it). */
-	pid?: number;
-	command?: string[];
-	exitCode?: number | null;
-	signal?: string | null;
-	/** A child's latest stderr lines (at most `maxStderrLines`, each cut at `maxStderrLineLength`). */
-	stderr: string[];
-	/** Every stderr line the child wrote, including those no longer kept. */
-	stderrCount: number;
-};
-
-export type SourcesHooks = {
-	/** Runs after each chunk is reduced; awaiting it applies backpressure to the input. */
-	afterChunk?: () => void | Promise<void>;
-	/** Something in the states changed (a stderr line, an exit, progress, following began), so a view can redraw. */
-	onChange?: () => void;
-	/** A child wrote a line to stderr (already cut to length, not yet sanitised). */
-	onStderr?: (text: string, state: SourceState) => void;
-};
-
-export type RunningSources = {
-	states: SourceState[];
-	/**
-	 * Resolves with the exit code the viewer should end with once every source has ended: the child's
-	 * (128 + signal number when a signal killed it, 127 when it could not start), else 1 when a source
-	 * failed, else 0. Following ends only through `stop()`.
-	 */
-	done: Promise<number>;
-	/** Sends SIGINT to a running child; false when no child runs. */
-	interrupt: () => boolean;
-	childRunning: () => boolean;
-	/** Ends everything: following, watching, reading stdin; a running child gets SIGTERM (SIGKILL after a grace period). */
-	stop: () => void;
-};
+import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './source-state.js';
 
 /**
  * Reads every input of the plan into the ingest (several merge into one model). Files and job
@@ -258,37 +208,6 @@ async function readStdin(state: SourceState, ingest: Ingest, afterChunk: () => P
 function redirectedFileSize(): number | undefined {
 	try {
 		const info = fstatSync(0);
-		return info.isFile() ? info.size : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** Whether a source is a file (or redirected stdin) being read up to its known size. */
-export function isLoading(source: SourceState): boolean {
-	return source.live && !source.following && !source.waiting && source.bytesTotal !== undefined && source.bytesTotal > 0 && source.bytesRead < source.bytesTotal;
-}
-
-/** The state of an input before anything is read (also handy for views' tests). */
-export function initialSourceState(input: Input): SourceState {
-	return {
-		label: input.label,
-		kind: input.kind,
-		live: true,
-		following: false,
-		waiting: false,
-		bytesRead: 0,
-		bytesTotal: input.kind === 'file' ? fileSize(input.path) : undefined,
-		error: undefined,
-		...(input.kind === 'command' ? {command: input.command} : {}),
-		stderr: [],
-		stderrCount: 0,
-	};
-}
-
-function fileSize(path: string): number | undefined {
-	try {
-		const info = statSync(path);
 		return info.isFile() ? info.size : undefined;
 	} catch {
 		return undefined;

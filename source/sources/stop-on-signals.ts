@@ -1,4 +1,4 @@
-import type {RunningSources} from './run-sources.js';
+import type {RunningSources} from './source-state.js';
 
 /**
  * How a viewer without a screen of its own (the headless modes) answers SIGINT and SIGTERM while sources

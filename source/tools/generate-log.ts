@@ -14,7 +14,7 @@ import {createWriteStream} from 'node:fs';
 import {once} from 'node:events';
 import {performance} from 'node:perf_hooks';
 import type {Usage} from '../model/events.js';
-import {addUsage} from '../model/reduce.js';
+import {addUsage} from '../model/usage.js';
 import {parseArgs} from 'node:util';
 
 const HELP = `Usage: generate-log [options]

@@ -1,7 +1,7 @@
 import {Box} from 'ink';
 import React, {useRef, useState} from 'react';
 import {filterText, toggleErrors, type Filter} from '../model/filter.js';
-import {nextSpeed} from '../sources/replay.js';
+import {nextSpeed} from '../sources/replay-speed.js';
 import {UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';
 import {Footer} from './footer.js';
 import {PromptLine, usePromptKeys} from './prompt-line.js';

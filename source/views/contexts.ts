@@ -2,7 +2,7 @@ import {createContext, useContext, useSyncExternalStore, type Dispatch} from 're
 import type {EventRef} from '../model/events.js';
 import type {Activity, Model} from '../model/state.js';
 import type {Replay} from '../sources/replay.js';
-import type {SourceState} from '../sources/run-sources.js';
+import type {SourceState} from '../sources/source-state.js';
 import type {UiAction, UiState} from './ui-state.js';
 import {UiStore} from './ui-store.js';
 import type {ViewStore} from './view-store.js';

@@ -1,7 +1,6 @@
 import {Text} from 'ink';
 import React from 'react';
-import {zeroUsage} from '../model/normalise.js';
-import {addUsage} from '../model/reduce.js';
+import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
 import {runSteps, shownStatus} from '../model/tree.js';
 import {formatCount, formatDuration, span} from '../output/format.js';

@@ -1,12 +1,11 @@
 import type {Instance} from 'ink';
-import {Ingest} from '../ingest.js';
+import {createModel} from '../model/state.js';
 import type {InputPlan} from '../sources/inputs.js';
 import {loadInWorker} from '../sources/load-in-worker.js';
-import {runSourcesFast} from '../sources/parallel-file.js';
 import {discardEarlyLoad} from '../sources/early-load.js';
 import {RawEvents} from '../sources/raw-events.js';
-import {Replay, ReplayIngest} from '../sources/replay.js';
-import {isLoading} from '../sources/run-sources.js';
+import type {Replay} from '../sources/replay.js';
+import {isLoading, type RunningSources, type SourcesHooks} from '../sources/source-state.js';
 import {exportRawEvent} from '../output/export-event.js';
 import type {Filter} from '../model/filter.js';
 import type {ViewEnv} from './contexts.js';
@@ -16,6 +15,8 @@ import {ViewStore} from './view-store.js';
 /*
  * The viewer's wiring: keyboard, sources, model and store. It loads no Ink: reading starts first, then
  * show-app.tsx (Ink and the views) is imported while a worker loads a large file (sources/load-in-worker.ts).
+ * Nor does it load the loading code (parsers, reducer) unless this thread reads: a worker's load has no use
+ * for it (~40 ms of CPU and two dozen modules fewer).
  */
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
@@ -70,12 +71,12 @@ export async function runApp(
 	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
 	const raw = new RawEvents();
 	raw.addPlan(plan);
-	const replay = options.replaySpeed === undefined ? undefined : new Replay({speed: options.replaySpeed});
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
-	const ingest = replay ? new ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
+	const replaying = options.replaySpeed === undefined ? undefined : {speed: options.replaySpeed, ...(await import('../sources/replay.js'))};
+	const replay = replaying && new replaying.Replay({speed: replaying.speed});
+	const model = createModel();
 	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
 	// (`sources` is set below, before the store's first tick.)
-	const store = new ViewStore(ingest.model, {loading: () => replay === undefined && sources.states.some(isLoading)});
+	const store = new ViewStore(model, {loading: () => replay === undefined && sources.states.some(isLoading)});
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
 	const redraw = () => store.markChanged();
 	replay?.subscribe(redraw);
@@ -88,20 +89,32 @@ export async function runApp(
 	// views does not wait for the file.
 	let firstFrameDrawn = () => {};
 	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
-	// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
-	// offset, so nothing is lost by lines not passing through `onLine`. Yield to the event loop between
-	// chunks so keys and frames are served while a big file loads.
-	const hooks = {
-		afterChunk: async () => {
-			if (ingest instanceof ReplayIngest) await ingest.drain(redraw);
-			await new Promise(resolve => setImmediate(resolve));
-		},
+	// Yield to the event loop between chunks so keys and frames are served while a big file loads.
+	const hooks: SourcesHooks = {
+		afterChunk: () => new Promise(resolve => setImmediate(resolve)),
 		onChange: () => store.markChanged(),
 	};
+	/** Reads the plan on this thread. */
+	const loadHere = async (): Promise<RunningSources> => {
+		const [{Ingest}, {runSourcesFast}] = await Promise.all([import('../ingest.js'), import('../sources/parallel-file.js')]);
+		// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
+		// offset, so nothing is lost by lines not passing through `onLine`.
+		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
+		if (!replaying || !replay) return runSourcesFast(plan, new Ingest(ingestOptions), hooks, {mainThreadFrom: drawn});
+		const ingest = new replaying.ReplayIngest({...ingestOptions, replay});
+		return runSourcesFast(plan, ingest, {
+			...hooks,
+			afterChunk: async () => {
+				await ingest.drain(redraw);
+				await hooks.afterChunk?.();
+			},
+		});
+	};
+
 	// A large file loads in a worker; a replay reads as events fall due, so it has nothing to gain from one.
-	const inWorker = replay === undefined ? loadInWorker(plan, ingest, hooks) : undefined;
+	const inWorker = replay === undefined ? loadInWorker(plan, {model, maxLineBytes: options.maxLineBytes}, hooks) : undefined;
 	if (!inWorker) discardEarlyLoad();
-	const sources = inWorker ?? runSourcesFast(plan, ingest, hooks, replay === undefined ? {mainThreadFrom: drawn} : {});
+	const sources = inWorker ?? (await loadHere());
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
@@ -112,7 +125,7 @@ export async function runApp(
 
 	const env: ViewEnv = {
 		store,
-		model: ingest.model,
+		model,
 		sourceLabel: plan.label,
 		sources: sources.states,
 		rawEvent: ref => raw.read(ref),

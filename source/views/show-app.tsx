@@ -1,7 +1,7 @@
 import {render, type Instance} from 'ink';
 import React from 'react';
 import type {Filter} from '../model/filter.js';
-import {listJobs, type JobListing} from '../sources/job-listing.js';
+import type {JobListing} from '../sources/job-listing.js';
 import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
 import {JobChooser} from './job-chooser.js';
@@ -13,6 +13,8 @@ import {JobChooser} from './job-chooser.js';
 
 /** Lists the saved jobs under `root` and resolves with the one chosen, or undefined if the person quit. */
 export async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise<JobListing | undefined> {
+	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
+	const {listJobs} = await import('../sources/job-listing.js');
 	let chosen: JobListing | undefined;
 	const chooser = render(<JobChooser root={root} jobs={listJobs(root)} onChoose={job => (chosen = job)} />, {stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false});
 	await chooser.waitUntilExit();

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import React from 'react';
 import {formatCount} from '../output/format.js';
-import {isLoading, type SourceState} from '../sources/run-sources.js';
+import {isLoading, type SourceState} from '../sources/source-state.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {useModelVersion, useViewEnv} from './contexts.js';
 

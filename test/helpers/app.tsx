@@ -4,7 +4,7 @@ import {App} from '../../source/views/app.js';
 import type {ViewEnv} from '../../source/views/contexts.js';
 import {ViewStore} from '../../source/views/view-store.js';
 import type {Model} from '../../source/model/state.js';
-import type {SourceState} from '../../source/sources/run-sources.js';
+import type {SourceState} from '../../source/sources/source-state.js';
 
 export type AppHarness = ReturnType<typeof render> & {store: ViewStore; quits: () => number; press: (keys: string) => Promise<void>};
 

@@ -1,7 +1,8 @@
 import {describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/ingest.js';
 import {resolveInputs} from '../../source/sources/inputs.js';
-import {runSources, type SourceState} from '../../source/sources/run-sources.js';
+import {runSources} from '../../source/sources/run-sources.js';
+import type {SourceState} from '../../source/sources/source-state.js';
 import {maxStderrLineLength, maxStderrLines} from '../../source/sources/stderr-tail.js';
 import {waitUntil} from './cli-process.js';
 import {runLines} from './events.js';
