@@ -16,6 +16,8 @@ export async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise
 	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
 	const {listJobs} = await import('../sources/job-listing.js');
 	let chosen: JobListing | undefined;
+	// Ink draws from the cursor: start from a clear screen, not after what was shown while Ink loaded.
+	process.stdout.write('\u001B[H\u001B[2J');
 	const chooser = render(<JobChooser root={root} jobs={listJobs(root)} onChoose={job => (chosen = job)} />, {stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false});
 	await chooser.waitUntilExit();
 	chooser.clear();
@@ -24,7 +26,7 @@ export async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise
 
 /** Draws the viewer's first frame and keeps it drawn until it is unmounted. */
 export function showApp(env: ViewEnv, options: {stdin: NodeJS.ReadStream; filter: Filter | undefined; onDrawCost: (ms: number) => void}): Instance {
-	// Ink draws from the cursor: start from a clear screen, whatever was shown while it loaded.
+	// From a clear screen, as the chooser.
 	process.stdout.write('\u001B[H\u001B[2J');
 	return render(<App env={env} {...(options.filter ? {filter: options.filter} : {})} />, {
 		stdin: options.stdin,

@@ -116,6 +116,28 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('perscope perstack lists the saved jobs on a clean screen and opens the one chosen', async () => {
+		const tty = start('cd fixtures/jobs && node ../../dist/cli.js perstack');
+		const list = await tty.waitFor('newest first');
+		// The chooser's title is the first row, not written after the placeholder shown while Ink loaded.
+		expect(list.split('\n')[0]).toMatch(/^perscope · 1 jobs in perstack/);
+		expect(list.split('\n').find(line => line.startsWith('›'))).toContain('coordinator');
+		tty.keys('Enter');
+		const opened = await tty.waitFor('delegate child-expert');
+		expect(opened.split('\n')[0]).toContain('perstack/jobs/xrg3kr5eyfy4evxm775cs81p');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('--replay plays a log back at its pace in the viewer, and q stops it', async () => {
+		const tty = start('node dist/cli.js --replay=1 fixtures/demo.ndjson');
+		// A second into a ten-second job: its start is on screen, its end is not yet.
+		const early = await tty.waitFor(screen => screen.includes('replay 1×') && screen.includes('query CI is red on main'));
+		expect(early).not.toContain('✅ complete');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('opens the help overlay with ? and closes it with esc', async () => {
 		const tty = start('node dist/cli.js fixtures/real/simple.ndjson');
 		await tty.waitFor('✅ complete');
