@@ -3,7 +3,7 @@ import {Ingest} from '../ingest.js';
 import {runToTransfer, type TransferredModel, type TransferredRun} from '../model/model-transfer.js';
 import type {Activity, Model, Run} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
-import {runSourcesFast} from './parallel-file.js';
+import {envNumber, runSourcesFast} from './parallel-file.js';
 import type {SourceState} from './source-state.js';
 
 /*
@@ -12,14 +12,13 @@ import type {SourceState} from './source-state.js';
  * end. A model is small next to the log it comes from (a few MB for a 124 MB log), so posting it costs far
  * less than posting the events it was made from.
  *
- * A model's activities and runs, most of its data, go ahead of the rest, and only those the viewer does not
- * have yet: new activities and ones the reducer has replaced since (it never changes an activity in place),
- * new runs and ones whose rev moved (it moves with every change to a run). When most of the files are read
- * (`earlyChangesAt`) these go without a model: the viewer decodes them while this thread reads the rest, so
- * that at the end, when it has nothing else to do and is waited for, it decodes only the last ones. (A model
- * there would also have the viewer draw the tree early, but drawing it cold holds up the viewer's answer to a
- * key by some 40 ms.) Activities go in parts, so the viewer decodes one part while this thread encodes the
- * next.
+ * A model's activities and runs, most of its data, go ahead of the rest as the load goes on (every
+ * `changesIntervalMs`), and only what the viewer does not have yet: new activities and ones the reducer has
+ * replaced since (it never changes an activity in place), new runs and ones whose rev moved (it moves with
+ * every change to a run). The viewer decodes them a little at a time while this thread reads on, answering
+ * keys in between, and at the end, when it is waited for, decodes only the last ones. (Posted all at once
+ * when most of the file was read, they held a key pressed then for up to ~100 ms; a model posted there would
+ * also have the viewer draw the tree early and cold, which holds up keys by some 40 ms.)
  */
 
 export type LoadSetup = {plan: InputPlan; maxLineBytes: number};
@@ -37,10 +36,12 @@ export type LoadMessage =
 	| {kind: 'model'; states: SourceState[]; model: TransferredModel}
 	| {kind: 'done'; states: SourceState[]; model: TransferredModel; exitCode: number};
 
+/**
+ * Activities and runs go in parts small enough for the viewer to decode one in a few milliseconds, so that
+ * the viewer decodes one while this thread encodes the next (a run of the bench's log is ~5 KB with its steps).
+ */
 const activitiesPerPart = 500;
-
-/** The share of the files read at which the activities and runs so far are posted, ahead of the next model. */
-const earlyChangesAt = 0.8;
+const runsPerPart = 25;
 
 /** What the viewer has of a model's activities and runs, and how to post what it lacks. */
 export class ModelPoster {
@@ -87,36 +88,30 @@ export class ModelPoster {
 		}
 	}
 
-	/** Posts the runs that are new or changed (their rev moved, model/reduce.ts) since they were posted. */
+	/** Posts the runs that are new or changed (their rev moved, model/reduce.ts) since they were posted, in parts. */
 	#postRuns(runs: ReadonlyMap<string, Run>): void {
-		const changed: Array<[string, TransferredRun]> = [];
+		let part: Array<[string, TransferredRun]> = [];
 		for (const [runId, run] of runs) {
 			if (this.#sentRevs.get(runId) === run.rev) continue;
-			changed.push([runId, runToTransfer(run)]);
+			part.push([runId, runToTransfer(run)]);
 			this.#sentRevs.set(runId, run.rev);
+			if (part.length === runsPerPart) {
+				this.#post({kind: 'runs', runs: part});
+				part = [];
+			}
 		}
 
-		if (changed.length > 0) this.#post({kind: 'runs', runs: changed});
+		if (part.length > 0) this.#post({kind: 'runs', runs: part});
 	}
 }
 
-
-/** The share of the files' bytes read so far (0 while their sizes are unknown). */
-function shareRead(states: readonly SourceState[]): number {
-	let read = 0;
-	let total = 0;
-	for (const state of states) {
-		read += state.bytesRead;
-		total += state.bytesTotal ?? 0;
-	}
-
-	return total > 0 ? read / total : 0;
-}
+/** Time between posts of the activities and runs that changed, during a load (tests set it to 0: every chunk). */
+const changesIntervalMs = envNumber('PERSCOPE_CHANGES_INTERVAL_MS') ?? 100;
 
 /**
  * Time between models posted during a load, and at least this many times what posting the last one took.
- * Posting one holds up the load (its new activities and the rest of the model: ~25 ms for the whole model of a
- * 124 MB log), so a load of under a second posts only its final model; a longer one shows its progress as a
+ * A model costs this thread the rest of the model (~0.2 MB for a 124 MB log) and the viewer a frame of the
+ * whole tree, so a load of under a second posts only its final model; a longer one shows its progress as a
  * growing tree.
  */
 const minModelIntervalMs = 1000;
@@ -131,14 +126,14 @@ async function load(setup: LoadSetup, post: (message: LoadMessage) => void): Pro
 	const posted = new ModelPoster(post);
 	let lastModelAt = performance.now();
 	let modelCost = 0;
-	let earlyChangesPosted = false;
+	let lastChangesAt = lastModelAt;
 	const running = runSourcesFast(setup.plan, ingest, {
 		afterChunk() {
 			const now = performance.now();
 			if (now - lastModelAt < Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
-				if (!earlyChangesPosted && shareRead(running.states) >= earlyChangesAt) {
-					earlyChangesPosted = true;
+				if (now - lastChangesAt >= changesIntervalMs) {
 					posted.postChanges(ingest.model);
+					lastChangesAt = now;
 				}
 
 				post({kind: 'progress', states: running.states});

@@ -93,7 +93,7 @@ async function claimedOrTimeout(claims: Int32Array, index: number): Promise<void
 	if (waited.async) await waited.value;
 }
 
-function envNumber(name: string): number | undefined {
+export function envNumber(name: string): number | undefined {
 	const value = process.env[name];
 	if (value === undefined || value.trim() === '') return undefined;
 	const number = Number(value);
