@@ -35,7 +35,7 @@ export function workerLoadFor(plan: InputPlan, maxLineBytes: number): LoadSetup 
 
 /** The worker's code: load-worker.ts and what it imports, bundled into one file by the build (scripts/bundle-load-worker.mjs). */
 export function loadWorkerUrl(): URL {
-	return new URL('load-worker.bundle.js', import.meta.url);
+	return new URL('load-worker.bundle.cjs', import.meta.url);
 }
 
 /** Starts loading the plan in a worker now, if it is worth one (see workerLoadFor). */
