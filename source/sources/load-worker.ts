@@ -105,7 +105,7 @@ export class ModelPoster {
 	}
 }
 
-/** Time between posts of the activities and runs that changed, during a load (tests set it to 0: every chunk). */
+/** Time between posts of what changed (activities, runs, progress) during a load; tests set 0: every chunk. */
 const changesIntervalMs = envNumber('PERSCOPE_CHANGES_INTERVAL_MS') ?? 100;
 
 /**
@@ -131,12 +131,12 @@ async function load(setup: LoadSetup, post: (message: LoadMessage) => void): Pro
 		afterChunk() {
 			const now = performance.now();
 			if (now - lastModelAt < Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
-				if (now - lastChangesAt >= changesIntervalMs) {
-					posted.postChanges(ingest.model);
-					lastChangesAt = now;
-				}
-
+				// The viewer draws a load's progress a few times a second: a post per chunk (there are a hundred or
+				// more) would only cost both threads.
+				if (now - lastChangesAt < changesIntervalMs) return;
+				posted.postChanges(ingest.model);
 				post({kind: 'progress', states: running.states});
+				lastChangesAt = now;
 				return;
 			}
 

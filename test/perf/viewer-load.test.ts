@@ -134,7 +134,7 @@ describe('the viewer’s load of a large file in a worker', () => {
 	});
 
 	it('starts again on the viewer’s thread when the worker fails part way', async () => {
-		await withEnv({PERSCOPE_LOAD_WORKER_FAIL_AFTER: '3', PERSCOPE_CHUNK_BYTES: String(512 * 1024)}, async () => {
+		await withEnv({PERSCOPE_LOAD_WORKER_FAIL_AFTER: '3', PERSCOPE_CHUNK_BYTES: String(512 * 1024), PERSCOPE_CHANGES_INTERVAL_MS: '0'}, async () => {
 			const loaded = await viewerSnapshot(plan(large));
 			expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
 			// The viewer's progress is that of the load that took over.
