@@ -58,6 +58,8 @@ export function loadInWorker(plan: InputPlan, target: {model: Model; maxLineByte
 				return;
 			case 'progress':
 				mirror(message.states);
+				// The header's count and rate of events move while the load goes; the next model brings the rest.
+				target.model.events = message.events;
 				break;
 			case 'model':
 			case 'done': {

@@ -24,7 +24,8 @@ import type {SourceState} from './source-state.js';
 export type LoadSetup = {plan: InputPlan; maxLineBytes: number};
 
 export type LoadMessage =
-	| {kind: 'progress'; states: SourceState[]}
+	/** `events`: how many events the load has read so far, which the viewer counts before it has their model. */
+	| {kind: 'progress'; states: SourceState[]; events: number}
 	/**
 	 * Activities of the model, each put at its index (from `from` on, or the one in `at`) in the list the
 	 * viewer keeps; the model posted next takes that list (its own `activities` are left empty).
@@ -135,7 +136,7 @@ async function load(setup: LoadSetup, post: (message: LoadMessage) => void): Pro
 				// more) would only cost both threads.
 				if (now - lastChangesAt < changesIntervalMs) return;
 				posted.postChanges(ingest.model);
-				post({kind: 'progress', states: running.states});
+				post({kind: 'progress', states: running.states, events: ingest.model.events});
 				lastChangesAt = now;
 				return;
 			}

@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
 import {isLive, jobTotals, shownStatus} from '../model/tree.js';
+import {isLoading} from '../sources/source-state.js';
 import {formatCount, formatDuration} from '../output/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {useEffect, useRef} from 'react';
@@ -85,7 +86,7 @@ export function Header({width}: {width: number}) {
 				) : (
 					<Text color={look.color}>{look.glyph}</Text>
 				)}
-				<Text color={look.color}> {job ? look.word : 'waiting for events'}</Text>
+				<Text color={look.color}> {job ? look.word : sources.some(isLoading) ? 'reading' : 'waiting for events'}</Text>
 				{maxNote ? <Text color="yellow"> · {sanitizeLine(maxNote)}</Text> : null}
 				<Text color="gray"> · {formatDuration(span)}</Text>
 			</Text>

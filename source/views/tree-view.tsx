@@ -10,6 +10,7 @@ import {PaneRow} from './pane-row.js';
 import {stepMatch} from '../model/search.js';
 import {createMatchCache, revealActivity} from './find.js';
 import {createRowsCache, paneKey, selectedRowIndex, type Row} from './rows.js';
+import {isLoading} from '../sources/source-state.js';
 import type {UiAction, UiState} from './ui-state.js';
 
 /**
@@ -17,7 +18,7 @@ import type {UiAction, UiState} from './ui-state.js';
  * frame depends on the screen, not on the length of the log.
  */
 export function TreeView({height, width}: {height: number; width: number}) {
-	const {model, store} = useViewEnv();
+	const {model, store, sources} = useViewEnv();
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
@@ -57,7 +58,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	if (rows.length === 0) {
 		return (
 			<Box height={height} width={width}>
-				<Text color="gray">Waiting for events…</Text>
+				<Text color="gray">{sources.some(isLoading) ? 'Reading…' : 'Waiting for events…'}</Text>
 			</Box>
 		);
 	}

@@ -43,6 +43,8 @@ export class ViewStore {
 		this.#minGapMs = this.#intervalMs;
 		this.#now = options.now ?? Date.now;
 		this.startedAt = this.#now();
+		// The rate counts from here: the first frames of a load (Ink takes a while to load) show it already.
+		this.#samples.push({at: this.startedAt, events: model.events});
 	}
 
 	start(): void {

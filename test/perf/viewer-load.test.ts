@@ -51,17 +51,27 @@ async function plainSnapshot(path: string): Promise<unknown> {
 }
 
 /** Loads the plan the viewer's way, into a model the views already hold; the snapshot of that same model object. */
-async function viewerSnapshot(planned: InputPlan): Promise<{snapshot: unknown; changes: number; bytesRead: number | undefined; chunksOnViewerThread: number}> {
+async function viewerSnapshot(
+	planned: InputPlan,
+): Promise<{snapshot: unknown; changes: number; bytesRead: number | undefined; chunksOnViewerThread: number; eventsSeen: number[]}> {
 	const ingest = newIngest();
 	const model = ingest.model;
 	let changes = 0;
+	// The count of events the views showed at each change.
+	const eventsSeen: number[] = [];
 	// Chunks read on this (the viewer's) thread: none while the worker does its job.
 	let chunksOnViewerThread = 0;
-	const running = built.inWorker.loadInWorker(planned, ingest, {onChange: () => changes++, afterChunk: () => void chunksOnViewerThread++});
+	const running = built.inWorker.loadInWorker(planned, ingest, {
+		onChange() {
+			changes++;
+			eventsSeen.push(model.events);
+		},
+		afterChunk: () => void chunksOnViewerThread++,
+	});
 	expect(running, 'loaded in a worker').toBeDefined();
 	expect(await running?.done).toBe(0);
 	expect(ingest.model).toBe(model);
-	return {snapshot: modelSnapshot(model, built.accumulator.TextAccumulator), changes, bytesRead: running?.states[0]?.bytesRead, chunksOnViewerThread};
+	return {snapshot: modelSnapshot(model, built.accumulator.TextAccumulator), changes, bytesRead: running?.states[0]?.bytesRead, chunksOnViewerThread, eventsSeen};
 }
 
 beforeAll(async () => {
@@ -130,6 +140,9 @@ describe('the viewer’s load of a large file in a worker', () => {
 			const loaded = await viewerSnapshot(plan(large));
 			expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
 			expect(loaded.chunksOnViewerThread).toBe(0);
+			// The count of events moved while the file loaded, before its model came.
+			const total = loaded.eventsSeen.at(-1) ?? 0;
+			expect(loaded.eventsSeen.filter(events => events > 0 && events < total).length).toBeGreaterThan(2);
 		});
 	});
 

@@ -93,3 +93,14 @@ describe('redrawing while events arrive', () => {
 		expect(published()).toBe(2);
 	});
 });
+
+describe('the rate of events', () => {
+	it('counts from when the viewer started, so the first frame drawn during a load already shows it', () => {
+		const clock = {now: 0};
+		const {store, event} = storeAt(clock);
+		for (let i = 0; i < 5000; i++) event();
+		clock.now = 500;
+		store.tick();
+		expect(store.eventsPerSecond).toBe(10_000);
+	});
+});
