@@ -71,8 +71,9 @@ export async function runApp(
 	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
 	const raw = new RawEvents();
 	raw.addPlan(plan);
-	const replaying = options.replaySpeed === undefined ? undefined : {speed: options.replaySpeed, ...(await import('../sources/replay.js'))};
-	const replay = replaying && new replaying.Replay({speed: replaying.speed});
+	const speed = options.replaySpeed;
+	const replaying = speed === undefined ? undefined : await import('../sources/replay.js').then(({Replay, ReplayIngest}) => ({replay: new Replay({speed}), ReplayIngest}));
+	const replay = replaying?.replay;
 	const model = createModel();
 	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
 	// (`sources` is set below, before the store's first tick.)
@@ -100,8 +101,8 @@ export async function runApp(
 		// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
 		// offset, so nothing is lost by lines not passing through `onLine`.
 		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
-		if (!replaying || !replay) return runSourcesFast(plan, new Ingest(ingestOptions), hooks, {mainThreadFrom: drawn});
-		const ingest = new replaying.ReplayIngest({...ingestOptions, replay});
+		if (!replaying) return runSourcesFast(plan, new Ingest(ingestOptions), hooks, {mainThreadFrom: drawn});
+		const ingest = new replaying.ReplayIngest({...ingestOptions, replay: replaying.replay});
 		return runSourcesFast(plan, ingest, {
 			...hooks,
 			afterChunk: async () => {

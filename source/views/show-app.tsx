@@ -26,7 +26,7 @@ export async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise
 
 /** Draws the viewer's first frame and keeps it drawn until it is unmounted. */
 export function showApp(env: ViewEnv, options: {stdin: NodeJS.ReadStream; filter: Filter | undefined; onDrawCost: (ms: number) => void}): Instance {
-	// From a clear screen, as the chooser.
+	// Ink draws from the cursor: from a clear screen, as the chooser does.
 	process.stdout.write('\u001B[H\u001B[2J');
 	return render(<App env={env} {...(options.filter ? {filter: options.filter} : {})} />, {
 		stdin: options.stdin,

@@ -110,4 +110,13 @@ describe('the runs a load worker posts', () => {
 		// The runs as the viewer has them, in the worker's order.
 		expect(modelSnapshot(parts.runs)).toStrictEqual(modelSnapshot(model.runs));
 	});
+
+	it('go in parts too', () => {
+		const starts = Array.from({length: 60}, (_, index) =>
+			JSON.stringify({type: 'startRun', id: `start-${index}`, expertKey: 'expert', timestamp: 1_700_000_000_000, jobId: 'job', runId: `run-${index}`, stepNumber: 1, initialCheckpoint: {status: 'init', stepNumber: 1}}),
+		);
+		const messages: LoadMessage[] = [];
+		new ModelPoster(message => messages.push(message)).postChanges(modelFromText(starts.join('\n')));
+		expect(messages.flatMap(message => (message.kind === 'runs' ? [message.runs.length] : []))).toStrictEqual([25, 25, 10]);
+	});
 });
