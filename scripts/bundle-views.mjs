@@ -84,6 +84,26 @@ const fastStringWidth = {
 	},
 };
 
+/**
+ * Ink has a development mode, turned on by DEV=true in the environment (a name other tools use too): it reads
+ * Ink's package.json next to its modules, which is not there in the bundle (the viewer died with ENOENT), and
+ * connects to React DevTools. The bundled Ink never takes it, and its DevTools bridge is left out (see
+ * scripts/ink-devtools-stub.mjs).
+ */
+const devtoolsStub = fileURLToPath(new URL('ink-devtools-stub.mjs', import.meta.url));
+const inkWithoutDevMode = {
+	name: 'perscope-ink-without-dev-mode',
+	setup(build) {
+		build.onResolve({filter: /^\.\/devtools\.js$/}, args => (/[\\/]ink[\\/]build$/.test(args.resolveDir) ? {path: devtoolsStub} : undefined));
+		build.onLoad({filter: /[\\/]ink[\\/]build[\\/]utils\.js$/}, args => {
+			const source = readFileSync(args.path, 'utf8');
+			const devTest = "const isDev = () => process.env['DEV'] === 'true';";
+			if (!source.includes(devTest)) throw new Error("bundle-views: Ink's utils.js has changed (no isDev); review the dev-mode step of scripts/bundle-views.mjs");
+			return {contents: source.replace(devTest, 'const isDev = () => false;'), loader: 'js'};
+		});
+	},
+};
+
 /*
  * The compiled modules that the CLI loads outside the views: everything the entry points reach without going
  * through show-app.js. The bundle imports these from dist/ rather than carrying copies of its own: a second
@@ -131,7 +151,7 @@ await build({
 		resolveDir: dist,
 		sourcefile: 'views-entry.js',
 	},
-	plugins: [sharedModules, fastRows, yogaWithoutFetch, fastStringWidth],
+	plugins: [sharedModules, fastRows, yogaWithoutFetch, fastStringWidth, inkWithoutDevMode],
 	bundle: true,
 	platform: 'node',
 	format: 'esm',
@@ -141,8 +161,6 @@ await build({
 	// only their production builds. Left undecided here, the development builds (~1 MB) would be parsed on
 	// every start.
 	define: {'process.env.NODE_ENV': '"production"'},
-	// Ink loads its devtools bridge only when DEV=true; the optional package it needs is not installed.
-	alias: {'react-devtools-core': fileURLToPath(new URL('ink-devtools-stub.mjs', import.meta.url))},
 	// CommonJS dependencies inside an ESM bundle still call require() for Node built-ins.
 	banner: {js: "import {createRequire as createRequireForViews} from 'node:module'; const require = createRequireForViews(import.meta.url);"},
 	sourcemap: true,

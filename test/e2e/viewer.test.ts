@@ -138,6 +138,13 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('DEV=true in the environment crashed the viewer: the bundled Ink looked for its package.json in dev mode', async () => {
+		const tty = start('node dist/cli.js fixtures/real/simple.ndjson', {env: {DEV: 'true'}});
+		await tty.waitFor('✅ complete');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('opens the help overlay with ? and closes it with esc', async () => {
 		const tty = start('node dist/cli.js fixtures/real/simple.ndjson');
 		await tty.waitFor('✅ complete');
