@@ -2,7 +2,7 @@ import {Worker} from 'node:worker_threads';
 import {runFromTransfer} from '../model/model-transfer.js';
 import {createModel, type Activity, type Model, type Run} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
-import type {LoadMessage} from './load-worker.js';
+import type {LoadMessage, ModelRest} from './load-worker.js';
 import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './source-state.js';
 import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from './early-load.js';
 
@@ -29,6 +29,12 @@ export function putParts(parts: PostedParts, message: Extract<LoadMessage, {kind
 		case 'runs':
 			for (const [runId, run] of message.runs) parts.runs.set(runId, runFromTransfer(run));
 	}
+}
+
+/** The model a worker posted: the rest of it, with the activities and runs that went ahead of it. */
+export function modelFromParts(parts: PostedParts, rest: ModelRest): Model {
+	// Copies: the views may draw this model before the next one comes, and the parts go on changing.
+	return {...rest, activities: parts.activities.slice(), runs: new Map(parts.runs)};
 }
 
 /**
@@ -62,13 +68,10 @@ export function loadInWorker(plan: InputPlan, target: {model: Model; maxLineByte
 				target.model.events = message.events;
 				break;
 			case 'model':
-			case 'done': {
+			case 'done':
 				mirror(message.states);
-				// Copies: the views may draw this model before the next one comes, and the parts go on changing.
-				const model: Model = {...message.model, activities: parts.activities.slice(), runs: new Map(parts.runs)};
-				Object.assign(target.model, model);
+				Object.assign(target.model, modelFromParts(parts, message.model));
 				break;
-			}
 		}
 
 		hooks.onChange?.();

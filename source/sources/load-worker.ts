@@ -1,6 +1,6 @@
 import {parentPort, workerData} from 'node:worker_threads';
 import {Ingest} from '../ingest.js';
-import {runToTransfer, type TransferredModel, type TransferredRun} from '../model/model-transfer.js';
+import {runToTransfer, type TransferredRun} from '../model/model-transfer.js';
 import type {Activity, Model, Run} from '../model/state.js';
 import type {InputPlan} from './inputs.js';
 import {envNumber, runSourcesFast} from './parallel-file.js';
@@ -23,19 +23,22 @@ import type {SourceState} from './source-state.js';
 
 export type LoadSetup = {plan: InputPlan; maxLineBytes: number};
 
+/** A model without its activities and runs, which go ahead of it. */
+export type ModelRest = Omit<Model, 'activities' | 'runs'>;
+
 export type LoadMessage =
 	/** `events`: how many events the load has read so far, which the viewer counts before it has their model. */
 	| {kind: 'progress'; states: SourceState[]; events: number}
 	/**
 	 * Activities of the model, each put at its index (from `from` on, or the one in `at`) in the list the
-	 * viewer keeps; the model posted next takes that list (its own `activities` are left empty).
+	 * viewer keeps; the model posted next takes that list.
 	 */
 	| {kind: 'activities'; from: number; activities: Activity[]}
 	| {kind: 'changed activities'; at: number[]; activities: Activity[]}
-	/** Runs of the model, new or changed; the model posted next takes them (its own `runs` are left empty). */
+	/** Runs of the model, new or changed; the model posted next takes them. */
 	| {kind: 'runs'; runs: Array<[string, TransferredRun]>}
-	| {kind: 'model'; states: SourceState[]; model: TransferredModel}
-	| {kind: 'done'; states: SourceState[]; model: TransferredModel; exitCode: number};
+	| {kind: 'model'; states: SourceState[]; model: ModelRest}
+	| {kind: 'done'; states: SourceState[]; model: ModelRest; exitCode: number};
 
 /**
  * Activities and runs go in parts small enough for the viewer to decode one in a few milliseconds, so that
@@ -63,9 +66,10 @@ export class ModelPoster {
 	}
 
 	/** Posts what the viewer lacks, then the message `last` makes of the rest of the model. */
-	postModel(model: Model, last: (rest: TransferredModel) => LoadMessage): void {
+	postModel(model: Model, last: (rest: ModelRest) => LoadMessage): void {
 		this.postChanges(model);
-		this.#post(last({...model, activities: [], runs: []}));
+		const {activities, runs, ...rest} = model;
+		this.#post(last(rest));
 	}
 
 	/** Posts the activities replaced since they were posted, then the new ones in parts. */

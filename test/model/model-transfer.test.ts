@@ -1,8 +1,10 @@
 import {relative} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/ingest.js';
-import {modelFromTransfer, modelToTransfer} from '../../source/model/model-transfer.js';
+import type {Model} from '../../source/model/state.js';
 import {TextAccumulator} from '../../source/model/text-accumulator.js';
+import {modelFromParts, putParts, type PostedParts} from '../../source/sources/load-in-worker.js';
+import {ModelPoster, type LoadMessage} from '../../source/sources/load-worker.js';
 import {runSources} from '../../source/sources/run-sources.js';
 import {fixtureFiles, root} from '../helpers/fixture-files.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
@@ -17,6 +19,20 @@ function posted<T>(value: T): T {
 	return structuredClone(value);
 }
 
+/** The model as the viewer puts it together from what the worker posts (load-in-worker.ts). */
+function postedModel(model: Model): Model {
+	const parts: PostedParts = {activities: [], runs: new Map()};
+	let arrived: Model | undefined;
+	const receive = (message: LoadMessage) => {
+		if (message.kind === 'activities' || message.kind === 'changed activities' || message.kind === 'runs') putParts(parts, message);
+		else if (message.kind === 'done') arrived = modelFromParts(parts, message.model);
+	};
+
+	new ModelPoster(message => receive(posted(message))).postModel(model, rest => ({kind: 'done', states: [], model: rest, exitCode: 0}));
+	if (!arrived) throw new Error('no model arrived');
+	return arrived;
+}
+
 async function loaded(path: string): Promise<Ingest> {
 	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
 	await runSources({inputs: [{kind: 'file', path, label: relative(root, path)}], label: path, demo: false, follow: false, jobsRoot: undefined}, ingest).done;
@@ -27,7 +43,7 @@ describe('a model posted to another thread', () => {
 	it('arrives as the same model, for every fixture', async () => {
 		for (const path of fixtureFiles()) {
 			const {model} = await loaded(path);
-			expect(modelSnapshot(modelFromTransfer(posted(modelToTransfer(model)))), relative(root, path)).toStrictEqual(modelSnapshot(model));
+			expect(modelSnapshot(postedModel(model)), relative(root, path)).toStrictEqual(modelSnapshot(model));
 		}
 	});
 
@@ -54,7 +70,7 @@ describe('a model posted to another thread', () => {
 	it('is a new model: changing the one that arrived leaves the original alone', async () => {
 		const {model} = await loaded(`${root}/fixtures/demo.ndjson`);
 		const before = modelSnapshot(model);
-		const copy = modelFromTransfer(posted(modelToTransfer(model)));
+		const copy = postedModel(model);
 		copy.events = 0;
 		copy.activities.length = 0;
 		for (const run of copy.runs.values()) for (const stream of run.streams.values()) stream.reasoning.append('changed');
