@@ -1,4 +1,4 @@
-import type {Diagnostic, ParsedLine} from './model/events.js';
+import type {AgentEvent, Diagnostic, ParsedLine} from './model/events.js';
 import {parseLine} from './model/normalise.js';
 import {addDiagnostic, reduce} from './model/reduce.js';
 import {createModel, type Model} from './model/state.js';
@@ -15,6 +15,7 @@ export class Ingest {
 	readonly #maxLineBytes: number;
 	readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
 	readonly #onLine: ((line: Line) => void) | undefined;
+	readonly #afterEvent: (() => void) | undefined;
 	/** The streaming lines' reader and the buffer a line's text is written back into for it. */
 	readonly #streamLane: {lines: StreamLines; bytes: Buffer} | undefined;
 
@@ -28,12 +29,18 @@ export class Ingest {
 		model?: Model;
 		onDiagnostic?: (diagnostic: Diagnostic) => void;
 		onLine?: (line: Line) => void;
+		/**
+		 * Called after each event is reduced. A transcript decides what to write here, event by event, so that
+		 * what it writes depends on the events alone and never on where a read happened to end.
+		 */
+		afterEvent?: () => void;
 		streamLines?: boolean;
 	}) {
 		this.model = options.model ?? createModel();
 		this.#maxLineBytes = options.maxLineBytes;
 		this.#onDiagnostic = options.onDiagnostic;
 		this.#onLine = options.onLine;
+		this.#afterEvent = options.afterEvent;
 		// A UTF-16 unit of the text is at most three bytes of UTF-8.
 		this.#streamLane = options.streamLines && process.env['PERSCOPE_FAST'] !== '0' ? {lines: new StreamLines(), bytes: Buffer.allocUnsafe(3 * maxStreamLineLength)} : undefined;
 	}
@@ -49,9 +56,7 @@ export class Ingest {
 	line(line: Line): void {
 		this.#onLine?.(line);
 		if (this.#streamLane && this.#streamLine(this.#streamLane, line)) return;
-		const parsed = parseLine(line);
-		if (parsed.kind === 'event') reduce(this.model, parsed.event);
-		else this.#diagnose(parsed.diagnostic);
+		this.#take(parseLine(line));
 	}
 
 	/**
@@ -59,8 +64,17 @@ export class Ingest {
 	 * line order. Its text is not at hand, so `onLine` does not see it: such files are read again by offset.
 	 */
 	parsed(parsed: ParsedLine): void {
-		if (parsed.kind === 'event') reduce(this.model, parsed.event);
+		this.#take(parsed);
+	}
+
+	#take(parsed: ParsedLine): void {
+		if (parsed.kind === 'event') this.#reduce(parsed.event);
 		else this.#diagnose(parsed.diagnostic);
+	}
+
+	#reduce(event: AgentEvent): void {
+		reduce(this.model, event);
+		this.#afterEvent?.();
 	}
 
 	/** Whether the line was a streaming line in the runtime's own form, and so is reduced already. */
@@ -72,7 +86,7 @@ export class Ingest {
 		const ref = {source: line.source, line: line.line, offset: line.offset};
 		const fields = lane.lines.match(lane.bytes, 0, length, ref);
 		if (!fields) return false;
-		reduce(this.model, streamEvent(fields, ref));
+		this.#reduce(streamEvent(fields, ref));
 		return true;
 	}
 

@@ -226,6 +226,7 @@ function setStatus(run: Run, status: RunStatus, step: number | undefined): void 
 function linkParent(model: Model, child: Run, parentRunId: string, parentExpertKey: string | undefined, toolCallId: string | undefined): void {
 	if (child.parentRunId === parentRunId || parentRunId === child.runId) return;
 	child.parentRunId = parentRunId;
+	model.treeRev++;
 	const parent = model.runs.get(parentRunId);
 	child.delegatedBy = {expertKey: parent?.expertKey ?? parentExpertKey ?? parentRunId, runId: parentRunId};
 	if (parent) adoptChild(model, parent, child);
@@ -357,6 +358,7 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 		joinPane(model, run, resumed);
 		if (resumed.parentRunId !== null) {
 			run.parentRunId = resumed.parentRunId;
+			model.treeRev++;
 			run.delegatedBy = resumed.delegatedBy;
 			run.delegatingActivityId = resumed.delegatingActivityId;
 			const parent = model.runs.get(resumed.parentRunId);
@@ -414,6 +416,7 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	if (run.jobId !== target.jobId) moveToJob(model, run, target.jobId);
 	// Every run of the joining pane comes along, not only this one: out of order, another run may already
 	// have resumed this one, and it must not be left pointing at a pane that no longer exists.
+	model.treeRev++;
 	for (const runId of ownPane?.runIds ?? [run.runId]) {
 		const member = model.runs.get(runId);
 		if (member) member.paneId = target.paneId;
@@ -1004,6 +1007,7 @@ function addActivity(
 function updateActivity<A extends Activity>(model: Model, activity: A, changes: Partial<A>): A {
 	const updated: A = {...activity, ...changes};
 	model.activities[activity.seq] = updated;
+	model.changes?.push(activity.seq);
 	return updated;
 }
 
@@ -1023,6 +1027,7 @@ function replaceActivity(model: Model, index: number, existing: Activity, fields
 		...fields,
 	};
 	model.activities[index] = replacement;
+	model.changes?.push(index);
 	const run = model.runs.get(existing.runId);
 	if (run) {
 		if (!settled && !run.unsettled.includes(index)) run.unsettled.push(index);

@@ -251,6 +251,14 @@ export type Model = {
 	firstTimestamp: number | undefined;
 	lastTimestamp: number | undefined;
 	rev: number;
+	/**
+	 * Where a reader asked for it (the headless transcripts): the seq of every activity changed after it was
+	 * made, in the order of the changes. A transcript writes an activity once it is final, and learns here
+	 * which ones became final with the event just reduced. The reader empties it; nobody else keeps it.
+	 */
+	changes: number[] | undefined;
+	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
+	treeRev: number;
 };
 
 export function createModel(): Model {
@@ -276,6 +284,8 @@ export function createModel(): Model {
 		firstTimestamp: undefined,
 		lastTimestamp: undefined,
 		rev: 0,
+		changes: undefined,
+		treeRev: 0,
 	};
 }
 

@@ -2,7 +2,7 @@ import {once} from 'node:events';
 import {Ingest} from '../ingest.js';
 import type {Diagnostic} from '../model/events.js';
 import type {Filter} from '../model/filter.js';
-import type {Activity} from '../model/state.js';
+import {createModel, type Activity} from '../model/state.js';
 import type {InputPlan} from '../sources/inputs.js';
 import {runSourcesFast} from '../sources/parallel-file.js';
 import {stopOnSignals} from '../sources/stop-on-signals.js';
@@ -52,24 +52,27 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	// A summary is the same whenever it is written, so pacing it would only make it late.
 	const replaying = transcribing && options.replaySpeed !== undefined ? await import('../sources/replay.js') : undefined;
 	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
-	const ingest = replaying && replay ? new replaying.ReplayIngest({maxLineBytes: options.maxLineBytes, onDiagnostic, replay}) : new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic});
-	const write = (text: string) => {
-		stdout.write(text);
-	};
-
+	const model = createModel();
 	const {filter} = options;
 	const matches = transcribing && filter ? (await import('../model/filter.js')).matches : undefined;
 	let hidden = 0;
 	const include = (activity: Activity) => {
-		if (!filter || !matches || matches(filter, activity, ingest.model)) return true;
+		if (!filter || !matches || matches(filter, activity, model)) return true;
 		hidden++;
 		return false;
 	};
 
-	const transcript = transcribing ? new (await import('./transcript.js')).TranscriptWriter(ingest.model, options.mode === 'json' ? 'json' : 'text', write, include) : undefined;
+	const transcript = transcribing ? new (await import('./transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', include) : undefined;
+	// What to write is decided after each event; it is written after each read.
+	const afterEvent = transcript ? () => transcript.collect() : undefined;
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent};
+	const ingest = replaying && replay ? new replaying.ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
+	const write = (text: string) => {
+		if (text !== '') stdout.write(text);
+	};
 
 	const flushOutput = async () => {
-		transcript?.flush(false);
+		if (transcript) write(transcript.take());
 		if (stdout.writableNeedDrain) await once(stdout, 'drain');
 	};
 
@@ -101,7 +104,11 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const removeSignalHandlers = live ? stopOnSignals(stoppable) : () => undefined;
 	const exitCode = await running.done;
 	removeSignalHandlers();
-	transcript?.flush(true);
+	if (transcript) {
+		transcript.finish();
+		write(transcript.take());
+	}
+
 	if (transcript && filter) process.stderr.write(`perscope: ${hidden} ${hidden === 1 ? 'activity' : 'activities'} hidden by the filter\n`);
 	if (options.mode === 'summary') write((await import('./summary-table.js')).summaryTable(ingest.model));
 	if (options.mode === 'summary-json') {

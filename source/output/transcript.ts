@@ -25,36 +25,166 @@ export function transcriptLine(model: Model, activity: Activity, depthFor: (run:
 	return `${indent}[${sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}`;
 }
 
+/** The line that follows a delegation or an interactive call once its answer is in: `[coordinator] ← child-expert: …`. */
+export function answerLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run)): string | undefined {
+	if (activity.type !== 'delegate' && activity.type !== 'interactiveTool') return undefined;
+	const {result} = activity;
+	if (result === undefined) return undefined;
+	const run = model.runs.get(activity.runId);
+	const depth = run ? depthFor(run) : 0;
+	const indent = depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
+	const from = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
+	const text = result.error ?? result.text;
+	const firstLine = text.split('\n', 1)[0] ?? '';
+	const more = firstLine.length < text.trimEnd().length ? ' …' : '';
+	const mark = result.error === undefined ? '' : '✗ ';
+	return `${indent}[${sanitizeLine(activity.expertKey)}] ← ${sanitizeLine(from)}: ${mark}${sanitizeLine(firstLine)}${more}`;
+}
+
+/** Whether an activity will not change any more: whatever answer or result it waits for is in. */
+export function isFinal(activity: Activity): boolean {
+	return !('result' in activity) || activity.result !== undefined;
+}
+
 /**
- * Writes activities in arrival order as they settle. An activity is held back until it settles (a tool
- * call until its result is in), and so is everything after it, so the order never changes.
+ * Decides, after every event, which activities to write, so that the output is a function of the events
+ * alone: the same bytes give the same transcript whether they came as one file, several files, a pipe or one
+ * byte at a time. What is decided is kept in a buffer that `take` empties, so it can be written per read.
+ *
+ * - `text` (`--print`): activities in arrival order, each once its line is settled (a tool call once its
+ *   result is in); everything after an unsettled one waits, so the order never changes. A delegation or an
+ *   interactive call is written when it is made, and its answer as a line of its own when it arrives.
+ * - `json` (`--json`): each activity once it is final (a tool call, a delegation or an interactive call once
+ *   its result or answer is in) and the one before it in its pane is written, so every `previousActivityId`
+ *   points to a line already written; what never becomes final is written, as it is, when the input ends.
+ *   Panes do not wait for each other, so children's work is written while their parent waits for them.
  */
 export class TranscriptWriter {
 	#next = 0;
+	#buffer = '';
+	/** text: delegations and interactive calls written before their answer came. json: activities not yet final. */
+	readonly #waiting = new Set<number>();
+	/** json: activities that are final but wait for the activity before them in their pane, by that activity. */
+	readonly #blocked = new Map<number, number[]>();
+	#depth: {treeRev: number; depthFor: (run: Run) => number} | undefined;
 	readonly #model: Model;
 	readonly #format: TranscriptFormat;
-	readonly #write: (text: string) => void;
 	readonly #include: (activity: Activity) => boolean;
 
-	constructor(model: Model, format: TranscriptFormat, write: (text: string) => void, include: (activity: Activity) => boolean = () => true) {
+	constructor(model: Model, format: TranscriptFormat, include: (activity: Activity) => boolean = () => true) {
 		this.#model = model;
 		this.#format = format;
-		this.#write = write;
 		this.#include = include;
+		model.changes = [];
 	}
 
-	flush(final: boolean): void {
+	/** Call after each event. */
+	collect(): void {
+		if (this.#format === 'json') this.#collectJson();
+		else this.#collectText();
+		const {changes} = this.#model;
+		if (changes !== undefined) changes.length = 0;
+	}
+
+	/** The input ended: whatever still waits is written as it is. */
+	finish(): void {
+		this.collect();
 		const {activities} = this.#model;
-		const depthFor = depthMemo(this.#model);
-		let out = '';
-		while (this.#next < activities.length) {
-			const activity = activities[this.#next]!;
-			if (!activity.settled && !final) break;
-			this.#next++;
-			if (!this.#include(activity)) continue;
-			out += (this.#format === 'json' ? activityJsonLine(activity) : transcriptLine(this.#model, activity, depthFor)) + '\n';
+		if (this.#format === 'json') {
+			const rest = [...this.#waiting].sort((a, b) => a - b);
+			this.#waiting.clear();
+			this.#blocked.clear();
+			for (const seq of rest) this.#json(activities[seq]!);
+			return;
 		}
 
-		if (out !== '') this.#write(out);
+		while (this.#next < activities.length) this.#text(activities[this.#next++]!);
+	}
+
+	/** What was decided since the last call. */
+	take(): string {
+		const out = this.#buffer;
+		this.#buffer = '';
+		return out;
+	}
+
+	#collectText(): void {
+		const {activities, changes} = this.#model;
+		for (const seq of changes ?? []) {
+			if (!this.#waiting.has(seq)) continue;
+			const activity = activities[seq]!;
+			const answer = answerLine(this.#model, activity, this.#depthFor());
+			if (answer === undefined) continue;
+			this.#waiting.delete(seq);
+			this.#buffer += answer + '\n';
+		}
+
+		while (this.#next < activities.length) {
+			const activity = activities[this.#next]!;
+			if (!activity.settled) break;
+			this.#next++;
+			this.#text(activity);
+		}
+	}
+
+	#text(activity: Activity): void {
+		if (!this.#include(activity)) return;
+		const depthFor = this.#depthFor();
+		this.#buffer += transcriptLine(this.#model, activity, depthFor) + '\n';
+		if (activity.type !== 'delegate' && activity.type !== 'interactiveTool') return;
+		const answer = answerLine(this.#model, activity, depthFor);
+		if (answer === undefined) this.#waiting.add(activity.seq);
+		else this.#buffer += answer + '\n';
+	}
+
+	#collectJson(): void {
+		const {activities, changes} = this.#model;
+		const candidates: number[] = [];
+		for (const seq of changes ?? []) if (this.#waiting.has(seq)) candidates.push(seq);
+		for (; this.#next < activities.length; this.#next++) {
+			this.#waiting.add(this.#next);
+			candidates.push(this.#next);
+		}
+
+		candidates.sort((a, b) => a - b);
+		for (const seq of candidates) this.#emitFrom(seq);
+	}
+
+	/** Writes the activity if it can go now, then whatever of its pane waited only for it. */
+	#emitFrom(first: number): void {
+		const {activities, activityIndexById} = this.#model;
+		const stack = [first];
+		while (stack.length > 0) {
+			const seq = stack.pop()!;
+			if (!this.#waiting.has(seq)) continue;
+			const activity = activities[seq]!;
+			if (!isFinal(activity)) continue;
+			const previous = activity.previousActivityId === null ? undefined : activityIndexById.get(activity.previousActivityId);
+			if (previous !== undefined && this.#waiting.has(previous)) {
+				const after = this.#blocked.get(previous);
+				if (after) after.push(seq);
+				else this.#blocked.set(previous, [seq]);
+				continue;
+			}
+
+			this.#waiting.delete(seq);
+			this.#json(activity);
+			const next = this.#blocked.get(seq);
+			if (next) {
+				this.#blocked.delete(seq);
+				for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+			}
+		}
+	}
+
+	#json(activity: Activity): void {
+		if (this.#include(activity)) this.#buffer += activityJsonLine(activity) + '\n';
+	}
+
+	/** Depths are remembered across events until the tree's shape changes: a chain 200,000 runs deep is walked once. */
+	#depthFor(): (run: Run) => number {
+		const {treeRev} = this.#model;
+		if (this.#depth?.treeRev !== treeRev) this.#depth = {treeRev, depthFor: depthMemo(this.#model)};
+		return this.#depth.depthFor;
 	}
 }

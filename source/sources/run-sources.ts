@@ -7,7 +7,7 @@ import {isGzipFile} from './gzip-magic.js';
 import type {Input, InputPlan} from './inputs.js';
 import {readJobDirectory} from './job-reader.js';
 import {readGzipFile} from './read-gzip.js';
-import {pumpStream} from './read-stream.js';
+import {pumpStream, ungzipped} from './read-stream.js';
 import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './source-state.js';
 
 /**
@@ -153,7 +153,7 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job'}>, state: So
 		// A FIFO or device (`<(cmd)`, /dev/stdin): it cannot be re-read or followed, only read to its end.
 		const splitter = ingest.splitter(input.label);
 		await pumpStream(
-			createReadStream(input.path, {highWaterMark: 1024 * 1024}),
+			await ungzipped(createReadStream(input.path, {highWaterMark: 1024 * 1024}), signal),
 			splitter,
 			async () => {
 				state.bytesRead = splitter.position;
@@ -194,7 +194,7 @@ async function readStdin(state: SourceState, ingest: Ingest, afterChunk: () => P
 	state.bytesTotal = redirectedFileSize();
 	const splitter = ingest.splitter(state.label);
 	await pumpStream(
-		process.stdin,
+		await ungzipped(process.stdin, signal),
 		splitter,
 		async () => {
 			state.bytesRead = splitter.position;
