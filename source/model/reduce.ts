@@ -557,7 +557,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 			const stream = step === undefined ? undefined : run.streams.get(step);
 			const text = event.text ?? (stream && !stream.result.isEmpty ? stream.result.text : '');
 			if (stream && event.text !== undefined) stream.result.complete(event.text);
-			addActivity(model, run, event, {type: 'complete', text}, true, undefined, stream?.reasoning.isComplete ? stream.reasoning.text : undefined);
+			addActivity(model, run, event, {type: 'complete', text}, true, undefined, resultReasoning(stream));
 			return;
 		}
 	}
@@ -632,6 +632,8 @@ function delegateQuery(args: unknown): string {
 }
 
 function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void {
+	const step = event.step ?? run.currentStep;
+	if (event.dialect === 'perstack' && event.thinking !== undefined && step !== undefined) streamOf(run, step).callReasoning = event.thinking;
 	let first = true;
 	for (const call of event.calls) {
 		const id = call.id === '' ? `${run.runId}:call:${run.activityCount}` : call.id;
@@ -734,7 +736,7 @@ function settleRun(model: Model, run: Run): void {
 function streamOf(run: Run, step: number): StepStream {
 	let stream = run.streams.get(step);
 	if (!stream) {
-		stream = {step, reasoning: new TextAccumulator(), result: new TextAccumulator()};
+		stream = {step, reasoning: new TextAccumulator(), result: new TextAccumulator(), callReasoning: undefined};
 		run.streams.set(step, stream);
 		if (run.streams.size > keptStreamSteps) {
 			let oldest = step;
@@ -765,14 +767,28 @@ function onStream(model: Model, run: Run, event: EventOf<'stream'>): void {
 	}
 }
 
-/** Reasoning can arrive after the tool calls of its step; hand it to the step's activities that lack it. */
+/** The reasoning of a step's run-result generation: its completed stream, unless that is the tool-call generation's. */
+function resultReasoning(stream: StepStream | undefined): string | undefined {
+	if (!stream?.reasoning.isComplete) return undefined;
+	const {text} = stream.reasoning;
+	return text === stream.callReasoning ? undefined : text;
+}
+
+/**
+ * Reasoning can arrive after the activities of its step; hand it to those that lack it. In Perstack's stream a
+ * tool call's reasoning is in its `callTools` message, so late reasoning there is the run result's: it goes to
+ * `complete` only, never to the `attemptCompletion` call before it (docs/model-rules.md).
+ */
 function giveReasoning(model: Model, run: Run, step: number, reasoning: string): void {
 	const pane = model.panes.get(run.paneId);
 	if (!pane) return;
+	const perstack = run.dialect === 'perstack';
+	if (perstack && reasoning === run.streams.get(step)?.callReasoning) return;
 	for (let i = pane.activityIndices.length - 1; i >= 0; i--) {
 		const activity = model.activities[pane.activityIndices[i]!];
 		if (!activity || activity.runId !== run.runId) continue;
 		if (activity.step !== step) break;
+		if (perstack && activity.type !== 'complete') continue;
 		if (activity.reasoning === undefined && activity.type !== 'query') updateActivity(model, activity, {reasoning});
 	}
 }
@@ -978,7 +994,7 @@ function addActivity(
 		runId: run.runId,
 		previousActivityId: pane?.lastActivityId ?? null,
 		delegatedBy: run.delegatedBy,
-		reasoning: reasoning ?? (fields.type === 'query' ? undefined : completedReasoning(run, step)),
+		reasoning: reasoning ?? (fields.type === 'query' || isPerstackCall(event) ? undefined : completedReasoning(run, step)),
 		step,
 		timestamp: event.timestamp,
 		ref: event.ref,
@@ -1046,6 +1062,11 @@ function activityId(model: Model, run: Run, type: string, event: AgentEvent): st
 	while (model.activityIndexById.has(id)) id = `${base}#${++n}`;
 	model.idRepeats.set(base, n);
 	return id;
+}
+
+/** A Perstack tool call's reasoning is the thinking in its own message, or none: never a stream's. */
+function isPerstackCall(event: AgentEvent): boolean {
+	return event.dialect === 'perstack' && (event.kind === 'toolCalls' || event.kind === 'toolResults');
 }
 
 function completedReasoning(run: Run, step: number | undefined): string | undefined {

@@ -114,6 +114,12 @@ export type StepStream = {
 	step: number;
 	reasoning: TextAccumulator;
 	result: TextAccumulator;
+	/**
+	 * Perstack: the thinking of the step's tool-call generation, as its `callTools` message holds it. A step
+	 * that ends in `attemptCompletion` has a second generation (the run result) whose reasoning streams later;
+	 * only that one is the `complete` activity's.
+	 */
+	callReasoning: string | undefined;
 };
 
 export type Run = {
