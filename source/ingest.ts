@@ -1,6 +1,6 @@
 import type {AgentEvent, Diagnostic, ParsedLine} from './model/events.js';
 import {parseLine} from './model/normalise.js';
-import {addDiagnostic, reduce} from './model/reduce.js';
+import {addDiagnostic, isRepeatedEvent, reduce} from './model/reduce.js';
 import {createModel, type Model} from './model/state.js';
 import {streamEvent, StreamLines} from './model/stream-line.js';
 import {LineSplitter, type Line, type OverlongLine} from './sources/line-splitter.js';
@@ -73,6 +73,11 @@ export class Ingest {
 	}
 
 	#reduce(event: AgentEvent): void {
+		if (isRepeatedEvent(this.model, event)) {
+			this.#diagnose({line: event.ref.line, source: event.ref.source, reason: `duplicate event: ${event.wireType} ${event.id} was seen before; ignored`});
+			return;
+		}
+
 		reduce(this.model, event);
 		this.#afterEvent?.();
 	}

@@ -145,8 +145,16 @@ export function partsText(parts: PerstackMessagePart[] | string | undefined): st
 }
 
 /** Tool errors arrive as ordinary result text holding JSON like `{"error":"Error","message":"…"}`. */
+/**
+ * The runtime's own words for a failed MCP call, as a result's text: `Error calling tool X: …` when the call
+ * threw, `Error: …` when the server answered with an error. Only at the start: text that merely mentions an
+ * error ("processed without error") is no error.
+ */
+const plainToolError = /^(?:Error calling tool \S[^\n]*?:|Error:)/;
+
 export function toolErrorOf(text: string): string | undefined {
 	const trimmed = text.trimStart();
+	if (plainToolError.test(trimmed)) return trimmed.trimEnd();
 	if (!trimmed.startsWith('{') || !trimmed.includes('"error"')) return undefined;
 	let value: unknown;
 	try {

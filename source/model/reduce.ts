@@ -118,6 +118,19 @@ export function reduce(model: Model, event: AgentEvent): void {
 	}
 }
 
+/**
+ * Whether the event was seen before, by its id: a log concatenated with itself, or a tee'd stream merged with
+ * its file, repeats events, and one `completeRun` twice must not make two `complete` activities. Perstack's
+ * event ids are unique. Streaming events are not remembered: they are most of a log, a repeated delta only
+ * touches streaming text, and the `completeStreaming…` text wins over deltas anyway.
+ */
+export function isRepeatedEvent(model: Model, event: AgentEvent): boolean {
+	if (event.dialect !== 'perstack' || event.id === '' || event.kind === 'stream') return false;
+	if (model.eventIds.has(event.id)) return true;
+	model.eventIds.add(event.id);
+	return false;
+}
+
 /** Unknown types are counted by name, with names and their number bounded: a log can make up a new one per line. */
 function countUnknown(model: Model, wireType: string): void {
 	let key = shortened(wireType, maxUnknownTypeLength);
@@ -616,8 +629,9 @@ function delegateTarget(call: ToolCall): string {
 	}
 
 	if (call.toolName === 'task') return '';
-	// The runtime names the delegate skill both `child-expert` and `delegate/child-expert`.
-	return call.toolName || call.skillName.replace(/^delegate\//, '');
+	// Perstack names a delegation's skill after the expert's whole key (`@scope/writer@1.2.0`) and its tool after
+	// the last path segment (`writer`): the skill is the name. It spells the skill `delegate/child-expert` too.
+	return call.skillName.replace(/^delegate\//, '') || call.toolName;
 }
 
 function delegateQuery(args: unknown): string {

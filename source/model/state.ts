@@ -263,6 +263,8 @@ export type Model = {
 	 * which ones became final with the event just reduced. The reader empties it; nobody else keeps it.
 	 */
 	changes: number[] | undefined;
+	/** Ids of the Perstack events reduced so far, streaming events aside (see `isRepeatedEvent`). */
+	eventIds: Set<string>;
 	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
 	treeRev: number;
 };
@@ -292,6 +294,7 @@ export function createModel(): Model {
 		rev: 0,
 		changes: undefined,
 		treeRev: 0,
+		eventIds: new Set(),
 	};
 }
 

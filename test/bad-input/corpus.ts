@@ -104,8 +104,8 @@ export const corpus: Case[] = [
 		lines: [event('startPlanning', {plan: [1, 2]}, 'u1'), JSON.stringify({kind: 'brand_new_kind', runId: 'drover-1', ts: 1}), JSON.stringify({type: 'futureDaemonEvent', runId: 'daemon-1'})],
 		diagnostic: [false, false, false],
 	},
-	{name: 'duplicate event ids', lines: [event('retry', {reason: 'first'}, 'dup'), event('retry', {reason: 'second'}, 'dup'), event('retry', {reason: 'third'}, 'dup')], diagnostic: [false, false, false]},
-	{name: 'duplicate lines', lines: [before[1]!, before[1]!], diagnostic: [false, false]},
+	{name: 'duplicate event ids', lines: [event('retry', {reason: 'first'}, 'dup'), event('retry', {reason: 'second'}, 'dup'), event('retry', {reason: 'third'}, 'dup')], diagnostic: [false, true, true]},
+	{name: 'duplicate lines', lines: [before[1]!, before[1]!], diagnostic: [true, true]},
 	{
 		name: 'numbers as strings, negative, huge and NaN-like',
 		lines: [

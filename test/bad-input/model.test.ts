@@ -83,12 +83,12 @@ describe('what the bad lines that are still events turn into', () => {
 		expect(Object.fromEntries(model.unknownEvents)).toEqual({startPlanning: 1, brand_new_kind: 1, futureDaemonEvent: 1});
 	});
 
-	it('duplicate event ids each make an activity, with ids made unique in arrival order', () => {
+	it('an event id seen before changes nothing: the first event counts, the repeats are diagnosed (#21.7)', () => {
 		const model = byName('duplicate event ids');
-		expect(retries(model).map(activity => [activity.id, activity.type === 'retry' ? activity.reason : ''])).toEqual([
-			['dup', 'first'],
-			['dup#2', 'second'],
-			['dup#3', 'third'],
+		expect(retries(model).map(activity => [activity.id, activity.type === 'retry' ? activity.reason : ''])).toEqual([['dup', 'first']]);
+		expect(model.diagnostics.map(diagnostic => diagnostic.reason)).toEqual([
+			'duplicate event: retry dup was seen before; ignored',
+			'duplicate event: retry dup was seen before; ignored',
 		]);
 	});
 

@@ -1,5 +1,7 @@
 import {describe, expect, it} from 'vitest';
-import {activitiesOfRun, modelFromFixtures, runByExpert} from '../helpers/load.js';
+import {readFileSync} from 'node:fs';
+import type {ToolActivity} from '../../source/model/state.js';
+import {activitiesOfRun, fixturePath, modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../helpers/load.js';
 
 /*
  * Where perscope disagreed with the real Perstack runtime (#21). Each case is named after what was wrong.
@@ -26,5 +28,54 @@ describe('reasoning is the reasoning of the generation it was produced in (#21.1
 		const step5 = activities.filter(activity => activity.step === 5);
 		expect(step5.map(activity => activity.type)).toEqual(['appendTextFile', 'todo']);
 		expect(step5.every(activity => activity.reasoning === undefined)).toBe(true);
+	});
+});
+
+describe('a delegate is named by its skill, the expert\'s whole key (#21.5)', () => {
+	it('a scoped, versioned expert keeps its scope and version, not only the tool name\'s last path segment', () => {
+		// The runtime names the delegate tool after the last path segment of the key and the skill after the key.
+		const log = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').replaceAll('"skillName":"child-expert","toolName":"child-expert"', '"skillName":"@acme/child-expert@1.2.0","toolName":"child-expert"');
+		const model = modelFromText(log);
+		const delegate = model.activities.find(activity => activity.type === 'delegate');
+		expect(delegate?.type === 'delegate' && delegate.delegateExpertKey).toBe('@acme/child-expert@1.2.0');
+	});
+});
+
+describe('plain-text tool errors are flagged (#21.6)', () => {
+	const resultOf = (text: string): ToolActivity => {
+		const call = {id: 'tc-1', skillName: 'github', toolName: 'createIssue', args: {}};
+		const model = modelFromText(
+			[
+				perstackLine('startRun', {initialCheckpoint: {id: 'cp-0', status: 'init', stepNumber: 1}, inputMessages: []}),
+				perstackLine('callTools', {newMessage: {id: 'm', type: 'expertMessage', contents: []}, toolCalls: [call], usage: {}}),
+				perstackLine('resolveToolResults', {toolResults: [{id: 'tc-1', skillName: 'github', toolName: 'createIssue', result: [{type: 'textPart', id: 'p', text}]}]}),
+			].join('\n'),
+		);
+		return model.activities.find((activity): activity is ToolActivity => activity.type === 'generalTool')!;
+	};
+
+	it('a call that threw ("Error calling tool X: …") is an error', () => {
+		expect(resultOf('Error calling tool createIssue: MCP error -32000: Connection closed').result?.error).toBe('Error calling tool createIssue: MCP error -32000: Connection closed');
+	});
+
+	it('a server\'s "Error: …" answer is an error', () => {
+		expect(resultOf('Error: File not found').result?.error).toBe('Error: File not found');
+	});
+
+	it('text that merely mentions an error is not', () => {
+		expect(resultOf('Successfully processed without error').result?.error).toBeUndefined();
+		expect(resultOf('0 errors found. Error: none').result?.error).toBeUndefined();
+	});
+});
+
+describe('an event seen twice counts once (#21.7)', () => {
+	it('a log concatenated with itself has one complete activity, and each repeat is a diagnostic', () => {
+		const log = readFileSync(fixturePath('real/simple.ndjson'), 'utf8');
+		const once = modelFromText(log);
+		const twice = modelFromText(log + log);
+		expect(twice.activities.map(activity => activity.type)).toEqual(once.activities.map(activity => activity.type));
+		expect(twice.activities.filter(activity => activity.type === 'complete')).toHaveLength(1);
+		expect(twice.diagnostics.every(diagnostic => diagnostic.reason.startsWith('duplicate event: '))).toBe(true);
+		expect(twice.diagnosticCount).toBeGreaterThan(0);
 	});
 });
