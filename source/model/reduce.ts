@@ -480,12 +480,22 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 		completed.push({toolCallId: delegation.toolCallId, expertKey: delegation.expertKey, text});
 	}
 
+	// A mixed step's other tools (MCP, base) have their results only here: they go to their own activities, and
+	// `delegationComplete` lists delegations alone.
+	const others: ToolResult[] = [];
 	for (const result of results.values()) {
 		if (completed.some(entry => entry.toolCallId === result.id)) continue;
 		const delegate = delegates.get(result.id);
-		if (delegate && !delegate.result) delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text: result.text, error: result.error, ref: event.ref}}));
-		completed.push({toolCallId: result.id, expertKey: delegate?.delegateExpertKey ?? result.toolName, text: result.text});
+		if (!delegate) {
+			others.push(result);
+			continue;
+		}
+
+		if (!delegate.result) delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text: result.text, error: result.error, ref: event.ref}}));
+		completed.push({toolCallId: result.id, expertKey: delegate.delegateExpertKey, text: result.text});
 	}
+
+	attachPartialResults(model, others, event.ref);
 
 	addActivity(model, run, event, {type: 'delegationComplete', results: completed}, true);
 }
@@ -548,6 +558,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 		case 'stopByDelegate':
 			run.pendingToolCallIds = checkpoint.pendingToolCallIds;
 			ensureDelegates(model, run, event);
+			attachPartialResults(model, checkpoint.partialResults, event.ref);
 			run.endedAt = event.timestamp;
 			return;
 		case 'stopByInteractiveTool':
@@ -718,6 +729,20 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const call: ToolCall = {id, skillName: result.skillName, toolName: result.toolName, args: undefined};
 		const created = addActivity(model, run, event, toolFields(classify(call), id, call, undefined), true, id);
 		if (isToolActivity(created)) updateActivity(model, created, {result: outcome});
+	}
+}
+
+/**
+ * Results the runtime carries in a checkpoint's `partialToolResults` rather than in `resolveToolResults`: in a step
+ * that also delegated or asked, the other tools' results arrive only there. Each goes to its own tool activity.
+ */
+function attachPartialResults(model: Model, results: readonly ToolResult[], ref: AgentEvent['ref']): void {
+	for (const result of results) {
+		const activity = activityById(model, result.id);
+		if (!activity || !isToolActivity(activity) || activity.result) continue;
+		updateActivity(model, activity, {result: {text: result.text, error: result.error, ref}, settled: true});
+		const run = model.runs.get(activity.runId);
+		if (run) bumpPane(model, run);
 	}
 }
 

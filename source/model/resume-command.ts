@@ -75,10 +75,11 @@ export type InteractiveStop = {
 	activity: ToolActivity;
 	toolName: string;
 	args: unknown;
-	/** `perstack run <expertKey> "<answer>" --continue -i`: answers it in the latest job. */
+	/**
+	 * `perstack run <expertKey> "<answer>" --continue-job <jobId> -i`. Plain `--continue` is not offered: on the
+	 * recorded CLI (0.0.54) it fails with "No runs found", and it would answer whichever job is latest.
+	 */
 	command: string;
-	/** The same for this job whichever job is latest: `… --continue-job <jobId> -i`. */
-	jobCommand: string;
 };
 
 /**
@@ -96,8 +97,7 @@ export function interactiveStop(model: Model, run: Run): InteractiveStop | undef
 		activity,
 		toolName: activity.toolName,
 		args: activity.args,
-		command: `perstack run ${expertKey} "${answerPlaceholder}" --continue -i`,
-		jobCommand: `perstack run ${expertKey} "${answerPlaceholder}" --continue-job ${shellQuote(run.jobId)} -i`,
+		command: `perstack run ${expertKey} "${answerPlaceholder}" --continue-job ${shellQuote(run.jobId)} -i`,
 	};
 }
 
@@ -112,12 +112,17 @@ export function jobInteractiveStop(model: Model, job: Job): InteractiveStop | un
 	return undefined;
 }
 
+/**
+ * The interactive call the run waits on. It is looked for across the pane's runs: a resumed run that re-issues a
+ * call left pending by a mixed stop (`resumeToolCalls` → `callInteractiveTool`) re-issues the earlier run's
+ * activity, which stays where it was made.
+ */
 function pendingInteractiveTool(model: Model, run: Run): ToolActivity | undefined {
 	const pane = model.panes.get(run.paneId);
 	let fallback: ToolActivity | undefined;
 	for (const index of pane?.activityIndices ?? []) {
 		const activity = model.activities[index];
-		if (activity?.type !== 'interactiveTool' || activity.runId !== run.runId) continue;
+		if (activity?.type !== 'interactiveTool') continue;
 		if (run.pendingToolCallIds.includes(activity.toolCallId)) return activity;
 		if (activity.result === undefined) fallback = activity;
 	}

@@ -126,14 +126,16 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	}
 
 	if (run) {
-		const stop = interactiveStop(model, run);
+		// The run waiting now may be a later run of the pane that re-issued this call.
+		const paneRuns = model.panes.get(run.paneId)?.runIds ?? [run.runId];
+		const waiting = model.runs.get(paneRuns.at(-1) ?? run.runId) ?? run;
+		const stop = interactiveStop(model, waiting);
 		if (stop && stop.activity.id === activity.id) {
 			heading('Waiting for your answer');
 			field('tool', stop.toolName);
 			block(safeJson(stop.args, 2));
 			lines.push({text: 'Answer it with:', tone: 'label'});
 			block(stop.command);
-			block(stop.jobCommand, 'dim');
 		}
 	}
 

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {readFileSync} from 'node:fs';
+import {interactiveStop} from '../../source/model/resume-command.js';
 import type {ToolActivity} from '../../source/model/state.js';
 import {activitiesOfRun, fixturePath, modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../helpers/load.js';
 
@@ -77,5 +78,28 @@ describe('an event seen twice counts once (#21.7)', () => {
 		expect(twice.activities.filter(activity => activity.type === 'complete')).toHaveLength(1);
 		expect(twice.diagnostics.every(diagnostic => diagnostic.reason.startsWith('duplicate event: '))).toBe(true);
 		expect(twice.diagnosticCount).toBeGreaterThan(0);
+	});
+});
+
+describe('a step that calls an MCP tool, a delegate and an interactive tool at once (#21.2, #21.3)', () => {
+	const model = modelFromFixtures('mixed-step.ndjson');
+	const activities = model.activities;
+
+	it('the MCP tool gets its result from partialToolResults, instead of waiting for it forever', () => {
+		const list = activities.find(activity => activity.type === 'listDirectory');
+		expect(list?.type === 'listDirectory' && list.result?.text).toContain('README.txt');
+	});
+
+	it('delegationComplete lists the delegation only, not the MCP tool', () => {
+		const complete = activities.find(activity => activity.type === 'delegationComplete');
+		expect(complete?.type === 'delegationComplete' && complete.results.map(result => result.expertKey)).toEqual(['helper-expert']);
+	});
+
+	it('the resumed run that re-asks the question shows it as waiting for an answer', () => {
+		const resumed = model.runs.get('run0mixed0000000000000002')!;
+		const stop = interactiveStop(model, resumed);
+		expect(stop?.toolName).toBe('askUser');
+		expect(stop?.args).toEqual({question: 'Should the summary go into NOTES.md?'});
+		expect(stop?.command).toBe('perstack run mixed-expert "<answer>" --continue-job mixjob0000000000000000001 -i');
 	});
 });

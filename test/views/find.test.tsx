@@ -104,9 +104,9 @@ describe('checkpoints and resume', () => {
 		await app.press(keys.enter);
 		const frame = await waitForFrame(app, text => text.includes('Inspector'));
 		expect(frame).toContain('askUser');
-		for (let page = 0; page < 5 && !(app.lastFrame() ?? '').includes('--continue -i'); page++) await app.press(keys.pageDown);
-		const answer = await waitForFrame(app, text => text.includes('--continue -i'));
-		expect(answer).toContain('perstack run interactive-expert "<answer>" --continue -i');
+		for (let page = 0; page < 5 && !(app.lastFrame() ?? '').includes('--continue-job xlkgdwda3hj910egy4q4sxjn -i'); page++) await app.press(keys.pageDown);
+		const answer = await waitForFrame(app, text => text.includes('--continue-job xlkgdwda3hj910egy4q4sxjn -i'));
+		expect(answer).toContain('perstack run interactive-expert "<answer>" --continue-job xlkgdwda3hj910egy4q4sxjn -i');
 		app.unmount();
 	});
 
@@ -114,7 +114,7 @@ describe('checkpoints and resume', () => {
 		const app = renderApp(modelFromFixtures('real/interactive-1.ndjson'));
 		const frame = await waitForFrame(app, text => text.includes('🙋 waiting for your answer'));
 		expect(frame).toContain('askUser: Which colour should the report use?');
-		expect(frame).toContain('answer with: perstack run interactive-expert "<answer>" --continue -i');
+		expect(frame).toContain('answer with: perstack run interactive-expert "<answer>" --continue-job xlkgdwda3hj9');
 		app.unmount();
 		// Once answered (the continued run is in the log too), the notice is gone.
 		const answered = renderApp(modelFromFixtures('real/interactive-1.ndjson', 'real/interactive-2-continue.ndjson'));
