@@ -7,7 +7,7 @@ import {activityTypes, type Activity, type ActivityType, type Model} from './sta
  * and must all hold (AND); `-` before a term negates it:
  *
  *   type:exec,readTextFile   activity type, any of the listed
- *   expert:helper-1          expert key, any of a comma-separated list (ignoring case)
+ *   expert:helper-1          expert key, any of a comma-separated list (ignoring case; the version and the scope may be left out)
  *   run:k3f9                 run id prefix (the first run of a pane names the whole pane)
  *   errors                   error activities, and tool calls or delegations whose result is an error
  *   step:7  step:10-20       step number or inclusive range; `step:10-` and `step:-20` are open-ended
@@ -36,6 +36,21 @@ export type ParsedFilter = {ok: true; filter: Filter} | {ok: false; error: strin
 export const emptyFilter: Filter = {clauses: []};
 
 const keys = ['type', 'expert', 'run', 'step'] as const;
+
+/**
+ * The names an expert key answers to: the whole key (`@scope/writer@1.2.0`), and that key without its version
+ * (`@scope/writer`), without its scope (`writer@1.2.0`), or without both (`writer`).
+ */
+export function expertNames(key: string): string[] {
+	const unversioned = key.replace(/(?<=.)@[^@/]*$/, '');
+	const names = [key, unversioned];
+	for (const name of [key, unversioned]) {
+		const slash = name.indexOf('/');
+		if (name.startsWith('@') && slash !== -1) names.push(name.slice(slash + 1));
+	}
+
+	return names;
+}
 type Key = (typeof keys)[number];
 
 function isKey(word: string): word is Key {
@@ -215,7 +230,7 @@ function termMatches(term: FilterTerm, activity: Activity, model: Model): boolea
 		case 'type':
 			return term.types.includes(activity.type);
 		case 'expert':
-			return term.folded.includes(foldCase(activity.expertKey));
+			return expertNames(foldCase(activity.expertKey)).some(name => term.folded.includes(name));
 		case 'run':
 			return activity.runId.startsWith(term.prefix) || (model.runs.get(activity.runId)?.paneId.startsWith(term.prefix) ?? false);
 		case 'errors':

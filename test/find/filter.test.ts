@@ -12,7 +12,8 @@ import {
 	type Filter,
 } from '../../source/model/filter.js';
 import type {Activity, Model} from '../../source/model/state.js';
-import {modelFromFixtures, runByExpert} from '../helpers/load.js';
+import {readFileSync} from 'node:fs';
+import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../helpers/load.js';
 
 function parsed(text: string): Filter {
 	const result = parseFilter(text);
@@ -118,6 +119,18 @@ describe('matching activities', () => {
 	it('expert: keeps one expert (ignoring case), or any of a list', () => {
 		expect(new Set(shown(demo, 'expert:Test-Runner').map(activity => activity.expertKey))).toEqual(new Set(['test-runner']));
 		expect(new Set(shown(demo, 'expert:test-runner,code-reader').map(activity => activity.expertKey))).toEqual(new Set(['test-runner', 'code-reader']));
+	});
+
+	it('expert: matches real keys, which carry versions and scopes, by name (#21.9)', () => {
+		const versioned = modelFromText(readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').replaceAll('"expertKey":"child-expert"', '"expertKey":"@acme/child-expert@1.2.0"'));
+		const keys = (text: string) => new Set(shown(versioned, text).map(activity => activity.expertKey));
+		for (const name of ['child-expert', 'Child-Expert', '@acme/child-expert', 'child-expert@1.2.0', '@acme/child-expert@1.2.0']) {
+			expect(keys(`expert:${name}`)).toEqual(new Set(['@acme/child-expert@1.2.0']));
+		}
+
+		expect(keys('expert:child-expert@9.9.9')).toEqual(new Set());
+		expect(keys('expert:@other/child-expert')).toEqual(new Set());
+		expect(keys('expert:child')).toEqual(new Set());
 	});
 
 	it('run: keeps a run by id prefix, and the first run id names its whole pane (the resumed coordinator too)', () => {
