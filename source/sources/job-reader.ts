@@ -1,6 +1,6 @@
 import {readFile, stat} from 'node:fs/promises';
 import {compareEventFiles} from './event-order.js';
-import {feedEventBytes, feedEventFile} from './event-file.js';
+import {feedEventBytes, feedEventFile, leftoverReason} from './event-file.js';
 import {isMissing} from './fs-errors.js';
 import {eventDirectoriesOf, eventFilesIn, modifiedAt, type EventFile} from './job-directory.js';
 import type {LineSplitter} from './line-splitter.js';
@@ -118,7 +118,12 @@ export async function readJobDirectory(reading: JobReading): Promise<void> {
 async function feedOne(reading: JobReading, file: PendingFile, buffer: Buffer): Promise<number | 'not yet'> {
 	const recent = reading.follow && Date.now() - file.mtimeMs < settleMs;
 	try {
-		if (!recent) return await feedEventFile(file.path, reading.splitterFor(file.path), buffer);
+		if (!recent) {
+			const read = await feedEventFile(file.path, reading.splitterFor(file.path), buffer);
+			if (read.leftover > 0) reading.problem(file.path, leftoverReason(read.leftover));
+			return read.bytes;
+		}
+
 		if (file.size > maxCheckedBytes) return 'not yet';
 		const bytes = await readFile(file.path);
 		if (!parsesAsJson(bytes)) return 'not yet';

@@ -108,6 +108,21 @@ describe('Perstack job directories', () => {
 		expect(outline(await summaryOf([join(root, jobId)]))).toEqual(outline(await summaryOf([jobDirectory])));
 	}, 15_000);
 
+	it('an event file holding one whole event and the tail of another keeps the event and reports the leftover bytes (#21.12)', async () => {
+		const root = temporaryDirectory();
+		cpSync(jobDirectory, join(root, jobId), {recursive: true});
+		const runDirectory = join(root, jobId, 'runs', 'mycc7mg8nbsgxciteyvrtyci');
+		const name = readdirSync(runDirectory).find(file => file.endsWith('-callTools.json'))!;
+		const path = join(runDirectory, name);
+		// The second write of the same millisecond was longer: the first event, then what is left of the second.
+		writeFileSync(path, readFileSync(path, 'utf8').trimEnd() + '"totalTokens":1064,"cachedInputTokens":0}}\n');
+		const run = startCli(['--summary', '--json', join(root, jobId)]);
+		expect((await run.exit).code).toBe(0);
+		const summary: Summary = JSON.parse(run.stdout());
+		expect(outline(summary)).toEqual(outline(await summaryOf([jobDirectory])));
+		expect(summary.diagnostics).toEqual([expect.objectContaining({source: path, reason: expect.stringMatching(/^42 bytes after the event's JSON were left over and skipped/)})]);
+	}, 15_000);
+
 	it('points the inspector at the event file', async () => {
 		const ingest = new Ingest({maxLineBytes: 1024 * 1024});
 		const plan = resolveInputs([jobDirectory], {stdinIsTTY: false});
