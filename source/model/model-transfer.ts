@@ -7,13 +7,13 @@ import {TextAccumulator, type TextState} from './text-accumulator.js';
  * private fields do not clone: it is carried as its state and rebuilt on arrival (sources/load-worker.ts).
  */
 
-type StreamState = {step: number; reasoning: TextState; result: TextState; callReasoning: string | undefined};
+type StreamState = {step: number; reasoning: TextState; result: TextState; callReasoning: string | undefined; resultGeneration: boolean};
 export type TransferredRun = Omit<Run, 'streams'> & {streams: Array<[number, StreamState]>};
 
 /** The run in a form that posts without loss. It shares everything but its streams with `run`. */
 export function runToTransfer(run: Run): TransferredRun {
 	const streams: Array<[number, StreamState]> = [];
-	for (const [step, stream] of run.streams) streams.push([step, {step: stream.step, reasoning: stream.reasoning.toState(), result: stream.result.toState(), callReasoning: stream.callReasoning}]);
+	for (const [step, stream] of run.streams) streams.push([step, {step: stream.step, reasoning: stream.reasoning.toState(), result: stream.result.toState(), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration}]);
 	return {...run, streams};
 }
 
@@ -21,7 +21,7 @@ export function runToTransfer(run: Run): TransferredRun {
 export function runFromTransfer(data: TransferredRun): Run {
 	const streams = new Map<number, StepStream>();
 	for (const [step, stream] of data.streams) {
-		streams.set(step, {step: stream.step, reasoning: TextAccumulator.fromState(stream.reasoning), result: TextAccumulator.fromState(stream.result), callReasoning: stream.callReasoning});
+		streams.set(step, {step: stream.step, reasoning: TextAccumulator.fromState(stream.reasoning), result: TextAccumulator.fromState(stream.result), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration});
 	}
 
 	return {...data, streams};

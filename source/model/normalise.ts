@@ -218,7 +218,7 @@ function messageParts(parts: PerstackMessagePart[] | undefined): {text: string |
 	let thinking: string | undefined;
 	for (const part of parts ?? []) {
 		if (part.type === 'textPart' && part.text) text = text === undefined ? part.text : `${text}\n${part.text}`;
-		if (part.type === 'thinkingPart' && part.thinking) thinking = thinking === undefined ? part.thinking : `${thinking}\n${part.thinking}`;
+		if (part.type === 'thinkingPart' && part.thinking) thinking = thinking === undefined ? part.thinking : `${thinking}\n\n${part.thinking}`;
 	}
 
 	return {text, thinking};

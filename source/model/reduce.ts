@@ -395,7 +395,8 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 
 	const query = event.query ?? model.runtime.get(run.runId)?.query;
 	run.query = query;
-	addActivity(model, run, event, {type: 'query', text: query ?? ''}, true);
+	// A start with no user text (a resume the runtime did not mark as one, a bare test harness) asked nothing.
+	if (query !== undefined && query !== '') addActivity(model, run, event, {type: 'query', text: query}, true);
 }
 
 /** The stopped run a new run continues, by the rules in docs/model-rules.md. */
@@ -714,6 +715,8 @@ function adoptOrphans(model: Model, toolCallId: string): void {
 }
 
 function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): void {
+	const step = event.step ?? run.currentStep;
+	if (event.wireType === 'attemptCompletion' && step !== undefined) streamOf(run, step).resultGeneration = true;
 	for (const result of event.results) {
 		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : model.activityIndexById.get(result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
@@ -775,7 +778,7 @@ function settleRun(model: Model, run: Run): void {
 function streamOf(run: Run, step: number): StepStream {
 	let stream = run.streams.get(step);
 	if (!stream) {
-		stream = {step, reasoning: new TextAccumulator(), result: new TextAccumulator(), callReasoning: undefined};
+		stream = {step, reasoning: new TextAccumulator(), result: new TextAccumulator(), callReasoning: undefined, resultGeneration: false};
 		run.streams.set(step, stream);
 		if (run.streams.size > keptStreamSteps) {
 			let oldest = step;
@@ -814,20 +817,21 @@ function resultReasoning(stream: StepStream | undefined): string | undefined {
 }
 
 /**
- * Reasoning can arrive after the activities of its step; hand it to those that lack it. In Perstack's stream a
- * tool call's reasoning is in its `callTools` message, so late reasoning there is the run result's: it goes to
- * `complete` only, never to the `attemptCompletion` call before it (docs/model-rules.md).
+ * Reasoning can arrive after the activities of its step; hand it to those that lack it. Once the step's
+ * `attemptCompletion` was accepted, reasoning that completes is the run result's: it goes to `complete` only,
+ * never to the `attemptCompletion` call before it (docs/model-rules.md).
  */
 function giveReasoning(model: Model, run: Run, step: number, reasoning: string): void {
 	const pane = model.panes.get(run.paneId);
 	if (!pane) return;
-	const perstack = run.dialect === 'perstack';
-	if (perstack && reasoning === run.streams.get(step)?.callReasoning) return;
+	const stream = run.streams.get(step);
+	// After an accepted attemptCompletion the step's next generation is the run result's: its reasoning is complete's.
+	const resultOnly = stream !== undefined && stream.resultGeneration && reasoning !== stream.callReasoning;
 	for (let i = pane.activityIndices.length - 1; i >= 0; i--) {
 		const activity = model.activities[pane.activityIndices[i]!];
 		if (!activity || activity.runId !== run.runId) continue;
 		if (activity.step !== step) break;
-		if (perstack && activity.type !== 'complete') continue;
+		if (resultOnly && activity.type !== 'complete') continue;
 		if (activity.reasoning === undefined && activity.type !== 'query') updateActivity(model, activity, {reasoning});
 	}
 }
@@ -1033,7 +1037,7 @@ function addActivity(
 		runId: run.runId,
 		previousActivityId: pane?.lastActivityId ?? null,
 		delegatedBy: run.delegatedBy,
-		reasoning: reasoning ?? (fields.type === 'query' || isPerstackCall(event) ? undefined : completedReasoning(run, step)),
+		reasoning: reasoning ?? (fields.type === 'query' ? undefined : completedReasoning(run, step)),
 		step,
 		timestamp: event.timestamp,
 		ref: event.ref,
@@ -1103,15 +1107,10 @@ function activityId(model: Model, run: Run, type: string, event: AgentEvent): st
 	return id;
 }
 
-/** A Perstack tool call's reasoning is the thinking in its own message, or none: never a stream's. */
-function isPerstackCall(event: AgentEvent): boolean {
-	return event.dialect === 'perstack' && (event.kind === 'toolCalls' || event.kind === 'toolResults');
-}
-
 function completedReasoning(run: Run, step: number | undefined): string | undefined {
 	if (step === undefined) return undefined;
 	const stream = run.streams.get(step);
-	return stream?.reasoning.isComplete ? stream.reasoning.text : undefined;
+	return stream?.reasoning.isComplete && !stream.resultGeneration ? stream.reasoning.text : undefined;
 }
 
 export type {Pane};

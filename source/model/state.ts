@@ -120,6 +120,8 @@ export type StepStream = {
 	 * only that one is the `complete` activity's.
 	 */
 	callReasoning: string | undefined;
+	/** The step's `attemptCompletion` was accepted: what reasoning completes from now on is the run result's. */
+	resultGeneration: boolean;
 };
 
 export type Run = {

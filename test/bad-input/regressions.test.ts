@@ -20,7 +20,8 @@ function perstack(type: string, runId: string, fields: Record<string, unknown> =
 }
 
 function startRun(runId: string, checkpoint: Record<string, unknown> = {}): string {
-	return perstack('startRun', runId, {initialCheckpoint: {status: 'init', stepNumber: 1, ...checkpoint}});
+	const inputMessages = [{type: 'userMessage', contents: [{type: 'textPart', text: `task of ${runId}`}]}];
+	return perstack('startRun', runId, {initialCheckpoint: {status: 'init', stepNumber: 1, ...checkpoint}, inputMessages});
 }
 
 function timed<T>(work: () => T): {result: T; ms: number} {
