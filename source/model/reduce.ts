@@ -171,6 +171,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		delegatedBy: undefined,
 		resumesRunId: null,
 		resumedByRunId: null,
+		resumedFrom: null,
 		started: false,
 		status: 'init',
 		statusStep: -Infinity,
@@ -246,7 +247,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	else awaitParent(model, child);
 
 	if (toolCallId === undefined) return;
-	const index = model.activityIndexById.get(toolCallId);
+	const index = parent ? callIndex(model, parent, toolCallId) : undefined;
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type === 'delegate') {
 		attachChild(model, activity, child);
@@ -254,9 +255,10 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	}
 
 	// The child's events came before the parent's delegation: attach when the delegation shows up.
-	const waiting = model.orphanChildren.get(toolCallId) ?? [];
+	const key = orphanKey(parentRunId, toolCallId);
+	const waiting = model.orphanChildren.get(key) ?? [];
 	waiting.push(child.runId);
-	model.orphanChildren.set(toolCallId, waiting);
+	model.orphanChildren.set(key, waiting);
 }
 
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
@@ -393,6 +395,10 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 		return;
 	}
 
+	if (checkpoint.runId !== undefined && checkpoint.runId !== run.runId) {
+		run.resumedFrom = {runId: checkpoint.runId, checkpointId: checkpoint.id ?? null, stepNumber: checkpoint.step ?? null};
+	}
+
 	const query = event.query ?? model.runtime.get(run.runId)?.query;
 	run.query = query;
 	// A start with no user text (a resume the runtime did not mark as one, a bare test harness) asked nothing.
@@ -441,6 +447,11 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 		// Activities made before the resume was known (out-of-order events) move over to the joined pane.
 		for (const index of ownPane.activityIndices) {
 			target.activityIndices.push(index);
+			const activity = model.activities[index];
+			if (!activity || !('toolCallId' in activity)) continue;
+			model.toolCalls.delete(callKey(ownPane.paneId, activity.toolCallId));
+			const key = callKey(target.paneId, activity.toolCallId);
+			if (!model.toolCalls.has(key)) model.toolCalls.set(key, index);
 		}
 
 		model.panes.delete(ownPane.paneId);
@@ -496,7 +507,7 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 		completed.push({toolCallId: result.id, expertKey: delegate.delegateExpertKey, text: result.text});
 	}
 
-	attachPartialResults(model, others, event.ref);
+	attachPartialResults(model, run, others, event.ref);
 
 	addActivity(model, run, event, {type: 'delegationComplete', results: completed}, true);
 }
@@ -559,7 +570,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 		case 'stopByDelegate':
 			run.pendingToolCallIds = checkpoint.pendingToolCallIds;
 			ensureDelegates(model, run, event);
-			attachPartialResults(model, checkpoint.partialResults, event.ref);
+			attachPartialResults(model, run, checkpoint.partialResults, event.ref);
 			run.endedAt = event.timestamp;
 			return;
 		case 'stopByInteractiveTool':
@@ -600,7 +611,7 @@ function recordStep(run: Run, step: number, event: EventOf<'stepEnd'>): void {
 /** A stop by delegation names its delegates; make sure each has an activity even if callDelegate was lost. */
 function ensureDelegates(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	for (const delegation of event.checkpoint.delegateTo) {
-		if (model.activityIndexById.has(delegation.toolCallId)) continue;
+		if (callIndex(model, run, delegation.toolCallId) !== undefined) continue;
 		addActivity(
 			model,
 			run,
@@ -616,7 +627,7 @@ function ensureDelegates(model: Model, run: Run, event: EventOf<'stepEnd'>): voi
 			},
 			true,
 		);
-		adoptOrphans(model, delegation.toolCallId);
+		adoptOrphans(model, run, delegation.toolCallId);
 	}
 }
 
@@ -665,7 +676,7 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 		const id = call.id === '' ? `${run.runId}:call:${run.activityCount}` : call.id;
 		const message = first ? event.text : undefined;
 		first = false;
-		const index = model.activityIndexById.get(id);
+		const index = callIndex(model, run, id);
 		const existing = index === undefined ? undefined : model.activities[index];
 		const reasoning = event.thinking;
 
@@ -682,7 +693,7 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 			const settled = delegate.delegateExpertKey !== '';
 			if (existing && index !== undefined) replaceActivity(model, index, existing, delegate, settled);
 			else addActivity(model, run, event, delegate, settled, id, reasoning);
-			adoptOrphans(model, id);
+			adoptOrphans(model, run, id);
 			continue;
 		}
 
@@ -701,11 +712,12 @@ function toolFields(type: ToolActivityType, id: string, call: ToolCall, message:
 	return {type, toolCallId: id, skillName: call.skillName, toolName: call.toolName, args: call.args, message, result: undefined};
 }
 
-function adoptOrphans(model: Model, toolCallId: string): void {
-	const waiting = model.orphanChildren.get(toolCallId);
+function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
+	const key = orphanKey(run.runId, toolCallId);
+	const waiting = model.orphanChildren.get(key);
 	if (!waiting) return;
-	model.orphanChildren.delete(toolCallId);
-	const index = model.activityIndexById.get(toolCallId);
+	model.orphanChildren.delete(key);
+	const index = callIndex(model, run, toolCallId);
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type !== 'delegate') return;
 	for (const childId of waiting) {
@@ -718,7 +730,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 	const step = event.step ?? run.currentStep;
 	if (event.wireType === 'attemptCompletion' && step !== undefined) streamOf(run, step).resultGeneration = true;
 	for (const result of event.results) {
-		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : model.activityIndexById.get(result.id);
+		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
 		const outcome = {text: result.text, error: result.error, ref: event.ref};
 		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
@@ -739,13 +751,13 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
  * Results the runtime carries in a checkpoint's `partialToolResults` rather than in `resolveToolResults`: in a step
  * that also delegated or asked, the other tools' results arrive only there. Each goes to its own tool activity.
  */
-function attachPartialResults(model: Model, results: readonly ToolResult[], ref: AgentEvent['ref']): void {
+function attachPartialResults(model: Model, run: Run, results: readonly ToolResult[], ref: AgentEvent['ref']): void {
 	for (const result of results) {
-		const activity = activityById(model, result.id);
+		const index = callIndex(model, run, result.id);
+		const activity = index === undefined ? undefined : model.activities[index];
 		if (!activity || !isToolActivity(activity) || activity.result) continue;
 		updateActivity(model, activity, {result: {text: result.text, error: result.error, ref}, settled: true});
-		const run = model.runs.get(activity.runId);
-		if (run) bumpPane(model, run);
+		bumpPane(model, run);
 	}
 }
 
@@ -952,6 +964,24 @@ function latestResultText(run: Run): string {
 	return latest?.result.text ?? '';
 }
 
+/**
+ * Tool call ids come from the model provider, and some make them unique only within one response: a job's
+ * runs can repeat them. A call is found by its id within its pane (a run and the runs that resume it), where
+ * its result, its delegates' children and its re-issue after a resume look for it.
+ */
+function callKey(paneId: string, toolCallId: string): string {
+	return `${paneId}\u0000${toolCallId}`;
+}
+
+function callIndex(model: Model, run: Run, toolCallId: string): number | undefined {
+	return model.toolCalls.get(callKey(run.paneId, toolCallId));
+}
+
+/** Children wait for the delegation of the run that made it (`delegatedBy.runId`), by its tool call id. */
+function orphanKey(parentRunId: string, toolCallId: string): string {
+	return `${parentRunId}\u0000${toolCallId}`;
+}
+
 function activityById(model: Model, id: string): Activity | undefined {
 	const index = model.activityIndexById.get(id);
 	return index === undefined ? undefined : model.activities[index];
@@ -1032,7 +1062,7 @@ function addActivity(
 	const seq = model.activities.length;
 	const step = event.step ?? run.currentStep;
 	const activity: Activity = {
-		id: id ?? activityId(model, run, fields.type, event),
+		id: activityId(model, run, fields.type, event, id),
 		expertKey: run.expertKey,
 		runId: run.runId,
 		previousActivityId: pane?.lastActivityId ?? null,
@@ -1047,6 +1077,7 @@ function addActivity(
 	};
 	model.activities.push(activity);
 	model.activityIndexById.set(activity.id, seq);
+	if ('toolCallId' in fields && fields.toolCallId !== '') model.toolCalls.set(callKey(run.paneId, fields.toolCallId), seq);
 	if (!settled) run.unsettled.push(seq);
 	run.activityCount++;
 	run.rev++;
@@ -1095,9 +1126,10 @@ function replaceActivity(model: Model, index: number, existing: Activity, fields
 	}
 }
 
-function activityId(model: Model, run: Run, type: string, event: AgentEvent): string {
-	// Event ids are unique on the wire, but one event can make several activities and ids can repeat in bad logs.
-	const base = event.dialect === 'perstack' && event.id !== '' ? event.id : `${run.runId}:${type}`;
+function activityId(model: Model, run: Run, type: string, event: AgentEvent, wanted: string | undefined): string {
+	// Event ids are unique on the wire, but one event can make several activities and ids can repeat in bad logs;
+	// a tool call id is unique only within one model response, so runs of one job can repeat it.
+	const base = wanted ?? (event.dialect === 'perstack' && event.id !== '' ? event.id : `${run.runId}:${type}`);
 	if (!model.activityIndexById.has(base)) return base;
 	// Counting on from the last suffix given keeps a log of 100,000 equal ids linear.
 	let n = model.idRepeats.get(base) ?? 1;

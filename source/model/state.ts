@@ -136,6 +136,11 @@ export type Run = {
 	delegatedBy: {expertKey: string; runId: string} | undefined;
 	resumesRunId: string | null;
 	resumedByRunId: string | null;
+	/**
+	 * A new run that started from a checkpoint of an earlier run (`--resume-from <checkpoint>` branches off a
+	 * mid-run checkpoint; a `--continue-job` follow-up starts from the last one): where it started.
+	 */
+	resumedFrom: ResumedFrom | null;
 	/** Whether a start event (startRun, run_start, …) was seen, as opposed to a run made up from a stray event. */
 	started: boolean;
 	status: RunStatus;
@@ -163,6 +168,8 @@ export type Run = {
 	/** Changes whenever anything about the run changes, so views can skip unchanged panes. */
 	rev: number;
 };
+
+export type ResumedFrom = {runId: string; checkpointId: string | null; stepNumber: number | null};
 
 export type Pane = {
 	paneId: string;
@@ -235,12 +242,14 @@ export type Model = {
 	/** Every activity in arrival order. */
 	activities: Activity[];
 	activityIndexById: Map<string, number>;
+	/** Tool calls by pane and tool call id (see `callKey` in reduce.ts): ids repeat across a job's runs. */
+	toolCalls: Map<string, number>;
 	skills: Map<string, SkillState>;
 	docker: Map<string, DockerState>;
 	proxy: ProxyState;
 	/** Per run, what its initializeRuntime said (it arrives before the run's startRun). */
 	runtime: Map<string, RuntimeInfo>;
-	/** Child runs that started before the activity that delegated them was seen, by tool call id. */
+	/** Child runs that started before the activity that delegated them was seen, by parent run and tool call id. */
 	orphanChildren: Map<string, string[]>;
 	/**
 	 * Runs whose parent run was not seen yet, by the parent's runId: the parent adopts them when it
@@ -278,6 +287,7 @@ export function createModel(): Model {
 		panes: new Map(),
 		activities: [],
 		activityIndexById: new Map(),
+		toolCalls: new Map(),
 		skills: new Map(),
 		docker: new Map(),
 		proxy: {allowed: 0, blocked: 0, last: undefined},

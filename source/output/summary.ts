@@ -1,5 +1,5 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
-import type {Model} from '../model/state.js';
+import type {Model, ResumedFrom} from '../model/state.js';
 import {jobTotals, runSteps, runsInTreeOrder} from '../model/tree.js';
 
 export type RunSummary = {
@@ -7,6 +7,8 @@ export type RunSummary = {
 	expertKey: string;
 	parentRunId: string | null;
 	resumesRunId: string | null;
+	/** Where a run started from a checkpoint of an earlier run (`--resume-from`, a `--continue-job` follow-up). */
+	resumedFrom: ResumedFrom | null;
 	status: RunStatus;
 	steps: number;
 	usage: Usage;
@@ -46,6 +48,7 @@ export function buildSummary(model: Model): Summary {
 				expertKey: run.expertKey,
 				parentRunId: run.parentRunId,
 				resumesRunId: run.resumesRunId,
+				resumedFrom: run.resumedFrom,
 				status: run.status,
 				steps: runSteps(run),
 				usage: run.usage,

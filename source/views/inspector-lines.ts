@@ -110,6 +110,10 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		field('depth', depthOf(model, run));
 		if (run.resumesRunId) field('resumes run', run.resumesRunId);
 		if (run.resumedByRunId) field('resumed by run', run.resumedByRunId);
+		if (run.resumedFrom) {
+			const from = run.resumedFrom;
+			field('started from', `run ${from.runId}${from.stepNumber === null ? '' : `, step ${from.stepNumber}`}${from.checkpointId === null ? '' : `, checkpoint ${from.checkpointId}`}`);
+		}
 		const step = (activity.step === undefined ? undefined : run.stepsByNumber.get(activity.step)) ?? run.steps[run.steps.length - 1];
 		if (step) {
 			field('checkpoint', step.checkpointId);

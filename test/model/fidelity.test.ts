@@ -103,3 +103,34 @@ describe('a step that calls an MCP tool, a delegate and an interactive tool at o
 		expect(stop?.command).toBe('perstack run mixed-expert "<answer>" --continue-job mixjob0000000000000000001 -i');
 	});
 });
+
+describe('one job in three files: a run, a --continue-job follow-up and a --resume-from branch (#21.10, #21.13)', () => {
+	const files = ['branches/1-run.ndjson', 'branches/2-continue-job.ndjson', 'branches/3-resume-from.ndjson'];
+	const together = modelFromFixtures(...files);
+
+	it('tool call ids repeated across the runs give as many activities together as one by one', () => {
+		const oneByOne = files.map(file => modelFromFixtures(file).activities.length).reduce((sum, count) => sum + count, 0);
+		expect(together.activities).toHaveLength(oneByOne);
+		expect(new Set(together.activities.map(activity => activity.id)).size).toBe(together.activities.length);
+	});
+
+	it('each call keeps its own result, paired within its own run', () => {
+		const execs = together.activities.filter((activity): activity is ToolActivity => activity.type === 'exec');
+		expect(execs.map(activity => [activity.runId, activity.toolCallId, activity.result?.text])).toEqual([
+			['run0first0000000000000001', 'toolu_01AbCdEf0002', '{"output":"2 notes.md"}'],
+			['run0second000000000000001', 'toolu_01AbCdEf0002', '{"output":"4 notes.md"}'],
+			['run0branch000000000000001', 'toolu_01AbCdEf0002', '{"output":"4 notes.md"}'],
+		]);
+	});
+
+	it('the branch says where it started: the first run, its checkpoint, its step', () => {
+		expect(together.runs.get('run0branch000000000000001')?.resumedFrom).toEqual({runId: 'run0first0000000000000001', checkpointId: 'cp-run0fi-2', stepNumber: 2});
+	});
+
+	it('the follow-up is a new run after the completed one, not a resume of it', () => {
+		const followUp = together.runs.get('run0second000000000000001')!;
+		expect(followUp.resumesRunId).toBeNull();
+		expect(followUp.paneId).toBe(followUp.runId);
+		expect(followUp.resumedFrom).toEqual({runId: 'run0first0000000000000001', checkpointId: 'cp-run0fi-4', stepNumber: 4});
+	});
+});

@@ -28,7 +28,8 @@ function cases(): Case[] {
 	const single = [...top, ...real].sort().map(name => ({name, files: [join(repoRoot, 'fixtures', name)]}));
 	// One job in two files, as `--continue-job` writes it: the second holds the answer to the first's question.
 	const continued = {name: 'real/interactive-1 + interactive-2-continue', files: ['interactive-1.ndjson', 'interactive-2-continue.ndjson'].map(name => join(repoRoot, 'fixtures/real', name))};
-	return [...single, continued];
+	const branches = {name: 'branches/ (run, --continue-job, --resume-from)', files: ['1-run.ndjson', '2-continue-job.ndjson', '3-resume-from.ndjson'].map(name => join(repoRoot, 'fixtures/branches', name))};
+	return [...single, continued, branches];
 }
 
 const modes = [
