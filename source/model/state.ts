@@ -169,6 +169,9 @@ export type Run = {
 	rev: number;
 };
 
+/** What is known when the input ends: with `-- command`, how the command exited and the last line it wrote to stderr. */
+export type InputEnd = {exitCode: number | undefined; lastStderr: string | undefined};
+
 export type ResumedFrom = {runId: string; checkpointId: string | null; stepNumber: number | null};
 
 export type Pane = {
@@ -276,6 +279,8 @@ export type Model = {
 	changes: number[] | undefined;
 	/** Ids of the Perstack events reduced so far, streaming events aside (see `isRepeatedEvent`). */
 	eventIds: Set<string>;
+	/** Set once every input has ended (see `endInput`): what still waits then will wait for ever. */
+	inputEnd: InputEnd | undefined;
 	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
 	treeRev: number;
 };
@@ -307,7 +312,18 @@ export function createModel(): Model {
 		changes: undefined,
 		treeRev: 0,
 		eventIds: new Set(),
+		inputEnd: undefined,
 	};
+}
+
+/**
+ * Every input has ended: nothing more will come (see `endedWhileWaiting` in tree.ts). Kept beside the model's
+ * shape rather than in reduce.ts, so the viewer's thread can say it without loading the reducer.
+ */
+export function endInput(model: Model, end: InputEnd): void {
+	model.inputEnd = end;
+	model.rev++;
+	for (const run of model.runs.values()) if (run.status === 'stoppedByDelegate') run.rev++;
 }
 
 export function isToolActivity(activity: Activity): activity is ToolActivity {

@@ -223,6 +223,36 @@ export function jobTotals(model: Model, job: Job): JobTotals {
  * The status to show: a run whose last checkpoint is still `init` but that is already generating is
  * running. (Summaries report the checkpoint status itself.)
  */
+export type EndedWhileWaiting = {
+	/** The delegate whose failure ended the job, when one failed. */
+	failedRunId: string | null;
+	reason: string;
+};
+
+/**
+ * A run that waits for its delegates when the input has ended and none of them is still running will never be
+ * resumed: when a delegate fails, the runtime aborts the whole job ("Delegation error", exit 1) and the
+ * coordinator's last status stays `stoppedByDelegate`. Says why, as far as the stream tells.
+ */
+export function endedWhileWaiting(model: Model, run: Run): EndedWhileWaiting | undefined {
+	const end = model.inputEnd;
+	if (!end || run.status !== 'stoppedByDelegate' || run.resumedByRunId !== null) return undefined;
+	let failed: Run | undefined;
+	for (const childId of run.childRunIds) {
+		const child = model.runs.get(childId);
+		if (!child) continue;
+		const status = shownStatus(child);
+		if (isLive(status)) return undefined;
+		if (!failed && (status === 'stoppedByError' || status === 'stoppedByExceededMaxSteps')) failed = child;
+	}
+
+	const why = failed
+		? `${failed.expertKey} ${failed.status === 'stoppedByError' ? `failed: ${failed.error ? `${failed.error.name}: ${failed.error.message}` : 'error'}` : 'stopped at max steps'}`
+		: 'it was never resumed';
+	const command = end.exitCode === undefined ? '' : `; the command exited ${end.exitCode}${end.lastStderr ? `: ${end.lastStderr}` : ''}`;
+	return {failedRunId: failed?.runId ?? null, reason: `${why}${command}`};
+}
+
 export function shownStatus(run: Run): RunStatus {
 	if (run.status === 'init' && (run.steps.length > 0 || run.streams.size > 0 || run.activityCount > 1)) return 'proceeding';
 	return run.status;

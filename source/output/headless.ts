@@ -2,9 +2,10 @@ import {once} from 'node:events';
 import {Ingest} from '../ingest.js';
 import type {Diagnostic} from '../model/events.js';
 import type {Filter} from '../model/filter.js';
-import {createModel, type Activity} from '../model/state.js';
+import {createModel, endInput, type Activity} from '../model/state.js';
 import type {InputPlan} from '../sources/inputs.js';
 import {runSourcesFast} from '../sources/parallel-file.js';
+import {inputEndOf} from '../sources/source-state.js';
 import {stopOnSignals} from '../sources/stop-on-signals.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json';
@@ -104,6 +105,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const removeSignalHandlers = live ? stopOnSignals(stoppable) : () => undefined;
 	const exitCode = await running.done;
 	removeSignalHandlers();
+	endInput(model, inputEndOf(running.states));
 	if (transcript) {
 		transcript.finish();
 		write(transcript.take());

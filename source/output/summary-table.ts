@@ -1,6 +1,6 @@
 import type {RunStatus} from '../model/events.js';
-import type {Model} from '../model/state.js';
-import {depthMemo, jobTotals, runSteps, runsInTreeOrder} from '../model/tree.js';
+import type {Model, Run} from '../model/state.js';
+import {depthMemo, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../model/tree.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {displayWidth, padEnd} from '../text/width.js';
 import {formatDuration, span} from './format.js';
@@ -39,7 +39,7 @@ export function summaryTable(model: Model): string {
 			String(run.usage.inputTokens),
 			String(run.usage.outputTokens),
 			formatDuration(span(run.startedAt, run.endedAt ?? run.lastEventAt)),
-			run.error ? sanitizeLine(`${run.error.name}: ${run.error.message}`) : '',
+			errorColumn(model, run),
 		]);
 		const header = ['EXPERT', 'STATUS', 'STEPS', 'IN', 'OUT', 'DURATION', 'ERROR'];
 		const widths = header.map((title, column) => Math.max(displayWidth(title), ...rows.map(row => displayWidth(row[column] ?? ''))));
@@ -59,4 +59,11 @@ export function summaryTable(model: Model): string {
 	const unknown = [...model.unknownEvents].map(([type, count]) => `${sanitizeLine(type)} ×${count}`);
 	lines.push(`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${model.diagnosticCount} bad lines` : ''}`);
 	return lines.join('\n') + '\n';
+}
+
+/** A run's error, or why the job ended while it waited for its delegates. */
+function errorColumn(model: Model, run: Run): string {
+	if (run.error) return sanitizeLine(`${run.error.name}: ${run.error.message}`);
+	const ended = endedWhileWaiting(model, run);
+	return ended ? sanitizeLine(`job ended while waiting: ${ended.reason}`) : '';
 }

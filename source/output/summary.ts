@@ -1,6 +1,6 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
 import type {Model, ResumedFrom} from '../model/state.js';
-import {jobTotals, runSteps, runsInTreeOrder} from '../model/tree.js';
+import {endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../model/tree.js';
 
 export type RunSummary = {
 	runId: string;
@@ -9,6 +9,8 @@ export type RunSummary = {
 	resumesRunId: string | null;
 	/** Where a run started from a checkpoint of an earlier run (`--resume-from`, a `--continue-job` follow-up). */
 	resumedFrom: ResumedFrom | null;
+	/** For a run still waiting for its delegates when the input ended, none of them running: why the job ended there. */
+	endedWhileWaiting: EndedWhileWaiting | null;
 	status: RunStatus;
 	steps: number;
 	usage: Usage;
@@ -49,6 +51,7 @@ export function buildSummary(model: Model): Summary {
 				parentRunId: run.parentRunId,
 				resumesRunId: run.resumesRunId,
 				resumedFrom: run.resumedFrom,
+				endedWhileWaiting: endedWhileWaiting(model, run) ?? null,
 				status: run.status,
 				steps: runSteps(run),
 				usage: run.usage,

@@ -1,5 +1,5 @@
 import type {Activity, Model, Run} from '../model/state.js';
-import {depthMemo, depthOf} from '../model/tree.js';
+import {depthMemo, depthOf, endedWhileWaiting} from '../model/tree.js';
 import {describeActivity} from '../text/describe-activity.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
@@ -99,6 +99,13 @@ export class TranscriptWriter {
 		}
 
 		while (this.#next < activities.length) this.#text(activities[this.#next++]!);
+		for (const run of this.#model.runs.values()) {
+			const ended = endedWhileWaiting(this.#model, run);
+			if (!ended) continue;
+			const depth = this.#depthFor()(run);
+			const indent = depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
+			this.#buffer += `${indent}[${sanitizeLine(run.expertKey)}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`;
+		}
 	}
 
 	/** What was decided since the last call. */

@@ -87,3 +87,12 @@ function fileSize(path: string): number | undefined {
 		return undefined;
 	}
 }
+
+/** What the model is told when every source has ended: how a command exited, and the last thing it said on stderr. */
+export function inputEndOf(states: readonly SourceState[]): {exitCode: number | undefined; lastStderr: string | undefined} {
+	const command = states.find(state => state.kind === 'command');
+	if (!command) return {exitCode: undefined, lastStderr: undefined};
+	const code = command.exitCode ?? undefined;
+	const lastStderr = command.stderr.findLast(line => line.trim() !== '');
+	return {exitCode: code === undefined && command.signal ? undefined : code, lastStderr};
+}

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
-import {isLive, jobTotals, shownStatus} from '../model/tree.js';
+import {endedWhileWaiting, isLive, jobTotals, shownStatus} from '../model/tree.js';
 import {isLoading} from '../sources/source-state.js';
 import {formatCount, formatDuration} from '../output/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
@@ -10,7 +10,7 @@ import {describeFilter, isEmptyFilter} from '../model/filter.js';
 import {maxStepsNote} from '../model/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
-import {statusLook} from './status.js';
+import {endedWhileWaitingLook, statusLook} from './status.js';
 
 /**
  * The spinner turns with the clock rather than its own timer: a timer of its own would redraw the whole
@@ -46,7 +46,7 @@ export function Header({width}: {width: number}) {
 	const job = currentJob(model);
 	const totals = job ? jobTotals(model, job) : undefined;
 	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
-	const look = statusLook[status];
+	const look = totals?.coordinator && endedWhileWaiting(model, totals.coordinator) ? endedWhileWaitingLook : statusLook[status];
 	const live = reading && isLive(status);
 	// A live run is timed by the clock; a replayed or saved one by its own timestamps (which may be old).
 	const now = Date.now();

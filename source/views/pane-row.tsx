@@ -2,11 +2,11 @@ import {Text} from 'ink';
 import React from 'react';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
-import {runSteps, shownStatus} from '../model/tree.js';
+import {endedWhileWaiting, runSteps, shownStatus} from '../model/tree.js';
 import {formatCount, formatDuration, span} from '../output/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {lastRun} from './rows.js';
-import {statusLook} from './status.js';
+import {endedWhileWaitingLook, statusLook} from './status.js';
 
 export type PaneStats = {steps: number; inputTokens: number; outputTokens: number; durationMs: number | undefined};
 
@@ -39,7 +39,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, selected}: {
 	selected: boolean;
 }) {
 	const run = lastRun(model, pane);
-	const look = statusLook[run ? shownStatus(run) : 'init'];
+	const look = run && endedWhileWaiting(model, run) ? endedWhileWaitingLook : statusLook[run ? shownStatus(run) : 'init'];
 	const stats = paneStats(model, pane);
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	const from = model.runs.get(pane.paneId)?.resumedFrom;

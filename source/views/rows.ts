@@ -1,7 +1,7 @@
 import {isEmptyFilter, matches as filterMatches, type Filter} from '../model/filter.js';
 import type {Model, Pane, Run} from '../model/state.js';
 import {interactiveStop} from '../model/resume-command.js';
-import {childPanes, isLive, rootPanes, shownStatus} from '../model/tree.js';
+import {childPanes, endedWhileWaiting, isLive, rootPanes, shownStatus} from '../model/tree.js';
 import {argsDetail} from '../text/describe-activity.js';
 import {sanitizeBlock} from '../text/sanitize.js';
 import {wrapToWidth} from '../text/wrap.js';
@@ -18,7 +18,7 @@ export type Row =
 	| {kind: 'activity'; key: string; index: number; depth: number; paneId: string}
 	| {kind: 'live'; key: string; paneId: string; depth: number; channel: 'reasoning' | 'result'; text: string}
 	/** Something the person must act on, under its pane: the question an interactive tool asked. */
-	| {kind: 'notice'; key: string; paneId: string; depth: number; text: string; part: 'question' | 'command'};
+	| {kind: 'notice'; key: string; paneId: string; depth: number; text: string; part: 'question' | 'command' | 'ended'};
 
 /** Live streaming text shows its latest lines only; the rest is in the inspector once it completes. */
 const liveReasoningLines = 3;
@@ -99,6 +99,8 @@ function addPane(model: Model, ui: UiState, pane: Pane, depth: number, orphan: b
 
 	addLiveText(model, pane, depth, width, rows);
 	const last = lastRun(model, pane);
+	const ended = last ? endedWhileWaiting(model, last) : undefined;
+	if (ended) rows.push({kind: 'notice', key: `n:${pane.paneId}:e`, paneId: pane.paneId, depth, text: ended.reason, part: 'ended'});
 	const stop = last ? interactiveStop(model, last) : undefined;
 	if (stop) {
 		rows.push({kind: 'notice', key: `n:${pane.paneId}:q`, paneId: pane.paneId, depth, text: `${stop.toolName}: ${argsDetail(stop.args)}`, part: 'question'});

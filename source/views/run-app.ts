@@ -1,11 +1,11 @@
 import type {Instance} from 'ink';
-import {createModel} from '../model/state.js';
+import {createModel, endInput} from '../model/state.js';
 import type {InputPlan} from '../sources/inputs.js';
 import {loadInWorker} from '../sources/load-in-worker.js';
 import {discardEarlyLoad} from '../sources/early-load.js';
 import {RawEvents} from '../sources/raw-events.js';
 import type {Replay} from '../sources/replay.js';
-import {isLoading, type RunningSources, type SourcesHooks} from '../sources/source-state.js';
+import {inputEndOf, isLoading, type RunningSources, type SourcesHooks} from '../sources/source-state.js';
 import {exportRawEvent} from '../output/export-event.js';
 import type {Filter} from '../model/filter.js';
 import type {ViewEnv} from './contexts.js';
@@ -173,6 +173,7 @@ export async function runApp(
 		void sources.done.then(code => {
 			ended = true;
 			exitCode = code;
+			endInput(model, inputEndOf(sources.states));
 			store.markChanged();
 			store.flush();
 			if (interrupted) quit();

@@ -10,3 +10,6 @@ export const statusLook: Record<RunStatus, {glyph: string; word: string; color: 
 	stoppedByExceededMaxSteps: {glyph: '⏹', word: 'max steps', color: 'yellow'},
 	stoppedByError: {glyph: '✗', word: 'error', color: 'red'},
 };
+
+/** A run that waited for delegates when the job ended (model/tree.ts, `endedWhileWaiting`): it will never go on. */
+export const endedWhileWaitingLook = {glyph: '✗', word: 'job ended while waiting', color: 'red'};

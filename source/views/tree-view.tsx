@@ -106,6 +106,14 @@ function RowView({row, model, selected, highlight}: {row: Row; model: Model; sel
 		case 'live':
 			return <LiveRow text={row.text} depth={row.depth} channel={row.channel} />;
 		case 'notice':
+			if (row.part === 'ended') {
+				return (
+					<Text color="red">
+						{' '.repeat(row.depth * 2 + 2)}✗ job ended here · {sanitizeLine(row.text)}
+					</Text>
+				);
+			}
+
 			return row.part === 'question' ? (
 				<Text color="cyan" bold>
 					{' '.repeat(row.depth * 2 + 2)}🙋 waiting for your answer · {sanitizeLine(row.text)}

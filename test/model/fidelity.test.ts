@@ -1,7 +1,11 @@
 import {describe, expect, it} from 'vitest';
 import {readFileSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
 import {interactiveStop} from '../../source/model/resume-command.js';
-import type {ToolActivity} from '../../source/model/state.js';
+import {endedWhileWaiting} from '../../source/model/tree.js';
+import type {Summary} from '../../source/output/summary.js';
+import {cliPath, repoRoot} from '../sources/cli-process.js';
+import {endInput, type ToolActivity} from '../../source/model/state.js';
 import {activitiesOfRun, fixturePath, modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../helpers/load.js';
 
 /*
@@ -132,5 +136,35 @@ describe('one job in three files: a run, a --continue-job follow-up and a --resu
 		expect(followUp.resumesRunId).toBeNull();
 		expect(followUp.paneId).toBe(followUp.runId);
 		expect(followUp.resumedFrom).toEqual({runId: 'run0first0000000000000001', checkpointId: 'cp-run0fi-4', stepNumber: 4});
+	});
+});
+
+describe('a job that dies while its coordinator waits (#21.11)', () => {
+	const coordinatorOf = (summary: Summary) => summary.jobs[0]!.runs.find(run => run.expertKey === 'release-coordinator')!;
+
+	it('is not called ended while the input may still bring the coordinator back', () => {
+		const model = modelFromFixtures('delegate-failure.ndjson');
+		const coordinator = runByExpert(model, 'release-coordinator');
+		expect(endedWhileWaiting(model, coordinator)).toBeUndefined();
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect(endedWhileWaiting(model, coordinator)).toEqual({failedRunId: runByExpert(model, 'changelog-writer').runId, reason: 'changelog-writer failed: AI_APICallError: Overloaded'});
+	});
+
+	it('a coordinator that resumed did not end waiting', () => {
+		const model = modelFromFixtures('parallel-delegate.ndjson');
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect([...model.runs.values()].map(run => endedWhileWaiting(model, run)).filter(Boolean)).toEqual([]);
+	});
+
+	it('--summary --json and --print say why, with the command\'s exit code and last stderr line', () => {
+		const script = 'cat fixtures/delegate-failure.ndjson; echo "    at runDelegation (runtime.js:1:1)" >&2; echo "Delegation error: delegation result message is incorrect" >&2; exit 1';
+		const summary = spawnSync(process.execPath, [cliPath, '--summary', '--json', '--', 'sh', '-c', script], {cwd: repoRoot, encoding: 'utf8'});
+		expect(summary.status).toBe(1);
+		expect(coordinatorOf(JSON.parse(summary.stdout)).endedWhileWaiting).toEqual({
+			failedRunId: expect.any(String),
+			reason: 'changelog-writer failed: AI_APICallError: Overloaded; the command exited 1: Delegation error: delegation result message is incorrect',
+		});
+		const print = spawnSync(process.execPath, [cliPath, '--print', 'fixtures/delegate-failure.ndjson'], {cwd: repoRoot, encoding: 'utf8'});
+		expect(print.stdout.trimEnd().split('\n').at(-1)).toBe('[release-coordinator] ✗ the job ended while this run waited for its delegates: changelog-writer failed: AI_APICallError: Overloaded');
 	});
 });
