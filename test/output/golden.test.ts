@@ -46,7 +46,7 @@ describe.each(modes)('$name output matches its golden file', mode => {
 });
 
 describe('output properties that hold for every fixture', () => {
-	it.each(fixtures())('%s: --json is one valid JSON activity per line, in arrival order, chained per run', fixture => {
+	it.each(fixtures())('%s: --json is one valid JSON activity per line, each after the one before it in its run', fixture => {
 		const lines = run(['--json', `fixtures/${fixture}`]).stdout.trimEnd().split('\n').filter(Boolean);
 		const activities: Array<{id: string; runId: string; previousActivityId: string | null; type: string}> = lines.map(line => JSON.parse(line));
 		const seen = new Set<string>();

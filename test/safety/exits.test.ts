@@ -24,7 +24,7 @@ afterAll(() => {
 	rmSync(dir, {recursive: true, force: true});
 });
 
-const startRun = JSON.stringify({type: 'startRun', id: 'e1', expertKey: 'x', timestamp: 1, jobId: 'j', runId: 'r', stepNumber: 1, initialCheckpoint: {status: 'init', stepNumber: 1}});
+const startRun = JSON.stringify({type: 'startRun', id: 'e1', expertKey: 'x', timestamp: 1, jobId: 'j', runId: 'r', stepNumber: 1, initialCheckpoint: {status: 'init', stepNumber: 1}, inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'a query'}]}]});
 
 describe('when the reader goes away', () => {
 	it.each([
