@@ -4,7 +4,7 @@ import {depthMemo, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from
 import {sanitizeLine} from '../text/sanitize.js';
 import {displayWidth, padEnd} from '../text/width.js';
 import {formatDuration, span} from './format.js';
-import {maxIndentDepth} from './transcript.js';
+import {indentFor} from './transcript.js';
 
 export const statusMarks: Record<RunStatus, string> = {
 	init: '·',
@@ -15,11 +15,6 @@ export const statusMarks: Record<RunStatus, string> = {
 	stoppedByExceededMaxSteps: '⏹',
 	stoppedByError: '✗',
 };
-
-/** Indentation by depth, capped as in the transcript so a pathological chain cannot widen every row. */
-function indentFor(depth: number): string {
-	return depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
-}
 
 /** A plain table of jobs and their runs in tree order, for `--summary`. */
 export function summaryTable(model: Model): string {

@@ -12,6 +12,11 @@ export type TranscriptFormat = 'text' | 'json';
  */
 export const maxIndentDepth = 32;
 
+/** Indentation for a delegation depth, capped: past the cap the depth is written out instead. */
+export function indentFor(depth: number): string {
+	return depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
+}
+
 /** One transcript line: `[coordinator] ⚡ exec npm test`, indented by delegation depth. */
 export function transcriptLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run)): string {
 	const run = model.runs.get(activity.runId);
@@ -21,7 +26,7 @@ export function transcriptLine(model: Model, activity: Activity, depthFor: (run:
 	const icon = activity.type === 'delegate' ? '→' : line.icon;
 	const detail = line.detail === '' ? '' : ` ${line.detail}`;
 	const error = line.error === undefined || activity.type === 'error' ? '' : ` ✗ ${line.error}`;
-	const indent = depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
+	const indent = indentFor(depth);
 	return `${indent}[${sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}`;
 }
 
@@ -32,7 +37,7 @@ export function answerLine(model: Model, activity: Activity, depthFor: (run: Run
 	if (result === undefined) return undefined;
 	const run = model.runs.get(activity.runId);
 	const depth = run ? depthFor(run) : 0;
-	const indent = depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
+	const indent = indentFor(depth);
 	const from = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
 	const text = result.error ?? result.text;
 	const firstLine = text.split('\n', 1)[0] ?? '';
@@ -103,7 +108,7 @@ export class TranscriptWriter {
 			const ended = endedWhileWaiting(this.#model, run);
 			if (!ended) continue;
 			const depth = this.#depthFor()(run);
-			const indent = depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
+			const indent = indentFor(depth);
 			this.#buffer += `${indent}[${sanitizeLine(run.expertKey)}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`;
 		}
 	}
