@@ -402,6 +402,7 @@ function droverStatus(status: string | undefined): RunStatus {
 		case 'max_turns':
 		case 'maxTurns':
 			return 'stoppedByExceededMaxSteps';
+		case undefined:
 		default:
 			return 'stoppedByError';
 	}

@@ -77,7 +77,17 @@ export function reduce(model: Model, event: AgentEvent): void {
 		case 'childRunStart':
 			onChildRunStart(model, event);
 			return;
-		default:
+		// The events of a run, handled below once their run is found.
+		case 'stepStart':
+		case 'toolCalls':
+		case 'toolResults':
+		case 'stepEnd':
+		case 'retry':
+		case 'stream':
+		case 'usage':
+		case 'runEnd':
+		case 'runError':
+		case 'marker':
 			break;
 	}
 

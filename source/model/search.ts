@@ -1,5 +1,5 @@
 import {describeActivity, safeJson} from '../text/describe-activity.js';
-import type {Activity, Model} from './state.js';
+import {isToolActivity, type Activity, type Model} from './state.js';
 
 /*
  * Search over what an activity says: its one-line form, paths and commands (in the tool arguments),
@@ -45,6 +45,13 @@ function searchFields(activity: Activity): string[] {
 	const line = describeActivity(activity);
 	const fields = [activity.expertKey, activity.type, line.verb, line.detail];
 	if (activity.reasoning !== undefined) fields.push(activity.reasoning);
+	if (isToolActivity(activity)) {
+		fields.push(activity.skillName, activity.toolName, safeJson(activity.args));
+		if (activity.message !== undefined) fields.push(activity.message);
+		if (activity.result) fields.push(activity.result.text, activity.result.error ?? '');
+		return fields.filter(field => field !== '');
+	}
+
 	switch (activity.type) {
 		case 'query':
 		case 'complete':
@@ -61,11 +68,6 @@ function searchFields(activity: Activity): string[] {
 			break;
 		case 'delegate':
 			fields.push(activity.delegateExpertKey, activity.query);
-			if (activity.message !== undefined) fields.push(activity.message);
-			if (activity.result) fields.push(activity.result.text, activity.result.error ?? '');
-			break;
-		default:
-			fields.push(activity.skillName, activity.toolName, safeJson(activity.args));
 			if (activity.message !== undefined) fields.push(activity.message);
 			if (activity.result) fields.push(activity.result.text, activity.result.error ?? '');
 	}

@@ -326,16 +326,9 @@ export function endInput(model: Model, end: InputEnd): void {
 	for (const run of model.runs.values()) if (run.status === 'stoppedByDelegate') run.rev++;
 }
 
+/** A kind of activity added later is no tool call until it is listed here. */
+const toolActivityTypes: ReadonlySet<ActivityType> = new Set<ToolActivityType>([...baseToolTypes, 'interactiveTool', 'generalTool']);
+
 export function isToolActivity(activity: Activity): activity is ToolActivity {
-	switch (activity.type) {
-		case 'query':
-		case 'complete':
-		case 'error':
-		case 'retry':
-		case 'delegationComplete':
-		case 'delegate':
-			return false;
-		default:
-			return true;
-	}
+	return toolActivityTypes.has(activity.type);
 }

@@ -1,4 +1,4 @@
-import type {Activity, ToolActivity} from '../model/state.js';
+import {isToolActivity, type Activity, type ToolActivity} from '../model/state.js';
 import {sanitizeLine} from './sanitize.js';
 
 /*
@@ -178,6 +178,17 @@ function cutAt(text: string, at: number): number {
 
 export function describeActivity(activity: Activity): ActivityLine {
 	const icon = icons[activity.type];
+	if (isToolActivity(activity)) {
+		const {verb, detail} = toolLine(activity);
+		return {
+			icon,
+			verb: clip(verb),
+			detail: clip(detail),
+			error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
+			pending: activity.result === undefined && activity.type !== 'attemptCompletion',
+		};
+	}
+
 	switch (activity.type) {
 		case 'query':
 			return {icon, verb: 'query', detail: clip(activity.text), error: undefined, pending: false};
@@ -200,15 +211,5 @@ export function describeActivity(activity: Activity): ActivityLine {
 				error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
 				pending: false,
 			};
-		default: {
-			const {verb, detail} = toolLine(activity);
-			return {
-				icon,
-				verb: clip(verb),
-				detail: clip(detail),
-				error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
-				pending: activity.result === undefined && activity.type !== 'attemptCompletion',
-			};
-		}
 	}
 }

@@ -41,59 +41,60 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	if (activity.delegatedBy) field('delegated by', `${activity.delegatedBy.expertKey} (${activity.delegatedBy.runId})`);
 	if (activity.timestamp !== undefined) field('time', new Date(activity.timestamp).toISOString());
 
-	switch (activity.type) {
-		case 'query':
-		case 'complete':
-			heading(activity.type === 'query' ? 'Query' : 'Result');
-			block(activity.text === '' ? '(empty)' : activity.text);
-			break;
-		case 'error':
-			heading('Error');
-			block(`${activity.errorName}: ${activity.message}`, 'error');
-			break;
-		case 'retry':
-			heading('Retry reason');
-			block(activity.reason === '' ? '(none given)' : activity.reason);
-			break;
-		case 'delegationComplete':
-			heading('Delegates returned');
-			for (const result of activity.results) {
-				field('expert', result.expertKey);
-				block(result.text === '' ? '(no result text)' : result.text);
-			}
+	if (isToolActivity(activity)) {
+		field('tool call', activity.toolCallId);
+		field('tool', `${activity.skillName === '' ? '' : `${activity.skillName} / `}${activity.toolName}`);
+		if (activity.message) {
+			heading('Message');
+			block(activity.message);
+		}
 
-			break;
-		case 'delegate':
-			field('tool call', activity.toolCallId);
-			field('delegate to', activity.delegateExpertKey);
-			heading('Query');
-			block(activity.query === '' ? '(empty)' : activity.query);
-			if (activity.childRunIds.length > 0) {
-				heading('Child runs');
-				for (const childId of activity.childRunIds) {
-					const child = model.runs.get(childId);
-					field(childId, child ? `${child.expertKey} · ${statusLook[child.status].word}` : 'not in log');
+		heading('Arguments');
+		block(activity.args === undefined ? '(none)' : safeJson(activity.args, 2));
+		heading(activity.result?.error === undefined ? 'Result' : `Result — error: ${activity.result.error}`);
+		if (activity.result) block(prettyIfJson(activity.result.text), activity.result.error === undefined ? undefined : 'error');
+		else lines.push({text: '(waiting for the result)', tone: 'dim'});
+	} else {
+		switch (activity.type) {
+			case 'query':
+			case 'complete':
+				heading(activity.type === 'query' ? 'Query' : 'Result');
+				block(activity.text === '' ? '(empty)' : activity.text);
+				break;
+			case 'error':
+				heading('Error');
+				block(`${activity.errorName}: ${activity.message}`, 'error');
+				break;
+			case 'retry':
+				heading('Retry reason');
+				block(activity.reason === '' ? '(none given)' : activity.reason);
+				break;
+			case 'delegationComplete':
+				heading('Delegates returned');
+				for (const result of activity.results) {
+					field('expert', result.expertKey);
+					block(result.text === '' ? '(no result text)' : result.text);
 				}
-			}
 
-			heading('Result');
-			if (activity.result) block(activity.result.text, activity.result.error === undefined ? undefined : 'error');
-			else lines.push({text: '(waiting for the delegate)', tone: 'dim'});
-			break;
-		default:
-			if (!isToolActivity(activity)) break;
-			field('tool call', activity.toolCallId);
-			field('tool', `${activity.skillName === '' ? '' : `${activity.skillName} / `}${activity.toolName}`);
-			if (activity.message) {
-				heading('Message');
-				block(activity.message);
-			}
+				break;
+			case 'delegate':
+				field('tool call', activity.toolCallId);
+				field('delegate to', activity.delegateExpertKey);
+				heading('Query');
+				block(activity.query === '' ? '(empty)' : activity.query);
+				if (activity.childRunIds.length > 0) {
+					heading('Child runs');
+					for (const childId of activity.childRunIds) {
+						const child = model.runs.get(childId);
+						field(childId, child ? `${child.expertKey} · ${statusLook[child.status].word}` : 'not in log');
+					}
+				}
 
-			heading('Arguments');
-			block(activity.args === undefined ? '(none)' : safeJson(activity.args, 2));
-			heading(activity.result?.error === undefined ? 'Result' : `Result — error: ${activity.result.error}`);
-			if (activity.result) block(prettyIfJson(activity.result.text), activity.result.error === undefined ? undefined : 'error');
-			else lines.push({text: '(waiting for the result)', tone: 'dim'});
+				heading('Result');
+				if (activity.result) block(activity.result.text, activity.result.error === undefined ? undefined : 'error');
+				else lines.push({text: '(waiting for the delegate)', tone: 'dim'});
+				break;
+		}
 	}
 
 	if (activity.reasoning) {
