@@ -1,9 +1,36 @@
 // The project's lint rules (run by `npm run lint`, and inside `npm test`). They hold what the compiler does not:
-// a switch over a discriminated union names every kind (a kind added later must be handled, not dropped by a
-// `default`), no `any`, no promise left unawaited, no import cycle between modules.
+// - the layers: each folder of source/ imports only the layers below it (docs/architecture.md draws them), and the
+//   pure layers (model, parse, query, present) do no I/O and read no environment;
+// - a switch over a discriminated union names every kind (a kind added later must be handled, not dropped by a
+//   `default`); no `any`; no promise left unawaited; no import cycle (type-only cycles are caught by dpdm in
+//   `npm run lint`, since import-x's rule ignores type imports).
 import {createTypeScriptImportResolver} from 'eslint-import-resolver-typescript';
 import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+
+/** Each layer, and the layers it may import (besides itself). Anything not listed is out of bounds. */
+const layers = {
+	model: [],
+	parse: ['model'],
+	present: ['model'],
+	query: ['model', 'present'],
+	input: ['parse', 'model'],
+	load: ['input', 'parse', 'model', 'query'],
+	output: ['present', 'query', 'model'],
+	tui: ['load', 'input', 'query', 'present', 'model'],
+	app: ['cli', 'tui', 'output', 'load', 'input', 'parse', 'query', 'present', 'model'],
+	cli: ['app', 'tui', 'output', 'load', 'input', 'parse', 'query', 'present', 'model'],
+	tools: ['model'],
+};
+const pure = ['model', 'parse', 'query', 'present'];
+const all = Object.keys(layers);
+const zones = Object.entries(layers).map(([layer, allowed]) => ({
+	target: `./source/${layer}`,
+	from: all.filter(other => other !== layer && !allowed.includes(other)).map(other => `./source/${other}`),
+	message: `source/${layer}/ may import only ${allowed.length > 0 ? allowed.join(', ') : 'itself'} (see docs/architecture.md)`,
+}));
+/** node: modules that do I/O or reach the process: not for the pure layers. */
+const ioModules = ['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'tls', 'worker_threads', 'tty', 'readline', 'process', 'cluster', 'os', 'zlib', 'stream', 'perf_hooks'];
 
 export default tseslint.config(
 	{ignores: ['dist/**', 'node_modules/**', 'scripts/**', 'fixtures/**', '*.config.*']},
@@ -20,9 +47,22 @@ export default tseslint.config(
 		},
 	},
 	{
+		files: ['source/**/*.{ts,tsx}'],
+		ignores: ['source/**/*.test.{ts,tsx}'],
+		rules: {'import-x/no-restricted-paths': ['error', {zones}]},
+	},
+	{
+		files: pure.map(layer => `source/${layer}/**/*.{ts,tsx}`),
+		ignores: ['source/**/*.test.{ts,tsx}'],
+		rules: {
+			'no-restricted-imports': ['error', {paths: ioModules.flatMap(name => [name, `node:${name}`]).map(name => ({name, message: 'the pure layers do no I/O: take what you need as an argument'}))}],
+			'no-restricted-properties': ['error', {object: 'process', property: 'env', message: 'the pure layers read no environment: take an option (read in source/cli/)'}],
+		},
+	},
+	{
 		// Each key layer (app, overlays, tree) handles its own subset of the named commands and passes the rest on
 		// to the next layer: there, a `default` is the passing on, not a kind that is dropped.
-		files: ['source/views/app.tsx', 'source/views/overlays.tsx', 'source/views/tree-view.tsx'],
+		files: ['source/tui/app.tsx', 'source/tui/overlays.tsx', 'source/tui/tree-view.tsx'],
 		rules: {'@typescript-eslint/switch-exhaustiveness-check': ['error', {considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false}]},
 	},
 );

@@ -48,7 +48,7 @@ if (flags.help) {
 }
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(repo, 'dist/cli.js');
+const cli = join(repo, 'dist/cli/main.js');
 const generator = join(repo, 'dist/tools/generate-log.js');
 const hook = join(repo, 'scripts/bench-hook.mjs');
 const baselineScript = join(repo, 'scripts/bench-baseline.mjs');

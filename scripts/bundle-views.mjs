@@ -20,7 +20,7 @@ import {build} from 'esbuild';
 // Paths, not URL pathnames: a checkout under a directory with a space in its name must build too.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-const viewsDir = join(dist, 'views');
+const viewsDir = join(dist, 'tui');
 const bundleName = 'show-app.bundle.js';
 const inkOutput = join(root, 'node_modules', 'ink', 'build', 'output.js');
 const rowsPatch = readFileSync(fileURLToPath(new URL('ink-output-rows.js', import.meta.url)), 'utf8');
@@ -80,7 +80,7 @@ const fastStringWidth = {
 			return {path: stringWidthShim};
 		});
 		// dist/views/show-app.bundle.js → dist/text/width.js, compiled by tsc before this runs.
-		build.onResolve({filter: /[\\/]text[\\/]width\.ts$/}, args => (args.importer === stringWidthShim ? {path: '../text/width.js', external: true} : undefined));
+		build.onResolve({filter: /[\\/]present[\\/]width\.ts$/}, args => (args.importer === stringWidthShim ? {path: '../present/width.js', external: true} : undefined));
 	},
 };
 
@@ -116,7 +116,7 @@ const cutAtViews = {
 	},
 };
 const outside = await build({
-	entryPoints: [join(dist, 'cli.js')],
+	entryPoints: [join(dist, 'cli', 'main.js')],
 	plugins: [cutAtViews],
 	bundle: true,
 	splitting: true,
@@ -129,7 +129,7 @@ const outside = await build({
 	logLevel: 'warning',
 });
 const shared = new Set(Object.keys(outside.metafile.inputs).map(input => join(root, input)));
-if (!shared.has(join(viewsDir, 'run-app.js'))) throw new Error('bundle-views: cli.js no longer reaches views/run-app.js; review scripts/bundle-views.mjs');
+if (!shared.has(join(dist, 'app', 'interactive.js'))) throw new Error('bundle-views: cli/main.js no longer reaches app/interactive.js; review scripts/bundle-views.mjs');
 
 /** Leaves the modules in `shared` out of the bundle, imported by their path relative to dist/views/. */
 const sharedModules = {
@@ -147,7 +147,7 @@ const sharedModules = {
 
 await build({
 	stdin: {
-		contents: `export * from './views/show-app.js';\nexport {default as InkOutputForTests} from ${JSON.stringify(inkOutput)};`,
+		contents: `export * from './tui/show-app.js';\nexport {default as InkOutputForTests} from ${JSON.stringify(inkOutput)};`,
 		resolveDir: dist,
 		sourcefile: 'views-entry.js',
 	},
@@ -168,8 +168,8 @@ await build({
 	legalComments: 'none',
 });
 
-const runApp = join(viewsDir, 'run-app.js');
+const runApp = join(dist, 'app', 'interactive.js');
 const wiring = readFileSync(runApp, 'utf8');
-const pointed = wiring.replaceAll("import('./show-app.js')", `import('./${bundleName}')`);
-if (pointed === wiring) throw new Error("bundle-views: run-app.js no longer imports './show-app.js'; has the output of tsc changed?");
+const pointed = wiring.replaceAll("import('../tui/show-app.js')", `import('../tui/${bundleName}')`);
+if (pointed === wiring) throw new Error("bundle-views: app/interactive.js no longer imports '../tui/show-app.js'; has the output of tsc changed?");
 writeFileSync(runApp, pointed);

@@ -5,7 +5,7 @@
 // tests hold it to them) a code point at a time; options it does not cover go to string-width itself.
 import {stripVTControlCharacters} from 'node:util';
 import stringWidth from 'string-width';
-import {displayWidth} from '../source/text/width.ts';
+import {displayWidth} from '../source/present/width.ts';
 
 export default function inkStringWidth(input, options = {}) {
 	if (typeof input !== 'string' || input.length === 0) return 0;

@@ -1,6 +1,6 @@
-import type {JobListing} from '../sources/job-listing.js';
-import {sanitizeLine} from '../text/sanitize.js';
-import {displayWidth, padEnd} from '../text/width.js';
+import type {JobListing} from '../query/job-listing.js';
+import {sanitizeLine} from '../present/sanitize.js';
+import {displayWidth, padEnd} from '../present/width.js';
 import {statusMarks} from './summary-table.js';
 
 /** The jobs of a jobs directory as a plain table, newest first, for `perscope perstack` in a pipe. */

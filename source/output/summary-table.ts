@@ -1,9 +1,9 @@
 import type {RunStatus} from '../model/events.js';
 import type {Model, Run} from '../model/state.js';
-import {depthMemo, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../model/tree.js';
-import {sanitizeLine} from '../text/sanitize.js';
-import {displayWidth, padEnd} from '../text/width.js';
-import {formatDuration, span} from './format.js';
+import {depthMemo, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
+import {sanitizeLine} from '../present/sanitize.js';
+import {displayWidth, padEnd} from '../present/width.js';
+import {formatDuration, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
 
 export const statusMarks: Record<RunStatus, string> = {

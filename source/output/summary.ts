@@ -1,6 +1,6 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
 import type {Model, ResumedFrom} from '../model/state.js';
-import {endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../model/tree.js';
+import {endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
 
 export type RunSummary = {
 	runId: string;

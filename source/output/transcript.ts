@@ -1,7 +1,7 @@
 import type {Activity, Model, Run} from '../model/state.js';
-import {depthMemo, depthOf, endedWhileWaiting} from '../model/tree.js';
-import {describeActivity} from '../text/describe-activity.js';
-import {sanitizeLine} from '../text/sanitize.js';
+import {depthMemo, depthOf, endedWhileWaiting} from '../query/tree.js';
+import {describeActivity} from '../present/describe-activity.js';
+import {sanitizeLine} from '../present/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
 
 export type TranscriptFormat = 'text' | 'json';

@@ -6,7 +6,7 @@ import {fileURLToPath} from 'node:url';
 import {afterAll, describe, expect, it} from 'vitest';
 import type {Summary} from '../../source/output/summary.js';
 import {fixturePath} from '../helpers/load.js';
-import {cliPath, repoRoot} from '../sources/cli-process.js';
+import {cliPath, repoRoot} from '../helpers/cli-process.js';
 import {after, badLineNumber, before, corpus, framed} from './corpus.js';
 
 /*

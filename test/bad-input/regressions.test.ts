@@ -1,12 +1,12 @@
 import {describe, expect, it} from 'vitest';
 import type {Model} from '../../source/model/state.js';
-import {depthOf, panesInTreeOrder, runsInTreeOrder} from '../../source/model/tree.js';
+import {depthOf, panesInTreeOrder, runsInTreeOrder} from '../../source/query/tree.js';
 import {jsonForTerminal} from '../../source/output/activity-json.js';
 import {buildSummary} from '../../source/output/summary.js';
 import {summaryTable} from '../../source/output/summary-table.js';
 import {maxIndentDepth, transcriptLine} from '../../source/output/transcript.js';
-import {wrapToWidth} from '../../source/text/wrap.js';
-import {inspectorLines} from '../../source/views/inspector-lines.js';
+import {wrapToWidth} from '../../source/present/wrap.js';
+import {inspectorLines} from '../../source/tui/inspector-lines.js';
 import {modelProblems, outputProblems, runChangesWithoutRev, unsafeForTerminal} from '../fuzz/invariants.js';
 import {modelFromText} from '../helpers/load.js';
 

@@ -1,6 +1,6 @@
-import {Ingest} from '../../source/ingest.js';
+import {Ingest} from '../../source/load/ingest.js';
 import type {Model} from '../../source/model/state.js';
-import {panesInTreeOrder, runsInTreeOrder} from '../../source/model/tree.js';
+import {panesInTreeOrder, runsInTreeOrder} from '../../source/query/tree.js';
 import {activityJsonLine} from '../../source/output/activity-json.js';
 import {buildSummary} from '../../source/output/summary.js';
 import {summaryTable} from '../../source/output/summary-table.js';

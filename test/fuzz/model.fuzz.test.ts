@@ -1,9 +1,9 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {sanitizeBlock, sanitizeLine} from '../../source/text/sanitize.js';
-import {displayWidth} from '../../source/text/width.js';
-import {wrapToWidth} from '../../source/text/wrap.js';
+import {sanitizeBlock, sanitizeLine} from '../../source/present/sanitize.js';
+import {displayWidth} from '../../source/present/width.js';
+import {wrapToWidth} from '../../source/present/wrap.js';
 import {fixturesDir, modelFromText} from '../helpers/load.js';
 import {describeUnsafe, modelProblems, outputProblems, runChangesWithoutRev, unsafeForTerminal} from './invariants.js';
 import {mutate, mutationArbitrary, toBytes} from './mutate.js';

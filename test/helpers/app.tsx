@@ -1,10 +1,10 @@
 import React from 'react';
 import {render} from 'ink-testing-library';
-import {App} from '../../source/views/app.js';
-import type {ViewEnv} from '../../source/views/contexts.js';
-import {ViewStore} from '../../source/views/view-store.js';
+import {App} from '../../source/tui/app.js';
+import type {ViewEnv} from '../../source/tui/contexts.js';
+import {ViewStore} from '../../source/tui/view-store.js';
 import type {Model} from '../../source/model/state.js';
-import type {SourceState} from '../../source/sources/source-state.js';
+import type {SourceState} from '../../source/input/source-state.js';
 
 export type AppHarness = ReturnType<typeof render> & {store: ViewStore; quits: () => number; press: (keys: string) => Promise<void>};
 

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
-import {Ingest} from '../../source/ingest.js';
+import {Ingest} from '../../source/load/ingest.js';
 import type {Activity, Model, Run} from '../../source/model/state.js';
 
 export const fixturesDir = fileURLToPath(new URL('../../fixtures/', import.meta.url));

@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest';
 import {readFileSync} from 'node:fs';
 import {spawnSync} from 'node:child_process';
-import {interactiveStop} from '../../source/model/resume-command.js';
-import {endedWhileWaiting} from '../../source/model/tree.js';
+import {interactiveStop} from '../../source/query/resume-command.js';
+import {endedWhileWaiting} from '../../source/query/tree.js';
 import type {Summary} from '../../source/output/summary.js';
-import {cliPath, repoRoot} from '../sources/cli-process.js';
+import {cliPath, repoRoot} from '../helpers/cli-process.js';
 import {endInput, type ToolActivity} from '../../source/model/state.js';
 import {activitiesOfRun, fixturePath, modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../helpers/load.js';
 

@@ -27,7 +27,7 @@ const modes = [
 ] as const;
 
 function run(args: string[]): {stdout: string; status: number | null} {
-	const result = spawnSync(process.execPath, ['dist/cli.js', ...args], {cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+	const result = spawnSync(process.execPath, ['dist/cli/main.js', ...args], {cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
 	return {stdout: result.stdout, status: result.status};
 }
 

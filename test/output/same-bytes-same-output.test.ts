@@ -5,7 +5,7 @@ import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import fc from 'fast-check';
 import {afterAll, describe, expect, it} from 'vitest';
-import {cliPath, repoRoot} from '../sources/cli-process.js';
+import {cliPath, repoRoot} from '../helpers/cli-process.js';
 
 /*
  * #21.4: the headless outputs are a function of the bytes alone. Every fixture, in every headless mode, is

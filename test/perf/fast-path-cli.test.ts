@@ -26,7 +26,7 @@ const fastConfigurations: Record<string, Record<string, string>> = {
 let directory = '';
 
 function run(args: string[], env: Record<string, string>): {stdout: string; stderr: string; status: number | null} {
-	const result = spawnSync(process.execPath, ['dist/cli.js', ...args], {cwd: root, encoding: 'utf8', env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+	const result = spawnSync(process.execPath, ['dist/cli/main.js', ...args], {cwd: root, encoding: 'utf8', env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
 	return {stdout: result.stdout, stderr: result.stderr, status: result.status};
 }
 

@@ -4,14 +4,14 @@ import {join} from 'node:path';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import type {ParsedLine} from '../../source/model/events.js';
-import {parseLine} from '../../source/model/normalise.js';
-import {HistoryPruner, prunedTypes} from '../../source/model/prune-line.js';
-import {perstackSchemas} from '../../source/model/wire/perstack.js';
-import {streamEvent, StreamLines} from '../../source/model/stream-line.js';
-import {BatchWriter, readBatch, type Batch} from '../../source/sources/chunk-batch.js';
-import {LineCutter, LineSplitter, type OverlongLine} from '../../source/sources/line-splitter.js';
-import {planChunks} from '../../source/sources/parallel-file.js';
-import {ChunkReader, LineParser, parseChunk, type ChunkItem, type ChunkSink} from '../../source/sources/parse-chunk.js';
+import {parseLine} from '../../source/parse/normalise.js';
+import {HistoryPruner, prunedTypes} from '../../source/parse/prune-line.js';
+import {perstackSchemas} from '../../source/parse/dialects/perstack/schema.js';
+import {streamEvent, StreamLines} from '../../source/parse/stream-line.js';
+import {BatchWriter, readBatch, type Batch} from '../../source/load/chunk-batch.js';
+import {LineCutter, LineSplitter, type OverlongLine} from '../../source/parse/line-splitter.js';
+import {planChunks} from '../../source/load/parallel-file.js';
+import {ChunkReader, LineParser, parseChunk, type ChunkItem, type ChunkSink} from '../../source/load/parse-chunk.js';
 import {hostileLog} from './hostile-log.js';
 
 /* The pieces of the fast path, each against the plain path's counterpart. */

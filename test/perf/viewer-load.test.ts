@@ -8,8 +8,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {withEnv} from '../helpers/env.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {root} from '../helpers/fixture-files.js';
-import type {InputPlan} from '../../source/sources/inputs.js';
-import type {LoadMessage} from '../../source/sources/load-worker.js';
+import type {InputPlan} from '../../source/input/inputs.js';
+import type {LoadMessage} from '../../source/load/load-worker.js';
 
 /*
  * How the viewer loads a large plain file (source/sources/load-in-worker.ts): a worker, started as the CLI
@@ -19,10 +19,10 @@ import type {LoadMessage} from '../../source/sources/load-worker.js';
  */
 
 type Modules = {
-	ingest: typeof import('../../source/ingest.js');
-	inWorker: typeof import('../../source/sources/load-in-worker.js');
-	early: typeof import('../../source/sources/early-load.js');
-	plain: typeof import('../../source/sources/run-sources.js');
+	ingest: typeof import('../../source/load/ingest.js');
+	inWorker: typeof import('../../source/load/load-in-worker.js');
+	early: typeof import('../../source/load/early-load.js');
+	plain: typeof import('../../source/input/run-sources.js');
 	accumulator: typeof import('../../source/model/text-accumulator.js');
 };
 
@@ -76,10 +76,10 @@ async function viewerSnapshot(
 
 beforeAll(async () => {
 	built = {
-		ingest: await importBuilt('ingest.js'),
-		inWorker: await importBuilt('sources/load-in-worker.js'),
-		early: await importBuilt('sources/early-load.js'),
-		plain: await importBuilt('sources/run-sources.js'),
+		ingest: await importBuilt('load/ingest.js'),
+		inWorker: await importBuilt('load/load-in-worker.js'),
+		early: await importBuilt('load/early-load.js'),
+		plain: await importBuilt('input/run-sources.js'),
 		accumulator: await importBuilt('model/text-accumulator.js'),
 	};
 	directory = mkdtempSync(join(tmpdir(), 'perscope-viewer-load-'));

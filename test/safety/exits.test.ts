@@ -3,7 +3,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {cliPath, repoRoot, startCli, waitUntil} from '../sources/cli-process.js';
+import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
 
 /*
  * How the headless modes end when the world around them goes away: the reader of their output leaves

@@ -3,7 +3,7 @@ import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {cliPath, repoRoot} from '../sources/cli-process.js';
+import {cliPath, repoRoot} from '../helpers/cli-process.js';
 import {describeUnsafe, unsafeForTerminal} from '../fuzz/invariants.js';
 import {hostile, hostileLines, jsonFields} from './hostile-log.js';
 

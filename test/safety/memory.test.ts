@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {Ingest} from '../../source/ingest.js';
+import {Ingest} from '../../source/load/ingest.js';
 import {maxSkillStderrLineLength, maxSkillStderrLines, maxStoredDiagnostics, maxUnknownTypes, otherUnknownTypes} from '../../source/model/state.js';
 import {capText, TextAccumulator} from '../../source/model/text-accumulator.js';
 import {megabyte, settledHeap} from './heap.js';

@@ -27,7 +27,7 @@ let fastOutput: OutputClass;
 
 beforeAll(async () => {
 	const original: {default: OutputClass} = await import(pathToFileURL(join(root, 'node_modules/ink/build/output.js')).href);
-	const bundled: {InkOutputForTests: OutputClass} = await import(pathToFileURL(join(root, 'dist/views/show-app.bundle.js')).href);
+	const bundled: {InkOutputForTests: OutputClass} = await import(pathToFileURL(join(root, 'dist/tui/show-app.bundle.js')).href);
 	inkOutput = original.default;
 	fastOutput = bundled.InkOutputForTests;
 });

@@ -1,0 +1,123 @@
+import {once} from 'node:events';
+import {Ingest} from '../load/ingest.js';
+import type {Diagnostic} from '../model/events.js';
+import type {Filter} from '../query/filter.js';
+import {createModel, endInput, type Activity} from '../model/state.js';
+import type {InputPlan} from '../input/inputs.js';
+import {runSourcesFast} from '../load/parallel-file.js';
+import {inputEndOf} from '../input/source-state.js';
+import {stopOnSignals} from '../input/stop-on-signals.js';
+
+export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json';
+
+export type HeadlessOptions = {
+	mode: HeadlessMode;
+	maxLineBytes: number;
+	/** Applies to the transcripts (`print`, `json`); summaries always cover everything. */
+	filter?: Filter | undefined;
+	/** Pace the transcripts by the events' timestamps, this many times as fast as they happened. */
+	replaySpeed?: number | undefined;
+};
+
+/**
+ * Output for pipes and scripts, with no Ink involved. Transcripts stream as events arrive; summaries are
+ * written once the input ends. Each mode loads only the modules it writes with: `--summary --json` of a
+ * small log takes less time than loading them all.
+ */
+export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Promise<number> {
+	const stdout = process.stdout;
+	// `perscope --print big.ndjson | head`: the reader went away, which is not an error of ours.
+	stdout.on('error', error => {
+		if (Reflect.get(error, 'code') === 'EPIPE') process.exit(0);
+		throw error;
+	});
+
+	if (plan.jobsRoot !== undefined) {
+		const {listJobs} = await import('../load/job-listing.js');
+		const jobs = listJobs(plan.jobsRoot);
+		const json = options.mode === 'json' || options.mode === 'summary-json';
+		stdout.write(json ? JSON.stringify({root: plan.jobsRoot, jobs}) + '\n' : (await import('../output/job-list-table.js')).jobListTable(plan.jobsRoot, jobs));
+		if (stdout.writableNeedDrain) await once(stdout, 'drain');
+		return 0;
+	}
+
+	// `--summary --json` writes no diagnostics, so of files it writes nothing that needs the sanitiser.
+	const command = plan.inputs.some(input => input.kind === 'command');
+	const sanitizeLine = options.mode === 'summary-json' && !command ? undefined : (await import('../present/sanitize.js')).sanitizeLine;
+	const onDiagnostic = (diagnostic: Diagnostic) => {
+		if (options.mode === 'summary-json' || !sanitizeLine) return;
+		process.stderr.write(`perscope: ${sanitizeLine(diagnostic.source)}:${diagnostic.line}: ${sanitizeLine(diagnostic.reason)}\n`);
+	};
+
+	const transcribing = options.mode === 'print' || options.mode === 'json';
+	// A summary is the same whenever it is written, so pacing it would only make it late.
+	const replaying = transcribing && options.replaySpeed !== undefined ? await import('../load/replay.js') : undefined;
+	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
+	const model = createModel();
+	const {filter} = options;
+	const matches = transcribing && filter ? (await import('../query/filter.js')).matches : undefined;
+	let hidden = 0;
+	const include = (activity: Activity) => {
+		if (!filter || !matches || matches(filter, activity, model)) return true;
+		hidden++;
+		return false;
+	};
+
+	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', include) : undefined;
+	// What to write is decided after each event; it is written after each read.
+	const afterEvent = transcript ? () => transcript.collect() : undefined;
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent};
+	const ingest = replaying && replay ? new replaying.ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
+	const write = (text: string) => {
+		if (text !== '') stdout.write(text);
+	};
+
+	const flushOutput = async () => {
+		if (transcript) write(transcript.take());
+		if (stdout.writableNeedDrain) await once(stdout, 'drain');
+	};
+
+	const afterChunk = async () => {
+		// Replayed lines reach the model only when they are due; what is due is written before each wait.
+		if (replaying && ingest instanceof replaying.ReplayIngest) await ingest.drain(flushOutput);
+		await flushOutput();
+	};
+
+	// A command's stderr is not ours to swallow: it goes to our stderr as it arrives, made harmless to the terminal.
+	const onStderr = (text: string) => {
+		if (sanitizeLine) process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
+	};
+
+	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
+	// summaries, made from the finished model, are read the parallel way (see sources/parallel-file.ts).
+	const running = (transcript ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr});
+	const live = plan.follow || command || replay !== undefined;
+	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
+	const stoppable = replay
+		? {
+				...running,
+				stop: () => {
+					replay.finish();
+					running.stop();
+				},
+			}
+		: running;
+	const removeSignalHandlers = live ? stopOnSignals(stoppable) : () => undefined;
+	const exitCode = await running.done;
+	removeSignalHandlers();
+	endInput(model, inputEndOf(running.states));
+	if (transcript) {
+		transcript.finish();
+		write(transcript.take());
+	}
+
+	if (transcript && filter) process.stderr.write(`perscope: ${hidden} ${hidden === 1 ? 'activity' : 'activities'} hidden by the filter\n`);
+	if (options.mode === 'summary') write((await import('../output/summary-table.js')).summaryTable(ingest.model));
+	if (options.mode === 'summary-json') {
+		const [{jsonForTerminal}, {buildSummary}] = await Promise.all([import('../output/activity-json.js'), import('../output/summary.js')]);
+		write(jsonForTerminal(buildSummary(ingest.model)) + '\n');
+	}
+
+	if (stdout.writableNeedDrain) await once(stdout, 'drain');
+	return exitCode;
+}

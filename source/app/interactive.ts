@@ -1,0 +1,196 @@
+import type {Instance} from 'ink';
+import {createModel, endInput} from '../model/state.js';
+import type {InputPlan} from '../input/inputs.js';
+import {loadInWorker} from '../load/load-in-worker.js';
+import {discardEarlyLoad} from '../load/early-load.js';
+import {RawEvents} from '../input/raw-events.js';
+import type {Replay} from '../load/replay.js';
+import {inputEndOf, isLoading, type RunningSources, type SourcesHooks} from '../input/source-state.js';
+import {exportRawEvent} from '../tui/export-event.js';
+import type {Filter} from '../query/filter.js';
+import type {ViewEnv} from '../tui/contexts.js';
+import {enterFullScreen, openKeyboard, reassertRawMode} from '../tui/terminal.js';
+import {ViewStore} from '../tui/view-store.js';
+
+/*
+ * The viewer's wiring: keyboard, sources, model and store. It loads no Ink: reading starts first, then
+ * show-app.tsx (Ink and the views) is imported while a worker loads a large file (sources/load-in-worker.ts).
+ * Nor does it load the loading code (parsers, reducer) unless this thread reads: a worker's load has no use
+ * for it (~40 ms of CPU and two dozen modules fewer).
+ */
+
+const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
+
+/** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
+export async function runApp(
+	requested: InputPlan,
+	options: {
+		maxLineBytes: number;
+		filter?: Filter | undefined;
+		replaySpeed?: number | undefined;
+		restoreScreen?: () => void;
+		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
+		onViewsLoaded?: () => void;
+	},
+): Promise<number> {
+	let plan = requested;
+	let viewsLoaded: Promise<typeof import('../tui/show-app.js')> | undefined;
+	const loadViews = async () => {
+		viewsLoaded ??= import('../tui/show-app.js').then(views => {
+			options.onViewsLoaded?.();
+			return views;
+		});
+		return viewsLoaded;
+	};
+
+	// The caller may already have switched screens to show something while Ink loaded.
+	const restoreScreen = options.restoreScreen ?? enterFullScreen(process.stdout);
+	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
+	const keyboard = openKeyboard(stdinCarriesEvents);
+	if (!keyboard) {
+		restoreScreen();
+		process.stderr.write('perscope: the interactive viewer needs a terminal to read keys from, and none is available; use --print for a transcript\n');
+		return 2;
+	}
+
+	if (plan.jobsRoot !== undefined) {
+		// `perscope perstack`: list the saved jobs and open the one chosen.
+		const {chooseJob} = await loadViews();
+		const job = await chooseJob(plan.jobsRoot, keyboard.stream);
+		if (!job) {
+			keyboard.close();
+			restoreScreen();
+			return 0;
+		}
+
+		plan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
+	}
+
+	// A command is started only once the views are loaded: it must inherit the person's environment, not the
+	// one set up for loading Ink (cli.tsx). Anything else starts reading first.
+	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
+	const raw = new RawEvents();
+	raw.addPlan(plan);
+	const speed = options.replaySpeed;
+	const replaying = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay, ReplayIngest}) => ({replay: new Replay({speed}), ReplayIngest}));
+	const replay = replaying?.replay;
+	const model = createModel();
+	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
+	// (`sources` is set below, before the store's first tick.)
+	const store = new ViewStore(model, {loading: () => replay === undefined && sources.states.some(isLoading)});
+	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
+	const redraw = () => store.markChanged();
+	replay?.subscribe(redraw);
+
+	let exitCode = 0;
+	let quitting = false;
+	let interrupted = false;
+	let instance: Instance | undefined;
+	// Settles once the first frame is drawn: a file read on this thread waits for it, so loading Ink and the
+	// views does not wait for the file.
+	let firstFrameDrawn = () => {};
+	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
+	// Yield to the event loop between chunks so keys and frames are served while a big file loads.
+	const hooks: SourcesHooks = {
+		afterChunk: () => new Promise(resolve => setImmediate(resolve)),
+		onChange: () => store.markChanged(),
+	};
+	/** Reads the plan on this thread. */
+	const loadHere = async (): Promise<RunningSources> => {
+		const [{Ingest}, {runSourcesFast}] = await Promise.all([import('../load/ingest.js'), import('../load/parallel-file.js')]);
+		// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
+		// offset, so nothing is lost by lines not passing through `onLine`.
+		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
+		if (!replaying) return runSourcesFast(plan, new Ingest(ingestOptions), hooks, {mainThreadFrom: drawn});
+		const ingest = new replaying.ReplayIngest({...ingestOptions, replay: replaying.replay});
+		return runSourcesFast(plan, ingest, {
+			...hooks,
+			afterChunk: async () => {
+				await ingest.drain(redraw);
+				await hooks.afterChunk?.();
+			},
+		});
+	};
+
+	// A large file loads in a worker; a replay reads as events fall due, so it has nothing to gain from one.
+	const inWorker = replay === undefined ? loadInWorker(plan, {model, maxLineBytes: options.maxLineBytes}, hooks) : undefined;
+	if (!inWorker) discardEarlyLoad();
+	const sources = inWorker ?? (await loadHere());
+	const quit = () => {
+		if (quitting) return;
+		quitting = true;
+		replay?.finish();
+		sources.stop();
+		instance?.unmount();
+	};
+
+	const env: ViewEnv = {
+		store,
+		model,
+		sourceLabel: plan.label,
+		sources: sources.states,
+		rawEvent: ref => raw.read(ref),
+		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
+		interrupt: () => {
+			if (interrupted || !sources.childRunning()) return false;
+			interrupted = true;
+			return sources.interrupt();
+		},
+		childRunning: () => sources.childRunning(),
+		quit,
+		replay,
+		exportEvent: activity => {
+			const text = raw.read(activity.ref);
+			if (text === undefined) throw new Error('the raw event is no longer available');
+			return exportRawEvent(text, activity);
+		},
+	};
+
+	let signalCode: number | undefined;
+	const onSignal = (signal: NodeJS.Signals) => {
+		signalCode = 128 + (signalNumbers[signal] ?? 0);
+		quit();
+	};
+
+	process.on('SIGTERM', onSignal);
+	process.on('SIGHUP', onSignal);
+	process.on('SIGINT', onSignal);
+
+	try {
+		const {showApp} = views ?? (await loadViews());
+		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms)});
+		firstFrameDrawn();
+		store.start();
+		if (stdinCarriesEvents) {
+			// The writer of the pipe may have reset the terminal as it exited: take raw mode back, now and
+			// again a little later, since it can exit some time after closing its end of the pipe.
+			process.stdin.once('end', () => {
+				for (const delay of [50, 500, 2000]) setTimeout(() => reassertRawMode(keyboard.stream), delay).unref();
+			});
+		}
+
+		let ended = false;
+		void sources.done.then(code => {
+			ended = true;
+			exitCode = code;
+			endInput(model, inputEndOf(sources.states));
+			store.markChanged();
+			store.flush();
+			if (interrupted) quit();
+		});
+		await instance.waitUntilExit();
+		// Quitting stopped a running command: its exit status (or 128 + signal) is ours.
+		if (!ended) await Promise.race([sources.done.then(code => (exitCode = code)), new Promise(resolve => setTimeout(resolve, 5000).unref())]);
+	} finally {
+		// Should Ink fail to load, the loader must not wait for a frame that never comes.
+		firstFrameDrawn();
+		store.stop();
+		process.off('SIGTERM', onSignal);
+		process.off('SIGHUP', onSignal);
+		process.off('SIGINT', onSignal);
+		keyboard.close();
+		restoreScreen();
+	}
+
+	return signalCode ?? exitCode;
+}

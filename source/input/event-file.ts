@@ -1,0 +1,160 @@
+import {closeSync, openSync, readSync} from 'node:fs';
+import {open} from 'node:fs/promises';
+import type {LineSplitter} from '../parse/line-splitter.js';
+
+/*
+ * A persisted event file holds one event, possibly pretty-printed. JSON allows a raw line break only
+ * between tokens (inside strings they must be escaped), so turning every CR and LF into a space keeps
+ * it the same event, on one line. The bytes then go through a splitter like any other line, which
+ * applies --max-line-bytes without ever holding an oversized file, and reports problems as line 1 of
+ * the file's path.
+ */
+
+const chunkBytes = 1024 * 1024;
+
+/**
+ * The runtime names an event file after its timestamp, step and type, so two events of one type written in the
+ * same millisecond share a file: the file can hold one whole JSON value followed by the tail of the other. This
+ * passes the whole value on as the event it is and counts what follows it, for the caller to report.
+ */
+export class EventFileFeed {
+	#depth = 0;
+	#inString = false;
+	#escaped = false;
+	#state: 'before' | 'value' | 'after' | 'not an object' = 'before';
+	/** Bytes after the first whole value, whitespace aside. */
+	leftover = 0;
+	readonly #splitter: LineSplitter;
+
+	constructor(splitter: LineSplitter) {
+		this.#splitter = splitter;
+	}
+
+	push(chunk: Buffer): void {
+		flattenLineBreaks(chunk);
+		if (this.#state === 'not an object') {
+			this.#splitter.push(chunk);
+			return;
+		}
+
+		if (this.#state === 'after') {
+			this.#countLeftover(chunk, 0);
+			return;
+		}
+
+		const end = this.#valueEnd(chunk);
+		if (end === -1) {
+			this.#splitter.push(chunk);
+			return;
+		}
+
+		this.#splitter.push(chunk.subarray(0, end));
+		this.#state = 'after';
+		this.#countLeftover(chunk, end);
+	}
+
+	end(): void {
+		this.#splitter.end();
+	}
+
+	#countLeftover(chunk: Buffer, from: number): void {
+		for (let i = from; i < chunk.length; i++) {
+			const byte = chunk[i]!;
+			if (byte !== 32 && byte !== 9) this.leftover++;
+		}
+	}
+
+	/** Where the first whole value ends in this chunk, or -1. */
+	#valueEnd(chunk: Buffer): number {
+		for (let i = 0; i < chunk.length; i++) {
+			const byte = chunk[i]!;
+			if (this.#state === 'before') {
+				if (byte === 32 || byte === 9 || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
+				if (byte !== 123 && byte !== 91) {
+					this.#state = 'not an object';
+					return -1;
+				}
+
+				this.#state = 'value';
+			}
+
+			if (this.#inString) {
+				if (this.#escaped) this.#escaped = false;
+				else if (byte === 92) this.#escaped = true;
+				else if (byte === 34) this.#inString = false;
+			} else if (byte === 34) {
+				this.#inString = true;
+			} else if (byte === 123 || byte === 91) {
+				this.#depth++;
+			} else if ((byte === 125 || byte === 93) && --this.#depth === 0) {
+				return i + 1;
+			}
+		}
+
+		return -1;
+	}
+}
+
+/** What is reported for the bytes after an event file's event. */
+export function leftoverReason(leftover: number): string {
+	return `${leftover} byte${leftover === 1 ? '' : 's'} after the event's JSON were left over and skipped (two events of one type written in the same millisecond share a file name; the first whole event is read)`;
+}
+
+export function flattenLineBreaks(bytes: Buffer): void {
+	for (const breakByte of [10, 13]) {
+		let at = bytes.indexOf(breakByte);
+		while (at !== -1) {
+			bytes[at] = 32;
+			at = bytes.indexOf(breakByte, at + 1);
+		}
+	}
+}
+
+/** Feeds bytes already in memory (they are changed in place); returns the leftover bytes after the event. */
+export function feedEventBytes(bytes: Buffer, splitter: LineSplitter): number {
+	const feed = new EventFileFeed(splitter);
+	feed.push(bytes);
+	feed.end();
+	return feed.leftover;
+}
+
+export type EventFileRead = {bytes: number; leftover: number};
+
+/** Reads a file in chunks into the splitter. */
+export async function feedEventFile(path: string, splitter: LineSplitter, buffer: Buffer = Buffer.allocUnsafe(chunkBytes)): Promise<EventFileRead> {
+	const handle = await open(path, 'r');
+	try {
+		const feed = new EventFileFeed(splitter);
+		let position = 0;
+		for (;;) {
+			const {bytesRead} = await handle.read(buffer, 0, buffer.length, position);
+			if (bytesRead === 0) break;
+			feed.push(buffer.subarray(0, bytesRead));
+			position += bytesRead;
+		}
+
+		feed.end();
+		return {bytes: position, leftover: feed.leftover};
+	} finally {
+		await handle.close();
+	}
+}
+
+export function feedEventFileSync(path: string, splitter: LineSplitter, buffer: Buffer = Buffer.allocUnsafe(chunkBytes)): EventFileRead {
+	const fd = openSync(path, 'r');
+	try {
+		const feed = new EventFileFeed(splitter);
+		let position = 0;
+		for (;;) {
+			const bytesRead = readSync(fd, buffer, 0, buffer.length, position);
+			if (bytesRead === 0) break;
+			feed.push(buffer.subarray(0, bytesRead));
+			position += bytesRead;
+		}
+
+		feed.end();
+		return {bytes: position, leftover: feed.leftover};
+	} finally {
+		closeSync(fd);
+	}
+}

@@ -1,0 +1,151 @@
+import type {Stats} from 'node:fs';
+import {open, stat, type FileHandle} from 'node:fs/promises';
+import {isMissing} from './fs-errors.js';
+import type {LineSplitter} from '../parse/line-splitter.js';
+import {Wakeup, watchPath} from './wakeup.js';
+
+export type FileProgress = {
+	bytesRead: number;
+	bytesTotal: number | undefined;
+	following: boolean;
+	waiting: boolean;
+};
+
+export type FileReading = {
+	path: string;
+	/** What lines are attributed to; after a truncation or rotation it gets a `(#2)`, `(#3)`… suffix. */
+	label: string;
+	follow: boolean;
+	signal: AbortSignal;
+	progress: FileProgress;
+	splitterFor: (source: string) => LineSplitter;
+	afterChunk: () => Promise<void>;
+	changed: () => void;
+	/** Called once, when what the file held at the start has been read (or it was found missing while following). */
+	caughtUp: () => void;
+};
+
+/** How often a followed file is checked when no file-system event says it changed. */
+export const followPollMs = 250;
+const chunkBytes = 1024 * 1024;
+
+/**
+ * Reads a regular file to its end and, when following, keeps reading what is appended, like `tail -F`:
+ * a partial last line waits for its newline, a truncated file (copytruncate) is read again from the start,
+ * a rotated file (renamed away, a new file at the path) is drained and the new one read from the start,
+ * and a path that does not exist yet is waited for.
+ */
+export async function readRegularFile(reading: FileReading): Promise<void> {
+	const {path, follow, signal, progress} = reading;
+	const wakeup = new Wakeup();
+	const unwatch = follow ? watchPath(path, wakeup) : () => undefined;
+	// One buffer for the whole file: the splitter copies whatever it keeps past a push.
+	const buffer = Buffer.allocUnsafe(chunkBytes);
+	let generation = 1;
+	let splitter = reading.splitterFor(reading.label);
+	let handle: FileHandle | undefined;
+	let offset = 0;
+	let caughtUp = false;
+	const catchUp = () => {
+		if (caughtUp) return;
+		caughtUp = true;
+		reading.caughtUp();
+	};
+
+	const startOver = () => {
+		generation++;
+		splitter = reading.splitterFor(`${reading.label} (#${generation})`);
+		offset = 0;
+		progress.bytesRead = 0;
+	};
+
+	const drain = async (from: FileHandle) => {
+		while (!signal.aborted) {
+			const {bytesRead} = await from.read(buffer, 0, buffer.length, offset);
+			if (bytesRead === 0) return;
+			offset += bytesRead;
+			splitter.push(buffer.subarray(0, bytesRead));
+			progress.bytesRead = offset;
+			if (progress.bytesTotal === undefined || progress.bytesTotal < offset) progress.bytesTotal = offset;
+			await reading.afterChunk();
+		}
+	};
+
+	try {
+		while (!signal.aborted) {
+			if (!handle) {
+				handle = await openUnlessMissing(path, follow);
+				if (!handle) {
+					setFlag(reading, 'waiting', true);
+					catchUp();
+					await wakeup.wait(followPollMs, signal);
+					continue;
+				}
+
+				setFlag(reading, 'waiting', false);
+				progress.bytesTotal = (await handle.stat()).size;
+			}
+
+			await drain(handle);
+			catchUp();
+			if (!follow || signal.aborted) break;
+			setFlag(reading, 'following', true);
+			await wakeup.wait(followPollMs, signal);
+			if (signal.aborted) break;
+
+			const current = await handle.stat();
+			const atPath = await statUnlessMissing(path);
+			if (atPath && !sameFile(atPath, current)) {
+				// Rotated: what the writer added to the old file before letting go of it is still ours.
+				await drain(handle);
+				splitter.end();
+				await reading.afterChunk();
+				await handle.close();
+				handle = undefined;
+				startOver();
+				continue;
+			}
+
+			// Truncated in place (copytruncate): the old lines were copied elsewhere; the new ones start at 0.
+			if (current.size < offset) startOver();
+			progress.bytesTotal = current.size;
+		}
+	} finally {
+		unwatch();
+		progress.following = false;
+		progress.waiting = false;
+		await handle?.close();
+	}
+
+	// A last line without a newline is an event too once nothing more will be appended to it.
+	splitter.end();
+	await reading.afterChunk();
+}
+
+function setFlag(reading: FileReading, flag: 'following' | 'waiting', value: boolean): void {
+	if (reading.progress[flag] === value) return;
+	reading.progress[flag] = value;
+	reading.changed();
+}
+
+function sameFile(a: Stats, b: Stats): boolean {
+	return a.ino === b.ino && a.dev === b.dev;
+}
+
+async function openUnlessMissing(path: string, follow: boolean): Promise<FileHandle | undefined> {
+	try {
+		return await open(path, 'r');
+	} catch (error) {
+		if (follow && isMissing(error)) return undefined;
+		throw error;
+	}
+}
+
+async function statUnlessMissing(path: string): Promise<Stats | undefined> {
+	try {
+		return await stat(path);
+	} catch (error) {
+		if (isMissing(error)) return undefined;
+		throw error;
+	}
+}

@@ -1,0 +1,215 @@
+import {createReadStream, fstatSync, statSync} from 'node:fs';
+import type {LineSink} from './line-sink.js';
+import {runChild, type ChildRun} from './child-command.js';
+import {readRegularFile} from './follow-file.js';
+import {describeFsError} from './fs-errors.js';
+import {isGzipFile} from './gzip-magic.js';
+import type {Input, InputPlan} from './inputs.js';
+import {readJobDirectory} from './job-reader.js';
+import {readGzipFile} from './read-gzip.js';
+import {pumpStream, ungzipped} from './read-stream.js';
+import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './source-state.js';
+
+/**
+ * Reads every input of the plan into the ingest (several merge into one model). Files and job
+ * directories are read one after another, in the order given, so their events merge in that order;
+ * followed ones then keep going side by side. Stdin and a command are live streams and run from the start.
+ * Sources only produce lines: they do not know what the lines mean.
+ */
+export function runSources(plan: InputPlan, ingest: LineSink, hooks: SourcesHooks = {}): RunningSources {
+	const controller = new AbortController();
+	const {signal} = controller;
+	const states = plan.inputs.map(input => initialSourceState(input));
+	const children: ChildRun[] = [];
+	const changed = () => hooks.onChange?.();
+	const afterChunk = async () => {
+		await hooks.afterChunk?.();
+		changed();
+	};
+
+	const failed = (state: SourceState, input: Input, error: unknown) => {
+		state.error = `cannot read ${input.label}: ${describeFsError(error)}`;
+		ingest.sourceProblem(input.label, state.error);
+	};
+
+	const tasks: Array<Promise<number>> = [];
+	let previousCaughtUp = Promise.resolve();
+	for (const [index, input] of plan.inputs.entries()) {
+		const state = states[index]!;
+		const finish = (code: number) => {
+			state.live = false;
+			state.following = false;
+			state.waiting = false;
+			changed();
+			return code;
+		};
+
+		if (input.kind === 'command') {
+			const child = runChild({
+				command: input.command,
+				label: input.label,
+				progress: state,
+				ingest,
+				afterChunk,
+				changed,
+				onStderr: hooks.onStderr ? text => hooks.onStderr?.(text, state) : undefined,
+			});
+			children.push(child);
+			tasks.push(child.done.then(finish));
+			continue;
+		}
+
+		if (input.kind === 'stdin') {
+			tasks.push(readStdin(state, ingest, afterChunk, signal).then(
+				() => finish(0),
+				(error: unknown) => {
+					failed(state, input, error);
+					return finish(1);
+				},
+			));
+			continue;
+		}
+
+		let caughtUp: () => void = () => undefined;
+		const thisCaughtUp = new Promise<void>(resolve => {
+			caughtUp = resolve;
+		});
+		const read = previousCaughtUp.then(async () => {
+			try {
+				await readPath(input, state, {ingest, follow: plan.follow, signal, afterChunk, changed, caughtUp});
+				return finish(0);
+			} catch (error) {
+				failed(state, input, error);
+				return finish(1);
+			} finally {
+				caughtUp();
+			}
+		});
+		previousCaughtUp = thisCaughtUp;
+		tasks.push(read);
+	}
+
+	const done = Promise.all(tasks).then(codes => {
+		const childCodes = codes.filter((_code, index) => plan.inputs[index]?.kind === 'command');
+		const childFailure = childCodes.find(code => code !== 0);
+		if (childFailure !== undefined) return childFailure;
+		return codes.some(code => code !== 0) ? 1 : 0;
+	});
+
+	return {
+		states,
+		done,
+		interrupt: () => children.map(child => child.interrupt()).some(Boolean),
+		childRunning: () => children.some(child => child.running()),
+		stop() {
+			controller.abort();
+			for (const child of children) child.stop();
+		},
+	};
+}
+
+type PathReading = {
+	ingest: LineSink;
+	follow: boolean;
+	signal: AbortSignal;
+	afterChunk: () => Promise<void>;
+	changed: () => void;
+	caughtUp: () => void;
+};
+
+async function readPath(input: Extract<Input, {kind: 'file' | 'job'}>, state: SourceState, reading: PathReading): Promise<void> {
+	const {ingest, signal} = reading;
+	if (input.kind === 'job') {
+		await readJobDirectory({
+			path: input.path,
+			follow: reading.follow,
+			signal,
+			progress: state,
+			splitterFor: source => ingest.splitter(source),
+			problem: (source, reason) => ingest.sourceProblem(source, reason),
+			afterChunk: reading.afterChunk,
+			changed: reading.changed,
+			caughtUp: reading.caughtUp,
+		});
+		return;
+	}
+
+	const kind = fileKind(input.path);
+	if (kind === 'gzip') {
+		state.bytesTotal = statSync(input.path).size;
+		await readGzipFile({
+			path: input.path,
+			splitter: ingest.splitter(input.label),
+			signal,
+			progress: bytes => {
+				state.bytesRead = bytes;
+			},
+			afterChunk: reading.afterChunk,
+		});
+		return;
+	}
+
+	if (kind === 'stream') {
+		// A FIFO or device (`<(cmd)`, /dev/stdin): it cannot be re-read or followed, only read to its end.
+		const splitter = ingest.splitter(input.label);
+		await pumpStream(
+			await ungzipped(createReadStream(input.path, {highWaterMark: 1024 * 1024}), signal),
+			splitter,
+			async () => {
+				state.bytesRead = splitter.position;
+				await reading.afterChunk();
+			},
+			signal,
+		);
+		return;
+	}
+
+	await readRegularFile({
+		path: input.path,
+		label: input.label,
+		follow: reading.follow,
+		signal,
+		progress: state,
+		splitterFor: source => ingest.splitter(source),
+		afterChunk: reading.afterChunk,
+		changed: reading.changed,
+		caughtUp: reading.caughtUp,
+	});
+}
+
+/** How a path is read. A path that does not exist yet (only allowed when following) is a regular file to wait for. */
+function fileKind(path: string): 'regular' | 'gzip' | 'stream' {
+	let regular: boolean;
+	try {
+		regular = statSync(path).isFile();
+	} catch {
+		return 'regular';
+	}
+
+	if (!regular) return 'stream';
+	return isGzipFile(path) ? 'gzip' : 'regular';
+}
+
+async function readStdin(state: SourceState, ingest: LineSink, afterChunk: () => Promise<void>, signal: AbortSignal): Promise<void> {
+	state.bytesTotal = redirectedFileSize();
+	const splitter = ingest.splitter(state.label);
+	await pumpStream(
+		await ungzipped(process.stdin, signal),
+		splitter,
+		async () => {
+			state.bytesRead = splitter.position;
+			await afterChunk();
+		},
+		signal,
+	);
+}
+
+/** `perscope < big.ndjson`: stdin is a regular file whose size is known, so progress can be shown. */
+function redirectedFileSize(): number | undefined {
+	try {
+		const info = fstatSync(0);
+		return info.isFile() ? info.size : undefined;
+	} catch {
+		return undefined;
+	}
+}

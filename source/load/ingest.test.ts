@@ -1,0 +1,60 @@
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join, relative} from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {Ingest} from './ingest.js';
+import type {Model} from '../model/state.js';
+import {fixturesDir} from '../../test/helpers/load.js';
+import {fixtureFiles} from '../../test/helpers/fixture-files.js';
+import {modelSnapshot} from '../../test/helpers/model-snapshot.js';
+import {hostileLog, hostileMaxLineBytes} from '../../test/perf/hostile-log.js';
+
+/*
+ * The viewer reads live streams (stdin, a command) with Ingest's `streamLines`: streaming deltas are read
+ * from their bytes instead of JSON.parse and the schema. Whatever the log, the model must be the one the
+ * plain parse builds, line numbers and offsets included.
+ */
+
+let directory = '';
+
+beforeAll(() => {
+	directory = mkdtempSync(join(tmpdir(), 'perscope-stream-lines-'));
+});
+
+afterAll(() => {
+	rmSync(directory, {recursive: true, force: true});
+});
+
+/** Feeds the bytes in pieces of `piece` bytes, as a pipe would hand them over. */
+function read(bytes: Buffer, streamLines: boolean, maxLineBytes = 64 * 1024 * 1024, piece = 4093): Model {
+	const ingest = new Ingest({maxLineBytes, streamLines});
+	const splitter = ingest.splitter('stdin');
+	for (let at = 0; at < bytes.length; at += piece) splitter.push(bytes.subarray(at, at + piece));
+	splitter.end();
+	return ingest.model;
+}
+
+function expectSameModel(bytes: Buffer, maxLineBytes?: number): void {
+	expect(modelSnapshot(read(bytes, true, maxLineBytes))).toStrictEqual(modelSnapshot(read(bytes, false, maxLineBytes)));
+}
+
+describe('streaming lines read from their bytes on a live stream', () => {
+	it.each(fixtureFiles().map(path => relative(fixturesDir, path)))('%s gives the model the plain parse gives', fixture => {
+		expectSameModel(readFileSync(join(fixturesDir, fixture)));
+	});
+
+	it('a generated log of many parallel streams gives the model the plain parse gives', () => {
+		const path = join(directory, 'generated.ndjson');
+		const made = spawnSync(process.execPath, ['dist/tools/generate-log.js', '--seed', '5', '--jobs', '2', '--steps', '9', '--children', '2', '--deltas', '12', '--message-bytes', '300', '--out', path], {
+			cwd: join(fixturesDir, '..'),
+			encoding: 'utf8',
+		});
+		expect(made.status, made.stderr).toBe(0);
+		expectSameModel(readFileSync(path));
+	});
+
+	it('a log made to trip it up gives the model the plain parse gives', () => {
+		expectSameModel(hostileLog(), hostileMaxLineBytes);
+	});
+});

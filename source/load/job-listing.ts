@@ -1,0 +1,109 @@
+import {readFileSync} from 'node:fs';
+import {basename, join} from 'node:path';
+import {Ingest} from './ingest.js';
+import type {RunStatus} from '../model/events.js';
+import type {JobListing} from '../query/job-listing.js';
+import {zeroUsage} from '../model/usage.js';
+import {streamTypes} from '../parse/stream-line.js';
+import {jobTotals} from '../query/tree.js';
+import {compareEventFiles} from '../input/event-order.js';
+import {feedEventFileSync} from '../input/event-file.js';
+import {eventDirectoriesOfSync, eventFilesInSync, jobDirectoriesIn, type EventFile} from '../input/job-directory.js';
+
+export type {JobListing} from '../query/job-listing.js';
+
+/*
+ * Streaming deltas can be most of a job's files and change nothing the listing shows (status, steps,
+ * usage, start), so they are not read for it.
+ */
+const streamingTypes: ReadonlySet<string> = new Set(streamTypes);
+
+/**
+ * The jobs under a jobs root (`perstack` or `perstack/jobs`), newest first. Each job's events are reduced
+ * with the same core as everything else, so the listing agrees with what opening the job shows.
+ */
+export function listJobs(root: string): JobListing[] {
+	return jobDirectoriesIn(root)
+		.map(path => describeJob(path))
+		.sort((a, b) => (b.startedAt ?? b.lastEventAt ?? 0) - (a.startedAt ?? a.lastEventAt ?? 0) || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0));
+}
+
+export function describeJob(path: string): JobListing {
+	const files: EventFile[] = eventDirectoriesOfSync(path)
+		.flatMap(directory => eventFilesInSync(directory))
+		.sort(compareEventFiles);
+	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+	const buffer = Buffer.allocUnsafe(1024 * 1024);
+	let lastEventAt: number | undefined;
+	for (const file of files) {
+		if (Number.isFinite(file.timestamp) && (lastEventAt === undefined || file.timestamp > lastEventAt)) lastEventAt = file.timestamp;
+		if (streamingTypes.has(file.type)) continue;
+		try {
+			feedEventFileSync(file.path, ingest.splitter(file.path), buffer);
+		} catch {
+			// A file that vanished or cannot be read only makes the listing less complete.
+		}
+	}
+
+	const name = basename(path);
+	const {model} = ingest;
+	const job = model.jobs.get(name) ?? [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
+	if (job && job.runIds.length > 0) {
+		const totals = jobTotals(model, job);
+		return {
+			jobId: job.jobId,
+			path,
+			coordinator: totals.coordinator?.expertKey,
+			status: totals.status,
+			steps: totals.steps,
+			usage: totals.usage,
+			runs: job.runIds.length,
+			startedAt: totals.startedAt,
+			lastEventAt,
+		};
+	}
+
+	return {...fromJobFile(path), jobId: name, path, runs: 0, lastEventAt};
+}
+
+/** What an older runtime's `job.json` says, for a job without event files. */
+function fromJobFile(path: string): Pick<JobListing, 'coordinator' | 'status' | 'steps' | 'usage' | 'startedAt'> {
+	const empty: Pick<JobListing, 'coordinator' | 'status' | 'steps' | 'usage' | 'startedAt'> = {coordinator: undefined, status: 'init', steps: 0, usage: zeroUsage, startedAt: undefined};
+	let value: unknown;
+	try {
+		value = JSON.parse(readFileSync(join(path, 'job.json'), 'utf8'));
+	} catch {
+		return empty;
+	}
+
+	if (typeof value !== 'object' || value === null) return empty;
+	const field = (key: string): unknown => Reflect.get(value, key);
+	const coordinator = field('coordinatorExpertKey');
+	const steps = field('totalSteps');
+	const startedAt = field('startedAt');
+	return {
+		coordinator: typeof coordinator === 'string' ? coordinator : undefined,
+		status: jobStatus(field('status')),
+		steps: typeof steps === 'number' ? steps : 0,
+		usage: zeroUsage,
+		startedAt: typeof startedAt === 'number' ? startedAt : undefined,
+	};
+}
+
+/** `job.json` statuses, in the words runs use. */
+function jobStatus(status: unknown): RunStatus {
+	switch (status) {
+		case 'running':
+			return 'proceeding';
+		case 'completed':
+			return 'completed';
+		case 'stoppedByMaxSteps':
+			return 'stoppedByExceededMaxSteps';
+		case 'stoppedByInteractiveTool':
+			return 'stoppedByInteractiveTool';
+		case 'stoppedByError':
+			return 'stoppedByError';
+		default:
+			return 'init';
+	}
+}

@@ -1,0 +1,217 @@
+import {describe, expect, it} from 'vitest';
+import {
+	applyFilter,
+	describeFilter,
+	emptyFilter,
+	filterText,
+	isErrorActivity,
+	matches,
+	parseFilter,
+	showsErrorsOnly,
+	toggleErrors,
+	type Filter,
+} from './filter.js';
+import type {Activity, Model} from '../model/state.js';
+import {readFileSync} from 'node:fs';
+import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
+
+function parsed(text: string): Filter {
+	const result = parseFilter(text);
+	if (!result.ok) throw new Error(`expected "${text}" to parse: ${result.error}`);
+	return result.filter;
+}
+
+function errorOf(text: string): string {
+	const result = parseFilter(text);
+	if (result.ok) throw new Error(`expected "${text}" to be rejected`);
+	return result.error;
+}
+
+function shown(model: Model, text: string): Activity[] {
+	return applyFilter(model, parsed(text)).shown.map(index => model.activities[index]!);
+}
+
+const demo = modelFromFixtures('demo.ndjson');
+
+describe('parsing the filter language', () => {
+	it('an empty filter (or only spaces) has no clauses and shows everything', () => {
+		expect(parsed('').clauses).toEqual([]);
+		expect(parsed('   ').clauses).toEqual([]);
+		expect(applyFilter(demo, emptyFilter).hidden).toBe(0);
+	});
+
+	it('reads each kind of term', () => {
+		expect(parsed('type:exec,readTextFile').clauses).toEqual([{term: {kind: 'type', types: ['exec', 'readTextFile']}, negated: false}]);
+		expect(parsed('expert:helper-1').clauses[0]?.term).toMatchObject({kind: 'expert', experts: ['helper-1']});
+		expect(parsed('run:k3f9').clauses[0]?.term).toEqual({kind: 'run', prefix: 'k3f9'});
+		expect(parsed('errors').clauses[0]?.term).toEqual({kind: 'errors'});
+		expect(parsed('step:7').clauses[0]?.term).toEqual({kind: 'step', from: 7, to: 7});
+		expect(parsed('step:10-20').clauses[0]?.term).toEqual({kind: 'step', from: 10, to: 20});
+		expect(parsed('step:10-').clauses[0]?.term).toEqual({kind: 'step', from: 10, to: undefined});
+		expect(parsed('step:-20').clauses[0]?.term).toEqual({kind: 'step', from: undefined, to: 20});
+		expect(parsed('vitest').clauses[0]?.term).toMatchObject({kind: 'text', text: 'vitest'});
+	});
+
+	it('type names are matched ignoring case', () => {
+		expect(parsed('type:EXEC,readtextfile').clauses[0]?.term).toEqual({kind: 'type', types: ['exec', 'readTextFile']});
+	});
+
+	it('quoted text is one term, with \\" and \\\\ as escapes, and is never a keyword', () => {
+		expect(parsed('"two words"').clauses[0]?.term).toMatchObject({kind: 'text', text: 'two words'});
+		expect(parsed('"say \\"hi\\" \\\\o/"').clauses[0]?.term).toMatchObject({kind: 'text', text: 'say "hi" \\o/'});
+		expect(parsed('"errors"').clauses[0]?.term).toMatchObject({kind: 'text', text: 'errors'});
+		expect(parsed('"type:exec"').clauses[0]?.term).toMatchObject({kind: 'text', text: 'type:exec'});
+		expect(parsed('expert:"a b"').clauses[0]?.term).toMatchObject({kind: 'expert', experts: ['a b']});
+	});
+
+	it('a leading - negates any term, quoted ones too', () => {
+		expect(parsed('-type:todo -errors -"two words"').clauses.map(clause => clause.negated)).toEqual([true, true, true]);
+	});
+
+	it('several terms are all kept, in order', () => {
+		expect(parsed('type:exec expert:test-runner vitest').clauses.map(clause => clause.term.kind)).toEqual(['type', 'expert', 'text']);
+	});
+});
+
+describe('bad filters are rejected with a message that says how to fix them', () => {
+	it('an unknown key names the known ones and how to search for the text instead', () => {
+		const error = errorOf('tpye:exec');
+		expect(error).toContain('unknown filter "tpye:"');
+		expect(error).toContain('type:, expert:, run:, step:');
+		expect(error).toContain('"tpye:exec"');
+	});
+
+	it('an unknown activity type lists the known types', () => {
+		const error = errorOf('type:exce');
+		expect(error).toContain('unknown activity type "exce"');
+		expect(error).toContain('readTextFile');
+	});
+
+	it('a key without a value', () => {
+		expect(errorOf('type:')).toContain('"type:" needs a value');
+		expect(errorOf('expert:')).toContain('expert:helper-1');
+	});
+
+	it('an empty item in a list', () => {
+		expect(errorOf('type:exec,,todo')).toContain('empty item');
+	});
+
+	it('a step that is not a number or a range, or a range that runs backwards', () => {
+		expect(errorOf('step:abc')).toContain('not a step or a range');
+		expect(errorOf('step:-')).toContain('not a step or a range');
+		expect(errorOf('step:1-2-3')).toContain('not a step or a range');
+		expect(errorOf('step:20-10')).toContain('write step:10-20');
+	});
+
+	it('an unclosed quote, an empty quote, and a lone -', () => {
+		expect(errorOf('"two words')).toContain('unclosed quote');
+		expect(errorOf('""')).toContain('empty');
+		expect(errorOf('type:exec - errors')).toContain('lone "-"');
+	});
+});
+
+describe('matching activities', () => {
+	it('type: keeps the listed types only', () => {
+		const types = new Set(shown(demo, 'type:exec,readTextFile').map(activity => activity.type));
+		expect([...types].sort()).toEqual(['exec', 'readTextFile']);
+	});
+
+	it('expert: keeps one expert (ignoring case), or any of a list', () => {
+		expect(new Set(shown(demo, 'expert:Test-Runner').map(activity => activity.expertKey))).toEqual(new Set(['test-runner']));
+		expect(new Set(shown(demo, 'expert:test-runner,code-reader').map(activity => activity.expertKey))).toEqual(new Set(['test-runner', 'code-reader']));
+	});
+
+	it('expert: matches real keys, which carry versions and scopes, by name (#21.9)', () => {
+		const versioned = modelFromText(readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').replaceAll('"expertKey":"child-expert"', '"expertKey":"@acme/child-expert@1.2.0"'));
+		const keys = (text: string) => new Set(shown(versioned, text).map(activity => activity.expertKey));
+		for (const name of ['child-expert', 'Child-Expert', '@acme/child-expert', 'child-expert@1.2.0', '@acme/child-expert@1.2.0']) {
+			expect(keys(`expert:${name}`)).toEqual(new Set(['@acme/child-expert@1.2.0']));
+		}
+
+		expect(keys('expert:child-expert@9.9.9')).toEqual(new Set());
+		expect(keys('expert:@other/child-expert')).toEqual(new Set());
+		expect(keys('expert:child')).toEqual(new Set());
+	});
+
+	it('run: keeps a run by id prefix, and the first run id names its whole pane (the resumed coordinator too)', () => {
+		const lead = runByExpert(demo, 'bugfix-lead', 0);
+		const resumed = runByExpert(demo, 'bugfix-lead', 1);
+		const activities = shown(demo, `run:${lead.runId.slice(0, 6)}`);
+		expect(new Set(activities.map(activity => activity.runId))).toEqual(new Set([lead.runId, resumed.runId]));
+		expect(new Set(shown(demo, `run:${resumed.runId}`).map(activity => activity.runId))).toEqual(new Set([resumed.runId]));
+	});
+
+	it('errors keeps error activities and tool calls whose result is an error', () => {
+		const activities = shown(demo, 'errors');
+		expect(activities.map(activity => activity.type)).toEqual(['exec']);
+		expect(activities.every(isErrorActivity)).toBe(true);
+		const stopped = modelFromFixtures('stop-error.ndjson');
+		expect(shown(stopped, 'errors').map(activity => activity.type)).toEqual(['error']);
+	});
+
+	it('step: keeps a step or an inclusive range; activities without a step never match', () => {
+		expect(shown(demo, 'step:5').every(activity => activity.step === 5)).toBe(true);
+		const range = shown(demo, 'step:5-6');
+		expect(new Set(range.map(activity => activity.step))).toEqual(new Set([5, 6]));
+		expect(shown(demo, 'step:-2').every(activity => activity.step !== undefined && activity.step <= 2)).toBe(true);
+	});
+
+	it('free text searches paths, commands, queries and results, ignoring case', () => {
+		expect(shown(demo, 'DURATION.TS').length).toBeGreaterThan(0);
+		expect(shown(demo, 'vitest').some(activity => activity.type === 'exec')).toBe(true);
+		expect(shown(demo, '"whole hours"').map(activity => activity.type)).toContain('delegate');
+	});
+
+	it('terms combine with AND, and - negates', () => {
+		const execs = shown(demo, 'type:exec expert:test-runner');
+		expect(execs.length).toBeGreaterThan(0);
+		expect(execs.every(activity => activity.type === 'exec' && activity.expertKey === 'test-runner')).toBe(true);
+		const notTodo = shown(demo, '-type:todo');
+		expect(notTodo.some(activity => activity.type === 'todo')).toBe(false);
+		expect(notTodo.length + shown(demo, 'type:todo').length).toBe(demo.activities.length);
+	});
+
+	it('hidden activities are counted, not lost', () => {
+		const {shown: kept, hidden} = applyFilter(demo, parsed('type:exec'));
+		expect(kept.length + hidden).toBe(demo.activities.length);
+		expect(kept).toEqual([...kept].sort((a, b) => a - b));
+	});
+
+	it('matches() agrees with applyFilter() activity by activity', () => {
+		const filter = parsed('-type:todo step:1-8');
+		const expected = demo.activities.map(activity => matches(filter, activity, demo));
+		const indices = new Set(applyFilter(demo, filter).shown);
+		expect(demo.activities.map((_activity, index) => indices.has(index))).toEqual(expected);
+	});
+});
+
+describe('writing a filter back out', () => {
+	it('the canonical text reads back to the same filter', () => {
+		for (const text of [
+			'type:exec,readTextFile expert:helper-1 run:ab12 errors step:10-20 step:7 step:3- step:-4',
+			'"two words" -"errors" -vitest "-dash" "type:exec" "say \\"hi\\""',
+			'expert:"a b",c -run:x',
+		]) {
+			const filter = parsed(text);
+			expect(parsed(filterText(filter))).toEqual(filter);
+		}
+	});
+
+	it('describeFilter is the canonical text, safe for the header', () => {
+		expect(describeFilter(parsed('TYPE:exec   errors  "two words"'))).toBe('type:exec errors "two words"');
+		expect(describeFilter(parsed('"\u001b[31mred"'))).not.toContain('\u001b');
+		expect(describeFilter(emptyFilter)).toBe('');
+	});
+});
+
+describe('the errors key (x)', () => {
+	it('adds errors to the filter, and takes it out again', () => {
+		const base = parsed('type:exec');
+		const on = toggleErrors(base);
+		expect(showsErrorsOnly(on)).toBe(true);
+		expect(filterText(on)).toBe('type:exec errors');
+		const off = toggleErrors(on);
+		expect(showsErrorsOnly(off)).toBe(false);
+		expect(filterText(off)).toBe('type:exec');
+	});
+});

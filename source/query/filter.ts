@@ -1,0 +1,312 @@
+import {sanitizeLine} from '../present/sanitize.js';
+import {activityText, foldCase} from './search.js';
+import {activityTypes, type Activity, type ActivityType, type Model} from '../model/state.js';
+
+/*
+ * The filter language, shared by `--filter` and the viewer's filter key. Terms are separated by spaces
+ * and must all hold (AND); `-` before a term negates it:
+ *
+ *   type:exec,readTextFile   activity type, any of the listed
+ *   expert:helper-1          expert key, any of a comma-separated list (ignoring case; the version and the scope may be left out)
+ *   run:k3f9                 run id prefix (the first run of a pane names the whole pane)
+ *   errors                   error activities, and tool calls or delegations whose result is an error
+ *   step:7  step:10-20       step number or inclusive range; `step:10-` and `step:-20` are open-ended
+ *   vitest  "two words"      free text, anywhere in the activity's searchable text, ignoring case
+ *
+ * A word shaped like `key:value` with a key that is not one of these is an error rather than free text,
+ * so a typo (`tpye:exec`) is reported instead of silently matching nothing; quote it to search for it.
+ */
+
+export type FilterTerm =
+	| {kind: 'type'; types: ActivityType[]}
+	/** `folded`: the same keys folded to lower case, so matching does not fold them again per activity. */
+	| {kind: 'expert'; experts: string[]; folded: string[]}
+	| {kind: 'run'; prefix: string}
+	| {kind: 'errors'}
+	| {kind: 'step'; from: number | undefined; to: number | undefined}
+	| {kind: 'text'; text: string; folded: string};
+
+export type FilterClause = {term: FilterTerm; negated: boolean};
+
+/** Clauses that must all hold. No clauses: everything is shown. */
+export type Filter = {clauses: FilterClause[]};
+
+export type ParsedFilter = {ok: true; filter: Filter} | {ok: false; error: string};
+
+export const emptyFilter: Filter = {clauses: []};
+
+const keys = ['type', 'expert', 'run', 'step'] as const;
+
+/**
+ * The names an expert key answers to: the whole key (`@scope/writer@1.2.0`), and that key without its version
+ * (`@scope/writer`), without its scope (`writer@1.2.0`), or without both (`writer`).
+ */
+export function expertNames(key: string): string[] {
+	const unversioned = key.replace(/(?<=.)@[^@/]*$/, '');
+	const names = [key, unversioned];
+	for (const name of [key, unversioned]) {
+		const slash = name.indexOf('/');
+		if (name.startsWith('@') && slash !== -1) names.push(name.slice(slash + 1));
+	}
+
+	return names;
+}
+type Key = (typeof keys)[number];
+
+function isKey(word: string): word is Key {
+	return keys.some(key => key === word);
+}
+
+class FilterSyntaxError extends Error {}
+
+type Token = {
+	negated: boolean;
+	/** Set when the word starts with an unquoted `key:`. */
+	key: string | undefined;
+	value: string;
+	/** Any part of the value was quoted: it is literal text, never the `errors` keyword. */
+	quoted: boolean;
+};
+
+export function parseFilter(text: string): ParsedFilter {
+	try {
+		return {ok: true, filter: {clauses: tokenize(text).map(token => clauseOf(token))}};
+	} catch (error) {
+		if (error instanceof FilterSyntaxError) return {ok: false, error: error.message};
+		throw error;
+	}
+}
+
+function isSpace(char: string): boolean {
+	return char === ' ' || char === '\t' || char === '\n' || char === '\r';
+}
+
+function tokenize(text: string): Token[] {
+	const tokens: Token[] = [];
+	let i = 0;
+	while (i < text.length) {
+		if (isSpace(text[i]!)) {
+			i++;
+			continue;
+		}
+
+		const negated = text[i] === '-';
+		if (negated) i++;
+		let value = '';
+		let quoted = false;
+		let key: string | undefined;
+		while (i < text.length && !isSpace(text[i]!)) {
+			const char = text[i]!;
+			if (char === '"') {
+				const end = readQuoted(text, i + 1);
+				value += end.text;
+				quoted = true;
+				i = end.next;
+				continue;
+			}
+
+			// The key is what precedes the first colon, if nothing before it was quoted.
+			if (char === ':' && key === undefined && !quoted && /^[A-Za-z][\w-]*$/.test(value)) {
+				key = value.toLowerCase();
+				value = '';
+				i++;
+				continue;
+			}
+
+			value += char;
+			i++;
+		}
+
+		if (negated && key === undefined && value === '' && !quoted) throw new FilterSyntaxError('a lone "-" negates nothing: write -term, e.g. -type:todo');
+		tokens.push({negated, key, value, quoted});
+	}
+
+	return tokens;
+}
+
+/** Reads a quoted string whose opening quote is just before `from`; `\"` and `\\` are escapes. */
+function readQuoted(text: string, from: number): {text: string; next: number} {
+	let out = '';
+	let i = from;
+	while (i < text.length) {
+		const char = text[i]!;
+		if (char === '"') return {text: out, next: i + 1};
+		if (char === '\\' && i + 1 < text.length) {
+			out += text[i + 1];
+			i += 2;
+			continue;
+		}
+
+		out += char;
+		i++;
+	}
+
+	throw new FilterSyntaxError('unclosed quote: a quoted text needs its closing "');
+}
+
+function clauseOf(token: Token): FilterClause {
+	return {term: termOf(token), negated: token.negated};
+}
+
+function termOf(token: Token): FilterTerm {
+	const {key, value} = token;
+	if (key === undefined) {
+		if (!token.quoted && value.toLowerCase() === 'errors') return {kind: 'errors'};
+		if (value === '') throw new FilterSyntaxError('"" is empty: put some text between the quotes');
+		return {kind: 'text', text: value, folded: foldCase(value)};
+	}
+
+	if (!isKey(key)) {
+		throw new FilterSyntaxError(
+			`unknown filter "${key}:" (known: ${keys.map(name => `${name}:`).join(', ')} and errors); to search for the text, quote it: "${key}:${value}"`,
+		);
+	}
+
+	if (value === '') throw new FilterSyntaxError(`"${key}:" needs a value, e.g. ${example(key)}`);
+	switch (key) {
+		case 'type':
+			return {kind: 'type', types: list(key, value).map(name => typeNamed(name))};
+		case 'expert': {
+			const experts = list(key, value);
+			return {kind: 'expert', experts, folded: experts.map(foldCase)};
+		}
+
+		case 'run':
+			return {kind: 'run', prefix: value};
+		case 'step':
+			return stepTerm(value);
+	}
+}
+
+function example(key: Key): string {
+	switch (key) {
+		case 'type':
+			return 'type:exec,readTextFile';
+		case 'expert':
+			return 'expert:helper-1';
+		case 'run':
+			return 'run:k3f9';
+		case 'step':
+			return 'step:7 or step:10-20';
+	}
+}
+
+function list(key: Key, value: string): string[] {
+	const items = value.split(',');
+	if (items.some(item => item === '')) throw new FilterSyntaxError(`"${key}:${value}" has an empty item: separate values with single commas, e.g. ${example(key)}`);
+	return items;
+}
+
+function typeNamed(name: string): ActivityType {
+	const wanted = name.toLowerCase();
+	const found = activityTypes.find(type => type.toLowerCase() === wanted);
+	if (found === undefined) throw new FilterSyntaxError(`unknown activity type "${name}" (known: ${activityTypes.join(', ')})`);
+	return found;
+}
+
+function stepTerm(value: string): FilterTerm {
+	const match = /^(\d+)?(-(\d+)?)?$/.exec(value);
+	const fromText = match?.[1];
+	const toText = match?.[3];
+	const ranged = match?.[2] !== undefined;
+	if (!match || (fromText === undefined && toText === undefined)) {
+		throw new FilterSyntaxError(`"step:${value}" is not a step or a range: use step:7, step:10-20, step:10- or step:-20`);
+	}
+
+	const from = fromText === undefined ? undefined : Number(fromText);
+	const to = ranged ? (toText === undefined ? undefined : Number(toText)) : from;
+	if (from !== undefined && to !== undefined && from > to) throw new FilterSyntaxError(`"step:${value}" runs backwards: write step:${to}-${from}`);
+	return {kind: 'step', from, to};
+}
+
+/** Whether an activity is shown under the filter. `model` is needed to see which pane a run belongs to. */
+export function matches(filter: Filter, activity: Activity, model: Model): boolean {
+	for (const clause of filter.clauses) if (termMatches(clause.term, activity, model) === clause.negated) return false;
+	return true;
+}
+
+function termMatches(term: FilterTerm, activity: Activity, model: Model): boolean {
+	switch (term.kind) {
+		case 'type':
+			return term.types.includes(activity.type);
+		case 'expert':
+			return expertNames(foldCase(activity.expertKey)).some(name => term.folded.includes(name));
+		case 'run':
+			return activity.runId.startsWith(term.prefix) || (model.runs.get(activity.runId)?.paneId.startsWith(term.prefix) ?? false);
+		case 'errors':
+			return isErrorActivity(activity);
+		case 'step':
+			return activity.step !== undefined && (term.from === undefined || activity.step >= term.from) && (term.to === undefined || activity.step <= term.to);
+		case 'text':
+			return activityText(activity).includes(term.folded);
+	}
+}
+
+/** An error activity, or a tool call or delegation whose result is an error. */
+export function isErrorActivity(activity: Activity): boolean {
+	if (activity.type === 'error') return true;
+	return 'result' in activity && activity.result?.error !== undefined;
+}
+
+/** Indices of the activities the filter shows (arrival order), and how many it hides. */
+export function applyFilter(model: Model, filter: Filter): {shown: number[]; hidden: number} {
+	const shown: number[] = [];
+	const {activities} = model;
+	for (let index = 0; index < activities.length; index++) if (matches(filter, activities[index]!, model)) shown.push(index);
+	return {shown, hidden: activities.length - shown.length};
+}
+
+export function isEmptyFilter(filter: Filter): boolean {
+	return filter.clauses.length === 0;
+}
+
+/** The `x` key: adds `errors` to the filter, or takes it out when it is there. */
+export function toggleErrors(filter: Filter): Filter {
+	const without = filter.clauses.filter(clause => !(clause.term.kind === 'errors' && !clause.negated));
+	if (without.length !== filter.clauses.length) return {clauses: without};
+	return {clauses: [...filter.clauses, {term: {kind: 'errors'}, negated: false}]};
+}
+
+/** Whether the filter asks for errors only (what the `x` key toggles). */
+export function showsErrorsOnly(filter: Filter): boolean {
+	return filter.clauses.some(clause => clause.term.kind === 'errors' && !clause.negated);
+}
+
+/**
+ * The filter written out in its canonical form, which `parseFilter` reads back to the same filter: what
+ * to put in an edit field. Not sanitised: for display use `describeFilter`.
+ */
+export function filterText(filter: Filter): string {
+	return filter.clauses.map(clause => `${clause.negated ? '-' : ''}${termText(clause.term)}`).join(' ');
+}
+
+/** The filter for the header: canonical and safe to write to a terminal. Empty for no filter. */
+export function describeFilter(filter: Filter): string {
+	return sanitizeLine(filterText(filter));
+}
+
+function termText(term: FilterTerm): string {
+	switch (term.kind) {
+		case 'type':
+			return `type:${term.types.join(',')}`;
+		case 'expert':
+			return `expert:${term.experts.map(expert => literal(expert, false)).join(',')}`;
+		case 'run':
+			return `run:${literal(term.prefix, false)}`;
+		case 'errors':
+			return 'errors';
+		case 'step':
+			if (term.from === term.to) return `step:${term.from ?? ''}`;
+			return `step:${term.from ?? ''}-${term.to ?? ''}`;
+		case 'text':
+			return literal(term.text, true);
+	}
+}
+
+/** A value as the tokenizer reads it back: bare when nothing in it means something, quoted otherwise. */
+function literal(text: string, freeText: boolean): string {
+	const special = /[\s"\\]/.test(text);
+	const ambiguous = freeText && (text.startsWith('-') || text.toLowerCase() === 'errors' || /^[A-Za-z][\w-]*:/.test(text));
+	if (!special && !ambiguous && text !== '') return text;
+	return `"${text.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
+}

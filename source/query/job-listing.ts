@@ -1,0 +1,17 @@
+import type {RunStatus, Usage} from '../model/events.js';
+
+/** One job of a jobs directory, as the job chooser and `perscope perstack --print` list it. */
+export type JobListing = {
+	jobId: string;
+	/** The job's directory, to open it with. */
+	path: string;
+	/** The coordinator expert (the latest run without a parent). */
+	coordinator: string | undefined;
+	status: RunStatus;
+	steps: number;
+	usage: Usage;
+	runs: number;
+	startedAt: number | undefined;
+	/** Time of the newest event file. */
+	lastEventAt: number | undefined;
+};

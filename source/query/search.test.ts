@@ -1,0 +1,174 @@
+import {describe, expect, it} from 'vitest';
+import {activityText, findMatches, foldCase, highlightRanges, maxFieldChars, narrows, stepMatch} from './search.js';
+import type {Activity, Model} from '../model/state.js';
+import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers/load.js';
+
+const demo = modelFromFixtures('demo.ndjson');
+
+function matched(model: Model, query: string): Activity[] {
+	return findMatches(model, query).map(index => model.activities[index]!);
+}
+
+describe('what an activity can be found by', () => {
+	it('paths, commands, queries, results, reasoning, errors, delegate queries, tool args and the expert', () => {
+		expect(matched(demo, 'src/duration.ts').map(activity => activity.type)).toEqual(expect.arrayContaining(['readTextFile', 'editTextFile', 'delegate']));
+		expect(matched(demo, 'npx vitest run').map(activity => activity.type)).toContain('exec');
+		expect(matched(demo, 'CI is red on main').map(activity => activity.type)).toContain('query');
+		expect(matched(demo, 'vitest: not found').map(activity => activity.type)).toContain('exec');
+		expect(matched(demo, 'repo:acme/tiny-utils').map(activity => activity.type)).toContain('generalTool');
+		expect(matched(demo, 'code-reader').map(activity => activity.expertKey)).toContain('code-reader');
+		expect(matched(demo, 'No tool call generated').map(activity => activity.type)).toEqual(['retry']);
+	});
+
+	it('the reasoning behind an activity', () => {
+		const withReasoning = demo.activities.find(activity => activity.reasoning !== undefined && activity.reasoning.length > 20);
+		expect(withReasoning).toBeDefined();
+		const phrase = withReasoning!.reasoning!.slice(0, 20);
+		expect(findMatches(demo, phrase)).toContain(demo.activities.indexOf(withReasoning!));
+	});
+
+	it('an error activity by its name and message', () => {
+		const model = modelFromFixtures('stop-error.ndjson');
+		expect(matched(model, 'ai_apicallerror').map(activity => activity.type)).toEqual(['error']);
+	});
+
+	it('ignores case both ways, and a query never spans two fields', () => {
+		expect(findMatches(demo, 'VITEST')).toEqual(findMatches(demo, 'vitest'));
+		const exec = matched(demo, 'npm ci')[0]!;
+		expect(activityText(exec)).not.toContain(`${exec.expertKey}\n${exec.type}`.toUpperCase());
+		expect(findMatches(demo, `${exec.expertKey} ${exec.type}`)).toEqual([]);
+	});
+
+	it('an empty query matches nothing', () => {
+		expect(findMatches(demo, '')).toEqual([]);
+	});
+});
+
+describe('the cached text follows activities as they change', () => {
+	it('a tool result that arrives later becomes searchable', () => {
+		const call = perstackLine('callTools', {
+			newMessage: {contents: []},
+			toolCalls: [{id: 'call-1', skillName: '@perstack/base', toolName: 'exec', args: {command: 'ls'}}],
+		});
+		const model = modelFromText(`${call}\n`);
+		const activity = model.activities[0]!;
+		expect(activity.type).toBe('exec');
+		expect(findMatches(model, 'needle-in-result')).toEqual([]);
+		const result = perstackLine('resolveToolResults', {
+			toolResults: [{id: 'call-1', skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', id: 't', text: 'needle-in-result'}]}],
+		});
+		modelFromText(`${result}\n`, {model});
+		// The activity is replaced, not changed: whoever held the old one (a cached search) still sees it as it was.
+		expect(model.activities[0]).not.toBe(activity);
+		expect(activity.type === 'exec' && activity.result).toBeUndefined();
+		expect(findMatches(model, 'needle-in-result')).toEqual([0]);
+	});
+
+	it('a long field is searched up to its limit, not beyond', () => {
+		const long = `${'x'.repeat(maxFieldChars)}beyond`;
+		const model = modelFromText(`${perstackLine('retry', {reason: long})}\n`);
+		expect(findMatches(model, 'xxxx')).toEqual([0]);
+		expect(findMatches(model, 'beyond')).toEqual([]);
+	});
+});
+
+describe('narrowing a search as the query grows', () => {
+	it('searching within the previous matches gives the same result', () => {
+		const before = findMatches(demo, 'test');
+		expect(narrows('test', 'tests')).toBe(true);
+		expect(findMatches(demo, 'tests', {within: before})).toEqual(findMatches(demo, 'tests'));
+	});
+
+	it('a query that does not hold the old one cannot narrow', () => {
+		expect(narrows('test', 'tes')).toBe(false);
+		expect(narrows('', 'x')).toBe(false);
+	});
+
+	it('include limits the search to what a filter shows', () => {
+		const onlyLead = findMatches(demo, 'vitest', {include: activity => activity.expertKey === 'bugfix-lead'});
+		expect(onlyLead.length).toBeGreaterThan(0);
+		expect(onlyLead.every(index => demo.activities[index]!.expertKey === 'bugfix-lead')).toBe(true);
+	});
+});
+
+describe('highlight ranges within a displayed line', () => {
+	it('every occurrence, ignoring case, left to right, never overlapping', () => {
+		expect(highlightRanges('Vitest runs vitest', 'VITEST')).toEqual([
+			[0, 6],
+			[12, 18],
+		]);
+		expect(highlightRanges('aaaa', 'aa')).toEqual([
+			[0, 2],
+			[2, 4],
+		]);
+	});
+
+	it('ranges are in UTF-16 code units of the line as drawn', () => {
+		const line = '⚡ exec 🖼 npm test';
+		const [range] = highlightRanges(line, 'npm');
+		expect(range).toBeDefined();
+		expect(line.slice(range![0], range![1])).toBe('npm');
+	});
+
+	it('İ folds without shifting what follows it', () => {
+		const line = 'İstanbul İzmir';
+		const ranges = highlightRanges(line, 'izmir');
+		expect(ranges).toEqual([[9, 14]]);
+		expect(foldCase(line)).toHaveLength(line.length);
+	});
+
+	it('no match, or an empty query: no ranges', () => {
+		expect(highlightRanges('npm test', 'yarn')).toEqual([]);
+		expect(highlightRanges('npm test', '')).toEqual([]);
+	});
+});
+
+describe('jumping between matches (n / N)', () => {
+	const matches = [3, 8, 15];
+
+	it('n goes to the next match after the current activity, N to the one before, wrapping around', () => {
+		expect(stepMatch(matches, 8, 1)).toBe(15);
+		expect(stepMatch(matches, 15, 1)).toBe(3);
+		expect(stepMatch(matches, 8, -1)).toBe(3);
+		expect(stepMatch(matches, 3, -1)).toBe(15);
+	});
+
+	it('from an activity that is not a match, the nearest one in that direction', () => {
+		expect(stepMatch(matches, 9, 1)).toBe(15);
+		expect(stepMatch(matches, 9, -1)).toBe(8);
+		expect(stepMatch(matches, 0, -1)).toBe(15);
+		expect(stepMatch(matches, 99, 1)).toBe(3);
+	});
+
+	it('with no current activity, the first or the last; with no matches, nothing', () => {
+		expect(stepMatch(matches, undefined, 1)).toBe(3);
+		expect(stepMatch(matches, undefined, -1)).toBe(15);
+		expect(stepMatch([], 3, 1)).toBeUndefined();
+	});
+});
+
+describe('speed on a long log', () => {
+	it('searching 100,000 activities again and again stays fast once their text is cached', () => {
+		const lines: string[] = [];
+		for (let i = 0; i < 100_000; i++) {
+			lines.push(
+				perstackLine('callTools', {
+					stepNumber: i + 1,
+					newMessage: {contents: []},
+					toolCalls: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: `src/module-${i}/index.ts`}}],
+				}),
+			);
+		}
+
+		const model = modelFromText(lines.join('\n'));
+		expect(model.activities).toHaveLength(100_000);
+		findMatches(model, 'warm the cache');
+		const started = performance.now();
+		let found: number[] = [];
+		for (const query of ['m', 'mo', 'mod', 'modu', 'module-99', 'module-999', 'module-9999/']) found = findMatches(model, query);
+		const perKeystroke = (performance.now() - started) / 7;
+		expect(found).toEqual([9999]);
+		// A keystroke must feel instant; the bound is generous for slow CI machines.
+		expect(perKeystroke).toBeLessThan(100);
+	});
+});

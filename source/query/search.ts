@@ -1,0 +1,155 @@
+import {describeActivity, safeJson} from '../present/describe-activity.js';
+import {isToolActivity, type Activity, type Model} from '../model/state.js';
+
+/*
+ * Search over what an activity says: its one-line form, paths and commands (in the tool arguments),
+ * queries, results, reasoning, errors, delegations, and the expert. Each activity's text is folded to
+ * lower case once and cached, so each keystroke of an incremental search over 100,000 activities is one
+ * `indexOf` per activity, with no regular expression and no allocation.
+ */
+
+/**
+ * Each field is searched up to this many characters. A tool result can be a whole file; holding a
+ * folded copy of every result in full would double the memory of a large log for little gain.
+ */
+export const maxFieldChars = 64 * 1024;
+
+/** By activity: activities never change in place (state.ts), so a cached text never goes stale. */
+const cache = new WeakMap<Activity, string>();
+
+/**
+ * Folds case without moving any character: `highlightRanges` maps positions in the folded text straight
+ * back to the displayed one. `İ` is the one character whose lower case is longer (`i̇`), so it folds to `i`.
+ */
+export function foldCase(text: string): string {
+	return (text.includes('\u0130') ? text.replaceAll('\u0130', 'i') : text).toLowerCase();
+}
+
+/**
+ * The searchable text of an activity, folded to lower case (see `foldCase`), fields joined by line
+ * breaks so that a query never matches across two of them. Built once per activity.
+ */
+export function activityText(activity: Activity): string {
+	const cached = cache.get(activity);
+	if (cached !== undefined) return cached;
+	const text = foldCase(searchFields(activity).map(clipField).join('\n'));
+	cache.set(activity, text);
+	return text;
+}
+
+function clipField(text: string): string {
+	return text.length > maxFieldChars ? text.slice(0, maxFieldChars) : text;
+}
+
+function searchFields(activity: Activity): string[] {
+	const line = describeActivity(activity);
+	const fields = [activity.expertKey, activity.type, line.verb, line.detail];
+	if (activity.reasoning !== undefined) fields.push(activity.reasoning);
+	if (isToolActivity(activity)) {
+		fields.push(activity.skillName, activity.toolName, safeJson(activity.args));
+		if (activity.message !== undefined) fields.push(activity.message);
+		if (activity.result) fields.push(activity.result.text, activity.result.error ?? '');
+		return fields.filter(field => field !== '');
+	}
+
+	switch (activity.type) {
+		case 'query':
+		case 'complete':
+			fields.push(activity.text);
+			break;
+		case 'error':
+			fields.push(activity.errorName, activity.message);
+			break;
+		case 'retry':
+			fields.push(activity.reason);
+			break;
+		case 'delegationComplete':
+			for (const result of activity.results) fields.push(result.expertKey, result.text);
+			break;
+		case 'delegate':
+			fields.push(activity.delegateExpertKey, activity.query);
+			if (activity.message !== undefined) fields.push(activity.message);
+			if (activity.result) fields.push(activity.result.text, activity.result.error ?? '');
+	}
+
+	return fields.filter(field => field !== '');
+}
+
+export type FindOptions = {
+	/** Only activities this accepts are searched (the ones a filter shows, for instance). */
+	include?: (activity: Activity, index: number) => boolean;
+	/**
+	 * Search only these indices. When a query grows by typing (`tes` → `test`), every new match was an
+	 * old match, so passing the previous matches makes each keystroke cheaper still.
+	 */
+	within?: readonly number[];
+};
+
+/** Indices (into `model.activities`, ascending, i.e. arrival order) of the activities whose text holds `query`, ignoring case. */
+export function findMatches(model: Model, query: string, options: FindOptions = {}): number[] {
+	const needle = foldCase(query);
+	if (needle === '') return [];
+	const {activities} = model;
+	const {include, within} = options;
+	const out: number[] = [];
+	const test = (index: number) => {
+		const activity = activities[index];
+		if (!activity || (include && !include(activity, index))) return;
+		if (activityText(activity).includes(needle)) out.push(index);
+	};
+
+	if (within) for (const index of within) test(index);
+	else for (let index = 0; index < activities.length; index++) test(index);
+	return out;
+}
+
+/**
+ * Whether matches for `next` can be searched within the matches for `previous` (see `FindOptions.within`):
+ * true when `next` holds `previous`. Results that arrived in between are not in the old matches, so only
+ * use it while the model has not changed.
+ */
+export function narrows(previous: string, next: string): boolean {
+	const old = foldCase(previous);
+	return old !== '' && foldCase(next).includes(old);
+}
+
+/**
+ * Where `query` occurs in a displayed line, ignoring case, as `[start, end)` ranges of UTF-16 code units,
+ * left to right and never overlapping. The line is the already sanitised string that is drawn.
+ */
+export function highlightRanges(line: string, query: string): Array<[number, number]> {
+	const needle = foldCase(query);
+	if (needle === '' || line.length < needle.length) return [];
+	const haystack = foldCase(line);
+	const ranges: Array<[number, number]> = [];
+	let from = haystack.indexOf(needle);
+	while (from !== -1) {
+		ranges.push([from, from + needle.length]);
+		from = haystack.indexOf(needle, from + needle.length);
+	}
+
+	return ranges;
+}
+
+/**
+ * The match `n` (+1) or `N` (-1) jumps to from `current`, wrapping around at either end. `matches` must be
+ * ascending in the order the jumps follow: activity indices (arrival order) as `findMatches` returns them,
+ * or row positions if the caller maps them onto the screen's order. `current` need not be a match itself.
+ * Undefined when there is no match.
+ */
+export function stepMatch(matches: readonly number[], current: number | undefined, direction: 1 | -1): number | undefined {
+	if (matches.length === 0) return undefined;
+	if (current === undefined) return direction === 1 ? matches[0] : matches[matches.length - 1];
+	// First position whose match is after `current`.
+	let low = 0;
+	let high = matches.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (matches[middle]! <= current) low = middle + 1;
+		else high = middle;
+	}
+
+	if (direction === 1) return matches[low] ?? matches[0];
+	const before = matches[low - 1] === current ? low - 2 : low - 1;
+	return before >= 0 ? matches[before] : matches[matches.length - 1];
+}

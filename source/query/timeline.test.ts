@@ -1,0 +1,236 @@
+import {describe, expect, it} from 'vitest';
+import type {Model} from '../model/state.js';
+import {
+	barCells,
+	jobTimeline,
+	longGapMinMs,
+	runTimeline,
+	slowestCount,
+	type Timeline,
+	type TimelineRow,
+	type TimelineStepRow,
+} from './timeline.js';
+import {modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../../test/helpers/load.js';
+
+function onlyJob(model: Model) {
+	const [job] = model.jobs.values();
+	if (!job) throw new Error('no job');
+	return job;
+}
+
+function steps(timeline: Timeline): TimelineStepRow[] {
+	return timeline.rows.filter(row => row.kind === 'step');
+}
+
+/** The waterfall as text: `coordinator#1` for a step, `[planner]` for a pane, indented by depth. */
+function outline(model: Model, rows: TimelineRow[]): string[] {
+	return rows.map(row => {
+		const indent = '  '.repeat(row.depth);
+		return row.kind === 'pane' ? `${indent}[${row.expertKey}]` : `${indent}${model.runs.get(row.runId)?.expertKey ?? '?'}#${row.step}`;
+	});
+}
+
+describe('a waterfall of nested delegations', () => {
+	const model = modelFromFixtures('nested-delegate.ndjson');
+	const timeline = jobTimeline(model, onlyJob(model));
+
+	it('each child run sits under the step that delegated it, one level deeper, and resumed runs continue their pane', () => {
+		expect(outline(model, timeline.rows)).toEqual([
+			'[coordinator]',
+			'coordinator#1',
+			'coordinator#2',
+			'  [planner]',
+			'  planner#3',
+			'  planner#4',
+			'    [researcher]',
+			'    researcher#5',
+			'    researcher#6',
+			'    researcher#7',
+			'  planner#8',
+			'  planner#9',
+			'coordinator#10',
+			'coordinator#11',
+		]);
+	});
+
+	it('step times come from the step records: start, finish and duration', () => {
+		const coordinator = runByExpert(model, 'coordinator', 0);
+		const record = coordinator.steps.find(step => step.step === 1)!;
+		const row = steps(timeline).find(step => step.runId === coordinator.runId && step.step === 1)!;
+		expect(row.start).toBe(record.startedAt);
+		expect(row.end).toBe(record.finishedAt);
+		expect(row.durationMs).toBe(95);
+		expect(row.usage?.inputTokens).toBe(1281);
+		expect(row.checkpointId).toBe(record.checkpointId);
+		expect(row.open).toBe(false);
+	});
+
+	it('the span runs from the first start to the last end, and a pane spans all of its runs', () => {
+		const rows = steps(timeline);
+		expect(timeline.spanStart).toBe(Math.min(...timeline.rows.map(row => row.start ?? Infinity)));
+		expect(timeline.spanEnd).toBeGreaterThanOrEqual(Math.max(...rows.map(row => row.end ?? 0)));
+		const coordinatorPane = timeline.rows[0]!;
+		expect(coordinatorPane.kind).toBe('pane');
+		expect(coordinatorPane.start).toBe(runByExpert(model, 'coordinator', 0).startedAt);
+		expect(coordinatorPane.end).toBe(runByExpert(model, 'coordinator', 1).endedAt);
+	});
+
+	it('the slowest steps are marked: the top tenth, at least three', () => {
+		const rows = steps(timeline);
+		const slow = rows.filter(row => row.slow);
+		expect(slow).toHaveLength(3);
+		const slowest = Math.min(...slow.map(row => row.durationMs ?? 0));
+		expect(rows.filter(row => !row.slow).every(row => (row.durationMs ?? 0) <= slowest)).toBe(true);
+		expect(slow.map(row => row.step).sort((a, b) => a - b)).toEqual([2, 6, 9]);
+	});
+
+	it('one run alone: its pane and everything it delegated, from depth 0', () => {
+		const planner = runByExpert(model, 'planner', 0);
+		expect(outline(model, runTimeline(model, planner).rows)).toEqual([
+			'[planner]',
+			'planner#3',
+			'planner#4',
+			'  [researcher]',
+			'  researcher#5',
+			'  researcher#6',
+			'  researcher#7',
+			'planner#8',
+			'planner#9',
+		]);
+	});
+});
+
+describe('parallel delegations', () => {
+	it('both children sit under the one step that delegated them', () => {
+		const model = modelFromFixtures('parallel-delegate.ndjson');
+		expect(outline(model, jobTimeline(model, onlyJob(model)).rows)).toEqual([
+			'[release-coordinator]',
+			'release-coordinator#1',
+			'  [changelog-writer]',
+			'  changelog-writer#2',
+			'  changelog-writer#3',
+			'  changelog-writer#4',
+			'  [docs-checker]',
+			'  docs-checker#2',
+			'  docs-checker#3',
+			'  docs-checker#4',
+			'release-coordinator#5',
+			'release-coordinator#6',
+		]);
+	});
+
+	it('in the demo, the child steps overlap in time', () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const rows = steps(jobTimeline(model, onlyJob(model)));
+		const runner = rows.find(row => row.expertKey === 'test-runner' && row.step === 5)!;
+		const reader = rows.find(row => row.expertKey === 'code-reader' && row.step === 5)!;
+		expect(runner.start! < reader.end! && reader.start! < runner.end!).toBe(true);
+		// test-runner's step 6 (the failing npm test, then npm ci) is the slowest of the job.
+		const slowest = [...rows].sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0))[0]!;
+		expect(slowest).toMatchObject({expertKey: 'test-runner', step: 6, slow: true});
+	});
+});
+
+describe('long gaps between steps', () => {
+	it('a gap over three times the median and over a second stands out; the others do not', () => {
+		const stepEnd = (step: number, startedAt: number, finishedAt: number) =>
+			perstackLine(
+				'continueToNextStep',
+				{
+					stepNumber: step,
+					checkpoint: {id: `cp${step}`, status: 'proceeding', stepNumber: step},
+					step: {stepNumber: step, startedAt, finishedAt, usage: {inputTokens: 10, outputTokens: 1, reasoningTokens: 0, totalTokens: 11, cachedInputTokens: 0}},
+				},
+				{timestamp: finishedAt},
+			);
+		const t = 1_700_000_000_000;
+		const lines = [
+			perstackLine('startRun', {initialCheckpoint: {id: 'cp0', status: 'init', stepNumber: 1}, inputMessages: []}, {timestamp: t}),
+			stepEnd(1, t, t + 100),
+			stepEnd(2, t + 200, t + 300),
+			stepEnd(3, t + 400, t + 500),
+			stepEnd(4, t + 5500, t + 5600),
+			stepEnd(5, t + 5700, t + 5800),
+		];
+		const model = modelFromText(lines.join('\n'));
+		const timeline = jobTimeline(model, onlyJob(model));
+		const rows = steps(timeline);
+		expect(rows.map(row => row.gapBeforeMs)).toEqual([undefined, 100, 100, 5000, 100]);
+		expect(timeline.medianGapMs).toBe(100);
+		expect(rows.map(row => row.longGap)).toEqual([false, false, false, true, false]);
+		expect(5000).toBeGreaterThan(longGapMinMs);
+	});
+
+	it('a gap is not long when it is under a second, however it compares to the median', () => {
+		const model = modelFromFixtures('nested-delegate.ndjson');
+		expect(steps(jobTimeline(model, onlyJob(model))).some(row => row.longGap)).toBe(false);
+	});
+});
+
+describe('runtimes without step records', () => {
+	it('drover: a turn ends where the next one starts, the last where the run ended', () => {
+		const model = modelFromFixtures('drover-subagent.ndjson');
+		const root = runByExpert(model, 'ci-triage');
+		const rows = steps(jobTimeline(model, onlyJob(model))).filter(row => row.runId === root.runId);
+		expect(rows.map(row => row.step)).toEqual([1, 2, 3, 4]);
+		for (let i = 0; i + 1 < rows.length; i++) expect(rows[i]!.end).toBe(rows[i + 1]!.start);
+		expect(rows[rows.length - 1]!.end).toBe(root.endedAt);
+		expect(rows.every(row => row.usage === undefined)).toBe(true);
+	});
+
+	it('drover: the subagent nests under the turn that called task', () => {
+		const model = modelFromFixtures('drover-subagent.ndjson');
+		const outlined = outline(model, jobTimeline(model, onlyJob(model)).rows);
+		expect(outlined.indexOf('  [log-reader]')).toBe(outlined.indexOf('ci-triage#2') + 1);
+	});
+
+	it('strategy daemon: every child step is shown, the first one timed by its activities', () => {
+		const model = modelFromFixtures('daemon-strategy.ndjson');
+		const analyzer = runByExpert(model, 'analyzer');
+		const rows = steps(jobTimeline(model, onlyJob(model))).filter(row => row.runId === analyzer.runId);
+		expect(rows.map(row => row.step)).toEqual([...analyzer.endedSteps].sort((a, b) => a - b));
+		expect(rows[0]!.start).toBeDefined();
+	});
+});
+
+describe('a step still running', () => {
+	it('is open, and ends at the latest event so far', () => {
+		const lines = [
+			perstackLine('startRun', {initialCheckpoint: {id: 'cp0', status: 'init', stepNumber: 1}, inputMessages: []}, {timestamp: 1000}),
+			perstackLine('startGeneration', {}, {timestamp: 1010}),
+			perstackLine('callTools', {newMessage: {contents: []}, toolCalls: [{id: 'c1', skillName: '@perstack/base', toolName: 'exec', args: {command: 'sleep'}}]}, {timestamp: 1500}),
+		];
+		const model = modelFromText(lines.join('\n'));
+		const [row] = steps(jobTimeline(model, onlyJob(model)));
+		expect(row).toMatchObject({step: 1, start: 1010, end: 1500, open: true});
+	});
+});
+
+describe('slowestCount', () => {
+	it('the top tenth, at least three, never more than half', () => {
+		expect([0, 1, 2, 4, 6, 10, 30, 31, 100].map(slowestCount)).toEqual([0, 0, 1, 2, 3, 3, 3, 4, 10]);
+	});
+});
+
+describe('barCells: a bar in N columns', () => {
+	it('places a bar by its share of the span', () => {
+		expect(barCells(0, 50, 0, 100, 10)).toEqual({offset: 0, length: 5});
+		expect(barCells(50, 100, 0, 100, 10)).toEqual({offset: 5, length: 5});
+		expect(barCells(25, 75, 0, 100, 20)).toEqual({offset: 5, length: 10});
+	});
+
+	it('always at least one cell, even for an instant, and never past the last column', () => {
+		expect(barCells(100, 100, 0, 100, 10)).toEqual({offset: 9, length: 1});
+		expect(barCells(31, 32, 0, 100, 10)).toEqual({offset: 3, length: 1});
+		expect(barCells(-50, 500, 0, 100, 10)).toEqual({offset: 0, length: 10});
+	});
+
+	it('a span of no length puts the bar at the start; no columns, no bar', () => {
+		expect(barCells(5, 5, 5, 5, 10)).toEqual({offset: 0, length: 1});
+		expect(barCells(0, 10, 0, 100, 0)).toEqual({offset: 0, length: 0});
+	});
+
+	it('an end before the start is drawn as an instant', () => {
+		expect(barCells(60, 40, 0, 100, 10)).toEqual({offset: 6, length: 1});
+	});
+});

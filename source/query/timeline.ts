@@ -1,0 +1,298 @@
+import type {RunStatus, Usage} from '../model/events.js';
+import type {Job, Model, Pane, Run, StepRecord} from '../model/state.js';
+import {childPanes, isLive, rootPanes, shownStatus} from './tree.js';
+
+/*
+ * A waterfall of a job: one row per step, child runs nested under the step that delegated them, each
+ * with its time span, so a view can draw bars against the job's time span (see `barCells`). Nothing here
+ * is stored; it is derived from the runs' step records and the activities' timestamps.
+ */
+
+export type TimelinePaneRow = {
+	kind: 'pane';
+	key: string;
+	paneId: string;
+	/** The pane's latest run (a resumed coordinator continues its pane under a new run id). */
+	runId: string;
+	expertKey: string;
+	depth: number;
+	status: RunStatus;
+	start: number | undefined;
+	end: number | undefined;
+};
+
+export type TimelineStepRow = {
+	kind: 'step';
+	key: string;
+	runId: string;
+	paneId: string;
+	expertKey: string;
+	depth: number;
+	step: number;
+	start: number | undefined;
+	end: number | undefined;
+	/** Undefined when the start or the end is unknown. */
+	durationMs: number | undefined;
+	/** The step's own usage, as its step-ending event reported it; undefined when none did (drover, daemon). */
+	usage: Usage | undefined;
+	checkpointId: string | undefined;
+	status: RunStatus | undefined;
+	/** The step has not ended yet: its end is the latest event so far. */
+	open: boolean;
+	/** Its activities (indices into `model.activities`), in arrival order. */
+	activityIndices: number[];
+	/** Among the slowest steps of the timeline (see `slowestCount`). */
+	slow: boolean;
+	/** Time between the end of the previous step of the same run and the start of this one. */
+	gapBeforeMs: number | undefined;
+	/** `gapBeforeMs` is over three times the median gap and over a second. */
+	longGap: boolean;
+};
+
+export type TimelineRow = TimelinePaneRow | TimelineStepRow;
+
+export type Timeline = {
+	rows: TimelineRow[];
+	/** The earliest start and the latest end of any row: what the bars are drawn against. */
+	spanStart: number | undefined;
+	spanEnd: number | undefined;
+	medianGapMs: number | undefined;
+};
+
+/** A gap stands out when it is over this many times the median gap… */
+export const longGapFactor = 3;
+/** …and longer than this: short pauses between fast steps are not worth a mark. */
+export const longGapMinMs = 1000;
+
+/** Every pane of the job, depth first, each with its steps and, under each step, the runs it delegated to. */
+export function jobTimeline(model: Model, job: Job): Timeline {
+	const builder = new Builder(model);
+	for (const pane of rootPanes(model, job)) builder.addPane(pane, 0);
+	// Panes unreachable from a root (a parent cycle in a malformed log) are still shown.
+	for (const runId of job.runIds) {
+		const run = model.runs.get(runId);
+		const pane = run ? model.panes.get(run.paneId) : undefined;
+		if (pane) builder.addPane(pane, 0);
+	}
+
+	return builder.finish();
+}
+
+/** The pane of one run (with the runs that resumed it) and everything it delegated to. */
+export function runTimeline(model: Model, run: Run): Timeline {
+	const builder = new Builder(model);
+	const pane = model.panes.get(run.paneId);
+	if (pane) builder.addPane(pane, 0);
+	return builder.finish();
+}
+
+class Builder {
+	readonly #model: Model;
+	readonly #rows: TimelineRow[] = [];
+	readonly #visited = new Set<string>();
+
+	constructor(model: Model) {
+		this.#model = model;
+	}
+
+	addPane(pane: Pane, depth: number): void {
+		if (this.#visited.has(pane.paneId)) return;
+		this.#visited.add(pane.paneId);
+		const model = this.#model;
+		const runs = pane.runIds.map(runId => model.runs.get(runId)).filter(run => run !== undefined);
+		const last = runs[runs.length - 1];
+		if (!last) return;
+		const header: TimelinePaneRow = {
+			kind: 'pane',
+			key: `p:${pane.paneId}`,
+			paneId: pane.paneId,
+			runId: last.runId,
+			expertKey: last.expertKey,
+			depth,
+			status: shownStatus(last),
+			start: undefined,
+			end: undefined,
+		};
+		this.#rows.push(header);
+
+		const byStep = activitiesByStep(model, pane);
+		const children = childPanes(model, pane);
+		const placed = new Set<string>();
+		for (const run of runs) {
+			for (const row of stepRows(model, run, pane, depth, byStep)) {
+				this.#rows.push(row);
+				// The runs a step delegated to sit right under it.
+				for (const child of children) {
+					if (placed.has(child.paneId) || !delegatedInStep(model, row, child)) continue;
+					placed.add(child.paneId);
+					this.addPane(child, depth + 1);
+				}
+			}
+		}
+
+		for (const child of children) if (!placed.has(child.paneId)) this.addPane(child, depth + 1);
+		header.start = earliest(runs.map(run => run.startedAt));
+		header.end = latest(runs.map(run => run.endedAt ?? run.lastEventAt));
+	}
+
+	finish(): Timeline {
+		const rows = this.#rows;
+		const steps = rows.filter(row => row.kind === 'step');
+		markSlowest(steps);
+		const medianGapMs = median(steps.map(row => row.gapBeforeMs).filter(gap => gap !== undefined));
+		if (medianGapMs !== undefined) {
+			for (const row of steps) {
+				row.longGap = row.gapBeforeMs !== undefined && row.gapBeforeMs > longGapFactor * medianGapMs && row.gapBeforeMs > longGapMinMs;
+			}
+		}
+
+		return {
+			rows,
+			spanStart: earliest(rows.map(row => row.start)),
+			spanEnd: latest(rows.map(row => row.end)),
+			medianGapMs,
+		};
+	}
+}
+
+type StepActivities = Map<string, {indices: number[]; first: number | undefined; last: number | undefined}>;
+
+function stepKey(runId: string, step: number): string {
+	return `${runId}\u0000${step}`;
+}
+
+function activitiesByStep(model: Model, pane: Pane): StepActivities {
+	const out: StepActivities = new Map();
+	for (const index of pane.activityIndices) {
+		const activity = model.activities[index];
+		if (!activity || activity.step === undefined) continue;
+		const key = stepKey(activity.runId, activity.step);
+		let entry = out.get(key);
+		if (!entry) {
+			entry = {indices: [], first: undefined, last: undefined};
+			out.set(key, entry);
+		}
+
+		entry.indices.push(index);
+		entry.first = earliest([entry.first, activity.timestamp]);
+		entry.last = latest([entry.last, activity.timestamp]);
+	}
+
+	return out;
+}
+
+/**
+ * The run's steps in order. Step records give the times when the runtime reported them (Perstack's
+ * `step.startedAt` / `finishedAt`); otherwise a step starts at its first activity and ends where the next
+ * step starts (drover's turns), or where the run ended. A step counted without a record of its own (the
+ * strategy daemon's first step) is still shown, timed by its activities.
+ */
+function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: StepActivities): TimelineStepRow[] {
+	const records = new Map<number, StepRecord>();
+	for (const record of run.steps) records.set(record.step, record);
+	const numbers = new Set<number>([...records.keys(), ...run.endedSteps]);
+	for (const index of pane.activityIndices) {
+		const activity = model.activities[index];
+		if (activity?.runId === run.runId && activity.step !== undefined) numbers.add(activity.step);
+	}
+
+	const ordered = [...numbers].sort((a, b) => a - b);
+	const live = isLive(shownStatus(run));
+	const starts = ordered.map((step, position) => records.get(step)?.startedAt ?? byStep.get(stepKey(run.runId, step))?.first ?? (position === 0 ? run.startedAt : undefined));
+	const rows: TimelineStepRow[] = [];
+	let previousEnd: number | undefined;
+	ordered.forEach((step, position) => {
+		const record = records.get(step);
+		const activities = byStep.get(stepKey(run.runId, step));
+		const start = starts[position];
+		const isLast = position === ordered.length - 1;
+		const finished = record?.finishedAt;
+		const open = finished === undefined && isLast && live;
+		const fallbackEnd = isLast ? (run.endedAt ?? run.lastEventAt) : starts.slice(position + 1).find(next => next !== undefined);
+		let end = finished ?? fallbackEnd ?? activities?.last ?? start;
+		if (start !== undefined && end !== undefined && end < start) end = start;
+		const gap = previousEnd !== undefined && start !== undefined ? Math.max(0, start - previousEnd) : undefined;
+		previousEnd = end ?? previousEnd;
+		rows.push({
+			kind: 'step',
+			key: `s:${run.runId}:${step}`,
+			runId: run.runId,
+			paneId: pane.paneId,
+			expertKey: run.expertKey,
+			depth,
+			step,
+			start,
+			end,
+			durationMs: start !== undefined && end !== undefined ? end - start : undefined,
+			usage: record?.usage,
+			checkpointId: record?.checkpointId,
+			status: record?.status,
+			open,
+			activityIndices: activities?.indices ?? [],
+			slow: false,
+			gapBeforeMs: gap,
+			longGap: false,
+		});
+	});
+
+	return rows;
+}
+
+/** Whether a child pane was delegated by one of the step's activities. */
+function delegatedInStep(model: Model, row: TimelineStepRow, child: Pane): boolean {
+	for (const index of row.activityIndices) {
+		const activity = model.activities[index];
+		if (activity?.type === 'delegate' && activity.childRunIds.includes(child.paneId)) return true;
+	}
+
+	return false;
+}
+
+/**
+ * How many steps count as the slowest: the top tenth, at least three, but never more than half of them
+ * (with four steps, marking three says nothing).
+ */
+export function slowestCount(steps: number): number {
+	return Math.min(Math.max(3, Math.ceil(steps / 10)), Math.floor(steps / 2));
+}
+
+function markSlowest(rows: TimelineStepRow[]): void {
+	const timed = rows.filter(row => row.durationMs !== undefined && row.durationMs > 0);
+	timed.sort((a, b) => (b.durationMs ?? 0) - (a.durationMs ?? 0));
+	for (const row of timed.slice(0, slowestCount(timed.length))) row.slow = true;
+}
+
+function median(values: number[]): number | undefined {
+	if (values.length === 0) return undefined;
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = sorted.length >> 1;
+	return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function earliest(values: Array<number | undefined>): number | undefined {
+	let out: number | undefined;
+	for (const value of values) if (value !== undefined && (out === undefined || value < out)) out = value;
+	return out;
+}
+
+function latest(values: Array<number | undefined>): number | undefined {
+	let out: number | undefined;
+	for (const value of values) if (value !== undefined && (out === undefined || value > out)) out = value;
+	return out;
+}
+
+/**
+ * Where a bar for `[start, end]` falls in `width` columns spanning `[spanStart, spanEnd]`: always at least
+ * one cell (an instant still shows), never past the last column. A span of no length puts every bar at
+ * the start.
+ */
+export function barCells(start: number, end: number, spanStart: number, spanEnd: number, width: number): {offset: number; length: number} {
+	const columns = Math.floor(width);
+	if (!(columns >= 1)) return {offset: 0, length: 0};
+	const span = spanEnd - spanStart;
+	if (!(span > 0)) return {offset: 0, length: 1};
+	const position = (time: number) => ((Math.min(Math.max(time, spanStart), spanEnd) - spanStart) / span) * columns;
+	const offset = Math.min(columns - 1, Math.floor(position(start)));
+	const stop = Math.ceil(position(Math.max(start, end)));
+	return {offset, length: Math.max(1, Math.min(columns, stop) - offset)};
+}

@@ -1,0 +1,49 @@
+import type {Usage} from '../model/events.js';
+import {addUsage, zeroUsage} from '../model/usage.js';
+import type {Job, Model} from '../model/state.js';
+
+/*
+ * Where the tokens went, by expert: every run of an expert (parallel and resumed runs alike) adds to its
+ * row. Run usage is the sum of the run's own steps (see docs/model-rules.md), so nothing is counted twice.
+ */
+
+export type ExpertUsage = {
+	expertKey: string;
+	/** How many runs of this expert the usage comes from. */
+	runs: number;
+	usage: Usage;
+	/** Input plus output tokens: what the rows are sorted by, and what `share` is a share of. */
+	total: number;
+	/** Percentage (0–100) of all experts' input plus output tokens; 0 when nothing was used. */
+	share: number;
+};
+
+/** Usage per expert over one job, or over every job when `job` is omitted; the largest first. */
+export function usageByExpert(model: Model, job?: Job): ExpertUsage[] {
+	const rows = new Map<string, {runs: number; usage: Usage}>();
+	const runIds = job ? job.runIds : [...model.runs.keys()];
+	for (const runId of runIds) {
+		const run = model.runs.get(runId);
+		if (!run) continue;
+		const row = rows.get(run.expertKey) ?? {runs: 0, usage: zeroUsage};
+		rows.set(run.expertKey, {runs: row.runs + 1, usage: addUsage(row.usage, run.usage)});
+	}
+
+	let grandTotal = 0;
+	for (const row of rows.values()) grandTotal += row.usage.inputTokens + row.usage.outputTokens;
+	const out: ExpertUsage[] = [];
+	for (const [expertKey, row] of rows) {
+		const total = row.usage.inputTokens + row.usage.outputTokens;
+		out.push({expertKey, runs: row.runs, usage: row.usage, total, share: grandTotal === 0 ? 0 : (total / grandTotal) * 100});
+	}
+
+	return out.sort((a, b) => b.total - a.total || (a.expertKey < b.expertKey ? -1 : a.expertKey > b.expertKey ? 1 : 0));
+}
+
+/** A share as the table shows it: `42%`, `7.5%`, `<0.1%` for a sliver that is not nothing. */
+export function formatShare(share: number): string {
+	if (share === 0) return '0%';
+	if (share < 0.1) return '<0.1%';
+	if (share < 10) return `${(Math.round(share * 10) / 10).toString()}%`;
+	return `${Math.round(share)}%`;
+}

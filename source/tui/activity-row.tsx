@@ -1,0 +1,72 @@
+import {Text} from 'ink';
+import React from 'react';
+import type {Activity} from '../model/state.js';
+import {highlightRanges} from '../query/search.js';
+import {describeActivity} from '../present/describe-activity.js';
+
+const colors: Partial<Record<Activity['type'], string>> = {
+	query: 'cyan',
+	complete: 'green',
+	error: 'red',
+	retry: 'yellow',
+	delegate: 'magenta',
+	delegationComplete: 'magenta',
+	interactiveTool: 'cyan',
+};
+
+/** Text with the search matches in it marked; the text is already sanitised. */
+export function Highlighted({text, query, color}: {text: string; query: string | undefined; color?: string | undefined}) {
+	const ranges = query ? highlightRanges(text, query) : [];
+	if (ranges.length === 0) return <Text color={color}>{text}</Text>;
+	const parts: React.ReactNode[] = [];
+	let at = 0;
+	for (const [start, end] of ranges) {
+		if (start > at) parts.push(text.slice(at, start));
+		parts.push(
+			<Text key={start} backgroundColor="yellow" color="black">
+				{text.slice(start, end)}
+			</Text>,
+		);
+		at = end;
+	}
+
+	if (at < text.length) parts.push(text.slice(at));
+	return <Text color={color}>{parts}</Text>;
+}
+
+/*
+ * Rows are inline text: the tree puts each in one line of text that it cuts to the width, so a row costs
+ * Ink one node to lay out and measure rather than a box and a text for each part.
+ */
+
+/** One activity: icon, verb, what it acted on, and a tool error in red; search matches marked. */
+export function ActivityRow({activity, depth, selected, highlight}: {activity: Activity; depth: number; selected: boolean; highlight?: string | undefined}) {
+	const line = describeActivity(activity);
+	const showError = line.error !== undefined && activity.type !== 'error';
+	return (
+		<Text inverse={selected}>
+			{' '.repeat(depth * 2 + 2)}
+			{line.icon} <Highlighted text={line.verb} query={highlight} color={colors[activity.type]} />
+			{line.detail === '' ? '' : ' '}
+			<Highlighted text={line.detail} query={highlight} color={activity.type === 'error' ? 'red' : undefined} />
+			{showError ? (
+				<Text color="red">
+					{' ✗ '}
+					<Highlighted text={line.error ?? ''} query={highlight} />
+				</Text>
+			) : null}
+			{line.pending ? <Text color="gray"> …</Text> : null}
+		</Text>
+	);
+}
+
+/** A line of live streaming text under a running pane: reasoning dim, the result as it is written. */
+export function LiveRow({text, depth, channel}: {text: string; depth: number; channel: 'reasoning' | 'result'}) {
+	return (
+		<Text dimColor={channel === 'reasoning'} italic={channel === 'reasoning'}>
+			{' '.repeat(depth * 2 + 4)}
+			{channel === 'reasoning' ? '┆ ' : '│ '}
+			{text}
+		</Text>
+	);
+}

@@ -1,0 +1,157 @@
+import {Box} from 'ink';
+import React, {useRef, useState} from 'react';
+import {filterText, toggleErrors, type Filter} from '../query/filter.js';
+import {nextSpeed} from '../query/replay-speed.js';
+import {UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';
+import {Footer} from './footer.js';
+import {PromptLine, usePromptKeys} from './prompt-line.js';
+import {TimelineView} from './timeline-view.js';
+import {createRowsCache, selectedRowIndex} from './rows.js';
+import {Header} from './header.js';
+import {priorities, KeypressProvider, useCommands} from './keypress.js';
+import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, Inspector, StderrOverlay, UsageOverlay} from './overlays.js';
+import {hasStatusBar, SkillsBar} from './skills-bar.js';
+import {SourceStrip, sourceStripHeight} from './source-strip.js';
+import {TreeView} from './tree-view.js';
+import {initialUiState, type UiAction, type UiState} from './ui-state.js';
+import {UiStore} from './ui-store.js';
+import {useTerminalSize} from './use-terminal-size.js';
+
+/** The interactive viewer. Holds only the UI state; the model lives outside React and is read per frame. */
+export function App({env, initialUi = initialUiState, filter}: {env: ViewEnv; initialUi?: UiState; filter?: Filter}) {
+	const [uiStore] = useState(() => new UiStore(filter ? {...initialUi, filter} : initialUi));
+	return (
+		<ViewEnvContext.Provider value={env}>
+			<UiStoreContext.Provider value={uiStore}>
+				<KeypressProvider>
+					<Screen dispatch={uiStore.dispatch} getUi={uiStore.getState} env={env} />
+				</KeypressProvider>
+			</UiStoreContext.Provider>
+		</ViewEnvContext.Provider>
+	);
+}
+
+function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; getUi: () => UiState; env: ViewEnv}) {
+	useModelVersion();
+	const ui = useUiState();
+	const {columns, rows} = useTerminalSize();
+	// Ink clears the whole screen on every frame once output reaches the last row: stay one short of it.
+	const height = Math.max(3, rows - 1);
+	const width = Math.max(10, columns);
+	const statusBar = hasStatusBar(env.model) ? 1 : 0;
+	const confirm = ui.overlay.kind === 'confirmQuit' ? 3 : 0;
+	const strip = sourceStripHeight(env.sources);
+	const body = Math.max(1, height - 2 - statusBar - strip - 1 - confirm);
+
+	// Any key clears the last note; the key itself goes on to whoever handles it.
+	useCommands(priorities.confirm + 1, () => {
+		if (getUi().message !== undefined) dispatch({type: 'setMessage', message: undefined});
+		return false;
+	});
+
+	// Where the search starts from: the activity selected when `/` was pressed.
+	const anchor = useRef<number | undefined>(undefined);
+	const rowsFor = useRef(createRowsCache()).current;
+	usePromptKeys(anchor);
+
+	// During a replay, space pauses and +/- change the speed; they come before the tree's use of space.
+	useCommands(
+		priorities.overlay - 1,
+		command => {
+			const {replay} = env;
+			if (!replay) return false;
+			switch (command) {
+				case 'replay.pause':
+					replay.togglePause();
+					return true;
+				case 'replay.faster':
+					replay.setSpeed(nextSpeed(replay.speed, 1));
+					return true;
+				case 'replay.slower':
+					replay.setSpeed(nextSpeed(replay.speed, -1));
+					return true;
+				default:
+					return false;
+			}
+		},
+		env.replay !== undefined,
+	);
+
+	useCommands(priorities.app, command => {
+		switch (command) {
+			case 'search.open': {
+				const current = getUi();
+				const rows = rowsFor(env.model, current, columns);
+				const row = rows[selectedRowIndex(rows, current)];
+				anchor.current = row?.kind === 'activity' ? row.index : undefined;
+				dispatch({type: 'openPrompt', kind: 'search', text: current.search.query});
+				return true;
+			}
+
+			case 'filter.open':
+				dispatch({type: 'openPrompt', kind: 'filter', text: filterText(getUi().filter)});
+				return true;
+			case 'filter.errors':
+				dispatch({type: 'setFilter', filter: toggleErrors(getUi().filter)});
+				return true;
+			case 'timeline.toggle':
+				if (getUi().overlay.kind === 'timeline') dispatch({type: 'closeOverlay'});
+				else dispatch({type: 'openOverlay', overlay: 'timeline'});
+				return true;
+			case 'usage.open':
+				dispatch({type: 'openOverlay', overlay: 'usage'});
+				return true;
+			case 'app.quit':
+				if (env.childRunning()) dispatch({type: 'openOverlay', overlay: 'confirmQuit'});
+				else env.quit();
+				return true;
+			case 'app.interrupt':
+				// First Ctrl-C stops the child; the viewer follows when it exits (or on a second Ctrl-C).
+				if (!env.interrupt()) env.quit();
+				return true;
+			case 'help.toggle':
+				if (getUi().overlay.kind === 'help') dispatch({type: 'closeOverlay'});
+				else dispatch({type: 'openOverlay', overlay: 'help'});
+				return true;
+			case 'diagnostics.open':
+				dispatch({type: 'openOverlay', overlay: 'diagnostics'});
+				return true;
+			case 'stderr.open':
+				dispatch({type: 'openOverlay', overlay: 'stderr'});
+				return true;
+			case 'overlay.close':
+				// With nothing open, esc clears the search.
+				if (getUi().overlay.kind === 'none' && getUi().search.query !== '') dispatch({type: 'setSearch', query: '', current: undefined});
+				else dispatch({type: 'closeOverlay'});
+				return true;
+			default:
+				return false;
+		}
+	});
+
+	const {overlay} = ui;
+	return (
+		<Box flexDirection="column" width={width} height={height}>
+			<Header width={width} />
+			{statusBar ? <SkillsBar width={width} /> : null}
+			{overlay.kind === 'inspector' ? (
+				<Inspector activityId={overlay.activityId} scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'help' ? (
+				<HelpOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'diagnostics' ? (
+				<DiagnosticsOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'stderr' ? (
+				<StderrOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'usage' ? (
+				<UsageOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'timeline' ? (
+				<TimelineView scroll={overlay.scroll} height={body} width={width} />
+			) : (
+				<TreeView height={body} width={width} />
+			)}
+			{strip > 0 ? <SourceStrip width={width} /> : null}
+			{overlay.kind === 'confirmQuit' ? <ConfirmQuit width={width} /> : null}
+			{ui.prompt ? <PromptLine width={width} /> : <Footer width={width} />}
+		</Box>
+	);
+}

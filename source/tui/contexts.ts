@@ -1,0 +1,58 @@
+import {createContext, useContext, useSyncExternalStore, type Dispatch} from 'react';
+import type {EventRef} from '../model/events.js';
+import type {Activity, Model} from '../model/state.js';
+import type {Replay} from '../load/replay.js';
+import type {SourceState} from '../input/source-state.js';
+import type {UiAction, UiState} from './ui-state.js';
+import {UiStore} from './ui-store.js';
+import type {ViewStore} from './view-store.js';
+
+/** What the views read from outside React: the model, the sources, and ways to act on them. */
+export type ViewEnv = {
+	store: ViewStore;
+	model: Model;
+	/** What the header calls the input: a file name, `stdin`, `demo`, or the command line. */
+	sourceLabel: string;
+	sources: SourceState[];
+	/** The raw JSON line of an event, read again from its file or a bounded buffer; undefined once gone. */
+	rawEvent: (ref: EventRef) => string | undefined;
+	/** Interrupt a running child (Ctrl-C); returns false when there is none. */
+	interrupt: () => boolean;
+	/** Whether a child command is still running (quitting then asks first). */
+	childRunning: () => boolean;
+	/** Ends the app with the exit code the run should give. */
+	quit: () => void;
+	/** With `--replay`: the pacing, for the space and +/- keys and the header. */
+	replay?: Replay | undefined;
+	/** Writes an activity's raw event to a file; returns where, or throws with a message for the person. */
+	exportEvent: (activity: Activity) => string;
+};
+
+export const ViewEnvContext = createContext<ViewEnv | undefined>(undefined);
+export const UiStoreContext = createContext<UiStore>(new UiStore());
+
+export function useViewEnv(): ViewEnv {
+	const env = useContext(ViewEnvContext);
+	if (!env) throw new Error('useViewEnv outside ViewEnvContext');
+	return env;
+}
+
+/** Re-renders the caller whenever the store publishes a new version (at most once per tick). */
+export function useModelVersion(): number {
+	const {store} = useViewEnv();
+	return useSyncExternalStore(store.subscribe, store.getVersion);
+}
+
+export function useUiState(): UiState {
+	const store = useContext(UiStoreContext);
+	return useSyncExternalStore(store.subscribe, store.getState);
+}
+
+export function useUiDispatch(): Dispatch<UiAction> {
+	return useContext(UiStoreContext).dispatch;
+}
+
+/** For key handlers: the state as it is now, including changes from keys handled earlier in the same read. */
+export function useUiStore(): UiStore {
+	return useContext(UiStoreContext);
+}

@@ -1,0 +1,140 @@
+import {describe, expect, it} from 'vitest';
+import {keys, renderApp, waitForFrame} from '../../test/helpers/app.js';
+import {modelFromFixtures} from '../../test/helpers/load.js';
+
+function selected(frame: string): string | undefined {
+	return frame.split('\n').find(line => line.startsWith('›'));
+}
+
+describe('search', () => {
+	it('jumps to the first match as you type, counts the matches, and n / N step through them', async () => {
+		const app = renderApp(modelFromFixtures('demo.ndjson'));
+		await app.press('g');
+		await app.press('/vitest');
+		const typing = await waitForFrame(app, frame => frame.includes('/vitest'));
+		expect(typing).toMatch(/1\/7 matches/);
+		// Results are searched too: package.json's content names vitest.
+		expect(selected(typing)).toContain('read package.json');
+		expect(typing).toContain('▸ test-runner');
+		await app.press(keys.enter);
+		await app.press('n');
+		// The next match is inside the folded test-runner pane, which opens on the way.
+		const next = await waitForFrame(app, frame => frame.includes('/vitest 2/7'));
+		expect(selected(next)).toContain('exec npm test');
+		expect(next).toContain('▾ test-runner');
+		await app.press('N');
+		expect(selected(await waitForFrame(app, frame => frame.includes('/vitest 1/7')))).toContain('read package.json');
+		await app.press(keys.escape);
+		await waitForFrame(app, frame => !frame.includes('/vitest'));
+		app.unmount();
+	});
+});
+
+describe('filters', () => {
+	it('x shows errors only, counts what it hides, and x again shows everything', async () => {
+		const app = renderApp(modelFromFixtures('real/tools.ndjson'));
+		await app.press('x');
+		const errors = await waitForFrame(app, frame => frame.includes('filter errors'));
+		expect(errors).toContain('📄 read missing-file.txt');
+		expect(errors).not.toContain('⚡ exec');
+		expect(errors).toMatch(/\(12 hidden\)/);
+		await app.press('x');
+		await waitForFrame(app, frame => frame.includes('⚡ exec') && !frame.includes('hidden'));
+		app.unmount();
+	});
+
+	it(': takes a filter expression, and says what is wrong with a bad one', async () => {
+		const app = renderApp(modelFromFixtures('real/tools.ndjson'));
+		await app.press(':step:9-x');
+		await app.press(keys.enter);
+		await waitForFrame(app, frame => frame.includes(':step:9-x') && /step/.test(frame.split('\n').at(-1) ?? ''));
+		await app.press('\u007F\u007F\u007F\u007F\u007F\u007F\u007F\u007F\u007Ftype:exec');
+		await app.press(keys.enter);
+		const filtered = await waitForFrame(app, frame => frame.includes('filter type:exec'));
+		expect(filtered).toContain('⚡ exec wc -l notes.md');
+		expect(filtered).not.toContain('📄 read');
+		app.unmount();
+	});
+});
+
+describe('timeline and usage', () => {
+	it('t draws one row per step with child runs nested, and t again goes back', async () => {
+		const app = renderApp(modelFromFixtures('nested-delegate.ndjson'));
+		await app.press('t');
+		const timeline = await waitForFrame(app, frame => frame.includes('Timeline'));
+		expect(timeline).toMatch(/coordinator/);
+		expect(timeline).toMatch(/\n\s+planner/);
+		expect(timeline).toMatch(/step \d+/);
+		expect(timeline).toContain('█');
+		await app.press('t');
+		await waitForFrame(app, frame => !frame.includes('Timeline'));
+		app.unmount();
+	});
+
+	it('u lists token usage per expert, largest first, with each one’s share', async () => {
+		const app = renderApp(modelFromFixtures('real/delegate.ndjson'));
+		await app.press('u');
+		const usage = await waitForFrame(app, frame => frame.includes('Token usage per expert'));
+		const lines = usage.split('\n');
+		const child = lines.findIndex(line => line.startsWith('child-expert'));
+		const coordinator = lines.findIndex(line => line.startsWith('coordinator'));
+		expect(child).toBeGreaterThan(-1);
+		expect(coordinator).toBeGreaterThan(child);
+		expect(lines[child]).toMatch(/4\.3k/);
+		app.unmount();
+	});
+});
+
+describe('checkpoints and resume', () => {
+	it('the inspector offers the resume command for a coordinator step', async () => {
+		const app = renderApp(modelFromFixtures('real/delegate.ndjson'));
+		await app.press('g');
+		await app.press('j');
+		await app.press(keys.enter);
+		await app.press('G');
+		const frame = await waitForFrame(app, text => text.includes('Resume from this step'));
+		expect(frame.replaceAll('\n', ' ')).toMatch(/perstack run coordinator '?Find out what is in the workspace\.'? --continue-job xrg3kr5eyfy4evxm775cs81p --resume-from uvmdximm9wt3dho6h2ufn805/);
+		app.unmount();
+	});
+
+	it('a run stopped by an interactive tool shows what it asked and how to answer', async () => {
+		const app = renderApp(modelFromFixtures('real/interactive-1.ndjson'));
+		await app.press('g');
+		await app.press('jj');
+		await app.press(keys.enter);
+		const frame = await waitForFrame(app, text => text.includes('Inspector'));
+		expect(frame).toContain('askUser');
+		for (let page = 0; page < 5 && !(app.lastFrame() ?? '').includes('--continue-job xlkgdwda3hj910egy4q4sxjn -i'); page++) await app.press(keys.pageDown);
+		const answer = await waitForFrame(app, text => text.includes('--continue-job xlkgdwda3hj910egy4q4sxjn -i'));
+		expect(answer).toContain('perstack run interactive-expert "<answer>" --continue-job xlkgdwda3hj910egy4q4sxjn -i');
+		app.unmount();
+	});
+
+	it('the tree shows the question an interactive tool is waiting on, with the command that answers it', async () => {
+		const app = renderApp(modelFromFixtures('real/interactive-1.ndjson'));
+		const frame = await waitForFrame(app, text => text.includes('🙋 waiting for your answer'));
+		expect(frame).toContain('askUser: Which colour should the report use?');
+		expect(frame).toContain('answer with: perstack run interactive-expert "<answer>" --continue-job xlkgdwda3hj9');
+		app.unmount();
+		// Once answered (the continued run is in the log too), the notice is gone.
+		const answered = renderApp(modelFromFixtures('real/interactive-1.ndjson', 'real/interactive-2-continue.ndjson'));
+		await waitForFrame(answered, text => text.includes('✓ completed'));
+		expect(answered.lastFrame()).not.toContain('waiting for your answer');
+		answered.unmount();
+	});
+
+	it('o in the inspector writes the raw event and says where', async () => {
+		const written: string[] = [];
+		const app = renderApp(modelFromFixtures('real/simple.ndjson'), {
+			exportEvent: activity => {
+				written.push(activity.id);
+				return `/tmp/perscope-${activity.type}.json`;
+			},
+		});
+		await app.press(keys.enter);
+		await app.press('o');
+		await waitForFrame(app, frame => frame.includes('wrote /tmp/perscope-complete.json'));
+		expect(written).toHaveLength(1);
+		app.unmount();
+	});
+});

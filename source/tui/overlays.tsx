@@ -1,0 +1,168 @@
+import {Box, Text} from 'ink';
+import React, {useMemo} from 'react';
+import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
+import {formatCount} from '../present/format.js';
+import {sanitizeLine} from '../present/sanitize.js';
+import {padEnd} from '../present/width.js';
+import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
+import {inspectorLines, type InspectorLine} from './inspector-lines.js';
+import type {Command} from './keymap.js';
+import {keyHelp} from './keymap.js';
+import {priorities, useCommands} from './keypress.js';
+import {maxScroll, ScrollPanel} from './scroll-panel.js';
+import type {UiAction} from './ui-state.js';
+
+/** Overlays take every key before the tree; scrolling keys scroll them. */
+function useOverlayKeys(lineCount: number, height: number): void {
+	const dispatch = useUiDispatch();
+	const max = maxScroll(lineCount, height);
+	useCommands(priorities.overlay, command => scrollCommand(command, max, height, dispatch));
+}
+
+/**
+ * Scrolling keys for any full-screen overlay; `closeOn` are the commands that close it. Keys that mean
+ * nothing here are used up so they cannot reach the tree behind; quitting and help pass through.
+ */
+export function scrollCommand(command: Command, max: number, height: number, dispatch: (action: UiAction) => void, closeOn: readonly Command[] = ['overlay.close', 'item.activate', 'pane.collapse']): boolean {
+	if (closeOn.includes(command)) {
+		dispatch({type: 'closeOverlay'});
+		return true;
+	}
+
+	switch (command) {
+		case 'nav.up':
+			dispatch({type: 'scrollOverlay', by: -1, max});
+			return true;
+		case 'nav.down':
+			dispatch({type: 'scrollOverlay', by: 1, max});
+			return true;
+		case 'nav.pageUp':
+			dispatch({type: 'scrollOverlay', by: -(height - 3), max});
+			return true;
+		case 'nav.pageDown':
+			dispatch({type: 'scrollOverlay', by: height - 3, max});
+			return true;
+		case 'nav.top':
+			dispatch({type: 'scrollOverlayTo', to: 0, max});
+			return true;
+		case 'nav.bottom':
+			dispatch({type: 'scrollOverlayTo', to: max, max});
+			return true;
+		case 'help.toggle':
+		case 'app.quit':
+		case 'app.interrupt':
+		case 'usage.open':
+			// Let quitting and help through to the app.
+			return false;
+		default:
+			// Keys that mean nothing here must not reach the tree behind the overlay.
+			return true;
+	}
+}
+
+export function Inspector({activityId, scroll, height, width}: {activityId: string; scroll: number; height: number; width: number}) {
+	const env = useViewEnv();
+	const version = useModelVersion();
+	const index = env.model.activityIndexById.get(activityId);
+	const activity = index === undefined ? undefined : env.model.activities[index];
+	const ref = activity?.ref;
+	// Re-reading the raw event is I/O: do it once per activity, not once per frame.
+	const raw = useMemo(() => (ref ? env.rawEvent(ref) : undefined), [ref, env]);
+	const lines = useMemo(
+		() => (activity ? inspectorLines(env.model, activity, raw, width) : [{text: 'This activity is no longer in the model.'}]),
+		// The lines also show what the model says around the activity (its run, its children), which changes
+		// without the activity changing: the version says when.
+		[activity, raw, width, version, env.model],
+	);
+	const dispatch = useUiDispatch();
+	useCommands(priorities.overlay + 1, command => {
+		if (command !== 'inspector.export' || !activity) return false;
+		try {
+			dispatch({type: 'setMessage', message: `wrote ${env.exportEvent(activity)}`});
+		} catch (error) {
+			dispatch({type: 'setMessage', message: `could not write the event: ${error instanceof Error ? error.message : String(error)}`});
+		}
+
+		return true;
+	});
+	useOverlayKeys(lines.length, height);
+	return <ScrollPanel title="Inspector" lines={lines} scroll={scroll} height={height} width={width} hint="↑↓ PgUp PgDn scroll · o write raw event to a file · esc close" />;
+}
+
+export function HelpOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	const lines: InspectorLine[] = [
+		{text: 'Keys', tone: 'heading'},
+		...keyHelp.map(([keys, what]) => ({text: `${keys.padEnd(14)} ${what}`})),
+		{text: ''},
+		{text: 'Icons', tone: 'heading'},
+		{text: '💬 query  📄 read  ✏️ write/edit  ⚡ exec  🤝 delegate  📬 delegates returned  ☑ todo'},
+		{text: '🏁 attempt completion  ✅ complete  ❌ error  🔁 retry  🙋 interactive tool  🔧 other tool'},
+		{text: 'Status: ● running  ✓ completed  ✗ error  ⏸ waiting (delegates / input)  ⏹ max steps'},
+	];
+	useOverlayKeys(lines.length, height);
+	return <ScrollPanel title="Help" lines={lines} scroll={scroll} height={height} width={width} hint="esc close" />;
+}
+
+export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	const {model} = useViewEnv();
+	useModelVersion();
+	const lines: InspectorLine[] = model.diagnostics.map(diagnostic => ({text: sanitizeLine(`${diagnostic.source}:${diagnostic.line}  ${diagnostic.reason}`)}));
+	const unknown = [...model.unknownEvents].map(([type, count]) => ({text: sanitizeLine(`unknown event type ${type} × ${count}`), tone: 'dim' as const}));
+	const all = [...lines, ...unknown];
+	if (model.diagnosticCount > model.diagnostics.length) all.push({text: `… and ${model.diagnosticCount - model.diagnostics.length} more`, tone: 'dim'});
+	if (all.length === 0) all.push({text: 'No bad lines.', tone: 'dim'});
+	useOverlayKeys(all.length, height);
+	return <ScrollPanel title={`Diagnostics (${model.diagnosticCount} bad lines)`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
+}
+
+export function UsageOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	const {model} = useViewEnv();
+	useModelVersion();
+	const rows = usageByExpert(model);
+	const header = `${padEnd('EXPERT', 24)} ${'RUNS'.padStart(5)} ${'INPUT'.padStart(9)} ${'OUTPUT'.padStart(9)} ${'REASON'.padStart(9)} ${'CACHED'.padStart(9)}  SHARE`;
+	const lines: InspectorLine[] = [
+		{text: header, tone: 'heading'},
+		...rows.map(row => ({
+			text: `${padEnd(sanitizeLine(row.expertKey), 24)} ${String(row.runs).padStart(5)} ${formatCount(row.usage.inputTokens).padStart(9)} ${formatCount(row.usage.outputTokens).padStart(9)} ${formatCount(row.usage.reasoningTokens).padStart(9)} ${formatCount(row.usage.cachedInputTokens).padStart(9)}  ${formatShare(row.share).padStart(5)} ${'█'.repeat(Math.round(row.share / 5))}`,
+		})),
+	];
+	if (rows.length === 0) lines.push({text: 'No token usage reported yet.', tone: 'dim'});
+	useOverlayKeys(lines.length, height);
+	return <ScrollPanel title="Token usage per expert" lines={lines} scroll={scroll} height={height} width={width} hint="share of input + output · esc close" />;
+}
+
+export function StderrOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	const {sources} = useViewEnv();
+	useModelVersion();
+	const lines: InspectorLine[] = [];
+	for (const source of sources) {
+		if (source.stderrCount === 0) continue;
+		lines.push({text: sanitizeLine(`${source.label}: ${source.stderrCount} lines${source.stderrCount > source.stderr.length ? ` (the last ${source.stderr.length} kept)` : ''}`), tone: 'heading'});
+		for (const line of source.stderr) lines.push({text: sanitizeLine(line)});
+	}
+
+	if (lines.length === 0) lines.push({text: 'Nothing was written to stderr.', tone: 'dim'});
+	useOverlayKeys(lines.length, height);
+	return <ScrollPanel title="stderr" lines={lines} scroll={scroll} height={height} width={width} hint="esc close" />;
+}
+
+export function ConfirmQuit({width}: {width: number}) {
+	const {quit} = useViewEnv();
+	const dispatch = useUiDispatch();
+	const ui = useUiState();
+	useCommands(
+		priorities.confirm,
+		command => {
+			// y (or q again) quits; any other key is a no.
+			if (command === 'confirm.yes' || command === 'app.quit') quit();
+			else if (command !== 'app.interrupt') dispatch({type: 'closeOverlay'});
+			return command !== 'app.interrupt';
+		},
+		ui.overlay.kind === 'confirmQuit',
+	);
+	return (
+		<Box width={width} borderStyle="round" borderColor="yellow" paddingX={1}>
+			<Text wrap="truncate-end">The command is still running. Stop it and quit? (y / n)</Text>
+		</Box>
+	);
+}

@@ -1,0 +1,65 @@
+import {Text} from 'ink';
+import React from 'react';
+import {addUsage, zeroUsage} from '../model/usage.js';
+import type {Model, Pane} from '../model/state.js';
+import {endedWhileWaiting, runSteps, shownStatus} from '../query/tree.js';
+import {formatCount, formatDuration, span} from '../present/format.js';
+import {sanitizeLine} from '../present/sanitize.js';
+import {lastRun} from './rows.js';
+import {endedWhileWaitingLook, statusLook} from '../present/status.js';
+
+export type PaneStats = {steps: number; inputTokens: number; outputTokens: number; durationMs: number | undefined};
+
+/** Totals over every run shown in the pane (a resumed coordinator counts once per run it took). */
+export function paneStats(model: Model, pane: Pane): PaneStats {
+	let steps = 0;
+	let usage = zeroUsage;
+	let start: number | undefined;
+	let end: number | undefined;
+	for (const runId of pane.runIds) {
+		const run = model.runs.get(runId);
+		if (!run) continue;
+		steps += runSteps(run);
+		usage = addUsage(usage, run.usage);
+		if (run.startedAt !== undefined && (start === undefined || run.startedAt < start)) start = run.startedAt;
+		const last = run.endedAt ?? run.lastEventAt;
+		if (last !== undefined && (end === undefined || last > end)) end = last;
+	}
+
+	return {steps, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs: span(start, end)};
+}
+
+/** A run pane's one-line header, as inline text: fold marker, expert, status, steps, tokens, duration. */
+export function PaneRow({model, pane, depth, collapsed, orphan, selected}: {
+	model: Model;
+	pane: Pane;
+	depth: number;
+	collapsed: boolean;
+	orphan: boolean;
+	selected: boolean;
+}) {
+	const run = lastRun(model, pane);
+	const look = run && endedWhileWaiting(model, run) ? endedWhileWaitingLook : statusLook[run ? shownStatus(run) : 'init'];
+	const stats = paneStats(model, pane);
+	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
+	const from = model.runs.get(pane.paneId)?.resumedFrom;
+	const branched = from ? ` · from ${from.runId.slice(0, 8)}${from.stepNumber === null ? '' : ` step ${from.stepNumber}`}` : '';
+	return (
+		<Text inverse={selected}>
+			{' '.repeat(depth * 2)}
+			<Text color="gray">{collapsed ? '▸ ' : '▾ '}</Text>
+			<Text bold>{sanitizeLine(run?.expertKey ?? pane.paneId)}</Text>
+			<Text color={look.color}>
+				{' '}
+				{look.glyph} {look.word}
+			</Text>
+			<Text color="gray">
+				{' · '}
+				{stats.steps} step{stats.steps === 1 ? '' : 's'} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ · {formatDuration(stats.durationMs)}
+				{resumes}
+				{sanitizeLine(branched)}
+				{orphan ? ' · parent not in log' : ''}
+			</Text>
+		</Text>
+	);
+}

@@ -1,0 +1,207 @@
+import {isEmptyFilter, matches as filterMatches, type Filter} from '../query/filter.js';
+import type {Model, Pane, Run} from '../model/state.js';
+import {interactiveStop} from '../query/resume-command.js';
+import {childPanes, endedWhileWaiting, isLive, rootPanes, shownStatus} from '../query/tree.js';
+import {argsDetail} from '../present/describe-activity.js';
+import {sanitizeBlock} from '../present/sanitize.js';
+import {wrapToWidth} from '../present/wrap.js';
+import type {UiState} from './ui-state.js';
+
+/*
+ * The tree as a flat list of one-line rows. The screen shows a window onto this list, so only the rows
+ * that fit are ever turned into Ink elements: a 100,000-activity log costs the same to draw as a short one.
+ */
+
+export type Row =
+	| {kind: 'job'; key: string; jobId: string}
+	| {kind: 'pane'; key: string; paneId: string; depth: number; collapsed: boolean; orphan: boolean}
+	| {kind: 'activity'; key: string; index: number; depth: number; paneId: string}
+	| {kind: 'live'; key: string; paneId: string; depth: number; channel: 'reasoning' | 'result'; text: string}
+	/** Something the person must act on, under its pane: the question an interactive tool asked. */
+	| {kind: 'notice'; key: string; paneId: string; depth: number; text: string; part: 'question' | 'command' | 'ended'};
+
+/** Live streaming text shows its latest lines only; the rest is in the inspector once it completes. */
+const liveReasoningLines = 3;
+const liveResultLines = 6;
+
+export function paneKey(paneId: string): string {
+	return `p:${paneId}`;
+}
+
+export function activityKey(activityId: string): string {
+	return `a:${activityId}`;
+}
+
+export function isPaneCollapsed(model: Model, ui: UiState, pane: Pane, depth: number): boolean {
+	const explicit = ui.collapsed.get(pane.paneId);
+	if (explicit !== undefined) return explicit;
+	if (ui.defaultCollapse === 'expanded') return false;
+	if (ui.defaultCollapse === 'collapsed') return true;
+	// A finished child collapses to its header; the coordinator and anything still running stay open.
+	return depth > 0 && !paneIsLive(model, pane);
+}
+
+export function paneIsLive(model: Model, pane: Pane): boolean {
+	const last = lastRun(model, pane);
+	return last !== undefined && isLive(shownStatus(last));
+}
+
+export function lastRun(model: Model, pane: Pane): Run | undefined {
+	const runId = pane.runIds[pane.runIds.length - 1];
+	return runId === undefined ? undefined : model.runs.get(runId);
+}
+
+export function buildRows(model: Model, ui: UiState, width: number): Row[] {
+	const rows: Row[] = [];
+	const visited = new Set<string>();
+	const showJobs = model.jobs.size > 1;
+	for (const job of model.jobs.values()) {
+		if (job.runIds.length === 0) continue;
+		if (showJobs) rows.push({kind: 'job', key: `j:${job.jobId}`, jobId: job.jobId});
+		for (const pane of rootPanes(model, job)) {
+			const first = model.runs.get(pane.paneId);
+			addPane(model, ui, pane, 0, first !== undefined && first.parentRunId !== null, width, rows, visited);
+		}
+	}
+
+	return rows;
+}
+
+function addPane(model: Model, ui: UiState, pane: Pane, depth: number, orphan: boolean, width: number, rows: Row[], visited: Set<string>): void {
+	// A malformed log can make a parent cycle; each pane is shown once.
+	if (visited.has(pane.paneId)) return;
+	visited.add(pane.paneId);
+	const collapsed = isPaneCollapsed(model, ui, pane, depth);
+	rows.push({kind: 'pane', key: paneKey(pane.paneId), paneId: pane.paneId, depth, collapsed, orphan});
+	if (collapsed) return;
+
+	const children = childPanes(model, pane);
+	const placed = new Set<string>();
+	const filtered = !isEmptyFilter(ui.filter);
+	for (const index of pane.activityIndices) {
+		const activity = model.activities[index];
+		if (!activity) continue;
+		// A hidden delegation still shows its child pane: the child is placed after the activities.
+		if (filtered && !filterMatches(ui.filter, activity, model)) continue;
+		rows.push({kind: 'activity', key: activityKey(activity.id), index, depth, paneId: pane.paneId});
+		if (activity.type !== 'delegate' || activity.childRunIds.length === 0) continue;
+		// Child panes sit right under the activity that delegated them.
+		for (const child of children) {
+			if (placed.has(child.paneId) || !activity.childRunIds.includes(child.paneId)) continue;
+			placed.add(child.paneId);
+			addPane(model, ui, child, depth + 1, false, width, rows, visited);
+		}
+	}
+
+	for (const child of children) {
+		if (!placed.has(child.paneId)) addPane(model, ui, child, depth + 1, false, width, rows, visited);
+	}
+
+	addLiveText(model, pane, depth, width, rows);
+	const last = lastRun(model, pane);
+	const ended = last ? endedWhileWaiting(model, last) : undefined;
+	if (ended) rows.push({kind: 'notice', key: `n:${pane.paneId}:e`, paneId: pane.paneId, depth, text: ended.reason, part: 'ended'});
+	const stop = last ? interactiveStop(model, last) : undefined;
+	if (stop) {
+		rows.push({kind: 'notice', key: `n:${pane.paneId}:q`, paneId: pane.paneId, depth, text: `${stop.toolName}: ${argsDetail(stop.args)}`, part: 'question'});
+		rows.push({kind: 'notice', key: `n:${pane.paneId}:c`, paneId: pane.paneId, depth, text: stop.command, part: 'command'});
+	}
+}
+
+function addLiveText(model: Model, pane: Pane, depth: number, width: number, rows: Row[]): void {
+	const run = lastRun(model, pane);
+	if (!run || !isLive(shownStatus(run))) return;
+	let latest = -Infinity;
+	for (const step of run.streams.keys()) latest = Math.max(latest, step);
+	const stream = run.streams.get(latest);
+	if (!stream) return;
+	const textWidth = Math.max(10, width - indentWidth(depth) - 4);
+	for (const channel of ['reasoning', 'result'] as const) {
+		const text = stream[channel];
+		if (text.isEmpty) continue;
+		const keep = channel === 'reasoning' ? liveReasoningLines : liveResultLines;
+		const lines = wrapToWidth(sanitizeBlock(liveTail(text.text, keep, textWidth)), textWidth);
+		const shown = lines.slice(-keep);
+		shown.forEach((line, n) => {
+			rows.push({kind: 'live', key: `l:${pane.paneId}:${channel}:${n}`, paneId: pane.paneId, depth, channel, text: line});
+		});
+	}
+}
+
+/** Within one very long line, where the live tail may start: a multiple of this from the line's start. */
+const liveTailStep = 4096;
+
+/**
+ * The end of a streaming text that its last `keep` lines, wrapped to `width`, come from. A stream can grow
+ * to hundreds of kilobytes and is redrawn ten times a second: wrapping all of it every frame would cost
+ * more than the rest of the frame. Lines wrap the same on their own, so the tail starts at the start of a
+ * line (the last lines then read exactly as they would with everything wrapped); only inside one very long
+ * line does it start elsewhere, at a step from the line's start, so that the wrapped lines stay put while
+ * the text grows.
+ */
+export function liveTail(text: string, keep: number, width: number): string {
+	const enough = keep * Math.max(1, width) * 4;
+	if (text.length <= 2 * enough) return text;
+	// The start of the `keep`-th line from the end: each line wraps to one row or more.
+	let start = text.length;
+	for (let lines = 0; lines < keep && start > 0; lines++) start = text.lastIndexOf('\n', start - 2) + 1;
+	if (text.length - start <= 2 * enough) return text.slice(start);
+	const within = text.length - enough;
+	const lineStart = text.lastIndexOf('\n', within - 1) + 1;
+	return text.slice(lineStart + Math.floor((within - lineStart) / liveTailStep) * liveTailStep);
+}
+
+export function indentWidth(depth: number): number {
+	return depth * 2;
+}
+
+/** Row index of a key, or -1. */
+export function indexOfKey(rows: Row[], key: string | undefined): number {
+	if (key === undefined) return -1;
+	for (let i = 0; i < rows.length; i++) if (rows[i]!.key === key) return i;
+	return -1;
+}
+
+/**
+ * The row that is selected: the last one while following, the remembered one otherwise, or the row now
+ * at its old place when it disappeared.
+ */
+export function selectedRowIndex(rows: Row[], ui: UiState): number {
+	if (rows.length === 0) return -1;
+	if (ui.follow) {
+		// The newest activity, not the live text under it (which cannot be selected).
+		for (let i = rows.length - 1; i >= 0; i--) if (rows[i]!.kind !== 'live' && rows[i]!.kind !== 'notice') return i;
+		return rows.length - 1;
+	}
+
+	const found = indexOfKey(rows, ui.selectedKey);
+	if (found !== -1) return found;
+	return Math.max(0, Math.min(rows.length - 1, ui.selectedIndex));
+}
+
+/**
+ * Rows depend only on the model, the fold state and the width, not on the selection: keep the last result
+ * so moving the selection (and handling many keys in one read) does not rebuild them.
+ */
+export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, ui: UiState, width: number) => Row[] {
+	let last: {rev: number; collapsed: UiState['collapsed']; defaultCollapse: UiState['defaultCollapse']; filter: Filter; width: number; model: Model; rows: Row[]} | undefined;
+	return (model, ui, width) => {
+		if (
+			last &&
+			last.model === model &&
+			last.rev === model.rev &&
+			last.collapsed === ui.collapsed &&
+			last.defaultCollapse === ui.defaultCollapse &&
+			last.filter === ui.filter &&
+			last.width === width
+		) {
+			return last.rows;
+		}
+
+		const started = performance.now();
+		const rows = buildRows(model, ui, width);
+		onBuild?.(performance.now() - started);
+		last = {rev: model.rev, collapsed: ui.collapsed, defaultCollapse: ui.defaultCollapse, filter: ui.filter, width, model, rows};
+		return rows;
+	};
+}

@@ -1,0 +1,45 @@
+import {Text} from 'ink';
+import React from 'react';
+import type {Model} from '../model/state.js';
+import {sanitizeLine} from '../present/sanitize.js';
+import {useModelVersion, useViewEnv} from './contexts.js';
+
+const skillGlyph = {starting: '◌', connected: '●', disconnected: '○'} as const;
+const skillColor = {starting: 'yellow', connected: 'green', disconnected: 'gray'} as const;
+
+export function hasStatusBar(model: Model): boolean {
+	return model.skills.size > 0 || model.docker.size > 0 || model.proxy.allowed + model.proxy.blocked > 0;
+}
+
+/** Latest state of each skill (MCP server), plus Docker and proxy state when the runtime reports them. */
+export function SkillsBar({width}: {width: number}) {
+	const {model} = useViewEnv();
+	useModelVersion();
+	const skills = [...model.skills.values()];
+	return (
+		<Text wrap="truncate-end">
+			<Text color="gray">skills </Text>
+			{skills.map(skill => (
+				<Text key={skill.skillName}>
+					<Text color={skillColor[skill.state]}>{skillGlyph[skill.state]}</Text> {sanitizeLine(skill.skillName)}
+					<Text color="gray">{skill.state === 'connected' && skill.connectMs !== undefined ? ` ${Math.round(skill.connectMs)}ms` : skill.state === 'connected' ? '' : ` ${skill.state}`}</Text>
+					{skill.stderrCount > 0 ? <Text color="yellow"> ⚠{skill.stderrCount}</Text> : null}
+					{'  '}
+				</Text>
+			))}
+			{[...model.docker.values()].map(docker => (
+				<Text key={`docker:${docker.service}`} color="gray">
+					🐳 {sanitizeLine(docker.service)} {sanitizeLine(docker.status ?? docker.stage ?? '')}
+					{docker.progress === undefined ? '' : ` ${Math.round(docker.progress)}%`}
+					{'  '}
+				</Text>
+			))}
+			{model.proxy.allowed + model.proxy.blocked > 0 ? (
+				<Text color={model.proxy.blocked > 0 ? 'yellow' : 'gray'}>
+					proxy {model.proxy.allowed} allowed / {model.proxy.blocked} blocked
+					{model.proxy.last?.action === 'blocked' ? ` (last: ${sanitizeLine(model.proxy.last.domain)})` : ''}
+				</Text>
+			) : null}
+		</Text>
+	);
+}

@@ -1,0 +1,245 @@
+import {Box, Text} from 'ink';
+import React, {useRef} from 'react';
+import type {Model} from '../model/state.js';
+import {sanitizeLine} from '../present/sanitize.js';
+import {ActivityRow, LiveRow} from './activity-row.js';
+import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
+import type {Command} from './keymap.js';
+import {priorities, useCommands} from './keypress.js';
+import {PaneRow} from './pane-row.js';
+import {stepMatch} from '../query/search.js';
+import {createMatchCache, revealActivity} from './find.js';
+import {createRowsCache, paneKey, selectedRowIndex, type Row} from './rows.js';
+import {isLoading} from '../input/source-state.js';
+import type {UiAction, UiState} from './ui-state.js';
+
+/**
+ * The run tree as a window of `height` rows. Rows are sliced before anything is laid out, so the cost of a
+ * frame depends on the screen, not on the length of the log.
+ */
+export function TreeView({height, width}: {height: number; width: number}) {
+	const {model, store, sources} = useViewEnv();
+	useModelVersion();
+	const ui = useUiState();
+	const uiStore = useUiStore();
+	const rowsFor = useRef(createRowsCache(ms => store.noteRowsCost(ms))).current;
+	const rows = rowsFor(model, ui, width);
+	const selected = selectedRowIndex(rows, ui);
+	const top = useRef(0);
+	top.current = scrollTop(top.current, selected, rows.length, height, ui.follow);
+
+	const matchesFor = useRef(createMatchCache()).current;
+
+	useCommands(priorities.tree, command => {
+		// Read the state now, not as of the last render: earlier keys of the same read may have changed it.
+		const current = uiStore.getState();
+		const currentRows = rowsFor(model, current, width);
+		const selectedIndex = selectedRowIndex(currentRows, current);
+		if (command === 'search.next' || command === 'search.previous') {
+			const found = matchesFor(model, current.search.query, current.filter);
+			const row = currentRows[selectedIndex];
+			const from = row?.kind === 'activity' ? row.index : current.search.current;
+			const target = stepMatch(found, from, command === 'search.next' ? 1 : -1);
+			if (current.search.query === '') uiStore.dispatch({type: 'setMessage', message: 'no search: press / to search'});
+			else if (target === undefined) uiStore.dispatch({type: 'setMessage', message: 'no matches'});
+			else {
+				uiStore.dispatch({type: 'setSearch', query: current.search.query, current: target});
+				revealActivity(model, target, uiStore.dispatch);
+			}
+
+			return true;
+		}
+
+		// Space toggles like enter, except during a replay (the replay takes it first).
+		const mapped = command === 'replay.pause' ? 'item.activate' : command;
+		return navigate(mapped, {model, rows: currentRows, selected: selectedIndex, height, ui: current, dispatch: uiStore.dispatch});
+	});
+
+	if (rows.length === 0) {
+		return (
+			<Box height={height} width={width}>
+				<Text color="gray">{sources.some(isLoading) ? 'Reading…' : 'Waiting for events…'}</Text>
+			</Box>
+		);
+	}
+
+	const visible = rows.slice(top.current, top.current + height);
+	// Every row is one line already cut to the width: clipping sideways too would make Ink slice each
+	// line's escape codes again on every frame.
+	return (
+		<Box flexDirection="column" height={height} width={width} overflowY="hidden">
+			{visible.map((row, offset) => {
+				const isSelected = top.current + offset === selected;
+				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
+				return (
+					<Text key={row.key} wrap="truncate-end">
+						<Text color="cyan">{isSelected ? '›' : ' '}</Text>
+						<RowView row={row} model={model} selected={isSelected} highlight={ui.search.query} />
+					</Text>
+				);
+			})}
+		</Box>
+	);
+}
+
+/** One row as inline text; the tree cuts the line it is in to the width. */
+function RowView({row, model, selected, highlight}: {row: Row; model: Model; selected: boolean; highlight: string}) {
+	switch (row.kind) {
+		case 'job':
+			return (
+				<Text bold inverse={selected}>
+					job {sanitizeLine(row.jobId)}
+				</Text>
+			);
+		case 'pane': {
+			const pane = model.panes.get(row.paneId);
+			if (!pane) return null;
+			return <PaneRow model={model} pane={pane} depth={row.depth} collapsed={row.collapsed} orphan={row.orphan} selected={selected} />;
+		}
+
+		case 'activity': {
+			const activity = model.activities[row.index];
+			if (!activity) return null;
+			return <ActivityRow activity={activity} depth={row.depth} selected={selected} highlight={highlight === '' ? undefined : highlight} />;
+		}
+
+		case 'live':
+			return <LiveRow text={row.text} depth={row.depth} channel={row.channel} />;
+		case 'notice':
+			if (row.part === 'ended') {
+				return (
+					<Text color="red">
+						{' '.repeat(row.depth * 2 + 2)}✗ job ended here · {sanitizeLine(row.text)}
+					</Text>
+				);
+			}
+
+			return row.part === 'question' ? (
+				<Text color="cyan" bold>
+					{' '.repeat(row.depth * 2 + 2)}🙋 waiting for your answer · {sanitizeLine(row.text)}
+				</Text>
+			) : (
+				<Text color="gray">
+					{' '.repeat(row.depth * 2 + 5)}answer with: {sanitizeLine(row.text)}
+				</Text>
+			);
+	}
+}
+
+/** Keeps the selection in sight, moving the window as little as possible; following pins it to the end. */
+export function scrollTop(previous: number, selected: number, total: number, height: number, follow: boolean): number {
+	const maxTop = Math.max(0, total - height);
+	if (follow) return maxTop;
+	let top = Math.min(previous, maxTop);
+	if (selected < top) top = selected;
+	if (selected >= top + height) top = selected - height + 1;
+	return Math.max(0, Math.min(top, maxTop));
+}
+
+type NavContext = {
+	model: Model;
+	rows: Row[];
+	selected: number;
+	height: number;
+	ui: UiState;
+	dispatch: (action: UiAction) => void;
+};
+
+function selectable(row: Row | undefined): boolean {
+	return row !== undefined && row.kind !== 'live' && row.kind !== 'notice';
+}
+
+/** The nearest selectable row from `index` in direction `step` (live text rows are skipped). */
+function nearestSelectable(rows: Row[], index: number, step: 1 | -1): number {
+	let i = Math.max(0, Math.min(rows.length - 1, index));
+	while (i >= 0 && i < rows.length && !selectable(rows[i])) i += step;
+	if (i < 0 || i >= rows.length) {
+		i = Math.max(0, Math.min(rows.length - 1, index));
+		while (i >= 0 && i < rows.length && !selectable(rows[i])) i -= step;
+	}
+
+	return Math.max(0, Math.min(rows.length - 1, i));
+}
+
+function navigate(command: Command, context: NavContext): boolean {
+	const {rows, selected, height, ui, dispatch} = context;
+	if (rows.length === 0) return false;
+	const select = (index: number, step: 1 | -1, follow = false) => {
+		const target = nearestSelectable(rows, index, step);
+		const row = rows[target];
+		if (row) dispatch({type: 'select', key: row.key, index: target, follow});
+	};
+
+	const current = rows[selected];
+	switch (command) {
+		case 'nav.up':
+			select(selected - 1, -1);
+			return true;
+		case 'nav.down':
+			select(selected + 1, 1);
+			return true;
+		case 'nav.pageUp':
+			select(selected - height, -1);
+			return true;
+		case 'nav.pageDown':
+			select(selected + height, 1);
+			return true;
+		case 'nav.top':
+			select(0, 1);
+			return true;
+		case 'nav.bottom':
+			select(rows.length - 1, -1, true);
+			return true;
+		case 'follow.toggle':
+			if (ui.follow) select(selected, -1, false);
+			else dispatch({type: 'setFollow', follow: true});
+			return true;
+		case 'tree.expandAll':
+			dispatch({type: 'expandAll'});
+			return true;
+		case 'tree.collapseAll':
+			dispatch({type: 'collapseAll'});
+			// The selection moves to the header of the pane it was in, which stays visible.
+			if (current && current.kind !== 'pane' && current.kind !== 'job') dispatch({type: 'select', key: paneKey(current.paneId), index: selected, follow: false});
+			return true;
+		case 'pane.collapse':
+			collapse(context, current);
+			return true;
+		case 'pane.expand':
+			if (current?.kind === 'pane' && current.collapsed) dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: false});
+			return true;
+		case 'item.activate':
+			if (current?.kind === 'pane') dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: !current.collapsed});
+			else if (current?.kind === 'activity') {
+				const activity = context.model.activities[current.index];
+				if (activity) dispatch({type: 'openInspector', activityId: activity.id});
+			}
+
+			return true;
+		default:
+			return false;
+	}
+}
+
+function collapse(context: NavContext, current: Row | undefined): void {
+	const {model, rows, dispatch} = context;
+	if (!current || current.kind === 'job') return;
+	if (current.kind === 'pane' && !current.collapsed) {
+		dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: true});
+		dispatch({type: 'select', key: current.key, index: context.selected, follow: false});
+		return;
+	}
+
+	// On an activity, or on a pane already folded: go to (and fold) the pane that contains it.
+	const paneId = current.kind === 'pane' ? parentPaneId(model, current.paneId) : current.paneId;
+	if (paneId === undefined) return;
+	const index = rows.findIndex(row => row.key === paneKey(paneId));
+	dispatch({type: 'setCollapsed', paneId, collapsed: true});
+	dispatch({type: 'select', key: paneKey(paneId), index: Math.max(0, index), follow: false});
+}
+
+function parentPaneId(model: Model, paneId: string): string | undefined {
+	const first = model.runs.get(paneId);
+	if (!first || first.parentRunId === null) return undefined;
+	return model.runs.get(first.parentRunId)?.paneId;
+}

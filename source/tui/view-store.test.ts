@@ -1,0 +1,106 @@
+import {describe, expect, it} from 'vitest';
+import {createModel} from '../model/state.js';
+import {ViewStore} from './view-store.js';
+
+/*
+ * How often events redraw the screen, on the store's own clock (no real time passes here). Every frame
+ * Ink draws costs the whole screen, so events redraw at most ten times a second, and less when frames
+ * are expensive; moments the person waits on are drawn at once.
+ */
+
+function storeAt(clock: {now: number}, loading = () => false) {
+	const model = createModel();
+	const store = new ViewStore(model, {now: () => clock.now, loading});
+	let published = 0;
+	store.subscribe(() => published++);
+	const event = () => {
+		model.rev++;
+		model.events++;
+	};
+
+	return {store, event, published: () => published};
+}
+
+describe('redrawing while events arrive', () => {
+	it('draws a steady stream of events ten times a second, even when the timer ticks a little early', () => {
+		const clock = {now: 0};
+		const {store, event, published} = storeAt(clock);
+		for (let tick = 0; tick < 50; tick++) {
+			for (let i = 0; i < 500; i++) event();
+			// The timer's ticks wander by a few milliseconds either way.
+			clock.now += tick % 2 === 0 ? 97 : 103;
+			store.tick();
+		}
+
+		expect(published()).toBe(50);
+	});
+
+	it('does not draw again when nothing changed', () => {
+		const clock = {now: 0};
+		const {store, event, published} = storeAt(clock);
+		event();
+		clock.now += 100;
+		store.tick();
+		clock.now += 100;
+		store.tick();
+		expect(published()).toBe(1);
+	});
+
+	it('spreads redraws out when frames are expensive to build and draw', () => {
+		const clock = {now: 0};
+		const {store, event, published} = storeAt(clock);
+		store.noteRowsCost(60);
+		store.noteDrawCost(40);
+		for (let tick = 0; tick < 30; tick++) {
+			event();
+			clock.now += 100;
+			store.tick();
+		}
+
+		// Three times the cost of a frame (300 ms) between redraws: ten in three seconds.
+		expect(published()).toBe(10);
+	});
+
+	it('draws four times a second while a file loads as fast as it can, then ten times a second again', () => {
+		const clock = {now: 0};
+		let loading = true;
+		const {store, event, published} = storeAt(clock, () => loading);
+		const second = () => {
+			for (let tick = 0; tick < 10; tick++) {
+				event();
+				clock.now += 100;
+				store.tick();
+			}
+		};
+
+		second();
+		expect(published()).toBe(4);
+		loading = false;
+		second();
+		expect(published()).toBe(14);
+	});
+
+	it('draws the end of a load at once rather than on the next tick', () => {
+		const clock = {now: 0};
+		const {store, event, published} = storeAt(clock);
+		event();
+		clock.now += 100;
+		store.tick();
+		event();
+		store.markChanged();
+		clock.now += 5;
+		store.flush();
+		expect(published()).toBe(2);
+	});
+});
+
+describe('the rate of events', () => {
+	it('counts from when the viewer started, so the first frame drawn during a load already shows it', () => {
+		const clock = {now: 0};
+		const {store, event} = storeAt(clock);
+		for (let i = 0; i < 5000; i++) event();
+		clock.now = 500;
+		store.tick();
+		expect(store.eventsPerSecond).toBe(10_000);
+	});
+});
