@@ -5,6 +5,7 @@ import type {Filter} from '../query/filter.js';
 import {createModel, endInput, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {runSourcesFast} from '../load/parallel-file.js';
+import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 
@@ -17,6 +18,8 @@ export type HeadlessOptions = {
 	filter?: Filter | undefined;
 	/** Pace the transcripts by the events' timestamps, this many times as fast as they happened. */
 	replaySpeed?: number | undefined;
+	/** Loader settings for tests and measurements (source/cli/environment.ts). */
+	tuning?: LoadTuning | undefined;
 };
 
 /**
@@ -90,7 +93,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
 	// summaries, made from the finished model, are read the parallel way (see sources/parallel-file.ts).
-	const running = (transcript ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr});
+	const running = (transcript ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr}, {tuning: options.tuning});
 	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
 	const stoppable = replay

@@ -1,11 +1,10 @@
 import type {Instance} from 'ink';
 import {createModel, endInput} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
-import {loadInWorker} from '../load/load-in-worker.js';
-import {discardEarlyLoad} from '../load/early-load.js';
+import {startLoad} from '../load/start-load.js';
+import type {LoadTuning} from '../load/tuning.js';
 import {RawEvents} from '../input/raw-events.js';
-import type {Replay} from '../load/replay.js';
-import {inputEndOf, isLoading, type RunningSources, type SourcesHooks} from '../input/source-state.js';
+import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../tui/export-event.js';
 import type {Filter} from '../query/filter.js';
 import type {ViewEnv} from '../tui/contexts.js';
@@ -13,10 +12,8 @@ import {enterFullScreen, openKeyboard, reassertRawMode} from '../tui/terminal.js
 import {ViewStore} from '../tui/view-store.js';
 
 /*
- * The viewer's wiring: keyboard, sources, model and store. It loads no Ink: reading starts first, then
- * show-app.tsx (Ink and the views) is imported while a worker loads a large file (sources/load-in-worker.ts).
- * Nor does it load the loading code (parsers, reducer) unless this thread reads: a worker's load has no use
- * for it (~40 ms of CPU and two dozen modules fewer).
+ * The viewer's wiring: keyboard, load, store and views. It loads no Ink: reading starts first (startLoad, in a
+ * worker for a large file), then show-app.tsx (Ink and the views) is imported while it reads.
  */
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
@@ -28,6 +25,8 @@ export async function runApp(
 		maxLineBytes: number;
 		filter?: Filter | undefined;
 		replaySpeed?: number | undefined;
+		/** Loader settings for tests and measurements (source/cli/environment.ts). */
+		tuning?: LoadTuning | undefined;
 		restoreScreen?: () => void;
 		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
 		onViewsLoaded?: () => void;
@@ -72,15 +71,12 @@ export async function runApp(
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const speed = options.replaySpeed;
-	const replaying = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay, ReplayIngest}) => ({replay: new Replay({speed}), ReplayIngest}));
-	const replay = replaying?.replay;
-	const model = createModel();
+	const replay = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay}) => new Replay({speed}));
 	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
-	// (`sources` is set below, before the store's first tick.)
-	const store = new ViewStore(model, {loading: () => replay === undefined && sources.states.some(isLoading)});
+	// (`loading` is set below, before the store's first tick.)
+	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading)});
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
-	const redraw = () => store.markChanged();
-	replay?.subscribe(redraw);
+	replay?.subscribe(() => store.markChanged());
 
 	let exitCode = 0;
 	let quitting = false;
@@ -90,53 +86,40 @@ export async function runApp(
 	// views does not wait for the file.
 	let firstFrameDrawn = () => {};
 	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
-	// Yield to the event loop between chunks so keys and frames are served while a big file loads.
-	const hooks: SourcesHooks = {
-		afterChunk: () => new Promise(resolve => setImmediate(resolve)),
-		onChange: () => store.markChanged(),
-	};
-	/** Reads the plan on this thread. */
-	const loadHere = async (): Promise<RunningSources> => {
-		const [{Ingest}, {runSourcesFast}] = await Promise.all([import('../load/ingest.js'), import('../load/parallel-file.js')]);
-		// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
-		// offset, so nothing is lost by lines not passing through `onLine`.
-		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
-		if (!replaying) return runSourcesFast(plan, new Ingest(ingestOptions), hooks, {mainThreadFrom: drawn});
-		const ingest = new replaying.ReplayIngest({...ingestOptions, replay: replaying.replay});
-		return runSourcesFast(plan, ingest, {
-			...hooks,
-			afterChunk: async () => {
-				await ingest.drain(redraw);
-				await hooks.afterChunk?.();
-			},
-		});
-	};
-
-	// A large file loads in a worker; a replay reads as events fall due, so it has nothing to gain from one.
-	const inWorker = replay === undefined ? loadInWorker(plan, {model, maxLineBytes: options.maxLineBytes}, hooks) : undefined;
-	if (!inWorker) discardEarlyLoad();
-	const sources = inWorker ?? (await loadHere());
+	const loading = await startLoad(plan, {
+		maxLineBytes: options.maxLineBytes,
+		tuning: options.tuning,
+		replay,
+		mainThreadFrom: drawn,
+		onModel: model => store.setModel(model),
+		// The inspector reads the events of plain files again by offset; other inputs' lines are kept.
+		onLine: line => raw.remember(line),
+		hooks: {
+			// Yield to the event loop between chunks so keys and frames are served while a big file loads.
+			afterChunk: () => new Promise(resolve => setImmediate(resolve)),
+			onChange: () => store.markChanged(),
+		},
+	});
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
 		replay?.finish();
-		sources.stop();
+		loading.stop();
 		instance?.unmount();
 	};
 
 	const env: ViewEnv = {
 		store,
-		model,
 		sourceLabel: plan.label,
-		sources: sources.states,
+		sources: loading.states,
 		rawEvent: ref => raw.read(ref),
 		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
 		interrupt: () => {
-			if (interrupted || !sources.childRunning()) return false;
+			if (interrupted || !loading.childRunning()) return false;
 			interrupted = true;
-			return sources.interrupt();
+			return loading.interrupt();
 		},
-		childRunning: () => sources.childRunning(),
+		childRunning: () => loading.childRunning(),
 		quit,
 		replay,
 		exportEvent: activity => {
@@ -170,17 +153,17 @@ export async function runApp(
 		}
 
 		let ended = false;
-		void sources.done.then(code => {
+		void loading.done.then(code => {
 			ended = true;
 			exitCode = code;
-			endInput(model, inputEndOf(sources.states));
+			endInput(loading.model, inputEndOf(loading.states));
 			store.markChanged();
 			store.flush();
 			if (interrupted) quit();
 		});
 		await instance.waitUntilExit();
 		// Quitting stopped a running command: its exit status (or 128 + signal) is ours.
-		if (!ended) await Promise.race([sources.done.then(code => (exitCode = code)), new Promise(resolve => setTimeout(resolve, 5000).unref())]);
+		if (!ended) await Promise.race([loading.done.then(code => (exitCode = code)), new Promise(resolve => setTimeout(resolve, 5000).unref())]);
 	} finally {
 		// Should Ink fail to load, the loader must not wait for a frame that never comes.
 		firstFrameDrawn();

@@ -2,9 +2,8 @@
 import type {Filter} from '../query/filter.js';
 import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
 import type {HeadlessMode} from '../app/headless.js';
-// Imported with the CLI rather than when the viewer starts: it is small, the headless modes load it too
-// (through parallel-file.ts), and the viewer's load worker then starts ~6 ms sooner.
-import {startEarlyLoad} from '../load/early-load.js';
+import type {LoadTuning} from '../load/tuning.js';
+import {loadTuningFrom} from './environment.js';
 import {defaultMaxLineBytes} from '../parse/line-splitter.js';
 import {defaultMaxGapMs, parseReplaySpeed} from '../query/replay-speed.js';
 
@@ -104,11 +103,12 @@ export async function main(argv: string[]): Promise<number> {
 	}
 
 	const headless = flags.print || flags.json || flags.summary || process.stdout.isTTY !== true;
-	if (!headless) return runInteractive(plan, {maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
+	const tuning = loadTuningFrom(process.env);
+	if (!headless) return runInteractive(plan, {maxLineBytes: flags.maxLineBytes, filter, replaySpeed, tuning});
 	const mode: HeadlessMode = flags.summary ? (flags.json ? 'summary-json' : 'summary') : flags.json ? 'json' : 'print';
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(plan, {mode, maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
+	return runHeadless(plan, {mode, maxLineBytes: flags.maxLineBytes, filter, replaySpeed, tuning});
 }
 
 type Flags = {
@@ -200,9 +200,7 @@ function normaliseOptions(args: string[]): string[] {
  * checks and records so much that drawing costs several times more CPU (a shell often has NODE_ENV unset
  * or set to development). The variables are put back afterwards for any child the viewer starts.
  */
-async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined}): Promise<number> {
-	// A worker loads a large file while Ink loads (sources/load-in-worker.ts): start it before anything else.
-	if (options.replaySpeed === undefined) startEarlyLoad(plan, options.maxLineBytes);
+async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined; tuning: LoadTuning}): Promise<number> {
 	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR', 'NODE_ENV'] as const;
 	const saved = names.map(name => [name, process.env[name]] as const);
 	process.env['NODE_ENV'] = 'production';

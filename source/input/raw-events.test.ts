@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 let restoreEnv = () => {};
 
 beforeEach(() => {
-	restoreEnv = setEnv({PERSCOPE_WORKERS: '0', PERSCOPE_CHUNK_BYTES: '4096', PERSCOPE_FAST: '1'});
+	restoreEnv = setEnv({PERSCOPE_FAST: '1'});
 });
 
 afterEach(() => {
@@ -36,7 +36,7 @@ describe('raw events of a file loaded the fast way', () => {
 			const raw = new RawEvents();
 			const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024, onLine: line => raw.remember(line)});
 			raw.addPlan(plan(path));
-			expect(await runSourcesFast(plan(path), ingest).done).toBe(0);
+			expect(await runSourcesFast(plan(path), ingest, {}, {tuning: {chunkWorkers: 0, chunkBytes: 4096}}).done).toBe(0);
 
 			expect(ingest.model.activities.length).toBeGreaterThan(0);
 			for (const activity of ingest.model.activities) {

@@ -1,12 +1,11 @@
 import {streamEvent, streamTypes, type StreamFields} from '../parse/stream-line.js';
 import type {ChunkItem, ChunkSink} from './parse-chunk.js';
 import type {LinePosition} from '../parse/line-splitter.js';
+import type {Batch} from './protocol.js';
 
 /*
- * How a worker hands parsed lines to the main thread. Copying an event object between threads costs the
- * receiver several microseconds (more than parsing a small line), so the streaming events that make up most
- * of a log travel as their fields (strings, once per batch, and numbers in typed arrays), and the main thread
- * builds each event with the same function the parser uses. Everything else travels as is.
+ * How a chunk worker's parsed lines are written into a Batch (protocol.ts), and read back on the thread that
+ * reduces them.
  */
 
 /** In `kinds`: an index into streamTypes for a streaming event, or this for the next of `items`. */
@@ -15,19 +14,6 @@ const itemKind = 255;
 const refsPerStream = 5;
 /** Per streaming event, in `numbers`: timestamp, stepNumber, line, offset. */
 const numbersPerStream = 4;
-
-export type Batch = {
-	chunk: number;
-	/** Where the line after the batch starts. */
-	next: LinePosition;
-	/** Whether the batch ends its chunk. */
-	done: boolean;
-	kinds: Uint8Array;
-	items: ChunkItem[];
-	refs: Int32Array;
-	strings: string[];
-	numbers: Float64Array;
-};
 
 const streamTypeIndex: ReadonlyMap<string, number> = new Map(streamTypes.map((type, index) => [type, index]));
 

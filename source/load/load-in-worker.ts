@@ -1,84 +1,53 @@
+import {statSync} from 'node:fs';
+import {availableParallelism} from 'node:os';
 import {Worker} from 'node:worker_threads';
-import {runFromTransfer} from './model-transfer.js';
-import {createModel, type Activity, type Model, type Run} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
-import type {LoadMessage, ModelRest} from './load-worker.js';
-import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from '../input/source-state.js';
-import {loadWorkerUrl, takeEarlyLoad, workerLoadFor, workerResourceLimits} from './early-load.js';
+import {plainFiles} from '../input/plain-files.js';
+import {initialSourceState, type SourceState} from '../input/source-state.js';
+import {createModel, type Model} from '../model/state.js';
+import type {Loading, LoadOptions} from './loader.js';
+import {modelFromPost, unexpectedMessage, workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
 
 /*
  * How the viewer loads large plain files: a worker loads them the headless way, model and all
- * (load-worker.ts), and the viewer takes over each model it posts. The viewer's own thread meanwhile loads
- * Ink, draws and answers keys, and neither waits for the other: the load takes about as long as the
- * headless one instead of sharing a thread with the drawing. Should the worker fail, the viewer starts
+ * (load-worker.ts), and each model it posts replaces the one the views draw. The viewer's own thread meanwhile
+ * loads Ink, draws and answers keys, and neither waits for the other. Should the worker fail, the viewer starts
  * again on its own thread, and only then loads the loading code (parsers, reducer).
  */
 
-/** The model's activities and runs as a worker has posted them so far; each model it posts takes them. */
-export type PostedParts = {activities: Activity[]; runs: Map<string, Run>};
+/** The sizes (all files together) from which the viewer loads in a worker. */
+export const minWorkerLoadBytes = 8 * 1024 * 1024;
 
-/** Takes activities or runs a worker posted ahead of a model (load-worker.ts). */
-export function putParts(parts: PostedParts, message: Extract<LoadMessage, {kind: 'activities' | 'changed activities' | 'runs'}>): void {
-	switch (message.kind) {
-		case 'activities':
-			for (const [offset, activity] of message.activities.entries()) parts.activities[message.from + offset] = activity;
-			return;
-		case 'changed activities':
-			for (const [offset, index] of message.at.entries()) parts.activities[index] = message.activities[offset]!;
-			return;
-		case 'runs':
-			for (const [runId, run] of message.runs) parts.runs.set(runId, runFromTransfer(run));
-	}
+/** Whether the plan is worth a worker: large plain files, and a second CPU. */
+export function worthAWorker(plan: InputPlan): boolean {
+	if (availableParallelism() < 2) return false;
+	const files = plainFiles(plan);
+	if (!files) return false;
+	let bytes = 0;
+	for (const file of files) bytes += statSync(file.path).size;
+	return bytes >= minWorkerLoadBytes;
 }
 
-/** The model a worker posted: the rest of it, with the activities and runs that went ahead of it. */
-export function modelFromParts(parts: PostedParts, rest: ModelRest): Model {
-	// Copies: the views may draw this model before the next one comes, and the parts go on changing.
-	return {...rest, activities: parts.activities.slice(), runs: new Map(parts.runs)};
-}
+/** Loads the plan in a worker (see worthAWorker), or on this thread should the worker fail. */
+export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
+	const {hooks = {}} = options;
+	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}};
+	const worker = new Worker(new URL('load-worker.js', import.meta.url), {workerData: setup, resourceLimits: workerResourceLimits});
+	let model = createModel();
+	const replace = (next: Model) => {
+		model = next;
+		options.onModel?.(next);
+	};
 
-/**
- * Loads the plan into `target.model` in a worker when that is worth it (large plain files, a second CPU); else
- * undefined. The views hold that model object: its contents are replaced as the worker posts models.
- */
-export function loadInWorker(plan: InputPlan, target: {model: Model; maxLineBytes: number}, hooks: SourcesHooks = {}): RunningSources | undefined {
-	// The CLI may have started it already (early-load.ts).
-	const early = takeEarlyLoad(plan);
-	const setup = early ? undefined : workerLoadFor(plan, target.maxLineBytes);
-	const worker = early?.worker ?? (setup ? new Worker(loadWorkerUrl(), {workerData: setup, resourceLimits: workerResourceLimits}) : undefined);
-	if (!worker) return undefined;
-
+	replace(model);
 	const states = plan.inputs.map(input => initialSourceState(input));
 	// The views hold these state objects: what a load reports is copied into them.
 	const mirror = (from: SourceState[]) => {
 		for (const [index, state] of from.entries()) if (states[index]) Object.assign(states[index], state);
 	};
 
-	const parts: PostedParts = {activities: [], runs: new Map()};
-	const take = (message: LoadMessage) => {
-		switch (message.kind) {
-			case 'activities':
-			case 'changed activities':
-			case 'runs':
-				putParts(parts, message);
-				return;
-			case 'progress':
-				mirror(message.states);
-				// The header's count and rate of events move while the load goes; the next model brings the rest.
-				target.model.events = message.events;
-				break;
-			case 'model':
-			case 'done':
-				mirror(message.states);
-				Object.assign(target.model, modelFromParts(parts, message.model));
-				break;
-		}
-
-		hooks.onChange?.();
-	};
-
 	let stopped = false;
-	let onMainThread: RunningSources | undefined;
+	let onThisThread: Loading | undefined;
 	const done = new Promise<number>(resolve => {
 		let settled = false;
 		const fail = () => {
@@ -91,48 +60,66 @@ export function loadInWorker(plan: InputPlan, target: {model: Model; maxLineByte
 			}
 
 			// Start over on this thread, from an empty model.
-			Object.assign(target.model, createModel());
+			replace(createModel());
 			for (const [index, input] of plan.inputs.entries()) Object.assign(states[index]!, initialSourceState(input));
 			resolve(
-				Promise.all([import('./ingest.js'), import('./parallel-file.js')]).then(([{Ingest}, {runSourcesFast}]) => {
+				import('./load-here.js').then(({loadHere}) => {
 					if (stopped) return 0;
-					const restarted = runSourcesFast(plan, new Ingest({model: target.model, maxLineBytes: target.maxLineBytes}), {
-						...hooks,
-						onChange() {
-							mirror(restarted.states);
-							hooks.onChange?.();
+					const here = loadHere(plan, {
+						...options,
+						onModel: replace,
+						hooks: {
+							...hooks,
+							onChange() {
+								mirror(here.states);
+								hooks.onChange?.();
+							},
 						},
 					});
-					onMainThread = restarted;
-					return restarted.done;
+					onThisThread = here;
+					return here.done;
 				}),
 			);
 		};
 
-		const receive = (message: LoadMessage) => {
+		worker.on('message', (message: LoadWorkerMessage) => {
 			if (settled) return;
-			take(message);
-			if (message.kind !== 'done') return;
-			settled = true;
-			void worker.terminate();
-			resolve(message.exitCode);
-		};
+			mirror(message.states);
+			switch (message.kind) {
+				case 'progress':
+					// The header's count of events moves while the load goes; the next model brings the rest.
+					if (message.events !== model.events) replace({...model, events: message.events});
+					break;
+				case 'model':
+					replace(modelFromPost(message.model));
+					break;
+				case 'done':
+					replace(modelFromPost(message.model));
+					settled = true;
+					void worker.terminate();
+					resolve(message.exitCode);
+					break;
+				default:
+					unexpectedMessage(message);
+			}
 
-		worker.on('message', receive);
+			hooks.onChange?.();
+		});
 		worker.on('error', fail);
 		worker.on('exit', fail);
-		for (const message of early?.early ?? []) receive(message);
-		if (early?.failed) fail();
 	});
 
 	return {
 		states,
 		done,
+		get model() {
+			return model;
+		},
 		interrupt: () => false,
 		childRunning: () => false,
 		stop() {
 			stopped = true;
-			onMainThread?.stop();
+			onThisThread?.stop();
 			void worker.terminate();
 		},
 	};

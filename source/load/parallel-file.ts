@@ -3,14 +3,14 @@ import {availableParallelism} from 'node:os';
 import {Worker} from 'node:worker_threads';
 import type {Ingest} from './ingest.js';
 import {streamEvent} from '../parse/stream-line.js';
-import {readBatch, type Batch} from './chunk-batch.js';
+import {readBatch} from './chunk-batch.js';
 import {describeFsError} from '../input/fs-errors.js';
 import type {InputPlan} from '../input/inputs.js';
 import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
 import type {LinePosition} from '../parse/line-splitter.js';
-import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
 import {plainFiles, type PlainFile} from '../input/plain-files.js';
-import {workerResourceLimits} from './early-load.js';
+import {workerResourceLimits, type Batch, type ChunkWorkerMessage, type ChunkWorkerSetup} from './protocol.js';
+import type {LoadTuning} from './tuning.js';
 import {runSources} from '../input/run-sources.js';
 import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from '../input/source-state.js';
 
@@ -23,10 +23,8 @@ import {initialSourceState, type RunningSources, type SourcesHooks, type SourceS
  * order. The model, the diagnostics and every line number and offset come out exactly as from runSources;
  * test/perf checks that.
  *
- * PERSCOPE_FAST=0 turns it off (then runSources reads everything). For tests and measurements:
- * PERSCOPE_WORKERS and PERSCOPE_CHUNK_BYTES set the number of workers and the chunk size,
- * PERSCOPE_MAIN_CLAIMS=0 leaves every chunk to the workers while one is alive, and
- * PERSCOPE_WORKER_FAIL_AFTER=N makes each worker fail after N batches (the main thread then takes over).
+ * PERSCOPE_FAST=0 turns it off (then runSources reads everything). Tests and measurements set the number
+ * of workers, the chunk size and more through FastOptions.tuning (tuning.ts).
  */
 
 const mainId = 1;
@@ -38,7 +36,8 @@ export type FastOptions = {
 	 * The viewer passes its first frame, for files small enough to read on its own thread: Ink's loading then
 	 * does not wait for them (large files load in a worker of their own: load-in-worker.ts).
 	 */
-	mainThreadFrom?: Promise<void>;
+	mainThreadFrom?: Promise<void> | undefined;
+	tuning?: LoadTuning | undefined;
 };
 
 /** Reads the plan's inputs, the fast way when every input is a plain file read once, else through runSources. */
@@ -82,27 +81,14 @@ export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHo
 	};
 }
 
-/** Whether the main thread parses chunks of its own alongside workers (PERSCOPE_MAIN_CLAIMS=0, for tests, stops it). */
-function mainClaims(): boolean {
-	return envNumber('PERSCOPE_MAIN_CLAIMS') !== 0;
-}
-
 /** Resolves once chunk `index` is claimed (a worker notifies), or after a while in case no one ever does. */
 async function claimedOrTimeout(claims: Int32Array, index: number): Promise<void> {
 	const waited = Atomics.waitAsync(claims, index, 0, 50);
 	if (waited.async) await waited.value;
 }
 
-export function envNumber(name: string): number | undefined {
-	const value = process.env[name];
-	if (value === undefined || value.trim() === '') return undefined;
-	const number = Number(value);
-	return Number.isInteger(number) && number >= 0 ? number : undefined;
-}
-
-/** The chunks' size: forced by PERSCOPE_CHUNK_BYTES (tests, measurements), else from the file's size. */
-function chunkSizesFor(size: number): {first: number; nominal: number} {
-	const forced = envNumber('PERSCOPE_CHUNK_BYTES');
+/** The chunks' size: forced by the tuning (tests, measurements), else from the file's size. */
+function chunkSizesFor(size: number, forced: number | undefined): {first: number; nominal: number} {
 	if (forced !== undefined && forced > 0) return {first: forced, nominal: forced};
 	const nominal = Math.min(4 * 1024 * 1024, Math.max(1024 * 1024, Math.round(size / 64)));
 	// The first chunks are parsed by code not yet optimised, several times slower than later ones, and the
@@ -124,8 +110,7 @@ const minParallelBytes = 64 * 1024 * 1024;
  */
 const minCpusForWorkers = 4;
 
-function workerCountFor(size: number, chunks: number): number {
-	const forced = envNumber('PERSCOPE_WORKERS');
+function workerCountFor(size: number, chunks: number, forced: number | undefined): number {
 	if (forced !== undefined) return Math.min(forced, Math.max(0, chunks - 1));
 	if (size < minParallelBytes || availableParallelism() < minCpusForWorkers) return 0;
 	return 1;
@@ -172,8 +157,9 @@ async function loadFile(
 	ingest: Ingest,
 	afterChunk: () => Promise<void>,
 	signal: AbortSignal,
-	{mainThreadFrom}: FastOptions,
+	{mainThreadFrom, tuning = {}}: FastOptions,
 ): Promise<void> {
+	const mainClaims = tuning.mainThreadParses !== false;
 	const fd = openSync(file.path, 'r');
 	let workers: ChunkWorker[] = [];
 	let readAhead: ReadAhead | undefined;
@@ -185,7 +171,7 @@ async function loadFile(
 	// that gets less CPU than hoped (a busy machine) is rarely what it waits for: it parses the nearer chunks
 	// itself. While the main thread is held or leaves every chunk to them, they claim from the first chunk on.
 	const setWorkerMode = () => {
-		Atomics.store(control, 2, mainHeld || !mainClaims() ? 0 : workerGap);
+		Atomics.store(control, 2, mainHeld || !mainClaims ? 0 : workerGap);
 	};
 
 	const release = () => {
@@ -197,7 +183,7 @@ async function loadFile(
 	try {
 		const size = fstatSync(fd).size;
 		state.bytesTotal = size;
-		const {first, nominal} = chunkSizesFor(size);
+		const {first, nominal} = chunkSizesFor(size, tuning.chunkBytes);
 		const chunks = planChunks(fd, size, nominal, first);
 		const claimsBuffer = new SharedArrayBuffer(Math.max(1, chunks.length) * Int32Array.BYTES_PER_ELEMENT);
 		const countedBuffer = new SharedArrayBuffer(Math.max(1, chunks.length) * Int32Array.BYTES_PER_ELEMENT);
@@ -205,9 +191,9 @@ async function loadFile(
 		const claims = new Int32Array(claimsBuffer);
 		const counted = new Int32Array(countedBuffer);
 		const counts = new Float64Array(countsBuffer);
-		const workerCount = workerCountFor(size, chunks.length);
+		const workerCount = workerCountFor(size, chunks.length, tuning.chunkWorkers);
 		setWorkerMode();
-		const setup = (id: number): WorkerSetup => ({
+		const setup = (id: number): ChunkWorkerSetup => ({
 			path: file.path,
 			source: file.label,
 			maxLineBytes: ingest.maxLineBytes,
@@ -216,7 +202,7 @@ async function loadFile(
 			// Deep enough for a worker to go on while the main thread is held (see FastOptions): what waits
 			// is a few hundred kilobytes of parsed items per chunk.
 			lookahead: 64 + 4 * workerCount,
-			failAfter: envNumber('PERSCOPE_WORKER_FAIL_AFTER'),
+			failAfter: tuning.chunkWorkerFailAfter,
 			batchSize,
 			claims: claimsBuffer,
 			counted: countedBuffer,
@@ -247,8 +233,8 @@ async function loadFile(
 			if (signal.aborted) return;
 			const ahead = await readAhead?.take(index);
 			let from: LinePosition = {offset: chunk.start, lines};
-			// Leave the chunk to a worker while one is alive, if told to (PERSCOPE_MAIN_CLAIMS=0).
-			while (!mainClaims() && Atomics.load(claims, index) === 0 && workers.some(worker => !worker.ended)) {
+			// Leave the chunk to a worker while one is alive, if told to (tuning.mainThreadParses).
+			while (!mainClaims && Atomics.load(claims, index) === 0 && workers.some(worker => !worker.ended)) {
 				await claimedOrTimeout(claims, index);
 			}
 
@@ -375,16 +361,13 @@ class ChunkWorker {
 		return this.#ended;
 	}
 
-	constructor(setup: WorkerSetup) {
+	constructor(setup: ChunkWorkerSetup) {
 		this.#worker = new Worker(new URL('parse-chunk-worker.js', import.meta.url), {workerData: setup, resourceLimits: workerResourceLimits});
-		this.#worker.on('message', (message: WorkerMessage) => {
-			if (message.kind === 'batch') {
-				const {batch} = message;
-				const waiting = this.#batches.get(batch.chunk);
-				if (waiting) waiting.push(batch);
-				else this.#batches.set(batch.chunk, [batch]);
-			}
-
+		// A chunk worker posts only lines (protocol.ts).
+		this.#worker.on('message', ({batch}: ChunkWorkerMessage) => {
+			const waiting = this.#batches.get(batch.chunk);
+			if (waiting) waiting.push(batch);
+			else this.#batches.set(batch.chunk, [batch]);
 			this.#wakeUp();
 		});
 		// A worker that fails (even one that cannot start) only costs speed: its chunks are read on the main thread.

@@ -1,7 +1,8 @@
 import {closeSync, openSync} from 'node:fs';
 import {parentPort, workerData} from 'node:worker_threads';
-import {batchTransferList, BatchWriter, type Batch} from './chunk-batch.js';
-import {ChunkReader, LineParser, parseChunk, type Chunk} from './parse-chunk.js';
+import {batchTransferList, BatchWriter} from './chunk-batch.js';
+import {ChunkReader, LineParser, parseChunk} from './parse-chunk.js';
+import type {ChunkWorkerMessage, ChunkWorkerSetup} from './protocol.js';
 
 /*
  * A worker of the parallel loader (parallel-file.ts): claims chunks of the file ahead of the main thread,
@@ -9,42 +10,13 @@ import {ChunkReader, LineParser, parseChunk, type Chunk} from './parse-chunk.js'
  * whatever nobody claimed yet instead of waiting, and no chunk is ever parsed twice.
  */
 
-export type WorkerSetup = {
-	path: string;
-	source: string;
-	maxLineBytes: number;
-	chunks: Chunk[];
-	/** This worker's mark in `claims` (2 and up; 1 is the main thread). */
-	id: number;
-	/**
-	 * A worker claims chunks from `control[2]` past the last one the main thread consumed (the nearer are the
-	 * main thread's) up to this many past it.
-	 */
-	lookahead: number;
-	/** For tests of the main thread taking over: the worker fails after posting this many batches. */
-	failAfter: number | undefined;
-	batchSize: number;
-	/** Per chunk: 0 unclaimed, else the claimer's id. */
-	claims: SharedArrayBuffer;
-	/** Per chunk: 1 once its newline count is in `counts`. */
-	counted: SharedArrayBuffer;
-	counts: SharedArrayBuffer;
-	/**
-	 * [chunks consumed by the main thread, 1 to stop, the gap]: the gap is 0 while the main thread leaves
-	 * every chunk to the workers and grows once it parses too.
-	 */
-	control: SharedArrayBuffer;
-};
-
-export type WorkerMessage = {kind: 'batch'; batch: Batch} | {kind: 'finished'};
-
 const waitMs = 250;
 
-function isSetup(value: unknown): value is WorkerSetup {
+function isSetup(value: unknown): value is ChunkWorkerSetup {
 	return typeof value === 'object' && value !== null && 'chunks' in value && 'claims' in value;
 }
 
-function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
+function run(setup: ChunkWorkerSetup, post: (message: ChunkWorkerMessage) => void): void {
 	const claims = new Int32Array(setup.claims);
 	const counted = new Int32Array(setup.counted);
 	const counts = new Float64Array(setup.counts);
@@ -55,9 +27,9 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 	const parser = new LineParser(setup.source);
 	let posted = 0;
 	const writer = new BatchWriter(setup.batchSize, batch => {
-		if (setup.failAfter !== undefined && posted >= setup.failAfter) throw new Error('worker failure requested by PERSCOPE_WORKER_FAIL_AFTER');
+		if (setup.failAfter !== undefined && posted >= setup.failAfter) throw new Error(`failing after ${posted} batches, as the tuning asks (chunkWorkerFailAfter)`);
 		posted++;
-		post({kind: 'batch', batch});
+		post({kind: 'lines', batch});
 	});
 	// Lines of the chunks before `known.chunk`. A chunk nobody has read yet is counted here (read just for its
 	// newlines) rather than waited for: the main thread reads its chunks only when it gets to them.
@@ -125,11 +97,10 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 		closeSync(fd);
 	}
 
-	post({kind: 'finished'});
 }
 
 const setup: unknown = workerData;
 if (parentPort && isSetup(setup)) {
 	const port = parentPort;
-	run(setup, message => port.postMessage(message, message.kind === 'batch' ? batchTransferList(message.batch) : []));
+	run(setup, message => port.postMessage(message, batchTransferList(message.batch)));
 }

@@ -38,7 +38,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 	// Ink clears the whole screen on every frame once output reaches the last row: stay one short of it.
 	const height = Math.max(3, rows - 1);
 	const width = Math.max(10, columns);
-	const statusBar = hasStatusBar(env.model) ? 1 : 0;
+	const statusBar = hasStatusBar(env.store.model) ? 1 : 0;
 	const confirm = ui.overlay.kind === 'confirmQuit' ? 3 : 0;
 	const strip = sourceStripHeight(env.sources);
 	const body = Math.max(1, height - 2 - statusBar - strip - 1 - confirm);
@@ -81,7 +81,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 		switch (command) {
 			case 'search.open': {
 				const current = getUi();
-				const rows = rowsFor(env.model, current, columns);
+				const rows = rowsFor(env.store.model, current, columns);
 				const row = rows[selectedRowIndex(rows, current)];
 				anchor.current = row?.kind === 'activity' ? row.index : undefined;
 				dispatch({type: 'openPrompt', kind: 'search', text: current.search.query});

@@ -1,4 +1,4 @@
-import {createContext, useContext, useSyncExternalStore, type Dispatch} from 'react';
+import {createContext, useContext, useMemo, useSyncExternalStore, type Dispatch} from 'react';
 import type {EventRef} from '../model/events.js';
 import type {Activity, Model} from '../model/state.js';
 import type {Replay} from '../load/replay.js';
@@ -7,10 +7,10 @@ import type {UiAction, UiState} from './ui-state.js';
 import {UiStore} from './ui-store.js';
 import type {ViewStore} from './view-store.js';
 
-/** What the views read from outside React: the model, the sources, and ways to act on them. */
+/** What the views are given from outside React: the store (and through it the model), the sources, and ways to act on them. */
 export type ViewEnv = {
+	/** Holds the model the views draw, which a load may replace (ViewStore.setModel). */
 	store: ViewStore;
-	model: Model;
 	/** What the header calls the input: a file name, `stdin`, `demo`, or the command line. */
 	sourceLabel: string;
 	sources: SourceState[];
@@ -31,10 +31,15 @@ export type ViewEnv = {
 export const ViewEnvContext = createContext<ViewEnv | undefined>(undefined);
 export const UiStoreContext = createContext<UiStore>(new UiStore());
 
-export function useViewEnv(): ViewEnv {
+/** What the views read: the env, with the model the store holds now. */
+export type ViewContext = ViewEnv & {readonly model: Model};
+
+export function useViewEnv(): ViewContext {
 	const env = useContext(ViewEnvContext);
 	if (!env) throw new Error('useViewEnv outside ViewEnvContext');
-	return env;
+	const {model} = env.store;
+	// A new object only when the model is replaced, so that what depends on the env does not change every frame.
+	return useMemo(() => ({...env, model}), [env, model]);
 }
 
 /** Re-renders the caller whenever the store publishes a new version (at most once per tick). */

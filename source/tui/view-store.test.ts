@@ -94,6 +94,25 @@ describe('redrawing while events arrive', () => {
 	});
 });
 
+describe('a model replaced by a load in a worker', () => {
+	it('is drawn on the next tick, even at the same rev, and the views read it from then on', () => {
+		const clock = {now: 0};
+		const {store, published} = storeAt(clock);
+		clock.now += 100;
+		store.tick();
+		clock.now += 100;
+		store.tick();
+		expect(published()).toBe(1);
+		const next = {...createModel(), events: 7};
+		store.setModel(next);
+		expect(store.model).toBe(next);
+		clock.now += 100;
+		store.tick();
+		expect(published()).toBe(2);
+		expect(store.eventsPerSecond).toBeGreaterThan(0);
+	});
+});
+
 describe('the rate of events', () => {
 	it('counts from when the viewer started, so the first frame drawn during a load already shows it', () => {
 		const clock = {now: 0};

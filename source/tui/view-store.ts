@@ -12,7 +12,8 @@ const loadingGapMs = 250;
  * Keys do not wait for this: they redraw at once.
  */
 export class ViewStore {
-	readonly model: Model;
+	#model: Model;
+	#seenModel: Model | undefined;
 	readonly #listeners = new Set<() => void>();
 	readonly #intervalMs: number;
 	readonly #now: () => number;
@@ -37,7 +38,7 @@ export class ViewStore {
 	 * second: each frame costs as much as reading a few megabytes, and a progress bar needs no more.
 	 */
 	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean} = {}) {
-		this.model = model;
+		this.#model = model;
 		this.#loading = options.loading ?? (() => false);
 		this.#intervalMs = options.intervalMs ?? 100;
 		this.#minGapMs = this.#intervalMs;
@@ -45,6 +46,19 @@ export class ViewStore {
 		this.startedAt = this.#now();
 		// The rate counts from here: the first frames of a load (Ink takes a while to load) show it already.
 		this.#samples.push({at: this.startedAt, events: model.events});
+	}
+
+	/**
+	 * The model the views draw. A load on the viewer's thread changes it as events arrive (its `rev` moves with
+	 * each change); a load in a worker replaces it (setModel). Either way the next tick publishes a version.
+	 */
+	get model(): Model {
+		return this.#model;
+	}
+
+	/** The views draw this model from now on. */
+	setModel(model: Model): void {
+		this.#model = model;
 	}
 
 	start(): void {
@@ -72,7 +86,7 @@ export class ViewStore {
 		const seconds = (now - first.at) / 1000;
 		this.eventsPerSecond = seconds > 0 ? (this.model.events - first.events) / seconds : 0;
 
-		if (this.model.rev === this.#seenRev && !this.#externalChange) return;
+		if (!this.#changed()) return;
 		// A timer tick can come a little early; it must not push the frame to the tick after.
 		const gap = this.#loading() ? Math.max(this.#minGapMs, loadingGapMs) : this.#minGapMs;
 		if (now - this.#lastPublishedAt < gap - tickSlackMs) return;
@@ -81,13 +95,18 @@ export class ViewStore {
 
 	/** Publishes what changed now, whatever the gap: for moments the person waits on (a load that ended). */
 	flush(): void {
-		if (this.model.rev === this.#seenRev && !this.#externalChange) return;
+		if (!this.#changed()) return;
 		this.#publish(this.#now());
+	}
+
+	#changed(): boolean {
+		return this.#model !== this.#seenModel || this.#model.rev !== this.#seenRev || this.#externalChange;
 	}
 
 	#publish(now: number): void {
 		this.#lastPublishedAt = now;
-		this.#seenRev = this.model.rev;
+		this.#seenModel = this.#model;
+		this.#seenRev = this.#model.rev;
 		this.#externalChange = false;
 		this.#version++;
 		for (const listener of this.#listeners) listener();

@@ -35,7 +35,6 @@ export function renderApp(model: Model, options: {sources?: SourceState[]; rawEv
 	let quitCount = 0;
 	const env: ViewEnv = {
 		store,
-		model,
 		sourceLabel: options.label ?? 'test.ndjson',
 		sources: options.sources ?? [sourceState()],
 		rawEvent: options.rawEvent ?? (() => undefined),

@@ -8,7 +8,6 @@ import type {Model} from '../../source/model/state.js';
 import type {InputPlan} from '../../source/input/inputs.js';
 import {runSourcesFast} from '../../source/load/parallel-file.js';
 import {runSources} from '../../source/input/run-sources.js';
-import {withEnv} from '../helpers/env.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {fixtureFiles, root} from '../helpers/fixture-files.js';
 import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
@@ -26,18 +25,17 @@ function plan(path: string): InputPlan {
 	return {inputs: [{kind: 'file', path, label: relative(root, path)}], label: path, demo: false, follow: false, jobsRoot: undefined};
 }
 
-async function load(path: string, options: {fast: boolean; maxLineBytes?: number; env?: Record<string, string>}): Promise<{model: Model; code: number}> {
-	return withEnv({PERSCOPE_WORKERS: '0', ...options.env}, async () => {
-		const ingest = new Ingest({maxLineBytes: options.maxLineBytes ?? 64 * 1024 * 1024});
-		const code = await (options.fast ? runSourcesFast : runSources)(plan(path), ingest).done;
-		return {model: ingest.model, code};
-	});
+async function load(path: string, options: {fast: boolean; maxLineBytes?: number; chunkBytes?: number}): Promise<{model: Model; code: number}> {
+	const ingest = new Ingest({maxLineBytes: options.maxLineBytes ?? 64 * 1024 * 1024});
+	const tuning = {chunkWorkers: 0, chunkBytes: options.chunkBytes};
+	const code = await (options.fast ? runSourcesFast(plan(path), ingest, {}, {tuning}) : runSources(plan(path), ingest)).done;
+	return {model: ingest.model, code};
 }
 
 async function expectSameModel(path: string, maxLineBytes?: number): Promise<void> {
 	const plain = await load(path, {fast: false, maxLineBytes});
-	for (const chunkBytes of [undefined, '1', '777', '65536']) {
-		const fast = await load(path, {fast: true, maxLineBytes, env: chunkBytes === undefined ? {} : {PERSCOPE_CHUNK_BYTES: chunkBytes}});
+	for (const chunkBytes of [undefined, 1, 777, 65536]) {
+		const fast = await load(path, {fast: true, maxLineBytes, chunkBytes});
 		expect(fast.code).toBe(plain.code);
 		expect(modelSnapshot(fast.model)).toStrictEqual(modelSnapshot(plain.model));
 	}
@@ -77,18 +75,21 @@ describe('the fast path builds the same model as the plain path', () => {
 	it('stopped part way (with the next piece being read), it ends cleanly with what it read', async () => {
 		const path = join(root, 'fixtures/demo.ndjson');
 		const whole = await load(path, {fast: true});
-		await withEnv({PERSCOPE_CHUNK_BYTES: '2000'}, async () => {
-			const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
-			const running = runSourcesFast(plan(path), ingest, {
+		const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+		const running = runSourcesFast(
+			plan(path),
+			ingest,
+			{
 				afterChunk: async () => {
 					running.stop();
 				},
-			});
-			expect(await running.done).toBe(0);
-			expect(ingest.model.events).toBeGreaterThan(0);
-			expect(ingest.model.events).toBeLessThan(whole.model.events);
-			expect(ingest.model.diagnostics).toEqual([]);
-		});
+			},
+			{tuning: {chunkWorkers: 0, chunkBytes: 2000}},
+		);
+		expect(await running.done).toBe(0);
+		expect(ingest.model.events).toBeGreaterThan(0);
+		expect(ingest.model.events).toBeLessThan(whole.model.events);
+		expect(ingest.model.diagnostics).toEqual([]);
 	});
 
 	it('a missing file fails the same way', async () => {

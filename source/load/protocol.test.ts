@@ -3,34 +3,24 @@ import {describe, expect, it} from 'vitest';
 import {Ingest} from './ingest.js';
 import type {Model} from '../model/state.js';
 import {TextAccumulator} from '../model/text-accumulator.js';
-import {modelFromParts, putParts, type PostedParts} from './load-in-worker.js';
-import {ModelPoster, type LoadMessage} from './load-worker.js';
+import {modelFromPost, modelToPost} from './protocol.js';
 import {runSources} from '../input/run-sources.js';
 import {fixtureFiles, root} from '../../test/helpers/fixture-files.js';
 import {modelSnapshot} from '../../test/helpers/model-snapshot.js';
 
 /*
- * The viewer's load worker posts its model to the viewer (sources/load-worker.ts): what arrives must be the
- * model itself, streamed text included, and must go on changing as the original would.
+ * The viewer's load worker posts its model to the viewer (load-worker.ts): what arrives must be the model
+ * itself, streamed text included, and must go on changing as the original would.
  */
 
-/** The model as it arrives on the other side of a postMessage. */
+/** The value as it arrives on the other side of a postMessage. */
 function posted<T>(value: T): T {
 	return structuredClone(value);
 }
 
-/** The model as the viewer puts it together from what the worker posts (load-in-worker.ts). */
+/** The model as the viewer gets it from what the worker posts (load-in-worker.ts). */
 function postedModel(model: Model): Model {
-	const parts: PostedParts = {activities: [], runs: new Map()};
-	let arrived: Model | undefined;
-	const receive = (message: LoadMessage) => {
-		if (message.kind === 'activities' || message.kind === 'changed activities' || message.kind === 'runs') putParts(parts, message);
-		else if (message.kind === 'done') arrived = modelFromParts(parts, message.model);
-	};
-
-	new ModelPoster(message => receive(posted(message))).postModel(model, rest => ({kind: 'done', states: [], model: rest, exitCode: 0}));
-	if (!arrived) throw new Error('no model arrived');
-	return arrived;
+	return modelFromPost(posted(modelToPost(model)));
 }
 
 async function loaded(path: string): Promise<Ingest> {

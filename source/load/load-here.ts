@@ -1,0 +1,39 @@
+import type {InputPlan} from '../input/inputs.js';
+import type {RunningSources} from '../input/source-state.js';
+import {Ingest} from './ingest.js';
+import type {Loading, LoadOptions} from './loader.js';
+import {runSourcesFast} from './parallel-file.js';
+import {ReplayIngest} from './replay.js';
+
+/**
+ * Loads the plan on this thread, into one model that the reducer changes as lines arrive (its `rev` moves with
+ * each change). Plain files load the fast way (parallel-file.ts); a replay holds lines back until they are due.
+ */
+export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
+	const {hooks = {}, replay, tuning} = options;
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: options.onLine, streamLines: true};
+	let ingest: Ingest;
+	let running: RunningSources;
+	if (replay) {
+		const replaying = new ReplayIngest({...ingestOptions, replay});
+		ingest = replaying;
+		// What is due is handed to the model after each chunk, before the next is read.
+		const afterChunk = async () => {
+			await replaying.drain(() => hooks.onChange?.());
+			await hooks.afterChunk?.();
+		};
+
+		running = runSourcesFast(plan, replaying, {...hooks, afterChunk}, {tuning});
+	} else {
+		ingest = new Ingest(ingestOptions);
+		running = runSourcesFast(plan, ingest, hooks, {mainThreadFrom: options.mainThreadFrom, tuning});
+	}
+
+	options.onModel?.(ingest.model);
+	return {
+		...running,
+		get model() {
+			return ingest.model;
+		},
+	};
+}

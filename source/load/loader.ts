@@ -1,0 +1,39 @@
+import type {InputPlan} from '../input/inputs.js';
+import type {RunningSources, SourcesHooks} from '../input/source-state.js';
+import type {Model} from '../model/state.js';
+import type {Line} from '../parse/line-splitter.js';
+import type {Replay} from './replay.js';
+import type {LoadTuning} from './tuning.js';
+
+/*
+ * The viewer's one way to load a plan: on its own thread or in a worker (start-load.ts decides), the caller gets
+ * the same Loading and the same calls. Kept apart from the loaders themselves so that the views and the
+ * viewer's wiring can name these types without loading any loading code.
+ */
+
+/** A load under way. */
+export type Loading = RunningSources & {
+	/**
+	 * The model so far. A load on this thread reduces into one model, whose `rev` moves with every change; a
+	 * load in a worker replaces it with each model the worker posts (and a worker's count of events read
+	 * with a copy that has it). `onModel` tells of each replacement.
+	 */
+	readonly model: Model;
+};
+
+export type LoadOptions = {
+	maxLineBytes: number;
+	tuning?: LoadTuning | undefined;
+	hooks?: SourcesHooks | undefined;
+	/** The model the views are to draw from now on: the first one, then each that replaces it. */
+	onModel?: ((model: Model) => void) | undefined;
+	/**
+	 * Each line read on this thread as it is read (the inspector keeps what it cannot read again). Lines a
+	 * worker or the fast path of plain files reads do not pass here: such files are read again by offset.
+	 */
+	onLine?: ((line: Line) => void) | undefined;
+	/** A load on this thread takes nothing in until this settles: the viewer passes its first frame. */
+	mainThreadFrom?: Promise<void> | undefined;
+	/** Hand lines to the model as their events fall due (`--replay`): such a load stays on this thread. */
+	replay?: Replay | undefined;
+};

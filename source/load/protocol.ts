@@ -1,0 +1,134 @@
+import type {InputPlan} from '../input/inputs.js';
+import type {SourceState} from '../input/source-state.js';
+import type {LinePosition} from '../parse/line-splitter.js';
+import type {Model, Run, StepStream} from '../model/state.js';
+import {TextAccumulator, type TextState} from '../model/text-accumulator.js';
+import type {Chunk, ChunkItem} from './parse-chunk.js';
+import type {LoadTuning} from './tuning.js';
+
+/*
+ * Everything that crosses a thread while a file loads: what each worker is started with, and the one union
+ * of messages the workers post. Two kinds of worker post them:
+ *
+ * - a chunk worker (parse-chunk-worker.ts) parses chunks of a plain file ahead of the thread that reduces
+ *   them (parallel-file.ts) and posts their lines;
+ * - the viewer's load worker (load-worker.ts) loads the files the headless way, model and all, and posts its
+ *   progress and its model to the viewer (load-in-worker.ts), which replaces the model its views draw with
+ *   each one that arrives.
+ *
+ * Each receiver's port is typed by the messages its worker posts (ChunkWorkerMessage, LoadWorkerMessage).
+ */
+
+export type LoadMessage =
+	/** Parsed lines of one chunk, in order (there may be several batches to a chunk). */
+	| {kind: 'lines'; batch: Batch}
+	/** How far the load is; `events`: how many events it has read, which the viewer counts before their model comes. */
+	| {kind: 'progress'; states: SourceState[]; events: number}
+	/** The model so far, during a long load. */
+	| {kind: 'model'; states: SourceState[]; model: PostedModel}
+	/** The whole model, once every input has ended. */
+	| {kind: 'done'; states: SourceState[]; model: PostedModel; exitCode: number};
+
+export type ChunkWorkerMessage = Extract<LoadMessage, {kind: 'lines'}>;
+export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
+
+/** For the default of a switch over messages: a kind added to the union and not handled does not compile. */
+export function unexpectedMessage(message: never): never {
+	throw new Error(`unexpected load message: ${JSON.stringify(message)}`);
+}
+
+/** A worker's young generation is kept small: a load makes garbage fast, and memory is the figure held down. */
+export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
+
+/** What the viewer's load worker is started with. */
+export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning};
+
+/** What a chunk worker is started with. */
+export type ChunkWorkerSetup = {
+	path: string;
+	source: string;
+	maxLineBytes: number;
+	chunks: Chunk[];
+	/** This worker's mark in `claims` (2 and up; 1 is the main thread). */
+	id: number;
+	/**
+	 * A worker claims chunks from `control[2]` past the last one the main thread consumed (the nearer are the
+	 * main thread's) up to this many past it.
+	 */
+	lookahead: number;
+	/** For tests of the main thread taking over: the worker fails after posting this many batches. */
+	failAfter: number | undefined;
+	batchSize: number;
+	/** Per chunk: 0 unclaimed, else the claimer's id. */
+	claims: SharedArrayBuffer;
+	/** Per chunk: 1 once its newline count is in `counts`. */
+	counted: SharedArrayBuffer;
+	counts: SharedArrayBuffer;
+	/**
+	 * [chunks consumed by the main thread, 1 to stop, the gap]: the gap is 0 while the main thread leaves
+	 * every chunk to the workers and grows once it parses too.
+	 */
+	control: SharedArrayBuffer;
+};
+
+/**
+ * Lines a chunk worker parsed. Copying an event object between threads costs the receiver several
+ * microseconds (more than parsing a small line), so the streaming events that make up most of a log travel
+ * as their fields (strings, once per batch, and numbers in typed arrays) and are built on arrival by the
+ * parser's own function (chunk-batch.ts writes and reads them). Everything else travels as is.
+ */
+export type Batch = {
+	chunk: number;
+	/** Where the line after the batch starts. */
+	next: LinePosition;
+	/** Whether the batch ends its chunk. */
+	done: boolean;
+	/** Per line: an index into streamTypes for a streaming event, or 255 for the next of `items`. */
+	kinds: Uint8Array;
+	items: ChunkItem[];
+	/** Per streaming event: id, expertKey, jobId, runId, text, as indexes into `strings`. */
+	refs: Int32Array;
+	strings: string[];
+	/** Per streaming event: timestamp, stepNumber, line, offset. */
+	numbers: Float64Array;
+};
+
+/**
+ * A model as it posts (structured clone). Everything in a model is plain data, Maps, Sets and arrays, and
+ * posts as it is, but for the streaming text of runs: its private fields do not clone, so it travels as its
+ * state and is rebuilt on arrival.
+ */
+export type PostedModel = Omit<Model, 'runs'> & {runs: Array<[string, PostedRun]>};
+
+type PostedStream = {step: number; reasoning: TextState; result: TextState; callReasoning: string | undefined; resultGeneration: boolean};
+type PostedRun = Omit<Run, 'streams'> & {streams: Array<[number, PostedStream]>};
+
+/** The model in a form that posts without loss. It shares everything but its runs' streams with `model`. */
+export function modelToPost(model: Model): PostedModel {
+	const runs: Array<[string, PostedRun]> = [];
+	for (const [runId, run] of model.runs) {
+		const streams: Array<[number, PostedStream]> = [];
+		for (const [step, stream] of run.streams) {
+			streams.push([step, {step: stream.step, reasoning: stream.reasoning.toState(), result: stream.result.toState(), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration}]);
+		}
+
+		runs.push([runId, {...run, streams}]);
+	}
+
+	return {...model, runs};
+}
+
+/** The model a posted one was made from. */
+export function modelFromPost(posted: PostedModel): Model {
+	const runs = new Map<string, Run>();
+	for (const [runId, run] of posted.runs) {
+		const streams = new Map<number, StepStream>();
+		for (const [step, stream] of run.streams) {
+			streams.set(step, {step: stream.step, reasoning: TextAccumulator.fromState(stream.reasoning), result: TextAccumulator.fromState(stream.result), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration});
+		}
+
+		runs.set(runId, {...run, streams});
+	}
+
+	return {...posted, runs};
+}

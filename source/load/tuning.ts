@@ -1,0 +1,20 @@
+/**
+ * Settings of the loaders that only tests and measurements change: the product leaves them all unset and
+ * the loaders decide from the file's size and the machine. The composition roots pass them in (the CLI reads
+ * them from the environment in one place, source/cli/environment.ts); nothing under load/ reads the
+ * environment. Plain data, since a load worker is given them in its setup.
+ */
+export type LoadTuning = {
+	/** The size of every chunk a plain file is cut into, in bytes (else from the file's size). */
+	chunkBytes?: number | undefined;
+	/** How many chunk workers parse a plain file beside the main thread (else from the file's size and the CPUs). */
+	chunkWorkers?: number | undefined;
+	/** false: the main thread leaves every chunk to the chunk workers while one is alive. */
+	mainThreadParses?: boolean | undefined;
+	/** Each chunk worker fails after posting this many batches (the main thread then takes over). */
+	chunkWorkerFailAfter?: number | undefined;
+	/** Time between the load worker's progress posts; 0: after every chunk. */
+	progressIntervalMs?: number | undefined;
+	/** The viewer's load worker fails after this many posts (the viewer then loads on its own thread). */
+	loadWorkerFailAfter?: number | undefined;
+};
