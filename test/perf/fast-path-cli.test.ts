@@ -10,7 +10,8 @@ import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
  * The summaries the built CLI prints must be byte-identical with and without the fast path, also when
  * workers parse the file (every chunk, or a share of them) and when a worker fails part way and the main
  * thread takes over. The environment variables are the fast path's switches for tests and measurements
- * (source/sources/parallel-file.ts); tiny chunks make even the fixtures span many of them.
+ * (read by source/cli/environment.ts, passed to source/load/parallel-file.ts); tiny chunks make even the
+ * fixtures span many of them.
  */
 
 
