@@ -6,7 +6,7 @@ import {fixtureFiles, root} from '../../test/helpers/fixture-files.js';
 
 /*
  * A run's `rev` changes whenever anything about the run changes: views skip drawing runs whose rev is the
- * same, and the load worker posts the viewer only the runs whose rev changed (sources/load-worker.ts).
+ * same.
  * Mutated fixtures are checked the same way in test/fuzz/model.fuzz.test.ts.
  */
 

@@ -44,8 +44,7 @@ export type ToolOutcome = {
 
 /*
  * Activities are immutable: a change makes a new object in its place (reduce.ts, `updateActivity`), so
- * whatever is kept per activity object (search's folded text, say) never goes stale, and the load worker
- * tells which activities the viewer already has by identity (sources/load-worker.ts).
+ * whatever is kept per activity object (search's folded text, say) never goes stale.
  */
 type ActivityCommon = {
 	readonly id: string;

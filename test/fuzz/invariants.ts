@@ -135,8 +135,7 @@ function runSnapshots(model: Model): Map<string, {rev: number; snapshot: string}
 
 /**
  * Each change to a run that left its `rev` as it was, as "line N: runId", reducing `lines` one by one. Views
- * skip drawing runs whose rev is the same, and the load worker posts only runs whose rev changed
- * (sources/load-worker.ts): such a change would show as a run frozen on screen.
+ * skip drawing runs whose rev is the same: such a change would show as a run frozen on screen.
  */
 export function runChangesWithoutRev(lines: readonly Buffer[]): string[] {
 	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
