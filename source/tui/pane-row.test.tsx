@@ -47,7 +47,7 @@ describe('a pane row', () => {
 	it('says where a run branched from, and when its parent is not in the log', async () => {
 		const model = modelFromFixtures('branches/1-run.ndjson', 'branches/3-resume-from.ndjson');
 		const branched = [...model.panes.values()].at(-1)!;
-		expect(await row(model, branched)).toMatch(/·\s?from run0firs step 2$/);
+		expect(await row(model, branched)).toMatch(/ · from run0firs step 2$/);
 		expect(await row(model, branched, {orphan: true})).toMatch(/ · parent not in log$/);
 	});
 });
