@@ -39,8 +39,8 @@ describe('the type declarations', () => {
 		expect(packed.status).toBe(0);
 		const [pack]: Array<{files: Array<{path: string}>}> = JSON.parse(packed.stdout);
 		const files = pack?.files.map(file => file.path) ?? [];
-		const manifest: {exports: Record<string, Record<string, string>>; types: string} = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-		const targets = [manifest.types, ...Object.values(manifest.exports).flatMap(conditions => Object.values(conditions))].map(target => target.replace(/^\.\//, ''));
+		const manifest: {exports: Record<string, string | Record<string, string>>; types: string} = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+		const targets = [manifest.types, ...Object.values(manifest.exports).flatMap(target => (typeof target === 'string' ? [target] : Object.values(target)))].map(target => target.replace(/^\.\//, ''));
 		expect(targets).toContain('dist/lib/index.js');
 		for (const file of [...targets, ...check.files.filter(file => file.startsWith('dist/'))]) expect(files).toContain(file);
 	});
