@@ -18,7 +18,7 @@ import type * as summary from '../output/summary.js';
 import type * as tree from '../query/tree.js';
 
 export {createReducer, type EndOptions, type Reducer, type ReducerOptions} from './reducer.js';
-export type {PerscopeModel} from './model-view.js';
+export type {Model} from './model-view.js';
 export {streamingText, type StreamingText} from './streaming-text.js';
 export {activityTypes, isToolActivity} from '../model/state.js';
 export {runStatuses} from '../model/events.js';

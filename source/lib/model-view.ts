@@ -6,7 +6,7 @@ import type {Activity, DockerState, InputEnd, Job, Pane, ProxyState, Run, Runtim
  * viewer's own model, not a copy, so it is current after every `push` and costs nothing to read; the
  * reducer's bookkeeping (indexes, pending links between runs) is left out of the type.
  */
-export type PerscopeModel = {
+export type Model = {
 	/** Jobs by job id, in the order they were first seen. */
 	readonly jobs: ReadonlyMap<string, Job>;
 	/** Runs by run id, in the order they were first seen. A job lists its own in `Job.runIds`. */

@@ -1,11 +1,11 @@
 import type {Diagnostic} from '../model/events.js';
 import {addDiagnostic} from '../model/reduce.js';
-import {endInput, type InputEnd, type Model} from '../model/state.js';
+import {endInput, type InputEnd, type Model as ModelState} from '../model/state.js';
 import {Ingest} from '../load/ingest.js';
 import {defaultMaxLineBytes, LineCutter} from '../parse/line-splitter.js';
 import {jsonForTerminal} from '../output/activity-json.js';
 import {buildSummary, type Summary} from '../output/summary.js';
-import type {PerscopeModel} from './model-view.js';
+import type {Model} from './model-view.js';
 
 /** Options of {@link createReducer}. */
 export type ReducerOptions = {
@@ -39,7 +39,7 @@ export type EndOptions = {
  */
 export type Reducer = {
 	/** The model so far: current after every push, read-only, and not a copy. */
-	readonly model: PerscopeModel;
+	readonly model: Model;
 	/**
 	 * Reads one NDJSON line, a string or UTF-8 bytes (a Buffer is a Uint8Array), with or without its
 	 * newline (`\n` or `\r\n`). Line numbers in diagnostics count the lines pushed, as in a file made of
@@ -83,7 +83,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 	const {onDiagnostic} = options;
 	// The plain path (JSON.parse and the schema), which the CLI's fast readers are tested against.
 	const ingest = new Ingest({maxLineBytes, ...(onDiagnostic ? {onDiagnostic} : {})});
-	const model: Model = ingest.model;
+	const model: ModelState = ingest.model;
 	const cutter = new LineCutter({
 		source,
 		from: {offset: 0, lines: 0},
@@ -133,7 +133,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 	const summaryNow = (): Summary => buildSummary(model.inputEnd ? model : {...model, inputEnd: notEnded});
 
 	return {
-		get model(): PerscopeModel {
+		get model(): Model {
 			return model;
 		},
 		push: line => push(line, true),

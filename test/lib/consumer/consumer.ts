@@ -3,7 +3,7 @@
  * the package name) by test/lib/library.test.ts, with no Node types and the strictest options a user may
  * have. The `@ts-expect-error` lines fail the check if the types were too loose to catch them.
  */
-import {createReducer, isToolActivity, streamingText, type Activity, type Diagnostic, type PerscopeModel, type Reducer, type Run, type Summary} from 'perscope';
+import {createReducer, isToolActivity, streamingText, type Activity, type Diagnostic, type Model, type Reducer, type Run, type Summary} from 'perscope';
 
 const seen: Diagnostic[] = [];
 const reducer: Reducer = createReducer({maxLineBytes: 1 << 20, source: 'run.ndjson', onDiagnostic: diagnostic => seen.push(diagnostic)});
@@ -16,7 +16,7 @@ reducer.push(42);
 // @ts-expect-error: there is no such option
 createReducer({maxLineByte: 10});
 
-const model: PerscopeModel = reducer.model;
+const model: Model = reducer.model;
 // @ts-expect-error: the model is the reducer's; a user reads it
 model.activities.push(model.activities[0]);
 
