@@ -92,8 +92,9 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 		overlong: line => ingest.overlong(line),
 	});
 
-	const report = (reason: string) => {
-		const diagnostic = {source, line: cutter.next.lines, reason};
+	/** A diagnostic of the reducer's own, for the line just ended (or, with `inLine`, the one being read). */
+	const report = (reason: string, inLine = false) => {
+		const diagnostic = {source, line: cutter.next.lines + (inLine ? 1 : 0), reason};
 		addDiagnostic(model, diagnostic);
 		onDiagnostic?.(diagnostic);
 	};
@@ -125,9 +126,10 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 			return;
 		}
 
-		// Only JavaScript callers get here: what is neither text nor bytes is one bad line.
-		feed(newline);
-		report(`not a line: a ${line === null ? 'null' : typeof line} was pushed, where a string or bytes were expected`);
+		// Only JavaScript callers get here. What is neither text nor bytes is one bad line when pushed as a
+		// line; as a chunk, it is reported on the line being read and adds nothing to it.
+		if (wholeLine) feed(newline);
+		report(`not a line: a ${line === null ? 'null' : typeof line} was pushed, where a string or bytes were expected`, !wholeLine);
 	};
 
 	const summaryNow = (): Summary => buildSummary(model.inputEnd ? model : {...model, inputEnd: notEnded});

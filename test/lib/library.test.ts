@@ -159,6 +159,19 @@ describe('bad input becomes diagnostics, and nothing throws', () => {
 		]);
 	});
 
+	it('a chunk that is neither text nor bytes is reported on the line being read, which it leaves as it was', () => {
+		const reducer = createReducer();
+		reducer.push('not json');
+		reducer.pushChunk('also ');
+		expect(() => Reflect.apply(reducer.pushChunk, reducer, [42])).not.toThrow();
+		reducer.pushChunk('not json\n');
+		expect(reducer.model.diagnostics.map(diagnostic => [diagnostic.line, diagnostic.reason.startsWith('not a line')])).toEqual([
+			[1, false],
+			[2, true],
+			[2, false],
+		]);
+	});
+
 	it('a line over maxLineBytes is skipped and reported; the next one is read', () => {
 		const limit = Math.max(...demo.map(line => Buffer.byteLength(line)));
 		const reducer = createReducer({maxLineBytes: limit});
