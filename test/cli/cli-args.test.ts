@@ -35,6 +35,7 @@ describe('usage errors', () => {
 		[['--print', '--max-line-bytes', '0', demo], '--max-line-bytes must be a positive whole number'],
 		[['--print', '--replay=fast', demo], '--replay=SPEED needs a positive number'],
 		[['--print', '--replay=2', '--', process.execPath, '-e', '0'], 'cannot be combined with a command'],
+		[['--print', '--replay=2', '--replay=3', demo], 'The flag --replay can only be set once'],
 	])('%j: %s', async (args, what) => {
 		expectUsageError(await run(args), what);
 	});
