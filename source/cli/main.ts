@@ -203,11 +203,15 @@ function normaliseOptions(args: string[]): string[] {
 async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined}): Promise<number> {
 	// A worker loads a large file while Ink loads (sources/load-in-worker.ts): start it before anything else.
 	if (options.replaySpeed === undefined) startEarlyLoad(plan, options.maxLineBytes);
-	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR', 'NODE_ENV'] as const;
+	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'DEV', 'FORCE_COLOR', 'NODE_ENV'] as const;
 	const saved = names.map(name => [name, process.env[name]] as const);
 	process.env['NODE_ENV'] = 'production';
 	delete process.env['CI'];
 	delete process.env['CONTINUOUS_INTEGRATION'];
+	// DEV=true (a name other tools use too) turns on Ink's development mode when its reconciler module loads:
+	// it would read Ink's package.json and import React DevTools, neither of which the bundled views have. At
+	// render Ink only offers its tree to a DevTools hook, if one is installed, so DEV is back by then.
+	delete process.env['DEV'];
 	if (process.env['NO_COLOR'] && !('FORCE_COLOR' in process.env)) process.env['FORCE_COLOR'] = '0';
 	// Loading Ink and React takes longer than reading the first megabytes of a log: put the first screen up
 	// before importing them, so the person sees where they are at once, whatever the machine's load.
