@@ -4,16 +4,18 @@
 // large file (load/load-in-worker.ts), and on a machine with two CPUs whatever it spends there is taken from
 // the worker (docs/performance.md has the figures). So:
 //   1. The views (dist/tui/show-app.js and what only it imports), Ink and React go into one file,
-//      dist/tui/show-app.bundle.js, as they are: nothing inside a dependency is rewritten (issue #17).
-//      Modules the rest of the CLI imports too (the model, present/, query/) stay out and are imported from
-//      dist/, so each has one instance in the process.
-//   2. The compiled app/interactive.js is pointed at the bundle instead of show-app.js.
+//      dist/tui/show-app.bundle.js. Modules the rest of the CLI imports too (the model, present/, query/)
+//      stay out and are imported from dist/, so each has one instance in the process.
+//   2. Ink's files get the reviewed patches of scripts/ink-patches.mjs (Ink's version is pinned, and a file
+//      that is not the one a patch was written for fails the build). Nothing else is rewritten.
+//   3. The compiled app/interactive.js is pointed at the bundle instead of show-app.js.
 // Sources and tests keep importing 'ink' and './show-app.js' as usual (vitest and ink-testing-library use the
 // packages themselves).
 import {readFileSync, writeFileSync} from 'node:fs';
 import {join, relative, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import {inkPatches, inkPatchPlugin} from './ink-patches.mjs';
 
 // Paths, not URL pathnames: a checkout under a directory with a space in its name must build too.
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -62,9 +64,10 @@ const sharedModules = {
 	},
 };
 
+const patches = inkPatchPlugin(join(root, 'node_modules', 'ink'));
 await build({
 	entryPoints: [join(viewsDir, 'show-app.js')],
-	plugins: [sharedModules],
+	plugins: [sharedModules, patches.plugin],
 	bundle: true,
 	platform: 'node',
 	format: 'esm',
@@ -84,6 +87,9 @@ await build({
 	logLevel: 'warning',
 	legalComments: 'none',
 });
+
+const unused = inkPatches.filter(each => !patches.applied().includes(each.file));
+if (unused.length > 0) throw new Error(`bundle-views: the bundle no longer loads Ink's ${unused.map(each => each.file).join(', ')}; review scripts/ink-patches.mjs`);
 
 const interactive = join(dist, 'app', 'interactive.js');
 const wiring = readFileSync(interactive, 'utf8');
