@@ -4,7 +4,7 @@
 // patch file names the sha256 of the file it was written for, and any other content fails the build: a new
 // Ink must be looked at before a patch is carried over to it, or the patch dropped.
 import {createHash} from 'node:crypto';
-import {readFileSync} from 'node:fs';
+import {readFileSync, realpathSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
@@ -60,7 +60,9 @@ export function applyPatch(source, patchText, patchName) {
  */
 export function inkPatchPlugin(inkDir) {
 	const patched = new Set();
-	const byPath = new Map(inkPatches.map(each => [join(inkDir, each.file), each]));
+	// esbuild loads files by their real path: node_modules may be a link (a shared or linked install).
+	const dir = realpathSync(inkDir);
+	const byPath = new Map(inkPatches.map(each => [join(dir, each.file), each]));
 	return {
 		applied: () => inkPatches.filter(each => patched.has(each.file)).map(each => each.file),
 		plugin: {
