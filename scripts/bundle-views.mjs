@@ -75,9 +75,9 @@ await build({
 	outfile: join(viewsDir, bundleName),
 	// Ink's development mode (DEV=true) imports ./devtools.js, which needs react-devtools-core (not installed);
 	// bundled, its static import would be hoisted to the top of the bundle and fail every start. Left out, it
-	// stays a dynamic import that never runs: the CLI hides DEV while Ink loads (runInteractive).
+	// stays a dynamic import that never runs: the CLI hides DEV while Ink loads, as it hides CI.
 	external: ['./devtools.js'],
-	// The viewer always loads the views with NODE_ENV=production (runInteractive): React and its reconciler are
+	// The viewer always loads the views with NODE_ENV=production (set by the CLI): React and its reconciler are
 	// then only their production builds. Left undecided here, the development builds (~1 MB) would be parsed
 	// on every start.
 	define: {'process.env.NODE_ENV': '"production"'},
