@@ -2,12 +2,12 @@ import {describe, expect, it} from 'vitest';
 import {prepareInkEnvironment} from './ink-environment.js';
 
 describe('prepareInkEnvironment', () => {
-	it('hides CI, asks for React production and puts everything back as it was', () => {
-		const env: NodeJS.ProcessEnv = {CI: 'true', CONTINUOUS_INTEGRATION: '1', NODE_ENV: 'development', PATH: '/bin'};
+	it('hides CI and DEV, asks for React production and puts everything back as it was', () => {
+		const env: NodeJS.ProcessEnv = {CI: 'true', CONTINUOUS_INTEGRATION: '1', DEV: 'true', NODE_ENV: 'development', PATH: '/bin'};
 		const restore = prepareInkEnvironment(env);
 		expect(env).toEqual({NODE_ENV: 'production', PATH: '/bin'});
 		restore();
-		expect(env).toEqual({CI: 'true', CONTINUOUS_INTEGRATION: '1', NODE_ENV: 'development', PATH: '/bin'});
+		expect(env).toEqual({CI: 'true', CONTINUOUS_INTEGRATION: '1', DEV: 'true', NODE_ENV: 'development', PATH: '/bin'});
 	});
 
 	it('turns NO_COLOR into FORCE_COLOR=0 for chalk, unless FORCE_COLOR is set', () => {

@@ -13,7 +13,7 @@
 const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
 
 /** Everything set or hidden here, to be put back. */
-const changedNames = [...ciNames, 'FORCE_COLOR', 'NODE_ENV'] as const;
+const changedNames = [...ciNames, 'DEV', 'FORCE_COLOR', 'NODE_ENV'] as const;
 
 /**
  * Sets `env` (the process's environment by default) up for importing Ink and React, and returns what puts
@@ -23,6 +23,10 @@ export function prepareInkEnvironment(env: NodeJS.ProcessEnv = process.env): () 
 	const saved = changedNames.map(name => [name, env[name]] as const);
 	env['NODE_ENV'] = 'production';
 	for (const name of ciNames) delete env[name];
+	// DEV=true (a name other tools use too) turns on Ink's development mode when its reconciler module loads:
+	// it would read Ink's package.json and import React DevTools, neither of which the bundled views have. At
+	// render Ink only offers its tree to a DevTools hook, if one is installed, so DEV is back by then.
+	delete env['DEV'];
 	if (env['NO_COLOR'] && !('FORCE_COLOR' in env)) env['FORCE_COLOR'] = '0';
 	return () => {
 		for (const [name, value] of saved) {
