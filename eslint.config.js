@@ -21,6 +21,8 @@ const layers = {
 	app: ['cli', 'tui', 'output', 'load', 'input', 'parse', 'query', 'present', 'model'],
 	cli: ['app', 'tui', 'output', 'load', 'input', 'parse', 'query', 'present', 'model'],
 	tools: ['model'],
+	// The library's public entry (package.json "exports"): the model and its summary, no terminal, no files.
+	lib: ['load', 'parse', 'model', 'query', 'output', 'present'],
 };
 const pure = ['model', 'parse', 'query', 'present'];
 const all = Object.keys(layers);

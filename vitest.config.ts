@@ -3,6 +3,10 @@ import {defineConfig} from 'vitest/config';
 export default defineConfig({
 	test: {
 		include: ['source/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+		// Many test files spend most of their time waiting for a CLI they started (golden outputs, exits, the
+		// tmux end-to-end tests): on a 2-core machine vitest's default of one worker leaves a core idle while
+		// they wait. Three workers keep both busy.
+		maxWorkers: 3,
 		// End-to-end tests drive real processes in real terminals; they wait on content, not on fixed sleeps.
 		testTimeout: 30_000,
 		hookTimeout: 30_000,

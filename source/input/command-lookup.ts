@@ -4,15 +4,16 @@ import {errorCode} from './fs-errors.js';
 
 /**
  * Why `name` cannot be run, or undefined when it can. Checked before anything starts, the way a shell
- * looks a command up, so a typo gives one clear message instead of a viewer waiting for events.
+ * looks a command up in `searchPath` (PATH, given by the CLI), so a typo gives one clear message instead of
+ * a viewer waiting for events.
  */
-export function whyNotRunnable(name: string, pathVariable = process.env['PATH'] ?? ''): string | undefined {
+export function whyNotRunnable(name: string, searchPath: string): string | undefined {
 	// Windows resolves through PATHEXT and the registry; spawn's own error is the better judge there.
 	if (process.platform === 'win32') return undefined;
 	if (name === '') return 'empty command name';
 	if (name.includes('/')) return problemWith(name, true);
 	let denied = false;
-	for (const directory of pathVariable.split(delimiter)) {
+	for (const directory of searchPath.split(delimiter)) {
 		const problem = problemWith(join(directory === '' ? '.' : directory, name), false);
 		if (problem === undefined) return undefined;
 		if (problem === 'permission denied') denied = true;

@@ -45,8 +45,11 @@ export const demoLogPath = fileURLToPath(new URL('../../fixtures/demo.ndjson', i
 export type InputContext = {
 	stdinIsTTY: boolean;
 	follow?: boolean;
-	/** Everything after `--` on the command line. */
-	command?: string[] | undefined;
+	/**
+	 * Everything after `--` on the command line, and the PATH its name is looked up in (the CLI reads the
+	 * environment; this layer is given what it needs).
+	 */
+	command?: {argv: string[]; searchPath: string} | undefined;
 };
 
 /**
@@ -84,10 +87,10 @@ function plan(inputs: Input[], follow: boolean): InputPlan {
 	return {inputs, label: inputs.map(input => input.label).join(', '), demo: false, follow, jobsRoot: undefined};
 }
 
-function commandInput(command: string[]): Input {
+function commandInput({argv: command, searchPath}: {argv: string[]; searchPath: string}): Input {
 	const [name] = command;
 	if (name === undefined || name === '') throw new InputError('no command after --', 2);
-	const problem = whyNotRunnable(name);
+	const problem = whyNotRunnable(name, searchPath);
 	if (problem !== undefined) throw new InputError(`cannot run ${name}: ${problem}`, commandNotFoundExitCode);
 	return {kind: 'command', command, label: command.join(' ')};
 }

@@ -7,9 +7,12 @@ import {maxStderrLineLength, maxStderrLines} from './stderr-tail.js';
 import {waitUntil} from '../../test/helpers/cli-process.js';
 import {runLines} from '../../test/helpers/events.js';
 
+// The PATH the CLI would pass for a command to be looked up in.
+const searchPath = process.env['PATH'] ?? '';
+
 function runCommand(source: string, hooks: {onStderr?: (text: string, state: SourceState) => void; onChange?: () => void} = {}) {
 	const ingest = new Ingest({maxLineBytes: 1024 * 1024});
-	const plan = resolveInputs([], {stdinIsTTY: false, command: [process.execPath, '-e', source]});
+	const plan = resolveInputs([], {stdinIsTTY: false, command: {argv: [process.execPath, '-e', source], searchPath}});
 	const running = runSources(plan, ingest, hooks);
 	return {ingest, plan, running, state: running.states[0]!};
 }
@@ -78,12 +81,12 @@ describe('runSources with a command', () => {
 
 describe('resolveInputs', () => {
 	it('checks a command up front: 127 when it cannot run, 2 when there is none', () => {
-		expect(() => resolveInputs([], {stdinIsTTY: false, command: ['perscope-no-such-command-xyz']})).toThrow(
+		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: ['perscope-no-such-command-xyz'], searchPath}})).toThrow(
 			expect.objectContaining({message: 'cannot run perscope-no-such-command-xyz: command not found', exitCode: 127}),
 		);
-		expect(() => resolveInputs([], {stdinIsTTY: false, command: ['./no/such/file']})).toThrow(expect.objectContaining({message: 'cannot run ./no/such/file: no such file', exitCode: 127}));
-		expect(() => resolveInputs([], {stdinIsTTY: false, command: ['./test']})).toThrow(expect.objectContaining({message: 'cannot run ./test: it is a directory', exitCode: 127}));
-		expect(() => resolveInputs([], {stdinIsTTY: false, command: []})).toThrow(expect.objectContaining({exitCode: 2}));
+		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: ['./no/such/file'], searchPath}})).toThrow(expect.objectContaining({message: 'cannot run ./no/such/file: no such file', exitCode: 127}));
+		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: ['./test'], searchPath}})).toThrow(expect.objectContaining({message: 'cannot run ./test: it is a directory', exitCode: 127}));
+		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: [], searchPath}})).toThrow(expect.objectContaining({exitCode: 2}));
 	});
 
 	it('lets a missing file be waited for only when following', () => {
@@ -96,7 +99,7 @@ describe('resolveInputs', () => {
 	});
 
 	it('reads a command instead of stdin or the demo when one is given', () => {
-		expect(resolveInputs([], {stdinIsTTY: true, command: ['node', '--version']})).toMatchObject({
+		expect(resolveInputs([], {stdinIsTTY: true, command: {argv: ['node', '--version'], searchPath}})).toMatchObject({
 			inputs: [{kind: 'command', command: ['node', '--version'], label: 'node --version'}],
 			label: 'node --version',
 			demo: false,

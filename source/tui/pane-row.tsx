@@ -43,7 +43,8 @@ export function PaneRow({model, pane, depth, collapsed, orphan, selected}: {
 	const stats = paneStats(model, pane);
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	const from = model.runs.get(pane.paneId)?.resumedFrom;
-	const branched = from ? ` · from ${from.runId.slice(0, 8)}${from.stepNumber === null ? '' : ` step ${from.stepNumber}`}` : '';
+	// Only the run id comes from the log; sanitising the whole phrase would trim its leading space.
+	const branched = from ? ` · from ${sanitizeLine(from.runId.slice(0, 8))}${from.stepNumber === null ? '' : ` step ${from.stepNumber}`}` : '';
 	return (
 		<Text inverse={selected}>
 			{' '.repeat(depth * 2)}
@@ -57,7 +58,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, selected}: {
 				{' · '}
 				{stats.steps} step{stats.steps === 1 ? '' : 's'} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ · {formatDuration(stats.durationMs)}
 				{resumes}
-				{sanitizeLine(branched)}
+				{branched}
 				{orphan ? ' · parent not in log' : ''}
 			</Text>
 		</Text>

@@ -1,16 +1,20 @@
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {styledCharsFromTokens, tokenize} from '@alcalzone/ansi-tokenize';
+import {build} from 'esbuild';
 import fc from 'fast-check';
-import {beforeAll, describe, expect, it} from 'vitest';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {applyPatch, inkPatchPlugin} from '../../scripts/ink-patches.mjs';
 import {root} from '../helpers/fixture-files.js';
 
 /*
- * The viewer's Ink is bundled with a faster `get` for its output grid (scripts/ink-output-rows.js): rows that
- * one text covers from column 0 are kept as that text instead of being cut into cells and put back together.
- * Whatever is written, clipped and transformed, each row must show the same characters in the same styles as
- * Ink's own output.js gives. Rows are compared as Ink's tokenizer reads them back: the escape codes may be
- * spelled differently, the screen may not. The bundle is built by `npm test` before this runs.
+ * The viewer's Ink is bundled with a patched `get` for its output grid (scripts/ink-output-rows.patch): rows
+ * that one text covers from column 0 are kept as that text instead of being cut into cells and put back
+ * together. Whatever is written, clipped and transformed, each row must show the same characters in the same
+ * styles as Ink's own output.js gives. Rows are compared as Ink's tokenizer reads them back: the escape codes
+ * may be spelled differently, the screen may not. The patched module is built here the way the bundle is.
  */
 
 type Clip = {x1?: number; x2?: number; y1?: number; y2?: number};
@@ -22,15 +26,24 @@ type OutputGrid = {
 };
 type OutputClass = new (options: {width: number; height: number}) => OutputGrid;
 
+const inkDir = join(root, 'node_modules', 'ink');
+const outputFile = join(inkDir, 'build', 'output.js');
+const patchFile = join(root, 'scripts', 'ink-output-rows.patch');
+const built = mkdtempSync(join(tmpdir(), 'perscope-ink-output-'));
 let inkOutput: OutputClass;
 let fastOutput: OutputClass;
 
 beforeAll(async () => {
-	const original: {default: OutputClass} = await import(pathToFileURL(join(root, 'node_modules/ink/build/output.js')).href);
-	const bundled: {InkOutputForTests: OutputClass} = await import(pathToFileURL(join(root, 'dist/tui/show-app.bundle.js')).href);
+	const patches = inkPatchPlugin(inkDir);
+	await build({entryPoints: [outputFile], plugins: [patches.plugin], bundle: true, platform: 'node', format: 'esm', outfile: join(built, 'output.js'), logLevel: 'warning'});
+	expect(patches.applied()).toStrictEqual(['build/output.js']);
+	const original: {default: OutputClass} = await import(pathToFileURL(outputFile).href);
+	const patched: {default: OutputClass} = await import(pathToFileURL(join(built, 'output.js')).href);
 	inkOutput = original.default;
-	fastOutput = bundled.InkOutputForTests;
+	fastOutput = patched.default;
 });
+
+afterAll(() => rmSync(built, {recursive: true, force: true}));
 
 /** What a terminal shows of a row: its cells, without the blank unstyled ones at the end. */
 function cells(row: string): Array<[string, string[]]> {
@@ -80,7 +93,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
 	{weight: 1, arbitrary: fc.constant({kind: 'unclip' as const})},
 );
 
-describe('the bundled output grid shows what Ink’s own shows', () => {
+describe('the patched output grid shows what Ink’s own shows', () => {
 	it('for any writes, clips and transformers', () => {
 		fc.assert(
 			fc.property(fc.integer({min: 1, max: 30}), fc.integer({min: 1, max: 8}), fc.array(operation, {maxLength: 12}), (width, height, operations) => {
@@ -101,5 +114,29 @@ describe('the bundled output grid shows what Ink’s own shows', () => {
 		// The box really is drawn over the rows it covers, and the rows around it are intact.
 		expect(fast.rows[6]!.map(([value]) => value).join('')).toContain('│ ok │');
 		expect(fast.rows[3]![0]![0]).toBe('›');
+	});
+});
+
+describe('the patch is applied only to the file it was written for', () => {
+	const source = readFileSync(outputFile, 'utf8');
+	const patch = readFileSync(patchFile, 'utf8');
+
+	it('names the Ink that package.json pins, exactly', () => {
+		const pinned: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).dependencies.ink;
+		expect(pinned).toMatch(/^\d+\.\d+\.\d+$/);
+		expect(patch).toContain(`Ink ${String(pinned)}'s build/output.js`);
+	});
+
+	it('fails when Ink’s file differs by one character, naming the patch', () => {
+		expect(applyPatch(source, patch, 'the patch')).toContain('writeCells(');
+		expect(() => applyPatch(source.replace('trimEnd()', 'trimEnd( )'), patch, 'the patch')).toThrow(/^the patch: the file to patch is not the one the patch was written for/);
+	});
+
+	it('fails when a line of the diff does not match, even with the right hash', () => {
+		const lines = source.split('\n');
+		const hunk = /^@@ -(\d+)/m.exec(patch);
+		const moved = patch.replace(hunk![0], `@@ -${Number(hunk![1]) + 1}`);
+		expect(lines.length).toBeGreaterThan(100);
+		expect(() => applyPatch(source, moved, 'the patch')).toThrow(/^the patch: line \d+ is not/);
 	});
 });

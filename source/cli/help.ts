@@ -1,0 +1,48 @@
+import {defaultMaxLineBytes} from '../parse/line-splitter.js';
+import {defaultMaxGapMs} from '../query/replay-speed.js';
+
+/** What `perscope --help` prints (meow puts the package's description above it). */
+export const help = `
+  Usage
+    $ perscope [options] [FILE…]          view saved logs (.ndjson, .gz)
+    $ perstack run … | perscope [options]  view events piped on stdin
+    $ perscope                             (no input) open the bundled demo log
+
+  Output (the interactive viewer is used when stdout is a terminal)
+    --print                 readable transcript, one activity per line (default when stdout is not a terminal)
+    --json                  every activity as one JSON object per line, in arrival order
+    --summary               a table of jobs and runs: status, steps, tokens, duration, error
+    --summary --json        the same as one JSON document
+
+  Input
+    FILE…                   NDJSON event logs, plain or gzip-compressed (told by content, not name); - is stdin
+    perstack/jobs/ID        a persisted Perstack job: its runs/*/event-*.json files, in event order
+    perstack                list the persisted jobs, newest first (perstack/jobs works too)
+    -- COMMAND [ARGS…]      run COMMAND (no shell) and view its stdout live; its stderr is kept apart.
+                            perscope then exits with the command's code (128+N if signal N killed it,
+                            127 if it cannot run); Ctrl-C interrupts the command first
+    -f, --follow            keep reading files and job directories as they grow, like tail -F (truncated
+                            or rotated files are read again; missing ones are waited for); Ctrl-C stops
+    --max-line-bytes N      lines longer than N bytes are skipped with a diagnostic (default ${defaultMaxLineBytes})
+
+  Find
+    --filter EXPR           only matching activities, in the viewer, --print and --json (--summary is never
+                            filtered; --print and --json count the hidden ones on stderr). Every term must hold:
+                              type:exec,readTextFile   activity type (any of)
+                              expert:KEY               expert key (any of a comma list)
+                              run:PREFIX               run id prefix
+                              errors                   errors, and tool calls that returned one
+                              step:7  step:10-20       step number or range (step:10- and step:-20 too)
+                              vitest  "two words"      free text: paths, commands, queries, results, reasoning
+                            -term negates (--filter -type:todo). Repeat --filter to add terms
+    --replay[=SPEED]        play saved logs with their original timing, SPEED times as fast (default 1,
+                            e.g. --replay=10); a pause over ${defaultMaxGapMs / 1000} s in the log is cut to ${defaultMaxGapMs / 1000} s / SPEED.
+                            Not with --follow or a command; --summary ignores it
+
+  Other
+    --help                  show this help
+    --version               show the version
+
+  Exit codes
+    0 success (bad lines are reported, not fatal) · 1 an input cannot be read · 2 bad usage
+`;

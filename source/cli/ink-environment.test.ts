@@ -1,0 +1,23 @@
+import {describe, expect, it} from 'vitest';
+import {prepareInkEnvironment} from './ink-environment.js';
+
+describe('prepareInkEnvironment', () => {
+	it('hides CI and DEV, asks for React production and puts everything back as it was', () => {
+		const env: NodeJS.ProcessEnv = {CI: 'true', CONTINUOUS_INTEGRATION: '1', DEV: 'true', NODE_ENV: 'development', PATH: '/bin'};
+		const restore = prepareInkEnvironment(env);
+		expect(env).toEqual({NODE_ENV: 'production', PATH: '/bin'});
+		restore();
+		expect(env).toEqual({CI: 'true', CONTINUOUS_INTEGRATION: '1', DEV: 'true', NODE_ENV: 'development', PATH: '/bin'});
+	});
+
+	it('turns NO_COLOR into FORCE_COLOR=0 for chalk, unless FORCE_COLOR is set', () => {
+		const noColor: NodeJS.ProcessEnv = {NO_COLOR: '1'};
+		const restore = prepareInkEnvironment(noColor);
+		expect(noColor).toEqual({NO_COLOR: '1', FORCE_COLOR: '0', NODE_ENV: 'production'});
+		restore();
+		expect(noColor).toEqual({NO_COLOR: '1'});
+		const forced: NodeJS.ProcessEnv = {NO_COLOR: '1', FORCE_COLOR: '3'};
+		prepareInkEnvironment(forced);
+		expect(forced['FORCE_COLOR']).toBe('3');
+	});
+});

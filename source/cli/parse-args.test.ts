@@ -1,0 +1,76 @@
+import {describe, expect, it} from 'vitest';
+import {defaultMaxLineBytes} from '../parse/line-splitter.js';
+import {parseCommandLine, type CommandLine, type RunRequest} from './parse-args.js';
+
+async function request(argv: string[]): Promise<RunRequest> {
+	const line = await parseCommandLine(argv);
+	if (line.kind !== 'run') throw new Error(`expected a run, got ${JSON.stringify(line)}`);
+	return line.request;
+}
+
+async function error(argv: string[]): Promise<string> {
+	const line: CommandLine = await parseCommandLine(argv);
+	if (line.kind !== 'usage-error') throw new Error(`expected a usage error, got ${JSON.stringify(line)}`);
+	return line.message;
+}
+
+describe('parseCommandLine', () => {
+	it('defaults: files in order, no mode (the terminal decides), no filter, no replay', async () => {
+		expect(await request(['a.ndjson', '-', 'b.ndjson'])).toEqual({
+			paths: ['a.ndjson', '-', 'b.ndjson'],
+			command: undefined,
+			mode: undefined,
+			follow: false,
+			maxLineBytes: defaultMaxLineBytes,
+			filter: undefined,
+			replaySpeed: undefined,
+		});
+	});
+
+	it.each([
+		[['--print'], 'print'],
+		[['--json'], 'json'],
+		[['--summary'], 'summary'],
+		[['--summary', '--json'], 'summary-json'],
+		[['--json', '--summary'], 'summary-json'],
+	])('%j is the %s mode', async (argv, mode) => {
+		expect((await request([...argv, 'x.ndjson'])).mode).toBe(mode);
+	});
+
+	it('--replay alone is speed 1 and leaves the next word a file; --replay=10 and --replay=10x are speeds', async () => {
+		expect(await request(['--replay', 'package.json', 'x.ndjson'])).toMatchObject({replaySpeed: 1, paths: ['package.json', 'x.ndjson']});
+		expect(await request(['a.ndjson', '--replay'])).toMatchObject({replaySpeed: 1, paths: ['a.ndjson']});
+		expect((await request(['--replay=10', 'x'])).replaySpeed).toBe(10);
+		expect((await request(['--replay=10x', 'x'])).replaySpeed).toBe(10);
+	});
+
+	it('--filter takes a word starting with -, repeats, and reads like --filter=', async () => {
+		const separate = await request(['--filter', '-type:todo', '--filter', 'errors', 'x']);
+		expect(separate.paths).toEqual(['x']);
+		expect(separate.filter).toBeDefined();
+		expect(await request(['--filter=-type:todo', '--filter=errors', 'x'])).toEqual(separate);
+	});
+
+	it('everything after the first -- is the command, untouched', async () => {
+		expect(await request(['-f', 'log', '--', 'perstack', 'run', '--filter', 'x', '--', '--replay'])).toMatchObject({
+			paths: ['log'],
+			follow: true,
+			command: ['perstack', 'run', '--filter', 'x', '--', '--replay'],
+		});
+	});
+
+	it('--max-line-bytes N and --max-line-bytes=N', async () => {
+		expect((await request(['--max-line-bytes', '1024', 'x'])).maxLineBytes).toBe(1024);
+		expect((await request(['--max-line-bytes=2048', 'x'])).maxLineBytes).toBe(2048);
+	});
+
+	it('names unknown options as they were typed', async () => {
+		expect(await error(['--foo-bar', 'x'])).toBe('unknown option --foo-bar');
+		expect(await error(['-xy'])).toBe('unknown options -x, -y');
+	});
+
+	it('--help and --version win over everything else', async () => {
+		expect(await parseCommandLine(['--print', 'x', '--help'])).toMatchObject({kind: 'help', text: expect.stringContaining('Usage')});
+		expect(await parseCommandLine(['--version', '--json'])).toMatchObject({kind: 'version', text: expect.stringMatching(/^\d+\.\d+\.\d+\n$/)});
+	});
+});

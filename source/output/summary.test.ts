@@ -1,0 +1,63 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
+import {endInput} from '../model/state.js';
+import {buildSummary} from './summary.js';
+
+describe('buildSummary', () => {
+	it('gives each job its status, steps and tokens, and its runs in the order they happened', () => {
+		const summary = buildSummary(modelFromFixtures('demo.ndjson'));
+		expect(summary.events).toBe(223);
+		expect(summary.jobs).toHaveLength(1);
+		const [job] = summary.jobs;
+		expect(job).toMatchObject({jobId: 'nibyyurl65b4kj4hbi6jlvhk', status: 'completed', steps: 17, usage: {inputTokens: 42_692, outputTokens: 907}});
+		expect(job!.runs.map(run => [run.expertKey, run.status, run.steps])).toEqual([
+			['bugfix-lead', 'stoppedByDelegate', 4],
+			['test-runner', 'completed', 4],
+			['code-reader', 'completed', 3],
+			['bugfix-lead', 'completed', 6],
+		]);
+	});
+
+	it('links delegates to their parent and a resumed run to the run it resumes', () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const [first, testRunner, , resumed] = buildSummary(model).jobs[0]!.runs;
+		expect(testRunner!.parentRunId).toBe(first!.runId);
+		expect(resumed!.resumesRunId).toBe(first!.runId);
+		expect(first!.resumesRunId).toBeNull();
+		expect(resumed!.activities).toBe(runByExpert(model, 'bugfix-lead', 1).activityCount);
+	});
+
+	it('writes a run error as name: message, and null for a run without one', () => {
+		const runs = buildSummary(modelFromFixtures('delegate-failure.ndjson')).jobs[0]!.runs;
+		expect(runs.find(run => run.expertKey === 'changelog-writer')?.error).toBe('AI_APICallError: Overloaded');
+		expect(runs.find(run => run.expertKey === 'docs-checker')?.error).toBeNull();
+	});
+
+	it('tells why the job ended while its coordinator waited, once the input has ended', () => {
+		const model = modelFromFixtures('delegate-failure.ndjson');
+		expect(buildSummary(model).jobs[0]!.runs[0]!.endedWhileWaiting).toBeNull();
+		endInput(model, {exitCode: 1, lastStderr: undefined});
+		expect(buildSummary(model).jobs[0]!.runs[0]!.endedWhileWaiting).toEqual({
+			failedRunId: runByExpert(model, 'changelog-writer').runId,
+			reason: 'changelog-writer failed: AI_APICallError: Overloaded; the command exited 1',
+		});
+	});
+
+	it('counts unknown event types by name, in name order, and lists bad lines', () => {
+		expect(buildSummary(modelFromFixtures('mcp-and-unknown.ndjson')).unknownEvents).toEqual({skillHealthCheck: 1, startPlanning: 2});
+		const model = modelFromText(`${readFileSync(fixturePath('real/simple.ndjson'), 'utf8')}not json\n`, {source: 'run.ndjson'});
+		const {diagnostics} = buildSummary(model);
+		expect(diagnostics).toHaveLength(1);
+		expect(diagnostics[0]).toMatchObject({source: 'run.ndjson', line: 17});
+	});
+
+	it('leaves out a job that has no runs yet', () => {
+		const lines = readFileSync(fixturePath('real/simple.ndjson'), 'utf8').split('\n');
+		const beforeStart = lines.slice(0, lines.findIndex(line => line.includes('"type":"startRun"')));
+		const model = modelFromText(beforeStart.join('\n'));
+		// The runtime announced the job, but no run has started in it.
+		expect(model.jobs.size).toBe(1);
+		expect(buildSummary(model).jobs).toEqual([]);
+	});
+});

@@ -1,0 +1,148 @@
+import {describe, expect, it} from 'vitest';
+import {modelFromFixtures} from '../../test/helpers/load.js';
+import type {Activity, ToolActivity, ToolActivityType} from '../model/state.js';
+import {argsDetail, describeActivity, iconOf, safeJson} from './describe-activity.js';
+
+/** The one-line forms of a fixture's activities, as `icon verb detail`. */
+function linesOf(fixture: string): string[] {
+	return modelFromFixtures(fixture).activities.map(activity => {
+		const line = describeActivity(activity);
+		return `${line.icon} ${line.verb}${line.detail === '' ? '' : ` ${line.detail}`}`;
+	});
+}
+
+function activityOf(fixture: string, find: (activity: Activity) => boolean): Activity {
+	const found = modelFromFixtures(fixture).activities.find(find);
+	if (!found) throw new Error(`no such activity in ${fixture}`);
+	return found;
+}
+
+const ref = {source: 'test', line: 1, offset: 0};
+
+function toolCall(type: ToolActivityType, args: unknown, result?: {text: string; error?: string}, names: {skillName?: string; toolName?: string} = {}): ToolActivity {
+	return {
+		id: 'a-1',
+		expertKey: 'expert',
+		runId: 'run-1',
+		previousActivityId: null,
+		delegatedBy: undefined,
+		reasoning: undefined,
+		step: 1,
+		timestamp: 1_700_000_000_000,
+		ref,
+		seq: 0,
+		settled: result !== undefined,
+		type,
+		toolCallId: 'call-1',
+		skillName: names.skillName ?? '@perstack/base',
+		toolName: names.toolName ?? type,
+		args,
+		message: undefined,
+		result: result === undefined ? undefined : {text: result.text, error: result.error, ref},
+	};
+}
+
+describe('describeActivity on a real Perstack run', () => {
+	it('names each base tool by a short verb and what it acted on', () => {
+		expect(linesOf('real/tools.ndjson')).toEqual([
+			'💬 query Create a notes file, check it and report back.',
+			'☑ todo +4: Write notes.md; Read notes.md back; Inspect the workspace; Count lines with wc',
+			'✏️ write notes.md',
+			'📄 read notes.md',
+			'📁 list .',
+			'📄 read missing-file.txt',
+			'⚡ exec wc -l notes.md',
+			'✏️ append notes.md',
+			'☑ todo done 0, 1, 2',
+			'🏁 attempt completion refused: 1 todo remain',
+			'☑ todo done 3',
+			'🏁 attempt completion',
+			expect.stringMatching(/^✅ complete I created `notes.md` with three bullet points/),
+		]);
+	});
+
+	it('carries a failed tool result as the error', () => {
+		const failed = describeActivity(activityOf('real/tools.ndjson', activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing')));
+		expect(failed.error).toBe('File missing-file.txt does not exist.');
+		expect(failed.pending).toBe(false);
+	});
+
+	it('writes a run error as its name and message', () => {
+		const error = describeActivity(activityOf('stop-error.ndjson', activity => activity.type === 'error'));
+		expect(error.detail).toBe('AI_APICallError: prompt is too long: 211403 tokens > 200000 maximum');
+		expect(error.error).toBe('prompt is too long: 211403 tokens > 200000 maximum');
+	});
+
+	it('shows a question to the person as pending until it is answered', () => {
+		const ask = describeActivity(activityOf('real/interactive-1.ndjson', activity => activity.type === 'interactiveTool'));
+		expect(ask).toMatchObject({icon: '🙋', verb: 'ask askUser', detail: 'Which colour should the report use?', pending: true});
+	});
+
+	it('names a delegation by the expert it goes to and the query, and a return by who came back', () => {
+		const lines = linesOf('demo.ndjson');
+		expect(lines).toContain('🤝 delegate test-runner: Run the test suite and report exactly which assertions fail and with what values.');
+		expect(lines).toContain('📬 delegation complete test-runner, code-reader');
+	});
+
+	it('names an MCP tool by its skill without the @perstack/ scope', () => {
+		expect(linesOf('demo.ndjson')).toContain('🔧 github/search_issues formatDuration repo:acme/tiny-utils');
+	});
+});
+
+describe('describeActivity on hand-made tool calls', () => {
+	it('quotes exec arguments the way a shell would need them', () => {
+		const line = describeActivity(toolCall('exec', {command: 'git', args: ['commit', '-m', "it's done"]}, {text: ''}));
+		expect(line.detail).toBe(`git commit -m 'it'\\''s done'`);
+	});
+
+	it('shows a move as source → destination', () => {
+		expect(describeActivity(toolCall('moveFile', {source: 'a.txt', destination: 'b/a.txt'}, {text: ''})).detail).toBe('a.txt → b/a.txt');
+	});
+
+	it('marks a tool call without a result as pending, but not attemptCompletion', () => {
+		expect(describeActivity(toolCall('readTextFile', {path: 'x'})).pending).toBe(true);
+		expect(describeActivity(toolCall('attemptCompletion', {})).pending).toBe(false);
+	});
+
+	it('keeps terminal escapes out of the line', () => {
+		const line = describeActivity(toolCall('readTextFile', {path: 'evil\u001B[2Jname\nnext'}, {text: '', error: 'bad\u001B]0;title\u0007'}));
+		expect(line.detail).not.toMatch(/[\u001B\u0007\n]/);
+		expect(line.error).not.toMatch(/[\u001B\u0007]/);
+		expect(line.detail).toContain('name');
+	});
+
+	it('cuts a very long detail to a transcript line with an ellipsis', () => {
+		const line = describeActivity(toolCall('exec', {command: 'echo', args: ['x'.repeat(5000)]}, {text: ''}));
+		expect(line.detail.length).toBeLessThanOrEqual(400);
+		expect(line.detail.endsWith('…')).toBe(true);
+	});
+
+	it('never leaves half an emoji where it cuts', () => {
+		const line = describeActivity(toolCall('readTextFile', {path: `${'a'.repeat(398)}😀😀😀`}, {text: ''}));
+		expect(line.detail.endsWith('…')).toBe(true);
+		expect(line.detail).not.toMatch(/[\uD800-\uDBFF]…$/);
+	});
+});
+
+describe('argsDetail', () => {
+	it('shows a single string argument bare, anything else as JSON', () => {
+		expect(argsDetail({question: 'Which colour?'})).toBe('Which colour?');
+		expect(argsDetail({q: 'login', perPage: 5})).toBe('{"q":"login","perPage":5}');
+		expect(argsDetail(undefined)).toBe('');
+	});
+});
+
+describe('safeJson', () => {
+	it('does not throw on a cyclic value', () => {
+		const cyclic: Record<string, unknown> = {};
+		cyclic['self'] = cyclic;
+		expect(safeJson(cyclic)).toBe('[value too deep or cyclic to show]');
+	});
+});
+
+describe('iconOf', () => {
+	it('gives the delegate and error icons the legend uses', () => {
+		expect(iconOf('delegate')).toBe('🤝');
+		expect(iconOf('error')).toBe('❌');
+	});
+});

@@ -1,0 +1,56 @@
+import React, {type ReactElement} from 'react';
+import {describe, expect, it} from 'vitest';
+import {waitForFrame} from '../../test/helpers/app.js';
+import {modelFromFixtures} from '../../test/helpers/load.js';
+import {renderView} from '../../test/helpers/views.js';
+import type {Activity} from '../model/state.js';
+import {ActivityRow, Highlighted, LiveRow} from './activity-row.js';
+
+function find(fixture: string, test: (activity: Activity) => boolean): Activity {
+	const found = modelFromFixtures(fixture).activities.find(test);
+	if (!found) throw new Error(`no such activity in ${fixture}`);
+	return found;
+}
+
+async function frameOf(element: ReactElement): Promise<string> {
+	const view = renderView(element);
+	const frame = await waitForFrame(view, text => text.trim() !== '');
+	view.unmount();
+	return frame;
+}
+
+describe('an activity row', () => {
+	it('shows the icon, the verb and what it acted on, indented under its pane', async () => {
+		const list = find('real/tools.ndjson', activity => activity.type === 'listDirectory');
+		expect(await frameOf(<ActivityRow activity={list} depth={0} selected={false} />)).toBe('  📁 list .');
+		expect(await frameOf(<ActivityRow activity={list} depth={2} selected={false} />)).toBe('      📁 list .');
+	});
+
+	it('adds a failed tool call’s error after a cross', async () => {
+		const missing = find('real/tools.ndjson', activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing'));
+		expect(await frameOf(<ActivityRow activity={missing} depth={0} selected={false} />)).toBe('  📄 read missing-file.txt ✗ File missing-file.txt does not exist.');
+	});
+
+	it('shows a run error once, not again after a cross', async () => {
+		const error = find('real/error.ndjson', activity => activity.type === 'error');
+		expect(await frameOf(<ActivityRow activity={error} depth={0} selected={false} />)).toBe('  ❌ error AI_NoOutputGeneratedError: No output generated. Check the stream for errors.');
+	});
+
+	it('marks a call still waiting for its result with an ellipsis', async () => {
+		const ask = find('real/interactive-1.ndjson', activity => activity.type === 'interactiveTool');
+		expect(await frameOf(<ActivityRow activity={ask} depth={0} selected={false} />)).toBe('  🙋 ask askUser Which colour should the report use? …');
+	});
+
+	it('marks search matches without changing the text', async () => {
+		const exec = find('real/tools.ndjson', activity => activity.type === 'exec');
+		expect(await frameOf(<ActivityRow activity={exec} depth={0} selected={false} highlight="NOTES" />)).toBe('  ⚡ exec wc -l notes.md');
+		expect(await frameOf(<Highlighted text="notes.md and notes.txt" query="notes" />)).toBe('notes.md and notes.txt');
+	});
+});
+
+describe('a live row', () => {
+	it('shows streamed reasoning and the result being written with their own gutters', async () => {
+		expect(await frameOf(<LiveRow text="Thinking about the hours branch" depth={1} channel="reasoning" />)).toBe('      ┆ Thinking about the hours branch');
+		expect(await frameOf(<LiveRow text="Fixed. formatDuration" depth={0} channel="result" />)).toBe('    │ Fixed. formatDuration');
+	});
+});

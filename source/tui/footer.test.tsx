@@ -1,0 +1,42 @@
+import React from 'react';
+import {describe, expect, it} from 'vitest';
+import {waitForFrame} from '../../test/helpers/app.js';
+import {modelFromFixtures} from '../../test/helpers/load.js';
+import {renderView} from '../../test/helpers/views.js';
+import {parseFilter} from '../query/filter.js';
+import {findMatches} from '../query/search.js';
+import {Footer} from './footer.js';
+import type {UiState} from './ui-state.js';
+
+async function footer(width: number, ui: Partial<UiState> = {}): Promise<string> {
+	const view = renderView(<Footer width={width} />, {model: modelFromFixtures('demo.ndjson'), ui});
+	const frame = await waitForFrame(view, text => text.includes('↑↓'));
+	view.unmount();
+	return frame;
+}
+
+describe('the footer', () => {
+	it('says whether the view follows new rows, and how to get back to following', async () => {
+		expect(await footer(90)).toMatch(/^● follow {2}↑↓ move · ←→ fold · ⏎ inspect/);
+		expect(await footer(90, {follow: false})).toMatch(/^○ paused \(G\) {2}↑↓ move/);
+	});
+
+	it('keeps the key hints short on a narrow screen', async () => {
+		expect(await footer(60)).toBe('● follow  ↑↓ ←→ ⏎ / ? q');
+	});
+
+	it('shows the search and which of its matches is current', async () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const matches = findMatches(model, 'vitest');
+		expect(matches.length).toBeGreaterThan(1);
+		const frame = await footer(99, {search: {query: 'vitest', current: matches[1]}});
+		expect(frame).toContain(`/vitest 2/${matches.length}`);
+	});
+
+	it('names the filter, and a note for the person', async () => {
+		const parsed = parseFilter('type:exec');
+		if (!parsed.ok) throw new Error(parsed.error);
+		const frame = await footer(60, {filter: parsed.filter, message: 'wrote /tmp/event.json'});
+		expect(frame).toBe('● follow  filter: type:exec  wrote /tmp/event.json  ↑↓ ←→ ⏎ / ? q');
+	});
+});

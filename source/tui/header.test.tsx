@@ -1,0 +1,98 @@
+import {readFileSync} from 'node:fs';
+import React from 'react';
+import {describe, expect, it} from 'vitest';
+import {sourceState, waitForFrame} from '../../test/helpers/app.js';
+import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
+import {renderView} from '../../test/helpers/views.js';
+import {createModel, endInput, type Model} from '../model/state.js';
+import {parseFilter} from '../query/filter.js';
+import {currentJob, Header, spinnerGlyph} from './header.js';
+
+/** The first `count` lines of a fixture: a run as it looked while it was still going. */
+function partial(fixture: string, count: number): Model {
+	return modelFromText(readFileSync(fixturePath(fixture), 'utf8').split('\n').slice(0, count).join('\n'));
+}
+
+async function headerLines(model: Model, options: Parameters<typeof renderView>[1] = {}): Promise<string[]> {
+	const view = renderView(<Header width={100} />, {...options, model});
+	const frame = await waitForFrame(view, text => text.includes('perscope'));
+	view.unmount();
+	return frame.split('\n');
+}
+
+describe('the header', () => {
+	it('says where the events came from and how the job ended, then the counts', async () => {
+		const [first, second] = await headerLines(modelFromFixtures('demo.ndjson'));
+		expect(first).toBe('perscope · test.ndjson · ended · job nibyyurl65b4 · ✓ completed · 10.2s');
+		expect(second).toBe('223 events · 17 steps · tokens 43k in / 907 out / 14k cached');
+	});
+
+	it('shows a run still going as live and running, with the event rate', async () => {
+		const [first, second] = await headerLines(partial('real/simple.ndjson', 5), {env: {sources: [sourceState({live: true})]}});
+		expect(first).toMatch(/^perscope · test\.ndjson · live · job ivc73wpbhfw5 · \S running · /);
+		expect(second).toMatch(/^5 events · \d+\/s · /);
+	});
+
+	it('says how a max-steps stop can go on', async () => {
+		const [first] = await headerLines(modelFromFixtures('max-steps.ndjson'));
+		expect(first).toContain('⏹ max steps · stopped at max steps: 3 of 3');
+	});
+
+	it('shows a coordinator the job left waiting as ended, not as waiting', async () => {
+		const model = modelFromFixtures('delegate-failure.ndjson');
+		expect((await headerLines(model))[0]).toContain('⏸ waiting for delegates');
+		endInput(model, {exitCode: 1, lastStderr: 'Delegation error'});
+		expect((await headerLines(model))[0]).toContain('✗ job ended while waiting');
+	});
+
+	it('names a running command by its pid, and says how it exited', async () => {
+		const model = modelFromFixtures('real/simple.ndjson');
+		const [running] = await headerLines(model, {env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', live: true, pid: 4242})]}});
+		expect(running).toMatch(/^perscope · perstack run \(pid 4242\) · live/);
+		const [exited] = await headerLines(model, {env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', pid: 4242, exitCode: 1})]}});
+		expect(exited).toMatch(/^perscope · perstack run exited 1 · ended/);
+		const [killed] = await headerLines(model, {env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', exitCode: null, signal: 'SIGTERM'})]}});
+		expect(killed).toContain('exited by SIGTERM');
+	});
+
+	it('counts bad lines and unknown events', async () => {
+		const model = modelFromText(`${readFileSync(fixturePath('mcp-and-unknown.ndjson'), 'utf8')}not json\n`);
+		const [, second] = await headerLines(model);
+		expect(second).toMatch(/ · ⚠ 1 bad lines \(d\) · 3 unknown$/);
+	});
+
+	it('names the filter and how many activities it hides', async () => {
+		const parsed = parseFilter('errors');
+		if (!parsed.ok) throw new Error(parsed.error);
+		const [, second] = await headerLines(modelFromFixtures('real/tools.ndjson'), {ui: {filter: parsed.filter}});
+		expect(second).toMatch(/ · filter errors \(12 hidden\)$/);
+	});
+
+	it('before any job, says whether it is reading or waiting for events', async () => {
+		expect((await headerLines(createModel(), {env: {sources: [sourceState({live: true, bytesRead: 10, bytesTotal: 100})]}}))[0]).toMatch(/ reading · –$/);
+		expect((await headerLines(createModel(), {env: {sources: [sourceState({kind: 'stdin', live: true, bytesTotal: undefined})]}}))[0]).toMatch(/ waiting for events · –$/);
+	});
+
+	it('keeps escape sequences in the source label off the terminal', async () => {
+		const [first] = await headerLines(modelFromFixtures('real/simple.ndjson'), {env: {sourceLabel: 'evil\u001B]0;title\u0007.ndjson'}});
+		expect(first).not.toMatch(/[\u001B\u0007]/);
+		expect(first).toContain('evil');
+	});
+});
+
+describe('currentJob', () => {
+	it('is the job that saw an event last, whichever was read first', () => {
+		// demo.ndjson's events are days later than simple.ndjson's.
+		expect(currentJob(modelFromFixtures('real/simple.ndjson', 'demo.ndjson'))?.jobId).toBe('nibyyurl65b4kj4hbi6jlvhk');
+		expect(currentJob(modelFromFixtures('demo.ndjson', 'real/simple.ndjson'))?.jobId).toBe('nibyyurl65b4kj4hbi6jlvhk');
+		expect(currentJob(createModel())).toBeUndefined();
+	});
+});
+
+describe('spinnerGlyph', () => {
+	it('turns with the clock, a frame every 200 ms', () => {
+		expect(spinnerGlyph(0)).toBe(spinnerGlyph(199));
+		expect(spinnerGlyph(200)).not.toBe(spinnerGlyph(0));
+		expect(spinnerGlyph(2000)).toBe(spinnerGlyph(0));
+	});
+});

@@ -1,0 +1,78 @@
+import React from 'react';
+import {render} from 'ink-testing-library';
+import {describe, expect, it} from 'vitest';
+import {keys, settle, waitForFrame} from '../../test/helpers/app.js';
+import {fixturePath} from '../../test/helpers/load.js';
+import {listJobs, type JobListing} from '../load/job-listing.js';
+import {JobChooser} from './job-chooser.js';
+
+const usage = {inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0};
+
+function job(jobId: string, overrides: Partial<JobListing> = {}): JobListing {
+	return {jobId, path: `/jobs/${jobId}`, coordinator: 'writer', status: 'completed', steps: 3, usage, runs: 1, startedAt: undefined, lastEventAt: undefined, ...overrides};
+}
+
+function choose(root: string, jobs: JobListing[]) {
+	const chosen: Array<JobListing | undefined> = [];
+	const view = render(<JobChooser root={root} jobs={jobs} onChoose={picked => chosen.push(picked)} />);
+	const press = async (input: string) => {
+		view.stdin.write(input);
+		await settle();
+	};
+
+	return {view, chosen, press};
+}
+
+function selectedLine(frame: string): string | undefined {
+	return frame.split('\n').find(line => line.startsWith('›'));
+}
+
+describe('the job chooser', () => {
+	it('lists the saved jobs with their coordinator, status and steps, the first one selected', async () => {
+		const root = fixturePath('jobs/perstack');
+		const {view} = choose(root, listJobs(root));
+		const frame = await waitForFrame(view, text => text.includes('newest first'));
+		const lines = frame.split('\n');
+		expect(lines[0]).toBe(`perscope · 1 jobs in ${root} · newest first`);
+		expect(lines[1]).toMatch(/^ {2}JOB +EXPERT +STATUS +STEPS +STARTED$/);
+		expect(selectedLine(frame)).toMatch(/^› xrg3kr5eyfy4evxm775cs81p +coordinator +✓ completed +6 +\S/);
+		expect(lines.at(-1)).toBe('↑↓ choose · enter open · q quit');
+		view.unmount();
+	});
+
+	it('moves with j / k and the arrows, staying within the list, and opens the selected job on enter', async () => {
+		const jobs = [job('newest', {status: 'proceeding'}), job('middle', {status: 'stoppedByError'}), job('oldest')];
+		const {view, chosen, press} = choose('/jobs', jobs);
+		await waitForFrame(view, text => selectedLine(text)?.includes('newest') ?? false);
+		await press('j');
+		expect(selectedLine(view.lastFrame()!)).toMatch(/^› middle +writer +✗ error/);
+		await press(keys.down);
+		await press('j');
+		expect(selectedLine(view.lastFrame()!)).toContain('oldest');
+		await press('k');
+		await press(keys.enter);
+		expect(chosen).toEqual([jobs[1]]);
+		view.unmount();
+	});
+
+	it('resolves with nothing when the person quits', async () => {
+		const {view, chosen, press} = choose('/jobs', [job('only')]);
+		await waitForFrame(view, text => text.includes('only'));
+		await press('q');
+		expect(chosen).toEqual([undefined]);
+		view.unmount();
+	});
+
+	it('says so when there are no jobs', async () => {
+		const {view} = choose('/empty', []);
+		expect(await waitForFrame(view, text => text.includes('No jobs here.'))).toContain('0 jobs in /empty');
+		view.unmount();
+	});
+
+	it('keeps escape sequences in job ids off the terminal', async () => {
+		const {view} = choose('/jobs', [job('evil\u001B[2Jjob', {coordinator: 'bad\u009B31m'})]);
+		const frame = await waitForFrame(view, text => text.includes('evil'));
+		expect(frame).not.toMatch(/[\u001B\u009B]/);
+		view.unmount();
+	});
+});

@@ -1,0 +1,98 @@
+import type {Key} from 'ink';
+import {describe, expect, it} from 'vitest';
+import {commandFor, keyHelp, pressesOf} from './keymap.js';
+
+const plain: Key = {
+	upArrow: false,
+	downArrow: false,
+	leftArrow: false,
+	rightArrow: false,
+	pageDown: false,
+	pageUp: false,
+	home: false,
+	end: false,
+	return: false,
+	escape: false,
+	ctrl: false,
+	shift: false,
+	tab: false,
+	backspace: false,
+	delete: false,
+	meta: false,
+	super: false,
+	hyper: false,
+	capsLock: false,
+	numLock: false,
+};
+
+function key(flags: Partial<Key>): Key {
+	return {...plain, ...flags};
+}
+
+describe('commandFor', () => {
+	it('maps the arrows and the vi keys to the same moves', () => {
+		expect(commandFor('', key({upArrow: true}))).toBe('nav.up');
+		expect(commandFor('k', plain)).toBe('nav.up');
+		expect(commandFor('', key({downArrow: true}))).toBe('nav.down');
+		expect(commandFor('j', plain)).toBe('nav.down');
+		expect(commandFor('', key({leftArrow: true}))).toBe('pane.collapse');
+		expect(commandFor('h', plain)).toBe('pane.collapse');
+		expect(commandFor('l', plain)).toBe('pane.expand');
+	});
+
+	it('tells Ctrl-C (interrupt) from q (quit), and ignores other control keys', () => {
+		expect(commandFor('c', key({ctrl: true}))).toBe('app.interrupt');
+		expect(commandFor('q', plain)).toBe('app.quit');
+		expect(commandFor('q', key({ctrl: true}))).toBeUndefined();
+		expect(commandFor('x', key({meta: true}))).toBeUndefined();
+	});
+
+	it('knows the keys the help lists', () => {
+		expect(commandFor('/', plain)).toBe('search.open');
+		expect(commandFor(':', plain)).toBe('filter.open');
+		expect(commandFor('x', plain)).toBe('filter.errors');
+		expect(commandFor('t', plain)).toBe('timeline.toggle');
+		expect(commandFor('u', plain)).toBe('usage.open');
+		expect(commandFor('o', plain)).toBe('inspector.export');
+		expect(commandFor('+', plain)).toBe('replay.faster');
+		expect(commandFor('=', plain)).toBe('replay.faster');
+		expect(commandFor('-', plain)).toBe('replay.slower');
+		expect(commandFor('', key({escape: true}))).toBe('overlay.close');
+		expect(commandFor('\r', key({return: true}))).toBe('item.activate');
+		expect(commandFor('z', plain)).toBeUndefined();
+	});
+});
+
+describe('keyHelp', () => {
+	it('names every single-letter key it lists, each bound to a command', () => {
+		const letters = keyHelp.flatMap(([keys]) => keys.split(/[\s/]+/).filter(part => /^[a-zA-Z?:/x]$/.test(part)));
+		expect(letters.length).toBeGreaterThan(10);
+		for (const letter of letters) expect(commandFor(letter, plain), letter).toBeDefined();
+	});
+});
+
+describe('pressesOf', () => {
+	it('splits a run of typed characters into one press each', () => {
+		expect(pressesOf('jjk', plain).map(press => press.input)).toEqual(['j', 'j', 'k']);
+	});
+
+	it('keeps Enter, Backspace and Ctrl-C inside a pasted run', () => {
+		const presses = pressesOf('ab\r\u007F\u0003', plain);
+		expect(presses.map(press => press.input)).toEqual(['a', 'b', '\r', '', 'c']);
+		expect(presses[2]!.key.return).toBe(true);
+		expect(presses[3]!.key.backspace).toBe(true);
+		expect(presses[4]!.key.ctrl).toBe(true);
+	});
+
+	it('reads Esc then a key in one read as the two presses, not as Alt+key', () => {
+		const presses = pressesOf('q', key({meta: true}));
+		expect(presses).toHaveLength(2);
+		expect(presses[0]!.key.escape).toBe(true);
+		expect(presses[1]).toEqual({input: 'q', key: plain});
+	});
+
+	it('leaves a single key and a control key as they are', () => {
+		expect(pressesOf('j', plain)).toEqual([{input: 'j', key: plain}]);
+		expect(pressesOf('c', key({ctrl: true}))).toEqual([{input: 'c', key: key({ctrl: true})}]);
+	});
+});

@@ -1,0 +1,81 @@
+import React, {useRef} from 'react';
+import {render} from 'ink-testing-library';
+import {describe, expect, it} from 'vitest';
+import {keys, settle} from '../../test/helpers/app.js';
+import type {Command} from './keymap.js';
+import {KeypressProvider, priorities, useCommands, useTextCapture} from './keypress.js';
+
+type Log = string[];
+
+function Handler({name, priority, log, uses}: {name: string; priority: number; log: Log; uses: (command: Command) => boolean}) {
+	useCommands(priority, command => {
+		log.push(`${name}:${command}`);
+		return uses(command);
+	});
+	return null;
+}
+
+/** Starts capturing typed text after `/`, as the search prompt does, until enter. */
+function Typing({log}: {log: Log}) {
+	const open = useRef(false);
+	useCommands(priorities.confirm, command => {
+		if (command !== 'search.open') return false;
+		open.current = true;
+		return true;
+	});
+	useTextCapture(
+		(input, key) => {
+			if (key.return) open.current = false;
+			else log.push(`typed:${input}`);
+		},
+		() => open.current,
+	);
+	return null;
+}
+
+async function pressAll(element: React.ReactElement, input: string) {
+	const view = render(<KeypressProvider>{element}</KeypressProvider>);
+	await settle();
+	view.stdin.write(input);
+	await settle();
+	view.unmount();
+}
+
+describe('key handling', () => {
+	it('offers a command to the highest priority first, and lower ones only what it leaves', async () => {
+		const log: Log = [];
+		await pressAll(
+			<>
+				<Handler name="tree" priority={priorities.tree} log={log} uses={() => true} />
+				<Handler name="overlay" priority={priorities.overlay} log={log} uses={command => command === 'nav.down'} />
+			</>,
+			'j',
+		);
+		await pressAll(
+			<>
+				<Handler name="tree" priority={priorities.tree} log={log} uses={() => true} />
+				<Handler name="overlay" priority={priorities.overlay} log={log} uses={command => command === 'nav.down'} />
+			</>,
+			'q',
+		);
+		expect(log).toEqual(['overlay:nav.down', 'overlay:app.quit', 'tree:app.quit']);
+	});
+
+	it('turns each character of a fast read into its own command', async () => {
+		const log: Log = [];
+		await pressAll(<Handler name="tree" priority={priorities.tree} log={log} uses={() => true} />, 'jjk');
+		expect(log).toEqual(['tree:nav.down', 'tree:nav.down', 'tree:nav.up']);
+	});
+
+	it('sends typed text to the prompt once it opens, even within the same read, and commands again after enter', async () => {
+		const log: Log = [];
+		await pressAll(
+			<>
+				<Typing log={log} />
+				<Handler name="tree" priority={priorities.tree} log={log} uses={command => command !== 'search.open'} />
+			</>,
+			`/jq${keys.enter}j`,
+		);
+		expect(log).toEqual(['typed:j', 'typed:q', 'tree:nav.down']);
+	});
+});

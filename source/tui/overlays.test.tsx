@@ -1,0 +1,193 @@
+import {readFileSync} from 'node:fs';
+import React, {type ReactElement} from 'react';
+import {Text} from 'ink';
+import {describe, expect, it} from 'vitest';
+import {keys, sourceState, waitForFrame} from '../../test/helpers/app.js';
+import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
+import {renderView, type ViewHarness} from '../../test/helpers/views.js';
+import {createModel, type Activity, type Model} from '../model/state.js';
+import type {ViewEnv} from './contexts.js';
+import {useUiState} from './contexts.js';
+import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, Inspector, StderrOverlay, UsageOverlay} from './overlays.js';
+import type {Overlay} from './ui-state.js';
+import type {Command} from './keymap.js';
+import {priorities, useCommands} from './keypress.js';
+
+/** Draws the overlay while it is open, at the scroll the UI state holds, as the app does; `closed` once it closes. */
+function WhileOpen({draw}: {draw: (scroll: number) => ReactElement}) {
+	const {overlay} = useUiState();
+	if (overlay.kind === 'none') return <Text>closed</Text>;
+	return draw(overlay.kind === 'confirmQuit' ? 0 : overlay.scroll);
+}
+
+/** Stands for the tree under an overlay: records the commands that get past it. */
+function Behind({reached}: {reached: Command[]}) {
+	useCommands(priorities.tree, command => {
+		reached.push(command);
+		return true;
+	});
+	return null;
+}
+
+async function open(overlay: Overlay, draw: (scroll: number) => ReactElement, options: {model?: Model; env?: Partial<Omit<ViewEnv, 'store' | 'model'>>} = {}): Promise<ViewHarness> {
+	const view = renderView(<WhileOpen draw={draw} />, {...options, ui: {overlay}});
+	await waitForFrame(view, text => text.trim() !== '');
+	return view;
+}
+
+function activityOf(model: Model, test: (activity: Activity) => boolean): Activity {
+	const found = model.activities.find(test);
+	if (!found) throw new Error('no such activity');
+	return found;
+}
+
+describe('the help overlay', () => {
+	it('lists the keys and the icons, scrolls with j / k, and closes with esc', async () => {
+		const view = await open({kind: 'help', scroll: 0}, scroll => <HelpOverlay scroll={scroll} height={8} width={90} />);
+		const first = view.lastFrame()!;
+		expect(first.split('\n')[0]).toBe(' Help');
+		expect(first).toContain('Keys');
+		expect(first).toMatch(/↑\/↓ {2}j\/k +move the selection/);
+		expect(first).toMatch(/1–6 of \d+ · esc close/);
+		await view.press('j');
+		await waitForFrame(view, text => /2–7 of/.test(text));
+		await view.press('G');
+		const bottom = await waitForFrame(view, text => text.includes('Status: ● running'));
+		expect(bottom).toContain('✓ completed');
+		await view.press(keys.escape);
+		await waitForFrame(view, text => text === 'closed');
+		view.unmount();
+	});
+
+	it('keeps keys that mean nothing here from reaching the tree behind, but lets quit through', async () => {
+		const reached: Command[] = [];
+		const view = renderView(
+			<>
+				<Behind reached={reached} />
+				<WhileOpen draw={scroll => <HelpOverlay scroll={scroll} height={8} width={90} />} />
+			</>,
+			{ui: {overlay: {kind: 'help', scroll: 0}}},
+		);
+		await waitForFrame(view, text => text.includes('Help'));
+		await view.press('e');
+		await view.press('x');
+		expect(reached).toEqual([]);
+		await view.press('q');
+		expect(reached).toEqual(['app.quit']);
+		view.unmount();
+	});
+});
+
+describe('the diagnostics overlay', () => {
+	it('lists each bad line with where it was, then the unknown event types', async () => {
+		const model = modelFromText(`${readFileSync(fixturePath('mcp-and-unknown.ndjson'), 'utf8')}not json\n`, {source: 'run.ndjson'});
+		const view = await open({kind: 'diagnostics', scroll: 0}, scroll => <DiagnosticsOverlay scroll={scroll} height={10} width={90} />, {model});
+		const frame = view.lastFrame()!;
+		expect(frame.split('\n')[0]).toBe(' Diagnostics (1 bad lines)');
+		expect(frame).toMatch(/run\.ndjson:33 {2}\S/);
+		expect(frame).toContain('unknown event type skillHealthCheck × 1');
+		expect(frame).toContain('unknown event type startPlanning × 2');
+		view.unmount();
+	});
+
+	it('says when there are none', async () => {
+		const view = await open({kind: 'diagnostics', scroll: 0}, scroll => <DiagnosticsOverlay scroll={scroll} height={10} width={90} />, {model: modelFromFixtures('real/simple.ndjson')});
+		expect(view.lastFrame()).toContain('No bad lines.');
+		view.unmount();
+	});
+});
+
+describe('the usage overlay', () => {
+	it('shows tokens per expert with their share', async () => {
+		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={100} />, {model: modelFromFixtures('demo.ndjson')});
+		const lines = view.lastFrame()!.split('\n');
+		expect(lines[0]).toBe(' Token usage per expert');
+		expect(lines[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED {2}SHARE$/);
+		expect(lines.find(line => line.startsWith('bugfix-lead'))).toMatch(/^bugfix-lead +2 +28k +597 /);
+		expect(lines.find(line => line.startsWith('test-runner'))).toMatch(/^test-runner +1 +8\.7k +196 /);
+		view.unmount();
+	});
+
+	it('says when no usage was reported yet', async () => {
+		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={100} />, {model: createModel()});
+		expect(view.lastFrame()).toContain('No token usage reported yet.');
+		view.unmount();
+	});
+});
+
+describe('the stderr overlay', () => {
+	it('shows what each command wrote, and how much of it was kept', async () => {
+		const sources = [sourceState({label: 'perstack run', kind: 'command', stderr: ['warn: slow', 'error: boom'], stderrCount: 120})];
+		const view = await open({kind: 'stderr', scroll: 0}, scroll => <StderrOverlay scroll={scroll} height={10} width={90} />, {env: {sources}});
+		expect(view.lastFrame()!.split('\n').slice(0, 4)).toEqual([' stderr', 'perstack run: 120 lines (the last 2 kept)', 'warn: slow', 'error: boom']);
+		view.unmount();
+	});
+
+	it('says when nothing was written', async () => {
+		const view = await open({kind: 'stderr', scroll: 0}, scroll => <StderrOverlay scroll={scroll} height={10} width={90} />);
+		expect(view.lastFrame()).toContain('Nothing was written to stderr.');
+		view.unmount();
+	});
+});
+
+describe('the inspector', () => {
+	it('shows the activity, its arguments and its result', async () => {
+		const model = modelFromFixtures('real/tools.ndjson');
+		const exec = activityOf(model, activity => activity.type === 'exec');
+		const view = await open({kind: 'inspector', activityId: exec.id, scroll: 0}, scroll => <Inspector activityId={exec.id} scroll={scroll} height={40} width={90} />, {model});
+		const frame = view.lastFrame()!;
+		expect(frame.split('\n')[0]).toBe(' Inspector');
+		expect(frame).toContain('⚡ exec · tools-expert');
+		expect(frame).toContain('Arguments');
+		expect(frame).toContain('"command": "wc"');
+		expect(frame).toContain('Result');
+		expect(frame).toContain('o write raw event to a file');
+		view.unmount();
+	});
+
+	it('writes the raw event to a file with o, and says where or why it could not', async () => {
+		const model = modelFromFixtures('real/tools.ndjson');
+		const exec = activityOf(model, activity => activity.type === 'exec');
+		const draw = (scroll: number) => <Inspector activityId={exec.id} scroll={scroll} height={20} width={90} />;
+		const written = await open({kind: 'inspector', activityId: exec.id, scroll: 0}, draw, {model, env: {exportEvent: () => '/tmp/perscope-event.json'}});
+		await written.press('o');
+		expect(written.ui.getState().message).toBe('wrote /tmp/perscope-event.json');
+		written.unmount();
+
+		const failing = await open({kind: 'inspector', activityId: exec.id, scroll: 0}, draw, {
+			model,
+			env: {
+				exportEvent: () => {
+					throw new Error('read-only file system');
+				},
+			},
+		});
+		await failing.press('o');
+		expect(failing.ui.getState().message).toBe('could not write the event: read-only file system');
+		failing.unmount();
+	});
+
+	it('says so when the activity is gone', async () => {
+		const view = await open({kind: 'inspector', activityId: 'gone', scroll: 0}, scroll => <Inspector activityId="gone" scroll={scroll} height={10} width={90} />, {model: createModel()});
+		expect(view.lastFrame()).toContain('This activity is no longer in the model.');
+		view.unmount();
+	});
+});
+
+describe('the quit confirmation', () => {
+	it('asks before stopping a running command; y quits', async () => {
+		const view = await open({kind: 'confirmQuit'}, () => <ConfirmQuit width={80} />);
+		expect(view.lastFrame()).toContain('The command is still running. Stop it and quit? (y / n)');
+		await view.press('y');
+		expect(view.quits()).toBe(1);
+		view.unmount();
+	});
+
+	it('any other key is a no', async () => {
+		const view = await open({kind: 'confirmQuit'}, () => <ConfirmQuit width={80} />);
+		await view.press('n');
+		await waitForFrame(view, text => text === 'closed');
+		expect(view.quits()).toBe(0);
+		view.unmount();
+	});
+});

@@ -1,0 +1,67 @@
+import React from 'react';
+import {describe, expect, it} from 'vitest';
+import {waitForFrame} from '../../test/helpers/app.js';
+import {modelFromFixtures, runByExpert} from '../../test/helpers/load.js';
+import {renderView} from '../../test/helpers/views.js';
+import {endInput, type Model, type Pane} from '../model/state.js';
+import {PaneRow, paneStats} from './pane-row.js';
+
+function paneOf(model: Model, expertKey: string): Pane {
+	const pane = model.panes.get(runByExpert(model, expertKey).paneId);
+	if (!pane) throw new Error(`no pane for ${expertKey}`);
+	return pane;
+}
+
+async function row(model: Model, pane: Pane, options: {depth?: number; collapsed?: boolean; orphan?: boolean} = {}): Promise<string> {
+	const view = renderView(<PaneRow model={model} pane={pane} depth={options.depth ?? 0} collapsed={options.collapsed ?? false} orphan={options.orphan ?? false} selected={false} />, {model});
+	const frame = await waitForFrame(view, text => text.includes('·'));
+	view.unmount();
+	return frame;
+}
+
+describe('a pane row', () => {
+	it('shows the expert, its status, and steps, tokens and time over every run of the pane', async () => {
+		const model = modelFromFixtures('demo.ndjson');
+		expect(await row(model, paneOf(model, 'bugfix-lead'))).toBe('▾ bugfix-lead ✓ completed · 10 steps · 28k↑ 597↓ · 10.2s ↻1');
+	});
+
+	it('is indented by depth, with a fold marker that says whether it is open', async () => {
+		const model = modelFromFixtures('demo.ndjson');
+		expect(await row(model, paneOf(model, 'test-runner'), {depth: 1, collapsed: true})).toBe('  ▸ test-runner ✓ completed · 4 steps · 8.7k↑ 196↓ · 5.2s');
+	});
+
+	it('says "step" for a single step', async () => {
+		const model = modelFromFixtures('real/simple.ndjson');
+		const [pane] = model.panes.values();
+		expect(await row(model, pane!)).toMatch(/ · 1 step · /);
+	});
+
+	it('shows the status of the latest run of the pane', async () => {
+		const model = modelFromFixtures('delegate-failure.ndjson');
+		expect(await row(model, paneOf(model, 'changelog-writer'), {depth: 1})).toMatch(/^ {2}▾ changelog-writer ✗ error · 3 steps/);
+		expect(await row(model, paneOf(model, 'release-coordinator'))).toMatch(/^▾ release-coordinator ⏸ waiting for delegates · /);
+		endInput(model, {exitCode: 1, lastStderr: undefined});
+		expect(await row(model, paneOf(model, 'release-coordinator'))).toMatch(/^▾ release-coordinator ✗ job ended while waiting · /);
+	});
+
+	it('says where a run branched from, and when its parent is not in the log', async () => {
+		const model = modelFromFixtures('branches/1-run.ndjson', 'branches/3-resume-from.ndjson');
+		const branched = [...model.panes.values()].at(-1)!;
+		expect(await row(model, branched)).toMatch(/ · from run0firs step 2$/);
+		expect(await row(model, branched, {orphan: true})).toMatch(/ · parent not in log$/);
+	});
+});
+
+describe('paneStats', () => {
+	it('adds the runs of a resumed coordinator together, timed from the first start to the last end', () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const first = runByExpert(model, 'bugfix-lead', 0);
+		const resumed = runByExpert(model, 'bugfix-lead', 1);
+		expect(paneStats(model, paneOf(model, 'bugfix-lead'))).toEqual({
+			steps: 10,
+			inputTokens: first.usage.inputTokens + resumed.usage.inputTokens,
+			outputTokens: first.usage.outputTokens + resumed.usage.outputTokens,
+			durationMs: resumed.endedAt! - first.startedAt!,
+		});
+	});
+});

@@ -1,0 +1,91 @@
+import React, {useRef} from 'react';
+import {describe, expect, it} from 'vitest';
+import {keys, waitForFrame} from '../../test/helpers/app.js';
+import {modelFromFixtures} from '../../test/helpers/load.js';
+import {renderView} from '../../test/helpers/views.js';
+import {describeFilter} from '../query/filter.js';
+import {findMatches} from '../query/search.js';
+import {PromptLine, usePromptKeys} from './prompt-line.js';
+
+/** The prompt line with its keys, the search starting from `anchor` (an activity index). */
+function Prompt({anchor}: {anchor: number | undefined}) {
+	const from = useRef(anchor);
+	usePromptKeys(from);
+	return <PromptLine width={100} />;
+}
+
+function openPrompt(kind: 'search' | 'filter', anchor?: number) {
+	const model = modelFromFixtures('demo.ndjson');
+	const view = renderView(<Prompt anchor={anchor} />, {model, ui: {prompt: {kind, text: '', error: undefined}}});
+	return {model, view};
+}
+
+describe('the search prompt', () => {
+	it('tells how to use it before anything is typed', async () => {
+		const {view} = openPrompt('search');
+		expect(await waitForFrame(view, text => text.startsWith('/'))).toBe('/   type to search · enter keep · esc clear');
+		view.unmount();
+	});
+
+	it('searches as you type, jumping to the first match, and counts the matches', async () => {
+		const {model, view} = openPrompt('search');
+		await view.press('vitest');
+		const matches = findMatches(model, 'vitest');
+		const frame = await waitForFrame(view, text => text.startsWith('/vitest'));
+		expect(frame).toBe(`/vitest   1/${matches.length} matches`);
+		expect(view.ui.getState().search).toEqual({query: 'vitest', current: matches[0]});
+		view.unmount();
+	});
+
+	it('starts from where the selection was when the search began', async () => {
+		const {model, view} = openPrompt('search', 20);
+		const matches = findMatches(model, 'vitest');
+		const after = matches.find(index => index >= 20);
+		expect(after).toBeDefined();
+		await view.press('vitest');
+		await waitForFrame(view, text => text.startsWith('/vitest'));
+		expect(view.ui.getState().search.current).toBe(after);
+		view.unmount();
+	});
+
+	it('deletes with backspace, keeps the search on enter and clears it on esc', async () => {
+		const {view} = openPrompt('search');
+		await view.press('npmx');
+		await view.press('\u007F');
+		await waitForFrame(view, text => text.startsWith('/npm '));
+		await view.press(keys.enter);
+		expect(view.ui.getState().prompt).toBeUndefined();
+		expect(view.ui.getState().search.query).toBe('npm');
+		view.unmount();
+
+		const cleared = openPrompt('search').view;
+		await cleared.press('npm');
+		await cleared.press(keys.escape);
+		expect(cleared.ui.getState().prompt).toBeUndefined();
+		expect(cleared.ui.getState().search.query).toBe('');
+		cleared.unmount();
+	});
+});
+
+describe('the filter prompt', () => {
+	it('lists the filter terms while typing, and applies the filter on enter', async () => {
+		const {view} = openPrompt('filter');
+		expect(await waitForFrame(view, text => text.startsWith(':'))).toMatch(/^: {3}type:exec expert:NAME run:ID errors step:10-20 text/);
+		await view.press('type:exec');
+		await view.press(keys.enter);
+		expect(view.ui.getState().prompt).toBeUndefined();
+		expect(describeFilter(view.ui.getState().filter)).toBe('type:exec');
+		view.unmount();
+	});
+
+	it('shows why a filter does not parse and keeps the prompt open', async () => {
+		const {view} = openPrompt('filter');
+		await view.press('step:abc');
+		await view.press(keys.enter);
+		const frame = await waitForFrame(view, text => text.includes('is not a step'));
+		expect(frame).toMatch(/^:step:abc {3}"step:abc" is not a step or a range/);
+		expect(view.ui.getState().prompt?.kind).toBe('filter');
+		expect(view.ui.getState().filter.clauses).toEqual([]);
+		view.unmount();
+	});
+});
