@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {fromPerstack} from '../../normalise.js';
+import {fromPerstack} from './normalise.js';
 import {daemonEventTypes, daemonSchemas} from '../daemon/schema.js';
 import {droverEventKinds, droverEventSchema} from '../drover/schema.js';
 import {perstackEventTypes, readPerstackEvent} from './fast-reader.js';
