@@ -100,7 +100,7 @@ export async function runApp(
 		const [{Ingest}, {runSourcesFast}] = await Promise.all([import('../load/ingest.js'), import('../load/parallel-file.js')]);
 		// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
 		// offset, so nothing is lost by lines not passing through `onLine`.
-		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
+		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line)};
 		if (!replaying) return runSourcesFast(plan, new Ingest(ingestOptions), hooks, {mainThreadFrom: drawn});
 		const ingest = new replaying.ReplayIngest({...ingestOptions, replay: replaying.replay});
 		return runSourcesFast(plan, ingest, {
