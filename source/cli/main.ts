@@ -103,12 +103,15 @@ export async function main(argv: string[]): Promise<number> {
 		return error instanceof InputError ? error.exitCode : 1;
 	}
 
+	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
+	// ways are compared with (test/perf, npm run bench).
+	const fast = process.env['PERSCOPE_FAST'] !== '0';
 	const headless = flags.print || flags.json || flags.summary || process.stdout.isTTY !== true;
-	if (!headless) return runInteractive(plan, {maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
+	if (!headless) return runInteractive(plan, {maxLineBytes: flags.maxLineBytes, filter, replaySpeed, fast});
 	const mode: HeadlessMode = flags.summary ? (flags.json ? 'summary-json' : 'summary') : flags.json ? 'json' : 'print';
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(plan, {mode, maxLineBytes: flags.maxLineBytes, filter, replaySpeed});
+	return runHeadless(plan, {mode, maxLineBytes: flags.maxLineBytes, filter, replaySpeed, fast});
 }
 
 type Flags = {
@@ -200,9 +203,9 @@ function normaliseOptions(args: string[]): string[] {
  * checks and records so much that drawing costs several times more CPU (a shell often has NODE_ENV unset
  * or set to development). The variables are put back afterwards for any child the viewer starts.
  */
-async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined}): Promise<number> {
+async function runInteractive(plan: InputPlan, options: {maxLineBytes: number; filter: Filter | undefined; replaySpeed: number | undefined; fast: boolean}): Promise<number> {
 	// A worker loads a large file while Ink loads (sources/load-in-worker.ts): start it before anything else.
-	if (options.replaySpeed === undefined) startEarlyLoad(plan, options.maxLineBytes);
+	if (options.replaySpeed === undefined && options.fast) startEarlyLoad(plan, options.maxLineBytes);
 	const names = ['CI', 'CONTINUOUS_INTEGRATION', 'FORCE_COLOR', 'NODE_ENV'] as const;
 	const saved = names.map(name => [name, process.env[name]] as const);
 	process.env['NODE_ENV'] = 'production';
