@@ -9,7 +9,7 @@ import {perstackSchemas} from './schema.js';
 import {fixtureFiles} from '../../../../test/helpers/fixture-files.js';
 
 /*
- * Perstack events are read without zod (source/model/wire/perstack-fast.ts). For any value, that reader must
+ * Perstack events are read without zod (fast-reader.ts). For any value, that reader must
  * give what the schema gives, or nothing (then the schema reads the line). Checked on events holding every
  * field the schema declares, on each of those fields made wrong in every way, on every fixture line, and on
  * fixture events with random JSON put anywhere.
