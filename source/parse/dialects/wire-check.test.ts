@@ -1,9 +1,11 @@
 import {z} from 'zod';
 import {describe, expect, it} from 'vitest';
 import {toNumber, timestampOf} from './common.js';
-import {perstackReaders} from './perstack/fast-reader.js';
+import {daemonEventTypes, daemonSchemas} from './daemon/schema.js';
+import {droverEventKinds, droverEventSchema} from './drover/schema.js';
+import {perstackEventTypes, perstackReaders} from './perstack/fast-reader.js';
 import {perstackSchemas} from './perstack/schema.js';
-import {specDifferences, unionDifferences} from './wire-check.js';
+import {specDifferences, typeListDifferences, unionDifferences} from './wire-check.js';
 import {array, literal, object, optional, string, transform, union, unknown, withDefault} from './wire-reader.js';
 
 /* The build's wire check (scripts/check-wire.mjs) passes for the real reader and fails for any difference. */
@@ -41,5 +43,18 @@ describe('the wire check', () => {
 	it('reports an event type with no reader, and a reader with no event type', () => {
 		const events = z.discriminatedUnion('type', [z.object({type: z.literal('a')}), z.object({type: z.literal('b')})]);
 		expect(unionDifferences(events, {a: object({type: literal('a')}), c: object({type: literal('c')})}, 'type')).toEqual(['b: in the schema, no reader', 'c: a reader, not in the schema']);
+	});
+});
+
+describe('the check of event type lists', () => {
+	it('finds each dialect’s list equal to its schema’s types', () => {
+		expect(typeListDifferences(perstackSchemas().event, perstackEventTypes, 'type')).toEqual([]);
+		expect(typeListDifferences(droverEventSchema(), droverEventKinds, 'kind')).toEqual([]);
+		expect(typeListDifferences(daemonSchemas().event, daemonEventTypes, 'type')).toEqual([]);
+	});
+
+	it('reports a type missing from either side', () => {
+		const events = z.discriminatedUnion('kind', [z.object({kind: z.literal('a')}), z.object({kind: z.literal('b')})]);
+		expect(typeListDifferences(events, new Set(['a', 'c']), 'kind')).toEqual(['b: in the schema, not in the list', 'c: in the list, not in the schema']);
 	});
 });

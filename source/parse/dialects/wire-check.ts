@@ -122,3 +122,22 @@ export function unionDifferences(union: unknown, readers: Readonly<Record<string
 	for (const value of Object.keys(readers)) if (!seen.has(value)) out.push(`${value}: a reader, not in the schema`);
 	return out;
 }
+
+/**
+ * How a list of event types kept apart from a discriminated union (to know them without building it) differs
+ * from the union's own.
+ */
+export function typeListDifferences(union: unknown, types: ReadonlySet<string>, discriminator: string): string[] {
+	const options = defOf(union)?.get('options');
+	if (!Array.isArray(options)) return ['the schema is not a union'];
+	const declared = new Set<string>();
+	for (const option of options) {
+		const values = defOf(new Map(entriesOf(defOf(option)?.get('shape'))).get(discriminator))?.get('values');
+		if (Array.isArray(values)) for (const value of values) if (typeof value === 'string') declared.add(value);
+	}
+
+	return [
+		...[...declared].filter(type => !types.has(type)).map(type => `${type}: in the schema, not in the list`),
+		...[...types].filter(type => !declared.has(type)).map(type => `${type}: in the list, not in the schema`),
+	];
+}
