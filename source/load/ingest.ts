@@ -67,7 +67,7 @@ export class Ingest {
 	}
 
 	/**
-	 * A line parsed elsewhere (the parallel loader of plain files, source/sources/parallel-file.ts), given in
+	 * A line parsed elsewhere (the parallel loader of plain files, load/parallel-file.ts), given in
 	 * line order. Its text is not at hand, so `onLine` does not see it: such files are read again by offset.
 	 */
 	parsed(parsed: ParsedLine): void {
