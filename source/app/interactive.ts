@@ -100,13 +100,16 @@ export async function runApp(
 	/** Reads the plan on this thread. */
 	const loadHere = async (): Promise<RunningSources> => {
 		const [{Ingest}, {runSourcesFast}, {runSources}] = await Promise.all([import('../load/ingest.js'), import('../load/parallel-file.js'), import('../input/run-sources.js')]);
-		const run = options.fast ? runSourcesFast : runSources;
-		// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
-		// offset, so nothing is lost by lines not passing through `onLine`.
+		// Plain files load the fast way (load/parallel-file.ts) unless PERSCOPE_FAST=0; the inspector reads their
+		// events again by offset, so nothing is lost by lines not passing through `onLine`.
 		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), fast: options.fast};
-		if (!replaying) return options.fast ? runSourcesFast(plan, new Ingest(ingestOptions), hooks, {mainThreadFrom: drawn}) : runSources(plan, new Ingest(ingestOptions), hooks);
+		if (!replaying) {
+			const ingest = new Ingest(ingestOptions);
+			return options.fast ? runSourcesFast(plan, ingest, hooks, {mainThreadFrom: drawn}) : runSources(plan, ingest, hooks);
+		}
+
 		const ingest = new replaying.ReplayIngest({...ingestOptions, replay: replaying.replay});
-		return run(plan, ingest, {
+		return (options.fast ? runSourcesFast : runSources)(plan, ingest, {
 			...hooks,
 			afterChunk: async () => {
 				await ingest.drain(redraw);
