@@ -8,6 +8,8 @@ export type InteractiveStartOptions = {
 	maxLineBytes: number;
 	filter: Filter | undefined;
 	replaySpeed: number | undefined;
+	/** Whether the fast ways of reading are used (false: PERSCOPE_FAST=0, every line through its schema). */
+	fast: boolean;
 	/**
 	 * Sets up the environment Ink and React must be imported under and returns what restores it
 	 * (source/cli/ink-environment.ts): the CLI owns the environment, this only says when.
@@ -22,7 +24,7 @@ export type InteractiveStartOptions = {
 export async function startInteractive(plan: InputPlan, options: InteractiveStartOptions): Promise<number> {
 	// A worker loads a large file while Ink loads (load/load-in-worker.ts): start it before anything else,
 	// with the person's own environment.
-	if (options.replaySpeed === undefined) startEarlyLoad(plan, options.maxLineBytes);
+	if (options.replaySpeed === undefined && options.fast) startEarlyLoad(plan, options.maxLineBytes);
 	const restoreEnvironment = options.prepareInkEnvironment();
 	// Loading Ink and React takes longer than reading the first megabytes of a log: put the first screen up
 	// before importing them, so the person sees where they are at once, whatever the machine's load.
@@ -31,6 +33,6 @@ export async function startInteractive(plan: InputPlan, options: InteractiveStar
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./interactive.js');
-	const {maxLineBytes, filter, replaySpeed} = options;
-	return runApp(plan, {maxLineBytes, filter, replaySpeed, restoreScreen, onViewsLoaded: restoreEnvironment});
+	const {maxLineBytes, filter, replaySpeed, fast} = options;
+	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, restoreScreen, onViewsLoaded: restoreEnvironment});
 }

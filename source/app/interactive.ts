@@ -28,6 +28,8 @@ export async function runApp(
 		maxLineBytes: number;
 		filter?: Filter | undefined;
 		replaySpeed?: number | undefined;
+		/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other, on this thread. */
+		fast: boolean;
 		restoreScreen?: () => void;
 		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
 		onViewsLoaded?: () => void;
@@ -97,13 +99,17 @@ export async function runApp(
 	};
 	/** Reads the plan on this thread. */
 	const loadHere = async (): Promise<RunningSources> => {
-		const [{Ingest}, {runSourcesFast}] = await Promise.all([import('../load/ingest.js'), import('../load/parallel-file.js')]);
-		// Plain files load the fast way (sources/parallel-file.ts); the inspector reads their events again by
-		// offset, so nothing is lost by lines not passing through `onLine`.
-		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), streamLines: true};
-		if (!replaying) return runSourcesFast(plan, new Ingest(ingestOptions), hooks, {mainThreadFrom: drawn});
+		const [{Ingest}, {runSourcesFast}, {runSources}] = await Promise.all([import('../load/ingest.js'), import('../load/parallel-file.js'), import('../input/run-sources.js')]);
+		// Plain files load the fast way (load/parallel-file.ts) unless PERSCOPE_FAST=0; the inspector reads their
+		// events again by offset, so nothing is lost by lines not passing through `onLine`.
+		const ingestOptions = {model, maxLineBytes: options.maxLineBytes, onLine: (line: Parameters<RawEvents['remember']>[0]) => raw.remember(line), fast: options.fast};
+		if (!replaying) {
+			const ingest = new Ingest(ingestOptions);
+			return options.fast ? runSourcesFast(plan, ingest, hooks, {mainThreadFrom: drawn}) : runSources(plan, ingest, hooks);
+		}
+
 		const ingest = new replaying.ReplayIngest({...ingestOptions, replay: replaying.replay});
-		return runSourcesFast(plan, ingest, {
+		return (options.fast ? runSourcesFast : runSources)(plan, ingest, {
 			...hooks,
 			afterChunk: async () => {
 				await ingest.drain(redraw);
@@ -113,7 +119,7 @@ export async function runApp(
 	};
 
 	// A large file loads in a worker; a replay reads as events fall due, so it has nothing to gain from one.
-	const inWorker = replay === undefined ? loadInWorker(plan, {model, maxLineBytes: options.maxLineBytes}, hooks) : undefined;
+	const inWorker = replay === undefined && options.fast ? loadInWorker(plan, {model, maxLineBytes: options.maxLineBytes}, hooks) : undefined;
 	if (!inWorker) discardEarlyLoad();
 	const sources = inWorker ?? (await loadHere());
 	const quit = () => {

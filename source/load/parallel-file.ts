@@ -6,7 +6,8 @@ import {streamEvent} from '../parse/stream-line.js';
 import {readBatch, type Batch} from './chunk-batch.js';
 import {describeFsError} from '../input/fs-errors.js';
 import type {InputPlan} from '../input/inputs.js';
-import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
+import {LineParser} from '../parse/line-parser.js';
+import {ChunkReader, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
 import type {LinePosition} from '../parse/line-splitter.js';
 import type {WorkerMessage, WorkerSetup} from './parse-chunk-worker.js';
 import {plainFiles, type PlainFile} from '../input/plain-files.js';
@@ -226,7 +227,8 @@ async function loadFile(
 		workers = Array.from({length: workerCount}, (_unused, index) => new ChunkWorker(setup(mainId + 1 + index)));
 
 		const reader = new ChunkReader(fd);
-		const parser = new LineParser(file.label);
+		// Plain files are read this way only when the fast path is on (plainFiles).
+		const parser = new LineParser({fast: true});
 		const feed = (item: ChunkItem) => {
 			if (item.kind === 'overlong') ingest.overlong(item.overlong);
 			else ingest.parsed(item);
@@ -234,7 +236,7 @@ async function loadFile(
 
 		const direct: ChunkSink = {
 			item: feed,
-			stream: (fields, line, offset) => ingest.parsed({kind: 'event', event: streamEvent(fields, {source: file.label, line, offset})}),
+			stream: (fields, ref) => ingest.parsed({kind: 'event', event: streamEvent(fields, ref)}),
 			afterLine: () => undefined,
 		};
 

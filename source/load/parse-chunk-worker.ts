@@ -1,7 +1,8 @@
 import {closeSync, openSync} from 'node:fs';
 import {parentPort, workerData} from 'node:worker_threads';
 import {batchTransferList, BatchWriter, type Batch} from './chunk-batch.js';
-import {ChunkReader, LineParser, parseChunk, type Chunk} from './parse-chunk.js';
+import {LineParser} from '../parse/line-parser.js';
+import {ChunkReader, parseChunk, type Chunk} from './parse-chunk.js';
 
 /*
  * A worker of the parallel loader (parallel-file.ts): claims chunks of the file ahead of the main thread,
@@ -52,7 +53,8 @@ function run(setup: WorkerSetup, post: (message: WorkerMessage) => void): void {
 	const stopped = () => Atomics.load(control, 1) !== 0;
 	const fd = openSync(setup.path, 'r');
 	const reader = new ChunkReader(fd);
-	const parser = new LineParser(setup.source);
+	// Workers parse only for the fast path (plainFiles).
+	const parser = new LineParser({fast: true});
 	let posted = 0;
 	const writer = new BatchWriter(setup.batchSize, batch => {
 		if (setup.failAfter !== undefined && posted >= setup.failAfter) throw new Error('worker failure requested by PERSCOPE_WORKER_FAIL_AFTER');
