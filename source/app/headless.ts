@@ -20,6 +20,8 @@ export type HeadlessOptions = {
 	replaySpeed?: number | undefined;
 	/** Loader settings for tests and measurements (source/cli/environment.ts). */
 	tuning?: LoadTuning | undefined;
+	/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other (see cli/main.ts). */
+	fast: boolean;
 };
 
 /**
@@ -69,7 +71,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', include) : undefined;
 	// What to write is decided after each event; it is written after each read.
 	const afterEvent = transcript ? () => transcript.collect() : undefined;
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent};
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent, fast: options.fast};
 	const ingest = replaying && replay ? new replaying.ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
 	const write = (text: string) => {
 		if (text !== '') stdout.write(text);
@@ -93,7 +95,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
 	// summaries, made from the finished model, are read the parallel way (see sources/parallel-file.ts).
-	const running = (transcript ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr}, {tuning: options.tuning});
+	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr}, {tuning: options.tuning});
 	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
 	const stoppable = replay

@@ -8,6 +8,8 @@ export type InteractiveStartOptions = {
 	replaySpeed: number | undefined;
 	/** Loader settings for tests and measurements (source/cli/environment.ts). */
 	tuning: LoadTuning;
+	/** Whether the fast ways of reading are used (false: PERSCOPE_FAST=0, every line through its schema). */
+	fast: boolean;
 	/**
 	 * Sets up the environment Ink and React must be imported under and returns what restores it
 	 * (source/cli/ink-environment.ts): the CLI owns the environment, this only says when.
@@ -28,6 +30,6 @@ export async function startInteractive(plan: InputPlan, options: InteractiveStar
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./interactive.js');
-	const {maxLineBytes, filter, replaySpeed, tuning} = options;
-	return runApp(plan, {maxLineBytes, filter, replaySpeed, tuning, restoreScreen, onViewsLoaded: restoreEnvironment});
+	const {maxLineBytes, filter, replaySpeed, fast, tuning} = options;
+	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, restoreScreen, onViewsLoaded: restoreEnvironment});
 }

@@ -27,6 +27,8 @@ export async function runApp(
 		replaySpeed?: number | undefined;
 		/** Loader settings for tests and measurements (source/cli/environment.ts). */
 		tuning?: LoadTuning | undefined;
+		/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other, on this thread. */
+		fast: boolean;
 		restoreScreen?: () => void;
 		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
 		onViewsLoaded?: () => void;
@@ -89,6 +91,7 @@ export async function runApp(
 	const loading = await startLoad(plan, {
 		maxLineBytes: options.maxLineBytes,
 		tuning: options.tuning,
+		fast: options.fast,
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),

@@ -44,14 +44,17 @@ export async function main(argv: string[]): Promise<number> {
 	}
 
 	const {maxLineBytes, filter, replaySpeed} = request;
+	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
+	// ways are compared with (test/perf, npm run bench).
+	const fast = process.env['PERSCOPE_FAST'] !== '0';
 	const tuning = loadTuningFrom(process.env);
 	if (request.mode === undefined && process.stdout.isTTY === true) {
-		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, tuning, prepareInkEnvironment});
+		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prepareInkEnvironment});
 	}
 
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, tuning});
+	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning});
 }
 
 function assertNever(value: never): never {

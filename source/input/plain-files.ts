@@ -7,10 +7,10 @@ export type PlainFile = {path: string; label: string};
 /**
  * The plan's files when every input is a regular, uncompressed file that is not followed; else undefined.
  * Those can be read in any order of chunks, and read again by offset (the inspector does), so the fast
- * loaders take them (parallel-file.ts, load-in-worker.ts).
+ * loaders take them (parallel-file.ts, load-in-worker.ts), unless PERSCOPE_FAST=0 (cli/main.ts) keeps
+ * the app from calling them.
  */
 export function plainFiles(plan: InputPlan): PlainFile[] | undefined {
-	if (process.env['PERSCOPE_FAST'] === '0') return undefined;
 	if (plan.follow || plan.jobsRoot !== undefined || plan.inputs.length === 0) return undefined;
 	const files: PlainFile[] = [];
 	for (const input of plan.inputs) {

@@ -1,11 +1,10 @@
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
-import {afterEach, beforeEach, describe, expect, it} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import {Ingest} from '../load/ingest.js';
 import type {InputPlan} from './inputs.js';
 import {runSourcesFast} from '../load/parallel-file.js';
 import {RawEvents} from './raw-events.js';
-import {setEnv} from '../../test/helpers/env.js';
 
 /*
  * The viewer loads plain files the fast way, where lines never pass through Ingest's `onLine`: the
@@ -14,16 +13,6 @@ import {setEnv} from '../../test/helpers/env.js';
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-let restoreEnv = () => {};
-
-beforeEach(() => {
-	restoreEnv = setEnv({PERSCOPE_FAST: '1'});
-});
-
-afterEach(() => {
-	restoreEnv();
-});
-
 function plan(path: string): InputPlan {
 	return {inputs: [{kind: 'file', path, label: path}], label: path, demo: false, follow: false, jobsRoot: undefined};
 }

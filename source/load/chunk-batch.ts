@@ -38,7 +38,7 @@ export class BatchWriter {
 	/** The sink that takes every line parsed. */
 	readonly parsing: ChunkSink = {
 		item: item => this.#item(item),
-		stream: (fields, line, offset) => this.#stream(fields, line, offset),
+		stream: (fields, ref) => this.#stream(fields, ref.line, ref.offset),
 		afterLine: next => this.#afterLine(next),
 	};
 

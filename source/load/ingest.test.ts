@@ -11,9 +11,10 @@ import {modelSnapshot} from '../../test/helpers/model-snapshot.js';
 import {hostileLog, hostileMaxLineBytes} from '../../test/perf/hostile-log.js';
 
 /*
- * The viewer reads live streams (stdin, a command) with Ingest's `streamLines`: streaming deltas are read
- * from their bytes instead of JSON.parse and the schema. Whatever the log, the model must be the one the
- * plain parse builds, line numbers and offsets included.
+ * Every line Ingest takes (stdin, a command, followed, compressed and job files) goes through LineParser's
+ * fast lanes: streaming deltas are read from their bytes, histories cut before JSON.parse, events read
+ * without zod. Whatever the log, the model must be the one the plain parse (PERSCOPE_FAST=0) builds, line
+ * numbers and offsets included.
  */
 
 let directory = '';
@@ -27,8 +28,8 @@ afterAll(() => {
 });
 
 /** Feeds the bytes in pieces of `piece` bytes, as a pipe would hand them over. */
-function read(bytes: Buffer, streamLines: boolean, maxLineBytes = 64 * 1024 * 1024, piece = 4093): Model {
-	const ingest = new Ingest({maxLineBytes, streamLines});
+function read(bytes: Buffer, fast: boolean, maxLineBytes = 64 * 1024 * 1024, piece = 4093): Model {
+	const ingest = new Ingest({maxLineBytes, fast});
 	const splitter = ingest.splitter('stdin');
 	for (let at = 0; at < bytes.length; at += piece) splitter.push(bytes.subarray(at, at + piece));
 	splitter.end();
@@ -39,7 +40,7 @@ function expectSameModel(bytes: Buffer, maxLineBytes?: number): void {
 	expect(modelSnapshot(read(bytes, true, maxLineBytes))).toStrictEqual(modelSnapshot(read(bytes, false, maxLineBytes)));
 }
 
-describe('streaming lines read from their bytes on a live stream', () => {
+describe('lines read the fast ways on a live stream', () => {
 	it.each(fixtureFiles().map(path => relative(fixturesDir, path)))('%s gives the model the plain parse gives', fixture => {
 		expectSameModel(readFileSync(join(fixturesDir, fixture)));
 	});

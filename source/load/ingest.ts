@@ -1,11 +1,9 @@
-import type {AgentEvent, Diagnostic, ParsedLine} from '../model/events.js';
-import {parseLine} from '../parse/normalise.js';
+import type {AgentEvent, Diagnostic, EventRef, ParsedLine} from '../model/events.js';
 import {addDiagnostic, isRepeatedEvent, reduce} from '../model/reduce.js';
 import {createModel, type Model} from '../model/state.js';
-import {streamEvent, StreamLines} from '../parse/stream-line.js';
+import {LineParser, type ParsedSink} from '../parse/line-parser.js';
+import {streamEvent} from '../parse/stream-line.js';
 import {LineSplitter, type Line, type OverlongLine} from '../parse/line-splitter.js';
-
-const maxStreamLineLength = 2048;
 
 /**
  * Lines in, model out: the one path every source feeds. It knows nothing of terminals or files.
@@ -16,13 +14,16 @@ export class Ingest {
 	readonly #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined;
 	readonly #onLine: ((line: Line) => void) | undefined;
 	readonly #afterEvent: (() => void) | undefined;
-	/** The streaming lines' reader and the buffer a line's text is written back into for it. */
-	readonly #streamLane: {lines: StreamLines; bytes: Buffer} | undefined;
+	readonly #parser: LineParser;
+	readonly #parsed: ParsedSink = {
+		item: parsed => this.#take(parsed),
+		stream: (fields, ref) => this.#reduce(streamEvent(fields, ref)),
+	};
 
 	/**
-	 * `streamLines`: read streaming lines (most of a live run) from their bytes, the way the fast path
-	 * reads files (model/stream-line.ts), instead of JSON.parse and the schema. It gives the same events;
-	 * the plain path stays as the reference the fast ones are tested against. PERSCOPE_FAST=0 turns it off.
+	 * `fast` (the default): lines are read the fast ways (parse/line-parser.ts), which give the same events
+	 * as the plain one; false (PERSCOPE_FAST=0) reads each the plain way, the reference the fast ones are
+	 * tested against.
 	 */
 	constructor(options: {
 		maxLineBytes: number;
@@ -34,15 +35,14 @@ export class Ingest {
 		 * what it writes depends on the events alone and never on where a read happened to end.
 		 */
 		afterEvent?: () => void;
-		streamLines?: boolean;
+		fast?: boolean;
 	}) {
 		this.model = options.model ?? createModel();
 		this.#maxLineBytes = options.maxLineBytes;
 		this.#onDiagnostic = options.onDiagnostic;
 		this.#onLine = options.onLine;
 		this.#afterEvent = options.afterEvent;
-		// A UTF-16 unit of the text is at most three bytes of UTF-8.
-		this.#streamLane = options.streamLines && process.env['PERSCOPE_FAST'] !== '0' ? {lines: new StreamLines(), bytes: Buffer.allocUnsafe(3 * maxStreamLineLength)} : undefined;
+		this.#parser = new LineParser({fast: options.fast ?? true});
 	}
 
 	get maxLineBytes(): number {
@@ -50,17 +50,24 @@ export class Ingest {
 	}
 
 	splitter(source: string): LineSplitter {
-		return new LineSplitter(source, {line: line => this.line(line), overlong: line => this.overlong(line)}, this.#maxLineBytes);
+		return new LineSplitter(source, {lineBytes: (bytes, start, end, ref) => this.lineBytes(bytes, start, end, ref), overlong: line => this.overlong(line)}, this.#maxLineBytes);
 	}
 
+	/** A line as its bytes, `bytes[start, end)` (how the splitters hand lines on): they are parsed as they are. */
+	lineBytes(bytes: Buffer, start: number, end: number, ref: EventRef): void {
+		if (this.#onLine) this.#onLine({source: ref.source, line: ref.line, offset: ref.offset, text: bytes.toString('utf8', start, end)});
+		this.#parser.parse(bytes, start, end, ref, this.#parsed);
+	}
+
+	/** A line as its text. */
 	line(line: Line): void {
 		this.#onLine?.(line);
-		if (this.#streamLane && this.#streamLine(this.#streamLane, line)) return;
-		this.#take(parseLine(line));
+		const bytes = Buffer.from(line.text, 'utf8');
+		this.#parser.parse(bytes, 0, bytes.length, {source: line.source, line: line.line, offset: line.offset}, this.#parsed);
 	}
 
 	/**
-	 * A line parsed elsewhere (the parallel loader of plain files, source/sources/parallel-file.ts), given in
+	 * A line parsed elsewhere (the parallel loader of plain files, load/parallel-file.ts), given in
 	 * line order. Its text is not at hand, so `onLine` does not see it: such files are read again by offset.
 	 */
 	parsed(parsed: ParsedLine): void {
@@ -80,19 +87,6 @@ export class Ingest {
 
 		reduce(this.model, event);
 		this.#afterEvent?.();
-	}
-
-	/** Whether the line was a streaming line in the runtime's own form, and so is reduced already. */
-	#streamLine(lane: {lines: StreamLines; bytes: Buffer}, line: Line): boolean {
-		const {text} = line;
-		// Streaming lines are a few hundred bytes; longer ones are never in that form.
-		if (text.length > maxStreamLineLength) return false;
-		const length = lane.bytes.write(text, 0, 'utf8');
-		const ref = {source: line.source, line: line.line, offset: line.offset};
-		const fields = lane.lines.match(lane.bytes, 0, length, ref);
-		if (!fields) return false;
-		this.#reduce(streamEvent(fields, ref));
-		return true;
 	}
 
 	overlong(line: OverlongLine): void {

@@ -1,4 +1,5 @@
 import type {InputPlan} from '../input/inputs.js';
+import {runSources} from '../input/run-sources.js';
 import type {RunningSources} from '../input/source-state.js';
 import {Ingest} from './ingest.js';
 import type {Loading, LoadOptions} from './loader.js';
@@ -7,11 +8,13 @@ import {ReplayIngest} from './replay.js';
 
 /**
  * Loads the plan on this thread, into one model that the reducer changes as lines arrive (its `rev` moves with
- * each change). Plain files load the fast way (parallel-file.ts); a replay holds lines back until they are due.
+ * each change). Plain files load the fast way (parallel-file.ts) unless `fast` is false; a replay holds lines
+ * back until they are due.
  */
 export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 	const {hooks = {}, replay, tuning} = options;
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: options.onLine, streamLines: true};
+	const fast = options.fast !== false;
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: options.onLine, fast};
 	let ingest: Ingest;
 	let running: RunningSources;
 	if (replay) {
@@ -23,10 +26,10 @@ export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 			await hooks.afterChunk?.();
 		};
 
-		running = runSourcesFast(plan, replaying, {...hooks, afterChunk}, {tuning});
+		running = fast ? runSourcesFast(plan, replaying, {...hooks, afterChunk}, {tuning}) : runSources(plan, replaying, {...hooks, afterChunk});
 	} else {
 		ingest = new Ingest(ingestOptions);
-		running = runSourcesFast(plan, ingest, hooks, {mainThreadFrom: options.mainThreadFrom, tuning});
+		running = fast ? runSourcesFast(plan, ingest, hooks, {mainThreadFrom: options.mainThreadFrom, tuning}) : runSources(plan, ingest, hooks);
 	}
 
 	options.onModel?.(ingest.model);

@@ -24,6 +24,11 @@ export type Loading = RunningSources & {
 export type LoadOptions = {
 	maxLineBytes: number;
 	tuning?: LoadTuning | undefined;
+	/**
+	 * false (PERSCOPE_FAST=0): every line is read the plain way, one after the other, on this thread: the
+	 * reference the fast ways are compared with. Default true.
+	 */
+	fast?: boolean | undefined;
 	hooks?: SourcesHooks | undefined;
 	/** The model the views are to draw from now on: the first one, then each that replaces it. */
 	onModel?: ((model: Model) => void) | undefined;

@@ -6,7 +6,8 @@ import {streamEvent} from '../parse/stream-line.js';
 import {readBatch} from './chunk-batch.js';
 import {describeFsError} from '../input/fs-errors.js';
 import type {InputPlan} from '../input/inputs.js';
-import {ChunkReader, LineParser, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
+import {LineParser} from '../parse/line-parser.js';
+import {ChunkReader, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
 import type {LinePosition} from '../parse/line-splitter.js';
 import {plainFiles, type PlainFile} from '../input/plain-files.js';
 import {workerResourceLimits, type Batch, type ChunkWorkerMessage, type ChunkWorkerSetup} from './protocol.js';
@@ -23,8 +24,8 @@ import {initialSourceState, type RunningSources, type SourcesHooks, type SourceS
  * order. The model, the diagnostics and every line number and offset come out exactly as from runSources;
  * test/perf checks that.
  *
- * PERSCOPE_FAST=0 turns it off (then runSources reads everything). Tests and measurements set the number
- * of workers, the chunk size and more through FastOptions.tuning (tuning.ts).
+ * With PERSCOPE_FAST=0 the apps do not use it (runSources reads everything). Tests and measurements set
+ * the number of workers, the chunk size and more through FastOptions.tuning (tuning.ts).
  */
 
 const mainId = 1;
@@ -212,7 +213,8 @@ async function loadFile(
 		workers = Array.from({length: workerCount}, (_unused, index) => new ChunkWorker(setup(mainId + 1 + index)));
 
 		const reader = new ChunkReader(fd);
-		const parser = new LineParser(file.label);
+		// Plain files are read this way only when the fast path is on (plainFiles).
+		const parser = new LineParser({fast: true});
 		const feed = (item: ChunkItem) => {
 			if (item.kind === 'overlong') ingest.overlong(item.overlong);
 			else ingest.parsed(item);
@@ -220,7 +222,7 @@ async function loadFile(
 
 		const direct: ChunkSink = {
 			item: feed,
-			stream: (fields, line, offset) => ingest.parsed({kind: 'event', event: streamEvent(fields, {source: file.label, line, offset})}),
+			stream: (fields, ref) => ingest.parsed({kind: 'event', event: streamEvent(fields, ref)}),
 			afterLine: () => undefined,
 		};
 

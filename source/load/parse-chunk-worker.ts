@@ -1,7 +1,8 @@
 import {closeSync, openSync} from 'node:fs';
 import {parentPort, workerData} from 'node:worker_threads';
 import {batchTransferList, BatchWriter} from './chunk-batch.js';
-import {ChunkReader, LineParser, parseChunk} from './parse-chunk.js';
+import {LineParser} from '../parse/line-parser.js';
+import {ChunkReader, parseChunk} from './parse-chunk.js';
 import type {ChunkWorkerMessage, ChunkWorkerSetup} from './protocol.js';
 
 /*
@@ -24,7 +25,8 @@ function run(setup: ChunkWorkerSetup, post: (message: ChunkWorkerMessage) => voi
 	const stopped = () => Atomics.load(control, 1) !== 0;
 	const fd = openSync(setup.path, 'r');
 	const reader = new ChunkReader(fd);
-	const parser = new LineParser(setup.source);
+	// Workers parse only for the fast path (plainFiles).
+	const parser = new LineParser({fast: true});
 	let posted = 0;
 	const writer = new BatchWriter(setup.batchSize, batch => {
 		if (setup.failAfter !== undefined && posted >= setup.failAfter) throw new Error(`failing after ${posted} batches, as the tuning asks (chunkWorkerFailAfter)`);

@@ -1,13 +1,11 @@
 import {readSync} from 'node:fs';
 import type {ParsedLine} from '../model/events.js';
-import {parseLine} from '../parse/normalise.js';
-import {HistoryPruner, minPrunedLineBytes} from '../parse/prune-line.js';
-import {StreamLines, type StreamFields} from '../parse/stream-line.js';
+import type {LineParser, ParsedSink} from '../parse/line-parser.js';
 import {LineCutter, type LinePosition, type OverlongLine} from '../parse/line-splitter.js';
 
 /*
  * One piece of a plain file, read and parsed on its own (on the main thread or in a worker), giving for
- * each of its lines exactly what LineSplitter followed by parseLine gives: the same line numbers, offsets,
+ * each of its lines exactly what Ingest's LineSplitter and LineParser give: the same line numbers, offsets,
  * skipped blank lines, overlong lines and byte order mark handling. Only the order of work differs.
  */
 
@@ -91,45 +89,11 @@ export function countNewlines(bytes: Buffer): number {
 }
 
 /** Where parsed lines go: a streaming line in the runtime's own form as its fields, anything else as an item. */
-export type ChunkSink = {
+export type ChunkSink = ParsedSink & {
 	item(item: ChunkItem): void;
-	stream(fields: StreamFields, line: number, offset: number): void;
 	/** After each line; `next` is where the following one starts. */
 	afterLine(next: LinePosition): void;
 };
-
-/** Parses lines of one file, keeping what it learns about the file's histories from one line to the next. */
-export class LineParser {
-	readonly #source: string;
-	readonly #pruner = new HistoryPruner();
-	readonly #streams = new StreamLines();
-
-	constructor(source: string) {
-		this.#source = source;
-	}
-
-	/** The line `bytes[start, end)` (newline and carriage return already removed, not blank). */
-	parse(bytes: Buffer, start: number, end: number, line: number, offset: number, sink: ChunkSink): void {
-		if (end - start < minPrunedLineBytes) {
-			const fields = this.#streams.match(bytes, start, end, {source: this.#source, line, offset});
-			if (fields) sink.stream(fields, line, offset);
-			else sink.item(parseLine({source: this.#source, line, offset, text: bytes.toString('utf8', start, end)}));
-			return;
-		}
-
-		const pruned = this.#pruner.prune(bytes, start, end);
-		if (pruned) {
-			const parsed = parseLine({source: this.#source, line, offset, text: pruned.text});
-			// Anything but the expected event (a diagnostic, another type) is judged on the whole line instead.
-			if (parsed.kind === 'event' && parsed.event.dialect === 'perstack' && parsed.event.wireType === pruned.type) {
-				sink.item(parsed);
-				return;
-			}
-		}
-
-		sink.item(parseLine({source: this.#source, line, offset, text: bytes.toString('utf8', start, end)}));
-	}
-}
 
 /** Reads and parses one chunk whose first line is line `from.lines + 1`. Returns the position after its last line. */
 export function parseChunk(options: {
@@ -148,7 +112,7 @@ export function parseChunk(options: {
 		from: options.from,
 		maxLineBytes: options.maxLineBytes,
 		line: (bytes, start, end, line, offset) => {
-			parser.parse(bytes, start, end, line, offset, sink);
+			parser.parse(bytes, start, end, {source: options.source, line, offset}, sink);
 			sink.afterLine(cutter.next);
 		},
 		overlong: overlong => {

@@ -1,5 +1,5 @@
 import {Ingest} from './ingest.js';
-import type {ParsedLine} from '../model/events.js';
+import type {EventRef, ParsedLine} from '../model/events.js';
 import type {Line, OverlongLine} from '../parse/line-splitter.js';
 import {defaultMaxGapMs} from '../query/replay-speed.js';
 
@@ -242,6 +242,11 @@ export class ReplayIngest extends Ingest {
 
 	override line(line: Line): void {
 		this.#queue.push({kind: 'line', line, at: eventTimeOf(line.text)});
+	}
+
+	/** The splitter's bytes are reused once the call returns: a waiting line is kept as its text. */
+	override lineBytes(bytes: Buffer, start: number, end: number, ref: EventRef): void {
+		this.line({source: ref.source, line: ref.line, offset: ref.offset, text: bytes.toString('utf8', start, end)});
 	}
 
 	/** Lines parsed ahead by the parallel loader wait too; their event already holds its time. */

@@ -21,6 +21,12 @@ export type LineSink = {
 	overlong(line: OverlongLine): void;
 };
 
+/** A sink that takes each line as its bytes, `bytes[start, end)`, valid only during the call. */
+export type LineBytesSink = {
+	lineBytes(bytes: Buffer, start: number, end: number, ref: {source: string; line: number; offset: number}): void;
+	overlong(line: OverlongLine): void;
+};
+
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
 
 /** Where lines carry on from: the offset and number (0-based count) of the next line. */
@@ -210,17 +216,20 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
 	return true;
 }
 
-/** Splits a byte stream into lines of text, from its start (see LineCutter). */
+/** Splits a byte stream into lines, of text or of bytes as the sink takes them, from its start (see LineCutter). */
 export class LineSplitter {
 	readonly #cutter: LineCutter;
 
-	constructor(source: string, sink: LineSink, maxLineBytes = defaultMaxLineBytes) {
+	constructor(source: string, sink: LineSink | LineBytesSink, maxLineBytes = defaultMaxLineBytes) {
 		this.#cutter = new LineCutter({
 			source,
 			from: {offset: 0, lines: 0},
 			maxLineBytes,
-			// Invalid UTF-8 becomes U+FFFD rather than throwing; the line is then judged as JSON.
-			line: (bytes, start, end, line, offset) => sink.line({source, line, offset, text: bytes.toString('utf8', start, end)}),
+			line:
+				'lineBytes' in sink
+					? (bytes, start, end, line, offset) => sink.lineBytes(bytes, start, end, {source, line, offset})
+					: // Invalid UTF-8 becomes U+FFFD rather than throwing; the line is then judged as JSON.
+						(bytes, start, end, line, offset) => sink.line({source, line, offset, text: bytes.toString('utf8', start, end)}),
 			overlong: line => sink.overlong(line),
 		});
 	}

@@ -15,7 +15,7 @@ import {parseLine} from './normalise.js';
  * Anything else, including any line that would be invalid, is left to parseLine.
  *
  * If the schemas change so that this no longer holds, the first lines of each type, which are always also
- * read by parseLine (JSON.parse, then the event reader that test/perf holds to the schemas) and compared, turn
+ * read by parseLine (JSON.parse, then the event reader the build holds to the schemas) and compared, turn
  * the lane off; test/perf compares whole logs both ways.
  */
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {daemonEventTypes} from '../../source/parse/dialects/daemon/schema.js';
 import {droverEventKinds} from '../../source/parse/dialects/drover/schema.js';
-import {perstackEventTypes} from '../../source/parse/dialects/perstack/schema.js';
+import {perstackEventTypes} from '../../source/parse/dialects/perstack/fast-reader.js';
 
 /*
  * Mutations of NDJSON lines, the way logs really go wrong: a flipped byte, a line cut short, a field a

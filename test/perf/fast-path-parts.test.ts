@@ -12,7 +12,8 @@ import {BatchWriter, readBatch} from '../../source/load/chunk-batch.js';
 import type {Batch} from '../../source/load/protocol.js';
 import {LineCutter, LineSplitter, type OverlongLine} from '../../source/parse/line-splitter.js';
 import {planChunks} from '../../source/load/parallel-file.js';
-import {ChunkReader, LineParser, parseChunk, type ChunkItem, type ChunkSink} from '../../source/load/parse-chunk.js';
+import {ChunkReader, parseChunk, type ChunkItem, type ChunkSink} from '../../source/load/parse-chunk.js';
+import {LineParser} from '../../source/parse/line-parser.js';
 import {hostileLog} from './hostile-log.js';
 
 /* The pieces of the fast path, each against the plain path's counterpart. */
@@ -251,7 +252,7 @@ describe('batches from a worker read back as the lines they were made of', () =>
 			const viaBatches: ChunkItem[] = [];
 			const collect = (into: ChunkItem[]): ChunkSink => ({
 				item: item => into.push(item),
-				stream: (fields, line, offset) => into.push({kind: 'event', event: streamEvent(fields, {source: 'hostile', line, offset})}),
+				stream: (fields, ref) => into.push({kind: 'event', event: streamEvent(fields, ref)}),
 				afterLine: () => undefined,
 			});
 			const directSink = collect(direct);
@@ -260,7 +261,7 @@ describe('batches from a worker read back as the lines they were made of', () =>
 			const writer = new BatchWriter(7, batch => batches.push(structuredClone(batch)));
 			const parseAll = (sinkFor: (index: number) => ChunkSink, afterChunk: (next: {offset: number; lines: number}) => void) => {
 				const reader = new ChunkReader(fd);
-				const parser = new LineParser('hostile');
+				const parser = new LineParser({fast: true});
 				let lines = 0;
 				for (const [index, chunk] of planChunks(fd, bytes.length, 3000).entries()) {
 					const {bytes: chunkBytes, newlines} = reader.load(chunk);

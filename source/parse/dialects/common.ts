@@ -51,14 +51,14 @@ export function timestampOf(value: unknown): number | undefined {
 
 export type Usage = {inputTokens: number; outputTokens: number; reasoningTokens: number; totalTokens: number; cachedInputTokens: number};
 
-/** A usage record as the schema gives it: every count read with tokenCountOf, missing ones zero. */
-export function usageOf(value: Record<string, unknown>): Usage {
+/** A usage record's counts, each read with tokenCountOf (the schemas' transform, and the fast reader's). */
+export function usageTotals(usage: Partial<Usage>): Usage {
 	return {
-		inputTokens: tokenCountOf(value['inputTokens']),
-		outputTokens: tokenCountOf(value['outputTokens']),
-		reasoningTokens: tokenCountOf(value['reasoningTokens']),
-		totalTokens: tokenCountOf(value['totalTokens']),
-		cachedInputTokens: tokenCountOf(value['cachedInputTokens']),
+		inputTokens: usage.inputTokens ?? 0,
+		outputTokens: usage.outputTokens ?? 0,
+		reasoningTokens: usage.reasoningTokens ?? 0,
+		totalTokens: usage.totalTokens ?? 0,
+		cachedInputTokens: usage.cachedInputTokens ?? 0,
 	};
 }
 
@@ -76,13 +76,7 @@ function build() {
 				totalTokens: tokenCount,
 				cachedInputTokens: tokenCount,
 			})
-			.transform(usage => ({
-				inputTokens: usage.inputTokens ?? 0,
-				outputTokens: usage.outputTokens ?? 0,
-				reasoningTokens: usage.reasoningTokens ?? 0,
-				totalTokens: usage.totalTokens ?? 0,
-				cachedInputTokens: usage.cachedInputTokens ?? 0,
-			})),
+			.transform(usageTotals),
 		timestamp: z.unknown().transform(timestampOf).optional(),
 	};
 }

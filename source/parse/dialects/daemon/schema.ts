@@ -48,5 +48,5 @@ export type DaemonEvent = z.infer<Schemas['event']>;
 export type DaemonStreamEvent = z.infer<Schemas['stream']>;
 export type DaemonUsage = z.infer<Schemas['usage']>;
 
-/** The event types of the schema (test/model checks the two agree), known without building it. */
+/** The event types of the schema, known without building it (the build checks the two agree: scripts/check-wire.mjs). */
 export const daemonEventTypes: ReadonlySet<string> = new Set(['step_started', 'step_completed', 'agent_output', 'agent_streaming']);

@@ -47,7 +47,7 @@ export const droverEventSchema = lazily(build);
 
 export type DroverEvent = z.infer<ReturnType<typeof build>>;
 
-/** The event kinds of the schema (test/model checks the two agree), known without building it. */
+/** The event kinds of the schema, known without building it (the build checks the two agree: scripts/check-wire.mjs). */
 export const droverEventKinds: ReadonlySet<string> = new Set([
 	'run_start',
 	'input_validated',

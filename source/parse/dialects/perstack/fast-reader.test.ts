@@ -1,15 +1,13 @@
 import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {fromPerstack} from '../../normalise.js';
-import {daemonEventTypes, daemonSchemas} from '../daemon/schema.js';
-import {droverEventKinds, droverEventSchema} from '../drover/schema.js';
+import {fromPerstack} from './normalise.js';
 import {perstackEventTypes, readPerstackEvent} from './fast-reader.js';
 import {perstackSchemas} from './schema.js';
 import {fixtureFiles} from '../../../../test/helpers/fixture-files.js';
 
 /*
- * Perstack events are read without zod (source/model/wire/perstack-fast.ts). For any value, that reader must
+ * Perstack events are read without zod (fast-reader.ts). For any value, that reader must
  * give what the schema gives, or nothing (then the schema reads the line). Checked on events holding every
  * field the schema declares, on each of those fields made wrong in every way, on every fixture line, and on
  * fixture events with random JSON put anywhere.
@@ -131,17 +129,9 @@ function parsedObjects(lines: string[]): Array<Record<string, unknown>> {
 	return out;
 }
 
-describe('the event types known without building the schemas are the schemas’ own', () => {
+describe('the event types known without building the schema are the schema’s own', () => {
 	it('Perstack', () => {
 		expect([...perstackEventTypes].sort()).toEqual(perstackSchemas().event.options.map(option => option.shape.type.value).sort());
-	});
-
-	it('drover', () => {
-		expect([...droverEventKinds].sort()).toEqual(droverEventSchema().options.map(option => option.shape.kind.value).sort());
-	});
-
-	it('strategy daemon', () => {
-		expect([...daemonEventTypes].sort()).toEqual(daemonSchemas().event.options.map(option => option.shape.type.value).sort());
 	});
 });
 

@@ -207,7 +207,3 @@ export type PerstackToolCall = z.infer<Schemas['toolCall']>;
 export type PerstackToolResult = z.infer<Schemas['toolResult']>;
 export type PerstackCheckpoint = z.infer<Schemas['checkpoint']>;
 export type PerstackMessagePart = z.infer<Schemas['part']>;
-
-
-/** Every event type of the schema (perstack-fast.ts names them all), known without building it. */
-export {perstackEventTypes} from './fast-reader.js';

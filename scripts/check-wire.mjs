@@ -1,0 +1,19 @@
+// Fails the build when a wire format is declared twice and the two differ: the Perstack fast reader
+// (source/parse/dialects/perstack/fast-reader.ts) in any field from the zod schema it stands in for, or a
+// dialect's list of event types (known without building its schema) from the schema's own. See
+// source/parse/dialects/wire-check.ts.
+import {daemonEventTypes, daemonSchemas} from '../dist/parse/dialects/daemon/schema.js';
+import {droverEventKinds, droverEventSchema} from '../dist/parse/dialects/drover/schema.js';
+import {perstackEventTypes, perstackReaders} from '../dist/parse/dialects/perstack/fast-reader.js';
+import {perstackSchemas} from '../dist/parse/dialects/perstack/schema.js';
+import {typeListDifferences, unionDifferences} from '../dist/parse/dialects/wire-check.js';
+
+const checks = [
+	['the Perstack fast reader and schema', unionDifferences(perstackSchemas().event, perstackReaders, 'type')],
+	['the Perstack event types and schema', typeListDifferences(perstackSchemas().event, perstackEventTypes, 'type')],
+	['the drover event kinds and schema', typeListDifferences(droverEventSchema(), droverEventKinds, 'kind')],
+	['the strategy daemon event types and schema', typeListDifferences(daemonSchemas().event, daemonEventTypes, 'type')],
+];
+const failed = checks.filter(([, differences]) => differences.length > 0);
+for (const [what, differences] of failed) process.stderr.write(`check-wire: ${what} differ:\n${differences.map(line => `  ${line}\n`).join('')}`);
+if (failed.length > 0) process.exit(1);

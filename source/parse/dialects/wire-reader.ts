@@ -1,0 +1,143 @@
+/*
+ * Readers of parsed JSON built without zod, each carrying what it accepts as data (`spec`), so that the build
+ * can hold a fast reader to the zod schema it stands in for (wire-check.ts, run by scripts/check-wire.mjs).
+ * Each combinator does what the zod construct of the same name does, and no more:
+ *
+ *   string, boolean, unknown, literal   z.string(), z.boolean(), z.unknown(), z.literal(v)
+ *   optional(r)                          r.optional(): undefined stays undefined
+ *   withDefault(r, v)                    r.default(v): undefined becomes v
+ *   array(r), object({...}), union(...)  z.array, z.object (extra keys not read), z.union
+ *   transform(r, f)                      r.transform(f), with the very same function f
+ *
+ * A reader throws `invalid` for anything the schema would reject; it may also throw it for what the schema
+ * would accept (a union only tries the first option whose kind fits), since then the schema reads the value.
+ */
+
+/** What a reader accepts: the shape of the zod schema it must equal. */
+export type WireSpec =
+	| {kind: 'string'}
+	| {kind: 'boolean'}
+	| {kind: 'unknown'}
+	| {kind: 'literal'; value: string}
+	| {kind: 'optional'; of: WireSpec}
+	| {kind: 'default'; of: WireSpec; value: string}
+	| {kind: 'array'; of: WireSpec}
+	| {kind: 'object'; shape: Readonly<Record<string, WireSpec>>}
+	| {kind: 'union'; options: readonly WireSpec[]}
+	| {kind: 'transform'; of: WireSpec; transform: (value: never) => unknown};
+
+export type Reader<T> = {
+	readonly spec: WireSpec;
+	/** Whether a value could be accepted, looking at its kind only (a union picks its option by this). */
+	readonly fits: (value: unknown) => boolean;
+	readonly read: (value: unknown) => T;
+};
+
+export type ReaderOutput<R> = R extends Reader<infer T> ? T : never;
+
+/** Thrown (and caught by the fast reader's caller) when the value is not what the schema accepts. */
+export const invalid = new Error('not valid for the schema');
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const anything = () => true;
+
+export const string: Reader<string> = {
+	spec: {kind: 'string'},
+	fits: value => typeof value === 'string',
+	read(value) {
+		if (typeof value !== 'string') throw invalid;
+		return value;
+	},
+};
+
+export const boolean: Reader<boolean> = {
+	spec: {kind: 'boolean'},
+	fits: value => typeof value === 'boolean',
+	read(value) {
+		if (typeof value !== 'boolean') throw invalid;
+		return value;
+	},
+};
+
+export const unknown: Reader<unknown> = {spec: {kind: 'unknown'}, fits: anything, read: value => value};
+
+export function literal<T extends string>(expected: T): Reader<T> {
+	return {
+		spec: {kind: 'literal', value: expected},
+		fits: value => value === expected,
+		read(value) {
+			if (value !== expected) throw invalid;
+			return expected;
+		},
+	};
+}
+
+export function optional<T>(reader: Reader<T>): Reader<T | undefined> {
+	const {read, fits} = reader;
+	return {spec: {kind: 'optional', of: reader.spec}, fits: value => value === undefined || fits(value), read: value => (value === undefined ? undefined : read(value))};
+}
+
+export function withDefault<T extends string>(reader: Reader<T>, fallback: T): Reader<T> {
+	const {read, fits} = reader;
+	return {spec: {kind: 'default', of: reader.spec, value: fallback}, fits: value => value === undefined || fits(value), read: value => (value === undefined ? fallback : read(value))};
+}
+
+export function array<T>(reader: Reader<T>): Reader<T[]> {
+	const {read} = reader;
+	return {
+		spec: {kind: 'array', of: reader.spec},
+		fits: value => Array.isArray(value),
+		read(value) {
+			if (!Array.isArray(value)) throw invalid;
+			const out: T[] = [];
+			for (const element of value) out.push(read(element));
+			return out;
+		},
+	};
+}
+
+type Shape = Readonly<Record<string, Reader<unknown>>>;
+type ObjectOutput<S extends Shape> = {[K in keyof S]: ReaderOutput<S[K]>};
+
+export function object<S extends Shape>(shape: S): Reader<ObjectOutput<S>> {
+	const keys = Object.keys(shape);
+	const readers = keys.map(key => shape[key]!.read);
+	const spec: Record<string, WireSpec> = {};
+	for (const key of keys) spec[key] = shape[key]!.spec;
+	return {
+		spec: {kind: 'object', shape: spec},
+		fits: isRecord,
+		read(value) {
+			if (!isRecord(value)) throw invalid;
+			const out: Record<string, unknown> = {};
+			for (let index = 0; index < keys.length; index++) {
+				const key = keys[index]!;
+				out[key] = readers[index]!(value[key]);
+			}
+
+			// The compiler cannot follow a loop over keys: `out` has exactly the shape's keys, each from its own
+			// reader, which is what ObjectOutput says.
+			return out as ObjectOutput<S>;
+		},
+	};
+}
+
+/** z.union: the first option that accepts the value. Here, the first whose kind fits, or none. */
+export function union<A, B>(first: Reader<A>, second: Reader<B>): Reader<A | B> {
+	return {
+		spec: {kind: 'union', options: [first.spec, second.spec]},
+		fits: value => first.fits(value) || second.fits(value),
+		read(value) {
+			if (first.fits(value)) return first.read(value);
+			return second.read(value);
+		},
+	};
+}
+
+export function transform<I, T>(reader: Reader<I>, apply: (value: I) => T): Reader<T> {
+	const {read} = reader;
+	return {spec: {kind: 'transform', of: reader.spec, transform: apply}, fits: reader.fits, read: value => apply(read(value))};
+}
