@@ -196,6 +196,8 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		error: undefined,
 		pendingToolCallIds: [],
 		childRunIds: [],
+		adoptedBy: null,
+		closesCycle: false,
 		query: undefined,
 		steps: [],
 		stepsByNumber: new Map(),
@@ -204,7 +206,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 	};
 	model.runs.set(runId, run);
 	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
-	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, rev: 0});
+	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, depth: 0, rev: 0});
 	adoptWaitingChildren(model, run);
 	return run;
 }
@@ -255,8 +257,8 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	child.delegatedBy = {expertKey: parent?.expertKey ?? parentExpertKey ?? parentRunId, runId: parentRunId};
 	if (parent) adoptChild(model, parent, child);
 	else awaitParent(model, child);
-
-	if (toolCallId === undefined) return;
+	// A link that would close a cycle is not followed: the delegation does not list the child either.
+	if (toolCallId === undefined || child.closesCycle) return;
 	const index = parent ? callIndex(model, parent, toolCallId) : undefined;
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type === 'delegate') {
@@ -279,14 +281,107 @@ function attachChild(model: Model, activity: DelegateActivity, child: Run): void
 }
 
 function adoptChild(model: Model, parent: Run, child: Run): void {
-	if (!parent.childRunIds.includes(child.runId)) {
-		parent.childRunIds.push(child.runId);
-		parent.rev++;
+	// The run whose link closes a cycle is where the cycle is broken (docs/model-rules.md).
+	const cycle = closesCycle(model, parent, child);
+	if (cycle !== child.closesCycle) {
+		child.closesCycle = cycle;
+		child.rev++;
+		model.treeRev++;
+	}
+
+	if (cycle) {
+		updateDepths(model, child);
+		return;
+	}
+
+	// `adoptedBy` spares a scan of the parent's children: one run can delegate to a hundred thousand.
+	if (child.adoptedBy !== parent.runId) {
+		if (child.adoptedBy === null || !parent.childRunIds.includes(child.runId)) {
+			parent.childRunIds.push(child.runId);
+			parent.rev++;
+		}
+
+		child.adoptedBy = parent.runId;
 	}
 
 	// A child is shown in its parent's tree, so it must be a run of the parent's job. They differ when the
 	// child's job was made up before the parent was seen (drover and daemon name jobs by their root run).
 	if (child.jobId !== parent.jobId) moveToJob(model, child, parent.jobId);
+	updateDepths(model, child);
+}
+
+/**
+ * Whether making `child` a child of `parent` would close a cycle: the parent is the child's own pane or one
+ * below it. A pane with no children yet is below nothing, which spares the walk up for runs that arrive in
+ * order, however deep the chain.
+ */
+function closesCycle(model: Model, parent: Run, child: Run): boolean {
+	const childPane = model.panes.get(child.paneId);
+	if (parent.paneId === child.paneId) return true;
+	if (!childPane || !paneHasChildren(model, childPane)) return false;
+	const seen = new Set<string>();
+	let current: Run | undefined = parent;
+	while (current) {
+		if (current.paneId === child.paneId) return true;
+		if (seen.has(current.paneId)) return false;
+		seen.add(current.paneId);
+		const head: Run = model.runs.get(current.paneId) ?? current;
+		if (head.parentRunId === null || head.closesCycle) return false;
+		current = model.runs.get(head.parentRunId);
+	}
+
+	return false;
+}
+
+function paneHasChildren(model: Model, pane: Pane): boolean {
+	for (const runId of pane.runIds) if ((model.runs.get(runId)?.childRunIds.length ?? 0) > 0) return true;
+	return false;
+}
+
+/** The depth a pane's first run gives it: one below its parent's pane, or 0 for a root. */
+function headDepth(model: Model, pane: Pane): number {
+	const head = model.runs.get(pane.paneId);
+	if (!head || head.parentRunId === null || head.closesCycle) return 0;
+	const parent = model.runs.get(head.parentRunId);
+	const parentPane = parent ? model.panes.get(parent.paneId) : undefined;
+	return parentPane && parentPane !== pane ? parentPane.depth + 1 : 0;
+}
+
+/**
+ * Brings the depth of a run's pane, and of the panes below it, up to date after a link changed. It stops where
+ * a depth is already right, so a run that arrives under its parent costs one step, not a walk of the tree.
+ */
+function updateDepths(model: Model, run: Run): void {
+	const pane = model.panes.get(run.paneId);
+	if (!pane) return;
+	const depth = headDepth(model, pane);
+	if (depth === pane.depth) return;
+	pane.depth = depth;
+	pane.rev++;
+	updateChildDepths(model, pane, pane.runIds);
+}
+
+/** Brings the depths below `start` up to date, beginning with the children of `runIds`, runs of `start`. */
+function updateChildDepths(model: Model, start: Pane, runIds: readonly string[]): void {
+	const stack: Array<{pane: Pane; runIds: readonly string[]}> = [{pane: start, runIds}];
+	// A pane is visited once: a malformed tree must not keep the walk going round.
+	const seen = new Set<string>([start.paneId]);
+	while (stack.length > 0) {
+		const frame = stack.pop()!;
+		for (const runId of frame.runIds) {
+			for (const childId of model.runs.get(runId)?.childRunIds ?? []) {
+				const child = model.runs.get(childId);
+				const childPane = child ? model.panes.get(child.paneId) : undefined;
+				if (!childPane || seen.has(childPane.paneId)) continue;
+				const depth = headDepth(model, childPane);
+				if (depth === childPane.depth) continue;
+				seen.add(childPane.paneId);
+				childPane.depth = depth;
+				childPane.rev++;
+				stack.push({pane: childPane, runIds: childPane.runIds});
+			}
+		}
+	}
 }
 
 function awaitParent(model: Model, child: Run): void {
@@ -447,7 +542,8 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	// Every run of the joining pane comes along, not only this one: out of order, another run may already
 	// have resumed this one, and it must not be left pointing at a pane that no longer exists.
 	model.treeRev++;
-	for (const runId of ownPane?.runIds ?? [run.runId]) {
+	const moved = ownPane?.runIds ?? [run.runId];
+	for (const runId of moved) {
 		const member = model.runs.get(runId);
 		if (member) member.paneId = target.paneId;
 		if (!target.runIds.includes(runId)) target.runIds.push(runId);
@@ -468,6 +564,8 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	}
 
 	target.rev++;
+	// The runs that came along bring their children, which now hang one below the joined pane.
+	updateChildDepths(model, target, moved);
 }
 
 /** What a resumed run brings back: the delegates' results, or the user's answer to an interactive tool. */

@@ -159,6 +159,14 @@ export type Run = {
 	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
 	pendingToolCallIds: string[];
 	childRunIds: string[];
+	/** The run whose `childRunIds` lists this one (see `adoptChild` in reduce.ts), so adopting it again costs nothing. */
+	adoptedBy: string | null;
+	/**
+	 * Its parent link would close a delegation cycle (a malformed log: A delegated by B, B by A): `parentRunId`
+	 * still names the parent, but the link is not followed, and the run's pane is shown as a root, marked as a
+	 * cycle (docs/model-rules.md).
+	 */
+	closesCycle: boolean;
 	query: string | undefined;
 	steps: StepRecord[];
 	/** The same records by step number (a run can have 100,000 steps; searching the list per event is quadratic). */
@@ -181,6 +189,11 @@ export type Pane = {
 	/** Indices into `Model.activities`, in chain order. */
 	activityIndices: number[];
 	lastActivityId: string | null;
+	/**
+	 * Delegation depth, 0 for a root: the depth of the pane of its first run's parent, plus one. Kept up to date
+	 * as runs are linked (reduce.ts), so asking for it costs nothing however deep the tree is.
+	 */
+	depth: number;
 	rev: number;
 };
 
