@@ -206,7 +206,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 	};
 	model.runs.set(runId, run);
 	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
-	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, depth: 0, rev: 0});
+	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
 	adoptWaitingChildren(model, run);
 	return run;
 }
@@ -290,7 +290,7 @@ function adoptChild(model: Model, parent: Run, child: Run): void {
 	}
 
 	if (cycle) {
-		updateDepths(model, child);
+		model.depthEpoch++;
 		return;
 	}
 
@@ -307,7 +307,30 @@ function adoptChild(model: Model, parent: Run, child: Run): void {
 	// A child is shown in its parent's tree, so it must be a run of the parent's job. They differ when the
 	// child's job was made up before the parent was seen (drover and daemon name jobs by their root run).
 	if (child.jobId !== parent.jobId) moveToJob(model, child, parent.jobId);
-	updateDepths(model, child);
+	linkedDepth(model, parent, child);
+}
+
+/**
+ * Keeps depths right after a link (see model/depth.ts). A run that arrives under its parent with nothing under
+ * it yet, as runs do in a log written in order, gets its depth at once from its parent's; a link that moves a
+ * pane with runs under it makes every remembered depth stale, to be worked out again when asked, so a chain
+ * that arrives leaves first costs one walk when its depths are asked for, not one per run.
+ */
+function linkedDepth(model: Model, parent: Run, child: Run): void {
+	const pane = model.panes.get(child.paneId);
+	if (!pane || pane.paneId !== child.runId) return;
+	if (paneHasChildren(model, pane)) {
+		model.depthEpoch++;
+		return;
+	}
+
+	const parentPane = model.panes.get(parent.paneId);
+	if (parentPane && parentPane.depthEpoch === model.depthEpoch) {
+		pane.depth = parentPane.depth + 1;
+		pane.depthEpoch = model.depthEpoch;
+	} else {
+		pane.depthEpoch = -1;
+	}
 }
 
 /**
@@ -336,52 +359,6 @@ function closesCycle(model: Model, parent: Run, child: Run): boolean {
 function paneHasChildren(model: Model, pane: Pane): boolean {
 	for (const runId of pane.runIds) if ((model.runs.get(runId)?.childRunIds.length ?? 0) > 0) return true;
 	return false;
-}
-
-/** The depth a pane's first run gives it: one below its parent's pane, or 0 for a root. */
-function headDepth(model: Model, pane: Pane): number {
-	const head = model.runs.get(pane.paneId);
-	if (!head || head.parentRunId === null || head.closesCycle) return 0;
-	const parent = model.runs.get(head.parentRunId);
-	const parentPane = parent ? model.panes.get(parent.paneId) : undefined;
-	return parentPane && parentPane !== pane ? parentPane.depth + 1 : 0;
-}
-
-/**
- * Brings the depth of a run's pane, and of the panes below it, up to date after a link changed. It stops where
- * a depth is already right, so a run that arrives under its parent costs one step, not a walk of the tree.
- */
-function updateDepths(model: Model, run: Run): void {
-	const pane = model.panes.get(run.paneId);
-	if (!pane) return;
-	const depth = headDepth(model, pane);
-	if (depth === pane.depth) return;
-	pane.depth = depth;
-	pane.rev++;
-	updateChildDepths(model, pane, pane.runIds);
-}
-
-/** Brings the depths below `start` up to date, beginning with the children of `runIds`, runs of `start`. */
-function updateChildDepths(model: Model, start: Pane, runIds: readonly string[]): void {
-	const stack: Array<{pane: Pane; runIds: readonly string[]}> = [{pane: start, runIds}];
-	// A pane is visited once: a malformed tree must not keep the walk going round.
-	const seen = new Set<string>([start.paneId]);
-	while (stack.length > 0) {
-		const frame = stack.pop()!;
-		for (const runId of frame.runIds) {
-			for (const childId of model.runs.get(runId)?.childRunIds ?? []) {
-				const child = model.runs.get(childId);
-				const childPane = child ? model.panes.get(child.paneId) : undefined;
-				if (!childPane || seen.has(childPane.paneId)) continue;
-				const depth = headDepth(model, childPane);
-				if (depth === childPane.depth) continue;
-				seen.add(childPane.paneId);
-				childPane.depth = depth;
-				childPane.rev++;
-				stack.push({pane: childPane, runIds: childPane.runIds});
-			}
-		}
-	}
 }
 
 function awaitParent(model: Model, child: Run): void {
@@ -564,8 +541,8 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	}
 
 	target.rev++;
-	// The runs that came along bring their children, which now hang one below the joined pane.
-	updateChildDepths(model, target, moved);
+	// The runs that came along may bring children, which now hang one below the joined pane.
+	if (moved.some(runId => (model.runs.get(runId)?.childRunIds.length ?? 0) > 0)) model.depthEpoch++;
 }
 
 /** What a resumed run brings back: the delegates' results, or the user's answer to an interactive tool. */

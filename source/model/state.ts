@@ -190,10 +190,11 @@ export type Pane = {
 	activityIndices: number[];
 	lastActivityId: string | null;
 	/**
-	 * Delegation depth, 0 for a root: the depth of the pane of its first run's parent, plus one. Kept up to date
-	 * as runs are linked (reduce.ts), so asking for it costs nothing however deep the tree is.
+	 * Delegation depth as last worked out (0 for a root: see `paneDepth` in depth.ts), valid while `depthEpoch`
+	 * equals the model's. Read it through `paneDepth`.
 	 */
 	depth: number;
+	depthEpoch: number;
 	rev: number;
 };
 
@@ -296,6 +297,8 @@ export type Model = {
 	inputEnd: InputEnd | undefined;
 	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
 	treeRev: number;
+	/** Moves when a link changes the depth of panes already in the tree: every `Pane.depth` is stale then. */
+	depthEpoch: number;
 };
 
 export function createModel(): Model {
@@ -324,6 +327,7 @@ export function createModel(): Model {
 		rev: 0,
 		changes: undefined,
 		treeRev: 0,
+		depthEpoch: 0,
 		eventIds: new Set(),
 		inputEnd: undefined,
 	};

@@ -1,4 +1,5 @@
 import type {RunStatus, Usage} from '../model/events.js';
+import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Job, Model, Pane, Run} from '../model/state.js';
 
@@ -155,9 +156,10 @@ export function runsInTreeOrder(model: Model, job: Job): Run[] {
 	return out;
 }
 
-/** Delegation depth of a run (0 for a root), as the reducer keeps it (`Pane.depth`): no walk up the tree. */
+/** Delegation depth of a run (0 for a root); remembered on the model, so a deep chain is walked once (model/depth.ts). */
 export function depthOf(model: Model, run: Run): number {
-	return model.panes.get(run.paneId)?.depth ?? 0;
+	const pane = model.panes.get(run.paneId);
+	return pane ? paneDepth(model, pane) : 0;
 }
 
 export function runSteps(run: Run): number {

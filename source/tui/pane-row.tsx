@@ -1,5 +1,6 @@
 import {Text} from 'ink';
 import React from 'react';
+import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
 import {endedWhileWaiting, runSteps, shownStatus} from '../query/tree.js';
@@ -53,7 +54,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 			<Text bold>{sanitizeLine(run?.expertKey ?? pane.paneId)}</Text>
 			{/* Next to the name, where a narrow terminal still shows them. */}
 			{cycle ? <Text color="yellow"> ⟲ delegation cycle</Text> : ''}
-			{depth >= maxShownDepth && pane.depth > depth ? <Text color="gray"> (depth {pane.depth})</Text> : ''}
+			{depth >= maxShownDepth ? <Text color="gray"> (depth {paneDepth(model, pane)})</Text> : ''}
 			<Text color={look.color}>
 				{' '}
 				{look.glyph} {look.word}
