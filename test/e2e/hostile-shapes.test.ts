@@ -33,7 +33,7 @@ function shapeLog(shape: string, runs: number): string {
 }
 
 describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
-	it('a chain 20,000 runs deep opens, expands all (e), goes to the top (g) and to the deepest run (G), folds all (E) and quits (q) with 0', async () => {
+	it('a chain 20,000 runs deep opens, expands all (e), goes to the top (g) and to the deepest run (G), folds all (E), finds its deepest activity (/) and quits (q) with 0', async () => {
 		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('chain', 20_000))}`, {width: 120, height: 30});
 		// Finished children are folded at first: the coordinator and its first child.
 		await tty.waitFor('▸ expert-1 ', 30_000);
@@ -48,6 +48,9 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('done run-19999') === true, 30_000);
 		tty.keys('E');
 		await tty.waitFor(screen => screen.includes('▸ expert-0 ') && !screen.includes('expert-19999'), 30_000);
+		// A search match deep in the folded chain unfolds every pane above it in one change (one per level took most of a minute).
+		tty.keys('/', 'done run-19998', 'Enter');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('done run-19998') === true, 10_000);
 		tty.keys('q');
 		expect(await tty.exitCode(30_000)).toBe(0);
 	}, 120_000);
