@@ -302,6 +302,7 @@ function adoptChild(model: Model, parent: Run, child: Run): void {
 		}
 
 		child.adoptedBy = parent.runId;
+		child.rev++;
 	}
 
 	// A child is shown in its parent's tree, so it must be a run of the parent's job. They differ when the
