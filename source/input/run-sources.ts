@@ -1,6 +1,7 @@
-import {createReadStream, fstatSync, statSync} from 'node:fs';
+import {fstatSync, statSync} from 'node:fs';
 import type {LineSink} from './line-sink.js';
 import {runChild, type ChildRun} from './child-command.js';
+import {readFifo} from './fifo.js';
 import {readRegularFile} from './follow-file.js';
 import {describeFsError} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
@@ -153,7 +154,7 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job'}>, state: So
 		// A FIFO or device (`<(cmd)`, /dev/stdin): it cannot be re-read or followed, only read to its end.
 		const splitter = ingest.splitter(input.label);
 		await pumpStream(
-			await ungzipped(createReadStream(input.path, {highWaterMark: 1024 * 1024}), signal),
+			await ungzipped(readFifo(input.path, signal), signal),
 			splitter,
 			async () => {
 				state.bytesRead = splitter.position;

@@ -196,6 +196,8 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		error: undefined,
 		pendingToolCallIds: [],
 		childRunIds: [],
+		adoptedBy: null,
+		closesCycle: false,
 		query: undefined,
 		steps: [],
 		stepsByNumber: new Map(),
@@ -204,7 +206,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 	};
 	model.runs.set(runId, run);
 	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
-	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, rev: 0});
+	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
 	adoptWaitingChildren(model, run);
 	return run;
 }
@@ -255,8 +257,8 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	child.delegatedBy = {expertKey: parent?.expertKey ?? parentExpertKey ?? parentRunId, runId: parentRunId};
 	if (parent) adoptChild(model, parent, child);
 	else awaitParent(model, child);
-
-	if (toolCallId === undefined) return;
+	// A link that would close a cycle is not followed: the delegation does not list the child either.
+	if (toolCallId === undefined || child.closesCycle) return;
 	const index = parent ? callIndex(model, parent, toolCallId) : undefined;
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type === 'delegate') {
@@ -279,14 +281,85 @@ function attachChild(model: Model, activity: DelegateActivity, child: Run): void
 }
 
 function adoptChild(model: Model, parent: Run, child: Run): void {
-	if (!parent.childRunIds.includes(child.runId)) {
-		parent.childRunIds.push(child.runId);
-		parent.rev++;
+	// The run whose link closes a cycle is where the cycle is broken (docs/model-rules.md).
+	const cycle = closesCycle(model, parent, child);
+	if (cycle !== child.closesCycle) {
+		child.closesCycle = cycle;
+		child.rev++;
+		model.treeRev++;
+	}
+
+	if (cycle) {
+		model.depthEpoch++;
+		return;
+	}
+
+	// `adoptedBy` spares a scan of the parent's children: one run can delegate to a hundred thousand.
+	if (child.adoptedBy !== parent.runId) {
+		if (child.adoptedBy === null || !parent.childRunIds.includes(child.runId)) {
+			parent.childRunIds.push(child.runId);
+			parent.rev++;
+		}
+
+		child.adoptedBy = parent.runId;
+		child.rev++;
 	}
 
 	// A child is shown in its parent's tree, so it must be a run of the parent's job. They differ when the
 	// child's job was made up before the parent was seen (drover and daemon name jobs by their root run).
 	if (child.jobId !== parent.jobId) moveToJob(model, child, parent.jobId);
+	linkedDepth(model, parent, child);
+}
+
+/**
+ * Keeps depths right after a link (see model/depth.ts). A run that arrives under its parent with nothing under
+ * it yet, as runs do in a log written in order, gets its depth at once from its parent's; a link that moves a
+ * pane with runs under it makes every remembered depth stale, to be worked out again when asked, so a chain
+ * that arrives leaves first costs one walk when its depths are asked for, not one per run.
+ */
+function linkedDepth(model: Model, parent: Run, child: Run): void {
+	const pane = model.panes.get(child.paneId);
+	if (!pane || pane.paneId !== child.runId) return;
+	if (paneHasChildren(model, pane)) {
+		model.depthEpoch++;
+		return;
+	}
+
+	const parentPane = model.panes.get(parent.paneId);
+	if (parentPane && parentPane.depthEpoch === model.depthEpoch) {
+		pane.depth = parentPane.depth + 1;
+		pane.depthEpoch = model.depthEpoch;
+	} else {
+		pane.depthEpoch = -1;
+	}
+}
+
+/**
+ * Whether making `child` a child of `parent` would close a cycle: the parent is the child's own pane or one
+ * below it. A pane with no children yet is below nothing, which spares the walk up for runs that arrive in
+ * order, however deep the chain.
+ */
+function closesCycle(model: Model, parent: Run, child: Run): boolean {
+	const childPane = model.panes.get(child.paneId);
+	if (parent.paneId === child.paneId) return true;
+	if (!childPane || !paneHasChildren(model, childPane)) return false;
+	const seen = new Set<string>();
+	let current: Run | undefined = parent;
+	while (current) {
+		if (current.paneId === child.paneId) return true;
+		if (seen.has(current.paneId)) return false;
+		seen.add(current.paneId);
+		const head: Run = model.runs.get(current.paneId) ?? current;
+		if (head.parentRunId === null || head.closesCycle) return false;
+		current = model.runs.get(head.parentRunId);
+	}
+
+	return false;
+}
+
+function paneHasChildren(model: Model, pane: Pane): boolean {
+	for (const runId of pane.runIds) if ((model.runs.get(runId)?.childRunIds.length ?? 0) > 0) return true;
+	return false;
 }
 
 function awaitParent(model: Model, child: Run): void {
@@ -447,7 +520,8 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	// Every run of the joining pane comes along, not only this one: out of order, another run may already
 	// have resumed this one, and it must not be left pointing at a pane that no longer exists.
 	model.treeRev++;
-	for (const runId of ownPane?.runIds ?? [run.runId]) {
+	const moved = ownPane?.runIds ?? [run.runId];
+	for (const runId of moved) {
 		const member = model.runs.get(runId);
 		if (member) member.paneId = target.paneId;
 		if (!target.runIds.includes(runId)) target.runIds.push(runId);
@@ -468,6 +542,8 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	}
 
 	target.rev++;
+	// The runs that came along may bring children, which now hang one below the joined pane.
+	if (moved.some(runId => (model.runs.get(runId)?.childRunIds.length ?? 0) > 0)) model.depthEpoch++;
 }
 
 /** What a resumed run brings back: the delegates' results, or the user's answer to an interactive tool. */

@@ -158,6 +158,14 @@ export type Run = {
 	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
 	pendingToolCallIds: string[];
 	childRunIds: string[];
+	/** The run whose `childRunIds` lists this one (see `adoptChild` in reduce.ts), so adopting it again costs nothing. */
+	adoptedBy: string | null;
+	/**
+	 * Its parent link would close a delegation cycle (a malformed log: A delegated by B, B by A): `parentRunId`
+	 * still names the parent, but the link is not followed, and the run's pane is shown as a root, marked as a
+	 * cycle (docs/model-rules.md).
+	 */
+	closesCycle: boolean;
 	query: string | undefined;
 	steps: StepRecord[];
 	/** The same records by step number (a run can have 100,000 steps; searching the list per event is quadratic). */
@@ -180,6 +188,12 @@ export type Pane = {
 	/** Indices into `Model.activities`, in chain order. */
 	activityIndices: number[];
 	lastActivityId: string | null;
+	/**
+	 * Delegation depth as last worked out (0 for a root: see `paneDepth` in depth.ts), valid while `depthEpoch`
+	 * equals the model's. Read it through `paneDepth`.
+	 */
+	depth: number;
+	depthEpoch: number;
 	rev: number;
 };
 
@@ -282,6 +296,8 @@ export type Model = {
 	inputEnd: InputEnd | undefined;
 	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
 	treeRev: number;
+	/** Moves when a link changes the depth of panes already in the tree: every `Pane.depth` is stale then. */
+	depthEpoch: number;
 };
 
 export function createModel(): Model {
@@ -310,6 +326,7 @@ export function createModel(): Model {
 		rev: 0,
 		changes: undefined,
 		treeRev: 0,
+		depthEpoch: 0,
 		eventIds: new Set(),
 		inputEnd: undefined,
 	};

@@ -2,6 +2,7 @@ import type {JobListing} from '../query/job-listing.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {displayWidth, padEnd} from '../present/width.js';
 import {statusMarks} from './summary-table.js';
+import {columnWidths} from './column-widths.js';
 
 /** The jobs of a jobs directory as a plain table, newest first, for `perscope perstack` in a pipe. */
 export function jobListTable(root: string, jobs: JobListing[]): string {
@@ -15,7 +16,7 @@ export function jobListTable(root: string, jobs: JobListing[]): string {
 		String(job.runs),
 		formatTime(job.startedAt ?? job.lastEventAt),
 	]);
-	const widths = header.map((title, column) => Math.max(displayWidth(title), ...rows.map(row => displayWidth(row[column] ?? ''))));
+	const widths = columnWidths(header, rows);
 	const numeric = new Set([3, 4]);
 	return (
 		[header, ...rows]

@@ -1,10 +1,11 @@
 import type {RunStatus} from '../model/events.js';
 import type {Model, Run} from '../model/state.js';
-import {depthMemo, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
+import {depthOf, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {displayWidth, padEnd} from '../present/width.js';
 import {formatDuration, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
+import {columnWidths} from './column-widths.js';
 
 export const statusMarks: Record<RunStatus, string> = {
 	init: '·',
@@ -16,10 +17,12 @@ export const statusMarks: Record<RunStatus, string> = {
 	stoppedByError: '✗',
 };
 
+/** Marks a run shown as a root because its parent link would close a delegation cycle (docs/model-rules.md). */
+export const cycleMark = '⟲ cycle';
+
 /** A plain table of jobs and their runs in tree order, for `--summary`. */
 export function summaryTable(model: Model): string {
 	const lines: string[] = [];
-	const depthOf = depthMemo(model);
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		const totals = jobTotals(model, job);
@@ -28,7 +31,7 @@ export function summaryTable(model: Model): string {
 				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
 		);
 		const rows = runsInTreeOrder(model, job).map(run => [
-			`${indentFor(depthOf(run))}${run.resumesRunId === null ? '' : '↻ '}${sanitizeLine(run.expertKey)}`,
+			`${indentFor(depthOf(model, run))}${run.closesCycle ? `${cycleMark} ` : ''}${run.resumesRunId === null ? '' : '↻ '}${sanitizeLine(run.expertKey)}`,
 			`${statusMarks[run.status]} ${run.status}`,
 			String(runSteps(run)),
 			String(run.usage.inputTokens),
@@ -37,7 +40,7 @@ export function summaryTable(model: Model): string {
 			errorColumn(model, run),
 		]);
 		const header = ['EXPERT', 'STATUS', 'STEPS', 'IN', 'OUT', 'DURATION', 'ERROR'];
-		const widths = header.map((title, column) => Math.max(displayWidth(title), ...rows.map(row => displayWidth(row[column] ?? ''))));
+		const widths = columnWidths(header, rows);
 		const numeric = new Set([2, 3, 4, 5]);
 		for (const row of [header, ...rows]) {
 			const cells = row.map((cell, column) => {

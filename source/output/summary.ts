@@ -6,6 +6,11 @@ export type RunSummary = {
 	runId: string;
 	expertKey: string;
 	parentRunId: string | null;
+	/**
+	 * Present, and true, only on a run whose link to `parentRunId` would close a delegation cycle: the cycle is
+	 * broken there, and the run is listed as a root of its job (docs/model-rules.md).
+	 */
+	delegationCycle?: true;
 	resumesRunId: string | null;
 	/** Where a run started from a checkpoint of an earlier run (`--resume-from`, a `--continue-job` follow-up). */
 	resumedFrom: ResumedFrom | null;
@@ -49,6 +54,7 @@ export function buildSummary(model: Model): Summary {
 				runId: run.runId,
 				expertKey: run.expertKey,
 				parentRunId: run.parentRunId,
+				...(run.closesCycle ? {delegationCycle: true as const} : {}),
 				resumesRunId: run.resumesRunId,
 				resumedFrom: run.resumedFrom,
 				endedWhileWaiting: endedWhileWaiting(model, run) ?? null,

@@ -1,5 +1,5 @@
 import type {Activity, Model, Run} from '../model/state.js';
-import {depthMemo, depthOf, endedWhileWaiting} from '../query/tree.js';
+import {depthOf, endedWhileWaiting} from '../query/tree.js';
 import {describeActivity} from '../present/describe-activity.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
@@ -71,7 +71,6 @@ export class TranscriptWriter {
 	readonly #waiting = new Set<number>();
 	/** json: activities that are final but wait for the activity before them in their pane, by that activity. */
 	readonly #blocked = new Map<number, number[]>();
-	#depth: {treeRev: number; depthFor: (run: Run) => number} | undefined;
 	readonly #model: Model;
 	readonly #format: TranscriptFormat;
 	readonly #include: (activity: Activity) => boolean;
@@ -193,10 +192,8 @@ export class TranscriptWriter {
 		if (this.#include(activity)) this.#buffer += activityJsonLine(activity) + '\n';
 	}
 
-	/** Depths are remembered across events until the tree's shape changes: a chain 200,000 runs deep is walked once. */
+	/** The reducer keeps each pane's depth as runs are linked, so a chain 200,000 runs deep costs no walk up it. */
 	#depthFor(): (run: Run) => number {
-		const {treeRev} = this.#model;
-		if (this.#depth?.treeRev !== treeRev) this.#depth = {treeRev, depthFor: depthMemo(this.#model)};
-		return this.#depth.depthFor;
+		return run => depthOf(this.#model, run);
 	}
 }

@@ -95,44 +95,59 @@ class Builder {
 		this.#model = model;
 	}
 
-	addPane(pane: Pane, depth: number): void {
-		if (this.#visited.has(pane.paneId)) return;
-		this.#visited.add(pane.paneId);
+	/**
+	 * A pane and everything it delegated to, depth first, with a stack of its own: delegations can nest deeper
+	 * than the call stack goes.
+	 */
+	addPane(root: Pane, rootDepth: number): void {
 		const model = this.#model;
-		const runs = pane.runIds.map(runId => model.runs.get(runId)).filter(run => run !== undefined);
-		const last = runs[runs.length - 1];
-		if (!last) return;
-		const header: TimelinePaneRow = {
-			kind: 'pane',
-			key: `p:${pane.paneId}`,
-			paneId: pane.paneId,
-			runId: last.runId,
-			expertKey: last.expertKey,
-			depth,
-			status: shownStatus(last),
-			start: undefined,
-			end: undefined,
-		};
-		this.#rows.push(header);
+		const stack: Array<{kind: 'pane'; pane: Pane; depth: number} | {kind: 'row'; row: TimelineStepRow}> = [{kind: 'pane', pane: root, depth: rootDepth}];
+		while (stack.length > 0) {
+			const task = stack.pop()!;
+			if (task.kind === 'row') {
+				this.#rows.push(task.row);
+				continue;
+			}
 
-		const byStep = activitiesByStep(model, pane);
-		const children = childPanes(model, pane);
-		const placed = new Set<string>();
-		for (const run of runs) {
-			for (const row of stepRows(model, run, pane, depth, byStep)) {
-				this.#rows.push(row);
-				// The runs a step delegated to sit right under it.
-				for (const child of children) {
-					if (placed.has(child.paneId) || !delegatedInStep(model, row, child)) continue;
-					placed.add(child.paneId);
-					this.addPane(child, depth + 1);
+			const {pane, depth} = task;
+			if (this.#visited.has(pane.paneId)) continue;
+			this.#visited.add(pane.paneId);
+			const runs = pane.runIds.map(runId => model.runs.get(runId)).filter(run => run !== undefined);
+			const last = runs[runs.length - 1];
+			if (!last) continue;
+			this.#rows.push({
+				kind: 'pane',
+				key: `p:${pane.paneId}`,
+				paneId: pane.paneId,
+				runId: last.runId,
+				expertKey: last.expertKey,
+				depth,
+				status: shownStatus(last),
+				start: earliest(runs.map(run => run.startedAt)),
+				end: latest(runs.map(run => run.endedAt ?? run.lastEventAt)),
+			});
+
+			const byStep = activitiesByStep(model, pane);
+			const children = childPanes(model, pane);
+			const order = new Map<string, number>();
+			for (const [at, child] of children.entries()) order.set(child.paneId, at);
+			const placed = new Set<string>();
+			const todo: typeof stack = [];
+			for (const run of runs) {
+				for (const row of stepRows(model, run, pane, depth, byStep)) {
+					todo.push({kind: 'row', row});
+					// The runs a step delegated to sit right under it.
+					for (const child of delegatedInStep(model, row, children, order)) {
+						if (placed.has(child.paneId)) continue;
+						placed.add(child.paneId);
+						todo.push({kind: 'pane', pane: child, depth: depth + 1});
+					}
 				}
 			}
-		}
 
-		for (const child of children) if (!placed.has(child.paneId)) this.addPane(child, depth + 1);
-		header.start = earliest(runs.map(run => run.startedAt));
-		header.end = latest(runs.map(run => run.endedAt ?? run.lastEventAt));
+			for (const child of children) if (!placed.has(child.paneId)) todo.push({kind: 'pane', pane: child, depth: depth + 1});
+			for (let i = todo.length - 1; i >= 0; i--) stack.push(todo[i]!);
+		}
 	}
 
 	finish(): Timeline {
@@ -238,14 +253,23 @@ function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: Ste
 	return rows;
 }
 
-/** Whether a child pane was delegated by one of the step's activities. */
-function delegatedInStep(model: Model, row: TimelineStepRow, child: Pane): boolean {
+/**
+ * The child panes that one of the step's activities delegated to, in the order of `children`. Looked up by the
+ * step's delegations (`order`: position in `children` by pane id), not child by child: one run can delegate to
+ * a hundred thousand.
+ */
+function delegatedInStep(model: Model, row: TimelineStepRow, children: readonly Pane[], order: ReadonlyMap<string, number>): Pane[] {
+	const positions = new Set<number>();
 	for (const index of row.activityIndices) {
 		const activity = model.activities[index];
-		if (activity?.type === 'delegate' && activity.childRunIds.includes(child.paneId)) return true;
+		if (activity?.type !== 'delegate') continue;
+		for (const id of activity.childRunIds) {
+			const at = order.get(id);
+			if (at !== undefined) positions.add(at);
+		}
 	}
 
-	return false;
+	return [...positions].sort((a, b) => a - b).map(at => children[at]!);
 }
 
 /**

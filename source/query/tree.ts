@@ -1,4 +1,5 @@
 import type {RunStatus, Usage} from '../model/events.js';
+import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Job, Model, Pane, Run} from '../model/state.js';
 
@@ -12,13 +13,25 @@ export type PaneNode = {
 	depth: number;
 	/** The pane's first run names a parent that is not in the model (a partial log). */
 	orphan: boolean;
+	/** The pane's first run's parent link would close a delegation cycle, so the pane is shown as a root. */
+	cycle: boolean;
 };
 
-/** Whether a pane is shown at the top of its job: it has no parent, or its parent is missing. */
+/**
+ * Whether a pane is shown at the top of its job: it has no parent, its parent is missing, or its link to its
+ * parent would close a delegation cycle (`Run.closesCycle`).
+ */
 export function isRootPane(model: Model, pane: Pane): boolean {
 	const first = model.runs.get(pane.paneId);
-	if (!first || first.parentRunId === null) return true;
+	if (!first || first.parentRunId === null || first.closesCycle) return true;
 	return !model.runs.has(first.parentRunId);
+}
+
+/** How a root pane is marked: `orphan` when its parent is missing, `cycle` when its link would close a cycle. */
+export function rootMarks(model: Model, pane: Pane): {orphan: boolean; cycle: boolean} {
+	const first = model.runs.get(pane.paneId);
+	const cycle = first?.closesCycle ?? false;
+	return {orphan: !cycle && first !== undefined && first.parentRunId !== null && !model.runs.has(first.parentRunId), cycle};
 }
 
 /** Child panes of a pane, in the order their runs started. */
@@ -64,28 +77,26 @@ export function rootPanes(model: Model, job: Job): Pane[] {
 export function panesInTreeOrder(model: Model, job: Job): PaneNode[] {
 	const out: PaneNode[] = [];
 	const visited = new Set<string>();
-	const visit = (root: Pane, rootDepth: number, rootOrphan: boolean) => {
-		const stack: PaneNode[] = [{pane: root, depth: rootDepth, orphan: rootOrphan}];
+	const visit = (root: Pane, marks: {orphan: boolean; cycle: boolean}) => {
+		const stack: PaneNode[] = [{pane: root, depth: 0, ...marks}];
 		while (stack.length > 0) {
 			const node = stack.pop()!;
 			if (visited.has(node.pane.paneId)) continue;
 			visited.add(node.pane.paneId);
 			out.push(node);
 			const children = childPanes(model, node.pane);
-			for (let i = children.length - 1; i >= 0; i--) stack.push({pane: children[i]!, depth: node.depth + 1, orphan: false});
+			for (let i = children.length - 1; i >= 0; i--) stack.push({pane: children[i]!, depth: node.depth + 1, orphan: false, cycle: false});
 		}
 	};
 
-	for (const pane of rootPanes(model, job)) {
-		const first = model.runs.get(pane.paneId);
-		visit(pane, 0, first !== undefined && first.parentRunId !== null);
-	}
+	for (const pane of rootPanes(model, job)) visit(pane, rootMarks(model, pane));
 
-	// Anything unreachable (a parent cycle in a malformed log) is still shown, at the top.
+	// The reducer breaks delegation cycles, so every pane is reachable from a root; should one not be, it is
+	// still shown, at the top, never dropped.
 	for (const runId of job.runIds) {
 		const run = model.runs.get(runId);
 		const pane = run ? model.panes.get(run.paneId) : undefined;
-		if (pane && !visited.has(pane.paneId)) visit(pane, 0, true);
+		if (pane && !visited.has(pane.paneId)) visit(pane, {orphan: false, cycle: true});
 	}
 
 	return out;
@@ -145,44 +156,10 @@ export function runsInTreeOrder(model: Model, job: Job): Run[] {
 	return out;
 }
 
-/** Delegation depth of a run (0 for a root). For many runs at once, use `depthMemo`. */
+/** Delegation depth of a run (0 for a root); remembered on the model, so a deep chain is walked once (model/depth.ts). */
 export function depthOf(model: Model, run: Run): number {
-	return depthMemo(model)(run);
-}
-
-/**
- * Depths of many runs, remembering every depth met on the way up: asking for each run of a chain
- * 20,000 delegations deep costs 20,000 steps in all, not 200 million. Only valid while the model does
- * not change; make a new one after reducing more events.
- */
-export function depthMemo(model: Model): (run: Run) => number {
-	const known = new Map<string, number>();
-	return run => {
-		const start = model.runs.get(run.paneId) ?? run;
-		const path: Run[] = [];
-		const onPath = new Set<string>();
-		let current = start;
-		// Depth of the run the walk stopped at, when it was already known; -1 when the walk reached a top.
-		let above = -1;
-		for (;;) {
-			const cached = known.get(current.runId);
-			if (cached !== undefined) {
-				above = cached;
-				break;
-			}
-
-			// A parent cycle (a malformed log): the last run before it closes counts as a top.
-			if (onPath.has(current.runId)) break;
-			onPath.add(current.runId);
-			path.push(current);
-			const parent = current.parentRunId === null ? undefined : model.runs.get(current.parentRunId);
-			if (!parent) break;
-			current = model.runs.get(parent.paneId) ?? parent;
-		}
-
-		for (let i = 0; i < path.length; i++) known.set(path[i]!.runId, above + path.length - i);
-		return known.get(start.runId) ?? 0;
-	};
+	const pane = model.panes.get(run.paneId);
+	return pane ? paneDepth(model, pane) : 0;
 }
 
 export function runSteps(run: Run): number {

@@ -16,6 +16,7 @@ import {performance} from 'node:perf_hooks';
 import type {Usage} from '../model/events.js';
 import {addUsage} from '../model/usage.js';
 import {parseArgs} from 'node:util';
+import {isShape, shapeLines, shapes, type ShapeOptions} from './shape-log.js';
 
 const HELP = `Usage: generate-log [options]
 
@@ -29,6 +30,9 @@ Options:
   --deltas N          streaming deltas per generation (default 30; 0 = no streaming events)
   --message-bytes N   approximate size of each message's text (default 800)
   --target-bytes N    keep adding jobs until the output reaches N bytes (overrides --jobs)
+  --shape S           instead of realistic jobs, one job of bare runs in a hostile shape: ${shapes.join(', ')}
+                      (see shape-log.ts); --runs sets how many
+  --runs N            runs of a --shape log (default 1000)
   --out FILE          write to FILE instead of stdout
   -h, --help          show this help
 
@@ -45,6 +49,7 @@ type Options = {
 	messageBytes: number;
 	targetBytes: number | undefined;
 	out: string | undefined;
+	shape: ShapeOptions | undefined;
 };
 
 class UsageError extends Error {}
@@ -63,6 +68,8 @@ function parseOptions(argv: string[]): Options | 'help' {
 			'message-bytes': {type: 'string'},
 			'target-bytes': {type: 'string'},
 			out: {type: 'string'},
+			shape: {type: 'string'},
+			runs: {type: 'string'},
 			help: {type: 'boolean', short: 'h'},
 		},
 	});
@@ -73,8 +80,11 @@ function parseOptions(argv: string[]): Options | 'help' {
 		if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
 		return n;
 	};
+	const seed = int('seed', values.seed, 1, 0);
+	const {shape} = values;
+	if (shape !== undefined && !isShape(shape)) throw new UsageError(`--shape must be one of ${shapes.join(', ')}, got ${JSON.stringify(shape)}`);
 	return {
-		seed: int('seed', values.seed, 1, 0),
+		seed,
 		jobs: int('jobs', values.jobs, 40, 0),
 		steps: int('steps', values.steps, 30, 1),
 		children: int('children', values.children, 2, 0),
@@ -82,6 +92,7 @@ function parseOptions(argv: string[]): Options | 'help' {
 		messageBytes: int('message-bytes', values['message-bytes'], 800, 1),
 		targetBytes: values['target-bytes'] === undefined ? undefined : int('target-bytes', values['target-bytes'], 0, 1),
 		out: values.out,
+		shape: shape === undefined ? undefined : {shape, runs: int('runs', values.runs, 1000, 1), seed},
 	};
 }
 
@@ -617,7 +628,7 @@ class JobWriter {
 		yield* this.initializeRuntime(resumed, {
 			interactiveToolCall: first ? `{"toolCallId":"${first.id}","toolName":${q(first.toolName)},"skillName":${q(first.skillName)},"text":${q(first.text)}}` : '{}',
 		});
-		const lastChildStep = Math.max(...ordered.map(o => o.run.stepNumber));
+		const lastChildStep = ordered.reduce((highest, o) => Math.max(highest, o.run.stepNumber), -Infinity);
 		const initial = single && ordered[0] ? ordered[0].run.cum : ordered.reduce((acc, o) => addUsage(acc, o.run.cum), coordinator.cum);
 		const resultsJson = results.map(r => r.json).join(',');
 		yield* this.startRun(resumed, [], 'stoppedByDelegate', lastChildStep + 1, initial, `,"partialToolResults":[${resultsJson}]`);
@@ -702,7 +713,17 @@ async function main(): Promise<number> {
 	let clock = 1_795_300_000_000;
 	let jobs = 0;
 	const more = (): boolean => (opts.targetBytes !== undefined ? sink.bytes < opts.targetBytes : jobs < opts.jobs);
-	while (more() && !sink.closed) {
+	if (opts.shape) {
+		for (const line of shapeLines(opts.shape)) {
+			sink.push(line);
+			if (sink.full) await sink.flush();
+			if (sink.closed) break;
+		}
+
+		jobs = 1;
+	}
+
+	while (!opts.shape && more() && !sink.closed) {
 		const keys = Array.from({length: opts.children}, (_, i) => (i < CHILD_EXPERTS.length ? CHILD_EXPERTS[i] : undefined) ?? `expert-${i + 1}`);
 		const writer = new JobWriter(rng, opts, clock, keys);
 		for (const line of writer.job()) {

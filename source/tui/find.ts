@@ -40,11 +40,13 @@ export function revealActivity(model: Model, index: number, dispatch: (action: U
 	const seen = new Set<string>();
 	while (run && !seen.has(run.paneId)) {
 		seen.add(run.paneId);
-		dispatch({type: 'setCollapsed', paneId: run.paneId, collapsed: false});
 		const first = model.runs.get(run.paneId);
-		run = first?.parentRunId ? model.runs.get(first.parentRunId) : undefined;
+		// A pane shown as a root because its link would close a cycle has nothing above it on screen.
+		run = first?.parentRunId && !first.closesCycle ? model.runs.get(first.parentRunId) : undefined;
 	}
 
+	// One change for all of them: one per pane rebuilt the rows once per level of a deep chain.
+	dispatch({type: 'expandPanes', paneIds: [...seen]});
 	dispatch({type: 'select', key: activityKey(activity.id), index: 0, follow: false});
 }
 

@@ -1,11 +1,12 @@
 import {Text} from 'ink';
 import React from 'react';
+import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
 import {endedWhileWaiting, runSteps, shownStatus} from '../query/tree.js';
 import {formatCount, formatDuration, span} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
-import {lastRun} from './rows.js';
+import {lastRun, maxShownDepth} from './rows.js';
 import {endedWhileWaitingLook, statusLook} from '../present/status.js';
 
 export type PaneStats = {steps: number; inputTokens: number; outputTokens: number; durationMs: number | undefined};
@@ -30,12 +31,14 @@ export function paneStats(model: Model, pane: Pane): PaneStats {
 }
 
 /** A run pane's one-line header, as inline text: fold marker, expert, status, steps, tokens, duration. */
-export function PaneRow({model, pane, depth, collapsed, orphan, selected}: {
+export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}: {
 	model: Model;
 	pane: Pane;
 	depth: number;
 	collapsed: boolean;
 	orphan: boolean;
+	/** Shown as a root because its parent link would close a delegation cycle. */
+	cycle: boolean;
 	selected: boolean;
 }) {
 	const run = lastRun(model, pane);
@@ -50,6 +53,9 @@ export function PaneRow({model, pane, depth, collapsed, orphan, selected}: {
 			{' '.repeat(depth * 2)}
 			<Text color="gray">{collapsed ? '▸ ' : '▾ '}</Text>
 			<Text bold>{sanitizeLine(run?.expertKey ?? pane.paneId)}</Text>
+			{/* Next to the name, where a narrow terminal still shows them. */}
+			{cycle ? <Text color="yellow"> ⟲ delegation cycle</Text> : ''}
+			{depth >= maxShownDepth ? <Text color="gray"> (depth {paneDepth(model, pane)})</Text> : ''}
 			<Text color={look.color}>
 				{' '}
 				{look.glyph} {look.word}
@@ -60,6 +66,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, selected}: {
 				{resumes}
 				{branched}
 				{orphan ? ' · parent not in log' : ''}
+
 			</Text>
 		</Text>
 	);

@@ -1,7 +1,10 @@
 import {describe, expect, it} from 'vitest';
 import {sanitizeBlock} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
-import {liveTail} from './rows.js';
+import {modelFromText} from '../../test/helpers/load.js';
+import {shapeLines} from '../tools/shape-log.js';
+import {buildRows, liveTail, maxShownDepth} from './rows.js';
+import {initialUiState} from './ui-state.js';
 
 /*
  * Under a running pane the tree shows the last few wrapped lines of what the model is streaming. Only the
@@ -64,4 +67,26 @@ describe('the live lines of a long stream', () => {
 		const text = stream(2000, 60);
 		expect(liveTail(text, 6, 150)).toBe(text);
 	});
+});
+
+describe('the rows of a chain 100,000 runs deep', () => {
+	const model = modelFromText([...shapeLines({shape: 'chain', runs: 100_000, seed: 1})].join('\n') + '\n');
+	const width = 100;
+
+	it('are built with a stack of their own, not the call stack: all expanded, all folded, one pane unfolded', () => {
+		const expanded = buildRows(model, {...initialUiState, defaultCollapse: 'expanded'}, width);
+		// Each run: its pane, its query and its completion.
+		expect(expanded).toHaveLength(300_000);
+		const last = expanded.at(-3);
+		expect(last?.kind === 'pane' && last.paneId).toBe('run-99999');
+		// Deep panes are drawn at a capped indent.
+		expect(expanded.slice(-10).map(row => ('depth' in row ? row.depth : 0))).toEqual(Array.from({length: 10}, () => maxShownDepth));
+
+		const folded = buildRows(model, {...initialUiState, defaultCollapse: 'collapsed'}, width);
+		expect(folded.map(row => row.key)).toEqual(['p:run-0']);
+
+		const collapsed = new Map([['run-0', false]]);
+		const oneOpen = buildRows(model, {...initialUiState, defaultCollapse: 'collapsed', collapsed}, width);
+		expect(oneOpen.map(row => row.key)).toEqual(['p:run-0', expect.stringMatching(/^a:/), expect.stringMatching(/^a:/), 'p:run-1']);
+	}, 60_000);
 });

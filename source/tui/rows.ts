@@ -1,7 +1,7 @@
 import {isEmptyFilter, matches as filterMatches, type Filter} from '../query/filter.js';
 import type {Model, Pane, Run} from '../model/state.js';
 import {interactiveStop} from '../query/resume-command.js';
-import {childPanes, endedWhileWaiting, isLive, rootPanes, shownStatus} from '../query/tree.js';
+import {childPanes, endedWhileWaiting, isLive, rootMarks, rootPanes, shownStatus} from '../query/tree.js';
 import {argsDetail} from '../present/describe-activity.js';
 import {sanitizeBlock} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
@@ -14,7 +14,8 @@ import type {UiState} from './ui-state.js';
 
 export type Row =
 	| {kind: 'job'; key: string; jobId: string}
-	| {kind: 'pane'; key: string; paneId: string; depth: number; collapsed: boolean; orphan: boolean}
+	/** `depth` is where the row is drawn: capped at `maxShownDepth`, past which the pane says its depth. */
+	| {kind: 'pane'; key: string; paneId: string; depth: number; collapsed: boolean; orphan: boolean; cycle: boolean}
 	| {kind: 'activity'; key: string; index: number; depth: number; paneId: string}
 	| {kind: 'live'; key: string; paneId: string; depth: number; channel: 'reasoning' | 'result'; text: string}
 	/** Something the person must act on, under its pane: the question an interactive tool asked. */
@@ -51,6 +52,18 @@ export function lastRun(model: Model, pane: Pane): Run | undefined {
 	return runId === undefined ? undefined : model.runs.get(runId);
 }
 
+/**
+ * Rows are indented by delegation depth up to here; deeper panes are drawn at this depth and say their own.
+ * A malformed log can chain 100,000 runs, and indenting by the true depth would push every row off screen.
+ */
+export const maxShownDepth = 16;
+
+/** What is left to do while building rows, in order: a pane to lay out, a row to add, or a pane's closing rows. */
+type Task =
+	| {kind: 'pane'; pane: Pane; depth: number; orphan: boolean; cycle: boolean}
+	| {kind: 'row'; row: Row}
+	| {kind: 'tail'; pane: Pane; depth: number};
+
 export function buildRows(model: Model, ui: UiState, width: number): Row[] {
 	const rows: Row[] = [];
 	const visited = new Set<string>();
@@ -58,45 +71,79 @@ export function buildRows(model: Model, ui: UiState, width: number): Row[] {
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		if (showJobs) rows.push({kind: 'job', key: `j:${job.jobId}`, jobId: job.jobId});
-		for (const pane of rootPanes(model, job)) {
-			const first = model.runs.get(pane.paneId);
-			addPane(model, ui, pane, 0, first !== undefined && first.parentRunId !== null, width, rows, visited);
-		}
+		for (const pane of rootPanes(model, job)) addTree(model, ui, {kind: 'pane', pane, depth: 0, ...rootMarks(model, pane)}, width, rows, visited);
 	}
 
 	return rows;
 }
 
-function addPane(model: Model, ui: UiState, pane: Pane, depth: number, orphan: boolean, width: number, rows: Row[], visited: Set<string>): void {
-	// A malformed log can make a parent cycle; each pane is shown once.
-	if (visited.has(pane.paneId)) return;
-	visited.add(pane.paneId);
-	const collapsed = isPaneCollapsed(model, ui, pane, depth);
-	rows.push({kind: 'pane', key: paneKey(pane.paneId), paneId: pane.paneId, depth, collapsed, orphan});
-	if (collapsed) return;
-
-	const children = childPanes(model, pane);
-	const placed = new Set<string>();
+/**
+ * A pane and everything under it, depth first, with its own stack of tasks: delegations can nest deeper than
+ * the call stack goes.
+ */
+function addTree(model: Model, ui: UiState, root: Task, width: number, rows: Row[], visited: Set<string>): void {
+	const stack: Task[] = [root];
 	const filtered = !isEmptyFilter(ui.filter);
-	for (const index of pane.activityIndices) {
-		const activity = model.activities[index];
-		if (!activity) continue;
-		// A hidden delegation still shows its child pane: the child is placed after the activities.
-		if (filtered && !filterMatches(ui.filter, activity, model)) continue;
-		rows.push({kind: 'activity', key: activityKey(activity.id), index, depth, paneId: pane.paneId});
-		if (activity.type !== 'delegate' || activity.childRunIds.length === 0) continue;
-		// Child panes sit right under the activity that delegated them.
-		for (const child of children) {
-			if (placed.has(child.paneId) || !activity.childRunIds.includes(child.paneId)) continue;
-			placed.add(child.paneId);
-			addPane(model, ui, child, depth + 1, false, width, rows, visited);
+	while (stack.length > 0) {
+		const task = stack.pop()!;
+		if (task.kind === 'row') {
+			rows.push(task.row);
+			continue;
 		}
-	}
 
-	for (const child of children) {
-		if (!placed.has(child.paneId)) addPane(model, ui, child, depth + 1, false, width, rows, visited);
-	}
+		if (task.kind === 'tail') {
+			addTail(model, task.pane, Math.min(task.depth, maxShownDepth), width, rows);
+			continue;
+		}
 
+		const {pane, depth} = task;
+		// A malformed log can make a parent cycle; each pane is shown once.
+		if (visited.has(pane.paneId)) continue;
+		visited.add(pane.paneId);
+		const shown = Math.min(depth, maxShownDepth);
+		const collapsed = isPaneCollapsed(model, ui, pane, depth);
+		rows.push({kind: 'pane', key: paneKey(pane.paneId), paneId: pane.paneId, depth: shown, collapsed, orphan: task.orphan, cycle: task.cycle});
+		if (collapsed) continue;
+
+		// This pane's rows and child panes in order, then pushed reversed so that the first is done first.
+		const children = childPanes(model, pane);
+		const placed = new Set<string>();
+		// By pane id: one run can delegate to a hundred thousand, and each delegation looks up its own.
+		const childOrder = new Map<string, number>();
+		for (const [at, childPane] of children.entries()) childOrder.set(childPane.paneId, at);
+		const todo: Task[] = [];
+		const child = (childPane: Pane): Task => ({kind: 'pane', pane: childPane, depth: depth + 1, orphan: false, cycle: false});
+		for (const index of pane.activityIndices) {
+			const activity = model.activities[index];
+			if (!activity) continue;
+			// A hidden delegation still shows its child pane: the child is placed after the activities.
+			if (filtered && !filterMatches(ui.filter, activity, model)) continue;
+			todo.push({kind: 'row', row: {kind: 'activity', key: activityKey(activity.id), index, depth: shown, paneId: pane.paneId}});
+			if (activity.type !== 'delegate' || activity.childRunIds.length === 0) continue;
+			// Child panes sit right under the activity that delegated them, in the order they started.
+			const mine: number[] = [];
+			for (const childRunId of activity.childRunIds) {
+				const at = childOrder.get(childRunId);
+				if (at !== undefined && !placed.has(childRunId)) mine.push(at);
+			}
+
+			mine.sort((a, b) => a - b);
+			for (const at of mine) {
+				const childPane = children[at]!;
+				if (placed.has(childPane.paneId)) continue;
+				placed.add(childPane.paneId);
+				todo.push(child(childPane));
+			}
+		}
+
+		for (const childPane of children) if (!placed.has(childPane.paneId)) todo.push(child(childPane));
+		todo.push({kind: 'tail', pane, depth});
+		for (let i = todo.length - 1; i >= 0; i--) stack.push(todo[i]!);
+	}
+}
+
+/** What follows a pane's activities and children: its live text and what the person must act on. */
+function addTail(model: Model, pane: Pane, depth: number, width: number, rows: Row[]): void {
 	addLiveText(model, pane, depth, width, rows);
 	const last = lastRun(model, pane);
 	const ended = last ? endedWhileWaiting(model, last) : undefined;

@@ -94,7 +94,7 @@ function RowView({row, model, selected, highlight}: {row: Row; model: Model; sel
 		case 'pane': {
 			const pane = model.panes.get(row.paneId);
 			if (!pane) return null;
-			return <PaneRow model={model} pane={pane} depth={row.depth} collapsed={row.collapsed} orphan={row.orphan} selected={selected} />;
+			return <PaneRow model={model} pane={pane} depth={row.depth} collapsed={row.collapsed} orphan={row.orphan} cycle={row.cycle} selected={selected} />;
 		}
 
 		case 'activity': {
@@ -240,6 +240,7 @@ function collapse(context: NavContext, current: Row | undefined): void {
 
 function parentPaneId(model: Model, paneId: string): string | undefined {
 	const first = model.runs.get(paneId);
-	if (!first || first.parentRunId === null) return undefined;
+	// A pane shown as a root because its link would close a cycle has no parent on screen.
+	if (!first || first.parentRunId === null || first.closesCycle) return undefined;
 	return model.runs.get(first.parentRunId)?.paneId;
 }

@@ -40,6 +40,8 @@ export type UiState = {
 export type UiAction =
 	| {type: 'select'; key: string; index: number; follow?: boolean}
 	| {type: 'setCollapsed'; paneId: string; collapsed: boolean}
+	/** Unfolds many panes in one change (the panes above a search match: a chain can be 100,000 deep). */
+	| {type: 'expandPanes'; paneIds: readonly string[]}
 	| {type: 'expandAll'}
 	| {type: 'collapseAll'}
 	| {type: 'setFollow'; follow: boolean}
@@ -75,6 +77,12 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'setCollapsed': {
 			const collapsed = new Map(state.collapsed);
 			collapsed.set(action.paneId, action.collapsed);
+			return {...state, collapsed};
+		}
+
+		case 'expandPanes': {
+			const collapsed = new Map(state.collapsed);
+			for (const paneId of action.paneIds) collapsed.set(paneId, false);
 			return {...state, collapsed};
 		}
 

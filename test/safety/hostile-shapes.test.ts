@@ -1,0 +1,93 @@
+import {execFileSync, spawnSync} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
+import {cliPath, repoRoot, startCli} from '../helpers/cli-process.js';
+
+/*
+ * Shapes a fleet or a hostile log can give the run tree (issue #22), through the built CLI's headless modes:
+ * nothing crashes, nothing is dropped, nothing is quadratic. The logs come from `generate-log --shape`.
+ */
+
+const dir = mkdtempSync(join(tmpdir(), 'perscope-shapes-'));
+
+afterAll(() => {
+	rmSync(dir, {recursive: true, force: true});
+});
+
+function shapeLog(shape: string, runs: number): string {
+	const path = join(dir, `${shape}-${runs}.ndjson`);
+	execFileSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--shape', shape, '--runs', String(runs), '--out', path], {stdio: 'ignore'});
+	return path;
+}
+
+function cli(...args: string[]) {
+	return spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', maxBuffer: 1024 * 1024 * 1024});
+}
+
+type SummaryJson = {jobs: Array<{runs: Array<{runId: string; parentRunId: string | null; delegationCycle?: boolean}>}>};
+
+describe('a delegation ring (run-0 delegated by run-1, run-1 by run-2, run-2 by run-0)', () => {
+	it('--summary --json lists every run with its parent, and marks the one whose link closes the cycle', () => {
+		const result = cli('--summary', '--json', shapeLog('ring', 3));
+		expect(result.status, result.stderr).toBe(0);
+		const summary = JSON.parse(result.stdout) as SummaryJson;
+		const runs = summary.jobs.flatMap(job => job.runs);
+		// In tree order: the run that closed the cycle first, as the root, then what it delegated to.
+		expect(runs.map(run => run.runId)).toEqual(['run-2', 'run-1', 'run-0']);
+		expect(runs.map(run => run.parentRunId)).toEqual(['run-0', 'run-2', 'run-1']);
+		expect(runs.filter(run => run.delegationCycle === true).map(run => run.runId)).toEqual(['run-2']);
+	});
+
+	it('--print shows every run of the ring and --summary marks the cycle', () => {
+		const log = shapeLog('ring', 3);
+		const print = cli('--print', log);
+		expect(print.status, print.stderr).toBe(0);
+		for (const run of ['run-0', 'run-1', 'run-2']) expect(print.stdout).toContain(`query of ${run}`);
+		const table = cli('--summary', log);
+		expect(table.status, table.stderr).toBe(0);
+		expect(table.stdout).toMatch(/⟲ cycle expert-2\b/);
+		expect(table.stdout).toMatch(/^ {4}expert-1\b/m);
+		expect(table.stdout).toMatch(/^ {6}expert-0\b/m);
+	});
+});
+
+describe('many runs', () => {
+	it('--summary of 130,000 runs in one job prints its table (column widths once spread every row into Math.max)', () => {
+		// A ring: one job whose 130,000 runs arrive leaves first, the order that made depths quadratic.
+		const result = cli('--summary', shapeLog('ring', 130_000));
+		expect(result.stderr).toBe('');
+		expect(result.status).toBe(0);
+		expect(result.stdout).toContain('⟲ cycle expert-129999');
+		expect(result.stdout).toContain('(depth 129999) expert-0 ');
+	}, 60_000);
+
+	it('--print of a chain 100,000 runs deep writes every run, indented by its depth (linear, not quadratic)', () => {
+		const started = Date.now();
+		const result = cli('--print', shapeLog('chain', 100_000));
+		expect(result.status, result.stderr).toBe(0);
+		const lines = result.stdout.trimEnd().split('\n');
+		expect(lines).toHaveLength(200_000);
+		expect(lines.at(-1)).toContain('(depth 99999) [expert-99999] ✅ complete done run-99999');
+		// Quadratic depths took minutes here; linear ones take seconds even on a loaded machine.
+		expect(Date.now() - started).toBeLessThan(45_000);
+	}, 60_000);
+});
+
+describe('a FIFO that nobody ever writes to', () => {
+	it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('--print -f FIFO stops on %s promptly', async signal => {
+		const fifo = join(dir, `fifo-${signal}`);
+		execFileSync('mkfifo', [fifo]);
+		const run = startCli(['--print', '-f', fifo]);
+		// Long enough for the read to be waiting in its open.
+		await new Promise(resolve => setTimeout(resolve, 700));
+		const sentAt = Date.now();
+		run.child.kill(signal);
+		const ended = await run.exit;
+		expect(Date.now() - sentAt).toBeLessThan(3000);
+		// README, exit codes: following stopped by Ctrl-C or SIGTERM in a headless mode exits 0; SIGHUP ends it by the signal.
+		if (signal === 'SIGHUP') expect(ended.code === 129 || ended.signal === 'SIGHUP').toBe(true);
+		else expect(ended).toEqual({code: 0, signal: null});
+	}, 10_000);
+});
