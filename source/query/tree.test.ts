@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
 import {endInput, type Job, type Model} from '../model/state.js';
-import {depthMemo, depthOf, endedWhileWaiting, isLive, isRootPane, jobTotals, panesInTreeOrder, runsInTreeOrder, shownStatus} from './tree.js';
+import {depthOf, endedWhileWaiting, isLive, isRootPane, jobTotals, panesInTreeOrder, runsInTreeOrder, shownStatus} from './tree.js';
 
 function onlyJob(model: Model): Job {
 	const jobs = [...model.jobs.values()];
@@ -71,8 +71,6 @@ describe('depthOf', () => {
 		expect(depthOf(model, runByExpert(model, 'coordinator', 1))).toBe(0);
 		expect(depthOf(model, runByExpert(model, 'planner', 1))).toBe(1);
 		expect(depthOf(model, runByExpert(model, 'researcher'))).toBe(2);
-		const memo = depthMemo(model);
-		expect([...model.runs.values()].map(run => memo(run))).toEqual([...model.runs.values()].map(run => depthOf(model, run)));
 	});
 });
 

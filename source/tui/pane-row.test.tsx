@@ -12,8 +12,8 @@ function paneOf(model: Model, expertKey: string): Pane {
 	return pane;
 }
 
-async function row(model: Model, pane: Pane, options: {depth?: number; collapsed?: boolean; orphan?: boolean} = {}): Promise<string> {
-	const view = renderView(<PaneRow model={model} pane={pane} depth={options.depth ?? 0} collapsed={options.collapsed ?? false} orphan={options.orphan ?? false} selected={false} />, {model});
+async function row(model: Model, pane: Pane, options: {depth?: number; collapsed?: boolean; orphan?: boolean; cycle?: boolean} = {}): Promise<string> {
+	const view = renderView(<PaneRow model={model} pane={pane} depth={options.depth ?? 0} collapsed={options.collapsed ?? false} orphan={options.orphan ?? false} cycle={options.cycle ?? false} selected={false} />, {model});
 	const frame = await waitForFrame(view, text => text.includes('·'));
 	view.unmount();
 	return frame;
