@@ -45,6 +45,7 @@ describe('a delegation ring (run-0 delegated by run-1, run-1 by run-2, run-2 by 
 		const print = cli('--print', log);
 		expect(print.status, print.stderr).toBe(0);
 		for (const run of ['run-0', 'run-1', 'run-2']) expect(print.stdout).toContain(`query of ${run}`);
+		expect(print.stdout).toContain('[expert-2] 💬 query query of run-2 ⟲ delegation cycle: delegated by run-0\n');
 		const table = cli('--summary', log);
 		expect(table.status, table.stderr).toBe(0);
 		expect(table.stdout).toMatch(/⟲ cycle expert-2\b/);
