@@ -3,7 +3,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {cliPath, repoRoot, startCli} from '../helpers/cli-process.js';
+import {cliPath, repoRoot, startCli, waitForFifoOpen} from '../helpers/cli-process.js';
 
 /*
  * Shapes a fleet or a hostile log can give the run tree (issue #22), through the built CLI's headless modes:
@@ -81,8 +81,7 @@ describe('a FIFO that nobody ever writes to', () => {
 		const fifo = join(dir, `fifo-${signal}`);
 		execFileSync('mkfifo', [fifo]);
 		const run = startCli(['--print', '-f', fifo]);
-		// Long enough for the read to be waiting in its open.
-		await new Promise(resolve => setTimeout(resolve, 700));
+		await waitForFifoOpen(run.child.pid!);
 		const sentAt = Date.now();
 		run.child.kill(signal);
 		const ended = await run.exit;
