@@ -94,7 +94,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	};
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
-	// summaries, made from the finished model, are read the parallel way (see sources/parallel-file.ts).
+	// summaries, made from the finished model, are read the parallel way (see load/parallel-file.ts).
 	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr}, {tuning: options.tuning});
 	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.

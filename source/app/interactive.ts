@@ -30,7 +30,7 @@ export async function runApp(
 		/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other, on this thread. */
 		fast: boolean;
 		restoreScreen?: () => void;
-		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
+		/** Called once Ink and React are loaded (the caller set up their environment: see cli/ink-environment.ts). */
 		onViewsLoaded?: () => void;
 	},
 ): Promise<number> {
@@ -68,7 +68,7 @@ export async function runApp(
 	}
 
 	// A command is started only once the views are loaded: it must inherit the person's environment, not the
-	// one set up for loading Ink (cli.tsx). Anything else starts reading first.
+	// one set up for loading Ink (cli/ink-environment.ts). Anything else starts reading first.
 	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
 	const raw = new RawEvents();
 	raw.addPlan(plan);
