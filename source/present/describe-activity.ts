@@ -1,5 +1,6 @@
 import {isToolActivity, type Activity, type ToolActivity} from '../model/state.js';
 import {sanitizeLine} from './sanitize.js';
+import {assertNever} from '../model/assert-never.js';
 
 /*
  * The one-line form of an activity, shared by the TUI and the headless transcript so both say the same
@@ -145,6 +146,8 @@ function toolLine(activity: ToolActivity): {verb: string; detail: string} {
 			const skill = activity.skillName === '' ? '' : `${activity.skillName.replace(/^@perstack\//, '')}/`;
 			return {verb: `${skill}${activity.toolName}`, detail: argsDetail(args)};
 		}
+		default:
+			return assertNever(activity.type);
 	}
 }
 
@@ -211,5 +214,7 @@ export function describeActivity(activity: Activity): ActivityLine {
 				error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
 				pending: false,
 			};
+		default:
+			return assertNever(activity);
 	}
 }

@@ -6,6 +6,7 @@ import {sanitizeBlock, sanitizeLine} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
 import {interactiveStop, stepCheckpoint} from '../query/resume-command.js';
 import {statusLook} from '../present/status.js';
+import {assertNever} from '../model/assert-never.js';
 
 export type InspectorLine = {text: string; tone?: 'heading' | 'label' | 'error' | 'dim'};
 
@@ -94,6 +95,8 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 				if (activity.result) block(activity.result.text, activity.result.error === undefined ? undefined : 'error');
 				else lines.push({text: '(waiting for the delegate)', tone: 'dim'});
 				break;
+			default:
+				return assertNever(activity);
 		}
 	}
 

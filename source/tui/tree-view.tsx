@@ -12,6 +12,7 @@ import {createMatchCache, revealActivity} from './find.js';
 import {createRowsCache, paneKey, selectedRowIndex, type Row} from './rows.js';
 import {isLoading} from '../input/source-state.js';
 import type {UiAction, UiState} from './ui-state.js';
+import {assertNever} from '../model/assert-never.js';
 
 /**
  * The run tree as a window of `height` rows. Rows are sliced before anything is laid out, so the cost of a
@@ -123,6 +124,8 @@ function RowView({row, model, selected, highlight}: {row: Row; model: Model; sel
 					{' '.repeat(row.depth * 2 + 5)}answer with: {sanitizeLine(row.text)}
 				</Text>
 			);
+		default:
+			return assertNever(row);
 	}
 }
 

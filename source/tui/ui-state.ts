@@ -1,4 +1,5 @@
 import {emptyFilter, type Filter} from '../query/filter.js';
+import {assertNever} from '../model/assert-never.js';
 
 /*
  * What the person is doing with the viewer — selection, collapsed panes, follow, overlays — kept apart
@@ -119,5 +120,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 			return {...state, prompt: undefined};
 		case 'setMessage':
 			return state.message === action.message ? state : {...state, message: action.message};
+		default:
+			return assertNever(action);
 	}
 }
