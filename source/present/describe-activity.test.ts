@@ -54,7 +54,7 @@ describe('describeActivity on a real Perstack run', () => {
 			'⚡ exec wc -l notes.md',
 			'✏️ append notes.md',
 			'☑ todo done 0, 1, 2',
-			'🏁 attempt completion refused: 1 todo remain',
+			'🏁 attempt completion refused: 1 todo remains',
 			'☑ todo done 3',
 			'🏁 attempt completion',
 			expect.stringMatching(/^✅ complete I created `notes.md` with three bullet points/),

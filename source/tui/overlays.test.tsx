@@ -83,7 +83,7 @@ describe('the diagnostics overlay', () => {
 		const model = modelFromText(`${readFileSync(fixturePath('mcp-and-unknown.ndjson'), 'utf8')}not json\n`, {source: 'run.ndjson'});
 		const view = await open({kind: 'diagnostics', scroll: 0}, scroll => <DiagnosticsOverlay scroll={scroll} height={10} width={90} />, {model});
 		const frame = view.lastFrame()!;
-		expect(frame.split('\n')[0]).toBe(' Diagnostics (1 bad lines)');
+		expect(frame.split('\n')[0]).toBe(' Diagnostics (1 bad line)');
 		expect(frame).toMatch(/run\.ndjson:33 {2}\S/);
 		expect(frame).toContain('unknown event type skillHealthCheck × 1');
 		expect(frame).toContain('unknown event type startPlanning × 2');

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import React, {useMemo} from 'react';
 import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
-import {formatCount} from '../present/format.js';
+import {formatCount, plural} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {padEnd} from '../present/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
@@ -9,6 +9,7 @@ import {inspectorLines, type InspectorLine} from './inspector-lines.js';
 import type {Command} from './keymap.js';
 import {keyHelp} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
+import {Line} from './line.js';
 import {maxScroll, ScrollPanel} from './scroll-panel.js';
 import type {UiAction} from './ui-state.js';
 
@@ -112,7 +113,7 @@ export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; hei
 	if (model.diagnosticCount > model.diagnostics.length) all.push({text: `… and ${model.diagnosticCount - model.diagnostics.length} more`, tone: 'dim'});
 	if (all.length === 0) all.push({text: 'No bad lines.', tone: 'dim'});
 	useOverlayKeys(all.length, height);
-	return <ScrollPanel title={`Diagnostics (${model.diagnosticCount} bad lines)`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
+	return <ScrollPanel title={`Diagnostics (${plural(model.diagnosticCount, 'bad line')})`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
 }
 
 export function UsageOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
@@ -162,7 +163,7 @@ export function ConfirmQuit({width}: {width: number}) {
 	);
 	return (
 		<Box width={width} borderStyle="round" borderColor="yellow" paddingX={1}>
-			<Text wrap="truncate-end">The command is still running. Stop it and quit? (y / n)</Text>
+			<Line width={width - 4}>The command is still running. Stop it and quit? (y / n)</Line>
 		</Box>
 	);
 }
