@@ -54,6 +54,32 @@ export function iconOf(type: Activity['type']): string {
 	return icons[type];
 }
 
+/** What each icon a row can show means, for the help screen; a test checks that none is missing. */
+export const iconLegend: ReadonlyArray<readonly [icon: string, meaning: string]> = [
+	['💬', 'query'],
+	['📄', 'read'],
+	['🖼', 'read image'],
+	['✏️', 'write / edit / append'],
+	['📁', 'list / mkdir'],
+	['📦', 'move'],
+	['🗑', 'delete'],
+	['⚡', 'exec'],
+	['☑', 'todo'],
+	['🤝', 'delegate'],
+	['📬', 'delegates returned'],
+	['🙋', 'interactive tool'],
+	['🔧', 'other tool'],
+	['🏁', 'attempt completion'],
+	['✅', 'complete'],
+	['❌', 'error'],
+	['🔁', 'retry'],
+];
+
+/** Every icon an activity row can start with. */
+export function activityIcons(): Set<string> {
+	return new Set(Object.values(icons));
+}
+
 export function field(value: unknown, key: string): unknown {
 	return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
 }
