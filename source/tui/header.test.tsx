@@ -13,8 +13,8 @@ function partial(fixture: string, count: number): Model {
 	return modelFromText(readFileSync(fixturePath(fixture), 'utf8').split('\n').slice(0, count).join('\n'));
 }
 
-async function headerLines(model: Model, options: Parameters<typeof renderView>[1] = {}): Promise<string[]> {
-	const view = renderView(<Header width={100} />, {...options, model});
+async function headerLines(model: Model, options: Parameters<typeof renderView>[1] = {}, width = 100): Promise<string[]> {
+	const view = renderView(<Header width={width} />, {...options, model});
 	const frame = await waitForFrame(view, text => text.includes('perscope'));
 	view.unmount();
 	return frame.split('\n');
@@ -71,6 +71,22 @@ describe('the header', () => {
 	it('before any job, says whether it is reading or waiting for events', async () => {
 		expect((await headerLines(createModel(), {env: {sources: [sourceState({live: true, bytesRead: 10, bytesTotal: 100})]}}))[0]).toMatch(/ reading · – · test\.ndjson · loading$/);
 		expect((await headerLines(createModel(), {env: {sources: [sourceState({kind: 'stdin', live: true, bytesTotal: undefined})]}}))[0]).toMatch(/ waiting for events · – · test\.ndjson · live$/);
+	});
+
+	it('keeps the status, job and time when the source is long, at 80 and 60 columns', async () => {
+		const path = '/home/someone/work/projects/agents/logs/2026/11/21/a-rather-long-run-name.ndjson';
+		const model = modelFromFixtures('demo.ndjson');
+		const [at80] = await headerLines(model, {env: {sourceLabel: path, sources: [sourceState({label: path})]}}, 80);
+		expect(at80).toMatch(/^perscope · ✓ completed · job nibyyurl65b4 · 10\.2s · a-rather-long-run-name\.nd\S*…$/);
+		expect(at80).toHaveLength(80);
+		const [at60] = await headerLines(model, {env: {sourceLabel: path, sources: [sourceState({label: path})]}}, 60);
+		expect(at60).toMatch(/^perscope · ✓ completed · job nibyyurl65b4 · 10\.2s · a-rath.*…$/);
+		const files = ['/logs/one.ndjson', '/logs/two.ndjson', '/logs/three.ndjson'];
+		const [several] = await headerLines(model, {env: {sourceLabel: files.join(', '), sources: files.map(label => sourceState({label}))}}, 80);
+		expect(several).toBe('perscope · ✓ completed · job nibyyurl65b4 · 10.2s · one.ndjson +2 files · ended');
+		const command = ['npx', 'perstack', 'run', '--config', 'perstack.toml', 'coordinator', 'Fix the failing tests please'];
+		const [child] = await headerLines(model, {env: {sourceLabel: command.join(' '), sources: [sourceState({kind: 'command', label: command.join(' '), command, live: true, pid: 7})]}}, 90);
+		expect(child).toMatch(/^perscope · \S completed · job nibyyurl65b4 · \S+ · npx perstack run … \(pid 7\) · live$/);
 	});
 
 	it('keeps escape sequences in the source label off the terminal', async () => {
