@@ -103,4 +103,22 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
+
+	it('the README\'s sample screen is what the program draws: its footer and the shape of its rows', async () => {
+		const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+		const sample = /```\n(perscope · [\s\S]*?)\n```/.exec(readme)?.[1]?.split('\n') ?? [];
+		expect(sample.length).toBeGreaterThan(10);
+		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/demo.ndjson 20 600000 2>/dev/null | node dist/cli/main.js', {width: 104, height: 17});
+		const screen = await tty.waitFor('code-reader ✓ completed', 15_000);
+		const lines = screen.replace(/\n+$/, '').split('\n');
+		expect(lines.at(-1)).toBe(sample.at(-1));
+		expect(sample).toHaveLength(lines.length);
+		for (const row of ['  🤝 delegate code-reader: Read src/duration.ts and explain how formatDuration builds its output, espe…', '  ▸ code-reader ✓ completed · 3 steps · 6.3k↑ 114↓ · 4.7s']) {
+			expect(sample.map(line => line.slice(1))).toContain(row);
+			expect(lines.map(line => line.slice(1))).toContain(row);
+		}
+
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
 });
