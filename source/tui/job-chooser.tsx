@@ -32,6 +32,8 @@ export function JobChooser({root, jobs, onChoose}: {root: string; jobs: JobListi
 		else if (input === 'q' || key.escape || (key.ctrl && input === 'c')) choose(undefined);
 	});
 
+	// Below this width a job id shows its first 12 characters, as the header does, so the date still fits.
+	const jobColumn = columns >= 92 ? 24 : 12;
 	return (
 		<Box flexDirection="column" width={columns} height={rows - 1}>
 			<Line width={columns}>
@@ -42,7 +44,7 @@ export function JobChooser({root, jobs, onChoose}: {root: string; jobs: JobListi
 			</Line>
 			<Line width={columns} color="gray">
 				{'  '}
-				{padEnd('JOB', 24)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)} STARTED
+				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)} STARTED
 			</Line>
 			<Box flexDirection="column" height={height}>
 				{jobs.length === 0 ? <Text color="gray">No jobs here.</Text> : null}
@@ -52,7 +54,7 @@ export function JobChooser({root, jobs, onChoose}: {root: string; jobs: JobListi
 					return (
 						<Line key={job.path} width={columns} inverse={isSelected}>
 							{isSelected ? '› ' : '  '}
-							{padEnd(sanitizeLine(job.jobId), 24)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
+							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
 							<Text color={look.color}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)} {formatCount(job.runs).padStart(4)}{' '}
 							{/* The format --print and the piped job list use, so the two can be compared. */}
 							{job.startedAt === undefined ? '' : formatDateTime(job.startedAt)}

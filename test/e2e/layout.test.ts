@@ -121,4 +121,14 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
+
+	it('the job chooser fits 80 columns with its runs column and --print\'s date format', async () => {
+		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack', {width: 80, height: 12});
+		const list = await tty.waitFor('newest first');
+		expect(list).toMatch(/JOB +EXPERT +STATUS +STEPS +RUNS +STARTED/);
+		expect(list.split('\n').find(line => line.startsWith('›'))).toMatch(/^› xrg3kr5eyfy4 +coordinator +✓ completed +6 +3 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+		expectFits(list, 80, 12);
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
 });
