@@ -17,6 +17,8 @@ export type ActivityLine = {
 	error: string | undefined;
 	/** A tool call still waiting for its result. */
 	pending: boolean;
+	/** The detail is one path, which a narrow screen cuts in the middle to keep the file name. */
+	path?: true;
 };
 
 const icons: Record<Activity['type'], string> = {
@@ -46,8 +48,37 @@ const icons: Record<Activity['type'], string> = {
 	attemptCompletion: '🏁',
 };
 
+/** Tools whose detail is the one path they acted on. */
+const pathTypes = new Set<Activity['type']>(['readTextFile', 'readImageFile', 'readPdfFile', 'writeTextFile', 'editTextFile', 'appendTextFile', 'deleteFile', 'getFileInfo', 'listDirectory', 'createDirectory', 'deleteDirectory']);
+
 export function iconOf(type: Activity['type']): string {
 	return icons[type];
+}
+
+/** What each icon a row can show means, for the help screen; a test checks that none is missing. */
+export const iconLegend: ReadonlyArray<readonly [icon: string, meaning: string]> = [
+	['💬', 'query'],
+	['📄', 'read'],
+	['🖼', 'read image'],
+	['✏️', 'write / edit / append'],
+	['📁', 'list / mkdir'],
+	['📦', 'move'],
+	['🗑', 'delete'],
+	['⚡', 'exec'],
+	['☑', 'todo'],
+	['🤝', 'delegate'],
+	['📬', 'delegates returned'],
+	['🙋', 'interactive tool'],
+	['🔧', 'other tool'],
+	['🏁', 'attempt completion'],
+	['✅', 'complete'],
+	['❌', 'error'],
+	['🔁', 'retry'],
+];
+
+/** Every icon an activity row can start with. */
+export function activityIcons(): Set<string> {
+	return new Set(Object.values(icons));
 }
 
 export function field(value: unknown, key: string): unknown {
@@ -92,7 +123,7 @@ function completionDetail(activity: ToolActivity): string {
 	const text = activity.result?.text;
 	if (!text) return '';
 	const remaining = field(parseJson(text), 'remainingTodos');
-	return Array.isArray(remaining) && remaining.length > 0 ? `refused: ${remaining.length} todo${remaining.length === 1 ? '' : 's'} remain` : '';
+	return Array.isArray(remaining) && remaining.length > 0 ? `refused: ${remaining.length === 1 ? '1 todo remains' : `${remaining.length} todos remain`}` : '';
 }
 
 function parseJson(text: string): unknown {
@@ -189,6 +220,7 @@ export function describeActivity(activity: Activity): ActivityLine {
 			detail: clip(detail),
 			error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
 			pending: activity.result === undefined && activity.type !== 'attemptCompletion',
+			...(pathTypes.has(activity.type) ? {path: true} : {}),
 		};
 	}
 

@@ -109,7 +109,9 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	if (run) {
 		heading('Run');
 		field('expert', run.expertKey);
-		field('status', `${statusLook[run.status].word} (${run.status})`);
+		// The raw status only when the word differs from it (`max steps (stoppedByExceededMaxSteps)`).
+		const word = statusLook[run.status].word;
+		field('status', word === run.status ? word : `${word} (${run.status})`);
 		field('steps', run.endedSteps.size);
 		field('depth', depthOf(model, run));
 		if (run.resumesRunId) field('resumes run', run.resumesRunId);

@@ -1,11 +1,12 @@
 import {Box, Text, useApp, useInput} from 'ink';
 import React, {useState} from 'react';
 import type {JobListing} from '../load/job-listing.js';
-import {formatCount} from '../present/format.js';
+import {formatCount, formatDateTime, plural} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {padEnd} from '../present/width.js';
 import {statusLook} from '../present/status.js';
 import {useTerminalSize} from './use-terminal-size.js';
+import {Line} from './line.js';
 
 /**
  * `perscope perstack`: the saved jobs, newest first; enter opens one. Resolves through `onChoose`
@@ -31,30 +32,33 @@ export function JobChooser({root, jobs, onChoose}: {root: string; jobs: JobListi
 		else if (input === 'q' || key.escape || (key.ctrl && input === 'c')) choose(undefined);
 	});
 
+	// Below this width a job id shows its first 12 characters, as the header does, so the date still fits.
+	const jobColumn = columns >= 92 ? 24 : 12;
 	return (
 		<Box flexDirection="column" width={columns} height={rows - 1}>
-			<Text wrap="truncate-end">
+			<Line width={columns}>
 				<Text bold color="cyan">
 					perscope
 				</Text>
-				<Text color="gray"> · {jobs.length} jobs in {sanitizeLine(root)} · newest first</Text>
-			</Text>
-			<Text wrap="truncate-end" color="gray">
+				<Text color="gray"> · {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first</Text>
+			</Line>
+			<Line width={columns} color="gray">
 				{'  '}
-				{padEnd('JOB', 26)} {padEnd('EXPERT', 20)} {padEnd('STATUS', 22)} {padEnd('STEPS', 6)} STARTED
-			</Text>
+				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)} STARTED
+			</Line>
 			<Box flexDirection="column" height={height}>
 				{jobs.length === 0 ? <Text color="gray">No jobs here.</Text> : null}
 				{jobs.slice(top, top + height).map((job, offset) => {
 					const look = statusLook[job.status];
 					const isSelected = top + offset === selected;
 					return (
-						<Text key={job.path} wrap="truncate-end" inverse={isSelected}>
+						<Line key={job.path} width={columns} inverse={isSelected}>
 							{isSelected ? '› ' : '  '}
-							{padEnd(sanitizeLine(job.jobId), 26)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 20)}{' '}
-							<Text color={look.color}>{padEnd(`${look.glyph} ${look.word}`, 22)}</Text> {padEnd(formatCount(job.steps), 6)}{' '}
-							{job.startedAt === undefined ? '' : new Date(job.startedAt).toLocaleString()}
-						</Text>
+							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
+							<Text color={look.color}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)} {formatCount(job.runs).padStart(4)}{' '}
+							{/* The format --print and the piped job list use, so the two can be compared. */}
+							{job.startedAt === undefined ? '' : formatDateTime(job.startedAt)}
+						</Line>
 					);
 				})}
 			</Box>
