@@ -64,7 +64,7 @@ describe('StreamLines', () => {
 	it('gives the event of each type as parseLine does: channel, phase and text', () => {
 		const lines = new StreamLines();
 		for (const type of streamTypes) {
-			const payload = type.startsWith('start') ? {} : type.startsWith('stream') ? {delta: 'δ'} : {text: 'all of it'};
+			const payload: Record<string, string> = type.startsWith('start') ? {} : type.startsWith('stream') ? {delta: 'δ'} : {text: 'all of it'};
 			const text = runtimeLine(type, payload);
 			const read = match(lines, text);
 			expect(read, type).toBeDefined();
