@@ -91,6 +91,12 @@ describe('StreamLines', () => {
 		expect(third).toMatchObject({runId: 'run-bbbb', jobId: 'job-2', expertKey: 'bravo', text: 'c'});
 	});
 
+	it('does not mistake a run id for the longer one before it that it is the start of', () => {
+		const lines = new StreamLines();
+		expect(match(lines, JSON.stringify({...fields('streamReasoning'), runId: 'run-12', delta: 'a'}))).toMatchObject({runId: 'run-12'});
+		expect(match(lines, JSON.stringify({...fields('streamReasoning'), runId: 'run-1', delta: 'b'}))).toMatchObject({runId: 'run-1'});
+	});
+
 	it('reads a line in the middle of a larger buffer, by its bounds', () => {
 		const lines = new StreamLines();
 		const text = runtimeLine();
