@@ -1,34 +1,82 @@
-import {Box, Text, useApp, useInput} from 'ink';
-import React, {useState} from 'react';
+import {Box, Text, useApp} from 'ink';
+import React, {useRef, useState} from 'react';
 import type {JobListing} from '../load/job-listing.js';
 import {formatCount} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {padEnd} from '../present/width.js';
 import {statusLook} from '../present/status.js';
+import {KeypressProvider, priorities, useCommands} from './keypress.js';
 import {useTerminalSize} from './use-terminal-size.js';
 
 /**
  * `perscope perstack`: the saved jobs, newest first; enter opens one. Resolves through `onChoose`
  * (undefined when the person quits instead).
  */
-export function JobChooser({root, jobs, onChoose}: {root: string; jobs: JobListing[]; onChoose: (job: JobListing | undefined) => void}) {
+export function JobChooser(props: {root: string; jobs: JobListing[]; onChoose: (job: JobListing | undefined) => void; initialJobPath?: string | undefined}) {
+	// Keys go through the same provider as the viewer's, which splits a burst (`jj` + enter in one read,
+	// from type-ahead, key repeat or a slow ssh link) into its presses.
+	return (
+		<KeypressProvider>
+			<ChooserList {...props} />
+		</KeypressProvider>
+	);
+}
+
+function ChooserList({root, jobs, onChoose, initialJobPath}: {root: string; jobs: JobListing[]; onChoose: (job: JobListing | undefined) => void; initialJobPath?: string | undefined}) {
 	const {exit} = useApp();
 	const {columns, rows} = useTerminalSize();
-	const [selected, setSelected] = useState(0);
+	const [selected, setSelectedState] = useState(() => Math.max(0, jobs.findIndex(job => job.path === initialJobPath)));
+	// The presses of one burst are handled before React renders again: each must see where the last one moved.
+	const current = useRef(selected);
+	const setSelected = (index: number) => {
+		current.current = Math.max(0, Math.min(jobs.length - 1, index));
+		setSelectedState(current.current);
+	};
+
 	const height = Math.max(1, rows - 4);
 	const top = Math.max(0, Math.min(selected - Math.floor(height / 2), jobs.length - height));
+	const chosen = useRef(false);
 	const choose = (job: JobListing | undefined) => {
+		if (chosen.current) return;
+		chosen.current = true;
 		onChoose(job);
 		exit();
 	};
 
-	useInput((input, key) => {
-		if (key.upArrow || input === 'k') setSelected(index => Math.max(0, index - 1));
-		else if (key.downArrow || input === 'j') setSelected(index => Math.min(jobs.length - 1, index + 1));
-		else if (key.pageUp) setSelected(index => Math.max(0, index - height));
-		else if (key.pageDown) setSelected(index => Math.min(jobs.length - 1, index + height));
-		else if (key.return || input === ' ') choose(jobs[selected]);
-		else if (input === 'q' || key.escape || (key.ctrl && input === 'c')) choose(undefined);
+	useCommands(priorities.app, command => {
+		switch (command) {
+			case 'nav.up':
+				setSelected(current.current - 1);
+				return true;
+			case 'nav.down':
+				setSelected(current.current + 1);
+				return true;
+			case 'nav.pageUp':
+				setSelected(current.current - height);
+				return true;
+			case 'nav.pageDown':
+				setSelected(current.current + height);
+				return true;
+			case 'nav.top':
+				setSelected(0);
+				return true;
+			case 'nav.bottom':
+				setSelected(jobs.length - 1);
+				return true;
+			case 'item.activate':
+			case 'pane.expand':
+			case 'replay.pause':
+				// Enter, space or →/l open the job, as they open a pane in the viewer.
+				choose(jobs[current.current]);
+				return true;
+			case 'app.quit':
+			case 'app.interrupt':
+			case 'overlay.close':
+				choose(undefined);
+				return true;
+			default:
+				return false;
+		}
 	});
 
 	return (
