@@ -5,6 +5,7 @@ import {formatCount} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {padEnd} from '../present/width.js';
 import {statusLook} from '../present/status.js';
+import type {Command} from './keymap.js';
 import {KeypressProvider, priorities, useCommands} from './keypress.js';
 import {useTerminalSize} from './use-terminal-size.js';
 
@@ -43,40 +44,25 @@ function ChooserList({root, jobs, onChoose, initialJobPath}: {root: string; jobs
 		exit();
 	};
 
+	// The chooser uses a few of the viewer's commands and leaves the rest unhandled.
+	const moves: Partial<Record<Command, () => number>> = {
+		'nav.up': () => current.current - 1,
+		'nav.down': () => current.current + 1,
+		'nav.pageUp': () => current.current - height,
+		'nav.pageDown': () => current.current + height,
+		'nav.top': () => 0,
+		'nav.bottom': () => jobs.length - 1,
+	};
+	// Enter, space or →/l open the job, as they open a pane in the viewer.
+	const opens: ReadonlySet<Command> = new Set(['item.activate', 'pane.expand', 'replay.pause']);
+	const quits: ReadonlySet<Command> = new Set(['app.quit', 'app.interrupt', 'overlay.close']);
 	useCommands(priorities.app, command => {
-		switch (command) {
-			case 'nav.up':
-				setSelected(current.current - 1);
-				return true;
-			case 'nav.down':
-				setSelected(current.current + 1);
-				return true;
-			case 'nav.pageUp':
-				setSelected(current.current - height);
-				return true;
-			case 'nav.pageDown':
-				setSelected(current.current + height);
-				return true;
-			case 'nav.top':
-				setSelected(0);
-				return true;
-			case 'nav.bottom':
-				setSelected(jobs.length - 1);
-				return true;
-			case 'item.activate':
-			case 'pane.expand':
-			case 'replay.pause':
-				// Enter, space or →/l open the job, as they open a pane in the viewer.
-				choose(jobs[current.current]);
-				return true;
-			case 'app.quit':
-			case 'app.interrupt':
-			case 'overlay.close':
-				choose(undefined);
-				return true;
-			default:
-				return false;
-		}
+		const move = moves[command];
+		if (move) setSelected(move());
+		else if (opens.has(command)) choose(jobs[current.current]);
+		else if (quits.has(command)) choose(undefined);
+		else return false;
+		return true;
 	});
 
 	return (
