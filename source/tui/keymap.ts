@@ -24,12 +24,15 @@ export type Command =
 	| 'stderr.open'
 	| 'app.quit'
 	| 'app.interrupt'
+	| 'app.suspend'
+	| 'app.back'
 	| 'confirm.yes'
 	| 'search.open'
 	| 'search.next'
 	| 'search.previous'
 	| 'filter.open'
 	| 'filter.errors'
+	| 'filter.clearAll'
 	| 'timeline.toggle'
 	| 'usage.open'
 	| 'inspector.export'
@@ -39,6 +42,9 @@ export type Command =
 
 export function commandFor(input: string, key: Key): Command | undefined {
 	if (key.ctrl && input === 'c') return 'app.interrupt';
+	if (key.ctrl && input === 'z') return 'app.suspend';
+	// Backspace (DEL or ^H; see keypress.tsx for how it is told from the Delete key).
+	if (key.backspace && !key.ctrl && !key.meta) return 'app.back';
 	if (key.upArrow) return 'nav.up';
 	if (key.downArrow) return 'nav.down';
 	if (key.leftArrow) return 'pane.collapse';
@@ -92,6 +98,8 @@ export function commandFor(input: string, key: Key): Command | undefined {
 			return 'filter.open';
 		case 'x':
 			return 'filter.errors';
+		case 'c':
+			return 'filter.clearAll';
 		case 't':
 			return 'timeline.toggle';
 		case 'u':
@@ -120,6 +128,9 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['/', 'search activity text (n / N: next / previous match, esc clears)'],
 	[':', 'filter: type:exec expert:NAME run:ID errors step:10-20 text, -term negates'],
 	['x', 'errors only, on / off'],
+	['c', 'clear every filter (:, x, --filter) and the search'],
+	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
+	['', 'reopened, the last text is selected: typing replaces it, ←/→ edit it'],
 	['t', 'timeline: one row per step, child runs nested (esc back)'],
 	['u', 'token usage per expert'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
@@ -129,6 +140,8 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['?', 'this help'],
 	['esc', 'close the inspector or overlay'],
 	['q  Ctrl-C', 'quit (Ctrl-C first interrupts a running command)'],
+	['Ctrl-Z', 'suspend to the shell (fg comes back)'],
+	['backspace', 'back to the job list (perscope perstack)'],
 ];
 
 const noModifiers: Key = {
