@@ -106,8 +106,8 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				env.suspend?.(() => write(''));
 				return true;
 			case 'app.back':
-				// Only for a job opened through the chooser; elsewhere backspace does nothing.
-				env.back?.();
+				// Only for a job opened through the chooser, and from the tree (not from inside an overlay).
+				if (getUi().overlay.kind === 'none') env.back?.();
 				return true;
 			case 'filter.errors':
 				dispatch({type: 'setFilter', filter: toggleErrors(getUi().filter)});

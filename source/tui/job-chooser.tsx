@@ -1,4 +1,4 @@
-import {Box, Text, useApp} from 'ink';
+import {Box, Text, useApp, useStdout} from 'ink';
 import React, {useRef, useState} from 'react';
 import type {JobListing} from '../load/job-listing.js';
 import {formatCount} from '../present/format.js';
@@ -13,7 +13,17 @@ import {useTerminalSize} from './use-terminal-size.js';
  * `perscope perstack`: the saved jobs, newest first; enter opens one. Resolves through `onChoose`
  * (undefined when the person quits instead).
  */
-export function JobChooser(props: {root: string; jobs: JobListing[]; onChoose: (job: JobListing | undefined) => void; initialJobPath?: string | undefined}) {
+type ChooserProps = {
+	root: string;
+	jobs: JobListing[];
+	onChoose: (job: JobListing | undefined) => void;
+	/** The job to select first: the one the person came back from. */
+	initialJobPath?: string | undefined;
+	/** Ctrl-Z; `repaint` draws the list again on `fg`. */
+	onSuspend?: ((repaint: () => void) => void) | undefined;
+};
+
+export function JobChooser(props: ChooserProps) {
 	// Keys go through the same provider as the viewer's, which splits a burst (`jj` + enter in one read,
 	// from type-ahead, key repeat or a slow ssh link) into its presses.
 	return (
@@ -23,8 +33,9 @@ export function JobChooser(props: {root: string; jobs: JobListing[]; onChoose: (
 	);
 }
 
-function ChooserList({root, jobs, onChoose, initialJobPath}: {root: string; jobs: JobListing[]; onChoose: (job: JobListing | undefined) => void; initialJobPath?: string | undefined}) {
+function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserProps) {
 	const {exit} = useApp();
+	const {write} = useStdout();
 	const {columns, rows} = useTerminalSize();
 	const [selected, setSelectedState] = useState(() => Math.max(0, jobs.findIndex(job => job.path === initialJobPath)));
 	// The presses of one burst are handled before React renders again: each must see where the last one moved.
@@ -61,6 +72,8 @@ function ChooserList({root, jobs, onChoose, initialJobPath}: {root: string; jobs
 		if (move) setSelected(move());
 		else if (opens.has(command)) choose(jobs[current.current]);
 		else if (quits.has(command)) choose(undefined);
+		// Writing nothing through Ink makes it draw its last frame again: the repaint after `fg`.
+		else if (command === 'app.suspend') onSuspend?.(() => write(''));
 		else return false;
 		return true;
 	});

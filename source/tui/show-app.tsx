@@ -12,13 +12,17 @@ import {JobChooser} from './job-chooser.js';
  */
 
 /** Lists the saved jobs under `root` and resolves with the one chosen, or undefined if the person quit. */
-export async function chooseJob(root: string, stdin: NodeJS.ReadStream): Promise<JobListing | undefined> {
+export async function chooseJob(
+	root: string,
+	stdin: NodeJS.ReadStream,
+	options: {initialJobPath?: string | undefined; suspend?: ((repaint: () => void) => void) | undefined} = {},
+): Promise<JobListing | undefined> {
 	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
 	const {listJobs} = await import('../load/job-listing.js');
 	let chosen: JobListing | undefined;
 	// Ink draws from the cursor: start from a clear screen, not after what was shown while Ink loaded.
 	process.stdout.write('\u001B[H\u001B[2J');
-	const chooser = render(<JobChooser root={root} jobs={listJobs(root)} onChoose={job => (chosen = job)} />, {stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false});
+	const chooser = render(<JobChooser root={root} jobs={listJobs(root)} initialJobPath={options.initialJobPath} onSuspend={options.suspend} onChoose={job => (chosen = job)} />, {stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false});
 	await chooser.waitUntilExit();
 	chooser.clear();
 	return chosen;
