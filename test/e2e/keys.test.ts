@@ -63,4 +63,18 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 		tty.keys('q');
 		await tty.waitFor(screen => screen.includes('shell$') && !screen.includes('child-expert'));
 	});
+
+	it('without a shell doing job control, Ctrl-Z cannot stop the viewer, and it stays drawn and usable', async () => {
+		// `sh -c` runs the viewer in an orphaned process group, where the terminal ignores SIGTSTP.
+		const tty = start('node dist/cli/main.js fixtures/real/delegate.ndjson');
+		await tty.waitFor('▸ child-expert');
+		tty.keys('C-z');
+		// Keys typed while the screen is handed back would meet the cooked terminal: wait past the fallback.
+		await new Promise(resolve => setTimeout(resolve, 600));
+		tty.keys('e');
+		const screen = await tty.waitFor('📁 list .');
+		expect(screen.split('\n')[0]).toContain('perscope');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
 });
