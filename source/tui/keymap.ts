@@ -172,7 +172,7 @@ export type Press = {input: string; key: Key};
 /**
  * The key presses in one read. Ink splits escape sequences but hands over a run of plain characters as one
  * string (key repeat, a fast typist, a paste): each character is its own press, and Enter, Backspace and
- * Ctrl-C inside the run keep their meaning.
+ * Ctrl-letters (Ctrl-C, Ctrl-Z, Ctrl-U…) inside the run keep their meaning.
  */
 export function pressesOf(input: string, key: Key): Press[] {
 	// Esc then a key in one read arrives as Alt+key (ESC-prefixed). Nothing is bound to Alt, so it is
@@ -189,9 +189,15 @@ export function pressesOf(input: string, key: Key): Press[] {
 	for (const character of input) {
 		if (character === '\r' || character === '\n') presses.push({input: '\r', key: {...noModifiers, return: true}});
 		else if (character === '\u007F' || character === '\b') presses.push({input: '', key: {...noModifiers, backspace: true}});
-		else if (character === '\u0003') presses.push({input: 'c', key: {...noModifiers, ctrl: true}});
+		else if (isControlLetter(character)) presses.push({input: String.fromCodePoint((character.codePointAt(0) ?? 0) + 96), key: {...noModifiers, ctrl: true}});
 		else presses.push({input: character, key: noModifiers});
 	}
 
 	return presses;
+}
+
+/** Ctrl-A … Ctrl-Z, except those that are keys of their own (Backspace, Tab, Enter). */
+function isControlLetter(character: string): boolean {
+	const code = character.codePointAt(0) ?? 0;
+	return code >= 1 && code <= 26 && code !== 8 && code !== 9 && code !== 10 && code !== 13;
 }
