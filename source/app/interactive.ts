@@ -9,6 +9,7 @@ import {exportRawEvent} from '../tui/export-event.js';
 import type {Filter} from '../query/filter.js';
 import type {ViewEnv} from '../tui/contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../tui/terminal.js';
+import type {UiState} from '../tui/ui-state.js';
 import {ViewStore} from '../tui/view-store.js';
 
 /*
@@ -55,9 +56,11 @@ export async function runApp(
 	}
 
 	const suspend = (repaint: () => void) => suspendToShell(process.stdout, keyboard.stream, repaint);
+	// What was typed at the `/` and `:` prompts, for ↑/↓, kept from one job of the chooser to the next.
+	const session: Pick<ViewOptions, 'history' | 'onHistory'> = {history: undefined, onHistory: history => (session.history = history)};
 	try {
 		const {jobsRoot} = plan;
-		if (jobsRoot === undefined) return (await viewPlan(plan, keyboard, {...options, loadViews, suspend, back: undefined})).code;
+		if (jobsRoot === undefined) return (await viewPlan(plan, keyboard, {...options, ...session, loadViews, suspend, back: undefined})).code;
 		// `perscope perstack`: list the saved jobs and open the one chosen; backspace in the job comes back here.
 		let lastPath: string | undefined;
 		for (;;) {
@@ -66,7 +69,7 @@ export async function runApp(
 			if (!job) return 0;
 			lastPath = job.path;
 			const chosen: InputPlan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
-			const viewed = await viewPlan(chosen, keyboard, {...options, loadViews, suspend, back: true});
+			const viewed = await viewPlan(chosen, keyboard, {...options, ...session, loadViews, suspend, back: true});
 			if (!viewed.back) return viewed.code;
 		}
 	} finally {
@@ -80,6 +83,8 @@ type ViewOptions = Parameters<typeof runApp>[1] & {
 	suspend: (repaint: () => void) => void;
 	/** true: the plan was chosen from the job list, and backspace goes back to it. */
 	back: true | undefined;
+	history: UiState['history'] | undefined;
+	onHistory: (history: UiState['history']) => void;
 };
 
 /** Shows one plan in the viewer until it is closed: with its exit code, and whether the person asked to go back to the list. */
@@ -171,7 +176,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 
 	try {
 		const {showApp} = views ?? (await loadViews());
-		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms)});
+		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms), history: options.history, onHistory: options.onHistory});
 		firstFrameDrawn();
 		store.start();
 		if (stdinCarriesEvents) {

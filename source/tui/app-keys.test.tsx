@@ -5,10 +5,11 @@ import {keys, settle, waitForFrame} from '../../test/helpers/app.js';
 import {modelFromFixtures} from '../../test/helpers/load.js';
 import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
+import {initialUiState, type UiState} from './ui-state.js';
 import {ViewStore} from './view-store.js';
 
 /** The viewer over demo.ndjson, recording what the keys for the shell (Ctrl-Z) and the chooser (backspace) asked. */
-function open() {
+function open(ui: {history?: UiState['history']; onHistory?: (history: UiState['history']) => void} = {}) {
 	let clock = 0;
 	const store = new ViewStore(modelFromFixtures('demo.ndjson'), {now: () => (clock += 1000)});
 	const asked: string[] = [];
@@ -28,7 +29,7 @@ function open() {
 		back: () => asked.push('back'),
 	};
 	store.tick();
-	const view = render(<App env={env} />);
+	const view = render(<App env={env} initialUi={{...initialUiState, history: ui.history ?? initialUiState.history}} onHistory={ui.onHistory} />);
 	const press = async (input: string) => {
 		view.stdin.write(input);
 		await settle();
@@ -84,5 +85,22 @@ describe('the viewer keys for filters, the shell and the chooser', () => {
 		await press('\u007F');
 		expect(asked).toEqual(['suspend', 'suspend', 'back']);
 		view.unmount();
+	});
+
+	it('hands the prompt history on, and takes it back, so that it lasts from one job of the chooser to the next', async () => {
+		const kept: Array<UiState['history']> = [];
+		const first = open({onHistory: history => kept.push(history)});
+		await waitForFrame(first.view, frame => frame.includes('complete'));
+		await first.press('/');
+		await first.press('vitest\r');
+		first.view.unmount();
+		expect(kept.at(-1)).toEqual({search: ['vitest'], filter: []});
+
+		const second = open({history: kept.at(-1)});
+		await waitForFrame(second.view, frame => frame.includes('complete'));
+		await second.press('/');
+		await second.press(keys.up);
+		await waitForFrame(second.view, frame => /^\/vitest /m.test(frame));
+		second.view.unmount();
 	});
 });

@@ -1,5 +1,5 @@
 import {Box, useStdout} from 'ink';
-import React, {useRef, useState} from 'react';
+import React, {useEffect, useRef, useState} from 'react';
 import {filterText, toggleErrors, type Filter} from '../query/filter.js';
 import {nextSpeed} from '../query/replay-speed.js';
 import {UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';
@@ -18,8 +18,19 @@ import {UiStore} from './ui-store.js';
 import {useTerminalSize} from './use-terminal-size.js';
 
 /** The interactive viewer. Holds only the UI state; the model lives outside React and is read per frame. */
-export function App({env, initialUi = initialUiState, filter}: {env: ViewEnv; initialUi?: UiState; filter?: Filter}) {
+export function App({env, initialUi = initialUiState, filter, onHistory}: {env: ViewEnv; initialUi?: UiState; filter?: Filter; onHistory?: (history: UiState['history']) => void}) {
 	const [uiStore] = useState(() => new UiStore(filter ? {...initialUi, filter} : initialUi));
+	// The prompts' history outlives this view: a job opened again from the chooser gets it back.
+	useEffect(() => {
+		if (!onHistory) return;
+		let last = uiStore.getState().history;
+		return uiStore.subscribe(() => {
+			const {history} = uiStore.getState();
+			if (history === last) return;
+			last = history;
+			onHistory(history);
+		});
+	}, [uiStore, onHistory]);
 	return (
 		<ViewEnvContext.Provider value={env}>
 			<UiStoreContext.Provider value={uiStore}>

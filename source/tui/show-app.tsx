@@ -5,6 +5,9 @@ import type {JobListing} from '../load/job-listing.js';
 import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
 import {JobChooser} from './job-chooser.js';
+import {initialUiState, type UiState} from './ui-state.js';
+
+type PromptHistory = UiState['history'];
 
 /*
  * The Ink half of the viewer, imported once the wiring (run-app.ts) has started reading: Ink and the views
@@ -29,10 +32,14 @@ export async function chooseJob(
 }
 
 /** Draws the viewer's first frame and keeps it drawn until it is unmounted. */
-export function showApp(env: ViewEnv, options: {stdin: NodeJS.ReadStream; filter: Filter | undefined; onDrawCost: (ms: number) => void}): Instance {
+export function showApp(
+	env: ViewEnv,
+	options: {stdin: NodeJS.ReadStream; filter: Filter | undefined; onDrawCost: (ms: number) => void; history?: PromptHistory | undefined; onHistory?: ((history: PromptHistory) => void) | undefined},
+): Instance {
 	// Ink draws from the cursor: from a clear screen, as the chooser does.
 	process.stdout.write('\u001B[H\u001B[2J');
-	return render(<App env={env} {...(options.filter ? {filter: options.filter} : {})} />, {
+	const initialUi = options.history ? {...initialUiState, history: options.history} : initialUiState;
+	return render(<App env={env} initialUi={initialUi} onHistory={options.onHistory} {...(options.filter ? {filter: options.filter} : {})} />, {
 		stdin: options.stdin,
 		stdout: process.stdout,
 		exitOnCtrlC: false,
