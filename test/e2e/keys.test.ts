@@ -7,8 +7,8 @@ import {hasTmux, TmuxSession} from './tmux.js';
  */
 
 const sessions: TmuxSession[] = [];
-function start(command: string): TmuxSession {
-	const session = TmuxSession.start(command);
+function start(command: string, options?: Parameters<typeof TmuxSession.start>[1]): TmuxSession {
+	const session = TmuxSession.start(command, options);
 	sessions.push(session);
 	return session;
 }
@@ -74,6 +74,34 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 		tty.keys('e');
 		const screen = await tty.waitFor('📁 list .');
 		expect(screen.split('\n')[0]).toContain('perscope');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('edits the / line as a shell does, reopens it selected, and c clears every filter and the search', async () => {
+		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {height: 34, width: 120});
+		await tty.waitFor('✅ complete Fixed.');
+		tty.keys('g', '/', 'vitestx');
+		await tty.waitFor('/vitestx');
+		// Backspace at the end, then Home and Delete under the cursor, then End and the letter back.
+		tty.keys('BSpace', 'Home', 'DC', 'End');
+		await tty.waitFor('/itest ');
+		tty.keys('C-a', 'v', 'Enter');
+		await tty.waitFor('/vitest 1/7');
+		// Reopened, the query is selected: typing replaces it.
+		tty.keys('/', 'npm');
+		await tty.waitFor(/^\/npm +\d+\/\d+ matches/m);
+		// Ctrl-U empties the line; ↑ brings back the query entered before.
+		tty.keys('C-u');
+		await tty.waitFor('type to search');
+		tty.keys('Up');
+		await tty.waitFor(/^\/vitest +1\/7 matches/m);
+		tty.keys('Enter', 'x');
+		await tty.waitFor('filter errors');
+		tty.keys('c');
+		const cleared = await tty.waitFor('filter and search cleared');
+		expect(cleared).not.toContain('filter errors');
+		expect(cleared).not.toMatch(/\/vitest \d/);
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
