@@ -130,7 +130,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['x', 'errors only, on / off'],
 	['c', 'clear every filter (:, x, --filter) and the search'],
 	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
-	['', 'reopened, the last text is selected: typing replaces it, ←/→ edit it'],
+	['', 'reopened, the last text is selected: typing replaces it'],
 	['t', 'timeline: one row per step, child runs nested (esc back)'],
 	['u', 'token usage per expert'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
