@@ -1,3 +1,5 @@
+import {assertNever} from '../model/assert-never.js';
+
 /*
  * The editing of the `/` and `:` prompts, as shells do it (readline's emacs keys). Pure: (line, edit) → line.
  * The cursor counts characters (code points), so a CJK character or an emoji is one step.
@@ -148,8 +150,4 @@ function wordEndAfter(characters: readonly string[], cursor: number): number {
 	while (index < characters.length && !isWordCharacter(characters[index])) index++;
 	while (index < characters.length && isWordCharacter(characters[index])) index++;
 	return index;
-}
-
-function assertNever(value: never): never {
-	throw new Error(`unhandled line edit ${JSON.stringify(value)}`);
 }

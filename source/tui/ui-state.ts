@@ -1,4 +1,5 @@
 import {emptyFilter, type Filter} from '../query/filter.js';
+import {assertNever} from '../model/assert-never.js';
 import {lineOf, remember, type Line, type Recall} from './line-editor.js';
 
 /*
@@ -149,5 +150,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 			return {...state, filter: emptyFilter, search: {query: '', current: undefined}};
 		case 'setMessage':
 			return state.message === action.message ? state : {...state, message: action.message};
+		default:
+			return assertNever(action);
 	}
 }
