@@ -1,6 +1,6 @@
+import {lineOf, remember, type Line, type Recall} from './line-editor.js';
 import {emptyFilter, type Filter} from '../query/filter.js';
 import {assertNever} from '../model/assert-never.js';
-import {lineOf, remember, type Line, type Recall} from './line-editor.js';
 
 /*
  * What the person is doing with the viewer — selection, collapsed panes, follow, overlays — kept apart
