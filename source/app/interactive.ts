@@ -8,7 +8,8 @@ import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../tui/export-event.js';
 import type {Filter} from '../query/filter.js';
 import type {ViewEnv} from '../tui/contexts.js';
-import {enterFullScreen, openKeyboard, reassertRawMode} from '../tui/terminal.js';
+import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../tui/terminal.js';
+import type {UiState} from '../tui/ui-state.js';
 import {ViewStore} from '../tui/view-store.js';
 
 /*
@@ -34,7 +35,7 @@ export async function runApp(
 		onViewsLoaded?: () => void;
 	},
 ): Promise<number> {
-	let plan = requested;
+	const plan = requested;
 	let viewsLoaded: Promise<typeof import('../tui/show-app.js')> | undefined;
 	const loadViews = async () => {
 		viewsLoaded ??= import('../tui/show-app.js').then(views => {
@@ -54,19 +55,42 @@ export async function runApp(
 		return 2;
 	}
 
-	if (plan.jobsRoot !== undefined) {
-		// `perscope perstack`: list the saved jobs and open the one chosen.
-		const {chooseJob} = await loadViews();
-		const job = await chooseJob(plan.jobsRoot, keyboard.stream);
-		if (!job) {
-			keyboard.close();
-			restoreScreen();
-			return 0;
+	const suspend = (repaint: () => void) => suspendToShell(process.stdout, keyboard.stream, repaint);
+	// What was typed at the `/` and `:` prompts, for ↑/↓, kept from one job of the chooser to the next.
+	const session: Pick<ViewOptions, 'history' | 'onHistory'> = {history: undefined, onHistory: history => (session.history = history)};
+	try {
+		const {jobsRoot} = plan;
+		if (jobsRoot === undefined) return (await viewPlan(plan, keyboard, {...options, ...session, loadViews, suspend, back: undefined})).code;
+		// `perscope perstack`: list the saved jobs and open the one chosen; backspace in the job comes back here.
+		let lastPath: string | undefined;
+		for (;;) {
+			const {chooseJob} = await loadViews();
+			const job = await chooseJob(jobsRoot, keyboard.stream, {initialJobPath: lastPath, suspend});
+			if (!job) return 0;
+			lastPath = job.path;
+			const chosen: InputPlan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
+			const viewed = await viewPlan(chosen, keyboard, {...options, ...session, loadViews, suspend, back: true});
+			if (!viewed.back) return viewed.code;
 		}
-
-		plan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
+	} finally {
+		keyboard.close();
+		restoreScreen();
 	}
+}
 
+type ViewOptions = Parameters<typeof runApp>[1] & {
+	loadViews: () => Promise<typeof import('../tui/show-app.js')>;
+	suspend: (repaint: () => void) => void;
+	/** true: the plan was chosen from the job list, and backspace goes back to it. */
+	back: true | undefined;
+	history: UiState['history'] | undefined;
+	onHistory: (history: UiState['history']) => void;
+};
+
+/** Shows one plan in the viewer until it is closed: with its exit code, and whether the person asked to go back to the list. */
+async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<typeof openKeyboard>>, 'stream'>, options: ViewOptions): Promise<{code: number; back: boolean}> {
+	const {loadViews} = options;
+	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
 	// A command is started only once the views are loaded: it must inherit the person's environment, not the
 	// one set up for loading Ink (cli/ink-environment.ts). Anything else starts reading first.
 	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
@@ -81,6 +105,7 @@ export async function runApp(
 	replay?.subscribe(() => store.markChanged());
 
 	let exitCode = 0;
+	let goingBack = false;
 	let quitting = false;
 	let interrupted = false;
 	let instance: Instance | undefined;
@@ -125,6 +150,13 @@ export async function runApp(
 		childRunning: () => loading.childRunning(),
 		quit,
 		replay,
+		suspend: options.suspend,
+		back: options.back
+			? () => {
+					goingBack = true;
+					quit();
+				}
+			: undefined,
 		exportEvent: activity => {
 			const text = raw.read(activity.ref);
 			if (text === undefined) throw new Error('the raw event is no longer available');
@@ -144,7 +176,7 @@ export async function runApp(
 
 	try {
 		const {showApp} = views ?? (await loadViews());
-		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms)});
+		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms), history: options.history, onHistory: options.onHistory});
 		firstFrameDrawn();
 		store.start();
 		if (stdinCarriesEvents) {
@@ -174,9 +206,7 @@ export async function runApp(
 		process.off('SIGTERM', onSignal);
 		process.off('SIGHUP', onSignal);
 		process.off('SIGINT', onSignal);
-		keyboard.close();
-		restoreScreen();
 	}
 
-	return signalCode ?? exitCode;
+	return {code: signalCode ?? exitCode, back: goingBack && signalCode === undefined};
 }

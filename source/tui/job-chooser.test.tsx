@@ -56,6 +56,22 @@ describe('the job chooser', () => {
 		view.unmount();
 	});
 
+	it('handles every key of a burst read at once (type-ahead, key repeat, ssh lag): j j enter opens the third job', async () => {
+		const jobs = [job('newest'), job('middle'), job('oldest')];
+		const {view, chosen, press} = choose('/jobs', jobs);
+		await waitForFrame(view, text => selectedLine(text)?.includes('newest') ?? false);
+		await press('jj\r');
+		expect(chosen).toEqual([jobs[2]]);
+		view.unmount();
+	});
+
+	it('starts on the job it was opened from when the person comes back to the list', async () => {
+		const jobs = [job('newest'), job('middle'), job('oldest')];
+		const view = render(<JobChooser root="/jobs" jobs={jobs} initialJobPath="/jobs/middle" onChoose={() => undefined} />);
+		expect(selectedLine(await waitForFrame(view, text => text.includes('oldest')))).toContain('middle');
+		view.unmount();
+	});
+
 	it('resolves with nothing when the person quits', async () => {
 		const {view, chosen, press} = choose('/jobs', [job('only')]);
 		await waitForFrame(view, text => text.includes('only'));
