@@ -82,13 +82,14 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 	});
 
 	it('at 60 columns the usage overlay keeps REASON and SHARE, and help is wrapped, not cut', async () => {
-		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {width: 60, height: 40});
+		// Tall enough for the whole help, so that its icon list is on screen without scrolling.
+		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {width: 60, height: 60});
 		await tty.waitFor('✅ complete');
 		tty.keys('u');
 		const usage = await tty.waitFor('Token usage per expert');
 		expect(usage).toMatch(/EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED +SHARE/);
 		expect(usage).toMatch(/bugfix-lead +2 +28k .* \d+%/);
-		expectFits(usage, 60, 40);
+		expectFits(usage, 60, 60);
 		tty.keys('Escape');
 		await tty.waitFor(screen => !screen.includes('Token usage'));
 		tty.keys('?');
@@ -99,7 +100,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		expect(body.length).toBeGreaterThan(20);
 		expect(body.filter(line => line.trimEnd().endsWith('…'))).toEqual([]);
 		expect(help).toContain('📁 list / mkdir');
-		expectFits(help, 60, 40);
+		expectFits(help, 60, 60);
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
