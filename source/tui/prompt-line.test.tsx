@@ -3,6 +3,7 @@ import {describe, expect, it} from 'vitest';
 import {keys, waitForFrame} from '../../test/helpers/app.js';
 import {modelFromFixtures} from '../../test/helpers/load.js';
 import {renderView} from '../../test/helpers/views.js';
+import {displayWidth} from '../present/width.js';
 import {describeFilter} from '../query/filter.js';
 import {findMatches} from '../query/search.js';
 import {lineOf} from './line-editor.js';
@@ -10,16 +11,16 @@ import {PromptLine, usePromptKeys} from './prompt-line.js';
 import {initialUiState, type PromptKind} from './ui-state.js';
 
 /** The prompt line with its keys, the search starting from `anchor` (an activity index). */
-function Prompt({anchor}: {anchor: number | undefined}) {
+function Prompt({anchor, width = 100}: {anchor: number | undefined; width?: number}) {
 	const from = useRef(anchor);
 	usePromptKeys(from);
-	return <PromptLine width={100} />;
+	return <PromptLine width={width} />;
 }
 
-function openPrompt(kind: PromptKind, anchor?: number, options: {text?: string; history?: string[]} = {}) {
+function openPrompt(kind: PromptKind, anchor?: number, options: {text?: string; history?: string[]; width?: number} = {}) {
 	const model = modelFromFixtures('demo.ndjson');
 	const prompt = {kind, ...lineOf(options.text ?? '', true), error: undefined, recall: undefined};
-	const view = renderView(<Prompt anchor={anchor} />, {model, ui: {prompt, history: {...initialUiState.history, [kind]: options.history ?? []}}});
+	const view = renderView(<Prompt anchor={anchor} width={options.width} />, {model, ui: {prompt, history: {...initialUiState.history, [kind]: options.history ?? []}}});
 	return {model, view};
 }
 
@@ -169,5 +170,17 @@ describe('editing a prompt line', () => {
 		await view.press(keys.enter);
 		expect(view.ui.getState().history).toEqual({search: [], filter: ['type:exec']});
 		view.unmount();
+	});
+});
+
+describe('a prompt holding wide characters', () => {
+	it('is cut to its width, never a column wider, at every width', async () => {
+		for (const width of [20, 21, 33]) {
+			const {view} = openPrompt('search', undefined, {width});
+			await view.press('日本語のクエリをここに入力します');
+			const frame = await waitForFrame(view, text => text.startsWith('/日本'));
+			expect(displayWidth(frame)).toBeLessThanOrEqual(width);
+			view.unmount();
+		}
 	});
 });

@@ -4,6 +4,7 @@ import {parseFilter} from '../query/filter.js';
 import {stepMatch} from '../query/search.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
+import {Line as FittedLine} from './line.js';
 import {createMatchCache, revealActivity} from './find.js';
 import {useTextCapture} from './keypress.js';
 import {browse, editLine, splitAtCursor, type Line, type LineEdit, type Recall} from './line-editor.js';
@@ -116,7 +117,7 @@ export function PromptLine({width}: {width: number}) {
 	const found = prompt.kind === 'search' ? matchesFor(model, prompt.text, ui.filter) : [];
 	const position = ui.search.current === undefined ? 0 : found.indexOf(ui.search.current) + 1;
 	return (
-		<Text wrap="truncate-end">
+		<FittedLine width={width}>
 			<Text color="cyan">{prompt.kind === 'search' ? '/' : ':'}</Text>
 			<PromptText line={prompt} />
 			{prompt.kind === 'search' ? (
@@ -126,7 +127,7 @@ export function PromptLine({width}: {width: number}) {
 			) : (
 				<Text color="gray">  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply</Text>
 			)}
-		</Text>
+		</FittedLine>
 	);
 }
 
