@@ -10,6 +10,7 @@ import type {Filter} from '../query/filter.js';
 import type {ViewEnv} from '../tui/contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode} from '../tui/terminal.js';
 import {ViewStore} from '../tui/view-store.js';
+import type {OtlpOptions} from '../export/otlp/options.js';
 
 /*
  * The viewer's wiring: keyboard, load, store and views. It loads no Ink: reading starts first (startLoad, in a
@@ -32,6 +33,8 @@ export async function runApp(
 		restoreScreen?: () => void;
 		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
 		onViewsLoaded?: () => void;
+		/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end, off the drawing path. */
+		otlp?: OtlpOptions | undefined;
 	},
 ): Promise<number> {
 	let plan = requested;
@@ -103,6 +106,9 @@ export async function runApp(
 			onChange: () => store.markChanged(),
 		},
 	});
+	// Loaded beside the views; it looks at the model on a timer of its own, so a frame never waits on the network.
+	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp) : undefined;
+	otlp?.watch(() => loading.model);
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
@@ -176,6 +182,12 @@ export async function runApp(
 		process.off('SIGINT', onSignal);
 		keyboard.close();
 		restoreScreen();
+	}
+
+	if (otlp) {
+		const report = await otlp.finish(loading.model);
+		process.stderr.write(report.text);
+		if (report.abandoned) process.exit(signalCode ?? exitCode);
 	}
 
 	return signalCode ?? exitCode;
