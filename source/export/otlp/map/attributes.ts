@@ -19,8 +19,8 @@ export const attr = {
 	toolType: 'gen_ai.tool.type',
 	toolCallArguments: 'gen_ai.tool.call.arguments',
 	toolCallResult: 'gen_ai.tool.call.result',
-	inputMessages: 'gen_ai.input_messages',
-	outputMessages: 'gen_ai.output_messages',
+	inputMessages: 'gen_ai.input.messages',
+	outputMessages: 'gen_ai.output.messages',
 	errorType: 'error.type',
 	// perscope's own
 	unfinished: 'perscope.unfinished',

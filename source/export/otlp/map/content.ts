@@ -15,7 +15,7 @@ export function addContent(attributes: Record<string, AttributeValue>, options: 
 	if (cut) attributes[attr.contentTruncated] = true;
 }
 
-/** The conventions' message shape (`gen_ai.input_messages` / `gen_ai.output_messages`), one text part. */
+/** The conventions' message shape (`gen_ai.input.messages` / `gen_ai.output.messages`), one text part. */
 export function messagesJson(role: 'user' | 'assistant', text: string, limit: number): {json: string; cut: boolean} {
 	const {text: kept, cut} = truncate(text, limit);
 	return {json: JSON.stringify([{role, parts: [{type: 'text', content: kept}]}]), cut};
