@@ -140,6 +140,20 @@ describe('--otlp', () => {
 		expect(result.stderr).toContain(', 0 dropped');
 	});
 
+	it('sends a span as soon as it ends, while the input is still open', async () => {
+		const {url, requests} = await receive();
+		const log = join(fixturesDir, 'real', 'tools.ndjson');
+		// A command that writes a whole run, then stays a while before it exits.
+		const script = `process.stdout.write(require('fs').readFileSync(${JSON.stringify(log)}, 'utf8')); setTimeout(() => {}, 3000);`;
+		const started = Date.now();
+		const result = await runCli(['--print', '--otlp', url, '--', process.execPath, '-e', script]);
+		expect(result.code).toBe(0);
+		expect(requests.length).toBeGreaterThan(0);
+		// The run's spans went out while the command was still running, not when it ended.
+		expect(requests[0]!.at - started).toBeLessThan(result.ms - 1000);
+		expect(requests[0]!.spans.some(span => span.name.startsWith('invoke_agent '))).toBe(true);
+	});
+
 	it('exits within its flush bound when the receiver never answers, and says how many spans were dropped', async () => {
 		const {url} = await receive(() => 'hang');
 		const result = await runCli(['--summary', '--otlp', url, join(fixturesDir, 'real', 'delegate.ndjson')]);
