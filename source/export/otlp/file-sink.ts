@@ -1,6 +1,7 @@
 import {closeSync, openSync, writeSync} from 'node:fs';
 import {JsonTraceSerializer} from '@opentelemetry/otlp-transformer';
 import type {ReadableSpan} from '@opentelemetry/sdk-trace';
+import {batchSize as linesSpans} from './http-sink.js';
 
 /**
  * `--otlp-file`: each batch as one ExportTraceServiceRequest in OTLP JSON, one a line, which is what the
@@ -20,12 +21,15 @@ export class FileSink {
 	}
 
 	write(spans: ReadableSpan[]): void {
-		if (spans.length === 0) return;
-		const bytes = JsonTraceSerializer.serializeRequest(spans);
-		if (!bytes) throw new Error('the OTLP JSON serialiser returned nothing');
-		writeSync(this.#fd, bytes);
-		writeSync(this.#fd, '\n');
-		this.#spans += spans.length;
+		// Lines of at most a batch each, as the live export sends them: a reader need not hold a whole log's spans at once.
+		for (let start = 0; start < spans.length; start += linesSpans) {
+			const batch = spans.slice(start, start + linesSpans);
+			const bytes = JsonTraceSerializer.serializeRequest(batch);
+			if (!bytes) throw new Error('the OTLP JSON serialiser returned nothing');
+			writeSync(this.#fd, bytes);
+			writeSync(this.#fd, '\n');
+			this.#spans += batch.length;
+		}
 	}
 
 	close(): void {

@@ -3,7 +3,8 @@ import type {ReadableSpan, SpanExporter} from '@opentelemetry/sdk-trace';
 
 /** Spans waiting to be sent beyond this are dropped (and counted): a backend that is down must not eat memory. */
 export const maxQueuedSpans = 20_000;
-const batchSize = 512;
+/** Spans in one request (and in one line of `--otlp-file`). */
+export const batchSize = 512;
 
 /**
  * A bounded queue in front of the SDK's OTLP exporter, which sends one batch at a time and retries a batch the

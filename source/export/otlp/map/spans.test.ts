@@ -1,7 +1,7 @@
-import {readFileSync} from 'node:fs';
+import {readdirSync, readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import {fixturePath, modelFromFixtures, modelFromText} from '../../../../test/helpers/load.js';
-import {isToolActivity, type Model} from '../../../model/state.js';
+import {fixturePath, fixturesDir, modelFromFixtures, modelFromText} from '../../../../test/helpers/load.js';
+import {endInput, isToolActivity, type Model} from '../../../model/state.js';
 import {traceIdOf} from './ids.js';
 import {defaultContentLimit, type OtlpSpan} from './span.js';
 import {mapModel} from './spans.js';
@@ -73,6 +73,14 @@ describe('mapModel', () => {
 		expect(span.attributes['perscope.run.status']).toBe('stoppedByError');
 	});
 
+	it('marks a tool call whose result is an error as ERROR, its text only with contents', () => {
+		const model = modelFromFixtures('real/tools.ndjson');
+		const failed = mapModel(model, quiet).filter(span => span.status.code === 'error');
+		expect(failed.map(span => [span.name, span.attributes['error.type'], span.status.message])).toEqual([['execute_tool readTextFile', 'tool_error', undefined]]);
+		const withContent = mapModel(model, {content: true, contentLimit: defaultContentLimit}).find(span => span.status.code === 'error');
+		expect(withContent?.status.message).toBeTruthy();
+	});
+
 	it('says when a run stopped at its step limit', () => {
 		const spans = mapModel(modelFromFixtures('max-steps.ndjson'), quiet);
 		expect(byName(spans, 'invoke_agent ').map(span => span.attributes['perscope.run.status'])).toContain('stoppedByExceededMaxSteps');
@@ -90,6 +98,30 @@ describe('mapModel', () => {
 		if (result.includes('more characters')) expect(tool!.attributes['perscope.content.truncated']).toBe(true);
 		const coordinator = byName(withContent, 'invoke_agent ')[0]!;
 		expect(JSON.parse(String(coordinator.attributes['gen_ai.input.messages']))).toEqual([{role: 'user', parts: [{type: 'text', content: expect.any(String) as string}]}]);
+	});
+});
+
+describe('mapModel over every fixture', () => {
+	const names = [
+		...readdirSync(fixturesDir).filter(name => name.endsWith('.ndjson')),
+		...readdirSync(`${fixturesDir}real`)
+			.filter(name => name.endsWith('.ndjson'))
+			.map(name => `real/${name}`),
+	];
+
+	it.each(names)('%s: every parent is a span of the same trace, ids are unique, no span ends before it starts', name => {
+		const model = modelFromFixtures(name);
+		endInput(model, {exitCode: 0, lastStderr: undefined});
+		const tracker = new SpanTracker(quiet);
+		const spans = [...tracker.ended(model), ...tracker.rest(model)];
+		const byId = new Map(spans.map(span => [span.spanId, span]));
+		expect(byId.size).toBe(spans.length);
+		for (const span of spans) {
+			if (span.parentSpanId !== undefined) expect(byId.get(span.parentSpanId)?.traceId, `${span.name}'s parent`).toBe(span.traceId);
+			expect(span.endMs).toBeGreaterThanOrEqual(span.startMs);
+		}
+
+		expect(spans.filter(span => span.name.startsWith('execute_tool '))).toHaveLength(toolCount(model));
 	});
 });
 

@@ -1,5 +1,5 @@
 import type {RunStatus, Usage} from '../../../model/events.js';
-import {isToolActivity, type Activity, type DelegateActivity, type Job, type Model, type Pane, type Run, type ToolActivity} from '../../../model/state.js';
+import {isToolActivity, type Activity, type DelegateActivity, type Job, type Model, type Pane, type Run, type StepRecord, type ToolActivity} from '../../../model/state.js';
 import {addUsage, zeroUsage} from '../../../model/usage.js';
 import {attr, operation, providerOf} from './attributes.js';
 import {addContent, addMessages, argumentsText, truncate} from './content.js';
@@ -37,8 +37,32 @@ export function chatSpanId(jobId: string, runId: string, step: number): string {
 	return spanIdOf(jobId, 'chat', runId, String(step));
 }
 
+/*
+ * Live export maps the model again every second and needs each span's id to know whether it was sent; an
+ * activity or a step record is kept as the same object while it does not change (see state.ts), so its id is
+ * remembered with it rather than hashed again each time.
+ */
+const toolIds = new WeakMap<ToolLike, string>();
+const chatIds = new WeakMap<StepRecord, string>();
+
 export function toolSpanId(jobId: string, activity: ToolLike): string {
-	return spanIdOf(jobId, 'tool', activity.runId, activity.toolCallId === '' ? activity.id : activity.toolCallId);
+	let id = toolIds.get(activity);
+	if (id === undefined) {
+		id = spanIdOf(jobId, 'tool', activity.runId, activity.toolCallId === '' ? activity.id : activity.toolCallId);
+		toolIds.set(activity, id);
+	}
+
+	return id;
+}
+
+function chatSpanIdOf(jobId: string, runId: string, step: StepRecord): string {
+	let id = chatIds.get(step);
+	if (id === undefined) {
+		id = chatSpanId(jobId, runId, step.step);
+		chatIds.set(step, id);
+	}
+
+	return id;
 }
 
 function usageAttributes(attributes: Record<string, AttributeValue>, usage: Usage): void {
@@ -150,7 +174,7 @@ function agentSpan(model: Model, job: Job, pane: Pane, runs: readonly Run[], opt
 function chatSpans(job: Job, pane: Pane, run: Run, skip: (spanId: string) => boolean): OtlpSpan[] {
 	const spans: OtlpSpan[] = [];
 	for (const step of run.steps) {
-		const spanId = chatSpanId(job.jobId, run.runId, step.step);
+		const spanId = chatSpanIdOf(job.jobId, run.runId, step);
 		if (skip(spanId)) continue;
 		const startMs = step.startedAt ?? step.finishedAt ?? run.startedAt ?? run.lastEventAt;
 		if (startMs === undefined) continue;
