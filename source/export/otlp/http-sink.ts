@@ -79,6 +79,7 @@ export class HttpSink {
 		}
 
 		const abandoned = this.#inFlight !== undefined;
+		if (abandoned || this.#queue.length > 0) this.lastError ??= `the backend took no more spans within ${ms / 1000} s`;
 		this.dropped += this.#queue.length + (this.#inFlight?.count ?? 0);
 		this.#queue.length = 0;
 		this.#closed = true;
