@@ -1,6 +1,6 @@
 import {closeSync, openSync, writeSync} from 'node:fs';
 import {JsonTraceSerializer} from '@opentelemetry/otlp-transformer';
-import type {ReadableSpan} from '@opentelemetry/sdk-trace';
+import type {ReadableSpan} from '@opentelemetry/sdk-trace-base';
 import {batchSize as linesSpans} from './http-sink.js';
 
 /**

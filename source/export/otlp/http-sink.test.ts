@@ -1,5 +1,5 @@
 import {ExportResultCode, type ExportResult} from '@opentelemetry/core';
-import type {ReadableSpan, SpanExporter} from '@opentelemetry/sdk-trace';
+import type {ReadableSpan, SpanExporter} from '@opentelemetry/sdk-trace-base';
 import {describe, expect, it} from 'vitest';
 import {batchSize, HttpSink, maxQueuedSpans} from './http-sink.js';
 import {makeResource, toReadableSpan} from './readable.js';

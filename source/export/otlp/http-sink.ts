@@ -1,5 +1,5 @@
 import {ExportResultCode, type ExportResult} from '@opentelemetry/core';
-import type {ReadableSpan, SpanExporter} from '@opentelemetry/sdk-trace';
+import type {ReadableSpan, SpanExporter} from '@opentelemetry/sdk-trace-base';
 
 /** Spans waiting to be sent beyond this are dropped (and counted): a backend that is down must not eat memory. */
 export const maxQueuedSpans = 20_000;

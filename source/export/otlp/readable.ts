@@ -1,6 +1,6 @@
 import {SpanKind, SpanStatusCode, TraceFlags, type HrTime, type SpanContext} from '@opentelemetry/api';
 import {resourceFromAttributes, type Resource} from '@opentelemetry/resources';
-import type {ReadableSpan} from '@opentelemetry/sdk-trace';
+import type {ReadableSpan} from '@opentelemetry/sdk-trace-base';
 import type {OtlpSpan} from './map/span.js';
 
 /** The mapping's plain spans in the SDK's shape, which its exporters and serialisers take. */
