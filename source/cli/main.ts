@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import {closeSync, openSync} from 'node:fs';
 import {startInteractive} from '../app/interactive-start.js';
 import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
 import {loadTuningFrom} from './environment.js';
@@ -52,6 +53,15 @@ export async function main(argv: string[]): Promise<number> {
 	}
 
 	const otlp = otlpRequest.options;
+	// A file that cannot be written is said now, in one line, before any screen is up or any input read.
+	if (otlp?.file !== undefined) {
+		try {
+			closeSync(openSync(otlp.file, 'w'));
+		} catch (error) {
+			process.stderr.write(`perscope: --otlp-file: cannot write ${otlp.file}: ${error instanceof Error ? error.message : String(error)}\n`);
+			return 1;
+		}
+	}
 	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
 	// ways are compared with (test/perf, npm run bench).
 	const fast = process.env['PERSCOPE_FAST'] !== '0';

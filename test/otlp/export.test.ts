@@ -163,4 +163,11 @@ describe('--otlp', () => {
 		// 5 s of flushing, and the start-up of a process on a loaded machine.
 		expect(result.ms).toBeLessThan(9000);
 	}, 15_000);
+
+	it('says in one line, before reading anything, when the --otlp-file cannot be written', async () => {
+		const result = await runCli(['--summary', '--otlp-file', join(tempFile('x'), 'missing-dir', 'spans.jsonl'), join(fixturesDir, 'real', 'delegate.ndjson')]);
+		expect(result.code).toBe(1);
+		expect(result.stdout).toBe('');
+		expect(result.stderr).toMatch(/^perscope: --otlp-file: cannot write \S+: ENOENT[^\n]*\n$/);
+	});
 });

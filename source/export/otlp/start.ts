@@ -37,6 +37,7 @@ export class OtlpExport {
 	#timer: NodeJS.Timeout | undefined;
 	#seenRev = -1;
 	#seenModel: Model | undefined;
+	#fileError: string | undefined;
 
 	private constructor(options: OtlpOptions, version: string, http: HttpSink | undefined) {
 		this.#options = options;
@@ -69,8 +70,18 @@ export class OtlpExport {
 	#send(spans: OtlpSpan[]): void {
 		if (spans.length === 0) return;
 		const readable = spans.map(span => toReadableSpan(span, this.#resource, this.#version));
-		this.#file?.write(readable);
+		this.#writeFile(readable);
 		this.#http?.add(readable);
+	}
+
+	/** A file that fails (a full disk) stops being written, and is reported at the end, without stopping the rest. */
+	#writeFile(spans: ReturnType<typeof toReadableSpan>[]): void {
+		if (!this.#file || this.#fileError !== undefined) return;
+		try {
+			this.#file.write(spans);
+		} catch (error) {
+			this.#fileError = error instanceof Error ? error.message : String(error);
+		}
 	}
 
 	async finish(model: Model): Promise<OtlpReport> {
@@ -81,7 +92,7 @@ export class OtlpExport {
 		let abandoned = false;
 		if (this.#file) {
 			this.#file.close();
-			parts.push(`${this.#file.spans} ${spansWord(this.#file.spans)} written to ${this.#options.file ?? ''}`);
+			parts.push(`${this.#file.spans} ${spansWord(this.#file.spans)} written to ${this.#options.file ?? ''}${this.#fileError === undefined ? '' : `, then writing failed (${this.#fileError})`}`);
 		}
 
 		if (this.#http && this.#options.endpoint) {
