@@ -19,13 +19,15 @@ const layers = {
 	load: ['input', 'parse', 'model', 'query'],
 	output: ['present', 'query', 'model'],
 	tui: ['load', 'input', 'query', 'present', 'model'],
-	app: ['cli', 'tui', 'output', 'load', 'input', 'parse', 'query', 'present', 'model'],
-	cli: ['app', 'tui', 'output', 'load', 'input', 'parse', 'query', 'present', 'model'],
+	// OpenTelemetry export: export/otlp/map/ is pure (the model as spans); the rest sends them.
+	export: ['model', 'query', 'present'],
+	app: ['cli', 'tui', 'output', 'export', 'load', 'input', 'parse', 'query', 'present', 'model'],
+	cli: ['app', 'tui', 'output', 'export', 'load', 'input', 'parse', 'query', 'present', 'model'],
 	tools: ['model'],
 	// The library's public entry (package.json "exports"): the model and its summary, no terminal, no files.
 	lib: ['load', 'parse', 'model', 'query', 'output', 'present'],
 };
-const pure = ['model', 'parse', 'query', 'present'];
+const pure = ['model', 'parse', 'query', 'present', 'export/otlp/map'];
 const all = Object.keys(layers);
 const zones = Object.entries(layers).map(([layer, allowed]) => ({
 	target: `./source/${layer}`,

@@ -8,6 +8,7 @@ import {runSourcesFast} from '../load/parallel-file.js';
 import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
+import type {OtlpOptions} from '../export/otlp/options.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json';
 
@@ -22,6 +23,8 @@ export type HeadlessOptions = {
 	tuning?: LoadTuning | undefined;
 	/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other (see cli/main.ts). */
 	fast: boolean;
+	/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end. */
+	otlp?: OtlpOptions | undefined;
 };
 
 /**
@@ -59,6 +62,9 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const replaying = transcribing && options.replaySpeed !== undefined ? await import('../load/replay.js') : undefined;
 	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
 	const model = createModel();
+	// The exporter (and the OpenTelemetry packages) load only when asked for.
+	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp) : undefined;
+	otlp?.watch(() => model);
 	const {filter} = options;
 	const matches = transcribing && filter ? (await import('../query/filter.js')).matches : undefined;
 	let hidden = 0;
@@ -124,5 +130,12 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	}
 
 	if (stdout.writableNeedDrain) await once(stdout, 'drain');
+	if (otlp) {
+		const report = await otlp.finish(model);
+		process.stderr.write(report.text);
+		// A request still out past the flush bound would hold the process open until it timed out.
+		if (report.abandoned) process.exit(exitCode);
+	}
+
 	return exitCode;
 }

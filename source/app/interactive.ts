@@ -11,6 +11,8 @@ import type {ViewEnv} from '../tui/contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../tui/terminal.js';
 import type {UiState} from '../tui/ui-state.js';
 import {ViewStore} from '../tui/view-store.js';
+import type {OtlpOptions} from '../export/otlp/options.js';
+import type {OtlpReport} from '../export/otlp/start.js';
 
 /*
  * The viewer's wiring: keyboard, load, store and views. It loads no Ink: reading starts first (startLoad, in a
@@ -33,6 +35,8 @@ export async function runApp(
 		restoreScreen?: () => void;
 		/** Called once Ink and React are loaded (the caller set up their environment: see cli/ink-environment.ts). */
 		onViewsLoaded?: () => void;
+		/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end, off the drawing path. */
+		otlp?: OtlpOptions | undefined;
 	},
 ): Promise<number> {
 	const plan = requested;
@@ -58,24 +62,40 @@ export async function runApp(
 	const suspend = (repaint: () => void) => suspendToShell(process.stdout, keyboard.stream, repaint);
 	// What was typed at the `/` and `:` prompts, for ↑/↓, kept from one job of the chooser to the next.
 	const session: Pick<ViewOptions, 'history' | 'onHistory'> = {history: undefined, onHistory: history => (session.history = history)};
+	// The OpenTelemetry export's reports, written once the terminal is restored.
+	const reports: OtlpReport[] = [];
+	let code = 1;
 	try {
-		const {jobsRoot} = plan;
-		if (jobsRoot === undefined) return (await viewPlan(plan, keyboard, {...options, ...session, loadViews, suspend, back: undefined})).code;
-		// `perscope perstack`: list the saved jobs and open the one chosen; backspace in the job comes back here.
-		let lastPath: string | undefined;
-		for (;;) {
-			const {chooseJob} = await loadViews();
-			const job = await chooseJob(jobsRoot, keyboard.stream, {initialJobPath: lastPath, suspend});
-			if (!job) return 0;
-			lastPath = job.path;
-			const chosen: InputPlan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
-			const viewed = await viewPlan(chosen, keyboard, {...options, ...session, loadViews, suspend, back: true});
-			if (!viewed.back) return viewed.code;
-		}
+		code = await (async () => {
+			const {jobsRoot} = plan;
+			if (jobsRoot === undefined) {
+				const viewed = await viewPlan(plan, keyboard, {...options, ...session, loadViews, suspend, back: undefined});
+				if (viewed.report) reports.push(viewed.report);
+				return viewed.code;
+			}
+
+			// `perscope perstack`: list the saved jobs and open the one chosen; backspace in the job comes back here.
+			let lastPath: string | undefined;
+			for (;;) {
+				const {chooseJob} = await loadViews();
+				const job = await chooseJob(jobsRoot, keyboard.stream, {initialJobPath: lastPath, suspend});
+				if (!job) return 0;
+				lastPath = job.path;
+				const chosen: InputPlan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
+				const viewed = await viewPlan(chosen, keyboard, {...options, ...session, loadViews, suspend, back: true});
+				if (viewed.report) reports.push(viewed.report);
+				if (!viewed.back) return viewed.code;
+			}
+		})();
 	} finally {
 		keyboard.close();
 		restoreScreen();
 	}
+
+	for (const report of reports) process.stderr.write(report.text);
+	// A request that never answers must not keep the process alive past its flush bound.
+	if (reports.some(report => report.abandoned)) process.exit(code);
+	return code;
 }
 
 type ViewOptions = Parameters<typeof runApp>[1] & {
@@ -88,7 +108,7 @@ type ViewOptions = Parameters<typeof runApp>[1] & {
 };
 
 /** Shows one plan in the viewer until it is closed: with its exit code, and whether the person asked to go back to the list. */
-async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<typeof openKeyboard>>, 'stream'>, options: ViewOptions): Promise<{code: number; back: boolean}> {
+async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<typeof openKeyboard>>, 'stream'>, options: ViewOptions): Promise<{code: number; back: boolean; report: OtlpReport | undefined}> {
 	const {loadViews} = options;
 	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
 	// A command is started only once the views are loaded: it must inherit the person's environment, not the
@@ -128,6 +148,9 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 			onChange: () => store.markChanged(),
 		},
 	});
+	// Loaded beside the views; it looks at the model on a timer of its own, so a frame never waits on the network.
+	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp) : undefined;
+	otlp?.watch(() => loading.model);
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
@@ -208,5 +231,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		process.off('SIGINT', onSignal);
 	}
 
-	return {code: signalCode ?? exitCode, back: goingBack && signalCode === undefined};
+	// The export's report is written by runApp once the screen is restored: here it would land on the alternate screen.
+	const report = otlp ? await otlp.finish(loading.model) : undefined;
+	return {code: signalCode ?? exitCode, back: goingBack && signalCode === undefined, report};
 }
