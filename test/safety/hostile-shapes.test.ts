@@ -64,15 +64,13 @@ describe('many runs', () => {
 		expect(result.stdout).toContain('(depth 129999) expert-0 ');
 	}, 60_000);
 
-	it('--print of a chain 100,000 runs deep writes every run, indented by its depth (linear, not quadratic)', () => {
-		const started = Date.now();
-		const result = cli('--print', shapeLog('chain', 100_000));
+	// How long a deep chain takes (quadratic depths took minutes) is measured by `npm run bench`'s hostile shapes.
+	it('--print of a chain 20,000 runs deep writes every run, indented by its depth', () => {
+		const result = cli('--print', shapeLog('chain', 20_000));
 		expect(result.status, result.stderr).toBe(0);
 		const lines = result.stdout.trimEnd().split('\n');
-		expect(lines).toHaveLength(200_000);
-		expect(lines.at(-1)).toContain('(depth 99999) [expert-99999] ✅ complete done run-99999');
-		// Quadratic depths took minutes here; linear ones take seconds even on a loaded machine.
-		expect(Date.now() - started).toBeLessThan(45_000);
+		expect(lines).toHaveLength(40_000);
+		expect(lines.at(-1)).toContain('(depth 19999) [expert-19999] ✅ complete done run-19999');
 	}, 60_000);
 });
 
