@@ -7,6 +7,7 @@ import {RawEvents} from '../input/raw-events.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../tui/export-event.js';
 import type {Filter} from '../query/filter.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {ViewEnv} from '../tui/contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode} from '../tui/terminal.js';
 import {ViewStore} from '../tui/view-store.js';
@@ -29,6 +30,8 @@ export async function runApp(
 		tuning?: LoadTuning | undefined;
 		/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other, on this thread. */
 		fast: boolean;
+		/** What tokens cost (`--prices FILE`); the built-in table when not given. */
+		prices?: PriceTable | undefined;
 		restoreScreen?: () => void;
 		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
 		onViewsLoaded?: () => void;
@@ -115,6 +118,7 @@ export async function runApp(
 		store,
 		sourceLabel: plan.label,
 		sources: loading.states,
+		prices: options.prices ?? builtinPrices,
 		rawEvent: ref => raw.read(ref),
 		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
 		interrupt: () => {

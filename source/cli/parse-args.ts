@@ -24,6 +24,8 @@ export type RunRequest = {
 	maxLineBytes: number;
 	filter: Filter | undefined;
 	replaySpeed: number | undefined;
+	/** `--prices FILE`: a price table in place of the built-in one (read in main.ts). */
+	pricesFile: string | undefined;
 };
 
 const flags = {
@@ -34,6 +36,7 @@ const flags = {
 	follow: {type: 'boolean', shortFlag: 'f', default: false},
 	filter: {type: 'string', isMultiple: true},
 	replay: {type: 'string'},
+	prices: {type: 'string'},
 	help: {type: 'boolean', default: false},
 	version: {type: 'boolean', default: false},
 } as const;
@@ -94,9 +97,10 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 		return usageError(`--replay plays saved logs; it cannot be combined with ${follow ? '--follow' : 'a command'}`);
 	}
 
-	const {print, json, summary} = cli.flags;
+	const {print, json, summary, prices} = cli.flags;
+	if (prices !== undefined && prices.trim() === '') return usageError('--prices needs a file, as in --prices prices.json');
 	const mode: HeadlessMode | undefined = summary ? (json ? 'summary-json' : 'summary') : json ? 'json' : print ? 'print' : undefined;
-	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed}};
+	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices}};
 }
 
 function usageError(message: string): CommandLine {

@@ -175,6 +175,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		jobId,
 		expertKey,
 		dialect: event.dialect,
+		model: model.runtime.get(runId)?.model,
 		paneId: runId,
 		parentRunId: null,
 		delegatingActivityId: null,
@@ -418,7 +419,13 @@ function bumpPane(model: Model, run: Run): void {
 // Perstack run lifecycle
 
 function onRuntimeInit(model: Model, event: EventOf<'runtimeInit'>): void {
-	model.runtime.set(event.runId, {expertName: event.expertName, query: event.query, answer: event.answer});
+	model.runtime.set(event.runId, {expertName: event.expertName, model: event.model, query: event.query, answer: event.answer});
+	const run = model.runs.get(event.runId);
+	if (run && event.model !== undefined && run.model !== event.model) {
+		run.model = event.model;
+		run.rev++;
+	}
+
 	if (event.jobId === '') return;
 	const job = ensureJob(model, event.jobId, event.timestamp);
 	job.model = event.model ?? job.model;

@@ -128,6 +128,11 @@ export type Run = {
 	jobId: string;
 	expertKey: string;
 	dialect: Dialect;
+	/**
+	 * The model its `initializeRuntime` named (Perstack gives every run one, resumed runs included), for what
+	 * the run cost; undefined when none was seen (a job directory, drover, the daemon).
+	 */
+	model: string | undefined;
 	/** The first run of its resume chain; all runs of a chain are shown as one pane. */
 	paneId: string;
 	parentRunId: string | null;
@@ -238,6 +243,7 @@ export type ProxyState = {
 
 export type RuntimeInfo = {
 	expertName: string | undefined;
+	model: string | undefined;
 	query: string | undefined;
 	answer: {toolCallId: string; text: string} | undefined;
 };

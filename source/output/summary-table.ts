@@ -5,6 +5,9 @@ import {sanitizeLine} from '../present/sanitize.js';
 import {displayWidth, padEnd} from '../present/width.js';
 import {formatDuration, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
+import {jobCost, runCost} from '../query/cost.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
+import {formatCost} from '../present/cost.js';
 import {columnWidths} from './column-widths.js';
 
 export const statusMarks: Record<RunStatus, string> = {
@@ -21,14 +24,14 @@ export const statusMarks: Record<RunStatus, string> = {
 export const cycleMark = '⟲ cycle';
 
 /** A plain table of jobs and their runs in tree order, for `--summary`. */
-export function summaryTable(model: Model): string {
+export function summaryTable(model: Model, prices: PriceTable = builtinPrices): string {
 	const lines: string[] = [];
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		const totals = jobTotals(model, job);
 		lines.push(
 			`job ${sanitizeLine(job.jobId)}  ${statusMarks[totals.status]} ${totals.status}  ${totals.steps} steps  ` +
-				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
+				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatCost(jobCost(model, job, prices))}  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
 		);
 		const rows = runsInTreeOrder(model, job).map(run => [
 			`${indentFor(depthOf(model, run))}${run.closesCycle ? `${cycleMark} ` : ''}${run.resumesRunId === null ? '' : '↻ '}${sanitizeLine(run.expertKey)}`,
@@ -36,12 +39,13 @@ export function summaryTable(model: Model): string {
 			String(runSteps(run)),
 			String(run.usage.inputTokens),
 			String(run.usage.outputTokens),
+			formatCost(runCost(run, prices)),
 			formatDuration(span(run.startedAt, run.endedAt ?? run.lastEventAt)),
 			errorColumn(model, run),
 		]);
-		const header = ['EXPERT', 'STATUS', 'STEPS', 'IN', 'OUT', 'DURATION', 'ERROR'];
+		const header = ['EXPERT', 'STATUS', 'STEPS', 'IN', 'OUT', 'COST', 'DURATION', 'ERROR'];
 		const widths = columnWidths(header, rows);
-		const numeric = new Set([2, 3, 4, 5]);
+		const numeric = new Set([2, 3, 4, 5, 6]);
 		for (const row of [header, ...rows]) {
 			const cells = row.map((cell, column) => {
 				const width = widths[column] ?? 0;

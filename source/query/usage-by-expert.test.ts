@@ -32,7 +32,7 @@ describe('token usage per expert', () => {
 
 	it('nothing used: the share is 0, not a division by zero', () => {
 		const model = modelFromFixtures('real/error.ndjson');
-		expect(usageByExpert(model)).toEqual([{expertKey: 'error-expert', runs: 1, usage: expect.objectContaining({inputTokens: 0}), total: 0, share: 0}]);
+		expect(usageByExpert(model)).toEqual([{expertKey: 'error-expert', runs: 1, usage: expect.objectContaining({inputTokens: 0}), cost: 0, total: 0, share: 0}]);
 	});
 });
 

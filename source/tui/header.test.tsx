@@ -24,7 +24,7 @@ describe('the header', () => {
 	it('says where the events came from and how the job ended, then the counts', async () => {
 		const [first, second] = await headerLines(modelFromFixtures('demo.ndjson'));
 		expect(first).toBe('perscope · test.ndjson · ended · job nibyyurl65b4 · ✓ completed · 10.2s');
-		expect(second).toBe('223 events · 17 steps · tokens 43k in / 907 out / 14k cached');
+		expect(second).toBe('223 events · 17 steps · tokens 43k in / 907 out / 14k cached · $0.15');
 	});
 
 	it('shows a run still going as live and running, with the event rate', async () => {

@@ -11,6 +11,9 @@ import {maxStepsNote} from '../query/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
 import {endedWhileWaitingLook, statusLook} from '../present/status.js';
+import {jobCost} from '../query/cost.js';
+import {builtinPrices} from '../query/prices.js';
+import {formatCost} from '../present/cost.js';
 
 /**
  * The spinner turns with the clock rather than its own timer: a timer of its own would redraw the whole
@@ -57,6 +60,7 @@ export function Header({width}: {width: number}) {
 	const hiddenFor = useRef(createHiddenCounter()).current;
 	const hidden = hiddenFor(model, ui.filter);
 	const maxNote = job ? maxStepsNote(model, job) : undefined;
+	const cost = job ? formatCost(jobCost(model, job, env.prices ?? builtinPrices)) : undefined;
 	// With no events coming, a live run still needs the spinner and the clock to move: ask for a frame now
 	// and then. Frames that events cause already move them, so this adds none while events stream.
 	useEffect(() => {
@@ -93,6 +97,7 @@ export function Header({width}: {width: number}) {
 			<Text wrap="truncate-end" color="gray">
 				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {totals?.steps ?? 0} steps · tokens{' '}
 				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
+				{cost === undefined ? null : <Text> · {cost}</Text>}
 				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {model.diagnosticCount} bad lines (d)</Text> : null}
 				{model.unknownEvents.size > 0 ? <Text> · {[...model.unknownEvents.values()].reduce((a, b) => a + b, 0)} unknown</Text> : null}
 				{isEmptyFilter(ui.filter) ? null : (

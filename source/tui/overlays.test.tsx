@@ -98,12 +98,12 @@ describe('the diagnostics overlay', () => {
 });
 
 describe('the usage overlay', () => {
-	it('shows tokens per expert with their share', async () => {
+	it('shows tokens and cost per expert with their share', async () => {
 		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={100} />, {model: modelFromFixtures('demo.ndjson')});
 		const lines = view.lastFrame()!.split('\n');
 		expect(lines[0]).toBe(' Token usage per expert');
-		expect(lines[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED {2}SHARE$/);
-		expect(lines.find(line => line.startsWith('bugfix-lead'))).toMatch(/^bugfix-lead +2 +28k +597 /);
+		expect(lines[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED +COST {2}SHARE$/);
+		expect(lines.find(line => line.startsWith('bugfix-lead'))).toMatch(/^bugfix-lead +2 +28k +597 .* \$0\.10 /);
 		expect(lines.find(line => line.startsWith('test-runner'))).toMatch(/^test-runner +1 +8\.7k +196 /);
 		view.unmount();
 	});

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import React, {useMemo} from 'react';
 import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
+import {formatCost} from '../present/cost.js';
 import {formatCount} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {padEnd} from '../present/width.js';
@@ -116,14 +117,14 @@ export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; hei
 }
 
 export function UsageOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
-	const {model} = useViewEnv();
+	const {model, prices} = useViewEnv();
 	useModelVersion();
-	const rows = usageByExpert(model);
-	const header = `${padEnd('EXPERT', 24)} ${'RUNS'.padStart(5)} ${'INPUT'.padStart(9)} ${'OUTPUT'.padStart(9)} ${'REASON'.padStart(9)} ${'CACHED'.padStart(9)}  SHARE`;
+	const rows = usageByExpert(model, undefined, prices);
+	const header = `${padEnd('EXPERT', 24)} ${'RUNS'.padStart(5)} ${'INPUT'.padStart(9)} ${'OUTPUT'.padStart(9)} ${'REASON'.padStart(9)} ${'CACHED'.padStart(9)} ${'COST'.padStart(9)}  SHARE`;
 	const lines: InspectorLine[] = [
 		{text: header, tone: 'heading'},
 		...rows.map(row => ({
-			text: `${padEnd(sanitizeLine(row.expertKey), 24)} ${String(row.runs).padStart(5)} ${formatCount(row.usage.inputTokens).padStart(9)} ${formatCount(row.usage.outputTokens).padStart(9)} ${formatCount(row.usage.reasoningTokens).padStart(9)} ${formatCount(row.usage.cachedInputTokens).padStart(9)}  ${formatShare(row.share).padStart(5)} ${'█'.repeat(Math.round(row.share / 5))}`,
+			text: `${padEnd(sanitizeLine(row.expertKey), 24)} ${String(row.runs).padStart(5)} ${formatCount(row.usage.inputTokens).padStart(9)} ${formatCount(row.usage.outputTokens).padStart(9)} ${formatCount(row.usage.reasoningTokens).padStart(9)} ${formatCount(row.usage.cachedInputTokens).padStart(9)} ${formatCost(row.cost).padStart(9)}  ${formatShare(row.share).padStart(5)} ${'█'.repeat(Math.round(row.share / 5))}`,
 		})),
 	];
 	if (rows.length === 0) lines.push({text: 'No token usage reported yet.', tone: 'dim'});

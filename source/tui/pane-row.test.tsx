@@ -22,12 +22,12 @@ async function row(model: Model, pane: Pane, options: {depth?: number; collapsed
 describe('a pane row', () => {
 	it('shows the expert, its status, and steps, tokens and time over every run of the pane', async () => {
 		const model = modelFromFixtures('demo.ndjson');
-		expect(await row(model, paneOf(model, 'bugfix-lead'))).toBe('▾ bugfix-lead ✓ completed · 10 steps · 28k↑ 597↓ · 10.2s ↻1');
+		expect(await row(model, paneOf(model, 'bugfix-lead'))).toBe('▾ bugfix-lead ✓ completed · 10 steps · 28k↑ 597↓ $0.10 · 10.2s ↻1');
 	});
 
 	it('is indented by depth, with a fold marker that says whether it is open', async () => {
 		const model = modelFromFixtures('demo.ndjson');
-		expect(await row(model, paneOf(model, 'test-runner'), {depth: 1, collapsed: true})).toBe('  ▸ test-runner ✓ completed · 4 steps · 8.7k↑ 196↓ · 5.2s');
+		expect(await row(model, paneOf(model, 'test-runner'), {depth: 1, collapsed: true})).toBe('  ▸ test-runner ✓ completed · 4 steps · 8.7k↑ 196↓ $0.03 · 5.2s');
 	});
 
 	it('says "step" for a single step', async () => {
