@@ -71,7 +71,8 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 		return false;
 	};
 
-	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', include) : undefined;
+	const prices = options.prices ?? builtinPrices;
+	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', filter ? include : undefined, prices) : undefined;
 	// What to write is decided after each event; it is written after each read.
 	const afterEvent = transcript ? () => transcript.collect() : undefined;
 	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent, fast: options.fast};
@@ -120,7 +121,6 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	}
 
 	if (transcript && filter) process.stderr.write(`perscope: ${hidden} ${hidden === 1 ? 'activity' : 'activities'} hidden by the filter\n`);
-	const prices = options.prices ?? builtinPrices;
 	if (options.mode === 'summary') write((await import('../output/summary-table.js')).summaryTable(ingest.model, prices));
 	if (options.mode === 'summary-json') {
 		const [{jsonForTerminal}, {buildSummary}] = await Promise.all([import('../output/activity-json.js'), import('../output/summary.js')]);

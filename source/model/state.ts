@@ -296,6 +296,8 @@ export type Model = {
 	 * which ones became final with the event just reduced. The reader empties it; nobody else keeps it.
 	 */
 	changes: number[] | undefined;
+	/** Where a reader asked for it (`--print`): the runs whose status changed, in the order of the changes. The reader empties it. */
+	statusChanges: string[] | undefined;
 	/** Ids of the Perstack events reduced so far, streaming events aside (see `isRepeatedEvent`). */
 	eventIds: Set<string>;
 	/** Set once every input has ended (see `endInput`): what still waits then will wait for ever. */
@@ -331,6 +333,7 @@ export function createModel(): Model {
 		lastTimestamp: undefined,
 		rev: 0,
 		changes: undefined,
+		statusChanges: undefined,
 		treeRev: 0,
 		depthEpoch: 0,
 		eventIds: new Set(),

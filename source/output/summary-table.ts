@@ -1,24 +1,16 @@
-import type {RunStatus} from '../model/events.js';
 import type {Model, Run} from '../model/state.js';
 import {depthOf, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {displayWidth, padEnd} from '../present/width.js';
 import {formatDuration, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
+import {statusMarks} from './run-marks.js';
 import {jobCost, runCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
 import {columnWidths} from './column-widths.js';
 
-export const statusMarks: Record<RunStatus, string> = {
-	init: '·',
-	proceeding: '…',
-	completed: '✓',
-	stoppedByInteractiveTool: '⏸',
-	stoppedByDelegate: '⏸',
-	stoppedByExceededMaxSteps: '⏹',
-	stoppedByError: '✗',
-};
+export {statusMarks} from './run-marks.js';
 
 /** Marks a run shown as a root because its parent link would close a delegation cycle (docs/model-rules.md). */
 export const cycleMark = '⟲ cycle';
