@@ -70,9 +70,9 @@ describe('the text transcript (--print)', () => {
 		]);
 	});
 
-	it('leaves out what the filter does not include, and the runs\' stops, but still marks the job', () => {
+	it('leaves out what the filter does not include, and the marks of jobs and runs', () => {
 		const text = transcriptOf('demo.ndjson', 'text', {include: activity => activity.type === 'exec'});
-		expect(text.trimEnd().split('\n').slice(1, -1)).toEqual(['  [test-runner] ⚡ exec npm test ✗ Command failed: npm test ↵ sh: 1: vitest: not found ↵ npm error Lifecycle script `test` failed with error: ↵ npm error code 127', '  [test-runner] ⚡ exec npm ci', '  [test-runner] ⚡ exec npx vitest run', '[bugfix-lead] ⚡ exec npx vitest run']);
+		expect(text.trimEnd().split('\n')).toEqual(['  [test-runner] ⚡ exec npm test ✗ Command failed: npm test ↵ sh: 1: vitest: not found ↵ npm error Lifecycle script `test` failed with error: ↵ npm error code 127', '  [test-runner] ⚡ exec npm ci', '  [test-runner] ⚡ exec npx vitest run', '[bugfix-lead] ⚡ exec npx vitest run']);
 	});
 });
 

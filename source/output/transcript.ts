@@ -68,8 +68,8 @@ export function isFinal(activity: Activity): boolean {
  *
  * `text` also marks where each job starts (before its first line) and ends (once its coordinator completes,
  * fails, hits its step limit or waits for a person; at the end of the input for any other), and says why a
- * run stopped, on a line after the activities that came before its stop (not under a filter, which asked for
- * some activities only).
+ * run stopped, on a line after the activities that came before its stop. Not under a filter, which asks for
+ * the matching activities only.
  */
 export class TranscriptWriter {
 	#next = 0;
@@ -91,7 +91,7 @@ export class TranscriptWriter {
 	/** text: the stop last reported per run (status and step), so a repeated checkpoint is not reported twice. */
 	readonly #stops = new Map<string, string>();
 
-	/** Whether only some activities are written: then runs' stops are not (jobs' starts and ends still are). */
+	/** Whether only some activities are written (a filter): then no marks are, only the activities asked for. */
 	readonly #filtered: boolean;
 
 	/** `include`, when given, is a filter: what it leaves out is not written. */
@@ -102,7 +102,7 @@ export class TranscriptWriter {
 		this.#filtered = include !== undefined;
 		this.#prices = prices;
 		model.changes = [];
-		if (format === 'text') model.statusChanges = [];
+		if (format === 'text' && !this.#filtered) model.statusChanges = [];
 	}
 
 	/** Call after each event. */
@@ -186,10 +186,8 @@ export class TranscriptWriter {
 			const stop = `${run.status}@${run.statusStep}`;
 			if (this.#stops.get(runId) === stop) continue;
 			this.#stops.set(runId, stop);
-			if (!this.#filtered) {
-				const line = `${indentFor(this.#depthFor()(run))}[${sanitizeLine(run.expertKey)}] ${runStopText(model, run)}`;
-				this.#marks.push({after, runId, line, endsJob: false});
-			}
+			const line = `${indentFor(this.#depthFor()(run))}[${sanitizeLine(run.expertKey)}] ${runStopText(model, run)}`;
+			this.#marks.push({after, runId, line, endsJob: false});
 
 			// Only a root run's stop can end its job; asking a job with many runs after each delegate's stop would
 			// make a long transcript quadratic.
@@ -225,6 +223,7 @@ export class TranscriptWriter {
 
 	/** Before a job's first line, and its first line after it ended (`run` is the run of that line): where it starts. */
 	#startJob(run: Run): void {
+		if (this.#filtered) return;
 		const state = this.#jobs.get(run.jobId);
 		if (state === true) return;
 		const job = this.#model.jobs.get(run.jobId);

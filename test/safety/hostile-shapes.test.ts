@@ -68,8 +68,11 @@ describe('many runs', () => {
 		const result = cli('--print', shapeLog('chain', 100_000));
 		expect(result.status, result.stderr).toBe(0);
 		const lines = result.stdout.trimEnd().split('\n');
-		expect(lines).toHaveLength(200_000);
-		expect(lines.at(-1)).toContain('(depth 99999) [expert-99999] ✅ complete done run-99999');
+		// Each run's query, answer and stop; the job's start, its end when the root completes, and again after the rest.
+		expect(lines).toHaveLength(300_004);
+		expect(lines.at(-3)).toContain('(depth 99999) [expert-99999] ✅ complete done run-99999');
+		expect(lines.at(-2)).toContain('(depth 99999) [expert-99999] ✓ run completed · 1 step');
+		expect(lines.at(-1)).toMatch(/^── job job-chain ✓ completed · 100000 steps /);
 		// Quadratic depths took minutes here; linear ones take seconds even on a loaded machine.
 		expect(Date.now() - started).toBeLessThan(45_000);
 	}, 60_000);
