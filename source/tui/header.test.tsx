@@ -81,6 +81,26 @@ describe('the header', () => {
 });
 
 describe('currentJob', () => {
+	it('with several jobs, is about the job the selection is in, says which, and adds up all of them', async () => {
+		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');
+		const lines = async (selectedKey?: string) => {
+			const view = renderView(<Header width={220} />, {model, ui: {selectedKey}});
+			const frame = await waitForFrame(view, text => text.includes('perscope'));
+			view.unmount();
+			return frame.split('\n');
+		};
+
+		const all = ' · all 2 jobs: 18 steps · tokens 45k in / 930 out · $0.15';
+		// No selection: the job that saw an event last.
+		const [first, second] = await lines();
+		expect(first).toBe('perscope · test.ndjson · ended · job 2/2 nibyyurl65b4 · ✓ completed · 10.2s');
+		expect(second).toBe(`239 events · job 2/2: 17 steps · tokens 43k in / 907 out / 14k cached · $0.15${all}`);
+		const [selectedFirst, selectedSecond] = await lines('j:ivc73wpbhfw5k0eafe5tydni');
+		expect(selectedFirst).toBe('perscope · test.ndjson · ended · job 1/2 ivc73wpbhfw5 · ✓ completed · 308ms');
+		expect(selectedSecond).toMatch(/^239 events · job 1\/2: 1 steps? · tokens 1\.9k in \/ 23 out \/ 0 cached · \$0\.0060 · /);
+		expect(selectedSecond!.endsWith(all)).toBe(true);
+	});
+
 	it('is the job that saw an event last, whichever was read first', () => {
 		// demo.ndjson's events are days later than simple.ndjson's.
 		expect(currentJob(modelFromFixtures('real/simple.ndjson', 'demo.ndjson'))?.jobId).toBe('nibyyurl65b4kj4hbi6jlvhk');

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
-import {endedWhileWaiting, isLive, jobTotals, shownStatus} from '../query/tree.js';
+import {endedWhileWaiting, isLive, jobTotals, runSteps, shownStatus} from '../query/tree.js';
 import {isLoading} from '../input/source-state.js';
 import {formatCount, formatDuration} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
@@ -11,8 +11,11 @@ import {maxStepsNote} from '../query/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
 import {endedWhileWaitingLook, statusLook} from '../present/status.js';
-import {jobCost} from '../query/cost.js';
-import {builtinPrices} from '../query/prices.js';
+import {jobCost, totalCost, type Cost} from '../query/cost.js';
+import {jobOfKey, shownJobs} from './selected-job.js';
+import {addUsage, zeroUsage} from '../model/usage.js';
+import type {Usage} from '../model/events.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
 
 /**
@@ -46,7 +49,14 @@ export function Header({width}: {width: number}) {
 	const {model, store, sourceLabel, sources} = env;
 	useModelVersion();
 	const reading = sources.some(source => source.live);
-	const job = currentJob(model);
+	const ui = useUiState();
+	// With several jobs, the header is about the job the selection is in, and says which; and adds up all of them.
+	const jobs = shownJobs(model);
+	const several = jobs.length > 1;
+	const job = (several ? jobOfKey(model, ui.selectedKey) : undefined) ?? currentJob(model);
+	const jobLabel = job && several ? `job ${jobs.indexOf(job) + 1}/${jobs.length}` : 'job';
+	const prices = env.prices ?? builtinPrices;
+	const all = several ? allJobsTotals(model, prices) : undefined;
 	const totals = job ? jobTotals(model, job) : undefined;
 	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
 	const look = totals?.coordinator && endedWhileWaiting(model, totals.coordinator) ? endedWhileWaitingLook : statusLook[status];
@@ -56,11 +66,10 @@ export function Header({width}: {width: number}) {
 	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
 	const span = totals?.startedAt === undefined ? undefined : (live && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
-	const ui = useUiState();
 	const hiddenFor = useRef(createHiddenCounter()).current;
 	const hidden = hiddenFor(model, ui.filter);
 	const maxNote = job ? maxStepsNote(model, job) : undefined;
-	const cost = job ? formatCost(jobCost(model, job, env.prices ?? builtinPrices)) : undefined;
+	const cost = job ? formatCost(jobCost(model, job, prices)) : undefined;
 	// With no events coming, a live run still needs the spinner and the clock to move: ask for a frame now
 	// and then. Frames that events cause already move them, so this adds none while events stream.
 	useEffect(() => {
@@ -83,7 +92,12 @@ export function Header({width}: {width: number}) {
 				) : (
 					<Text color="gray">{reading ? ' · live' : ' · ended'}</Text>
 				)}
-				{job ? <Text color="gray"> · job {sanitizeLine(job.jobId).slice(0, 12)}</Text> : null}
+				{job ? (
+					<Text color="gray">
+						{' '}
+						· {jobLabel} {sanitizeLine(job.jobId).slice(0, 12)}
+					</Text>
+				) : null}
 				<Text color="gray"> · </Text>
 				{live ? (
 					<Text color="yellow">{spinnerGlyph(now)}</Text>
@@ -95,9 +109,16 @@ export function Header({width}: {width: number}) {
 				<Text color="gray"> · {formatDuration(span)}</Text>
 			</Text>
 			<Text wrap="truncate-end" color="gray">
-				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {totals?.steps ?? 0} steps · tokens{' '}
+				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {all ? `${jobLabel}: ` : ''}
+				{totals?.steps ?? 0} steps · tokens{' '}
 				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
 				{cost === undefined ? null : <Text> · {cost}</Text>}
+				{all ? (
+					<Text>
+						{' '}
+						· all {jobs.length} jobs: {all.steps} steps · tokens {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)}
+					</Text>
+				) : null}
 				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {model.diagnosticCount} bad lines (d)</Text> : null}
 				{model.unknownEvents.size > 0 ? <Text> · {[...model.unknownEvents.values()].reduce((a, b) => a + b, 0)} unknown</Text> : null}
 				{isEmptyFilter(ui.filter) ? null : (
@@ -109,4 +130,16 @@ export function Header({width}: {width: number}) {
 			</Text>
 		</Box>
 	);
+}
+
+/** Steps, tokens and cost of every job together. */
+function allJobsTotals(model: Model, prices: PriceTable): {steps: number; usage: Usage; cost: Cost} {
+	let steps = 0;
+	let usage = zeroUsage;
+	for (const run of model.runs.values()) {
+		steps += runSteps(run);
+		usage = addUsage(usage, run.usage);
+	}
+
+	return {steps, usage, cost: totalCost(model, prices)};
 }
