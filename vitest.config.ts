@@ -7,6 +7,10 @@ export default defineConfig({
 		// tmux end-to-end tests): on a 2-core machine vitest's default of one worker leaves a core idle while
 		// they wait. Three workers keep both busy.
 		maxWorkers: 3,
+		// Each test file used to get a fresh module graph: most of a unit test file's time was importing and
+		// transforming the same sources again. No test changes process-wide state (environment, mocks), so the
+		// files of a worker share their modules.
+		isolate: false,
 		// End-to-end tests drive real processes in real terminals; they wait on content, not on fixed sleeps.
 		testTimeout: 30_000,
 		hookTimeout: 30_000,

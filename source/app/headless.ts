@@ -9,6 +9,7 @@ import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
+import type {OtlpOptions} from '../export/otlp/options.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json';
 
@@ -25,6 +26,8 @@ export type HeadlessOptions = {
 	fast: boolean;
 	/** What tokens cost (`--prices FILE`); the built-in table when not given. */
 	prices?: PriceTable | undefined;
+	/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end. */
+	otlp?: OtlpOptions | undefined;
 };
 
 /**
@@ -62,6 +65,9 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const replaying = transcribing && options.replaySpeed !== undefined ? await import('../load/replay.js') : undefined;
 	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
 	const model = createModel();
+	// The exporter (and the OpenTelemetry packages) load only when asked for.
+	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp) : undefined;
+	otlp?.watch(() => model);
 	const {filter} = options;
 	const matches = transcribing && filter ? (await import('../query/filter.js')).matches : undefined;
 	let hidden = 0;
@@ -98,7 +104,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	};
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
-	// summaries, made from the finished model, are read the parallel way (see sources/parallel-file.ts).
+	// summaries, made from the finished model, are read the parallel way (see load/parallel-file.ts).
 	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr}, {tuning: options.tuning});
 	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
@@ -128,5 +134,12 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	}
 
 	if (stdout.writableNeedDrain) await once(stdout, 'drain');
+	if (otlp) {
+		const report = await otlp.finish(model);
+		process.stderr.write(report.text);
+		// A request still out past the flush bound would hold the process open until it timed out.
+		if (report.abandoned) process.exit(exitCode);
+	}
+
 	return exitCode;
 }

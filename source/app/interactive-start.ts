@@ -2,6 +2,7 @@ import type {InputPlan} from '../input/inputs.js';
 import type {LoadTuning} from '../load/tuning.js';
 import type {Filter} from '../query/filter.js';
 import type {PriceTable} from '../query/prices.js';
+import type {OtlpOptions} from '../export/otlp/options.js';
 
 export type InteractiveStartOptions = {
 	maxLineBytes: number;
@@ -18,6 +19,7 @@ export type InteractiveStartOptions = {
 	 * (source/cli/ink-environment.ts): the CLI owns the environment, this only says when.
 	 */
 	prepareInkEnvironment: () => () => void;
+	otlp?: OtlpOptions | undefined;
 };
 
 /**
@@ -33,6 +35,6 @@ export async function startInteractive(plan: InputPlan, options: InteractiveStar
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./interactive.js');
-	const {maxLineBytes, filter, replaySpeed, fast, tuning, prices} = options;
-	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, restoreScreen, onViewsLoaded: restoreEnvironment});
+	const {maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp} = options;
+	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, restoreScreen, onViewsLoaded: restoreEnvironment, otlp});
 }

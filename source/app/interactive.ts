@@ -9,8 +9,11 @@ import {exportRawEvent} from '../tui/export-event.js';
 import type {Filter} from '../query/filter.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {ViewEnv} from '../tui/contexts.js';
-import {enterFullScreen, openKeyboard, reassertRawMode} from '../tui/terminal.js';
+import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../tui/terminal.js';
+import type {UiState} from '../tui/ui-state.js';
 import {ViewStore} from '../tui/view-store.js';
+import type {OtlpOptions} from '../export/otlp/options.js';
+import type {OtlpReport} from '../export/otlp/start.js';
 
 /*
  * The viewer's wiring: keyboard, load, store and views. It loads no Ink: reading starts first (startLoad, in a
@@ -33,11 +36,13 @@ export async function runApp(
 		/** What tokens cost (`--prices FILE`); the built-in table when not given. */
 		prices?: PriceTable | undefined;
 		restoreScreen?: () => void;
-		/** Called once Ink and React are loaded (the caller set up their environment: see cli.tsx). */
+		/** Called once Ink and React are loaded (the caller set up their environment: see cli/ink-environment.ts). */
 		onViewsLoaded?: () => void;
+		/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end, off the drawing path. */
+		otlp?: OtlpOptions | undefined;
 	},
 ): Promise<number> {
-	let plan = requested;
+	const plan = requested;
 	let viewsLoaded: Promise<typeof import('../tui/show-app.js')> | undefined;
 	const loadViews = async () => {
 		viewsLoaded ??= import('../tui/show-app.js').then(views => {
@@ -57,21 +62,60 @@ export async function runApp(
 		return 2;
 	}
 
-	if (plan.jobsRoot !== undefined) {
-		// `perscope perstack`: list the saved jobs and open the one chosen.
-		const {chooseJob} = await loadViews();
-		const job = await chooseJob(plan.jobsRoot, keyboard.stream);
-		if (!job) {
-			keyboard.close();
-			restoreScreen();
-			return 0;
-		}
+	const suspend = (repaint: () => void) => suspendToShell(process.stdout, keyboard.stream, repaint);
+	// What was typed at the `/` and `:` prompts, for ↑/↓, kept from one job of the chooser to the next.
+	const session: Pick<ViewOptions, 'history' | 'onHistory'> = {history: undefined, onHistory: history => (session.history = history)};
+	// The OpenTelemetry export's reports, written once the terminal is restored.
+	const reports: OtlpReport[] = [];
+	let code = 1;
+	try {
+		code = await (async () => {
+			const {jobsRoot} = plan;
+			if (jobsRoot === undefined) {
+				const viewed = await viewPlan(plan, keyboard, {...options, ...session, loadViews, suspend, back: undefined});
+				if (viewed.report) reports.push(viewed.report);
+				return viewed.code;
+			}
 
-		plan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
+			// `perscope perstack`: list the saved jobs and open the one chosen; backspace in the job comes back here.
+			let lastPath: string | undefined;
+			for (;;) {
+				const {chooseJob} = await loadViews();
+				const job = await chooseJob(jobsRoot, keyboard.stream, {initialJobPath: lastPath, suspend});
+				if (!job) return 0;
+				lastPath = job.path;
+				const chosen: InputPlan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
+				const viewed = await viewPlan(chosen, keyboard, {...options, ...session, loadViews, suspend, back: true});
+				if (viewed.report) reports.push(viewed.report);
+				if (!viewed.back) return viewed.code;
+			}
+		})();
+	} finally {
+		keyboard.close();
+		restoreScreen();
 	}
 
+	for (const report of reports) process.stderr.write(report.text);
+	// A request that never answers must not keep the process alive past its flush bound.
+	if (reports.some(report => report.abandoned)) process.exit(code);
+	return code;
+}
+
+type ViewOptions = Parameters<typeof runApp>[1] & {
+	loadViews: () => Promise<typeof import('../tui/show-app.js')>;
+	suspend: (repaint: () => void) => void;
+	/** true: the plan was chosen from the job list, and backspace goes back to it. */
+	back: true | undefined;
+	history: UiState['history'] | undefined;
+	onHistory: (history: UiState['history']) => void;
+};
+
+/** Shows one plan in the viewer until it is closed: with its exit code, and whether the person asked to go back to the list. */
+async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<typeof openKeyboard>>, 'stream'>, options: ViewOptions): Promise<{code: number; back: boolean; report: OtlpReport | undefined}> {
+	const {loadViews} = options;
+	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
 	// A command is started only once the views are loaded: it must inherit the person's environment, not the
-	// one set up for loading Ink (cli.tsx). Anything else starts reading first.
+	// one set up for loading Ink (cli/ink-environment.ts). Anything else starts reading first.
 	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
 	const raw = new RawEvents();
 	raw.addPlan(plan);
@@ -84,6 +128,7 @@ export async function runApp(
 	replay?.subscribe(() => store.markChanged());
 
 	let exitCode = 0;
+	let goingBack = false;
 	let quitting = false;
 	let interrupted = false;
 	let instance: Instance | undefined;
@@ -106,6 +151,9 @@ export async function runApp(
 			onChange: () => store.markChanged(),
 		},
 	});
+	// Loaded beside the views; it looks at the model on a timer of its own, so a frame never waits on the network.
+	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp) : undefined;
+	otlp?.watch(() => loading.model);
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
@@ -129,6 +177,13 @@ export async function runApp(
 		childRunning: () => loading.childRunning(),
 		quit,
 		replay,
+		suspend: options.suspend,
+		back: options.back
+			? () => {
+					goingBack = true;
+					quit();
+				}
+			: undefined,
 		exportEvent: activity => {
 			const text = raw.read(activity.ref);
 			if (text === undefined) throw new Error('the raw event is no longer available');
@@ -148,7 +203,7 @@ export async function runApp(
 
 	try {
 		const {showApp} = views ?? (await loadViews());
-		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms)});
+		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms), history: options.history, onHistory: options.onHistory});
 		firstFrameDrawn();
 		store.start();
 		if (stdinCarriesEvents) {
@@ -178,9 +233,9 @@ export async function runApp(
 		process.off('SIGTERM', onSignal);
 		process.off('SIGHUP', onSignal);
 		process.off('SIGINT', onSignal);
-		keyboard.close();
-		restoreScreen();
 	}
 
-	return signalCode ?? exitCode;
+	// The export's report is written by runApp once the screen is restored: here it would land on the alternate screen.
+	const report = otlp ? await otlp.finish(loading.model) : undefined;
+	return {code: signalCode ?? exitCode, back: goingBack && signalCode === undefined, report};
 }

@@ -40,10 +40,19 @@ export const help = `
                             e.g. --replay=10); a pause over ${defaultMaxGapMs / 1000} s in the log is cut to ${defaultMaxGapMs / 1000} s / SPEED.
                             Not with --follow or a command; --summary ignores it
 
+  Export (OpenTelemetry traces; README, "OpenTelemetry export")
+    --otlp [URL]            send the runs as OTLP traces while perscope runs, in any mode, to URL (one with
+                            no path gets /v1/traces) or else OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT; protocol,
+                            headers and resource from the standard OTEL_* variables. On exit it flushes for at
+                            most 5 s and says on stderr how many spans were exported and dropped
+    --otlp-file FILE        write the same spans to FILE as OTLP JSON lines (the Collector's file format)
+    --otlp-content          also export queries, results, tool arguments and results (off: they may hold
+                            secrets), each cut to 8192 characters
+
   Other
     --help                  show this help
     --version               show the version
 
   Exit codes
-    0 success (bad lines are reported, not fatal) · 1 an input cannot be read · 2 bad usage
+    0 success (bad lines are reported, not fatal) · 1 an input cannot be read (or --otlp-file written) · 2 bad usage
 `;

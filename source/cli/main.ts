@@ -1,7 +1,9 @@
 #!/usr/bin/env node
+import {closeSync, openSync} from 'node:fs';
 import {startInteractive} from '../app/interactive-start.js';
 import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
 import {loadTuningFrom} from './environment.js';
+import {otlpOptionsFrom} from './otlp-options.js';
 import {prepareInkEnvironment} from './ink-environment.js';
 import {parseCommandLine} from './parse-args.js';
 
@@ -57,17 +59,34 @@ export async function main(argv: string[]): Promise<number> {
 		}
 	}
 
+	const otlpRequest = otlpOptionsFrom(request.otlp, process.env);
+	if (!otlpRequest.ok) {
+		process.stderr.write(`perscope: ${otlpRequest.error} (see perscope --help)\n`);
+		return 2;
+	}
+
+	const otlp = otlpRequest.options;
+	// A file that cannot be written is said now, in one line, before any screen is up or any input read.
+	if (otlp?.file !== undefined) {
+		try {
+			closeSync(openSync(otlp.file, 'w'));
+		} catch (error) {
+			process.stderr.write(`perscope: --otlp-file: cannot write ${otlp.file}: ${error instanceof Error ? error.message : String(error)}\n`);
+			return 1;
+		}
+	}
+
 	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
 	// ways are compared with (test/perf, npm run bench).
 	const fast = process.env['PERSCOPE_FAST'] !== '0';
 	const tuning = loadTuningFrom(process.env);
 	if (request.mode === undefined && process.stdout.isTTY === true) {
-		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, prepareInkEnvironment});
+		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, prepareInkEnvironment, otlp});
 	}
 
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices});
+	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp});
 }
 
 function assertNever(value: never): never {

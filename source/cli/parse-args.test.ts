@@ -24,7 +24,17 @@ describe('parseCommandLine', () => {
 			maxLineBytes: defaultMaxLineBytes,
 			filter: undefined,
 			replaySpeed: undefined,
+			otlp: {url: undefined, file: undefined, content: false, version: expect.any(String) as string},
 		});
+	});
+
+	it('takes --otlp with a URL after it, or alone (the environment’s endpoint), and --otlp-file, --otlp-content', async () => {
+		expect((await request(['--otlp', 'http://localhost:4318', 'a.ndjson'])).otlp).toMatchObject({url: 'http://localhost:4318'});
+		const alone = await request(['--otlp', 'a.ndjson', '--otlp-file', 'out.jsonl', '--otlp-content']);
+		expect(alone.otlp).toMatchObject({url: '', file: 'out.jsonl', content: true});
+		expect(alone.paths).toEqual(['a.ndjson']);
+		expect((await request(['a.ndjson', '--otlp'])).otlp.url).toBe('');
+		expect(await error(['--otlp-file=', 'a.ndjson'])).toContain('--otlp-file');
 	});
 
 	it.each([

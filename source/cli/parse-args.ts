@@ -5,6 +5,7 @@ import {defaultMaxLineBytes} from '../parse/line-splitter.js';
 import type {Filter} from '../query/filter.js';
 import {parseReplaySpeed} from '../query/replay-speed.js';
 import {help} from './help.js';
+import type {OtlpFlags} from './otlp-options.js';
 
 /** What the person asked for on the command line. */
 export type CommandLine =
@@ -26,6 +27,8 @@ export type RunRequest = {
 	replaySpeed: number | undefined;
 	/** `--prices FILE`: a price table in place of the built-in one (read in main.ts). */
 	pricesFile: string | undefined;
+	/** `--otlp`, `--otlp-file`, `--otlp-content`, and the version to name the exporting instrumentation with. */
+	otlp: OtlpFlags & {version: string};
 };
 
 const flags = {
@@ -37,6 +40,9 @@ const flags = {
 	filter: {type: 'string', isMultiple: true},
 	replay: {type: 'string'},
 	prices: {type: 'string'},
+	otlp: {type: 'string'},
+	otlpFile: {type: 'string'},
+	otlpContent: {type: 'boolean', default: false},
 	help: {type: 'boolean', default: false},
 	version: {type: 'boolean', default: false},
 } as const;
@@ -100,7 +106,10 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 	const {print, json, summary, prices} = cli.flags;
 	if (prices !== undefined && prices.trim() === '') return usageError('--prices needs a file, as in --prices prices.json');
 	const mode: HeadlessMode | undefined = summary ? (json ? 'summary-json' : 'summary') : json ? 'json' : print ? 'print' : undefined;
-	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices}};
+	const {otlp, otlpFile, otlpContent} = cli.flags;
+	if (otlpFile === '') return usageError('--otlp-file needs a file name');
+	const otlpFlags = {url: otlp, file: otlpFile, content: otlpContent, version: cli.pkg.version ?? 'unknown'};
+	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags}};
 }
 
 function usageError(message: string): CommandLine {
@@ -123,6 +132,8 @@ function unknownOptions(names: string[]): string[] {
  *   word as a value only under its `unknown-options-as-args` setting, which meow turns on only with
  *   `allowUnknownFlags: false`; then meow reports unknown flags itself (two lines, no pointer to --help)
  *   and exits the process from inside the parser.
+ * - `--otlp` takes a URL only when the next word is one (`--otlp run.ndjson` exports to the environment's
+ *   endpoint and reads run.ndjson); alone it is `--otlp=`, the environment's endpoint.
  */
 function normaliseOptions(args: string[]): {args: string[]; wordAfterReplay: string | undefined} {
 	const out: string[] = [];
@@ -132,6 +143,14 @@ function normaliseOptions(args: string[]): {args: string[]; wordAfterReplay: str
 		if (arg === '--replay') {
 			out.push('--replay=1');
 			wordAfterReplay ??= args[i + 1];
+		} else if (arg === '--otlp') {
+			const next = args[i + 1];
+			if (next !== undefined && /^https?:\/\//i.test(next)) {
+				out.push(`--otlp=${next}`);
+				i++;
+			} else {
+				out.push('--otlp=');
+			}
 		} else if (arg === '--filter' && i + 1 < args.length) {
 			out.push(`--filter=${args[++i]!}`);
 		} else {

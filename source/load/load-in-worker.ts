@@ -6,7 +6,8 @@ import {plainFiles} from '../input/plain-files.js';
 import {initialSourceState, type SourceState} from '../input/source-state.js';
 import {createModel, type Model} from '../model/state.js';
 import type {Loading, LoadOptions} from './loader.js';
-import {modelFromPost, unexpectedMessage, workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
+import {assertNever} from '../model/assert-never.js';
+import {modelFromPost, workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
 
 /*
  * How the viewer loads large plain files: a worker loads them the headless way, model and all
@@ -100,7 +101,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 					resolve(message.exitCode);
 					break;
 				default:
-					unexpectedMessage(message);
+					assertNever(message, 'load message');
 			}
 
 			hooks.onChange?.();

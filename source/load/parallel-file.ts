@@ -93,20 +93,20 @@ function chunkSizesFor(size: number, forced: number | undefined): {first: number
 	if (forced !== undefined && forced > 0) return {first: forced, nominal: forced};
 	const nominal = Math.min(4 * 1024 * 1024, Math.max(1024 * 1024, Math.round(size / 64)));
 	// The first chunks are parsed by code not yet optimised, several times slower than later ones, and the
-	// viewer answers keys only between chunks: a key pressed as the viewer appears waited ~120 ms behind a
-	// full-size first chunk. Starting small and doubling costs the headless load nothing measurable.
+	// viewer answers keys only between chunks: a key pressed as the viewer appears waited behind a full-size
+	// first chunk (docs/performance.md). Starting small and doubling costs the headless load nothing measurable.
 	return {first: Math.min(nominal, firstChunkBytes), nominal};
 }
 
 const firstChunkBytes = 256 * 1024;
 
-/** A worker costs about a tenth of a second to start (it loads the schemas): not worth it for small files. */
+/** A worker's start (it loads the schemas) is not worth it for small files. */
 const minParallelBytes = 64 * 1024 * 1024;
 
 /**
  * No worker on machines with fewer than four logical CPUs. Measured on the 2-vCPU machine this was built
  * for, two busy threads there get little more done than one (the vCPUs do not add up to two cores), so a
- * worker only added its start-up, the copying of events between threads and ~50 MB of memory: the load
+ * worker only added its start-up, the copying of events between threads and memory: the load
  * took longer than on the main thread alone (docs/performance.md).
  */
 const minCpusForWorkers = 4;

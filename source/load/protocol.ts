@@ -32,11 +32,6 @@ export type LoadMessage =
 export type ChunkWorkerMessage = Extract<LoadMessage, {kind: 'lines'}>;
 export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
 
-/** For the default of a switch over messages: a kind added to the union and not handled does not compile. */
-export function unexpectedMessage(message: never): never {
-	throw new Error(`unexpected load message: ${JSON.stringify(message)}`);
-}
-
 /** A worker's young generation is kept small: a load makes garbage fast, and memory is the figure held down. */
 export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
 

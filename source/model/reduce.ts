@@ -22,6 +22,7 @@ import {
 	type ToolActivityType,
 } from './state.js';
 import {shortened, TextAccumulator} from './text-accumulator.js';
+import {assertNever} from './assert-never.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -89,6 +90,8 @@ export function reduce(model: Model, event: AgentEvent): void {
 		case 'runError':
 		case 'marker':
 			break;
+		default:
+			return assertNever(event);
 	}
 
 	const run = targetRun(model, event);
@@ -125,6 +128,8 @@ export function reduce(model: Model, event: AgentEvent): void {
 			return;
 		case 'marker':
 			return;
+		default:
+			return assertNever(event);
 	}
 }
 
@@ -695,6 +700,8 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 			addActivity(model, run, event, {type: 'complete', text}, true, undefined, resultReasoning(stream));
 			return;
 		}
+		default:
+			return assertNever(event.ending);
 	}
 }
 
@@ -917,6 +924,9 @@ function onStream(model: Model, run: Run, event: EventOf<'stream'>): void {
 			text.started = true;
 			text.complete(event.text);
 			if (event.channel === 'reasoning') giveReasoning(model, run, step, event.text);
+			return;
+		default:
+			return assertNever(event.phase);
 	}
 }
 

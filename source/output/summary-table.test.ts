@@ -49,6 +49,8 @@ describe('summaryTable', () => {
 		expect(linesOf(summaryTable(modelFromFixtures('mcp-and-unknown.ndjson'))).at(-1)).toBe('32 events, unknown: skillHealthCheck ×1, startPlanning ×2');
 		const withBadLines = modelFromText(`${readFileSync(fixturePath('real/simple.ndjson'), 'utf8')}not json\n{"half":\n`);
 		expect(linesOf(summaryTable(withBadLines)).at(-1)).toMatch(/^\d+ events, 2 bad lines$/);
+		const withOneBadLine = modelFromText(`${readFileSync(fixturePath('real/simple.ndjson'), 'utf8')}not json\n`);
+		expect(linesOf(summaryTable(withOneBadLine)).at(-1)).toMatch(/^\d+ events, 1 bad line$/);
 	});
 
 	it('keeps escape sequences in expert names off the terminal', () => {

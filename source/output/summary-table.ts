@@ -2,7 +2,7 @@ import type {Model, Run} from '../model/state.js';
 import {depthOf, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {displayWidth, padEnd} from '../present/width.js';
-import {formatDuration, span} from '../present/format.js';
+import {formatDuration, plural, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
 import {statusMarks} from './run-marks.js';
 import {jobCost, runCost} from '../query/cost.js';
@@ -51,7 +51,7 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 	}
 
 	const unknown = [...model.unknownEvents].map(([type, count]) => `${sanitizeLine(type)} ×${count}`);
-	lines.push(`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${model.diagnosticCount} bad lines` : ''}`);
+	lines.push(`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${plural(model.diagnosticCount, 'bad line')}` : ''}`);
 	return lines.join('\n') + '\n';
 }
 

@@ -29,7 +29,9 @@ export function transcriptLine(model: Model, activity: Activity, depthFor: (run:
 	const detail = line.detail === '' ? '' : ` ${line.detail}`;
 	const error = line.error === undefined || activity.type === 'error' ? '' : ` ✗ ${line.error}`;
 	const indent = indentFor(depth);
-	return `${indent}[${sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}`;
+	// Where a delegation cycle was broken (docs/model-rules.md), the run's query says so.
+	const cycle = activity.type === 'query' && run?.closesCycle === true ? ` ⟲ delegation cycle: delegated by ${sanitizeLine(run.parentRunId ?? '')}` : '';
+	return `${indent}[${sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}${cycle}`;
 }
 
 /** The line that follows a delegation or an interactive call once its answer is in: `[coordinator] ← child-expert: …`. */

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromFixtures} from '../../test/helpers/load.js';
 import type {Activity, ToolActivity, ToolActivityType} from '../model/state.js';
-import {argsDetail, describeActivity, iconOf, safeJson} from './describe-activity.js';
+import {activityIcons, argsDetail, describeActivity, iconLegend, iconOf, safeJson} from './describe-activity.js';
 
 /** The one-line forms of a fixture's activities, as `icon verb detail`. */
 function linesOf(fixture: string): string[] {
@@ -54,7 +54,7 @@ describe('describeActivity on a real Perstack run', () => {
 			'⚡ exec wc -l notes.md',
 			'✏️ append notes.md',
 			'☑ todo done 0, 1, 2',
-			'🏁 attempt completion refused: 1 todo remain',
+			'🏁 attempt completion refused: 1 todo remains',
 			'☑ todo done 3',
 			'🏁 attempt completion',
 			expect.stringMatching(/^✅ complete I created `notes.md` with three bullet points/),
@@ -144,5 +144,12 @@ describe('iconOf', () => {
 	it('gives the delegate and error icons the legend uses', () => {
 		expect(iconOf('delegate')).toBe('🤝');
 		expect(iconOf('error')).toBe('❌');
+	});
+});
+
+describe('the icon legend', () => {
+	it('explains every icon a row can show', () => {
+		const explained = new Set(iconLegend.map(([icon]) => icon));
+		for (const icon of activityIcons()) expect(explained).toContain(icon);
 	});
 });

@@ -1,5 +1,6 @@
 import {isToolActivity, type Activity, type ToolActivity} from '../model/state.js';
 import {sanitizeLine} from './sanitize.js';
+import {assertNever} from '../model/assert-never.js';
 
 /*
  * The one-line form of an activity, shared by the TUI and the headless transcript so both say the same
@@ -16,6 +17,8 @@ export type ActivityLine = {
 	error: string | undefined;
 	/** A tool call still waiting for its result. */
 	pending: boolean;
+	/** The detail is one path, which a narrow screen cuts in the middle to keep the file name. */
+	path?: true;
 };
 
 const icons: Record<Activity['type'], string> = {
@@ -45,8 +48,37 @@ const icons: Record<Activity['type'], string> = {
 	attemptCompletion: '🏁',
 };
 
+/** Tools whose detail is the one path they acted on. */
+const pathTypes = new Set<Activity['type']>(['readTextFile', 'readImageFile', 'readPdfFile', 'writeTextFile', 'editTextFile', 'appendTextFile', 'deleteFile', 'getFileInfo', 'listDirectory', 'createDirectory', 'deleteDirectory']);
+
 export function iconOf(type: Activity['type']): string {
 	return icons[type];
+}
+
+/** What each icon a row can show means, for the help screen; a test checks that none is missing. */
+export const iconLegend: ReadonlyArray<readonly [icon: string, meaning: string]> = [
+	['💬', 'query'],
+	['📄', 'read'],
+	['🖼', 'read image'],
+	['✏️', 'write / edit / append'],
+	['📁', 'list / mkdir'],
+	['📦', 'move'],
+	['🗑', 'delete'],
+	['⚡', 'exec'],
+	['☑', 'todo'],
+	['🤝', 'delegate'],
+	['📬', 'delegates returned'],
+	['🙋', 'interactive tool'],
+	['🔧', 'other tool'],
+	['🏁', 'attempt completion'],
+	['✅', 'complete'],
+	['❌', 'error'],
+	['🔁', 'retry'],
+];
+
+/** Every icon an activity row can start with. */
+export function activityIcons(): Set<string> {
+	return new Set(Object.values(icons));
 }
 
 export function field(value: unknown, key: string): unknown {
@@ -91,7 +123,7 @@ function completionDetail(activity: ToolActivity): string {
 	const text = activity.result?.text;
 	if (!text) return '';
 	const remaining = field(parseJson(text), 'remainingTodos');
-	return Array.isArray(remaining) && remaining.length > 0 ? `refused: ${remaining.length} todo${remaining.length === 1 ? '' : 's'} remain` : '';
+	return Array.isArray(remaining) && remaining.length > 0 ? `refused: ${remaining.length === 1 ? '1 todo remains' : `${remaining.length} todos remain`}` : '';
 }
 
 function parseJson(text: string): unknown {
@@ -145,6 +177,8 @@ function toolLine(activity: ToolActivity): {verb: string; detail: string} {
 			const skill = activity.skillName === '' ? '' : `${activity.skillName.replace(/^@perstack\//, '')}/`;
 			return {verb: `${skill}${activity.toolName}`, detail: argsDetail(args)};
 		}
+		default:
+			return assertNever(activity.type);
 	}
 }
 
@@ -186,6 +220,7 @@ export function describeActivity(activity: Activity): ActivityLine {
 			detail: clip(detail),
 			error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
 			pending: activity.result === undefined && activity.type !== 'attemptCompletion',
+			...(pathTypes.has(activity.type) ? {path: true} : {}),
 		};
 	}
 
@@ -211,5 +246,7 @@ export function describeActivity(activity: Activity): ActivityLine {
 				error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
 				pending: false,
 			};
+		default:
+			return assertNever(activity);
 	}
 }

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {formatCount, formatDuration, span} from './format.js';
+import {formatCount, formatDateTime, formatDuration, plural, span} from './format.js';
 
 describe('formatCount', () => {
 	it('writes small counts in full', () => {
@@ -62,5 +62,21 @@ describe('span', () => {
 
 	it('never goes negative when events arrive out of order', () => {
 		expect(span(2000, 1000)).toBe(0);
+	});
+});
+
+describe('plural', () => {
+	it('says 1 step but 0 and 2 steps', () => {
+		expect(plural(1, 'step')).toBe('1 step');
+		expect(plural(0, 'step')).toBe('0 steps');
+		expect(plural(2, 'bad line')).toBe('2 bad lines');
+		expect(plural(3, 'todo remains', 'todos remain')).toBe('3 todos remain');
+	});
+});
+
+describe('formatDateTime', () => {
+	it('writes local time to the second, as --print does', () => {
+		expect(formatDateTime(new Date(2026, 10, 21, 21, 1, 39).getTime())).toBe('2026-11-21 21:01:39');
+		expect(formatDateTime(new Date(2026, 0, 2, 3, 4, 5).getTime())).toBe('2026-01-02 03:04:05');
 	});
 });

@@ -20,3 +20,15 @@ export function formatDuration(ms: number | undefined): string {
 export function span(start: number | undefined, end: number | undefined): number | undefined {
 	return start === undefined || end === undefined ? undefined : Math.max(0, end - start);
 }
+
+/** `1 step`, `2 steps`: a count and its noun, which takes an `s` unless the count is one. */
+export function plural(count: number, noun: string, plural = `${noun}s`): string {
+	return `${count} ${count === 1 ? noun : plural}`;
+}
+
+/** A time as `2026-11-21 21:01:39` in local time, the one format dates take everywhere. */
+export function formatDateTime(ms: number): string {
+	const date = new Date(ms);
+	const two = (value: number) => String(value).padStart(2, '0');
+	return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}:${two(date.getSeconds())}`;
+}

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
 import {sanitizeLine} from './sanitize.js';
-import {displayWidth, formsOwnCluster, padEnd, truncateEnd, truncateMiddle} from './width.js';
+import {displayWidth, formsOwnCluster, padEnd, truncateEnd, truncateMiddle, truncatePath} from './width.js';
 
 const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 
@@ -273,6 +273,40 @@ describe('properties', () => {
 				expect(head.length + tail.length).toBeLessThan(text.length);
 			}),
 			{numRuns: 2000},
+		);
+	});
+});
+
+describe('truncatePath', () => {
+	const long = 'src/very/long/path/that/goes/on/because/it/is.ts';
+
+	it('cuts in the middle at slashes and keeps the file name', () => {
+		expect(truncatePath(long, 25)).toBe('src/…/on/because/it/is.ts');
+		expect(truncatePath(long, 24)).toBe('src/…/because/it/is.ts');
+		expect(truncatePath(long, 22)).toBe('src/…/because/it/is.ts');
+		expect(truncatePath(long, 12)).toBe('src/…/is.ts');
+		expect(truncatePath('/abs/olute/path/to/file.txt', 19)).toBe('/…/path/to/file.txt');
+		expect(truncatePath('/abs/olute/path/to/file.txt', 18)).toBe('/…/to/file.txt');
+	});
+
+	it('leaves a path that fits alone', () => {
+		expect(truncatePath(long, 60)).toBe(long);
+	});
+
+	it('cuts the file name itself only when it cannot fit whole', () => {
+		expect(truncatePath('dir/a-very-long-file-name.ts', 10)).toBe(truncateMiddle('a-very-long-file-name.ts', 10));
+	});
+
+	it('always fits, and keeps the last segment whenever it fits with `…/`', () => {
+		const segment = fc.string({unit: fc.constantFrom('a', 'b', '日', '👍🏽', '.'), minLength: 1, maxLength: 8});
+		fc.assert(
+			fc.property(fc.array(segment, {minLength: 1, maxLength: 8}), anyWidth, (segments, width) => {
+				const path = segments.join('/');
+				const cut = truncatePath(path, width);
+				expect(displayWidth(cut)).toBeLessThanOrEqual(width);
+				const last = segments.at(-1)!;
+				if (displayWidth(path) > width && segments.length > 1 && displayWidth(last) + 2 <= width) expect(cut.endsWith(`/${last}`)).toBe(true);
+			}),
 		);
 	});
 });

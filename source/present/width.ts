@@ -451,3 +451,29 @@ export function truncateMiddle(text: string, width: number): string {
 
 	return text.slice(0, headEnd) + ' '.repeat(headRoom - headUsed) + ellipsis + text.slice(tailStart);
 }
+
+/**
+ * Cut a path to at most `width` columns in the middle, at slashes, so that its last segment (the file
+ * name) survives whole: `src/…/because/it/is.ts`. The first segment stays when there is room for it,
+ * then as many trailing segments as fit. A last segment too long on its own is cut in its middle.
+ */
+export function truncatePath(path: string, width: number): string {
+	const columns = normaliseWidth(width);
+	if (displayWidth(path) <= columns) return path;
+	const segments = path.split('/');
+	const last = segments.at(-1) ?? '';
+	if (segments.length < 2 || displayWidth(last) + 2 > columns) return truncateMiddle(segments.length < 2 ? path : last, columns);
+	const first = `${segments[0]!}/`;
+	let tail = `/${last}`;
+	let used = displayWidth(tail) + 1;
+	const head = used + displayWidth(first) <= columns && segments.length > 2 ? first : '';
+	used += displayWidth(head);
+	for (let index = segments.length - 2; index >= (head === '' ? 0 : 1); index--) {
+		const more = displayWidth(segments[index]!) + 1;
+		if (used + more > columns) break;
+		tail = `/${segments[index]!}${tail}`;
+		used += more;
+	}
+
+	return `${head}${ellipsis}${tail}`;
+}

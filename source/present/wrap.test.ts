@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {displayWidth} from './width.js';
-import {wrapToWidth} from './wrap.js';
+import {packItems, wrapIndented, wrapToWidth} from './wrap.js';
 
 describe('wrapToWidth', () => {
 	it('leaves lines that fit as they are, one output line per input line', () => {
@@ -33,5 +33,25 @@ describe('wrapToWidth', () => {
 
 	it('treats a width below one as one', () => {
 		expect(wrapToWidth('abc', 0)).toEqual(['a', 'b', 'c']);
+	});
+});
+
+describe('wrapIndented', () => {
+	it('keeps the indentation and hangs the continuation two columns further in', () => {
+		expect(wrapIndented('    at one two three four', 14)).toEqual(['    at one', '      two', '      three', '      four']);
+		expect(wrapIndented('plain', 10)).toEqual(['plain']);
+	});
+
+	it('gives up indentation wider than half the width, and every piece fits', () => {
+		const pieces = wrapIndented(`${' '.repeat(12)}word word word`, 20);
+		expect(pieces).toEqual(['word word word']);
+		for (const width of [1, 2, 5, 9, 20]) for (const piece of wrapIndented('      at somewhere(file.js:1:2)', width)) expect(displayWidth(piece)).toBeLessThanOrEqual(width);
+	});
+});
+
+describe('packItems', () => {
+	it('packs items onto as few lines as fit, never breaking one', () => {
+		expect(packItems(['📁 list', '⚡ exec', '☑ todo'], 16)).toEqual(['📁 list  ⚡ exec', '☑ todo']);
+		expect(packItems(['a', 'b'], 80)).toEqual(['a  b']);
 	});
 });

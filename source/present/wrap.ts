@@ -50,3 +50,38 @@ export function wrapToWidth(text: string, width: number): string[] {
 
 	return out;
 }
+
+/**
+ * Wraps one line of text that may be indented (a stack trace's `    at …` frames): every piece keeps the
+ * line's own indentation, and pieces after the first are indented two more columns, so a wrapped frame
+ * still reads as one frame. Indentation wider than half the width is not kept, to leave room for text.
+ */
+export function wrapIndented(line: string, width: number, hanging = 2): string[] {
+	const limit = Math.max(1, width);
+	const indent = /^[ ]*/.exec(line)![0];
+	const kept = indent.length + hanging <= limit / 2 ? indent : '';
+	const body = line.slice(indent.length);
+	// Every piece is cut to the continuation's width, so none needs wrapping twice.
+	const room = Math.max(1, limit - kept.length - (kept.length + hanging < limit ? hanging : 0));
+	const continuation = kept.length + hanging < limit ? `${kept}${' '.repeat(hanging)}` : kept;
+	return wrapToWidth(body, room).map((piece, index) => (index === 0 ? kept : continuation) + piece);
+}
+
+/**
+ * Packs short items (`📁 list`, `⚡ exec`) onto as few lines as fit in `width`, `gap` apart, never
+ * breaking an item; an item wider than the width gets a line of its own (and is cut where shown).
+ */
+export function packItems(items: readonly string[], width: number, gap = '  '): string[] {
+	const lines: string[] = [];
+	let current = '';
+	for (const item of items) {
+		const next = current === '' ? item : `${current}${gap}${item}`;
+		if (current !== '' && displayWidth(next) > width) {
+			lines.push(current);
+			current = item;
+		} else current = next;
+	}
+
+	if (current !== '') lines.push(current);
+	return lines;
+}

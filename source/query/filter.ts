@@ -1,6 +1,7 @@
 import {sanitizeLine} from '../present/sanitize.js';
 import {activityText, foldCase} from './search.js';
 import {activityTypes, type Activity, type ActivityType, type Model} from '../model/state.js';
+import {assertNever} from '../model/assert-never.js';
 
 /*
  * The filter language, shared by `--filter` and the viewer's filter key. Terms are separated by spaces
@@ -175,6 +176,8 @@ function termOf(token: Token): FilterTerm {
 			return {kind: 'run', prefix: value};
 		case 'step':
 			return stepTerm(value);
+		default:
+			return assertNever(key);
 	}
 }
 
@@ -188,6 +191,8 @@ function example(key: Key): string {
 			return 'run:k3f9';
 		case 'step':
 			return 'step:7 or step:10-20';
+		default:
+			return assertNever(key);
 	}
 }
 
@@ -239,6 +244,8 @@ function termMatches(term: FilterTerm, activity: Activity, model: Model): boolea
 			return activity.step !== undefined && (term.from === undefined || activity.step >= term.from) && (term.to === undefined || activity.step <= term.to);
 		case 'text':
 			return activityText(activity).includes(term.folded);
+		default:
+			return assertNever(term);
 	}
 }
 
@@ -300,6 +307,8 @@ function termText(term: FilterTerm): string {
 			return `step:${term.from ?? ''}-${term.to ?? ''}`;
 		case 'text':
 			return literal(term.text, true);
+		default:
+			return assertNever(term);
 	}
 }
 

@@ -147,8 +147,9 @@ describe('jumping between matches (n / N)', () => {
 	});
 });
 
-describe('speed on a long log', () => {
-	it('searching 100,000 activities again and again stays fast once their text is cached', () => {
+// How fast a keystroke is answered is measured by `npm run bench`, not here: timed unit tests fail on a loaded machine.
+describe('a long log', () => {
+	it('finds the one match among 100,000 activities, keystroke after keystroke', () => {
 		const lines: string[] = [];
 		for (let i = 0; i < 100_000; i++) {
 			lines.push(
@@ -163,12 +164,8 @@ describe('speed on a long log', () => {
 		const model = modelFromText(lines.join('\n'));
 		expect(model.activities).toHaveLength(100_000);
 		findMatches(model, 'warm the cache');
-		const started = performance.now();
 		let found: number[] = [];
 		for (const query of ['m', 'mo', 'mod', 'modu', 'module-99', 'module-999', 'module-9999/']) found = findMatches(model, query);
-		const perKeystroke = (performance.now() - started) / 7;
 		expect(found).toEqual([9999]);
-		// A keystroke must feel instant; the bound is generous for slow CI machines.
-		expect(perKeystroke).toBeLessThan(100);
 	});
 });

@@ -1,5 +1,6 @@
 import {describeActivity, safeJson} from '../present/describe-activity.js';
 import {isToolActivity, type Activity, type Model} from '../model/state.js';
+import {assertNever} from '../model/assert-never.js';
 
 /*
  * Search over what an activity says: its one-line form, paths and commands (in the tool arguments),
@@ -70,6 +71,9 @@ function searchFields(activity: Activity): string[] {
 			fields.push(activity.delegateExpertKey, activity.query);
 			if (activity.message !== undefined) fields.push(activity.message);
 			if (activity.result) fields.push(activity.result.text, activity.result.error ?? '');
+			break;
+		default:
+			return assertNever(activity);
 	}
 
 	return fields.filter(field => field !== '');

@@ -85,6 +85,18 @@ describe('jobTotals', () => {
 		expect(totals.endedAt! - totals.startedAt!).toBe(10_221);
 	});
 
+	it("takes its status from a child run's events when the child run is read on its own (no root run)", () => {
+		const childRun = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8')
+			.split('\n')
+			.filter(line => line.includes('"runId":"mycc7mg8nbsgxciteyvrtyci"'))
+			.join('\n');
+		const model = modelFromText(childRun);
+		const totals = jobTotals(model, onlyJob(model));
+		expect(totals.status).toBe('completed');
+		expect(totals.coordinator?.expertKey).toBe('child-expert');
+		expect(totals.steps).toBe(3);
+	});
+
 	it('takes its status from the coordinator, not from a failed delegate', () => {
 		const model = modelFromFixtures('delegate-failure.ndjson');
 		expect(jobTotals(model, onlyJob(model)).status).toBe('stoppedByDelegate');

@@ -180,6 +180,9 @@ export function jobTotals(model: Model, job: Job): JobTotals {
 	let steps = 0;
 	let usage = zeroUsage;
 	let coordinator: Run | undefined;
+	// A child run's directory opened on its own (`jobs/<job>/runs/<child>`) has no root run: the topmost run
+	// that is there stands for the job, so the status comes from the events read, not `init`.
+	let topmost: Run | undefined;
 	let startedAt: number | undefined;
 	let endedAt: number | undefined;
 	for (const runId of job.runIds) {
@@ -188,11 +191,13 @@ export function jobTotals(model: Model, job: Job): JobTotals {
 		steps += runSteps(run);
 		usage = addUsage(usage, run.usage);
 		if (run.parentRunId === null) coordinator = run;
+		else if (!model.runs.has(run.parentRunId)) topmost = run;
 		if (run.startedAt !== undefined && (startedAt === undefined || run.startedAt < startedAt)) startedAt = run.startedAt;
 		const last = run.endedAt ?? run.lastEventAt;
 		if (last !== undefined && (endedAt === undefined || last > endedAt)) endedAt = last;
 	}
 
+	coordinator ??= topmost;
 	return {status: coordinator?.status ?? 'init', steps, usage, coordinator, startedAt, endedAt};
 }
 

@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest';
 import {waitForFrame} from '../../test/helpers/app.js';
 import {modelFromFixtures} from '../../test/helpers/load.js';
 import {renderView} from '../../test/helpers/views.js';
-import type {Activity} from '../model/state.js';
+import {isToolActivity, type Activity} from '../model/state.js';
 import {ActivityRow, Highlighted, LiveRow} from './activity-row.js';
 
 function find(fixture: string, test: (activity: Activity) => boolean): Activity {
@@ -39,6 +39,16 @@ describe('an activity row', () => {
 	it('marks a call still waiting for its result with an ellipsis', async () => {
 		const ask = find('real/interactive-1.ndjson', activity => activity.type === 'interactiveTool');
 		expect(await frameOf(<ActivityRow activity={ask} depth={0} selected={false} />)).toBe('  🙋 ask askUser Which colour should the report use? …');
+	});
+
+	it('cuts a path too long for its columns in the middle, keeping the file name', async () => {
+		const write = find('real/tools.ndjson', activity => activity.type === 'writeTextFile');
+		if (!isToolActivity(write)) throw new Error('not a tool call');
+		const deep: Activity = {...write, args: {path: 'src/very/long/path/that/goes/on/because/it/is.ts'}};
+		// 40 columns: 2 of indent, `✏️ write ` and 28 left for the path.
+		const row = await frameOf(<ActivityRow activity={deep} depth={0} selected={false} width={40} />);
+		expect(row).toBe('  ✏️ write src/…/on/because/it/is.ts');
+		expect(await frameOf(<ActivityRow activity={deep} depth={0} selected={false} width={100} />)).toBe('  ✏️ write src/very/long/path/that/goes/on/because/it/is.ts');
 	});
 
 	it('marks search matches without changing the text', async () => {

@@ -3,6 +3,7 @@ import React from 'react';
 import type {Activity} from '../model/state.js';
 import {highlightRanges} from '../query/search.js';
 import {describeActivity} from '../present/describe-activity.js';
+import {displayWidth, truncatePath} from '../present/width.js';
 
 const colors: Partial<Record<Activity['type'], string>> = {
 	query: 'cyan',
@@ -39,13 +40,18 @@ export function Highlighted({text, query, color}: {text: string; query: string |
  * Ink one node to lay out and measure rather than a box and a text for each part.
  */
 
-/** One activity: icon, verb, what it acted on, and a tool error in red; search matches marked. */
-export function ActivityRow({activity, depth, selected, highlight}: {activity: Activity; depth: number; selected: boolean; highlight?: string | undefined}) {
-	const line = describeActivity(activity);
+/**
+ * One activity: icon, verb, what it acted on, and a tool error in red; search matches marked. Given the
+ * columns the row has (`width`), a path too long for them is cut in its middle so the file name stays.
+ */
+export function ActivityRow({activity, depth, selected, highlight, width}: {activity: Activity; depth: number; selected: boolean; highlight?: string | undefined; width?: number | undefined}) {
+	const described = describeActivity(activity);
+	const indent = depth * 2 + 2;
+	const line = described.path && width !== undefined ? {...described, detail: truncatePath(described.detail, width - indent - displayWidth(`${described.icon} ${described.verb} `))} : described;
 	const showError = line.error !== undefined && activity.type !== 'error';
 	return (
 		<Text inverse={selected}>
-			{' '.repeat(depth * 2 + 2)}
+			{' '.repeat(indent)}
 			{line.icon} <Highlighted text={line.verb} query={highlight} color={colors[activity.type]} />
 			{line.detail === '' ? '' : ' '}
 			<Highlighted text={line.detail} query={highlight} color={activity.type === 'error' ? 'red' : undefined} />

@@ -1,5 +1,5 @@
-import {Box} from 'ink';
-import React, {useRef, useState} from 'react';
+import {Box, useStdout} from 'ink';
+import React, {useEffect, useRef, useState} from 'react';
 import {filterText, toggleErrors, type Filter} from '../query/filter.js';
 import {nextSpeed} from '../query/replay-speed.js';
 import {UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';
@@ -18,8 +18,19 @@ import {UiStore} from './ui-store.js';
 import {useTerminalSize} from './use-terminal-size.js';
 
 /** The interactive viewer. Holds only the UI state; the model lives outside React and is read per frame. */
-export function App({env, initialUi = initialUiState, filter}: {env: ViewEnv; initialUi?: UiState; filter?: Filter}) {
+export function App({env, initialUi = initialUiState, filter, onHistory}: {env: ViewEnv; initialUi?: UiState; filter?: Filter; onHistory?: (history: UiState['history']) => void}) {
 	const [uiStore] = useState(() => new UiStore(filter ? {...initialUi, filter} : initialUi));
+	// The prompts' history outlives this view: a job opened again from the chooser gets it back.
+	useEffect(() => {
+		if (!onHistory) return;
+		let last = uiStore.getState().history;
+		return uiStore.subscribe(() => {
+			const {history} = uiStore.getState();
+			if (history === last) return;
+			last = history;
+			onHistory(history);
+		});
+	}, [uiStore, onHistory]);
 	return (
 		<ViewEnvContext.Provider value={env}>
 			<UiStoreContext.Provider value={uiStore}>
@@ -53,6 +64,8 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 	const anchor = useRef<number | undefined>(undefined);
 	const rowsFor = useRef(createRowsCache()).current;
 	usePromptKeys(anchor);
+	// Writing nothing through Ink makes it draw its last frame again in full: the repaint after `fg`.
+	const {write} = useStdout();
 
 	// During a replay, space pauses and +/- change the speed; they come before the tree's use of space.
 	useCommands(
@@ -84,12 +97,28 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				const rows = rowsFor(env.store.model, current, columns);
 				const row = rows[selectedRowIndex(rows, current)];
 				anchor.current = row?.kind === 'activity' ? row.index : undefined;
-				dispatch({type: 'openPrompt', kind: 'search', text: current.search.query});
+				// The last query comes back selected: typing replaces it, ←/→ edit it.
+				dispatch({type: 'openPrompt', kind: 'search', text: current.search.query, selected: true});
 				return true;
 			}
 
 			case 'filter.open':
-				dispatch({type: 'openPrompt', kind: 'filter', text: filterText(getUi().filter)});
+				dispatch({type: 'openPrompt', kind: 'filter', text: filterText(getUi().filter), selected: true});
+				return true;
+			case 'filter.clearAll': {
+				const current = getUi();
+				if (current.filter.clauses.length === 0 && current.search.query === '') return true;
+				dispatch({type: 'clearFilters'});
+				dispatch({type: 'setMessage', message: 'filter and search cleared'});
+				return true;
+			}
+
+			case 'app.suspend':
+				env.suspend?.(() => write(''));
+				return true;
+			case 'app.back':
+				// Only for a job opened through the chooser, and from the tree (not from inside an overlay).
+				if (getUi().overlay.kind === 'none') env.back?.();
 				return true;
 			case 'filter.errors':
 				dispatch({type: 'setFilter', filter: toggleErrors(getUi().filter)});

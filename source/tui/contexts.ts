@@ -27,6 +27,10 @@ export type ViewEnv = {
 	quit: () => void;
 	/** With `--replay`: the pacing, for the space and +/- keys and the header. */
 	replay?: Replay | undefined;
+	/** Ctrl-Z: stops like other full-screen programs; `repaint` draws the screen again on `fg`. */
+	suspend?: ((repaint: () => void) => void) | undefined;
+	/** Backspace, for a job opened through the chooser (`perscope perstack`): back to the list. */
+	back?: (() => void) | undefined;
 	/** Writes an activity's raw event to a file; returns where, or throws with a message for the person. */
 	exportEvent: (activity: Activity) => string;
 };

@@ -25,18 +25,27 @@ afterEach(() => {
 describe('exporting the selected event', () => {
 	it('writes the raw JSON, pretty-printed, to perscope-<type>-<id>.json and returns the path', () => {
 		const path = exportRawEvent(raw, exec, dir);
-		expect(path).toBe(join(dir, `perscope-exec-${exec.id}.json`));
+		expect(path).toBe(join(dir, `perscope-callTools-${exec.id}.json`));
 		const written = readFileSync(path, 'utf8');
 		expect(JSON.parse(written)).toEqual(JSON.parse(raw));
 		expect(written.split('\n').length).toBeGreaterThan(5);
 	});
 
 	it('never overwrites: the next export of the same event gets -1, then -2', () => {
-		writeFileSync(join(dir, `perscope-exec-${exec.id}.json`), 'keep me');
+		writeFileSync(join(dir, `perscope-callTools-${exec.id}.json`), 'keep me');
 		const first = exportRawEvent(raw, exec, dir);
 		const second = exportRawEvent(raw, exec, dir);
-		expect([basename(first), basename(second)]).toEqual([`perscope-exec-${exec.id}-1.json`, `perscope-exec-${exec.id}-2.json`]);
-		expect(readFileSync(join(dir, `perscope-exec-${exec.id}.json`), 'utf8')).toBe('keep me');
+		expect([basename(first), basename(second)]).toEqual([`perscope-callTools-${exec.id}-1.json`, `perscope-callTools-${exec.id}-2.json`]);
+		expect(readFileSync(join(dir, `perscope-callTools-${exec.id}.json`), 'utf8')).toBe('keep me');
+	});
+
+	it('names the file after the raw event it holds, not the activity made of it', () => {
+		const returned = model.activities.find(activity => activity.type === 'delegationComplete')!;
+		const startRun = '{"type":"startRun","id":"s1","runId":"r1"}';
+		expect(basename(exportRawEvent(startRun, returned, dir))).toBe(`perscope-startRun-${returned.id}.json`);
+		// With no type of its own (or not JSON), the activity's type names it.
+		expect(exportBaseName(returned, 'not json')).toBe(`perscope-delegationComplete-${returned.id}`);
+		expect(exportBaseName(returned, '{"type":"../evil"}')).toBe(`perscope-.._evil-${returned.id}`);
 	});
 
 	it('an id from the log cannot name another directory or a hidden file', () => {

@@ -7,10 +7,30 @@ const maxIdChars = 80;
 /** Past this many files of the same name something is wrong; say so rather than loop. */
 const maxAttempts = 10_000;
 
-/** `perscope-<type>-<id>`, with anything but letters, digits, `.`, `_` and `-` replaced by `_`. */
-export function exportBaseName(activity: Activity): string {
+/** Event types are short words; a longer one is cut like an id. */
+const maxTypeChars = 40;
+
+/**
+ * `perscope-<type>-<id>`, with anything but letters, digits, `.`, `_` and `-` replaced by `_`. The type is
+ * the raw event's own (`startRun`), since that is what the file holds; an activity's type (a delegation
+ * that completed) names it only when the raw event has none.
+ */
+export function exportBaseName(activity: Activity, raw?: string): string {
 	const id = safeName(activity.id).slice(0, maxIdChars);
-	return `perscope-${safeName(activity.type)}-${id === '' ? 'activity' : id}`;
+	const type = safeName(rawEventType(raw) ?? activity.type).slice(0, maxTypeChars);
+	return `perscope-${type === '' ? 'event' : type}-${id === '' ? 'activity' : id}`;
+}
+
+/** The `type` field of a raw JSON event, when it has a string one. */
+export function rawEventType(raw: string | undefined): string | undefined {
+	if (raw === undefined) return undefined;
+	try {
+		const value: unknown = JSON.parse(raw);
+		const type = typeof value === 'object' && value !== null && !Array.isArray(value) ? Reflect.get(value, 'type') : undefined;
+		return typeof type === 'string' && type !== '' ? type : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /** Without `/` a name cannot leave `dir`, and after the `perscope-` prefix a dot cannot hide the file. */
@@ -26,7 +46,7 @@ function safeName(text: string): string {
  */
 export function exportRawEvent(raw: string, activity: Activity, dir: string = process.cwd()): string {
 	const text = prettyJson(raw);
-	const base = exportBaseName(activity);
+	const base = exportBaseName(activity, raw);
 	for (let attempt = 0; attempt < maxAttempts; attempt++) {
 		const path = join(dir, `${base}${attempt === 0 ? '' : `-${attempt}`}.json`);
 		try {

@@ -13,8 +13,8 @@ function partial(fixture: string, count: number): Model {
 	return modelFromText(readFileSync(fixturePath(fixture), 'utf8').split('\n').slice(0, count).join('\n'));
 }
 
-async function headerLines(model: Model, options: Parameters<typeof renderView>[1] = {}): Promise<string[]> {
-	const view = renderView(<Header width={100} />, {...options, model});
+async function headerLines(model: Model, options: Parameters<typeof renderView>[1] = {}, width = 100): Promise<string[]> {
+	const view = renderView(<Header width={width} />, {...options, model});
 	const frame = await waitForFrame(view, text => text.includes('perscope'));
 	view.unmount();
 	return frame.split('\n');
@@ -23,19 +23,19 @@ async function headerLines(model: Model, options: Parameters<typeof renderView>[
 describe('the header', () => {
 	it('says where the events came from and how the job ended, then the counts', async () => {
 		const [first, second] = await headerLines(modelFromFixtures('demo.ndjson'));
-		expect(first).toBe('perscope · test.ndjson · ended · job nibyyurl65b4 · ✓ completed · 10.2s');
+		expect(first).toBe('perscope · ✓ completed · job nibyyurl65b4 · 10.2s · test.ndjson · ended');
 		expect(second).toBe('223 events · 17 steps · tokens 43k in / 907 out / 14k cached · $0.15');
 	});
 
 	it('shows a run still going as live and running, with the event rate', async () => {
 		const [first, second] = await headerLines(partial('real/simple.ndjson', 5), {env: {sources: [sourceState({live: true})]}});
-		expect(first).toMatch(/^perscope · test\.ndjson · live · job ivc73wpbhfw5 · \S running · /);
+		expect(first).toMatch(/^perscope · \S running · job ivc73wpbhfw5 · \S+ · test\.ndjson · live$/);
 		expect(second).toMatch(/^5 events · \d+\/s · /);
 	});
 
 	it('says how a max-steps stop can go on', async () => {
 		const [first] = await headerLines(modelFromFixtures('max-steps.ndjson'));
-		expect(first).toContain('⏹ max steps · stopped at max steps: 3 of 3');
+		expect(first).toMatch(/⏹ max steps · job \w+ · \S+ · stopped at max steps: 3 of 3 · /);
 	});
 
 	it('shows a coordinator the job left waiting as ended, not as waiting', async () => {
@@ -48,9 +48,9 @@ describe('the header', () => {
 	it('names a running command by its pid, and says how it exited', async () => {
 		const model = modelFromFixtures('real/simple.ndjson');
 		const [running] = await headerLines(model, {env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', live: true, pid: 4242})]}});
-		expect(running).toMatch(/^perscope · perstack run \(pid 4242\) · live/);
+		expect(running).toMatch(/ · perstack run \(pid 4242\) · live$/);
 		const [exited] = await headerLines(model, {env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', pid: 4242, exitCode: 1})]}});
-		expect(exited).toMatch(/^perscope · perstack run exited 1 · ended/);
+		expect(exited).toMatch(/ · perstack run exited 1 · ended$/);
 		const [killed] = await headerLines(model, {env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', exitCode: null, signal: 'SIGTERM'})]}});
 		expect(killed).toContain('exited by SIGTERM');
 	});
@@ -58,7 +58,7 @@ describe('the header', () => {
 	it('counts bad lines and unknown events', async () => {
 		const model = modelFromText(`${readFileSync(fixturePath('mcp-and-unknown.ndjson'), 'utf8')}not json\n`);
 		const [, second] = await headerLines(model);
-		expect(second).toMatch(/ · ⚠ 1 bad lines \(d\) · 3 unknown$/);
+		expect(second).toMatch(/ · 3 steps · .* · ⚠ 1 bad line \(d\) · 3 unknown$/);
 	});
 
 	it('names the filter and how many activities it hides', async () => {
@@ -69,8 +69,24 @@ describe('the header', () => {
 	});
 
 	it('before any job, says whether it is reading or waiting for events', async () => {
-		expect((await headerLines(createModel(), {env: {sources: [sourceState({live: true, bytesRead: 10, bytesTotal: 100})]}}))[0]).toMatch(/ reading · –$/);
-		expect((await headerLines(createModel(), {env: {sources: [sourceState({kind: 'stdin', live: true, bytesTotal: undefined})]}}))[0]).toMatch(/ waiting for events · –$/);
+		expect((await headerLines(createModel(), {env: {sources: [sourceState({live: true, bytesRead: 10, bytesTotal: 100})]}}))[0]).toMatch(/ reading · – · test\.ndjson · loading$/);
+		expect((await headerLines(createModel(), {env: {sources: [sourceState({kind: 'stdin', live: true, bytesTotal: undefined})]}}))[0]).toMatch(/ waiting for events · – · test\.ndjson · live$/);
+	});
+
+	it('keeps the status, job and time when the source is long, at 80 and 60 columns', async () => {
+		const path = '/home/someone/work/projects/agents/logs/2026/11/21/a-rather-long-run-name.ndjson';
+		const model = modelFromFixtures('demo.ndjson');
+		const [at80] = await headerLines(model, {env: {sourceLabel: path, sources: [sourceState({label: path})]}}, 80);
+		expect(at80).toMatch(/^perscope · ✓ completed · job nibyyurl65b4 · 10\.2s · a-rather-long-run-name\.nd\S*…$/);
+		expect(at80).toHaveLength(80);
+		const [at60] = await headerLines(model, {env: {sourceLabel: path, sources: [sourceState({label: path})]}}, 60);
+		expect(at60).toMatch(/^perscope · ✓ completed · job nibyyurl65b4 · 10\.2s · a-rath.*…$/);
+		const files = ['/logs/one.ndjson', '/logs/two.ndjson', '/logs/three.ndjson'];
+		const [several] = await headerLines(model, {env: {sourceLabel: files.join(', '), sources: files.map(label => sourceState({label}))}}, 80);
+		expect(several).toBe('perscope · ✓ completed · job nibyyurl65b4 · 10.2s · one.ndjson +2 files · ended');
+		const command = ['npx', 'perstack', 'run', '--config', 'perstack.toml', 'coordinator', 'Fix the failing tests please'];
+		const [child] = await headerLines(model, {env: {sourceLabel: command.join(' '), sources: [sourceState({kind: 'command', label: command.join(' '), command, live: true, pid: 7})]}}, 90);
+		expect(child).toMatch(/^perscope · \S completed · job nibyyurl65b4 · \S+ · npx perstack run … \(pid 7\) · live$/);
 	});
 
 	it('keeps escape sequences in the source label off the terminal', async () => {
@@ -93,11 +109,11 @@ describe('currentJob', () => {
 		const all = ' · all 2 jobs: 18 steps · tokens 45k in / 930 out · $0.15';
 		// No selection: the job that saw an event last.
 		const [first, second] = await lines();
-		expect(first).toBe('perscope · test.ndjson · ended · job 2/2 nibyyurl65b4 · ✓ completed · 10.2s');
+		expect(first).toBe('perscope · ✓ completed · job 2/2 nibyyurl65b4 · 10.2s · test.ndjson · ended');
 		expect(second).toBe(`239 events · job 2/2: 17 steps · tokens 43k in / 907 out / 14k cached · $0.15${all}`);
 		const [selectedFirst, selectedSecond] = await lines('j:ivc73wpbhfw5k0eafe5tydni');
-		expect(selectedFirst).toBe('perscope · test.ndjson · ended · job 1/2 ivc73wpbhfw5 · ✓ completed · 308ms');
-		expect(selectedSecond).toMatch(/^239 events · job 1\/2: 1 steps? · tokens 1\.9k in \/ 23 out \/ 0 cached · \$0\.0060 · /);
+		expect(selectedFirst).toBe('perscope · ✓ completed · job 1/2 ivc73wpbhfw5 · 308ms · test.ndjson · ended');
+		expect(selectedSecond).toMatch(/^239 events · job 1\/2: 1 step · tokens 1\.9k in \/ 23 out \/ 0 cached · \$0\.0060 · /);
 		expect(selectedSecond!.endsWith(all)).toBe(true);
 	});
 

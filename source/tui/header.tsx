@@ -3,7 +3,8 @@ import React from 'react';
 import type {Job, Model} from '../model/state.js';
 import {endedWhileWaiting, isLive, jobTotals, runSteps, shownStatus} from '../query/tree.js';
 import {isLoading} from '../input/source-state.js';
-import {formatCount, formatDuration} from '../present/format.js';
+import {formatCount, formatDuration, plural} from '../present/format.js';
+import {shortSourceLabel} from '../present/source-label.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useEffect, useRef} from 'react';
 import {describeFilter, isEmptyFilter} from '../query/filter.js';
@@ -17,6 +18,7 @@ import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Usage} from '../model/events.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
+import {Line} from './line.js';
 
 /**
  * The spinner turns with the clock rather than its own timer: a timer of its own would redraw the whole
@@ -41,8 +43,8 @@ export function currentJob(model: Model): Job | undefined {
 }
 
 /**
- * Two lines: where events come from and how the job stands; then the counts (events, rate, steps,
- * tokens, bad lines).
+ * Two lines: how the job stands and where its events come from; then the counts (events, rate, steps,
+ * tokens, cost, bad lines; with several jobs, all of them together).
  */
 export function Header({width}: {width: number}) {
 	const env = useViewEnv();
@@ -77,49 +79,51 @@ export function Header({width}: {width: number}) {
 		const timer = setInterval(() => store.markChanged(), spinnerFrameMs);
 		return () => clearInterval(timer);
 	}, [live, store]);
+	// Status, job and time come first: on a narrow screen the source's name is what gets cut.
+	const loading = sources.some(isLoading);
 	return (
 		<Box flexDirection="column" width={width}>
-			<Text wrap="truncate-end">
+			<Line width={width}>
 				<Text bold color="cyan">
 					perscope
 				</Text>
-				<Text color="gray"> · </Text>
-				{sanitizeLine(sourceLabel)}
-				{sources.map(source => (source.pid !== undefined && source.live ? ` (pid ${source.pid})` : ''))}
-				{exit ? <Text color={exit.exitCode === 0 ? 'green' : 'red'}>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text> : null}
-				{env.replay ? (
-					<Text color="magenta">{!reading ? ' · replayed' : env.replay.paused ? ' · ⏸ replay paused (space)' : ` · ▶ replay ${env.replay.speed}× (+/-)`}</Text>
-				) : (
-					<Text color="gray">{reading ? ' · live' : ' · ended'}</Text>
-				)}
-				{job ? (
-					<Text color="gray">
-						{' '}
-						· {jobLabel} {sanitizeLine(job.jobId).slice(0, 12)}
-					</Text>
-				) : null}
 				<Text color="gray"> · </Text>
 				{live ? (
 					<Text color="yellow">{spinnerGlyph(now)}</Text>
 				) : (
 					<Text color={look.color}>{look.glyph}</Text>
 				)}
-				<Text color={look.color}> {job ? look.word : sources.some(isLoading) ? 'reading' : 'waiting for events'}</Text>
-				{maxNote ? <Text color="yellow"> · {sanitizeLine(maxNote)}</Text> : null}
+				<Text color={look.color}> {job ? look.word : loading ? 'reading' : 'waiting for events'}</Text>
+				{job ? (
+					<Text color="gray">
+						{' '}
+						· {jobLabel} {sanitizeLine(job.jobId).slice(0, 12)}
+					</Text>
+				) : null}
 				<Text color="gray"> · {formatDuration(span)}</Text>
-			</Text>
-			<Text wrap="truncate-end" color="gray">
+				{maxNote ? <Text color="yellow"> · {sanitizeLine(maxNote)}</Text> : null}
+				<Text color="gray"> · </Text>
+				{sanitizeLine(shortSourceLabel(sourceLabel, sources))}
+				{sources.map(source => (source.pid !== undefined && source.live ? ` (pid ${source.pid})` : ''))}
+				{exit ? <Text color={exit.exitCode === 0 ? 'green' : 'red'}>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text> : null}
+				{env.replay ? (
+					<Text color="magenta">{!reading ? ' · replayed' : env.replay.paused ? ' · ⏸ replay paused (space)' : ` · ▶ replay ${env.replay.speed}× (+/-)`}</Text>
+				) : (
+					<Text color="gray">{loading ? ' · loading' : reading ? ' · live' : ' · ended'}</Text>
+				)}
+			</Line>
+			<Line width={width} color="gray">
 				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {all ? `${jobLabel}: ` : ''}
-				{totals?.steps ?? 0} steps · tokens{' '}
+				{plural(totals?.steps ?? 0, 'step')} · tokens{' '}
 				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
 				{cost === undefined ? null : <Text> · {cost}</Text>}
 				{all ? (
 					<Text>
 						{' '}
-						· all {jobs.length} jobs: {all.steps} steps · tokens {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)}
+						· all {jobs.length} jobs: {plural(all.steps, 'step')} · tokens {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)}
 					</Text>
 				) : null}
-				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {model.diagnosticCount} bad lines (d)</Text> : null}
+				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {plural(model.diagnosticCount, 'bad line')} (d)</Text> : null}
 				{model.unknownEvents.size > 0 ? <Text> · {[...model.unknownEvents.values()].reduce((a, b) => a + b, 0)} unknown</Text> : null}
 				{isEmptyFilter(ui.filter) ? null : (
 					<Text color="magenta">
@@ -127,7 +131,7 @@ export function Header({width}: {width: number}) {
 						· filter {describeFilter(ui.filter)} ({hidden} hidden)
 					</Text>
 				)}
-			</Text>
+			</Line>
 		</Box>
 	);
 }

@@ -27,6 +27,15 @@ describe('the inspector lines', () => {
 		expect(lines.map(line => line.text)).toContain('time: 2026-11-21T21:01:13.376Z');
 	});
 
+	it('name the run status once when its word is the raw status, and both when they differ', () => {
+		const model = modelFromFixtures('real/tools.ndjson');
+		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'exec'), undefined, 80).map(line => line.text);
+		expect(lines).toContain('status: completed');
+		const stopped = modelFromFixtures('max-steps.ndjson');
+		const stoppedLines = inspectorLines(stopped, stopped.activities.at(-1)!, undefined, 80).map(line => line.text);
+		expect(stoppedLines).toContain('status: max steps (stoppedByExceededMaxSteps)');
+	});
+
 	it('show a tool call’s arguments pretty-printed, and say when its result has not come yet', () => {
 		const model = modelFromFixtures('real/interactive-1.ndjson');
 		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'interactiveTool'), undefined, 80);

@@ -6,6 +6,7 @@ import {sanitizeBlock, sanitizeLine} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
 import {interactiveStop, stepCheckpoint} from '../query/resume-command.js';
 import {statusLook} from '../present/status.js';
+import {assertNever} from '../model/assert-never.js';
 
 export type InspectorLine = {text: string; tone?: 'heading' | 'label' | 'error' | 'dim'};
 
@@ -94,6 +95,8 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 				if (activity.result) block(activity.result.text, activity.result.error === undefined ? undefined : 'error');
 				else lines.push({text: '(waiting for the delegate)', tone: 'dim'});
 				break;
+			default:
+				return assertNever(activity);
 		}
 	}
 
@@ -106,7 +109,9 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	if (run) {
 		heading('Run');
 		field('expert', run.expertKey);
-		field('status', `${statusLook[run.status].word} (${run.status})`);
+		// The raw status only when the word differs from it (`max steps (stoppedByExceededMaxSteps)`).
+		const word = statusLook[run.status].word;
+		field('status', word === run.status ? word : `${word} (${run.status})`);
 		field('steps', run.endedSteps.size);
 		field('depth', depthOf(model, run));
 		if (run.resumesRunId) field('resumes run', run.resumesRunId);

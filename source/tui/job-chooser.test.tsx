@@ -33,9 +33,10 @@ describe('the job chooser', () => {
 		const {view} = choose(root, listJobs(root));
 		const frame = await waitForFrame(view, text => text.includes('newest first'));
 		const lines = frame.split('\n');
-		expect(lines[0]).toBe(`perscope · 1 jobs in ${root} · newest first`);
-		expect(lines[1]).toMatch(/^ {2}JOB +EXPERT +STATUS +STEPS +STARTED$/);
-		expect(selectedLine(frame)).toMatch(/^› xrg3kr5eyfy4evxm775cs81p +coordinator +✓ completed +6 +\S/);
+		expect(lines[0]).toBe(`perscope · 1 job in ${root} · newest first`);
+		expect(lines[1]).toMatch(/^ {2}JOB +EXPERT +STATUS +STEPS +RUNS +STARTED$/);
+		// The runs column, and the start in the format --print uses.
+		expect(selectedLine(frame)).toMatch(/^› xrg3kr5eyfy4evxm775cs81p +coordinator +✓ completed +6 +3 +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 		expect(lines.at(-1)).toBe('↑↓ choose · enter open · q quit');
 		view.unmount();
 	});
@@ -55,6 +56,22 @@ describe('the job chooser', () => {
 		view.unmount();
 	});
 
+	it('handles every key of a burst read at once (type-ahead, key repeat, ssh lag): j j enter opens the third job', async () => {
+		const jobs = [job('newest'), job('middle'), job('oldest')];
+		const {view, chosen, press} = choose('/jobs', jobs);
+		await waitForFrame(view, text => selectedLine(text)?.includes('newest') ?? false);
+		await press('jj\r');
+		expect(chosen).toEqual([jobs[2]]);
+		view.unmount();
+	});
+
+	it('starts on the job it was opened from when the person comes back to the list', async () => {
+		const jobs = [job('newest'), job('middle'), job('oldest')];
+		const view = render(<JobChooser root="/jobs" jobs={jobs} initialJobPath="/jobs/middle" onChoose={() => undefined} />);
+		expect(selectedLine(await waitForFrame(view, text => text.includes('oldest')))).toContain('middle');
+		view.unmount();
+	});
+
 	it('resolves with nothing when the person quits', async () => {
 		const {view, chosen, press} = choose('/jobs', [job('only')]);
 		await waitForFrame(view, text => text.includes('only'));
@@ -66,6 +83,14 @@ describe('the job chooser', () => {
 	it('says so when there are no jobs', async () => {
 		const {view} = choose('/empty', []);
 		expect(await waitForFrame(view, text => text.includes('No jobs here.'))).toContain('0 jobs in /empty');
+	});
+
+	it('dates a job the way --print does, to the second in local time', async () => {
+		const startedAt = new Date(2026, 10, 21, 21, 1, 39).getTime();
+		const {view} = choose('/jobs', [job('dated', {startedAt, runs: 12})]);
+		const frame = await waitForFrame(view, text => text.includes('dated'));
+		expect(selectedLine(frame)).toMatch(/ +3 +12 2026-11-21 21:01:39$/);
+		view.unmount();
 		view.unmount();
 	});
 

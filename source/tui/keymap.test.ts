@@ -60,6 +60,9 @@ describe('commandFor', () => {
 		expect(commandFor('', key({escape: true}))).toBe('overlay.close');
 		expect(commandFor('\r', key({return: true}))).toBe('item.activate');
 		expect(commandFor('z', plain)).toBeUndefined();
+		expect(commandFor('z', key({ctrl: true}))).toBe('app.suspend');
+		expect(commandFor('', key({backspace: true}))).toBe('app.back');
+		expect(commandFor('c', plain)).toBe('filter.clearAll');
 	});
 });
 
@@ -82,6 +85,11 @@ describe('pressesOf', () => {
 		expect(presses[2]!.key.return).toBe(true);
 		expect(presses[3]!.key.backspace).toBe(true);
 		expect(presses[4]!.key.ctrl).toBe(true);
+	});
+
+	it('keeps Ctrl-letters inside a run: Ctrl-Z, Ctrl-U, Ctrl-W', () => {
+		const presses = pressesOf('a\u001A\u0015\u0017b', plain);
+		expect(presses.map(press => `${press.key.ctrl ? '^' : ''}${press.input}`)).toEqual(['a', '^z', '^u', '^w', 'b']);
 	});
 
 	it('reads Esc then a key in one read as the two presses, not as Alt+key', () => {

@@ -24,12 +24,15 @@ export type Command =
 	| 'stderr.open'
 	| 'app.quit'
 	| 'app.interrupt'
+	| 'app.suspend'
+	| 'app.back'
 	| 'confirm.yes'
 	| 'search.open'
 	| 'search.next'
 	| 'search.previous'
 	| 'filter.open'
 	| 'filter.errors'
+	| 'filter.clearAll'
 	| 'timeline.toggle'
 	| 'usage.open'
 	| 'inspector.export'
@@ -39,6 +42,9 @@ export type Command =
 
 export function commandFor(input: string, key: Key): Command | undefined {
 	if (key.ctrl && input === 'c') return 'app.interrupt';
+	if (key.ctrl && input === 'z') return 'app.suspend';
+	// Backspace (DEL or ^H; see keypress.tsx for how it is told from the Delete key).
+	if (key.backspace && !key.ctrl && !key.meta) return 'app.back';
 	if (key.upArrow) return 'nav.up';
 	if (key.downArrow) return 'nav.down';
 	if (key.leftArrow) return 'pane.collapse';
@@ -92,6 +98,8 @@ export function commandFor(input: string, key: Key): Command | undefined {
 			return 'filter.open';
 		case 'x':
 			return 'filter.errors';
+		case 'c':
+			return 'filter.clearAll';
 		case 't':
 			return 'timeline.toggle';
 		case 'u':
@@ -120,6 +128,9 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['/', 'search activity text (n / N: next / previous match, esc clears)'],
 	[':', 'filter: type:exec expert:NAME run:ID errors step:10-20 text, -term negates'],
 	['x', 'errors only, on / off'],
+	['c', 'clear every filter (:, x, --filter) and the search'],
+	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
+	['', 'reopened, the last text is selected: typing replaces it'],
 	['t', 'timeline: one row per step, child runs nested (esc back)'],
 	['u', 'token usage per expert'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
@@ -129,6 +140,8 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['?', 'this help'],
 	['esc', 'close the inspector or overlay'],
 	['q  Ctrl-C', 'quit (Ctrl-C first interrupts a running command)'],
+	['Ctrl-Z', 'suspend to the shell (fg comes back)'],
+	['backspace', 'back to the job list (perscope perstack)'],
 ];
 
 const noModifiers: Key = {
@@ -159,7 +172,7 @@ export type Press = {input: string; key: Key};
 /**
  * The key presses in one read. Ink splits escape sequences but hands over a run of plain characters as one
  * string (key repeat, a fast typist, a paste): each character is its own press, and Enter, Backspace and
- * Ctrl-C inside the run keep their meaning.
+ * Ctrl-letters (Ctrl-C, Ctrl-Z, Ctrl-U…) inside the run keep their meaning.
  */
 export function pressesOf(input: string, key: Key): Press[] {
 	// Esc then a key in one read arrives as Alt+key (ESC-prefixed). Nothing is bound to Alt, so it is
@@ -176,9 +189,15 @@ export function pressesOf(input: string, key: Key): Press[] {
 	for (const character of input) {
 		if (character === '\r' || character === '\n') presses.push({input: '\r', key: {...noModifiers, return: true}});
 		else if (character === '\u007F' || character === '\b') presses.push({input: '', key: {...noModifiers, backspace: true}});
-		else if (character === '\u0003') presses.push({input: 'c', key: {...noModifiers, ctrl: true}});
+		else if (isControlLetter(character)) presses.push({input: String.fromCodePoint((character.codePointAt(0) ?? 0) + 96), key: {...noModifiers, ctrl: true}});
 		else presses.push({input: character, key: noModifiers});
 	}
 
 	return presses;
+}
+
+/** Ctrl-A … Ctrl-Z, except those that are keys of their own (Backspace, Tab, Enter). */
+function isControlLetter(character: string): boolean {
+	const code = character.codePointAt(0) ?? 0;
+	return code >= 1 && code <= 26 && code !== 8 && code !== 9 && code !== 10 && code !== 13;
 }

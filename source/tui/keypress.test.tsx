@@ -26,7 +26,7 @@ function Typing({log}: {log: Log}) {
 	useTextCapture(
 		(input, key) => {
 			if (key.return) open.current = false;
-			else log.push(`typed:${input}`);
+			else log.push(`typed:${input}${key.backspace ? '<backspace>' : ''}${key.delete ? '<delete>' : ''}`);
 		},
 		() => open.current,
 	);
@@ -77,5 +77,34 @@ describe('key handling', () => {
 			`/jq${keys.enter}j`,
 		);
 		expect(log).toEqual(['typed:j', 'typed:q', 'tree:nav.down']);
+	});
+
+	it('tells Backspace (DEL) from the Delete key (ESC [3~), which Ink names alike', async () => {
+		const log: Log = [];
+		const view = render(
+			<KeypressProvider>
+				<Typing log={log} />
+			</KeypressProvider>,
+		);
+		await settle();
+		for (const input of ['/', '\u007F', '\u001B[3~', '\b']) {
+			view.stdin.write(input);
+			await settle();
+		}
+
+		view.unmount();
+		expect(log).toEqual(['typed:<backspace>', 'typed:<delete>', 'typed:<backspace>']);
+	});
+
+	it('offers Ctrl-Z as a command even while a line is being typed', async () => {
+		const log: Log = [];
+		await pressAll(
+			<>
+				<Typing log={log} />
+				<Handler name="app" priority={priorities.app} log={log} uses={() => true} />
+			</>,
+			'/a\u001Ab',
+		);
+		expect(log).toEqual(['typed:a', 'app:app.suspend', 'typed:b']);
 	});
 });

@@ -1,4 +1,4 @@
-import {useInput, type Key} from 'ink';
+import {useInput, useStdin, type Key} from 'ink';
 import React, {createContext, useContext, useEffect, useRef, type ReactNode} from 'react';
 import {commandFor, pressesOf, type Command} from './keymap.js';
 
@@ -34,12 +34,30 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 		},
 	});
 
+	// Ink names both the Backspace key (DEL) and the Delete key (ESC [3~) `delete`. The sequence read tells
+	// them apart: this listener is added once, before useInput's, so it sees each read first.
+	const {internal_eventEmitter: reads} = useStdin();
+	const lastRead = useRef('');
+	useEffect(() => {
+		const note = (data: string) => {
+			lastRead.current = data;
+		};
+
+		reads.on('input', note);
+		return () => {
+			reads.off('input', note);
+		};
+	}, [reads]);
+
 	useInput(
-		(input, key) => {
+		(input, rawKey) => {
+			const key = rawKey.delete && (lastRead.current === '\u007F' || lastRead.current === '\u001B\u007F') ? {...rawKey, delete: false, backspace: true} : rawKey;
 			for (const press of pressesOf(input, key)) {
+				// Suspending works whatever is open, as it does in other full-screen programs.
+				const suspend = press.key.ctrl && press.input === 'z';
 				// Decided per press, from state that is current now: `/` then `vitest` in one read is a
 				// search for "vitest", not a search followed by six commands.
-				if (capture.current?.active()) {
+				if (!suspend && capture.current?.active()) {
 					capture.current.handle(press.input, press.key);
 					continue;
 				}

@@ -1,6 +1,8 @@
 import {readFileSync} from 'node:fs';
 import React, {type ReactElement} from 'react';
 import {Text} from 'ink';
+import stringWidth from 'string-width';
+import {activityIcons} from '../present/describe-activity.js';
 import {describe, expect, it} from 'vitest';
 import {keys, sourceState, waitForFrame} from '../../test/helpers/app.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
@@ -52,7 +54,7 @@ describe('the help overlay', () => {
 		await view.press('j');
 		await waitForFrame(view, text => /2–7 of/.test(text));
 		await view.press('G');
-		const bottom = await waitForFrame(view, text => text.includes('Status: ● running'));
+		const bottom = await waitForFrame(view, text => text.includes('● running'));
 		expect(bottom).toContain('✓ completed');
 		await view.press(keys.escape);
 		await waitForFrame(view, text => text === 'closed');
@@ -78,12 +80,27 @@ describe('the help overlay', () => {
 	});
 });
 
+describe('the help overlay at 60 columns', () => {
+	it('wraps what does not fit rather than cutting it, and names every icon a row can show', async () => {
+		const view = await open({kind: 'help', scroll: 0}, scroll => <HelpOverlay scroll={scroll} height={200} width={60} />);
+		const frame = view.lastFrame()!;
+		const body = frame.split('\n').slice(1, -1);
+		expect(body.every(line => stringWidth(line) <= 60 && !line.endsWith('…'))).toBe(true);
+		// A description too long for one line goes on under itself.
+		const toggle = body.findIndex(line => line.startsWith('enter  space'));
+		expect(body[toggle + 1]).toMatch(/^ {15}\S/);
+		for (const icon of activityIcons()) expect(frame).toContain(icon);
+		expect(frame).toContain('📁 list / mkdir');
+		view.unmount();
+	});
+});
+
 describe('the diagnostics overlay', () => {
 	it('lists each bad line with where it was, then the unknown event types', async () => {
 		const model = modelFromText(`${readFileSync(fixturePath('mcp-and-unknown.ndjson'), 'utf8')}not json\n`, {source: 'run.ndjson'});
 		const view = await open({kind: 'diagnostics', scroll: 0}, scroll => <DiagnosticsOverlay scroll={scroll} height={10} width={90} />, {model});
 		const frame = view.lastFrame()!;
-		expect(frame.split('\n')[0]).toBe(' Diagnostics (1 bad lines)');
+		expect(frame.split('\n')[0]).toBe(' Diagnostics (1 bad line)');
 		expect(frame).toMatch(/run\.ndjson:33 {2}\S/);
 		expect(frame).toContain('unknown event type skillHealthCheck × 1');
 		expect(frame).toContain('unknown event type startPlanning × 2');
@@ -108,6 +125,16 @@ describe('the usage overlay', () => {
 		view.unmount();
 	});
 
+	it('keeps every column at 60 columns, numbers narrowed first', async () => {
+		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={60} />, {model: modelFromFixtures('demo.ndjson')});
+		const lines = view.lastFrame()!.split('\n');
+		expect(lines[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED {2}SHARE$/);
+		const lead = lines.find(line => line.startsWith('bugfix-lead'));
+		expect(lead).toMatch(/^bugfix-lead +2 +28k +597 +\S+ +\S+ +\d+%$/);
+		expect(lines.every(line => stringWidth(line) <= 60 && !line.endsWith('…'))).toBe(true);
+		view.unmount();
+	});
+
 	it('says when no usage was reported yet', async () => {
 		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={100} />, {model: createModel()});
 		expect(view.lastFrame()).toContain('No token usage reported yet.');
@@ -120,6 +147,21 @@ describe('the stderr overlay', () => {
 		const sources = [sourceState({label: 'perstack run', kind: 'command', stderr: ['warn: slow', 'error: boom'], stderrCount: 120})];
 		const view = await open({kind: 'stderr', scroll: 0}, scroll => <StderrOverlay scroll={scroll} height={10} width={90} />, {env: {sources}});
 		expect(view.lastFrame()!.split('\n').slice(0, 4)).toEqual([' stderr', 'perstack run: 120 lines (the last 2 kept)', 'warn: slow', 'error: boom']);
+		view.unmount();
+	});
+
+	it('keeps a stack trace\'s indentation and wraps its long lines under themselves', async () => {
+		const trace = ['Error: boom', '    at Object.<anonymous> (/home/someone/projects/a-rather-long-project-name/src/index.js:10:15)', '\tat next (node:internal/x.js:1:1)'];
+		const sources = [sourceState({label: 'perstack run', kind: 'command', stderr: trace, stderrCount: 3})];
+		const view = await open({kind: 'stderr', scroll: 0}, scroll => <StderrOverlay scroll={scroll} height={12} width={50} />, {env: {sources}});
+		const lines = view.lastFrame()!.split('\n');
+		expect(lines[2]).toBe('Error: boom');
+		expect(lines[3]).toMatch(/^ {4}at Object\.<anonymous>/);
+		// The rest of the frame follows, indented under it, and nothing is cut.
+		expect(lines[4]).toMatch(/^ {6}\S/);
+		expect(lines.join('\n')).toContain('index.js:10:15)');
+		expect(lines.some(line => /^ +at next \(node:internal/.test(line))).toBe(true);
+		expect(lines.every(line => stringWidth(line) <= 50 && !line.endsWith('…'))).toBe(true);
 		view.unmount();
 	});
 

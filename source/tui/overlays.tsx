@@ -2,14 +2,17 @@ import {Box, Text} from 'ink';
 import React, {useMemo} from 'react';
 import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
 import {formatCost} from '../present/cost.js';
-import {formatCount} from '../present/format.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {formatCount, plural} from '../present/format.js';
+import {sanitizeBlock, sanitizeLine} from '../present/sanitize.js';
+import {iconLegend} from '../present/describe-activity.js';
+import {packItems, wrapIndented, wrapToWidth} from '../present/wrap.js';
 import {padEnd} from '../present/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
 import {inspectorLines, type InspectorLine} from './inspector-lines.js';
 import type {Command} from './keymap.js';
 import {keyHelp} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
+import {Line} from './line.js';
 import {maxScroll, ScrollPanel} from './scroll-panel.js';
 import type {UiAction} from './ui-state.js';
 
@@ -91,14 +94,23 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 }
 
 export function HelpOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
+	// Narrow screens wrap rather than cut: a key's description continues under itself, icons pack into lines.
+	const keyColumn = 15;
+	const textWidth = Math.max(10, width - 1);
 	const lines: InspectorLine[] = [
 		{text: 'Keys', tone: 'heading'},
-		...keyHelp.map(([keys, what]) => ({text: `${keys.padEnd(14)} ${what}`})),
+		...keyHelp.flatMap(([keys, what]) =>
+			wrapToWidth(what, Math.max(10, textWidth - keyColumn)).map((piece, index) => ({text: `${(index === 0 ? keys : '').padEnd(keyColumn - 1)} ${piece}`})),
+		),
 		{text: ''},
 		{text: 'Icons', tone: 'heading'},
-		{text: '💬 query  📄 read  ✏️ write/edit  ⚡ exec  🤝 delegate  📬 delegates returned  ☑ todo'},
-		{text: '🏁 attempt completion  ✅ complete  ❌ error  🔁 retry  🙋 interactive tool  🔧 other tool'},
-		{text: 'Status: ● running  ✓ completed  ✗ error  ⏸ waiting (delegates / input)  ⏹ max steps'},
+		...packItems(
+			iconLegend.map(([icon, meaning]) => `${icon} ${meaning}`),
+			textWidth,
+		).map(text => ({text})),
+		{text: ''},
+		{text: 'Status', tone: 'heading'},
+		...packItems(['● running', '✓ completed', '✗ error', '⏸ waiting (delegates / input)', '⏹ max steps'], textWidth).map(text => ({text})),
 	];
 	useOverlayKeys(lines.length, height);
 	return <ScrollPanel title="Help" lines={lines} scroll={scroll} height={height} width={width} hint="esc close" />;
@@ -113,18 +125,40 @@ export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; hei
 	if (model.diagnosticCount > model.diagnostics.length) all.push({text: `… and ${model.diagnosticCount - model.diagnostics.length} more`, tone: 'dim'});
 	if (all.length === 0) all.push({text: 'No bad lines.', tone: 'dim'});
 	useOverlayKeys(all.length, height);
-	return <ScrollPanel title={`Diagnostics (${model.diagnosticCount} bad lines)`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
+	return <ScrollPanel title={`Diagnostics (${plural(model.diagnosticCount, 'bad line')})`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
+}
+
+/**
+ * Columns of the usage table for a screen `width` wide: numbers narrow first, then the expert's name. COST
+ * (0 when left out) goes where it would squeeze the name below what reads as a name: the token columns, REASON
+ * and SHARE stay.
+ */
+export function usageColumns(width: number): {expert: number; number: number; cost: number; bar: boolean} {
+	const number = width >= 90 ? 9 : 6;
+	// RUNS, four token counts, SHARE, and the spaces between them.
+	const tokens = 5 + 4 * (number + 1) + 2 + 5 + 1;
+	// `<$0.0001` is the widest cost below a thousand dollars.
+	const costWidth = width >= 90 ? 9 : 8;
+	const cost = width - 1 - tokens - (costWidth + 1) >= 16 ? costWidth : 0;
+	const fixed = tokens + (cost === 0 ? 0 : cost + 1);
+	const bar = width - fixed - 24 >= 21;
+	return {expert: Math.max(8, Math.min(24, width - 1 - fixed)), number, cost, bar};
 }
 
 export function UsageOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
 	const {model, prices} = useViewEnv();
 	useModelVersion();
 	const rows = usageByExpert(model, undefined, prices);
-	const header = `${padEnd('EXPERT', 24)} ${'RUNS'.padStart(5)} ${'INPUT'.padStart(9)} ${'OUTPUT'.padStart(9)} ${'REASON'.padStart(9)} ${'CACHED'.padStart(9)} ${'COST'.padStart(9)}  SHARE`;
+	const columns = usageColumns(width);
+	const count = (value: number) => formatCount(value).padStart(columns.number);
+	// Short headings where the numbers are narrow: REASON and CACHED must not be the ones that go.
+	const heading = (long: string, short: string) => (long.length <= columns.number ? long : short).padStart(columns.number);
+	const costHeading = columns.cost ? ` ${'COST'.padStart(columns.cost)}` : '';
+	const header = `${padEnd('EXPERT', columns.expert)} ${'RUNS'.padStart(5)} ${heading('INPUT', 'IN')} ${heading('OUTPUT', 'OUT')} ${heading('REASON', 'REASN')} ${heading('CACHED', 'CACHE')}${costHeading}  SHARE`;
 	const lines: InspectorLine[] = [
 		{text: header, tone: 'heading'},
 		...rows.map(row => ({
-			text: `${padEnd(sanitizeLine(row.expertKey), 24)} ${String(row.runs).padStart(5)} ${formatCount(row.usage.inputTokens).padStart(9)} ${formatCount(row.usage.outputTokens).padStart(9)} ${formatCount(row.usage.reasoningTokens).padStart(9)} ${formatCount(row.usage.cachedInputTokens).padStart(9)} ${formatCost(row.cost).padStart(9)}  ${formatShare(row.share).padStart(5)} ${'█'.repeat(Math.round(row.share / 5))}`,
+			text: `${padEnd(sanitizeLine(row.expertKey), columns.expert)} ${String(row.runs).padStart(5)} ${count(row.usage.inputTokens)} ${count(row.usage.outputTokens)} ${count(row.usage.reasoningTokens)} ${count(row.usage.cachedInputTokens)}${columns.cost ? ` ${formatCost(row.cost).padStart(columns.cost)}` : ''}  ${formatShare(row.share).padStart(5)}${columns.bar ? ` ${'█'.repeat(Math.round(row.share / 5))}` : ''}`,
 		})),
 	];
 	if (rows.length === 0) lines.push({text: 'No token usage reported yet.', tone: 'dim'});
@@ -138,8 +172,9 @@ export function StderrOverlay({scroll, height, width}: {scroll: number; height: 
 	const lines: InspectorLine[] = [];
 	for (const source of sources) {
 		if (source.stderrCount === 0) continue;
-		lines.push({text: sanitizeLine(`${source.label}: ${source.stderrCount} lines${source.stderrCount > source.stderr.length ? ` (the last ${source.stderr.length} kept)` : ''}`), tone: 'heading'});
-		for (const line of source.stderr) lines.push({text: sanitizeLine(line)});
+		lines.push({text: sanitizeLine(`${source.label}: ${plural(source.stderrCount, 'line')}${source.stderrCount > source.stderr.length ? ` (the last ${source.stderr.length} kept)` : ''}`), tone: 'heading'});
+		// A stack trace reads by its indentation, and its long lines are wrapped rather than cut.
+		for (const line of source.stderr) for (const block of sanitizeBlock(line).split('\n')) for (const text of wrapIndented(block, Math.max(10, width - 1))) lines.push({text});
 	}
 
 	if (lines.length === 0) lines.push({text: 'Nothing was written to stderr.', tone: 'dim'});
@@ -163,7 +198,7 @@ export function ConfirmQuit({width}: {width: number}) {
 	);
 	return (
 		<Box width={width} borderStyle="round" borderColor="yellow" paddingX={1}>
-			<Text wrap="truncate-end">The command is still running. Stop it and quit? (y / n)</Text>
+			<Line width={width - 4}>The command is still running. Stop it and quit? (y / n)</Line>
 		</Box>
 	);
 }

@@ -4,7 +4,7 @@ import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
 import {endedWhileWaiting, runSteps, shownStatus} from '../query/tree.js';
-import {formatCount, formatDuration, span} from '../present/format.js';
+import {formatCount, formatDuration, plural, span} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {lastRun, maxShownDepth} from './rows.js';
 import {endedWhileWaitingLook, statusLook} from '../present/status.js';
@@ -66,7 +66,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 			</Text>
 			<Text color="gray">
 				{' · '}
-				{stats.steps} step{stats.steps === 1 ? '' : 's'} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ {formatCost(cost)} · {formatDuration(stats.durationMs)}
+				{plural(stats.steps, 'step')} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ {formatCost(cost)} · {formatDuration(stats.durationMs)}
 				{resumes}
 				{branched}
 				{orphan ? ' · parent not in log' : ''}

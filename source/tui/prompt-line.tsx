@@ -1,11 +1,13 @@
-import {Text} from 'ink';
+import {Text, type Key} from 'ink';
 import React, {useRef} from 'react';
 import {parseFilter} from '../query/filter.js';
 import {stepMatch} from '../query/search.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
+import {Line as FittedLine} from './line.js';
 import {createMatchCache, revealActivity} from './find.js';
 import {useTextCapture} from './keypress.js';
+import {browse, editLine, splitAtCursor, type Line, type LineEdit, type Recall} from './line-editor.js';
 
 /**
  * The line typed at the bottom: `/` searches as you type (jumping to the first match from where the
@@ -20,7 +22,7 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 		const open = current.prompt;
 		if (!open) return;
 		const {dispatch} = store;
-		if (key.escape) {
+		if (key.escape || (key.ctrl && input === 'c')) {
 			if (open.kind === 'search') dispatch({type: 'setSearch', query: '', current: undefined});
 			dispatch({type: 'closePrompt'});
 			return;
@@ -28,6 +30,7 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 
 		if (key.return) {
 			if (open.kind === 'search') {
+				dispatch({type: 'remember', kind: 'search', text: open.text});
 				dispatch({type: 'closePrompt'});
 				return;
 			}
@@ -35,29 +38,73 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 			const parsed = parseFilter(open.text);
 			if (parsed.ok) {
 				dispatch({type: 'setFilter', filter: parsed.filter});
+				dispatch({type: 'remember', kind: 'filter', text: open.text});
 				dispatch({type: 'closePrompt'});
 			} else {
-				dispatch({type: 'editPrompt', text: open.text, error: parsed.error});
+				dispatch({type: 'editPrompt', text: open.text, cursor: open.cursor, error: parsed.error});
 			}
 
 			return;
 		}
 
-		let text = open.text;
-		if (key.backspace || key.delete) text = [...text].slice(0, -1).join('');
-		else if (!key.ctrl && !key.meta) text += [...input].filter(character => character >= ' ' && character !== '\u007F').join('');
-		if (text === open.text) return;
-		dispatch({type: 'editPrompt', text, error: undefined});
-		if (open.kind !== 'search') return;
-		dispatch({type: 'setSearch', query: text});
-		const found = matchesFor(model, text, current.filter);
+		let next: {line: Line; recall: Recall | undefined} | undefined;
+		if (key.upArrow || key.downArrow) {
+			next = browse(current.history[open.kind], open, open.recall, key.upArrow ? -1 : 1);
+		} else {
+			const edit = lineEditFor(input, key, open);
+			if (edit) next = {line: editLine(open, edit), recall: undefined};
+		}
+
+		if (!next || (next.line.text === open.text && next.line.cursor === open.cursor && next.line.selected === open.selected)) return;
+		const {line} = next;
+		dispatch({type: 'editPrompt', text: line.text, cursor: line.cursor, selected: line.selected, error: undefined, recall: next.recall});
+		if (open.kind !== 'search' || line.text === open.text) return;
+		dispatch({type: 'setSearch', query: line.text});
+		const found = matchesFor(model, line.text, current.filter);
 		// Incremental: the first match at or after where the selection was when the search began.
 		const target = stepMatch(found, anchor.current === undefined ? undefined : anchor.current - 0.5, 1);
 		if (target !== undefined) {
-			dispatch({type: 'setSearch', query: text, current: target});
+			dispatch({type: 'setSearch', query: line.text, current: target});
 			revealActivity(model, target, dispatch);
 		}
 	}, () => store.getState().prompt !== undefined);
+}
+
+/** The shell's editing keys (readline's emacs bindings), as far as a terminal tells them apart. */
+function lineEditFor(input: string, key: Key, line: Line): LineEdit | undefined {
+	if (key.leftArrow) return key.ctrl || key.meta ? {type: 'wordLeft'} : {type: 'left'};
+	if (key.rightArrow) return key.ctrl || key.meta ? {type: 'wordRight'} : {type: 'right'};
+	if (key.home) return {type: 'home'};
+	if (key.end) return {type: 'end'};
+	if (key.backspace) return {type: 'backspace'};
+	if (key.delete) return {type: 'delete'};
+	if (key.ctrl) {
+		switch (input) {
+			case 'a':
+				return {type: 'home'};
+			case 'e':
+				return {type: 'end'};
+			case 'b':
+				return {type: 'left'};
+			case 'f':
+				return {type: 'right'};
+			case 'u':
+				return {type: 'killToStart'};
+			case 'k':
+				return {type: 'killToEnd'};
+			case 'w':
+				return {type: 'killWordBack'};
+			case 'h':
+				return {type: 'backspace'};
+			case 'd':
+				return line.text === '' ? undefined : {type: 'delete'};
+			default:
+				return undefined;
+		}
+	}
+
+	if (key.meta || key.tab) return undefined;
+	return {type: 'insert', text: input};
 }
 
 export function PromptLine({width}: {width: number}) {
@@ -70,10 +117,9 @@ export function PromptLine({width}: {width: number}) {
 	const found = prompt.kind === 'search' ? matchesFor(model, prompt.text, ui.filter) : [];
 	const position = ui.search.current === undefined ? 0 : found.indexOf(ui.search.current) + 1;
 	return (
-		<Text wrap="truncate-end">
+		<FittedLine width={width}>
 			<Text color="cyan">{prompt.kind === 'search' ? '/' : ':'}</Text>
-			{sanitizeLine(prompt.text)}
-			<Text inverse> </Text>
+			<PromptText line={prompt} />
 			{prompt.kind === 'search' ? (
 				<Text color="gray">{prompt.text === '' ? '  type to search · enter keep · esc clear' : `  ${position}/${found.length} matches`}</Text>
 			) : prompt.error ? (
@@ -81,6 +127,35 @@ export function PromptLine({width}: {width: number}) {
 			) : (
 				<Text color="gray">  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply</Text>
 			)}
-		</Text>
+		</FittedLine>
 	);
+}
+
+/** The text with its cursor, or all of it marked when it is selected (the next key typed replaces it). */
+function PromptText({line}: {line: Line}) {
+	if (line.selected) {
+		return (
+			<>
+				<Text inverse>{shown(line.text)}</Text>
+				<Text> </Text>
+			</>
+		);
+	}
+
+	const {before, at, after} = splitAtCursor(line);
+	return (
+		<>
+			{shown(before)}
+			<Text inverse>{shown(at) || ' '}</Text>
+			{shown(after)}
+		</>
+	);
+}
+
+/** Safe for the terminal, keeping the spaces at either end that sanitizeLine trims: they are part of the line. */
+function shown(part: string): string {
+	const lead = /^ */.exec(part)?.[0] ?? '';
+	if (lead.length === part.length) return part;
+	const trail = / *$/.exec(part)?.[0] ?? '';
+	return lead + sanitizeLine(part.slice(lead.length, part.length - trail.length)) + trail;
 }

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import React from 'react';
 import type {InspectorLine} from './inspector-lines.js';
+import {Line} from './line.js';
 
 const tones = {
 	heading: {bold: true, color: 'cyan'},
@@ -17,21 +18,21 @@ export function ScrollPanel({title, lines, scroll, height, width, hint}: {title:
 	return (
 		<Box flexDirection="column" height={height} width={width}>
 			<Box width={width}>
-				<Text wrap="truncate-end" inverse>
+				<Line width={width} inverse>
 					{` ${title} `}
-				</Text>
+				</Line>
 			</Box>
 			{/* Lines are cut to the width already: clipping sideways too would make Ink re-slice each one every frame. */}
 			<Box flexDirection="column" height={bodyHeight} overflowY="hidden">
 				{visible.map((line, index) => (
-					<Text key={scroll + index} wrap="truncate-end" {...(line.tone === undefined ? {} : tones[line.tone])}>
+					<Line key={scroll + index} width={width} {...(line.tone === undefined ? {} : tones[line.tone])}>
 						{line.text === '' ? ' ' : line.text}
-					</Text>
+					</Line>
 				))}
 			</Box>
-			<Text wrap="truncate-end" color="gray">
+			<Line width={width} color="gray">
 				{lines.length === 0 ? '' : `${scroll + 1}–${end} of ${lines.length}`} · {hint}
-			</Text>
+			</Line>
 		</Box>
 	);
 }

@@ -3,6 +3,7 @@ import React from 'react';
 import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useViewEnv} from './contexts.js';
+import {Line} from './line.js';
 
 const skillGlyph = {starting: '◌', connected: '●', disconnected: '○'} as const;
 const skillColor = {starting: 'yellow', connected: 'green', disconnected: 'gray'} as const;
@@ -17,7 +18,7 @@ export function SkillsBar({width}: {width: number}) {
 	useModelVersion();
 	const skills = [...model.skills.values()];
 	return (
-		<Text wrap="truncate-end">
+		<Line width={width}>
 			<Text color="gray">skills </Text>
 			{skills.map(skill => (
 				<Text key={skill.skillName}>
@@ -40,6 +41,6 @@ export function SkillsBar({width}: {width: number}) {
 					{model.proxy.last?.action === 'blocked' ? ` (last: ${sanitizeLine(model.proxy.last.domain)})` : ''}
 				</Text>
 			) : null}
-		</Text>
+		</Line>
 	);
 }

@@ -4,6 +4,7 @@ import {formatCount} from '../present/format.js';
 import {isLoading, type SourceState} from '../input/source-state.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useViewEnv} from './contexts.js';
+import {Line} from './line.js';
 
 /** Child stderr lines shown under the tree; `s` opens all of them. */
 const stderrStripLines = 2;
@@ -41,19 +42,19 @@ export function SourceStrip({width}: {width: number}) {
 	return (
 		<Box flexDirection="column" width={width}>
 			{load && load.bytesTotal !== undefined ? (
-				<Text wrap="truncate-end" color="cyan">
+				<Line width={width} color="cyan">
 					loading {sanitizeLine(load.label)} {progressBar(load.bytesRead / load.bytesTotal, 20)} {Math.floor((100 * load.bytesRead) / load.bytesTotal)}% ·{' '}
 					{formatBytes(load.bytesRead)} / {formatBytes(load.bytesTotal)} · {formatCount(Math.round(store.eventsPerSecond))} events/s
-				</Text>
+				</Line>
 			) : follow ? (
-				<Text wrap="truncate-end" color="gray">
+				<Line width={width} color="gray">
 					{follow.waiting ? `waiting for ${sanitizeLine(follow.label)} to appear…` : `following ${sanitizeLine(follow.label)} (new lines appear as they are written)`}
-				</Text>
+				</Line>
 			) : null}
 			{stderr.map((entry, index) => (
-				<Text key={index} wrap="truncate-end" color="yellow" dimColor>
+				<Line key={index} width={width} color="yellow" dimColor>
 					stderr │ {sanitizeLine(entry.line)}
-				</Text>
+				</Line>
 			))}
 		</Box>
 	);

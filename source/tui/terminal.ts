@@ -26,6 +26,7 @@ export function openKeyboard(stdinCarriesEvents: boolean): {stream: tty.ReadStre
 const enterAlternateScreen = '\u001B[?1049h\u001B[H';
 const leaveAlternateScreen = '\u001B[?1049l';
 const showCursor = '\u001B[?25h';
+const hideCursor = '\u001B[?25l';
 
 /**
  * The viewer owns the whole screen while it runs and gives the user's scrollback back untouched.
@@ -55,4 +56,32 @@ export function reassertRawMode(stream: tty.ReadStream): void {
 	if (!stream.isTTY || !stream.isRaw) return;
 	stream.setRawMode(false);
 	stream.setRawMode(true);
+}
+
+/**
+ * Ctrl-Z: stops the process group (the whole pipeline, as a shell's job) the way other full-screen programs
+ * do: the shell's screen and the terminal's cooked mode are given back first, and on `fg` (SIGCONT) the
+ * alternate screen and raw mode are taken again and `repaint` draws the viewer.
+ *
+ * A process group with no shell doing job control (orphaned) ignores SIGTSTP: then nothing stops, and the
+ * fallback timer (which cannot fire while the process is stopped) brings the screen back.
+ */
+export function suspendToShell(stdout: NodeJS.WriteStream, keyboard: tty.ReadStream, repaint: () => void): void {
+	const wasRaw = keyboard.isTTY && keyboard.isRaw;
+	let resumed = false;
+	const resume = () => {
+		if (resumed) return;
+		resumed = true;
+		process.off('SIGCONT', resume);
+		clearTimeout(fallback);
+		stdout.write(enterAlternateScreen + hideCursor);
+		if (wasRaw) keyboard.setRawMode(true);
+		repaint();
+	};
+
+	stdout.write(showCursor + leaveAlternateScreen);
+	if (wasRaw) keyboard.setRawMode(false);
+	process.on('SIGCONT', resume);
+	const fallback = setTimeout(resume, 300);
+	process.kill(0, 'SIGTSTP');
 }

@@ -10,6 +10,7 @@ import {priorities, useCommands} from './keypress.js';
 import {scrollCommand} from './overlays.js';
 import {maxScroll} from './scroll-panel.js';
 import {statusLook} from '../present/status.js';
+import {Line} from './line.js';
 
 /**
  * The job as a waterfall: a row per step with a bar for when it ran, its duration and tokens, and the
@@ -31,41 +32,41 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 	const visible = rows.slice(scroll, scroll + bodyHeight);
 	return (
 		<Box flexDirection="column" height={height} width={width}>
-			<Text wrap="truncate-end" inverse>
+			<Line width={width} inverse>
 				{` Timeline · ${job ? sanitizeLine(job.jobId) : 'no job'} · ${formatDuration(timeline?.spanStart === undefined || timeline.spanEnd === undefined ? undefined : timeline.spanEnd - timeline.spanStart)} `}
-			</Text>
+			</Line>
 			{/* Lines are cut to the width already: clipping sideways too would make Ink re-slice each one every frame. */}
 			<Box flexDirection="column" height={bodyHeight} overflowY="hidden">
 				{visible.map(row => (
-					<TimelineLine key={row.key} row={row} spanStart={timeline?.spanStart} spanEnd={timeline?.spanEnd} labelWidth={labelWidth} barWidth={barWidth} />
+					<TimelineLine key={row.key} row={row} spanStart={timeline?.spanStart} spanEnd={timeline?.spanEnd} labelWidth={labelWidth} barWidth={barWidth} width={width} />
 				))}
 			</Box>
-			<Text wrap="truncate-end" color="gray">
+			<Line width={width} color="gray">
 				{rows.length === 0 ? 'no steps yet' : `${scroll + 1}–${Math.min(rows.length, scroll + bodyHeight)} of ${rows.length}`} · red: slowest steps · ⋯ long gap before · t or esc back
-			</Text>
+			</Line>
 		</Box>
 	);
 }
 
-function TimelineLine({row, spanStart, spanEnd, labelWidth, barWidth}: {row: TimelineRow; spanStart: number | undefined; spanEnd: number | undefined; labelWidth: number; barWidth: number}) {
+function TimelineLine({row, spanStart, spanEnd, labelWidth, barWidth, width}: {row: TimelineRow; spanStart: number | undefined; spanEnd: number | undefined; labelWidth: number; barWidth: number; width: number}) {
 	const indent = '  '.repeat(row.depth);
 	const cells = row.start === undefined || row.end === undefined || spanStart === undefined || spanEnd === undefined ? undefined : barCells(row.start, row.end, spanStart, spanEnd, barWidth);
 	const bar = cells ? `${' '.repeat(cells.offset)}${(row.kind === 'pane' ? '─' : '█').repeat(cells.length)}`.padEnd(barWidth) : ' '.repeat(barWidth);
 	if (row.kind === 'pane') {
 		const look = statusLook[row.status];
 		return (
-			<Text wrap="truncate-end">
+			<Line width={width}>
 				<Text bold>{padEnd(`${indent}${sanitizeLine(row.expertKey)}`, labelWidth)}</Text> <Text color="gray">{bar}</Text>{' '}
 				<Text color={look.color}>{look.glyph}</Text> {formatDuration(row.start === undefined || row.end === undefined ? undefined : row.end - row.start)}
-			</Text>
+			</Line>
 		);
 	}
 
 	const tokens = row.usage ? `${formatCount(row.usage.inputTokens)}↑ ${formatCount(row.usage.outputTokens)}↓` : '';
 	return (
-		<Text wrap="truncate-end">
+		<Line width={width}>
 			<Text color={row.longGap ? 'yellow' : 'gray'}>{padEnd(`${indent}${row.longGap ? '⋯' : ' '} step ${row.step}`, labelWidth)}</Text>{' '}
 			<Text color={row.slow ? 'red' : row.open ? 'yellow' : 'cyan'}>{bar}</Text> {padEnd(formatDuration(row.durationMs), 7)} <Text color="gray">{tokens}</Text>
-		</Text>
+		</Line>
 	);
 }

@@ -11,7 +11,9 @@ import {stepMatch} from '../query/search.js';
 import {createMatchCache, revealActivity} from './find.js';
 import {createRowsCache, paneKey, selectedRowIndex, type Row} from './rows.js';
 import {isLoading} from '../input/source-state.js';
+import {Line} from './line.js';
 import type {UiAction, UiState} from './ui-state.js';
+import {assertNever} from '../model/assert-never.js';
 
 /**
  * The run tree as a window of `height` rows. Rows are sliced before anything is laid out, so the cost of a
@@ -72,18 +74,18 @@ export function TreeView({height, width}: {height: number; width: number}) {
 				const isSelected = top.current + offset === selected;
 				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
 				return (
-					<Text key={row.key} wrap="truncate-end">
+					<Line key={row.key} width={width}>
 						<Text color="cyan">{isSelected ? '›' : ' '}</Text>
-						<RowView row={row} model={model} selected={isSelected} highlight={ui.search.query} />
-					</Text>
+						<RowView row={row} model={model} selected={isSelected} highlight={ui.search.query} width={width - 1} />
+					</Line>
 				);
 			})}
 		</Box>
 	);
 }
 
-/** One row as inline text; the tree cuts the line it is in to the width. */
-function RowView({row, model, selected, highlight}: {row: Row; model: Model; selected: boolean; highlight: string}) {
+/** One row as inline text in `width` columns; the tree cuts the line it is in to the width. */
+function RowView({row, model, selected, highlight, width}: {row: Row; model: Model; selected: boolean; highlight: string; width: number}) {
 	switch (row.kind) {
 		case 'job':
 			return (
@@ -100,7 +102,7 @@ function RowView({row, model, selected, highlight}: {row: Row; model: Model; sel
 		case 'activity': {
 			const activity = model.activities[row.index];
 			if (!activity) return null;
-			return <ActivityRow activity={activity} depth={row.depth} selected={selected} highlight={highlight === '' ? undefined : highlight} />;
+			return <ActivityRow activity={activity} depth={row.depth} selected={selected} highlight={highlight === '' ? undefined : highlight} width={width} />;
 		}
 
 		case 'live':
@@ -123,6 +125,8 @@ function RowView({row, model, selected, highlight}: {row: Row; model: Model; sel
 					{' '.repeat(row.depth * 2 + 5)}answer with: {sanitizeLine(row.text)}
 				</Text>
 			);
+		default:
+			return assertNever(row);
 	}
 }
 

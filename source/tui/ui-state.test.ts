@@ -58,7 +58,7 @@ describe('the UI state', () => {
 		expect(after({type: 'editPrompt', text: 'x'}).prompt).toBeUndefined();
 		const typed = after({type: 'setMessage', message: 'wrote /tmp/e.json'}, {type: 'openPrompt', kind: 'filter', text: ''}, {type: 'editPrompt', text: 'step:x', error: 'not a step'});
 		expect(typed.message).toBeUndefined();
-		expect(typed.prompt).toEqual({kind: 'filter', text: 'step:x', error: 'not a step'});
+		expect(typed.prompt).toEqual({kind: 'filter', text: 'step:x', cursor: 6, selected: false, error: 'not a step', recall: undefined});
 		expect(uiReducer(typed, {type: 'closePrompt'}).prompt).toBeUndefined();
 	});
 
@@ -68,5 +68,23 @@ describe('the UI state', () => {
 		expect(after({type: 'setFilter', filter: parsed.filter}).filter).toBe(parsed.filter);
 		const noted = after({type: 'setMessage', message: 'hello'});
 		expect(uiReducer(noted, {type: 'setMessage', message: 'hello'})).toBe(noted);
+	});
+
+	it('opens a prompt with its last text selected when asked, the cursor at the end', () => {
+		expect(after({type: 'openPrompt', kind: 'search', text: 'vitest', selected: true}).prompt).toMatchObject({text: 'vitest', cursor: 6, selected: true});
+		expect(after({type: 'openPrompt', kind: 'search', text: '', selected: true}).prompt?.selected).toBe(false);
+	});
+
+	it('keeps a history per prompt', () => {
+		const state = after({type: 'remember', kind: 'search', text: 'npm'}, {type: 'remember', kind: 'filter', text: 'errors'}, {type: 'remember', kind: 'search', text: 'vitest'});
+		expect(state.history).toEqual({search: ['npm', 'vitest'], filter: ['errors']});
+	});
+
+	it('clears every filter and the search in one action', () => {
+		const parsed = parseFilter('errors type:exec');
+		if (!parsed.ok) throw new Error(parsed.error);
+		const state = after({type: 'setFilter', filter: parsed.filter}, {type: 'setSearch', query: 'npm', current: 4}, {type: 'clearFilters'});
+		expect(state.filter.clauses).toEqual([]);
+		expect(state.search).toEqual({query: '', current: undefined});
 	});
 });

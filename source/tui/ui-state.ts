@@ -1,4 +1,6 @@
+import {lineOf, remember, type Line, type Recall} from './line-editor.js';
 import {emptyFilter, type Filter} from '../query/filter.js';
+import {assertNever} from '../model/assert-never.js';
 
 /*
  * What the person is doing with the viewer — selection, collapsed panes, follow, overlays — kept apart
@@ -31,10 +33,21 @@ export type UiState = {
 	filter: Filter;
 	/** The search: matches are highlighted; `current` is the activity index `n`/`N` last jumped to. */
 	search: {query: string; current: number | undefined};
-	/** A line being typed at the bottom: `/` search or `:` filter. */
-	prompt: {kind: 'search' | 'filter'; text: string; error: string | undefined} | undefined;
+	/** A line being typed at the bottom: `/` search or `:` filter, edited as a shell edits (line-editor.ts). */
+	prompt: Prompt | undefined;
+	/** The lines entered at each prompt, newest last, for ↑/↓: kept for as long as the viewer runs. */
+	history: Readonly<Record<PromptKind, readonly string[]>>;
 	/** A short note for the person (where an export was written, …), shown in the footer until the next key. */
 	message: string | undefined;
+};
+
+export type PromptKind = 'search' | 'filter';
+
+export type Prompt = Line & {
+	kind: PromptKind;
+	error: string | undefined;
+	/** Where ↑/↓ have got to in the history, while browsing it. */
+	recall: Recall | undefined;
 };
 
 export type UiAction =
@@ -49,9 +62,15 @@ export type UiAction =
 	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'stderr' | 'usage' | 'timeline' | 'confirmQuit'}
 	| {type: 'setFilter'; filter: Filter}
 	| {type: 'setSearch'; query: string; current?: number | undefined}
-	| {type: 'openPrompt'; kind: 'search' | 'filter'; text: string}
-	| {type: 'editPrompt'; text: string; error?: string | undefined}
+	/** `selected`: the text is offered for replacement (a prompt reopened with its last text). */
+	| {type: 'openPrompt'; kind: PromptKind; text: string; selected?: boolean}
+	/** Without a cursor, the cursor goes to the end of `text`. */
+	| {type: 'editPrompt'; text: string; cursor?: number; selected?: boolean; error?: string | undefined; recall?: Recall | undefined}
+	/** Adds a line to a prompt's history. */
+	| {type: 'remember'; kind: PromptKind; text: string}
 	| {type: 'closePrompt'}
+	/** Every filter (including `--filter` and errors-only) and the search, gone in one key. */
+	| {type: 'clearFilters'}
 	| {type: 'setMessage'; message: string | undefined}
 	| {type: 'scrollOverlay'; by: number; max: number}
 	| {type: 'scrollOverlayTo'; to: number; max: number}
@@ -67,6 +86,7 @@ export const initialUiState: UiState = {
 	filter: emptyFilter,
 	search: {query: '', current: undefined},
 	prompt: undefined,
+	history: {search: [], filter: []},
 	message: undefined,
 };
 
@@ -112,12 +132,25 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'setSearch':
 			return {...state, search: {query: action.query, current: 'current' in action ? action.current : state.search.current}};
 		case 'openPrompt':
-			return {...state, prompt: {kind: action.kind, text: action.text, error: undefined}, message: undefined};
-		case 'editPrompt':
-			return state.prompt ? {...state, prompt: {...state.prompt, text: action.text, error: action.error}} : state;
+			return {...state, prompt: {kind: action.kind, ...lineOf(action.text, action.selected), error: undefined, recall: undefined}, message: undefined};
+		case 'editPrompt': {
+			if (!state.prompt) return state;
+			const line = action.cursor === undefined ? lineOf(action.text) : {text: action.text, cursor: action.cursor, selected: false};
+			return {...state, prompt: {...state.prompt, ...line, selected: action.selected ?? false, error: action.error, recall: action.recall}};
+		}
+
+		case 'remember': {
+			const entries = remember(state.history[action.kind], action.text);
+			return entries === state.history[action.kind] ? state : {...state, history: {...state.history, [action.kind]: entries}};
+		}
+
 		case 'closePrompt':
 			return {...state, prompt: undefined};
+		case 'clearFilters':
+			return {...state, filter: emptyFilter, search: {query: '', current: undefined}};
 		case 'setMessage':
 			return state.message === action.message ? state : {...state, message: action.message};
+		default:
+			return assertNever(action);
 	}
 }

@@ -6,8 +6,8 @@ const loadingGapMs = 250;
 /**
  * Decouples how fast events arrive from how often the screen redraws. Sources reduce events into the
  * model as fast as they come; this store looks at the model's revision on a fixed tick and tells React
- * about it at most once per tick. Ink lays out and writes the whole screen on every frame (about 15 ms
- * for a full 160×48 screen on a slow machine), so events redraw at most 10 times a second: a burst of
+ * about it at most once per tick. Ink lays out and writes the whole screen on every frame (what that
+ * costs: docs/performance.md), so events redraw at most 10 times a second: a burst of
  * 5,000 deltas a second or a large file loading still looks live, and most of the CPU is left for reading.
  * Keys do not wait for this: they redraw at once.
  */

@@ -2,7 +2,7 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {repoRoot, startCli} from '../helpers/cli-process.js';
+import {repoRoot, startCli, waitForSignalHandler} from '../helpers/cli-process.js';
 import {fixturePath, perstackLine} from '../helpers/load.js';
 
 /* The command line of the built CLI: every documented form, and what a mistake gets back. */
@@ -80,8 +80,10 @@ describe('the documented forms', () => {
 
 	it('-f and --follow are the same flag', async () => {
 		const short = startCli(['--print', '-f', join(dir, 'not-yet.ndjson')]);
-		// Following waits for a missing file rather than failing: still running after a moment.
-		const early = await Promise.race([short.exit, new Promise(resolve => setTimeout(() => resolve('running'), 1000))]);
+		// Following waits for a missing file rather than failing: it is still running once it is ready to be
+		// stopped (a SIGTERM handler of its own), and a moment later.
+		await waitForSignalHandler(short.child.pid!, 'SIGTERM');
+		const early = await Promise.race([short.exit, new Promise(resolve => setTimeout(() => resolve('running'), 500))]);
 		expect(early).toBe('running');
 		short.child.kill('SIGTERM');
 		expect((await short.exit).code).toBe(0);

@@ -1,5 +1,5 @@
 import {execFileSync} from 'node:child_process';
-import {mkdtempSync, rmSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, describe, expect, it} from 'vitest';
@@ -25,6 +25,14 @@ afterEach(() => {
 afterAll(() => {
 	rmSync(dir, {recursive: true, force: true});
 });
+
+async function waitForFile(path: string, timeoutMs = 15_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!existsSync(path) || readFileSync(path, 'utf8').trim() === '') {
+		if (Date.now() > deadline) throw new Error(`${path} never appeared`);
+		await new Promise(resolve => setTimeout(resolve, 50));
+	}
+}
 
 function shapeLog(shape: string, runs: number): string {
 	const path = join(dir, `${shape}-${runs}.ndjson`);
@@ -83,6 +91,18 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 		const pid = Number(execFileSync('cat', [pidFile], {encoding: 'utf8'}).trim());
 		process.kill(pid, signal);
 		expect(await tty.exitCode(3000)).toBe(code);
+	}, 30_000);
+
+	it('events on a pipe that stays silent: the viewer ends on SIGTERM with 143', async () => {
+		const pidFile = join(dir, 'pid-silent');
+		const codeFile = join(dir, 'code-silent');
+		// The writer never writes nor exits: the code is written as soon as perscope ends, not when the pipeline does.
+		const tty = start(`sleep 120 | { sh -c 'echo $$ > ${pidFile}; exec node dist/cli/main.js'; echo $? > ${codeFile}; }`);
+		await tty.waitFor('Waiting for events', 15_000);
+		await waitForFile(pidFile);
+		process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
+		await waitForFile(codeFile, 3000);
+		expect(readFileSync(codeFile, 'utf8').trim()).toBe('143');
 	}, 30_000);
 
 	it('-f on a file that does not exist yet ends on SIGTERM with 143', async () => {

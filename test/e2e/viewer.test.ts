@@ -120,11 +120,12 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack');
 		const list = await tty.waitFor('newest first');
 		// The chooser's title is the first row, not written after the placeholder shown while Ink loaded.
-		expect(list.split('\n')[0]).toMatch(/^perscope · 1 jobs in perstack/);
+		expect(list.split('\n')[0]).toMatch(/^perscope · 1 job in perstack/);
 		expect(list.split('\n').find(line => line.startsWith('›'))).toContain('coordinator');
 		tty.keys('Enter');
 		const opened = await tty.waitFor('delegate child-expert');
-		expect(opened.split('\n')[0]).toContain('perstack/jobs/xrg3kr5eyfy4evxm775cs81p');
+		// The header names the job directory by its last segment.
+		expect(opened.split('\n')[0]).toContain('· xrg3kr5eyfy4evxm775cs81p ·');
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});

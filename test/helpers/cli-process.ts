@@ -1,5 +1,5 @@
 import {spawn, type ChildProcess} from 'node:child_process';
-import {existsSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -61,4 +61,41 @@ export async function waitUntil(check: () => boolean, what: string, context: () 
 
 export function countOf(text: string, needle: string): number {
 	return text.split(needle).length - 1;
+}
+
+/**
+ * Waits until one of the process's threads is blocked opening a FIFO that has no writer (Linux: its wchan is
+ * the kernel's wait_for_partner), so that a test acts on a program that has reached that wait, not on one still
+ * starting up.
+ */
+export async function waitForFifoOpen(pid: number): Promise<void> {
+	const waiting = () => {
+		try {
+			return readdirSync(`/proc/${pid}/task`).some(task => readFileSync(`/proc/${pid}/task/${task}/wchan`, 'utf8') === 'wait_for_partner');
+		} catch {
+			return false;
+		}
+	};
+
+	await waitUntil(waiting, `process ${pid} to wait in the FIFO's open`);
+}
+
+const signalNumbers = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15} as const;
+
+/**
+ * Waits until the process has a handler of its own for `signal` (Linux: the SigCgt mask in /proc/PID/status),
+ * so that a test sends the signal to a program ready for it, not to one still starting up.
+ */
+export async function waitForSignalHandler(pid: number, signal: keyof typeof signalNumbers): Promise<void> {
+	const bit = 1n << BigInt(signalNumbers[signal] - 1);
+	const caught = () => {
+		try {
+			const mask = /^SigCgt:\s*([\da-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+			return mask !== undefined && (BigInt(`0x${mask}`) & bit) !== 0n;
+		} catch {
+			return false;
+		}
+	};
+
+	await waitUntil(caught, `process ${pid} to handle ${signal}`);
 }

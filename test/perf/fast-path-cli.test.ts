@@ -49,7 +49,8 @@ describe.each([
 	{name: '--summary --json', mode: ['--summary', '--json']},
 	{name: '--summary', mode: ['--summary']},
 ])('$name is the same with and without the fast path', ({mode}) => {
-	it('over every fixture (read together)', () => {
+	// Five runs of the CLI over every fixture: slow on a busy machine, so a longer bound than the default.
+	it('over every fixture (read together)', {timeout: 120_000}, () => {
 		expectSameEverywhere([...mode, ...fixtureFiles().map(path => relative(root, path))]);
 	});
 

@@ -3,7 +3,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {cliPath, repoRoot, startCli} from '../helpers/cli-process.js';
+import {cliPath, repoRoot, startCli, waitForFifoOpen} from '../helpers/cli-process.js';
 
 /*
  * Shapes a fleet or a hostile log can give the run tree (issue #22), through the built CLI's headless modes:
@@ -45,6 +45,7 @@ describe('a delegation ring (run-0 delegated by run-1, run-1 by run-2, run-2 by 
 		const print = cli('--print', log);
 		expect(print.status, print.stderr).toBe(0);
 		for (const run of ['run-0', 'run-1', 'run-2']) expect(print.stdout).toContain(`query of ${run}`);
+		expect(print.stdout).toContain('[expert-2] 💬 query query of run-2 ⟲ delegation cycle: delegated by run-0\n');
 		const table = cli('--summary', log);
 		expect(table.status, table.stderr).toBe(0);
 		expect(table.stdout).toMatch(/⟲ cycle expert-2\b/);
@@ -83,8 +84,7 @@ describe('a FIFO that nobody ever writes to', () => {
 		const fifo = join(dir, `fifo-${signal}`);
 		execFileSync('mkfifo', [fifo]);
 		const run = startCli(['--print', '-f', fifo]);
-		// Long enough for the read to be waiting in its open.
-		await new Promise(resolve => setTimeout(resolve, 700));
+		await waitForFifoOpen(run.child.pid!);
 		const sentAt = Date.now();
 		run.child.kill(signal);
 		const ended = await run.exit;

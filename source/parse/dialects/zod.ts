@@ -3,7 +3,7 @@ import type {z as Zod} from 'zod';
 
 /*
  * zod, loaded the first time a schema is needed. Loading it and building the schemas takes longer than
- * reading a small log (~60 ms), and the lines of a well-formed Perstack log are read without it (see
+ * reading a small log (docs/performance.md), and the lines of a well-formed Perstack log are read without it (see
  * perstack/fast-reader.ts); only a line that reader does not take, or another dialect, needs zod. Loading has to be
  * synchronous, in the middle of parsing a line, so it is zod's CommonJS build that is loaded. Every schema
  * of the program is built from this one copy.

@@ -3,6 +3,7 @@ import {inputOutputUsage} from '../input-output-usage.js';
 import {jsonText} from '../json-values.js';
 import {toolErrorOf} from '../tool-error.js';
 import type {DaemonEvent, DaemonUsage} from './schema.js';
+import {assertNever} from '../../../model/assert-never.js';
 
 /* A strategy daemon event, as its schema reads it, into the one internal event shape. */
 
@@ -64,7 +65,11 @@ export function fromDaemon(event: DaemonEvent, ref: EventRef): AgentEvent {
 					return {...agentHead, kind: 'stepStart'};
 				case 'done':
 					return {...agentHead, kind: 'stream', channel: 'result', phase: 'complete', text: inner.result?.text ?? ''};
+				default:
+					return assertNever(inner);
 			}
 		}
+		default:
+			return assertNever(event);
 	}
 }

@@ -2,6 +2,7 @@ import type {AgentEvent, EventRef, RunStatus} from '../../../model/events.js';
 import {inputOutputUsage} from '../input-output-usage.js';
 import {jsonText} from '../json-values.js';
 import type {DroverEvent} from './schema.js';
+import {assertNever} from '../../../model/assert-never.js';
 
 /* A drover event, as its schema reads it, into the one internal event shape. */
 
@@ -92,5 +93,7 @@ export function fromDrover(event: DroverEvent, ref: EventRef): AgentEvent {
 		case 'compaction':
 		case 'output_validated':
 			return {...head, kind: 'marker'};
+		default:
+			return assertNever(event);
 	}
 }

@@ -2,6 +2,7 @@ import type {AgentEvent, CheckpointInfo, EventRef, RunStatus, ToolCall, ToolResu
 import {runStatuses} from '../../../model/events.js';
 import {toolErrorOf} from '../tool-error.js';
 import type {PerstackCheckpoint, PerstackEvent, PerstackMessagePart, PerstackToolCall, PerstackToolResult} from './schema.js';
+import {assertNever} from '../../../model/assert-never.js';
 
 /*
  * A Perstack event, as the schema (or the fast reader, which gives the same) reads it, into the one internal
@@ -234,5 +235,7 @@ export function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 		case 'skipDelegates':
 		case 'proceedToInteractiveTools':
 			return withHead(head, {kind: 'marker'});
+		default:
+			return assertNever(event);
 	}
 }

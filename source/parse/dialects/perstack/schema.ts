@@ -8,8 +8,8 @@ import {lazily, zod} from '../zod.js';
  * so zod never walks them and unknown extra fields never cause a rejection.
  *
  * These schemas are the definition of what a valid event is and what is read from it. Lines are mostly
- * read by perstack-fast.ts instead, which gives exactly what these give or leaves the line to them
- * (test/model/perstack-fast.test.ts holds the two together).
+ * read by fast-reader.ts instead, which gives exactly what these give or leaves the line to them: the build
+ * compares the two declarations (scripts/check-wire.mjs) and fails on any difference.
  */
 
 function build() {

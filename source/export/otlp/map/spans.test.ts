@@ -1,0 +1,143 @@
+import {readdirSync, readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import {fixturePath, fixturesDir, modelFromFixtures, modelFromText} from '../../../../test/helpers/load.js';
+import {endInput, isToolActivity, type Model} from '../../../model/state.js';
+import {traceIdOf} from './ids.js';
+import {defaultContentLimit, type OtlpSpan} from './span.js';
+import {mapModel} from './spans.js';
+import {SpanTracker} from './tracker.js';
+
+const quiet = {content: false, contentLimit: defaultContentLimit};
+
+function byName(spans: OtlpSpan[], prefix: string): OtlpSpan[] {
+	return spans.filter(span => span.name.startsWith(prefix));
+}
+
+function agent(spans: OtlpSpan[], expert: string): OtlpSpan {
+	const found = spans.find(span => span.name === `invoke_agent ${expert}`);
+	if (!found) throw new Error(`no agent span for ${expert}`);
+	return found;
+}
+
+function toolCount(model: Model): number {
+	return model.activities.filter(activity => activity.type === 'delegate' || isToolActivity(activity)).length;
+}
+
+describe('mapModel', () => {
+	it('gives a delegated run’s agent span the delegating tool call as parent, and resumed runs one span', () => {
+		const spans = mapModel(modelFromFixtures('real/delegate.ndjson'), quiet);
+		const coordinator = agent(spans, 'coordinator');
+		const child = agent(spans, 'child-expert');
+		expect(coordinator.parentSpanId).toBeUndefined();
+		expect(coordinator.attributes['perscope.run.ids']).toHaveLength(2);
+		const delegation = spans.find(span => span.spanId === child.parentSpanId);
+		expect(delegation?.name).toBe('execute_tool child-expert');
+		expect(delegation?.parentSpanId).toBe(coordinator.spanId);
+		expect(new Set(spans.map(span => span.traceId))).toEqual(new Set([coordinator.traceId]));
+		expect(coordinator.attributes).toMatchObject({'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coordinator', 'gen_ai.request.model': 'claude-sonnet-4-5', 'gen_ai.provider.name': 'anthropic'});
+		// Every span ends no earlier than it starts, and within the log's time.
+		for (const span of spans) expect(span.endMs).toBeGreaterThanOrEqual(span.startMs);
+	});
+
+	it('makes parallel delegates siblings: each under its own delegation, the delegations under one agent', () => {
+		const model = modelFromFixtures('parallel-delegate.ndjson');
+		const spans = mapModel(model, quiet);
+		const coordinator = agent(spans, 'release-coordinator');
+		const delegations = ['changelog-writer', 'docs-checker'].map(expert => spans.find(span => span.spanId === agent(spans, expert).parentSpanId));
+		expect(delegations.map(span => span?.parentSpanId)).toEqual([coordinator.spanId, coordinator.spanId]);
+		expect(delegations[0]?.spanId).not.toBe(delegations[1]?.spanId);
+		expect(byName(spans, 'execute_tool ')).toHaveLength(toolCount(model));
+	});
+
+	it('gives the same ids however often the log is mapped, and different ids to different things', () => {
+		const first = mapModel(modelFromFixtures('demo.ndjson'), quiet);
+		const second = mapModel(modelFromFixtures('demo.ndjson'), quiet);
+		expect(second.map(span => [span.traceId, span.spanId, span.parentSpanId])).toEqual(first.map(span => [span.traceId, span.spanId, span.parentSpanId]));
+		expect(new Set(first.map(span => span.spanId)).size).toBe(first.length);
+		expect(first[0]!.traceId).toBe(traceIdOf('nibyyurl65b4kj4hbi6jlvhk'));
+	});
+
+	it('adds up to the job’s tokens over the agent spans', () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const agents = byName(mapModel(model, quiet), 'invoke_agent ');
+		const sum = (name: string) => agents.reduce((total, span) => total + Number(span.attributes[name] ?? 0), 0);
+		expect(sum('gen_ai.usage.input_tokens')).toBe(42_692);
+		expect(sum('gen_ai.usage.output_tokens')).toBe(907);
+	});
+
+	it('marks a run stopped by error as ERROR with the error’s name', () => {
+		const spans = mapModel(modelFromFixtures('real/error.ndjson'), quiet);
+		const span = agent(spans, 'error-expert');
+		expect(span.status).toEqual({code: 'error', message: expect.stringContaining('AI_NoOutputGeneratedError: No output generated') as string});
+		expect(span.attributes['error.type']).toBe('AI_NoOutputGeneratedError');
+		expect(span.attributes['perscope.run.status']).toBe('stoppedByError');
+	});
+
+	it('marks a tool call whose result is an error as ERROR, its text only with contents', () => {
+		const model = modelFromFixtures('real/tools.ndjson');
+		const failed = mapModel(model, quiet).filter(span => span.status.code === 'error');
+		expect(failed.map(span => [span.name, span.attributes['error.type'], span.status.message])).toEqual([['execute_tool readTextFile', 'tool_error', undefined]]);
+		const withContent = mapModel(model, {content: true, contentLimit: defaultContentLimit}).find(span => span.status.code === 'error');
+		expect(withContent?.status.message).toBeTruthy();
+	});
+
+	it('says when a run stopped at its step limit', () => {
+		const spans = mapModel(modelFromFixtures('max-steps.ndjson'), quiet);
+		expect(byName(spans, 'invoke_agent ').map(span => span.attributes['perscope.run.status'])).toContain('stoppedByExceededMaxSteps');
+	});
+
+	it('exports contents only when asked, cut to the limit', () => {
+		const model = modelFromFixtures('real/tools.ndjson');
+		const without = mapModel(model, quiet);
+		expect(without.some(span => 'gen_ai.tool.call.arguments' in span.attributes || 'gen_ai.input.messages' in span.attributes)).toBe(false);
+		const withContent = mapModel(model, {content: true, contentLimit: 10});
+		const tool = byName(withContent, 'execute_tool ').find(span => 'gen_ai.tool.call.result' in span.attributes);
+		expect(tool).toBeDefined();
+		const result = String(tool!.attributes['gen_ai.tool.call.result']);
+		expect(result.length).toBeLessThanOrEqual(10 + '…[ more characters]'.length + 12);
+		if (result.includes('more characters')) expect(tool!.attributes['perscope.content.truncated']).toBe(true);
+		const coordinator = byName(withContent, 'invoke_agent ')[0]!;
+		expect(JSON.parse(String(coordinator.attributes['gen_ai.input.messages']))).toEqual([{role: 'user', parts: [{type: 'text', content: expect.any(String) as string}]}]);
+	});
+});
+
+describe('mapModel over every fixture', () => {
+	const names = [
+		...readdirSync(fixturesDir).filter(name => name.endsWith('.ndjson')),
+		...readdirSync(`${fixturesDir}real`)
+			.filter(name => name.endsWith('.ndjson'))
+			.map(name => `real/${name}`),
+	];
+
+	it.each(names)('%s: every parent is a span of the same trace, ids are unique, no span ends before it starts', name => {
+		const model = modelFromFixtures(name);
+		endInput(model, {exitCode: 0, lastStderr: undefined});
+		const tracker = new SpanTracker(quiet);
+		const spans = [...tracker.ended(model), ...tracker.rest(model)];
+		const byId = new Map(spans.map(span => [span.spanId, span]));
+		expect(byId.size).toBe(spans.length);
+		for (const span of spans) {
+			if (span.parentSpanId !== undefined) expect(byId.get(span.parentSpanId)?.traceId, `${span.name}'s parent`).toBe(span.traceId);
+			expect(span.endMs).toBeGreaterThanOrEqual(span.startMs);
+		}
+
+		expect(spans.filter(span => span.name.startsWith('execute_tool '))).toHaveLength(toolCount(model));
+	});
+});
+
+describe('SpanTracker', () => {
+	it('sends a span once, when it ends, and the open ones at the end marked unfinished', () => {
+		const lines = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+		const half = lines.slice(0, Math.floor(lines.length / 2)).join('\n') + '\n';
+		const model = modelFromText(half);
+		const tracker = new SpanTracker(quiet);
+		const ended = tracker.ended(model);
+		expect(ended.every(span => span.endMs !== undefined)).toBe(true);
+		expect(tracker.ended(model)).toEqual([]);
+		const rest = tracker.rest(model);
+		expect(rest.length).toBeGreaterThan(0);
+		expect(rest.every(span => span.attributes['perscope.unfinished'] === true)).toBe(true);
+		expect(rest.find(span => span.name === 'invoke_agent coordinator')).toBeDefined();
+		expect(new Set([...ended, ...rest].map(span => span.spanId)).size).toBe(ended.length + rest.length);
+	});
+});

@@ -1,0 +1,266 @@
+import type {RunStatus, Usage} from '../../../model/events.js';
+import {isToolActivity, type Activity, type DelegateActivity, type Job, type Model, type Pane, type Run, type StepRecord, type ToolActivity} from '../../../model/state.js';
+import {addUsage, zeroUsage} from '../../../model/usage.js';
+import {attr, operation, providerOf} from './attributes.js';
+import {addContent, addMessages, argumentsText, truncate} from './content.js';
+import {spanIdOf, traceIdOf} from './ids.js';
+import type {AttributeValue, MapOptions, OtlpSpan} from './span.js';
+
+/*
+ * The model as spans (README, "OpenTelemetry export", says it in words):
+ * - a trace per job;
+ * - an `invoke_agent {expert}` span per pane: a run and the runs that resume it (a coordinator resumed after
+ *   its delegates returned, or after an interactive stop) continue one span, since to a reader they are one
+ *   agent's one piece of work; the span lists its runs in `perscope.run.ids`;
+ * - a `chat {model}` span per step (one generation), a child of its agent's span;
+ * - an `execute_tool {tool}` span per tool call, a child of its agent's span; a delegation is one too, and the
+ *   agent spans of the runs it delegated to are its children, so parallel delegates are siblings.
+ */
+
+/** A run in one of these will not go on by itself: its span can end. A run stopped by delegation waits for its delegates. */
+const endingStatuses: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'stoppedByError', 'stoppedByExceededMaxSteps', 'stoppedByInteractiveTool']);
+
+/** Error text in a status message is cut to this; the whole of it is content (`--otlp-content`). */
+const statusMessageLimit = 1024;
+
+type ToolLike = ToolActivity | DelegateActivity;
+
+function isToolLike(activity: Activity): activity is ToolLike {
+	return activity.type === 'delegate' || isToolActivity(activity);
+}
+
+export function agentSpanId(jobId: string, paneId: string): string {
+	return spanIdOf(jobId, 'agent', paneId);
+}
+
+export function chatSpanId(jobId: string, runId: string, step: number): string {
+	return spanIdOf(jobId, 'chat', runId, String(step));
+}
+
+/*
+ * Live export maps the model again every second and needs each span's id to know whether it was sent; an
+ * activity or a step record is kept as the same object while it does not change (see state.ts), so its id is
+ * remembered with it rather than hashed again each time.
+ */
+const toolIds = new WeakMap<ToolLike, string>();
+const chatIds = new WeakMap<StepRecord, string>();
+
+export function toolSpanId(jobId: string, activity: ToolLike): string {
+	let id = toolIds.get(activity);
+	if (id === undefined) {
+		id = spanIdOf(jobId, 'tool', activity.runId, activity.toolCallId === '' ? activity.id : activity.toolCallId);
+		toolIds.set(activity, id);
+	}
+
+	return id;
+}
+
+function chatSpanIdOf(jobId: string, runId: string, step: StepRecord): string {
+	let id = chatIds.get(step);
+	if (id === undefined) {
+		id = chatSpanId(jobId, runId, step.step);
+		chatIds.set(step, id);
+	}
+
+	return id;
+}
+
+function usageAttributes(attributes: Record<string, AttributeValue>, usage: Usage): void {
+	attributes[attr.inputTokens] = usage.inputTokens;
+	attributes[attr.outputTokens] = usage.outputTokens;
+	if (usage.cachedInputTokens > 0) attributes[attr.cacheReadInputTokens] = usage.cachedInputTokens;
+	if (usage.reasoningTokens > 0) attributes[attr.reasoningOutputTokens] = usage.reasoningTokens;
+}
+
+function modelAttributes(attributes: Record<string, AttributeValue>, modelName: string | undefined): void {
+	if (modelName === undefined) return;
+	attributes[attr.requestModel] = modelName;
+	const provider = providerOf(modelName);
+	if (provider !== undefined) attributes[attr.providerName] = provider;
+}
+
+function defined<T>(value: T | undefined): value is T {
+	return value !== undefined;
+}
+
+function activityAt(model: Model, id: string | null): Activity | undefined {
+	if (id === null) return undefined;
+	const index = model.activityIndexById.get(id);
+	return index === undefined ? undefined : model.activities[index];
+}
+
+/** The span a pane's agent span hangs from: the delegating tool call, else the parent's agent span, else none. */
+function parentOfPane(model: Model, jobId: string, head: Run): string | undefined {
+	if (head.parentRunId === null || head.closesCycle) return undefined;
+	const delegating = activityAt(model, head.delegatingActivityId);
+	if (delegating && isToolLike(delegating)) return toolSpanId(jobId, delegating);
+	const parent = model.runs.get(head.parentRunId);
+	return agentSpanId(jobId, parent ? parent.paneId : head.parentRunId);
+}
+
+function runEnd(run: Run): number | undefined {
+	return run.endedAt ?? run.lastEventAt;
+}
+
+function toolEnd(model: Model, activity: ToolLike): number | undefined {
+	if (!activity.result) return undefined;
+	// The model keeps no time for a tool result: a delegation ends when the last of its delegates did; any other
+	// call by the end of the step that made it (the runtime ends a step once its results are in).
+	if (activity.type === 'delegate') {
+		const ends = activity.childRunIds.map(id => model.runs.get(id)).filter(defined).map(runEnd).filter(defined);
+		if (ends.length > 0) return Math.max(...ends);
+	}
+
+	const run = model.runs.get(activity.runId);
+	const step = activity.step === undefined ? undefined : run?.stepsByNumber.get(activity.step);
+	return step?.finishedAt ?? (run ? runEnd(run) : undefined) ?? activity.timestamp;
+}
+
+function later(start: number, end: number | undefined): number | undefined {
+	return end === undefined ? undefined : Math.max(start, end);
+}
+
+function agentSpan(model: Model, job: Job, pane: Pane, runs: readonly Run[], options: MapOptions): OtlpSpan {
+	const head = runs[0]!;
+	const last = runs.at(-1)!;
+	const traceId = traceIdOf(job.jobId);
+	const activities = pane.activityIndices.map(index => model.activities[index]).filter(defined);
+	const starts = runs.map(run => run.startedAt).filter(defined);
+	const startMs = starts.length > 0 ? Math.min(...starts) : (activities[0]?.timestamp ?? head.lastEventAt ?? job.firstSeenAt ?? 0);
+	const endMs = endingStatuses.has(last.status) ? later(startMs, runEnd(last)) : undefined;
+
+	const attributes: Record<string, AttributeValue> = {
+		[attr.operationName]: operation.invokeAgent,
+		[attr.agentName]: head.expertKey,
+		[attr.agentId]: pane.paneId,
+		[attr.conversationId]: job.jobId,
+		[attr.runIds]: runs.map(run => run.runId),
+		[attr.runStatus]: last.status,
+		[attr.dialect]: head.dialect,
+		[attr.steps]: runs.reduce((sum, run) => sum + run.endedSteps.size, 0),
+	};
+	modelAttributes(attributes, job.model);
+	usageAttributes(
+		attributes,
+		runs.reduce((sum, run) => addUsage(sum, run.usage), zeroUsage),
+	);
+	addMessages(attributes, options, attr.inputMessages, 'user', head.query);
+	const completion = activities.findLast(activity => activity.type === 'complete');
+	addMessages(attributes, options, attr.outputMessages, 'assistant', completion?.type === 'complete' ? completion.text : undefined);
+
+	let status: OtlpSpan['status'] = {code: 'unset'};
+	if (last.status === 'stoppedByError') {
+		attributes[attr.errorType] = last.error?.name ?? 'stoppedByError';
+		status = {code: 'error', message: truncate(last.error ? `${last.error.name}: ${last.error.message}` : 'stopped by error', statusMessageLimit).text};
+	}
+
+	const events: OtlpSpan['events'] = [];
+	for (const activity of activities) {
+		if (activity.timestamp === undefined) continue;
+		if (activity.type === 'retry') events.push({name: 'perscope.retry', timeMs: activity.timestamp, attributes: {'perscope.retry.reason': truncate(activity.reason, statusMessageLimit).text}});
+		if (activity.type === 'error')
+			events.push({name: 'exception', timeMs: activity.timestamp, attributes: {'exception.type': activity.errorName, 'exception.message': truncate(activity.message, statusMessageLimit).text}});
+	}
+
+	const links: OtlpSpan['links'] = [];
+	for (const run of runs) {
+		const from = run.resumedFrom ? model.runs.get(run.resumedFrom.runId) : undefined;
+		if (from && from.paneId !== pane.paneId) links.push({traceId: traceIdOf(from.jobId), spanId: agentSpanId(from.jobId, from.paneId), attributes: {'perscope.link.type': 'resumed_from'}});
+	}
+
+	return {traceId, spanId: agentSpanId(job.jobId, pane.paneId), parentSpanId: parentOfPane(model, job.jobId, head), name: `${operation.invokeAgent} ${head.expertKey}`, kind: 'internal', startMs, endMs, attributes, status, links, events};
+}
+
+function chatSpans(job: Job, pane: Pane, run: Run, skip: (spanId: string) => boolean): OtlpSpan[] {
+	const spans: OtlpSpan[] = [];
+	for (const step of run.steps) {
+		const spanId = chatSpanIdOf(job.jobId, run.runId, step);
+		if (skip(spanId)) continue;
+		const startMs = step.startedAt ?? step.finishedAt ?? run.startedAt ?? run.lastEventAt;
+		if (startMs === undefined) continue;
+		const attributes: Record<string, AttributeValue> = {[attr.operationName]: operation.chat, [attr.conversationId]: job.jobId, [attr.step]: step.step};
+		modelAttributes(attributes, job.model);
+		if (step.usage) usageAttributes(attributes, step.usage);
+		spans.push({
+			traceId: traceIdOf(job.jobId),
+			spanId,
+			parentSpanId: agentSpanId(job.jobId, pane.paneId),
+			name: `${operation.chat} ${job.model ?? 'unknown'}`,
+			kind: 'client',
+			startMs,
+			endMs: later(startMs, step.finishedAt),
+			attributes,
+			status: {code: 'unset'},
+			links: [],
+			events: [],
+		});
+	}
+
+	return spans;
+}
+
+function toolSpan(model: Model, job: Job, pane: Pane, activity: ToolLike, spanId: string, options: MapOptions): OtlpSpan | undefined {
+	const run = model.runs.get(activity.runId);
+	const step = activity.step === undefined ? undefined : run?.stepsByNumber.get(activity.step);
+	const startMs = activity.timestamp ?? step?.startedAt ?? run?.startedAt;
+	if (startMs === undefined) return undefined;
+	const toolName = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
+	const attributes: Record<string, AttributeValue> = {
+		[attr.operationName]: operation.executeTool,
+		[attr.toolName]: toolName,
+		[attr.toolType]: 'function',
+		[attr.conversationId]: job.jobId,
+	};
+	if (activity.toolCallId !== '') attributes[attr.toolCallId] = activity.toolCallId;
+	if (activity.step !== undefined) attributes[attr.step] = activity.step;
+	if (activity.type === 'delegate') attributes[attr.delegateExpert] = activity.delegateExpertKey;
+	else attributes[attr.skillName] = activity.skillName;
+	addContent(attributes, options, attr.toolCallArguments, activity.type === 'delegate' ? activity.query : argumentsText(activity.args));
+	addContent(attributes, options, attr.toolCallResult, activity.result?.text);
+
+	let status: OtlpSpan['status'] = {code: 'unset'};
+	if (activity.result?.error !== undefined) {
+		attributes[attr.errorType] = 'tool_error';
+		// The error text is the tool's output, which may quote what it read: it is content.
+		status = options.content ? {code: 'error', message: truncate(activity.result.error, statusMessageLimit).text} : {code: 'error'};
+	}
+
+	return {
+		traceId: traceIdOf(job.jobId),
+		spanId,
+		parentSpanId: agentSpanId(job.jobId, pane.paneId),
+		name: `${operation.executeTool} ${toolName}`,
+		kind: 'internal',
+		startMs,
+		endMs: later(startMs, toolEnd(model, activity)),
+		attributes,
+		status,
+		links: [],
+		events: [],
+	};
+}
+
+/**
+ * Every span of the model, open or ended (an open one has no `endMs`). `skip` names spans already sent, which
+ * need not be built again.
+ */
+export function mapModel(model: Model, options: MapOptions, skip: (spanId: string) => boolean = () => false): OtlpSpan[] {
+	const spans: OtlpSpan[] = [];
+	for (const pane of model.panes.values()) {
+		const job = model.jobs.get(pane.jobId);
+		const runs = pane.runIds.map(id => model.runs.get(id)).filter(defined);
+		if (!job || runs.length === 0) continue;
+		if (!skip(agentSpanId(job.jobId, pane.paneId))) spans.push(agentSpan(model, job, pane, runs, options));
+		for (const run of runs) spans.push(...chatSpans(job, pane, run, skip));
+		for (const index of pane.activityIndices) {
+			const activity = model.activities[index];
+			if (!activity || !isToolLike(activity)) continue;
+			const spanId = toolSpanId(job.jobId, activity);
+			if (skip(spanId)) continue;
+			const span = toolSpan(model, job, pane, activity, spanId, options);
+			if (span) spans.push(span);
+		}
+	}
+
+	return spans;
+}

@@ -1,0 +1,110 @@
+import type {Model} from '../../model/state.js';
+import {FileSink} from './file-sink.js';
+import {HttpSink} from './http-sink.js';
+import {SpanTracker} from './map/tracker.js';
+import type {OtlpSpan} from './map/span.js';
+import type {OtlpEndpoint, OtlpOptions} from './options.js';
+import {makeResource, toReadableSpan} from './readable.js';
+
+/** How often the model is looked at for spans that ended. */
+const watchIntervalMs = 1000;
+
+export type OtlpReport = {
+	/** One line for stderr: what was sent where, and what was dropped. */
+	text: string;
+	/** A request was still out when the flush gave up: the process should exit rather than wait for it. */
+	abandoned: boolean;
+};
+
+async function exporterFor(endpoint: OtlpEndpoint) {
+	const config = {url: endpoint.url, headers: endpoint.headers, timeoutMillis: endpoint.timeoutMs};
+	if (endpoint.protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(config);
+	return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(config);
+}
+
+/**
+ * Live export of a model as OpenTelemetry spans: `watch` sends each span once it ends, in batches, and never
+ * blocks the caller on the network; `finish` sends the rest (open spans marked unfinished) and flushes for at
+ * most `flushMs`.
+ */
+export class OtlpExport {
+	readonly #options: OtlpOptions;
+	readonly #tracker: SpanTracker;
+	readonly #resource;
+	readonly #version: string;
+	readonly #http: HttpSink | undefined;
+	readonly #file: FileSink | undefined;
+	#timer: NodeJS.Timeout | undefined;
+	#seenRev = -1;
+	#seenModel: Model | undefined;
+	#fileError: string | undefined;
+
+	private constructor(options: OtlpOptions, version: string, http: HttpSink | undefined) {
+		this.#options = options;
+		this.#version = version;
+		this.#tracker = new SpanTracker({content: options.content, contentLimit: options.contentLimit});
+		this.#resource = makeResource(options.resource);
+		this.#http = http;
+		this.#file = options.file === undefined ? undefined : new FileSink(options.file);
+	}
+
+	static async start(options: OtlpOptions): Promise<OtlpExport> {
+		const http = options.endpoint ? new HttpSink(await exporterFor(options.endpoint)) : undefined;
+		return new OtlpExport(options, options.version, http);
+	}
+
+	/** Looks at the model now and then (it may be replaced: a worker's load posts new ones). */
+	watch(model: () => Model): void {
+		this.#timer = setInterval(() => this.update(model()), watchIntervalMs);
+		this.#timer.unref();
+	}
+
+	/** Sends the spans that ended since the last look. */
+	update(model: Model): void {
+		if (model === this.#seenModel && model.rev === this.#seenRev) return;
+		this.#seenModel = model;
+		this.#seenRev = model.rev;
+		this.#send(this.#tracker.ended(model));
+	}
+
+	#send(spans: OtlpSpan[]): void {
+		if (spans.length === 0) return;
+		const readable = spans.map(span => toReadableSpan(span, this.#resource, this.#version));
+		this.#writeFile(readable);
+		this.#http?.add(readable);
+	}
+
+	/** A file that fails (a full disk) stops being written, and is reported at the end, without stopping the rest. */
+	#writeFile(spans: ReturnType<typeof toReadableSpan>[]): void {
+		if (!this.#file || this.#fileError !== undefined) return;
+		try {
+			this.#file.write(spans);
+		} catch (error) {
+			this.#fileError = error instanceof Error ? error.message : String(error);
+		}
+	}
+
+	async finish(model: Model): Promise<OtlpReport> {
+		clearInterval(this.#timer);
+		this.update(model);
+		this.#send(this.#tracker.rest(model));
+		const parts: string[] = [];
+		let abandoned = false;
+		if (this.#file) {
+			this.#file.close();
+			parts.push(`${this.#file.spans} ${spansWord(this.#file.spans)} written to ${this.#options.file ?? ''}${this.#fileError === undefined ? '' : `, then writing failed (${this.#fileError})`}`);
+		}
+
+		if (this.#http && this.#options.endpoint) {
+			({abandoned} = await this.#http.flush(this.#options.flushMs));
+			const {exported, dropped, lastError} = this.#http;
+			parts.push(`${exported} ${spansWord(exported)} exported to ${this.#options.endpoint.url}, ${dropped} dropped${dropped > 0 && lastError ? ` (${lastError})` : ''}`);
+		}
+
+		return {text: `perscope: OTLP: ${parts.join('; ')}\n`, abandoned};
+	}
+}
+
+function spansWord(count: number): string {
+	return count === 1 ? 'span' : 'spans';
+}

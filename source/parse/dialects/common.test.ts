@@ -1,0 +1,89 @@
+import {describe, expect, it} from 'vitest';
+import {commonSchemas, maxTokenCount, timestampOf, tokenCountOf, toNumber, usageTotals} from './common.js';
+
+/* The values every dialect reads its own way: loose numbers, token counts, timestamps and usage records. */
+
+describe('toNumber', () => {
+	it('reads numbers, and numbers sent as strings', () => {
+		expect(toNumber(3)).toBe(3);
+		expect(toNumber('42')).toBe(42);
+		expect(toNumber(' 1.5 ')).toBe(1.5);
+	});
+
+	it('gives undefined for anything that is not a finite number', () => {
+		for (const value of ['', '   ', 'three', Number.NaN, Number.POSITIVE_INFINITY, '1e999', null, true, undefined, [1]]) expect(toNumber(value)).toBeUndefined();
+	});
+});
+
+describe('tokenCountOf', () => {
+	it('reads a count, also one sent as a string', () => {
+		expect(tokenCountOf(1200)).toBe(1200);
+		expect(tokenCountOf('30')).toBe(30);
+	});
+
+	it('counts a missing, negative or unreadable count as zero', () => {
+		for (const value of [undefined, null, -1, 'lots', Number.NaN, Number.NEGATIVE_INFINITY]) expect(tokenCountOf(value)).toBe(0);
+	});
+
+	it('caps absurd counts so that adding two of them stays finite', () => {
+		expect(tokenCountOf(1e308)).toBe(maxTokenCount);
+		expect(Number.isFinite(tokenCountOf(1e308) + tokenCountOf(1e308))).toBe(true);
+	});
+});
+
+describe('timestampOf', () => {
+	it('reads epoch milliseconds, as Perstack and drover send them, also as a string', () => {
+		expect(timestampOf(1_795_294_857_945)).toBe(1_795_294_857_945);
+		expect(timestampOf('1795294857945')).toBe(1_795_294_857_945);
+	});
+
+	it('reads an ISO-8601 time, as the strategy daemon sends it', () => {
+		expect(timestampOf('2026-11-25T09:05:18.000Z')).toBe(Date.UTC(2026, 10, 25, 9, 5, 18));
+	});
+
+	it('gives undefined for a time no Date can hold, so no view fails formatting it', () => {
+		expect(timestampOf(1e308)).toBeUndefined();
+		expect(timestampOf('1e20')).toBeUndefined();
+		expect(timestampOf(Number.NaN)).toBeUndefined();
+		expect(timestampOf(8.64e15)).toBe(8.64e15);
+	});
+
+	it('gives undefined for what is no time at all', () => {
+		for (const value of ['yesterday', '', null, undefined, {ms: 1}]) expect(timestampOf(value)).toBeUndefined();
+	});
+});
+
+describe('usageTotals', () => {
+	it('fills counts a usage record left out with zero', () => {
+		expect(usageTotals({inputTokens: 10, totalTokens: 12})).toEqual({inputTokens: 10, outputTokens: 0, reasoningTokens: 0, totalTokens: 12, cachedInputTokens: 0});
+	});
+
+	it('keeps the total as sent rather than adding it up', () => {
+		expect(usageTotals({inputTokens: 1, outputTokens: 2, reasoningTokens: 3, totalTokens: 100, cachedInputTokens: 4}).totalTokens).toBe(100);
+	});
+});
+
+describe('commonSchemas', () => {
+	it('reads a usage record’s counts leniently, and fills the rest with zero', () => {
+		expect(commonSchemas().usage.parse({inputTokens: '12', outputTokens: -3, totalTokens: 1e308})).toEqual({
+			inputTokens: 12,
+			outputTokens: 0,
+			reasoningTokens: 0,
+			totalTokens: maxTokenCount,
+			cachedInputTokens: 0,
+		});
+	});
+
+	it('lets a loose number or a timestamp be missing, and makes a bad one undefined rather than refusing it', () => {
+		const {looseNumber, timestamp} = commonSchemas();
+		expect(looseNumber.parse('7')).toBe(7);
+		expect(looseNumber.parse('seven')).toBeUndefined();
+		expect(looseNumber.parse(undefined)).toBeUndefined();
+		expect(timestamp.parse('2026-11-25T09:05:18Z')).toBe(Date.UTC(2026, 10, 25, 9, 5, 18));
+		expect(timestamp.parse('not a time')).toBeUndefined();
+	});
+
+	it('is built once', () => {
+		expect(commonSchemas()).toBe(commonSchemas());
+	});
+});
