@@ -8,6 +8,7 @@ import {runSourcesFast} from '../load/parallel-file.js';
 import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {OtlpOptions} from '../export/otlp/options.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json';
@@ -23,6 +24,8 @@ export type HeadlessOptions = {
 	tuning?: LoadTuning | undefined;
 	/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other (see cli/main.ts). */
 	fast: boolean;
+	/** What tokens cost (`--prices FILE`); the built-in table when not given. */
+	prices?: PriceTable | undefined;
 	/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end. */
 	otlp?: OtlpOptions | undefined;
 };
@@ -74,7 +77,8 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 		return false;
 	};
 
-	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', include) : undefined;
+	const prices = options.prices ?? builtinPrices;
+	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', filter ? include : undefined, prices) : undefined;
 	// What to write is decided after each event; it is written after each read.
 	const afterEvent = transcript ? () => transcript.collect() : undefined;
 	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent, fast: options.fast};
@@ -123,10 +127,10 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	}
 
 	if (transcript && filter) process.stderr.write(`perscope: ${hidden} ${hidden === 1 ? 'activity' : 'activities'} hidden by the filter\n`);
-	if (options.mode === 'summary') write((await import('../output/summary-table.js')).summaryTable(ingest.model));
+	if (options.mode === 'summary') write((await import('../output/summary-table.js')).summaryTable(ingest.model, prices));
 	if (options.mode === 'summary-json') {
 		const [{jsonForTerminal}, {buildSummary}] = await Promise.all([import('../output/activity-json.js'), import('../output/summary.js')]);
-		write(jsonForTerminal(buildSummary(ingest.model)) + '\n');
+		write(jsonForTerminal(buildSummary(ingest.model, prices)) + '\n');
 	}
 
 	if (stdout.writableNeedDrain) await once(stdout, 'drain');

@@ -1,6 +1,7 @@
 import type {InputPlan} from '../input/inputs.js';
 import type {LoadTuning} from '../load/tuning.js';
 import type {Filter} from '../query/filter.js';
+import type {PriceTable} from '../query/prices.js';
 import type {OtlpOptions} from '../export/otlp/options.js';
 
 export type InteractiveStartOptions = {
@@ -11,6 +12,8 @@ export type InteractiveStartOptions = {
 	tuning: LoadTuning;
 	/** Whether the fast ways of reading are used (false: PERSCOPE_FAST=0, every line through its schema). */
 	fast: boolean;
+	/** What tokens cost (`--prices FILE`); the built-in table when not given. */
+	prices: PriceTable | undefined;
 	/**
 	 * Sets up the environment Ink and React must be imported under and returns what restores it
 	 * (source/cli/ink-environment.ts): the CLI owns the environment, this only says when.
@@ -32,6 +35,6 @@ export async function startInteractive(plan: InputPlan, options: InteractiveStar
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./interactive.js');
-	const {maxLineBytes, filter, replaySpeed, fast, tuning, otlp} = options;
-	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, restoreScreen, onViewsLoaded: restoreEnvironment, otlp});
+	const {maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp} = options;
+	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, restoreScreen, onViewsLoaded: restoreEnvironment, otlp});
 }

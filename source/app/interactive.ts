@@ -7,6 +7,7 @@ import {RawEvents} from '../input/raw-events.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../tui/export-event.js';
 import type {Filter} from '../query/filter.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {ViewEnv} from '../tui/contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../tui/terminal.js';
 import type {UiState} from '../tui/ui-state.js';
@@ -32,6 +33,8 @@ export async function runApp(
 		tuning?: LoadTuning | undefined;
 		/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other, on this thread. */
 		fast: boolean;
+		/** What tokens cost (`--prices FILE`); the built-in table when not given. */
+		prices?: PriceTable | undefined;
 		restoreScreen?: () => void;
 		/** Called once Ink and React are loaded (the caller set up their environment: see cli/ink-environment.ts). */
 		onViewsLoaded?: () => void;
@@ -163,6 +166,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		store,
 		sourceLabel: plan.label,
 		sources: loading.states,
+		prices: options.prices ?? builtinPrices,
 		rawEvent: ref => raw.read(ref),
 		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
 		interrupt: () => {

@@ -11,8 +11,9 @@ export const help = `
   Output (the interactive viewer is used when stdout is a terminal)
     --print                 readable transcript, one activity per line (default when stdout is not a terminal)
     --json                  every activity as one JSON object per line, in arrival order
-    --summary               a table of jobs and runs: status, steps, tokens, duration, error
+    --summary               a table of jobs and runs: status, steps, tokens, cost, duration, error
     --summary --json        the same as one JSON document
+    --prices FILE           price tokens with this JSON table instead of the built-in one (see README, Cost)
 
   Input
     FILE…                   NDJSON event logs, plain or gzip-compressed (told by content, not name); - is stdin

@@ -46,6 +46,19 @@ export async function main(argv: string[]): Promise<number> {
 	}
 
 	const {maxLineBytes, filter, replaySpeed} = request;
+	let prices;
+	if (request.pricesFile !== undefined) {
+		// Loaded only for a price file: it brings zod.
+		const {readPriceFile, PriceFileError} = await import('./prices-file.js');
+		try {
+			prices = readPriceFile(request.pricesFile);
+		} catch (error) {
+			if (!(error instanceof PriceFileError)) throw error;
+			process.stderr.write(`perscope: ${error.message}${error.exitCode === 2 ? ' (see perscope --help)' : ''}\n`);
+			return error.exitCode;
+		}
+	}
+
 	const otlpRequest = otlpOptionsFrom(request.otlp, process.env);
 	if (!otlpRequest.ok) {
 		process.stderr.write(`perscope: ${otlpRequest.error} (see perscope --help)\n`);
@@ -62,17 +75,18 @@ export async function main(argv: string[]): Promise<number> {
 			return 1;
 		}
 	}
+
 	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
 	// ways are compared with (test/perf, npm run bench).
 	const fast = process.env['PERSCOPE_FAST'] !== '0';
 	const tuning = loadTuningFrom(process.env);
 	if (request.mode === undefined && process.stdout.isTTY === true) {
-		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prepareInkEnvironment, otlp});
+		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, prepareInkEnvironment, otlp});
 	}
 
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, otlp});
+	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp});
 }
 
 function assertNever(value: never): never {

@@ -25,6 +25,8 @@ export type RunRequest = {
 	maxLineBytes: number;
 	filter: Filter | undefined;
 	replaySpeed: number | undefined;
+	/** `--prices FILE`: a price table in place of the built-in one (read in main.ts). */
+	pricesFile: string | undefined;
 	/** `--otlp`, `--otlp-file`, `--otlp-content`, and the version to name the exporting instrumentation with. */
 	otlp: OtlpFlags & {version: string};
 };
@@ -37,6 +39,7 @@ const flags = {
 	follow: {type: 'boolean', shortFlag: 'f', default: false},
 	filter: {type: 'string', isMultiple: true},
 	replay: {type: 'string'},
+	prices: {type: 'string'},
 	otlp: {type: 'string'},
 	otlpFile: {type: 'string'},
 	otlpContent: {type: 'boolean', default: false},
@@ -100,12 +103,13 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 		return usageError(`--replay plays saved logs; it cannot be combined with ${follow ? '--follow' : 'a command'}`);
 	}
 
-	const {print, json, summary} = cli.flags;
+	const {print, json, summary, prices} = cli.flags;
+	if (prices !== undefined && prices.trim() === '') return usageError('--prices needs a file, as in --prices prices.json');
 	const mode: HeadlessMode | undefined = summary ? (json ? 'summary-json' : 'summary') : json ? 'json' : print ? 'print' : undefined;
 	const {otlp, otlpFile, otlpContent} = cli.flags;
 	if (otlpFile === '') return usageError('--otlp-file needs a file name');
 	const otlpFlags = {url: otlp, file: otlpFile, content: otlpContent, version: cli.pkg.version ?? 'unknown'};
-	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed, otlp: otlpFlags}};
+	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags}};
 }
 
 function usageError(message: string): CommandLine {

@@ -22,6 +22,7 @@ export type {Model} from './model-view.js';
 export {streamingText, type StreamingText} from './streaming-text.js';
 export {activityTypes, isToolActivity} from '../model/state.js';
 export {runStatuses} from '../model/events.js';
+export {builtinPrices, type ModelPrice, type PriceProvider, type PriceTable} from '../query/prices.js';
 
 /** A job: the runs of one `perstack run` (a coordinator, its delegates, the runs that resume them). */
 export type Job = state.Job;

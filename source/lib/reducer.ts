@@ -5,6 +5,7 @@ import {Ingest} from '../load/ingest.js';
 import {defaultMaxLineBytes, LineCutter} from '../parse/line-splitter.js';
 import {jsonForTerminal} from '../output/activity-json.js';
 import {buildSummary, type Summary} from '../output/summary.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {Model} from './model-view.js';
 
 /** Options of {@link createReducer}. */
@@ -16,6 +17,8 @@ export type ReducerOptions = {
 	maxLineBytes?: number;
 	/** The name diagnostics and event references give the input (`Diagnostic.source`). Default: `"input"`. */
 	source?: string;
+	/** The prices the summary's costs are worked out with (`perscope --prices`). Default: the built-in table. */
+	prices?: PriceTable;
 	/** Called with each diagnostic as it is found (it is in `model.diagnostics` too, up to the first 10,000). */
 	onDiagnostic?: (diagnostic: Diagnostic) => void;
 };
@@ -132,7 +135,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 		report(`not a line: a ${line === null ? 'null' : typeof line} was pushed, where a string or bytes were expected`, !wholeLine);
 	};
 
-	const summaryNow = (): Summary => buildSummary(model.inputEnd ? model : {...model, inputEnd: notEnded});
+	const summaryNow = (): Summary => buildSummary(model.inputEnd ? model : {...model, inputEnd: notEnded}, options.prices ?? builtinPrices);
 
 	return {
 		get model(): Model {

@@ -180,6 +180,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		jobId,
 		expertKey,
 		dialect: event.dialect,
+		model: model.runtime.get(runId)?.model,
 		paneId: runId,
 		parentRunId: null,
 		delegatingActivityId: null,
@@ -246,10 +247,12 @@ function touch(run: Run, event: AgentEvent): void {
 	if (run.expertKey === run.runId && event.expertKey !== undefined) run.expertKey = event.expertKey;
 }
 
-function setStatus(run: Run, status: RunStatus, step: number | undefined): void {
+/** `model` is given where the change is reported (`Model.statusChanges`). */
+function setStatus(model: Model | undefined, run: Run, status: RunStatus, step: number | undefined): void {
 	const at = step ?? run.statusStep;
 	// A late checkpoint of an earlier step must not undo a later one (real streams arrive out of order).
 	if (at < run.statusStep) return;
+	if (run.status !== status) model?.statusChanges?.push(run.runId);
 	run.statusStep = at;
 	run.status = status;
 }
@@ -423,7 +426,13 @@ function bumpPane(model: Model, run: Run): void {
 // Perstack run lifecycle
 
 function onRuntimeInit(model: Model, event: EventOf<'runtimeInit'>): void {
-	model.runtime.set(event.runId, {expertName: event.expertName, query: event.query, answer: event.answer});
+	model.runtime.set(event.runId, {expertName: event.expertName, model: event.model, query: event.query, answer: event.answer});
+	const run = model.runs.get(event.runId);
+	if (run && event.model !== undefined && run.model !== event.model) {
+		run.model = event.model;
+		run.rev++;
+	}
+
 	if (event.jobId === '') return;
 	const job = ensureJob(model, event.jobId, event.timestamp);
 	job.model = event.model ?? job.model;
@@ -476,7 +485,8 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 		linkParent(model, run, checkpoint.delegatedBy.runId, checkpoint.delegatedBy.expertKey, checkpoint.delegatedBy.toolCallId);
 	}
 
-	if (!run.endedSteps.size && run.status === 'init') setStatus(run, checkpoint.status, checkpoint.step);
+	// Where the starting checkpoint left off, not something the run did: no status change is reported for it.
+	if (!run.endedSteps.size && run.status === 'init') setStatus(undefined, run, checkpoint.status, checkpoint.step);
 
 	if (isResume) {
 		resumeEffects(model, run, resumed ?? run, event);
@@ -646,7 +656,10 @@ function stepRecord(run: Run, step: number): StepRecord {
 function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	const {checkpoint} = event;
 	const step = checkpoint.step ?? event.step;
-	setStatus(run, checkpoint.status, step);
+	setStatus(model, run, checkpoint.status, step);
+	// A step that ends in the status the run started with is reported too (a follow-up run starts from a
+	// checkpoint that says `completed`, and completes).
+	if (step !== undefined && !run.endedSteps.has(step) && model.statusChanges?.at(-1) !== run.runId) model.statusChanges?.push(run.runId);
 	if (step !== undefined && !run.endedSteps.has(step)) {
 		run.endedSteps.add(step);
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
@@ -960,7 +973,7 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 		run.started = true;
 		run.expertKey = event.childExpertKey;
 		touch(run, event);
-		setStatus(run, 'proceeding', undefined);
+		setStatus(model, run, 'proceeding', undefined);
 		return;
 	}
 
@@ -969,7 +982,7 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 	touch(parent, event);
 	const child = model.runs.get(event.childRunId) ?? newRun(model, event.childRunId, parent.jobId, event.childExpertKey, event);
 	child.expertKey = event.childExpertKey;
-	if (child.status === 'init') setStatus(child, 'proceeding', undefined);
+	if (child.status === 'init') setStatus(model, child, 'proceeding', undefined);
 	// The delegating activity is the latest task call of the parent that has no child yet.
 	const task = latestOpenDelegate(model, parent);
 	if (task) {
@@ -1000,7 +1013,7 @@ function startDaemonStep(model: Model, event: AgentEvent, stepName: string, quer
 	}
 
 	touch(root, event);
-	setStatus(root, 'proceeding', undefined);
+	setStatus(model, root, 'proceeding', undefined);
 	const key = `${event.runId}\u0000${stepName}`;
 	const count = (model.daemonStepCounts.get(key) ?? 0) + 1;
 	model.daemonStepCounts.set(key, count);
@@ -1017,7 +1030,7 @@ function startDaemonStep(model: Model, event: AgentEvent, stepName: string, quer
 	child.started = true;
 	child.currentStep = 1;
 	child.endedSteps.add(1);
-	setStatus(child, 'proceeding', undefined);
+	setStatus(model, child, 'proceeding', undefined);
 	linkParent(model, child, root.runId, root.expertKey, childId);
 	model.daemonAgents.set(key, childId);
 	child.query = query;
@@ -1026,7 +1039,7 @@ function startDaemonStep(model: Model, event: AgentEvent, stepName: string, quer
 }
 
 function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
-	setStatus(run, event.status, Number.POSITIVE_INFINITY);
+	setStatus(model, run, event.status, Number.POSITIVE_INFINITY);
 	run.endedAt = event.timestamp ?? run.endedAt;
 	if (event.usage) run.usage = event.usage;
 	settleRun(model, run);
@@ -1048,7 +1061,7 @@ function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
 			const delegate = run.delegatingActivityId === null ? undefined : activityById(model, run.delegatingActivityId);
 			if (delegate?.type === 'delegate' && !delegate.result) updateActivity(model, delegate, {result: {text: event.text ?? '', error: undefined, ref: event.ref}});
 			const open = root.childRunIds.some(id => model.runs.get(id)?.status === 'proceeding');
-			if (!open) setStatus(root, 'completed', undefined);
+			if (!open) setStatus(model, root, 'completed', undefined);
 			root.rev++;
 		}
 	}

@@ -128,6 +128,11 @@ export type Run = {
 	jobId: string;
 	expertKey: string;
 	dialect: Dialect;
+	/**
+	 * The model its `initializeRuntime` named (Perstack gives every run one, resumed runs included), for what
+	 * the run cost; undefined when none was seen (a job directory, drover, the daemon).
+	 */
+	model: string | undefined;
 	/** The first run of its resume chain; all runs of a chain are shown as one pane. */
 	paneId: string;
 	parentRunId: string | null;
@@ -238,6 +243,7 @@ export type ProxyState = {
 
 export type RuntimeInfo = {
 	expertName: string | undefined;
+	model: string | undefined;
 	query: string | undefined;
 	answer: {toolCallId: string; text: string} | undefined;
 };
@@ -290,6 +296,8 @@ export type Model = {
 	 * which ones became final with the event just reduced. The reader empties it; nobody else keeps it.
 	 */
 	changes: number[] | undefined;
+	/** Where a reader asked for it (`--print`): the runs whose status changed, in the order of the changes. The reader empties it. */
+	statusChanges: string[] | undefined;
 	/** Ids of the Perstack events reduced so far, streaming events aside (see `isRepeatedEvent`). */
 	eventIds: Set<string>;
 	/** Set once every input has ended (see `endInput`): what still waits then will wait for ever. */
@@ -325,6 +333,7 @@ export function createModel(): Model {
 		lastTimestamp: undefined,
 		rev: 0,
 		changes: undefined,
+		statusChanges: undefined,
 		treeRev: 0,
 		depthEpoch: 0,
 		eventIds: new Set(),

@@ -9,8 +9,8 @@ function linesOf(table: string): string[] {
 }
 
 describe('summaryTable', () => {
-	it('heads each job with its status, steps, tokens and duration', () => {
-		expect(linesOf(summaryTable(modelFromFixtures('demo.ndjson')))[0]).toBe('job nibyyurl65b4kj4hbi6jlvhk  ✓ completed  17 steps  42692 in / 907 out tokens  10.2s');
+	it('heads each job with its status, steps, tokens, cost and duration', () => {
+		expect(linesOf(summaryTable(modelFromFixtures('demo.ndjson')))[0]).toBe('job nibyyurl65b4kj4hbi6jlvhk  ✓ completed  17 steps  42692 in / 907 out tokens  $0.15  10.2s');
 	});
 
 	it('lists the runs in the order they happened, delegates indented, a resumed run marked ↻', () => {
@@ -28,13 +28,21 @@ describe('summaryTable', () => {
 
 	it("shows a run's error in the last column", () => {
 		const table = summaryTable(modelFromFixtures('delegate-failure.ndjson'));
-		expect(table).toMatch(/changelog-writer\s+✗ stoppedByError\s+3\s+2722\s+54\s+1\.3s\s+AI_APICallError: Overloaded\n/);
+		expect(table).toMatch(/changelog-writer\s+✗ stoppedByError\s+3\s+2722\s+54\s+\$0\.0090\s+1\.3s\s+AI_APICallError: Overloaded\n/);
 	});
 
 	it('says why a coordinator never went on once the input has ended', () => {
 		const model = modelFromFixtures('delegate-failure.ndjson');
 		endInput(model, {exitCode: 1, lastStderr: 'Delegation error'});
 		expect(summaryTable(model)).toMatch(/release-coordinator\s+⏸ stoppedByDelegate .*job ended while waiting: changelog-writer failed: AI_APICallError: Overloaded; the command exited 1: Delegation error\n/);
+	});
+
+	it('shows ? for the cost of a run whose model has no price, and for its job', () => {
+		const text = readFileSync(fixturePath('real/simple.ndjson'), 'utf8').replaceAll('"model":"claude-sonnet-4-5"', '"model":"in-house-model"');
+		const [job, header, run] = linesOf(summaryTable(modelFromText(text)));
+		expect(job).toMatch(/ out tokens {2}\? {2}/);
+		expect(header).toMatch(/ OUT {2}COST {2}DURATION/);
+		expect(run).toMatch(/ \? {2}/);
 	});
 
 	it('ends with the event count, unknown event types and bad lines', () => {

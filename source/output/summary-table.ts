@@ -1,34 +1,29 @@
-import type {RunStatus} from '../model/events.js';
 import type {Model, Run} from '../model/state.js';
 import {depthOf, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {displayWidth, padEnd} from '../present/width.js';
 import {formatDuration, plural, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
+import {statusMarks} from './run-marks.js';
+import {jobCost, runCost} from '../query/cost.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
+import {formatCost} from '../present/cost.js';
 import {columnWidths} from './column-widths.js';
 
-export const statusMarks: Record<RunStatus, string> = {
-	init: '·',
-	proceeding: '…',
-	completed: '✓',
-	stoppedByInteractiveTool: '⏸',
-	stoppedByDelegate: '⏸',
-	stoppedByExceededMaxSteps: '⏹',
-	stoppedByError: '✗',
-};
+export {statusMarks} from './run-marks.js';
 
 /** Marks a run shown as a root because its parent link would close a delegation cycle (docs/model-rules.md). */
 export const cycleMark = '⟲ cycle';
 
 /** A plain table of jobs and their runs in tree order, for `--summary`. */
-export function summaryTable(model: Model): string {
+export function summaryTable(model: Model, prices: PriceTable = builtinPrices): string {
 	const lines: string[] = [];
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		const totals = jobTotals(model, job);
 		lines.push(
 			`job ${sanitizeLine(job.jobId)}  ${statusMarks[totals.status]} ${totals.status}  ${totals.steps} steps  ` +
-				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
+				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatCost(jobCost(model, job, prices))}  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
 		);
 		const rows = runsInTreeOrder(model, job).map(run => [
 			`${indentFor(depthOf(model, run))}${run.closesCycle ? `${cycleMark} ` : ''}${run.resumesRunId === null ? '' : '↻ '}${sanitizeLine(run.expertKey)}`,
@@ -36,12 +31,13 @@ export function summaryTable(model: Model): string {
 			String(runSteps(run)),
 			String(run.usage.inputTokens),
 			String(run.usage.outputTokens),
+			formatCost(runCost(run, prices)),
 			formatDuration(span(run.startedAt, run.endedAt ?? run.lastEventAt)),
 			errorColumn(model, run),
 		]);
-		const header = ['EXPERT', 'STATUS', 'STEPS', 'IN', 'OUT', 'DURATION', 'ERROR'];
+		const header = ['EXPERT', 'STATUS', 'STEPS', 'IN', 'OUT', 'COST', 'DURATION', 'ERROR'];
 		const widths = columnWidths(header, rows);
-		const numeric = new Set([2, 3, 4, 5]);
+		const numeric = new Set([2, 3, 4, 5, 6]);
 		for (const row of [header, ...rows]) {
 			const cells = row.map((cell, column) => {
 				const width = widths[column] ?? 0;

@@ -1,6 +1,8 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
 import type {Model, ResumedFrom} from '../model/state.js';
 import {endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
+import {costForJson, jobCost, runCost, totalCost} from '../query/cost.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
 
 export type RunSummary = {
 	runId: string;
@@ -19,6 +21,10 @@ export type RunSummary = {
 	status: RunStatus;
 	steps: number;
 	usage: Usage;
+	/** The model its `initializeRuntime` named; null when none was seen. */
+	model: string | null;
+	/** US dollars, from `usage` at the model's prices; null when the price table does not have the model. */
+	costUsd: number | null;
 	activities: number;
 	startedAt: number | null;
 	endedAt: number | null;
@@ -30,17 +36,25 @@ export type JobSummary = {
 	status: RunStatus;
 	steps: number;
 	usage: Usage;
+	/** The sum of its runs' costs; null when any of them is unknown. */
+	costUsd: number | null;
 	runs: RunSummary[];
 };
 
+/** Which price table the costs come from: the built-in one, or the file given with `--prices`. */
+export type PricesSummary = {source: string; date: string | null; file: string | null};
+
 export type Summary = {
 	jobs: JobSummary[];
+	/** What every job cost together; null when any run's cost is unknown. */
+	costUsd: number | null;
+	prices: PricesSummary;
 	events: number;
 	unknownEvents: Record<string, number>;
 	diagnostics: Diagnostic[];
 };
 
-export function buildSummary(model: Model): Summary {
+export function buildSummary(model: Model, prices: PriceTable = builtinPrices): Summary {
 	const jobs: JobSummary[] = [];
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
@@ -50,6 +64,7 @@ export function buildSummary(model: Model): Summary {
 			status: totals.status,
 			steps: totals.steps,
 			usage: totals.usage,
+			costUsd: costForJson(jobCost(model, job, prices)),
 			runs: runsInTreeOrder(model, job).map(run => ({
 				runId: run.runId,
 				expertKey: run.expertKey,
@@ -61,6 +76,8 @@ export function buildSummary(model: Model): Summary {
 				status: run.status,
 				steps: runSteps(run),
 				usage: run.usage,
+				model: run.model ?? null,
+				costUsd: costForJson(runCost(run, prices)),
 				activities: run.activityCount,
 				startedAt: run.startedAt ?? null,
 				endedAt: run.endedAt ?? null,
@@ -71,5 +88,6 @@ export function buildSummary(model: Model): Summary {
 
 	const unknownEvents: Record<string, number> = {};
 	for (const [type, count] of [...model.unknownEvents].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) unknownEvents[type] = count;
-	return {jobs, events: model.events, unknownEvents, diagnostics: model.diagnostics};
+	const pricesUsed = {source: prices.source, date: prices.date, file: prices.file};
+	return {jobs, costUsd: costForJson(totalCost(model, prices)), prices: pricesUsed, events: model.events, unknownEvents, diagnostics: model.diagnostics};
 }

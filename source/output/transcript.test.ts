@@ -28,14 +28,17 @@ function transcriptOf(fixture: string, format: TranscriptFormat, options: {chunk
 
 describe('the text transcript (--print)', () => {
 	it('writes a delegation when it is made, the child indented under it, and the answer once it is in', () => {
-		expect(transcriptOf('real/delegate.ndjson', 'text').split('\n').slice(0, 9)).toEqual([
+		expect(transcriptOf('real/delegate.ndjson', 'text').split('\n').slice(0, 12)).toEqual([
+			'── job xrg3kr5eyfy4evxm775cs81p · coordinator · started 2026-11-21 21:00:57 UTC',
 			'[coordinator] 💬 query Find out what is in the workspace.',
 			'[coordinator] → delegate child-expert: List the workspace and summarise what is there.',
+			'[coordinator] ⏸ run waits for delegates: child-expert',
 			'  [child-expert] 💬 query List the workspace and summarise what is there.',
 			'  [child-expert] 📁 list .',
 			'  [child-expert] 📄 read README.txt',
 			'  [child-expert] 🏁 attempt completion',
 			"  [child-expert] ✅ complete The workspace contains one file: README.txt (one line: 'hello from the workspace').",
+			'  [child-expert] ✓ run completed · 3 steps',
 			"[coordinator] ← child-expert: The workspace contains one file: README.txt (one line: 'hello from the workspace').",
 			'[coordinator] 📬 delegation complete child-expert',
 		]);
@@ -51,18 +54,23 @@ describe('the text transcript (--print)', () => {
 		const text = transcriptOf('real/tools.ndjson', 'text');
 		expect(text).toContain('[tools-expert] 📄 read missing-file.txt ✗ File missing-file.txt does not exist.\n');
 		const error = transcriptOf('real/error.ndjson', 'text');
-		expect(error).toContain('[error-expert] ❌ error AI_NoOutputGeneratedError: No output generated. Check the stream for errors.\n');
-		expect(error).not.toContain('✗');
+		// The error is an activity of its own, not a cross on another line; then the run's stop says it failed.
+		expect(error).toContain(
+			'[error-expert] ❌ error AI_NoOutputGeneratedError: No output generated. Check the stream for errors.\n' +
+				'[error-expert] ✗ run failed: AI_NoOutputGeneratedError: No output generated. Check the stream for errors.\n',
+		);
+		expect(error.split('\n').filter(line => line.includes('❌'))).toHaveLength(1);
 	});
 
 	it('ends by saying which run the job left waiting for its delegates, and why', () => {
 		const text = transcriptOf('delegate-failure.ndjson', 'text', {end: {exitCode: 1, lastStderr: 'Delegation error'}});
-		expect(text.trimEnd().split('\n').at(-1)).toBe(
+		expect(text.trimEnd().split('\n').slice(-2)).toEqual([
 			'[release-coordinator] ✗ the job ended while this run waited for its delegates: changelog-writer failed: AI_APICallError: Overloaded; the command exited 1: Delegation error',
-		);
+			'── job sm8w3d6nos5nv2eqmkf28xm4 ⏸ stoppedByDelegate · 7 steps · 10243 in / 190 out tokens · $0.03 · 1.7s',
+		]);
 	});
 
-	it('leaves out what the filter does not include', () => {
+	it('leaves out what the filter does not include, and the marks of jobs and runs', () => {
 		const text = transcriptOf('demo.ndjson', 'text', {include: activity => activity.type === 'exec'});
 		expect(text.trimEnd().split('\n')).toEqual(['  [test-runner] ⚡ exec npm test ✗ Command failed: npm test ↵ sh: 1: vitest: not found ↵ npm error Lifecycle script `test` failed with error: ↵ npm error code 127', '  [test-runner] ⚡ exec npm ci', '  [test-runner] ⚡ exec npx vitest run', '[bugfix-lead] ⚡ exec npx vitest run']);
 	});

@@ -3,6 +3,8 @@ import {depthOf, endedWhileWaiting} from '../query/tree.js';
 import {describeActivity} from '../present/describe-activity.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
+import {isStop, jobEndLine, jobHasEnded, jobStartLine, runStopText} from './run-marks.js';
 
 export type TranscriptFormat = 'text' | 'json';
 
@@ -65,6 +67,11 @@ export function isFinal(activity: Activity): boolean {
  *   its result or answer is in) and the one before it in its pane is written, so every `previousActivityId`
  *   points to a line already written; what never becomes final is written, as it is, when the input ends.
  *   Panes do not wait for each other, so children's work is written while their parent waits for them.
+ *
+ * `text` also marks where each job starts (before its first line) and ends (once its coordinator completes,
+ * fails, hits its step limit or waits for a person; at the end of the input for any other), and says why a
+ * run stopped, on a line after the activities that came before its stop. Not under a filter, which asks for
+ * the matching activities only.
  */
 export class TranscriptWriter {
 	#next = 0;
@@ -76,20 +83,37 @@ export class TranscriptWriter {
 	readonly #model: Model;
 	readonly #format: TranscriptFormat;
 	readonly #include: (activity: Activity) => boolean;
+	readonly #prices: PriceTable;
+	/** text: jobs whose start is written and whose end is not (true), or whose end is written (false). */
+	readonly #jobs = new Map<string, boolean>();
+	/** text: marks decided but not written yet, each once the activities before it (`after`) are written. */
+	readonly #marks: Array<{after: number; runId: string; line: string; endsJob: boolean}> = [];
+	/** text: jobs whose end is decided and not written yet. */
+	readonly #endsDecided = new Set<string>();
+	/** text: the stop last reported per run (status and step), so a repeated checkpoint is not reported twice. */
+	readonly #stops = new Map<string, string>();
 
-	constructor(model: Model, format: TranscriptFormat, include: (activity: Activity) => boolean = () => true) {
+	/** Whether only some activities are written (a filter): then no marks are, only the activities asked for. */
+	readonly #filtered: boolean;
+
+	/** `include`, when given, is a filter: what it leaves out is not written. */
+	constructor(model: Model, format: TranscriptFormat, include?: (activity: Activity) => boolean, prices: PriceTable = builtinPrices) {
 		this.#model = model;
 		this.#format = format;
-		this.#include = include;
+		this.#include = include ?? (() => true);
+		this.#filtered = include !== undefined;
+		this.#prices = prices;
 		model.changes = [];
+		if (format === 'text' && !this.#filtered) model.statusChanges = [];
 	}
 
 	/** Call after each event. */
 	collect(): void {
 		if (this.#format === 'json') this.#collectJson();
 		else this.#collectText();
-		const {changes} = this.#model;
+		const {changes, statusChanges} = this.#model;
 		if (changes !== undefined) changes.length = 0;
+		if (statusChanges !== undefined) statusChanges.length = 0;
 	}
 
 	/** The input ended: whatever still waits is written as it is. */
@@ -104,13 +128,24 @@ export class TranscriptWriter {
 			return;
 		}
 
-		while (this.#next < activities.length) this.#text(activities[this.#next++]!);
+		while (this.#next < activities.length) {
+			this.#text(activities[this.#next++]!);
+			this.#writeMarks();
+		}
+
+		this.#writeMarks(true);
 		for (const run of this.#model.runs.values()) {
 			const ended = endedWhileWaiting(this.#model, run);
 			if (!ended) continue;
 			const depth = this.#depthFor()(run);
 			const indent = indentFor(depth);
 			this.#buffer += `${indent}[${sanitizeLine(run.expertKey)}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`;
+		}
+
+		// Jobs still going when the input ended end here, as they stand.
+		for (const [jobId, open] of this.#jobs) {
+			const job = this.#model.jobs.get(jobId);
+			if (open && job) this.#buffer += jobEndLine(this.#model, job, this.#prices) + '\n';
 		}
 	}
 
@@ -123,6 +158,7 @@ export class TranscriptWriter {
 
 	#collectText(): void {
 		const {activities, changes} = this.#model;
+		this.#decideMarks();
 		for (const seq of changes ?? []) {
 			if (!this.#waiting.has(seq)) continue;
 			const activity = activities[seq]!;
@@ -132,16 +168,76 @@ export class TranscriptWriter {
 			this.#buffer += answer + '\n';
 		}
 
+		this.#writeMarks();
 		while (this.#next < activities.length) {
 			const activity = activities[this.#next]!;
 			if (!activity.settled) break;
 			this.#next++;
 			this.#text(activity);
+			this.#writeMarks();
 		}
+	}
+
+	/** The runs that stopped with the event just reduced: why, and the end of their job when it ended. */
+	#decideMarks(): void {
+		const model = this.#model;
+		const after = model.activities.length;
+		for (const runId of model.statusChanges ?? []) {
+			const run = model.runs.get(runId);
+			if (!run || !isStop(run.status)) continue;
+			const stop = `${run.status}@${run.statusStep}`;
+			if (this.#stops.get(runId) === stop) continue;
+			this.#stops.set(runId, stop);
+			const line = `${indentFor(this.#depthFor()(run))}[${sanitizeLine(run.expertKey)}] ${runStopText(model, run)}`;
+			this.#marks.push({after, runId, line, endsJob: false});
+
+			// Only a root run's stop can end its job; asking a job with many runs after each delegate's stop would
+			// make a long transcript quadratic.
+			if (run.parentRunId !== null && !run.closesCycle) continue;
+			const job = model.jobs.get(run.jobId);
+			if (job && !this.#endsDecided.has(run.jobId) && this.#jobs.get(run.jobId) !== false && jobHasEnded(model, job)) {
+				this.#endsDecided.add(run.jobId);
+				this.#marks.push({after, runId, line: jobEndLine(model, job, this.#prices), endsJob: true});
+			}
+		}
+	}
+
+	/** Writes the marks whose activities are all written (every mark, at the end of the input). */
+	#writeMarks(all = false): void {
+		let written = 0;
+		for (const mark of this.#marks) {
+			if (!all && mark.after > this.#next) break;
+			const run = this.#model.runs.get(mark.runId);
+			if (run) {
+				this.#startJob(run);
+				if (mark.endsJob) {
+					this.#jobs.set(run.jobId, false);
+					this.#endsDecided.delete(run.jobId);
+				}
+			}
+
+			this.#buffer += mark.line + '\n';
+			written++;
+		}
+
+		if (written > 0) this.#marks.splice(0, written);
+	}
+
+	/** Before a job's first line, and its first line after it ended (`run` is the run of that line): where it starts. */
+	#startJob(run: Run): void {
+		if (this.#filtered) return;
+		const state = this.#jobs.get(run.jobId);
+		if (state === true) return;
+		const job = this.#model.jobs.get(run.jobId);
+		if (!job) return;
+		this.#buffer += jobStartLine(this.#model, job, state === false ? run : undefined) + '\n';
+		this.#jobs.set(run.jobId, true);
 	}
 
 	#text(activity: Activity): void {
 		if (!this.#include(activity)) return;
+		const run = this.#model.runs.get(activity.runId);
+		if (run) this.#startJob(run);
 		const depthFor = this.#depthFor();
 		this.#buffer += transcriptLine(this.#model, activity, depthFor) + '\n';
 		if (activity.type !== 'delegate' && activity.type !== 'interactiveTool') return;

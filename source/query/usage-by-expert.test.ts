@@ -16,6 +16,13 @@ describe('token usage per expert', () => {
 		expect(rows[0]!.total).toBe(7266 + 20419 + 244 + 353);
 	});
 
+	it('costs each expert its runs\' tokens at the price table given, unknown when a model is not in it', () => {
+		const prices = {source: 'test', date: null, file: null, models: {'claude-sonnet-4-5': {provider: 'anthropic' as const, input: 3, cachedInput: 0.3, output: 15}}};
+		const [lead] = usageByExpert(model, undefined, prices);
+		expect(lead!.cost).toBeCloseTo(((7266 + 20419) * 3 + (4608 + 9216) * 0.3 + (244 + 353) * 15) / 1e6, 12);
+		expect(usageByExpert(model, undefined, {...prices, models: {}})[0]!.cost).toBeUndefined();
+	});
+
 	it('each share is of all input plus output tokens, and the shares add up to 100', () => {
 		const rows = usageByExpert(model);
 		const all = 7266 + 244 + 8736 + 196 + 6271 + 114 + 20419 + 353;
@@ -32,7 +39,7 @@ describe('token usage per expert', () => {
 
 	it('nothing used: the share is 0, not a division by zero', () => {
 		const model = modelFromFixtures('real/error.ndjson');
-		expect(usageByExpert(model)).toEqual([{expertKey: 'error-expert', runs: 1, usage: expect.objectContaining({inputTokens: 0}), total: 0, share: 0}]);
+		expect(usageByExpert(model)).toEqual([{expertKey: 'error-expert', runs: 1, usage: expect.objectContaining({inputTokens: 0}), cost: 0, total: 0, share: 0}]);
 	});
 });
 

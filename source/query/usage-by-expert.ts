@@ -1,6 +1,8 @@
 import type {Usage} from '../model/events.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Job, Model} from '../model/state.js';
+import {addCosts, runCost, type Cost} from './cost.js';
+import {builtinPrices, type PriceTable} from './prices.js';
 
 /*
  * Where the tokens went, by expert: every run of an expert (parallel and resumed runs alike) adds to its
@@ -12,6 +14,8 @@ export type ExpertUsage = {
 	/** How many runs of this expert the usage comes from. */
 	runs: number;
 	usage: Usage;
+	/** US dollars over its runs; undefined when any of them ran a model the price table does not have. */
+	cost: Cost;
 	/** Input plus output tokens: what the rows are sorted by, and what `share` is a share of. */
 	total: number;
 	/** Percentage (0–100) of all experts' input plus output tokens; 0 when nothing was used. */
@@ -19,14 +23,14 @@ export type ExpertUsage = {
 };
 
 /** Usage per expert over one job, or over every job when `job` is omitted; the largest first. */
-export function usageByExpert(model: Model, job?: Job): ExpertUsage[] {
-	const rows = new Map<string, {runs: number; usage: Usage}>();
+export function usageByExpert(model: Model, job?: Job, prices: PriceTable = builtinPrices): ExpertUsage[] {
+	const rows = new Map<string, {runs: number; usage: Usage; cost: Cost}>();
 	const runIds = job ? job.runIds : [...model.runs.keys()];
 	for (const runId of runIds) {
 		const run = model.runs.get(runId);
 		if (!run) continue;
-		const row = rows.get(run.expertKey) ?? {runs: 0, usage: zeroUsage};
-		rows.set(run.expertKey, {runs: row.runs + 1, usage: addUsage(row.usage, run.usage)});
+		const row = rows.get(run.expertKey) ?? {runs: 0, usage: zeroUsage, cost: 0};
+		rows.set(run.expertKey, {runs: row.runs + 1, usage: addUsage(row.usage, run.usage), cost: addCosts(row.cost, runCost(run, prices))});
 	}
 
 	let grandTotal = 0;
@@ -34,7 +38,7 @@ export function usageByExpert(model: Model, job?: Job): ExpertUsage[] {
 	const out: ExpertUsage[] = [];
 	for (const [expertKey, row] of rows) {
 		const total = row.usage.inputTokens + row.usage.outputTokens;
-		out.push({expertKey, runs: row.runs, usage: row.usage, total, share: grandTotal === 0 ? 0 : (total / grandTotal) * 100});
+		out.push({expertKey, runs: row.runs, usage: row.usage, cost: row.cost, total, share: grandTotal === 0 ? 0 : (total / grandTotal) * 100});
 	}
 
 	return out.sort((a, b) => b.total - a.total || (a.expertKey < b.expertKey ? -1 : a.expertKey > b.expertKey ? 1 : 0));

@@ -3,6 +3,7 @@ import type {EventRef} from '../model/events.js';
 import type {Activity, Model} from '../model/state.js';
 import type {Replay} from '../load/replay.js';
 import type {SourceState} from '../input/source-state.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {UiAction, UiState} from './ui-state.js';
 import {UiStore} from './ui-store.js';
 import type {ViewStore} from './view-store.js';
@@ -14,6 +15,8 @@ export type ViewEnv = {
 	/** What the header calls the input: a file name, `stdin`, `demo`, or the command line. */
 	sourceLabel: string;
 	sources: SourceState[];
+	/** What tokens cost, for the costs shown; the built-in table when absent (tests). */
+	prices?: PriceTable | undefined;
 	/** The raw JSON line of an event, read again from its file or a bounded buffer; undefined once gone. */
 	rawEvent: (ref: EventRef) => string | undefined;
 	/** Interrupt a running child (Ctrl-C); returns false when there is none. */
@@ -44,6 +47,11 @@ export function useViewEnv(): ViewContext {
 	const {model} = env.store;
 	// A new object only when the model is replaced, so that what depends on the env does not change every frame.
 	return useMemo(() => ({...env, model}), [env, model]);
+}
+
+/** The price table costs are shown with; rows drawn outside a viewer (tests) get the built-in one. */
+export function usePrices(): PriceTable {
+	return useContext(ViewEnvContext)?.prices ?? builtinPrices;
 }
 
 /** Re-renders the caller whenever the store publishes a new version (at most once per tick). */

@@ -24,7 +24,7 @@ describe('the header', () => {
 	it('says where the events came from and how the job ended, then the counts', async () => {
 		const [first, second] = await headerLines(modelFromFixtures('demo.ndjson'));
 		expect(first).toBe('perscope · ✓ completed · job nibyyurl65b4 · 10.2s · test.ndjson · ended');
-		expect(second).toBe('223 events · 17 steps · tokens 43k in / 907 out / 14k cached');
+		expect(second).toBe('223 events · 17 steps · tokens 43k in / 907 out / 14k cached · $0.15');
 	});
 
 	it('shows a run still going as live and running, with the event rate', async () => {
@@ -97,6 +97,26 @@ describe('the header', () => {
 });
 
 describe('currentJob', () => {
+	it('with several jobs, is about the job the selection is in, says which, and adds up all of them', async () => {
+		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');
+		const lines = async (selectedKey?: string) => {
+			const view = renderView(<Header width={220} />, {model, ui: {selectedKey}});
+			const frame = await waitForFrame(view, text => text.includes('perscope'));
+			view.unmount();
+			return frame.split('\n');
+		};
+
+		const all = ' · all 2 jobs: 18 steps · tokens 45k in / 930 out · $0.15';
+		// No selection: the job that saw an event last.
+		const [first, second] = await lines();
+		expect(first).toBe('perscope · ✓ completed · job 2/2 nibyyurl65b4 · 10.2s · test.ndjson · ended');
+		expect(second).toBe(`239 events · job 2/2: 17 steps · tokens 43k in / 907 out / 14k cached · $0.15${all}`);
+		const [selectedFirst, selectedSecond] = await lines('j:ivc73wpbhfw5k0eafe5tydni');
+		expect(selectedFirst).toBe('perscope · ✓ completed · job 1/2 ivc73wpbhfw5 · 308ms · test.ndjson · ended');
+		expect(selectedSecond).toMatch(/^239 events · job 1\/2: 1 step · tokens 1\.9k in \/ 23 out \/ 0 cached · \$0\.0060 · /);
+		expect(selectedSecond!.endsWith(all)).toBe(true);
+	});
+
 	it('is the job that saw an event last, whichever was read first', () => {
 		// demo.ndjson's events are days later than simple.ndjson's.
 		expect(currentJob(modelFromFixtures('real/simple.ndjson', 'demo.ndjson'))?.jobId).toBe('nibyyurl65b4kj4hbi6jlvhk');

@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
-import {endedWhileWaiting, isLive, jobTotals, shownStatus} from '../query/tree.js';
+import {endedWhileWaiting, isLive, jobTotals, runSteps, shownStatus} from '../query/tree.js';
 import {isLoading} from '../input/source-state.js';
 import {formatCount, formatDuration, plural} from '../present/format.js';
 import {shortSourceLabel} from '../present/source-label.js';
@@ -12,6 +12,12 @@ import {maxStepsNote} from '../query/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
 import {endedWhileWaitingLook, statusLook} from '../present/status.js';
+import {jobCost, totalCost, type Cost} from '../query/cost.js';
+import {jobOfKey, shownJobs} from './selected-job.js';
+import {addUsage, zeroUsage} from '../model/usage.js';
+import type {Usage} from '../model/events.js';
+import {builtinPrices, type PriceTable} from '../query/prices.js';
+import {formatCost} from '../present/cost.js';
 import {Line} from './line.js';
 
 /**
@@ -38,14 +44,21 @@ export function currentJob(model: Model): Job | undefined {
 
 /**
  * Two lines: how the job stands and where its events come from; then the counts (events, rate, steps,
- * tokens, bad lines).
+ * tokens, cost, bad lines; with several jobs, all of them together).
  */
 export function Header({width}: {width: number}) {
 	const env = useViewEnv();
 	const {model, store, sourceLabel, sources} = env;
 	useModelVersion();
 	const reading = sources.some(source => source.live);
-	const job = currentJob(model);
+	const ui = useUiState();
+	// With several jobs, the header is about the job the selection is in, and says which; and adds up all of them.
+	const jobs = shownJobs(model);
+	const several = jobs.length > 1;
+	const job = (several ? jobOfKey(model, ui.selectedKey) : undefined) ?? currentJob(model);
+	const jobLabel = job && several ? `job ${jobs.indexOf(job) + 1}/${jobs.length}` : 'job';
+	const prices = env.prices ?? builtinPrices;
+	const all = several ? allJobsTotals(model, prices) : undefined;
 	const totals = job ? jobTotals(model, job) : undefined;
 	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
 	const look = totals?.coordinator && endedWhileWaiting(model, totals.coordinator) ? endedWhileWaitingLook : statusLook[status];
@@ -55,10 +68,10 @@ export function Header({width}: {width: number}) {
 	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
 	const span = totals?.startedAt === undefined ? undefined : (live && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
-	const ui = useUiState();
 	const hiddenFor = useRef(createHiddenCounter()).current;
 	const hidden = hiddenFor(model, ui.filter);
 	const maxNote = job ? maxStepsNote(model, job) : undefined;
+	const cost = job ? formatCost(jobCost(model, job, prices)) : undefined;
 	// With no events coming, a live run still needs the spinner and the clock to move: ask for a frame now
 	// and then. Frames that events cause already move them, so this adds none while events stream.
 	useEffect(() => {
@@ -81,7 +94,12 @@ export function Header({width}: {width: number}) {
 					<Text color={look.color}>{look.glyph}</Text>
 				)}
 				<Text color={look.color}> {job ? look.word : loading ? 'reading' : 'waiting for events'}</Text>
-				{job ? <Text color="gray"> · job {sanitizeLine(job.jobId).slice(0, 12)}</Text> : null}
+				{job ? (
+					<Text color="gray">
+						{' '}
+						· {jobLabel} {sanitizeLine(job.jobId).slice(0, 12)}
+					</Text>
+				) : null}
 				<Text color="gray"> · {formatDuration(span)}</Text>
 				{maxNote ? <Text color="yellow"> · {sanitizeLine(maxNote)}</Text> : null}
 				<Text color="gray"> · </Text>
@@ -95,8 +113,16 @@ export function Header({width}: {width: number}) {
 				)}
 			</Line>
 			<Line width={width} color="gray">
-				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {plural(totals?.steps ?? 0, 'step')} · tokens{' '}
+				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {all ? `${jobLabel}: ` : ''}
+				{plural(totals?.steps ?? 0, 'step')} · tokens{' '}
 				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
+				{cost === undefined ? null : <Text> · {cost}</Text>}
+				{all ? (
+					<Text>
+						{' '}
+						· all {jobs.length} jobs: {plural(all.steps, 'step')} · tokens {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)}
+					</Text>
+				) : null}
 				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {plural(model.diagnosticCount, 'bad line')} (d)</Text> : null}
 				{model.unknownEvents.size > 0 ? <Text> · {[...model.unknownEvents.values()].reduce((a, b) => a + b, 0)} unknown</Text> : null}
 				{isEmptyFilter(ui.filter) ? null : (
@@ -108,4 +134,16 @@ export function Header({width}: {width: number}) {
 			</Line>
 		</Box>
 	);
+}
+
+/** Steps, tokens and cost of every job together. */
+function allJobsTotals(model: Model, prices: PriceTable): {steps: number; usage: Usage; cost: Cost} {
+	let steps = 0;
+	let usage = zeroUsage;
+	for (const run of model.runs.values()) {
+		steps += runSteps(run);
+		usage = addUsage(usage, run.usage);
+	}
+
+	return {steps, usage, cost: totalCost(model, prices)};
 }

@@ -115,12 +115,12 @@ describe('the diagnostics overlay', () => {
 });
 
 describe('the usage overlay', () => {
-	it('shows tokens per expert with their share', async () => {
+	it('shows tokens and cost per expert with their share', async () => {
 		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={100} />, {model: modelFromFixtures('demo.ndjson')});
 		const lines = view.lastFrame()!.split('\n');
 		expect(lines[0]).toBe(' Token usage per expert');
-		expect(lines[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED {2}SHARE$/);
-		expect(lines.find(line => line.startsWith('bugfix-lead'))).toMatch(/^bugfix-lead +2 +28k +597 /);
+		expect(lines[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED +COST {2}SHARE$/);
+		expect(lines.find(line => line.startsWith('bugfix-lead'))).toMatch(/^bugfix-lead +2 +28k +597 .* \$0\.10 /);
 		expect(lines.find(line => line.startsWith('test-runner'))).toMatch(/^test-runner +1 +8\.7k +196 /);
 		view.unmount();
 	});
@@ -133,6 +133,21 @@ describe('the usage overlay', () => {
 		expect(lead).toMatch(/^bugfix-lead +2 +28k +597 +\S+ +\S+ +\d+%$/);
 		expect(lines.every(line => stringWidth(line) <= 60 && !line.endsWith('…'))).toBe(true);
 		view.unmount();
+	});
+
+	it('has room for the cost at 80 columns, and leaves it out at 60 rather than the name', async () => {
+		const at = async (width: number) => {
+			const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={width} />, {model: modelFromFixtures('demo.ndjson')});
+			const lines = view.lastFrame()!.split('\n');
+			view.unmount();
+			return lines;
+		};
+
+		const wide = await at(80);
+		expect(wide[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED +COST {2}SHARE$/);
+		expect(wide.find(line => line.startsWith('bugfix-lead'))).toMatch(/^bugfix-lead +2 +28k +597 +\S+ +\S+ +\$0\.10 +\d+%/);
+		expect(wide.every(line => stringWidth(line) <= 80)).toBe(true);
+		expect((await at(60))[1]).not.toContain('COST');
 	});
 
 	it('says when no usage was reported yet', async () => {

@@ -1,6 +1,7 @@
 import {Box, Text} from 'ink';
 import React, {useMemo} from 'react';
 import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
+import {formatCost} from '../present/cost.js';
 import {formatCount, plural} from '../present/format.js';
 import {sanitizeBlock, sanitizeLine} from '../present/sanitize.js';
 import {iconLegend} from '../present/describe-activity.js';
@@ -127,28 +128,37 @@ export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; hei
 	return <ScrollPanel title={`Diagnostics (${plural(model.diagnosticCount, 'bad line')})`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
 }
 
-/** Columns of the usage table for a screen `width` wide: numbers narrow first, then the expert's name. */
-export function usageColumns(width: number): {expert: number; number: number; bar: boolean} {
+/**
+ * Columns of the usage table for a screen `width` wide: numbers narrow first, then the expert's name. COST
+ * (0 when left out) goes where it would squeeze the name below what reads as a name: the token columns, REASON
+ * and SHARE stay.
+ */
+export function usageColumns(width: number): {expert: number; number: number; cost: number; bar: boolean} {
 	const number = width >= 90 ? 9 : 6;
 	// RUNS, four token counts, SHARE, and the spaces between them.
-	const fixed = 5 + 4 * (number + 1) + 2 + 5 + 1;
+	const tokens = 5 + 4 * (number + 1) + 2 + 5 + 1;
+	// `<$0.0001` is the widest cost below a thousand dollars.
+	const costWidth = width >= 90 ? 9 : 8;
+	const cost = width - 1 - tokens - (costWidth + 1) >= 16 ? costWidth : 0;
+	const fixed = tokens + (cost === 0 ? 0 : cost + 1);
 	const bar = width - fixed - 24 >= 21;
-	return {expert: Math.max(8, Math.min(24, width - 1 - fixed)), number, bar};
+	return {expert: Math.max(8, Math.min(24, width - 1 - fixed)), number, cost, bar};
 }
 
 export function UsageOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
-	const {model} = useViewEnv();
+	const {model, prices} = useViewEnv();
 	useModelVersion();
-	const rows = usageByExpert(model);
+	const rows = usageByExpert(model, undefined, prices);
 	const columns = usageColumns(width);
 	const count = (value: number) => formatCount(value).padStart(columns.number);
 	// Short headings where the numbers are narrow: REASON and CACHED must not be the ones that go.
 	const heading = (long: string, short: string) => (long.length <= columns.number ? long : short).padStart(columns.number);
-	const header = `${padEnd('EXPERT', columns.expert)} ${'RUNS'.padStart(5)} ${heading('INPUT', 'IN')} ${heading('OUTPUT', 'OUT')} ${heading('REASON', 'REASN')} ${heading('CACHED', 'CACHE')}  SHARE`;
+	const costHeading = columns.cost ? ` ${'COST'.padStart(columns.cost)}` : '';
+	const header = `${padEnd('EXPERT', columns.expert)} ${'RUNS'.padStart(5)} ${heading('INPUT', 'IN')} ${heading('OUTPUT', 'OUT')} ${heading('REASON', 'REASN')} ${heading('CACHED', 'CACHE')}${costHeading}  SHARE`;
 	const lines: InspectorLine[] = [
 		{text: header, tone: 'heading'},
 		...rows.map(row => ({
-			text: `${padEnd(sanitizeLine(row.expertKey), columns.expert)} ${String(row.runs).padStart(5)} ${count(row.usage.inputTokens)} ${count(row.usage.outputTokens)} ${count(row.usage.reasoningTokens)} ${count(row.usage.cachedInputTokens)}  ${formatShare(row.share).padStart(5)}${columns.bar ? ` ${'█'.repeat(Math.round(row.share / 5))}` : ''}`,
+			text: `${padEnd(sanitizeLine(row.expertKey), columns.expert)} ${String(row.runs).padStart(5)} ${count(row.usage.inputTokens)} ${count(row.usage.outputTokens)} ${count(row.usage.reasoningTokens)} ${count(row.usage.cachedInputTokens)}${columns.cost ? ` ${formatCost(row.cost).padStart(columns.cost)}` : ''}  ${formatShare(row.share).padStart(5)}${columns.bar ? ` ${'█'.repeat(Math.round(row.share / 5))}` : ''}`,
 		})),
 	];
 	if (rows.length === 0) lines.push({text: 'No token usage reported yet.', tone: 'dim'});

@@ -4,6 +4,7 @@ import {waitForFrame} from '../../test/helpers/app.js';
 import {modelFromFixtures, runByExpert} from '../../test/helpers/load.js';
 import {renderView} from '../../test/helpers/views.js';
 import {endInput, type Model, type Pane} from '../model/state.js';
+import type {PriceTable} from '../query/prices.js';
 import {PaneRow, paneStats} from './pane-row.js';
 
 function paneOf(model: Model, expertKey: string): Pane {
@@ -12,8 +13,8 @@ function paneOf(model: Model, expertKey: string): Pane {
 	return pane;
 }
 
-async function row(model: Model, pane: Pane, options: {depth?: number; collapsed?: boolean; orphan?: boolean; cycle?: boolean} = {}): Promise<string> {
-	const view = renderView(<PaneRow model={model} pane={pane} depth={options.depth ?? 0} collapsed={options.collapsed ?? false} orphan={options.orphan ?? false} cycle={options.cycle ?? false} selected={false} />, {model});
+async function row(model: Model, pane: Pane, options: {depth?: number; collapsed?: boolean; orphan?: boolean; cycle?: boolean; prices?: PriceTable} = {}): Promise<string> {
+	const view = renderView(<PaneRow model={model} pane={pane} depth={options.depth ?? 0} collapsed={options.collapsed ?? false} orphan={options.orphan ?? false} cycle={options.cycle ?? false} selected={false} />, {model, env: {prices: options.prices}});
 	const frame = await waitForFrame(view, text => text.includes('·'));
 	view.unmount();
 	return frame;
@@ -22,12 +23,19 @@ async function row(model: Model, pane: Pane, options: {depth?: number; collapsed
 describe('a pane row', () => {
 	it('shows the expert, its status, and steps, tokens and time over every run of the pane', async () => {
 		const model = modelFromFixtures('demo.ndjson');
-		expect(await row(model, paneOf(model, 'bugfix-lead'))).toBe('▾ bugfix-lead ✓ completed · 10 steps · 28k↑ 597↓ · 10.2s ↻1');
+		expect(await row(model, paneOf(model, 'bugfix-lead'))).toBe('▾ bugfix-lead ✓ completed · 10 steps · 28k↑ 597↓ $0.10 · 10.2s ↻1');
 	});
 
 	it('is indented by depth, with a fold marker that says whether it is open', async () => {
 		const model = modelFromFixtures('demo.ndjson');
-		expect(await row(model, paneOf(model, 'test-runner'), {depth: 1, collapsed: true})).toBe('  ▸ test-runner ✓ completed · 4 steps · 8.7k↑ 196↓ · 5.2s');
+		expect(await row(model, paneOf(model, 'test-runner'), {depth: 1, collapsed: true})).toBe('  ▸ test-runner ✓ completed · 4 steps · 8.7k↑ 196↓ $0.03 · 5.2s');
+	});
+
+	it('costs what the price table given says, and ? for a model it does not have', async () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const prices: PriceTable = {source: 'test', date: null, file: null, models: {'claude-sonnet-4-5': {provider: 'anthropic', input: 30, cachedInput: 3, output: 150}}};
+		expect(await row(model, paneOf(model, 'bugfix-lead'), {prices})).toMatch(/ 28k↑ 597↓ \$0\.9\d · /);
+		expect(await row(model, paneOf(model, 'bugfix-lead'), {prices: {...prices, models: {}}})).toMatch(/ 28k↑ 597↓ \? · /);
 	});
 
 	it('says "step" for a single step', async () => {

@@ -8,6 +8,9 @@ import {formatCount, formatDuration, plural, span} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {lastRun, maxShownDepth} from './rows.js';
 import {endedWhileWaitingLook, statusLook} from '../present/status.js';
+import {runsCost} from '../query/cost.js';
+import {formatCost} from '../present/cost.js';
+import {usePrices} from './contexts.js';
 
 export type PaneStats = {steps: number; inputTokens: number; outputTokens: number; durationMs: number | undefined};
 
@@ -44,6 +47,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 	const run = lastRun(model, pane);
 	const look = run && endedWhileWaiting(model, run) ? endedWhileWaitingLook : statusLook[run ? shownStatus(run) : 'init'];
 	const stats = paneStats(model, pane);
+	const cost = runsCost(pane.runIds.flatMap(runId => model.runs.get(runId) ?? []), usePrices());
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	const from = model.runs.get(pane.paneId)?.resumedFrom;
 	// Only the run id comes from the log; sanitising the whole phrase would trim its leading space.
@@ -62,7 +66,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 			</Text>
 			<Text color="gray">
 				{' · '}
-				{plural(stats.steps, 'step')} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ · {formatDuration(stats.durationMs)}
+				{plural(stats.steps, 'step')} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ {formatCost(cost)} · {formatDuration(stats.durationMs)}
 				{resumes}
 				{branched}
 				{orphan ? ' · parent not in log' : ''}

@@ -21,7 +21,7 @@ describe('pane headers', () => {
 	it('show expert, status, steps, tokens and a fold marker', async () => {
 		const app = renderApp(modelFromFixtures('real/delegate.ndjson'));
 		const frame = await waitForFrame(app, text => text.includes('coordinator'));
-		expect(frame).toMatch(/▾ coordinator ✓ completed · 3 steps · 3\.0k↑ 44↓ · 625ms ↻1/);
+		expect(frame).toMatch(/▾ coordinator ✓ completed · 3 steps · 3\.0k↑ 44↓ \$0\.0098 · 625ms ↻1/);
 		expect(frame).toMatch(/▸ child-expert ✓ completed · 3 steps · 4\.3k↑ 27↓/);
 		app.unmount();
 	});

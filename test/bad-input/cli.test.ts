@@ -8,6 +8,7 @@ import type {Summary} from '../../source/output/summary.js';
 import {fixturePath} from '../helpers/load.js';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
 import {after, badLineNumber, before, corpus, framed} from './corpus.js';
+import {builtinPrices} from '../../source/query/prices.js';
 
 /*
  * The corpus through the real, built CLI, fed on stdin as `… | perscope` is: the process must end with
@@ -40,7 +41,7 @@ function summaryOf(result: Result): Summary {
 	return JSON.parse(result.stdout);
 }
 
-const emptySummary = {jobs: [], events: 0, unknownEvents: {}, diagnostics: []};
+const emptySummary = {jobs: [], costUsd: 0, prices: {source: builtinPrices.source, date: builtinPrices.date, file: null}, events: 0, unknownEvents: {}, diagnostics: []};
 
 describe.each(corpus)('perscope --summary --json on stdin: $name', testCase => {
 	const expectedLines = testCase.diagnostic.flatMap((isDiagnostic, n) => (isDiagnostic ? [badLineNumber(n)] : []));

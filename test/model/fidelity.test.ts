@@ -165,6 +165,9 @@ describe('a job that dies while its coordinator waits (#21.11)', () => {
 			reason: 'changelog-writer failed: AI_APICallError: Overloaded; the command exited 1: Delegation error: delegation result message is incorrect',
 		});
 		const print = spawnSync(process.execPath, [cliPath, '--print', 'fixtures/delegate-failure.ndjson'], {cwd: repoRoot, encoding: 'utf8'});
-		expect(print.stdout.trimEnd().split('\n').at(-1)).toBe('[release-coordinator] ✗ the job ended while this run waited for its delegates: changelog-writer failed: AI_APICallError: Overloaded');
+		expect(print.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+			'[release-coordinator] ✗ the job ended while this run waited for its delegates: changelog-writer failed: AI_APICallError: Overloaded',
+			'── job sm8w3d6nos5nv2eqmkf28xm4 ⏸ stoppedByDelegate · 7 steps · 10243 in / 190 out tokens · $0.03 · 1.7s',
+		]);
 	});
 });

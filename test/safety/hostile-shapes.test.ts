@@ -69,8 +69,11 @@ describe('many runs', () => {
 		const result = cli('--print', shapeLog('chain', 20_000));
 		expect(result.status, result.stderr).toBe(0);
 		const lines = result.stdout.trimEnd().split('\n');
-		expect(lines).toHaveLength(40_000);
-		expect(lines.at(-1)).toContain('(depth 19999) [expert-19999] ✅ complete done run-19999');
+		// Each run's query, answer and stop; the job's start, its end when the root completes, and again after the rest.
+		expect(lines).toHaveLength(60_004);
+		expect(lines.at(-3)).toContain('(depth 19999) [expert-19999] ✅ complete done run-19999');
+		expect(lines.at(-2)).toContain('(depth 19999) [expert-19999] ✓ run completed · 1 step');
+		expect(lines.at(-1)).toMatch(/^── job job-chain ✓ completed · 20000 steps /);
 	}, 60_000);
 });
 

@@ -1,0 +1,80 @@
+import {describe, expect, it} from 'vitest';
+import type {Usage} from '../model/events.js';
+import {addCosts, costForJson, priceOf, runCost, runsCost, usageCost} from './cost.js';
+import {builtinPrices, type PriceTable} from './prices.js';
+
+const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0, reasoningTokens = 0): Usage => ({
+	inputTokens,
+	outputTokens,
+	reasoningTokens,
+	cachedInputTokens,
+	totalTokens: inputTokens + outputTokens,
+});
+
+const table: PriceTable = {
+	source: 'test',
+	date: null,
+	file: null,
+	models: {
+		claude: {provider: 'anthropic', input: 3, cachedInput: 0.3, output: 15},
+		gpt: {provider: 'openai', input: 1.25, cachedInput: 0.125, output: 10},
+		gemini: {provider: 'google', input: 1.25, cachedInput: 0.125, output: 10},
+	},
+};
+
+describe('usageCost', () => {
+	it('prices a million input and output tokens at the table price', () => {
+		expect(usageCost(usage(1_000_000, 1_000_000), table.models['claude']!)).toBeCloseTo(18, 10);
+	});
+
+	it('Anthropic: cache reads are not part of inputTokens, so both are priced as they are', () => {
+		expect(usageCost(usage(1000, 0, 10_000), table.models['claude']!)).toBeCloseTo((1000 * 3 + 10_000 * 0.3) / 1e6, 12);
+	});
+
+	it('OpenAI: cache reads are inside inputTokens and are taken out of the uncached part', () => {
+		expect(usageCost(usage(10_000, 0, 8000), table.models['gpt']!)).toBeCloseTo((2000 * 1.25 + 8000 * 0.125) / 1e6, 12);
+	});
+
+	it('reasoning is inside outputTokens but for Gemini, whose thinking is reported apart and billed as output', () => {
+		expect(usageCost(usage(0, 100, 0, 400), table.models['gpt']!)).toBeCloseTo((100 * 10) / 1e6, 12);
+		expect(usageCost(usage(0, 100, 0, 400), table.models['gemini']!)).toBeCloseTo((500 * 10) / 1e6, 12);
+	});
+});
+
+describe('runCost and sums', () => {
+	it('has no cost for a model the table does not have, nor for a run with no model', () => {
+		expect(runCost({model: 'mystery-model', usage: usage(10, 10)}, table)).toBeUndefined();
+		expect(runCost({model: undefined, usage: usage(10, 10)}, table)).toBeUndefined();
+		// Names are matched exactly: nothing is inherited from the object prototype.
+		expect(priceOf(table, 'toString')).toBeUndefined();
+	});
+
+	it('a run that used no tokens cost nothing, whatever its model', () => {
+		expect(runCost({model: undefined, usage: usage(0, 0)}, table)).toBe(0);
+	});
+
+	it('a sum is unknown when any part is', () => {
+		expect(addCosts(1, undefined)).toBeUndefined();
+		expect(runsCost([{model: 'claude', usage: usage(1000, 0)}, {model: 'nope', usage: usage(1, 0)}], table)).toBeUndefined();
+		expect(runsCost([{model: 'claude', usage: usage(1000, 0)}, {model: 'gpt', usage: usage(1000, 0)}], table)).toBeCloseTo(0.004_25, 12);
+	});
+
+	it('JSON gets millionths of a dollar, and null for unknown', () => {
+		expect(costForJson(0.1 + 0.2)).toBe(0.3);
+		expect(costForJson(undefined)).toBeNull();
+	});
+});
+
+describe('the built-in table', () => {
+	it('prices every model Perstack knows, with sane numbers', () => {
+		// perstack-ai/perstack packages/core/src/known-models/index.ts
+		const known = ['claude-opus-4-5', 'claude-opus-4-1', 'claude-opus-4-20250514', 'claude-sonnet-4-5', 'claude-sonnet-4-20250514', 'claude-3-7-sonnet-20250219', 'claude-haiku-4-5', 'claude-3-5-haiku-latest', 'gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-5-chat-latest', 'o4-mini', 'o3', 'o3-mini', 'gpt-4.1', 'deepseek-chat', 'deepseek-reasoner', 'gpt-oss:20b', 'gpt-oss:120b', 'gemma3:1b', 'gemma3:4b', 'gemma3:12b', 'gemma3:27b'];
+		expect(Object.keys(builtinPrices.models).sort()).toEqual([...known].sort());
+		for (const price of Object.values(builtinPrices.models)) {
+			expect(price.cachedInput).toBeLessThanOrEqual(price.input);
+			expect(price.input).toBeLessThanOrEqual(price.output);
+		}
+
+		expect(builtinPrices.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+	});
+});

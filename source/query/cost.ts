@@ -1,0 +1,97 @@
+import type {Usage} from '../model/events.js';
+import type {Job, Model, Run} from '../model/state.js';
+import type {ModelPrice, PriceProvider, PriceTable} from './prices.js';
+
+/*
+ * What runs cost, in US dollars: each run's token usage at its model's prices. Perstack records the usage the
+ * Vercel AI SDK (v5) reports, whose fields mean different things per provider:
+ *
+ * - Anthropic and Bedrock report `inputTokens` without the tokens read from the prompt cache, so both are
+ *   priced as they are;
+ * - OpenAI, Azure, DeepSeek, Google and Ollama count the cache reads inside `inputTokens`, so they are taken
+ *   out of it before it is priced as uncached input;
+ * - Google (Gemini) reports the thinking tokens apart from `outputTokens`, and bills them as output; every
+ *   other provider's `outputTokens` already holds them, so `reasoningTokens` is not added again.
+ *
+ * A run whose model is not in the table has no cost (undefined, `?` on screen, null in JSON): never a guess,
+ * and neither has any sum it is part of. A run that used no tokens cost nothing, whatever its model.
+ */
+
+export type Cost = number | undefined;
+
+type TokenRule = {cachedInInput: boolean; reasoningInOutput: boolean};
+
+const rules: Record<PriceProvider, TokenRule> = {
+	anthropic: {cachedInInput: false, reasoningInOutput: true},
+	'amazon-bedrock': {cachedInInput: false, reasoningInOutput: true},
+	openai: {cachedInInput: true, reasoningInOutput: true},
+	'azure-openai': {cachedInInput: true, reasoningInOutput: true},
+	deepseek: {cachedInInput: true, reasoningInOutput: true},
+	ollama: {cachedInInput: true, reasoningInOutput: true},
+	google: {cachedInInput: true, reasoningInOutput: false},
+	'google-vertex': {cachedInInput: true, reasoningInOutput: false},
+};
+
+/** The cost of some usage at a model's prices. */
+export function usageCost(usage: Usage, price: ModelPrice): number {
+	const rule = rules[price.provider];
+	const uncached = rule.cachedInInput ? Math.max(0, usage.inputTokens - usage.cachedInputTokens) : usage.inputTokens;
+	const output = rule.reasoningInOutput ? usage.outputTokens : usage.outputTokens + usage.reasoningTokens;
+	// Dollars per million tokens: summed first and divided once, so that small sums keep their digits.
+	return (uncached * price.input + usage.cachedInputTokens * price.cachedInput + output * price.output) / 1_000_000;
+}
+
+function usedNothing(usage: Usage): boolean {
+	return usage.inputTokens === 0 && usage.outputTokens === 0 && usage.reasoningTokens === 0 && usage.cachedInputTokens === 0;
+}
+
+/** A model's prices, looked up by its exact name: none for a name the table does not have. */
+export function priceOf(table: PriceTable, model: string | undefined): ModelPrice | undefined {
+	if (model === undefined || !Object.hasOwn(table.models, model)) return undefined;
+	return table.models[model];
+}
+
+/** What a run cost; undefined when its model has no price. */
+export function runCost(run: Pick<Run, 'model' | 'usage'>, table: PriceTable): Cost {
+	if (usedNothing(run.usage)) return 0;
+	const price = priceOf(table, run.model);
+	return price ? usageCost(run.usage, price) : undefined;
+}
+
+/** A sum of costs, unknown when any part of it is. */
+export function addCosts(a: Cost, b: Cost): Cost {
+	return a === undefined || b === undefined ? undefined : a + b;
+}
+
+/** What some runs cost together. */
+export function runsCost(runs: Iterable<Pick<Run, 'model' | 'usage'>>, table: PriceTable): Cost {
+	let total: Cost = 0;
+	for (const run of runs) {
+		total = addCosts(total, runCost(run, table));
+		if (total === undefined) return undefined;
+	}
+
+	return total;
+}
+
+/** What a job cost: all its runs. */
+export function jobCost(model: Model, job: Job, table: PriceTable): Cost {
+	return runsCost(runsOf(model, job.runIds), table);
+}
+
+/** What every job cost. */
+export function totalCost(model: Model, table: PriceTable): Cost {
+	return runsCost(model.runs.values(), table);
+}
+
+function* runsOf(model: Model, runIds: readonly string[]): Iterable<Run> {
+	for (const runId of runIds) {
+		const run = model.runs.get(runId);
+		if (run) yield run;
+	}
+}
+
+/** A cost as JSON writes it: to the millionth of a dollar (float sums carry noise below that), null when unknown. */
+export function costForJson(cost: Cost): number | null {
+	return cost === undefined ? null : Math.round(cost * 1_000_000) / 1_000_000;
+}
