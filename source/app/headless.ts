@@ -66,7 +66,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
 	const model = createModel();
 	// The exporter (and the OpenTelemetry packages) load only when asked for.
-	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp) : undefined;
+	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp, options.prices ?? builtinPrices) : undefined;
 	otlp?.watch(() => model);
 	const {filter} = options;
 	const matches = transcribing && filter ? (await import('../query/filter.js')).matches : undefined;

@@ -152,7 +152,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		},
 	});
 	// Loaded beside the views; it looks at the model on a timer of its own, so a frame never waits on the network.
-	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp) : undefined;
+	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp, options.prices ?? builtinPrices) : undefined;
 	otlp?.watch(() => loading.model);
 	const quit = () => {
 		if (quitting) return;

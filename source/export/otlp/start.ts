@@ -5,6 +5,7 @@ import {SpanTracker} from './map/tracker.js';
 import type {OtlpSpan} from './map/span.js';
 import type {OtlpEndpoint, OtlpOptions} from './options.js';
 import {makeResource, toReadableSpan} from './readable.js';
+import type {PriceTable} from '../../query/prices.js';
 
 /** How often the model is looked at for spans that ended. */
 const watchIntervalMs = 1000;
@@ -39,18 +40,18 @@ export class OtlpExport {
 	#seenModel: Model | undefined;
 	#fileError: string | undefined;
 
-	private constructor(options: OtlpOptions, version: string, http: HttpSink | undefined) {
+	private constructor(options: OtlpOptions, version: string, http: HttpSink | undefined, prices: PriceTable) {
 		this.#options = options;
 		this.#version = version;
-		this.#tracker = new SpanTracker({content: options.content, contentLimit: options.contentLimit});
+		this.#tracker = new SpanTracker({content: options.content, contentLimit: options.contentLimit, prices});
 		this.#resource = makeResource(options.resource);
 		this.#http = http;
 		this.#file = options.file === undefined ? undefined : new FileSink(options.file);
 	}
 
-	static async start(options: OtlpOptions): Promise<OtlpExport> {
+	static async start(options: OtlpOptions, prices: PriceTable): Promise<OtlpExport> {
 		const http = options.endpoint ? new HttpSink(await exporterFor(options.endpoint)) : undefined;
-		return new OtlpExport(options, options.version, http);
+		return new OtlpExport(options, options.version, http, prices);
 	}
 
 	/** Looks at the model now and then (it may be replaced: a worker's load posts new ones). */

@@ -29,6 +29,7 @@ export const attr = {
 	dialect: 'perscope.dialect',
 	step: 'perscope.step',
 	steps: 'perscope.steps',
+	costUsd: 'perscope.cost.usd',
 	skillName: 'perscope.skill.name',
 	delegateExpert: 'perscope.delegate.expert',
 	contentTruncated: 'perscope.content.truncated',

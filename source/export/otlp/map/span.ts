@@ -1,3 +1,4 @@
+import type {PriceTable} from '../../../query/prices.js';
 /** A span as the mapping makes it: plain data, turned into the SDK's shape only where it is sent. */
 export type AttributeValue = string | number | boolean | string[];
 
@@ -24,6 +25,8 @@ export type MapOptions = {
 	content: boolean;
 	/** Each exported content string is cut to this many characters. */
 	contentLimit: number;
+	/** What tokens cost (query/prices.ts, or `--prices FILE`): an agent span carries its runs' cost when known. */
+	prices: PriceTable;
 };
 
 /** What `--otlp-content` keeps of each text by default (see README). */

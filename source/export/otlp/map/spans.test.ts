@@ -2,12 +2,14 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, fixturesDir, modelFromFixtures, modelFromText} from '../../../../test/helpers/load.js';
 import {endInput, isToolActivity, type Model} from '../../../model/state.js';
+import {runsCost} from '../../../query/cost.js';
+import {builtinPrices} from '../../../query/prices.js';
 import {traceIdOf} from './ids.js';
 import {defaultContentLimit, type OtlpSpan} from './span.js';
 import {mapModel} from './spans.js';
 import {SpanTracker} from './tracker.js';
 
-const quiet = {content: false, contentLimit: defaultContentLimit};
+const quiet = {content: false, contentLimit: defaultContentLimit, prices: builtinPrices};
 
 function byName(spans: OtlpSpan[], prefix: string): OtlpSpan[] {
 	return spans.filter(span => span.name.startsWith(prefix));
@@ -37,6 +39,16 @@ describe('mapModel', () => {
 		expect(coordinator.attributes).toMatchObject({'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coordinator', 'gen_ai.request.model': 'claude-sonnet-4-5', 'gen_ai.provider.name': 'anthropic'});
 		// Every span ends no earlier than it starts, and within the log's time.
 		for (const span of spans) expect(span.endMs).toBeGreaterThanOrEqual(span.startMs);
+	});
+
+	it('gives an agent span its runs’ cost in dollars when their model is priced, and none when it is not', () => {
+		const model = modelFromFixtures('real/delegate.ndjson');
+		const coordinator = agent(mapModel(model, quiet), 'coordinator');
+		const runs = (coordinator.attributes['perscope.run.ids'] as string[]).map(id => model.runs.get(id)!);
+		const cost = runsCost(runs, builtinPrices);
+		expect(cost).toBeGreaterThan(0);
+		expect(coordinator.attributes['perscope.cost.usd']).toBe(cost);
+		expect(agent(mapModel(model, {...quiet, prices: {...builtinPrices, models: {}}}), 'coordinator').attributes).not.toHaveProperty('perscope.cost.usd');
 	});
 
 	it('makes parallel delegates siblings: each under its own delegation, the delegations under one agent', () => {
@@ -77,7 +89,7 @@ describe('mapModel', () => {
 		const model = modelFromFixtures('real/tools.ndjson');
 		const failed = mapModel(model, quiet).filter(span => span.status.code === 'error');
 		expect(failed.map(span => [span.name, span.attributes['error.type'], span.status.message])).toEqual([['execute_tool readTextFile', 'tool_error', undefined]]);
-		const withContent = mapModel(model, {content: true, contentLimit: defaultContentLimit}).find(span => span.status.code === 'error');
+		const withContent = mapModel(model, {content: true, contentLimit: defaultContentLimit, prices: builtinPrices}).find(span => span.status.code === 'error');
 		expect(withContent?.status.message).toBeTruthy();
 	});
 
@@ -90,7 +102,7 @@ describe('mapModel', () => {
 		const model = modelFromFixtures('real/tools.ndjson');
 		const without = mapModel(model, quiet);
 		expect(without.some(span => 'gen_ai.tool.call.arguments' in span.attributes || 'gen_ai.input.messages' in span.attributes)).toBe(false);
-		const withContent = mapModel(model, {content: true, contentLimit: 10});
+		const withContent = mapModel(model, {content: true, contentLimit: 10, prices: builtinPrices});
 		const tool = byName(withContent, 'execute_tool ').find(span => 'gen_ai.tool.call.result' in span.attributes);
 		expect(tool).toBeDefined();
 		const result = String(tool!.attributes['gen_ai.tool.call.result']);

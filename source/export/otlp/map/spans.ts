@@ -5,6 +5,7 @@ import {attr, operation, providerOf} from './attributes.js';
 import {addContent, addMessages, argumentsText, truncate} from './content.js';
 import {spanIdOf, traceIdOf} from './ids.js';
 import type {AttributeValue, MapOptions, OtlpSpan} from './span.js';
+import {runsCost} from '../../../query/cost.js';
 
 /*
  * The model as spans (README, "OpenTelemetry export", says it in words):
@@ -140,6 +141,9 @@ function agentSpan(model: Model, job: Job, pane: Pane, runs: readonly Run[], opt
 		[attr.steps]: runs.reduce((sum, run) => sum + run.endedSteps.size, 0),
 	};
 	modelAttributes(attributes, job.model);
+	// A cost only when every run's model is priced: never a guess (README, Cost).
+	const cost = runsCost(runs, options.prices);
+	if (cost !== undefined) attributes[attr.costUsd] = cost;
 	usageAttributes(
 		attributes,
 		runs.reduce((sum, run) => addUsage(sum, run.usage), zeroUsage),
