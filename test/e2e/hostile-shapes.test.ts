@@ -2,8 +2,8 @@ import {execFileSync} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {afterAll, afterEach, describe, expect, it} from 'vitest';
-import {hasTmux, repoRoot, selectedLine, shellQuote, TmuxSession} from './tmux.js';
+import {afterAll, describe, expect, it} from 'vitest';
+import {hasTmux, repoRoot, selectedLine, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
 /*
  * The viewer on shapes a fleet or a hostile log can give the run tree (issue #22), in a real terminal: a
@@ -11,16 +11,7 @@ import {hasTmux, repoRoot, selectedLine, shellQuote, TmuxSession} from './tmux.j
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'perscope-e2e-shapes-'));
-const sessions: TmuxSession[] = [];
-function start(command: string, options?: Parameters<typeof TmuxSession.start>[1]): TmuxSession {
-	const session = TmuxSession.start(command, options);
-	sessions.push(session);
-	return session;
-}
-
-afterEach(() => {
-	for (const session of sessions.splice(0)) session.kill();
-});
+const start = sessionsKilledAfterEach();
 
 afterAll(() => {
 	rmSync(dir, {recursive: true, force: true});

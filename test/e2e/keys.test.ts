@@ -1,21 +1,12 @@
-import {afterEach, describe, expect, it} from 'vitest';
-import {hasTmux, TmuxSession} from './tmux.js';
+import {describe, expect, it} from 'vitest';
+import {hasTmux, sessionsKilledAfterEach} from './tmux.js';
 
 /*
  * Keys typed into the chooser and the viewer in a real terminal that the shell shares with them (Ctrl-Z).
  * These run `dist/cli/main.js`, so `npm test` builds first.
  */
 
-const sessions: TmuxSession[] = [];
-function start(command: string, options?: Parameters<typeof TmuxSession.start>[1]): TmuxSession {
-	const session = TmuxSession.start(command, options);
-	sessions.push(session);
-	return session;
-}
-
-afterEach(() => {
-	for (const session of sessions.splice(0)) session.kill();
-});
+const start = sessionsKilledAfterEach();
 
 describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, and Ctrl-Z', () => {
 	it('acts on every key of a burst: j j enter written at once opens the job', async () => {

@@ -2,24 +2,15 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import stringWidth from 'string-width';
-import {afterAll, afterEach, describe, expect, it} from 'vitest';
-import {hasTmux, repoRoot, shellQuote, TmuxSession} from './tmux.js';
+import {afterAll, describe, expect, it} from 'vitest';
+import {hasTmux, repoRoot, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
 /*
  * Screen layout in a real terminal: whatever the text, every row fits the terminal's columns, so nothing
  * wraps and the header stays on the first line. These run `dist/cli/main.js`, so `npm test` builds first.
  */
 
-const sessions: TmuxSession[] = [];
-function start(command: string, options?: Parameters<typeof TmuxSession.start>[1]): TmuxSession {
-	const session = TmuxSession.start(command, options);
-	sessions.push(session);
-	return session;
-}
-
-afterEach(() => {
-	for (const session of sessions.splice(0)) session.kill();
-});
+const start = sessionsKilledAfterEach();
 
 const scratch = mkdtempSync(join(tmpdir(), 'perscope-layout-'));
 afterAll(() => {

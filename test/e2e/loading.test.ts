@@ -2,8 +2,8 @@ import {spawnSync} from 'node:child_process';
 import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
-import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {hasTmux, repoRoot, shellQuote, TmuxSession} from './tmux.js';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {hasTmux, repoRoot, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
 /*
  * Files given by path load the fast way (sources/parallel-file.ts) in the viewer too: their lines are never
@@ -11,16 +11,7 @@ import {hasTmux, repoRoot, shellQuote, TmuxSession} from './tmux.js';
  * while a large file is still being read.
  */
 
-const sessions: TmuxSession[] = [];
-function start(command: string, options?: Parameters<typeof TmuxSession.start>[1]): TmuxSession {
-	const session = TmuxSession.start(command, options);
-	sessions.push(session);
-	return session;
-}
-
-afterEach(() => {
-	for (const session of sessions.splice(0)) session.kill();
-});
+const start = sessionsKilledAfterEach();
 
 let directory = '';
 let largeLog = '';

@@ -1,5 +1,6 @@
 import {execFileSync, spawnSync} from 'node:child_process';
 import {fileURLToPath} from 'node:url';
+import {afterEach} from 'vitest';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -91,4 +92,20 @@ export function selectedLine(styledScreen: string): string | undefined {
 	const line = styledScreen.split('\n').find(candidate => candidate.includes('\u001B[7m'));
 	const plain = line?.replace(/\u001B\[[0-9;]*m/g, '');
 	return plain?.startsWith('›') ? plain : undefined;
+}
+
+/**
+ * A `start` for one test file: each session it starts is killed after the test that started it, whatever
+ * the test's outcome, so a failing test leaves no tmux server behind.
+ */
+export function sessionsKilledAfterEach(): (command: string, options?: Parameters<typeof TmuxSession.start>[1]) => TmuxSession {
+	const sessions: TmuxSession[] = [];
+	afterEach(() => {
+		for (const session of sessions.splice(0)) session.kill();
+	});
+	return (command, options) => {
+		const session = TmuxSession.start(command, options);
+		sessions.push(session);
+		return session;
+	};
 }

@@ -1,21 +1,12 @@
-import {afterEach, describe, expect, it} from 'vitest';
-import {hasTmux, selectedLine, TmuxSession} from './tmux.js';
+import {describe, expect, it} from 'vitest';
+import {hasTmux, selectedLine, sessionsKilledAfterEach, TmuxSession} from './tmux.js';
 
 /*
  * The built CLI in a real pseudo-terminal: events piped on stdin, keys typed into the same terminal.
  * These run `dist/cli/main.js`, so `npm test` builds first.
  */
 
-const sessions: TmuxSession[] = [];
-function start(command: string, options?: Parameters<typeof TmuxSession.start>[1]): TmuxSession {
-	const session = TmuxSession.start(command, options);
-	sessions.push(session);
-	return session;
-}
-
-afterEach(() => {
-	for (const session of sessions.splice(0)) session.kill();
-});
+const start = sessionsKilledAfterEach();
 
 /** Pages down until `text` is on screen (the inspector is longer than the terminal). */
 async function pageUntil(tty: TmuxSession, text: string): Promise<string> {
