@@ -1,4 +1,4 @@
-import {isEmptyFilter, matches as filterMatches, type Filter} from '../query/filter.js';
+import {describeFilter, filterText, isEmptyFilter, matches as filterMatches, showsErrorsOnly, type Filter} from '../query/filter.js';
 import type {Model, Pane, Run} from '../model/state.js';
 import {interactiveStop} from '../query/resume-command.js';
 import {childPanes, endedWhileWaiting, isLive, rootMarks, rootPanes, shownStatus} from '../query/tree.js';
@@ -19,7 +19,9 @@ export type Row =
 	| {kind: 'activity'; key: string; index: number; depth: number; paneId: string}
 	| {kind: 'live'; key: string; paneId: string; depth: number; channel: 'reasoning' | 'result'; text: string}
 	/** Something the person must act on, under its pane: the question an interactive tool asked. */
-	| {kind: 'notice'; key: string; paneId: string; depth: number; text: string; part: 'question' | 'command' | 'ended'};
+	| {kind: 'notice'; key: string; paneId: string; depth: number; text: string; part: 'question' | 'command' | 'ended'}
+	/** Under a filter: how many panes it hid, or that nothing matches at all. Not selectable. */
+	| {kind: 'filtered'; key: string; text: string; part: 'hidden' | 'none'};
 
 /** Live streaming text shows its latest lines only; the rest is in the inspector once it completes. */
 const liveReasoningLines = 3;
@@ -34,6 +36,9 @@ export function activityKey(activityId: string): string {
 }
 
 export function isPaneCollapsed(model: Model, ui: UiState, pane: Pane, depth: number): boolean {
+	// Under a filter every pane on screen holds a match, so it is open unless folded while filtering; the
+	// person's own folds stay in `collapsed` and come back when the filter goes.
+	if (!isEmptyFilter(ui.filter)) return ui.filterFolds.folds.get(pane.paneId) ?? ui.filterFolds.all;
 	const explicit = ui.collapsed.get(pane.paneId);
 	if (explicit !== undefined) return explicit;
 	if (ui.defaultCollapse === 'expanded') return false;
@@ -64,26 +69,70 @@ type Task =
 	| {kind: 'row'; row: Row}
 	| {kind: 'tail'; pane: Pane; depth: number};
 
-export function buildRows(model: Model, ui: UiState, width: number): Row[] {
+/**
+ * The panes that hold an activity the filter matches, or have a descendant pane that does: the panes a
+ * filtered tree shows. One pass over the activities, then up each new pane's ancestors until one already
+ * known: linear in the log, whatever its depth.
+ */
+export function panesWithMatches(model: Model, filter: Filter): Set<string> {
+	const holding = new Set<string>();
+	for (const activity of model.activities) {
+		if (!filterMatches(filter, activity, model)) continue;
+		let paneId = model.runs.get(activity.runId)?.paneId;
+		while (paneId !== undefined && !holding.has(paneId)) {
+			holding.add(paneId);
+			paneId = parentPaneOf(model, paneId);
+		}
+	}
+
+	return holding;
+}
+
+/** The pane a pane hangs under on screen; none for a root, an orphan or a pane whose link would close a cycle. */
+export function parentPaneOf(model: Model, paneId: string): string | undefined {
+	const first = model.runs.get(paneId);
+	if (!first || first.parentRunId === null || first.closesCycle) return undefined;
+	return model.runs.get(first.parentRunId)?.paneId;
+}
+
+/** `holding`: `panesWithMatches` for this model and filter, when the caller keeps it between builds. */
+export function buildRows(model: Model, ui: UiState, width: number, holding?: ReadonlySet<string>): Row[] {
 	const rows: Row[] = [];
 	const visited = new Set<string>();
 	const showJobs = model.jobs.size > 1;
+	const filtered = !isEmptyFilter(ui.filter);
+	const shownPanes = filtered ? (holding ?? panesWithMatches(model, ui.filter)) : undefined;
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
+		const roots = rootPanes(model, job).filter(pane => shownPanes === undefined || shownPanes.has(pane.paneId));
+		if (shownPanes !== undefined && roots.length === 0) continue;
 		if (showJobs) rows.push({kind: 'job', key: `j:${job.jobId}`, jobId: job.jobId});
-		for (const pane of rootPanes(model, job)) addTree(model, ui, {kind: 'pane', pane, depth: 0, ...rootMarks(model, pane)}, width, rows, visited);
+		for (const pane of roots) addTree(model, ui, {kind: 'pane', pane, depth: 0, ...rootMarks(model, pane)}, width, rows, visited, shownPanes);
 	}
 
+	if (shownPanes !== undefined && model.panes.size > 0) addFilteredNote(model, ui.filter, shownPanes, rows);
 	return rows;
+}
+
+/** Says what the filter left out: the count of hidden panes, or in words that nothing matches. */
+function addFilteredNote(model: Model, filter: Filter, shownPanes: ReadonlySet<string>, rows: Row[]): void {
+	const hidden = model.panes.size - shownPanes.size;
+	if (shownPanes.size === 0) {
+		// Errors-only alone reads best as a fact about the run; anything else names the filter.
+		const errorsOnly = showsErrorsOnly(filter) && filterText(filter) === 'errors';
+		rows.push({kind: 'filtered', key: 'f:none', text: errorsOnly ? 'no errors' : `nothing matches ${describeFilter(filter)}`, part: 'none'});
+	}
+
+	if (hidden > 0) rows.push({kind: 'filtered', key: 'f:hidden', text: `${hidden} ${hidden === 1 ? 'pane' : 'panes'} without matches hidden`, part: 'hidden'});
 }
 
 /**
  * A pane and everything under it, depth first, with its own stack of tasks: delegations can nest deeper than
  * the call stack goes.
  */
-function addTree(model: Model, ui: UiState, root: Task, width: number, rows: Row[], visited: Set<string>): void {
+function addTree(model: Model, ui: UiState, root: Task, width: number, rows: Row[], visited: Set<string>, shownPanes: ReadonlySet<string> | undefined): void {
 	const stack: Task[] = [root];
-	const filtered = !isEmptyFilter(ui.filter);
+	const filtered = shownPanes !== undefined;
 	while (stack.length > 0) {
 		const task = stack.pop()!;
 		if (task.kind === 'row') {
@@ -106,13 +155,15 @@ function addTree(model: Model, ui: UiState, root: Task, width: number, rows: Row
 		if (collapsed) continue;
 
 		// This pane's rows and child panes in order, then pushed reversed so that the first is done first.
-		const children = childPanes(model, pane);
+		const allChildren = childPanes(model, pane);
 		const placed = new Set<string>();
 		// By pane id: one run can delegate to a hundred thousand, and each delegation looks up its own.
 		const childOrder = new Map<string, number>();
-		for (const [at, childPane] of children.entries()) childOrder.set(childPane.paneId, at);
 		const todo: Task[] = [];
 		const child = (childPane: Pane): Task => ({kind: 'pane', pane: childPane, depth: depth + 1, orphan: false, cycle: false});
+		// Under a filter, child panes without a match anywhere in them are left out (and counted).
+		const children = shownPanes === undefined ? allChildren : allChildren.filter(childPane => shownPanes.has(childPane.paneId));
+		for (const [at, childPane] of children.entries()) childOrder.set(childPane.paneId, at);
 		for (const index of pane.activityIndices) {
 			const activity = model.activities[index];
 			if (!activity) continue;
@@ -209,6 +260,11 @@ export function indexOfKey(rows: Row[], key: string | undefined): number {
 	return -1;
 }
 
+/** Live text, notices and the filter's note are read, not selected. */
+export function isSelectableRow(row: Row): boolean {
+	return row.kind !== 'live' && row.kind !== 'notice' && row.kind !== 'filtered';
+}
+
 /**
  * The row that is selected: the last one while following, the remembered one otherwise, or the row now
  * at its old place when it disappeared.
@@ -217,7 +273,7 @@ export function selectedRowIndex(rows: Row[], ui: UiState): number {
 	if (rows.length === 0) return -1;
 	if (ui.follow) {
 		// The newest activity, not the live text under it (which cannot be selected).
-		for (let i = rows.length - 1; i >= 0; i--) if (rows[i]!.kind !== 'live' && rows[i]!.kind !== 'notice') return i;
+		for (let i = rows.length - 1; i >= 0; i--) if (isSelectableRow(rows[i]!)) return i;
 		return rows.length - 1;
 	}
 
@@ -231,13 +287,18 @@ export function selectedRowIndex(rows: Row[], ui: UiState): number {
  * so moving the selection (and handling many keys in one read) does not rebuild them.
  */
 export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, ui: UiState, width: number) => Row[] {
-	let last: {rev: number; collapsed: UiState['collapsed']; defaultCollapse: UiState['defaultCollapse']; filter: Filter; width: number; model: Model; rows: Row[]} | undefined;
+	let last:
+		| {rev: number; collapsed: UiState['collapsed']; filterFolds: UiState['filterFolds']; defaultCollapse: UiState['defaultCollapse']; filter: Filter; width: number; model: Model; rows: Row[]}
+		| undefined;
+	// Which panes hold matches changes only with the log and the filter, not with folding or the width.
+	let holding: {model: Model; rev: number; filter: Filter; panes: Set<string>} | undefined;
 	return (model, ui, width) => {
 		if (
 			last &&
 			last.model === model &&
 			last.rev === model.rev &&
 			last.collapsed === ui.collapsed &&
+			last.filterFolds === ui.filterFolds &&
 			last.defaultCollapse === ui.defaultCollapse &&
 			last.filter === ui.filter &&
 			last.width === width
@@ -246,9 +307,14 @@ export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, 
 		}
 
 		const started = performance.now();
-		const rows = buildRows(model, ui, width);
+		if (isEmptyFilter(ui.filter)) holding = undefined;
+		else if (!holding || holding.model !== model || holding.rev !== model.rev || holding.filter !== ui.filter) {
+			holding = {model, rev: model.rev, filter: ui.filter, panes: panesWithMatches(model, ui.filter)};
+		}
+
+		const rows = buildRows(model, ui, width, holding?.panes);
 		onBuild?.(performance.now() - started);
-		last = {rev: model.rev, collapsed: ui.collapsed, defaultCollapse: ui.defaultCollapse, filter: ui.filter, width, model, rows};
+		last = {rev: model.rev, collapsed: ui.collapsed, filterFolds: ui.filterFolds, defaultCollapse: ui.defaultCollapse, filter: ui.filter, width, model, rows};
 		return rows;
 	};
 }

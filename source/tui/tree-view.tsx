@@ -9,7 +9,7 @@ import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
 import {stepMatch} from '../query/search.js';
 import {createMatchCache, revealActivity} from './find.js';
-import {createRowsCache, paneKey, selectedRowIndex, type Row} from './rows.js';
+import {createRowsCache, isSelectableRow, paneKey, selectedRowIndex, type Row} from './rows.js';
 import {isLoading} from '../input/source-state.js';
 import {Line} from './line.js';
 import type {UiAction, UiState} from './ui-state.js';
@@ -105,6 +105,8 @@ function RowView({row, model, selected, highlight, width}: {row: Row; model: Mod
 			return <ActivityRow activity={activity} depth={row.depth} selected={selected} highlight={highlight === '' ? undefined : highlight} width={width} />;
 		}
 
+		case 'filtered':
+			return row.part === 'none' ? <Text bold>{row.text}</Text> : <Text dimColor>{row.text}</Text>;
 		case 'live':
 			return <LiveRow text={row.text} depth={row.depth} channel={row.channel} />;
 		case 'notice':
@@ -150,7 +152,7 @@ type NavContext = {
 };
 
 function selectable(row: Row | undefined): boolean {
-	return row !== undefined && row.kind !== 'live' && row.kind !== 'notice';
+	return row !== undefined && isSelectableRow(row);
 }
 
 /** The nearest selectable row from `index` in direction `step` (live text rows are skipped). */
@@ -204,7 +206,7 @@ function navigate(command: Command, context: NavContext): boolean {
 		case 'tree.collapseAll':
 			dispatch({type: 'collapseAll'});
 			// The selection moves to the header of the pane it was in, which stays visible.
-			if (current && current.kind !== 'pane' && current.kind !== 'job') dispatch({type: 'select', key: paneKey(current.paneId), index: selected, follow: false});
+			if (current && current.kind !== 'pane' && current.kind !== 'job' && current.kind !== 'filtered') dispatch({type: 'select', key: paneKey(current.paneId), index: selected, follow: false});
 			return true;
 		case 'pane.collapse':
 			collapse(context, current);
@@ -227,7 +229,7 @@ function navigate(command: Command, context: NavContext): boolean {
 
 function collapse(context: NavContext, current: Row | undefined): void {
 	const {model, rows, dispatch} = context;
-	if (!current || current.kind === 'job') return;
+	if (!current || current.kind === 'job' || current.kind === 'filtered') return;
 	if (current.kind === 'pane' && !current.collapsed) {
 		dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: true});
 		dispatch({type: 'select', key: current.key, index: context.selected, follow: false});

@@ -1,5 +1,5 @@
 import {lineOf, remember, type Line, type Recall} from './line-editor.js';
-import {emptyFilter, type Filter} from '../query/filter.js';
+import {emptyFilter, isEmptyFilter, type Filter} from '../query/filter.js';
 import {assertNever} from '../model/assert-never.js';
 
 /*
@@ -24,6 +24,11 @@ export type UiState = {
 	selectedIndex: number;
 	/** Explicit choices; panes not in here use the default (finished children collapsed, the rest open). */
 	collapsed: ReadonlyMap<string, boolean>;
+	/**
+	 * Folds chosen while a filter is on (`all`: after `E`). A filter opens every pane it shows; these keep
+	 * the person's folds from before it (`collapsed`, `defaultCollapse`) untouched, to come back when it goes.
+	 */
+	filterFolds: FilterFolds;
 	/** Default for panes the person has not touched, after `e` / `E`. */
 	defaultCollapse: 'auto' | 'expanded' | 'collapsed';
 	/** Keep the newest row in sight. */
@@ -40,6 +45,10 @@ export type UiState = {
 	/** A short note for the person (where an export was written, …), shown in the footer until the next key. */
 	message: string | undefined;
 };
+
+export type FilterFolds = {folds: ReadonlyMap<string, boolean>; all: boolean};
+
+const noFilterFolds: FilterFolds = {folds: new Map(), all: false};
 
 export type PromptKind = 'search' | 'filter';
 
@@ -80,6 +89,7 @@ export const initialUiState: UiState = {
 	selectedKey: undefined,
 	selectedIndex: 0,
 	collapsed: new Map(),
+	filterFolds: noFilterFolds,
 	defaultCollapse: 'auto',
 	follow: true,
 	overlay: {kind: 'none'},
@@ -95,6 +105,12 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'select':
 			return {...state, selectedKey: action.key, selectedIndex: action.index, follow: action.follow ?? state.follow};
 		case 'setCollapsed': {
+			if (!isEmptyFilter(state.filter)) {
+				const folds = new Map(state.filterFolds.folds);
+				folds.set(action.paneId, action.collapsed);
+				return {...state, filterFolds: {...state.filterFolds, folds}};
+			}
+
 			const collapsed = new Map(state.collapsed);
 			collapsed.set(action.paneId, action.collapsed);
 			return {...state, collapsed};
@@ -103,12 +119,17 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'expandPanes': {
 			const collapsed = new Map(state.collapsed);
 			for (const paneId of action.paneIds) collapsed.set(paneId, false);
-			return {...state, collapsed};
+			if (isEmptyFilter(state.filter)) return {...state, collapsed};
+			const folds = new Map(state.filterFolds.folds);
+			for (const paneId of action.paneIds) folds.set(paneId, false);
+			return {...state, collapsed, filterFolds: {...state.filterFolds, folds}};
 		}
 
 		case 'expandAll':
+			if (!isEmptyFilter(state.filter)) return {...state, filterFolds: noFilterFolds};
 			return {...state, collapsed: new Map(), defaultCollapse: 'expanded'};
 		case 'collapseAll':
+			if (!isEmptyFilter(state.filter)) return {...state, filterFolds: {folds: new Map(), all: true}};
 			return {...state, collapsed: new Map(), defaultCollapse: 'collapsed'};
 		case 'setFollow':
 			return {...state, follow: action.follow};
@@ -128,7 +149,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'closeOverlay':
 			return {...state, overlay: {kind: 'none'}};
 		case 'setFilter':
-			return {...state, filter: action.filter};
+			// A new filter shows other panes: it opens them all again.
+			return {...state, filter: action.filter, filterFolds: noFilterFolds};
 		case 'setSearch':
 			return {...state, search: {query: action.query, current: 'current' in action ? action.current : state.search.current}};
 		case 'openPrompt':
@@ -147,7 +169,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'closePrompt':
 			return {...state, prompt: undefined};
 		case 'clearFilters':
-			return {...state, filter: emptyFilter, search: {query: '', current: undefined}};
+			return {...state, filter: emptyFilter, filterFolds: noFilterFolds, search: {query: '', current: undefined}};
 		case 'setMessage':
 			return state.message === action.message ? state : {...state, message: action.message};
 		default:
