@@ -1,10 +1,11 @@
 import {describe, expect, it} from 'vitest';
 import {sanitizeBlock} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
-import {modelFromText} from '../../test/helpers/load.js';
+import {modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
+import {parseFilter, toggleErrors, emptyFilter, type Filter} from '../query/filter.js';
 import {shapeLines} from '../tools/shape-log.js';
-import {buildRows, liveTail, maxShownDepth} from './rows.js';
-import {initialUiState} from './ui-state.js';
+import {buildRows, createRowsCache, liveTail, maxShownDepth, type Row} from './rows.js';
+import {initialUiState, uiReducer, type UiState} from './ui-state.js';
 
 /*
  * Under a running pane the tree shows the last few wrapped lines of what the model is streaming. Only the
@@ -88,5 +89,70 @@ describe('the rows of a chain 100,000 runs deep', () => {
 		const collapsed = new Map([['run-0', false]]);
 		const oneOpen = buildRows(model, {...initialUiState, defaultCollapse: 'collapsed', collapsed}, width);
 		expect(oneOpen.map(row => row.key)).toEqual(['p:run-0', expect.stringMatching(/^a:/), expect.stringMatching(/^a:/), 'p:run-1']);
+
+		// A filter matching only the deepest run opens every pane down to it, folded or not.
+		const deepest = parseFilter('run:run-99999');
+		if (!deepest.ok) throw new Error(deepest.error);
+		const filtered = buildRows(model, {...initialUiState, defaultCollapse: 'collapsed', filter: deepest.filter}, width);
+		expect(filtered).toHaveLength(100_002);
+		expect(filtered.slice(-3).map(row => row.kind)).toEqual(['pane', 'activity', 'activity']);
 	}, 60_000);
+});
+
+describe('the rows under a filter', () => {
+	const model = modelFromFixtures('delegate-failure.ndjson');
+	const [coordinator, writer, checker] = [...model.panes.keys()];
+	const errorsOnly: Filter = toggleErrors(emptyFilter);
+	const texts = (rows: Row[]) => rows.flatMap(row => (row.kind === 'filtered' ? [row.text] : []));
+	const panes = (rows: Row[]) => rows.flatMap(row => (row.kind === 'pane' ? [`${row.paneId}${row.collapsed ? ' folded' : ''}`] : []));
+	const errorRows = (rows: Row[]) => rows.filter(row => row.kind === 'activity' && model.activities[row.index]?.type === 'error');
+
+	it('unfold the panes holding matches, even the ones the person folded', () => {
+		// By default the failed child is folded to its header, and its error is out of sight.
+		expect(panes(buildRows(model, initialUiState, 100))).toEqual([coordinator, `${writer} folded`, `${checker} folded`]);
+		expect(errorRows(buildRows(model, initialUiState, 100))).toHaveLength(0);
+		const folded = new Map([[coordinator!, true]]);
+		const rows = buildRows(model, {...initialUiState, collapsed: folded, filter: errorsOnly}, 100);
+		expect(panes(rows)).toEqual([coordinator, writer]);
+		expect(errorRows(rows)).toHaveLength(1);
+	});
+
+	it('hide the panes without a match anywhere under them, and say how many', () => {
+		const rows = buildRows(model, {...initialUiState, filter: errorsOnly}, 100);
+		expect(panes(rows)).not.toContain(checker);
+		expect(texts(rows)).toEqual(['1 pane without matches hidden']);
+		const all = parseFilter('type:query');
+		if (!all.ok) throw new Error(all.error);
+		expect(texts(buildRows(model, {...initialUiState, filter: all.filter}, 100))).toEqual([]);
+	});
+
+	it('give back the folds the person made once the filter is cleared, and keep folds made under the filter apart', () => {
+		let ui: UiState = {...initialUiState, collapsed: new Map([[coordinator!, true]])};
+		ui = uiReducer(ui, {type: 'setFilter', filter: errorsOnly});
+		ui = uiReducer(ui, {type: 'setCollapsed', paneId: writer!, collapsed: true});
+		expect(panes(buildRows(model, ui, 100))).toEqual([coordinator, `${writer} folded`]);
+		ui = uiReducer(ui, {type: 'clearFilters'});
+		expect(panes(buildRows(model, ui, 100))).toEqual([`${coordinator} folded`]);
+		// Filtering again opens everything again.
+		ui = uiReducer(ui, {type: 'setFilter', filter: errorsOnly});
+		expect(panes(buildRows(model, ui, 100))).toEqual([coordinator, writer]);
+	});
+
+	it('say "no errors" when errors-only matches nothing, and name any other filter that matches nothing', () => {
+		const simple = modelFromFixtures('real/simple.ndjson');
+		expect(texts(buildRows(simple, {...initialUiState, filter: errorsOnly}, 100))).toEqual(['no errors', '1 pane without matches hidden']);
+		const nothing = parseFilter('type:exec vitest');
+		if (!nothing.ok) throw new Error(nothing.error);
+		expect(texts(buildRows(simple, {...initialUiState, filter: nothing.filter}, 100))[0]).toBe('nothing matches type:exec vitest');
+		expect(buildRows(simple, {...initialUiState, filter: nothing.filter}, 100).filter(row => row.kind === 'pane')).toEqual([]);
+	});
+
+	it('are rebuilt when folds made under the filter change, from the cache otherwise', () => {
+		const rowsFor = createRowsCache();
+		let ui = uiReducer(initialUiState, {type: 'setFilter', filter: errorsOnly});
+		const first = rowsFor(model, ui, 100);
+		expect(rowsFor(model, ui, 100)).toBe(first);
+		ui = uiReducer(ui, {type: 'setCollapsed', paneId: writer!, collapsed: true});
+		expect(panes(rowsFor(model, ui, 100))).toEqual([coordinator, `${writer} folded`]);
+	});
 });
