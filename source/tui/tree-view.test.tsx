@@ -161,3 +161,27 @@ describe('overlays', () => {
 		app.unmount();
 	});
 });
+
+describe('the tree under a filter', () => {
+	it('x opens the failed child to show its error, hides the pane without errors, and gives the folds back after', async () => {
+		const app = renderApp(modelFromFixtures('delegate-failure.ndjson'));
+		await waitForFrame(app, frame => frame.includes('▸ changelog-writer'));
+		await app.press('x');
+		const filtered = await waitForFrame(app, frame => frame.includes('▾ changelog-writer'));
+		expect(filtered).toContain('1 pane without matches hidden');
+		expect(filtered).not.toContain('docs-checker');
+		expect(filtered).toContain('error AI_APICallError: Overloaded');
+		await app.press('x');
+		const cleared = await waitForFrame(app, frame => frame.includes('▸ changelog-writer'));
+		expect(cleared).toContain('docs-checker');
+		expect(cleared).not.toContain('without matches hidden');
+		app.unmount();
+	});
+
+	it('x says "no errors" on a log without any', async () => {
+		const app = renderApp(modelFromFixtures('real/simple.ndjson'));
+		await app.press('x');
+		await waitForFrame(app, frame => frame.includes('no errors'));
+		app.unmount();
+	});
+});
