@@ -131,6 +131,9 @@ describe('the rows under a filter', () => {
 		ui = uiReducer(ui, {type: 'setFilter', filter: errorsOnly});
 		ui = uiReducer(ui, {type: 'setCollapsed', paneId: writer!, collapsed: true});
 		expect(panes(buildRows(model, ui, 100))).toEqual([coordinator, `${writer} folded`]);
+		// A search revealing a match under the filter opens it there only.
+		ui = uiReducer(ui, {type: 'expandPanes', paneIds: [writer!]});
+		expect(panes(buildRows(model, ui, 100))).toEqual([coordinator, writer]);
 		ui = uiReducer(ui, {type: 'clearFilters'});
 		expect(panes(buildRows(model, ui, 100))).toEqual([`${coordinator} folded`]);
 		// Filtering again opens everything again.

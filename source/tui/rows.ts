@@ -91,6 +91,7 @@ export function panesWithMatches(model: Model, filter: Filter): Set<string> {
 /** The pane a pane hangs under on screen; none for a root, an orphan or a pane whose link would close a cycle. */
 export function parentPaneOf(model: Model, paneId: string): string | undefined {
 	const first = model.runs.get(paneId);
+	// A pane shown as a root because its link would close a cycle has no parent on screen.
 	if (!first || first.parentRunId === null || first.closesCycle) return undefined;
 	return model.runs.get(first.parentRunId)?.paneId;
 }

@@ -9,7 +9,7 @@ import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
 import {stepMatch} from '../query/search.js';
 import {createMatchCache, revealActivity} from './find.js';
-import {createRowsCache, isSelectableRow, paneKey, selectedRowIndex, type Row} from './rows.js';
+import {createRowsCache, isSelectableRow, paneKey, parentPaneOf, selectedRowIndex, type Row} from './rows.js';
 import {isLoading} from '../input/source-state.js';
 import {Line} from './line.js';
 import type {UiAction, UiState} from './ui-state.js';
@@ -237,16 +237,9 @@ function collapse(context: NavContext, current: Row | undefined): void {
 	}
 
 	// On an activity, or on a pane already folded: go to (and fold) the pane that contains it.
-	const paneId = current.kind === 'pane' ? parentPaneId(model, current.paneId) : current.paneId;
+	const paneId = current.kind === 'pane' ? parentPaneOf(model, current.paneId) : current.paneId;
 	if (paneId === undefined) return;
 	const index = rows.findIndex(row => row.key === paneKey(paneId));
 	dispatch({type: 'setCollapsed', paneId, collapsed: true});
 	dispatch({type: 'select', key: paneKey(paneId), index: Math.max(0, index), follow: false});
-}
-
-function parentPaneId(model: Model, paneId: string): string | undefined {
-	const first = model.runs.get(paneId);
-	// A pane shown as a root because its link would close a cycle has no parent on screen.
-	if (!first || first.parentRunId === null || first.closesCycle) return undefined;
-	return model.runs.get(first.parentRunId)?.paneId;
 }

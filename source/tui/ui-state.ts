@@ -117,12 +117,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		}
 
 		case 'expandPanes': {
-			const collapsed = new Map(state.collapsed);
-			for (const paneId of action.paneIds) collapsed.set(paneId, false);
-			if (isEmptyFilter(state.filter)) return {...state, collapsed};
-			const folds = new Map(state.filterFolds.folds);
-			for (const paneId of action.paneIds) folds.set(paneId, false);
-			return {...state, collapsed, filterFolds: {...state.filterFolds, folds}};
+			// Under a filter only the folds made while filtering open: the person's own come back as they were.
+			const filtering = !isEmptyFilter(state.filter);
+			const opened = new Map(filtering ? state.filterFolds.folds : state.collapsed);
+			for (const paneId of action.paneIds) opened.set(paneId, false);
+			return filtering ? {...state, filterFolds: {...state.filterFolds, folds: opened}} : {...state, collapsed: opened};
 		}
 
 		case 'expandAll':
