@@ -107,7 +107,8 @@ function quoteArg(arg: string): string {
 	return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
 
-function commandLine(args: unknown): string {
+/** The command an `exec` ran, as a shell would read it (unsanitised: callers sanitise for their display). */
+export function commandLine(args: unknown): string {
 	const command = stringField(args, 'command') ?? '';
 	const rest = field(args, 'args');
 	const list = Array.isArray(rest) ? rest.map(item => (typeof item === 'string' ? quoteArg(item) : safeJson(item))) : [];

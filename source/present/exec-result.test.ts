@@ -14,6 +14,10 @@ describe('an exec result', () => {
 		expect(exitStatus(result!)).toMatch(/non-zero/);
 	});
 
+	it('reads the message of the generic tool error older Perstack versions wrote', () => {
+		expect(parseExecResult('{"error":"Error","message":"Command failed: npm test\\nsh: 1: vitest: not found"}')).toEqual({ok: false, error: 'Command failed: npm test\nsh: 1: vitest: not found', stdout: undefined, stderr: undefined});
+	});
+
 	it('is undefined for text of another shape', () => {
 		expect(parseExecResult('plain text')).toBeUndefined();
 		expect(parseExecResult('{"other":1}')).toBeUndefined();

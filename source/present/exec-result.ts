@@ -1,7 +1,8 @@
 /*
  * Perstack's base skill answers an `exec` call with JSON in the result text: `{"output": …}` when the
  * command exited 0 (stdout and stderr, each if asked for, joined into one string), and
- * `{"error": …, "stdout"?: …, "stderr"?: …}` when it failed. The error message of a failed command is
+ * `{"error": …, "stdout"?: …, "stderr"?: …}` when it failed. Older versions answered a failure with the
+ * generic tool error, `{"error": name, "message": …}`, whose message holds the command's output. The error message of a failed command is
  * Node's ("Command failed: …"), which does not carry the exit code, so a failure says only that it was
  * not 0.
  */
@@ -24,7 +25,8 @@ export function parseExecResult(text: string): ExecResult | undefined {
 	const output = stringOf(value, 'output');
 	const error = stringOf(value, 'error');
 	if (output !== undefined && error === undefined) return {ok: true, output};
-	if (error !== undefined) return {ok: false, error, stdout: stringOf(value, 'stdout'), stderr: stringOf(value, 'stderr')};
+	const message = stringOf(value, 'message');
+	if (error !== undefined) return {ok: false, error: message ?? error, stdout: stringOf(value, 'stdout'), stderr: stringOf(value, 'stderr')};
 	return undefined;
 }
 
