@@ -14,4 +14,9 @@ describe('numbered lines', () => {
 		expect(splitLines('')).toEqual([]);
 		expect(splitLines('\n')).toEqual(['']);
 	});
+
+	it('splits Windows line ends and a progress bar’s carriage returns too', () => {
+		expect(splitLines('a\r\nb\r\n')).toEqual(['a', 'b']);
+		expect(splitLines('10%\r50%\r100%\n')).toEqual(['10%', '50%', '100%']);
+	});
 });

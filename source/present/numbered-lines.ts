@@ -8,10 +8,13 @@ export function numberedLines(text: string, firstLine = 1): string[] {
 	return lines.map((line, index) => `${String(firstLine + index).padStart(width)} │ ${line}`);
 }
 
-/** Lines of `text`; a final newline does not make an extra empty line, and empty text is no lines. */
+/**
+ * Lines of `text`, split at \n, \r\n or a lone \r (a progress bar redrawing itself); a final line break
+ * does not make an extra empty line, and empty text is no lines.
+ */
 export function splitLines(text: string): string[] {
 	if (text === '') return [];
-	const lines = text.split('\n');
+	const lines = text.split(/\r\n?|\n/);
 	if (lines.at(-1) === '') lines.pop();
 	return lines;
 }
