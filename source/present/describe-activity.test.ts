@@ -84,6 +84,16 @@ describe('describeActivity on a real Perstack run', () => {
 		expect(lines).toContain('📬 delegation complete test-runner, code-reader');
 	});
 
+	it('gives a delegate its child’s outcome only once the child has returned', () => {
+		const returned = describeActivity(activityOf('real/delegate.ndjson', activity => activity.type === 'delegate'));
+		expect(returned.outcome).toEqual({glyph: '✓', failed: false, text: "The workspace contains one file: README.txt (one line: 'hello from the workspace')."});
+		expect(describeActivity(activityOf('delegate-failure.ndjson', activity => activity.type === 'delegate')).outcome).toBeUndefined();
+		const delegate = activityOf('real/delegate.ndjson', activity => activity.type === 'delegate');
+		if (delegate.type !== 'delegate') throw new Error('not a delegate');
+		const failed = describeActivity({...delegate, result: {text: '', error: 'Overloaded\nstack…', ref}});
+		expect(failed.outcome).toEqual({glyph: '✗', failed: true, text: 'Overloaded'});
+	});
+
 	it('names an MCP tool by its skill without the @perstack/ scope', () => {
 		expect(linesOf('demo.ndjson')).toContain('🔧 github/search_issues formatDuration repo:acme/tiny-utils');
 	});

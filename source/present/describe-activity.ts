@@ -1,6 +1,8 @@
 import {isToolActivity, type Activity, type ToolActivity} from '../model/state.js';
 import {sanitizeLine} from './sanitize.js';
 import {assertNever} from '../model/assert-never.js';
+import {firstLine} from './first-line.js';
+import {statusLook} from './status.js';
 
 /*
  * The one-line form of an activity, shared by the TUI and the headless transcript so both say the same
@@ -19,6 +21,8 @@ export type ActivityLine = {
 	pending: boolean;
 	/** The detail is one path, which a narrow screen cuts in the middle to keep the file name. */
 	path?: true;
+	/** A delegate whose child has returned: its status glyph and the first line of its answer or error. */
+	outcome?: {glyph: string; failed: boolean; text: string};
 };
 
 const icons: Record<Activity['type'], string> = {
@@ -103,7 +107,8 @@ function quoteArg(arg: string): string {
 	return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
 }
 
-function commandLine(args: unknown): string {
+/** The command an `exec` ran, as a shell would read it (unsanitised: callers sanitise for their display). */
+export function commandLine(args: unknown): string {
 	const command = stringField(args, 'command') ?? '';
 	const rest = field(args, 'args');
 	const list = Array.isArray(rest) ? rest.map(item => (typeof item === 'string' ? quoteArg(item) : safeJson(item))) : [];
@@ -238,14 +243,19 @@ export function describeActivity(activity: Activity): ActivityLine {
 			return {icon, verb: 'delegation complete', detail: clip(names), error: undefined, pending: false};
 		}
 
-		case 'delegate':
+		case 'delegate': {
+			const {result} = activity;
+			const failed = result?.error !== undefined;
 			return {
 				icon,
 				verb: 'delegate',
 				detail: clip(`${activity.delegateExpertKey}: ${activity.query}`),
-				error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
+				error: result?.error === undefined ? undefined : clip(result.error),
 				pending: false,
+				...(result === undefined ? {} : {outcome: {glyph: statusLook[failed ? 'stoppedByError' : 'completed'].glyph, failed, text: clip(firstLine(result.error ?? result.text))}}),
 			};
+		}
+
 		default:
 			return assertNever(activity);
 	}

@@ -5,6 +5,8 @@ import {modelFromFixtures} from '../../test/helpers/load.js';
 import {renderView} from '../../test/helpers/views.js';
 import {isToolActivity, type Activity} from '../model/state.js';
 import {ActivityRow, Highlighted, LiveRow} from './activity-row.js';
+import {Line} from './line.js';
+import {displayWidth} from '../present/width.js';
 
 function find(fixture: string, test: (activity: Activity) => boolean): Activity {
 	const found = modelFromFixtures(fixture).activities.find(test);
@@ -39,6 +41,38 @@ describe('an activity row', () => {
 	it('marks a call still waiting for its result with an ellipsis', async () => {
 		const ask = find('real/interactive-1.ndjson', activity => activity.type === 'interactiveTool');
 		expect(await frameOf(<ActivityRow activity={ask} depth={0} selected={false} />)).toBe('  🙋 ask askUser Which colour should the report use? …');
+	});
+
+	it('adds a returned delegate’s ✓ and the first line of its answer', async () => {
+		const delegate = find('real/delegate.ndjson', activity => activity.type === 'delegate');
+		// The test renderer is 80 columns wide and wraps the row; the tree cuts it instead (the width test below).
+		const frame = (await frameOf(<ActivityRow activity={delegate} depth={0} selected={false} />)).replaceAll(/ *\n */g, ' ');
+		expect(frame).toMatch(/^ {2}🤝 delegate child-expert: List the workspace and summarise what is there\. ✓ The workspace contains one file: README\.txt \(one line: 'hello from the workspace'\)\.$/);
+	});
+
+	it('adds nothing to a delegate whose child is still running', async () => {
+		const delegate = find('delegate-failure.ndjson', activity => activity.type === 'delegate');
+		const frame = await frameOf(<ActivityRow activity={delegate} depth={0} selected={false} />);
+		expect(frame).not.toMatch(/[✓✗]/);
+	});
+
+	it('adds a failed delegate’s ✗ and the first line of its error, sanitised, once', async () => {
+		const delegate = find('real/delegate.ndjson', activity => activity.type === 'delegate');
+		if (delegate.type !== 'delegate' || !delegate.result) throw new Error('no delegate result');
+		const failed: Activity = {...delegate, result: {...delegate.result, error: '\n\u001b]0;owned\u0007Overloaded\nretry later'}};
+		const frame = await frameOf(<ActivityRow activity={failed} depth={0} selected={false} />);
+		expect(frame).toMatch(/ ✗ ␛]0;owned␇Overloaded$/);
+		expect(frame.split('✗')).toHaveLength(2);
+	});
+
+	it('keeps a delegate row with its answer within the width it is cut to', async () => {
+		const delegate = find('real/delegate.ndjson', activity => activity.type === 'delegate');
+		const frame = await frameOf(
+			<Line width={30}>
+				<ActivityRow activity={delegate} depth={0} selected={false} width={30} />
+			</Line>,
+		);
+		expect(displayWidth(frame)).toBeLessThanOrEqual(30);
 	});
 
 	it('cuts a path too long for its columns in the middle, keeping the file name', async () => {

@@ -41,14 +41,16 @@ export function Highlighted({text, query, color}: {text: string; query: string |
  */
 
 /**
- * One activity: icon, verb, what it acted on, and a tool error in red; search matches marked. Given the
+ * One activity: icon, verb, what it acted on, and a tool error in red; a delegate whose child returned adds
+ * the child's ✓/✗ and the first line of its answer or error; search matches marked. Given the
  * columns the row has (`width`), a path too long for them is cut in its middle so the file name stays.
  */
 export function ActivityRow({activity, depth, selected, highlight, width}: {activity: Activity; depth: number; selected: boolean; highlight?: string | undefined; width?: number | undefined}) {
 	const described = describeActivity(activity);
 	const indent = depth * 2 + 2;
 	const line = described.path && width !== undefined ? {...described, detail: truncatePath(described.detail, width - indent - displayWidth(`${described.icon} ${described.verb} `))} : described;
-	const showError = line.error !== undefined && activity.type !== 'error';
+	// A delegate's outcome says the error itself, with the glyph its child's pane shows.
+	const showError = line.error !== undefined && activity.type !== 'error' && line.outcome === undefined;
 	return (
 		<Text inverse={selected}>
 			{' '.repeat(indent)}
@@ -59,6 +61,13 @@ export function ActivityRow({activity, depth, selected, highlight, width}: {acti
 				<Text color="red">
 					{' ✗ '}
 					<Highlighted text={line.error ?? ''} query={highlight} />
+				</Text>
+			) : null}
+			{line.outcome ? (
+				<Text color={line.outcome.failed ? 'red' : 'green'}>
+					{` ${line.outcome.glyph}`}
+					{line.outcome.text === '' ? '' : ' '}
+					<Highlighted text={line.outcome.text} query={highlight} color={line.outcome.failed ? 'red' : undefined} />
 				</Text>
 			) : null}
 			{line.pending ? <Text color="gray"> …</Text> : null}

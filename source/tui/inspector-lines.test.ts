@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromFixtures} from '../../test/helpers/load.js';
-import type {Activity, Model} from '../model/state.js';
+import {isToolActivity, type Activity, type Model, type ToolActivity} from '../model/state.js';
 import {displayWidth} from '../present/width.js';
 import {inspectorLines, type InspectorLine} from './inspector-lines.js';
 
@@ -93,5 +93,71 @@ describe('the inspector lines', () => {
 		const query = activityOf(model, activity => activity.type === 'query');
 		const lines = inspectorLines(model, query, '{"text":"\\u001b[2Jboom"}', 80);
 		for (const line of lines) expect(line.text).not.toContain('\u001B');
+	});
+
+	describe('render what a tool did', () => {
+		const model = modelFromFixtures('real/tools.ndjson');
+		const toolOf = (type: Activity['type']): ToolActivity => {
+			const found = activityOf(model, activity => activity.type === type);
+			if (!isToolActivity(found)) throw new Error('not a tool call');
+			return found;
+		};
+
+		const withResult = (activity: ToolActivity, text: string, error?: string): ToolActivity => ({...activity, result: {text, error, ref: activity.ref}});
+
+		it('an exec as its command, exit status and output, not its JSON', () => {
+			const lines = inspectorLines(model, toolOf('exec'), undefined, 80);
+			expect(section(lines, 'Command')).toEqual(['wc -l notes.md']);
+			expect(lines).toContainEqual({text: 'Exit: 0', tone: 'heading'});
+			expect(section(lines, 'Output (stdout and stderr) (1 line)')).toEqual(['4 notes.md']);
+			expect(lines.map(line => line.text).join('\n')).not.toContain('{"output"');
+		});
+
+		it('a failed exec as its error, stdout and stderr blocks', () => {
+			const failed = withResult(toolOf('exec'), JSON.stringify({error: 'Command failed: make\nmake: *** no rule', stdout: 'building\n', stderr: 'oops\n'}));
+			const lines = inspectorLines(model, failed, undefined, 80);
+			expect(lines).toContainEqual({text: 'Exit: non-zero (the command failed)', tone: 'heading'});
+			expect(section(lines, 'Error')).toEqual(['Command failed: make', 'make: *** no rule']);
+			expect(section(lines, 'stdout (1 line)')).toEqual(['building']);
+			expect(section(lines, 'stderr (1 line)')).toEqual(['oops']);
+		});
+
+		it('folds a long output to its head and tail with the count left out, and keeps it inert', () => {
+			const output = Array.from({length: 200}, (_, index) => `line ${index + 1}${index === 0 ? ' \u001b]52;c;cGF3bmVk\u0007' : ''}`).join('\n');
+			const lines = inspectorLines(model, withResult(toolOf('exec'), JSON.stringify({output})), undefined, 80);
+			const shown = section(lines, 'Output (stdout and stderr) (200 lines)');
+			expect(shown).toHaveLength(40 + 1 + 20);
+			expect(shown[0]).toBe('line 1 ␛]52;c;cGF3bmVk␇');
+			expect(shown[40]).toBe('… 140 lines left out …');
+			expect(lines).toContainEqual({text: '… 140 lines left out …', tone: 'dim'});
+			expect(shown.at(-1)).toBe('line 200');
+			for (const line of lines) expect(line.text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F]/);
+		});
+
+		it('an edit as a unified diff of the old and new text', () => {
+			const write = toolOf('writeTextFile');
+			const edit: ToolActivity = {...write, type: 'editTextFile', toolName: 'editTextFile', args: {path: 'notes.md', oldText: '- alpha\n- beta\n', newText: '- alpha\n- BETA\n'}};
+			const lines = inspectorLines(model, edit, undefined, 80);
+			expect(lines.map(line => line.text)).toContain('path: notes.md');
+			expect(section(lines, 'Change')).toEqual(['--- old text', '+++ new text', '@@ -1,2 +1,2 @@', ' - alpha', '-- beta', '+- BETA']);
+		});
+
+		it('a write and an append as their content with line numbers, and where it went', () => {
+			const written = inspectorLines(model, toolOf('writeTextFile'), undefined, 80);
+			expect(section(written, 'Content written (4 lines)')).toEqual(['1 │ # Notes', '2 │ - alpha', '3 │ - beta', '4 │ - gamma']);
+			expect(section(written, 'Result')).toEqual(['done: /home/user/ws/tools/notes.md']);
+			const appended = inspectorLines(model, toolOf('appendTextFile'), undefined, 80);
+			expect(section(appended, 'Content appended (1 line)')).toEqual(['1 │ (end of notes)']);
+		});
+
+		it('other arguments as pretty JSON, a long string wrapped under its own indentation', () => {
+			const list = toolOf('listDirectory');
+			const lines = inspectorLines(model, {...list, args: {path: '.', note: 'word '.repeat(30).trim()}}, undefined, 40);
+			const args = section(lines, 'Arguments');
+			expect(args[0]).toBe('{');
+			expect(args[1]).toBe('  "path": ".",');
+			expect(args.slice(2, -1).every(line => line.startsWith('  ') && displayWidth(line) <= 38)).toBe(true);
+			expect(args.at(-1)).toBe('}');
+		});
 	});
 });

@@ -1,7 +1,12 @@
-import type {Activity, Model} from '../model/state.js';
+import type {Activity, Model, ToolActivity, ToolOutcome} from '../model/state.js';
 import {isToolActivity} from '../model/state.js';
+import {exitStatus, parseExecResult} from '../present/exec-result.js';
+import {foldHeadTail, isFoldMarker} from '../present/fold-lines.js';
+import {numberedLines, splitLines} from '../present/numbered-lines.js';
+import {prettyJsonLines} from '../present/pretty-json.js';
+import {unifiedDiff} from '../present/unified-diff.js';
 import {depthOf} from '../query/tree.js';
-import {iconOf, safeJson} from '../present/describe-activity.js';
+import {commandLine, field, iconOf, safeJson} from '../present/describe-activity.js';
 import {sanitizeBlock, sanitizeLine} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
 import {interactiveStop, stepCheckpoint} from '../query/resume-command.js';
@@ -12,6 +17,141 @@ export type InspectorLine = {text: string; tone?: 'heading' | 'label' | 'error' 
 
 /** A pretty-printed raw event longer than this is cut: the inspector is for reading, not for a 1 MB dump. */
 const maxRawLines = 2000;
+
+/** How much of a long block (output, file content, a diff) is shown: its first and last lines. */
+const foldHead = 40;
+const foldTail = 20;
+
+type Writers = {
+	heading: (text: string) => void;
+	field: (label: string, value: string | number | undefined | null) => void;
+	block: (text: string, tone?: InspectorLine['tone']) => void;
+	folded: (lines: readonly string[], tone?: InspectorLine['tone']) => void;
+	dim: (text: string) => void;
+};
+
+function stringArg(args: unknown, key: string): string | undefined {
+	const value = field(args, key);
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** What a tool did, as its kind is read: a command and its output, a diff, file content, or its arguments. */
+function toolSections(activity: ToolActivity, out: Writers): void {
+	const {args, result} = activity;
+	switch (activity.type) {
+		case 'exec': {
+			out.heading('Command');
+			out.block(commandLine(args));
+			const cwd = stringArg(args, 'cwd');
+			if (cwd !== undefined && cwd !== '.') out.field('in', cwd);
+			const env = field(args, 'env');
+			if (typeof env === 'object' && env !== null && Object.keys(env).length > 0) out.field('env', safeJson(env));
+			const exec = result === undefined ? undefined : parseExecResult(result.text);
+			if (result === undefined) {
+				out.heading('Result');
+				out.dim('(waiting for the result)');
+			} else if (exec === undefined) {
+				resultSection(result, out);
+			} else {
+				out.heading(`Exit: ${exitStatus(exec)}`);
+				if (exec.ok) {
+					outputBlock('Output (stdout and stderr)', exec.output, out);
+				} else {
+					out.heading('Error');
+					out.folded(splitLines(exec.error), 'error');
+					if (exec.stdout !== undefined) outputBlock('stdout', exec.stdout, out);
+					if (exec.stderr !== undefined) outputBlock('stderr', exec.stderr, out);
+				}
+			}
+
+			return;
+		}
+
+		case 'editTextFile': {
+			out.field('path', stringArg(args, 'path'));
+			out.heading('Change');
+			out.folded(unifiedDiff(stringArg(args, 'oldText') ?? '', stringArg(args, 'newText') ?? ''));
+			writtenSection(result, out);
+			return;
+		}
+
+		case 'writeTextFile':
+		case 'appendTextFile': {
+			const text = stringArg(args, 'text') ?? '';
+			out.field('path', stringArg(args, 'path'));
+			const count = splitLines(text).length;
+			out.heading(`${activity.type === 'writeTextFile' ? 'Content written' : 'Content appended'} (${count} ${count === 1 ? 'line' : 'lines'})`);
+			if (count === 0) out.dim('(empty)');
+			else out.folded(numberedLines(text));
+			writtenSection(result, out);
+			return;
+		}
+
+		case 'readTextFile':
+		case 'readImageFile':
+		case 'readPdfFile':
+		case 'deleteFile':
+		case 'moveFile':
+		case 'getFileInfo':
+		case 'listDirectory':
+		case 'createDirectory':
+		case 'deleteDirectory':
+		case 'todo':
+		case 'clearTodo':
+		case 'attemptCompletion':
+		case 'interactiveTool':
+		case 'generalTool':
+			out.heading('Arguments');
+			if (args === undefined) out.block('(none)');
+			else out.folded(prettyJsonLines(args));
+			if (result === undefined) {
+				out.heading('Result');
+				out.dim('(waiting for the result)');
+			} else {
+				resultSection(result, out);
+			}
+
+			return;
+		default:
+			assertNever(activity.type);
+	}
+}
+
+function outputBlock(title: string, text: string, out: Writers): void {
+	const lines = splitLines(text);
+	out.heading(`${title} (${lines.length} ${lines.length === 1 ? 'line' : 'lines'})`);
+	if (lines.length === 0) out.dim('(none)');
+	else out.folded(lines);
+}
+
+function resultSection(result: ToolOutcome, out: Writers): void {
+	out.heading(result.error === undefined ? 'Result' : `Result — error: ${result.error}`);
+	const pretty = prettyIfJson(result.text);
+	out.folded(splitLines(pretty), result.error === undefined ? undefined : 'error');
+}
+
+/** The result of a write or an edit repeats its arguments; only where it went, or its error, is news. */
+function writtenSection(result: ToolOutcome | undefined, out: Writers): void {
+	if (result === undefined) {
+		out.heading('Result');
+		out.dim('(waiting for the result)');
+	} else if (result.error === undefined) {
+		out.heading('Result');
+		const path = stringArg(parseObject(result.text), 'path');
+		out.block(path === undefined ? 'done' : `done: ${path}`);
+	} else {
+		resultSection(result, out);
+	}
+}
+
+function parseObject(text: string): unknown {
+	if (!text.trimStart().startsWith('{')) return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
 
 /**
  * Everything about one activity, as lines ready to show: what it did, its full arguments and result,
@@ -35,6 +175,24 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		for (const line of wrapToWidth(sanitizeBlock(text), textWidth)) lines.push(tone === undefined ? {text: line} : {text: line, tone});
 	};
 
+	// A long block is cut to its head and tail first, so a 50 KB output costs the lines shown; each line
+	// then wraps under its own indentation, so wrapped JSON and numbered lines keep their shape.
+	const folded = (blockLines: readonly string[], tone?: InspectorLine['tone']) => {
+		for (const line of foldHeadTail(blockLines, foldHead, foldTail)) {
+			if (isFoldMarker(line)) {
+				lines.push({text: line, tone: 'dim'});
+				continue;
+			}
+
+			const clean = sanitizeBlock(line).replaceAll('\n', ' ');
+			const indent = /^ */.exec(clean)![0].length;
+			const room = textWidth - indent;
+			// Deeper than half the width, indentation would leave too little room: wrap it as it is.
+			const wrapped = room >= textWidth / 2 ? wrapToWidth(clean.slice(indent), room).map(part => `${' '.repeat(indent)}${part}`) : wrapToWidth(clean, textWidth);
+			for (const part of wrapped) lines.push(tone === undefined ? {text: part} : {text: part, tone});
+		}
+	};
+
 	lines.push({text: sanitizeLine(`${iconOf(activity.type)} ${activity.type} · ${activity.expertKey}${activity.step === undefined ? '' : ` · step ${activity.step}`}`), tone: 'heading'});
 	field('activity', activity.id);
 	field('run', activity.runId);
@@ -50,11 +208,7 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 			block(activity.message);
 		}
 
-		heading('Arguments');
-		block(activity.args === undefined ? '(none)' : safeJson(activity.args, 2));
-		heading(activity.result?.error === undefined ? 'Result' : `Result — error: ${activity.result.error}`);
-		if (activity.result) block(prettyIfJson(activity.result.text), activity.result.error === undefined ? undefined : 'error');
-		else lines.push({text: '(waiting for the result)', tone: 'dim'});
+		toolSections(activity, {heading, field, block, folded, dim: text => lines.push({text, tone: 'dim'})});
 	} else {
 		switch (activity.type) {
 			case 'query':

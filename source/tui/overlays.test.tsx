@@ -188,16 +188,18 @@ describe('the stderr overlay', () => {
 });
 
 describe('the inspector', () => {
-	it('shows the activity, its arguments and its result', async () => {
+	it('shows the activity and what the tool did: an exec as its command, exit status and output', async () => {
 		const model = modelFromFixtures('real/tools.ndjson');
 		const exec = activityOf(model, activity => activity.type === 'exec');
 		const view = await open({kind: 'inspector', activityId: exec.id, scroll: 0}, scroll => <Inspector activityId={exec.id} scroll={scroll} height={40} width={90} />, {model});
 		const frame = view.lastFrame()!;
-		expect(frame.split('\n')[0]).toBe(' Inspector');
+		const lines = frame.split('\n').map(line => line.trimEnd());
+		expect(lines[0]).toBe(' Inspector');
 		expect(frame).toContain('⚡ exec · tools-expert');
-		expect(frame).toContain('Arguments');
-		expect(frame).toContain('"command": "wc"');
-		expect(frame).toContain('Result');
+		expect(lines[lines.indexOf('Command') + 1]).toBe('wc -l notes.md');
+		expect(lines).toContain('Exit: 0');
+		expect(lines[lines.indexOf('Output (stdout and stderr) (1 line)') + 1]).toBe('4 notes.md');
+		expect(frame).not.toContain('"command": "wc"');
 		expect(frame).toContain('o write raw event to a file');
 		view.unmount();
 	});

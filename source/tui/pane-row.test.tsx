@@ -52,6 +52,21 @@ describe('a pane row', () => {
 		expect(await row(model, paneOf(model, 'release-coordinator'))).toMatch(/^▾ release-coordinator ✗ job ended while waiting · /);
 	});
 
+	it('puts the first line of the error beside the ✗ of a folded pane that failed, and only when folded', async () => {
+		const model = modelFromFixtures('delegate-failure.ndjson');
+		const failed = paneOf(model, 'changelog-writer');
+		expect(await row(model, failed, {depth: 1, collapsed: true})).toMatch(/^ {2}▸ changelog-writer ✗ error · AI_APICallError: Overloaded · 3 steps/);
+		expect(await row(model, failed, {depth: 1})).not.toContain('Overloaded');
+		expect(await row(model, paneOf(model, 'docs-checker'), {depth: 1, collapsed: true})).toMatch(/^ {2}▸ docs-checker ✓ completed · \d+ steps?/);
+	});
+
+	it('shows an error that tries to colour the terminal inert, on one line', async () => {
+		const model = modelFromFixtures('delegate-failure.ndjson');
+		const run = runByExpert(model, 'changelog-writer');
+		run.error = {name: 'Boom', message: '\u001b[2J\nsecond line'};
+		expect(await row(model, paneOf(model, 'changelog-writer'), {depth: 1, collapsed: true})).toMatch(/✗ error · Boom: ␛\[2J · 3 steps/);
+	});
+
 	it('says where a run branched from, and when its parent is not in the log', async () => {
 		const model = modelFromFixtures('branches/1-run.ndjson', 'branches/3-resume-from.ndjson');
 		const branched = [...model.panes.values()].at(-1)!;

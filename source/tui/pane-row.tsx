@@ -6,6 +6,7 @@ import type {Model, Pane} from '../model/state.js';
 import {endedWhileWaiting, runSteps, shownStatus} from '../query/tree.js';
 import {formatCount, formatDuration, plural, span} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
+import {firstLine} from '../present/first-line.js';
 import {lastRun, maxShownDepth} from './rows.js';
 import {endedWhileWaitingLook, statusLook} from '../present/status.js';
 import {runsCost} from '../query/cost.js';
@@ -33,7 +34,10 @@ export function paneStats(model: Model, pane: Pane): PaneStats {
 	return {steps, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs: span(start, end)};
 }
 
-/** A run pane's one-line header, as inline text: fold marker, expert, status, steps, tokens, duration. */
+/**
+ * A run pane's one-line header, as inline text: fold marker, expert, status (folded and failed, with the
+ * first line of its error), steps, tokens, duration.
+ */
 export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}: {
 	model: Model;
 	pane: Pane;
@@ -51,6 +55,8 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	const from = model.runs.get(pane.paneId)?.resumedFrom;
 	// Only the run id comes from the log; sanitising the whole phrase would trim its leading space.
+	// Folded, the pane's error is not on screen anywhere else: its first line goes beside the ✗.
+	const failure = collapsed && run?.error && shownStatus(run) === 'stoppedByError' ? firstLine(`${run.error.name}${run.error.message === '' ? '' : `: ${run.error.message}`}`) : '';
 	const branched = from ? ` · from ${sanitizeLine(from.runId.slice(0, 8))}${from.stepNumber === null ? '' : ` step ${from.stepNumber}`}` : '';
 	return (
 		<Text inverse={selected}>
@@ -63,6 +69,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 			<Text color={look.color}>
 				{' '}
 				{look.glyph} {look.word}
+				{failure === '' ? '' : ` · ${failure}`}
 			</Text>
 			<Text color="gray">
 				{' · '}
