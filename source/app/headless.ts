@@ -129,8 +129,14 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	if (transcript && filter) process.stderr.write(`perscope: ${hidden} ${hidden === 1 ? 'activity' : 'activities'} hidden by the filter\n`);
 	if (options.mode === 'summary') write((await import('../output/summary-table.js')).summaryTable(ingest.model, prices));
 	if (options.mode === 'summary-json') {
-		const [{jsonForTerminal}, {buildSummary}] = await Promise.all([import('../output/activity-json.js'), import('../output/summary.js')]);
-		write(jsonForTerminal(buildSummary(ingest.model, prices)) + '\n');
+		const [{terminalSafeJson}, {summaryJsonPieces}] = await Promise.all([import('../output/activity-json.js'), import('../output/summary.js')]);
+		// In pieces: the whole document as one string would cost several times the model (docs/performance.md).
+		for (const piece of summaryJsonPieces(ingest.model, prices)) {
+			write(terminalSafeJson(piece));
+			if (stdout.writableNeedDrain) await once(stdout, 'drain');
+		}
+
+		write('\n');
 	}
 
 	if (stdout.writableNeedDrain) await once(stdout, 'drain');

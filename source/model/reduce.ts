@@ -1,4 +1,5 @@
 import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
+import {addEndedStep, appended, setStepRecord, setStream, sharedEndedSteps, sharedStepsByNumber, sharedStreams} from './run-collections.js';
 import {addUsage, zeroUsage} from './usage.js';
 import {
 	baseToolTypes,
@@ -191,7 +192,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		started: false,
 		status: 'init',
 		statusStep: -Infinity,
-		endedSteps: new Set(),
+		endedSteps: sharedEndedSteps,
 		usage: zeroUsage,
 		startedAt: event.timestamp,
 		endedAt: undefined,
@@ -206,8 +207,8 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		closesCycle: false,
 		query: undefined,
 		steps: [],
-		stepsByNumber: new Map(),
-		streams: new Map(),
+		stepsByNumber: sharedStepsByNumber,
+		streams: sharedStreams,
 		rev: 0,
 	};
 	model.runs.set(runId, run);
@@ -276,9 +277,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 
 	// The child's events came before the parent's delegation: attach when the delegation shows up.
 	const key = orphanKey(parentRunId, toolCallId);
-	const waiting = model.orphanChildren.get(key) ?? [];
-	waiting.push(child.runId);
-	model.orphanChildren.set(key, waiting);
+	model.orphanChildren.set(key, appended(model.orphanChildren.get(key) ?? [], child.runId));
 }
 
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
@@ -305,7 +304,7 @@ function adoptChild(model: Model, parent: Run, child: Run): void {
 	// `adoptedBy` spares a scan of the parent's children: one run can delegate to a hundred thousand.
 	if (child.adoptedBy !== parent.runId) {
 		if (child.adoptedBy === null || !parent.childRunIds.includes(child.runId)) {
-			parent.childRunIds.push(child.runId);
+			parent.childRunIds = appended(parent.childRunIds, child.runId);
 			parent.rev++;
 		}
 
@@ -629,7 +628,7 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 	if (event.dialect === 'daemon') {
 		const step = (run.currentStep ?? 1) + 1;
 		run.currentStep = step;
-		run.endedSteps.add(step);
+		addEndedStep(run, step);
 		stepRecord(run, step).startedAt = event.timestamp;
 		return;
 	}
@@ -637,7 +636,7 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 	const step = event.step ?? (run.currentStep ?? 0) + 1;
 	run.currentStep = step;
 	// drover has no checkpoints: a turn counts as a step when it starts.
-	if (event.dialect === 'drover') run.endedSteps.add(step);
+	if (event.dialect === 'drover') addEndedStep(run, step);
 	const record = stepRecord(run, step);
 	record.startedAt = record.startedAt ?? event.timestamp;
 }
@@ -646,8 +645,8 @@ function stepRecord(run: Run, step: number): StepRecord {
 	let record = run.stepsByNumber.get(step);
 	if (!record) {
 		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined};
-		run.steps.push(record);
-		run.stepsByNumber.set(step, record);
+		run.steps = appended(run.steps, record);
+		setStepRecord(run, step, record);
 	}
 
 	return record;
@@ -661,7 +660,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	// checkpoint that says `completed`, and completes).
 	if (step !== undefined && !run.endedSteps.has(step) && model.statusChanges?.at(-1) !== run.runId) model.statusChanges?.push(run.runId);
 	if (step !== undefined && !run.endedSteps.has(step)) {
-		run.endedSteps.add(step);
+		addEndedStep(run, step);
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
 
@@ -897,7 +896,7 @@ function streamOf(run: Run, step: number): StepStream {
 	let stream = run.streams.get(step);
 	if (!stream) {
 		stream = {step, reasoning: new TextAccumulator(), result: new TextAccumulator(), callReasoning: undefined, resultGeneration: false};
-		run.streams.set(step, stream);
+		setStream(run, step, stream);
 		if (run.streams.size > keptStreamSteps) {
 			let oldest = step;
 			for (const key of run.streams.keys()) oldest = Math.min(oldest, key);
@@ -1029,7 +1028,7 @@ function startDaemonStep(model: Model, event: AgentEvent, stepName: string, quer
 	const child = newRun(model, childId, root.jobId, stepName, event);
 	child.started = true;
 	child.currentStep = 1;
-	child.endedSteps.add(1);
+	addEndedStep(child, 1);
 	setStatus(model, child, 'proceeding', undefined);
 	linkParent(model, child, root.runId, root.expertKey, childId);
 	model.daemonAgents.set(key, childId);
@@ -1187,11 +1186,11 @@ function addActivity(
 	model.activities.push(activity);
 	model.activityIndexById.set(activity.id, seq);
 	if ('toolCallId' in fields && fields.toolCallId !== '') model.toolCalls.set(callKey(run.paneId, fields.toolCallId), seq);
-	if (!settled) run.unsettled.push(seq);
+	if (!settled) run.unsettled = appended(run.unsettled, seq);
 	run.activityCount++;
 	run.rev++;
 	if (pane) {
-		pane.activityIndices.push(seq);
+		pane.activityIndices = appended(pane.activityIndices, seq);
 		pane.lastActivityId = activity.id;
 		pane.rev++;
 	}
@@ -1229,7 +1228,7 @@ function replaceActivity(model: Model, index: number, existing: Activity, fields
 	model.changes?.push(index);
 	const run = model.runs.get(existing.runId);
 	if (run) {
-		if (!settled && !run.unsettled.includes(index)) run.unsettled.push(index);
+		if (!settled && !run.unsettled.includes(index)) run.unsettled = appended(run.unsettled, index);
 		run.rev++;
 		bumpPane(model, run);
 	}

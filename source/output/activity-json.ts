@@ -24,7 +24,11 @@ function escapeForTerminal(character: string): string {
 
 /** JSON.stringify whose output is inert on a terminal and parses to the same value. */
 export function jsonForTerminal(value: unknown): string {
-	const text = JSON.stringify(value);
+	return terminalSafeJson(JSON.stringify(value));
+}
+
+/** JSON text (or a piece of it) made inert on a terminal, as `jsonForTerminal` makes it. */
+export function terminalSafeJson(text: string): string {
 	return text.replace(jsonUnsafe, escapeForTerminal);
 }
 

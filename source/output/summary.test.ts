@@ -1,8 +1,8 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
-import {endInput} from '../model/state.js';
-import {buildSummary} from './summary.js';
+import {createModel, endInput} from '../model/state.js';
+import {buildSummary, summaryJsonPieces} from './summary.js';
 
 describe('buildSummary', () => {
 	it('gives each job its status, steps and tokens, and its runs in the order they happened', () => {
@@ -59,5 +59,20 @@ describe('buildSummary', () => {
 		// The runtime announced the job, but no run has started in it.
 		expect(model.jobs.size).toBe(1);
 		expect(buildSummary(model).jobs).toEqual([]);
+	});
+});
+
+describe('summaryJsonPieces', () => {
+	it('writes the JSON of buildSummary byte for byte, however many runs go in a piece', () => {
+		for (const fixtures of [['demo.ndjson'], ['delegate-failure.ndjson', 'demo.ndjson'], ['mcp-and-unknown.ndjson', 'daemon-strategy.ndjson', 'stop-error.ndjson']]) {
+			const model = modelFromFixtures(...fixtures);
+			for (const runsPerPiece of [1, 2, 1000]) {
+				const pieces = [...summaryJsonPieces(model, undefined, runsPerPiece)];
+				expect(pieces.join('')).toBe(JSON.stringify(buildSummary(model)));
+				if (runsPerPiece === 1) expect(pieces.length).toBe(model.runs.size + 1);
+			}
+		}
+
+		expect([...summaryJsonPieces(createModel())].join('')).toBe(JSON.stringify(buildSummary(createModel())));
 	});
 });

@@ -1,5 +1,5 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
-import type {Model, ResumedFrom} from '../model/state.js';
+import type {Job, Model, ResumedFrom, Run} from '../model/state.js';
 import {endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
 import {costForJson, jobCost, runCost, totalCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
@@ -56,38 +56,73 @@ export type Summary = {
 
 export function buildSummary(model: Model, prices: PriceTable = builtinPrices): Summary {
 	const jobs: JobSummary[] = [];
-	for (const job of model.jobs.values()) {
-		if (job.runIds.length === 0) continue;
-		const totals = jobTotals(model, job);
-		jobs.push({
-			jobId: job.jobId,
-			status: totals.status,
-			steps: totals.steps,
-			usage: totals.usage,
-			costUsd: costForJson(jobCost(model, job, prices)),
-			runs: runsInTreeOrder(model, job).map(run => ({
-				runId: run.runId,
-				expertKey: run.expertKey,
-				parentRunId: run.parentRunId,
-				...(run.closesCycle ? {delegationCycle: true as const} : {}),
-				resumesRunId: run.resumesRunId,
-				resumedFrom: run.resumedFrom,
-				endedWhileWaiting: endedWhileWaiting(model, run) ?? null,
-				status: run.status,
-				steps: runSteps(run),
-				usage: run.usage,
-				model: run.model ?? null,
-				costUsd: costForJson(runCost(run, prices)),
-				activities: run.activityCount,
-				startedAt: run.startedAt ?? null,
-				endedAt: run.endedAt ?? null,
-				error: run.error ? `${run.error.name}: ${run.error.message}` : null,
-			})),
-		});
+	for (const job of summarisedJobs(model)) jobs.push({...jobHead(model, job, prices), runs: runsInTreeOrder(model, job).map(run => runSummary(model, run, prices))});
+	return {jobs, ...summaryTail(model, prices)};
+}
+
+/**
+ * The JSON text of `buildSummary(model, prices)`, byte for byte, in pieces of about `runsPerPiece` runs. For
+ * 200,000 runs the document and its one string are several times the size of the model; this holds one piece.
+ */
+export function* summaryJsonPieces(model: Model, prices: PriceTable = builtinPrices, runsPerPiece = 1000): Generator<string> {
+	let piece = '{"jobs":[';
+	let firstJob = true;
+	for (const job of summarisedJobs(model)) {
+		// `runs` is a job's last key: its head is the job's JSON without the closing brace.
+		piece += `${firstJob ? '' : ','}${JSON.stringify(jobHead(model, job, prices)).slice(0, -1)},"runs":[`;
+		firstJob = false;
+		let count = 0;
+		for (const run of runsInTreeOrder(model, job)) {
+			piece += `${count === 0 ? '' : ','}${JSON.stringify(runSummary(model, run, prices))}`;
+			if (++count % runsPerPiece === 0) {
+				yield piece;
+				piece = '';
+			}
+		}
+
+		piece += ']}';
 	}
 
+	// The tail's keys follow `jobs`: its JSON without the opening brace.
+	yield `${piece}],${JSON.stringify(summaryTail(model, prices)).slice(1)}`;
+}
+
+type JobHead = Omit<JobSummary, 'runs'>;
+type SummaryTail = Omit<Summary, 'jobs'>;
+
+function* summarisedJobs(model: Model): Generator<Job> {
+	for (const job of model.jobs.values()) if (job.runIds.length > 0) yield job;
+}
+
+function jobHead(model: Model, job: Job, prices: PriceTable): JobHead {
+	const totals = jobTotals(model, job);
+	return {jobId: job.jobId, status: totals.status, steps: totals.steps, usage: totals.usage, costUsd: costForJson(jobCost(model, job, prices))};
+}
+
+function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
+	return {
+		runId: run.runId,
+		expertKey: run.expertKey,
+		parentRunId: run.parentRunId,
+		...(run.closesCycle ? {delegationCycle: true as const} : {}),
+		resumesRunId: run.resumesRunId,
+		resumedFrom: run.resumedFrom,
+		endedWhileWaiting: endedWhileWaiting(model, run) ?? null,
+		status: run.status,
+		steps: runSteps(run),
+		usage: run.usage,
+		model: run.model ?? null,
+		costUsd: costForJson(runCost(run, prices)),
+		activities: run.activityCount,
+		startedAt: run.startedAt ?? null,
+		endedAt: run.endedAt ?? null,
+		error: run.error ? `${run.error.name}: ${run.error.message}` : null,
+	};
+}
+
+function summaryTail(model: Model, prices: PriceTable): SummaryTail {
 	const unknownEvents: Record<string, number> = {};
 	for (const [type, count] of [...model.unknownEvents].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) unknownEvents[type] = count;
 	const pricesUsed = {source: prices.source, date: prices.date, file: prices.file};
-	return {jobs, costUsd: costForJson(totalCost(model, prices)), prices: pricesUsed, events: model.events, unknownEvents, diagnostics: model.diagnostics};
+	return {costUsd: costForJson(totalCost(model, prices)), prices: pricesUsed, events: model.events, unknownEvents, diagnostics: model.diagnostics};
 }
