@@ -178,10 +178,11 @@ describe('the tree under a filter', () => {
 		app.unmount();
 	});
 
-	it('x says "no errors" on a log without any', async () => {
+	it('x says "no errors" on a log without any, and marks no row as selected', async () => {
 		const app = renderApp(modelFromFixtures('real/simple.ndjson'));
 		await app.press('x');
-		await waitForFrame(app, frame => frame.includes('no errors'));
+		const frame = await waitForFrame(app, frame => frame.includes('no errors'));
+		expect(frame).not.toContain('›');
 		app.unmount();
 	});
 });

@@ -71,7 +71,9 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	return (
 		<Box flexDirection="column" height={height} width={width} overflowY="hidden">
 			{visible.map((row, offset) => {
-				const isSelected = top.current + offset === selected;
+				// A row that cannot be selected (a filter's note, live text) never carries the mark, even when
+				// nothing else is left to select.
+				const isSelected = top.current + offset === selected && isSelectableRow(row);
 				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
 				return (
 					<Line key={row.key} width={width}>
