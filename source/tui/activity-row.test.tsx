@@ -6,12 +6,17 @@ import {renderView} from '../../test/helpers/views.js';
 import {isToolActivity, type Activity} from '../model/state.js';
 import {ActivityRow, Highlighted, LiveRow} from './activity-row.js';
 import {Line} from './line.js';
-import {displayWidth} from '../present/width.js';
+import {displayWidth, truncateEnd} from '../present/width.js';
 
 function find(fixture: string, test: (activity: Activity) => boolean): Activity {
 	const found = modelFromFixtures(fixture).activities.find(test);
 	if (!found) throw new Error(`no such activity in ${fixture}`);
 	return found;
+}
+
+/** The first 60 columns of a line, as the tree's 60-column row would show them. */
+function truncateTo60(line: string): string {
+	return truncateEnd(line, 60);
 }
 
 async function frameOf(element: ReactElement): Promise<string> {
@@ -48,6 +53,14 @@ describe('an activity row', () => {
 		// The test renderer is 80 columns wide and wraps the row; the tree cuts it instead (the width test below).
 		const frame = (await frameOf(<ActivityRow activity={delegate} depth={0} selected={false} />)).replaceAll(/ *\n */g, ' ');
 		expect(frame).toMatch(/^ {2}🤝 delegate child-expert: List the workspace and summarise what is there\. ✓ The workspace contains one file: README\.txt \(one line: 'hello from the workspace'\)\.$/);
+	});
+
+	it('cuts a returned delegate’s query so that its answer shows in a narrow row', async () => {
+		const delegate = find('real/delegate.ndjson', activity => activity.type === 'delegate');
+		const frame = await frameOf(<ActivityRow activity={delegate} depth={0} selected={false} width={60} />);
+		// Half of the row's room after the verb is left for the answer: its ✓ and first words are in the first 60 columns.
+		const [first] = frame.split('\n');
+		expect(truncateTo60(first!)).toMatch(/^ {2}🤝 delegate child-expert: List the\S*… ✓ The workspace/);
 	});
 
 	it('adds nothing to a delegate whose child is still running', async () => {

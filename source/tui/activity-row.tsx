@@ -3,7 +3,7 @@ import React from 'react';
 import type {Activity} from '../model/state.js';
 import {highlightRanges} from '../query/search.js';
 import {describeActivity} from '../present/describe-activity.js';
-import {displayWidth, truncatePath} from '../present/width.js';
+import {displayWidth, truncateEnd, truncatePath} from '../present/width.js';
 
 const colors: Partial<Record<Activity['type'], string>> = {
 	query: 'cyan',
@@ -48,7 +48,8 @@ export function Highlighted({text, query, color}: {text: string; query: string |
 export function ActivityRow({activity, depth, selected, highlight, width}: {activity: Activity; depth: number; selected: boolean; highlight?: string | undefined; width?: number | undefined}) {
 	const described = describeActivity(activity);
 	const indent = depth * 2 + 2;
-	const line = described.path && width !== undefined ? {...described, detail: truncatePath(described.detail, width - indent - displayWidth(`${described.icon} ${described.verb} `))} : described;
+	const before = width === undefined ? 0 : width - indent - displayWidth(`${described.icon} ${described.verb} `);
+	const line = width === undefined ? described : {...described, detail: fitDetail(described, before)};
 	// A delegate's outcome says the error itself, with the glyph its child's pane shows.
 	const showError = line.error !== undefined && activity.type !== 'error' && line.outcome === undefined;
 	return (
@@ -73,6 +74,18 @@ export function ActivityRow({activity, depth, selected, highlight, width}: {acti
 			{line.pending ? <Text color="gray"> …</Text> : null}
 		</Text>
 	);
+}
+
+/**
+ * What the row acted on, in the columns left for it: a path cut in its middle; a returned delegate's query cut
+ * so that at least half of those columns are left for the child's answer (the query is in the child's pane).
+ */
+function fitDetail(line: ReturnType<typeof describeActivity>, columns: number): string {
+	if (line.path) return truncatePath(line.detail, columns);
+	if (!line.outcome) return line.detail;
+	const outcome = displayWidth(` ${line.outcome.glyph} ${line.outcome.text}`);
+	const room = Math.max(Math.ceil(columns / 2), columns - outcome);
+	return displayWidth(line.detail) <= room ? line.detail : truncateEnd(line.detail, Math.max(1, room));
 }
 
 /** A line of live streaming text under a running pane: reasoning dim, the result as it is written. */
