@@ -103,13 +103,27 @@ function runEnd(run: Run): number | undefined {
 	return run.endedAt ?? run.lastEventAt;
 }
 
+// A delegation's children, a pane's runs and a run's steps have no bound in a hostile log: these are loops, not
+// `Math.min(...values)`, which passes every value as an argument and overflows the stack (#22).
+function earliest(values: readonly number[]): number {
+	let least = Number.POSITIVE_INFINITY;
+	for (const value of values) if (value < least) least = value;
+	return least;
+}
+
+function latest(values: readonly number[]): number {
+	let most = Number.NEGATIVE_INFINITY;
+	for (const value of values) if (value > most) most = value;
+	return most;
+}
+
 function toolEnd(model: Model, activity: ToolLike): number | undefined {
 	if (!activity.result) return undefined;
 	// The model keeps no time for a tool result: a delegation ends when the last of its delegates did; any other
 	// call by the end of the step that made it (the runtime ends a step once its results are in).
 	if (activity.type === 'delegate') {
 		const ends = activity.childRunIds.map(id => model.runs.get(id)).filter(defined).map(runEnd).filter(defined);
-		if (ends.length > 0) return Math.max(...ends);
+		if (ends.length > 0) return latest(ends);
 	}
 
 	const run = model.runs.get(activity.runId);
@@ -127,7 +141,7 @@ function agentSpan(model: Model, job: Job, pane: Pane, runs: readonly Run[], opt
 	const traceId = traceIdOf(job.jobId);
 	const activities = pane.activityIndices.map(index => model.activities[index]).filter(defined);
 	const starts = runs.map(run => run.startedAt).filter(defined);
-	const startMs = starts.length > 0 ? Math.min(...starts) : (activities[0]?.timestamp ?? head.lastEventAt ?? job.firstSeenAt ?? 0);
+	const startMs = starts.length > 0 ? earliest(starts) : (activities[0]?.timestamp ?? head.lastEventAt ?? job.firstSeenAt ?? 0);
 	const endMs = endingStatuses.has(last.status) ? later(startMs, runEnd(last)) : undefined;
 
 	const attributes: Record<string, AttributeValue> = {
@@ -255,7 +269,7 @@ export function mapModel(model: Model, options: MapOptions, skip: (spanId: strin
 		const runs = pane.runIds.map(id => model.runs.get(id)).filter(defined);
 		if (!job || runs.length === 0) continue;
 		if (!skip(agentSpanId(job.jobId, pane.paneId))) spans.push(agentSpan(model, job, pane, runs, options));
-		for (const run of runs) spans.push(...chatSpans(job, pane, run, skip));
+		for (const run of runs) for (const span of chatSpans(job, pane, run, skip)) spans.push(span);
 		for (const index of pane.activityIndices) {
 			const activity = model.activities[index];
 			if (!activity || !isToolLike(activity)) continue;
