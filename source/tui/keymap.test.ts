@@ -1,29 +1,8 @@
 import type {Key} from 'ink';
 import {describe, expect, it} from 'vitest';
-import {commandFor, keyHelp, pressesOf} from './keymap.js';
+import {commandFor, keyHelp, noModifiers, pressesOf} from './keymap.js';
 
-const plain: Key = {
-	upArrow: false,
-	downArrow: false,
-	leftArrow: false,
-	rightArrow: false,
-	pageDown: false,
-	pageUp: false,
-	home: false,
-	end: false,
-	return: false,
-	escape: false,
-	ctrl: false,
-	shift: false,
-	tab: false,
-	backspace: false,
-	delete: false,
-	meta: false,
-	super: false,
-	hyper: false,
-	capsLock: false,
-	numLock: false,
-};
+const plain: Key = noModifiers;
 
 function key(flags: Partial<Key>): Key {
 	return {...plain, ...flags};

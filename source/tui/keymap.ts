@@ -144,7 +144,8 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['backspace', 'back to the job list (perscope perstack)'],
 ];
 
-const noModifiers: Key = {
+/** A key with no modifier or special key set: what a plain character is. */
+export const noModifiers: Key = {
 	upArrow: false,
 	downArrow: false,
 	leftArrow: false,
