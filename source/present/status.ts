@@ -13,3 +13,6 @@ export const statusLook: Record<RunStatus, {glyph: string; word: string; color: 
 
 /** A run that waited for delegates when the job ended (model/tree.ts, `endedWhileWaiting`): it will never go on. */
 export const endedWhileWaitingLook = {glyph: '✗', word: 'job ended while waiting', color: 'red'};
+
+/** A run still running when the input ended (query/tree.ts, `endedWithoutFinalEvent`): how it ended is not known. */
+export const endedWithoutFinalEventLook = {glyph: '✗', word: 'ended without a final event', color: 'red'};

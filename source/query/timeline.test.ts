@@ -163,7 +163,22 @@ describe('long gaps between steps', () => {
 
 	it('a gap is not long when it is under a second, however it compares to the median', () => {
 		const model = modelFromFixtures('nested-delegate.ndjson');
-		expect(steps(jobTimeline(model, onlyJob(model))).some(row => row.longGap)).toBe(false);
+		const rows = steps(jobTimeline(model, onlyJob(model)));
+		const gaps = rows.filter(row => row.waitedFor === undefined);
+		expect(gaps.every(row => row.gapBeforeMs === undefined || row.gapBeforeMs < longGapMinMs)).toBe(true);
+		expect(gaps.some(row => row.longGap)).toBe(false);
+	});
+
+	it('a resumed run continues its pane: the time it waited for its delegates is the gap before its first step', () => {
+		const model = modelFromFixtures('nested-delegate.ndjson');
+		const rows = steps(jobTimeline(model, onlyJob(model)));
+		const waits = rows.filter(row => row.waitedFor !== undefined);
+		expect(waits.map(row => `${row.expertKey}#${row.step} ${row.waitedFor}`)).toEqual(['planner#8 delegates', 'coordinator#10 delegates']);
+		const planner = rows.find(row => row.expertKey === 'planner' && row.step === 8)!;
+		const researcherEnd = Math.max(...rows.filter(row => row.expertKey === 'researcher').map(row => row.end ?? 0));
+		expect(planner.gapBeforeMs).toBeGreaterThan(0);
+		// The wait spans the delegate's work: it starts before the researcher's last step ends.
+		expect(planner.start! - planner.gapBeforeMs!).toBeLessThan(researcherEnd);
 	});
 });
 

@@ -47,6 +47,15 @@ export type TimelineStepRow = {
 	gapBeforeMs: number | undefined;
 	/** `gapBeforeMs` is over three times the median gap and over a second. */
 	longGap: boolean;
+	/**
+	 * What the run was stopped for before this step, when the step before it (in the same pane: a resumed run
+	 * continues it) stopped to wait: its delegates, or a person's answer to an interactive tool.
+	 */
+	waitedFor: 'delegates' | 'input' | undefined;
+	/** `gapBeforeMs` is at least `longWaitMs`, however it compares to the other gaps. */
+	longWait: boolean;
+	/** What ran in the step, in words (see `stepDoes`); raw event text, to be sanitised before it is shown. */
+	does: string;
 };
 
 export type TimelineRow = TimelinePaneRow | TimelineStepRow;
@@ -63,6 +72,11 @@ export type Timeline = {
 export const longGapFactor = 3;
 /** …and longer than this: short pauses between fast steps are not worth a mark. */
 export const longGapMinMs = 1000;
+/**
+ * A gap this long is marked whatever the other gaps are: a person's answer or a slow delegate can hold a run
+ * for minutes, and in a job where every run waits, no wait stands out from the median.
+ */
+export const longWaitMs = 60_000;
 
 /** Every pane of the job, depth first, each with its steps and, under each step, the runs it delegated to. */
 export function jobTimeline(model: Model, job: Job): Timeline {
@@ -133,8 +147,10 @@ class Builder {
 			for (const [at, child] of children.entries()) order.set(child.paneId, at);
 			const placed = new Set<string>();
 			const todo: typeof stack = [];
+			// A resumed run goes on from where the run before it stopped: the time between is the wait.
+			const carry: Carry = {end: undefined, status: undefined};
 			for (const run of runs) {
-				for (const row of stepRows(model, run, pane, depth, byStep)) {
+				for (const row of stepRows(model, run, pane, depth, byStep, carry)) {
 					todo.push({kind: 'row', row});
 					// The runs a step delegated to sit right under it.
 					for (const child of delegatedInStep(model, row, children, order)) {
@@ -202,7 +218,7 @@ function activitiesByStep(model: Model, pane: Pane): StepActivities {
  * step starts (drover's turns), or where the run ended. A step counted without a record of its own (the
  * strategy daemon's first step) is still shown, timed by its activities.
  */
-function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: StepActivities): TimelineStepRow[] {
+function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: StepActivities, carry: Carry): TimelineStepRow[] {
 	const records = new Map<number, StepRecord>();
 	for (const record of run.steps) records.set(record.step, record);
 	const numbers = new Set<number>([...records.keys(), ...run.endedSteps]);
@@ -215,7 +231,6 @@ function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: Ste
 	const live = isLive(shownStatus(run));
 	const starts = ordered.map((step, position) => records.get(step)?.startedAt ?? byStep.get(stepKey(run.runId, step))?.first ?? (position === 0 ? run.startedAt : undefined));
 	const rows: TimelineStepRow[] = [];
-	let previousEnd: number | undefined;
 	ordered.forEach((step, position) => {
 		const record = records.get(step);
 		const activities = byStep.get(stepKey(run.runId, step));
@@ -226,8 +241,10 @@ function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: Ste
 		const fallbackEnd = isLast ? (run.endedAt ?? run.lastEventAt) : starts.slice(position + 1).find(next => next !== undefined);
 		let end = finished ?? fallbackEnd ?? activities?.last ?? start;
 		if (start !== undefined && end !== undefined && end < start) end = start;
-		const gap = previousEnd !== undefined && start !== undefined ? Math.max(0, start - previousEnd) : undefined;
-		previousEnd = end ?? previousEnd;
+		const gap = carry.end !== undefined && start !== undefined ? Math.max(0, start - carry.end) : undefined;
+		const waitedFor = waitOf(carry.status);
+		carry.end = end ?? carry.end;
+		carry.status = isLast && record?.status === undefined ? run.status : record?.status;
 		rows.push({
 			kind: 'step',
 			key: `s:${run.runId}:${step}`,
@@ -247,10 +264,61 @@ function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: Ste
 			slow: false,
 			gapBeforeMs: gap,
 			longGap: false,
+			waitedFor,
+			longWait: gap !== undefined && gap >= longWaitMs,
+			does: stepDoes(model, activities?.indices ?? []),
 		});
 	});
 
 	return rows;
+}
+
+/** Where the previous step of a pane ended, and the status it ended with. */
+type Carry = {end: number | undefined; status: RunStatus | undefined};
+
+function waitOf(status: RunStatus | undefined): TimelineStepRow['waitedFor'] {
+	if (status === 'stoppedByDelegate') return 'delegates';
+	if (status === 'stoppedByInteractiveTool') return 'input';
+	return undefined;
+}
+
+/**
+ * What ran in a step, in words: the tools it called by name, counted (`exec ×3, readTextFile`), the experts it
+ * delegated to (`→ writer`), `answered` for its final answer, and its errors and retries, in the order they first
+ * came. Empty for a step that did none of these (a query, thinking only).
+ */
+export function stepDoes(model: Model, activityIndices: readonly number[]): string {
+	const counts = new Map<string, number>();
+	const add = (label: string) => counts.set(label, (counts.get(label) ?? 0) + 1);
+	for (const index of activityIndices) {
+		const activity = model.activities[index];
+		if (!activity) continue;
+		switch (activity.type) {
+			case 'query':
+				break;
+			case 'complete':
+			case 'attemptCompletion':
+				// A Perstack answer is an `attemptCompletion` call and then its `complete`: one answer.
+				if (!counts.has('answered')) add('answered');
+				break;
+			case 'delegate':
+				add(`→ ${activity.delegateExpertKey}`);
+				break;
+			case 'delegationComplete':
+				add('delegates returned');
+				break;
+			case 'error':
+				add(`error ${activity.errorName}`);
+				break;
+			case 'retry':
+				add('retry');
+				break;
+			default:
+				add(activity.toolName);
+		}
+	}
+
+	return [...counts].map(([label, count]) => (count > 1 ? `${label} ×${count}` : label)).join(', ');
 }
 
 /**

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
 import {endInput, type Job, type Model} from '../model/state.js';
-import {depthOf, endedWhileWaiting, isLive, isRootPane, jobTotals, panesInTreeOrder, runsInTreeOrder, shownStatus} from './tree.js';
+import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, hasLiveRun, isLive, isRootPane, jobTotals, panesInTreeOrder, runsInTreeOrder, shownStatus} from './tree.js';
 
 function onlyJob(model: Model): Job {
 	const jobs = [...model.jobs.values()];
@@ -124,6 +124,33 @@ describe('endedWhileWaiting', () => {
 		const model = modelFromFixtures('demo.ndjson');
 		endInput(model, {exitCode: 0, lastStderr: undefined});
 		for (const run of model.runs.values()) expect(endedWhileWaiting(model, run)).toBeUndefined();
+	});
+});
+
+describe('endedWithoutFinalEvent', () => {
+	/** real/delegate.ndjson cut in the middle of the child's run: the coordinator waits for it, it runs. */
+	const cut = () => modelFromText(fixtureLines('real/delegate.ndjson').slice(0, 20).join('\n'));
+
+	it('while the input may go on, a run with no final event yet is running, and its job live', () => {
+		const model = cut();
+		expect(shownStatus(runByExpert(model, 'child-expert'))).toBe('proceeding');
+		expect(endedWithoutFinalEvent(model, runByExpert(model, 'child-expert'))).toBe(false);
+		expect(hasLiveRun(model, onlyJob(model))).toBe(true);
+	});
+
+	it('once the input ended, that run ended without a final event, and the coordinator waiting for it is told why', () => {
+		const model = cut();
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect(endedWithoutFinalEvent(model, runByExpert(model, 'child-expert'))).toBe(true);
+		expect(endedWithoutFinalEvent(model, runByExpert(model, 'coordinator'))).toBe(false);
+		expect(endedWhileWaiting(model, runByExpert(model, 'coordinator'))).toEqual({failedRunId: null, reason: 'child-expert ended without a final event'});
+	});
+
+	it('says nothing of runs that did end', () => {
+		const model = modelFromFixtures('real/delegate.ndjson');
+		endInput(model, {exitCode: 0, lastStderr: undefined});
+		for (const run of model.runs.values()) expect(endedWithoutFinalEvent(model, run)).toBe(false);
+		expect(hasLiveRun(model, onlyJob(model))).toBe(false);
 	});
 });
 

@@ -212,7 +212,7 @@ export type EndedWhileWaiting = {
 };
 
 /**
- * A run that waits for its delegates when the input has ended and none of them is still running will never be
+ * A run that waits for its delegates when the input has ended will never be
  * resumed: when a delegate fails, the runtime aborts the whole job ("Delegation error", exit 1) and the
  * coordinator's last status stays `stoppedByDelegate`. Says why, as far as the stream tells.
  */
@@ -220,17 +220,21 @@ export function endedWhileWaiting(model: Model, run: Run): EndedWhileWaiting | u
 	const end = model.inputEnd;
 	if (!end || run.status !== 'stoppedByDelegate' || run.resumedByRunId !== null) return undefined;
 	let failed: Run | undefined;
+	// With the input ended, a delegate that still stands as running will not go on either (`endedWithoutFinalEvent`).
+	let cut: Run | undefined;
 	for (const childId of run.childRunIds) {
 		const child = model.runs.get(childId);
 		if (!child) continue;
 		const status = shownStatus(child);
-		if (isLive(status)) return undefined;
+		if (!cut && isLive(status)) cut = child;
 		if (!failed && (status === 'stoppedByError' || status === 'stoppedByExceededMaxSteps')) failed = child;
 	}
 
 	const why = failed
 		? `${failed.expertKey} ${failed.status === 'stoppedByError' ? `failed: ${failed.error ? `${failed.error.name}: ${failed.error.message}` : 'error'}` : 'stopped at max steps'}`
-		: 'it was never resumed';
+		: cut
+			? `${cut.expertKey} ended without a final event`
+			: 'it was never resumed';
 	const command = end.exitCode === undefined ? '' : `; the command exited ${end.exitCode}${end.lastStderr ? `: ${end.lastStderr}` : ''}`;
 	return {failedRunId: failed?.runId ?? null, reason: `${why}${command}`};
 }
@@ -242,4 +246,23 @@ export function shownStatus(run: Run): RunStatus {
 
 export function isLive(status: RunStatus): boolean {
 	return status === 'init' || status === 'proceeding';
+}
+
+/**
+ * The input has ended (not `--follow`: every source closed) while the run still stood as running: no final
+ * event will come, so it is not running any more, and how it ended is not known (the process was killed, the
+ * log was cut). Uses the same notion of "input ended" as `endedWhileWaiting`.
+ */
+export function endedWithoutFinalEvent(model: Model, run: Run): boolean {
+	return model.inputEnd !== undefined && isLive(shownStatus(run));
+}
+
+/** Whether any run of the job is still going (a coordinator waiting for its delegates is not, they are). */
+export function hasLiveRun(model: Model, job: Job): boolean {
+	for (const runId of job.runIds) {
+		const run = model.runs.get(runId);
+		if (run && isLive(shownStatus(run))) return true;
+	}
+
+	return false;
 }

@@ -1,17 +1,17 @@
 import {Box, Text} from 'ink';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
-import {endedWhileWaiting, isLive, jobTotals, runSteps, shownStatus} from '../query/tree.js';
+import {endedWhileWaiting, endedWithoutFinalEvent, hasLiveRun, isLive, jobTotals, runSteps, shownStatus} from '../query/tree.js';
 import {isLoading} from '../input/source-state.js';
 import {formatCount, formatDuration, plural} from '../present/format.js';
 import {shortSourceLabel} from '../present/source-label.js';
 import {sanitizeLine} from '../present/sanitize.js';
-import {useEffect, useRef} from 'react';
+import {useRef} from 'react';
 import {describeFilter, isEmptyFilter} from '../query/filter.js';
 import {maxStepsNote} from '../query/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
-import {endedWhileWaitingLook, statusLook} from '../present/status.js';
+import {endedWhileWaitingLook, endedWithoutFinalEventLook, statusLook} from '../present/status.js';
 import {jobCost, totalCost, type Cost} from '../query/cost.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
@@ -19,6 +19,8 @@ import type {Usage} from '../model/events.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
 import {Line} from './line.js';
+import {useClock, useLastArrival} from './use-clock.js';
+import {lastEventNote} from './live-time.js';
 
 /**
  * The spinner turns with the clock rather than its own timer: a timer of its own would redraw the whole
@@ -61,24 +63,24 @@ export function Header({width}: {width: number}) {
 	const all = several ? allJobsTotals(model, prices) : undefined;
 	const totals = job ? jobTotals(model, job) : undefined;
 	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
-	const look = totals?.coordinator && endedWhileWaiting(model, totals.coordinator) ? endedWhileWaitingLook : statusLook[status];
+	const coordinator = totals?.coordinator;
+	const look = coordinator && endedWhileWaiting(model, coordinator) ? endedWhileWaitingLook : coordinator && endedWithoutFinalEvent(model, coordinator) ? endedWithoutFinalEventLook : statusLook[status];
 	const live = reading && isLive(status);
+	// A coordinator waiting for its delegates is not live, but its job is: the clock goes on for it.
+	const running = live || (reading && job !== undefined && hasLiveRun(model, job));
+	// With no events coming, a live job still needs its elapsed time and the quiet to move: the clock draws
+	// the header once a second then; frames that events cause move them too. Nothing live, no timer.
+	const now = useClock(running);
+	const lastArrival = useLastArrival(model.events, now);
+	const quiet = running && !env.replay?.paused ? lastEventNote(now - lastArrival) : undefined;
 	// A live run is timed by the clock; a replayed or saved one by its own timestamps (which may be old).
-	const now = Date.now();
 	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
-	const span = totals?.startedAt === undefined ? undefined : (live && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
+	const span = totals?.startedAt === undefined ? undefined : (running && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
 	const hiddenFor = useRef(createHiddenCounter()).current;
 	const hidden = hiddenFor(model, ui.filter);
 	const maxNote = job ? maxStepsNote(model, job) : undefined;
 	const cost = job ? formatCost(jobCost(model, job, prices)) : undefined;
-	// With no events coming, a live run still needs the spinner and the clock to move: ask for a frame now
-	// and then. Frames that events cause already move them, so this adds none while events stream.
-	useEffect(() => {
-		if (!live) return;
-		const timer = setInterval(() => store.markChanged(), spinnerFrameMs);
-		return () => clearInterval(timer);
-	}, [live, store]);
 	// Status, job and time come first: on a narrow screen the source's name is what gets cut.
 	const loading = sources.some(isLoading);
 	return (
@@ -101,6 +103,7 @@ export function Header({width}: {width: number}) {
 					</Text>
 				) : null}
 				<Text color="gray"> · {formatDuration(span)}</Text>
+				{quiet ? <Text color="yellow"> · {quiet}</Text> : null}
 				{maxNote ? <Text color="yellow"> · {sanitizeLine(maxNote)}</Text> : null}
 				<Text color="gray"> · </Text>
 				{sanitizeLine(shortSourceLabel(sourceLabel, sources))}
