@@ -4,7 +4,9 @@ import {
 	barCells,
 	jobTimeline,
 	longGapMinMs,
+	longWaitMs,
 	runTimeline,
+	stepDoes,
 	slowestCount,
 	type Timeline,
 	type TimelineRow,
@@ -161,6 +163,31 @@ describe('long gaps between steps', () => {
 		expect(5000).toBeGreaterThan(longGapMinMs);
 	});
 
+	it('a wait of a minute or more is marked whatever the median: in a job where every gap is long, none stands out', () => {
+		const stepEnd = (step: number, startedAt: number, finishedAt: number) =>
+			perstackLine(
+				'continueToNextStep',
+				{
+					stepNumber: step,
+					checkpoint: {id: `cp${step}`, status: 'proceeding', stepNumber: step},
+					step: {stepNumber: step, startedAt, finishedAt, usage: {inputTokens: 10, outputTokens: 1, reasoningTokens: 0, totalTokens: 11, cachedInputTokens: 0}},
+				},
+				{timestamp: finishedAt},
+			);
+		const t = 1_700_000_000_000;
+		const lines = [perstackLine('startRun', {initialCheckpoint: {id: 'cp0', status: 'init', stepNumber: 1}, inputMessages: []}, {timestamp: t}), stepEnd(1, t, t + 100)];
+		let at = t + 100;
+		for (const [step, gap] of [[2, longWaitMs + 10_000], [3, longWaitMs], [4, longWaitMs - 1], [5, longWaitMs + 20_000]] as const) {
+			lines.push(stepEnd(step, at + gap, at + gap + 100));
+			at += gap + 100;
+		}
+
+		const model = modelFromText(lines.join('\n'));
+		const rows = steps(jobTimeline(model, onlyJob(model)));
+		expect(rows.map(row => row.longGap)).toEqual([false, false, false, false, false]);
+		expect(rows.map(row => row.longWait)).toEqual([false, true, true, false, true]);
+	});
+
 	it('a gap is not long when it is under a second, however it compares to the median', () => {
 		const model = modelFromFixtures('nested-delegate.ndjson');
 		const rows = steps(jobTimeline(model, onlyJob(model)));
@@ -179,6 +206,40 @@ describe('long gaps between steps', () => {
 		expect(planner.gapBeforeMs).toBeGreaterThan(0);
 		// The wait spans the delegate's work: it starts before the researcher's last step ends.
 		expect(planner.start! - planner.gapBeforeMs!).toBeLessThan(researcherEnd);
+	});
+});
+
+describe('what ran in a step', () => {
+	const does = (fixture: string) => {
+		const model = modelFromFixtures(fixture);
+		return steps(jobTimeline(model, onlyJob(model))).map(row => `${row.expertKey}#${row.step}: ${row.does}`);
+	};
+
+	it('names the tools called, counted, in the order they first came; an answer is "answered" once', () => {
+		expect(does('real/tools.ndjson')).toEqual([
+			'tools-expert#1: todo',
+			'tools-expert#2: writeTextFile',
+			'tools-expert#3: readTextFile ×2, listDirectory',
+			'tools-expert#4: exec',
+			'tools-expert#5: appendTextFile, todo',
+			'tools-expert#6: answered',
+			'tools-expert#7: todo',
+			'tools-expert#8: answered',
+		]);
+	});
+
+	it('names the experts delegated to, the return of the delegates, and retries', () => {
+		const demo = does('demo.ndjson');
+		expect(demo).toContain('bugfix-lead#4: → test-runner, → code-reader');
+		expect(demo).toContain('bugfix-lead#9: delegates returned');
+		expect(demo).toContain('bugfix-lead#11: retry');
+	});
+
+	it('names an error by its name, and says nothing for a step with no activity', () => {
+		const model = modelFromFixtures('stop-error.ndjson');
+		const rows = steps(jobTimeline(model, onlyJob(model)));
+		expect(rows.at(-1)!.does).toMatch(/^(.+, )?error \w+/);
+		expect(stepDoes(model, [])).toBe('');
 	});
 });
 

@@ -1,5 +1,5 @@
 import type {RunStatus, Usage} from '../model/events.js';
-import type {Job, Model, Pane, Run, StepRecord} from '../model/state.js';
+import type {Activity, Job, Model, Pane, Run, StepRecord} from '../model/state.js';
 import {childPanes, isLive, rootPanes, shownStatus} from './tree.js';
 
 /*
@@ -289,36 +289,26 @@ function waitOf(status: RunStatus | undefined): TimelineStepRow['waitedFor'] {
  */
 export function stepDoes(model: Model, activityIndices: readonly number[]): string {
 	const counts = new Map<string, number>();
-	const add = (label: string) => counts.set(label, (counts.get(label) ?? 0) + 1);
 	for (const index of activityIndices) {
 		const activity = model.activities[index];
-		if (!activity) continue;
-		switch (activity.type) {
-			case 'query':
-				break;
-			case 'complete':
-			case 'attemptCompletion':
-				// A Perstack answer is an `attemptCompletion` call and then its `complete`: one answer.
-				if (!counts.has('answered')) add('answered');
-				break;
-			case 'delegate':
-				add(`→ ${activity.delegateExpertKey}`);
-				break;
-			case 'delegationComplete':
-				add('delegates returned');
-				break;
-			case 'error':
-				add(`error ${activity.errorName}`);
-				break;
-			case 'retry':
-				add('retry');
-				break;
-			default:
-				add(activity.toolName);
-		}
+		const label = activity ? activityWord(activity) : undefined;
+		// A Perstack answer is an `attemptCompletion` call and then its `complete`: one answer.
+		if (label === undefined || (label === 'answered' && counts.has(label))) continue;
+		counts.set(label, (counts.get(label) ?? 0) + 1);
 	}
 
 	return [...counts].map(([label, count]) => (count > 1 ? `${label} ×${count}` : label)).join(', ');
+}
+
+/** What one activity did, in a word or two; undefined for the query a run was given. */
+function activityWord(activity: Activity): string | undefined {
+	if (activity.type === 'query') return undefined;
+	if (activity.type === 'complete' || activity.type === 'attemptCompletion') return 'answered';
+	if (activity.type === 'delegate') return `→ ${activity.delegateExpertKey}`;
+	if (activity.type === 'delegationComplete') return 'delegates returned';
+	if (activity.type === 'error') return `error ${activity.errorName}`;
+	if (activity.type === 'retry') return 'retry';
+	return activity.toolName;
 }
 
 /**

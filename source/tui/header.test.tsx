@@ -6,7 +6,10 @@ import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/
 import {renderView} from '../../test/helpers/views.js';
 import {createModel, endInput, type Model} from '../model/state.js';
 import {parseFilter} from '../query/filter.js';
+import {jobTotals} from '../query/tree.js';
 import {currentJob, Header, spinnerGlyph} from './header.js';
+import {lastEventNote, quietAfterMs} from './live-time.js';
+import {ClockContext} from './use-clock.js';
 
 /** The first `count` lines of a fixture: a run as it looked while it was still going. */
 function partial(fixture: string, count: number): Model {
@@ -122,6 +125,77 @@ describe('currentJob', () => {
 		expect(currentJob(modelFromFixtures('real/simple.ndjson', 'demo.ndjson'))?.jobId).toBe('nibyyurl65b4kj4hbi6jlvhk');
 		expect(currentJob(modelFromFixtures('demo.ndjson', 'real/simple.ndjson'))?.jobId).toBe('nibyyurl65b4kj4hbi6jlvhk');
 		expect(currentJob(createModel())).toBeUndefined();
+	});
+});
+
+describe('live time', () => {
+	/** The header under a clock the test sets, ticking every few milliseconds instead of every second. */
+	function withClock(model: Model, start: number, options: Parameters<typeof renderView>[1] = {}) {
+		const clock = {at: start};
+		const view = renderView(
+			<ClockContext.Provider value={{now: () => clock.at, periodMs: 5}}>
+				<Header width={140} />
+			</ClockContext.Provider>,
+			{...options, model},
+		);
+		return {view, clock};
+	}
+
+	it('while a run is live, the elapsed time keeps counting with no events coming, and the quiet is told after 5 s', async () => {
+		const model = partial('real/simple.ndjson', 5);
+		const [job] = model.jobs.values();
+		const startedAt = jobTotals(model, job!).startedAt!;
+		const {view, clock} = withClock(model, startedAt + 2000, {env: {sources: [sourceState({live: true})]}});
+		const first = (await waitForFrame(view, text => text.includes('2.0s'))).split('\n')[0]!;
+		expect(first).not.toContain('last event');
+		clock.at = startedAt + 2000 + quietAfterMs - 1;
+		await waitForFrame(view, text => text.includes('7.0s'));
+		expect(view.lastFrame()).not.toContain('last event');
+		clock.at = startedAt + 2000 + 12_000;
+		const quiet = (await waitForFrame(view, text => text.includes('last event 12s ago'))).split('\n')[0]!;
+		expect(quiet).toMatch(/^perscope · \S running · job ivc73wpbhfw5 · 14\.0s · last event 12s ago · test\.ndjson · live$/);
+		view.unmount();
+	});
+
+	it('an event resets the quiet', async () => {
+		const model = partial('real/simple.ndjson', 5);
+		const {view, clock} = withClock(model, 1_000_000, {env: {sources: [sourceState({live: true})]}});
+		clock.at += 20_000;
+		await waitForFrame(view, text => text.includes('last event 20s ago'));
+		model.events++;
+		model.rev++;
+		view.store.tick();
+		await waitForFrame(view, text => !text.includes('last event'));
+		view.unmount();
+	});
+
+	it('a finished log runs no clock: the time is its own, and nothing is said of the quiet', async () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const {view, clock} = withClock(model, Date.now());
+		await waitForFrame(view, text => text.includes('10.2s'));
+		clock.at += 60_000;
+		await new Promise(resolve => setTimeout(resolve, 50));
+		expect(view.lastFrame()).toContain('10.2s');
+		expect(view.lastFrame()).not.toContain('last event');
+		view.unmount();
+	});
+
+	it('a run the input left running says it ended without a final event, not running', async () => {
+		const model = partial('real/simple.ndjson', 5);
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		const [first] = await headerLines(model);
+		expect(first).toMatch(/^perscope · ✗ ended without a final event · job ivc73wpbhfw5 · /);
+	});
+});
+
+describe('lastEventNote', () => {
+	it('says nothing under 5 s, then whole seconds, minutes, hours', () => {
+		expect(lastEventNote(quietAfterMs - 1)).toBeUndefined();
+		expect(lastEventNote(Number.NaN)).toBeUndefined();
+		expect(lastEventNote(quietAfterMs)).toBe('last event 5s ago');
+		expect(lastEventNote(12_900)).toBe('last event 12s ago');
+		expect(lastEventNote(125_000)).toBe('last event 2m 05s ago');
+		expect(lastEventNote(3_725_000)).toBe('last event 1h 02m ago');
 	});
 });
 

@@ -1,12 +1,14 @@
+import {readFileSync} from 'node:fs';
 import {Text} from 'ink';
 import React from 'react';
 import {describe, expect, it} from 'vitest';
-import {keys, waitForFrame} from '../../test/helpers/app.js';
-import {modelFromFixtures} from '../../test/helpers/load.js';
+import {keys, renderApp, waitForFrame} from '../../test/helpers/app.js';
+import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {renderView} from '../../test/helpers/views.js';
 import {createModel, type Model} from '../model/state.js';
 import {useUiState} from './contexts.js';
-import {TimelineView} from './timeline-view.js';
+import {jobTimeline, type TimelineStepRow} from '../query/timeline.js';
+import {stepText, TimelineView} from './timeline-view.js';
 
 /** The timeline at the scroll the UI state holds, as the app draws it; `closed` once it closes. */
 function OpenTimeline({height}: {height: number}) {
@@ -20,15 +22,18 @@ function openTimeline(model: Model, height: number) {
 }
 
 describe('the timeline', () => {
-	it('draws a row per step under the run that took it, delegates nested, with durations and tokens', async () => {
+	it('draws a row per step under the run that took it, what ran in it, delegates nested, with durations and tokens', async () => {
 		const view = openTimeline(modelFromFixtures('real/delegate.ndjson'), 12);
 		const lines = (await waitForFrame(view, text => text.includes('Timeline'))).split('\n');
 		expect(lines[0]).toBe(' Timeline · xrg3kr5eyfy4evxm775cs81p · 625ms');
-		expect(lines[1]).toMatch(/^coordinator +─+ ✓ 625ms$/);
-		expect(lines[2]).toMatch(/^ {2}step 1 +█+ +231ms +923↑ 21↓$/);
-		expect(lines[3]).toMatch(/^ {2}child-expert +─+ +✓ 218ms$/);
-		expect(lines[4]).toMatch(/^ {4}step 2 +█+ +47ms +926↑ 5↓$/);
-		expect(lines.at(-1)).toBe('1–8 of 8 · red: slowest steps · ⋯ long gap before · t or esc back');
+		// The cursor starts on the first row.
+		expect(lines[1]).toMatch(/^›coordinator +─+ ✓ 625ms$/);
+		expect(lines[2]).toMatch(/^ {3}step 1 → child-expert +█+ +231ms +923↑ 21↓$/);
+		expect(lines[3]).toMatch(/^ {3}child-expert +─+ +✓ 218ms$/);
+		expect(lines[4]).toMatch(/^ {5}step 2 listDirectory +█+ +47ms +926↑ 5↓$/);
+		expect(lines[6]).toMatch(/^ {5}step 4 answered +█+ /);
+		expect(lines[7]).toMatch(/^ {3}step 5 delegates returned +█+ /);
+		expect(lines.at(-1)).toBe('1–8 of 8 · red: slowest · ⋯ long gap or wait · enter: go there · t or esc back');
 		view.unmount();
 	});
 
@@ -42,16 +47,19 @@ describe('the timeline', () => {
 		view.unmount();
 	});
 
-	it('scrolls with the keys and closes with t', async () => {
+	it('moves a cursor with the keys, scrolling to keep it in sight, and closes with t', async () => {
 		const view = openTimeline(modelFromFixtures('demo.ndjson'), 8);
 		await waitForFrame(view, text => text.includes('1–6 of 20'));
 		await view.press('j');
-		await waitForFrame(view, text => text.includes('2–7 of 20'));
+		const moved = await waitForFrame(view, text => /^› +step 1 /m.test(text));
+		expect(moved).toContain('1–6 of 20');
 		await view.press(keys.pageDown);
-		await waitForFrame(view, text => text.includes('7–12 of 20'));
+		await waitForFrame(view, text => text.includes('2–7 of 20') && /^› +step 5 /m.test(text));
 		await view.press('G');
 		const bottom = await waitForFrame(view, text => text.includes('15–20 of 20'));
-		expect(bottom).toMatch(/^ {2}step 14 /m);
+		expect(bottom).toMatch(/^› {2}step 14 /m);
+		await view.press('g');
+		await waitForFrame(view, text => text.includes('1–6 of 20') && /^›bugfix-lead/m.test(text));
 		await view.press('t');
 		await waitForFrame(view, text => text === 'closed');
 		view.unmount();
@@ -64,4 +72,99 @@ describe('the timeline', () => {
 		expect(frame).toContain('no steps yet');
 		view.unmount();
 	});
+
+	it('keeps escape sequences in what a step ran off the terminal, and cuts it to its column', async () => {
+		const model = modelFromFixtures('real/tools.ndjson');
+		const steps = jobTimeline(model, [...model.jobs.values()][0]!).rows.filter(row => row.kind === 'step');
+		const row = {...steps[0]!, does: `evil\u001B]0;title\u0007 ${'x'.repeat(200)}`};
+		expect(stepText(row)).not.toMatch(/[\u001B\u0007]/);
+		const view = openTimeline(model, 14);
+		const lines = (await waitForFrame(view, text => text.includes('Timeline'))).split('\n');
+		expect(lines.find(line => line.includes('step 3'))).toMatch(/^ {3}step 3 readTextFile ×2, listDirectory +█+ /);
+		for (const line of lines) expect(line.length).toBeLessThanOrEqual(90);
+		view.unmount();
+	});
 });
+
+describe('the job it shows', () => {
+	it('is the job the selection is in, named with which of the jobs it is', async () => {
+		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');
+		const first = renderView(<OpenTimeline height={10} />, {model, ui: {overlay: {kind: 'timeline', scroll: 0}, selectedKey: 'j:ivc73wpbhfw5k0eafe5tydni'}});
+		const frame = await waitForFrame(first, text => text.includes('Timeline'));
+		expect(frame.split('\n')[0]).toMatch(/^ Timeline · job 1\/2 ivc73wpbhfw5k0eafe5tydni · /);
+		expect(frame).toContain('1–2 of 2');
+		first.unmount();
+		// No selection yet: the job that saw an event last, as the header says.
+		const last = renderView(<OpenTimeline height={10} />, {model, ui: {overlay: {kind: 'timeline', scroll: 0}}});
+		expect((await waitForFrame(last, text => text.includes('Timeline'))).split('\n')[0]).toMatch(/^ Timeline · job 2\/2 nibyyurl65b4kj4hbi6jlvhk · /);
+		last.unmount();
+	});
+});
+
+describe('enter on a row', () => {
+	it('closes the timeline and selects the step\'s first activity in the tree, unfolding its pane', async () => {
+		const app = renderApp(modelFromFixtures('demo.ndjson'));
+		// Finished children start folded.
+		await waitForFrame(app, text => text.includes('▸ test-runner'));
+		await app.press('t');
+		await waitForFrame(app, text => text.includes('Timeline'));
+		for (let i = 0; i < 6; i++) await app.press('j');
+		await waitForFrame(app, text => /^› +step 5 exec/m.test(text));
+		await app.press(keys.enter);
+		const tree = await waitForFrame(app, text => !text.includes('Timeline') && text.includes('▾ test-runner'));
+		// The child's first step begins with the query it was given, then its exec.
+		const lines = tree.split('\n');
+		const at = lines.findIndex(line => line.startsWith('›'));
+		expect(lines[at]).toMatch(/query Run the test suite/);
+		expect(lines[at + 1]).toMatch(/exec/);
+		app.unmount();
+	});
+
+	it('on a pane row, selects the pane', async () => {
+		const app = renderApp(modelFromFixtures('demo.ndjson'));
+		await app.press('t');
+		await waitForFrame(app, text => text.includes('Timeline'));
+		for (let i = 0; i < 10; i++) await app.press('j');
+		await waitForFrame(app, text => /^› +code-reader/m.test(text));
+		await app.press(keys.enter);
+		const tree = await waitForFrame(app, text => !text.includes('Timeline'));
+		expect(tree.split('\n').find(line => line.startsWith('›'))).toMatch(/code-reader/);
+		app.unmount();
+	});
+});
+
+describe('long waits', () => {
+	const minute = 60_000;
+	/** A step row as the timeline builds it, for `stepText`. */
+	const row = (overrides: Partial<TimelineStepRow>): TimelineStepRow => ({
+		kind: 'step', key: 's', runId: 'r', paneId: 'r', expertKey: 'e', depth: 0, step: 3, start: 0, end: 1, durationMs: 1, usage: undefined,
+		checkpointId: undefined, status: undefined, open: false, activityIndices: [], slow: false, gapBeforeMs: undefined, longGap: false,
+		waitedFor: undefined, longWait: false, does: 'answered', ...overrides,
+	});
+
+	it('say how long and for what before what the step ran; short ones say nothing', () => {
+		expect(stepText(row({gapBeforeMs: 2 * minute + 5000, longWait: true, waitedFor: 'input'}))).toBe('waited 2m 05s for an answer · answered');
+		expect(stepText(row({gapBeforeMs: 90_000, longWait: true, waitedFor: 'delegates'}))).toBe('waited 1m 30s for delegates · answered');
+		expect(stepText(row({gapBeforeMs: 5000, longGap: true}))).toBe('5.0s gap · answered');
+		expect(stepText(row({gapBeforeMs: 5000, waitedFor: 'delegates'}))).toBe('answered');
+		expect(stepText(row({gapBeforeMs: minute, longWait: true, waitedFor: 'input', does: ''}))).toBe('waited 1m 00s for an answer');
+	});
+
+	it('a wait for a person\'s answer is marked in the view with how long it was', async () => {
+		const model = modelFromText(interactiveWithWait(2 * minute));
+		const view = openTimeline(model, 12);
+		const frame = await waitForFrame(view, text => text.includes('Timeline'));
+		// The fixture's person took 25 s to answer; two minutes more make it a long wait.
+		expect(frame).toMatch(/^ ⋯ step 3 waited 2m 25s for an answer +█/m);
+		view.unmount();
+	});
+});
+
+/** interactive.ndjson with the person's answer coming `waitMs` after the run stopped to ask. */
+function interactiveWithWait(waitMs: number): string {
+	const lines = readFileSync(fixturePath('interactive.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+	const stop = lines.findIndex(line => line.includes('"type":"stopRunByInteractiveTool"'));
+	if (stop < 0) throw new Error('no interactive stop in the fixture');
+	const shift = (line: string) => line.replaceAll(/"(timestamp|startedAt|finishedAt)":(\d+)/g, (_, key: string, value: string) => `"${key}":${Number(value) + waitMs}`);
+	return [...lines.slice(0, stop + 1), ...lines.slice(stop + 1).map(shift)].join('\n');
+}
