@@ -131,7 +131,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['c', 'clear every filter (:, x, --filter) and the search'],
 	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
 	['', 'reopened, the last text is selected: typing replaces it'],
-	['t', 'timeline: one row per step, child runs nested (esc back)'],
+	['t', 'timeline of the job the selection is in: a row per step and what ran in it; enter goes there'],
 	['u', 'token usage per expert'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
 	['space  + / -', 'with --replay: pause, faster / slower'],
