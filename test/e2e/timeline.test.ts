@@ -1,0 +1,87 @@
+import {execFileSync} from 'node:child_process';
+import {mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {hasTmux, repoRoot, selectedLine, sessionsKilledAfterEach, shellQuote, type TmuxSession} from './tmux.js';
+
+/*
+ * The timeline (`t`) of a many-job log in a real terminal: it shows the job the selection is in, and `enter`
+ * on a step row takes the tree there. The log is generated (seeded, so the same every run).
+ */
+
+const start = sessionsKilledAfterEach();
+let dir = '';
+let log = '';
+
+beforeAll(() => {
+	dir = mkdtempSync(join(tmpdir(), 'perscope-timeline-'));
+	log = join(dir, 'jobs.ndjson');
+	execFileSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--seed', '3', '--jobs', '4', '--steps', '6', '--children', '1', '--deltas', '0', '--message-bytes', '100', '--out', log], {stdio: 'ignore'});
+});
+
+afterAll(() => {
+	rmSync(dir, {recursive: true, force: true});
+});
+
+/** `job 2/4 abcdefghijkl` from the header: which job the selection is in. */
+function headerJob(screen: string): {which: string; id: string} {
+	const found = /job (\d+\/4) (\w{12})/.exec(screen.split('\n')[0] ?? '');
+	if (!found) throw new Error(`no job in the header:\n${screen}`);
+	return {which: found[1]!, id: found[2]!};
+}
+
+/** Moves the timeline's cursor down until its row matches `row`. */
+async function cursorTo(tty: TmuxSession, row: RegExp): Promise<void> {
+	for (let i = 0; i < 15; i++) {
+		const screen = tty.screen();
+		if (screen.split('\n').some(line => line.startsWith('›') && row.test(line))) return;
+		const before = screen;
+		tty.keys('j');
+		await tty.waitFor(now => now !== before, 2000);
+	}
+
+	throw new Error(`the cursor never reached ${String(row)}:\n${tty.screen()}`);
+}
+
+describe.skipIf(!hasTmux())('the timeline of a many-job log', () => {
+	it('shows the job the selection is in: moving the selection to another job changes it', async () => {
+		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 40});
+		await tty.waitFor('· ended');
+		tty.keys('g');
+		const top = headerJob(await tty.waitFor(/job 1\/4 /));
+		tty.keys('t');
+		const first = await tty.waitFor('Timeline');
+		expect(first).toContain(`Timeline · job 1/4 ${top.id}`);
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('Timeline'));
+		tty.keys('G');
+		const bottom = headerJob(await tty.waitFor(/job 4\/4 /));
+		expect(bottom.id).not.toBe(top.id);
+		tty.keys('t');
+		const last = await tty.waitFor('Timeline');
+		expect(last).toContain(`Timeline · job 4/4 ${bottom.id}`);
+		expect(last).not.toContain(top.id);
+	});
+
+	it('enter on a step row closes the timeline and selects that step in the tree, unfolding a folded pane', async () => {
+		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 40});
+		await tty.waitFor('▸ researcher');
+		tty.keys('t');
+		await tty.waitFor('Timeline · job 4/4');
+		await cursorTo(tty, /step \d+ delegates returned/);
+		tty.keys('Enter');
+		await tty.waitFor(screen => !screen.includes('Timeline') && selectedLine(tty.screenWithStyles())?.includes('delegation complete') === true);
+
+		// The delegate's first step: its pane is folded in the tree, and opens on the way.
+		tty.keys('t');
+		await tty.waitFor('Timeline · job 4/4');
+		await cursorTo(tty, /^› {4}step \d+ /);
+		tty.keys('Enter');
+		const tree = await tty.waitFor(screen => !screen.includes('Timeline') && selectedLine(tty.screenWithStyles())?.includes('💬 query') === true);
+		const lines = tree.split('\n');
+		const at = lines.findIndex(line => line.startsWith('›'));
+		// The query selected is the delegate's, right under its now unfolded pane.
+		expect(lines[at - 1]).toMatch(/▾ researcher/);
+	});
+});
