@@ -1,5 +1,5 @@
 import type {Model, Run} from '../model/state.js';
-import {depthOf, endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
+import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {displayWidth, padEnd} from '../present/width.js';
 import {formatDuration, plural, span} from '../present/format.js';
@@ -55,9 +55,10 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 	return lines.join('\n') + '\n';
 }
 
-/** A run's error, or why the job ended while it waited for its delegates. */
+/** A run's error, why the job ended while it waited for its delegates, or that the input ended while it ran. */
 function errorColumn(model: Model, run: Run): string {
 	if (run.error) return sanitizeLine(`${run.error.name}: ${run.error.message}`);
 	const ended = endedWhileWaiting(model, run);
-	return ended ? sanitizeLine(`job ended while waiting: ${ended.reason}`) : '';
+	if (ended) return sanitizeLine(`job ended while waiting: ${ended.reason}`);
+	return endedWithoutFinalEvent(model, run) ? 'ended without a final event' : '';
 }

@@ -1,6 +1,6 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
 import type {Job, Model, ResumedFrom, Run} from '../model/state.js';
-import {endedWhileWaiting, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
+import {endedWhileWaiting, endedWithoutFinalEvent, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
 import {costForJson, jobCost, runCost, totalCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 
@@ -18,6 +18,11 @@ export type RunSummary = {
 	resumedFrom: ResumedFrom | null;
 	/** For a run still waiting for its delegates when the input ended, none of them running: why the job ended there. */
 	endedWhileWaiting: EndedWhileWaiting | null;
+	/**
+	 * Present, and true, only on a run that still stood as running when the input ended: no event said how it
+	 * ended (`status` is its last checkpoint's). Absent otherwise, so summaries of runs that ended are unchanged.
+	 */
+	endedWithoutFinalEvent?: true;
 	status: RunStatus;
 	steps: number;
 	usage: Usage;
@@ -108,6 +113,7 @@ function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
 		resumesRunId: run.resumesRunId,
 		resumedFrom: run.resumedFrom,
 		endedWhileWaiting: endedWhileWaiting(model, run) ?? null,
+		...(endedWithoutFinalEvent(model, run) ? {endedWithoutFinalEvent: true as const} : {}),
 		status: run.status,
 		steps: runSteps(run),
 		usage: run.usage,

@@ -1,5 +1,5 @@
 import type {Activity, Model, Run} from '../model/state.js';
-import {depthOf, endedWhileWaiting} from '../query/tree.js';
+import {depthOf, endedWhileWaiting, endedWithoutFinalEvent} from '../query/tree.js';
 import {describeActivity} from '../present/describe-activity.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
@@ -136,10 +136,13 @@ export class TranscriptWriter {
 		this.#writeMarks(true);
 		for (const run of this.#model.runs.values()) {
 			const ended = endedWhileWaiting(this.#model, run);
-			if (!ended) continue;
+			const cut = !ended && endedWithoutFinalEvent(this.#model, run);
+			if (!ended && !cut) continue;
 			const depth = this.#depthFor()(run);
 			const indent = indentFor(depth);
-			this.#buffer += `${indent}[${sanitizeLine(run.expertKey)}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`;
+			this.#buffer += ended
+				? `${indent}[${sanitizeLine(run.expertKey)}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`
+				: `${indent}[${sanitizeLine(run.expertKey)}] ✗ ended without a final event: the input ended while this run was running\n`;
 		}
 
 		// Jobs still going when the input ended end here, as they stand.

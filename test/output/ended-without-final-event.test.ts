@@ -1,0 +1,42 @@
+import {spawnSync} from 'node:child_process';
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import {cliPath} from '../helpers/cli-process.js';
+import {fixturePath} from '../helpers/load.js';
+
+/*
+ * A log cut while a run was open (a killed `perstack run | perscope --print`): once the input has ended, the
+ * headless modes say that run ended without a final event rather than leave it looking as if it went on.
+ */
+
+/** real/delegate.ndjson cut in the middle of the delegate's run. */
+const cut = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').split('\n').slice(0, 20).join('\n') + '\n';
+
+function perscope(args: string[], input: string): string {
+	const result = spawnSync(process.execPath, [cliPath, ...args], {input, encoding: 'utf8'});
+	expect(result.status).toBe(0);
+	return result.stdout;
+}
+
+describe('a run the input ended while it ran', () => {
+	it('--print ends with a line saying so, under the coordinator that waited for it', () => {
+		const lines = perscope(['--print'], cut).split('\n');
+		const at = lines.indexOf('  [child-expert] ✗ ended without a final event: the input ended while this run was running');
+		expect(at).toBeGreaterThan(0);
+		expect(lines[at - 1]).toBe('[coordinator] ✗ the job ended while this run waited for its delegates: child-expert ended without a final event');
+	});
+
+	it('--summary says it in the ERROR column, and --summary --json marks the run', () => {
+		expect(perscope(['--summary'], cut)).toMatch(/^ {4}child-expert +… proceeding .* ended without a final event$/m);
+		const summary = JSON.parse(perscope(['--summary', '--json'], cut)) as {jobs: Array<{runs: Array<{expertKey: string; endedWithoutFinalEvent?: true; endedWhileWaiting: unknown}>}>};
+		const runs = summary.jobs[0]!.runs;
+		expect(runs.find(run => run.expertKey === 'child-expert')?.endedWithoutFinalEvent).toBe(true);
+		expect(runs.find(run => run.expertKey === 'coordinator')).not.toHaveProperty('endedWithoutFinalEvent');
+	});
+
+	it('a log that ended says nothing of it', () => {
+		const whole = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8');
+		expect(perscope(['--print'], whole)).not.toContain('without a final event');
+		expect(perscope(['--summary', '--json'], whole)).not.toContain('endedWithoutFinalEvent');
+	});
+});
