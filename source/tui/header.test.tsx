@@ -200,9 +200,10 @@ describe('lastEventNote', () => {
 });
 
 describe('spinnerGlyph', () => {
-	it('turns with the clock, a frame every 200 ms', () => {
-		expect(spinnerGlyph(0)).toBe(spinnerGlyph(199));
-		expect(spinnerGlyph(200)).not.toBe(spinnerGlyph(0));
-		expect(spinnerGlyph(2000)).toBe(spinnerGlyph(0));
+	it('turns with the clock, a frame a tick (a second)', () => {
+		expect(spinnerGlyph(0)).toBe(spinnerGlyph(999));
+		expect(spinnerGlyph(1000)).not.toBe(spinnerGlyph(0));
+		expect(spinnerGlyph(2000)).not.toBe(spinnerGlyph(1000));
+		expect(spinnerGlyph(10_000)).toBe(spinnerGlyph(0));
 	});
 });

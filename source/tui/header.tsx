@@ -19,15 +19,16 @@ import type {Usage} from '../model/events.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
 import {Line} from './line.js';
-import {useClock, useLastArrival} from './use-clock.js';
+import {clockPeriodMs, useClock, useLastArrival} from './use-clock.js';
 import {lastEventNote} from './live-time.js';
 
 /**
  * The spinner turns with the clock rather than its own timer: a timer of its own would redraw the whole
- * screen (Ink lays out and writes every frame in full) on top of the frames events already cause.
+ * screen (Ink lays out and writes every frame in full) on top of the frames events already cause. A frame a
+ * clock tick: a faster frame would show only every fifth glyph when no event comes, a blink, not a turn.
  */
 const spinnerFrames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-const spinnerFrameMs = 200;
+const spinnerFrameMs = clockPeriodMs;
 
 export function spinnerGlyph(now: number): string {
 	return spinnerFrames[Math.floor(now / spinnerFrameMs) % spinnerFrames.length]!;

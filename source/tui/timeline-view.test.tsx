@@ -65,6 +65,26 @@ describe('the timeline', () => {
 		view.unmount();
 	});
 
+	it('keeps the cursor on its step when a live run adds rows above it', async () => {
+		// Cut where both delegates, running side by side, have taken one step each.
+		const lines = readFileSync(fixturePath('demo.ndjson'), 'utf8').split('\n');
+		const model = modelFromText(lines.slice(0, 55).join('\n'));
+		const view = openTimeline(model, 20);
+		await waitForFrame(view, text => text.includes('Timeline'));
+		for (let i = 0; i < 8; i++) await view.press('j');
+		const before = (await waitForFrame(view, text => /^› {4}step 5 /m.test(text))).split('\n');
+		expect(before[before.findIndex(line => line.startsWith('›')) - 1]).toMatch(/^ {3}code-reader /);
+		// The first delegate goes on: its new steps come above the cursor.
+		modelFromText(lines.slice(55).join('\n'), {model});
+		view.store.tick();
+		const rows = (await waitForFrame(view, text => /^ {5}step 8 /m.test(text))).split('\n');
+		const at = rows.findIndex(line => line.startsWith('›'));
+		expect(rows[at]).toMatch(/^› {4}step 5 readTextFile/);
+		expect(rows[at - 1]).toMatch(/^ {3}code-reader /);
+		expect(rows.slice(0, at).filter(line => / step \d+ exec/.test(line)).length).toBeGreaterThan(1);
+		view.unmount();
+	});
+
 	it('says when there are no steps yet', async () => {
 		const view = openTimeline(createModel(), 6);
 		const frame = await waitForFrame(view, text => text.includes('Timeline'));

@@ -36,14 +36,15 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 	const rows = timeline?.rows ?? [];
 	const bodyHeight = Math.max(1, height - 2);
 	const max = maxScroll(rows.length, height);
-	// The cursor lives here, not in the UI state: it means nothing once the timeline closes.
-	const cursorRef = useRef(0);
+	// The cursor lives here, not in the UI state: it means nothing once the timeline closes. It holds its row's
+	// key, so a live run's new rows above it do not move it to another step.
+	const cursorRef = useRef<{key: string | undefined; index: number}>({key: undefined, index: 0});
 	const [, redraw] = useReducer((count: number) => count + 1, 0);
-	const cursor = Math.min(cursorRef.current, Math.max(0, rows.length - 1));
+	const cursor = cursorIndex(rows, cursorRef.current);
 
 	const moveTo = (target: number) => {
 		const next = Math.max(0, Math.min(rows.length - 1, target));
-		cursorRef.current = next;
+		cursorRef.current = {key: rows[next]?.key, index: next};
 		// Keys of one read arrive before the next frame: the scroll is read from the store, not the props.
 		const {overlay} = uiStore.getState();
 		const shown = overlay.kind === 'timeline' ? overlay.scroll : scroll;
@@ -53,7 +54,7 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 	};
 
 	useCommands(priorities.overlay, command => {
-		const at = Math.min(cursorRef.current, Math.max(0, rows.length - 1));
+		const at = cursorIndex(rows, cursorRef.current);
 		const target = cursorMoves[command]?.(at, Math.max(1, bodyHeight - 1), rows.length - 1);
 		if (target !== undefined) {
 			moveTo(target);
@@ -98,6 +99,12 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 			</Line>
 		</Box>
 	);
+}
+
+/** Where the cursor's row is now: found by its key, else where it was. */
+function cursorIndex(rows: readonly TimelineRow[], cursor: {key: string | undefined; index: number}): number {
+	const at = cursor.key === undefined ? -1 : rows.findIndex(row => row.key === cursor.key);
+	return at >= 0 ? at : Math.min(cursor.index, Math.max(0, rows.length - 1));
 }
 
 /** Where the moving keys take the cursor from `at`, with `page` rows a page and `last` the last row. */
