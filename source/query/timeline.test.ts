@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import type {Model} from '../model/state.js';
+import {endInput, type Model} from '../model/state.js';
 import {
 	barCells,
 	jobTimeline,
@@ -279,6 +279,12 @@ describe('a step still running', () => {
 		const model = modelFromText(lines.join('\n'));
 		const [row] = steps(jobTimeline(model, onlyJob(model)));
 		expect(row).toMatchObject({step: 1, start: 1010, end: 1500, open: true});
+		expect(jobTimeline(model, onlyJob(model)).rows[0]).toMatchObject({kind: 'pane', endedWithoutFinalEvent: false});
+		// The input ends there: the step is not open any more, and its pane ended without a final event.
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		const ended = jobTimeline(model, onlyJob(model));
+		expect(ended.rows[0]).toMatchObject({kind: 'pane', endedWithoutFinalEvent: true});
+		expect(steps(ended)[0]).toMatchObject({step: 1, end: 1500, open: false});
 	});
 });
 

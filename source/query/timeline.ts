@@ -1,6 +1,6 @@
 import type {RunStatus, Usage} from '../model/events.js';
 import type {Activity, Job, Model, Pane, Run, StepRecord} from '../model/state.js';
-import {childPanes, isLive, rootPanes, shownStatus} from './tree.js';
+import {childPanes, endedWithoutFinalEvent, isLive, rootPanes, shownStatus} from './tree.js';
 
 /*
  * A waterfall of a job: one row per step, child runs nested under the step that delegated them, each
@@ -17,6 +17,8 @@ export type TimelinePaneRow = {
 	expertKey: string;
 	depth: number;
 	status: RunStatus;
+	/** The input ended while the pane's latest run still stood as running (`endedWithoutFinalEvent`). */
+	endedWithoutFinalEvent: boolean;
 	start: number | undefined;
 	end: number | undefined;
 };
@@ -137,6 +139,7 @@ class Builder {
 				expertKey: last.expertKey,
 				depth,
 				status: shownStatus(last),
+				endedWithoutFinalEvent: endedWithoutFinalEvent(model, last),
 				start: earliest(runs.map(run => run.startedAt)),
 				end: latest(runs.map(run => run.endedAt ?? run.lastEventAt)),
 			});
@@ -228,7 +231,8 @@ function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: Ste
 	}
 
 	const ordered = [...numbers].sort((a, b) => a - b);
-	const live = isLive(shownStatus(run));
+	// A run the input left open is not going on: its last step is not open, it ended with the last event.
+	const live = isLive(shownStatus(run)) && !endedWithoutFinalEvent(model, run);
 	const starts = ordered.map((step, position) => records.get(step)?.startedAt ?? byStep.get(stepKey(run.runId, step))?.first ?? (position === 0 ? run.startedAt : undefined));
 	const rows: TimelineStepRow[] = [];
 	ordered.forEach((step, position) => {

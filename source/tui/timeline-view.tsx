@@ -15,7 +15,7 @@ import {scrollCommand} from './overlays.js';
 import {paneKey} from './rows.js';
 import {maxScroll} from './scroll-panel.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
-import {statusLook} from '../present/status.js';
+import {endedWithoutFinalEventLook, statusLook} from '../present/status.js';
 import type {UiAction, UiState} from './ui-state.js';
 import {Line} from './line.js';
 
@@ -161,7 +161,7 @@ function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, 
 	const cells = row.start === undefined || row.end === undefined || spanStart === undefined || spanEnd === undefined ? undefined : barCells(row.start, row.end, spanStart, spanEnd, barWidth);
 	const bar = cells ? `${' '.repeat(cells.offset)}${(row.kind === 'pane' ? '─' : '█').repeat(cells.length)}`.padEnd(barWidth) : ' '.repeat(barWidth);
 	if (row.kind === 'pane') {
-		const look = statusLook[row.status];
+		const look = row.endedWithoutFinalEvent ? endedWithoutFinalEventLook : statusLook[row.status];
 		return (
 			<Line width={width}>
 				<Text bold inverse={selected}>

@@ -20,6 +20,10 @@ describe.skipIf(!hasTmux())('a run the input left open', () => {
 		expect(screen).toContain('✗ job ended here · child-expert ended without a final event');
 		expect(screen).not.toContain('running');
 		expect(screen).not.toContain('last event');
+		// The timeline marks the cut run's pane the same way.
+		tty.keys('t');
+		const timeline = await tty.waitFor('Timeline');
+		expect(timeline.split('\n').find(line => /^ {3}child-expert /.test(line))).toMatch(/ ✗ \d+ms$/);
 	});
 
 	it('a lone run cut short says so in the header', async () => {
