@@ -3,9 +3,9 @@ import React from 'react';
 import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
 import {formatCost} from '../present/cost.js';
 import {formatCount, plural} from '../present/format.js';
-import {sanitizeBlock, sanitizeLine} from '../present/sanitize.js';
+import {sanitizeLine} from '../present/sanitize.js';
 import {iconLegend} from '../present/describe-activity.js';
-import {packItems, wrapIndented, wrapToWidth} from '../present/wrap.js';
+import {packItems, wrapToWidth} from '../present/wrap.js';
 import {padEnd} from '../present/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
 import type {InspectorLine} from './inspector-lines.js';
@@ -14,6 +14,7 @@ import {keyHelp} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {Line} from './line.js';
 import {maxScroll, ScrollPanel} from './scroll-panel.js';
+import {stderrDisplayLines} from './stderr-lines.js';
 import type {UiAction} from './ui-state.js';
 
 /** Overlays take every key before the tree; scrolling keys scroll them. */
@@ -144,8 +145,7 @@ export function StderrOverlay({scroll, height, width}: {scroll: number; height: 
 	for (const source of sources) {
 		if (source.stderrCount === 0) continue;
 		lines.push({text: sanitizeLine(`${source.label}: ${plural(source.stderrCount, 'line')}${source.stderrCount > source.stderr.length ? ` (the last ${source.stderr.length} kept)` : ''}`), tone: 'heading'});
-		// A stack trace reads by its indentation, and its long lines are wrapped rather than cut.
-		for (const line of source.stderr) for (const block of sanitizeBlock(line).split('\n')) for (const text of wrapIndented(block, Math.max(10, width - 1))) lines.push({text});
+		for (const text of stderrDisplayLines(source.stderr, width)) lines.push({text});
 	}
 
 	if (lines.length === 0) lines.push({text: 'Nothing was written to stderr.', tone: 'dim'});

@@ -28,6 +28,11 @@ describe('the skills bar', () => {
 		expect(await bar(upTo(16))).toMatch(/^skills ● @perstack\/base 37ms {2}● fetch 746ms ⚠2 {2}/);
 	});
 
+	it('says where to read the stderr lines once a skill wrote some, and only then', async () => {
+		expect(await bar(upTo(13))).not.toContain('S: details');
+		expect(await bar(upTo(14))).toMatch(/⚠1 .*S: details$/);
+	});
+
 	it('counts what the proxy allowed and blocked, naming the last domain blocked', async () => {
 		const lines = readFileSync(fixturePath('skills.ndjson'), 'utf8').split('\n');
 		const proxyOnly = modelFromText(lines.slice(0, 22).filter(line => line.includes('"type":"proxyAccess"')).join('\n'));

@@ -4,8 +4,8 @@ import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useViewEnv} from './contexts.js';
 import {Line} from './line.js';
+import {skillGlyph} from './skills-lines.js';
 
-const skillGlyph = {starting: '◌', connected: '●', disconnected: '○'} as const;
 const skillColor = {starting: 'yellow', connected: 'green', disconnected: 'gray'} as const;
 
 export function hasStatusBar(model: Model): boolean {
@@ -41,6 +41,8 @@ export function SkillsBar({width}: {width: number}) {
 					{model.proxy.last?.action === 'blocked' ? ` (last: ${sanitizeLine(model.proxy.last.domain)})` : ''}
 				</Text>
 			) : null}
+			{/* ⚠N asks what was written: say where to read it (last, so a narrow screen cuts it first). */}
+			{skills.some(skill => skill.stderrCount > 0) ? <Text color="gray">{model.proxy.allowed + model.proxy.blocked > 0 ? '  S: details' : 'S: details'}</Text> : null}
 		</Line>
 	);
 }
