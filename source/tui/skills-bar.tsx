@@ -28,6 +28,8 @@ export function SkillsBar({width}: {width: number}) {
 					{'  '}
 				</Text>
 			))}
+			{/* ⚠N asks what was written: say where to read it, next to it, where a full bar does not cut it. */}
+			{skills.some(skill => skill.stderrCount > 0) ? <Text color="gray">S: details{'  '}</Text> : null}
 			{[...model.docker.values()].map(docker => (
 				<Text key={`docker:${docker.service}`} color="gray">
 					🐳 {sanitizeLine(docker.service)} {sanitizeLine(docker.status ?? docker.stage ?? '')}
@@ -41,8 +43,6 @@ export function SkillsBar({width}: {width: number}) {
 					{model.proxy.last?.action === 'blocked' ? ` (last: ${sanitizeLine(model.proxy.last.domain)})` : ''}
 				</Text>
 			) : null}
-			{/* ⚠N asks what was written: say where to read it (last, so a narrow screen cuts it first). */}
-			{skills.some(skill => skill.stderrCount > 0) ? <Text color="gray">{model.proxy.allowed + model.proxy.blocked > 0 ? '  S: details' : 'S: details'}</Text> : null}
 		</Line>
 	);
 }
