@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import React, {useMemo, useRef, useState} from 'react';
+import {plural} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';
 import {findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind, type FindMatch} from './inspector-find.js';
@@ -195,7 +196,7 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 	const visible = lines.slice(top, top + bodyHeight);
 	const end = Math.min(lines.length, top + bodyHeight);
 	const firstFold = firstFoldInView(lines, top, bodyHeight);
-	const count = matches.length === 0 ? 'no match' : `${current === undefined ? '' : `${current + 1}/`}${matches.length}`;
+	const count = matches.length === 0 ? 'no match' : current === undefined ? plural(matches.length, 'match', 'matches') : `${current + 1}/${matches.length}`;
 	return (
 		<Box flexDirection="column" height={height} width={width}>
 			<Line width={width} inverse>
