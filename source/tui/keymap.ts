@@ -144,7 +144,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['s', "the command's stderr (perscope -- COMMAND)"],
 	['S', 'skills (MCP servers): their states over time and their stderr lines'],
 	['?', 'this help'],
-	['esc', 'close the inspector or overlay'],
+	['esc', 'close the inspector or overlay (in the inspector a find is cleared first)'],
 	['q  Ctrl-C', 'quit (Ctrl-C first interrupts a running command)'],
 	['Ctrl-Z', 'suspend to the shell (fg comes back)'],
 	['backspace', 'back to the job list (perscope perstack)'],
