@@ -6,6 +6,7 @@ import {
 	isToolActivity,
 	maxSkillStderrLineLength,
 	maxSkillStderrLines,
+	maxSkillTransitions,
 	maxStoredDiagnostics,
 	maxUnknownTypeLength,
 	maxUnknownTypes,
@@ -1100,6 +1101,10 @@ function activityById(model: Model, id: string): Activity | undefined {
 
 function onSkill(model: Model, event: EventOf<'skill'>): void {
 	const previous = model.skills.get(event.skillName);
+	const connectMs = event.detail.totalDurationMs ?? event.detail.connectDurationMs;
+	const transitions = previous?.transitions ?? [];
+	transitions.push({state: event.state, at: event.timestamp, connectMs: event.state === 'connected' ? connectMs : undefined});
+	if (transitions.length > maxSkillTransitions) transitions.splice(0, transitions.length - maxSkillTransitions);
 	model.skills.set(event.skillName, {
 		skillName: event.skillName,
 		state: event.state,
@@ -1107,10 +1112,12 @@ function onSkill(model: Model, event: EventOf<'skill'>): void {
 		args: event.detail.args ?? previous?.args,
 		serverName: event.detail.serverName ?? previous?.serverName,
 		serverVersion: event.detail.serverVersion ?? previous?.serverVersion,
-		connectMs: event.detail.totalDurationMs ?? event.detail.connectDurationMs ?? previous?.connectMs,
+		connectMs: connectMs ?? previous?.connectMs,
 		stderr: previous?.stderr ?? [],
 		stderrCount: previous?.stderrCount ?? 0,
 		updatedAt: event.timestamp,
+		transitions,
+		transitionCount: (previous?.transitionCount ?? 0) + 1,
 	});
 }
 
@@ -1128,6 +1135,8 @@ function onSkillStderr(model: Model, event: EventOf<'skillStderr'>): void {
 			stderr: [],
 			stderrCount: 0,
 			updatedAt: event.timestamp,
+			transitions: [],
+			transitionCount: 0,
 		};
 		model.skills.set(event.skillName, skill);
 	}

@@ -224,6 +224,17 @@ export type SkillState = {
 	stderr: string[];
 	stderrCount: number;
 	updatedAt: number | undefined;
+	/** The states it went through, oldest first: the last `maxSkillTransitions` of them. */
+	transitions: SkillTransition[];
+	/** How many states it went through in all, kept or not. */
+	transitionCount: number;
+};
+
+export type SkillTransition = {
+	state: SkillState['state'];
+	at: number | undefined;
+	/** For `connected`: how long connecting took. */
+	connectMs: number | undefined;
 };
 
 export type DockerState = {
@@ -250,6 +261,8 @@ export type RuntimeInfo = {
 
 export const maxStoredDiagnostics = 10_000;
 export const maxSkillStderrLines = 50;
+/** A skill that reconnects again and again keeps its last this many states, not all of them. */
+export const maxSkillTransitions = 20;
 /** A kept stderr line is cut to this many characters: the count of lines is bounded, so must their length be. */
 export const maxSkillStderrLineLength = 4000;
 /** Distinct unknown event types counted by name; beyond this they are counted together under `otherUnknownTypes`. */

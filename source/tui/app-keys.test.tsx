@@ -103,4 +103,31 @@ describe('the viewer keys for filters, the shell and the chooser', () => {
 		await waitForFrame(second.view, frame => /^\/vitest /m.test(frame));
 		second.view.unmount();
 	});
+
+	it('/ in the inspector finds in the inspector, not in the tree, and the tree\'s / works again once it closes', async () => {
+		const {view, press} = open();
+		await waitForFrame(view, frame => frame.includes('complete'));
+		await press('/');
+		await press('npm ci\r');
+		await press(keys.enter);
+		await waitForFrame(view, frame => frame.includes('Inspector'));
+		await press('/');
+		await press('npm');
+		const inInspector = await waitForFrame(view, frame => /^\/npm +1\/\d+ · enter keep/m.test(frame));
+		// The tree's search is untouched: its prompt is not open, its query is still `npm ci`.
+		expect(inInspector).not.toContain('matches');
+		await press(keys.enter);
+		// Typed history is shared: ↑ at the inspector's / goes back through what was entered at either.
+		await press('/');
+		await press(keys.up);
+		await press(keys.up);
+		await waitForFrame(view, frame => /^\/npm ci +\d+\/\d+ · enter keep/m.test(frame));
+		await press(keys.escape);
+		await press(keys.escape);
+		await waitForFrame(view, frame => !frame.includes('Inspector'));
+		await press('/');
+		await press('vitest');
+		expect(await waitForFrame(view, frame => /^\/vitest +\d+\/\d+ matches/m.test(frame))).toBeDefined();
+		view.unmount();
+	});
 });

@@ -9,8 +9,10 @@ import {TimelineView} from './timeline-view.js';
 import {createRowsCache, selectedRowIndex} from './rows.js';
 import {Header} from './header.js';
 import {priorities, KeypressProvider, useCommands} from './keypress.js';
-import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, Inspector, StderrOverlay, UsageOverlay} from './overlays.js';
+import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, StderrOverlay, UsageOverlay} from './overlays.js';
+import {Inspector} from './inspector-view.js';
 import {hasStatusBar, SkillsBar} from './skills-bar.js';
+import {SkillsOverlay} from './skills-view.js';
 import {SourceStrip, sourceStripHeight} from './source-strip.js';
 import {TreeView} from './tree-view.js';
 import {initialUiState, type UiAction, type UiState} from './ui-state.js';
@@ -148,6 +150,9 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 			case 'stderr.open':
 				dispatch({type: 'openOverlay', overlay: 'stderr'});
 				return true;
+			case 'skills.open':
+				dispatch({type: 'openOverlay', overlay: 'skills'});
+				return true;
 			case 'overlay.close':
 				// With nothing open, esc clears the search.
 				if (getUi().overlay.kind === 'none' && getUi().search.query !== '') dispatch({type: 'setSearch', query: '', current: undefined});
@@ -171,6 +176,8 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				<DiagnosticsOverlay scroll={overlay.scroll} height={body} width={width} />
 			) : overlay.kind === 'stderr' ? (
 				<StderrOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'skills' ? (
+				<SkillsOverlay scroll={overlay.scroll} height={body} width={width} />
 			) : overlay.kind === 'usage' ? (
 				<UsageOverlay scroll={overlay.scroll} height={body} width={width} />
 			) : overlay.kind === 'timeline' ? (

@@ -40,4 +40,14 @@ describe('the footer', () => {
 		// At 60 columns the keys give way to the note, and the line is cut to the width.
 		expect(frame).toBe('● follow  filter: type:exec  wrote /tmp/event.json  ↑↓ ←→ ⏎…');
 	});
+
+	it('lists the inspector\'s keys, not the tree\'s, while the inspector is open', async () => {
+		const inspector = {overlay: {kind: 'inspector', activityId: 'a', scroll: 0}} as const;
+		const wide = await footer(100, inspector);
+		expect(wide).toBe('↑↓ scroll · / find · n/N next/prev · ⏎ unfold · e/E unfold/fold all · o save event · esc close');
+		expect(wide).not.toContain('follow');
+		expect(await footer(60, inspector)).toBe('↑↓ / n N ⏎ e E o esc');
+		// A note (where `o` wrote the event) comes first.
+		expect(await footer(60, {...inspector, message: 'wrote /tmp/event.json'})).toBe('wrote /tmp/event.json  ↑↓ / n N ⏎ e E o esc');
+	});
 });

@@ -6,12 +6,27 @@ import {useUiState, useViewEnv} from './contexts.js';
 import {createMatchCache} from './find.js';
 import {Line} from './line.js';
 
+/** The inspector's own keys: the tree's mean nothing while it is open. */
+export const inspectorKeys = {
+	wide: '↑↓ scroll · / find · n/N next/prev · ⏎ unfold · e/E unfold/fold all · o save event · esc close',
+	narrow: '↑↓ / n N ⏎ e E o esc',
+} as const;
+
 /** Follow state, the active search and filter, a note for the person, and the main keys. */
 export function Footer({width}: {width: number}) {
 	const ui = useUiState();
 	const {model} = useViewEnv();
 	const matchesFor = useRef(createMatchCache()).current;
 	const narrow = width < 70;
+	if (ui.overlay.kind === 'inspector') {
+		return (
+			<Line width={width} color="gray">
+				{ui.message === undefined ? null : <Text color="yellow">{sanitizeLine(ui.message)}  </Text>}
+				{narrow ? inspectorKeys.narrow : inspectorKeys.wide}
+			</Line>
+		);
+	}
+
 	const found = ui.search.query === '' ? [] : matchesFor(model, ui.search.query, ui.filter);
 	const position = ui.search.current === undefined ? 0 : found.indexOf(ui.search.current) + 1;
 	return (

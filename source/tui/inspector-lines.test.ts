@@ -129,9 +129,19 @@ describe('the inspector lines', () => {
 			expect(shown).toHaveLength(40 + 1 + 20);
 			expect(shown[0]).toBe('line 1 ␛]52;c;cGF3bmVk␇');
 			expect(shown[40]).toBe('… 140 lines left out …');
-			expect(lines).toContainEqual({text: '… 140 lines left out …', tone: 'dim'});
+			expect(lines).toContainEqual({text: '… 140 lines left out …', tone: 'dim', fold: 0});
 			expect(shown.at(-1)).toBe('line 200');
 			for (const line of lines) expect(line.text).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F]/);
+		});
+
+		it('shows a folded block whole once it is unfolded, by its number or all of them', () => {
+			const output = Array.from({length: 200}, (_, index) => `line ${index + 1}`).join('\n');
+			const exec = withResult(toolOf('exec'), JSON.stringify({output}));
+			const title = 'Output (stdout and stderr) (200 lines)';
+			expect(section(inspectorLines(model, exec, undefined, 80, new Set([0])), title)).toEqual(Array.from({length: 200}, (_, index) => `line ${index + 1}`));
+			expect(section(inspectorLines(model, exec, undefined, 80, 'all'), title)).toHaveLength(200);
+			// Another block's number leaves this one folded.
+			expect(section(inspectorLines(model, exec, undefined, 80, new Set([1])), title)).toHaveLength(61);
 		});
 
 		it('an edit as a unified diff of the old and new text', () => {

@@ -13,7 +13,15 @@ import {interactiveStop, stepCheckpoint} from '../query/resume-command.js';
 import {statusLook} from '../present/status.js';
 import {assertNever} from '../model/assert-never.js';
 
-export type InspectorLine = {text: string; tone?: 'heading' | 'label' | 'error' | 'dim'};
+export type InspectorLine = {
+	text: string;
+	tone?: 'heading' | 'label' | 'error' | 'dim';
+	/** On the line saying a block was folded: which block (counted from 0 down the inspector), to unfold it. */
+	fold?: number;
+};
+
+/** Which folded blocks are shown whole: every one, or those numbered (the `fold` of their marker line). */
+export type Unfolded = 'all' | ReadonlySet<number>;
 
 /** A pretty-printed raw event longer than this is cut: the inspector is for reading, not for a 1 MB dump. */
 const maxRawLines = 2000;
@@ -35,9 +43,17 @@ function stringArg(args: unknown, key: string): string | undefined {
 	return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * A tool's arguments and result, the one place the inspector reads them: the model may come to keep them on
+ * disk (re-read by offset) rather than in memory, and this is where that would go.
+ */
+export function toolPayload(activity: ToolActivity): {args: unknown; result: ToolOutcome | undefined} {
+	return {args: activity.args, result: activity.result};
+}
+
 /** What a tool did, as its kind is read: a command and its output, a diff, file content, or its arguments. */
 function toolSections(activity: ToolActivity, out: Writers): void {
-	const {args, result} = activity;
+	const {args, result} = toolPayload(activity);
 	switch (activity.type) {
 		case 'exec': {
 			out.heading('Command');
@@ -157,8 +173,9 @@ function parseObject(text: string): unknown {
  * Everything about one activity, as lines ready to show: what it did, its full arguments and result,
  * the reasoning behind it, its run's checkpoint, and the raw event it came from.
  */
-export function inspectorLines(model: Model, activity: Activity, rawEvent: string | undefined, width: number): InspectorLine[] {
+export function inspectorLines(model: Model, activity: Activity, rawEvent: string | undefined, width: number, unfolded: Unfolded = new Set()): InspectorLine[] {
 	const lines: InspectorLine[] = [];
+	let folds = 0;
 	const textWidth = Math.max(10, width - 2);
 	const heading = (text: string) => {
 		lines.push({text: ''});
@@ -176,11 +193,14 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	};
 
 	// A long block is cut to its head and tail first, so a 50 KB output costs the lines shown; each line
-	// then wraps under its own indentation, so wrapped JSON and numbered lines keep their shape.
+	// then wraps under its own indentation, so wrapped JSON and numbered lines keep their shape. Unfolded on
+	// request, it is built whole from the activity then, and only while the inspector shows it.
 	const folded = (blockLines: readonly string[], tone?: InspectorLine['tone']) => {
-		for (const line of foldHeadTail(blockLines, foldHead, foldTail)) {
-			if (isFoldMarker(line)) {
-				lines.push({text: line, tone: 'dim'});
+		const fold = folds++;
+		const whole = unfolded === 'all' || unfolded.has(fold);
+		for (const line of whole ? blockLines : foldHeadTail(blockLines, foldHead, foldTail)) {
+			if (!whole && isFoldMarker(line)) {
+				lines.push({text: line, tone: 'dim', fold});
 				continue;
 			}
 

@@ -22,6 +22,7 @@ export type Command =
 	| 'help.toggle'
 	| 'diagnostics.open'
 	| 'stderr.open'
+	| 'skills.open'
 	| 'app.quit'
 	| 'app.interrupt'
 	| 'app.suspend'
@@ -84,6 +85,8 @@ export function commandFor(input: string, key: Key): Command | undefined {
 			return 'diagnostics.open';
 		case 's':
 			return 'stderr.open';
+		case 'S':
+			return 'skills.open';
 		case 'q':
 			return 'app.quit';
 		case 'y':
@@ -126,6 +129,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['PgUp / PgDn', 'page up / down'],
 	['f', 'toggle follow (keep the newest activity in sight)'],
 	['/', 'search activity text (n / N: next / previous match, esc clears)'],
+	['', 'in the inspector: find in its text, the same way'],
 	[':', 'filter: type:exec expert:NAME run:ID errors step:10-20 text, -term negates'],
 	['x', 'errors only, on / off'],
 	['c', 'clear every filter (:, x, --filter) and the search'],
@@ -134,11 +138,13 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['t', 'timeline of the job the selection is in: a row per step and what ran in it; enter goes there'],
 	['u', 'token usage per expert'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
+	['enter  e / E', 'in the inspector: unfold the folded block in view / unfold all / fold all'],
 	['space  + / -', 'with --replay: pause, faster / slower'],
 	['d', 'diagnostics: lines that could not be read'],
 	['s', "the command's stderr (perscope -- COMMAND)"],
+	['S', 'skills (MCP servers): their states over time and their stderr lines'],
 	['?', 'this help'],
-	['esc', 'close the inspector or overlay'],
+	['esc', 'close the inspector or overlay (in the inspector a find is cleared first)'],
 	['q  Ctrl-C', 'quit (Ctrl-C first interrupts a running command)'],
 	['Ctrl-Z', 'suspend to the shell (fg comes back)'],
 	['backspace', 'back to the job list (perscope perstack)'],

@@ -10,7 +10,8 @@ export type TextHandler = {active: () => boolean; handle: (input: string, key: K
 
 type Registry = {
 	add(handler: {priority: number; handle: CommandHandler}): () => void;
-	capture(handler: TextHandler | undefined): void;
+	/** Adds a text handler; the newest one that is active takes the keys. Returns its removal. */
+	capture(handler: TextHandler): () => void;
 };
 
 const KeypressContext = createContext<Registry | undefined>(undefined);
@@ -21,10 +22,14 @@ const KeypressContext = createContext<Registry | undefined>(undefined);
  */
 export function KeypressProvider({children, active = true}: {children: ReactNode; active?: boolean}) {
 	const handlers = useRef<Array<{priority: number; handle: CommandHandler}>>([]);
-	const capture = useRef<TextHandler | undefined>(undefined);
+	// A stack: an overlay's own prompt (the inspector's `/`) sits above the app's while it is mounted.
+	const captures = useRef<TextHandler[]>([]);
 	const registry = useRef<Registry>({
 		capture(handler) {
-			capture.current = handler;
+			captures.current = [...captures.current, handler];
+			return () => {
+				captures.current = captures.current.filter(existing => existing !== handler);
+			};
 		},
 		add(handler) {
 			handlers.current = [...handlers.current, handler].sort((a, b) => b.priority - a.priority);
@@ -57,8 +62,9 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 				const suspend = press.key.ctrl && press.input === 'z';
 				// Decided per press, from state that is current now: `/` then `vitest` in one read is a
 				// search for "vitest", not a search followed by six commands.
-				if (!suspend && capture.current?.active()) {
-					capture.current.handle(press.input, press.key);
+				const capture = suspend ? undefined : captures.current.findLast(handler => handler.active());
+				if (capture) {
+					capture.handle(press.input, press.key);
 					continue;
 				}
 
@@ -91,8 +97,7 @@ export function useTextCapture(handle: TextHandler['handle'], active: () => bool
 	latest.current = {handle, active};
 	useEffect(() => {
 		if (!registry) return;
-		registry.capture({active: () => latest.current.active(), handle: (input, key) => latest.current.handle(input, key)});
-		return () => registry.capture(undefined);
+		return registry.capture({active: () => latest.current.active(), handle: (input, key) => latest.current.handle(input, key)});
 	}, [registry]);
 }
 

@@ -7,10 +7,10 @@ import {describe, expect, it} from 'vitest';
 import {keys, sourceState, waitForFrame} from '../../test/helpers/app.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {renderView, type ViewHarness} from '../../test/helpers/views.js';
-import {createModel, type Activity, type Model} from '../model/state.js';
+import {createModel, type Model} from '../model/state.js';
 import type {ViewEnv} from './contexts.js';
 import {useUiState} from './contexts.js';
-import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, Inspector, StderrOverlay, UsageOverlay} from './overlays.js';
+import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, StderrOverlay, UsageOverlay} from './overlays.js';
 import type {Overlay} from './ui-state.js';
 import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
@@ -35,12 +35,6 @@ async function open(overlay: Overlay, draw: (scroll: number) => ReactElement, op
 	const view = renderView(<WhileOpen draw={draw} />, {...options, ui: {overlay}});
 	await waitForFrame(view, text => text.trim() !== '');
 	return view;
-}
-
-function activityOf(model: Model, test: (activity: Activity) => boolean): Activity {
-	const found = model.activities.find(test);
-	if (!found) throw new Error('no such activity');
-	return found;
 }
 
 describe('the help overlay', () => {
@@ -183,52 +177,6 @@ describe('the stderr overlay', () => {
 	it('says when nothing was written', async () => {
 		const view = await open({kind: 'stderr', scroll: 0}, scroll => <StderrOverlay scroll={scroll} height={10} width={90} />);
 		expect(view.lastFrame()).toContain('Nothing was written to stderr.');
-		view.unmount();
-	});
-});
-
-describe('the inspector', () => {
-	it('shows the activity and what the tool did: an exec as its command, exit status and output', async () => {
-		const model = modelFromFixtures('real/tools.ndjson');
-		const exec = activityOf(model, activity => activity.type === 'exec');
-		const view = await open({kind: 'inspector', activityId: exec.id, scroll: 0}, scroll => <Inspector activityId={exec.id} scroll={scroll} height={40} width={90} />, {model});
-		const frame = view.lastFrame()!;
-		const lines = frame.split('\n').map(line => line.trimEnd());
-		expect(lines[0]).toBe(' Inspector');
-		expect(frame).toContain('⚡ exec · tools-expert');
-		expect(lines[lines.indexOf('Command') + 1]).toBe('wc -l notes.md');
-		expect(lines).toContain('Exit: 0');
-		expect(lines[lines.indexOf('Output (stdout and stderr) (1 line)') + 1]).toBe('4 notes.md');
-		expect(frame).not.toContain('"command": "wc"');
-		expect(frame).toContain('o write raw event to a file');
-		view.unmount();
-	});
-
-	it('writes the raw event to a file with o, and says where or why it could not', async () => {
-		const model = modelFromFixtures('real/tools.ndjson');
-		const exec = activityOf(model, activity => activity.type === 'exec');
-		const draw = (scroll: number) => <Inspector activityId={exec.id} scroll={scroll} height={20} width={90} />;
-		const written = await open({kind: 'inspector', activityId: exec.id, scroll: 0}, draw, {model, env: {exportEvent: () => '/tmp/perscope-event.json'}});
-		await written.press('o');
-		expect(written.ui.getState().message).toBe('wrote /tmp/perscope-event.json');
-		written.unmount();
-
-		const failing = await open({kind: 'inspector', activityId: exec.id, scroll: 0}, draw, {
-			model,
-			env: {
-				exportEvent: () => {
-					throw new Error('read-only file system');
-				},
-			},
-		});
-		await failing.press('o');
-		expect(failing.ui.getState().message).toBe('could not write the event: read-only file system');
-		failing.unmount();
-	});
-
-	it('says so when the activity is gone', async () => {
-		const view = await open({kind: 'inspector', activityId: 'gone', scroll: 0}, scroll => <Inspector activityId="gone" scroll={scroll} height={10} width={90} />, {model: createModel()});
-		expect(view.lastFrame()).toContain('This activity is no longer in the model.');
 		view.unmount();
 	});
 });

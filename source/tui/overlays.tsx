@@ -1,19 +1,20 @@
 import {Box, Text} from 'ink';
-import React, {useMemo} from 'react';
+import React from 'react';
 import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
 import {formatCost} from '../present/cost.js';
 import {formatCount, plural} from '../present/format.js';
-import {sanitizeBlock, sanitizeLine} from '../present/sanitize.js';
+import {sanitizeLine} from '../present/sanitize.js';
 import {iconLegend} from '../present/describe-activity.js';
-import {packItems, wrapIndented, wrapToWidth} from '../present/wrap.js';
+import {packItems, wrapToWidth} from '../present/wrap.js';
 import {padEnd} from '../present/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
-import {inspectorLines, type InspectorLine} from './inspector-lines.js';
+import type {InspectorLine} from './inspector-lines.js';
 import type {Command} from './keymap.js';
 import {keyHelp} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {Line} from './line.js';
 import {maxScroll, ScrollPanel} from './scroll-panel.js';
+import {stderrDisplayLines} from './stderr-lines.js';
 import type {UiAction} from './ui-state.js';
 
 /** Overlays take every key before the tree; scrolling keys scroll them. */
@@ -62,35 +63,6 @@ export function scrollCommand(command: Command, max: number, height: number, dis
 			// Keys that mean nothing here must not reach the tree behind the overlay.
 			return true;
 	}
-}
-
-export function Inspector({activityId, scroll, height, width}: {activityId: string; scroll: number; height: number; width: number}) {
-	const env = useViewEnv();
-	const version = useModelVersion();
-	const index = env.model.activityIndexById.get(activityId);
-	const activity = index === undefined ? undefined : env.model.activities[index];
-	const ref = activity?.ref;
-	// Re-reading the raw event is I/O: do it once per activity, not once per frame.
-	const raw = useMemo(() => (ref ? env.rawEvent(ref) : undefined), [ref, env]);
-	const lines = useMemo(
-		() => (activity ? inspectorLines(env.model, activity, raw, width) : [{text: 'This activity is no longer in the model.'}]),
-		// The lines also show what the model says around the activity (its run, its children), which changes
-		// without the activity changing: the version says when.
-		[activity, raw, width, version, env.model],
-	);
-	const dispatch = useUiDispatch();
-	useCommands(priorities.overlay + 1, command => {
-		if (command !== 'inspector.export' || !activity) return false;
-		try {
-			dispatch({type: 'setMessage', message: `wrote ${env.exportEvent(activity)}`});
-		} catch (error) {
-			dispatch({type: 'setMessage', message: `could not write the event: ${error instanceof Error ? error.message : String(error)}`});
-		}
-
-		return true;
-	});
-	useOverlayKeys(lines.length, height);
-	return <ScrollPanel title="Inspector" lines={lines} scroll={scroll} height={height} width={width} hint="↑↓ PgUp PgDn scroll · o write raw event to a file · esc close" />;
 }
 
 export function HelpOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
@@ -173,8 +145,7 @@ export function StderrOverlay({scroll, height, width}: {scroll: number; height: 
 	for (const source of sources) {
 		if (source.stderrCount === 0) continue;
 		lines.push({text: sanitizeLine(`${source.label}: ${plural(source.stderrCount, 'line')}${source.stderrCount > source.stderr.length ? ` (the last ${source.stderr.length} kept)` : ''}`), tone: 'heading'});
-		// A stack trace reads by its indentation, and its long lines are wrapped rather than cut.
-		for (const line of source.stderr) for (const block of sanitizeBlock(line).split('\n')) for (const text of wrapIndented(block, Math.max(10, width - 1))) lines.push({text});
+		for (const text of stderrDisplayLines(source.stderr, width)) lines.push({text});
 	}
 
 	if (lines.length === 0) lines.push({text: 'Nothing was written to stderr.', tone: 'dim'});

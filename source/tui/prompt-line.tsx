@@ -71,7 +71,7 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 }
 
 /** The shell's editing keys (readline's emacs bindings), as far as a terminal tells them apart. */
-function lineEditFor(input: string, key: Key, line: Line): LineEdit | undefined {
+export function lineEditFor(input: string, key: Key, line: Line): LineEdit | undefined {
 	if (key.leftArrow) return key.ctrl || key.meta ? {type: 'wordLeft'} : {type: 'left'};
 	if (key.rightArrow) return key.ctrl || key.meta ? {type: 'wordRight'} : {type: 'right'};
 	if (key.home) return {type: 'home'};
@@ -132,7 +132,7 @@ export function PromptLine({width}: {width: number}) {
 }
 
 /** The text with its cursor, or all of it marked when it is selected (the next key typed replaces it). */
-function PromptText({line}: {line: Line}) {
+export function PromptText({line}: {line: Line}) {
 	if (line.selected) {
 		return (
 			<>

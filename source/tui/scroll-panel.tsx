@@ -3,7 +3,7 @@ import React from 'react';
 import type {InspectorLine} from './inspector-lines.js';
 import {Line} from './line.js';
 
-const tones = {
+export const tones = {
 	heading: {bold: true, color: 'cyan'},
 	label: {color: undefined},
 	error: {color: 'red'},

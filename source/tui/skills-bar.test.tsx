@@ -25,7 +25,12 @@ describe('the skills bar', () => {
 	});
 
 	it('shows how long each skill took to connect and how many stderr lines it wrote', async () => {
-		expect(await bar(upTo(16))).toMatch(/^skills ● @perstack\/base 37ms {2}● fetch 746ms ⚠2 {2}/);
+		expect(await bar(upTo(16))).toMatch(/^skills ● @perstack\/base 37ms {2}● fetch 746ms ⚠2 {2}S: details {2}/);
+	});
+
+	it('says where to read the stderr lines once a skill wrote some, and only then', async () => {
+		expect(await bar(upTo(13))).not.toContain('S: details');
+		expect(await bar(upTo(14))).toMatch(/● @perstack\/base 37ms {2}◌ fetch starting ⚠1 {2}S: details {2}🐳 runtime/);
 	});
 
 	it('counts what the proxy allowed and blocked, naming the last domain blocked', async () => {

@@ -4,8 +4,8 @@ import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useViewEnv} from './contexts.js';
 import {Line} from './line.js';
+import {skillGlyph} from './skills-lines.js';
 
-const skillGlyph = {starting: '◌', connected: '●', disconnected: '○'} as const;
 const skillColor = {starting: 'yellow', connected: 'green', disconnected: 'gray'} as const;
 
 export function hasStatusBar(model: Model): boolean {
@@ -28,6 +28,8 @@ export function SkillsBar({width}: {width: number}) {
 					{'  '}
 				</Text>
 			))}
+			{/* ⚠N asks what was written: say where to read it, next to it, where a full bar does not cut it. */}
+			{skills.some(skill => skill.stderrCount > 0) ? <Text color="gray">S: details{'  '}</Text> : null}
 			{[...model.docker.values()].map(docker => (
 				<Text key={`docker:${docker.service}`} color="gray">
 					🐳 {sanitizeLine(docker.service)} {sanitizeLine(docker.status ?? docker.stage ?? '')}

@@ -13,6 +13,7 @@ export type Overlay =
 	| {kind: 'help'; scroll: number}
 	| {kind: 'diagnostics'; scroll: number}
 	| {kind: 'stderr'; scroll: number}
+	| {kind: 'skills'; scroll: number}
 	| {kind: 'usage'; scroll: number}
 	| {kind: 'timeline'; scroll: number}
 	| {kind: 'confirmQuit'};
@@ -68,7 +69,7 @@ export type UiAction =
 	| {type: 'collapseAll'}
 	| {type: 'setFollow'; follow: boolean}
 	| {type: 'openInspector'; activityId: string}
-	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'stderr' | 'usage' | 'timeline' | 'confirmQuit'}
+	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'stderr' | 'skills' | 'usage' | 'timeline' | 'confirmQuit'}
 	| {type: 'setFilter'; filter: Filter}
 	| {type: 'setSearch'; query: string; current?: number | undefined}
 	/** `selected`: the text is offered for replacement (a prompt reopened with its last text). */

@@ -81,7 +81,7 @@ describe.skipIf(!hasTmux())('a log that tries to take over the terminal', () => 
 				await tty.waitFor('Inspector');
 				tty.keys('G');
 				// Scrolled to its last line ("62–94 of 94"): the raw event has been drawn.
-				await tty.waitFor(/–(\d+) of \1 /);
+				await tty.waitFor(/–(\d+) of \1\b/);
 				tty.keys('Escape');
 				await tty.waitFor(screen => !screen.includes('Inspector'));
 				inspected++;
@@ -103,6 +103,7 @@ describe.skipIf(!hasTmux())('a log that tries to take over the terminal', () => 
 			['?', 'Help'],
 			['d', 'Diagnostics (3 bad lines)'],
 			['s', 'stderr'],
+			['S', 'Skills ('],
 			['u', 'Token usage per expert'],
 		] as const) {
 			tty.keys(key);

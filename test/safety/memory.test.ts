@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/load/ingest.js';
-import {maxSkillStderrLineLength, maxSkillStderrLines, maxStoredDiagnostics, maxUnknownTypes, otherUnknownTypes} from '../../source/model/state.js';
+import {maxSkillStderrLineLength, maxSkillStderrLines, maxSkillTransitions, maxStoredDiagnostics, maxUnknownTypes, otherUnknownTypes} from '../../source/model/state.js';
 import {capText, TextAccumulator} from '../../source/model/text-accumulator.js';
 import {megabyte, settledHeap} from './heap.js';
 
@@ -114,6 +114,23 @@ describe('what the model keeps', () => {
 		expect(skill?.stderr).toHaveLength(maxSkillStderrLines);
 		expect(skill?.stderr.at(-1)?.startsWith('4999 ')).toBe(true);
 		expect(Math.max(...(skill?.stderr ?? []).map(text => text.length))).toBeLessThanOrEqual(maxSkillStderrLineLength + 1);
+	});
+
+	it('keeps the last states of a skill that reconnects again and again, and counts them all', () => {
+		const ingest = new Ingest({maxLineBytes: 64 * megabyte});
+		const lines = function* () {
+			for (let i = 0; i < 2000; i++) {
+				yield line('skillConnected', {skillName: 'flaky', totalDurationMs: i});
+				yield line('skillDisconnected', {skillName: 'flaky'});
+			}
+		};
+
+		feed(ingest, lines());
+		const skill = ingest.model.skills.get('flaky');
+		expect(skill?.transitionCount).toBe(4000);
+		expect(skill?.transitions).toHaveLength(maxSkillTransitions);
+		expect(skill?.transitions.at(-2)).toMatchObject({state: 'connected', connectMs: 1999});
+		expect(skill?.transitions.at(-1)).toMatchObject({state: 'disconnected', connectMs: undefined});
 	});
 
 	it('counts every bad line but keeps a bounded list of them', () => {

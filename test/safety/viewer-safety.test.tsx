@@ -54,6 +54,8 @@ describe('the interactive viewer over the same log', () => {
 			const isActivity = selected !== '' && !/^›\s*([▾▸]|job )/.test(selected);
 			if (isActivity) {
 				await app.press(keys.enter);
+				// Every folded block unfolded: the whole of each is drawn through the same making-safe.
+				await app.press('e');
 				for (let page = 0; page < 12; page++) await app.press(keys.pageDown);
 				checkFrames(`inspector from row ${row}: ${selected}`);
 				await app.press(keys.escape);
@@ -66,7 +68,7 @@ describe('the interactive viewer over the same log', () => {
 		}
 
 		expect(inspected).toBeGreaterThanOrEqual(15);
-		for (const overlay of ['d', 's', 'u', 't', '?']) {
+		for (const overlay of ['d', 's', 'S', 'u', 't', '?']) {
 			await app.press(overlay);
 			for (let page = 0; page < 5; page++) await app.press(keys.pageDown);
 			checkFrames(`overlay ${overlay}`);

@@ -1,0 +1,63 @@
+import type {InspectorLine} from './inspector-lines.js';
+
+/*
+ * `/` inside the inspector: where a query occurs in the lines the inspector shows, and moving between the
+ * places. Pure, so the view only keeps the query and which match is current.
+ */
+
+/** One place the query occurs: the line, and where in its text (UTF-16 offsets, as `String.slice` takes). */
+export type FindMatch = {line: number; start: number; end: number};
+
+function escapeRegExp(text: string): string {
+	return text.replaceAll(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
+}
+
+/** Every occurrence of `query` in `lines`, ignoring case, top to bottom; none for an empty query. */
+export function findMatches(lines: readonly InspectorLine[], query: string): FindMatch[] {
+	if (query === '') return [];
+	// A regular expression ignores case without changing lengths, which lower-casing both sides can (`İ`).
+	const pattern = new RegExp(escapeRegExp(query), 'giu');
+	const matches: FindMatch[] = [];
+	for (const [line, {text}] of lines.entries()) {
+		for (const found of text.matchAll(pattern)) matches.push({line, start: found.index, end: found.index + found[0].length});
+	}
+
+	return matches;
+}
+
+/** The first match on or below line `from`, wrapping to the top: where an incremental search lands. */
+export function firstMatchFrom(matches: readonly FindMatch[], from: number): number | undefined {
+	if (matches.length === 0) return undefined;
+	const index = matches.findIndex(match => match.line >= from);
+	return index === -1 ? 0 : index;
+}
+
+/** The next (`1`) or previous (`-1`) match after `current`, wrapping round at either end. */
+export function stepFind(count: number, current: number | undefined, direction: 1 | -1): number | undefined {
+	if (count === 0) return undefined;
+	if (current === undefined) return direction === 1 ? 0 : count - 1;
+	return (((current + direction) % count) + count) % count;
+}
+
+/**
+ * The scroll that shows line `line` in a window `height` lines high: unchanged when it is in sight already,
+ * else with the line a third of the way down, so what leads up to it shows too.
+ */
+export function revealLine(line: number, scroll: number, height: number, max: number): number {
+	if (line >= scroll && line < scroll + height) return scroll;
+	return Math.max(0, Math.min(max, line - Math.floor(height / 3)));
+}
+
+/** A line's text cut where matches start and end, for drawing them highlighted; `current` is the match `n` is on. */
+export function highlightSegments(text: string, matches: readonly FindMatch[], current: FindMatch | undefined): Array<{text: string; match: 'none' | 'other' | 'current'}> {
+	const segments: Array<{text: string; match: 'none' | 'other' | 'current'}> = [];
+	let at = 0;
+	for (const match of matches) {
+		if (match.start > at) segments.push({text: text.slice(at, match.start), match: 'none'});
+		segments.push({text: text.slice(match.start, match.end), match: match === current ? 'current' : 'other'});
+		at = match.end;
+	}
+
+	if (at < text.length) segments.push({text: text.slice(at), match: 'none'});
+	return segments;
+}
