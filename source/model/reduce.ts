@@ -1,4 +1,5 @@
 import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
+import {noMessageLines, rememberMessageLine} from './message-lines.js';
 import {addEndedStep, appended, setStepRecord, setStream, sharedEndedSteps, sharedStepsByNumber, sharedStreams} from './run-collections.js';
 import {addUsage, zeroUsage} from './usage.js';
 import {
@@ -209,6 +210,8 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		steps: [],
 		stepsByNumber: sharedStepsByNumber,
 		streams: sharedStreams,
+		messageLines: noMessageLines,
+		messageSource: undefined,
 		rev: 0,
 	};
 	model.runs.set(runId, run);
@@ -639,6 +642,7 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 	if (event.dialect === 'drover') addEndedStep(run, step);
 	const record = stepRecord(run, step);
 	record.startedAt = record.startedAt ?? event.timestamp;
+	if (event.dialect === 'perstack') rememberMessageLine(run, step, event.ref, false);
 }
 
 function stepRecord(run: Run, step: number): StepRecord {
@@ -664,7 +668,11 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
 
-	if (step !== undefined) recordStep(run, step, event);
+	if (step !== undefined) {
+		recordStep(run, step, event);
+		if (event.dialect === 'perstack') rememberMessageLine(run, step, event.ref, true);
+	}
+
 	settleRun(model, run);
 
 	switch (event.ending) {

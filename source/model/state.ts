@@ -177,6 +177,14 @@ export type Run = {
 	stepsByNumber: Map<number, StepRecord>;
 	/** Streams of the latest few steps, by step; older ones are dropped once their text is in activities. */
 	streams: Map<number, StepStream>;
+	/**
+	 * Where each step's messages can be read again (they are never kept): per step, flat, `step, line, offset`
+	 * of the line that holds them (the step's end, else its `startGeneration`), in `messageSource`. See
+	 * message-lines.ts.
+	 */
+	messageLines: number[];
+	/** The source of the latest line in `messageLines` (a run's lines come from one input; a job directory's from one folder). */
+	messageSource: string | undefined;
 	/** Changes whenever anything about the run changes, so views can skip unchanged panes. */
 	rev: number;
 };
