@@ -33,6 +33,7 @@ export type Command =
 	| 'filter.open'
 	| 'filter.errors'
 	| 'filter.clearAll'
+	| 'conversation.open'
 	| 'timeline.toggle'
 	| 'usage.open'
 	| 'inspector.export'
@@ -99,6 +100,8 @@ export function commandFor(input: string, key: Key): Command | undefined {
 		case 'x':
 			return 'filter.errors';
 		case 'c':
+			return 'conversation.open';
+		case 'C':
 			return 'filter.clearAll';
 		case 't':
 			return 'timeline.toggle';
@@ -128,11 +131,12 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['/', 'search activity text (n / N: next / previous match, esc clears)'],
 	[':', 'filter: type:exec expert:NAME run:ID errors step:10-20 text, -term negates'],
 	['x', 'errors only, on / off'],
-	['c', 'clear every filter (:, x, --filter) and the search'],
+	['C', 'clear every filter (:, x, --filter) and the search'],
 	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
 	['', 'reopened, the last text is selected: typing replaces it'],
 	['t', 'timeline: one row per step, child runs nested (esc back)'],
 	['u', 'token usage per expert'],
+	['c', 'conversation: what the model was given and answered at the step of the activity (a run: its last step)'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
 	['space  + / -', 'with --replay: pause, faster / slower'],
 	['d', 'diagnostics: lines that could not be read'],

@@ -15,6 +15,8 @@ export type Overlay =
 	| {kind: 'stderr'; scroll: number}
 	| {kind: 'usage'; scroll: number}
 	| {kind: 'timeline'; scroll: number}
+	/** What the model was given and answered at a step of a run (conversation-view.tsx). */
+	| {kind: 'conversation'; runId: string; step: number; scroll: number}
 	| {kind: 'confirmQuit'};
 
 export type UiState = {
@@ -68,6 +70,7 @@ export type UiAction =
 	| {type: 'collapseAll'}
 	| {type: 'setFollow'; follow: boolean}
 	| {type: 'openInspector'; activityId: string}
+	| {type: 'openConversation'; runId: string; step: number}
 	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'stderr' | 'usage' | 'timeline' | 'confirmQuit'}
 	| {type: 'setFilter'; filter: Filter}
 	| {type: 'setSearch'; query: string; current?: number | undefined}
@@ -134,6 +137,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 			return {...state, follow: action.follow};
 		case 'openInspector':
 			return {...state, overlay: {kind: 'inspector', activityId: action.activityId, scroll: 0}};
+		case 'openConversation':
+			return {...state, overlay: {kind: 'conversation', runId: action.runId, step: action.step, scroll: 0}};
 		case 'openOverlay':
 			return {...state, overlay: action.overlay === 'confirmQuit' ? {kind: 'confirmQuit'} : {kind: action.overlay, scroll: 0}};
 		case 'scrollOverlay':

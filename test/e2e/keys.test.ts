@@ -89,7 +89,7 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 		await tty.waitFor(/^\/vitest +1\/7 matches/m);
 		tty.keys('Enter', 'x');
 		await tty.waitFor('filter errors');
-		tty.keys('c');
+		tty.keys('C');
 		const cleared = await tty.waitFor('filter and search cleared');
 		expect(cleared).not.toContain('filter errors');
 		expect(cleared).not.toMatch(/\/vitest \d/);
