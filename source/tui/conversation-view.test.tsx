@@ -3,8 +3,12 @@ import React from 'react';
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {settle, waitForFrame} from '../../test/helpers/app.js';
-import {fixturePath, modelFromFixtures, runByExpert} from '../../test/helpers/load.js';
+import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
+import {describeUnsafe, unsafeForTerminal} from '../../test/fuzz/invariants.js';
+import {hostileConversationLines} from '../../test/helpers/hostile-conversation.js';
+import {keys} from '../../test/helpers/app.js';
 import type {EventRef} from '../model/events.js';
+import type {Model} from '../model/state.js';
 import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
 import {initialUiState} from './ui-state.js';
@@ -19,8 +23,8 @@ function lineAt(ref: EventRef): string {
 	return bytes.toString('utf8', ref.offset, end === -1 ? bytes.length : end);
 }
 
-function open(options: {selectedKey?: string; rawEvent?: (ref: EventRef) => string | undefined; rows?: number} = {}) {
-	const model = modelFromFixtures(fixture);
+function open(options: {selectedKey?: string; rawEvent?: (ref: EventRef) => string | undefined; model?: Model} = {}) {
+	const model = options.model ?? modelFromFixtures(fixture);
 	const store = new ViewStore(model);
 	const env: ViewEnv = {
 		store,
@@ -83,6 +87,19 @@ describe('the conversation overlay (c)', () => {
 		await press('c');
 		const frame = await waitForFrame(view, frame => frame.includes('Conversation ·'));
 		expect(frame).toContain('are no longer available');
+		view.unmount();
+	});
+
+	it('draws nothing a terminal would act on, whatever the messages hold', async () => {
+		const lines = hostileConversationLines();
+		const {view, press} = open({model: modelFromText(lines.join('\n')), rawEvent: ref => lines[ref.line - 1]});
+		await settle();
+		await press('c');
+		await waitForFrame(view, frame => frame.includes('Conversation ·'));
+		for (let page = 0; page < 6; page++) await press(keys.pageDown);
+		const frames = view.frames.join('\n');
+		expect(unsafeForTerminal.test(frames), describeUnsafe(frames)).toBe(false);
+		expect(frames).toContain('<thinking>␛[31mRED');
 		view.unmount();
 	});
 });

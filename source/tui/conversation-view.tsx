@@ -1,6 +1,7 @@
 import React, {useMemo} from 'react';
 import {messageLineOf} from '../model/message-lines.js';
 import {conversationLines, gutter, type ConversationLine} from '../present/conversation.js';
+import {sanitizeLine} from '../present/sanitize.js';
 import {wrapIndented} from '../present/wrap.js';
 import {useModelVersion, useUiDispatch, useViewEnv} from './contexts.js';
 import type {InspectorLine} from './inspector-lines.js';
@@ -30,7 +31,7 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 	const lines = useMemo(() => panelLines(raw, {runId, expertKey, step, line, where: source !== undefined}, width), [raw, runId, expertKey, step, line, source, width]);
 	const dispatch = useUiDispatch();
 	useCommands(priorities.overlay, command => scrollCommand(command, maxScroll(lines.length, height), height, dispatch));
-	return <ScrollPanel title={`Conversation · ${expertKey} · step ${step}`} lines={lines} scroll={scroll} height={height} width={width} hint="+ new at this step · ↑↓ PgUp PgDn scroll · esc close" />;
+	return <ScrollPanel title={sanitizeLine(`Conversation · ${expertKey} · step ${step}`)} lines={lines} scroll={scroll} height={height} width={width} hint="+ new at this step · ↑↓ PgUp PgDn scroll · esc close" />;
 }
 
 type Target = {runId: string; expertKey: string; step: number; line: number; where: boolean};

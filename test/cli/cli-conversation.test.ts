@@ -7,6 +7,8 @@ import {describe, expect, it} from 'vitest';
 import {conversationLines, conversationText} from '../../source/present/conversation.js';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
 import {fixturePath} from '../helpers/load.js';
+import {describeUnsafe, unsafeForTerminal} from '../fuzz/invariants.js';
+import {hostileConversationLines} from '../helpers/hostile-conversation.js';
 
 /*
  * `perscope --conversation RUN[@STEP] FILE` against the real logs: what it prints is checked against the
@@ -123,5 +125,15 @@ describe('perscope --conversation', () => {
 		expect(run(['--conversation', 'abc@x', fixturePath(tools)])).toMatchObject({code: 2, stderr: 'perscope: --conversation: the step after "@" must be a whole number, as in abc@12 (see perscope --help)\n'});
 		expect(run(['--conversation', '@3', fixturePath(tools)]).code).toBe(2);
 		expect(run(['--conversation', 'abc', '--summary', fixturePath(tools)])).toMatchObject({code: 2, stderr: "perscope: --conversation prints one step's conversation; it cannot be combined with --summary (see perscope --help)\n"});
+	});
+
+	it('writes nothing a terminal would act on, whatever the messages hold', () => {
+		const result = run(['--conversation', 'run-'], Buffer.from(hostileConversationLines().join('\n') + '\n'));
+		expect(result.code).toBe(0);
+		expect(unsafeForTerminal.test(result.stdout), describeUnsafe(result.stdout)).toBe(false);
+		// Shown, not dropped: what the agent wrote stays readable.
+		expect(result.stdout).toContain('<thinking>␛[31mRED');
+		expect(result.stdout).toContain('<argValue>\\u001b[31mRED');
+		expect(result.stdout).toContain('+       "script": |');
 	});
 });
