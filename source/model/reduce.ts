@@ -1,5 +1,5 @@
 import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
-import {noMessageLines, rememberMessageLine} from './message-lines.js';
+import {rememberMessageLine} from './message-lines.js';
 import {addEndedStep, appended, setStepRecord, setStream, sharedEndedSteps, sharedStepsByNumber, sharedStreams} from './run-collections.js';
 import {addUsage, zeroUsage} from './usage.js';
 import {
@@ -210,7 +210,6 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		steps: [],
 		stepsByNumber: sharedStepsByNumber,
 		streams: sharedStreams,
-		messageLines: noMessageLines,
 		messageSource: undefined,
 		rev: 0,
 	};
@@ -642,13 +641,13 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 	if (event.dialect === 'drover') addEndedStep(run, step);
 	const record = stepRecord(run, step);
 	record.startedAt = record.startedAt ?? event.timestamp;
-	if (event.dialect === 'perstack') rememberMessageLine(run, step, event.ref, false);
+	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, false);
 }
 
 function stepRecord(run: Run, step: number): StepRecord {
 	let record = run.stepsByNumber.get(step);
 	if (!record) {
-		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined};
+		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined, messageLine: 0, messageOffset: 0};
 		run.steps = appended(run.steps, record);
 		setStepRecord(run, step, record);
 	}
@@ -668,11 +667,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
 
-	if (step !== undefined) {
-		recordStep(run, step, event);
-		if (event.dialect === 'perstack') rememberMessageLine(run, step, event.ref, true);
-	}
-
+	if (step !== undefined) recordStep(run, step, event);
 	settleRun(model, run);
 
 	switch (event.ending) {
@@ -719,6 +714,7 @@ function recordStep(run: Run, step: number, event: EventOf<'stepEnd'>): void {
 	record.usage = event.stepUsage ?? record.usage;
 	record.checkpointId = event.checkpoint.id ?? record.checkpointId;
 	record.status = event.checkpoint.status;
+	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, true);
 }
 
 /** A stop by delegation names its delegates; make sure each has an activity even if callDelegate was lost. */

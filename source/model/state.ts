@@ -107,6 +107,13 @@ export type StepRecord = {
 	usage: Usage | undefined;
 	checkpointId: string | undefined;
 	status: RunStatus | undefined;
+	/**
+	 * Where the step's messages can be read again (they are never kept): the line, 0 when none was seen, and its
+	 * byte offset in the run's `messageSource`. See message-lines.ts. Set in the literal that makes a record
+	 * (reduce.ts), so they cost two fields and no object.
+	 */
+	messageLine?: number;
+	messageOffset?: number;
 };
 
 export type StepStream = {
@@ -178,12 +185,9 @@ export type Run = {
 	/** Streams of the latest few steps, by step; older ones are dropped once their text is in activities. */
 	streams: Map<number, StepStream>;
 	/**
-	 * Where each step's messages can be read again (they are never kept): per step, flat, `step, line, offset`
-	 * of the line that holds them (the step's end, else its `startGeneration`), in `messageSource`. See
-	 * message-lines.ts.
+	 * The source of the lines its step records point to for their messages (`StepRecord.messageLine`): a run's
+	 * events come from one input (in a job directory, from one folder of event files).
 	 */
-	messageLines: number[];
-	/** The source of the latest line in `messageLines` (a run's lines come from one input; a job directory's from one folder). */
 	messageSource: string | undefined;
 	/** Changes whenever anything about the run changes, so views can skip unchanged panes. */
 	rev: number;
