@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {conversationLines, conversationText, foldHead, foldTail, maxLineChars, systemPromptLines} from './conversation.js';
+import {conversationLines, conversationText, foldHead, foldTail, maxLineChars, maxUnfoldedLineChars, systemPromptLines} from './conversation.js';
 
 const heading = {runId: 'run-1', expertKey: 'writer', step: 2, where: 'line 7'};
 
@@ -136,5 +136,18 @@ describe('conversationLines', () => {
 		expect(texts).toContain('  plain');
 		expect(texts).toContain('  call ? · ?');
 		expect(texts).toContain('#6 ?');
+	});
+
+	it('unfolded, shows the whole system prompt and every line of a long content, and cuts only a very long line', () => {
+		const prompt = Array.from({length: 50}, (_, index) => `rule ${index + 1}`).join('\n');
+		const file = Array.from({length: 1000}, (_, index) => `line ${index + 1}`).join('\n');
+		const given = [{type: 'instructionMessage', id: 's', contents: [text(prompt, 's')]}, {type: 'userMessage', id: 'u', contents: [text(file, 'f'), text('z'.repeat(50_000), 'z')]}];
+		const texts = conversationLines(stepEnd(given, []), heading, {unfolded: true}).map(line => line.text);
+		expect(texts).toContain('  rule 50');
+		expect(texts).toContain('  line 500');
+		expect(texts.filter(line => line.includes('lines left out'))).toEqual([]);
+		const cut = texts.find(line => line.includes('characters left out'));
+		expect(cut?.length).toBeLessThan(maxUnfoldedLineChars + 100);
+		expect(cut?.length).toBeGreaterThan(maxUnfoldedLineChars / 2);
 	});
 });

@@ -38,9 +38,21 @@ export const foldTail = 10;
 export const maxLineChars = 2000;
 const lineHeadChars = 1500;
 const lineTailChars = 300;
+/** Unfolded (the viewer's `e`), every line is shown, and only a line longer than this is cut. */
+export const maxUnfoldedLineChars = 20_000;
+
+/** `unfolded`: nothing folded to its head and tail; only a line over `maxUnfoldedLineChars` is cut. */
+export type ConversationOptions = {unfolded?: boolean};
+
+/** How the contents are folded, passed down to every message. */
+type Fold = {lines: boolean; lineChars: number; headChars: number; tailChars: number};
+
+const foldedContents: Fold = {lines: true, lineChars: maxLineChars, headChars: lineHeadChars, tailChars: lineTailChars};
+const unfoldedContents: Fold = {lines: false, lineChars: maxUnfoldedLineChars, headChars: maxUnfoldedLineChars - 2000, tailChars: 1000};
 
 /** The conversation of the step whose messages `raw` holds; a line that holds none says so. */
-export function conversationLines(raw: string, heading: ConversationHeading): ConversationLine[] {
+export function conversationLines(raw: string, heading: ConversationHeading, options: ConversationOptions = {}): ConversationLine[] {
+	const fold = options.unfolded === true ? unfoldedContents : foldedContents;
 	let event: unknown;
 	try {
 		event = JSON.parse(raw);
@@ -64,11 +76,11 @@ export function conversationLines(raw: string, heading: ConversationHeading): Co
 		out.push(usageLine(field(step, 'usage')));
 		out.push(dim(`given to the model: ${plural(given.length, 'message')}${newInput > 0 ? ` (${newInput} new at this step)` : ''} · added by the step: ${plural(added.length, 'message')} · lines new at this step are marked +`));
 		out.push(blank(), section('── given to the model ──'));
-		for (const [index, message] of given.entries()) out.push(...messageLines(message, index + 1, inputIds.has(stringField(message, 'id') ?? '')));
+		for (const [index, message] of given.entries()) out.push(...messageLines(message, index + 1, inputIds.has(stringField(message, 'id') ?? ''), fold));
 		if (given.length === 0) out.push(dim('(no messages)'));
 		const called = added.some(message => stringField(message, 'type') === 'expertMessage');
 		out.push(blank(), {text: called ? '── new at this step: the answer and its tools’ results ──' : '── new at this step (the model was not called: tool results only) ──', isNew: true, tone: 'heading'});
-		for (const [index, message] of added.entries()) out.push(...messageLines(message, given.length + index + 1, true));
+		for (const [index, message] of added.entries()) out.push(...messageLines(message, given.length + index + 1, true, fold));
 		if (added.length === 0) out.push({text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'});
 		return out;
 	}
@@ -76,7 +88,7 @@ export function conversationLines(raw: string, heading: ConversationHeading): Co
 	if (Array.isArray(generationMessages)) {
 		out.push(dim(`given to the model: ${plural(generationMessages.length, 'message')} · the step has not ended in the log: no answer yet`));
 		out.push(blank(), section('── given to the model ──'));
-		for (const [index, message] of generationMessages.entries()) out.push(...messageLines(message, index + 1, false));
+		for (const [index, message] of generationMessages.entries()) out.push(...messageLines(message, index + 1, false, fold));
 		return out;
 	}
 
@@ -116,33 +128,33 @@ const roles: Readonly<Record<string, string>> = {
 	toolMessage: 'tool',
 };
 
-function messageLines(message: unknown, number: number, isNew: boolean): ConversationLine[] {
+function messageLines(message: unknown, number: number, isNew: boolean, fold: Fold): ConversationLine[] {
 	const type = stringField(message, 'type') ?? '?';
 	const role = roles[type] ?? sanitizeLine(type);
 	const contents = field(message, 'contents');
 	const body: string[] = [];
-	if (typeof contents === 'string') body.push(...block(contents, '  '));
-	else if (Array.isArray(contents)) for (const part of contents) body.push(...partLines(part, '  ', type === 'instructionMessage'));
+	if (typeof contents === 'string') body.push(...block(contents, '  ', fold));
+	else if (Array.isArray(contents)) for (const part of contents) body.push(...partLines(part, '  ', type === 'instructionMessage', fold));
 	const lines = [{text: `#${number} ${role}`, isNew, tone: 'heading' as const}, ...body.map(text => ({text, isNew}))];
 	return lines;
 }
 
-function partLines(part: unknown, indent: string, isSystem: boolean): string[] {
+function partLines(part: unknown, indent: string, isSystem: boolean, fold: Fold): string[] {
 	const type = stringField(part, 'type');
 	switch (type) {
 		case 'textPart':
-			return isSystem ? systemPrompt(stringField(part, 'text') ?? '', indent) : block(stringField(part, 'text') ?? '', indent);
+			return isSystem && fold.lines ? systemPrompt(stringField(part, 'text') ?? '', indent, fold) : block(stringField(part, 'text') ?? '', indent, fold);
 		case 'thinkingPart':
-			return [`${indent}thinking`, ...block(stringField(part, 'thinking') ?? '', `${indent}  `)];
+			return [`${indent}thinking`, ...block(stringField(part, 'thinking') ?? '', `${indent}  `, fold)];
 		case 'toolCallPart':
 			return [
 				indent + sanitizeLine(`call ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`),
-				...folded(prettyJsonLines(field(part, 'args')).flatMap(line => sanitizeBlock(line).split('\n')), `${indent}  `),
+				...folded(prettyJsonLines(field(part, 'args')).flatMap(line => sanitizeBlock(line).split('\n')), `${indent}  `, fold),
 			];
 		case 'toolResultPart': {
 			const contents = field(part, 'contents');
 			const parts = Array.isArray(contents) ? contents : [];
-			return [indent + sanitizeLine(`result of ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`), ...parts.flatMap(inner => partLines(inner, `${indent}  `, false))];
+			return [indent + sanitizeLine(`result of ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`), ...parts.flatMap(inner => partLines(inner, `${indent}  `, false, fold))];
 		}
 
 		case undefined:
@@ -166,18 +178,19 @@ function attachment(part: unknown, type: string | undefined, indent: string): st
 	return indent + sanitizeLine(`[${type ?? 'part'}${details.length > 0 ? `: ${details.join(', ')}` : ''}]`);
 }
 
-function systemPrompt(text: string, indent: string): string[] {
+function systemPrompt(text: string, indent: string, fold: Fold): string[] {
 	const lines = splitLines(text);
-	if (lines.length <= systemPromptLines + 1) return lines.map(line => indent + cutLine(line));
-	return [...lines.slice(0, systemPromptLines).map(line => indent + cutLine(line)), `${indent}${foldMarker(lines.length - systemPromptLines)} (the rest of the system prompt)`];
+	if (lines.length <= systemPromptLines + 1) return lines.map(line => indent + cutLine(line, fold));
+	return [...lines.slice(0, systemPromptLines).map(line => indent + cutLine(line, fold)), `${indent}${foldMarker(lines.length - systemPromptLines)} (the rest of the system prompt)`];
 }
 
-function block(text: string, indent: string): string[] {
-	return folded(splitLines(text), indent);
+function block(text: string, indent: string, fold: Fold): string[] {
+	return folded(splitLines(text), indent, fold);
 }
 
-function folded(lines: string[], indent: string): string[] {
-	return foldHeadTail(lines.map(line => cutLine(line)), foldHead, foldTail).map(line => indent + line);
+function folded(lines: string[], indent: string, fold: Fold): string[] {
+	const cut = lines.map(line => cutLine(line, fold));
+	return (fold.lines ? foldHeadTail(cut, foldHead, foldTail) : cut).map(line => indent + line);
 }
 
 function splitLines(text: string): string[] {
@@ -185,11 +198,11 @@ function splitLines(text: string): string[] {
 }
 
 /** A line of one long run of characters (minified JSON, base64) keeps its start and end. */
-function cutLine(line: string): string {
-	if (line.length <= maxLineChars) return line;
+function cutLine(line: string, fold: Fold): string {
+	if (line.length <= fold.lineChars) return line;
 	// Cut between characters, never inside a surrogate pair (half a pair has no glyph).
-	const head = pairSafe(line, lineHeadChars);
-	const tail = pairSafe(line, line.length - lineTailChars);
+	const head = pairSafe(line, fold.headChars);
+	const tail = pairSafe(line, line.length - fold.tailChars);
 	return `${line.slice(0, head)} … ${tail - head} characters left out … ${line.slice(tail)}`;
 }
 

@@ -66,6 +66,13 @@ describe('the conversation overlay (c)', () => {
 		expect(end).toContain('+     {"output":"4 notes.md\\n"}');
 		await opened.press('\u001B[5~');
 		expect(await waitForFrame(opened.view, frame => frame.includes('+ ── new at this step: the answer and its tools’ results ──'))).toMatch(/^\+ #9 assistant/m);
+		// e unfolds long contents (here the system prompt) and folds them again.
+		await opened.press('g');
+		await opened.press('e');
+		const unfolded = await waitForFrame(opened.view, frame => frame.includes('Conversation · tools-expert · step 4 · unfolded'));
+		expect(unfolded).not.toContain('(the rest of the system prompt)');
+		await opened.press('e');
+		expect(await waitForFrame(opened.view, frame => frame.includes('(the rest of the system prompt)'))).not.toContain('· unfolded');
 		await opened.press('\u001B');
 		await waitForFrame(opened.view, frame => !frame.includes('Conversation ·') && frame.includes('wc'));
 		opened.view.unmount();

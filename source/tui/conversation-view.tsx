@@ -1,4 +1,4 @@
-import React, {useMemo} from 'react';
+import React, {useMemo, useState} from 'react';
 import {messageLineOf} from '../model/message-lines.js';
 import {conversationLines, gutter, type ConversationLine} from '../present/conversation.js';
 import {sanitizeLine} from '../present/sanitize.js';
@@ -28,15 +28,23 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 		[source, step, line, offset, read, env],
 	);
 	const expertKey = run?.expertKey ?? '?';
-	const lines = useMemo(() => panelLines(raw, {runId, expertKey, step, line, where: source !== undefined}, width), [raw, runId, expertKey, step, line, source, width]);
+	// `e`: long contents in full instead of their head and tail.
+	const [unfolded, setUnfolded] = useState(false);
+	const lines = useMemo(() => panelLines(raw, {runId, expertKey, step, line, where: source !== undefined}, width, unfolded), [raw, runId, expertKey, step, line, source, width, unfolded]);
 	const dispatch = useUiDispatch();
+	useCommands(priorities.overlay + 1, command => {
+		if (command !== 'tree.expandAll') return false;
+		setUnfolded(value => !value);
+		return true;
+	});
 	useCommands(priorities.overlay, command => scrollCommand(command, maxScroll(lines.length, height), height, dispatch));
-	return <ScrollPanel title={sanitizeLine(`Conversation · ${expertKey} · step ${step}`)} lines={lines} scroll={scroll} height={height} width={width} hint="+ new at this step · ↑↓ PgUp PgDn scroll · esc close" />;
+	const hint = `+ new at this step · e ${unfolded ? 'fold long contents' : 'unfold long contents'} · ↑↓ PgUp PgDn scroll · esc close`;
+	return <ScrollPanel title={sanitizeLine(`Conversation · ${expertKey} · step ${step}${unfolded ? ' · unfolded' : ''}`)} lines={lines} scroll={scroll} height={height} width={width} hint={hint} />;
 }
 
 type Target = {runId: string; expertKey: string; step: number; line: number; where: boolean};
 
-function panelLines(raw: string | undefined, target: Target, width: number): InspectorLine[] {
+function panelLines(raw: string | undefined, target: Target, width: number, unfolded: boolean): InspectorLine[] {
 	if (!target.where) return [{text: `Step ${target.step} of this run has no messages in the log.`, tone: 'dim'}];
 	if (raw === undefined) {
 		return [
@@ -47,7 +55,7 @@ function panelLines(raw: string | undefined, target: Target, width: number): Ins
 
 	const out: InspectorLine[] = [];
 	const textWidth = Math.max(10, width - 3);
-	for (const line of conversationLines(raw, {runId: target.runId, expertKey: target.expertKey, step: target.step, where: `line ${target.line}`})) {
+	for (const line of conversationLines(raw, {runId: target.runId, expertKey: target.expertKey, step: target.step, where: `line ${target.line}`}, {unfolded})) {
 		for (const piece of wrapIndented(line.text, textWidth)) out.push(panelLine(line, piece));
 	}
 

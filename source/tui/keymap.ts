@@ -136,7 +136,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['', 'reopened, the last text is selected: typing replaces it'],
 	['t', 'timeline: one row per step, child runs nested (esc back)'],
 	['u', 'token usage per expert'],
-	['c', 'conversation: what the model was given and answered at the step of the activity (a run: its last step)'],
+	['c', 'conversation: what the model was given and answered at the step of the activity (a run: its last step); e in it unfolds long contents'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
 	['space  + / -', 'with --replay: pause, faster / slower'],
 	['d', 'diagnostics: lines that could not be read'],
