@@ -3,12 +3,12 @@ import React from 'react';
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {settle, waitForFrame} from '../../test/helpers/app.js';
-import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
+import {fixturePath, modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../../test/helpers/load.js';
 import {describeUnsafe, unsafeForTerminal} from '../../test/fuzz/invariants.js';
 import {hostileConversationLines} from '../../test/helpers/hostile-conversation.js';
 import {keys} from '../../test/helpers/app.js';
 import type {EventRef} from '../model/events.js';
-import type {Model} from '../model/state.js';
+import {createModel, type Model} from '../model/state.js';
 import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
 import {initialUiState} from './ui-state.js';
@@ -44,7 +44,7 @@ function open(options: {selectedKey?: string; rawEvent?: (ref: EventRef) => stri
 		await settle();
 	};
 
-	return {view, press};
+	return {view, press, store};
 }
 
 describe('the conversation overlay (c)', () => {
@@ -107,6 +107,28 @@ describe('the conversation overlay (c)', () => {
 		const frames = view.frames.join('\n');
 		expect(unsafeForTerminal.test(frames), describeUnsafe(frames)).toBe(false);
 		expect(frames).toContain('<thinking>␛[31mRED');
+		view.unmount();
+	});
+
+	it('follows a running step: its startGeneration first, then its end once it comes', async () => {
+		const user = {type: 'userMessage', id: 'm1', contents: [{type: 'textPart', id: 'p1', text: 'Say hello.'}]};
+		const answer = {type: 'expertMessage', id: 'm2', contents: [{type: 'textPart', id: 'p2', text: 'Hello!'}]};
+		const lines = new Map<string, string>();
+		const model = createModel();
+		const feed = (source: string, line: string) => {
+			lines.set(`${source}:1`, line);
+			modelFromText(line + '\n', {source, model});
+		};
+
+		feed('first', perstackLine('startGeneration', {messages: [user]}));
+		const {view, press, store} = open({model, rawEvent: ref => lines.get(`${ref.source}:${ref.line}`)});
+		await settle();
+		await press('c');
+		expect(await waitForFrame(view, frame => frame.includes('Conversation · expert · step 1'))).toContain('the step has not ended in the log: no answer yet');
+		feed('second', perstackLine('completeRun', {text: 'Hello!', checkpoint: {status: 'completed', stepNumber: 1, messages: [user, answer]}, step: {stepNumber: 1, newMessages: [answer], inputMessages: [user]}}));
+		store.flush();
+		const ended = await waitForFrame(view, frame => frame.includes('+   Hello!'));
+		expect(ended).toContain('from line 1 (completeRun)');
 		view.unmount();
 	});
 });
