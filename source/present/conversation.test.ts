@@ -75,9 +75,13 @@ describe('conversationLines', () => {
 		expect(texts).toContain('── new at this step (the model was not called: tool results only) ──');
 	});
 
-	it('says when the step ended without an answer (a provider error)', () => {
-		const lines = conversationLines(JSON.stringify({type: 'stopRunByError', checkpoint: {messages: [system, user]}, step: {newMessages: [], inputMessages: []}}), heading);
-		expect(lines.at(-1)).toEqual({text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'});
+	it('says when the step ended without an answer, and the error it ended with (a provider error)', () => {
+		const lines = conversationLines(JSON.stringify({type: 'stopRunByError', checkpoint: {messages: [system, user]}, step: {newMessages: [], inputMessages: []}, error: {name: 'AI_NoOutputGeneratedError', message: 'No output generated.'}}), heading);
+		expect(lines.slice(-3)).toEqual([
+			{text: '── new at this step ──', isNew: true, tone: 'heading'},
+			{text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'},
+			{text: 'error: AI_NoOutputGeneratedError: No output generated.', isNew: true},
+		]);
 		expect(lines.map(line => line.text)).toContain('tokens this step: not reported');
 	});
 

@@ -78,10 +78,11 @@ export function conversationLines(raw: string, heading: ConversationHeading, opt
 		out.push(blank(), section('── given to the model ──'));
 		for (const [index, message] of given.entries()) out.push(...messageLines(message, index + 1, inputIds.has(stringField(message, 'id') ?? ''), fold));
 		if (given.length === 0) out.push(dim('(no messages)'));
-		const called = added.some(message => stringField(message, 'type') === 'expertMessage');
-		out.push(blank(), {text: called ? '── new at this step: the answer and its tools’ results ──' : '── new at this step (the model was not called: tool results only) ──', isNew: true, tone: 'heading'});
+		out.push(blank(), {text: addedHeading(added), isNew: true, tone: 'heading'});
 		for (const [index, message] of added.entries()) out.push(...messageLines(message, given.length + index + 1, true, fold));
 		if (added.length === 0) out.push({text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'});
+		const error = field(event, 'error') ?? field(field(event, 'checkpoint'), 'error');
+		if (error !== undefined) out.push({text: sanitizeLine(`error: ${stringField(error, 'name') ?? 'Error'}: ${stringField(error, 'message') ?? ''}`), isNew: true});
 		return out;
 	}
 
@@ -93,6 +94,12 @@ export function conversationLines(raw: string, heading: ConversationHeading, opt
 	}
 
 	return [...out, dim(`The ${type === undefined ? 'line' : sanitizeLine(type)} event holds no messages.`)];
+}
+
+function addedHeading(added: readonly unknown[]): string {
+	if (added.length === 0) return '── new at this step ──';
+	if (added.some(message => stringField(message, 'type') === 'expertMessage')) return '── new at this step: the answer and its tools’ results ──';
+	return '── new at this step (the model was not called: tool results only) ──';
 }
 
 /** The plain text of the lines: a `+ ` gutter marks what is new at this step. */

@@ -56,6 +56,24 @@ describe('perscope --conversation', () => {
 		}
 	});
 
+	it('prints the last step of every run of every real log as its raw messages give it', () => {
+		for (const name of ['simple', 'simple-text', 'delegate', 'error', 'interactive-1', 'interactive-2-continue'].map(base => `real/${base}.ndjson`)) {
+			const runs = new Map<string, number>();
+			for (const text of readFileSync(fixturePath(name), 'utf8').split('\n')) {
+				if (text === '') continue;
+				const event = JSON.parse(text) as RawEvent;
+				if ((stepEnds.has(event.type) || event.type === 'startGeneration') && event.stepNumber > (runs.get(event.runId) ?? 0)) runs.set(event.runId, event.stepNumber);
+			}
+
+			expect(runs.size).toBeGreaterThan(0);
+			for (const [runId, step] of runs) {
+				const result = run(['--conversation', runId, fixturePath(name)]);
+				expect(result.code, `${name} ${runId}: ${result.stderr}`).toBe(0);
+				expect(result.stdout, `${name} ${runId}`).toBe(expected(name, runId, step));
+			}
+		}
+	});
+
 	it('shows every message of the checkpoint once, numbered, and marks exactly the step’s new ones', () => {
 		const {event} = rawStep(tools, toolsRun, 3);
 		const output = run(['--conversation', `${toolsRun}@3`, fixturePath(tools)]).stdout.split('\n');
