@@ -70,7 +70,6 @@ export type UiAction =
 	| {type: 'collapseAll'}
 	| {type: 'setFollow'; follow: boolean}
 	| {type: 'openInspector'; activityId: string}
-	| {type: 'openConversation'; runId: string; step: number}
 	| {type: 'openOverlay'; overlay: 'help' | 'diagnostics' | 'stderr' | 'usage' | 'timeline' | 'confirmQuit'}
 	| {type: 'setFilter'; filter: Filter}
 	| {type: 'setSearch'; query: string; current?: number | undefined}
@@ -84,6 +83,8 @@ export type UiAction =
 	/** Every filter (including `--filter` and errors-only) and the search, gone in one key. */
 	| {type: 'clearFilters'}
 	| {type: 'setMessage'; message: string | undefined}
+	/** `c`: the conversation of a step of a run. */
+	| {type: 'openConversation'; runId: string; step: number}
 	| {type: 'scrollOverlay'; by: number; max: number}
 	| {type: 'scrollOverlayTo'; to: number; max: number}
 	| {type: 'closeOverlay'};
