@@ -1,5 +1,4 @@
 import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
-import {rememberMessageLine} from './message-lines.js';
 import {addEndedStep, appended, setStepRecord, setStream, sharedEndedSteps, sharedStepsByNumber, sharedStreams} from './run-collections.js';
 import {addUsage, zeroUsage} from './usage.js';
 import {
@@ -25,6 +24,7 @@ import {
 } from './state.js';
 import {shortened, TextAccumulator} from './text-accumulator.js';
 import {assertNever} from './assert-never.js';
+import {rememberMessageLine} from './message-lines.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
