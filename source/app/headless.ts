@@ -11,7 +11,7 @@ import {stopOnSignals} from '../input/stop-on-signals.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {OtlpOptions} from '../export/otlp/options.js';
 
-export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json';
+export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json' | 'conversation';
 
 export type HeadlessOptions = {
 	mode: HeadlessMode;
@@ -28,6 +28,8 @@ export type HeadlessOptions = {
 	prices?: PriceTable | undefined;
 	/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end. */
 	otlp?: OtlpOptions | undefined;
+	/** `--conversation RUN[@STEP]`, for the mode `conversation`. */
+	conversation?: {run: string; step: number | undefined} | undefined;
 };
 
 /**
@@ -42,6 +44,11 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 		if (Reflect.get(error, 'code') === 'EPIPE') process.exit(0);
 		throw error;
 	});
+
+	if (options.mode === 'conversation') {
+		const {runConversation} = await import('./conversation.js');
+		return runConversation(plan, options.conversation ?? {run: '', step: undefined}, options);
+	}
 
 	if (plan.jobsRoot !== undefined) {
 		const {listJobs} = await import('../load/job-listing.js');

@@ -4,6 +4,7 @@ import type {InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
 import type {LoadTuning} from '../load/tuning.js';
 import {RawEvents} from '../input/raw-events.js';
+import {readMessageLine} from '../input/message-line.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../tui/export-event.js';
 import type {Filter} from '../query/filter.js';
@@ -168,6 +169,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		sources: loading.states,
 		prices: options.prices ?? builtinPrices,
 		rawEvent: ref => raw.read(ref),
+		messageLine: where => readMessageLine(raw, where),
 		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
 		interrupt: () => {
 			if (interrupted || !loading.childRunning()) return false;

@@ -13,6 +13,9 @@ export const help = `
     --json                  every activity as one JSON object per line, in arrival order
     --summary               a table of jobs and runs: status, steps, tokens, cost, duration, error
     --summary --json        the same as one JSON document
+    --conversation RUN[@STEP]
+                            what the model was given and answered at a step: RUN is a run id or the start of
+                            one, STEP the step (the run's last when left out); new lines marked +
     --prices FILE           price tokens with this JSON table instead of the built-in one (see README, Cost)
 
   Input

@@ -86,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
 
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp});
+	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp, conversation: request.conversation});
 }
 
 function assertNever(value: never): never {

@@ -84,3 +84,18 @@ describe('parseCommandLine', () => {
 		expect(await parseCommandLine(['--version', '--json'])).toMatchObject({kind: 'version', text: expect.stringMatching(/^\d+\.\d+\.\d+\n$/)});
 	});
 });
+
+describe('--conversation RUN[@STEP]', () => {
+	it('takes a run id or its start, and a step after @', async () => {
+		expect(await request(['--conversation', '3f9a', 'run.ndjson'])).toMatchObject({mode: 'conversation', conversation: {run: '3f9a', step: undefined}, paths: ['run.ndjson']});
+		expect(await request(['--conversation=3f9a@12', 'run.ndjson'])).toMatchObject({mode: 'conversation', conversation: {run: '3f9a', step: 12}});
+		expect(await request(['--conversation', 'a@b@7'])).toMatchObject({conversation: {run: 'a@b', step: 7}});
+	});
+
+	it('says what is wrong with a bad one, or with an output mode beside it', async () => {
+		expect(await error(['--conversation', '@3'])).toBe('--conversation needs a run id or the start of one, as in --conversation 3f9a or --conversation 3f9a@12');
+		expect(await error(['--conversation', 'run@'])).toBe('--conversation: the step after "@" must be a whole number, as in run@12');
+		expect(await error(['--conversation', 'run@-1'])).toBe('--conversation: the step after "@" must be a whole number, as in run@12');
+		expect(await error(['--conversation', 'run', '--json', '-f'])).toBe("--conversation prints one step's conversation; it cannot be combined with --json, --follow");
+	});
+});

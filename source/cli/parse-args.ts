@@ -29,6 +29,8 @@ export type RunRequest = {
 	pricesFile: string | undefined;
 	/** `--otlp`, `--otlp-file`, `--otlp-content`, and the version to name the exporting instrumentation with. */
 	otlp: OtlpFlags & {version: string};
+	/** `--conversation RUN[@STEP]` (mode `conversation`): the run id or its prefix, and the step (the run's last when undefined). */
+	conversation: {run: string; step: number | undefined} | undefined;
 };
 
 const flags = {
@@ -40,6 +42,7 @@ const flags = {
 	filter: {type: 'string', isMultiple: true},
 	replay: {type: 'string'},
 	prices: {type: 'string'},
+	conversation: {type: 'string'},
 	otlp: {type: 'string'},
 	otlpFile: {type: 'string'},
 	otlpContent: {type: 'boolean', default: false},
@@ -105,11 +108,29 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 
 	const {print, json, summary, prices} = cli.flags;
 	if (prices !== undefined && prices.trim() === '') return usageError('--prices needs a file, as in --prices prices.json');
-	const mode: HeadlessMode | undefined = summary ? (json ? 'summary-json' : 'summary') : json ? 'json' : print ? 'print' : undefined;
+	const conversation = cli.flags.conversation === undefined ? undefined : parseConversationSpec(cli.flags.conversation);
+	if (typeof conversation === 'string') return usageError(conversation);
+	if (conversation) {
+		const other = [print && '--print', json && '--json', summary && '--summary', follow && '--follow', replaySpeed !== undefined && '--replay', filter && '--filter'].filter(flag => typeof flag === 'string');
+		if (other.length > 0) return usageError(`--conversation prints one step's conversation; it cannot be combined with ${other.join(', ')}`);
+	}
+
+	const mode: HeadlessMode | undefined = conversation ? 'conversation' : summary ? (json ? 'summary-json' : 'summary') : json ? 'json' : print ? 'print' : undefined;
 	const {otlp, otlpFile, otlpContent} = cli.flags;
 	if (otlpFile === '') return usageError('--otlp-file needs a file name');
 	const otlpFlags = {url: otlp, file: otlpFile, content: otlpContent, version: cli.pkg.version ?? 'unknown'};
-	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags}};
+	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags, conversation}};
+}
+
+/** `RUN` or `RUN@STEP`; a message saying what is wrong otherwise. */
+export function parseConversationSpec(spec: string): {run: string; step: number | undefined} | string {
+	const at = spec.lastIndexOf('@');
+	const run = (at === -1 ? spec : spec.slice(0, at)).trim();
+	const stepText = at === -1 ? undefined : spec.slice(at + 1).trim();
+	if (run === '') return '--conversation needs a run id or the start of one, as in --conversation 3f9a or --conversation 3f9a@12';
+	if (stepText === undefined) return {run, step: undefined};
+	if (!/^\d+$/.test(stepText)) return `--conversation: the step after "@" must be a whole number, as in ${run}@12`;
+	return {run, step: Number(stepText)};
 }
 
 function usageError(message: string): CommandLine {

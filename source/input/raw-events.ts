@@ -66,6 +66,11 @@ export class RawEvents {
 		}
 	}
 
+	/** Whether lines of `source` are whole event files of a job directory. */
+	isEventFile(source: string): boolean {
+		return this.#isEventFile(source);
+	}
+
 	#isEventFile(source: string): boolean {
 		return this.#eventDirectories.some(directory => source.startsWith(directory));
 	}

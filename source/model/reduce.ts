@@ -25,6 +25,7 @@ import {
 } from './state.js';
 import {shortened, TextAccumulator} from './text-accumulator.js';
 import {assertNever} from './assert-never.js';
+import {rememberMessageLine} from './message-lines.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -210,6 +211,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		steps: [],
 		stepsByNumber: sharedStepsByNumber,
 		streams: sharedStreams,
+		messageSource: undefined,
 		rev: 0,
 	};
 	model.runs.set(runId, run);
@@ -640,12 +642,13 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 	if (event.dialect === 'drover') addEndedStep(run, step);
 	const record = stepRecord(run, step);
 	record.startedAt = record.startedAt ?? event.timestamp;
+	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, false);
 }
 
 function stepRecord(run: Run, step: number): StepRecord {
 	let record = run.stepsByNumber.get(step);
 	if (!record) {
-		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined};
+		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined, messageLine: 0, messageOffset: 0};
 		run.steps = appended(run.steps, record);
 		setStepRecord(run, step, record);
 	}
@@ -712,6 +715,7 @@ function recordStep(run: Run, step: number, event: EventOf<'stepEnd'>): void {
 	record.usage = event.stepUsage ?? record.usage;
 	record.checkpointId = event.checkpoint.id ?? record.checkpointId;
 	record.status = event.checkpoint.status;
+	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, true);
 }
 
 /** A stop by delegation names its delegates; make sure each has an activity even if callDelegate was lost. */

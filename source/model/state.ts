@@ -107,6 +107,13 @@ export type StepRecord = {
 	usage: Usage | undefined;
 	checkpointId: string | undefined;
 	status: RunStatus | undefined;
+	/**
+	 * Where the step's messages can be read again (they are never kept): the line, 0 when none was seen, and its
+	 * byte offset in the run's `messageSource`. See message-lines.ts. Set in the literal that makes a record
+	 * (reduce.ts), so they cost two fields and no object.
+	 */
+	messageLine?: number;
+	messageOffset?: number;
 };
 
 export type StepStream = {
@@ -177,6 +184,11 @@ export type Run = {
 	stepsByNumber: Map<number, StepRecord>;
 	/** Streams of the latest few steps, by step; older ones are dropped once their text is in activities. */
 	streams: Map<number, StepStream>;
+	/**
+	 * The source of the lines its step records point to for their messages (`StepRecord.messageLine`): a run's
+	 * events come from one input (in a job directory, from one folder of event files).
+	 */
+	messageSource: string | undefined;
 	/** Changes whenever anything about the run changes, so views can skip unchanged panes. */
 	rev: number;
 };

@@ -39,7 +39,7 @@ function open(ui: {history?: UiState['history']; onHistory?: (history: UiState['
 }
 
 describe('the viewer keys for filters, the shell and the chooser', () => {
-	it('c clears every filter and the search at once, and says so', async () => {
+	it('C clears every filter and the search at once, and says so', async () => {
 		const {view, press} = open();
 		await waitForFrame(view, frame => frame.includes('complete'));
 		await press('x');
@@ -50,7 +50,7 @@ describe('the viewer keys for filters, the shell and the chooser', () => {
 		await press('/');
 		await press('vitest\r');
 		await waitForFrame(view, frame => frame.includes('filter errors type:exec'));
-		await press('c');
+		await press('C');
 		const frame = await waitForFrame(view, frame => frame.includes('filter and search cleared'));
 		expect(frame).not.toContain('filter errors');
 		expect(frame).not.toContain('hidden');

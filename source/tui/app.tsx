@@ -3,7 +3,10 @@ import React, {useEffect, useRef, useState} from 'react';
 import {filterText, toggleErrors, type Filter} from '../query/filter.js';
 import {nextSpeed} from '../query/replay-speed.js';
 import {UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';
+import {ConversationView} from './conversation-view.js';
 import {Footer} from './footer.js';
+import {activityConversation, paneConversation} from '../query/conversation-target.js';
+import {sanitizeLine} from '../present/sanitize.js';
 import {PromptLine, usePromptKeys} from './prompt-line.js';
 import {TimelineView} from './timeline-view.js';
 import {createRowsCache, selectedRowIndex} from './rows.js';
@@ -115,6 +118,19 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				return true;
 			}
 
+			case 'conversation.open': {
+				const current = getUi();
+				const model = env.store.model;
+				const rows = rowsFor(model, current, columns);
+				const row = rows[selectedRowIndex(rows, current)];
+				const activity = row?.kind === 'activity' ? model.activities[row.index] : undefined;
+				const found = activity ? activityConversation(model, activity) : row?.kind === 'pane' ? paneConversation(model, row.paneId) : undefined;
+				if (!found) dispatch({type: 'setMessage', message: 'c shows the conversation of an activity or a run: select one'});
+				else if (found.ok) dispatch({type: 'openConversation', runId: found.target.run.runId, step: found.target.line.step});
+				else dispatch({type: 'setMessage', message: sanitizeLine(found.message)});
+				return true;
+			}
+
 			case 'app.suspend':
 				env.suspend?.(() => write(''));
 				return true;
@@ -180,6 +196,8 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				<SkillsOverlay scroll={overlay.scroll} height={body} width={width} />
 			) : overlay.kind === 'usage' ? (
 				<UsageOverlay scroll={overlay.scroll} height={body} width={width} />
+			) : overlay.kind === 'conversation' ? (
+				<ConversationView runId={overlay.runId} step={overlay.step} scroll={overlay.scroll} height={body} width={width} />
 			) : overlay.kind === 'timeline' ? (
 				<TimelineView scroll={overlay.scroll} height={body} width={width} />
 			) : (

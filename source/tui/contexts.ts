@@ -1,5 +1,6 @@
 import {createContext, useContext, useMemo, useSyncExternalStore, type Dispatch} from 'react';
 import type {EventRef} from '../model/events.js';
+import type {MessageLine} from '../model/message-lines.js';
 import type {Activity, Model} from '../model/state.js';
 import type {Replay} from '../load/replay.js';
 import type {SourceState} from '../input/source-state.js';
@@ -19,6 +20,8 @@ export type ViewEnv = {
 	prices?: PriceTable | undefined;
 	/** The raw JSON line of an event, read again from its file or a bounded buffer; undefined once gone. */
 	rawEvent: (ref: EventRef) => string | undefined;
+	/** The raw line that holds a step's messages (input/message-line.ts); without it, `rawEvent` at the line's place. */
+	messageLine?: ((where: MessageLine) => string | undefined) | undefined;
 	/** Interrupt a running child (Ctrl-C); returns false when there is none. */
 	interrupt: () => boolean;
 	/** Whether a child command is still running (quitting then asks first). */

@@ -41,7 +41,8 @@ describe('commandFor', () => {
 		expect(commandFor('z', plain)).toBeUndefined();
 		expect(commandFor('z', key({ctrl: true}))).toBe('app.suspend');
 		expect(commandFor('', key({backspace: true}))).toBe('app.back');
-		expect(commandFor('c', plain)).toBe('filter.clearAll');
+		expect(commandFor('c', plain)).toBe('conversation.open');
+		expect(commandFor('C', plain)).toBe('filter.clearAll');
 	});
 });
 

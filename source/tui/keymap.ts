@@ -34,6 +34,7 @@ export type Command =
 	| 'filter.open'
 	| 'filter.errors'
 	| 'filter.clearAll'
+	| 'conversation.open'
 	| 'timeline.toggle'
 	| 'usage.open'
 	| 'inspector.export'
@@ -102,6 +103,8 @@ export function commandFor(input: string, key: Key): Command | undefined {
 		case 'x':
 			return 'filter.errors';
 		case 'c':
+			return 'conversation.open';
+		case 'C':
 			return 'filter.clearAll';
 		case 't':
 			return 'timeline.toggle';
@@ -132,7 +135,8 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['', 'in the inspector: find in its text, the same way'],
 	[':', 'filter: type:exec expert:NAME run:ID errors step:10-20 text, -term negates'],
 	['x', 'errors only, on / off'],
-	['c', 'clear every filter (:, x, --filter) and the search'],
+	['C', 'clear every filter (:, x, --filter) and the search'],
+	['c', 'conversation: what the model was given and answered at the step of the activity (a run: its last step); e in it unfolds long contents'],
 	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
 	['', 'reopened, the last text is selected: typing replaces it'],
 	['t', 'timeline of the job the selection is in: a row per step and what ran in it; enter goes there'],

@@ -16,6 +16,8 @@ export type Overlay =
 	| {kind: 'skills'; scroll: number}
 	| {kind: 'usage'; scroll: number}
 	| {kind: 'timeline'; scroll: number}
+	/** What the model was given and answered at a step of a run (conversation-view.tsx). */
+	| {kind: 'conversation'; runId: string; step: number; scroll: number}
 	| {kind: 'confirmQuit'};
 
 export type UiState = {
@@ -82,6 +84,8 @@ export type UiAction =
 	/** Every filter (including `--filter` and errors-only) and the search, gone in one key. */
 	| {type: 'clearFilters'}
 	| {type: 'setMessage'; message: string | undefined}
+	/** `c`: the conversation of a step of a run. */
+	| {type: 'openConversation'; runId: string; step: number}
 	| {type: 'scrollOverlay'; by: number; max: number}
 	| {type: 'scrollOverlayTo'; to: number; max: number}
 	| {type: 'closeOverlay'};
@@ -135,6 +139,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 			return {...state, follow: action.follow};
 		case 'openInspector':
 			return {...state, overlay: {kind: 'inspector', activityId: action.activityId, scroll: 0}};
+		case 'openConversation':
+			return {...state, overlay: {kind: 'conversation', runId: action.runId, step: action.step, scroll: 0}};
 		case 'openOverlay':
 			return {...state, overlay: action.overlay === 'confirmQuit' ? {kind: 'confirmQuit'} : {kind: action.overlay, scroll: 0}};
 		case 'scrollOverlay':

@@ -69,7 +69,7 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 		expect(await tty.exitCode()).toBe(0);
 	});
 
-	it('edits the / line as a shell does, reopens it selected, and c clears every filter and the search', async () => {
+	it('edits the / line as a shell does, reopens it selected, and C clears every filter and the search', async () => {
 		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {height: 34, width: 120});
 		await tty.waitFor('✅ complete Fixed.');
 		tty.keys('g', '/', 'vitestx');
@@ -89,7 +89,7 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 		await tty.waitFor(/^\/vitest +1\/7 matches/m);
 		tty.keys('Enter', 'x');
 		await tty.waitFor('filter errors');
-		tty.keys('c');
+		tty.keys('C');
 		const cleared = await tty.waitFor('filter and search cleared');
 		expect(cleared).not.toContain('filter errors');
 		expect(cleared).not.toMatch(/\/vitest \d/);

@@ -1,0 +1,61 @@
+import {once} from 'node:events';
+import {basename, dirname} from 'node:path';
+import {readMessageLine} from '../input/message-line.js';
+import {RawEvents} from '../input/raw-events.js';
+import type {InputPlan} from '../input/inputs.js';
+import {inputEndOf} from '../input/source-state.js';
+import {stopOnSignals} from '../input/stop-on-signals.js';
+import {Ingest} from '../load/ingest.js';
+import {runSourcesFast} from '../load/parallel-file.js';
+import type {LoadTuning} from '../load/tuning.js';
+import type {Diagnostic} from '../model/events.js';
+import {createModel, endInput} from '../model/state.js';
+import {conversationLines, conversationText} from '../present/conversation.js';
+import {sanitizeLine} from '../present/sanitize.js';
+import {findConversation} from '../query/conversation-target.js';
+
+export type ConversationRequest = {run: string; step: number | undefined};
+
+/**
+ * `perscope --conversation RUN[@STEP]`: loads the input as `--summary` does (histories cut, never kept), finds
+ * the step, and reads the one line that holds its messages again: a plain file at its offset; a stream
+ * (stdin, a command, a .gz) from the bounded buffer of its recent lines, which may have let it go.
+ */
+export async function runConversation(plan: InputPlan, request: ConversationRequest, options: {maxLineBytes: number; fast: boolean; tuning?: LoadTuning | undefined}): Promise<number> {
+	const raw = new RawEvents();
+	raw.addPlan(plan);
+	const onDiagnostic = (diagnostic: Diagnostic) => {
+		process.stderr.write(`perscope: ${sanitizeLine(diagnostic.source)}:${diagnostic.line}: ${sanitizeLine(diagnostic.reason)}\n`);
+	};
+
+	const model = createModel();
+	const ingest = new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic, model, fast: options.fast, onLine: line => raw.remember(line)});
+	const onStderr = (text: string) => process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
+	const running = (options.fast ? runSourcesFast : (await import('../input/run-sources.js')).runSources)(plan, ingest, {onStderr}, {tuning: options.tuning});
+	const command = plan.inputs.some(input => input.kind === 'command');
+	const removeSignalHandlers = command ? stopOnSignals(running) : () => undefined;
+	const exitCode = await running.done;
+	removeSignalHandlers();
+	endInput(model, inputEndOf(running.states));
+
+	const found = findConversation(model, request.run, request.step);
+	if (!found.ok) {
+		process.stderr.write(`perscope: --conversation: ${sanitizeLine(found.message)}\n`);
+		return 2;
+	}
+
+	const {run, line} = found.target;
+	// A line number, not the source's name: the same bytes give the same output from a file, a pipe or a .gz.
+	const where = raw.isEventFile(line.source) ? `the step's event file in ${basename(dirname(line.source))}` : `line ${line.line}`;
+	const text = readMessageLine(raw, line);
+	if (text === undefined) {
+		process.stderr.write(
+			`perscope: --conversation: the messages of step ${line.step} of run ${sanitizeLine(run.runId)} (${sanitizeLine(where)}) are no longer available: a pipe, a command or a .gz keeps only its most recent lines, and a file may have changed since; save the log to a file and give the file\n`,
+		);
+		return 1;
+	}
+
+	process.stdout.write(conversationText(conversationLines(text, {runId: run.runId, expertKey: run.expertKey, step: line.step, where})));
+	if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
+	return exitCode;
+}

@@ -1,0 +1,59 @@
+import {messageLineOf, messageSteps, type MessageLine} from '../model/message-lines.js';
+import type {Activity, Model, Run} from '../model/state.js';
+
+/*
+ * Which step's conversation to show, and where its messages are in the log: for `--conversation RUN[@STEP]`
+ * (a run id or a unique prefix of one; the run's last step by default) and for the viewer's `c` (an
+ * activity's step, or a pane's last step).
+ */
+
+export type ConversationTarget = {run: Run; line: MessageLine};
+
+export type TargetResult = {ok: true; target: ConversationTarget} | {ok: false; message: string};
+
+/** How many candidate runs an error lists. */
+const maxListed = 10;
+
+export function findConversation(model: Model, runPrefix: string, step: number | undefined): TargetResult {
+	const exact = model.runs.get(runPrefix);
+	const candidates = exact ? [exact] : [...model.runs.values()].filter(run => run.runId.startsWith(runPrefix));
+	if (candidates.length === 0) {
+		const runs = [...model.runs.values()];
+		return {ok: false, message: `no run id starts with "${runPrefix}"; ${runs.length === 0 ? 'the input has no runs' : `runs: ${listRuns(runs)}`}`};
+	}
+
+	if (candidates.length > 1) return {ok: false, message: `"${runPrefix}" starts ${candidates.length} run ids: ${listRuns(candidates)}; give more of the id`};
+	return stepOf(candidates[0]!, step);
+}
+
+/** The conversation of the step of an activity (a `delegate` row: the step that delegated). */
+export function activityConversation(model: Model, activity: Activity): TargetResult {
+	const run = model.runs.get(activity.runId);
+	if (!run) return {ok: false, message: 'the run of this activity is not in the model'};
+	return stepOf(run, activity.step);
+}
+
+/** The conversation of a pane's last step: its latest run (a resumed coordinator is one pane) that has one. */
+export function paneConversation(model: Model, paneId: string): TargetResult {
+	const pane = model.panes.get(paneId);
+	const runs = (pane?.runIds ?? []).map(runId => model.runs.get(runId)).filter(run => run !== undefined);
+	for (const run of [...runs].reverse()) {
+		const line = messageLineOf(run);
+		if (line) return {ok: true, target: {run, line}};
+	}
+
+	return {ok: false, message: `no step of ${runs.length === 1 ? 'this run' : 'these runs'} has messages in the log`};
+}
+
+function stepOf(run: Run, step: number | undefined): TargetResult {
+	const line = messageLineOf(run, step);
+	if (line) return {ok: true, target: {run, line}};
+	const steps = messageSteps(run);
+	if (steps.length === 0) return {ok: false, message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log${run.dialect === 'perstack' ? '' : ` (${run.dialect} events carry none)`}`};
+	return {ok: false, message: `run ${run.runId} (${run.expertKey}) has no step ${step ?? ''} with messages; its steps: ${steps.join(', ')}`};
+}
+
+function listRuns(runs: readonly Run[]): string {
+	const listed = runs.slice(0, maxListed).map(run => `${run.runId} (${run.expertKey})`);
+	return listed.join(', ') + (runs.length > maxListed ? `, … ${runs.length - maxListed} more` : '');
+}

@@ -1,0 +1,52 @@
+import {describe, expect, it} from 'vitest';
+import {hasTmux, selectedLine, sessionsKilledAfterEach, type TmuxSession} from './tmux.js';
+
+/*
+ * `c` on a real log in a real terminal: the conversation of the selected activity's step, read again from
+ * the file (or, piped, from the recent lines kept), with what is new at the step marked. Runs
+ * `dist/cli/main.js`, so `npm test` builds first.
+ */
+
+const start = sessionsKilledAfterEach();
+
+async function selectUp(tty: TmuxSession, text: string): Promise<void> {
+	for (let step = 0; step < 40; step++) {
+		if (selectedLine(tty.screenWithStyles())?.includes(text)) return;
+		tty.keys('k');
+		await new Promise(resolve => setTimeout(resolve, 60));
+	}
+
+	await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes(text) === true, 1000);
+}
+
+describe.skipIf(!hasTmux())('the conversation view in a terminal', () => {
+	it('c on an activity shows the messages of its step, the new ones marked; esc goes back', async () => {
+		const tty = start('node dist/cli/main.js fixtures/real/tools.ndjson', {width: 110, height: 40});
+		await tty.waitFor('exec wc -l notes.md');
+		await selectUp(tty, 'exec wc -l notes.md');
+		tty.keys('c');
+		const top = await tty.waitFor('Conversation · tools-expert · step 4');
+		expect(top).toContain('conversation of run yx0qylj95kkijg52otg17vwe (tools-expert) at step 4');
+		expect(top).toContain('tokens this step: 1589 input · 28 output');
+		expect(top).toMatch(/#2 user\n\s+Create a notes file, check it and report back\./);
+		tty.keys('G');
+		const end = await tty.waitFor('+ #10 tool');
+		expect(end).toMatch(/^\+ +call exec · toolu_mockmwqwj6fk005c$/m);
+		expect(end).toContain('+     {"output":"4 notes.md\\n"}');
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('Conversation ·') && screen.includes('exec wc -l notes.md'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('c works on a log piped in, from the recent lines kept', async () => {
+		const tty = start('cat fixtures/real/delegate.ndjson | node dist/cli/main.js', {width: 110, height: 40});
+		await tty.waitFor('ended');
+		tty.keys('c');
+		const screen = await tty.waitFor('Conversation · coordinator · step 6');
+		expect(screen).toContain('from line 49 (completeRun)');
+		expect(screen).toContain('#2 user');
+		tty.keys('Escape', 'q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+});
