@@ -139,7 +139,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['c', 'conversation: what the model was given and answered at the step of the activity (a run: its last step); e in it unfolds long contents'],
 	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
 	['', 'reopened, the last text is selected: typing replaces it'],
-	['t', 'timeline of the job the selection is in: a row per step and what ran in it; enter goes there'],
+	['t', 'timeline of the job the selection is in: a row per step and what ran in it; enter goes there, c opens its conversation'],
 	['u', 'token usage per expert'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
 	['enter  e / E', 'in the inspector: unfold the folded block in view / unfold all / fold all'],

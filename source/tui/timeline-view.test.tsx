@@ -33,7 +33,7 @@ describe('the timeline', () => {
 		expect(lines[4]).toMatch(/^ {5}step 2 listDirectory +█+ +47ms +926↑ 5↓$/);
 		expect(lines[6]).toMatch(/^ {5}step 4 answered +█+ /);
 		expect(lines[7]).toMatch(/^ {3}step 5 delegates returned +█+ /);
-		expect(lines.at(-1)).toBe('1–8 of 8 · red: slowest · ⋯ long gap or wait · enter: go there · t or esc back');
+		expect(lines.at(-1)).toBe('1–8 of 8 · red: slowest · ⋯ long gap or wait · ⏎ go there · c conversation · t/esc back');
 		view.unmount();
 	});
 
@@ -149,6 +149,20 @@ describe('enter on a row', () => {
 		await app.press(keys.enter);
 		const tree = await waitForFrame(app, text => !text.includes('Timeline'));
 		expect(tree.split('\n').find(line => line.startsWith('›'))).toMatch(/code-reader/);
+		app.unmount();
+	});
+});
+
+describe('c on a row', () => {
+	it('opens the conversation of the step under the cursor, not of the tree\'s selection', async () => {
+		const app = renderApp(modelFromFixtures('demo.ndjson'));
+		await app.press('t');
+		await waitForFrame(app, text => text.includes('Timeline'));
+		for (let i = 0; i < 6; i++) await app.press('j');
+		await waitForFrame(app, text => /^› +step 5 exec/m.test(text));
+		await app.press('c');
+		const frame = await waitForFrame(app, text => text.includes('Conversation'));
+		expect(frame).toMatch(/Conversation · test-runner · step 5/);
 		app.unmount();
 	});
 });

@@ -8,6 +8,7 @@ import {sanitizeLine} from '../present/sanitize.js';
 import {padEnd} from '../present/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useUiStore, useViewEnv} from './contexts.js';
 import {revealActivity} from './find.js';
+import {findConversation, paneConversation} from '../query/conversation-target.js';
 import {currentJob} from './header.js';
 import {priorities, useCommands} from './keypress.js';
 import type {Command} from './keymap.js';
@@ -67,6 +68,12 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 			return true;
 		}
 
+		if (command === 'conversation.open') {
+			const row = rows[at];
+			if (row) openConversationOf(model, row, dispatch);
+			return true;
+		}
+
 		return scrollCommand(command, max, height, dispatch, ['overlay.close', 'timeline.toggle']);
 	});
 
@@ -95,10 +102,17 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 				))}
 			</Box>
 			<Line width={width} color="gray">
-				{rows.length === 0 ? 'no steps yet' : `${scroll + 1}–${Math.min(rows.length, scroll + bodyHeight)} of ${rows.length}`} · red: slowest · ⋯ long gap or wait · enter: go there · t or esc back
+				{rows.length === 0 ? 'no steps yet' : `${scroll + 1}–${Math.min(rows.length, scroll + bodyHeight)} of ${rows.length}`} · red: slowest · ⋯ long gap or wait · ⏎ go there · c conversation · t/esc back
 			</Line>
 		</Box>
 	);
+}
+
+/** `c` on a step row: that step's conversation; on a run's row, the run's last step with messages. */
+function openConversationOf(model: Model, row: TimelineRow, dispatch: (action: UiAction) => void): void {
+	const found = row.kind === 'step' ? findConversation(model, row.runId, row.step) : paneConversation(model, row.paneId);
+	if (found.ok) dispatch({type: 'openConversation', runId: found.target.run.runId, step: found.target.line.step});
+	else dispatch({type: 'setMessage', message: sanitizeLine(found.message)});
 }
 
 /** Where the cursor's row is now: found by its key, else where it was. */
