@@ -1,5 +1,5 @@
 import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
-import {addEndedStep, appended, setStepRecord, setStream, sharedEndedSteps, sharedStepsByNumber, sharedStreams} from './run-collections.js';
+import {addEndedStep, addStepRecord, appended, hasEndedStep, setStream, sharedEmptyList, sharedStreams, stepRecordOf} from './run-collections.js';
 import {addUsage, zeroUsage} from './usage.js';
 import {
 	baseToolTypes,
@@ -24,6 +24,7 @@ import {
 } from './state.js';
 import {shortened, TextAccumulator} from './text-accumulator.js';
 import {assertNever} from './assert-never.js';
+import {activityObject, type ActivityFields, type CommonFields} from './activity-object.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -192,28 +193,28 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		started: false,
 		status: 'init',
 		statusStep: -Infinity,
-		endedSteps: sharedEndedSteps,
+		endedSteps: sharedEmptyList(),
 		usage: zeroUsage,
 		startedAt: event.timestamp,
 		endedAt: undefined,
 		lastEventAt: event.timestamp,
 		currentStep: event.step,
 		activityCount: 0,
-		unsettled: [],
+		unsettled: sharedEmptyList(),
 		error: undefined,
-		pendingToolCallIds: [],
-		childRunIds: [],
+		pendingToolCallIds: sharedEmptyList(),
+		childRunIds: sharedEmptyList(),
 		adoptedBy: null,
 		closesCycle: false,
 		query: undefined,
-		steps: [],
-		stepsByNumber: sharedStepsByNumber,
+		steps: sharedEmptyList(),
+		stepIndex: undefined,
 		streams: sharedStreams,
 		rev: 0,
 	};
 	model.runs.set(runId, run);
 	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
-	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
+	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: sharedEmptyList(), lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
 	adoptWaitingChildren(model, run);
 	return run;
 }
@@ -485,7 +486,7 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 	}
 
 	// Where the starting checkpoint left off, not something the run did: no status change is reported for it.
-	if (!run.endedSteps.size && run.status === 'init') setStatus(undefined, run, checkpoint.status, checkpoint.step);
+	if (run.endedSteps.length === 0 && run.status === 'init') setStatus(undefined, run, checkpoint.status, checkpoint.step);
 
 	if (isResume) {
 		resumeEffects(model, run, resumed ?? run, event);
@@ -544,7 +545,7 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	if (ownPane) {
 		// Activities made before the resume was known (out-of-order events) move over to the joined pane.
 		for (const index of ownPane.activityIndices) {
-			target.activityIndices.push(index);
+			target.activityIndices = appended(target.activityIndices, index);
 			const activity = model.activities[index];
 			if (!activity || !('toolCallId' in activity)) continue;
 			model.toolCalls.delete(callKey(ownPane.paneId, activity.toolCallId));
@@ -642,11 +643,10 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 }
 
 function stepRecord(run: Run, step: number): StepRecord {
-	let record = run.stepsByNumber.get(step);
+	let record = stepRecordOf(run, step);
 	if (!record) {
 		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined};
-		run.steps = appended(run.steps, record);
-		setStepRecord(run, step, record);
+		addStepRecord(run, record);
 	}
 
 	return record;
@@ -658,8 +658,8 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	setStatus(model, run, checkpoint.status, step);
 	// A step that ends in the status the run started with is reported too (a follow-up run starts from a
 	// checkpoint that says `completed`, and completes).
-	if (step !== undefined && !run.endedSteps.has(step) && model.statusChanges?.at(-1) !== run.runId) model.statusChanges?.push(run.runId);
-	if (step !== undefined && !run.endedSteps.has(step)) {
+	if (step !== undefined && !hasEndedStep(run, step) && model.statusChanges?.at(-1) !== run.runId) model.statusChanges?.push(run.runId);
+	if (step !== undefined && !hasEndedStep(run, step)) {
 		addEndedStep(run, step);
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
@@ -814,7 +814,10 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 }
 
 function toolFields(type: ToolActivityType, id: string, call: ToolCall, message: string | undefined): Omit<ToolActivity, keyof CommonFields> {
-	return {type, toolCallId: id, skillName: call.skillName, toolName: call.toolName, args: call.args, message, result: undefined};
+	// The base skill's name and tools' names as the constants, not as the fresh copies each parsed line brings.
+	const base = call.skillName === baseSkill;
+	const toolName = base && type === call.toolName ? type : call.toolName;
+	return {type, toolCallId: id, skillName: base ? baseSkill : call.skillName, toolName, args: call.args, message, result: undefined};
 }
 
 function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
@@ -886,7 +889,7 @@ function settleRun(model: Model, run: Run): void {
 		if (activity && !activity.settled) updateActivity(model, activity, {settled: true});
 	}
 
-	run.unsettled = [];
+	run.unsettled = sharedEmptyList();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1140,23 +1143,6 @@ function onSkillStderr(model: Model, event: EventOf<'skillStderr'>): void {
 // ---------------------------------------------------------------------------------------------------------
 // Activities
 
-type CommonFields = {
-	id: string;
-	expertKey: string;
-	runId: string;
-	previousActivityId: string | null;
-	delegatedBy: {expertKey: string; runId: string} | undefined;
-	reasoning: string | undefined;
-	step: number | undefined;
-	timestamp: number | undefined;
-	ref: AgentEvent['ref'];
-	seq: number;
-	settled: boolean;
-};
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type ActivityFields = DistributiveOmit<Activity, keyof CommonFields>;
-
 function addActivity(
 	model: Model,
 	run: Run,
@@ -1169,7 +1155,7 @@ function addActivity(
 	const pane = model.panes.get(run.paneId);
 	const seq = model.activities.length;
 	const step = event.step ?? run.currentStep;
-	const activity: Activity = {
+	const common: CommonFields = {
 		id: activityId(model, run, fields.type, event, id),
 		expertKey: run.expertKey,
 		runId: run.runId,
@@ -1181,8 +1167,8 @@ function addActivity(
 		ref: event.ref,
 		seq,
 		settled,
-		...fields,
 	};
+	const activity = activityObject(common, fields);
 	model.activities.push(activity);
 	model.activityIndexById.set(activity.id, seq);
 	if ('toolCallId' in fields && fields.toolCallId !== '') model.toolCalls.set(callKey(run.paneId, fields.toolCallId), seq);
@@ -1210,7 +1196,7 @@ function updateActivity<A extends Activity>(model: Model, activity: A, changes: 
 }
 
 function replaceActivity(model: Model, index: number, existing: Activity, fields: ActivityFields, settled: boolean): void {
-	const replacement: Activity = {
+	const common: CommonFields = {
 		id: existing.id,
 		expertKey: existing.expertKey,
 		runId: existing.runId,
@@ -1222,8 +1208,8 @@ function replaceActivity(model: Model, index: number, existing: Activity, fields
 		ref: existing.ref,
 		seq: existing.seq,
 		settled,
-		...fields,
 	};
+	const replacement = activityObject(common, fields);
 	model.activities[index] = replacement;
 	model.changes?.push(index);
 	const run = model.runs.get(existing.runId);

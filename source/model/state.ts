@@ -150,7 +150,8 @@ export type Run = {
 	status: RunStatus;
 	/** Step of the checkpoint that set `status`; an older checkpoint arriving late does not override it. */
 	statusStep: number;
-	endedSteps: Set<number>;
+	/** The steps it ended, sorted, each once: change it only through `addEndedStep` (run-collections.ts). */
+	endedSteps: number[];
 	usage: Usage;
 	startedAt: number | undefined;
 	endedAt: number | undefined;
@@ -172,9 +173,10 @@ export type Run = {
 	 */
 	closesCycle: boolean;
 	query: string | undefined;
+	/** Its step records in the order they were made; find one by number with `stepRecordOf` (run-collections.ts). */
 	steps: StepRecord[];
-	/** The same records by step number (a run can have 100,000 steps; searching the list per event is quadratic). */
-	stepsByNumber: Map<number, StepRecord>;
+	/** The same records by step number, made only once a step came out of order (see `stepRecordOf`). */
+	stepIndex: Map<number, StepRecord> | undefined;
 	/** Streams of the latest few steps, by step; older ones are dropped once their text is in activities. */
 	streams: Map<number, StepStream>;
 	/** Changes whenever anything about the run changes, so views can skip unchanged panes. */
