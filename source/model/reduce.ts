@@ -21,6 +21,7 @@ import {
 	type StepStream,
 	type ToolActivity,
 	type ToolActivityType,
+	type ToolOutcome,
 } from './state.js';
 import {shortened, TextAccumulator} from './text-accumulator.js';
 import {assertNever} from './assert-never.js';
@@ -805,19 +806,19 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 		const type: ToolActivityType = event.as === 'interactive' ? 'interactiveTool' : classify(call);
 		if (existing && index !== undefined) {
 			// callInteractiveTool after callTools for the same call: the same activity, now known to be interactive.
-			if (existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(type, id, call, message), true);
+			if (existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(model, type, id, call, message), true);
 			continue;
 		}
 
-		addActivity(model, run, event, toolFields(type, id, call, message), event.as === 'interactive', id, reasoning);
+		addActivity(model, run, event, toolFields(model, type, id, call, message), event.as === 'interactive', id, reasoning);
 	}
 }
 
-function toolFields(type: ToolActivityType, id: string, call: ToolCall, message: string | undefined): Omit<ToolActivity, keyof CommonFields> {
+function toolFields(model: Model, type: ToolActivityType, id: string, call: ToolCall, message: string | undefined): Omit<ToolActivity, keyof CommonFields> {
 	// The base skill's name and tools' names as the constants, not as the fresh copies each parsed line brings.
 	const base = call.skillName === baseSkill;
 	const toolName = base && type === call.toolName ? type : call.toolName;
-	return {type, toolCallId: id, skillName: base ? baseSkill : call.skillName, toolName, args: call.args, message, result: undefined};
+	return {type, toolCallId: id, skillName: base ? baseSkill : call.skillName, toolName, args: model.textLimit === 0 ? undefined : call.args, message, result: undefined};
 }
 
 function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
@@ -842,7 +843,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const activity = index === undefined ? undefined : model.activities[index];
 		const outcome = {text: result.text, error: result.error, ref: event.ref};
 		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
-			updateActivity(model, activity, {result: outcome, settled: true});
+			updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, outcome), settled: true});
 			bumpPane(model, run);
 			continue;
 		}
@@ -850,8 +851,8 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		// A result whose call we never saw (a log that starts mid-step): show it on its own.
 		const id = result.id === '' ? `${run.runId}:result:${run.activityCount}` : result.id;
 		const call: ToolCall = {id, skillName: result.skillName, toolName: result.toolName, args: undefined};
-		const created = addActivity(model, run, event, toolFields(classify(call), id, call, undefined), true, id);
-		if (isToolActivity(created)) updateActivity(model, created, {result: outcome});
+		const created = addActivity(model, run, event, toolFields(model, classify(call), id, call, undefined), true, id);
+		if (isToolActivity(created)) updateActivity(model, created, {result: keptOutcome(model, outcome)});
 	}
 }
 
@@ -864,9 +865,27 @@ function attachPartialResults(model: Model, run: Run, results: readonly ToolResu
 		const index = callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
 		if (!activity || !isToolActivity(activity) || activity.result) continue;
-		updateActivity(model, activity, {result: {text: result.text, error: result.error, ref}, settled: true});
+		updateActivity(model, activity, {result: keptOutcome(model, {text: result.text, error: result.error, ref}), settled: true});
 		bumpPane(model, run);
 	}
+}
+
+/**
+ * A tool result as the model keeps it: whole, or its first `model.textLimit` characters and the whole length
+ * (state.ts, `ToolOutcome`). A delegation's answer is always kept whole: its row shows it.
+ */
+function keptOutcome(model: Model, outcome: ToolOutcome): ToolOutcome {
+	const limit = model.textLimit;
+	if (limit === undefined || outcome.text.length <= limit) return outcome;
+	// Not cutting between the two halves of a surrogate pair keeps the start well-formed.
+	const end = limit > 0 && isHighSurrogate(outcome.text.charCodeAt(limit - 1)) ? limit - 1 : limit;
+	// A slice of a string can keep the whole string alive (V8 makes it a view of it); joining its pieces makes a copy.
+	const start = end === 0 ? '' : [...outcome.text.slice(0, end)].join('');
+	return {text: start, error: outcome.error, ref: outcome.ref, fullLength: outcome.text.length};
+}
+
+function isHighSurrogate(code: number): boolean {
+	return code >= 0xd8_00 && code <= 0xdb_ff;
 }
 
 /** The strategy daemon pairs tool results with calls by tool name only: the oldest open call of that name. */

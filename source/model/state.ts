@@ -37,9 +37,13 @@ export const activityTypes: readonly ActivityType[] = [
 ];
 
 export type ToolOutcome = {
+	/** The result's text, or only its start when the model keeps no more (`Model.textLimit`): see `fullLength`. */
 	readonly text: string;
 	readonly error: string | undefined;
+	/** The event that carried the result: where the whole text is read again from (load/result-text.ts). */
 	readonly ref: EventRef;
+	/** Set when `text` is only the start of the result: the whole text's length. */
+	readonly fullLength?: number;
 };
 
 /*
@@ -308,6 +312,13 @@ export type Model = {
 	treeRev: number;
 	/** Moves when a link changes the depth of panes already in the tree: every `Pane.depth` is stale then. */
 	depthEpoch: number;
+	/**
+	 * How much of a tool result's text the model keeps; undefined keeps it whole. A reader that has the input
+	 * at hand to read a result again by its event (the viewer) or shows none (the summaries) sets it before the
+	 * first event, so a log of a million tool calls does not hold every output (docs/performance.md). At 0 a
+	 * tool call's arguments are not kept either (`args` is undefined): only the summaries, which show neither, ask for that.
+	 */
+	textLimit: number | undefined;
 };
 
 export function createModel(): Model {
@@ -340,6 +351,7 @@ export function createModel(): Model {
 		depthEpoch: 0,
 		eventIds: new Set(),
 		inputEnd: undefined,
+		textLimit: undefined,
 	};
 }
 
