@@ -22,6 +22,12 @@ import type {OtlpReport} from '../export/otlp/start.js';
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
 
+/**
+ * How much of a tool result the viewer's model keeps: more than a row shows of it; the inspector reads the
+ * whole again (load/result-text.ts), and search sees this much of each result (docs/performance.md).
+ */
+const viewerTextLimit = 256;
+
 /** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
 export async function runApp(
 	requested: InputPlan,
@@ -143,6 +149,8 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),
+		// Only the start of each tool result is kept where the rest can be read again (the inspector does).
+		textLimit: RawEvents.readsEveryLineAgain(plan) && !options.otlp ? viewerTextLimit : undefined,
 		// The inspector reads the events of plain files again by offset; other inputs' lines are kept.
 		onLine: line => raw.remember(line),
 		hooks: {

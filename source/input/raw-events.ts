@@ -42,6 +42,15 @@ export class RawEvents {
 		}
 	}
 
+	/**
+	 * Whether every line of the plan can be read again at any time (plain files not followed, job directories):
+	 * only then may the model keep less than a whole event and rely on reading the rest again.
+	 */
+	static readsEveryLineAgain(plan: InputPlan): boolean {
+		if (plan.follow) return false;
+		return plan.inputs.every(input => input.kind === 'job' || (input.kind === 'file' && !isGzipFile(input.path)));
+	}
+
 	remember(line: Line): void {
 		if (this.#seekable.has(line.source) || this.#isEventFile(line.source)) return;
 		const key = `${line.source}\u0000${line.line}`;

@@ -9,6 +9,7 @@ import {packItems, wrapIndented, wrapToWidth} from '../present/wrap.js';
 import {padEnd} from '../present/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
 import {inspectorLines, type InspectorLine} from './inspector-lines.js';
+import {withWholeResult} from '../load/result-text.js';
 import type {Command} from './keymap.js';
 import {keyHelp} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
@@ -72,11 +73,13 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 	const ref = activity?.ref;
 	// Re-reading the raw event is I/O: do it once per activity, not once per frame.
 	const raw = useMemo(() => (ref ? env.rawEvent(ref) : undefined), [ref, env]);
+	// A tool result the model keeps only the start of is read again whole, once per activity as well.
+	const shown = useMemo(() => (activity ? withWholeResult(activity, env.rawEvent) : undefined), [activity, env]);
 	const lines = useMemo(
-		() => (activity ? inspectorLines(env.model, activity, raw, width) : [{text: 'This activity is no longer in the model.'}]),
+		() => (shown ? inspectorLines(env.model, shown, raw, width) : [{text: 'This activity is no longer in the model.'}]),
 		// The lines also show what the model says around the activity (its run, its children), which changes
 		// without the activity changing: the version says when.
-		[activity, raw, width, version, env.model],
+		[shown, raw, width, version, env.model],
 	);
 	const dispatch = useUiDispatch();
 	useCommands(priorities.overlay + 1, command => {
