@@ -549,10 +549,11 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 			target.activityIndices = appended(target.activityIndices, index);
 			const activity = model.activities[index];
 			if (!activity || !('toolCallId' in activity)) continue;
-			model.toolCalls.delete(callKey(ownPane.paneId, activity.toolCallId));
-			const key = callKey(target.paneId, activity.toolCallId);
-			if (!model.toolCalls.has(key)) model.toolCalls.set(key, index);
+			const calls = model.toolCalls.get(target.paneId);
+			if (!calls?.has(activity.toolCallId)) setCallIndex(model, target.paneId, activity.toolCallId, index);
 		}
+
+		model.toolCalls.delete(ownPane.paneId);
 
 		model.panes.delete(ownPane.paneId);
 	}
@@ -1097,14 +1098,21 @@ function latestResultText(run: Run): string {
 /**
  * Tool call ids come from the model provider, and some make them unique only within one response: a job's
  * runs can repeat them. A call is found by its id within its pane (a run and the runs that resume it), where
- * its result, its delegates' children and its re-issue after a resume look for it.
+ * its result, its delegates' children and its re-issue after a resume look for it. Calls are kept by pane, then
+ * by id: a key made of both would be a new string per call, which a log of a million calls pays for.
  */
-function callKey(paneId: string, toolCallId: string): string {
-	return `${paneId}\u0000${toolCallId}`;
+function callIndex(model: Model, run: Run, toolCallId: string): number | undefined {
+	return model.toolCalls.get(run.paneId)?.get(toolCallId);
 }
 
-function callIndex(model: Model, run: Run, toolCallId: string): number | undefined {
-	return model.toolCalls.get(callKey(run.paneId, toolCallId));
+function setCallIndex(model: Model, paneId: string, toolCallId: string, index: number): void {
+	let calls = model.toolCalls.get(paneId);
+	if (!calls) {
+		calls = new Map();
+		model.toolCalls.set(paneId, calls);
+	}
+
+	calls.set(toolCallId, index);
 }
 
 /** Children wait for the delegation of the run that made it (`delegatedBy.runId`), by its tool call id. */
@@ -1190,7 +1198,7 @@ function addActivity(
 	const activity = activityObject(common, fields);
 	model.activities.push(activity);
 	model.activityIndexById.set(activity.id, seq);
-	if ('toolCallId' in fields && fields.toolCallId !== '') model.toolCalls.set(callKey(run.paneId, fields.toolCallId), seq);
+	if ('toolCallId' in fields && fields.toolCallId !== '') setCallIndex(model, run.paneId, fields.toolCallId, seq);
 	if (!settled) run.unsettled = appended(run.unsettled, seq);
 	run.activityCount++;
 	run.rev++;

@@ -270,8 +270,8 @@ export type Model = {
 	/** Every activity in arrival order. */
 	activities: Activity[];
 	activityIndexById: Map<string, number>;
-	/** Tool calls by pane and tool call id (see `callKey` in reduce.ts): ids repeat across a job's runs. */
-	toolCalls: Map<string, number>;
+	/** Tool calls' activity indices by pane, then by tool call id (see `callIndex` in reduce.ts): ids repeat across a job's runs. */
+	toolCalls: Map<string, Map<string, number>>;
 	skills: Map<string, SkillState>;
 	docker: Map<string, DockerState>;
 	proxy: ProxyState;
