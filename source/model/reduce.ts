@@ -278,8 +278,13 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	}
 
 	// The child's events came before the parent's delegation: attach when the delegation shows up.
-	const key = orphanKey(parentRunId, toolCallId);
-	model.orphanChildren.set(key, appended(model.orphanChildren.get(key) ?? [], child.runId));
+	let waiting = model.orphanChildren.get(parentRunId);
+	if (!waiting) {
+		waiting = new Map();
+		model.orphanChildren.set(parentRunId, waiting);
+	}
+
+	waiting.set(toolCallId, appended(waiting.get(toolCallId) ?? sharedEmptyList(), child.runId));
 }
 
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
@@ -823,10 +828,11 @@ function toolFields(model: Model, type: ToolActivityType, id: string, call: Tool
 }
 
 function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
-	const key = orphanKey(run.runId, toolCallId);
-	const waiting = model.orphanChildren.get(key);
-	if (!waiting) return;
-	model.orphanChildren.delete(key);
+	const byCall = model.orphanChildren.get(run.runId);
+	const waiting = byCall?.get(toolCallId);
+	if (!byCall || !waiting) return;
+	byCall.delete(toolCallId);
+	if (byCall.size === 0) model.orphanChildren.delete(run.runId);
 	const index = callIndex(model, run, toolCallId);
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type !== 'delegate') return;
@@ -1113,11 +1119,6 @@ function setCallIndex(model: Model, paneId: string, toolCallId: string, index: n
 	}
 
 	calls.set(toolCallId, index);
-}
-
-/** Children wait for the delegation of the run that made it (`delegatedBy.runId`), by its tool call id. */
-function orphanKey(parentRunId: string, toolCallId: string): string {
-	return `${parentRunId}\u0000${toolCallId}`;
 }
 
 function activityById(model: Model, id: string): Activity | undefined {

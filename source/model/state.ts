@@ -278,7 +278,7 @@ export type Model = {
 	/** Per run, what its initializeRuntime said (it arrives before the run's startRun). */
 	runtime: Map<string, RuntimeInfo>;
 	/** Child runs that started before the activity that delegated them was seen, by parent run and tool call id. */
-	orphanChildren: Map<string, string[]>;
+	orphanChildren: Map<string, Map<string, string[]>>;
 	/**
 	 * Runs whose parent run was not seen yet, by the parent's runId: the parent adopts them when it
 	 * appears. Indexed so that adopting costs nothing per run (a scan of all runs made loading quadratic).
