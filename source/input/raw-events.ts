@@ -56,7 +56,8 @@ export class RawEvents {
 					return !plan.follow && isPlainFile(input.path);
 				case 'stdin':
 				case 'command':
-					return this.#spoolWanted;
+					// Known once the plan was added (addPlan): whether a spool could be made for it.
+					return this.#spooled.has(input.label);
 				default:
 					return assertNever(input);
 			}
@@ -78,19 +79,25 @@ export class RawEvents {
 		for (const input of plan.inputs) {
 			if (input.kind === 'job') this.addEventDirectory(input.path);
 			else if (input.kind === 'file' && !plan.follow) this.addSeekable(input.label, input.path);
-			else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) {
-				this.#spool ??= new Spool();
-				this.#spooled.add(input.label);
-			}
+			else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) this.#spoolStream(input.label);
 		}
+	}
+
+	#spoolStream(label: string): void {
+		try {
+			this.#spool ??= new Spool();
+		} catch {
+			// No temporary directory to copy to: the stream's lines are kept in the bounded buffer instead.
+			return;
+		}
+
+		this.#spooled.add(label);
 	}
 
 	remember(line: Line): void {
 		if (this.#seekable.has(line.source) || this.#isEventFile(line.source)) return;
-		if (this.#spool && this.#spooled.has(line.source)) {
-			this.#spool.write(line.source, line.offset, line.text);
-			return;
-		}
+		// Should the copy fail (a full disk), the lines from then on go to the bounded buffer.
+		if (this.#spool && this.#spooled.has(line.source) && this.#spool.write(line.source, line.offset, line.text)) return;
 
 		const key = `${line.source}\u0000${line.line}`;
 		this.#recent.set(key, line.text);
@@ -105,8 +112,10 @@ export class RawEvents {
 
 	read(ref: EventRef): string | undefined {
 		if (this.#isEventFile(ref.source)) return readEventFile(ref.source);
+		const recent = this.#recent.get(`${ref.source}\u0000${ref.line}`);
+		if (recent !== undefined) return recent;
 		const path = this.#seekable.get(ref.source) ?? (this.#spooled.has(ref.source) ? this.#spool?.pathOf(ref.source) : undefined);
-		if (path === undefined) return this.#recent.get(`${ref.source}\u0000${ref.line}`);
+		if (path === undefined) return undefined;
 		try {
 			return readLineAt(path, ref.offset);
 		} catch {

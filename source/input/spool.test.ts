@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process';
-import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs';
+import {existsSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
 import {Ingest} from '../load/ingest.js';
@@ -40,6 +40,18 @@ describe('the spool of stdin and commands', () => {
 			expect(directory && existsSync(directory)).toBe(false);
 			expect(raw.read(ingest.model.activities[0]!.ref)).toBeUndefined();
 		}
+	});
+
+	it('keeps lines itself, without failing, when the copy cannot be written', () => {
+		const raw = new RawEvents({spool: true});
+		raw.addPlan(stdinPlan);
+		rmSync(raw.spoolDirectory!, {recursive: true, force: true});
+		const text = readFileSync(`${root}fixtures/demo.ndjson`, 'utf8');
+		const lines = text.split('\n').map(line => line.replace(/\r$/, ''));
+		const ingest = feed(raw, text, 4096);
+		expect(ingest.model.activities.length).toBeGreaterThan(0);
+		for (const activity of ingest.model.activities) expect(raw.read(activity.ref)).toBe(lines[activity.ref.line - 1]);
+		raw.close();
 	});
 
 	it('is not made without a stream to copy, and without it a stream is not read again', () => {

@@ -21,16 +21,21 @@ export class Spool {
 	readonly #onExit = () => this.remove();
 	#pending: {file: SpoolFile; start: number; pieces: string[]; bytes: number} | undefined;
 	#removed = false;
+	#failed = false;
 
 	constructor(parent: string = tmpdir()) {
 		this.directory = mkdtempSync(join(parent, 'perscope-spool-'));
 		process.once('exit', this.#onExit);
 	}
 
-	/** Keeps the line of `source` at byte `offset` of it. */
-	write(source: string, offset: number, text: string): void {
-		if (this.#removed) return;
+	/**
+	 * Keeps the line of `source` at byte `offset` of it; false when the copy cannot be written (a full disk, a
+	 * file that could not be made): from then on nothing more is copied, and the caller keeps the line itself.
+	 */
+	write(source: string, offset: number, text: string): boolean {
+		if (this.#removed || this.#failed) return false;
 		const file = this.#fileOf(source);
+		if (!file) return false;
 		const line = `${text}\n`;
 		const pending = this.#pending;
 		if (pending && (pending.file !== file || pending.start + pending.bytes !== offset || pending.bytes >= batchBytes)) this.flush();
@@ -41,6 +46,13 @@ export class Spool {
 		} else {
 			this.#pending = {file, start: offset, pieces: [line], bytes};
 		}
+
+		return !this.#failed;
+	}
+
+	/** Whether copying failed: lines written before stay readable, later ones were not copied. */
+	get failed(): boolean {
+		return this.#failed;
 	}
 
 	/** The file that holds the lines of `source`, with everything written so far in it; undefined for a source never written. */
@@ -54,8 +66,12 @@ export class Spool {
 	flush(): void {
 		const pending = this.#pending;
 		this.#pending = undefined;
-		if (!pending || this.#removed) return;
-		writeSync(pending.file.fd, pending.pieces.join(''), pending.start, 'utf8');
+		if (!pending || this.#removed || this.#failed) return;
+		try {
+			writeSync(pending.file.fd, pending.pieces.join(''), pending.start, 'utf8');
+		} catch {
+			this.#failed = true;
+		}
 	}
 
 	/** Removes the copies; nothing is kept after this. */
@@ -76,11 +92,17 @@ export class Spool {
 		rmSync(this.directory, {recursive: true, force: true});
 	}
 
-	#fileOf(source: string): SpoolFile {
+	#fileOf(source: string): SpoolFile | undefined {
 		let file = this.#files.get(source);
 		if (!file) {
 			const path = join(this.directory, `${this.#files.size}.ndjson`);
-			file = {fd: openSync(path, 'w+', 0o600), path};
+			try {
+				file = {fd: openSync(path, 'w+', 0o600), path};
+			} catch {
+				this.#failed = true;
+				return undefined;
+			}
+
 			this.#files.set(source, file);
 		}
 
