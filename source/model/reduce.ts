@@ -850,7 +850,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const activity = index === undefined ? undefined : model.activities[index];
 		const outcome = {text: result.text, error: result.error, ref: event.ref};
 		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
-			updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, outcome), settled: true});
+			updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, activity, outcome), settled: true});
 			bumpPane(model, run);
 			continue;
 		}
@@ -859,7 +859,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const id = result.id === '' ? `${run.runId}:result:${run.activityCount}` : result.id;
 		const call: ToolCall = {id, skillName: result.skillName, toolName: result.toolName, args: undefined};
 		const created = addActivity(model, run, event, toolFields(model, classify(call), id, call, undefined), true, id);
-		if (isToolActivity(created)) updateActivity(model, created, {result: keptOutcome(model, outcome)});
+		if (isToolActivity(created)) updateActivity(model, created, {result: keptOutcome(model, created, outcome)});
 	}
 }
 
@@ -872,18 +872,19 @@ function attachPartialResults(model: Model, run: Run, results: readonly ToolResu
 		const index = callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
 		if (!activity || !isToolActivity(activity) || activity.result) continue;
-		updateActivity(model, activity, {result: keptOutcome(model, {text: result.text, error: result.error, ref}), settled: true});
+		updateActivity(model, activity, {result: keptOutcome(model, activity, {text: result.text, error: result.error, ref}), settled: true});
 		bumpPane(model, run);
 	}
 }
 
 /**
  * A tool result as the model keeps it: whole, or its first `model.textLimit` characters and the whole length
- * (state.ts, `ToolOutcome`). A delegation's answer is always kept whole: its row shows it.
+ * (state.ts, `ToolOutcome`). A delegation's answer is always kept whole: its row shows it; so is the answer to
+ * `attemptCompletion`, one a run, whose row reads the todos it refused on.
  */
-function keptOutcome(model: Model, outcome: ToolOutcome): ToolOutcome {
+function keptOutcome(model: Model, activity: ToolActivity, outcome: ToolOutcome): ToolOutcome {
 	const limit = model.textLimit;
-	if (limit === undefined || outcome.text.length <= limit) return outcome;
+	if (limit === undefined || outcome.text.length <= limit || activity.type === 'attemptCompletion') return outcome;
 	// Not cutting between the two halves of a surrogate pair keeps the start well-formed.
 	const end = limit > 0 && isHighSurrogate(outcome.text.charCodeAt(limit - 1)) ? limit - 1 : limit;
 	// A slice of a string can keep the whole string alive (V8 makes it a view of it); joining its pieces makes a copy.

@@ -44,6 +44,22 @@ describe('Model.textLimit', () => {
 		}
 	});
 
+	it('keeps the answer to attemptCompletion whole: its row reads the todos it refused on', () => {
+		const model = createModel();
+		model.textLimit = 10;
+		const line = (type: string, body: Record<string, unknown>) =>
+			JSON.stringify({type, id: `e-${type}`, timestamp: 1, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
+		const text = JSON.stringify({remainingTodos: [{id: 1, title: 'Verify the fix', completed: false}]});
+		modelFromText(
+			[
+				line('callTools', {toolCalls: [{id: 'c', skillName: '@perstack/base', toolName: 'attemptCompletion', args: {}}]}),
+				line('attemptCompletion', {toolResult: {id: 'c', skillName: '@perstack/base', toolName: 'attemptCompletion', result: [{type: 'textPart', text}]}}),
+			].join('\n') + '\n',
+			{model},
+		);
+		expect(toolsOf(model)[0]?.result).toEqual({text, error: undefined, ref: expect.anything()});
+	});
+
 	it('does not cut between the halves of a surrogate pair', () => {
 		const model = createModel();
 		model.textLimit = 3;
