@@ -23,6 +23,12 @@ import type {OtlpReport} from '../export/otlp/start.js';
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
 
+/**
+ * How much of a tool result the viewer's model keeps: more than a row shows of it; the inspector reads the
+ * whole again (load/result-text.ts), and search sees this much of each result (docs/performance.md).
+ */
+const viewerTextLimit = 256;
+
 /** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
 export async function runApp(
 	requested: InputPlan,
@@ -118,7 +124,8 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	// A command is started only once the views are loaded: it must inherit the person's environment, not the
 	// one set up for loading Ink (cli/ink-environment.ts). Anything else starts reading first.
 	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
-	const raw = new RawEvents();
+	// Stdin and a command are copied to a temporary file, so that their events are read again as a file's are.
+	const raw = new RawEvents({spool: true});
 	raw.addPlan(plan);
 	const speed = options.replaySpeed;
 	const replay = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay}) => new Replay({speed}));
@@ -144,6 +151,8 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),
+		// Only the start of each tool result is kept where the rest can be read again (the inspector does).
+		textLimit: raw.readsEveryLineAgain(plan) && !options.otlp ? viewerTextLimit : undefined,
 		// The inspector reads the events of plain files again by offset; other inputs' lines are kept.
 		onLine: line => raw.remember(line),
 		hooks: {
@@ -232,6 +241,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		// Should Ink fail to load, the loader must not wait for a frame that never comes.
 		firstFrameDrawn();
 		store.stop();
+		raw.close();
 		process.off('SIGTERM', onSignal);
 		process.off('SIGHUP', onSignal);
 		process.off('SIGINT', onSignal);

@@ -1,32 +1,72 @@
-import {closeSync, openSync, readFileSync, readSync} from 'node:fs';
+import {closeSync, openSync, readFileSync, readSync, statSync} from 'node:fs';
 import {normalize, sep} from 'node:path';
 import type {EventRef} from '../model/events.js';
 import {flattenLineBreaks} from './event-file.js';
 import {isGzipFile} from './gzip-magic.js';
+import {assertNever} from '../model/assert-never.js';
 import type {InputPlan} from './inputs.js';
 import type {Line} from '../parse/line-splitter.js';
+import {Spool} from './spool.js';
 
 /**
  * Raw event JSON for the inspector, without keeping every line in memory: lines of plain files are read
- * again at their byte offset, events of a job directory from their own file; lines from streams (stdin,
- * a child, a .gz, a followed file that may be truncated or rotated) are kept in a bounded buffer of the
- * most recent ones.
+ * again at their byte offset, events of a job directory from their own file; lines of stdin and of a
+ * command are copied to a spool file (spool.ts) when one is asked for and read again from it; lines from
+ * other streams (a .gz, a followed file that may be truncated or rotated) are kept in a bounded buffer of
+ * the most recent ones.
  */
 export class RawEvents {
 	readonly #seekable = new Map<string, string>();
 	/** Job directories (with a trailing separator): each event of theirs is a whole file, named by its source. */
 	readonly #eventDirectories: string[] = [];
+	readonly #spooled = new Set<string>();
+	readonly #spoolWanted: boolean;
+	/** Made when the plan has a stream to copy: most plans have none. */
+	#spool: Spool | undefined;
 	readonly #recent = new Map<string, string>();
 	readonly #maxBytes: number;
 	#bytes = 0;
 
-	constructor(options: {maxBytes?: number} = {}) {
+	/** `spool`: copy stdin and commands to a temporary file (removed by `close`, or as the process exits). */
+	constructor(options: {maxBytes?: number; spool?: boolean} = {}) {
 		this.#maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+		this.#spoolWanted = options.spool ?? false;
+	}
+
+	/** Where the copies of spooled streams are, if anywhere. */
+	get spoolDirectory(): string | undefined {
+		return this.#spool?.directory;
 	}
 
 	/** Declares that lines of `label` can be read again from the plain file at `path`. */
 	addSeekable(label: string, path: string): void {
-		if (!isGzipFile(path)) this.#seekable.set(label, path);
+		if (isPlainFile(path)) this.#seekable.set(label, path);
+	}
+
+	/**
+	 * Whether every line of the plan can be read again at any time (plain files not followed, job directories,
+	 * spooled streams): only then may the model keep less than a whole event and rely on reading it again.
+	 */
+	readsEveryLineAgain(plan: InputPlan): boolean {
+		return plan.inputs.every(input => {
+			switch (input.kind) {
+				case 'job':
+					return true;
+				case 'file':
+					return !plan.follow && isPlainFile(input.path);
+				case 'stdin':
+				case 'command':
+					// Known once the plan was added (addPlan): whether a spool could be made for it.
+					return this.#spooled.has(input.label);
+				default:
+					return assertNever(input);
+			}
+		});
+	}
+
+	/** Removes the spool's copies: nothing of the streams can be read again after this. */
+	close(): void {
+		this.#spool?.remove();
 	}
 
 	/** Declares that every line whose source is a file under `directory` is that whole file. */
@@ -39,11 +79,26 @@ export class RawEvents {
 		for (const input of plan.inputs) {
 			if (input.kind === 'job') this.addEventDirectory(input.path);
 			else if (input.kind === 'file' && !plan.follow) this.addSeekable(input.label, input.path);
+			else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) this.#spoolStream(input.label);
 		}
+	}
+
+	#spoolStream(label: string): void {
+		try {
+			this.#spool ??= new Spool();
+		} catch {
+			// No temporary directory to copy to: the stream's lines are kept in the bounded buffer instead.
+			return;
+		}
+
+		this.#spooled.add(label);
 	}
 
 	remember(line: Line): void {
 		if (this.#seekable.has(line.source) || this.#isEventFile(line.source)) return;
+		// Should the copy fail (a full disk), the lines from then on go to the bounded buffer.
+		if (this.#spool && this.#spooled.has(line.source) && this.#spool.write(line.source, line.offset, line.text)) return;
+
 		const key = `${line.source}\u0000${line.line}`;
 		this.#recent.set(key, line.text);
 		this.#bytes += line.text.length;
@@ -57,8 +112,10 @@ export class RawEvents {
 
 	read(ref: EventRef): string | undefined {
 		if (this.#isEventFile(ref.source)) return readEventFile(ref.source);
-		const path = this.#seekable.get(ref.source);
-		if (path === undefined) return this.#recent.get(`${ref.source}\u0000${ref.line}`);
+		const recent = this.#recent.get(`${ref.source}\u0000${ref.line}`);
+		if (recent !== undefined) return recent;
+		const path = this.#seekable.get(ref.source) ?? (this.#spooled.has(ref.source) ? this.#spool?.pathOf(ref.source) : undefined);
+		if (path === undefined) return undefined;
 		try {
 			return readLineAt(path, ref.offset);
 		} catch {
@@ -77,6 +134,17 @@ export class RawEvents {
 }
 
 const maxRawLineBytes = 64 * 1024 * 1024;
+
+/** A regular file that is not compressed: a FIFO or a device cannot be read again, and is not even opened here. */
+function isPlainFile(path: string): boolean {
+	try {
+		if (!statSync(path).isFile()) return false;
+	} catch {
+		return false;
+	}
+
+	return !isGzipFile(path);
+}
 
 function readEventFile(path: string): string | undefined {
 	try {

@@ -1,6 +1,7 @@
 import type {InputPlan} from '../input/inputs.js';
 import {runSources} from '../input/run-sources.js';
 import type {RunningSources} from '../input/source-state.js';
+import {createModel} from '../model/state.js';
 import {Ingest} from './ingest.js';
 import type {Loading, LoadOptions} from './loader.js';
 import {runSourcesFast} from './parallel-file.js';
@@ -14,7 +15,9 @@ import {ReplayIngest} from './replay.js';
 export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 	const {hooks = {}, replay, tuning} = options;
 	const fast = options.fast !== false;
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: options.onLine, fast};
+	const model = createModel();
+	model.textLimit = options.textLimit;
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: options.onLine, fast, model};
 	let ingest: Ingest;
 	let running: RunningSources;
 	if (replay) {

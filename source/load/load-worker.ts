@@ -1,4 +1,5 @@
 import {parentPort, workerData} from 'node:worker_threads';
+import {createModel} from '../model/state.js';
 import {Ingest} from './ingest.js';
 import {runSourcesFast} from './parallel-file.js';
 import {modelToPost, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
@@ -26,7 +27,9 @@ function isSetup(value: unknown): value is LoadWorkerSetup {
 }
 
 async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) => void): Promise<void> {
-	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes});
+	const model = createModel();
+	model.textLimit = setup.textLimit;
+	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, model});
 	const progressIntervalMs = setup.tuning.progressIntervalMs ?? defaultProgressIntervalMs;
 	let lastModelAt = performance.now();
 	let modelCost = 0;

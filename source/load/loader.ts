@@ -39,6 +39,8 @@ export type LoadOptions = {
 	onLine?: ((line: Line) => void) | undefined;
 	/** A load on this thread takes nothing in until this settles: the viewer passes its first frame. */
 	mainThreadFrom?: Promise<void> | undefined;
+	/** How much of each tool result the model keeps (`Model.textLimit`); undefined keeps them whole. */
+	textLimit?: number | undefined;
 	/** Hand lines to the model as their events fall due (`--replay`): such a load stays on this thread. */
 	replay?: Replay | undefined;
 };

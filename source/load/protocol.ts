@@ -36,7 +36,7 @@ export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
 export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
 
 /** What the viewer's load worker is started with. */
-export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning};
+export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning; textLimit: number | undefined};
 
 /** What a chunk worker is started with. */
 export type ChunkWorkerSetup = {

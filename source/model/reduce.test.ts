@@ -64,7 +64,7 @@ describe('delegation (real runtime log)', () => {
 	});
 
 	it('steps count the steps each run ended (step numbers run across the job)', () => {
-		expect([coordinator.endedSteps.size, child.endedSteps.size, resumed.endedSteps.size]).toEqual([1, 3, 2]);
+		expect([coordinator.endedSteps.length, child.endedSteps.length, resumed.endedSteps.length]).toEqual([1, 3, 2]);
 	});
 
 	it('statuses follow the last checkpoint of each run', () => {

@@ -1,5 +1,5 @@
 import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
-import {addEndedStep, appended, setStepRecord, setStream, sharedEndedSteps, sharedStepsByNumber, sharedStreams} from './run-collections.js';
+import {addEndedStep, addStepRecord, appended, hasEndedStep, setStream, sharedEmptyList, sharedStreams, stepRecordOf} from './run-collections.js';
 import {addUsage, zeroUsage} from './usage.js';
 import {
 	baseToolTypes,
@@ -22,10 +22,12 @@ import {
 	type StepStream,
 	type ToolActivity,
 	type ToolActivityType,
+	type ToolOutcome,
 } from './state.js';
 import {shortened, TextAccumulator} from './text-accumulator.js';
 import {assertNever} from './assert-never.js';
 import {rememberMessageLine} from './message-lines.js';
+import {activityObject, type ActivityFields, type CommonFields} from './activity-object.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -194,29 +196,29 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		started: false,
 		status: 'init',
 		statusStep: -Infinity,
-		endedSteps: sharedEndedSteps,
+		endedSteps: sharedEmptyList(),
 		usage: zeroUsage,
 		startedAt: event.timestamp,
 		endedAt: undefined,
 		lastEventAt: event.timestamp,
 		currentStep: event.step,
 		activityCount: 0,
-		unsettled: [],
+		unsettled: sharedEmptyList(),
 		error: undefined,
-		pendingToolCallIds: [],
-		childRunIds: [],
+		pendingToolCallIds: sharedEmptyList(),
+		childRunIds: sharedEmptyList(),
 		adoptedBy: null,
 		closesCycle: false,
 		query: undefined,
-		steps: [],
-		stepsByNumber: sharedStepsByNumber,
+		steps: sharedEmptyList(),
+		stepIndex: undefined,
 		streams: sharedStreams,
 		messageSource: undefined,
 		rev: 0,
 	};
 	model.runs.set(runId, run);
 	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
-	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: [], lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
+	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: sharedEmptyList(), lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
 	adoptWaitingChildren(model, run);
 	return run;
 }
@@ -279,8 +281,13 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	}
 
 	// The child's events came before the parent's delegation: attach when the delegation shows up.
-	const key = orphanKey(parentRunId, toolCallId);
-	model.orphanChildren.set(key, appended(model.orphanChildren.get(key) ?? [], child.runId));
+	let waiting = model.orphanChildren.get(parentRunId);
+	if (!waiting) {
+		waiting = new Map();
+		model.orphanChildren.set(parentRunId, waiting);
+	}
+
+	waiting.set(toolCallId, appended(waiting.get(toolCallId) ?? sharedEmptyList(), child.runId));
 }
 
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
@@ -488,7 +495,7 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 	}
 
 	// Where the starting checkpoint left off, not something the run did: no status change is reported for it.
-	if (!run.endedSteps.size && run.status === 'init') setStatus(undefined, run, checkpoint.status, checkpoint.step);
+	if (run.endedSteps.length === 0 && run.status === 'init') setStatus(undefined, run, checkpoint.status, checkpoint.step);
 
 	if (isResume) {
 		resumeEffects(model, run, resumed ?? run, event);
@@ -547,13 +554,14 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	if (ownPane) {
 		// Activities made before the resume was known (out-of-order events) move over to the joined pane.
 		for (const index of ownPane.activityIndices) {
-			target.activityIndices.push(index);
+			target.activityIndices = appended(target.activityIndices, index);
 			const activity = model.activities[index];
 			if (!activity || !('toolCallId' in activity)) continue;
-			model.toolCalls.delete(callKey(ownPane.paneId, activity.toolCallId));
-			const key = callKey(target.paneId, activity.toolCallId);
-			if (!model.toolCalls.has(key)) model.toolCalls.set(key, index);
+			const calls = model.toolCalls.get(target.paneId);
+			if (!calls?.has(activity.toolCallId)) setCallIndex(model, target.paneId, activity.toolCallId, index);
 		}
+
+		model.toolCalls.delete(ownPane.paneId);
 
 		model.panes.delete(ownPane.paneId);
 	}
@@ -646,11 +654,10 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 }
 
 function stepRecord(run: Run, step: number): StepRecord {
-	let record = run.stepsByNumber.get(step);
+	let record = stepRecordOf(run, step);
 	if (!record) {
 		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined, messageLine: 0, messageOffset: 0};
-		run.steps = appended(run.steps, record);
-		setStepRecord(run, step, record);
+		addStepRecord(run, record);
 	}
 
 	return record;
@@ -662,8 +669,8 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	setStatus(model, run, checkpoint.status, step);
 	// A step that ends in the status the run started with is reported too (a follow-up run starts from a
 	// checkpoint that says `completed`, and completes).
-	if (step !== undefined && !run.endedSteps.has(step) && model.statusChanges?.at(-1) !== run.runId) model.statusChanges?.push(run.runId);
-	if (step !== undefined && !run.endedSteps.has(step)) {
+	if (step !== undefined && !hasEndedStep(run, step) && model.statusChanges?.at(-1) !== run.runId) model.statusChanges?.push(run.runId);
+	if (step !== undefined && !hasEndedStep(run, step)) {
 		addEndedStep(run, step);
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
@@ -810,23 +817,27 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 		const type: ToolActivityType = event.as === 'interactive' ? 'interactiveTool' : classify(call);
 		if (existing && index !== undefined) {
 			// callInteractiveTool after callTools for the same call: the same activity, now known to be interactive.
-			if (existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(type, id, call, message), true);
+			if (existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(model, type, id, call, message), true);
 			continue;
 		}
 
-		addActivity(model, run, event, toolFields(type, id, call, message), event.as === 'interactive', id, reasoning);
+		addActivity(model, run, event, toolFields(model, type, id, call, message), event.as === 'interactive', id, reasoning);
 	}
 }
 
-function toolFields(type: ToolActivityType, id: string, call: ToolCall, message: string | undefined): Omit<ToolActivity, keyof CommonFields> {
-	return {type, toolCallId: id, skillName: call.skillName, toolName: call.toolName, args: call.args, message, result: undefined};
+function toolFields(model: Model, type: ToolActivityType, id: string, call: ToolCall, message: string | undefined): Omit<ToolActivity, keyof CommonFields> {
+	// The base skill's name and tools' names as the constants, not as the fresh copies each parsed line brings.
+	const base = call.skillName === baseSkill;
+	const toolName = base && type === call.toolName ? type : call.toolName;
+	return {type, toolCallId: id, skillName: base ? baseSkill : call.skillName, toolName, args: model.textLimit === 0 ? undefined : call.args, message, result: undefined};
 }
 
 function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
-	const key = orphanKey(run.runId, toolCallId);
-	const waiting = model.orphanChildren.get(key);
-	if (!waiting) return;
-	model.orphanChildren.delete(key);
+	const byCall = model.orphanChildren.get(run.runId);
+	const waiting = byCall?.get(toolCallId);
+	if (!byCall || !waiting) return;
+	byCall.delete(toolCallId);
+	if (byCall.size === 0) model.orphanChildren.delete(run.runId);
 	const index = callIndex(model, run, toolCallId);
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type !== 'delegate') return;
@@ -844,7 +855,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const activity = index === undefined ? undefined : model.activities[index];
 		const outcome = {text: result.text, error: result.error, ref: event.ref};
 		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
-			updateActivity(model, activity, {result: outcome, settled: true});
+			updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, activity, outcome), settled: true});
 			bumpPane(model, run);
 			continue;
 		}
@@ -852,8 +863,8 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		// A result whose call we never saw (a log that starts mid-step): show it on its own.
 		const id = result.id === '' ? `${run.runId}:result:${run.activityCount}` : result.id;
 		const call: ToolCall = {id, skillName: result.skillName, toolName: result.toolName, args: undefined};
-		const created = addActivity(model, run, event, toolFields(classify(call), id, call, undefined), true, id);
-		if (isToolActivity(created)) updateActivity(model, created, {result: outcome});
+		const created = addActivity(model, run, event, toolFields(model, classify(call), id, call, undefined), true, id);
+		if (isToolActivity(created)) updateActivity(model, created, {result: keptOutcome(model, created, outcome)});
 	}
 }
 
@@ -866,9 +877,28 @@ function attachPartialResults(model: Model, run: Run, results: readonly ToolResu
 		const index = callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
 		if (!activity || !isToolActivity(activity) || activity.result) continue;
-		updateActivity(model, activity, {result: {text: result.text, error: result.error, ref}, settled: true});
+		updateActivity(model, activity, {result: keptOutcome(model, activity, {text: result.text, error: result.error, ref}), settled: true});
 		bumpPane(model, run);
 	}
+}
+
+/**
+ * A tool result as the model keeps it: whole, or its first `model.textLimit` characters and the whole length
+ * (state.ts, `ToolOutcome`). A delegation's answer is always kept whole: its row shows it; so is the answer to
+ * `attemptCompletion`, one a run, whose row reads the todos it refused on.
+ */
+function keptOutcome(model: Model, activity: ToolActivity, outcome: ToolOutcome): ToolOutcome {
+	const limit = model.textLimit;
+	if (limit === undefined || outcome.text.length <= limit || activity.type === 'attemptCompletion') return outcome;
+	// Not cutting between the two halves of a surrogate pair keeps the start well-formed.
+	const end = limit > 0 && isHighSurrogate(outcome.text.charCodeAt(limit - 1)) ? limit - 1 : limit;
+	// A slice of a string can keep the whole string alive (V8 makes it a view of it); joining its pieces makes a copy.
+	const start = end === 0 ? '' : [...outcome.text.slice(0, end)].join('');
+	return {text: start, error: outcome.error, ref: outcome.ref, fullLength: outcome.text.length};
+}
+
+function isHighSurrogate(code: number): boolean {
+	return code >= 0xd8_00 && code <= 0xdb_ff;
 }
 
 /** The strategy daemon pairs tool results with calls by tool name only: the oldest open call of that name. */
@@ -891,7 +921,7 @@ function settleRun(model: Model, run: Run): void {
 		if (activity && !activity.settled) updateActivity(model, activity, {settled: true});
 	}
 
-	run.unsettled = [];
+	run.unsettled = sharedEmptyList();
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -1080,19 +1110,21 @@ function latestResultText(run: Run): string {
 /**
  * Tool call ids come from the model provider, and some make them unique only within one response: a job's
  * runs can repeat them. A call is found by its id within its pane (a run and the runs that resume it), where
- * its result, its delegates' children and its re-issue after a resume look for it.
+ * its result, its delegates' children and its re-issue after a resume look for it. Calls are kept by pane, then
+ * by id: a key made of both would be a new string per call, which a log of a million calls pays for.
  */
-function callKey(paneId: string, toolCallId: string): string {
-	return `${paneId}\u0000${toolCallId}`;
-}
-
 function callIndex(model: Model, run: Run, toolCallId: string): number | undefined {
-	return model.toolCalls.get(callKey(run.paneId, toolCallId));
+	return model.toolCalls.get(run.paneId)?.get(toolCallId);
 }
 
-/** Children wait for the delegation of the run that made it (`delegatedBy.runId`), by its tool call id. */
-function orphanKey(parentRunId: string, toolCallId: string): string {
-	return `${parentRunId}\u0000${toolCallId}`;
+function setCallIndex(model: Model, paneId: string, toolCallId: string, index: number): void {
+	let calls = model.toolCalls.get(paneId);
+	if (!calls) {
+		calls = new Map();
+		model.toolCalls.set(paneId, calls);
+	}
+
+	calls.set(toolCallId, index);
 }
 
 function activityById(model: Model, id: string): Activity | undefined {
@@ -1153,23 +1185,6 @@ function onSkillStderr(model: Model, event: EventOf<'skillStderr'>): void {
 // ---------------------------------------------------------------------------------------------------------
 // Activities
 
-type CommonFields = {
-	id: string;
-	expertKey: string;
-	runId: string;
-	previousActivityId: string | null;
-	delegatedBy: {expertKey: string; runId: string} | undefined;
-	reasoning: string | undefined;
-	step: number | undefined;
-	timestamp: number | undefined;
-	ref: AgentEvent['ref'];
-	seq: number;
-	settled: boolean;
-};
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type ActivityFields = DistributiveOmit<Activity, keyof CommonFields>;
-
 function addActivity(
 	model: Model,
 	run: Run,
@@ -1182,7 +1197,7 @@ function addActivity(
 	const pane = model.panes.get(run.paneId);
 	const seq = model.activities.length;
 	const step = event.step ?? run.currentStep;
-	const activity: Activity = {
+	const common: CommonFields = {
 		id: activityId(model, run, fields.type, event, id),
 		expertKey: run.expertKey,
 		runId: run.runId,
@@ -1194,11 +1209,11 @@ function addActivity(
 		ref: event.ref,
 		seq,
 		settled,
-		...fields,
 	};
+	const activity = activityObject(common, fields);
 	model.activities.push(activity);
 	model.activityIndexById.set(activity.id, seq);
-	if ('toolCallId' in fields && fields.toolCallId !== '') model.toolCalls.set(callKey(run.paneId, fields.toolCallId), seq);
+	if ('toolCallId' in fields && fields.toolCallId !== '') setCallIndex(model, run.paneId, fields.toolCallId, seq);
 	if (!settled) run.unsettled = appended(run.unsettled, seq);
 	run.activityCount++;
 	run.rev++;
@@ -1223,7 +1238,7 @@ function updateActivity<A extends Activity>(model: Model, activity: A, changes: 
 }
 
 function replaceActivity(model: Model, index: number, existing: Activity, fields: ActivityFields, settled: boolean): void {
-	const replacement: Activity = {
+	const common: CommonFields = {
 		id: existing.id,
 		expertKey: existing.expertKey,
 		runId: existing.runId,
@@ -1235,8 +1250,8 @@ function replaceActivity(model: Model, index: number, existing: Activity, fields
 		ref: existing.ref,
 		seq: existing.seq,
 		settled,
-		...fields,
 	};
+	const replacement = activityObject(common, fields);
 	model.activities[index] = replacement;
 	model.changes?.push(index);
 	const run = model.runs.get(existing.runId);

@@ -37,9 +37,13 @@ export const activityTypes: readonly ActivityType[] = [
 ];
 
 export type ToolOutcome = {
+	/** The result's text, or only its start when the model keeps no more (`Model.textLimit`): see `fullLength`. */
 	readonly text: string;
 	readonly error: string | undefined;
+	/** The event that carried the result: where the whole text is read again from (load/result-text.ts). */
 	readonly ref: EventRef;
+	/** Set when `text` is only the start of the result: the whole text's length. */
+	readonly fullLength?: number;
 };
 
 /*
@@ -157,7 +161,8 @@ export type Run = {
 	status: RunStatus;
 	/** Step of the checkpoint that set `status`; an older checkpoint arriving late does not override it. */
 	statusStep: number;
-	endedSteps: Set<number>;
+	/** The steps it ended, sorted, each once: change it only through `addEndedStep` (run-collections.ts). */
+	endedSteps: number[];
 	usage: Usage;
 	startedAt: number | undefined;
 	endedAt: number | undefined;
@@ -179,9 +184,10 @@ export type Run = {
 	 */
 	closesCycle: boolean;
 	query: string | undefined;
+	/** Its step records in the order they were made; find one by number with `stepRecordOf` (run-collections.ts). */
 	steps: StepRecord[];
-	/** The same records by step number (a run can have 100,000 steps; searching the list per event is quadratic). */
-	stepsByNumber: Map<number, StepRecord>;
+	/** The same records by step number, made only once a step came out of order (see `stepRecordOf`). */
+	stepIndex: Map<number, StepRecord> | undefined;
 	/** Streams of the latest few steps, by step; older ones are dropped once their text is in activities. */
 	streams: Map<number, StepStream>;
 	/**
@@ -289,15 +295,15 @@ export type Model = {
 	/** Every activity in arrival order. */
 	activities: Activity[];
 	activityIndexById: Map<string, number>;
-	/** Tool calls by pane and tool call id (see `callKey` in reduce.ts): ids repeat across a job's runs. */
-	toolCalls: Map<string, number>;
+	/** Tool calls' activity indices by pane, then by tool call id (see `callIndex` in reduce.ts): ids repeat across a job's runs. */
+	toolCalls: Map<string, Map<string, number>>;
 	skills: Map<string, SkillState>;
 	docker: Map<string, DockerState>;
 	proxy: ProxyState;
 	/** Per run, what its initializeRuntime said (it arrives before the run's startRun). */
 	runtime: Map<string, RuntimeInfo>;
 	/** Child runs that started before the activity that delegated them was seen, by parent run and tool call id. */
-	orphanChildren: Map<string, string[]>;
+	orphanChildren: Map<string, Map<string, string[]>>;
 	/**
 	 * Runs whose parent run was not seen yet, by the parent's runId: the parent adopts them when it
 	 * appears. Indexed so that adopting costs nothing per run (a scan of all runs made loading quadratic).
@@ -331,6 +337,13 @@ export type Model = {
 	treeRev: number;
 	/** Moves when a link changes the depth of panes already in the tree: every `Pane.depth` is stale then. */
 	depthEpoch: number;
+	/**
+	 * How much of a tool result's text the model keeps; undefined keeps it whole. A reader that has the input
+	 * at hand to read a result again by its event (the viewer) or shows none (the summaries) sets it before the
+	 * first event, so a log of a million tool calls does not hold every output (docs/performance.md). At 0 a
+	 * tool call's arguments are not kept either (`args` is undefined): only the summaries, which show neither, ask for that.
+	 */
+	textLimit: number | undefined;
 };
 
 export function createModel(): Model {
@@ -363,6 +376,7 @@ export function createModel(): Model {
 		depthEpoch: 0,
 		eventIds: new Set(),
 		inputEnd: undefined,
+		textLimit: undefined,
 	};
 }
 

@@ -163,7 +163,7 @@ export function depthOf(model: Model, run: Run): number {
 }
 
 export function runSteps(run: Run): number {
-	return run.endedSteps.size;
+	return run.endedSteps.length;
 }
 
 export type JobTotals = {

@@ -7,11 +7,13 @@
  * - `ring`: N runs (at least 2) each delegated by the next, the last by the first: a delegation cycle.
  * - `wide`: one coordinator that delegates to N-1 children.
  * - `tree`: a coordinator, then runs that each pick a random earlier run as their parent (seeded).
+ * - `tools`: one run that makes N `exec` calls, one a step, each with its result (see `toolLines`): `runs`
+ *   counts the calls there, not runs.
  *
  * Every run but the ring's completes, so a finished child collapses in the viewer as a real one does.
  */
 
-export const shapes = ['chain', 'ring', 'wide', 'tree'] as const;
+export const shapes = ['chain', 'ring', 'wide', 'tree', 'tools'] as const;
 export type Shape = (typeof shapes)[number];
 
 export function isShape(value: string): value is Shape {
@@ -39,6 +41,10 @@ function parentOf(shape: Shape, index: number, runs: number, random: () => numbe
 			return index === 0 ? undefined : Math.floor(random() * index);
 		}
 
+		case 'tools': {
+			return undefined;
+		}
+
 		default: {
 			return assertNever(shape);
 		}
@@ -59,15 +65,11 @@ export function expertOf(index: number): string {
 
 /** The log's lines, one run at a time, so that a million runs need no more memory than one. */
 export function* shapeLines({shape, runs, seed}: ShapeOptions): Generator<string> {
-	let state = seed >>> 0;
-	const random = () => {
-		// mulberry32, as generate-log.ts: seeded and repeatable.
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
+	const random = seededRandom(seed);
+	if (shape === 'tools') {
+		yield* toolLines(runs, random);
+		return;
+	}
 
 	const count = shape === 'ring' ? Math.max(2, runs) : Math.max(1, runs);
 	const jobId = `job-${shape}`;
@@ -104,4 +106,73 @@ export function* shapeLines({shape, runs, seed}: ShapeOptions): Generator<string
 			text: `done ${runId}`,
 		});
 	}
+}
+
+function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		// mulberry32, as generate-log.ts: seeded and repeatable.
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+const commands: ReadonlyArray<readonly [string, readonly string[]]> = [
+	['npm', ['test', '--', '--run']],
+	['git', ['status', '--short']],
+	['ls', ['-la', 'src']],
+	['grep', ['-rn', 'TODO', 'src']],
+	['cat', ['package.json']],
+	['node', ['scripts/build.mjs']],
+];
+
+const words = ['ok', 'passed', 'src/index.ts', 'warning:', 'done', 'modified', 'test', 'build', 'line', '42', 'error', 'file'];
+
+/** An `exec` result's output: a few lines of words, 60 to 460 bytes, as a short command prints. */
+function output(random: () => number): string {
+	const bytes = 60 + Math.floor(random() * 400);
+	let text = '';
+	while (text.length < bytes) text += (random() < 0.12 ? '\n' : text === '' ? '' : ' ') + words[Math.floor(random() * words.length)]!;
+	return text;
+}
+
+/** `tools`: one run of `calls` steps, each an `exec` call (callTools) and its result (resolveToolResults). */
+function* toolLines(calls: number, random: () => number): Generator<string> {
+	const jobId = 'job-tools';
+	const runId = runIdOf(0);
+	const expertKey = expertOf(0);
+	let sequence = 0;
+	const event = (type: string, stepNumber: number, body: Record<string, unknown>): string => {
+		sequence++;
+		return JSON.stringify({type, id: `e-${sequence}`, timestamp: 1_795_400_000_000 + sequence * 10, jobId, runId, expertKey, stepNumber, ...body});
+	};
+
+	yield event('startRun', 1, {
+		initialCheckpoint: {id: 'cp-0', runId, status: 'init', stepNumber: 1, expert: {key: expertKey}},
+		inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: `query of ${runId}`}]}],
+	});
+	const count = Math.max(1, calls);
+	for (let index = 0; index < count; index++) {
+		const step = index + 1;
+		const id = `call-${index}`;
+		const [command, args] = commands[Math.floor(random() * commands.length)]!;
+		const toolCall = {id, skillName: '@perstack/base', toolName: 'exec', args: {command, args, env: {}, cwd: '.', stdout: true, stderr: true}};
+		yield event('callTools', step, {
+			newMessage: {type: 'expertMessage', contents: [{type: 'toolCallPart', toolCallId: id, toolName: 'exec', args: toolCall.args}]},
+			toolCalls: [toolCall],
+			usage: {inputTokens: 900 + index, outputTokens: 40, reasoningTokens: 0, totalTokens: 940 + index, cachedInputTokens: 0},
+		});
+		const exitCode = random() < 0.05 ? 1 : 0;
+		yield event('resolveToolResults', step, {
+			toolResults: [{id, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: JSON.stringify({output: output(random), exitCode}), id: `part-${index}`}]}],
+		});
+	}
+
+	yield event('completeRun', count, {
+		checkpoint: {id: 'cp-0-done', runId, status: 'completed', stepNumber: count, expert: {key: expertKey}},
+		text: `done ${runId}`,
+	});
 }

@@ -1,5 +1,6 @@
 import type {Activity, Model, ToolActivity, ToolOutcome} from '../model/state.js';
 import {isToolActivity} from '../model/state.js';
+import {stepRecordOf} from '../model/run-collections.js';
 import {exitStatus, parseExecResult} from '../present/exec-result.js';
 import {foldHeadTail, isFoldMarker} from '../present/fold-lines.js';
 import {numberedLines, splitLines} from '../present/numbered-lines.js';
@@ -286,7 +287,7 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		// The raw status only when the word differs from it (`max steps (stoppedByExceededMaxSteps)`).
 		const word = statusLook[run.status].word;
 		field('status', word === run.status ? word : `${word} (${run.status})`);
-		field('steps', run.endedSteps.size);
+		field('steps', run.endedSteps.length);
 		field('depth', depthOf(model, run));
 		if (run.resumesRunId) field('resumes run', run.resumesRunId);
 		if (run.resumedByRunId) field('resumed by run', run.resumedByRunId);
@@ -294,7 +295,7 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 			const from = run.resumedFrom;
 			field('started from', `run ${from.runId}${from.stepNumber === null ? '' : `, step ${from.stepNumber}`}${from.checkpointId === null ? '' : `, checkpoint ${from.checkpointId}`}`);
 		}
-		const step = (activity.step === undefined ? undefined : run.stepsByNumber.get(activity.step)) ?? run.steps[run.steps.length - 1];
+		const step = (activity.step === undefined ? undefined : stepRecordOf(run, activity.step)) ?? run.steps[run.steps.length - 1];
 		if (step) {
 			field('checkpoint', step.checkpointId);
 			field('checkpoint status', step.status);

@@ -1,5 +1,6 @@
 import {Box, Text} from 'ink';
 import React, {useMemo, useRef, useState} from 'react';
+import {withWholeResult} from '../load/result-text.js';
 import {plural} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';
@@ -58,12 +59,14 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 	const ref = activity?.ref;
 	// Re-reading the raw event is I/O: do it once per activity, not once per frame.
 	const raw = useMemo(() => (ref ? env.rawEvent(ref) : undefined), [ref, env]);
+	// A tool result the model keeps only the start of is read again whole, once per activity as well.
+	const shown = useMemo(() => (activity ? withWholeResult(activity, env.rawEvent) : undefined), [activity, env]);
 	const unfolded = useCurrent<Unfolded>(new Set());
 	const lines = useMemo(
-		() => (activity ? inspectorLines(env.model, activity, raw, width, unfolded.value) : [{text: 'This activity is no longer in the model.'}]),
+		() => (shown ? inspectorLines(env.model, shown, raw, width, unfolded.value) : [{text: 'This activity is no longer in the model.'}]),
 		// The lines also show what the model says around the activity (its run, its children), which changes
 		// without the activity changing: the version says when.
-		[activity, raw, width, version, env.model, unfolded.value],
+		[shown, raw, width, version, env.model, unfolded.value],
 	);
 	const linesNow = useRef(lines);
 	linesNow.current = lines;

@@ -61,7 +61,7 @@ describe('what the model keeps', () => {
 		const bytes = feed(ingest, checkpointHeavyLog(150, 256 * 1024));
 		const grown = settledHeap() - before;
 		const run = ingest.model.runs.get('run-m');
-		expect(run?.endedSteps.size).toBe(150);
+		expect(run?.endedSteps.length).toBe(150);
 		expect(ingest.model.activities).toHaveLength(151);
 		expect(bytes).toBeGreaterThan(50 * megabyte);
 		// What remains is a few hundred small activities, far below the megabytes of checkpoints read.

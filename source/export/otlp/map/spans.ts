@@ -1,6 +1,7 @@
 import type {RunStatus, Usage} from '../../../model/events.js';
 import {isToolActivity, type Activity, type DelegateActivity, type Job, type Model, type Pane, type Run, type StepRecord, type ToolActivity} from '../../../model/state.js';
 import {addUsage, zeroUsage} from '../../../model/usage.js';
+import {stepRecordOf} from '../../../model/run-collections.js';
 import {attr, operation, providerOf} from './attributes.js';
 import {addContent, addMessages, argumentsText, truncate} from './content.js';
 import {spanIdOf, traceIdOf} from './ids.js';
@@ -127,7 +128,7 @@ function toolEnd(model: Model, activity: ToolLike): number | undefined {
 	}
 
 	const run = model.runs.get(activity.runId);
-	const step = activity.step === undefined ? undefined : run?.stepsByNumber.get(activity.step);
+	const step = activity.step === undefined || run === undefined ? undefined : stepRecordOf(run, activity.step);
 	return step?.finishedAt ?? (run ? runEnd(run) : undefined) ?? activity.timestamp;
 }
 
@@ -152,7 +153,7 @@ function agentSpan(model: Model, job: Job, pane: Pane, runs: readonly Run[], opt
 		[attr.runIds]: runs.map(run => run.runId),
 		[attr.runStatus]: last.status,
 		[attr.dialect]: head.dialect,
-		[attr.steps]: runs.reduce((sum, run) => sum + run.endedSteps.size, 0),
+		[attr.steps]: runs.reduce((sum, run) => sum + run.endedSteps.length, 0),
 	};
 	modelAttributes(attributes, job.model);
 	// A cost only when every run's model is priced: never a guess (README, Cost).
@@ -219,7 +220,7 @@ function chatSpans(job: Job, pane: Pane, run: Run, skip: (spanId: string) => boo
 
 function toolSpan(model: Model, job: Job, pane: Pane, activity: ToolLike, spanId: string, options: MapOptions): OtlpSpan | undefined {
 	const run = model.runs.get(activity.runId);
-	const step = activity.step === undefined ? undefined : run?.stepsByNumber.get(activity.step);
+	const step = activity.step === undefined || run === undefined ? undefined : stepRecordOf(run, activity.step);
 	const startMs = activity.timestamp ?? step?.startedAt ?? run?.startedAt;
 	if (startMs === undefined) return undefined;
 	const toolName = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;

@@ -1,0 +1,83 @@
+import {mkdtempSync, rmSync, truncateSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {RawEvents} from '../input/raw-events.js';
+import {isToolActivity, type Model, type ToolActivity} from '../model/state.js';
+import {shapeLines} from '../tools/shape-log.js';
+import {loadHere} from './load-here.js';
+import {withWholeResult} from './result-text.js';
+
+/*
+ * The viewer's model keeps the first 256 characters of each tool result (Model.textLimit); the inspector reads
+ * the rest again from the file by offset. A tools log of many calls stands in for #22's 500,000 (the bench loads
+ * that one): what matters is a result far into the file, past what any buffer would hold.
+ */
+
+const calls = 20_000;
+const limit = 256;
+let directory = '';
+let path = '';
+let text = '';
+
+beforeAll(() => {
+	directory = mkdtempSync(join(tmpdir(), 'perscope-result-text-'));
+	path = join(directory, 'tools.ndjson');
+	text = [...shapeLines({shape: 'tools', runs: calls, seed: 5})].join('\n') + '\n';
+	writeFileSync(path, text);
+});
+
+afterAll(() => {
+	rmSync(directory, {recursive: true, force: true});
+});
+
+async function load(textLimit: number | undefined): Promise<Model> {
+	const plan = {inputs: [{kind: 'file' as const, path, label: path}], label: path, demo: false, follow: false, jobsRoot: undefined};
+	const loading = loadHere(plan, {maxLineBytes: 64 * 1024 * 1024, textLimit});
+	await loading.done;
+	return loading.model;
+}
+
+function reader(): RawEvents {
+	const raw = new RawEvents();
+	raw.addSeekable(path, path);
+	return raw;
+}
+
+function lastCut(model: Model): ToolActivity {
+	const cut = model.activities.filter(isToolActivity).filter(activity => activity.result?.fullLength !== undefined);
+	const last = cut.at(-1);
+	if (!last) throw new Error('no result was cut');
+	return last;
+}
+
+describe('tool results re-read by offset (#22)', () => {
+	it('the inspector of an activity of a large tools log shows the whole result, read again from the file', async () => {
+		const [whole, kept] = [await load(undefined), await load(limit)];
+		const activity = lastCut(kept);
+		expect(activity.seq).toBeGreaterThan(calls * 0.9);
+		expect(activity.result?.text).toHaveLength(limit);
+		const expected = whole.activities[activity.seq];
+		const raw = reader();
+		const shown = withWholeResult(activity, ref => raw.read(ref));
+		expect(isToolActivity(shown) && shown.result?.text).toBe(expected && isToolActivity(expected) ? expected.result?.text : undefined);
+		expect(isToolActivity(shown) && shown.result?.fullLength).toBeUndefined();
+	});
+
+	it('says so, without failing, when the file was truncated or rewritten since it was read', async () => {
+		const kept = await load(limit);
+		const activity = lastCut(kept);
+		const ref = activity.result!.ref;
+		// Another line now stands where the result was.
+		writeFileSync(path, text.slice(0, ref.offset) + text.slice(ref.offset).replace(/^[^\n]*/, '{"type":"startGeneration"}'));
+		const rewritten = withWholeResult(activity, ref => reader().read(ref));
+		expect(isToolActivity(rewritten) && rewritten.result?.text).toMatch(/^.{256}\n… \(\d+ more characters not shown: the input changed since it was read/s);
+		truncateSync(path, ref.offset - 1);
+		const truncated = withWholeResult(activity, ref => reader().read(ref));
+		expect(isToolActivity(truncated) && truncated.result?.text).toContain('more characters not shown');
+		rmSync(path);
+		const removed = withWholeResult(activity, ref => reader().read(ref));
+		expect(isToolActivity(removed) && removed.result?.text).toContain('can no longer be read');
+		writeFileSync(path, text);
+	});
+});
