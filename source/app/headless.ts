@@ -73,7 +73,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
 	const model = createModel();
 	// A summary shows no tool output, and an export (which may send it) is not asked for: the model keeps none.
-	if (!transcribing && !options.otlp) model.textLimit = 0;
+	if (!transcribing && !options.otlp) model.textKeep = {limit: 0, wholeBudget: 0};
 	// The exporter (and the OpenTelemetry packages) load only when asked for.
 	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp, options.prices ?? builtinPrices) : undefined;
 	otlp?.watch(() => model);

@@ -1,5 +1,5 @@
 import type {Instance} from 'ink';
-import {createModel, endInput} from '../model/state.js';
+import {createModel, endInput, type TextKeep} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
 import type {LoadTuning} from '../load/tuning.js';
@@ -24,10 +24,12 @@ import type {OtlpReport} from '../export/otlp/start.js';
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
 
 /**
- * How much of a tool result the viewer's model keeps: more than a row shows of it; the inspector reads the
- * whole again (load/result-text.ts), and search sees this much of each result (docs/performance.md).
+ * How much of tool results the viewer's model keeps: the first 32 Mi characters of them whole, so that search
+ * and filters see every result of all but the largest logs; past that, the first 256 characters of each, more
+ * than a row shows. The inspector reads a cut result whole again (load/result-text.ts); the footer says when
+ * a search ran over cut results (docs/performance.md).
  */
-const viewerTextLimit = 256;
+const viewerTextKeep: TextKeep = {limit: 256, wholeBudget: 32 * 1024 * 1024};
 
 /** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
 export async function runApp(
@@ -152,7 +154,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),
 		// Only the start of each tool result is kept where the rest can be read again (the inspector does).
-		textLimit: raw.readsEveryLineAgain(plan) && !options.otlp ? viewerTextLimit : undefined,
+		textKeep: raw.readsEveryLineAgain(plan) && !options.otlp ? viewerTextKeep : undefined,
 		// The inspector reads the events of plain files again by offset; other inputs' lines are kept.
 		onLine: line => raw.remember(line),
 		hooks: {

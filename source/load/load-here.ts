@@ -16,7 +16,7 @@ export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 	const {hooks = {}, replay, tuning} = options;
 	const fast = options.fast !== false;
 	const model = createModel();
-	model.textLimit = options.textLimit;
+	model.textKeep = options.textKeep;
 	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: options.onLine, fast, model};
 	let ingest: Ingest;
 	let running: RunningSources;

@@ -32,7 +32,7 @@ export function worthAWorker(plan: InputPlan): boolean {
 /** Loads the plan in a worker (see worthAWorker), or on this thread should the worker fail. */
 export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	const {hooks = {}} = options;
-	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textLimit: options.textLimit};
+	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep};
 	const worker = new Worker(new URL('load-worker.js', import.meta.url), {workerData: setup, resourceLimits: workerResourceLimits});
 	let model = createModel();
 	const replace = (next: Model) => {

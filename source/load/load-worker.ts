@@ -28,7 +28,7 @@ function isSetup(value: unknown): value is LoadWorkerSetup {
 
 async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) => void): Promise<void> {
 	const model = createModel();
-	model.textLimit = setup.textLimit;
+	model.textKeep = setup.textKeep;
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, model});
 	const progressIntervalMs = setup.tuning.progressIntervalMs ?? defaultProgressIntervalMs;
 	let lastModelAt = performance.now();

@@ -1,6 +1,6 @@
 import type {InputPlan} from '../input/inputs.js';
 import type {RunningSources, SourcesHooks} from '../input/source-state.js';
-import type {Model} from '../model/state.js';
+import type {Model, TextKeep} from '../model/state.js';
 import type {Line} from '../parse/line-splitter.js';
 import type {Replay} from './replay.js';
 import type {LoadTuning} from './tuning.js';
@@ -39,8 +39,8 @@ export type LoadOptions = {
 	onLine?: ((line: Line) => void) | undefined;
 	/** A load on this thread takes nothing in until this settles: the viewer passes its first frame. */
 	mainThreadFrom?: Promise<void> | undefined;
-	/** How much of each tool result the model keeps (`Model.textLimit`); undefined keeps them whole. */
-	textLimit?: number | undefined;
+	/** How much of tool results the model keeps (`Model.textKeep`); undefined keeps them whole. */
+	textKeep?: TextKeep | undefined;
 	/** Hand lines to the model as their events fall due (`--replay`): such a load stays on this thread. */
 	replay?: Replay | undefined;
 };

@@ -1,7 +1,7 @@
 import type {InputPlan} from '../input/inputs.js';
 import type {SourceState} from '../input/source-state.js';
 import type {LinePosition} from '../parse/line-splitter.js';
-import type {Model, Run, StepStream} from '../model/state.js';
+import type {Model, Run, StepStream, TextKeep} from '../model/state.js';
 import {TextAccumulator, type TextState} from '../model/text-accumulator.js';
 import type {Chunk, ChunkItem} from './parse-chunk.js';
 import type {LoadTuning} from './tuning.js';
@@ -36,7 +36,7 @@ export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
 export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
 
 /** What the viewer's load worker is started with. */
-export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning; textLimit: number | undefined};
+export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning; textKeep: TextKeep | undefined};
 
 /** What a chunk worker is started with. */
 export type ChunkWorkerSetup = {

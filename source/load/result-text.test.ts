@@ -9,7 +9,7 @@ import {loadHere} from './load-here.js';
 import {withWholeResult} from './result-text.js';
 
 /*
- * The viewer's model keeps the first 256 characters of each tool result (Model.textLimit); the inspector reads
+ * The viewer's model keeps the first 256 characters of each tool result (Model.textKeep, past its whole budget); the inspector reads
  * the rest again from the file by offset. A tools log of many calls stands in for #22's 500,000 (the bench loads
  * that one): what matters is a result far into the file, past what any buffer would hold.
  */
@@ -31,9 +31,9 @@ afterAll(() => {
 	rmSync(directory, {recursive: true, force: true});
 });
 
-async function load(textLimit: number | undefined): Promise<Model> {
+async function load(limit: number | undefined): Promise<Model> {
 	const plan = {inputs: [{kind: 'file' as const, path, label: path}], label: path, demo: false, follow: false, jobsRoot: undefined};
-	const loading = loadHere(plan, {maxLineBytes: 64 * 1024 * 1024, textLimit});
+	const loading = loadHere(plan, {maxLineBytes: 64 * 1024 * 1024, textKeep: limit === undefined ? undefined : {limit, wholeBudget: 0}});
 	await loading.done;
 	return loading.model;
 }

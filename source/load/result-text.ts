@@ -3,7 +3,7 @@ import {isToolActivity, type Activity, type ToolActivity, type ToolOutcome} from
 import {parseLine} from '../parse/normalise.js';
 
 /*
- * A model that keeps only the start of tool results (`Model.textLimit`) reads the whole of one again from the
+ * A model that keeps only the start of tool results (`Model.textKeep`) reads the whole of one again from the
  * line of the event that carried it (`ToolOutcome.ref`), by offset for a plain file (input/raw-events.ts), when
  * the inspector shows it. The line is parsed again the way the loader parsed it, so the text is exactly what
  * the model would have kept whole.

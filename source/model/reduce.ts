@@ -829,7 +829,7 @@ function toolFields(model: Model, type: ToolActivityType, id: string, call: Tool
 	// The base skill's name and tools' names as the constants, not as the fresh copies each parsed line brings.
 	const base = call.skillName === baseSkill;
 	const toolName = base && type === call.toolName ? type : call.toolName;
-	return {type, toolCallId: id, skillName: base ? baseSkill : call.skillName, toolName, args: model.textLimit === 0 ? undefined : call.args, message, result: undefined};
+	return {type, toolCallId: id, skillName: base ? baseSkill : call.skillName, toolName, args: model.textKeep?.limit === 0 ? undefined : call.args, message, result: undefined};
 }
 
 function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
@@ -883,13 +883,20 @@ function attachPartialResults(model: Model, run: Run, results: readonly ToolResu
 }
 
 /**
- * A tool result as the model keeps it: whole, or its first `model.textLimit` characters and the whole length
+ * A tool result as the model keeps it: whole while `model.textKeep` allows, else its first `limit` characters and the whole length
  * (state.ts, `ToolOutcome`). A delegation's answer is always kept whole: its row shows it; so is the answer to
  * `attemptCompletion`, one a run, whose row reads the todos it refused on.
  */
 function keptOutcome(model: Model, activity: ToolActivity, outcome: ToolOutcome): ToolOutcome {
-	const limit = model.textLimit;
-	if (limit === undefined || outcome.text.length <= limit || activity.type === 'attemptCompletion') return outcome;
+	const keep = model.textKeep;
+	if (keep === undefined || outcome.text.length <= keep.limit || activity.type === 'attemptCompletion') return outcome;
+	if (model.keptWholeText + outcome.text.length <= keep.wholeBudget) {
+		model.keptWholeText += outcome.text.length;
+		return outcome;
+	}
+
+	model.cutResults++;
+	const {limit} = keep;
 	// Not cutting between the two halves of a surrogate pair keeps the start well-formed.
 	const end = limit > 0 && isHighSurrogate(outcome.text.charCodeAt(limit - 1)) ? limit - 1 : limit;
 	// A slice of a string can keep the whole string alive (V8 makes it a view of it); joining its pieces makes a copy.

@@ -37,7 +37,7 @@ export const activityTypes: readonly ActivityType[] = [
 ];
 
 export type ToolOutcome = {
-	/** The result's text, or only its start when the model keeps no more (`Model.textLimit`): see `fullLength`. */
+	/** The result's text, or only its start when the model keeps no more (`Model.textKeep`): see `fullLength`. */
 	readonly text: string;
 	readonly error: string | undefined;
 	/** The event that carried the result: where the whole text is read again from (load/result-text.ts). */
@@ -340,11 +340,23 @@ export type Model = {
 	/**
 	 * How much of a tool result's text the model keeps; undefined keeps it whole. A reader that has the input
 	 * at hand to read a result again by its event (the viewer) or shows none (the summaries) sets it before the
-	 * first event, so a log of a million tool calls does not hold every output (docs/performance.md). At 0 a
-	 * tool call's arguments are not kept either (`args` is undefined): only the summaries, which show neither, ask for that.
+	 * first event, so a log of a million tool calls does not hold every output (docs/performance.md). At a
+	 * limit of 0 a tool call's arguments are not kept either (`args` is undefined): only the summaries, which
+	 * show neither, ask for that.
 	 */
-	textLimit: number | undefined;
+	textKeep: TextKeep | undefined;
+	/** Characters of tool results kept whole so far, against `textKeep.wholeBudget`. */
+	keptWholeText: number;
+	/** Tool results of which only the start is kept: search and filters see that start only. */
+	cutResults: number;
 };
+
+/**
+ * What the model keeps of tool results' text: results are kept whole until `wholeBudget` characters of them
+ * are, then only their first `limit` characters. Which results are cut depends only on the order of the
+ * lines, so the same bytes give the same model however they arrive.
+ */
+export type TextKeep = {limit: number; wholeBudget: number};
 
 export function createModel(): Model {
 	return {
@@ -376,7 +388,9 @@ export function createModel(): Model {
 		depthEpoch: 0,
 		eventIds: new Set(),
 		inputEnd: undefined,
-		textLimit: undefined,
+		textKeep: undefined,
+		keptWholeText: 0,
+		cutResults: 0,
 	};
 }
 

@@ -9,13 +9,13 @@ function toolsOf(model: Model): ToolActivity[] {
 	return model.activities.filter(isToolActivity);
 }
 
-function withLimit(textLimit: number | undefined): Model {
+function withLimit(limit: number | undefined, wholeBudget = 0): Model {
 	const model = createModel();
-	model.textLimit = textLimit;
+	model.textKeep = limit === undefined ? undefined : {limit, wholeBudget};
 	return modelFromText(log, {model});
 }
 
-describe('Model.textLimit', () => {
+describe('Model.textKeep', () => {
 	it('keeps whole results and arguments when no limit is set', () => {
 		const calls = toolsOf(withLimit(undefined));
 		expect(calls).toHaveLength(20);
@@ -36,6 +36,20 @@ describe('Model.textLimit', () => {
 		});
 	});
 
+	it('keeps results whole until the whole budget is spent, then the start of each, and counts those cut', () => {
+		const whole = toolsOf(withLimit(undefined));
+		const sizes = whole.map(call => call.result?.text.length ?? 0);
+		// A budget that holds the first five results whole and not the sixth.
+		const budget = sizes.slice(0, 5).reduce((sum, size) => sum + size, 0);
+		const model = withLimit(40, budget);
+		const calls = toolsOf(model);
+		expect(calls.slice(0, 5).map(call => call.result?.text)).toEqual(whole.slice(0, 5).map(call => call.result?.text));
+		expect(calls.slice(0, 5).every(call => call.result?.fullLength === undefined)).toBe(true);
+		expect(calls[5]?.result?.text).toBe(whole[5]?.result?.text.slice(0, 40));
+		expect(model.cutResults).toBe(calls.filter(call => call.result?.fullLength !== undefined).length);
+		expect(model.cutResults).toBeGreaterThan(0);
+	});
+
 	it('at 0 keeps neither results nor arguments, for the summaries', () => {
 		for (const call of toolsOf(withLimit(0))) {
 			expect(call.result?.text).toBe('');
@@ -46,7 +60,7 @@ describe('Model.textLimit', () => {
 
 	it('keeps the answer to attemptCompletion whole: its row reads the todos it refused on', () => {
 		const model = createModel();
-		model.textLimit = 10;
+		model.textKeep = {limit: 10, wholeBudget: 0};
 		const line = (type: string, body: Record<string, unknown>) =>
 			JSON.stringify({type, id: `e-${type}`, timestamp: 1, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
 		const text = JSON.stringify({remainingTodos: [{id: 1, title: 'Verify the fix', completed: false}]});
@@ -62,7 +76,7 @@ describe('Model.textLimit', () => {
 
 	it('does not cut between the halves of a surrogate pair', () => {
 		const model = createModel();
-		model.textLimit = 3;
+		model.textKeep = {limit: 3, wholeBudget: 0};
 		const line = (type: string, body: Record<string, unknown>) =>
 			JSON.stringify({type, id: `e-${type}`, timestamp: 1, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
 		const call = {id: 'c', skillName: '@perstack/base', toolName: 'exec', args: {}};
