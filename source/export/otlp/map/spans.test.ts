@@ -137,6 +137,18 @@ describe('mapModel over every fixture', () => {
 	});
 });
 
+describe('mapModel at scale', () => {
+	it('maps a run of 150,000 steps: its chat spans are gathered in a loop, not spread into one call (#22)', () => {
+		const steps = 150_000;
+		const event = (type: string, step: number, body: Record<string, unknown>) =>
+			JSON.stringify({type, id: `e-${type}-${step}`, timestamp: 1_795_400_000_000 + step, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: step, ...body});
+		const lines = [event('startRun', 1, {initialCheckpoint: {id: 'cp', runId: 'r', status: 'init', stepNumber: 1, expert: {key: 'x'}}, inputMessages: []})];
+		for (let step = 1; step <= steps; step++) lines.push(event('startGeneration', step, {messages: []}));
+		const spans = mapModel(modelFromText(lines.join('\n') + '\n'), quiet);
+		expect(byName(spans, 'chat ')).toHaveLength(steps);
+	});
+});
+
 describe('SpanTracker', () => {
 	it('sends a span once, when it ends, and the open ones at the end marked unfinished', () => {
 		const lines = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').split('\n').filter(line => line !== '');
