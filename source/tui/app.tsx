@@ -95,7 +95,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 			case 'search.open': {
 				const current = getUi();
 				const rows = rowsFor(env.store.model, current, columns);
-				const row = rows[selectedRowIndex(rows, current)];
+				const row = rows.at(selectedRowIndex(rows, current));
 				anchor.current = row?.kind === 'activity' ? row.index : undefined;
 				// The last query comes back selected: typing replaces it, ←/→ edit it.
 				dispatch({type: 'openPrompt', kind: 'search', text: current.search.query, selected: true});

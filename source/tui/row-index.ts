@@ -1,0 +1,612 @@
+import {describeFilter, filterText, isEmptyFilter, matches as filterMatches, showsErrorsOnly, type Filter} from '../query/filter.js';
+import type {Model, Pane} from '../model/state.js';
+import {rootMarks, rootPanes} from '../query/tree.js';
+import {paneIsLive, tailRows} from './row-tail.js';
+import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
+import type {UiState} from './ui-state.js';
+
+/*
+ * The tree as an index, not as a list of rows. A log can hold 200,000 panes or a million activities in one
+ * pane, and flattening all of them into rows on every key made each key wait for the whole log. Instead:
+ *
+ * - the layout (which activities and child panes each pane shows, in order) is worked out once per model
+ *   revision, filter and width, without making a row;
+ * - the folds give each pane a count of the rows it takes, bottom up in one pass over the panes, and each
+ *   pane with child panes the running sums of its children's counts when first asked after a fold;
+ * - a row at a position, or the position of a key, is then found by walking down (or up) the tree, with a
+ *   binary search among a pane's children: the depth of the tree, not its size;
+ * - rows are made only for the window on screen.
+ */
+
+/** Which row list a caller has: the index answers it without ever holding every row. */
+export type RowList = {
+	readonly length: number;
+	at(index: number): Row | undefined;
+	/** The rows from `from` up to (not including) `to`. */
+	slice(from: number, to: number): Row[];
+	/** Position of the row with this key, or -1 when it is not shown (folded away, filtered out, unknown). */
+	indexOfKey(key: string | undefined): number;
+};
+
+/** One shown pane and what it shows when open. */
+class PaneNode {
+	/** Fold-dependent, set by `applyFolds`. */
+	collapsed = false;
+	count = 1;
+	/** `sums[k]`: rows taken by children before child k, as of `sumsStamp`. */
+	sums: Int32Array | undefined;
+	sumsStamp = -1;
+	/** Child panes, in order, and how many of `acts` come before each. */
+	readonly children: PaneNode[] = [];
+	readonly childAfter: number[] = [];
+	/** Where an activity index sits in `acts`, when `acts` is not ascending (made when first asked). */
+	actPosition: Map<number, number> | undefined;
+
+	constructor(
+		readonly pane: Pane,
+		readonly depth: number,
+		readonly orphan: boolean,
+		readonly cycle: boolean,
+		readonly live: boolean,
+		/** Activity indices shown, in order. */
+		readonly acts: readonly number[],
+		readonly actsAscending: boolean,
+		readonly tail: readonly Row[],
+		readonly parent: PaneNode | undefined,
+		/** Position among the parent's children, or among the top entries for a root. */
+		readonly slot: number,
+	) {}
+
+	get shownDepth(): number {
+		return Math.min(this.depth, maxShownDepth);
+	}
+}
+
+type TopEntry = Row | PaneNode;
+
+type Folds = Pick<UiState, 'collapsed' | 'filterFolds' | 'defaultCollapse' | 'filter'>;
+
+/**
+ * The panes that hold an activity the filter matches, or have a descendant pane that does: the panes a
+ * filtered tree shows. One pass over the activities, then up each new pane's ancestors until one already
+ * known: linear in the log, whatever its depth.
+ */
+export function panesWithMatches(model: Model, filter: Filter): Set<string> {
+	const holding = new Set<string>();
+	for (const activity of model.activities) {
+		if (!filterMatches(filter, activity, model)) continue;
+		let paneId = model.runs.get(activity.runId)?.paneId;
+		while (paneId !== undefined && !holding.has(paneId)) {
+			holding.add(paneId);
+			paneId = parentPaneOf(model, paneId);
+		}
+	}
+
+	return holding;
+}
+
+/** The pane a pane hangs under on screen; none for a root, an orphan or a pane whose link would close a cycle. */
+export function parentPaneOf(model: Model, paneId: string): string | undefined {
+	const first = model.runs.get(paneId);
+	// A pane shown as a root because its link would close a cycle has no parent on screen.
+	if (!first || first.parentRunId === null || first.closesCycle) return undefined;
+	return model.runs.get(first.parentRunId)?.paneId;
+}
+
+export function isPaneCollapsed(model: Model, ui: Folds, pane: Pane, depth: number): boolean {
+	return foldOf(ui, pane.paneId, depth, () => paneIsLive(model, pane));
+}
+
+function foldOf(ui: Folds, paneId: string, depth: number, live: () => boolean): boolean {
+	// Under a filter every pane on screen holds a match, so it is open unless folded while filtering; the
+	// person's own folds stay in `collapsed` and come back when the filter goes.
+	if (!isEmptyFilter(ui.filter)) return ui.filterFolds.folds.get(paneId) ?? ui.filterFolds.all;
+	const explicit = ui.collapsed.get(paneId);
+	if (explicit !== undefined) return explicit;
+	if (ui.defaultCollapse === 'expanded') return false;
+	if (ui.defaultCollapse === 'collapsed') return true;
+	// A finished child collapses to its header; the coordinator and anything still running stay open.
+	return depth > 0 && !live();
+}
+
+/** Child panes of a pane in the order their runs started, without the shown ones' filter. */
+function childPanesOf(model: Model, pane: Pane): Pane[] {
+	const out: Pane[] = [];
+	// Most panes have no children or a few: a set is made only for many.
+	let seen: Set<string> | undefined;
+	for (const runId of pane.runIds) {
+		const run = model.runs.get(runId);
+		if (!run) continue;
+		for (const childId of run.childRunIds) {
+			const child = model.runs.get(childId);
+			if (!child || child.paneId === pane.paneId) continue;
+			if (seen ? seen.has(child.paneId) : out.some(known => known.paneId === child.paneId)) continue;
+			const childPane = model.panes.get(child.paneId);
+			if (!childPane) continue;
+			out.push(childPane);
+			if (seen) seen.add(child.paneId);
+			else if (out.length > 16) seen = new Set(out.map(known => known.paneId));
+		}
+	}
+
+	return out;
+}
+
+type PaneTask = {pane: Pane; depth: number; orphan: boolean; cycle: boolean; parent: PaneNode | undefined; after: number};
+
+/**
+ * The layout of the tree for one model revision, filter and width: which rows each pane shows when open.
+ * Folds are applied on top (`applyFolds`) without working the layout out again.
+ */
+export class RowLayout {
+	readonly top: TopEntry[] = [];
+	readonly topTail: Row[] = [];
+	/** Panes in the order they are shown, each before its children. */
+	readonly order: PaneNode[] = [];
+	readonly byPane = new Map<string, PaneNode>();
+	readonly topSlotOfJob = new Map<string, number>();
+	#foldsOf: Folds | undefined;
+	#stamp = 0;
+	#topSums: Int32Array | undefined;
+	#topSumsStamp = -1;
+	#length = 0;
+
+	constructor(
+		readonly model: Model,
+		readonly rev: number,
+		readonly filter: Filter,
+		readonly width: number,
+		shownPanes: ReadonlySet<string> | undefined,
+	) {
+		const showJobs = model.jobs.size > 1;
+		for (const job of model.jobs.values()) {
+			if (job.runIds.length === 0) continue;
+			const roots = rootPanes(model, job).filter(pane => shownPanes === undefined || shownPanes.has(pane.paneId));
+			if (shownPanes !== undefined && roots.length === 0) continue;
+			if (showJobs) {
+				this.topSlotOfJob.set(job.jobId, this.top.length);
+				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId});
+			}
+
+			for (const pane of roots) this.#addTree({pane, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0}, shownPanes);
+		}
+
+		if (shownPanes !== undefined && model.panes.size > 0) this.#addFilteredNote(shownPanes);
+	}
+
+	/** Says what the filter left out: the count of hidden panes, or in words that nothing matches. */
+	#addFilteredNote(shownPanes: ReadonlySet<string>): void {
+		const hidden = this.model.panes.size - shownPanes.size;
+		if (shownPanes.size === 0) {
+			// Errors-only alone reads best as a fact about the run; anything else names the filter.
+			const errorsOnly = showsErrorsOnly(this.filter) && filterText(this.filter) === 'errors';
+			this.topTail.push({kind: 'filtered', key: 'f:none', text: errorsOnly ? 'no errors' : `nothing matches ${describeFilter(this.filter)}`, part: 'none'});
+		}
+
+		if (hidden > 0) this.topTail.push({kind: 'filtered', key: 'f:hidden', text: `${hidden} ${hidden === 1 ? 'pane' : 'panes'} without matches hidden`, part: 'hidden'});
+	}
+
+	/**
+	 * A pane and everything under it, depth first, with its own stack of tasks: delegations can nest deeper
+	 * than the call stack goes. Each pane is placed once (a malformed log can make a parent cycle), at the
+	 * first place the walk reaches it.
+	 */
+	#addTree(root: PaneTask, shownPanes: ReadonlySet<string> | undefined): void {
+		const {model} = this;
+		const filtered = shownPanes !== undefined;
+		const stack: PaneTask[] = [root];
+		while (stack.length > 0) {
+			const task = stack.pop()!;
+			const {pane, depth, parent} = task;
+			if (this.byPane.has(pane.paneId)) continue;
+			const acts = this.#shownActivities(pane);
+			const slot = parent ? parent.children.length : this.top.length;
+			const node = new PaneNode(pane, depth, task.orphan, task.cycle, paneIsLive(model, pane), acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width), parent, slot);
+			if (parent) {
+				parent.children.push(node);
+				parent.childAfter.push(task.after);
+			} else this.top.push(node);
+			this.byPane.set(pane.paneId, node);
+			this.order.push(node);
+
+			const allChildren = childPanesOf(model, pane);
+			// Under a filter, child panes without a match anywhere in them are left out (and counted).
+			const children = filtered ? allChildren.filter(child => shownPanes.has(child.paneId)) : allChildren;
+			if (children.length === 0) continue;
+			const todo: PaneTask[] = [];
+			const child = (childPane: Pane, after: number): PaneTask => ({pane: childPane, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
+			// By pane id: one run can delegate to a hundred thousand, and each delegation looks up its own.
+			const childOrder = new Map<string, number>();
+			for (const [at, childPane] of children.entries()) childOrder.set(childPane.paneId, at);
+			const placed = new Set<string>();
+			for (const [position, index] of acts.list.entries()) {
+				const activity = model.activities[index];
+				if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
+				// Child panes sit right under the activity that delegated them, in the order they started; a
+				// delegation the filter hides places none (its children come after the activities).
+				const mine: number[] = [];
+				for (const childRunId of activity.childRunIds) {
+					const at = childOrder.get(childRunId);
+					if (at !== undefined && !placed.has(childRunId)) mine.push(at);
+				}
+
+				mine.sort((a, b) => a - b);
+				for (const at of mine) {
+					const childPane = children[at]!;
+					if (placed.has(childPane.paneId)) continue;
+					placed.add(childPane.paneId);
+					todo.push(child(childPane, position + 1));
+				}
+			}
+
+			for (const childPane of children) if (!placed.has(childPane.paneId)) todo.push(child(childPane, acts.list.length));
+			for (let i = todo.length - 1; i >= 0; i--) stack.push(todo[i]!);
+		}
+	}
+
+	/** The pane's activities the filter shows; the pane's own list when it shows them all. */
+	#shownActivities(pane: Pane): {list: readonly number[]; ascending: boolean} {
+		const {model, filter} = this;
+		if (isEmptyFilter(filter) && pane.activityIndices.every(index => model.activities[index] !== undefined)) {
+			return {list: pane.activityIndices, ascending: isAscending(pane.activityIndices)};
+		}
+
+		const list: number[] = [];
+		for (const index of pane.activityIndices) {
+			const activity = model.activities[index];
+			if (activity && (isEmptyFilter(filter) || filterMatches(filter, activity, model))) list.push(index);
+		}
+
+		return {list, ascending: isAscending(list)};
+	}
+
+	/** Counts every pane's rows for these folds: one pass, children before their parents. */
+	applyFolds(ui: Folds): void {
+		if (this.#foldsOf && sameFolds(this.#foldsOf, ui)) return;
+		this.#foldsOf = ui;
+		this.#stamp++;
+		const folds: Folds = {collapsed: ui.collapsed, filterFolds: ui.filterFolds, defaultCollapse: ui.defaultCollapse, filter: this.filter};
+		for (let i = this.order.length - 1; i >= 0; i--) {
+			const node = this.order[i]!;
+			node.collapsed = foldOf(folds, node.pane.paneId, node.depth, () => node.live);
+			if (node.collapsed) {
+				node.count = 1;
+				continue;
+			}
+
+			let count = 1 + node.acts.length + node.tail.length;
+			for (const child of node.children) count += child.count;
+			node.count = count;
+		}
+
+		let length = this.topTail.length;
+		for (const entry of this.top) length += entry instanceof PaneNode ? entry.count : 1;
+		this.#length = length;
+	}
+
+	get length(): number {
+		return this.#length;
+	}
+
+	/** Rows taken by a pane's children before child k, for the current folds. */
+	#sums(node: PaneNode): Int32Array {
+		if (node.sums && node.sumsStamp === this.#stamp) return node.sums;
+		const sums = node.sums?.length === node.children.length + 1 ? node.sums : new Int32Array(node.children.length + 1);
+		let total = 0;
+		for (const [k, child] of node.children.entries()) {
+			sums[k] = total;
+			total += child.count;
+		}
+
+		sums[node.children.length] = total;
+		node.sums = sums;
+		node.sumsStamp = this.#stamp;
+		return sums;
+	}
+
+	#topSumsNow(): Int32Array {
+		if (this.#topSums && this.#topSumsStamp === this.#stamp) return this.#topSums;
+		const sums = new Int32Array(this.top.length + 1);
+		let total = 0;
+		for (const [k, entry] of this.top.entries()) {
+			sums[k] = total;
+			total += entry instanceof PaneNode ? entry.count : 1;
+		}
+
+		sums[this.top.length] = total;
+		this.#topSums = sums;
+		this.#topSumsStamp = this.#stamp;
+		return sums;
+	}
+
+	/** Rows of a pane's activities and children (not its header or tail), when open. */
+	#itemsOf(node: PaneNode): number {
+		return node.acts.length + (node.children.length === 0 ? 0 : this.#sums(node)[node.children.length]!);
+	}
+
+	/** The rows from `from` to `to`, made as the walk goes. */
+	slice(from: number, to: number): Row[] {
+		const start = Math.max(0, from);
+		const end = Math.min(this.#length, to);
+		const rows: Row[] = [];
+		if (start >= end) return rows;
+		const cursor = this.#seek(start);
+		while (rows.length < end - start) {
+			const row = this.#next(cursor);
+			if (!row) break;
+			rows.push(row);
+		}
+
+		return rows;
+	}
+
+	at(index: number): Row | undefined {
+		if (!Number.isInteger(index) || index < 0 || index >= this.#length) return undefined;
+		return this.slice(index, index + 1)[0];
+	}
+
+	/** A cursor whose next row is row `index`. */
+	#seek(index: number): Cursor {
+		const sums = this.#topSumsNow();
+		const topRows = sums[this.top.length]!;
+		if (index >= topRows) return {top: this.top.length, topTail: index - topRows, frames: []};
+		const k = lastAtMost(sums, this.top.length, index);
+		const entry = this.top[k]!;
+		const cursor: Cursor = {top: k, topTail: 0, frames: []};
+		if (!(entry instanceof PaneNode)) return cursor;
+		cursor.top = k + 1;
+		let node = entry;
+		let offset = index - sums[k]!;
+		for (;;) {
+			if (offset === 0) {
+				cursor.frames.push({node, headerDone: false, act: 0, child: 0, tail: 0});
+				return cursor;
+			}
+
+			offset -= 1;
+			const items = this.#itemsOf(node);
+			if (offset >= items) {
+				cursor.frames.push({node, headerDone: true, act: node.acts.length, child: node.children.length, tail: offset - items});
+				return cursor;
+			}
+
+			if (node.children.length === 0) {
+				cursor.frames.push({node, headerDone: true, act: offset, child: 0, tail: 0});
+				return cursor;
+			}
+
+			const childSums = this.#sums(node);
+			// The last child that starts at or before the offset: children start at their place among the
+			// activities plus the rows of the children before them.
+			let low = 0;
+			let high = node.children.length - 1;
+			let found = -1;
+			while (low <= high) {
+				const middle = (low + high) >>> 1;
+				if (node.childAfter[middle]! + childSums[middle]! <= offset) {
+					found = middle;
+					low = middle + 1;
+				} else high = middle - 1;
+			}
+
+			if (found !== -1) {
+				const child = node.children[found]!;
+				const childStart = node.childAfter[found]! + childSums[found]!;
+				if (offset < childStart + child.count) {
+					cursor.frames.push({node, headerDone: true, act: node.childAfter[found]!, child: found + 1, tail: 0});
+					node = child;
+					offset -= childStart;
+					continue;
+				}
+			}
+
+			cursor.frames.push({node, headerDone: true, act: offset - childSums[found + 1]!, child: found + 1, tail: 0});
+			return cursor;
+		}
+	}
+
+	#next(cursor: Cursor): Row | undefined {
+		for (;;) {
+			const frame = cursor.frames[cursor.frames.length - 1];
+			if (!frame) {
+				const entry = this.top[cursor.top];
+				if (entry === undefined) return this.topTail[cursor.topTail++];
+				cursor.top++;
+				if (!(entry instanceof PaneNode)) return entry;
+				cursor.frames.push({node: entry, headerDone: false, act: 0, child: 0, tail: 0});
+				continue;
+			}
+
+			const {node} = frame;
+			if (!frame.headerDone) {
+				frame.headerDone = true;
+				if (node.collapsed) cursor.frames.pop();
+				return this.#header(node);
+			}
+
+			if (frame.child < node.children.length && node.childAfter[frame.child]! <= frame.act) {
+				const child = node.children[frame.child++]!;
+				cursor.frames.push({node: child, headerDone: false, act: 0, child: 0, tail: 0});
+				continue;
+			}
+
+			if (frame.act < node.acts.length) return this.#activityRow(node, node.acts[frame.act++]!);
+			if (frame.tail < node.tail.length) return node.tail[frame.tail++];
+			cursor.frames.pop();
+		}
+	}
+
+	#header(node: PaneNode): Row {
+		const {paneId} = node.pane;
+		return {kind: 'pane', key: paneKey(paneId), paneId, depth: node.shownDepth, collapsed: node.collapsed, orphan: node.orphan, cycle: node.cycle};
+	}
+
+	#activityRow(node: PaneNode, index: number): Row {
+		const activity = this.model.activities[index]!;
+		return {kind: 'activity', key: activityKey(activity.id), index, depth: node.shownDepth, paneId: node.pane.paneId};
+	}
+
+	/** Position of a row by its key, walking up from its pane: the depth of the tree, not its size. */
+	indexOfKey(key: string | undefined): number {
+		if (key === undefined) return -1;
+		const kind = key.slice(0, 2);
+		const rest = key.slice(2);
+		switch (kind) {
+			case 'p:': {
+				const node = this.byPane.get(rest);
+				return node && this.#open(node.parent) ? this.#start(node) : -1;
+			}
+
+			case 'a:': {
+				const index = this.model.activityIndexById.get(rest);
+				const activity = index === undefined ? undefined : this.model.activities[index];
+				const paneId = activity ? this.model.runs.get(activity.runId)?.paneId : undefined;
+				const node = paneId === undefined ? undefined : this.byPane.get(paneId);
+				if (index === undefined || !node || !this.#open(node)) return -1;
+				const position = this.#actPosition(node, index);
+				if (position === -1) return -1;
+				const before = node.children.length === 0 ? 0 : childrenBefore(node, position);
+				return this.#start(node) + 1 + position + (before === 0 ? 0 : this.#sums(node)[before]!);
+			}
+
+			case 'j:': {
+				const slot = this.topSlotOfJob.get(rest);
+				return slot === undefined ? -1 : this.#topSumsNow()[slot]!;
+			}
+
+			case 'f:': {
+				const at = this.topTail.findIndex(row => row.key === key);
+				return at === -1 ? -1 : this.#topSumsNow()[this.top.length]! + at;
+			}
+
+			case 'l:':
+			case 'n:': {
+				// The pane id sits between the kind and the last part (`n:<paneId>:q`, `l:<paneId>:<channel>:<n>`).
+				for (const node of this.#tailOwners(rest)) {
+					const at = node.tail.findIndex(row => row.key === key);
+					if (at !== -1) return this.#open(node) ? this.#start(node) + 1 + this.#itemsOf(node) + at : -1;
+				}
+
+				return -1;
+			}
+
+			default:
+				return -1;
+		}
+	}
+
+	/** The panes a tail row's key could name: every prefix of it that is a pane id, as ids may hold colons. */
+	*#tailOwners(rest: string): Generator<PaneNode> {
+		for (let at = rest.indexOf(':'); at !== -1; at = rest.indexOf(':', at + 1)) {
+			const node = this.byPane.get(rest.slice(0, at));
+			if (node) yield node;
+		}
+	}
+
+	/** Whether a pane and every pane above it are open, so what it holds is on screen. */
+	#open(node: PaneNode | undefined): boolean {
+		for (let at = node; at; at = at.parent) if (at.collapsed) return false;
+		return true;
+	}
+
+	/** Position of a pane's header. */
+	#start(node: PaneNode): number {
+		let position = 0;
+		let at = node;
+		while (at.parent) {
+			const parent = at.parent;
+			position += 1 + parent.childAfter[at.slot]! + this.#sums(parent)[at.slot]!;
+			at = parent;
+		}
+
+		return position + this.#topSumsNow()[at.slot]!;
+	}
+
+	#actPosition(node: PaneNode, index: number): number {
+		const {acts} = node;
+		if (node.actsAscending) {
+			let low = 0;
+			let high = acts.length - 1;
+			while (low <= high) {
+				const middle = (low + high) >>> 1;
+				const value = acts[middle]!;
+				if (value === index) return middle;
+				if (value < index) low = middle + 1;
+				else high = middle - 1;
+			}
+
+			return -1;
+		}
+
+		if (!node.actPosition) {
+			node.actPosition = new Map();
+			for (const [position, act] of acts.entries()) node.actPosition.set(act, position);
+		}
+
+		return node.actPosition.get(index) ?? -1;
+	}
+}
+
+type Frame = {node: PaneNode; headerDone: boolean; act: number; child: number; tail: number};
+type Cursor = {top: number; topTail: number; frames: Frame[]};
+
+/** How many of a pane's children come before its activity at `position`. */
+function childrenBefore(node: PaneNode, position: number): number {
+	let low = 0;
+	let high = node.childAfter.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (node.childAfter[middle]! <= position) low = middle + 1;
+		else high = middle;
+	}
+
+	return low;
+}
+
+/** The last k < `count` with `sums[k] <= value` (sums ascending from 0). */
+function lastAtMost(sums: Int32Array, count: number, value: number): number {
+	let low = 0;
+	let high = count - 1;
+	let found = 0;
+	while (low <= high) {
+		const middle = (low + high) >>> 1;
+		if (sums[middle]! <= value) {
+			found = middle;
+			low = middle + 1;
+		} else high = middle - 1;
+	}
+
+	return found;
+}
+
+function isAscending(list: readonly number[]): boolean {
+	for (let i = 1; i < list.length; i++) if (list[i]! <= list[i - 1]!) return false;
+	return true;
+}
+
+function sameFolds(a: Folds, b: Folds): boolean {
+	return a.collapsed === b.collapsed && a.filterFolds === b.filterFolds && a.defaultCollapse === b.defaultCollapse && a.filter === b.filter;
+}
+
+/** A row list for one set of folds over a layout; it re-applies its folds should another list have changed them. */
+export function rowList(layout: RowLayout, folds: Folds): RowList {
+	layout.applyFolds(folds);
+	return {
+		get length() {
+			layout.applyFolds(folds);
+			return layout.length;
+		},
+		at(index) {
+			layout.applyFolds(folds);
+			return layout.at(index);
+		},
+		slice(from, to) {
+			layout.applyFolds(folds);
+			return layout.slice(from, to);
+		},
+		indexOfKey(key) {
+			layout.applyFolds(folds);
+			return layout.indexOfKey(key);
+		},
+	};
+}
