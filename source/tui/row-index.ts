@@ -1,7 +1,7 @@
 import {describeFilter, filterText, isEmptyFilter, matches as filterMatches, showsErrorsOnly, type Filter} from '../query/filter.js';
-import type {Model, Pane} from '../model/state.js';
-import {rootMarks, rootPanes} from '../query/tree.js';
-import {paneIsLive, tailRows} from './row-tail.js';
+import type {Job, Model, Pane} from '../model/state.js';
+import {isLive, rootMarks, shownStatus} from '../query/tree.js';
+import {lastRun, paneIsLive, tailRows} from './row-tail.js';
 import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
 import type {UiState} from './ui-state.js';
 
@@ -132,6 +132,28 @@ function childPanesOf(model: Model, pane: Pane): Pane[] {
 	return out;
 }
 
+/**
+ * Root panes of a job in the order their runs started, as `rootPanes` (query/tree.ts) finds them, with as few
+ * lookups per run as can be: a job can hold 200,000 runs.
+ */
+function rootPanesOf(model: Model, job: Job): Pane[] {
+	const out: Pane[] = [];
+	const seen = new Set<string>();
+	for (const runId of job.runIds) {
+		const run = model.runs.get(runId);
+		if (!run || seen.has(run.paneId)) continue;
+		const first = run.paneId === run.runId ? run : model.runs.get(run.paneId);
+		const root = !first || first.parentRunId === null || first.closesCycle || !model.runs.has(first.parentRunId);
+		if (!root) continue;
+		const pane = model.panes.get(run.paneId);
+		if (!pane) continue;
+		seen.add(pane.paneId);
+		out.push(pane);
+	}
+
+	return out;
+}
+
 type PaneTask = {pane: Pane; depth: number; orphan: boolean; cycle: boolean; parent: PaneNode | undefined; after: number};
 
 /**
@@ -161,7 +183,7 @@ export class RowLayout {
 		const showJobs = model.jobs.size > 1;
 		for (const job of model.jobs.values()) {
 			if (job.runIds.length === 0) continue;
-			const roots = rootPanes(model, job).filter(pane => shownPanes === undefined || shownPanes.has(pane.paneId));
+			const roots = rootPanesOf(model, job).filter(pane => shownPanes === undefined || shownPanes.has(pane.paneId));
 			if (shownPanes !== undefined && roots.length === 0) continue;
 			if (showJobs) {
 				this.topSlotOfJob.set(job.jobId, this.top.length);
@@ -201,7 +223,10 @@ export class RowLayout {
 			if (this.byPane.has(pane.paneId)) continue;
 			const acts = this.#shownActivities(pane);
 			const slot = parent ? parent.children.length : this.top.length;
-			const node = new PaneNode(pane, depth, task.orphan, task.cycle, paneIsLive(model, pane), acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width), parent, slot);
+			// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
+			const last = lastRun(model, pane);
+			const live = last !== undefined && isLive(shownStatus(last));
+			const node = new PaneNode(pane, depth, task.orphan, task.cycle, live, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot);
 			if (parent) {
 				parent.children.push(node);
 				parent.childAfter.push(task.after);
@@ -209,6 +234,7 @@ export class RowLayout {
 			this.byPane.set(pane.paneId, node);
 			this.order.push(node);
 
+			if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
 			const allChildren = childPanesOf(model, pane);
 			// Under a filter, child panes without a match anywhere in them are left out (and counted).
 			const children = filtered ? allChildren.filter(child => shownPanes.has(child.paneId)) : allChildren;
@@ -289,19 +315,22 @@ export class RowLayout {
 	}
 
 	/** Rows taken by a pane's children before child k, for the current folds. */
-	#sums(node: PaneNode): Int32Array {
-		if (node.sums && node.sumsStamp === this.#stamp) return node.sums;
+	#childOffset(node: PaneNode, k: number): number {
+		// A chain is a pane with one child, 100,000 deep: it needs no table of sums.
+		if (k === 0) return 0;
+		if (node.children.length === 1) return node.children[0]!.count;
+		if (node.sums && node.sumsStamp === this.#stamp) return node.sums[k]!;
 		const sums = node.sums?.length === node.children.length + 1 ? node.sums : new Int32Array(node.children.length + 1);
 		let total = 0;
-		for (const [k, child] of node.children.entries()) {
-			sums[k] = total;
+		for (const [at, child] of node.children.entries()) {
+			sums[at] = total;
 			total += child.count;
 		}
 
 		sums[node.children.length] = total;
 		node.sums = sums;
 		node.sumsStamp = this.#stamp;
-		return sums;
+		return sums[k]!;
 	}
 
 	#topSumsNow(): Int32Array {
@@ -321,7 +350,7 @@ export class RowLayout {
 
 	/** Rows of a pane's activities and children (not its header or tail), when open. */
 	#itemsOf(node: PaneNode): number {
-		return node.acts.length + (node.children.length === 0 ? 0 : this.#sums(node)[node.children.length]!);
+		return node.acts.length + this.#childOffset(node, node.children.length);
 	}
 
 	/** The rows from `from` to `to`, made as the walk goes. */
@@ -345,37 +374,21 @@ export class RowLayout {
 		return this.slice(index, index + 1)[0];
 	}
 
-	/** A cursor whose next row is row `index`. */
+	/** A cursor whose next row is row `index`: the walk down the tree to it. */
 	#seek(index: number): Cursor {
 		const sums = this.#topSumsNow();
 		const topRows = sums[this.top.length]!;
-		if (index >= topRows) return {top: this.top.length, topTail: index - topRows, frames: []};
+		if (index >= topRows) return {top: this.top.length, topTail: index - topRows, frame: undefined};
 		const k = lastAtMost(sums, this.top.length, index);
 		const entry = this.top[k]!;
-		const cursor: Cursor = {top: k, topTail: 0, frames: []};
-		if (!(entry instanceof PaneNode)) return cursor;
-		cursor.top = k + 1;
+		if (!(entry instanceof PaneNode)) return {top: k, topTail: 0, frame: undefined};
 		let node = entry;
 		let offset = index - sums[k]!;
 		for (;;) {
-			if (offset === 0) {
-				cursor.frames.push({node, headerDone: false, act: 0, child: 0, tail: 0});
-				return cursor;
-			}
-
+			if (offset === 0) return {top: 0, topTail: 0, frame: {node, headerDone: false, act: 0, child: 0, tail: 0}};
 			offset -= 1;
 			const items = this.#itemsOf(node);
-			if (offset >= items) {
-				cursor.frames.push({node, headerDone: true, act: node.acts.length, child: node.children.length, tail: offset - items});
-				return cursor;
-			}
-
-			if (node.children.length === 0) {
-				cursor.frames.push({node, headerDone: true, act: offset, child: 0, tail: 0});
-				return cursor;
-			}
-
-			const childSums = this.#sums(node);
+			if (offset >= items) return {top: 0, topTail: 0, frame: {node, headerDone: true, act: node.acts.length, child: node.children.length, tail: offset - items}};
 			// The last child that starts at or before the offset: children start at their place among the
 			// activities plus the rows of the children before them.
 			let low = 0;
@@ -383,7 +396,7 @@ export class RowLayout {
 			let found = -1;
 			while (low <= high) {
 				const middle = (low + high) >>> 1;
-				if (node.childAfter[middle]! + childSums[middle]! <= offset) {
+				if (node.childAfter[middle]! + this.#childOffset(node, middle) <= offset) {
 					found = middle;
 					low = middle + 1;
 				} else high = middle - 1;
@@ -391,48 +404,60 @@ export class RowLayout {
 
 			if (found !== -1) {
 				const child = node.children[found]!;
-				const childStart = node.childAfter[found]! + childSums[found]!;
+				const childStart = node.childAfter[found]! + this.#childOffset(node, found);
 				if (offset < childStart + child.count) {
-					cursor.frames.push({node, headerDone: true, act: node.childAfter[found]!, child: found + 1, tail: 0});
 					node = child;
 					offset -= childStart;
 					continue;
 				}
 			}
 
-			cursor.frames.push({node, headerDone: true, act: offset - childSums[found + 1]!, child: found + 1, tail: 0});
-			return cursor;
+			return {top: 0, topTail: 0, frame: {node, headerDone: true, act: offset - this.#childOffset(node, found + 1), child: found + 1, tail: 0}};
 		}
 	}
 
+	/**
+	 * The next row, moving the cursor past it. Only the innermost pane's place is kept: where its parent goes
+	 * on is known from the pane's own slot, so a cursor deep in a chain holds one frame, not 100,000.
+	 */
 	#next(cursor: Cursor): Row | undefined {
 		for (;;) {
-			const frame = cursor.frames[cursor.frames.length - 1];
+			const {frame} = cursor;
 			if (!frame) {
 				const entry = this.top[cursor.top];
 				if (entry === undefined) return this.topTail[cursor.topTail++];
 				cursor.top++;
 				if (!(entry instanceof PaneNode)) return entry;
-				cursor.frames.push({node: entry, headerDone: false, act: 0, child: 0, tail: 0});
+				cursor.frame = {node: entry, headerDone: false, act: 0, child: 0, tail: 0};
 				continue;
 			}
 
 			const {node} = frame;
 			if (!frame.headerDone) {
 				frame.headerDone = true;
-				if (node.collapsed) cursor.frames.pop();
+				if (node.collapsed) this.#leave(cursor, node);
 				return this.#header(node);
 			}
 
 			if (frame.child < node.children.length && node.childAfter[frame.child]! <= frame.act) {
 				const child = node.children[frame.child++]!;
-				cursor.frames.push({node: child, headerDone: false, act: 0, child: 0, tail: 0});
+				cursor.frame = {node: child, headerDone: false, act: 0, child: 0, tail: 0};
 				continue;
 			}
 
 			if (frame.act < node.acts.length) return this.#activityRow(node, node.acts[frame.act++]!);
 			if (frame.tail < node.tail.length) return node.tail[frame.tail++];
-			cursor.frames.pop();
+			this.#leave(cursor, node);
+		}
+	}
+
+	/** The cursor goes on after a pane: in its parent, after its slot, or at the top after it. */
+	#leave(cursor: Cursor, node: PaneNode): void {
+		const {parent, slot} = node;
+		if (parent) cursor.frame = {node: parent, headerDone: true, act: parent.childAfter[slot]!, child: slot + 1, tail: 0};
+		else {
+			cursor.frame = undefined;
+			cursor.top = slot + 1;
 		}
 	}
 
@@ -465,8 +490,8 @@ export class RowLayout {
 				if (index === undefined || !node || !this.#open(node)) return -1;
 				const position = this.#actPosition(node, index);
 				if (position === -1) return -1;
-				const before = node.children.length === 0 ? 0 : childrenBefore(node, position);
-				return this.#start(node) + 1 + position + (before === 0 ? 0 : this.#sums(node)[before]!);
+				const before = childrenBefore(node, position);
+				return this.#start(node) + 1 + position + this.#childOffset(node, before);
 			}
 
 			case 'j:': {
@@ -515,7 +540,7 @@ export class RowLayout {
 		let at = node;
 		while (at.parent) {
 			const parent = at.parent;
-			position += 1 + parent.childAfter[at.slot]! + this.#sums(parent)[at.slot]!;
+			position += 1 + parent.childAfter[at.slot]! + this.#childOffset(parent, at.slot);
 			at = parent;
 		}
 
@@ -548,7 +573,7 @@ export class RowLayout {
 }
 
 type Frame = {node: PaneNode; headerDone: boolean; act: number; child: number; tail: number};
-type Cursor = {top: number; topTail: number; frames: Frame[]};
+type Cursor = {top: number; topTail: number; frame: Frame | undefined};
 
 /** How many of a pane's children come before its activity at `position`. */
 function childrenBefore(node: PaneNode, position: number): number {

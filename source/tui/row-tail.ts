@@ -23,8 +23,7 @@ export function paneIsLive(model: Model, pane: Pane): boolean {
 const noRows: readonly Row[] = [];
 
 /** What follows a pane's activities and children: its live text and what the person must act on. */
-export function tailRows(model: Model, pane: Pane, depth: number, width: number): readonly Row[] {
-	const last = lastRun(model, pane);
+export function tailRows(model: Model, pane: Pane, depth: number, width: number, last = lastRun(model, pane)): readonly Row[] {
 	if (!last) return noRows;
 	const live = isLive(shownStatus(last));
 	const ended = live ? undefined : endedWhileWaiting(model, last);
