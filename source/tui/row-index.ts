@@ -1,4 +1,4 @@
-import {describeFilter, filterText, isEmptyFilter, matches as filterMatches, showsErrorsOnly, type Filter} from '../query/filter.js';
+import {describeFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
 import type {Job, Model, Pane} from '../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../query/tree.js';
 import {lastRun, paneIsLive, tailRows} from './row-tail.js';
@@ -73,8 +73,9 @@ type Folds = Pick<UiState, 'collapsed' | 'filterFolds' | 'defaultCollapse' | 'fi
  */
 export function panesWithMatches(model: Model, filter: Filter): Set<string> {
 	const holding = new Set<string>();
-	for (const activity of model.activities) {
-		if (!filterMatches(filter, activity, model)) continue;
+	const {shown} = filterMatches(model, filter);
+	for (const [index, activity] of model.activities.entries()) {
+		if (shown[index] !== 1) continue;
 		let paneId = model.runs.get(activity.runId)?.paneId;
 		while (paneId !== undefined && !holding.has(paneId)) {
 			holding.add(paneId);
@@ -277,10 +278,10 @@ export class RowLayout {
 			return {list: pane.activityIndices, ascending: isAscending(pane.activityIndices)};
 		}
 
+		const shown = isEmptyFilter(filter) ? undefined : filterMatches(model, filter).shown;
 		const list: number[] = [];
 		for (const index of pane.activityIndices) {
-			const activity = model.activities[index];
-			if (activity && (isEmptyFilter(filter) || filterMatches(filter, activity, model))) list.push(index);
+			if (model.activities[index] !== undefined && (shown === undefined || shown[index] === 1)) list.push(index);
 		}
 
 		return {list, ascending: isAscending(list)};
