@@ -80,23 +80,50 @@ describe('the row index', () => {
 		);
 	});
 
-	it('follows the folds as they change, on one layout', () => {
+	it('follows the folds as they change, one pane or many at a time, on one layout', () => {
 		fc.assert(
-			fc.property(logs, fc.array(fc.array(fc.nat(), {maxLength: 6}), {minLength: 2, maxLength: 5}), (text, steps) => {
+			fc.property(logs, fc.array(fc.array(fc.nat(), {maxLength: 6}), {minLength: 2, maxLength: 5}), fc.constantFrom(...filters), (text, steps, filter) => {
 				const model = modelFromText(text);
 				const rowsFor = createRowsCache();
 				for (const picks of steps) {
-					const ui = foldsFor(model, picks, 'auto', emptyFilter, false);
+					const ui = foldsFor(model, picks, 'auto', filter, false);
 					const expected = flattenRows(model, ui, 80);
 					const list = rowsFor(model, ui, 80);
 					expect(list.slice(0, list.length)).toEqual(expected);
 					// A key folded away is not found; the selection then falls back to its old place.
+					for (const [at, row] of expected.entries()) expect(list.indexOfKey(row.key)).toBe(at);
 					const hiddenKey = [...model.activityIndexById.keys()].map(id => `a:${id}`).find(key => !expected.some(row => row.key === key));
 					if (hiddenKey) expect(list.indexOfKey(hiddenKey)).toBe(-1);
 				}
 			}),
 			{numRuns: 60},
 		);
+	});
+
+	it('finds rows after a pane among several children is folded, and unfolded again', () => {
+		const model = modelFromText(fixtureLines.get('parallel-delegate.ndjson')!.join('\n') + '\n');
+		const rowsFor = createRowsCache();
+		let ui: UiState = {...initialUiState, defaultCollapse: 'expanded', follow: false};
+		const check = () => {
+			const expected = flattenRows(model, ui, 80);
+			const list = rowsFor(model, ui, 80);
+			expect(list.length).toBe(expected.length);
+			for (const [at, row] of expected.entries()) expect(list.indexOfKey(row.key)).toBe(at);
+			expect(list.slice(0, list.length)).toEqual(expected);
+			return expected;
+		};
+
+		const children = check().flatMap(row => (row.kind === 'pane' && row.depth === 1 ? [row.paneId] : []));
+		expect(children.length).toBeGreaterThan(1);
+		for (const child of children) {
+			ui = {...ui, collapsed: new Map([...ui.collapsed, [child, true]])};
+			check();
+		}
+
+		for (const child of children) {
+			ui = {...ui, collapsed: new Map([...ui.collapsed, [child, false]])};
+			check();
+		}
 	});
 
 	it('selects the last selectable row while following, as the flattened rows did', () => {

@@ -287,28 +287,63 @@ export class RowLayout {
 		return {list, ascending: isAscending(list)};
 	}
 
-	/** Counts every pane's rows for these folds: one pass, children before their parents. */
+	/**
+	 * Counts every pane's rows for these folds. A few panes folded or unfolded since the last folds change only
+	 * those panes and the panes above them; otherwise (`e`, `E`, a new filter) one pass over every pane,
+	 * children before their parents.
+	 */
 	applyFolds(ui: Folds): void {
-		if (this.#foldsOf && sameFolds(this.#foldsOf, ui)) return;
+		const previous = this.#foldsOf;
+		if (previous && sameFolds(previous, ui)) return;
 		this.#foldsOf = ui;
-		this.#stamp++;
 		const folds: Folds = {collapsed: ui.collapsed, filterFolds: ui.filterFolds, defaultCollapse: ui.defaultCollapse, filter: this.filter};
+		const changed = previous ? changedFolds(previous, folds) : undefined;
+		if (changed) {
+			for (const paneId of changed) this.#refold(paneId, folds);
+			return;
+		}
+
+		this.#stamp++;
 		for (let i = this.order.length - 1; i >= 0; i--) {
 			const node = this.order[i]!;
 			node.collapsed = foldOf(folds, node.pane.paneId, node.depth, () => node.live);
-			if (node.collapsed) {
-				node.count = 1;
-				continue;
-			}
-
-			let count = 1 + node.acts.length + node.tail.length;
-			for (const child of node.children) count += child.count;
-			node.count = count;
+			node.count = this.#countOf(node);
 		}
 
 		let length = this.topTail.length;
 		for (const entry of this.top) length += entry instanceof PaneNode ? entry.count : 1;
 		this.#length = length;
+	}
+
+	#countOf(node: PaneNode): number {
+		if (node.collapsed) return 1;
+		let count = 1 + node.acts.length + node.tail.length;
+		for (const child of node.children) count += child.count;
+		return count;
+	}
+
+	/** One pane folded or unfolded: its count, and the counts (and sums) of the panes above it up to a folded one. */
+	#refold(paneId: string, folds: Folds): void {
+		const node = this.byPane.get(paneId);
+		if (!node) return;
+		const collapsed = foldOf(folds, paneId, node.depth, () => node.live);
+		if (collapsed === node.collapsed) return;
+		node.collapsed = collapsed;
+		const count = this.#countOf(node);
+		const delta = count - node.count;
+		node.count = count;
+		for (let at = node.parent; ; at = at.parent) {
+			if (!at) {
+				this.#topSumsStamp = -1;
+				this.#length += delta;
+				return;
+			}
+
+			at.sumsStamp = -1;
+			// A folded pane takes one row whatever is under it.
+			if (at.collapsed) return;
+			at.count += delta;
+		}
 	}
 
 	get length(): number {
@@ -608,6 +643,37 @@ function lastAtMost(sums: Int32Array, count: number, value: number): number {
 function isAscending(list: readonly number[]): boolean {
 	for (let i = 1; i < list.length; i++) if (list[i]! <= list[i - 1]!) return false;
 	return true;
+}
+
+/** More explicit fold changes than this at once (a search unfolding a deep chain) are applied in one pass. */
+const maxRefolds = 64;
+
+/**
+ * The panes whose explicit fold differs between two fold states that differ only in explicit folds; undefined
+ * when they differ otherwise (`e`, `E`, the filter) or in too many panes.
+ */
+function changedFolds(before: Folds, after: Folds): string[] | undefined {
+	if (before.defaultCollapse !== after.defaultCollapse || before.filter !== after.filter) return undefined;
+	const filtered = !isEmptyFilter(after.filter);
+	if (filtered && before.filterFolds.all !== after.filterFolds.all) return undefined;
+	const a = filtered ? before.filterFolds.folds : before.collapsed;
+	const b = filtered ? after.filterFolds.folds : after.collapsed;
+	if (a === b) return [];
+	if (Math.abs(a.size - b.size) > maxRefolds) return undefined;
+	const changed: string[] = [];
+	for (const [paneId, value] of b) {
+		if (a.get(paneId) === value) continue;
+		changed.push(paneId);
+		if (changed.length > maxRefolds) return undefined;
+	}
+
+	for (const paneId of a.keys()) {
+		if (b.has(paneId)) continue;
+		changed.push(paneId);
+		if (changed.length > maxRefolds) return undefined;
+	}
+
+	return changed;
 }
 
 function sameFolds(a: Folds, b: Folds): boolean {
