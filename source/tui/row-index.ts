@@ -28,6 +28,9 @@ export type RowList = {
 	indexOfKey(key: string | undefined): number;
 };
 
+const noChildren: PaneNode[] = [];
+const noPlaces: number[] = [];
+
 /** One shown pane and what it shows when open. */
 class PaneNode {
 	/** Fold-dependent, set by `applyFolds`. */
@@ -36,9 +39,9 @@ class PaneNode {
 	/** `sums[k]`: rows taken by children before child k, as of `sumsStamp`. */
 	sums: Int32Array | undefined;
 	sumsStamp = -1;
-	/** Child panes, in order, and how many of `acts` come before each. */
-	readonly children: PaneNode[] = [];
-	readonly childAfter: number[] = [];
+	/** Child panes, in order, and how many of `acts` come before each; most panes have none, and share these. */
+	children: PaneNode[] = noChildren;
+	childAfter: number[] = noPlaces;
 	/** Where an activity index sits in `acts`, when `acts` is not ascending (made when first asked). */
 	actPosition: Map<number, number> | undefined;
 
@@ -56,6 +59,16 @@ class PaneNode {
 		/** Position among the parent's children, or among the top entries for a root. */
 		readonly slot: number,
 	) {}
+
+	addChild(child: PaneNode, after: number): void {
+		if (this.children === noChildren) {
+			this.children = [];
+			this.childAfter = [];
+		}
+
+		this.children.push(child);
+		this.childAfter.push(after);
+	}
 
 	get shownDepth(): number {
 		return Math.min(this.depth, maxShownDepth);
@@ -179,7 +192,8 @@ export class RowLayout {
 		readonly rev: number,
 		readonly filter: Filter,
 		readonly width: number,
-		shownPanes: ReadonlySet<string> | undefined,
+		/** The panes a filter shows (`panesWithMatches`); undefined without a filter. */
+		readonly shownPanes: ReadonlySet<string> | undefined,
 	) {
 		const showJobs = model.jobs.size > 1;
 		for (const job of model.jobs.values()) {
@@ -228,10 +242,8 @@ export class RowLayout {
 			const last = lastRun(model, pane);
 			const live = last !== undefined && isLive(shownStatus(last));
 			const node = new PaneNode(pane, depth, task.orphan, task.cycle, live, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot);
-			if (parent) {
-				parent.children.push(node);
-				parent.childAfter.push(task.after);
-			} else this.top.push(node);
+			if (parent) parent.addChild(node, task.after);
+			else this.top.push(node);
 			this.byPane.set(pane.paneId, node);
 			this.order.push(node);
 

@@ -46,22 +46,22 @@ export function selectedRowIndex(rows: RowList, ui: UiState): number {
 	return Math.max(0, Math.min(rows.length - 1, ui.selectedIndex));
 }
 
-type Layouts = {layout: RowLayout; holding: {filter: Filter; panes: Set<string>} | undefined};
-
 /**
- * The layout of each model, shared by every cache: the tree and the app ask for the same rows, and working
- * the layout out is the costly part.
+ * The layouts of each model, shared by every cache: the tree and the app ask for the same rows, and working a
+ * layout out is the costly part. Two are kept per model revision, so that a filter taken off finds the
+ * unfiltered layout still there.
  */
-const layouts = new WeakMap<Model, Layouts>();
+const layouts = new WeakMap<Model, RowLayout[]>();
+const keptLayouts = 2;
 
 function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
-	const known = layouts.get(model);
-	if (known && known.layout.rev === model.rev && known.layout.filter === filter && known.layout.width === width) return known.layout;
+	const known = (layouts.get(model) ?? []).filter(layout => layout.rev === model.rev);
+	const found = known.find(layout => layout.filter === filter && layout.width === width);
+	if (found) return found;
 	// Which panes hold matches changes only with the log and the filter, not with the width.
-	let holding = known && known.layout.rev === model.rev && known.holding?.filter === filter ? known.holding : undefined;
-	if (!isEmptyFilter(filter)) holding ??= {filter, panes: panesWithMatches(model, filter)};
-	const layout = new RowLayout(model, model.rev, filter, width, holding?.panes);
-	layouts.set(model, {layout, holding});
+	const holding = isEmptyFilter(filter) ? undefined : (known.find(layout => layout.filter === filter)?.shownPanes ?? panesWithMatches(model, filter));
+	const layout = new RowLayout(model, model.rev, filter, width, holding);
+	layouts.set(model, [layout, ...known].slice(0, keptLayouts));
 	return layout;
 }
 
