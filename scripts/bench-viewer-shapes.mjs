@@ -51,7 +51,7 @@ const textOf = frame => frame.replaceAll(/\u001B\[[0-9;?]*[A-Za-z]/g, '');
  * Sends keys and waits for the first whole frame after them that differs from `previous`: the answer.
  * Returns [milliseconds, frame text], or [undefined, previous] when none came in `timeoutMs`.
  */
-async function answer(terminal, keys, previous, timeoutMs = 20_000) {
+async function answer(terminal, keys, previous, timeoutMs = 60_000) {
 	const from = terminal.output().length;
 	const sent = terminal.keys(...keys);
 	const found = await terminal.waitForFrame(frame => textOf(frame) !== previous, timeoutMs, from);
