@@ -100,6 +100,8 @@ export async function measureViewerShape({cli, node, repo, path, capture}) {
 
 		const loaded = await terminal.waitForOutput(' · ended', 600_000);
 		if (loaded !== undefined) result.loadMs = round(loaded - started);
+		// Keys pressed during the load left the tree folded or not: fold all first, so that `e` changes the screen.
+		terminal.keys('E');
 		let frame = await settledFrame(terminal);
 		const steps = [
 			['e', ['e']],

@@ -1,5 +1,5 @@
 import {describeFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
-import type {Job, Model, Pane} from '../model/state.js';
+import type {Job, Model, Pane, Run} from '../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../query/tree.js';
 import {lastRun, paneIsLive, tailRows} from './row-tail.js';
 import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
@@ -123,23 +123,28 @@ function foldOf(ui: Folds, paneId: string, depth: number, live: () => boolean): 
 	return depth > 0 && !live();
 }
 
+/** A child pane, with the child run it was found by (its last run too when it has one run: no second lookup). */
+type ChildPane = {pane: Pane; run: Run};
+
 /** Child panes of a pane in the order their runs started, without the shown ones' filter. */
-function childPanesOf(model: Model, pane: Pane): Pane[] {
-	const out: Pane[] = [];
-	// Most panes have no children or a few: a set is made only for many.
-	let seen: Set<string> | undefined;
+function childPanesOf(model: Model, pane: Pane): ChildPane[] {
+	const out: ChildPane[] = [];
+	// A pane is listed once. One run lists each child run once, and a child run that starts its pane is the
+	// only run of that pane so far: only a pane of several runs (which may list a child twice) or a listed run
+	// that does not start its pane (a resumed one) needs the set; 200,000 children of one run do not.
+	let seen = pane.runIds.length > 1 ? new Set<string>() : undefined;
 	for (const runId of pane.runIds) {
 		const run = model.runs.get(runId);
 		if (!run) continue;
 		for (const childId of run.childRunIds) {
 			const child = model.runs.get(childId);
 			if (!child || child.paneId === pane.paneId) continue;
-			if (seen ? seen.has(child.paneId) : out.some(known => known.paneId === child.paneId)) continue;
+			if (!seen && child.paneId !== childId) seen = new Set(out.map(known => known.pane.paneId));
+			if (seen?.has(child.paneId)) continue;
 			const childPane = model.panes.get(child.paneId);
 			if (!childPane) continue;
-			out.push(childPane);
-			if (seen) seen.add(child.paneId);
-			else if (out.length > 16) seen = new Set(out.map(known => known.paneId));
+			out.push({pane: childPane, run: child});
+			seen?.add(child.paneId);
 		}
 	}
 
@@ -150,25 +155,27 @@ function childPanesOf(model: Model, pane: Pane): Pane[] {
  * Root panes of a job in the order their runs started, as `rootPanes` (query/tree.ts) finds them, with as few
  * lookups per run as can be: a job can hold 200,000 runs.
  */
-function rootPanesOf(model: Model, job: Job): Pane[] {
-	const out: Pane[] = [];
+function rootPanesOf(model: Model, job: Job): ChildPane[] {
+	const out: ChildPane[] = [];
 	const seen = new Set<string>();
 	for (const runId of job.runIds) {
 		const run = model.runs.get(runId);
-		if (!run || seen.has(run.paneId)) continue;
+		if (!run) continue;
 		const first = run.paneId === run.runId ? run : model.runs.get(run.paneId);
 		const root = !first || first.parentRunId === null || first.closesCycle || !model.runs.has(first.parentRunId);
-		if (!root) continue;
+		// Most runs are not roots: the set is asked only about those that are.
+		if (!root || seen.has(run.paneId)) continue;
 		const pane = model.panes.get(run.paneId);
 		if (!pane) continue;
 		seen.add(pane.paneId);
-		out.push(pane);
+		out.push({pane, run});
 	}
 
 	return out;
 }
 
-type PaneTask = {pane: Pane; depth: number; orphan: boolean; cycle: boolean; parent: PaneNode | undefined; after: number};
+/** `run`: a run of the pane already looked up, which is its last when the pane has one run. */
+type PaneTask = {pane: Pane; run: Run | undefined; depth: number; orphan: boolean; cycle: boolean; parent: PaneNode | undefined; after: number};
 
 /**
  * The layout of the tree for one model revision, filter and width: which rows each pane shows when open.
@@ -198,14 +205,14 @@ export class RowLayout {
 		const showJobs = model.jobs.size > 1;
 		for (const job of model.jobs.values()) {
 			if (job.runIds.length === 0) continue;
-			const roots = rootPanesOf(model, job).filter(pane => shownPanes === undefined || shownPanes.has(pane.paneId));
+			const roots = rootPanesOf(model, job).filter(root => shownPanes === undefined || shownPanes.has(root.pane.paneId));
 			if (shownPanes !== undefined && roots.length === 0) continue;
 			if (showJobs) {
 				this.topSlotOfJob.set(job.jobId, this.top.length);
 				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId});
 			}
 
-			for (const pane of roots) this.#addTree({pane, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0}, shownPanes);
+			for (const {pane, run} of roots) this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0}, shownPanes);
 		}
 
 		if (shownPanes !== undefined && model.panes.size > 0) this.#addFilteredNote(shownPanes);
@@ -239,7 +246,7 @@ export class RowLayout {
 			const acts = this.#shownActivities(pane);
 			const slot = parent ? parent.children.length : this.top.length;
 			// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
-			const last = lastRun(model, pane);
+			const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
 			const live = last !== undefined && isLive(shownStatus(last));
 			const node = new PaneNode(pane, depth, task.orphan, task.cycle, live, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot);
 			if (parent) parent.addChild(node, task.after);
@@ -250,19 +257,20 @@ export class RowLayout {
 			if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
 			const allChildren = childPanesOf(model, pane);
 			// Under a filter, child panes without a match anywhere in them are left out (and counted).
-			const children = filtered ? allChildren.filter(child => shownPanes.has(child.paneId)) : allChildren;
+			const children = filtered ? allChildren.filter(child => shownPanes.has(child.pane.paneId)) : allChildren;
 			if (children.length === 0) continue;
 			const todo: PaneTask[] = [];
-			const child = (childPane: Pane, after: number): PaneTask => ({pane: childPane, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
-			// By pane id: one run can delegate to a hundred thousand, and each delegation looks up its own.
-			const childOrder = new Map<string, number>();
-			for (const [at, childPane] of children.entries()) childOrder.set(childPane.paneId, at);
+			const child = ({pane: childPane, run}: ChildPane, after: number): PaneTask => ({pane: childPane, run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
+			// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
+			// delegation looks up its own; a run whose children came without a delegation needs none.
+			let childOrder: Map<string, number> | undefined;
 			const placed = new Set<string>();
 			for (const [position, index] of acts.list.entries()) {
 				const activity = model.activities[index];
 				if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
 				// Child panes sit right under the activity that delegated them, in the order they started; a
 				// delegation the filter hides places none (its children come after the activities).
+				childOrder ??= new Map(children.map((childPane, at) => [childPane.pane.paneId, at]));
 				const mine: number[] = [];
 				for (const childRunId of activity.childRunIds) {
 					const at = childOrder.get(childRunId);
@@ -272,13 +280,13 @@ export class RowLayout {
 				mine.sort((a, b) => a - b);
 				for (const at of mine) {
 					const childPane = children[at]!;
-					if (placed.has(childPane.paneId)) continue;
-					placed.add(childPane.paneId);
+					if (placed.has(childPane.pane.paneId)) continue;
+					placed.add(childPane.pane.paneId);
 					todo.push(child(childPane, position + 1));
 				}
 			}
 
-			for (const childPane of children) if (!placed.has(childPane.paneId)) todo.push(child(childPane, acts.list.length));
+			for (const childPane of children) if (placed.size === 0 || !placed.has(childPane.pane.paneId)) todo.push(child(childPane, acts.list.length));
 			for (let i = todo.length - 1; i >= 0; i--) stack.push(todo[i]!);
 		}
 	}
