@@ -83,15 +83,17 @@ export async function measureViewerShape({cli, node, repo, path, capture}) {
 		const started = await terminal.start();
 		const first = await terminal.waitForFrame(() => true, 60_000);
 		if (first) result.firstScreenMs = round(first.at - started);
-		const tree = await terminal.waitForFrame(frame => textOf(frame).includes('expert-0'), 120_000);
+		// Any pane's row: while following, a wide tree shows its last children, not its coordinator.
+		const tree = await terminal.waitForFrame(frame => /[▸▾] expert-\d/.test(textOf(frame)), 120_000);
 		if (tree) result.firstTreeMs = round(tree.at - started);
 		// During the load: fold all and unfold all in turn, each answered by a frame that shows it.
 		let folded = false;
 		while (result.keysDuringLoad.length < 10 && !terminal.output().includes(' · ended')) {
 			const from = terminal.output().length;
 			const sent = terminal.keys(folded ? 'e' : 'E');
-			const wanted = folded ? '▾ expert-0' : '▸ expert-0';
-			const found = await terminal.waitForFrame(frame => textOf(frame).includes(wanted), 20_000, from);
+			// Folded, the tree is its coordinator's row; unfolded, some pane is open (which, depends on the selection).
+			const wanted = folded ? /▾ expert-\d/ : /▸ expert-0 /;
+			const found = await terminal.waitForFrame(frame => wanted.test(textOf(frame)) && (folded || !/▾ expert-\d/.test(textOf(frame))), 20_000, from);
 			if (found === undefined || textOf(found.frame).includes(' · ended')) break;
 			result.keysDuringLoad.push(round(found.at - sent));
 			folded = !folded;
