@@ -21,17 +21,21 @@
 //             ~5-10 s); --quick skips it too
 //   --keep    keep the temporary directory (logs, screen captures)
 //   --no-shapes  skip the hostile shapes (issue #22: a 20,000-deep delegation chain, a ring, 200,000 runs in
-//             one job, one run of 500,000 exec calls; headless `--summary --json` time and peak RSS of each)
+//             one job, one run of 500,000 exec calls; headless `--summary --json` time and peak RSS of each;
+//             and in the viewer, chains of 20,000 and 100,000 runs, 200,000 runs in one job and 500,000 exec
+//             calls: first screen, load, keys during and after the load, scripts/bench-viewer-shapes.mjs)
 //
 // Peak RSS and CPU time come from scripts/bench-hook.mjs, preloaded into each measured node process.
 // Ratios are medians of per-pair ratios (each pair run back to back), which holds up better than a ratio
 // of medians when other work on the machine comes and goes; the load average is printed for that reason.
-import {execFileSync, spawnSync} from 'node:child_process';
-import {createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {spawnSync} from 'node:child_process';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs';
 import {cpus, loadavg, tmpdir, totalmem} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
+import {Terminal, frameStart} from './bench-terminal.mjs';
+import {firstScreenTargetMs, keyTargetMs, measureViewerShapes} from './bench-viewer-shapes.mjs';
 
 const {values: flags} = parseArgs({
 	options: {
@@ -229,130 +233,6 @@ if (!same) process.exitCode = 1;
 // ---------------------------------------------------------------------------------------------------------
 // 4-5. The TUI in a pseudo-terminal
 
-let terminalsStarted = 0;
-
-class Terminal {
-	/** The pane's output as it arrived, in chunks; `output()` joins them when asked. */
-	#chunks = [];
-	#joined = Buffer.alloc(0);
-	/** Called when more output arrives. */
-	#arrived = () => {};
-	#stream;
-	#opened;
-
-	constructor(name, command, capture) {
-		// A socket of its own per terminal: a server just killed on a reused socket can still be going away
-		// when the next one starts there, and tmux then fails with "server exited unexpectedly".
-		this.socket = `perscope-bench-${process.pid}-${name}-${++terminalsStarted}`;
-		this.capture = capture;
-		// The pane's output comes through a named pipe, read as it arrives. Polling a capture file instead
-		// (read whole every 2 ms) took ~6 % of a CPU from the viewer being measured, on a machine of two.
-		const fifo = `${capture}.fifo`;
-		execFileSync('mkfifo', [fifo]);
-		this.#stream = createReadStream(fifo);
-		this.#opened = new Promise((resolve, reject) => {
-			this.#stream.once('open', resolve);
-			this.#stream.once('error', reject);
-		});
-		this.#stream.on('data', chunk => {
-			this.#chunks.push(chunk);
-			this.#arrived();
-		});
-		// The shell waits for Enter, so the pipe is read before the viewer writes anything.
-		this.tmux('new-session', '-d', '-s', 'bench', '-x', '160', '-y', '48', 'sh', '-c', `read _ && ${command}; sleep 600`);
-		this.tmux('pipe-pane', '-t', 'bench', '-o', `cat > ${quote(fifo)}`);
-	}
-
-	tmux(...args) {
-		return execFileSync('tmux', ['-L', this.socket, ...args], {encoding: 'utf8'});
-	}
-
-	/** Types Enter for the waiting shell, which runs the command; when it was typed. */
-	async start() {
-		await this.#opened;
-		const started = performance.now();
-		this.tmux('send-keys', '-t', 'bench', 'Enter');
-		return started;
-	}
-
-	/** Bytes the terminal received so far. */
-	output() {
-		if (this.#chunks.length > 0) this.#joined = Buffer.concat([this.#joined, ...this.#chunks.splice(0)]);
-		return this.#joined;
-	}
-
-	/** Resolves when more output arrives, or at `deadline` (a performance.now() time). */
-	#more(deadline) {
-		return new Promise(resolve => {
-			const timer = setTimeout(resolve, Math.max(0, deadline - performance.now()));
-			this.#arrived = () => {
-				clearTimeout(timer);
-				this.#arrived = () => {};
-				resolve();
-			};
-		});
-	}
-
-	/** Sends keys (tmux key names or text) and returns when they were sent. */
-	keys(...keys) {
-		const sent = performance.now();
-		this.tmux('send-keys', '-t', 'bench', ...keys);
-		return sent;
-	}
-
-	/**
-	 * Waits until the received bytes (from byte `from` on) contain `text` (or any of several); the time it
-	 * arrived, or undefined on timeout.
-	 */
-	async waitForOutput(text, timeoutMs, from = 0) {
-		const needles = [text].flat().map(each => Buffer.from(each));
-		const longest = Math.max(...needles.map(needle => needle.length));
-		const deadline = performance.now() + timeoutMs;
-		let searched = from;
-		while (performance.now() < deadline) {
-			const bytes = this.output();
-			const start = Math.max(from, searched - longest);
-			if (needles.some(needle => bytes.indexOf(needle, start) !== -1)) return performance.now();
-			searched = bytes.length;
-			await this.#more(deadline);
-		}
-
-		return undefined;
-	}
-
-	/**
-	 * Waits for a whole frame (from byte `from` on) for which `test` holds; its text and the time it arrived,
-	 * or undefined on timeout.
-	 */
-	async waitForFrame(test, timeoutMs, from = 0) {
-		const deadline = performance.now() + timeoutMs;
-		// Where the next frame is looked for, in the text decoded from byte `from` on.
-		let searched = 0;
-		while (performance.now() < deadline) {
-			const text = this.output().toString('utf8', from);
-			for (;;) {
-				const start = text.indexOf(frameStart, searched);
-				const end = start === -1 ? -1 : text.indexOf(frameEnd, start);
-				if (end === -1) break;
-				const frame = text.slice(start + frameStart.length, end);
-				if (test(frame)) return {frame, at: performance.now()};
-				searched = end;
-			}
-
-			await this.#more(deadline);
-		}
-
-		return undefined;
-	}
-
-	/** Ends the terminal, and leaves what it received in the capture file (kept with --keep). */
-	kill() {
-		spawnSync('tmux', ['-L', this.socket, 'kill-server'], {stdio: 'ignore'});
-		this.#stream.destroy();
-		writeFileSync(this.capture, this.output());
-	}
-}
-
 const clockTicks = Number(spawnSync('getconf', ['CLK_TCK'], {encoding: 'utf8'}).stdout.trim()) || 100;
 
 /** CPU time (all threads) of a process so far, from /proc. */
@@ -369,8 +249,6 @@ function countOccurrences(bytes, text) {
 	return count;
 }
 
-const frameStart = '\u001B[?2026h';
-const frameEnd = '\u001B[?2026l';
 const tuiAvailable = !flags['no-tui'] && hasCommand('tmux', ['-V']) && existsSync('/proc/self/stat');
 
 async function measureStreaming() {
@@ -543,6 +421,14 @@ if (!flags['no-shapes']) {
 	}
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// The viewer on hostile shapes (issue #22): first screen, load, and keys during and after the load
+// (scripts/bench-viewer-shapes.mjs, which also runs on its own).
+
+if (!flags['no-shapes'] && tuiAvailable) {
+	summary.viewerShapes = await measureViewerShapes({quick, seed, dir, cli, node, repo, generator, figure});
+}
+
 summary.machine.loadAverageAtEnd = round(loadavg()[0], 2);
 summary.targets = {
 	ratio: summary.ratio <= 0.65,
@@ -556,6 +442,10 @@ summary.targets = {
 	bigRss: summary.big ? summary.big.peakRssMB <= 200 : null,
 	wideRunsRss: summary.shapes?.['wide-200000'] ? summary.shapes['wide-200000'].peakRssMB <= 250 : null,
 	toolActivitiesRss: summary.shapes?.['tools-500000'] ? summary.shapes['tools-500000'].peakRssMB <= 200 : null,
+	viewerShapesFirstScreen: summary.viewerShapes ? Object.values(summary.viewerShapes).every(shape => shape.firstScreenMs !== null && shape.firstScreenMs <= firstScreenTargetMs) : null,
+	viewerShapesKeys: summary.viewerShapes
+		? Object.values(summary.viewerShapes).every(shape => shape.unanswered.length === 0 && shape.maxKeyMs !== null && shape.maxKeyMs <= keyTargetMs && (shape.keysDuringLoadMaxMs ?? 0) <= keyTargetMs)
+		: null,
 };
 figure('load average (1 min) at end', String(summary.machine.loadAverageAtEnd));
 if (flags.keep) figure('kept', dir);

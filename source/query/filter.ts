@@ -255,6 +255,36 @@ export function isErrorActivity(activity: Activity): boolean {
 	return 'result' in activity && activity.result?.error !== undefined;
 }
 
+export type FilterMatches = {
+	/** By activity index: 1 when the filter shows the activity. */
+	readonly shown: Uint8Array;
+	readonly shownCount: number;
+};
+
+/**
+ * Which activities the filter shows, worked out once per model revision and filter, however many views ask
+ * (the tree, the header's hidden count, the search): each asking again over a million activities made a
+ * filter keystroke cost several passes over the log.
+ */
+const matchSets = new WeakMap<Model, {rev: number; filter: Filter; matches: FilterMatches}>();
+
+export function filterMatches(model: Model, filter: Filter): FilterMatches {
+	const known = matchSets.get(model);
+	if (known && known.rev === model.rev && known.filter === filter && known.matches.shown.length === model.activities.length) return known.matches;
+	const {activities} = model;
+	const shown = new Uint8Array(activities.length);
+	let shownCount = 0;
+	for (let index = 0; index < activities.length; index++) {
+		if (!matches(filter, activities[index]!, model)) continue;
+		shown[index] = 1;
+		shownCount++;
+	}
+
+	const result = {shown, shownCount};
+	matchSets.set(model, {rev: model.rev, filter, matches: result});
+	return result;
+}
+
 /** Indices of the activities the filter shows (arrival order), and how many it hides. */
 export function applyFilter(model: Model, filter: Filter): {shown: number[]; hidden: number} {
 	const shown: number[] = [];

@@ -100,7 +100,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 			case 'search.open': {
 				const current = getUi();
 				const rows = rowsFor(env.store.model, current, columns);
-				const row = rows[selectedRowIndex(rows, current)];
+				const row = rows.at(selectedRowIndex(rows, current));
 				anchor.current = row?.kind === 'activity' ? row.index : undefined;
 				// The last query comes back selected: typing replaces it, ←/→ edit it.
 				dispatch({type: 'openPrompt', kind: 'search', text: current.search.query, selected: true});
@@ -122,7 +122,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				const current = getUi();
 				const model = env.store.model;
 				const rows = rowsFor(model, current, columns);
-				const row = rows[selectedRowIndex(rows, current)];
+				const row = rows.at(selectedRowIndex(rows, current));
 				const activity = row?.kind === 'activity' ? model.activities[row.index] : undefined;
 				const found = activity ? activityConversation(model, activity) : row?.kind === 'pane' ? paneConversation(model, row.paneId) : undefined;
 				if (!found) dispatch({type: 'setMessage', message: 'c shows the conversation of an activity or a run: select one'});

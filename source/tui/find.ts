@@ -1,32 +1,47 @@
-import {isEmptyFilter, matches, type Filter} from '../query/filter.js';
-import {findMatches} from '../query/search.js';
+import {filterMatches, isEmptyFilter, type Filter} from '../query/filter.js';
+import {findMatches, narrows} from '../query/search.js';
 import type {Model} from '../model/state.js';
 import {paneKey, activityKey} from './rows.js';
 import type {UiAction} from './ui-state.js';
 
+/** Queries kept per model revision and filter: typing and deleting back finds the earlier ones again. */
+const keptQueries = 8;
+
+/**
+ * Search matches for each model, shared by every view that asks (the tree, the prompt, the footer), kept for
+ * the last few queries of one model revision and filter. A query that holds an earlier one (`tes` → `test`)
+ * is searched among that one's matches only: a keystroke of an incremental search over a million activities
+ * then looks at the few that still match, not at all of them again.
+ */
+const searches = new WeakMap<Model, {rev: number; filter: Filter; found: Map<string, number[]>}>();
+
+export function sharedMatches(model: Model, query: string, filter: Filter): number[] {
+	if (query === '') return [];
+	let known = searches.get(model);
+	if (!known || known.rev !== model.rev || known.filter !== filter) {
+		known = {rev: model.rev, filter, found: new Map()};
+		searches.set(model, known);
+	}
+
+	const cached = known.found.get(query);
+	if (cached) return cached;
+	let within: readonly number[] | undefined;
+	for (const [earlier, found] of known.found) if (narrows(earlier, query) && (within === undefined || found.length < within.length)) within = found;
+	const shown = isEmptyFilter(filter) ? undefined : filterMatches(model, filter).shown;
+	const found = findMatches(model, query, {...(shown ? {include: (_activity, index) => shown[index] === 1} : {}), ...(within ? {within} : {})});
+	known.found.set(query, found);
+	if (known.found.size > keptQueries) known.found.delete(known.found.keys().next().value!);
+	return found;
+}
+
 /** Search matches, recomputed only when the model, the query or the filter changes. */
 export function createMatchCache(): (model: Model, query: string, filter: Filter) => number[] {
-	let last: {model: Model; rev: number; query: string; filter: Filter; found: number[]} | undefined;
-	return (model, query, filter) => {
-		if (last && last.model === model && last.rev === model.rev && last.query === query && last.filter === filter) return last.found;
-		const include = isEmptyFilter(filter) ? undefined : (activity: Parameters<typeof matches>[1]) => matches(filter, activity, model);
-		const found = query === '' ? [] : findMatches(model, query, include ? {include} : {});
-		last = {model, rev: model.rev, query, filter, found};
-		return found;
-	};
+	return sharedMatches;
 }
 
 /** Hidden-activity count for the header, recomputed only when the model or the filter changes. */
 export function createHiddenCounter(): (model: Model, filter: Filter) => number {
-	let last: {model: Model; rev: number; filter: Filter; hidden: number} | undefined;
-	return (model, filter) => {
-		if (isEmptyFilter(filter)) return 0;
-		if (last && last.model === model && last.rev === model.rev && last.filter === filter) return last.hidden;
-		let hidden = 0;
-		for (const activity of model.activities) if (!matches(filter, activity, model)) hidden++;
-		last = {model, rev: model.rev, filter, hidden};
-		return hidden;
-	};
+	return (model, filter) => (isEmptyFilter(filter) ? 0 : model.activities.length - filterMatches(model, filter).shownCount);
 }
 
 /**

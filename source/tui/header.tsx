@@ -6,7 +6,7 @@ import {isLoading} from '../input/source-state.js';
 import {formatCount, formatDuration, plural} from '../present/format.js';
 import {shortSourceLabel} from '../present/source-label.js';
 import {sanitizeLine} from '../present/sanitize.js';
-import {useRef} from 'react';
+import {useMemo, useRef} from 'react';
 import {describeFilter, isEmptyFilter} from '../query/filter.js';
 import {maxStepsNote} from '../query/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
@@ -61,8 +61,10 @@ export function Header({width}: {width: number}) {
 	const job = (several ? jobOfKey(model, ui.selectedKey) : undefined) ?? currentJob(model);
 	const jobLabel = job && several ? `job ${jobs.indexOf(job) + 1}/${jobs.length}` : 'job';
 	const prices = env.prices ?? builtinPrices;
-	const all = several ? allJobsTotals(model, prices) : undefined;
-	const totals = job ? jobTotals(model, job) : undefined;
+	// Each walks every run of the job (200,000 in a large fleet): once per model revision, not once per key.
+	const {rev} = model;
+	const all = useMemo(() => (several ? allJobsTotals(model, prices) : undefined), [model, rev, several, prices]);
+	const totals = useMemo(() => (job ? jobTotals(model, job) : undefined), [model, rev, job]);
 	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
 	const coordinator = totals?.coordinator;
 	const look = coordinator && endedWhileWaiting(model, coordinator) ? endedWhileWaitingLook : coordinator && endedWithoutFinalEvent(model, coordinator) ? endedWithoutFinalEventLook : statusLook[status];
@@ -80,8 +82,8 @@ export function Header({width}: {width: number}) {
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
 	const hiddenFor = useRef(createHiddenCounter()).current;
 	const hidden = hiddenFor(model, ui.filter);
-	const maxNote = job ? maxStepsNote(model, job) : undefined;
-	const cost = job ? formatCost(jobCost(model, job, prices)) : undefined;
+	const maxNote = useMemo(() => (job ? maxStepsNote(model, job) : undefined), [model, rev, job]);
+	const cost = useMemo(() => (job ? formatCost(jobCost(model, job, prices)) : undefined), [model, rev, job, prices]);
 	// Status, job and time come first: on a narrow screen the source's name is what gets cut.
 	const loading = sources.some(isLoading);
 	return (

@@ -156,6 +156,7 @@ describe('the rows under a filter', () => {
 		const first = rowsFor(model, ui, 100);
 		expect(rowsFor(model, ui, 100)).toBe(first);
 		ui = uiReducer(ui, {type: 'setCollapsed', paneId: writer!, collapsed: true});
-		expect(panes(rowsFor(model, ui, 100))).toEqual([coordinator, `${writer} folded`]);
+		const list = rowsFor(model, ui, 100);
+		expect(panes(list.slice(0, list.length))).toEqual([coordinator, `${writer} folded`]);
 	});
 });

@@ -9,7 +9,7 @@ import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
 import {stepMatch} from '../query/search.js';
 import {createMatchCache, revealActivity} from './find.js';
-import {createRowsCache, isSelectableRow, paneKey, parentPaneOf, selectedRowIndex, type Row} from './rows.js';
+import {createRowsCache, isSelectableRow, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
 import {isLoading} from '../input/source-state.js';
 import {Line} from './line.js';
 import type {UiAction, UiState} from './ui-state.js';
@@ -39,7 +39,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 		const selectedIndex = selectedRowIndex(currentRows, current);
 		if (command === 'search.next' || command === 'search.previous') {
 			const found = matchesFor(model, current.search.query, current.filter);
-			const row = currentRows[selectedIndex];
+			const row = currentRows.at(selectedIndex);
 			const from = row?.kind === 'activity' ? row.index : current.search.current;
 			const target = stepMatch(found, from, command === 'search.next' ? 1 : -1);
 			if (current.search.query === '') uiStore.dispatch({type: 'setMessage', message: 'no search: press / to search'});
@@ -146,7 +146,7 @@ export function scrollTop(previous: number, selected: number, total: number, hei
 
 type NavContext = {
 	model: Model;
-	rows: Row[];
+	rows: RowList;
 	selected: number;
 	height: number;
 	ui: UiState;
@@ -158,12 +158,12 @@ function selectable(row: Row | undefined): boolean {
 }
 
 /** The nearest selectable row from `index` in direction `step` (live text rows are skipped). */
-function nearestSelectable(rows: Row[], index: number, step: 1 | -1): number {
+function nearestSelectable(rows: RowList, index: number, step: 1 | -1): number {
 	let i = Math.max(0, Math.min(rows.length - 1, index));
-	while (i >= 0 && i < rows.length && !selectable(rows[i])) i += step;
+	while (i >= 0 && i < rows.length && !selectable(rows.at(i))) i += step;
 	if (i < 0 || i >= rows.length) {
 		i = Math.max(0, Math.min(rows.length - 1, index));
-		while (i >= 0 && i < rows.length && !selectable(rows[i])) i -= step;
+		while (i >= 0 && i < rows.length && !selectable(rows.at(i))) i -= step;
 	}
 
 	return Math.max(0, Math.min(rows.length - 1, i));
@@ -174,11 +174,11 @@ function navigate(command: Command, context: NavContext): boolean {
 	if (rows.length === 0) return false;
 	const select = (index: number, step: 1 | -1, follow = false) => {
 		const target = nearestSelectable(rows, index, step);
-		const row = rows[target];
+		const row = rows.at(target);
 		if (row) dispatch({type: 'select', key: row.key, index: target, follow});
 	};
 
-	const current = rows[selected];
+	const current = rows.at(selected);
 	switch (command) {
 		case 'nav.up':
 			select(selected - 1, -1);
@@ -241,7 +241,7 @@ function collapse(context: NavContext, current: Row | undefined): void {
 	// On an activity, or on a pane already folded: go to (and fold) the pane that contains it.
 	const paneId = current.kind === 'pane' ? parentPaneOf(model, current.paneId) : current.paneId;
 	if (paneId === undefined) return;
-	const index = rows.findIndex(row => row.key === paneKey(paneId));
+	const index = rows.indexOfKey(paneKey(paneId));
 	dispatch({type: 'setCollapsed', paneId, collapsed: true});
 	dispatch({type: 'select', key: paneKey(paneId), index: Math.max(0, index), follow: false});
 }

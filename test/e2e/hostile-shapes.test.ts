@@ -54,6 +54,23 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 		expect(await tty.exitCode(30_000)).toBe(0);
 	}, 120_000);
 
+	it('a chain 100,000 runs deep opens, unfolds all (e), reaches its deepest run (G), folds all (E), unfolds its top pane (enter) and quits (q) with 0', async () => {
+		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('chain', 100_000))}`, {width: 120, height: 30});
+		await tty.waitFor(screen => screen.includes('▸ expert-1 ') && screen.includes(' · ended'), 90_000);
+		tty.keys('e');
+		await tty.waitFor(screen => /▾ expert-99999 \(depth 99999\)/.test(screen), 30_000);
+		tty.keys('g');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('expert-0') === true, 30_000);
+		tty.keys('G');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('done run-99999') === true, 30_000);
+		tty.keys('E');
+		await tty.waitFor(screen => screen.includes('▸ expert-0 ') && !screen.includes('expert-99999'), 30_000);
+		tty.keys('g', 'Enter');
+		await tty.waitFor(screen => screen.includes('▾ expert-0 ') && screen.includes('▸ expert-1 '), 30_000);
+		tty.keys('q');
+		expect(await tty.exitCode(30_000)).toBe(0);
+	}, 240_000);
+
 	it('a delegation ring shows all its runs, the one whose link closes the cycle at the top, marked', async () => {
 		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('ring', 3))}`, {width: 120, height: 20});
 		const screen = await tty.waitFor('expert-0', 15_000);

@@ -1,0 +1,137 @@
+import {readFileSync} from 'node:fs';
+import fc from 'fast-check';
+import {describe, expect, it} from 'vitest';
+import {fixturePath, modelFromText} from '../../test/helpers/load.js';
+import {flattenRows} from '../../test/helpers/flatten-rows.js';
+import type {Model} from '../model/state.js';
+import {emptyFilter, parseFilter, type Filter} from '../query/filter.js';
+import {shapeLines} from '../tools/shape-log.js';
+import {createRowsCache, isSelectableRow, selectedRowIndex} from './rows.js';
+import {initialUiState, type UiState} from './ui-state.js';
+
+/*
+ * The row index against the flattening it replaced (test/helpers/flatten-rows.ts): for any log, any moment of
+ * its load, any folds and any filter, the same rows in the same places, and every key found where it is.
+ */
+
+const fixtures = ['demo.ndjson', 'nested-delegate.ndjson', 'parallel-delegate.ndjson', 'interactive.ndjson', 'delegate-failure.ndjson', 'streaming.ndjson', 'continue-followup.ndjson', 'retry.ndjson'];
+const fixtureLines = new Map(fixtures.map(name => [name, readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '')]));
+
+function filterOf(text: string): Filter {
+	const parsed = parseFilter(text);
+	if (!parsed.ok) throw new Error(parsed.error);
+	return parsed.filter;
+}
+
+const filters = [emptyFilter, filterOf('errors'), filterOf('type:exec'), filterOf('type:delegate'), filterOf('nothing-at-all-matches')];
+
+/** A log: a fixture cut after some of its lines (a load in progress), several together, or a shape. */
+const logs = fc.oneof(
+	fc.record({name: fc.constantFrom(...fixtures), cut: fc.double({min: 0.05, max: 1, noNaN: true})}).map(({name, cut}) => {
+		const lines = fixtureLines.get(name)!;
+		return lines.slice(0, Math.max(1, Math.ceil(lines.length * cut))).join('\n') + '\n';
+	}),
+	fc.subarray(fixtures, {minLength: 2, maxLength: 3}).map(names => names.map(name => fixtureLines.get(name)!.join('\n')).join('\n') + '\n'),
+	fc.record({shape: fc.constantFrom('chain' as const, 'ring' as const, 'tree' as const, 'wide' as const), runs: fc.integer({min: 2, max: 40}), seed: fc.integer({min: 1, max: 1000})}).map(options => [...shapeLines(options)].join('\n') + '\n'),
+);
+
+function foldsFor(model: Model, picks: number[], defaultCollapse: UiState['defaultCollapse'], filter: Filter, all: boolean): UiState {
+	const paneIds = [...model.panes.keys()];
+	const folds = new Map<string, boolean>();
+	for (const [n, pick] of picks.entries()) {
+		const paneId = paneIds[pick % Math.max(1, paneIds.length)];
+		if (paneId !== undefined) folds.set(paneId, n % 2 === 0);
+	}
+
+	return filter === emptyFilter
+		? {...initialUiState, collapsed: folds, defaultCollapse, follow: false}
+		: {...initialUiState, filter, filterFolds: {folds, all}, defaultCollapse, follow: false};
+}
+
+describe('the row index', () => {
+	it('gives the rows, the positions of keys and the counts that flattening the whole tree gives', () => {
+		fc.assert(
+			fc.property(
+				logs,
+				fc.array(fc.nat(), {maxLength: 12}),
+				fc.constantFrom('auto' as const, 'expanded' as const, 'collapsed' as const),
+				fc.constantFrom(...filters),
+				fc.boolean(),
+				fc.integer({min: 20, max: 160}),
+				(text, picks, defaultCollapse, filter, all, width) => {
+					const model = modelFromText(text);
+					const ui = foldsFor(model, picks, defaultCollapse, filter, all);
+					const expected = flattenRows(model, ui, width);
+					const list = createRowsCache()(model, ui, width);
+					expect(list.length).toBe(expected.length);
+					expect(list.slice(0, list.length)).toEqual(expected);
+					for (const [at, row] of expected.entries()) {
+						expect(list.at(at)).toEqual(row);
+						expect(list.indexOfKey(row.key)).toBe(at);
+					}
+
+					// Any window, as the screen asks for one.
+					for (let from = 0; from < expected.length; from += 7) expect(list.slice(from, from + 5)).toEqual(expected.slice(from, from + 5));
+					expect(list.at(expected.length)).toBeUndefined();
+					expect(list.indexOfKey('p:no-such-pane')).toBe(-1);
+				},
+			),
+			{numRuns: 150},
+		);
+	});
+
+	it('follows the folds as they change, one pane or many at a time, on one layout', () => {
+		fc.assert(
+			fc.property(logs, fc.array(fc.array(fc.nat(), {maxLength: 6}), {minLength: 2, maxLength: 5}), fc.constantFrom(...filters), (text, steps, filter) => {
+				const model = modelFromText(text);
+				const rowsFor = createRowsCache();
+				for (const picks of steps) {
+					const ui = foldsFor(model, picks, 'auto', filter, false);
+					const expected = flattenRows(model, ui, 80);
+					const list = rowsFor(model, ui, 80);
+					expect(list.slice(0, list.length)).toEqual(expected);
+					// A key folded away is not found; the selection then falls back to its old place.
+					for (const [at, row] of expected.entries()) expect(list.indexOfKey(row.key)).toBe(at);
+					const hiddenKey = [...model.activityIndexById.keys()].map(id => `a:${id}`).find(key => !expected.some(row => row.key === key));
+					if (hiddenKey) expect(list.indexOfKey(hiddenKey)).toBe(-1);
+				}
+			}),
+			{numRuns: 60},
+		);
+	});
+
+	it('finds rows after a pane among several children is folded, and unfolded again', () => {
+		const model = modelFromText(fixtureLines.get('parallel-delegate.ndjson')!.join('\n') + '\n');
+		const rowsFor = createRowsCache();
+		let ui: UiState = {...initialUiState, defaultCollapse: 'expanded', follow: false};
+		const check = () => {
+			const expected = flattenRows(model, ui, 80);
+			const list = rowsFor(model, ui, 80);
+			expect(list.length).toBe(expected.length);
+			for (const [at, row] of expected.entries()) expect(list.indexOfKey(row.key)).toBe(at);
+			expect(list.slice(0, list.length)).toEqual(expected);
+			return expected;
+		};
+
+		const children = check().flatMap(row => (row.kind === 'pane' && row.depth === 1 ? [row.paneId] : []));
+		expect(children.length).toBeGreaterThan(1);
+		for (const child of children) {
+			ui = {...ui, collapsed: new Map([...ui.collapsed, [child, true]])};
+			check();
+		}
+
+		for (const child of children) {
+			ui = {...ui, collapsed: new Map([...ui.collapsed, [child, false]])};
+			check();
+		}
+	});
+
+	it('selects the last selectable row while following, as the flattened rows did', () => {
+		const model = modelFromText(fixtureLines.get('streaming.ndjson')!.slice(0, 40).join('\n') + '\n');
+		const ui = {...initialUiState, defaultCollapse: 'expanded' as const};
+		const expected = flattenRows(model, ui, 80);
+		let last = expected.length - 1;
+		while (last > 0 && !isSelectableRow(expected[last]!)) last--;
+		expect(selectedRowIndex(createRowsCache()(model, ui, 80), ui)).toBe(last);
+	});
+});

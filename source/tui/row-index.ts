@@ -1,0 +1,724 @@
+import {describeFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
+import type {Job, Model, Pane, Run} from '../model/state.js';
+import {isLive, rootMarks, shownStatus} from '../query/tree.js';
+import {lastRun, paneIsLive, tailRows} from './row-tail.js';
+import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
+import type {UiState} from './ui-state.js';
+
+/*
+ * The tree as an index, not as a list of rows. A log can hold 200,000 panes or a million activities in one
+ * pane, and flattening all of them into rows on every key made each key wait for the whole log. Instead:
+ *
+ * - the layout (which activities and child panes each pane shows, in order) is worked out once per model
+ *   revision, filter and width, without making a row;
+ * - the folds give each pane a count of the rows it takes, bottom up in one pass over the panes, and each
+ *   pane with child panes the running sums of its children's counts when first asked after a fold;
+ * - a row at a position, or the position of a key, is then found by walking down (or up) the tree, with a
+ *   binary search among a pane's children: the depth of the tree, not its size;
+ * - rows are made only for the window on screen.
+ */
+
+/** Which row list a caller has: the index answers it without ever holding every row. */
+export type RowList = {
+	readonly length: number;
+	at(index: number): Row | undefined;
+	/** The rows from `from` up to (not including) `to`. */
+	slice(from: number, to: number): Row[];
+	/** Position of the row with this key, or -1 when it is not shown (folded away, filtered out, unknown). */
+	indexOfKey(key: string | undefined): number;
+};
+
+const noChildren: PaneNode[] = [];
+const noPlaces: number[] = [];
+
+/** One shown pane and what it shows when open. */
+class PaneNode {
+	/** Fold-dependent, set by `applyFolds`. */
+	collapsed = false;
+	count = 1;
+	/** `sums[k]`: rows taken by children before child k, as of `sumsStamp`. */
+	sums: Int32Array | undefined;
+	sumsStamp = -1;
+	/** Child panes, in order, and how many of `acts` come before each; most panes have none, and share these. */
+	children: PaneNode[] = noChildren;
+	childAfter: number[] = noPlaces;
+	/** Where an activity index sits in `acts`, when `acts` is not ascending (made when first asked). */
+	actPosition: Map<number, number> | undefined;
+
+	constructor(
+		readonly pane: Pane,
+		readonly depth: number,
+		readonly orphan: boolean,
+		readonly cycle: boolean,
+		readonly live: boolean,
+		/** Activity indices shown, in order. */
+		readonly acts: readonly number[],
+		readonly actsAscending: boolean,
+		readonly tail: readonly Row[],
+		readonly parent: PaneNode | undefined,
+		/** Position among the parent's children, or among the top entries for a root. */
+		readonly slot: number,
+	) {}
+
+	addChild(child: PaneNode, after: number): void {
+		if (this.children === noChildren) {
+			this.children = [];
+			this.childAfter = [];
+		}
+
+		this.children.push(child);
+		this.childAfter.push(after);
+	}
+
+	get shownDepth(): number {
+		return Math.min(this.depth, maxShownDepth);
+	}
+}
+
+type TopEntry = Row | PaneNode;
+
+type Folds = Pick<UiState, 'collapsed' | 'filterFolds' | 'defaultCollapse' | 'filter'>;
+
+/**
+ * The panes that hold an activity the filter matches, or have a descendant pane that does: the panes a
+ * filtered tree shows. One pass over the activities, then up each new pane's ancestors until one already
+ * known: linear in the log, whatever its depth.
+ */
+export function panesWithMatches(model: Model, filter: Filter): Set<string> {
+	const holding = new Set<string>();
+	const {shown} = filterMatches(model, filter);
+	for (const [index, activity] of model.activities.entries()) {
+		if (shown[index] !== 1) continue;
+		let paneId = model.runs.get(activity.runId)?.paneId;
+		while (paneId !== undefined && !holding.has(paneId)) {
+			holding.add(paneId);
+			paneId = parentPaneOf(model, paneId);
+		}
+	}
+
+	return holding;
+}
+
+/** The pane a pane hangs under on screen; none for a root, an orphan or a pane whose link would close a cycle. */
+export function parentPaneOf(model: Model, paneId: string): string | undefined {
+	const first = model.runs.get(paneId);
+	// A pane shown as a root because its link would close a cycle has no parent on screen.
+	if (!first || first.parentRunId === null || first.closesCycle) return undefined;
+	return model.runs.get(first.parentRunId)?.paneId;
+}
+
+export function isPaneCollapsed(model: Model, ui: Folds, pane: Pane, depth: number): boolean {
+	return foldOf(ui, pane.paneId, depth, () => paneIsLive(model, pane));
+}
+
+function foldOf(ui: Folds, paneId: string, depth: number, live: () => boolean): boolean {
+	// Under a filter every pane on screen holds a match, so it is open unless folded while filtering; the
+	// person's own folds stay in `collapsed` and come back when the filter goes.
+	if (!isEmptyFilter(ui.filter)) return ui.filterFolds.folds.get(paneId) ?? ui.filterFolds.all;
+	const explicit = ui.collapsed.get(paneId);
+	if (explicit !== undefined) return explicit;
+	if (ui.defaultCollapse === 'expanded') return false;
+	if (ui.defaultCollapse === 'collapsed') return true;
+	// A finished child collapses to its header; the coordinator and anything still running stay open.
+	return depth > 0 && !live();
+}
+
+/** A child pane, with the child run it was found by (its last run too when it has one run: no second lookup). */
+type ChildPane = {pane: Pane; run: Run};
+
+/** Child panes of a pane in the order their runs started, without the shown ones' filter. */
+function childPanesOf(model: Model, pane: Pane): ChildPane[] {
+	const out: ChildPane[] = [];
+	// A pane is listed once. One run lists each child run once, and a child run that starts its pane is the
+	// only run of that pane so far: only a pane of several runs (which may list a child twice) or a listed run
+	// that does not start its pane (a resumed one) needs the set; 200,000 children of one run do not.
+	let seen = pane.runIds.length > 1 ? new Set<string>() : undefined;
+	for (const runId of pane.runIds) {
+		const run = model.runs.get(runId);
+		if (!run) continue;
+		for (const childId of run.childRunIds) {
+			const child = model.runs.get(childId);
+			if (!child || child.paneId === pane.paneId) continue;
+			if (!seen && child.paneId !== childId) seen = new Set(out.map(known => known.pane.paneId));
+			if (seen?.has(child.paneId)) continue;
+			const childPane = model.panes.get(child.paneId);
+			if (!childPane) continue;
+			out.push({pane: childPane, run: child});
+			seen?.add(child.paneId);
+		}
+	}
+
+	return out;
+}
+
+/**
+ * Root panes of a job in the order their runs started, as `rootPanes` (query/tree.ts) finds them, with as few
+ * lookups per run as can be: a job can hold 200,000 runs.
+ */
+function rootPanesOf(model: Model, job: Job): ChildPane[] {
+	const out: ChildPane[] = [];
+	const seen = new Set<string>();
+	for (const runId of job.runIds) {
+		const run = model.runs.get(runId);
+		if (!run) continue;
+		const first = run.paneId === run.runId ? run : model.runs.get(run.paneId);
+		const root = !first || first.parentRunId === null || first.closesCycle || !model.runs.has(first.parentRunId);
+		// Most runs are not roots: the set is asked only about those that are.
+		if (!root || seen.has(run.paneId)) continue;
+		const pane = model.panes.get(run.paneId);
+		if (!pane) continue;
+		seen.add(pane.paneId);
+		out.push({pane, run});
+	}
+
+	return out;
+}
+
+/** `run`: a run of the pane already looked up, which is its last when the pane has one run. */
+type PaneTask = {pane: Pane; run: Run | undefined; depth: number; orphan: boolean; cycle: boolean; parent: PaneNode | undefined; after: number};
+
+/**
+ * The layout of the tree for one model revision, filter and width: which rows each pane shows when open.
+ * Folds are applied on top (`applyFolds`) without working the layout out again.
+ */
+export class RowLayout {
+	readonly top: TopEntry[] = [];
+	readonly topTail: Row[] = [];
+	/** Panes in the order they are shown, each before its children. */
+	readonly order: PaneNode[] = [];
+	readonly byPane = new Map<string, PaneNode>();
+	readonly topSlotOfJob = new Map<string, number>();
+	#foldsOf: Folds | undefined;
+	#stamp = 0;
+	#topSums: Int32Array | undefined;
+	#topSumsStamp = -1;
+	#length = 0;
+
+	constructor(
+		readonly model: Model,
+		readonly rev: number,
+		readonly filter: Filter,
+		readonly width: number,
+		/** The panes a filter shows (`panesWithMatches`); undefined without a filter. */
+		readonly shownPanes: ReadonlySet<string> | undefined,
+	) {
+		const showJobs = model.jobs.size > 1;
+		for (const job of model.jobs.values()) {
+			if (job.runIds.length === 0) continue;
+			const roots = rootPanesOf(model, job).filter(root => shownPanes === undefined || shownPanes.has(root.pane.paneId));
+			if (shownPanes !== undefined && roots.length === 0) continue;
+			if (showJobs) {
+				this.topSlotOfJob.set(job.jobId, this.top.length);
+				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId});
+			}
+
+			for (const {pane, run} of roots) this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0}, shownPanes);
+		}
+
+		if (shownPanes !== undefined && model.panes.size > 0) this.#addFilteredNote(shownPanes);
+	}
+
+	/** Says what the filter left out: the count of hidden panes, or in words that nothing matches. */
+	#addFilteredNote(shownPanes: ReadonlySet<string>): void {
+		const hidden = this.model.panes.size - shownPanes.size;
+		if (shownPanes.size === 0) {
+			// Errors-only alone reads best as a fact about the run; anything else names the filter.
+			const errorsOnly = showsErrorsOnly(this.filter) && filterText(this.filter) === 'errors';
+			this.topTail.push({kind: 'filtered', key: 'f:none', text: errorsOnly ? 'no errors' : `nothing matches ${describeFilter(this.filter)}`, part: 'none'});
+		}
+
+		if (hidden > 0) this.topTail.push({kind: 'filtered', key: 'f:hidden', text: `${hidden} ${hidden === 1 ? 'pane' : 'panes'} without matches hidden`, part: 'hidden'});
+	}
+
+	/**
+	 * A pane and everything under it, depth first, with its own stack of tasks: delegations can nest deeper
+	 * than the call stack goes. Each pane is placed once (a malformed log can make a parent cycle), at the
+	 * first place the walk reaches it.
+	 */
+	#addTree(root: PaneTask, shownPanes: ReadonlySet<string> | undefined): void {
+		const {model} = this;
+		const filtered = shownPanes !== undefined;
+		const stack: PaneTask[] = [root];
+		while (stack.length > 0) {
+			const task = stack.pop()!;
+			const {pane, depth, parent} = task;
+			if (this.byPane.has(pane.paneId)) continue;
+			const acts = this.#shownActivities(pane);
+			const slot = parent ? parent.children.length : this.top.length;
+			// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
+			const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
+			const live = last !== undefined && isLive(shownStatus(last));
+			const node = new PaneNode(pane, depth, task.orphan, task.cycle, live, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot);
+			if (parent) parent.addChild(node, task.after);
+			else this.top.push(node);
+			this.byPane.set(pane.paneId, node);
+			this.order.push(node);
+
+			if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
+			const allChildren = childPanesOf(model, pane);
+			// Under a filter, child panes without a match anywhere in them are left out (and counted).
+			const children = filtered ? allChildren.filter(child => shownPanes.has(child.pane.paneId)) : allChildren;
+			if (children.length === 0) continue;
+			const todo: PaneTask[] = [];
+			const child = ({pane: childPane, run}: ChildPane, after: number): PaneTask => ({pane: childPane, run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
+			// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
+			// delegation looks up its own; a run whose children came without a delegation needs none.
+			let childOrder: Map<string, number> | undefined;
+			const placed = new Set<string>();
+			for (const [position, index] of acts.list.entries()) {
+				const activity = model.activities[index];
+				if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
+				// Child panes sit right under the activity that delegated them, in the order they started; a
+				// delegation the filter hides places none (its children come after the activities).
+				childOrder ??= new Map(children.map((childPane, at) => [childPane.pane.paneId, at]));
+				const mine: number[] = [];
+				for (const childRunId of activity.childRunIds) {
+					const at = childOrder.get(childRunId);
+					if (at !== undefined && !placed.has(childRunId)) mine.push(at);
+				}
+
+				mine.sort((a, b) => a - b);
+				for (const at of mine) {
+					const childPane = children[at]!;
+					if (placed.has(childPane.pane.paneId)) continue;
+					placed.add(childPane.pane.paneId);
+					todo.push(child(childPane, position + 1));
+				}
+			}
+
+			for (const childPane of children) if (placed.size === 0 || !placed.has(childPane.pane.paneId)) todo.push(child(childPane, acts.list.length));
+			for (let i = todo.length - 1; i >= 0; i--) stack.push(todo[i]!);
+		}
+	}
+
+	/** The pane's activities the filter shows; the pane's own list when it shows them all. */
+	#shownActivities(pane: Pane): {list: readonly number[]; ascending: boolean} {
+		const {model, filter} = this;
+		if (isEmptyFilter(filter) && pane.activityIndices.every(index => model.activities[index] !== undefined)) {
+			return {list: pane.activityIndices, ascending: isAscending(pane.activityIndices)};
+		}
+
+		const shown = isEmptyFilter(filter) ? undefined : filterMatches(model, filter).shown;
+		const list: number[] = [];
+		for (const index of pane.activityIndices) {
+			if (model.activities[index] !== undefined && (shown === undefined || shown[index] === 1)) list.push(index);
+		}
+
+		return {list, ascending: isAscending(list)};
+	}
+
+	/**
+	 * Counts every pane's rows for these folds. A few panes folded or unfolded since the last folds change only
+	 * those panes and the panes above them; otherwise (`e`, `E`, a new filter) one pass over every pane,
+	 * children before their parents.
+	 */
+	applyFolds(ui: Folds): void {
+		const previous = this.#foldsOf;
+		if (previous && sameFolds(previous, ui)) return;
+		this.#foldsOf = ui;
+		const folds: Folds = {collapsed: ui.collapsed, filterFolds: ui.filterFolds, defaultCollapse: ui.defaultCollapse, filter: this.filter};
+		const changed = previous ? changedFolds(previous, folds) : undefined;
+		if (changed) {
+			for (const paneId of changed) this.#refold(paneId, folds);
+			return;
+		}
+
+		this.#stamp++;
+		for (let i = this.order.length - 1; i >= 0; i--) {
+			const node = this.order[i]!;
+			node.collapsed = foldOf(folds, node.pane.paneId, node.depth, () => node.live);
+			node.count = this.#countOf(node);
+		}
+
+		let length = this.topTail.length;
+		for (const entry of this.top) length += entry instanceof PaneNode ? entry.count : 1;
+		this.#length = length;
+	}
+
+	#countOf(node: PaneNode): number {
+		if (node.collapsed) return 1;
+		let count = 1 + node.acts.length + node.tail.length;
+		for (const child of node.children) count += child.count;
+		return count;
+	}
+
+	/** One pane folded or unfolded: its count, and the counts (and sums) of the panes above it up to a folded one. */
+	#refold(paneId: string, folds: Folds): void {
+		const node = this.byPane.get(paneId);
+		if (!node) return;
+		const collapsed = foldOf(folds, paneId, node.depth, () => node.live);
+		if (collapsed === node.collapsed) return;
+		node.collapsed = collapsed;
+		const count = this.#countOf(node);
+		const delta = count - node.count;
+		node.count = count;
+		for (let at = node.parent; ; at = at.parent) {
+			if (!at) {
+				this.#topSumsStamp = -1;
+				this.#length += delta;
+				return;
+			}
+
+			at.sumsStamp = -1;
+			// A folded pane takes one row whatever is under it.
+			if (at.collapsed) return;
+			at.count += delta;
+		}
+	}
+
+	get length(): number {
+		return this.#length;
+	}
+
+	/** Rows taken by a pane's children before child k, for the current folds. */
+	#childOffset(node: PaneNode, k: number): number {
+		// A chain is a pane with one child, 100,000 deep: it needs no table of sums.
+		if (k === 0) return 0;
+		if (node.children.length === 1) return node.children[0]!.count;
+		if (node.sums && node.sumsStamp === this.#stamp) return node.sums[k]!;
+		const sums = node.sums?.length === node.children.length + 1 ? node.sums : new Int32Array(node.children.length + 1);
+		let total = 0;
+		for (const [at, child] of node.children.entries()) {
+			sums[at] = total;
+			total += child.count;
+		}
+
+		sums[node.children.length] = total;
+		node.sums = sums;
+		node.sumsStamp = this.#stamp;
+		return sums[k]!;
+	}
+
+	#topSumsNow(): Int32Array {
+		if (this.#topSums && this.#topSumsStamp === this.#stamp) return this.#topSums;
+		const sums = new Int32Array(this.top.length + 1);
+		let total = 0;
+		for (const [k, entry] of this.top.entries()) {
+			sums[k] = total;
+			total += entry instanceof PaneNode ? entry.count : 1;
+		}
+
+		sums[this.top.length] = total;
+		this.#topSums = sums;
+		this.#topSumsStamp = this.#stamp;
+		return sums;
+	}
+
+	/** Rows of a pane's activities and children (not its header or tail), when open. */
+	#itemsOf(node: PaneNode): number {
+		return node.acts.length + this.#childOffset(node, node.children.length);
+	}
+
+	/** The rows from `from` to `to`, made as the walk goes. */
+	slice(from: number, to: number): Row[] {
+		const start = Math.max(0, from);
+		const end = Math.min(this.#length, to);
+		const rows: Row[] = [];
+		if (start >= end) return rows;
+		const cursor = this.#seek(start);
+		while (rows.length < end - start) {
+			const row = this.#next(cursor);
+			if (!row) break;
+			rows.push(row);
+		}
+
+		return rows;
+	}
+
+	at(index: number): Row | undefined {
+		if (!Number.isInteger(index) || index < 0 || index >= this.#length) return undefined;
+		return this.slice(index, index + 1)[0];
+	}
+
+	/** A cursor whose next row is row `index`: the walk down the tree to it. */
+	#seek(index: number): Cursor {
+		const sums = this.#topSumsNow();
+		const topRows = sums[this.top.length]!;
+		if (index >= topRows) return {top: this.top.length, topTail: index - topRows, frame: undefined};
+		const k = lastAtMost(sums, this.top.length, index);
+		const entry = this.top[k]!;
+		if (!(entry instanceof PaneNode)) return {top: k, topTail: 0, frame: undefined};
+		let node = entry;
+		let offset = index - sums[k]!;
+		for (;;) {
+			if (offset === 0) return {top: 0, topTail: 0, frame: {node, headerDone: false, act: 0, child: 0, tail: 0}};
+			offset -= 1;
+			const items = this.#itemsOf(node);
+			if (offset >= items) return {top: 0, topTail: 0, frame: {node, headerDone: true, act: node.acts.length, child: node.children.length, tail: offset - items}};
+			// The last child that starts at or before the offset: children start at their place among the
+			// activities plus the rows of the children before them.
+			let low = 0;
+			let high = node.children.length - 1;
+			let found = -1;
+			while (low <= high) {
+				const middle = (low + high) >>> 1;
+				if (node.childAfter[middle]! + this.#childOffset(node, middle) <= offset) {
+					found = middle;
+					low = middle + 1;
+				} else high = middle - 1;
+			}
+
+			if (found !== -1) {
+				const child = node.children[found]!;
+				const childStart = node.childAfter[found]! + this.#childOffset(node, found);
+				if (offset < childStart + child.count) {
+					node = child;
+					offset -= childStart;
+					continue;
+				}
+			}
+
+			return {top: 0, topTail: 0, frame: {node, headerDone: true, act: offset - this.#childOffset(node, found + 1), child: found + 1, tail: 0}};
+		}
+	}
+
+	/**
+	 * The next row, moving the cursor past it. Only the innermost pane's place is kept: where its parent goes
+	 * on is known from the pane's own slot, so a cursor deep in a chain holds one frame, not 100,000.
+	 */
+	#next(cursor: Cursor): Row | undefined {
+		for (;;) {
+			const {frame} = cursor;
+			if (!frame) {
+				const entry = this.top[cursor.top];
+				if (entry === undefined) return this.topTail[cursor.topTail++];
+				cursor.top++;
+				if (!(entry instanceof PaneNode)) return entry;
+				cursor.frame = {node: entry, headerDone: false, act: 0, child: 0, tail: 0};
+				continue;
+			}
+
+			const {node} = frame;
+			if (!frame.headerDone) {
+				frame.headerDone = true;
+				if (node.collapsed) this.#leave(cursor, node);
+				return this.#header(node);
+			}
+
+			if (frame.child < node.children.length && node.childAfter[frame.child]! <= frame.act) {
+				const child = node.children[frame.child++]!;
+				cursor.frame = {node: child, headerDone: false, act: 0, child: 0, tail: 0};
+				continue;
+			}
+
+			if (frame.act < node.acts.length) return this.#activityRow(node, node.acts[frame.act++]!);
+			if (frame.tail < node.tail.length) return node.tail[frame.tail++];
+			this.#leave(cursor, node);
+		}
+	}
+
+	/** The cursor goes on after a pane: in its parent, after its slot, or at the top after it. */
+	#leave(cursor: Cursor, node: PaneNode): void {
+		const {parent, slot} = node;
+		if (parent) cursor.frame = {node: parent, headerDone: true, act: parent.childAfter[slot]!, child: slot + 1, tail: 0};
+		else {
+			cursor.frame = undefined;
+			cursor.top = slot + 1;
+		}
+	}
+
+	#header(node: PaneNode): Row {
+		const {paneId} = node.pane;
+		return {kind: 'pane', key: paneKey(paneId), paneId, depth: node.shownDepth, collapsed: node.collapsed, orphan: node.orphan, cycle: node.cycle};
+	}
+
+	#activityRow(node: PaneNode, index: number): Row {
+		const activity = this.model.activities[index]!;
+		return {kind: 'activity', key: activityKey(activity.id), index, depth: node.shownDepth, paneId: node.pane.paneId};
+	}
+
+	/** Position of a row by its key, walking up from its pane: the depth of the tree, not its size. */
+	indexOfKey(key: string | undefined): number {
+		if (key === undefined) return -1;
+		const kind = key.slice(0, 2);
+		const rest = key.slice(2);
+		switch (kind) {
+			case 'p:': {
+				const node = this.byPane.get(rest);
+				return node && this.#open(node.parent) ? this.#start(node) : -1;
+			}
+
+			case 'a:': {
+				const index = this.model.activityIndexById.get(rest);
+				const activity = index === undefined ? undefined : this.model.activities[index];
+				const paneId = activity ? this.model.runs.get(activity.runId)?.paneId : undefined;
+				const node = paneId === undefined ? undefined : this.byPane.get(paneId);
+				if (index === undefined || !node || !this.#open(node)) return -1;
+				const position = this.#actPosition(node, index);
+				if (position === -1) return -1;
+				const before = childrenBefore(node, position);
+				return this.#start(node) + 1 + position + this.#childOffset(node, before);
+			}
+
+			case 'j:': {
+				const slot = this.topSlotOfJob.get(rest);
+				return slot === undefined ? -1 : this.#topSumsNow()[slot]!;
+			}
+
+			case 'f:': {
+				const at = this.topTail.findIndex(row => row.key === key);
+				return at === -1 ? -1 : this.#topSumsNow()[this.top.length]! + at;
+			}
+
+			case 'l:':
+			case 'n:': {
+				// The pane id sits between the kind and the last part (`n:<paneId>:q`, `l:<paneId>:<channel>:<n>`).
+				for (const node of this.#tailOwners(rest)) {
+					const at = node.tail.findIndex(row => row.key === key);
+					if (at !== -1) return this.#open(node) ? this.#start(node) + 1 + this.#itemsOf(node) + at : -1;
+				}
+
+				return -1;
+			}
+
+			default:
+				return -1;
+		}
+	}
+
+	/** The panes a tail row's key could name: every prefix of it that is a pane id, as ids may hold colons. */
+	*#tailOwners(rest: string): Generator<PaneNode> {
+		for (let at = rest.indexOf(':'); at !== -1; at = rest.indexOf(':', at + 1)) {
+			const node = this.byPane.get(rest.slice(0, at));
+			if (node) yield node;
+		}
+	}
+
+	/** Whether a pane and every pane above it are open, so what it holds is on screen. */
+	#open(node: PaneNode | undefined): boolean {
+		for (let at = node; at; at = at.parent) if (at.collapsed) return false;
+		return true;
+	}
+
+	/** Position of a pane's header. */
+	#start(node: PaneNode): number {
+		let position = 0;
+		let at = node;
+		while (at.parent) {
+			const parent = at.parent;
+			position += 1 + parent.childAfter[at.slot]! + this.#childOffset(parent, at.slot);
+			at = parent;
+		}
+
+		return position + this.#topSumsNow()[at.slot]!;
+	}
+
+	#actPosition(node: PaneNode, index: number): number {
+		const {acts} = node;
+		if (node.actsAscending) {
+			let low = 0;
+			let high = acts.length - 1;
+			while (low <= high) {
+				const middle = (low + high) >>> 1;
+				const value = acts[middle]!;
+				if (value === index) return middle;
+				if (value < index) low = middle + 1;
+				else high = middle - 1;
+			}
+
+			return -1;
+		}
+
+		if (!node.actPosition) {
+			node.actPosition = new Map();
+			for (const [position, act] of acts.entries()) node.actPosition.set(act, position);
+		}
+
+		return node.actPosition.get(index) ?? -1;
+	}
+}
+
+type Frame = {node: PaneNode; headerDone: boolean; act: number; child: number; tail: number};
+type Cursor = {top: number; topTail: number; frame: Frame | undefined};
+
+/** How many of a pane's children come before its activity at `position`. */
+function childrenBefore(node: PaneNode, position: number): number {
+	let low = 0;
+	let high = node.childAfter.length;
+	while (low < high) {
+		const middle = (low + high) >>> 1;
+		if (node.childAfter[middle]! <= position) low = middle + 1;
+		else high = middle;
+	}
+
+	return low;
+}
+
+/** The last k < `count` with `sums[k] <= value` (sums ascending from 0). */
+function lastAtMost(sums: Int32Array, count: number, value: number): number {
+	let low = 0;
+	let high = count - 1;
+	let found = 0;
+	while (low <= high) {
+		const middle = (low + high) >>> 1;
+		if (sums[middle]! <= value) {
+			found = middle;
+			low = middle + 1;
+		} else high = middle - 1;
+	}
+
+	return found;
+}
+
+function isAscending(list: readonly number[]): boolean {
+	for (let i = 1; i < list.length; i++) if (list[i]! <= list[i - 1]!) return false;
+	return true;
+}
+
+/** More explicit fold changes than this at once (a search unfolding a deep chain) are applied in one pass. */
+const maxRefolds = 64;
+
+/**
+ * The panes whose explicit fold differs between two fold states that differ only in explicit folds; undefined
+ * when they differ otherwise (`e`, `E`, the filter) or in too many panes.
+ */
+function changedFolds(before: Folds, after: Folds): string[] | undefined {
+	if (before.defaultCollapse !== after.defaultCollapse || before.filter !== after.filter) return undefined;
+	const filtered = !isEmptyFilter(after.filter);
+	if (filtered && before.filterFolds.all !== after.filterFolds.all) return undefined;
+	const a = filtered ? before.filterFolds.folds : before.collapsed;
+	const b = filtered ? after.filterFolds.folds : after.collapsed;
+	if (a === b) return [];
+	if (Math.abs(a.size - b.size) > maxRefolds) return undefined;
+	const changed: string[] = [];
+	for (const [paneId, value] of b) {
+		if (a.get(paneId) === value) continue;
+		changed.push(paneId);
+		if (changed.length > maxRefolds) return undefined;
+	}
+
+	for (const paneId of a.keys()) {
+		if (b.has(paneId)) continue;
+		changed.push(paneId);
+		if (changed.length > maxRefolds) return undefined;
+	}
+
+	return changed;
+}
+
+function sameFolds(a: Folds, b: Folds): boolean {
+	return a.collapsed === b.collapsed && a.filterFolds === b.filterFolds && a.defaultCollapse === b.defaultCollapse && a.filter === b.filter;
+}
+
+/** A row list for one set of folds over a layout; it re-applies its folds should another list have changed them. */
+export function rowList(layout: RowLayout, folds: Folds): RowList {
+	layout.applyFolds(folds);
+	return {
+		get length() {
+			layout.applyFolds(folds);
+			return layout.length;
+		},
+		at(index) {
+			layout.applyFolds(folds);
+			return layout.at(index);
+		},
+		slice(from, to) {
+			layout.applyFolds(folds);
+			return layout.slice(from, to);
+		},
+		indexOfKey(key) {
+			layout.applyFolds(folds);
+			return layout.indexOfKey(key);
+		},
+	};
+}
