@@ -72,6 +72,7 @@ export function Header({width}: {width: number}) {
 	const hidden = hiddenFor(model, ui.filter);
 	const maxNote = job ? maxStepsNote(model, job) : undefined;
 	const cost = job ? formatCost(jobCost(model, job, prices)) : undefined;
+	const events = `${formatCount(model.events)} events${reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''}`;
 	// With no events coming, a live run still needs the spinner and the clock to move: ask for a frame now
 	// and then. Frames that events cause already move them, so this adds none while events stream.
 	useEffect(() => {
@@ -113,14 +114,16 @@ export function Header({width}: {width: number}) {
 				)}
 			</Line>
 			<Line width={width} color="gray">
-				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {all ? `${jobLabel}: ` : ''}
+				{/* With several jobs the line is in two labelled parts, the selected job's and every job's; the event count is of all of them, so it goes with the second. */}
+				{all ? '' : `${events} · `}
+				{all ? `${jobLabel}: ` : ''}
 				{plural(totals?.steps ?? 0, 'step')} · tokens{' '}
 				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
 				{cost === undefined ? null : <Text> · {cost}</Text>}
 				{all ? (
 					<Text>
 						{' '}
-						· all {jobs.length} jobs: {plural(all.steps, 'step')} · tokens {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)}
+						· all {jobs.length} jobs: {plural(all.steps, 'step')} · {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)} · {events}
 					</Text>
 				) : null}
 				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {plural(model.diagnosticCount, 'bad line')} (d)</Text> : null}

@@ -6,6 +6,7 @@ import {argsDetail} from '../present/describe-activity.js';
 import {sanitizeBlock} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
 import type {UiState} from './ui-state.js';
+import {jobFoldCheck} from './job-folds.js';
 
 /*
  * The tree as a flat list of one-line rows. The screen shows a window onto this list, so only the rows
@@ -13,7 +14,8 @@ import type {UiState} from './ui-state.js';
  */
 
 export type Row =
-	| {kind: 'job'; key: string; jobId: string}
+	/** A job's one-line summary, above its panes when there are several jobs (job-row.tsx). */
+	| {kind: 'job'; key: string; jobId: string; collapsed: boolean}
 	/** `depth` is where the row is drawn: capped at `maxShownDepth`, past which the pane says its depth. */
 	| {kind: 'pane'; key: string; paneId: string; depth: number; collapsed: boolean; orphan: boolean; cycle: boolean}
 	| {kind: 'activity'; key: string; index: number; depth: number; paneId: string}
@@ -29,6 +31,10 @@ const liveResultLines = 6;
 
 export function paneKey(paneId: string): string {
 	return `p:${paneId}`;
+}
+
+export function jobKey(jobId: string): string {
+	return `j:${jobId}`;
 }
 
 export function activityKey(activityId: string): string {
@@ -103,11 +109,17 @@ export function buildRows(model: Model, ui: UiState, width: number, holding?: Re
 	const showJobs = model.jobs.size > 1;
 	const filtered = !isEmptyFilter(ui.filter);
 	const shownPanes = filtered ? (holding ?? panesWithMatches(model, ui.filter)) : undefined;
+	const jobCollapsed = jobFoldCheck(model, ui);
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		const roots = rootPanes(model, job).filter(pane => shownPanes === undefined || shownPanes.has(pane.paneId));
 		if (shownPanes !== undefined && roots.length === 0) continue;
-		if (showJobs) rows.push({kind: 'job', key: `j:${job.jobId}`, jobId: job.jobId});
+		if (showJobs) {
+			const collapsed = jobCollapsed(job);
+			rows.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId, collapsed});
+			if (collapsed) continue;
+		}
+
 		for (const pane of roots) addTree(model, ui, {kind: 'pane', pane, depth: 0, ...rootMarks(model, pane)}, width, rows, visited, shownPanes);
 	}
 
@@ -289,7 +301,7 @@ export function selectedRowIndex(rows: Row[], ui: UiState): number {
  */
 export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, ui: UiState, width: number) => Row[] {
 	let last:
-		| {rev: number; collapsed: UiState['collapsed']; filterFolds: UiState['filterFolds']; defaultCollapse: UiState['defaultCollapse']; filter: Filter; width: number; model: Model; rows: Row[]}
+		| {rev: number; collapsed: UiState['collapsed']; filterFolds: UiState['filterFolds']; jobFolds: UiState['jobFolds']; defaultCollapse: UiState['defaultCollapse']; filter: Filter; width: number; model: Model; rows: Row[]}
 		| undefined;
 	// Which panes hold matches changes only with the log and the filter, not with folding or the width.
 	let holding: {model: Model; rev: number; filter: Filter; panes: Set<string>} | undefined;
@@ -300,6 +312,7 @@ export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, 
 			last.rev === model.rev &&
 			last.collapsed === ui.collapsed &&
 			last.filterFolds === ui.filterFolds &&
+			last.jobFolds === ui.jobFolds &&
 			last.defaultCollapse === ui.defaultCollapse &&
 			last.filter === ui.filter &&
 			last.width === width
@@ -315,7 +328,7 @@ export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, 
 
 		const rows = buildRows(model, ui, width, holding?.panes);
 		onBuild?.(performance.now() - started);
-		last = {rev: model.rev, collapsed: ui.collapsed, filterFolds: ui.filterFolds, defaultCollapse: ui.defaultCollapse, filter: ui.filter, width, model, rows};
+		last = {rev: model.rev, collapsed: ui.collapsed, filterFolds: ui.filterFolds, jobFolds: ui.jobFolds, defaultCollapse: ui.defaultCollapse, filter: ui.filter, width, model, rows};
 		return rows;
 	};
 }
