@@ -30,7 +30,7 @@ export function JobRow({model, job, number, count, collapsed, selected}: {
 	const ended = coordinator ? endedWhileWaiting(model, coordinator) : undefined;
 	const look = ended ? endedWhileWaitingLook : statusLook[coordinator ? shownStatus(coordinator) : 'init'];
 	const cost = jobCost(model, job, usePrices());
-	const expert = coordinator?.expertKey ?? model.runs.get(job.runIds[0] ?? '')?.expertKey ?? '?';
+	const expert = coordinatorName(model, job, coordinator);
 	const failure = collapsed ? whyItFailed(coordinator, ended?.reason) : '';
 	return (
 		<Text inverse={selected}>
@@ -50,6 +50,11 @@ export function JobRow({model, job, number, count, collapsed, selected}: {
 			</Text>
 		</Text>
 	);
+}
+
+/** The expert that coordinates the job (its first run's when no run is the root), unsanitised. */
+export function coordinatorName(model: Model, job: Job, coordinator = jobTotals(model, job).coordinator): string {
+	return coordinator?.expertKey ?? model.runs.get(job.runIds[0] ?? '')?.expertKey ?? '?';
 }
 
 /** The first line of the coordinator's error, or why the job ended while it waited; '' when it did not fail. */

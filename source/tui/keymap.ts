@@ -119,9 +119,9 @@ export function commandFor(input: string, key: Key): Command | undefined {
 /** The key list shown by the help overlay and the README. */
 export const keyHelp: Array<[keys: string, what: string]> = [
 	['↑/↓  j/k', 'move the selection'],
-	['←/→  h/l', 'collapse / expand the pane'],
-	['enter  space', 'toggle a pane, or open the inspector on an activity'],
-	['e / E', 'expand all / collapse all'],
+	['←/→  h/l', 'collapse / expand the pane or job'],
+	['enter  space', 'toggle a pane or job, or open the inspector on an activity'],
+	['e / E', 'expand all / collapse all (jobs too)'],
 	['g / G', 'top / bottom (G resumes follow)'],
 	['PgUp / PgDn', 'page up / down'],
 	['f', 'toggle follow (keep the newest activity in sight)'],
@@ -132,7 +132,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
 	['', 'reopened, the last text is selected: typing replaces it'],
 	['t', 'timeline: one row per step, child runs nested (esc back)'],
-	['u', 'token usage per expert'],
+	['u', 'token usage per expert, of the selected job (u again: all jobs)'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
 	['space  + / -', 'with --replay: pause, faster / slower'],
 	['d', 'diagnostics: lines that could not be read'],
