@@ -117,7 +117,8 @@ export function Header({width}: {width: number}) {
 				{/* With several jobs the line is in two labelled parts, the selected job's and every job's; the event count is of all of them, so it goes with the second. */}
 				{all ? '' : `${events} · `}
 				{all ? `${jobLabel}: ` : ''}
-				{plural(totals?.steps ?? 0, 'step')} · tokens{' '}
+				{/* With several jobs, the word goes so that both parts fit 120 columns: `in / out` say tokens well enough. */}
+				{plural(totals?.steps ?? 0, 'step')} · {all ? '' : 'tokens '}
 				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
 				{cost === undefined ? null : <Text> · {cost}</Text>}
 				{all ? (
