@@ -33,6 +33,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	top.current = scrollTop(top.current, selected, rows.length, height, ui.follow);
 
 	const matchesFor = useRef(createMatchCache()).current;
+	const numbersFor = useRef(createJobNumbers()).current;
 
 	useCommands(priorities.tree, command => {
 		// Read the state now, not as of the last render: earlier keys of the same read may have changed it.
@@ -69,7 +70,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 
 	const visible = rows.slice(top.current, top.current + height);
 	// Job rows say which of how many they are, as the header does; only worked out when one is on screen.
-	const jobNumbers = visible.some(row => row.kind === 'job') ? numberJobs(model) : undefined;
+	const jobNumbers = visible.some(row => row.kind === 'job') ? numbersFor(model) : undefined;
 	// Under job rows, a job's panes are drawn one step in, so that they read as its own.
 	const underJobs = showsJobs(rows);
 	// Every row is one line already cut to the width: clipping sideways too would make Ink slice each
@@ -282,9 +283,14 @@ function showsJobs(rows: Row[]): boolean {
 	return rows[0]?.kind === 'job';
 }
 
-/** Each shown job's place, from 1, in the order the tree and the header count them. */
-function numberJobs(model: Model): Map<string, number> {
-	const numbers = new Map<string, number>();
-	for (const [at, job] of shownJobs(model).entries()) numbers.set(job.jobId, at + 1);
-	return numbers;
+/** Each shown job's place, from 1, in the order the tree and the header count them; worked out again only when the log changes. */
+function createJobNumbers(): (model: Model) => ReadonlyMap<string, number> {
+	let last: {model: Model; rev: number; numbers: Map<string, number>} | undefined;
+	return model => {
+		if (last && last.model === model && last.rev === model.rev) return last.numbers;
+		const numbers = new Map<string, number>();
+		for (const [at, job] of shownJobs(model).entries()) numbers.set(job.jobId, at + 1);
+		last = {model, rev: model.rev, numbers};
+		return numbers;
+	};
 }
