@@ -62,6 +62,9 @@ export function revealActivity(model: Model, index: number, dispatch: (action: U
 
 	// One change for all of them: one per pane rebuilt the rows once per level of a deep chain.
 	dispatch({type: 'expandPanes', paneIds: [...seen]});
+	// With several jobs, its job's row may be folded too.
+	const jobId = model.runs.get(activity.runId)?.jobId;
+	if (jobId !== undefined) dispatch({type: 'setJobCollapsed', jobId, collapsed: false});
 	dispatch({type: 'select', key: activityKey(activity.id), index: 0, follow: false});
 }
 

@@ -109,14 +109,15 @@ describe('currentJob', () => {
 			return frame.split('\n');
 		};
 
-		const all = ' · all 2 jobs: 18 steps · tokens 45k in / 930 out · $0.15';
+		// The event count is of every job, so it is in the all-jobs part, not before the selected job's figures.
+		const all = ' · all 2 jobs: 18 steps · 45k in / 930 out · $0.15 · 239 events';
 		// No selection: the job that saw an event last.
 		const [first, second] = await lines();
 		expect(first).toBe('perscope · ✓ completed · job 2/2 nibyyurl65b4 · 10.2s · test.ndjson · ended');
-		expect(second).toBe(`239 events · job 2/2: 17 steps · tokens 43k in / 907 out / 14k cached · $0.15${all}`);
+		expect(second).toBe(`job 2/2: 17 steps · 43k in / 907 out / 14k cached · $0.15${all}`);
 		const [selectedFirst, selectedSecond] = await lines('j:ivc73wpbhfw5k0eafe5tydni');
 		expect(selectedFirst).toBe('perscope · ✓ completed · job 1/2 ivc73wpbhfw5 · 308ms · test.ndjson · ended');
-		expect(selectedSecond).toMatch(/^239 events · job 1\/2: 1 step · tokens 1\.9k in \/ 23 out \/ 0 cached · \$0\.0060 · /);
+		expect(selectedSecond).toMatch(/^job 1\/2: 1 step · 1\.9k in \/ 23 out \/ 0 cached · \$0\.0060 · /);
 		expect(selectedSecond!.endsWith(all)).toBe(true);
 	});
 

@@ -84,6 +84,7 @@ export function Header({width}: {width: number}) {
 	const hidden = hiddenFor(model, ui.filter);
 	const maxNote = useMemo(() => (job ? maxStepsNote(model, job) : undefined), [model, rev, job]);
 	const cost = useMemo(() => (job ? formatCost(jobCost(model, job, prices)) : undefined), [model, rev, job, prices]);
+	const events = `${formatCount(model.events)} events${reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''}`;
 	// Status, job and time come first: on a narrow screen the source's name is what gets cut.
 	const loading = sources.some(isLoading);
 	return (
@@ -119,14 +120,17 @@ export function Header({width}: {width: number}) {
 				)}
 			</Line>
 			<Line width={width} color="gray">
-				{formatCount(model.events)} events{reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''} · {all ? `${jobLabel}: ` : ''}
-				{plural(totals?.steps ?? 0, 'step')} · tokens{' '}
+				{/* With several jobs the line is in two labelled parts, the selected job's and every job's; the event count is of all of them, so it goes with the second. */}
+				{all ? '' : `${events} · `}
+				{all ? `${jobLabel}: ` : ''}
+				{/* With several jobs, the word goes so that both parts fit 120 columns: `in / out` say tokens well enough. */}
+				{plural(totals?.steps ?? 0, 'step')} · {all ? '' : 'tokens '}
 				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
 				{cost === undefined ? null : <Text> · {cost}</Text>}
 				{all ? (
 					<Text>
 						{' '}
-						· all {jobs.length} jobs: {plural(all.steps, 'step')} · tokens {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)}
+						· all {jobs.length} jobs: {plural(all.steps, 'step')} · {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)} · {events}
 					</Text>
 				) : null}
 				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {plural(model.diagnosticCount, 'bad line')} (d)</Text> : null}

@@ -125,9 +125,9 @@ export function commandFor(input: string, key: Key): Command | undefined {
 /** The key list shown by the help overlay and the README. */
 export const keyHelp: Array<[keys: string, what: string]> = [
 	['↑/↓  j/k', 'move the selection'],
-	['←/→  h/l', 'collapse / expand the pane'],
-	['enter  space', 'toggle a pane, or open the inspector on an activity'],
-	['e / E', 'expand all / collapse all'],
+	['←/→  h/l', 'collapse / expand the pane or job'],
+	['enter  space', 'toggle a pane or job, or open the inspector on an activity'],
+	['e / E', 'expand all / collapse all (jobs too)'],
 	['g / G', 'top / bottom (G resumes follow)'],
 	['PgUp / PgDn', 'page up / down'],
 	['f', 'toggle follow (keep the newest activity in sight)'],
@@ -140,7 +140,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['in / and :', 'edit as in a shell: ←/→ Home/End ^A ^E ^U ^K ^W; ↑/↓ history'],
 	['', 'reopened, the last text is selected: typing replaces it'],
 	['t', 'timeline of the job the selection is in: a row per step and what ran in it; enter goes there, c opens its conversation'],
-	['u', 'token usage per expert'],
+	['u', 'token usage per expert, of the selected job (u again: all jobs)'],
 	['o', 'in the inspector: write the raw event JSON to a file'],
 	['enter  e / E', 'in the inspector: unfold the folded block in view / unfold all / fold all'],
 	['space  + / -', 'with --replay: pause, faster / slower'],

@@ -16,6 +16,7 @@ import {Line} from './line.js';
 import {maxScroll, ScrollPanel} from './scroll-panel.js';
 import {stderrDisplayLines} from './stderr-lines.js';
 import type {UiAction} from './ui-state.js';
+import {usageScope} from './usage-scope.js';
 
 /** Overlays take every key before the tree; scrolling keys scroll them. */
 function useOverlayKeys(lineCount: number, height: number): void {
@@ -120,7 +121,16 @@ export function usageColumns(width: number): {expert: number; number: number; co
 export function UsageOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
 	const {model, prices} = useViewEnv();
 	useModelVersion();
-	const rows = usageByExpert(model, undefined, prices);
+	const ui = useUiState();
+	const dispatch = useUiDispatch();
+	const scope = usageScope(model, ui.selectedKey, ui.overlay.kind === 'usage' && (ui.overlay.allJobs ?? false));
+	// `u` again switches between the job and every job; with one job it has nothing to switch.
+	useCommands(priorities.overlay + 1, command => {
+		if (command !== 'usage.open' || !scope) return false;
+		dispatch({type: 'toggleUsageJobs'});
+		return true;
+	});
+	const rows = usageByExpert(model, scope?.allJobs ? undefined : scope?.job, prices);
 	const columns = usageColumns(width);
 	const count = (value: number) => formatCount(value).padStart(columns.number);
 	// Short headings where the numbers are narrow: REASON and CACHED must not be the ones that go.
@@ -135,7 +145,9 @@ export function UsageOverlay({scroll, height, width}: {scroll: number; height: n
 	];
 	if (rows.length === 0) lines.push({text: 'No token usage reported yet.', tone: 'dim'});
 	useOverlayKeys(lines.length, height);
-	return <ScrollPanel title="Token usage per expert" lines={lines} scroll={scroll} height={height} width={width} hint="share of input + output · esc close" />;
+	const title = scope ? `Token usage per expert · ${scope.allJobs ? `all ${scope.count} jobs` : `job ${scope.number}/${scope.count} · ${sanitizeLine(scope.coordinator)}`}` : 'Token usage per expert';
+	const toggle = scope ? (scope.allJobs ? `u: job ${scope.number}/${scope.count} only · ` : `u: all ${scope.count} jobs · `) : '';
+	return <ScrollPanel title={title} lines={lines} scroll={scroll} height={height} width={width} hint={`${toggle}share of input + output · esc close`} />;
 }
 
 export function StderrOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {

@@ -43,9 +43,13 @@ function foldsFor(model: Model, picks: number[], defaultCollapse: UiState['defau
 		if (paneId !== undefined) folds.set(paneId, n % 2 === 0);
 	}
 
+	// Jobs fold too (several fixtures together make several jobs): every third pick folds or opens one.
+	const jobIds = [...model.jobs.keys()];
+	const jobs = new Map<string, boolean>();
+	for (const [n, pick] of picks.entries()) if (n % 3 === 0 && jobIds.length > 0) jobs.set(jobIds[pick % jobIds.length]!, pick % 2 === 0);
 	return filter === emptyFilter
-		? {...initialUiState, collapsed: folds, defaultCollapse, follow: false}
-		: {...initialUiState, filter, filterFolds: {folds, all}, defaultCollapse, follow: false};
+		? {...initialUiState, collapsed: folds, jobFolds: {...initialUiState.jobFolds, folds: jobs}, defaultCollapse, follow: false}
+		: {...initialUiState, filter, filterFolds: {folds, all}, jobFolds: {...initialUiState.jobFolds, filtering: jobs}, defaultCollapse, follow: false};
 }
 
 describe('the row index', () => {

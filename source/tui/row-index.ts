@@ -4,6 +4,7 @@ import {isLive, rootMarks, shownStatus} from '../query/tree.js';
 import {lastRun, paneIsLive, tailRows} from './row-tail.js';
 import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
 import type {UiState} from './ui-state.js';
+import {jobFoldCheck} from './job-folds.js';
 
 /*
  * The tree as an index, not as a list of rows. A log can hold 200,000 panes or a million activities in one
@@ -44,6 +45,8 @@ class PaneNode {
 	childAfter: number[] = noPlaces;
 	/** Where an activity index sits in `acts`, when `acts` is not ascending (made when first asked). */
 	actPosition: Map<number, number> | undefined;
+	/** For a root pane under a job row: its job, whose fold hides it. */
+	jobId: string | undefined;
 
 	constructor(
 		readonly pane: Pane,
@@ -75,9 +78,9 @@ class PaneNode {
 	}
 }
 
-type TopEntry = Row | PaneNode;
+type TopEntry = Extract<Row, {kind: 'job' | 'filtered'}> | PaneNode;
 
-type Folds = Pick<UiState, 'collapsed' | 'filterFolds' | 'defaultCollapse' | 'filter'>;
+type Folds = Pick<UiState, 'collapsed' | 'filterFolds' | 'jobFolds' | 'defaultCollapse' | 'filter'>;
 
 /**
  * The panes that hold an activity the filter matches, or have a descendant pane that does: the panes a
@@ -188,6 +191,8 @@ export class RowLayout {
 	readonly order: PaneNode[] = [];
 	readonly byPane = new Map<string, PaneNode>();
 	readonly topSlotOfJob = new Map<string, number>();
+	/** The jobs folded to their row, for the current folds. */
+	readonly #foldedJobs = new Set<string>();
 	#foldsOf: Folds | undefined;
 	#stamp = 0;
 	#topSums: Int32Array | undefined;
@@ -209,10 +214,16 @@ export class RowLayout {
 			if (shownPanes !== undefined && roots.length === 0) continue;
 			if (showJobs) {
 				this.topSlotOfJob.set(job.jobId, this.top.length);
-				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId});
+				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId, collapsed: false});
 			}
 
+			const first = this.top.length;
 			for (const {pane, run} of roots) this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0}, shownPanes);
+			if (!showJobs) continue;
+			for (let slot = first; slot < this.top.length; slot++) {
+				const entry = this.top[slot];
+				if (entry instanceof PaneNode) entry.jobId = job.jobId;
+			}
 		}
 
 		if (shownPanes !== undefined && model.panes.size > 0) this.#addFilteredNote(shownPanes);
@@ -316,10 +327,12 @@ export class RowLayout {
 		const previous = this.#foldsOf;
 		if (previous && sameFolds(previous, ui)) return;
 		this.#foldsOf = ui;
-		const folds: Folds = {collapsed: ui.collapsed, filterFolds: ui.filterFolds, defaultCollapse: ui.defaultCollapse, filter: this.filter};
+		const folds: Folds = {collapsed: ui.collapsed, filterFolds: ui.filterFolds, jobFolds: ui.jobFolds, defaultCollapse: ui.defaultCollapse, filter: this.filter};
+		this.#foldJobs(folds);
 		const changed = previous ? changedFolds(previous, folds) : undefined;
 		if (changed) {
 			for (const paneId of changed) this.#refold(paneId, folds);
+			this.#countTop();
 			return;
 		}
 
@@ -330,8 +343,35 @@ export class RowLayout {
 			node.count = this.#countOf(node);
 		}
 
+		this.#countTop();
+	}
+
+	/** Which jobs are folded to their row: a few jobs, worked out whenever the folds change. */
+	#foldJobs(folds: Folds): void {
+		if (this.topSlotOfJob.size === 0) return;
+		const folded = jobFoldCheck(this.model, folds);
+		this.#foldedJobs.clear();
+		for (const jobId of this.topSlotOfJob.keys()) {
+			const job = this.model.jobs.get(jobId);
+			if (job && folded(job)) this.#foldedJobs.add(jobId);
+		}
+	}
+
+	/** Rows of a top entry: none for a root pane whose job is folded. */
+	#topCount(entry: TopEntry): number {
+		if (!(entry instanceof PaneNode)) return 1;
+		return this.#hiddenByJob(entry) ? 0 : entry.count;
+	}
+
+	#hiddenByJob(root: PaneNode): boolean {
+		return root.jobId !== undefined && this.#foldedJobs.has(root.jobId);
+	}
+
+	/** The length, from the top entries' counts: there are few of them (jobs and root panes). */
+	#countTop(): void {
+		this.#topSumsStamp = -1;
 		let length = this.topTail.length;
-		for (const entry of this.top) length += entry instanceof PaneNode ? entry.count : 1;
+		for (const entry of this.top) length += this.#topCount(entry);
 		this.#length = length;
 	}
 
@@ -353,11 +393,8 @@ export class RowLayout {
 		const delta = count - node.count;
 		node.count = count;
 		for (let at = node.parent; ; at = at.parent) {
-			if (!at) {
-				this.#topSumsStamp = -1;
-				this.#length += delta;
-				return;
-			}
+			// The length is counted again from the top entries once every fold is in (`#countTop`).
+			if (!at) return;
 
 			at.sumsStamp = -1;
 			// A folded pane takes one row whatever is under it.
@@ -395,7 +432,7 @@ export class RowLayout {
 		let total = 0;
 		for (const [k, entry] of this.top.entries()) {
 			sums[k] = total;
-			total += entry instanceof PaneNode ? entry.count : 1;
+			total += this.#topCount(entry);
 		}
 
 		sums[this.top.length] = total;
@@ -483,7 +520,8 @@ export class RowLayout {
 				const entry = this.top[cursor.top];
 				if (entry === undefined) return this.topTail[cursor.topTail++];
 				cursor.top++;
-				if (!(entry instanceof PaneNode)) return entry;
+				if (!(entry instanceof PaneNode)) return entry.kind === 'job' ? {...entry, collapsed: this.#foldedJobs.has(entry.jobId)} : entry;
+				if (this.#hiddenByJob(entry)) continue;
 				cursor.frame = {node: entry, headerDone: false, act: 0, child: 0, tail: 0};
 				continue;
 			}
@@ -535,7 +573,7 @@ export class RowLayout {
 		switch (kind) {
 			case 'p:': {
 				const node = this.byPane.get(rest);
-				return node && this.#open(node.parent) ? this.#start(node) : -1;
+				return node && this.#reachable(node) ? this.#start(node) : -1;
 			}
 
 			case 'a:': {
@@ -585,9 +623,19 @@ export class RowLayout {
 	}
 
 	/** Whether a pane and every pane above it are open, so what it holds is on screen. */
-	#open(node: PaneNode | undefined): boolean {
-		for (let at = node; at; at = at.parent) if (at.collapsed) return false;
-		return true;
+	#open(node: PaneNode): boolean {
+		return !node.collapsed && this.#reachable(node);
+	}
+
+	/** Whether a pane's row is on screen: every pane above it open, and its job not folded. */
+	#reachable(node: PaneNode): boolean {
+		let root = node;
+		for (let at = node.parent; at; at = at.parent) {
+			if (at.collapsed) return false;
+			root = at;
+		}
+
+		return !this.#hiddenByJob(root);
 	}
 
 	/** Position of a pane's header. */
@@ -697,7 +745,7 @@ function changedFolds(before: Folds, after: Folds): string[] | undefined {
 }
 
 function sameFolds(a: Folds, b: Folds): boolean {
-	return a.collapsed === b.collapsed && a.filterFolds === b.filterFolds && a.defaultCollapse === b.defaultCollapse && a.filter === b.filter;
+	return a.collapsed === b.collapsed && a.filterFolds === b.filterFolds && a.jobFolds === b.jobFolds && a.defaultCollapse === b.defaultCollapse && a.filter === b.filter;
 }
 
 /** A row list for one set of folds over a layout; it re-applies its folds should another list have changed them. */

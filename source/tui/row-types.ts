@@ -4,7 +4,8 @@
  */
 
 export type Row =
-	| {kind: 'job'; key: string; jobId: string}
+	/** A job's one-line summary, above its panes when there are several jobs (job-row.tsx). */
+	| {kind: 'job'; key: string; jobId: string; collapsed: boolean}
 	/** `depth` is where the row is drawn: capped at `maxShownDepth`, past which the pane says its depth. */
 	| {kind: 'pane'; key: string; paneId: string; depth: number; collapsed: boolean; orphan: boolean; cycle: boolean}
 	| {kind: 'activity'; key: string; index: number; depth: number; paneId: string}

@@ -79,6 +79,7 @@ export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, 
 			last.layout === layout &&
 			last.ui.collapsed === ui.collapsed &&
 			last.ui.filterFolds === ui.filterFolds &&
+			last.ui.jobFolds === ui.jobFolds &&
 			last.ui.defaultCollapse === ui.defaultCollapse
 		) {
 			return last.list;

@@ -9,7 +9,9 @@ import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
 import {stepMatch} from '../query/search.js';
 import {createMatchCache, revealActivity} from './find.js';
-import {createRowsCache, isSelectableRow, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
+import {createRowsCache, isSelectableRow, jobKey, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
+import {JobRow} from './job-row.js';
+import {jobOfKey, shownJobs} from './selected-job.js';
 import {isLoading} from '../input/source-state.js';
 import {Line} from './line.js';
 import type {UiAction, UiState} from './ui-state.js';
@@ -31,6 +33,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	top.current = scrollTop(top.current, selected, rows.length, height, ui.follow);
 
 	const matchesFor = useRef(createMatchCache()).current;
+	const numbersFor = useRef(createJobNumbers()).current;
 
 	useCommands(priorities.tree, command => {
 		// Read the state now, not as of the last render: earlier keys of the same read may have changed it.
@@ -66,6 +69,10 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	}
 
 	const visible = rows.slice(top.current, top.current + height);
+	// Job rows say which of how many they are, as the header does; only worked out when one is on screen.
+	const jobNumbers = visible.some(row => row.kind === 'job') ? numbersFor(model) : undefined;
+	// Under job rows, a job's panes are drawn one step in, so that they read as its own.
+	const underJobs = showsJobs(rows);
 	// Every row is one line already cut to the width: clipping sideways too would make Ink slice each
 	// line's escape codes again on every frame.
 	return (
@@ -74,11 +81,13 @@ export function TreeView({height, width}: {height: number; width: number}) {
 				// A row that cannot be selected (a filter's note, live text) never carries the mark, even when
 				// nothing else is left to select.
 				const isSelected = top.current + offset === selected && isSelectableRow(row);
+				const indent = underJobs && row.kind !== 'job' && row.kind !== 'filtered' ? jobIndent : '';
 				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
 				return (
 					<Line key={row.key} width={width}>
 						<Text color="cyan">{isSelected ? '›' : ' '}</Text>
-						<RowView row={row} model={model} selected={isSelected} highlight={ui.search.query} width={width - 1} />
+						{indent}
+						<RowView row={row} model={model} selected={isSelected} highlight={ui.search.query} width={width - 1 - indent.length} jobNumbers={jobNumbers} />
 					</Line>
 				);
 			})}
@@ -87,14 +96,15 @@ export function TreeView({height, width}: {height: number; width: number}) {
 }
 
 /** One row as inline text in `width` columns; the tree cuts the line it is in to the width. */
-function RowView({row, model, selected, highlight, width}: {row: Row; model: Model; selected: boolean; highlight: string; width: number}) {
+function RowView({row, model, selected, highlight, width, jobNumbers}: {row: Row; model: Model; selected: boolean; highlight: string; width: number; jobNumbers: ReadonlyMap<string, number> | undefined}) {
 	switch (row.kind) {
-		case 'job':
-			return (
-				<Text bold inverse={selected}>
-					job {sanitizeLine(row.jobId)}
-				</Text>
-			);
+		case 'job': {
+			const job = model.jobs.get(row.jobId);
+			const number = jobNumbers?.get(row.jobId);
+			if (!job || number === undefined) return null;
+			return <JobRow model={model} job={job} number={number} count={jobNumbers?.size ?? 0} collapsed={row.collapsed} selected={selected} />;
+		}
+
 		case 'pane': {
 			const pane = model.panes.get(row.paneId);
 			if (!pane) return null;
@@ -205,19 +215,26 @@ function navigate(command: Command, context: NavContext): boolean {
 		case 'tree.expandAll':
 			dispatch({type: 'expandAll'});
 			return true;
-		case 'tree.collapseAll':
+		case 'tree.collapseAll': {
 			dispatch({type: 'collapseAll'});
-			// The selection moves to the header of the pane it was in, which stays visible.
-			if (current && current.kind !== 'pane' && current.kind !== 'job' && current.kind !== 'filtered') dispatch({type: 'select', key: paneKey(current.paneId), index: selected, follow: false});
+			// The selection moves to the header of the pane it was in, which stays visible; with several jobs, to
+			// its job's row, as every job folds too.
+			const jobRow = current && current.kind !== 'filtered' && showsJobs(rows) ? jobOfKey(context.model, current.key) : undefined;
+			if (jobRow) dispatch({type: 'select', key: jobKey(jobRow.jobId), index: selected, follow: false});
+			else if (current && current.kind !== 'pane' && current.kind !== 'job' && current.kind !== 'filtered') dispatch({type: 'select', key: paneKey(current.paneId), index: selected, follow: false});
 			return true;
+		}
+
 		case 'pane.collapse':
 			collapse(context, current);
 			return true;
 		case 'pane.expand':
 			if (current?.kind === 'pane' && current.collapsed) dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: false});
+			else if (current?.kind === 'job' && current.collapsed) dispatch({type: 'setJobCollapsed', jobId: current.jobId, collapsed: false});
 			return true;
 		case 'item.activate':
 			if (current?.kind === 'pane') dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: !current.collapsed});
+			else if (current?.kind === 'job') dispatch({type: 'setJobCollapsed', jobId: current.jobId, collapsed: !current.collapsed});
 			else if (current?.kind === 'activity') {
 				const activity = context.model.activities[current.index];
 				if (activity) dispatch({type: 'openInspector', activityId: activity.id});
@@ -231,7 +248,12 @@ function navigate(command: Command, context: NavContext): boolean {
 
 function collapse(context: NavContext, current: Row | undefined): void {
 	const {model, rows, dispatch} = context;
-	if (!current || current.kind === 'job' || current.kind === 'filtered') return;
+	if (!current || current.kind === 'filtered') return;
+	if (current.kind === 'job') {
+		if (!current.collapsed) dispatch({type: 'setJobCollapsed', jobId: current.jobId, collapsed: true});
+		return;
+	}
+
 	if (current.kind === 'pane' && !current.collapsed) {
 		dispatch({type: 'setCollapsed', paneId: current.paneId, collapsed: true});
 		dispatch({type: 'select', key: current.key, index: context.selected, follow: false});
@@ -240,8 +262,35 @@ function collapse(context: NavContext, current: Row | undefined): void {
 
 	// On an activity, or on a pane already folded: go to (and fold) the pane that contains it.
 	const paneId = current.kind === 'pane' ? parentPaneOf(model, current.paneId) : current.paneId;
-	if (paneId === undefined) return;
+	if (paneId === undefined) {
+		// A folded top pane: its job is what contains it, when the tree shows jobs.
+		const job = showsJobs(rows) ? jobOfKey(model, current.key) : undefined;
+		if (!job) return;
+		dispatch({type: 'setJobCollapsed', jobId: job.jobId, collapsed: true});
+		dispatch({type: 'select', key: jobKey(job.jobId), index: Math.max(0, rows.indexOfKey(jobKey(job.jobId))), follow: false});
+		return;
+	}
+
 	const index = rows.indexOfKey(paneKey(paneId));
 	dispatch({type: 'setCollapsed', paneId, collapsed: true});
 	dispatch({type: 'select', key: paneKey(paneId), index: Math.max(0, index), follow: false});
+}
+
+const jobIndent = '  ';
+
+/** Whether the tree is drawn under job rows (a log of several jobs): then a job row comes first. */
+function showsJobs(rows: RowList): boolean {
+	return rows.at(0)?.kind === 'job';
+}
+
+/** Each shown job's place, from 1, in the order the tree and the header count them; worked out again only when the log changes. */
+function createJobNumbers(): (model: Model) => ReadonlyMap<string, number> {
+	let last: {model: Model; rev: number; numbers: Map<string, number>} | undefined;
+	return model => {
+		if (last && last.model === model && last.rev === model.rev) return last.numbers;
+		const numbers = new Map<string, number>();
+		for (const [at, job] of shownJobs(model).entries()) numbers.set(job.jobId, at + 1);
+		last = {model, rev: model.rev, numbers};
+		return numbers;
+	};
 }

@@ -14,7 +14,8 @@ export type Overlay =
 	| {kind: 'diagnostics'; scroll: number}
 	| {kind: 'stderr'; scroll: number}
 	| {kind: 'skills'; scroll: number}
-	| {kind: 'usage'; scroll: number}
+	/** `allJobs`: with several jobs, every job rather than the one the selection is in (`u` switches). */
+	| {kind: 'usage'; scroll: number; allJobs?: boolean}
 	| {kind: 'timeline'; scroll: number}
 	/** What the model was given and answered at a step of a run (conversation-view.tsx). */
 	| {kind: 'conversation'; runId: string; step: number; scroll: number}
@@ -32,7 +33,9 @@ export type UiState = {
 	 * the person's folds from before it (`collapsed`, `defaultCollapse`) untouched, to come back when it goes.
 	 */
 	filterFolds: FilterFolds;
-	/** Default for panes the person has not touched, after `e` / `E`. */
+	/** Folds of job rows (shown when there are several jobs); `defaultCollapse` covers the untouched ones too. */
+	jobFolds: JobFolds;
+	/** Default for panes and jobs the person has not touched, after `e` / `E`. */
 	defaultCollapse: 'auto' | 'expanded' | 'collapsed';
 	/** Keep the newest row in sight. */
 	follow: boolean;
@@ -51,6 +54,14 @@ export type UiState = {
 
 export type FilterFolds = {folds: ReadonlyMap<string, boolean>; all: boolean};
 
+/**
+ * Job ids are not pane ids (a hostile log can give a run a job's id), so job folds have their own maps: `folds`
+ * the person's, `filtering` those made while a filter is on, like `filterFolds`.
+ */
+export type JobFolds = {folds: ReadonlyMap<string, boolean>; filtering: ReadonlyMap<string, boolean>};
+
+const noJobFolds: JobFolds = {folds: new Map(), filtering: new Map()};
+
 const noFilterFolds: FilterFolds = {folds: new Map(), all: false};
 
 export type PromptKind = 'search' | 'filter';
@@ -65,6 +76,9 @@ export type Prompt = Line & {
 export type UiAction =
 	| {type: 'select'; key: string; index: number; follow?: boolean}
 	| {type: 'setCollapsed'; paneId: string; collapsed: boolean}
+	| {type: 'setJobCollapsed'; jobId: string; collapsed: boolean}
+	/** In the usage overlay: the job under the selection or every job. */
+	| {type: 'toggleUsageJobs'}
 	/** Unfolds many panes in one change (the panes above a search match: a chain can be 100,000 deep). */
 	| {type: 'expandPanes'; paneIds: readonly string[]}
 	| {type: 'expandAll'}
@@ -95,6 +109,7 @@ export const initialUiState: UiState = {
 	selectedIndex: 0,
 	collapsed: new Map(),
 	filterFolds: noFilterFolds,
+	jobFolds: noJobFolds,
 	defaultCollapse: 'auto',
 	follow: true,
 	overlay: {kind: 'none'},
@@ -121,6 +136,15 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 			return {...state, collapsed};
 		}
 
+		case 'setJobCollapsed': {
+			const filtering = !isEmptyFilter(state.filter);
+			const folds = new Map(filtering ? state.jobFolds.filtering : state.jobFolds.folds);
+			folds.set(action.jobId, action.collapsed);
+			return {...state, jobFolds: filtering ? {...state.jobFolds, filtering: folds} : {...state.jobFolds, folds}};
+		}
+
+		case 'toggleUsageJobs':
+			return state.overlay.kind === 'usage' ? {...state, overlay: {...state.overlay, allJobs: !(state.overlay.allJobs ?? false), scroll: 0}} : state;
 		case 'expandPanes': {
 			// Under a filter only the folds made while filtering open: the person's own come back as they were.
 			const filtering = !isEmptyFilter(state.filter);
@@ -129,12 +153,13 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 			return filtering ? {...state, filterFolds: {...state.filterFolds, folds: opened}} : {...state, collapsed: opened};
 		}
 
+		// Jobs fold and unfold with the panes: `E` on a 40-job log leaves one row per job, a list to pick from.
 		case 'expandAll':
-			if (!isEmptyFilter(state.filter)) return {...state, filterFolds: noFilterFolds};
-			return {...state, collapsed: new Map(), defaultCollapse: 'expanded'};
+			if (!isEmptyFilter(state.filter)) return {...state, filterFolds: noFilterFolds, jobFolds: {...state.jobFolds, filtering: new Map()}};
+			return {...state, collapsed: new Map(), jobFolds: {...state.jobFolds, folds: new Map()}, defaultCollapse: 'expanded'};
 		case 'collapseAll':
-			if (!isEmptyFilter(state.filter)) return {...state, filterFolds: {folds: new Map(), all: true}};
-			return {...state, collapsed: new Map(), defaultCollapse: 'collapsed'};
+			if (!isEmptyFilter(state.filter)) return {...state, filterFolds: {folds: new Map(), all: true}, jobFolds: {...state.jobFolds, filtering: new Map()}};
+			return {...state, collapsed: new Map(), jobFolds: {...state.jobFolds, folds: new Map()}, defaultCollapse: 'collapsed'};
 		case 'setFollow':
 			return {...state, follow: action.follow};
 		case 'openInspector':
@@ -156,7 +181,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 			return {...state, overlay: {kind: 'none'}};
 		case 'setFilter':
 			// A new filter shows other panes: it opens them all again.
-			return {...state, filter: action.filter, filterFolds: noFilterFolds};
+			return {...state, filter: action.filter, filterFolds: noFilterFolds, jobFolds: {...state.jobFolds, filtering: new Map()}};
 		case 'setSearch':
 			return {...state, search: {query: action.query, current: 'current' in action ? action.current : state.search.current}};
 		case 'openPrompt':
@@ -175,7 +200,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'closePrompt':
 			return {...state, prompt: undefined};
 		case 'clearFilters':
-			return {...state, filter: emptyFilter, filterFolds: noFilterFolds, search: {query: '', current: undefined}};
+			return {...state, filter: emptyFilter, filterFolds: noFilterFolds, jobFolds: {...state.jobFolds, filtering: new Map()}, search: {query: '', current: undefined}};
 		case 'setMessage':
 			return state.message === action.message ? state : {...state, message: action.message};
 		default:

@@ -71,7 +71,7 @@ describe.skipIf(!hasTmux())('a log that tries to take over the terminal', () => 
 
 		// Every activity's inspector, scrolled to its end (the raw event).
 		tty.keys('g');
-		await tty.waitFor(screen => screen.split('\n').some(line => /^›\s*job /.test(line)));
+		await tty.waitFor(screen => screen.split('\n').some(line => /^›\s*[▾▸] job /.test(line)));
 		let inspected = 0;
 		for (let row = 0; row < 60; row++) {
 			const selected = await selectedRow(tty);

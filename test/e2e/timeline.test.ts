@@ -49,14 +49,15 @@ describe.skipIf(!hasTmux())('the timeline of a many-job log', () => {
 		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 40});
 		await tty.waitFor('· ended');
 		tty.keys('g');
-		const top = headerJob(await tty.waitFor(/job 1\/4 /));
+		// The header's line, not a job row (which says `job 1/4` too).
+		const top = headerJob(await tty.waitFor(screen => /job 1\/4 /.test(screen.split('\n')[0] ?? '')));
 		tty.keys('t');
 		const first = await tty.waitFor('Timeline');
 		expect(first).toContain(`Timeline · job 1/4 ${top.id}`);
 		tty.keys('Escape');
 		await tty.waitFor(screen => !screen.includes('Timeline'));
 		tty.keys('G');
-		const bottom = headerJob(await tty.waitFor(/job 4\/4 /));
+		const bottom = headerJob(await tty.waitFor(screen => /job 4\/4 /.test(screen.split('\n')[0] ?? '')));
 		expect(bottom.id).not.toBe(top.id);
 		tty.keys('t');
 		const last = await tty.waitFor('Timeline');

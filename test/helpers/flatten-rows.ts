@@ -4,6 +4,7 @@ import {childPanes, rootMarks, rootPanes} from '../../source/query/tree.js';
 import {tailRows} from '../../source/tui/row-tail.js';
 import {isPaneCollapsed, panesWithMatches} from '../../source/tui/row-index.js';
 import {activityKey, maxShownDepth, paneKey, type Row} from '../../source/tui/row-types.js';
+import {jobFoldCheck} from '../../source/tui/job-folds.js';
 import type {UiState} from '../../source/tui/ui-state.js';
 
 /*
@@ -17,12 +18,18 @@ export function flattenRows(model: Model, ui: UiState, width: number): Row[] {
 	const rows: Row[] = [];
 	const visited = new Set<string>();
 	const showJobs = model.jobs.size > 1;
+	const jobCollapsed = jobFoldCheck(model, ui);
 	const shownPanes = isEmptyFilter(ui.filter) ? undefined : panesWithMatches(model, ui.filter);
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		const roots = rootPanes(model, job).filter(pane => shownPanes === undefined || shownPanes.has(pane.paneId));
 		if (shownPanes !== undefined && roots.length === 0) continue;
-		if (showJobs) rows.push({kind: 'job', key: `j:${job.jobId}`, jobId: job.jobId});
+		if (showJobs) {
+			const collapsed = jobCollapsed(job);
+			rows.push({kind: 'job', key: `j:${job.jobId}`, jobId: job.jobId, collapsed});
+			if (collapsed) continue;
+		}
+
 		for (const pane of roots) addTree(model, ui, {kind: 'pane', pane, depth: 0, ...rootMarks(model, pane)}, width, rows, visited, shownPanes);
 	}
 

@@ -1,0 +1,65 @@
+import {Text} from 'ink';
+import React from 'react';
+import type {Job, Model} from '../model/state.js';
+import {endedWhileWaiting, jobTotals, shownStatus} from '../query/tree.js';
+import {jobCost} from '../query/cost.js';
+import {formatCost} from '../present/cost.js';
+import {formatCount, formatDateTime, formatDuration, plural, span} from '../present/format.js';
+import {firstLine} from '../present/first-line.js';
+import {sanitizeLine} from '../present/sanitize.js';
+import {endedWhileWaitingLook, statusLook} from '../present/status.js';
+import {usePrices} from './contexts.js';
+
+/**
+ * A job's one-line summary at the top of its tree, when the log holds several:
+ * `▾ job 3/40 · coordinator ✓ completed · 10 steps · 20k↑ 1.5k↓ $0.09 · 2.1s · 2026-11-21 21:01:39 · <id>`.
+ * What tells the jobs apart comes first, so a narrow screen cuts the start time and the id. Folded and failed,
+ * it says why beside the ✗: finding the failing job of forty is reading down one column.
+ */
+export function JobRow({model, job, number, count, collapsed, selected}: {
+	model: Model;
+	job: Job;
+	/** Its place among the jobs shown, from 1, as the header's `job 3/40` says it. */
+	number: number;
+	count: number;
+	collapsed: boolean;
+	selected: boolean;
+}) {
+	const totals = jobTotals(model, job);
+	const {coordinator} = totals;
+	const ended = coordinator ? endedWhileWaiting(model, coordinator) : undefined;
+	const look = ended ? endedWhileWaitingLook : statusLook[coordinator ? shownStatus(coordinator) : 'init'];
+	const cost = jobCost(model, job, usePrices());
+	const expert = coordinatorName(model, job, coordinator);
+	const failure = collapsed ? whyItFailed(coordinator, ended?.reason) : '';
+	return (
+		<Text inverse={selected}>
+			<Text color="gray">{collapsed ? '▸ ' : '▾ '}</Text>
+			<Text bold>
+				job {number}/{count} · {sanitizeLine(expert)}
+			</Text>
+			<Text color={look.color}>
+				{' '}
+				{look.glyph} {look.word}
+				{failure === '' ? '' : ` · ${failure}`}
+			</Text>
+			<Text color="gray">
+				{' · '}
+				{plural(totals.steps, 'step')} · {formatCount(totals.usage.inputTokens)}↑ {formatCount(totals.usage.outputTokens)}↓ {formatCost(cost)} · {formatDuration(span(totals.startedAt, totals.endedAt))}
+				{totals.startedAt === undefined ? '' : ` · ${formatDateTime(totals.startedAt)}`} · {sanitizeLine(job.jobId)}
+			</Text>
+		</Text>
+	);
+}
+
+/** The expert that coordinates the job (its first run's when no run is the root), unsanitised. */
+export function coordinatorName(model: Model, job: Job, coordinator = jobTotals(model, job).coordinator): string {
+	return coordinator?.expertKey ?? model.runs.get(job.runIds[0] ?? '')?.expertKey ?? '?';
+}
+
+/** The first line of the coordinator's error, or why the job ended while it waited; '' when it did not fail. */
+function whyItFailed(coordinator: ReturnType<typeof jobTotals>['coordinator'], endedReason: string | undefined): string {
+	if (endedReason !== undefined) return firstLine(endedReason);
+	if (!coordinator?.error || shownStatus(coordinator) !== 'stoppedByError') return '';
+	return firstLine(`${coordinator.error.name}${coordinator.error.message === '' ? '' : `: ${coordinator.error.message}`}`);
+}
