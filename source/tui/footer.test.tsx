@@ -33,6 +33,25 @@ describe('the footer', () => {
 		expect(frame).toContain(`/vitest 2/${matches.length}`);
 	});
 
+	it('says when a search runs over tool results of which the model keeps only the start', async () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const render = async (ui: Partial<UiState>) => {
+			const view = renderView(<Footer width={160} />, {model, ui});
+			const frame = await waitForFrame(view, text => text.includes('↑↓'));
+			view.unmount();
+			return frame;
+		};
+
+		expect(await render({search: {query: 'vitest', current: undefined}})).not.toContain('searched by');
+		model.textKeep = {limit: 256, wholeBudget: 0};
+		model.cutResults = 3;
+		expect(await render({search: {query: 'vitest', current: undefined}})).toContain('(3 long results searched by 256 chars)');
+		const parsed = parseFilter('vitest');
+		if (!parsed.ok) throw new Error(parsed.error);
+		expect(await render({filter: parsed.filter})).toContain('(3 long results searched by 256 chars)');
+		expect(await render({})).not.toContain('searched by');
+	});
+
 	it('names the filter, and a note for the person', async () => {
 		const parsed = parseFilter('type:exec');
 		if (!parsed.ok) throw new Error(parsed.error);

@@ -2,6 +2,9 @@ import {Text} from 'ink';
 import React, {useRef} from 'react';
 import {describeFilter, isEmptyFilter} from '../query/filter.js';
 import {sanitizeLine} from '../present/sanitize.js';
+import {formatCount} from '../present/format.js';
+import type {Model} from '../model/state.js';
+import type {UiState} from './ui-state.js';
 import {useUiState, useViewEnv} from './contexts.js';
 import {createMatchCache} from './find.js';
 import {Line} from './line.js';
@@ -11,6 +14,18 @@ export const inspectorKeys = {
 	wide: '↑↓ scroll · / find · n/N next/prev · ⏎ unfold · e/E unfold/fold all · o save event · esc close',
 	narrow: '↑↓ / n N ⏎ e E o esc',
 } as const;
+
+/**
+ * In a very large log the model keeps only the start of later tool results (Model.textKeep): a search or a
+ * filter then cannot see the rest of them, and the person must know that a miss may not be a miss.
+ */
+function searchesCutText(model: Model, ui: UiState): boolean {
+	return model.cutResults > 0 && (ui.search.query !== '' || !isEmptyFilter(ui.filter));
+}
+
+export function cutNote(model: Model): string {
+	return `${formatCount(model.cutResults)} long ${model.cutResults === 1 ? 'result' : 'results'} searched by ${model.textKeep?.limit ?? 0} chars`;
+}
 
 /** Follow state, the active search and filter, a note for the person, and the main keys. */
 export function Footer({width}: {width: number}) {
@@ -39,6 +54,7 @@ export function Footer({width}: {width: number}) {
 				</Text>
 			)}
 			{isEmptyFilter(ui.filter) ? null : <Text color="magenta">  filter: {describeFilter(ui.filter)}</Text>}
+			{searchesCutText(model, ui) ? <Text color="yellow">  ({cutNote(model)})</Text> : null}
 			{ui.message === undefined ? null : <Text color="yellow">  {sanitizeLine(ui.message)}</Text>}
 			{narrow ? '  ↑↓ ←→ ⏎ / ? q' : '  ↑↓ move · ←→ fold · ⏎ inspect · / search · : filter · x errors · t timeline · ? help · q quit'}
 		</Line>
