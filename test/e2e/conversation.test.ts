@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {hasTmux, selectedLine, sessionsKilledAfterEach, type TmuxSession} from './tmux.js';
+import {hasTmux, selectUp, sessionsKilledAfterEach} from './tmux.js';
 
 /*
  * `c` on a real log in a real terminal: the conversation of the selected activity's step, read again from
@@ -8,16 +8,6 @@ import {hasTmux, selectedLine, sessionsKilledAfterEach, type TmuxSession} from '
  */
 
 const start = sessionsKilledAfterEach();
-
-async function selectUp(tty: TmuxSession, text: string): Promise<void> {
-	for (let step = 0; step < 40; step++) {
-		if (selectedLine(tty.screenWithStyles())?.includes(text)) return;
-		tty.keys('k');
-		await new Promise(resolve => setTimeout(resolve, 60));
-	}
-
-	await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes(text) === true, 1000);
-}
 
 describe.skipIf(!hasTmux())('the conversation view in a terminal', () => {
 	it('c on an activity shows the messages of its step, the new ones marked; esc goes back', async () => {

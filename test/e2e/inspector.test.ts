@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {hasTmux, selectedLine, sessionsKilledAfterEach, type TmuxSession} from './tmux.js';
+import {hasTmux, selectUp, selectedLine, sessionsKilledAfterEach} from './tmux.js';
 
 /*
  * The inspector of a real exec call, in a real terminal: what the tool did is read as a command, its exit
@@ -7,17 +7,6 @@ import {hasTmux, selectedLine, sessionsKilledAfterEach, type TmuxSession} from '
  */
 
 const start = sessionsKilledAfterEach();
-
-/** Moves the selection up a row at a time until the selected row contains `text`. */
-async function selectUp(tty: TmuxSession, text: string): Promise<void> {
-	for (let step = 0; step < 40; step++) {
-		if (selectedLine(tty.screenWithStyles())?.includes(text)) return;
-		tty.keys('k');
-		await new Promise(resolve => setTimeout(resolve, 60));
-	}
-
-	await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes(text) === true, 1000);
-}
 
 describe.skipIf(!hasTmux())('the inspector in a terminal', () => {
 	it('shows an exec as its command, exit status and output', async () => {

@@ -94,6 +94,17 @@ export function selectedLine(styledScreen: string): string | undefined {
 	return plain?.startsWith('›') ? plain : undefined;
 }
 
+/** Moves the selection up a row at a time until the selected row contains `text`. */
+export async function selectUp(tty: TmuxSession, text: string): Promise<void> {
+	for (let step = 0; step < 40; step++) {
+		if (selectedLine(tty.screenWithStyles())?.includes(text)) return;
+		tty.keys('k');
+		await new Promise(resolve => setTimeout(resolve, 60));
+	}
+
+	await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes(text) === true, 1000);
+}
+
 /**
  * A `start` for one test file: each session it starts is killed after the test that started it, whatever
  * the test's outcome, so a failing test leaves no tmux server behind.
