@@ -95,9 +95,10 @@ export type FindOptions = {
  * of looking each activity up in a hash table: over a million activities, most of its time went to the
  * lookups.
  */
-const textsByModel = new WeakMap<Model, {from: Array<Activity | undefined>; texts: string[]}>();
+type Texts = {from: Array<Activity | undefined>; texts: string[]};
+const textsByModel = new WeakMap<Model, Texts>();
 
-function textsOf(model: Model): {from: Array<Activity | undefined>; texts: string[]} {
+function textsOf(model: Model): Texts {
 	let texts = textsByModel.get(model);
 	if (!texts) {
 		texts = {from: [], texts: []};
@@ -107,26 +108,53 @@ function textsOf(model: Model): {from: Array<Activity | undefined>; texts: strin
 	return texts;
 }
 
+/** The text of the activity at `index`, made (and kept) when it is not yet, or was made from an older activity. */
+function textAt({from, texts}: Texts, activity: Activity, index: number): string {
+	let text = from[index] === activity ? texts[index] : undefined;
+	if (text === undefined) {
+		text = activityText(activity);
+		from[index] = activity;
+		texts[index] = text;
+	}
+
+	return text;
+}
+
+/** How many texts are made between two asks whether to stop: asking costs a clock read. */
+const prepareStride = 64;
+
+/**
+ * Makes the searchable texts ahead of a search, in order from activity `from`, until `stop` says so (asked
+ * every few activities). Returns where it stopped: the number of activities once every text is made. Made
+ * on idle time after a load, so that the first keystroke of a search only reads them: what it finds is the
+ * same either way, as a text not made yet is made when the search reaches it.
+ */
+export function prepareTexts(model: Model, from: number, stop: () => boolean): number {
+	const {activities} = model;
+	const texts = textsOf(model);
+	let index = Math.max(0, from);
+	while (index < activities.length) {
+		const end = Math.min(activities.length, index + prepareStride);
+		for (; index < end; index++) textAt(texts, activities[index]!, index);
+		if (stop()) break;
+	}
+
+	return index;
+}
+
 /** Indices (into `model.activities`, ascending, i.e. arrival order) of the activities whose text holds `query`, ignoring case. */
 export function findMatches(model: Model, query: string, options: FindOptions = {}): number[] {
 	const needle = foldCase(query);
 	if (needle === '') return [];
 	const {activities} = model;
 	const {include, within} = options;
-	const {from, texts} = textsOf(model);
+	const texts = textsOf(model);
 	const out: number[] = [];
 	const test = (index: number) => {
 		const activity = activities[index];
 		if (!activity) return;
 		// Made before the filter is asked, so that the arrays fill in order and stay dense.
-		let text = from[index] === activity ? texts[index] : undefined;
-		if (text === undefined) {
-			text = activityText(activity);
-			from[index] = activity;
-			texts[index] = text;
-		}
-
-		if (text.includes(needle) && (!include || include(activity, index))) out.push(index);
+		if (textAt(texts, activity, index).includes(needle) && (!include || include(activity, index))) out.push(index);
 	};
 
 	if (within) for (const index of within) test(index);
