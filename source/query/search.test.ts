@@ -230,4 +230,27 @@ describe('texts made ahead of a search', () => {
 
 		expect(expected.get('shared')).toHaveLength(Math.ceil(1000 / 7));
 	});
+
+	it('a pass the model changed under (a result arriving between two slices) leaves the changed text to be made again', () => {
+		const model = readsLog(300);
+		const stoppedAt = prepareTexts(model, 0, () => true);
+		expect(stoppedAt).toBeLessThan(300);
+		const result = perstackLine('resolveToolResults', {
+			toolResults: [{id: 'c0', skillName: '@perstack/base', toolName: 'readTextFile', result: [{type: 'textPart', id: 't', text: 'needle-late'}]}],
+		});
+		modelFromText(`${result}\n`, {model});
+		expect(prepareTexts(model, stoppedAt, () => false)).toBe(300);
+		expect(findMatches(model, 'needle-late')).toEqual([0]);
+		// Searched in full once more at this revision: now every text is known to be current, and still found.
+		expect(findMatches(model, 'needle-late')).toEqual([0]);
+		expect(findMatches(model, 'needle', {within: [0, 5]})).toEqual([0]);
+	});
+
+	it('a pass with a gap (begun again further on) leaves the texts in the gap to the search', () => {
+		const model = readsLog(1000);
+		expect(prepareTexts(model, 0, () => true)).toBeLessThan(500);
+		expect(prepareTexts(model, 500, () => false)).toBe(1000);
+		expect(findMatches(model, 'module-250/')).toEqual([250]);
+		expect(findMatches(model, 'shared')).toEqual(expected.get('shared'));
+	});
 });

@@ -95,13 +95,25 @@ export type FindOptions = {
  * of looking each activity up in a hash table: over a million activities, most of its time went to the
  * lookups.
  */
-type Texts = {from: Array<Activity | undefined>; texts: string[]};
+type Texts = {
+	from: Array<Activity | undefined>;
+	texts: string[];
+	/**
+	 * The texts before `sureCount` were all checked against their activities at model revision `sureRev`: while
+	 * the model stays at that revision (every event reduced moves it), a search reads them without the check,
+	 * which over a large log cost more than the search itself (the activities lie all over the heap).
+	 */
+	sureRev: number;
+	sureCount: number;
+	/** A pass of `prepareTexts` from the first activity: the revision it began at and where it got to. */
+	pass: {rev: number; next: number} | undefined;
+};
 const textsByModel = new WeakMap<Model, Texts>();
 
 function textsOf(model: Model): Texts {
 	let texts = textsByModel.get(model);
 	if (!texts) {
-		texts = {from: [], texts: []};
+		texts = {from: [], texts: [], sureRev: -1, sureCount: 0, pass: undefined};
 		textsByModel.set(model, texts);
 	}
 
@@ -133,13 +145,24 @@ export function prepareTexts(model: Model, from: number, stop: () => boolean): n
 	const {activities} = model;
 	const texts = textsOf(model);
 	let index = Math.max(0, from);
+	// Only a pass that went from the first activity to the last without a gap checked every text.
+	if (index === 0) texts.pass = {rev: model.rev, next: 0};
+	else if (texts.pass?.next !== index) texts.pass = undefined;
 	while (index < activities.length) {
 		const end = Math.min(activities.length, index + prepareStride);
 		for (; index < end; index++) textAt(texts, activities[index]!, index);
 		if (stop()) break;
 	}
 
+	if (texts.pass) texts.pass.next = index;
+	// A pass that met no change on the way (the model stayed at the revision it began at) checked every text.
+	if (index === activities.length && texts.pass?.rev === model.rev) markSure(texts, model);
 	return index;
+}
+
+function markSure(texts: Texts, model: Model): void {
+	texts.sureRev = model.rev;
+	texts.sureCount = model.activities.length;
 }
 
 /** Indices (into `model.activities`, ascending, i.e. arrival order) of the activities whose text holds `query`, ignoring case. */
@@ -149,16 +172,29 @@ export function findMatches(model: Model, query: string, options: FindOptions = 
 	const {activities} = model;
 	const {include, within} = options;
 	const texts = textsOf(model);
+	const sure = texts.sureRev === model.rev ? texts.sureCount : 0;
+	const known = texts.texts;
 	const out: number[] = [];
 	const test = (index: number) => {
 		const activity = activities[index];
 		if (!activity) return;
 		// Made before the filter is asked, so that the arrays fill in order and stay dense.
-		if (textAt(texts, activity, index).includes(needle) && (!include || include(activity, index))) out.push(index);
+		const text = index < sure ? known[index]! : textAt(texts, activity, index);
+		if (text.includes(needle) && (!include || include(activity, index))) out.push(index);
 	};
 
-	if (within) for (const index of within) test(index);
-	else for (let index = 0; index < activities.length; index++) test(index);
+	if (within) {
+		if (!include && sure === activities.length) {
+			for (const index of within) if (index < sure && known[index]!.includes(needle)) out.push(index);
+		} else for (const index of within) test(index);
+	} else {
+		// The common case, texts all checked and no filter, reads one array in order and nothing else.
+		let index = 0;
+		if (!include) for (; index < sure; index++) if (known[index]!.includes(needle)) out.push(index);
+		for (; index < activities.length; index++) test(index);
+		markSure(texts, model);
+	}
+
 	return out;
 }
 
