@@ -165,6 +165,22 @@ function markSure(texts: Texts, model: Model): void {
 	texts.sureCount = model.activities.length;
 }
 
+/**
+ * The searchable text (as `activityText`) of one model's activity by index, for a pass over every activity
+ * (a filter's): read from the texts made ahead while they are current, else made and kept there.
+ */
+export function textReader(model: Model): (index: number) => string {
+	const texts = textsOf(model);
+	const sure = texts.sureRev === model.rev ? texts.sureCount : 0;
+	const known = texts.texts;
+	const {activities} = model;
+	return index => {
+		if (index < sure) return known[index]!;
+		const activity = activities[index];
+		return activity === undefined ? '' : textAt(texts, activity, index);
+	};
+}
+
 /** Indices (into `model.activities`, ascending, i.e. arrival order) of the activities whose text holds `query`, ignoring case. */
 export function findMatches(model: Model, query: string, options: FindOptions = {}): number[] {
 	const needle = foldCase(query);
