@@ -137,21 +137,23 @@ const prepareStride = 64;
 
 /**
  * Makes the searchable texts ahead of a search, in order from activity `from`, until `stop` says so (asked
- * every few activities). Returns where it stopped: the number of activities once every text is made. Made
- * on idle time after a load, so that the first keystroke of a search only reads them: what it finds is the
- * same either way, as a text not made yet is made when the search reaches it.
+ * every few activities, with the characters of the texts passed so far in this call). Returns where it
+ * stopped: the number of activities once every text is made. Made on idle time after a load, so that the
+ * first keystroke of a search only reads them: what it finds is the same either way, as a text not made yet
+ * is made when the search reaches it.
  */
-export function prepareTexts(model: Model, from: number, stop: () => boolean): number {
+export function prepareTexts(model: Model, from: number, stop: (chars: number) => boolean): number {
 	const {activities} = model;
 	const texts = textsOf(model);
 	let index = Math.max(0, from);
 	// Only a pass that went from the first activity to the last without a gap checked every text.
 	if (index === 0) texts.pass = {rev: model.rev, next: 0};
 	else if (texts.pass?.next !== index) texts.pass = undefined;
+	let chars = 0;
 	while (index < activities.length) {
 		const end = Math.min(activities.length, index + prepareStride);
-		for (; index < end; index++) textAt(texts, activities[index]!, index);
-		if (stop()) break;
+		for (; index < end; index++) chars += textAt(texts, activities[index]!, index).length;
+		if (stop(chars)) break;
 	}
 
 	if (texts.pass) texts.pass.next = index;

@@ -231,4 +231,16 @@ describe('searchable texts made ahead on idle time', () => {
 		expect(searchPrepared(first)).toBe(false);
 		expect(searchPrepared(second)).toBe(true);
 	});
+
+	it('stops at its budget of characters, and a search then makes the rest and finds the same', () => {
+		const fresh = execLog(3000);
+		const expected = new Map(queries.map(query => [query, findMatches(fresh, query)]));
+		const model = execLog(3000);
+		const scheduler = manualScheduler();
+		// Enough for a few activities: the first slice reaches it.
+		prepareSearchAhead(model, () => false, scheduler, 100);
+		expect(scheduler.runAll()).toBe(1);
+		expect(searchPrepared(model)).toBe(true);
+		for (const query of queries) expect(sharedMatches(model, query, emptyFilter), query).toEqual(expected.get(query));
+	});
 });

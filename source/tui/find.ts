@@ -36,6 +36,12 @@ export function sharedMatches(model: Model, query: string, filter: Filter): numb
 
 /** How long one slice of making search texts ahead may hold the thread: a key pressed meanwhile waits for it. */
 const prepareSliceMs = 8;
+/**
+ * Texts are made ahead only up to this many characters (about as many bytes): a log of half a million tool
+ * results would otherwise hold a folded copy of every result, searched or not. Past it, the first search
+ * makes the rest, as it did before texts were made ahead.
+ */
+export const prepareAheadChars = 48 * 1024 * 1024;
 /** While `busy` (a file read on this thread), how long to wait before asking again. */
 const busyRetryMs = 250;
 
@@ -73,13 +79,15 @@ let preparing: {model: Model; rev: number; cancel: () => void; done: boolean} | 
  * a search after a load reads texts instead of making them all. Slices yield to keys (each is a separate
  * turn of the event loop) and wait while `busy` says the thread is reading a file. Calling it again for the
  * same model revision does nothing; a new model or revision starts over (texts already made are kept by
- * activity, so starting over skips them cheaply). Returns when the first slice is scheduled.
+ * activity, so starting over skips them cheaply), and it stops at `budget` characters of text. Returns when
+ * the first slice is scheduled.
  */
-export function prepareSearchAhead(model: Model, busy: () => boolean = () => false, scheduler: Scheduler = timers): void {
+export function prepareSearchAhead(model: Model, busy: () => boolean = () => false, scheduler: Scheduler = timers, budget = prepareAheadChars): void {
 	if (preparing && preparing.model === model && preparing.rev === model.rev) return;
 	preparing?.cancel();
 	let cancelTimer: () => void = () => undefined;
 	let next = 0;
+	let made = 0;
 	const job = {
 		model,
 		rev: model.rev,
@@ -97,8 +105,13 @@ export function prepareSearchAhead(model: Model, busy: () => boolean = () => fal
 		}
 
 		const until = scheduler.now() + prepareSliceMs;
-		next = prepareTexts(model, next, () => scheduler.now() >= until);
-		if (next < model.activities.length) cancelTimer = scheduler.soon(step);
+		let sliceChars = 0;
+		next = prepareTexts(model, next, chars => {
+			sliceChars = chars;
+			return scheduler.now() >= until || made + chars >= budget;
+		});
+		made += sliceChars;
+		if (next < model.activities.length && made < budget) cancelTimer = scheduler.soon(step);
 		else job.done = true;
 	};
 
@@ -106,7 +119,7 @@ export function prepareSearchAhead(model: Model, busy: () => boolean = () => fal
 	cancelTimer = scheduler.soon(step);
 }
 
-/** Whether the texts of this model revision are all made ahead (for tests). */
+/** Whether making texts ahead for this model revision is over: all made, or the budget reached (for tests). */
 export function searchPrepared(model: Model): boolean {
 	return preparing !== undefined && preparing.model === model && preparing.rev === model.rev && preparing.done;
 }
