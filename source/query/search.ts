@@ -33,9 +33,13 @@ export function foldCase(text: string): string {
 export function activityText(activity: Activity): string {
 	const cached = cache.get(activity);
 	if (cached !== undefined) return cached;
-	const text = foldCase(searchFields(activity).map(clipField).join('\n'));
+	const text = makeText(activity);
 	cache.set(activity, text);
 	return text;
+}
+
+function makeText(activity: Activity): string {
+	return foldCase(searchFields(activity).map(clipField).join('\n'));
 }
 
 function clipField(text: string): string {
@@ -124,7 +128,9 @@ function textsOf(model: Model): Texts {
 function textAt({from, texts}: Texts, activity: Activity, index: number): string {
 	let text = from[index] === activity ? texts[index] : undefined;
 	if (text === undefined) {
-		text = activityText(activity);
+		// Not kept by activity too: the arrays are the cache here, and a table entry per activity of a large
+		// log weighs more than its text. One kept by activity (by a filter) is taken, not made again.
+		text = cache.get(activity) ?? makeText(activity);
 		from[index] = activity;
 		texts[index] = text;
 	}
