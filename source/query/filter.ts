@@ -271,10 +271,11 @@ export type FilterMatches = {
  * (the tree, the header's hidden count, the search): each asking again over a million activities made a
  * filter keystroke cost several passes over the log.
  */
-const matchSets = new WeakMap<Model, {rev: number; filter: Filter; matches: FilterMatches}>();
+/** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
+const matchSets = new WeakMap<Model['activities'], {rev: number; filter: Filter; matches: FilterMatches}>();
 
 export function filterMatches(model: Model, filter: Filter): FilterMatches {
-	const known = matchSets.get(model);
+	const known = matchSets.get(model.activities);
 	if (known && known.rev === model.rev && known.filter === filter && known.matches.shown.length === model.activities.length) return known.matches;
 	const {activities} = model;
 	const shown = new Uint8Array(activities.length);
@@ -288,7 +289,7 @@ export function filterMatches(model: Model, filter: Filter): FilterMatches {
 	}
 
 	const result = {shown, shownCount};
-	matchSets.set(model, {rev: model.rev, filter, matches: result});
+	matchSets.set(model.activities, {rev: model.rev, filter, matches: result});
 	return result;
 }
 

@@ -112,13 +112,14 @@ type Texts = {
 	/** A pass of `prepareTexts` from the first activity: the revision it began at and where it got to. */
 	pass: {rev: number; next: number} | undefined;
 };
-const textsByModel = new WeakMap<Model, Texts>();
+/** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
+const textsByModel = new WeakMap<Model['activities'], Texts>();
 
 function textsOf(model: Model): Texts {
-	let texts = textsByModel.get(model);
+	let texts = textsByModel.get(model.activities);
 	if (!texts) {
 		texts = {from: [], texts: [], sureRev: -1, sureCount: 0, pass: undefined};
-		textsByModel.set(model, texts);
+		textsByModel.set(model.activities, texts);
 	}
 
 	return texts;

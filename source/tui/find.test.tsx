@@ -243,4 +243,16 @@ describe('searchable texts made ahead on idle time', () => {
 		expect(searchPrepared(model)).toBe(true);
 		for (const query of queries) expect(sharedMatches(model, query, emptyFilter), query).toEqual(expected.get(query));
 	});
+
+	it('a shallow copy of the model (a load in a worker moving its event count) finds its matches kept, and a change finds them again', () => {
+		const model = execLog(300);
+		const found = sharedMatches(model, 'npm test', emptyFilter);
+		expect(found).toHaveLength(100);
+		expect(sharedMatches({...model, events: model.events + 1}, 'npm test', emptyFilter)).toBe(found);
+		modelFromText(
+			perstackLine('callTools', {newMessage: {contents: []}, toolCalls: [{id: 'late', skillName: '@perstack/base', toolName: 'exec', args: {command: 'npm test -- late'}}]}) + '\n',
+			{model},
+		);
+		expect(sharedMatches(model, 'npm test', emptyFilter)).toEqual([...found, 300]);
+	});
 });

@@ -13,14 +13,14 @@ const keptQueries = 8;
  * is searched among that one's matches only: a keystroke of an incremental search over a million activities
  * then looks at the few that still match, not at all of them again.
  */
-const searches = new WeakMap<Model, {rev: number; filter: Filter; found: Map<string, number[]>}>();
+const searches = new WeakMap<Model['activities'], {rev: number; filter: Filter; found: Map<string, number[]>}>();
 
 export function sharedMatches(model: Model, query: string, filter: Filter): number[] {
 	if (query === '') return [];
-	let known = searches.get(model);
+	let known = searches.get(model.activities);
 	if (!known || known.rev !== model.rev || known.filter !== filter) {
 		known = {rev: model.rev, filter, found: new Map()};
-		searches.set(model, known);
+		searches.set(model.activities, known);
 	}
 
 	const cached = known.found.get(query);

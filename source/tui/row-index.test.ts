@@ -102,6 +102,23 @@ describe('the row index', () => {
 		}
 	});
 
+	it('keeps the layout for a shallow copy of the model (a load in a worker moving its event count) until the model changes', () => {
+		const lines = fixtureLines.get('parallel-delegate.ndjson')!;
+		const model = modelFromText(lines.slice(0, 20).join('\n') + '\n');
+		let builds = 0;
+		const rowsFor = createRowsCache(() => builds++);
+		const ui = foldsFor(model, [], 'expanded', emptyFilter, false);
+		const list = rowsFor(model, ui, 100);
+		expect(rowsFor({...model, events: model.events + 100}, ui, 100)).toBe(list);
+		expect(builds).toBe(1);
+		// The worker's next model is all new, and so is a change in place: laid out again.
+		const next = modelFromText(lines.join('\n') + '\n');
+		expect(rowsFor(next, ui, 100).slice(0, 10_000)).toEqual(flattenRows(next, ui, 100));
+		modelFromText(lines.slice(20).join('\n') + '\n', {model});
+		expect(rowsFor(model, ui, 100).slice(0, 10_000)).toEqual(flattenRows(model, ui, 100));
+		expect(builds).toBe(3);
+	});
+
 	it('follows the folds as they change, one pane or many at a time, on one layout', () => {
 		fc.assert(
 			fc.property(logs, fc.array(fc.array(fc.nat(), {maxLength: 6}), {minLength: 2, maxLength: 5}), fc.constantFrom(...filters), (text, steps, filter) => {

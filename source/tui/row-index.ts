@@ -144,13 +144,14 @@ type ChildPane = {pane: Pane; run: Run};
  * unfiltered one list the same (the filter then leaves some out), and finding the 200,000 children of one
  * run is two lookups each in the model's largest maps. Kept only for panes with children.
  */
-const listed = new WeakMap<Model, {rev: number; children: Map<string, ChildPane[]>; roots: Map<string, ChildPane[]>}>();
+/** By the activities array, as the layouts are (tui/rows.ts): a shallow copy of the model shares them. */
+const listed = new WeakMap<Model['activities'], {rev: number; children: Map<string, ChildPane[]>; roots: Map<string, ChildPane[]>}>();
 
 function listsOf(model: Model): {children: Map<string, ChildPane[]>; roots: Map<string, ChildPane[]>} {
-	let known = listed.get(model);
+	let known = listed.get(model.activities);
 	if (!known || known.rev !== model.rev) {
 		known = {rev: model.rev, children: new Map(), roots: new Map()};
-		listed.set(model, known);
+		listed.set(model.activities, known);
 	}
 
 	return known;
