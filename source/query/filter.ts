@@ -1,5 +1,5 @@
 import {sanitizeLine} from '../present/sanitize.js';
-import {activityText, foldCase} from './search.js';
+import {activityText, textReader, foldCase} from './search.js';
 import {activityTypes, type Activity, type ActivityType, type Model} from '../model/state.js';
 import {assertNever} from '../model/assert-never.js';
 
@@ -226,11 +226,16 @@ function stepTerm(value: string): FilterTerm {
 
 /** Whether an activity is shown under the filter. `model` is needed to see which pane a run belongs to. */
 export function matches(filter: Filter, activity: Activity, model: Model): boolean {
-	for (const clause of filter.clauses) if (termMatches(clause.term, activity, model) === clause.negated) return false;
+	return matchesAt(filter, activity, model, -1, undefined);
+}
+
+/** `textOf`: the model's texts by index (`textReader`), for a pass over every activity; `index` is the activity's. */
+function matchesAt(filter: Filter, activity: Activity, model: Model, index: number, textOf: ((index: number) => string) | undefined): boolean {
+	for (const clause of filter.clauses) if (termMatches(clause.term, activity, model, index, textOf) === clause.negated) return false;
 	return true;
 }
 
-function termMatches(term: FilterTerm, activity: Activity, model: Model): boolean {
+function termMatches(term: FilterTerm, activity: Activity, model: Model, index: number, textOf: ((index: number) => string) | undefined): boolean {
 	switch (term.kind) {
 		case 'type':
 			return term.types.includes(activity.type);
@@ -243,7 +248,7 @@ function termMatches(term: FilterTerm, activity: Activity, model: Model): boolea
 		case 'step':
 			return activity.step !== undefined && (term.from === undefined || activity.step >= term.from) && (term.to === undefined || activity.step <= term.to);
 		case 'text':
-			return activityText(activity).includes(term.folded);
+			return (textOf ? textOf(index) : activityText(activity)).includes(term.folded);
 		default:
 			return assertNever(term);
 	}
@@ -266,22 +271,25 @@ export type FilterMatches = {
  * (the tree, the header's hidden count, the search): each asking again over a million activities made a
  * filter keystroke cost several passes over the log.
  */
-const matchSets = new WeakMap<Model, {rev: number; filter: Filter; matches: FilterMatches}>();
+/** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
+const matchSets = new WeakMap<Model['activities'], {rev: number; filter: Filter; matches: FilterMatches}>();
 
 export function filterMatches(model: Model, filter: Filter): FilterMatches {
-	const known = matchSets.get(model);
+	const known = matchSets.get(model.activities);
 	if (known && known.rev === model.rev && known.filter === filter && known.matches.shown.length === model.activities.length) return known.matches;
 	const {activities} = model;
 	const shown = new Uint8Array(activities.length);
 	let shownCount = 0;
+	// Text terms read the search's texts by index: made ahead on idle time, and no lookup by activity each.
+	const textOf = filter.clauses.some(clause => clause.term.kind === 'text') ? textReader(model) : undefined;
 	for (let index = 0; index < activities.length; index++) {
-		if (!matches(filter, activities[index]!, model)) continue;
+		if (!matchesAt(filter, activities[index]!, model, index, textOf)) continue;
 		shown[index] = 1;
 		shownCount++;
 	}
 
 	const result = {shown, shownCount};
-	matchSets.set(model, {rev: model.rev, filter, matches: result});
+	matchSets.set(model.activities, {rev: model.rev, filter, matches: result});
 	return result;
 }
 

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {activityText, findMatches, foldCase, highlightRanges, maxFieldChars, narrows, stepMatch} from './search.js';
+import {activityText, findMatches, foldCase, highlightRanges, maxFieldChars, narrows, prepareTexts, stepMatch} from './search.js';
 import type {Activity, Model} from '../model/state.js';
 import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers/load.js';
 
@@ -61,6 +61,20 @@ describe('the cached text follows activities as they change', () => {
 		// The activity is replaced, not changed: whoever held the old one (a cached search) still sees it as it was.
 		expect(model.activities[0]).not.toBe(activity);
 		expect(activity.type === 'exec' && activity.result).toBeUndefined();
+		expect(findMatches(model, 'needle-in-result')).toEqual([0]);
+	});
+
+	it('a text made ahead of the search is made again when its activity changes', () => {
+		const call = perstackLine('callTools', {
+			newMessage: {contents: []},
+			toolCalls: [{id: 'call-1', skillName: '@perstack/base', toolName: 'exec', args: {command: 'ls'}}],
+		});
+		const model = modelFromText(`${call}\n`);
+		expect(prepareTexts(model, 0, () => false)).toBe(1);
+		const result = perstackLine('resolveToolResults', {
+			toolResults: [{id: 'call-1', skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', id: 't', text: 'needle-in-result'}]}],
+		});
+		modelFromText(`${result}\n`, {model});
 		expect(findMatches(model, 'needle-in-result')).toEqual([0]);
 	});
 
@@ -167,5 +181,76 @@ describe('a long log', () => {
 		let found: number[] = [];
 		for (const query of ['m', 'mo', 'mod', 'modu', 'module-99', 'module-999', 'module-9999/']) found = findMatches(model, query);
 		expect(found).toEqual([9999]);
+	});
+});
+
+/** A log of `count` reads, each of its own path, and a few with a shared word, loaded afresh on each call. */
+function readsLog(count: number): Model {
+	const lines: string[] = [];
+	for (let i = 0; i < count; i++) {
+		const path = i % 7 === 0 ? `src/shared-${i}/index.ts` : `src/module-${i}/index.ts`;
+		lines.push(
+			perstackLine('callTools', {
+				stepNumber: i + 1,
+				newMessage: {contents: []},
+				toolCalls: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path}}],
+			}),
+		);
+	}
+
+	return modelFromText(lines.join('\n'));
+}
+
+describe('texts made ahead of a search', () => {
+	const queries = ['module-1', 'shared', 'SHARED-7', 'index.ts', 'read', 'nothing-like-this'];
+	const expected = (() => {
+		const model = readsLog(1000);
+		return new Map(queries.map(query => [query, findMatches(model, query)]));
+	})();
+
+	it('stops when asked, says where, and goes on from there to the end', () => {
+		const model = readsLog(1000);
+		let asked = 0;
+		const stoppedAt = prepareTexts(model, 0, () => ++asked === 2);
+		expect(stoppedAt).toBeGreaterThan(0);
+		expect(stoppedAt).toBeLessThan(1000);
+		expect(prepareTexts(model, stoppedAt, () => false)).toBe(1000);
+		expect(prepareTexts(model, 1000, () => false)).toBe(1000);
+	});
+
+	it('a search started before the texts are all made finds what it finds with none made ahead, and so does one after', () => {
+		for (const from of [0, 1, 500, 990]) {
+			const model = readsLog(1000);
+			// Made for a stretch in the middle only: the search makes the rest itself.
+			prepareTexts(model, from, () => true);
+			for (const query of queries) expect(findMatches(model, query), `${query} from ${from}`).toEqual(expected.get(query));
+			prepareTexts(model, 0, () => false);
+			for (const query of queries) expect(findMatches(model, query), `${query} after all, from ${from}`).toEqual(expected.get(query));
+		}
+
+		expect(expected.get('shared')).toHaveLength(Math.ceil(1000 / 7));
+	});
+
+	it('a pass the model changed under (a result arriving between two slices) leaves the changed text to be made again', () => {
+		const model = readsLog(300);
+		const stoppedAt = prepareTexts(model, 0, () => true);
+		expect(stoppedAt).toBeLessThan(300);
+		const result = perstackLine('resolveToolResults', {
+			toolResults: [{id: 'c0', skillName: '@perstack/base', toolName: 'readTextFile', result: [{type: 'textPart', id: 't', text: 'needle-late'}]}],
+		});
+		modelFromText(`${result}\n`, {model});
+		expect(prepareTexts(model, stoppedAt, () => false)).toBe(300);
+		expect(findMatches(model, 'needle-late')).toEqual([0]);
+		// Searched in full once more at this revision: now every text is known to be current, and still found.
+		expect(findMatches(model, 'needle-late')).toEqual([0]);
+		expect(findMatches(model, 'needle', {within: [0, 5]})).toEqual([0]);
+	});
+
+	it('a pass with a gap (begun again further on) leaves the texts in the gap to the search', () => {
+		const model = readsLog(1000);
+		expect(prepareTexts(model, 0, () => true)).toBeLessThan(500);
+		expect(prepareTexts(model, 500, () => false)).toBe(1000);
+		expect(findMatches(model, 'module-250/')).toEqual([250]);
+		expect(findMatches(model, 'shared')).toEqual(expected.get('shared'));
 	});
 });

@@ -33,9 +33,13 @@ export function foldCase(text: string): string {
 export function activityText(activity: Activity): string {
 	const cached = cache.get(activity);
 	if (cached !== undefined) return cached;
-	const text = foldCase(searchFields(activity).map(clipField).join('\n'));
+	const text = makeText(activity);
 	cache.set(activity, text);
 	return text;
+}
+
+function makeText(activity: Activity): string {
+	return foldCase(searchFields(activity).map(clipField).join('\n'));
 }
 
 function clipField(text: string): string {
@@ -95,16 +99,95 @@ export type FindOptions = {
  * of looking each activity up in a hash table: over a million activities, most of its time went to the
  * lookups.
  */
-const textsByModel = new WeakMap<Model, {from: Array<Activity | undefined>; texts: string[]}>();
+type Texts = {
+	from: Array<Activity | undefined>;
+	texts: string[];
+	/**
+	 * The texts before `sureCount` were all checked against their activities at model revision `sureRev`: while
+	 * the model stays at that revision (every event reduced moves it), a search reads them without the check,
+	 * which over a large log cost more than the search itself (the activities lie all over the heap).
+	 */
+	sureRev: number;
+	sureCount: number;
+	/** A pass of `prepareTexts` from the first activity: the revision it began at and where it got to. */
+	pass: {rev: number; next: number} | undefined;
+};
+/** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
+const textsByModel = new WeakMap<Model['activities'], Texts>();
 
-function textsOf(model: Model): {from: Array<Activity | undefined>; texts: string[]} {
-	let texts = textsByModel.get(model);
+function textsOf(model: Model): Texts {
+	let texts = textsByModel.get(model.activities);
 	if (!texts) {
-		texts = {from: [], texts: []};
-		textsByModel.set(model, texts);
+		texts = {from: [], texts: [], sureRev: -1, sureCount: 0, pass: undefined};
+		textsByModel.set(model.activities, texts);
 	}
 
 	return texts;
+}
+
+/** The text of the activity at `index`, made (and kept) when it is not yet, or was made from an older activity. */
+function textAt({from, texts}: Texts, activity: Activity, index: number): string {
+	let text = from[index] === activity ? texts[index] : undefined;
+	if (text === undefined) {
+		// Not kept by activity too: the arrays are the cache here, and a table entry per activity of a large
+		// log weighs more than its text. One kept by activity (by a filter) is taken, not made again.
+		text = cache.get(activity) ?? makeText(activity);
+		from[index] = activity;
+		texts[index] = text;
+	}
+
+	return text;
+}
+
+/** How many texts are made between two asks whether to stop: asking costs a clock read. */
+const prepareStride = 64;
+
+/**
+ * Makes the searchable texts ahead of a search, in order from activity `from`, until `stop` says so (asked
+ * every few activities, with the characters of the texts passed so far in this call). Returns where it
+ * stopped: the number of activities once every text is made. Made on idle time after a load, so that the
+ * first keystroke of a search only reads them: what it finds is the same either way, as a text not made yet
+ * is made when the search reaches it.
+ */
+export function prepareTexts(model: Model, from: number, stop: (chars: number) => boolean): number {
+	const {activities} = model;
+	const texts = textsOf(model);
+	let index = Math.max(0, from);
+	// Only a pass that went from the first activity to the last without a gap checked every text.
+	if (index === 0) texts.pass = {rev: model.rev, next: 0};
+	else if (texts.pass?.next !== index) texts.pass = undefined;
+	let chars = 0;
+	while (index < activities.length) {
+		const end = Math.min(activities.length, index + prepareStride);
+		for (; index < end; index++) chars += textAt(texts, activities[index]!, index).length;
+		if (stop(chars)) break;
+	}
+
+	if (texts.pass) texts.pass.next = index;
+	// A pass that met no change on the way (the model stayed at the revision it began at) checked every text.
+	if (index === activities.length && texts.pass?.rev === model.rev) markSure(texts, model);
+	return index;
+}
+
+function markSure(texts: Texts, model: Model): void {
+	texts.sureRev = model.rev;
+	texts.sureCount = model.activities.length;
+}
+
+/**
+ * The searchable text (as `activityText`) of one model's activity by index, for a pass over every activity
+ * (a filter's): read from the texts made ahead while they are current, else made and kept there.
+ */
+export function textReader(model: Model): (index: number) => string {
+	const texts = textsOf(model);
+	const sure = texts.sureRev === model.rev ? texts.sureCount : 0;
+	const known = texts.texts;
+	const {activities} = model;
+	return index => {
+		if (index < sure) return known[index]!;
+		const activity = activities[index];
+		return activity === undefined ? '' : textAt(texts, activity, index);
+	};
 }
 
 /** Indices (into `model.activities`, ascending, i.e. arrival order) of the activities whose text holds `query`, ignoring case. */
@@ -113,24 +196,30 @@ export function findMatches(model: Model, query: string, options: FindOptions = 
 	if (needle === '') return [];
 	const {activities} = model;
 	const {include, within} = options;
-	const {from, texts} = textsOf(model);
+	const texts = textsOf(model);
+	const sure = texts.sureRev === model.rev ? texts.sureCount : 0;
+	const known = texts.texts;
 	const out: number[] = [];
 	const test = (index: number) => {
 		const activity = activities[index];
 		if (!activity) return;
 		// Made before the filter is asked, so that the arrays fill in order and stay dense.
-		let text = from[index] === activity ? texts[index] : undefined;
-		if (text === undefined) {
-			text = activityText(activity);
-			from[index] = activity;
-			texts[index] = text;
-		}
-
+		const text = index < sure ? known[index]! : textAt(texts, activity, index);
 		if (text.includes(needle) && (!include || include(activity, index))) out.push(index);
 	};
 
-	if (within) for (const index of within) test(index);
-	else for (let index = 0; index < activities.length; index++) test(index);
+	if (within) {
+		if (!include && sure === activities.length) {
+			for (const index of within) if (index < sure && known[index]!.includes(needle)) out.push(index);
+		} else for (const index of within) test(index);
+	} else {
+		// The common case, texts all checked and no filter, reads one array in order and nothing else.
+		let index = 0;
+		if (!include) for (; index < sure; index++) if (known[index]!.includes(needle)) out.push(index);
+		for (; index < activities.length; index++) test(index);
+		markSure(texts, model);
+	}
+
 	return out;
 }
 

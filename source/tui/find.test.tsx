@@ -1,6 +1,10 @@
 import {describe, expect, it} from 'vitest';
 import {keys, renderApp, waitForFrame} from '../../test/helpers/app.js';
-import {modelFromFixtures} from '../../test/helpers/load.js';
+import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers/load.js';
+import {emptyFilter} from '../query/filter.js';
+import {findMatches} from '../query/search.js';
+import type {Model} from '../model/state.js';
+import {prepareSearchAhead, searchPrepared, sharedMatches, type Scheduler} from './find.js';
 
 function selected(frame: string): string | undefined {
 	return frame.split('\n').find(line => line.startsWith('›'));
@@ -136,5 +140,119 @@ describe('checkpoints and resume', () => {
 		await waitForFrame(app, frame => frame.includes('wrote /tmp/perscope-complete.json'));
 		expect(written).toHaveLength(1);
 		app.unmount();
+	});
+});
+
+/** A log of `count` exec calls, every third running the shared command, loaded afresh on each call. */
+function execLog(count: number): Model {
+	const lines: string[] = [];
+	for (let i = 0; i < count; i++) {
+		const command = i % 3 === 0 ? `npm test -- shard-${i}` : `ls dir-${i}`;
+		lines.push(
+			perstackLine('callTools', {
+				stepNumber: i + 1,
+				newMessage: {contents: []},
+				toolCalls: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'exec', args: {command}}],
+			}),
+		);
+	}
+
+	return modelFromText(lines.join('\n'));
+}
+
+/** Slices run only when the test says so; the clock moves a millisecond each time it is read. */
+function manualScheduler(): Scheduler & {pending: Array<() => void>; runOne: () => void; runAll: () => number} {
+	let clock = 0;
+	const pending: Array<() => void> = [];
+	const queue = (step: () => void) => {
+		pending.push(step);
+		return () => {
+			const at = pending.indexOf(step);
+			if (at !== -1) pending.splice(at, 1);
+		};
+	};
+
+	return {
+		pending,
+		soon: queue,
+		later: step => queue(step),
+		now: () => clock++,
+		runOne() {
+			pending.shift()?.();
+		},
+		runAll() {
+			let slices = 0;
+			while (pending.length > 0 && slices < 10_000) {
+				pending.shift()!();
+				slices++;
+			}
+
+			return slices;
+		},
+	};
+}
+
+describe('searchable texts made ahead on idle time', () => {
+	const queries = ['npm test', 'shard-3', 'LS DIR-1', 'exec', 'nothing-like-this'];
+
+	it('a search started before they are all made finds the same as one with none made ahead, and as one after', () => {
+		const fresh = execLog(3000);
+		const expected = new Map(queries.map(query => [query, findMatches(fresh, query)]));
+		expect(expected.get('npm test')).toHaveLength(1000);
+		const model = execLog(3000);
+		const scheduler = manualScheduler();
+		prepareSearchAhead(model, () => false, scheduler);
+		scheduler.runOne();
+		// Several slices are needed: a search now meets texts made and texts not made yet.
+		expect(searchPrepared(model)).toBe(false);
+		expect(scheduler.pending).toHaveLength(1);
+		for (const query of queries) expect(sharedMatches(model, query, emptyFilter), query).toEqual(expected.get(query));
+		expect(scheduler.runAll()).toBeGreaterThan(1);
+		expect(searchPrepared(model)).toBe(true);
+		for (const query of queries) expect(findMatches(model, query), query).toEqual(expected.get(query));
+	});
+
+	it('waits while the file is read on this thread, and a newer model takes the place of the one being prepared', () => {
+		const first = execLog(2000);
+		const scheduler = manualScheduler();
+		let busy = true;
+		prepareSearchAhead(first, () => busy, scheduler);
+		scheduler.runOne();
+		scheduler.runOne();
+		expect(searchPrepared(first)).toBe(false);
+		// Asked again for the same model: nothing new is scheduled.
+		prepareSearchAhead(first, () => busy, scheduler);
+		expect(scheduler.pending).toHaveLength(1);
+		busy = false;
+		const second = execLog(2000);
+		prepareSearchAhead(second, () => busy, scheduler);
+		expect(scheduler.pending).toHaveLength(1);
+		scheduler.runAll();
+		expect(searchPrepared(first)).toBe(false);
+		expect(searchPrepared(second)).toBe(true);
+	});
+
+	it('stops at its budget of characters, and a search then makes the rest and finds the same', () => {
+		const fresh = execLog(3000);
+		const expected = new Map(queries.map(query => [query, findMatches(fresh, query)]));
+		const model = execLog(3000);
+		const scheduler = manualScheduler();
+		// Enough for a few activities: the first slice reaches it.
+		prepareSearchAhead(model, () => false, scheduler, 100);
+		expect(scheduler.runAll()).toBe(1);
+		expect(searchPrepared(model)).toBe(true);
+		for (const query of queries) expect(sharedMatches(model, query, emptyFilter), query).toEqual(expected.get(query));
+	});
+
+	it('a shallow copy of the model (a load in a worker moving its event count) finds its matches kept, and a change finds them again', () => {
+		const model = execLog(300);
+		const found = sharedMatches(model, 'npm test', emptyFilter);
+		expect(found).toHaveLength(100);
+		expect(sharedMatches({...model, events: model.events + 1}, 'npm test', emptyFilter)).toBe(found);
+		modelFromText(
+			perstackLine('callTools', {newMessage: {contents: []}, toolCalls: [{id: 'late', skillName: '@perstack/base', toolName: 'exec', args: {command: 'npm test -- late'}}]}) + '\n',
+			{model},
+		);
+		expect(sharedMatches(model, 'npm test', emptyFilter)).toEqual([...found, 300]);
 	});
 });

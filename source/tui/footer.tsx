@@ -1,12 +1,13 @@
 import {Text} from 'ink';
-import React, {useRef} from 'react';
+import React, {useEffect, useRef} from 'react';
 import {describeFilter, isEmptyFilter} from '../query/filter.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {formatCount} from '../present/format.js';
 import type {Model} from '../model/state.js';
 import type {UiState} from './ui-state.js';
 import {useUiState, useViewEnv} from './contexts.js';
-import {createMatchCache} from './find.js';
+import {isLoading} from '../input/source-state.js';
+import {createMatchCache, prepareSearchAhead} from './find.js';
 import {Line} from './line.js';
 
 /** The inspector's own keys: the tree's mean nothing while it is open. */
@@ -30,8 +31,14 @@ export function cutNote(model: Model): string {
 /** Follow state, the active search and filter, a note for the person, and the main keys. */
 export function Footer({width}: {width: number}) {
 	const ui = useUiState();
-	const {model} = useViewEnv();
+	const {model, sources} = useViewEnv();
 	const matchesFor = useRef(createMatchCache()).current;
+	// The footer is drawn whenever the tree is, so it is where the searchable texts start being made ahead,
+	// once the file is read (not on unmount: the prompt that replaces it is what will search them).
+	const {rev} = model;
+	useEffect(() => {
+		prepareSearchAhead(model, () => sources.some(isLoading));
+	}, [model, rev, sources]);
 	const narrow = width < 70;
 	if (ui.overlay.kind === 'inspector') {
 		return (

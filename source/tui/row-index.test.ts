@@ -5,6 +5,7 @@ import {fixturePath, modelFromText} from '../../test/helpers/load.js';
 import {flattenRows} from '../../test/helpers/flatten-rows.js';
 import type {Model} from '../model/state.js';
 import {emptyFilter, parseFilter, type Filter} from '../query/filter.js';
+import {prepareTexts} from '../query/search.js';
 import {shapeLines} from '../tools/shape-log.js';
 import {createRowsCache, isSelectableRow, selectedRowIndex} from './rows.js';
 import {initialUiState, type UiState} from './ui-state.js';
@@ -23,7 +24,7 @@ function filterOf(text: string): Filter {
 	return parsed.filter;
 }
 
-const filters = [emptyFilter, filterOf('errors'), filterOf('type:exec'), filterOf('type:delegate'), filterOf('nothing-at-all-matches')];
+const filters = [emptyFilter, filterOf('errors'), filterOf('type:exec'), filterOf('type:delegate'), filterOf('nothing-at-all-matches'), filterOf('test'), filterOf('-read expert')];
 
 /** A log: a fixture cut after some of its lines (a load in progress), several together, or a shape. */
 const logs = fc.oneof(
@@ -82,6 +83,40 @@ describe('the row index', () => {
 			),
 			{numRuns: 150},
 		);
+	});
+
+	it('follows one model as it grows (the same object, a new revision each event), with texts made ahead or not', () => {
+		for (const name of ['parallel-delegate.ndjson', 'nested-delegate.ndjson', 'demo.ndjson']) {
+			const lines = fixtureLines.get(name)!;
+			let model: Model | undefined;
+			const rowsFor = createRowsCache();
+			for (const [at, line] of lines.entries()) {
+				model = modelFromText(`${line}\n`, model ? {model} : {});
+				// Texts made ahead at some revisions only: the filter then meets texts made at an older one.
+				if (at % 3 === 0) prepareTexts(model, 0, () => false);
+				for (const filter of [emptyFilter, filterOf('test'), filterOf('type:exec')]) {
+					const ui = foldsFor(model, [], 'expanded', filter, false);
+					expect(rowsFor(model, ui, 100).slice(0, 10_000), `${name} line ${at}`).toEqual(flattenRows(model, ui, 100));
+				}
+			}
+		}
+	});
+
+	it('keeps the layout for a shallow copy of the model (a load in a worker moving its event count) until the model changes', () => {
+		const lines = fixtureLines.get('parallel-delegate.ndjson')!;
+		const model = modelFromText(lines.slice(0, 20).join('\n') + '\n');
+		let builds = 0;
+		const rowsFor = createRowsCache(() => builds++);
+		const ui = foldsFor(model, [], 'expanded', emptyFilter, false);
+		const list = rowsFor(model, ui, 100);
+		expect(rowsFor({...model, events: model.events + 100}, ui, 100)).toBe(list);
+		expect(builds).toBe(1);
+		// The worker's next model is all new, and so is a change in place: laid out again.
+		const next = modelFromText(lines.join('\n') + '\n');
+		expect(rowsFor(next, ui, 100).slice(0, 10_000)).toEqual(flattenRows(next, ui, 100));
+		modelFromText(lines.slice(20).join('\n') + '\n', {model});
+		expect(rowsFor(model, ui, 100).slice(0, 10_000)).toEqual(flattenRows(model, ui, 100));
+		expect(builds).toBe(3);
 	});
 
 	it('follows the folds as they change, one pane or many at a time, on one layout', () => {

@@ -90,9 +90,19 @@ type Folds = Pick<UiState, 'collapsed' | 'filterFolds' | 'jobFolds' | 'defaultCo
 export function panesWithMatches(model: Model, filter: Filter): Set<string> {
 	const holding = new Set<string>();
 	const {shown} = filterMatches(model, filter);
-	for (const [index, activity] of model.activities.entries()) {
+	const {activities} = model;
+	// Activities of one run often come together: its pane, once found, is not looked up again.
+	let lastRunId: string | undefined;
+	let lastPaneId: string | undefined;
+	for (let index = 0; index < activities.length; index++) {
 		if (shown[index] !== 1) continue;
-		let paneId = model.runs.get(activity.runId)?.paneId;
+		const activity = activities[index]!;
+		if (activity.runId !== lastRunId) {
+			lastRunId = activity.runId;
+			lastPaneId = model.runs.get(activity.runId)?.paneId;
+		}
+
+		let paneId = lastPaneId;
 		while (paneId !== undefined && !holding.has(paneId)) {
 			holding.add(paneId);
 			paneId = parentPaneOf(model, paneId);
@@ -129,8 +139,48 @@ function foldOf(ui: Folds, paneId: string, depth: number, live: () => boolean): 
 /** A child pane, with the child run it was found by (its last run too when it has one run: no second lookup). */
 type ChildPane = {pane: Pane; run: Run};
 
-/** Child panes of a pane in the order their runs started, without the shown ones' filter. */
+/**
+ * The panes under each pane and the root panes of each job, per model revision: a filtered layout and the
+ * unfiltered one list the same (the filter then leaves some out), and finding the 200,000 children of one
+ * run is two lookups each in the model's largest maps. Kept only for panes with children.
+ */
+/** By the activities array, as the layouts are (tui/rows.ts): a shallow copy of the model shares them. */
+const listed = new WeakMap<Model['activities'], {rev: number; children: Map<string, ChildPane[]>; roots: Map<string, ChildPane[]>}>();
+
+function listsOf(model: Model): {children: Map<string, ChildPane[]>; roots: Map<string, ChildPane[]>} {
+	let known = listed.get(model.activities);
+	if (!known || known.rev !== model.rev) {
+		known = {rev: model.rev, children: new Map(), roots: new Map()};
+		listed.set(model.activities, known);
+	}
+
+	return known;
+}
+
 function childPanesOf(model: Model, pane: Pane): ChildPane[] {
+	const {children} = listsOf(model);
+	let found = children.get(pane.paneId);
+	if (!found) {
+		found = findChildPanes(model, pane);
+		if (found.length > 0) children.set(pane.paneId, found);
+	}
+
+	return found;
+}
+
+function rootPanesOf(model: Model, job: Job): ChildPane[] {
+	const {roots} = listsOf(model);
+	let found = roots.get(job.jobId);
+	if (!found) {
+		found = findRootPanes(model, job);
+		roots.set(job.jobId, found);
+	}
+
+	return found;
+}
+
+/** Child panes of a pane in the order their runs started, without the shown ones' filter. */
+function findChildPanes(model: Model, pane: Pane): ChildPane[] {
 	const out: ChildPane[] = [];
 	// A pane is listed once. One run lists each child run once, and a child run that starts its pane is the
 	// only run of that pane so far: only a pane of several runs (which may list a child twice) or a listed run
@@ -158,7 +208,7 @@ function childPanesOf(model: Model, pane: Pane): ChildPane[] {
  * Root panes of a job in the order their runs started, as `rootPanes` (query/tree.ts) finds them, with as few
  * lookups per run as can be: a job can hold 200,000 runs.
  */
-function rootPanesOf(model: Model, job: Job): ChildPane[] {
+function findRootPanes(model: Model, job: Job): ChildPane[] {
 	const out: ChildPane[] = [];
 	const seen = new Set<string>();
 	for (const runId of job.runIds) {

@@ -51,17 +51,19 @@ export function selectedRowIndex(rows: RowList, ui: UiState): number {
  * layout out is the costly part. Two are kept per model revision, so that a filter taken off finds the
  * unfiltered layout still there.
  */
-const layouts = new WeakMap<Model, RowLayout[]>();
+// By the activities array, not the model: a load in a worker posts a shallow copy of the model to move the
+// event count (several a second), and the copy holds the same state; a model the worker posts is all new.
+const layouts = new WeakMap<Model['activities'], RowLayout[]>();
 const keptLayouts = 2;
 
 function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
-	const known = (layouts.get(model) ?? []).filter(layout => layout.rev === model.rev);
+	const known = (layouts.get(model.activities) ?? []).filter(layout => layout.rev === model.rev);
 	const found = known.find(layout => layout.filter === filter && layout.width === width);
 	if (found) return found;
 	// Which panes hold matches changes only with the log and the filter, not with the width.
 	const holding = isEmptyFilter(filter) ? undefined : (known.find(layout => layout.filter === filter)?.shownPanes ?? panesWithMatches(model, filter));
 	const layout = new RowLayout(model, model.rev, filter, width, holding);
-	layouts.set(model, [layout, ...known].slice(0, keptLayouts));
+	layouts.set(model.activities, [layout, ...known].slice(0, keptLayouts));
 	return layout;
 }
 
