@@ -19,8 +19,10 @@ let largeLog = '';
 beforeAll(() => {
 	directory = mkdtempSync(join(tmpdir(), 'perscope-e2e-load-'));
 	largeLog = join(directory, 'large.ndjson');
-	// About 60 MB: long enough to load that keys arrive while it is still being read.
-	const made = spawnSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--seed', '3', '--jobs', '20', '--steps', '30', '--children', '2', '--deltas', '30', '--message-bytes', '420', '--out', largeLog]);
+	// About 180 MB, read in small chunks (below): seconds of loading, so that a key sent once the progress shows
+	// is answered while the file is still being read, however fast the machine (a 60 MB file in default chunks
+	// loaded in under half a second, and the help sometimes came after the end).
+	const made = spawnSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--seed', '3', '--jobs', '60', '--steps', '30', '--children', '2', '--deltas', '30', '--message-bytes', '420', '--out', largeLog]);
 	if (made.status !== 0) throw new Error(made.stderr.toString());
 });
 
@@ -53,7 +55,7 @@ describe.skipIf(!hasTmux())('loading a file in the viewer', () => {
 	});
 
 	it('shows load progress and answers keys while a large file is still loading', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(largeLog)}`, {width: 120, height: 30});
+		const tty = start(`node dist/cli/main.js ${shellQuote(largeLog)}`, {width: 120, height: 30, env: {PERSCOPE_CHUNK_BYTES: '4096'}});
 		await tty.waitFor(/loading .*large\.ndjson .*%/, 15_000);
 		tty.keys('?');
 		const help = await tty.waitFor('expand all / collapse all', 15_000);
