@@ -17,6 +17,14 @@ export const inspectorKeys = {
 } as const;
 
 /**
+ * The tree's keys mean something else, or nothing, while an overlay is open: each overlay's own line says its
+ * keys (the inspector's are in the footer itself, above), so the footer then only says how to leave.
+ */
+function treeKeysShown(ui: UiState): boolean {
+	return ui.overlay.kind === 'none' || ui.overlay.kind === 'confirmQuit';
+}
+
+/**
  * In a very large log the model keeps only the start of later tool results (Model.textKeep): a search or a
  * filter then cannot see the rest of them, and the person must know that a miss may not be a miss.
  */
@@ -63,7 +71,7 @@ export function Footer({width}: {width: number}) {
 			{isEmptyFilter(ui.filter) ? null : <Text color="magenta">  filter: {describeFilter(ui.filter)}</Text>}
 			{searchesCutText(model, ui) ? <Text color="yellow">  ({cutNote(model)})</Text> : null}
 			{ui.message === undefined ? null : <Text color="yellow">  {sanitizeLine(ui.message)}</Text>}
-			{narrow ? '  ↑↓ ←→ ⏎ / ? q' : '  ↑↓ move · ←→ fold · ⏎ inspect · / search · : filter · x errors · t timeline · ? help · q quit'}
+			{treeKeysShown(ui) ? (narrow ? '  ↑↓ ←→ ⏎ / ? q' : '  ↑↓ move · ←→ fold · ⏎ inspect · / search · : filter · x errors · t timeline · ? help · q quit') : '  esc close'}
 		</Line>
 	);
 }
