@@ -1,7 +1,9 @@
 import type {RunStatus} from '../model/events.js';
 
-/** How a run status reads on screen: a glyph, a word, and a colour. */
-export const statusLook: Record<RunStatus, {glyph: string; word: string; color: string}> = {
+/** How a run's state reads on screen: a glyph, a word, and a colour. */
+export type StatusLook = {glyph: string; word: string; color: string};
+
+export const statusLook: Record<RunStatus, StatusLook> = {
 	init: {glyph: '·', word: 'starting', color: 'gray'},
 	proceeding: {glyph: '●', word: 'running', color: 'yellow'},
 	completed: {glyph: '✓', word: 'completed', color: 'green'},
@@ -12,7 +14,7 @@ export const statusLook: Record<RunStatus, {glyph: string; word: string; color: 
 };
 
 /** A run that waited for delegates when the job ended (model/tree.ts, `endedWhileWaiting`): it will never go on. */
-export const endedWhileWaitingLook = {glyph: '✗', word: 'job ended while waiting', color: 'red'};
+export const endedWhileWaitingLook: StatusLook = {glyph: '✗', word: 'job ended while waiting', color: 'red'};
 
 /** A run still running when the input ended (query/tree.ts, `endedWithoutFinalEvent`): how it ended is not known. */
-export const endedWithoutFinalEventLook = {glyph: '✗', word: 'ended without a final event', color: 'red'};
+export const endedWithoutFinalEventLook: StatusLook = {glyph: '✗', word: 'ended without a final event', color: 'red'};

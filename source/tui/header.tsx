@@ -1,7 +1,8 @@
 import {Box, Text} from 'ink';
+import {runLook} from '../query/run-look.js';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
-import {endedWhileWaiting, endedWithoutFinalEvent, hasLiveRun, isLive, jobTotals, runSteps, shownStatus} from '../query/tree.js';
+import {hasLiveRun, isLive, jobTotals, runSteps, shownStatus} from '../query/tree.js';
 import {isLoading} from '../input/source-state.js';
 import {formatCount, formatDuration, plural} from '../present/format.js';
 import {shortSourceLabel} from '../present/source-label.js';
@@ -11,7 +12,7 @@ import {describeFilter, isEmptyFilter} from '../query/filter.js';
 import {maxStepsNote} from '../query/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
-import {endedWhileWaitingLook, endedWithoutFinalEventLook, statusLook} from '../present/status.js';
+import {statusLook} from '../present/status.js';
 import {jobCost, totalCost, type Cost} from '../query/cost.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
@@ -67,7 +68,7 @@ export function Header({width}: {width: number}) {
 	const totals = useMemo(() => (job ? jobTotals(model, job) : undefined), [model, rev, job]);
 	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
 	const coordinator = totals?.coordinator;
-	const look = coordinator && endedWhileWaiting(model, coordinator) ? endedWhileWaitingLook : coordinator && endedWithoutFinalEvent(model, coordinator) ? endedWithoutFinalEventLook : statusLook[status];
+	const look = coordinator ? runLook(model, coordinator) : statusLook[status];
 	const live = reading && isLive(status);
 	// A coordinator waiting for its delegates is not live, but its job is: the clock goes on for it.
 	const running = live || (reading && job !== undefined && hasLiveRun(model, job));

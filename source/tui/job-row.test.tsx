@@ -3,7 +3,8 @@ import React from 'react';
 import {describe, expect, it} from 'vitest';
 import stringWidth from 'string-width';
 import {waitForFrame} from '../../test/helpers/app.js';
-import {modelFromFixtures, runByExpert} from '../../test/helpers/load.js';
+import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
+import {readFileSync} from 'node:fs';
 import {renderView} from '../../test/helpers/views.js';
 import {endInput, type Job, type Model} from '../model/state.js';
 import type {PriceTable} from '../query/prices.js';
@@ -40,6 +41,14 @@ describe('a job row', () => {
 		// The figures are the whole job's: both runs of the coordinator and its two children.
 		expect(await row(model, job)).toBe(`▾ job 2/3 · bugfix-lead ✓ completed · 17 steps · 43k↑ 907↓ $0.15 · 10.2s · ${started} · nibyyurl65b4kj4hbi6jlvhk`);
 		expect(await row(model, job, {collapsed: true})).toMatch(/^▸ job 2\/3 · bugfix-lead ✓ completed · /);
+	});
+
+	it('regression: a job whose coordinator the input left running read "running" on its row; it ended without a final event, as its pane and the header say', async () => {
+		const lines = readFileSync(fixturePath('demo.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+		// The log stops in the coordinator's first steps, and nothing more will come.
+		const model = modelFromText(readFileSync(fixturePath('real/simple.ndjson'), 'utf8') + lines.slice(0, 8).join('\n') + '\n');
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect(await row(model, jobOf(model, 'bugfix-lead'))).toMatch(/^▾ job 2\/3 · bugfix-lead ✗ ended without a final event · /);
 	});
 
 	it('shows ? for a cost the price table cannot tell', async () => {

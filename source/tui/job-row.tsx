@@ -1,4 +1,5 @@
 import {Text} from 'ink';
+import {runLook} from '../query/run-look.js';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
 import {endedWhileWaiting, jobTotals, shownStatus} from '../query/tree.js';
@@ -7,7 +8,6 @@ import {formatCost} from '../present/cost.js';
 import {formatCount, formatDateTime, formatDuration, plural, span} from '../present/format.js';
 import {firstLine} from '../present/first-line.js';
 import {sanitizeLine} from '../present/sanitize.js';
-import {endedWhileWaitingLook, statusLook} from '../present/status.js';
 import {usePrices} from './contexts.js';
 
 /**
@@ -28,7 +28,7 @@ export function JobRow({model, job, number, count, collapsed, selected}: {
 	const totals = jobTotals(model, job);
 	const {coordinator} = totals;
 	const ended = coordinator ? endedWhileWaiting(model, coordinator) : undefined;
-	const look = ended ? endedWhileWaitingLook : statusLook[coordinator ? shownStatus(coordinator) : 'init'];
+	const look = runLook(model, coordinator);
 	const cost = jobCost(model, job, usePrices());
 	const expert = coordinatorName(model, job, coordinator);
 	const failure = collapsed ? whyItFailed(coordinator, ended?.reason) : '';

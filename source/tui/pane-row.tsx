@@ -1,14 +1,14 @@
 import {Text} from 'ink';
+import {runLook} from '../query/run-look.js';
 import React from 'react';
 import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
-import {endedWhileWaiting, endedWithoutFinalEvent, runSteps, shownStatus} from '../query/tree.js';
+import {runSteps, shownStatus} from '../query/tree.js';
 import {formatCount, formatDuration, plural, span} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {firstLine} from '../present/first-line.js';
 import {lastRun, maxShownDepth} from './rows.js';
-import {endedWhileWaitingLook, endedWithoutFinalEventLook, statusLook} from '../present/status.js';
 import {runsCost} from '../query/cost.js';
 import {formatCost} from '../present/cost.js';
 import {usePrices} from './contexts.js';
@@ -49,7 +49,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 	selected: boolean;
 }) {
 	const run = lastRun(model, pane);
-	const look = run && endedWhileWaiting(model, run) ? endedWhileWaitingLook : run && endedWithoutFinalEvent(model, run) ? endedWithoutFinalEventLook : statusLook[run ? shownStatus(run) : 'init'];
+	const look = runLook(model, run);
 	const stats = paneStats(model, pane);
 	const cost = runsCost(pane.runIds.flatMap(runId => model.runs.get(runId) ?? []), usePrices());
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
