@@ -299,12 +299,14 @@ export class RowLayout {
 	#addTree(root: PaneTask, shownPanes: ReadonlySet<string> | undefined): void {
 		const {model} = this;
 		const filtered = shownPanes !== undefined;
+		// Looked up once per tree, not once per pane: a filter can show 100,000 panes.
+		const shown = isEmptyFilter(this.filter) ? undefined : filterMatches(model, this.filter).shown;
 		const stack: PaneTask[] = [root];
 		while (stack.length > 0) {
 			const task = stack.pop()!;
 			const {pane, depth, parent} = task;
 			if (this.byPane.has(pane.paneId)) continue;
-			const acts = this.#shownActivities(pane);
+			const acts = this.#shownActivities(pane, shown);
 			const slot = parent ? parent.children.length : this.top.length;
 			// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
 			const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
@@ -353,13 +355,12 @@ export class RowLayout {
 	}
 
 	/** The pane's activities the filter shows; the pane's own list when it shows them all. */
-	#shownActivities(pane: Pane): {list: readonly number[]; ascending: boolean} {
-		const {model, filter} = this;
-		if (isEmptyFilter(filter) && pane.activityIndices.every(index => model.activities[index] !== undefined)) {
+	#shownActivities(pane: Pane, shown: Uint8Array | undefined): {list: readonly number[]; ascending: boolean} {
+		const {model} = this;
+		if (shown === undefined && pane.activityIndices.every(index => model.activities[index] !== undefined)) {
 			return {list: pane.activityIndices, ascending: isAscending(pane.activityIndices)};
 		}
 
-		const shown = isEmptyFilter(filter) ? undefined : filterMatches(model, filter).shown;
 		const list: number[] = [];
 		for (const index of pane.activityIndices) {
 			if (model.activities[index] !== undefined && (shown === undefined || shown[index] === 1)) list.push(index);
