@@ -1,5 +1,6 @@
 import type {Model, Run} from '../model/state.js';
 import {endedWhileWaitingLook, endedWithoutFinalEventLook, statusLook, type StatusLook} from '../present/status.js';
+import {firstLine} from '../present/first-line.js';
 import {endedWhileWaiting, endedWithoutFinalEvent, shownStatus} from './tree.js';
 
 /**
@@ -11,4 +12,10 @@ export function runLook(model: Model, run: Run | undefined): StatusLook {
 	if (endedWhileWaiting(model, run)) return endedWhileWaitingLook;
 	if (endedWithoutFinalEvent(model, run)) return endedWithoutFinalEventLook;
 	return statusLook[shownStatus(run)];
+}
+
+/** The first line of the error a run stopped on, made safe; '' when it did not stop on one. */
+export function runErrorLine(run: Run | undefined): string {
+	if (!run?.error || shownStatus(run) !== 'stoppedByError') return '';
+	return firstLine(`${run.error.name}${run.error.message === '' ? '' : `: ${run.error.message}`}`);
 }

@@ -32,7 +32,7 @@ function searchesCutText(model: Model, ui: UiState): boolean {
 	return model.cutResults > 0 && (ui.search.query !== '' || !isEmptyFilter(ui.filter));
 }
 
-export function cutNote(model: Model): string {
+function cutNote(model: Model): string {
 	return `${formatCount(model.cutResults)} long ${model.cutResults === 1 ? 'result' : 'results'} searched by ${model.textKeep?.limit ?? 0} chars`;
 }
 

@@ -1,8 +1,9 @@
 import {Text} from 'ink';
-import {runLook} from '../query/run-look.js';
+import {runErrorLine, runLook} from '../query/run-look.js';
 import React from 'react';
+import {StatusText} from './status-text.js';
 import type {Job, Model} from '../model/state.js';
-import {endedWhileWaiting, jobTotals, shownStatus} from '../query/tree.js';
+import {endedWhileWaiting, jobTotals} from '../query/tree.js';
 import {jobCost} from '../query/cost.js';
 import {formatCost} from '../present/cost.js';
 import {formatCount, formatDateTime, formatDuration, plural, span} from '../present/format.js';
@@ -38,11 +39,7 @@ export function JobRow({model, job, number, count, collapsed, selected}: {
 			<Text bold>
 				job {number}/{count} · {sanitizeLine(expert)}
 			</Text>
-			<Text color={look.color}>
-				{' '}
-				{look.glyph} {look.word}
-				{failure === '' ? '' : ` · ${failure}`}
-			</Text>
+			<StatusText look={look} failure={failure} />
 			<Text color="gray">
 				{' · '}
 				{plural(totals.steps, 'step')} · {formatCount(totals.usage.inputTokens)}↑ {formatCount(totals.usage.outputTokens)}↓ {formatCost(cost)} · {formatDuration(span(totals.startedAt, totals.endedAt))}
@@ -59,7 +56,5 @@ export function coordinatorName(model: Model, job: Job, coordinator = jobTotals(
 
 /** The first line of the coordinator's error, or why the job ended while it waited; '' when it did not fail. */
 function whyItFailed(coordinator: ReturnType<typeof jobTotals>['coordinator'], endedReason: string | undefined): string {
-	if (endedReason !== undefined) return firstLine(endedReason);
-	if (!coordinator?.error || shownStatus(coordinator) !== 'stoppedByError') return '';
-	return firstLine(`${coordinator.error.name}${coordinator.error.message === '' ? '' : `: ${coordinator.error.message}`}`);
+	return endedReason === undefined ? runErrorLine(coordinator) : firstLine(endedReason);
 }

@@ -1,13 +1,13 @@
 import {Text} from 'ink';
-import {runLook} from '../query/run-look.js';
+import {runErrorLine, runLook} from '../query/run-look.js';
 import React from 'react';
+import {StatusText} from './status-text.js';
 import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
-import {runSteps, shownStatus} from '../query/tree.js';
+import {runSteps} from '../query/tree.js';
 import {formatCount, formatDuration, plural, span} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
-import {firstLine} from '../present/first-line.js';
 import {lastRun, maxShownDepth} from './rows.js';
 import {runsCost} from '../query/cost.js';
 import {formatCost} from '../present/cost.js';
@@ -56,7 +56,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 	const from = model.runs.get(pane.paneId)?.resumedFrom;
 	// Only the run id comes from the log; sanitising the whole phrase would trim its leading space.
 	// Folded, the pane's error is not on screen anywhere else: its first line goes beside the ✗.
-	const failure = collapsed && run?.error && shownStatus(run) === 'stoppedByError' ? firstLine(`${run.error.name}${run.error.message === '' ? '' : `: ${run.error.message}`}`) : '';
+	const failure = collapsed ? runErrorLine(run) : '';
 	const branched = from ? ` · from ${sanitizeLine(from.runId.slice(0, 8))}${from.stepNumber === null ? '' : ` step ${from.stepNumber}`}` : '';
 	return (
 		<Text inverse={selected}>
@@ -66,11 +66,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 			{/* Next to the name, where a narrow terminal still shows them. */}
 			{cycle ? <Text color="yellow"> ⟲ delegation cycle</Text> : ''}
 			{depth >= maxShownDepth ? <Text color="gray"> (depth {paneDepth(model, pane)})</Text> : ''}
-			<Text color={look.color}>
-				{' '}
-				{look.glyph} {look.word}
-				{failure === '' ? '' : ` · ${failure}`}
-			</Text>
+			<StatusText look={look} failure={failure} />
 			<Text color="gray">
 				{' · '}
 				{plural(stats.steps, 'step')} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ {formatCost(cost)} · {formatDuration(stats.durationMs)}
