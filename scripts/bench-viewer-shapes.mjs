@@ -85,8 +85,9 @@ export async function measureViewerShape({cli, node, repo, path, capture}) {
 		const started = await terminal.start();
 		const first = await terminal.waitForFrame(() => true, 60_000);
 		if (first) result.firstScreenMs = round(first.at - started);
-		// Any pane's row: while following, a wide tree shows its last children, not its coordinator.
-		const tree = await terminal.waitForFrame(frame => /[▸▾] expert-\d/.test(textOf(frame)), 120_000);
+		// Any pane's row, or an activity's: while following, a wide tree shows its last children, not its
+		// coordinator, and one pane of many tool calls shows its last calls, its header scrolled away.
+		const tree = await terminal.waitForFrame(frame => /[▸▾] expert-\d|⚡ exec /.test(textOf(frame)), 120_000);
 		if (tree) result.firstTreeMs = round(tree.at - started);
 		// During the load: fold all and unfold all in turn, each answered by a frame that shows it.
 		let folded = false;
