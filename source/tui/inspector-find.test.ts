@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind} from './inspector-find.js';
+import {carryMatch, findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind} from './inspector-find.js';
 
 const lines = ['Command', 'npx vitest run', '', 'Output', 'VITEST v4 · vitest passed', 'İstanbul'].map(text => ({text}));
 
@@ -43,5 +43,17 @@ describe('finding in the inspector', () => {
 			{text: 'vitest', match: 'current'},
 			{text: ' passed', match: 'none'},
 		]);
+	});
+
+	it('carries the current match across a fold change: above it stays, below it moves, inside it lands on the first from there', () => {
+		const before = ['a x', 'fold: 3 lines', 'b x', 'c'].map(text => ({text}));
+		const after = ['a x', 'one x', 'two', 'three x', 'b x', 'c'].map(text => ({text}));
+		const found = findMatches(after, 'x');
+		const was = findMatches(before, 'x');
+		expect(carryMatch(before, after, was[0]!, found)).toBe(0);
+		expect(found[carryMatch(before, after, was[1]!, found)!]).toEqual({line: 4, start: 2, end: 3});
+		// A match in the folded block's own line lands on the first match of what replaced it.
+		const marker = {line: 1, start: 0, end: 1};
+		expect(carryMatch(before, after, marker, found)).toBe(1);
 	});
 });

@@ -61,3 +61,23 @@ export function highlightSegments(text: string, matches: readonly FindMatch[], c
 	if (at < text.length) segments.push({text: text.slice(at), match: 'none'});
 	return segments;
 }
+
+/**
+ * Which of `after`'s matches is the one that was current in `before`'s lines, once the folds changed them.
+ * Folding or unfolding replaces blocks in the middle: lines in the unchanged start keep their place, lines in
+ * the unchanged end move by the change in length, and a match inside what changed lands on the first match
+ * from where that change starts.
+ */
+export function carryMatch(before: readonly InspectorLine[], after: readonly InspectorLine[], match: FindMatch, found: readonly FindMatch[]): number | undefined {
+	let head = 0;
+	const shortest = Math.min(before.length, after.length);
+	while (head < shortest && before[head]!.text === after[head]!.text) head++;
+	let tail = 0;
+	while (tail < shortest - head && before[before.length - 1 - tail]!.text === after[after.length - 1 - tail]!.text) tail++;
+	let line: number;
+	if (match.line < head) line = match.line;
+	else if (match.line >= before.length - tail) line = match.line + after.length - before.length;
+	else return firstMatchFrom(found, head);
+	const same = found.findIndex(other => other.line === line && other.start === match.start);
+	return same === -1 ? firstMatchFrom(found, line) : same;
+}

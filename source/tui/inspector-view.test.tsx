@@ -126,6 +126,24 @@ describe('finding text in the inspector', () => {
 		view.unmount();
 	});
 
+	it('the current match stays current when e unfolds the blocks around it (regression: it was forgotten)', async () => {
+		const {model, exec} = longExec(200);
+		const view = await open(model, exec.id, {height: 12});
+		await view.press('/');
+		await view.press('line 19');
+		await view.press(keys.enter);
+		await view.press('n');
+		await waitForFrame(view, text => bottom(text).includes('/line 19 2/11'));
+		await view.press('e');
+		// Unfolded, `line 190` is many lines further down, still the second of the eleven matches, and in view.
+		let frame = await waitForFrame(view, text => bottom(text).includes('/line 19 2/11') && body(text).includes('line 190'));
+		expect(body(frame)).toContain('line 190');
+		await view.press('n');
+		frame = await waitForFrame(view, text => bottom(text).includes('/line 19 3/11'));
+		expect(body(frame)).toContain('line 191');
+		view.unmount();
+	});
+
 	it('the first esc clears the search, the next closes the inspector', async () => {
 		const {model, exec} = longExec(200);
 		const view = await open(model, exec.id, {height: 12});

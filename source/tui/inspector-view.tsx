@@ -4,7 +4,7 @@ import {withWholeResult} from '../load/result-text.js';
 import {plural} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';
-import {findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind, type FindMatch} from './inspector-find.js';
+import {carryMatch, findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind, type FindMatch} from './inspector-find.js';
 import {inspectorLines, type InspectorLine, type Unfolded} from './inspector-lines.js';
 import type {Command} from './keymap.js';
 import {priorities, useCommands, useTextCapture} from './keypress.js';
@@ -93,8 +93,23 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 
 	const setFolds = (next: Unfolded) => {
 		unfolded.set(next);
-		// The lines move: which match was current is chosen again from where the view is.
-		find.set({...find.get(), current: undefined});
+		// The lines move: the match that was current stays current where it moved to.
+		const now = find.get();
+		const before = linesNow.current;
+		const was = now.current === undefined ? undefined : findMatches(before, now.query)[now.current];
+		if (!was || !shown) {
+			find.set({...now, current: undefined});
+			return;
+		}
+
+		const after = inspectorLines(env.model, shown, raw, width, next);
+		const found = findMatches(after, now.query);
+		const current = carryMatch(before, after, was, found);
+		find.set({...now, current});
+		// What was being looked at stays in sight, though the lines above it grew or shrank.
+		const match = current === undefined ? undefined : found[current];
+		const lastScroll = maxScroll(after.length, height);
+		if (match) dispatch({type: 'scrollOverlayTo', to: revealLine(match.line, Math.min(scrollNow(), lastScroll), bodyHeight, lastScroll), max: lastScroll});
 	};
 
 	useTextCapture(
