@@ -117,7 +117,7 @@ export function searchFor(model: Model, query: string, filter: Filter, scheduler
 		scans.set(query, scan);
 		if (scans.size > keptQueries) scans.delete(scans.keys().next().value!);
 		const until = scheduler.now() + sliceMs;
-		continueScan(model, scan, () => scan!.tested >= firstSliceActivities && scheduler.now() >= until);
+		continueScan(model, scan, () => scheduler.now() >= until && scan!.tested >= firstSliceActivities);
 	}
 
 	// A jump waiting on an earlier revision's search for the same query waits on this one now.
@@ -182,8 +182,17 @@ export function sharedMatches(model: Model, query: string, filter: Filter): numb
  * once when it is among the matches found so far, else when the search gets there. `none` when it is done and
  * there is no match. A newer jump takes the place of one still waiting. Returns whether it is waiting.
  */
-export function jumpWhenFound(model: Model, query: string, filter: Filter, from: number | undefined, direction: 1 | -1, found: (index: number) => void, none: () => void): boolean {
-	const scan = searchFor(model, query, filter);
+export function jumpWhenFound(
+	model: Model,
+	query: string,
+	filter: Filter,
+	from: number | undefined,
+	direction: 1 | -1,
+	found: (index: number) => void,
+	none: () => void,
+	scheduler: Scheduler = timers,
+): boolean {
+	const scan = searchFor(model, query, filter, scheduler);
 	pending = {model, query, filter, scan, from, direction, found, none};
 	settleJump();
 	return pending !== undefined;
