@@ -271,11 +271,6 @@ export function searchPrepared(model: Model): boolean {
 	return preparing !== undefined && preparing.model === model && preparing.rev === model.rev && preparing.done;
 }
 
-/** Search matches, recomputed only when the model, the query or the filter changes. */
-export function createMatchCache(): (model: Model, query: string, filter: Filter) => number[] {
-	return sharedMatches;
-}
-
 /** Hidden-activity count for the header, recomputed only when the model or the filter changes. */
 export function createHiddenCounter(): (model: Model, filter: Filter) => number {
 	return (model, filter) => (isEmptyFilter(filter) ? 0 : model.activities.length - filterMatches(model, filter).shownCount);
