@@ -9,6 +9,8 @@ export type Scheduler = {
 	soon: (step: () => void) => () => void;
 	later: (step: () => void, ms: number) => () => void;
 	now: () => number;
+	/** How many activities the key itself searches at least (`firstSliceActivities`; tests set fewer to see slices on small logs). */
+	firstSlice?: number;
 };
 
 const timers: Scheduler = {
@@ -117,7 +119,7 @@ export function searchFor(model: Model, query: string, filter: Filter, scheduler
 		scans.set(query, scan);
 		if (scans.size > keptQueries) scans.delete(scans.keys().next().value!);
 		const until = scheduler.now() + sliceMs;
-		continueScan(model, scan, () => scheduler.now() >= until && scan!.tested >= firstSliceActivities);
+		continueScan(model, scan, () => scheduler.now() >= until && scan!.tested >= (scheduler.firstSlice ?? firstSliceActivities));
 	}
 
 	// A jump waiting on an earlier revision's search for the same query waits on this one now.
