@@ -5,8 +5,9 @@ import {assertNever} from '../model/assert-never.js';
 /*
  * Search over what an activity says: its one-line form, paths and commands (in the tool arguments),
  * queries, results, reasoning, errors, delegations, and the expert. Each activity's text is folded to
- * lower case once and cached, so each keystroke of an incremental search over 100,000 activities is one
- * `indexOf` per activity, with no regular expression and no allocation.
+ * lower case once and kept (up to `keptTextChars`), so each keystroke of an incremental search over 100,000
+ * activities is one `indexOf` per activity, with no regular expression and no allocation; a search can stop
+ * and go on (`continueScan`), so that the viewer works through a large log between keys.
  */
 
 /**

@@ -52,7 +52,6 @@ const progressEveryMs = 100;
  */
 const searches = new WeakMap<Model['activities'], {rev: number; filter: Filter; scans: Map<string, MatchScan>}>();
 
-
 function scansFor(model: Model, filter: Filter): Map<string, MatchScan> {
 	let known = searches.get(model.activities);
 	if (!known || known.rev !== model.rev || known.filter !== filter) {
