@@ -4,7 +4,7 @@ import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers
 import {emptyFilter, filterMatches, parseFilter, type Filter} from '../query/filter.js';
 import {findMatches, stepMatch} from '../query/search.js';
 import type {Model} from '../model/state.js';
-import {jumpWhenFound, prepareSearchAhead, searchFor, searchPrepared, searchVersion, sharedMatches, subscribeSearch, type Scheduler} from './find.js';
+import {cancelJump, jumpWhenFound, prepareSearchAhead, searchFor, searchPrepared, searchVersion, sharedMatches, subscribeSearch, type Scheduler} from './find.js';
 
 function selected(frame: string): string | undefined {
 	return frame.split('\n').find(line => line.startsWith('›'));
@@ -379,5 +379,20 @@ describe('a search in idle slices', () => {
 		scheduler.runAll();
 		expect(none).toBe(1);
 		expect(landed).toHaveLength(2);
+	});
+
+	it('a jump still waiting is dropped when the person moves meanwhile (cancelJump), and a newer jump replaces it', () => {
+		const model = execLog(6000);
+		const scheduler = manualScheduler();
+		const landed: string[] = [];
+		expect(jumpWhenFound(model, 'shard-5', emptyFilter, 5000, 1, () => landed.push('first'), () => landed.push('none'), scheduler)).toBe(true);
+		cancelJump();
+		scheduler.runAll();
+		expect(landed).toEqual([]);
+		const other = execLog(6000);
+		expect(jumpWhenFound(other, 'shard-5', emptyFilter, 5000, 1, () => landed.push('older'), () => landed.push('none'), scheduler)).toBe(true);
+		expect(jumpWhenFound(other, 'shard-5', emptyFilter, 5500, 1, () => landed.push('newer'), () => landed.push('none'), scheduler)).toBe(true);
+		scheduler.runAll();
+		expect(landed).toEqual(['newer']);
 	});
 });

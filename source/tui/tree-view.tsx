@@ -7,7 +7,7 @@ import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js
 import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
-import {jumpWhenFound, revealActivity} from './find.js';
+import {cancelJump, jumpWhenFound, revealActivity} from './find.js';
 import {createRowsCache, isSelectableRow, jobKey, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
 import {JobRow} from './job-row.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
@@ -68,7 +68,10 @@ export function TreeView({height, width}: {height: number; width: number}) {
 
 		// Space toggles like enter, except during a replay (the replay takes it first).
 		const mapped = command === 'replay.pause' ? 'item.activate' : command;
-		return navigate(mapped, {model, rows: currentRows, selected: selectedIndex, height, ui: current, dispatch: uiStore.dispatch});
+		const handled = navigate(mapped, {model, rows: currentRows, selected: selectedIndex, height, ui: current, dispatch: uiStore.dispatch});
+		// The person's own move wins over a jump still waiting for a running search to reach its match.
+		if (handled) cancelJump();
+		return handled;
 	});
 
 	if (rows.length === 0) {
