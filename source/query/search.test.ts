@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {activityText, findMatches, foldCase, highlightRanges, maxFieldChars, narrows, prepareTexts, stepMatch} from './search.js';
+import {activityText, continueScan, findMatches, foldCase, highlightRanges, maxFieldChars, narrows, prepareTexts, scanCovered, scanShare, startScan, stepKnown, stepMatch} from './search.js';
 import type {Activity, Model} from '../model/state.js';
 import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers/load.js';
 
@@ -252,5 +252,97 @@ describe('texts made ahead of a search', () => {
 		expect(prepareTexts(model, 500, () => false)).toBe(1000);
 		expect(findMatches(model, 'module-250/')).toEqual([250]);
 		expect(findMatches(model, 'shared')).toEqual(expected.get('shared'));
+	});
+});
+
+describe('a search in slices', () => {
+	const queries = ['module-1', 'shared', 'SHARED-7', 'index.ts', 'read', 'nothing-like-this'];
+	const expected = (() => {
+		const model = readsLog(1000);
+		return new Map(queries.map(query => [query, findMatches(model, query)]));
+	})();
+
+	it('stopped anywhere and gone on with, finds exactly what a search in one go finds, its matches so far always the first ones', () => {
+		for (const every of [1, 2, 3]) {
+			for (const [madeAhead, query] of queries.map((query, at) => [at * 150, query] as const)) {
+				const model = readsLog(1000);
+				// Texts made ahead for some of the activities only, as when a search starts while they are made.
+				prepareTexts(model, 0, chars => chars > madeAhead * 20);
+				const scan = startScan(model, query);
+				let asked = 0;
+				let slices = 1;
+				while (!continueScan(model, scan, () => ++asked % every === 0)) {
+					const all = expected.get(query)!;
+					expect(scan.matches).toEqual(all.filter(index => index < scanCovered(scan)));
+					expect(scanShare(scan, 1000)).toBeLessThan(1);
+					slices++;
+				}
+
+				expect(scan.matches, `${query}, a stop every ${every}`).toEqual(expected.get(query));
+				expect(scanShare(scan, 1000)).toBe(1);
+				expect(slices).toBeGreaterThan(1);
+			}
+		}
+	});
+
+	it('a query narrowing an earlier search stopped part way searches its matches so far, then the rest, and finds the same', () => {
+		const model = readsLog(1000);
+		const earlier = startScan(model, 'module-1');
+		expect(continueScan(model, earlier, () => true)).toBe(false);
+		const covered = scanCovered(earlier);
+		expect(covered).toBeGreaterThan(0);
+		expect(covered).toBeLessThan(1000);
+		const narrower = startScan(model, 'module-12', {within: {matches: earlier.matches, end: covered}});
+		// The earlier one goes on meanwhile (deleting back to it): the narrower one reads only what it had found.
+		continueScan(model, earlier);
+		expect(earlier.matches).toEqual(findMatches(readsLog(1000), 'module-1'));
+		while (!continueScan(model, narrower, () => true));
+		expect(narrower.matches).toEqual(findMatches(readsLog(1000), 'module-12'));
+		expect(narrower.tested).toBeLessThan(1000);
+	});
+
+	it('activities that arrive while it runs are searched too', () => {
+		const model = readsLog(500);
+		const scan = startScan(model, 'index.ts');
+		expect(continueScan(model, scan, () => true)).toBe(false);
+		const more = readsLog(700);
+		modelFromText(
+			more.activities
+				.slice(500)
+				.map((_activity, at) =>
+					perstackLine('callTools', {stepNumber: 501 + at, newMessage: {contents: []}, toolCalls: [{id: `late${at}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: `src/late-${at}/index.ts`}}]}),
+				)
+				.join('\n'),
+			{model},
+		);
+		expect(model.activities).toHaveLength(700);
+		continueScan(model, scan);
+		expect(scan.matches).toEqual(findMatches(model, 'index.ts'));
+		expect(scan.matches).toHaveLength(700);
+	});
+
+	it('n / N answer at once where the matches found so far tell, and wait where they do not', () => {
+		const model = readsLog(1000);
+		const all = findMatches(model, 'shared');
+		const scan = startScan(model, 'shared');
+		continueScan(model, scan, () => true);
+		const covered = scanCovered(scan);
+		const lastFound = scan.matches.at(-1)!;
+		expect(stepKnown(scan, undefined, 1)).toBe(all[0]);
+		expect(stepKnown(scan, 0, 1)).toBe(stepMatch(all, 0, 1));
+		// Past the last match found, the next one is not known yet; nor is the last one (N from the top wraps).
+		expect(stepKnown(scan, lastFound, 1)).toBe('wait');
+		expect(stepKnown(scan, undefined, -1)).toBe('wait');
+		expect(stepKnown(scan, lastFound, -1)).toBe(stepMatch(all, lastFound, -1));
+		expect(stepKnown(scan, covered + 10, -1)).toBe('wait');
+		// The first match, going back, wraps round to the last: known only at the end.
+		expect(stepKnown(scan, all[0], -1)).toBe('wait');
+		continueScan(model, scan);
+		expect(stepKnown(scan, lastFound, 1)).toBe(stepMatch(all, lastFound, 1));
+		expect(stepKnown(scan, all[0], -1)).toBe(all.at(-1));
+		expect(stepKnown(scan, all.at(-1), 1)).toBe(all[0]);
+		const none = startScan(model, 'nothing-like-this');
+		continueScan(model, none);
+		expect(stepKnown(none, 3, 1)).toBeUndefined();
 	});
 });

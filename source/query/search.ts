@@ -5,8 +5,9 @@ import {assertNever} from '../model/assert-never.js';
 /*
  * Search over what an activity says: its one-line form, paths and commands (in the tool arguments),
  * queries, results, reasoning, errors, delegations, and the expert. Each activity's text is folded to
- * lower case once and cached, so each keystroke of an incremental search over 100,000 activities is one
- * `indexOf` per activity, with no regular expression and no allocation.
+ * lower case once and kept (up to `keptTextChars`), so each keystroke of an incremental search over 100,000
+ * activities is one `indexOf` per activity, with no regular expression and no allocation; a search can stop
+ * and go on (`continueScan`), so that the viewer works through a large log between keys.
  */
 
 /**
@@ -94,14 +95,25 @@ export type FindOptions = {
 };
 
 /**
+ * The folded texts are kept up to this many characters per model (about as many bytes): a log of half a
+ * million tool results would otherwise hold a folded copy of every result, searched or not, as large as the
+ * results themselves. Past it, a search makes each text again as it passes and lets it go.
+ */
+export const keptTextChars = 48 * 1024 * 1024;
+
+/**
  * Per model, the searchable texts by activity index, with the activity each was made from (an activity that
  * changed is a new object, and its text is made again). A keystroke then reads three arrays in order instead
  * of looking each activity up in a hash table: over a million activities, most of its time went to the
- * lookups.
+ * lookups. Kept from the first activity on, without gaps, until `keptTextChars`.
  */
 type Texts = {
 	from: Array<Activity | undefined>;
 	texts: string[];
+	/** Characters in `texts`. */
+	chars: number;
+	/** Where no more texts are kept (`keptTextChars` reached); the arrays hold what comes before. */
+	full: boolean;
 	/**
 	 * The texts before `sureCount` were all checked against their activities at model revision `sureRev`: while
 	 * the model stays at that revision (every event reduced moves it), a search reads them without the check,
@@ -118,22 +130,35 @@ const textsByModel = new WeakMap<Model['activities'], Texts>();
 function textsOf(model: Model): Texts {
 	let texts = textsByModel.get(model.activities);
 	if (!texts) {
-		texts = {from: [], texts: [], sureRev: -1, sureCount: 0, pass: undefined};
+		texts = {from: [], texts: [], chars: 0, full: false, sureRev: -1, sureCount: 0, pass: undefined};
 		textsByModel.set(model.activities, texts);
 	}
 
 	return texts;
 }
 
-/** The text of the activity at `index`, made (and kept) when it is not yet, or was made from an older activity. */
-function textAt({from, texts}: Texts, activity: Activity, index: number): string {
-	let text = from[index] === activity ? texts[index] : undefined;
-	if (text === undefined) {
-		// Not kept by activity too: the arrays are the cache here, and a table entry per activity of a large
-		// log weighs more than its text. One kept by activity (by a filter) is taken, not made again.
-		text = cache.get(activity) ?? makeText(activity);
-		from[index] = activity;
-		texts[index] = text;
+/** The text of the activity at `index`, made (and kept, within the budget) when it is not yet, or was made from an older activity. */
+function textAt(texts: Texts, activity: Activity, index: number): string {
+	const kept = texts.texts;
+	if (index < kept.length) {
+		if (texts.from[index] === activity) return kept[index]!;
+		const text = cache.get(activity) ?? makeText(activity);
+		texts.chars += text.length - kept[index]!.length;
+		texts.from[index] = activity;
+		kept[index] = text;
+		return text;
+	}
+
+	// Not kept by activity too: the arrays are the cache here, and a table entry per activity of a large
+	// log weighs more than its text. One kept by activity (by a filter) is taken, not made again.
+	const text = cache.get(activity) ?? makeText(activity);
+	if (index === kept.length && !texts.full) {
+		if (texts.chars + text.length > keptTextChars) texts.full = true;
+		else {
+			texts.from.push(activity);
+			kept.push(text);
+			texts.chars += text.length;
+		}
 	}
 
 	return text;
@@ -144,10 +169,10 @@ const prepareStride = 64;
 
 /**
  * Makes the searchable texts ahead of a search, in order from activity `from`, until `stop` says so (asked
- * every few activities, with the characters of the texts passed so far in this call). Returns where it
- * stopped: the number of activities once every text is made. Made on idle time after a load, so that the
- * first keystroke of a search only reads them: what it finds is the same either way, as a text not made yet
- * is made when the search reaches it.
+ * every few activities, with the characters of the texts passed so far in this call) or no more are kept
+ * (`keptTextChars`). Returns where it stopped: the number of activities once every text is made. Made on idle
+ * time after a load, so that the first keystroke of a search only reads them: what it finds is the same
+ * either way, as a text not made yet is made when the search reaches it.
  */
 export function prepareTexts(model: Model, from: number, stop: (chars: number) => boolean): number {
 	const {activities} = model;
@@ -157,7 +182,7 @@ export function prepareTexts(model: Model, from: number, stop: (chars: number) =
 	if (index === 0) texts.pass = {rev: model.rev, next: 0};
 	else if (texts.pass?.next !== index) texts.pass = undefined;
 	let chars = 0;
-	while (index < activities.length) {
+	while (index < activities.length && !texts.full) {
 		const end = Math.min(activities.length, index + prepareStride);
 		for (; index < end; index++) chars += textAt(texts, activities[index]!, index).length;
 		if (stop(chars)) break;
@@ -169,18 +194,28 @@ export function prepareTexts(model: Model, from: number, stop: (chars: number) =
 	return index;
 }
 
+/** Whether no more texts are kept for this model (`keptTextChars` reached): making more ahead is pointless. */
+export function textsFull(model: Model): boolean {
+	return textsOf(model).full;
+}
+
 function markSure(texts: Texts, model: Model): void {
 	texts.sureRev = model.rev;
 	texts.sureCount = model.activities.length;
 }
 
+/** How many texts can be read without checking them against their activities: see `Texts.sureRev`. */
+function sureCount(texts: Texts, model: Model): number {
+	return texts.sureRev === model.rev ? Math.min(texts.sureCount, texts.texts.length) : 0;
+}
+
 /**
  * The searchable text (as `activityText`) of one model's activity by index, for a pass over every activity
- * (a filter's): read from the texts made ahead while they are current, else made and kept there.
+ * (a filter's): read from the texts made ahead while they are current, else made (and kept, within the budget).
  */
 export function textReader(model: Model): (index: number) => string {
 	const texts = textsOf(model);
-	const sure = texts.sureRev === model.rev ? texts.sureCount : 0;
+	const sure = sureCount(texts, model);
 	const known = texts.texts;
 	const {activities} = model;
 	return index => {
@@ -190,37 +225,125 @@ export function textReader(model: Model): (index: number) => string {
 	};
 }
 
-/** Indices (into `model.activities`, ascending, i.e. arrival order) of the activities whose text holds `query`, ignoring case. */
-export function findMatches(model: Model, query: string, options: FindOptions = {}): number[] {
+/**
+ * A search that can stop and go on (`continueScan`), so that a search over half a million activities is
+ * worked through in short slices between keys. It goes through the activities in ascending order, first those
+ * among an earlier search's matches (`FindOptions.within`: below where that one had got to, only its matches
+ * can match), then every one after; so its matches so far are always the first ones, ascending, and every
+ * activity below `scanCovered` is decided.
+ */
+export type MatchScan = {
+	readonly needle: string;
+	/** The model revision it began at: what it finds is for that revision. */
+	readonly rev: number;
+	readonly include: FindOptions['include'];
+	readonly within: readonly number[] | undefined;
+	/** How many of `within` are searched (it may be a list that still grows), and where they stop counting. */
+	readonly withinCount: number;
+	readonly withinEnd: number;
+	/** The next position in `within`, then the next activity index from `withinEnd` on. */
+	withinNext: number;
+	next: number;
+	/** Activities tested so far. */
+	tested: number;
+	readonly matches: number[];
+	done: boolean;
+};
+
+export type ScanStart = {
+	include?: FindOptions['include'];
+	/** An earlier search of a query this one holds: its matches so far, and the activity it had got to. */
+	within?: {matches: readonly number[]; end: number};
+};
+
+export function startScan(model: Model, query: string, start: ScanStart = {}): MatchScan {
 	const needle = foldCase(query);
-	if (needle === '') return [];
+	const within = start.within;
+	return {
+		needle,
+		rev: model.rev,
+		include: start.include,
+		within: within?.matches,
+		withinCount: within?.matches.length ?? 0,
+		withinEnd: within ? Math.min(within.end, model.activities.length) : 0,
+		withinNext: 0,
+		next: within ? Math.min(within.end, model.activities.length) : 0,
+		tested: 0,
+		matches: [],
+		done: needle === '',
+	};
+}
+
+/** Every activity below this is decided: a match is in `scan.matches`, any other is none. */
+export function scanCovered(scan: MatchScan): number {
+	if (scan.withinNext < scan.withinCount) return scan.within![scan.withinNext]!;
+	return scan.next;
+}
+
+/** How much of its work a scan has done, from 0 to 1, for a model of `total` activities. */
+export function scanShare(scan: MatchScan, total: number): number {
+	if (scan.done) return 1;
+	const work = scan.withinCount + Math.max(0, total - scan.withinEnd);
+	return work === 0 ? 1 : Math.min(1, (scan.withinNext + scan.next - scan.withinEnd) / work);
+}
+
+/** How many activities are tested between two asks whether to stop: asking costs a clock read. */
+const scanStride = 256;
+
+/**
+ * Goes on with a scan over `model` (the one it began on, or the same activities grown: activities appended
+ * after it began are searched too) until `stop` says so (asked every few hundred activities) or it is done.
+ * Returns whether it is done.
+ */
+export function continueScan(model: Model, scan: MatchScan, stop: () => boolean = () => false): boolean {
+	if (scan.done) return true;
 	const {activities} = model;
-	const {include, within} = options;
 	const texts = textsOf(model);
-	const sure = texts.sureRev === model.rev ? texts.sureCount : 0;
+	const sure = sureCount(texts, model);
 	const known = texts.texts;
-	const out: number[] = [];
+	const {needle, include, within, matches} = scan;
 	const test = (index: number) => {
 		const activity = activities[index];
 		if (!activity) return;
 		// Made before the filter is asked, so that the arrays fill in order and stay dense.
 		const text = index < sure ? known[index]! : textAt(texts, activity, index);
-		if (text.includes(needle) && (!include || include(activity, index))) out.push(index);
+		if (text.includes(needle) && (!include || include(activity, index))) matches.push(index);
 	};
 
 	if (within) {
-		if (!include && sure === activities.length) {
-			for (const index of within) if (index < sure && known[index]!.includes(needle)) out.push(index);
-		} else for (const index of within) test(index);
-	} else {
-		// The common case, texts all checked and no filter, reads one array in order and nothing else.
-		let index = 0;
-		if (!include) for (; index < sure; index++) if (known[index]!.includes(needle)) out.push(index);
-		for (; index < activities.length; index++) test(index);
-		markSure(texts, model);
+		while (scan.withinNext < scan.withinCount) {
+			const end = Math.min(scan.withinCount, scan.withinNext + scanStride);
+			for (let at = scan.withinNext; at < end; at++) test(within[at]!);
+			scan.tested += end - scan.withinNext;
+			scan.withinNext = end;
+			if (scan.withinNext < scan.withinCount && stop()) return false;
+		}
 	}
 
-	return out;
+	const fromStart = !within && scan.next === 0;
+	while (scan.next < activities.length) {
+		let index = scan.next;
+		const end = Math.min(activities.length, index + scanStride);
+		// The common case, texts all checked and no filter, reads one array in order and nothing else.
+		if (!include) for (const until = Math.min(end, sure); index < until; index++) if (known[index]!.includes(needle)) matches.push(index);
+		for (; index < end; index++) test(index);
+		scan.tested += end - scan.next;
+		scan.next = end;
+		if (scan.next < activities.length && stop()) return false;
+	}
+
+	// A scan of every activity in one revision checked every text it kept.
+	if (fromStart && scan.rev === model.rev) markSure(texts, model);
+	scan.done = true;
+	return true;
+}
+
+/** Indices (into `model.activities`, ascending, i.e. arrival order) of the activities whose text holds `query`, ignoring case. */
+export function findMatches(model: Model, query: string, options: FindOptions = {}): number[] {
+	const {include, within} = options;
+	const scan = startScan(model, query, {...(include ? {include} : {}), ...(within ? {within: {matches: within, end: model.activities.length}} : {})});
+	continueScan(model, scan);
+	return scan.matches;
 }
 
 /**
@@ -272,4 +395,23 @@ export function stepMatch(matches: readonly number[], current: number | undefine
 	if (direction === 1) return matches[low] ?? matches[0];
 	const before = matches[low - 1] === current ? low - 2 : low - 1;
 	return before >= 0 ? matches[before] : matches[matches.length - 1];
+}
+
+/**
+ * The match `n` (+1) or `N` (-1) jumps to from `current`, as `stepMatch`, for a scan that may not be done:
+ * `'wait'` when the scan has not yet got far enough to know it. Known early when it is ahead of `current`
+ * among the matches found so far (they are the first ones, and every activity below `scanCovered` is decided);
+ * a jump that wraps round, or `N` past where the scan has got to, waits for the end.
+ */
+export function stepKnown(scan: MatchScan, current: number | undefined, direction: 1 | -1): number | undefined | 'wait' {
+	const {matches} = scan;
+	if (scan.done) return stepMatch(matches, current, direction);
+	if (direction === 1) {
+		const target = stepMatch(matches, current, 1);
+		return target !== undefined && (current === undefined || target > current) ? target : 'wait';
+	}
+
+	if (current === undefined || scanCovered(scan) < current) return 'wait';
+	const target = stepMatch(matches, current, -1);
+	return target !== undefined && target < current ? target : 'wait';
 }

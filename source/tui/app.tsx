@@ -21,6 +21,7 @@ import {TreeView} from './tree-view.js';
 import {initialUiState, type UiAction, type UiState} from './ui-state.js';
 import {UiStore} from './ui-store.js';
 import {useTerminalSize} from './use-terminal-size.js';
+import {useSearchAhead} from './use-search.js';
 
 /** The interactive viewer. Holds only the UI state; the model lives outside React and is read per frame. */
 export function App({env, initialUi = initialUiState, filter, onHistory}: {env: ViewEnv; initialUi?: UiState; filter?: Filter; onHistory?: (history: UiState['history']) => void}) {
@@ -49,6 +50,8 @@ export function App({env, initialUi = initialUiState, filter, onHistory}: {env: 
 
 function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; getUi: () => UiState; env: ViewEnv}) {
 	useModelVersion();
+	// The screen is drawn for every model the view is given, so it is where each one's texts start being made ahead.
+	useSearchAhead();
 	const ui = useUiState();
 	const {columns, rows} = useTerminalSize();
 	// Ink clears the whole screen on every frame once output reaches the last row: stay one short of it.

@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest';
 import {keys, renderApp, waitForFrame} from '../../test/helpers/app.js';
 import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers/load.js';
-import {emptyFilter} from '../query/filter.js';
-import {findMatches} from '../query/search.js';
+import {emptyFilter, filterMatches, parseFilter, type Filter} from '../query/filter.js';
+import {findMatches, stepMatch} from '../query/search.js';
 import type {Model} from '../model/state.js';
-import {prepareSearchAhead, searchPrepared, sharedMatches, type Scheduler} from './find.js';
+import {cancelJump, jumpWhenFound, prepareSearchAhead, searchFor, searchPrepared, searchVersion, sharedMatches, subscribeSearch, type Scheduler} from './find.js';
 
 function selected(frame: string): string | undefined {
 	return frame.split('\n').find(line => line.startsWith('›'));
@@ -254,5 +254,145 @@ describe('searchable texts made ahead on idle time', () => {
 			{model},
 		);
 		expect(sharedMatches(model, 'npm test', emptyFilter)).toEqual([...found, 300]);
+	});
+});
+
+function filterOf(text: string): Filter {
+	const parsed = parseFilter(text);
+	if (!parsed.ok) throw new Error(parsed.error);
+	return parsed.filter;
+}
+
+/** More exec calls reduced into `model`, numbered on from `from`; every other one changes an earlier call's result. */
+function growExecLog(model: Model, from: number, count: number): void {
+	const lines: string[] = [];
+	for (let i = from; i < from + count; i++) {
+		lines.push(
+			perstackLine('callTools', {
+				stepNumber: i + 1,
+				newMessage: {contents: []},
+				toolCalls: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'exec', args: {command: i % 2 === 0 ? `npm test -- late-${i}` : `ls late-${i}`}}],
+			}),
+		);
+		if (i % 2 === 0) {
+			const earlier = i - from;
+			lines.push(
+				perstackLine('resolveToolResults', {
+					toolResults: [{id: `c${earlier}`, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', id: `t${i}`, text: `npm test passed for shard-${earlier}`}]}],
+				}),
+			);
+		}
+	}
+
+	modelFromText(lines.join('\n'), {model});
+}
+
+describe('a search in idle slices', () => {
+	const queries = ['npm test', 'shard-3', 'LS DIR-1', 'exec', 'nothing-like-this'];
+
+	it('the key searches a first slice and answers; the rest goes on in slices, telling the views, to what a search in one go finds', () => {
+		const fresh = execLog(6000);
+		const model = execLog(6000);
+		const scheduler = manualScheduler();
+		let told = 0;
+		const unsubscribe = subscribeSearch(() => told++);
+		for (const query of queries) {
+			const before = searchVersion();
+			const scan = searchFor(model, query, emptyFilter, scheduler);
+			expect(scan.done, query).toBe(false);
+			expect(scan.tested).toBeLessThan(6000);
+			expect(scheduler.pending).toHaveLength(1);
+			expect(scheduler.runAll()).toBeGreaterThan(1);
+			expect(scan.done).toBe(true);
+			expect(scan.matches, query).toEqual(findMatches(fresh, query));
+			expect(searchVersion()).toBeGreaterThan(before);
+		}
+
+		unsubscribe();
+		expect(told).toBeGreaterThanOrEqual(queries.length);
+	});
+
+	it('a newer key takes the slices over, narrowing within what the older one had found; the older one, asked again, goes on from where it was', () => {
+		const fresh = execLog(6000);
+		const model = execLog(6000);
+		const scheduler = manualScheduler();
+		const npm = searchFor(model, 'npm', emptyFilter, scheduler);
+		scheduler.runOne();
+		expect(npm.done).toBe(false);
+		const npmTest = searchFor(model, 'npm test', emptyFilter, scheduler);
+		// One search is worked on at a time: the older one's slice was taken off.
+		expect(scheduler.pending).toHaveLength(1);
+		scheduler.runAll();
+		expect(npm.done).toBe(false);
+		expect(npmTest.matches).toEqual(findMatches(fresh, 'npm test'));
+		expect(npmTest.tested).toBeLessThan(6000);
+		expect(searchFor(model, 'npm', emptyFilter, scheduler)).toBe(npm);
+		scheduler.runAll();
+		expect(npm.matches).toEqual(findMatches(fresh, 'npm'));
+	});
+
+	it('started while the texts are made ahead and while the model grows, finds what a search in one go finds on the final model', () => {
+		for (const filter of [emptyFilter, filterOf('-shard-9')]) {
+			const model = execLog(4000);
+			const scheduler = manualScheduler();
+			prepareSearchAhead(model, () => false, scheduler);
+			scheduler.runOne();
+			const scan = searchFor(model, 'npm test', filter, scheduler);
+			scheduler.runOne();
+			expect(scan.done).toBe(false);
+			growExecLog(model, 4000, 600);
+			// The views draw the grown model and ask again: a new search for its revision.
+			const again = searchFor(model, 'npm test', filter, scheduler);
+			expect(again).not.toBe(scan);
+			prepareSearchAhead(model, () => false, scheduler);
+			scheduler.runAll();
+			expect(again.done).toBe(true);
+			const final = execLog(4000);
+			growExecLog(final, 4000, 600);
+			const shown = filterMatches(final, filter).shown;
+			expect(again.matches).toEqual(findMatches(final, 'npm test', {include: (_activity, index) => shown[index] === 1}));
+			expect(sharedMatches(model, 'npm test', filter)).toBe(again.matches);
+		}
+	});
+
+	it('n / N and the jump while typing wait for the search to reach their match, then land where a search in one go says', () => {
+		const fresh = execLog(6000);
+		const all = findMatches(fresh, 'shard-5');
+		const model = execLog(6000);
+		const scheduler = manualScheduler();
+		const scan = searchFor(model, 'shard-5', emptyFilter, scheduler);
+		expect(scan.done).toBe(false);
+		const landed: number[] = [];
+		let none = 0;
+		// From past the first slice: not known yet.
+		const from = 5000;
+		expect(jumpWhenFound(model, 'shard-5', emptyFilter, from, 1, index => landed.push(index), () => none++, scheduler)).toBe(true);
+		expect(landed).toEqual([]);
+		scheduler.runAll();
+		expect(landed).toEqual([stepMatch(all, from, 1)]);
+		// Done now: at once, wrapping round.
+		expect(jumpWhenFound(model, 'shard-5', emptyFilter, all[0], -1, index => landed.push(index), () => none++, scheduler)).toBe(false);
+		expect(landed.at(-1)).toBe(all.at(-1));
+		// No match: said once the search is done, not before.
+		expect(jumpWhenFound(model, 'nothing-like-this', emptyFilter, 0, 1, index => landed.push(index), () => none++, scheduler)).toBe(true);
+		expect(none).toBe(0);
+		scheduler.runAll();
+		expect(none).toBe(1);
+		expect(landed).toHaveLength(2);
+	});
+
+	it('a jump still waiting is dropped when the person moves meanwhile (cancelJump), and a newer jump replaces it', () => {
+		const model = execLog(6000);
+		const scheduler = manualScheduler();
+		const landed: string[] = [];
+		expect(jumpWhenFound(model, 'shard-5', emptyFilter, 5000, 1, () => landed.push('first'), () => landed.push('none'), scheduler)).toBe(true);
+		cancelJump();
+		scheduler.runAll();
+		expect(landed).toEqual([]);
+		const other = execLog(6000);
+		expect(jumpWhenFound(other, 'shard-5', emptyFilter, 5000, 1, () => landed.push('older'), () => landed.push('none'), scheduler)).toBe(true);
+		expect(jumpWhenFound(other, 'shard-5', emptyFilter, 5500, 1, () => landed.push('newer'), () => landed.push('none'), scheduler)).toBe(true);
+		scheduler.runAll();
+		expect(landed).toEqual(['newer']);
 	});
 });

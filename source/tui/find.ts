@@ -1,61 +1,22 @@
 import {filterMatches, isEmptyFilter, type Filter} from '../query/filter.js';
-import {findMatches, narrows, prepareTexts} from '../query/search.js';
+import {continueScan, keptTextChars, narrows, prepareTexts, scanCovered, startScan, stepKnown, textsFull, type MatchScan, type ScanStart} from '../query/search.js';
 import type {Model} from '../model/state.js';
 import {paneKey, activityKey} from './rows.js';
 import type {UiAction} from './ui-state.js';
-
-/** Queries kept per model revision and filter: typing and deleting back finds the earlier ones again. */
-const keptQueries = 8;
-
-/**
- * Search matches for each model, shared by every view that asks (the tree, the prompt, the footer), kept for
- * the last few queries of one model revision and filter. A query that holds an earlier one (`tes` → `test`)
- * is searched among that one's matches only: a keystroke of an incremental search over a million activities
- * then looks at the few that still match, not at all of them again.
- */
-const searches = new WeakMap<Model['activities'], {rev: number; filter: Filter; found: Map<string, number[]>}>();
-
-export function sharedMatches(model: Model, query: string, filter: Filter): number[] {
-	if (query === '') return [];
-	let known = searches.get(model.activities);
-	if (!known || known.rev !== model.rev || known.filter !== filter) {
-		known = {rev: model.rev, filter, found: new Map()};
-		searches.set(model.activities, known);
-	}
-
-	const cached = known.found.get(query);
-	if (cached) return cached;
-	let within: readonly number[] | undefined;
-	for (const [earlier, found] of known.found) if (narrows(earlier, query) && (within === undefined || found.length < within.length)) within = found;
-	const shown = isEmptyFilter(filter) ? undefined : filterMatches(model, filter).shown;
-	const found = findMatches(model, query, {...(shown ? {include: (_activity, index) => shown[index] === 1} : {}), ...(within ? {within} : {})});
-	known.found.set(query, found);
-	if (known.found.size > keptQueries) known.found.delete(known.found.keys().next().value!);
-	return found;
-}
-
-/** How long one slice of making search texts ahead may hold the thread: a key pressed meanwhile waits for it. */
-const prepareSliceMs = 8;
-/**
- * Texts are made ahead only up to this many characters (about as many bytes): a log of half a million tool
- * results would otherwise hold a folded copy of every result, searched or not. Past it, the first search
- * makes the rest, as it did before texts were made ahead.
- */
-export const prepareAheadChars = 48 * 1024 * 1024;
-/** While `busy` (a file read on this thread), how long to wait before asking again. */
-const busyRetryMs = 250;
 
 export type Scheduler = {
 	/** Runs `step` after the keys and frames already waiting. */
 	soon: (step: () => void) => () => void;
 	later: (step: () => void, ms: number) => () => void;
 	now: () => number;
+	/** How many activities the key itself searches at least (`firstSliceActivities`; tests set fewer to see slices on small logs). */
+	firstSlice?: number;
 };
 
 const timers: Scheduler = {
 	soon(step) {
 		const handle = setImmediate(step);
-		// Never what keeps the process alive: quitting must not wait for texts nobody will search.
+		// Never what keeps the process alive: quitting must not wait for a search or texts nobody will read.
 		handle.unref();
 		return () => {
 			clearImmediate(handle);
@@ -71,6 +32,193 @@ const timers: Scheduler = {
 	now: () => performance.now(),
 };
 
+/** Queries kept per model revision and filter: typing and deleting back finds the earlier ones again. */
+const keptQueries = 8;
+/**
+ * How long one slice of a search (or of making texts ahead) may hold the thread: a key pressed meanwhile
+ * waits for it. The first slice runs on the key itself, so a small log's search is done before its frame.
+ */
+const sliceMs = 8;
+/** The first slice searches at least this many activities, however slow the machine: a small log is searched whole on the key. */
+const firstSliceActivities = 2048;
+/** How often a search still running tells the views: each time redraws the prompt and the footer. */
+const progressEveryMs = 100;
+
+/**
+ * The searches of each model, shared by every view that asks (the tree, the prompt, the footer), kept for the
+ * last few queries of one model revision and filter. A query that holds an earlier one (`tes` → `test`) is
+ * searched among that one's matches only, as far as that one had got: a keystroke of an incremental search
+ * over a million activities then looks at the few that still match, not at all of them again.
+ */
+const searches = new WeakMap<Model['activities'], {rev: number; filter: Filter; scans: Map<string, MatchScan>}>();
+
+function scansFor(model: Model, filter: Filter): Map<string, MatchScan> {
+	let known = searches.get(model.activities);
+	if (!known || known.rev !== model.rev || known.filter !== filter) {
+		known = {rev: model.rev, filter, scans: new Map()};
+		searches.set(model.activities, known);
+	}
+
+	return known.scans;
+}
+
+/** Of the earlier searches this query narrows, the one that leaves the least to search. */
+function narrowedFrom(scans: Map<string, MatchScan>, query: string, total: number): ScanStart['within'] {
+	let best: {matches: readonly number[]; end: number; work: number} | undefined;
+	for (const [earlier, scan] of scans) {
+		if (!narrows(earlier, query)) continue;
+		const end = scan.done ? total : scanCovered(scan);
+		const work = scan.matches.length + (total - end);
+		if (!best || work < best.work) best = {matches: scan.matches, end, work};
+	}
+
+	return best && {matches: best.matches, end: best.end};
+}
+
+/** The search being worked on in slices: the one last asked for. A newer one takes its place. */
+let running: {scan: MatchScan; cancel: () => void} | undefined;
+/** A jump waiting for the search to find its target (`jumpWhenFound`). */
+let pending: {model: Model; query: string; filter: Filter; scan: MatchScan; from: number | undefined; direction: 1 | -1; found: (index: number) => void; none: () => void} | undefined;
+
+const listeners = new Set<() => void>();
+let version = 0;
+
+/** Tells `listener` whenever a search running in slices has found more, or is done. Returns the unsubscribe. */
+export function subscribeSearch(listener: () => void): () => void {
+	listeners.add(listener);
+	return () => {
+		listeners.delete(listener);
+	};
+}
+
+/** Moves whenever `subscribeSearch`'s listeners are told: for `useSyncExternalStore`. */
+export function searchVersion(): number {
+	return version;
+}
+
+function tell(): void {
+	version++;
+	for (const listener of listeners) listener();
+}
+
+/**
+ * The search for `query` in `model`, among the activities `filter` shows: done, or going on in slices of idle
+ * time (the views are told as it finds more, `subscribeSearch`). A new search does its first slice at once,
+ * so the key that started it answers with what it found so far; the search asked for last is the one worked
+ * on, so a newer keystroke leaves the older one where it was (kept, for deleting back to it or narrowing).
+ * What it finds when done is exactly what a search in one go finds (`findMatches`).
+ */
+export function searchFor(model: Model, query: string, filter: Filter, scheduler: Scheduler = timers): MatchScan {
+	const scans = scansFor(model, filter);
+	let scan = scans.get(query);
+	if (!scan) {
+		const shown = isEmptyFilter(filter) ? undefined : filterMatches(model, filter).shown;
+		const within = narrowedFrom(scans, query, model.activities.length);
+		scan = startScan(model, query, {...(shown ? {include: (_activity, index) => shown[index] === 1} : {}), ...(within ? {within} : {})});
+		scans.set(query, scan);
+		if (scans.size > keptQueries) scans.delete(scans.keys().next().value!);
+		const until = scheduler.now() + sliceMs;
+		continueScan(model, scan, () => scheduler.now() >= until && scan!.tested >= (scheduler.firstSlice ?? firstSliceActivities));
+	}
+
+	// A jump waiting on an earlier revision's search for the same query waits on this one now.
+	if (pending && pending.scan !== scan && pending.query === query && pending.filter === filter && pending.model.activities === model.activities) {
+		pending = {...pending, model, scan};
+		settleJump();
+	}
+
+	if (!scan.done) run(model, scan, scheduler);
+	return scan;
+}
+
+function run(model: Model, scan: MatchScan, scheduler: Scheduler): void {
+	if (running?.scan === scan) return;
+	running?.cancel();
+	let cancelTimer: () => void = () => undefined;
+	let told = scheduler.now();
+	const job = {
+		scan,
+		cancel() {
+			cancelTimer();
+			if (running === job) running = undefined;
+		},
+	};
+	const step = () => {
+		const until = scheduler.now() + sliceMs;
+		const done = continueScan(model, scan, () => scheduler.now() >= until);
+		if (pending?.scan === scan) settleJump();
+		if (done) {
+			job.cancel();
+			tell();
+			return;
+		}
+
+		if (scheduler.now() - told >= progressEveryMs) {
+			told = scheduler.now();
+			tell();
+		}
+
+		cancelTimer = scheduler.soon(step);
+	};
+
+	running = job;
+	cancelTimer = scheduler.soon(step);
+}
+
+/** Search matches in one go (tests, and anything that needs them all now): `searchFor` worked to its end. */
+export function sharedMatches(model: Model, query: string, filter: Filter): number[] {
+	if (query === '') return [];
+	const scan = searchFor(model, query, filter);
+	if (!scan.done) {
+		continueScan(model, scan);
+		if (running?.scan === scan) running.cancel();
+		if (pending?.scan === scan) settleJump();
+	}
+
+	return scan.matches;
+}
+
+/**
+ * Jumps to the match `n` (+1) or `N` (-1) gives from `from` as soon as the search knows it (`stepKnown`): at
+ * once when it is among the matches found so far, else when the search gets there. `none` when it is done and
+ * there is no match. A newer jump takes the place of one still waiting. Returns whether it is waiting.
+ */
+export function jumpWhenFound(
+	model: Model,
+	query: string,
+	filter: Filter,
+	from: number | undefined,
+	direction: 1 | -1,
+	found: (index: number) => void,
+	none: () => void,
+	scheduler: Scheduler = timers,
+): boolean {
+	const scan = searchFor(model, query, filter, scheduler);
+	pending = {model, query, filter, scan, from, direction, found, none};
+	settleJump();
+	return pending !== undefined;
+}
+
+/** Forgets a jump still waiting (the prompt was closed, or the query cleared). */
+export function cancelJump(): void {
+	pending = undefined;
+}
+
+function settleJump(): void {
+	if (!pending) return;
+	const target = stepKnown(pending.scan, pending.from, pending.direction);
+	if (target === 'wait') return;
+	const {found, none} = pending;
+	pending = undefined;
+	if (target === undefined) none();
+	else found(target);
+}
+
+/** While `busy` (a file read on this thread), how long to wait before asking again. */
+const busyRetryMs = 250;
+/** Texts are made ahead as far as they are kept (`keptTextChars`). */
+export const prepareAheadChars = keptTextChars;
+
 /** The one model whose texts are being made ahead; a newer model (or revision) takes its place. */
 let preparing: {model: Model; rev: number; cancel: () => void; done: boolean} | undefined;
 
@@ -79,8 +227,8 @@ let preparing: {model: Model; rev: number; cancel: () => void; done: boolean} | 
  * a search after a load reads texts instead of making them all. Slices yield to keys (each is a separate
  * turn of the event loop) and wait while `busy` says the thread is reading a file. Calling it again for the
  * same model revision does nothing; a new model or revision starts over (texts already made are kept by
- * activity, so starting over skips them cheaply), and it stops at `budget` characters of text. Returns when
- * the first slice is scheduled.
+ * activity, so starting over skips them cheaply), and it stops at `budget` characters of text or where no
+ * more texts are kept. Returns when the first slice is scheduled.
  */
 export function prepareSearchAhead(model: Model, busy: () => boolean = () => false, scheduler: Scheduler = timers, budget = prepareAheadChars): void {
 	if (preparing && preparing.model === model && preparing.rev === model.rev) return;
@@ -104,14 +252,14 @@ export function prepareSearchAhead(model: Model, busy: () => boolean = () => fal
 			return;
 		}
 
-		const until = scheduler.now() + prepareSliceMs;
+		const until = scheduler.now() + sliceMs;
 		let sliceChars = 0;
 		next = prepareTexts(model, next, chars => {
 			sliceChars = chars;
 			return scheduler.now() >= until || made + chars >= budget;
 		});
 		made += sliceChars;
-		if (next < model.activities.length && made < budget) cancelTimer = scheduler.soon(step);
+		if (next < model.activities.length && made < budget && !textsFull(model)) cancelTimer = scheduler.soon(step);
 		else job.done = true;
 	};
 
@@ -122,11 +270,6 @@ export function prepareSearchAhead(model: Model, busy: () => boolean = () => fal
 /** Whether making texts ahead for this model revision is over: all made, or the budget reached (for tests). */
 export function searchPrepared(model: Model): boolean {
 	return preparing !== undefined && preparing.model === model && preparing.rev === model.rev && preparing.done;
-}
-
-/** Search matches, recomputed only when the model, the query or the filter changes. */
-export function createMatchCache(): (model: Model, query: string, filter: Filter) => number[] {
-	return sharedMatches;
 }
 
 /** Hidden-activity count for the header, recomputed only when the model or the filter changes. */

@@ -1,13 +1,14 @@
 import {Text} from 'ink';
-import React, {useEffect, useRef} from 'react';
+import React from 'react';
 import {describeFilter, isEmptyFilter} from '../query/filter.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {formatCount} from '../present/format.js';
 import type {Model} from '../model/state.js';
 import type {UiState} from './ui-state.js';
 import {useUiState, useViewEnv} from './contexts.js';
-import {isLoading} from '../input/source-state.js';
-import {createMatchCache, prepareSearchAhead} from './find.js';
+import {searchFor} from './find.js';
+import {searchStatus} from './search-status.js';
+import {useSearchProgress} from './use-search.js';
 import {Line} from './line.js';
 
 /** The inspector's own keys: the tree's mean nothing while it is open. */
@@ -39,14 +40,8 @@ function cutNote(model: Model): string {
 /** Follow state, the active search and filter, a note for the person, and the main keys. */
 export function Footer({width}: {width: number}) {
 	const ui = useUiState();
-	const {model, sources} = useViewEnv();
-	const matchesFor = useRef(createMatchCache()).current;
-	// The footer is drawn whenever the tree is, so it is where the searchable texts start being made ahead,
-	// once the file is read (not on unmount: the prompt that replaces it is what will search them).
-	const {rev} = model;
-	useEffect(() => {
-		prepareSearchAhead(model, () => sources.some(isLoading));
-	}, [model, rev, sources]);
+	const {model} = useViewEnv();
+	useSearchProgress();
 	const narrow = width < 70;
 	if (ui.overlay.kind === 'inspector') {
 		return (
@@ -57,15 +52,13 @@ export function Footer({width}: {width: number}) {
 		);
 	}
 
-	const found = ui.search.query === '' ? [] : matchesFor(model, ui.search.query, ui.filter);
-	const position = ui.search.current === undefined ? 0 : found.indexOf(ui.search.current) + 1;
 	return (
 		<Line width={width} color="gray">
 			{ui.follow ? <Text color="green">● follow</Text> : <Text>○ paused (G)</Text>}
 			{ui.search.query === '' ? null : (
 				<Text color="yellow">
 					{'  /'}
-					{sanitizeLine(ui.search.query)} {position}/{found.length}
+					{sanitizeLine(ui.search.query)} {searchStatus(model, searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
 				</Text>
 			)}
 			{isEmptyFilter(ui.filter) ? null : <Text color="magenta">  filter: {describeFilter(ui.filter)}</Text>}

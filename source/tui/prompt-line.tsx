@@ -1,11 +1,12 @@
 import {Text, type Key} from 'ink';
-import React, {useRef} from 'react';
+import React from 'react';
 import {parseFilter} from '../query/filter.js';
-import {stepMatch} from '../query/search.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
 import {Line as FittedLine} from './line.js';
-import {createMatchCache, revealActivity} from './find.js';
+import {cancelJump, jumpWhenFound, searchFor, revealActivity} from './find.js';
+import {searchStatus} from './search-status.js';
+import {useSearchProgress} from './use-search.js';
 import {useTextCapture} from './keypress.js';
 import {browse, editLine, splitAtCursor, type Line, type LineEdit, type Recall} from './line-editor.js';
 
@@ -16,13 +17,13 @@ import {browse, editLine, splitAtCursor, type Line, type LineEdit, type Recall} 
 export function usePromptKeys(anchor: {current: number | undefined}): void {
 	const {model} = useViewEnv();
 	const store = useUiStore();
-	const matchesFor = useRef(createMatchCache()).current;
 	useTextCapture((input, key) => {
 		const current = store.getState();
 		const open = current.prompt;
 		if (!open) return;
 		const {dispatch} = store;
 		if (key.escape || (key.ctrl && input === 'c')) {
+			cancelJump();
 			if (open.kind === 'search') dispatch({type: 'setSearch', query: '', current: undefined});
 			dispatch({type: 'closePrompt'});
 			return;
@@ -60,13 +61,27 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 		dispatch({type: 'editPrompt', text: line.text, cursor: line.cursor, selected: line.selected, error: undefined, recall: next.recall});
 		if (open.kind !== 'search' || line.text === open.text) return;
 		dispatch({type: 'setSearch', query: line.text});
-		const found = matchesFor(model, line.text, current.filter);
-		// Incremental: the first match at or after where the selection was when the search began.
-		const target = stepMatch(found, anchor.current === undefined ? undefined : anchor.current - 0.5, 1);
-		if (target !== undefined) {
-			dispatch({type: 'setSearch', query: line.text, current: target});
-			revealActivity(model, target, dispatch);
+		if (line.text === '') {
+			cancelJump();
+			return;
 		}
+
+		// Incremental: the first match at or after where the selection was when the search began, now if the
+		// search's first slice found it, else when the search gets there (a newer key takes its place).
+		const from = anchor.current === undefined ? undefined : anchor.current - 0.5;
+		jumpWhenFound(
+			model,
+			line.text,
+			current.filter,
+			from,
+			1,
+			target => {
+				if (store.getState().search.query !== line.text) return;
+				dispatch({type: 'setSearch', query: line.text, current: target});
+				revealActivity(model, target, dispatch);
+			},
+			() => undefined,
+		);
 	}, () => store.getState().prompt !== undefined);
 }
 
@@ -110,18 +125,16 @@ export function lineEditFor(input: string, key: Key, line: Line): LineEdit | und
 export function PromptLine({width}: {width: number}) {
 	const {model} = useViewEnv();
 	useModelVersion();
+	useSearchProgress();
 	const ui = useUiState();
-	const matchesFor = useRef(createMatchCache()).current;
 	const {prompt} = ui;
 	if (!prompt) return null;
-	const found = prompt.kind === 'search' ? matchesFor(model, prompt.text, ui.filter) : [];
-	const position = ui.search.current === undefined ? 0 : found.indexOf(ui.search.current) + 1;
 	return (
 		<FittedLine width={width}>
 			<Text color="cyan">{prompt.kind === 'search' ? '/' : ':'}</Text>
 			<PromptText line={prompt} />
 			{prompt.kind === 'search' ? (
-				<Text color="gray">{prompt.text === '' ? '  type to search · enter keep · esc clear' : `  ${position}/${found.length} matches`}</Text>
+				<Text color="gray">{prompt.text === '' ? '  type to search · enter keep · esc clear' : `  ${searchStatus(model, searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`}</Text>
 			) : prompt.error ? (
 				<Text color="red">  {sanitizeLine(prompt.error)}</Text>
 			) : (

@@ -7,8 +7,7 @@ import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js
 import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
-import {stepMatch} from '../query/search.js';
-import {createMatchCache, revealActivity} from './find.js';
+import {cancelJump, jumpWhenFound, revealActivity} from './find.js';
 import {createRowsCache, isSelectableRow, jobKey, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
 import {JobRow} from './job-row.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
@@ -32,7 +31,6 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	const top = useRef(0);
 	top.current = scrollTop(top.current, selected, rows.length, height, ui.follow);
 
-	const matchesFor = useRef(createMatchCache()).current;
 	const numbersFor = useRef(createJobNumbers()).current;
 
 	useCommands(priorities.tree, command => {
@@ -41,23 +39,39 @@ export function TreeView({height, width}: {height: number; width: number}) {
 		const currentRows = rowsFor(model, current, width);
 		const selectedIndex = selectedRowIndex(currentRows, current);
 		if (command === 'search.next' || command === 'search.previous') {
-			const found = matchesFor(model, current.search.query, current.filter);
 			const row = currentRows.at(selectedIndex);
 			const from = row?.kind === 'activity' ? row.index : current.search.current;
-			const target = stepMatch(found, from, command === 'search.next' ? 1 : -1);
-			if (current.search.query === '') uiStore.dispatch({type: 'setMessage', message: 'no search: press / to search'});
-			else if (target === undefined) uiStore.dispatch({type: 'setMessage', message: 'no matches'});
-			else {
-				uiStore.dispatch({type: 'setSearch', query: current.search.query, current: target});
-				revealActivity(model, target, uiStore.dispatch);
+			const {query} = current.search;
+			if (query === '') {
+				uiStore.dispatch({type: 'setMessage', message: 'no search: press / to search'});
+				return true;
 			}
 
+			// At once when the search has found it; while a search of a large log runs, when it gets there.
+			jumpWhenFound(
+				model,
+				query,
+				current.filter,
+				from,
+				command === 'search.next' ? 1 : -1,
+				target => {
+					if (uiStore.getState().search.query !== query) return;
+					uiStore.dispatch({type: 'setSearch', query, current: target});
+					revealActivity(model, target, uiStore.dispatch);
+				},
+				() => {
+					uiStore.dispatch({type: 'setMessage', message: 'no matches'});
+				},
+			);
 			return true;
 		}
 
 		// Space toggles like enter, except during a replay (the replay takes it first).
 		const mapped = command === 'replay.pause' ? 'item.activate' : command;
-		return navigate(mapped, {model, rows: currentRows, selected: selectedIndex, height, ui: current, dispatch: uiStore.dispatch});
+		const handled = navigate(mapped, {model, rows: currentRows, selected: selectedIndex, height, ui: current, dispatch: uiStore.dispatch});
+		// The person's own move wins over a jump still waiting for a running search to reach its match.
+		if (handled) cancelJump();
+		return handled;
 	});
 
 	if (rows.length === 0) {
