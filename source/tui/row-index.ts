@@ -1,4 +1,4 @@
-import {describeFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
+import {describeFilter, emptyFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
 import type {Job, Model, Pane, Run} from '../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../query/tree.js';
 import {lastRun, paneIsLive, tailRows} from './row-tail.js';
@@ -47,6 +47,8 @@ class PaneNode {
 	actPosition: Map<number, number> | undefined;
 	/** For a root pane under a job row: its job, whose fold hides it. */
 	jobId: string | undefined;
+	/** An activity it shows delegated to child panes: its children may then sit among its activities. */
+	delegates = false;
 
 	constructor(
 		readonly pane: Pane,
@@ -61,6 +63,10 @@ class PaneNode {
 		readonly parent: PaneNode | undefined,
 		/** Position among the parent's children, or among the top entries for a root. */
 		readonly slot: number,
+		/** Position in its layout's `order`. */
+		readonly no: number,
+		/** The pane's last run, as looked up when it was placed. */
+		readonly last: Run | undefined,
 	) {}
 
 	addChild(child: PaneNode, after: number): void {
@@ -232,15 +238,23 @@ type PaneTask = {pane: Pane; run: Run | undefined; depth: number; orphan: boolea
 
 /**
  * The layout of the tree for one model revision, filter and width: which rows each pane shows when open.
- * Folds are applied on top (`applyFolds`) without working the layout out again.
+ * Folds are applied on top (`applyFolds`) without working the layout out again. A filtered layout is cut
+ * from the unfiltered one of the same revision (`base`), which has already found every pane's place.
  */
 export class RowLayout {
 	readonly top: TopEntry[] = [];
 	readonly topTail: Row[] = [];
 	/** Panes in the order they are shown, each before its children. */
 	readonly order: PaneNode[] = [];
-	readonly byPane = new Map<string, PaneNode>();
 	readonly topSlotOfJob = new Map<string, number>();
+	/** The unfiltered layout's panes by id; a filtered layout finds its own through `#fromBase`. */
+	readonly #byPane = new Map<string, PaneNode>();
+	/** For a filtered layout: the unfiltered one, and by its node's `no`, this layout's node of that pane. */
+	readonly #base: RowLayout | undefined;
+	#fromBase: Array<PaneNode | undefined> = [];
+	/** For an unfiltered layout: by activity index, the `no` of the pane showing it (-1: none); by `no`, the parent's. */
+	#nodeOfActivity: Int32Array | undefined;
+	readonly #parentNo: number[] = [];
 	/** The jobs folded to their row, for the current folds. */
 	readonly #foldedJobs = new Set<string>();
 	#foldsOf: Folds | undefined;
@@ -254,35 +268,165 @@ export class RowLayout {
 		readonly rev: number,
 		readonly filter: Filter,
 		readonly width: number,
-		/** The panes a filter shows (`panesWithMatches`); undefined without a filter. */
-		readonly shownPanes: ReadonlySet<string> | undefined,
+		/** With a filter: the unfiltered layout of this model revision, at any width (made here when missing). */
+		base?: RowLayout,
 	) {
+		if (isEmptyFilter(filter)) {
+			this.#base = undefined;
+			this.#layOut();
+			return;
+		}
+
+		this.#base = base?.model === model && base.rev === rev && isEmptyFilter(base.filter) ? base : new RowLayout(model, rev, emptyFilter, width);
+		this.#narrow(this.#base);
+	}
+
+	/** For a filtered layout, the unfiltered one it was cut from. */
+	get base(): RowLayout | undefined {
+		return this.#base;
+	}
+
+	#layOut(): void {
+		const {model} = this;
 		const showJobs = model.jobs.size > 1;
 		for (const job of model.jobs.values()) {
 			if (job.runIds.length === 0) continue;
-			const roots = rootPanesOf(model, job).filter(root => shownPanes === undefined || shownPanes.has(root.pane.paneId));
-			if (shownPanes !== undefined && roots.length === 0) continue;
 			if (showJobs) {
 				this.topSlotOfJob.set(job.jobId, this.top.length);
 				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId, collapsed: false});
 			}
 
 			const first = this.top.length;
-			for (const {pane, run} of roots) this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0}, shownPanes);
-			if (!showJobs) continue;
-			for (let slot = first; slot < this.top.length; slot++) {
-				const entry = this.top[slot];
-				if (entry instanceof PaneNode) entry.jobId = job.jobId;
+			for (const {pane, run} of rootPanesOf(model, job)) this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
+			if (showJobs) this.#markJob(job.jobId, first);
+		}
+	}
+
+	/** The root panes from top slot `first` on belong to this job, whose fold hides them. */
+	#markJob(jobId: string, first: number): void {
+		for (let slot = first; slot < this.top.length; slot++) {
+			const entry = this.top[slot];
+			if (entry instanceof PaneNode) entry.jobId = jobId;
+		}
+	}
+
+	/**
+	 * The filtered layout from the unfiltered one: which panes hold a match (their own activities, then up
+	 * the unfiltered tree), then those panes copied in the same places with the activities the filter shows.
+	 * Arrays by node number instead of lookups by run id: the lookups were most of a filter's Enter.
+	 */
+	#narrow(base: RowLayout): void {
+		const {model} = this;
+		const {shown} = filterMatches(model, this.filter);
+		const nodes = base.order;
+		// Which panes show a match, and how many of their activities, from the activities in order: arrays
+		// read in order, where asking each pane for its activities reads objects all over the heap.
+		const hits = new Uint8Array(nodes.length);
+		const shownActs = new Int32Array(nodes.length);
+		const nodeOfActivity = base.#nodeOfActivity;
+		if (nodeOfActivity) {
+			const end = Math.min(shown.length, nodeOfActivity.length);
+			for (let index = 0; index < end; index++) {
+				if (shown[index] !== 1) continue;
+				const no = nodeOfActivity[index]!;
+				if (no === -1) continue;
+				hits[no] = 1;
+				shownActs[no] = shownActs[no]! + 1;
 			}
 		}
 
-		if (shownPanes !== undefined && model.panes.size > 0) this.#addFilteredNote(shownPanes);
+		// Children come after their parent in `order`: walking it backwards marks a parent after all its children.
+		const parentNo = base.#parentNo;
+		let shownCount = 0;
+		for (let no = nodes.length - 1; no >= 0; no--) {
+			if (hits[no] !== 1) continue;
+			shownCount++;
+			const parent = parentNo[no]!;
+			if (parent !== -1) hits[parent] = 1;
+		}
+
+		this.#fromBase = Array.from({length: nodes.length});
+		const showJobs = model.jobs.size > 1;
+		for (const job of model.jobs.values()) {
+			if (job.runIds.length === 0) continue;
+			const roots: PaneNode[] = [];
+			for (const {pane} of rootPanesOf(model, job)) {
+				const node = base.#byPane.get(pane.paneId);
+				if (node && hits[node.no] === 1) roots.push(node);
+			}
+
+			if (roots.length === 0) continue;
+			if (showJobs) {
+				this.topSlotOfJob.set(job.jobId, this.top.length);
+				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId, collapsed: false});
+			}
+
+			const first = this.top.length;
+			for (const root of roots) if (this.#fromBase[root.no] === undefined) this.#copyTree(base, root, hits, shown, shownActs);
+			if (showJobs) this.#markJob(job.jobId, first);
+		}
+
+		if (model.panes.size > 0) this.#addFilteredNote(shownCount);
+	}
+
+	/** An unfiltered pane and the panes under it that hold matches, as the filter shows them, depth first. */
+	#copyTree(base: RowLayout, root: PaneNode, hits: Uint8Array, shown: Uint8Array, shownActs: Int32Array): void {
+		// The stack as parallel arrays: a pane can have 200,000 children, each pushed here.
+		const froms: PaneNode[] = [root];
+		const parents: Array<PaneNode | undefined> = [undefined];
+		const afters: number[] = [0];
+		const sameWidth = this.width === base.width;
+		while (froms.length > 0) {
+			const from = froms.pop()!;
+			const parent = parents.pop();
+			const after = afters.pop()!;
+			const all = shownActs[from.no] === from.acts.length;
+			const list = all ? from.acts : from.acts.filter(index => shown[index] === 1);
+			// A subsequence of an ascending list is ascending.
+			const ascending = all || from.actsAscending || isAscending(list);
+			// The tail does not depend on the filter: the unfiltered one is reused at the same width.
+			const tail = sameWidth ? from.tail : tailRows(this.model, from.pane, from.shownDepth, this.width, from.last);
+			const slot = parent ? parent.children.length : this.top.length;
+			const node = new PaneNode(from.pane, from.depth, from.orphan, from.cycle, from.live, list, ascending, tail, parent, slot, this.order.length, from.last);
+			if (parent) parent.addChild(node, after);
+			else this.top.push(node);
+			this.#fromBase[from.no] = node;
+			this.order.push(node);
+			if (from.children.length === 0) continue;
+			// Without a delegation among its activities, a pane's children all come after them, in the order
+			// they started, as in the unfiltered layout.
+			if (!from.delegates) {
+				for (let k = from.children.length - 1; k >= 0; k--) {
+					const child = from.children[k]!;
+					if (hits[child.no] !== 1) continue;
+					froms.push(child);
+					parents.push(node);
+					afters.push(list.length);
+				}
+
+				continue;
+			}
+
+			// A delegation the filter hides places none: the children are placed again among the shown activities.
+			const children: PaneNode[] = [];
+			for (const {pane} of childPanesOf(this.model, from.pane)) {
+				const child = base.#byPane.get(pane.paneId);
+				if (child?.parent === from && hits[child.no] === 1) children.push(child);
+			}
+
+			const placed = placeChildren(this.model, list, children, child => child.pane.paneId);
+			for (let k = placed.length - 1; k >= 0; k--) {
+				froms.push(placed[k]!.child);
+				parents.push(node);
+				afters.push(placed[k]!.after);
+			}
+		}
 	}
 
 	/** Says what the filter left out: the count of hidden panes, or in words that nothing matches. */
-	#addFilteredNote(shownPanes: ReadonlySet<string>): void {
-		const hidden = this.model.panes.size - shownPanes.size;
-		if (shownPanes.size === 0) {
+	#addFilteredNote(shownCount: number): void {
+		const hidden = this.model.panes.size - shownCount;
+		if (shownCount === 0) {
 			// Errors-only alone reads best as a fact about the run; anything else names the filter.
 			const errorsOnly = showsErrorsOnly(this.filter) && filterText(this.filter) === 'errors';
 			this.topTail.push({kind: 'filtered', key: 'f:none', text: errorsOnly ? 'no errors' : `nothing matches ${describeFilter(this.filter)}`, part: 'none'});
@@ -291,81 +435,64 @@ export class RowLayout {
 		if (hidden > 0) this.topTail.push({kind: 'filtered', key: 'f:hidden', text: `${hidden} ${hidden === 1 ? 'pane' : 'panes'} without matches hidden`, part: 'hidden'});
 	}
 
+	/** This layout's node of a pane. */
+	#nodeOf(paneId: string): PaneNode | undefined {
+		if (!this.#base) return this.#byPane.get(paneId);
+		const from = this.#base.#byPane.get(paneId);
+		return from && this.#fromBase[from.no];
+	}
+
 	/**
 	 * A pane and everything under it, depth first, with its own stack of tasks: delegations can nest deeper
 	 * than the call stack goes. Each pane is placed once (a malformed log can make a parent cycle), at the
 	 * first place the walk reaches it.
 	 */
-	#addTree(root: PaneTask, shownPanes: ReadonlySet<string> | undefined): void {
+	#addTree(root: PaneTask): void {
 		const {model} = this;
-		const filtered = shownPanes !== undefined;
-		// Looked up once per tree, not once per pane: a filter can show 100,000 panes.
-		const shown = isEmptyFilter(this.filter) ? undefined : filterMatches(model, this.filter).shown;
+		const nodeOfActivity = this.#activityNodes();
 		const stack: PaneTask[] = [root];
 		while (stack.length > 0) {
 			const task = stack.pop()!;
 			const {pane, depth, parent} = task;
-			if (this.byPane.has(pane.paneId)) continue;
-			const acts = this.#shownActivities(pane, shown);
+			if (this.#byPane.has(pane.paneId)) continue;
+			const acts = this.#presentActivities(pane);
 			const slot = parent ? parent.children.length : this.top.length;
 			// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
 			const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
 			const live = last !== undefined && isLive(shownStatus(last));
-			const node = new PaneNode(pane, depth, task.orphan, task.cycle, live, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot);
+			const node = new PaneNode(pane, depth, task.orphan, task.cycle, live, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot, this.order.length, last);
 			if (parent) parent.addChild(node, task.after);
 			else this.top.push(node);
-			this.byPane.set(pane.paneId, node);
+			this.#byPane.set(pane.paneId, node);
 			this.order.push(node);
+			this.#parentNo.push(parent ? parent.no : -1);
+			for (const index of acts.list) nodeOfActivity[index] = node.no;
 
 			if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
-			const allChildren = childPanesOf(model, pane);
-			// Under a filter, child panes without a match anywhere in them are left out (and counted).
-			const children = filtered ? allChildren.filter(child => shownPanes.has(child.pane.paneId)) : allChildren;
+			const children = childPanesOf(model, pane);
 			if (children.length === 0) continue;
-			const todo: PaneTask[] = [];
-			const child = ({pane: childPane, run}: ChildPane, after: number): PaneTask => ({pane: childPane, run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
-			// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
-			// delegation looks up its own; a run whose children came without a delegation needs none.
-			let childOrder: Map<string, number> | undefined;
-			const placed = new Set<string>();
-			for (const [position, index] of acts.list.entries()) {
-				const activity = model.activities[index];
-				if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
-				// Child panes sit right under the activity that delegated them, in the order they started; a
-				// delegation the filter hides places none (its children come after the activities).
-				childOrder ??= new Map(children.map((childPane, at) => [childPane.pane.paneId, at]));
-				const mine: number[] = [];
-				for (const childRunId of activity.childRunIds) {
-					const at = childOrder.get(childRunId);
-					if (at !== undefined && !placed.has(childRunId)) mine.push(at);
-				}
-
-				mine.sort((a, b) => a - b);
-				for (const at of mine) {
-					const childPane = children[at]!;
-					if (placed.has(childPane.pane.paneId)) continue;
-					placed.add(childPane.pane.paneId);
-					todo.push(child(childPane, position + 1));
-				}
+			const placed = placeChildren(model, acts.list, children, child => child.pane.paneId);
+			node.delegates = placed.delegates;
+			for (let k = placed.length - 1; k >= 0; k--) {
+				const {child, after} = placed[k]!;
+				stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
 			}
-
-			for (const childPane of children) if (placed.size === 0 || !placed.has(childPane.pane.paneId)) todo.push(child(childPane, acts.list.length));
-			for (let i = todo.length - 1; i >= 0; i--) stack.push(todo[i]!);
 		}
 	}
 
-	/** The pane's activities the filter shows; the pane's own list when it shows them all. */
-	#shownActivities(pane: Pane, shown: Uint8Array | undefined): {list: readonly number[]; ascending: boolean} {
+	#activityNodes(): Int32Array {
+		this.#nodeOfActivity ??= new Int32Array(this.model.activities.length).fill(-1);
+		return this.#nodeOfActivity;
+	}
+
+	/** The pane's activities that exist; the pane's own list when all do. */
+	#presentActivities(pane: Pane): {list: readonly number[]; ascending: boolean} {
 		const {model} = this;
-		if (shown === undefined && pane.activityIndices.every(index => model.activities[index] !== undefined)) {
+		if (pane.activityIndices.every(index => model.activities[index] !== undefined)) {
 			return {list: pane.activityIndices, ascending: isAscending(pane.activityIndices)};
 		}
 
-		const list: number[] = [];
-		for (const index of pane.activityIndices) {
-			if (model.activities[index] !== undefined && (shown === undefined || shown[index] === 1)) list.push(index);
-		}
-
+		const list = pane.activityIndices.filter(index => model.activities[index] !== undefined);
 		return {list, ascending: isAscending(list)};
 	}
 
@@ -435,7 +562,7 @@ export class RowLayout {
 
 	/** One pane folded or unfolded: its count, and the counts (and sums) of the panes above it up to a folded one. */
 	#refold(paneId: string, folds: Folds): void {
-		const node = this.byPane.get(paneId);
+		const node = this.#nodeOf(paneId);
 		if (!node) return;
 		const collapsed = foldOf(folds, paneId, node.depth, () => node.live);
 		if (collapsed === node.collapsed) return;
@@ -623,7 +750,7 @@ export class RowLayout {
 		const rest = key.slice(2);
 		switch (kind) {
 			case 'p:': {
-				const node = this.byPane.get(rest);
+				const node = this.#nodeOf(rest);
 				return node && this.#reachable(node) ? this.#start(node) : -1;
 			}
 
@@ -631,7 +758,7 @@ export class RowLayout {
 				const index = this.model.activityIndexById.get(rest);
 				const activity = index === undefined ? undefined : this.model.activities[index];
 				const paneId = activity ? this.model.runs.get(activity.runId)?.paneId : undefined;
-				const node = paneId === undefined ? undefined : this.byPane.get(paneId);
+				const node = paneId === undefined ? undefined : this.#nodeOf(paneId);
 				if (index === undefined || !node || !this.#open(node)) return -1;
 				const position = this.#actPosition(node, index);
 				if (position === -1) return -1;
@@ -668,7 +795,7 @@ export class RowLayout {
 	/** The panes a tail row's key could name: every prefix of it that is a pane id, as ids may hold colons. */
 	*#tailOwners(rest: string): Generator<PaneNode> {
 		for (let at = rest.indexOf(':'); at !== -1; at = rest.indexOf(':', at + 1)) {
-			const node = this.byPane.get(rest.slice(0, at));
+			const node = this.#nodeOf(rest.slice(0, at));
 			if (node) yield node;
 		}
 	}
@@ -757,6 +884,41 @@ function lastAtMost(sums: Int32Array, count: number, value: number): number {
 	}
 
 	return found;
+}
+
+/**
+ * Where a pane's child panes go among its activities `acts`: right under the activity that delegated them, in
+ * the order they started; the rest (and those whose delegation is not shown) after the activities, in the
+ * order they started. `children` are in the order they started. `delegates`: an activity delegated any.
+ */
+function placeChildren<Child>(model: Model, acts: readonly number[], children: readonly Child[], idOf: (child: Child) => string): Array<{child: Child; after: number}> & {delegates: boolean} {
+	const out: Array<{child: Child; after: number}> = [];
+	// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
+	// delegation looks up its own; a run whose children came without a delegation needs none.
+	let childOrder: Map<string, number> | undefined;
+	const placed = new Set<string>();
+	for (const [position, index] of acts.entries()) {
+		const activity = model.activities[index];
+		if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
+		childOrder ??= new Map(children.map((child, at) => [idOf(child), at]));
+		const mine: number[] = [];
+		for (const childRunId of activity.childRunIds) {
+			const at = childOrder.get(childRunId);
+			if (at !== undefined && !placed.has(childRunId)) mine.push(at);
+		}
+
+		mine.sort((a, b) => a - b);
+		for (const at of mine) {
+			const child = children[at]!;
+			const id = idOf(child);
+			if (placed.has(id)) continue;
+			placed.add(id);
+			out.push({child, after: position + 1});
+		}
+	}
+
+	for (const child of children) if (placed.size === 0 || !placed.has(idOf(child))) out.push({child, after: acts.length});
+	return Object.assign(out, {delegates: childOrder !== undefined});
 }
 
 function isAscending(list: readonly number[]): boolean {

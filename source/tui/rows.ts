@@ -1,7 +1,7 @@
 import {isEmptyFilter, type Filter} from '../query/filter.js';
 import type {Model} from '../model/state.js';
 import {isSelectableRow, type Row} from './row-types.js';
-import {panesWithMatches, RowLayout, rowList, type RowList} from './row-index.js';
+import {RowLayout, rowList, type RowList} from './row-index.js';
 import type {UiState} from './ui-state.js';
 
 /*
@@ -15,12 +15,10 @@ export {isPaneCollapsed, panesWithMatches, parentPaneOf, type RowList} from './r
 
 /**
  * Every row, in order: for tests and anything headless that wants the whole tree. The viewer asks a
- * `RowList` for the window it shows instead. `holding`: `panesWithMatches` for this model and filter, when the
- * caller keeps it.
+ * `RowList` for the window it shows instead.
  */
-export function buildRows(model: Model, ui: UiState, width: number, holding?: ReadonlySet<string>): Row[] {
-	const shownPanes = isEmptyFilter(ui.filter) ? undefined : (holding ?? panesWithMatches(model, ui.filter));
-	const list = rowList(new RowLayout(model, model.rev, ui.filter, width, shownPanes), ui);
+export function buildRows(model: Model, ui: UiState, width: number): Row[] {
+	const list = rowList(new RowLayout(model, model.rev, ui.filter, width), ui);
 	return list.slice(0, list.length);
 }
 
@@ -60,10 +58,13 @@ function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
 	const known = (layouts.get(model.activities) ?? []).filter(layout => layout.rev === model.rev);
 	const found = known.find(layout => layout.filter === filter && layout.width === width);
 	if (found) return found;
-	// Which panes hold matches changes only with the log and the filter, not with the width.
-	const holding = isEmptyFilter(filter) ? undefined : (known.find(layout => layout.filter === filter)?.shownPanes ?? panesWithMatches(model, filter));
-	const layout = new RowLayout(model, model.rev, filter, width, holding);
-	layouts.set(model.activities, [layout, ...known].slice(0, keptLayouts));
+	// A filtered layout is cut from the unfiltered one, which is kept beside it (of any width: the places of
+	// the panes do not depend on it).
+	const base = isEmptyFilter(filter) ? undefined : (known.find(layout => isEmptyFilter(layout.filter) && layout.width === width) ?? known.find(layout => isEmptyFilter(layout.filter)));
+	const layout = new RowLayout(model, model.rev, filter, width, base);
+	const made = layout.base;
+	const kept = made ? [layout, made, ...known.filter(other => other !== made)] : [layout, ...known];
+	layouts.set(model.activities, kept.slice(0, keptLayouts));
 	return layout;
 }
 
