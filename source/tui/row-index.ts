@@ -164,38 +164,59 @@ function listsOf(model: Model): {children: Map<string, ChildPane[]>; roots: Map<
 }
 
 function childPanesOf(model: Model, pane: Pane): ChildPane[] {
+	return drain(childPaneSteps(model, pane));
+}
+
+function* childPaneSteps(model: Model, pane: Pane): Generator<void, ChildPane[]> {
 	const {children} = listsOf(model);
 	let found = children.get(pane.paneId);
 	if (!found) {
-		found = findChildPanes(model, pane);
+		found = yield* findChildPanes(model, pane);
 		if (found.length > 0) children.set(pane.paneId, found);
 	}
 
 	return found;
 }
 
-function rootPanesOf(model: Model, job: Job): ChildPane[] {
+function* rootPaneSteps(model: Model, job: Job): Generator<void, ChildPane[]> {
 	const {roots} = listsOf(model);
 	let found = roots.get(job.jobId);
 	if (!found) {
-		found = findRootPanes(model, job);
+		found = yield* findRootPanes(model, job);
 		roots.set(job.jobId, found);
 	}
 
 	return found;
 }
 
+function rootPanesOf(model: Model, job: Job): ChildPane[] {
+	return drain(rootPaneSteps(model, job));
+}
+
+/** Runs steps to their end at once. */
+function drain<T>(steps: Generator<void, T>): T {
+	for (;;) {
+		const step = steps.next();
+		if (step.done) return step.value;
+	}
+}
+
+/** Runs or panes dealt with between two pauses of a layout made in slices (`RowLayout.work`). */
+const stepSize = 1024;
+
 /** Child panes of a pane in the order their runs started, without the shown ones' filter. */
-function findChildPanes(model: Model, pane: Pane): ChildPane[] {
+function* findChildPanes(model: Model, pane: Pane): Generator<void, ChildPane[]> {
 	const out: ChildPane[] = [];
 	// A pane is listed once. One run lists each child run once, and a child run that starts its pane is the
 	// only run of that pane so far: only a pane of several runs (which may list a child twice) or a listed run
 	// that does not start its pane (a resumed one) needs the set; 200,000 children of one run do not.
 	let seen = pane.runIds.length > 1 ? new Set<string>() : undefined;
+	let work = 0;
 	for (const runId of pane.runIds) {
 		const run = model.runs.get(runId);
 		if (!run) continue;
 		for (const childId of run.childRunIds) {
+			if (++work % stepSize === 0) yield;
 			const child = model.runs.get(childId);
 			if (!child || child.paneId === pane.paneId) continue;
 			if (!seen && child.paneId !== childId) seen = new Set(out.map(known => known.pane.paneId));
@@ -214,10 +235,12 @@ function findChildPanes(model: Model, pane: Pane): ChildPane[] {
  * Root panes of a job in the order their runs started, as `rootPanes` (query/tree.ts) finds them, with as few
  * lookups per run as can be: a job can hold 200,000 runs.
  */
-function findRootPanes(model: Model, job: Job): ChildPane[] {
+function* findRootPanes(model: Model, job: Job): Generator<void, ChildPane[]> {
 	const out: ChildPane[] = [];
 	const seen = new Set<string>();
+	let work = 0;
 	for (const runId of job.runIds) {
+		if (++work % stepSize === 0) yield;
 		const run = model.runs.get(runId);
 		if (!run) continue;
 		const first = run.paneId === run.runId ? run : model.runs.get(run.paneId);
@@ -252,6 +275,8 @@ export class RowLayout {
 	/** For a filtered layout: the unfiltered one, and by its node's `no`, this layout's node of that pane. */
 	readonly #base: RowLayout | undefined;
 	#fromBase: Array<PaneNode | undefined> = [];
+	/** What is left to do of making the layout. */
+	#steps: Generator<void, void> | undefined;
 	/** For an unfiltered layout: by activity index, the `no` of the pane showing it (-1: none); by `no`, the parent's. */
 	#nodeOfActivity: Int32Array | undefined;
 	readonly #parentNo: number[] = [];
@@ -270,14 +295,42 @@ export class RowLayout {
 		readonly width: number,
 		/** With a filter: the unfiltered layout of this model revision, at any width (made here when missing). */
 		base?: RowLayout,
+		/** Made in slices by `work` rather than at once; asking it for rows finishes it first. */
+		inSlices = false,
 	) {
-		if (isEmptyFilter(filter)) {
-			this.#base = undefined;
-			this.#layOut();
+		this.#base = isEmptyFilter(filter) ? undefined : base?.model === model && base.rev === rev && isEmptyFilter(base.filter) ? base : new RowLayout(model, rev, emptyFilter, width, undefined, inSlices);
+		this.#steps = this.#layOutSteps();
+		if (!inSlices) this.#finish();
+	}
+
+	/** Whether the layout is made; until then it has no rows. */
+	get complete(): boolean {
+		return this.#steps === undefined;
+	}
+
+	/** Goes on making the layout until it is made (true) or the clock passes `deadline` (`performance.now()`). */
+	work(deadline: number): boolean {
+		while (this.#steps) {
+			if (this.#steps.next().done) this.#steps = undefined;
+			else if (performance.now() >= deadline) return false;
+		}
+
+		return true;
+	}
+
+	#finish(): void {
+		if (this.#steps) drain(this.#steps);
+		this.#steps = undefined;
+	}
+
+	*#layOutSteps(): Generator<void, void> {
+		if (!this.#base) {
+			yield* this.#placeSteps();
 			return;
 		}
 
-		this.#base = base?.model === model && base.rev === rev && isEmptyFilter(base.filter) ? base : new RowLayout(model, rev, emptyFilter, width);
+		// The unfiltered layout first, in its own slices; the cut from it then goes at once.
+		while (!this.#base.work(0)) yield;
 		this.#narrow(this.#base);
 	}
 
@@ -286,7 +339,7 @@ export class RowLayout {
 		return this.#base;
 	}
 
-	#layOut(): void {
+	*#placeSteps(): Generator<void, void> {
 		const {model} = this;
 		const showJobs = model.jobs.size > 1;
 		for (const job of model.jobs.values()) {
@@ -297,7 +350,8 @@ export class RowLayout {
 			}
 
 			const first = this.top.length;
-			for (const {pane, run} of rootPanesOf(model, job)) this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
+			const roots = yield* rootPaneSteps(model, job);
+			for (const {pane, run} of roots) yield* this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
 			if (showJobs) this.#markJob(job.jobId, first);
 		}
 	}
@@ -447,11 +501,13 @@ export class RowLayout {
 	 * than the call stack goes. Each pane is placed once (a malformed log can make a parent cycle), at the
 	 * first place the walk reaches it.
 	 */
-	#addTree(root: PaneTask): void {
+	*#addTree(root: PaneTask): Generator<void, void> {
 		const {model} = this;
 		const nodeOfActivity = this.#activityNodes();
 		const stack: PaneTask[] = [root];
+		let work = 0;
 		while (stack.length > 0) {
+			if (++work % stepSize === 0) yield;
 			const task = stack.pop()!;
 			const {pane, depth, parent} = task;
 			if (this.#byPane.has(pane.paneId)) continue;
@@ -469,7 +525,7 @@ export class RowLayout {
 			for (const index of acts.list) nodeOfActivity[index] = node.no;
 
 			if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
-			const children = childPanesOf(model, pane);
+			const children = yield* childPaneSteps(model, pane);
 			if (children.length === 0) continue;
 			const placed = placeChildren(model, acts.list, children, child => child.pane.paneId);
 			node.delegates = placed.delegates;
@@ -502,6 +558,7 @@ export class RowLayout {
 	 * children before their parents.
 	 */
 	applyFolds(ui: Folds): void {
+		this.#finish();
 		const previous = this.#foldsOf;
 		if (previous && sameFolds(previous, ui)) return;
 		this.#foldsOf = ui;

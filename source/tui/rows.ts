@@ -54,29 +54,124 @@ export function selectedRowIndex(rows: RowList, ui: UiState): number {
 const layouts = new WeakMap<Model['activities'], RowLayout[]>();
 const keptLayouts = 2;
 
+/** A layout of this model revision, filter and width already made. */
+function madeLayout(model: Model, filter: Filter, width: number): RowLayout | undefined {
+	return layouts.get(model.activities)?.find(layout => layout.rev === model.rev && layout.filter === filter && layout.width === width);
+}
+
+/** The unfiltered layout a filtered one is cut from: of any width, as the places of the panes do not depend on it. */
+function baseFor(model: Model, filter: Filter, width: number): RowLayout | undefined {
+	if (isEmptyFilter(filter)) return undefined;
+	const known = (layouts.get(model.activities) ?? []).filter(layout => layout.rev === model.rev && isEmptyFilter(layout.filter));
+	return known.find(layout => layout.width === width) ?? known[0];
+}
+
+/** Keeps a layout made, and the unfiltered one it was cut from, before the others of its model revision. */
+function keep(layout: RowLayout): void {
+	const {model, base} = layout;
+	const others = (layouts.get(model.activities) ?? []).filter(other => other.rev === layout.rev && other !== layout && other !== base);
+	layouts.set(model.activities, [layout, ...(base ? [base] : []), ...others].slice(0, keptLayouts));
+}
+
 function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
-	const known = (layouts.get(model.activities) ?? []).filter(layout => layout.rev === model.rev);
-	const found = known.find(layout => layout.filter === filter && layout.width === width);
+	const found = madeLayout(model, filter, width);
 	if (found) return found;
-	// A filtered layout is cut from the unfiltered one, which is kept beside it (of any width: the places of
-	// the panes do not depend on it).
-	const base = isEmptyFilter(filter) ? undefined : (known.find(layout => isEmptyFilter(layout.filter) && layout.width === width) ?? known.find(layout => isEmptyFilter(layout.filter)));
-	const layout = new RowLayout(model, model.rev, filter, width, base);
-	const made = layout.base;
-	const kept = made ? [layout, made, ...known.filter(other => other !== made)] : [layout, ...known];
-	layouts.set(model.activities, kept.slice(0, keptLayouts));
+	// The one being made in slices, if it is this one, is finished now rather than made again.
+	if (background && background.layout.model === model && background.layout.rev === model.rev && background.layout.filter === filter && background.layout.width === width) {
+		const {layout} = background;
+		layout.work(Number.POSITIVE_INFINITY);
+		finishBackground();
+		return layout;
+	}
+
+	const layout = new RowLayout(model, model.rev, filter, width, baseFor(model, filter, width));
+	keep(layout);
 	return layout;
+}
+
+/**
+ * A layout being made in slices for a model the load posted, while the tree shows the one before it: one at a
+ * time, for every cache that waits on it. A load in a worker posts a new model every second or so, and laying
+ * out 200,000 panes at once kept every key waiting until it was done.
+ */
+let background: {layout: RowLayout; waiting: Set<(layout: RowLayout) => void>; soon: (step: () => void) => void} | undefined;
+
+/** How long one slice of a layout made in the background runs before keys and frames get their turn. */
+const sliceMs = 8;
+
+export type Lagging = {
+	/** Called once the layout of a newer model is made: the tree asks for its rows again. */
+	onReady: () => void;
+	/** Runs a step after the keys and frames already waiting; `setImmediate` unless a test steps by hand. */
+	soon?: (step: () => void) => void;
+};
+
+function immediately(step: () => void): void {
+	// Never what keeps the process alive: quitting must not wait for a layout nobody will see.
+	setImmediate(step).unref();
+}
+
+function inBackground(model: Model, filter: Filter, width: number, onReady: (layout: RowLayout) => void, soon: (step: () => void) => void): void {
+	// One at a time: a newer model waits until this one is made, then is asked for again. Starting over at
+	// each post could never finish when making a layout takes longer than the posts come. (One stepped by
+	// another scheduler, a test's, is left.)
+	if (background?.soon === soon) {
+		background.waiting.add(onReady);
+		return;
+	}
+
+	const layout = new RowLayout(model, model.rev, filter, width, baseFor(model, filter, width), true);
+	background = {layout, waiting: new Set([onReady]), soon};
+	const step = (): void => {
+		if (background?.layout !== layout) return;
+		if (layout.work(performance.now() + sliceMs)) finishBackground();
+		else soon(step);
+	};
+
+	soon(step);
+}
+
+function finishBackground(): void {
+	if (!background) return;
+	const {layout, waiting, soon} = background;
+	background = undefined;
+	keep(layout);
+	// Told on a later turn: the caller that finished it may be drawing.
+	soon(() => {
+		for (const onReady of waiting) onReady(layout);
+	});
 }
 
 /**
  * Rows depend only on the model, the fold state and the width, not on the selection: keep the last list so
  * moving the selection (and handling many keys in one read) works nothing out again.
+ *
+ * `lagging`: for a model the load posted (a new object, not one changed in place), the rows of the last layout
+ * made go on being shown, folds and all, while the new one is made in slices; `onReady` says when it is made.
+ * A change of the filter or the width is answered at once.
  */
-export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, ui: UiState, width: number) => RowList {
+export function createRowsCache(onBuild?: (ms: number) => void, lagging?: Lagging): (model: Model, ui: UiState, width: number) => RowList {
 	let last: {layout: RowLayout; ui: UiState; list: RowList} | undefined;
+	/** The newest layout this cache has shown. */
+	let shown: RowLayout | undefined;
+	/** A layout made in the background: shown from now on, unless the filter or the width changed meanwhile. */
+	const ready = (layout: RowLayout): void => {
+		if (shown && layout.filter === shown.filter && layout.width === shown.width) shown = layout;
+		lagging?.onReady();
+	};
+
+	const laggingLayout = (model: Model, filter: Filter, width: number, lag: Lagging): RowLayout => {
+		const found = madeLayout(model, filter, width);
+		const previous = shown;
+		if (found || !previous || previous.filter !== filter || previous.width !== width || previous.model.activities === model.activities) return found ?? layoutFor(model, filter, width);
+		inBackground(model, filter, width, ready, lag.soon ?? immediately);
+		return previous;
+	};
+
 	return (model, ui, width) => {
 		const started = performance.now();
-		const layout = layoutFor(model, ui.filter, width);
+		const layout = lagging ? laggingLayout(model, ui.filter, width, lagging) : layoutFor(model, ui.filter, width);
+		shown = layout;
 		if (
 			last &&
 			last.layout === layout &&
