@@ -277,7 +277,7 @@ export class RowLayout {
 	#fromBase: Array<PaneNode | undefined> = [];
 	/** What is left to do of making the layout. */
 	#steps: Generator<void, void> | undefined;
-	/** For an unfiltered layout: by activity index, the `no` of the pane showing it (-1: none); by `no`, the parent's. */
+	/** For an unfiltered layout: by activity index, 1 + the `no` of the pane showing it (0: none); by `no`, the parent's (-1: none). */
 	#nodeOfActivity: Int32Array | undefined;
 	readonly #parentNo: number[] = [];
 	/** The jobs folded to their row, for the current folds. */
@@ -382,7 +382,7 @@ export class RowLayout {
 			const end = Math.min(shown.length, nodeOfActivity.length);
 			for (let index = 0; index < end; index++) {
 				if (shown[index] !== 1) continue;
-				const no = nodeOfActivity[index]!;
+				const no = nodeOfActivity[index]! - 1;
 				if (no === -1) continue;
 				hits[no] = 1;
 				shownActs[no] = shownActs[no]! + 1;
@@ -522,13 +522,26 @@ export class RowLayout {
 			this.#byPane.set(pane.paneId, node);
 			this.order.push(node);
 			this.#parentNo.push(parent ? parent.no : -1);
-			for (const index of acts.list) nodeOfActivity[index] = node.no;
+			const {list} = acts;
+			for (let k = 0; k < list.length; k++) nodeOfActivity[list[k]!] = node.no + 1;
 
 			if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
 			const children = yield* childPaneSteps(model, pane);
 			if (children.length === 0) continue;
+			node.delegates = delegates(model, acts.list);
+			if (!node.delegates) {
+				// All after the activities, in the order they started: pushed as they are, with pauses, as one
+				// run can have 200,000 children.
+				for (let k = children.length - 1; k >= 0; k--) {
+					if (k % stepSize === 0) yield;
+					const child = children[k]!;
+					stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after: acts.list.length});
+				}
+
+				continue;
+			}
+
 			const placed = placeChildren(model, acts.list, children, child => child.pane.paneId);
-			node.delegates = placed.delegates;
 			for (let k = placed.length - 1; k >= 0; k--) {
 				const {child, after} = placed[k]!;
 				stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
@@ -537,7 +550,7 @@ export class RowLayout {
 	}
 
 	#activityNodes(): Int32Array {
-		this.#nodeOfActivity ??= new Int32Array(this.model.activities.length).fill(-1);
+		this.#nodeOfActivity ??= new Int32Array(this.model.activities.length);
 		return this.#nodeOfActivity;
 	}
 
@@ -946,9 +959,9 @@ function lastAtMost(sums: Int32Array, count: number, value: number): number {
 /**
  * Where a pane's child panes go among its activities `acts`: right under the activity that delegated them, in
  * the order they started; the rest (and those whose delegation is not shown) after the activities, in the
- * order they started. `children` are in the order they started. `delegates`: an activity delegated any.
+ * order they started. `children` are in the order they started.
  */
-function placeChildren<Child>(model: Model, acts: readonly number[], children: readonly Child[], idOf: (child: Child) => string): Array<{child: Child; after: number}> & {delegates: boolean} {
+function placeChildren<Child>(model: Model, acts: readonly number[], children: readonly Child[], idOf: (child: Child) => string): Array<{child: Child; after: number}> {
 	const out: Array<{child: Child; after: number}> = [];
 	// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
 	// delegation looks up its own; a run whose children came without a delegation needs none.
@@ -975,7 +988,17 @@ function placeChildren<Child>(model: Model, acts: readonly number[], children: r
 	}
 
 	for (const child of children) if (placed.size === 0 || !placed.has(idOf(child))) out.push({child, after: acts.length});
-	return Object.assign(out, {delegates: childOrder !== undefined});
+	return out;
+}
+
+/** Whether an activity among these delegated to child runs: only then may children sit among the activities. */
+function delegates(model: Model, acts: readonly number[]): boolean {
+	for (const index of acts) {
+		const activity = model.activities[index];
+		if (activity?.type === 'delegate' && activity.childRunIds.length > 0) return true;
+	}
+
+	return false;
 }
 
 function isAscending(list: readonly number[]): boolean {
