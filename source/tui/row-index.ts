@@ -399,7 +399,7 @@ export class RowLayout {
 			if (parent !== -1) hits[parent] = 1;
 		}
 
-		this.#fromBase = Array.from({length: nodes.length});
+		this.#fromBase = new Array<PaneNode | undefined>(nodes.length).fill(undefined);
 		const showJobs = model.jobs.size > 1;
 		for (const job of model.jobs.values()) {
 			if (job.runIds.length === 0) continue;
@@ -425,56 +425,52 @@ export class RowLayout {
 
 	/** An unfiltered pane and the panes under it that hold matches, as the filter shows them, depth first. */
 	#copyTree(base: RowLayout, root: PaneNode, hits: Uint8Array, shown: Uint8Array, shownActs: Int32Array): void {
-		// The stack as parallel arrays: a pane can have 200,000 children, each pushed here.
-		const froms: PaneNode[] = [root];
-		const parents: Array<PaneNode | undefined> = [undefined];
-		const afters: number[] = [0];
-		const sameWidth = this.width === base.width;
-		while (froms.length > 0) {
-			const from = froms.pop()!;
-			const parent = parents.pop();
-			const after = afters.pop()!;
-			const all = shownActs[from.no] === from.acts.length;
-			const list = all ? from.acts : from.acts.filter(index => shown[index] === 1);
-			// A subsequence of an ascending list is ascending.
-			const ascending = all || from.actsAscending || isAscending(list);
-			// The tail does not depend on the filter: the unfiltered one is reused at the same width.
-			const tail = sameWidth ? from.tail : tailRows(this.model, from.pane, from.shownDepth, this.width, from.last);
-			const slot = parent ? parent.children.length : this.top.length;
-			const node = new PaneNode(from.pane, from.depth, from.orphan, from.cycle, from.live, list, ascending, tail, parent, slot, this.order.length, from.last);
-			if (parent) parent.addChild(node, after);
-			else this.top.push(node);
-			this.#fromBase[from.no] = node;
-			this.order.push(node);
-			if (from.children.length === 0) continue;
+		// A pane's children are all made when it is, before their own children: a node comes after its parent
+		// in `order`, which is all the folds need. Only panes with children of their own wait on the stack, so
+		// 200,000 children of one pane are not each pushed and popped.
+		const stack: Array<[from: PaneNode, node: PaneNode]> = [[root, this.#copyNode(base, root, undefined, 0, shown, shownActs)]];
+		while (stack.length > 0) {
+			const [from, node] = stack.pop()!;
+			const made: Array<[from: PaneNode, node: PaneNode]> = [];
+			const add = (child: PaneNode, after: number): void => {
+				const copy = this.#copyNode(base, child, node, after, shown, shownActs);
+				if (child.children.length > 0) made.push([child, copy]);
+			};
+
 			// Without a delegation among its activities, a pane's children all come after them, in the order
 			// they started, as in the unfiltered layout.
 			if (!from.delegates) {
-				for (let k = from.children.length - 1; k >= 0; k--) {
-					const child = from.children[k]!;
-					if (hits[child.no] !== 1) continue;
-					froms.push(child);
-					parents.push(node);
-					afters.push(list.length);
+				for (const child of from.children) if (hits[child.no] === 1) add(child, node.acts.length);
+			} else {
+				// A delegation the filter hides places none: the children are placed again among the shown activities.
+				const children: PaneNode[] = [];
+				for (const {pane} of childPanesOf(this.model, from.pane)) {
+					const child = base.#byPane.get(pane.paneId);
+					if (child?.parent === from && hits[child.no] === 1) children.push(child);
 				}
 
-				continue;
+				for (const {child, after} of placeChildren(this.model, node.acts, children, child => child.pane.paneId)) add(child, after);
 			}
 
-			// A delegation the filter hides places none: the children are placed again among the shown activities.
-			const children: PaneNode[] = [];
-			for (const {pane} of childPanesOf(this.model, from.pane)) {
-				const child = base.#byPane.get(pane.paneId);
-				if (child?.parent === from && hits[child.no] === 1) children.push(child);
-			}
-
-			const placed = placeChildren(this.model, list, children, child => child.pane.paneId);
-			for (let k = placed.length - 1; k >= 0; k--) {
-				froms.push(placed[k]!.child);
-				parents.push(node);
-				afters.push(placed[k]!.after);
-			}
+			for (let k = made.length - 1; k >= 0; k--) stack.push(made[k]!);
 		}
+	}
+
+	/** One unfiltered pane as the filter shows it, placed under `parent` (at the top without one). */
+	#copyNode(base: RowLayout, from: PaneNode, parent: PaneNode | undefined, after: number, shown: Uint8Array, shownActs: Int32Array): PaneNode {
+		const all = shownActs[from.no] === from.acts.length;
+		const list = all ? from.acts : from.acts.filter(index => shown[index] === 1);
+		// A subsequence of an ascending list is ascending.
+		const ascending = all || from.actsAscending || isAscending(list);
+		// The tail does not depend on the filter: the unfiltered one is reused at the same width.
+		const tail = this.width === base.width ? from.tail : tailRows(this.model, from.pane, from.shownDepth, this.width, from.last);
+		const slot = parent ? parent.children.length : this.top.length;
+		const node = new PaneNode(from.pane, from.depth, from.orphan, from.cycle, from.live, list, ascending, tail, parent, slot, this.order.length, from.last);
+		if (parent) parent.addChild(node, after);
+		else this.top.push(node);
+		this.#fromBase[from.no] = node;
+		this.order.push(node);
+		return node;
 	}
 
 	/** Says what the filter left out: the count of hidden panes, or in words that nothing matches. */
