@@ -149,6 +149,8 @@ describe('the row index', () => {
 						soon(step) {
 							steps.push(step);
 						},
+						// The fixtures are small: every posted model is made in slices here.
+						minPanes: 0,
 					});
 					const run = (count: number) => {
 						for (let done = 0; done < count && steps.length > 0; done++) steps.shift()!();
@@ -191,6 +193,23 @@ describe('the row index', () => {
 			),
 			{numRuns: 80},
 		);
+	});
+
+	it('lays a posted model with few panes out at once, as it costs less than a slice', () => {
+		const lines = fixtureLines.get('parallel-delegate.ndjson')!;
+		const steps: Array<() => void> = [];
+		const rowsFor = createRowsCache(undefined, {
+			onReady() {},
+			soon(step) {
+				steps.push(step);
+			},
+		});
+		const ui = {...initialUiState, follow: false};
+		rowsFor(modelFromText(lines.slice(0, 10).join('\n') + '\n'), ui, 100);
+		const next = modelFromText(lines.join('\n') + '\n');
+		const list = rowsFor(next, ui, 100);
+		expect(list.slice(0, list.length)).toEqual(flattenRows(next, ui, 100));
+		expect(steps).toEqual([]);
 	});
 
 	it('follows the folds as they change, one pane or many at a time, on one layout', () => {

@@ -104,7 +104,11 @@ export type Lagging = {
 	onReady: () => void;
 	/** Runs a step after the keys and frames already waiting; `setImmediate` unless a test steps by hand. */
 	soon?: (step: () => void) => void;
+	/** A model with fewer panes is laid out at once: it takes less than a slice or two. */
+	minPanes?: number;
 };
+
+const lagFromPanes = 5000;
 
 function immediately(step: () => void): void {
 	// Never what keeps the process alive: quitting must not wait for a layout nobody will see.
@@ -146,9 +150,9 @@ function finishBackground(): void {
  * Rows depend only on the model, the fold state and the width, not on the selection: keep the last list so
  * moving the selection (and handling many keys in one read) works nothing out again.
  *
- * `lagging`: for a model the load posted (a new object, not one changed in place), the rows of the last layout
- * made go on being shown, folds and all, while the new one is made in slices; `onReady` says when it is made.
- * A change of the filter or the width is answered at once.
+ * `lagging`: for a model the load posted (a new object, not one changed in place) with many panes, the rows of
+ * the last layout made go on being shown, folds and all, while the new one is made in slices; `onReady` says
+ * when it is made. A change of the filter or the width is answered at once.
  */
 export function createRowsCache(onBuild?: (ms: number) => void, lagging?: Lagging): (model: Model, ui: UiState, width: number) => RowList {
 	let last: {layout: RowLayout; ui: UiState; list: RowList} | undefined;
@@ -163,7 +167,8 @@ export function createRowsCache(onBuild?: (ms: number) => void, lagging?: Laggin
 	const laggingLayout = (model: Model, filter: Filter, width: number, lag: Lagging): RowLayout => {
 		const found = madeLayout(model, filter, width);
 		const previous = shown;
-		if (found || !previous || previous.filter !== filter || previous.width !== width || previous.model.activities === model.activities) return found ?? layoutFor(model, filter, width);
+		const small = model.panes.size < (lag.minPanes ?? lagFromPanes);
+		if (found || small || !previous || previous.filter !== filter || previous.width !== width || previous.model.activities === model.activities) return found ?? layoutFor(model, filter, width);
 		inBackground(model, filter, width, ready, lag.soon ?? immediately);
 		return previous;
 	};
