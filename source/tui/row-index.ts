@@ -303,11 +303,6 @@ export class RowLayout {
 		if (!inSlices) this.#finish();
 	}
 
-	/** Whether the layout is made; until then it has no rows. */
-	get complete(): boolean {
-		return this.#steps === undefined;
-	}
-
 	/** Goes on making the layout until it is made (true) or the clock passes `deadline` (`performance.now()`). */
 	work(deadline: number): boolean {
 		while (this.#steps) {
