@@ -32,6 +32,25 @@ export type RowList = {
 const noChildren: PaneNode[] = [];
 const noPlaces: number[] = [];
 
+/**
+ * What a pane is, whatever the filter: shared by its node in the unfiltered layout and in every layout cut
+ * from it, so that a filter showing 100,000 panes makes smaller nodes.
+ */
+class PaneFacts {
+	/** An activity it shows delegated to child panes: its children may then sit among its activities. */
+	delegates = false;
+
+	constructor(
+		readonly pane: Pane,
+		readonly depth: number,
+		readonly orphan: boolean,
+		readonly cycle: boolean,
+		readonly live: boolean,
+		/** The pane's last run, as looked up when it was placed. */
+		readonly last: Run | undefined,
+	) {}
+}
+
 /** One shown pane and what it shows when open. */
 class PaneNode {
 	/** Fold-dependent, set by `applyFolds`. */
@@ -47,15 +66,9 @@ class PaneNode {
 	actPosition: Map<number, number> | undefined;
 	/** For a root pane under a job row: its job, whose fold hides it. */
 	jobId: string | undefined;
-	/** An activity it shows delegated to child panes: its children may then sit among its activities. */
-	delegates = false;
 
 	constructor(
-		readonly pane: Pane,
-		readonly depth: number,
-		readonly orphan: boolean,
-		readonly cycle: boolean,
-		readonly live: boolean,
+		readonly facts: PaneFacts,
 		/** Activity indices shown, in order. */
 		readonly acts: readonly number[],
 		readonly actsAscending: boolean,
@@ -65,9 +78,35 @@ class PaneNode {
 		readonly slot: number,
 		/** Position in its layout's `order`. */
 		readonly no: number,
-		/** The pane's last run, as looked up when it was placed. */
-		readonly last: Run | undefined,
 	) {}
+
+	get pane(): Pane {
+		return this.facts.pane;
+	}
+
+	get depth(): number {
+		return this.facts.depth;
+	}
+
+	get orphan(): boolean {
+		return this.facts.orphan;
+	}
+
+	get cycle(): boolean {
+		return this.facts.cycle;
+	}
+
+	get live(): boolean {
+		return this.facts.live;
+	}
+
+	get last(): Run | undefined {
+		return this.facts.last;
+	}
+
+	get delegates(): boolean {
+		return this.facts.delegates;
+	}
 
 	addChild(child: PaneNode, after: number): void {
 		if (this.children === noChildren) {
@@ -130,16 +169,17 @@ export function isPaneCollapsed(model: Model, ui: Folds, pane: Pane, depth: numb
 	return foldOf(ui, pane.paneId, depth, () => paneIsLive(model, pane));
 }
 
-function foldOf(ui: Folds, paneId: string, depth: number, live: () => boolean): boolean {
+/** `live`: whether the pane runs, or how to find out (asked only when needed). */
+function foldOf(ui: Folds, paneId: string, depth: number, live: boolean | (() => boolean)): boolean {
 	// Under a filter every pane on screen holds a match, so it is open unless folded while filtering; the
 	// person's own folds stay in `collapsed` and come back when the filter goes.
-	if (!isEmptyFilter(ui.filter)) return ui.filterFolds.folds.get(paneId) ?? ui.filterFolds.all;
-	const explicit = ui.collapsed.get(paneId);
+	if (!isEmptyFilter(ui.filter)) return ui.filterFolds.folds.size === 0 ? ui.filterFolds.all : (ui.filterFolds.folds.get(paneId) ?? ui.filterFolds.all);
+	const explicit = ui.collapsed.size === 0 ? undefined : ui.collapsed.get(paneId);
 	if (explicit !== undefined) return explicit;
 	if (ui.defaultCollapse === 'expanded') return false;
 	if (ui.defaultCollapse === 'collapsed') return true;
 	// A finished child collapses to its header; the coordinator and anything still running stay open.
-	return depth > 0 && !live();
+	return depth > 0 && !(typeof live === 'boolean' ? live : live());
 }
 
 /** A child pane, with the child run it was found by (its last run too when it has one run: no second lookup). */
@@ -460,7 +500,7 @@ export class RowLayout {
 		// The tail does not depend on the filter: the unfiltered one is reused at the same width.
 		const tail = this.width === base.width ? from.tail : tailRows(this.model, from.pane, from.shownDepth, this.width, from.last);
 		const slot = parent ? parent.children.length : this.top.length;
-		const node = new PaneNode(from.pane, from.depth, from.orphan, from.cycle, from.live, list, ascending, tail, parent, slot, this.order.length, from.last);
+		const node = new PaneNode(from.facts, list, ascending, tail, parent, slot, this.order.length);
 		if (parent) parent.addChild(node, after);
 		else this.top.push(node);
 		this.#fromBase[from.no] = node;
@@ -507,7 +547,8 @@ export class RowLayout {
 			// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
 			const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
 			const live = last !== undefined && isLive(shownStatus(last));
-			const node = new PaneNode(pane, depth, task.orphan, task.cycle, live, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot, this.order.length, last);
+			const facts = new PaneFacts(pane, depth, task.orphan, task.cycle, live, last);
+			const node = new PaneNode(facts, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot, this.order.length);
 			if (parent) parent.addChild(node, task.after);
 			else this.top.push(node);
 			this.#byPane.set(pane.paneId, node);
@@ -519,8 +560,8 @@ export class RowLayout {
 			if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
 			const children = yield* childPaneSteps(model, pane);
 			if (children.length === 0) continue;
-			node.delegates = delegates(model, acts.list);
-			if (!node.delegates) {
+			facts.delegates = delegates(model, acts.list);
+			if (!facts.delegates) {
 				// All after the activities, in the order they started: pushed as they are, with pauses, as one
 				// run can have 200,000 children.
 				for (let k = children.length - 1; k >= 0; k--) {
@@ -578,7 +619,7 @@ export class RowLayout {
 		this.#stamp++;
 		for (let i = this.order.length - 1; i >= 0; i--) {
 			const node = this.order[i]!;
-			node.collapsed = foldOf(folds, node.pane.paneId, node.depth, () => node.live);
+			node.collapsed = foldOf(folds, node.pane.paneId, node.depth, node.live);
 			node.count = this.#countOf(node);
 		}
 
@@ -625,7 +666,7 @@ export class RowLayout {
 	#refold(paneId: string, folds: Folds): void {
 		const node = this.#nodeOf(paneId);
 		if (!node) return;
-		const collapsed = foldOf(folds, paneId, node.depth, () => node.live);
+		const collapsed = foldOf(folds, paneId, node.depth, node.live);
 		if (collapsed === node.collapsed) return;
 		node.collapsed = collapsed;
 		const count = this.#countOf(node);
