@@ -149,6 +149,10 @@ describe('the row index', () => {
 						soon(step) {
 							steps.push(step);
 						},
+						// The rest between two layouts made in the background: the test's own pace.
+						later(step) {
+							steps.push(step);
+						},
 						// The fixtures are small: every posted model is made in slices here.
 						minPanes: 0,
 					});

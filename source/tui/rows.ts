@@ -77,11 +77,11 @@ function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
 	const found = madeLayout(model, filter, width);
 	if (found) return found;
 	// The one being made in slices, if it is this one, is finished now rather than made again.
-	if (background && background.layout.model === model && background.layout.rev === model.rev && background.layout.filter === filter && background.layout.width === width) {
-		const {layout} = background;
-		layout.work(Number.POSITIVE_INFINITY);
+	const pending = background?.layout;
+	if (pending?.model === model && pending.rev === model.rev && pending.filter === filter && pending.width === width) {
+		pending.work(Number.POSITIVE_INFINITY);
 		finishBackground();
-		return layout;
+		return pending;
 	}
 
 	const layout = new RowLayout(model, model.rev, filter, width, baseFor(model, filter, width));
@@ -92,56 +92,89 @@ function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
 /**
  * A layout being made in slices for a model the load posted, while the tree shows the one before it: one at a
  * time, for every cache that waits on it. A load in a worker posts a new model every second or so, and laying
- * out 200,000 panes at once kept every key waiting until it was done.
+ * out 200,000 panes at once kept every key waiting until it was done. `layout` is undefined while it waits for
+ * its turn (`restUntil`); it is then made for the newest model asked for (`asked`).
  */
-let background: {layout: RowLayout; waiting: Set<(layout: RowLayout) => void>; soon: (step: () => void) => void} | undefined;
+type Background = {
+	layout: RowLayout | undefined;
+	asked: {model: Model; filter: Filter; width: number};
+	waiting: Set<(layout: RowLayout) => void>;
+	scheduler: Required<Pick<Lagging, 'soon' | 'later'>>;
+	/** Time spent in its slices so far. */
+	busy: number;
+};
+
+let background: Background | undefined;
 
 /** How long one slice of a layout made in the background runs before keys and frames get their turn. */
 const sliceMs = 8;
+/**
+ * After a layout made in the background, the next one waits this many times as long as that one's slices
+ * took: back to back, they kept the viewer's thread busy all through a load, and the load's worker (sharing
+ * the cores) and the keys with it.
+ */
+const restFactor = 2;
+let restUntil = 0;
 
 export type Lagging = {
 	/** Called once the layout of a newer model is made: the tree asks for its rows again. */
 	onReady: () => void;
 	/** Runs a step after the keys and frames already waiting; `setImmediate` unless a test steps by hand. */
 	soon?: (step: () => void) => void;
+	/** Runs a step after `ms`; `setTimeout` unless a test steps by hand. */
+	later?: (step: () => void, ms: number) => void;
 	/** A model with fewer panes is laid out at once: it takes less than a slice or two. */
 	minPanes?: number;
 };
 
 const lagFromPanes = 5000;
 
+// Neither keeps the process alive: quitting must not wait for a layout nobody will see.
 function immediately(step: () => void): void {
-	// Never what keeps the process alive: quitting must not wait for a layout nobody will see.
 	setImmediate(step).unref();
 }
 
-function inBackground(model: Model, filter: Filter, width: number, onReady: (layout: RowLayout) => void, soon: (step: () => void) => void): void {
+function afterMs(step: () => void, ms: number): void {
+	setTimeout(step, ms).unref();
+}
+
+function inBackground(model: Model, filter: Filter, width: number, onReady: (layout: RowLayout) => void, scheduler: Required<Pick<Lagging, 'soon' | 'later'>>): void {
 	// One at a time: a newer model waits until this one is made, then is asked for again. Starting over at
 	// each post could never finish when making a layout takes longer than the posts come. (One stepped by
 	// another scheduler, a test's, is left.)
-	if (background?.soon === soon) {
+	if (background?.scheduler.soon === scheduler.soon) {
 		background.waiting.add(onReady);
+		if (!background.layout) background.asked = {model, filter, width};
 		return;
 	}
 
-	const layout = new RowLayout(model, model.rev, filter, width, baseFor(model, filter, width), true);
-	background = {layout, waiting: new Set([onReady]), soon};
+	const made: Background = {layout: undefined, asked: {model, filter, width}, waiting: new Set([onReady]), scheduler, busy: 0};
+	background = made;
 	const step = (): void => {
-		if (background?.layout !== layout) return;
-		if (layout.work(performance.now() + sliceMs)) finishBackground();
-		else soon(step);
+		if (background !== made) return;
+		const started = performance.now();
+		const {asked} = made;
+		const layout = (made.layout ??= new RowLayout(asked.model, asked.model.rev, asked.filter, asked.width, baseFor(asked.model, asked.filter, asked.width), true));
+		const done = layout.work(started + sliceMs);
+		made.busy += performance.now() - started;
+		if (done) finishBackground();
+		else scheduler.soon(step);
 	};
 
-	soon(step);
+	const rest = restUntil - performance.now();
+	if (rest > 0) scheduler.later(step, rest);
+	else scheduler.soon(step);
 }
 
 function finishBackground(): void {
-	if (!background) return;
-	const {layout, waiting, soon} = background;
+	const made = background;
+	if (!made?.layout) return;
+	const {layout, waiting, scheduler} = made;
 	background = undefined;
+	restUntil = performance.now() + restFactor * made.busy;
 	keep(layout);
 	// Told on a later turn: the caller that finished it may be drawing.
-	soon(() => {
+	scheduler.soon(() => {
 		for (const onReady of waiting) onReady(layout);
 	});
 }
@@ -168,8 +201,10 @@ export function createRowsCache(onBuild?: (ms: number) => void, lagging?: Laggin
 		const found = madeLayout(model, filter, width);
 		const previous = shown;
 		const small = model.panes.size < (lag.minPanes ?? lagFromPanes);
-		if (found || small || !previous || previous.filter !== filter || previous.width !== width || previous.model.activities === model.activities) return found ?? layoutFor(model, filter, width);
-		inBackground(model, filter, width, ready, lag.soon ?? immediately);
+		// Until a layout shows some pane there is nothing to keep on screen: the first tree is laid out at once.
+		const nothingShown = !previous || previous.model.panes.size === 0;
+		if (found || small || nothingShown || previous.filter !== filter || previous.width !== width || previous.model.activities === model.activities) return found ?? layoutFor(model, filter, width);
+		inBackground(model, filter, width, ready, {soon: lag.soon ?? immediately, later: lag.later ?? afterMs});
 		return previous;
 	};
 
