@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
+import {isDeepStrictEqual as isEqual} from 'node:util';
 import {fixturePath, modelFromText} from '../../test/helpers/load.js';
 import {flattenRows} from '../../test/helpers/flatten-rows.js';
 import type {Model} from '../model/state.js';
@@ -63,11 +64,16 @@ describe('the row index', () => {
 				fc.constantFrom(...filters),
 				fc.boolean(),
 				fc.integer({min: 20, max: 160}),
-				(text, picks, defaultCollapse, filter, all, width) => {
+				fc.option(fc.integer({min: 20, max: 160})),
+				(text, picks, defaultCollapse, filter, all, width, unfilteredWidth) => {
 					const model = modelFromText(text);
 					const ui = foldsFor(model, picks, defaultCollapse, filter, all);
 					const expected = flattenRows(model, ui, width);
-					const list = createRowsCache()(model, ui, width);
+					const rowsFor = createRowsCache();
+					// A filtered layout is cut from the unfiltered one, which the viewer has mostly laid out
+					// already, maybe at another width (the terminal resized since).
+					if (unfilteredWidth !== null) rowsFor(model, {...ui, filter: emptyFilter}, unfilteredWidth);
+					const list = rowsFor(model, ui, width);
 					expect(list.length).toBe(expected.length);
 					expect(list.slice(0, list.length)).toEqual(expected);
 					for (const [at, row] of expected.entries()) {
@@ -117,6 +123,97 @@ describe('the row index', () => {
 		modelFromText(lines.slice(20).join('\n') + '\n', {model});
 		expect(rowsFor(model, ui, 100).slice(0, 10_000)).toEqual(flattenRows(model, ui, 100));
 		expect(builds).toBe(3);
+	});
+
+	it('shows the last layout made while the next model a load posts is laid out in slices, then that one', () => {
+		fc.assert(
+			fc.property(
+				fc.constantFrom(...fixtures),
+				fc.array(fc.double({min: 0.05, max: 1, noNaN: true}), {minLength: 2, maxLength: 5}),
+				fc.array(fc.nat(), {maxLength: 6}),
+				fc.constantFrom(...filters),
+				fc.array(fc.oneof(fc.nat({max: 3}), fc.constant(Number.POSITIVE_INFINITY)), {minLength: 5, maxLength: 5}),
+				(name, cuts, picks, filter, slices) => {
+					const lines = fixtureLines.get(name)!;
+					// Each model is a new object, as the load's worker posts them, cut later and later.
+					const models = [...cuts]
+						.sort((a, b) => a - b)
+						.map(cut => modelFromText(lines.slice(0, Math.max(1, Math.ceil(lines.length * cut))).join('\n') + '\n'));
+					const steps: Array<() => void> = [];
+					let ready = 0;
+					// Stepped by hand: a key (a call for rows) can come between any two slices.
+					const rowsFor = createRowsCache(undefined, {
+						onReady() {
+							ready++;
+						},
+						soon(step) {
+							steps.push(step);
+						},
+						// The rest between two layouts made in the background: the test's own pace.
+						later(step) {
+							steps.push(step);
+						},
+						// The fixtures are small: every posted model is made in slices here.
+						minPanes: 0,
+					});
+					const run = (count: number) => {
+						for (let done = 0; done < count && steps.length > 0; done++) steps.shift()!();
+					};
+
+					// The rows are always those of a model posted so far, never older than the ones shown before,
+					// with the folds of now (a key answered on the last layout made).
+					let shown = 0;
+					for (const [at, model] of models.entries()) {
+						const ui = foldsFor(model, picks, 'auto', filter, false);
+						const list = rowsFor(model, ui, 100);
+						const rows = list.slice(0, list.length);
+						const which = models.findIndex((earlier, index) => index >= shown && index <= at && isEqual(rows, flattenRows(earlier, ui, 100)));
+						expect(which, `${name} model ${at}`).not.toBe(-1);
+						shown = which;
+						run(slices[at] ?? 0);
+					}
+
+					// Once the slices are all run, the newest model is shown, and `onReady` said so.
+					const newest = models.at(-1)!;
+					const ui = foldsFor(newest, picks, 'auto', filter, false);
+					for (let round = 0; round < 3; round++) {
+						run(Number.POSITIVE_INFINITY);
+						rowsFor(newest, ui, 100);
+					}
+
+					const readyBefore = ready;
+					run(Number.POSITIVE_INFINITY);
+					const list = rowsFor(newest, ui, 100);
+					expect(list.slice(0, list.length)).toEqual(flattenRows(newest, ui, 100));
+					expect(ready).toBe(readyBefore);
+					expect(steps).toEqual([]);
+
+					// A new filter is answered at once, from the newest model.
+					const other = foldsFor(newest, picks, 'auto', filter === emptyFilter ? filterOf('type:exec') : emptyFilter, false);
+					const next = modelFromText(lines.join('\n') + '\n');
+					const now = rowsFor(next, other, 100);
+					expect(now.slice(0, now.length)).toEqual(flattenRows(next, other, 100));
+				},
+			),
+			{numRuns: 80},
+		);
+	});
+
+	it('lays a posted model with few panes out at once, as it costs less than a slice', () => {
+		const lines = fixtureLines.get('parallel-delegate.ndjson')!;
+		const steps: Array<() => void> = [];
+		const rowsFor = createRowsCache(undefined, {
+			onReady() {},
+			soon(step) {
+				steps.push(step);
+			},
+		});
+		const ui = {...initialUiState, follow: false};
+		rowsFor(modelFromText(lines.slice(0, 10).join('\n') + '\n'), ui, 100);
+		const next = modelFromText(lines.join('\n') + '\n');
+		const list = rowsFor(next, ui, 100);
+		expect(list.slice(0, list.length)).toEqual(flattenRows(next, ui, 100));
+		expect(steps).toEqual([]);
 	});
 
 	it('follows the folds as they change, one pane or many at a time, on one layout', () => {

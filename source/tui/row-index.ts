@@ -1,4 +1,4 @@
-import {describeFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
+import {describeFilter, emptyFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
 import type {Job, Model, Pane, Run} from '../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../query/tree.js';
 import {lastRun, paneIsLive, tailRows} from './row-tail.js';
@@ -32,6 +32,25 @@ export type RowList = {
 const noChildren: PaneNode[] = [];
 const noPlaces: number[] = [];
 
+/**
+ * What a pane is, whatever the filter: shared by its node in the unfiltered layout and in every layout cut
+ * from it, so that a filter showing 100,000 panes makes smaller nodes.
+ */
+class PaneFacts {
+	/** An activity it shows delegated to child panes: its children may then sit among its activities. */
+	delegates = false;
+
+	constructor(
+		readonly pane: Pane,
+		readonly depth: number,
+		readonly orphan: boolean,
+		readonly cycle: boolean,
+		readonly live: boolean,
+		/** The pane's last run, as looked up when it was placed. */
+		readonly last: Run | undefined,
+	) {}
+}
+
 /** One shown pane and what it shows when open. */
 class PaneNode {
 	/** Fold-dependent, set by `applyFolds`. */
@@ -49,11 +68,7 @@ class PaneNode {
 	jobId: string | undefined;
 
 	constructor(
-		readonly pane: Pane,
-		readonly depth: number,
-		readonly orphan: boolean,
-		readonly cycle: boolean,
-		readonly live: boolean,
+		readonly facts: PaneFacts,
 		/** Activity indices shown, in order. */
 		readonly acts: readonly number[],
 		readonly actsAscending: boolean,
@@ -61,7 +76,37 @@ class PaneNode {
 		readonly parent: PaneNode | undefined,
 		/** Position among the parent's children, or among the top entries for a root. */
 		readonly slot: number,
+		/** Position in its layout's `order`. */
+		readonly no: number,
 	) {}
+
+	get pane(): Pane {
+		return this.facts.pane;
+	}
+
+	get depth(): number {
+		return this.facts.depth;
+	}
+
+	get orphan(): boolean {
+		return this.facts.orphan;
+	}
+
+	get cycle(): boolean {
+		return this.facts.cycle;
+	}
+
+	get live(): boolean {
+		return this.facts.live;
+	}
+
+	get last(): Run | undefined {
+		return this.facts.last;
+	}
+
+	get delegates(): boolean {
+		return this.facts.delegates;
+	}
 
 	addChild(child: PaneNode, after: number): void {
 		if (this.children === noChildren) {
@@ -124,16 +169,17 @@ export function isPaneCollapsed(model: Model, ui: Folds, pane: Pane, depth: numb
 	return foldOf(ui, pane.paneId, depth, () => paneIsLive(model, pane));
 }
 
-function foldOf(ui: Folds, paneId: string, depth: number, live: () => boolean): boolean {
+/** `live`: whether the pane runs, or how to find out (asked only when needed). */
+function foldOf(ui: Folds, paneId: string, depth: number, live: boolean | (() => boolean)): boolean {
 	// Under a filter every pane on screen holds a match, so it is open unless folded while filtering; the
 	// person's own folds stay in `collapsed` and come back when the filter goes.
-	if (!isEmptyFilter(ui.filter)) return ui.filterFolds.folds.get(paneId) ?? ui.filterFolds.all;
-	const explicit = ui.collapsed.get(paneId);
+	if (!isEmptyFilter(ui.filter)) return ui.filterFolds.folds.size === 0 ? ui.filterFolds.all : (ui.filterFolds.folds.get(paneId) ?? ui.filterFolds.all);
+	const explicit = ui.collapsed.size === 0 ? undefined : ui.collapsed.get(paneId);
 	if (explicit !== undefined) return explicit;
 	if (ui.defaultCollapse === 'expanded') return false;
 	if (ui.defaultCollapse === 'collapsed') return true;
 	// A finished child collapses to its header; the coordinator and anything still running stay open.
-	return depth > 0 && !live();
+	return depth > 0 && !(typeof live === 'boolean' ? live : live());
 }
 
 /** A child pane, with the child run it was found by (its last run too when it has one run: no second lookup). */
@@ -158,38 +204,59 @@ function listsOf(model: Model): {children: Map<string, ChildPane[]>; roots: Map<
 }
 
 function childPanesOf(model: Model, pane: Pane): ChildPane[] {
+	return drain(childPaneSteps(model, pane));
+}
+
+function* childPaneSteps(model: Model, pane: Pane): Generator<void, ChildPane[]> {
 	const {children} = listsOf(model);
 	let found = children.get(pane.paneId);
 	if (!found) {
-		found = findChildPanes(model, pane);
+		found = yield* findChildPanes(model, pane);
 		if (found.length > 0) children.set(pane.paneId, found);
 	}
 
 	return found;
 }
 
-function rootPanesOf(model: Model, job: Job): ChildPane[] {
+function* rootPaneSteps(model: Model, job: Job): Generator<void, ChildPane[]> {
 	const {roots} = listsOf(model);
 	let found = roots.get(job.jobId);
 	if (!found) {
-		found = findRootPanes(model, job);
+		found = yield* findRootPanes(model, job);
 		roots.set(job.jobId, found);
 	}
 
 	return found;
 }
 
+function rootPanesOf(model: Model, job: Job): ChildPane[] {
+	return drain(rootPaneSteps(model, job));
+}
+
+/** Runs steps to their end at once. */
+function drain<T>(steps: Generator<void, T>): T {
+	for (;;) {
+		const step = steps.next();
+		if (step.done) return step.value;
+	}
+}
+
+/** Runs or panes dealt with between two pauses of a layout made in slices (`RowLayout.work`). */
+const stepSize = 1024;
+
 /** Child panes of a pane in the order their runs started, without the shown ones' filter. */
-function findChildPanes(model: Model, pane: Pane): ChildPane[] {
+function* findChildPanes(model: Model, pane: Pane): Generator<void, ChildPane[]> {
 	const out: ChildPane[] = [];
 	// A pane is listed once. One run lists each child run once, and a child run that starts its pane is the
 	// only run of that pane so far: only a pane of several runs (which may list a child twice) or a listed run
 	// that does not start its pane (a resumed one) needs the set; 200,000 children of one run do not.
 	let seen = pane.runIds.length > 1 ? new Set<string>() : undefined;
+	let work = 0;
 	for (const runId of pane.runIds) {
 		const run = model.runs.get(runId);
 		if (!run) continue;
 		for (const childId of run.childRunIds) {
+			if (++work % stepSize === 0) yield;
 			const child = model.runs.get(childId);
 			if (!child || child.paneId === pane.paneId) continue;
 			if (!seen && child.paneId !== childId) seen = new Set(out.map(known => known.pane.paneId));
@@ -208,10 +275,12 @@ function findChildPanes(model: Model, pane: Pane): ChildPane[] {
  * Root panes of a job in the order their runs started, as `rootPanes` (query/tree.ts) finds them, with as few
  * lookups per run as can be: a job can hold 200,000 runs.
  */
-function findRootPanes(model: Model, job: Job): ChildPane[] {
+function* findRootPanes(model: Model, job: Job): Generator<void, ChildPane[]> {
 	const out: ChildPane[] = [];
 	const seen = new Set<string>();
+	let work = 0;
 	for (const runId of job.runIds) {
+		if (++work % stepSize === 0) yield;
 		const run = model.runs.get(runId);
 		if (!run) continue;
 		const first = run.paneId === run.runId ? run : model.runs.get(run.paneId);
@@ -232,15 +301,25 @@ type PaneTask = {pane: Pane; run: Run | undefined; depth: number; orphan: boolea
 
 /**
  * The layout of the tree for one model revision, filter and width: which rows each pane shows when open.
- * Folds are applied on top (`applyFolds`) without working the layout out again.
+ * Folds are applied on top (`applyFolds`) without working the layout out again. A filtered layout is cut
+ * from the unfiltered one of the same revision (`base`), which has already found every pane's place.
  */
 export class RowLayout {
 	readonly top: TopEntry[] = [];
 	readonly topTail: Row[] = [];
 	/** Panes in the order they are shown, each before its children. */
 	readonly order: PaneNode[] = [];
-	readonly byPane = new Map<string, PaneNode>();
 	readonly topSlotOfJob = new Map<string, number>();
+	/** The unfiltered layout's panes by id; a filtered layout finds its own through `#fromBase`. */
+	readonly #byPane = new Map<string, PaneNode>();
+	/** For a filtered layout: the unfiltered one, and by its node's `no`, this layout's node of that pane. */
+	readonly #base: RowLayout | undefined;
+	#fromBase: Array<PaneNode | undefined> = [];
+	/** What is left to do of making the layout. */
+	#steps: Generator<void, void> | undefined;
+	/** For an unfiltered layout: by activity index, 1 + the `no` of the pane showing it (0: none); by `no`, the parent's (-1: none). */
+	#nodeOfActivity: Int32Array | undefined;
+	readonly #parentNo: number[] = [];
 	/** The jobs folded to their row, for the current folds. */
 	readonly #foldedJobs = new Set<string>();
 	#foldsOf: Folds | undefined;
@@ -254,35 +333,185 @@ export class RowLayout {
 		readonly rev: number,
 		readonly filter: Filter,
 		readonly width: number,
-		/** The panes a filter shows (`panesWithMatches`); undefined without a filter. */
-		readonly shownPanes: ReadonlySet<string> | undefined,
+		/** With a filter: the unfiltered layout of this model revision, at any width (made here when missing). */
+		base?: RowLayout,
+		/** Made in slices by `work` rather than at once; asking it for rows finishes it first. */
+		inSlices = false,
 	) {
+		this.#base = isEmptyFilter(filter) ? undefined : base?.model === model && base.rev === rev && isEmptyFilter(base.filter) ? base : new RowLayout(model, rev, emptyFilter, width, undefined, inSlices);
+		this.#steps = this.#layOutSteps();
+		if (!inSlices) this.#finish();
+	}
+
+	/** Goes on making the layout until it is made (true) or the clock passes `deadline` (`performance.now()`). */
+	work(deadline: number): boolean {
+		while (this.#steps) {
+			if (this.#steps.next().done) this.#steps = undefined;
+			else if (performance.now() >= deadline) return false;
+		}
+
+		return true;
+	}
+
+	#finish(): void {
+		if (this.#steps) drain(this.#steps);
+		this.#steps = undefined;
+	}
+
+	*#layOutSteps(): Generator<void, void> {
+		if (!this.#base) {
+			yield* this.#placeSteps();
+			return;
+		}
+
+		// The unfiltered layout first, in its own slices; the cut from it then goes at once.
+		while (!this.#base.work(0)) yield;
+		this.#narrow(this.#base);
+	}
+
+	/** For a filtered layout, the unfiltered one it was cut from. */
+	get base(): RowLayout | undefined {
+		return this.#base;
+	}
+
+	*#placeSteps(): Generator<void, void> {
+		const {model} = this;
 		const showJobs = model.jobs.size > 1;
 		for (const job of model.jobs.values()) {
 			if (job.runIds.length === 0) continue;
-			const roots = rootPanesOf(model, job).filter(root => shownPanes === undefined || shownPanes.has(root.pane.paneId));
-			if (shownPanes !== undefined && roots.length === 0) continue;
 			if (showJobs) {
 				this.topSlotOfJob.set(job.jobId, this.top.length);
 				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId, collapsed: false});
 			}
 
 			const first = this.top.length;
-			for (const {pane, run} of roots) this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0}, shownPanes);
-			if (!showJobs) continue;
-			for (let slot = first; slot < this.top.length; slot++) {
-				const entry = this.top[slot];
-				if (entry instanceof PaneNode) entry.jobId = job.jobId;
+			const roots = yield* rootPaneSteps(model, job);
+			for (const {pane, run} of roots) yield* this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
+			if (showJobs) this.#markJob(job.jobId, first);
+		}
+	}
+
+	/** The root panes from top slot `first` on belong to this job, whose fold hides them. */
+	#markJob(jobId: string, first: number): void {
+		for (let slot = first; slot < this.top.length; slot++) {
+			const entry = this.top[slot];
+			if (entry instanceof PaneNode) entry.jobId = jobId;
+		}
+	}
+
+	/**
+	 * The filtered layout from the unfiltered one: which panes hold a match (their own activities, then up
+	 * the unfiltered tree), then those panes copied in the same places with the activities the filter shows.
+	 * Arrays by node number instead of lookups by run id: the lookups were most of a filter's Enter.
+	 */
+	#narrow(base: RowLayout): void {
+		const {model} = this;
+		const {shown} = filterMatches(model, this.filter);
+		const nodes = base.order;
+		// Which panes show a match, and how many of their activities, from the activities in order: arrays
+		// read in order, where asking each pane for its activities reads objects all over the heap.
+		const hits = new Uint8Array(nodes.length);
+		const shownActs = new Int32Array(nodes.length);
+		const nodeOfActivity = base.#nodeOfActivity;
+		if (nodeOfActivity) {
+			const end = Math.min(shown.length, nodeOfActivity.length);
+			for (let index = 0; index < end; index++) {
+				if (shown[index] !== 1) continue;
+				const no = nodeOfActivity[index]! - 1;
+				if (no === -1) continue;
+				hits[no] = 1;
+				shownActs[no] = shownActs[no]! + 1;
 			}
 		}
 
-		if (shownPanes !== undefined && model.panes.size > 0) this.#addFilteredNote(shownPanes);
+		// Children come after their parent in `order`: walking it backwards marks a parent after all its children.
+		const parentNo = base.#parentNo;
+		let shownCount = 0;
+		for (let no = nodes.length - 1; no >= 0; no--) {
+			if (hits[no] !== 1) continue;
+			shownCount++;
+			const parent = parentNo[no]!;
+			if (parent !== -1) hits[parent] = 1;
+		}
+
+		this.#fromBase = new Array<PaneNode | undefined>(nodes.length).fill(undefined);
+		const showJobs = model.jobs.size > 1;
+		for (const job of model.jobs.values()) {
+			if (job.runIds.length === 0) continue;
+			const roots: PaneNode[] = [];
+			for (const {pane} of rootPanesOf(model, job)) {
+				const node = base.#byPane.get(pane.paneId);
+				if (node && hits[node.no] === 1) roots.push(node);
+			}
+
+			if (roots.length === 0) continue;
+			if (showJobs) {
+				this.topSlotOfJob.set(job.jobId, this.top.length);
+				this.top.push({kind: 'job', key: jobKey(job.jobId), jobId: job.jobId, collapsed: false});
+			}
+
+			const first = this.top.length;
+			for (const root of roots) if (this.#fromBase[root.no] === undefined) this.#copyTree(base, root, hits, shown, shownActs);
+			if (showJobs) this.#markJob(job.jobId, first);
+		}
+
+		if (model.panes.size > 0) this.#addFilteredNote(shownCount);
+	}
+
+	/** An unfiltered pane and the panes under it that hold matches, as the filter shows them, depth first. */
+	#copyTree(base: RowLayout, root: PaneNode, hits: Uint8Array, shown: Uint8Array, shownActs: Int32Array): void {
+		// A pane's children are all made when it is, before their own children: a node comes after its parent
+		// in `order`, which is all the folds need. Only panes with children of their own wait on the stack, so
+		// 200,000 children of one pane are not each pushed and popped.
+		const stack: Array<[from: PaneNode, node: PaneNode]> = [[root, this.#copyNode(base, root, undefined, 0, shown, shownActs)]];
+		while (stack.length > 0) {
+			const [from, node] = stack.pop()!;
+			const made: Array<[from: PaneNode, node: PaneNode]> = [];
+			const add = (child: PaneNode, after: number): void => {
+				const copy = this.#copyNode(base, child, node, after, shown, shownActs);
+				if (child.children.length > 0) made.push([child, copy]);
+			};
+
+			// Without a delegation among its activities, a pane's children all come after them, in the order
+			// they started, as in the unfiltered layout.
+			if (!from.delegates) {
+				for (const child of from.children) if (hits[child.no] === 1) add(child, node.acts.length);
+			} else {
+				// A delegation the filter hides places none: the children are placed again among the shown activities.
+				const children: PaneNode[] = [];
+				for (const {pane} of childPanesOf(this.model, from.pane)) {
+					const child = base.#byPane.get(pane.paneId);
+					if (child?.parent === from && hits[child.no] === 1) children.push(child);
+				}
+
+				for (const {child, after} of placeChildren(this.model, node.acts, children, child => child.pane.paneId)) add(child, after);
+			}
+
+			for (let k = made.length - 1; k >= 0; k--) stack.push(made[k]!);
+		}
+	}
+
+	/** One unfiltered pane as the filter shows it, placed under `parent` (at the top without one). */
+	#copyNode(base: RowLayout, from: PaneNode, parent: PaneNode | undefined, after: number, shown: Uint8Array, shownActs: Int32Array): PaneNode {
+		const all = shownActs[from.no] === from.acts.length;
+		const list = all ? from.acts : from.acts.filter(index => shown[index] === 1);
+		// A subsequence of an ascending list is ascending.
+		const ascending = all || from.actsAscending || isAscending(list);
+		// The tail does not depend on the filter: the unfiltered one is reused at the same width.
+		const tail = this.width === base.width ? from.tail : tailRows(this.model, from.pane, from.shownDepth, this.width, from.last);
+		const slot = parent ? parent.children.length : this.top.length;
+		const node = new PaneNode(from.facts, list, ascending, tail, parent, slot, this.order.length);
+		if (parent) parent.addChild(node, after);
+		else this.top.push(node);
+		this.#fromBase[from.no] = node;
+		this.order.push(node);
+		return node;
 	}
 
 	/** Says what the filter left out: the count of hidden panes, or in words that nothing matches. */
-	#addFilteredNote(shownPanes: ReadonlySet<string>): void {
-		const hidden = this.model.panes.size - shownPanes.size;
-		if (shownPanes.size === 0) {
+	#addFilteredNote(shownCount: number): void {
+		const hidden = this.model.panes.size - shownCount;
+		if (shownCount === 0) {
 			// Errors-only alone reads best as a fact about the run; anything else names the filter.
 			const errorsOnly = showsErrorsOnly(this.filter) && filterText(this.filter) === 'errors';
 			this.topTail.push({kind: 'filtered', key: 'f:none', text: errorsOnly ? 'no errors' : `nothing matches ${describeFilter(this.filter)}`, part: 'none'});
@@ -291,81 +520,80 @@ export class RowLayout {
 		if (hidden > 0) this.topTail.push({kind: 'filtered', key: 'f:hidden', text: `${hidden} ${hidden === 1 ? 'pane' : 'panes'} without matches hidden`, part: 'hidden'});
 	}
 
+	/** This layout's node of a pane. */
+	#nodeOf(paneId: string): PaneNode | undefined {
+		if (!this.#base) return this.#byPane.get(paneId);
+		const from = this.#base.#byPane.get(paneId);
+		return from && this.#fromBase[from.no];
+	}
+
 	/**
 	 * A pane and everything under it, depth first, with its own stack of tasks: delegations can nest deeper
 	 * than the call stack goes. Each pane is placed once (a malformed log can make a parent cycle), at the
 	 * first place the walk reaches it.
 	 */
-	#addTree(root: PaneTask, shownPanes: ReadonlySet<string> | undefined): void {
+	*#addTree(root: PaneTask): Generator<void, void> {
 		const {model} = this;
-		const filtered = shownPanes !== undefined;
-		// Looked up once per tree, not once per pane: a filter can show 100,000 panes.
-		const shown = isEmptyFilter(this.filter) ? undefined : filterMatches(model, this.filter).shown;
+		const nodeOfActivity = this.#activityNodes();
 		const stack: PaneTask[] = [root];
+		let work = 0;
 		while (stack.length > 0) {
+			if (++work % stepSize === 0) yield;
 			const task = stack.pop()!;
 			const {pane, depth, parent} = task;
-			if (this.byPane.has(pane.paneId)) continue;
-			const acts = this.#shownActivities(pane, shown);
+			if (this.#byPane.has(pane.paneId)) continue;
+			const acts = this.#presentActivities(pane);
 			const slot = parent ? parent.children.length : this.top.length;
 			// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
 			const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
 			const live = last !== undefined && isLive(shownStatus(last));
-			const node = new PaneNode(pane, depth, task.orphan, task.cycle, live, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot);
+			const facts = new PaneFacts(pane, depth, task.orphan, task.cycle, live, last);
+			const node = new PaneNode(facts, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), this.width, last), parent, slot, this.order.length);
 			if (parent) parent.addChild(node, task.after);
 			else this.top.push(node);
-			this.byPane.set(pane.paneId, node);
+			this.#byPane.set(pane.paneId, node);
 			this.order.push(node);
+			this.#parentNo.push(parent ? parent.no : -1);
+			const {list} = acts;
+			for (let k = 0; k < list.length; k++) nodeOfActivity[list[k]!] = node.no + 1;
 
 			if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
-			const allChildren = childPanesOf(model, pane);
-			// Under a filter, child panes without a match anywhere in them are left out (and counted).
-			const children = filtered ? allChildren.filter(child => shownPanes.has(child.pane.paneId)) : allChildren;
+			const children = yield* childPaneSteps(model, pane);
 			if (children.length === 0) continue;
-			const todo: PaneTask[] = [];
-			const child = ({pane: childPane, run}: ChildPane, after: number): PaneTask => ({pane: childPane, run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
-			// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
-			// delegation looks up its own; a run whose children came without a delegation needs none.
-			let childOrder: Map<string, number> | undefined;
-			const placed = new Set<string>();
-			for (const [position, index] of acts.list.entries()) {
-				const activity = model.activities[index];
-				if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
-				// Child panes sit right under the activity that delegated them, in the order they started; a
-				// delegation the filter hides places none (its children come after the activities).
-				childOrder ??= new Map(children.map((childPane, at) => [childPane.pane.paneId, at]));
-				const mine: number[] = [];
-				for (const childRunId of activity.childRunIds) {
-					const at = childOrder.get(childRunId);
-					if (at !== undefined && !placed.has(childRunId)) mine.push(at);
+			facts.delegates = delegates(model, acts.list);
+			if (!facts.delegates) {
+				// All after the activities, in the order they started: pushed as they are, with pauses, as one
+				// run can have 200,000 children.
+				for (let k = children.length - 1; k >= 0; k--) {
+					if (k % stepSize === 0) yield;
+					const child = children[k]!;
+					stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after: acts.list.length});
 				}
 
-				mine.sort((a, b) => a - b);
-				for (const at of mine) {
-					const childPane = children[at]!;
-					if (placed.has(childPane.pane.paneId)) continue;
-					placed.add(childPane.pane.paneId);
-					todo.push(child(childPane, position + 1));
-				}
+				continue;
 			}
 
-			for (const childPane of children) if (placed.size === 0 || !placed.has(childPane.pane.paneId)) todo.push(child(childPane, acts.list.length));
-			for (let i = todo.length - 1; i >= 0; i--) stack.push(todo[i]!);
+			const placed = placeChildren(model, acts.list, children, child => child.pane.paneId);
+			for (let k = placed.length - 1; k >= 0; k--) {
+				const {child, after} = placed[k]!;
+				stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
+			}
 		}
 	}
 
-	/** The pane's activities the filter shows; the pane's own list when it shows them all. */
-	#shownActivities(pane: Pane, shown: Uint8Array | undefined): {list: readonly number[]; ascending: boolean} {
+	#activityNodes(): Int32Array {
+		this.#nodeOfActivity ??= new Int32Array(this.model.activities.length);
+		return this.#nodeOfActivity;
+	}
+
+	/** The pane's activities that exist; the pane's own list when all do. */
+	#presentActivities(pane: Pane): {list: readonly number[]; ascending: boolean} {
 		const {model} = this;
-		if (shown === undefined && pane.activityIndices.every(index => model.activities[index] !== undefined)) {
+		if (pane.activityIndices.every(index => model.activities[index] !== undefined)) {
 			return {list: pane.activityIndices, ascending: isAscending(pane.activityIndices)};
 		}
 
-		const list: number[] = [];
-		for (const index of pane.activityIndices) {
-			if (model.activities[index] !== undefined && (shown === undefined || shown[index] === 1)) list.push(index);
-		}
-
+		const list = pane.activityIndices.filter(index => model.activities[index] !== undefined);
 		return {list, ascending: isAscending(list)};
 	}
 
@@ -375,6 +603,7 @@ export class RowLayout {
 	 * children before their parents.
 	 */
 	applyFolds(ui: Folds): void {
+		this.#finish();
 		const previous = this.#foldsOf;
 		if (previous && sameFolds(previous, ui)) return;
 		this.#foldsOf = ui;
@@ -390,7 +619,7 @@ export class RowLayout {
 		this.#stamp++;
 		for (let i = this.order.length - 1; i >= 0; i--) {
 			const node = this.order[i]!;
-			node.collapsed = foldOf(folds, node.pane.paneId, node.depth, () => node.live);
+			node.collapsed = foldOf(folds, node.pane.paneId, node.depth, node.live);
 			node.count = this.#countOf(node);
 		}
 
@@ -435,9 +664,9 @@ export class RowLayout {
 
 	/** One pane folded or unfolded: its count, and the counts (and sums) of the panes above it up to a folded one. */
 	#refold(paneId: string, folds: Folds): void {
-		const node = this.byPane.get(paneId);
+		const node = this.#nodeOf(paneId);
 		if (!node) return;
-		const collapsed = foldOf(folds, paneId, node.depth, () => node.live);
+		const collapsed = foldOf(folds, paneId, node.depth, node.live);
 		if (collapsed === node.collapsed) return;
 		node.collapsed = collapsed;
 		const count = this.#countOf(node);
@@ -623,7 +852,7 @@ export class RowLayout {
 		const rest = key.slice(2);
 		switch (kind) {
 			case 'p:': {
-				const node = this.byPane.get(rest);
+				const node = this.#nodeOf(rest);
 				return node && this.#reachable(node) ? this.#start(node) : -1;
 			}
 
@@ -631,7 +860,7 @@ export class RowLayout {
 				const index = this.model.activityIndexById.get(rest);
 				const activity = index === undefined ? undefined : this.model.activities[index];
 				const paneId = activity ? this.model.runs.get(activity.runId)?.paneId : undefined;
-				const node = paneId === undefined ? undefined : this.byPane.get(paneId);
+				const node = paneId === undefined ? undefined : this.#nodeOf(paneId);
 				if (index === undefined || !node || !this.#open(node)) return -1;
 				const position = this.#actPosition(node, index);
 				if (position === -1) return -1;
@@ -668,7 +897,7 @@ export class RowLayout {
 	/** The panes a tail row's key could name: every prefix of it that is a pane id, as ids may hold colons. */
 	*#tailOwners(rest: string): Generator<PaneNode> {
 		for (let at = rest.indexOf(':'); at !== -1; at = rest.indexOf(':', at + 1)) {
-			const node = this.byPane.get(rest.slice(0, at));
+			const node = this.#nodeOf(rest.slice(0, at));
 			if (node) yield node;
 		}
 	}
@@ -757,6 +986,51 @@ function lastAtMost(sums: Int32Array, count: number, value: number): number {
 	}
 
 	return found;
+}
+
+/**
+ * Where a pane's child panes go among its activities `acts`: right under the activity that delegated them, in
+ * the order they started; the rest (and those whose delegation is not shown) after the activities, in the
+ * order they started. `children` are in the order they started.
+ */
+function placeChildren<Child>(model: Model, acts: readonly number[], children: readonly Child[], idOf: (child: Child) => string): Array<{child: Child; after: number}> {
+	const out: Array<{child: Child; after: number}> = [];
+	// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
+	// delegation looks up its own; a run whose children came without a delegation needs none.
+	let childOrder: Map<string, number> | undefined;
+	const placed = new Set<string>();
+	for (const [position, index] of acts.entries()) {
+		const activity = model.activities[index];
+		if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
+		childOrder ??= new Map(children.map((child, at) => [idOf(child), at]));
+		const mine: number[] = [];
+		for (const childRunId of activity.childRunIds) {
+			const at = childOrder.get(childRunId);
+			if (at !== undefined && !placed.has(childRunId)) mine.push(at);
+		}
+
+		mine.sort((a, b) => a - b);
+		for (const at of mine) {
+			const child = children[at]!;
+			const id = idOf(child);
+			if (placed.has(id)) continue;
+			placed.add(id);
+			out.push({child, after: position + 1});
+		}
+	}
+
+	for (const child of children) if (placed.size === 0 || !placed.has(idOf(child))) out.push({child, after: acts.length});
+	return out;
+}
+
+/** Whether an activity among these delegated to child runs: only then may children sit among the activities. */
+function delegates(model: Model, acts: readonly number[]): boolean {
+	for (const index of acts) {
+		const activity = model.activities[index];
+		if (activity?.type === 'delegate' && activity.childRunIds.length > 0) return true;
+	}
+
+	return false;
 }
 
 function isAscending(list: readonly number[]): boolean {

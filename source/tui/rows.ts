@@ -1,7 +1,7 @@
 import {isEmptyFilter, type Filter} from '../query/filter.js';
 import type {Model} from '../model/state.js';
 import {isSelectableRow, type Row} from './row-types.js';
-import {panesWithMatches, RowLayout, rowList, type RowList} from './row-index.js';
+import {RowLayout, rowList, type RowList} from './row-index.js';
 import type {UiState} from './ui-state.js';
 
 /*
@@ -15,12 +15,10 @@ export {isPaneCollapsed, panesWithMatches, parentPaneOf, type RowList} from './r
 
 /**
  * Every row, in order: for tests and anything headless that wants the whole tree. The viewer asks a
- * `RowList` for the window it shows instead. `holding`: `panesWithMatches` for this model and filter, when the
- * caller keeps it.
+ * `RowList` for the window it shows instead.
  */
-export function buildRows(model: Model, ui: UiState, width: number, holding?: ReadonlySet<string>): Row[] {
-	const shownPanes = isEmptyFilter(ui.filter) ? undefined : (holding ?? panesWithMatches(model, ui.filter));
-	const list = rowList(new RowLayout(model, model.rev, ui.filter, width, shownPanes), ui);
+export function buildRows(model: Model, ui: UiState, width: number): Row[] {
+	const list = rowList(new RowLayout(model, model.rev, ui.filter, width), ui);
 	return list.slice(0, list.length);
 }
 
@@ -56,26 +54,164 @@ export function selectedRowIndex(rows: RowList, ui: UiState): number {
 const layouts = new WeakMap<Model['activities'], RowLayout[]>();
 const keptLayouts = 2;
 
+/** A layout of this model revision, filter and width already made. */
+function madeLayout(model: Model, filter: Filter, width: number): RowLayout | undefined {
+	return layouts.get(model.activities)?.find(layout => layout.rev === model.rev && layout.filter === filter && layout.width === width);
+}
+
+/** The unfiltered layout a filtered one is cut from: of any width, as the places of the panes do not depend on it. */
+function baseFor(model: Model, filter: Filter, width: number): RowLayout | undefined {
+	if (isEmptyFilter(filter)) return undefined;
+	const known = (layouts.get(model.activities) ?? []).filter(layout => layout.rev === model.rev && isEmptyFilter(layout.filter));
+	return known.find(layout => layout.width === width) ?? known[0];
+}
+
+/** Keeps a layout made, and the unfiltered one it was cut from, before the others of its model revision. */
+function keep(layout: RowLayout): void {
+	const {model, base} = layout;
+	const others = (layouts.get(model.activities) ?? []).filter(other => other.rev === layout.rev && other !== layout && other !== base);
+	layouts.set(model.activities, [layout, ...(base ? [base] : []), ...others].slice(0, keptLayouts));
+}
+
 function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
-	const known = (layouts.get(model.activities) ?? []).filter(layout => layout.rev === model.rev);
-	const found = known.find(layout => layout.filter === filter && layout.width === width);
+	const found = madeLayout(model, filter, width);
 	if (found) return found;
-	// Which panes hold matches changes only with the log and the filter, not with the width.
-	const holding = isEmptyFilter(filter) ? undefined : (known.find(layout => layout.filter === filter)?.shownPanes ?? panesWithMatches(model, filter));
-	const layout = new RowLayout(model, model.rev, filter, width, holding);
-	layouts.set(model.activities, [layout, ...known].slice(0, keptLayouts));
+	// The one being made in slices, if it is this one, is finished now rather than made again.
+	const pending = background?.layout;
+	if (pending?.model === model && pending.rev === model.rev && pending.filter === filter && pending.width === width) {
+		pending.work(Number.POSITIVE_INFINITY);
+		finishBackground();
+		return pending;
+	}
+
+	const layout = new RowLayout(model, model.rev, filter, width, baseFor(model, filter, width));
+	keep(layout);
 	return layout;
+}
+
+/**
+ * A layout being made in slices for a model the load posted, while the tree shows the one before it: one at a
+ * time, for every cache that waits on it. A load in a worker posts a new model every second or so, and laying
+ * out 200,000 panes at once kept every key waiting until it was done. `layout` is undefined while it waits for
+ * its turn (`restUntil`); it is then made for the newest model asked for (`asked`).
+ */
+type Background = {
+	layout: RowLayout | undefined;
+	asked: {model: Model; filter: Filter; width: number};
+	waiting: Set<(layout: RowLayout) => void>;
+	scheduler: Required<Pick<Lagging, 'soon' | 'later'>>;
+	/** Time spent in its slices so far. */
+	busy: number;
+};
+
+let background: Background | undefined;
+
+/** How long one slice of a layout made in the background runs before keys and frames get their turn. */
+const sliceMs = 8;
+/**
+ * After a layout made in the background, the next one waits this many times as long as that one's slices
+ * took: back to back, they kept the viewer's thread busy all through a load, and the load's worker (sharing
+ * the cores) and the keys with it.
+ */
+const restFactor = 2;
+let restUntil = 0;
+
+export type Lagging = {
+	/** Called once the layout of a newer model is made: the tree asks for its rows again. */
+	onReady: () => void;
+	/** Runs a step after the keys and frames already waiting; `setImmediate` unless a test steps by hand. */
+	soon?: (step: () => void) => void;
+	/** Runs a step after `ms`; `setTimeout` unless a test steps by hand. */
+	later?: (step: () => void, ms: number) => void;
+	/** A model with fewer panes is laid out at once: it takes less than a slice or two. */
+	minPanes?: number;
+};
+
+const lagFromPanes = 5000;
+
+// Neither keeps the process alive: quitting must not wait for a layout nobody will see.
+function immediately(step: () => void): void {
+	setImmediate(step).unref();
+}
+
+function afterMs(step: () => void, ms: number): void {
+	setTimeout(step, ms).unref();
+}
+
+function inBackground(model: Model, filter: Filter, width: number, onReady: (layout: RowLayout) => void, scheduler: Required<Pick<Lagging, 'soon' | 'later'>>): void {
+	// One at a time: a newer model waits until this one is made, then is asked for again. Starting over at
+	// each post could never finish when making a layout takes longer than the posts come. (One stepped by
+	// another scheduler, a test's, is left.)
+	if (background?.scheduler.soon === scheduler.soon) {
+		background.waiting.add(onReady);
+		if (!background.layout) background.asked = {model, filter, width};
+		return;
+	}
+
+	const made: Background = {layout: undefined, asked: {model, filter, width}, waiting: new Set([onReady]), scheduler, busy: 0};
+	background = made;
+	const step = (): void => {
+		if (background !== made) return;
+		const started = performance.now();
+		const {asked} = made;
+		const layout = (made.layout ??= new RowLayout(asked.model, asked.model.rev, asked.filter, asked.width, baseFor(asked.model, asked.filter, asked.width), true));
+		const done = layout.work(started + sliceMs);
+		made.busy += performance.now() - started;
+		if (done) finishBackground();
+		else scheduler.soon(step);
+	};
+
+	const rest = restUntil - performance.now();
+	if (rest > 0) scheduler.later(step, rest);
+	else scheduler.soon(step);
+}
+
+function finishBackground(): void {
+	const made = background;
+	if (!made?.layout) return;
+	const {layout, waiting, scheduler} = made;
+	background = undefined;
+	restUntil = performance.now() + restFactor * made.busy;
+	keep(layout);
+	// Told on a later turn: the caller that finished it may be drawing.
+	scheduler.soon(() => {
+		for (const onReady of waiting) onReady(layout);
+	});
 }
 
 /**
  * Rows depend only on the model, the fold state and the width, not on the selection: keep the last list so
  * moving the selection (and handling many keys in one read) works nothing out again.
+ *
+ * `lagging`: for a model the load posted (a new object, not one changed in place) with many panes, the rows of
+ * the last layout made go on being shown, folds and all, while the new one is made in slices; `onReady` says
+ * when it is made. A change of the filter or the width is answered at once.
  */
-export function createRowsCache(onBuild?: (ms: number) => void): (model: Model, ui: UiState, width: number) => RowList {
+export function createRowsCache(onBuild?: (ms: number) => void, lagging?: Lagging): (model: Model, ui: UiState, width: number) => RowList {
 	let last: {layout: RowLayout; ui: UiState; list: RowList} | undefined;
+	/** The newest layout this cache has shown. */
+	let shown: RowLayout | undefined;
+	/** A layout made in the background: shown from now on, unless the filter or the width changed meanwhile. */
+	const ready = (layout: RowLayout): void => {
+		if (shown && layout.filter === shown.filter && layout.width === shown.width) shown = layout;
+		lagging?.onReady();
+	};
+
+	const laggingLayout = (model: Model, filter: Filter, width: number, lag: Lagging): RowLayout => {
+		const found = madeLayout(model, filter, width);
+		const previous = shown;
+		const small = model.panes.size < (lag.minPanes ?? lagFromPanes);
+		// Until a layout shows some pane there is nothing to keep on screen: the first tree is laid out at once.
+		const nothingShown = !previous || previous.model.panes.size === 0;
+		if (found || small || nothingShown || previous.filter !== filter || previous.width !== width || previous.model.activities === model.activities) return found ?? layoutFor(model, filter, width);
+		inBackground(model, filter, width, ready, {soon: lag.soon ?? immediately, later: lag.later ?? afterMs});
+		return previous;
+	};
+
 	return (model, ui, width) => {
 		const started = performance.now();
-		const layout = layoutFor(model, ui.filter, width);
+		const layout = lagging ? laggingLayout(model, ui.filter, width, lagging) : layoutFor(model, ui.filter, width);
+		shown = layout;
 		if (
 			last &&
 			last.layout === layout &&

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import React, {useRef} from 'react';
+import React, {useRef, useState} from 'react';
 import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {ActivityRow, LiveRow} from './activity-row.js';
@@ -25,7 +25,19 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
-	const rowsFor = useRef(createRowsCache(ms => store.noteRowsCost(ms))).current;
+	// While a load posts new models, the rows of the last layout made stay on screen (and answer keys) while the
+	// next is made in slices; once it is, this draws again.
+	const [, setLayoutsMade] = useState(0);
+	const rowsFor = useRef(
+		createRowsCache(
+			ms => store.noteRowsCost(ms),
+			{
+				onReady() {
+					setLayoutsMade(made => made + 1);
+				},
+			},
+		),
+	).current;
 	const rows = rowsFor(model, ui, width);
 	const selected = selectedRowIndex(rows, ui);
 	const top = useRef(0);
