@@ -3,6 +3,8 @@ import {addEndedStep, addStepRecord, appended, hasEndedStep, setStream, sharedEm
 import {addUsage, zeroUsage} from './usage.js';
 import {
 	baseToolTypes,
+	closingComplete,
+	closingError,
 	isToolActivity,
 	maxSkillStderrLineLength,
 	maxSkillStderrLines,
@@ -11,6 +13,7 @@ import {
 	maxUnknownTypeLength,
 	maxUnknownTypes,
 	otherUnknownTypes,
+	releasedActivity,
 	type Activity,
 	type BaseToolType,
 	type DelegateActivity,
@@ -204,6 +207,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		currentStep: event.step,
 		activityCount: 0,
 		unsettled: sharedEmptyList(),
+		closing: 0,
 		error: undefined,
 		pendingToolCallIds: sharedEmptyList(),
 		childRunIds: sharedEmptyList(),
@@ -287,7 +291,8 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 		model.orphanChildren.set(parentRunId, waiting);
 	}
 
-	waiting.set(toolCallId, appended(waiting.get(toolCallId) ?? sharedEmptyList(), child.runId));
+	const previous = waiting.get(toolCallId);
+	waiting.set(toolCallId, previous === undefined ? child.runId : appended(typeof previous === 'string' ? [previous] : previous, child.runId));
 }
 
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
@@ -556,11 +561,12 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 		for (const index of ownPane.activityIndices) {
 			target.activityIndices = appended(target.activityIndices, index);
 			const activity = model.activities[index];
-			if (!activity || !('toolCallId' in activity)) continue;
+			if (!activity || activity === releasedActivity || !('toolCallId' in activity)) continue;
 			const calls = model.toolCalls.get(target.paneId);
 			if (!calls?.has(activity.toolCallId)) setCallIndex(model, target.paneId, activity.toolCallId, index);
 		}
 
+		moveReleasedCalls(model, ownPane.paneId, target.paneId);
 		model.toolCalls.delete(ownPane.paneId);
 
 		model.panes.delete(ownPane.paneId);
@@ -569,6 +575,15 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	target.rev++;
 	// The runs that came along may bring children, which now hang one below the joined pane.
 	if (moved.some(runId => (model.runs.get(runId)?.childRunIds.length ?? 0) > 0)) model.depthEpoch++;
+}
+
+/** The calls a pane let go are found in the pane it joins, as their activities would be (`Model.keepActivities`). */
+function moveReleasedCalls(model: Model, fromPaneId: string, toPaneId: string): void {
+	const calls = model.toolCalls.get(fromPaneId);
+	if (model.keepActivities || !calls) return;
+	for (const [toolCallId, index] of calls) {
+		if (model.activities[index] === releasedActivity && !model.toolCalls.get(toPaneId)?.has(toolCallId)) setCallIndex(model, toPaneId, toolCallId, index);
+	}
 }
 
 /** What a resumed run brings back: the delegates' results, or the user's answer to an interactive tool. */
@@ -583,7 +598,7 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 			if (activity.type !== 'interactiveTool' || activity.result) continue;
 			const result = results.get(activity.toolCallId);
 			const text = result?.text ?? (answer?.toolCallId === activity.toolCallId ? answer.text : undefined);
-			if (text !== undefined) updateActivity(model, activity, {result: {text, error: undefined, ref: event.ref}});
+			if (text !== undefined) releaseCall(model, updateActivity(model, activity, {result: {text, error: undefined, ref: event.ref}}));
 		}
 
 		return;
@@ -808,7 +823,8 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 				result: undefined,
 			};
 			const settled = delegate.delegateExpertKey !== '';
-			if (existing && index !== undefined) replaceActivity(model, index, existing, delegate, settled);
+			if (existing === releasedActivity && index !== undefined) reviveActivity(model, run, event, index, delegate, settled, id, reasoning);
+			else if (existing && index !== undefined) replaceActivity(model, index, existing, delegate, settled);
 			else addActivity(model, run, event, delegate, settled, id, reasoning);
 			adoptOrphans(model, run, id);
 			continue;
@@ -817,7 +833,8 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 		const type: ToolActivityType = event.as === 'interactive' ? 'interactiveTool' : classify(call);
 		if (existing && index !== undefined) {
 			// callInteractiveTool after callTools for the same call: the same activity, now known to be interactive.
-			if (existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(model, type, id, call, message), true);
+			// A call let go had its result already: as a figure it is the same call either way.
+			if (existing !== releasedActivity && existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(model, type, id, call, message), true);
 			continue;
 		}
 
@@ -841,7 +858,7 @@ function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
 	const index = callIndex(model, run, toolCallId);
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type !== 'delegate') return;
-	for (const childId of waiting) {
+	for (const childId of typeof waiting === 'string' ? [waiting] : waiting) {
 		const child = model.runs.get(childId);
 		if (child) attachChild(model, activity, child);
 	}
@@ -854,8 +871,14 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
 		const outcome = {text: result.text, error: result.error, ref: event.ref};
+		if (activity === releasedActivity) {
+			// Another result for a call let go: the call keeps its place, and nothing of it is kept to change.
+			bumpPane(model, run);
+			continue;
+		}
+
 		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
-			updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, activity, outcome), settled: true});
+			releaseCall(model, updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, activity, outcome), settled: true}));
 			bumpPane(model, run);
 			continue;
 		}
@@ -864,7 +887,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const id = result.id === '' ? `${run.runId}:result:${run.activityCount}` : result.id;
 		const call: ToolCall = {id, skillName: result.skillName, toolName: result.toolName, args: undefined};
 		const created = addActivity(model, run, event, toolFields(model, classify(call), id, call, undefined), true, id);
-		if (isToolActivity(created)) updateActivity(model, created, {result: keptOutcome(model, created, outcome)});
+		if (isToolActivity(created)) releaseCall(model, updateActivity(model, created, {result: keptOutcome(model, created, outcome)}));
 	}
 }
 
@@ -876,8 +899,8 @@ function attachPartialResults(model: Model, run: Run, results: readonly ToolResu
 	for (const result of results) {
 		const index = callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
-		if (!activity || !isToolActivity(activity) || activity.result) continue;
-		updateActivity(model, activity, {result: keptOutcome(model, activity, {text: result.text, error: result.error, ref}), settled: true});
+		if (!activity || activity === releasedActivity || !isToolActivity(activity) || activity.result) continue;
+		releaseCall(model, updateActivity(model, activity, {result: keptOutcome(model, activity, {text: result.text, error: result.error, ref}), settled: true}));
 		bumpPane(model, run);
 	}
 }
@@ -912,7 +935,7 @@ function isHighSurrogate(code: number): boolean {
 function oldestOpenCall(model: Model, run: Run, toolName: string): number | undefined {
 	for (const index of run.unsettled) {
 		const activity = model.activities[index];
-		if (activity && isToolActivity(activity) && activity.toolName === toolName && !activity.result) return index;
+		if (activity && activity !== releasedActivity && isToolActivity(activity) && activity.toolName === toolName && !activity.result) return index;
 	}
 
 	return undefined;
@@ -925,7 +948,7 @@ function oldestOpenCall(model: Model, run: Run, toolName: string): number | unde
 function settleRun(model: Model, run: Run): void {
 	for (const index of run.unsettled) {
 		const activity = model.activities[index];
-		if (activity && !activity.settled) updateActivity(model, activity, {settled: true});
+		if (activity && !activity.settled) releaseCall(model, updateActivity(model, activity, {settled: true}));
 	}
 
 	run.unsettled = sharedEmptyList();
@@ -984,6 +1007,8 @@ function resultReasoning(stream: StepStream | undefined): string | undefined {
  * never to the `attemptCompletion` call before it (docs/model-rules.md).
  */
 function giveReasoning(model: Model, run: Run, step: number, reasoning: string): void {
+	// Reasoning is an activity's content, which a model that lets activities go shows nowhere.
+	if (!model.keepActivities) return;
 	const pane = model.panes.get(run.paneId);
 	if (!pane) return;
 	const stream = run.streams.get(step);
@@ -1084,13 +1109,12 @@ function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
 	run.endedAt = event.timestamp ?? run.endedAt;
 	if (event.usage) run.usage = event.usage;
 	settleRun(model, run);
-	const activities = paneActivities(model, run).filter(activity => activity.runId === run.runId);
 	if (event.status === 'completed') {
-		if (!activities.some(activity => activity.type === 'complete')) {
+		if ((run.closing & closingComplete) === 0) {
 			const text = event.text ?? latestResultText(run);
 			addActivity(model, run, event, {type: 'complete', text}, true);
 		}
-	} else if (!activities.some(activity => activity.type === 'error')) {
+	} else if ((run.closing & closingError) === 0) {
 		const message = event.message ?? event.status;
 		run.error = run.error ?? {name: 'run_end', message};
 		addActivity(model, run, event, {type: 'error', errorName: 'run_end', message}, true);
@@ -1203,6 +1227,17 @@ function addActivity(
 ): Activity {
 	const pane = model.panes.get(run.paneId);
 	const seq = model.activities.length;
+	if (fields.type === 'complete') run.closing |= closingComplete;
+	if (fields.type === 'error') run.closing |= closingError;
+	run.activityCount++;
+	run.rev++;
+	if (!model.keepActivities && releasedOnArrival(fields.type)) {
+		// Nothing consults it again: it is counted, and let go as it is made.
+		model.activities.push(releasedActivity);
+		if (pane) pane.rev++;
+		return releasedActivity;
+	}
+
 	const step = event.step ?? run.currentStep;
 	const common: CommonFields = {
 		id: activityId(model, run, fields.type, event, id),
@@ -1222,8 +1257,6 @@ function addActivity(
 	model.activityIndexById.set(activity.id, seq);
 	if ('toolCallId' in fields && fields.toolCallId !== '') setCallIndex(model, run.paneId, fields.toolCallId, seq);
 	if (!settled) run.unsettled = appended(run.unsettled, seq);
-	run.activityCount++;
-	run.rev++;
 	if (pane) {
 		pane.activityIndices = appended(pane.activityIndices, seq);
 		pane.lastActivityId = activity.id;
@@ -1231,6 +1264,85 @@ function addActivity(
 	}
 
 	return activity;
+}
+
+/** The kinds of activity the reducer never looks at again once made: a model that keeps no activities lets them go at once. */
+function releasedOnArrival(type: ActivityFields['type']): boolean {
+	switch (type) {
+		case 'query':
+		case 'complete':
+		case 'error':
+		case 'retry':
+		case 'delegationComplete':
+			return true;
+		case 'delegate':
+		case 'interactiveTool':
+		case 'generalTool':
+		case 'readTextFile':
+		case 'readImageFile':
+		case 'readPdfFile':
+		case 'writeTextFile':
+		case 'editTextFile':
+		case 'appendTextFile':
+		case 'deleteFile':
+		case 'moveFile':
+		case 'getFileInfo':
+		case 'listDirectory':
+		case 'createDirectory':
+		case 'deleteDirectory':
+		case 'exec':
+		case 'todo':
+		case 'clearTodo':
+		case 'attemptCompletion':
+			return false;
+		default:
+			return assertNever(type);
+	}
+}
+
+/**
+ * A tool call that has its result and is settled is let go by a model that keeps no activities
+ * (`Model.keepActivities`): its entry in `toolCalls` stays, so a repeated call or result still finds it. A
+ * delegation stays, as do calls still waiting: children link to the one, results come for the others.
+ */
+function releaseCall(model: Model, activity: Activity): void {
+	if (model.keepActivities || !isToolActivity(activity) || !activity.settled || activity.result === undefined) return;
+	model.activities[activity.seq] = releasedActivity;
+	if (model.activityIndexById.get(activity.id) === activity.seq) model.activityIndexById.delete(activity.id);
+}
+
+/**
+ * A delegation made for a call the model let go (a call issued again as a delegation): made afresh in the
+ * call's place, which stays in its pane's list.
+ */
+function reviveActivity(
+	model: Model,
+	run: Run,
+	event: AgentEvent,
+	index: number,
+	fields: ActivityFields,
+	settled: boolean,
+	id: string,
+	reasoning: string | undefined,
+): void {
+	const common: CommonFields = {
+		id: activityId(model, run, fields.type, event, id),
+		expertKey: run.expertKey,
+		runId: run.runId,
+		previousActivityId: null,
+		delegatedBy: run.delegatedBy,
+		reasoning,
+		step: event.step ?? run.currentStep,
+		timestamp: event.timestamp,
+		ref: event.ref,
+		seq: index,
+		settled,
+	};
+	model.activities[index] = activityObject(common, fields);
+	model.activityIndexById.set(common.id, index);
+	if (!settled) run.unsettled = appended(run.unsettled, index);
+	run.rev++;
+	bumpPane(model, run);
 }
 
 /**

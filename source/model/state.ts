@@ -172,6 +172,12 @@ export type Run = {
 	error: {name: string; message: string} | undefined;
 	/** Indices of this run's activities not yet settled: kept so settling a step does not rescan the run. */
 	unsettled: number[];
+	/**
+	 * Which closing activities the run has made: `complete` (`closingComplete`), `error` (`closingError`). A run's
+	 * end adds neither twice, and asks here rather than scanning its pane, which may have let them go
+	 * (`Model.keepActivities`).
+	 */
+	closing: number;
 	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
 	pendingToolCallIds: string[];
 	childRunIds: string[];
@@ -302,8 +308,11 @@ export type Model = {
 	proxy: ProxyState;
 	/** Per run, what its initializeRuntime said (it arrives before the run's startRun). */
 	runtime: Map<string, RuntimeInfo>;
-	/** Child runs that started before the activity that delegated them was seen, by parent run and tool call id. */
-	orphanChildren: Map<string, Map<string, string[]>>;
+	/**
+	 * Child runs that started before the activity that delegated them was seen, by parent run and tool call id:
+	 * one child's id, or a list of them. Most wait alone, and a list of one would cost more than the id.
+	 */
+	orphanChildren: Map<string, Map<string, string | string[]>>;
 	/**
 	 * Runs whose parent run was not seen yet, by the parent's runId: the parent adopts them when it
 	 * appears. Indexed so that adopting costs nothing per run (a scan of all runs made loading quadratic).
@@ -345,6 +354,16 @@ export type Model = {
 	 * show neither, ask for that.
 	 */
 	textKeep: TextKeep | undefined;
+	/**
+	 * false where a reader shows no activity, only per-run and per-job figures (the summaries, `--conversation`),
+	 * set before the first event. Such a model lets an activity go once the reducer will not consult it again:
+	 * a query, a completion, an error, a retry or a delegation's completion as it is made, and a tool call once it
+	 * has its result. Its slot in `activities` then holds `releasedActivity`, and a pane lists only the activities
+	 * kept. What the reducer decides by stays: a call's entry in `toolCalls` (so a repeated call or a late result
+	 * still finds it), delegations (their children link to them), calls that wait for a result, and each run's
+	 * `activityCount` and `closing`. Figures come out the same as with every activity kept.
+	 */
+	keepActivities: boolean;
 	/** Characters of tool results kept whole so far, against `textKeep.wholeBudget`. */
 	keptWholeText: number;
 	/** Tool results of which only the start is kept: search and filters see that start only. */
@@ -389,10 +408,50 @@ export function createModel(): Model {
 		eventIds: new Set(),
 		inputEnd: undefined,
 		textKeep: undefined,
+		keepActivities: true,
 		keptWholeText: 0,
 		cutResults: 0,
 	};
 }
+
+/**
+ * For a reader that shows per-run and per-job figures only (the summaries, `--conversation`), before the first
+ * event: the model keeps no tool output or arguments (`textKeep`) and lets activities go (`keepActivities`).
+ */
+export function keepFiguresOnly(model: Model): void {
+	model.textKeep = {limit: 0, wholeBudget: 0};
+	model.keepActivities = false;
+}
+
+export const closingComplete = 1;
+export const closingError = 2;
+
+/**
+ * What stands in `Model.activities` for an activity let go (see `Model.keepActivities`): one shared object for
+ * all of them, whose fields say nothing about the activity it stands for. Only a model that lets activities go
+ * holds it, and only the reducer meets it there.
+ */
+export const releasedActivity: Activity = Object.freeze({
+	id: '',
+	expertKey: '',
+	runId: '',
+	previousActivityId: null,
+	delegatedBy: undefined,
+	reasoning: undefined,
+	step: undefined,
+	timestamp: undefined,
+	ref: Object.freeze({source: '', line: 0, offset: 0}),
+	seq: -1,
+	settled: true,
+	type: 'generalTool',
+	toolCallId: '',
+	skillName: '',
+	toolName: '',
+	args: undefined,
+	message: undefined,
+	// A result, so that nothing waiting for one takes the stand-in for a call still open.
+	result: Object.freeze({text: '', error: undefined, ref: Object.freeze({source: '', line: 0, offset: 0})}),
+});
 
 /**
  * Every input has ended: nothing more will come (see `endedWhileWaiting` in tree.ts). Kept beside the model's
