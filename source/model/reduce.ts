@@ -31,6 +31,7 @@ import {shortened, TextAccumulator} from './text-accumulator.js';
 import {assertNever} from './assert-never.js';
 import {rememberMessageLine} from './message-lines.js';
 import {activityObject, type ActivityFields, type CommonFields} from './activity-object.js';
+import {addEventId} from './event-ids.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -149,9 +150,7 @@ export function reduce(model: Model, event: AgentEvent): void {
  */
 export function isRepeatedEvent(model: Model, event: AgentEvent): boolean {
 	if (event.dialect !== 'perstack' || event.id === '' || event.kind === 'stream') return false;
-	if (model.eventIds.has(event.id)) return true;
-	model.eventIds.add(event.id);
-	return false;
+	return !addEventId(model.eventIds, event.id);
 }
 
 /** Unknown types are counted by name, with names and their number bounded: a log can make up a new one per line. */
@@ -182,7 +181,10 @@ function ensureJob(model: Model, jobId: string, timestamp: number | undefined): 
 	return job;
 }
 
-function newRun(model: Model, runId: string, jobId: string, expertKey: string, event: AgentEvent): Run {
+function newRun(model: Model, runId: string, wantedJobId: string, expertKey: string, event: AgentEvent): Run {
+	const job = ensureJob(model, wantedJobId, event.timestamp);
+	// The job's own id string, not the copy each parsed line brings: a job of 200,000 runs would keep 200,000.
+	const {jobId} = job;
 	const run: Run = {
 		runId,
 		jobId,
@@ -221,7 +223,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		rev: 0,
 	};
 	model.runs.set(runId, run);
-	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
+	job.runIds.push(runId);
 	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: sharedEmptyList(), lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
 	adoptWaitingChildren(model, run);
 	return run;
@@ -512,7 +514,7 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 	}
 
 	const query = event.query ?? model.runtime.get(run.runId)?.query;
-	run.query = query;
+	if (model.keepActivities) run.query = query;
 	// A start with no user text (a resume the runtime did not mark as one, a bare test harness) asked nothing.
 	if (query !== undefined && query !== '') addActivity(model, run, event, {type: 'query', text: query}, true);
 }
@@ -1099,7 +1101,7 @@ function startDaemonStep(model: Model, event: AgentEvent, stepName: string, quer
 	setStatus(model, child, 'proceeding', undefined);
 	linkParent(model, child, root.runId, root.expertKey, childId);
 	model.daemonAgents.set(key, childId);
-	child.query = query;
+	if (model.keepActivities) child.query = query;
 	addActivity(model, child, event, {type: 'query', text: query ?? ''}, true);
 	return child;
 }

@@ -1,5 +1,6 @@
 import type {Dialect, Diagnostic, EventRef, RunStatus, Usage} from './events.js';
 import {TextAccumulator} from './text-accumulator.js';
+import {createEventIds, type EventIds} from './event-ids.js';
 
 export const baseToolTypes = [
 	'readTextFile',
@@ -189,6 +190,7 @@ export type Run = {
 	 * cycle (docs/model-rules.md).
 	 */
 	closesCycle: boolean;
+	/** Its user query; not kept by a model that keeps figures only (`Model.keepActivities`). */
 	query: string | undefined;
 	/** Its step records in the order they were made; find one by number with `stepRecordOf` (run-collections.ts). */
 	steps: StepRecord[];
@@ -339,7 +341,7 @@ export type Model = {
 	/** Where a reader asked for it (`--print`): the runs whose status changed, in the order of the changes. The reader empties it. */
 	statusChanges: string[] | undefined;
 	/** Ids of the Perstack events reduced so far, streaming events aside (see `isRepeatedEvent`). */
-	eventIds: Set<string>;
+	eventIds: EventIds;
 	/** Set once every input has ended (see `endInput`): what still waits then will wait for ever. */
 	inputEnd: InputEnd | undefined;
 	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
@@ -405,7 +407,7 @@ export function createModel(): Model {
 		statusChanges: undefined,
 		treeRev: 0,
 		depthEpoch: 0,
-		eventIds: new Set(),
+		eventIds: createEventIds(),
 		inputEnd: undefined,
 		textKeep: undefined,
 		keepActivities: true,
