@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
+import {shapeLines} from '../tools/shape-log.js';
 import {createModel, isToolActivity, keepFiguresOnly, releasedActivity, type Model} from './state.js';
 
 /*
@@ -100,5 +101,15 @@ describe('a model that keeps figures only', () => {
 		expect(coordinator.childRunIds).toEqual([child.runId]);
 		expect(resumed.paneId).toBe(coordinator.paneId);
 		expect(counts(lean)).toEqual(counts(full));
+	});
+});
+
+describe('what every model shares', () => {
+	it('children of one parent share who delegated them', () => {
+		const model = modelFromText(`${[...shapeLines({shape: 'wide', runs: 4, seed: 1})].join('\n')}\n`);
+		const children = [...model.runs.values()].filter(run => run.parentRunId !== null);
+		expect(children).toHaveLength(3);
+		expect(children.map(run => run.delegatedBy)).toEqual(children.map(() => ({expertKey: 'expert-0', runId: 'run-0'})));
+		expect(new Set(children.map(run => run.delegatedBy)).size).toBe(1);
 	});
 });

@@ -274,7 +274,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	child.parentRunId = parentRunId;
 	model.treeRev++;
 	const parent = model.runs.get(parentRunId);
-	child.delegatedBy = {expertKey: parent?.expertKey ?? parentExpertKey ?? parentRunId, runId: parentRunId};
+	child.delegatedBy = delegatedByOf(model, parent, parentExpertKey ?? parentRunId, parentRunId);
 	if (parent) adoptChild(model, parent, child);
 	else awaitParent(model, child);
 	// A link that would close a cycle is not followed: the delegation does not list the child either.
@@ -295,6 +295,18 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 
 	const previous = waiting.get(toolCallId);
 	waiting.set(toolCallId, previous === undefined ? child.runId : appended(typeof previous === 'string' ? [previous] : previous, child.runId));
+}
+
+/**
+ * Who delegated a child, as its `delegatedBy` says. Nothing changes one once made, so children of the same
+ * parent share it: a coordinator of 200,000 children would otherwise make 200,000 equal objects.
+ */
+function delegatedByOf(model: Model, parent: Run | undefined, fallbackExpertKey: string, parentRunId: string): {expertKey: string; runId: string} {
+	const expertKey = parent?.expertKey ?? fallbackExpertKey;
+	const lastChildId = parent?.childRunIds.at(-1);
+	const previous = lastChildId === undefined ? undefined : model.runs.get(lastChildId)?.delegatedBy;
+	if (previous && previous.expertKey === expertKey && previous.runId === parentRunId) return previous;
+	return {expertKey, runId: parentRunId};
 }
 
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {

@@ -149,6 +149,7 @@ export type Run = {
 	paneId: string;
 	parentRunId: string | null;
 	delegatingActivityId: string | null;
+	/** Shared by the children of one parent (see `delegatedByOf` in reduce.ts): never changed in place. */
 	delegatedBy: {expertKey: string; runId: string} | undefined;
 	resumesRunId: string | null;
 	resumedByRunId: string | null;
