@@ -1323,6 +1323,12 @@ function releaseCall(model: Model, activity: Activity): void {
 	if (model.keepActivities || !isToolActivity(activity) || !activity.settled || activity.result === undefined) return;
 	model.activities[activity.seq] = releasedActivity;
 	if (model.activityIndexById.get(activity.id) === activity.seq) model.activityIndexById.delete(activity.id);
+	// A call settled by its result stays listed as unsettled until its step ends, which a run that never ends a
+	// step never does: the last one listed, as a call answered at once is, goes now.
+	const run = model.runs.get(activity.runId);
+	if (run?.unsettled.at(-1) !== activity.seq) return;
+	if (run.unsettled.length === 1) run.unsettled = sharedEmptyList();
+	else run.unsettled.pop();
 }
 
 /**
