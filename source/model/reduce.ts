@@ -31,7 +31,8 @@ import {shortened, TextAccumulator} from './text-accumulator.js';
 import {assertNever} from './assert-never.js';
 import {rememberMessageLine} from './message-lines.js';
 import {activityObject, type ActivityFields, type CommonFields} from './activity-object.js';
-import {addEventId} from './event-ids.js';
+import {addId} from './id-table.js';
+import {callEntries, callOf, withCall} from './call-index.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -150,7 +151,7 @@ export function reduce(model: Model, event: AgentEvent): void {
  */
 export function isRepeatedEvent(model: Model, event: AgentEvent): boolean {
 	if (event.dialect !== 'perstack' || event.id === '' || event.kind === 'stream') return false;
-	return !addEventId(model.eventIds, event.id);
+	return !addId(model.eventIds, event.id);
 }
 
 /** Unknown types are counted by name, with names and their number bounded: a log can make up a new one per line. */
@@ -576,8 +577,7 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 			target.activityIndices = appended(target.activityIndices, index);
 			const activity = model.activities[index];
 			if (!activity || activity === releasedActivity || !('toolCallId' in activity)) continue;
-			const calls = model.toolCalls.get(target.paneId);
-			if (!calls?.has(activity.toolCallId)) setCallIndex(model, target.paneId, activity.toolCallId, index);
+			if (callOf(model.toolCalls.get(target.paneId), activity.toolCallId) === undefined) setCallIndex(model, target.paneId, activity.toolCallId, index);
 		}
 
 		moveReleasedCalls(model, ownPane.paneId, target.paneId);
@@ -595,8 +595,8 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 function moveReleasedCalls(model: Model, fromPaneId: string, toPaneId: string): void {
 	const calls = model.toolCalls.get(fromPaneId);
 	if (model.keepActivities || !calls) return;
-	for (const [toolCallId, index] of calls) {
-		if (model.activities[index] === releasedActivity && !model.toolCalls.get(toPaneId)?.has(toolCallId)) setCallIndex(model, toPaneId, toolCallId, index);
+	for (const [toolCallId, index] of callEntries(calls)) {
+		if (model.activities[index] === releasedActivity && callOf(model.toolCalls.get(toPaneId), toolCallId) === undefined) setCallIndex(model, toPaneId, toolCallId, index);
 	}
 }
 
@@ -1159,17 +1159,13 @@ function latestResultText(run: Run): string {
  * by id: a key made of both would be a new string per call, which a log of a million calls pays for.
  */
 function callIndex(model: Model, run: Run, toolCallId: string): number | undefined {
-	return model.toolCalls.get(run.paneId)?.get(toolCallId);
+	return callOf(model.toolCalls.get(run.paneId), toolCallId);
 }
 
 function setCallIndex(model: Model, paneId: string, toolCallId: string, index: number): void {
-	let calls = model.toolCalls.get(paneId);
-	if (!calls) {
-		calls = new Map();
-		model.toolCalls.set(paneId, calls);
-	}
-
-	calls.set(toolCallId, index);
+	const calls = model.toolCalls.get(paneId);
+	const updated = withCall(calls, toolCallId, index);
+	if (updated !== calls) model.toolCalls.set(paneId, updated);
 }
 
 function activityById(model: Model, id: string): Activity | undefined {

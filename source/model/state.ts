@@ -1,6 +1,7 @@
 import type {Dialect, Diagnostic, EventRef, RunStatus, Usage} from './events.js';
 import {TextAccumulator} from './text-accumulator.js';
-import {createEventIds, type EventIds} from './event-ids.js';
+import {createIdTable, type IdTable} from './id-table.js';
+import type {PaneCalls} from './call-index.js';
 
 export const baseToolTypes = [
 	'readTextFile',
@@ -305,7 +306,7 @@ export type Model = {
 	activities: Activity[];
 	activityIndexById: Map<string, number>;
 	/** Tool calls' activity indices by pane, then by tool call id (see `callIndex` in reduce.ts): ids repeat across a job's runs. */
-	toolCalls: Map<string, Map<string, number>>;
+	toolCalls: Map<string, PaneCalls>;
 	skills: Map<string, SkillState>;
 	docker: Map<string, DockerState>;
 	proxy: ProxyState;
@@ -342,7 +343,7 @@ export type Model = {
 	/** Where a reader asked for it (`--print`): the runs whose status changed, in the order of the changes. The reader empties it. */
 	statusChanges: string[] | undefined;
 	/** Ids of the Perstack events reduced so far, streaming events aside (see `isRepeatedEvent`). */
-	eventIds: EventIds;
+	eventIds: IdTable;
 	/** Set once every input has ended (see `endInput`): what still waits then will wait for ever. */
 	inputEnd: InputEnd | undefined;
 	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
@@ -408,7 +409,7 @@ export function createModel(): Model {
 		statusChanges: undefined,
 		treeRev: 0,
 		depthEpoch: 0,
-		eventIds: createEventIds(),
+		eventIds: createIdTable(false),
 		inputEnd: undefined,
 		textKeep: undefined,
 		keepActivities: true,

@@ -1,0 +1,172 @@
+/*
+ * Strings kept as bytes, for the ids a log has a million of: the ids of the events reduced (`isRepeatedEvent` in
+ * reduce.ts) and a pane's tool call ids (call-index.ts). A `Set` or `Map` of strings holds each id as a string of
+ * its own (the copy its parsed line brought) plus an entry of its hash table, about three times the id's length;
+ * here the ids' characters sit one after the other in one byte array, found through one table of their hashes
+ * and offsets (open addressing), with a number beside each where the table maps ids to numbers. It is exact: a
+ * hash that matches is checked against the text.
+ *
+ * Plain data (typed arrays, numbers and a Map), so a model still posts between threads by structured clone.
+ */
+
+export type IdTable = {
+	/** Per slot, the hash of the id there, with 0 meaning an empty slot (a hash of 0 is stored as 1). */
+	hashes: Int32Array;
+	/** Per slot, where the id starts in `text`: its length in two bytes, then its characters, one byte each. */
+	offsets: Uint32Array;
+	/** Per slot, the number the id maps to; undefined in a table of ids alone. */
+	values: Int32Array | undefined;
+	text: Uint8Array;
+	/** Bytes of `text` in use. */
+	used: number;
+	/** Ids in the table. */
+	count: number;
+	/** Ids the byte table does not hold (a character past U+00FF, or longer than two bytes can say), with their numbers. */
+	others: Map<string, number>;
+};
+
+const maxLength = 0xff_ff;
+
+/** `slots`: a power of two, the room it starts with. */
+export function createIdTable(withValues: boolean, slots = 1024): IdTable {
+	return {
+		hashes: new Int32Array(slots),
+		offsets: new Uint32Array(slots),
+		values: withValues ? new Int32Array(slots) : undefined,
+		text: new Uint8Array(slots * 8),
+		used: 0,
+		count: 0,
+		others: new Map(),
+	};
+}
+
+/** Adds `id`; false when it was there already. */
+export function addId(table: IdTable, id: string): boolean {
+	if (slotOf(table, id) !== -1) return false;
+	setId(table, id, 0);
+	return true;
+}
+
+export function hasId(table: IdTable, id: string): boolean {
+	return slotOf(table, id) !== -1;
+}
+
+/** The number `id` maps to, if it is in the table. */
+export function getId(table: IdTable, id: string): number | undefined {
+	if (!fitsTable(id)) return table.others.get(id);
+	const slot = slotOf(table, id);
+	return slot === -1 ? undefined : (table.values?.[slot] ?? 0);
+}
+
+/** Maps `id` to `value` (an integer that fits in 32 bits), adding it if it is new. */
+export function setId(table: IdTable, id: string, value: number): void {
+	if (!fitsTable(id)) {
+		table.others.set(id, value);
+		return;
+	}
+
+	const hash = hashOf(id);
+	const mask = table.hashes.length - 1;
+	let slot = hash & mask;
+	for (;;) {
+		const stored = table.hashes[slot]!;
+		if (stored === 0) break;
+		if (stored === hash && sameText(table, table.offsets[slot]!, id)) {
+			if (table.values) table.values[slot] = value;
+			return;
+		}
+
+		slot = (slot + 1) & mask;
+	}
+
+	table.hashes[slot] = hash;
+	table.offsets[slot] = store(table, id);
+	if (table.values) table.values[slot] = value;
+	table.count++;
+	// Growing at three quarters full keeps probes short.
+	if (table.count * 4 > table.hashes.length * 3) grow(table);
+}
+
+/** Every id with its number, the byte table's in no particular order, then the others. */
+export function* idEntries(table: IdTable): Generator<[string, number]> {
+	for (let slot = 0; slot < table.hashes.length; slot++) {
+		if (table.hashes[slot] === 0) continue;
+		yield [textAt(table, table.offsets[slot]!), table.values?.[slot] ?? 0];
+	}
+
+	yield* table.others;
+}
+
+function slotOf(table: IdTable, id: string): number {
+	if (!fitsTable(id)) return table.others.has(id) ? -2 : -1;
+	const hash = hashOf(id);
+	const mask = table.hashes.length - 1;
+	for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+		const stored = table.hashes[slot]!;
+		if (stored === 0) return -1;
+		if (stored === hash && sameText(table, table.offsets[slot]!, id)) return slot;
+	}
+}
+
+function fitsTable(id: string): boolean {
+	if (id.length > maxLength) return false;
+	for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) > 0xff) return false;
+	return true;
+}
+
+/** FNV-1a over the characters, never 0 (0 marks an empty slot). */
+function hashOf(id: string): number {
+	let hash = 0x81_1c_9d_c5;
+	for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01_00_01_93);
+	// As the Int32Array stores it: an id of no characters leaves the offset basis, which is past 2^31.
+	hash |= 0;
+	return hash === 0 ? 1 : hash;
+}
+
+function sameText(table: IdTable, offset: number, id: string): boolean {
+	const {text} = table;
+	if (text[offset]! + text[offset + 1]! * 256 !== id.length) return false;
+	for (let i = 0; i < id.length; i++) if (text[offset + 2 + i] !== id.charCodeAt(i)) return false;
+	return true;
+}
+
+function textAt(table: IdTable, offset: number): string {
+	const length = table.text[offset]! + table.text[offset + 1]! * 256;
+	let id = '';
+	for (let i = 0; i < length; i++) id += String.fromCharCode(table.text[offset + 2 + i]!);
+	return id;
+}
+
+function store(table: IdTable, id: string): number {
+	const need = table.used + 2 + id.length;
+	if (need > table.text.length) {
+		const bigger = new Uint8Array(Math.max(need, table.text.length * 2));
+		bigger.set(table.text.subarray(0, table.used));
+		table.text = bigger;
+	}
+
+	const offset = table.used;
+	table.text[offset] = id.length & 0xff;
+	table.text[offset + 1] = id.length >>> 8;
+	for (let i = 0; i < id.length; i++) table.text[offset + 2 + i] = id.charCodeAt(i);
+	table.used = need;
+	return offset;
+}
+
+function grow(table: IdTable): void {
+	const {hashes, offsets, values} = table;
+	const size = hashes.length * 2;
+	const mask = size - 1;
+	table.hashes = new Int32Array(size);
+	table.offsets = new Uint32Array(size);
+	table.values = values ? new Int32Array(size) : undefined;
+	for (let i = 0; i < hashes.length; i++) {
+		const hash = hashes[i]!;
+		if (hash === 0) continue;
+		let slot = hash & mask;
+		while (table.hashes[slot] !== 0) slot = (slot + 1) & mask;
+		table.hashes[slot] = hash;
+		table.offsets[slot] = offsets[i]!;
+		if (values && table.values) table.values[slot] = values[i]!;
+	}
+}
