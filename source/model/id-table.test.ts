@@ -54,4 +54,13 @@ describe('id table', () => {
 		expect(entries.size).toBe(1001);
 		expect([entries.get('call-0'), entries.get('call-7'), entries.get('вызов')]).toEqual([0, 70_000, 5]);
 	});
+
+	it('keeps ids too long to share a page, each on a page of its own', () => {
+		const table = createIdTable(true, 4);
+		const ids = ['a', 'b', 'c'].map(letter => letter.repeat(40_000));
+		ids.forEach((id, index) => setId(table, id, index));
+		setId(table, 'short', 9);
+		expect([...ids, 'short', 'a'.repeat(39_999)].map(id => getId(table, id))).toEqual([0, 1, 2, 9, undefined]);
+		expect(table.pages.length).toBeGreaterThanOrEqual(3);
+	});
 });

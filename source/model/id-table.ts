@@ -12,12 +12,20 @@
 export type IdTable = {
 	/** Per slot, the hash of the id there, with 0 meaning an empty slot (a hash of 0 is stored as 1). */
 	hashes: Int32Array;
-	/** Per slot, where the id starts in `text`: its length in two bytes, then its characters, one byte each. */
+	/**
+	 * Per slot, where the id starts in `pages`: the page times `pageBytes`, plus where on the page. It is its
+	 * length in two bytes, then its characters, one byte each.
+	 */
 	offsets: Uint32Array;
 	/** Per slot, the number the id maps to; undefined in a table of ids alone. */
 	values: Int32Array | undefined;
-	text: Uint8Array;
-	/** Bytes of `text` in use. */
+	/**
+	 * The ids' text, in pages of `pageBytes` that are filled one after the other: one array that doubled as it
+	 * filled would leave each array it outgrew for the collector, which frees them only at its next full
+	 * collection, and a long load has few of those.
+	 */
+	pages: Uint8Array[];
+	/** Bytes of the last page in use. */
 	used: number;
 	/** Ids in the table. */
 	count: number;
@@ -25,7 +33,9 @@ export type IdTable = {
 	others: Map<string, number>;
 };
 
-const maxLength = 0xff_ff;
+const pageBytes = 0x1_00_00;
+/** The longest id the pages hold: it and its length fit on one page. */
+const maxLength = pageBytes - 2;
 
 /** `slots`: a power of two, the room it starts with. */
 export function createIdTable(withValues: boolean, slots = 1024): IdTable {
@@ -33,8 +43,8 @@ export function createIdTable(withValues: boolean, slots = 1024): IdTable {
 		hashes: new Int32Array(slots),
 		offsets: new Uint32Array(slots),
 		values: withValues ? new Int32Array(slots) : undefined,
-		text: new Uint8Array(slots * 8),
-		used: 0,
+		pages: [],
+		used: pageBytes,
 		count: 0,
 		others: new Map(),
 	};
@@ -124,33 +134,48 @@ function hashOf(id: string): number {
 }
 
 function sameText(table: IdTable, offset: number, id: string): boolean {
-	const {text} = table;
-	if (text[offset]! + text[offset + 1]! * 256 !== id.length) return false;
-	for (let i = 0; i < id.length; i++) if (text[offset + 2 + i] !== id.charCodeAt(i)) return false;
+	const page = table.pages[Math.floor(offset / pageBytes)]!;
+	const at = offset % pageBytes;
+	if (page[at]! + page[at + 1]! * 256 !== id.length) return false;
+	for (let i = 0; i < id.length; i++) if (page[at + 2 + i] !== id.charCodeAt(i)) return false;
 	return true;
 }
 
 function textAt(table: IdTable, offset: number): string {
-	const length = table.text[offset]! + table.text[offset + 1]! * 256;
+	const page = table.pages[Math.floor(offset / pageBytes)]!;
+	const at = offset % pageBytes;
+	const length = page[at]! + page[at + 1]! * 256;
 	let id = '';
-	for (let i = 0; i < length; i++) id += String.fromCharCode(table.text[offset + 2 + i]!);
+	for (let i = 0; i < length; i++) id += String.fromCharCode(page[at + 2 + i]!);
 	return id;
 }
 
 function store(table: IdTable, id: string): number {
-	const need = table.used + 2 + id.length;
-	if (need > table.text.length) {
-		const bigger = new Uint8Array(Math.max(need, table.text.length * 2));
-		bigger.set(table.text.subarray(0, table.used));
-		table.text = bigger;
+	if (table.used + 2 + id.length > pageBytes) {
+		// A table of a few ids starts with a small page: a model has one per pane that makes many calls.
+		table.pages.push(new Uint8Array(table.pages.length === 0 ? firstPageBytes(table) : pageBytes));
+		table.used = 0;
 	}
 
-	const offset = table.used;
-	table.text[offset] = id.length & 0xff;
-	table.text[offset + 1] = id.length >>> 8;
-	for (let i = 0; i < id.length; i++) table.text[offset + 2 + i] = id.charCodeAt(i);
-	table.used = need;
-	return offset;
+	let page = table.pages.at(-1)!;
+	if (table.used + 2 + id.length > page.length) {
+		// The first page grows to a whole one; it is the only one that ever does.
+		const whole = new Uint8Array(pageBytes);
+		whole.set(page.subarray(0, table.used));
+		table.pages[table.pages.length - 1] = whole;
+		page = whole;
+	}
+
+	const at = table.used;
+	page[at] = id.length & 0xff;
+	page[at + 1] = id.length >>> 8;
+	for (let i = 0; i < id.length; i++) page[at + 2 + i] = id.charCodeAt(i);
+	table.used = at + 2 + id.length;
+	return (table.pages.length - 1) * pageBytes + at;
+}
+
+function firstPageBytes(table: IdTable): number {
+	return Math.min(pageBytes, table.hashes.length * 8);
 }
 
 function grow(table: IdTable): void {
