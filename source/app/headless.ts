@@ -73,7 +73,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
 	const model = createModel();
 	// A summary shows no activity, only figures, and an export (which may send them) is not asked for: the model
-	// keeps no tool output, and lets activities go once they no longer change a figure (`Model.keepActivities`).
+	// keeps no tool output, and lets activities go once they no longer change a figure (`Model.figuresOnly`).
 	if (!transcribing && !options.otlp) keepFiguresOnly(model);
 	// The exporter (and the OpenTelemetry packages) load only when asked for.
 	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp, options.prices ?? builtinPrices) : undefined;

@@ -5,7 +5,7 @@ import {shapeLines} from '../tools/shape-log.js';
 import {createModel, isToolActivity, keepFiguresOnly, releasedActivity, type Model} from './state.js';
 
 /*
- * What a model that keeps figures only (`Model.keepActivities` false: the summaries, `--conversation`) still
+ * What a model that keeps figures only (`Model.figuresOnly`: the summaries, `--conversation`) still
  * decides as a model that keeps everything does, though it let the activities go.
  */
 
@@ -101,6 +101,21 @@ describe('a model that keeps figures only', () => {
 		expect(coordinator.childRunIds).toEqual([child.runId]);
 		expect(resumed.paneId).toBe(coordinator.paneId);
 		expect(counts(lean)).toEqual(counts(full));
+	});
+});
+
+describe('the step records of a model that keeps figures only', () => {
+	it('say where each step\'s messages are, as a full model\'s do, and nothing the summaries do not show', () => {
+		const full = modelFromFixtures('demo.ndjson');
+		const lean = createModel();
+		keepFiguresOnly(lean);
+		modelFromText(readFileSync(fixturePath('demo.ndjson')), {source: 'demo.ndjson', model: lean});
+		const where = (model: Model) => [...model.runs.values()].flatMap(run => run.steps.map(record => [run.runId, record.step, record.messageLine, record.messageOffset]));
+		expect(where(lean)).toEqual(where(full));
+		expect(where(lean).length).toBeGreaterThan(0);
+		const leanRecords = [...lean.runs.values()].flatMap(run => run.steps);
+		expect(leanRecords.every(record => record.startedAt === undefined && record.finishedAt === undefined && record.checkpointId === undefined)).toBe(true);
+		expect([...full.runs.values()].some(run => run.steps.some(record => record.checkpointId !== undefined))).toBe(true);
 	});
 });
 

@@ -109,7 +109,7 @@ export function reduce(model: Model, event: AgentEvent): void {
 	touch(run, event);
 	switch (event.kind) {
 		case 'stepStart':
-			onStepStart(run, event);
+			onStepStart(model, run, event);
 			return;
 		case 'toolCalls':
 			onToolCalls(model, run, event);
@@ -527,7 +527,7 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 	}
 
 	const query = event.query ?? model.runtime.get(run.runId)?.query;
-	if (model.keepActivities) run.query = query;
+	if (!model.figuresOnly) run.query = query;
 	// A start with no user text (a resume the runtime did not mark as one, a bare test harness) asked nothing.
 	if (query !== undefined && query !== '') addActivity(model, run, event, {type: 'query', text: query}, true);
 }
@@ -591,10 +591,10 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	if (moved.some(runId => (model.runs.get(runId)?.childRunIds.length ?? 0) > 0)) model.depthEpoch++;
 }
 
-/** The calls a pane let go are found in the pane it joins, as their activities would be (`Model.keepActivities`). */
+/** The calls a pane let go are found in the pane it joins, as their activities would be (`Model.figuresOnly`). */
 function moveReleasedCalls(model: Model, fromPaneId: string, toPaneId: string): void {
 	const calls = model.toolCalls.get(fromPaneId);
-	if (model.keepActivities || !calls) return;
+	if (!model.figuresOnly || !calls) return;
 	for (const [toolCallId, index] of callEntries(calls)) {
 		if (model.activities[index] === releasedActivity && callOf(model.toolCalls.get(toPaneId), toolCallId) === undefined) setCallIndex(model, toPaneId, toolCallId, index);
 	}
@@ -664,12 +664,13 @@ function paneActivities(model: Model, run: Run): Activity[] {
 	return out;
 }
 
-function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
+function onStepStart(model: Model, run: Run, event: EventOf<'stepStart'>): void {
 	if (event.dialect === 'daemon') {
 		const step = (run.currentStep ?? 1) + 1;
 		run.currentStep = step;
 		addEndedStep(run, step);
-		stepRecord(run, step).startedAt = event.timestamp;
+		const record = stepRecord(run, step);
+		if (!model.figuresOnly) record.startedAt = event.timestamp;
 		return;
 	}
 
@@ -678,7 +679,7 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 	// drover has no checkpoints: a turn counts as a step when it starts.
 	if (event.dialect === 'drover') addEndedStep(run, step);
 	const record = stepRecord(run, step);
-	record.startedAt = record.startedAt ?? event.timestamp;
+	if (!model.figuresOnly) record.startedAt = record.startedAt ?? event.timestamp;
 	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, false);
 }
 
@@ -704,7 +705,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
 
-	if (step !== undefined) recordStep(run, step, event);
+	if (step !== undefined) recordStep(model, run, step, event);
 	settleRun(model, run);
 
 	switch (event.ending) {
@@ -744,14 +745,16 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	}
 }
 
-function recordStep(run: Run, step: number, event: EventOf<'stepEnd'>): void {
+function recordStep(model: Model, run: Run, step: number, event: EventOf<'stepEnd'>): void {
 	const record = stepRecord(run, step);
+	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, true);
+	// The summaries show none of the rest; each of the two times would be a number on the heap of its own.
+	if (model.figuresOnly) return;
 	record.startedAt = event.startedAt ?? record.startedAt;
 	record.finishedAt = event.finishedAt ?? event.timestamp ?? record.finishedAt;
 	record.usage = event.stepUsage ?? record.usage;
 	record.checkpointId = event.checkpoint.id ?? record.checkpointId;
 	record.status = event.checkpoint.status;
-	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, true);
 }
 
 /** A stop by delegation names its delegates; make sure each has an activity even if callDelegate was lost. */
@@ -1022,7 +1025,7 @@ function resultReasoning(stream: StepStream | undefined): string | undefined {
  */
 function giveReasoning(model: Model, run: Run, step: number, reasoning: string): void {
 	// Reasoning is an activity's content, which a model that lets activities go shows nowhere.
-	if (!model.keepActivities) return;
+	if (model.figuresOnly) return;
 	const pane = model.panes.get(run.paneId);
 	if (!pane) return;
 	const stream = run.streams.get(step);
@@ -1113,7 +1116,7 @@ function startDaemonStep(model: Model, event: AgentEvent, stepName: string, quer
 	setStatus(model, child, 'proceeding', undefined);
 	linkParent(model, child, root.runId, root.expertKey, childId);
 	model.daemonAgents.set(key, childId);
-	if (model.keepActivities) child.query = query;
+	if (!model.figuresOnly) child.query = query;
 	addActivity(model, child, event, {type: 'query', text: query ?? ''}, true);
 	return child;
 }
@@ -1241,7 +1244,7 @@ function addActivity(
 	if (fields.type === 'error') run.closing |= closingError;
 	run.activityCount++;
 	run.rev++;
-	if (!model.keepActivities && releasedOnArrival(fields.type)) {
+	if (model.figuresOnly && releasedOnArrival(fields.type)) {
 		// Nothing consults it again: it is counted, and let go as it is made.
 		model.activities.push(releasedActivity);
 		if (pane) pane.rev++;
@@ -1312,11 +1315,11 @@ function releasedOnArrival(type: ActivityFields['type']): boolean {
 
 /**
  * A tool call that has its result and is settled is let go by a model that keeps no activities
- * (`Model.keepActivities`): its entry in `toolCalls` stays, so a repeated call or result still finds it. A
+ * (`Model.figuresOnly`): its entry in `toolCalls` stays, so a repeated call or result still finds it. A
  * delegation stays, as do calls still waiting: children link to the one, results come for the others.
  */
 function releaseCall(model: Model, activity: Activity): void {
-	if (model.keepActivities || !isToolActivity(activity) || !activity.settled || activity.result === undefined) return;
+	if (!model.figuresOnly || !isToolActivity(activity) || !activity.settled || activity.result === undefined) return;
 	model.activities[activity.seq] = releasedActivity;
 	if (model.activityIndexById.get(activity.id) === activity.seq) model.activityIndexById.delete(activity.id);
 	// A call settled by its result stays listed as unsettled until its step ends, which a run that never ends a

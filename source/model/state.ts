@@ -178,7 +178,7 @@ export type Run = {
 	/**
 	 * Which closing activities the run has made: `complete` (`closingComplete`), `error` (`closingError`). A run's
 	 * end adds neither twice, and asks here rather than scanning its pane, which may have let them go
-	 * (`Model.keepActivities`).
+	 * (`Model.figuresOnly`).
 	 */
 	closing: number;
 	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
@@ -192,7 +192,7 @@ export type Run = {
 	 * cycle (docs/model-rules.md).
 	 */
 	closesCycle: boolean;
-	/** Its user query; not kept by a model that keeps figures only (`Model.keepActivities`). */
+	/** Its user query; not kept by a model that keeps figures only (`Model.figuresOnly`). */
 	query: string | undefined;
 	/** Its step records in the order they were made; find one by number with `stepRecordOf` (run-collections.ts). */
 	steps: StepRecord[];
@@ -359,15 +359,17 @@ export type Model = {
 	 */
 	textKeep: TextKeep | undefined;
 	/**
-	 * false where a reader shows no activity, only per-run and per-job figures (the summaries, `--conversation`),
-	 * set before the first event. Such a model lets an activity go once the reducer will not consult it again:
-	 * a query, a completion, an error, a retry or a delegation's completion as it is made, and a tool call once it
-	 * has its result. Its slot in `activities` then holds `releasedActivity`, and a pane lists only the activities
-	 * kept. What the reducer decides by stays: a call's entry in `toolCalls` (so a repeated call or a late result
-	 * still finds it), delegations (their children link to them), calls that wait for a result, and each run's
-	 * `activityCount` and `closing`. Figures come out the same as with every activity kept.
+	 * true where a reader shows no activity, only per-run and per-job figures (the summaries, `--conversation`),
+	 * set before the first event (`keepFiguresOnly`). Such a model lets an activity go once the reducer will not
+	 * consult it again: a query, a completion, an error, a retry or a delegation's completion as it is made, and a
+	 * tool call once it has its result. Its slot in `activities` then holds `releasedActivity`, and a pane lists
+	 * only the activities kept. What the reducer decides by stays: a call's entry in `toolCalls` (so a repeated
+	 * call or a late result still finds it), delegations (their children link to them), calls that wait for a
+	 * result, and each run's `activityCount` and `closing`. A step record keeps only where the step's messages are
+	 * (`--conversation` reads them again), not its times, usage, checkpoint or status; a run, not its query.
+	 * Figures come out the same as with everything kept.
 	 */
-	keepActivities: boolean;
+	figuresOnly: boolean;
 	/** Characters of tool results kept whole so far, against `textKeep.wholeBudget`. */
 	keptWholeText: number;
 	/** Tool results of which only the start is kept: search and filters see that start only. */
@@ -412,7 +414,7 @@ export function createModel(): Model {
 		eventIds: createIdTable(false),
 		inputEnd: undefined,
 		textKeep: undefined,
-		keepActivities: true,
+		figuresOnly: false,
 		keptWholeText: 0,
 		cutResults: 0,
 	};
@@ -420,18 +422,18 @@ export function createModel(): Model {
 
 /**
  * For a reader that shows per-run and per-job figures only (the summaries, `--conversation`), before the first
- * event: the model keeps no tool output or arguments (`textKeep`) and lets activities go (`keepActivities`).
+ * event: the model keeps no tool output or arguments (`textKeep`) and lets activities go and keeps of a step only where its messages are (`figuresOnly`).
  */
 export function keepFiguresOnly(model: Model): void {
 	model.textKeep = {limit: 0, wholeBudget: 0};
-	model.keepActivities = false;
+	model.figuresOnly = true;
 }
 
 export const closingComplete = 1;
 export const closingError = 2;
 
 /**
- * What stands in `Model.activities` for an activity let go (see `Model.keepActivities`): one shared object for
+ * What stands in `Model.activities` for an activity let go (see `Model.figuresOnly`): one shared object for
  * all of them, whose fields say nothing about the activity it stands for. Only a model that lets activities go
  * holds it, and only the reducer meets it there.
  */
