@@ -55,6 +55,14 @@ describe('a model that keeps figures only', () => {
 		expect(figures.activities).toHaveLength(3);
 	});
 
+	it('does not list in a run\'s pane or unsettled calls the calls answered at once and let go', () => {
+		const {figures} = both([start, call('e-1', 'call-1', 1), result('e-2', 'call-1', 1), call('e-3', 'call-2', 2), result('e-4', 'call-2', 2)]);
+		const run = figures.runs.get('run-1')!;
+		expect(figures.panes.get(run.paneId)?.activityIndices).toEqual([]);
+		expect(run.unsettled).toEqual([]);
+		expect(run.activityCount).toBe(3);
+	});
+
 	it('still matches a late result to its call', () => {
 		const lines = [start, call('e-1', 'call-1', 1), call('e-2', 'call-2', 2), result('e-3', 'call-2', 2), result('e-4', 'call-1', 2), complete('e-5')];
 		const {kept, figures} = both(lines);

@@ -1322,17 +1322,27 @@ function releaseCall(model: Model, activity: Activity): void {
 	if (!model.figuresOnly || !isToolActivity(activity) || !activity.settled || activity.result === undefined) return;
 	model.activities[activity.seq] = releasedActivity;
 	if (model.activityIndexById.get(activity.id) === activity.seq) model.activityIndexById.delete(activity.id);
-	// A call settled by its result stays listed as unsettled until its step ends, which a run that never ends a
-	// step never does: the last one listed, as a call answered at once is, goes now.
 	const run = model.runs.get(activity.runId);
-	if (run?.unsettled.at(-1) !== activity.seq) return;
-	if (run.unsettled.length === 1) run.unsettled = sharedEmptyList();
-	else run.unsettled.pop();
+	if (!run) return;
+	// A call settled by its result stays listed as unsettled until its step ends, which a run that never ends a
+	// step never does; and a pane lists only the activities kept. The last one listed, as a call answered at
+	// once is, goes now.
+	run.unsettled = withoutLast(run.unsettled, activity.seq);
+	const pane = model.panes.get(run.paneId);
+	if (pane) pane.activityIndices = withoutLast(pane.activityIndices, activity.seq);
+}
+
+/** `list` without its last item when that is `seq`. */
+function withoutLast(list: number[], seq: number): number[] {
+	if (list.at(-1) !== seq) return list;
+	if (list.length === 1) return sharedEmptyList();
+	list.pop();
+	return list;
 }
 
 /**
  * A delegation made for a call the model let go (a call issued again as a delegation): made afresh in the
- * call's place, which stays in its pane's list.
+ * call's place, and listed in its pane again if the call had left the list.
  */
 function reviveActivity(
 	model: Model,
@@ -1360,6 +1370,8 @@ function reviveActivity(
 	model.activities[index] = activityObject(common, fields);
 	model.activityIndexById.set(common.id, index);
 	if (!settled) run.unsettled = appended(run.unsettled, index);
+	const pane = model.panes.get(run.paneId);
+	if (pane && !pane.activityIndices.includes(index)) pane.activityIndices = appended(pane.activityIndices, index);
 	run.rev++;
 	bumpPane(model, run);
 }
