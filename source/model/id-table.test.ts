@@ -8,7 +8,8 @@ describe('id table', () => {
 		for (let i = 0; i < 50_000; i += 997) expect(addId(ids, `e-${i}`)).toBe(false);
 		expect(hasId(ids, 'e-49999')).toBe(true);
 		expect(hasId(ids, 'e-50000')).toBe(false);
-		expect(ids.count).toBe(50_000);
+		// Well spread, no probe runs long enough to send an id to the others.
+		expect([ids.count, ids.others.size]).toEqual([50_000, 0]);
 	});
 
 	it('keeps ids apart that differ only in length or in a late character', () => {
@@ -62,5 +63,16 @@ describe('id table', () => {
 		setId(table, 'short', 9);
 		expect([...ids, 'short', 'a'.repeat(39_999)].map(id => getId(table, id))).toEqual([0, 1, 2, 9, undefined]);
 		expect(table.pages.length).toBeGreaterThanOrEqual(3);
+	});
+
+	it('keeps an id whose probe would run long among the others, and finds it there: a log of ids made to share one hash stays linear', () => {
+		const table = createIdTable(true, 1024);
+		// Every slot taken by some other id (a hash no real id here has), as a log of colliding ids would leave it.
+		table.hashes.fill(0x7f_ff_ff_ff);
+		setId(table, 'crafted', 7);
+		expect(table.others.get('crafted')).toBe(7);
+		expect([getId(table, 'crafted'), hasId(table, 'crafted'), addId(table, 'crafted'), hasId(table, 'other')]).toEqual([7, true, false, false]);
+		setId(table, 'crafted', 8);
+		expect(getId(table, 'crafted')).toBe(8);
 	});
 });

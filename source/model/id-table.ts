@@ -29,7 +29,10 @@ export type IdTable = {
 	used: number;
 	/** Ids in the table. */
 	count: number;
-	/** Ids the byte table does not hold (a character past U+00FF, or longer than two bytes can say), with their numbers. */
+	/**
+	 * Ids the byte table does not hold, with their numbers: a character past U+00FF, longer than a page, or a probe
+	 * that would run too long (see `maxProbe`).
+	 */
 	others: Map<string, number>;
 };
 
@@ -52,41 +55,41 @@ export function createIdTable(withValues: boolean, slots = 1024): IdTable {
 
 /** Adds `id`; false when it was there already. */
 export function addId(table: IdTable, id: string): boolean {
-	if (slotOf(table, id) !== -1) return false;
+	if (hasId(table, id)) return false;
 	setId(table, id, 0);
 	return true;
 }
 
 export function hasId(table: IdTable, id: string): boolean {
-	return slotOf(table, id) !== -1;
+	return getId(table, id) !== undefined;
 }
 
 /** The number `id` maps to, if it is in the table. */
 export function getId(table: IdTable, id: string): number | undefined {
-	if (!fitsTable(id)) return table.others.get(id);
-	const slot = slotOf(table, id);
-	return slot === -1 ? undefined : (table.values?.[slot] ?? 0);
+	const slot = fitsTable(id) ? slotOf(table, id, hashOf(id)) : notFound;
+	if (slot >= 0) return table.values?.[slot] ?? 0;
+	return table.others.size === 0 ? undefined : table.others.get(id);
 }
 
 /** Maps `id` to `value` (an integer that fits in 32 bits), adding it if it is new. */
 export function setId(table: IdTable, id: string, value: number): void {
-	if (!fitsTable(id)) {
+	// An id kept among the others stays there, wherever a probe for it would end now.
+	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) {
 		table.others.set(id, value);
 		return;
 	}
 
 	const hash = hashOf(id);
-	const mask = table.hashes.length - 1;
-	let slot = hash & mask;
-	for (;;) {
-		const stored = table.hashes[slot]!;
-		if (stored === 0) break;
-		if (stored === hash && sameText(table, table.offsets[slot]!, id)) {
-			if (table.values) table.values[slot] = value;
-			return;
-		}
+	const found = slotOf(table, id, hash);
+	if (found >= 0) {
+		if (table.values) table.values[found] = value;
+		return;
+	}
 
-		slot = (slot + 1) & mask;
+	const slot = emptySlot(table.hashes, hash);
+	if (slot === notFound) {
+		table.others.set(id, value);
+		return;
 	}
 
 	table.hashes[slot] = hash;
@@ -107,15 +110,32 @@ export function* idEntries(table: IdTable): Generator<[string, number]> {
 	yield* table.others;
 }
 
-function slotOf(table: IdTable, id: string): number {
-	if (!fitsTable(id)) return table.others.has(id) ? -2 : -1;
-	const hash = hashOf(id);
-	const mask = table.hashes.length - 1;
-	for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-		const stored = table.hashes[slot]!;
-		if (stored === 0) return -1;
+/**
+ * A probe looks at no more than this many slots. The hash is not seeded (the same bytes make the same table), so
+ * a log could be made of ids that share one: such an id goes to the others, whose Map's hash is V8's, seeded
+ * per process, rather than make each probe walk all the ids before it. At three quarters full, runs of taken
+ * slots reach a few hundred now and then; this bound is past them.
+ */
+const maxProbe = 1024;
+const notFound = -1;
+
+function slotOf(table: IdTable, id: string, hash: number): number {
+	const {hashes} = table;
+	const mask = hashes.length - 1;
+	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
+		const stored = hashes[slot]!;
+		if (stored === 0) return notFound;
 		if (stored === hash && sameText(table, table.offsets[slot]!, id)) return slot;
 	}
+
+	return notFound;
+}
+
+/** The first empty slot of `hash`'s probe, or `notFound` past `maxProbe`. */
+function emptySlot(hashes: Int32Array, hash: number): number {
+	const mask = hashes.length - 1;
+	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) if (hashes[slot] === 0) return slot;
+	return notFound;
 }
 
 function fitsTable(id: string): boolean {
@@ -181,15 +201,19 @@ function firstPageBytes(table: IdTable): number {
 function grow(table: IdTable): void {
 	const {hashes, offsets, values} = table;
 	const size = hashes.length * 2;
-	const mask = size - 1;
 	table.hashes = new Int32Array(size);
 	table.offsets = new Uint32Array(size);
 	table.values = values ? new Int32Array(size) : undefined;
 	for (let i = 0; i < hashes.length; i++) {
 		const hash = hashes[i]!;
 		if (hash === 0) continue;
-		let slot = hash & mask;
-		while (table.hashes[slot] !== 0) slot = (slot + 1) & mask;
+		const slot = emptySlot(table.hashes, hash);
+		if (slot === notFound) {
+			table.others.set(textAt(table, offsets[i]!), values?.[i] ?? 0);
+			table.count--;
+			continue;
+		}
+
 		table.hashes[slot] = hash;
 		table.offsets[slot] = offsets[i]!;
 		if (values && table.values) table.values[slot] = values[i]!;
