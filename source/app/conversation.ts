@@ -9,7 +9,7 @@ import {Ingest} from '../load/ingest.js';
 import {runSourcesFast} from '../load/parallel-file.js';
 import type {LoadTuning} from '../load/tuning.js';
 import type {Diagnostic} from '../model/events.js';
-import {createModel, endInput} from '../model/state.js';
+import {createModel, endInput, keepFiguresOnly} from '../model/state.js';
 import {conversationLines, conversationText} from '../present/conversation.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {findConversation} from '../query/conversation-target.js';
@@ -29,6 +29,8 @@ export async function runConversation(plan: InputPlan, request: ConversationRequ
 	};
 
 	const model = createModel();
+	// The step's messages are read again from the log: of the model, only runs and their steps are asked for.
+	keepFiguresOnly(model);
 	const ingest = new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic, model, fast: options.fast, onLine: line => raw.remember(line)});
 	const onStderr = (text: string) => process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
 	const running = (options.fast ? runSourcesFast : (await import('../input/run-sources.js')).runSources)(plan, ingest, {onStderr}, {tuning: options.tuning});

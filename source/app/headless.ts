@@ -2,7 +2,7 @@ import {once} from 'node:events';
 import {Ingest} from '../load/ingest.js';
 import type {Diagnostic} from '../model/events.js';
 import type {Filter} from '../query/filter.js';
-import {createModel, endInput, type Activity} from '../model/state.js';
+import {createModel, endInput, keepFiguresOnly, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {runSourcesFast} from '../load/parallel-file.js';
 import type {LoadTuning} from '../load/tuning.js';
@@ -72,8 +72,9 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const replaying = transcribing && options.replaySpeed !== undefined ? await import('../load/replay.js') : undefined;
 	const replay = replaying && options.replaySpeed !== undefined ? new replaying.Replay({speed: options.replaySpeed}) : undefined;
 	const model = createModel();
-	// A summary shows no tool output, and an export (which may send it) is not asked for: the model keeps none.
-	if (!transcribing && !options.otlp) model.textKeep = {limit: 0, wholeBudget: 0};
+	// A summary shows no activity, only figures, and an export (which may send them) is not asked for: the model
+	// keeps no tool output, and lets activities go once they no longer change a figure (`Model.figuresOnly`).
+	if (!transcribing && !options.otlp) keepFiguresOnly(model);
 	// The exporter (and the OpenTelemetry packages) load only when asked for.
 	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp, options.prices ?? builtinPrices) : undefined;
 	otlp?.watch(() => model);

@@ -3,6 +3,8 @@ import {addEndedStep, addStepRecord, appended, hasEndedStep, setStream, sharedEm
 import {addUsage, zeroUsage} from './usage.js';
 import {
 	baseToolTypes,
+	closingComplete,
+	closingError,
 	isToolActivity,
 	maxSkillStderrLineLength,
 	maxSkillStderrLines,
@@ -11,6 +13,7 @@ import {
 	maxUnknownTypeLength,
 	maxUnknownTypes,
 	otherUnknownTypes,
+	releasedActivity,
 	type Activity,
 	type BaseToolType,
 	type DelegateActivity,
@@ -28,6 +31,8 @@ import {shortened, TextAccumulator} from './text-accumulator.js';
 import {assertNever} from './assert-never.js';
 import {rememberMessageLine} from './message-lines.js';
 import {activityObject, type ActivityFields, type CommonFields} from './activity-object.js';
+import {addId} from './id-table.js';
+import {callEntries, callOf, withCall} from './call-index.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -104,7 +109,7 @@ export function reduce(model: Model, event: AgentEvent): void {
 	touch(run, event);
 	switch (event.kind) {
 		case 'stepStart':
-			onStepStart(run, event);
+			onStepStart(model, run, event);
 			return;
 		case 'toolCalls':
 			onToolCalls(model, run, event);
@@ -146,9 +151,7 @@ export function reduce(model: Model, event: AgentEvent): void {
  */
 export function isRepeatedEvent(model: Model, event: AgentEvent): boolean {
 	if (event.dialect !== 'perstack' || event.id === '' || event.kind === 'stream') return false;
-	if (model.eventIds.has(event.id)) return true;
-	model.eventIds.add(event.id);
-	return false;
+	return !addId(model.eventIds, event.id);
 }
 
 /** Unknown types are counted by name, with names and their number bounded: a log can make up a new one per line. */
@@ -179,7 +182,10 @@ function ensureJob(model: Model, jobId: string, timestamp: number | undefined): 
 	return job;
 }
 
-function newRun(model: Model, runId: string, jobId: string, expertKey: string, event: AgentEvent): Run {
+function newRun(model: Model, runId: string, wantedJobId: string, expertKey: string, event: AgentEvent): Run {
+	const job = ensureJob(model, wantedJobId, event.timestamp);
+	// The job's own id string, not the copy each parsed line brings: a job of 200,000 runs would keep 200,000.
+	const {jobId} = job;
 	const run: Run = {
 		runId,
 		jobId,
@@ -204,6 +210,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		currentStep: event.step,
 		activityCount: 0,
 		unsettled: sharedEmptyList(),
+		closing: 0,
 		error: undefined,
 		pendingToolCallIds: sharedEmptyList(),
 		childRunIds: sharedEmptyList(),
@@ -217,7 +224,7 @@ function newRun(model: Model, runId: string, jobId: string, expertKey: string, e
 		rev: 0,
 	};
 	model.runs.set(runId, run);
-	ensureJob(model, jobId, event.timestamp).runIds.push(runId);
+	job.runIds.push(runId);
 	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: sharedEmptyList(), lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
 	adoptWaitingChildren(model, run);
 	return run;
@@ -268,7 +275,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	child.parentRunId = parentRunId;
 	model.treeRev++;
 	const parent = model.runs.get(parentRunId);
-	child.delegatedBy = {expertKey: parent?.expertKey ?? parentExpertKey ?? parentRunId, runId: parentRunId};
+	child.delegatedBy = delegatedByOf(model, parent, parentExpertKey ?? parentRunId, parentRunId);
 	if (parent) adoptChild(model, parent, child);
 	else awaitParent(model, child);
 	// A link that would close a cycle is not followed: the delegation does not list the child either.
@@ -287,7 +294,20 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 		model.orphanChildren.set(parentRunId, waiting);
 	}
 
-	waiting.set(toolCallId, appended(waiting.get(toolCallId) ?? sharedEmptyList(), child.runId));
+	const previous = waiting.get(toolCallId);
+	waiting.set(toolCallId, previous === undefined ? child.runId : appended(typeof previous === 'string' ? [previous] : previous, child.runId));
+}
+
+/**
+ * Who delegated a child, as its `delegatedBy` says. Nothing changes one once made, so children of the same
+ * parent share it: a coordinator of 200,000 children would otherwise make 200,000 equal objects.
+ */
+function delegatedByOf(model: Model, parent: Run | undefined, fallbackExpertKey: string, parentRunId: string): {expertKey: string; runId: string} {
+	const expertKey = parent?.expertKey ?? fallbackExpertKey;
+	const lastChildId = parent?.childRunIds.at(-1);
+	const previous = lastChildId === undefined ? undefined : model.runs.get(lastChildId)?.delegatedBy;
+	if (previous && previous.expertKey === expertKey && previous.runId === parentRunId) return previous;
+	return {expertKey, runId: parentRunId};
 }
 
 function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
@@ -507,7 +527,7 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 	}
 
 	const query = event.query ?? model.runtime.get(run.runId)?.query;
-	run.query = query;
+	if (!model.figuresOnly) run.query = query;
 	// A start with no user text (a resume the runtime did not mark as one, a bare test harness) asked nothing.
 	if (query !== undefined && query !== '') addActivity(model, run, event, {type: 'query', text: query}, true);
 }
@@ -556,11 +576,11 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 		for (const index of ownPane.activityIndices) {
 			target.activityIndices = appended(target.activityIndices, index);
 			const activity = model.activities[index];
-			if (!activity || !('toolCallId' in activity)) continue;
-			const calls = model.toolCalls.get(target.paneId);
-			if (!calls?.has(activity.toolCallId)) setCallIndex(model, target.paneId, activity.toolCallId, index);
+			if (!activity || activity === releasedActivity || !('toolCallId' in activity)) continue;
+			if (callOf(model.toolCalls.get(target.paneId), activity.toolCallId) === undefined) setCallIndex(model, target.paneId, activity.toolCallId, index);
 		}
 
+		moveReleasedCalls(model, ownPane.paneId, target.paneId);
 		model.toolCalls.delete(ownPane.paneId);
 
 		model.panes.delete(ownPane.paneId);
@@ -569,6 +589,15 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	target.rev++;
 	// The runs that came along may bring children, which now hang one below the joined pane.
 	if (moved.some(runId => (model.runs.get(runId)?.childRunIds.length ?? 0) > 0)) model.depthEpoch++;
+}
+
+/** The calls a pane let go are found in the pane it joins, as their activities would be (`Model.figuresOnly`). */
+function moveReleasedCalls(model: Model, fromPaneId: string, toPaneId: string): void {
+	const calls = model.toolCalls.get(fromPaneId);
+	if (!model.figuresOnly || !calls) return;
+	for (const [toolCallId, index] of callEntries(calls)) {
+		if (model.activities[index] === releasedActivity && callOf(model.toolCalls.get(toPaneId), toolCallId) === undefined) setCallIndex(model, toPaneId, toolCallId, index);
+	}
 }
 
 /** What a resumed run brings back: the delegates' results, or the user's answer to an interactive tool. */
@@ -583,7 +612,7 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 			if (activity.type !== 'interactiveTool' || activity.result) continue;
 			const result = results.get(activity.toolCallId);
 			const text = result?.text ?? (answer?.toolCallId === activity.toolCallId ? answer.text : undefined);
-			if (text !== undefined) updateActivity(model, activity, {result: {text, error: undefined, ref: event.ref}});
+			if (text !== undefined) releaseCall(model, updateActivity(model, activity, {result: {text, error: undefined, ref: event.ref}}));
 		}
 
 		return;
@@ -635,12 +664,13 @@ function paneActivities(model: Model, run: Run): Activity[] {
 	return out;
 }
 
-function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
+function onStepStart(model: Model, run: Run, event: EventOf<'stepStart'>): void {
 	if (event.dialect === 'daemon') {
 		const step = (run.currentStep ?? 1) + 1;
 		run.currentStep = step;
 		addEndedStep(run, step);
-		stepRecord(run, step).startedAt = event.timestamp;
+		const record = stepRecord(run, step);
+		if (!model.figuresOnly) record.startedAt = event.timestamp;
 		return;
 	}
 
@@ -649,7 +679,7 @@ function onStepStart(run: Run, event: EventOf<'stepStart'>): void {
 	// drover has no checkpoints: a turn counts as a step when it starts.
 	if (event.dialect === 'drover') addEndedStep(run, step);
 	const record = stepRecord(run, step);
-	record.startedAt = record.startedAt ?? event.timestamp;
+	if (!model.figuresOnly) record.startedAt = record.startedAt ?? event.timestamp;
 	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, false);
 }
 
@@ -675,7 +705,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
 
-	if (step !== undefined) recordStep(run, step, event);
+	if (step !== undefined) recordStep(model, run, step, event);
 	settleRun(model, run);
 
 	switch (event.ending) {
@@ -715,14 +745,16 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	}
 }
 
-function recordStep(run: Run, step: number, event: EventOf<'stepEnd'>): void {
+function recordStep(model: Model, run: Run, step: number, event: EventOf<'stepEnd'>): void {
 	const record = stepRecord(run, step);
+	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, true);
+	// The summaries show none of the rest; each of the two times would be a number on the heap of its own.
+	if (model.figuresOnly) return;
 	record.startedAt = event.startedAt ?? record.startedAt;
 	record.finishedAt = event.finishedAt ?? event.timestamp ?? record.finishedAt;
 	record.usage = event.stepUsage ?? record.usage;
 	record.checkpointId = event.checkpoint.id ?? record.checkpointId;
 	record.status = event.checkpoint.status;
-	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, true);
 }
 
 /** A stop by delegation names its delegates; make sure each has an activity even if callDelegate was lost. */
@@ -808,7 +840,8 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 				result: undefined,
 			};
 			const settled = delegate.delegateExpertKey !== '';
-			if (existing && index !== undefined) replaceActivity(model, index, existing, delegate, settled);
+			if (existing === releasedActivity && index !== undefined) reviveActivity(model, run, event, index, delegate, settled, id, reasoning);
+			else if (existing && index !== undefined) replaceActivity(model, index, existing, delegate, settled);
 			else addActivity(model, run, event, delegate, settled, id, reasoning);
 			adoptOrphans(model, run, id);
 			continue;
@@ -817,7 +850,8 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 		const type: ToolActivityType = event.as === 'interactive' ? 'interactiveTool' : classify(call);
 		if (existing && index !== undefined) {
 			// callInteractiveTool after callTools for the same call: the same activity, now known to be interactive.
-			if (existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(model, type, id, call, message), true);
+			// A call let go had its result already: as a figure it is the same call either way.
+			if (existing !== releasedActivity && existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(model, type, id, call, message), true);
 			continue;
 		}
 
@@ -841,7 +875,7 @@ function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
 	const index = callIndex(model, run, toolCallId);
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type !== 'delegate') return;
-	for (const childId of waiting) {
+	for (const childId of typeof waiting === 'string' ? [waiting] : waiting) {
 		const child = model.runs.get(childId);
 		if (child) attachChild(model, activity, child);
 	}
@@ -854,8 +888,14 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
 		const outcome = {text: result.text, error: result.error, ref: event.ref};
+		if (activity === releasedActivity) {
+			// Another result for a call let go: the call keeps its place, and nothing of it is kept to change.
+			bumpPane(model, run);
+			continue;
+		}
+
 		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
-			updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, activity, outcome), settled: true});
+			releaseCall(model, updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, activity, outcome), settled: true}));
 			bumpPane(model, run);
 			continue;
 		}
@@ -864,7 +904,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 		const id = result.id === '' ? `${run.runId}:result:${run.activityCount}` : result.id;
 		const call: ToolCall = {id, skillName: result.skillName, toolName: result.toolName, args: undefined};
 		const created = addActivity(model, run, event, toolFields(model, classify(call), id, call, undefined), true, id);
-		if (isToolActivity(created)) updateActivity(model, created, {result: keptOutcome(model, created, outcome)});
+		if (isToolActivity(created)) releaseCall(model, updateActivity(model, created, {result: keptOutcome(model, created, outcome)}));
 	}
 }
 
@@ -876,8 +916,8 @@ function attachPartialResults(model: Model, run: Run, results: readonly ToolResu
 	for (const result of results) {
 		const index = callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
-		if (!activity || !isToolActivity(activity) || activity.result) continue;
-		updateActivity(model, activity, {result: keptOutcome(model, activity, {text: result.text, error: result.error, ref}), settled: true});
+		if (!activity || activity === releasedActivity || !isToolActivity(activity) || activity.result) continue;
+		releaseCall(model, updateActivity(model, activity, {result: keptOutcome(model, activity, {text: result.text, error: result.error, ref}), settled: true}));
 		bumpPane(model, run);
 	}
 }
@@ -912,7 +952,7 @@ function isHighSurrogate(code: number): boolean {
 function oldestOpenCall(model: Model, run: Run, toolName: string): number | undefined {
 	for (const index of run.unsettled) {
 		const activity = model.activities[index];
-		if (activity && isToolActivity(activity) && activity.toolName === toolName && !activity.result) return index;
+		if (activity && activity !== releasedActivity && isToolActivity(activity) && activity.toolName === toolName && !activity.result) return index;
 	}
 
 	return undefined;
@@ -925,7 +965,7 @@ function oldestOpenCall(model: Model, run: Run, toolName: string): number | unde
 function settleRun(model: Model, run: Run): void {
 	for (const index of run.unsettled) {
 		const activity = model.activities[index];
-		if (activity && !activity.settled) updateActivity(model, activity, {settled: true});
+		if (activity && !activity.settled) releaseCall(model, updateActivity(model, activity, {settled: true}));
 	}
 
 	run.unsettled = sharedEmptyList();
@@ -984,6 +1024,8 @@ function resultReasoning(stream: StepStream | undefined): string | undefined {
  * never to the `attemptCompletion` call before it (docs/model-rules.md).
  */
 function giveReasoning(model: Model, run: Run, step: number, reasoning: string): void {
+	// Reasoning is an activity's content, which a model that lets activities go shows nowhere.
+	if (model.figuresOnly) return;
 	const pane = model.panes.get(run.paneId);
 	if (!pane) return;
 	const stream = run.streams.get(step);
@@ -1074,7 +1116,7 @@ function startDaemonStep(model: Model, event: AgentEvent, stepName: string, quer
 	setStatus(model, child, 'proceeding', undefined);
 	linkParent(model, child, root.runId, root.expertKey, childId);
 	model.daemonAgents.set(key, childId);
-	child.query = query;
+	if (!model.figuresOnly) child.query = query;
 	addActivity(model, child, event, {type: 'query', text: query ?? ''}, true);
 	return child;
 }
@@ -1084,13 +1126,12 @@ function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
 	run.endedAt = event.timestamp ?? run.endedAt;
 	if (event.usage) run.usage = event.usage;
 	settleRun(model, run);
-	const activities = paneActivities(model, run).filter(activity => activity.runId === run.runId);
 	if (event.status === 'completed') {
-		if (!activities.some(activity => activity.type === 'complete')) {
+		if ((run.closing & closingComplete) === 0) {
 			const text = event.text ?? latestResultText(run);
 			addActivity(model, run, event, {type: 'complete', text}, true);
 		}
-	} else if (!activities.some(activity => activity.type === 'error')) {
+	} else if ((run.closing & closingError) === 0) {
 		const message = event.message ?? event.status;
 		run.error = run.error ?? {name: 'run_end', message};
 		addActivity(model, run, event, {type: 'error', errorName: 'run_end', message}, true);
@@ -1121,17 +1162,13 @@ function latestResultText(run: Run): string {
  * by id: a key made of both would be a new string per call, which a log of a million calls pays for.
  */
 function callIndex(model: Model, run: Run, toolCallId: string): number | undefined {
-	return model.toolCalls.get(run.paneId)?.get(toolCallId);
+	return callOf(model.toolCalls.get(run.paneId), toolCallId);
 }
 
 function setCallIndex(model: Model, paneId: string, toolCallId: string, index: number): void {
-	let calls = model.toolCalls.get(paneId);
-	if (!calls) {
-		calls = new Map();
-		model.toolCalls.set(paneId, calls);
-	}
-
-	calls.set(toolCallId, index);
+	const calls = model.toolCalls.get(paneId);
+	const updated = withCall(calls, toolCallId, index);
+	if (updated !== calls) model.toolCalls.set(paneId, updated);
 }
 
 function activityById(model: Model, id: string): Activity | undefined {
@@ -1203,6 +1240,17 @@ function addActivity(
 ): Activity {
 	const pane = model.panes.get(run.paneId);
 	const seq = model.activities.length;
+	if (fields.type === 'complete') run.closing |= closingComplete;
+	if (fields.type === 'error') run.closing |= closingError;
+	run.activityCount++;
+	run.rev++;
+	if (model.figuresOnly && releasedOnArrival(fields.type)) {
+		// Nothing consults it again: it is counted, and let go as it is made.
+		model.activities.push(releasedActivity);
+		if (pane) pane.rev++;
+		return releasedActivity;
+	}
+
 	const step = event.step ?? run.currentStep;
 	const common: CommonFields = {
 		id: activityId(model, run, fields.type, event, id),
@@ -1222,8 +1270,6 @@ function addActivity(
 	model.activityIndexById.set(activity.id, seq);
 	if ('toolCallId' in fields && fields.toolCallId !== '') setCallIndex(model, run.paneId, fields.toolCallId, seq);
 	if (!settled) run.unsettled = appended(run.unsettled, seq);
-	run.activityCount++;
-	run.rev++;
 	if (pane) {
 		pane.activityIndices = appended(pane.activityIndices, seq);
 		pane.lastActivityId = activity.id;
@@ -1231,6 +1277,103 @@ function addActivity(
 	}
 
 	return activity;
+}
+
+/** The kinds of activity the reducer never looks at again once made: a model that keeps no activities lets them go at once. */
+function releasedOnArrival(type: ActivityFields['type']): boolean {
+	switch (type) {
+		case 'query':
+		case 'complete':
+		case 'error':
+		case 'retry':
+		case 'delegationComplete':
+			return true;
+		case 'delegate':
+		case 'interactiveTool':
+		case 'generalTool':
+		case 'readTextFile':
+		case 'readImageFile':
+		case 'readPdfFile':
+		case 'writeTextFile':
+		case 'editTextFile':
+		case 'appendTextFile':
+		case 'deleteFile':
+		case 'moveFile':
+		case 'getFileInfo':
+		case 'listDirectory':
+		case 'createDirectory':
+		case 'deleteDirectory':
+		case 'exec':
+		case 'todo':
+		case 'clearTodo':
+		case 'attemptCompletion':
+			return false;
+		default:
+			return assertNever(type);
+	}
+}
+
+/**
+ * A tool call that has its result and is settled is let go by a model that keeps no activities
+ * (`Model.figuresOnly`): its entry in `toolCalls` stays, so a repeated call or result still finds it. A
+ * delegation stays, as do calls still waiting: children link to the one, results come for the others.
+ */
+function releaseCall(model: Model, activity: Activity): void {
+	if (!model.figuresOnly || !isToolActivity(activity) || !activity.settled || activity.result === undefined) return;
+	model.activities[activity.seq] = releasedActivity;
+	if (model.activityIndexById.get(activity.id) === activity.seq) model.activityIndexById.delete(activity.id);
+	const run = model.runs.get(activity.runId);
+	if (!run) return;
+	// A call settled by its result stays listed as unsettled until its step ends, which a run that never ends a
+	// step never does; and a pane lists only the activities kept. The last one listed, as a call answered at
+	// once is, goes now.
+	run.unsettled = withoutLast(run.unsettled, activity.seq);
+	const pane = model.panes.get(run.paneId);
+	if (pane) pane.activityIndices = withoutLast(pane.activityIndices, activity.seq);
+}
+
+/** `list` without its last item when that is `seq`. */
+function withoutLast(list: number[], seq: number): number[] {
+	if (list.at(-1) !== seq) return list;
+	if (list.length === 1) return sharedEmptyList();
+	list.pop();
+	return list;
+}
+
+/**
+ * A delegation made for a call the model let go (a call issued again as a delegation): made afresh in the
+ * call's place, and listed in its pane again if the call had left the list.
+ */
+function reviveActivity(
+	model: Model,
+	run: Run,
+	event: AgentEvent,
+	index: number,
+	fields: ActivityFields,
+	settled: boolean,
+	id: string,
+	reasoning: string | undefined,
+): void {
+	const common: CommonFields = {
+		id: activityId(model, run, fields.type, event, id),
+		expertKey: run.expertKey,
+		runId: run.runId,
+		previousActivityId: null,
+		delegatedBy: run.delegatedBy,
+		reasoning,
+		step: event.step ?? run.currentStep,
+		timestamp: event.timestamp,
+		ref: event.ref,
+		seq: index,
+		settled,
+	};
+	model.activities[index] = activityObject(common, fields);
+	model.activityIndexById.set(common.id, index);
+	if (!settled) run.unsettled = appended(run.unsettled, index);
+	const pane = model.panes.get(run.paneId);
+	if (pane && !pane.activityIndices.includes(index)) pane.activityIndices = appended(pane.activityIndices, index);
+	run.rev++;
+	bumpPane(model, run);
 }
 
 /**

@@ -54,6 +54,24 @@ describe('run collections', () => {
 		expect(sharedEmptyList()).toHaveLength(0);
 	});
 
+	it('shares the ended steps of runs that ended step 1 only, and gives a run its own list once it ends another', () => {
+		const first = bareRun();
+		const second = bareRun();
+		addEndedStep(first, 1);
+		addEndedStep(second, 1);
+		expect(first.endedSteps).toBe(second.endedSteps);
+		expect(() => first.endedSteps.push(2)).toThrow(/shared empty list/);
+		addEndedStep(first, 2);
+		addEndedStep(second, 0);
+		expect([first.endedSteps, second.endedSteps]).toEqual([
+			[1, 2],
+			[0, 1],
+		]);
+		const third = bareRun();
+		addEndedStep(third, 1);
+		expect(third.endedSteps).toEqual([1]);
+	});
+
 	it('finds step records by number, in order and out of it', () => {
 		const run = bareRun();
 		const steps = [2, 3, 7, 1, 9, 4];

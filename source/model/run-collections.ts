@@ -36,6 +36,9 @@ export function sharedEmptyList<T>(): T[] {
 
 const sharedList = new SharedEmptyList<never>();
 
+/** The ended steps of a run that ended its first step only, as most runs of a wide job do: shared like the empty list. */
+const sharedFirstStep: number[] = SharedEmptyList.of(1);
+
 export function setStream(run: Run, step: number, stream: StepStream): void {
 	if (run.streams === sharedStreams) run.streams = new Map();
 	run.streams.set(step, stream);
@@ -74,7 +77,7 @@ export function addEndedStep(run: Run, step: number): void {
 	const at = lowerBound(list, step, value => value);
 	if (at < list.length && list[at] === step) return;
 	if (at === list.length) {
-		run.endedSteps = appended(list, step);
+		run.endedSteps = list.length === 0 && step === 1 ? sharedFirstStep : appended(list, step);
 		return;
 	}
 

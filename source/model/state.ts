@@ -1,5 +1,7 @@
 import type {Dialect, Diagnostic, EventRef, RunStatus, Usage} from './events.js';
 import {TextAccumulator} from './text-accumulator.js';
+import {createIdTable, type IdTable} from './id-table.js';
+import type {PaneCalls} from './call-index.js';
 
 export const baseToolTypes = [
 	'readTextFile',
@@ -148,6 +150,7 @@ export type Run = {
 	paneId: string;
 	parentRunId: string | null;
 	delegatingActivityId: string | null;
+	/** Shared by the children of one parent (see `delegatedByOf` in reduce.ts): never changed in place. */
 	delegatedBy: {expertKey: string; runId: string} | undefined;
 	resumesRunId: string | null;
 	resumedByRunId: string | null;
@@ -172,6 +175,12 @@ export type Run = {
 	error: {name: string; message: string} | undefined;
 	/** Indices of this run's activities not yet settled: kept so settling a step does not rescan the run. */
 	unsettled: number[];
+	/**
+	 * Which closing activities the run has made: `complete` (`closingComplete`), `error` (`closingError`). A run's
+	 * end adds neither twice, and asks here rather than scanning its pane, which may have let them go
+	 * (`Model.figuresOnly`).
+	 */
+	closing: number;
 	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
 	pendingToolCallIds: string[];
 	childRunIds: string[];
@@ -183,6 +192,7 @@ export type Run = {
 	 * cycle (docs/model-rules.md).
 	 */
 	closesCycle: boolean;
+	/** Its user query; not kept by a model that keeps figures only (`Model.figuresOnly`). */
 	query: string | undefined;
 	/** Its step records in the order they were made; find one by number with `stepRecordOf` (run-collections.ts). */
 	steps: StepRecord[];
@@ -296,14 +306,17 @@ export type Model = {
 	activities: Activity[];
 	activityIndexById: Map<string, number>;
 	/** Tool calls' activity indices by pane, then by tool call id (see `callIndex` in reduce.ts): ids repeat across a job's runs. */
-	toolCalls: Map<string, Map<string, number>>;
+	toolCalls: Map<string, PaneCalls>;
 	skills: Map<string, SkillState>;
 	docker: Map<string, DockerState>;
 	proxy: ProxyState;
 	/** Per run, what its initializeRuntime said (it arrives before the run's startRun). */
 	runtime: Map<string, RuntimeInfo>;
-	/** Child runs that started before the activity that delegated them was seen, by parent run and tool call id. */
-	orphanChildren: Map<string, Map<string, string[]>>;
+	/**
+	 * Child runs that started before the activity that delegated them was seen, by parent run and tool call id:
+	 * one child's id, or a list of them. Most wait alone, and a list of one would cost more than the id.
+	 */
+	orphanChildren: Map<string, Map<string, string | string[]>>;
 	/**
 	 * Runs whose parent run was not seen yet, by the parent's runId: the parent adopts them when it
 	 * appears. Indexed so that adopting costs nothing per run (a scan of all runs made loading quadratic).
@@ -330,7 +343,7 @@ export type Model = {
 	/** Where a reader asked for it (`--print`): the runs whose status changed, in the order of the changes. The reader empties it. */
 	statusChanges: string[] | undefined;
 	/** Ids of the Perstack events reduced so far, streaming events aside (see `isRepeatedEvent`). */
-	eventIds: Set<string>;
+	eventIds: IdTable;
 	/** Set once every input has ended (see `endInput`): what still waits then will wait for ever. */
 	inputEnd: InputEnd | undefined;
 	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
@@ -345,6 +358,18 @@ export type Model = {
 	 * show neither, ask for that.
 	 */
 	textKeep: TextKeep | undefined;
+	/**
+	 * true where a reader shows no activity, only per-run and per-job figures (the summaries, `--conversation`),
+	 * set before the first event (`keepFiguresOnly`). Such a model lets an activity go once the reducer will not
+	 * consult it again: a query, a completion, an error, a retry or a delegation's completion as it is made, and a
+	 * tool call once it has its result. Its slot in `activities` then holds `releasedActivity`; a pane does not
+	 * list those let go as they were made, nor a call let go while it was the pane's last. What the reducer decides by stays: a call's entry in `toolCalls` (so a repeated
+	 * call or a late result still finds it), delegations (their children link to them), calls that wait for a
+	 * result, and each run's `activityCount` and `closing`. A step record keeps only where the step's messages are
+	 * (`--conversation` reads them again), not its times, usage, checkpoint or status; a run, not its query.
+	 * Figures come out the same as with everything kept.
+	 */
+	figuresOnly: boolean;
 	/** Characters of tool results kept whole so far, against `textKeep.wholeBudget`. */
 	keptWholeText: number;
 	/** Tool results of which only the start is kept: search and filters see that start only. */
@@ -386,13 +411,53 @@ export function createModel(): Model {
 		statusChanges: undefined,
 		treeRev: 0,
 		depthEpoch: 0,
-		eventIds: new Set(),
+		eventIds: createIdTable(false),
 		inputEnd: undefined,
 		textKeep: undefined,
+		figuresOnly: false,
 		keptWholeText: 0,
 		cutResults: 0,
 	};
 }
+
+/**
+ * For a reader that shows per-run and per-job figures only (the summaries, `--conversation`), before the first
+ * event: the model keeps no tool output or arguments (`textKeep`) and lets activities go and keeps of a step only where its messages are (`figuresOnly`).
+ */
+export function keepFiguresOnly(model: Model): void {
+	model.textKeep = {limit: 0, wholeBudget: 0};
+	model.figuresOnly = true;
+}
+
+export const closingComplete = 1;
+export const closingError = 2;
+
+/**
+ * What stands in `Model.activities` for an activity let go (see `Model.figuresOnly`): one shared object for
+ * all of them, whose fields say nothing about the activity it stands for. Only a model that lets activities go
+ * holds it, and only the reducer meets it there.
+ */
+export const releasedActivity: Activity = Object.freeze({
+	id: '',
+	expertKey: '',
+	runId: '',
+	previousActivityId: null,
+	delegatedBy: undefined,
+	reasoning: undefined,
+	step: undefined,
+	timestamp: undefined,
+	ref: Object.freeze({source: '', line: 0, offset: 0}),
+	seq: -1,
+	settled: true,
+	type: 'generalTool',
+	toolCallId: '',
+	skillName: '',
+	toolName: '',
+	args: undefined,
+	message: undefined,
+	// A result, so that nothing waiting for one takes the stand-in for a call still open.
+	result: Object.freeze({text: '', error: undefined, ref: Object.freeze({source: '', line: 0, offset: 0})}),
+});
 
 /**
  * Every input has ended: nothing more will come (see `endedWhileWaiting` in tree.ts). Kept beside the model's

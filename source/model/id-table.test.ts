@@ -1,0 +1,78 @@
+import {describe, expect, it} from 'vitest';
+import {addId, createIdTable, getId, hasId, idEntries, setId} from './id-table.js';
+
+describe('id table', () => {
+	it('tells an id seen before from a new one, across the table growing many times', () => {
+		const ids = createIdTable(false);
+		for (let i = 0; i < 50_000; i++) expect(addId(ids, `e-${i}`)).toBe(true);
+		for (let i = 0; i < 50_000; i += 997) expect(addId(ids, `e-${i}`)).toBe(false);
+		expect(hasId(ids, 'e-49999')).toBe(true);
+		expect(hasId(ids, 'e-50000')).toBe(false);
+		// Well spread, no probe runs long enough to send an id to the others.
+		expect([ids.count, ids.others.size]).toEqual([50_000, 0]);
+	});
+
+	it('keeps ids apart that differ only in length or in a late character', () => {
+		const ids = createIdTable(false);
+		expect(addId(ids, 'abc')).toBe(true);
+		expect(addId(ids, 'abcd')).toBe(true);
+		expect(addId(ids, 'abd')).toBe(true);
+		expect(addId(ids, 'ab')).toBe(true);
+		expect(addId(ids, '')).toBe(true);
+		expect(addId(ids, '')).toBe(false);
+		expect(addId(ids, 'abc')).toBe(false);
+	});
+
+	it('holds ids the byte table cannot: characters past U+00FF, and very long ones', () => {
+		const ids = createIdTable(false);
+		const long = 'x'.repeat(70_000);
+		for (const id of ['é-1', 'イベント-1', '😀', long]) {
+			expect(addId(ids, id)).toBe(true);
+			expect(addId(ids, id)).toBe(false);
+		}
+
+		expect(hasId(ids, 'イベント-2')).toBe(false);
+		expect(hasId(ids, `${long}y`)).toBe(false);
+	});
+
+	it('is plain data: a structured clone goes on telling the same ids apart', () => {
+		const ids = createIdTable(false);
+		for (let i = 0; i < 3000; i++) addId(ids, `id-${i}`);
+		addId(ids, 'ид-1');
+		const copy = structuredClone(ids);
+		expect(addId(copy, 'id-1234')).toBe(false);
+		expect(addId(copy, 'ид-1')).toBe(false);
+		expect(addId(copy, 'id-3000')).toBe(true);
+	});
+
+	it('maps ids to numbers, a later one replacing an earlier, and lists them all', () => {
+		const table = createIdTable(true, 4);
+		for (let i = 0; i < 1000; i++) setId(table, `call-${i}`, i);
+		setId(table, 'call-7', 70_000);
+		setId(table, 'вызов', 5);
+		expect([getId(table, 'call-7'), getId(table, 'call-999'), getId(table, 'call-1000'), getId(table, 'вызов')]).toEqual([70_000, 999, undefined, 5]);
+		const entries = new Map(idEntries(table));
+		expect(entries.size).toBe(1001);
+		expect([entries.get('call-0'), entries.get('call-7'), entries.get('вызов')]).toEqual([0, 70_000, 5]);
+	});
+
+	it('keeps ids too long to share a page, each on a page of its own', () => {
+		const table = createIdTable(true, 4);
+		const ids = ['a', 'b', 'c'].map(letter => letter.repeat(40_000));
+		ids.forEach((id, index) => setId(table, id, index));
+		setId(table, 'short', 9);
+		expect([...ids, 'short', 'a'.repeat(39_999)].map(id => getId(table, id))).toEqual([0, 1, 2, 9, undefined]);
+		expect(table.pages.length).toBeGreaterThanOrEqual(3);
+	});
+
+	it('keeps an id whose probe would run long among the others, and finds it there: a log of ids made to share one hash stays linear', () => {
+		const table = createIdTable(true, 1024);
+		// Every slot taken by some other id (a hash no real id here has), as a log of colliding ids would leave it.
+		table.hashes.fill(0x7f_ff_ff_ff);
+		setId(table, 'crafted', 7);
+		expect(table.others.get('crafted')).toBe(7);
+		expect([getId(table, 'crafted'), hasId(table, 'crafted'), addId(table, 'crafted'), hasId(table, 'other')]).toEqual([7, true, false, false]);
+		setId(table, 'crafted', 8);
+		expect(getId(table, 'crafted')).toBe(8);
+	});
+});

@@ -1,0 +1,221 @@
+/*
+ * Strings kept as bytes, for the ids a log has a million of: the ids of the events reduced (`isRepeatedEvent` in
+ * reduce.ts) and a pane's tool call ids (call-index.ts). A `Set` or `Map` of strings holds each id as a string of
+ * its own (the copy its parsed line brought) plus an entry of its hash table, about three times the id's length;
+ * here the ids' characters sit one after the other in one byte array, found through one table of their hashes
+ * and offsets (open addressing), with a number beside each where the table maps ids to numbers. It is exact: a
+ * hash that matches is checked against the text.
+ *
+ * Plain data (typed arrays, numbers and a Map), so a model still posts between threads by structured clone.
+ */
+
+export type IdTable = {
+	/** Per slot, the hash of the id there, with 0 meaning an empty slot (a hash of 0 is stored as 1). */
+	hashes: Int32Array;
+	/**
+	 * Per slot, where the id starts in `pages`: the page times `pageBytes`, plus where on the page. It is its
+	 * length in two bytes, then its characters, one byte each.
+	 */
+	offsets: Uint32Array;
+	/** Per slot, the number the id maps to; undefined in a table of ids alone. */
+	values: Int32Array | undefined;
+	/**
+	 * The ids' text, in pages of `pageBytes` that are filled one after the other: one array that doubled as it
+	 * filled would leave each array it outgrew for the collector, which frees them only at its next full
+	 * collection, and a long load has few of those.
+	 */
+	pages: Uint8Array[];
+	/** Bytes of the last page in use. */
+	used: number;
+	/** Ids in the table. */
+	count: number;
+	/**
+	 * Ids the byte table does not hold, with their numbers: a character past U+00FF, longer than a page, or a probe
+	 * that would run too long (see `maxProbe`).
+	 */
+	others: Map<string, number>;
+};
+
+const pageBytes = 0x1_00_00;
+/** The longest id the pages hold: it and its length fit on one page. */
+const maxLength = pageBytes - 2;
+
+/** `slots`: a power of two, the room it starts with. */
+export function createIdTable(withValues: boolean, slots = 1024): IdTable {
+	return {
+		hashes: new Int32Array(slots),
+		offsets: new Uint32Array(slots),
+		values: withValues ? new Int32Array(slots) : undefined,
+		pages: [],
+		used: pageBytes,
+		count: 0,
+		others: new Map(),
+	};
+}
+
+/** Adds `id`; false when it was there already. */
+export function addId(table: IdTable, id: string): boolean {
+	if (hasId(table, id)) return false;
+	setId(table, id, 0);
+	return true;
+}
+
+export function hasId(table: IdTable, id: string): boolean {
+	return getId(table, id) !== undefined;
+}
+
+/** The number `id` maps to, if it is in the table. */
+export function getId(table: IdTable, id: string): number | undefined {
+	const slot = fitsTable(id) ? slotOf(table, id, hashOf(id)) : notFound;
+	if (slot >= 0) return table.values?.[slot] ?? 0;
+	return table.others.size === 0 ? undefined : table.others.get(id);
+}
+
+/** Maps `id` to `value` (an integer that fits in 32 bits), adding it if it is new. */
+export function setId(table: IdTable, id: string, value: number): void {
+	// An id kept among the others stays there, wherever a probe for it would end now.
+	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) {
+		table.others.set(id, value);
+		return;
+	}
+
+	const hash = hashOf(id);
+	const found = slotOf(table, id, hash);
+	if (found >= 0) {
+		if (table.values) table.values[found] = value;
+		return;
+	}
+
+	const slot = emptySlot(table.hashes, hash);
+	if (slot === notFound) {
+		table.others.set(id, value);
+		return;
+	}
+
+	table.hashes[slot] = hash;
+	table.offsets[slot] = store(table, id);
+	if (table.values) table.values[slot] = value;
+	table.count++;
+	// Growing at three quarters full keeps probes short.
+	if (table.count * 4 > table.hashes.length * 3) grow(table);
+}
+
+/** Every id with its number, the byte table's in no particular order, then the others. */
+export function* idEntries(table: IdTable): Generator<[string, number]> {
+	for (let slot = 0; slot < table.hashes.length; slot++) {
+		if (table.hashes[slot] === 0) continue;
+		yield [textAt(table, table.offsets[slot]!), table.values?.[slot] ?? 0];
+	}
+
+	yield* table.others;
+}
+
+/**
+ * A probe looks at no more than this many slots. The hash is not seeded (the same bytes make the same table), so
+ * a log could be made of ids that share one: such an id goes to the others, whose Map's hash is V8's, seeded
+ * per process, rather than make each probe walk all the ids before it. At three quarters full, runs of taken
+ * slots reach a few hundred now and then; this bound is past them.
+ */
+const maxProbe = 1024;
+const notFound = -1;
+
+function slotOf(table: IdTable, id: string, hash: number): number {
+	const {hashes} = table;
+	const mask = hashes.length - 1;
+	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
+		const stored = hashes[slot]!;
+		if (stored === 0) return notFound;
+		if (stored === hash && sameText(table, table.offsets[slot]!, id)) return slot;
+	}
+
+	return notFound;
+}
+
+/** The first empty slot of `hash`'s probe, or `notFound` past `maxProbe`. */
+function emptySlot(hashes: Int32Array, hash: number): number {
+	const mask = hashes.length - 1;
+	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) if (hashes[slot] === 0) return slot;
+	return notFound;
+}
+
+function fitsTable(id: string): boolean {
+	if (id.length > maxLength) return false;
+	for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) > 0xff) return false;
+	return true;
+}
+
+/** FNV-1a over the characters, never 0 (0 marks an empty slot). */
+function hashOf(id: string): number {
+	let hash = 0x81_1c_9d_c5;
+	for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01_00_01_93);
+	// As the Int32Array stores it: an id of no characters leaves the offset basis, which is past 2^31.
+	hash |= 0;
+	return hash === 0 ? 1 : hash;
+}
+
+function sameText(table: IdTable, offset: number, id: string): boolean {
+	const page = table.pages[Math.floor(offset / pageBytes)]!;
+	const at = offset % pageBytes;
+	if (page[at]! + page[at + 1]! * 256 !== id.length) return false;
+	for (let i = 0; i < id.length; i++) if (page[at + 2 + i] !== id.charCodeAt(i)) return false;
+	return true;
+}
+
+function textAt(table: IdTable, offset: number): string {
+	const page = table.pages[Math.floor(offset / pageBytes)]!;
+	const at = offset % pageBytes;
+	const length = page[at]! + page[at + 1]! * 256;
+	let id = '';
+	for (let i = 0; i < length; i++) id += String.fromCharCode(page[at + 2 + i]!);
+	return id;
+}
+
+function store(table: IdTable, id: string): number {
+	if (table.used + 2 + id.length > pageBytes) {
+		// A table of a few ids starts with a small page: a model has one per pane that makes many calls.
+		table.pages.push(new Uint8Array(table.pages.length === 0 ? firstPageBytes(table) : pageBytes));
+		table.used = 0;
+	}
+
+	let page = table.pages.at(-1)!;
+	if (table.used + 2 + id.length > page.length) {
+		// The first page grows to a whole one; it is the only one that ever does.
+		const whole = new Uint8Array(pageBytes);
+		whole.set(page.subarray(0, table.used));
+		table.pages[table.pages.length - 1] = whole;
+		page = whole;
+	}
+
+	const at = table.used;
+	page[at] = id.length & 0xff;
+	page[at + 1] = id.length >>> 8;
+	for (let i = 0; i < id.length; i++) page[at + 2 + i] = id.charCodeAt(i);
+	table.used = at + 2 + id.length;
+	return (table.pages.length - 1) * pageBytes + at;
+}
+
+function firstPageBytes(table: IdTable): number {
+	return Math.min(pageBytes, table.hashes.length * 8);
+}
+
+function grow(table: IdTable): void {
+	const {hashes, offsets, values} = table;
+	const size = hashes.length * 2;
+	table.hashes = new Int32Array(size);
+	table.offsets = new Uint32Array(size);
+	table.values = values ? new Int32Array(size) : undefined;
+	for (let i = 0; i < hashes.length; i++) {
+		const hash = hashes[i]!;
+		if (hash === 0) continue;
+		const slot = emptySlot(table.hashes, hash);
+		if (slot === notFound) {
+			table.others.set(textAt(table, offsets[i]!), values?.[i] ?? 0);
+			table.count--;
+			continue;
+		}
+
+		table.hashes[slot] = hash;
+		table.offsets[slot] = offsets[i]!;
+		if (values && table.values) table.values[slot] = values[i]!;
+	}
+}
