@@ -131,7 +131,7 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['g / G', 'top / bottom (G resumes follow)'],
 	['PgUp / PgDn', 'page up / down'],
 	['f', 'toggle follow (keep the newest activity in sight)'],
-	['/', 'search activity text (n / N: next / previous match, esc clears); a large log is searched between keys, the prompt says how far'],
+	['/', 'search activity text (n / N: next / previous match, esc clears)'],
 	['', 'in the inspector: find in its text, the same way'],
 	[':', 'filter: type:exec expert:NAME run:ID errors step:10-20 text, -term negates'],
 	['x', 'errors only, on / off'],
