@@ -7,11 +7,13 @@ import {initialSourceState, type SourceState} from '../input/source-state.js';
 import {createModel, type Model} from '../model/state.js';
 import type {Loading, LoadOptions} from './loader.js';
 import {assertNever} from '../model/assert-never.js';
-import {modelFromPost, workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
+import {applyChanges} from './apply-changes.js';
+import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
 
 /*
  * How the viewer loads large plain files: a worker loads them the headless way, model and all
- * (load-worker.ts), and each model it posts replaces the one the views draw. The viewer's own thread meanwhile
+ * (load-worker.ts), and posts what changed in its model; each post is put into the viewer's own model
+ * (apply-changes.ts), and the views get a new model object with it. The viewer's own thread meanwhile
  * loads Ink, draws and answers keys, and neither waits for the other. Should the worker fail, the viewer starts
  * again on its own thread, and only then loads the loading code (parsers, reducer).
  */
@@ -91,11 +93,11 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 					// The header's count of events moves while the load goes; the next model brings the rest.
 					if (message.events !== model.events) replace({...model, events: message.events});
 					break;
-				case 'model':
-					replace(modelFromPost(message.model));
+				case 'changes':
+					replace(applyChanges(model, message.changes));
 					break;
 				case 'done':
-					replace(modelFromPost(message.model));
+					replace(applyChanges(model, message.changes));
 					settled = true;
 					void worker.terminate();
 					resolve(message.exitCode);

@@ -2,22 +2,23 @@ import {parentPort, workerData} from 'node:worker_threads';
 import {createModel} from '../model/state.js';
 import {Ingest} from './ingest.js';
 import {runSourcesFast} from './parallel-file.js';
-import {modelToPost, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
+import {ChangeTracker} from './change-tracker.js';
+import type {LoadWorkerMessage, LoadWorkerSetup} from './protocol.js';
 
 /*
  * The viewer's load worker (started by load-in-worker.ts): it loads large plain files exactly as the headless
- * modes do, reducing into a model of its own, and posts that model to the viewer now and then and once at the
- * end, with its progress in between. A model is small next to the log it comes from (a few MB for a 124 MB
- * log), so posting it costs far less than posting the events it was made from.
+ * modes do, reducing into a model of its own, and posts what changed in that model (model-changes.ts) to the
+ * viewer now and then and once at the end, with its progress in between. What changed is small next to the
+ * log it comes from, and next to the whole model, which the viewer then never decodes again.
  */
 
 /** Time between progress posts when the tuning sets none: the viewer draws a load's progress a few times a second. */
 const defaultProgressIntervalMs = 100;
 
 /**
- * Time between models posted during a load, and at least this many times what posting the last one took. A
- * model costs this thread its encoding and the viewer a frame of the whole tree, so a load of under a second
- * posts only its final model; a longer one shows its progress as a growing tree.
+ * Time between changes posted during a load, and at least this many times what posting the last ones took.
+ * Changes cost this thread their encoding and the viewer a frame of the tree, so a load of under a second
+ * posts only its final changes; a longer one shows its progress as a growing tree.
  */
 const minModelIntervalMs = 1000;
 const modelIntervalPerCost = 10;
@@ -31,6 +32,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 	model.textKeep = setup.textKeep;
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, model});
 	const progressIntervalMs = setup.tuning.progressIntervalMs ?? defaultProgressIntervalMs;
+	const tracker = new ChangeTracker();
 	let lastModelAt = performance.now();
 	let modelCost = 0;
 	let lastProgressAt = lastModelAt;
@@ -40,8 +42,8 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 		{
 			afterChunk() {
 				const now = performance.now();
-				if (now - lastModelAt >= Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
-					post({kind: 'model', states: running.states, model: modelToPost(ingest.model)});
+				if (now - lastModelAt >= Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost) && tracker.changed(ingest.model)) {
+					post({kind: 'changes', states: running.states, changes: tracker.changes(ingest.model)});
 					lastModelAt = performance.now();
 					modelCost = lastModelAt - now;
 				} else if (now - lastProgressAt >= progressIntervalMs) {
@@ -53,7 +55,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 		{tuning: setup.tuning},
 	);
 	const exitCode = await running.done;
-	post({kind: 'done', states: running.states, model: modelToPost(ingest.model), exitCode});
+	post({kind: 'done', states: running.states, changes: tracker.changes(ingest.model), exitCode});
 }
 
 const setup: unknown = workerData;

@@ -15,8 +15,9 @@ import type {LoadTuning} from './tuning.js';
 export type Loading = RunningSources & {
 	/**
 	 * The model so far. A load on this thread reduces into one model, whose `rev` moves with every change; a
-	 * load in a worker replaces it with each model the worker posts (and a worker's count of events read
-	 * with a copy that has it). `onModel` tells of each replacement.
+	 * load in a worker puts what the worker posts (what changed in its model) into a model of its own and
+	 * replaces it with a new model object each time (and a worker's count of events read with a copy that has
+	 * it). `onModel` tells of each replacement.
 	 */
 	readonly model: Model;
 };
