@@ -8,7 +8,7 @@ import {createModel, type Model} from '../model/state.js';
 import type {Loading, LoadOptions} from './loader.js';
 import {assertNever} from '../model/assert-never.js';
 import {applyChanges} from './apply-changes.js';
-import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
+import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup, type LoadWorkerStart} from './protocol.js';
 
 /*
  * How the viewer loads large plain files: a worker loads them the headless way, model and all
@@ -34,8 +34,11 @@ export function worthAWorker(plan: InputPlan): boolean {
 /** Loads the plan in a worker (see worthAWorker), or on this thread should the worker fail. */
 export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	const {hooks = {}} = options;
-	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep};
+	const {mainThreadFrom} = options;
+	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep, waitForStart: mainThreadFrom !== undefined};
 	const worker = new Worker(new URL('load-worker.js', import.meta.url), {workerData: setup, resourceLimits: workerResourceLimits});
+	const start: LoadWorkerStart = {kind: 'start'};
+	void mainThreadFrom?.then(() => worker.postMessage(start));
 	let model = createModel();
 	const replace = (next: Model) => {
 		model = next;

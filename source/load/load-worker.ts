@@ -3,7 +3,7 @@ import {createModel} from '../model/state.js';
 import {Ingest} from './ingest.js';
 import {runSourcesFast} from './parallel-file.js';
 import {ChangeTracker} from './change-tracker.js';
-import type {LoadWorkerMessage, LoadWorkerSetup} from './protocol.js';
+import type {LoadWorkerMessage, LoadWorkerSetup, LoadWorkerStart} from './protocol.js';
 
 /*
  * The viewer's load worker (started by load-in-worker.ts): it loads large plain files exactly as the headless
@@ -63,7 +63,9 @@ if (parentPort && isSetup(setup)) {
 	const port = parentPort;
 	const failAfter = setup.tuning.loadWorkerFailAfter;
 	let posts = 0;
-	void load(setup, message => {
+	// The worker's modules are loaded by now: what waits for the viewer's first frame is only the reading.
+	const started = setup.waitForStart ? new Promise<void>(resolve => port.once('message', (_: LoadWorkerStart) => resolve())) : Promise.resolve();
+	void started.then(async () => load(setup, message => {
 		if (posts++ === failAfter) {
 			// Thrown outside the load, which would otherwise report it as the file's error.
 			setImmediate(() => {
@@ -72,5 +74,5 @@ if (parentPort && isSetup(setup)) {
 		}
 
 		if (failAfter === undefined || posts <= failAfter) port.postMessage(message);
-	});
+	}));
 }

@@ -38,7 +38,11 @@ export type LoadOptions = {
 	 * worker or the fast path of plain files reads do not pass here: such files are read again by offset.
 	 */
 	onLine?: ((line: Line) => void) | undefined;
-	/** A load on this thread takes nothing in until this settles: the viewer passes its first frame. */
+	/**
+	 * The load reads nothing until this settles (the viewer passes its first frame), so that the first frame
+	 * does not share the CPUs with it: on this thread it takes no chunk in; a worker loads its modules
+	 * meanwhile, and waits to read.
+	 */
 	mainThreadFrom?: Promise<void> | undefined;
 	/** How much of tool results the model keeps (`Model.textKeep`); undefined keeps them whole. */
 	textKeep?: TextKeep | undefined;

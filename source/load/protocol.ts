@@ -35,8 +35,14 @@ export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
 /** A worker's young generation is kept small: a load makes garbage fast, and memory is the figure held down. */
 export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
 
-/** What the viewer's load worker is started with. */
-export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning; textKeep: TextKeep | undefined};
+/**
+ * What the viewer's load worker is started with. `waitForStart`: it reads nothing until the viewer posts
+ * LoadWorkerStart (once its first frame is drawn), so that the first frame does not share the CPUs with a load.
+ */
+export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning; textKeep: TextKeep | undefined; waitForStart?: boolean | undefined};
+
+/** The one message the viewer posts to its load worker: start reading. */
+export type LoadWorkerStart = {kind: 'start'};
 
 /** What a chunk worker is started with. */
 export type ChunkWorkerSetup = {
