@@ -47,13 +47,12 @@ export function applyChanges(model: Model, changes: ModelChanges): Model {
 
 	for (const posted of changes.runs) {
 		const previous = model.runs.get(posted.runId);
-		const {streams, hasStepIndex, ...fields} = posted;
 		const steps = applyRunList(previous?.steps, posted.steps);
 		const run: Run = {
-			...fields,
-			streams: streamsOf(streams),
+			...posted,
+			streams: streamsOf(posted.streams),
 			steps,
-			stepIndex: hasStepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
+			stepIndex: posted.stepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
 			endedSteps: applyRunList(previous?.endedSteps, posted.endedSteps),
 			unsettled: applyRunList(previous?.unsettled, posted.unsettled),
 			pendingToolCallIds: applyRunList(previous?.pendingToolCallIds, posted.pendingToolCallIds),

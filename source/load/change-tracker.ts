@@ -156,8 +156,7 @@ export class ChangeTracker {
 			const [pendingToolCallIds, sentPending] = postList(run.pendingToolCallIds, sent?.pendingToolCallIds, same, itself);
 			const [childRunIds, sentChildren] = postList(run.childRunIds, sent?.childRunIds, same, itself);
 			this.#runs.set(runId, {rev: run.rev, steps: sentSteps, endedSteps: sentEnded, unsettled: sentUnsettled, pendingToolCallIds: sentPending, childRunIds: sentChildren});
-			const {stepIndex, ...fields} = run;
-			posted.push({...fields, streams: postStreams(run), steps, hasStepIndex: stepIndex !== undefined, endedSteps, unsettled, pendingToolCallIds, childRunIds});
+			posted.push({...run, streams: postStreams(run), steps, stepIndex: run.stepIndex ? true : undefined, endedSteps, unsettled, pendingToolCallIds, childRunIds});
 		}
 
 		return posted;

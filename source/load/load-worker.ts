@@ -16,12 +16,11 @@ import type {LoadWorkerMessage, LoadWorkerSetup, LoadWorkerStart} from './protoc
 const defaultProgressIntervalMs = 100;
 
 /**
- * Time between changes posted during a load, and at least this many times what posting the last ones took.
- * Changes cost this thread their encoding and the viewer a frame of the tree, so a load of under a second
- * posts only its final changes; a longer one shows its progress as a growing tree.
+ * Time between changes posted during a load. A post costs this thread and the viewer's in proportion to what
+ * changed since the last, so posts come at a steady pace rather than further apart as they cost more (which
+ * made each one larger still, and the last one of a long load the whole model at once).
  */
-const minModelIntervalMs = 1000;
-const modelIntervalPerCost = 10;
+const changesIntervalMs = 500;
 
 function isSetup(value: unknown): value is LoadWorkerSetup {
 	return typeof value === 'object' && value !== null && 'plan' in value && 'maxLineBytes' in value && 'tuning' in value;
@@ -33,19 +32,17 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, model});
 	const progressIntervalMs = setup.tuning.progressIntervalMs ?? defaultProgressIntervalMs;
 	const tracker = new ChangeTracker();
-	let lastModelAt = performance.now();
-	let modelCost = 0;
-	let lastProgressAt = lastModelAt;
+	let lastChangesAt = performance.now();
+	let lastProgressAt = lastChangesAt;
 	const running = runSourcesFast(
 		setup.plan,
 		ingest,
 		{
 			afterChunk() {
 				const now = performance.now();
-				if (now - lastModelAt >= Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost) && tracker.changed(ingest.model)) {
+				if (now - lastChangesAt >= changesIntervalMs && tracker.changed(ingest.model)) {
 					post({kind: 'changes', states: running.states, changes: tracker.changes(ingest.model)});
-					lastModelAt = performance.now();
-					modelCost = lastModelAt - now;
+					lastChangesAt = performance.now();
 				} else if (now - lastProgressAt >= progressIntervalMs) {
 					post({kind: 'progress', states: running.states, events: ingest.model.events});
 					lastProgressAt = now;
