@@ -133,6 +133,20 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(loaded.eventsSeen.filter(events => events > 0 && events < total).length).toBeGreaterThan(2);
 	});
 
+	it('reads nothing until the viewer’s first frame is drawn (mainThreadFrom), then loads the whole file', async () => {
+		let drawFirstFrame = () => {};
+		const drawn = new Promise<void>(resolve => (drawFirstFrame = resolve));
+		let changes = 0;
+		const loading = await built.start.startLoad(plan(large), {maxLineBytes, tuning: {progressIntervalMs: 0}, mainThreadFrom: drawn, hooks: {onChange: () => void changes++}});
+		// Nothing to wait for on screen here: the worker is given the time it takes to start and read a few chunks.
+		await new Promise(resolve => setTimeout(resolve, 400));
+		expect([changes, loading.states[0]?.bytesRead ?? 0]).toEqual([0, 0]);
+		drawFirstFrame();
+		expect(await loading.done).toBe(0);
+		expect(snapshot(loading.model)).toStrictEqual(await plainSnapshot(large));
+		expect(changes).toBeGreaterThan(0);
+	});
+
 	it('starts again on the viewer’s thread when the worker fails part way', async () => {
 		const loaded = await viewerLoad(plan(large), {loadWorkerFailAfter: 3, chunkBytes: 512 * 1024, progressIntervalMs: 0});
 		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
