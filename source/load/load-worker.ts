@@ -20,7 +20,7 @@ const defaultProgressIntervalMs = 100;
  * changed since the last, so posts come at a steady pace rather than further apart as they cost more (which
  * made each one larger still, and the last one of a long load the whole model at once).
  */
-const changesIntervalMs = 500;
+const changesIntervalMs = 1000;
 
 function isSetup(value: unknown): value is LoadWorkerSetup {
 	return typeof value === 'object' && value !== null && 'plan' in value && 'maxLineBytes' in value && 'tuning' in value;

@@ -3,10 +3,12 @@ import type {Model} from '../model/state.js';
 const tickSlackMs = 10;
 const loadingGapMs = 250;
 /**
- * While a file loads, frames keep to three times their cost up to this gap (else up to a second): the tree of a
- * large log costs most of a second to lay out again, and keys must find the thread free most of the time.
+ * While a file loads, frames keep to this many times their cost, up to `maxLoadingGapMs` apart (else three
+ * times, up to a second): the thread also takes in what the load posts meanwhile, the tree of a large log costs
+ * most of a second to lay out again, and keys must find the thread free most of the time.
  */
-const maxLoadingGapMs = 4000;
+const loadingCostFactor = 8;
+const maxLoadingGapMs = 10_000;
 
 /**
  * Decouples how fast events arrive from how often the screen redraws. Sources reduce events into the
@@ -96,7 +98,7 @@ export class ViewStore {
 
 		if (!this.#changed()) return;
 		// A timer tick can come a little early; it must not push the frame to the tick after.
-		const gap = this.#loading() ? Math.max(Math.min(maxLoadingGapMs, this.#costGapMs()), loadingGapMs) : this.#minGapMs;
+		const gap = this.#loading() ? Math.max(Math.min(maxLoadingGapMs, loadingCostFactor * this.#frameCostMs()), loadingGapMs) : this.#minGapMs;
 		if (now - this.#lastPublishedAt < gap - tickSlackMs) return;
 		this.#publish(now);
 	}
@@ -137,11 +139,11 @@ export class ViewStore {
 	}
 
 	#adapt(): void {
-		this.#minGapMs = Math.min(1000, this.#costGapMs());
+		this.#minGapMs = Math.min(1000, Math.max(this.#intervalMs, 3 * this.#frameCostMs()));
 	}
 
-	#costGapMs(): number {
-		return Math.max(this.#intervalMs, 3 * (this.#rowsCostMs + this.#drawCostMs));
+	#frameCostMs(): number {
+		return this.#rowsCostMs + this.#drawCostMs;
 	}
 
 	subscribe = (listener: () => void): (() => void) => {
