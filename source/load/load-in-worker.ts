@@ -93,8 +93,10 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			mirror(message.states);
 			switch (message.kind) {
 				case 'progress':
-					// The header's count of events moves while the load goes; the next model brings the rest.
-					if (message.events !== model.events) replace({...model, events: message.events});
+					// The header's count of events moves while the load goes; the next changes bring the rest. Set in
+					// place: a new model object would have the views work out again what they keep per model (the
+					// header's totals walk every run), several times a second, for a count.
+					model.events = message.events;
 					break;
 				case 'changes':
 					replace(applyChanges(model, message.changes));

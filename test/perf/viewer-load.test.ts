@@ -17,7 +17,8 @@ import type {LoadTuning} from '../../source/load/tuning.js';
  * How the viewer loads (source/load/start-load.ts): a large plain file in a worker, which loads it the
  * headless way and posts its model, each replacing the one the views draw; should the worker fail, the viewer
  * starts again on its own thread; a small file on the viewer's own thread. Whatever happens, the viewer must
- * end with the plain path's model, and no model it was handed may change afterwards. Workers run compiled
+ * end with the plain path's model, and no model it was handed may change its revision afterwards (the count
+ * of events read moves in place, with the progress). Workers run compiled
  * code, so this drives the built modules (npm test builds).
  */
 
@@ -59,14 +60,14 @@ async function plainSnapshot(path: string): Promise<unknown> {
 /** Loads the plan the viewer's way; the snapshot of the model it ends with, and what the views were shown on the way. */
 async function viewerLoad(planned: InputPlan, tuning: LoadTuning = {}) {
 	// Each model the views were handed, with its snapshot then, and the count of events they showed at each change.
-	const handed: Array<{model: Model; events: number}> = [];
+	const handed: Array<{model: Model; rev: number}> = [];
 	const eventsSeen: number[] = [];
 	// Chunks read on this (the viewer's) thread: none while the worker does its job.
 	let chunksOnViewerThread = 0;
 	const loading = await built.start.startLoad(planned, {
 		maxLineBytes,
 		tuning,
-		onModel: model => handed.push({model, events: model.events}),
+		onModel: model => handed.push({model, rev: model.rev}),
 		hooks: {
 			onChange() {
 				eventsSeen.push(loading.model.events);
@@ -76,8 +77,9 @@ async function viewerLoad(planned: InputPlan, tuning: LoadTuning = {}) {
 	});
 	expect(await loading.done).toBe(0);
 	expect(handed.at(-1)?.model, 'the last model handed to the views is the load’s').toBe(loading.model);
-	// Replaced, never changed behind the views’ backs: each model handed over before the last is as it was.
-	for (const {model, events} of handed.slice(0, -1)) expect(model.events).toBe(events);
+	// Replaced, never given a new revision behind the views’ backs: each model handed over before the last (which a
+	// load on this thread goes on changing) keeps the rev it came with.
+	for (const {model, rev} of handed.slice(0, -1)) expect(model.rev).toBe(rev);
 	return {snapshot: snapshot(loading.model), models: handed.length, bytesRead: loading.states[0]?.bytesRead, chunksOnViewerThread, eventsSeen};
 }
 
