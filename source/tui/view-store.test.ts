@@ -102,6 +102,35 @@ describe('redrawing while events arrive', () => {
 		expect(published()).toBe(8);
 	});
 
+	it('draws the progress of a load four times a second while its new models wait for their gap', () => {
+		const clock = {now: 0};
+		const {store, published} = storeAt(clock, () => true);
+		store.noteRowsCost(500);
+		store.noteDrawCost(100);
+		clock.now += 100;
+		store.tick();
+		const drawn = store.model;
+		const next = {...createModel(), events: 10, rev: 5};
+		store.setModel(next);
+		let progress = 0;
+		for (let tick = 0; tick < 20; tick++) {
+			next.events += 100;
+			store.markChanged();
+			clock.now += 100;
+			store.tick();
+			if (store.model === drawn) progress = published();
+		}
+
+		// Two seconds: the new model waits its 4.8 s, the progress is drawn every 250 ms with the model on screen,
+		// which shows the count of events of the newest (as of the last of those frames).
+		expect(store.model).toBe(drawn);
+		expect(progress).toBeGreaterThanOrEqual(7);
+		expect(drawn.events).toBeGreaterThan(next.events - 300);
+		clock.now += 3000;
+		store.tick();
+		expect(store.model).toBe(next);
+	});
+
 	it('draws the end of a load at once rather than on the next tick', () => {
 		const clock = {now: 0};
 		const {store, event, published} = storeAt(clock);

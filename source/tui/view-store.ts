@@ -31,6 +31,15 @@ export class ViewStore {
 	#rowsCostMs = 0;
 	#drawCostMs = 0;
 	#lastPublishedAt = -Infinity;
+	/** When a model (a new one, or a new revision) was last published, as against only the progress. */
+	#lastModelPublishedAt = -Infinity;
+	/**
+	 * What the frames of the last model published cost (until a frame of the progress alone, which costs little
+	 * and does not count), and whether any was noted since it was published.
+	 */
+	#modelFrameCostMs = 0;
+	#modelFrameNoted = true;
+	#measuringModelFrame = true;
 	#externalChange = false;
 	#timer: NodeJS.Timeout | undefined;
 	/** Recent (time, events) samples for the events/s figure. */
@@ -98,9 +107,27 @@ export class ViewStore {
 
 		if (!this.#changed()) return;
 		// A timer tick can come a little early; it must not push the frame to the tick after.
-		const gap = this.#loading() ? Math.max(Math.min(maxLoadingGapMs, loadingCostFactor * this.#frameCostMs()), loadingGapMs) : this.#minGapMs;
-		if (now - this.#lastPublishedAt < gap - tickSlackMs) return;
-		this.#publish(now);
+		if (!this.#loading()) {
+			if (now - this.#lastPublishedAt >= this.#minGapMs - tickSlackMs) this.#publish(now);
+			return;
+		}
+
+		const modelGap = Math.max(Math.min(maxLoadingGapMs, loadingCostFactor * this.#modelFrameCostMs), loadingGapMs);
+		if (now - this.#lastModelPublishedAt >= modelGap - tickSlackMs) this.#publish(now);
+		else if (this.#externalChange && now - this.#lastPublishedAt >= loadingGapMs - tickSlackMs) this.#publishProgress(now);
+	}
+
+	/**
+	 * A frame of the model already drawn, for what moved outside it (the load's progress, its count of events):
+	 * during a load the views draw a new model only every few frames' cost, while the progress moves on.
+	 */
+	#publishProgress(now: number): void {
+		this.#lastPublishedAt = now;
+		this.#measuringModelFrame = false;
+		this.#externalChange = false;
+		if (this.#seenModel && this.#seenModel !== this.#model) this.#seenModel.events = this.#model.events;
+		this.#version++;
+		for (const listener of this.#listeners) listener();
 	}
 
 	/** Publishes what changed now, whatever the gap: for moments the person waits on (a load that ended). */
@@ -115,6 +142,9 @@ export class ViewStore {
 
 	#publish(now: number): void {
 		this.#lastPublishedAt = now;
+		this.#lastModelPublishedAt = now;
+		this.#modelFrameNoted = false;
+		this.#measuringModelFrame = true;
 		this.#seenModel = this.#model;
 		this.#seenRev = this.#model.rev;
 		this.#externalChange = false;
@@ -140,6 +170,9 @@ export class ViewStore {
 
 	#adapt(): void {
 		this.#minGapMs = Math.min(1000, Math.max(this.#intervalMs, 3 * this.#frameCostMs()));
+		if (!this.#measuringModelFrame) return;
+		this.#modelFrameCostMs = this.#modelFrameNoted ? Math.max(this.#modelFrameCostMs, this.#frameCostMs()) : this.#frameCostMs();
+		this.#modelFrameNoted = true;
 	}
 
 	#frameCostMs(): number {
