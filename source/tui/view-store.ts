@@ -7,8 +7,8 @@ const loadingGapMs = 250;
  * times, up to a second): the thread also takes in what the load posts meanwhile, the tree of a large log costs
  * most of a second to lay out again, and keys must find the thread free most of the time.
  */
-const loadingCostFactor = 8;
-const maxLoadingGapMs = 10_000;
+const loadingCostFactor = 10;
+const maxLoadingGapMs = 30_000;
 
 /**
  * Decouples how fast events arrive from how often the screen redraws. Sources reduce events into the
