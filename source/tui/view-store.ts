@@ -3,9 +3,10 @@ import type {Model} from '../model/state.js';
 const tickSlackMs = 10;
 const loadingGapMs = 250;
 /**
- * While a file loads, frames keep to this many times their cost, up to `maxLoadingGapMs` apart (else three
- * times, up to a second): the thread also takes in what the load posts meanwhile, the tree of a large log costs
- * most of a second to lay out again, and keys must find the thread free most of the time.
+ * While a file loads, a new model is drawn this many times its frame's cost apart, up to `maxLoadingGapMs`
+ * (else frames keep to three times their cost, up to a second), and the load's progress 4 times a second in
+ * between: the thread also takes in what the load posts meanwhile, the frame of a new model of a large log
+ * (its tree laid out, the header's totals) takes seconds, and keys must find the thread free most of the time.
  */
 const loadingCostFactor = 10;
 const maxLoadingGapMs = 30_000;
