@@ -114,7 +114,7 @@ describe('a model posted by its changes', () => {
 	it('is the plain model for generated logs: parallel delegations and streams, and long runs whose steps end after they were posted', () => {
 		const logs: Array<[string, string[], number]> = [
 			['delegations', ['--seed', '11', '--jobs', '3', '--steps', '12', '--children', '3', '--deltas', '8', '--message-bytes', '200'], 40],
-			['long runs', ['--seed', '12', '--jobs', '2', '--steps', '160', '--children', '0', '--deltas', '3', '--message-bytes', '60'], 300],
+			['long runs', ['--seed', '12', '--jobs', '1', '--steps', '80', '--children', '0', '--deltas', '3', '--message-bytes', '60'], 150],
 		];
 		for (const [name, options, parts] of logs) {
 			const path = join(directory, `${name}.ndjson`);
