@@ -1,7 +1,7 @@
 // The viewer in a real terminal for the bench: tmux, with the pane's output read through a named pipe as it
 // is written, so that waiting for a screen costs no CPU the viewer being measured could use.
 import {execFileSync, spawnSync} from 'node:child_process';
-import {createReadStream, writeFileSync} from 'node:fs';
+import {createReadStream, readFileSync, writeFileSync} from 'node:fs';
 
 /** Ink writes each frame whole between these synchronized-update markers. */
 export const frameStart = '\u001B[?2026h';
@@ -120,6 +120,25 @@ export class Terminal {
 			}
 
 			await this.#more(deadline);
+		}
+
+		return undefined;
+	}
+
+	/**
+	 * The peak resident memory (VmHWM, in KB) of the command the pane's shell runs, from /proc: its whole
+	 * process, the load worker's thread included. Undefined when the process is gone or /proc has no such file.
+	 */
+	peakRssKb() {
+		try {
+			const shell = this.tmux('display-message', '-p', '-t', 'bench', '#{pane_pid}').trim();
+			const children = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+			for (const child of children) {
+				const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${child}/status`, 'utf8'));
+				if (match) return Number(match[1]);
+			}
+		} catch {
+			// No tmux server, or the process ended between the reads.
 		}
 
 		return undefined;

@@ -3,6 +3,7 @@
 // viewer in a real terminal (tmux), and
 //   - the first screen (the viewer's first frame) and the first frame that shows the tree, from Enter;
 //   - the load, until the header says the input ended;
+//   - the viewer's peak RSS (VmHWM of its process, the load worker included) once loaded, and after the keys;
 //   - keys during the load: `E` and `e` in turn (fold all, unfold all), each timed until a frame shows it;
 //   - keys after the load, each timed from the key sent until the first frame that differs from the one
 //     before it: `e`, `g`, `G`, `k`, PageUp, `E`, Enter (unfold), `/` and a query typed key by key, Enter,
@@ -11,7 +12,9 @@
 //
 // `npm run bench` runs it as one of its sections; on its own:
 //
-//   node scripts/bench-viewer-shapes.mjs [--quick] [--shape NAME:RUNS ...] [--seed N] [--keep]
+//   node scripts/bench-viewer-shapes.mjs [--quick] [--shape NAME:RUNS ...] [--seed N] [--keep] [--cli dist/cli/main.js]
+//
+// `--cli` measures another build's CLI (a copy of an earlier dist/, say) with the same logs and terminal.
 //
 // A shape is any that `generate-log --shape` knows; add one to `viewerShapes` below to have it measured.
 import {spawnSync} from 'node:child_process';
@@ -45,6 +48,7 @@ const searchText = 'run-1';
 const filterText = 'run-1';
 const sleep = milliseconds => new Promise(resolve => setTimeout(resolve, milliseconds));
 const round = value => Math.round(value);
+const megabytes = kb => (kb === undefined ? null : Math.round(kb / 1024));
 const quote = text => `'${text.replaceAll("'", "'\\''")}'`;
 /** A frame's text without its escape sequences (colours, cursor moves), to look for words in. */
 const textOf = frame => frame.replaceAll(/\u001B\[[0-9;?]*[A-Za-z]/g, '');
@@ -80,7 +84,7 @@ async function settledFrame(terminal) {
 /** One shape in the viewer: first screen, load, keys during and after the load. */
 export async function measureViewerShape({cli, node, repo, path, capture}) {
 	const terminal = new Terminal('shape', `cd ${quote(repo)} && ${quote(node)} ${quote(cli)} ${quote(path)}`, capture);
-	const result = {firstScreenMs: null, firstTreeMs: null, loadMs: null, keysDuringLoad: [], keys: {}};
+	const result = {firstScreenMs: null, firstTreeMs: null, loadMs: null, peakRssMb: null, peakRssAfterKeysMb: null, keysDuringLoad: [], keys: {}};
 	try {
 		const started = await terminal.start();
 		const first = await terminal.waitForFrame(() => true, 60_000);
@@ -105,6 +109,7 @@ export async function measureViewerShape({cli, node, repo, path, capture}) {
 
 		const loaded = await terminal.waitForOutput(' · ended', 600_000);
 		if (loaded !== undefined) result.loadMs = round(loaded - started);
+		result.peakRssMb = megabytes(terminal.peakRssKb());
 		// Keys pressed during the load left the tree folded or not: fold all first, so that `e` changes the screen.
 		terminal.keys('E');
 		let frame = await settledFrame(terminal);
@@ -134,6 +139,8 @@ export async function measureViewerShape({cli, node, repo, path, capture}) {
 			// A key may draw more than one frame (the answer, then the selection moved): start from the last.
 			frame = await settledFrame(terminal).then(last => last || frame);
 		}
+
+		result.peakRssAfterKeysMb = megabytes(terminal.peakRssKb());
 	} finally {
 		terminal.kill();
 	}
@@ -157,6 +164,7 @@ export async function measureViewerShapes({quick, seed, dir, cli, node, repo, ge
 		out[`${shape}-${runs}`] = {...measured, maxKeyMs, keysDuringLoadMaxMs: duringMax, unanswered};
 		const label = `viewer, shape ${shape} of ${runs} runs`;
 		figure(`${label}: first screen / first tree`, `${measured.firstScreenMs ?? 'never'} ms / ${measured.firstTreeMs ?? 'never'} ms  (target ≤ ${firstScreenTargetMs} ms), loaded in ${measured.loadMs ?? 'never'} ms`);
+		figure(`${label}: peak RSS loaded / after the keys`, `${measured.peakRssMb ?? '–'} MB / ${measured.peakRssAfterKeysMb ?? '–'} MB`);
 		figure(
 			`${label}: keys during the load (E / e)`,
 			duringMax === null ? 'none answered before the load ended' : `max ${duringMax} ms over ${measured.keysDuringLoad.length} presses (${measured.keysDuringLoad.join(', ')})  (target ≤ ${keyTargetMs} ms)`,
@@ -172,7 +180,7 @@ export async function measureViewerShapes({quick, seed, dir, cli, node, repo, ge
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const {values: flags} = parseArgs({
-		options: {quick: {type: 'boolean', default: false}, shape: {type: 'string', multiple: true}, seed: {type: 'string', default: '1'}, keep: {type: 'boolean', default: false}},
+		options: {quick: {type: 'boolean', default: false}, shape: {type: 'string', multiple: true}, seed: {type: 'string', default: '1'}, keep: {type: 'boolean', default: false}, cli: {type: 'string'}},
 	});
 	const repo = fileURLToPath(new URL('..', import.meta.url));
 	const dir = mkdtempSync(join(tmpdir(), 'perscope-bench-viewer-'));
@@ -185,7 +193,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		quick: flags.quick,
 		seed: flags.seed,
 		dir,
-		cli: join(repo, 'dist/cli/main.js'),
+		cli: flags.cli ?? join(repo, 'dist/cli/main.js'),
 		node: process.execPath,
 		repo,
 		generator: join(repo, 'dist/tools/generate-log.js'),

@@ -7,11 +7,13 @@ import {initialSourceState, type SourceState} from '../input/source-state.js';
 import {createModel, type Model} from '../model/state.js';
 import type {Loading, LoadOptions} from './loader.js';
 import {assertNever} from '../model/assert-never.js';
-import {modelFromPost, workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
+import {applyChanges} from './apply-changes.js';
+import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup, type LoadWorkerStart} from './protocol.js';
 
 /*
  * How the viewer loads large plain files: a worker loads them the headless way, model and all
- * (load-worker.ts), and each model it posts replaces the one the views draw. The viewer's own thread meanwhile
+ * (load-worker.ts), and posts what changed in its model; each post is put into the viewer's own model
+ * (apply-changes.ts), and the views get a new model object with it. The viewer's own thread meanwhile
  * loads Ink, draws and answers keys, and neither waits for the other. Should the worker fail, the viewer starts
  * again on its own thread, and only then loads the loading code (parsers, reducer).
  */
@@ -32,8 +34,11 @@ export function worthAWorker(plan: InputPlan): boolean {
 /** Loads the plan in a worker (see worthAWorker), or on this thread should the worker fail. */
 export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	const {hooks = {}} = options;
-	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep};
+	const {mainThreadFrom} = options;
+	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep, waitForStart: mainThreadFrom !== undefined};
 	const worker = new Worker(new URL('load-worker.js', import.meta.url), {workerData: setup, resourceLimits: workerResourceLimits});
+	const start: LoadWorkerStart = {kind: 'start'};
+	void mainThreadFrom?.then(() => worker.postMessage(start));
 	let model = createModel();
 	const replace = (next: Model) => {
 		model = next;
@@ -88,14 +93,16 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			mirror(message.states);
 			switch (message.kind) {
 				case 'progress':
-					// The header's count of events moves while the load goes; the next model brings the rest.
-					if (message.events !== model.events) replace({...model, events: message.events});
+					// The header's count of events moves while the load goes; the next changes bring the rest. Set in
+					// place: a new model object would have the views work out again what they keep per model (the
+					// header's totals walk every run), several times a second, for a count.
+					model.events = message.events;
 					break;
-				case 'model':
-					replace(modelFromPost(message.model));
+				case 'changes':
+					replace(applyChanges(model, message.changes));
 					break;
 				case 'done':
-					replace(modelFromPost(message.model));
+					replace(applyChanges(model, message.changes));
 					settled = true;
 					void worker.terminate();
 					resolve(message.exitCode);

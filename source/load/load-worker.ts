@@ -2,25 +2,25 @@ import {parentPort, workerData} from 'node:worker_threads';
 import {createModel} from '../model/state.js';
 import {Ingest} from './ingest.js';
 import {runSourcesFast} from './parallel-file.js';
-import {modelToPost, type LoadWorkerMessage, type LoadWorkerSetup} from './protocol.js';
+import {ChangeTracker} from './change-tracker.js';
+import type {LoadWorkerMessage, LoadWorkerSetup, LoadWorkerStart} from './protocol.js';
 
 /*
  * The viewer's load worker (started by load-in-worker.ts): it loads large plain files exactly as the headless
- * modes do, reducing into a model of its own, and posts that model to the viewer now and then and once at the
- * end, with its progress in between. A model is small next to the log it comes from (a few MB for a 124 MB
- * log), so posting it costs far less than posting the events it was made from.
+ * modes do, reducing into a model of its own, and posts what changed in that model (model-changes.ts) to the
+ * viewer now and then and once at the end, with its progress in between. What changed is small next to the
+ * log it comes from, and next to the whole model, which the viewer then never decodes again.
  */
 
 /** Time between progress posts when the tuning sets none: the viewer draws a load's progress a few times a second. */
 const defaultProgressIntervalMs = 100;
 
 /**
- * Time between models posted during a load, and at least this many times what posting the last one took. A
- * model costs this thread its encoding and the viewer a frame of the whole tree, so a load of under a second
- * posts only its final model; a longer one shows its progress as a growing tree.
+ * Time between changes posted during a load. A post costs this thread and the viewer's in proportion to what
+ * changed since the last, so posts come at a steady pace rather than further apart as they cost more (which
+ * made each one larger still, and the last one of a long load the whole model at once).
  */
-const minModelIntervalMs = 1000;
-const modelIntervalPerCost = 10;
+const changesIntervalMs = 1000;
 
 function isSetup(value: unknown): value is LoadWorkerSetup {
 	return typeof value === 'object' && value !== null && 'plan' in value && 'maxLineBytes' in value && 'tuning' in value;
@@ -31,19 +31,18 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 	model.textKeep = setup.textKeep;
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, model});
 	const progressIntervalMs = setup.tuning.progressIntervalMs ?? defaultProgressIntervalMs;
-	let lastModelAt = performance.now();
-	let modelCost = 0;
-	let lastProgressAt = lastModelAt;
+	const tracker = new ChangeTracker();
+	let lastChangesAt = performance.now();
+	let lastProgressAt = lastChangesAt;
 	const running = runSourcesFast(
 		setup.plan,
 		ingest,
 		{
 			afterChunk() {
 				const now = performance.now();
-				if (now - lastModelAt >= Math.max(minModelIntervalMs, modelIntervalPerCost * modelCost)) {
-					post({kind: 'model', states: running.states, model: modelToPost(ingest.model)});
-					lastModelAt = performance.now();
-					modelCost = lastModelAt - now;
+				if (now - lastChangesAt >= changesIntervalMs && tracker.changed(ingest.model)) {
+					post({kind: 'changes', states: running.states, changes: tracker.changes(ingest.model)});
+					lastChangesAt = performance.now();
 				} else if (now - lastProgressAt >= progressIntervalMs) {
 					post({kind: 'progress', states: running.states, events: ingest.model.events});
 					lastProgressAt = now;
@@ -53,7 +52,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 		{tuning: setup.tuning},
 	);
 	const exitCode = await running.done;
-	post({kind: 'done', states: running.states, model: modelToPost(ingest.model), exitCode});
+	post({kind: 'done', states: running.states, changes: tracker.changes(ingest.model), exitCode});
 }
 
 const setup: unknown = workerData;
@@ -61,7 +60,9 @@ if (parentPort && isSetup(setup)) {
 	const port = parentPort;
 	const failAfter = setup.tuning.loadWorkerFailAfter;
 	let posts = 0;
-	void load(setup, message => {
+	// The worker's modules are loaded by now: what waits for the viewer's first frame is only the reading.
+	const started = setup.waitForStart ? new Promise<void>(resolve => port.once('message', (_: LoadWorkerStart) => resolve())) : Promise.resolve();
+	void started.then(async () => load(setup, message => {
 		if (posts++ === failAfter) {
 			// Thrown outside the load, which would otherwise report it as the file's error.
 			setImmediate(() => {
@@ -70,5 +71,5 @@ if (parentPort && isSetup(setup)) {
 		}
 
 		if (failAfter === undefined || posts <= failAfter) port.postMessage(message);
-	});
+	}));
 }

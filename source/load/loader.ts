@@ -15,8 +15,9 @@ import type {LoadTuning} from './tuning.js';
 export type Loading = RunningSources & {
 	/**
 	 * The model so far. A load on this thread reduces into one model, whose `rev` moves with every change; a
-	 * load in a worker replaces it with each model the worker posts (and a worker's count of events read
-	 * with a copy that has it). `onModel` tells of each replacement.
+	 * load in a worker puts what the worker posts (what changed in its model) into a model of its own and
+	 * replaces it with a new model object each time (and a worker's count of events read with a copy that has
+	 * it). `onModel` tells of each replacement.
 	 */
 	readonly model: Model;
 };
@@ -37,7 +38,11 @@ export type LoadOptions = {
 	 * worker or the fast path of plain files reads do not pass here: such files are read again by offset.
 	 */
 	onLine?: ((line: Line) => void) | undefined;
-	/** A load on this thread takes nothing in until this settles: the viewer passes its first frame. */
+	/**
+	 * The load reads nothing until this settles (the viewer passes its first frame), so that the first frame
+	 * does not share the CPUs with it: on this thread it takes no chunk in; a worker loads its modules
+	 * meanwhile, and waits to read.
+	 */
 	mainThreadFrom?: Promise<void> | undefined;
 	/** How much of tool results the model keeps (`Model.textKeep`); undefined keeps them whole. */
 	textKeep?: TextKeep | undefined;

@@ -1,8 +1,8 @@
 import type {InputPlan} from '../input/inputs.js';
 import type {SourceState} from '../input/source-state.js';
 import type {LinePosition} from '../parse/line-splitter.js';
-import type {Model, Run, StepStream, TextKeep} from '../model/state.js';
-import {TextAccumulator, type TextState} from '../model/text-accumulator.js';
+import type {TextKeep} from '../model/state.js';
+import type {ModelChanges} from './model-changes.js';
 import type {Chunk, ChunkItem} from './parse-chunk.js';
 import type {LoadTuning} from './tuning.js';
 
@@ -13,8 +13,8 @@ import type {LoadTuning} from './tuning.js';
  * - a chunk worker (parse-chunk-worker.ts) parses chunks of a plain file ahead of the thread that reduces
  *   them (parallel-file.ts) and posts their lines;
  * - the viewer's load worker (load-worker.ts) loads the files the headless way, model and all, and posts its
- *   progress and its model to the viewer (load-in-worker.ts), which replaces the model its views draw with
- *   each one that arrives.
+ *   progress and what changed in its model (model-changes.ts) to the viewer (load-in-worker.ts), which puts
+ *   each change into a model of its own and hands the views a new model object with it.
  *
  * Each receiver's port is typed by the messages its worker posts (ChunkWorkerMessage, LoadWorkerMessage).
  */
@@ -24,10 +24,10 @@ export type LoadMessage =
 	| {kind: 'lines'; batch: Batch}
 	/** How far the load is; `events`: how many events it has read, which the viewer counts before their model comes. */
 	| {kind: 'progress'; states: SourceState[]; events: number}
-	/** The model so far, during a long load. */
-	| {kind: 'model'; states: SourceState[]; model: PostedModel}
-	/** The whole model, once every input has ended. */
-	| {kind: 'done'; states: SourceState[]; model: PostedModel; exitCode: number};
+	/** What changed in the model since the last post, during a long load. */
+	| {kind: 'changes'; states: SourceState[]; changes: ModelChanges}
+	/** The last changes, once every input has ended. */
+	| {kind: 'done'; states: SourceState[]; changes: ModelChanges; exitCode: number};
 
 export type ChunkWorkerMessage = Extract<LoadMessage, {kind: 'lines'}>;
 export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
@@ -35,8 +35,14 @@ export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
 /** A worker's young generation is kept small: a load makes garbage fast, and memory is the figure held down. */
 export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
 
-/** What the viewer's load worker is started with. */
-export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning; textKeep: TextKeep | undefined};
+/**
+ * What the viewer's load worker is started with. `waitForStart`: it reads nothing until the viewer posts
+ * LoadWorkerStart (once its first frame is drawn), so that the first frame does not share the CPUs with a load.
+ */
+export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning; textKeep: TextKeep | undefined; waitForStart?: boolean | undefined};
+
+/** The one message the viewer posts to its load worker: start reading. */
+export type LoadWorkerStart = {kind: 'start'};
 
 /** What a chunk worker is started with. */
 export type ChunkWorkerSetup = {
@@ -87,43 +93,3 @@ export type Batch = {
 	/** Per streaming event: timestamp, stepNumber, line, offset. */
 	numbers: Float64Array;
 };
-
-/**
- * A model as it posts (structured clone). Everything in a model is plain data, Maps, Sets and arrays, and
- * posts as it is, but for the streaming text of runs: its private fields do not clone, so it travels as its
- * state and is rebuilt on arrival.
- */
-export type PostedModel = Omit<Model, 'runs'> & {runs: Array<[string, PostedRun]>};
-
-type PostedStream = {step: number; reasoning: TextState; result: TextState; callReasoning: string | undefined; resultGeneration: boolean};
-type PostedRun = Omit<Run, 'streams'> & {streams: Array<[number, PostedStream]>};
-
-/** The model in a form that posts without loss. It shares everything but its runs' streams with `model`. */
-export function modelToPost(model: Model): PostedModel {
-	const runs: Array<[string, PostedRun]> = [];
-	for (const [runId, run] of model.runs) {
-		const streams: Array<[number, PostedStream]> = [];
-		for (const [step, stream] of run.streams) {
-			streams.push([step, {step: stream.step, reasoning: stream.reasoning.toState(), result: stream.result.toState(), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration}]);
-		}
-
-		runs.push([runId, {...run, streams}]);
-	}
-
-	return {...model, runs};
-}
-
-/** The model a posted one was made from. */
-export function modelFromPost(posted: PostedModel): Model {
-	const runs = new Map<string, Run>();
-	for (const [runId, run] of posted.runs) {
-		const streams = new Map<number, StepStream>();
-		for (const [step, stream] of run.streams) {
-			streams.set(step, {step: stream.step, reasoning: TextAccumulator.fromState(stream.reasoning), result: TextAccumulator.fromState(stream.result), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration});
-		}
-
-		runs.set(runId, {...run, streams});
-	}
-
-	return {...posted, runs};
-}

@@ -80,6 +80,57 @@ describe('redrawing while events arrive', () => {
 		expect(published()).toBe(14);
 	});
 
+	it('keeps to ten times the cost of a frame, past a second, while a file loads, and to a second after', () => {
+		const clock = {now: 0};
+		let loading = true;
+		const {store, event, published} = storeAt(clock, () => loading);
+		store.noteRowsCost(500);
+		store.noteDrawCost(100);
+		const seconds = (count: number) => {
+			for (let tick = 0; tick < 10 * count; tick++) {
+				event();
+				clock.now += 100;
+				store.tick();
+			}
+		};
+
+		// 6 s between redraws of a tree that costs 0.6 s: 1 in 6 s (the first at once), where a second apart would be 6.
+		seconds(6);
+		expect(published()).toBe(1);
+		loading = false;
+		seconds(6);
+		expect(published()).toBe(7);
+	});
+
+	it('draws the progress of a load four times a second while its new models wait for their gap', () => {
+		const clock = {now: 0};
+		const {store, published} = storeAt(clock, () => true);
+		store.noteRowsCost(500);
+		store.noteDrawCost(100);
+		clock.now += 100;
+		store.tick();
+		const drawn = store.model;
+		const next = {...createModel(), events: 10, rev: 5};
+		store.setModel(next);
+		let progress = 0;
+		for (let tick = 0; tick < 20; tick++) {
+			next.events += 100;
+			store.markChanged();
+			clock.now += 100;
+			store.tick();
+			if (store.model === drawn) progress = published();
+		}
+
+		// Two seconds: the new model waits its 6 s, the progress is drawn every 250 ms with the model on screen,
+		// which shows the count of events of the newest (as of the last of those frames).
+		expect(store.model).toBe(drawn);
+		expect(progress).toBeGreaterThanOrEqual(7);
+		expect(drawn.events).toBeGreaterThan(next.events - 300);
+		clock.now += 4000;
+		store.tick();
+		expect(store.model).toBe(next);
+	});
+
 	it('draws the end of a load at once rather than on the next tick', () => {
 		const clock = {now: 0};
 		const {store, event, published} = storeAt(clock);
@@ -103,12 +154,15 @@ describe('a model replaced by a load in a worker', () => {
 		clock.now += 100;
 		store.tick();
 		expect(published()).toBe(1);
+		const before = store.model;
 		const next = {...createModel(), events: 7};
 		store.setModel(next);
-		expect(store.model).toBe(next);
+		// Keys read what is on the screen until the tick draws the new model.
+		expect(store.model).toBe(before);
 		clock.now += 100;
 		store.tick();
 		expect(published()).toBe(2);
+		expect(store.model).toBe(next);
 		expect(store.eventsPerSecond).toBeGreaterThan(0);
 	});
 });

@@ -2,6 +2,14 @@ import type {Model} from '../model/state.js';
 
 const tickSlackMs = 10;
 const loadingGapMs = 250;
+/**
+ * While a file loads, a new model is drawn this many times its frame's cost apart, up to `maxLoadingGapMs`
+ * (else frames keep to three times their cost, up to a second), and the load's progress 4 times a second in
+ * between: the thread also takes in what the load posts meanwhile, the frame of a new model of a large log
+ * (its tree laid out, the header's totals) takes seconds, and keys must find the thread free most of the time.
+ */
+const loadingCostFactor = 10;
+const maxLoadingGapMs = 30_000;
 
 /**
  * Decouples how fast events arrive from how often the screen redraws. Sources reduce events into the
@@ -24,6 +32,15 @@ export class ViewStore {
 	#rowsCostMs = 0;
 	#drawCostMs = 0;
 	#lastPublishedAt = -Infinity;
+	/** When a model (a new one, or a new revision) was last published, as against only the progress. */
+	#lastModelPublishedAt = -Infinity;
+	/**
+	 * What the frames of the last model published cost (until a frame of the progress alone, which costs little
+	 * and does not count), and whether any was noted since it was published.
+	 */
+	#modelFrameCostMs = 0;
+	#modelFrameNoted = true;
+	#measuringModelFrame = true;
 	#externalChange = false;
 	#timer: NodeJS.Timeout | undefined;
 	/** Recent (time, events) samples for the events/s figure. */
@@ -49,14 +66,17 @@ export class ViewStore {
 	}
 
 	/**
-	 * The model the views draw. A load on the viewer's thread changes it as events arrive (its `rev` moves with
-	 * each change); a load in a worker replaces it (setModel). Either way the next tick publishes a version.
+	 * The model the views draw: the one last published. A load on the viewer's thread changes it as events
+	 * arrive (its `rev` moves with each change); a load in a worker replaces it (setModel), and the
+	 * replacement is what the views read from the tick that publishes it on. Keys read this one too, so a key
+	 * pressed between two ticks acts on what is on the screen and never lays out a model no frame has shown (at
+	 * 200,000 runs that is most of a second, and a load in a worker replaces the model twice a second).
 	 */
 	get model(): Model {
-		return this.#model;
+		return this.#seenModel ?? this.#model;
 	}
 
-	/** The views draw this model from now on. */
+	/** The views draw this model from the next published version on. */
 	setModel(model: Model): void {
 		this.#model = model;
 	}
@@ -80,17 +100,35 @@ export class ViewStore {
 
 	tick(): void {
 		const now = this.#now();
-		this.#samples.push({at: now, events: this.model.events});
+		this.#samples.push({at: now, events: this.#model.events});
 		while (this.#samples.length > 2 && now - this.#samples[0]!.at > 2000) this.#samples.shift();
 		const first = this.#samples[0]!;
 		const seconds = (now - first.at) / 1000;
-		this.eventsPerSecond = seconds > 0 ? (this.model.events - first.events) / seconds : 0;
+		this.eventsPerSecond = seconds > 0 ? (this.#model.events - first.events) / seconds : 0;
 
 		if (!this.#changed()) return;
 		// A timer tick can come a little early; it must not push the frame to the tick after.
-		const gap = this.#loading() ? Math.max(this.#minGapMs, loadingGapMs) : this.#minGapMs;
-		if (now - this.#lastPublishedAt < gap - tickSlackMs) return;
-		this.#publish(now);
+		if (!this.#loading()) {
+			if (now - this.#lastPublishedAt >= this.#minGapMs - tickSlackMs) this.#publish(now);
+			return;
+		}
+
+		const modelGap = Math.max(Math.min(maxLoadingGapMs, loadingCostFactor * this.#modelFrameCostMs), loadingGapMs);
+		if (now - this.#lastModelPublishedAt >= modelGap - tickSlackMs) this.#publish(now);
+		else if (this.#externalChange && now - this.#lastPublishedAt >= loadingGapMs - tickSlackMs) this.#publishProgress(now);
+	}
+
+	/**
+	 * A frame of the model already drawn, for what moved outside it (the load's progress, its count of events):
+	 * during a load the views draw a new model only every few frames' cost, while the progress moves on.
+	 */
+	#publishProgress(now: number): void {
+		this.#lastPublishedAt = now;
+		this.#measuringModelFrame = false;
+		this.#externalChange = false;
+		if (this.#seenModel && this.#seenModel !== this.#model) this.#seenModel.events = this.#model.events;
+		this.#version++;
+		for (const listener of this.#listeners) listener();
 	}
 
 	/** Publishes what changed now, whatever the gap: for moments the person waits on (a load that ended). */
@@ -105,6 +143,9 @@ export class ViewStore {
 
 	#publish(now: number): void {
 		this.#lastPublishedAt = now;
+		this.#lastModelPublishedAt = now;
+		this.#modelFrameNoted = false;
+		this.#measuringModelFrame = true;
 		this.#seenModel = this.#model;
 		this.#seenRev = this.#model.rev;
 		this.#externalChange = false;
@@ -129,7 +170,14 @@ export class ViewStore {
 	}
 
 	#adapt(): void {
-		this.#minGapMs = Math.min(1000, Math.max(this.#intervalMs, 3 * (this.#rowsCostMs + this.#drawCostMs)));
+		this.#minGapMs = Math.min(1000, Math.max(this.#intervalMs, 3 * this.#frameCostMs()));
+		if (!this.#measuringModelFrame) return;
+		this.#modelFrameCostMs = this.#modelFrameNoted ? Math.max(this.#modelFrameCostMs, this.#frameCostMs()) : this.#frameCostMs();
+		this.#modelFrameNoted = true;
+	}
+
+	#frameCostMs(): number {
+		return this.#rowsCostMs + this.#drawCostMs;
 	}
 
 	subscribe = (listener: () => void): (() => void) => {
