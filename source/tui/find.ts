@@ -215,7 +215,8 @@ function settleJump(): void {
 }
 
 /** A filter being worked out in slices before it is applied: the one last asked for. */
-let filtering: {filter: Filter; scan: FilterScan; layout: ((deadline: number) => boolean) | undefined; cancel: () => void} | undefined;
+type FilterJob = {filter: Filter; scan: FilterScan; layout: ((deadline: number) => boolean) | undefined; cancel: () => void};
+let filtering: FilterJob | undefined;
 
 export type FilterRequest = {
 	filter: Filter;
@@ -242,10 +243,10 @@ export function filterWhenReady(request: FilterRequest, scheduler: Scheduler = t
 	let told = scheduler.now();
 	let layoutModel: Model | undefined;
 	let layoutRev = -1;
-	const job = {
+	const job: FilterJob = {
 		filter,
 		scan,
-		layout: undefined as ((deadline: number) => boolean) | undefined,
+		layout: undefined,
 		cancel() {
 			cancelTimer();
 			if (filtering === job) {
@@ -259,14 +260,14 @@ export function filterWhenReady(request: FilterRequest, scheduler: Scheduler = t
 		const model = request.model();
 		const stop = () => scheduler.now() >= until && scan.next >= minimum;
 		if (!continueFilterScan(model, scan, stop)) return false;
-		if (layoutModel !== model || layoutRev !== model.rev) {
+		if (!job.layout || layoutModel !== model || layoutRev !== model.rev) {
 			job.layout = layoutAhead(model, filter);
 			layoutModel = model;
 			layoutRev = model.rev;
 		}
 
 		// A log the first slice's minimum covers is laid out whole on the key too: it shows at once, as before.
-		return job.layout!(model.activities.length <= minimum ? Number.POSITIVE_INFINITY : until);
+		return job.layout(model.activities.length <= minimum ? Number.POSITIVE_INFINITY : until);
 	};
 
 	const finish = (): void => {
