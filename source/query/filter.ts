@@ -357,6 +357,9 @@ export function continueFilterScan(model: Model, scan: FilterScan, stop: () => b
 			shownCount++;
 		}
 
+		// Where it has got is told before asking: `stop` may look at it.
+		scan.next = index;
+		scan.shownCount = shownCount;
 		if (index < activities.length && stop()) break;
 	}
 

@@ -165,6 +165,20 @@ describe("a filter's Enter in slices", () => {
 		expect(filterProgress()).toBeUndefined();
 	});
 
+	it('the key itself does one slice of at least the first slice\'s activities, and leaves the rest', () => {
+		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
+		showTree(model);
+		const scheduler = {...manualScheduler(), firstSlice: 1500};
+		let current: Filter = emptyFilter;
+		filterWhenReady({filter: filterOf('run-1'), model: () => model, current: () => current, apply: next => (current = next)}, scheduler);
+		const share = filterProgress()!.share;
+		expect(share).toBeGreaterThan(0);
+		expect(share).toBeLessThan(0.9 * ((1500 + 1024) / model.activities.length));
+		expect(current).toBe(emptyFilter);
+		scheduler.runAll();
+		expect(filterProgress()).toBeUndefined();
+	});
+
 	it('a small log is filtered on the key itself, as before', () => {
 		const model = load(fixtureLines.get('demo.ndjson')!);
 		showTree(model);
