@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {
 	applyFilter,
+	continueFilterScan,
 	describeFilter,
 	emptyFilter,
 	filterText,
@@ -8,12 +9,13 @@ import {
 	matches,
 	parseFilter,
 	showsErrorsOnly,
+	startFilterScan,
 	toggleErrors,
 	type Filter,
 } from './filter.js';
 import type {Activity, Model} from '../model/state.js';
 import {readFileSync} from 'node:fs';
-import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
+import {fixturePath, modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../../test/helpers/load.js';
 
 function parsed(text: string): Filter {
 	const result = parseFilter(text);
@@ -215,3 +217,66 @@ describe('the errors key (x)', () => {
 		expect(filterText(off)).toBe('type:exec');
 	});
 });
+
+/** `count` reads, every third with an error result, for a filter worked in slices. */
+function readLines(from: number, count: number): string[] {
+	const lines: string[] = [];
+	for (let i = from; i < from + count; i++) {
+		lines.push(
+			perstackLine('callTools', {
+				stepNumber: i + 1,
+				newMessage: {contents: []},
+				toolCalls: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: i % 5 === 0 ? `src/shared-${i}.ts` : `src/module-${i}.ts`}}],
+			}),
+		);
+	}
+
+	return lines;
+}
+
+function resultLine(i: number, error: boolean): string {
+	return perstackLine('resolveToolResults', {
+		toolResults: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', result: [{type: 'textPart', id: `t${i}`, text: error ? 'Error: no such file' : `late-text-${i}`}]}],
+	});
+}
+
+describe('a filter worked out in slices (a filter\'s Enter over a large log)', () => {
+	const filters = ['shared', 'errors', '-errors shared', 'step:10-400', 'late-text', 'type:readTextFile -shared', 'nothing-like-this'];
+
+	it('ends with exactly the bitmap worked out in one go, in slices of any size', () => {
+		for (const text of filters) {
+			const model = modelFromText(readLines(0, 1500).join('\n'));
+			const whole = matchesOf(model, parsed(text));
+			for (const slices of [1, 3, 40]) {
+				const fresh = modelFromText(readLines(0, 1500).join('\n'));
+				const scan = startFilterScan(fresh, parsed(text));
+				let asked = 0;
+				let steps = 0;
+				while (!continueFilterScan(fresh, scan, () => ++asked % slices === 0)) steps++;
+				if (slices === 1) expect(steps).toBeGreaterThan(0);
+				expect({text, slices, shown: [...scan.matches!.shown], count: scan.matches!.shownCount}).toEqual({text, slices, shown: whole.shown, count: whole.count});
+			}
+		}
+	});
+
+	it('the model growing and changing between slices gives the bitmap of the model it ends on', () => {
+		for (const text of filters) {
+			const model = modelFromText(readLines(0, 1500).join('\n'));
+			const scan = startFilterScan(model, parsed(text));
+			expect(continueFilterScan(model, scan, () => true)).toBe(false);
+			// New activities, and results that turn earlier calls (some already tested) into errors.
+			modelFromText(`${[...readLines(1500, 700), resultLine(0, true), resultLine(3, true), resultLine(7, false)].join('\n')}\n`, {model});
+			expect(continueFilterScan(model, scan, () => true)).toBe(false);
+			modelFromText(`${[resultLine(1200, true), ...readLines(2200, 10)].join('\n')}\n`, {model});
+			while (!continueFilterScan(model, scan, () => true));
+			const whole = matchesOf(model, parsed(text));
+			expect({text, shown: [...scan.matches!.shown], count: scan.matches!.shownCount}).toEqual({text, shown: whole.shown, count: whole.count});
+		}
+	});
+});
+
+/** The reference: `matches` activity by activity, with no cache and no slices. */
+function matchesOf(model: Model, filter: Filter): {shown: number[]; count: number} {
+	const shown = model.activities.map(activity => (matches(filter, activity, model) ? 1 : 0));
+	return {shown, count: shown.filter(bit => bit === 1).length};
+}

@@ -274,23 +274,102 @@ export type FilterMatches = {
 /** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
 const matchSets = new WeakMap<Model['activities'], {rev: number; filter: Filter; matches: FilterMatches}>();
 
-export function filterMatches(model: Model, filter: Filter): FilterMatches {
+function knownMatches(model: Model, filter: Filter): FilterMatches | undefined {
 	const known = matchSets.get(model.activities);
 	if (known && known.rev === model.rev && known.filter === filter && known.matches.shown.length === model.activities.length) return known.matches;
+	return undefined;
+}
+
+export function filterMatches(model: Model, filter: Filter): FilterMatches {
+	const known = knownMatches(model, filter);
+	if (known) return known;
+	const scan = startFilterScan(model, filter);
+	continueFilterScan(model, scan);
+	return scan.matches!;
+}
+
+/**
+ * A filter's bitmap that can stop and go on (`continueFilterScan`), so that a filter's Enter over a million
+ * activities is worked through in short slices between keys. It is for one model revision: asked to go on
+ * with another (the model grew, or a load posted a new one), it starts over, since an activity already
+ * decided may have changed (a call's result arriving makes it an error). So what it ends with is always
+ * exactly `filterMatches` of the model it ends on.
+ */
+export type FilterScan = {
+	readonly filter: Filter;
+	activities: Model['activities'];
+	rev: number;
+	shown: Uint8Array;
+	shownCount: number;
+	/** The next activity index to test. */
+	next: number;
+	/** Set when done: the bitmap, also what `filterMatches` returns for that model revision from then on. */
+	matches: FilterMatches | undefined;
+};
+
+/** Activities tested between two asks whether to stop: the clock is not read per activity. */
+const stopStride = 512;
+
+export function startFilterScan(model: Model, filter: Filter): FilterScan {
+	const matches = knownMatches(model, filter);
+	return {filter, activities: model.activities, rev: model.rev, shown: matches?.shown ?? new Uint8Array(model.activities.length), shownCount: matches?.shownCount ?? 0, next: matches ? model.activities.length : 0, matches};
+}
+
+/** Whether the scan has its result for this model revision. */
+export function filterScanDone(model: Model, scan: FilterScan): boolean {
+	return scan.matches !== undefined && scan.activities === model.activities && scan.rev === model.rev && scan.shown.length === model.activities.length;
+}
+
+/** How far the scan has got, 0 to 1. */
+export function filterScanShare(scan: FilterScan): number {
+	const total = scan.shown.length;
+	return total === 0 ? 1 : Math.min(1, scan.next / total);
+}
+
+/**
+ * Tests activities until the scan is done (true) or `stop` says so (asked every few hundred activities).
+ * A scan of an earlier model revision starts over on this one.
+ */
+export function continueFilterScan(model: Model, scan: FilterScan, stop: () => boolean = () => false): boolean {
+	if (filterScanDone(model, scan)) return true;
 	const {activities} = model;
-	const shown = new Uint8Array(activities.length);
-	let shownCount = 0;
-	// Text terms read the search's texts by index: made ahead on idle time, and no lookup by activity each.
-	const textOf = filter.clauses.some(clause => clause.term.kind === 'text') ? textReader(model) : undefined;
-	for (let index = 0; index < activities.length; index++) {
-		if (!matchesAt(filter, activities[index]!, model, index, textOf)) continue;
-		shown[index] = 1;
-		shownCount++;
+	if (scan.activities !== activities || scan.rev !== model.rev || scan.shown.length !== activities.length) {
+		const known = knownMatches(model, scan.filter);
+		scan.activities = activities;
+		scan.rev = model.rev;
+		scan.shown = known?.shown ?? new Uint8Array(activities.length);
+		scan.shownCount = known?.shownCount ?? 0;
+		scan.next = known ? activities.length : 0;
+		scan.matches = known;
+		if (known) return true;
 	}
 
+	const {filter, shown} = scan;
+	// Text terms read the search's texts by index: made ahead on idle time, and no lookup by activity each.
+	const textOf = filter.clauses.some(clause => clause.term.kind === 'text') ? textReader(model) : undefined;
+	let index = scan.next;
+	let shownCount = scan.shownCount;
+	while (index < activities.length) {
+		const end = Math.min(activities.length, index + stopStride);
+		for (; index < end; index++) {
+			if (!matchesAt(filter, activities[index]!, model, index, textOf)) continue;
+			shown[index] = 1;
+			shownCount++;
+		}
+
+		// Where it has got is told before asking: `stop` may look at it.
+		scan.next = index;
+		scan.shownCount = shownCount;
+		if (index < activities.length && stop()) break;
+	}
+
+	scan.next = index;
+	scan.shownCount = shownCount;
+	if (index < activities.length) return false;
 	const result = {shown, shownCount};
-	matchSets.set(model.activities, {rev: model.rev, filter, matches: result});
-	return result;
+	scan.matches = result;
+	matchSets.set(activities, {rev: model.rev, filter, matches: result});
+	return true;
 }
 
 /** Indices of the activities the filter shows (arrival order), and how many it hides. */

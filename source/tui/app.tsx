@@ -10,6 +10,7 @@ import {sanitizeLine} from '../present/sanitize.js';
 import {PromptLine, usePromptKeys} from './prompt-line.js';
 import {TimelineView} from './timeline-view.js';
 import {createRowsCache, selectedRowIndex} from './rows.js';
+import {cancelFilter} from './find.js';
 import {Header} from './header.js';
 import {priorities, KeypressProvider, useCommands} from './keypress.js';
 import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, StderrOverlay, UsageOverlay} from './overlays.js';
@@ -114,6 +115,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				dispatch({type: 'openPrompt', kind: 'filter', text: filterText(getUi().filter), selected: true});
 				return true;
 			case 'filter.clearAll': {
+				cancelFilter();
 				const current = getUi();
 				if (current.filter.clauses.length === 0 && current.search.query === '') return true;
 				dispatch({type: 'clearFilters'});
@@ -142,6 +144,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				if (getUi().overlay.kind === 'none') env.back?.();
 				return true;
 			case 'filter.errors':
+				cancelFilter();
 				dispatch({type: 'setFilter', filter: toggleErrors(getUi().filter)});
 				return true;
 			case 'timeline.toggle':

@@ -1,7 +1,7 @@
-import {filterMatches, isEmptyFilter, type Filter} from '../query/filter.js';
+import {continueFilterScan, filterMatches, filterScanShare, isEmptyFilter, startFilterScan, type Filter, type FilterScan} from '../query/filter.js';
 import {continueScan, keptTextChars, narrows, prepareTexts, scanCovered, startScan, stepKnown, textsFull, type MatchScan, type ScanStart} from '../query/search.js';
 import type {Model} from '../model/state.js';
-import {paneKey, activityKey} from './rows.js';
+import {layoutAhead, paneKey, activityKey} from './rows.js';
 import type {UiAction} from './ui-state.js';
 
 export type Scheduler = {
@@ -212,6 +212,116 @@ function settleJump(): void {
 	pending = undefined;
 	if (target === undefined) none();
 	else found(target);
+}
+
+/** A filter being worked out in slices before it is applied: the one last asked for. */
+type FilterJob = {filter: Filter; scan: FilterScan; layout: ((deadline: number) => boolean) | undefined; cancel: () => void};
+let filtering: FilterJob | undefined;
+
+export type FilterRequest = {
+	filter: Filter;
+	/** The model now: a load may replace it or add to it between slices (the work then starts over on it). */
+	model: () => Model;
+	/** The filter applied now: when it changes before this one is ready (`C`, `x`), this one is dropped. */
+	current: () => Filter;
+	/** Applies the filter, its bitmap and layout made. */
+	apply: (filter: Filter) => void;
+};
+
+/**
+ * A filter's Enter: works out which activities the filter shows, then the filtered tree's layout, in slices of
+ * idle time, and applies the filter once both are made, so the tree goes on showing what it showed until then
+ * (`filterProgress` says how far it has got, for the footer). The first slice runs on the key, so on a small
+ * log the filter is applied at once, as before. A newer request takes the place of one in progress.
+ */
+export function filterWhenReady(request: FilterRequest, scheduler: Scheduler = timers): void {
+	filtering?.cancel();
+	const {filter} = request;
+	const was = request.current();
+	const scan = startFilterScan(request.model(), filter);
+	let cancelTimer: () => void = () => undefined;
+	let told = scheduler.now();
+	let layoutModel: Model | undefined;
+	let layoutRev = -1;
+	const job: FilterJob = {
+		filter,
+		scan,
+		layout: undefined,
+		cancel() {
+			cancelTimer();
+			if (filtering === job) {
+				filtering = undefined;
+				tell();
+			}
+		},
+	};
+	/** One slice: the bitmap, then the layout; true when both are made for the model of now. */
+	const slice = (until: number, minimum: number): boolean => {
+		const model = request.model();
+		const stop = () => scheduler.now() >= until && scan.next >= minimum;
+		if (!continueFilterScan(model, scan, stop)) return false;
+		if (!job.layout || layoutModel !== model || layoutRev !== model.rev) {
+			job.layout = layoutAhead(model, filter);
+			layoutModel = model;
+			layoutRev = model.rev;
+		}
+
+		// A log the first slice's minimum covers is laid out whole on the key too: it shows at once, as before.
+		return job.layout(model.activities.length <= minimum ? Number.POSITIVE_INFINITY : until);
+	};
+
+	const finish = (): void => {
+		cancelTimer();
+		const wasRunning = filtering === job;
+		if (wasRunning) filtering = undefined;
+		request.apply(filter);
+		if (wasRunning) tell();
+	};
+
+	if (slice(scheduler.now() + sliceMs, scheduler.firstSlice ?? firstSliceActivities)) {
+		finish();
+		return;
+	}
+
+	const step = (): void => {
+		if (filtering !== job) return;
+		if (request.current() !== was) {
+			job.cancel();
+			return;
+		}
+
+		if (slice(scheduler.now() + sliceMs, 0)) {
+			finish();
+			return;
+		}
+
+		if (scheduler.now() - told >= progressEveryMs) {
+			told = scheduler.now();
+			tell();
+		}
+
+		cancelTimer = scheduler.soon(step);
+	};
+
+	filtering = job;
+	tell();
+	cancelTimer = scheduler.soon(step);
+}
+
+/** The filter being worked out and how far (0 to 1), or undefined when none is. Its layout counts as the last tenth. */
+export function filterProgress(): {filter: Filter; share: number} | undefined {
+	if (!filtering) return undefined;
+	const share = filteringShare(filtering.scan, filtering.scan.matches !== undefined && filtering.layout !== undefined);
+	return {filter: filtering.filter, share};
+}
+
+function filteringShare(scan: FilterScan, laying: boolean): number {
+	return laying ? 0.9 : filterScanShare(scan) * 0.9;
+}
+
+/** Drops the filter being worked out (`C`, `x`: a newer change of the filter). */
+export function cancelFilter(): void {
+	filtering?.cancel();
 }
 
 /** While `busy` (a file read on this thread), how long to wait before asking again. */

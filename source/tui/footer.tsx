@@ -6,8 +6,8 @@ import {formatCount} from '../present/format.js';
 import type {Model} from '../model/state.js';
 import type {UiState} from './ui-state.js';
 import {useUiState, useViewEnv} from './contexts.js';
-import {searchFor} from './find.js';
-import {searchStatus} from './search-status.js';
+import {filterProgress, searchFor} from './find.js';
+import {filteringStatus, searchStatus} from './search-status.js';
 import {useSearchProgress} from './use-search.js';
 import {Line} from './line.js';
 
@@ -43,6 +43,7 @@ export function Footer({width}: {width: number}) {
 	const {model} = useViewEnv();
 	useSearchProgress();
 	const narrow = width < 70;
+	const filtering = filterProgress();
 	if (ui.overlay.kind === 'inspector') {
 		return (
 			<Line width={width} color="gray">
@@ -62,6 +63,7 @@ export function Footer({width}: {width: number}) {
 				</Text>
 			)}
 			{isEmptyFilter(ui.filter) ? null : <Text color="magenta">  filter: {describeFilter(ui.filter)}</Text>}
+			{filtering === undefined ? null : <Text color="magenta">  {filteringStatus(filtering.share)}</Text>}
 			{searchesCutText(model, ui) ? <Text color="yellow">  ({cutNote(model)})</Text> : null}
 			{ui.message === undefined ? null : <Text color="yellow">  {sanitizeLine(ui.message)}</Text>}
 			{treeKeysShown(ui) ? (narrow ? '  ↑↓ ←→ ⏎ / ? q' : '  ↑↓ move · ←→ fold · ⏎ inspect · / search · : filter · x errors · t timeline · ? help · q quit') : '  esc close'}

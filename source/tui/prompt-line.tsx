@@ -4,7 +4,7 @@ import {parseFilter} from '../query/filter.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
 import {Line as FittedLine} from './line.js';
-import {cancelJump, jumpWhenFound, searchFor, revealActivity} from './find.js';
+import {cancelJump, filterWhenReady, jumpWhenFound, searchFor, revealActivity} from './find.js';
 import {searchStatus} from './search-status.js';
 import {useSearchProgress} from './use-search.js';
 import {useTextCapture} from './keypress.js';
@@ -15,7 +15,7 @@ import {browse, editLine, splitAtCursor, type Line, type LineEdit, type Recall} 
  * selection was), `:` edits the filter (applied on enter, with the error shown when it does not parse).
  */
 export function usePromptKeys(anchor: {current: number | undefined}): void {
-	const {model} = useViewEnv();
+	const {model, store: view} = useViewEnv();
 	const store = useUiStore();
 	useTextCapture((input, key) => {
 		const current = store.getState();
@@ -38,9 +38,17 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 
 			const parsed = parseFilter(open.text);
 			if (parsed.ok) {
-				dispatch({type: 'setFilter', filter: parsed.filter});
 				dispatch({type: 'remember', kind: 'filter', text: open.text});
 				dispatch({type: 'closePrompt'});
+				// Applied once worked out, in slices on a large log; at once (on this key) on a small one.
+				filterWhenReady({
+					filter: parsed.filter,
+					model: () => view.model,
+					current: () => store.getState().filter,
+					apply(filter) {
+						dispatch({type: 'setFilter', filter});
+					},
+				});
 			} else {
 				dispatch({type: 'editPrompt', text: open.text, cursor: open.cursor, error: parsed.error});
 			}

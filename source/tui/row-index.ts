@@ -243,6 +243,8 @@ function drain<T>(steps: Generator<void, T>): T {
 
 /** Runs or panes dealt with between two pauses of a layout made in slices (`RowLayout.work`). */
 const stepSize = 1024;
+/** Activities or nodes read between two pauses of the cut of a filtered layout: a read is cheaper than placing a pane. */
+const activityStep = 16_384;
 
 /** Child panes of a pane in the order their runs started, without the shown ones' filter. */
 function* findChildPanes(model: Model, pane: Pane): Generator<void, ChildPane[]> {
@@ -364,9 +366,9 @@ export class RowLayout {
 			return;
 		}
 
-		// The unfiltered layout first, in its own slices; the cut from it then goes at once.
+		// The unfiltered layout first, in its own slices, then the cut from it, pausing every few thousand panes.
 		while (!this.#base.work(0)) yield;
-		this.#narrow(this.#base);
+		yield* this.#narrow(this.#base);
 	}
 
 	/** For a filtered layout, the unfiltered one it was cut from. */
@@ -404,7 +406,7 @@ export class RowLayout {
 	 * the unfiltered tree), then those panes copied in the same places with the activities the filter shows.
 	 * Arrays by node number instead of lookups by run id: the lookups were most of a filter's Enter.
 	 */
-	#narrow(base: RowLayout): void {
+	*#narrow(base: RowLayout): Generator<void, void> {
 		const {model} = this;
 		const {shown} = filterMatches(model, this.filter);
 		const nodes = base.order;
@@ -416,6 +418,7 @@ export class RowLayout {
 		if (nodeOfActivity) {
 			const end = Math.min(shown.length, nodeOfActivity.length);
 			for (let index = 0; index < end; index++) {
+				if (index % activityStep === activityStep - 1) yield;
 				if (shown[index] !== 1) continue;
 				const no = nodeOfActivity[index]! - 1;
 				if (no === -1) continue;
@@ -428,6 +431,7 @@ export class RowLayout {
 		const parentNo = base.#parentNo;
 		let shownCount = 0;
 		for (let no = nodes.length - 1; no >= 0; no--) {
+			if (no % activityStep === 0) yield;
 			if (hits[no] !== 1) continue;
 			shownCount++;
 			const parent = parentNo[no]!;
@@ -451,7 +455,7 @@ export class RowLayout {
 			}
 
 			const first = this.top.length;
-			for (const root of roots) if (this.#fromBase[root.no] === undefined) this.#copyTree(base, root, hits, shown, shownActs);
+			for (const root of roots) if (this.#fromBase[root.no] === undefined) yield* this.#copyTree(base, root, hits, shown, shownActs);
 			if (showJobs) this.#markJob(job.jobId, first);
 		}
 
@@ -459,12 +463,18 @@ export class RowLayout {
 	}
 
 	/** An unfiltered pane and the panes under it that hold matches, as the filter shows them, depth first. */
-	#copyTree(base: RowLayout, root: PaneNode, hits: Uint8Array, shown: Uint8Array, shownActs: Int32Array): void {
+	*#copyTree(base: RowLayout, root: PaneNode, hits: Uint8Array, shown: Uint8Array, shownActs: Int32Array): Generator<void, void> {
 		// A pane's children are all made when it is, before their own children: a node comes after its parent
 		// in `order`, which is all the folds need. Only panes with children of their own wait on the stack, so
 		// 200,000 children of one pane are not each pushed and popped.
 		const stack: Array<[from: PaneNode, node: PaneNode]> = [[root, this.#copyNode(base, root, undefined, 0, shown, shownActs)]];
+		let paused = this.order.length;
 		while (stack.length > 0) {
+			if (this.order.length - paused >= stepSize) {
+				paused = this.order.length;
+				yield;
+			}
+
 			const [from, node] = stack.pop()!;
 			const made: Array<[from: PaneNode, node: PaneNode]> = [];
 			const add = (child: PaneNode, after: number): void => {

@@ -90,6 +90,23 @@ function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
 }
 
 /**
+ * Makes the layout of `filter` for this model revision in slices, before the filter is applied (a filter's
+ * Enter, tui/find.ts): at the width of the layout made last for the model, the tree's. Each call of the
+ * function returned works until `deadline` (`performance.now()`) and says whether the layout is made; once it
+ * is, it is kept, and the tree finds it made when the filter is applied.
+ */
+export function layoutAhead(model: Model, filter: Filter): (deadline: number) => boolean {
+	const width = layouts.get(model.activities)?.[0]?.width;
+	if (width === undefined || madeLayout(model, filter, width)) return () => true;
+	const layout = new RowLayout(model, model.rev, filter, width, baseFor(model, filter, width), true);
+	return deadline => {
+		if (!layout.work(deadline)) return false;
+		if (!madeLayout(model, filter, width)) keep(layout);
+		return true;
+	};
+}
+
+/**
  * A layout being made in slices for a model the load posted, while the tree shows the one before it: one at a
  * time, for every cache that waits on it. A load in a worker posts a new model every second or so, and laying
  * out 200,000 panes at once kept every key waiting until it was done. `layout` is undefined while it waits for

@@ -30,3 +30,11 @@ function indexIn(matches: readonly number[], index: number): number {
 
 	return matches[low] === index ? low : -1;
 }
+
+/**
+ * A filter being worked out before it is applied (a filter's Enter on a large log), for the footer: how far it
+ * has got, in the words the search's status uses. The filter itself is not repeated: the prompt showed it.
+ */
+export function filteringStatus(share: number): string {
+	return `filtering… ${Math.floor(Math.min(1, Math.max(0, share)) * 100)}%`;
+}
