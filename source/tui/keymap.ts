@@ -134,7 +134,6 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['/', 'search activity text (n / N: next / previous match, esc clears)'],
 	['', 'in the inspector: find in its text, the same way'],
 	[':', 'filter: type:exec expert:NAME run:ID errors step:10-20 text, -term negates'],
-	['', 'on a large log it is worked out between keys (the footer says filtering… 35%), then shown'],
 	['x', 'errors only, on / off'],
 	['C', 'clear every filter (:, x, --filter) and the search'],
 	['c', 'conversation: what the model was given and answered at the step of the activity (a run: its last step); e in it unfolds long contents'],
