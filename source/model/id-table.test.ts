@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {addId, createIdTable, getId, hasId, idEntries, setId} from './id-table.js';
 
@@ -67,12 +68,37 @@ describe('id table', () => {
 
 	it('keeps an id whose probe would run long among the others, and finds it there: a log of ids made to share one hash stays linear', () => {
 		const table = createIdTable(true, 1024);
-		// Every slot taken by some other id (a hash no real id here has), as a log of colliding ids would leave it.
-		table.hashes.fill(0x7f_ff_ff_ff);
+		setId(table, 'x', 1);
+		// Every slot taken by that id, whatever its tag, as a log of ids that share a hash would leave it.
+		table.tags.fill(1);
+		table.offsets.fill(0);
 		setId(table, 'crafted', 7);
 		expect(table.others.get('crafted')).toBe(7);
 		expect([getId(table, 'crafted'), hasId(table, 'crafted'), addId(table, 'crafted'), hasId(table, 'other')]).toEqual([7, true, false, false]);
 		setId(table, 'crafted', 8);
 		expect(getId(table, 'crafted')).toBe(8);
+	});
+
+	it('answers as a Map does for any run of ids set and looked up: ids that share a tag or a slot are told apart by their text', () => {
+		// Two-character ids of a small alphabet in a table that starts at 4 slots: thousands of ids, so slots'
+		// tags match other ids' often, and probes run past many slots.
+		const id = fc.string({unit: fc.constantFrom('a', 'b', 'c', 'd', 'é', 'ж', '0', '1'), maxLength: 6});
+		const step = fc.tuple(fc.boolean(), id, fc.integer({min: -1000, max: 1000}));
+		fc.assert(
+			fc.property(fc.array(step, {maxLength: 3000}), steps => {
+				const table = createIdTable(true, 4);
+				const oracle = new Map<string, number>();
+				for (const [set, key, value] of steps) {
+					if (set) {
+						setId(table, key, value);
+						oracle.set(key, value);
+					} else expect(getId(table, key)).toBe(oracle.get(key));
+				}
+
+				expect(new Map(idEntries(table))).toEqual(oracle);
+				expect(table.count + table.others.size).toBe(oracle.size);
+			}),
+			{numRuns: 60},
+		);
 	});
 });
