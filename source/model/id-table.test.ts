@@ -79,6 +79,23 @@ describe('id table', () => {
 		expect(getId(table, 'crafted')).toBe(8);
 	});
 
+	it('keeps ids of every length up to a page, the short ones with a one-byte length and the rest with three, across growing', () => {
+		const table = createIdTable(true, 4);
+		const lengths = [0, 1, 253, 254, 255, 256, 300, 65_532, 65_533];
+		const ids = lengths.flatMap(length => ['a', 'b'].map(last => 'x'.repeat(Math.max(0, length - 1)) + (length > 0 ? last : '')));
+		ids.forEach((id, index) => setId(table, id, index));
+		// Many more ids after them, so the table grows several times and hashes the long ones again from their bytes.
+		for (let i = 0; i < 5000; i++) setId(table, `call-${i}`, -i);
+		expect(ids.map(id => getId(table, id))).toEqual(ids.map((id, index) => (id === '' ? ids.lastIndexOf('') : index)));
+		expect([getId(table, 'x'.repeat(255)), getId(table, 'x'.repeat(254)), getId(table, 'call-4999')]).toEqual([undefined, undefined, -4999]);
+		expect(table.others.size).toBe(0);
+		const entries = new Map(idEntries(table));
+		expect([entries.get(ids[6]!), entries.get(ids[15]!), entries.size]).toEqual([6, 15, 5000 + ids.length - 1]);
+		// One character more than a page holds with its length: kept among the others.
+		setId(table, 'y'.repeat(65_534), 1);
+		expect([table.others.size, getId(table, 'y'.repeat(65_534))]).toEqual([1, 1]);
+	});
+
 	it('answers as a Map does for any run of ids set and looked up: ids that share a tag or a slot are told apart by their text', () => {
 		// Two-character ids of a small alphabet in a table that starts at 4 slots: thousands of ids, so slots'
 		// tags match other ids' often, and probes run past many slots.

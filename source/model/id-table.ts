@@ -19,7 +19,8 @@ export type IdTable = {
 	tags: Uint8Array;
 	/**
 	 * Per slot, where the id starts in `pages`: the page times `pageBytes`, plus where on the page. It is its
-	 * length in two bytes, then its characters, one byte each.
+	 * length, then its characters, one byte each. The length takes one byte below `longFrom` (ids are short:
+	 * a byte an id counts when there are millions), else that byte is `longFrom` and two bytes follow.
 	 */
 	offsets: Uint32Array;
 	/** Per slot, the number the id maps to; undefined in a table of ids alone. */
@@ -43,7 +44,9 @@ export type IdTable = {
 
 const pageBytes = 0x1_00_00;
 /** The longest id the pages hold: it and its length fit on one page. */
-const maxLength = pageBytes - 2;
+const maxLength = pageBytes - 3;
+/** A length of this or more is written in the two bytes after a byte of this value. */
+const longFrom = 0xff;
 
 /** `slots`: a power of two, the room it starts with. */
 export function createIdTable(withValues: boolean, slots = 1024): IdTable {
@@ -169,38 +172,55 @@ function hashOf(id: string): number {
 function hashAt(table: IdTable, offset: number): number {
 	const page = table.pages[Math.floor(offset / pageBytes)]!;
 	const at = offset % pageBytes;
-	const end = at + 2 + page[at]! + page[at + 1]! * 256;
+	const start = textStart(page, at);
+	const end = start + lengthAt(page, at);
 	let hash = hashBasis;
-	for (let i = at + 2; i < end; i++) hash = Math.imul(hash ^ page[i]!, hashPrime);
+	for (let i = start; i < end; i++) hash = Math.imul(hash ^ page[i]!, hashPrime);
 	return hash;
 }
 
 function sameText(table: IdTable, offset: number, id: string): boolean {
 	const page = table.pages[Math.floor(offset / pageBytes)]!;
 	const at = offset % pageBytes;
-	if (page[at]! + page[at + 1]! * 256 !== id.length) return false;
-	for (let i = 0; i < id.length; i++) if (page[at + 2 + i] !== id.charCodeAt(i)) return false;
+	if (lengthAt(page, at) !== id.length) return false;
+	const start = textStart(page, at);
+	for (let i = 0; i < id.length; i++) if (page[start + i] !== id.charCodeAt(i)) return false;
 	return true;
 }
 
 function textAt(table: IdTable, offset: number): string {
 	const page = table.pages[Math.floor(offset / pageBytes)]!;
 	const at = offset % pageBytes;
-	const length = page[at]! + page[at + 1]! * 256;
+	const length = lengthAt(page, at);
+	const start = textStart(page, at);
 	let id = '';
-	for (let i = 0; i < length; i++) id += String.fromCharCode(page[at + 2 + i]!);
+	for (let i = 0; i < length; i++) id += String.fromCharCode(page[start + i]!);
 	return id;
 }
 
+function lengthAt(page: Uint8Array, at: number): number {
+	const first = page[at]!;
+	return first < longFrom ? first : page[at + 1]! + page[at + 2]! * 256;
+}
+
+function textStart(page: Uint8Array, at: number): number {
+	return page[at]! < longFrom ? at + 1 : at + 3;
+}
+
+function storedBytes(id: string): number {
+	return (id.length < longFrom ? 1 : 3) + id.length;
+}
+
 function store(table: IdTable, id: string): number {
-	if (table.used + 2 + id.length > pageBytes) {
+	const bytes = storedBytes(id);
+	if (table.used + bytes > pageBytes) {
 		// A table of a few ids starts with a small page: a model has one per pane that makes many calls.
 		table.pages.push(new Uint8Array(table.pages.length === 0 ? firstPageBytes(table) : pageBytes));
 		table.used = 0;
 	}
 
 	let page = table.pages.at(-1)!;
-	if (table.used + 2 + id.length > page.length) {
+	if (table.used + bytes > page.length) {
 		// The first page grows to a whole one; it is the only one that ever does.
 		const whole = new Uint8Array(pageBytes);
 		whole.set(page.subarray(0, table.used));
@@ -209,10 +229,17 @@ function store(table: IdTable, id: string): number {
 	}
 
 	const at = table.used;
-	page[at] = id.length & 0xff;
-	page[at + 1] = id.length >>> 8;
-	for (let i = 0; i < id.length; i++) page[at + 2 + i] = id.charCodeAt(i);
-	table.used = at + 2 + id.length;
+	let start = at + 1;
+	if (id.length < longFrom) page[at] = id.length;
+	else {
+		page[at] = longFrom;
+		page[at + 1] = id.length & 0xff;
+		page[at + 2] = id.length >>> 8;
+		start = at + 3;
+	}
+
+	for (let i = 0; i < id.length; i++) page[start + i] = id.charCodeAt(i);
+	table.used = at + bytes;
 	return (table.pages.length - 1) * pageBytes + at;
 }
 
