@@ -96,6 +96,16 @@ describe('id table', () => {
 		expect([table.others.size, getId(table, 'y'.repeat(65_534))]).toEqual([1, 1]);
 	});
 
+	it('lets go of the arrays it outgrows at once, and goes on finding every id in the new ones', () => {
+		const table = createIdTable(true, 4);
+		setId(table, 'first', 1);
+		const outgrown = [table.tags, table.offsets, table.values];
+		for (let i = 0; i < 100; i++) setId(table, `call-${i}`, i);
+		// A transferred buffer is detached: its arrays read as empty, their bytes are no longer the table's to hold.
+		expect(outgrown.map(array => array?.length)).toEqual([0, 0, 0]);
+		expect([getId(table, 'first'), getId(table, 'call-99'), table.tags.length]).toEqual([1, 99, 256]);
+	});
+
 	it('answers as a Map does for any run of ids set and looked up: ids that share a tag or a slot are told apart by their text', () => {
 		// Two-character ids of a small alphabet in a table that starts at 4 slots: thousands of ids, so slots'
 		// tags match other ids' often, and probes run past many slots.

@@ -267,4 +267,18 @@ function grow(table: IdTable): void {
 		table.offsets[slot] = offsets[i]!;
 		if (values && table.values) table.values[slot] = values[i]!;
 	}
+
+	letGo([tags.buffer, offsets.buffer, ...(values ? [values.buffer] : [])]);
+}
+
+/**
+ * Frees the arrays a table outgrew at the collector's next minor collection rather than its next full one. The
+ * old arrays have lived as long as the table, so the collector keeps them among old objects, which a long load
+ * collects rarely: the largest of them (megabytes at a million ids) stayed allocated beside the new ones. Moved
+ * into a new, unreferenced buffer (a transfer moves the bytes, it does not copy them), they go with the young
+ * objects.
+ */
+function letGo(buffers: ArrayBufferLike[]): void {
+	const owned = buffers.filter(buffer => buffer instanceof ArrayBuffer);
+	structuredClone(owned, {transfer: owned});
 }
