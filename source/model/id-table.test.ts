@@ -96,14 +96,20 @@ describe('id table', () => {
 		expect([table.others.size, getId(table, 'y'.repeat(65_534))]).toEqual([1, 1]);
 	});
 
-	it('lets go of the arrays it outgrows at once, and goes on finding every id in the new ones', () => {
-		const table = createIdTable(true, 4);
-		setId(table, 'first', 1);
+	it('lets go at once of the large arrays it outgrows, and goes on finding every id in the new ones', () => {
+		// 2^19 slots of 9 bytes (tag, offset, number): 4.5 MB, past the size from which they are let go.
+		const slots = 1 << 19;
+		const table = createIdTable(true, slots);
+		const small = createIdTable(true, 4);
 		const outgrown = [table.tags, table.offsets, table.values];
-		for (let i = 0; i < 100; i++) setId(table, `call-${i}`, i);
+		const smallOutgrown = [small.tags, small.offsets, small.values];
+		for (let i = 0; i <= (slots * 3) / 4; i++) setId(table, `call-${i}`, i);
+		for (let i = 0; i < 4; i++) setId(small, `call-${i}`, i);
 		// A transferred buffer is detached: its arrays read as empty, their bytes are no longer the table's to hold.
 		expect(outgrown.map(array => array?.length)).toEqual([0, 0, 0]);
-		expect([getId(table, 'first'), getId(table, 'call-99'), table.tags.length]).toEqual([1, 99, 256]);
+		expect(smallOutgrown.map(array => array?.length)).toEqual([4, 4, 4]);
+		expect([getId(table, 'call-0'), getId(table, `call-${(slots * 3) / 4}`), table.tags.length]).toEqual([0, (slots * 3) / 4, slots * 2]);
+		expect([getId(small, 'call-3'), small.tags.length]).toEqual([3, 8]);
 	});
 
 	it('answers as a Map does for any run of ids set and looked up: ids that share a tag or a slot are told apart by their text', () => {
