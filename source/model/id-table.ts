@@ -274,8 +274,8 @@ function grow(table: IdTable): void {
 
 /**
  * Outgrown arrays of this many bytes or more are let go at once (`letGo`); smaller ones are left to the
- * collector. The first structured clone of a process costs it more than a smaller table's arrays are worth:
- * the 124 MB realistic log loaded measurably slower when every growth was let go.
+ * collector: letting go of every growth made the 124 MB realistic log load measurably slower, for arrays too
+ * small to matter to the peak (docs/performance.md).
  */
 const letGoFrom = 4 * 1024 * 1024;
 
