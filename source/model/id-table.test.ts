@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {addId, createIdTable, getId, hasId, idEntries, setId} from './id-table.js';
 
@@ -67,12 +68,70 @@ describe('id table', () => {
 
 	it('keeps an id whose probe would run long among the others, and finds it there: a log of ids made to share one hash stays linear', () => {
 		const table = createIdTable(true, 1024);
-		// Every slot taken by some other id (a hash no real id here has), as a log of colliding ids would leave it.
-		table.hashes.fill(0x7f_ff_ff_ff);
+		setId(table, 'x', 1);
+		// Every slot taken by that id, whatever its tag, as a log of ids that share a hash would leave it.
+		table.tags.fill(1);
+		table.offsets.fill(0);
 		setId(table, 'crafted', 7);
 		expect(table.others.get('crafted')).toBe(7);
 		expect([getId(table, 'crafted'), hasId(table, 'crafted'), addId(table, 'crafted'), hasId(table, 'other')]).toEqual([7, true, false, false]);
 		setId(table, 'crafted', 8);
 		expect(getId(table, 'crafted')).toBe(8);
+	});
+
+	it('keeps ids of every length up to a page, the short ones with a one-byte length and the rest with three, across growing', () => {
+		const table = createIdTable(true, 4);
+		const lengths = [0, 1, 253, 254, 255, 256, 300, 65_532, 65_533];
+		const ids = lengths.flatMap(length => ['a', 'b'].map(last => 'x'.repeat(Math.max(0, length - 1)) + (length > 0 ? last : '')));
+		ids.forEach((id, index) => setId(table, id, index));
+		// Many more ids after them, so the table grows several times and hashes the long ones again from their bytes.
+		for (let i = 0; i < 5000; i++) setId(table, `call-${i}`, -i);
+		expect(ids.map(id => getId(table, id))).toEqual(ids.map((id, index) => (id === '' ? ids.lastIndexOf('') : index)));
+		expect([getId(table, 'x'.repeat(255)), getId(table, 'x'.repeat(254)), getId(table, 'call-4999')]).toEqual([undefined, undefined, -4999]);
+		expect(table.others.size).toBe(0);
+		const entries = new Map(idEntries(table));
+		expect([entries.get(ids[6]!), entries.get(ids[15]!), entries.size]).toEqual([6, 15, 5000 + ids.length - 1]);
+		// One character more than a page holds with its length: kept among the others.
+		setId(table, 'y'.repeat(65_534), 1);
+		expect([table.others.size, getId(table, 'y'.repeat(65_534))]).toEqual([1, 1]);
+	});
+
+	it('lets go at once of the large arrays it outgrows, and goes on finding every id in the new ones', () => {
+		// 2^19 slots of 9 bytes (tag, offset, number): 4.5 MB, past the size from which they are let go.
+		const slots = 1 << 19;
+		const table = createIdTable(true, slots);
+		const small = createIdTable(true, 4);
+		const outgrown = [table.tags, table.offsets, table.values];
+		const smallOutgrown = [small.tags, small.offsets, small.values];
+		for (let i = 0; i <= (slots * 3) / 4; i++) setId(table, `call-${i}`, i);
+		for (let i = 0; i < 4; i++) setId(small, `call-${i}`, i);
+		// A transferred buffer is detached: its arrays read as empty, their bytes are no longer the table's to hold.
+		expect(outgrown.map(array => array?.length)).toEqual([0, 0, 0]);
+		expect(smallOutgrown.map(array => array?.length)).toEqual([4, 4, 4]);
+		expect([getId(table, 'call-0'), getId(table, `call-${(slots * 3) / 4}`), table.tags.length]).toEqual([0, (slots * 3) / 4, slots * 2]);
+		expect([getId(small, 'call-3'), small.tags.length]).toEqual([3, 8]);
+	});
+
+	it('answers as a Map does for any run of ids set and looked up: ids that share a tag or a slot are told apart by their text', () => {
+		// Two-character ids of a small alphabet in a table that starts at 4 slots: thousands of ids, so slots'
+		// tags match other ids' often, and probes run past many slots.
+		const id = fc.string({unit: fc.constantFrom('a', 'b', 'c', 'd', 'é', 'ж', '0', '1'), maxLength: 6});
+		const step = fc.tuple(fc.boolean(), id, fc.integer({min: -1000, max: 1000}));
+		fc.assert(
+			fc.property(fc.array(step, {maxLength: 3000}), steps => {
+				const table = createIdTable(true, 4);
+				const oracle = new Map<string, number>();
+				for (const [set, key, value] of steps) {
+					if (set) {
+						setId(table, key, value);
+						oracle.set(key, value);
+					} else expect(getId(table, key)).toBe(oracle.get(key));
+				}
+
+				expect(new Map(idEntries(table))).toEqual(oracle);
+				expect(table.count + table.others.size).toBe(oracle.size);
+			}),
+			{numRuns: 60},
+		);
 	});
 });

@@ -2,19 +2,25 @@
  * Strings kept as bytes, for the ids a log has a million of: the ids of the events reduced (`isRepeatedEvent` in
  * reduce.ts) and a pane's tool call ids (call-index.ts). A `Set` or `Map` of strings holds each id as a string of
  * its own (the copy its parsed line brought) plus an entry of its hash table, about three times the id's length;
- * here the ids' characters sit one after the other in one byte array, found through one table of their hashes
- * and offsets (open addressing), with a number beside each where the table maps ids to numbers. It is exact: a
- * hash that matches is checked against the text.
+ * here the ids' characters sit one after the other in pages of bytes, found through one table of a byte of their
+ * hashes and their offsets (open addressing), with a number beside each where the table maps ids to numbers. It
+ * is exact: a tag that matches is checked against the text.
  *
  * Plain data (typed arrays, numbers and a Map), so a model still posts between threads by structured clone.
  */
 
 export type IdTable = {
-	/** Per slot, the hash of the id there, with 0 meaning an empty slot (a hash of 0 is stored as 1). */
-	hashes: Int32Array;
+	/**
+	 * Per slot, a tag of the id there: eight bits of its hash that do not choose its slot, 1 to 255, with 0
+	 * meaning an empty slot. A byte rather than the whole hash (a quarter of a slot's room in a table of ids
+	 * alone); a probe reads the text only where the tag matches, one slot in 255 of those it passes, and growing
+	 * hashes the ids again from their bytes.
+	 */
+	tags: Uint8Array;
 	/**
 	 * Per slot, where the id starts in `pages`: the page times `pageBytes`, plus where on the page. It is its
-	 * length in two bytes, then its characters, one byte each.
+	 * length, then its characters, one byte each. The length takes one byte below `longFrom` (ids are short:
+	 * a byte an id counts when there are millions), else that byte is `longFrom` and two bytes follow.
 	 */
 	offsets: Uint32Array;
 	/** Per slot, the number the id maps to; undefined in a table of ids alone. */
@@ -38,12 +44,14 @@ export type IdTable = {
 
 const pageBytes = 0x1_00_00;
 /** The longest id the pages hold: it and its length fit on one page. */
-const maxLength = pageBytes - 2;
+const maxLength = pageBytes - 3;
+/** A length of this or more is written in the two bytes after a byte of this value. */
+const longFrom = 0xff;
 
 /** `slots`: a power of two, the room it starts with. */
 export function createIdTable(withValues: boolean, slots = 1024): IdTable {
 	return {
-		hashes: new Int32Array(slots),
+		tags: new Uint8Array(slots),
 		offsets: new Uint32Array(slots),
 		values: withValues ? new Int32Array(slots) : undefined,
 		pages: [],
@@ -86,24 +94,24 @@ export function setId(table: IdTable, id: string, value: number): void {
 		return;
 	}
 
-	const slot = emptySlot(table.hashes, hash);
+	const slot = emptySlot(table.tags, hash);
 	if (slot === notFound) {
 		table.others.set(id, value);
 		return;
 	}
 
-	table.hashes[slot] = hash;
+	table.tags[slot] = tagOf(hash);
 	table.offsets[slot] = store(table, id);
 	if (table.values) table.values[slot] = value;
 	table.count++;
 	// Growing at three quarters full keeps probes short.
-	if (table.count * 4 > table.hashes.length * 3) grow(table);
+	if (table.count * 4 > table.tags.length * 3) grow(table);
 }
 
 /** Every id with its number, the byte table's in no particular order, then the others. */
 export function* idEntries(table: IdTable): Generator<[string, number]> {
-	for (let slot = 0; slot < table.hashes.length; slot++) {
-		if (table.hashes[slot] === 0) continue;
+	for (let slot = 0; slot < table.tags.length; slot++) {
+		if (table.tags[slot] === 0) continue;
 		yield [textAt(table, table.offsets[slot]!), table.values?.[slot] ?? 0];
 	}
 
@@ -120,22 +128,28 @@ const maxProbe = 1024;
 const notFound = -1;
 
 function slotOf(table: IdTable, id: string, hash: number): number {
-	const {hashes} = table;
-	const mask = hashes.length - 1;
+	const {tags} = table;
+	const tag = tagOf(hash);
+	const mask = tags.length - 1;
 	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
-		const stored = hashes[slot]!;
+		const stored = tags[slot]!;
 		if (stored === 0) return notFound;
-		if (stored === hash && sameText(table, table.offsets[slot]!, id)) return slot;
+		if (stored === tag && sameText(table, table.offsets[slot]!, id)) return slot;
 	}
 
 	return notFound;
 }
 
 /** The first empty slot of `hash`'s probe, or `notFound` past `maxProbe`. */
-function emptySlot(hashes: Int32Array, hash: number): number {
-	const mask = hashes.length - 1;
-	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) if (hashes[slot] === 0) return slot;
+function emptySlot(tags: Uint8Array, hash: number): number {
+	const mask = tags.length - 1;
+	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) if (tags[slot] === 0) return slot;
 	return notFound;
+}
+
+/** The hash's top eight bits, which choose no slot until a table passes 2^24 slots; never 0 (an empty slot). */
+function tagOf(hash: number): number {
+	return hash >>> 24 || 1;
 }
 
 function fitsTable(id: string): boolean {
@@ -144,41 +158,69 @@ function fitsTable(id: string): boolean {
 	return true;
 }
 
-/** FNV-1a over the characters, never 0 (0 marks an empty slot). */
+const hashBasis = 0x81_1c_9d_c5;
+const hashPrime = 0x01_00_01_93;
+
+/** FNV-1a over the characters. */
 function hashOf(id: string): number {
-	let hash = 0x81_1c_9d_c5;
-	for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01_00_01_93);
-	// As the Int32Array stores it: an id of no characters leaves the offset basis, which is past 2^31.
-	hash |= 0;
-	return hash === 0 ? 1 : hash;
+	let hash = hashBasis;
+	for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), hashPrime);
+	return hash;
+}
+
+/** `hashOf` of the id stored at `offset`, from its bytes (each one character). */
+function hashAt(table: IdTable, offset: number): number {
+	const page = table.pages[Math.floor(offset / pageBytes)]!;
+	const at = offset % pageBytes;
+	const start = textStart(page, at);
+	const end = start + lengthAt(page, at);
+	let hash = hashBasis;
+	for (let i = start; i < end; i++) hash = Math.imul(hash ^ page[i]!, hashPrime);
+	return hash;
 }
 
 function sameText(table: IdTable, offset: number, id: string): boolean {
 	const page = table.pages[Math.floor(offset / pageBytes)]!;
 	const at = offset % pageBytes;
-	if (page[at]! + page[at + 1]! * 256 !== id.length) return false;
-	for (let i = 0; i < id.length; i++) if (page[at + 2 + i] !== id.charCodeAt(i)) return false;
+	if (lengthAt(page, at) !== id.length) return false;
+	const start = textStart(page, at);
+	for (let i = 0; i < id.length; i++) if (page[start + i] !== id.charCodeAt(i)) return false;
 	return true;
 }
 
 function textAt(table: IdTable, offset: number): string {
 	const page = table.pages[Math.floor(offset / pageBytes)]!;
 	const at = offset % pageBytes;
-	const length = page[at]! + page[at + 1]! * 256;
+	const length = lengthAt(page, at);
+	const start = textStart(page, at);
 	let id = '';
-	for (let i = 0; i < length; i++) id += String.fromCharCode(page[at + 2 + i]!);
+	for (let i = 0; i < length; i++) id += String.fromCharCode(page[start + i]!);
 	return id;
 }
 
+function lengthAt(page: Uint8Array, at: number): number {
+	const first = page[at]!;
+	return first < longFrom ? first : page[at + 1]! + page[at + 2]! * 256;
+}
+
+function textStart(page: Uint8Array, at: number): number {
+	return page[at]! < longFrom ? at + 1 : at + 3;
+}
+
+function storedBytes(id: string): number {
+	return (id.length < longFrom ? 1 : 3) + id.length;
+}
+
 function store(table: IdTable, id: string): number {
-	if (table.used + 2 + id.length > pageBytes) {
+	const bytes = storedBytes(id);
+	if (table.used + bytes > pageBytes) {
 		// A table of a few ids starts with a small page: a model has one per pane that makes many calls.
 		table.pages.push(new Uint8Array(table.pages.length === 0 ? firstPageBytes(table) : pageBytes));
 		table.used = 0;
 	}
 
 	let page = table.pages.at(-1)!;
-	if (table.used + 2 + id.length > page.length) {
+	if (table.used + bytes > page.length) {
 		// The first page grows to a whole one; it is the only one that ever does.
 		const whole = new Uint8Array(pageBytes);
 		whole.set(page.subarray(0, table.used));
@@ -187,35 +229,64 @@ function store(table: IdTable, id: string): number {
 	}
 
 	const at = table.used;
-	page[at] = id.length & 0xff;
-	page[at + 1] = id.length >>> 8;
-	for (let i = 0; i < id.length; i++) page[at + 2 + i] = id.charCodeAt(i);
-	table.used = at + 2 + id.length;
+	let start = at + 1;
+	if (id.length < longFrom) page[at] = id.length;
+	else {
+		page[at] = longFrom;
+		page[at + 1] = id.length & 0xff;
+		page[at + 2] = id.length >>> 8;
+		start = at + 3;
+	}
+
+	for (let i = 0; i < id.length; i++) page[start + i] = id.charCodeAt(i);
+	table.used = at + bytes;
 	return (table.pages.length - 1) * pageBytes + at;
 }
 
 function firstPageBytes(table: IdTable): number {
-	return Math.min(pageBytes, table.hashes.length * 8);
+	return Math.min(pageBytes, table.tags.length * 8);
 }
 
 function grow(table: IdTable): void {
-	const {hashes, offsets, values} = table;
-	const size = hashes.length * 2;
-	table.hashes = new Int32Array(size);
+	const {tags, offsets, values} = table;
+	const size = tags.length * 2;
+	table.tags = new Uint8Array(size);
 	table.offsets = new Uint32Array(size);
 	table.values = values ? new Int32Array(size) : undefined;
-	for (let i = 0; i < hashes.length; i++) {
-		const hash = hashes[i]!;
-		if (hash === 0) continue;
-		const slot = emptySlot(table.hashes, hash);
+	for (let i = 0; i < tags.length; i++) {
+		if (tags[i] === 0) continue;
+		const hash = hashAt(table, offsets[i]!);
+		const slot = emptySlot(table.tags, hash);
 		if (slot === notFound) {
 			table.others.set(textAt(table, offsets[i]!), values?.[i] ?? 0);
 			table.count--;
 			continue;
 		}
 
-		table.hashes[slot] = hash;
+		table.tags[slot] = tags[i]!;
 		table.offsets[slot] = offsets[i]!;
 		if (values && table.values) table.values[slot] = values[i]!;
 	}
+
+	const outgrown = [tags.buffer, offsets.buffer, ...(values ? [values.buffer] : [])];
+	if (outgrown.reduce((sum, buffer) => sum + buffer.byteLength, 0) >= letGoFrom) letGo(outgrown);
+}
+
+/**
+ * Outgrown arrays of this many bytes or more are let go at once (`letGo`); smaller ones are left to the
+ * collector: letting go of every growth made the 124 MB realistic log load measurably slower, for arrays too
+ * small to matter to the peak (docs/performance.md).
+ */
+const letGoFrom = 4 * 1024 * 1024;
+
+/**
+ * Frees the arrays a table outgrew at the collector's next minor collection rather than its next full one. The
+ * old arrays have lived as long as the table, so the collector keeps them among old objects, which a long load
+ * collects rarely: the largest of them (megabytes at a million ids) stayed allocated beside the new ones. Moved
+ * into a new, unreferenced buffer (a transfer moves the bytes, it does not copy them), they go with the young
+ * objects.
+ */
+function letGo(buffers: ArrayBufferLike[]): void {
+	const owned = buffers.filter(buffer => buffer instanceof ArrayBuffer);
+	structuredClone(owned, {transfer: owned});
 }
