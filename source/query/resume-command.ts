@@ -149,8 +149,9 @@ function rootOf(model: Model, run: Run): Run {
  * not). Perstack numbers steps across the whole job and applies the limit to that number, so the count is
  * the highest step number reached, not a sum over runs (parallel delegates share step numbers).
  */
-export function maxStepsNote(model: Model, job: Job): string | undefined {
-	let stopped = jobTotals(model, job).status === 'stoppedByExceededMaxSteps';
+export function maxStepsNote(model: Model, job: Job, jobStatus: RunStatus = jobTotals(model, job).status): string | undefined {
+	// `jobStatus` is the job's as `jobTotals` says it: a caller that has the totals passes it, so the runs are walked once.
+	let stopped = jobStatus === 'stoppedByExceededMaxSteps';
 	let highest: number | undefined;
 	for (const runId of job.runIds) {
 		const run = model.runs.get(runId);

@@ -71,7 +71,9 @@ export function Header({width}: {width: number}) {
 	const look = coordinator ? runLook(model, coordinator) : statusLook[status];
 	const live = reading && isLive(status);
 	// A coordinator waiting for its delegates is not live, but its job is: the clock goes on for it.
-	const running = live || (reading && job !== undefined && hasLiveRun(model, job));
+	// It walks every run of the job: once per model revision, not on every frame of a load's progress.
+	const liveRun = useMemo(() => reading && !live && job !== undefined && hasLiveRun(model, job), [model, rev, job, reading, live]);
+	const running = live || liveRun;
 	// With no events coming, a live job still needs its elapsed time and the quiet to move: the clock draws
 	// the header once a second then; frames that events cause move them too. Nothing live, no timer.
 	const now = useClock(running);
@@ -83,7 +85,7 @@ export function Header({width}: {width: number}) {
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
 	const hiddenFor = useRef(createHiddenCounter()).current;
 	const hidden = hiddenFor(model, ui.filter);
-	const maxNote = useMemo(() => (job ? maxStepsNote(model, job) : undefined), [model, rev, job]);
+	const maxNote = useMemo(() => (job && totals ? maxStepsNote(model, job, totals.status) : undefined), [model, rev, job, totals]);
 	const cost = useMemo(() => (job ? formatCost(jobCost(model, job, prices)) : undefined), [model, rev, job, prices]);
 	const events = `${formatCount(model.events)} events${reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''}`;
 	// Status, job and time come first: on a narrow screen the source's name is what gets cut.
