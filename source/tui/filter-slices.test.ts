@@ -5,10 +5,11 @@ import {fixturePath, modelFromText} from '../../test/helpers/load.js';
 import type {Model} from '../model/state.js';
 import {emptyFilter, filterMatches, matches, parseFilter, type Filter} from '../query/filter.js';
 import {shapeLines} from '../tools/shape-log.js';
-import {filterProgress, filterWhenReady, type Scheduler} from './find.js';
+import {filterProgress, filterWhenReady} from './find.js';
 import {buildRows, createRowsCache} from './rows.js';
 import {initialUiState} from './ui-state.js';
 import {filteringStatus} from './search-status.js';
+import {manualScheduler} from '../../test/helpers/manual-scheduler.js';
 
 /*
  * A filter's Enter worked out in slices against the blocking filter: for fixtures and generated shapes, with any
@@ -34,33 +35,6 @@ const logs = fc.oneof(
 		.map(options => [...shapeLines(options)]),
 );
 
-/** Steps run by hand; the clock jumps past a slice's end at every read, so each slice does its least. */
-function manualScheduler(): Scheduler & {runSome: (count: number) => void; runAll: () => void; waiting: () => number} {
-	let clock = 0;
-	const pending: Array<() => void> = [];
-	const queue = (step: () => void) => {
-		pending.push(step);
-		return () => {
-			const at = pending.indexOf(step);
-			if (at !== -1) pending.splice(at, 1);
-		};
-	};
-
-	return {
-		soon: queue,
-		later: step => queue(step),
-		now: () => (clock += 100),
-		firstSlice: 0,
-		runSome(count) {
-			for (let n = 0; n < count && pending.length > 0; n++) pending.shift()!();
-		},
-		runAll() {
-			for (let n = 0; n < 1_000_000 && pending.length > 0; n++) pending.shift()!();
-		},
-		waiting: () => pending.length,
-	};
-}
-
 function load(lines: string[], model?: Model): Model {
 	return modelFromText(lines.join('\n') + '\n', model ? {model} : {});
 }
@@ -81,7 +55,7 @@ describe("a filter's Enter in slices", () => {
 				const split = Math.max(1, Math.ceil(lines.length * cut));
 				const model = load(lines.slice(0, split));
 				showTree(model);
-				const scheduler = manualScheduler();
+				const scheduler = manualScheduler({tick: 100, firstSlice: 0});
 				const filter = filterOf(text);
 				let current: Filter = emptyFilter;
 				const applied: Filter[] = [];
@@ -115,7 +89,7 @@ describe("a filter's Enter in slices", () => {
 	it('goes on in slices on a large log, says how far it has got, and keeps the old filter until it is done', () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 7})]);
 		showTree(model);
-		const scheduler = manualScheduler();
+		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
 		let current: Filter = emptyFilter;
 		const filter = filterOf('run-1');
 		filterWhenReady({filter, model: () => model, current: () => current, apply: next => (current = next)}, scheduler);
@@ -136,7 +110,7 @@ describe("a filter's Enter in slices", () => {
 	it('a newer filter change cancels the one in progress: another Enter takes its place, C or x drops it', () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 8})]);
 		showTree(model);
-		const scheduler = manualScheduler();
+		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
 		let current: Filter = emptyFilter;
 		const applied: Filter[] = [];
 		const request = (filter: Filter) => ({
@@ -168,7 +142,7 @@ describe("a filter's Enter in slices", () => {
 	it('the key itself does one slice of at least the first slice\'s activities, and leaves the rest', () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
 		showTree(model);
-		const scheduler = {...manualScheduler(), firstSlice: 1500};
+		const scheduler = manualScheduler({tick: 100, firstSlice: 1500});
 		let current: Filter = emptyFilter;
 		filterWhenReady({filter: filterOf('run-1'), model: () => model, current: () => current, apply: next => (current = next)}, scheduler);
 		const share = filterProgress()!.share;

@@ -6,7 +6,8 @@ import type {Model} from '../model/state.js';
 import {emptyFilter, filterMatches, parseFilter, type Filter} from '../query/filter.js';
 import {findMatches, stepMatch} from '../query/search.js';
 import {shapeLines} from '../tools/shape-log.js';
-import {jumpWhenFound, prepareSearchAhead, searchFor, type Scheduler} from './find.js';
+import {jumpWhenFound, prepareSearchAhead, searchFor} from './find.js';
+import {manualScheduler} from '../../test/helpers/manual-scheduler.js';
 
 /*
  * The search in slices against the search in one go (`findMatches`): for fixtures and generated shapes, a query
@@ -36,32 +37,6 @@ const logs = fc.oneof(
 /** Queries typed key by key: words that occur in logs like these, and one that never does. */
 const queries = fc.constantFrom('run-1', 'exec', 'EXPERT-2', 'test', 'done', 'query of', 'grep', 'nothing-like-this', 'e');
 
-/** One slice per run, each of one stride of activities: the clock jumps past a slice's end at every read. */
-function manualScheduler(): Scheduler & {runSome: (count: number) => void; runAll: () => void} {
-	let clock = 0;
-	const pending: Array<() => void> = [];
-	const queue = (step: () => void) => {
-		pending.push(step);
-		return () => {
-			const at = pending.indexOf(step);
-			if (at !== -1) pending.splice(at, 1);
-		};
-	};
-
-	return {
-		soon: queue,
-		later: step => queue(step),
-		now: () => (clock += 100),
-		firstSlice: 0,
-		runSome(count) {
-			for (let n = 0; n < count && pending.length > 0; n++) pending.shift()!();
-		},
-		runAll() {
-			for (let n = 0; n < 100_000 && pending.length > 0; n++) pending.shift()!();
-		},
-	};
-}
-
 function load(lines: string[], model?: Model): Model {
 	return modelFromText(lines.join('\n') + '\n', model ? {model} : {});
 }
@@ -79,7 +54,7 @@ describe('a search in slices', () => {
 				(lines, query, filter, between, cut, ahead) => {
 					const split = Math.max(1, Math.ceil(lines.length * cut));
 					const model = load(lines.slice(0, split));
-					const scheduler = manualScheduler();
+					const scheduler = manualScheduler({tick: 100, firstSlice: 0});
 					if (ahead) prepareSearchAhead(model, () => false, scheduler);
 					// Typed key by key, then deleted back two keys and typed again: kept searches are taken up again.
 					const typed = [...query].map((_key, at) => query.slice(0, at + 1));
@@ -122,7 +97,7 @@ describe('a search in slices', () => {
 				(lines, query, from, direction, slices) => {
 					const model = load(lines);
 					const all = findMatches(load(lines), query);
-					const scheduler = manualScheduler();
+					const scheduler = manualScheduler({tick: 100, firstSlice: 0});
 					searchFor(model, query, emptyFilter, scheduler);
 					scheduler.runSome(slices);
 					const landed: Array<number | undefined> = [];

@@ -4,7 +4,8 @@ import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers
 import {emptyFilter, filterMatches, parseFilter, type Filter} from '../query/filter.js';
 import {findMatches, stepMatch} from '../query/search.js';
 import type {Model} from '../model/state.js';
-import {cancelJump, jumpWhenFound, prepareSearchAhead, searchFor, searchPrepared, searchVersion, sharedMatches, subscribeSearch, type Scheduler} from './find.js';
+import {cancelJump, jumpWhenFound, prepareSearchAhead, searchFor, searchPrepared, searchVersion, sharedMatches, subscribeSearch} from './find.js';
+import {manualScheduler} from '../../test/helpers/manual-scheduler.js';
 
 function selected(frame: string): string | undefined {
 	return frame.split('\n').find(line => line.startsWith('›'));
@@ -158,38 +159,6 @@ function execLog(count: number): Model {
 	}
 
 	return modelFromText(lines.join('\n'));
-}
-
-/** Slices run only when the test says so; the clock moves a millisecond each time it is read. */
-function manualScheduler(): Scheduler & {pending: Array<() => void>; runOne: () => void; runAll: () => number} {
-	let clock = 0;
-	const pending: Array<() => void> = [];
-	const queue = (step: () => void) => {
-		pending.push(step);
-		return () => {
-			const at = pending.indexOf(step);
-			if (at !== -1) pending.splice(at, 1);
-		};
-	};
-
-	return {
-		pending,
-		soon: queue,
-		later: step => queue(step),
-		now: () => clock++,
-		runOne() {
-			pending.shift()?.();
-		},
-		runAll() {
-			let slices = 0;
-			while (pending.length > 0 && slices < 10_000) {
-				pending.shift()!();
-				slices++;
-			}
-
-			return slices;
-		},
-	};
 }
 
 describe('searchable texts made ahead on idle time', () => {

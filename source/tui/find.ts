@@ -3,34 +3,7 @@ import {continueScan, keptTextChars, narrows, prepareTexts, scanCovered, startSc
 import type {Model} from '../model/state.js';
 import {layoutAhead, paneKey, activityKey} from './rows.js';
 import type {UiAction} from './ui-state.js';
-
-export type Scheduler = {
-	/** Runs `step` after the keys and frames already waiting. */
-	soon: (step: () => void) => () => void;
-	later: (step: () => void, ms: number) => () => void;
-	now: () => number;
-	/** How many activities the key itself searches at least (`firstSliceActivities`; tests set fewer to see slices on small logs). */
-	firstSlice?: number;
-};
-
-const timers: Scheduler = {
-	soon(step) {
-		const handle = setImmediate(step);
-		// Never what keeps the process alive: quitting must not wait for a search or texts nobody will read.
-		handle.unref();
-		return () => {
-			clearImmediate(handle);
-		};
-	},
-	later(step, ms) {
-		const handle = setTimeout(step, ms);
-		handle.unref();
-		return () => {
-			clearTimeout(handle);
-		};
-	},
-	now: () => performance.now(),
-};
+import {idleTimers as timers, type Scheduler} from './idle-time.js';
 
 /** Queries kept per model revision and filter: typing and deleting back finds the earlier ones again. */
 const keptQueries = 8;

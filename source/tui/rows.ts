@@ -3,6 +3,7 @@ import type {Model} from '../model/state.js';
 import {isSelectableRow, type Row} from './row-types.js';
 import {RowLayout, rowList, type RowList} from './row-index.js';
 import type {UiState} from './ui-state.js';
+import {idleTimers} from './idle-time.js';
 
 /*
  * The tree as one-line rows. The screen shows a window onto them, so only the rows that fit are ever made
@@ -146,15 +147,6 @@ export type Lagging = {
 
 const lagFromPanes = 5000;
 
-// Neither keeps the process alive: quitting must not wait for a layout nobody will see.
-function immediately(step: () => void): void {
-	setImmediate(step).unref();
-}
-
-function afterMs(step: () => void, ms: number): void {
-	setTimeout(step, ms).unref();
-}
-
 function inBackground(model: Model, filter: Filter, width: number, onReady: (layout: RowLayout) => void, scheduler: Required<Pick<Lagging, 'soon' | 'later'>>): void {
 	// One at a time: a newer model waits until this one is made, then is asked for again. Starting over at
 	// each post could never finish when making a layout takes longer than the posts come. (One stepped by
@@ -221,7 +213,7 @@ export function createRowsCache(onBuild?: (ms: number) => void, lagging?: Laggin
 		// Until a layout shows some pane there is nothing to keep on screen: the first tree is laid out at once.
 		const nothingShown = !previous || previous.model.panes.size === 0;
 		if (found || small || nothingShown || previous.filter !== filter || previous.width !== width || previous.model.activities === model.activities) return found ?? layoutFor(model, filter, width);
-		inBackground(model, filter, width, ready, {soon: lag.soon ?? immediately, later: lag.later ?? afterMs});
+		inBackground(model, filter, width, ready, {soon: lag.soon ?? idleTimers.soon, later: lag.later ?? idleTimers.later});
 		return previous;
 	};
 
