@@ -107,25 +107,37 @@ export function searchFor(model: Model, query: string, filter: Filter, scheduler
 function run(model: Model, scan: MatchScan, scheduler: Scheduler): void {
 	if (running?.scan === scan) return;
 	running?.cancel();
-	let cancelTimer: () => void = () => undefined;
-	let told = scheduler.now();
+	let stop: () => void = () => undefined;
 	const job = {
 		scan,
 		cancel() {
-			cancelTimer();
+			stop();
 			if (running === job) running = undefined;
 		},
 	};
-	const step = () => {
-		const until = scheduler.now() + sliceMs;
+	running = job;
+	stop = inSlices(scheduler, until => {
 		const done = continueScan(model, scan, () => scheduler.now() >= until);
 		if (pending?.scan === scan) settleJump();
 		if (done) {
 			job.cancel();
 			tell();
-			return;
 		}
 
+		return done;
+	});
+}
+
+/**
+ * Runs `slice` on idle time, a slice a turn, each given until when it may hold the thread, until it says it is
+ * done (or stops itself); tells the views how far it has got at most every `progressEveryMs`. Returns what stops it.
+ */
+function inSlices(scheduler: Scheduler, slice: (until: number) => boolean): () => void {
+	let cancelTimer: () => void = () => undefined;
+	let stopped = false;
+	let told = scheduler.now();
+	const step = (): void => {
+		if (slice(scheduler.now() + sliceMs) || stopped) return;
 		if (scheduler.now() - told >= progressEveryMs) {
 			told = scheduler.now();
 			tell();
@@ -134,8 +146,11 @@ function run(model: Model, scan: MatchScan, scheduler: Scheduler): void {
 		cancelTimer = scheduler.soon(step);
 	};
 
-	running = job;
 	cancelTimer = scheduler.soon(step);
+	return () => {
+		stopped = true;
+		cancelTimer();
+	};
 }
 
 /** Search matches in one go (tests, and anything that needs them all now): `searchFor` worked to its end. */
@@ -212,8 +227,7 @@ export function filterWhenReady(request: FilterRequest, scheduler: Scheduler = t
 	const {filter} = request;
 	const was = request.current();
 	const scan = startFilterScan(request.model(), filter);
-	let cancelTimer: () => void = () => undefined;
-	let told = scheduler.now();
+	let stop: () => void = () => undefined;
 	let layoutModel: Model | undefined;
 	let layoutRev = -1;
 	const job: FilterJob = {
@@ -221,7 +235,7 @@ export function filterWhenReady(request: FilterRequest, scheduler: Scheduler = t
 		scan,
 		layout: undefined,
 		cancel() {
-			cancelTimer();
+			stop();
 			if (filtering === job) {
 				filtering = undefined;
 				tell();
@@ -229,10 +243,10 @@ export function filterWhenReady(request: FilterRequest, scheduler: Scheduler = t
 		},
 	};
 	/** One slice: the bitmap, then the layout; true when both are made for the model of now. */
-	const slice = (until: number, minimum: number): boolean => {
+	const work = (until: number, minimum: number): boolean => {
 		const model = request.model();
-		const stop = () => scheduler.now() >= until && scan.next >= minimum;
-		if (!continueFilterScan(model, scan, stop)) return false;
+		const enough = () => scheduler.now() >= until && scan.next >= minimum;
+		if (!continueFilterScan(model, scan, enough)) return false;
 		if (!job.layout || layoutModel !== model || layoutRev !== model.rev) {
 			job.layout = layoutAhead(model, filter);
 			layoutModel = model;
@@ -244,41 +258,31 @@ export function filterWhenReady(request: FilterRequest, scheduler: Scheduler = t
 	};
 
 	const finish = (): void => {
-		cancelTimer();
+		stop();
 		const wasRunning = filtering === job;
 		if (wasRunning) filtering = undefined;
 		request.apply(filter);
 		if (wasRunning) tell();
 	};
 
-	if (slice(scheduler.now() + sliceMs, scheduler.firstSlice ?? firstSliceActivities)) {
+	if (work(scheduler.now() + sliceMs, scheduler.firstSlice ?? firstSliceActivities)) {
 		finish();
 		return;
 	}
 
-	const step = (): void => {
-		if (filtering !== job) return;
-		if (request.current() !== was) {
-			job.cancel();
-			return;
-		}
-
-		if (slice(scheduler.now() + sliceMs, 0)) {
-			finish();
-			return;
-		}
-
-		if (scheduler.now() - told >= progressEveryMs) {
-			told = scheduler.now();
-			tell();
-		}
-
-		cancelTimer = scheduler.soon(step);
-	};
-
 	filtering = job;
 	tell();
-	cancelTimer = scheduler.soon(step);
+	stop = inSlices(scheduler, until => {
+		if (filtering !== job) return true;
+		if (request.current() !== was) {
+			job.cancel();
+			return true;
+		}
+
+		if (!work(until, 0)) return false;
+		finish();
+		return true;
+	});
 }
 
 /** The filter being worked out and how far (0 to 1), or undefined when none is. Its layout counts as the last tenth. */
