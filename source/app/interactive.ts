@@ -133,7 +133,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	const replay = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay}) => new Replay({speed}));
 	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
 	// (`loading` is set below, before the store's first tick.)
-	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading)});
+	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading), changing: () => loading.changing()});
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
 	replay?.subscribe(() => store.markChanged());
 
@@ -145,6 +145,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	// Settles once the first frame is drawn: a file read on this thread waits for it, so loading Ink and the
 	// views does not wait for the file.
 	let firstFrameDrawn = () => {};
+	let modelReadInSlices = () => false;
 	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
 	const loading = await startLoad(plan, {
 		maxLineBytes: options.maxLineBytes,
@@ -153,6 +154,8 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),
+		// The views, once loaded, say when they read the model in slices: the load's posts wait meanwhile.
+		holdPosts: () => modelReadInSlices(),
 		// Only the start of each tool result is kept where the rest can be read again (the inspector does).
 		textKeep: raw.readsEveryLineAgain(plan) && !options.otlp ? viewerTextKeep : undefined,
 		// The inspector reads the events of plain files again by offset; other inputs' lines are kept.
@@ -215,7 +218,9 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	process.on('SIGINT', onSignal);
 
 	try {
-		const {showApp} = views ?? (await loadViews());
+		const loaded = views ?? (await loadViews());
+		const {showApp} = loaded;
+		modelReadInSlices = loaded.modelReadInSlices;
 		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms), history: options.history, onHistory: options.onHistory});
 		firstFrameDrawn();
 		store.start();

@@ -36,13 +36,24 @@ function streamsOf(posted: Array<[number, PostedStream]>): Map<number, StepStrea
 	return streams;
 }
 
-/** The viewer's model with `changes` put in: a new model object, sharing what did not change with `model`. */
-export function applyChanges(model: Model, changes: ModelChanges): Model {
+/** How many runs, panes or activities one part of a post puts in (`applyChangesInParts`). */
+const partItems = 512;
+
+/**
+ * Puts `changes` into the viewer's model a part at a time (a generator: each `next()` puts in one more part),
+ * and returns the new model object, sharing what did not change with `model`. A post holds a second of a load's
+ * work, which put in at once kept keys waiting. What is referred to goes in before what refers to it (activities,
+ * then runs, then panes, then jobs), so the model between two parts, which the views may read, refers to nothing
+ * missing; the new model object, with its new `rev`, comes only at the end.
+ */
+export function* applyChangesInParts(model: Model, changes: ModelChanges): Generator<void, Model, void> {
 	const {activities, activityIndexById} = model;
+	let done = 0;
 	for (const [offset, index] of changes.activityAt.entries()) {
 		const activity = changes.activities[offset]!;
 		activities[index] = activity;
 		activityIndexById.set(activity.id, index);
+		if (++done % partItems === 0) yield;
 	}
 
 	for (const posted of changes.runs) {
@@ -59,12 +70,14 @@ export function applyChanges(model: Model, changes: ModelChanges): Model {
 			childRunIds: applyRunList(previous?.childRunIds, posted.childRunIds),
 		};
 		model.runs.set(run.runId, run);
+		if (++done % partItems === 0) yield;
 	}
 
 	for (const posted of changes.panes) {
 		const previous = model.panes.get(posted.paneId);
 		const pane: Pane = {...posted, runIds: applyRunList(previous?.runIds, posted.runIds), activityIndices: applyRunList(previous?.activityIndices, posted.activityIndices)};
 		model.panes.set(pane.paneId, pane);
+		if (++done % partItems === 0) yield;
 	}
 
 	for (const paneId of changes.removedPanes) model.panes.delete(paneId);
@@ -75,4 +88,13 @@ export function applyChanges(model: Model, changes: ModelChanges): Model {
 
 	for (const [runId, info] of changes.runtime) model.runtime.set(runId, info);
 	return {...model, ...changes.rest, diagnostics: applyList(model.diagnostics, changes.diagnostics)};
+}
+
+/** The viewer's model with `changes` put in, at once: a new model object, sharing what did not change with `model`. */
+export function applyChanges(model: Model, changes: ModelChanges): Model {
+	const parts = applyChangesInParts(model, changes);
+	for (;;) {
+		const part = parts.next();
+		if (part.done) return part.value;
+	}
 }

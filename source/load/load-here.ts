@@ -41,5 +41,7 @@ export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 		get model() {
 			return ingest.model;
 		},
+		// The reducer changes the model line by line, between any two slices: what reads it in slices here reads it at once.
+		changing: () => false,
 	};
 }

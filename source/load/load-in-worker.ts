@@ -1,13 +1,15 @@
 import {statSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
-import {Worker} from 'node:worker_threads';
+import {MessageChannel, receiveMessageOnPort, Worker} from 'node:worker_threads';
 import type {InputPlan} from '../input/inputs.js';
 import {plainFiles} from '../input/plain-files.js';
 import {initialSourceState, type SourceState} from '../input/source-state.js';
 import {createModel, type Model} from '../model/state.js';
 import type {Loading, LoadOptions} from './loader.js';
 import {assertNever} from '../model/assert-never.js';
-import {applyChanges} from './apply-changes.js';
+import {applyChangesInParts} from './apply-changes.js';
+import {HeldPosts} from './held-posts.js';
+import {isChangesPiece} from './split-changes.js';
 import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup, type LoadWorkerStart} from './protocol.js';
 
 /*
@@ -35,8 +37,10 @@ export function worthAWorker(plan: InputPlan): boolean {
 export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	const {hooks = {}} = options;
 	const {mainThreadFrom} = options;
-	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep, waitForStart: mainThreadFrom !== undefined};
-	const worker = new Worker(new URL('load-worker.js', import.meta.url), {workerData: setup, resourceLimits: workerResourceLimits});
+	// The pieces of what changed come on a port of their own, taken one at a time (LoadWorkerSetup.changes).
+	const {port1: changesPort, port2} = new MessageChannel();
+	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep, waitForStart: mainThreadFrom !== undefined, changes: port2};
+	const worker = new Worker(new URL('load-worker.js', import.meta.url), {workerData: setup, transferList: [port2], resourceLimits: workerResourceLimits});
 	const start: LoadWorkerStart = {kind: 'start'};
 	void mainThreadFrom?.then(() => worker.postMessage(start));
 	let model = createModel();
@@ -46,6 +50,22 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	};
 
 	replace(model);
+	// Posts go into the model as they come, unless the views are laying it out in slices: then once they are done.
+	const posts = new HeldPosts<'piece'>({
+		held: options.holdPosts ?? (() => false),
+		*inParts() {
+			// Decoded now, in a turn of its own.
+			const received: unknown = receiveMessageOnPort(changesPort)?.message;
+			if (!isChangesPiece(received)) throw new Error('the load worker announced a piece of its changes and sent none');
+			const {changes, last} = received;
+			// The pieces before the last fill the model's maps and lists; the views get a new model with the last.
+			const next = yield* applyChangesInParts(model, changes);
+			if (!last) return;
+			model = next;
+			replace(model);
+			hooks.onChange?.();
+		},
+	});
 	const states = plan.inputs.map(input => initialSourceState(input));
 	// The views hold these state objects: what a load reports is copied into them.
 	const mirror = (from: SourceState[]) => {
@@ -59,6 +79,8 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		const fail = () => {
 			if (settled) return;
 			settled = true;
+			posts.stop();
+			changesPort.close();
 			void worker.terminate();
 			if (stopped) {
 				resolve(0);
@@ -99,14 +121,20 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 					model.events = message.events;
 					break;
 				case 'changes':
-					replace(applyChanges(model, message.changes));
+					for (let piece = 0; piece < message.pieces; piece++) posts.offer('piece');
 					break;
-				case 'done':
-					replace(applyChanges(model, message.changes));
+				case 'done': {
 					settled = true;
-					void worker.terminate();
-					resolve(message.exitCode);
+					const {exitCode} = message;
+					// The load is done once its last piece is in the model; the worker goes then, its pieces all taken.
+					for (let piece = 1; piece < message.pieces; piece++) posts.offer('piece');
+					posts.offer('piece', () => {
+						changesPort.close();
+						void worker.terminate();
+						resolve(exitCode);
+					});
 					break;
+				}
 				default:
 					assertNever(message, 'load message');
 			}
@@ -125,8 +153,11 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		},
 		interrupt: () => false,
 		childRunning: () => false,
+		changing: () => onThisThread?.changing() ?? posts.partWay,
 		stop() {
 			stopped = true;
+			posts.stop();
+			changesPort.close();
 			onThisThread?.stop();
 			void worker.terminate();
 		},

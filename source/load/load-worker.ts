@@ -3,6 +3,8 @@ import {createModel} from '../model/state.js';
 import {Ingest} from './ingest.js';
 import {runSourcesFast} from './parallel-file.js';
 import {ChangeTracker} from './change-tracker.js';
+import {splitChanges} from './split-changes.js';
+import type {ModelChanges} from './model-changes.js';
 import type {LoadWorkerMessage, LoadWorkerSetup, LoadWorkerStart} from './protocol.js';
 
 /*
@@ -23,7 +25,14 @@ const defaultProgressIntervalMs = 100;
 const changesIntervalMs = 1000;
 
 function isSetup(value: unknown): value is LoadWorkerSetup {
-	return typeof value === 'object' && value !== null && 'plan' in value && 'maxLineBytes' in value && 'tuning' in value;
+	return typeof value === 'object' && value !== null && 'plan' in value && 'maxLineBytes' in value && 'tuning' in value && 'changes' in value;
+}
+
+/** Sends what changed as pieces on the setup's `changes` port; how many. */
+function sendPieces(setup: LoadWorkerSetup, changes: ModelChanges): number {
+	const pieces = splitChanges(changes);
+	for (const piece of pieces) setup.changes.postMessage(piece);
+	return pieces.length;
 }
 
 async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) => void): Promise<void> {
@@ -41,7 +50,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 			afterChunk() {
 				const now = performance.now();
 				if (now - lastChangesAt >= changesIntervalMs && tracker.changed(ingest.model)) {
-					post({kind: 'changes', states: running.states, changes: tracker.changes(ingest.model)});
+					post({kind: 'changes', states: running.states, pieces: sendPieces(setup, tracker.changes(ingest.model))});
 					lastChangesAt = performance.now();
 				} else if (now - lastProgressAt >= progressIntervalMs) {
 					post({kind: 'progress', states: running.states, events: ingest.model.events});
@@ -52,7 +61,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 		{tuning: setup.tuning},
 	);
 	const exitCode = await running.done;
-	post({kind: 'done', states: running.states, changes: tracker.changes(ingest.model), exitCode});
+	post({kind: 'done', states: running.states, pieces: sendPieces(setup, tracker.changes(ingest.model)), exitCode});
 }
 
 const setup: unknown = workerData;

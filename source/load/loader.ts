@@ -20,6 +20,11 @@ export type Loading = RunningSources & {
 	 * it). `onModel` tells of each replacement.
 	 */
 	readonly model: Model;
+	/**
+	 * Whether the model is part way through taking in a post of a worker's load (its maps and lists partly
+	 * filled, load/held-posts.ts): what reads the model in slices waits to begin until it is whole.
+	 */
+	readonly changing: () => boolean;
 };
 
 export type LoadOptions = {
@@ -48,4 +53,10 @@ export type LoadOptions = {
 	textKeep?: TextKeep | undefined;
 	/** Hand lines to the model as their events fall due (`--replay`): such a load stays on this thread. */
 	replay?: Replay | undefined;
+	/**
+	 * While this says so, a load in a worker keeps what it is posted and puts nothing into the viewer's model:
+	 * the views are working something out of that model in slices (the tree's layout), and the viewer's model
+	 * changes in place when a post is put in. What was kept goes in, in order, once it no longer says so.
+	 */
+	holdPosts?: (() => boolean) | undefined;
 };

@@ -1,8 +1,8 @@
+import type {MessagePort} from 'node:worker_threads';
 import type {InputPlan} from '../input/inputs.js';
 import type {SourceState} from '../input/source-state.js';
 import type {LinePosition} from '../parse/line-splitter.js';
 import type {TextKeep} from '../model/state.js';
-import type {ModelChanges} from './model-changes.js';
 import type {Chunk, ChunkItem} from './parse-chunk.js';
 import type {LoadTuning} from './tuning.js';
 
@@ -24,10 +24,13 @@ export type LoadMessage =
 	| {kind: 'lines'; batch: Batch}
 	/** How far the load is; `events`: how many events it has read, which the viewer counts before their model comes. */
 	| {kind: 'progress'; states: SourceState[]; events: number}
-	/** What changed in the model since the last post, during a long load. */
-	| {kind: 'changes'; states: SourceState[]; changes: ModelChanges}
-	/** The last changes, once every input has ended. */
-	| {kind: 'done'; states: SourceState[]; changes: ModelChanges; exitCode: number};
+	/**
+	 * What changed in the model since the last post, during a long load: sent as `pieces` pieces on the
+	 * setup's `changes` port (split-changes.ts), which the viewer takes one at a time.
+	 */
+	| {kind: 'changes'; states: SourceState[]; pieces: number}
+	/** The last changes (as `pieces` pieces on the `changes` port), once every input has ended. */
+	| {kind: 'done'; states: SourceState[]; pieces: number; exitCode: number};
 
 export type ChunkWorkerMessage = Extract<LoadMessage, {kind: 'lines'}>;
 export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
@@ -39,7 +42,19 @@ export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
  * What the viewer's load worker is started with. `waitForStart`: it reads nothing until the viewer posts
  * LoadWorkerStart (once its first frame is drawn), so that the first frame does not share the CPUs with a load.
  */
-export type LoadWorkerSetup = {plan: InputPlan; maxLineBytes: number; tuning: LoadTuning; textKeep: TextKeep | undefined; waitForStart?: boolean | undefined};
+export type LoadWorkerSetup = {
+	plan: InputPlan;
+	maxLineBytes: number;
+	tuning: LoadTuning;
+	textKeep: TextKeep | undefined;
+	waitForStart?: boolean | undefined;
+	/**
+	 * Where the pieces of what changed go (ChangesPiece). A port's messages are each decoded as they are taken:
+	 * the viewer takes them one at a time between keys, while the worker's own port hands on every message
+	 * waiting in one go, and decoding a second's worth of a large load kept keys waiting half a second.
+	 */
+	changes: MessagePort;
+};
 
 /** The one message the viewer posts to its load worker: start reading. */
 export type LoadWorkerStart = {kind: 'start'};

@@ -1,7 +1,7 @@
 import {continueFilterScan, filterMatches, filterScanShare, isEmptyFilter, startFilterScan, type Filter, type FilterScan} from '../query/filter.js';
 import {continueScan, keptTextChars, narrows, prepareTexts, scanCovered, startScan, stepKnown, textsFull, type MatchScan, type ScanStart} from '../query/search.js';
 import type {Model} from '../model/state.js';
-import {layoutAhead, paneKey, activityKey} from './rows.js';
+import {dropLayoutAhead, layoutAhead, paneKey, activityKey} from './rows.js';
 import type {UiAction} from './ui-state.js';
 import {idleTimers as timers, type Scheduler} from './idle-time.js';
 
@@ -236,6 +236,7 @@ export function filterWhenReady(request: FilterRequest, scheduler: Scheduler = t
 		layout: undefined,
 		cancel() {
 			stop();
+			dropLayoutAhead();
 			if (filtering === job) {
 				filtering = undefined;
 				tell();

@@ -2,18 +2,17 @@ import {Box, Text} from 'ink';
 import {runLook} from '../query/run-look.js';
 import React from 'react';
 import type {Job, Model} from '../model/state.js';
-import {hasLiveRun, isLive, jobTotals, runSteps, shownStatus} from '../query/tree.js';
+import {isLive, runSteps, shownStatus} from '../query/tree.js';
 import {isLoading} from '../input/source-state.js';
 import {formatCount, formatDuration, plural} from '../present/format.js';
 import {shortSourceLabel} from '../present/source-label.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useMemo, useRef} from 'react';
 import {describeFilter, isEmptyFilter} from '../query/filter.js';
-import {maxStepsNote} from '../query/resume-command.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
 import {statusLook} from '../present/status.js';
-import {jobCost, totalCost, type Cost} from '../query/cost.js';
+import {totalCost, type Cost} from '../query/cost.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Usage} from '../model/events.js';
@@ -22,6 +21,7 @@ import {formatCost} from '../present/cost.js';
 import {Line} from './line.js';
 import {clockPeriodMs, useClock, useLastArrival} from './use-clock.js';
 import {lastEventNote} from './live-time.js';
+import {useJobFigures} from './use-job-figures.js';
 
 /**
  * The spinner turns with the clock rather than its own timer: a timer of its own would redraw the whole
@@ -62,17 +62,17 @@ export function Header({width}: {width: number}) {
 	const job = (several ? jobOfKey(model, ui.selectedKey) : undefined) ?? currentJob(model);
 	const jobLabel = job && several ? `job ${jobs.indexOf(job) + 1}/${jobs.length}` : 'job';
 	const prices = env.prices ?? builtinPrices;
-	// Each walks every run of the job (200,000 in a large fleet): once per model revision, not once per key.
+	// These walk every run (200,000 in a large fleet): once per model revision, not once per key.
 	const {rev} = model;
 	const all = useMemo(() => (several ? allJobsTotals(model, prices) : undefined), [model, rev, several, prices]);
-	const totals = useMemo(() => (job ? jobTotals(model, job) : undefined), [model, rev, job]);
+	const figures = useJobFigures(model, job, prices, () => !store.modelChanging());
+	const totals = figures?.totals;
 	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
 	const coordinator = totals?.coordinator;
 	const look = coordinator ? runLook(model, coordinator) : statusLook[status];
 	const live = reading && isLive(status);
 	// A coordinator waiting for its delegates is not live, but its job is: the clock goes on for it.
-	// It walks every run of the job: once per model revision, not on every frame of a load's progress.
-	const liveRun = useMemo(() => reading && !live && job !== undefined && hasLiveRun(model, job), [model, rev, job, reading, live]);
+	const liveRun = reading && !live && (figures?.anyLive ?? false);
 	const running = live || liveRun;
 	// With no events coming, a live job still needs its elapsed time and the quiet to move: the clock draws
 	// the header once a second then; frames that events cause move them too. Nothing live, no timer.
@@ -85,8 +85,8 @@ export function Header({width}: {width: number}) {
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
 	const hiddenFor = useRef(createHiddenCounter()).current;
 	const hidden = hiddenFor(model, ui.filter);
-	const maxNote = useMemo(() => (job && totals ? maxStepsNote(model, job, totals.status) : undefined), [model, rev, job, totals]);
-	const cost = useMemo(() => (job ? formatCost(jobCost(model, job, prices)) : undefined), [model, rev, job, prices]);
+	const maxNote = figures?.maxNote;
+	const cost = figures ? formatCost(figures.cost) : undefined;
 	const events = `${formatCount(model.events)} events${reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''}`;
 	// Status, job and time come first: on a narrow screen the source's name is what gets cut.
 	const loading = sources.some(isLoading);

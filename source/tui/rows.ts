@@ -90,6 +90,9 @@ function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
 	return layout;
 }
 
+/** The layout `layoutAhead` is making, until it is made or dropped: one filter is worked out at a time. */
+let ahead: RowLayout | undefined;
+
 /**
  * Makes the layout of `filter` for this model revision in slices, before the filter is applied (a filter's
  * Enter, tui/find.ts): at the width of the layout made last for the model, the tree's. Each call of the
@@ -98,13 +101,30 @@ function layoutFor(model: Model, filter: Filter, width: number): RowLayout {
  */
 export function layoutAhead(model: Model, filter: Filter): (deadline: number) => boolean {
 	const width = layouts.get(model.activities)?.[0]?.width;
+	ahead = undefined;
 	if (width === undefined || madeLayout(model, filter, width)) return () => true;
 	const layout = new RowLayout(model, model.rev, filter, width, baseFor(model, filter, width), true);
+	ahead = layout;
 	return deadline => {
 		if (!layout.work(deadline)) return false;
+		if (ahead === layout) ahead = undefined;
 		if (!madeLayout(model, filter, width)) keep(layout);
 		return true;
 	};
+}
+
+/** Drops the layout being made ahead (its filter was cancelled): nothing waits on it any more. */
+export function dropLayoutAhead(): void {
+	ahead = undefined;
+}
+
+/**
+ * Whether a layout is being made in slices now: the tree's, of a model the load posted, or a filter's ahead of
+ * its Enter. Such a layout reads the model between keys and frames, so what changes the model in place waits
+ * until it is made (the load's posts: LoadOptions.holdPosts).
+ */
+export function layoutInSlices(): boolean {
+	return ahead !== undefined || background?.layout !== undefined;
 }
 
 /**
@@ -117,7 +137,7 @@ type Background = {
 	layout: RowLayout | undefined;
 	asked: {model: Model; filter: Filter; width: number};
 	waiting: Set<(layout: RowLayout) => void>;
-	scheduler: Required<Pick<Lagging, 'soon' | 'later'>>;
+	scheduler: Scheduling;
 	/** Time spent in its slices so far. */
 	busy: number;
 };
@@ -143,11 +163,23 @@ export type Lagging = {
 	later?: (step: () => void, ms: number) => void;
 	/** A model with fewer panes is laid out at once: it takes less than a slice or two. */
 	minPanes?: number;
+	/** How long a slice runs; `sliceMs` unless a test wants each slice to do its least (0). */
+	sliceMs?: number;
+	/**
+	 * Whether a layout may begin now: not while the model is part way through taking in a post of the load
+	 * (ViewStore.modelChanging). Once begun, the posts wait for it (`layoutInSlices`).
+	 */
+	canStart?: () => boolean;
 };
+
+type Scheduling = Required<Pick<Lagging, 'soon' | 'later' | 'sliceMs' | 'canStart'>>;
+
+/** How soon a layout that may not begin yet looks again. */
+const startRetryMs = 15;
 
 const lagFromPanes = 5000;
 
-function inBackground(model: Model, filter: Filter, width: number, onReady: (layout: RowLayout) => void, scheduler: Required<Pick<Lagging, 'soon' | 'later'>>): void {
+function inBackground(model: Model, filter: Filter, width: number, onReady: (layout: RowLayout) => void, scheduler: Scheduling): void {
 	// One at a time: a newer model waits until this one is made, then is asked for again. Starting over at
 	// each post could never finish when making a layout takes longer than the posts come. (One stepped by
 	// another scheduler, a test's, is left.)
@@ -161,10 +193,15 @@ function inBackground(model: Model, filter: Filter, width: number, onReady: (lay
 	background = made;
 	const step = (): void => {
 		if (background !== made) return;
+		if (!made.layout && !scheduler.canStart()) {
+			scheduler.later(step, startRetryMs);
+			return;
+		}
+
 		const started = performance.now();
 		const {asked} = made;
 		const layout = (made.layout ??= new RowLayout(asked.model, asked.model.rev, asked.filter, asked.width, baseFor(asked.model, asked.filter, asked.width), true));
-		const done = layout.work(started + sliceMs);
+		const done = layout.work(started + scheduler.sliceMs);
 		made.busy += performance.now() - started;
 		if (done) finishBackground();
 		else scheduler.soon(step);
@@ -210,10 +247,11 @@ export function createRowsCache(onBuild?: (ms: number) => void, lagging?: Laggin
 		const found = madeLayout(model, filter, width);
 		const previous = shown;
 		const small = model.panes.size < (lag.minPanes ?? lagFromPanes);
-		// Until a layout shows some pane there is nothing to keep on screen: the first tree is laid out at once.
-		const nothingShown = !previous || previous.model.panes.size === 0;
-		if (found || small || nothingShown || previous.filter !== filter || previous.width !== width || previous.model.activities === model.activities) return found ?? layoutFor(model, filter, width);
-		inBackground(model, filter, width, ready, {soon: lag.soon ?? idleTimers.soon, later: lag.later ?? idleTimers.later});
+		// A model changed in place (a load on this thread) goes on changing between slices: laid out at once. A load
+		// in a worker posts a new model object each time, and its posts wait while a layout is made in slices. The
+		// first large tree too is made in slices, the screen staying as it was meanwhile: keys are already answered.
+		if (found || small || !previous || previous.filter !== filter || previous.width !== width || previous.model === model) return found ?? layoutFor(model, filter, width);
+		inBackground(model, filter, width, ready, {soon: lag.soon ?? idleTimers.soon, later: lag.later ?? idleTimers.later, sliceMs: lag.sliceMs ?? sliceMs, canStart: lag.canStart ?? (() => true)});
 		return previous;
 	};
 

@@ -35,6 +35,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 				onReady() {
 					setLayoutsMade(made => made + 1);
 				},
+				canStart: () => !store.modelChanging(),
 			},
 		),
 	).current;

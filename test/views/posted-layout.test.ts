@@ -1,0 +1,164 @@
+import {readFileSync} from 'node:fs';
+import fc from 'fast-check';
+import {describe, expect, it} from 'vitest';
+import {applyChangesInParts} from '../../source/load/apply-changes.js';
+import {ChangeTracker} from '../../source/load/change-tracker.js';
+import {HeldPosts} from '../../source/load/held-posts.js';
+import {Ingest} from '../../source/load/ingest.js';
+import type {ModelChanges} from '../../source/load/model-changes.js';
+import {createModel, type Model} from '../../source/model/state.js';
+import {shapeLines} from '../../source/tools/shape-log.js';
+import {createRowsCache, layoutInSlices} from '../../source/tui/rows.js';
+import {initialUiState, type UiState} from '../../source/tui/ui-state.js';
+import {flattenRows} from '../helpers/flatten-rows.js';
+import {fixturePath, modelFromText} from '../helpers/load.js';
+
+/*
+ * A load in a worker posts what changed in its model, and the viewer puts each post into its own model in place
+ * (load/apply-changes.ts). The tree lays a large posted model out in slices while the last layout made stays on
+ * screen; the posts that come meanwhile wait (load/held-posts.ts) so that no layout reads a model that changed
+ * between two of its slices. Keys (calls for rows) come between any two slices.
+ */
+
+const fixtures = ['demo.ndjson', 'nested-delegate.ndjson', 'parallel-delegate.ndjson', 'continue-followup.ndjson', 'delegate-failure.ndjson'];
+// A layout works in steps of 1,024 panes or activities between its slices: shapes of a few thousand runs are
+// laid out in several slices.
+const logs = fc.oneof(
+	fc.constantFrom(...fixtures).map(name => readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '')),
+	fc.record({shape: fc.constantFrom('wide' as const, 'tree' as const, 'chain' as const), runs: fc.integer({min: 1500, max: 4000}), seed: fc.integer({min: 1, max: 100})}).map(options => [...shapeLines(options)]),
+);
+
+/** What a frame shows: the rows of every pane unfolded, so that each activity is a row. */
+const ui: UiState = {...initialUiState, defaultCollapse: 'expanded', follow: false};
+
+type Step = {kind: 'read'; share: number} | {kind: 'slices'; count: number} | {kind: 'frame'} | {kind: 'retry'};
+const step: fc.Arbitrary<Step> = fc.oneof(
+	fc.record({kind: fc.constant('read' as const), share: fc.double({min: 0.001, max: 0.3, noNaN: true})}),
+	fc.record({kind: fc.constant('slices' as const), count: fc.integer({min: 1, max: 4})}),
+	fc.constant({kind: 'frame' as const}),
+	fc.constant({kind: 'retry' as const}),
+);
+
+describe('a posted model laid out in slices', () => {
+	it('regression: posts put in while the tree was laid out in slices: no layout reads a model changed under it, and each one made shows a model the load had', () => {
+		fc.assert(
+			fc.property(logs, fc.array(step, {minLength: 5, maxLength: 60}), (lines, steps) => {
+				// The worker's side: its own model, posting what changed after each read.
+				const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+				const splitter = ingest.splitter('test');
+				const tracker = new ChangeTracker();
+				let read = 0;
+
+				// The viewer's side: its model, the lines it holds, the layout slices and the posts' retries, stepped by hand.
+				let viewer: Model = createModel();
+				let linesIn = 0;
+				let putInDuringSlices = 0;
+				const slices: Array<() => void> = [];
+				const retries: Array<() => void> = [];
+				const queue = (retry: () => void) => {
+					retries.push(retry);
+					return () => {
+						const at = retries.indexOf(retry);
+						if (at !== -1) retries.splice(at, 1);
+					};
+				};
+				// Each part of a post is a turn of its own.
+				let clock = 0;
+				const posts = new HeldPosts<{changes: ModelChanges; lines: number}>({
+					held: layoutInSlices,
+					*inParts({changes, lines: count}) {
+						const parts = applyChangesInParts(viewer, structuredClone(changes));
+						for (;;) {
+							if (layoutInSlices()) putInDuringSlices++;
+							const part = parts.next();
+							if (part.done) {
+								viewer = part.value;
+								break;
+							}
+
+							yield;
+						}
+
+						linesIn = count;
+					},
+					soon: queue,
+					later: queue,
+					now: () => (clock += 100),
+				});
+
+				// The lines the viewer held when the last layout made in slices was done (nothing goes in while it is made).
+				let finishedWith: number | undefined;
+				const made: Array<{rows: unknown[]; lines: number}> = [];
+				const rowsFor = createRowsCache(undefined, {
+					onReady() {
+						// Shown from now on; compared when nothing went in since it was made.
+						if (finishedWith !== linesIn) return;
+						const list = rowsFor(viewer, ui, 100);
+						made.push({rows: list.slice(0, list.length), lines: linesIn});
+					},
+					soon(slice) {
+						slices.push(slice);
+					},
+					later(slice) {
+						slices.push(slice);
+					},
+					minPanes: 0,
+					// Each slice does its least: one step of the layout.
+					sliceMs: 0,
+					canStart: () => !posts.partWay,
+				});
+
+				rowsFor(viewer, ui, 100);
+				for (const each of steps) {
+					switch (each.kind) {
+						case 'read': {
+							const next = Math.min(lines.length, read + Math.ceil(each.share * lines.length));
+							for (const line of lines.slice(read, next)) splitter.push(Buffer.from(line + '\n'));
+							read = next;
+							posts.offer({changes: tracker.changes(ingest.model), lines: read});
+							break;
+						}
+
+						case 'slices':
+							for (let done = 0; done < each.count && slices.length > 0; done++) {
+								const slicing = layoutInSlices();
+								slices.shift()!();
+								if (slicing && !layoutInSlices()) finishedWith = linesIn;
+							}
+
+							break;
+						case 'frame':
+							rowsFor(viewer, ui, 100);
+							break;
+						case 'retry':
+							retries.shift()?.();
+							break;
+					}
+				}
+
+				// The rest of the load, and the frames until the tree has caught up: the whole log, as one layout shows it.
+				for (const line of lines.slice(read)) splitter.push(Buffer.from(line + '\n'));
+				posts.offer({changes: tracker.changes(ingest.model), lines: lines.length});
+				rowsFor(viewer, ui, 100);
+				// A chain is laid out a pane a slice when each slice does its least.
+				for (let round = 0; round < 100_000 && (slices.length > 0 || retries.length > 0); round++) {
+					const slicing = layoutInSlices();
+					// The two take turns, as timers do: a layout waiting to begin must not starve the posts it waits on.
+					const [first, second] = round % 2 === 0 ? [slices, retries] : [retries, slices];
+					(first.shift() ?? second.shift())?.();
+					if (slicing && !layoutInSlices()) finishedWith = linesIn;
+					rowsFor(viewer, ui, 100);
+				}
+
+				const last = rowsFor(viewer, ui, 100);
+				expect(linesIn).toBe(lines.length);
+				expect(last.slice(0, last.length)).toEqual(flattenRows(modelFromText(lines.join('\n') + '\n'), ui, 100));
+				expect(putInDuringSlices).toBe(0);
+				for (const {rows, lines: count} of made) {
+					expect(rows).toEqual(flattenRows(modelFromText(lines.slice(0, count).join('\n') + '\n'), ui, 100));
+				}
+			}),
+			{numRuns: 15},
+		);
+	});
+});
