@@ -5,7 +5,7 @@ import type {ModelChanges} from './model-changes.js';
  * before it can do anything else (a structured clone is not read in parts), and a second of a large load was
  * half a second of decoding: pieces this size decode between two keys.
  */
-export const pieceItems = 250;
+export const pieceItems = 100;
 
 /** A post of what changed, as one of the pieces it is sent in: the model changes once the last is in. */
 export type ChangesPiece = {changes: ModelChanges; last: boolean};
