@@ -51,7 +51,7 @@ export type LoadWorkerSetup = {
 	/**
 	 * Where the pieces of what changed go (ChangesPiece). A port's messages are each decoded as they are taken:
 	 * the viewer takes them one at a time between keys, while the worker's own port hands on every message
-	 * waiting in one go, and decoding a second's worth of a large load kept keys waiting half a second.
+	 * waiting in one go, and decoding a second's worth of a large load at once kept keys waiting.
 	 */
 	changes: MessagePort;
 };

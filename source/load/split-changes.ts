@@ -2,8 +2,8 @@ import type {ModelChanges} from './model-changes.js';
 
 /**
  * How many activities, runs and panes one piece of a post holds. The viewer's thread decodes a message whole
- * before it can do anything else (a structured clone is not read in parts), and a second of a large load was
- * half a second of decoding: pieces this size decode between two keys.
+ * before it can do anything else (a structured clone is not read in parts), and a second's worth of a large
+ * load decoded at once kept keys waiting: pieces this size decode between two keys (docs/performance.md).
  */
 export const pieceItems = 100;
 
