@@ -31,4 +31,12 @@ describe('what the prompt and the footer say of a search', () => {
 		expect(searchStatus(demo, scan, undefined, 'short')).toBe('0/7');
 		expect(searchStatus(demo, scan, -1, 'short')).toBe('0/7');
 	});
+
+	it('regression: once done with no match, says so, not `0/0`', () => {
+		const scan = startScan(demo, 'no-such-text-anywhere');
+		continueScan(demo, scan);
+		expect(scan.matches).toHaveLength(0);
+		expect(searchStatus(demo, scan, undefined, 'long')).toBe('no matches');
+		expect(searchStatus(demo, scan, undefined, 'short')).toBe('no matches');
+	});
 });

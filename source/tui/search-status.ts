@@ -4,7 +4,7 @@ import {scanShare, type MatchScan} from '../query/search.js';
 
 /**
  * What a search has found, for the prompt (`long`) and the footer (`short`): the current match's place and the
- * count once the search is done (`3/120 matches`), and while it runs, how far it has got and what it found so
+ * count once the search is done (`3/120 matches`, or `no matches`), and while it runs, how far it has got and what it found so
  * far (`searching… 35% · 12 matches so far`), since a place among matches not all found yet would mislead.
  */
 export function searchStatus(model: Model, scan: MatchScan, current: number | undefined, form: 'long' | 'short'): string {
@@ -14,6 +14,8 @@ export function searchStatus(model: Model, scan: MatchScan, current: number | un
 		return form === 'long' ? `searching… ${percent}% · ${formatCount(count)} ${count === 1 ? 'match' : 'matches'} so far` : `searching… ${percent}% (${formatCount(count)})`;
 	}
 
+	// `0/0` read like a place among matches; the person wants to know there are none.
+	if (count === 0) return 'no matches';
 	const position = current === undefined ? 0 : indexIn(scan.matches, current) + 1;
 	return form === 'long' ? `${position}/${count} matches` : `${position}/${count}`;
 }
