@@ -3,7 +3,7 @@ import {mkdtempSync, rmSync, statSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {pathToFileURL} from 'node:url';
-import {Worker} from 'node:worker_threads';
+import {MessageChannel, receiveMessageOnPort, Worker} from 'node:worker_threads';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {root} from '../helpers/fixture-files.js';
@@ -113,19 +113,28 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(loaded.chunksOnViewerThread).toBe(0);
 	});
 
-	it('posts its progress while it reads, and its changes at the end', async () => {
+	it('posts its progress while it reads, and its changes at the end, in pieces on a port of their own', async () => {
 		const tuning: LoadTuning = {chunkBytes: 1000 * 1000, progressIntervalMs: 0};
-		const kinds = await new Promise<string[]>((resolve, reject) => {
-			const worker = new Worker(join(root, 'dist/load/load-worker.js'), {workerData: {plan: plan(large), maxLineBytes, tuning}});
+		const {port1, port2} = new MessageChannel();
+		const {kinds, announced} = await new Promise<{kinds: string[]; announced: number}>((resolve, reject) => {
+			const worker = new Worker(join(root, 'dist/load/load-worker.js'), {workerData: {plan: plan(large), maxLineBytes, tuning, changes: port2}, transferList: [port2]});
 			const seen: string[] = [];
+			let pieces = 0;
 			worker.on('error', reject);
 			worker.on('message', (message: LoadWorkerMessage) => {
 				seen.push(message.kind);
-				if (message.kind === 'done') void worker.terminate().then(() => resolve(seen));
+				if (message.kind === 'changes' || message.kind === 'done') pieces += message.pieces;
+				if (message.kind === 'done') void worker.terminate().then(() => resolve({kinds: seen, announced: pieces}));
 			});
 		});
 		expect(kinds.filter(kind => kind === 'progress').length).toBeGreaterThan(2);
 		expect(kinds.at(-1)).toBe('done');
+		// Every piece announced is there to be taken, the last of them marked so.
+		const pieces: unknown[] = [];
+		for (let received = receiveMessageOnPort(port1); received; received = receiveMessageOnPort(port1)) pieces.push(received.message);
+		port1.close();
+		expect(pieces.length).toBe(announced);
+		expect(pieces.map(piece => typeof piece === 'object' && piece !== null && 'last' in piece && piece.last).at(-1)).toBe(true);
 
 		const loaded = await viewerLoad(plan(large), tuning);
 		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
