@@ -1,5 +1,7 @@
 import {runStatuses, type Dialect, type RunStatus, type Usage} from './events.js';
-import {sharedEmptyList, sharedStreams} from './run-collections.js';
+import {letGo} from './id-table.js';
+import {sharedEmptyList, sharedFirstStepList, sharedStreams} from './run-collections.js';
+import {zeroUsage} from './usage.js';
 import type {Pane, ResumedFrom, Run, StepRecord, StepStream} from './state.js';
 
 /*
@@ -33,12 +35,51 @@ const statusShift = 2;
 const closingShift = 6;
 const startedBit = 1 << 8;
 const closesCycleBit = 1 << 9;
-const ownPaneBit = 1 << 10;
-const hasStepBit = 1 << 11;
-const startedAtBit = 1 << 12;
-const endedAtBit = 1 << 13;
-const lastEventAtBit = 1 << 14;
-const currentStepBit = 1 << 15;
+const hasStepBit = 1 << 10;
+const startedAtBit = 1 << 11;
+const endedAtBit = 1 << 12;
+const lastEventAtBit = 1 << 13;
+const currentStepBit = 1 << 14;
+/** The run has fields most runs leave null (`RareFields`), kept beside the row. */
+const rareBit = 1 << 15;
+/** The run's lists are not the shared ones most runs have (`Lists`), and are kept beside the row. */
+const listsBit = 1 << 16;
+/** Without `listsBit`: the run ended its first step only, and has the shared list that says so. */
+const firstStepBit = 1 << 17;
+
+// The columns, by type; each holds a value per slot.
+type Int32Columns = {
+	flags: Int32Array;
+	jobId: Int32Array;
+	model: Int32Array;
+	parentRunId: Int32Array;
+	adoptedBy: Int32Array;
+	delegatedBy: Int32Array;
+	messageSource: Int32Array;
+	activityCount: Int32Array;
+	rev: Int32Array;
+	step: Int32Array;
+	messageLine: Int32Array;
+	paneJobId: Int32Array;
+	paneDepth: Int32Array;
+	paneDepthEpoch: Int32Array;
+	paneRev: Int32Array;
+};
+type Float64Columns = {statusStep: Float64Array; startedAt: Float64Array; endedAt: Float64Array; lastEventAt: Float64Array; currentStep: Float64Array; messageOffset: Float64Array};
+type Uint8Columns = {runState: Uint8Array; paneState: Uint8Array; touched: Uint8Array; revived: Uint8Array};
+
+/** Fields a run of a wide job leaves null: kept per run only where one is set. */
+type RareFields = {
+	paneId: string;
+	delegatingActivityId: string | null;
+	resumesRunId: string | null;
+	resumedByRunId: string | null;
+	resumedFrom: ResumedFrom | null;
+	error: {name: string; message: string} | undefined;
+};
+
+/** A run's lists and usage, kept per run only where they are not the shared ones a new run starts with. */
+type Lists = {usage: Usage; endedSteps: number[]; childRunIds: string[]};
 
 /** Values kept once each, by value for strings and by identity for objects; -1 stands for null or undefined. */
 class Interned<T> {
@@ -66,186 +107,217 @@ function isInt32(value: number): boolean {
 	return (value | 0) === value;
 }
 
+const firstSlots = 1024;
+
+/**
+ * A run taken out of its row this many times stays whole: it is one that events keep coming for after it closed,
+ * as to a coordinator that closed before the children it delegated to started, each of which adds itself to its
+ * list. Making it and its step record again for each would be most of what a wide job's load allocates.
+ */
+const maxRevivals = 2;
+
 export class RunRows {
 	/** Every run's slot, in the order the runs were added: the order of `model.runs`. */
 	readonly slots = new Map<string, number>();
-	runState = new Uint8Array(1024);
-	paneState = new Uint8Array(1024);
 	runCount = 0;
 	paneCount = 0;
-	readonly runs: Array<Run | undefined> = [];
-	readonly panes: Array<Pane | undefined> = [];
+	/** Runs and panes kept whole: few at a time, those the reducer is changing or can not put in a row. */
+	readonly wholeRuns = new Map<number, Run>();
+	readonly wholePanes = new Map<number, Pane>();
 	/** Slots the reducer touched during the current event: put back in rows when it ends. */
 	touched: number[] = [];
-	touchedFlag = new Uint8Array(1024);
 
-	// The columns of runs kept as rows.
-	flags = new Int32Array(1024);
-	jobId = new Int32Array(1024);
-	model = new Int32Array(1024);
-	paneId = new Int32Array(1024);
-	parentRunId = new Int32Array(1024);
-	delegatingActivityId = new Int32Array(1024);
-	delegatedBy = new Int32Array(1024);
-	resumesRunId = new Int32Array(1024);
-	resumedByRunId = new Int32Array(1024);
-	resumedFrom = new Int32Array(1024);
-	error = new Int32Array(1024);
-	adoptedBy = new Int32Array(1024);
-	messageSource = new Int32Array(1024);
-	activityCount = new Int32Array(1024);
-	rev = new Int32Array(1024);
-	step = new Int32Array(1024);
-	messageLine = new Int32Array(1024);
-	statusStep = new Float64Array(1024);
-	startedAt = new Float64Array(1024);
-	endedAt = new Float64Array(1024);
-	lastEventAt = new Float64Array(1024);
-	currentStep = new Float64Array(1024);
-	messageOffset = new Float64Array(1024);
+	int32: Int32Columns = int32Of(() => new Int32Array(firstSlots));
+	float64: Float64Columns = float64Of(() => new Float64Array(firstSlots));
+	uint8: Uint8Columns = uint8Of(() => new Uint8Array(firstSlots));
+	/** Per slot, the run's expert key: most runs of a wide job have one of their own. */
 	readonly expertKey: string[] = [];
-	readonly usage: Usage[] = [];
-	readonly endedSteps: number[][] = [];
-	readonly childRunIds: string[][] = [];
-
-	// The columns of panes kept as rows.
-	paneJobId = new Int32Array(1024);
-	paneLastActivityId = new Int32Array(1024);
-	paneDepth = new Int32Array(1024);
-	paneDepthEpoch = new Int32Array(1024);
-	paneRev = new Int32Array(1024);
+	readonly rare = new Map<number, RareFields>();
+	readonly lists = new Map<number, Lists>();
+	readonly lastActivityId = new Map<number, string>();
 
 	readonly strings = new Interned<string>();
 	readonly delegations = new Interned<{expertKey: string; runId: string}>();
-	readonly resumes = new Interned<ResumedFrom>();
-	readonly errors = new Interned<{name: string; message: string}>();
 
 	/** The slot of a new run. */
 	add(id: string): number {
-		const slot = this.runs.length;
-		if (slot === this.runState.length) this.#grow();
+		const slot = this.expertKey.length;
+		if (slot === this.uint8.runState.length) this.#grow();
 		this.slots.set(id, slot);
-		this.runs.push(undefined);
-		this.panes.push(undefined);
 		this.expertKey.push('');
-		this.usage.push(emptyUsage);
-		this.endedSteps.push(sharedEmptyList());
-		this.childRunIds.push(sharedEmptyList());
 		return slot;
 	}
 
+	setRun(slot: number, run: Run): void {
+		if (this.uint8.runState[slot] === absent) this.runCount++;
+		this.#leaveRunRow(slot);
+		this.wholeRuns.set(slot, run);
+		this.uint8.runState[slot] = whole;
+		this.touch(slot);
+	}
+
+	deleteRun(slot: number): boolean {
+		if (this.uint8.runState[slot] === absent) return false;
+		this.#leaveRunRow(slot);
+		this.wholeRuns.delete(slot);
+		this.uint8.runState[slot] = absent;
+		this.runCount--;
+		return true;
+	}
+
+	setPane(slot: number, pane: Pane): void {
+		if (this.uint8.paneState[slot] === absent) this.paneCount++;
+		this.lastActivityId.delete(slot);
+		this.wholePanes.set(slot, pane);
+		this.uint8.paneState[slot] = whole;
+		this.touch(slot);
+	}
+
+	deletePane(slot: number): boolean {
+		if (this.uint8.paneState[slot] === absent) return false;
+		this.lastActivityId.delete(slot);
+		this.wholePanes.delete(slot);
+		this.uint8.paneState[slot] = absent;
+		this.paneCount--;
+		return true;
+	}
+
+	hasRun(slot: number): boolean {
+		return this.uint8.runState[slot] !== absent;
+	}
+
+	hasPane(slot: number): boolean {
+		return this.uint8.paneState[slot] !== absent;
+	}
+
 	touch(slot: number): void {
-		if (this.touchedFlag[slot] === 1) return;
-		this.touchedFlag[slot] = 1;
+		if (this.uint8.touched[slot] === 1) return;
+		this.uint8.touched[slot] = 1;
 		this.touched.push(slot);
 	}
 
 	/** The run of a slot as a whole object, taken out of its row if it was in one. */
 	wholeRun(slot: number, id: string): Run | undefined {
-		const state = this.runState[slot];
-		if (state === whole) return this.runs[slot];
+		const state = this.uint8.runState[slot];
+		if (state === whole) return this.wholeRuns.get(slot);
 		if (state !== row) return undefined;
 		const run = this.#runFromRow(slot, id);
-		this.runs[slot] = run;
-		this.runState[slot] = whole;
-		// The row's references go, so that what the run lets go of later is not kept here.
-		this.expertKey[slot] = '';
-		this.usage[slot] = emptyUsage;
-		this.endedSteps[slot] = sharedEmptyList();
-		this.childRunIds[slot] = sharedEmptyList();
+		this.#leaveRunRow(slot);
+		this.wholeRuns.set(slot, run);
+		this.uint8.runState[slot] = whole;
+		if (this.uint8.revived[slot]! < maxRevivals) this.uint8.revived[slot]!++;
 		return run;
 	}
 
 	wholePane(slot: number, id: string): Pane | undefined {
-		const state = this.paneState[slot];
-		if (state === whole) return this.panes[slot];
+		const state = this.uint8.paneState[slot];
+		if (state === whole) return this.wholePanes.get(slot);
 		if (state !== row) return undefined;
 		const pane = this.#paneFromRow(slot, id);
-		this.panes[slot] = pane;
-		this.paneState[slot] = whole;
+		this.lastActivityId.delete(slot);
+		this.wholePanes.set(slot, pane);
+		this.uint8.paneState[slot] = whole;
 		return pane;
 	}
 
 	/** Puts the runs and panes touched during an event back in rows where they can be. */
 	compactTouched(): void {
 		for (const slot of this.touched) {
-			this.touchedFlag[slot] = 0;
-			if (this.runState[slot] === whole) this.#runToRow(slot);
-			if (this.paneState[slot] === whole) this.#paneToRow(slot);
+			this.uint8.touched[slot] = 0;
+			if (this.uint8.runState[slot] === whole) this.#runToRow(slot);
+			if (this.uint8.paneState[slot] === whole) this.#paneToRow(slot);
 		}
 
 		this.touched = [];
 	}
 
 	runView(slot: number, id: string): Run | undefined {
-		const state = this.runState[slot];
-		if (state === whole) return this.runs[slot];
+		const state = this.uint8.runState[slot];
+		if (state === whole) return this.wholeRuns.get(slot);
 		return state === row ? new RunView(this, slot, id) : undefined;
 	}
 
 	paneView(slot: number, id: string): Pane | undefined {
-		const state = this.paneState[slot];
-		if (state === whole) return this.panes[slot];
+		const state = this.uint8.paneState[slot];
+		if (state === whole) return this.wholePanes.get(slot);
 		return state === row ? new PaneView(this, slot, id) : undefined;
 	}
 
 	hasFlag(slot: number, bit: number): boolean {
-		return (this.flags[slot]! & bit) !== 0;
+		return (this.int32.flags[slot]! & bit) !== 0;
 	}
 
 	optional(slot: number, bit: number, column: Float64Array): number | undefined {
 		return this.hasFlag(slot, bit) ? column[slot] : undefined;
 	}
 
+	rareOf(slot: number): RareFields | undefined {
+		return this.hasFlag(slot, rareBit) ? this.rare.get(slot) : undefined;
+	}
+
+	listsOf(slot: number): Lists {
+		if (this.hasFlag(slot, listsBit)) return this.lists.get(slot) ?? sharedLists;
+		return this.hasFlag(slot, firstStepBit) ? firstStepLists : sharedLists;
+	}
+
 	stepRecords(slot: number): StepRecord[] {
 		if (!this.hasFlag(slot, hasStepBit)) return sharedEmptyList();
-		return [stepRecordLiteral(this.step[slot]!, this.messageLine[slot]!, this.messageOffset[slot]!)];
+		return [stepRecordLiteral(this.int32.step[slot]!, this.int32.messageLine[slot]!, this.float64.messageOffset[slot]!)];
+	}
+
+	#leaveRunRow(slot: number): void {
+		// What the row held beside it goes, so that what the run lets go of later is not kept here.
+		this.expertKey[slot] = '';
+		this.rare.delete(slot);
+		this.lists.delete(slot);
 	}
 
 	#runFromRow(slot: number, id: string): Run {
-		const flags = this.flags[slot]!;
+		const flags = this.int32.flags[slot]!;
+		const rare = this.rareOf(slot);
+		const lists = this.listsOf(slot);
 		return {
 			runId: id,
-			jobId: this.strings.at(this.jobId[slot]!) ?? '',
+			jobId: this.strings.at(this.int32.jobId[slot]!) ?? '',
 			expertKey: this.expertKey[slot]!,
 			dialect: dialects[(flags >> dialectShift) & 3] ?? 'perstack',
-			model: this.strings.at(this.model[slot]!),
-			paneId: (flags & ownPaneBit) === 0 ? (this.strings.at(this.paneId[slot]!) ?? id) : id,
-			parentRunId: this.strings.at(this.parentRunId[slot]!) ?? null,
-			delegatingActivityId: this.strings.at(this.delegatingActivityId[slot]!) ?? null,
-			delegatedBy: this.delegations.at(this.delegatedBy[slot]!),
-			resumesRunId: this.strings.at(this.resumesRunId[slot]!) ?? null,
-			resumedByRunId: this.strings.at(this.resumedByRunId[slot]!) ?? null,
-			resumedFrom: this.resumes.at(this.resumedFrom[slot]!) ?? null,
+			model: this.strings.at(this.int32.model[slot]!),
+			paneId: rare?.paneId ?? id,
+			parentRunId: this.strings.at(this.int32.parentRunId[slot]!) ?? null,
+			delegatingActivityId: rare?.delegatingActivityId ?? null,
+			delegatedBy: this.delegations.at(this.int32.delegatedBy[slot]!),
+			resumesRunId: rare?.resumesRunId ?? null,
+			resumedByRunId: rare?.resumedByRunId ?? null,
+			resumedFrom: rare?.resumedFrom ?? null,
 			started: (flags & startedBit) !== 0,
 			status: runStatuses[(flags >> statusShift) & 15] ?? 'init',
-			statusStep: this.statusStep[slot]!,
-			endedSteps: this.endedSteps[slot]!,
-			usage: this.usage[slot]!,
-			startedAt: this.optional(slot, startedAtBit, this.startedAt),
-			endedAt: this.optional(slot, endedAtBit, this.endedAt),
-			lastEventAt: this.optional(slot, lastEventAtBit, this.lastEventAt),
-			currentStep: this.optional(slot, currentStepBit, this.currentStep),
-			activityCount: this.activityCount[slot]!,
+			statusStep: this.float64.statusStep[slot]!,
+			endedSteps: lists.endedSteps,
+			usage: lists.usage,
+			startedAt: this.optional(slot, startedAtBit, this.float64.startedAt),
+			endedAt: this.optional(slot, endedAtBit, this.float64.endedAt),
+			lastEventAt: this.optional(slot, lastEventAtBit, this.float64.lastEventAt),
+			currentStep: this.optional(slot, currentStepBit, this.float64.currentStep),
+			activityCount: this.int32.activityCount[slot]!,
 			unsettled: sharedEmptyList(),
 			closing: (flags >> closingShift) & 3,
-			error: this.errors.at(this.error[slot]!),
+			error: rare?.error,
 			pendingToolCallIds: sharedEmptyList(),
-			childRunIds: this.childRunIds[slot]!,
-			adoptedBy: this.strings.at(this.adoptedBy[slot]!) ?? null,
+			childRunIds: lists.childRunIds,
+			adoptedBy: this.strings.at(this.int32.adoptedBy[slot]!) ?? null,
 			closesCycle: (flags & closesCycleBit) !== 0,
 			query: undefined,
 			steps: this.stepRecords(slot),
 			stepIndex: undefined,
 			streams: sharedStreams,
-			messageSource: this.strings.at(this.messageSource[slot]!),
-			rev: this.rev[slot]!,
+			messageSource: this.strings.at(this.int32.messageSource[slot]!),
+			rev: this.int32.rev[slot]!,
 		};
 	}
 
 	#runToRow(slot: number): void {
-		const run = this.runs[slot];
-		if (!run || !compactable(run) || this.slots.get(run.runId) !== slot) return;
+		const run = this.wholeRuns.get(slot);
+		if (!run || this.uint8.revived[slot] === maxRevivals || !compactable(run) || this.slots.get(run.runId) !== slot) return;
 		const record = run.steps[0];
 		let flags =
 			(dialects.indexOf(run.dialect) << dialectShift) |
@@ -253,121 +325,133 @@ export class RunRows {
 			(run.closing << closingShift) |
 			(run.started ? startedBit : 0) |
 			(run.closesCycle ? closesCycleBit : 0);
-		if (run.paneId === run.runId) flags |= ownPaneBit;
-		else this.paneId[slot] = this.strings.of(run.paneId);
 		if (record) {
 			flags |= hasStepBit;
-			this.step[slot] = record.step;
-			this.messageLine[slot] = record.messageLine ?? 0;
-			this.messageOffset[slot] = record.messageOffset ?? 0;
+			this.int32.step[slot] = record.step;
+			this.int32.messageLine[slot] = record.messageLine ?? 0;
+			this.float64.messageOffset[slot] = record.messageOffset ?? 0;
 		}
 
-		flags |= this.#setOptional(slot, run.startedAt, startedAtBit, this.startedAt);
-		flags |= this.#setOptional(slot, run.endedAt, endedAtBit, this.endedAt);
-		flags |= this.#setOptional(slot, run.lastEventAt, lastEventAtBit, this.lastEventAt);
-		flags |= this.#setOptional(slot, run.currentStep, currentStepBit, this.currentStep);
-		this.flags[slot] = flags;
-		this.jobId[slot] = this.strings.of(run.jobId);
-		this.model[slot] = this.strings.of(run.model);
-		this.parentRunId[slot] = this.strings.of(run.parentRunId);
-		this.delegatingActivityId[slot] = this.strings.of(run.delegatingActivityId);
-		this.delegatedBy[slot] = this.delegations.of(run.delegatedBy);
-		this.resumesRunId[slot] = this.strings.of(run.resumesRunId);
-		this.resumedByRunId[slot] = this.strings.of(run.resumedByRunId);
-		this.resumedFrom[slot] = this.resumes.of(run.resumedFrom);
-		this.error[slot] = this.errors.of(run.error);
-		this.adoptedBy[slot] = this.strings.of(run.adoptedBy);
-		this.messageSource[slot] = this.strings.of(run.messageSource);
-		this.activityCount[slot] = run.activityCount;
-		this.rev[slot] = run.rev;
-		this.statusStep[slot] = run.statusStep;
-		this.expertKey[slot] = run.expertKey;
-		this.usage[slot] = run.usage;
-		this.endedSteps[slot] = run.endedSteps;
-		this.childRunIds[slot] = run.childRunIds;
-		this.runs[slot] = undefined;
-		this.runState[slot] = row;
-	}
+		flags |= setOptional(slot, run.startedAt, startedAtBit, this.float64.startedAt);
+		flags |= setOptional(slot, run.endedAt, endedAtBit, this.float64.endedAt);
+		flags |= setOptional(slot, run.lastEventAt, lastEventAtBit, this.float64.lastEventAt);
+		flags |= setOptional(slot, run.currentStep, currentStepBit, this.float64.currentStep);
+		if (run.paneId !== run.runId || run.delegatingActivityId !== null || run.resumesRunId !== null || run.resumedByRunId !== null || run.resumedFrom !== null || run.error !== undefined) {
+			flags |= rareBit;
+			const {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error} = run;
+			this.rare.set(slot, {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error});
+		}
 
-	#setOptional(slot: number, value: number | undefined, bit: number, column: Float64Array): number {
-		if (value === undefined) return 0;
-		column[slot] = value;
-		return bit;
+		if (run.usage === sharedLists.usage && run.childRunIds === sharedLists.childRunIds && run.endedSteps === firstStepLists.endedSteps) {
+			flags |= firstStepBit;
+		} else if (run.usage !== sharedLists.usage || run.endedSteps !== sharedLists.endedSteps || run.childRunIds !== sharedLists.childRunIds) {
+			flags |= listsBit;
+			this.lists.set(slot, {usage: run.usage, endedSteps: run.endedSteps, childRunIds: run.childRunIds});
+		}
+
+		this.int32.flags[slot] = flags;
+		this.int32.jobId[slot] = this.strings.of(run.jobId);
+		this.int32.model[slot] = this.strings.of(run.model);
+		this.int32.parentRunId[slot] = this.strings.of(run.parentRunId);
+		this.int32.adoptedBy[slot] = this.strings.of(run.adoptedBy);
+		this.int32.delegatedBy[slot] = this.delegations.of(run.delegatedBy);
+		this.int32.messageSource[slot] = this.strings.of(run.messageSource);
+		this.int32.activityCount[slot] = run.activityCount;
+		this.int32.rev[slot] = run.rev;
+		this.float64.statusStep[slot] = run.statusStep;
+		this.expertKey[slot] = run.expertKey;
+		this.wholeRuns.delete(slot);
+		this.uint8.runState[slot] = row;
 	}
 
 	#paneFromRow(slot: number, id: string): Pane {
 		return {
 			paneId: id,
-			jobId: this.strings.at(this.paneJobId[slot]!) ?? '',
+			jobId: this.strings.at(this.int32.paneJobId[slot]!) ?? '',
 			runIds: [id],
 			activityIndices: sharedEmptyList(),
-			lastActivityId: this.strings.at(this.paneLastActivityId[slot]!) ?? null,
-			depth: this.paneDepth[slot]!,
-			depthEpoch: this.paneDepthEpoch[slot]!,
-			rev: this.paneRev[slot]!,
+			lastActivityId: this.lastActivityId.get(slot) ?? null,
+			depth: this.int32.paneDepth[slot]!,
+			depthEpoch: this.int32.paneDepthEpoch[slot]!,
+			rev: this.int32.paneRev[slot]!,
 		};
 	}
 
 	#paneToRow(slot: number): void {
-		const pane = this.panes[slot];
+		const pane = this.wholePanes.get(slot);
 		if (!pane || this.slots.get(pane.paneId) !== slot) return;
 		if (pane.runIds.length !== 1 || pane.runIds[0] !== pane.paneId || pane.activityIndices !== sharedEmptyList()) return;
 		if (!isInt32(pane.depth) || !isInt32(pane.depthEpoch) || !isInt32(pane.rev)) return;
-		this.paneJobId[slot] = this.strings.of(pane.jobId);
-		this.paneLastActivityId[slot] = this.strings.of(pane.lastActivityId);
-		this.paneDepth[slot] = pane.depth;
-		this.paneDepthEpoch[slot] = pane.depthEpoch;
-		this.paneRev[slot] = pane.rev;
-		this.panes[slot] = undefined;
-		this.paneState[slot] = row;
+		this.int32.paneJobId[slot] = this.strings.of(pane.jobId);
+		if (pane.lastActivityId !== null) this.lastActivityId.set(slot, pane.lastActivityId);
+		this.int32.paneDepth[slot] = pane.depth;
+		this.int32.paneDepthEpoch[slot] = pane.depthEpoch;
+		this.int32.paneRev[slot] = pane.rev;
+		this.wholePanes.delete(slot);
+		this.uint8.paneState[slot] = row;
 	}
 
 	#grow(): void {
-		const size = this.runState.length * 2;
-		const grown = <A extends Int32Array | Float64Array | Uint8Array>(array: A, make: (length: number) => A): A => {
-			const copy = make(size);
+		const size = this.uint8.runState.length * 2;
+		const outgrown: ArrayBufferLike[] = [];
+		const grown = <A extends Int32Array | Float64Array | Uint8Array>(array: A, copy: A): A => {
 			copy.set(array);
+			outgrown.push(array.buffer);
 			return copy;
 		};
 
-		const int32 = (length: number) => new Int32Array(length);
-		const float64 = (length: number) => new Float64Array(length);
-		const uint8 = (length: number) => new Uint8Array(length);
-		this.runState = grown(this.runState, uint8);
-		this.paneState = grown(this.paneState, uint8);
-		this.touchedFlag = grown(this.touchedFlag, uint8);
-		this.flags = grown(this.flags, int32);
-		this.jobId = grown(this.jobId, int32);
-		this.model = grown(this.model, int32);
-		this.paneId = grown(this.paneId, int32);
-		this.parentRunId = grown(this.parentRunId, int32);
-		this.delegatingActivityId = grown(this.delegatingActivityId, int32);
-		this.delegatedBy = grown(this.delegatedBy, int32);
-		this.resumesRunId = grown(this.resumesRunId, int32);
-		this.resumedByRunId = grown(this.resumedByRunId, int32);
-		this.resumedFrom = grown(this.resumedFrom, int32);
-		this.error = grown(this.error, int32);
-		this.adoptedBy = grown(this.adoptedBy, int32);
-		this.messageSource = grown(this.messageSource, int32);
-		this.activityCount = grown(this.activityCount, int32);
-		this.rev = grown(this.rev, int32);
-		this.step = grown(this.step, int32);
-		this.messageLine = grown(this.messageLine, int32);
-		this.statusStep = grown(this.statusStep, float64);
-		this.startedAt = grown(this.startedAt, float64);
-		this.endedAt = grown(this.endedAt, float64);
-		this.lastEventAt = grown(this.lastEventAt, float64);
-		this.currentStep = grown(this.currentStep, float64);
-		this.messageOffset = grown(this.messageOffset, float64);
-		this.paneJobId = grown(this.paneJobId, int32);
-		this.paneLastActivityId = grown(this.paneLastActivityId, int32);
-		this.paneDepth = grown(this.paneDepth, int32);
-		this.paneDepthEpoch = grown(this.paneDepthEpoch, int32);
-		this.paneRev = grown(this.paneRev, int32);
+		this.int32 = int32Of(name => grown(this.int32[name], new Int32Array(size)));
+		this.float64 = float64Of(name => grown(this.float64[name], new Float64Array(size)));
+		this.uint8 = uint8Of(name => grown(this.uint8[name], new Uint8Array(size)));
+		// The collector frees outgrown arrays only at its next full collection; a long load has few (id-table.ts).
+		letGo(outgrown);
 	}
 }
 
-const emptyUsage: Usage = Object.freeze({inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0});
+function int32Of(make: (name: keyof Int32Columns) => Int32Array): Int32Columns {
+	return {
+		flags: make('flags'),
+		jobId: make('jobId'),
+		model: make('model'),
+		parentRunId: make('parentRunId'),
+		adoptedBy: make('adoptedBy'),
+		delegatedBy: make('delegatedBy'),
+		messageSource: make('messageSource'),
+		activityCount: make('activityCount'),
+		rev: make('rev'),
+		step: make('step'),
+		messageLine: make('messageLine'),
+		paneJobId: make('paneJobId'),
+		paneDepth: make('paneDepth'),
+		paneDepthEpoch: make('paneDepthEpoch'),
+		paneRev: make('paneRev'),
+	};
+}
+
+function float64Of(make: (name: keyof Float64Columns) => Float64Array): Float64Columns {
+	return {
+		statusStep: make('statusStep'),
+		startedAt: make('startedAt'),
+		endedAt: make('endedAt'),
+		lastEventAt: make('lastEventAt'),
+		currentStep: make('currentStep'),
+		messageOffset: make('messageOffset'),
+	};
+}
+
+function uint8Of(make: (name: keyof Uint8Columns) => Uint8Array): Uint8Columns {
+	return {runState: make('runState'), paneState: make('paneState'), touched: make('touched'), revived: make('revived')};
+}
+
+function setOptional(slot: number, value: number | undefined, bit: number, column: Float64Array): number {
+	if (value === undefined) return 0;
+	column[slot] = value;
+	return bit;
+}
+
+/** What a new run starts with (reduce.ts, `newRun`): the lists most runs of a wide job keep. */
+const sharedLists: Lists = {usage: zeroUsage, endedSteps: sharedEmptyList(), childRunIds: sharedEmptyList()};
+const firstStepLists: Lists = {...sharedLists, endedSteps: sharedFirstStepList()};
 
 /** A step record as the reducer makes it in a model that keeps figures only: where its messages are, nothing else. */
 function stepRecordLiteral(step: number, messageLine: number, messageOffset: number): StepRecord {
@@ -416,7 +500,7 @@ class RunView implements Run {
 	}
 
 	get jobId(): string {
-		return this.#rows.strings.at(this.#rows.jobId[this.#slot]!) ?? '';
+		return this.#rows.strings.at(this.#rows.int32.jobId[this.#slot]!) ?? '';
 	}
 
 	get expertKey(): string {
@@ -424,39 +508,39 @@ class RunView implements Run {
 	}
 
 	get dialect(): Dialect {
-		return dialects[(this.#rows.flags[this.#slot]! >> dialectShift) & 3] ?? 'perstack';
+		return dialects[(this.#rows.int32.flags[this.#slot]! >> dialectShift) & 3] ?? 'perstack';
 	}
 
 	get model(): string | undefined {
-		return this.#rows.strings.at(this.#rows.model[this.#slot]!);
+		return this.#rows.strings.at(this.#rows.int32.model[this.#slot]!);
 	}
 
 	get paneId(): string {
-		return this.#rows.hasFlag(this.#slot, ownPaneBit) ? this.runId : (this.#rows.strings.at(this.#rows.paneId[this.#slot]!) ?? this.runId);
+		return this.#rows.rareOf(this.#slot)?.paneId ?? this.runId;
 	}
 
 	get parentRunId(): string | null {
-		return this.#rows.strings.at(this.#rows.parentRunId[this.#slot]!) ?? null;
+		return this.#rows.strings.at(this.#rows.int32.parentRunId[this.#slot]!) ?? null;
 	}
 
 	get delegatingActivityId(): string | null {
-		return this.#rows.strings.at(this.#rows.delegatingActivityId[this.#slot]!) ?? null;
+		return this.#rows.rareOf(this.#slot)?.delegatingActivityId ?? null;
 	}
 
 	get delegatedBy(): {expertKey: string; runId: string} | undefined {
-		return this.#rows.delegations.at(this.#rows.delegatedBy[this.#slot]!);
+		return this.#rows.delegations.at(this.#rows.int32.delegatedBy[this.#slot]!);
 	}
 
 	get resumesRunId(): string | null {
-		return this.#rows.strings.at(this.#rows.resumesRunId[this.#slot]!) ?? null;
+		return this.#rows.rareOf(this.#slot)?.resumesRunId ?? null;
 	}
 
 	get resumedByRunId(): string | null {
-		return this.#rows.strings.at(this.#rows.resumedByRunId[this.#slot]!) ?? null;
+		return this.#rows.rareOf(this.#slot)?.resumedByRunId ?? null;
 	}
 
 	get resumedFrom(): ResumedFrom | null {
-		return this.#rows.resumes.at(this.#rows.resumedFrom[this.#slot]!) ?? null;
+		return this.#rows.rareOf(this.#slot)?.resumedFrom ?? null;
 	}
 
 	get started(): boolean {
@@ -464,43 +548,43 @@ class RunView implements Run {
 	}
 
 	get status(): RunStatus {
-		return runStatuses[(this.#rows.flags[this.#slot]! >> statusShift) & 15] ?? 'init';
+		return runStatuses[(this.#rows.int32.flags[this.#slot]! >> statusShift) & 15] ?? 'init';
 	}
 
 	get statusStep(): number {
-		return this.#rows.statusStep[this.#slot]!;
+		return this.#rows.float64.statusStep[this.#slot]!;
 	}
 
 	get endedSteps(): number[] {
-		return this.#rows.endedSteps[this.#slot]!;
+		return this.#rows.listsOf(this.#slot).endedSteps;
 	}
 
 	get usage(): Usage {
-		return this.#rows.usage[this.#slot]!;
+		return this.#rows.listsOf(this.#slot).usage;
 	}
 
 	get startedAt(): number | undefined {
-		return this.#rows.optional(this.#slot, startedAtBit, this.#rows.startedAt);
+		return this.#rows.optional(this.#slot, startedAtBit, this.#rows.float64.startedAt);
 	}
 
 	get endedAt(): number | undefined {
-		return this.#rows.optional(this.#slot, endedAtBit, this.#rows.endedAt);
+		return this.#rows.optional(this.#slot, endedAtBit, this.#rows.float64.endedAt);
 	}
 
 	get lastEventAt(): number | undefined {
-		return this.#rows.optional(this.#slot, lastEventAtBit, this.#rows.lastEventAt);
+		return this.#rows.optional(this.#slot, lastEventAtBit, this.#rows.float64.lastEventAt);
 	}
 
 	get currentStep(): number | undefined {
-		return this.#rows.optional(this.#slot, currentStepBit, this.#rows.currentStep);
+		return this.#rows.optional(this.#slot, currentStepBit, this.#rows.float64.currentStep);
 	}
 
 	get activityCount(): number {
-		return this.#rows.activityCount[this.#slot]!;
+		return this.#rows.int32.activityCount[this.#slot]!;
 	}
 
 	get error(): {name: string; message: string} | undefined {
-		return this.#rows.errors.at(this.#rows.error[this.#slot]!);
+		return this.#rows.rareOf(this.#slot)?.error;
 	}
 
 	get unsettled(): number[] {
@@ -508,7 +592,7 @@ class RunView implements Run {
 	}
 
 	get closing(): number {
-		return (this.#rows.flags[this.#slot]! >> closingShift) & 3;
+		return (this.#rows.int32.flags[this.#slot]! >> closingShift) & 3;
 	}
 
 	get pendingToolCallIds(): string[] {
@@ -516,11 +600,11 @@ class RunView implements Run {
 	}
 
 	get childRunIds(): string[] {
-		return this.#rows.childRunIds[this.#slot]!;
+		return this.#rows.listsOf(this.#slot).childRunIds;
 	}
 
 	get adoptedBy(): string | null {
-		return this.#rows.strings.at(this.#rows.adoptedBy[this.#slot]!) ?? null;
+		return this.#rows.strings.at(this.#rows.int32.adoptedBy[this.#slot]!) ?? null;
 	}
 
 	get closesCycle(): boolean {
@@ -544,15 +628,15 @@ class RunView implements Run {
 	}
 
 	get messageSource(): string | undefined {
-		return this.#rows.strings.at(this.#rows.messageSource[this.#slot]!);
+		return this.#rows.strings.at(this.#rows.int32.messageSource[this.#slot]!);
 	}
 
 	get rev(): number {
-		return this.#rows.rev[this.#slot]!;
+		return this.#rows.int32.rev[this.#slot]!;
 	}
 
 	set rev(value: number) {
-		this.#rows.rev[this.#slot] = value;
+		this.#rows.int32.rev[this.#slot] = value;
 	}
 }
 
@@ -569,7 +653,7 @@ class PaneView implements Pane {
 	}
 
 	get jobId(): string {
-		return this.#rows.strings.at(this.#rows.paneJobId[this.#slot]!) ?? '';
+		return this.#rows.strings.at(this.#rows.int32.paneJobId[this.#slot]!) ?? '';
 	}
 
 	get runIds(): string[] {
@@ -581,30 +665,30 @@ class PaneView implements Pane {
 	}
 
 	get lastActivityId(): string | null {
-		return this.#rows.strings.at(this.#rows.paneLastActivityId[this.#slot]!) ?? null;
+		return this.#rows.lastActivityId.get(this.#slot) ?? null;
 	}
 
 	get depth(): number {
-		return this.#rows.paneDepth[this.#slot]!;
+		return this.#rows.int32.paneDepth[this.#slot]!;
 	}
 
 	set depth(value: number) {
-		this.#rows.paneDepth[this.#slot] = value;
+		this.#rows.int32.paneDepth[this.#slot] = value;
 	}
 
 	get depthEpoch(): number {
-		return this.#rows.paneDepthEpoch[this.#slot]!;
+		return this.#rows.int32.paneDepthEpoch[this.#slot]!;
 	}
 
 	set depthEpoch(value: number) {
-		this.#rows.paneDepthEpoch[this.#slot] = value;
+		this.#rows.int32.paneDepthEpoch[this.#slot] = value;
 	}
 
 	get rev(): number {
-		return this.#rows.paneRev[this.#slot]!;
+		return this.#rows.int32.paneRev[this.#slot]!;
 	}
 
 	set rev(value: number) {
-		this.#rows.paneRev[this.#slot] = value;
+		this.#rows.int32.paneRev[this.#slot] = value;
 	}
 }

@@ -286,7 +286,7 @@ const letGoFrom = 4 * 1024 * 1024;
  * into a new, unreferenced buffer (a transfer moves the bytes, it does not copy them), they go with the young
  * objects.
  */
-function letGo(buffers: ArrayBufferLike[]): void {
+export function letGo(buffers: ArrayBufferLike[]): void {
 	const owned = buffers.filter(buffer => buffer instanceof ArrayBuffer);
 	structuredClone(owned, {transfer: owned});
 }

@@ -27,27 +27,19 @@ export class RunTable extends Map<string, Run> {
 
 	override has(id: string): boolean {
 		const slot = this.rows.slots.get(id);
-		return slot !== undefined && this.rows.runState[slot] !== 0;
+		return slot !== undefined && this.rows.hasRun(slot);
 	}
 
 	/** A run deleted and set again keeps its place, where a Map would move it last: the reducer deletes no run. */
 	override set(id: string, run: Run): this {
-		const slot = this.rows.slots.get(id) ?? this.rows.add(id);
-		if (this.rows.runState[slot] === 0) this.rows.runCount++;
-		this.rows.runs[slot] = run;
-		this.rows.runState[slot] = 1;
-		this.rows.touch(slot);
+		this.rows.setRun(this.rows.slots.get(id) ?? this.rows.add(id), run);
 		return this;
 	}
 
 	override delete(id: string): boolean {
 		const slot = this.rows.slots.get(id);
-		if (slot === undefined || this.rows.runState[slot] === 0) return false;
 		// The slot stays, for the pane of the same id.
-		this.rows.runs[slot] = undefined;
-		this.rows.runState[slot] = 0;
-		this.rows.runCount--;
-		return true;
+		return slot !== undefined && this.rows.deleteRun(slot);
 	}
 
 	override clear(): void {
@@ -106,27 +98,20 @@ export class PaneTable extends Map<string, Pane> {
 
 	override has(id: string): boolean {
 		const slot = this.rows.slots.get(id);
-		return slot !== undefined && this.rows.paneState[slot] !== 0;
+		return slot !== undefined && this.rows.hasPane(slot);
 	}
 
 	override set(id: string, pane: Pane): this {
 		const slot = this.rows.slots.get(id);
 		// A pane is made with the run of its id (reduce.ts, `newRun`), which gives both their place in the order.
 		if (slot === undefined) throw new Error(`pane ${id} has no run of its id`);
-		if (this.rows.paneState[slot] === 0) this.rows.paneCount++;
-		this.rows.panes[slot] = pane;
-		this.rows.paneState[slot] = 1;
-		this.rows.touch(slot);
+		this.rows.setPane(slot, pane);
 		return this;
 	}
 
 	override delete(id: string): boolean {
 		const slot = this.rows.slots.get(id);
-		if (slot === undefined || this.rows.paneState[slot] === 0) return false;
-		this.rows.panes[slot] = undefined;
-		this.rows.paneState[slot] = 0;
-		this.rows.paneCount--;
-		return true;
+		return slot !== undefined && this.rows.deletePane(slot);
 	}
 
 	override clear(): void {
