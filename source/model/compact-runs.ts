@@ -1,5 +1,5 @@
 import {runStatuses, type Dialect, type RunStatus, type Usage} from './events.js';
-import {letGo} from './id-table.js';
+import {createIdTable, getId, idAt, idOffset, setId} from './id-table.js';
 import {sharedEmptyList, sharedFirstStepList, sharedStreams} from './run-collections.js';
 import {zeroUsage} from './usage.js';
 import type {Pane, ResumedFrom, Run, StepRecord, StepStream} from './state.js';
@@ -49,24 +49,24 @@ const firstStepBit = 1 << 17;
 
 // The columns, by type; each holds a value per slot.
 type Int32Columns = {
-	flags: Int32Array;
-	jobId: Int32Array;
-	model: Int32Array;
-	parentRunId: Int32Array;
-	adoptedBy: Int32Array;
-	delegatedBy: Int32Array;
-	messageSource: Int32Array;
-	activityCount: Int32Array;
-	rev: Int32Array;
-	step: Int32Array;
-	messageLine: Int32Array;
-	paneJobId: Int32Array;
-	paneDepth: Int32Array;
-	paneDepthEpoch: Int32Array;
-	paneRev: Int32Array;
+	flags: Column;
+	jobId: Column;
+	model: Column;
+	parentRunId: Column;
+	adoptedBy: Column;
+	delegatedBy: Column;
+	messageSource: Column;
+	activityCount: Column;
+	rev: Column;
+	step: Column;
+	messageLine: Column;
+	paneJobId: Column;
+	paneDepth: Column;
+	paneDepthEpoch: Column;
+	paneRev: Column;
 };
-type Float64Columns = {statusStep: Float64Array; startedAt: Float64Array; endedAt: Float64Array; lastEventAt: Float64Array; currentStep: Float64Array; messageOffset: Float64Array};
-type Uint8Columns = {runState: Uint8Array; paneState: Uint8Array; touched: Uint8Array; revived: Uint8Array};
+type Float64Columns = {statusStep: Column; startedAt: Column; endedAt: Column; lastEventAt: Column; currentStep: Column; messageOffset: Column};
+type Uint8Columns = {runState: Column; paneState: Column; touched: Column; revived: Column};
 
 /** Fields a run of a wide job leaves null: kept per run only where one is set. */
 type RareFields = {
@@ -107,7 +107,45 @@ function isInt32(value: number): boolean {
 	return (value | 0) === value;
 }
 
-const firstSlots = 1024;
+/**
+ * Columns are pages of this many slots: a column grows by a page, so nothing is copied and no more room is kept
+ * than the rest of the last page (an array that doubled would keep up to as much room again as it holds, and
+ * hold both while it copied).
+ */
+const pageSlots = 4096;
+
+type Page = Int32Array | Float64Array | Uint8Array | Uint32Array;
+
+/** A number per slot, in pages (`pageSlots`). */
+class Column {
+	readonly #pages: Page[] = [];
+	readonly #make: (length: number) => Page;
+
+	constructor(make: (length: number) => Page) {
+		this.#make = make;
+	}
+
+	get(slot: number): number {
+		return this.#pages[Math.floor(slot / pageSlots)]![slot % pageSlots]!;
+	}
+
+	set(slot: number, value: number): void {
+		this.#pages[Math.floor(slot / pageSlots)]![slot % pageSlots] = value;
+	}
+
+	grow(): void {
+		this.#pages.push(this.#make(pageSlots));
+	}
+}
+/** A call no child waits for any more (`RunRows.takeWaiting`). */
+const noChild = -1;
+
+function waitingKey(parentRunId: string, toolCallId: string): string {
+	return `${parentRunId}\u0000${toolCallId}`;
+}
+
+/** An expert key the byte table does not hold (see `idOffset`). */
+const inOthers = 0xff_ff_ff_ff;
 
 /**
  * A run taken out of its row this many times stays whole: it is one that events keep coming for after it closed,
@@ -117,8 +155,12 @@ const firstSlots = 1024;
 const maxRevivals = 2;
 
 export class RunRows {
-	/** Every run's slot, in the order the runs were added: the order of `model.runs`. */
-	readonly slots = new Map<string, number>();
+	/**
+	 * Every run's slot by its id, and the id of each slot: slots are numbered in the order the runs were added,
+	 * the order of `model.runs`. The table keeps the ids as bytes, not strings (id-table.ts).
+	 */
+	readonly #slots = createIdTable(true);
+	readonly ids: string[] = [];
 	runCount = 0;
 	paneCount = 0;
 	/** Runs and panes kept whole: few at a time, those the reducer is changing or can not put in a row. */
@@ -127,128 +169,174 @@ export class RunRows {
 	/** Slots the reducer touched during the current event: put back in rows when it ends. */
 	touched: number[] = [];
 
-	int32: Int32Columns = int32Of(() => new Int32Array(firstSlots));
-	float64: Float64Columns = float64Of(() => new Float64Array(firstSlots));
-	uint8: Uint8Columns = uint8Of(() => new Uint8Array(firstSlots));
-	/** Per slot, the run's expert key: most runs of a wide job have one of their own. */
-	readonly expertKey: string[] = [];
+	readonly int32: Int32Columns = int32Of(() => new Column(length => new Int32Array(length)));
+	readonly float64: Float64Columns = float64Of(() => new Column(length => new Float64Array(length)));
+	readonly uint8: Uint8Columns = uint8Of(() => new Column(length => new Uint8Array(length)));
+	/**
+	 * Per slot, where the run's expert key is in `#texts` (most runs of a wide job have one of their own, which as
+	 * a string would be most of what a row costs), or `inOthers` for one kept in `expertKeyOthers`.
+	 */
+	readonly expertKey = new Column(length => new Uint32Array(length));
+	readonly #texts = createIdTable(false);
+	readonly expertKeyOthers = new Map<number, string>();
 	readonly rare = new Map<number, RareFields>();
 	readonly lists = new Map<number, Lists>();
 	readonly lastActivityId = new Map<number, string>();
 
+	/**
+	 * Children waiting for the delegation that made them (`Model.orphanChildren`, kept here as bytes: a wide job
+	 * whose coordinator's delegations never show has one per child), by parent and tool call id: a child's slot,
+	 * `noChild` once taken, or for a call more than one child waits on, `-2 - i` for the i-th list of slots.
+	 */
+	readonly #waiting = createIdTable(true);
+	readonly #waitingLists: number[][] = [];
+
 	readonly strings = new Interned<string>();
 	readonly delegations = new Interned<{expertKey: string; runId: string}>();
 
+	slotOf(id: string): number | undefined {
+		return getId(this.#slots, id);
+	}
+
 	/** The slot of a new run. */
 	add(id: string): number {
-		const slot = this.expertKey.length;
-		if (slot === this.uint8.runState.length) this.#grow();
-		this.slots.set(id, slot);
-		this.expertKey.push('');
+		const slot = this.ids.length;
+		if (slot % pageSlots === 0) this.#grow();
+		setId(this.#slots, id, slot);
+		this.ids.push(id);
 		return slot;
 	}
 
+	awaitDelegation(parentRunId: string, toolCallId: string, childRunId: string): void {
+		const child = this.slotOf(childRunId);
+		if (child === undefined) return;
+		const key = waitingKey(parentRunId, toolCallId);
+		const previous = getId(this.#waiting, key);
+		if (previous === undefined || previous === noChild) setId(this.#waiting, key, child);
+		else if (previous >= 0) {
+			this.#waitingLists.push([previous, child]);
+			setId(this.#waiting, key, -1 - this.#waitingLists.length);
+		} else this.#waitingLists[-2 - previous]?.push(child);
+	}
+
+	/** The children that wait for the delegation, which no longer waits for them. */
+	takeWaiting(parentRunId: string, toolCallId: string): string[] | undefined {
+		const key = waitingKey(parentRunId, toolCallId);
+		const value = getId(this.#waiting, key);
+		if (value === undefined || value === noChild) return undefined;
+		setId(this.#waiting, key, noChild);
+		if (value >= 0) return [this.ids[value]!];
+		const list = this.#waitingLists[-2 - value] ?? [];
+		this.#waitingLists[-2 - value] = [];
+		return list.map(slot => this.ids[slot]!);
+	}
+
+	expertKeyOf(slot: number): string {
+		const offset = this.expertKey.get(slot);
+		return offset === inOthers ? (this.expertKeyOthers.get(slot) ?? '') : idAt(this.#texts, offset);
+	}
+
 	setRun(slot: number, run: Run): void {
-		if (this.uint8.runState[slot] === absent) this.runCount++;
+		if (this.uint8.runState.get(slot) === absent) this.runCount++;
 		this.#leaveRunRow(slot);
 		this.wholeRuns.set(slot, run);
-		this.uint8.runState[slot] = whole;
+		this.uint8.runState.set(slot, whole);
 		this.touch(slot);
 	}
 
 	deleteRun(slot: number): boolean {
-		if (this.uint8.runState[slot] === absent) return false;
+		if (this.uint8.runState.get(slot) === absent) return false;
 		this.#leaveRunRow(slot);
 		this.wholeRuns.delete(slot);
-		this.uint8.runState[slot] = absent;
+		this.uint8.runState.set(slot, absent);
 		this.runCount--;
 		return true;
 	}
 
 	setPane(slot: number, pane: Pane): void {
-		if (this.uint8.paneState[slot] === absent) this.paneCount++;
+		if (this.uint8.paneState.get(slot) === absent) this.paneCount++;
 		this.lastActivityId.delete(slot);
 		this.wholePanes.set(slot, pane);
-		this.uint8.paneState[slot] = whole;
+		this.uint8.paneState.set(slot, whole);
 		this.touch(slot);
 	}
 
 	deletePane(slot: number): boolean {
-		if (this.uint8.paneState[slot] === absent) return false;
+		if (this.uint8.paneState.get(slot) === absent) return false;
 		this.lastActivityId.delete(slot);
 		this.wholePanes.delete(slot);
-		this.uint8.paneState[slot] = absent;
+		this.uint8.paneState.set(slot, absent);
 		this.paneCount--;
 		return true;
 	}
 
 	hasRun(slot: number): boolean {
-		return this.uint8.runState[slot] !== absent;
+		return this.uint8.runState.get(slot) !== absent;
 	}
 
 	hasPane(slot: number): boolean {
-		return this.uint8.paneState[slot] !== absent;
+		return this.uint8.paneState.get(slot) !== absent;
 	}
 
 	touch(slot: number): void {
-		if (this.uint8.touched[slot] === 1) return;
-		this.uint8.touched[slot] = 1;
+		if (this.uint8.touched.get(slot) === 1) return;
+		this.uint8.touched.set(slot, 1);
 		this.touched.push(slot);
 	}
 
 	/** The run of a slot as a whole object, taken out of its row if it was in one. */
 	wholeRun(slot: number, id: string): Run | undefined {
-		const state = this.uint8.runState[slot];
+		const state = this.uint8.runState.get(slot);
 		if (state === whole) return this.wholeRuns.get(slot);
 		if (state !== row) return undefined;
 		const run = this.#runFromRow(slot, id);
 		this.#leaveRunRow(slot);
 		this.wholeRuns.set(slot, run);
-		this.uint8.runState[slot] = whole;
-		if (this.uint8.revived[slot]! < maxRevivals) this.uint8.revived[slot]!++;
+		this.uint8.runState.set(slot, whole);
+		if (this.uint8.revived.get(slot) < maxRevivals) this.uint8.revived.set(slot, this.uint8.revived.get(slot) + 1);
 		return run;
 	}
 
 	wholePane(slot: number, id: string): Pane | undefined {
-		const state = this.uint8.paneState[slot];
+		const state = this.uint8.paneState.get(slot);
 		if (state === whole) return this.wholePanes.get(slot);
 		if (state !== row) return undefined;
 		const pane = this.#paneFromRow(slot, id);
 		this.lastActivityId.delete(slot);
 		this.wholePanes.set(slot, pane);
-		this.uint8.paneState[slot] = whole;
+		this.uint8.paneState.set(slot, whole);
 		return pane;
 	}
 
 	/** Puts the runs and panes touched during an event back in rows where they can be. */
 	compactTouched(): void {
 		for (const slot of this.touched) {
-			this.uint8.touched[slot] = 0;
-			if (this.uint8.runState[slot] === whole) this.#runToRow(slot);
-			if (this.uint8.paneState[slot] === whole) this.#paneToRow(slot);
+			this.uint8.touched.set(slot, 0);
+			if (this.uint8.runState.get(slot) === whole) this.#runToRow(slot);
+			if (this.uint8.paneState.get(slot) === whole) this.#paneToRow(slot);
 		}
 
 		this.touched = [];
 	}
 
 	runView(slot: number, id: string): Run | undefined {
-		const state = this.uint8.runState[slot];
+		const state = this.uint8.runState.get(slot);
 		if (state === whole) return this.wholeRuns.get(slot);
 		return state === row ? new RunView(this, slot, id) : undefined;
 	}
 
 	paneView(slot: number, id: string): Pane | undefined {
-		const state = this.uint8.paneState[slot];
+		const state = this.uint8.paneState.get(slot);
 		if (state === whole) return this.wholePanes.get(slot);
 		return state === row ? new PaneView(this, slot, id) : undefined;
 	}
 
 	hasFlag(slot: number, bit: number): boolean {
-		return (this.int32.flags[slot]! & bit) !== 0;
+		return (this.int32.flags.get(slot) & bit) !== 0;
 	}
 
-	optional(slot: number, bit: number, column: Float64Array): number | undefined {
-		return this.hasFlag(slot, bit) ? column[slot] : undefined;
+	optional(slot: number, bit: number, column: Column): number | undefined {
+		return this.hasFlag(slot, bit) ? column.get(slot) : undefined;
 	}
 
 	rareOf(slot: number): RareFields | undefined {
@@ -262,62 +350,62 @@ export class RunRows {
 
 	stepRecords(slot: number): StepRecord[] {
 		if (!this.hasFlag(slot, hasStepBit)) return sharedEmptyList();
-		return [stepRecordLiteral(this.int32.step[slot]!, this.int32.messageLine[slot]!, this.float64.messageOffset[slot]!)];
+		return [stepRecordLiteral(this.int32.step.get(slot), this.int32.messageLine.get(slot), this.float64.messageOffset.get(slot))];
 	}
 
 	#leaveRunRow(slot: number): void {
 		// What the row held beside it goes, so that what the run lets go of later is not kept here.
-		this.expertKey[slot] = '';
+		this.expertKeyOthers.delete(slot);
 		this.rare.delete(slot);
 		this.lists.delete(slot);
 	}
 
 	#runFromRow(slot: number, id: string): Run {
-		const flags = this.int32.flags[slot]!;
+		const flags = this.int32.flags.get(slot);
 		const rare = this.rareOf(slot);
 		const lists = this.listsOf(slot);
 		return {
 			runId: id,
-			jobId: this.strings.at(this.int32.jobId[slot]!) ?? '',
-			expertKey: this.expertKey[slot]!,
+			jobId: this.strings.at(this.int32.jobId.get(slot)) ?? '',
+			expertKey: this.expertKeyOf(slot),
 			dialect: dialects[(flags >> dialectShift) & 3] ?? 'perstack',
-			model: this.strings.at(this.int32.model[slot]!),
+			model: this.strings.at(this.int32.model.get(slot)),
 			paneId: rare?.paneId ?? id,
-			parentRunId: this.strings.at(this.int32.parentRunId[slot]!) ?? null,
+			parentRunId: this.strings.at(this.int32.parentRunId.get(slot)) ?? null,
 			delegatingActivityId: rare?.delegatingActivityId ?? null,
-			delegatedBy: this.delegations.at(this.int32.delegatedBy[slot]!),
+			delegatedBy: this.delegations.at(this.int32.delegatedBy.get(slot)),
 			resumesRunId: rare?.resumesRunId ?? null,
 			resumedByRunId: rare?.resumedByRunId ?? null,
 			resumedFrom: rare?.resumedFrom ?? null,
 			started: (flags & startedBit) !== 0,
 			status: runStatuses[(flags >> statusShift) & 15] ?? 'init',
-			statusStep: this.float64.statusStep[slot]!,
+			statusStep: this.float64.statusStep.get(slot),
 			endedSteps: lists.endedSteps,
 			usage: lists.usage,
 			startedAt: this.optional(slot, startedAtBit, this.float64.startedAt),
 			endedAt: this.optional(slot, endedAtBit, this.float64.endedAt),
 			lastEventAt: this.optional(slot, lastEventAtBit, this.float64.lastEventAt),
 			currentStep: this.optional(slot, currentStepBit, this.float64.currentStep),
-			activityCount: this.int32.activityCount[slot]!,
+			activityCount: this.int32.activityCount.get(slot),
 			unsettled: sharedEmptyList(),
 			closing: (flags >> closingShift) & 3,
 			error: rare?.error,
 			pendingToolCallIds: sharedEmptyList(),
 			childRunIds: lists.childRunIds,
-			adoptedBy: this.strings.at(this.int32.adoptedBy[slot]!) ?? null,
+			adoptedBy: this.strings.at(this.int32.adoptedBy.get(slot)) ?? null,
 			closesCycle: (flags & closesCycleBit) !== 0,
 			query: undefined,
 			steps: this.stepRecords(slot),
 			stepIndex: undefined,
 			streams: sharedStreams,
-			messageSource: this.strings.at(this.int32.messageSource[slot]!),
-			rev: this.int32.rev[slot]!,
+			messageSource: this.strings.at(this.int32.messageSource.get(slot)),
+			rev: this.int32.rev.get(slot),
 		};
 	}
 
 	#runToRow(slot: number): void {
 		const run = this.wholeRuns.get(slot);
-		if (!run || this.uint8.revived[slot] === maxRevivals || !compactable(run) || this.slots.get(run.runId) !== slot) return;
+		if (!run || this.uint8.revived.get(slot) === maxRevivals || !compactable(run) || this.slotOf(run.runId) !== slot) return;
 		const record = run.steps[0];
 		let flags =
 			(dialects.indexOf(run.dialect) << dialectShift) |
@@ -327,9 +415,9 @@ export class RunRows {
 			(run.closesCycle ? closesCycleBit : 0);
 		if (record) {
 			flags |= hasStepBit;
-			this.int32.step[slot] = record.step;
-			this.int32.messageLine[slot] = record.messageLine ?? 0;
-			this.float64.messageOffset[slot] = record.messageOffset ?? 0;
+			this.int32.step.set(slot, record.step);
+			this.int32.messageLine.set(slot, record.messageLine ?? 0);
+			this.float64.messageOffset.set(slot, record.messageOffset ?? 0);
 		}
 
 		flags |= setOptional(slot, run.startedAt, startedAtBit, this.float64.startedAt);
@@ -349,103 +437,96 @@ export class RunRows {
 			this.lists.set(slot, {usage: run.usage, endedSteps: run.endedSteps, childRunIds: run.childRunIds});
 		}
 
-		this.int32.flags[slot] = flags;
-		this.int32.jobId[slot] = this.strings.of(run.jobId);
-		this.int32.model[slot] = this.strings.of(run.model);
-		this.int32.parentRunId[slot] = this.strings.of(run.parentRunId);
-		this.int32.adoptedBy[slot] = this.strings.of(run.adoptedBy);
-		this.int32.delegatedBy[slot] = this.delegations.of(run.delegatedBy);
-		this.int32.messageSource[slot] = this.strings.of(run.messageSource);
-		this.int32.activityCount[slot] = run.activityCount;
-		this.int32.rev[slot] = run.rev;
-		this.float64.statusStep[slot] = run.statusStep;
-		this.expertKey[slot] = run.expertKey;
+		this.int32.flags.set(slot, flags);
+		this.int32.jobId.set(slot, this.strings.of(run.jobId));
+		this.int32.model.set(slot, this.strings.of(run.model));
+		this.int32.parentRunId.set(slot, this.strings.of(run.parentRunId));
+		this.int32.adoptedBy.set(slot, this.strings.of(run.adoptedBy));
+		this.int32.delegatedBy.set(slot, this.delegations.of(run.delegatedBy));
+		this.int32.messageSource.set(slot, this.strings.of(run.messageSource));
+		this.int32.activityCount.set(slot, run.activityCount);
+		this.int32.rev.set(slot, run.rev);
+		this.float64.statusStep.set(slot, run.statusStep);
+		const text = idOffset(this.#texts, run.expertKey);
+		this.expertKey.set(slot, text ?? inOthers);
+		if (text === undefined) this.expertKeyOthers.set(slot, run.expertKey);
 		this.wholeRuns.delete(slot);
-		this.uint8.runState[slot] = row;
+		this.uint8.runState.set(slot, row);
 	}
 
 	#paneFromRow(slot: number, id: string): Pane {
 		return {
 			paneId: id,
-			jobId: this.strings.at(this.int32.paneJobId[slot]!) ?? '',
+			jobId: this.strings.at(this.int32.paneJobId.get(slot)) ?? '',
 			runIds: [id],
 			activityIndices: sharedEmptyList(),
 			lastActivityId: this.lastActivityId.get(slot) ?? null,
-			depth: this.int32.paneDepth[slot]!,
-			depthEpoch: this.int32.paneDepthEpoch[slot]!,
-			rev: this.int32.paneRev[slot]!,
+			depth: this.int32.paneDepth.get(slot),
+			depthEpoch: this.int32.paneDepthEpoch.get(slot),
+			rev: this.int32.paneRev.get(slot),
 		};
 	}
 
 	#paneToRow(slot: number): void {
 		const pane = this.wholePanes.get(slot);
-		if (!pane || this.slots.get(pane.paneId) !== slot) return;
+		if (!pane || this.slotOf(pane.paneId) !== slot) return;
 		if (pane.runIds.length !== 1 || pane.runIds[0] !== pane.paneId || pane.activityIndices !== sharedEmptyList()) return;
 		if (!isInt32(pane.depth) || !isInt32(pane.depthEpoch) || !isInt32(pane.rev)) return;
-		this.int32.paneJobId[slot] = this.strings.of(pane.jobId);
+		this.int32.paneJobId.set(slot, this.strings.of(pane.jobId));
 		if (pane.lastActivityId !== null) this.lastActivityId.set(slot, pane.lastActivityId);
-		this.int32.paneDepth[slot] = pane.depth;
-		this.int32.paneDepthEpoch[slot] = pane.depthEpoch;
-		this.int32.paneRev[slot] = pane.rev;
+		this.int32.paneDepth.set(slot, pane.depth);
+		this.int32.paneDepthEpoch.set(slot, pane.depthEpoch);
+		this.int32.paneRev.set(slot, pane.rev);
 		this.wholePanes.delete(slot);
-		this.uint8.paneState[slot] = row;
+		this.uint8.paneState.set(slot, row);
 	}
 
+	/** Adds a page to every column. */
 	#grow(): void {
-		const size = this.uint8.runState.length * 2;
-		const outgrown: ArrayBufferLike[] = [];
-		const grown = <A extends Int32Array | Float64Array | Uint8Array>(array: A, copy: A): A => {
-			copy.set(array);
-			outgrown.push(array.buffer);
-			return copy;
-		};
-
-		this.int32 = int32Of(name => grown(this.int32[name], new Int32Array(size)));
-		this.float64 = float64Of(name => grown(this.float64[name], new Float64Array(size)));
-		this.uint8 = uint8Of(name => grown(this.uint8[name], new Uint8Array(size)));
-		// The collector frees outgrown arrays only at its next full collection; a long load has few (id-table.ts).
-		letGo(outgrown);
+		for (const group of [this.int32, this.float64, this.uint8]) for (const column of Object.values(group)) column.grow();
+		this.expertKey.grow();
 	}
+
 }
 
-function int32Of(make: (name: keyof Int32Columns) => Int32Array): Int32Columns {
+function int32Of(make: () => Column): Int32Columns {
 	return {
-		flags: make('flags'),
-		jobId: make('jobId'),
-		model: make('model'),
-		parentRunId: make('parentRunId'),
-		adoptedBy: make('adoptedBy'),
-		delegatedBy: make('delegatedBy'),
-		messageSource: make('messageSource'),
-		activityCount: make('activityCount'),
-		rev: make('rev'),
-		step: make('step'),
-		messageLine: make('messageLine'),
-		paneJobId: make('paneJobId'),
-		paneDepth: make('paneDepth'),
-		paneDepthEpoch: make('paneDepthEpoch'),
-		paneRev: make('paneRev'),
+		flags: make(),
+		jobId: make(),
+		model: make(),
+		parentRunId: make(),
+		adoptedBy: make(),
+		delegatedBy: make(),
+		messageSource: make(),
+		activityCount: make(),
+		rev: make(),
+		step: make(),
+		messageLine: make(),
+		paneJobId: make(),
+		paneDepth: make(),
+		paneDepthEpoch: make(),
+		paneRev: make(),
 	};
 }
 
-function float64Of(make: (name: keyof Float64Columns) => Float64Array): Float64Columns {
+function float64Of(make: () => Column): Float64Columns {
 	return {
-		statusStep: make('statusStep'),
-		startedAt: make('startedAt'),
-		endedAt: make('endedAt'),
-		lastEventAt: make('lastEventAt'),
-		currentStep: make('currentStep'),
-		messageOffset: make('messageOffset'),
+		statusStep: make(),
+		startedAt: make(),
+		endedAt: make(),
+		lastEventAt: make(),
+		currentStep: make(),
+		messageOffset: make(),
 	};
 }
 
-function uint8Of(make: (name: keyof Uint8Columns) => Uint8Array): Uint8Columns {
-	return {runState: make('runState'), paneState: make('paneState'), touched: make('touched'), revived: make('revived')};
+function uint8Of(make: () => Column): Uint8Columns {
+	return {runState: make(), paneState: make(), touched: make(), revived: make()};
 }
 
-function setOptional(slot: number, value: number | undefined, bit: number, column: Float64Array): number {
+function setOptional(slot: number, value: number | undefined, bit: number, column: Column): number {
 	if (value === undefined) return 0;
-	column[slot] = value;
+	column.set(slot, value);
 	return bit;
 }
 
@@ -500,19 +581,19 @@ class RunView implements Run {
 	}
 
 	get jobId(): string {
-		return this.#rows.strings.at(this.#rows.int32.jobId[this.#slot]!) ?? '';
+		return this.#rows.strings.at(this.#rows.int32.jobId.get(this.#slot)) ?? '';
 	}
 
 	get expertKey(): string {
-		return this.#rows.expertKey[this.#slot]!;
+		return this.#rows.expertKeyOf(this.#slot);
 	}
 
 	get dialect(): Dialect {
-		return dialects[(this.#rows.int32.flags[this.#slot]! >> dialectShift) & 3] ?? 'perstack';
+		return dialects[(this.#rows.int32.flags.get(this.#slot) >> dialectShift) & 3] ?? 'perstack';
 	}
 
 	get model(): string | undefined {
-		return this.#rows.strings.at(this.#rows.int32.model[this.#slot]!);
+		return this.#rows.strings.at(this.#rows.int32.model.get(this.#slot));
 	}
 
 	get paneId(): string {
@@ -520,7 +601,7 @@ class RunView implements Run {
 	}
 
 	get parentRunId(): string | null {
-		return this.#rows.strings.at(this.#rows.int32.parentRunId[this.#slot]!) ?? null;
+		return this.#rows.strings.at(this.#rows.int32.parentRunId.get(this.#slot)) ?? null;
 	}
 
 	get delegatingActivityId(): string | null {
@@ -528,7 +609,7 @@ class RunView implements Run {
 	}
 
 	get delegatedBy(): {expertKey: string; runId: string} | undefined {
-		return this.#rows.delegations.at(this.#rows.int32.delegatedBy[this.#slot]!);
+		return this.#rows.delegations.at(this.#rows.int32.delegatedBy.get(this.#slot));
 	}
 
 	get resumesRunId(): string | null {
@@ -548,11 +629,11 @@ class RunView implements Run {
 	}
 
 	get status(): RunStatus {
-		return runStatuses[(this.#rows.int32.flags[this.#slot]! >> statusShift) & 15] ?? 'init';
+		return runStatuses[(this.#rows.int32.flags.get(this.#slot) >> statusShift) & 15] ?? 'init';
 	}
 
 	get statusStep(): number {
-		return this.#rows.float64.statusStep[this.#slot]!;
+		return this.#rows.float64.statusStep.get(this.#slot);
 	}
 
 	get endedSteps(): number[] {
@@ -580,7 +661,7 @@ class RunView implements Run {
 	}
 
 	get activityCount(): number {
-		return this.#rows.int32.activityCount[this.#slot]!;
+		return this.#rows.int32.activityCount.get(this.#slot);
 	}
 
 	get error(): {name: string; message: string} | undefined {
@@ -592,7 +673,7 @@ class RunView implements Run {
 	}
 
 	get closing(): number {
-		return (this.#rows.int32.flags[this.#slot]! >> closingShift) & 3;
+		return (this.#rows.int32.flags.get(this.#slot) >> closingShift) & 3;
 	}
 
 	get pendingToolCallIds(): string[] {
@@ -604,7 +685,7 @@ class RunView implements Run {
 	}
 
 	get adoptedBy(): string | null {
-		return this.#rows.strings.at(this.#rows.int32.adoptedBy[this.#slot]!) ?? null;
+		return this.#rows.strings.at(this.#rows.int32.adoptedBy.get(this.#slot)) ?? null;
 	}
 
 	get closesCycle(): boolean {
@@ -628,15 +709,15 @@ class RunView implements Run {
 	}
 
 	get messageSource(): string | undefined {
-		return this.#rows.strings.at(this.#rows.int32.messageSource[this.#slot]!);
+		return this.#rows.strings.at(this.#rows.int32.messageSource.get(this.#slot));
 	}
 
 	get rev(): number {
-		return this.#rows.int32.rev[this.#slot]!;
+		return this.#rows.int32.rev.get(this.#slot);
 	}
 
 	set rev(value: number) {
-		this.#rows.int32.rev[this.#slot] = value;
+		this.#rows.int32.rev.set(this.#slot, value);
 	}
 }
 
@@ -653,7 +734,7 @@ class PaneView implements Pane {
 	}
 
 	get jobId(): string {
-		return this.#rows.strings.at(this.#rows.int32.paneJobId[this.#slot]!) ?? '';
+		return this.#rows.strings.at(this.#rows.int32.paneJobId.get(this.#slot)) ?? '';
 	}
 
 	get runIds(): string[] {
@@ -669,26 +750,26 @@ class PaneView implements Pane {
 	}
 
 	get depth(): number {
-		return this.#rows.int32.paneDepth[this.#slot]!;
+		return this.#rows.int32.paneDepth.get(this.#slot);
 	}
 
 	set depth(value: number) {
-		this.#rows.int32.paneDepth[this.#slot] = value;
+		this.#rows.int32.paneDepth.set(this.#slot, value);
 	}
 
 	get depthEpoch(): number {
-		return this.#rows.int32.paneDepthEpoch[this.#slot]!;
+		return this.#rows.int32.paneDepthEpoch.get(this.#slot);
 	}
 
 	set depthEpoch(value: number) {
-		this.#rows.int32.paneDepthEpoch[this.#slot] = value;
+		this.#rows.int32.paneDepthEpoch.set(this.#slot, value);
 	}
 
 	get rev(): number {
-		return this.#rows.int32.paneRev[this.#slot]!;
+		return this.#rows.int32.paneRev.get(this.#slot);
 	}
 
 	set rev(value: number) {
-		this.#rows.int32.paneRev[this.#slot] = value;
+		this.#rows.int32.paneRev.set(this.#slot, value);
 	}
 }

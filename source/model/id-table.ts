@@ -108,6 +108,28 @@ export function setId(table: IdTable, id: string, value: number): void {
 	if (table.count * 4 > table.tags.length * 3) grow(table);
 }
 
+/**
+ * Where `id`'s text is in the table's pages (adding it if new), for a reader that keeps the number instead of
+ * the string and asks for the text again with `idAt`; undefined for an id the byte table does not hold.
+ */
+export function idOffset(table: IdTable, id: string): number | undefined {
+	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) return undefined;
+	const hash = hashOf(id);
+	let slot = slotOf(table, id, hash);
+	if (slot === notFound) {
+		setId(table, id, 0);
+		// Adding may have grown the table, which moves every id to a slot of its new size.
+		slot = slotOf(table, id, hash);
+	}
+
+	return slot === notFound ? undefined : table.offsets[slot];
+}
+
+/** The id whose text is at `offset` (`idOffset`). */
+export function idAt(table: IdTable, offset: number): string {
+	return textAt(table, offset);
+}
+
 /** Every id with its number, the byte table's in no particular order, then the others. */
 export function* idEntries(table: IdTable): Generator<[string, number]> {
 	for (let slot = 0; slot < table.tags.length; slot++) {
@@ -193,10 +215,15 @@ function textAt(table: IdTable, offset: number): string {
 	const at = offset % pageBytes;
 	const length = lengthAt(page, at);
 	const start = textStart(page, at);
+	// A piece of characters at a time rather than one: the rows of runs ask for ids and expert keys again per
+	// read (compact-runs.ts), and a string made a character at a time is as many strings.
 	let id = '';
-	for (let i = 0; i < length; i++) id += String.fromCharCode(page[start + i]!);
+	for (let from = start; from < start + length; from += textPiece) id += String.fromCharCode(...page.subarray(from, Math.min(start + length, from + textPiece)));
 	return id;
 }
+
+/** Characters of an id made into a string at once: few enough to be a call's arguments. */
+const textPiece = 4096;
 
 function lengthAt(page: Uint8Array, at: number): number {
 	const first = page[at]!;
@@ -286,7 +313,7 @@ const letGoFrom = 4 * 1024 * 1024;
  * into a new, unreferenced buffer (a transfer moves the bytes, it does not copy them), they go with the young
  * objects.
  */
-export function letGo(buffers: ArrayBufferLike[]): void {
+function letGo(buffers: ArrayBufferLike[]): void {
 	const owned = buffers.filter(buffer => buffer instanceof ArrayBuffer);
 	structuredClone(owned, {transfer: owned});
 }

@@ -34,6 +34,7 @@ import {activityObject, type ActivityFields, type CommonFields} from './activity
 import {addId} from './id-table.js';
 import {callEntries, callOf, withCall} from './call-index.js';
 import {compactTouched, keepRunsInRows, livePane, liveRun, RunTable} from './run-tables.js';
+import {awaitDelegation, takeWaitingChildren} from './waiting-children.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -295,14 +296,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	}
 
 	// The child's events came before the parent's delegation: attach when the delegation shows up.
-	let waiting = model.orphanChildren.get(parentRunId);
-	if (!waiting) {
-		waiting = new Map();
-		model.orphanChildren.set(parentRunId, waiting);
-	}
-
-	const previous = waiting.get(toolCallId);
-	waiting.set(toolCallId, previous === undefined ? child.runId : appended(typeof previous === 'string' ? [previous] : previous, child.runId));
+	awaitDelegation(model, parentRunId, toolCallId, child.runId);
 }
 
 /**
@@ -874,15 +868,12 @@ function toolFields(model: Model, type: ToolActivityType, id: string, call: Tool
 }
 
 function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
-	const byCall = model.orphanChildren.get(run.runId);
-	const waiting = byCall?.get(toolCallId);
-	if (!byCall || !waiting) return;
-	byCall.delete(toolCallId);
-	if (byCall.size === 0) model.orphanChildren.delete(run.runId);
+	const waiting = takeWaitingChildren(model, run.runId, toolCallId);
+	if (!waiting) return;
 	const index = callIndex(model, run, toolCallId);
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type !== 'delegate') return;
-	for (const childId of typeof waiting === 'string' ? [waiting] : waiting) {
+	for (const childId of waiting) {
 		const child = liveRun(model, childId);
 		if (child) attachChild(model, activity, child);
 	}

@@ -21,33 +21,33 @@ export class RunTable extends Map<string, Run> {
 	}
 
 	override get(id: string): Run | undefined {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		return slot === undefined ? undefined : this.rows.runView(slot, id);
 	}
 
 	override has(id: string): boolean {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		return slot !== undefined && this.rows.hasRun(slot);
 	}
 
 	/** A run deleted and set again keeps its place, where a Map would move it last: the reducer deletes no run. */
 	override set(id: string, run: Run): this {
-		this.rows.setRun(this.rows.slots.get(id) ?? this.rows.add(id), run);
+		this.rows.setRun(this.rows.slotOf(id) ?? this.rows.add(id), run);
 		return this;
 	}
 
 	override delete(id: string): boolean {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		// The slot stays, for the pane of the same id.
 		return slot !== undefined && this.rows.deleteRun(slot);
 	}
 
 	override clear(): void {
-		for (const id of [...this.rows.slots.keys()]) this.delete(id);
+		for (const id of this.rows.ids) this.delete(id);
 	}
 
 	override *entries(): MapIterator<[string, Run]> {
-		for (const [id, slot] of this.rows.slots) {
+		for (const [slot, id] of this.rows.ids.entries()) {
 			const run = this.rows.runView(slot, id);
 			if (run) yield [id, run];
 		}
@@ -71,7 +71,7 @@ export class RunTable extends Map<string, Run> {
 
 	/** The run as the whole object the reducer may change; it goes back in a row after the event (`compactTouched`). */
 	live(id: string): Run | undefined {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		if (slot === undefined) return undefined;
 		const run = this.rows.wholeRun(slot, id);
 		if (run) this.rows.touch(slot);
@@ -92,17 +92,17 @@ export class PaneTable extends Map<string, Pane> {
 	}
 
 	override get(id: string): Pane | undefined {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		return slot === undefined ? undefined : this.rows.paneView(slot, id);
 	}
 
 	override has(id: string): boolean {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		return slot !== undefined && this.rows.hasPane(slot);
 	}
 
 	override set(id: string, pane: Pane): this {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		// A pane is made with the run of its id (reduce.ts, `newRun`), which gives both their place in the order.
 		if (slot === undefined) throw new Error(`pane ${id} has no run of its id`);
 		this.rows.setPane(slot, pane);
@@ -110,16 +110,16 @@ export class PaneTable extends Map<string, Pane> {
 	}
 
 	override delete(id: string): boolean {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		return slot !== undefined && this.rows.deletePane(slot);
 	}
 
 	override clear(): void {
-		for (const id of [...this.rows.slots.keys()]) this.delete(id);
+		for (const id of this.rows.ids) this.delete(id);
 	}
 
 	override *entries(): MapIterator<[string, Pane]> {
-		for (const [id, slot] of this.rows.slots) {
+		for (const [slot, id] of this.rows.ids.entries()) {
 			const pane = this.rows.paneView(slot, id);
 			if (pane) yield [id, pane];
 		}
@@ -142,7 +142,7 @@ export class PaneTable extends Map<string, Pane> {
 	}
 
 	live(id: string): Pane | undefined {
-		const slot = this.rows.slots.get(id);
+		const slot = this.rows.slotOf(id);
 		if (slot === undefined) return undefined;
 		const pane = this.rows.wholePane(slot, id);
 		if (pane) this.rows.touch(slot);
