@@ -66,7 +66,7 @@ type Int32Columns = {
 	paneRev: Column;
 };
 type Float64Columns = {statusStep: Column; startedAt: Column; endedAt: Column; lastEventAt: Column; currentStep: Column; messageOffset: Column};
-type Uint8Columns = {runState: Column; paneState: Column; touched: Column; revived: Column};
+type Uint8Columns = {runState: Column; paneState: Column; touched: Column; revived: Column; paneRevived: Column};
 
 /** Fields a run of a wide job leaves null: kept per run only where one is set. */
 type RareFields = {
@@ -112,7 +112,9 @@ function isInt32(value: number): boolean {
  * than the rest of the last page (an array that doubled would keep up to as much room again as it holds, and
  * hold both while it copied).
  */
-const pageSlots = 4096;
+const pageShift = 12;
+const pageSlots = 1 << pageShift;
+const pageMask = pageSlots - 1;
 
 type Page = Int32Array | Float64Array | Uint8Array | Uint32Array;
 
@@ -126,11 +128,11 @@ class Column {
 	}
 
 	get(slot: number): number {
-		return this.#pages[Math.floor(slot / pageSlots)]![slot % pageSlots]!;
+		return this.#pages[slot >>> pageShift]![slot & pageMask]!;
 	}
 
 	set(slot: number, value: number): void {
-		this.#pages[Math.floor(slot / pageSlots)]![slot % pageSlots] = value;
+		this.#pages[slot >>> pageShift]![slot & pageMask] = value;
 	}
 
 	grow(): void {
@@ -148,9 +150,9 @@ function waitingKey(parentRunId: string, toolCallId: string): string {
 const inOthers = 0xff_ff_ff_ff;
 
 /**
- * A run taken out of its row this many times stays whole: it is one that events keep coming for after it closed,
- * as to a coordinator that closed before the children it delegated to started, each of which adds itself to its
- * list. Making it and its step record again for each would be most of what a wide job's load allocates.
+ * A run or pane taken out of its row this many times stays whole: it is one that events keep coming for, as to a
+ * coordinator that closed before the children it delegated to started (each adds itself to its list), or to the
+ * pane of a run that is still running. Making it again for each event would be most of what a load allocates.
  */
 const maxRevivals = 2;
 
@@ -167,7 +169,7 @@ export class RunRows {
 	readonly wholeRuns = new Map<number, Run>();
 	readonly wholePanes = new Map<number, Pane>();
 	/** Slots the reducer touched during the current event: put back in rows when it ends. */
-	touched: number[] = [];
+	readonly touched: number[] = [];
 
 	readonly int32: Int32Columns = int32Of(() => new Column(length => new Int32Array(length)));
 	readonly float64: Float64Columns = float64Of(() => new Column(length => new Float64Array(length)));
@@ -195,8 +197,19 @@ export class RunRows {
 	readonly delegations = new Interned<{expertKey: string; runId: string}>();
 
 	slotOf(id: string): number | undefined {
-		return getId(this.#slots, id);
+		// Most events of a log are of the run the event before was of: its slot is at hand.
+		if (id === this.#lastId) return this.#lastSlot;
+		const slot = getId(this.#slots, id);
+		if (slot !== undefined) {
+			this.#lastId = id;
+			this.#lastSlot = slot;
+		}
+
+		return slot;
 	}
+
+	#lastId: string | undefined;
+	#lastSlot = 0;
 
 	/** The slot of a new run. */
 	add(id: string): number {
@@ -237,6 +250,7 @@ export class RunRows {
 	}
 
 	setRun(slot: number, run: Run): void {
+		this.#forgetWhole(slot);
 		if (this.uint8.runState.get(slot) === absent) this.runCount++;
 		this.#leaveRunRow(slot);
 		this.wholeRuns.set(slot, run);
@@ -245,6 +259,7 @@ export class RunRows {
 	}
 
 	deleteRun(slot: number): boolean {
+		this.#forgetWhole(slot);
 		if (this.uint8.runState.get(slot) === absent) return false;
 		this.#leaveRunRow(slot);
 		this.wholeRuns.delete(slot);
@@ -286,15 +301,30 @@ export class RunRows {
 
 	/** The run of a slot as a whole object, taken out of its row if it was in one. */
 	wholeRun(slot: number, id: string): Run | undefined {
+		// A run's events mostly come one after the other: the last whole run asked for is at hand.
+		if (slot === this.#lastWholeSlot && this.#lastWhole) return this.#lastWhole;
 		const state = this.uint8.runState.get(slot);
-		if (state === whole) return this.wholeRuns.get(slot);
+		if (state === whole) return this.#rememberWhole(slot, this.wholeRuns.get(slot));
 		if (state !== row) return undefined;
 		const run = this.#runFromRow(slot, id);
 		this.#leaveRunRow(slot);
 		this.wholeRuns.set(slot, run);
 		this.uint8.runState.set(slot, whole);
 		if (this.uint8.revived.get(slot) < maxRevivals) this.uint8.revived.set(slot, this.uint8.revived.get(slot) + 1);
+		return this.#rememberWhole(slot, run);
+	}
+
+	#lastWholeSlot = -1;
+	#lastWhole: Run | undefined;
+
+	#rememberWhole(slot: number, run: Run | undefined): Run | undefined {
+		this.#lastWholeSlot = slot;
+		this.#lastWhole = run;
 		return run;
+	}
+
+	#forgetWhole(slot: number): void {
+		if (slot === this.#lastWholeSlot) this.#rememberWhole(-1, undefined);
 	}
 
 	wholePane(slot: number, id: string): Pane | undefined {
@@ -305,6 +335,7 @@ export class RunRows {
 		this.lastActivityId.delete(slot);
 		this.wholePanes.set(slot, pane);
 		this.uint8.paneState.set(slot, whole);
+		if (this.uint8.paneRevived.get(slot) < maxRevivals) this.uint8.paneRevived.set(slot, this.uint8.paneRevived.get(slot) + 1);
 		return pane;
 	}
 
@@ -316,7 +347,7 @@ export class RunRows {
 			if (this.uint8.paneState.get(slot) === whole) this.#paneToRow(slot);
 		}
 
-		this.touched = [];
+		this.touched.length = 0;
 	}
 
 	runView(slot: number, id: string): Run | undefined {
@@ -450,6 +481,7 @@ export class RunRows {
 		const text = idOffset(this.#texts, run.expertKey);
 		this.expertKey.set(slot, text ?? inOthers);
 		if (text === undefined) this.expertKeyOthers.set(slot, run.expertKey);
+		this.#forgetWhole(slot);
 		this.wholeRuns.delete(slot);
 		this.uint8.runState.set(slot, row);
 	}
@@ -469,7 +501,7 @@ export class RunRows {
 
 	#paneToRow(slot: number): void {
 		const pane = this.wholePanes.get(slot);
-		if (!pane || this.slotOf(pane.paneId) !== slot) return;
+		if (!pane || this.uint8.paneRevived.get(slot) === maxRevivals || this.slotOf(pane.paneId) !== slot) return;
 		if (pane.runIds.length !== 1 || pane.runIds[0] !== pane.paneId || pane.activityIndices !== sharedEmptyList()) return;
 		if (!isInt32(pane.depth) || !isInt32(pane.depthEpoch) || !isInt32(pane.rev)) return;
 		this.int32.paneJobId.set(slot, this.strings.of(pane.jobId));
@@ -521,7 +553,7 @@ function float64Of(make: () => Column): Float64Columns {
 }
 
 function uint8Of(make: () => Column): Uint8Columns {
-	return {runState: make(), paneState: make(), touched: make(), revived: make()};
+	return {runState: make(), paneState: make(), touched: make(), revived: make(), paneRevived: make()};
 }
 
 function setOptional(slot: number, value: number | undefined, bit: number, column: Column): number {

@@ -33,7 +33,7 @@ import {rememberMessageLine} from './message-lines.js';
 import {activityObject, type ActivityFields, type CommonFields} from './activity-object.js';
 import {addId} from './id-table.js';
 import {callEntries, callOf, withCall} from './call-index.js';
-import {compactTouched, keepRunsInRows, livePane, liveRun, RunTable} from './run-tables.js';
+import {compactTouched, livePane, liveRun, startRows} from './run-tables.js';
 import {awaitDelegation, takeWaitingChildren} from './waiting-children.js';
 
 /*
@@ -49,7 +49,7 @@ const baseTools: ReadonlySet<string> = new Set(baseToolTypes);
 const keptStreamSteps = 3;
 
 export function reduce(model: Model, event: AgentEvent): void {
-	if (model.figuresOnly && !(model.runs instanceof RunTable)) keepRunsInRows(model);
+	startRows(model);
 	reduceEvent(model, event);
 	compactTouched(model);
 }

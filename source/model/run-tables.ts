@@ -150,9 +150,19 @@ export class PaneTable extends Map<string, Pane> {
 	}
 }
 
-/** Keeps the model's runs and panes in rows from now on (see compact-runs.ts); before the first event. */
-export function keepRunsInRows(model: Model): void {
-	if (model.runs instanceof RunTable) return;
+const keptWhole = new WeakSet<Model>();
+
+/**
+ * Keeps the runs and panes of a model that keeps figures only as whole objects, as a model that keeps everything
+ * does: what the rows are compared with (compact-runs.test.ts). Before the first event.
+ */
+export function keepRunsWhole(model: Model): void {
+	keptWhole.add(model);
+}
+
+/** At a model's first event: a model that keeps figures only keeps its runs and panes in rows from then on (compact-runs.ts). */
+export function startRows(model: Model): void {
+	if (model.events > 0 || !model.figuresOnly || model.runs instanceof RunTable || keptWhole.has(model)) return;
 	const rows = new RunRows();
 	const runs = new RunTable(rows);
 	const panes = new PaneTable(rows);
