@@ -4,21 +4,24 @@ import {describe, expect, it} from 'vitest';
 import {fixtureFiles, root} from '../../test/helpers/fixture-files.js';
 import {modelFromText} from '../../test/helpers/load.js';
 import {shapeLines, shapes} from '../tools/shape-log.js';
-import {keepRunsWhole, livePane, liveRun, RunTable} from './run-tables.js';
+import {keepRunsInRowsFrom, livePane, liveRun, RunTable} from './run-tables.js';
 import {createModel, keepFiguresOnly, type Model} from './state.js';
 
 /*
- * A model that keeps figures only keeps closed runs and their panes as rows (compact-runs.ts). Read through
+ * A model that keeps figures only keeps closed runs and their panes as rows once it has many (compact-runs.ts,
+ * run-tables.ts; here from its first run, or its 100th, on). Read through
  * `model.runs` and `model.panes`, and taken out of their rows whole, they must be exactly what the same model
  * keeping its runs whole has, whatever came after a run closed.
  */
 
-function both(text: string | Buffer): {rows: Model; whole: Model} {
+/** `rowsFrom`: how many runs the model keeps whole before it keeps them in rows (0: none). */
+function both(text: string | Buffer, rowsFrom = 0): {rows: Model; whole: Model} {
 	const rows = createModel();
 	keepFiguresOnly(rows);
+	keepRunsInRowsFrom(rows, rowsFrom);
 	const whole = createModel();
 	keepFiguresOnly(whole);
-	keepRunsWhole(whole);
+	keepRunsInRowsFrom(whole, Number.POSITIVE_INFINITY);
 	return {rows: modelFromText(text, {model: rows}), whole: modelFromText(text, {model: whole})};
 }
 
@@ -30,7 +33,8 @@ function fieldsOf(value: object, like: object): Record<string, unknown> {
 }
 
 function expectSameRuns(rows: Model, whole: Model): void {
-	expect(rows.runs).toBeInstanceOf(RunTable);
+	// A model of fewer runs than it keeps whole has none in rows.
+	if (rows.runs.size > 100) expect(rows.runs).toBeInstanceOf(RunTable);
 	expect([...rows.runs.keys()]).toEqual([...whole.runs.keys()]);
 	expect([...rows.panes.keys()]).toEqual([...whole.panes.keys()]);
 	expect(rows.runs.size).toBe(whole.runs.size);
@@ -152,9 +156,19 @@ describe('runs kept as rows', () => {
 	});
 
 	for (const shape of shapes) {
-		it(`are the same runs for the ${shape} shape`, () => {
-			const {rows, whole} = both(text([...shapeLines({shape, runs: 300, seed: 1})]));
-			expectSameRuns(rows, whole);
+		it(`are the same runs for the ${shape} shape, in rows from the start or from the 100th run on`, () => {
+			const lines = text([...shapeLines({shape, runs: 300, seed: 1})]);
+			const fromStart = both(lines);
+			expectSameRuns(fromStart.rows, fromStart.whole);
+			const fromHundred = both(lines, 100);
+			expectSameRuns(fromHundred.rows, fromHundred.whole);
 		});
 	}
+
+	it('are not used by a model of a few runs, whose runs cost little whole', () => {
+		const model = createModel();
+		keepFiguresOnly(model);
+		modelFromText(text([...shapeLines({shape: 'wide', runs: 300, seed: 1})]), {model});
+		expect(model.runs).not.toBeInstanceOf(RunTable);
+	});
 });

@@ -139,6 +139,9 @@ class Column {
 		this.#pages.push(this.#make(pageSlots));
 	}
 }
+/** How many runs' slots by id are kept at hand (`RunRows.slotOf`): a few children stream at once. */
+const recentRuns = 4;
+
 /** A call no child waits for any more (`RunRows.takeWaiting`). */
 const noChild = -1;
 
@@ -162,7 +165,11 @@ export class RunRows {
 	 * the order of `model.runs`. The table keeps the ids as bytes, not strings (id-table.ts).
 	 */
 	readonly #slots = createIdTable(true);
-	readonly ids: string[] = [];
+	/** Per slot, where its id is in `#slots` (`idAt`), or `inOthers` for one kept in `idOthers`. */
+	readonly #idText = new Column(length => new Uint32Array(length));
+	readonly #idOthers = new Map<number, string>();
+	/** How many slots there are. */
+	slotCount = 0;
 	runCount = 0;
 	paneCount = 0;
 	/** Runs and panes kept whole: few at a time, those the reducer is changing or can not put in a row. */
@@ -197,27 +204,38 @@ export class RunRows {
 	readonly delegations = new Interned<{expertKey: string; runId: string}>();
 
 	slotOf(id: string): number | undefined {
-		// Most events of a log are of the run the event before was of: its slot is at hand.
-		if (id === this.#lastId) return this.#lastSlot;
+		// Most events are of one of the few runs the events just before were of: their slots are at hand.
+		const ids = this.#recentIds;
+		for (let i = 0; i < ids.length; i++) if (ids[i] === id) return this.#recentSlots[i];
 		const slot = getId(this.#slots, id);
 		if (slot !== undefined) {
-			this.#lastId = id;
-			this.#lastSlot = slot;
+			this.#recent = (this.#recent + 1) % recentRuns;
+			ids[this.#recent] = id;
+			this.#recentSlots[this.#recent] = slot;
 		}
 
 		return slot;
 	}
 
-	#lastId: string | undefined;
-	#lastSlot = 0;
+	readonly #recentIds: Array<string | undefined> = Array.from({length: recentRuns}, () => undefined);
+	readonly #recentSlots = new Int32Array(recentRuns);
+	#recent = 0;
 
 	/** The slot of a new run. */
 	add(id: string): number {
-		const slot = this.ids.length;
+		const slot = this.slotCount++;
 		if (slot % pageSlots === 0) this.#grow();
 		setId(this.#slots, id, slot);
-		this.ids.push(id);
+		const text = idOffset(this.#slots, id);
+		this.#idText.set(slot, text ?? inOthers);
+		if (text === undefined) this.#idOthers.set(slot, id);
 		return slot;
+	}
+
+	/** The id of a slot's run, made again from its bytes. */
+	idOf(slot: number): string {
+		const text = this.#idText.get(slot);
+		return text === inOthers ? (this.#idOthers.get(slot) ?? '') : idAt(this.#slots, text);
 	}
 
 	awaitDelegation(parentRunId: string, toolCallId: string, childRunId: string): void {
@@ -238,10 +256,10 @@ export class RunRows {
 		const value = getId(this.#waiting, key);
 		if (value === undefined || value === noChild) return undefined;
 		setId(this.#waiting, key, noChild);
-		if (value >= 0) return [this.ids[value]!];
+		if (value >= 0) return [this.idOf(value)];
 		const list = this.#waitingLists[-2 - value] ?? [];
 		this.#waitingLists[-2 - value] = [];
-		return list.map(slot => this.ids[slot]!);
+		return list.map(slot => this.idOf(slot));
 	}
 
 	expertKeyOf(slot: number): string {
@@ -294,7 +312,8 @@ export class RunRows {
 	}
 
 	touch(slot: number): void {
-		if (this.uint8.touched.get(slot) === 1) return;
+		if (slot === this.#lastTouched || this.uint8.touched.get(slot) === 1) return;
+		this.#lastTouched = slot;
 		this.uint8.touched.set(slot, 1);
 		this.touched.push(slot);
 	}
@@ -339,8 +358,11 @@ export class RunRows {
 		return pane;
 	}
 
+	#lastTouched = -1;
+
 	/** Puts the runs and panes touched during an event back in rows where they can be. */
 	compactTouched(): void {
+		this.#lastTouched = -1;
 		for (const slot of this.touched) {
 			this.uint8.touched.set(slot, 0);
 			if (this.uint8.runState.get(slot) === whole) this.#runToRow(slot);
@@ -435,8 +457,8 @@ export class RunRows {
 	}
 
 	#runToRow(slot: number): void {
-		const run = this.wholeRuns.get(slot);
-		if (!run || this.uint8.revived.get(slot) === maxRevivals || !compactable(run) || this.slotOf(run.runId) !== slot) return;
+		const run = slot === this.#lastWholeSlot ? this.#lastWhole : this.wholeRuns.get(slot);
+		if (!run || !closedStatuses.has(run.status) || this.uint8.revived.get(slot) === maxRevivals || !compactable(run) || this.slotOf(run.runId) !== slot) return;
 		const record = run.steps[0];
 		let flags =
 			(dialects.indexOf(run.dialect) << dialectShift) |
@@ -517,6 +539,7 @@ export class RunRows {
 	#grow(): void {
 		for (const group of [this.int32, this.float64, this.uint8]) for (const column of Object.values(group)) column.grow();
 		this.expertKey.grow();
+		this.#idText.grow();
 	}
 
 }

@@ -43,11 +43,13 @@ export class RunTable extends Map<string, Run> {
 	}
 
 	override clear(): void {
-		for (const id of this.rows.ids) this.delete(id);
+		for (let slot = 0; slot < this.rows.slotCount; slot++) this.delete(this.rows.idOf(slot));
 	}
 
 	override *entries(): MapIterator<[string, Run]> {
-		for (const [slot, id] of this.rows.ids.entries()) {
+		for (let slot = 0; slot < this.rows.slotCount; slot++) {
+			if (!this.rows.hasRun(slot)) continue;
+			const id = this.rows.idOf(slot);
 			const run = this.rows.runView(slot, id);
 			if (run) yield [id, run];
 		}
@@ -115,11 +117,13 @@ export class PaneTable extends Map<string, Pane> {
 	}
 
 	override clear(): void {
-		for (const id of this.rows.ids) this.delete(id);
+		for (let slot = 0; slot < this.rows.slotCount; slot++) this.delete(this.rows.idOf(slot));
 	}
 
 	override *entries(): MapIterator<[string, Pane]> {
-		for (const [slot, id] of this.rows.ids.entries()) {
+		for (let slot = 0; slot < this.rows.slotCount; slot++) {
+			if (!this.rows.hasPane(slot)) continue;
+			const id = this.rows.idOf(slot);
 			const pane = this.rows.paneView(slot, id);
 			if (pane) yield [id, pane];
 		}
@@ -150,19 +154,28 @@ export class PaneTable extends Map<string, Pane> {
 	}
 }
 
-const keptWhole = new WeakSet<Model>();
+/**
+ * How many runs a model that keeps figures only keeps whole before it keeps them in rows: rows cost every event
+ * a little (a run is found by its id in bytes, taken out of its row and put back), which a log of a few
+ * thousand runs, whose runs cost little whole, would pay for nothing.
+ */
+const defaultRowsFrom = 4096;
+const rowsFromOf = new WeakMap<Model, number>();
 
 /**
- * Keeps the runs and panes of a model that keeps figures only as whole objects, as a model that keeps everything
- * does: what the rows are compared with (compact-runs.test.ts). Before the first event.
+ * From how many runs on `model` keeps its runs in rows (0: from its first event; Infinity: never, as a model that
+ * keeps everything): for tests that compare the two (compact-runs.test.ts). Before the first event.
  */
-export function keepRunsWhole(model: Model): void {
-	keptWhole.add(model);
+export function keepRunsInRowsFrom(model: Model, runs: number): void {
+	rowsFromOf.set(model, runs);
 }
 
-/** At a model's first event: a model that keeps figures only keeps its runs and panes in rows from then on (compact-runs.ts). */
+/**
+ * Before an event: a model that keeps figures only and has passed its number of runs keeps them in rows from now
+ * on (compact-runs.ts). The runs it had are put in rows after the event, where they can be.
+ */
 export function startRows(model: Model): void {
-	if (model.events > 0 || !model.figuresOnly || model.runs instanceof RunTable || keptWhole.has(model)) return;
+	if (!model.figuresOnly || model.runs instanceof RunTable || model.runs.size < (rowsFromOf.get(model) ?? defaultRowsFrom)) return;
 	const rows = new RunRows();
 	const runs = new RunTable(rows);
 	const panes = new PaneTable(rows);
