@@ -1,5 +1,5 @@
 import {runStatuses, type Dialect, type RunStatus, type Usage} from './events.js';
-import {createIdTable, getId, idAt, idOffset, setId} from './id-table.js';
+import {createIdTable, getId, idAt, idOffset, placeId, setId} from './id-table.js';
 import {sharedEmptyList, sharedFirstStepList, sharedStreams} from './run-collections.js';
 import {zeroUsage} from './usage.js';
 import type {Pane, ResumedFrom, Run, StepRecord, StepStream} from './state.js';
@@ -225,8 +225,7 @@ export class RunRows {
 	add(id: string): number {
 		const slot = this.slotCount++;
 		if (slot % pageSlots === 0) this.#grow();
-		setId(this.#slots, id, slot);
-		const text = idOffset(this.#slots, id);
+		const text = placeId(this.#slots, id, slot);
 		this.#idText.set(slot, text ?? inOthers);
 		if (text === undefined) this.#idOthers.set(slot, id);
 		return slot;

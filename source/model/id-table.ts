@@ -81,51 +81,51 @@ export function getId(table: IdTable, id: string): number | undefined {
 
 /** Maps `id` to `value` (an integer that fits in 32 bits), adding it if it is new. */
 export function setId(table: IdTable, id: string, value: number): void {
+	placeId(table, id, value);
+}
+
+/**
+ * `setId`, and where `id`'s text is in the table's pages, for a reader that keeps the number instead of the
+ * string and asks for the text again with `idAt`; undefined for an id the byte table does not hold.
+ */
+export function placeId(table: IdTable, id: string, value: number): number | undefined {
 	// An id kept among the others stays there, wherever a probe for it would end now.
 	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) {
 		table.others.set(id, value);
-		return;
+		return undefined;
 	}
 
 	const hash = hashOf(id);
 	const found = slotOf(table, id, hash);
 	if (found >= 0) {
 		if (table.values) table.values[found] = value;
-		return;
+		return table.offsets[found];
 	}
 
 	const slot = emptySlot(table.tags, hash);
 	if (slot === notFound) {
 		table.others.set(id, value);
-		return;
+		return undefined;
 	}
 
+	const offset = store(table, id);
 	table.tags[slot] = tagOf(hash);
-	table.offsets[slot] = store(table, id);
+	table.offsets[slot] = offset;
 	if (table.values) table.values[slot] = value;
 	table.count++;
 	// Growing at three quarters full keeps probes short.
 	if (table.count * 4 > table.tags.length * 3) grow(table);
+	return offset;
 }
 
-/**
- * Where `id`'s text is in the table's pages (adding it if new), for a reader that keeps the number instead of
- * the string and asks for the text again with `idAt`; undefined for an id the byte table does not hold.
- */
+/** Where `id`'s text is in the table's pages (`placeId`), adding it if new. */
 export function idOffset(table: IdTable, id: string): number | undefined {
 	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) return undefined;
-	const hash = hashOf(id);
-	let slot = slotOf(table, id, hash);
-	if (slot === notFound) {
-		setId(table, id, 0);
-		// Adding may have grown the table, which moves every id to a slot of its new size.
-		slot = slotOf(table, id, hash);
-	}
-
-	return slot === notFound ? undefined : table.offsets[slot];
+	const slot = slotOf(table, id, hashOf(id));
+	return slot === notFound ? placeId(table, id, 0) : table.offsets[slot];
 }
 
-/** The id whose text is at `offset` (`idOffset`). */
+/** The id whose text is at `offset` (`placeId`). */
 export function idAt(table: IdTable, offset: number): string {
 	return textAt(table, offset);
 }
