@@ -1243,8 +1243,7 @@ function addActivity(
 	run.activityCount++;
 	run.rev++;
 	if (model.figuresOnly && releasedOnArrival(fields.type)) {
-		// Nothing consults it again: it is counted, and let go as it is made.
-		model.activities.push(releasedActivity);
+		// Nothing consults it again: it is counted, and let go as it is made, without a slot in `activities`.
 		if (pane) pane.rev++;
 		return releasedActivity;
 	}
