@@ -306,7 +306,8 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 function delegatedByOf(model: Model, parent: Run | undefined, fallbackExpertKey: string, parentRunId: string): {expertKey: string; runId: string} {
 	const expertKey = parent?.expertKey ?? fallbackExpertKey;
 	const lastChildId = parent?.childRunIds.at(-1);
-	const previous = lastChildId === undefined ? undefined : liveRun(model, lastChildId)?.delegatedBy;
+	// Read only: a run kept as a row is read through a view, not taken out of its row (compact-runs.ts).
+	const previous = lastChildId === undefined ? undefined : model.runs.get(lastChildId)?.delegatedBy;
 	if (previous && previous.expertKey === expertKey && previous.runId === parentRunId) return previous;
 	return {expertKey, runId: parentRunId};
 }
@@ -387,16 +388,18 @@ function closesCycle(model: Model, parent: Run, child: Run): boolean {
 		if (current.paneId === child.paneId) return true;
 		if (seen.has(current.paneId)) return false;
 		seen.add(current.paneId);
-		const head: Run = liveRun(model, current.paneId) ?? current;
+		// Read only, as in paneHasChildren.
+		const head: Run = model.runs.get(current.paneId) ?? current;
 		if (head.parentRunId === null || head.closesCycle) return false;
-		current = liveRun(model, head.parentRunId);
+		current = model.runs.get(head.parentRunId);
 	}
 
 	return false;
 }
 
 function paneHasChildren(model: Model, pane: Pane): boolean {
-	for (const runId of pane.runIds) if ((liveRun(model, runId)?.childRunIds.length ?? 0) > 0) return true;
+	// Read only: runs kept as rows are read through views (compact-runs.ts), not taken out of their rows.
+	for (const runId of pane.runIds) if ((model.runs.get(runId)?.childRunIds.length ?? 0) > 0) return true;
 	return false;
 }
 
@@ -542,18 +545,19 @@ function findResumedRun(model: Model, run: Run, checkpoint: CheckpointInfo): Run
 
 	const job = model.jobs.get(run.jobId);
 	if (!job) return undefined;
+	// Every run of the job is looked at, read only (through views of those kept as rows: compact-runs.ts); the one
+	// resumed is then taken whole.
 	const candidates: Run[] = [];
 	for (let i = job.runIds.length - 1; i >= 0; i--) {
-		const candidate = liveRun(model, job.runIds[i]!);
-		if (!candidate || candidate === run || candidate.resumedByRunId !== null) continue;
+		const candidate = model.runs.get(job.runIds[i]!);
+		if (!candidate || candidate.runId === run.runId || candidate.resumedByRunId !== null) continue;
 		if (!resumableStatuses.has(candidate.status)) continue;
 		candidates.push(candidate);
 	}
 
 	const wanted = new Set(checkpoint.pendingToolCallIds);
-	const byToolCall = candidates.find(candidate => candidate.pendingToolCallIds.some(id => wanted.has(id)));
-	if (byToolCall) return byToolCall;
-	return candidates.find(candidate => candidate.expertKey === run.expertKey);
+	const chosen = candidates.find(candidate => candidate.pendingToolCallIds.some(id => wanted.has(id))) ?? candidates.find(candidate => candidate.expertKey === run.expertKey);
+	return chosen && liveRun(model, chosen.runId);
 }
 
 function joinPane(model: Model, run: Run, resumed: Run): void {
@@ -1140,7 +1144,7 @@ function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
 		if (root) {
 			const delegate = run.delegatingActivityId === null ? undefined : activityById(model, run.delegatingActivityId);
 			if (delegate?.type === 'delegate' && !delegate.result) updateActivity(model, delegate, {result: {text: event.text ?? '', error: undefined, ref: event.ref}});
-			const open = root.childRunIds.some(id => liveRun(model, id)?.status === 'proceeding');
+			const open = root.childRunIds.some(id => model.runs.get(id)?.status === 'proceeding');
 			if (!open) setStatus(model, root, 'completed', undefined);
 			root.rev++;
 		}
