@@ -36,6 +36,11 @@ export type IdTable = {
 	/** Ids in the table. */
 	count: number;
 	/**
+	 * Eighths of its slots the table fills before it grows: 6 (three quarters) keeps probes short; a table that
+	 * is mostly looked into for ids it holds can take 7 (see `createIdTable`).
+	 */
+	fill: number;
+	/**
 	 * Ids the byte table does not hold, with their numbers: a character past U+00FF, longer than a page, or a probe
 	 * that would run too long (see `maxProbe`).
 	 */
@@ -48,9 +53,13 @@ const maxLength = pageBytes - 3;
 /** A length of this or more is written in the two bytes after a byte of this value. */
 const longFrom = 0xff;
 
-/** `slots`: a power of two, the room it starts with. */
-export function createIdTable(withValues: boolean, slots = 1024): IdTable {
+/**
+ * `slots`: a power of two, the room it starts with. `fill`: eighths of its slots it fills before it grows; the
+ * rows of runs (compact-runs.ts) take 7, which keeps 200,000 ids in 262,144 slots rather than twice as many.
+ */
+export function createIdTable(withValues: boolean, slots = 1024, fill = 6): IdTable {
 	return {
+		fill,
 		tags: new Uint8Array(slots),
 		offsets: new Uint32Array(slots),
 		values: withValues ? new Int32Array(slots) : undefined,
@@ -81,31 +90,53 @@ export function getId(table: IdTable, id: string): number | undefined {
 
 /** Maps `id` to `value` (an integer that fits in 32 bits), adding it if it is new. */
 export function setId(table: IdTable, id: string, value: number): void {
+	placeId(table, id, value);
+}
+
+/**
+ * `setId`, and where `id`'s text is in the table's pages, for a reader that keeps the number instead of the
+ * string and asks for the text again with `idAt`; undefined for an id the byte table does not hold.
+ */
+export function placeId(table: IdTable, id: string, value: number): number | undefined {
 	// An id kept among the others stays there, wherever a probe for it would end now.
 	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) {
 		table.others.set(id, value);
-		return;
+		return undefined;
 	}
 
 	const hash = hashOf(id);
 	const found = slotOf(table, id, hash);
 	if (found >= 0) {
 		if (table.values) table.values[found] = value;
-		return;
+		return table.offsets[found];
 	}
 
 	const slot = emptySlot(table.tags, hash);
 	if (slot === notFound) {
 		table.others.set(id, value);
-		return;
+		return undefined;
 	}
 
+	const offset = store(table, id);
 	table.tags[slot] = tagOf(hash);
-	table.offsets[slot] = store(table, id);
+	table.offsets[slot] = offset;
 	if (table.values) table.values[slot] = value;
 	table.count++;
-	// Growing at three quarters full keeps probes short.
-	if (table.count * 4 > table.tags.length * 3) grow(table);
+	// Growing at `fill` eighths full keeps probes short.
+	if (table.count * 8 > table.tags.length * table.fill) grow(table);
+	return offset;
+}
+
+/** Where `id`'s text is in the table's pages (`placeId`), adding it if new. */
+export function idOffset(table: IdTable, id: string): number | undefined {
+	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) return undefined;
+	const slot = slotOf(table, id, hashOf(id));
+	return slot === notFound ? placeId(table, id, 0) : table.offsets[slot];
+}
+
+/** The id whose text is at `offset` (`placeId`). */
+export function idAt(table: IdTable, offset: number): string {
+	return textAt(table, offset);
 }
 
 /** Every id with its number, the byte table's in no particular order, then the others. */
@@ -193,10 +224,23 @@ function textAt(table: IdTable, offset: number): string {
 	const at = offset % pageBytes;
 	const length = lengthAt(page, at);
 	const start = textStart(page, at);
+	// A piece of characters at a time rather than one: the rows of runs ask for ids and expert keys again per
+	// read (compact-runs.ts), and a string made a character at a time is as many strings. The codes go through
+	// a plain array: spreading a typed array walks its iterator, several times slower.
 	let id = '';
-	for (let i = 0; i < length; i++) id += String.fromCharCode(page[start + i]!);
+	for (let from = start; from < start + length; from += textPiece) {
+		const end = Math.min(start + length, from + textPiece);
+		codes.length = end - from;
+		for (let i = from; i < end; i++) codes[i - from] = page[i]!;
+		id += String.fromCharCode(...codes);
+	}
+
 	return id;
 }
+
+/** Characters of an id made into a string at once: few enough to be a call's arguments. */
+const textPiece = 4096;
+const codes: number[] = [];
 
 function lengthAt(page: Uint8Array, at: number): number {
 	const first = page[at]!;

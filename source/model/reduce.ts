@@ -33,6 +33,8 @@ import {rememberMessageLine} from './message-lines.js';
 import {activityObject, type ActivityFields, type CommonFields} from './activity-object.js';
 import {addId} from './id-table.js';
 import {callEntries, callOf, withCall} from './call-index.js';
+import {compactTouched, livePane, liveRun, startRows} from './run-tables.js';
+import {awaitDelegation, takeWaitingChildren} from './waiting-children.js';
 
 /*
  * The one place the model changes. `reduce` folds an event into the model in place: the model can hold
@@ -47,6 +49,12 @@ const baseTools: ReadonlySet<string> = new Set(baseToolTypes);
 const keptStreamSteps = 3;
 
 export function reduce(model: Model, event: AgentEvent): void {
+	startRows(model);
+	reduceEvent(model, event);
+	compactTouched(model);
+}
+
+function reduceEvent(model: Model, event: AgentEvent): void {
 	model.events++;
 	model.rev++;
 	if (event.timestamp !== undefined) {
@@ -244,7 +252,7 @@ function targetRun(model: Model, event: AgentEvent): Run | undefined {
 	}
 
 	if (runId === '') return undefined;
-	const existing = model.runs.get(runId);
+	const existing = liveRun(model, runId);
 	if (existing) return existing;
 	const jobId = event.jobId === '' ? runId : event.jobId;
 	return newRun(model, runId, jobId, event.expertKey ?? runId, event);
@@ -274,7 +282,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	if (child.parentRunId === parentRunId || parentRunId === child.runId) return;
 	child.parentRunId = parentRunId;
 	model.treeRev++;
-	const parent = model.runs.get(parentRunId);
+	const parent = liveRun(model, parentRunId);
 	child.delegatedBy = delegatedByOf(model, parent, parentExpertKey ?? parentRunId, parentRunId);
 	if (parent) adoptChild(model, parent, child);
 	else awaitParent(model, child);
@@ -288,14 +296,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 	}
 
 	// The child's events came before the parent's delegation: attach when the delegation shows up.
-	let waiting = model.orphanChildren.get(parentRunId);
-	if (!waiting) {
-		waiting = new Map();
-		model.orphanChildren.set(parentRunId, waiting);
-	}
-
-	const previous = waiting.get(toolCallId);
-	waiting.set(toolCallId, previous === undefined ? child.runId : appended(typeof previous === 'string' ? [previous] : previous, child.runId));
+	awaitDelegation(model, parentRunId, toolCallId, child.runId);
 }
 
 /**
@@ -305,6 +306,7 @@ function linkParent(model: Model, child: Run, parentRunId: string, parentExpertK
 function delegatedByOf(model: Model, parent: Run | undefined, fallbackExpertKey: string, parentRunId: string): {expertKey: string; runId: string} {
 	const expertKey = parent?.expertKey ?? fallbackExpertKey;
 	const lastChildId = parent?.childRunIds.at(-1);
+	// Read only: a run kept as a row is read through a view, not taken out of its row (compact-runs.ts).
 	const previous = lastChildId === undefined ? undefined : model.runs.get(lastChildId)?.delegatedBy;
 	if (previous && previous.expertKey === expertKey && previous.runId === parentRunId) return previous;
 	return {expertKey, runId: parentRunId};
@@ -355,14 +357,14 @@ function adoptChild(model: Model, parent: Run, child: Run): void {
  * that arrives leaves first costs one walk when its depths are asked for, not one per run.
  */
 function linkedDepth(model: Model, parent: Run, child: Run): void {
-	const pane = model.panes.get(child.paneId);
+	const pane = livePane(model, child.paneId);
 	if (!pane || pane.paneId !== child.runId) return;
 	if (paneHasChildren(model, pane)) {
 		model.depthEpoch++;
 		return;
 	}
 
-	const parentPane = model.panes.get(parent.paneId);
+	const parentPane = livePane(model, parent.paneId);
 	if (parentPane && parentPane.depthEpoch === model.depthEpoch) {
 		pane.depth = parentPane.depth + 1;
 		pane.depthEpoch = model.depthEpoch;
@@ -377,7 +379,7 @@ function linkedDepth(model: Model, parent: Run, child: Run): void {
  * order, however deep the chain.
  */
 function closesCycle(model: Model, parent: Run, child: Run): boolean {
-	const childPane = model.panes.get(child.paneId);
+	const childPane = livePane(model, child.paneId);
 	if (parent.paneId === child.paneId) return true;
 	if (!childPane || !paneHasChildren(model, childPane)) return false;
 	const seen = new Set<string>();
@@ -386,6 +388,7 @@ function closesCycle(model: Model, parent: Run, child: Run): boolean {
 		if (current.paneId === child.paneId) return true;
 		if (seen.has(current.paneId)) return false;
 		seen.add(current.paneId);
+		// Read only, as in paneHasChildren.
 		const head: Run = model.runs.get(current.paneId) ?? current;
 		if (head.parentRunId === null || head.closesCycle) return false;
 		current = model.runs.get(head.parentRunId);
@@ -395,6 +398,7 @@ function closesCycle(model: Model, parent: Run, child: Run): boolean {
 }
 
 function paneHasChildren(model: Model, pane: Pane): boolean {
+	// Read only: runs kept as rows are read through views (compact-runs.ts), not taken out of their rows.
 	for (const runId of pane.runIds) if ((model.runs.get(runId)?.childRunIds.length ?? 0) > 0) return true;
 	return false;
 }
@@ -412,7 +416,7 @@ function adoptWaitingChildren(model: Model, parent: Run): void {
 	if (!waiting) return;
 	model.runsAwaitingParent.delete(parent.runId);
 	for (const childId of waiting) {
-		const child = model.runs.get(childId);
+		const child = liveRun(model, childId);
 		// A later event may have named another parent since.
 		if (child && child.parentRunId === parent.runId) adoptChild(model, parent, child);
 	}
@@ -433,21 +437,21 @@ function moveToJob(model: Model, run: Run, jobId: string): void {
 		current.jobId = jobId;
 		current.rev++;
 		ensureJob(model, jobId, current.startedAt).runIds.push(current.runId);
-		const pane = model.panes.get(current.paneId);
+		const pane = livePane(model, current.paneId);
 		if (pane) {
 			pane.jobId = jobId;
 			pane.rev++;
 		}
 
 		for (const id of [...(pane?.runIds ?? []), ...current.childRunIds]) {
-			const next = model.runs.get(id);
+			const next = liveRun(model, id);
 			if (next && next.jobId !== jobId) pending.push(next);
 		}
 	}
 }
 
 function bumpPane(model: Model, run: Run): void {
-	const pane = model.panes.get(run.paneId);
+	const pane = livePane(model, run.paneId);
 	if (pane) pane.rev++;
 }
 
@@ -456,7 +460,7 @@ function bumpPane(model: Model, run: Run): void {
 
 function onRuntimeInit(model: Model, event: EventOf<'runtimeInit'>): void {
 	model.runtime.set(event.runId, {expertName: event.expertName, model: event.model, query: event.query, answer: event.answer});
-	const run = model.runs.get(event.runId);
+	const run = liveRun(model, event.runId);
 	if (run && event.model !== undefined && run.model !== event.model) {
 		run.model = event.model;
 		run.rev++;
@@ -473,10 +477,10 @@ const resumableStatuses: ReadonlySet<RunStatus> = new Set(['stoppedByDelegate', 
 
 function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 	const {checkpoint} = event;
-	const jobId = event.jobId === '' ? (model.runs.get(event.runId)?.jobId ?? event.runId) : event.jobId;
+	const jobId = event.jobId === '' ? (liveRun(model, event.runId)?.jobId ?? event.runId) : event.jobId;
 	const expertKey = event.expertKey ?? event.runId;
 	const isResume = resumableStatuses.has(checkpoint.status);
-	const existing = model.runs.get(event.runId);
+	const existing = liveRun(model, event.runId);
 
 	if (existing?.started) {
 		// The docs' form of resuming: the same runId starts again. It is the same run, with no new query.
@@ -502,7 +506,7 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 			model.treeRev++;
 			run.delegatedBy = resumed.delegatedBy;
 			run.delegatingActivityId = resumed.delegatingActivityId;
-			const parent = model.runs.get(resumed.parentRunId);
+			const parent = liveRun(model, resumed.parentRunId);
 			if (parent) adoptChild(model, parent, run);
 			else awaitParent(model, run);
 		}
@@ -535,29 +539,30 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 /** The stopped run a new run continues, by the rules in docs/model-rules.md. */
 function findResumedRun(model: Model, run: Run, checkpoint: CheckpointInfo): Run | undefined {
 	if (checkpoint.runId !== undefined && checkpoint.runId !== run.runId) {
-		const named = model.runs.get(checkpoint.runId);
+		const named = liveRun(model, checkpoint.runId);
 		if (named) return named;
 	}
 
 	const job = model.jobs.get(run.jobId);
 	if (!job) return undefined;
+	// Every run of the job is looked at, read only (through views of those kept as rows: compact-runs.ts); the one
+	// resumed is then taken whole.
 	const candidates: Run[] = [];
 	for (let i = job.runIds.length - 1; i >= 0; i--) {
 		const candidate = model.runs.get(job.runIds[i]!);
-		if (!candidate || candidate === run || candidate.resumedByRunId !== null) continue;
+		if (!candidate || candidate.runId === run.runId || candidate.resumedByRunId !== null) continue;
 		if (!resumableStatuses.has(candidate.status)) continue;
 		candidates.push(candidate);
 	}
 
 	const wanted = new Set(checkpoint.pendingToolCallIds);
-	const byToolCall = candidates.find(candidate => candidate.pendingToolCallIds.some(id => wanted.has(id)));
-	if (byToolCall) return byToolCall;
-	return candidates.find(candidate => candidate.expertKey === run.expertKey);
+	const chosen = candidates.find(candidate => candidate.pendingToolCallIds.some(id => wanted.has(id))) ?? candidates.find(candidate => candidate.expertKey === run.expertKey);
+	return chosen && liveRun(model, chosen.runId);
 }
 
 function joinPane(model: Model, run: Run, resumed: Run): void {
-	const ownPane = model.panes.get(run.paneId);
-	const target = model.panes.get(resumed.paneId);
+	const ownPane = livePane(model, run.paneId);
+	const target = livePane(model, resumed.paneId);
 	if (!target || ownPane === target) return;
 	// A pane is shown in one job's tree: a run that resumes one of another job (a malformed log) moves there.
 	if (run.jobId !== target.jobId) moveToJob(model, run, target.jobId);
@@ -566,7 +571,7 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 	model.treeRev++;
 	const moved = ownPane?.runIds ?? [run.runId];
 	for (const runId of moved) {
-		const member = model.runs.get(runId);
+		const member = liveRun(model, runId);
 		if (member) member.paneId = target.paneId;
 		if (!target.runIds.includes(runId)) target.runIds.push(runId);
 	}
@@ -588,7 +593,7 @@ function joinPane(model: Model, run: Run, resumed: Run): void {
 
 	target.rev++;
 	// The runs that came along may bring children, which now hang one below the joined pane.
-	if (moved.some(runId => (model.runs.get(runId)?.childRunIds.length ?? 0) > 0)) model.depthEpoch++;
+	if (moved.some(runId => (liveRun(model, runId)?.childRunIds.length ?? 0) > 0)) model.depthEpoch++;
 }
 
 /** The calls a pane let go are found in the pane it joins, as their activities would be (`Model.figuresOnly`). */
@@ -653,7 +658,7 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 }
 
 function paneActivities(model: Model, run: Run): Activity[] {
-	const pane = model.panes.get(run.paneId);
+	const pane = livePane(model, run.paneId);
 	const out: Activity[] = [];
 	if (!pane) return out;
 	for (const index of pane.activityIndices) {
@@ -867,16 +872,13 @@ function toolFields(model: Model, type: ToolActivityType, id: string, call: Tool
 }
 
 function adoptOrphans(model: Model, run: Run, toolCallId: string): void {
-	const byCall = model.orphanChildren.get(run.runId);
-	const waiting = byCall?.get(toolCallId);
-	if (!byCall || !waiting) return;
-	byCall.delete(toolCallId);
-	if (byCall.size === 0) model.orphanChildren.delete(run.runId);
+	const waiting = takeWaitingChildren(model, run.runId, toolCallId);
+	if (!waiting) return;
 	const index = callIndex(model, run, toolCallId);
 	const activity = index === undefined ? undefined : model.activities[index];
 	if (activity?.type !== 'delegate') return;
-	for (const childId of typeof waiting === 'string' ? [waiting] : waiting) {
-		const child = model.runs.get(childId);
+	for (const childId of waiting) {
+		const child = liveRun(model, childId);
 		if (child) attachChild(model, activity, child);
 	}
 }
@@ -1026,7 +1028,7 @@ function resultReasoning(stream: StepStream | undefined): string | undefined {
 function giveReasoning(model: Model, run: Run, step: number, reasoning: string): void {
 	// Reasoning is an activity's content, which a model that lets activities go shows nowhere.
 	if (model.figuresOnly) return;
-	const pane = model.panes.get(run.paneId);
+	const pane = livePane(model, run.paneId);
 	if (!pane) return;
 	const stream = run.streams.get(step);
 	// After an accepted attemptCompletion the step's next generation is the run result's: its reasoning is complete's.
@@ -1051,7 +1053,7 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 
 	if (event.childRunId === event.runId) {
 		// drover run_start: the run itself begins (a root, or a subagent whose events were merged in).
-		const existing = model.runs.get(event.runId);
+		const existing = liveRun(model, event.runId);
 		const run = existing ?? newRun(model, event.runId, event.runId, event.childExpertKey, event);
 		run.started = true;
 		run.expertKey = event.childExpertKey;
@@ -1063,7 +1065,7 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 	const parent = targetRun(model, event);
 	if (!parent) return;
 	touch(parent, event);
-	const child = model.runs.get(event.childRunId) ?? newRun(model, event.childRunId, parent.jobId, event.childExpertKey, event);
+	const child = liveRun(model, event.childRunId) ?? newRun(model, event.childRunId, parent.jobId, event.childExpertKey, event);
 	child.expertKey = event.childExpertKey;
 	if (child.status === 'init') setStatus(model, child, 'proceeding', undefined);
 	// The delegating activity is the latest task call of the parent that has no child yet.
@@ -1078,7 +1080,7 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 }
 
 function latestOpenDelegate(model: Model, run: Run): DelegateActivity | undefined {
-	const pane = model.panes.get(run.paneId);
+	const pane = livePane(model, run.paneId);
 	if (!pane) return undefined;
 	for (let i = pane.activityIndices.length - 1; i >= 0; i--) {
 		const activity = model.activities[pane.activityIndices[i]!];
@@ -1089,7 +1091,7 @@ function latestOpenDelegate(model: Model, run: Run): DelegateActivity | undefine
 }
 
 function startDaemonStep(model: Model, event: AgentEvent, stepName: string, query: string | undefined): Run {
-	let root = model.runs.get(event.runId);
+	let root = liveRun(model, event.runId);
 	if (!root) {
 		root = newRun(model, event.runId, event.runId, 'strategy', event);
 		root.started = true;
@@ -1138,7 +1140,7 @@ function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
 	}
 
 	if (event.dialect === 'daemon' && run.parentRunId !== null) {
-		const root = model.runs.get(run.parentRunId);
+		const root = liveRun(model, run.parentRunId);
 		if (root) {
 			const delegate = run.delegatingActivityId === null ? undefined : activityById(model, run.delegatingActivityId);
 			if (delegate?.type === 'delegate' && !delegate.result) updateActivity(model, delegate, {result: {text: event.text ?? '', error: undefined, ref: event.ref}});
@@ -1238,15 +1240,14 @@ function addActivity(
 	id?: string,
 	reasoning?: string,
 ): Activity {
-	const pane = model.panes.get(run.paneId);
+	const pane = livePane(model, run.paneId);
 	const seq = model.activities.length;
 	if (fields.type === 'complete') run.closing |= closingComplete;
 	if (fields.type === 'error') run.closing |= closingError;
 	run.activityCount++;
 	run.rev++;
 	if (model.figuresOnly && releasedOnArrival(fields.type)) {
-		// Nothing consults it again: it is counted, and let go as it is made.
-		model.activities.push(releasedActivity);
+		// Nothing consults it again: it is counted, and let go as it is made, without a slot in `activities`.
 		if (pane) pane.rev++;
 		return releasedActivity;
 	}
@@ -1322,13 +1323,13 @@ function releaseCall(model: Model, activity: Activity): void {
 	if (!model.figuresOnly || !isToolActivity(activity) || !activity.settled || activity.result === undefined) return;
 	model.activities[activity.seq] = releasedActivity;
 	if (model.activityIndexById.get(activity.id) === activity.seq) model.activityIndexById.delete(activity.id);
-	const run = model.runs.get(activity.runId);
+	const run = liveRun(model, activity.runId);
 	if (!run) return;
 	// A call settled by its result stays listed as unsettled until its step ends, which a run that never ends a
 	// step never does; and a pane lists only the activities kept. The last one listed, as a call answered at
 	// once is, goes now.
 	run.unsettled = withoutLast(run.unsettled, activity.seq);
-	const pane = model.panes.get(run.paneId);
+	const pane = livePane(model, run.paneId);
 	if (pane) pane.activityIndices = withoutLast(pane.activityIndices, activity.seq);
 }
 
@@ -1370,7 +1371,7 @@ function reviveActivity(
 	model.activities[index] = activityObject(common, fields);
 	model.activityIndexById.set(common.id, index);
 	if (!settled) run.unsettled = appended(run.unsettled, index);
-	const pane = model.panes.get(run.paneId);
+	const pane = livePane(model, run.paneId);
 	if (pane && !pane.activityIndices.includes(index)) pane.activityIndices = appended(pane.activityIndices, index);
 	run.rev++;
 	bumpPane(model, run);
@@ -1404,7 +1405,7 @@ function replaceActivity(model: Model, index: number, existing: Activity, fields
 	const replacement = activityObject(common, fields);
 	model.activities[index] = replacement;
 	model.changes?.push(index);
-	const run = model.runs.get(existing.runId);
+	const run = liveRun(model, existing.runId);
 	if (run) {
 		if (!settled && !run.unsettled.includes(index)) run.unsettled = appended(run.unsettled, index);
 		run.rev++;

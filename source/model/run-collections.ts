@@ -39,6 +39,11 @@ const sharedList = new SharedEmptyList<never>();
 /** The ended steps of a run that ended its first step only, as most runs of a wide job do: shared like the empty list. */
 const sharedFirstStep: number[] = SharedEmptyList.of(1);
 
+/** The shared list of ended steps of a run that ended its first step only (`addEndedStep`). */
+export function sharedFirstStepList(): number[] {
+	return sharedFirstStep;
+}
+
 export function setStream(run: Run, step: number, stream: StepStream): void {
 	if (run.streams === sharedStreams) run.streams = new Map();
 	run.streams.set(step, stream);

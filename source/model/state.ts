@@ -362,12 +362,14 @@ export type Model = {
 	 * true where a reader shows no activity, only per-run and per-job figures (the summaries, `--conversation`),
 	 * set before the first event (`keepFiguresOnly`). Such a model lets an activity go once the reducer will not
 	 * consult it again: a query, a completion, an error, a retry or a delegation's completion as it is made, and a
-	 * tool call once it has its result. Its slot in `activities` then holds `releasedActivity`; a pane does not
+	 * tool call once it has its result. A call's slot in `activities` then holds `releasedActivity`; those let go as
+	 * they were made take no slot (`activities` and `seq`s count only the others). A pane does not
 	 * list those let go as they were made, nor a call let go while it was the pane's last. What the reducer decides by stays: a call's entry in `toolCalls` (so a repeated
 	 * call or a late result still finds it), delegations (their children link to them), calls that wait for a
 	 * result, and each run's `activityCount` and `closing`. A step record keeps only where the step's messages are
-	 * (`--conversation` reads them again), not its times, usage, checkpoint or status; a run, not its query.
-	 * Figures come out the same as with everything kept.
+	 * (`--conversation` reads them again), not its times, usage, checkpoint or status; a run, not its query. Past a
+	 * few thousand runs, closed runs and their panes are kept as rows of columns (model/compact-runs.ts), which
+	 * `runs` and `panes` give as views. Figures come out the same as with everything kept.
 	 */
 	figuresOnly: boolean;
 	/** Characters of tool results kept whole so far, against `textKeep.wholeBudget`. */

@@ -1,6 +1,6 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
 import type {Job, Model, ResumedFrom, Run} from '../model/state.js';
-import {endedWhileWaiting, endedWithoutFinalEvent, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
+import {eachRunInTreeOrder, endedWhileWaiting, endedWithoutFinalEvent, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
 import {costForJson, jobCost, runCost, totalCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 
@@ -77,7 +77,8 @@ export function* summaryJsonPieces(model: Model, prices: PriceTable = builtinPri
 		piece += `${firstJob ? '' : ','}${JSON.stringify(jobHead(model, job, prices)).slice(0, -1)},"runs":[`;
 		firstJob = false;
 		let count = 0;
-		for (const run of runsInTreeOrder(model, job)) {
+		// One run at a time: a model that keeps runs in rows (model/compact-runs.ts) makes each a view as it is read.
+		for (const run of eachRunInTreeOrder(model, job)) {
 			piece += `${count === 0 ? '' : ','}${JSON.stringify(runSummary(model, run, prices))}`;
 			if (++count % runsPerPiece === 0) {
 				yield piece;

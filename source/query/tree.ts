@@ -107,7 +107,15 @@ export function panesInTreeOrder(model: Model, job: Job): PaneNode[] {
  * the run that resumed it when its delegates returned, and so on.
  */
 export function runsInTreeOrder(model: Model, job: Job): Run[] {
-	const out: Run[] = [];
+	return [...eachRunInTreeOrder(model, job)];
+}
+
+/**
+ * `runsInTreeOrder` one run at a time, for a reader that writes each as it comes (a summary of 200,000 runs need
+ * not hold them all). The panes are entered in the order `panesInTreeOrder` gives them: the roots, each followed
+ * by what is under it, then whatever no root reaches, in the order of the job's runs.
+ */
+export function* eachRunInTreeOrder(model: Model, job: Job): Generator<Run> {
 	const visited = new Set<string>();
 	// Where the walk is in each open pane: which of its runs, and which of that run's children. An explicit
 	// stack, because delegations can nest deeper than the call stack goes.
@@ -118,7 +126,7 @@ export function runsInTreeOrder(model: Model, job: Job): Run[] {
 		stack.push({pane, run: 0, child: -1});
 	};
 
-	for (const {pane} of panesInTreeOrder(model, job)) {
+	for (const pane of startingPanes(model, job, visited)) {
 		enter(pane);
 		while (stack.length > 0) {
 			const frame = stack[stack.length - 1]!;
@@ -135,7 +143,7 @@ export function runsInTreeOrder(model: Model, job: Job): Run[] {
 			}
 
 			if (frame.child === -1) {
-				out.push(run);
+				yield run;
 				frame.child = 0;
 			}
 
@@ -152,8 +160,20 @@ export function runsInTreeOrder(model: Model, job: Job): Run[] {
 			if (childPane && childPane.paneId !== frame.pane.paneId) enter(childPane);
 		}
 	}
+}
 
-	return out;
+/**
+ * The panes a walk of the job starts from, as `panesInTreeOrder` meets them outside the walk under each: the
+ * root panes, then the panes of the job's runs not visited yet (looked at only once the walks before have
+ * visited what they reach).
+ */
+function* startingPanes(model: Model, job: Job, visited: ReadonlySet<string>): Generator<Pane> {
+	yield* rootPanes(model, job);
+	for (const runId of job.runIds) {
+		const run = model.runs.get(runId);
+		const pane = run ? model.panes.get(run.paneId) : undefined;
+		if (pane && !visited.has(pane.paneId)) yield pane;
+	}
 }
 
 /** Delegation depth of a run (0 for a root); remembered on the model, so a deep chain is walked once (model/depth.ts). */
