@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest';
+import {manualScheduler} from '../../test/helpers/manual-scheduler.js';
 import {HeldPosts} from './held-posts.js';
 
 /*
@@ -7,17 +8,9 @@ import {HeldPosts} from './held-posts.js';
  */
 
 function harness(partsOf: (post: string) => number) {
-	const turns: Array<() => void> = [];
-	const queue = (step: () => void) => {
-		turns.push(step);
-		return () => {
-			const at = turns.indexOf(step);
-			if (at !== -1) turns.splice(at, 1);
-		};
-	};
-
+	// Each look at the clock is past a turn's time: one part a turn.
+	const scheduler = manualScheduler({tick: 100});
 	let held = false;
-	let clock = 0;
 	const parts: string[] = [];
 	const posts = new HeldPosts<string>({
 		held: () => held,
@@ -27,13 +20,11 @@ function harness(partsOf: (post: string) => number) {
 				if (part < partsOf(post)) yield;
 			}
 		},
-		soon: queue,
-		later: queue,
-		// Every look at the clock is past a turn's time: one part a turn.
-		now: () => (clock += 100),
+		soon: scheduler.soon,
+		later: scheduler.later,
+		now: scheduler.now,
 	});
-	const runTurn = () => turns.shift()?.();
-	return {posts, parts, turns, runTurn, hold: (on: boolean) => (held = on)};
+	return {posts, parts, turns: scheduler.pending, runTurn: scheduler.runOne, hold: (on: boolean) => (held = on)};
 }
 
 describe('posts on their way into the model', () => {

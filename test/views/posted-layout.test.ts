@@ -12,6 +12,7 @@ import {createRowsCache, layoutInSlices} from '../../source/tui/rows.js';
 import {initialUiState, type UiState} from '../../source/tui/ui-state.js';
 import {flattenRows} from '../helpers/flatten-rows.js';
 import {fixturePath, modelFromText} from '../helpers/load.js';
+import {manualScheduler} from '../helpers/manual-scheduler.js';
 
 /*
  * A load in a worker posts what changed in its model, and the viewer puts each post into its own model in place
@@ -53,17 +54,11 @@ describe('a posted model laid out in slices', () => {
 				let viewer: Model = createModel();
 				let linesIn = 0;
 				let putInDuringSlices = 0;
-				const slices: Array<() => void> = [];
-				const retries: Array<() => void> = [];
-				const queue = (retry: () => void) => {
-					retries.push(retry);
-					return () => {
-						const at = retries.indexOf(retry);
-						if (at !== -1) retries.splice(at, 1);
-					};
-				};
-				// Each part of a post is a turn of its own.
-				let clock = 0;
+				const layoutSteps = manualScheduler();
+				// Each look at the clock is past a turn's time: each part of a post is a turn of its own.
+				const postTurns = manualScheduler({tick: 100});
+				const slices = layoutSteps.pending;
+				const retries = postTurns.pending;
 				const posts = new HeldPosts<{changes: ModelChanges; lines: number}>({
 					held: layoutInSlices,
 					*inParts({changes, lines: count}) {
@@ -81,9 +76,9 @@ describe('a posted model laid out in slices', () => {
 
 						linesIn = count;
 					},
-					soon: queue,
-					later: queue,
-					now: () => (clock += 100),
+					soon: postTurns.soon,
+					later: postTurns.later,
+					now: postTurns.now,
 				});
 
 				// The lines the viewer held when the last layout made in slices was done (nothing goes in while it is made).
@@ -96,12 +91,8 @@ describe('a posted model laid out in slices', () => {
 						const list = rowsFor(viewer, ui, 100);
 						made.push({rows: list.slice(0, list.length), lines: linesIn});
 					},
-					soon(slice) {
-						slices.push(slice);
-					},
-					later(slice) {
-						slices.push(slice);
-					},
+					soon: layoutSteps.soon,
+					later: layoutSteps.later,
 					minPanes: 0,
 					// Each slice does its least: one step of the layout.
 					sliceMs: 0,
