@@ -140,7 +140,7 @@ export async function measureViewerShape({cli, node, repo, path, capture}) {
 			}
 
 			// Without a match (`tools` has no `run-1`), `n` says so and `N` changes nothing: waiting for it measures nothing.
-			if (name === 'N' && new RegExp(`/${searchText} 0/0`).test(frame)) {
+			if (name === 'N' && new RegExp(`/${searchText} no matches`).test(frame)) {
 				result.skipped.push('N (no match)');
 				continue;
 			}
