@@ -6,7 +6,8 @@
  * records so much that drawing costs several times more CPU (a shell often has NODE_ENV unset or set to
  * development). The variables are put back once Ink is loaded, for any child the viewer starts.
  *
- * This is the one place that changes the environment; README.md ("Environment") lists what is read.
+ * This is the one place that changes the environment (and, while Ink loads, hides `fetch`: `hideFetch`);
+ * README.md ("Environment") lists what is read.
  */
 
 /** Hidden while Ink loads: each makes Ink believe it runs in CI. */
@@ -16,10 +17,27 @@ const ciNames = ['CI', 'CONTINUOUS_INTEGRATION'] as const;
 const changedNames = [...ciNames, 'DEV', 'FORCE_COLOR', 'NODE_ENV'] as const;
 
 /**
- * Sets `env` (the process's environment by default) up for importing Ink and React, and returns what puts
- * it back as it was.
+ * Hides `fetch` from `scope` (the global object) while Ink loads, and returns what puts it back as it was. Ink's
+ * layout engine (yoga, WebAssembly) asks `typeof fetch` as it starts, to choose how to fetch its module, and in
+ * Node 20 that first look at `fetch` loads the whole of Node's fetch (undici): tens of milliseconds of the first
+ * frame for nothing, since yoga's module is in the bundle and is instantiated from its bytes. `fetch` comes back
+ * as it was, still loaded only when first used.
  */
-export function prepareInkEnvironment(env: NodeJS.ProcessEnv = process.env): () => void {
+function hideFetch(scope: object): () => void {
+	const descriptor = Object.getOwnPropertyDescriptor(scope, 'fetch');
+	if (!descriptor?.configurable) return () => undefined;
+	Object.defineProperty(scope, 'fetch', {value: undefined, configurable: true, writable: true, enumerable: descriptor.enumerable ?? false});
+	return () => {
+		Object.defineProperty(scope, 'fetch', descriptor);
+	};
+}
+
+/**
+ * Sets `env` (the process's environment by default) and `scope` (the global object) up for importing Ink and
+ * React, and returns what puts them back as they were.
+ */
+export function prepareInkEnvironment(env: NodeJS.ProcessEnv = process.env, scope: object = globalThis): () => void {
+	const showFetch = hideFetch(scope);
 	const saved = changedNames.map(name => [name, env[name]] as const);
 	env['NODE_ENV'] = 'production';
 	for (const name of ciNames) delete env[name];
@@ -29,6 +47,7 @@ export function prepareInkEnvironment(env: NodeJS.ProcessEnv = process.env): () 
 	delete env['DEV'];
 	if (env['NO_COLOR'] && !('FORCE_COLOR' in env)) env['FORCE_COLOR'] = '0';
 	return () => {
+		showFetch();
 		for (const [name, value] of saved) {
 			if (value === undefined) delete env[name];
 			else env[name] = value;
