@@ -2,6 +2,7 @@ import {streamEvent, streamTypes, type StreamFields} from '../parse/stream-line.
 import type {ChunkItem, ChunkSink} from './parse-chunk.js';
 import type {LinePosition} from '../parse/line-splitter.js';
 import type {Batch} from './protocol.js';
+import {Interned} from '../model/interned.js';
 
 /*
  * How a chunk worker's parsed lines are written into a Batch (protocol.ts), and read back on the thread that
@@ -32,8 +33,7 @@ export class BatchWriter {
 	#items: ChunkItem[] = [];
 	#refs: number[] = [];
 	#numbers: number[] = [];
-	#strings: string[] = [];
-	#stringIndex = new Map<string, number>();
+	#strings = new Interned<string>();
 
 	/** The sink that takes every line parsed. */
 	readonly parsing: ChunkSink = {
@@ -64,23 +64,13 @@ export class BatchWriter {
 
 	#stream(fields: StreamFields, line: number, offset: number): void {
 		this.#kinds.push(streamTypeIndex.get(fields.type) ?? 0);
-		this.#refs.push(this.#string(fields.id), this.#string(fields.expertKey), this.#string(fields.jobId), this.#string(fields.runId), this.#string(fields.text));
+		const strings = this.#strings;
+		this.#refs.push(strings.of(fields.id), strings.of(fields.expertKey), strings.of(fields.jobId), strings.of(fields.runId), strings.of(fields.text));
 		this.#numbers.push(fields.timestamp, fields.stepNumber, line, offset);
 	}
 
 	#afterLine(next: LinePosition): void {
 		if (this.#kinds.length >= this.#size) this.#flush(next, false);
-	}
-
-	#string(value: string): number {
-		let index = this.#stringIndex.get(value);
-		if (index === undefined) {
-			index = this.#strings.length;
-			this.#strings.push(value);
-			this.#stringIndex.set(value, index);
-		}
-
-		return index;
 	}
 
 	#flush(next: LinePosition, done: boolean): void {
@@ -91,15 +81,14 @@ export class BatchWriter {
 			kinds: Uint8Array.from(this.#kinds),
 			items: this.#items,
 			refs: Int32Array.from(this.#refs),
-			strings: this.#strings,
+			strings: this.#strings.values,
 			numbers: Float64Array.from(this.#numbers),
 		});
 		this.#kinds = [];
 		this.#items = [];
 		this.#refs = [];
 		this.#numbers = [];
-		this.#strings = [];
-		this.#stringIndex = new Map();
+		this.#strings = new Interned<string>();
 	}
 }
 

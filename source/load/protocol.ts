@@ -104,7 +104,7 @@ export type Batch = {
 	items: ChunkItem[];
 	/** Per streaming event: id, expertKey, jobId, runId, text, as indexes into `strings`. */
 	refs: Int32Array;
-	strings: string[];
+	strings: readonly string[];
 	/** Per streaming event: timestamp, stepNumber, line, offset. */
 	numbers: Float64Array;
 };

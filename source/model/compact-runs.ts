@@ -3,6 +3,7 @@ import {createIdTable, getId, idAt, idOffset, placeId, setId} from './id-table.j
 import {sharedEmptyList, sharedFirstStepList, sharedStreams} from './run-collections.js';
 import {zeroUsage} from './usage.js';
 import type {Pane, ResumedFrom, Run, StepRecord, StepStream} from './state.js';
+import {Interned} from './interned.js';
 
 /*
  * Where a model that keeps figures only (`Model.figuresOnly`) keeps its runs and panes. A wide job has hundreds of
@@ -80,28 +81,6 @@ type RareFields = {
 
 /** A run's lists and usage, kept per run only where they are not the shared ones a new run starts with. */
 type Lists = {usage: Usage; endedSteps: number[]; childRunIds: string[]};
-
-/** Values kept once each, by value for strings and by identity for objects; -1 stands for null or undefined. */
-class Interned<T> {
-	readonly #values: T[] = [];
-	readonly #index = new Map<T, number>();
-
-	of(value: T | null | undefined): number {
-		if (value === null || value === undefined) return -1;
-		let index = this.#index.get(value);
-		if (index === undefined) {
-			index = this.#values.length;
-			this.#values.push(value);
-			this.#index.set(value, index);
-		}
-
-		return index;
-	}
-
-	at(index: number): T | undefined {
-		return index < 0 ? undefined : this.#values[index];
-	}
-}
 
 function isInt32(value: number): boolean {
 	return (value | 0) === value;
