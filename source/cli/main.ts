@@ -6,6 +6,7 @@ import {loadTuningFrom} from './environment.js';
 import {otlpOptionsFrom} from './otlp-options.js';
 import {prepareInkEnvironment} from './ink-environment.js';
 import {parseCommandLine} from './parse-args.js';
+import {keepYoungGenerationSmall} from './young-generation.js';
 
 /** argv → a plan, then the viewer or a headless writer runs it. Resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -32,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
 	}
 
 	const {request} = commandLine;
+	keepYoungGenerationSmall();
 	let plan: InputPlan;
 	try {
 		plan = resolveInputs(request.paths, {
