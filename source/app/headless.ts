@@ -5,6 +5,7 @@ import type {Filter} from '../query/filter.js';
 import {createModel, endInput, keepFiguresOnly, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {runSourcesFast} from '../load/parallel-file.js';
+import {capYoungGeneration} from '../load/young-generation.js';
 import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
@@ -103,6 +104,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	};
 
 	const afterChunk = async () => {
+		capYoungGeneration();
 		// Replayed lines reach the model only when they are due; what is due is written before each wait.
 		if (replaying && ingest instanceof replaying.ReplayIngest) await ingest.drain(flushOutput);
 		await flushOutput();

@@ -6,7 +6,6 @@ import {loadTuningFrom} from './environment.js';
 import {otlpOptionsFrom} from './otlp-options.js';
 import {prepareInkEnvironment} from './ink-environment.js';
 import {parseCommandLine} from './parse-args.js';
-import {keepYoungGenerationSmall} from './young-generation.js';
 
 /** argv → a plan, then the viewer or a headless writer runs it. Resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
@@ -33,7 +32,8 @@ export async function main(argv: string[]): Promise<number> {
 	}
 
 	const {request} = commandLine;
-	keepYoungGenerationSmall();
+	// `ps` and `top` show perscope, not node.
+	process.title = 'perscope';
 	let plan: InputPlan;
 	try {
 		plan = resolveInputs(request.paths, {

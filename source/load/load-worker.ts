@@ -2,6 +2,7 @@ import {parentPort, workerData} from 'node:worker_threads';
 import {createModel} from '../model/state.js';
 import {Ingest} from './ingest.js';
 import {runSourcesFast} from './parallel-file.js';
+import {capYoungGeneration} from './young-generation.js';
 import {ChangeTracker} from './change-tracker.js';
 import {splitChanges} from './split-changes.js';
 import type {ModelChanges} from './model-changes.js';
@@ -48,6 +49,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 		ingest,
 		{
 			afterChunk() {
+				capYoungGeneration();
 				const now = performance.now();
 				if (now - lastChangesAt >= changesIntervalMs && tracker.changed(ingest.model)) {
 					post({kind: 'changes', states: running.states, pieces: sendPieces(setup, tracker.changes(ingest.model))});

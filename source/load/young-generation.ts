@@ -1,0 +1,34 @@
+import {getHeapSpaceStatistics, setFlagsFromString} from 'node:v8';
+
+/*
+ * V8 starts a thread's young generation (the nursery where new objects are made) at 1 MB per semi-space and
+ * doubles it, up to 16 MB, each time the bytes that survived its scavenges since it last grew add up to its
+ * size. A large log's load makes garbage a parsed line at a time, and the little that survives adds up over
+ * thousands of scavenges, so the nursery ends at 16 MB a semi-space: 32 MB resident from then on, for objects
+ * that nearly all die with their line. Stopped at 4 MB a semi-space, the loads take the same time and peak
+ * 20-60 MB lower on the largest logs; at 1 MB they are slower (docs/performance.md has the figures).
+ *
+ * node's `--max-semi-space-size` would say this once, but only on node's command line, which `perscope` is
+ * not started with; the heap's sizes are fixed as it starts. The growth factor is read each time the nursery
+ * grows, so a loading thread sets it to 1 once its nursery has reached the size wanted. The flag is the
+ * process's: from then on no thread's nursery grows. A Node that stopped reading it at run time would only
+ * leave the nursery growing as before; test/perf/nursery.test.ts says when that is so.
+ *
+ * Called by what starts a load for the CLI (the headless modes, the viewer's load worker) after each chunk,
+ * not by the loaders themselves: a program using perscope's library keeps its own heap settings.
+ */
+
+/** The young generation's size (both semi-spaces) at which it stops growing. */
+export const defaultYoungGenerationBytes = 8 * 1024 * 1024;
+
+let stopped = false;
+
+/** Stops the nursery's growth once this thread's is `maxBytes` or more. Cheap enough to call after every chunk. */
+export function capYoungGeneration(maxBytes = defaultYoungGenerationBytes): void {
+	if (stopped) return;
+	for (const space of getHeapSpaceStatistics()) {
+		if (space.space_name !== 'new_space' || space.space_size < maxBytes) continue;
+		setFlagsFromString('--semi-space-growth-factor=1');
+		stopped = true;
+	}
+}
