@@ -1,8 +1,8 @@
 import {defaultMaxLineBytes} from '../parse/line-splitter.js';
 import {defaultMaxGapMs} from '../query/replay-speed.js';
 
-/** What `perscope --help` prints (meow puts the package's description above it). */
-export const help = `
+/** The options and exit codes, as `perscope --help` prints them under the package's description. */
+const help = `
   Usage
     $ perscope [options] [FILE…]          view saved logs (.ndjson, .gz)
     $ perstack run … | perscope [options]  view events piped on stdin
@@ -59,3 +59,9 @@ export const help = `
   Exit codes
     0 success (bad lines are reported, not fatal) · 1 an input cannot be read (or --otlp-file written) · 2 bad usage
 `;
+
+/** What `perscope --help` prints: the package's description, then the usage, each indented two columns. */
+export function helpText(description: string | undefined): string {
+	const usage = help.replace(/^\n+|\n+$/g, '');
+	return description === undefined ? `\n${usage}\n` : `\n  ${description}\n\n${usage}\n`;
+}

@@ -77,11 +77,39 @@ describe('parseCommandLine', () => {
 	it('names unknown options as they were typed', async () => {
 		expect(await error(['--foo-bar', 'x'])).toBe('unknown option --foo-bar');
 		expect(await error(['-xy'])).toBe('unknown options -x, -y');
+		expect(await error(['-fx', 'x'])).toBe('unknown option -x');
+		expect(await error(['--maxLineBytes=5', 'x'])).toBe('unknown option --maxLineBytes');
+	});
+
+	it('says which option lacks its value, and does not take the next option for it', async () => {
+		expect(await error(['x', '--prices'])).toBe('--prices needs a file, as in --prices prices.json');
+		expect(await error(['--prices', '-f', 'x'])).toBe('--prices needs a file, as in --prices prices.json');
+		expect(await error(['--max-line-bytes', '--print', 'x'])).toBe('--max-line-bytes needs a number of bytes, as in --max-line-bytes 1048576');
+		expect(await error(['x', '--filter'])).toBe('--filter needs an expression, as in --filter type:todo');
+		expect(await error(['--otlp-file'])).toBe('--otlp-file needs a file name');
+		// A file named "-" (stdin) is a value like any other.
+		expect((await request(['--prices', '-', 'x'])).pricesFile).toBe('-');
+	});
+
+	it('refuses a value given to a switch, and a single-valued option given twice', async () => {
+		expect(await error(['--print=false', 'x'])).toBe('--print takes no value');
+		expect(await error(['--prices', 'a.json', '--prices=b.json', 'x'])).toBe('--prices can be given only once');
+		// A switch given twice is the same switch.
+		expect((await request(['--print', 'x', '--print'])).mode).toBe('print');
 	});
 
 	it('--help and --version win over everything else', async () => {
 		expect(await parseCommandLine(['--print', 'x', '--help'])).toMatchObject({kind: 'help', text: expect.stringContaining('Usage')});
 		expect(await parseCommandLine(['--version', '--json'])).toMatchObject({kind: 'version', text: expect.stringMatching(/^\d+\.\d+\.\d+\n$/)});
+	});
+
+	it('--help is the package description above the usage, indented as the help text is', async () => {
+		const line = await parseCommandLine(['--help']);
+		expect(line.kind).toBe('help');
+		const text = line.kind === 'help' ? line.text : '';
+		expect(text.startsWith('\n  A terminal UI event viewer for AI agent runs')).toBe(true);
+		expect(text).toContain('\n\n  Usage\n    $ perscope [options] [FILE…]');
+		expect(text.endsWith('2 bad usage\n')).toBe(true);
 	});
 });
 

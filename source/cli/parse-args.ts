@@ -1,10 +1,10 @@
-import {existsSync} from 'node:fs';
-import meow from 'meow';
+import {existsSync, readFileSync} from 'node:fs';
+import {parseArgs, type ParseArgsConfig} from 'node:util';
 import type {HeadlessMode} from '../app/headless.js';
 import {defaultMaxLineBytes} from '../parse/line-splitter.js';
 import type {Filter} from '../query/filter.js';
 import {parseReplaySpeed} from '../query/replay-speed.js';
-import {help} from './help.js';
+import {helpText} from './help.js';
 import type {OtlpFlags} from './otlp-options.js';
 
 /** What the person asked for on the command line. */
@@ -33,59 +33,52 @@ export type RunRequest = {
 	conversation: {run: string; step: number | undefined} | undefined;
 };
 
-const flags = {
-	print: {type: 'boolean', default: false},
-	json: {type: 'boolean', default: false},
-	summary: {type: 'boolean', default: false},
-	maxLineBytes: {type: 'number', default: defaultMaxLineBytes},
-	follow: {type: 'boolean', shortFlag: 'f', default: false},
-	filter: {type: 'string', isMultiple: true},
+/*
+ * Options are read with node's own parseArgs (node:util), in its lenient mode and from its tokens, so that every
+ * mistake is said here in one line that points to --help: an unknown option, a value missing or given to an
+ * option that takes none, a single-valued option given twice. (meow did this before, and cost every start
+ * ~30 ms of loading; docs/performance.md.)
+ */
+const options = {
+	print: {type: 'boolean'},
+	json: {type: 'boolean'},
+	summary: {type: 'boolean'},
+	'max-line-bytes': {type: 'string'},
+	follow: {type: 'boolean', short: 'f'},
+	filter: {type: 'string', multiple: true},
 	replay: {type: 'string'},
 	prices: {type: 'string'},
 	conversation: {type: 'string'},
 	otlp: {type: 'string'},
-	otlpFile: {type: 'string'},
-	otlpContent: {type: 'boolean', default: false},
-	help: {type: 'boolean', default: false},
-	version: {type: 'boolean', default: false},
-} as const;
+	'otlp-file': {type: 'string'},
+	'otlp-content': {type: 'boolean'},
+	help: {type: 'boolean'},
+	version: {type: 'boolean'},
+} as const satisfies ParseArgsConfig['options'];
 
-/** The names meow reports the known flags under: their own and the short flag. */
-const knownNames = new Set([...Object.keys(flags), 'f']);
+type OptionName = keyof typeof options;
+type Values = {[Name in OptionName]?: (typeof options)[Name] extends {type: 'boolean'} ? boolean : (typeof options)[Name] extends {multiple: true} ? string[] : string};
+
+/** A value separate from its option that starts with `-` is taken for the option only by these. */
+const takesDashWords = new Set<OptionName>(['filter']);
 
 /** Reads argv (without `node` and the script). Loads the filter code only when there is a filter. */
 export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
-	// Everything after the first `--` is the command, options and all. yargs-parser stops there too, but
-	// would put the command's words among the file names.
+	// Everything after the first `--` is the command, options and all; parseArgs would put it among the files.
 	const separator = argv.indexOf('--');
 	const command = separator === -1 ? undefined : argv.slice(separator + 1);
 	const {args, wordAfterReplay} = normaliseOptions(separator === -1 ? argv : argv.slice(0, separator));
-	let cli;
-	try {
-		cli = meow(help, {
-			importMeta: import.meta,
-			argv: args,
-			// Unknown flags are reported below, in one line that points to --help, rather than by meow.
-			allowUnknownFlags: true,
-			// --help and --version are answered whatever else is given, not only on their own.
-			autoHelp: false,
-			autoVersion: false,
-			flags,
-		});
-	} catch (error) {
-		// meow throws for a flag given twice that takes one value.
-		return usageError(error instanceof Error ? error.message.replace(/\.$/, '') : String(error));
-	}
+	const read = readOptions(args);
+	if (typeof read === 'string') return usageError(read);
+	const {values, paths} = read;
+	if (values.help) return {kind: 'help', text: helpText(packageJson().description)};
+	if (values.version) return {kind: 'version', text: `${packageJson().version}\n`};
 
-	const unknown = unknownOptions(Object.keys(cli.unnormalizedFlags));
-	if (unknown.length > 0) return usageError(`unknown option${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}`);
-	if (cli.flags.help) return {kind: 'help', text: cli.help};
-	if (cli.flags.version) return {kind: 'version', text: `${cli.pkg.version ?? 'unknown'}\n`};
-
-	const {maxLineBytes, replay, follow} = cli.flags;
+	const maxLineBytes = values['max-line-bytes'] === undefined ? defaultMaxLineBytes : Number(values['max-line-bytes']);
 	if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1) return usageError('--max-line-bytes must be a positive whole number');
+	const {replay, prices, print = false, json = false, summary = false, follow = false} = values;
 
-	const filterText = (cli.flags.filter ?? []).join(' ');
+	const filterText = (values.filter ?? []).join(' ');
 	let filter: Filter | undefined;
 	// The filter code (and the text-width tables it brings) is loaded only for a filter.
 	if (filterText.trim() !== '') {
@@ -106,9 +99,8 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 		return usageError(`--replay plays saved logs; it cannot be combined with ${follow ? '--follow' : 'a command'}`);
 	}
 
-	const {print, json, summary, prices} = cli.flags;
 	if (prices !== undefined && prices.trim() === '') return usageError('--prices needs a file, as in --prices prices.json');
-	const conversation = cli.flags.conversation === undefined ? undefined : parseConversationSpec(cli.flags.conversation);
+	const conversation = values.conversation === undefined ? undefined : parseConversationSpec(values.conversation);
 	if (typeof conversation === 'string') return usageError(conversation);
 	if (conversation) {
 		const other = [print && '--print', json && '--json', summary && '--summary', follow && '--follow', replaySpeed !== undefined && '--replay', filter && '--filter'].filter(flag => typeof flag === 'string');
@@ -116,10 +108,81 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 	}
 
 	const mode: HeadlessMode | undefined = conversation ? 'conversation' : summary ? (json ? 'summary-json' : 'summary') : json ? 'json' : print ? 'print' : undefined;
-	const {otlp, otlpFile, otlpContent} = cli.flags;
+	const otlpFile = values['otlp-file'];
 	if (otlpFile === '') return usageError('--otlp-file needs a file name');
-	const otlpFlags = {url: otlp, file: otlpFile, content: otlpContent, version: cli.pkg.version ?? 'unknown'};
-	return {kind: 'run', request: {paths: cli.input, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags, conversation}};
+	const otlpFlags = {url: values.otlp, file: otlpFile, content: values['otlp-content'] ?? false, version: packageJson().version};
+	return {kind: 'run', request: {paths, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags, conversation}};
+}
+
+/** The options and the files, or what is wrong with them, as a usage error says it. */
+function readOptions(args: string[]): {values: Values; paths: string[]} | string {
+	const {tokens} = parseArgs({args, options, strict: false, allowPositionals: true, tokens: true});
+	const values: Values = {};
+	const given: Record<string, unknown> = values;
+	const paths: string[] = [];
+	const unknown: string[] = [];
+	for (const token of tokens) {
+		if (token.kind === 'positional') {
+			paths.push(token.value);
+			continue;
+		}
+
+		// The `--` that ends the options was cut off before; parseArgs sees none.
+		if (token.kind === 'option-terminator') continue;
+		const name = token.name;
+		if (!isOptionName(name)) {
+			if (!unknown.includes(token.rawName)) unknown.push(token.rawName);
+			continue;
+		}
+
+		if (options[name].type === 'boolean') {
+			if (token.inlineValue === true) return `${token.rawName} takes no value`;
+			given[name] = true;
+			continue;
+		}
+
+		const {value} = token;
+		if (value === undefined || (token.inlineValue === false && value.startsWith('-') && value !== '-' && !takesDashWords.has(name))) {
+			return missingValue(name);
+		}
+
+		if (name === 'filter') {
+			values.filter = [...(values.filter ?? []), value];
+		} else if (given[name] === undefined) {
+			given[name] = value;
+		} else {
+			return `--${name} can be given only once`;
+		}
+	}
+
+	if (unknown.length > 0) return `unknown option${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}`;
+	return {values, paths};
+}
+
+function isOptionName(name: string): name is OptionName {
+	return Object.hasOwn(options, name);
+}
+
+/** What a value-taking option says when its value is missing (or looks like the next option). */
+const missingValues: Partial<Record<OptionName, string>> = {
+	prices: '--prices needs a file, as in --prices prices.json',
+	conversation: '--conversation needs a run id or the start of one, as in --conversation 3f9a or --conversation 3f9a@12',
+	'otlp-file': '--otlp-file needs a file name',
+	'max-line-bytes': '--max-line-bytes needs a number of bytes, as in --max-line-bytes 1048576',
+	filter: '--filter needs an expression, as in --filter type:todo',
+};
+
+function missingValue(name: OptionName): string {
+	return missingValues[name] ?? `--${name} needs a value`;
+}
+
+/** perscope's package.json: its version and description, for --version, --help and the OTLP export. */
+function packageJson(): {version: string; description: string | undefined} {
+	const read: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+	const fields = new Map<string, unknown>(typeof read === 'object' && read !== null ? Object.entries(read) : []);
+	const version = fields.get('version');
+	const description = fields.get('description');
+	return {version: typeof version === 'string' ? version : 'unknown', description: typeof description === 'string' ? description : undefined};
 }
 
 /** `RUN` or `RUN@STEP`; a message saying what is wrong otherwise. */
@@ -137,22 +200,10 @@ function usageError(message: string): CommandLine {
 	return {kind: 'usage-error', message};
 }
 
-/** The flags meow found that perscope does not have, as they would be typed (meow camelCases the long ones). */
-function unknownOptions(names: string[]): string[] {
-	const unknown = names.filter(name => !knownNames.has(name));
-	return [...new Set(unknown.map(name => (name.length === 1 ? `-${name}` : `--${name.replaceAll(/[A-Z]/g, letter => `-${letter.toLowerCase()}`)}`)))];
-}
-
 /**
- * Two forms are rewritten before meow sees them, each into its `=` form, which meow reads as it is. meow
- * passes no yargs-parser configuration through (a flag has a type, a short flag, aliases, a default,
- * isMultiple, choices), and neither form can be said with what it does take:
- * - `--replay` alone means real time. yargs-parser has no flag with an optional value: a string flag takes
- *   the next word, so `--replay run.ndjson` would play nothing at the speed "run.ndjson".
- * - `--filter X` takes X even when it starts with `-` (`--filter -type:todo`). yargs-parser takes such a
- *   word as a value only under its `unknown-options-as-args` setting, which meow turns on only with
- *   `allowUnknownFlags: false`; then meow reports unknown flags itself (two lines, no pointer to --help)
- *   and exits the process from inside the parser.
+ * Two options take a value that may be left out, which parseArgs has no kind for (a string option takes the
+ * next word, whatever it is). They are rewritten into their `=` form before it sees them:
+ * - `--replay` alone means real time: `--replay run.ndjson` plays run.ndjson, not at the speed "run.ndjson".
  * - `--otlp` takes a URL only when the next word is one (`--otlp run.ndjson` exports to the environment's
  *   endpoint and reads run.ndjson); alone it is `--otlp=`, the environment's endpoint.
  */
@@ -172,8 +223,6 @@ function normaliseOptions(args: string[]): {args: string[]; wordAfterReplay: str
 			} else {
 				out.push('--otlp=');
 			}
-		} else if (arg === '--filter' && i + 1 < args.length) {
-			out.push(`--filter=${args[++i]!}`);
 		} else {
 			out.push(arg);
 		}

@@ -35,7 +35,11 @@ describe('usage errors', () => {
 		[['--print', '--max-line-bytes', '0', demo], '--max-line-bytes must be a positive whole number'],
 		[['--print', '--replay=fast', demo], '--replay=SPEED needs a positive number'],
 		[['--print', '--replay=2', '--', process.execPath, '-e', '0'], 'cannot be combined with a command'],
-		[['--print', '--replay=2', '--replay=3', demo], 'The flag --replay can only be set once'],
+		[['--print', '--replay=2', '--replay=3', demo], '--replay can be given only once'],
+		[['--print', '--prices'], '--prices needs a file, as in --prices prices.json'],
+		[['--max-line-bytes', '--print', demo], '--max-line-bytes needs a number of bytes'],
+		[['--print=false', demo], '--print takes no value'],
+		[['--no-print', demo], 'unknown option --no-print'],
 	])('%j: %s', async (args, what) => {
 		expectUsageError(await run(args), what);
 	});
