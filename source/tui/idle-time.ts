@@ -14,6 +14,12 @@ export type Scheduler = {
 	firstSlice?: number;
 };
 
+/**
+ * How soon work that may not begin yet looks again: a tree's layout or the header's figures, made in slices,
+ * do not begin while the model is part way through taking in a post of the load (ViewStore.modelChanging).
+ */
+export const startRetryMs = 15;
+
 export const idleTimers: Scheduler = {
 	soon(step) {
 		const handle = setImmediate(step);

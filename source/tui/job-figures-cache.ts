@@ -1,7 +1,7 @@
 import type {Job, Model} from '../model/state.js';
 import {continueJobFigures, jobFigures, startJobFigures, type JobFigures} from '../query/job-figures.js';
 import type {PriceTable} from '../query/prices.js';
-import {idleTimers, type Scheduler} from './idle-time.js';
+import {idleTimers, startRetryMs, type Scheduler} from './idle-time.js';
 
 /*
  * The header's figures of a job (query/job-figures.ts), once per model revision. A job of many runs is walked
@@ -33,9 +33,6 @@ export type FiguresCache = {
 	/** Drops a walk going on (the header is gone). */
 	stop: () => void;
 };
-
-/** How soon a walk that may not begin yet looks again. */
-const startRetryMs = 15;
 
 /**
  * `onReady`: figures made in slices are ready, and `figuresFor` gives them. `canStart`: whether a walk may begin

@@ -3,7 +3,7 @@ import type {Model} from '../model/state.js';
 import {isSelectableRow, type Row} from './row-types.js';
 import {RowLayout, rowList, type RowList} from './row-index.js';
 import type {UiState} from './ui-state.js';
-import {idleTimers} from './idle-time.js';
+import {idleTimers, startRetryMs} from './idle-time.js';
 
 /*
  * The tree as one-line rows. The screen shows a window onto them, so only the rows that fit are ever made
@@ -173,9 +173,6 @@ export type Lagging = {
 };
 
 type Scheduling = Required<Pick<Lagging, 'soon' | 'later' | 'sliceMs' | 'canStart'>>;
-
-/** How soon a layout that may not begin yet looks again. */
-const startRetryMs = 15;
 
 const lagFromPanes = 5000;
 
