@@ -57,17 +57,29 @@ describe('a job row', () => {
 		expect(await row(model, jobOf(model, 'bugfix-lead'), {prices})).toMatch(/ · 43k↑ 907↓ \? · 10\.2s · /);
 	});
 
-	it('folded, says beside the ✗ why the job failed; open, leaves that to the panes under it', async () => {
+	it('folded, says after its figures why the job failed; open, leaves that to the panes under it', async () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson', 'delegate-failure.ndjson');
 		endInput(model, {exitCode: 1, lastStderr: undefined});
 		const job = jobOf(model, 'release-coordinator');
-		expect(await row(model, job, {collapsed: true})).toMatch(/^▸ job 2\/3 · release-coordinator ✗ job ended while waiting · changelog-writer failed: AI_APICallError: Overloaded; the command exited 1 · 7 steps · /);
+		expect(await row(model, job, {collapsed: true})).toMatch(/^▸ job 2\/3 · release-coordinator ✗ job ended while waiting · 7 steps · .* · changelog-writer failed: AI_APICallError: Overloaded; the command exited 1 · \d{4}-/);
 		expect(await row(model, job)).toMatch(/^▾ job 2\/3 · release-coordinator ✗ job ended while waiting · \d+ steps · /);
 		const coordinator = runByExpert(model, 'simple-expert');
 		coordinator.status = 'stoppedByError';
 		coordinator.error = {name: 'Boom', message: 'the first line\nthe second'};
-		expect(await row(model, jobOf(model, 'simple-expert'), {collapsed: true})).toMatch(/^▸ job 2\/3 · simple-expert ✗ error · Boom: the first line · 1 step · /);
+		expect(await row(model, jobOf(model, 'simple-expert'), {collapsed: true})).toMatch(/^▸ job 2\/3 · simple-expert ✗ error · 1 step · .* · Boom: the first line · \d{4}-/);
 	});
+
+	it('regression: at 80 columns a folded failed job\u2019s reason pushed its steps, tokens, cost and time off the row; the reason is what is cut', async () => {
+		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson', 'delegate-failure.ndjson');
+		const coordinator = runByExpert(model, 'simple-expert');
+		coordinator.status = 'stoppedByError';
+		coordinator.error = {name: 'AI_APICallError', message: `Overloaded: ${'the provider is busy, try again later; '.repeat(4)}`};
+		const job = jobOf(model, 'simple-expert');
+		const folded = await row(model, job, {collapsed: true, width: 80});
+		expect(stringWidth(folded)).toBeLessThanOrEqual(80);
+		expect(folded).toMatch(/^▸ job 2\/3 · simple-expert ✗ error · 1 step · [\d.k]+↑ [\d.k]+↓ \S+ · 308ms · AI_API…$/);
+	});
+
 
 	it('shows what the log names it inert: escape sequences in an expert key or job id never reach the terminal', async () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');

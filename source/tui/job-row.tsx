@@ -2,6 +2,7 @@ import {Text} from 'ink';
 import {runErrorLine, runLook} from '../query/run-look.js';
 import React from 'react';
 import {StatusText} from './status-text.js';
+import {FailureText} from './failure-text.js';
 import type {Job, Model} from '../model/state.js';
 import {endedWhileWaiting, jobTotals} from '../query/tree.js';
 import {jobCost} from '../query/cost.js';
@@ -15,7 +16,8 @@ import {usePrices} from './contexts.js';
  * A job's one-line summary at the top of its tree, when the log holds several:
  * `▾ job 3/40 · coordinator ✓ completed · 10 steps · 20k↑ 1.5k↓ $0.09 · 2.1s · 2026-11-21 21:01:39 · <id>`.
  * What tells the jobs apart comes first, so a narrow screen cuts the start time and the id. Folded and failed,
- * it says why beside the ✗: finding the failing job of forty is reading down one column.
+ * it says why after its figures (`… · 2.1s · Boom: the first line · <start> · <id>`): the ✗ finds the failing job
+ * of forty, and a long reason is what a narrow screen cuts, not the figures.
  */
 export function JobRow({model, job, number, count, collapsed, selected}: {
 	model: Model;
@@ -39,10 +41,13 @@ export function JobRow({model, job, number, count, collapsed, selected}: {
 			<Text bold>
 				job {number}/{count} · {sanitizeLine(expert)}
 			</Text>
-			<StatusText look={look} failure={failure} />
+			<StatusText look={look} />
 			<Text color="gray">
 				{' · '}
 				{plural(totals.steps, 'step')} · {formatCount(totals.usage.inputTokens)}↑ {formatCount(totals.usage.outputTokens)}↓ {formatCost(cost)} · {formatDuration(span(totals.startedAt, totals.endedAt))}
+			</Text>
+			<FailureText look={look} failure={failure} />
+			<Text color="gray">
 				{totals.startedAt === undefined ? '' : ` · ${formatDateTime(totals.startedAt)}`} · {sanitizeLine(job.jobId)}
 			</Text>
 		</Text>

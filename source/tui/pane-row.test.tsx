@@ -1,3 +1,4 @@
+import {Box} from 'ink';
 import React from 'react';
 import {describe, expect, it} from 'vitest';
 import {waitForFrame} from '../../test/helpers/app.js';
@@ -5,7 +6,9 @@ import {modelFromFixtures, runByExpert} from '../../test/helpers/load.js';
 import {renderView} from '../../test/helpers/views.js';
 import {endInput, type Model, type Pane} from '../model/state.js';
 import type {PriceTable} from '../query/prices.js';
+import {Line} from './line.js';
 import {PaneRow, paneStats} from './pane-row.js';
+import {displayWidth} from '../present/width.js';
 
 function paneOf(model: Model, expertKey: string): Pane {
 	const pane = model.panes.get(runByExpert(model, expertKey).paneId);
@@ -13,8 +16,18 @@ function paneOf(model: Model, expertKey: string): Pane {
 	return pane;
 }
 
-async function row(model: Model, pane: Pane, options: {depth?: number; collapsed?: boolean; orphan?: boolean; cycle?: boolean; prices?: PriceTable} = {}): Promise<string> {
-	const view = renderView(<PaneRow model={model} pane={pane} depth={options.depth ?? 0} collapsed={options.collapsed ?? false} orphan={options.orphan ?? false} cycle={options.cycle ?? false} selected={false} />, {model, env: {prices: options.prices}});
+async function row(model: Model, pane: Pane, options: {depth?: number; collapsed?: boolean; orphan?: boolean; cycle?: boolean; prices?: PriceTable; width?: number} = {}): Promise<string> {
+	const element = <PaneRow model={model} pane={pane} depth={options.depth ?? 0} collapsed={options.collapsed ?? false} orphan={options.orphan ?? false} cycle={options.cycle ?? false} selected={false} />;
+	const view = renderView(
+		options.width === undefined ? (
+			element
+		) : (
+			<Box width={options.width}>
+				<Line width={options.width}>{element}</Line>
+			</Box>
+		),
+		{model, env: {prices: options.prices}},
+	);
 	const frame = await waitForFrame(view, text => text.includes('·'));
 	view.unmount();
 	return frame;
@@ -55,16 +68,25 @@ describe('a pane row', () => {
 	it('puts the first line of the error beside the ✗ of a folded pane that failed, and only when folded', async () => {
 		const model = modelFromFixtures('delegate-failure.ndjson');
 		const failed = paneOf(model, 'changelog-writer');
-		expect(await row(model, failed, {depth: 1, collapsed: true})).toMatch(/^ {2}▸ changelog-writer ✗ error · AI_APICallError: Overloaded · 3 steps/);
+		expect(await row(model, failed, {depth: 1, collapsed: true})).toMatch(/^ {2}▸ changelog-writer ✗ error · 3 steps · .* · AI_APICallError: Overloaded$/);
 		expect(await row(model, failed, {depth: 1})).not.toContain('Overloaded');
 		expect(await row(model, paneOf(model, 'docs-checker'), {depth: 1, collapsed: true})).toMatch(/^ {2}▸ docs-checker ✓ completed · \d+ steps?/);
+	});
+
+	it('regression: at 80 columns the long error of a folded pane pushed its steps, tokens, cost and time off the row; the error is cut instead', async () => {
+		const model = modelFromFixtures('delegate-failure.ndjson');
+		const run = runByExpert(model, 'changelog-writer');
+		run.error = {name: 'AI_APICallError', message: `Overloaded: ${'the provider is busy, try again later; '.repeat(4)}`};
+		const frame = await row(model, paneOf(model, 'changelog-writer'), {depth: 1, collapsed: true, width: 80});
+		expect(frame).toMatch(/^ {2}▸ changelog-writer ✗ error · 3 steps · 2\.7k↑ 54↓ \$0\.0090 · 1\.3s · AI_APICallE…$/);
+		expect(displayWidth(frame)).toBeLessThanOrEqual(80);
 	});
 
 	it('shows an error that tries to colour the terminal inert, on one line', async () => {
 		const model = modelFromFixtures('delegate-failure.ndjson');
 		const run = runByExpert(model, 'changelog-writer');
 		run.error = {name: 'Boom', message: '\u001b[2J\nsecond line'};
-		expect(await row(model, paneOf(model, 'changelog-writer'), {depth: 1, collapsed: true})).toMatch(/✗ error · Boom: ␛\[2J · 3 steps/);
+		expect(await row(model, paneOf(model, 'changelog-writer'), {depth: 1, collapsed: true})).toMatch(/✗ error · 3 steps · .* · Boom: ␛\[2J$/);
 	});
 
 	it('says where a run branched from, and when its parent is not in the log', async () => {

@@ -2,6 +2,7 @@ import {Text} from 'ink';
 import {runErrorLine, runLook} from '../query/run-look.js';
 import React from 'react';
 import {StatusText} from './status-text.js';
+import {FailureText} from './failure-text.js';
 import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
@@ -55,7 +56,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	const from = model.runs.get(pane.paneId)?.resumedFrom;
 	// Only the run id comes from the log; sanitising the whole phrase would trim its leading space.
-	// Folded, the pane's error is not on screen anywhere else: its first line goes beside the ✗.
+	// Folded, the pane's error is not on screen anywhere else: its first line goes after the figures.
 	const failure = collapsed ? runErrorLine(run) : '';
 	const branched = from ? ` · from ${sanitizeLine(from.runId.slice(0, 8))}${from.stepNumber === null ? '' : ` step ${from.stepNumber}`}` : '';
 	return (
@@ -66,11 +67,14 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 			{/* Next to the name, where a narrow terminal still shows them. */}
 			{cycle ? <Text color="yellow"> ⟲ delegation cycle</Text> : ''}
 			{depth >= maxShownDepth ? <Text color="gray"> (depth {paneDepth(model, pane)})</Text> : ''}
-			<StatusText look={look} failure={failure} />
+			<StatusText look={look} />
 			<Text color="gray">
 				{' · '}
 				{plural(stats.steps, 'step')} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ {formatCost(cost)} · {formatDuration(stats.durationMs)}
 				{resumes}
+			</Text>
+			<FailureText look={look} failure={failure} />
+			<Text color="gray">
 				{branched}
 				{orphan ? ' · parent not in log' : ''}
 
