@@ -9,6 +9,7 @@ import {capYoungGeneration} from '../load/young-generation.js';
 import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
+import {waitingNotes} from './waiting-notes.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {OtlpOptions} from '../export/otlp/options.js';
 
@@ -62,7 +63,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	// `--summary --json` writes no diagnostics, so of files it writes nothing that needs the sanitiser.
 	const command = plan.inputs.some(input => input.kind === 'command');
-	const sanitizeLine = options.mode === 'summary-json' && !command ? undefined : (await import('../present/sanitize.js')).sanitizeLine;
+	const sanitizeLine = options.mode === 'summary-json' && !command && !plan.follow ? undefined : (await import('../present/sanitize.js')).sanitizeLine;
 	const onDiagnostic = (diagnostic: Diagnostic) => {
 		if (options.mode === 'summary-json' || !sanitizeLine) return;
 		process.stderr.write(`perscope: ${sanitizeLine(diagnostic.source)}:${diagnostic.line}: ${sanitizeLine(diagnostic.reason)}\n`);
@@ -117,7 +118,8 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
 	// summaries, made from the finished model, are read the parallel way (see load/parallel-file.ts).
-	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr}, {tuning: options.tuning});
+	const onChange = plan.follow && sanitizeLine ? waitingNotes(() => running.states, text => process.stderr.write(text), sanitizeLine) : undefined;
+	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr, onChange}, {tuning: options.tuning});
 	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
 	const stoppable = replay

@@ -72,6 +72,17 @@ describe('perscope --print -f FILE (a real process following a real file)', () =
 		expect(run.stdout()).toContain('✅ complete tail answer 1\n');
 	}, 15_000);
 
+	it('says on stderr that it waits for a file that does not exist yet, and when the file appears', async () => {
+		const log = join(temporaryDirectory(), 'later.ndjson');
+		const run = startCli(['--print', '--follow', log]);
+		await waitUntil(() => run.stderr().includes('later.ndjson does not exist yet'), 'the note that it waits', () => run.stderr());
+		writeFileSync(log, runLines('later', 1));
+		await waitUntil(() => run.stdout().includes('later query 1'), 'the query', () => run.stderr());
+		run.child.kill('SIGTERM');
+		expect(await run.exit).toEqual({code: 0, signal: null});
+		expect(run.stderr()).toBe(`perscope: ${log} does not exist yet; waiting for it (--follow)\nperscope: ${log} appeared; reading it\n`);
+	}, 15_000);
+
 	it('without --follow, a missing file is still an error', async () => {
 		const run = startCli(['--print', join(temporaryDirectory(), 'missing.ndjson')]);
 		expect(await run.exit).toEqual({code: 1, signal: null});

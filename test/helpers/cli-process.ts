@@ -79,23 +79,3 @@ export async function waitForFifoOpen(pid: number): Promise<void> {
 
 	await waitUntil(waiting, `process ${pid} to wait in the FIFO's open`);
 }
-
-const signalNumbers = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15} as const;
-
-/**
- * Waits until the process has a handler of its own for `signal` (Linux: the SigCgt mask in /proc/PID/status),
- * so that a test sends the signal to a program ready for it, not to one still starting up.
- */
-export async function waitForSignalHandler(pid: number, signal: keyof typeof signalNumbers): Promise<void> {
-	const bit = 1n << BigInt(signalNumbers[signal] - 1);
-	const caught = () => {
-		try {
-			const mask = /^SigCgt:\s*([\da-f]+)$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-			return mask !== undefined && (BigInt(`0x${mask}`) & bit) !== 0n;
-		} catch {
-			return false;
-		}
-	};
-
-	await waitUntil(caught, `process ${pid} to handle ${signal}`);
-}
