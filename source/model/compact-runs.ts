@@ -1,9 +1,37 @@
-import {runStatuses, type Dialect, type RunStatus, type Usage} from './events.js';
+import {runStatuses, type RunStatus} from './events.js';
 import {createIdTable, getId, idAt, idOffset, placeId, setId} from './id-table.js';
-import {sharedEmptyList, sharedFirstStepList, sharedStreams} from './run-collections.js';
-import {zeroUsage} from './usage.js';
-import type {Pane, ResumedFrom, Run, StepRecord, StepStream} from './state.js';
 import {Interned} from './interned.js';
+import {
+	closesCycleBit,
+	closingShift,
+	currentStepBit,
+	dialects,
+	dialectShift,
+	endedAtBit,
+	firstStepBit,
+	float64Columns,
+	hasStepBit,
+	int32Columns,
+	lastEventAtBit,
+	listsBit,
+	pageSlots,
+	rareBit,
+	startedAtBit,
+	startedBit,
+	statusShift,
+	uint32Column,
+	uint8Columns,
+	type Column,
+	type Float64Columns,
+	type Int32Columns,
+	type Lists,
+	type RareFields,
+	type Uint8Columns,
+} from './row-columns.js';
+import {sharedEmptyList, sharedFirstStepList, sharedStreams} from './run-collections.js';
+import {PaneView, RunView, type RowReader} from './run-row-views.js';
+import type {Pane, Run, StepRecord} from './state.js';
+import {zeroUsage} from './usage.js';
 
 /*
  * Where a model that keeps figures only (`Model.figuresOnly`) keeps its runs and panes. A wide job has hundreds of
@@ -14,7 +42,8 @@ import {Interned} from './interned.js';
  * a view of its row (a small object whose fields read the columns), and iteration gives the same in the same
  * order as a Map of objects would. The reducer takes a run or a pane out of its row as a whole object again with
  * `liveRun`/`livePane` before changing it (the same object each time, exactly what it would have been), and
- * `compactTouched` puts whatever it touched back in rows after each event.
+ * `compactTouched` puts whatever it touched back in rows after each event. The layout of a row is in
+ * row-columns.ts, its views in run-row-views.ts.
  *
  * Runs and panes share their numbering: a pane is made with the run of its id (reduce.ts, `newRun`), and is only
  * ever deleted, never made again, so the panes' order is the runs' order without the panes deleted.
@@ -25,99 +54,13 @@ const absent = 0;
 const whole = 1;
 const row = 2;
 
-const dialects: readonly Dialect[] = ['perstack', 'drover', 'daemon'];
-
 /** Statuses after which a run changes only through rare events (a late delegation, a repeated log). */
 const closedStatuses: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'stoppedByError', 'stoppedByExceededMaxSteps']);
-
-// The bits of a row's flags.
-const dialectShift = 0;
-const statusShift = 2;
-const closingShift = 6;
-const startedBit = 1 << 8;
-const closesCycleBit = 1 << 9;
-const hasStepBit = 1 << 10;
-const startedAtBit = 1 << 11;
-const endedAtBit = 1 << 12;
-const lastEventAtBit = 1 << 13;
-const currentStepBit = 1 << 14;
-/** The run has fields most runs leave null (`RareFields`), kept beside the row. */
-const rareBit = 1 << 15;
-/** The run's lists are not the shared ones most runs have (`Lists`), and are kept beside the row. */
-const listsBit = 1 << 16;
-/** Without `listsBit`: the run ended its first step only, and has the shared list that says so. */
-const firstStepBit = 1 << 17;
-
-// The columns, by type; each holds a value per slot.
-type Int32Columns = {
-	flags: Column;
-	jobId: Column;
-	model: Column;
-	parentRunId: Column;
-	adoptedBy: Column;
-	delegatedBy: Column;
-	messageSource: Column;
-	activityCount: Column;
-	rev: Column;
-	step: Column;
-	messageLine: Column;
-	paneJobId: Column;
-	paneDepth: Column;
-	paneDepthEpoch: Column;
-	paneRev: Column;
-};
-type Float64Columns = {statusStep: Column; startedAt: Column; endedAt: Column; lastEventAt: Column; currentStep: Column; messageOffset: Column};
-type Uint8Columns = {runState: Column; paneState: Column; touched: Column; revived: Column; paneRevived: Column};
-
-/** Fields a run of a wide job leaves null: kept per run only where one is set. */
-type RareFields = {
-	paneId: string;
-	delegatingActivityId: string | null;
-	resumesRunId: string | null;
-	resumedByRunId: string | null;
-	resumedFrom: ResumedFrom | null;
-	error: {name: string; message: string} | undefined;
-};
-
-/** A run's lists and usage, kept per run only where they are not the shared ones a new run starts with. */
-type Lists = {usage: Usage; endedSteps: number[]; childRunIds: string[]};
 
 function isInt32(value: number): boolean {
 	return (value | 0) === value;
 }
 
-/**
- * Columns are pages of this many slots: a column grows by a page, so nothing is copied and no more room is kept
- * than the rest of the last page (an array that doubled would keep up to as much room again as it holds, and
- * hold both while it copied).
- */
-const pageShift = 12;
-const pageSlots = 1 << pageShift;
-const pageMask = pageSlots - 1;
-
-type Page = Int32Array | Float64Array | Uint8Array | Uint32Array;
-
-/** A number per slot, in pages (`pageSlots`). */
-class Column {
-	readonly #pages: Page[] = [];
-	readonly #make: (length: number) => Page;
-
-	constructor(make: (length: number) => Page) {
-		this.#make = make;
-	}
-
-	get(slot: number): number {
-		return this.#pages[slot >>> pageShift]![slot & pageMask]!;
-	}
-
-	set(slot: number, value: number): void {
-		this.#pages[slot >>> pageShift]![slot & pageMask] = value;
-	}
-
-	grow(): void {
-		this.#pages.push(this.#make(pageSlots));
-	}
-}
 /**
  * The rows' id tables grow at seven eighths full, not three quarters: a wide job's 200,000 ids then fit in 262,144
  * slots instead of 524,288, for probes a few slots longer.
@@ -144,14 +87,14 @@ const inOthers = 0xff_ff_ff_ff;
  */
 const maxRevivals = 2;
 
-export class RunRows {
+export class RunRows implements RowReader {
 	/**
 	 * Every run's slot by its id, and the id of each slot: slots are numbered in the order the runs were added,
 	 * the order of `model.runs`. The table keeps the ids as bytes, not strings (id-table.ts).
 	 */
 	readonly #slots = createIdTable(true, 1024, rowTableFill);
 	/** Per slot, where its id is in `#slots` (`idAt`), or `inOthers` for one kept in `idOthers`. */
-	readonly #idText = new Column(length => new Uint32Array(length));
+	readonly #idText = uint32Column();
 	readonly #idOthers = new Map<number, string>();
 	/** How many slots there are. */
 	slotCount = 0;
@@ -163,14 +106,14 @@ export class RunRows {
 	/** Slots the reducer touched during the current event: put back in rows when it ends. */
 	readonly touched: number[] = [];
 
-	readonly int32: Int32Columns = int32Of(() => new Column(length => new Int32Array(length)));
-	readonly float64: Float64Columns = float64Of(() => new Column(length => new Float64Array(length)));
-	readonly uint8: Uint8Columns = uint8Of(() => new Column(length => new Uint8Array(length)));
+	readonly int32: Int32Columns = int32Columns();
+	readonly float64: Float64Columns = float64Columns();
+	readonly uint8: Uint8Columns = uint8Columns();
 	/**
 	 * Per slot, where the run's expert key is in `#texts` (most runs of a wide job have one of their own, which as
 	 * a string would be most of what a row costs), or `inOthers` for one kept in `expertKeyOthers`.
 	 */
-	readonly expertKey = new Column(length => new Uint32Array(length));
+	readonly expertKey = uint32Column();
 	readonly #texts = createIdTable(false, 1024, rowTableFill);
 	readonly expertKeyOthers = new Map<number, string>();
 	readonly rare = new Map<number, RareFields>();
@@ -528,41 +471,6 @@ export class RunRows {
 
 }
 
-function int32Of(make: () => Column): Int32Columns {
-	return {
-		flags: make(),
-		jobId: make(),
-		model: make(),
-		parentRunId: make(),
-		adoptedBy: make(),
-		delegatedBy: make(),
-		messageSource: make(),
-		activityCount: make(),
-		rev: make(),
-		step: make(),
-		messageLine: make(),
-		paneJobId: make(),
-		paneDepth: make(),
-		paneDepthEpoch: make(),
-		paneRev: make(),
-	};
-}
-
-function float64Of(make: () => Column): Float64Columns {
-	return {
-		statusStep: make(),
-		startedAt: make(),
-		endedAt: make(),
-		lastEventAt: make(),
-		currentStep: make(),
-		messageOffset: make(),
-	};
-}
-
-function uint8Of(make: () => Column): Uint8Columns {
-	return {runState: make(), paneState: make(), touched: make(), revived: make(), paneRevived: make()};
-}
-
 function setOptional(slot: number, value: number | undefined, bit: number, column: Column): number {
 	if (value === undefined) return 0;
 	column.set(slot, value);
@@ -601,214 +509,4 @@ function compactable(run: Run): boolean {
 		record.checkpointId === undefined &&
 		record.status === undefined
 	);
-}
-
-/**
- * A reader's look at a run kept as a row: its fields read the columns, so a summary of 200,000 runs makes no
- * whole run. Only `rev` can be written (`endInput` counts on it); writing another field throws, as writing a
- * getter does.
- */
-class RunView implements Run {
-	readonly #rows: RunRows;
-	readonly #slot: number;
-	readonly runId: string;
-
-	constructor(rows: RunRows, slot: number, runId: string) {
-		this.#rows = rows;
-		this.#slot = slot;
-		this.runId = runId;
-	}
-
-	get jobId(): string {
-		return this.#rows.strings.at(this.#rows.int32.jobId.get(this.#slot)) ?? '';
-	}
-
-	get expertKey(): string {
-		return this.#rows.expertKeyOf(this.#slot);
-	}
-
-	get dialect(): Dialect {
-		return dialects[(this.#rows.int32.flags.get(this.#slot) >> dialectShift) & 3] ?? 'perstack';
-	}
-
-	get model(): string | undefined {
-		return this.#rows.strings.at(this.#rows.int32.model.get(this.#slot));
-	}
-
-	get paneId(): string {
-		return this.#rows.rareOf(this.#slot)?.paneId ?? this.runId;
-	}
-
-	get parentRunId(): string | null {
-		return this.#rows.strings.at(this.#rows.int32.parentRunId.get(this.#slot)) ?? null;
-	}
-
-	get delegatingActivityId(): string | null {
-		return this.#rows.rareOf(this.#slot)?.delegatingActivityId ?? null;
-	}
-
-	get delegatedBy(): {expertKey: string; runId: string} | undefined {
-		return this.#rows.delegations.at(this.#rows.int32.delegatedBy.get(this.#slot));
-	}
-
-	get resumesRunId(): string | null {
-		return this.#rows.rareOf(this.#slot)?.resumesRunId ?? null;
-	}
-
-	get resumedByRunId(): string | null {
-		return this.#rows.rareOf(this.#slot)?.resumedByRunId ?? null;
-	}
-
-	get resumedFrom(): ResumedFrom | null {
-		return this.#rows.rareOf(this.#slot)?.resumedFrom ?? null;
-	}
-
-	get started(): boolean {
-		return this.#rows.hasFlag(this.#slot, startedBit);
-	}
-
-	get status(): RunStatus {
-		return runStatuses[(this.#rows.int32.flags.get(this.#slot) >> statusShift) & 15] ?? 'init';
-	}
-
-	get statusStep(): number {
-		return this.#rows.float64.statusStep.get(this.#slot);
-	}
-
-	get endedSteps(): number[] {
-		return this.#rows.listsOf(this.#slot).endedSteps;
-	}
-
-	get usage(): Usage {
-		return this.#rows.listsOf(this.#slot).usage;
-	}
-
-	get startedAt(): number | undefined {
-		return this.#rows.optional(this.#slot, startedAtBit, this.#rows.float64.startedAt);
-	}
-
-	get endedAt(): number | undefined {
-		return this.#rows.optional(this.#slot, endedAtBit, this.#rows.float64.endedAt);
-	}
-
-	get lastEventAt(): number | undefined {
-		return this.#rows.optional(this.#slot, lastEventAtBit, this.#rows.float64.lastEventAt);
-	}
-
-	get currentStep(): number | undefined {
-		return this.#rows.optional(this.#slot, currentStepBit, this.#rows.float64.currentStep);
-	}
-
-	get activityCount(): number {
-		return this.#rows.int32.activityCount.get(this.#slot);
-	}
-
-	get error(): {name: string; message: string} | undefined {
-		return this.#rows.rareOf(this.#slot)?.error;
-	}
-
-	get unsettled(): number[] {
-		return sharedEmptyList();
-	}
-
-	get closing(): number {
-		return (this.#rows.int32.flags.get(this.#slot) >> closingShift) & 3;
-	}
-
-	get pendingToolCallIds(): string[] {
-		return sharedEmptyList();
-	}
-
-	get childRunIds(): string[] {
-		return this.#rows.listsOf(this.#slot).childRunIds;
-	}
-
-	get adoptedBy(): string | null {
-		return this.#rows.strings.at(this.#rows.int32.adoptedBy.get(this.#slot)) ?? null;
-	}
-
-	get closesCycle(): boolean {
-		return this.#rows.hasFlag(this.#slot, closesCycleBit);
-	}
-
-	get query(): string | undefined {
-		return undefined;
-	}
-
-	get steps(): StepRecord[] {
-		return this.#rows.stepRecords(this.#slot);
-	}
-
-	get stepIndex(): Map<number, StepRecord> | undefined {
-		return undefined;
-	}
-
-	get streams(): Map<number, StepStream> {
-		return sharedStreams;
-	}
-
-	get messageSource(): string | undefined {
-		return this.#rows.strings.at(this.#rows.int32.messageSource.get(this.#slot));
-	}
-
-	get rev(): number {
-		return this.#rows.int32.rev.get(this.#slot);
-	}
-
-	set rev(value: number) {
-		this.#rows.int32.rev.set(this.#slot, value);
-	}
-}
-
-/** A reader's look at a pane kept as a row. Its depth and revision can be written (depth.ts remembers depths). */
-class PaneView implements Pane {
-	readonly #rows: RunRows;
-	readonly #slot: number;
-	readonly paneId: string;
-
-	constructor(rows: RunRows, slot: number, paneId: string) {
-		this.#rows = rows;
-		this.#slot = slot;
-		this.paneId = paneId;
-	}
-
-	get jobId(): string {
-		return this.#rows.strings.at(this.#rows.int32.paneJobId.get(this.#slot)) ?? '';
-	}
-
-	get runIds(): string[] {
-		return [this.paneId];
-	}
-
-	get activityIndices(): number[] {
-		return sharedEmptyList();
-	}
-
-	get lastActivityId(): string | null {
-		return this.#rows.lastActivityId.get(this.#slot) ?? null;
-	}
-
-	get depth(): number {
-		return this.#rows.int32.paneDepth.get(this.#slot);
-	}
-
-	set depth(value: number) {
-		this.#rows.int32.paneDepth.set(this.#slot, value);
-	}
-
-	get depthEpoch(): number {
-		return this.#rows.int32.paneDepthEpoch.get(this.#slot);
-	}
-
-	set depthEpoch(value: number) {
-		this.#rows.int32.paneDepthEpoch.set(this.#slot, value);
-	}
-
-	get rev(): number {
-		return this.#rows.int32.paneRev.get(this.#slot);
-	}
-
-	set rev(value: number) {
-		this.#rows.int32.paneRev.set(this.#slot, value);
-	}
 }
