@@ -11,14 +11,22 @@ export function waitingNotes(states: () => readonly SourceState[], note: (text: 
 	const waiting = new Set<SourceState>();
 	return () => {
 		for (const state of states()) {
-			if (state.waiting === waiting.has(state)) continue;
 			if (state.waiting) {
+				if (!waiting.has(state)) note(`perscope: ${safe(state.label)} does not exist yet; waiting for it (--follow)\n`);
 				waiting.add(state);
-				note(`perscope: ${safe(state.label)} does not exist yet; waiting for it (--follow)\n`);
-			} else {
-				waiting.delete(state);
-				note(`perscope: ${safe(state.label)} appeared; reading it\n`);
+				continue;
 			}
+
+			if (!waiting.has(state)) continue;
+			// A file that appeared has a size. One stopped while it waited (Ctrl-C, SIGTERM) is no longer waiting
+			// either, but has none: nothing appeared, and once it has ended there is nothing to say.
+			if (state.bytesTotal === undefined) {
+				if (!state.live) waiting.delete(state);
+				continue;
+			}
+
+			waiting.delete(state);
+			note(`perscope: ${safe(state.label)} appeared; reading it\n`);
 		}
 	};
 }

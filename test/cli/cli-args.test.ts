@@ -93,6 +93,8 @@ describe('the documented forms', () => {
 		expect(early).toBe('running');
 		short.child.kill('SIGTERM');
 		expect((await short.exit).code).toBe(0);
+		// Stopped while it waited: nothing appeared.
+		expect(short.stderr()).toBe(`perscope: ${join(dir, 'not-yet.ndjson')} does not exist yet; waiting for it (--follow)\n`);
 	});
 
 	it('--help and --version answer on stdout with exit 0, whatever else is given', async () => {
