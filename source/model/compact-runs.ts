@@ -1,4 +1,4 @@
-import {runStatuses, type RunStatus} from './events.js';
+import {closedRunStatuses, runStatuses, type RunStatus} from './events.js';
 import {createIdTable, getId, idAt, idOffset, placeId, setId} from './id-table.js';
 import {Interned} from './interned.js';
 import {
@@ -54,8 +54,6 @@ const absent = 0;
 const whole = 1;
 const row = 2;
 
-/** Statuses after which a run changes only through rare events (a late delegation, a repeated log). */
-const closedStatuses: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'stoppedByError', 'stoppedByExceededMaxSteps']);
 
 function isInt32(value: number): boolean {
 	return (value | 0) === value;
@@ -385,7 +383,7 @@ export class RunRows implements RowReader {
 
 	#runToRow(slot: number): void {
 		const run = slot === this.#lastWholeSlot ? this.#lastWhole : this.wholeRuns.get(slot);
-		if (!run || !closedStatuses.has(run.status) || this.uint8.revived.get(slot) === maxRevivals || !compactable(run) || this.slotOf(run.runId) !== slot) return;
+		if (!run || !closedRunStatuses.has(run.status) || this.uint8.revived.get(slot) === maxRevivals || !compactable(run) || this.slotOf(run.runId) !== slot) return;
 		const record = run.steps[0];
 		let flags =
 			(dialects.indexOf(run.dialect) << dialectShift) |
@@ -492,7 +490,7 @@ function stepRecordLiteral(step: number, messageLine: number, messageOffset: num
  * are) keeps the run whole: rows are a saving, never a change.
  */
 function compactable(run: Run): boolean {
-	if (!closedStatuses.has(run.status) || run.query !== undefined || run.stepIndex !== undefined || run.streams !== sharedStreams) return false;
+	if (!closedRunStatuses.has(run.status) || run.query !== undefined || run.stepIndex !== undefined || run.streams !== sharedStreams) return false;
 	if (run.unsettled !== sharedEmptyList() || run.pendingToolCallIds !== sharedEmptyList()) return false;
 	if (!isInt32(run.activityCount) || !isInt32(run.rev) || run.closing < 0 || run.closing > 3) return false;
 	if (run.steps === sharedEmptyList()) return true;

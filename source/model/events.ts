@@ -17,6 +17,9 @@ export const runStatuses = [
 
 export type RunStatus = (typeof runStatuses)[number];
 
+/** The statuses a run ends in: nothing of the run is still to come but what a late or repeated event brings. */
+export const closedRunStatuses: ReadonlySet<RunStatus> = new Set<RunStatus>(['completed', 'stoppedByError', 'stoppedByExceededMaxSteps']);
+
 export type Usage = {
 	inputTokens: number;
 	outputTokens: number;

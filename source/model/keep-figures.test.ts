@@ -115,6 +115,20 @@ describe('a model that keeps figures only', () => {
 	});
 });
 
+describe('the streaming text of a model that keeps figures only', () => {
+	it('is let go once its run has ended, where a model that keeps everything keeps it', () => {
+		const full = modelFromFixtures('demo.ndjson');
+		const lean = createModel();
+		keepFiguresOnly(lean);
+		modelFromText(readFileSync(fixturePath('demo.ndjson')), {source: 'demo.ndjson', model: lean});
+		const streamed = (model: Model) => [...model.runs.values()].filter(run => run.streams.size > 0).map(run => run.runId);
+		const ended = [...lean.runs.values()].filter(run => run.status === 'completed').map(run => run.runId);
+		expect(ended.length).toBeGreaterThan(0);
+		expect(streamed(full)).toEqual(expect.arrayContaining(ended));
+		expect(streamed(lean).filter(runId => ended.includes(runId))).toEqual([]);
+	});
+});
+
 describe('the step records of a model that keeps figures only', () => {
 	it('say where each step\'s messages are, as a full model\'s do, and nothing the summaries do not show', () => {
 		const full = modelFromFixtures('demo.ndjson');

@@ -1,4 +1,4 @@
-import type {AgentEvent, CheckpointInfo, Diagnostic, RunStatus, ToolCall, ToolResult, Usage} from './events.js';
+import {closedRunStatuses, type AgentEvent, type CheckpointInfo, type Diagnostic, type RunStatus, type ToolCall, type ToolResult, type Usage} from './events.js';
 import {addEndedStep, addStepRecord, appended, hasEndedStep, setStream, sharedEmptyList, sharedStreams, stepRecordOf} from './run-collections.js';
 import {addUsage, zeroUsage} from './usage.js';
 import {
@@ -276,6 +276,9 @@ function setStatus(model: Model | undefined, run: Run, status: RunStatus, step: 
 	if (run.status !== status) model?.statusChanges?.push(run.runId);
 	run.statusStep = at;
 	run.status = status;
+	// A run's streaming text is for its activities, which a model that keeps figures only lets go: once the run has
+	// ended, nothing reads it (a late stream event makes a stream anew). A fleet of small jobs keeps thousands.
+	if (model?.figuresOnly && closedRunStatuses.has(status)) run.streams = sharedStreams;
 }
 
 function linkParent(model: Model, child: Run, parentRunId: string, parentExpertKey: string | undefined, toolCallId: string | undefined): void {
