@@ -26,9 +26,8 @@ let stopped = false;
 /** Stops the nursery's growth once this thread's is `maxBytes` or more. Cheap enough to call after every chunk. */
 export function capYoungGeneration(maxBytes = defaultYoungGenerationBytes): void {
 	if (stopped) return;
-	for (const space of getHeapSpaceStatistics()) {
-		if (space.space_name !== 'new_space' || space.space_size < maxBytes) continue;
-		setFlagsFromString('--semi-space-growth-factor=1');
-		stopped = true;
-	}
+	const nursery = getHeapSpaceStatistics().find(space => space.space_name === 'new_space');
+	if (nursery === undefined || nursery.space_size < maxBytes) return;
+	setFlagsFromString('--semi-space-growth-factor=1');
+	stopped = true;
 }

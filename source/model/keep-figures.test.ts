@@ -43,6 +43,13 @@ function both(lines: string[]): {kept: Model; figures: Model} {
 	return {kept: modelFromText(text), figures: modelFromText(text, {model: figures})};
 }
 
+/** A fixture read into a model that keeps figures only. */
+function figuresOnlyModelOf(fixture: string): Model {
+	const model = createModel();
+	keepFiguresOnly(model);
+	return modelFromText(readFileSync(fixturePath(fixture)), {source: fixture, model});
+}
+
 function counts(model: Model): number[] {
 	return [...model.runs.values()].map(run => run.activityCount);
 }
@@ -100,9 +107,7 @@ describe('a model that keeps figures only', () => {
 
 	it('still links a delegation to its children, and a resumed run to its pane', () => {
 		const full = modelFromFixtures('real/delegate.ndjson');
-		const lean = createModel();
-		keepFiguresOnly(lean);
-		modelFromText(readFileSync(fixturePath('real/delegate.ndjson')), {source: 'real/delegate.ndjson', model: lean});
+		const lean = figuresOnlyModelOf('real/delegate.ndjson');
 		const child = runByExpert(lean, 'child-expert');
 		const coordinator = runByExpert(lean, 'coordinator', 0);
 		const resumed = runByExpert(lean, 'coordinator', 1);
@@ -118,9 +123,7 @@ describe('a model that keeps figures only', () => {
 describe('the streaming text of a model that keeps figures only', () => {
 	it('is let go once its run has ended, where a model that keeps everything keeps it', () => {
 		const full = modelFromFixtures('demo.ndjson');
-		const lean = createModel();
-		keepFiguresOnly(lean);
-		modelFromText(readFileSync(fixturePath('demo.ndjson')), {source: 'demo.ndjson', model: lean});
+		const lean = figuresOnlyModelOf('demo.ndjson');
 		const streamed = (model: Model) => [...model.runs.values()].filter(run => run.streams.size > 0).map(run => run.runId);
 		const ended = [...lean.runs.values()].filter(run => run.status === 'completed').map(run => run.runId);
 		expect(ended.length).toBeGreaterThan(0);
@@ -132,9 +135,7 @@ describe('the streaming text of a model that keeps figures only', () => {
 describe('the step records of a model that keeps figures only', () => {
 	it('say where each step\'s messages are, as a full model\'s do, and nothing the summaries do not show', () => {
 		const full = modelFromFixtures('demo.ndjson');
-		const lean = createModel();
-		keepFiguresOnly(lean);
-		modelFromText(readFileSync(fixturePath('demo.ndjson')), {source: 'demo.ndjson', model: lean});
+		const lean = figuresOnlyModelOf('demo.ndjson');
 		const where = (model: Model) => [...model.runs.values()].flatMap(run => run.steps.map(record => [run.runId, record.step, record.messageLine, record.messageOffset]));
 		expect(where(lean)).toEqual(where(full));
 		expect(where(lean).length).toBeGreaterThan(0);
