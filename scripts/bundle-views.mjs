@@ -64,10 +64,30 @@ const sharedModules = {
 	},
 };
 
+/*
+ * Ink and the packages it measures with (widest-line, cli-truncate) get present/ink-string-width.js in place of
+ * string-width 8: the same answer on any text (its test), without a grapheme-by-grapheme walk of every row it
+ * lays out. Other copies of string-width (wrap-ansi's older one) are left as they are.
+ */
+const stringWidthPackage = join(root, 'node_modules', 'string-width', 'index.js');
+let stringWidthRedirected = 0;
+const inkStringWidth = {
+	name: 'perscope-ink-string-width',
+	setup(build) {
+		build.onResolve({filter: /^string-width$/}, async args => {
+			if (args.pluginData?.plain) return undefined;
+			const resolved = await build.resolve(args.path, {kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: {plain: true}});
+			if (resolved.path !== stringWidthPackage || !args.importer.includes(`${sep}node_modules${sep}`)) return resolved;
+			stringWidthRedirected++;
+			return {path: join(dist, 'present', 'ink-string-width.js')};
+		});
+	},
+};
+
 const patches = inkPatchPlugin(join(root, 'node_modules', 'ink'));
 await build({
 	entryPoints: [join(viewsDir, 'show-app.js')],
-	plugins: [sharedModules, patches.plugin],
+	plugins: [inkStringWidth, sharedModules, patches.plugin],
 	bundle: true,
 	platform: 'node',
 	format: 'esm',
@@ -87,6 +107,8 @@ await build({
 	logLevel: 'warning',
 	legalComments: 'none',
 });
+
+if (stringWidthRedirected === 0) throw new Error('bundle-views: nothing in the views imports string-width 8 any more; review the perscope-ink-string-width plugin');
 
 const unused = inkPatches.filter(each => !patches.applied().includes(each.file));
 if (unused.length > 0) throw new Error(`bundle-views: the bundle no longer loads Ink's ${unused.map(each => each.file).join(', ')}; review scripts/ink-patches.mjs`);
