@@ -9,7 +9,10 @@ import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
 /** Each patched file of Ink's package, and its patch in scripts/. */
-export const inkPatches = [{file: 'build/output.js', patch: 'ink-output-rows.patch'}];
+export const inkPatches = [
+	{file: 'build/output.js', patch: 'ink-output-rows.patch'},
+	{file: 'build/measure-text.js', patch: 'ink-measure-cache.patch'},
+];
 
 const scripts = fileURLToPath(new URL('.', import.meta.url));
 
