@@ -169,7 +169,6 @@ export function isPaneCollapsed(model: Model, ui: Folds, pane: Pane, depth: numb
 	return foldOf(ui, pane.paneId, depth, () => paneIsLive(model, pane));
 }
 
-/** `live`: whether the pane runs, or how to find out (asked only when needed). */
 /** The fold every pane has under these folds when it is the same for all (`E`, `e`, none folded by hand), else undefined. */
 function uniformFold(ui: Folds): boolean | undefined {
 	if (!isEmptyFilter(ui.filter)) return ui.filterFolds.folds.size === 0 ? ui.filterFolds.all : undefined;
@@ -179,6 +178,7 @@ function uniformFold(ui: Folds): boolean | undefined {
 	return undefined;
 }
 
+/** `live`: whether the pane runs, or how to find out (asked only when needed). */
 function foldOf(ui: Folds, paneId: string, depth: number, live: boolean | (() => boolean)): boolean {
 	// Under a filter every pane on screen holds a match, so it is open unless folded while filtering; the
 	// person's own folds stay in `collapsed` and come back when the filter goes.
@@ -662,15 +662,14 @@ export class RowLayout {
 
 	/** Every pane's rows with every pane open, by its place in `order`: worked out as the layout's last step. */
 	#openCountsNow(): Int32Array {
-		if (!this.#openCounts) drain(this.#openCountSteps());
-		return this.#openCounts!;
+		return this.#openCounts ?? drain(this.#openCountSteps());
 	}
 
 	/**
 	 * The last step of making a layout, so that the first `e` finds the counts made: with 200,000 panes it is a
 	 * walk over every node that took most of that key's time.
 	 */
-	*#openCountSteps(): Generator<void, void> {
+	*#openCountSteps(): Generator<void, Int32Array> {
 		const {order} = this;
 		const counts = new Int32Array(order.length);
 		// Children come after their parent in `order`: backwards, each pane's count is whole when it is added to its parent's.
@@ -682,6 +681,7 @@ export class RowLayout {
 		}
 
 		this.#openCounts = counts;
+		return counts;
 	}
 
 	/** Which jobs are folded to their row: a few jobs, worked out whenever the folds change. */
