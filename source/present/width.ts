@@ -1,11 +1,14 @@
-import stringWidth from 'string-width';
+import {clusterColumns} from './cluster-width.js';
 
 /*
- * Column arithmetic for sanitised text. Ink lays out with string-width, so every width here is
- * exactly what string-width would say; measuring any other way would let our truncation disagree
- * with Ink's wrapping by a column and wrap the line.
+ * Column arithmetic for sanitised text. Ink lays out with string-width (in the viewer's bundle, with
+ * ink-string-width.ts, which measures with this), so every width here is exactly what string-width
+ * would say; measuring any other way would let our truncation disagree with Ink's wrapping by a column
+ * and wrap the line. A cluster is measured by string-width's rules (cluster-width.ts), and the test
+ * holds the two equal on any text.
  *
- * `countAnsiEscapeCodes: true` because these helpers never see styling: colour comes from Ink props,
+ * Escape sequences count as what they show (string-width's `countAnsiEscapeCodes: true`) because these
+ * helpers never see styling: colour comes from Ink props,
  * and sanitised text has no ESC. If unsanitised text slips through, counting the escape's printable
  * bytes is the honest answer (it is what a sanitiser would show), and it keeps the width of a string
  * equal to the sum of the widths of its grapheme clusters, which everything below relies on.
@@ -17,9 +20,8 @@ import stringWidth from 'string-width';
  * one code point at a time from a table, and the segmenter only ever sees short windows of the few
  * places that need it.
  */
-const widthOptions = {countAnsiEscapeCodes: true} as const;
-
-const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'});
+/** Made when first needed: a segmenter costs ~9 ms to make, and most text never needs one. */
+let segmenter: Intl.Segmenter | undefined;
 
 const printableAscii = /^[\u0020-\u007E]*$/;
 
@@ -78,7 +80,7 @@ function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
 
 function classify(codePoint: number): number {
 	const character = String.fromCodePoint(codePoint);
-	return joinerPattern.test(character) ? joiner : 1 + stringWidth(character, widthOptions);
+	return joinerPattern.test(character) ? joiner : 1 + clusterColumns(character);
 }
 
 function kindOf(codePoint: number): number {
@@ -97,11 +99,11 @@ function kindOf(codePoint: number): number {
 
 function clusterWidth(cluster: string): number {
 	if (cluster.length > cacheableLength) {
-		// One cluster, so string-width segments it once: linear, however long it is.
-		return stringWidth(cluster, widthOptions);
+		// One long cluster (a letter under thousands of marks): measured in one pass, and not kept.
+		return clusterColumns(cluster);
 	}
 
-	return clusterWidths.get(cluster) ?? remember(clusterWidths, cluster, stringWidth(cluster, widthOptions));
+	return clusterWidths.get(cluster) ?? remember(clusterWidths, cluster, clusterColumns(cluster));
 }
 
 const windowLength = 256;
@@ -118,6 +120,7 @@ function eachWindowedCluster(text: string, start: number, end: number, visit: Vi
 	let length = windowLength;
 	while (position < end) {
 		const final = position + length >= end;
+		segmenter ??= new Intl.Segmenter(undefined, {granularity: 'grapheme'});
 		const segments = [...segmenter.segment(text.slice(position, final ? end : position + length))];
 		if (!final) {
 			if (segments.length < 2) {
