@@ -8,15 +8,20 @@ import {eastAsianWidth} from 'get-east-asian-width';
  *
  * Why not string-width itself: importing it builds its `\p{RGI_Emoji}` expression (a property of strings,
  * 13-18 ms here) and a segmenter (~9 ms), ~30 ms of every start of the viewer before its first frame, though
- * most text never needs either. Here a single character is told from code point properties, and the emoji
- * expression is built the first time a cluster of several characters is measured. `displayWidth`'s test holds
- * the result equal to string-width's on any text, and on every code point alone.
+ * most text never needs either. Here a single character, and one with VS16, is told from code point
+ * properties, and the emoji expression is built the first time another cluster of several characters is
+ * measured. The tests hold the result equal to string-width's on any text, and on every code point alone.
  */
 
 const eastAsian = {ambiguousAsWide: false};
 const firstVisible = /[^\p{Default_Ignorable_Code_Point}\p{Control}\p{Format}\p{Nonspacing_Mark}\p{Enclosing_Mark}\p{Surrogate}]/u;
 /** Alone, a character is an RGI emoji when it is presented as emoji by default; a lone regional indicator is not. */
 const emojiAlone = /^(?!\p{Regional_Indicator})\p{Emoji_Presentation}$/u;
+/**
+ * A character and VS16 (emoji presentation) is an RGI emoji exactly when the character is an emoji shown as text by
+ * default and not an emoji component (a digit, a skin tone, a regional indicator…); the test checks every one.
+ */
+const presentedAsEmoji = /^(?!\p{Emoji_Presentation}|\p{Emoji_Component})\p{Emoji}\uFE0F$/u;
 const keycap = /^[\d#*]\u20E3$/;
 const pictograph = /\p{Extended_Pictographic}/gu;
 const spacingMark = /\p{Spacing_Mark}/u;
@@ -36,12 +41,16 @@ function isOneCodePoint(text: string): boolean {
 	return text.length === 1 || (text.length === 2 && text.codePointAt(0)! > 0xff_ff);
 }
 
+/**
+ * An RGI emoji, or a sequence terminals draw as one anyway: a ZWJ sequence of two pictographs or more, or a
+ * keycap. Those, and a character with VS16 (the commonest, as in `✏️`), are told without the RGI expression,
+ * which costs ~30 ms to build and first run.
+ */
 function isWideEmoji(cluster: string): boolean {
+	if (cluster.length <= 50 && (keycap.test(cluster) || (cluster.includes('\u200D') && (cluster.match(pictograph)?.length ?? 0) >= 2))) return true;
+	if (cluster.endsWith('\uFE0F') && isOneCodePoint(cluster.slice(0, -1))) return presentedAsEmoji.test(cluster);
 	rgiEmoji ??= new RegExp('^\\p{RGI_Emoji}$', 'v');
-	if (rgiEmoji.test(cluster)) return true;
-	if (cluster.length > 50) return false;
-	if (keycap.test(cluster)) return true;
-	return cluster.includes('\u200D') && (cluster.match(pictograph)?.length ?? 0) >= 2;
+	return rgiEmoji.test(cluster);
 }
 
 const isLeading = (code: number | undefined): boolean => code !== undefined && ((code >= 0x11_00 && code <= 0x11_5f) || (code >= 0xa9_60 && code <= 0xa9_7c));
