@@ -82,6 +82,7 @@ function restOf(model: Model): ModelRest {
 		toolCalls: _toolCalls,
 		orphanChildren: _orphanChildren,
 		runsAwaitingParent: _runsAwaitingParent,
+		runSegments: _runSegments,
 		idRepeats: _idRepeats,
 		daemonAgents: _daemonAgents,
 		daemonStepCounts: _daemonStepCounts,

@@ -60,7 +60,11 @@ export type CheckpointInfo = {
 	pendingToolCallIds: string[];
 	partialResults: ToolResult[];
 	delegateTo: Array<{toolCallId: string; expertKey: string; query: string | undefined}>;
-	delegatedBy: {runId: string; expertKey: string | undefined; toolCallId: string | undefined} | undefined;
+	/**
+	 * `runId` is absent in the released CLI (0.0.54): the parent is then the run that stopped at `checkpointId`
+	 * (docs/model-rules.md, "Run segments").
+	 */
+	delegatedBy: {runId: string | undefined; expertKey: string | undefined; toolCallId: string | undefined; checkpointId: string | undefined} | undefined;
 	/** Cumulative over the whole job, not per run. */
 	usage: Usage | undefined;
 };

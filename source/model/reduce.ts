@@ -54,7 +54,9 @@ export function reduce(model: Model, event: AgentEvent): void {
 	compactTouched(model);
 }
 
-function reduceEvent(model: Model, event: AgentEvent): void {
+function reduceEvent(model: Model, wireEvent: AgentEvent): void {
+	// The run a released-CLI event belongs to is a segment of its run id (run-segments.ts); nothing changes otherwise.
+	const event = model.runSegments.route(model, wireEvent);
 	model.events++;
 	model.rev++;
 	if (event.timestamp !== undefined) {
@@ -91,7 +93,7 @@ function reduceEvent(model: Model, event: AgentEvent): void {
 			model.proxy.last = {action: event.action, domain: event.domain, port: event.port, reason: event.reason};
 			return;
 		case 'runStart':
-			onRunStart(model, event);
+			onRunStart(model, event, wireEvent.runId);
 			return;
 		case 'childRunStart':
 			onChildRunStart(model, event);
@@ -463,7 +465,9 @@ function bumpPane(model: Model, run: Run): void {
 
 function onRuntimeInit(model: Model, event: EventOf<'runtimeInit'>): void {
 	model.runtime.set(event.runId, {expertName: event.expertName, model: event.model, query: event.query, answer: event.answer});
-	const run = liveRun(model, event.runId);
+	// It comes before its run's startRun: a run id in use already may be about to start another segment.
+	const targetId = model.runSegments.runtimeTarget(model, event.runId, event.expertName);
+	const run = targetId === undefined ? undefined : liveRun(model, targetId);
 	if (run && event.model !== undefined && run.model !== event.model) {
 		run.model = event.model;
 		run.rev++;
@@ -478,7 +482,7 @@ function onRuntimeInit(model: Model, event: EventOf<'runtimeInit'>): void {
 
 const resumableStatuses: ReadonlySet<RunStatus> = new Set(['stoppedByDelegate', 'stoppedByInteractiveTool']);
 
-function onRunStart(model: Model, event: EventOf<'runStart'>): void {
+function onRunStart(model: Model, event: EventOf<'runStart'>, wireRunId: string): void {
 	const {checkpoint} = event;
 	const jobId = event.jobId === '' ? (liveRun(model, event.runId)?.jobId ?? event.runId) : event.jobId;
 	const expertKey = event.expertKey ?? event.runId;
@@ -498,7 +502,7 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 	touch(run, event);
 	if (run.currentStep === undefined) run.currentStep = event.step;
 
-	const resumed = isResume ? findResumedRun(model, run, checkpoint) : undefined;
+	const resumed = isResume ? findResumedRun(model, run, checkpoint, wireRunId) : undefined;
 	if (resumed) {
 		run.resumesRunId = resumed.runId;
 		resumed.resumedByRunId = run.runId;
@@ -513,13 +517,11 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 			if (parent) adoptChild(model, parent, run);
 			else awaitParent(model, run);
 		}
-	} else if (isResume && checkpoint.runId !== undefined && checkpoint.runId !== run.runId) {
+	} else if (isResume && checkpoint.runId !== undefined && checkpoint.runId !== wireRunId) {
 		run.resumesRunId = checkpoint.runId;
 	}
 
-	if (checkpoint.delegatedBy && run.parentRunId === null) {
-		linkParent(model, run, checkpoint.delegatedBy.runId, checkpoint.delegatedBy.expertKey, checkpoint.delegatedBy.toolCallId);
-	}
+	if (checkpoint.delegatedBy && run.parentRunId === null) linkDelegatedBy(model, run, checkpoint.delegatedBy, wireRunId);
 
 	// Where the starting checkpoint left off, not something the run did: no status change is reported for it.
 	if (run.endedSteps.length === 0 && run.status === 'init') setStatus(undefined, run, checkpoint.status, checkpoint.step);
@@ -529,9 +531,8 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 		return;
 	}
 
-	if (checkpoint.runId !== undefined && checkpoint.runId !== run.runId) {
-		run.resumedFrom = {runId: checkpoint.runId, checkpointId: checkpoint.id ?? null, stepNumber: checkpoint.step ?? null};
-	}
+	const startedFrom = checkpoint.runId === undefined ? undefined : startedFromRun(model, checkpoint.runId, run);
+	if (startedFrom !== undefined) run.resumedFrom = {runId: startedFrom, checkpointId: checkpoint.id ?? null, stepNumber: checkpoint.step ?? null};
 
 	const query = event.query ?? model.runtime.get(run.runId)?.query;
 	if (!model.figuresOnly) run.query = query;
@@ -539,28 +540,81 @@ function onRunStart(model: Model, event: EventOf<'runStart'>): void {
 	if (query !== undefined && query !== '') addActivity(model, run, event, {type: 'query', text: query}, true);
 }
 
-/** The stopped run a new run continues, by the rules in docs/model-rules.md. */
-function findResumedRun(model: Model, run: Run, checkpoint: CheckpointInfo): Run | undefined {
-	if (checkpoint.runId !== undefined && checkpoint.runId !== run.runId) {
-		const named = liveRun(model, checkpoint.runId);
-		if (named) return named;
-	}
-
+/**
+ * The stopped run a new run continues, by the rules in docs/model-rules.md: the one that owns the tool calls the
+ * new checkpoint answers, else the one its checkpoint names, else the latest stopped run of the same expert. The
+ * calls come first because a continued job's checkpoints all keep the job's first run id, whichever run stopped.
+ */
+function findResumedRun(model: Model, run: Run, checkpoint: CheckpointInfo, wireRunId: string): Run | undefined {
 	const job = model.jobs.get(run.jobId);
-	if (!job) return undefined;
 	// Every run of the job is looked at, read only (through views of those kept as rows: compact-runs.ts); the one
 	// resumed is then taken whole.
 	const candidates: Run[] = [];
-	for (let i = job.runIds.length - 1; i >= 0; i--) {
-		const candidate = model.runs.get(job.runIds[i]!);
+	for (let i = (job?.runIds.length ?? 0) - 1; i >= 0; i--) {
+		const candidate = model.runs.get(job!.runIds[i]!);
 		if (!candidate || candidate.runId === run.runId || candidate.resumedByRunId !== null) continue;
 		if (!resumableStatuses.has(candidate.status)) continue;
 		candidates.push(candidate);
 	}
 
 	const wanted = new Set(checkpoint.pendingToolCallIds);
-	const chosen = candidates.find(candidate => candidate.pendingToolCallIds.some(id => wanted.has(id))) ?? candidates.find(candidate => candidate.expertKey === run.expertKey);
-	return chosen && liveRun(model, chosen.runId);
+	const byCalls = wanted.size === 0 ? undefined : candidates.find(candidate => candidate.pendingToolCallIds.some(id => wanted.has(id)));
+	if (byCalls) return liveRun(model, byCalls.runId);
+	if (checkpoint.runId !== undefined && checkpoint.runId !== wireRunId) {
+		const segments = model.runSegments.segmentsOf(checkpoint.runId);
+		const named = segments ? candidates.find(candidate => segments.includes(candidate.runId)) : liveRun(model, checkpoint.runId);
+		if (named) return liveRun(model, named.runId);
+	}
+
+	const sameExpert = candidates.find(candidate => candidate.expertKey === run.expertKey);
+	return sameExpert && liveRun(model, sameExpert.runId);
+}
+
+/**
+ * The run whose checkpoint a new run started from (`initialCheckpoint.runId`): that run, or, when the id is a
+ * released CLI's that several segments share (a follow-up continues its run's id), the newest other segment of
+ * the same expert, or of any. Undefined when the checkpoint is the run's own.
+ */
+function startedFromRun(model: Model, checkpointRunId: string, run: Run): string | undefined {
+	const segments = model.runSegments.segmentsOf(checkpointRunId);
+	if (!segments) return checkpointRunId === run.runId ? undefined : checkpointRunId;
+	let fallback: string | undefined;
+	for (let i = segments.length - 1; i >= 0; i--) {
+		const id = segments[i]!;
+		if (id === run.runId) continue;
+		if (model.runs.get(id)?.expertKey === run.expertKey) return id;
+		fallback ??= id;
+	}
+
+	return fallback;
+}
+
+/**
+ * Links a delegated run to its parent. Later main names the parent's run; the released CLI names only the
+ * checkpoint the parent stopped at for its delegates, which is found when the parent's stop was seen, and
+ * otherwise awaited. Without either, a delegate that shares its parent's run id hangs under the newest segment of
+ * the parent's expert.
+ */
+function linkDelegatedBy(model: Model, run: Run, delegatedBy: NonNullable<CheckpointInfo['delegatedBy']>, wireRunId: string): void {
+	const {expertKey, toolCallId, checkpointId} = delegatedBy;
+	let parentRunId = delegatedBy.runId;
+	if (parentRunId === undefined && checkpointId !== undefined) {
+		parentRunId = model.runSegments.runStoppedAt(checkpointId);
+		if (parentRunId === undefined) {
+			model.runSegments.awaitStop(checkpointId, run.runId, toolCallId);
+			return;
+		}
+	}
+
+	if (parentRunId === undefined) {
+		const segments = model.runSegments.segmentsOf(wireRunId) ?? [];
+		for (let i = segments.length - 1; i >= 0 && parentRunId === undefined; i--) {
+			const candidate = model.runs.get(segments[i]!);
+			if (candidate && candidate.runId !== run.runId && candidate.expertKey === expertKey) parentRunId = candidate.runId;
+		}
+	}
+
+	if (parentRunId !== undefined) linkParent(model, run, parentRunId, expertKey, toolCallId);
 }
 
 function joinPane(model: Model, run: Run, resumed: Run): void {
@@ -719,12 +773,19 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	switch (event.ending) {
 		case 'continue':
 			return;
-		case 'stopByDelegate':
+		case 'stopByDelegate': {
 			run.pendingToolCallIds = checkpoint.pendingToolCallIds;
 			ensureDelegates(model, run, event);
 			attachPartialResults(model, run, checkpoint.partialResults, event.ref);
 			run.endedAt = event.timestamp;
+			const waiting = checkpoint.id === undefined ? undefined : model.runSegments.stoppedForDelegates(checkpoint.id, run.runId);
+			for (const child of waiting ?? []) {
+				const childRun = liveRun(model, child.childRunId);
+				if (childRun && childRun.parentRunId === null) linkParent(model, childRun, run.runId, run.expertKey, child.toolCallId);
+			}
+
 			return;
+		}
 		case 'stopByInteractiveTool':
 			run.pendingToolCallIds = checkpoint.pendingToolCallIds;
 			run.endedAt = event.timestamp;

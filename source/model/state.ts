@@ -2,6 +2,7 @@ import type {Dialect, Diagnostic, EventRef, RunStatus, Usage} from './events.js'
 import {TextAccumulator} from './text-accumulator.js';
 import {createIdTable, type IdTable} from './id-table.js';
 import type {PaneCalls} from './call-index.js';
+import {SegmentIndex} from './run-segments.js';
 
 export const baseToolTypes = [
 	'readTextFile',
@@ -322,6 +323,8 @@ export type Model = {
 	 * appears. Indexed so that adopting costs nothing per run (a scan of all runs made loading quadratic).
 	 */
 	runsAwaitingParent: Map<string, string[]>;
+	/** Run ids the released Perstack CLI used for several runs, and how its children find their parents (run-segments.ts). */
+	runSegments: SegmentIndex;
 	/** For activity ids that collided: the last `#n` suffix given, so the next collision does not count up from 2. */
 	idRepeats: Map<string, number>;
 	/** strategy daemon: `${runId}\u0000${agent}` → the agent's current child run. */
@@ -399,6 +402,7 @@ export function createModel(): Model {
 		runtime: new Map(),
 		orphanChildren: new Map(),
 		runsAwaitingParent: new Map(),
+		runSegments: new SegmentIndex(),
 		idRepeats: new Map(),
 		daemonAgents: new Map(),
 		daemonStepCounts: new Map(),

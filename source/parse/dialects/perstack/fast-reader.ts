@@ -43,7 +43,7 @@ const checkpoint = object({
 	stepNumber: looseNumber,
 	expert: optional(expertRef),
 	usage: optional(usage),
-	delegatedBy: optional(object({expert: optional(expertRef), toolCallId: optionalString, toolName: optionalString, checkpointId: optionalString, runId: string})),
+	delegatedBy: optional(object({expert: optional(expertRef), toolCallId: optionalString, toolName: optionalString, checkpointId: optionalString, runId: optionalString})),
 	delegateTo: optional(array(object({expert: optional(expertRef), toolCallId: string, toolName: optionalString, query: optionalString}))),
 	pendingToolCalls: optional(array(toolCall)),
 	partialToolResults: optional(array(toolResult)),
@@ -104,6 +104,9 @@ export const perstackReaders: Readers = {
 	startStreamingRunResult: typed('startStreamingRunResult', empty),
 	streamRunResult: typed('streamRunResult', {delta: string}),
 	completeStreamingRunResult: typed('completeStreamingRunResult', {text: string}),
+	startReasoning: typed('startReasoning', empty),
+	completeReasoning: typed('completeReasoning', {text: string}),
+	startRunResult: typed('startRunResult', empty),
 	// Runtime
 	initializeRuntime: typed('initializeRuntime', {
 		runtimeVersion: optionalString,

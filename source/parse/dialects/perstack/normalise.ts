@@ -55,7 +55,9 @@ function toCheckpoint(checkpoint: PerstackCheckpoint): CheckpointInfo {
 			expertKey: delegate.expert?.key ?? delegate.toolName ?? '',
 			query: delegate.query,
 		})),
-		delegatedBy: delegatedBy ? {runId: delegatedBy.runId, expertKey: delegatedBy.expert?.key, toolCallId: delegatedBy.toolCallId} : undefined,
+		delegatedBy: delegatedBy
+			? {runId: delegatedBy.runId, expertKey: delegatedBy.expert?.key, toolCallId: delegatedBy.toolCallId, checkpointId: delegatedBy.checkpointId}
+			: undefined,
 		usage: checkpoint.usage,
 	};
 }
@@ -188,12 +190,15 @@ export function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 		}
 
 		case 'startStreamingReasoning':
+		case 'startReasoning':
 			return withHead(head, {kind: 'stream', channel: 'reasoning', phase: 'start', text: ''});
 		case 'streamReasoning':
 			return withHead(head, {kind: 'stream', channel: 'reasoning', phase: 'delta', text: event.delta});
 		case 'completeStreamingReasoning':
+		case 'completeReasoning':
 			return withHead(head, {kind: 'stream', channel: 'reasoning', phase: 'complete', text: event.text});
 		case 'startStreamingRunResult':
+		case 'startRunResult':
 			return withHead(head, {kind: 'stream', channel: 'result', phase: 'start', text: ''});
 		case 'streamRunResult':
 			return withHead(head, {kind: 'stream', channel: 'result', phase: 'delta', text: event.delta});

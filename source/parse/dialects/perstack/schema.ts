@@ -54,7 +54,8 @@ function build() {
 				toolCallId: z.string().optional(),
 				toolName: z.string().optional(),
 				checkpointId: z.string().optional(),
-				runId: z.string(),
+				// The released CLI (0.0.54) does not write it: the parent is found by its checkpoint (docs/model-rules.md).
+				runId: z.string().optional(),
 			})
 			.optional(),
 		delegateTo: z
@@ -148,6 +149,10 @@ function build() {
 		typed('startStreamingRunResult', empty),
 		typed('streamRunResult', {delta: z.string()}),
 		typed('completeStreamingRunResult', {text: z.string()}),
+		// The released CLI's names for the same events (0.0.54), with no expertKey or stepNumber on the wire.
+		typed('startReasoning', empty),
+		typed('completeReasoning', {text: z.string()}),
+		typed('startRunResult', empty),
 		// Runtime
 		typed('initializeRuntime', {
 			runtimeVersion: z.string().optional(),
