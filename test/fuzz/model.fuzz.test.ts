@@ -1,5 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import fc from 'fast-check';
+import {eventLogFixtures} from '../helpers/fixture-files.js';
 import {describe, expect, it} from 'vitest';
 import {sanitizeBlock, sanitizeLine} from '../../source/present/sanitize.js';
 import {displayWidth} from '../../source/present/width.js';
@@ -28,12 +29,7 @@ function fuzzRuns(fallback: number): number {
 
 const seed = fuzzSeed();
 
-const fixtureNames = [
-	...readdirSync(fixturesDir).filter(name => name.endsWith('.ndjson') && name !== 'demo.ndjson'),
-	...readdirSync(`${fixturesDir}real`)
-		.filter(name => name.endsWith('.ndjson'))
-		.map(name => `real/${name}`),
-].sort();
+const fixtureNames = eventLogFixtures().filter(name => name !== 'demo.ndjson');
 
 const fixtureLines = new Map(fixtureNames.map(name => [name, readFileSync(`${fixturesDir}${name}`, 'utf8').split('\n').filter(line => line !== '')]));
 

@@ -17,3 +17,15 @@ export function fixtureFiles(endings: string[] = ['.ndjson']): string[] {
 	walk(join(root, 'fixtures'));
 	return found.sort();
 }
+
+/**
+ * The event logs every headless test reads, as paths under fixtures/: the hand-written ones, `real/` (later main
+ * recorded) and `released/` (the released CLI 0.0.54 recorded), sorted.
+ */
+export function eventLogFixtures(): string[] {
+	const named = (folder: string) =>
+		readdirSync(join(root, 'fixtures', folder))
+			.filter(name => name.endsWith('.ndjson'))
+			.map(name => (folder === '' ? name : `${folder}/${name}`));
+	return [...named(''), ...named('real'), ...named('released')].sort();
+}

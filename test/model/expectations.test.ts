@@ -23,6 +23,7 @@ type Expected = {
 function fixtureFor(expectedName: string): string[] {
 	const base = expectedName.replace(/\.json$/, '');
 	if (base === 'real-interactive-2-continue') return ['real/interactive-2-continue.ndjson'];
+	if (base.startsWith('released-')) return [`released/${base.slice(9)}.ndjson`];
 	return base.startsWith('real-') ? [`real/${base.slice(5)}.ndjson`] : [`${base}.ndjson`];
 }
 

@@ -1,6 +1,7 @@
 import {mkdtempSync, readFileSync, readdirSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {eventLogFixtures} from '../helpers/fixture-files.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {fixturesDir} from '../helpers/load.js';
 import {decodeJsonLines, startReceiver, type Answer, type ReceivedSpan, type Receiver} from './receiver.js';
@@ -11,10 +12,9 @@ import {runCli} from './run-cli.js';
  * with the official OTLP definitions; what arrives is checked against the log's own summary.
  */
 
-const realLogs = readdirSync(join(fixturesDir, 'real'))
-	.filter(name => name.endsWith('.ndjson'))
-	.sort()
-	.map(name => join(fixturesDir, 'real', name));
+const realLogs = eventLogFixtures()
+	.filter(name => name.startsWith('real/') || name.startsWith('released/'))
+	.map(name => join(fixturesDir, name));
 const logs = [...realLogs, join(fixturesDir, 'parallel-delegate.ndjson')];
 
 let receiver: Receiver | undefined;

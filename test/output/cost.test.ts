@@ -3,6 +3,7 @@ import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {eventLogFixtures} from '../helpers/fixture-files.js';
 import {describe, expect, it} from 'vitest';
 import {builtinPrices} from '../../source/query/prices.js';
 
@@ -37,12 +38,7 @@ function modelsByRun(path: string): Map<string, string> {
 	return models;
 }
 
-const perstackFixtures = [
-	...readdirSync(join(root, 'fixtures')).filter(name => name.endsWith('.ndjson') && !name.startsWith('drover') && !name.startsWith('daemon')),
-	...readdirSync(join(root, 'fixtures/real'))
-		.filter(name => name.endsWith('.ndjson'))
-		.map(name => `real/${name}`),
-];
+const perstackFixtures = eventLogFixtures().filter(name => !name.startsWith('drover') && !name.startsWith('daemon'));
 
 describe('cost in --summary --json', () => {
 	it.each(perstackFixtures)('%s: every run, job and the total are its tokens at its model’s prices', fixture => {

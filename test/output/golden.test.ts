@@ -1,24 +1,20 @@
 import {spawnSync} from 'node:child_process';
-import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
+import {eventLogFixtures} from '../helpers/fixture-files.js';
 
 /*
  * Golden files of the three headless outputs over every fixture, produced by the built CLI as a user runs
  * it. A change in output shows up as a diff to review; `UPDATE_GOLDEN=1 npm test` rewrites them after a
- * deliberate change.
+ * deliberate change, and writes those of a new fixture. A fixture without its golden files fails: a golden
+ * written by the run that checks it would prove nothing.
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const goldenDir = `${root}test/golden/`;
 
-function fixtures(): string[] {
-	const top = readdirSync(`${root}fixtures`).filter(name => name.endsWith('.ndjson'));
-	const real = readdirSync(`${root}fixtures/real`)
-		.filter(name => name.endsWith('.ndjson'))
-		.map(name => `real/${name}`);
-	return [...top, ...real].sort();
-}
+const fixtures = eventLogFixtures;
 
 const modes = [
 	{name: 'print', args: ['--print'], extension: 'txt'},
@@ -36,10 +32,12 @@ describe.each(modes)('$name output matches its golden file', mode => {
 		const {stdout, status} = run([...mode.args, `fixtures/${fixture}`]);
 		expect(status).toBe(0);
 		const golden = `${goldenDir}${fixture.replace('/', '-').replace(/\.ndjson$/, '')}.${mode.name}.${mode.extension}`;
-		if (process.env['UPDATE_GOLDEN'] === '1' || !existsSync(golden)) {
+		if (process.env['UPDATE_GOLDEN'] === '1') {
 			mkdirSync(goldenDir, {recursive: true});
 			writeFileSync(golden, stdout);
 		}
+
+		expect(existsSync(golden), `${golden} is missing: UPDATE_GOLDEN=1 writes it; review it before committing`).toBe(true);
 
 		expect(stdout).toBe(readFileSync(golden, 'utf8'));
 	});

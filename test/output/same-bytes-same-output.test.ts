@@ -6,6 +6,7 @@ import {gzipSync} from 'node:zlib';
 import fc from 'fast-check';
 import {afterAll, describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {eventLogFixtures} from '../helpers/fixture-files.js';
 
 /*
  * #21.4: the headless outputs are a function of the bytes alone. Every fixture, in every headless mode, is
@@ -21,15 +22,13 @@ afterAll(() => rmSync(scratch, {recursive: true, force: true}));
 type Case = {name: string; files: string[]};
 
 function cases(): Case[] {
-	const top = readdirSync(join(repoRoot, 'fixtures')).filter(name => name.endsWith('.ndjson'));
-	const real = readdirSync(join(repoRoot, 'fixtures/real'))
-		.filter(name => name.endsWith('.ndjson'))
-		.map(name => `real/${name}`);
-	const single = [...top, ...real].sort().map(name => ({name, files: [join(repoRoot, 'fixtures', name)]}));
+	const single = eventLogFixtures().map(name => ({name, files: [join(repoRoot, 'fixtures', name)]}));
 	// One job in two files, as `--continue-job` writes it: the second holds the answer to the first's question.
 	const continued = {name: 'real/interactive-1 + interactive-2-continue', files: ['interactive-1.ndjson', 'interactive-2-continue.ndjson'].map(name => join(repoRoot, 'fixtures/real', name))};
 	const branches = {name: 'branches/ (run, --continue-job, --resume-from)', files: ['1-run.ndjson', '2-continue-job.ndjson', '3-resume-from.ndjson'].map(name => join(repoRoot, 'fixtures/branches', name))};
-	return [...single, continued, branches];
+	// The released CLI's follow-up: the second file continues the first's run id.
+	const followUp = {name: 'released/followup-1 + followup-2-continue', files: ['followup-1.ndjson', 'followup-2-continue.ndjson'].map(name => join(repoRoot, 'fixtures/released', name))};
+	return [...single, continued, branches, followUp];
 }
 
 const modes = [
