@@ -61,7 +61,7 @@ describe('perscope -- COMMAND (a real child process)', () => {
 		const run = startCli(['--summary', '--json', '--', process.execPath, script, '4']);
 		expect(await run.exit).toEqual({code: 4, signal: null});
 		const summary: unknown = JSON.parse(run.stdout());
-		expect(summary).toMatchObject({jobs: [{jobId: 'slow-job', status: 'completed', steps: 3}]});
+		expect(summary).toMatchObject({jobs: [{jobId: 'slow-job', status: 'completed', steps: 1, stepsRun: 3}]});
 		expect(run.stderr()).toContain('[stderr] working on run 3\n');
 	}, 15_000);
 

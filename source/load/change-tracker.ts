@@ -83,6 +83,7 @@ function restOf(model: Model): ModelRest {
 		orphanChildren: _orphanChildren,
 		runsAwaitingParent: _runsAwaitingParent,
 		runSegments: _runSegments,
+		openStepUsage: _openStepUsage,
 		idRepeats: _idRepeats,
 		daemonAgents: _daemonAgents,
 		daemonStepCounts: _daemonStepCounts,

@@ -10,6 +10,6 @@ describe('describeJob', () => {
 	});
 
 	it("derives a child run directory's status from its own events instead of showing init", () => {
-		expect(describeJob(`${job}/runs/mycc7mg8nbsgxciteyvrtyci`)).toMatchObject({coordinator: 'child-expert', status: 'completed', steps: 3, runs: 1});
+		expect(describeJob(`${job}/runs/mycc7mg8nbsgxciteyvrtyci`)).toMatchObject({coordinator: 'child-expert', status: 'completed', steps: 4, runs: 1});
 	});
 });

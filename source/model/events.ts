@@ -75,7 +75,15 @@ type Payload =
 	| {kind: 'runtimeInit'; expertName?: string; model?: string; runtimeVersion?: string; maxSteps?: number; query?: string; answer?: {toolCallId: string; text: string}}
 	| {kind: 'runStart'; checkpoint: CheckpointInfo; query: string | undefined}
 	| {kind: 'stepStart'}
-	| {kind: 'toolCalls'; as: 'tool' | 'delegate' | 'interactive'; calls: ToolCall[]; text: string | undefined; thinking: string | undefined}
+	| {
+			kind: 'toolCalls';
+			as: 'tool' | 'delegate' | 'interactive';
+			calls: ToolCall[];
+			text: string | undefined;
+			thinking: string | undefined;
+			/** Perstack: what the generation that made the calls used; the step's end gives the step's whole usage. */
+			generationUsage?: Usage;
+	  }
 	| {kind: 'toolResults'; results: ToolResult[]}
 	| {
 			kind: 'stepEnd';

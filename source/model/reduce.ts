@@ -1,6 +1,6 @@
 import {closedRunStatuses, type AgentEvent, type CheckpointInfo, type Diagnostic, type RunStatus, type ToolCall, type ToolResult, type Usage} from './events.js';
 import {addEndedStep, addStepRecord, appended, hasEndedStep, setStream, sharedEmptyList, sharedStreams, stepRecordOf} from './run-collections.js';
-import {addUsage, zeroUsage} from './usage.js';
+import {addUsage, subtractUsage, zeroUsage} from './usage.js';
 import {
 	baseToolTypes,
 	closingComplete,
@@ -764,6 +764,12 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	if (step !== undefined && !hasEndedStep(run, step) && model.statusChanges?.at(-1) !== run.runId) model.statusChanges?.push(run.runId);
 	if (step !== undefined && !hasEndedStep(run, step)) {
 		addEndedStep(run, step);
+		const open = model.openStepUsage.get(run.runId);
+		if (open?.step === step) {
+			run.usage = subtractUsage(run.usage, open.usage);
+			model.openStepUsage.delete(run.runId);
+		}
+
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
 
@@ -788,6 +794,8 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 		}
 		case 'stopByInteractiveTool':
 			run.pendingToolCallIds = checkpoint.pendingToolCallIds;
+			// The step's other tools (a file read beside the question) have their results only here.
+			attachPartialResults(model, run, checkpoint.partialResults, event.ref);
 			run.endedAt = event.timestamp;
 			return;
 		case 'stopByExceededMaxSteps':
@@ -888,6 +896,7 @@ function delegateQuery(args: unknown): string {
 
 function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void {
 	const step = event.step ?? run.currentStep;
+	if (event.generationUsage !== undefined && step !== undefined) holdStepUsage(model, run, step, event.generationUsage);
 	if (event.dialect === 'perstack' && event.thinking !== undefined && step !== undefined) streamOf(run, step).callReasoning = event.thinking;
 	let first = true;
 	for (const call of event.calls) {
@@ -926,6 +935,18 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
 
 		addActivity(model, run, event, toolFields(model, type, id, call, message), event.as === 'interactive', id, reasoning);
 	}
+}
+
+/**
+ * Counts a generation's usage before its step ends, so a run killed after the model answered still shows what it
+ * used. The step's end replaces it with the step's own usage; a step's calls events repeat the same generation's.
+ */
+function holdStepUsage(model: Model, run: Run, step: number, usage: Usage): void {
+	if (hasEndedStep(run, step)) return;
+	const open = model.openStepUsage.get(run.runId);
+	if (open?.step === step) run.usage = subtractUsage(run.usage, open.usage);
+	run.usage = addUsage(run.usage, usage);
+	model.openStepUsage.set(run.runId, {step, usage});
 }
 
 function toolFields(model: Model, type: ToolActivityType, id: string, call: ToolCall, message: string | undefined): Omit<ToolActivity, keyof CommonFields> {
@@ -1065,7 +1086,7 @@ function onStream(model: Model, run: Run, event: EventOf<'stream'>): void {
 			return;
 		case 'delta':
 			text.started = true;
-			text.append(event.text);
+			text.append(event.text, event.timestamp);
 			return;
 		case 'complete':
 			text.started = true;

@@ -1,3 +1,4 @@
+import {assertNever} from './assert-never.js';
 import type {AgentEvent} from './events.js';
 import type {Model, Run} from './state.js';
 
@@ -42,12 +43,26 @@ export class SegmentIndex {
 			case 'proxy':
 			case 'unknown':
 				return event;
-			default: {
+			// The events of a run.
+			case 'stepStart':
+			case 'toolCalls':
+			case 'toolResults':
+			case 'stepEnd':
+			case 'retry':
+			case 'stream':
+			case 'usage':
+			case 'childRunStart':
+			case 'runEnd':
+			case 'runError':
+			case 'marker': {
 				const segments = this.#segments.get(event.runId);
 				if (!segments) return event;
 				const runId = newestOf(model, segments, event.expertKey);
 				return runId === event.runId ? event : {...event, runId};
 			}
+
+			default:
+				return assertNever(event);
 		}
 	}
 

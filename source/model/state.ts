@@ -323,6 +323,11 @@ export type Model = {
 	 * appears. Indexed so that adopting costs nothing per run (a scan of all runs made loading quadratic).
 	 */
 	runsAwaitingParent: Map<string, string[]>;
+	/**
+	 * Per run whose step has not ended: what that step's generation used so far (`callTools.usage`), counted in
+	 * the run's usage until the step's end gives the step's whole usage. A run killed mid-step keeps it counted.
+	 */
+	openStepUsage: Map<string, {step: number; usage: Usage}>;
 	/** Run ids the released Perstack CLI used for several runs, and how its children find their parents (run-segments.ts). */
 	runSegments: SegmentIndex;
 	/** For activity ids that collided: the last `#n` suffix given, so the next collision does not count up from 2. */
@@ -402,6 +407,7 @@ export function createModel(): Model {
 		runtime: new Map(),
 		orphanChildren: new Map(),
 		runsAwaitingParent: new Map(),
+		openStepUsage: new Map(),
 		runSegments: new SegmentIndex(),
 		idRepeats: new Map(),
 		daemonAgents: new Map(),

@@ -65,6 +65,38 @@ describe('TextAccumulator', () => {
 	});
 });
 
+describe('deltas that arrive out of order (the runtime writes each after its event file)', () => {
+	it('puts a delta with an earlier timestamp before the later ones that came first', () => {
+		const text = new TextAccumulator();
+		text.append('Hello', 10);
+		text.append('world', 12);
+		text.append(', ', 11);
+		text.append('!', 13);
+		expect(text.text).toBe('Hello, world!');
+	});
+
+	it('keeps arrival order between deltas of the same millisecond and for deltas without a timestamp', () => {
+		const text = new TextAccumulator();
+		text.append('a', 5);
+		text.append('b', 5);
+		text.append('c');
+		text.append('d', 5);
+		expect(text.text).toBe('abcd');
+	});
+
+	it('still orders a late delta after the text has been read, as the viewer reads it every frame', () => {
+		const text = new TextAccumulator();
+		for (let i = 0; i < 100; i++) {
+			if (i !== 97) text.append(`[${i}]`, 1000 + i);
+			// The viewer reads the text between deltas.
+			expect(text.text.endsWith(`[${i === 97 ? 96 : i}]`)).toBe(true);
+		}
+
+		text.append('[97]', 1097);
+		expect(text.text).toBe(Array.from({length: 100}, (_, i) => `[${i}]`).join(''));
+	});
+});
+
 describe('capText', () => {
 	it('returns text within the cap as it is', () => {
 		expect(capText('short', 10)).toBe('short');

@@ -5,6 +5,10 @@
  *
  * Memory is bounded: past `cap` characters only the head and the tail are kept, with a marker saying
  * how much was cut from the middle.
+ *
+ * Deltas are put in the order of their timestamps: the runtime writes each delta after its own event file, so
+ * they reach stdout out of order now and then. The latest `orderedPieces` deltas stay apart for that (a delta
+ * is at most a few behind); older ones are joined.
  */
 export type TextState = {started: boolean; body: string; length: number; completed: string | undefined; head: string; cut: number; cap: number};
 
@@ -13,6 +17,8 @@ export class TextAccumulator {
 
 	started = false;
 	#pieces: string[] = [];
+	/** Each piece's timestamp (NaN when unknown); a joined body has its latest delta's. */
+	#times: number[] = [];
 	#length = 0;
 	#completed: string | undefined;
 	#joined: string | undefined;
@@ -33,6 +39,7 @@ export class TextAccumulator {
 		const text = new TextAccumulator(state.cap);
 		text.started = state.started;
 		text.#pieces = state.body === '' ? [] : [state.body];
+		text.#times = state.body === '' ? [] : [Number.NaN];
 		text.#length = state.length;
 		text.#completed = state.completed;
 		text.#head = state.head;
@@ -48,9 +55,21 @@ export class TextAccumulator {
 		return this.#completed === undefined ? this.#length === 0 && this.#cut === 0 : this.#completed === '';
 	}
 
-	append(delta: string): void {
+	/** Adds a delta; `at`, its timestamp, puts it before later deltas that came first. */
+	append(delta: string, at?: number): void {
 		if (this.#completed !== undefined || delta === '') return;
-		this.#pieces.push(delta);
+		const time = at ?? Number.NaN;
+		let index = this.#pieces.length;
+		// A comparison with NaN is false: a delta or piece without a timestamp stays where it came.
+		while (index > 0 && this.#times[index - 1]! > time) index--;
+		if (index === this.#pieces.length) {
+			this.#pieces.push(delta);
+			this.#times.push(time);
+		} else {
+			this.#pieces.splice(index, 0, delta);
+			this.#times.splice(index, 0, time);
+		}
+
 		this.#length += delta.length;
 		this.#joined = undefined;
 		if (this.#length > this.#cap) this.#compact();
@@ -59,6 +78,7 @@ export class TextAccumulator {
 	complete(text: string): void {
 		this.#completed = capText(text, this.#cap);
 		this.#pieces = [];
+		this.#times = [];
 		this.#length = 0;
 		this.#head = '';
 		this.#cut = 0;
@@ -75,10 +95,19 @@ export class TextAccumulator {
 		return this.#joined;
 	}
 
-	/** The kept deltas since the cut as one string (kept joined from then on). */
+	/**
+	 * The kept deltas since the cut as one string. All but the latest `orderedPieces` are kept joined from then
+	 * on; those stay apart, so a late delta can still go before them.
+	 */
 	#body(): string {
 		const body = this.#pieces.length === 1 ? this.#pieces[0]! : this.#pieces.join('');
-		this.#pieces = body === '' ? [] : [body];
+		const keep = this.#pieces.length - orderedPieces;
+		if (keep > 1) {
+			const older = this.#pieces.slice(0, keep).join('');
+			this.#pieces.splice(0, keep, older);
+			this.#times.splice(0, keep, this.#times[keep - 1]!);
+		}
+
 		return body;
 	}
 
@@ -94,9 +123,13 @@ export class TextAccumulator {
 		const tail = detached(tailOf(body, half));
 		this.#cut += body.length - from - tail.length;
 		this.#pieces = [tail];
+		this.#times = [this.#times.at(-1) ?? Number.NaN];
 		this.#length = tail.length;
 	}
 }
+
+/** How many of the latest deltas stay apart, so that one that comes late still goes in its place. */
+const orderedPieces = 32;
 
 function cutMarker(count: number): string {
 	return `\n… [${count} characters cut] …\n`;

@@ -2,7 +2,7 @@ import type {RunStatus} from '../model/events.js';
 import type {Activity, Job, Model, Run} from '../model/state.js';
 import {jobCost} from '../query/cost.js';
 import type {PriceTable} from '../query/prices.js';
-import {jobTotals, runSteps} from '../query/tree.js';
+import {jobStepsText, jobTotals, runSteps, type JobTotals} from '../query/tree.js';
 import {describeActivity} from '../present/describe-activity.js';
 import {formatCost} from '../present/cost.js';
 import {formatDuration, span} from '../present/format.js';
@@ -49,12 +49,16 @@ export function jobStartLine(model: Model, job: Job, again: Run | undefined): st
 	return `── job ${sanitizeLine(job.jobId)} · ${coordinator} · ${again ? 'continues' : 'started'} ${utc(again ? again.startedAt : (first?.startedAt ?? job.firstSeenAt))}`;
 }
 
-/** `── job ID ✓ completed · 17 steps · 42692 in / 907 out tokens · $0.15 · 10.2s` */
+/** `── job ID ✓ completed · 17 steps · 42692 in / 907 out tokens · $0.15 · 10.2s` (`✗ failed: <why>` for a failed job) */
 export function jobEndLine(model: Model, job: Job, prices: PriceTable): string {
 	const totals = jobTotals(model, job);
-	const steps = `${totals.steps} step${totals.steps === 1 ? '' : 's'}`;
 	const tokens = `${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens`;
-	return `── job ${sanitizeLine(job.jobId)} ${statusMarks[totals.status]} ${totals.status} · ${steps} · ${tokens} · ${formatCost(jobCost(model, job, prices))} · ${formatDuration(span(totals.startedAt, totals.endedAt))}`;
+	return `── job ${sanitizeLine(job.jobId)} ${jobStatusText(totals)} · ${jobStepsText(totals)} · ${tokens} · ${formatCost(jobCost(model, job, prices))} · ${formatDuration(span(totals.startedAt, totals.endedAt))}`;
+}
+
+/** `✓ completed`, or `✗ failed: <why>` for a job that failed (`JobTotals.failure`). */
+export function jobStatusText(totals: Pick<JobTotals, 'status' | 'failure'>): string {
+	return totals.failure === undefined ? `${statusMarks[totals.status]} ${totals.status}` : `✗ failed: ${sanitizeLine(totals.failure)}`;
 }
 
 /** Why a run stopped, after `[expert] `: `✓ run completed`, `✗ run failed: …`, `⏸ run waits for delegates: a, b`, … */

@@ -10,7 +10,7 @@ function linesOf(table: string): string[] {
 
 describe('summaryTable', () => {
 	it('heads each job with its status, steps, tokens, cost and duration', () => {
-		expect(linesOf(summaryTable(modelFromFixtures('demo.ndjson')))[0]).toBe('job nibyyurl65b4kj4hbi6jlvhk  ✓ completed  17 steps  42692 in / 907 out tokens  $0.15  10.2s');
+		expect(linesOf(summaryTable(modelFromFixtures('demo.ndjson')))[0]).toBe('job nibyyurl65b4kj4hbi6jlvhk  ✓ completed  14 steps · 17 steps run  42692 in / 907 out tokens  $0.15  10.2s');
 	});
 
 	it('lists the runs in the order they happened, delegates indented, a resumed run marked ↻', () => {

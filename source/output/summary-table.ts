@@ -1,10 +1,10 @@
 import type {Model, Run} from '../model/state.js';
-import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
+import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, jobStepsText, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {displayWidth, padEnd} from '../present/width.js';
 import {formatDuration, plural, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
-import {statusMarks} from './run-marks.js';
+import {jobStatusText, statusMarks} from './run-marks.js';
 import {jobCost, runCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
@@ -22,7 +22,7 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 		if (job.runIds.length === 0) continue;
 		const totals = jobTotals(model, job);
 		lines.push(
-			`job ${sanitizeLine(job.jobId)}  ${statusMarks[totals.status]} ${totals.status}  ${totals.steps} steps  ` +
+			`job ${sanitizeLine(job.jobId)}  ${jobStatusText(totals)}  ${jobStepsText(totals)}  ` +
 				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatCost(jobCost(model, job, prices))}  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
 		);
 		const rows = runsInTreeOrder(model, job).map(run => [

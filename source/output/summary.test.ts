@@ -10,7 +10,7 @@ describe('buildSummary', () => {
 		expect(summary.events).toBe(223);
 		expect(summary.jobs).toHaveLength(1);
 		const [job] = summary.jobs;
-		expect(job).toMatchObject({jobId: 'nibyyurl65b4kj4hbi6jlvhk', status: 'completed', steps: 17, usage: {inputTokens: 42_692, outputTokens: 907}});
+		expect(job).toMatchObject({jobId: 'nibyyurl65b4kj4hbi6jlvhk', status: 'completed', steps: 14, stepsRun: 17, usage: {inputTokens: 42_692, outputTokens: 907}});
 		expect(job!.runs.map(run => [run.expertKey, run.status, run.steps])).toEqual([
 			['bugfix-lead', 'stoppedByDelegate', 4],
 			['test-runner', 'completed', 4],

@@ -38,8 +38,14 @@ export type RunSummary = {
 
 export type JobSummary = {
 	jobId: string;
+	/** Its coordinator's status (the last checkpoint's). */
 	status: RunStatus;
+	/** Why the job failed, once the input ended and it will not go on (`JobTotals.failure`); null otherwise. */
+	failure: string | null;
+	/** The runtime's step counter (Perstack: the highest step number, which parallel delegates share). */
 	steps: number;
+	/** Steps run, summed over the runs. */
+	stepsRun: number;
 	usage: Usage;
 	/** The sum of its runs' costs; null when any of them is unknown. */
 	costUsd: number | null;
@@ -102,7 +108,15 @@ function* summarisedJobs(model: Model): Generator<Job> {
 
 function jobHead(model: Model, job: Job, prices: PriceTable): JobHead {
 	const totals = jobTotals(model, job);
-	return {jobId: job.jobId, status: totals.status, steps: totals.steps, usage: totals.usage, costUsd: costForJson(jobCost(model, job, prices))};
+	return {
+		jobId: job.jobId,
+		status: totals.status,
+		failure: totals.failure ?? null,
+		steps: totals.steps,
+		stepsRun: totals.stepsRun,
+		usage: totals.usage,
+		costUsd: costForJson(jobCost(model, job, prices)),
+	};
 }
 
 function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {

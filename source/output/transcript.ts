@@ -1,5 +1,6 @@
 import type {Activity, Model, Run} from '../model/state.js';
 import {depthOf, endedWhileWaiting, endedWithoutFinalEvent} from '../query/tree.js';
+import {withDelegateOutcome} from '../query/delegate-outcome.js';
 import {describeActivity} from '../present/describe-activity.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
@@ -124,7 +125,8 @@ export class TranscriptWriter {
 			const rest = [...this.#waiting].sort((a, b) => a - b);
 			this.#waiting.clear();
 			this.#blocked.clear();
-			for (const seq of rest) this.#json(activities[seq]!);
+			// A delegation whose parent never resumed carries what its children ended with.
+			for (const seq of rest) this.#json(withDelegateOutcome(this.#model, activities[seq]!));
 			return;
 		}
 
@@ -134,6 +136,13 @@ export class TranscriptWriter {
 		}
 
 		this.#writeMarks(true);
+		// The answers a parent never took in, its job having ended first: what each delegation's children ended with.
+		for (const seq of [...this.#waiting].sort((a, b) => a - b)) {
+			const answer = answerLine(this.#model, withDelegateOutcome(this.#model, activities[seq]!), this.#depthFor());
+			if (answer !== undefined) this.#buffer += answer + '\n';
+		}
+
+		this.#waiting.clear();
 		for (const run of this.#model.runs.values()) {
 			const ended = endedWhileWaiting(this.#model, run);
 			const cut = !ended && endedWithoutFinalEvent(this.#model, run);

@@ -49,7 +49,7 @@ describe("a job's figures from one walk", () => {
 
 		expect(slices).toBeGreaterThan(3);
 		expect(figures).toEqual(oneByOne(model, job.jobId));
-		expect(figures.totals.steps).toBe(5000);
+		expect(figures.totals.stepsRun).toBe(5000);
 	});
 
 	it('say the job stopped at max steps, and how far its steps went', () => {

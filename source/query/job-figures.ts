@@ -2,7 +2,7 @@ import type {Job, Model, Run} from '../model/state.js';
 import {addCosts, runCost, type Cost} from './cost.js';
 import type {PriceTable} from './prices.js';
 import {maxStepsReached} from './resume-command.js';
-import {isLive, runSteps, shownStatus, type JobTotals} from './tree.js';
+import {endedWithoutFinalEvent, isLive, jobFailure, runSteps, shownStatus, type JobTotals} from './tree.js';
 
 /*
  * What the viewer's header says of a job, from one walk of its runs that can be cut into slices: the totals
@@ -40,6 +40,10 @@ export type JobFiguresWalk = {
 	/** A run stopped at max steps and was not resumed: the job stopped there, whatever its coordinator says. */
 	stoppedAtMax: boolean;
 	highestStep: number | undefined;
+	/** Whether every run is Perstack's, whose step numbers run across the job (`JobTotals.steps`). */
+	perstackOnly: boolean;
+	/** A run that ended without a final event. */
+	cut: Run | undefined;
 };
 
 /** How many runs a walk adds up between two looks at the clock. */
@@ -64,6 +68,8 @@ export function startJobFigures(job: Job, prices: PriceTable): JobFiguresWalk {
 		anyLive: false,
 		stoppedAtMax: false,
 		highestStep: undefined,
+		perstackOnly: true,
+		cut: undefined,
 	};
 }
 
@@ -86,6 +92,8 @@ function addRun(model: Model, walk: JobFiguresWalk, run: Run): void {
 	// A run's ended steps are sorted: its highest is its last.
 	const highest = run.endedSteps.at(-1);
 	if (highest !== undefined && (walk.highestStep === undefined || highest > walk.highestStep)) walk.highestStep = highest;
+	if (run.dialect !== 'perstack') walk.perstackOnly = false;
+	if (!walk.cut && endedWithoutFinalEvent(model, run)) walk.cut = run;
 }
 
 /**
@@ -105,14 +113,23 @@ export function continueJobFigures(model: Model, walk: JobFiguresWalk, enough: (
 		if (walk.next < runIds.length && enough()) return undefined;
 	}
 
-	return figuresOf(walk);
+	return figuresOf(model, walk);
 }
 
-function figuresOf(walk: JobFiguresWalk): JobFigures {
+function figuresOf(model: Model, walk: JobFiguresWalk): JobFigures {
 	const coordinator = walk.coordinator ?? walk.topmost;
 	const status = coordinator?.status ?? 'init';
 	const usage = {inputTokens: walk.inputTokens, outputTokens: walk.outputTokens, reasoningTokens: walk.reasoningTokens, totalTokens: walk.totalTokens, cachedInputTokens: walk.cachedInputTokens};
-	const totals: JobTotals = {status, steps: walk.steps, usage, coordinator, startedAt: walk.startedAt, endedAt: walk.endedAt};
+	const totals: JobTotals = {
+		status,
+		failure: jobFailure(model, coordinator, walk.cut),
+		steps: walk.perstackOnly ? (walk.highestStep ?? 0) : walk.steps,
+		stepsRun: walk.steps,
+		usage,
+		coordinator,
+		startedAt: walk.startedAt,
+		endedAt: walk.endedAt,
+	};
 	const stopped = status === 'stoppedByExceededMaxSteps' || walk.stoppedAtMax;
 	return {totals, cost: walk.cost, anyLive: walk.anyLive, maxNote: stopped ? maxStepsReached(walk.job, walk.highestStep) : undefined};
 }

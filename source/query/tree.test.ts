@@ -80,7 +80,9 @@ describe('jobTotals', () => {
 		const totals = jobTotals(model, onlyJob(model));
 		expect(totals.coordinator?.expertKey).toBe('bugfix-lead');
 		expect(totals.status).toBe('completed');
-		expect(totals.steps).toBe(17);
+		// The runtime's step counter (the highest step: parallel delegates share numbers), and the steps its runs ran.
+		expect(totals.steps).toBe(14);
+		expect(totals.stepsRun).toBe(17);
 		expect(totals.usage).toMatchObject({inputTokens: 42_692, outputTokens: 907, cachedInputTokens: 13_824});
 		expect(totals.endedAt! - totals.startedAt!).toBe(10_221);
 	});
@@ -94,7 +96,9 @@ describe('jobTotals', () => {
 		const totals = jobTotals(model, onlyJob(model));
 		expect(totals.status).toBe('completed');
 		expect(totals.coordinator?.expertKey).toBe('child-expert');
-		expect(totals.steps).toBe(3);
+		// Its steps are 2 to 4 of the job: the job's counter stood at 4, and this run ran 3 of them.
+		expect(totals.steps).toBe(4);
+		expect(totals.stepsRun).toBe(3);
 	});
 
 	it('takes its status from the coordinator, not from a failed delegate', () => {

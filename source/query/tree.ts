@@ -187,8 +187,20 @@ export function runSteps(run: Run): number {
 }
 
 export type JobTotals = {
+	/** The coordinator's status (its last checkpoint's). */
 	status: RunStatus;
+	/**
+	 * Why the job failed, once the input has ended and it will not go on: its coordinator failed, waits for
+	 * delegates that will never return (`endedWhileWaiting`), or a run of it ended without a final event.
+	 */
+	failure: string | undefined;
+	/**
+	 * The job's step counter, as the runtime counts toward its max steps: Perstack numbers steps across the whole
+	 * job (parallel delegates share numbers), so it is the highest step that ended; other runtimes count per run.
+	 */
 	steps: number;
+	/** Steps run, summed over the runs: more than `steps` where delegates ran in parallel or a job branched. */
+	stepsRun: number;
 	usage: Usage;
 	/** The latest run without a parent: the coordinator as it stands now. */
 	coordinator: Run | undefined;
@@ -198,6 +210,9 @@ export type JobTotals = {
 
 export function jobTotals(model: Model, job: Job): JobTotals {
 	let steps = 0;
+	let highestStep = 0;
+	let perstackOnly = true;
+	let cut: Run | undefined;
 	let usage = zeroUsage;
 	let coordinator: Run | undefined;
 	// A child run's directory opened on its own (`jobs/<job>/runs/<child>`) has no root run: the topmost run
@@ -209,16 +224,45 @@ export function jobTotals(model: Model, job: Job): JobTotals {
 		const run = model.runs.get(runId);
 		if (!run) continue;
 		steps += runSteps(run);
+		if (run.dialect !== 'perstack') perstackOnly = false;
+		const last = run.endedSteps.at(-1);
+		if (last !== undefined && last > highestStep) highestStep = last;
+		if (!cut && endedWithoutFinalEvent(model, run)) cut = run;
 		usage = addUsage(usage, run.usage);
 		if (run.parentRunId === null) coordinator = run;
 		else if (!model.runs.has(run.parentRunId)) topmost = run;
 		if (run.startedAt !== undefined && (startedAt === undefined || run.startedAt < startedAt)) startedAt = run.startedAt;
-		const last = run.endedAt ?? run.lastEventAt;
-		if (last !== undefined && (endedAt === undefined || last > endedAt)) endedAt = last;
+		const lastAt = run.endedAt ?? run.lastEventAt;
+		if (lastAt !== undefined && (endedAt === undefined || lastAt > endedAt)) endedAt = lastAt;
 	}
 
 	coordinator ??= topmost;
-	return {status: coordinator?.status ?? 'init', steps, usage, coordinator, startedAt, endedAt};
+	return {
+		status: coordinator?.status ?? 'init',
+		failure: jobFailure(model, coordinator, cut),
+		steps: perstackOnly ? highestStep : steps,
+		stepsRun: steps,
+		usage,
+		coordinator,
+		startedAt,
+		endedAt,
+	};
+}
+
+/** Why a job failed (see `JobTotals.failure`); `cut` is a run of it that ended without a final event. */
+export function jobFailure(model: Model, coordinator: Run | undefined, cut: Run | undefined): string | undefined {
+	if (model.inputEnd === undefined || !coordinator) return undefined;
+	if (coordinator.status === 'stoppedByError') return `${coordinator.expertKey} failed${coordinator.error ? `: ${coordinator.error.name}: ${coordinator.error.message}` : ''}`;
+	const ended = endedWhileWaiting(model, coordinator);
+	if (ended) return `ended while waiting for delegates: ${ended.reason}`;
+	if (cut) return `${cut.expertKey} ended without a final event`;
+	return undefined;
+}
+
+/** `4 steps`, and `· 6 steps run` after it where the runs' steps add up to more (parallel delegates, branches). */
+export function jobStepsText(totals: Pick<JobTotals, 'steps' | 'stepsRun'>): string {
+	const counted = `${totals.steps} step${totals.steps === 1 ? '' : 's'}`;
+	return totals.stepsRun === totals.steps ? counted : `${counted} · ${totals.stepsRun} steps run`;
 }
 
 /**

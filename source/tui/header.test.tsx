@@ -27,7 +27,7 @@ describe('the header', () => {
 	it('says where the events came from and how the job ended, then the counts', async () => {
 		const [first, second] = await headerLines(modelFromFixtures('demo.ndjson'));
 		expect(first).toBe('perscope · ✓ completed · job nibyyurl65b4 · 10.2s · test.ndjson · ended');
-		expect(second).toBe('223 events · 17 steps · tokens 43k in / 907 out / 14k cached · $0.15');
+		expect(second).toBe('223 events · 14 steps · tokens 43k in / 907 out / 14k cached · $0.15');
 	});
 
 	it('shows a run still going as live and running, with the event rate', async () => {
@@ -114,7 +114,7 @@ describe('currentJob', () => {
 		// No selection: the job that saw an event last.
 		const [first, second] = await lines();
 		expect(first).toBe('perscope · ✓ completed · job 2/2 nibyyurl65b4 · 10.2s · test.ndjson · ended');
-		expect(second).toBe(`job 2/2: 17 steps · 43k in / 907 out / 14k cached · $0.15${all}`);
+		expect(second).toBe(`job 2/2: 14 steps · 43k in / 907 out / 14k cached · $0.15${all}`);
 		const [selectedFirst, selectedSecond] = await lines('j:ivc73wpbhfw5k0eafe5tydni');
 		expect(selectedFirst).toBe('perscope · ✓ completed · job 1/2 ivc73wpbhfw5 · 308ms · test.ndjson · ended');
 		expect(selectedSecond).toMatch(/^job 1\/2: 1 step · 1\.9k in \/ 23 out \/ 0 cached · \$0\.0060 · /);

@@ -25,8 +25,8 @@ describe("the header's figures of a job", () => {
 		const before = wide(6000);
 		const after = wide(9000);
 		const jobOf = (model: Model) => [...model.jobs.values()][0]!;
-		expect(cache.figuresFor(before, jobOf(before), builtinPrices).totals.steps).toBe(6000);
-		expect(cache.figuresFor(after, jobOf(after), builtinPrices).totals.steps).toBe(6000);
+		expect(cache.figuresFor(before, jobOf(before), builtinPrices).totals.stepsRun).toBe(6000);
+		expect(cache.figuresFor(after, jobOf(after), builtinPrices).totals.stepsRun).toBe(6000);
 		expect(figuresInSlices()).toBe(true);
 		scheduler.runOne();
 		expect(ready).toBe(0);
@@ -41,15 +41,15 @@ describe("the header's figures of a job", () => {
 		const cache = createFiguresCache(() => undefined, () => true, scheduler);
 		const small = wide(30);
 		const job = [...small.jobs.values()][0]!;
-		expect(cache.figuresFor(small, job, builtinPrices).totals.steps).toBe(30);
+		expect(cache.figuresFor(small, job, builtinPrices).totals.stepsRun).toBe(30);
 		// A large model after it: made in slices, then the same model changed in place (a load on the viewer's thread).
 		const large = wide(6000);
 		const largeJob = [...large.jobs.values()][0]!;
-		expect(cache.figuresFor(large, largeJob, builtinPrices).totals.steps).toBe(30);
+		expect(cache.figuresFor(large, largeJob, builtinPrices).totals.stepsRun).toBe(30);
 		scheduler.runAll();
-		expect(cache.figuresFor(large, largeJob, builtinPrices).totals.steps).toBe(6000);
+		expect(cache.figuresFor(large, largeJob, builtinPrices).totals.stepsRun).toBe(6000);
 		modelFromText([...shapeLines({shape: 'wide', runs: 6010, seed: 5})].slice(12_000).join('\n') + '\n', {model: large});
-		expect(cache.figuresFor(large, largeJob, builtinPrices).totals.steps).toBe(6010);
+		expect(cache.figuresFor(large, largeJob, builtinPrices).totals.stepsRun).toBe(6010);
 		expect(scheduler.waiting()).toBe(0);
 	});
 
@@ -62,10 +62,10 @@ describe("the header's figures of a job", () => {
 		cache.figuresFor(before, [...before.jobs.values()][0]!, builtinPrices);
 		cache.figuresFor(after, [...after.jobs.values()][0]!, builtinPrices);
 		scheduler.runSome(5);
-		expect(cache.figuresFor(after, [...after.jobs.values()][0]!, builtinPrices).totals.steps).toBe(6000);
+		expect(cache.figuresFor(after, [...after.jobs.values()][0]!, builtinPrices).totals.stepsRun).toBe(6000);
 		changing = false;
 		scheduler.runAll();
-		expect(cache.figuresFor(after, [...after.jobs.values()][0]!, builtinPrices).totals.steps).toBe(7000);
+		expect(cache.figuresFor(after, [...after.jobs.values()][0]!, builtinPrices).totals.stepsRun).toBe(7000);
 		cache.stop();
 	});
 });

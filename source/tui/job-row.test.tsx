@@ -39,7 +39,7 @@ describe('a job row', () => {
 		const job = jobOf(model, 'bugfix-lead');
 		const started = formatDateTime(runByExpert(model, 'bugfix-lead').startedAt!);
 		// The figures are the whole job's: both runs of the coordinator and its two children.
-		expect(await row(model, job)).toBe(`▾ job 2/3 · bugfix-lead ✓ completed · 17 steps · 43k↑ 907↓ $0.15 · 10.2s · ${started} · nibyyurl65b4kj4hbi6jlvhk`);
+		expect(await row(model, job)).toBe(`▾ job 2/3 · bugfix-lead ✓ completed · 14 steps · 43k↑ 907↓ $0.15 · 10.2s · ${started} · nibyyurl65b4kj4hbi6jlvhk`);
 		expect(await row(model, job, {collapsed: true})).toMatch(/^▸ job 2\/3 · bugfix-lead ✓ completed · /);
 	});
 
@@ -61,7 +61,7 @@ describe('a job row', () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson', 'delegate-failure.ndjson');
 		endInput(model, {exitCode: 1, lastStderr: undefined});
 		const job = jobOf(model, 'release-coordinator');
-		expect(await row(model, job, {collapsed: true})).toMatch(/^▸ job 2\/3 · release-coordinator ✗ job ended while waiting · 7 steps · .* · changelog-writer failed: AI_APICallError: Overloaded; the command exited 1 · \d{4}-/);
+		expect(await row(model, job, {collapsed: true})).toMatch(/^▸ job 2\/3 · release-coordinator ✗ job ended while waiting · 4 steps · .* · changelog-writer failed: AI_APICallError: Overloaded; the command exited 1 · \d{4}-/);
 		expect(await row(model, job)).toMatch(/^▾ job 2\/3 · release-coordinator ✗ job ended while waiting · \d+ steps · /);
 		const coordinator = runByExpert(model, 'simple-expert');
 		coordinator.status = 'stoppedByError';
@@ -95,6 +95,6 @@ describe('a job row', () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');
 		const frame = await row(model, jobOf(model, 'bugfix-lead'), {width: 60});
 		expect(stringWidth(frame)).toBeLessThanOrEqual(60);
-		expect(frame).toMatch(/^▾ job 2\/3 · bugfix-lead ✓ completed · 17 steps · 43k↑ 907↓ ?…$/);
+		expect(frame).toMatch(/^▾ job 2\/3 · bugfix-lead ✓ completed · 14 steps · 43k↑ 907↓ ?…$/);
 	});
 });

@@ -2,6 +2,7 @@ import {Box, Text} from 'ink';
 import React, {useRef, useState} from 'react';
 import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../present/sanitize.js';
+import {withDelegateOutcome} from '../query/delegate-outcome.js';
 import {ActivityRow, LiveRow} from './activity-row.js';
 import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
 import type {Command} from './keymap.js';
@@ -141,7 +142,7 @@ function RowView({row, model, selected, highlight, width, jobNumbers}: {row: Row
 		case 'activity': {
 			const activity = model.activities[row.index];
 			if (!activity) return null;
-			return <ActivityRow activity={activity} depth={row.depth} selected={selected} highlight={highlight === '' ? undefined : highlight} width={width} />;
+			return <ActivityRow activity={withDelegateOutcome(model, activity)} depth={row.depth} selected={selected} highlight={highlight === '' ? undefined : highlight} width={width} />;
 		}
 
 		case 'filtered':

@@ -150,13 +150,20 @@ export function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 		case 'callTools':
 		case 'callDelegate': {
 			const {text, thinking} = messageParts(event.newMessage?.contents);
-			return withHead(head, {kind: 'toolCalls', as: event.type === 'callTools' ? 'tool' : 'delegate', calls: event.toolCalls.map(toToolCall), text, thinking});
+			return withHead(head, {
+				kind: 'toolCalls',
+				as: event.type === 'callTools' ? 'tool' : 'delegate',
+				calls: event.toolCalls.map(toToolCall),
+				text,
+				thinking,
+				...(event.usage === undefined ? {} : {generationUsage: event.usage}),
+			});
 		}
 
 		case 'callInteractiveTool': {
 			const calls = [...(event.toolCall ? [event.toolCall] : []), ...(event.toolCalls ?? [])].map(toToolCall);
 			const {text, thinking} = messageParts(event.newMessage?.contents);
-			return withHead(head, {kind: 'toolCalls', as: 'interactive', calls, text, thinking});
+			return withHead(head, {kind: 'toolCalls', as: 'interactive', calls, text, thinking, ...(event.usage === undefined ? {} : {generationUsage: event.usage})});
 		}
 
 		case 'resolveToolResults':
