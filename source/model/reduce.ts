@@ -670,11 +670,26 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 	const previousStatus = stopped === run ? event.checkpoint.status : stopped.status;
 
 	if (previousStatus === 'stoppedByInteractiveTool') {
+		const unanswered: ToolActivity[] = [];
+		let answered = false;
 		for (const activity of paneActivities(model, stopped)) {
-			if (activity.type !== 'interactiveTool' || activity.result) continue;
+			if (activity.type !== 'interactiveTool' || activity.result || !isToolActivity(activity)) continue;
 			const result = results.get(activity.toolCallId);
 			const text = result?.text ?? (answer?.toolCallId === activity.toolCallId ? answer.text : undefined);
-			if (text !== undefined) releaseCall(model, updateActivity(model, activity, {result: {text, error: undefined, ref: event.ref}}));
+			if (text === undefined) unanswered.push(activity);
+			else {
+				answered = true;
+				releaseCall(model, updateActivity(model, activity, {result: {text, error: undefined, ref: event.ref}}));
+			}
+		}
+
+		// The person answered, but the runtime gave the answer to another call of the step (a plain `-i` answer goes
+		// to the step's first call): the question stays open and will be asked again. Say where the answer went.
+		if (!answered && answer !== undefined && unanswered.length > 0) {
+			const index = callIndex(model, run, answer.toolCallId);
+			const target = index === undefined ? undefined : model.activities[index];
+			const toolName = target && target !== releasedActivity && isToolActivity(target) ? target.toolName : 'another tool call';
+			for (const activity of unanswered) updateActivity(model, activity, {misroutedAnswer: {text: answer.text, toolName}});
 		}
 
 		return;

@@ -83,6 +83,11 @@ export type ToolActivity = ActivityCommon & {
 	/** Text the model wrote alongside the call (never streamed by the runtime). */
 	readonly message: string | undefined;
 	readonly result: ToolOutcome | undefined;
+	/**
+	 * An interactive call's answer that the runtime gave to another call of the step: a plain `-i` answer goes to
+	 * the stopped step's first tool call, and the question is then asked again (docs/model-rules.md).
+	 */
+	readonly misroutedAnswer?: {readonly text: string; readonly toolName: string};
 };
 
 export type DelegateActivity = ActivityCommon & {

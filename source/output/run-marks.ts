@@ -1,6 +1,8 @@
 import type {RunStatus} from '../model/events.js';
 import type {Activity, Job, Model, Run} from '../model/state.js';
+import {callOf} from '../model/call-index.js';
 import {jobCost} from '../query/cost.js';
+import {interactiveStop} from '../query/resume-command.js';
 import type {PriceTable} from '../query/prices.js';
 import {jobStepsText, jobTotals, runSteps, type JobTotals} from '../query/tree.js';
 import {describeActivity} from '../present/describe-activity.js';
@@ -84,7 +86,10 @@ export function runStopText(model: Model, run: Run): string {
 		case 'stoppedByInteractiveTool': {
 			const asked = waitingCalls(model, run).find(activity => activity.type === 'interactiveTool');
 			const question = asked ? describeActivity(asked).detail : '';
-			return `${mark} run waits for input${question === '' ? '' : `: ${sanitizeLine(question)}`}`;
+			const stop = interactiveStop(model, run);
+			const json = stop?.answerForm === 'json' ? ` (JSON: the step called ${sanitizeLine(stop.firstCall ?? '')} first, which a plain answer would go to)` : '';
+			const answer = stop === undefined ? '' : ` · answer with: ${sanitizeLine(stop.command)}${json}`;
+			return `${mark} run waits for input${question === '' ? '' : `: ${sanitizeLine(question)}`}${answer}`;
 		}
 
 		case 'init':
@@ -104,6 +109,15 @@ function waitingCalls(model: Model, run: Run): Activity[] {
 		const activity = model.activities[pane.activityIndices[i]!];
 		if (!activity || activity.runId !== run.runId) break;
 		if ((activity.type === 'delegate' || activity.type === 'interactiveTool') && activity.result === undefined) out.unshift(activity);
+	}
+
+	if (out.length > 0) return out;
+	// A question asked again after a resume is the earlier run's activity: the calls the run stopped on name it.
+	const calls = model.toolCalls.get(pane.paneId);
+	for (const id of run.pendingToolCallIds) {
+		const index = callOf(calls, id);
+		const activity = index === undefined ? undefined : model.activities[index];
+		if ((activity?.type === 'delegate' || activity?.type === 'interactiveTool') && activity.result === undefined) out.push(activity);
 	}
 
 	return out;

@@ -38,12 +38,18 @@ export function transcriptLine(model: Model, activity: Activity, depthFor: (run:
 /** The line that follows a delegation or an interactive call once its answer is in: `[coordinator] ← child-expert: …`. */
 export function answerLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run)): string | undefined {
 	if (activity.type !== 'delegate' && activity.type !== 'interactiveTool') return undefined;
-	const {result} = activity;
-	if (result === undefined) return undefined;
 	const run = model.runs.get(activity.runId);
 	const depth = run ? depthFor(run) : 0;
 	const indent = indentFor(depth);
 	const from = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
+	const misrouted = activity.type === 'delegate' ? undefined : activity.misroutedAnswer;
+	if (activity.result === undefined && misrouted !== undefined) {
+		const where = `answer attached to ${misrouted.toolName}, the question was asked again`;
+		return `${indent}[${sanitizeLine(activity.expertKey)}] ← ${sanitizeLine(from)}: ⚠ ${sanitizeLine(where)}: ${sanitizeLine(misrouted.text.split('\n', 1)[0] ?? '')}`;
+	}
+
+	const {result} = activity;
+	if (result === undefined) return undefined;
 	const text = result.error ?? result.text;
 	const firstLine = text.split('\n', 1)[0] ?? '';
 	const more = firstLine.length < text.trimEnd().length ? ' …' : '';
@@ -138,6 +144,7 @@ export class TranscriptWriter {
 		this.#writeMarks(true);
 		// The answers a parent never took in, its job having ended first: what each delegation's children ended with.
 		for (const seq of [...this.#waiting].sort((a, b) => a - b)) {
+			if (activities[seq]?.type !== 'delegate') continue;
 			const answer = answerLine(this.#model, withDelegateOutcome(this.#model, activities[seq]!), this.#depthFor());
 			if (answer !== undefined) this.#buffer += answer + '\n';
 		}
@@ -176,7 +183,13 @@ export class TranscriptWriter {
 			const activity = activities[seq]!;
 			const answer = answerLine(this.#model, activity, this.#depthFor());
 			if (answer === undefined) continue;
-			this.#waiting.delete(seq);
+			// A question whose answer went to another call is asked again: its real answer may still come.
+			if (!('result' in activity) || activity.result !== undefined) this.#waiting.delete(seq);
+			// The answer came with the run that resumed the job: the job takes up again before it.
+			const run = this.#model.runs.get(activity.runId);
+			const job = run ? this.#model.jobs.get(run.jobId) : undefined;
+			const latest = job ? this.#model.runs.get(job.runIds.at(-1) ?? '') : undefined;
+			if (latest ?? run) this.#startJob((latest ?? run)!);
 			this.#buffer += answer + '\n';
 		}
 

@@ -21,7 +21,10 @@ export type ActivityLine = {
 	pending: boolean;
 	/** The detail is one path, which a narrow screen cuts in the middle to keep the file name. */
 	path?: true;
-	/** A delegate whose child has returned: its status glyph and the first line of its answer or error. */
+	/**
+	 * A delegate whose child has returned: its status glyph and the first line of its answer or error. A question:
+	 * the person's answer, or where the runtime put an answer meant for it.
+	 */
 	outcome?: {glyph: string; failed: boolean; text: string};
 };
 
@@ -187,6 +190,14 @@ function toolLine(activity: ToolActivity): {verb: string; detail: string} {
 	}
 }
 
+/** A question's answer, after it: `↩ Blue, please.`, or where a misrouted answer went instead. */
+function answerOutcome(activity: ToolActivity): ActivityLine['outcome'] {
+	if (activity.result !== undefined) return {glyph: '↩', failed: false, text: clip(firstLine(activity.result.text))};
+	const misrouted = activity.misroutedAnswer;
+	if (misrouted === undefined) return undefined;
+	return {glyph: '⚠', failed: true, text: clip(`answer attached to ${misrouted.toolName}, the question was asked again: ${firstLine(misrouted.text)}`)};
+}
+
 export function argsDetail(args: unknown): string {
 	if (args === undefined) return '';
 	if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
@@ -219,13 +230,15 @@ export function describeActivity(activity: Activity): ActivityLine {
 	const icon = icons[activity.type];
 	if (isToolActivity(activity)) {
 		const {verb, detail} = toolLine(activity);
+		const answer = activity.type === 'interactiveTool' ? answerOutcome(activity) : undefined;
 		return {
 			icon,
 			verb: clip(verb),
 			detail: clip(detail),
 			error: activity.result?.error === undefined ? undefined : clip(activity.result.error),
-			pending: activity.result === undefined && activity.type !== 'attemptCompletion',
+			pending: activity.result === undefined && activity.type !== 'attemptCompletion' && answer === undefined,
 			...(pathTypes.has(activity.type) ? {path: true} : {}),
+			...(answer === undefined ? {} : {outcome: answer}),
 		};
 	}
 

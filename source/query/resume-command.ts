@@ -1,5 +1,5 @@
 import type {RunStatus} from '../model/events.js';
-import type {Activity, Job, Model, Run, ToolActivity} from '../model/state.js';
+import {isToolActivity, type Activity, type Job, type Model, type Run, type ToolActivity} from '../model/state.js';
 import {jobTotals} from './tree.js';
 
 /*
@@ -77,9 +77,17 @@ export type InteractiveStop = {
 	args: unknown;
 	/**
 	 * `perstack run <expertKey> "<answer>" --continue-job <jobId> -i`. Plain `--continue` is not offered: on the
-	 * recorded CLI (0.0.54) it fails with "No runs found", and it would answer whichever job is latest.
+	 * recorded CLI (0.0.54) it fails with "No runs found", and it would answer whichever job is latest. Where the
+	 * step called another tool before the question, the answer is the JSON form naming the call (`answerForm`).
 	 */
 	command: string;
+	/**
+	 * `json` where a plain answer would go astray: the runtime gives a plain `-i` answer to the stopped step's first
+	 * tool call, and when that is another tool the question is asked again. The JSON form names the question's call.
+	 */
+	answerForm: 'plain' | 'json';
+	/** With `answerForm` `json`: the tool the step called first, which a plain answer would go to. */
+	firstCall: string | undefined;
 };
 
 /**
@@ -92,13 +100,32 @@ export function interactiveStop(model: Model, run: Run): InteractiveStop | undef
 	if (!activity) return undefined;
 	// The job is continued through its coordinator, even when a delegate asked.
 	const expertKey = shellQuote(rootOf(model, run).expertKey);
+	const first = firstCallOfStep(model, activity);
+	const json = first !== undefined && first.toolCallId !== activity.toolCallId;
+	const answer = json
+		? shellQuote(JSON.stringify({toolCallId: activity.toolCallId, toolName: activity.toolName, skillName: activity.skillName, text: answerPlaceholder}), true)
+		: `"${answerPlaceholder}"`;
 	return {
 		run,
 		activity,
 		toolName: activity.toolName,
 		args: activity.args,
-		command: `perstack run ${expertKey} "${answerPlaceholder}" --continue-job ${shellQuote(run.jobId)} -i`,
+		command: `perstack run ${expertKey} ${answer} --continue-job ${shellQuote(run.jobId)} -i`,
+		answerForm: json ? 'json' : 'plain',
+		firstCall: json ? first.toolName : undefined,
 	};
+}
+
+/** The first tool call the model made in the step of `activity` (its run's, in the order it made them). */
+function firstCallOfStep(model: Model, activity: ToolActivity): ToolActivity | undefined {
+	const run = model.runs.get(activity.runId);
+	const pane = run ? model.panes.get(run.paneId) : undefined;
+	for (const index of pane?.activityIndices ?? []) {
+		const candidate = model.activities[index];
+		if (candidate && candidate.runId === activity.runId && candidate.step === activity.step && isToolActivity(candidate)) return candidate;
+	}
+
+	return undefined;
 }
 
 /** The job's unanswered interactive stop, if it has one (the latest, should there be several). */

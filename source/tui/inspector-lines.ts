@@ -321,6 +321,10 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 			block(safeJson(stop.args, 2));
 			lines.push({text: 'Answer it with:', tone: 'label'});
 			block(stop.command);
+			if (stop.answerForm === 'json') {
+				// Sanitised where lines are drawn, as every line here is.
+				lines.push({text: `The step called ${stop.firstCall ?? 'another tool'} first: a plain answer would go to that call and the question would be asked again, so the answer names the question's call (JSON).`, tone: 'dim'});
+			}
 		}
 	}
 
