@@ -11,6 +11,7 @@ import type {LoadTuning} from '../load/tuning.js';
 import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly} from '../model/state.js';
 import {conversationLines, conversationText} from '../present/conversation.js';
+import {cutOffText} from '../query/tree.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {findConversation} from '../query/conversation-target.js';
 
@@ -57,7 +58,9 @@ export async function runConversation(plan: InputPlan, request: ConversationRequ
 		return 1;
 	}
 
-	process.stdout.write(conversationText(conversationLines(text, {runId: run.runId, expertKey: run.expertKey, step: line.step, where})));
+	const cut = cutOffText(model, run);
+	const cutOff = cut?.step === line.step ? cut : undefined;
+	process.stdout.write(conversationText(conversationLines(text, {runId: run.runId, expertKey: run.expertKey, step: line.step, where, cutOff})));
 	if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
 	return exitCode;
 }

@@ -1,5 +1,5 @@
 import type {Activity, Model, Run} from '../model/state.js';
-import {depthOf, endedWhileWaiting, endedWithoutFinalEvent} from '../query/tree.js';
+import {cutOffText, depthOf, endedWhileWaiting, endedWithoutFinalEvent} from '../query/tree.js';
 import {withDelegateOutcome} from '../query/delegate-outcome.js';
 import {describeActivity} from '../present/describe-activity.js';
 import {sanitizeLine} from '../present/sanitize.js';
@@ -159,6 +159,10 @@ export class TranscriptWriter {
 			this.#buffer += ended
 				? `${indent}[${sanitizeLine(run.expertKey)}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`
 				: `${indent}[${sanitizeLine(run.expertKey)}] ✗ ended without a final event: the input ended while this run was running\n`;
+			// What it was writing, whole: the only place a transcript has it.
+			const cutOff = cut ? cutOffText(this.#model, run) : undefined;
+			if (cutOff?.reasoning !== undefined) this.#buffer += `${indent}[${sanitizeLine(run.expertKey)}] ✂ thinking cut off: ${sanitizeLine(cutOff.reasoning)}\n`;
+			if (cutOff?.answer !== undefined) this.#buffer += `${indent}[${sanitizeLine(run.expertKey)}] ✂ answer cut off: ${sanitizeLine(cutOff.answer)}\n`;
 		}
 
 		// Jobs still going when the input ended end here, as they stand.

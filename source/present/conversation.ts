@@ -27,6 +27,8 @@ export type ConversationHeading = {
 	step: number;
 	/** Where the line is, as a person finds it again: `line 135`. */
 	where: string;
+	/** What the model was writing when the input ended without the run's final event (query/tree.ts, `cutOffText`). */
+	cutOff?: {answer: string | undefined; reasoning: string | undefined} | undefined;
 };
 
 /** The system prompt shows this many of its first lines. */
@@ -52,6 +54,23 @@ const unfoldedContents: Fold = {lines: false, lineChars: maxUnfoldedLineChars, h
 
 /** The conversation of the step whose messages `raw` holds; a line that holds none says so. */
 export function conversationLines(raw: string, heading: ConversationHeading, options: ConversationOptions = {}): ConversationLine[] {
+	const lines = stepLines(raw, heading, options);
+	const cut = heading.cutOff;
+	if (cut === undefined) return lines;
+	// Whole: this is the one place a person can read all of what was streamed before the run was killed.
+	lines.push(blank(), {text: '── cut off: the input ended while the model was writing (no final event) ──', isNew: true, tone: 'heading'});
+	if (cut.reasoning !== undefined) lines.push({text: 'thinking (cut off):', isNew: true, tone: 'dim'}, ...textLines(cut.reasoning));
+	if (cut.answer !== undefined) lines.push({text: 'answer (cut off):', isNew: true, tone: 'dim'}, ...textLines(cut.answer));
+	return lines;
+}
+
+function textLines(text: string): ConversationLine[] {
+	return sanitizeBlock(text)
+		.split('\n')
+		.map(line => ({text: `  ${line}`, isNew: true}));
+}
+
+function stepLines(raw: string, heading: ConversationHeading, options: ConversationOptions): ConversationLine[] {
 	const fold = options.unfolded === true ? unfoldedContents : foldedContents;
 	let event: unknown;
 	try {

@@ -1,7 +1,7 @@
 import type {RunStatus, Usage} from '../model/events.js';
 import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
-import type {Job, Model, Pane, Run} from '../model/state.js';
+import type {Job, Model, Pane, Run, StepStream} from '../model/state.js';
 
 /*
  * Derived views of the model: the delegation tree, depths, and job totals. Nothing here is stored, so
@@ -319,6 +319,20 @@ export function isLive(status: RunStatus): boolean {
  */
 export function endedWithoutFinalEvent(model: Model, run: Run): boolean {
 	return model.inputEnd !== undefined && isLive(shownStatus(run));
+}
+
+/** What a run was writing when the input ended without its final event: the newest step's streams that never completed. */
+export type CutOff = {step: number; answer: string | undefined; reasoning: string | undefined};
+
+/** The answer and reasoning a run killed mid-answer had written, whole as far as streamed; undefined when it wrote none. */
+export function cutOffText(model: Model, run: Run): CutOff | undefined {
+	if (!endedWithoutFinalEvent(model, run)) return undefined;
+	let latest: StepStream | undefined;
+	for (const stream of run.streams.values()) if (!latest || stream.step > latest.step) latest = stream;
+	if (!latest) return undefined;
+	const answer = latest.result.isComplete || latest.result.isEmpty ? undefined : latest.result.text;
+	const reasoning = latest.reasoning.isComplete || latest.reasoning.isEmpty ? undefined : latest.reasoning.text;
+	return answer === undefined && reasoning === undefined ? undefined : {step: latest.step, answer, reasoning};
 }
 
 /** Whether any run of the job is still going (a coordinator waiting for its delegates is not, they are). */

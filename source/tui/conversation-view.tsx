@@ -2,6 +2,7 @@ import React, {useMemo, useState} from 'react';
 import {messageLineOf} from '../model/message-lines.js';
 import {conversationLines, gutter, type ConversationLine} from '../present/conversation.js';
 import {sanitizeLine} from '../present/sanitize.js';
+import {cutOffText, type CutOff} from '../query/tree.js';
 import {wrapIndented} from '../present/wrap.js';
 import {useModelVersion, useUiDispatch, useViewEnv} from './contexts.js';
 import type {InspectorLine} from './inspector-lines.js';
@@ -30,7 +31,12 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 	const expertKey = run?.expertKey ?? '?';
 	// `e`: long contents in full instead of their head and tail.
 	const [unfolded, setUnfolded] = useState(false);
-	const lines = useMemo(() => panelLines(raw, {runId, expertKey, step, line, where: source !== undefined}, width, unfolded), [raw, runId, expertKey, step, line, source, width, unfolded]);
+	const cut = run ? cutOffText(env.model, run) : undefined;
+	const cutOff = cut?.step === step ? cut : undefined;
+	const lines = useMemo(
+		() => panelLines(raw, {runId, expertKey, step, line, where: source !== undefined, cutOff}, width, unfolded),
+		[raw, runId, expertKey, step, line, source, width, unfolded, cutOff?.answer, cutOff?.reasoning],
+	);
 	const dispatch = useUiDispatch();
 	useCommands(priorities.overlay + 1, command => {
 		if (command !== 'tree.expandAll') return false;
@@ -42,7 +48,7 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 	return <ScrollPanel title={sanitizeLine(`Conversation · ${expertKey} · step ${step}${unfolded ? ' · unfolded' : ''}`)} lines={lines} scroll={scroll} height={height} width={width} hint={hint} />;
 }
 
-type Target = {runId: string; expertKey: string; step: number; line: number; where: boolean};
+type Target = {runId: string; expertKey: string; step: number; line: number; where: boolean; cutOff: CutOff | undefined};
 
 function panelLines(raw: string | undefined, target: Target, width: number, unfolded: boolean): InspectorLine[] {
 	if (!target.where) return [{text: `Step ${target.step} of this run has no messages in the log.`, tone: 'dim'}];
@@ -55,7 +61,7 @@ function panelLines(raw: string | undefined, target: Target, width: number, unfo
 
 	const out: InspectorLine[] = [];
 	const textWidth = Math.max(10, width - 3);
-	for (const line of conversationLines(raw, {runId: target.runId, expertKey: target.expertKey, step: target.step, where: `line ${target.line}`}, {unfolded})) {
+	for (const line of conversationLines(raw, {runId: target.runId, expertKey: target.expertKey, step: target.step, where: `line ${target.line}`, cutOff: target.cutOff}, {unfolded})) {
 		for (const piece of wrapIndented(line.text, textWidth)) out.push(panelLine(line, piece));
 	}
 

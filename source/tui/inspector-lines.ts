@@ -6,7 +6,7 @@ import {foldHeadTail, isFoldMarker} from '../present/fold-lines.js';
 import {numberedLines, splitLines} from '../present/numbered-lines.js';
 import {prettyJsonLines} from '../present/pretty-json.js';
 import {unifiedDiff} from '../present/unified-diff.js';
-import {depthOf} from '../query/tree.js';
+import {cutOffText, depthOf} from '../query/tree.js';
 import {commandLine, field, iconOf, safeJson} from '../present/describe-activity.js';
 import {sanitizeBlock, sanitizeLine} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
@@ -302,6 +302,20 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		}
 
 		if (run.error) field('error', `${run.error.name}: ${run.error.message}`);
+	}
+
+	const cut = run ? cutOffText(model, run) : undefined;
+	if (cut && cut.step === activity.step) {
+		heading('Cut off: the input ended while the model was writing (no final event)');
+		if (cut.reasoning !== undefined) {
+			lines.push({text: 'thinking so far:', tone: 'label'});
+			block(cut.reasoning);
+		}
+
+		if (cut.answer !== undefined) {
+			lines.push({text: 'answer so far:', tone: 'label'});
+			block(cut.answer);
+		}
 	}
 
 	const checkpoint = stepCheckpoint(model, activity);
