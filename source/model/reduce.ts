@@ -531,7 +531,9 @@ function onRunStart(model: Model, event: EventOf<'runStart'>, wireRunId: string)
 		return;
 	}
 
-	const startedFrom = checkpoint.runId === undefined ? undefined : startedFromRun(model, checkpoint.runId, run);
+	// A delegate's checkpoint is its parent's in the released CLI (the run id they share): it starts afresh.
+	const fresh = checkpoint.delegatedBy !== undefined || (checkpoint.runId === wireRunId && checkpoint.status === 'init');
+	const startedFrom = checkpoint.runId === undefined || fresh ? undefined : startedFromRun(model, checkpoint.runId, run);
 	if (startedFrom !== undefined) run.resumedFrom = {runId: startedFrom, checkpointId: checkpoint.id ?? null, stepNumber: checkpoint.step ?? null};
 
 	const query = event.query ?? model.runtime.get(run.runId)?.query;
