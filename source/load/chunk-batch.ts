@@ -66,7 +66,8 @@ export class BatchWriter {
 		this.#kinds.push(streamTypeIndex.get(fields.type) ?? 0);
 		const strings = this.#strings;
 		this.#refs.push(strings.of(fields.id), strings.of(fields.expertKey), strings.of(fields.jobId), strings.of(fields.runId), strings.of(fields.text));
-		this.#numbers.push(fields.timestamp, fields.stepNumber, line, offset);
+		// A wire step number is never NaN: it stands for none (the released CLI's streaming events).
+		this.#numbers.push(fields.timestamp, fields.stepNumber ?? Number.NaN, line, offset);
 	}
 
 	#afterLine(next: LinePosition): void {
@@ -112,13 +113,17 @@ export function readBatch(batch: Batch, source: string, sink: ChunkSink): void {
 		const fields: StreamFields = {
 			type: streamTypes[kind] ?? 'streamReasoning',
 			id: strings[refs[r]!]!,
-			expertKey: strings[refs[r + 1]!]!,
+			expertKey: refs[r + 1]! < 0 ? undefined : strings[refs[r + 1]!]!,
 			jobId: strings[refs[r + 2]!]!,
 			runId: strings[refs[r + 3]!]!,
 			text: strings[refs[r + 4]!]!,
 			timestamp: numbers[n]!,
-			stepNumber: numbers[n + 1]!,
+			stepNumber: stepOf(numbers[n + 1]!),
 		};
 		sink.item({kind: 'event', event: streamEvent(fields, {source, line: numbers[n + 2]!, offset: numbers[n + 3]!})});
 	}
+}
+
+function stepOf(number: number): number | undefined {
+	return Number.isNaN(number) ? undefined : number;
 }

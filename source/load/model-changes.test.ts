@@ -86,7 +86,8 @@ function linesOf(path: string): string[] {
 }
 
 describe('a model posted by its changes', () => {
-	it('is the plain model wherever the posts fall, for every fixture (tool results, step ends, delegations, resumes)', () => {
+	// Every fixture, each posted after every line when short: long on a busy machine, so a longer bound than the default.
+	it('is the plain model wherever the posts fall, for every fixture (tool results, step ends, delegations, resumes)', {timeout: 120_000}, () => {
 		for (const path of fixtureFiles()) {
 			const lines = linesOf(path);
 			const name = relative(root, path);

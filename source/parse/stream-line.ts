@@ -8,6 +8,10 @@ import {parseLine} from './normalise.js';
  *
  *   {"type":T,"id":S,"expertKey":S,"timestamp":N,"jobId":S,"runId":S,"stepNumber":N[,"delta"|"text":S]}
  *
+ * or the released CLI's (0.0.54), which has no expertKey and no stepNumber,
+ *
+ *   {"type":T,"id":S,"timestamp":N,"jobId":S,"runId":S[,"delta"|"text":S]}
+ *
  * (keys in this order, no whitespace, S a JSON string, N a whole number of at most 15 digits), what JSON.parse
  * and the schema would give is plain: the same strings and numbers (such numbers are exact, and well inside
  * any timestamp or step range). So the fields are read straight from the line's bytes and the event is built
@@ -26,6 +30,10 @@ export const streamTypes = [
 	'startStreamingRunResult',
 	'streamRunResult',
 	'completeStreamingRunResult',
+	// The released CLI's names (0.0.54); its deltas are streamReasoning and streamRunResult as above.
+	'startReasoning',
+	'completeReasoning',
+	'startRunResult',
 ] as const;
 
 export type StreamType = (typeof streamTypes)[number];
@@ -37,17 +45,21 @@ const payloadKeys: Record<StreamType, string | undefined> = {
 	startStreamingRunResult: undefined,
 	streamRunResult: 'delta',
 	completeStreamingRunResult: 'text',
+	startReasoning: undefined,
+	completeReasoning: 'text',
+	startRunResult: undefined,
 };
 
 /** What a streaming line holds (`text` is its `delta` or `text`, or '' for a start). */
 export type StreamFields = {
 	type: StreamType;
 	id: string;
-	expertKey: string;
+	/** Undefined in the released CLI's form, as is `stepNumber`. */
+	expertKey: string | undefined;
 	timestamp: number;
 	jobId: string;
 	runId: string;
-	stepNumber: number;
+	stepNumber: number | undefined;
 	text: string;
 };
 
@@ -202,6 +214,9 @@ const streamKinds: Record<StreamType, {channel: 'reasoning' | 'result'; phase: '
 	startStreamingRunResult: {channel: 'result', phase: 'start'},
 	streamRunResult: {channel: 'result', phase: 'delta'},
 	completeStreamingRunResult: {channel: 'result', phase: 'complete'},
+	startReasoning: {channel: 'reasoning', phase: 'start'},
+	completeReasoning: {channel: 'reasoning', phase: 'complete'},
+	startRunResult: {channel: 'result', phase: 'start'},
 };
 
 /**
@@ -252,17 +267,27 @@ export class StreamLines {
 		reader.at = typeEnd;
 		if (!reader.literal(idKey)) return undefined;
 		const id = reader.string();
-		if (id === undefined || !reader.literal(expertKeyKey)) return undefined;
-		const expertKey = reader.string(this.#expertKey);
-		if (expertKey === undefined || !reader.literal(timestampKey)) return undefined;
+		if (id === undefined) return undefined;
+		// The released CLI writes no expertKey (and no stepNumber): the timestamp follows the id.
+		let expertKey: string | undefined;
+		if (reader.literal(expertKeyKey)) {
+			expertKey = reader.string(this.#expertKey);
+			if (expertKey === undefined) return undefined;
+		}
+
+		if (!reader.literal(timestampKey)) return undefined;
 		const timestamp = reader.wholeNumber();
 		if (timestamp === undefined || !reader.literal(jobIdKey)) return undefined;
 		const jobId = reader.string(this.#jobId);
 		if (jobId === undefined || !reader.literal(runIdKey)) return undefined;
 		const runId = reader.string(this.#runId);
-		if (runId === undefined || !reader.literal(stepNumberKey)) return undefined;
-		const stepNumber = reader.wholeNumber();
-		if (stepNumber === undefined) return undefined;
+		if (runId === undefined) return undefined;
+		let stepNumber: number | undefined;
+		if (expertKey !== undefined) {
+			if (!reader.literal(stepNumberKey)) return undefined;
+			stepNumber = reader.wholeNumber();
+			if (stepNumber === undefined) return undefined;
+		}
 		let text = '';
 		if (layout.payloadKey) {
 			if (!reader.literal(layout.payloadKey)) return undefined;
