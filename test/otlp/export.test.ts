@@ -83,7 +83,9 @@ describe('--otlp', () => {
 		const failed = agents.find(span => span.name === 'invoke_agent error-expert')!;
 		expect(failed.status.code).toBe(2);
 		expect(failed.attributes['error.type']).toBe('AI_NoOutputGeneratedError');
-		expect(received.filter(span => span.name.startsWith('execute_tool ') && span.status.code === 2).map(span => span.attributes['error.type'])).toEqual(['tool_error']);
+		const toolErrors = received.filter(span => span.name.startsWith('execute_tool ') && span.status.code === 2).map(span => span.attributes['error.type']);
+		expect(toolErrors.length).toBeGreaterThan(0);
+		expect(new Set(toolErrors)).toEqual(new Set(['tool_error']));
 	});
 
 	it('sends one execute_tool span per tool activity', async () => {
