@@ -47,7 +47,16 @@ export async function main(argv: string[]): Promise<number> {
 		return error instanceof InputError ? error.exitCode : 1;
 	}
 
-	const {maxLineBytes, filter, replaySpeed} = request;
+	const interactive = request.mode === undefined && process.stdout.isTTY === true;
+	// The bundled demo is for a person at the viewer; a headless mode with nothing to read is a mistake.
+	if (plan.demo && !interactive) {
+		process.stderr.write('perscope: no input: give a file, pipe events on stdin, or a command after -- (see perscope --help)\n');
+		return 2;
+	}
+
+	const {maxLineBytes, filter} = request;
+	// The demo plays live, at the pace it was recorded, as a run would arrive.
+	const replaySpeed = request.replaySpeed ?? (plan.demo ? 1 : undefined);
 	let prices;
 	if (request.pricesFile !== undefined) {
 		// Loaded only for a price file: it brings zod.
@@ -82,7 +91,7 @@ export async function main(argv: string[]): Promise<number> {
 	// ways are compared with (test/perf, npm run bench).
 	const fast = process.env['PERSCOPE_FAST'] !== '0';
 	const tuning = loadTuningFrom(process.env);
-	if (request.mode === undefined && process.stdout.isTTY === true) {
+	if (interactive) {
 		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, prepareInkEnvironment, otlp});
 	}
 

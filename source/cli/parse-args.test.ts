@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {defaultMaxLineBytes} from '../parse/line-splitter.js';
-import {parseCommandLine, type CommandLine, type RunRequest} from './parse-args.js';
+import {nearestOption, parseCommandLine, type CommandLine, type RunRequest} from './parse-args.js';
 
 async function request(argv: string[]): Promise<RunRequest> {
 	const line = await parseCommandLine(argv);
@@ -78,7 +78,29 @@ describe('parseCommandLine', () => {
 		expect(await error(['--foo-bar', 'x'])).toBe('unknown option --foo-bar');
 		expect(await error(['-xy'])).toBe('unknown options -x, -y');
 		expect(await error(['-fx', 'x'])).toBe('unknown option -x');
-		expect(await error(['--maxLineBytes=5', 'x'])).toBe('unknown option --maxLineBytes');
+		expect(await error(['--maxLineBytes=5', 'x'])).toBe('unknown option --maxLineBytes (did you mean --max-line-bytes?)');
+	});
+
+	it('an unknown option suggests the nearest one (#32: did you mean --summary?)', async () => {
+		expect(await error(['--sumary', 'x'])).toBe('unknown option --sumary (did you mean --summary?)');
+		expect(await error(['--folow', 'x'])).toBe('unknown option --folow (did you mean --follow?)');
+		expect(await error(['--sumamry', 'x'])).toBe('unknown option --sumamry (did you mean --summary?)');
+		expect(await error(['--conv', 'x'])).toBe('unknown option --conv (did you mean --conversation?)');
+		// Nothing near: no guess.
+		expect(await error(['--zzzzz', 'x'])).toBe('unknown option --zzzzz');
+		expect(nearestOption('--x')).toBeUndefined();
+	});
+
+	it('-h and -v are --help and --version (#32)', async () => {
+		expect(await parseCommandLine(['-h'])).toMatchObject({kind: 'help'});
+		expect(await parseCommandLine(['-v'])).toMatchObject({kind: 'version'});
+	});
+
+	it('outputs that do not go together are a usage error (#32: --summary --print, --json --print)', async () => {
+		expect(await error(['--summary', '--print', 'x'])).toBe('--print and --summary do not go together: choose one output');
+		expect(await error(['--json', '--print', 'x'])).toBe('--print and --json do not go together: choose one output');
+		expect(await error(['--summary', '--json', '--print', 'x'])).toBe('--print and --summary --json do not go together: choose one output');
+		expect((await request(['--summary', '--json', 'x'])).mode).toBe('summary-json');
 	});
 
 	it('says which option lacks its value, and does not take the next option for it', async () => {
@@ -98,8 +120,10 @@ describe('parseCommandLine', () => {
 		expect((await request(['--print', 'x', '--print'])).mode).toBe('print');
 	});
 
-	it('--help and --version win over everything else', async () => {
+	it('--help and --version win over everything else, mistakes included', async () => {
 		expect(await parseCommandLine(['--print', 'x', '--help'])).toMatchObject({kind: 'help', text: expect.stringContaining('Usage')});
+		expect(await parseCommandLine(['--bogus', '--summary', '--print', '--help'])).toMatchObject({kind: 'help'});
+		expect(await parseCommandLine(['--prices', '--version'])).toMatchObject({kind: 'version'});
 		expect(await parseCommandLine(['--version', '--json'])).toMatchObject({kind: 'version', text: expect.stringMatching(/^\d+\.\d+\.\d+\n$/)});
 	});
 
@@ -109,7 +133,13 @@ describe('parseCommandLine', () => {
 		const text = line.kind === 'help' ? line.text : '';
 		expect(text.startsWith('\n  A terminal UI event viewer for AI agent runs')).toBe(true);
 		expect(text).toContain('\n\n  Usage\n    $ perscope [options] [FILE…]');
-		expect(text.endsWith('2 bad usage\n')).toBe(true);
+		expect(text.endsWith("2 bad usage · the command's own code with -- COMMAND\n")).toBe(true);
+	});
+
+	it('--help fits an 80-column terminal (#32)', async () => {
+		const line = await parseCommandLine(['--help']);
+		const text = line.kind === 'help' ? line.text : '';
+		expect(text.split('\n').filter(row => [...row].length > 80)).toEqual([]);
 	});
 });
 

@@ -52,8 +52,8 @@ const options = {
 	otlp: {type: 'string'},
 	'otlp-file': {type: 'string'},
 	'otlp-content': {type: 'boolean'},
-	help: {type: 'boolean'},
-	version: {type: 'boolean'},
+	help: {type: 'boolean', short: 'h'},
+	version: {type: 'boolean', short: 'v'},
 } as const satisfies ParseArgsConfig['options'];
 
 type OptionName = keyof typeof options;
@@ -67,7 +67,11 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 	// Everything after the first `--` is the command, options and all; parseArgs would put it among the files.
 	const separator = argv.indexOf('--');
 	const command = separator === -1 ? undefined : argv.slice(separator + 1);
-	const {args, wordAfterReplay} = normaliseOptions(separator === -1 ? argv : argv.slice(0, separator));
+	const before = separator === -1 ? argv : argv.slice(0, separator);
+	// --help and --version win over anything else given with them, mistakes included.
+	if (before.includes('--help') || before.includes('-h')) return {kind: 'help', text: helpText(packageJson().description)};
+	if (before.includes('--version') || before.includes('-v')) return {kind: 'version', text: `${packageJson().version}\n`};
+	const {args, wordAfterReplay} = normaliseOptions(before);
 	const read = readOptions(args);
 	if (typeof read === 'string') return usageError(read);
 	const {values, paths} = read;
@@ -106,6 +110,10 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 		const other = [print && '--print', json && '--json', summary && '--summary', follow && '--follow', replaySpeed !== undefined && '--replay', filter && '--filter'].filter(flag => typeof flag === 'string');
 		if (other.length > 0) return usageError(`--conversation prints one step's conversation; it cannot be combined with ${other.join(', ')}`);
 	}
+
+	// One output at a time: --summary --json is one output, the JSON form of the summary.
+	const outputs = [print && '--print', json && !summary && '--json', summary && (json ? '--summary --json' : '--summary')].filter(flag => typeof flag === 'string');
+	if (outputs.length > 1) return usageError(`${outputs.join(' and ')} do not go together: choose one output`);
 
 	const mode: HeadlessMode | undefined = conversation ? 'conversation' : summary ? (json ? 'summary-json' : 'summary') : json ? 'json' : print ? 'print' : undefined;
 	const otlpFile = values['otlp-file'];
@@ -155,8 +163,43 @@ function readOptions(args: string[]): {values: Values; paths: string[]} | string
 		}
 	}
 
-	if (unknown.length > 0) return `unknown option${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}`;
+	if (unknown.length > 0) {
+		const guess = unknown.length === 1 ? nearestOption(unknown[0]!) : undefined;
+		return `unknown option${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}${guess === undefined ? '' : ` (did you mean ${guess}?)`}`;
+	}
 	return {values, paths};
+}
+
+/** The option a mistyped one was most likely meant to be: within two edits, or one it starts (`--sum`). */
+export function nearestOption(typed: string): string | undefined {
+	const word = typed.replace(/^-+/, '').split('=', 1)[0]!.toLowerCase();
+	if (word === '') return undefined;
+	let best: string | undefined;
+	let bestDistance = Number.POSITIVE_INFINITY;
+	for (const name of Object.keys(options)) {
+		const distance = name.startsWith(word) && word.length >= 3 ? 0.5 : editDistance(word, name);
+		if (distance < bestDistance) {
+			best = name;
+			bestDistance = distance;
+		}
+	}
+
+	return best !== undefined && bestDistance <= Math.min(2, Math.floor(word.length / 3) + 1) ? `--${best}` : undefined;
+}
+
+/** Levenshtein distance, with a swap of two neighbours counted as one edit (`--sumamry`). */
+function editDistance(a: string, b: string): number {
+	const rows: number[][] = Array.from({length: a.length + 1}, (_, i) => Array.from({length: b.length + 1}, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+	for (let i = 1; i <= a.length; i++) {
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+			let value = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
+			rows[i]![j] = value;
+		}
+	}
+
+	return rows[a.length]![b.length]!;
 }
 
 function isOptionName(name: string): name is OptionName {
