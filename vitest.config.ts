@@ -3,6 +3,8 @@ import {defineConfig} from 'vitest/config';
 export default defineConfig({
 	test: {
 		include: ['source/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
+		// A third of the tests run the built CLI: a build older than source/ stops the run (#35).
+		globalSetup: ['test/helpers/dist-is-fresh.ts'],
 		// Many test files spend most of their time waiting for a CLI they started (golden outputs, exits, the
 		// tmux end-to-end tests): on a 2-core machine vitest's default of one worker leaves a core idle while
 		// they wait. Three workers keep both busy.
