@@ -262,7 +262,8 @@ export class StreamLines {
 		const runId = reader.string(this.#runId);
 		if (runId === undefined || !reader.literal(stepNumberKey)) return undefined;
 		const stepNumber = reader.wholeNumber();
-		if (stepNumber === undefined) return undefined;
+		// A negative one is no step number (dialects/common.ts): the whole line's reading reports it.
+		if (stepNumber === undefined || stepNumber < 0) return undefined;
 		let text = '';
 		if (layout.payloadKey) {
 			if (!reader.literal(layout.payloadKey)) return undefined;
