@@ -120,6 +120,20 @@ describe('line ends and byte order marks do not change what a log says', () => {
 		const summary = summaryOf(perscope(['--summary', '--json'], bytes));
 		expect({...summary, diagnostics: summary.diagnostics}).toEqual({...expected, diagnostics: expected.diagnostics.map(diagnostic => ({...diagnostic, source: 'stdin'}))});
 	});
+
+	it('a byte order mark at the start of a later line (two logs that each begin with one, concatenated) was a bad line in one stream, not as two files', () => {
+		const mark = Buffer.from([0xef, 0xbb, 0xbf]);
+		const second = readFileSync(fixturePath('real/tools.ndjson'));
+		const files = [join(dir, 'marked-delegate.ndjson'), join(dir, 'marked-tools.ndjson')];
+		writeFileSync(files[0]!, Buffer.concat([mark, original]));
+		writeFileSync(files[1]!, Buffer.concat([mark, second]));
+		const asFiles = summaryOf(perscope(['--summary', '--json', ...files]));
+		const asOneStream = summaryOf(perscope(['--summary', '--json'], Buffer.concat([mark, original, mark, second])));
+		expect(asOneStream.diagnostics).toEqual([]);
+		expect(asOneStream).toEqual(asFiles);
+		// Read the fast ways and the plain way alike.
+		expect(summaryOf(perscope(['--summary', '--json'], Buffer.concat([mark, original, mark, second]), {PERSCOPE_FAST: '0'}))).toEqual(asOneStream);
+	});
 });
 
 describe('step numbers written another way than the runtime writes them', () => {
