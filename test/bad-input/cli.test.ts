@@ -134,6 +134,22 @@ describe('line ends and byte order marks do not change what a log says', () => {
 		// Read the fast ways and the plain way alike.
 		expect(summaryOf(perscope(['--summary', '--json'], Buffer.concat([mark, original, mark, second]), {PERSCOPE_FAST: '0'}))).toEqual(asOneStream);
 	});
+
+	it('a log concatenated with itself counted its streaming events again (229 events instead of 136) and did not report them, as it did the others', () => {
+		const tools = readFileSync(fixturePath('real/tools.ndjson'));
+		const once = summaryOf(perscope(['--summary', '--json', fixturePath('real/tools.ndjson')]));
+		for (const [how, summary] of [
+			['one stream', summaryOf(perscope(['--summary', '--json'], Buffer.concat([tools, tools])))],
+			['the same file twice', summaryOf(perscope(['--summary', '--json', fixturePath('real/tools.ndjson'), fixturePath('real/tools.ndjson')]))],
+		] as const) {
+			expect(summary.events, how).toBe(136);
+			expect(summary.jobs, how).toEqual(once.jobs);
+			// Every line of the second copy is a duplicate, the 93 streaming events among them.
+			expect(summary.diagnostics, how).toHaveLength(136);
+			expect(summary.diagnostics.every(diagnostic => diagnostic.reason.startsWith('duplicate event: '))).toBe(true);
+			expect(summary.diagnostics.filter(diagnostic => /^duplicate event: (stream|startStreaming|completeStreaming)/.test(diagnostic.reason))).toHaveLength(93);
+		}
+	});
 });
 
 describe('step numbers written another way than the runtime writes them', () => {
