@@ -376,8 +376,9 @@ export function narrows(previous: string, next: string): boolean {
  * left to right and never overlapping. The line is the already sanitised string that is drawn.
  */
 export function highlightRanges(line: string, query: string): Array<[number, number]> {
+	// Folding keeps lengths: a query longer than the line is told before folding it (a pasted one, every row).
+	if (query === '' || line.length < query.length) return [];
 	const needle = foldCase(query);
-	if (needle === '' || line.length < needle.length) return [];
 	const haystack = foldCase(line);
 	const ranges: Array<[number, number]> = [];
 	let from = indexOfText(haystack, needle);
