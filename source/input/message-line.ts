@@ -1,6 +1,7 @@
 import {readdirSync} from 'node:fs';
 import {dirname, join} from 'node:path';
 import type {MessageLine} from '../model/message-lines.js';
+import {stepNumberOf} from '../parse/dialects/common.js';
 import type {RawEvents} from './raw-events.js';
 
 /*
@@ -20,9 +21,31 @@ export function readMessageLine(raw: RawEvents, where: MessageLine): string | un
 	return text !== undefined && holdsStep(text, where.step) ? text : undefined;
 }
 
-/** Whether a raw line is plausibly the one remembered: a JSON object of that step (a quick check, no parse). */
+/**
+ * A step number's value as JSON writes it: a string, or a number in any spelling. Read with the readers'
+ * own normalisation (`stepNumberOf`), so `3`, `"3"`, `3.0` and `3e0` are all step 3 here as everywhere.
+ */
+const stepNumberField = /"stepNumber"\s*:\s*("(?:[^"\\]|\\.){0,64}"|-?[\d.eE+-]{1,64})\s*[,}]/g;
+
+/**
+ * Whether a raw line is plausibly the one remembered: a JSON object with a step number (the event's, its
+ * checkpoint's or its step's: the model took the step from one of them) that reads as this step. A quick check,
+ * without parsing the line, which can be megabytes of history.
+ */
 function holdsStep(text: string, step: number): boolean {
-	return text.startsWith('{') && new RegExp(`"stepNumber"\\s*:\\s*${step}\\s*[,}]`).test(text);
+	if (!text.startsWith('{')) return false;
+	for (const [, written] of text.matchAll(stepNumberField)) {
+		let value: unknown;
+		try {
+			value = JSON.parse(written!);
+		} catch {
+			continue;
+		}
+
+		if (stepNumberOf(value) === step) return true;
+	}
+
+	return false;
 }
 
 /**

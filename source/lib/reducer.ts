@@ -52,7 +52,8 @@ export type Reducer = {
 	 */
 	push(line: string | Uint8Array): void;
 	/**
-	 * Reads a piece of the byte stream, cut anywhere (inside a line, inside a character): a line is read
+	 * Reads a piece of the byte stream, cut anywhere (inside a line, inside a character: a string may end
+	 * between the two halves of a surrogate pair, whose first half waits for the next chunk): a line is read
 	 * once its newline arrives, or at {@link Reducer.end}. For a pipe or socket, pass its chunks as they come.
 	 */
 	pushChunk(chunk: string | Uint8Array): void;
@@ -117,11 +118,35 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 
 	const feed = (bytes: Buffer) => guarded(() => cutter.push(bytes));
 
+	/*
+	 * A string chunk cut between the two halves of a surrogate pair (`pushChunk(text.slice(0, n))`, as a
+	 * decoder of UTF-16 or a test may cut it) ends with the high half: encoded alone it would be U+FFFD, and the
+	 * low half at the start of the next chunk another. So it is held and goes out in front of the next string.
+	 * A chunk of bytes, or the end, after it finds it alone after all: it is then encoded as it is (U+FFFD).
+	 */
+	let heldHigh = '';
+	const releaseHeld = () => {
+		if (heldHigh === '') return;
+		const held = heldHigh;
+		heldHigh = '';
+		feed(Buffer.from(held, 'utf8'));
+	};
+
 	const push = (line: string | Uint8Array, wholeLine: boolean) => {
 		if (typeof line === 'string') {
-			feed(Buffer.from(wholeLine && !line.endsWith('\n') ? `${line}\n` : line, 'utf8'));
+			let text = heldHigh + line;
+			heldHigh = '';
+			const last = text.charCodeAt(text.length - 1);
+			if (!wholeLine && last >= 0xd800 && last <= 0xdbff) {
+				heldHigh = text.slice(-1);
+				text = text.slice(0, -1);
+			}
+
+			feed(Buffer.from(wholeLine && !text.endsWith('\n') ? `${text}\n` : text, 'utf8'));
 			return;
 		}
+
+		releaseHeld();
 
 		if (line instanceof Uint8Array) {
 			const bytes = Buffer.from(line.buffer, line.byteOffset, line.byteLength);
@@ -144,6 +169,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 		push: line => push(line, true),
 		pushChunk: chunk => push(chunk, false),
 		end(how = {}) {
+			releaseHeld();
 			guarded(() => cutter.end());
 			endInput(model, {exitCode: how.exitCode, lastStderr: how.lastStderr});
 		},

@@ -75,8 +75,11 @@ export class Ingest {
 	}
 
 	#take(parsed: ParsedLine): void {
-		if (parsed.kind === 'event') this.#reduce(parsed.event);
-		else this.#diagnose(parsed.diagnostic);
+		if (parsed.kind === 'event') {
+			// A line whose event is read but not all of it (a step number that is not one) is reported as well.
+			if (parsed.note) this.#diagnose(parsed.note);
+			this.#reduce(parsed.event);
+		} else this.#diagnose(parsed.diagnostic);
 	}
 
 	#reduce(event: AgentEvent): void {

@@ -145,4 +145,8 @@ export type Diagnostic = {
 	reason: string;
 };
 
-export type ParsedLine = {kind: 'event'; event: AgentEvent} | {kind: 'diagnostic'; diagnostic: Diagnostic};
+/**
+ * What one line is: an event, or a diagnostic. An event may carry a `note` too: something wrong with the line
+ * that did not cost the event (a step number that is not one, read as none), reported like a bad line.
+ */
+export type ParsedLine = {kind: 'event'; event: AgentEvent; note?: Diagnostic} | {kind: 'diagnostic'; diagnostic: Diagnostic};

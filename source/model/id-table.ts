@@ -70,11 +70,56 @@ export function createIdTable(withValues: boolean, slots = 1024, fill = 6): IdTa
 	};
 }
 
-/** Adds `id`; false when it was there already. */
+/**
+ * Adds `id`; false when it was there already. In one pass (one hash, one probe that ends at the id or at the
+ * empty slot it takes): every event of a log asks (`isRepeatedEvent`), streaming events included, and asking
+ * then adding hashed each id twice and probed three times.
+ */
 export function addId(table: IdTable, id: string): boolean {
-	if (hasId(table, id)) return false;
-	setId(table, id, 0);
+	const hash = byteHashOf(id);
+	if (hash === notFound || (table.others.size > 0 && table.others.has(id))) {
+		if (table.others.has(id)) return false;
+		table.others.set(id, 0);
+		return true;
+	}
+
+	const {tags} = table;
+	const tag = tagOf(hash);
+	const mask = tags.length - 1;
+	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
+		const stored = tags[slot]!;
+		if (stored === 0) {
+			const offset = store(table, id);
+			tags[slot] = tag;
+			table.offsets[slot] = offset;
+			if (table.values) table.values[slot] = 0;
+			table.count++;
+			if (table.count * 8 > tags.length * table.fill) grow(table);
+			return true;
+		}
+
+		if (stored === tag && sameText(table, table.offsets[slot]!, id)) return false;
+	}
+
+	// A probe too long (see `maxProbe`): among the others, as `placeId` puts it.
+	table.others.set(id, 0);
 	return true;
+}
+
+/**
+ * `hashOf` of an id the byte table holds, checking as it goes that it does (`fitsTable`), in one loop; `notFound`
+ * (-1, never a hash here: a hash is kept unsigned) for one it does not.
+ */
+function byteHashOf(id: string): number {
+	if (id.length > maxLength) return notFound;
+	let hash = hashBasis;
+	for (let i = 0; i < id.length; i++) {
+		const code = id.charCodeAt(i);
+		if (code > 0xff) return notFound;
+		hash = Math.imul(hash ^ code, hashPrime);
+	}
+
+	return hash >>> 0;
 }
 
 export function hasId(table: IdTable, id: string): boolean {

@@ -156,11 +156,11 @@ function reduceEvent(model: Model, wireEvent: AgentEvent): void {
 /**
  * Whether the event was seen before, by its id: a log concatenated with itself, or a tee'd stream merged with
  * its file, repeats events, and one `completeRun` twice must not make two `complete` activities. Perstack's
- * event ids are unique. Streaming events are not remembered: they are most of a log, a repeated delta only
- * touches streaming text, and the `completeStreaming…` text wins over deltas anyway.
+ * event ids are unique. Streaming events too, though they are most of a log: a repeated one was counted again
+ * and went unreported (the id table's one-pass `addId` keeps that cheap: docs/performance.md).
  */
 export function isRepeatedEvent(model: Model, event: AgentEvent): boolean {
-	if (event.dialect !== 'perstack' || event.id === '' || event.kind === 'stream') return false;
+	if (event.dialect !== 'perstack' || event.id === '') return false;
 	return !addId(model.eventIds, event.id);
 }
 

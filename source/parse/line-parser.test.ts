@@ -51,4 +51,30 @@ describe('LineParser', () => {
 	it('reads no line from its bytes when it is not to be fast', () => {
 		expect(parsedLines(hostileLog(), false, hostileMaxLineBytes).streamed).toBe(0);
 	});
+
+	it('reads a step number the same way in every lane, reporting one that is not a step number as a note on its event', () => {
+		// The real runtime's log, its step numbers written each way a writer might: every lane (streaming lines
+		// from their bytes, the fast reader, the schema) reads the good ones as the number, and the bad ones as
+		// none, with a note.
+		const spellings = ['"4"', '4.0', '4e0', '1e20', '-4', '4.5', '"four"'];
+		const real = readFileSync(new URL('../../fixtures/real/tools.ndjson', import.meta.url), 'utf8');
+		for (const written of spellings) {
+			const bytes = Buffer.from(real.replaceAll(/"stepNumber":4([,}])/g, `"stepNumber":${written}$1`));
+			const fast = parsedLines(bytes, true, 64 * 1024 * 1024).items;
+			expect(fast).toStrictEqual(parsedLines(bytes, false, 64 * 1024 * 1024).items);
+			const original = parsedLines(Buffer.from(real), false, 64 * 1024 * 1024).items;
+			const good = !['1e20', '-4', '4.5', '"four"'].includes(written);
+			fast.forEach((item, index) => {
+				const was = original[index]!;
+				if (item.kind !== 'event' || was.kind !== 'event') throw new Error(`line ${index + 1} is no event`);
+				if (good || was.event.step !== 4) {
+					expect(item.event.step).toBe(was.event.step);
+					expect(item.note).toBeUndefined();
+				} else {
+					expect(item.event.step).toBeUndefined();
+					expect(item.note?.reason).toMatch(/^\w+ event: (\w+\.)?stepNumber .* is not a step number/);
+				}
+			});
+		}
+	});
 });

@@ -56,6 +56,19 @@ describe('LineSplitter', () => {
 		expect(split(withMark, 1)).toEqual([{line: 1, offset: 3, text: '{"a":1}'}]);
 	});
 
+	it('skips a byte order mark at the start of any line, as at the start of the source: two logs that each have one, one after the other', () => {
+		const mark = Buffer.from([0xef, 0xbb, 0xbf]);
+		const twice = Buffer.concat([mark, Buffer.from('{"a":1}\n'), mark, Buffer.from('{"b":2}\r\n'), mark, Buffer.from('\n')]);
+		const expected = [
+			{line: 1, offset: 3, text: '{"a":1}'},
+			{line: 2, offset: 14, text: '{"b":2}'},
+		];
+		expect(split(twice)).toEqual(expected);
+		expect(split(twice, 1)).toEqual(expected);
+		// Inside a line it is a character of the line.
+		expect(split('{"a":"\uFEFF"} \uFEFF\n')).toEqual([{line: 1, offset: 0, text: '{"a":"\uFEFF"} \uFEFF'}]);
+	});
+
 	it('gives the same lines whatever pieces the bytes come in, never breaking a character', () => {
 		const text = '{"text":"日本語 😀 héllo"}\n{"text":"second"}\n';
 		const whole = split(text);

@@ -33,8 +33,6 @@ export const defaultMaxLineBytes = 64 * 1024 * 1024;
 export type LinePosition = {offset: number; lines: number};
 
 const newline = 0x0a;
-const byteOrderMark = Buffer.from([0xef, 0xbb, 0xbf]);
-const noBytes = Buffer.alloc(0);
 const carriageReturn = 0x0d;
 
 /**
@@ -48,7 +46,8 @@ const carriageReturn = 0x0d;
  * the fast path can cut histories out of a line before anything is decoded).
  *
  * A line is handed on without its newline or a carriage return before it; blank lines (spaces, tabs) are
- * counted but not handed on; a UTF-8 byte order mark at the very start of the source is skipped.
+ * counted but not handed on; a UTF-8 byte order mark at the start of a line is skipped (it counts towards the
+ * line's length for `maxLineBytes`, as any byte of it does).
  */
 export class LineCutter {
 	readonly #maxLineBytes: number;
@@ -62,9 +61,6 @@ export class LineCutter {
 	#lines: number;
 	#lineStart: number;
 	#position: number;
-	#atFileStart: boolean;
-	/** The first bytes of the source while they may still be the start of a byte order mark. */
-	#head: Buffer = noBytes;
 
 	constructor(options: {
 		source: string;
@@ -80,7 +76,6 @@ export class LineCutter {
 		this.#lines = options.from.lines;
 		this.#lineStart = options.from.offset;
 		this.#position = options.from.offset;
-		this.#atFileStart = options.from.offset === 0;
 	}
 
 	/** Bytes of the source consumed so far. */
@@ -94,47 +89,19 @@ export class LineCutter {
 	}
 
 	push(chunk: Buffer): void {
-		if (!this.#atFileStart) {
-			this.#cut(chunk, 0);
-			return;
-		}
-
-		// A UTF-8 byte order mark is not part of the first event. It can come split over the first reads
-		// (a pipe may deliver a byte at a time), so bytes that could still begin one are held until it is clear.
-		const head = this.#head.length === 0 ? chunk : Buffer.concat([this.#head, chunk]);
-		if (head.length < byteOrderMark.length && byteOrderMark.subarray(0, head.length).equals(head)) {
-			this.#head = Buffer.from(head);
-			return;
-		}
-
-		this.#atFileStart = false;
-		this.#head = noBytes;
-		if (head.subarray(0, byteOrderMark.length).equals(byteOrderMark)) {
-			this.#lineStart += byteOrderMark.length;
-			this.#cut(head, byteOrderMark.length);
-		} else {
-			this.#cut(head, 0);
-		}
+		this.#cut(chunk);
 	}
 
 	/** Flushes a last line that has no newline. */
 	end(): void {
-		if (this.#head.length > 0) {
-			// The source ended inside what might have been a byte order mark: those bytes are a line after all.
-			const head = this.#head;
-			this.#head = noBytes;
-			this.#atFileStart = false;
-			this.#cut(head, 0);
-		}
-
 		if (this.#pendingBytes > 0 || this.#discarding) this.#finishHeld(this.#position);
 	}
 
-	/** Cuts `chunk[start…]` into lines; `chunk` follows the bytes already consumed. */
-	#cut(chunk: Buffer, start: number): void {
+	/** Cuts `chunk` into lines; it follows the bytes already consumed. */
+	#cut(chunk: Buffer): void {
 		const base = this.#position;
 		this.#position += chunk.length;
-		let from = start;
+		let from = 0;
 		while (from < chunk.length) {
 			const at = chunk.indexOf(newline, from);
 			if (at === -1) {
@@ -202,8 +169,13 @@ export class LineCutter {
 
 		let last = end;
 		if (last > start && bytes[last - 1] === carriageReturn) last--;
-		if (isBlank(bytes, start, last)) return;
-		this.#line(bytes, start, last, this.#lines, offset);
+		// A UTF-8 byte order mark is no part of the event after it, at the start of the source or of any line:
+		// two logs that each begin with one, written one after the other, read as they read apart. The line
+		// then begins after it, where the inspector reads it again.
+		let first = start;
+		if (last - first >= 3 && bytes[first] === 0xef && bytes[first + 1] === 0xbb && bytes[first + 2] === 0xbf) first += 3;
+		if (isBlank(bytes, first, last)) return;
+		this.#line(bytes, first, last, this.#lines, offset + first - start);
 	}
 }
 

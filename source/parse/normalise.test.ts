@@ -117,4 +117,13 @@ describe('parseLine', () => {
 			expect(parseLine(line(text), {fast: true})).toEqual(parseLine(line(text), {fast: false}));
 		});
 	});
+
+	it('reads a step number that is not one as none, with a note: drover’s turn as Perstack’s stepNumber', () => {
+		const turn = parsed({kind: 'turn_start', runId: 'r', ts: 1_700_000_000_000, turn: 2.5});
+		expect(turn).toMatchObject({kind: 'event', event: {kind: 'stepStart', step: undefined}, note: {line: 7, source: 'agent.ndjson', reason: expect.stringContaining('turn_start event: turn 2.5 is not a step number')}});
+		expect(parsed({kind: 'turn_start', runId: 'r', ts: 1_700_000_000_000, turn: '2'})).toEqual({kind: 'event', event: expect.objectContaining({step: 2})});
+		// A Perstack checkpoint's, where the event's own is good.
+		const end = parsed({type: 'continueToNextStep', id: 'e', jobId: 'j', runId: 'r', stepNumber: 2, checkpoint: {status: 'proceeding', stepNumber: -2}});
+		expect(end).toMatchObject({kind: 'event', event: {step: 2}, note: {reason: expect.stringContaining('continueToNextStep event: checkpoint.stepNumber -2 is not a step number')}});
+	});
 });

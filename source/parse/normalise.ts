@@ -1,6 +1,7 @@
 import type {z} from 'zod';
 import type {Line} from './line-splitter.js';
-import type {Dialect, EventRef, ParsedLine} from '../model/events.js';
+import type {AgentEvent, Dialect, EventRef, ParsedLine} from '../model/events.js';
+import {badStepNumberReason, isBadStepNumber} from './dialects/common.js';
 import {daemonEventTypes, daemonSchemas} from './dialects/daemon/schema.js';
 import {fromDaemon} from './dialects/daemon/normalise.js';
 import {droverEventKinds, droverEventSchema} from './dialects/drover/schema.js';
@@ -9,6 +10,7 @@ import {stringField} from './dialects/json-values.js';
 import {perstackEventTypes, readPerstackEvent} from './dialects/perstack/fast-reader.js';
 import {fromPerstack} from './dialects/perstack/normalise.js';
 import {perstackSchemas} from './dialects/perstack/schema.js';
+import {badStepNumber} from './dialects/perstack/step-numbers.js';
 
 /*
  * Which dialect a parsed line is in, and its schema's verdict: the dialects' own reading is in
@@ -58,7 +60,8 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedLi
 		if (!droverEventKinds.has(kind)) return unknown(value, 'drover', kind, ref);
 		const parsed = droverEventSchema().safeParse(value);
 		if (!parsed.success) return diagnostic(line, invalid(kind, parsed.error));
-		return {kind: 'event', event: fromDrover(parsed.data, ref)};
+		const turn = 'turn' in value ? value.turn : undefined;
+		return withNote(fromDrover(parsed.data, ref), isBadStepNumber(turn) ? {path: 'turn', value: turn} : undefined, line);
 	}
 
 	if (typeof type !== 'string') return diagnostic(line, 'not an event: no "type" or "kind" field');
@@ -71,10 +74,16 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedLi
 
 	if (!perstackEventTypes.has(type)) return unknown(value, 'jobId' in value || 'expertKey' in value ? 'perstack' : 'daemon', type, ref);
 	const read = options.fast ? readPerstackEvent(value, type) : undefined;
-	if (read) return {kind: 'event', event: fromPerstack(read, ref)};
+	if (read) return withNote(fromPerstack(read, ref), badStepNumber(value, read), line);
 	const parsed = perstackSchemas().event.safeParse(value);
 	if (!parsed.success) return diagnostic(line, invalid(type, parsed.error));
-	return {kind: 'event', event: fromPerstack(parsed.data, ref)};
+	return withNote(fromPerstack(parsed.data, ref), badStepNumber(value, parsed.data), line);
+}
+
+/** An event, with the diagnostic of a step number read as none when there was one. */
+function withNote(event: AgentEvent, bad: {path: string; value: unknown} | undefined, line: Line): ParsedLine {
+	if (!bad) return {kind: 'event', event};
+	return {kind: 'event', event, note: {line: line.line, source: line.source, reason: `${event.wireType} event: ${badStepNumberReason(bad.path, bad.value)}`}};
 }
 
 function diagnostic(line: Line, reason: string): ParsedLine {

@@ -286,7 +286,8 @@ export class StreamLines {
 		if (expertKey !== undefined) {
 			if (!reader.literal(stepNumberKey)) return undefined;
 			stepNumber = reader.wholeNumber();
-			if (stepNumber === undefined) return undefined;
+			// A negative one is no step number (dialects/common.ts): the whole line's reading reports it.
+			if (stepNumber === undefined || stepNumber < 0) return undefined;
 		}
 		let text = '';
 		if (layout.payloadKey) {

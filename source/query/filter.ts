@@ -1,5 +1,6 @@
 import {sanitizeLine} from '../present/sanitize.js';
 import {activityText, textReader, foldCase} from './search.js';
+import {includesText} from './find-text.js';
 import {activityTypes, type Activity, type ActivityType, type Model} from '../model/state.js';
 import {assertNever} from '../model/assert-never.js';
 
@@ -248,7 +249,7 @@ function termMatches(term: FilterTerm, activity: Activity, model: Model, index: 
 		case 'step':
 			return activity.step !== undefined && (term.from === undefined || activity.step >= term.from) && (term.to === undefined || activity.step <= term.to);
 		case 'text':
-			return (textOf ? textOf(index) : activityText(activity)).includes(term.folded);
+			return includesText(textOf ? textOf(index) : activityText(activity), term.folded);
 		default:
 			return assertNever(term);
 	}

@@ -42,6 +42,12 @@ describe('what an activity can be found by', () => {
 	it('an empty query matches nothing', () => {
 		expect(findMatches(demo, '')).toEqual([]);
 	});
+
+	it('a query longer than any searched field matches nothing, and the search is over before it starts', () => {
+		const query = 'a'.repeat(maxFieldChars + 1);
+		expect(startScan(demo, query).done).toBe(true);
+		expect(findMatches(demo, query)).toEqual([]);
+	});
 });
 
 describe('the cached text follows activities as they change', () => {

@@ -1,6 +1,7 @@
 import {describeActivity, safeJson} from '../present/describe-activity.js';
 import {isToolActivity, type Activity, type Model} from '../model/state.js';
 import {assertNever} from '../model/assert-never.js';
+import {includesText, indexOfText, nativeNeedleLimit} from './find-text.js';
 
 /*
  * Search over what an activity says: its one-line form, paths and commands (in the tool arguments),
@@ -15,6 +16,17 @@ import {assertNever} from '../model/assert-never.js';
  * folded copy of every result in full would double the memory of a large log for little gain.
  */
 export const maxFieldChars = 64 * 1024;
+
+/**
+ * The longest query worth typing: no searched field is longer (`maxFieldChars`), and a query typed at a prompt
+ * holds no line break, so it cannot span two. The prompts keep no more than this (`line-editor.ts`).
+ */
+export const maxQueryChars = maxFieldChars;
+
+/** Whether `needle` (folded) can match no activity's text at all: it is longer than any one field and spans none. */
+function longerThanAnyField(needle: string): boolean {
+	return needle.length > maxFieldChars && !needle.includes('\n');
+}
 
 /** By activity: activities never change in place (state.ts), so a cached text never goes stale. */
 const cache = new WeakMap<Activity, string>();
@@ -270,7 +282,7 @@ export function startScan(model: Model, query: string, start: ScanStart = {}): M
 		next: within ? Math.min(within.end, model.activities.length) : 0,
 		tested: 0,
 		matches: [],
-		done: needle === '',
+		done: needle === '' || longerThanAnyField(needle),
 	};
 }
 
@@ -302,12 +314,15 @@ export function continueScan(model: Model, scan: MatchScan, stop: () => boolean 
 	const sure = sureCount(texts, model);
 	const known = texts.texts;
 	const {needle, include, within, matches} = scan;
+	// A longer needle than V8 searches in linear time (a pasted query) goes through `includesText`, whose cost
+	// does not grow with the needle's length times the text's; the common loop below is V8's alone.
+	const short = needle.length <= nativeNeedleLimit;
 	const test = (index: number) => {
 		const activity = activities[index];
 		if (!activity) return;
 		// Made before the filter is asked, so that the arrays fill in order and stay dense.
 		const text = index < sure ? known[index]! : textAt(texts, activity, index);
-		if (text.includes(needle) && (!include || include(activity, index))) matches.push(index);
+		if (includesText(text, needle) && (!include || include(activity, index))) matches.push(index);
 	};
 
 	if (within) {
@@ -325,7 +340,7 @@ export function continueScan(model: Model, scan: MatchScan, stop: () => boolean 
 		let index = scan.next;
 		const end = Math.min(activities.length, index + scanStride);
 		// The common case, texts all checked and no filter, reads one array in order and nothing else.
-		if (!include) for (const until = Math.min(end, sure); index < until; index++) if (known[index]!.includes(needle)) matches.push(index);
+		if (!include && short) for (const until = Math.min(end, sure); index < until; index++) if (known[index]!.includes(needle)) matches.push(index);
 		for (; index < end; index++) test(index);
 		scan.tested += end - scan.next;
 		scan.next = end;
@@ -353,7 +368,7 @@ export function findMatches(model: Model, query: string, options: FindOptions = 
  */
 export function narrows(previous: string, next: string): boolean {
 	const old = foldCase(previous);
-	return old !== '' && foldCase(next).includes(old);
+	return old !== '' && includesText(foldCase(next), old);
 }
 
 /**
@@ -361,14 +376,15 @@ export function narrows(previous: string, next: string): boolean {
  * left to right and never overlapping. The line is the already sanitised string that is drawn.
  */
 export function highlightRanges(line: string, query: string): Array<[number, number]> {
+	// Folding keeps lengths: a query longer than the line is told before folding it (a pasted one, every row).
+	if (query === '' || line.length < query.length) return [];
 	const needle = foldCase(query);
-	if (needle === '' || line.length < needle.length) return [];
 	const haystack = foldCase(line);
 	const ranges: Array<[number, number]> = [];
-	let from = haystack.indexOf(needle);
+	let from = indexOfText(haystack, needle);
 	while (from !== -1) {
 		ranges.push([from, from + needle.length]);
-		from = haystack.indexOf(needle, from + needle.length);
+		from = indexOfText(haystack, needle, from + needle.length);
 	}
 
 	return ranges;

@@ -1,6 +1,6 @@
 import {Text} from 'ink';
 import React from 'react';
-import {describeFilter, isEmptyFilter} from '../query/filter.js';
+import {filterText, isEmptyFilter} from '../query/filter.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {formatCount} from '../present/format.js';
 import type {Model} from '../model/state.js';
@@ -10,6 +10,7 @@ import {filterProgress, searchFor} from './find.js';
 import {filteringStatus, searchStatus} from './search-status.js';
 import {useSearchProgress} from './use-search.js';
 import {Line} from './line.js';
+import {shownStart} from './line-window.js';
 
 /** The inspector's own keys: the tree's mean nothing while it is open. */
 export const inspectorKeys = {
@@ -59,10 +60,10 @@ export function Footer({width}: {width: number}) {
 			{ui.search.query === '' ? null : (
 				<Text color="yellow">
 					{'  /'}
-					{sanitizeLine(ui.search.query)} {searchStatus(model, searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
+					{shownStart(ui.search.query, Math.floor(width / 2))} {searchStatus(model, searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
 				</Text>
 			)}
-			{isEmptyFilter(ui.filter) ? null : <Text color="magenta">  filter: {describeFilter(ui.filter)}</Text>}
+			{isEmptyFilter(ui.filter) ? null : <Text color="magenta">  filter: {shownStart(filterText(ui.filter), Math.floor(width / 2))}</Text>}
 			{filtering === undefined ? null : <Text color="magenta">  {filteringStatus(filtering.share)}</Text>}
 			{searchesCutText(model, ui) ? <Text color="yellow">  ({cutNote(model)})</Text> : null}
 			{ui.message === undefined ? null : <Text color="yellow">  {sanitizeLine(ui.message)}</Text>}

@@ -8,7 +8,7 @@ import {formatCount, formatDuration, plural} from '../present/format.js';
 import {shortSourceLabel} from '../present/source-label.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {useMemo, useRef} from 'react';
-import {describeFilter, isEmptyFilter} from '../query/filter.js';
+import {filterText, isEmptyFilter} from '../query/filter.js';
 import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
 import {statusLook} from '../present/status.js';
@@ -19,6 +19,7 @@ import type {Usage} from '../model/events.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
 import {Line} from './line.js';
+import {shownStart} from './line-window.js';
 import {clockPeriodMs, useClock, useLastArrival} from './use-clock.js';
 import {lastEventNote} from './live-time.js';
 import {useJobFigures} from './use-job-figures.js';
@@ -141,7 +142,7 @@ export function Header({width}: {width: number}) {
 				{isEmptyFilter(ui.filter) ? null : (
 					<Text color="magenta">
 						{' '}
-						· filter {describeFilter(ui.filter)} ({hidden} hidden)
+						· filter {shownStart(filterText(ui.filter), Math.floor(width / 2))} ({hidden} hidden)
 					</Text>
 				)}
 			</Line>

@@ -1,3 +1,5 @@
+import {indexOfText} from '../query/find-text.js';
+import {foldCase} from '../query/search.js';
 import type {InspectorLine} from './inspector-lines.js';
 
 /*
@@ -8,18 +10,18 @@ import type {InspectorLine} from './inspector-lines.js';
 /** One place the query occurs: the line, and where in its text (UTF-16 offsets, as `String.slice` takes). */
 export type FindMatch = {line: number; start: number; end: number};
 
-function escapeRegExp(text: string): string {
-	return text.replaceAll(/[.*+?^${}()|[\]\\]/g, String.raw`\$&`);
-}
-
 /** Every occurrence of `query` in `lines`, ignoring case, top to bottom; none for an empty query. */
 export function findMatches(lines: readonly InspectorLine[], query: string): FindMatch[] {
 	if (query === '') return [];
-	// A regular expression ignores case without changing lengths, which lower-casing both sides can (`İ`).
-	const pattern = new RegExp(escapeRegExp(query), 'giu');
+	// Folded as the tree's search folds (lengths kept, so offsets in the folded line are offsets in the drawn
+	// one), and looked for in linear time: a regular expression of a pasted 20,000-character query took
+	// seconds to build and overflowed the stack from there up (issue #34).
+	const needle = foldCase(query);
 	const matches: FindMatch[] = [];
 	for (const [line, {text}] of lines.entries()) {
-		for (const found of text.matchAll(pattern)) matches.push({line, start: found.index, end: found.index + found[0].length});
+		if (text.length < needle.length) continue;
+		const folded = foldCase(text);
+		for (let at = indexOfText(folded, needle); at !== -1; at = indexOfText(folded, needle, at + needle.length)) matches.push({line, start: at, end: at + needle.length});
 	}
 
 	return matches;

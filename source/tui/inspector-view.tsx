@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import React, {useMemo, useRef, useState} from 'react';
 import {withWholeResult} from '../load/result-text.js';
 import {plural} from '../present/format.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {displayWidth} from '../present/width.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';
 import {carryMatch, findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind, type FindMatch} from './inspector-find.js';
 import {inspectorLines, type InspectorLine, type Unfolded} from './inspector-lines.js';
@@ -10,6 +10,7 @@ import type {Command} from './keymap.js';
 import {priorities, useCommands, useTextCapture} from './keypress.js';
 import {browse, editLine, lineOf, type Line as EditedLine, type Recall} from './line-editor.js';
 import {Line} from './line.js';
+import {shownStart} from './line-window.js';
 import {scrollCommand} from './overlays.js';
 import {lineEditFor, PromptText} from './prompt-line.js';
 import {maxScroll, tones} from './scroll-panel.js';
@@ -230,8 +231,9 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 			{prompt ? (
 				<Line width={width}>
 					<Text color="cyan">/</Text>
-					<PromptText line={prompt} />
-					<Text color="gray">{prompt.text === '' ? '  type to find in this activity · enter keep · esc clear' : `  ${count} · enter keep · esc clear`}</Text>
+					{/* The count and keys after a long query keep up to half the width (see PromptLine). */}
+					<PromptText line={prompt} columns={width - 1 - (prompt.text === '' ? 0 : Math.min(displayWidth(findNote(count)), Math.floor(width / 2)))} />
+					<Text color="gray">{prompt.text === '' ? '  type to find in this activity · enter keep · esc clear' : findNote(count)}</Text>
 				</Line>
 			) : (
 				<Line width={width} color="gray">
@@ -239,7 +241,7 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 					{query === '' ? null : (
 						<Text color="yellow">
 							{'  /'}
-							{sanitizeLine(query)} {count}
+							{shownStart(query, Math.floor(width / 2))} {count}
 						</Text>
 					)}
 				</Line>
@@ -282,4 +284,8 @@ function InspectorRow({line, width, matches, current, foldHint}: {line: Inspecto
 			)}
 		</Line>
 	);
+}
+
+function findNote(count: string): string {
+	return `  ${count} · enter keep · esc clear`;
 }

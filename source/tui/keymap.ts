@@ -207,6 +207,18 @@ export function pressesOf(input: string, key: Key): Press[] {
 	return presses;
 }
 
+/**
+ * Whether a press types one printable character: no key of its own and no modifier but Shift (which an upper
+ * case letter carries). A line being edited inserts it; a run of them read at once (a paste) can go in as one.
+ */
+export function isTypedCharacter(press: Press): boolean {
+	const {key, input} = press;
+	if (key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageDown || key.pageUp || key.home || key.end) return false;
+	if (key.return || key.escape || key.ctrl || key.tab || key.backspace || key.delete || key.meta || key.super || key.hyper) return false;
+	const code = input.codePointAt(0);
+	return code !== undefined && input.length === String.fromCodePoint(code).length && code >= 0x20 && code !== 0x7f;
+}
+
 /** Ctrl-A … Ctrl-Z, except those that are keys of their own (Backspace, Tab, Enter). */
 function isControlLetter(character: string): boolean {
 	const code = character.codePointAt(0) ?? 0;

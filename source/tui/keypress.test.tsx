@@ -67,7 +67,7 @@ describe('key handling', () => {
 		expect(log).toEqual(['tree:nav.down', 'tree:nav.down', 'tree:nav.up']);
 	});
 
-	it('sends typed text to the prompt once it opens, even within the same read, and commands again after enter', async () => {
+	it('sends typed text to the prompt once it opens, even within the same read, as one text, and commands again after enter', async () => {
 		const log: Log = [];
 		await pressAll(
 			<>
@@ -76,7 +76,22 @@ describe('key handling', () => {
 			</>,
 			`/jq${keys.enter}j`,
 		);
-		expect(log).toEqual(['typed:j', 'typed:q', 'tree:nav.down']);
+		// The characters typed in a row come as one text: a paste is one edit (issue #34).
+		expect(log).toEqual(['typed:jq', 'tree:nav.down']);
+	});
+
+	it('gives a paste of 40,000 characters to the prompt as one text, not as 40,000 keys each editing the whole line', async () => {
+		const log: Log = [];
+		const pasted = 'abcdefghij'.repeat(4000);
+		await pressAll(
+			<>
+				<Typing log={log} />
+				<Handler name="tree" priority={priorities.tree} log={log} uses={command => command !== 'search.open'} />
+			</>,
+			`/${pasted}\u007F${pasted}${keys.enter}j`,
+		);
+		// A key of its own (Backspace) between two runs of characters comes between them.
+		expect(log).toEqual([`typed:${pasted}`, 'typed:<backspace>', `typed:${pasted}`, 'tree:nav.down']);
 	});
 
 	it('tells Backspace (DEL) from the Delete key (ESC [3~), which Ink names alike', async () => {

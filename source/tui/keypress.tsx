@@ -1,11 +1,14 @@
 import {useInput, useStdin, type Key} from 'ink';
 import React, {createContext, useContext, useEffect, useRef, type ReactNode} from 'react';
-import {commandFor, pressesOf, type Command} from './keymap.js';
+import {commandFor, isTypedCharacter, pressesOf, type Command} from './keymap.js';
 
 /** A handler returns true when it used the command, which stops lower-priority handlers from seeing it. */
 export type CommandHandler = (command: Command) => boolean;
 
-/** Takes raw keys instead of commands while `active()`, for a line being typed (search, filter). */
+/**
+ * Takes raw keys instead of commands while `active()`, for a line being typed (search, filter). Characters
+ * typed in a row in one read (a paste) come as one `input` of several characters, with no modifier set.
+ */
 export type TextHandler = {active: () => boolean; handle: (input: string, key: Key) => void};
 
 type Registry = {
@@ -57,14 +60,23 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 	useInput(
 		(input, rawKey) => {
 			const key = rawKey.delete && (lastRead.current === '\u007F' || lastRead.current === '\u001B\u007F') ? {...rawKey, delete: false, backspace: true} : rawKey;
-			for (const press of pressesOf(input, key)) {
+			const presses = pressesOf(input, key);
+			for (let at = 0; at < presses.length; at++) {
+				const press = presses[at]!;
 				// Suspending works whatever is open, as it does in other full-screen programs.
 				const suspend = press.key.ctrl && press.input === 'z';
 				// Decided per press, from state that is current now: `/` then `vitest` in one read is a
 				// search for "vitest", not a search followed by six commands.
 				const capture = suspend ? undefined : captures.current.findLast(handler => handler.active());
 				if (capture) {
-					capture.handle(press.input, press.key);
+					// The characters typed in a row go to the line as one text: a paste of 40,000 characters is one
+					// edit and one search, not 40,000 of them each as long as the line (issue #34). Typing a
+					// character never closes a line, so the capture that takes the first takes them all.
+					let end = at + 1;
+					if (isTypedCharacter(press)) while (end < presses.length && isTypedCharacter(presses[end]!)) end++;
+					const text = end === at + 1 ? press.input : presses.slice(at, end).map(typed => typed.input).join('');
+					capture.handle(text, end === at + 1 ? press.key : {...press.key, shift: false});
+					at = end - 1;
 					continue;
 				}
 

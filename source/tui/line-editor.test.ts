@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {browse, editLine, lineOf, remember, splitAtCursor, type Line, type LineEdit} from './line-editor.js';
+import {browse, editLine, lineOf, maxLineChars, remember, type Line, type LineEdit} from './line-editor.js';
 
 /** `|` marks the cursor: `ab|c`. */
 function at(marked: string, selected = false): Line {
@@ -68,9 +68,25 @@ describe('editLine', () => {
 		expect(lineOf('', true).selected).toBe(false);
 	});
 
-	it('splits the text at the cursor for drawing, with a blank cell at the end', () => {
-		expect(splitAtCursor(at('ab|c'))).toEqual({before: 'ab', at: 'c', after: ''});
-		expect(splitAtCursor(at('abc|'))).toEqual({before: 'abc', at: ' ', after: ''});
+	it('holds at most maxLineChars characters: a longer paste keeps its start, and typing at a full line does nothing', () => {
+		const pasted = editLine(lineOf(''), {type: 'insert', text: `${'😀'.repeat(maxLineChars - 1)}abc`});
+		expect(pasted.cursor).toBe(maxLineChars);
+		expect(pasted.text).toBe(`${'😀'.repeat(maxLineChars - 1)}a`);
+		expect(editLine(pasted, {type: 'insert', text: 'z'})).toEqual(pasted);
+		// Room made by a deletion is room again.
+		const edited = editLine(editLine(pasted, {type: 'home'}), {type: 'delete'});
+		expect(editLine(edited, {type: 'insert', text: 'yz'}).text).toBe(`y${'😀'.repeat(maxLineChars - 2)}a`);
+		// A selected line is replaced by what fits.
+		expect(editLine(lineOf('old', true), {type: 'insert', text: 'x'.repeat(maxLineChars + 10)}).text).toHaveLength(maxLineChars);
+	});
+
+	it('steps over a character outside the BMP as one, whatever the edit', () => {
+		expect(apply('😀a|😀', {type: 'wordLeft'})).toBe('|😀a😀');
+		expect(apply('|😀 😀', {type: 'wordRight'})).toBe('😀| 😀');
+		expect(apply('😀 😀|', {type: 'killWordBack'})).toBe('😀 |');
+		expect(apply('😀|😀', {type: 'killToEnd'})).toBe('😀|');
+		expect(apply('😀|😀', {type: 'end'})).toBe('😀😀|');
+		expect(apply('😀😀|', {type: 'right'})).toBe('😀😀|');
 	});
 });
 

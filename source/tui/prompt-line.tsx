@@ -1,14 +1,15 @@
 import {Text, type Key} from 'ink';
 import React from 'react';
 import {parseFilter} from '../query/filter.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {displayWidth} from '../present/width.js';
 import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
 import {Line as FittedLine} from './line.js';
 import {cancelJump, filterWhenReady, jumpWhenFound, searchFor, revealActivity} from './find.js';
 import {searchStatus} from './search-status.js';
 import {useSearchProgress} from './use-search.js';
 import {useTextCapture} from './keypress.js';
-import {browse, editLine, splitAtCursor, type Line, type LineEdit, type Recall} from './line-editor.js';
+import {browse, editLine, type Line, type LineEdit, type Recall} from './line-editor.js';
+import {lineWindow, shownStart} from './line-window.js';
 
 /**
  * The line typed at the bottom: `/` searches as you type (jumping to the first match from where the
@@ -137,46 +138,49 @@ export function PromptLine({width}: {width: number}) {
 	const ui = useUiState();
 	const {prompt} = ui;
 	if (!prompt) return null;
+	// What follows the text: a hint gives way to a long line; the search's count and a filter's error keep up
+	// to half the width, so a line longer than the screen does not push them out of sight.
+	const note =
+		prompt.kind === 'search'
+			? prompt.text === ''
+				? {text: '  type to search · enter keep · esc clear', color: 'gray', kept: false}
+				: {text: `  ${searchStatus(model, searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`, color: 'gray', kept: true}
+			: prompt.error
+				? {text: `  ${shownStart(prompt.error, width)}`, color: 'red', kept: true}
+				: {text: '  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply', color: 'gray', kept: false};
+	const columns = width - 1 - (note.kept ? Math.min(displayWidth(note.text), Math.floor(width / 2)) : 0);
 	return (
 		<FittedLine width={width}>
 			<Text color="cyan">{prompt.kind === 'search' ? '/' : ':'}</Text>
-			<PromptText line={prompt} />
-			{prompt.kind === 'search' ? (
-				<Text color="gray">{prompt.text === '' ? '  type to search · enter keep · esc clear' : `  ${searchStatus(model, searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`}</Text>
-			) : prompt.error ? (
-				<Text color="red">  {sanitizeLine(prompt.error)}</Text>
-			) : (
-				<Text color="gray">  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply</Text>
-			)}
+			<PromptText line={prompt} columns={columns} />
+			<Text color={note.color}>{note.text}</Text>
 		</FittedLine>
 	);
 }
 
-/** The text with its cursor, or all of it marked when it is selected (the next key typed replaces it). */
-export function PromptText({line}: {line: Line}) {
+/**
+ * The text with its cursor, or all of it marked when it is selected (the next key typed replaces it), in at
+ * most `columns` columns: a longer line shows the window around its cursor (`lineWindow`).
+ */
+export function PromptText({line, columns}: {line: Line; columns: number}) {
+	const shown = lineWindow(line.selected ? {...line, cursor: Number.MAX_SAFE_INTEGER} : line, columns);
+	const lead = shown.cutBefore ? <Text dimColor>…</Text> : null;
 	if (line.selected) {
 		return (
 			<>
-				<Text inverse>{shown(line.text)}</Text>
+				{lead}
+				<Text inverse>{shown.before}</Text>
 				<Text> </Text>
 			</>
 		);
 	}
 
-	const {before, at, after} = splitAtCursor(line);
 	return (
 		<>
-			{shown(before)}
-			<Text inverse>{shown(at) || ' '}</Text>
-			{shown(after)}
+			{lead}
+			{shown.before}
+			<Text inverse>{shown.at}</Text>
+			{shown.after}
 		</>
 	);
-}
-
-/** Safe for the terminal, keeping the spaces at either end that sanitizeLine trims: they are part of the line. */
-function shown(part: string): string {
-	const lead = /^ */.exec(part)?.[0] ?? '';
-	if (lead.length === part.length) return part;
-	const trail = / *$/.exec(part)?.[0] ?? '';
-	return lead + sanitizeLine(part.slice(lead.length, part.length - trail.length)) + trail;
 }

@@ -1,10 +1,11 @@
-import {describeFilter, emptyFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
+import {emptyFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
 import type {Job, Model, Pane, Run} from '../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../query/tree.js';
 import {lastRun, paneIsLive, tailRows} from './row-tail.js';
 import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
 import type {UiState} from './ui-state.js';
 import {jobFoldCheck} from './job-folds.js';
+import {shownStart} from './line-window.js';
 
 /*
  * The tree as an index, not as a list of rows. A log can hold 200,000 panes or a million activities in one
@@ -18,6 +19,9 @@ import {jobFoldCheck} from './job-folds.js';
  *   binary search among a pane's children: the depth of the tree, not its size;
  * - rows are made only for the window on screen.
  */
+
+/** A filter named in a note is cut to this many columns: wider than any screen, and a pasted filter is not drawn whole every frame. */
+const noteColumns = 1024;
 
 /** Which row list a caller has: the index answers it without ever holding every row. */
 export type RowList = {
@@ -536,7 +540,7 @@ export class RowLayout {
 		if (shownCount === 0) {
 			// Errors-only alone reads best as a fact about the run; anything else names the filter.
 			const errorsOnly = showsErrorsOnly(this.filter) && filterText(this.filter) === 'errors';
-			this.topTail.push({kind: 'filtered', key: 'f:none', text: errorsOnly ? 'no errors' : `nothing matches ${describeFilter(this.filter)}`, part: 'none'});
+			this.topTail.push({kind: 'filtered', key: 'f:none', text: errorsOnly ? 'no errors' : `nothing matches ${shownStart(filterText(this.filter), noteColumns)}`, part: 'none'});
 		}
 
 		if (hidden > 0) this.topTail.push({kind: 'filtered', key: 'f:hidden', text: `${hidden} ${hidden === 1 ? 'pane' : 'panes'} without matches hidden`, part: 'hidden'});

@@ -24,9 +24,10 @@ afterAll(() => {
 
 type Result = {status: number | null; stdout: string; stderr: string};
 
-function perscope(args: string[], input?: Buffer | string): Result {
+function perscope(args: string[], input?: Buffer | string, env: Record<string, string> = {}): Result {
 	const result = spawnSync(process.execPath, [cliPath, ...args], {
 		cwd: repoRoot,
+		env: {...process.env, ...env},
 		input: input ?? '',
 		encoding: 'utf8',
 		// `ignore` is /dev/null: stdin that is closed at once.
@@ -118,6 +119,83 @@ describe('line ends and byte order marks do not change what a log says', () => {
 	it.each(variants)('%s', (_name, bytes) => {
 		const summary = summaryOf(perscope(['--summary', '--json'], bytes));
 		expect({...summary, diagnostics: summary.diagnostics}).toEqual({...expected, diagnostics: expected.diagnostics.map(diagnostic => ({...diagnostic, source: 'stdin'}))});
+	});
+
+	it('a byte order mark at the start of a later line (two logs that each begin with one, concatenated) was a bad line in one stream, not as two files', () => {
+		const mark = Buffer.from([0xef, 0xbb, 0xbf]);
+		const second = readFileSync(fixturePath('real/tools.ndjson'));
+		const files = [join(dir, 'marked-delegate.ndjson'), join(dir, 'marked-tools.ndjson')];
+		writeFileSync(files[0]!, Buffer.concat([mark, original]));
+		writeFileSync(files[1]!, Buffer.concat([mark, second]));
+		const asFiles = summaryOf(perscope(['--summary', '--json', ...files]));
+		const asOneStream = summaryOf(perscope(['--summary', '--json'], Buffer.concat([mark, original, mark, second])));
+		expect(asOneStream.diagnostics).toEqual([]);
+		expect(asOneStream).toEqual(asFiles);
+		// Read the fast ways and the plain way alike.
+		expect(summaryOf(perscope(['--summary', '--json'], Buffer.concat([mark, original, mark, second]), {PERSCOPE_FAST: '0'}))).toEqual(asOneStream);
+	});
+
+	it('a log concatenated with itself counted its streaming events again (229 events instead of 136) and did not report them, as it did the others', () => {
+		const tools = readFileSync(fixturePath('real/tools.ndjson'));
+		const once = summaryOf(perscope(['--summary', '--json', fixturePath('real/tools.ndjson')]));
+		for (const [how, summary] of [
+			['one stream', summaryOf(perscope(['--summary', '--json'], Buffer.concat([tools, tools])))],
+			['the same file twice', summaryOf(perscope(['--summary', '--json', fixturePath('real/tools.ndjson'), fixturePath('real/tools.ndjson')]))],
+		] as const) {
+			expect(summary.events, how).toBe(136);
+			expect(summary.jobs, how).toEqual(once.jobs);
+			// Every line of the second copy is a duplicate, the 93 streaming events among them.
+			expect(summary.diagnostics, how).toHaveLength(136);
+			expect(summary.diagnostics.every(diagnostic => diagnostic.reason.startsWith('duplicate event: '))).toBe(true);
+			expect(summary.diagnostics.filter(diagnostic => /^duplicate event: (stream|startStreaming|completeStreaming)/.test(diagnostic.reason))).toHaveLength(93);
+		}
+	});
+});
+
+describe('step numbers written another way than the runtime writes them', () => {
+	// The real runtime's log, its step 4 (an exec and its reasoning) rewritten.
+	const original = readFileSync(fixturePath('real/tools.ndjson'), 'utf8');
+	const run = 'yx0qylj95kkijg52otg17vwe';
+	const rewritten = (written: string) => {
+		const path = join(dir, `tools-step-${written.replaceAll('"', 'q')}.ndjson`);
+		writeFileSync(path, original.replaceAll(/"stepNumber":4([,}])/g, `"stepNumber":${written}$1`));
+		return path;
+	};
+
+	const expected = perscope(['--conversation', `${run}@4`, fixturePath('real/tools.ndjson')]);
+
+	it.each(['"4"', '4.0', '4e0'])('--conversation said "no longer available … the file may have changed" for a step written %s, which every other mode reads', written => {
+		expect(expected.status, expected.stderr).toBe(0);
+		const path = rewritten(written);
+		const fromFile = perscope(['--conversation', `${run}@4`, path]);
+		expect(fromFile.status, fromFile.stderr).toBe(0);
+		expect(fromFile.stdout).toBe(expected.stdout);
+		// From a pipe too: the step's line is found among the recent lines kept.
+		const fromPipe = perscope(['--conversation', `${run}@4`], readFileSync(path));
+		expect(fromPipe.stdout).toBe(expected.stdout);
+	});
+
+	it('a whole step at stepNumber 1e20 turned a completed run into "ended without a final event", with no diagnostic', () => {
+		const path = rewritten('1e20');
+		const summary = summaryOf(perscope(['--summary', '--json', path]));
+		const tools = summary.jobs[0]!.runs[0]!;
+		expect(tools.status).toBe('completed');
+		expect(tools.endedWithoutFinalEvent).toBeUndefined();
+		// The step is not counted, and every line that had it says why.
+		expect(tools.steps).toBe(7);
+		// The lines whose own step number, or whose checkpoint's or step's, was 4 (a next checkpoint's is not read).
+		type Numbered = {stepNumber?: number; checkpoint?: {stepNumber?: number}; step?: {stepNumber?: number}};
+		const lines = original
+			.trimEnd()
+			.split('\n')
+			.flatMap((line, index) => {
+				const event = JSON.parse(line) as Numbered;
+				return [event.stepNumber, event.checkpoint?.stepNumber, event.step?.stepNumber].includes(4) ? [index + 1] : [];
+			});
+		expect(summary.diagnostics.map(diagnostic => diagnostic.line)).toEqual(lines);
+		expect(summary.diagnostics[0]!.reason).toBe('startGeneration event: stepNumber 100000000000000000000 is not a step number (a whole number from 0 to 9007199254740991); the event is read without it');
+		// Every reader judges it so: the plain one (the schema) and the fast ones give the same document.
+		expect(summaryOf(perscope(['--summary', '--json', path], undefined, {PERSCOPE_FAST: '0'}))).toEqual(summary);
 	});
 });
 

@@ -6,9 +6,11 @@ import {buildSummary} from '../../source/output/summary.js';
 import {summaryTable} from '../../source/output/summary-table.js';
 import {maxIndentDepth, transcriptLine} from '../../source/output/transcript.js';
 import {wrapToWidth} from '../../source/present/wrap.js';
+import {findMatches} from '../../source/query/search.js';
+import {findMatches as findInInspector} from '../../source/tui/inspector-find.js';
 import {inspectorLines} from '../../source/tui/inspector-lines.js';
 import {modelProblems, outputProblems, runChangesWithoutRev, unsafeForTerminal} from '../fuzz/invariants.js';
-import {modelFromText} from '../helpers/load.js';
+import {modelFromText, perstackLine} from '../helpers/load.js';
 
 /*
  * One test per bug found while feeding perscope bad input, named after the bug. Timings use generous
@@ -191,6 +193,30 @@ describe('regressions', () => {
 		expect(unsafeForTerminal.test(json)).toBe(false);
 		expect(json).toContain('\\u009B2J');
 		expect(JSON.parse(json)).toEqual(value);
+	});
+
+	it('a query over 250 characters was searched in time its length times each text’s (30,000 characters over 200 long results took minutes)', () => {
+		// V8's own search compares the part of a long needle its tables do not cover at each place; a text of
+		// one letter and a query of that letter around an `x` is its worst case.
+		const lines = Array.from({length: 200}, (_, index) => [
+			perstackLine('callTools', {newMessage: {contents: []}, toolCalls: [{id: `c${index}`, skillName: '@perstack/base', toolName: 'exec', args: {command: 'cat'}}]}),
+			perstackLine('resolveToolResults', {toolResults: [{id: `c${index}`, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', id: 't', text: `x${'a'.repeat(64_000)}`}]}]}),
+		]).flat();
+		const model = modelFromText(lines.join('\n'));
+		expect(model.activities).toHaveLength(200);
+		const query = `${'a'.repeat(200)}x${'a'.repeat(30_000)}`;
+		const {result, ms} = timed(() => findMatches(model, query));
+		expect(result).toEqual([]);
+		expect(findMatches(model, `x${'a'.repeat(30_000)}`)).toHaveLength(200);
+		expect(ms).toBeLessThan(10_000);
+	});
+
+	it('a 20,000-character query at the inspector’s / overflowed the stack (its regular expression), and took seconds from 5,000', () => {
+		const lines = Array.from({length: 2000}, (_, index) => ({text: `${'abcdefghij'.repeat(10)}${index}`}));
+		const query = 'abcdefghij'.repeat(2000);
+		const {result, ms} = timed(() => findInInspector([...lines, {text: `>${query.toUpperCase()}<`}], query));
+		expect(result).toEqual([{line: 2000, start: 1, end: 20_001}]);
+		expect(ms).toBeLessThan(5_000);
 	});
 
 	it('wrapping a long line was quadratic (the inspector froze on a 500 KB tool result)', () => {

@@ -1,5 +1,8 @@
-import {describe, expect, it} from 'vitest';
-import {hasTmux, selectUp, sessionsKilledAfterEach} from './tmux.js';
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
+import {hasTmux, repoRoot, selectUp, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
 /*
  * `c` on a real log in a real terminal: the conversation of the selected activity's step, read again from
@@ -8,6 +11,11 @@ import {hasTmux, selectUp, sessionsKilledAfterEach} from './tmux.js';
  */
 
 const start = sessionsKilledAfterEach();
+const dir = mkdtempSync(join(tmpdir(), 'perscope-e2e-conversation-'));
+
+afterAll(() => {
+	rmSync(dir, {recursive: true, force: true});
+});
 
 describe.skipIf(!hasTmux())('the conversation view in a terminal', () => {
 	it('c on an activity shows the messages of its step, the new ones marked; esc goes back', async () => {
@@ -37,6 +45,22 @@ describe.skipIf(!hasTmux())('the conversation view in a terminal', () => {
 		expect(screen).toContain('from line 49 (completeRun)');
 		expect(screen).toContain('#2 user');
 		tty.keys('Escape', 'q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('c on a step whose stepNumber is written "4" (a string) shows its messages: it said they were no longer available', async () => {
+		const log = join(dir, 'tools-string-steps.ndjson');
+		writeFileSync(log, readFileSync(join(repoRoot, 'fixtures/real/tools.ndjson'), 'utf8').replaceAll(/"stepNumber":4([,}])/g, '"stepNumber":"4"$1'));
+		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 110, height: 40});
+		await tty.waitFor('exec wc -l notes.md');
+		await selectUp(tty, 'exec wc -l notes.md');
+		tty.keys('c');
+		const top = await tty.waitFor('Conversation · tools-expert · step 4');
+		expect(top).toContain('tokens this step: 1589 input · 28 output');
+		expect(top).not.toContain('no longer available');
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('Conversation ·'));
+		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
 });

@@ -189,6 +189,36 @@ describe('bad input becomes diagnostics, and nothing throws', () => {
 		expect(reducer.summary().jobs).toEqual(golden.jobs);
 	});
 
+	it('a string chunk cut inside a surrogate pair turned its character into two U+FFFD (byte chunks were fine)', () => {
+		const text = readFileSync(join(repoRoot, 'fixtures/demo.ndjson'), 'utf8').replaceAll('CI is red on main', 'CI 🚨 is red on main 😀');
+		const whole = createReducer();
+		whole.pushChunk(text);
+		whole.end();
+		const query = (reducer: Reducer) => reducer.model.activities.find(activity => activity.type === 'query')?.text;
+		expect(query(whole)).toContain('CI 🚨 is red on main 😀');
+		// Cut at every code unit: every pair of the text is split across two chunks.
+		const cut = createReducer();
+		for (const unit of text.split('')) cut.pushChunk(unit);
+		cut.end();
+		expect(query(cut)).toBe(query(whole));
+		expect(cut.summaryJson()).toBe(whole.summaryJson());
+		// A high half that no low half follows is one U+FFFD, whatever comes after it: bytes, a line, the end.
+		const retry = '{"type":"retry","id":"e1","jobId":"j","runId":"r","expertKey":"x","stepNumber":1,"timestamp":1,"reason":"a\uD83D';
+		for (const rest of [(reducer: Reducer) => reducer.pushChunk(Buffer.from('"}\n')), (reducer: Reducer) => reducer.push('"}')]) {
+			const lone = createReducer();
+			lone.pushChunk(retry);
+			rest(lone);
+			lone.end();
+			expect(lone.model.diagnostics).toEqual([]);
+			expect(lone.model.activities.map(activity => (activity.type === 'retry' ? activity.reason : ''))).toEqual(['a\uFFFD']);
+		}
+
+		const atEnd = createReducer();
+		atEnd.pushChunk('{"a":1}\n\uD83D');
+		atEnd.end();
+		expect(atEnd.model.diagnostics).toEqual([{source: 'input', line: 1, reason: expect.stringContaining('not an event')}, {source: 'input', line: 2, reason: expect.stringContaining('not JSON')}]);
+	});
+
 	it('a chunk that ends inside a line waits for the rest, or for end()', () => {
 		const reducer = createReducer();
 		reducer.pushChunk('not ');

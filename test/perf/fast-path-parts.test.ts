@@ -43,13 +43,13 @@ function splitFast(bytes: Buffer, pieces: number[], maxLineBytes: number): Cut[]
 }
 
 /**
- * The rules, applied to the whole input at once: a byte order mark at the start is skipped; lines end at LF;
- * a line over the limit is reported by its length; one CR before the LF is dropped; blank lines (spaces, tabs,
- * CRs) are counted but not given; a last line without LF counts when it has bytes.
+ * The rules, applied to the whole input at once: lines end at LF; a line over the limit is reported by its
+ * length; one CR before the LF is dropped; a byte order mark at the start of a line is skipped; blank lines
+ * (spaces, tabs, CRs) are counted but not given; a last line without LF counts when it has bytes.
  */
 function splitReference(bytes: Buffer, maxLineBytes: number): Cut[] {
 	const out: Cut[] = [];
-	let start = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+	let start = 0;
 	let line = 0;
 	while (start < bytes.length) {
 		const newline = bytes.indexOf(0x0a, start);
@@ -58,8 +58,9 @@ function splitReference(bytes: Buffer, maxLineBytes: number): Cut[] {
 		if (end - start > maxLineBytes) out.push({overlong: {source: 's', line, offset: start, bytes: end - start}});
 		else {
 			const last = end > start && bytes[end - 1] === 0x0d ? end - 1 : end;
-			const text = bytes.toString('utf8', start, last);
-			if (!/^[ \t\r]*$/.test(bytes.toString('latin1', start, last))) out.push({line, offset: start, text});
+			const first = last - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf ? start + 3 : start;
+			const text = bytes.toString('utf8', first, last);
+			if (!/^[ \t\r]*$/.test(bytes.toString('latin1', first, last))) out.push({line, offset: first, text});
 		}
 
 		start = end + 1;

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {commonSchemas, maxTokenCount, timestampOf, tokenCountOf, toNumber, usageTotals} from './common.js';
+import {badStepNumberReason, commonSchemas, isBadStepNumber, maxTokenCount, stepNumberOf, timestampOf, tokenCountOf, toNumber, usageTotals} from './common.js';
 
 /* The values every dialect reads its own way: loose numbers, token counts, timestamps and usage records. */
 
@@ -12,6 +12,37 @@ describe('toNumber', () => {
 
 	it('gives undefined for anything that is not a finite number', () => {
 		for (const value of ['', '   ', 'three', Number.NaN, Number.POSITIVE_INFINITY, '1e999', null, true, undefined, [1]]) expect(toNumber(value)).toBeUndefined();
+	});
+});
+
+describe('stepNumberOf', () => {
+	it('reads a whole number from 0 to 2^53 − 1, however JSON writes it', () => {
+		for (const written of ['3', '"3"', '3.0', '3e0', '0.3e1', '" 3 "']) expect(stepNumberOf(JSON.parse(written))).toBe(3);
+		expect(stepNumberOf(0)).toBe(0);
+		expect(stepNumberOf(Number.MAX_SAFE_INTEGER)).toBe(Number.MAX_SAFE_INTEGER);
+	});
+
+	it('reads anything else as no step number, and tells it from none at all', () => {
+		for (const value of [1e20, Number.MAX_SAFE_INTEGER + 1, -1, 1.5, '1e20', 'three', '', null, true, [3], {}]) {
+			expect(stepNumberOf(value)).toBeUndefined();
+			expect(isBadStepNumber(value)).toBe(true);
+		}
+
+		expect(stepNumberOf(undefined)).toBeUndefined();
+		expect(isBadStepNumber(undefined)).toBe(false);
+		expect(isBadStepNumber('3')).toBe(false);
+	});
+
+	it('the schemas read it the same way', () => {
+		const schema = commonSchemas().stepNumber;
+		for (const value of [3, '3', 1e20, -1, 1.5, undefined, 'x']) expect(schema.parse(value)).toBe(stepNumberOf(value));
+	});
+
+	it('says what a bad one was, cut short, never inside a surrogate pair', () => {
+		expect(badStepNumberReason('stepNumber', 1e20)).toBe('stepNumber 100000000000000000000 is not a step number (a whole number from 0 to 9007199254740991); the event is read without it');
+		const reason = badStepNumberReason('step.stepNumber', `${'x'.repeat(37)}😀😀`);
+		expect(reason).toMatch(/^step\.stepNumber "x{37}…/);
+		expect(reason).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
 	});
 });
 

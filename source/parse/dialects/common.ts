@@ -14,6 +14,43 @@ export function toNumber(value: unknown): number | undefined {
 	return undefined;
 }
 
+/**
+ * What a step number is, for every reader (the fast readers, the schemas, the streaming lane, the re-reading
+ * of a step's messages): a whole number from 0 to 2^53 − 1, written as a JSON number or a string (`3`, `"3"`,
+ * `3.0` and `3e0` are all step 3). Anything else is no step number: a fraction, a negative number, a number past
+ * 2^53 − 1 (it no longer counts one by one, and 1e20 outranked every real step, so an early step's checkpoint
+ * read as the run's last one), text. Undefined for those and for none at all; `isBadStepNumber` tells the two
+ * apart, so that a bad one is reported.
+ */
+export function stepNumberOf(value: unknown): number | undefined {
+	const number = typeof value === 'string' ? toNumber(value) : typeof value === 'number' ? value : undefined;
+	return number !== undefined && Number.isSafeInteger(number) && number >= 0 ? number : undefined;
+}
+
+/** Whether a field holds something (it is not absent) that is not a step number (`stepNumberOf`). */
+export function isBadStepNumber(value: unknown): boolean {
+	return value !== undefined && stepNumberOf(value) === undefined;
+}
+
+/** The diagnostic of a bad step number at `path`: what it was, and that the event is read without it. */
+export function badStepNumberReason(path: string, value: unknown): string {
+	let shown: string;
+	try {
+		shown = JSON.stringify(value) ?? String(value);
+	} catch {
+		shown = String(value);
+	}
+
+	// Never cut between the halves of a surrogate pair: a lone half is not valid UTF-8 once written out.
+	const end = shown.length > 40 ? (isHighSurrogate(shown.charCodeAt(38)) ? 38 : 39) : shown.length;
+	const cut = end < shown.length ? `${shown.slice(0, end)}…` : shown;
+	return `${path} ${cut} is not a step number (a whole number from 0 to ${Number.MAX_SAFE_INTEGER}); the event is read without it`;
+}
+
+function isHighSurrogate(code: number): boolean {
+	return code >= 0xd800 && code <= 0xdbff;
+}
+
 /** Larger than any real token count, and small enough that summing a million of them stays finite. */
 export const maxTokenCount = Number.MAX_SAFE_INTEGER;
 
@@ -68,6 +105,7 @@ function build() {
 	return {
 		// `.optional()` last: zod 4 treats a key as required unless the outermost schema is optional.
 		looseNumber: z.unknown().transform(toNumber).optional(),
+		stepNumber: z.unknown().transform(stepNumberOf).optional(),
 		usage: z
 			.object({
 				inputTokens: tokenCount,

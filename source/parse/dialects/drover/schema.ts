@@ -6,8 +6,8 @@ import {lazily, zod} from '../zod.js';
 
 function build() {
 	const z = zod();
-	const {looseNumber, timestamp} = commonSchemas();
-	const base = {runId: z.string(), ts: timestamp, turn: looseNumber};
+	const {looseNumber, stepNumber, timestamp} = commonSchemas();
+	const base = {runId: z.string(), ts: timestamp, turn: stepNumber};
 
 	function event<K extends string, S extends z.ZodRawShape>(kind: K, shape: S) {
 		return z.object({...base, kind: z.literal(kind), ...shape});

@@ -1,4 +1,4 @@
-import {timestampOf, tokenCountOf, toNumber, usageTotals} from '../common.js';
+import {stepNumberOf, timestampOf, tokenCountOf, toNumber, usageTotals} from '../common.js';
 import {array, boolean, invalid, isRecord, literal, object, optional, string, transform, union, unknown, withDefault, type Reader} from '../wire-reader.js';
 import type {PerstackEvent} from './schema.js';
 
@@ -16,6 +16,7 @@ import type {PerstackEvent} from './schema.js';
 
 // The shared pieces of common.ts's schemas, with the very same transforms.
 const looseNumber = optional(transform(unknown, toNumber));
+const stepNumber = optional(transform(unknown, stepNumberOf));
 const timestamp = optional(transform(unknown, timestampOf));
 const tokenCount = optional(transform(unknown, tokenCountOf));
 const usage = transform(
@@ -40,7 +41,7 @@ const checkpoint = object({
 	id: optionalString,
 	runId: optionalString,
 	status: string,
-	stepNumber: looseNumber,
+	stepNumber,
 	expert: optional(expertRef),
 	usage: optional(usage),
 	delegatedBy: optional(object({expert: optional(expertRef), toolCallId: optionalString, toolName: optionalString, checkpointId: optionalString, runId: optionalString})),
@@ -50,13 +51,13 @@ const checkpoint = object({
 	error: optional(object({name: optionalString, message: optionalString})),
 });
 
-const step = object({stepNumber: looseNumber, usage: optional(usage), startedAt: timestamp, finishedAt: timestamp});
+const step = object({stepNumber, usage: optional(usage), startedAt: timestamp, finishedAt: timestamp});
 
 const message = object({type: string, contents: optional(array(part))});
 
 const runError = object({name: optionalString, message: optionalString, isRetryable: optional(boolean)});
 
-const base = {id: optionalString, expertKey: optionalString, timestamp, jobId: optionalString, runId: string, stepNumber: looseNumber};
+const base = {id: optionalString, expertKey: optionalString, timestamp, jobId: optionalString, runId: string, stepNumber};
 
 function typed<T extends string, S extends Readonly<Record<string, Reader<unknown>>>>(type: T, shape: S) {
 	return object({...base, type: literal(type), ...shape});

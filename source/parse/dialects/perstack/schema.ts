@@ -14,7 +14,7 @@ import {lazily, zod} from '../zod.js';
 
 function build() {
 	const z = zod();
-	const {looseNumber, timestamp, usage: usageSchema} = commonSchemas();
+	const {looseNumber, stepNumber, timestamp, usage: usageSchema} = commonSchemas();
 
 	const part = z.object({
 		type: z.string(),
@@ -45,7 +45,7 @@ function build() {
 		id: z.string().optional(),
 		runId: z.string().optional(),
 		status: z.string(),
-		stepNumber: looseNumber,
+		stepNumber,
 		expert: expertRef.optional(),
 		usage: usageSchema.optional(),
 		delegatedBy: z
@@ -74,7 +74,7 @@ function build() {
 	});
 
 	const stepSchema = z.object({
-		stepNumber: looseNumber,
+		stepNumber,
 		usage: usageSchema.optional(),
 		startedAt: timestamp,
 		finishedAt: timestamp,
@@ -97,7 +97,7 @@ function build() {
 		timestamp,
 		jobId: z.string().optional(),
 		runId: z.string(),
-		stepNumber: looseNumber,
+		stepNumber,
 	};
 
 	function typed<T extends string, S extends z.ZodRawShape>(type: T, shape: S) {
