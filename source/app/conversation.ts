@@ -11,6 +11,7 @@ import type {LoadTuning} from '../load/tuning.js';
 import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly} from '../model/state.js';
 import {conversationLines, conversationText} from '../present/conversation.js';
+import {diagnosticLine} from '../present/diagnostic-line.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {findConversation} from '../query/conversation-target.js';
 
@@ -25,7 +26,7 @@ export async function runConversation(plan: InputPlan, request: ConversationRequ
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const onDiagnostic = (diagnostic: Diagnostic) => {
-		process.stderr.write(`perscope: ${sanitizeLine(diagnostic.source)}:${diagnostic.line}: ${sanitizeLine(diagnostic.reason)}\n`);
+		process.stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);
 	};
 
 	const model = createModel();

@@ -91,8 +91,15 @@ export async function main(argv: string[]): Promise<number> {
 	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp, conversation: request.conversation});
 }
 
+/** How long the process may linger once main has returned and nothing is left to do. */
+const lingerAfterMainMs = 2000;
+
 function assertNever(value: never): never {
 	throw new Error(`unexpected command line: ${JSON.stringify(value)}`);
 }
 
 process.exitCode = await main(process.argv.slice(2));
+// Everything is done and written. Should anything still hold the process open (a system call that does not
+// return, a pipe a grandchild of `-- COMMAND` keeps open), the exit is not left to it: this timer does not keep
+// the process alive itself, so it fires only when something else does.
+setTimeout(() => process.exit(), lingerAfterMainMs).unref();

@@ -1,6 +1,6 @@
-import {closeSync, openSync, readSync} from 'node:fs';
-import {open} from 'node:fs/promises';
+import {closeSync} from 'node:fs';
 import type {LineSplitter} from '../parse/line-splitter.js';
+import {openRegularFileSync, readOpenedSync, type OpenedFile} from './regular-file.js';
 
 /*
  * A persisted event file holds one event, possibly pretty-printed. JSON allows a raw line break only
@@ -9,8 +9,6 @@ import type {LineSplitter} from '../parse/line-splitter.js';
  * applies --max-line-bytes without ever holding an oversized file, and reports problems as line 1 of
  * the file's path.
  */
-
-const chunkBytes = 1024 * 1024;
 
 /**
  * The runtime names an event file after its timestamp, step and type, so two events of one type written in the
@@ -120,41 +118,23 @@ export function feedEventBytes(bytes: Buffer, splitter: LineSplitter): number {
 
 export type EventFileRead = {bytes: number; leftover: number};
 
-/** Reads a file in chunks into the splitter. */
-export async function feedEventFile(path: string, splitter: LineSplitter, buffer: Buffer = Buffer.allocUnsafe(chunkBytes)): Promise<EventFileRead> {
-	const handle = await open(path, 'r');
+/**
+ * Reads an event file in chunks into the splitter, if it is a regular file: anything else throws NotRegularFile
+ * without being read (regular-file.ts). At most its size when opened is read.
+ */
+export function feedEventFileSync(path: string, splitter: LineSplitter, buffer: Buffer, known: 'regular' | 'unknown' = 'unknown'): EventFileRead {
+	const file = openRegularFileSync(path, known);
 	try {
-		const feed = new EventFileFeed(splitter);
-		let position = 0;
-		for (;;) {
-			const {bytesRead} = await handle.read(buffer, 0, buffer.length, position);
-			if (bytesRead === 0) break;
-			feed.push(buffer.subarray(0, bytesRead));
-			position += bytesRead;
-		}
-
-		feed.end();
-		return {bytes: position, leftover: feed.leftover};
+		return feedOpenedEventFile(file, splitter, buffer);
 	} finally {
-		await handle.close();
+		closeSync(file.fd);
 	}
 }
 
-export function feedEventFileSync(path: string, splitter: LineSplitter, buffer: Buffer = Buffer.allocUnsafe(chunkBytes)): EventFileRead {
-	const fd = openSync(path, 'r');
-	try {
-		const feed = new EventFileFeed(splitter);
-		let position = 0;
-		for (;;) {
-			const bytesRead = readSync(fd, buffer, 0, buffer.length, position);
-			if (bytesRead === 0) break;
-			feed.push(buffer.subarray(0, bytesRead));
-			position += bytesRead;
-		}
-
-		feed.end();
-		return {bytes: position, leftover: feed.leftover};
-	} finally {
-		closeSync(fd);
-	}
+/** Reads an opened event file in chunks into the splitter (the caller closes it). */
+export function feedOpenedEventFile(file: OpenedFile, splitter: LineSplitter, buffer: Buffer): EventFileRead {
+	const feed = new EventFileFeed(splitter);
+	const bytes = readOpenedSync(file, buffer, piece => feed.push(piece));
+	feed.end();
+	return {bytes, leftover: feed.leftover};
 }
