@@ -62,12 +62,46 @@ export class EventFileFeed {
 		}
 	}
 
-	/** Where the first whole value ends in this chunk, or -1. */
+	/**
+	 * Where the first whole value ends in this chunk, or -1. Most of an event's bytes are inside strings (texts,
+	 * tool results), so a string is crossed by looking for its next quote and backslash with indexOf, not byte by
+	 * byte: the byte-by-byte walk was a quarter of the time of reading 100,000 event files. `#escaped` carries a
+	 * backslash that ended the previous chunk: the byte the next one starts with is escaped.
+	 */
 	#valueEnd(chunk: Buffer): number {
-		for (let i = 0; i < chunk.length; i++) {
+		if (chunk.length === 0) return -1;
+		let quote = -2;
+		let backslash = -2;
+		let i = 0;
+		if (this.#escaped) {
+			this.#escaped = false;
+			i = 1;
+		}
+
+		while (i < chunk.length) {
+			if (this.#inString) {
+				if (quote !== -1 && quote < i) quote = chunk.indexOf(34, i);
+				if (backslash !== -1 && backslash < i) backslash = chunk.indexOf(92, i);
+				if (backslash !== -1 && (quote === -1 || backslash < quote)) {
+					// An escape: the byte after the backslash (a quote, another backslash, `u`…) is not the string's end.
+					i = backslash + 2;
+					if (i > chunk.length) this.#escaped = true;
+					continue;
+				}
+
+				if (quote === -1) return -1;
+				this.#inString = false;
+				i = quote + 1;
+				continue;
+			}
+
 			const byte = chunk[i]!;
 			if (this.#state === 'before') {
-				if (byte === 32 || byte === 9 || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
+				if (byte === 32 || byte === 9 || byte === 0xef || byte === 0xbb || byte === 0xbf) {
+					i++;
+					continue;
+				}
+
 				if (byte !== 123 && byte !== 91) {
 					this.#state = 'not an object';
 					return -1;
@@ -76,17 +110,15 @@ export class EventFileFeed {
 				this.#state = 'value';
 			}
 
-			if (this.#inString) {
-				if (this.#escaped) this.#escaped = false;
-				else if (byte === 92) this.#escaped = true;
-				else if (byte === 34) this.#inString = false;
-			} else if (byte === 34) {
+			if (byte === 34) {
 				this.#inString = true;
 			} else if (byte === 123 || byte === 91) {
 				this.#depth++;
 			} else if ((byte === 125 || byte === 93) && --this.#depth === 0) {
 				return i + 1;
 			}
+
+			i++;
 		}
 
 		return -1;
