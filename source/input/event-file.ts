@@ -64,9 +64,10 @@ export class EventFileFeed {
 
 	/**
 	 * Where the first whole value ends in this chunk, or -1. Most of an event's bytes are inside strings (texts,
-	 * tool results), so a string is crossed by looking for its next quote and backslash with indexOf, not byte by
-	 * byte: the byte-by-byte walk was a quarter of the time of reading 100,000 event files. `#escaped` carries a
-	 * backslash that ended the previous chunk: the byte the next one starts with is escaped.
+	 * tool results), so a string longer than `shortString` is crossed by looking for its next quote and backslash
+	 * with indexOf, not byte by byte: on the 200 MB of 100,000 event files this takes about half the time of the
+	 * byte-by-byte walk (0.6-0.8 s against 1.0-1.6 s, on a loaded 2-core machine). `#escaped` carries a backslash
+	 * that ended the previous chunk: the byte the next one starts with is escaped.
 	 */
 	#valueEnd(chunk: Buffer): number {
 		if (chunk.length === 0) return -1;
@@ -80,6 +81,27 @@ export class EventFileFeed {
 
 		while (i < chunk.length) {
 			if (this.#inString) {
+				// Keys and short values end within a few bytes: looked at one by one, cheaper than a call each.
+				const near = Math.min(chunk.length, i + shortString);
+				while (i < near) {
+					const byte = chunk[i]!;
+					if (byte === 34 || byte === 92) break;
+					i++;
+				}
+
+				if (i < near) {
+					if (chunk[i] === 34) {
+						this.#inString = false;
+						i++;
+					} else {
+						i += 2;
+						if (i > chunk.length) this.#escaped = true;
+					}
+
+					continue;
+				}
+
+				if (i >= chunk.length) return -1;
 				if (quote !== -1 && quote < i) quote = chunk.indexOf(34, i);
 				if (backslash !== -1 && backslash < i) backslash = chunk.indexOf(92, i);
 				if (backslash !== -1 && (quote === -1 || backslash < quote)) {
@@ -124,6 +146,9 @@ export class EventFileFeed {
 		return -1;
 	}
 }
+
+/** How far into a string #valueEnd looks byte by byte before it searches with indexOf. */
+const shortString = 16;
 
 /** What is reported for the bytes after an event file's event. */
 export function leftoverReason(leftover: number): string {
