@@ -18,7 +18,7 @@ export async function main(argv: string[]): Promise<number> {
 		}
 
 		case 'usage-error': {
-			process.stderr.write(`perscope: ${commandLine.message} (see perscope --help)\n`);
+			await say(`${commandLine.message} (see perscope --help)`);
 			return 2;
 		}
 
@@ -43,7 +43,7 @@ export async function main(argv: string[]): Promise<number> {
 			command: request.command && {argv: request.command, searchPath: process.env['PATH'] ?? ''},
 		});
 	} catch (error) {
-		process.stderr.write(`perscope: ${error instanceof Error ? error.message : String(error)}\n`);
+		await say(error instanceof Error ? error.message : String(error));
 		return error instanceof InputError ? error.exitCode : 1;
 	}
 
@@ -56,14 +56,14 @@ export async function main(argv: string[]): Promise<number> {
 			prices = readPriceFile(request.pricesFile);
 		} catch (error) {
 			if (!(error instanceof PriceFileError)) throw error;
-			process.stderr.write(`perscope: ${error.message}${error.exitCode === 2 ? ' (see perscope --help)' : ''}\n`);
+			await say(`${error.message}${error.exitCode === 2 ? ' (see perscope --help)' : ''}`);
 			return error.exitCode;
 		}
 	}
 
 	const otlpRequest = otlpOptionsFrom(request.otlp, process.env);
 	if (!otlpRequest.ok) {
-		process.stderr.write(`perscope: ${otlpRequest.error} (see perscope --help)\n`);
+		await say(`${otlpRequest.error} (see perscope --help)`);
 		return 2;
 	}
 
@@ -73,7 +73,7 @@ export async function main(argv: string[]): Promise<number> {
 		try {
 			closeSync(openSync(otlp.file, 'w'));
 		} catch (error) {
-			process.stderr.write(`perscope: --otlp-file: cannot write ${otlp.file}: ${error instanceof Error ? error.message : String(error)}\n`);
+			await say(`--otlp-file: cannot write ${otlp.file}: ${error instanceof Error ? error.message : String(error)}`);
 			return 1;
 		}
 	}
@@ -89,6 +89,15 @@ export async function main(argv: string[]): Promise<number> {
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
 	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp, conversation: request.conversation});
+}
+
+/**
+ * One line on stderr. What it quotes comes from the command line or a file (a path, an option, a key) and may
+ * hold escape sequences or bidi controls: shown inert, as event text is. The sanitiser loads only for a message.
+ */
+async function say(message: string): Promise<void> {
+	const {sanitizeLine} = await import('../present/sanitize.js');
+	process.stderr.write(`perscope: ${sanitizeLine(message)}\n`);
 }
 
 /** How long the process may linger once main has returned and nothing is left to do. */
