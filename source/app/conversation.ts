@@ -12,8 +12,10 @@ import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly} from '../model/state.js';
 import {conversationLines, conversationText} from '../present/conversation.js';
 import {cutOffText} from '../query/tree.js';
+import {diagnosticLine} from '../present/diagnostic-line.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {findConversation} from '../query/conversation-target.js';
+import {outputOpenAfterExitMs} from './waiting-notes.js';
 
 export type ConversationRequest = {run: string; step: number | undefined};
 
@@ -26,7 +28,7 @@ export async function runConversation(plan: InputPlan, request: ConversationRequ
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const onDiagnostic = (diagnostic: Diagnostic) => {
-		process.stderr.write(`perscope: ${sanitizeLine(diagnostic.source)}:${diagnostic.line}: ${sanitizeLine(diagnostic.reason)}\n`);
+		process.stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);
 	};
 
 	const model = createModel();
@@ -34,11 +36,12 @@ export async function runConversation(plan: InputPlan, request: ConversationRequ
 	keepFiguresOnly(model);
 	const ingest = new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic, model, fast: options.fast, onLine: line => raw.remember(line)});
 	const onStderr = (text: string) => process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
-	const running = (options.fast ? runSourcesFast : (await import('../input/run-sources.js')).runSources)(plan, ingest, {onStderr}, {tuning: options.tuning});
+	const running = (options.fast ? runSourcesFast : (await import('../input/run-sources.js')).runSources)(plan, ingest, {onStderr, idleAfterExitMs: options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs}, {tuning: options.tuning});
 	const command = plan.inputs.some(input => input.kind === 'command');
-	const removeSignalHandlers = command ? stopOnSignals(running) : () => undefined;
-	const exitCode = await running.done;
-	removeSignalHandlers();
+	const signals = command ? stopOnSignals(running, command) : undefined;
+	const ended = await (signals ? Promise.race([running.done, signals.decided]) : running.done);
+	const exitCode = signals?.code() ?? ended;
+	signals?.remove();
 	endInput(model, inputEndOf(running.states));
 
 	const found = findConversation(model, request.run, request.step);

@@ -9,7 +9,7 @@ import {capYoungGeneration} from '../load/young-generation.js';
 import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
-import {waitingNotes} from './waiting-notes.js';
+import {outputOpenAfterExitMs, waitingNotes} from './waiting-notes.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {OtlpOptions} from '../export/otlp/options.js';
 
@@ -64,9 +64,10 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	// `--summary --json` writes no diagnostics, so of files it writes nothing that needs the sanitiser.
 	const command = plan.inputs.some(input => input.kind === 'command');
 	const sanitizeLine = options.mode === 'summary-json' && !command && !plan.follow ? undefined : (await import('../present/sanitize.js')).sanitizeLine;
+	const diagnosticLine = sanitizeLine ? (await import('../present/diagnostic-line.js')).diagnosticLine : undefined;
 	const onDiagnostic = (diagnostic: Diagnostic) => {
-		if (options.mode === 'summary-json' || !sanitizeLine) return;
-		process.stderr.write(`perscope: ${sanitizeLine(diagnostic.source)}:${diagnostic.line}: ${sanitizeLine(diagnostic.reason)}\n`);
+		if (options.mode === 'summary-json' || !diagnosticLine) return;
+		process.stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);
 	};
 
 	const transcribing = options.mode === 'print' || options.mode === 'json';
@@ -118,8 +119,9 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
 	// summaries, made from the finished model, are read the parallel way (see load/parallel-file.ts).
-	const onChange = plan.follow && sanitizeLine ? waitingNotes(() => running.states, text => process.stderr.write(text), sanitizeLine) : undefined;
-	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr, onChange}, {tuning: options.tuning});
+	const idleAfterExitMs = options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs;
+	const onChange = (plan.follow || command) && sanitizeLine ? waitingNotes(() => running.states, text => process.stderr.write(text), sanitizeLine, idleAfterExitMs) : undefined;
+	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr, onChange, idleAfterExitMs}, {tuning: options.tuning});
 	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
 	const stoppable = replay
@@ -131,9 +133,11 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 				},
 			}
 		: running;
-	const removeSignalHandlers = live ? stopOnSignals(stoppable) : () => undefined;
-	const exitCode = await running.done;
-	removeSignalHandlers();
+	const signals = live ? stopOnSignals(stoppable, command) : undefined;
+	// A signal that ends perscope (with a command) decides the exit code, and nothing read is waited for after it.
+	const ended = await (signals ? Promise.race([running.done, signals.decided]) : running.done);
+	const exitCode = signals?.code() ?? ended;
+	signals?.remove();
 	endInput(model, inputEndOf(running.states));
 	if (transcript) {
 		transcript.finish();

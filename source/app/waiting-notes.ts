@@ -6,11 +6,30 @@ import type {SourceState} from '../input/source-state.js';
  * is merely quiet. (The viewer shows the same in its source strip.)
  */
 
-/** What to call after the states change: it writes a note for each followed file that began or ended waiting. */
-export function waitingNotes(states: () => readonly SourceState[], note: (text: string) => void, safe: (text: string) => string): () => void {
+/**
+ * In the headless modes, once a command has exited, how long its output may stay open with nothing coming before
+ * it is read no further: something it started may still write events (they are read), or may never write and
+ * never close it (a server left running), and a script must not wait on that for ever. The viewer reads on until
+ * the person quits.
+ */
+export const outputOpenAfterExitMs = 30_000;
+
+/**
+ * What to call after the states change: it writes a note for each followed file that began or ended waiting,
+ * and one for a command that has exited while its output stays open (something it started holds it and may still
+ * write events: it is read until it closes, or `idleAfterExitMs` pass without output).
+ */
+export function waitingNotes(states: () => readonly SourceState[], note: (text: string) => void, safe: (text: string) => string, idleAfterExitMs?: number): () => void {
 	const waiting = new Set<SourceState>();
+	const openAfterExit = new Set<SourceState>();
 	return () => {
 		for (const state of states()) {
+			if (state.outputOpen && !openAfterExit.has(state)) {
+				openAfterExit.add(state);
+				const bound = idleAfterExitMs === undefined ? '' : ` (or ${Math.round(idleAfterExitMs / 1000)} s pass without any)`;
+				note(`perscope: ${safe(state.label)} exited, but its output is still open (something it started holds it): reading until it closes${bound}; Ctrl-C stops\n`);
+			}
+
 			if (state.waiting) {
 				if (!waiting.has(state)) note(`perscope: ${safe(state.label)} does not exist yet; waiting for it (--follow)\n`);
 				waiting.add(state);

@@ -10,6 +10,7 @@ import type {LoadTuning} from '../load/tuning.js';
  *   PERSCOPE_WORKERS=N             N chunk workers parse beside the main thread
  *   PERSCOPE_MAIN_CLAIMS=0         the main thread leaves every chunk to the workers while one is alive
  *   PERSCOPE_WORKER_FAIL_AFTER=N   each chunk worker fails after N batches (the main thread takes over)
+ *   PERSCOPE_OUTPUT_OPEN_MS=N      headless, an exited command's output open N ms with nothing coming is read no further
  */
 
 /** A whole number of 0 or more, else undefined (unset, empty or anything else). */
@@ -26,5 +27,6 @@ export function loadTuningFrom(env: NodeJS.ProcessEnv): LoadTuning {
 		chunkWorkers: count(env, 'PERSCOPE_WORKERS'),
 		mainThreadParses: count(env, 'PERSCOPE_MAIN_CLAIMS') !== 0,
 		chunkWorkerFailAfter: count(env, 'PERSCOPE_WORKER_FAIL_AFTER'),
+		outputOpenAfterExitMs: count(env, 'PERSCOPE_OUTPUT_OPEN_MS'),
 	};
 }

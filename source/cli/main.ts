@@ -18,7 +18,7 @@ export async function main(argv: string[]): Promise<number> {
 		}
 
 		case 'usage-error': {
-			process.stderr.write(`perscope: ${commandLine.message} (see perscope --help)\n`);
+			await say(`${commandLine.message} (see perscope --help)`);
 			return 2;
 		}
 
@@ -43,7 +43,7 @@ export async function main(argv: string[]): Promise<number> {
 			command: request.command && {argv: request.command, searchPath: process.env['PATH'] ?? ''},
 		});
 	} catch (error) {
-		process.stderr.write(`perscope: ${error instanceof Error ? error.message : String(error)}\n`);
+		await say(error instanceof Error ? error.message : String(error));
 		return error instanceof InputError ? error.exitCode : 1;
 	}
 
@@ -65,14 +65,14 @@ export async function main(argv: string[]): Promise<number> {
 			prices = readPriceFile(request.pricesFile);
 		} catch (error) {
 			if (!(error instanceof PriceFileError)) throw error;
-			process.stderr.write(`perscope: ${error.message}${error.exitCode === 2 ? ' (see perscope --help)' : ''}\n`);
+			await say(`${error.message}${error.exitCode === 2 ? ' (see perscope --help)' : ''}`);
 			return error.exitCode;
 		}
 	}
 
 	const otlpRequest = otlpOptionsFrom(request.otlp, process.env);
 	if (!otlpRequest.ok) {
-		process.stderr.write(`perscope: ${otlpRequest.error} (see perscope --help)\n`);
+		await say(`${otlpRequest.error} (see perscope --help)`);
 		return 2;
 	}
 
@@ -82,7 +82,7 @@ export async function main(argv: string[]): Promise<number> {
 		try {
 			closeSync(openSync(otlp.file, 'w'));
 		} catch (error) {
-			process.stderr.write(`perscope: --otlp-file: cannot write ${otlp.file}: ${error instanceof Error ? error.message : String(error)}\n`);
+			await say(`--otlp-file: cannot write ${otlp.file}: ${error instanceof Error ? error.message : String(error)}`);
 			return 1;
 		}
 	}
@@ -100,8 +100,24 @@ export async function main(argv: string[]): Promise<number> {
 	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp, conversation: request.conversation});
 }
 
+/**
+ * One line on stderr. What it quotes comes from the command line or a file (a path, an option, a key) and may
+ * hold escape sequences or bidi controls: shown inert, as event text is. The sanitiser loads only for a message.
+ */
+async function say(message: string): Promise<void> {
+	const {sanitizeLine} = await import('../present/sanitize.js');
+	process.stderr.write(`perscope: ${sanitizeLine(message)}\n`);
+}
+
+/** How long the process may linger once main has returned and nothing is left to do. */
+const lingerAfterMainMs = 2000;
+
 function assertNever(value: never): never {
 	throw new Error(`unexpected command line: ${JSON.stringify(value)}`);
 }
 
 process.exitCode = await main(process.argv.slice(2));
+// Everything is done and written. Should anything still hold the process open (a system call that does not
+// return, a pipe a grandchild of `-- COMMAND` keeps open), the exit is not left to it: this timer does not keep
+// the process alive itself, so it fires only when something else does.
+setTimeout(() => process.exit(), lingerAfterMainMs).unref();

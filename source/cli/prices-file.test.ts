@@ -24,7 +24,7 @@ describe('a --prices file', () => {
 		expect(errorOf('{"models":{"m":{"provider":"acme","input":1,"cachedInput":1,"output":2}}}').message).toMatch(/^--prices p\.json: models\.m\.provider: /);
 		expect(errorOf('{"models":{"m":{"provider":"openai","input":-1,"cachedInput":1,"output":2}}}').message).toMatch(/models\.m\.input: /);
 		expect(errorOf('{"modles":{}}').message).toMatch(/^--prices p\.json: /);
-		expect(errorOf('{"models":{}, "date":"yesterday"}').message).toBe('--prices p.json: date: a date is written YYYY-MM-DD');
+		expect(errorOf('{"models":{}, "date":"yesterday"}').message).toBe('--prices p.json: date: a date is written YYYY-MM-DD, and must be a day of the calendar');
 		expect(errorOf('not json').message).toMatch(/^--prices p\.json: not JSON: /);
 		expect(errorOf('not json').exitCode).toBe(2);
 	});

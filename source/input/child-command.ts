@@ -13,6 +13,8 @@ export type ChildProgress = StderrTail & {
 	pid?: number;
 	exitCode?: number | null;
 	signal?: string | null;
+	/** The command has exited, and its output is still open a while later (something it started holds it): still read. */
+	outputOpen?: boolean;
 };
 
 export type ChildOptions = {
@@ -23,6 +25,11 @@ export type ChildOptions = {
 	afterChunk: () => Promise<void>;
 	changed: () => void;
 	onStderr: ((text: string) => void) | undefined;
+	/**
+	 * Once the command has exited, how long its output may stay open with nothing coming before it is no longer
+	 * read (said as a diagnostic); undefined: read until it closes, however long (the viewer, where a person decides).
+	 */
+	idleAfterExitMs?: number | undefined;
 };
 
 export type ChildRun = {
@@ -33,15 +40,23 @@ export type ChildRun = {
 	interrupt: () => boolean;
 	/** Sends SIGTERM, then SIGKILL if the child is still there after a grace period. */
 	stop: () => void;
+	/**
+	 * Sends a signal to the child's process group, the child itself gone or not: what it started is in the group
+	 * too (as a shell's Ctrl-C reaches every process of a job). False when nothing is left in it.
+	 */
+	signal: (signal: NodeJS.Signals) => boolean;
+	/** Stops reading its output now, whatever still runs or holds it; `done` follows once it has exited. */
+	abandon: () => void;
 };
 
 /** A kept stderr line is split off at this many bytes; the rest of it is counted, not held. */
 const stderrLineBytes = 64 * 1024;
 /**
- * Once the child has exited, its pipes may still be held open by something it left running (a skill
- * server, a background job). They are closed after this long without output, so the viewer can end.
+ * Once the child has exited, its pipes may still be held open by something it started (a background job that
+ * goes on writing events, or a server that never will). They are read until they close, as a pipe into
+ * perscope is; after this long without output it is said that they are still open (`outputOpen`).
  */
-const lingerMs = 1000;
+const outputOpenNoteMs = 1000;
 const killGraceMs = 3000;
 const notFound = 127;
 
@@ -142,6 +157,8 @@ export function runChild(options: ChildOptions): ChildRun {
 		pipes.signal.addEventListener('abort', () => stderr.destroy(), {once: true});
 	});
 
+	// Asked to stop (Ctrl-C passed on, a stop): once it has exited, what still holds its pipes is not waited for.
+	let stopping = false;
 	const done = (async () => {
 		const ended = await exit;
 		exited = true;
@@ -156,16 +173,33 @@ export function runChild(options: ChildOptions): ChildRun {
 		progress.exitCode = ended.code;
 		progress.signal = ended.signal;
 		options.changed();
+		if (stopping) pipes.abort();
 		lastActivity = Date.now();
-		const linger = setInterval(() => {
-			if (!busy && Date.now() - lastActivity > lingerMs) pipes.abort();
+		let idleLimitReached = false;
+		const watch = setInterval(() => {
+			if (busy) return;
+			const idle = Date.now() - lastActivity;
+			if (idle > outputOpenNoteMs && !progress.outputOpen) {
+				progress.outputOpen = true;
+				options.changed();
+			}
+
+			if (options.idleAfterExitMs !== undefined && idle > options.idleAfterExitMs && !idleLimitReached) {
+				idleLimitReached = true;
+				options.ingest.sourceProblem(
+					options.label,
+					`${options.label} exited, and its output stayed open with nothing more for ${Math.round(options.idleAfterExitMs / 1000)} s (something it started holds it): not read further`,
+				);
+				pipes.abort();
+			}
 		}, 100);
 		try {
 			await Promise.all([stdoutDone, stderrDone]);
 		} finally {
-			clearInterval(linger);
+			clearInterval(watch);
 		}
 
+		progress.outputOpen = false;
 		progress.live = false;
 		options.changed();
 		return shellExitCode(ended.code, ended.signal);
@@ -174,8 +208,13 @@ export function runChild(options: ChildOptions): ChildRun {
 	return {
 		done,
 		running: () => !exited,
-		interrupt: () => !exited && signalGroup('SIGINT'),
+		interrupt: () => {
+			if (exited) return false;
+			stopping = true;
+			return signalGroup('SIGINT');
+		},
 		stop() {
+			stopping = true;
 			// Asked again after the exit: whatever still holds the pipes is not waited for any longer.
 			if (exited) {
 				pipes.abort();
@@ -187,12 +226,17 @@ export function runChild(options: ChildOptions): ChildRun {
 				if (!exited) signalGroup('SIGKILL');
 			}, killGraceMs).unref();
 		},
+		signal: signal => signalGroup(signal),
+		abandon() {
+			stopping = true;
+			pipes.abort();
+		},
 	};
 }
 
 function failedRun(options: ChildOptions, error: unknown, file: string): ChildRun {
 	reportFailedStart(options, error, file);
-	return {done: Promise.resolve(notFound), running: () => false, interrupt: () => false, stop: () => undefined};
+	return {done: Promise.resolve(notFound), running: () => false, interrupt: () => false, stop: () => undefined, signal: () => false, abandon: () => undefined};
 }
 
 function reportFailedStart(options: ChildOptions, error: unknown, file: string): void {

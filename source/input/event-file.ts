@@ -1,6 +1,6 @@
-import {closeSync, openSync, readSync} from 'node:fs';
-import {open} from 'node:fs/promises';
+import {closeSync} from 'node:fs';
 import type {LineSplitter} from '../parse/line-splitter.js';
+import {openRegularFileSync, readOpenedSync, type OpenedFile} from './regular-file.js';
 
 /*
  * A persisted event file holds one event, possibly pretty-printed. JSON allows a raw line break only
@@ -9,8 +9,6 @@ import type {LineSplitter} from '../parse/line-splitter.js';
  * applies --max-line-bytes without ever holding an oversized file, and reports problems as line 1 of
  * the file's path.
  */
-
-const chunkBytes = 1024 * 1024;
 
 /**
  * The runtime names an event file after its timestamp, step and type, so two events of one type written in the
@@ -64,12 +62,68 @@ export class EventFileFeed {
 		}
 	}
 
-	/** Where the first whole value ends in this chunk, or -1. */
+	/**
+	 * Where the first whole value ends in this chunk, or -1. Most of an event's bytes are inside strings (texts,
+	 * tool results), so a string longer than `shortString` is crossed by looking for its next quote and backslash
+	 * with indexOf, not byte by byte: on the 200 MB of 100,000 event files this takes about half the time of the
+	 * byte-by-byte walk (0.6-0.8 s against 1.0-1.6 s, on a loaded 2-core machine). `#escaped` carries a backslash
+	 * that ended the previous chunk: the byte the next one starts with is escaped.
+	 */
 	#valueEnd(chunk: Buffer): number {
-		for (let i = 0; i < chunk.length; i++) {
+		if (chunk.length === 0) return -1;
+		let quote = -2;
+		let backslash = -2;
+		let i = 0;
+		if (this.#escaped) {
+			this.#escaped = false;
+			i = 1;
+		}
+
+		while (i < chunk.length) {
+			if (this.#inString) {
+				// Keys and short values end within a few bytes: looked at one by one, cheaper than a call each.
+				const near = Math.min(chunk.length, i + shortString);
+				while (i < near) {
+					const byte = chunk[i]!;
+					if (byte === 34 || byte === 92) break;
+					i++;
+				}
+
+				if (i < near) {
+					if (chunk[i] === 34) {
+						this.#inString = false;
+						i++;
+					} else {
+						i += 2;
+						if (i > chunk.length) this.#escaped = true;
+					}
+
+					continue;
+				}
+
+				if (i >= chunk.length) return -1;
+				if (quote !== -1 && quote < i) quote = chunk.indexOf(34, i);
+				if (backslash !== -1 && backslash < i) backslash = chunk.indexOf(92, i);
+				if (backslash !== -1 && (quote === -1 || backslash < quote)) {
+					// An escape: the byte after the backslash (a quote, another backslash, `u`…) is not the string's end.
+					i = backslash + 2;
+					if (i > chunk.length) this.#escaped = true;
+					continue;
+				}
+
+				if (quote === -1) return -1;
+				this.#inString = false;
+				i = quote + 1;
+				continue;
+			}
+
 			const byte = chunk[i]!;
 			if (this.#state === 'before') {
-				if (byte === 32 || byte === 9 || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
+				if (byte === 32 || byte === 9 || byte === 0xef || byte === 0xbb || byte === 0xbf) {
+					i++;
+					continue;
+				}
+
 				if (byte !== 123 && byte !== 91) {
 					this.#state = 'not an object';
 					return -1;
@@ -78,22 +132,23 @@ export class EventFileFeed {
 				this.#state = 'value';
 			}
 
-			if (this.#inString) {
-				if (this.#escaped) this.#escaped = false;
-				else if (byte === 92) this.#escaped = true;
-				else if (byte === 34) this.#inString = false;
-			} else if (byte === 34) {
+			if (byte === 34) {
 				this.#inString = true;
 			} else if (byte === 123 || byte === 91) {
 				this.#depth++;
 			} else if ((byte === 125 || byte === 93) && --this.#depth === 0) {
 				return i + 1;
 			}
+
+			i++;
 		}
 
 		return -1;
 	}
 }
+
+/** How far into a string #valueEnd looks byte by byte before it searches with indexOf. */
+const shortString = 16;
 
 /** What is reported for the bytes after an event file's event. */
 export function leftoverReason(leftover: number): string {
@@ -120,41 +175,23 @@ export function feedEventBytes(bytes: Buffer, splitter: LineSplitter): number {
 
 export type EventFileRead = {bytes: number; leftover: number};
 
-/** Reads a file in chunks into the splitter. */
-export async function feedEventFile(path: string, splitter: LineSplitter, buffer: Buffer = Buffer.allocUnsafe(chunkBytes)): Promise<EventFileRead> {
-	const handle = await open(path, 'r');
+/**
+ * Reads an event file in chunks into the splitter, if it is a regular file: anything else throws NotRegularFile
+ * without being read (regular-file.ts). At most its size when opened is read.
+ */
+export function feedEventFileSync(path: string, splitter: LineSplitter, buffer: Buffer, known: 'regular' | 'unknown' = 'unknown'): EventFileRead {
+	const file = openRegularFileSync(path, known);
 	try {
-		const feed = new EventFileFeed(splitter);
-		let position = 0;
-		for (;;) {
-			const {bytesRead} = await handle.read(buffer, 0, buffer.length, position);
-			if (bytesRead === 0) break;
-			feed.push(buffer.subarray(0, bytesRead));
-			position += bytesRead;
-		}
-
-		feed.end();
-		return {bytes: position, leftover: feed.leftover};
+		return feedOpenedEventFile(file, splitter, buffer);
 	} finally {
-		await handle.close();
+		closeSync(file.fd);
 	}
 }
 
-export function feedEventFileSync(path: string, splitter: LineSplitter, buffer: Buffer = Buffer.allocUnsafe(chunkBytes)): EventFileRead {
-	const fd = openSync(path, 'r');
-	try {
-		const feed = new EventFileFeed(splitter);
-		let position = 0;
-		for (;;) {
-			const bytesRead = readSync(fd, buffer, 0, buffer.length, position);
-			if (bytesRead === 0) break;
-			feed.push(buffer.subarray(0, bytesRead));
-			position += bytesRead;
-		}
-
-		feed.end();
-		return {bytes: position, leftover: feed.leftover};
-	} finally {
-		closeSync(fd);
-	}
+/** Reads an opened event file in chunks into the splitter (the caller closes it). */
+export function feedOpenedEventFile(file: OpenedFile, splitter: LineSplitter, buffer: Buffer): EventFileRead {
+	const feed = new EventFileFeed(splitter);
+	const bytes = readOpenedSync(file, buffer, piece => feed.push(piece));
+	feed.end();
+	return {bytes, leftover: feed.leftover};
 }

@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {commandNotFoundExitCode, demoLogPath, InputError, resolveInputs} from './inputs.js';
+import {openToEveryone, perscopeUnprivileged} from '../../test/helpers/unprivileged.js';
 
 /*
  * Where events come from, decided and checked before anything is drawn: a typo ends the viewer with one
@@ -118,11 +119,13 @@ describe('resolveInputs', () => {
 		expect(resolveInputs([missing], {stdinIsTTY: true, follow: true})).toMatchObject({inputs: [{kind: 'file', path: missing}], follow: true});
 	});
 
-	it.skipIf(process.getuid?.() === 0)('refuses a file it may not read (exit code 1)', () => {
+	it('refuses a file it may not read (exit code 1), also where the tests run as root: then as an unprivileged user', () => {
 		const secret = join(root, 'secret.ndjson');
 		writeFileSync(secret, '');
+		openToEveryone([root], secret);
 		chmodSync(secret, 0o000);
-		expect(refusal([secret])).toMatchObject({exitCode: 1, message: `cannot read ${secret}: permission denied`});
+		const result = perscopeUnprivileged(['--print', secret]);
+		expect(result).toMatchObject({status: 1, stdout: '', stderr: `perscope: cannot read ${secret}: permission denied\n`});
 	});
 
 	it('reads a command’s output after the files, labelled by its command line', () => {

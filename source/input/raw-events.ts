@@ -1,4 +1,4 @@
-import {closeSync, openSync, readFileSync, readSync, statSync} from 'node:fs';
+import {closeSync, openSync, readSync, statSync} from 'node:fs';
 import {normalize, sep} from 'node:path';
 import type {EventRef} from '../model/events.js';
 import {flattenLineBreaks} from './event-file.js';
@@ -7,6 +7,7 @@ import {assertNever} from '../model/assert-never.js';
 import type {InputPlan} from './inputs.js';
 import type {Line} from '../parse/line-splitter.js';
 import {Spool} from './spool.js';
+import {readRegularFileSync} from './regular-file.js';
 
 /**
  * Raw event JSON for the inspector, without keeping every line in memory: lines of plain files are read
@@ -148,8 +149,9 @@ function isPlainFile(path: string): boolean {
 
 function readEventFile(path: string): string | undefined {
 	try {
-		const bytes = readFileSync(path);
-		if (bytes.length > maxRawLineBytes) return undefined;
+		// Read on the viewer's thread: a FIFO or a device in the file's place must not hold it (regular-file.ts).
+		const bytes = readRegularFileSync(path, maxRawLineBytes);
+		if (bytes === undefined) return undefined;
 		flattenLineBreaks(bytes);
 		return bytes.toString('utf8').trim();
 	} catch {

@@ -10,7 +10,7 @@ import {runLines} from '../../test/helpers/events.js';
 // The PATH the CLI would pass for a command to be looked up in.
 const searchPath = process.env['PATH'] ?? '';
 
-function runCommand(source: string, hooks: {onStderr?: (text: string, state: SourceState) => void; onChange?: () => void} = {}) {
+function runCommand(source: string, hooks: {onStderr?: (text: string, state: SourceState) => void; onChange?: () => void; idleAfterExitMs?: number} = {}) {
 	const ingest = new Ingest({maxLineBytes: 1024 * 1024});
 	const plan = resolveInputs([], {stdinIsTTY: false, command: {argv: [process.execPath, '-e', source], searchPath}});
 	const running = runSources(plan, ingest, hooks);
@@ -60,19 +60,24 @@ describe('runSources with a command', () => {
 		expect(stopped.state).toMatchObject({exitCode: null, signal: 'SIGTERM', live: false});
 	}, 15_000);
 
-	it('ends soon after the child exits even when something it started still holds the pipes', async () => {
+	it('after the child exits, reads on while something it started holds the pipes, and ends after the idle bound it is given', async () => {
 		const started = Date.now();
+		let outputOpenSeen = false;
 		const {running, state, ingest} = runCommand(
 			`const {spawn} = require('node:child_process');
 			const left = spawn(process.execPath, ['-e', 'setTimeout(() => undefined, 20000)'], {stdio: ['ignore', 'inherit', 'inherit'], detached: true});
 			left.unref();
 			process.stderr.write('left behind ' + left.pid + '\\n');
 			process.stdout.write(${JSON.stringify(runLines('linger', 1))});`,
+			{idleAfterExitMs: 2000, onChange: () => (outputOpenSeen ||= state.outputOpen === true)},
 		);
 		expect(await running.done).toBe(0);
 		expect(Date.now() - started).toBeLessThan(8000);
 		expect(state.exitCode).toBe(0);
+		expect(outputOpenSeen).toBe(true);
+		expect(state.outputOpen).toBe(false);
 		expect(ingest.model.activities).toHaveLength(2);
+		expect(ingest.model.diagnostics).toEqual([{line: 0, source: state.label, reason: expect.stringMatching(/exited, and its output stayed open with nothing more for 2 s \(something it started holds it\): not read further$/)}]);
 		const leftBehind = Number(/left behind (\d+)/.exec(state.stderr.join('\n'))?.[1]);
 		expect(leftBehind).toBeGreaterThan(0);
 		process.kill(leftBehind, 'SIGKILL');

@@ -54,6 +54,7 @@ export function runSources(plan: InputPlan, ingest: LineSink, hooks: SourcesHook
 				afterChunk,
 				changed,
 				onStderr: hooks.onStderr ? text => hooks.onStderr?.(text, state) : undefined,
+				idleAfterExitMs: hooks.idleAfterExitMs,
 			});
 			children.push(child);
 			tasks.push(child.done.then(finish));
@@ -105,6 +106,11 @@ export function runSources(plan: InputPlan, ingest: LineSink, hooks: SourcesHook
 		stop() {
 			controller.abort();
 			for (const child of children) child.stop();
+		},
+		signalCommand: signal => children.map(child => child.signal(signal)).some(Boolean),
+		abandon() {
+			controller.abort();
+			for (const child of children) child.abandon();
 		},
 	};
 }

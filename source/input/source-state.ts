@@ -27,6 +27,8 @@ export type SourceState = {
 	command?: string[];
 	exitCode?: number | null;
 	signal?: string | null;
+	/** A child that has exited, whose output is still open (something it started holds it, and may still write): still read. */
+	outputOpen?: boolean;
 	/** A child's latest stderr lines (at most `maxStderrLines`, each cut at `maxStderrLineLength`). */
 	stderr: string[];
 	/** Every stderr line the child wrote, including those no longer kept. */
@@ -40,6 +42,11 @@ export type SourcesHooks = {
 	onChange?: () => void;
 	/** A child wrote a line to stderr (already cut to length, not yet sanitised). */
 	onStderr?: (text: string, state: SourceState) => void;
+	/**
+	 * Once a command has exited, how long its output may stay open with nothing coming before it is no longer read
+	 * (a diagnostic says so). Undefined: until it closes (child-command.ts).
+	 */
+	idleAfterExitMs?: number;
 };
 
 export type RunningSources = {
@@ -55,6 +62,13 @@ export type RunningSources = {
 	childRunning: () => boolean;
 	/** Ends everything: following, watching, reading stdin; a running child gets SIGTERM (SIGKILL after a grace period). */
 	stop: () => void;
+	/**
+	 * Sends a signal to a command's process group, the command itself gone or not (what it started is in the group
+	 * too); false when there is no command or nothing is left of it.
+	 */
+	signalCommand: (signal: NodeJS.Signals) => boolean;
+	/** Ends all reading now, a command's output included, without signalling or waiting for anything. */
+	abandon: () => void;
 };
 
 /** Whether a source is a file (or redirected stdin) being read up to its known size. */

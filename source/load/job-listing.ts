@@ -8,7 +8,7 @@ import {streamTypes} from '../parse/stream-line.js';
 import {jobTotals} from '../query/tree.js';
 import {compareEventFiles} from '../input/event-order.js';
 import {feedEventFileSync} from '../input/event-file.js';
-import {eventDirectoriesOfSync, eventFilesInSync, jobDirectoriesIn, type EventFile} from '../input/job-directory.js';
+import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job-directory.js';
 
 export type {JobListing} from '../query/job-listing.js';
 
@@ -29,19 +29,28 @@ export function listJobs(root: string): JobListing[] {
 }
 
 export function describeJob(path: string): JobListing {
-	const files: EventFile[] = eventDirectoriesOfSync(path)
-		.flatMap(directory => eventFilesInSync(directory))
+	const files: EventFile[] = eventDirectoriesOf(path)
+		.directories.flatMap(directory => {
+			try {
+				return eventFilesIn(directory);
+			} catch {
+				// A run that cannot be listed only makes the listing less complete; opening the job says so.
+				return [];
+			}
+		})
 		.sort(compareEventFiles);
 	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
 	const buffer = Buffer.allocUnsafe(1024 * 1024);
 	let lastEventAt: number | undefined;
 	for (const file of files) {
 		if (Number.isFinite(file.timestamp) && (lastEventAt === undefined || file.timestamp > lastEventAt)) lastEventAt = file.timestamp;
-		if (streamingTypes.has(file.type)) continue;
+		if (streamingTypes.has(file.type) || typeof file.kind === 'object') continue;
 		try {
-			feedEventFileSync(file.path, ingest.splitter(file.path), buffer);
+			// Only a regular file is opened, and read no further than its size: a FIFO or /dev/zero put in its
+			// place would hold the listing (and the chooser) for ever.
+			feedEventFileSync(file.path, ingest.splitter(file.path), buffer, file.kind);
 		} catch {
-			// A file that vanished or cannot be read only makes the listing less complete.
+			// A file that vanished, cannot be read or is not a regular file only makes the listing less complete.
 		}
 	}
 

@@ -145,6 +145,14 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		worker.on('exit', fail);
 	});
 
+	const stop = () => {
+		stopped = true;
+		posts.stop();
+		changesPort.close();
+		onThisThread?.stop();
+		void worker.terminate();
+	};
+
 	return {
 		states,
 		done,
@@ -154,12 +162,9 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		interrupt: () => false,
 		childRunning: () => false,
 		changing: () => onThisThread?.changing() ?? posts.partWay,
-		stop() {
-			stopped = true;
-			posts.stop();
-			changesPort.close();
-			onThisThread?.stop();
-			void worker.terminate();
-		},
+		stop,
+		// A worker reads plain files only: no command to signal, and stopping is already immediate.
+		signalCommand: () => false,
+		abandon: stop,
 	};
 }

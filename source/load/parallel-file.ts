@@ -79,6 +79,8 @@ export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHo
 		interrupt: () => false,
 		childRunning: () => false,
 		stop: () => controller.abort(),
+		signalCommand: () => false,
+		abandon: () => controller.abort(),
 	};
 }
 

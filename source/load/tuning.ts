@@ -17,4 +17,6 @@ export type LoadTuning = {
 	progressIntervalMs?: number | undefined;
 	/** The viewer's load worker fails after this many posts (the viewer then loads on its own thread). */
 	loadWorkerFailAfter?: number | undefined;
+	/** In the headless modes, how long an exited command's output may stay open with nothing coming (else 30 s). */
+	outputOpenAfterExitMs?: number | undefined;
 };

@@ -117,6 +117,8 @@ export function Header({width}: {width: number}) {
 				{sanitizeLine(shortSourceLabel(sourceLabel, sources))}
 				{sources.map(source => (source.pid !== undefined && source.live ? ` (pid ${source.pid})` : ''))}
 				{exit ? <Text color={exit.exitCode === 0 ? 'green' : 'red'}>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text> : null}
+				{/* Something the command started holds its output open, and may still write events: they are read. */}
+				{exit?.outputOpen ? <Text color="yellow"> · output still open</Text> : null}
 				{env.replay ? (
 					<Text color="magenta">{!reading ? ' · replayed' : env.replay.paused ? ' · ⏸ replay paused (space)' : ` · ▶ replay ${env.replay.speed}× (+/-)`}</Text>
 				) : (

@@ -3,6 +3,7 @@ import React from 'react';
 import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
 import {formatCost} from '../present/cost.js';
 import {formatCount, plural} from '../present/format.js';
+import {diagnosticLine} from '../present/diagnostic-line.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {iconLegend} from '../present/describe-activity.js';
 import {packItems, wrapToWidth} from '../present/wrap.js';
@@ -92,7 +93,7 @@ export function HelpOverlay({scroll, height, width}: {scroll: number; height: nu
 export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
 	const {model} = useViewEnv();
 	useModelVersion();
-	const lines: InspectorLine[] = model.diagnostics.map(diagnostic => ({text: sanitizeLine(`${diagnostic.source}:${diagnostic.line}  ${diagnostic.reason}`)}));
+	const lines: InspectorLine[] = model.diagnostics.map(diagnostic => ({text: diagnosticLine(diagnostic, '  ')}));
 	const unknown = [...model.unknownEvents].map(([type, count]) => ({text: sanitizeLine(`unknown event type ${type} × ${count}`), tone: 'dim' as const}));
 	const all = [...lines, ...unknown];
 	if (model.diagnosticCount > model.diagnostics.length) all.push({text: `… and ${model.diagnosticCount - model.diagnostics.length} more`, tone: 'dim'});

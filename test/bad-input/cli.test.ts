@@ -252,3 +252,18 @@ describe('a single line longer than --max-line-bytes', () => {
 		expect(maxRssBytes - (await baseline).maxRssBytes).toBeLessThan(70 * megabyte);
 	});
 });
+
+describe('regressions: messages that quote the command line', () => {
+	const hostile = '\u001b]0;owned\u0007\u001b[2J\u202E';
+	const unsafe = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+
+	it('a path or an option with escape sequences and bidi controls reached the terminal raw in the error line: it is shown inert', () => {
+		const missing = perscope(['--print', join(dir, `missing-${hostile}.ndjson`)]);
+		expect(missing.status).toBe(1);
+		expect(missing.stderr).toBe(`perscope: cannot read ${join(dir, 'missing-␛]0;owned␇␛[2J⟨U+202E⟩.ndjson')}: no such file\n`);
+		const option = perscope([`--${hostile}`]);
+		expect(option.status).toBe(2);
+		expect(option.stderr).not.toMatch(unsafe);
+		expect(option.stderr).toContain('␛]0;owned␇␛[2J⟨U+202E⟩');
+	});
+});

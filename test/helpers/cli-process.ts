@@ -20,12 +20,12 @@ export type CliRun = {
  * Runs the built CLI as a real process, the way CI does: no TTY, stdin closed, CI=true. Output is
  * collected as it arrives so a test can look at it while the process runs.
  */
-export function startCli(args: string[], options: {cwd?: string} = {}): CliRun {
+export function startCli(args: string[], options: {cwd?: string; env?: Record<string, string>} = {}): CliRun {
 	if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
 	const child = spawn(process.execPath, [cliPath, ...args], {
 		cwd: options.cwd ?? repoRoot,
 		stdio: ['ignore', 'pipe', 'pipe'],
-		env: {...process.env, CI: 'true'},
+		env: {...process.env, CI: 'true', ...options.env},
 	});
 	let stdout = '';
 	let stderr = '';
