@@ -1,7 +1,7 @@
 import {describeFilter, emptyFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
 import type {Job, Model, Pane, Run} from '../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../query/tree.js';
-import {lastRun, paneIsLive, tailRows} from './row-tail.js';
+import {lastRun, paneHoldsLive, tailRows} from './row-tail.js';
 import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
 import type {UiState} from './ui-state.js';
 import {jobFoldCheck} from './job-folds.js';
@@ -39,6 +39,11 @@ const noPlaces: number[] = [];
 class PaneFacts {
 	/** An activity it shows delegated to child panes: its children may then sit among its activities. */
 	delegates = false;
+	/**
+	 * A pane under it runs (set once the layout's panes are placed, `#markLiveAncestors`): a coordinator waiting
+	 * for its delegates is not live itself, but folding it would hide the work that is running.
+	 */
+	liveBelow = false;
 
 	constructor(
 		readonly pane: Pane,
@@ -98,6 +103,11 @@ class PaneNode {
 
 	get live(): boolean {
 		return this.facts.live;
+	}
+
+	/** Whether it runs or a pane under it does: what the default fold keeps open. */
+	get holdsLive(): boolean {
+		return this.facts.live || this.facts.liveBelow;
 	}
 
 	get last(): Run | undefined {
@@ -166,7 +176,7 @@ export function parentPaneOf(model: Model, paneId: string): string | undefined {
 }
 
 export function isPaneCollapsed(model: Model, ui: Folds, pane: Pane, depth: number): boolean {
-	return foldOf(ui, pane.paneId, depth, () => paneIsLive(model, pane));
+	return foldOf(ui, pane.paneId, depth, () => paneHoldsLive(model, pane));
 }
 
 /** The fold every pane has under these folds when it is the same for all (`E`, `e`, none folded by hand), else undefined. */
@@ -178,7 +188,7 @@ function uniformFold(ui: Folds): boolean | undefined {
 	return undefined;
 }
 
-/** `live`: whether the pane runs, or how to find out (asked only when needed). */
+/** `live`: whether the pane or a pane under it runs, or how to find out (asked only when needed). */
 function foldOf(ui: Folds, paneId: string, depth: number, live: boolean | (() => boolean)): boolean {
 	// Under a filter every pane on screen holds a match, so it is open unless folded while filtering; the
 	// person's own folds stay in `collapsed` and come back when the filter goes.
@@ -187,7 +197,8 @@ function foldOf(ui: Folds, paneId: string, depth: number, live: boolean | (() =>
 	if (explicit !== undefined) return explicit;
 	if (ui.defaultCollapse === 'expanded') return false;
 	if (ui.defaultCollapse === 'collapsed') return true;
-	// A finished child collapses to its header; the coordinator and anything still running stay open.
+	// A finished child collapses to its header; the coordinator, anything still running and anything with a run
+	// going on under it stay open.
 	return depth > 0 && !(typeof live === 'boolean' ? live : live());
 }
 
@@ -402,6 +413,18 @@ export class RowLayout {
 			const roots = yield* rootPaneSteps(model, job);
 			for (const {pane, run} of roots) yield* this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
 			if (showJobs) this.#markJob(job.jobId, first);
+		}
+
+		yield* this.#markLiveAncestors();
+	}
+
+	/** Every pane above a live one holds live work: children come after their parent in `order`, so one pass backwards. */
+	*#markLiveAncestors(): Generator<void, void> {
+		const {order} = this;
+		for (let i = order.length - 1; i >= 0; i--) {
+			if (i % stepSize === 0) yield;
+			const node = order[i]!;
+			if (node.parent && node.holdsLive) node.parent.facts.liveBelow = true;
 		}
 	}
 
@@ -643,7 +666,7 @@ export class RowLayout {
 		if (same === undefined) {
 			for (let i = this.order.length - 1; i >= 0; i--) {
 				const node = this.order[i]!;
-				node.collapsed = foldOf(folds, node.pane.paneId, node.depth, node.live);
+				node.collapsed = foldOf(folds, node.pane.paneId, node.depth, node.holdsLive);
 				node.count = this.#countOf(node);
 			}
 		} else {
@@ -724,7 +747,7 @@ export class RowLayout {
 	#refold(paneId: string, folds: Folds): void {
 		const node = this.#nodeOf(paneId);
 		if (!node) return;
-		const collapsed = foldOf(folds, paneId, node.depth, node.live);
+		const collapsed = foldOf(folds, paneId, node.depth, node.holdsLive);
 		if (collapsed === node.collapsed) return;
 		node.collapsed = collapsed;
 		const count = this.#countOf(node);

@@ -1,7 +1,9 @@
+import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
+import type {Model} from '../model/state.js';
 import {sanitizeBlock} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
-import {modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
+import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {parseFilter, toggleErrors, emptyFilter, type Filter} from '../query/filter.js';
 import {shapeLines} from '../tools/shape-log.js';
 import {buildRows, createRowsCache, liveTail, maxShownDepth, type Row} from './rows.js';
@@ -158,5 +160,22 @@ describe('the rows under a filter', () => {
 		ui = uiReducer(ui, {type: 'setCollapsed', paneId: writer!, collapsed: true});
 		const list = rowsFor(model, ui, 100);
 		expect(panes(list.slice(0, list.length))).toEqual([coordinator, `${writer} folded`]);
+	});
+});
+
+describe('a pane with a live run under it', () => {
+	// boss → manager → writer ∥ checker, recorded from the runtime, cut while writer and checker both run.
+	const lines = readFileSync(fixturePath('real/boss-nested-parallel.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+	const upTo = (count: number) => modelFromText(lines.slice(0, count).join('\n') + '\n');
+	const panes = (model: Model, rows: Row[]) => rows.flatMap(row => (row.kind === 'pane' ? [`${model.runs.get(row.paneId)?.expertKey}${row.collapsed ? ' folded' : ''}`] : []));
+
+	it('stays open: manager, waiting for its delegates, shows writer and checker while they run', () => {
+		const model = upTo(55);
+		expect(panes(model, buildRows(model, initialUiState, 100))).toEqual(['boss', 'manager', 'writer', 'checker']);
+	});
+
+	it('folds once nothing under it runs any more, as a finished child does', () => {
+		const model = upTo(lines.length);
+		expect(panes(model, buildRows(model, initialUiState, 100))).toEqual(['boss', 'manager folded']);
 	});
 });

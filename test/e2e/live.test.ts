@@ -1,0 +1,51 @@
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
+import {hasTmux, selectedLine, sessionsKilledAfterEach, shellQuote, type TmuxSession} from './tmux.js';
+
+/*
+ * Live: never hide the work that is running. The runtime's own recording of boss → manager → writer ∥ checker is
+ * trickled into the viewer as `perstack run … | perscope` would see it, and held at chosen lines (feed-slowly's
+ * gates) so that each moment of the run is read off the screen while it lasts.
+ */
+
+const start = sessionsKilledAfterEach();
+const gates = mkdtempSync(join(tmpdir(), 'perscope-e2e-live-'));
+afterAll(() => {
+	rmSync(gates, {recursive: true, force: true});
+});
+
+let feeds = 0;
+
+/** The recording fed 10 ms a line, held after each of `stops` lines until `open(n)` is called. */
+function feed(stops: number[]): {tty: TmuxSession; open: (stop: number) => void} {
+	const gate = join(gates, String(++feeds));
+	mkdirSync(gate);
+	const tty = start(`node test/e2e/fixtures/feed-slowly.mjs fixtures/real/boss-nested-parallel.ndjson 10 600000 ${stops.join(',')} ${shellQuote(gate)} 2>/dev/null | node dist/cli/main.js`, {width: 100, height: 30});
+	return {
+		tty,
+		open(stop) {
+			writeFileSync(join(gate, String(stop)), '');
+		},
+	};
+}
+
+/** The line of a pane's header: `▾ writer ● running · …`. */
+function paneLine(screen: string, expert: string): string | undefined {
+	return screen.split('\n').find(line => new RegExp(`[▾▸] ${expert} `).test(line));
+}
+
+describe.skipIf(!hasTmux())('a live run in the viewer', () => {
+	it('a pane with a live descendant stays open: manager waits for writer ∥ checker, and both are on screen while they run', async () => {
+		const {tty} = feed([55]);
+		// 55 lines in: writer has its query, checker has read spec.txt; manager waits for both.
+		const screen = await tty.waitFor(now => now.includes('55 events') && (paneLine(now, 'checker')?.includes('running') ?? false), 15_000);
+		expect(paneLine(screen, 'manager')).toMatch(/^ +▾ manager ⏸ waiting for delegates/);
+		expect(paneLine(screen, 'writer')).toMatch(/^ +▾ writer ● running/);
+		expect(paneLine(screen, 'checker')).toMatch(/^ +▾ checker ● running/);
+		expect(screen).toContain('💬 query Write draft.md with a title and one bullet.');
+		expect(screen).toContain('📄 read spec.txt');
+	});
+
+});
