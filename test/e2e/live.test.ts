@@ -48,4 +48,15 @@ describe.skipIf(!hasTmux())('a live run in the viewer', () => {
 		expect(screen).toContain('📄 read spec.txt');
 	});
 
+	it('a resumed run reads as running, not "waiting for delegates"', async () => {
+		const {tty, open} = feed([55, 91]);
+		await tty.waitFor(now => now.includes('55 events'), 15_000);
+		open(55);
+		// 91 lines in: writer and checker are done, and manager has just resumed (its new run's startRun).
+		const screen = await tty.waitFor(now => now.includes('91 events'), 15_000);
+		expect(paneLine(screen, 'manager')).toMatch(/^ +▾ manager ● running .*↻1/);
+		expect(paneLine(screen, 'writer')).toMatch(/▸ writer ✓ completed/);
+		// The header speaks of the coordinator, which does wait for manager.
+		expect(screen.split('\n')[0]).toMatch(/^perscope · ⏸ waiting for delegates · job ulqs960ie5m8 /);
+	});
 });
