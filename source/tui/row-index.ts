@@ -2,7 +2,7 @@ import {describeFilter, emptyFilter, filterMatches, filterText, isEmptyFilter, s
 import type {Job, Model, Pane, Run} from '../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../query/tree.js';
 import {lastRun, paneHoldsLive, tailRows} from './row-tail.js';
-import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
+import {activityKey, isSelectableRow, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
 import type {UiState} from './ui-state.js';
 import {jobFoldCheck} from './job-folds.js';
 
@@ -27,6 +27,8 @@ export type RowList = {
 	slice(from: number, to: number): Row[];
 	/** Position of the row with this key, or -1 when it is not shown (folded away, filtered out, unknown). */
 	indexOfKey(key: string | undefined): number;
+	/** The row follow mode selects (`followedIndex`), or -1 when there are no rows. */
+	followed(): number;
 };
 
 const noChildren: PaneNode[] = [];
@@ -975,6 +977,36 @@ export class RowLayout {
 		}
 	}
 
+	/**
+	 * The row follow mode selects: the newest activity of a pane still running, wherever it is in the tree (with
+	 * two delegates at work, the one that acted last, though the other's pane comes below it), else the last row
+	 * that can be selected. Only the newest activities are looked at, and each pane once, so that a frame costs
+	 * the same on a long log; a running pane folded by hand, or filtered out, is passed over.
+	 */
+	followedIndex(): number {
+		const {model} = this;
+		// Once the input has ended nothing runs any more (what still stands as running ended without a final event).
+		if (model.inputEnd === undefined) {
+			const {activities} = model;
+			const looked = new Set<string>();
+			const stop = Math.max(0, activities.length - followScan);
+			for (let index = activities.length - 1; index >= stop && looked.size < followPanes; index--) {
+				const activity = activities[index];
+				const paneId = activity ? model.runs.get(activity.runId)?.paneId : undefined;
+				if (!activity || paneId === undefined || looked.has(paneId)) continue;
+				looked.add(paneId);
+				const pane = model.panes.get(paneId);
+				const last = pane ? lastRun(model, pane) : undefined;
+				if (!last || !isLive(shownStatus(last))) continue;
+				const at = this.indexOfKey(activityKey(activity.id));
+				if (at !== -1) return at;
+			}
+		}
+
+		for (let i = this.#length - 1; i >= 0; i--) if (isSelectableRow(this.at(i)!)) return i;
+		return this.#length - 1;
+	}
+
 	/** The panes a tail row's key could name: every prefix of it that is a pane id, as ids may hold colons. */
 	*#tailOwners(rest: string): Generator<PaneNode> {
 		for (let at = rest.indexOf(':'); at !== -1; at = rest.indexOf(':', at + 1)) {
@@ -1119,6 +1151,13 @@ function isAscending(list: readonly number[]): boolean {
 	return true;
 }
 
+/**
+ * Following looks for a running pane's newest activity among this many of the newest activities, and in at most
+ * this many panes, before it settles for the last row: a frame must not read the whole log.
+ */
+const followScan = 4096;
+const followPanes = 64;
+
 /** More explicit fold changes than this at once (a search unfolding a deep chain) are applied in one pass. */
 const maxRefolds = 64;
 
@@ -1157,6 +1196,8 @@ function sameFolds(a: Folds, b: Folds): boolean {
 /** A row list for one set of folds over a layout; it re-applies its folds should another list have changed them. */
 export function rowList(layout: RowLayout, folds: Folds): RowList {
 	layout.applyFolds(folds);
+	// The followed row depends on the layout and the folds only: worked out once per list.
+	let followed: number | undefined;
 	return {
 		get length() {
 			layout.applyFolds(folds);
@@ -1173,6 +1214,11 @@ export function rowList(layout: RowLayout, folds: Folds): RowList {
 		indexOfKey(key) {
 			layout.applyFolds(folds);
 			return layout.indexOfKey(key);
+		},
+		followed() {
+			layout.applyFolds(folds);
+			followed ??= layout.followedIndex();
+			return followed;
 		},
 	};
 }

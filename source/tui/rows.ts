@@ -1,6 +1,6 @@
 import {isEmptyFilter, type Filter} from '../query/filter.js';
 import type {Model} from '../model/state.js';
-import {isSelectableRow, type Row} from './row-types.js';
+import type {Row} from './row-types.js';
 import {RowLayout, rowList, type RowList} from './row-index.js';
 import type {UiState} from './ui-state.js';
 import {idleTimers, startRetryMs} from './idle-time.js';
@@ -29,16 +29,13 @@ export function indexOfKey(rows: RowList, key: string | undefined): number {
 }
 
 /**
- * The row that is selected: the last one while following, the remembered one otherwise, or the row now
- * at its old place when it disappeared.
+ * The row that is selected: while following, the newest activity of a running pane (else the last row), the
+ * remembered one otherwise, or the row now at its old place when it disappeared.
  */
 export function selectedRowIndex(rows: RowList, ui: UiState): number {
 	if (rows.length === 0) return -1;
-	if (ui.follow) {
-		// The newest activity, not the live text under it (which cannot be selected).
-		for (let i = rows.length - 1; i >= 0; i--) if (isSelectableRow(rows.at(i)!)) return i;
-		return rows.length - 1;
-	}
+	// The newest activity, not the live text under it (which cannot be selected).
+	if (ui.follow) return rows.followed();
 
 	const found = rows.indexOfKey(ui.selectedKey);
 	if (found !== -1) return found;

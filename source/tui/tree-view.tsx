@@ -171,13 +171,18 @@ function RowView({row, model, selected, highlight, width, jobNumbers}: {row: Row
 	}
 }
 
-/** Keeps the selection in sight, moving the window as little as possible; following pins it to the end. */
+/**
+ * Keeps the selection in sight, moving the window as little as possible. Following pins it to the end, unless
+ * the followed activity is above the last screen (a delegate at work above a sibling's pane): then the window
+ * keeps it in sight with a third of the screen under it, where its pane's live text goes on.
+ */
 export function scrollTop(previous: number, selected: number, total: number, height: number, follow: boolean): number {
 	const maxTop = Math.max(0, total - height);
-	if (follow) return maxTop;
+	if (follow && selected >= maxTop) return maxTop;
+	const below = follow ? Math.floor(height / 3) : 0;
 	let top = Math.min(previous, maxTop);
 	if (selected < top) top = selected;
-	if (selected >= top + height) top = selected - height + 1;
+	if (selected >= top + height - below) top = selected - height + below + 1;
 	return Math.max(0, Math.min(top, maxTop));
 }
 

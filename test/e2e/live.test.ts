@@ -40,7 +40,7 @@ describe.skipIf(!hasTmux())('a live run in the viewer', () => {
 	it('a pane with a live descendant stays open: manager waits for writer ∥ checker, and both are on screen while they run', async () => {
 		const {tty} = feed([55]);
 		// 55 lines in: writer has its query, checker has read spec.txt; manager waits for both.
-		const screen = await tty.waitFor(now => now.includes('55 events') && (paneLine(now, 'checker')?.includes('running') ?? false), 15_000);
+		const screen = await tty.waitFor(now => now.includes('55 events') && now.includes('📄 read spec.txt') && /▾ manager /.test(now), 15_000);
 		expect(paneLine(screen, 'manager')).toMatch(/^ +▾ manager ⏸ waiting for delegates/);
 		expect(paneLine(screen, 'writer')).toMatch(/^ +▾ writer ● running/);
 		expect(paneLine(screen, 'checker')).toMatch(/^ +▾ checker ● running/);
@@ -53,10 +53,24 @@ describe.skipIf(!hasTmux())('a live run in the viewer', () => {
 		await tty.waitFor(now => now.includes('55 events'), 15_000);
 		open(55);
 		// 91 lines in: writer and checker are done, and manager has just resumed (its new run's startRun).
-		const screen = await tty.waitFor(now => now.includes('91 events'), 15_000);
-		expect(paneLine(screen, 'manager')).toMatch(/^ +▾ manager ● running .*↻1/);
+		// A frame is read whole once it says all of it: tmux can catch Ink half way through redrawing.
+		const screen = await tty.waitFor(now => now.includes('91 events') && /^ +▾ manager ● running .*↻1/.test(paneLine(now, 'manager') ?? ''), 15_000);
 		expect(paneLine(screen, 'writer')).toMatch(/▸ writer ✓ completed/);
 		// The header speaks of the coordinator, which does wait for manager.
 		expect(screen.split('\n')[0]).toMatch(/^perscope · ⏸ waiting for delegates · job ulqs960ie5m8 /);
+	});
+
+	it('follow mode tracks the newest live activity: writer at work, not the finished checker folded below it', async () => {
+		const {tty, open} = feed([55, 72]);
+		await tty.waitFor(now => now.includes('55 events'), 15_000);
+		open(55);
+		// 72 lines in: checker completed (and folded, below writer), writer has just written draft.md.
+		await tty.waitFor(now => now.includes('72 events') && (paneLine(now, 'checker')?.includes('completed') ?? false) && now.includes('● follow'), 15_000);
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('✏️ write draft.md') === true);
+		// Paused and followed again with G, it goes back to writer's newest activity.
+		tty.keys('k');
+		await tty.waitFor('paused');
+		tty.keys('G');
+		await tty.waitFor(now => now.includes('● follow') && selectedLine(tty.screenWithStyles())?.includes('✏️ write draft.md') === true);
 	});
 });
