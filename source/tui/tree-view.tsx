@@ -1,14 +1,14 @@
 import {Box, Text} from 'ink';
-import React, {useRef, useState} from 'react';
+import React, {useContext, useRef} from 'react';
 import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {ActivityRow, LiveRow} from './activity-row.js';
-import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
+import {TreeRowsContext, useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
 import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
 import {cancelJump, jumpWhenFound, revealActivity} from './find.js';
-import {createRowsCache, isSelectableRow, jobKey, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
+import {isSelectableRow, jobKey, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
 import {JobRow} from './job-row.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
 import {isLoading} from '../input/source-state.js';
@@ -21,24 +21,11 @@ import {assertNever} from '../model/assert-never.js';
  * frame depends on the screen, not on the length of the log.
  */
 export function TreeView({height, width}: {height: number; width: number}) {
-	const {model, store, sources} = useViewEnv();
+	const {model, sources} = useViewEnv();
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
-	// While a load posts new models, the rows of the last layout made stay on screen (and answer keys) while the
-	// next is made in slices; once it is, this draws again.
-	const [, setLayoutsMade] = useState(0);
-	const rowsFor = useRef(
-		createRowsCache(
-			ms => store.noteRowsCost(ms),
-			{
-				onReady() {
-					setLayoutsMade(made => made + 1);
-				},
-				canStart: () => !store.modelChanging(),
-			},
-		),
-	).current;
+	const rowsFor = useContext(TreeRowsContext);
 	const rows = rowsFor(model, ui, width);
 	const selected = selectedRowIndex(rows, ui);
 	const top = useRef(0);
