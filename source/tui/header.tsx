@@ -104,7 +104,7 @@ export function Header({width}: {width: number}) {
 				) : (
 					<Text color={look.color}>{look.glyph}</Text>
 				)}
-				<Text color={look.color}> {job ? look.word : loading ? 'reading' : 'waiting for events'}</Text>
+				<Text color={look.color}> {job ? look.word : loading ? 'reading' : model.inputEnd ? (model.events === 0 ? 'no events' : 'no runs') : 'waiting for events'}</Text>
 				{job ? (
 					<Text color="gray">
 						{' '}

@@ -11,7 +11,9 @@ import {cancelJump, jumpWhenFound, revealActivity} from './find.js';
 import {isSelectableRow, jobKey, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
 import {JobRow} from './job-row.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
-import {isLoading} from '../input/source-state.js';
+import {isLoading, type SourceState} from '../input/source-state.js';
+import {plural} from '../present/format.js';
+import {shortSourceLabel} from '../present/source-label.js';
 import {Line} from './line.js';
 import type {UiAction, UiState} from './ui-state.js';
 import {assertNever} from '../model/assert-never.js';
@@ -21,7 +23,7 @@ import {assertNever} from '../model/assert-never.js';
  * frame depends on the screen, not on the length of the log.
  */
 export function TreeView({height, width}: {height: number; width: number}) {
-	const {model, sources} = useViewEnv();
+	const {model, sources, sourceLabel} = useViewEnv();
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
@@ -77,7 +79,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	if (rows.length === 0) {
 		return (
 			<Box height={height} width={width}>
-				<Text color="gray">{sources.some(isLoading) ? 'Reading…' : 'Waiting for events…'}</Text>
+				<Text color="gray">{sources.some(isLoading) ? 'Reading…' : model.inputEnd ? sanitizeLine(nothingShownText(model, sourceLabel, sources)) : 'Waiting for events…'}</Text>
 			</Box>
 		);
 	}
@@ -107,6 +109,17 @@ export function TreeView({height, width}: {height: number; width: number}) {
 			})}
 		</Box>
 	);
+}
+
+/**
+ * What an empty tree says once every input has ended: no event will come to fill it, so not "waiting". `no events
+ * in FILE` (`from` stdin or a command), or `no runs` when events came but none of a run (only skills, say); and how
+ * many lines could not be read, which `d` lists.
+ */
+export function nothingShownText(model: Model, sourceLabel: string, sources: readonly SourceState[]): string {
+	const where = `${sources.every(source => source.kind === 'file' || source.kind === 'job') ? 'in' : 'from'} ${shortSourceLabel(sourceLabel, sources)}`;
+	const what = model.events === 0 ? `no events ${where}` : `no runs ${where} (${plural(model.events, 'event')}, none of a run)`;
+	return model.diagnosticCount === 0 ? what : `${what} · ${plural(model.diagnosticCount, 'bad line')}: d`;
 }
 
 /** One row as inline text in `width` columns; the tree cuts the line it is in to the width. */
