@@ -5,6 +5,7 @@ import {sanitizeLine} from '../present/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {isStop, jobEndLine, jobHasEnded, jobStartLine, runStopText} from './run-marks.js';
+import {RunTags} from './run-tags.js';
 
 export type TranscriptFormat = 'text' | 'json';
 
@@ -19,8 +20,11 @@ export function indentFor(depth: number): string {
 	return depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
 }
 
-/** One transcript line: `[coordinator] ⚡ exec npm test`, indented by delegation depth. */
-export function transcriptLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run)): string {
+/**
+ * One transcript line: `[coordinator] ⚡ exec npm test`, indented by delegation depth. `tags` names runs of one
+ * expert that run at once apart (`[writer·3f9a]`, run-tags.ts).
+ */
+export function transcriptLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run), tags?: RunTags): string {
 	const run = model.runs.get(activity.runId);
 	const depth = run ? depthFor(run) : 0;
 	const line = describeActivity(activity);
@@ -31,23 +35,25 @@ export function transcriptLine(model: Model, activity: Activity, depthFor: (run:
 	const indent = indentFor(depth);
 	// Where a delegation cycle was broken (docs/model-rules.md), the run's query says so.
 	const cycle = activity.type === 'query' && run?.closesCycle === true ? ` ⟲ delegation cycle: delegated by ${sanitizeLine(run.parentRunId ?? '')}` : '';
-	return `${indent}[${sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}${cycle}`;
+	return `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}${cycle}`;
 }
 
 /** The line that follows a delegation or an interactive call once its answer is in: `[coordinator] ← child-expert: …`. */
-export function answerLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run)): string | undefined {
+export function answerLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run), tags?: RunTags): string | undefined {
 	if (activity.type !== 'delegate' && activity.type !== 'interactiveTool') return undefined;
 	const {result} = activity;
 	if (result === undefined) return undefined;
 	const run = model.runs.get(activity.runId);
 	const depth = run ? depthFor(run) : 0;
 	const indent = indentFor(depth);
-	const from = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
+	// A delegate's answer names the run that gave it, tagged when runs of its expert ran at once.
+	const child = activity.type === 'delegate' && activity.childRunIds.length === 1 ? model.runs.get(activity.childRunIds[0]!) : undefined;
+	const from = activity.type === 'delegate' ? (tags ? tags.label(child, activity.delegateExpertKey) : sanitizeLine(activity.delegateExpertKey)) : sanitizeLine(activity.toolName);
 	const text = result.error ?? result.text;
 	const firstLine = text.split('\n', 1)[0] ?? '';
 	const more = firstLine.length < text.trimEnd().length ? ' …' : '';
 	const mark = result.error === undefined ? '' : '✗ ';
-	return `${indent}[${sanitizeLine(activity.expertKey)}] ← ${sanitizeLine(from)}: ${mark}${sanitizeLine(firstLine)}${more}`;
+	return `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ← ${from}: ${mark}${sanitizeLine(firstLine)}${more}`;
 }
 
 /** Whether an activity will not change any more: whatever answer or result it waits for is in. */
@@ -95,6 +101,8 @@ export class TranscriptWriter {
 
 	/** Whether only some activities are written (a filter): then no marks are, only the activities asked for. */
 	readonly #filtered: boolean;
+	/** text: the short run ids that tell runs of one expert apart while they run at once. */
+	readonly #tags: RunTags | undefined;
 
 	/** `include`, when given, is a filter: what it leaves out is not written. */
 	constructor(model: Model, format: TranscriptFormat, include?: (activity: Activity) => boolean, prices: PriceTable = builtinPrices) {
@@ -103,6 +111,7 @@ export class TranscriptWriter {
 		this.#include = include ?? (() => true);
 		this.#filtered = include !== undefined;
 		this.#prices = prices;
+		this.#tags = format === 'text' ? new RunTags(model) : undefined;
 		model.changes = [];
 		if (format === 'text' && !this.#filtered) model.statusChanges = [];
 	}
@@ -118,6 +127,7 @@ export class TranscriptWriter {
 
 	/** The input ended: whatever still waits is written as it is. */
 	finish(): void {
+		this.#tags?.flush();
 		this.collect();
 		const {activities} = this.#model;
 		if (this.#format === 'json') {
@@ -140,9 +150,10 @@ export class TranscriptWriter {
 			if (!ended && !cut) continue;
 			const depth = this.#depthFor()(run);
 			const indent = indentFor(depth);
+			const label = this.#label(run);
 			this.#buffer += ended
-				? `${indent}[${sanitizeLine(run.expertKey)}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`
-				: `${indent}[${sanitizeLine(run.expertKey)}] ✗ ended without a final event: the input ended while this run was running\n`;
+				? `${indent}[${label}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`
+				: `${indent}[${label}] ✗ ended without a final event: the input ended while this run was running\n`;
 		}
 
 		// Jobs still going when the input ended end here, as they stand.
@@ -161,11 +172,12 @@ export class TranscriptWriter {
 
 	#collectText(): void {
 		const {activities, changes} = this.#model;
+		this.#tags?.update(changes);
 		this.#decideMarks();
 		for (const seq of changes ?? []) {
 			if (!this.#waiting.has(seq)) continue;
 			const activity = activities[seq]!;
-			const answer = answerLine(this.#model, activity, this.#depthFor());
+			const answer = answerLine(this.#model, activity, this.#depthFor(), this.#tags);
 			if (answer === undefined) continue;
 			this.#waiting.delete(seq);
 			this.#buffer += answer + '\n';
@@ -174,7 +186,8 @@ export class TranscriptWriter {
 		this.#writeMarks();
 		while (this.#next < activities.length) {
 			const activity = activities[this.#next]!;
-			if (!activity.settled) break;
+			// A line waits for its result, or for its run's tag to be decided (run-tags.ts).
+			if (!activity.settled || this.#tags?.holds(activity)) break;
 			this.#next++;
 			this.#text(activity);
 			this.#writeMarks();
@@ -191,7 +204,7 @@ export class TranscriptWriter {
 			const stop = `${run.status}@${run.statusStep}`;
 			if (this.#stops.get(runId) === stop) continue;
 			this.#stops.set(runId, stop);
-			const line = `${indentFor(this.#depthFor()(run))}[${sanitizeLine(run.expertKey)}] ${runStopText(model, run)}`;
+			const line = `${indentFor(this.#depthFor()(run))}[${this.#label(run)}] ${runStopText(model, run)}`;
 			this.#marks.push({after, runId, line, endsJob: false});
 
 			// Only a root run's stop can end its job; asking a job with many runs after each delegate's stop would
@@ -242,9 +255,9 @@ export class TranscriptWriter {
 		const run = this.#model.runs.get(activity.runId);
 		if (run) this.#startJob(run);
 		const depthFor = this.#depthFor();
-		this.#buffer += transcriptLine(this.#model, activity, depthFor) + '\n';
+		this.#buffer += transcriptLine(this.#model, activity, depthFor, this.#tags) + '\n';
 		if (activity.type !== 'delegate' && activity.type !== 'interactiveTool') return;
-		const answer = answerLine(this.#model, activity, depthFor);
+		const answer = answerLine(this.#model, activity, depthFor, this.#tags);
 		if (answer === undefined) this.#waiting.add(activity.seq);
 		else this.#buffer += answer + '\n';
 	}
@@ -291,6 +304,11 @@ export class TranscriptWriter {
 
 	#json(activity: Activity): void {
 		if (this.#include(activity)) this.#buffer += activityJsonLine(activity) + '\n';
+	}
+
+	/** How a mark names its run: `[writer]`, or `[writer·3f9a]` while runs of one expert ran at once. */
+	#label(run: Run): string {
+		return this.#tags ? this.#tags.label(run, run.expertKey) : sanitizeLine(run.expertKey);
 	}
 
 	/** The reducer keeps each pane's depth as runs are linked, so a chain 200,000 runs deep costs no walk up it. */
