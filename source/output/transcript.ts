@@ -6,6 +6,7 @@ import {activityJsonLine} from './activity-json.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {isStop, jobEndLine, jobHasEnded, jobStartLine, runStopText} from './run-marks.js';
 import {RunTags} from './run-tags.js';
+import {endedRunMarks} from '../query/ended-marks.js';
 
 export type TranscriptFormat = 'text' | 'json';
 
@@ -101,14 +102,19 @@ export class TranscriptWriter {
 
 	/** Whether only some activities are written (a filter): then no marks are, only the activities asked for. */
 	readonly #filtered: boolean;
+	readonly #shows: (activity: Activity) => boolean;
 	/** text: the short run ids that tell runs of one expert apart while they run at once. */
 	readonly #tags: RunTags | undefined;
 
-	/** `include`, when given, is a filter: what it leaves out is not written. */
-	constructor(model: Model, format: TranscriptFormat, include?: (activity: Activity) => boolean, prices: PriceTable = builtinPrices) {
+	/**
+	 * `include`, when given, is a filter: what it leaves out is not written. `shows` is the same filter asked
+	 * without being counted (`include` may count what it hides): whether a run's end line goes with what is shown.
+	 */
+	constructor(model: Model, format: TranscriptFormat, include?: (activity: Activity) => boolean, prices: PriceTable = builtinPrices, shows?: (activity: Activity) => boolean) {
 		this.#model = model;
 		this.#format = format;
 		this.#include = include ?? (() => true);
+		this.#shows = shows ?? this.#include;
 		this.#filtered = include !== undefined;
 		this.#prices = prices;
 		this.#tags = format === 'text' ? new RunTags(model) : undefined;
@@ -148,6 +154,8 @@ export class TranscriptWriter {
 			const ended = endedWhileWaiting(this.#model, run);
 			const cut = !ended && endedWithoutFinalEvent(this.#model, run);
 			if (!ended && !cut) continue;
+			// Under a filter, a run's end goes with where it is seen ending (`endedRunMarks`: what `errors` shows).
+			if (this.#filtered && !this.#endShown(run)) continue;
 			const depth = this.#depthFor()(run);
 			const indent = indentFor(depth);
 			const label = this.#label(run);
@@ -304,6 +312,19 @@ export class TranscriptWriter {
 
 	#json(activity: Activity): void {
 		if (this.#include(activity)) this.#buffer += activityJsonLine(activity) + '\n';
+	}
+
+	/** Whether the filter shows an activity where the run is seen ending: then its end line is written too. */
+	#endShown(run: Run): boolean {
+		const {activities, activityIndexById} = this.#model;
+		for (const [activityId, runId] of endedRunMarks(this.#model)) {
+			if (runId !== run.runId) continue;
+			const index = activityIndexById.get(activityId);
+			const activity = index === undefined ? undefined : activities[index];
+			if (activity && this.#shows(activity)) return true;
+		}
+
+		return false;
 	}
 
 	/** How a mark names its run: `[writer]`, or `[writer·3f9a]` while runs of one expert ran at once. */

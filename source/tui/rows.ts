@@ -1,6 +1,6 @@
 import {isEmptyFilter, type Filter} from '../query/filter.js';
 import type {Model} from '../model/state.js';
-import type {Row} from './row-types.js';
+import {isSelectableRow, type Row} from './row-types.js';
 import {RowLayout, rowList, type RowList} from './row-index.js';
 import type {UiState} from './ui-state.js';
 import {idleTimers, startRetryMs} from './idle-time.js';
@@ -39,7 +39,21 @@ export function selectedRowIndex(rows: RowList, ui: UiState): number {
 
 	const found = rows.indexOfKey(ui.selectedKey);
 	if (found !== -1) return found;
-	return Math.max(0, Math.min(rows.length - 1, ui.selectedIndex));
+	// Its row is gone (folded away, or hidden by a filter such as `x`): the row that can be selected nearest its
+	// place, above it first, so the selection is on a row that is shown, never on a filter's note.
+	return nearestSelectable(rows, ui.selectedIndex, -1);
+}
+
+/** The row that can be selected nearest `index`, looking in direction `step` first (live text, notices and notes are skipped). */
+export function nearestSelectable(rows: RowList, index: number, step: 1 | -1): number {
+	let i = Math.max(0, Math.min(rows.length - 1, index));
+	while (i >= 0 && i < rows.length && !isSelectableRow(rows.at(i)!)) i += step;
+	if (i < 0 || i >= rows.length) {
+		i = Math.max(0, Math.min(rows.length - 1, index));
+		while (i >= 0 && i < rows.length && !isSelectableRow(rows.at(i)!)) i -= step;
+	}
+
+	return Math.max(0, Math.min(rows.length - 1, i));
 }
 
 /**

@@ -8,7 +8,7 @@ import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
 import {cancelJump, jumpWhenFound, revealActivity} from './find.js';
-import {isSelectableRow, jobKey, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
+import {isSelectableRow, jobKey, nearestSelectable, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
 import {JobRow} from './job-row.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
 import {isLoading, type SourceState} from '../input/source-state.js';
@@ -194,22 +194,6 @@ type NavContext = {
 	ui: UiState;
 	dispatch: (action: UiAction) => void;
 };
-
-function selectable(row: Row | undefined): boolean {
-	return row !== undefined && isSelectableRow(row);
-}
-
-/** The nearest selectable row from `index` in direction `step` (live text rows are skipped). */
-function nearestSelectable(rows: RowList, index: number, step: 1 | -1): number {
-	let i = Math.max(0, Math.min(rows.length - 1, index));
-	while (i >= 0 && i < rows.length && !selectable(rows.at(i))) i += step;
-	if (i < 0 || i >= rows.length) {
-		i = Math.max(0, Math.min(rows.length - 1, index));
-		while (i >= 0 && i < rows.length && !selectable(rows.at(i))) i -= step;
-	}
-
-	return Math.max(0, Math.min(rows.length - 1, i));
-}
 
 function navigate(command: Command, context: NavContext): boolean {
 	const {rows, selected, height, ui, dispatch} = context;
