@@ -182,7 +182,8 @@ describe('a pane with a live run under it', () => {
 		const rows = list.slice(0, list.length);
 		const selected = rows[selectedRowIndex(list, ui)];
 		expect(selected?.kind === 'activity' ? model.activities[selected.index]?.type : selected?.kind).toBe('writeTextFile');
-		expect(rows.at(-1)?.kind === 'pane' && model.runs.get(rows.at(-1)!.paneId)?.expertKey).toBe('checker');
+		const last = rows.at(-1);
+		expect(last?.kind === 'pane' ? model.runs.get(last.paneId)?.expertKey : last?.kind).toBe('checker');
 		// Once the input has ended nothing runs: following goes back to the last row.
 		endInput(model, {exitCode: undefined, lastStderr: undefined});
 		const ended = createRowsCache()(model, ui, 100);
