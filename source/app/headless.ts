@@ -84,14 +84,15 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const {filter} = options;
 	const matches = transcribing && filter ? (await import('../query/filter.js')).matches : undefined;
 	let hidden = 0;
+	const shows = (activity: Activity) => !filter || !matches || matches(filter, activity, model);
 	const include = (activity: Activity) => {
-		if (!filter || !matches || matches(filter, activity, model)) return true;
+		if (shows(activity)) return true;
 		hidden++;
 		return false;
 	};
 
 	const prices = options.prices ?? builtinPrices;
-	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', filter ? include : undefined, prices) : undefined;
+	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', filter ? include : undefined, prices, filter ? shows : undefined) : undefined;
 	// What to write is decided after each event; it is written after each read.
 	const afterEvent = transcript ? () => transcript.collect() : undefined;
 	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent, fast: options.fast};

@@ -6,6 +6,8 @@ import {sanitizeLine} from '../present/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {isStop, jobEndLine, jobHasEnded, jobStartLine, runStopText} from './run-marks.js';
+import {RunTags} from './run-tags.js';
+import {endedRunMarks} from '../query/ended-marks.js';
 
 export type TranscriptFormat = 'text' | 'json';
 
@@ -20,8 +22,11 @@ export function indentFor(depth: number): string {
 	return depth > maxIndentDepth ? `${'  '.repeat(maxIndentDepth)}(depth ${depth}) ` : '  '.repeat(depth);
 }
 
-/** One transcript line: `[coordinator] ⚡ exec npm test`, indented by delegation depth. */
-export function transcriptLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run)): string {
+/**
+ * One transcript line: `[coordinator] ⚡ exec npm test`, indented by delegation depth. `tags` names runs of one
+ * expert that run at once apart (`[writer·3f9a]`, run-tags.ts).
+ */
+export function transcriptLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run), tags?: RunTags): string {
 	const run = model.runs.get(activity.runId);
 	const depth = run ? depthFor(run) : 0;
 	const line = describeActivity(activity);
@@ -32,20 +37,23 @@ export function transcriptLine(model: Model, activity: Activity, depthFor: (run:
 	const indent = indentFor(depth);
 	// Where a delegation cycle was broken (docs/model-rules.md), the run's query says so.
 	const cycle = activity.type === 'query' && run?.closesCycle === true ? ` ⟲ delegation cycle: delegated by ${sanitizeLine(run.parentRunId ?? '')}` : '';
-	return `${indent}[${sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}${cycle}`;
+	return `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}${cycle}`;
 }
 
 /** The line that follows a delegation or an interactive call once its answer is in: `[coordinator] ← child-expert: …`. */
-export function answerLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run)): string | undefined {
+export function answerLine(model: Model, activity: Activity, depthFor: (run: Run) => number = run => depthOf(model, run), tags?: RunTags): string | undefined {
 	if (activity.type !== 'delegate' && activity.type !== 'interactiveTool') return undefined;
 	const run = model.runs.get(activity.runId);
 	const depth = run ? depthFor(run) : 0;
 	const indent = indentFor(depth);
-	const from = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
+	// A delegate's answer names the run that gave it, tagged when runs of its expert ran at once.
+	const child = activity.type === 'delegate' && activity.childRunIds.length === 1 ? model.runs.get(activity.childRunIds[0]!) : undefined;
+	const from = activity.type === 'delegate' ? (tags ? tags.label(child, activity.delegateExpertKey) : sanitizeLine(activity.delegateExpertKey)) : sanitizeLine(activity.toolName);
+	const asker = tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey);
 	const misrouted = activity.type === 'delegate' ? undefined : activity.misroutedAnswer;
 	if (activity.result === undefined && misrouted !== undefined) {
 		const where = `answer attached to ${misrouted.toolName}, the question was asked again`;
-		return `${indent}[${sanitizeLine(activity.expertKey)}] ← ${sanitizeLine(from)}: ⚠ ${sanitizeLine(where)}: ${sanitizeLine(misrouted.text.split('\n', 1)[0] ?? '')}`;
+		return `${indent}[${asker}] ← ${from}: ⚠ ${sanitizeLine(where)}: ${sanitizeLine(misrouted.text.split('\n', 1)[0] ?? '')}`;
 	}
 
 	const {result} = activity;
@@ -54,7 +62,7 @@ export function answerLine(model: Model, activity: Activity, depthFor: (run: Run
 	const firstLine = text.split('\n', 1)[0] ?? '';
 	const more = firstLine.length < text.trimEnd().length ? ' …' : '';
 	const mark = result.error === undefined ? '' : '✗ ';
-	return `${indent}[${sanitizeLine(activity.expertKey)}] ← ${sanitizeLine(from)}: ${mark}${sanitizeLine(firstLine)}${more}`;
+	return `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ← ${from}: ${mark}${sanitizeLine(firstLine)}${more}`;
 }
 
 /** Whether an activity will not change any more: whatever answer or result it waits for is in. */
@@ -102,14 +110,22 @@ export class TranscriptWriter {
 
 	/** Whether only some activities are written (a filter): then no marks are, only the activities asked for. */
 	readonly #filtered: boolean;
+	readonly #shows: (activity: Activity) => boolean;
+	/** text: the short run ids that tell runs of one expert apart while they run at once. */
+	readonly #tags: RunTags | undefined;
 
-	/** `include`, when given, is a filter: what it leaves out is not written. */
-	constructor(model: Model, format: TranscriptFormat, include?: (activity: Activity) => boolean, prices: PriceTable = builtinPrices) {
+	/**
+	 * `include`, when given, is a filter: what it leaves out is not written. `shows` is the same filter asked
+	 * without being counted (`include` may count what it hides): whether a run's end line goes with what is shown.
+	 */
+	constructor(model: Model, format: TranscriptFormat, include?: (activity: Activity) => boolean, prices: PriceTable = builtinPrices, shows?: (activity: Activity) => boolean) {
 		this.#model = model;
 		this.#format = format;
 		this.#include = include ?? (() => true);
+		this.#shows = shows ?? this.#include;
 		this.#filtered = include !== undefined;
 		this.#prices = prices;
+		this.#tags = format === 'text' ? new RunTags(model) : undefined;
 		model.changes = [];
 		if (format === 'text' && !this.#filtered) model.statusChanges = [];
 	}
@@ -125,6 +141,7 @@ export class TranscriptWriter {
 
 	/** The input ended: whatever still waits is written as it is. */
 	finish(): void {
+		this.#tags?.flush();
 		this.collect();
 		const {activities} = this.#model;
 		if (this.#format === 'json') {
@@ -154,15 +171,18 @@ export class TranscriptWriter {
 			const ended = endedWhileWaiting(this.#model, run);
 			const cut = !ended && endedWithoutFinalEvent(this.#model, run);
 			if (!ended && !cut) continue;
+			// Under a filter, a run's end goes with where it is seen ending (`endedRunMarks`: what `errors` shows).
+			if (this.#filtered && !this.#endShown(run)) continue;
 			const depth = this.#depthFor()(run);
 			const indent = indentFor(depth);
+			const label = this.#label(run);
 			this.#buffer += ended
-				? `${indent}[${sanitizeLine(run.expertKey)}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`
-				: `${indent}[${sanitizeLine(run.expertKey)}] ✗ ended without a final event: the input ended while this run was running\n`;
+				? `${indent}[${label}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`
+				: `${indent}[${label}] ✗ ended without a final event: the input ended while this run was running\n`;
 			// What it was writing, whole: the only place a transcript has it.
 			const cutOff = cut ? cutOffText(this.#model, run) : undefined;
-			if (cutOff?.reasoning !== undefined) this.#buffer += `${indent}[${sanitizeLine(run.expertKey)}] ✂ thinking cut off: ${sanitizeLine(cutOff.reasoning)}\n`;
-			if (cutOff?.answer !== undefined) this.#buffer += `${indent}[${sanitizeLine(run.expertKey)}] ✂ answer cut off: ${sanitizeLine(cutOff.answer)}\n`;
+			if (cutOff?.reasoning !== undefined) this.#buffer += `${indent}[${label}] ✂ thinking cut off: ${sanitizeLine(cutOff.reasoning)}\n`;
+			if (cutOff?.answer !== undefined) this.#buffer += `${indent}[${label}] ✂ answer cut off: ${sanitizeLine(cutOff.answer)}\n`;
 		}
 
 		// Jobs still going when the input ended end here, as they stand.
@@ -181,11 +201,12 @@ export class TranscriptWriter {
 
 	#collectText(): void {
 		const {activities, changes} = this.#model;
+		this.#tags?.update(changes);
 		this.#decideMarks();
 		for (const seq of changes ?? []) {
 			if (!this.#waiting.has(seq)) continue;
 			const activity = activities[seq]!;
-			const answer = answerLine(this.#model, activity, this.#depthFor());
+			const answer = answerLine(this.#model, activity, this.#depthFor(), this.#tags);
 			if (answer === undefined) continue;
 			// A question whose answer went to another call is asked again: its real answer may still come.
 			if (!('result' in activity) || activity.result !== undefined) this.#waiting.delete(seq);
@@ -200,7 +221,8 @@ export class TranscriptWriter {
 		this.#writeMarks();
 		while (this.#next < activities.length) {
 			const activity = activities[this.#next]!;
-			if (!activity.settled) break;
+			// A line waits for its result, or for its run's tag to be decided (run-tags.ts).
+			if (!activity.settled || this.#tags?.holds(activity)) break;
 			this.#next++;
 			this.#text(activity);
 			this.#writeMarks();
@@ -217,7 +239,7 @@ export class TranscriptWriter {
 			const stop = `${run.status}@${run.statusStep}`;
 			if (this.#stops.get(runId) === stop) continue;
 			this.#stops.set(runId, stop);
-			const line = `${indentFor(this.#depthFor()(run))}[${sanitizeLine(run.expertKey)}] ${runStopText(model, run)}`;
+			const line = `${indentFor(this.#depthFor()(run))}[${this.#label(run)}] ${runStopText(model, run)}`;
 			this.#marks.push({after, runId, line, endsJob: false});
 
 			// Only a root run's stop can end its job; asking a job with many runs after each delegate's stop would
@@ -268,9 +290,9 @@ export class TranscriptWriter {
 		const run = this.#model.runs.get(activity.runId);
 		if (run) this.#startJob(run);
 		const depthFor = this.#depthFor();
-		this.#buffer += transcriptLine(this.#model, activity, depthFor) + '\n';
+		this.#buffer += transcriptLine(this.#model, activity, depthFor, this.#tags) + '\n';
 		if (activity.type !== 'delegate' && activity.type !== 'interactiveTool') return;
-		const answer = answerLine(this.#model, activity, depthFor);
+		const answer = answerLine(this.#model, activity, depthFor, this.#tags);
 		if (answer === undefined) this.#waiting.add(activity.seq);
 		else this.#buffer += answer + '\n';
 	}
@@ -317,6 +339,24 @@ export class TranscriptWriter {
 
 	#json(activity: Activity): void {
 		if (this.#include(activity)) this.#buffer += activityJsonLine(activity) + '\n';
+	}
+
+	/** Whether the filter shows an activity where the run is seen ending: then its end line is written too. */
+	#endShown(run: Run): boolean {
+		const {activities, activityIndexById} = this.#model;
+		for (const [activityId, runId] of endedRunMarks(this.#model)) {
+			if (runId !== run.runId) continue;
+			const index = activityIndexById.get(activityId);
+			const activity = index === undefined ? undefined : activities[index];
+			if (activity && this.#shows(activity)) return true;
+		}
+
+		return false;
+	}
+
+	/** How a mark names its run: `[writer]`, or `[writer·3f9a]` while runs of one expert ran at once. */
+	#label(run: Run): string {
+		return this.#tags ? this.#tags.label(run, run.expertKey) : sanitizeLine(run.expertKey);
 	}
 
 	/** The reducer keeps each pane's depth as runs are linked, so a chain 200,000 runs deep costs no walk up it. */

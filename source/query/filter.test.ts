@@ -13,7 +13,7 @@ import {
 	toggleErrors,
 	type Filter,
 } from './filter.js';
-import type {Activity, Model} from '../model/state.js';
+import {endInput, type Activity, type Model} from '../model/state.js';
 import {readFileSync} from 'node:fs';
 import {fixturePath, modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../../test/helpers/load.js';
 
@@ -34,6 +34,10 @@ function shown(model: Model, text: string): Activity[] {
 }
 
 const demo = modelFromFixtures('demo.ndjson');
+
+function fixtureLines(name: string): string[] {
+	return readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '');
+}
 
 describe('parsing the filter language', () => {
 	it('an empty filter (or only spaces) has no clauses and shows everything', () => {
@@ -149,6 +153,32 @@ describe('matching activities', () => {
 		expect(activities.every(isErrorActivity)).toBe(true);
 		const stopped = modelFromFixtures('stop-error.ndjson');
 		expect(shown(stopped, 'errors').map(activity => activity.type)).toEqual(['error']);
+	});
+
+	it('errors includes, once the input has ended, runs that ended without a final event and jobs that ended while waiting', () => {
+		const ended = (model: Model) => {
+			endInput(model, {exitCode: undefined, lastStderr: undefined});
+			return model;
+		};
+
+		const describe = (activity: Activity) => `${activity.expertKey} ${activity.type}${activity.type === 'delegate' ? ` ${activity.delegateExpertKey}` : ''}`;
+		// real/delegate.ndjson cut while the child runs: while the input may go on, nothing is an error.
+		const cut = fixtureLines('real/delegate.ndjson').slice(0, 20).join('\n');
+		expect(shown(modelFromText(cut), 'errors')).toEqual([]);
+		// Once it ended: where the child was cut off, and the delegation the coordinator waited on.
+		expect(shown(ended(modelFromText(cut)), 'errors').map(describe)).toEqual(['coordinator delegate child-expert', 'child-expert readTextFile']);
+		// Other terms still hold: only the child's.
+		expect(shown(ended(modelFromText(cut)), 'errors expert:child-expert').map(describe)).toEqual(['child-expert readTextFile']);
+
+		// One of two parallel delegates failed and the job ended there: its error, and the delegation to it (not the other's).
+		expect(shown(ended(modelFromFixtures('delegate-failure.ndjson')), 'errors').map(describe)).toEqual(['release-coordinator delegate changelog-writer', 'changelog-writer error']);
+
+		// boss → manager → writer ∥ checker cut while writer runs: writer's last activity, manager's delegation to
+		// it, and boss's last (its delegation to manager, which ended while waiting in turn).
+		const nested = fixtureLines('real/boss-nested-parallel.ndjson').slice(0, 72).join('\n');
+		expect(shown(ended(modelFromText(nested)), 'errors').map(describe)).toEqual(['boss delegate manager', 'manager delegate writer', 'writer writeTextFile']);
+		// A log that ended well has none.
+		expect(shown(ended(modelFromFixtures('real/boss-nested-parallel.ndjson')), 'errors')).toEqual([]);
 	});
 
 	it('step: keeps a step or an inclusive range; activities without a step never match', () => {

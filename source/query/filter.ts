@@ -3,6 +3,7 @@ import {activityText, textReader, foldCase} from './search.js';
 import {includesText} from './find-text.js';
 import {activityTypes, type Activity, type ActivityType, type Model} from '../model/state.js';
 import {assertNever} from '../model/assert-never.js';
+import {endedRunMarks} from './ended-marks.js';
 
 /*
  * The filter language, shared by `--filter` and the viewer's filter key. Terms are separated by spaces
@@ -11,7 +12,9 @@ import {assertNever} from '../model/assert-never.js';
  *   type:exec,readTextFile   activity type, any of the listed
  *   expert:helper-1          expert key, any of a comma-separated list (ignoring case; the version and the scope may be left out)
  *   run:k3f9                 run id prefix (the first run of a pane names the whole pane)
- *   errors                   error activities, and tool calls or delegations whose result is an error
+ *   errors                   error activities, and tool calls or delegations whose result is an error; once
+ *                            the input has ended, where runs ended without a final event or while waiting
+ *                            (`endedRunMarks`)
  *   step:7  step:10-20       step number or inclusive range; `step:10-` and `step:-20` are open-ended
  *   vitest  "two words"      free text, anywhere in the activity's searchable text, ignoring case
  *
@@ -245,7 +248,7 @@ function termMatches(term: FilterTerm, activity: Activity, model: Model, index: 
 		case 'run':
 			return activity.runId.startsWith(term.prefix) || (model.runs.get(activity.runId)?.paneId.startsWith(term.prefix) ?? false);
 		case 'errors':
-			return isErrorActivity(activity);
+			return isErrorActivity(activity) || (model.inputEnd !== undefined && endedRunMarks(model).has(activity.id));
 		case 'step':
 			return activity.step !== undefined && (term.from === undefined || activity.step >= term.from) && (term.to === undefined || activity.step <= term.to);
 		case 'text':

@@ -173,6 +173,35 @@ describe('shownStatus', () => {
 		expect(isLive(shownStatus(busy!))).toBe(true);
 	});
 
+	it('a resumed run reads as running, not "waiting for delegates", from its start until it stops again', () => {
+		// boss → manager → writer ∥ checker: manager's resumed run starts (line 91) from the checkpoint it stopped
+		// at for its delegates, and ends its first step at line 93.
+		const lines = fixtureLines('real/boss-nested-parallel.ndjson');
+		const resumed = (count: number) => runByExpert(modelFromText(lines.slice(0, count).join('\n')), 'manager', 1);
+		expect(resumed(91).status).toBe('stoppedByDelegate');
+		expect(shownStatus(resumed(91))).toBe('proceeding');
+		expect(shownStatus(resumed(93))).toBe('proceeding');
+		expect(shownStatus(resumed(lines.length))).toBe('completed');
+		// The run it resumed waits, as it did.
+		expect(shownStatus(runByExpert(modelFromText(lines.slice(0, 91).join('\n')), 'manager', 0))).toBe('stoppedByDelegate');
+		// A person's answer resumes a run too: the continued run is running, not waiting for input.
+		const continued = fixtureLines('interactive.ndjson');
+		const start = continued.findIndex(line => line.includes('"type":"startRun"') && line.includes('"status":"stoppedByInteractiveTool"'));
+		const model = modelFromText(continued.slice(0, start + 1).join('\n'));
+		const run = runByExpert(model, 'release-notes', 1);
+		expect(run.status).toBe('stoppedByInteractiveTool');
+		expect(shownStatus(run)).toBe('proceeding');
+	});
+
+	it('a log cut just after a resumed run started: that run ended without a final event, nobody ended while waiting for it', () => {
+		const lines = fixtureLines('real/boss-nested-parallel.ndjson');
+		const model = modelFromText(lines.slice(0, 91).join('\n'));
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		const resumed = runByExpert(model, 'manager', 1);
+		expect(endedWithoutFinalEvent(model, resumed)).toBe(true);
+		expect(endedWhileWaiting(model, resumed)).toBeUndefined();
+	});
+
 	it('treats only starting and running as live', () => {
 		expect(isLive('completed')).toBe(false);
 		expect(isLive('stoppedByDelegate')).toBe(false);

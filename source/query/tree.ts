@@ -1,6 +1,7 @@
 import type {RunStatus, Usage} from '../model/events.js';
 import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
+import {hasEndedStep} from '../model/run-collections.js';
 import type {Job, Model, Pane, Run, StepStream} from '../model/state.js';
 
 /*
@@ -282,7 +283,8 @@ export type EndedWhileWaiting = {
  */
 export function endedWhileWaiting(model: Model, run: Run): EndedWhileWaiting | undefined {
 	const end = model.inputEnd;
-	if (!end || run.status !== 'stoppedByDelegate' || run.resumedByRunId !== null) return undefined;
+	// A resumed run still standing on the checkpoint it resumed from was running, not waiting (`shownStatus`).
+	if (!end || run.status !== 'stoppedByDelegate' || run.resumedByRunId !== null || isResumeStarting(run)) return undefined;
 	let failed: Run | undefined;
 	// With the input ended, a delegate that still stands as running will not go on either (`endedWithoutFinalEvent`).
 	let cut: Run | undefined;
@@ -305,7 +307,20 @@ export function endedWhileWaiting(model: Model, run: Run): EndedWhileWaiting | u
 
 export function shownStatus(run: Run): RunStatus {
 	if (run.status === 'init' && (run.steps.length > 0 || run.streams.size > 0 || run.activityCount > 1)) return 'proceeding';
+	if (isResumeStarting(run)) return 'proceeding';
 	return run.status;
+}
+
+/**
+ * A run that resumes another (its delegates returned, a person answered) starts from the checkpoint the other
+ * stopped at, so its status is that checkpoint's (`stoppedByDelegate`, `stoppedByInteractiveTool`) until it
+ * ends a step of its own; it is running all the while, not waiting. Once it stops again, the stop is its own
+ * (its status step is one it ended).
+ */
+function isResumeStarting(run: Run): boolean {
+	if (run.resumesRunId === null) return false;
+	if (run.status !== 'stoppedByDelegate' && run.status !== 'stoppedByInteractiveTool') return false;
+	return !hasEndedStep(run, run.statusStep);
 }
 
 export function isLive(status: RunStatus): boolean {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {modelFromFixtures} from '../../test/helpers/load.js';
-import {createModel} from '../model/state.js';
+import {modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
+import {createModel, endInput} from '../model/state.js';
 import {keys, renderApp, sourceState, waitForFrame} from '../../test/helpers/app.js';
 
 describe('the viewer', () => {
@@ -30,3 +30,22 @@ describe('the viewer before the first events', () => {
 		loading.unmount();
 	});
 });
+
+describe('the viewer once the input has ended with nothing to show', () => {
+	it('says there were no events in the file, and how many lines were bad, instead of waiting for events', async () => {
+		const empty = createModel();
+		endInput(empty, {exitCode: undefined, lastStderr: undefined});
+		const none = renderApp(empty, {sources: [sourceState({label: 'logs/empty.ndjson'})], label: 'logs/empty.ndjson'});
+		const frame = await waitForFrame(none, text => text.includes('no events in empty.ndjson'));
+		expect(frame).not.toContain('Waiting for events');
+		expect(frame.split('\n')[0]).toMatch(/ · \S no events · /);
+		none.unmount();
+
+		const bad = modelFromText('not json\n{"x":1}\nworse\n');
+		endInput(bad, {exitCode: undefined, lastStderr: undefined});
+		const piped = renderApp(bad, {sources: [sourceState({label: 'stdin', kind: 'stdin', bytesTotal: undefined})], label: 'stdin'});
+		expect(await waitForFrame(piped, text => text.includes('no events from stdin · 3 bad lines: d'))).not.toContain('Waiting for events');
+		piped.unmount();
+	});
+});
+

@@ -2,7 +2,7 @@ import {Box, useStdout} from 'ink';
 import React, {useEffect, useRef, useState} from 'react';
 import {filterText, toggleErrors, type Filter} from '../query/filter.js';
 import {nextSpeed} from '../query/replay-speed.js';
-import {UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';
+import {TreeRowsContext, UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';
 import {ConversationView} from './conversation-view.js';
 import {Footer} from './footer.js';
 import {activityConversation, paneConversation} from '../query/conversation-target.js';
@@ -72,6 +72,21 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 	// Where the search starts from: the activity selected when `/` was pressed.
 	const anchor = useRef<number | undefined>(undefined);
 	const rowsFor = useRef(createRowsCache()).current;
+	// The tree's rows, shared with the header and the overlays that speak of the selection's job. While a load posts
+	// new models, the rows of the last layout made stay on screen (and answer keys) while the next is made in
+	// slices; once it is, the screen draws again.
+	const [, setLayoutsMade] = useState(0);
+	const treeRows = useRef(
+		createRowsCache(
+			ms => env.store.noteRowsCost(ms),
+			{
+				onReady() {
+					setLayoutsMade(made => made + 1);
+				},
+				canStart: () => !env.store.modelChanging(),
+			},
+		),
+	).current;
 	usePromptKeys(anchor);
 	// Writing nothing through Ink makes it draw its last frame again in full: the repaint after `fg`.
 	const {write} = useStdout();
@@ -187,31 +202,33 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 
 	const {overlay} = ui;
 	return (
-		<Box flexDirection="column" width={width} height={height}>
-			<Header width={width} />
-			{statusBar ? <SkillsBar width={width} /> : null}
-			{overlay.kind === 'inspector' ? (
-				<Inspector activityId={overlay.activityId} scroll={overlay.scroll} height={body} width={width} />
-			) : overlay.kind === 'help' ? (
-				<HelpOverlay scroll={overlay.scroll} height={body} width={width} />
-			) : overlay.kind === 'diagnostics' ? (
-				<DiagnosticsOverlay scroll={overlay.scroll} height={body} width={width} />
-			) : overlay.kind === 'stderr' ? (
-				<StderrOverlay scroll={overlay.scroll} height={body} width={width} />
-			) : overlay.kind === 'skills' ? (
-				<SkillsOverlay scroll={overlay.scroll} height={body} width={width} />
-			) : overlay.kind === 'usage' ? (
-				<UsageOverlay scroll={overlay.scroll} height={body} width={width} />
-			) : overlay.kind === 'conversation' ? (
-				<ConversationView runId={overlay.runId} step={overlay.step} scroll={overlay.scroll} height={body} width={width} />
-			) : overlay.kind === 'timeline' ? (
-				<TimelineView scroll={overlay.scroll} height={body} width={width} />
-			) : (
-				<TreeView height={body} width={width} />
-			)}
-			{strip > 0 ? <SourceStrip width={width} /> : null}
-			{overlay.kind === 'confirmQuit' ? <ConfirmQuit width={width} /> : null}
-			{ui.prompt ? <PromptLine width={width} /> : <Footer width={width} />}
-		</Box>
+		<TreeRowsContext.Provider value={treeRows}>
+			<Box flexDirection="column" width={width} height={height}>
+				<Header width={width} />
+				{statusBar ? <SkillsBar width={width} /> : null}
+				{overlay.kind === 'inspector' ? (
+					<Inspector activityId={overlay.activityId} scroll={overlay.scroll} height={body} width={width} />
+				) : overlay.kind === 'help' ? (
+					<HelpOverlay scroll={overlay.scroll} height={body} width={width} />
+				) : overlay.kind === 'diagnostics' ? (
+					<DiagnosticsOverlay scroll={overlay.scroll} height={body} width={width} />
+				) : overlay.kind === 'stderr' ? (
+					<StderrOverlay scroll={overlay.scroll} height={body} width={width} />
+				) : overlay.kind === 'skills' ? (
+					<SkillsOverlay scroll={overlay.scroll} height={body} width={width} />
+				) : overlay.kind === 'usage' ? (
+					<UsageOverlay scroll={overlay.scroll} height={body} width={width} />
+				) : overlay.kind === 'conversation' ? (
+					<ConversationView runId={overlay.runId} step={overlay.step} scroll={overlay.scroll} height={body} width={width} />
+				) : overlay.kind === 'timeline' ? (
+					<TimelineView scroll={overlay.scroll} height={body} width={width} />
+				) : (
+					<TreeView height={body} width={width} />
+				)}
+				{strip > 0 ? <SourceStrip width={width} /> : null}
+				{overlay.kind === 'confirmQuit' ? <ConfirmQuit width={width} /> : null}
+				{ui.prompt ? <PromptLine width={width} /> : <Footer width={width} />}
+			</Box>
+		</TreeRowsContext.Provider>
 	);
 }

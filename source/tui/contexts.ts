@@ -8,6 +8,7 @@ import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {UiAction, UiState} from './ui-state.js';
 import {UiStore} from './ui-store.js';
 import type {ViewStore} from './view-store.js';
+import {createRowsCache, type RowList} from './rows.js';
 
 /** What the views are given from outside React: the store (and through it the model), the sources, and ways to act on them. */
 export type ViewEnv = {
@@ -39,6 +40,15 @@ export type ViewEnv = {
 };
 
 export const ViewEnvContext = createContext<ViewEnv | undefined>(undefined);
+
+/** The rows of the tree for a model, the UI state and a width: from one cache per screen (rows.ts, `createRowsCache`). */
+export type TreeRows = (model: Model, ui: UiState, width: number) => RowList;
+
+/**
+ * The tree's rows, as the tree draws them: the header, `t` and `u` ask them which job the selection is in, and
+ * get the same row list the tree then draws (no second layout). Views drawn outside a screen (tests) share one.
+ */
+export const TreeRowsContext = createContext<TreeRows>(createRowsCache());
 export const UiStoreContext = createContext<UiStore>(new UiStore());
 
 /** What the views read: the env, with the model the store holds now. */

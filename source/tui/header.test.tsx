@@ -103,7 +103,7 @@ describe('currentJob', () => {
 	it('with several jobs, is about the job the selection is in, says which, and adds up all of them', async () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');
 		const lines = async (selectedKey?: string) => {
-			const view = renderView(<Header width={220} />, {model, ui: {selectedKey}});
+			const view = renderView(<Header width={220} />, {model, ui: {selectedKey, follow: selectedKey === undefined}});
 			const frame = await waitForFrame(view, text => text.includes('perscope'));
 			view.unmount();
 			return frame.split('\n');

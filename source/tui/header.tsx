@@ -13,7 +13,8 @@ import {useModelVersion, useUiState, useViewEnv} from './contexts.js';
 import {createHiddenCounter} from './find.js';
 import {statusLook} from '../present/status.js';
 import {totalCost, type Cost} from '../query/cost.js';
-import {jobOfKey, shownJobs} from './selected-job.js';
+import {shownJobs} from './selected-job.js';
+import {useSelectionJob} from './selection-job.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Usage} from '../model/events.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
@@ -36,7 +37,7 @@ export function spinnerGlyph(now: number): string {
 	return spinnerFrames[Math.floor(now / spinnerFrameMs) % spinnerFrames.length]!;
 }
 
-/** The job the header talks about: the one that saw an event last. */
+/** The job spoken of when the selection is in none (no row drawn yet, a filter showing nothing): the one that saw an event last. */
 export function currentJob(model: Model): Job | undefined {
 	let current: Job | undefined;
 	for (const job of model.jobs.values()) {
@@ -60,7 +61,8 @@ export function Header({width}: {width: number}) {
 	// With several jobs, the header is about the job the selection is in, and says which; and adds up all of them.
 	const jobs = shownJobs(model);
 	const several = jobs.length > 1;
-	const job = (several ? jobOfKey(model, ui.selectedKey) : undefined) ?? currentJob(model);
+	const selectionJob = useSelectionJob(width, several);
+	const job = selectionJob ?? currentJob(model);
 	const jobLabel = job && several ? `job ${jobs.indexOf(job) + 1}/${jobs.length}` : 'job';
 	const prices = env.prices ?? builtinPrices;
 	// These walk every run (200,000 in a large fleet): once per model revision, not once per key.
@@ -103,7 +105,7 @@ export function Header({width}: {width: number}) {
 				) : (
 					<Text color={look.color}>{look.glyph}</Text>
 				)}
-				<Text color={look.color}> {job ? look.word : loading ? 'reading' : 'waiting for events'}</Text>
+				<Text color={look.color}> {job ? look.word : loading ? 'reading' : model.inputEnd ? (model.events === 0 ? 'no events' : 'no runs') : 'waiting for events'}</Text>
 				{job ? (
 					<Text color="gray">
 						{' '}

@@ -18,6 +18,8 @@ import {maxScroll, ScrollPanel} from './scroll-panel.js';
 import {stderrDisplayLines} from './stderr-lines.js';
 import type {UiAction} from './ui-state.js';
 import {usageScope} from './usage-scope.js';
+import {useSelectionJob} from './selection-job.js';
+import {shownJobs} from './selected-job.js';
 
 /** Overlays take every key before the tree; scrolling keys scroll them. */
 function useOverlayKeys(lineCount: number, height: number): void {
@@ -124,7 +126,8 @@ export function UsageOverlay({scroll, height, width}: {scroll: number; height: n
 	useModelVersion();
 	const ui = useUiState();
 	const dispatch = useUiDispatch();
-	const scope = usageScope(model, ui.selectedKey, ui.overlay.kind === 'usage' && (ui.overlay.allJobs ?? false));
+	const selected = useSelectionJob(width, shownJobs(model).length > 1);
+	const scope = usageScope(model, selected, ui.overlay.kind === 'usage' && (ui.overlay.allJobs ?? false));
 	// `u` again switches between the job and every job; with one job it has nothing to switch.
 	useCommands(priorities.overlay + 1, command => {
 		if (command !== 'usage.open' || !scope) return false;

@@ -16,7 +16,7 @@ import {initialUiState, type UiState} from './ui-state.js';
  * its load, any folds and any filter, the same rows in the same places, and every key found where it is.
  */
 
-const fixtures = ['demo.ndjson', 'nested-delegate.ndjson', 'parallel-delegate.ndjson', 'interactive.ndjson', 'delegate-failure.ndjson', 'streaming.ndjson', 'continue-followup.ndjson', 'retry.ndjson'];
+const fixtures = ['demo.ndjson', 'nested-delegate.ndjson', 'parallel-delegate.ndjson', 'interactive.ndjson', 'delegate-failure.ndjson', 'streaming.ndjson', 'continue-followup.ndjson', 'retry.ndjson', 'real/boss-nested-parallel.ndjson'];
 const fixtureLines = new Map(fixtures.map(name => [name, readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '')]));
 
 function filterOf(text: string): Filter {

@@ -1,8 +1,8 @@
 import {emptyFilter, filterMatches, filterText, isEmptyFilter, showsErrorsOnly, type Filter} from '../query/filter.js';
 import type {Job, Model, Pane, Run} from '../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../query/tree.js';
-import {lastRun, paneIsLive, tailRows} from './row-tail.js';
-import {activityKey, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
+import {lastRun, paneHoldsLive, tailRows} from './row-tail.js';
+import {activityKey, isSelectableRow, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
 import type {UiState} from './ui-state.js';
 import {jobFoldCheck} from './job-folds.js';
 import {shownStart} from './line-window.js';
@@ -31,6 +31,8 @@ export type RowList = {
 	slice(from: number, to: number): Row[];
 	/** Position of the row with this key, or -1 when it is not shown (folded away, filtered out, unknown). */
 	indexOfKey(key: string | undefined): number;
+	/** The row follow mode selects (`followedIndex`), or -1 when there are no rows. */
+	followed(): number;
 };
 
 const noChildren: PaneNode[] = [];
@@ -43,6 +45,11 @@ const noPlaces: number[] = [];
 class PaneFacts {
 	/** An activity it shows delegated to child panes: its children may then sit among its activities. */
 	delegates = false;
+	/**
+	 * A pane under it runs (set once the layout's panes are placed, `#markLiveAncestors`): a coordinator waiting
+	 * for its delegates is not live itself, but folding it would hide the work that is running.
+	 */
+	liveBelow = false;
 
 	constructor(
 		readonly pane: Pane,
@@ -102,6 +109,11 @@ class PaneNode {
 
 	get live(): boolean {
 		return this.facts.live;
+	}
+
+	/** Whether it runs or a pane under it does: what the default fold keeps open. */
+	get holdsLive(): boolean {
+		return this.facts.live || this.facts.liveBelow;
 	}
 
 	get last(): Run | undefined {
@@ -170,7 +182,7 @@ export function parentPaneOf(model: Model, paneId: string): string | undefined {
 }
 
 export function isPaneCollapsed(model: Model, ui: Folds, pane: Pane, depth: number): boolean {
-	return foldOf(ui, pane.paneId, depth, () => paneIsLive(model, pane));
+	return foldOf(ui, pane.paneId, depth, () => paneHoldsLive(model, pane));
 }
 
 /** The fold every pane has under these folds when it is the same for all (`E`, `e`, none folded by hand), else undefined. */
@@ -182,7 +194,7 @@ function uniformFold(ui: Folds): boolean | undefined {
 	return undefined;
 }
 
-/** `live`: whether the pane runs, or how to find out (asked only when needed). */
+/** `live`: whether the pane or a pane under it runs, or how to find out (asked only when needed). */
 function foldOf(ui: Folds, paneId: string, depth: number, live: boolean | (() => boolean)): boolean {
 	// Under a filter every pane on screen holds a match, so it is open unless folded while filtering; the
 	// person's own folds stay in `collapsed` and come back when the filter goes.
@@ -191,7 +203,8 @@ function foldOf(ui: Folds, paneId: string, depth: number, live: boolean | (() =>
 	if (explicit !== undefined) return explicit;
 	if (ui.defaultCollapse === 'expanded') return false;
 	if (ui.defaultCollapse === 'collapsed') return true;
-	// A finished child collapses to its header; the coordinator and anything still running stay open.
+	// A finished child collapses to its header; the coordinator, anything still running and anything with a run
+	// going on under it stay open.
 	return depth > 0 && !(typeof live === 'boolean' ? live : live());
 }
 
@@ -406,6 +419,18 @@ export class RowLayout {
 			const roots = yield* rootPaneSteps(model, job);
 			for (const {pane, run} of roots) yield* this.#addTree({pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
 			if (showJobs) this.#markJob(job.jobId, first);
+		}
+
+		yield* this.#markLiveAncestors();
+	}
+
+	/** Every pane above a live one holds live work: children come after their parent in `order`, so one pass backwards. */
+	*#markLiveAncestors(): Generator<void, void> {
+		const {order} = this;
+		for (let i = order.length - 1; i >= 0; i--) {
+			if (i % stepSize === 0) yield;
+			const node = order[i]!;
+			if (node.parent && node.holdsLive) node.parent.facts.liveBelow = true;
 		}
 	}
 
@@ -647,7 +672,7 @@ export class RowLayout {
 		if (same === undefined) {
 			for (let i = this.order.length - 1; i >= 0; i--) {
 				const node = this.order[i]!;
-				node.collapsed = foldOf(folds, node.pane.paneId, node.depth, node.live);
+				node.collapsed = foldOf(folds, node.pane.paneId, node.depth, node.holdsLive);
 				node.count = this.#countOf(node);
 			}
 		} else {
@@ -728,7 +753,7 @@ export class RowLayout {
 	#refold(paneId: string, folds: Folds): void {
 		const node = this.#nodeOf(paneId);
 		if (!node) return;
-		const collapsed = foldOf(folds, paneId, node.depth, node.live);
+		const collapsed = foldOf(folds, paneId, node.depth, node.holdsLive);
 		if (collapsed === node.collapsed) return;
 		node.collapsed = collapsed;
 		const count = this.#countOf(node);
@@ -956,6 +981,36 @@ export class RowLayout {
 		}
 	}
 
+	/**
+	 * The row follow mode selects: the newest activity of a pane still running, wherever it is in the tree (with
+	 * two delegates at work, the one that acted last, though the other's pane comes below it), else the last row
+	 * that can be selected. Only the newest activities are looked at, and each pane once, so that a frame costs
+	 * the same on a long log; a running pane folded by hand, or filtered out, is passed over.
+	 */
+	followedIndex(): number {
+		const {model} = this;
+		// Once the input has ended nothing runs any more (what still stands as running ended without a final event).
+		if (model.inputEnd === undefined) {
+			const {activities} = model;
+			const looked = new Set<string>();
+			const stop = Math.max(0, activities.length - followScan);
+			for (let index = activities.length - 1; index >= stop && looked.size < followPanes; index--) {
+				const activity = activities[index];
+				const paneId = activity ? model.runs.get(activity.runId)?.paneId : undefined;
+				if (!activity || paneId === undefined || looked.has(paneId)) continue;
+				looked.add(paneId);
+				const pane = model.panes.get(paneId);
+				const last = pane ? lastRun(model, pane) : undefined;
+				if (!last || !isLive(shownStatus(last))) continue;
+				const at = this.indexOfKey(activityKey(activity.id));
+				if (at !== -1) return at;
+			}
+		}
+
+		for (let i = this.#length - 1; i >= 0; i--) if (isSelectableRow(this.at(i)!)) return i;
+		return this.#length - 1;
+	}
+
 	/** The panes a tail row's key could name: every prefix of it that is a pane id, as ids may hold colons. */
 	*#tailOwners(rest: string): Generator<PaneNode> {
 		for (let at = rest.indexOf(':'); at !== -1; at = rest.indexOf(':', at + 1)) {
@@ -1100,6 +1155,13 @@ function isAscending(list: readonly number[]): boolean {
 	return true;
 }
 
+/**
+ * Following looks for a running pane's newest activity among this many of the newest activities, and in at most
+ * this many panes, before it settles for the last row: a frame must not read the whole log.
+ */
+const followScan = 4096;
+const followPanes = 64;
+
 /** More explicit fold changes than this at once (a search unfolding a deep chain) are applied in one pass. */
 const maxRefolds = 64;
 
@@ -1138,6 +1200,8 @@ function sameFolds(a: Folds, b: Folds): boolean {
 /** A row list for one set of folds over a layout; it re-applies its folds should another list have changed them. */
 export function rowList(layout: RowLayout, folds: Folds): RowList {
 	layout.applyFolds(folds);
+	// The followed row depends on the layout and the folds only: worked out once per list.
+	let followed: number | undefined;
 	return {
 		get length() {
 			layout.applyFolds(folds);
@@ -1154,6 +1218,11 @@ export function rowList(layout: RowLayout, folds: Folds): RowList {
 		indexOfKey(key) {
 			layout.applyFolds(folds);
 			return layout.indexOfKey(key);
+		},
+		followed() {
+			layout.applyFolds(folds);
+			followed ??= layout.followedIndex();
+			return followed;
 		},
 	};
 }

@@ -1,6 +1,6 @@
 import type {Model, Pane, Run} from '../model/state.js';
 import {interactiveStop} from '../query/resume-command.js';
-import {endedWhileWaiting, isLive, shownStatus} from '../query/tree.js';
+import {childPanes, endedWhileWaiting, isLive, shownStatus} from '../query/tree.js';
 import {argsDetail} from '../present/describe-activity.js';
 import {sanitizeBlock} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
@@ -18,6 +18,25 @@ export function lastRun(model: Model, pane: Pane): Run | undefined {
 export function paneIsLive(model: Model, pane: Pane): boolean {
 	const last = lastRun(model, pane);
 	return last !== undefined && isLive(shownStatus(last));
+}
+
+/**
+ * Whether the pane or any pane under it runs: the tree keeps such a pane open, so a coordinator waiting for its
+ * delegates does not fold away the delegates at work. Walks the panes under it (with its own stack, each once):
+ * for one pane at a time (tests, the flattening oracle); the row index marks every pane in one pass.
+ */
+export function paneHoldsLive(model: Model, pane: Pane): boolean {
+	const stack = [pane];
+	const seen = new Set<string>();
+	while (stack.length > 0) {
+		const at = stack.pop()!;
+		if (seen.has(at.paneId)) continue;
+		seen.add(at.paneId);
+		if (paneIsLive(model, at)) return true;
+		for (const child of childPanes(model, at)) stack.push(child);
+	}
+
+	return false;
 }
 
 const noRows: readonly Row[] = [];

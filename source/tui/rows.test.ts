@@ -1,10 +1,12 @@
+import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
+import {endInput, type Model} from '../model/state.js';
 import {sanitizeBlock} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
-import {modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
+import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {parseFilter, toggleErrors, emptyFilter, type Filter} from '../query/filter.js';
 import {shapeLines} from '../tools/shape-log.js';
-import {buildRows, createRowsCache, liveTail, maxShownDepth, type Row} from './rows.js';
+import {buildRows, createRowsCache, liveTail, maxShownDepth, selectedRowIndex, type Row} from './rows.js';
 import {initialUiState, uiReducer, type UiState} from './ui-state.js';
 
 /*
@@ -158,5 +160,39 @@ describe('the rows under a filter', () => {
 		ui = uiReducer(ui, {type: 'setCollapsed', paneId: writer!, collapsed: true});
 		const list = rowsFor(model, ui, 100);
 		expect(panes(list.slice(0, list.length))).toEqual([coordinator, `${writer} folded`]);
+	});
+});
+
+describe('a pane with a live run under it', () => {
+	// boss → manager → writer ∥ checker, recorded from the runtime, cut while writer and checker both run.
+	const lines = readFileSync(fixturePath('real/boss-nested-parallel.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+	const upTo = (count: number) => modelFromText(lines.slice(0, count).join('\n') + '\n');
+	const panes = (model: Model, rows: Row[]) => rows.flatMap(row => (row.kind === 'pane' ? [`${model.runs.get(row.paneId)?.expertKey}${row.collapsed ? ' folded' : ''}`] : []));
+
+	it('stays open: manager, waiting for its delegates, shows writer and checker while they run', () => {
+		const model = upTo(55);
+		expect(panes(model, buildRows(model, initialUiState, 100))).toEqual(['boss', 'manager', 'writer', 'checker']);
+	});
+
+	it('follow mode selects the newest activity of a running pane, not the last row (a finished sibling folded below it)', () => {
+		// 72 lines in: checker has completed (folded, below writer), writer has just written draft.md.
+		const model = upTo(72);
+		const ui = {...initialUiState, follow: true};
+		const list = createRowsCache()(model, ui, 100);
+		const rows = list.slice(0, list.length);
+		const selected = rows[selectedRowIndex(list, ui)];
+		expect(selected?.kind === 'activity' ? model.activities[selected.index]?.type : selected?.kind).toBe('writeTextFile');
+		const last = rows.at(-1);
+		expect(last?.kind === 'pane' ? model.runs.get(last.paneId)?.expertKey : last?.kind).toBe('checker');
+		// Once the input has ended nothing runs: following goes back to the last row.
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		const ended = createRowsCache()(model, ui, 100);
+		const endedRows = ended.slice(0, ended.length);
+		expect(selectedRowIndex(ended, ui)).toBe(endedRows.findLastIndex(row => row.kind !== 'live' && row.kind !== 'notice'));
+	});
+
+	it('folds once nothing under it runs any more, as a finished child does', () => {
+		const model = upTo(lines.length);
+		expect(panes(model, buildRows(model, initialUiState, 100))).toEqual(['boss', 'manager folded']);
 	});
 });

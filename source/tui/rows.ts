@@ -29,20 +29,31 @@ export function indexOfKey(rows: RowList, key: string | undefined): number {
 }
 
 /**
- * The row that is selected: the last one while following, the remembered one otherwise, or the row now
- * at its old place when it disappeared.
+ * The row that is selected: while following, the newest activity of a running pane (else the last row), the
+ * remembered one otherwise, or the row now at its old place when it disappeared.
  */
 export function selectedRowIndex(rows: RowList, ui: UiState): number {
 	if (rows.length === 0) return -1;
-	if (ui.follow) {
-		// The newest activity, not the live text under it (which cannot be selected).
-		for (let i = rows.length - 1; i >= 0; i--) if (isSelectableRow(rows.at(i)!)) return i;
-		return rows.length - 1;
-	}
+	// The newest activity, not the live text under it (which cannot be selected).
+	if (ui.follow) return rows.followed();
 
 	const found = rows.indexOfKey(ui.selectedKey);
 	if (found !== -1) return found;
-	return Math.max(0, Math.min(rows.length - 1, ui.selectedIndex));
+	// Its row is gone (folded away, or hidden by a filter such as `x`): the row that can be selected nearest its
+	// place, above it first, so the selection is on a row that is shown, never on a filter's note.
+	return nearestSelectable(rows, ui.selectedIndex, -1);
+}
+
+/** The row that can be selected nearest `index`, looking in direction `step` first (live text, notices and notes are skipped). */
+export function nearestSelectable(rows: RowList, index: number, step: 1 | -1): number {
+	let i = Math.max(0, Math.min(rows.length - 1, index));
+	while (i >= 0 && i < rows.length && !isSelectableRow(rows.at(i)!)) i += step;
+	if (i < 0 || i >= rows.length) {
+		i = Math.max(0, Math.min(rows.length - 1, index));
+		while (i >= 0 && i < rows.length && !isSelectableRow(rows.at(i)!)) i -= step;
+	}
+
+	return Math.max(0, Math.min(rows.length - 1, i));
 }
 
 /**

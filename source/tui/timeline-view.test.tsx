@@ -109,7 +109,7 @@ describe('the timeline', () => {
 describe('the job it shows', () => {
 	it('is the job the selection is in, named with which of the jobs it is', async () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');
-		const first = renderView(<OpenTimeline height={10} />, {model, ui: {overlay: {kind: 'timeline', scroll: 0}, selectedKey: 'j:ivc73wpbhfw5k0eafe5tydni'}});
+		const first = renderView(<OpenTimeline height={10} />, {model, ui: {overlay: {kind: 'timeline', scroll: 0}, selectedKey: 'j:ivc73wpbhfw5k0eafe5tydni', follow: false}});
 		const frame = await waitForFrame(first, text => text.includes('Timeline'));
 		expect(frame.split('\n')[0]).toMatch(/^ Timeline · job 1\/2 ivc73wpbhfw5k0eafe5tydni · /);
 		expect(frame).toContain('1–2 of 2');

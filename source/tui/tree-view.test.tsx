@@ -178,6 +178,21 @@ describe('the tree under a filter', () => {
 		app.unmount();
 	});
 
+	it('after x, the selection is on a visible row: the row it was on hidden, the nearest one shown above its place', async () => {
+		const app = renderApp(modelFromFixtures('delegate-failure.ndjson'));
+		await waitForFrame(app, frame => frame.includes('▸ docs-checker'));
+		// Paused on the pane that errors-only hides, the last row.
+		await app.press('k');
+		await app.press('j');
+		await waitForFrame(app, frame => (frame.split('\n').find(line => line.startsWith('›')) ?? '').includes('docs-checker'));
+		await app.press('x');
+		const filtered = await waitForFrame(app, frame => frame.includes('1 pane without matches hidden'));
+		const selected = filtered.split('\n').filter(line => line.startsWith('›'));
+		expect(selected).toHaveLength(1);
+		expect(selected[0]).not.toContain('without matches hidden');
+		app.unmount();
+	});
+
 	it('x says "no errors" on a log without any, and marks no row as selected', async () => {
 		const app = renderApp(modelFromFixtures('real/simple.ndjson'));
 		await app.press('x');

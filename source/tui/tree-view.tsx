@@ -1,18 +1,20 @@
 import {Box, Text} from 'ink';
-import React, {useRef, useState} from 'react';
+import React, {useContext, useRef} from 'react';
 import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {withDelegateOutcome} from '../query/delegate-outcome.js';
 import {ActivityRow, LiveRow} from './activity-row.js';
-import {useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
+import {TreeRowsContext, useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
 import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './pane-row.js';
 import {cancelJump, jumpWhenFound, revealActivity} from './find.js';
-import {createRowsCache, isSelectableRow, jobKey, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
+import {isSelectableRow, jobKey, nearestSelectable, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from './rows.js';
 import {JobRow} from './job-row.js';
 import {jobOfKey, shownJobs} from './selected-job.js';
-import {isLoading} from '../input/source-state.js';
+import {isLoading, type SourceState} from '../input/source-state.js';
+import {plural} from '../present/format.js';
+import {shortSourceLabel} from '../present/source-label.js';
 import {Line} from './line.js';
 import type {UiAction, UiState} from './ui-state.js';
 import {assertNever} from '../model/assert-never.js';
@@ -22,24 +24,11 @@ import {assertNever} from '../model/assert-never.js';
  * frame depends on the screen, not on the length of the log.
  */
 export function TreeView({height, width}: {height: number; width: number}) {
-	const {model, store, sources} = useViewEnv();
+	const {model, sources, sourceLabel} = useViewEnv();
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
-	// While a load posts new models, the rows of the last layout made stay on screen (and answer keys) while the
-	// next is made in slices; once it is, this draws again.
-	const [, setLayoutsMade] = useState(0);
-	const rowsFor = useRef(
-		createRowsCache(
-			ms => store.noteRowsCost(ms),
-			{
-				onReady() {
-					setLayoutsMade(made => made + 1);
-				},
-				canStart: () => !store.modelChanging(),
-			},
-		),
-	).current;
+	const rowsFor = useContext(TreeRowsContext);
 	const rows = rowsFor(model, ui, width);
 	const selected = selectedRowIndex(rows, ui);
 	const top = useRef(0);
@@ -91,7 +80,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	if (rows.length === 0) {
 		return (
 			<Box height={height} width={width}>
-				<Text color="gray">{sources.some(isLoading) ? 'Reading…' : 'Waiting for events…'}</Text>
+				<Text color="gray">{sources.some(isLoading) ? 'Reading…' : model.inputEnd ? sanitizeLine(nothingShownText(model, sourceLabel, sources)) : 'Waiting for events…'}</Text>
 			</Box>
 		);
 	}
@@ -121,6 +110,17 @@ export function TreeView({height, width}: {height: number; width: number}) {
 			})}
 		</Box>
 	);
+}
+
+/**
+ * What an empty tree says once every input has ended: no event will come to fill it, so not "waiting". `no events
+ * in FILE` (`from` stdin or a command), or `no runs` when events came but none of a run (only skills, say); and how
+ * many lines could not be read, which `d` lists.
+ */
+export function nothingShownText(model: Model, sourceLabel: string, sources: readonly SourceState[]): string {
+	const where = `${sources.every(source => source.kind === 'file' || source.kind === 'job') ? 'in' : 'from'} ${shortSourceLabel(sourceLabel, sources)}`;
+	const what = model.events === 0 ? `no events ${where}` : `no runs ${where} (${plural(model.events, 'event')}, none of a run)`;
+	return model.diagnosticCount === 0 ? what : `${what} · ${plural(model.diagnosticCount, 'bad line')}: d`;
 }
 
 /** One row as inline text in `width` columns; the tree cuts the line it is in to the width. */
@@ -172,13 +172,18 @@ function RowView({row, model, selected, highlight, width, jobNumbers}: {row: Row
 	}
 }
 
-/** Keeps the selection in sight, moving the window as little as possible; following pins it to the end. */
+/**
+ * Keeps the selection in sight, moving the window as little as possible. Following pins it to the end, unless
+ * the followed activity is above the last screen (a delegate at work above a sibling's pane): then the window
+ * keeps it in sight with a third of the screen under it, where its pane's live text goes on.
+ */
 export function scrollTop(previous: number, selected: number, total: number, height: number, follow: boolean): number {
 	const maxTop = Math.max(0, total - height);
-	if (follow) return maxTop;
+	if (follow && selected >= maxTop) return maxTop;
+	const below = follow ? Math.floor(height / 3) : 0;
 	let top = Math.min(previous, maxTop);
 	if (selected < top) top = selected;
-	if (selected >= top + height) top = selected - height + 1;
+	if (selected >= top + height - below) top = selected - height + below + 1;
 	return Math.max(0, Math.min(top, maxTop));
 }
 
@@ -190,22 +195,6 @@ type NavContext = {
 	ui: UiState;
 	dispatch: (action: UiAction) => void;
 };
-
-function selectable(row: Row | undefined): boolean {
-	return row !== undefined && isSelectableRow(row);
-}
-
-/** The nearest selectable row from `index` in direction `step` (live text rows are skipped). */
-function nearestSelectable(rows: RowList, index: number, step: 1 | -1): number {
-	let i = Math.max(0, Math.min(rows.length - 1, index));
-	while (i >= 0 && i < rows.length && !selectable(rows.at(i))) i += step;
-	if (i < 0 || i >= rows.length) {
-		i = Math.max(0, Math.min(rows.length - 1, index));
-		while (i >= 0 && i < rows.length && !selectable(rows.at(i))) i -= step;
-	}
-
-	return Math.max(0, Math.min(rows.length - 1, i));
-}
 
 function navigate(command: Command, context: NavContext): boolean {
 	const {rows, selected, height, ui, dispatch} = context;

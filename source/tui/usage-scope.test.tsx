@@ -19,7 +19,7 @@ function Usage() {
 }
 
 function open(model: Model, selectedKey: string | undefined) {
-	return renderView(<Usage />, {model, ui: {overlay: {kind: 'usage', scroll: 0}, selectedKey}});
+	return renderView(<Usage />, {model, ui: {overlay: {kind: 'usage', scroll: 0}, selectedKey, follow: selectedKey === undefined}});
 }
 
 const experts = (frame: string) =>
@@ -32,7 +32,8 @@ const experts = (frame: string) =>
 describe('the usage overlay with several jobs', () => {
 	it('adds up the job the selection is in, says which, and u switches to every job and back', async () => {
 		const model = threeJobs();
-		const view = open(model, `p:${runByExpert(model, 'code-reader').paneId}`);
+		// The job's own row: its panes are folded under it, as a finished job's are.
+		const view = open(model, `j:${runByExpert(model, 'code-reader').jobId}`);
 		let frame = await waitForFrame(view, text => text.includes('Token usage'));
 		expect(frame.split('\n')[0]).toBe(' Token usage per expert · job 2/3 · bugfix-lead');
 		expect(experts(frame)).toEqual(['bugfix-lead', 'code-reader', 'test-runner']);
@@ -62,7 +63,7 @@ describe('the usage overlay with several jobs', () => {
 		const model = threeJobs();
 		const run = runByExpert(model, 'simple-expert');
 		run.expertKey = 'x\u001b[2Jy';
-		const view = open(model, `p:${run.paneId}`);
+		const view = open(model, `j:${run.jobId}`);
 		const frame = await waitForFrame(view, text => text.includes('Token usage'));
 		expect(frame.split('\n')[0]).toBe(' Token usage per expert · job 1/3 · x␛[2Jy');
 		view.unmount();

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {hasTmux, sessionsKilledAfterEach} from './tmux.js';
+import {hasTmux, selectedLine, sessionsKilledAfterEach} from './tmux.js';
 
 /*
  * Filters in a real terminal: a match inside a folded pane must be seen without unfolding anything, and a
@@ -23,6 +23,27 @@ describe.skipIf(!hasTmux())('filters in a terminal', () => {
 		expect(cleared).toContain('▸ changelog-writer');
 		expect(cleared).toContain('docs-checker');
 		expect(cleared).not.toContain('❌ error AI_APICallError');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('x includes a run that ended without a final event and the job that ended while waiting for it, as --print --filter errors does, and the selection stays on a shown row', async () => {
+		const tty = start('head -n 20 fixtures/real/delegate.ndjson | node dist/cli/main.js', {width: 110, height: 24});
+		await tty.waitFor(now => now.includes('· ended') && now.includes('job ended here'));
+		// Paused on the coordinator's query, which errors-only hides.
+		tty.keys('g');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('coordinator') === true);
+		tty.keys('j');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('💬 query Find out') === true);
+		tty.keys('x');
+		const errors = await tty.waitFor(now => now.includes('filter errors') && now.includes('✗ job ended here'));
+		expect(errors).not.toContain('no errors');
+		expect(errors).toMatch(/▾ child-expert ✗ ended without a final event/);
+		// Where the child was cut off, and the delegation the coordinator waited on.
+		expect(errors).toContain('📄 read README.txt');
+		expect(errors).toContain('🤝 delegate child-expert');
+		expect(errors).not.toContain('💬 query Find out');
+		expect(selectedLine(tty.screenWithStyles())).toBeDefined();
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});

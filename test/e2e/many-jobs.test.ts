@@ -96,4 +96,41 @@ describe.skipIf(!hasTmux())('a log of forty jobs in the viewer', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
+
+	it('the header, t and u speak of the job the selection is in, at open and after a filter, though another job saw the latest event', async () => {
+		// simple.ndjson's job is first in the tree and its events are the later ones; following selects the end of
+		// delegate.ndjson's job, the second.
+		const tty = start('node dist/cli/main.js fixtures/real/simple.ndjson fixtures/real/delegate.ndjson', {width: 120, height: 30});
+		const opened = await tty.waitFor(screen => screen.includes('● follow') && screen.includes('▾ job 2/2 · coordinator'));
+		expect(selectedLine(tty.screenWithStyles())).toContain('✅ complete The researcher reports');
+		expect(headerLines(opened)[0]).toContain(' · job 2/2 xrg3kr5eyfy4 · ');
+		tty.keys('t');
+		await tty.waitFor('Timeline · job 2/2 xrg3kr5eyfy4');
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('Timeline'));
+		tty.keys('u');
+		await tty.waitFor('Token usage per expert · job 2/2 · coordinator');
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('Token usage per expert'));
+
+		// The first job's row, then a filter that hides that job: the selection lands in the other, and so do they.
+		tty.keys('g');
+		await tty.waitFor(screen => headerLines(screen)[0]!.includes(' · job 1/2 ivc73wpbhfw5 · '));
+		tty.keys(':');
+		await tty.waitFor('enter apply');
+		tty.keys('-l', 'expert:child-expert');
+		tty.keys('Enter');
+		const filtered = await tty.waitFor(screen => screen.includes('1 pane without matches hidden') && !screen.includes('job 1/2 ·'));
+		expect(selectedLine(tty.screenWithStyles())).toBeDefined();
+		expect(headerLines(filtered)[0]).toContain(' · job 2/2 xrg3kr5eyfy4 · ');
+		tty.keys('t');
+		await tty.waitFor('Timeline · job 2/2 xrg3kr5eyfy4');
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('Timeline'));
+		tty.keys('u');
+		await tty.waitFor('Token usage per expert · job 2/2 · coordinator');
+		tty.keys('Escape');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
 });

@@ -79,6 +79,25 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('once the input has ended with no events, says so ("no events in FILE", the bad lines with d) instead of "Waiting for events…"', async () => {
+		const tty = start(`printf 'not json\\n{"x":1}\\n' > /tmp/perscope-e2e-no-events-${process.pid}.ndjson && node dist/cli/main.js /tmp/perscope-e2e-no-events-${process.pid}.ndjson; rm -f /tmp/perscope-e2e-no-events-${process.pid}.ndjson`);
+		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('no events in '));
+		expect(screen).toContain(`no events in perscope-e2e-no-events-${process.pid}.ndjson · 2 bad lines: d`);
+		expect(screen).not.toContain('Waiting for events');
+		tty.keys('d');
+		await tty.waitFor('not JSON');
+		tty.keys('Escape');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+
+		const piped = start(': | node dist/cli/main.js');
+		const nothing = await piped.waitFor(now => now.includes('· ended') && now.includes('no events from stdin'));
+		expect(nothing).not.toContain('bad line');
+		expect(nothing).not.toContain('Waiting for events');
+		piped.keys('q');
+		expect(await piped.exitCode()).toBe(0);
+	});
+
 	it('moving up pauses follow, and G resumes it', async () => {
 		const tty = start('node dist/cli/main.js fixtures/real/tools.ndjson');
 		await tty.waitFor('✅ complete');

@@ -26,6 +26,17 @@ describe('a run the input ended while it ran', () => {
 		expect(lines[at - 1]).toBe('[coordinator] ✗ the job ended while this run waited for its delegates: child-expert ended without a final event');
 	});
 
+	it('--print --filter errors writes those end lines, as x shows those runs; a filter that shows nothing where they ended writes none', () => {
+		expect(perscope(['--print', '--filter', 'errors'], cut).split('\n')).toEqual([
+			'[coordinator] ✗ the job ended while this run waited for its delegates: child-expert ended without a final event',
+			'  [child-expert] ✗ ended without a final event: the input ended while this run was running',
+			'',
+		]);
+		expect(perscope(['--print', '--filter', 'errors expert:child-expert'], cut)).toBe('  [child-expert] ✗ ended without a final event: the input ended while this run was running\n');
+		// With --filter only the matching activities are written, no marks: none of exec, so no end line either.
+		expect(perscope(['--print', '--filter', 'type:exec'], cut)).toBe('');
+	});
+
 	it('--summary says it in the ERROR column, and --summary --json marks the run', () => {
 		expect(perscope(['--summary'], cut)).toMatch(/^ {4}child-expert +… proceeding .* ended without a final event$/m);
 		const summary = JSON.parse(perscope(['--summary', '--json'], cut)) as {jobs: Array<{runs: Array<{expertKey: string; endedWithoutFinalEvent?: true; endedWhileWaiting: unknown}>}>};
