@@ -132,7 +132,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 			}
 		: running;
 	const removeSignalHandlers = live ? stopOnSignals(stoppable) : () => undefined;
-	const exitCode = await running.done;
+	let exitCode = await running.done;
 	removeSignalHandlers();
 	endInput(model, inputEndOf(running.states));
 	if (transcript) {
@@ -157,6 +157,9 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	if (otlp) {
 		const report = await otlp.finish(model);
 		process.stderr.write(report.text);
+		// An --otlp-file cut short is a file that could not be written (README, Exit codes); a command's own
+		// failure says more and is kept.
+		if (report.fileFailed && exitCode === 0) exitCode = 1;
 		// A request still out past the flush bound would hold the process open until it timed out.
 		if (report.abandoned) process.exit(exitCode);
 	}
