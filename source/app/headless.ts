@@ -137,7 +137,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const signals = live ? stopOnSignals(stoppable, command) : undefined;
 	// A signal that ends perscope (with a command) decides the exit code, and nothing read is waited for after it.
 	const ended = await (signals ? Promise.race([running.done, signals.decided]) : running.done);
-	const exitCode = signals?.code() ?? ended;
+	let exitCode = signals?.code() ?? ended;
 	signals?.remove();
 	endInput(model, inputEndOf(running.states));
 	if (transcript) {
@@ -162,6 +162,9 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	if (otlp) {
 		const report = await otlp.finish(model);
 		process.stderr.write(report.text);
+		// An --otlp-file cut short is a file that could not be written (README, Exit codes); a command's own
+		// failure says more and is kept.
+		if (report.fileFailed && exitCode === 0) exitCode = 1;
 		// A request still out past the flush bound would hold the process open until it timed out.
 		if (report.abandoned) process.exit(exitCode);
 	}

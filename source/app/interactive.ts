@@ -105,6 +105,9 @@ export async function runApp(
 	}
 
 	for (const report of reports) process.stderr.write(report.text);
+	// An --otlp-file cut short is a file that could not be written (README, Exit codes); a command's own
+	// failure or a signal says more and is kept.
+	if (code === 0 && reports.some(report => report.fileFailed)) code = 1;
 	// A request that never answers must not keep the process alive past its flush bound.
 	if (reports.some(report => report.abandoned)) process.exit(code);
 	return code;

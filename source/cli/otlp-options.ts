@@ -35,9 +35,13 @@ function urlFromFlag(url: string): string {
 	return parsed.pathname === '/' || parsed.pathname === '' ? tracesUrl(url) : url;
 }
 
-/** `key=value,key=value`, as the OTEL_*_HEADERS and OTEL_RESOURCE_ATTRIBUTES variables say lists. */
+/**
+ * `key=value,key=value`, as the OTEL_*_HEADERS and OTEL_RESOURCE_ATTRIBUTES variables say lists. Without a
+ * prototype: the keys are whatever the variable says, and an object literal would take `__proto__` as its
+ * prototype rather than a key.
+ */
 export function parseKeyValues(text: string | undefined): Record<string, string> {
-	const result: Record<string, string> = {};
+	const result: Record<string, string> = Object.create(null) as Record<string, string>;
 	for (const pair of (text ?? '').split(',')) {
 		const at = pair.indexOf('=');
 		if (at <= 0) continue;

@@ -1,4 +1,5 @@
 import type {Activity} from '../model/state.js';
+import {tooDeepToSerialise} from '../present/too-deep.js';
 
 /**
  * The public JSON form of an activity: the seed's Activity fields plus the action's own, without the
@@ -38,6 +39,6 @@ export function activityJsonLine(activity: Activity): string {
 		return jsonForTerminal(activityJson(activity));
 	} catch {
 		const {args: _args, ...shallow} = activityJson(activity);
-		return jsonForTerminal({...shallow, args: '[too deep to serialise]'});
+		return jsonForTerminal({...shallow, args: tooDeepToSerialise});
 	}
 }

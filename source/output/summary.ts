@@ -142,7 +142,8 @@ function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
 }
 
 function summaryTail(model: Model, prices: PriceTable): SummaryTail {
-	const unknownEvents: Record<string, number> = {};
+	// Keyed by type names from the input: an object literal would take `__proto__` as its prototype, not a key.
+	const unknownEvents: Record<string, number> = Object.create(null) as Record<string, number>;
 	for (const [type, count] of [...model.unknownEvents].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) unknownEvents[type] = count;
 	const pricesUsed = {source: prices.source, date: prices.date, file: prices.file};
 	return {costUsd: costForJson(totalCost(model, prices)), prices: pricesUsed, events: model.events, unknownEvents, diagnostics: model.diagnostics};

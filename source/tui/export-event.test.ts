@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
 import {afterEach, beforeEach, describe, expect, it} from 'vitest';
 import type {Activity} from '../model/state.js';
-import {exportBaseName, exportRawEvent, prettyJson} from './export-event.js';
+import {exportBaseName, exportRawEvent, maxIndentedChars, maxIndentedDepth, prettyJson} from './export-event.js';
 import {modelFromFixtures} from '../../test/helpers/load.js';
 
 const model = modelFromFixtures('demo.ndjson');
@@ -76,5 +76,26 @@ describe('pretty-printing without changing the event', () => {
 
 	it('text that is not JSON is written as it is', () => {
 		expect(prettyJson('not json')).toBe('not json\n');
+	});
+
+	it('indents JSON nested up to maxIndentedDepth levels, and writes deeper JSON as it came (its indentation grows by the depth squared)', () => {
+		const nested = (depth: number) => `{"a":${'[1,'.repeat(depth - 1)}1${']'.repeat(depth - 1)}}`;
+		expect(prettyJson(nested(maxIndentedDepth))).toBe(`${JSON.stringify(JSON.parse(nested(maxIndentedDepth)), null, 2)}\n`);
+		expect(prettyJson(nested(maxIndentedDepth + 1))).toBe(`${nested(maxIndentedDepth + 1)}\n`);
+	});
+
+	it('writes JSON as it came when its indented text would pass maxIndentedChars', () => {
+		// 60 levels deep, each item's line indented by 120 spaces: ~1/60 of the bound indents past it.
+		const items = Math.ceil(maxIndentedChars / 120);
+		const wide = `${'['.repeat(59)}[${'1,'.repeat(items)}1]${']'.repeat(59)}`;
+		expect(wide.length).toBeLessThan(maxIndentedChars / 50);
+		expect(prettyJson(wide)).toBe(`${wide}\n`);
+		const long = `{"text":"${'x'.repeat(maxIndentedChars)}"}`;
+		expect(prettyJson(long)).toBe(`${long}\n`);
+	});
+
+	it('copies strings whole, escaped quotes and backslashes included', () => {
+		const tricky = '{"a":"x\\\\","b":"say \\"hi\\" [,:{}]","c":["\\\\\\""]}';
+		expect(prettyJson(tricky)).toBe(`${JSON.stringify(JSON.parse(tricky), null, 2)}\n`);
 	});
 });

@@ -1,4 +1,4 @@
-import {writeFileSync} from 'node:fs';
+import {closeSync, openSync, unlinkSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import type {Activity} from '../model/state.js';
 
@@ -39,57 +39,104 @@ function safeName(text: string): string {
 }
 
 /**
- * Writes an event's raw JSON, pretty-printed, to a new file in `dir` (the current directory by default)
- * and returns its path. An existing file is never overwritten: `-1`, `-2`, … are added to the name. A
- * line that is not JSON (it would not have become an activity, but the bytes on disk may have changed
- * since) is written as it is. File system errors are thrown for the caller to report.
+ * An event is written indented only when that stays cheap: every level indents each line under it by two more
+ * spaces, so a line nested thousands of levels deep would grow by its depth squared (a 15 KB line 7,000 levels
+ * deep became a 98 MB file, 10,000 levels more than a string can hold). Past either bound the line is written
+ * as it came, which is the same JSON.
+ */
+export const maxIndentedDepth = 64;
+export const maxIndentedChars = 16 * 1024 * 1024;
+
+/**
+ * Writes an event's raw JSON to a new file in `dir` (the current directory by default) and returns its path:
+ * indented (`prettyJson`) when it nests at most `maxIndentedDepth` levels and the indented text is at most
+ * `maxIndentedChars` characters, otherwise the line exactly as it came. An existing file is never
+ * overwritten: `-1`, `-2`, … are added to the name. A line that is not JSON (it would not have become an
+ * activity, but the bytes on disk may have changed since) is written as it is. File system errors are thrown
+ * for the caller to report; a file that could not be written whole (a full disk) is removed, not left cut short.
  */
 export function exportRawEvent(raw: string, activity: Activity, dir: string = process.cwd()): string {
 	const text = prettyJson(raw);
 	const base = exportBaseName(activity, raw);
 	for (let attempt = 0; attempt < maxAttempts; attempt++) {
 		const path = join(dir, `${base}${attempt === 0 ? '' : `-${attempt}`}.json`);
+		let fd: number;
 		try {
 			// `wx` creates the file only if it does not exist, in one step, so two writers cannot both win.
-			writeFileSync(path, text, {flag: 'wx'});
-			return path;
+			fd = openSync(path, 'wx');
 		} catch (error) {
 			if (!(error instanceof Error) || Reflect.get(error, 'code') !== 'EEXIST') throw error;
+			continue;
 		}
+
+		writeWhole(fd, path, text);
+		return path;
 	}
 
 	throw new Error(`${join(dir, base)}.json and ${maxAttempts - 1} numbered copies already exist`);
 }
 
+/** Writes `text` and closes the file; if that fails, the part written is removed and the error says so. */
+function writeWhole(fd: number, path: string, text: string): void {
+	let open = true;
+	try {
+		writeFileSync(fd, text);
+		open = false;
+		closeSync(fd);
+	} catch (error) {
+		if (open) closeQuietly(fd);
+		unlinkQuietly(path);
+		const message = error instanceof Error ? error.message : String(error);
+		throw new Error(`${message}; the part written was removed`, {cause: error});
+	}
+}
+
+function closeQuietly(fd: number): void {
+	try {
+		closeSync(fd);
+	} catch {
+		// The write's error is the one to report.
+	}
+}
+
+function unlinkQuietly(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {
+		// Already gone, or the directory forbids it: the write's error is still the one to report.
+	}
+}
+
 /**
  * Indents JSON text without parsing it into values and printing them again, which would round numbers
- * beyond 2^53 and so change the very event being exported. Text that is not JSON comes back as it is.
+ * beyond 2^53 and so change the very event being exported. Text that is not JSON comes back as it is, and so
+ * does JSON nested deeper than `maxIndentedDepth` or whose indented text would pass `maxIndentedChars`.
  */
 export function prettyJson(raw: string): string {
+	const asItCame = raw.endsWith('\n') ? raw : `${raw}\n`;
+	// Indenting only adds characters (bar the spaces it drops): a line already past the bound stays as it came.
+	if (raw.length > maxIndentedChars) return asItCame;
 	try {
 		JSON.parse(raw);
 	} catch {
-		return raw.endsWith('\n') ? raw : `${raw}\n`;
+		return asItCame;
 	}
 
 	let out = '';
 	let depth = 0;
-	let inString = false;
 	const newline = () => `\n${'  '.repeat(depth)}`;
 	for (let i = 0; i < raw.length; i++) {
+		if (out.length > maxIndentedChars) return asItCame;
 		const char = raw[i]!;
-		if (inString) {
-			out += char;
-			if (char === '\\') out += raw[++i] ?? '';
-			else if (char === '"') inString = false;
-			continue;
-		}
-
 		switch (char) {
-			case '"':
-				inString = true;
-				out += char;
+			case '"': {
+				// A string is copied whole, not a character at a time: an event's texts are most of its bytes.
+				const end = stringEnd(raw, i);
+				out += raw.slice(i, end + 1);
+				i = end;
 				break;
+			}
+
 			case '{':
 			case '[': {
 				const close = char === '{' ? '}' : ']';
@@ -102,6 +149,7 @@ export function prettyJson(raw: string): string {
 				}
 
 				depth++;
+				if (depth > maxIndentedDepth) return asItCame;
 				out += char + newline();
 				break;
 			}
@@ -122,7 +170,20 @@ export function prettyJson(raw: string): string {
 		}
 	}
 
-	return `${out}\n`;
+	return out.length > maxIndentedChars ? asItCame : `${out}\n`;
+}
+
+/** The index of the quote that closes the JSON string opened at `start` (the text is valid JSON). */
+function stringEnd(raw: string, start: number): number {
+	let from = start + 1;
+	for (;;) {
+		const quote = raw.indexOf('"', from);
+		if (quote === -1) return raw.length - 1;
+		let backslashes = 0;
+		while (raw[quote - 1 - backslashes] === '\\') backslashes++;
+		if (backslashes % 2 === 0) return quote;
+		from = quote + 1;
+	}
 }
 
 function isJsonSpace(char: string): boolean {

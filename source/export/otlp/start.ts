@@ -15,6 +15,8 @@ export type OtlpReport = {
 	text: string;
 	/** A request was still out when the flush gave up: the process should exit rather than wait for it. */
 	abandoned: boolean;
+	/** `--otlp-file` could not be written whole (a full disk): the process should not exit 0. */
+	fileFailed: boolean;
 };
 
 async function exporterFor(endpoint: OtlpEndpoint) {
@@ -38,7 +40,6 @@ export class OtlpExport {
 	#timer: NodeJS.Timeout | undefined;
 	#seenRev = -1;
 	#seenModel: Model | undefined;
-	#fileError: string | undefined;
 
 	private constructor(options: OtlpOptions, version: string, http: HttpSink | undefined, prices: PriceTable) {
 		this.#options = options;
@@ -71,18 +72,9 @@ export class OtlpExport {
 	#send(spans: OtlpSpan[]): void {
 		if (spans.length === 0) return;
 		const readable = spans.map(span => toReadableSpan(span, this.#resource, this.#version));
-		this.#writeFile(readable);
+		// A file that fails (a full disk) stops being written, and is reported at the end, without stopping the rest.
+		this.#file?.write(readable);
 		this.#http?.add(readable);
-	}
-
-	/** A file that fails (a full disk) stops being written, and is reported at the end, without stopping the rest. */
-	#writeFile(spans: ReturnType<typeof toReadableSpan>[]): void {
-		if (!this.#file || this.#fileError !== undefined) return;
-		try {
-			this.#file.write(spans);
-		} catch (error) {
-			this.#fileError = error instanceof Error ? error.message : String(error);
-		}
 	}
 
 	async finish(model: Model): Promise<OtlpReport> {
@@ -93,7 +85,8 @@ export class OtlpExport {
 		let abandoned = false;
 		if (this.#file) {
 			this.#file.close();
-			parts.push(`${this.#file.spans} ${spansWord(this.#file.spans)} written to ${this.#options.file ?? ''}${this.#fileError === undefined ? '' : `, then writing failed (${this.#fileError})`}`);
+			const {failure} = this.#file;
+			parts.push(`${this.#file.spans} ${spansWord(this.#file.spans)} written to ${this.#options.file ?? ''}${failure === undefined ? '' : `, then writing failed (${failure})`}`);
 		}
 
 		if (this.#http && this.#options.endpoint) {
@@ -102,7 +95,7 @@ export class OtlpExport {
 			parts.push(`${exported} ${spansWord(exported)} exported to ${this.#options.endpoint.url}, ${dropped} dropped${dropped > 0 && lastError ? ` (${lastError})` : ''}`);
 		}
 
-		return {text: `perscope: OTLP: ${parts.join('; ')}\n`, abandoned};
+		return {text: `perscope: OTLP: ${parts.join('; ')}\n`, abandoned, fileFailed: this.#file?.failure !== undefined};
 	}
 }
 

@@ -1,3 +1,4 @@
+import {tooDeepToSerialise} from '../../../present/too-deep.js';
 import {attr} from './attributes.js';
 import type {AttributeValue, MapOptions} from './span.js';
 
@@ -28,12 +29,16 @@ export function addMessages(attributes: Record<string, AttributeValue>, options:
 	if (cut) attributes[attr.contentTruncated] = true;
 }
 
-/** Tool arguments as JSON text, cut like any other content. */
+/**
+ * Tool arguments as JSON text, cut like any other content. Arguments too deep for JSON.stringify are the
+ * placeholder `--json` writes for them: `String(args)` of an object is "[object Object]", which reads as if
+ * the tool had been given that text.
+ */
 export function argumentsText(args: unknown): string {
 	if (typeof args === 'string') return args;
 	try {
 		return JSON.stringify(args) ?? '';
 	} catch {
-		return String(args);
+		return tooDeepToSerialise;
 	}
 }
