@@ -97,7 +97,8 @@ export const corpus: Case[] = [
 	{
 		name: 'fields a viewer never needs may be missing or odd',
 		lines: [JSON.stringify({type: 'retry', runId: 'run-1'}), event('retry', {reason: 'r', stepNumber: 'not a number', timestamp: 'not a time', usage: {inputTokens: 'lots'}}, 'odd-1')],
-		diagnostic: [false, false],
+		// A step number that is not one is read as none, and said (issue #34); the event is kept.
+		diagnostic: [false, true],
 	},
 	{
 		name: 'unknown types',
@@ -116,7 +117,8 @@ export const corpus: Case[] = [
 			event('retry', {reason: 'huge time', timestamp: 1e308}, 'n5'),
 			event('retry', {reason: 'negative time', timestamp: -1}, 'n6'),
 		],
-		diagnostic: [false, false, false, false, false, false],
+		// Negative, too large and NaN-like step numbers are no step numbers: each is said (issue #34).
+		diagnostic: [false, true, true, true, false, false],
 	},
 	{name: 'blank and whitespace-only lines are skipped, not diagnosed', lines: ['', '   ', '\t', '\r'], diagnostic: []},
 ];

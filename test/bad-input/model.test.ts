@@ -97,13 +97,14 @@ describe('what the bad lines that are still events turn into', () => {
 		expect(runActivities(model).map(activity => activity.type)).toEqual(['query', 'exec', 'complete']);
 	});
 
-	it('numbers as strings are read; NaN-like, infinite and out-of-range values count as missing', () => {
+	it('numbers as strings are read; NaN-like, infinite and out-of-range values count as missing, and so do negative and too large step numbers', () => {
 		const model = byName('numbers as strings');
 		const steps = Object.fromEntries(retries(model).map(activity => [activity.id, [activity.step, activity.timestamp]]));
+		// A retry without a step number of its own is of the step its run is at.
 		expect(steps).toEqual({
 			n1: [1, 1_700_000_000_000],
-			n2: [-5, 1_700_000_000_000],
-			n3: [1e308, 1_700_000_000_000],
+			n2: [1, 1_700_000_000_000],
+			n3: [1, 1_700_000_000_000],
 			n4: [1, undefined],
 			// A Date cannot hold 1e308 ms: the inspector would throw formatting it.
 			n5: [1, undefined],
