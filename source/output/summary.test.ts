@@ -76,3 +76,12 @@ describe('summaryJsonPieces', () => {
 		expect([...summaryJsonPieces(createModel())].join('')).toBe(JSON.stringify(buildSummary(createModel())));
 	});
 });
+
+describe('diagnostics in --summary --json (#32 §3.14)', () => {
+	it('says how many there were in all when it lists only the first 10,000', () => {
+		const model = modelFromText(Array.from({length: 10_005}, (_, i) => `not json ${i}`).join('\n'));
+		const summary = buildSummary(model);
+		expect(summary.diagnostics).toHaveLength(10_000);
+		expect(summary.diagnosticCount).toBe(10_005);
+	});
+});

@@ -62,7 +62,9 @@ export type Summary = {
 	prices: PricesSummary;
 	events: number;
 	unknownEvents: Record<string, number>;
+	/** The first `maxStoredDiagnostics` (10,000) of them; `diagnosticCount` says how many there were in all. */
 	diagnostics: Diagnostic[];
+	diagnosticCount: number;
 };
 
 export function buildSummary(model: Model, prices: PriceTable = builtinPrices): Summary {
@@ -146,5 +148,5 @@ function summaryTail(model: Model, prices: PriceTable): SummaryTail {
 	const unknownEvents: Record<string, number> = Object.create(null) as Record<string, number>;
 	for (const [type, count] of [...model.unknownEvents].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) unknownEvents[type] = count;
 	const pricesUsed = {source: prices.source, date: prices.date, file: prices.file};
-	return {costUsd: costForJson(totalCost(model, prices)), prices: pricesUsed, events: model.events, unknownEvents, diagnostics: model.diagnostics};
+	return {costUsd: costForJson(totalCost(model, prices)), prices: pricesUsed, events: model.events, unknownEvents, diagnostics: model.diagnostics, diagnosticCount: model.diagnosticCount};
 }
