@@ -66,7 +66,7 @@ describe('the text transcript (--print)', () => {
 		const text = transcriptOf('delegate-failure.ndjson', 'text', {end: {exitCode: 1, lastStderr: 'Delegation error'}});
 		expect(text.trimEnd().split('\n').slice(-2)).toEqual([
 			'[release-coordinator] ✗ the job ended while this run waited for its delegates: changelog-writer failed: AI_APICallError: Overloaded; the command exited 1: Delegation error',
-			'── job sm8w3d6nos5nv2eqmkf28xm4 ⏸ stoppedByDelegate · 7 steps · 10243 in / 190 out tokens · $0.03 · 1.7s',
+			'── job sm8w3d6nos5nv2eqmkf28xm4 ✗ failed: ended while waiting for delegates: changelog-writer failed: AI_APICallError: Overloaded; the command exited 1: Delegation error · 4 steps · 7 steps run · 10243 in / 190 out tokens · $0.03 · 1.7s',
 		]);
 	});
 

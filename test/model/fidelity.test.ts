@@ -104,7 +104,10 @@ describe('a step that calls an MCP tool, a delegate and an interactive tool at o
 		const stop = interactiveStop(model, resumed);
 		expect(stop?.toolName).toBe('askUser');
 		expect(stop?.args).toEqual({question: 'Should the summary go into NOTES.md?'});
-		expect(stop?.command).toBe('perstack run mixed-expert "<answer>" --continue-job mixjob0000000000000000001 -i');
+		// The step called listDirectory first: a plain answer would go to it, so the answer names the question (#31 §2).
+		expect(stop?.command).toBe(
+			`perstack run mixed-expert '{"toolCallId":"toolu_mix_ask_00003","toolName":"askUser","skillName":"user-input","text":"<answer>"}' --continue-job mixjob0000000000000000001 -i`,
+		);
 	});
 });
 
@@ -167,7 +170,7 @@ describe('a job that dies while its coordinator waits (#21.11)', () => {
 		const print = spawnSync(process.execPath, [cliPath, '--print', 'fixtures/delegate-failure.ndjson'], {cwd: repoRoot, encoding: 'utf8'});
 		expect(print.stdout.trimEnd().split('\n').slice(-2)).toEqual([
 			'[release-coordinator] ✗ the job ended while this run waited for its delegates: changelog-writer failed: AI_APICallError: Overloaded',
-			'── job sm8w3d6nos5nv2eqmkf28xm4 ⏸ stoppedByDelegate · 7 steps · 10243 in / 190 out tokens · $0.03 · 1.7s',
+			'── job sm8w3d6nos5nv2eqmkf28xm4 ✗ failed: ended while waiting for delegates: changelog-writer failed: AI_APICallError: Overloaded · 4 steps · 7 steps run · 10243 in / 190 out tokens · $0.03 · 1.7s',
 		]);
 	});
 });

@@ -56,6 +56,8 @@ const kindOfType: Record<string, AgentEvent['kind']> = {
 	attemptCompletion: 'toolResults',
 	finishToolCall: 'marker',
 	finishAllToolCalls: 'marker',
+	resumeToolCalls: 'marker',
+	stopRunByExceededMaxSteps: 'stepEnd',
 	continueToNextStep: 'stepEnd',
 	stopRunByDelegate: 'stepEnd',
 	stopRunByInteractiveTool: 'stepEnd',
