@@ -42,7 +42,7 @@ function summaryOf(result: Result): Summary {
 	return JSON.parse(result.stdout);
 }
 
-const emptySummary = {jobs: [], costUsd: 0, prices: {source: builtinPrices.source, date: builtinPrices.date, file: null}, events: 0, unknownEvents: {}, diagnostics: []};
+const emptySummary = {jobs: [], costUsd: 0, prices: {source: builtinPrices.source, date: builtinPrices.date, file: null}, events: 0, unknownEvents: {}, diagnostics: [], diagnosticCount: 0};
 
 describe.each(corpus)('perscope --summary --json on stdin: $name', testCase => {
 	const expectedLines = testCase.diagnostic.flatMap((isDiagnostic, n) => (isDiagnostic ? [badLineNumber(n)] : []));

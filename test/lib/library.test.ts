@@ -131,9 +131,10 @@ describe('bad input becomes diagnostics, and nothing throws', () => {
 		expect(reducer.model.diagnostics.map(diagnostic => diagnostic.line)).toEqual(badLines);
 		expect(reducer.model.diagnostics.every(diagnostic => diagnostic.source === 'run.ndjson' && diagnostic.reason !== '')).toBe(true);
 		expect(seen).toEqual(reducer.model.diagnostics);
-		const {diagnostics, ...rest} = reducer.summary();
+		const {diagnostics, diagnosticCount, ...rest} = reducer.summary();
 		expect(diagnostics).toEqual(reducer.model.diagnostics);
-		expect({...rest, diagnostics: []}).toEqual(golden);
+		expect(diagnosticCount).toBe(badLines.length);
+		expect({...rest, diagnostics: [], diagnosticCount: 0}).toEqual(golden);
 	});
 
 	it('every push is a line, a blank one too; a push holding newlines is the lines they separate', () => {
@@ -265,9 +266,11 @@ describe('the model', () => {
 		if (!run) throw new Error('no run');
 		const deltas = lines.slice(0, upTo).flatMap(line => {
 			const event: unknown = JSON.parse(line);
-			return typeof event === 'object' && event !== null && Reflect.get(event, 'type') === 'streamReasoning' ? [String(Reflect.get(event, 'delta'))] : [];
+			return typeof event === 'object' && event !== null && Reflect.get(event, 'type') === 'streamReasoning' ? [{text: String(Reflect.get(event, 'delta')), at: Number(Reflect.get(event, 'timestamp'))}] : [];
 		});
-		expect(streamingText(run)).toEqual({step: 1, reasoning: deltas.join(''), result: '', reasoningComplete: false, resultComplete: false});
+		// In the order of their timestamps (the fixture swaps two), arrival order between equal ones.
+		const ordered = deltas.map((delta, index) => ({...delta, index})).sort((a, b) => a.at - b.at || a.index - b.index);
+		expect(streamingText(run)).toEqual({step: 1, reasoning: ordered.map(delta => delta.text).join(''), result: '', reasoningComplete: false, resultComplete: false});
 	});
 
 	it('summary() is a copy: changing it leaves the model alone', () => {

@@ -60,7 +60,7 @@ describe('the README’s library example', () => {
 		expect(result.stderr).toBe('');
 		expect(result.stdout).toBe(
 			[
-				'job nibyyurl65b4kj4hbi6jlvhk: completed, 17 steps, 43599 tokens',
+				'job nibyyurl65b4kj4hbi6jlvhk: completed, 14 steps, 43599 tokens',
 				'  bugfix-lead: stoppedByDelegate',
 				'  test-runner: completed',
 				'  code-reader: completed',

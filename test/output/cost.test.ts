@@ -50,7 +50,8 @@ describe('cost in --summary --json', () => {
 		for (const job of summary.jobs) {
 			let jobTotal = 0;
 			for (const run of job.runs) {
-				const model = models.get(run.runId);
+				// A released CLI's run segment (`<runId>#2`) has its run id's initializeRuntime.
+				const model = models.get(run.runId) ?? models.get(run.runId.replace(/#\d+$/, ''));
 				expect(run.model).toBe(model ?? null);
 				const used = run.usage.inputTokens + run.usage.outputTokens + run.usage.cachedInputTokens + run.usage.reasoningTokens;
 				const price = model === undefined ? undefined : builtinPrices.models[model];
