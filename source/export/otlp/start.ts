@@ -95,6 +95,9 @@ export class OtlpExport {
 			parts.push(`${exported} ${spansWord(exported)} exported to ${this.#options.endpoint.url}, ${dropped} dropped${dropped > 0 && lastError ? ` (${lastError})` : ''}`);
 		}
 
+		// Said, not only marked on the spans: a reader of this line need not look inside the trace to know.
+		const replaced = this.#tracker.replacedTimes;
+		if (replaced > 0) parts.push(`${replaced} ${spansWord(replaced)} had a time before 1970 or after 2554, which OTLP cannot carry: a neighbouring event's time stands in for it (perscope.time.replaced)`);
 		return {text: `perscope: OTLP: ${parts.join('; ')}\n`, abandoned, fileFailed: this.#file?.failure !== undefined};
 	}
 }
