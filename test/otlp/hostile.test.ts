@@ -178,3 +178,33 @@ describe('times OTLP cannot carry', () => {
 		expect(nestingProblems(nestedFromFile(fileSpans(readFileSync(file, 'utf8'))))).toEqual([]);
 	});
 });
+
+describe('OTEL_* values HTTP or a timer cannot take', () => {
+	const log = join(fixturesDir, 'real', 'delegate.ndjson');
+
+	it('a CR/LF in OTEL_EXPORTER_OTLP_HEADERS was found only at send time (every span dropped, exit 0): exit 2 at start, in one line that names the header but not its value', async () => {
+		const receiver = await startReceiver();
+		try {
+			const result = await runCli(['--summary', '--otlp', receiver.url, log], {OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20s3cret%0D%0AX-Injected:%201'});
+			expect(result.code).toBe(2);
+			expect(result.stdout).toBe('');
+			expect(result.stderr).toBe('perscope: OTEL_EXPORTER_OTLP_HEADERS: the value of header authorization holds U+000D at character 14, which HTTP does not allow in a header (see perscope --help)\n');
+			expect(receiver.requests).toEqual([]);
+		} finally {
+			await receiver.close();
+		}
+	});
+
+	it.each(['abc', '-1', '0', '1e12'])('OTEL_EXPORTER_OTLP_TIMEOUT=%s was taken (silently, or with Node\'s TimeoutOverflowWarning): exit 2 at start', async timeout => {
+		const receiver = await startReceiver();
+		try {
+			const result = await runCli(['--summary', '--otlp', receiver.url, log], {OTEL_EXPORTER_OTLP_TIMEOUT: timeout});
+			expect(result.code).toBe(2);
+			expect(result.stdout).toBe('');
+			expect(result.stderr).toMatch(/^perscope: OTEL_EXPORTER_OTLP_TIMEOUT=\S+ [^\n]+ \(see perscope --help\)\n$/);
+			expect(receiver.requests).toEqual([]);
+		} finally {
+			await receiver.close();
+		}
+	});
+});
