@@ -208,3 +208,38 @@ describe('OTEL_* values HTTP or a timer cannot take', () => {
 		}
 	});
 });
+
+describe('a backend that cannot take the spans', () => {
+	const log = join(fixturesDir, 'real', 'delegate.ndjson');
+
+	it('a refused connection was reported as "took no more spans within 5 s" after waiting them out: it is said at once', async () => {
+		// A port nothing listens on: taken from the system, then given back.
+		const receiver = await startReceiver();
+		const {url} = receiver;
+		await receiver.close();
+		const result = await runCli(['--summary', '--otlp', url, log]);
+		expect(result.code).toBe(0);
+		expect(result.stderr).toContain(`perscope: OTLP: 0 spans exported to ${url}/v1/traces, 13 dropped (connection refused by 127.0.0.1:${new URL(url).port}: nothing takes OTLP there)`);
+		// The summary is written, then the export flushes: that took the whole 5 s bound.
+		expect(result.afterStdoutMs).toBeLessThan(2000);
+	}, 20_000);
+
+	it('a host not found was reported as "took no more spans within 5 s" after waiting them out: it is said at once', async () => {
+		const result = await runCli(['--summary', '--otlp', 'http://collector.invalid:4318', log], {NODE_OPTIONS: `--require ${join(import.meta.dirname, 'no-such-host.cjs')}`});
+		expect(result.code).toBe(0);
+		expect(result.stderr).toContain('perscope: OTLP: 0 spans exported to http://collector.invalid:4318/v1/traces, 13 dropped (host not found: collector.invalid)');
+		// The summary is written, then the export flushes: that took the whole 5 s bound.
+		expect(result.afterStdoutMs).toBeLessThan(2000);
+	}, 20_000);
+
+	it('a 415 (the backend takes only OTLP JSON) said "Unsupported Media Type" alone: it says which protocol to set', async () => {
+		const receiver = await startReceiver(() => ({status: 415}));
+		try {
+			const result = await runCli(['--summary', '--otlp', receiver.url, log]);
+			expect(result.code).toBe(0);
+			expect(result.stderr).toContain('13 dropped (the backend answered 415 Unsupported Media Type: it does not take http/protobuf; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json)');
+		} finally {
+			await receiver.close();
+		}
+	});
+});
