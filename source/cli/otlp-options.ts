@@ -60,9 +60,51 @@ function decode(text: string): string {
 	}
 }
 
-function positive(text: string | undefined): number | undefined {
+/** The longest a Node timer can wait; a longer one fires at once, with a TimeoutOverflowWarning on stderr. */
+const maxTimeoutMs = 2_147_483_647;
+
+/** A request timeout from the environment: milliseconds, more than 0, at most `maxTimeoutMs`; or why not. */
+function timeoutFrom(name: string, text: string): number | {error: string} {
 	const number = Number(text);
-	return text !== undefined && text.trim() !== '' && Number.isFinite(number) && number > 0 ? number : undefined;
+	if (!Number.isFinite(number)) return {error: `${name}=${visible(text)} is not a number of milliseconds`};
+	if (number <= 0) return {error: `${name}=${visible(text)}: a timeout must be more than 0 milliseconds`};
+	if (number > maxTimeoutMs) return {error: `${name}=${visible(text)} is longer than a timer can wait (at most ${maxTimeoutMs} ms, 24.8 days)`};
+	return number;
+}
+
+/*
+ * What HTTP lets a header carry, as Node checks it when a request is made (which is too late: every span was
+ * dropped by then, with an error that named no variable). A name is a token; a value is tabs and visible
+ * Latin-1, never CR, LF or NUL, which would end the header or the request.
+ */
+const headerName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const badHeaderValue = /[^\t\x20-\x7e\x80-\xff]/;
+
+/**
+ * Text from the environment as one inert line: anything but printable ASCII as `\xNN` or `\u{N}`, so that an
+ * error message never writes a CR, LF, NUL or escape sequence of the user's to the terminal.
+ */
+function visible(text: string): string {
+	return text.replace(/[^\x20-\x7e]|\\/gu, character => {
+		if (character === '\\') return '\\\\';
+		const code = character.codePointAt(0) ?? 0;
+		return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+	});
+}
+
+/** Headers from OTEL_EXPORTER_OTLP_[TRACES_]HEADERS, or why HTTP cannot send one of them. Values are never echoed: they hold credentials. */
+function headersFrom(name: string, text: string | undefined): {ok: true; headers: Record<string, string>} | {ok: false; error: string} {
+	const headers = parseKeyValues(text);
+	for (const [key, value] of Object.entries(headers)) {
+		if (!headerName.test(key)) return {ok: false, error: `${name}: ${visible(key)} is not a header name HTTP allows`};
+		const bad = badHeaderValue.exec(value);
+		if (bad) {
+			const code = bad[0].codePointAt(0) ?? 0;
+			return {ok: false, error: `${name}: the value of header ${key} holds U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad.index + 1}, which HTTP does not allow in a header`};
+		}
+	}
+
+	return {ok: true, headers};
 }
 
 function nonEmpty(text: string | undefined): string | undefined {
@@ -90,12 +132,16 @@ export function otlpOptionsFrom(flags: OtlpFlags & {version: string}, env: NodeJ
 			return {ok: false, error: `--otlp: not a URL: ${flags.url !== '' ? flags.url : 'OTEL_EXPORTER_OTLP_ENDPOINT'}`};
 		}
 
-		endpoint = {
-			url,
-			protocol: protocol satisfies OtlpProtocol,
-			headers: {...parseKeyValues(env['OTEL_EXPORTER_OTLP_HEADERS']), ...parseKeyValues(env['OTEL_EXPORTER_OTLP_TRACES_HEADERS'])},
-			timeoutMs: positive(env['OTEL_EXPORTER_OTLP_TRACES_TIMEOUT']) ?? positive(env['OTEL_EXPORTER_OTLP_TIMEOUT']) ?? defaultTimeoutMs,
-		};
+		// Refused now, with the variable named, rather than found when the first request is made.
+		const headers = headersFrom('OTEL_EXPORTER_OTLP_HEADERS', env['OTEL_EXPORTER_OTLP_HEADERS']);
+		if (!headers.ok) return headers;
+		const tracesHeaders = headersFrom('OTEL_EXPORTER_OTLP_TRACES_HEADERS', env['OTEL_EXPORTER_OTLP_TRACES_HEADERS']);
+		if (!tracesHeaders.ok) return tracesHeaders;
+		const timeoutName = nonEmpty(env['OTEL_EXPORTER_OTLP_TRACES_TIMEOUT']) === undefined ? 'OTEL_EXPORTER_OTLP_TIMEOUT' : 'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT';
+		const timeoutText = nonEmpty(env[timeoutName]);
+		const timeoutMs = timeoutText === undefined ? defaultTimeoutMs : timeoutFrom(timeoutName, timeoutText);
+		if (typeof timeoutMs !== 'number') return {ok: false, error: timeoutMs.error};
+		endpoint = {url, protocol: protocol satisfies OtlpProtocol, headers: {...headers.headers, ...tracesHeaders.headers}, timeoutMs};
 	}
 
 	const resource = parseKeyValues(env['OTEL_RESOURCE_ATTRIBUTES']);

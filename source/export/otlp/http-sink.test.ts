@@ -1,7 +1,7 @@
 import {ExportResultCode, type ExportResult} from '@opentelemetry/core';
 import type {ReadableSpan, SpanExporter} from '@opentelemetry/sdk-trace-base';
 import {describe, expect, it} from 'vitest';
-import {batchSize, HttpSink, maxQueuedSpans} from './http-sink.js';
+import {batchSize, exportProblem, HttpSink, maxQueuedSpans} from './http-sink.js';
 import {makeResource, toReadableSpan} from './readable.js';
 
 const resource = makeResource({'service.name': 'test'});
@@ -57,5 +57,23 @@ describe('HttpSink', () => {
 		expect([sink.exported, sink.dropped]).toEqual([0, maxQueuedSpans + batchSize + 7]);
 		sink.add(spans(1));
 		expect(sink.dropped).toBe(maxQueuedSpans + batchSize + 8);
+	});
+});
+
+describe('what an export problem is called', () => {
+	const answered = (status: number, message: string) => Object.assign(new Error(message), {code: status});
+
+	it('a 415 says which protocol the backend wants, the other one', () => {
+		expect(exportProblem(answered(415, 'Unsupported Media Type'), 'http/protobuf')).toBe('the backend answered 415 Unsupported Media Type: it does not take http/protobuf; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json');
+		expect(exportProblem(answered(415, 'Unsupported Media Type'), 'http/json')).toBe('the backend answered 415 Unsupported Media Type: it does not take http/json; set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf');
+		expect(exportProblem(answered(401, 'Unauthorized'), 'http/protobuf')).toBe('the backend answered 401 Unauthorized');
+	});
+
+	it('a refused connection or a host not found says so, not how the SDK put it', () => {
+		const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4318'), {code: 'ECONNREFUSED', address: '127.0.0.1', port: 4318});
+		expect(exportProblem(refused, 'http/protobuf')).toBe('connection refused by 127.0.0.1:4318: nothing takes OTLP there');
+		const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND collector'), {code: 'ENOTFOUND', hostname: 'collector'});
+		expect(exportProblem(notFound, 'http/protobuf')).toBe('host not found: collector');
+		expect(exportProblem(new Error('socket hang up'), 'http/protobuf')).toBe('socket hang up');
 	});
 });

@@ -2,10 +2,14 @@ import {SpanKind, SpanStatusCode, TraceFlags, type HrTime, type SpanContext} fro
 import {resourceFromAttributes, type Resource} from '@opentelemetry/resources';
 import type {ReadableSpan} from '@opentelemetry/sdk-trace-base';
 import type {OtlpSpan} from './map/span.js';
+import {maxOtlpMs} from './map/times.js';
 
 /** The mapping's plain spans in the SDK's shape, which its exporters and serialisers take. */
 
-function hrTime(ms: number): HrTime {
+function hrTime(time: number): HrTime {
+	// The mapping leaves out times OTLP cannot carry (map/times.ts); this keeps every time sent in its range even
+	// so, since one outside it wraps modulo 2^64 in protobuf and is invalid in OTLP JSON.
+	const ms = Math.min(Math.max(time, 0), maxOtlpMs);
 	const seconds = Math.floor(ms / 1000);
 	return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }

@@ -5,6 +5,7 @@ import {SpanTracker} from './map/tracker.js';
 import type {OtlpSpan} from './map/span.js';
 import type {OtlpEndpoint, OtlpOptions} from './options.js';
 import {makeResource, toReadableSpan} from './readable.js';
+import {watchedAgent} from './watched-agent.js';
 import type {PriceTable} from '../../query/prices.js';
 
 /** How often the model is looked at for spans that ended. */
@@ -19,10 +20,18 @@ export type OtlpReport = {
 	fileFailed: boolean;
 };
 
-async function exporterFor(endpoint: OtlpEndpoint) {
-	const config = {url: endpoint.url, headers: endpoint.headers, timeoutMillis: endpoint.timeoutMs};
+async function exporterFor(endpoint: OtlpEndpoint, onNetworkError: (error: Error) => void) {
+	const config = {url: endpoint.url, headers: endpoint.headers, timeoutMillis: endpoint.timeoutMs, httpAgentOptions: watchedAgent(onNetworkError)};
 	if (endpoint.protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(config);
 	return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(config);
+}
+
+async function httpSinkFor(endpoint: OtlpEndpoint): Promise<HttpSink> {
+	// The agent exists before the sink it reports to: its errors come only once requests are made.
+	let sink: HttpSink | undefined;
+	const exporter = await exporterFor(endpoint, error => sink?.noteNetworkError(error));
+	sink = new HttpSink(exporter, endpoint.protocol);
+	return sink;
 }
 
 /**
@@ -51,7 +60,7 @@ export class OtlpExport {
 	}
 
 	static async start(options: OtlpOptions, prices: PriceTable): Promise<OtlpExport> {
-		const http = options.endpoint ? new HttpSink(await exporterFor(options.endpoint)) : undefined;
+		const http = options.endpoint ? await httpSinkFor(options.endpoint) : undefined;
 		return new OtlpExport(options, options.version, http, prices);
 	}
 
@@ -95,6 +104,9 @@ export class OtlpExport {
 			parts.push(`${exported} ${spansWord(exported)} exported to ${this.#options.endpoint.url}, ${dropped} dropped${dropped > 0 && lastError ? ` (${lastError})` : ''}`);
 		}
 
+		// Said, not only marked on the spans: a reader of this line need not look inside the trace to know.
+		const replaced = this.#tracker.replacedTimes;
+		if (replaced > 0) parts.push(`${replaced} ${spansWord(replaced)} had a time before 1970 or after 2554, which OTLP cannot carry: a neighbouring event's time stands in for it (perscope.time.replaced)`);
 		return {text: `perscope: OTLP: ${parts.join('; ')}\n`, abandoned, fileFailed: this.#file?.failure !== undefined};
 	}
 }

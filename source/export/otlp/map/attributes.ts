@@ -33,6 +33,7 @@ export const attr = {
 	skillName: 'perscope.skill.name',
 	delegateExpert: 'perscope.delegate.expert',
 	contentTruncated: 'perscope.content.truncated',
+	timeReplaced: 'perscope.time.replaced',
 } as const;
 
 export const operation = {invokeAgent: 'invoke_agent', chat: 'chat', executeTool: 'execute_tool'} as const;

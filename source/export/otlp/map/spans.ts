@@ -6,6 +6,8 @@ import {attr, operation, providerOf} from './attributes.js';
 import {addContent, addMessages, argumentsText, truncate} from './content.js';
 import {spanIdOf, traceIdOf} from './ids.js';
 import type {AttributeValue, MapOptions, OtlpSpan} from './span.js';
+import {Clock} from './clock.js';
+import {SpanTimes} from './times.js';
 import {runsCost} from '../../../query/cost.js';
 
 /*
@@ -100,10 +102,6 @@ function parentOfPane(model: Model, jobId: string, head: Run): string | undefine
 	return agentSpanId(jobId, parent ? parent.paneId : head.parentRunId);
 }
 
-function runEnd(run: Run): number | undefined {
-	return run.endedAt ?? run.lastEventAt;
-}
-
 // A delegation's children, a pane's runs and a run's steps have no bound in a hostile log: these are loops, not
 // `Math.min(...values)`, which passes every value as an argument and overflows the stack (#22).
 function earliest(values: readonly number[]): number {
@@ -118,32 +116,68 @@ function latest(values: readonly number[]): number {
 	return most;
 }
 
-function toolEnd(model: Model, activity: ToolLike): number | undefined {
+function toolEnd(clock: Clock, model: Model, activity: ToolLike, times: SpanTimes): number | undefined {
 	if (!activity.result) return undefined;
-	// The model keeps no time for a tool result: a delegation ends when the last of its delegates did; any other
-	// call by the end of the step that made it (the runtime ends a step once its results are in).
+	// The model keeps no time for a tool result: a delegation ends when the last of its delegates did (their
+	// panes, so a delegate resumed after delegating in turn counts until its last run); any other call by the
+	// end of the step that made it (the runtime ends a step once its results are in).
 	if (activity.type === 'delegate') {
-		const ends = activity.childRunIds.map(id => model.runs.get(id)).filter(defined).map(runEnd).filter(defined);
-		if (ends.length > 0) return latest(ends);
+		const delegates = clock.coverOfRuns(activity.childRunIds);
+		if (delegates.latest !== undefined) return delegates.latest;
 	}
 
 	const run = model.runs.get(activity.runId);
 	const step = activity.step === undefined || run === undefined ? undefined : stepRecordOf(run, activity.step);
-	return step?.finishedAt ?? (run ? runEnd(run) : undefined) ?? activity.timestamp;
+	return times.of(step?.finishedAt) ?? (run ? clock.runEnd(run, times) : undefined) ?? times.of(activity.timestamp);
 }
 
 function later(start: number, end: number | undefined): number | undefined {
 	return end === undefined ? undefined : Math.max(start, end);
 }
 
-function agentSpan(model: Model, job: Job, pane: Pane, runs: readonly Run[], options: MapOptions): OtlpSpan {
+/** Where a tool call starts by its own times and its run's, before its delegates are looked at. */
+function toolOwnStart(clock: Clock, model: Model, activity: ToolLike, times: SpanTimes): number | undefined {
+	const run = model.runs.get(activity.runId);
+	const step = activity.step === undefined || run === undefined ? undefined : stepRecordOf(run, activity.step);
+	return times.of(activity.timestamp) ?? times.of(step?.startedAt) ?? (run ? clock.runStart(run, times) : undefined);
+}
+
+/**
+ * Where a pane's agent span starts: the start of what it covers (clock.ts). A pane with no time at all that
+ * OTLP can carry sits where the call that delegated it starts, else where its parent's span does (so it stays
+ * inside them), else at its job's first time.
+ */
+function agentStart(clock: Clock, model: Model, job: Job, pane: Pane, times: SpanTimes): number {
+	const cover = clock.cover(pane);
+	if (cover.replaced) times.replaced = true;
+	if (cover.earliest !== undefined) return cover.earliest;
+	const head = model.runs.get(pane.runIds[0] ?? '');
+	if (head && head.parentRunId !== null && !head.closesCycle) {
+		// The parent's times, marked on the parent's spans if need be.
+		const theirs = new SpanTimes();
+		const delegating = activityAt(model, head.delegatingActivityId);
+		const parent = model.runs.get(head.parentRunId);
+		const parentPane = parent ? model.panes.get(parent.paneId) : undefined;
+		const at = (delegating && isToolLike(delegating) ? toolOwnStart(clock, model, delegating, theirs) : undefined) ?? (parentPane ? clock.cover(parentPane).earliest : undefined);
+		if (at !== undefined) return at;
+	}
+
+	return times.of(job.firstSeenAt) ?? 0;
+}
+
+function paneActivities(model: Model, pane: Pane): Activity[] {
+	return pane.activityIndices.map(index => model.activities[index]).filter(defined);
+}
+
+function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: readonly Run[], options: MapOptions): OtlpSpan {
 	const head = runs[0]!;
 	const last = runs.at(-1)!;
 	const traceId = traceIdOf(job.jobId);
-	const activities = pane.activityIndices.map(index => model.activities[index]).filter(defined);
-	const starts = runs.map(run => run.startedAt).filter(defined);
-	const startMs = starts.length > 0 ? earliest(starts) : (activities[0]?.timestamp ?? head.lastEventAt ?? job.firstSeenAt ?? 0);
-	const endMs = endingStatuses.has(last.status) ? later(startMs, runEnd(last)) : undefined;
+	const activities = paneActivities(model, pane);
+	const times = new SpanTimes();
+	const startMs = agentStart(clock, model, job, pane, times);
+	// Its last run's end, or later: the end of what it covers. A pane whose every time was left out ends where it starts.
+	const endMs = endingStatuses.has(last.status) ? later(startMs, clock.cover(pane).latest ?? clock.runEnd(last, times) ?? (times.replaced ? startMs : undefined)) : undefined;
 
 	const attributes: Record<string, AttributeValue> = {
 		[attr.operationName]: operation.invokeAgent,
@@ -176,9 +210,10 @@ function agentSpan(model: Model, job: Job, pane: Pane, runs: readonly Run[], opt
 	const events: OtlpSpan['events'] = [];
 	for (const activity of activities) {
 		if (activity.timestamp === undefined) continue;
-		if (activity.type === 'retry') events.push({name: 'perscope.retry', timeMs: activity.timestamp, attributes: {'perscope.retry.reason': truncate(activity.reason, statusMessageLimit).text}});
-		if (activity.type === 'error')
-			events.push({name: 'exception', timeMs: activity.timestamp, attributes: {'exception.type': activity.errorName, 'exception.message': truncate(activity.message, statusMessageLimit).text}});
+		// An event at a time OTLP cannot carry is put at the span's start.
+		const timeMs = times.of(activity.timestamp) ?? startMs;
+		if (activity.type === 'retry') events.push({name: 'perscope.retry', timeMs, attributes: {'perscope.retry.reason': truncate(activity.reason, statusMessageLimit).text}});
+		if (activity.type === 'error') events.push({name: 'exception', timeMs, attributes: {'exception.type': activity.errorName, 'exception.message': truncate(activity.message, statusMessageLimit).text}});
 	}
 
 	const links: OtlpSpan['links'] = [];
@@ -187,19 +222,30 @@ function agentSpan(model: Model, job: Job, pane: Pane, runs: readonly Run[], opt
 		if (from && from.paneId !== pane.paneId) links.push({traceId: traceIdOf(from.jobId), spanId: agentSpanId(from.jobId, from.paneId), attributes: {'perscope.link.type': 'resumed_from'}});
 	}
 
+	if (times.replaced) attributes[attr.timeReplaced] = true;
 	return {traceId, spanId: agentSpanId(job.jobId, pane.paneId), parentSpanId: parentOfPane(model, job.jobId, head), name: `${operation.invokeAgent} ${head.expertKey}`, kind: 'internal', startMs, endMs, attributes, status, links, events};
 }
 
-function chatSpans(job: Job, pane: Pane, run: Run, skip: (spanId: string) => boolean): OtlpSpan[] {
+/**
+ * A step or a tool call whose every time is outside OTLP's range (and whose run's are too) is put where its
+ * agent span starts, rather than left out of the trace: worked out only for such a span.
+ */
+type PaneStart = () => number;
+
+function chatSpans(clock: Clock, job: Job, pane: Pane, run: Run, skip: (spanId: string) => boolean, paneStart: PaneStart): OtlpSpan[] {
 	const spans: OtlpSpan[] = [];
 	for (const step of run.steps) {
 		const spanId = chatSpanIdOf(job.jobId, run.runId, step);
 		if (skip(spanId)) continue;
-		const startMs = step.startedAt ?? step.finishedAt ?? run.startedAt ?? run.lastEventAt;
+		const times = new SpanTimes();
+		const startMs = times.of(step.startedAt) ?? times.of(step.finishedAt) ?? clock.runStart(run, times) ?? times.of(run.lastEventAt) ?? (times.replaced ? paneStart() : undefined);
 		if (startMs === undefined) continue;
+		// A step that finished at a time OTLP cannot carry still finished: where it started.
+		const endMs = step.finishedAt === undefined ? undefined : later(startMs, times.of(step.finishedAt) ?? startMs);
 		const attributes: Record<string, AttributeValue> = {[attr.operationName]: operation.chat, [attr.conversationId]: job.jobId, [attr.step]: step.step};
 		modelAttributes(attributes, job.model);
 		if (step.usage) usageAttributes(attributes, step.usage);
+		if (times.replaced) attributes[attr.timeReplaced] = true;
 		spans.push({
 			traceId: traceIdOf(job.jobId),
 			spanId,
@@ -207,7 +253,7 @@ function chatSpans(job: Job, pane: Pane, run: Run, skip: (spanId: string) => boo
 			name: `${operation.chat} ${job.model ?? 'unknown'}`,
 			kind: 'client',
 			startMs,
-			endMs: later(startMs, step.finishedAt),
+			endMs,
 			attributes,
 			status: {code: 'unset'},
 			links: [],
@@ -218,11 +264,15 @@ function chatSpans(job: Job, pane: Pane, run: Run, skip: (spanId: string) => boo
 	return spans;
 }
 
-function toolSpan(model: Model, job: Job, pane: Pane, activity: ToolLike, spanId: string, options: MapOptions): OtlpSpan | undefined {
-	const run = model.runs.get(activity.runId);
-	const step = activity.step === undefined || run === undefined ? undefined : stepRecordOf(run, activity.step);
-	const startMs = activity.timestamp ?? step?.startedAt ?? run?.startedAt;
-	if (startMs === undefined) return undefined;
+function toolSpan(clock: Clock, model: Model, job: Job, pane: Pane, activity: ToolLike, spanId: string, options: MapOptions, paneStart: PaneStart): OtlpSpan | undefined {
+	const times = new SpanTimes();
+	const ownStart = toolOwnStart(clock, model, activity, times) ?? (times.replaced ? paneStart() : undefined);
+	if (ownStart === undefined) return undefined;
+	// A delegation holds its delegates' spans, from the first one's start.
+	const delegatesStart = activity.type === 'delegate' ? clock.coverOfRuns(activity.childRunIds).earliest : undefined;
+	const startMs = delegatesStart === undefined ? ownStart : Math.min(ownStart, delegatesStart);
+	// A call with its result in is over: one whose every time was left out (outside OTLP's range) ends where it started.
+	const endMs = later(startMs, toolEnd(clock, model, activity, times) ?? (activity.result && times.replaced ? startMs : undefined));
 	const toolName = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
 	const attributes: Record<string, AttributeValue> = {
 		[attr.operationName]: operation.executeTool,
@@ -244,6 +294,7 @@ function toolSpan(model: Model, job: Job, pane: Pane, activity: ToolLike, spanId
 		status = options.content ? {code: 'error', message: truncate(activity.result.error, statusMessageLimit).text} : {code: 'error'};
 	}
 
+	if (times.replaced) attributes[attr.timeReplaced] = true;
 	return {
 		traceId: traceIdOf(job.jobId),
 		spanId,
@@ -251,7 +302,7 @@ function toolSpan(model: Model, job: Job, pane: Pane, activity: ToolLike, spanId
 		name: `${operation.executeTool} ${toolName}`,
 		kind: 'internal',
 		startMs,
-		endMs: later(startMs, toolEnd(model, activity)),
+		endMs,
 		attributes,
 		status,
 		links: [],
@@ -265,18 +316,21 @@ function toolSpan(model: Model, job: Job, pane: Pane, activity: ToolLike, spanId
  */
 export function mapModel(model: Model, options: MapOptions, skip: (spanId: string) => boolean = () => false): OtlpSpan[] {
 	const spans: OtlpSpan[] = [];
+	const clock = new Clock(model);
 	for (const pane of model.panes.values()) {
 		const job = model.jobs.get(pane.jobId);
 		const runs = pane.runIds.map(id => model.runs.get(id)).filter(defined);
 		if (!job || runs.length === 0) continue;
-		if (!skip(agentSpanId(job.jobId, pane.paneId))) spans.push(agentSpan(model, job, pane, runs, options));
-		for (const run of runs) for (const span of chatSpans(job, pane, run, skip)) spans.push(span);
+		if (!skip(agentSpanId(job.jobId, pane.paneId))) spans.push(agentSpan(clock, model, job, pane, runs, options));
+		let paneStartMs: number | undefined;
+		const paneStart = () => (paneStartMs ??= agentStart(clock, model, job, pane, new SpanTimes()));
+		for (const run of runs) for (const span of chatSpans(clock, job, pane, run, skip, paneStart)) spans.push(span);
 		for (const index of pane.activityIndices) {
 			const activity = model.activities[index];
 			if (!activity || !isToolLike(activity)) continue;
 			const spanId = toolSpanId(job.jobId, activity);
 			if (skip(spanId)) continue;
-			const span = toolSpan(model, job, pane, activity, spanId, options);
+			const span = toolSpan(clock, model, job, pane, activity, spanId, options, paneStart);
 			if (span) spans.push(span);
 		}
 	}
