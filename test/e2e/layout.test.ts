@@ -105,7 +105,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		const lines = screen.replace(/\n+$/, '').split('\n');
 		expect(lines.at(-1)).toBe(sample.at(-1));
 		expect(sample).toHaveLength(lines.length);
-		for (const row of ['  🤝 delegate code-reader: Read src/duration.ts and explain how formatDuration builds its output, espe…', '  ▸ code-reader ✓ completed · 3 steps · 6.3k↑ 114↓ $0.02 · 4.7s']) {
+		for (const row of ['  🤝 delegate code-reader: Read src/duration.ts and explai… ✓ formatDuration divides seconds into minu…', '  ▸ code-reader ✓ completed · 3 steps · 6.3k↑ 114↓ $0.02 · 4.7s']) {
 			expect(sample.map(line => line.slice(1))).toContain(row);
 			expect(lines.map(line => line.slice(1))).toContain(row);
 		}
