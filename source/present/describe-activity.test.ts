@@ -163,3 +163,26 @@ describe('the icon legend', () => {
 		for (const icon of activityIcons()) expect(explained).toContain(icon);
 	});
 });
+
+describe('a question’s row says where its answer went (#31 §2)', () => {
+	const question = (names: string[]) => {
+		const model = modelFromFixtures(...names.map(name => `real/${name}.ndjson`));
+		const found = model.activities.find(activity => activity.type === 'interactiveTool');
+		if (!found) throw new Error('no question');
+		return describeActivity(found);
+	};
+
+	it('the person’s answer, after the question', () => {
+		expect(question(['ask-1', 'ask-2-followup', 'ask-3-answer-json']).outcome).toEqual({glyph: '↩', failed: false, text: 'Blue, please.'});
+	});
+
+	it('an answer the runtime gave to another call, and that the question was asked again', () => {
+		const line = question(['ask-1', 'ask-2-followup', 'ask-3-answer']);
+		expect(line.outcome).toEqual({glyph: '⚠', failed: true, text: 'answer attached to readTextFile, the question was asked again: Blue, please.'});
+		expect(line.pending).toBe(false);
+	});
+
+	it('nothing while the question waits', () => {
+		expect(question(['ask-1', 'ask-2-followup']).outcome).toBeUndefined();
+	});
+});

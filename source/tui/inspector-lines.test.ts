@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromFixtures} from '../../test/helpers/load.js';
-import {isToolActivity, type Activity, type Model, type ToolActivity} from '../model/state.js';
+import {endInput, isToolActivity, type Activity, type Model, type ToolActivity} from '../model/state.js';
 import {displayWidth} from '../present/width.js';
 import {inspectorLines, type InspectorLine} from './inspector-lines.js';
 
@@ -169,5 +169,33 @@ describe('the inspector lines', () => {
 			expect(args.slice(2, -1).every(line => line.startsWith('  ') && displayWidth(line) <= 38)).toBe(true);
 			expect(args.at(-1)).toBe('}');
 		});
+	});
+});
+
+describe('the inspector of a run killed mid-answer (#31 §3)', () => {
+	it('shows what the model had streamed, whole, marked as cut off', () => {
+		const model = modelFromFixtures('real/killed-mid-answer.ndjson');
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'attemptCompletion'), undefined, 80).map(line => line.text);
+		expect(lines).toContain('Cut off: the input ended while the model was writing (no final event)');
+		expect(lines).toContain('answer so far:');
+		// All 85 pieces that came before the kill, not a preview: the last sentence streamed is there.
+		expect(lines.join('\n')).toMatch(/Sentence 1 of the story goes on\./);
+		expect(lines.join('\n')).toMatch(/Sentence 2\d of the story/);
+	});
+
+	it('and says nothing of the kind while the input may still go on', () => {
+		const model = modelFromFixtures('real/killed-mid-answer.ndjson');
+		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'attemptCompletion'), undefined, 80).map(line => line.text);
+		expect(lines.some(line => line.startsWith('Cut off'))).toBe(false);
+	});
+});
+
+describe('a question and where its answer went (#31 §2)', () => {
+	it('the JSON form of the answer, and why, where the step called another tool first', () => {
+		const model = modelFromFixtures('real/ask-1.ndjson', 'real/ask-2-followup.ndjson');
+		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'interactiveTool'), undefined, 200).map(line => line.text);
+		expect(lines.some(line => line.includes(`'{"toolCallId":"toolu_mock1l9ji70003","toolName":"askUser","skillName":"user-input","text":"<answer>"}'`))).toBe(true);
+		expect(lines.some(line => line.startsWith('The step called readTextFile first'))).toBe(true);
 	});
 });
