@@ -1,6 +1,16 @@
 import {assertNever} from './assert-never.js';
 import type {AgentEvent} from './events.js';
-import type {Model, Run} from './state.js';
+
+/*
+ * What the index reads of the model: its runs, and what each run's `initializeRuntime` said. Named here rather
+ * than imported, so that state.ts, which makes the index, and this file do not import each other.
+ */
+type SegmentRun = {readonly expertKey: string; readonly started: boolean; readonly runId: string};
+type Model = {
+	readonly runs: {get(id: string): SegmentRun | undefined; has(id: string): boolean};
+	readonly runtime: Map<string, unknown>;
+};
+type Run = SegmentRun;
 
 /*
  * Run segments: a run id is not a run in the released Perstack CLI (0.0.54). It starts a single delegation's
