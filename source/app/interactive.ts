@@ -23,6 +23,9 @@ import type {OtlpReport} from '../export/otlp/start.js';
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
 
+/** Erases the screen and puts the cursor at its top left. */
+const clearScreen = '\u001b[2J\u001b[H';
+
 /**
  * How much of tool results the viewer's model keeps: the first 32 Mi characters of them whole, so that search
  * and filters see every result of all but the largest logs; past that, the first 256 characters of each, more
@@ -257,7 +260,15 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		process.off('SIGINT', onSignal);
 	}
 
-	// The export's report is written by runApp once the screen is restored: here it would land on the alternate screen.
-	const report = otlp ? await otlp.finish(loading.model) : undefined;
+	// The export's report is written by runApp once the screen is restored: here it would land on the alternate
+	// screen. The views are gone, so a flush that takes a while (a backend that does not answer) says what it is
+	// doing on the screen they left, instead of leaving their last frame frozen.
+	let report: OtlpReport | undefined;
+	if (otlp) {
+		// Loaded here, not with the viewer: nothing else on its way to the first frame needs it.
+		const {sanitizeLine} = await import('../present/sanitize.js');
+		report = await otlp.finish(loading.model, text => process.stdout.write(`${clearScreen}perscope: ${sanitizeLine(text)}`));
+	}
+
 	return {code: signalCode ?? exitCode, back: goingBack && signalCode === undefined, report};
 }

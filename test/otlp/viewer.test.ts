@@ -9,7 +9,9 @@ let session: TmuxSession | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
 	session?.kill();
+	session = undefined;
 	await receiver?.close();
+	receiver = undefined;
 });
 
 describe.skipIf(!hasTmux())('--otlp with the viewer', () => {
@@ -25,4 +27,36 @@ describe.skipIf(!hasTmux())('--otlp with the viewer', () => {
 		expect(await session.exitCode()).toBe(0);
 		expect(session.screen()).toContain(`perscope: OTLP: 13 spans exported to ${url}/v1/traces, 0 dropped`);
 	});
+
+	it('q with a backend that does not answer froze the screen for 5 s without a word: it says it is sending, then how it went', async () => {
+		receiver = await startReceiver(() => 'hang');
+		const {url} = receiver;
+		session = TmuxSession.start(`node dist/cli/main.js --otlp ${url} fixtures/real/delegate.ndjson`, {width: 250});
+		await session.waitFor('▸ child-expert');
+		session.keys('q');
+		await session.waitFor(`perscope: sending 13 spans to ${url}/v1/traces…`, 4000);
+		expect(await session.exitCode(10_000)).toBe(0);
+		expect(session.screen()).toContain(`perscope: OTLP: 0 spans exported to ${url}/v1/traces, 13 dropped (the backend took no more spans within 5 s)`);
+	}, 30_000);
+
+	it('q with a backend that refuses connections waited 5 s: it quits at once and says why', async () => {
+		const closed = await startReceiver();
+		const {url} = closed;
+		await closed.close();
+		session = TmuxSession.start(`node dist/cli/main.js --otlp ${url} fixtures/real/delegate.ndjson`, {width: 250});
+		await session.waitFor('▸ child-expert');
+		const pressed = Date.now();
+		session.keys('q');
+		expect(await session.exitCode()).toBe(0);
+		expect(Date.now() - pressed).toBeLessThan(2500);
+		expect(session.screen()).toContain(`13 dropped (connection refused by 127.0.0.1:${new URL(url).port}: nothing takes OTLP there)`);
+	}, 30_000);
+
+	it('--otlp-file on a disk that fills (/dev/full) exited 0 from the viewer: it exits 1 and says why', async () => {
+		session = TmuxSession.start('node dist/cli/main.js --otlp-file /dev/full fixtures/real/delegate.ndjson', {width: 250});
+		await session.waitFor('▸ child-expert');
+		session.keys('q');
+		expect(await session.exitCode()).toBe(1);
+		expect(session.screen()).toContain('perscope: OTLP: 0 spans written to /dev/full, then writing failed (ENOSPC: no space left on device, write');
+	}, 30_000);
 });

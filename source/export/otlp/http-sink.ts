@@ -73,6 +73,11 @@ export class HttpSink {
 		this.#protocol = protocol;
 	}
 
+	/** Spans queued or in a request still out. */
+	get pending(): number {
+		return this.#queue.length + (this.#inFlight?.count ?? 0);
+	}
+
 	/** A connection's error (watched-agent.ts), as it happens, not when the SDK's retries run out. */
 	noteNetworkError(error: Error): void {
 		const problem = networkProblem(error);

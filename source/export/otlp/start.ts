@@ -10,6 +10,11 @@ import type {PriceTable} from '../../query/prices.js';
 
 /** How often the model is looked at for spans that ended. */
 const watchIntervalMs = 1000;
+/**
+ * A flush on exit still going after this long is said to be going on (`finish`'s `onSending`): a backend that
+ * answers at once should not flash a message, one that does not should not leave a frozen screen unexplained.
+ */
+const sendingNoteAfterMs = 200;
 
 export type OtlpReport = {
 	/** One line for stderr: what was sent where, and what was dropped. */
@@ -86,7 +91,11 @@ export class OtlpExport {
 		this.#http?.add(readable);
 	}
 
-	async finish(model: Model): Promise<OtlpReport> {
+	/**
+	 * Sends what is left and reports. `onSending` is told, once, when the flush has gone on for a moment with
+	 * spans still to send (`sending 13 spans to URL…`), for a caller whose screen would otherwise sit still.
+	 */
+	async finish(model: Model, onSending?: (text: string) => void): Promise<OtlpReport> {
 		clearInterval(this.#timer);
 		this.update(model);
 		this.#send(this.#tracker.rest(model));
@@ -99,7 +108,15 @@ export class OtlpExport {
 		}
 
 		if (this.#http && this.#options.endpoint) {
-			({abandoned} = await this.#http.flush(this.#options.flushMs));
+			const http = this.#http;
+			const {url} = this.#options.endpoint;
+			const note = onSending
+				? setTimeout(() => {
+						if (http.pending > 0) onSending(`sending ${http.pending} ${spansWord(http.pending)} to ${url}…`);
+					}, sendingNoteAfterMs)
+				: undefined;
+			({abandoned} = await http.flush(this.#options.flushMs));
+			clearTimeout(note);
 			const {exported, dropped, lastError} = this.#http;
 			parts.push(`${exported} ${spansWord(exported)} exported to ${this.#options.endpoint.url}, ${dropped} dropped${dropped > 0 && lastError ? ` (${lastError})` : ''}`);
 		}

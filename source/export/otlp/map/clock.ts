@@ -4,6 +4,10 @@ import {isOtlpTime, type SpanTimes} from './times.js';
 /** The earliest and latest times among some of a log's, those OTLP can carry; `replaced`: some it cannot were met. */
 export type Bounds = {earliest: number | undefined; latest: number | undefined; replaced: boolean};
 
+/**
+ * The least and greatest of values noted one at a time: a pane's runs, steps and calls have no bound in a hostile
+ * log, and `Math.min(...values)` passes every value as an argument and overflows the stack (#22).
+ */
 class BoundsBuilder {
 	earliest = Number.POSITIVE_INFINITY;
 	latest = Number.NEGATIVE_INFINITY;

@@ -102,20 +102,6 @@ function parentOfPane(model: Model, jobId: string, head: Run): string | undefine
 	return agentSpanId(jobId, parent ? parent.paneId : head.parentRunId);
 }
 
-// A delegation's children, a pane's runs and a run's steps have no bound in a hostile log: these are loops, not
-// `Math.min(...values)`, which passes every value as an argument and overflows the stack (#22).
-function earliest(values: readonly number[]): number {
-	let least = Number.POSITIVE_INFINITY;
-	for (const value of values) if (value < least) least = value;
-	return least;
-}
-
-function latest(values: readonly number[]): number {
-	let most = Number.NEGATIVE_INFINITY;
-	for (const value of values) if (value > most) most = value;
-	return most;
-}
-
 function toolEnd(clock: Clock, model: Model, activity: ToolLike, times: SpanTimes): number | undefined {
 	if (!activity.result) return undefined;
 	// The model keeps no time for a tool result: a delegation ends when the last of its delegates did (their
