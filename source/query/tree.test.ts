@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
 import {endInput, type Job, type Model} from '../model/state.js';
-import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, hasLiveRun, isLive, isRootPane, jobTotals, panesInTreeOrder, runsInTreeOrder, shownStatus} from './tree.js';
+import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, hasLiveRun, isLive, jobStepsText, isRootPane, jobTotals, panesInTreeOrder, runsInTreeOrder, shownStatus} from './tree.js';
 
 function onlyJob(model: Model): Job {
 	const jobs = [...model.jobs.values()];
@@ -206,5 +206,13 @@ describe('shownStatus', () => {
 		expect(isLive('completed')).toBe(false);
 		expect(isLive('stoppedByDelegate')).toBe(false);
 		expect(isLive('init')).toBe(true);
+	});
+});
+
+describe('jobStepsText', () => {
+	it('counts the job’s steps, and the steps run where they differ, each with its own plural (#32 §3.15)', () => {
+		expect(jobStepsText({steps: 1, stepsRun: 1})).toBe('1 step');
+		expect(jobStepsText({steps: 14, stepsRun: 17})).toBe('14 steps · 17 steps run');
+		expect(jobStepsText({steps: 3, stepsRun: 1})).toBe('3 steps · 1 step run');
 	});
 });

@@ -263,7 +263,7 @@ export function jobFailure(model: Model, coordinator: Run | undefined, cut: Run 
 /** `4 steps`, and `· 6 steps run` after it where the runs' steps add up to more (parallel delegates, branches). */
 export function jobStepsText(totals: Pick<JobTotals, 'steps' | 'stepsRun'>): string {
 	const counted = `${totals.steps} step${totals.steps === 1 ? '' : 's'}`;
-	return totals.stepsRun === totals.steps ? counted : `${counted} · ${totals.stepsRun} steps run`;
+	return totals.stepsRun === totals.steps ? counted : `${counted} · ${totals.stepsRun} step${totals.stepsRun === 1 ? '' : 's'} run`;
 }
 
 /**
