@@ -675,7 +675,7 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 		const unanswered: ToolActivity[] = [];
 		let answered = false;
 		for (const activity of paneActivities(model, stopped)) {
-			if (activity.type !== 'interactiveTool' || activity.result || !isToolActivity(activity)) continue;
+			if (activity.type !== 'interactiveTool' || activity.result) continue;
 			const result = results.get(activity.toolCallId);
 			const text = result?.text ?? (answer?.toolCallId === activity.toolCallId ? answer.text : undefined);
 			if (text === undefined) unanswered.push(activity);
@@ -781,11 +781,7 @@ function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
 	if (step !== undefined && !hasEndedStep(run, step) && model.statusChanges?.at(-1) !== run.runId) model.statusChanges?.push(run.runId);
 	if (step !== undefined && !hasEndedStep(run, step)) {
 		addEndedStep(run, step);
-		const open = model.openStepUsage.get(run.runId);
-		if (open?.step === step) {
-			run.usage = subtractUsage(run.usage, open.usage);
-			model.openStepUsage.delete(run.runId);
-		}
+		dropHeldUsage(model, run, step);
 
 		if (event.stepUsage) run.usage = addUsage(run.usage, event.stepUsage);
 	}
@@ -960,10 +956,17 @@ function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>): void 
  */
 function holdStepUsage(model: Model, run: Run, step: number, usage: Usage): void {
 	if (hasEndedStep(run, step)) return;
-	const open = model.openStepUsage.get(run.runId);
-	if (open?.step === step) run.usage = subtractUsage(run.usage, open.usage);
+	dropHeldUsage(model, run, step);
 	run.usage = addUsage(run.usage, usage);
 	model.openStepUsage.set(run.runId, {step, usage});
+}
+
+/** Takes the usage held for `step` out of the run again (its step ended, or the same generation is reported anew). */
+function dropHeldUsage(model: Model, run: Run, step: number): void {
+	const open = model.openStepUsage.get(run.runId);
+	if (open?.step !== step) return;
+	run.usage = subtractUsage(run.usage, open.usage);
+	model.openStepUsage.delete(run.runId);
 }
 
 function toolFields(model: Model, type: ToolActivityType, id: string, call: ToolCall, message: string | undefined): Omit<ToolActivity, keyof CommonFields> {

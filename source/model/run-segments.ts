@@ -65,6 +65,8 @@ export class SegmentIndex {
 			case 'runEnd':
 			case 'runError':
 			case 'marker': {
+				// Most logs have no run id started twice: nothing to look up for any of their events.
+				if (this.#segments.size === 0) return event;
 				const segments = this.#segments.get(event.runId);
 				if (!segments) return event;
 				const runId = newestOf(model, segments, event.expertKey);

@@ -100,15 +100,14 @@ export class TextAccumulator {
 	 * on; those stay apart, so a late delta can still go before them.
 	 */
 	#body(): string {
-		const body = this.#pieces.length === 1 ? this.#pieces[0]! : this.#pieces.join('');
+		// The older pieces are joined once, into the piece that stands for them, and the body is made from that.
 		const keep = this.#pieces.length - orderedPieces;
 		if (keep > 1) {
-			const older = this.#pieces.slice(0, keep).join('');
-			this.#pieces.splice(0, keep, older);
+			this.#pieces.splice(0, keep, this.#pieces.slice(0, keep).join(''));
 			this.#times.splice(0, keep, this.#times[keep - 1]!);
 		}
 
-		return body;
+		return this.#pieces.length === 1 ? this.#pieces[0]! : this.#pieces.join('');
 	}
 
 	#compact(): void {
