@@ -1,6 +1,9 @@
 import {describe, expect, it} from 'vitest';
 import type {Usage} from '../model/events.js';
-import {addCosts, costForJson, priceOf, runCost, runsCost, usageCost} from './cost.js';
+import {readFileSync} from 'node:fs';
+import {fixturePath, modelFromText} from '../../test/helpers/load.js';
+import {endInput} from '../model/state.js';
+import {addCosts, costForJson, costOfRun, jobCost, priceOf, runCost, usageCost} from './cost.js';
 import {builtinPrices, type PriceTable} from './prices.js';
 
 const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0, reasoningTokens = 0): Usage => ({
@@ -55,8 +58,26 @@ describe('runCost and sums', () => {
 
 	it('a sum is unknown when any part is', () => {
 		expect(addCosts(1, undefined)).toBeUndefined();
-		expect(runsCost([{model: 'claude', usage: usage(1000, 0)}, {model: 'nope', usage: usage(1, 0)}], table)).toBeUndefined();
-		expect(runsCost([{model: 'claude', usage: usage(1000, 0)}, {model: 'gpt', usage: usage(1000, 0)}], table)).toBeCloseTo(0.004_25, 12);
+		expect(addCosts(runCost({model: 'claude', usage: usage(1000, 0)}, table), runCost({model: 'nope', usage: usage(1, 0)}, table))).toBeUndefined();
+		expect(addCosts(runCost({model: 'claude', usage: usage(1000, 0)}, table), runCost({model: 'gpt', usage: usage(1000, 0)}, table))).toBeCloseTo(0.004_25, 12);
+	});
+
+	it('a run killed before its usage was recorded cost $0: it costs ?, and so does its job', () => {
+		// The released CLI's run killed mid-answer, cut before its first generation reported any tokens.
+		const lines = readFileSync(fixturePath('released/killed-mid-answer.ndjson'), 'utf8').split('\n');
+		const cutAt = lines.findIndex(line => line.includes('"type":"callTools"'));
+		const model = modelFromText(lines.slice(0, cutAt).join('\n') + '\n');
+		const run = [...model.runs.values()][0]!;
+		const job = [...model.jobs.values()][0]!;
+		// While the input goes on, the run is generating: nothing is reported yet, nothing is spent yet.
+		expect(costOfRun(model, run, builtinPrices)).toBe(0);
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect(costOfRun(model, run, builtinPrices)).toBeUndefined();
+		expect(jobCost(model, job, builtinPrices)).toBeUndefined();
+		// Killed after its generation reported its tokens: those are what it cost.
+		const whole = modelFromText(readFileSync(fixturePath('released/killed-mid-answer.ndjson')));
+		endInput(whole, {exitCode: undefined, lastStderr: undefined});
+		expect(costOfRun(whole, [...whole.runs.values()][0]!, builtinPrices)).toBeGreaterThan(0);
 	});
 
 	it('JSON gets millionths of a dollar, and null for unknown', () => {

@@ -1,6 +1,7 @@
 import type {Usage} from '../model/events.js';
 import type {Job, Model, Run} from '../model/state.js';
 import type {ModelPrice, PriceProvider, PriceTable} from './prices.js';
+import {endedWithoutFinalEvent} from './tree.js';
 
 /*
  * What runs cost, in US dollars: each run's token usage at its model's prices. Perstack records the usage the
@@ -14,7 +15,9 @@ import type {ModelPrice, PriceProvider, PriceTable} from './prices.js';
  *   other provider's `outputTokens` already holds them, so `reasoningTokens` is not added again.
  *
  * A run whose model is not in the table has no cost (undefined, `?` on screen, null in JSON): never a guess,
- * and neither has any sum it is part of. A run that used no tokens cost nothing, whatever its model.
+ * and neither has any sum it is part of. A run that used no tokens cost nothing, whatever its model, unless
+ * the input ended while it was generating: the tokens of a generation are reported when it ends, so a run
+ * killed in its first one is not known to have cost nothing (`?`, as `unreported` says).
  */
 
 export type Cost = number | undefined;
@@ -58,16 +61,29 @@ export function runCost(run: Pick<Run, 'model' | 'usage'>, table: PriceTable): C
 	return price ? usageCost(run.usage, price) : undefined;
 }
 
+/**
+ * A run the input ended in the middle of (killed, or its log cut) that had started generating but had no
+ * tokens reported: what it cost is not known, rather than $0.
+ */
+export function unreported(model: Model, run: Run): boolean {
+	return usedNothing(run.usage) && (run.steps.length > 0 || run.streams.size > 0) && endedWithoutFinalEvent(model, run);
+}
+
+/** What a run cost, as far as the model knows: undefined for an unpriced model or a generation never reported. */
+export function costOfRun(model: Model, run: Run, table: PriceTable): Cost {
+	return unreported(model, run) ? undefined : runCost(run, table);
+}
+
 /** A sum of costs, unknown when any part of it is. */
 export function addCosts(a: Cost, b: Cost): Cost {
 	return a === undefined || b === undefined ? undefined : a + b;
 }
 
 /** What some runs cost together. */
-export function runsCost(runs: Iterable<Pick<Run, 'model' | 'usage'>>, table: PriceTable): Cost {
+export function runsCost(model: Model, runs: Iterable<Run>, table: PriceTable): Cost {
 	let total: Cost = 0;
 	for (const run of runs) {
-		total = addCosts(total, runCost(run, table));
+		total = addCosts(total, costOfRun(model, run, table));
 		if (total === undefined) return undefined;
 	}
 
@@ -76,12 +92,12 @@ export function runsCost(runs: Iterable<Pick<Run, 'model' | 'usage'>>, table: Pr
 
 /** What a job cost: all its runs. */
 export function jobCost(model: Model, job: Job, table: PriceTable): Cost {
-	return runsCost(runsOf(model, job.runIds), table);
+	return runsCost(model, runsOf(model, job.runIds), table);
 }
 
 /** What every job cost. */
 export function totalCost(model: Model, table: PriceTable): Cost {
-	return runsCost(model.runs.values(), table);
+	return runsCost(model, model.runs.values(), table);
 }
 
 function* runsOf(model: Model, runIds: readonly string[]): Iterable<Run> {

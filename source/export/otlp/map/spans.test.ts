@@ -45,7 +45,7 @@ describe('mapModel', () => {
 		const model = modelFromFixtures('real/delegate.ndjson');
 		const coordinator = agent(mapModel(model, quiet), 'coordinator');
 		const runs = (coordinator.attributes['perscope.run.ids'] as string[]).map(id => model.runs.get(id)!);
-		const cost = runsCost(runs, builtinPrices);
+		const cost = runsCost(model, runs, builtinPrices);
 		expect(cost).toBeGreaterThan(0);
 		expect(coordinator.attributes['perscope.cost.usd']).toBe(cost);
 		expect(agent(mapModel(model, {...quiet, prices: {...builtinPrices, models: {}}}), 'coordinator').attributes).not.toHaveProperty('perscope.cost.usd');

@@ -219,7 +219,7 @@ function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: reado
 	};
 	modelAttributes(attributes, job.model);
 	// A cost only when every run's model is priced: never a guess (README, Cost).
-	const cost = runsCost(runs, options.prices);
+	const cost = runsCost(model, runs, options.prices);
 	if (cost !== undefined) attributes[attr.costUsd] = cost;
 	usageAttributes(
 		attributes,
