@@ -18,6 +18,10 @@ import {endedWithoutFinalEvent} from './tree.js';
  * and neither has any sum it is part of. A run that used no tokens cost nothing, whatever its model, unless
  * the input ended while it was generating: the tokens of a generation are reported when it ends, so a run
  * killed in its first one is not known to have cost nothing (`?`, as `unreported` says).
+ *
+ * Some runtimes say what their work cost (Claude Code's `total_cost_usd`): a job's cost is then what they
+ * reported, and the table's cost of its runs no report covers (`Job.reportedCost`). A run's own cost is always
+ * the table's: a report speaks of a whole process (the calls of a run's sub-agents and hidden helpers too).
  */
 
 export type Cost = number | undefined;
@@ -90,14 +94,26 @@ export function runsCost(model: Model, runs: Iterable<Run>, table: PriceTable): 
 	return total;
 }
 
-/** What a job cost: all its runs. */
+/** What a job cost: what its runtime reported, and its runs no report covers. */
 export function jobCost(model: Model, job: Job, table: PriceTable): Cost {
-	return runsCost(model, runsOf(model, job.runIds), table);
+	const reported = job.reportedCost;
+	if (reported === undefined) return runsCost(model, runsOf(model, job.runIds), table);
+	let total: Cost = reported.usd;
+	for (const run of runsOf(model, job.runIds)) {
+		if (!reported.runIds.has(run.runId)) total = addCosts(total, costOfRun(model, run, table));
+	}
+
+	return total;
 }
 
 /** What every job cost. */
 export function totalCost(model: Model, table: PriceTable): Cost {
-	return runsCost(model, model.runs.values(), table);
+	let reports = false;
+	for (const job of model.jobs.values()) reports ||= job.reportedCost !== undefined;
+	if (!reports) return runsCost(model, model.runs.values(), table);
+	let total: Cost = 0;
+	for (const job of model.jobs.values()) total = addCosts(total, jobCost(model, job, table));
+	return total;
 }
 
 function* runsOf(model: Model, runIds: readonly string[]): Iterable<Run> {
