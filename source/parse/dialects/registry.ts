@@ -1,4 +1,6 @@
 import type {Dialect} from '../../model/events.js';
+import {ampDialect} from './amp/index.js';
+import {claudeCodeDialect} from './claude-code/index.js';
 import type {StreamDialect} from './stream-dialect.js';
 
 /*
@@ -8,7 +10,11 @@ import type {StreamDialect} from './stream-dialect.js';
  * whose lines look like another's goes before it); `--dialect NAME` reads every line as NAME's instead.
  */
 
-export const streamDialects: readonly StreamDialect[] = [];
+export const streamDialects: readonly StreamDialect[] = [
+	// Amp's lines are Claude Code's, told apart by their session ids: asked first.
+	ampDialect,
+	claudeCodeDialect,
+];
 
 /** The dialects read line by line, in normalise.ts. */
 const lineDialects: readonly Dialect[] = ['perstack', 'drover', 'daemon'];
