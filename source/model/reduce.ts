@@ -57,7 +57,8 @@ export function reduce(model: Model, event: AgentEvent): void {
 function reduceEvent(model: Model, wireEvent: AgentEvent): void {
 	// The run a released-CLI event belongs to is a segment of its run id (run-segments.ts); nothing changes otherwise.
 	const event = model.runSegments.route(model, wireEvent);
-	model.events++;
+	// Events are counted as lines: the further events one line made are not counted again.
+	if (event.continuesLine !== true) model.events++;
 	model.rev++;
 	if (event.timestamp !== undefined) {
 		if (model.firstTimestamp === undefined || event.timestamp < model.firstTimestamp) model.firstTimestamp = event.timestamp;
