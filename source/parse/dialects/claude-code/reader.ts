@@ -81,7 +81,8 @@ export class ClaudeReader implements StreamReader {
 	 * given none: their moment is not known. A result says how long its turn took, which dates the turn's start.
 	 */
 	#lastTime: number | undefined;
-	#line: {ref: EventRef; wireType: string; timestamp: number | undefined; out: ParsedOut} | undefined;
+	/** The line being read: where its events go, and how many it made so far. */
+	#line: {ref: EventRef; wireType: string; timestamp: number | undefined; out: ParsedOut; made: number} | undefined;
 
 	constructor(flavour: ClaudeFlavour) {
 		this.#flavour = flavour;
@@ -109,9 +110,11 @@ export class ClaudeReader implements StreamReader {
 		const line = parsed.data;
 		if (line.timestamp !== undefined) this.#lastTime = line.timestamp;
 		if (line.session_id !== undefined && line.session_id !== '') this.#session = line.session_id;
-		this.#line = {ref, wireType: line.type === 'system' ? `system/${line.subtype}` : line.type, timestamp: line.timestamp, out};
+		this.#line = {ref, wireType: line.type === 'system' ? `system/${line.subtype}` : line.type, timestamp: line.timestamp, out, made: 0};
 		try {
 			this.#dispatch(line);
+			// A line is an event, whatever it made (a response's line repeating what was counted makes nothing).
+			if (this.#line.made === 0) this.#marker();
 		} finally {
 			this.#line = undefined;
 		}
@@ -165,7 +168,8 @@ export class ClaudeReader implements StreamReader {
 		const line = this.#line!;
 		const jobId = at.jobId ?? this.#jobOfRun(runId);
 		const timestamp = at.timestamp ?? line.timestamp;
-		const head = {dialect: this.#flavour.dialect, wireType: line.wireType, id: `${line.ref.source}:${line.ref.line}`, jobId, runId, expertKey: undefined, step, timestamp, agent: undefined, ref: line.ref};
+		const head = {dialect: this.#flavour.dialect, wireType: line.wireType, id: `${line.ref.source}:${line.ref.line}`, jobId, runId, expertKey: undefined, step, timestamp, agent: undefined, ref: line.ref, ...(line.made > 0 ? {continuesLine: true as const} : {})};
+		line.made++;
 		// A payload of the union, spread beside the fields every event has: one event of the union.
 		line.out({kind: 'event', event: {...head, ...payload} as AgentEvent});
 	}
@@ -327,7 +331,10 @@ export class ClaudeReader implements StreamReader {
 
 			default:
 				if (quietSystemSubtypes.has(line.subtype)) this.#marker();
-				else this.#unknown(this.#line!.ref, `system/${line.subtype}`, this.#line!.out);
+				else {
+					this.#line!.made++;
+					this.#unknown(this.#line!.ref, `system/${line.subtype}`, this.#line!.out);
+				}
 		}
 	}
 
