@@ -6,13 +6,13 @@ import type {LoadTuning} from '../load/tuning.js';
 import {RawEvents} from '../input/raw-events.js';
 import {readMessageLine} from '../input/message-line.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
-import {exportRawEvent} from '../tui/export-event.js';
+import {exportRawEvent} from '../views/export-event.js';
 import type {Filter} from '../query/filter.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
-import type {ViewEnv} from '../tui/contexts.js';
-import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../tui/terminal.js';
-import type {UiState} from '../tui/ui-state.js';
-import {ViewStore} from '../tui/view-store.js';
+import type {ViewEnv} from '../views/contexts.js';
+import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../views/terminal.js';
+import type {UiState} from '../view-model/ui-state.js';
+import {ViewStore} from '../view-model/view-store.js';
 import type {OtlpOptions} from '../export/otlp/options.js';
 import type {OtlpReport} from '../export/otlp/start.js';
 
@@ -55,9 +55,9 @@ export async function runApp(
 	},
 ): Promise<number> {
 	const plan = requested;
-	let viewsLoaded: Promise<typeof import('../tui/show-app.js')> | undefined;
+	let viewsLoaded: Promise<typeof import('../views/show-app.js')> | undefined;
 	const loadViews = async () => {
-		viewsLoaded ??= import('../tui/show-app.js').then(views => {
+		viewsLoaded ??= import('../views/show-app.js').then(views => {
 			options.onViewsLoaded?.();
 			return views;
 		});
@@ -117,7 +117,7 @@ export async function runApp(
 }
 
 type ViewOptions = Parameters<typeof runApp>[1] & {
-	loadViews: () => Promise<typeof import('../tui/show-app.js')>;
+	loadViews: () => Promise<typeof import('../views/show-app.js')>;
 	suspend: (repaint: () => void) => void;
 	/** true: the plan was chosen from the job list, and backspace goes back to it. */
 	back: true | undefined;

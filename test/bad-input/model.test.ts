@@ -6,7 +6,7 @@ import {buildSummary} from '../../source/output/summary.js';
 import {summaryTable} from '../../source/output/summary-table.js';
 import {transcriptLine} from '../../source/output/transcript.js';
 import {safeJson} from '../../source/present/describe-activity.js';
-import {inspectorLines} from '../../source/tui/inspector-lines.js';
+import {inspectorLines} from '../../source/view-model/lines/inspector-lines.js';
 import {modelProblems, outputProblems} from '../fuzz/invariants.js';
 import {modelFromText} from '../helpers/load.js';
 import {badLineNumber, corpus, event, framed, nested} from './corpus.js';

@@ -1,8 +1,8 @@
 import React from 'react';
 import {render} from 'ink-testing-library';
-import {App} from '../../source/tui/app.js';
-import type {ViewEnv} from '../../source/tui/contexts.js';
-import {ViewStore} from '../../source/tui/view-store.js';
+import {App} from '../../source/views/app.js';
+import type {ViewEnv} from '../../source/views/contexts.js';
+import {ViewStore} from '../../source/view-model/view-store.js';
 import type {Model} from '../../source/model/state.js';
 import type {SourceState} from '../../source/input/source-state.js';
 

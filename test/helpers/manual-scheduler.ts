@@ -1,4 +1,4 @@
-import type {Scheduler} from '../../source/tui/idle-time.js';
+import type {Scheduler} from '../../source/view-model/idle-time.js';
 
 export type ManualScheduler = Scheduler & {
 	/** The slices waiting, oldest first. */

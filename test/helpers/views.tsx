@@ -1,11 +1,11 @@
 import React, {type ReactElement} from 'react';
 import {render} from 'ink-testing-library';
 import {createModel, type Model} from '../../source/model/state.js';
-import {UiStoreContext, ViewEnvContext, type ViewEnv} from '../../source/tui/contexts.js';
-import {KeypressProvider} from '../../source/tui/keypress.js';
-import {initialUiState, type UiState} from '../../source/tui/ui-state.js';
-import {UiStore} from '../../source/tui/ui-store.js';
-import {ViewStore} from '../../source/tui/view-store.js';
+import {UiStoreContext, ViewEnvContext, type ViewEnv} from '../../source/views/contexts.js';
+import {KeypressProvider} from '../../source/views/keypress.js';
+import {initialUiState, type UiState} from '../../source/view-model/ui-state.js';
+import {UiStore} from '../../source/view-model/ui-store.js';
+import {ViewStore} from '../../source/view-model/view-store.js';
 import {settle, sourceState} from './app.js';
 
 export type ViewHarness = ReturnType<typeof render> & {

@@ -1,0 +1,24 @@
+import {useEffect, useRef, useState} from 'react';
+import type {Job, Model} from '../../model/state.js';
+import type {JobFigures} from '../../query/job-figures.js';
+import type {PriceTable} from '../../query/prices.js';
+import {createFiguresCache, type FiguresCache} from '../../view-model/job-figures-cache.js';
+
+/**
+ * The header's figures of the job it shows, once per model revision; for a job of many runs, made in slices
+ * while those of the model before stay shown (job-figures-cache.ts). Draws again once they are made.
+ */
+export function useJobFigures(model: Model, job: Job | undefined, prices: PriceTable, canStart: () => boolean): JobFigures | undefined {
+	const [, setMade] = useState(0);
+	const cache = useRef<FiguresCache | undefined>(undefined);
+	cache.current ??= createFiguresCache(() => {
+		setMade(made => made + 1);
+	}, canStart);
+	useEffect(
+		() => () => {
+			cache.current?.stop();
+		},
+		[],
+	);
+	return job ? cache.current.figuresFor(model, job, prices) : undefined;
+}

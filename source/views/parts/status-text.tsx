@@ -1,0 +1,13 @@
+import {Text} from 'ink';
+import React from 'react';
+import type {StatusLook} from '../../present/status.js';
+
+/** A run's or a job's state on its row: ` ✓ completed`. Pane rows and job rows read the same way. */
+export function StatusText({look}: {look: StatusLook}) {
+	return (
+		<Text color={look.color}>
+			{' '}
+			{look.glyph} {look.word}
+		</Text>
+	);
+}
