@@ -12,19 +12,21 @@ import {requireAssertNever} from './eslint-rules/require-assert-never.js';
 /** Each layer, and the layers it may import (besides itself). Anything not listed is out of bounds. */
 const layers = {
 	model: [],
+	// The one scheduler of work in slices (soon / later / now, budgets, turns on the model): below the load and the views.
+	slices: [],
 	parse: ['model'],
 	present: ['model'],
 	query: ['model', 'present'],
 	input: ['parse', 'model'],
-	load: ['input', 'parse', 'model', 'query'],
+	load: ['slices', 'input', 'parse', 'model', 'query'],
 	output: ['present', 'query', 'model'],
 	// The viewer's state without React (pure), and the Ink views that draw it.
-	'view-model': ['query', 'present', 'model'],
-	views: ['view-model', 'load', 'input', 'query', 'present', 'model'],
+	'view-model': ['slices', 'query', 'present', 'model'],
+	views: ['view-model', 'slices', 'load', 'input', 'query', 'present', 'model'],
 	// OpenTelemetry export: export/otlp/map/ is pure (the model as spans); the rest sends them.
 	export: ['model', 'query', 'present'],
-	app: ['cli', 'views', 'view-model', 'output', 'export', 'load', 'input', 'parse', 'query', 'present', 'model'],
-	cli: ['app', 'views', 'view-model', 'output', 'export', 'load', 'input', 'parse', 'query', 'present', 'model'],
+	app: ['cli', 'views', 'view-model', 'slices', 'output', 'export', 'load', 'input', 'parse', 'query', 'present', 'model'],
+	cli: ['app', 'views', 'view-model', 'slices', 'output', 'export', 'load', 'input', 'parse', 'query', 'present', 'model'],
 	tools: ['model'],
 	// The library's public entry (package.json "exports"): the model and its summary, no terminal, no files.
 	lib: ['load', 'parse', 'model', 'query', 'output', 'present'],

@@ -13,6 +13,8 @@ import type {ViewEnv} from '../views/contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../views/terminal.js';
 import type {UiState} from '../view-model/ui-state.js';
 import {ViewStore} from '../view-model/view-store.js';
+import {ViewerWork} from '../view-model/viewer-work.js';
+import {Scheduler} from '../slices/scheduler.js';
 import type {OtlpOptions} from '../export/otlp/options.js';
 import type {OtlpReport} from '../export/otlp/start.js';
 
@@ -139,7 +141,11 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	const replay = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay}) => new Replay({speed}));
 	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
 	// (`loading` is set below, before the store's first tick.)
-	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading), changing: () => loading.changing()});
+	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading)});
+	// The viewer's one scheduler of work in slices, shared by the views and the load's posts, which take turns on
+	// the model (slices/turns.ts); and what the views work out of the model, kept for this viewer only.
+	const scheduler = new Scheduler();
+	const work = new ViewerWork(scheduler);
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
 	replay?.subscribe(() => store.markChanged());
 
@@ -151,7 +157,6 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	// Settles once the first frame is drawn: a file read on this thread waits for it, so loading Ink and the
 	// views does not wait for the file.
 	let firstFrameDrawn = () => {};
-	let modelReadInSlices = () => false;
 	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
 	const loading = await startLoad(plan, {
 		maxLineBytes: options.maxLineBytes,
@@ -160,8 +165,8 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),
-		// The views, once loaded, say when they read the model in slices: the load's posts wait meanwhile.
-		holdPosts: () => modelReadInSlices(),
+		// Posts go into the views' model in the scheduler's turns: never while the views read it in slices.
+		scheduler,
 		// Only the start of each tool result is kept where the rest can be read again (the inspector does).
 		textKeep: raw.readsEveryLineAgain(plan) && !options.otlp ? viewerTextKeep : undefined,
 		// The inspector reads the events of plain files again by offset; other inputs' lines are kept.
@@ -185,6 +190,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 
 	const env: ViewEnv = {
 		store,
+		work,
 		sourceLabel: plan.label,
 		sources: loading.states,
 		prices: options.prices ?? builtinPrices,
@@ -226,7 +232,6 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	try {
 		const loaded = views ?? (await loadViews());
 		const {showApp} = loaded;
-		modelReadInSlices = loaded.modelReadInSlices;
 		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms), history: options.history, onHistory: options.onHistory});
 		firstFrameDrawn();
 		store.start();

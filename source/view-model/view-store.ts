@@ -49,16 +49,14 @@ export class ViewStore {
 	readonly startedAt: number;
 
 	readonly #loading: () => boolean;
-	readonly #changing: () => boolean;
 
 	/**
 	 * `loading`: whether a file is being read as fast as it can be. Then events redraw only 4 times a
 	 * second: each frame costs as much as reading a few megabytes, and a progress bar needs no more.
 	 */
-	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean; changing?: () => boolean} = {}) {
+	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean} = {}) {
 		this.#model = model;
 		this.#loading = options.loading ?? (() => false);
-		this.#changing = options.changing ?? (() => false);
 		this.#intervalMs = options.intervalMs ?? 100;
 		this.#minGapMs = this.#intervalMs;
 		this.#now = options.now ?? Date.now;
@@ -76,14 +74,6 @@ export class ViewStore {
 	 */
 	get model(): Model {
 		return this.#seenModel ?? this.#model;
-	}
-
-	/**
-	 * Whether the load is part way through putting a post into the model (Loading.changing): work that reads
-	 * the model in slices (the tree's layout, the header's figures) waits to begin until it is whole.
-	 */
-	modelChanging(): boolean {
-		return this.#changing();
 	}
 
 	/** The views draw this model from the next published version on. */

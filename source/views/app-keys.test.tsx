@@ -7,6 +7,7 @@ import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
 import {initialUiState, type UiState} from '../view-model/ui-state.js';
 import {ViewStore} from '../view-model/view-store.js';
+import {ViewerWork} from '../view-model/viewer-work.js';
 
 /** The viewer over demo.ndjson, recording what the keys for the shell (Ctrl-Z) and the chooser (backspace) asked. */
 function open(ui: {history?: UiState['history']; onHistory?: (history: UiState['history']) => void} = {}) {
@@ -15,6 +16,7 @@ function open(ui: {history?: UiState['history']; onHistory?: (history: UiState['
 	const asked: string[] = [];
 	const env: ViewEnv = {
 		store,
+		work: new ViewerWork(),
 		sourceLabel: 'demo.ndjson',
 		sources: [],
 		rawEvent: () => undefined,

@@ -10,8 +10,6 @@ import {sanitizeLine} from '../present/sanitize.js';
 import {PromptLine, usePromptKeys} from './parts/prompt-line.js';
 import {TimelineView} from './timeline-view.js';
 import {selectedRowIndex} from '../view-model/tree/rows.js';
-import {createRowsCache} from '../view-model/tree/rows-cache.js';
-import {cancelFilter} from '../view-model/search/find.js';
 import {Header} from './parts/header.js';
 import {priorities, KeypressProvider, useCommands} from './keypress.js';
 import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, StderrOverlay, UsageOverlay} from './overlays.js';
@@ -73,19 +71,18 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 
 	// Where the search starts from: the activity selected when `/` was pressed.
 	const anchor = useRef<number | undefined>(undefined);
-	const rowsFor = useRef(createRowsCache()).current;
+	const rowsFor = useRef(env.work.layouts.rowsCache()).current;
 	// The tree's rows, shared with the header and the overlays that speak of the selection's job. While a load posts
 	// new models, the rows of the last layout made stay on screen (and answer keys) while the next is made in
 	// slices; once it is, the screen draws again.
 	const [, setLayoutsMade] = useState(0);
 	const treeRows = useRef(
-		createRowsCache(
+		env.work.layouts.rowsCache(
 			ms => env.store.noteRowsCost(ms),
 			{
 				onReady() {
 					setLayoutsMade(made => made + 1);
 				},
-				canStart: () => !env.store.modelChanging(),
 			},
 		),
 	).current;
@@ -132,7 +129,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				dispatch({type: 'openPrompt', kind: 'filter', text: filterText(getUi().filter), selected: true});
 				return true;
 			case 'filter.clearAll': {
-				cancelFilter();
+				env.work.filters.cancel();
 				const current = getUi();
 				if (current.filter.clauses.length === 0 && current.search.query === '') return true;
 				dispatch({type: 'clearFilters'});
@@ -161,7 +158,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				if (getUi().overlay.kind === 'none') env.back?.();
 				return true;
 			case 'filter.errors':
-				cancelFilter();
+				env.work.filters.cancel();
 				dispatch({type: 'setFilter', filter: toggleErrors(getUi().filter)});
 				return true;
 			case 'timeline.toggle':

@@ -1,4 +1,4 @@
-import {createContext, useContext, useMemo, useSyncExternalStore, type Dispatch} from 'react';
+import {createContext, useContext, useMemo, useRef, useSyncExternalStore, type Dispatch} from 'react';
 import type {EventRef} from '../model/events.js';
 import type {MessageLine} from '../model/message-lines.js';
 import type {Activity, Model} from '../model/state.js';
@@ -6,15 +6,17 @@ import type {Replay} from '../load/replay.js';
 import type {SourceState} from '../input/source-state.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import type {UiAction, UiState} from '../view-model/ui-state.js';
-import {UiStore} from '../view-model/ui-store.js';
+import type {UiStore} from '../view-model/ui-store.js';
 import type {ViewStore} from '../view-model/view-store.js';
-import type {RowList} from '../view-model/tree/rows.js';
-import {createRowsCache} from '../view-model/tree/rows-cache.js';
+import type {TreeRows} from '../view-model/tree/layouts.js';
+import type {ViewerWork} from '../view-model/viewer-work.js';
 
 /** What the views are given from outside React: the store (and through it the model), the sources, and ways to act on them. */
 export type ViewEnv = {
 	/** Holds the model the views draw, which a load may replace (ViewStore.setModel). */
 	store: ViewStore;
+	/** What this viewer works out of the model and its work in slices (layouts, searches, filters, figures): one per viewer. */
+	work: ViewerWork;
 	/** What the header calls the input: a file name, `stdin`, `demo`, or the command line. */
 	sourceLabel: string;
 	sources: SourceState[];
@@ -42,15 +44,12 @@ export type ViewEnv = {
 
 export const ViewEnvContext = createContext<ViewEnv | undefined>(undefined);
 
-/** The rows of the tree for a model, the UI state and a width: from one cache per screen (rows.ts, `createRowsCache`). */
-export type TreeRows = (model: Model, ui: UiState, width: number) => RowList;
-
 /**
- * The tree's rows, as the tree draws them: the header, `t` and `u` ask them which job the selection is in, and
- * get the same row list the tree then draws (no second layout). Views drawn outside a screen (tests) share one.
+ * The tree's rows, as the tree draws them (one rows cache per screen, made in app.tsx): the header, `t` and `u`
+ * ask them which job the selection is in, and get the same row list the tree then draws (no second layout).
  */
-export const TreeRowsContext = createContext<TreeRows>(createRowsCache());
-export const UiStoreContext = createContext<UiStore>(new UiStore());
+export const TreeRowsContext = createContext<TreeRows | undefined>(undefined);
+export const UiStoreContext = createContext<UiStore | undefined>(undefined);
 
 /** What the views read: the env, with the model the store holds now. */
 export type ViewContext = ViewEnv & {readonly model: Model};
@@ -75,15 +74,34 @@ export function useModelVersion(): number {
 }
 
 export function useUiState(): UiState {
-	const store = useContext(UiStoreContext);
+	const store = useUiStore();
 	return useSyncExternalStore(store.subscribe, store.getState);
 }
 
 export function useUiDispatch(): Dispatch<UiAction> {
-	return useContext(UiStoreContext).dispatch;
+	return useUiStore().dispatch;
 }
 
 /** For key handlers: the state as it is now, including changes from keys handled earlier in the same read. */
 export function useUiStore(): UiStore {
-	return useContext(UiStoreContext);
+	const store = useContext(UiStoreContext);
+	if (!store) throw new Error('useUiStore outside UiStoreContext');
+	return store;
+}
+
+/** This viewer's work in slices and what it keeps (view-model/viewer-work.ts). */
+export function useViewerWork(): ViewerWork {
+	const env = useContext(ViewEnvContext);
+	if (!env) throw new Error('useViewerWork outside ViewEnvContext');
+	return env.work;
+}
+
+/** The tree's rows as the screen draws them; a view drawn outside a screen (a test) gets a rows cache of its own. */
+export function useTreeRows(): TreeRows {
+	const shared = useContext(TreeRowsContext);
+	const work = useViewerWork();
+	const own = useRef<TreeRows | undefined>(undefined);
+	if (shared) return shared;
+	own.current ??= work.layouts.rowsCache();
+	return own.current;
 }

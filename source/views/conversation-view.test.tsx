@@ -13,6 +13,7 @@ import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
 import {initialUiState} from '../view-model/ui-state.js';
 import {ViewStore} from '../view-model/view-store.js';
+import {ViewerWork} from '../view-model/viewer-work.js';
 
 const fixture = 'real/tools.ndjson';
 const bytes = readFileSync(fixturePath(fixture));
@@ -28,6 +29,7 @@ function open(options: {selectedKey?: string; rawEvent?: (ref: EventRef) => stri
 	const store = new ViewStore(model);
 	const env: ViewEnv = {
 		store,
+		work: new ViewerWork(),
 		sourceLabel: fixture,
 		sources: [],
 		rawEvent: options.rawEvent ?? lineAt,

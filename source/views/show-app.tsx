@@ -5,19 +5,9 @@ import type {JobListing} from '../load/job-listing.js';
 import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
 import {JobChooser} from './job-chooser.js';
-import {figuresInSlices} from '../view-model/job-figures-cache.js';
-import {layoutInSlices} from '../view-model/tree/rows-cache.js';
 import {initialUiState, type UiState} from '../view-model/ui-state.js';
 
 type PromptHistory = UiState['history'];
-
-/**
- * Whether the views are working something out of the model in slices now (the tree's layout, the header's
- * figures): the wiring holds the load's posts meanwhile, since putting one in changes the model in place.
- */
-export function modelReadInSlices(): boolean {
-	return layoutInSlices() || figuresInSlices();
-}
 
 /*
  * The Ink half of the viewer, imported once the wiring (run-app.ts) has started reading: Ink and the views

@@ -7,7 +7,7 @@ import {formatCount, formatDuration} from '../present/format.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {padEnd} from '../present/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useUiStore, useViewEnv} from './contexts.js';
-import {revealActivity} from '../view-model/search/find.js';
+import {revealActivity} from '../view-model/search/reveal.js';
 import {findConversation, paneConversation} from '../query/conversation-target.js';
 import {priorities, useCommands} from './keypress.js';
 import type {Command} from './keymap.js';

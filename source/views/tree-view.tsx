@@ -1,14 +1,14 @@
 import {Box, Text} from 'ink';
-import React, {useContext, useRef} from 'react';
+import React, {useRef} from 'react';
 import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../present/sanitize.js';
 import {withDelegateOutcome} from '../query/delegate-outcome.js';
 import {ActivityRow, LiveRow} from './parts/activity-row.js';
-import {TreeRowsContext, useModelVersion, useUiState, useUiStore, useViewEnv} from './contexts.js';
+import {useModelVersion, useTreeRows, useUiState, useUiStore, useViewEnv, useViewerWork} from './contexts.js';
 import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './parts/pane-row.js';
-import {cancelJump, jumpWhenFound, revealActivity} from '../view-model/search/find.js';
+import {revealActivity} from '../view-model/search/reveal.js';
 import {isSelectableRow, jobKey, nearestSelectable, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from '../view-model/tree/rows.js';
 import {JobRow} from './parts/job-row.js';
 import {jobOfKey, shownJobs} from '../view-model/jobs.js';
@@ -29,7 +29,8 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	useModelVersion();
 	const ui = useUiState();
 	const uiStore = useUiStore();
-	const rowsFor = useContext(TreeRowsContext);
+	const rowsFor = useTreeRows();
+	const {searches} = useViewerWork();
 	const rows = rowsFor(model, ui, width);
 	const selected = selectedRowIndex(rows, ui);
 	const top = useRef(0);
@@ -52,7 +53,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 			}
 
 			// At once when the search has found it; while a search of a large log runs, when it gets there.
-			jumpWhenFound(
+			searches.jumpWhenFound(
 				model,
 				query,
 				current.filter,
@@ -74,7 +75,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 		const mapped = command === 'replay.pause' ? 'item.activate' : command;
 		const handled = navigate(mapped, {model, rows: currentRows, selected: selectedIndex, height, ui: current, dispatch: uiStore.dispatch});
 		// The person's own move wins over a jump still waiting for a running search to reach its match.
-		if (handled) cancelJump();
+		if (handled) searches.cancelJump();
 		return handled;
 	});
 

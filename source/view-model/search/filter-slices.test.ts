@@ -5,10 +5,9 @@ import {fixturePath, modelFromText} from '../../../test/helpers/load.js';
 import type {Model} from '../../model/state.js';
 import {emptyFilter, filterMatches, matches, parseFilter, type Filter} from '../../query/filter.js';
 import {shapeLines} from '../../tools/shape-log.js';
-import {filterProgress, filterWhenReady} from './find.js';
 import {buildRows} from '../tree/rows.js';
-import {createRowsCache} from '../tree/rows-cache.js';
 import {initialUiState} from '../ui-state.js';
+import {ViewerWork} from '../viewer-work.js';
 import {filteringStatus} from './search-status.js';
 import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
 
@@ -41,8 +40,8 @@ function load(lines: string[], model?: Model): Model {
 }
 
 /** The tree as the viewer first shows it, unfiltered: the layout a filter's is cut from, at the tree's width. */
-function showTree(model: Model): void {
-	createRowsCache()(model, initialUiState, 100);
+function showTree(work: ViewerWork, model: Model): void {
+	work.layouts.rowsCache()(model, initialUiState, 100);
 }
 
 function referenceBits(model: Model, filter: Filter): number[] {
@@ -55,12 +54,13 @@ describe("a filter's Enter in slices", () => {
 			fc.property(logs, fc.constantFrom(...filterTexts), fc.integer({min: 0, max: 6}), fc.double({min: 0.2, max: 1, noNaN: true}), (lines, text, before, cut) => {
 				const split = Math.max(1, Math.ceil(lines.length * cut));
 				const model = load(lines.slice(0, split));
-				showTree(model);
 				const scheduler = manualScheduler({tick: 100, firstSlice: 0});
+				const work = new ViewerWork(scheduler);
+				showTree(work, model);
 				const filter = filterOf(text);
 				let current: Filter = emptyFilter;
 				const applied: Filter[] = [];
-				filterWhenReady(
+				work.filters.whenReady(
 					{
 						filter,
 						model: () => model,
@@ -70,17 +70,16 @@ describe("a filter's Enter in slices", () => {
 							current = next;
 						},
 					},
-					scheduler,
 				);
 				scheduler.runSome(before);
 				if (split < lines.length) load(lines.slice(split), model);
 				scheduler.runAll();
 				expect(applied).toEqual([filter]);
-				expect(filterProgress()).toBeUndefined();
+				expect(work.filters.progressOf()).toBeUndefined();
 				const fresh = load(lines);
 				expect([...filterMatches(model, filter).shown]).toEqual(referenceBits(fresh, filter));
 				const ui = {...initialUiState, filter};
-				const rows = createRowsCache()(model, ui, 100);
+				const rows = work.layouts.rowsCache()(model, ui, 100);
 				expect(rows.slice(0, rows.length)).toEqual(buildRows(fresh, ui, 100));
 			}),
 			{numRuns: 40},
@@ -89,15 +88,16 @@ describe("a filter's Enter in slices", () => {
 
 	it('goes on in slices on a large log, says how far it has got, and keeps the old filter until it is done', () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 7})]);
-		showTree(model);
 		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
+		const work = new ViewerWork(scheduler);
+		showTree(work, model);
 		let current: Filter = emptyFilter;
 		const filter = filterOf('run-1');
-		filterWhenReady({filter, model: () => model, current: () => current, apply: next => (current = next)}, scheduler);
+		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next)});
 		expect(current).toBe(emptyFilter);
 		const shares: number[] = [];
 		while (scheduler.waiting() > 0) {
-			shares.push(filterProgress()!.share);
+			shares.push(work.filters.progressOf()!.share);
 			expect(current).toBe(emptyFilter);
 			scheduler.runSome(1);
 		}
@@ -110,8 +110,9 @@ describe("a filter's Enter in slices", () => {
 
 	it('a newer filter change cancels the one in progress: another Enter takes its place, C or x drops it', () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 8})]);
-		showTree(model);
 		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
+		const work = new ViewerWork(scheduler);
+		showTree(work, model);
 		let current: Filter = emptyFilter;
 		const applied: Filter[] = [];
 		const request = (filter: Filter) => ({
@@ -125,42 +126,44 @@ describe("a filter's Enter in slices", () => {
 		});
 		const first = filterOf('run-1');
 		const second = filterOf('type:delegate');
-		filterWhenReady(request(first), scheduler);
+		work.filters.whenReady(request(first));
 		scheduler.runSome(2);
-		filterWhenReady(request(second), scheduler);
+		work.filters.whenReady(request(second));
 		scheduler.runAll();
 		expect(applied).toEqual([second]);
 
 		// `x` changes the filter meanwhile (without going through here): the one in progress is dropped.
-		filterWhenReady(request(filterOf('exec')), scheduler);
+		work.filters.whenReady(request(filterOf('exec')));
 		scheduler.runSome(1);
 		current = filterOf('errors');
 		scheduler.runAll();
 		expect(applied).toEqual([second]);
-		expect(filterProgress()).toBeUndefined();
+		expect(work.filters.progressOf()).toBeUndefined();
 	});
 
 	it('the key itself does one slice of at least the first slice\'s activities, and leaves the rest', () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
-		showTree(model);
 		const scheduler = manualScheduler({tick: 100, firstSlice: 1500});
+		const work = new ViewerWork(scheduler);
+		showTree(work, model);
 		let current: Filter = emptyFilter;
-		filterWhenReady({filter: filterOf('run-1'), model: () => model, current: () => current, apply: next => (current = next)}, scheduler);
-		const share = filterProgress()!.share;
+		work.filters.whenReady({filter: filterOf('run-1'), model: () => model, current: () => current, apply: next => (current = next)});
+		const share = work.filters.progressOf()!.share;
 		expect(share).toBeGreaterThan(0);
 		expect(share).toBeLessThan(0.9 * ((1500 + 1024) / model.activities.length));
 		expect(current).toBe(emptyFilter);
 		scheduler.runAll();
-		expect(filterProgress()).toBeUndefined();
+		expect(work.filters.progressOf()).toBeUndefined();
 	});
 
 	it('a small log is filtered on the key itself, as before', () => {
 		const model = load(fixtureLines.get('demo.ndjson')!);
-		showTree(model);
+		const work = new ViewerWork();
+		showTree(work, model);
 		let current: Filter = emptyFilter;
 		const filter = filterOf('type:exec');
-		filterWhenReady({filter, model: () => model, current: () => current, apply: next => (current = next)});
+		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next)});
 		expect(current).toBe(filter);
-		expect(filterProgress()).toBeUndefined();
+		expect(work.filters.progressOf()).toBeUndefined();
 	});
 });

@@ -6,7 +6,7 @@ import type {Model} from '../../model/state.js';
 import {emptyFilter, filterMatches, parseFilter, type Filter} from '../../query/filter.js';
 import {findMatches, stepMatch} from '../../query/search.js';
 import {shapeLines} from '../../tools/shape-log.js';
-import {jumpWhenFound, prepareSearchAhead, searchFor} from './find.js';
+import {ViewerWork} from '../viewer-work.js';
 import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
 
 /*
@@ -55,13 +55,14 @@ describe('a search in slices', () => {
 					const split = Math.max(1, Math.ceil(lines.length * cut));
 					const model = load(lines.slice(0, split));
 					const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-					if (ahead) prepareSearchAhead(model, () => false, scheduler);
+					const work = new ViewerWork(scheduler);
+					if (ahead) work.texts.prepare(model, () => false);
 					// Typed key by key, then deleted back two keys and typed again: kept searches are taken up again.
 					const typed = [...query].map((_key, at) => query.slice(0, at + 1));
 					const keys = [...typed, ...typed.slice(-3, -1).reverse(), query];
 					let grown = split === lines.length;
 					for (const [at, text] of keys.entries()) {
-						searchFor(model, text, filter, scheduler);
+						work.searches.searchFor(model, text, filter);
 						scheduler.runSome(between[at % between.length]!);
 						if (!grown && at === Math.floor(keys.length / 2)) {
 							load(lines.slice(split), model);
@@ -75,7 +76,7 @@ describe('a search in slices', () => {
 					const include = shown ? {include: (_activity: unknown, index: number) => shown[index] === 1} : {};
 					for (const text of new Set(keys)) {
 						// As the views do on the next frame: ask for the search of the model as it is now.
-						const scan = searchFor(model, text, filter, scheduler);
+						const scan = work.searches.searchFor(model, text, filter);
 						scheduler.runAll();
 						expect(scan.done).toBe(true);
 						expect(scan.matches, text).toEqual(findMatches(fresh, text, include));
@@ -98,10 +99,11 @@ describe('a search in slices', () => {
 					const model = load(lines);
 					const all = findMatches(load(lines), query);
 					const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-					searchFor(model, query, emptyFilter, scheduler);
+					const work = new ViewerWork(scheduler);
+					work.searches.searchFor(model, query, emptyFilter);
 					scheduler.runSome(slices);
 					const landed: Array<number | undefined> = [];
-					jumpWhenFound(
+					work.searches.jumpWhenFound(
 						model,
 						query,
 						emptyFilter,
@@ -109,7 +111,6 @@ describe('a search in slices', () => {
 						direction,
 						index => landed.push(index),
 						() => landed.push(undefined),
-						scheduler,
 					);
 					scheduler.runAll();
 					expect(landed).toEqual([stepMatch(all, from, direction)]);

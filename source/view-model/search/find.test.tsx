@@ -4,7 +4,7 @@ import {modelFromFixtures, modelFromText, perstackLine} from '../../../test/help
 import {emptyFilter, filterMatches, parseFilter, type Filter} from '../../query/filter.js';
 import {findMatches, stepMatch} from '../../query/search.js';
 import type {Model} from '../../model/state.js';
-import {cancelJump, jumpWhenFound, prepareSearchAhead, searchFor, searchPrepared, searchVersion, sharedMatches, subscribeSearch} from './find.js';
+import {ViewerWork} from '../viewer-work.js';
 import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
 
 function selected(frame: string): string | undefined {
@@ -170,35 +170,37 @@ describe('searchable texts made ahead on idle time', () => {
 		expect(expected.get('npm test')).toHaveLength(1000);
 		const model = execLog(3000);
 		const scheduler = manualScheduler();
-		prepareSearchAhead(model, () => false, scheduler);
+		const work = new ViewerWork(scheduler);
+		work.texts.prepare(model, () => false);
 		scheduler.runOne();
 		// Several slices are needed: a search now meets texts made and texts not made yet.
-		expect(searchPrepared(model)).toBe(false);
+		expect(work.texts.prepared(model)).toBe(false);
 		expect(scheduler.pending).toHaveLength(1);
-		for (const query of queries) expect(sharedMatches(model, query, emptyFilter), query).toEqual(expected.get(query));
+		for (const query of queries) expect(work.searches.sharedMatches(model, query, emptyFilter), query).toEqual(expected.get(query));
 		expect(scheduler.runAll()).toBeGreaterThan(1);
-		expect(searchPrepared(model)).toBe(true);
+		expect(work.texts.prepared(model)).toBe(true);
 		for (const query of queries) expect(findMatches(model, query), query).toEqual(expected.get(query));
 	});
 
 	it('waits while the file is read on this thread, and a newer model takes the place of the one being prepared', () => {
 		const first = execLog(2000);
 		const scheduler = manualScheduler();
+		const work = new ViewerWork(scheduler);
 		let busy = true;
-		prepareSearchAhead(first, () => busy, scheduler);
+		work.texts.prepare(first, () => busy);
 		scheduler.runOne();
 		scheduler.runOne();
-		expect(searchPrepared(first)).toBe(false);
+		expect(work.texts.prepared(first)).toBe(false);
 		// Asked again for the same model: nothing new is scheduled.
-		prepareSearchAhead(first, () => busy, scheduler);
+		work.texts.prepare(first, () => busy);
 		expect(scheduler.pending).toHaveLength(1);
 		busy = false;
 		const second = execLog(2000);
-		prepareSearchAhead(second, () => busy, scheduler);
+		work.texts.prepare(second, () => busy);
 		expect(scheduler.pending).toHaveLength(1);
 		scheduler.runAll();
-		expect(searchPrepared(first)).toBe(false);
-		expect(searchPrepared(second)).toBe(true);
+		expect(work.texts.prepared(first)).toBe(false);
+		expect(work.texts.prepared(second)).toBe(true);
 	});
 
 	it('stops at its budget of characters, and a search then makes the rest and finds the same', () => {
@@ -206,23 +208,25 @@ describe('searchable texts made ahead on idle time', () => {
 		const expected = new Map(queries.map(query => [query, findMatches(fresh, query)]));
 		const model = execLog(3000);
 		const scheduler = manualScheduler();
+		const work = new ViewerWork(scheduler);
 		// Enough for a few activities: the first slice reaches it.
-		prepareSearchAhead(model, () => false, scheduler, 100);
+		work.texts.prepare(model, () => false, 100);
 		expect(scheduler.runAll()).toBe(1);
-		expect(searchPrepared(model)).toBe(true);
-		for (const query of queries) expect(sharedMatches(model, query, emptyFilter), query).toEqual(expected.get(query));
+		expect(work.texts.prepared(model)).toBe(true);
+		for (const query of queries) expect(work.searches.sharedMatches(model, query, emptyFilter), query).toEqual(expected.get(query));
 	});
 
 	it('a shallow copy of the model (a load in a worker moving its event count) finds its matches kept, and a change finds them again', () => {
 		const model = execLog(300);
-		const found = sharedMatches(model, 'npm test', emptyFilter);
+		const work = new ViewerWork();
+		const found = work.searches.sharedMatches(model, 'npm test', emptyFilter);
 		expect(found).toHaveLength(100);
-		expect(sharedMatches({...model, events: model.events + 1}, 'npm test', emptyFilter)).toBe(found);
+		expect(work.searches.sharedMatches({...model, events: model.events + 1}, 'npm test', emptyFilter)).toBe(found);
 		modelFromText(
 			perstackLine('callTools', {newMessage: {contents: []}, toolCalls: [{id: 'late', skillName: '@perstack/base', toolName: 'exec', args: {command: 'npm test -- late'}}]}) + '\n',
 			{model},
 		);
-		expect(sharedMatches(model, 'npm test', emptyFilter)).toEqual([...found, 300]);
+		expect(work.searches.sharedMatches(model, 'npm test', emptyFilter)).toEqual([...found, 300]);
 	});
 });
 
@@ -263,18 +267,19 @@ describe('a search in idle slices', () => {
 		const fresh = execLog(6000);
 		const model = execLog(6000);
 		const scheduler = manualScheduler();
+		const work = new ViewerWork(scheduler);
 		let told = 0;
-		const unsubscribe = subscribeSearch(() => told++);
+		const unsubscribe = work.progress.subscribe(() => told++);
 		for (const query of queries) {
-			const before = searchVersion();
-			const scan = searchFor(model, query, emptyFilter, scheduler);
+			const before = work.progress.version();
+			const scan = work.searches.searchFor(model, query, emptyFilter);
 			expect(scan.done, query).toBe(false);
 			expect(scan.tested).toBeLessThan(6000);
 			expect(scheduler.pending).toHaveLength(1);
 			expect(scheduler.runAll()).toBeGreaterThan(1);
 			expect(scan.done).toBe(true);
 			expect(scan.matches, query).toEqual(findMatches(fresh, query));
-			expect(searchVersion()).toBeGreaterThan(before);
+			expect(work.progress.version()).toBeGreaterThan(before);
 		}
 
 		unsubscribe();
@@ -285,17 +290,18 @@ describe('a search in idle slices', () => {
 		const fresh = execLog(6000);
 		const model = execLog(6000);
 		const scheduler = manualScheduler();
-		const npm = searchFor(model, 'npm', emptyFilter, scheduler);
+		const work = new ViewerWork(scheduler);
+		const npm = work.searches.searchFor(model, 'npm', emptyFilter);
 		scheduler.runOne();
 		expect(npm.done).toBe(false);
-		const npmTest = searchFor(model, 'npm test', emptyFilter, scheduler);
+		const npmTest = work.searches.searchFor(model, 'npm test', emptyFilter);
 		// One search is worked on at a time: the older one's slice was taken off.
 		expect(scheduler.pending).toHaveLength(1);
 		scheduler.runAll();
 		expect(npm.done).toBe(false);
 		expect(npmTest.matches).toEqual(findMatches(fresh, 'npm test'));
 		expect(npmTest.tested).toBeLessThan(6000);
-		expect(searchFor(model, 'npm', emptyFilter, scheduler)).toBe(npm);
+		expect(work.searches.searchFor(model, 'npm', emptyFilter)).toBe(npm);
 		scheduler.runAll();
 		expect(npm.matches).toEqual(findMatches(fresh, 'npm'));
 	});
@@ -304,23 +310,24 @@ describe('a search in idle slices', () => {
 		for (const filter of [emptyFilter, filterOf('-shard-9')]) {
 			const model = execLog(4000);
 			const scheduler = manualScheduler();
-			prepareSearchAhead(model, () => false, scheduler);
+			const work = new ViewerWork(scheduler);
+			work.texts.prepare(model, () => false);
 			scheduler.runOne();
-			const scan = searchFor(model, 'npm test', filter, scheduler);
+			const scan = work.searches.searchFor(model, 'npm test', filter);
 			scheduler.runOne();
 			expect(scan.done).toBe(false);
 			growExecLog(model, 4000, 600);
 			// The views draw the grown model and ask again: a new search for its revision.
-			const again = searchFor(model, 'npm test', filter, scheduler);
+			const again = work.searches.searchFor(model, 'npm test', filter);
 			expect(again).not.toBe(scan);
-			prepareSearchAhead(model, () => false, scheduler);
+			work.texts.prepare(model, () => false);
 			scheduler.runAll();
 			expect(again.done).toBe(true);
 			const final = execLog(4000);
 			growExecLog(final, 4000, 600);
 			const shown = filterMatches(final, filter).shown;
 			expect(again.matches).toEqual(findMatches(final, 'npm test', {include: (_activity, index) => shown[index] === 1}));
-			expect(sharedMatches(model, 'npm test', filter)).toBe(again.matches);
+			expect(work.searches.sharedMatches(model, 'npm test', filter)).toBe(again.matches);
 		}
 	});
 
@@ -329,21 +336,22 @@ describe('a search in idle slices', () => {
 		const all = findMatches(fresh, 'shard-5');
 		const model = execLog(6000);
 		const scheduler = manualScheduler();
-		const scan = searchFor(model, 'shard-5', emptyFilter, scheduler);
+		const work = new ViewerWork(scheduler);
+		const scan = work.searches.searchFor(model, 'shard-5', emptyFilter);
 		expect(scan.done).toBe(false);
 		const landed: number[] = [];
 		let none = 0;
 		// From past the first slice: not known yet.
 		const from = 5000;
-		expect(jumpWhenFound(model, 'shard-5', emptyFilter, from, 1, index => landed.push(index), () => none++, scheduler)).toBe(true);
+		expect(work.searches.jumpWhenFound(model, 'shard-5', emptyFilter, from, 1, index => landed.push(index), () => none++)).toBe(true);
 		expect(landed).toEqual([]);
 		scheduler.runAll();
 		expect(landed).toEqual([stepMatch(all, from, 1)]);
 		// Done now: at once, wrapping round.
-		expect(jumpWhenFound(model, 'shard-5', emptyFilter, all[0], -1, index => landed.push(index), () => none++, scheduler)).toBe(false);
+		expect(work.searches.jumpWhenFound(model, 'shard-5', emptyFilter, all[0], -1, index => landed.push(index), () => none++)).toBe(false);
 		expect(landed.at(-1)).toBe(all.at(-1));
 		// No match: said once the search is done, not before.
-		expect(jumpWhenFound(model, 'nothing-like-this', emptyFilter, 0, 1, index => landed.push(index), () => none++, scheduler)).toBe(true);
+		expect(work.searches.jumpWhenFound(model, 'nothing-like-this', emptyFilter, 0, 1, index => landed.push(index), () => none++)).toBe(true);
 		expect(none).toBe(0);
 		scheduler.runAll();
 		expect(none).toBe(1);
@@ -353,14 +361,15 @@ describe('a search in idle slices', () => {
 	it('a jump still waiting is dropped when the person moves meanwhile (cancelJump), and a newer jump replaces it', () => {
 		const model = execLog(6000);
 		const scheduler = manualScheduler();
+		const work = new ViewerWork(scheduler);
 		const landed: string[] = [];
-		expect(jumpWhenFound(model, 'shard-5', emptyFilter, 5000, 1, () => landed.push('first'), () => landed.push('none'), scheduler)).toBe(true);
-		cancelJump();
+		expect(work.searches.jumpWhenFound(model, 'shard-5', emptyFilter, 5000, 1, () => landed.push('first'), () => landed.push('none'))).toBe(true);
+		work.searches.cancelJump();
 		scheduler.runAll();
 		expect(landed).toEqual([]);
 		const other = execLog(6000);
-		expect(jumpWhenFound(other, 'shard-5', emptyFilter, 5000, 1, () => landed.push('older'), () => landed.push('none'), scheduler)).toBe(true);
-		expect(jumpWhenFound(other, 'shard-5', emptyFilter, 5500, 1, () => landed.push('newer'), () => landed.push('none'), scheduler)).toBe(true);
+		expect(work.searches.jumpWhenFound(other, 'shard-5', emptyFilter, 5000, 1, () => landed.push('older'), () => landed.push('none'))).toBe(true);
+		expect(work.searches.jumpWhenFound(other, 'shard-5', emptyFilter, 5500, 1, () => landed.push('newer'), () => landed.push('none'))).toBe(true);
 		scheduler.runAll();
 		expect(landed).toEqual(['newer']);
 	});

@@ -3,8 +3,14 @@ import {modelFromFixtures, runByExpert} from '../../../test/helpers/load.js';
 import {emptyFilter, toggleErrors} from '../../query/filter.js';
 import type {Model} from '../../model/state.js';
 import {buildRows, type Row} from './rows.js';
-import {createRowsCache} from './rows-cache.js';
+import {Layouts, type TreeRows} from './layouts.js';
+import {Scheduler} from '../../slices/scheduler.js';
 import {initialUiState, uiReducer, type UiAction, type UiState} from '../ui-state.js';
+
+/** A rows cache of a viewer of its own. */
+function rowsCache(...args: Parameters<Layouts['rowsCache']>): TreeRows {
+	return new Layouts(new Scheduler()).rowsCache(...args);
+}
 
 /** Three jobs: simple (1 run), demo (bugfix-lead, 4 runs), delegate-failure (release-coordinator, a delegate failed). */
 function threeJobs(): Model {
@@ -85,7 +91,7 @@ describe('job rows', () => {
 
 	it('are rebuilt from the cache only when a job fold changes', () => {
 		const model = threeJobs();
-		const rowsFor = createRowsCache();
+		const rowsFor = rowsCache();
 		const first = rowsFor(model, initialUiState, 100);
 		expect(rowsFor(model, {...initialUiState}, 100)).toBe(first);
 		const unfolded = uiReducer(initialUiState, {type: 'setJobCollapsed', jobId: jobId(model, 'bugfix-lead'), collapsed: false});

@@ -9,8 +9,15 @@ import {emptyFilter, parseFilter, type Filter} from '../../query/filter.js';
 import {prepareTexts} from '../../query/search.js';
 import {shapeLines} from '../../tools/shape-log.js';
 import {isSelectableRow, selectedRowIndex} from './rows.js';
-import {createRowsCache} from './rows-cache.js';
+import {Layouts, type TreeRows} from './layouts.js';
+import {Scheduler} from '../../slices/scheduler.js';
+import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
 import {initialUiState, type UiState} from '../ui-state.js';
+
+/** A rows cache of a viewer of its own. */
+function rowsCache(...args: Parameters<Layouts['rowsCache']>): TreeRows {
+	return new Layouts(new Scheduler()).rowsCache(...args);
+}
 
 /*
  * The row index against the flattening it replaced (test/helpers/flatten-rows.ts): for any log, any moment of
@@ -70,7 +77,7 @@ describe('the row index', () => {
 					const model = modelFromText(text);
 					const ui = foldsFor(model, picks, defaultCollapse, filter, all);
 					const expected = flattenRows(model, ui, width);
-					const rowsFor = createRowsCache();
+					const rowsFor = rowsCache();
 					// A filtered layout is cut from the unfiltered one, which the viewer has mostly laid out
 					// already, maybe at another width (the terminal resized since).
 					if (unfilteredWidth !== null) rowsFor(model, {...ui, filter: emptyFilter}, unfilteredWidth);
@@ -96,7 +103,7 @@ describe('the row index', () => {
 		for (const name of ['parallel-delegate.ndjson', 'nested-delegate.ndjson', 'demo.ndjson']) {
 			const lines = fixtureLines.get(name)!;
 			let model: Model | undefined;
-			const rowsFor = createRowsCache();
+			const rowsFor = rowsCache();
 			for (const [at, line] of lines.entries()) {
 				model = modelFromText(`${line}\n`, model ? {model} : {});
 				// Texts made ahead at some revisions only: the filter then meets texts made at an older one.
@@ -113,7 +120,7 @@ describe('the row index', () => {
 		const lines = fixtureLines.get('parallel-delegate.ndjson')!;
 		const model = modelFromText(lines.slice(0, 20).join('\n') + '\n');
 		let builds = 0;
-		const rowsFor = createRowsCache(() => builds++);
+		const rowsFor = rowsCache(() => builds++);
 		const ui = foldsFor(model, [], 'expanded', emptyFilter, false);
 		const list = rowsFor(model, ui, 100);
 		expect(rowsFor({...model, events: model.events + 100}, ui, 100)).toBe(list);
@@ -140,19 +147,14 @@ describe('the row index', () => {
 					const models = [...cuts]
 						.sort((a, b) => a - b)
 						.map(cut => modelFromText(lines.slice(0, Math.max(1, Math.ceil(lines.length * cut))).join('\n') + '\n'));
-					const steps: Array<() => void> = [];
+					// Stepped by hand: a key (a call for rows) can come between any two slices, and the rest between two
+					// layouts made in the background is the test's own pace.
+					const scheduler = manualScheduler();
+					const steps = scheduler.pending;
 					let ready = 0;
-					// Stepped by hand: a key (a call for rows) can come between any two slices.
-					const rowsFor = createRowsCache(undefined, {
+					const rowsFor = new Layouts(scheduler).rowsCache(undefined, {
 						onReady() {
 							ready++;
-						},
-						soon(step) {
-							steps.push(step);
-						},
-						// The rest between two layouts made in the background: the test's own pace.
-						later(step) {
-							steps.push(step);
 						},
 						// The fixtures are small: every posted model is made in slices here.
 						minPanes: 0,
@@ -202,13 +204,9 @@ describe('the row index', () => {
 
 	it('lays a posted model with few panes out at once, as it costs less than a slice', () => {
 		const lines = fixtureLines.get('parallel-delegate.ndjson')!;
-		const steps: Array<() => void> = [];
-		const rowsFor = createRowsCache(undefined, {
-			onReady() {},
-			soon(step) {
-				steps.push(step);
-			},
-		});
+		const scheduler = manualScheduler();
+		const steps = scheduler.pending;
+		const rowsFor = new Layouts(scheduler).rowsCache(undefined, {onReady() {}});
 		const ui = {...initialUiState, follow: false};
 		rowsFor(modelFromText(lines.slice(0, 10).join('\n') + '\n'), ui, 100);
 		const next = modelFromText(lines.join('\n') + '\n');
@@ -221,7 +219,7 @@ describe('the row index', () => {
 		fc.assert(
 			fc.property(logs, fc.array(fc.array(fc.nat(), {maxLength: 6}), {minLength: 2, maxLength: 5}), fc.constantFrom(...filters), (text, steps, filter) => {
 				const model = modelFromText(text);
-				const rowsFor = createRowsCache();
+				const rowsFor = rowsCache();
 				for (const picks of steps) {
 					const ui = foldsFor(model, picks, 'auto', filter, false);
 					const expected = flattenRows(model, ui, 80);
@@ -239,7 +237,7 @@ describe('the row index', () => {
 
 	it('finds rows after a pane among several children is folded, and unfolded again', () => {
 		const model = modelFromText(fixtureLines.get('parallel-delegate.ndjson')!.join('\n') + '\n');
-		const rowsFor = createRowsCache();
+		const rowsFor = rowsCache();
 		let ui: UiState = {...initialUiState, defaultCollapse: 'expanded', follow: false};
 		const check = () => {
 			const expected = flattenRows(model, ui, 80);
@@ -269,6 +267,6 @@ describe('the row index', () => {
 		const expected = flattenRows(model, ui, 80);
 		let last = expected.length - 1;
 		while (last > 0 && !isSelectableRow(expected[last]!)) last--;
-		expect(selectedRowIndex(createRowsCache()(model, ui, 80), ui)).toBe(last);
+		expect(selectedRowIndex(rowsCache()(model, ui, 80), ui)).toBe(last);
 	});
 });

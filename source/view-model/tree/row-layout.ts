@@ -87,11 +87,11 @@ export class RowLayout {
 		return this.#tree.placement.lists;
 	}
 
-	/** Goes on making the layout until it is made (true) or the clock passes `deadline` (`performance.now()`). */
-	work(deadline: number): boolean {
+	/** Goes on making the layout until it is made (true) or `enough` says to pause, after at least one step (false). */
+	work(enough: () => boolean): boolean {
 		while (this.#steps) {
 			if (this.#steps.next().done) this.#steps = undefined;
-			else if (performance.now() >= deadline) return false;
+			else if (enough()) return false;
 		}
 
 		return true;
@@ -106,7 +106,7 @@ export class RowLayout {
 		const {placement, counts} = this.#tree;
 		if (this.#base) {
 			// The unfiltered layout first, in its own slices, then the cut from it, pausing every few thousand panes.
-			while (!this.#base.work(0)) yield;
+			while (!this.#base.work(() => true)) yield;
 			yield* cutSteps(placement, this.filter);
 		} else {
 			yield* placeSteps(placement);

@@ -7,8 +7,14 @@ import {fixturePath, modelFromFixtures, modelFromText} from '../../../test/helpe
 import {parseFilter, toggleErrors, emptyFilter, type Filter} from '../../query/filter.js';
 import {shapeLines} from '../../tools/shape-log.js';
 import {buildRows, liveTail, maxShownDepth, selectedRowIndex, type Row} from './rows.js';
-import {createRowsCache} from './rows-cache.js';
+import {Layouts, type TreeRows} from './layouts.js';
+import {Scheduler} from '../../slices/scheduler.js';
 import {initialUiState, uiReducer, type UiState} from '../ui-state.js';
+
+/** A rows cache of a viewer of its own. */
+function rowsCache(...args: Parameters<Layouts['rowsCache']>): TreeRows {
+	return new Layouts(new Scheduler()).rowsCache(...args);
+}
 
 /*
  * Under a running pane the tree shows the last few wrapped lines of what the model is streaming. Only the
@@ -154,7 +160,7 @@ describe('the rows under a filter', () => {
 	});
 
 	it('are rebuilt when folds made under the filter change, from the cache otherwise', () => {
-		const rowsFor = createRowsCache();
+		const rowsFor = rowsCache();
 		let ui = uiReducer(initialUiState, {type: 'setFilter', filter: errorsOnly});
 		const first = rowsFor(model, ui, 100);
 		expect(rowsFor(model, ui, 100)).toBe(first);
@@ -179,7 +185,7 @@ describe('a pane with a live run under it', () => {
 		// 72 lines in: checker has completed (folded, below writer), writer has just written draft.md.
 		const model = upTo(72);
 		const ui = {...initialUiState, follow: true};
-		const list = createRowsCache()(model, ui, 100);
+		const list = rowsCache()(model, ui, 100);
 		const rows = list.slice(0, list.length);
 		const selected = rows[selectedRowIndex(list, ui)];
 		expect(selected?.kind === 'activity' ? model.activities[selected.index]?.type : selected?.kind).toBe('writeTextFile');
@@ -187,7 +193,7 @@ describe('a pane with a live run under it', () => {
 		expect(last?.kind === 'pane' ? model.runs.get(last.paneId)?.expertKey : last?.kind).toBe('checker');
 		// Once the input has ended nothing runs: following goes back to the last row.
 		endInput(model, {exitCode: undefined, lastStderr: undefined});
-		const ended = createRowsCache()(model, ui, 100);
+		const ended = rowsCache()(model, ui, 100);
 		const endedRows = ended.slice(0, ended.length);
 		expect(selectedRowIndex(ended, ui)).toBe(endedRows.findLastIndex(row => row.kind !== 'live' && row.kind !== 'notice'));
 	});

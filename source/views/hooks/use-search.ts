@@ -1,11 +1,11 @@
 import {useEffect, useSyncExternalStore} from 'react';
 import {isLoading} from '../../input/source-state.js';
-import {useViewEnv} from '../contexts.js';
-import {prepareSearchAhead, searchVersion, subscribeSearch} from '../../view-model/search/find.js';
+import {useViewEnv, useViewerWork} from '../contexts.js';
 
-/** Draws the caller again whenever a search running in slices finds more or ends (its count, its progress). */
+/** Draws the caller again whenever a search or a filter running in slices moves on or ends (its count, its progress). */
 export function useSearchProgress(): number {
-	return useSyncExternalStore(subscribeSearch, searchVersion);
+	const {progress} = useViewerWork();
+	return useSyncExternalStore(progress.subscribe, progress.version);
 }
 
 /**
@@ -13,9 +13,9 @@ export function useSearchProgress(): number {
  * wait while it is): the first key of a search after a load then reads them instead of making them.
  */
 export function useSearchAhead(): void {
-	const {model, sources} = useViewEnv();
+	const {model, sources, work} = useViewEnv();
 	const {rev} = model;
 	useEffect(() => {
-		prepareSearchAhead(model, () => sources.some(isLoading));
-	}, [model, rev, sources]);
+		work.texts.prepare(model, () => sources.some(isLoading));
+	}, [model, rev, sources, work]);
 }

@@ -1,7 +1,6 @@
-import {useContext} from 'react';
 import type {Job} from '../../model/state.js';
 import {jobOfSelection} from '../../view-model/tree/selection-job.js';
-import {TreeRowsContext, useUiState, useViewEnv} from '../contexts.js';
+import {useTreeRows, useUiState, useViewEnv} from '../contexts.js';
 
 /**
  * The job the selection is in as the tree draws it at `width` (the screen's), from the rows the tree draws
@@ -11,6 +10,6 @@ import {TreeRowsContext, useUiState, useViewEnv} from '../contexts.js';
 export function useSelectionJob(width: number, wanted = true): Job | undefined {
 	const {model} = useViewEnv();
 	const ui = useUiState();
-	const rowsFor = useContext(TreeRowsContext);
+	const rowsFor = useTreeRows();
 	return wanted ? jobOfSelection(model, rowsFor(model, ui, width), ui) : undefined;
 }

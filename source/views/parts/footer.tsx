@@ -6,7 +6,6 @@ import {formatCount} from '../../present/format.js';
 import type {Model} from '../../model/state.js';
 import type {UiState} from '../../view-model/ui-state.js';
 import {useUiState, useViewEnv} from '../contexts.js';
-import {filterProgress, searchFor} from '../../view-model/search/find.js';
 import {filteringStatus, searchStatus} from '../../view-model/search/search-status.js';
 import {useSearchProgress} from '../hooks/use-search.js';
 import {Line} from './line.js';
@@ -41,10 +40,10 @@ function cutNote(model: Model): string {
 /** Follow state, the active search and filter, a note for the person, and the main keys. */
 export function Footer({width}: {width: number}) {
 	const ui = useUiState();
-	const {model} = useViewEnv();
+	const {model, work} = useViewEnv();
 	useSearchProgress();
 	const narrow = width < 70;
-	const filtering = filterProgress();
+	const filtering = work.filters.progressOf();
 	if (ui.overlay.kind === 'inspector') {
 		return (
 			<Line width={width} color="gray">
@@ -60,7 +59,7 @@ export function Footer({width}: {width: number}) {
 			{ui.search.query === '' ? null : (
 				<Text color="yellow">
 					{'  /'}
-					{shownStart(ui.search.query, Math.floor(width / 2))} {searchStatus(model, searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
+					{shownStart(ui.search.query, Math.floor(width / 2))} {searchStatus(model, work.searches.searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
 				</Text>
 			)}
 			{isEmptyFilter(ui.filter) ? null : <Text color="magenta">  filter: {shownStart(filterText(ui.filter), Math.floor(width / 2))}</Text>}

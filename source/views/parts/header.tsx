@@ -7,10 +7,10 @@ import {isLoading} from '../../input/source-state.js';
 import {formatCount, formatDuration, plural} from '../../present/format.js';
 import {shortSourceLabel} from '../../present/source-label.js';
 import {sanitizeLine} from '../../present/sanitize.js';
-import {useMemo, useRef} from 'react';
+import {useMemo} from 'react';
 import {filterText, isEmptyFilter} from '../../query/filter.js';
 import {useModelVersion, useUiState, useViewEnv} from '../contexts.js';
-import {createHiddenCounter} from '../../view-model/search/find.js';
+import {hiddenCount} from '../../view-model/search/filter-ahead.js';
 import {statusLook} from '../../present/status.js';
 import {totalCost, type Cost} from '../../query/cost.js';
 import {currentJob, shownJobs} from '../../view-model/jobs.js';
@@ -45,7 +45,7 @@ export function Header({width}: {width: number}) {
 	// These walk every run (200,000 in a large fleet): once per model revision, not once per key.
 	const {rev} = model;
 	const all = useMemo(() => (several ? allJobsTotals(model, prices) : undefined), [model, rev, several, prices]);
-	const figures = useJobFigures(model, job, prices, () => !store.modelChanging());
+	const figures = useJobFigures(model, job, prices);
 	const totals = figures?.totals;
 	const status = totals?.coordinator ? shownStatus(totals.coordinator) : 'init';
 	const coordinator = totals?.coordinator;
@@ -63,8 +63,7 @@ export function Header({width}: {width: number}) {
 	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
 	const span = totals?.startedAt === undefined ? undefined : (running && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
 	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
-	const hiddenFor = useRef(createHiddenCounter()).current;
-	const hidden = hiddenFor(model, ui.filter);
+	const hidden = hiddenCount(model, ui.filter);
 	const maxNote = figures?.maxNote;
 	const cost = figures ? formatCost(figures.cost) : undefined;
 	const events = `${formatCount(model.events)} events${reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''}`;

@@ -4,7 +4,7 @@ import {parseFilter} from '../../query/filter.js';
 import {displayWidth} from '../../present/width.js';
 import {useModelVersion, useUiState, useUiStore, useViewEnv} from '../contexts.js';
 import {Line as FittedLine} from './line.js';
-import {cancelJump, filterWhenReady, jumpWhenFound, searchFor, revealActivity} from '../../view-model/search/find.js';
+import {revealActivity} from '../../view-model/search/reveal.js';
 import {searchStatus} from '../../view-model/search/search-status.js';
 import {useSearchProgress} from '../hooks/use-search.js';
 import {useTextCapture} from '../keypress.js';
@@ -16,7 +16,7 @@ import {lineWindow, shownStart} from '../../view-model/line-window.js';
  * selection was), `:` edits the filter (applied on enter, with the error shown when it does not parse).
  */
 export function usePromptKeys(anchor: {current: number | undefined}): void {
-	const {model, store: view} = useViewEnv();
+	const {model, store: view, work} = useViewEnv();
 	const store = useUiStore();
 	useTextCapture((input, key) => {
 		const current = store.getState();
@@ -24,7 +24,7 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 		if (!open) return;
 		const {dispatch} = store;
 		if (key.escape || (key.ctrl && input === 'c')) {
-			cancelJump();
+			work.searches.cancelJump();
 			if (open.kind === 'search') dispatch({type: 'setSearch', query: '', current: undefined});
 			dispatch({type: 'closePrompt'});
 			return;
@@ -42,7 +42,7 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 				dispatch({type: 'remember', kind: 'filter', text: open.text});
 				dispatch({type: 'closePrompt'});
 				// Applied once worked out, in slices on a large log; at once (on this key) on a small one.
-				filterWhenReady({
+				work.filters.whenReady({
 					filter: parsed.filter,
 					model: () => view.model,
 					current: () => store.getState().filter,
@@ -71,14 +71,14 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 		if (open.kind !== 'search' || line.text === open.text) return;
 		dispatch({type: 'setSearch', query: line.text});
 		if (line.text === '') {
-			cancelJump();
+			work.searches.cancelJump();
 			return;
 		}
 
 		// Incremental: the first match at or after where the selection was when the search began, now if the
 		// search's first slice found it, else when the search gets there (a newer key takes its place).
 		const from = anchor.current === undefined ? undefined : anchor.current - 0.5;
-		jumpWhenFound(
+		work.searches.jumpWhenFound(
 			model,
 			line.text,
 			current.filter,
@@ -132,7 +132,7 @@ export function lineEditFor(input: string, key: Key, line: Line): LineEdit | und
 }
 
 export function PromptLine({width}: {width: number}) {
-	const {model} = useViewEnv();
+	const {model, work} = useViewEnv();
 	useModelVersion();
 	useSearchProgress();
 	const ui = useUiState();
@@ -144,7 +144,7 @@ export function PromptLine({width}: {width: number}) {
 		prompt.kind === 'search'
 			? prompt.text === ''
 				? {text: '  type to search · enter keep · esc clear', color: 'gray', kept: false}
-				: {text: `  ${searchStatus(model, searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`, color: 'gray', kept: true}
+				: {text: `  ${searchStatus(model, work.searches.searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`, color: 'gray', kept: true}
 			: prompt.error
 				? {text: `  ${shownStart(prompt.error, width)}`, color: 'red', kept: true}
 				: {text: '  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply', color: 'gray', kept: false};
