@@ -8,8 +8,8 @@ describe('how a run status reads', () => {
 	});
 
 	it('marks success green with a tick, errors red with a cross', () => {
-		expect(statusLook.completed).toEqual({glyph: '✓', word: 'completed', color: 'green'});
-		expect(statusLook.stoppedByError).toEqual({glyph: '✗', word: 'error', color: 'red'});
+		expect(statusLook.completed).toEqual({glyph: '✓', word: 'completed', tone: 'success'});
+		expect(statusLook.stoppedByError).toEqual({glyph: '✗', word: 'error', tone: 'error'});
 	});
 
 	it('says what a stopped run waits for', () => {
@@ -19,7 +19,7 @@ describe('how a run status reads', () => {
 	});
 
 	it('shows a run that the job left waiting as a failure, not as a pause', () => {
-		expect(endedWhileWaitingLook.color).toBe('red');
+		expect(endedWhileWaitingLook.tone).toBe('error');
 		expect(endedWhileWaitingLook.glyph).not.toBe(statusLook.stoppedByDelegate.glyph);
 		expect(endedWhileWaitingLook.word).toBe('job ended while waiting');
 	});

@@ -15,6 +15,7 @@ import {scrollCommand} from './overlays.js';
 import {lineEditFor, PromptText} from './parts/prompt-line.js';
 import {tones} from './scroll-panel.js';
 import {maxScroll} from '../view-model/scroll.js';
+import {matchStyle, palette} from './palette.js';
 
 /** The `/` of the inspector: the line being typed (while it is), the query kept, and the match `n` is on. */
 type Find = {
@@ -231,16 +232,16 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 			</Box>
 			{prompt ? (
 				<Line width={width}>
-					<Text color="cyan">/</Text>
+					<Text color={palette.accent}>/</Text>
 					{/* The count and keys after a long query keep up to half the width (see PromptLine). */}
 					<PromptText line={prompt} columns={width - 1 - (prompt.text === '' ? 0 : Math.min(displayWidth(findNote(count)), Math.floor(width / 2)))} />
-					<Text color="gray">{prompt.text === '' ? '  type to find in this activity · enter keep · esc clear' : findNote(count)}</Text>
+					<Text color={palette.muted}>{prompt.text === '' ? '  type to find in this activity · enter keep · esc clear' : findNote(count)}</Text>
 				</Line>
 			) : (
-				<Line width={width} color="gray">
+				<Line width={width} color={palette.muted}>
 					{lines.length === 0 ? '' : `${top + 1}–${end} of ${lines.length}`}
 					{query === '' ? null : (
-						<Text color="yellow">
+						<Text color={palette.warning}>
 							{'  /'}
 							{shownStart(query, Math.floor(width / 2))} {count}
 						</Text>
@@ -267,7 +268,7 @@ function InspectorRow({line, width, matches, current, foldHint}: {line: Inspecto
 		return (
 			<Line width={width} {...style}>
 				{line.text === '' ? ' ' : line.text}
-				{foldHint ? <Text color="gray">{'  ⏎ show them · e unfold all'}</Text> : null}
+				{foldHint ? <Text color={palette.muted}>{'  ⏎ show them · e unfold all'}</Text> : null}
 			</Line>
 		);
 	}
@@ -278,7 +279,7 @@ function InspectorRow({line, width, matches, current, foldHint}: {line: Inspecto
 				segment.match === 'none' ? (
 					<Text key={index}>{segment.text}</Text>
 				) : (
-					<Text key={index} color="black" backgroundColor={segment.match === 'current' ? 'yellow' : 'gray'}>
+					<Text key={index} {...matchStyle[segment.match]}>
 						{segment.text}
 					</Text>
 				),

@@ -9,6 +9,7 @@ import type {Command} from './keymap.js';
 import {KeypressProvider, priorities, useCommands} from './keypress.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {Line} from './parts/line.js';
+import {palette, toneColor} from './palette.js';
 
 /**
  * `perscope perstack`: the saved jobs, newest first; enter opens one. Resolves through `onChoose`
@@ -84,17 +85,17 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 	return (
 		<Box flexDirection="column" width={columns} height={rows - 1}>
 			<Line width={columns}>
-				<Text bold color="cyan">
+				<Text bold color={palette.accent}>
 					perscope
 				</Text>
-				<Text color="gray"> · {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first</Text>
+				<Text color={palette.muted}> · {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first</Text>
 			</Line>
-			<Line width={columns} color="gray">
+			<Line width={columns} color={palette.muted}>
 				{'  '}
 				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)} STARTED
 			</Line>
 			<Box flexDirection="column" height={height}>
-				{jobs.length === 0 ? <Text color="gray">No jobs here.</Text> : null}
+				{jobs.length === 0 ? <Text color={palette.muted}>No jobs here.</Text> : null}
 				{jobs.slice(top, top + height).map((job, offset) => {
 					const look = statusLook[job.status];
 					const isSelected = top + offset === selected;
@@ -102,14 +103,14 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 						<Line key={job.path} width={columns} inverse={isSelected}>
 							{isSelected ? '› ' : '  '}
 							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
-							<Text color={look.color}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)} {formatCount(job.runs).padStart(4)}{' '}
+							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)} {formatCount(job.runs).padStart(4)}{' '}
 							{/* The format --print and the piped job list use, so the two can be compared. */}
 							{job.startedAt === undefined ? '' : formatDateTime(job.startedAt)}
 						</Line>
 					);
 				})}
 			</Box>
-			<Text color="gray">↑↓ choose · enter open · q quit</Text>
+			<Text color={palette.muted}>↑↓ choose · enter open · q quit</Text>
 		</Box>
 	);
 }

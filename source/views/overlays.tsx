@@ -21,6 +21,7 @@ import type {UiAction} from '../view-model/ui-state.js';
 import {usageColumns, usageScope} from '../view-model/usage-scope.js';
 import {useSelectionJob} from './hooks/use-selection-job.js';
 import {shownJobs} from '../view-model/jobs.js';
+import {palette} from './palette.js';
 
 /** Overlays take every key before the tree; scrolling keys scroll them. */
 function useOverlayKeys(lineCount: number, height: number): void {
@@ -168,7 +169,7 @@ export function ConfirmQuit({width}: {width: number}) {
 		ui.overlay.kind === 'confirmQuit',
 	);
 	return (
-		<Box width={width} borderStyle="round" borderColor="yellow" paddingX={1}>
+		<Box width={width} borderStyle="round" borderColor={palette.warning} paddingX={1}>
 			<Line width={width - 4}>The command is still running. Stop it and quit? (y / n)</Line>
 		</Box>
 	);

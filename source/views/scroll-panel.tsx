@@ -2,11 +2,13 @@ import {Box, Text} from 'ink';
 import React from 'react';
 import type {InspectorLine} from '../view-model/lines/inspector-lines.js';
 import {Line} from './parts/line.js';
+import {palette} from './palette.js';
 
+/** How each tone of a line looks (view-model/lines/inspector-lines.ts names them). */
 export const tones = {
-	heading: {bold: true, color: 'cyan'},
+	heading: {bold: true, color: palette.accent},
 	label: {color: undefined},
-	error: {color: 'red'},
+	error: {color: palette.error},
 	dim: {dimColor: true},
 } as const;
 
@@ -30,7 +32,7 @@ export function ScrollPanel({title, lines, scroll, height, width, hint}: {title:
 					</Line>
 				))}
 			</Box>
-			<Line width={width} color="gray">
+			<Line width={width} color={palette.muted}>
 				{lines.length === 0 ? '' : `${scroll + 1}–${end} of ${lines.length}`} · {hint}
 			</Line>
 		</Box>

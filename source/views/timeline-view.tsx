@@ -20,6 +20,7 @@ import {useSelectionJob} from './hooks/use-selection-job.js';
 import {endedWithoutFinalEventLook, statusLook} from '../present/status.js';
 import type {UiAction, UiState} from '../view-model/ui-state.js';
 import {Line} from './parts/line.js';
+import {palette, toneColor} from './palette.js';
 
 /**
  * The job the selection is in as a waterfall: a row per step with what ran in it, a bar for when it ran, its
@@ -102,7 +103,7 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 					/>
 				))}
 			</Box>
-			<Line width={width} color="gray">
+			<Line width={width} color={palette.muted}>
 				{rows.length === 0 ? 'no steps yet' : `${scroll + 1}–${Math.min(rows.length, scroll + bodyHeight)} of ${rows.length}`} · red: slowest · ⋯ long gap or wait · ⏎ go there · c conversation · t/esc back
 			</Line>
 		</Box>
@@ -173,7 +174,7 @@ function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, 
 				<Text bold inverse={selected}>
 					{padEnd(`${indent}${sanitizeLine(row.expertKey)}`, labelWidth)}
 				</Text>{' '}
-				<Text color="gray">{bar}</Text> <Text color={look.color}>{look.glyph}</Text> {formatDuration(row.start === undefined || row.end === undefined ? undefined : row.end - row.start)}
+				<Text color={palette.muted}>{bar}</Text> <Text color={toneColor(look.tone)}>{look.glyph}</Text> {formatDuration(row.start === undefined || row.end === undefined ? undefined : row.end - row.start)}
 			</Line>
 		);
 	}
@@ -183,10 +184,10 @@ function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, 
 	const text = stepText(row);
 	return (
 		<Line width={width}>
-			<Text color={row.longWait ? 'red' : marked ? 'yellow' : 'gray'} inverse={selected}>
+			<Text color={row.longWait ? palette.error : marked ? palette.warning : palette.muted} inverse={selected}>
 				{padEnd(`${indent}${marked ? '⋯' : ' '} step ${row.step}${text === '' ? '' : ` ${text}`}`, labelWidth)}
 			</Text>{' '}
-			<Text color={row.slow ? 'red' : row.open ? 'yellow' : 'cyan'}>{bar}</Text> {padEnd(formatDuration(row.durationMs), 7)} <Text color="gray">{tokens}</Text>
+			<Text color={row.slow ? palette.error : row.open ? palette.running : palette.accent}>{bar}</Text> {padEnd(formatDuration(row.durationMs), 7)} <Text color={palette.muted}>{tokens}</Text>
 		</Line>
 	);
 }

@@ -19,6 +19,7 @@ import {Line} from './parts/line.js';
 import {scrollTop} from '../view-model/scroll.js';
 import type {UiAction, UiState} from '../view-model/ui-state.js';
 import {assertNever} from '../model/assert-never.js';
+import {palette} from './palette.js';
 
 /**
  * The run tree as a window of `height` rows. Rows are sliced before anything is laid out, so the cost of a
@@ -82,7 +83,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	if (rows.length === 0) {
 		return (
 			<Box height={height} width={width}>
-				<Text color="gray">{sources.some(isLoading) ? 'Reading…' : model.inputEnd ? sanitizeLine(nothingShownText(model, sourceLabel, sources)) : 'Waiting for events…'}</Text>
+				<Text color={palette.muted}>{sources.some(isLoading) ? 'Reading…' : model.inputEnd ? sanitizeLine(nothingShownText(model, sourceLabel, sources)) : 'Waiting for events…'}</Text>
 			</Box>
 		);
 	}
@@ -104,7 +105,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
 				return (
 					<Line key={row.key} width={width}>
-						<Text color="cyan">{isSelected ? '›' : ' '}</Text>
+						<Text color={palette.accent}>{isSelected ? '›' : ' '}</Text>
 						{indent}
 						<RowView row={row} model={model} selected={isSelected} highlight={ui.search.query} width={width - 1 - indent.length} jobNumbers={jobNumbers} />
 					</Line>
@@ -154,18 +155,18 @@ function RowView({row, model, selected, highlight, width, jobNumbers}: {row: Row
 		case 'notice':
 			if (row.part === 'ended') {
 				return (
-					<Text color="red">
+					<Text color={palette.error}>
 						{' '.repeat(row.depth * 2 + 2)}✗ job ended here · {sanitizeLine(row.text)}
 					</Text>
 				);
 			}
 
 			return row.part === 'question' ? (
-				<Text color="cyan" bold>
+				<Text color={palette.waiting} bold>
 					{' '.repeat(row.depth * 2 + 2)}🙋 waiting for your answer · {sanitizeLine(row.text)}
 				</Text>
 			) : (
-				<Text color="gray">
+				<Text color={palette.muted}>
 					{' '.repeat(row.depth * 2 + 5)}answer with: {sanitizeLine(row.text)}
 				</Text>
 			);

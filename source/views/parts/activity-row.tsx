@@ -4,15 +4,17 @@ import type {Activity} from '../../model/state.js';
 import {highlightRanges} from '../../query/search.js';
 import {describeActivity} from '../../present/describe-activity.js';
 import {displayWidth, truncateEnd, truncatePath} from '../../present/width.js';
+import {matchStyle, palette} from '../palette.js';
 
+/** The verbs that stand out: the person's query, the end, an error, a retry, delegations, a question. */
 const colors: Partial<Record<Activity['type'], string>> = {
-	query: 'cyan',
-	complete: 'green',
-	error: 'red',
-	retry: 'yellow',
-	delegate: 'magenta',
-	delegationComplete: 'magenta',
-	interactiveTool: 'cyan',
+	query: palette.accent,
+	complete: palette.success,
+	error: palette.error,
+	retry: palette.warning,
+	delegate: palette.delegation,
+	delegationComplete: palette.delegation,
+	interactiveTool: palette.waiting,
 };
 
 /** Text with the search matches in it marked; the text is already sanitised. */
@@ -24,7 +26,7 @@ export function Highlighted({text, query, color}: {text: string; query: string |
 	for (const [start, end] of ranges) {
 		if (start > at) parts.push(text.slice(at, start));
 		parts.push(
-			<Text key={start} backgroundColor="yellow" color="black">
+			<Text key={start} {...matchStyle.current}>
 				{text.slice(start, end)}
 			</Text>,
 		);
@@ -57,21 +59,21 @@ export function ActivityRow({activity, depth, selected, highlight, width}: {acti
 			{' '.repeat(indent)}
 			{line.icon} <Highlighted text={line.verb} query={highlight} color={colors[activity.type]} />
 			{line.detail === '' ? '' : ' '}
-			<Highlighted text={line.detail} query={highlight} color={activity.type === 'error' ? 'red' : undefined} />
+			<Highlighted text={line.detail} query={highlight} color={activity.type === 'error' ? palette.error : undefined} />
 			{showError ? (
-				<Text color="red">
+				<Text color={palette.error}>
 					{' ✗ '}
 					<Highlighted text={line.error ?? ''} query={highlight} />
 				</Text>
 			) : null}
 			{line.outcome ? (
-				<Text color={line.outcome.failed ? 'red' : 'green'}>
+				<Text color={line.outcome.failed ? palette.error : palette.success}>
 					{` ${line.outcome.glyph}`}
 					{line.outcome.text === '' ? '' : ' '}
-					<Highlighted text={line.outcome.text} query={highlight} color={line.outcome.failed ? 'red' : undefined} />
+					<Highlighted text={line.outcome.text} query={highlight} color={line.outcome.failed ? palette.error : undefined} />
 				</Text>
 			) : null}
-			{line.pending ? <Text color="gray"> …</Text> : null}
+			{line.pending ? <Text color={palette.muted}> …</Text> : null}
 		</Text>
 	);
 }

@@ -1,6 +1,7 @@
 import {Text} from 'ink';
 import React from 'react';
 import type {StatusLook} from '../../present/status.js';
+import {toneColor} from '../palette.js';
 
 /**
  * Why a folded row failed (`failure`: its first line, already made safe; '' for none), in its status's colour. It
@@ -8,5 +9,5 @@ import type {StatusLook} from '../../present/status.js';
  * and time. Pane rows and job rows read the same way.
  */
 export function FailureText({look, failure}: {look: StatusLook; failure: string}) {
-	return failure === '' ? null : <Text color={look.color}> · {failure}</Text>;
+	return failure === '' ? null : <Text color={toneColor(look.tone)}> · {failure}</Text>;
 }

@@ -10,6 +10,7 @@ import {filteringStatus, searchStatus} from '../../view-model/search/search-stat
 import {useSearchProgress} from '../hooks/use-search.js';
 import {Line} from './line.js';
 import {shownStart} from '../../view-model/line-window.js';
+import {palette} from '../palette.js';
 
 /** The inspector's own keys: the tree's mean nothing while it is open. */
 export const inspectorKeys = {
@@ -46,26 +47,26 @@ export function Footer({width}: {width: number}) {
 	const filtering = work.filters.progressOf();
 	if (ui.overlay.kind === 'inspector') {
 		return (
-			<Line width={width} color="gray">
-				{ui.message === undefined ? null : <Text color="yellow">{sanitizeLine(ui.message)}  </Text>}
+			<Line width={width} color={palette.muted}>
+				{ui.message === undefined ? null : <Text color={palette.warning}>{sanitizeLine(ui.message)}  </Text>}
 				{narrow ? inspectorKeys.narrow : inspectorKeys.wide}
 			</Line>
 		);
 	}
 
 	return (
-		<Line width={width} color="gray">
-			{ui.follow ? <Text color="green">● follow</Text> : <Text>○ paused (G)</Text>}
+		<Line width={width} color={palette.muted}>
+			{ui.follow ? <Text color={palette.success}>● follow</Text> : <Text>○ paused (G)</Text>}
 			{ui.search.query === '' ? null : (
-				<Text color="yellow">
+				<Text color={palette.warning}>
 					{'  /'}
 					{shownStart(ui.search.query, Math.floor(width / 2))} {searchStatus(model, work.searches.searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
 				</Text>
 			)}
-			{isEmptyFilter(ui.filter) ? null : <Text color="magenta">  filter: {shownStart(filterText(ui.filter), Math.floor(width / 2))}</Text>}
-			{filtering === undefined ? null : <Text color="magenta">  {filteringStatus(filtering.share)}</Text>}
-			{searchesCutText(model, ui) ? <Text color="yellow">  ({cutNote(model)})</Text> : null}
-			{ui.message === undefined ? null : <Text color="yellow">  {sanitizeLine(ui.message)}</Text>}
+			{isEmptyFilter(ui.filter) ? null : <Text color={palette.mode}>  filter: {shownStart(filterText(ui.filter), Math.floor(width / 2))}</Text>}
+			{filtering === undefined ? null : <Text color={palette.mode}>  {filteringStatus(filtering.share)}</Text>}
+			{searchesCutText(model, ui) ? <Text color={palette.warning}>  ({cutNote(model)})</Text> : null}
+			{ui.message === undefined ? null : <Text color={palette.warning}>  {sanitizeLine(ui.message)}</Text>}
 			{treeKeysShown(ui) ? (narrow ? '  ↑↓ ←→ ⏎ / ? q' : '  ↑↓ move · ←→ fold · ⏎ inspect · / search · : filter · x errors · t timeline · ? help · q quit') : '  esc close'}
 		</Line>
 	);

@@ -24,6 +24,7 @@ import {shownStart} from '../../view-model/line-window.js';
 import {useClock, useLastArrival} from '../hooks/use-clock.js';
 import {lastEventNote, spinnerGlyph} from '../../view-model/live-time.js';
 import {useJobFigures} from '../hooks/use-job-figures.js';
+import {palette, toneColor} from '../palette.js';
 
 /**
  * Two lines: how the job stands and where its events come from; then the counts (events, rate, steps,
@@ -72,38 +73,38 @@ export function Header({width}: {width: number}) {
 	return (
 		<Box flexDirection="column" width={width}>
 			<Line width={width}>
-				<Text bold color="cyan">
+				<Text bold color={palette.accent}>
 					perscope
 				</Text>
-				<Text color="gray"> · </Text>
+				<Text color={palette.muted}> · </Text>
 				{live ? (
-					<Text color="yellow">{spinnerGlyph(now)}</Text>
+					<Text color={palette.running}>{spinnerGlyph(now)}</Text>
 				) : (
-					<Text color={look.color}>{look.glyph}</Text>
+					<Text color={toneColor(look.tone)}>{look.glyph}</Text>
 				)}
-				<Text color={look.color}> {job ? look.word : loading ? 'reading' : model.inputEnd ? (model.events === 0 ? 'no events' : 'no runs') : 'waiting for events'}</Text>
+				<Text color={toneColor(look.tone)}> {job ? look.word : loading ? 'reading' : model.inputEnd ? (model.events === 0 ? 'no events' : 'no runs') : 'waiting for events'}</Text>
 				{job ? (
-					<Text color="gray">
+					<Text color={palette.muted}>
 						{' '}
 						· {jobLabel} {sanitizeLine(job.jobId).slice(0, 12)}
 					</Text>
 				) : null}
-				<Text color="gray"> · {formatDuration(span)}</Text>
-				{quiet ? <Text color="yellow"> · {quiet}</Text> : null}
-				{maxNote ? <Text color="yellow"> · {sanitizeLine(maxNote)}</Text> : null}
-				<Text color="gray"> · </Text>
+				<Text color={palette.muted}> · {formatDuration(span)}</Text>
+				{quiet ? <Text color={palette.warning}> · {quiet}</Text> : null}
+				{maxNote ? <Text color={palette.warning}> · {sanitizeLine(maxNote)}</Text> : null}
+				<Text color={palette.muted}> · </Text>
 				{sanitizeLine(shortSourceLabel(sourceLabel, sources))}
 				{sources.map(source => (source.pid !== undefined && source.live ? ` (pid ${source.pid})` : ''))}
-				{exit ? <Text color={exit.exitCode === 0 ? 'green' : 'red'}>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text> : null}
+				{exit ? <Text color={exit.exitCode === 0 ? palette.success : palette.error}>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text> : null}
 				{/* Something the command started holds its output open, and may still write events: they are read. */}
-				{exit?.outputOpen ? <Text color="yellow"> · output still open</Text> : null}
+				{exit?.outputOpen ? <Text color={palette.warning}> · output still open</Text> : null}
 				{env.replay ? (
-					<Text color="magenta">{!reading ? ' · replayed' : env.replay.paused ? ' · ⏸ replay paused (space)' : ` · ▶ replay ${env.replay.speed}× (+/-)`}</Text>
+					<Text color={palette.mode}>{!reading ? ' · replayed' : env.replay.paused ? ' · ⏸ replay paused (space)' : ` · ▶ replay ${env.replay.speed}× (+/-)`}</Text>
 				) : (
-					<Text color="gray">{loading ? ' · loading' : reading ? ' · live' : ' · ended'}</Text>
+					<Text color={palette.muted}>{loading ? ' · loading' : reading ? ' · live' : ' · ended'}</Text>
 				)}
 			</Line>
-			<Line width={width} color="gray">
+			<Line width={width} color={palette.muted}>
 				{/* With several jobs the line is in two labelled parts, the selected job's and every job's; the event count is of all of them, so it goes with the second. */}
 				{all ? '' : `${events} · `}
 				{all ? `${jobLabel}: ` : ''}
@@ -117,10 +118,10 @@ export function Header({width}: {width: number}) {
 						· all {jobs.length} jobs: {plural(all.steps, 'step')} · {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)} · {events}
 					</Text>
 				) : null}
-				{model.diagnosticCount > 0 ? <Text color="red"> · ⚠ {plural(model.diagnosticCount, 'bad line')} (d)</Text> : null}
+				{model.diagnosticCount > 0 ? <Text color={palette.error}> · ⚠ {plural(model.diagnosticCount, 'bad line')} (d)</Text> : null}
 				{model.unknownEvents.size > 0 ? <Text> · {[...model.unknownEvents.values()].reduce((a, b) => a + b, 0)} unknown</Text> : null}
 				{isEmptyFilter(ui.filter) ? null : (
-					<Text color="magenta">
+					<Text color={palette.mode}>
 						{' '}
 						· filter {shownStart(filterText(ui.filter), Math.floor(width / 2))} ({hidden} hidden)
 					</Text>

@@ -12,6 +12,7 @@ import {firstLine} from '../../present/first-line.js';
 import {sanitizeLine} from '../../present/sanitize.js';
 import {usePrices} from '../contexts.js';
 import {coordinatorName} from '../../view-model/jobs.js';
+import {palette} from '../palette.js';
 
 /**
  * A job's one-line summary at the top of its tree, when the log holds several:
@@ -38,17 +39,17 @@ export function JobRow({model, job, number, count, collapsed, selected}: {
 	const failure = collapsed ? whyItFailed(coordinator, ended?.reason) : '';
 	return (
 		<Text inverse={selected}>
-			<Text color="gray">{collapsed ? '▸ ' : '▾ '}</Text>
+			<Text color={palette.muted}>{collapsed ? '▸ ' : '▾ '}</Text>
 			<Text bold>
 				job {number}/{count} · {sanitizeLine(expert)}
 			</Text>
 			<StatusText look={look} />
-			<Text color="gray">
+			<Text color={palette.muted}>
 				{' · '}
 				{plural(totals.steps, 'step')} · {formatCount(totals.usage.inputTokens)}↑ {formatCount(totals.usage.outputTokens)}↓ {formatCost(cost)} · {formatDuration(span(totals.startedAt, totals.endedAt))}
 			</Text>
 			<FailureText look={look} failure={failure} />
-			<Text color="gray">
+			<Text color={palette.muted}>
 				{totals.startedAt === undefined ? '' : ` · ${formatDateTime(totals.startedAt)}`} · {sanitizeLine(job.jobId)}
 			</Text>
 		</Text>

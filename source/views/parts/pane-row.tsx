@@ -12,6 +12,7 @@ import {runsCost} from '../../query/cost.js';
 import {formatCost} from '../../present/cost.js';
 import {usePrices} from '../contexts.js';
 import {paneStats} from '../../view-model/pane-stats.js';
+import {palette} from '../palette.js';
 
 /**
  * A run pane's one-line header, as inline text: fold marker, expert, status (folded and failed, with the
@@ -40,19 +41,19 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 	return (
 		<Text inverse={selected}>
 			{' '.repeat(depth * 2)}
-			<Text color="gray">{collapsed ? '▸ ' : '▾ '}</Text>
+			<Text color={palette.muted}>{collapsed ? '▸ ' : '▾ '}</Text>
 			<Text bold>{sanitizeLine(run?.expertKey ?? pane.paneId)}</Text>
 			{/* Next to the name, where a narrow terminal still shows them. */}
-			{cycle ? <Text color="yellow"> ⟲ delegation cycle</Text> : ''}
-			{depth >= maxShownDepth ? <Text color="gray"> (depth {paneDepth(model, pane)})</Text> : ''}
+			{cycle ? <Text color={palette.warning}> ⟲ delegation cycle</Text> : ''}
+			{depth >= maxShownDepth ? <Text color={palette.muted}> (depth {paneDepth(model, pane)})</Text> : ''}
 			<StatusText look={look} />
-			<Text color="gray">
+			<Text color={palette.muted}>
 				{' · '}
 				{plural(stats.steps, 'step')} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ {formatCost(cost)} · {formatDuration(stats.durationMs)}
 				{resumes}
 			</Text>
 			<FailureText look={look} failure={failure} />
-			<Text color="gray">
+			<Text color={palette.muted}>
 				{branched}
 				{orphan ? ' · parent not in log' : ''}
 

@@ -10,6 +10,7 @@ import {useSearchProgress} from '../hooks/use-search.js';
 import {useTextCapture} from '../keypress.js';
 import {browse, editLine, type Line, type LineEdit, type Recall} from '../../view-model/line-editor.js';
 import {lineWindow, shownStart} from '../../view-model/line-window.js';
+import {palette} from '../palette.js';
 
 /**
  * The line typed at the bottom: `/` searches as you type (jumping to the first match from where the
@@ -143,15 +144,15 @@ export function PromptLine({width}: {width: number}) {
 	const note =
 		prompt.kind === 'search'
 			? prompt.text === ''
-				? {text: '  type to search · enter keep · esc clear', color: 'gray', kept: false}
-				: {text: `  ${searchStatus(model, work.searches.searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`, color: 'gray', kept: true}
+				? {text: '  type to search · enter keep · esc clear', color: palette.muted, kept: false}
+				: {text: `  ${searchStatus(model, work.searches.searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`, color: palette.muted, kept: true}
 			: prompt.error
-				? {text: `  ${shownStart(prompt.error, width)}`, color: 'red', kept: true}
-				: {text: '  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply', color: 'gray', kept: false};
+				? {text: `  ${shownStart(prompt.error, width)}`, color: palette.error, kept: true}
+				: {text: '  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply', color: palette.muted, kept: false};
 	const columns = width - 1 - (note.kept ? Math.min(displayWidth(note.text), Math.floor(width / 2)) : 0);
 	return (
 		<FittedLine width={width}>
-			<Text color="cyan">{prompt.kind === 'search' ? '/' : ':'}</Text>
+			<Text color={palette.accent}>{prompt.kind === 'search' ? '/' : ':'}</Text>
 			<PromptText line={prompt} columns={columns} />
 			<Text color={note.color}>{note.text}</Text>
 		</FittedLine>

@@ -5,6 +5,7 @@ import {isLoading, type SourceState} from '../../input/source-state.js';
 import {sanitizeLine} from '../../present/sanitize.js';
 import {useModelVersion, useViewEnv} from '../contexts.js';
 import {Line} from './line.js';
+import {palette} from '../palette.js';
 
 /** Child stderr lines shown under the tree; `s` opens all of them. */
 const stderrStripLines = 2;
@@ -42,17 +43,17 @@ export function SourceStrip({width}: {width: number}) {
 	return (
 		<Box flexDirection="column" width={width}>
 			{load && load.bytesTotal !== undefined ? (
-				<Line width={width} color="cyan">
+				<Line width={width} color={palette.accent}>
 					loading {sanitizeLine(load.label)} {progressBar(load.bytesRead / load.bytesTotal, 20)} {Math.floor((100 * load.bytesRead) / load.bytesTotal)}% ·{' '}
 					{formatBytes(load.bytesRead)} / {formatBytes(load.bytesTotal)} · {formatCount(Math.round(store.eventsPerSecond))} events/s
 				</Line>
 			) : follow ? (
-				<Line width={width} color="gray">
+				<Line width={width} color={palette.muted}>
 					{follow.waiting ? `waiting for ${sanitizeLine(follow.label)} to appear…` : `following ${sanitizeLine(follow.label)} (new lines appear as they are written)`}
 				</Line>
 			) : null}
 			{stderr.map((entry, index) => (
-				<Line key={index} width={width} color="yellow" dimColor>
+				<Line key={index} width={width} color={palette.warning} dimColor>
 					stderr │ {sanitizeLine(entry.line)}
 				</Line>
 			))}

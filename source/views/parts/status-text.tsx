@@ -1,11 +1,12 @@
 import {Text} from 'ink';
 import React from 'react';
 import type {StatusLook} from '../../present/status.js';
+import {toneColor} from '../palette.js';
 
 /** A run's or a job's state on its row: ` ✓ completed`. Pane rows and job rows read the same way. */
 export function StatusText({look}: {look: StatusLook}) {
 	return (
-		<Text color={look.color}>
+		<Text color={toneColor(look.tone)}>
 			{' '}
 			{look.glyph} {look.word}
 		</Text>
