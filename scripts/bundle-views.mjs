@@ -4,7 +4,7 @@
 // large file (load/load-in-worker.ts), and on a machine with two CPUs whatever it spends there is taken from
 // the worker (docs/performance.md has the figures). So:
 //   1. The views (dist/views/show-app.js and what only it imports), Ink and React go into one file,
-//      dist/views/show-app.bundle.js. Modules the rest of the CLI imports too (the model, present/, query/)
+//      dist/views/show-app.bundle.js. Modules the rest of the CLI imports too (the model, text/, query/)
 //      stay out and are imported from dist/, so each has one instance in the process.
 //   2. Ink's files get the reviewed patches of scripts/ink-patches.mjs (Ink's version is pinned, and a file
 //      that is not the one a patch was written for fails the build). Nothing else is rewritten.
@@ -65,7 +65,7 @@ const sharedModules = {
 };
 
 /*
- * Ink and the packages it measures with (widest-line, cli-truncate) get present/ink-string-width.js in place of
+ * Ink and the packages it measures with (widest-line, cli-truncate) get text/width/ink-string-width.js in place of
  * string-width 8: the same answer on any text (its test), without a grapheme-by-grapheme walk of every row it
  * lays out. Other copies of string-width (wrap-ansi's older one) are left as they are.
  */
@@ -79,7 +79,7 @@ const inkStringWidth = {
 			const resolved = await build.resolve(args.path, {kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: {plain: true}});
 			if (resolved.path !== stringWidthPackage || !args.importer.includes(`${sep}node_modules${sep}`)) return resolved;
 			stringWidthRedirected++;
-			return {path: join(dist, 'present', 'ink-string-width.js')};
+			return {path: join(dist, 'text', 'width', 'ink-string-width.js')};
 		});
 	},
 };

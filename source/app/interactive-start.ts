@@ -31,7 +31,7 @@ export async function startInteractive(plan: InputPlan, options: InteractiveStar
 	// Loading Ink and React takes longer than reading the first megabytes of a log: put the first screen up
 	// before importing them, so the person sees where they are at once, whatever the machine's load.
 	const {enterFullScreen} = await import('../views/terminal.js');
-	const {sanitizeLine} = await import('../present/sanitize.js');
+	const {sanitizeLine} = await import('../text/sanitize.js');
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./interactive.js');

@@ -271,7 +271,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	let report: OtlpReport | undefined;
 	if (otlp) {
 		// Loaded here, not with the viewer: nothing else on its way to the first frame needs it.
-		const {sanitizeLine} = await import('../present/sanitize.js');
+		const {sanitizeLine} = await import('../text/sanitize.js');
 		report = await otlp.finish(loading.model, text => process.stdout.write(`${clearScreen}perscope: ${sanitizeLine(text)}`));
 	}
 

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {displayWidth} from '../present/width.js';
+import {displayWidth} from '../text/width/width.js';
 import {lineOf, type Line} from './line-editor.js';
 import {lineWindow, shownPart, shownStart, type LineWindow} from './line-window.js';
 

@@ -1,5 +1,5 @@
-import {sanitizeLine} from '../present/sanitize.js';
-import {displayWidth, forEachCluster, truncateEnd} from '../present/width.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {displayWidth, forEachCluster, truncateEnd} from '../text/width/width.js';
 import {offsetAfter, offsetBefore, type Line} from './line-editor.js';
 
 /*

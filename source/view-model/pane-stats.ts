@@ -1,7 +1,7 @@
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
 import {runSteps} from '../query/tree.js';
-import {span} from '../present/format.js';
+import {span} from '../text/format.js';
 
 export type PaneStats = {steps: number; inputTokens: number; outputTokens: number; durationMs: number | undefined};
 

@@ -6,7 +6,7 @@ import {TreeRowsContext, UiStoreContext, ViewEnvContext, useModelVersion, useUiS
 import {ConversationView} from './conversation-view.js';
 import {Footer} from './parts/footer.js';
 import {activityConversation, paneConversation} from '../query/conversation-target.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {sanitizeLine} from '../text/sanitize.js';
 import {PromptLine, usePromptKeys} from './parts/prompt-line.js';
 import {TimelineView} from './timeline-view.js';
 import {selectedRowIndex} from '../view-model/tree/rows.js';

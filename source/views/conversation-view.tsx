@@ -1,9 +1,9 @@
 import React, {useMemo, useState} from 'react';
 import {messageLineOf} from '../model/message-lines.js';
-import {conversationLines, gutter, type ConversationLine} from '../present/conversation.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {conversationLines, gutter, type ConversationLine} from '../text/conversation.js';
+import {sanitizeLine} from '../text/sanitize.js';
 import {cutOffText, type CutOff} from '../query/tree.js';
-import {wrapIndented} from '../present/wrap.js';
+import {wrapIndented} from '../text/wrap.js';
 import {useModelVersion, useUiDispatch, useViewEnv} from './contexts.js';
 import type {InspectorLine} from '../view-model/lines/inspector-lines.js';
 import {priorities, useCommands} from './keypress.js';

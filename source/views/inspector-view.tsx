@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import React, {useMemo, useRef, useState} from 'react';
 import {withWholeResult} from '../load/result-text.js';
-import {plural} from '../present/format.js';
-import {displayWidth} from '../present/width.js';
+import {plural} from '../text/format.js';
+import {displayWidth} from '../text/width/width.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';
 import {carryMatch, findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind, type FindMatch} from '../view-model/lines/inspector-find.js';
 import {inspectorLines, type InspectorLine, type Unfolded} from '../view-model/lines/inspector-lines.js';

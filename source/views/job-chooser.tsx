@@ -1,10 +1,10 @@
 import {Box, Text, useApp, useStdout} from 'ink';
 import React, {useRef, useState} from 'react';
 import type {JobListing} from '../load/job-listing.js';
-import {formatCount, formatDateTime, plural} from '../present/format.js';
-import {sanitizeLine} from '../present/sanitize.js';
-import {padEnd} from '../present/width.js';
-import {statusLook} from '../present/status.js';
+import {formatCount, formatDateTime, plural} from '../text/format.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {padEnd} from '../text/width/width.js';
+import {statusLook} from '../text/status.js';
 import type {Command} from './keymap.js';
 import {KeypressProvider, priorities, useCommands} from './keypress.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';

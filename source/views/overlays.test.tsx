@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import React, {type ReactElement} from 'react';
 import {Text} from 'ink';
 import stringWidth from 'string-width';
-import {activityIcons} from '../present/describe-activity.js';
+import {activityIcons} from '../text/describe-activity.js';
 import {describe, expect, it} from 'vitest';
 import {keys, sourceState, waitForFrame} from '../../test/helpers/app.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';

@@ -1,4 +1,4 @@
-import type {StatusTone} from '../present/status.js';
+import type {StatusTone} from '../text/status.js';
 
 /*
  * The viewer's colours, by what they mean rather than by name: the views say `palette.error`, never `'red'`, so
@@ -34,7 +34,7 @@ export const matchStyle = {
 	other: {color: 'black', backgroundColor: 'gray'},
 } as const;
 
-/** A status's tone (present/status.ts names them, knowing no colours) in the palette. */
+/** A status's tone (text/status.ts names them, knowing no colours) in the palette. */
 export function toneColor(tone: StatusTone): string {
 	return palette[tone];
 }

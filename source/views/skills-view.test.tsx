@@ -7,7 +7,7 @@ import {keys, waitForFrame} from '../../test/helpers/app.js';
 import {fixturePath, modelFromText, perstackLine} from '../../test/helpers/load.js';
 import {renderView, type ViewHarness} from '../../test/helpers/views.js';
 import {createModel, type Model} from '../model/state.js';
-import {formatDateTime} from '../present/format.js';
+import {formatDateTime} from '../text/format.js';
 import {useUiState} from './contexts.js';
 import {SkillsOverlay} from './skills-view.js';
 

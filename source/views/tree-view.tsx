@@ -1,7 +1,7 @@
 import {Box, Text} from 'ink';
 import React, {useRef} from 'react';
 import type {Model} from '../model/state.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {sanitizeLine} from '../text/sanitize.js';
 import {withDelegateOutcome} from '../query/delegate-outcome.js';
 import {ActivityRow, LiveRow} from './parts/activity-row.js';
 import {useModelVersion, useTreeRows, useUiState, useUiStore, useViewEnv, useViewerWork} from './contexts.js';
@@ -13,8 +13,8 @@ import {isSelectableRow, jobKey, nearestSelectable, paneKey, parentPaneOf, selec
 import {JobRow} from './parts/job-row.js';
 import {jobOfKey, shownJobs} from '../view-model/jobs.js';
 import {isLoading, type SourceState} from '../input/source-state.js';
-import {plural} from '../present/format.js';
-import {shortSourceLabel} from '../present/source-label.js';
+import {plural} from '../text/format.js';
+import {shortSourceLabel} from '../text/source-label.js';
 import {Line} from './parts/line.js';
 import {scrollTop} from '../view-model/scroll.js';
 import type {UiAction, UiState} from '../view-model/ui-state.js';

@@ -5,7 +5,7 @@ import {activityJsonLine} from '../../source/output/activity-json.js';
 import {buildSummary} from '../../source/output/summary.js';
 import {summaryTable} from '../../source/output/summary-table.js';
 import {transcriptLine} from '../../source/output/transcript.js';
-import {safeJson} from '../../source/present/describe-activity.js';
+import {safeJson} from '../../source/text/describe-activity.js';
 import {inspectorLines} from '../../source/view-model/lines/inspector-lines.js';
 import {modelProblems, outputProblems} from '../fuzz/invariants.js';
 import {modelFromText} from '../helpers/load.js';

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromFixtures} from '../../../test/helpers/load.js';
 import {endInput, isToolActivity, type Activity, type Model, type ToolActivity} from '../../model/state.js';
-import {displayWidth} from '../../present/width.js';
+import {displayWidth} from '../../text/width/width.js';
 import {inspectorLines, type InspectorLine} from './inspector-lines.js';
 
 function activityOf(model: Model, test: (activity: Activity) => boolean): Activity {

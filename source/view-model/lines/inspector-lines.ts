@@ -1,17 +1,17 @@
 import type {Activity, Model, ToolActivity, ToolOutcome} from '../../model/state.js';
 import {isToolActivity} from '../../model/state.js';
 import {stepRecordOf} from '../../model/run-collections.js';
-import {exitStatus, parseExecResult} from '../../present/exec-result.js';
-import {foldHeadTail, isFoldMarker} from '../../present/fold-lines.js';
-import {numberedLines, splitLines} from '../../present/numbered-lines.js';
-import {prettyJsonLines} from '../../present/pretty-json.js';
-import {unifiedDiff} from '../../present/unified-diff.js';
+import {exitStatus, parseExecResult} from '../../text/exec-result.js';
+import {foldHeadTail, isFoldMarker} from '../../text/fold-lines.js';
+import {numberedLines, splitLines} from '../../text/numbered-lines.js';
+import {prettyJsonLines} from '../../text/pretty-json.js';
+import {unifiedDiff} from '../../text/unified-diff.js';
 import {cutOffText, depthOf} from '../../query/tree.js';
-import {commandLine, field, iconOf, safeJson} from '../../present/describe-activity.js';
-import {sanitizeBlock, sanitizeLine} from '../../present/sanitize.js';
-import {wrapToWidth} from '../../present/wrap.js';
+import {commandLine, field, iconOf, safeJson} from '../../text/describe-activity.js';
+import {sanitizeBlock, sanitizeLine} from '../../text/sanitize.js';
+import {wrapToWidth} from '../../text/wrap.js';
 import {interactiveStop, stepCheckpoint} from '../../query/resume-command.js';
-import {statusLook} from '../../present/status.js';
+import {statusLook} from '../../text/status.js';
 import {assertNever} from '../../model/assert-never.js';
 
 export type InspectorLine = {

@@ -1,7 +1,7 @@
 import type {Model, SkillState} from '../../model/state.js';
-import {formatDateTime, formatDuration, plural} from '../../present/format.js';
-import {sanitizeLine} from '../../present/sanitize.js';
-import {wrapToWidth} from '../../present/wrap.js';
+import {formatDateTime, formatDuration, plural} from '../../text/format.js';
+import {sanitizeLine} from '../../text/sanitize.js';
+import {wrapToWidth} from '../../text/wrap.js';
 import type {InspectorLine} from './inspector-lines.js';
 import {stderrDisplayLines} from './stderr-lines.js';
 

@@ -1,5 +1,5 @@
-import {sanitizeBlock} from '../../present/sanitize.js';
-import {wrapIndented} from '../../present/wrap.js';
+import {sanitizeBlock} from '../../text/sanitize.js';
+import {wrapIndented} from '../../text/wrap.js';
 
 /**
  * Lines something wrote to stderr, made safe and fitted to `width` columns under an `indent`: a stack trace

@@ -1,6 +1,6 @@
 import type {TimelineStepRow} from '../../query/timeline.js';
-import {formatDuration} from '../../present/format.js';
-import {sanitizeLine} from '../../present/sanitize.js';
+import {formatDuration} from '../../text/format.js';
+import {sanitizeLine} from '../../text/sanitize.js';
 
 /** What a step row says after its number: a long wait or gap before it, then what ran in it. */
 export function stepText(row: TimelineStepRow): string {

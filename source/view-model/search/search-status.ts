@@ -1,5 +1,5 @@
 import type {Model} from '../../model/state.js';
-import {formatCount} from '../../present/format.js';
+import {formatCount} from '../../text/format.js';
 import {scanShare, type MatchScan} from '../../query/search.js';
 
 /**

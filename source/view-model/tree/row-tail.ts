@@ -1,9 +1,9 @@
 import type {Model, Pane, Run} from '../../model/state.js';
 import {interactiveStop} from '../../query/resume-command.js';
 import {childPanes, endedWhileWaiting, isLive, shownStatus} from '../../query/tree.js';
-import {argsDetail} from '../../present/describe-activity.js';
-import {sanitizeBlock} from '../../present/sanitize.js';
-import {wrapToWidth} from '../../present/wrap.js';
+import {argsDetail} from '../../text/describe-activity.js';
+import {sanitizeBlock} from '../../text/sanitize.js';
+import {wrapToWidth} from '../../text/wrap.js';
 import type {Row} from './row-types.js';
 
 /** Live streaming text shows its latest lines only; the rest is in the inspector once it completes. */

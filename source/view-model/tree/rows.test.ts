@@ -1,8 +1,8 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {endInput, type Model} from '../../model/state.js';
-import {sanitizeBlock} from '../../present/sanitize.js';
-import {wrapToWidth} from '../../present/wrap.js';
+import {sanitizeBlock} from '../../text/sanitize.js';
+import {wrapToWidth} from '../../text/wrap.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../../test/helpers/load.js';
 import {parseFilter, toggleErrors, emptyFilter, type Filter} from '../../query/filter.js';
 import {shapeLines} from '../../tools/shape-log.js';

@@ -6,7 +6,7 @@ import {renderView} from '../../../test/helpers/views.js';
 import {isToolActivity, type Activity} from '../../model/state.js';
 import {ActivityRow, Highlighted, LiveRow} from './activity-row.js';
 import {Line} from './line.js';
-import {displayWidth, truncateEnd} from '../../present/width.js';
+import {displayWidth, truncateEnd} from '../../text/width/width.js';
 
 function find(fixture: string, test: (activity: Activity) => boolean): Activity {
 	const found = modelFromFixtures(fixture).activities.find(test);

@@ -2,8 +2,8 @@ import {Text} from 'ink';
 import React from 'react';
 import type {Activity} from '../../model/state.js';
 import {highlightRanges} from '../../query/search.js';
-import {describeActivity} from '../../present/describe-activity.js';
-import {displayWidth, truncateEnd, truncatePath} from '../../present/width.js';
+import {describeActivity} from '../../text/describe-activity.js';
+import {displayWidth, truncateEnd, truncatePath} from '../../text/width/width.js';
 import {matchStyle, palette} from '../palette.js';
 
 /** The verbs that stand out: the person's query, the end, an error, a retry, delegations, a question. */

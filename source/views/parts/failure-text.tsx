@@ -1,6 +1,6 @@
 import {Text} from 'ink';
 import React from 'react';
-import type {StatusLook} from '../../present/status.js';
+import type {StatusLook} from '../../text/status.js';
 import {toneColor} from '../palette.js';
 
 /**

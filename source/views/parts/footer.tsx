@@ -1,8 +1,8 @@
 import {Text} from 'ink';
 import React from 'react';
 import {filterText, isEmptyFilter} from '../../query/filter.js';
-import {sanitizeLine} from '../../present/sanitize.js';
-import {formatCount} from '../../present/format.js';
+import {sanitizeLine} from '../../text/sanitize.js';
+import {formatCount} from '../../text/format.js';
 import type {Model} from '../../model/state.js';
 import type {UiState} from '../../view-model/ui-state.js';
 import {useUiState, useViewEnv} from '../contexts.js';

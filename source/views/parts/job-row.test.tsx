@@ -8,7 +8,7 @@ import {readFileSync} from 'node:fs';
 import {renderView} from '../../../test/helpers/views.js';
 import {endInput, type Job, type Model} from '../../model/state.js';
 import type {PriceTable} from '../../query/prices.js';
-import {formatDateTime} from '../../present/format.js';
+import {formatDateTime} from '../../text/format.js';
 import {Line} from './line.js';
 import {JobRow} from './job-row.js';
 

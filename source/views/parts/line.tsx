@@ -1,6 +1,6 @@
 import {Text, Transform} from 'ink';
 import React from 'react';
-import {fitStyledLine} from '../../present/fit-styled.js';
+import {fitStyledLine} from '../../text/fit-styled.js';
 
 type TextStyle = Omit<React.ComponentProps<typeof Text>, 'wrap' | 'children'>;
 

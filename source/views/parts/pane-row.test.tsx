@@ -8,7 +8,7 @@ import {endInput, type Model, type Pane} from '../../model/state.js';
 import type {PriceTable} from '../../query/prices.js';
 import {Line} from './line.js';
 import {PaneRow} from './pane-row.js';
-import {displayWidth} from '../../present/width.js';
+import {displayWidth} from '../../text/width/width.js';
 
 function paneOf(model: Model, expertKey: string): Pane {
 	const pane = model.panes.get(runByExpert(model, expertKey).paneId);

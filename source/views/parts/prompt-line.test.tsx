@@ -3,7 +3,7 @@ import {describe, expect, it} from 'vitest';
 import {keys, waitForFrame} from '../../../test/helpers/app.js';
 import {modelFromFixtures} from '../../../test/helpers/load.js';
 import {renderView} from '../../../test/helpers/views.js';
-import {displayWidth} from '../../present/width.js';
+import {displayWidth} from '../../text/width/width.js';
 import {describeFilter} from '../../query/filter.js';
 import {findMatches} from '../../query/search.js';
 import {lineOf} from '../../view-model/line-editor.js';

@@ -1,7 +1,7 @@
 import {Text, type Key} from 'ink';
 import React from 'react';
 import {parseFilter} from '../../query/filter.js';
-import {displayWidth} from '../../present/width.js';
+import {displayWidth} from '../../text/width/width.js';
 import {useModelVersion, useUiState, useUiStore, useViewEnv} from '../contexts.js';
 import {Line as FittedLine} from './line.js';
 import {revealActivity} from '../../view-model/search/reveal.js';

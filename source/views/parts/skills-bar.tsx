@@ -1,6 +1,6 @@
 import {Text} from 'ink';
 import React from 'react';
-import {sanitizeLine} from '../../present/sanitize.js';
+import {sanitizeLine} from '../../text/sanitize.js';
 import {useModelVersion, useViewEnv} from '../contexts.js';
 import {Line} from './line.js';
 import {skillGlyph} from '../../view-model/lines/skills-lines.js';

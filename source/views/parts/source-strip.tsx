@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
 import React from 'react';
-import {formatCount} from '../../present/format.js';
+import {formatCount} from '../../text/format.js';
 import {isLoading, type SourceState} from '../../input/source-state.js';
-import {sanitizeLine} from '../../present/sanitize.js';
+import {sanitizeLine} from '../../text/sanitize.js';
 import {useModelVersion, useViewEnv} from '../contexts.js';
 import {Line} from './line.js';
 import {palette} from '../palette.js';

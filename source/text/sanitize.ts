@@ -1,4 +1,4 @@
-import {displayWidth} from './width.js';
+import {displayWidth} from './width/width.js';
 
 /*
  * Every string that arrives in an event is written by something we do not control: a model, a tool, a

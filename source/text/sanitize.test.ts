@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {hasUnsafe, sanitizeBlock, sanitizeLine} from './sanitize.js';
-import {displayWidth} from './width.js';
+import {displayWidth} from './width/width.js';
 
 const esc = '\u001B';
 const bel = '\u0007';

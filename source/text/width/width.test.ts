@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
-import {sanitizeLine} from './sanitize.js';
+import {sanitizeLine} from '../sanitize.js';
 import {displayWidth, formsOwnCluster, padEnd, truncateEnd, truncateMiddle, truncatePath} from './width.js';
 
 const segmenter = new Intl.Segmenter(undefined, {granularity: 'grapheme'});

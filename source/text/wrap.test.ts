@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {displayWidth} from './width.js';
+import {displayWidth} from './width/width.js';
 import {packItems, wrapIndented, wrapToWidth} from './wrap.js';
 
 describe('wrapToWidth', () => {

@@ -1,4 +1,4 @@
-import {displayWidth, forEachCluster} from './width.js';
+import {displayWidth, forEachCluster} from './width/width.js';
 
 /**
  * Hard-wraps sanitised text to a display width, never splitting a grapheme cluster, so a wide character

@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {createReducer, isToolActivity, streamingText, toolInput, type Diagnostic, type Reducer, type Summary} from 'perscope';
-import * as built from '../../dist/lib/index.js';
+import * as built from '../../dist/api/index.js';
 import {TextAccumulator} from '../../dist/model/text-accumulator.js';
 import {repoRoot} from '../helpers/cli-process.js';
 

@@ -13,7 +13,7 @@ const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
 
 /** The declaration files the consumer's compilation read, relative to the repository. */
 function consumerTypeCheck(): {status: number | null; output: string; files: string[]} {
-	const result = spawnSync(process.execPath, [tsc, '-p', 'test/lib/consumer/tsconfig.json', '--listFiles'], {cwd: repoRoot, encoding: 'utf8'});
+	const result = spawnSync(process.execPath, [tsc, '-p', 'test/api/consumer/tsconfig.json', '--listFiles'], {cwd: repoRoot, encoding: 'utf8'});
 	const files = result.stdout
 		.split('\n')
 		.filter(line => line.startsWith('/') && !line.includes('/node_modules/'))
@@ -30,8 +30,8 @@ describe('the type declarations', () => {
 	});
 
 	it('are the built ones in dist/, reached from the exports’ "types"', () => {
-		expect(check.files).toContain('dist/lib/index.d.ts');
-		expect(check.files.filter(file => !file.startsWith('dist/') && file !== 'test/lib/consumer/consumer.ts')).toEqual([]);
+		expect(check.files).toContain('dist/api/index.d.ts');
+		expect(check.files.filter(file => !file.startsWith('dist/') && file !== 'test/api/consumer/consumer.ts')).toEqual([]);
 	});
 
 	it('are all in the package tarball, with what "exports" names', () => {
@@ -41,7 +41,7 @@ describe('the type declarations', () => {
 		const files = pack?.files.map(file => file.path) ?? [];
 		const manifest: {exports: Record<string, string | Record<string, string>>; types: string} = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 		const targets = [manifest.types, ...Object.values(manifest.exports).flatMap(target => (typeof target === 'string' ? [target] : Object.values(target)))].map(target => target.replace(/^\.\//, ''));
-		expect(targets).toContain('dist/lib/index.js');
+		expect(targets).toContain('dist/api/index.js');
 		for (const file of [...targets, ...check.files.filter(file => file.startsWith('dist/'))]) expect(files).toContain(file);
 	});
 });

@@ -1,6 +1,6 @@
 /*
- * A library user's code, type-checked against the published declarations (dist/lib/*.d.ts, reached through
- * the package name) by test/lib/library.test.ts, with no Node types and the strictest options a user may
+ * A library user's code, type-checked against the published declarations (dist/api/*.d.ts, reached through
+ * the package name) by test/api/library.test.ts, with no Node types and the strictest options a user may
  * have. The `@ts-expect-error` lines fail the check if the types were too loose to catch them.
  */
 import {createReducer, isToolActivity, streamingText, toolInput, type Activity, type Diagnostic, type Model, type Reducer, type Run, type Summary, type ToolActivity} from 'perscope';

@@ -1,4 +1,4 @@
-import {displayWidth, forEachCluster} from './width.js';
+import {displayWidth, forEachCluster} from './width/width.js';
 
 /*
  * Ink cuts a line that is too wide with cli-truncate, which keeps a double-width character that

@@ -1,4 +1,4 @@
-import {displayWidth, truncateEnd} from './width.js';
+import {displayWidth, truncateEnd} from './width/width.js';
 
 /** What the short label needs to know of a source: what kind it is and what it is called. */
 export type LabelledSource = {kind: 'file' | 'stdin' | 'command' | 'job'; label: string; command?: string[] | undefined};
