@@ -1,4 +1,5 @@
 import type {Key} from 'ink';
+import type {Line, LineEdit} from '../view-model/line-editor.js';
 
 /*
  * Keys map to named commands; handlers deal in commands, never in raw keys, so an overlay and the tree
@@ -223,4 +224,41 @@ export function isTypedCharacter(press: Press): boolean {
 function isControlLetter(character: string): boolean {
 	const code = character.codePointAt(0) ?? 0;
 	return code >= 1 && code <= 26 && code !== 8 && code !== 9 && code !== 10 && code !== 13;
+}
+
+/** The shell's editing keys (readline's emacs bindings), as far as a terminal tells them apart. */
+export function lineEditFor(input: string, key: Key, line: Line): LineEdit | undefined {
+	if (key.leftArrow) return key.ctrl || key.meta ? {type: 'wordLeft'} : {type: 'left'};
+	if (key.rightArrow) return key.ctrl || key.meta ? {type: 'wordRight'} : {type: 'right'};
+	if (key.home) return {type: 'home'};
+	if (key.end) return {type: 'end'};
+	if (key.backspace) return {type: 'backspace'};
+	if (key.delete) return {type: 'delete'};
+	if (key.ctrl) {
+		switch (input) {
+			case 'a':
+				return {type: 'home'};
+			case 'e':
+				return {type: 'end'};
+			case 'b':
+				return {type: 'left'};
+			case 'f':
+				return {type: 'right'};
+			case 'u':
+				return {type: 'killToStart'};
+			case 'k':
+				return {type: 'killToEnd'};
+			case 'w':
+				return {type: 'killWordBack'};
+			case 'h':
+				return {type: 'backspace'};
+			case 'd':
+				return line.text === '' ? undefined : {type: 'delete'};
+			default:
+				return undefined;
+		}
+	}
+
+	if (key.meta || key.tab) return undefined;
+	return {type: 'insert', text: input};
 }

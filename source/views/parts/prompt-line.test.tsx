@@ -7,7 +7,8 @@ import {displayWidth} from '../../text/width/width.js';
 import {describeFilter} from '../../query/filter.js';
 import {findMatches} from '../../query/search.js';
 import {lineOf} from '../../view-model/line-editor.js';
-import {PromptLine, usePromptKeys} from './prompt-line.js';
+import {PromptLine} from './prompt-line.js';
+import {usePromptKeys} from '../hooks/use-prompt-keys.js';
 import {initialUiState, type PromptKind} from '../../view-model/ui-state.js';
 
 /** The prompt line with its keys, the search starting from `anchor` (an activity index). */
