@@ -45,7 +45,7 @@ import {zeroUsage} from './usage.js';
  * `compactTouched` puts whatever it touched back in rows after each event. The layout of a row is in
  * row-columns.ts, its views in run-row-views.ts.
  *
- * Runs and panes share their numbering: a pane is made with the run of its id (reduce.ts, `newRun`), and is only
+ * Runs and panes share their numbering: a pane is made with the run of its id (reduce/runs.ts, `newRun`), and is only
  * ever deleted, never made again, so the panes' order is the runs' order without the panes deleted.
  */
 
@@ -475,7 +475,7 @@ function setOptional(slot: number, value: number | undefined, bit: number, colum
 	return bit;
 }
 
-/** What a new run starts with (reduce.ts, `newRun`): the lists most runs of a wide job keep. */
+/** What a new run starts with (reduce/runs.ts, `newRun`): the lists most runs of a wide job keep. */
 const sharedLists: Lists = {usage: zeroUsage, endedSteps: sharedEmptyList(), childRunIds: sharedEmptyList()};
 const firstStepLists: Lists = {...sharedLists, endedSteps: sharedFirstStepList()};
 

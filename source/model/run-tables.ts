@@ -105,7 +105,7 @@ export class PaneTable extends Map<string, Pane> {
 
 	override set(id: string, pane: Pane): this {
 		const slot = this.rows.slotOf(id);
-		// A pane is made with the run of its id (reduce.ts, `newRun`), which gives both their place in the order.
+		// A pane is made with the run of its id (reduce/runs.ts, `newRun`), which gives both their place in the order.
 		if (slot === undefined) throw new Error(`pane ${id} has no run of its id`);
 		this.rows.setPane(slot, pane);
 		return this;

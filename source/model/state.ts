@@ -50,7 +50,7 @@ export type ToolOutcome = {
 };
 
 /*
- * Activities are immutable: a change makes a new object in its place (reduce.ts, `updateActivity`), so
+ * Activities are immutable: a change makes a new object in its place (reduce/activities.ts, `updateActivity`), so
  * whatever is kept per activity object (search's folded text, say) never goes stale.
  */
 type ActivityCommon = {
@@ -122,7 +122,7 @@ export type StepRecord = {
 	/**
 	 * Where the step's messages can be read again (they are never kept): the line, 0 when none was seen, and its
 	 * byte offset in the run's `messageSource`. See message-lines.ts. Set in the literal that makes a record
-	 * (reduce.ts), so they cost two fields and no object.
+	 * (reduce/steps.ts, `stepRecord`), so they cost two fields and no object.
 	 */
 	messageLine?: number;
 	messageOffset?: number;
@@ -156,7 +156,7 @@ export type Run = {
 	paneId: string;
 	parentRunId: string | null;
 	delegatingActivityId: string | null;
-	/** Shared by the children of one parent (see `delegatedByOf` in reduce.ts): never changed in place. */
+	/** Shared by the children of one parent (see `delegatedByOf` in reduce/runs.ts): never changed in place. */
 	delegatedBy: {expertKey: string; runId: string} | undefined;
 	resumesRunId: string | null;
 	resumedByRunId: string | null;
@@ -190,7 +190,7 @@ export type Run = {
 	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
 	pendingToolCallIds: string[];
 	childRunIds: string[];
-	/** The run whose `childRunIds` lists this one (see `adoptChild` in reduce.ts), so adopting it again costs nothing. */
+	/** The run whose `childRunIds` lists this one (see `adoptChild` in reduce/runs.ts), so adopting it again costs nothing. */
 	adoptedBy: string | null;
 	/**
 	 * Its parent link would close a delegation cycle (a malformed log: A delegated by B, B by A): `parentRunId`
@@ -311,7 +311,7 @@ export type Model = {
 	/** Every activity in arrival order. */
 	activities: Activity[];
 	activityIndexById: Map<string, number>;
-	/** Tool calls' activity indices by pane, then by tool call id (see `callIndex` in reduce.ts): ids repeat across a job's runs. */
+	/** Tool calls' activity indices by pane, then by tool call id (see `callIndex` in reduce/activities.ts): ids repeat across a job's runs. */
 	toolCalls: Map<string, PaneCalls>;
 	skills: Map<string, SkillState>;
 	docker: Map<string, DockerState>;
