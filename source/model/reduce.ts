@@ -13,7 +13,7 @@ import {addUsage} from './usage.js';
 import {maxStoredDiagnostics, type Model} from './state.js';
 import {assertNever} from './assert-never.js';
 import {addId} from './id-table.js';
-import {compactTouched, startRows} from './run-tables.js';
+import {compactTouched, startRecords} from './storage/run-store.js';
 import {addActivity} from './reduce/activities.js';
 import {onChildRunStart, onRunEnd, targetRun} from './reduce/drover-daemon.js';
 import {onRunStart} from './reduce/run-start.js';
@@ -24,7 +24,7 @@ import {onStream} from './reduce/streams.js';
 import {onToolCalls, onToolResults} from './reduce/tool-calls.js';
 
 export function reduce(model: Model, event: AgentEvent): void {
-	startRows(model);
+	startRecords(model);
 	reduceEvent(model, event);
 	compactTouched(model);
 }

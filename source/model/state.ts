@@ -3,6 +3,7 @@ import {TextAccumulator} from './text-accumulator.js';
 import {createIdTable, type IdTable} from './id-table.js';
 import type {PaneCalls} from './call-index.js';
 import {SegmentIndex} from './run-segments.js';
+import type {Store} from './storage/store.js';
 
 export const baseToolTypes = [
 	'readTextFile',
@@ -306,8 +307,10 @@ export const otherUnknownTypes = '(other types)';
 
 export type Model = {
 	jobs: Map<string, Job>;
-	runs: Map<string, Run>;
-	panes: Map<string, Pane>;
+	/** Runs by id, in the order they were first seen: whole objects, or views of records (see `Store`). */
+	runs: Store<Run>;
+	/** Panes by id, as `runs`. */
+	panes: Store<Pane>;
 	/** Every activity in arrival order. */
 	activities: Activity[];
 	activityIndexById: Map<string, number>;
@@ -381,10 +384,16 @@ export type Model = {
 	 * call or a late result still finds it), delegations (their children link to them), calls that wait for a
 	 * result, and each run's `activityCount` and `closing`. A step record keeps only where the step's messages are
 	 * (`--conversation` reads them again), not its times, usage, checkpoint or status; a run, not its query. Past a
-	 * few thousand runs, closed runs and their panes are kept as rows of columns (model/compact-runs.ts), which
+	 * few thousand runs, closed runs and their panes are kept as records in columns (model/storage/), which
 	 * `runs` and `panes` give as views. Figures come out the same as with everything kept.
 	 */
 	figuresOnly: boolean;
+	/**
+	 * From how many runs on a model that keeps figures only keeps its closed runs as records (model/storage/):
+	 * records cost every event a little (a run is found by its id in bytes, taken out of its record and put back),
+	 * which a log of a few thousand runs, whose runs cost little whole, would pay for nothing.
+	 */
+	recordsFrom: number;
 	/** Characters of tool results kept whole so far, against `textKeep.wholeBudget`. */
 	keptWholeText: number;
 	/** Tool results of which only the start is kept: search and filters see that start only. */
@@ -397,6 +406,9 @@ export type Model = {
  * lines, so the same bytes give the same model however they arrive.
  */
 export type TextKeep = {limit: number; wholeBudget: number};
+
+/** See `Model.recordsFrom`. */
+const defaultRecordsFrom = 4096;
 
 export function createModel(): Model {
 	return {
@@ -432,6 +444,7 @@ export function createModel(): Model {
 		inputEnd: undefined,
 		textKeep: undefined,
 		figuresOnly: false,
+		recordsFrom: defaultRecordsFrom,
 		keptWholeText: 0,
 		cutResults: 0,
 	};
@@ -440,10 +453,13 @@ export function createModel(): Model {
 /**
  * For a reader that shows per-run and per-job figures only (the summaries, `--conversation`), before the first
  * event: the model keeps no tool output or arguments (`textKeep`) and lets activities go and keeps of a step only where its messages are (`figuresOnly`).
+ * `recordsFrom` (`Model.recordsFrom`) is for the tests that hold runs kept as records to runs kept whole: 0 keeps
+ * them as records from the first run on, Infinity never.
  */
-export function keepFiguresOnly(model: Model): void {
+export function keepFiguresOnly(model: Model, recordsFrom = defaultRecordsFrom): void {
 	model.textKeep = {limit: 0, wholeBudget: 0};
 	model.figuresOnly = true;
+	model.recordsFrom = recordsFrom;
 }
 
 export const closingComplete = 1;

@@ -10,7 +10,7 @@ import {closingComplete, closingError, isToolActivity, releasedActivity, type Ac
 import {assertNever} from '../assert-never.js';
 import {activityObject, type ActivityFields, type CommonFields} from '../activity-object.js';
 import {callOf, withCall} from '../call-index.js';
-import {livePane, liveRun} from '../run-tables.js';
+import {livePane, liveRun} from '../storage/run-store.js';
 
 /** The event of one kind, as its handler takes it. */
 export type EventOf<K extends AgentEvent['kind']> = Extract<AgentEvent, {kind: K}>;

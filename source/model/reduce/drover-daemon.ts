@@ -6,7 +6,7 @@
 import {closingComplete, closingError, type DelegateActivity, type Model, type Run, type StepStream} from '../state.js';
 import {type AgentEvent} from '../events.js';
 import {addEndedStep} from '../run-collections.js';
-import {livePane, liveRun} from '../run-tables.js';
+import {livePane, liveRun} from '../storage/run-store.js';
 import {activityById, addActivity, settleRun, updateActivity, type EventOf} from './activities.js';
 import {linkParent, newRun, setStatus, touch} from './runs.js';
 

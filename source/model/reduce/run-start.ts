@@ -5,7 +5,7 @@
  */
 import {type CheckpointInfo, type RunStatus, type ToolResult} from '../events.js';
 import {isToolActivity, releasedActivity, type DelegateActivity, type Model, type Run, type ToolActivity} from '../state.js';
-import {liveRun} from '../run-tables.js';
+import {liveRun} from '../storage/run-store.js';
 import {addActivity, attachPartialResults, callIndex, paneActivities, releaseCall, updateActivity, type EventOf} from './activities.js';
 import {adoptChild, awaitParent, joinPane, linkParent, newRun, setStatus, touch} from './runs.js';
 
@@ -78,7 +78,7 @@ export function onRunStart(model: Model, event: EventOf<'runStart'>, wireRunId: 
  */
 function findResumedRun(model: Model, run: Run, checkpoint: CheckpointInfo, wireRunId: string): Run | undefined {
 	const job = model.jobs.get(run.jobId);
-	// Every run of the job is looked at, read only (through views of those kept as rows: compact-runs.ts); the one
+	// Every run of the job is looked at, read only (through views of those kept as records: storage/); the one
 	// resumed is then taken whole.
 	const candidates: Run[] = [];
 	for (let i = (job?.runIds.length ?? 0) - 1; i >= 0; i--) {

@@ -8,7 +8,7 @@ import {appended, sharedEmptyList, sharedStreams} from '../run-collections.js';
 import {zeroUsage} from '../usage.js';
 import {releasedActivity, type Model, type Pane, type Run} from '../state.js';
 import {callEntries, callOf} from '../call-index.js';
-import {livePane, liveRun} from '../run-tables.js';
+import {livePane, liveRun} from '../storage/run-store.js';
 import {awaitDelegation, takeWaitingChildren} from '../waiting-children.js';
 import {attachChild, callIndex, ensureJob, setCallIndex} from './activities.js';
 
@@ -111,7 +111,7 @@ export function linkParent(model: Model, child: Run, parentRunId: string, parent
 function delegatedByOf(model: Model, parent: Run | undefined, fallbackExpertKey: string, parentRunId: string): {expertKey: string; runId: string} {
 	const expertKey = parent?.expertKey ?? fallbackExpertKey;
 	const lastChildId = parent?.childRunIds.at(-1);
-	// Read only: a run kept as a row is read through a view, not taken out of its row (compact-runs.ts).
+	// Read only: a run kept as a record is read through a view, not taken out of its record (storage/).
 	const previous = lastChildId === undefined ? undefined : model.runs.get(lastChildId)?.delegatedBy;
 	if (previous && previous.expertKey === expertKey && previous.runId === parentRunId) return previous;
 	return {expertKey, runId: parentRunId};
@@ -196,7 +196,7 @@ function closesCycle(model: Model, parent: Run, child: Run): boolean {
 }
 
 function paneHasChildren(model: Model, pane: Pane): boolean {
-	// Read only: runs kept as rows are read through views (compact-runs.ts), not taken out of their rows.
+	// Read only: runs kept as records are read through views (storage/), not taken out of their records.
 	for (const runId of pane.runIds) if ((model.runs.get(runId)?.childRunIds.length ?? 0) > 0) return true;
 	return false;
 }

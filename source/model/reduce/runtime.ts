@@ -4,7 +4,7 @@
  */
 import {maxSkillStderrLineLength, maxSkillStderrLines, maxSkillTransitions, maxUnknownTypeLength, maxUnknownTypes, otherUnknownTypes, type Model} from '../state.js';
 import {shortened} from '../text-accumulator.js';
-import {liveRun} from '../run-tables.js';
+import {liveRun} from '../storage/run-store.js';
 import {ensureJob, type EventOf} from './activities.js';
 
 /** Unknown types are counted by name, with names and their number bounded: a log can make up a new one per line. */

@@ -8,7 +8,7 @@ import {addUsage, subtractUsage} from '../usage.js';
 import {type Model, type Run, type StepRecord} from '../state.js';
 import {assertNever} from '../assert-never.js';
 import {rememberMessageLine} from '../message-lines.js';
-import {liveRun} from '../run-tables.js';
+import {liveRun} from '../storage/run-store.js';
 import {addActivity, attachPartialResults, callIndex, settleRun, type EventOf} from './activities.js';
 import {adoptOrphans, linkParent, setStatus} from './runs.js';
 import {resultReasoning} from './streams.js';

@@ -6,7 +6,7 @@ import {setStream} from '../run-collections.js';
 import {type Model, type Run, type StepStream} from '../state.js';
 import {TextAccumulator} from '../text-accumulator.js';
 import {assertNever} from '../assert-never.js';
-import {livePane} from '../run-tables.js';
+import {livePane} from '../storage/run-store.js';
 import {updateActivity, type EventOf} from './activities.js';
 
 /** How many steps of streaming text a run keeps; older text already lives in its activities. */

@@ -1,12 +1,12 @@
 import {describe, expect, it} from 'vitest';
-import {float64Columns, int32Columns, pageSlots, uint32Column, uint8Columns} from './row-columns.js';
+import {float64Columns, int32Columns, pageSlots, uint32Column, uint8Columns} from './record-layout.js';
 
 /*
- * A row's columns keep a value per slot in pages (row-columns.ts): what a slot holds must not depend on which page
- * it is in, nor be cut to fit the column, for the values a run's row keeps.
+ * A record's columns keep a value per slot in pages (record-layout.ts): what a slot holds must not depend on which page
+ * it is in, nor be cut to fit the column, for the values a run's record keeps.
  */
 
-describe('row columns', () => {
+describe('record columns', () => {
 	it('keep each slot its own value on both sides of a page boundary', () => {
 		const {rev} = int32Columns();
 		rev.grow();

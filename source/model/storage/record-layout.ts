@@ -1,10 +1,10 @@
-import type {Dialect, Usage} from './events.js';
-import type {ResumedFrom} from './state.js';
+import type {Dialect, Usage} from '../events.js';
+import type {ResumedFrom} from '../state.js';
 
 /*
- * The layout of a row of a figures-only model's closed runs (compact-runs.ts): its columns, in pages, and what the
- * bits of its flags and the fields kept beside it hold. The rows write it (compact-runs.ts) and the views read
- * it (run-row-views.ts).
+ * The layout of a record of a figures-only model's closed runs (a run and its pane, kept in the columns of
+ * run-records.ts): its columns, in pages, and what the bits of its flags and the fields kept beside it hold.
+ * record-values.ts writes and reads it, and the views (record-views.ts) read it.
  */
 
 /**
@@ -119,7 +119,7 @@ function uint8Of(make: () => Column): Uint8Columns {
 /** A run's dialect in its flags is its index here. */
 export const dialects: readonly Dialect[] = ['perstack', 'drover', 'daemon'];
 
-// The bits of a row's flags.
+// The bits of a record's flags.
 export const dialectShift = 0;
 export const statusShift = 2;
 export const closingShift = 6;
@@ -130,9 +130,9 @@ export const startedAtBit = 1 << 11;
 export const endedAtBit = 1 << 12;
 export const lastEventAtBit = 1 << 13;
 export const currentStepBit = 1 << 14;
-/** The run has fields most runs leave null (`RareFields`), kept beside the row. */
+/** The run has fields most runs leave null (`RareFields`), kept beside the record. */
 export const rareBit = 1 << 15;
-/** The run's lists are not the shared ones most runs have (`Lists`), and are kept beside the row. */
+/** The run's lists are not the shared ones most runs have (`Lists`), and are kept beside the record. */
 export const listsBit = 1 << 16;
 /** Without `listsBit`: the run ended its first step only, and has the shared list that says so. */
 export const firstStepBit = 1 << 17;

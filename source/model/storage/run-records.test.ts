@@ -1,28 +1,27 @@
 import {readFileSync} from 'node:fs';
 import {relative} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {fixtureFiles, root} from '../../test/helpers/fixture-files.js';
-import {modelFromText} from '../../test/helpers/load.js';
-import {shapeLines, shapes} from '../tools/shape-log.js';
-import {keepRunsInRowsFrom, livePane, liveRun, RunTable} from './run-tables.js';
-import {createModel, keepFiguresOnly, type Model} from './state.js';
+import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
+import {modelFromText} from '../../../test/helpers/load.js';
+import {shapeLines, shapes} from '../../tools/shape-log.js';
+import {createModel, keepFiguresOnly, type Model} from '../state.js';
+import {RecordTable} from './record-table.js';
+import {livePane, liveRun} from './run-store.js';
 
 /*
- * A model that keeps figures only keeps closed runs and their panes as rows once it has many (compact-runs.ts,
- * run-tables.ts; here from its first run, or its 100th, on). Read through
- * `model.runs` and `model.panes`, and taken out of their rows whole, they must be exactly what the same model
+ * A model that keeps figures only keeps closed runs and their panes as records once it has many (run-records.ts,
+ * run-store.ts; here from its first run, or its 100th, on). Read through
+ * `model.runs` and `model.panes`, and taken out of their records whole, they must be exactly what the same model
  * keeping its runs whole has, whatever came after a run closed.
  */
 
-/** `rowsFrom`: how many runs the model keeps whole before it keeps them in rows (0: none). */
-function both(text: string | Buffer, rowsFrom = 0): {rows: Model; whole: Model} {
-	const rows = createModel();
-	keepFiguresOnly(rows);
-	keepRunsInRowsFrom(rows, rowsFrom);
+/** `recordsFrom`: how many runs the model keeps whole before it keeps them as records (0: none). */
+function both(text: string | Buffer, recordsFrom = 0): {records: Model; whole: Model} {
+	const records = createModel();
+	keepFiguresOnly(records, recordsFrom);
 	const whole = createModel();
-	keepFiguresOnly(whole);
-	keepRunsInRowsFrom(whole, Number.POSITIVE_INFINITY);
-	return {rows: modelFromText(text, {model: rows}), whole: modelFromText(text, {model: whole})};
+	keepFiguresOnly(whole, Number.POSITIVE_INFINITY);
+	return {records: modelFromText(text, {model: records}), whole: modelFromText(text, {model: whole})};
 }
 
 /** A view's fields, read one by one (a view keeps them behind getters), as a plain object. */
@@ -32,24 +31,24 @@ function fieldsOf(value: object, like: object): Record<string, unknown> {
 	return fields;
 }
 
-function expectSameRuns(rows: Model, whole: Model): void {
-	// A model of fewer runs than it keeps whole has none in rows.
-	if (rows.runs.size > 100) expect(rows.runs).toBeInstanceOf(RunTable);
-	expect([...rows.runs.keys()]).toEqual([...whole.runs.keys()]);
-	expect([...rows.panes.keys()]).toEqual([...whole.panes.keys()]);
-	expect(rows.runs.size).toBe(whole.runs.size);
-	expect(rows.panes.size).toBe(whole.panes.size);
-	expect(rows.jobs).toEqual(whole.jobs);
-	expect([rows.rev, rows.treeRev, rows.depthEpoch, rows.events]).toEqual([whole.rev, whole.treeRev, whole.depthEpoch, whole.events]);
+function expectSameRuns(records: Model, whole: Model): void {
+	// A model of fewer runs than it keeps whole has none as records.
+	if (records.runs.size > 100) expect(records.runs).toBeInstanceOf(RecordTable);
+	expect([...records.runs.keys()]).toEqual([...whole.runs.keys()]);
+	expect([...records.panes.keys()]).toEqual([...whole.panes.keys()]);
+	expect(records.runs.size).toBe(whole.runs.size);
+	expect(records.panes.size).toBe(whole.panes.size);
+	expect(records.jobs).toEqual(whole.jobs);
+	expect([records.rev, records.treeRev, records.depthEpoch, records.events]).toEqual([whole.rev, whole.treeRev, whole.depthEpoch, whole.events]);
 	for (const [id, run] of whole.runs) {
-		// As readers see it, then taken out of its row as the reducer would.
-		expect(fieldsOf(rows.runs.get(id)!, run)).toEqual({...run});
-		expect(liveRun(rows, id)).toStrictEqual(run);
+		// As readers see it, then taken out of its record as the reducer would.
+		expect(fieldsOf(records.runs.get(id)!, run)).toEqual({...run});
+		expect(liveRun(records, id)).toStrictEqual(run);
 	}
 
 	for (const [id, pane] of whole.panes) {
-		expect(fieldsOf(rows.panes.get(id)!, pane)).toEqual({...pane});
-		expect(livePane(rows, id)).toStrictEqual(pane);
+		expect(fieldsOf(records.panes.get(id)!, pane)).toEqual({...pane});
+		expect(livePane(records, id)).toStrictEqual(pane);
 	}
 }
 
@@ -94,19 +93,19 @@ function text(lines: string[]): string {
 	return `${lines.join('\n')}\n`;
 }
 
-describe('runs kept as rows', () => {
+describe('runs kept as records', () => {
 	it('are most of the runs of a wide job once they closed: only a run events still come for stays whole', () => {
-		const {rows} = both(text([...shapeLines({shape: 'wide', runs: 300, seed: 1})]));
-		expect(rows.runs).toBeInstanceOf(RunTable);
-		if (rows.runs instanceof RunTable) expect(rows.runs.rows.wholeRuns.size).toBeLessThanOrEqual(1);
-		expect(rows.runs.size).toBe(300);
+		const {records} = both(text([...shapeLines({shape: 'wide', runs: 300, seed: 1})]));
+		expect(records.runs).toBeInstanceOf(RecordTable);
+		if (records.runs instanceof RecordTable) expect(records.runs.records.wholeRuns.size).toBeLessThanOrEqual(1);
+		expect(records.runs.size).toBe(300);
 	});
 
-	it('are the same runs when a run is touched after it was made a row', () => {
+	it('are the same runs when a run is touched after it was made a record', () => {
 		const retry = line('e-4', 'retry', 'run-1', 'solo', {stepNumber: 1, reason: 'late retry'});
-		const {rows, whole} = both(text([start('e-1', 'run-1', 'solo'), complete('e-2', 'run-1', 'solo'), start('e-3', 'run-2', 'other'), retry]));
-		expect(rows.runs.get('run-1')?.activityCount).toBe(3);
-		expectSameRuns(rows, whole);
+		const {records, whole} = both(text([start('e-1', 'run-1', 'solo'), complete('e-2', 'run-1', 'solo'), start('e-3', 'run-2', 'other'), retry]));
+		expect(records.runs.get('run-1')?.activityCount).toBe(3);
+		expectSameRuns(records, whole);
 	});
 
 	it('are the same runs when a delegation arrives after its child closed', () => {
@@ -116,10 +115,10 @@ describe('runs kept as rows', () => {
 			complete('e-3', 'child', 'worker'),
 			delegate('e-4', 'parent', 'boss', 'call-1', 'worker'),
 		];
-		const {rows, whole} = both(text(lines));
-		expect(rows.runs.get('child')?.delegatingActivityId).toBe('call-1');
-		expect(rows.runs.get('parent')?.childRunIds).toEqual(['child']);
-		expectSameRuns(rows, whole);
+		const {records, whole} = both(text(lines));
+		expect(records.runs.get('child')?.delegatingActivityId).toBe('call-1');
+		expect(records.runs.get('parent')?.childRunIds).toEqual(['child']);
+		expectSameRuns(records, whole);
 	});
 
 	it('are the same runs when two children wait for one delegation that arrives after both closed', () => {
@@ -132,9 +131,9 @@ describe('runs kept as rows', () => {
 			complete('e-5', 'b', 'worker'),
 			delegate('e-6', 'parent', 'boss', 'call-1', 'worker'),
 		];
-		const {rows, whole} = both(text(lines));
-		expect([rows.runs.get('a')?.delegatingActivityId, rows.runs.get('b')?.delegatingActivityId]).toEqual(['call-1', 'call-1']);
-		expectSameRuns(rows, whole);
+		const {records, whole} = both(text(lines));
+		expect([records.runs.get('a')?.delegatingActivityId, records.runs.get('b')?.delegatingActivityId]).toEqual(['call-1', 'call-1']);
+		expectSameRuns(records, whole);
 	});
 
 	for (const file of fixtureFiles()) {
@@ -142,26 +141,26 @@ describe('runs kept as rows', () => {
 		it(`are the same runs for ${name}, and for it given twice`, () => {
 			const bytes = readFileSync(file);
 			const once = both(bytes);
-			expectSameRuns(once.rows, once.whole);
+			expectSameRuns(once.records, once.whole);
 			const twice = both(Buffer.concat([bytes, Buffer.from('\n'), bytes]));
-			expectSameRuns(twice.rows, twice.whole);
+			expectSameRuns(twice.records, twice.whole);
 		});
 	}
 
 	it('are the same runs for a resumed coordinator, whose pane holds two runs', () => {
-		const {rows, whole} = both(readFileSync(`${root}fixtures/parallel-delegate.ndjson`));
+		const {records, whole} = both(readFileSync(`${root}fixtures/parallel-delegate.ndjson`));
 		const resumed = [...whole.panes.values()].filter(pane => pane.runIds.length > 1);
 		expect(resumed.length).toBeGreaterThan(0);
-		expectSameRuns(rows, whole);
+		expectSameRuns(records, whole);
 	});
 
 	for (const shape of shapes) {
-		it(`are the same runs for the ${shape} shape, in rows from the start or from the 100th run on`, () => {
+		it(`are the same runs for the ${shape} shape, as records from the start or from the 100th run on`, () => {
 			const lines = text([...shapeLines({shape, runs: 300, seed: 1})]);
 			const fromStart = both(lines);
-			expectSameRuns(fromStart.rows, fromStart.whole);
+			expectSameRuns(fromStart.records, fromStart.whole);
 			const fromHundred = both(lines, 100);
-			expectSameRuns(fromHundred.rows, fromHundred.whole);
+			expectSameRuns(fromHundred.records, fromHundred.whole);
 		});
 	}
 
@@ -169,6 +168,6 @@ describe('runs kept as rows', () => {
 		const model = createModel();
 		keepFiguresOnly(model);
 		modelFromText(text([...shapeLines({shape: 'wide', runs: 300, seed: 1})]), {model});
-		expect(model.runs).not.toBeInstanceOf(RunTable);
+		expect(model.runs).not.toBeInstanceOf(RecordTable);
 	});
 });
