@@ -1,35 +1,20 @@
 import {once} from 'node:events';
 import {Ingest} from '../load/ingest.js';
 import type {Diagnostic} from '../model/events.js';
-import type {Filter} from '../query/filter.js';
 import {createModel, endInput, keepFiguresOnly, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
-import {runSourcesFast} from '../load/parallel-file.js';
+import {runSourcesFast} from '../load/parallel/parallel-file.js';
 import {capYoungGeneration} from '../load/young-generation.js';
-import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 import {outputOpenAfterExitMs, waitingNotes} from './waiting-notes.js';
-import {builtinPrices, type PriceTable} from '../query/prices.js';
-import type {OtlpOptions} from '../export/otlp/options.js';
+import {builtinPrices} from '../query/prices.js';
+import type {RunOptions} from './run-options.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json' | 'conversation';
 
-export type HeadlessOptions = {
+export type HeadlessOptions = RunOptions & {
 	mode: HeadlessMode;
-	maxLineBytes: number;
-	/** Applies to the transcripts (`print`, `json`); summaries always cover everything. */
-	filter?: Filter | undefined;
-	/** Pace the transcripts by the events' timestamps, this many times as fast as they happened. */
-	replaySpeed?: number | undefined;
-	/** Loader settings for tests and measurements (source/cli/environment.ts). */
-	tuning?: LoadTuning | undefined;
-	/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other (see cli/main.ts). */
-	fast: boolean;
-	/** What tokens cost (`--prices FILE`); the built-in table when not given. */
-	prices?: PriceTable | undefined;
-	/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end. */
-	otlp?: OtlpOptions | undefined;
 	/** `--conversation RUN[@STEP]`, for the mode `conversation`. */
 	conversation?: {run: string; step: number | undefined} | undefined;
 };

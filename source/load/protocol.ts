@@ -3,7 +3,7 @@ import type {InputPlan} from '../input/inputs.js';
 import type {SourceState} from '../input/source-state.js';
 import type {LinePosition} from '../parse/line-splitter.js';
 import type {TextKeep} from '../model/state.js';
-import type {Chunk, ChunkItem} from './parse-chunk.js';
+import type {Chunk, ChunkItem} from './parallel/parse-chunk.js';
 import type {LoadTuning} from './tuning.js';
 
 /*

@@ -1,7 +1,7 @@
 import {readSync} from 'node:fs';
-import type {ParsedLine} from '../model/events.js';
-import type {LineParser, ParsedSink} from '../parse/line-parser.js';
-import {LineCutter, type LinePosition, type OverlongLine} from '../parse/line-splitter.js';
+import type {ParsedLine} from '../../model/events.js';
+import type {LineParser, ParsedSink} from '../../parse/line-parser.js';
+import {LineCutter, type LinePosition, type OverlongLine} from '../../parse/line-splitter.js';
 
 /*
  * One piece of a plain file, read and parsed on its own (on the main thread or in a worker), giving for

@@ -1,19 +1,19 @@
 import {closeSync, fstatSync, openSync, read, readSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
 import {Worker} from 'node:worker_threads';
-import type {Ingest} from './ingest.js';
-import {streamEvent} from '../parse/stream-line.js';
+import type {Ingest} from '../ingest.js';
+import {streamEvent} from '../../parse/stream-line.js';
 import {readBatch} from './chunk-batch.js';
-import {describeFsError} from '../input/fs-errors.js';
-import type {InputPlan} from '../input/inputs.js';
-import {LineParser} from '../parse/line-parser.js';
+import {describeFsError} from '../../input/fs-errors.js';
+import type {InputPlan} from '../../input/inputs.js';
+import {LineParser} from '../../parse/line-parser.js';
 import {ChunkReader, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
-import type {LinePosition} from '../parse/line-splitter.js';
-import {plainFiles, type PlainFile} from '../input/plain-files.js';
-import {workerResourceLimits, type Batch, type ChunkWorkerMessage, type ChunkWorkerSetup} from './protocol.js';
-import type {LoadTuning} from './tuning.js';
-import {runSources} from '../input/run-sources.js';
-import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from '../input/source-state.js';
+import type {LinePosition} from '../../parse/line-splitter.js';
+import {plainFiles, type PlainFile} from '../../input/plain-files.js';
+import {workerResourceLimits, type Batch, type ChunkWorkerMessage, type ChunkWorkerSetup} from '../protocol.js';
+import type {LoadTuning} from '../tuning.js';
+import {runSources} from '../../input/run-sources.js';
+import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from '../../input/source-state.js';
 
 /*
  * The fast way to load plain files (not followed, not compressed). The file is cut into chunks at line

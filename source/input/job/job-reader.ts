@@ -1,11 +1,11 @@
 import {closeSync} from 'node:fs';
 import {feedEventBytes, feedOpenedEventFile, leftoverReason} from './event-file.js';
-import {describeFsError, isMissing} from './fs-errors.js';
+import {describeFsError, isMissing} from '../fs-errors.js';
 import {eventDirectoriesOf, eventFilesIn, modifiedAt, type EventFile} from './job-directory.js';
-import type {LineSplitter} from '../parse/line-splitter.js';
-import {NotRegularFile, openRegularFileSync, readOpenedSync, type OpenedFile} from './regular-file.js';
+import type {LineSplitter} from '../../parse/line-splitter.js';
+import {NotRegularFile, openRegularFileSync, readOpenedSync, type OpenedFile} from '../regular-file.js';
 import {compareEventFiles} from './event-order.js';
-import {Wakeup} from './wakeup.js';
+import {Wakeup} from '../wakeup.js';
 
 export type JobProgress = {
 	bytesRead: number;

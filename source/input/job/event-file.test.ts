@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {LineSplitter} from '../parse/line-splitter.js';
+import {LineSplitter} from '../../parse/line-splitter.js';
 import {EventFileFeed} from './event-file.js';
 
 /*

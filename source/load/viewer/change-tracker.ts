@@ -1,4 +1,4 @@
-import type {Activity, Job, Model, Run, RuntimeInfo, StepRecord} from '../model/state.js';
+import type {Activity, Job, Model, Run, RuntimeInfo, StepRecord} from '../../model/state.js';
 import type {ModelChanges, ModelRest, PostedJob, PostedList, PostedPane, PostedRun, PostedStream} from './model-changes.js';
 
 /*

@@ -3,14 +3,14 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {createModel, type Model} from '../model/state.js';
-import {TextAccumulator} from '../model/text-accumulator.js';
-import {shapeLines, type Shape} from '../tools/shape-log.js';
-import {fixtureFiles, root} from '../../test/helpers/fixture-files.js';
-import {modelSnapshot} from '../../test/helpers/model-snapshot.js';
+import {createModel, type Model} from '../../model/state.js';
+import {TextAccumulator} from '../../model/text-accumulator.js';
+import {shapeLines, type Shape} from '../../tools/shape-log.js';
+import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
+import {modelSnapshot} from '../../../test/helpers/model-snapshot.js';
 import {applyChanges} from './apply-changes.js';
 import {ChangeTracker} from './change-tracker.js';
-import {Ingest} from './ingest.js';
+import {Ingest} from '../ingest.js';
 import {reducerIndexes, type ModelChanges} from './model-changes.js';
 
 /*

@@ -1,9 +1,9 @@
 import {spawn, type ChildProcess} from 'node:child_process';
-import type {LineSink} from './line-sink.js';
+import type {LineSink} from '../line-sink.js';
 import {describeSpawnError} from './command-lookup.js';
 import {shellExitCode} from './exit-status.js';
-import {LineSplitter} from '../parse/line-splitter.js';
-import {pumpStream} from './read-stream.js';
+import {LineSplitter} from '../../parse/line-splitter.js';
+import {pumpStream} from '../read-stream.js';
 import {pushStderrLine, type StderrTail} from './stderr-tail.js';
 
 export type ChildProgress = StderrTail & {

@@ -1,8 +1,8 @@
-import {streamEvent, streamTypes, type StreamFields} from '../parse/stream-line.js';
+import {streamEvent, streamTypes, type StreamFields} from '../../parse/stream-line.js';
 import type {ChunkItem, ChunkSink} from './parse-chunk.js';
-import type {LinePosition} from '../parse/line-splitter.js';
-import type {Batch} from './protocol.js';
-import {Interned} from '../model/interned.js';
+import type {LinePosition} from '../../parse/line-splitter.js';
+import type {Batch} from '../protocol.js';
+import {Interned} from '../../model/interned.js';
 
 /*
  * How a chunk worker's parsed lines are written into a Batch (protocol.ts), and read back on the thread that

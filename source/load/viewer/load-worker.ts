@@ -1,12 +1,12 @@
 import {parentPort, workerData} from 'node:worker_threads';
-import {createModel} from '../model/state.js';
-import {Ingest} from './ingest.js';
-import {runSourcesFast} from './parallel-file.js';
-import {capYoungGeneration} from './young-generation.js';
+import {createModel} from '../../model/state.js';
+import {Ingest} from '../ingest.js';
+import {runSourcesFast} from '../parallel/parallel-file.js';
+import {capYoungGeneration} from '../young-generation.js';
 import {ChangeTracker} from './change-tracker.js';
 import {splitChanges} from './split-changes.js';
 import type {ModelChanges} from './model-changes.js';
-import type {LoadWorkerMessage, LoadWorkerSetup, LoadWorkerStart} from './protocol.js';
+import type {LoadWorkerMessage, LoadWorkerSetup, LoadWorkerStart} from '../protocol.js';
 
 /*
  * The viewer's load worker (started by load-in-worker.ts): it loads large plain files exactly as the headless

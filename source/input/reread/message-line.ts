@@ -1,7 +1,7 @@
 import {readdirSync} from 'node:fs';
 import {dirname, join} from 'node:path';
-import type {MessageLine} from '../model/message-lines.js';
-import {stepNumberOf} from '../parse/dialects/common.js';
+import type {MessageLine} from '../../model/message-lines.js';
+import {stepNumberOf} from '../../parse/dialects/common.js';
 import type {RawEvents} from './raw-events.js';
 
 /*

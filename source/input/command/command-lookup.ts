@@ -1,6 +1,6 @@
 import {accessSync, constants, statSync} from 'node:fs';
 import {delimiter, join} from 'node:path';
-import {errorCode} from './fs-errors.js';
+import {errorCode} from '../fs-errors.js';
 
 /**
  * Why `name` cannot be run, or undefined when it can. Checked before anything starts, the way a shell

@@ -1,9 +1,9 @@
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
-import {Ingest} from '../load/ingest.js';
-import type {InputPlan} from './inputs.js';
-import {runSourcesFast} from '../load/parallel-file.js';
+import {Ingest} from '../../load/ingest.js';
+import {fileInput, type InputPlan} from '../inputs.js';
+import {runSourcesFast} from '../../load/parallel/parallel-file.js';
 import {RawEvents} from './raw-events.js';
 
 /*
@@ -12,9 +12,9 @@ import {RawEvents} from './raw-events.js';
  * put chunk boundaries all through the file.
  */
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 function plan(path: string): InputPlan {
-	return {inputs: [{kind: 'file', path, label: path}], label: path, demo: false, follow: false, jobsRoot: undefined};
+	return {inputs: [fileInput(path)], label: path, demo: false, follow: false, jobsRoot: undefined};
 }
 
 describe('raw events of a file loaded the fast way', () => {

@@ -1,6 +1,6 @@
-import {sharedEmptyList, sharedStreams} from '../model/run-collections.js';
-import type {Job, Model, Pane, Run, StepStream} from '../model/state.js';
-import {TextAccumulator} from '../model/text-accumulator.js';
+import {sharedEmptyList, sharedStreams} from '../../model/run-collections.js';
+import type {Job, Model, Pane, Run, StepStream} from '../../model/state.js';
+import {TextAccumulator} from '../../model/text-accumulator.js';
 import type {ModelChanges, PostedList, PostedStream} from './model-changes.js';
 
 /*

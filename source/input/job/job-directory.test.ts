@@ -3,15 +3,15 @@ import {cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, utime
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {Ingest} from '../load/ingest.js';
-import {buildSummary, type Summary} from '../output/summary.js';
+import {Ingest} from '../../load/ingest.js';
+import {buildSummary, type Summary} from '../../output/summary.js';
 import {compareEventFiles} from './event-order.js';
-import {resolveInputs} from './inputs.js';
+import {resolveInputs} from '../inputs.js';
 import {isJobDirectory, isJobsRoot, parseEventFileName} from './job-directory.js';
-import {listJobs} from '../load/job-listing.js';
-import {RawEvents} from './raw-events.js';
-import {runSources} from './run-sources.js';
-import {repoRoot, startCli, waitUntil} from '../../test/helpers/cli-process.js';
+import {listJobs} from '../../load/job-listing.js';
+import {RawEvents} from '../reread/raw-events.js';
+import {runSources} from '../run-sources.js';
+import {repoRoot, startCli, waitUntil} from '../../../test/helpers/cli-process.js';
 
 const jobsRoot = join(repoRoot, 'fixtures/jobs/perstack');
 const jobId = 'xrg3kr5eyfy4evxm775cs81p';

@@ -1,5 +1,5 @@
-import type {Activity, Job, Model, Pane, RuntimeInfo, Run, StepRecord} from '../model/state.js';
-import type {TextState} from '../model/text-accumulator.js';
+import type {Activity, Job, Model, Pane, RuntimeInfo, Run, StepRecord} from '../../model/state.js';
+import type {TextState} from '../../model/text-accumulator.js';
 
 /*
  * What the viewer's load worker posts of its model: only what changed since its last post (change-tracker.ts

@@ -2,13 +2,13 @@ import {spawnSync} from 'node:child_process';
 import {existsSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
-import {Ingest} from '../load/ingest.js';
-import {shapeLines} from '../tools/shape-log.js';
-import type {InputPlan} from './inputs.js';
+import {Ingest} from '../../load/ingest.js';
+import {shapeLines} from '../../tools/shape-log.js';
+import type {InputPlan} from '../inputs.js';
 import {RawEvents} from './raw-events.js';
 
 const stdinPlan: InputPlan = {inputs: [{kind: 'stdin', label: 'stdin'}], label: 'stdin', demo: false, follow: false, jobsRoot: undefined};
-const root = fileURLToPath(new URL('../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Feeds `text` as stdin would, in pieces of `piece` bytes, remembering each line the way the viewer does. */
 function feed(raw: RawEvents, text: string, piece: number): Ingest {
@@ -65,7 +65,7 @@ describe('the spool of stdin and commands', () => {
 		it(`is removed when the process ends (${ending})`, () => {
 			// As the viewer does: a signal ends it by exiting (app/interactive.ts), which runs the exit handlers.
 			const script = `
-				const {RawEvents} = await import(${JSON.stringify(`${root}dist/input/raw-events.js`)});
+				const {RawEvents} = await import(${JSON.stringify(`${root}dist/input/reread/raw-events.js`)});
 				const raw = new RawEvents({spool: true});
 				raw.addPlan({inputs: [{kind: 'stdin', label: 'stdin'}], label: 'stdin', demo: false, follow: false, jobsRoot: undefined});
 				raw.remember({source: 'stdin', line: 1, offset: 0, text: '{"type":"startRun"}'});

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {manualScheduler} from '../../test/helpers/manual-scheduler.js';
+import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
 import {HeldPosts} from './held-posts.js';
 
 /*

@@ -1,13 +1,13 @@
 import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {fixtureFiles} from '../../test/helpers/fixture-files.js';
-import {modelSnapshot} from '../../test/helpers/model-snapshot.js';
-import {createModel, type Model} from '../model/state.js';
-import {shapeLines} from '../tools/shape-log.js';
+import {fixtureFiles} from '../../../test/helpers/fixture-files.js';
+import {modelSnapshot} from '../../../test/helpers/model-snapshot.js';
+import {createModel, type Model} from '../../model/state.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {applyChanges} from './apply-changes.js';
 import {ChangeTracker} from './change-tracker.js';
-import {Ingest} from './ingest.js';
+import {Ingest} from '../ingest.js';
 import {splitChanges} from './split-changes.js';
 
 /*

@@ -1,9 +1,9 @@
 import {closeSync, openSync} from 'node:fs';
 import {parentPort, workerData} from 'node:worker_threads';
 import {batchTransferList, BatchWriter} from './chunk-batch.js';
-import {LineParser} from '../parse/line-parser.js';
+import {LineParser} from '../../parse/line-parser.js';
 import {ChunkReader, parseChunk} from './parse-chunk.js';
-import type {ChunkWorkerMessage, ChunkWorkerSetup} from './protocol.js';
+import type {ChunkWorkerMessage, ChunkWorkerSetup} from '../protocol.js';
 
 /*
  * A worker of the parallel loader (parallel-file.ts): claims chunks of the file ahead of the main thread,

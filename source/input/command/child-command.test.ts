@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {countOf, startCli, waitUntil} from '../../test/helpers/cli-process.js';
+import {countOf, startCli, waitUntil} from '../../../test/helpers/cli-process.js';
 
 const script = 'fixtures/scripts/slow-events.mjs';
 

@@ -1,6 +1,6 @@
 import {closeSync} from 'node:fs';
-import type {LineSplitter} from '../parse/line-splitter.js';
-import {openRegularFileSync, readOpenedSync, type OpenedFile} from './regular-file.js';
+import type {LineSplitter} from '../../parse/line-splitter.js';
+import {openRegularFileSync, readOpenedSync, type OpenedFile} from '../regular-file.js';
 
 /*
  * A persisted event file holds one event, possibly pretty-printed. JSON allows a raw line break only

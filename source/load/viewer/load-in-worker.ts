@@ -1,16 +1,15 @@
-import {statSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
 import {MessageChannel, receiveMessageOnPort, Worker} from 'node:worker_threads';
-import type {InputPlan} from '../input/inputs.js';
-import {plainFiles} from '../input/plain-files.js';
-import {initialSourceState, type SourceState} from '../input/source-state.js';
-import {createModel, type Model} from '../model/state.js';
-import type {Loading, LoadOptions} from './loader.js';
-import {assertNever} from '../model/assert-never.js';
+import type {InputPlan} from '../../input/inputs.js';
+import {plainFiles} from '../../input/plain-files.js';
+import {initialSourceState, type SourceState} from '../../input/source-state.js';
+import {createModel, type Model} from '../../model/state.js';
+import type {Loading, LoadOptions} from '../loader.js';
+import {assertNever} from '../../model/assert-never.js';
 import {applyChangesInParts} from './apply-changes.js';
 import {HeldPosts} from './held-posts.js';
 import {isChangesPiece} from './split-changes.js';
-import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup, type LoadWorkerStart} from './protocol.js';
+import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup, type LoadWorkerStart} from '../protocol.js';
 
 /*
  * How the viewer loads large plain files: a worker loads them the headless way, model and all
@@ -29,7 +28,7 @@ export function worthAWorker(plan: InputPlan): boolean {
 	const files = plainFiles(plan);
 	if (!files) return false;
 	let bytes = 0;
-	for (const file of files) bytes += statSync(file.path).size;
+	for (const file of files) bytes += file.size;
 	return bytes >= minWorkerLoadBytes;
 }
 
@@ -91,7 +90,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			replace(createModel());
 			for (const [index, input] of plan.inputs.entries()) Object.assign(states[index]!, initialSourceState(input));
 			resolve(
-				import('./load-here.js').then(({loadHere}) => {
+				import('../load-here.js').then(({loadHere}) => {
 					if (stopped) return 0;
 					const here = loadHere(plan, {
 						...options,

@@ -1,13 +1,12 @@
-import {closeSync, openSync, readSync, statSync} from 'node:fs';
+import {closeSync, openSync, readSync} from 'node:fs';
 import {normalize, sep} from 'node:path';
-import type {EventRef} from '../model/events.js';
-import {flattenLineBreaks} from './event-file.js';
-import {isGzipFile} from './gzip-magic.js';
-import {assertNever} from '../model/assert-never.js';
-import type {InputPlan} from './inputs.js';
-import type {Line} from '../parse/line-splitter.js';
+import type {EventRef} from '../../model/events.js';
+import {flattenLineBreaks} from '../job/event-file.js';
+import {assertNever} from '../../model/assert-never.js';
+import type {InputPlan} from '../inputs.js';
+import type {Line} from '../../parse/line-splitter.js';
 import {Spool} from './spool.js';
-import {readRegularFileSync} from './regular-file.js';
+import {readRegularFileSync} from '../regular-file.js';
 
 /**
  * Raw event JSON for the inspector, without keeping every line in memory: lines of plain files are read
@@ -39,10 +38,6 @@ export class RawEvents {
 		return this.#spool?.directory;
 	}
 
-	/** Declares that lines of `label` can be read again from the plain file at `path`. */
-	addSeekable(label: string, path: string): void {
-		if (isPlainFile(path)) this.#seekable.set(label, path);
-	}
 
 	/**
 	 * Whether every line of the plan can be read again at any time (plain files not followed, job directories,
@@ -54,7 +49,7 @@ export class RawEvents {
 				case 'job':
 					return true;
 				case 'file':
-					return !plan.follow && isPlainFile(input.path);
+					return !plan.follow && input.form.kind === 'plain';
 				case 'stdin':
 				case 'command':
 					// Known once the plan was added (addPlan): whether a spool could be made for it.
@@ -75,11 +70,14 @@ export class RawEvents {
 		this.#eventDirectories.push(normalize(directory + sep));
 	}
 
-	/** Declares whatever the plan's inputs allow: plain files not followed are seekable, job directories hold event files. */
+	/**
+	 * Declares whatever the plan's inputs allow: plain files not followed are read again by offset (a FIFO or a
+	 * device cannot be, a compressed file only from its start), job directories hold event files.
+	 */
 	addPlan(plan: InputPlan): void {
 		for (const input of plan.inputs) {
 			if (input.kind === 'job') this.addEventDirectory(input.path);
-			else if (input.kind === 'file' && !plan.follow) this.addSeekable(input.label, input.path);
+			else if (input.kind === 'file' && !plan.follow && input.form.kind === 'plain') this.#seekable.set(input.label, input.path);
 			else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) this.#spoolStream(input.label);
 		}
 	}
@@ -135,17 +133,6 @@ export class RawEvents {
 }
 
 const maxRawLineBytes = 64 * 1024 * 1024;
-
-/** A regular file that is not compressed: a FIFO or a device cannot be read again, and is not even opened here. */
-function isPlainFile(path: string): boolean {
-	try {
-		if (!statSync(path).isFile()) return false;
-	} catch {
-		return false;
-	}
-
-	return !isGzipFile(path);
-}
 
 function readEventFile(path: string): string | undefined {
 	try {

@@ -1,7 +1,7 @@
 import {readdirSync, statSync, type Dirent} from 'node:fs';
 import {join, sep} from 'node:path';
-import {isMissing} from './fs-errors.js';
-import {whatItIs} from './regular-file.js';
+import {isMissing} from '../fs-errors.js';
+import {whatItIs} from '../regular-file.js';
 
 /*
  * The layout Perstack persists a job in:
