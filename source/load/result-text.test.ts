@@ -5,7 +5,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {fileInput, type InputPlan} from '../input/inputs.js';
 import {RawEvents} from '../input/reread/raw-events.js';
 import {isToolActivity, type Model, type ToolActivity} from '../model/state.js';
-import {shapeLines} from '../tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {loadHere} from './load-here.js';
 import {withWholeResult} from './result-text.js';
 

@@ -4,7 +4,7 @@ import {modelFromText} from '../../test/helpers/load.js';
 import type {Model} from '../model/state.js';
 import {jobFigures} from '../query/job-figures.js';
 import {builtinPrices} from '../query/prices.js';
-import {shapeLines} from '../tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {createFiguresCache, figuresInSlices} from './job-figures-cache.js';
 
 /*

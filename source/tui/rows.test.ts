@@ -5,7 +5,7 @@ import {sanitizeBlock} from '../present/sanitize.js';
 import {wrapToWidth} from '../present/wrap.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {parseFilter, toggleErrors, emptyFilter, type Filter} from '../query/filter.js';
-import {shapeLines} from '../tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {buildRows, createRowsCache, liveTail, maxShownDepth, selectedRowIndex, type Row} from './rows.js';
 import {initialUiState, uiReducer, type UiState} from './ui-state.js';
 

@@ -56,7 +56,7 @@ describe.each([
 
 	it('over a generated log', () => {
 		const path = join(directory, 'generated.ndjson');
-		const generated = spawnSync(process.execPath, ['dist/tools/generate-log.js', '--seed', '5', '--jobs', '3', '--steps', '8', '--children', '2', '--deltas', '10', '--message-bytes', '400', '--out', path], {cwd: root, encoding: 'utf8'});
+		const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '5', '--jobs', '3', '--steps', '8', '--children', '2', '--deltas', '10', '--message-bytes', '400', '--out', path], {cwd: root, encoding: 'utf8'});
 		expect(generated.status, generated.stderr).toBe(0);
 		expectSameEverywhere([...mode, path]);
 	});

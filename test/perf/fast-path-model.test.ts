@@ -58,7 +58,7 @@ describe('the fast path builds the same model as the plain path', () => {
 
 	it('a generated log', async () => {
 		const path = join(directory, 'generated.ndjson');
-		const generated = spawnSync(process.execPath, ['dist/tools/generate-log.js', '--seed', '3', '--jobs', '2', '--steps', '9', '--children', '2', '--deltas', '12', '--message-bytes', '300', '--out', path], {cwd: root, encoding: 'utf8'});
+		const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '3', '--jobs', '2', '--steps', '9', '--children', '2', '--deltas', '12', '--message-bytes', '300', '--out', path], {cwd: root, encoding: 'utf8'});
 		expect(generated.status, generated.stderr).toBe(0);
 		await expectSameModel(path);
 	});

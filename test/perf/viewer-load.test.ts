@@ -94,7 +94,7 @@ beforeAll(async () => {
 	directory = mkdtempSync(join(tmpdir(), 'perscope-viewer-load-'));
 	// Over the size from which the viewer loads in a worker (load-in-worker.ts: 8 MB).
 	large = join(directory, 'large.ndjson');
-	const generated = spawnSync(process.execPath, ['dist/tools/generate-log.js', '--seed', '7', '--jobs', '5', '--steps', '30', '--children', '2', '--deltas', '20', '--message-bytes', '420', '--out', large], {cwd: root, encoding: 'utf8'});
+	const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '7', '--jobs', '5', '--steps', '30', '--children', '2', '--deltas', '20', '--message-bytes', '420', '--out', large], {cwd: root, encoding: 'utf8'});
 	expect(generated.status, generated.stderr).toBe(0);
 	expect(statSync(large).size).toBeGreaterThanOrEqual(built.inWorker.minWorkerLoadBytes);
 });

@@ -7,7 +7,7 @@ import {HeldPosts} from '../../source/load/viewer/held-posts.js';
 import {Ingest} from '../../source/load/ingest.js';
 import type {ModelChanges} from '../../source/load/viewer/model-changes.js';
 import {createModel, type Model} from '../../source/model/state.js';
-import {shapeLines} from '../../source/tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {createRowsCache, layoutInSlices} from '../../source/tui/rows.js';
 import {initialUiState, type UiState} from '../../source/tui/ui-state.js';
 import {flattenRows} from '../helpers/flatten-rows.js';

@@ -3,7 +3,7 @@ import {existsSync, readdirSync, readFileSync, rmSync, statSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
 import {Ingest} from '../../load/ingest.js';
-import {shapeLines} from '../../tools/shape-log.js';
+import {shapeLines} from '../../../tools/shape-log.js';
 import type {InputPlan} from '../inputs.js';
 import {RawEvents} from './raw-events.js';
 

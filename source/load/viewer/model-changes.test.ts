@@ -5,7 +5,7 @@ import {join, relative} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {createModel, type Model} from '../../model/state.js';
 import {TextAccumulator} from '../../model/text-accumulator.js';
-import {shapeLines, type Shape} from '../../tools/shape-log.js';
+import {shapeLines, type Shape} from '../../../tools/shape-log.js';
 import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
 import {modelSnapshot} from '../../../test/helpers/model-snapshot.js';
 import {applyChanges} from './apply-changes.js';
@@ -119,7 +119,7 @@ describe('a model posted by its changes', () => {
 		];
 		for (const [name, options, parts] of logs) {
 			const path = join(directory, `${name}.ndjson`);
-			const made = spawnSync(process.execPath, ['dist/tools/generate-log.js', ...options, '--out', path], {cwd: root, encoding: 'utf8'});
+			const made = spawnSync(process.execPath, ['build/tools/generate-log.js', ...options, '--out', path], {cwd: root, encoding: 'utf8'});
 			expect(made.status, made.stderr).toBe(0);
 			const lines = linesOf(path);
 			expectSameModelWherePosted(lines, cuts(lines.length, 5, parts), name);

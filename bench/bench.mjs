@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // perscope's benchmark (issue 6): `npm run bench` builds, then runs this. Seeded and repeatable; one run
 // measures, side by side on the same generated log:
-//   1. the baseline: split2 + JSON.parse of every line (scripts/bench-baseline.mjs), nothing else;
+//   1. the baseline: split2 + JSON.parse of every line (bench/bench-baseline.mjs), nothing else;
 //   2. `perscope --summary --json FILE` (full load and reduction), alternating with the baseline;
 //   3. `lnav -n -q FILE` (indexing, with a JSON format for Perstack events in a temporary HOME), if installed;
 //   4. the TUI in a real pseudo-terminal (tmux) while events stream in at a fixed rate: CPU (% of one core,
@@ -14,7 +14,7 @@
 // costs it no CPU that the viewer being measured could have used.
 // It prints one line per figure and ends with one JSON line holding them all.
 //
-//   node scripts/bench.mjs [--quick] [--no-big] [--runs N] [--seed N] [--keep] [--no-tui]
+//   node bench/bench.mjs [--quick] [--no-big] [--runs N] [--seed N] [--keep] [--no-tui]
 //
 //   --quick   a ~10 MB log, 3 runs each, a 3 s stream: a smoke test that takes seconds
 //   --no-big  skip the ~1 GB log (peak RSS and time of headless `--summary` on it; generating it takes
@@ -23,9 +23,9 @@
 //   --no-shapes  skip the hostile shapes (issue #22: a 20,000-deep delegation chain, a ring, 200,000 runs in
 //             one job, one run of 500,000 exec calls; headless `--summary --json` time and peak RSS of each;
 //             and in the viewer, chains of 20,000 and 100,000 runs, 200,000 runs in one job and 500,000 exec
-//             calls: first screen, load, keys during and after the load, scripts/bench-viewer-shapes.mjs)
+//             calls: first screen, load, keys during and after the load, bench/bench-viewer-shapes.mjs)
 //
-// Peak RSS and CPU time come from scripts/bench-hook.mjs, preloaded into each measured node process.
+// Peak RSS and CPU time come from bench/bench-hook.mjs, preloaded into each measured node process.
 // Ratios are medians of per-pair ratios (each pair run back to back), which holds up better than a ratio
 // of medians when other work on the machine comes and goes; the load average is printed for that reason.
 import {spawnSync} from 'node:child_process';
@@ -56,10 +56,10 @@ if (flags.help) {
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const cli = join(repo, 'dist/cli/main.js');
-const generator = join(repo, 'dist/tools/generate-log.js');
-const hook = join(repo, 'scripts/bench-hook.mjs');
-const baselineScript = join(repo, 'scripts/bench-baseline.mjs');
-const feeder = join(repo, 'scripts/bench-feed.mjs');
+const generator = join(repo, 'build/tools/generate-log.js');
+const hook = join(repo, 'bench/bench-hook.mjs');
+const baselineScript = join(repo, 'bench/bench-baseline.mjs');
+const feeder = join(repo, 'bench/bench-feed.mjs');
 for (const path of [cli, generator]) {
 	if (!existsSync(path)) {
 		process.stderr.write(`bench: ${path} is missing; run \`npm run build\` first (npm run bench does)\n`);
@@ -423,7 +423,7 @@ if (!flags['no-shapes']) {
 
 // ---------------------------------------------------------------------------------------------------------
 // The viewer on hostile shapes (issue #22): first screen, load, and keys during and after the load
-// (scripts/bench-viewer-shapes.mjs, which also runs on its own).
+// (bench/bench-viewer-shapes.mjs, which also runs on its own).
 
 if (!flags['no-shapes'] && tuiAvailable) {
 	summary.viewerShapes = await measureViewerShapes({quick, seed, dir, cli, node, repo, generator, figure});

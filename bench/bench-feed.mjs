@@ -2,7 +2,7 @@
 // job with RUNS runs going side by side, almost all of it reasoning and result deltas, with a tool call
 // and a checkpoint between the streams of each step (the runtime's wire format, small messages).
 //
-//   node scripts/bench-feed.mjs --rate 5000 --seconds 10 --runs 10 [--go FILE] [--done FILE]
+//   node bench/bench-feed.mjs --rate 5000 --seconds 10 --runs 10 [--go FILE] [--done FILE]
 //
 // With --go it writes the runs' starts, then waits for FILE to exist before streaming (so the viewer is up);
 // with --done it writes `{"events":N,"startedAt":ms,"endedAt":ms}` to FILE once the stream is written.

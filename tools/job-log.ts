@@ -1,167 +1,15 @@
-#!/usr/bin/env node
-/**
- * Seeded generator of large, realistic Perstack event logs (NDJSON) for benchmarks and stress tests.
- *
- * The output follows the wire format of the real runtime (see fixtures/real/): one `initializeRuntime`,
- * `skillConnected` and `skillDisconnected` per run, `startGeneration` and checkpoints carrying the whole
- * growing message history (this is what makes real logs big), reasoning and result streams, step numbers
- * running across the job, and a delegation in which the children run in parallel and the coordinator resumes
- * as a new run. The same options and seed always give byte-identical output; nothing depends on the clock.
- *
- * Output is written through a stream honouring backpressure, so producing gigabytes needs little memory.
+import type {Usage} from '../source/model/events.js';
+import {addUsage} from '../source/model/usage.js';
+import type {Rng} from './rng.js';
+
+/*
+ * One realistic Perstack job as event lines, for the log generator (generate-log.ts): its content (words,
+ * files, commands, queries) and the event builders, following the wire format of the real runtime
+ * (fixtures/real/).
  */
-import {createWriteStream} from 'node:fs';
-import {once} from 'node:events';
-import {performance} from 'node:perf_hooks';
-import type {Usage} from '../model/events.js';
-import {addUsage} from '../model/usage.js';
-import {parseArgs} from 'node:util';
-import {isShape, shapeLines, shapes, type ShapeOptions} from './shape-log.js';
 
-const HELP = `Usage: generate-log [options]
-
-Writes a seeded, realistic Perstack NDJSON event log (the real runtime's wire format).
-
-Options:
-  --seed N            PRNG seed; the same seed and options give byte-identical output (default 1)
-  --jobs N            number of jobs (default 40)
-  --steps N           coordinator steps per job, across its runs (default 30; at least 3 when delegating)
-  --children N        experts delegated to in parallel from one coordinator step (default 2; 0 = none)
-  --deltas N          streaming deltas per generation (default 30; 0 = no streaming events)
-  --message-bytes N   approximate size of each message's text (default 800)
-  --target-bytes N    keep adding jobs until the output reaches N bytes (overrides --jobs)
-  --shape S           instead of realistic jobs, one job of bare runs in a hostile shape: ${shapes.join(', ')}
-                      (see shape-log.ts); --runs sets how many
-  --runs N            runs of a --shape log (default 1000)
-  --out FILE          write to FILE instead of stdout
-  -h, --help          show this help
-
-A one-line summary (events, bytes) goes to stderr.
-Example: node dist/tools/generate-log.js --seed 7 --target-bytes 1000000000 --out /tmp/big.ndjson
-`;
-
-type Options = {
-	seed: number;
-	jobs: number;
-	steps: number;
-	children: number;
-	deltas: number;
-	messageBytes: number;
-	targetBytes: number | undefined;
-	out: string | undefined;
-	shape: ShapeOptions | undefined;
-};
-
-class UsageError extends Error {}
-
-function parseOptions(argv: string[]): Options | 'help' {
-	const {values} = parseArgs({
-		args: argv,
-		strict: true,
-		allowPositionals: false,
-		options: {
-			seed: {type: 'string'},
-			jobs: {type: 'string'},
-			steps: {type: 'string'},
-			children: {type: 'string'},
-			deltas: {type: 'string'},
-			'message-bytes': {type: 'string'},
-			'target-bytes': {type: 'string'},
-			out: {type: 'string'},
-			shape: {type: 'string'},
-			runs: {type: 'string'},
-			help: {type: 'boolean', short: 'h'},
-		},
-	});
-	if (values.help) return 'help';
-	const int = (name: string, value: string | undefined, fallback: number, min: number): number => {
-		if (value === undefined) return fallback;
-		const n = Number(value);
-		if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
-		return n;
-	};
-	const seed = int('seed', values.seed, 1, 0);
-	const {shape} = values;
-	if (shape !== undefined && !isShape(shape)) throw new UsageError(`--shape must be one of ${shapes.join(', ')}, got ${JSON.stringify(shape)}`);
-	return {
-		seed,
-		jobs: int('jobs', values.jobs, 40, 0),
-		steps: int('steps', values.steps, 30, 1),
-		children: int('children', values.children, 2, 0),
-		deltas: int('deltas', values.deltas, 30, 0),
-		messageBytes: int('message-bytes', values['message-bytes'], 800, 1),
-		targetBytes: values['target-bytes'] === undefined ? undefined : int('target-bytes', values['target-bytes'], 0, 1),
-		out: values.out,
-		shape: shape === undefined ? undefined : {shape, runs: int('runs', values.runs, 1000, 1), seed},
-	};
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Seeded randomness
-
-/** mulberry32: a tiny, fast 32-bit PRNG; good enough for test data and fully deterministic. */
-function mulberry32(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
-
-const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
-const MIXED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-class Rng {
-	private readonly next: () => number;
-
-	constructor(seed: number) {
-		this.next = mulberry32(seed);
-	}
-
-	float(): number {
-		return this.next();
-	}
-
-	/** Integer in [lo, hi]. */
-	int(lo: number, hi: number): number {
-		return lo + Math.floor(this.next() * (hi - lo + 1));
-	}
-
-	chance(p: number): boolean {
-		return this.next() < p;
-	}
-
-	pick<T>(items: readonly T[]): T {
-		const item = items[Math.floor(this.next() * items.length)];
-		if (item === undefined) throw new Error('pick from an empty list');
-		return item;
-	}
-
-	/** A 24-character lowercase id like the runtime's (cuid2-style: starts with a letter). */
-	id(): string {
-		let s = LOWER[Math.floor(this.next() * 26)] ?? 'a';
-		for (let i = 1; i < 24; i++) s += LOWER[Math.floor(this.next() * 36)] ?? '0';
-		return s;
-	}
-
-	toolUseId(): string {
-		let s = 'toolu_01';
-		for (let i = 0; i < 22; i++) s += MIXED[Math.floor(this.next() * 62)] ?? 'A';
-		return s;
-	}
-
-	signature(): string {
-		let s = 'Eq';
-		for (let i = 0; i < 86; i++) s += MIXED[Math.floor(this.next() * 62)] ?? 'A';
-		return `${s}==`;
-	}
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Content
+/** What a job is made of, from the generator's options. */
+export type JobOptions = {steps: number; children: number; deltas: number; messageBytes: number};
 
 const WORDS = (
 	'the a to of and in that is for it on with as this be by are from at or an not can but which we if will file test ' +
@@ -190,7 +38,7 @@ const QUERIES = [
 	'Summarise the changes since the last release for the changelog.',
 	'Investigate the slow /search endpoint and propose a fix.',
 ];
-const CHILD_EXPERTS = ['researcher', 'test-runner', 'code-reader', 'doc-writer', 'reviewer', 'planner', 'profiler', 'migrator'];
+export const CHILD_EXPERTS = ['researcher', 'test-runner', 'code-reader', 'doc-writer', 'reviewer', 'planner', 'profiler', 'migrator'];
 
 const SYSTEM_PROMPT =
 	'You are Perstack, an AI expert that tackles tasks requested by users by utilizing all available tools.\n\n' +
@@ -259,17 +107,18 @@ class Run {
 
 type ChildOutcome = {run: Run; text: string; call: ToolCall};
 
+
 // ---------------------------------------------------------------------------------------------------------------
 // Event builders
 
-class JobWriter {
+export class JobWriter {
 	readonly jobId: string;
 	readonly experts: string;
 	now: number;
 
 	constructor(
 		private readonly rng: Rng,
-		private readonly opts: Options,
+		private readonly opts: JobOptions,
 		start: number,
 		readonly childKeys: string[],
 	) {
@@ -640,116 +489,3 @@ class JobWriter {
 		yield* this.skillDisconnected(resumed);
 	}
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Output
-
-const FLUSH_BYTES = 1 << 20;
-
-class Sink {
-	events = 0;
-	/** Bytes handed to the stream. */
-	written = 0;
-	private parts: string[] = [];
-	private pending = 0;
-
-	constructor(private readonly stream: NodeJS.WritableStream) {}
-
-	get bytes(): number {
-		return this.written + this.pending;
-	}
-
-	get full(): boolean {
-		return this.pending >= FLUSH_BYTES;
-	}
-
-	push(line: string): void {
-		this.parts.push(line, '\n');
-		this.pending += line.length + 1; // generated text is ASCII: characters = bytes
-		this.events++;
-	}
-
-	/** Set when the reader went away (EPIPE, e.g. `| head`): generation stops quietly. */
-	closed = false;
-
-	async flush(): Promise<void> {
-		if (this.pending === 0 || this.closed) return;
-		const chunk = this.parts.join('');
-		this.parts = [];
-		this.written += Buffer.byteLength(chunk);
-		this.pending = 0;
-		try {
-			if (!this.stream.write(chunk)) await once(this.stream, 'drain');
-		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== 'EPIPE') throw error;
-			this.closed = true;
-		}
-	}
-}
-
-async function main(): Promise<number> {
-	let opts: Options | 'help';
-	try {
-		opts = parseOptions(process.argv.slice(2));
-	} catch (error) {
-		process.stderr.write(`generate-log: ${error instanceof Error ? error.message : String(error)}\n\n${HELP}`);
-		return 2;
-	}
-	if (opts === 'help') {
-		process.stdout.write(HELP);
-		return 0;
-	}
-	const started = performance.now();
-	const stream = opts.out === undefined ? process.stdout : createWriteStream(opts.out, {highWaterMark: FLUSH_BYTES});
-	const sink = new Sink(stream);
-	stream.on('error', (error: NodeJS.ErrnoException) => {
-		if (error.code === 'EPIPE') sink.closed = true;
-		else {
-			process.stderr.write(`generate-log: ${error.message}\n`);
-			process.exit(1);
-		}
-	});
-	const rng = new Rng(opts.seed);
-	let clock = 1_795_300_000_000;
-	let jobs = 0;
-	const more = (): boolean => (opts.targetBytes !== undefined ? sink.bytes < opts.targetBytes : jobs < opts.jobs);
-	if (opts.shape) {
-		for (const line of shapeLines(opts.shape)) {
-			sink.push(line);
-			if (sink.full) await sink.flush();
-			if (sink.closed) break;
-		}
-
-		jobs = 1;
-	}
-
-	while (!opts.shape && more() && !sink.closed) {
-		const keys = Array.from({length: opts.children}, (_, i) => (i < CHILD_EXPERTS.length ? CHILD_EXPERTS[i] : undefined) ?? `expert-${i + 1}`);
-		const writer = new JobWriter(rng, opts, clock, keys);
-		for (const line of writer.job()) {
-			sink.push(line);
-			if (sink.full) await sink.flush();
-			if (sink.closed) break;
-		}
-		clock = writer.now + rng.int(5_000, 60_000);
-		jobs++;
-	}
-	await sink.flush();
-	if (opts.out !== undefined) {
-		stream.end();
-		await once(stream, 'finish');
-	}
-	const seconds = ((performance.now() - started) / 1000).toFixed(2);
-	process.stderr.write(`generate-log: ${sink.events} events, ${sink.written} bytes, ${jobs} jobs (seed ${opts.seed}) → ${opts.out ?? 'stdout'} in ${seconds}s\n`);
-	return 0;
-}
-
-main().then(
-	code => {
-		process.exitCode = code;
-	},
-	(error: unknown) => {
-		process.stderr.write(`generate-log: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-		process.exitCode = 1;
-	},
-);

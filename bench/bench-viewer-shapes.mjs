@@ -13,7 +13,7 @@
 //
 // `npm run bench` runs it as one of its sections; on its own:
 //
-//   node scripts/bench-viewer-shapes.mjs [--quick] [--shape NAME:RUNS ...] [--seed N] [--keep] [--cli dist/cli/main.js]
+//   node bench/bench-viewer-shapes.mjs [--quick] [--shape NAME:RUNS ...] [--seed N] [--keep] [--cli dist/cli/main.js]
 //
 // `--cli` measures another build's CLI (a copy of an earlier dist/, say) with the same logs and terminal.
 //
@@ -243,7 +243,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		cli: flags.cli ?? join(repo, 'dist/cli/main.js'),
 		node: process.execPath,
 		repo,
-		generator: join(repo, 'dist/tools/generate-log.js'),
+		generator: join(repo, 'build/tools/generate-log.js'),
 		figure,
 		...(shapes ? {shapes} : {}),
 	});

@@ -5,7 +5,7 @@ import split2 from 'split2';
 
 const path = process.argv[2];
 if (!path) {
-	process.stderr.write('usage: node scripts/bench-baseline.mjs FILE\n');
+	process.stderr.write('usage: node bench/bench-baseline.mjs FILE\n');
 	process.exit(2);
 }
 
