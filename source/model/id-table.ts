@@ -122,10 +122,6 @@ function byteHashOf(id: string): number {
 	return hash >>> 0;
 }
 
-export function hasId(table: IdTable, id: string): boolean {
-	return getId(table, id) !== undefined;
-}
-
 /** The number `id` maps to, if it is in the table. */
 export function getId(table: IdTable, id: string): number | undefined {
 	const slot = fitsTable(id) ? slotOf(table, id, hashOf(id)) : notFound;

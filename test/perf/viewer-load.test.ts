@@ -159,7 +159,8 @@ describe('the viewer’s load of a large file in a worker', () => {
 	});
 
 	it('starts again on the viewer’s thread when the worker fails part way', async () => {
-		const loaded = await viewerLoad(plan(large), {loadWorkerFailAfter: 3, chunkBytes: 512 * 1024, progressIntervalMs: 0});
+		const failing = pathToFileURL(join(root, 'test/helpers/failing-load-worker.mjs')).href;
+		const loaded = await viewerLoad(plan(large), {loadWorkerModule: failing, chunkBytes: 512 * 1024, progressIntervalMs: 0});
 		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
 		// The viewer's progress is that of the load that took over.
 		expect(loaded.bytesRead).toBe(statSync(large).size);

@@ -205,14 +205,14 @@ async function loadFile(
 			// Deep enough for a worker to go on while the main thread is held (see FastOptions): what waits
 			// is a few hundred kilobytes of parsed items per chunk.
 			lookahead: 64 + 4 * workerCount,
-			failAfter: tuning.chunkWorkerFailAfter,
 			batchSize,
 			claims: claimsBuffer,
 			counted: countedBuffer,
 			counts: countsBuffer,
 			control: control.buffer,
 		});
-		workers = Array.from({length: workerCount}, (_unused, index) => new ChunkWorker(setup(mainId + 1 + index)));
+		const module = tuning.chunkWorkerModule === undefined ? new URL('parse-chunk-worker.js', import.meta.url) : new URL(tuning.chunkWorkerModule);
+		workers = Array.from({length: workerCount}, (_unused, index) => new ChunkWorker(module, setup(mainId + 1 + index)));
 
 		const reader = new ChunkReader(fd);
 		// Plain files are read this way only when the fast path is on (plainFiles).
@@ -365,8 +365,8 @@ class ChunkWorker {
 		return this.#ended;
 	}
 
-	constructor(setup: ChunkWorkerSetup) {
-		this.#worker = new Worker(new URL('parse-chunk-worker.js', import.meta.url), {workerData: setup, resourceLimits: workerResourceLimits});
+	constructor(module: URL, setup: ChunkWorkerSetup) {
+		this.#worker = new Worker(module, {workerData: setup, resourceLimits: workerResourceLimits});
 		// A chunk worker posts only lines (protocol.ts).
 		this.#worker.on('message', ({batch}: ChunkWorkerMessage) => {
 			const waiting = this.#batches.get(batch.chunk);

@@ -89,12 +89,3 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges): Gener
 	for (const [runId, info] of changes.runtime) model.runtime.set(runId, info);
 	return {...model, ...changes.rest, diagnostics: applyList(model.diagnostics, changes.diagnostics)};
 }
-
-/** The viewer's model with `changes` put in, at once: a new model object, sharing what did not change with `model`. */
-export function applyChanges(model: Model, changes: ModelChanges): Model {
-	const parts = applyChangesInParts(model, changes);
-	for (;;) {
-		const part = parts.next();
-		if (part.done) return part.value;
-	}
-}

@@ -8,7 +8,7 @@ import {TextAccumulator} from '../../model/text-accumulator.js';
 import {shapeLines, type Shape} from '../../../tools/shape-log.js';
 import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
 import {modelSnapshot} from '../../../test/helpers/model-snapshot.js';
-import {applyChanges} from './apply-changes.js';
+import {applyChanges} from '../../../test/helpers/apply-changes.js';
 import {ChangeTracker} from './change-tracker.js';
 import {Ingest} from '../ingest.js';
 import {reducerIndexes, type ModelChanges} from './model-changes.js';

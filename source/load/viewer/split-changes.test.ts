@@ -5,7 +5,7 @@ import {fixtureFiles} from '../../../test/helpers/fixture-files.js';
 import {modelSnapshot} from '../../../test/helpers/model-snapshot.js';
 import {createModel, type Model} from '../../model/state.js';
 import {shapeLines} from '../../../tools/shape-log.js';
-import {applyChanges} from './apply-changes.js';
+import {applyChanges} from '../../../test/helpers/apply-changes.js';
 import {ChangeTracker} from './change-tracker.js';
 import {Ingest} from '../ingest.js';
 import {splitChanges} from './split-changes.js';
