@@ -111,7 +111,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	};
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
-	// summaries, made from the finished model, are read the parallel way (see load/parallel-file.ts).
+	// summaries, made from the finished model, are read the parallel way (see load/parallel/parallel-file.ts).
 	const idleAfterExitMs = options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs;
 	const onChange = (plan.follow || command) && sanitizeLine ? waitingNotes(() => running.states, text => process.stderr.write(text), sanitizeLine, idleAfterExitMs) : undefined;
 	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr, onChange, idleAfterExitMs}, {tuning: options.tuning});
