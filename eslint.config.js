@@ -1,6 +1,9 @@
 // The project's lint rules (run by `npm run lint`, and inside `npm test`). They hold what the compiler does not:
 // - the layers: each folder of source/ imports only the layers below it (docs/architecture.md draws them), and the
-//   pure layers (model, parse, query, text, view-model) do no I/O and read no environment;
+//   pure layers (model, parse, query, text, view-model) do no I/O and read no environment; the workshop's tools
+//   (tools/, not shipped) use the model only, and nothing shipped imports them;
+// - the build and bench scripts (scripts/, bench/) are JavaScript: eslint's recommended rules, and no promise left
+//   unawaited;
 // - a switch over a discriminated union names every kind (a kind added later must be handled, not dropped by a
 //   `default`) and, in source/, ends in `default: assertNever(x)` (eslint-rules/require-assert-never.js); no `any`; no promise left unawaited; no import cycle (type-only cycles are caught by dpdm in
 //   `npm run lint`, since import-x's rule ignores type imports).
@@ -27,7 +30,6 @@ const layers = {
 	export: ['model', 'query', 'text'],
 	app: ['cli', 'views', 'view-model', 'slices', 'output', 'export', 'load', 'input', 'parse', 'query', 'text', 'model'],
 	cli: ['app', 'views', 'view-model', 'slices', 'output', 'export', 'load', 'input', 'parse', 'query', 'text', 'model'],
-	tools: ['model'],
 	// The library's public entry (package.json "exports"): the model and its summary, no terminal, no files.
 	api: ['load', 'parse', 'model', 'query', 'output', 'text'],
 };
@@ -38,13 +40,27 @@ const zones = Object.entries(layers).map(([layer, allowed]) => ({
 	from: all.filter(other => other !== layer && !allowed.includes(other)).map(other => `./source/${other}`),
 	message: `source/${layer}/ may import only ${allowed.length > 0 ? allowed.join(', ') : 'itself'} (see docs/architecture.md)`,
 }));
+/** The workshop (tools/: the log generator) stands beside the house: it uses the model, and nothing shipped uses it. */
+const toolsZone = {target: './tools', from: all.filter(layer => layer !== 'model').map(layer => `./source/${layer}`), message: 'tools/ may import only source/model/ (see docs/architecture.md)'};
+const notTools = {target: './source', from: './tools', message: 'source/ is shipped and tools/ is not: only tests may import tools/'};
+/** Node's globals, as the node that runs eslint has them: the scripts run on it. */
+const nodeGlobals = Object.fromEntries(Object.getOwnPropertyNames(globalThis).map(name => [name, 'readonly']));
+/** The core rules that catch mistakes in plain JavaScript (most of eslint's recommended set), for scripts/ and bench/. */
+const scriptRules = Object.fromEntries(
+	[
+		'no-undef', 'no-unused-vars', 'no-unreachable', 'no-dupe-keys', 'no-dupe-args', 'no-duplicate-case', 'no-empty', 'no-constant-condition',
+		'no-self-assign', 'no-fallthrough', 'no-redeclare', 'no-func-assign', 'no-const-assign', 'no-class-assign', 'no-unsafe-finally',
+		'no-unsafe-negation', 'no-cond-assign', 'use-isnan', 'valid-typeof', 'no-useless-escape', 'getter-return', 'no-async-promise-executor',
+		'no-import-assign', 'no-shadow-restricted-names', 'no-sparse-arrays', 'no-unused-labels', 'require-yield', 'for-direction',
+	].map(rule => [rule, 'error']),
+);
 /** node: modules that do I/O or reach the process: not for the pure layers. */
 const ioModules = ['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'tls', 'worker_threads', 'tty', 'readline', 'process', 'cluster', 'os', 'zlib', 'stream', 'perf_hooks'];
 
 export default tseslint.config(
-	{ignores: ['dist/**', 'node_modules/**', 'scripts/**', 'fixtures/**', '*.config.*']},
+	{ignores: ['dist/**', 'build/**', 'node_modules/**', 'fixtures/**', '*.config.*', '**/*.d.mts']},
 	{
-		files: ['source/**/*.{ts,tsx}', 'test/**/*.{ts,tsx}'],
+		files: ['source/**/*.{ts,tsx}', 'test/**/*.{ts,tsx}', 'tools/**/*.ts'],
 		languageOptions: {parser: tseslint.parser, parserOptions: {project: ['./tsconfig.test.json'], tsconfigRootDir: import.meta.dirname}},
 		plugins: {'@typescript-eslint': tseslint.plugin, 'import-x': importX, perscope: {rules: {'require-assert-never': requireAssertNever}}},
 		settings: {'import-x/resolver-next': [createTypeScriptImportResolver({project: './tsconfig.test.json'})]},
@@ -58,7 +74,21 @@ export default tseslint.config(
 	{
 		files: ['source/**/*.{ts,tsx}'],
 		ignores: ['source/**/*.test.{ts,tsx}'],
-		rules: {'import-x/no-restricted-paths': ['error', {zones}], 'perscope/require-assert-never': 'error'},
+		rules: {'import-x/no-restricted-paths': ['error', {zones: [...zones, notTools]}], 'perscope/require-assert-never': 'error'},
+	},
+	{
+		files: ['tools/**/*.ts'],
+		rules: {'import-x/no-restricted-paths': ['error', {zones: [toolsZone]}]},
+	},
+	{
+		files: ['scripts/**/*.mjs', 'bench/**/*.mjs'],
+		languageOptions: {
+			globals: nodeGlobals,
+			parser: tseslint.parser,
+			parserOptions: {project: ['./tsconfig.scripts.json'], tsconfigRootDir: import.meta.dirname},
+		},
+		plugins: {'@typescript-eslint': tseslint.plugin},
+		rules: {...scriptRules, '@typescript-eslint/no-floating-promises': 'error'},
 	},
 	{
 		files: pure.map(layer => `source/${layer}/**/*.{ts,tsx}`),

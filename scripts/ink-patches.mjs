@@ -8,13 +8,13 @@ import {readFileSync, realpathSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 
-/** Each patched file of Ink's package, and its patch in scripts/. */
+/** Each patched file of Ink's package, and its patch in scripts/patches/. */
 export const inkPatches = [
 	{file: 'build/output.js', patch: 'ink-output-rows.patch'},
 	{file: 'build/measure-text.js', patch: 'ink-measure-cache.patch'},
 ];
 
-const scripts = fileURLToPath(new URL('.', import.meta.url));
+const patches = fileURLToPath(new URL('patches/', import.meta.url));
 
 /**
  * A unified diff applied to `source`, which must hash to the sha256 the patch's preamble names; every context
@@ -74,7 +74,7 @@ export function inkPatchPlugin(inkDir) {
 				build.onLoad({filter: /[\\/]ink[\\/]build[\\/][^\\/]+\.js$/}, args => {
 					const entry = byPath.get(args.path);
 					if (!entry) return undefined;
-					const contents = applyPatch(readFileSync(args.path, 'utf8'), readFileSync(join(scripts, entry.patch), 'utf8'), `scripts/${entry.patch}`);
+					const contents = applyPatch(readFileSync(args.path, 'utf8'), readFileSync(join(patches, entry.patch), 'utf8'), `scripts/patches/${entry.patch}`);
 					patched.add(entry.file);
 					// Ink's source map describes the file as shipped, not as patched.
 					return {contents: contents.replace(/\n\/\/# sourceMappingURL=\S+$/, '\n'), loader: 'js'};

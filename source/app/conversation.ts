@@ -1,20 +1,20 @@
 import {once} from 'node:events';
 import {basename, dirname} from 'node:path';
-import {readMessageLine} from '../input/message-line.js';
-import {RawEvents} from '../input/raw-events.js';
+import {readMessageLine} from '../input/reread/message-line.js';
+import {RawEvents} from '../input/reread/raw-events.js';
 import type {InputPlan} from '../input/inputs.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 import {Ingest} from '../load/ingest.js';
-import {runSourcesFast} from '../load/parallel-file.js';
-import type {LoadTuning} from '../load/tuning.js';
-import type {Diagnostic, Dialect} from '../model/events.js';
+import {runSourcesFast} from '../load/parallel/parallel-file.js';
+import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly} from '../model/state.js';
 import {conversationLines, conversationText} from '../text/conversation.js';
 import {cutOffText} from '../query/tree.js';
 import {diagnosticLine} from '../text/diagnostic-line.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {findConversation} from '../query/conversation-target.js';
+import type {RunOptions} from './run-options.js';
 import {outputOpenAfterExitMs} from './waiting-notes.js';
 
 export type ConversationRequest = {run: string; step: number | undefined};
@@ -24,7 +24,7 @@ export type ConversationRequest = {run: string; step: number | undefined};
  * the step, and reads the one line that holds its messages again: a plain file at its offset; a stream
  * (stdin, a command, a .gz) from the bounded buffer of its recent lines, which may have let it go.
  */
-export async function runConversation(plan: InputPlan, request: ConversationRequest, options: {maxLineBytes: number; fast: boolean; dialect?: Dialect | undefined; tuning?: LoadTuning | undefined}): Promise<number> {
+export async function runConversation(plan: InputPlan, request: ConversationRequest, options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect'>): Promise<number> {
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const onDiagnostic = (diagnostic: Diagnostic) => {

@@ -1,37 +1,20 @@
 import {once} from 'node:events';
 import {Ingest} from '../load/ingest.js';
-import type {Diagnostic, Dialect} from '../model/events.js';
-import type {Filter} from '../query/filter.js';
+import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
-import {runSourcesFast} from '../load/parallel-file.js';
+import {runSourcesFast} from '../load/parallel/parallel-file.js';
 import {capYoungGeneration} from '../load/young-generation.js';
-import type {LoadTuning} from '../load/tuning.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 import {outputOpenAfterExitMs, waitingNotes} from './waiting-notes.js';
-import {builtinPrices, type PriceTable} from '../query/prices.js';
-import type {OtlpOptions} from '../export/otlp/options.js';
+import {builtinPrices} from '../query/prices.js';
+import type {RunOptions} from './run-options.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json' | 'conversation';
 
-export type HeadlessOptions = {
+export type HeadlessOptions = RunOptions & {
 	mode: HeadlessMode;
-	maxLineBytes: number;
-	/** Applies to the transcripts (`print`, `json`); summaries always cover everything. */
-	filter?: Filter | undefined;
-	/** Pace the transcripts by the events' timestamps, this many times as fast as they happened. */
-	replaySpeed?: number | undefined;
-	/** Loader settings for tests and measurements (source/cli/environment.ts). */
-	tuning?: LoadTuning | undefined;
-	/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other (see cli/main.ts). */
-	fast: boolean;
-	/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
-	dialect?: Dialect | undefined;
-	/** What tokens cost (`--prices FILE`); the built-in table when not given. */
-	prices?: PriceTable | undefined;
-	/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end. */
-	otlp?: OtlpOptions | undefined;
 	/** `--conversation RUN[@STEP]`, for the mode `conversation`. */
 	conversation?: {run: string; step: number | undefined} | undefined;
 };
@@ -128,7 +111,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	};
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
-	// summaries, made from the finished model, are read the parallel way (see load/parallel-file.ts).
+	// summaries, made from the finished model, are read the parallel way (see load/parallel/parallel-file.ts).
 	const idleAfterExitMs = options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs;
 	const onChange = (plan.follow || command) && sanitizeLine ? waitingNotes(() => running.states, text => process.stderr.write(text), sanitizeLine, idleAfterExitMs) : undefined;
 	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr, onChange, idleAfterExitMs}, {tuning: options.tuning});

@@ -1,28 +1,12 @@
 import type {InputPlan} from '../input/inputs.js';
-import type {Dialect} from '../model/events.js';
-import type {LoadTuning} from '../load/tuning.js';
-import type {Filter} from '../query/filter.js';
-import type {PriceTable} from '../query/prices.js';
-import type {OtlpOptions} from '../export/otlp/options.js';
+import type {RunOptions} from './run-options.js';
 
-export type InteractiveStartOptions = {
-	maxLineBytes: number;
-	filter: Filter | undefined;
-	replaySpeed: number | undefined;
-	/** Loader settings for tests and measurements (source/cli/environment.ts). */
-	tuning: LoadTuning;
-	/** Whether the fast ways of reading are used (false: PERSCOPE_FAST=0, every line through its schema). */
-	fast: boolean;
-	/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
-	dialect?: Dialect | undefined;
-	/** What tokens cost (`--prices FILE`); the built-in table when not given. */
-	prices: PriceTable | undefined;
+export type InteractiveStartOptions = RunOptions & {
 	/**
 	 * Sets up the environment Ink and React must be imported under and returns what restores it
 	 * (source/cli/ink-environment.ts): the CLI owns the environment, this only says when.
 	 */
 	prepareInkEnvironment: () => () => void;
-	otlp?: OtlpOptions | undefined;
 };
 
 /**
@@ -38,6 +22,6 @@ export async function startInteractive(plan: InputPlan, options: InteractiveStar
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./interactive.js');
-	const {maxLineBytes, filter, replaySpeed, fast, dialect, tuning, prices, otlp} = options;
-	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, dialect, tuning, prices, restoreScreen, onViewsLoaded: restoreEnvironment, otlp});
+	const {prepareInkEnvironment: _, ...run} = options;
+	return runApp(plan, {...run, restoreScreen, onViewsLoaded: restoreEnvironment});
 }

@@ -3,20 +3,18 @@ import type {Dialect} from '../model/events.js';
 import {createModel, endInput, type TextKeep} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
-import type {LoadTuning} from '../load/tuning.js';
-import {RawEvents} from '../input/raw-events.js';
-import {readMessageLine} from '../input/message-line.js';
+import {RawEvents} from '../input/reread/raw-events.js';
+import {readMessageLine} from '../input/reread/message-line.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../views/export-event.js';
-import type {Filter} from '../query/filter.js';
-import {builtinPrices, type PriceTable} from '../query/prices.js';
+import {builtinPrices} from '../query/prices.js';
 import type {ViewEnv} from '../views/contexts.js';
 import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../views/terminal.js';
 import type {UiState} from '../view-model/ui-state.js';
 import {ViewStore} from '../view-model/view-store.js';
 import {ViewerWork} from '../view-model/viewer-work.js';
 import {Scheduler} from '../slices/scheduler.js';
-import type {OtlpOptions} from '../export/otlp/options.js';
+import type {RunOptions} from './run-options.js';
 import type {OtlpReport} from '../export/otlp/start.js';
 
 /*
@@ -40,23 +38,10 @@ const viewerTextKeep: TextKeep = {limit: 256, wholeBudget: 32 * 1024 * 1024};
 /** Mounts the interactive viewer full-screen and resolves with the exit code once it is closed. */
 export async function runApp(
 	requested: InputPlan,
-	options: {
-		maxLineBytes: number;
-		filter?: Filter | undefined;
-		replaySpeed?: number | undefined;
-		/** Loader settings for tests and measurements (source/cli/environment.ts). */
-		tuning?: LoadTuning | undefined;
-		/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other, on this thread. */
-		fast: boolean;
-		/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
-		dialect?: Dialect | undefined;
-		/** What tokens cost (`--prices FILE`); the built-in table when not given. */
-		prices?: PriceTable | undefined;
+	options: RunOptions & {
 		restoreScreen?: () => void;
 		/** Called once Ink and React are loaded (the caller set up their environment: see cli/ink-environment.ts). */
 		onViewsLoaded?: () => void;
-		/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end, off the drawing path. */
-		otlp?: OtlpOptions | undefined;
 	},
 ): Promise<number> {
 	const plan = requested;

@@ -4,7 +4,7 @@ import {join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
 import {Ingest} from '../load/ingest.js';
 import {resolveInputs} from './inputs.js';
-import {RawEvents} from './raw-events.js';
+import {RawEvents} from './reread/raw-events.js';
 import {runSources} from './run-sources.js';
 import {countOf, startCli, waitUntil} from '../../test/helpers/cli-process.js';
 import {runLines} from '../../test/helpers/events.js';

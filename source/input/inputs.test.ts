@@ -1,4 +1,6 @@
-import {chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {execFileSync} from 'node:child_process';
+import {chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync} from 'node:fs';
+import {gzipSync} from 'node:zlib';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
@@ -59,14 +61,30 @@ describe('resolveInputs', () => {
 	it('reads the files it is given, in order, and names them all in the label', () => {
 		expect(resolveInputs([log, otherLog], {stdinIsTTY: true})).toEqual({
 			inputs: [
-				{kind: 'file', path: log, label: log},
-				{kind: 'file', path: otherLog, label: otherLog},
+				{kind: 'file', path: log, label: log, form: {kind: 'plain', size: 20}},
+				{kind: 'file', path: otherLog, label: otherLog, form: {kind: 'plain', size: 0}},
 			],
 			label: `${log}, ${otherLog}`,
 			demo: false,
 			follow: false,
 			jobsRoot: undefined,
 		});
+	});
+
+	it('looks once at what each file is, and says it in the plan: the readers look no more', () => {
+		const compressed = join(root, 'rotated.1');
+		writeFileSync(compressed, gzipSync('{"type":"startRun"}\n'));
+		const fifo = join(root, 'pipe');
+		execFileSync('mkfifo', [fifo]);
+		const missing = join(root, 'not-yet.ndjson');
+		const forms = resolveInputs([log, compressed, fifo, '/dev/null', missing], {stdinIsTTY: true, follow: true}).inputs.map(input => input.kind === 'file' && input.form);
+		expect(forms).toEqual([
+			{kind: 'plain', size: 20},
+			{kind: 'gzip', size: statSync(compressed).size},
+			{kind: 'fifo'},
+			{kind: 'special'},
+			{kind: 'missing'},
+		]);
 	});
 
 	it('reads stdin for `-`, also among files', () => {
@@ -79,7 +97,7 @@ describe('resolveInputs', () => {
 
 	it('shows the demo log, never followed, when nothing is given at a terminal', () => {
 		expect(resolveInputs([], {stdinIsTTY: true, follow: true})).toEqual({
-			inputs: [{kind: 'file', path: demoLogPath, label: 'demo'}],
+			inputs: [{kind: 'file', path: demoLogPath, label: 'demo', form: {kind: 'plain', size: statSync(demoLogPath).size}}],
 			label: 'demo',
 			demo: true,
 			follow: false,

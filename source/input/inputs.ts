@@ -1,11 +1,30 @@
-import {accessSync, constants, statSync} from 'node:fs';
+import {accessSync, constants, statSync, type Stats} from 'node:fs';
 import {fileURLToPath} from 'node:url';
-import {whyNotRunnable} from './command-lookup.js';
+import {whyNotRunnable} from './command/command-lookup.js';
 import {describeFsError, isMissing} from './fs-errors.js';
-import {isJobDirectory, isJobsRoot, isRunDirectory} from './job-directory.js';
+import {isGzipFile} from './gzip-magic.js';
+import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
+
+/**
+ * What a path given as a file is, looked at once, as the plan is made: every reader and loader takes it from
+ * here rather than looking at the path again. What is there may change before it is read; the readers that
+ * open a file look at what they opened (regular-file.ts, parallel/parallel-file.ts) and fail as a file that
+ * vanished does.
+ */
+export type FileForm =
+	/** A regular file, not compressed: it can be read in chunks, and read again by offset. */
+	| {kind: 'plain'; size: number}
+	/** A regular file that begins with gzip's two magic bytes, whatever its name: read through gunzip. `size` is compressed. */
+	| {kind: 'gzip'; size: number}
+	/** A FIFO (`<(cmd)`, a named pipe): read to its end, once; opening it waits for a writer (fifo.ts). */
+	| {kind: 'fifo'}
+	/** A character or block device, or a socket (/dev/stdin): read to its end, once. */
+	| {kind: 'special'}
+	/** Nothing there yet, which only following allows: waited for, then read as a regular file. */
+	| {kind: 'missing'};
 
 export type Input =
-	| {kind: 'file'; path: string; label: string}
+	| {kind: 'file'; path: string; label: string; form: FileForm}
 	| {kind: 'stdin'; label: string}
 	/** A command to run; its stdout is the event stream. */
 	| {kind: 'command'; command: string[]; label: string}
@@ -65,19 +84,19 @@ export function resolveInputs(paths: string[], context: InputContext): InputPlan
 			continue;
 		}
 
-		const directory = directoryKind(path, follow);
-		if (directory === 'jobs') {
+		const looked = lookAt(path, follow);
+		if (looked === 'jobs') {
 			if (paths.length > 1 || context.command) throw new InputError(`${path} is a directory of jobs: give it on its own to list them, or name one job`, 2);
 			return {inputs: [], label: path, demo: false, follow, jobsRoot: path};
 		}
 
-		inputs.push(directory === 'job' ? {kind: 'job', path, label: path} : {kind: 'file', path, label: path});
+		inputs.push(looked === 'job' ? {kind: 'job', path, label: path} : {kind: 'file', path, label: path, form: looked});
 	}
 
 	if (context.command) inputs.push(commandInput(context.command));
 	if (inputs.length === 0) {
 		if (!context.stdinIsTTY) return plan([{kind: 'stdin', label: 'stdin'}], follow);
-		return {inputs: [{kind: 'file', path: demoLogPath, label: 'demo'}], label: 'demo', demo: true, follow: false, jobsRoot: undefined};
+		return {inputs: [fileInput(demoLogPath, 'demo')], label: 'demo', demo: true, follow: false, jobsRoot: undefined};
 	}
 
 	return plan(inputs, follow);
@@ -95,22 +114,34 @@ function commandInput({argv: command, searchPath}: {argv: string[]; searchPath: 
 	return {kind: 'command', command, label: command.join(' ')};
 }
 
+/** A file input, its form looked at now (a file that is not there, or a directory, is an InputError). */
+export function fileInput(path: string, label = path): Extract<Input, {kind: 'file'}> {
+	const looked = lookAt(path, false);
+	if (typeof looked === 'string') throw new InputError(`cannot read ${path}: it is a directory`, 1);
+	return {kind: 'file', path, label, form: looked};
+}
+
 /**
- * What a path names: a file to read (also one that does not exist yet, when following), a job to read,
- * or a directory of jobs to list.
+ * What a path names: a file to read, of which form (also one that does not exist yet, when following), a job to
+ * read, or a directory of jobs to list. The one place a path given is looked at.
  */
-function directoryKind(path: string, follow: boolean): 'file' | 'job' | 'jobs' {
-	let isDirectory: boolean;
+function lookAt(path: string, follow: boolean): FileForm | 'job' | 'jobs' {
+	let stats: Stats;
 	try {
-		isDirectory = statSync(path).isDirectory();
+		stats = statSync(path);
 		accessSync(path, constants.R_OK);
 	} catch (error) {
-		if (follow && isMissing(error)) return 'file';
+		if (follow && isMissing(error)) return {kind: 'missing'};
 		throw new InputError(`cannot read ${path}: ${describeFsError(error)}`, 1);
 	}
 
-	if (!isDirectory) return 'file';
-	if (isJobDirectory(path) || isRunDirectory(path)) return 'job';
-	if (isJobsRoot(path)) return 'jobs';
-	throw new InputError(`cannot read ${path}: it is a directory, but not a Perstack job or a directory of jobs`, 1);
+	if (stats.isDirectory()) {
+		if (isJobDirectory(path) || isRunDirectory(path)) return 'job';
+		if (isJobsRoot(path)) return 'jobs';
+		throw new InputError(`cannot read ${path}: it is a directory, but not a Perstack job or a directory of jobs`, 1);
+	}
+
+	if (stats.isFIFO()) return {kind: 'fifo'};
+	if (!stats.isFile()) return {kind: 'special'};
+	return isGzipFile(path) ? {kind: 'gzip', size: stats.size} : {kind: 'plain', size: stats.size};
 }

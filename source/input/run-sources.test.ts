@@ -3,7 +3,7 @@ import {Ingest} from '../load/ingest.js';
 import {resolveInputs} from './inputs.js';
 import {runSources} from './run-sources.js';
 import type {SourceState} from './source-state.js';
-import {maxStderrLineLength, maxStderrLines} from './stderr-tail.js';
+import {maxStderrLineLength, maxStderrLines} from './command/stderr-tail.js';
 import {waitUntil} from '../../test/helpers/cli-process.js';
 import {runLines} from '../../test/helpers/events.js';
 

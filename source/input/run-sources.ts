@@ -1,12 +1,12 @@
-import {fstatSync, statSync} from 'node:fs';
+import {fstatSync} from 'node:fs';
+import {assertNever} from '../model/assert-never.js';
 import type {LineSink} from './line-sink.js';
-import {runChild, type ChildRun} from './child-command.js';
+import {runChild, type ChildRun} from './command/child-command.js';
 import {readFifo} from './fifo.js';
 import {readRegularFile} from './follow-file.js';
 import {describeFsError} from './fs-errors.js';
-import {isGzipFile} from './gzip-magic.js';
 import type {Input, InputPlan} from './inputs.js';
-import {readJobDirectory} from './job-reader.js';
+import {readJobDirectory} from './job/job-reader.js';
 import {readGzipFile} from './read-gzip.js';
 import {pumpStream, ungzipped} from './read-stream.js';
 import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './source-state.js';
@@ -141,60 +141,53 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job'}>, state: So
 		return;
 	}
 
-	const kind = fileKind(input.path);
-	if (kind === 'gzip') {
-		state.bytesTotal = statSync(input.path).size;
-		await readGzipFile({
-			path: input.path,
-			splitter: ingest.splitter(input.label),
-			signal,
-			progress: bytes => {
-				state.bytesRead = bytes;
-			},
-			afterChunk: reading.afterChunk,
-		});
-		return;
+	const {form} = input;
+	switch (form.kind) {
+		case 'gzip':
+			await readGzipFile({
+				path: input.path,
+				splitter: ingest.splitter(input.label),
+				signal,
+				progress: bytes => {
+					state.bytesRead = bytes;
+				},
+				afterChunk: reading.afterChunk,
+			});
+			return;
+		case 'fifo':
+		case 'special': {
+			// A FIFO or device (`<(cmd)`, /dev/stdin): it cannot be re-read or followed, only read to its end.
+			const splitter = ingest.splitter(input.label);
+			await pumpStream(
+				await ungzipped(readFifo(input.path, signal, form.kind === 'fifo'), signal),
+				splitter,
+				async () => {
+					state.bytesRead = splitter.position;
+					await reading.afterChunk();
+				},
+				signal,
+			);
+			return;
+		}
+
+		case 'plain':
+		// A path that does not exist yet (only allowed when following) is a regular file to wait for.
+		case 'missing':
+			await readRegularFile({
+				path: input.path,
+				label: input.label,
+				follow: reading.follow,
+				signal,
+				progress: state,
+				splitterFor: source => ingest.splitter(source),
+				afterChunk: reading.afterChunk,
+				changed: reading.changed,
+				caughtUp: reading.caughtUp,
+			});
+			return;
+		default:
+			assertNever(form);
 	}
-
-	if (kind === 'stream') {
-		// A FIFO or device (`<(cmd)`, /dev/stdin): it cannot be re-read or followed, only read to its end.
-		const splitter = ingest.splitter(input.label);
-		await pumpStream(
-			await ungzipped(readFifo(input.path, signal), signal),
-			splitter,
-			async () => {
-				state.bytesRead = splitter.position;
-				await reading.afterChunk();
-			},
-			signal,
-		);
-		return;
-	}
-
-	await readRegularFile({
-		path: input.path,
-		label: input.label,
-		follow: reading.follow,
-		signal,
-		progress: state,
-		splitterFor: source => ingest.splitter(source),
-		afterChunk: reading.afterChunk,
-		changed: reading.changed,
-		caughtUp: reading.caughtUp,
-	});
-}
-
-/** How a path is read. A path that does not exist yet (only allowed when following) is a regular file to wait for. */
-function fileKind(path: string): 'regular' | 'gzip' | 'stream' {
-	let regular: boolean;
-	try {
-		regular = statSync(path).isFile();
-	} catch {
-		return 'regular';
-	}
-
-	if (!regular) return 'stream';
-	return isGzipFile(path) ? 'gzip' : 'regular';
 }
 
 async function readStdin(state: SourceState, ingest: LineSink, afterChunk: () => Promise<void>, signal: AbortSignal): Promise<void> {

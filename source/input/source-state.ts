@@ -1,5 +1,5 @@
-import {statSync} from 'node:fs';
-import type {Input} from './inputs.js';
+import {assertNever} from '../model/assert-never.js';
+import type {FileForm, Input} from './inputs.js';
 
 /*
  * What the views know of the sources being read, apart from the reading itself (run-sources.ts): the views
@@ -85,7 +85,7 @@ export function initialSourceState(input: Input): SourceState {
 		following: false,
 		waiting: false,
 		bytesRead: 0,
-		bytesTotal: input.kind === 'file' ? fileSize(input.path) : undefined,
+		bytesTotal: input.kind === 'file' ? sizeOf(input.form) : undefined,
 		error: undefined,
 		...(input.kind === 'command' ? {command: input.command} : {}),
 		stderr: [],
@@ -93,12 +93,18 @@ export function initialSourceState(input: Input): SourceState {
 	};
 }
 
-function fileSize(path: string): number | undefined {
-	try {
-		const info = statSync(path);
-		return info.isFile() ? info.size : undefined;
-	} catch {
-		return undefined;
+/** A regular file's size, as the plan saw it (a compressed one's too: the bytes read are compressed as well). */
+function sizeOf(form: FileForm): number | undefined {
+	switch (form.kind) {
+		case 'plain':
+		case 'gzip':
+			return form.size;
+		case 'fifo':
+		case 'special':
+		case 'missing':
+			return undefined;
+		default:
+			return assertNever(form);
 	}
 }
 

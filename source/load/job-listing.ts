@@ -6,9 +6,9 @@ import type {JobListing} from '../query/job-listing.js';
 import {zeroUsage} from '../model/usage.js';
 import {streamTypes} from '../parse/stream-line.js';
 import {jobTotals} from '../query/tree.js';
-import {compareEventFiles} from '../input/event-order.js';
-import {feedEventFileSync} from '../input/event-file.js';
-import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job-directory.js';
+import {compareEventFiles} from '../input/job/event-order.js';
+import {feedEventFileSync} from '../input/job/event-file.js';
+import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
 
 export type {JobListing} from '../query/job-listing.js';
 

@@ -1,4 +1,3 @@
-import type {InputPlan} from '../input/inputs.js';
 import type {RunningSources, SourcesHooks} from '../input/source-state.js';
 import type {Model, TextKeep} from '../model/state.js';
 import type {Dialect} from '../model/events.js';

@@ -4,15 +4,15 @@ import type {SourceState} from '../input/source-state.js';
 import type {LinePosition} from '../parse/line-splitter.js';
 import type {TextKeep} from '../model/state.js';
 import type {Dialect} from '../model/events.js';
-import type {Chunk, ChunkItem} from './parse-chunk.js';
+import type {Chunk, ChunkItem} from './parallel/parse-chunk.js';
 import type {LoadTuning} from './tuning.js';
 
 /*
  * Everything that crosses a thread while a file loads: what each worker is started with, and the one union
  * of messages the workers post. Two kinds of worker post them:
  *
- * - a chunk worker (parse-chunk-worker.ts) parses chunks of a plain file ahead of the thread that reduces
- *   them (parallel-file.ts) and posts their lines;
+ * - a chunk worker (parallel/parse-chunk-worker.ts) parses chunks of a plain file ahead of the thread that reduces
+ *   them (parallel/parallel-file.ts) and posts their lines;
  * - the viewer's load worker (load-worker.ts) loads the files the headless way, model and all, and posts its
  *   progress and what changed in its model (model-changes.ts) to the viewer (load-in-worker.ts), which puts
  *   each change into a model of its own and hands the views a new model object with it.
@@ -77,8 +77,6 @@ export type ChunkWorkerSetup = {
 	 * main thread's) up to this many past it.
 	 */
 	lookahead: number;
-	/** For tests of the main thread taking over: the worker fails after posting this many batches. */
-	failAfter: number | undefined;
 	batchSize: number;
 	/** Per chunk: 0 unclaimed, else the claimer's id. */
 	claims: SharedArrayBuffer;

@@ -2,9 +2,10 @@ import {mkdtempSync, rmSync, truncateSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {RawEvents} from '../input/raw-events.js';
+import {fileInput, type InputPlan} from '../input/inputs.js';
+import {RawEvents} from '../input/reread/raw-events.js';
 import {isToolActivity, type Model, type ToolActivity} from '../model/state.js';
-import {shapeLines} from '../tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {loadHere} from './load-here.js';
 import {withWholeResult} from './result-text.js';
 
@@ -19,12 +20,15 @@ const limit = 256;
 let directory = '';
 let path = '';
 let text = '';
+/** Made once, while the file is there: the plan says what it was. */
+let planned: InputPlan;
 
 beforeAll(() => {
 	directory = mkdtempSync(join(tmpdir(), 'perscope-result-text-'));
 	path = join(directory, 'tools.ndjson');
 	text = [...shapeLines({shape: 'tools', runs: calls, seed: 5})].join('\n') + '\n';
 	writeFileSync(path, text);
+	planned = {inputs: [fileInput(path)], label: path, demo: false, follow: false, jobsRoot: undefined};
 });
 
 afterAll(() => {
@@ -32,15 +36,14 @@ afterAll(() => {
 });
 
 async function load(limit: number | undefined): Promise<Model> {
-	const plan = {inputs: [{kind: 'file' as const, path, label: path}], label: path, demo: false, follow: false, jobsRoot: undefined};
-	const loading = loadHere(plan, {maxLineBytes: 64 * 1024 * 1024, textKeep: limit === undefined ? undefined : {limit, wholeBudget: 0}});
+	const loading = loadHere(planned, {maxLineBytes: 64 * 1024 * 1024, textKeep: limit === undefined ? undefined : {limit, wholeBudget: 0}});
 	await loading.done;
 	return loading.model;
 }
 
 function reader(): RawEvents {
 	const raw = new RawEvents();
-	raw.addSeekable(path, path);
+	raw.addPlan(planned);
 	return raw;
 }
 

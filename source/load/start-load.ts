@@ -1,5 +1,5 @@
 import type {InputPlan} from '../input/inputs.js';
-import {loadInWorker, worthAWorker} from './load-in-worker.js';
+import {loadInWorker, worthAWorker} from './viewer/load-in-worker.js';
 import type {Loading, LoadOptions} from './loader.js';
 
 /**

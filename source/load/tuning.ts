@@ -11,12 +11,18 @@ export type LoadTuning = {
 	chunkWorkers?: number | undefined;
 	/** false: the main thread leaves every chunk to the chunk workers while one is alive. */
 	mainThreadParses?: boolean | undefined;
-	/** Each chunk worker fails after posting this many batches (the main thread then takes over). */
-	chunkWorkerFailAfter?: number | undefined;
+	/**
+	 * The module each chunk worker runs, as a file URL, in place of parallel/parse-chunk-worker.js: a test gives one
+	 * that fails part way (test/helpers/failing-chunk-worker.mjs) to see the main thread take over.
+	 */
+	chunkWorkerModule?: string | undefined;
 	/** Time between the load worker's progress posts; 0: after every chunk. */
 	progressIntervalMs?: number | undefined;
-	/** The viewer's load worker fails after this many posts (the viewer then loads on its own thread). */
-	loadWorkerFailAfter?: number | undefined;
+	/**
+	 * The module the viewer's load worker runs, as a file URL, in place of viewer/load-worker.js: a test gives one
+	 * that fails part way (test/helpers/failing-load-worker.mjs) to see the viewer load on its own thread instead.
+	 */
+	loadWorkerModule?: string | undefined;
 	/** In the headless modes, how long an exited command's output may stay open with nothing coming (else 30 s). */
 	outputOpenAfterExitMs?: number | undefined;
 };

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromText} from '../../test/helpers/load.js';
-import {shapeLines, type Shape} from '../tools/shape-log.js';
+import {shapeLines, type Shape} from '../../tools/shape-log.js';
 import {depthOf, isRootPane, panesInTreeOrder, runsInTreeOrder} from '../query/tree.js';
 import type {Model, Run} from './state.js';
 

@@ -42,6 +42,6 @@ function parentPane(model: Model, pane: Pane): Pane | undefined {
 	if (!head || head.parentRunId === null || head.closesCycle) return undefined;
 	const parent = model.runs.get(head.parentRunId);
 	const above = parent ? model.panes.get(parent.paneId) : undefined;
-	// Views of panes kept in rows (compact-runs.ts) are new objects each time: panes are compared by id.
+	// Views of panes kept as records (storage/store.ts) are new objects each time: panes are compared by id.
 	return above?.paneId === pane.paneId ? undefined : above;
 }

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {addId, createIdTable, getId, hasId, idEntries, setId} from './id-table.js';
+import {addId, createIdTable, getId, idEntries, setId, type IdTable} from './id-table.js';
+
+function hasId(table: IdTable, id: string): boolean {
+	return getId(table, id) !== undefined;
+}
 
 describe('id table', () => {
 	it('tells an id seen before from a new one, across the table growing many times', () => {

@@ -55,7 +55,7 @@ const longFrom = 0xff;
 
 /**
  * `slots`: a power of two, the room it starts with. `fill`: eighths of its slots it fills before it grows; the
- * rows of runs (compact-runs.ts) take 7, which keeps 200,000 ids in 262,144 slots rather than twice as many.
+ * records of runs (storage/run-records.ts) take 7, which keeps 200,000 ids in 262,144 slots rather than twice as many.
  */
 export function createIdTable(withValues: boolean, slots = 1024, fill = 6): IdTable {
 	return {
@@ -120,10 +120,6 @@ function byteHashOf(id: string): number {
 	}
 
 	return hash >>> 0;
-}
-
-export function hasId(table: IdTable, id: string): boolean {
-	return getId(table, id) !== undefined;
 }
 
 /** The number `id` maps to, if it is in the table. */
@@ -269,8 +265,8 @@ function textAt(table: IdTable, offset: number): string {
 	const at = offset % pageBytes;
 	const length = lengthAt(page, at);
 	const start = textStart(page, at);
-	// A piece of characters at a time rather than one: the rows of runs ask for ids and expert keys again per
-	// read (compact-runs.ts), and a string made a character at a time is as many strings. The codes go through
+	// A piece of characters at a time rather than one: the records of runs ask for ids and expert keys again per
+	// read (storage/record-views.ts), and a string made a character at a time is as many strings. The codes go through
 	// a plain array: spreading a typed array walks its iterator, several times slower.
 	let id = '';
 	for (let from = start; from < start + length; from += textPiece) {

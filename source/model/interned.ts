@@ -1,7 +1,7 @@
 /**
  * Values kept once each, numbered in the order first seen: by value for strings, by identity for objects; -1
- * stands for null or undefined. A figures-only model's rows keep such numbers for repeated strings
- * (compact-runs.ts); a parsed chunk's batch posts its strings once each (load/chunk-batch.ts).
+ * stands for null or undefined. A figures-only model's records keep such numbers for repeated strings
+ * (storage/record-values.ts); a parsed chunk's batch posts its strings once each (load/chunk-batch.ts).
  */
 export class Interned<T> {
 	readonly #values: T[] = [];

@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
-import {shapeLines} from '../tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {createModel, isToolActivity, keepFiguresOnly, releasedActivity, type Model} from './state.js';
 
 /*

@@ -3,6 +3,7 @@ import {TextAccumulator} from './text-accumulator.js';
 import {createIdTable, type IdTable} from './id-table.js';
 import type {PaneCalls} from './call-index.js';
 import {SegmentIndex} from './run-segments.js';
+import type {Store} from './storage/store.js';
 
 export const baseToolTypes = [
 	'readTextFile',
@@ -55,7 +56,7 @@ export type ToolOutcome = {
 };
 
 /*
- * Activities are immutable: a change makes a new object in its place (reduce.ts, `updateActivity`), so
+ * Activities are immutable: a change makes a new object in its place (reduce/activities.ts, `updateActivity`), so
  * whatever is kept per activity object (search's folded text, say) never goes stale.
  */
 type ActivityCommon = {
@@ -127,7 +128,7 @@ export type StepRecord = {
 	/**
 	 * Where the step's messages can be read again (they are never kept): the line, 0 when none was seen, and its
 	 * byte offset in the run's `messageSource`. See message-lines.ts. Set in the literal that makes a record
-	 * (reduce.ts), so they cost two fields and no object.
+	 * (reduce/steps.ts, `stepRecord`), so they cost two fields and no object.
 	 */
 	messageLine?: number;
 	messageOffset?: number;
@@ -161,7 +162,7 @@ export type Run = {
 	paneId: string;
 	parentRunId: string | null;
 	delegatingActivityId: string | null;
-	/** Shared by the children of one parent (see `delegatedByOf` in reduce.ts): never changed in place. */
+	/** Shared by the children of one parent (see `delegatedByOf` in reduce/runs.ts): never changed in place. */
 	delegatedBy: {expertKey: string; runId: string} | undefined;
 	resumesRunId: string | null;
 	resumedByRunId: string | null;
@@ -195,7 +196,7 @@ export type Run = {
 	/** Tool calls the run stopped on (delegations, interactive tools); they identify the run that resumes it. */
 	pendingToolCallIds: string[];
 	childRunIds: string[];
-	/** The run whose `childRunIds` lists this one (see `adoptChild` in reduce.ts), so adopting it again costs nothing. */
+	/** The run whose `childRunIds` lists this one (see `adoptChild` in reduce/runs.ts), so adopting it again costs nothing. */
 	adoptedBy: string | null;
 	/**
 	 * Its parent link would close a delegation cycle (a malformed log: A delegated by B, B by A): `parentRunId`
@@ -316,12 +317,14 @@ export const otherUnknownTypes = '(other types)';
 
 export type Model = {
 	jobs: Map<string, Job>;
-	runs: Map<string, Run>;
-	panes: Map<string, Pane>;
+	/** Runs by id, in the order they were first seen: whole objects, or views of records (see `Store`). */
+	runs: Store<Run>;
+	/** Panes by id, as `runs`. */
+	panes: Store<Pane>;
 	/** Every activity in arrival order. */
 	activities: Activity[];
 	activityIndexById: Map<string, number>;
-	/** Tool calls' activity indices by pane, then by tool call id (see `callIndex` in reduce.ts): ids repeat across a job's runs. */
+	/** Tool calls' activity indices by pane, then by tool call id (see `callIndex` in reduce/activities.ts): ids repeat across a job's runs. */
 	toolCalls: Map<string, PaneCalls>;
 	skills: Map<string, SkillState>;
 	docker: Map<string, DockerState>;
@@ -391,10 +394,16 @@ export type Model = {
 	 * call or a late result still finds it), delegations (their children link to them), calls that wait for a
 	 * result, and each run's `activityCount` and `closing`. A step record keeps only where the step's messages are
 	 * (`--conversation` reads them again), not its times, usage, checkpoint or status; a run, not its query. Past a
-	 * few thousand runs, closed runs and their panes are kept as rows of columns (model/compact-runs.ts), which
+	 * few thousand runs, closed runs and their panes are kept as records in columns (model/storage/), which
 	 * `runs` and `panes` give as views. Figures come out the same as with everything kept.
 	 */
 	figuresOnly: boolean;
+	/**
+	 * From how many runs on a model that keeps figures only keeps its closed runs as records (model/storage/):
+	 * records cost every event a little (a run is found by its id in bytes, taken out of its record and put back),
+	 * which a log of a few thousand runs, whose runs cost little whole, would pay for nothing.
+	 */
+	recordsFrom: number;
 	/** Characters of tool results kept whole so far, against `textKeep.wholeBudget`. */
 	keptWholeText: number;
 	/** Tool results of which only the start is kept: search and filters see that start only. */
@@ -407,6 +416,9 @@ export type Model = {
  * lines, so the same bytes give the same model however they arrive.
  */
 export type TextKeep = {limit: number; wholeBudget: number};
+
+/** See `Model.recordsFrom`. */
+const defaultRecordsFrom = 4096;
 
 export function createModel(): Model {
 	return {
@@ -442,6 +454,7 @@ export function createModel(): Model {
 		inputEnd: undefined,
 		textKeep: undefined,
 		figuresOnly: false,
+		recordsFrom: defaultRecordsFrom,
 		keptWholeText: 0,
 		cutResults: 0,
 	};
@@ -450,10 +463,13 @@ export function createModel(): Model {
 /**
  * For a reader that shows per-run and per-job figures only (the summaries, `--conversation`), before the first
  * event: the model keeps no tool output or arguments (`textKeep`) and lets activities go and keeps of a step only where its messages are (`figuresOnly`).
+ * `recordsFrom` (`Model.recordsFrom`) is for the tests that hold runs kept as records to runs kept whole: 0 keeps
+ * them as records from the first run on, Infinity never.
  */
-export function keepFiguresOnly(model: Model): void {
+export function keepFiguresOnly(model: Model, recordsFrom = defaultRecordsFrom): void {
 	model.textKeep = {limit: 0, wholeBudget: 0};
 	model.figuresOnly = true;
+	model.recordsFrom = recordsFrom;
 }
 
 export const closingComplete = 1;

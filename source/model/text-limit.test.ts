@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromText} from '../../test/helpers/load.js';
-import {shapeLines} from '../tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {createModel, isToolActivity, type Model, type ToolActivity} from './state.js';
 
 const log = [...shapeLines({shape: 'tools', runs: 20, seed: 3})].join('\n') + '\n';

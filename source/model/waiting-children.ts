@@ -1,15 +1,16 @@
 import {appended} from './run-collections.js';
-import {RunTable} from './run-tables.js';
 import type {Model} from './state.js';
+import {recordsOf} from './storage/run-store.js';
 
 /*
  * Child runs that started before the delegation that made them was seen (`Model.orphanChildren`), by parent and
- * tool call id. A model that keeps its runs in rows (run-tables.ts) keeps them there, as bytes.
+ * tool call id. A model that keeps its runs as records (storage/) keeps them there, as bytes.
  */
 
 export function awaitDelegation(model: Model, parentRunId: string, toolCallId: string, childRunId: string): void {
-	if (model.runs instanceof RunTable) {
-		model.runs.rows.awaitDelegation(parentRunId, toolCallId, childRunId);
+	const records = recordsOf(model);
+	if (records) {
+		records.waiting.awaitDelegation(parentRunId, toolCallId, childRunId);
 		return;
 	}
 
@@ -26,7 +27,8 @@ export function awaitDelegation(model: Model, parentRunId: string, toolCallId: s
 
 /** The children waiting for the delegation of `toolCallId`, in the order they came; they wait no longer. */
 export function takeWaitingChildren(model: Model, parentRunId: string, toolCallId: string): readonly string[] | undefined {
-	if (model.runs instanceof RunTable) return model.runs.rows.takeWaiting(parentRunId, toolCallId);
+	const records = recordsOf(model);
+	if (records) return records.waiting.takeWaiting(parentRunId, toolCallId);
 	const byCall = model.orphanChildren.get(parentRunId);
 	const waiting = byCall?.get(toolCallId);
 	if (!byCall || !waiting) return undefined;

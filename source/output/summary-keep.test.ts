@@ -3,7 +3,7 @@ import {relative} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {fixtureFiles, root} from '../../test/helpers/fixture-files.js';
 import {modelFromText} from '../../test/helpers/load.js';
-import {shapeLines, shapes} from '../tools/shape-log.js';
+import {shapeLines, shapes} from '../../tools/shape-log.js';
 import {createModel, endInput, keepFiguresOnly, type Model} from '../model/state.js';
 import {summaryJsonPieces} from './summary.js';
 import {summaryTable} from './summary-table.js';

@@ -87,7 +87,7 @@ export function* summaryJsonPieces(model: Model, prices: PriceTable = builtinPri
 		piece += `${firstJob ? '' : ','}${JSON.stringify(jobHead(model, job, prices)).slice(0, -1)},"runs":[`;
 		firstJob = false;
 		let count = 0;
-		// One run at a time: a model that keeps runs in rows (model/compact-runs.ts) makes each a view as it is read.
+		// One run at a time: a model that keeps runs as records (model/storage/) makes each a view as it is read.
 		for (const run of eachRunInTreeOrder(model, job)) {
 			piece += `${count === 0 ? '' : ','}${JSON.stringify(runSummary(model, run, prices))}`;
 			if (++count % runsPerPiece === 0) {

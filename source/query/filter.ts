@@ -376,14 +376,6 @@ export function continueFilterScan(model: Model, scan: FilterScan, stop: () => b
 	return true;
 }
 
-/** Indices of the activities the filter shows (arrival order), and how many it hides. */
-export function applyFilter(model: Model, filter: Filter): {shown: number[]; hidden: number} {
-	const shown: number[] = [];
-	const {activities} = model;
-	for (let index = 0; index < activities.length; index++) if (matches(filter, activities[index]!, model)) shown.push(index);
-	return {shown, hidden: activities.length - shown.length};
-}
-
 export function isEmptyFilter(filter: Filter): boolean {
 	return filter.clauses.length === 0;
 }

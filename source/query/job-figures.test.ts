@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest';
 import {fixtureFiles} from '../../test/helpers/fixture-files.js';
 import {modelFromText} from '../../test/helpers/load.js';
 import type {Model} from '../model/state.js';
-import {shapeLines} from '../tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {jobCost} from './cost.js';
 import {continueJobFigures, jobFigures, startJobFigures, type JobFigures} from './job-figures.js';
 import {builtinPrices} from './prices.js';

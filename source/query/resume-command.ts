@@ -128,17 +128,6 @@ function firstCallOfStep(model: Model, activity: ToolActivity): ToolActivity | u
 	return undefined;
 }
 
-/** The job's unanswered interactive stop, if it has one (the latest, should there be several). */
-export function jobInteractiveStop(model: Model, job: Job): InteractiveStop | undefined {
-	for (let i = job.runIds.length - 1; i >= 0; i--) {
-		const run = model.runs.get(job.runIds[i]!);
-		const stop = run ? interactiveStop(model, run) : undefined;
-		if (stop) return stop;
-	}
-
-	return undefined;
-}
-
 /**
  * The interactive call the run waits on. It is looked for across the pane's runs: a resumed run that re-issues a
  * call left pending by a mixed stop (`resumeToolCalls` → `callInteractiveTool`) re-issues the earlier run's

@@ -5,7 +5,6 @@ import {
 	jobTimeline,
 	longGapMinMs,
 	longWaitMs,
-	runTimeline,
 	stepDoes,
 	slowestCount,
 	type Timeline,
@@ -84,21 +83,6 @@ describe('a waterfall of nested delegations', () => {
 		const slowest = Math.min(...slow.map(row => row.durationMs ?? 0));
 		expect(rows.filter(row => !row.slow).every(row => (row.durationMs ?? 0) <= slowest)).toBe(true);
 		expect(slow.map(row => row.step).sort((a, b) => a - b)).toEqual([2, 6, 9]);
-	});
-
-	it('one run alone: its pane and everything it delegated, from depth 0', () => {
-		const planner = runByExpert(model, 'planner', 0);
-		expect(outline(model, runTimeline(model, planner).rows)).toEqual([
-			'[planner]',
-			'planner#3',
-			'planner#4',
-			'  [researcher]',
-			'  researcher#5',
-			'  researcher#6',
-			'  researcher#7',
-			'planner#8',
-			'planner#9',
-		]);
 	});
 });
 

@@ -94,14 +94,6 @@ export function jobTimeline(model: Model, job: Job): Timeline {
 	return builder.finish();
 }
 
-/** The pane of one run (with the runs that resumed it) and everything it delegated to. */
-export function runTimeline(model: Model, run: Run): Timeline {
-	const builder = new Builder(model);
-	const pane = model.panes.get(run.paneId);
-	if (pane) builder.addPane(pane, 0);
-	return builder.finish();
-}
-
 class Builder {
 	readonly #model: Model;
 	readonly #rows: TimelineRow[] = [];

@@ -4,8 +4,8 @@ import {modelFromText} from '../../test/helpers/load.js';
 import type {Model} from '../model/state.js';
 import {jobFigures} from '../query/job-figures.js';
 import {builtinPrices} from '../query/prices.js';
-import {shapeLines} from '../tools/shape-log.js';
-import {HeldPosts} from '../load/held-posts.js';
+import {shapeLines} from '../../tools/shape-log.js';
+import {HeldPosts} from '../load/viewer/held-posts.js';
 import {FiguresCache} from './job-figures-cache.js';
 
 /*

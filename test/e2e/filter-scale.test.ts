@@ -20,7 +20,7 @@ afterAll(() => {
 describe.skipIf(!hasTmux())('filter over a large log', () => {
 	it('200,000 tool calls: Enter closes the prompt, the footer says "filtering…", then the tree shows the one match', async () => {
 		const log = join(dir, 'tools-200000.ndjson');
-		execFileSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--shape', 'tools', '--runs', '200000', '--out', log], {stdio: 'ignore'});
+		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--shape', 'tools', '--runs', '200000', '--out', log], {stdio: 'ignore'});
 		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 30});
 		await tty.waitFor(' · ended', 120_000);
 		// A text term: every activity's text is read, most of them made again past the texts kept.

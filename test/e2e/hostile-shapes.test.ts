@@ -27,7 +27,7 @@ async function waitForFile(path: string, timeoutMs = 15_000): Promise<void> {
 
 function shapeLog(shape: string, runs: number): string {
 	const path = join(dir, `${shape}-${runs}.ndjson`);
-	execFileSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--shape', shape, '--runs', String(runs), '--out', path], {stdio: 'ignore'});
+	execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--shape', shape, '--runs', String(runs), '--out', path], {stdio: 'ignore'});
 	return path;
 }
 

@@ -20,7 +20,7 @@ afterAll(() => {
 describe.skipIf(!hasTmux())('search over a large log', () => {
 	it('200,000 tool calls: the prompt shows the query and "searching…" while the scan runs, then the exact count, and lands on the one match', async () => {
 		const log = join(dir, 'tools-200000.ndjson');
-		execFileSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--shape', 'tools', '--runs', '200000', '--out', log], {stdio: 'ignore'});
+		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--shape', 'tools', '--runs', '200000', '--out', log], {stdio: 'ignore'});
 		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 30});
 		await tty.waitFor(' · ended', 120_000);
 		// The run's last activity, its answer: the only match, so the search must go through every activity.

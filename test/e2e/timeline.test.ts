@@ -17,7 +17,7 @@ let log = '';
 beforeAll(() => {
 	dir = mkdtempSync(join(tmpdir(), 'perscope-timeline-'));
 	log = join(dir, 'jobs.ndjson');
-	execFileSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--seed', '3', '--jobs', '4', '--steps', '6', '--children', '1', '--deltas', '0', '--message-bytes', '100', '--out', log], {stdio: 'ignore'});
+	execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '3', '--jobs', '4', '--steps', '6', '--children', '1', '--deltas', '0', '--message-bytes', '100', '--out', log], {stdio: 'ignore'});
 });
 
 afterAll(() => {

@@ -5,7 +5,8 @@ import {fileURLToPath} from 'node:url';
 /*
  * vitest's global setup: many tests run the built CLI (dist/), so a bare `npx vitest run` after editing source/
  * would test yesterday's build and pass or fail for the wrong reason. It stops the run, saying so, when any
- * source file is newer than the build (`npm test` builds first, so it never is there).
+ * source file is newer than the build (`npm test` builds first, so it never is there). The same holds for the log
+ * generator many tests run (tools/, built into build/tools/ with the model code it uses).
  */
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,15 +22,21 @@ function newest(dir: string): number {
 	return latest;
 }
 
+function builtAt(path: string): number {
+	try {
+		return statSync(join(root, path)).mtimeMs;
+	} catch {
+		return 0;
+	}
+}
+
 export default function distIsFresh(): void {
-	const built = (() => {
-		try {
-			return statSync(join(root, 'dist/cli/main.js')).mtimeMs;
-		} catch {
-			return 0;
-		}
-	})();
+	const built = builtAt('dist/cli/main.js');
 	const source = newest(join(root, 'source'));
 	if (built === 0) throw new Error('dist/ is missing: run `npm run build` (or `npm test`, which builds first)');
 	if (source > built) throw new Error('source/ is newer than dist/: the tests that run the CLI would test an old build; run `npm run build` (or `npm test`, which builds first)');
+	const generator = builtAt('build/tools/generate-log.js');
+	const tools = Math.max(newest(join(root, 'tools')), newest(join(root, 'source', 'model')));
+	if (generator === 0) throw new Error('build/tools/ is missing: run `npm run build` (or `npm test`, which builds first)');
+	if (tools > generator) throw new Error('tools/ or source/model/ is newer than build/tools/: the tests would run an old log generator; run `npm run build`');
 }

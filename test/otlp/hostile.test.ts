@@ -62,7 +62,7 @@ describe('--otlp-file on a disk that fills', () => {
 		// 678 spans, ~630 KB of OTLP JSON: more than the file system holds. How many lines fit depends on how the
 		// spans were batched (each second's, in lines of up to 512), so the count is read from the message.
 		const log = join(dir, 'generated.ndjson');
-		execFileSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--jobs', '6', '--deltas', '0', '--message-bytes', '50', '--out', log], {stdio: 'ignore'});
+		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--jobs', '6', '--deltas', '0', '--message-bytes', '50', '--out', log], {stdio: 'ignore'});
 		const file = join(small, 'spans.jsonl');
 		const result = await runCli(['--summary', '--otlp-file', file, log]);
 		expect(result.code).toBe(1);

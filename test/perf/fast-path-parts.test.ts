@@ -8,11 +8,11 @@ import {parseLine} from '../../source/parse/normalise.js';
 import {HistoryPruner, prunedTypes} from '../../source/parse/prune-line.js';
 import {perstackSchemas} from '../../source/parse/dialects/perstack/schema.js';
 import {streamEvent, StreamLines} from '../../source/parse/stream-line.js';
-import {BatchWriter, readBatch} from '../../source/load/chunk-batch.js';
+import {BatchWriter, readBatch} from '../../source/load/parallel/chunk-batch.js';
 import type {Batch} from '../../source/load/protocol.js';
 import {LineCutter, LineSplitter, type OverlongLine} from '../../source/parse/line-splitter.js';
-import {planChunks} from '../../source/load/parallel-file.js';
-import {ChunkReader, parseChunk, type ChunkItem, type ChunkSink} from '../../source/load/parse-chunk.js';
+import {planChunks} from '../../source/load/parallel/parallel-file.js';
+import {ChunkReader, parseChunk, type ChunkItem, type ChunkSink} from '../../source/load/parallel/parse-chunk.js';
 import {LineParser} from '../../source/parse/line-parser.js';
 import {hostileLog} from './hostile-log.js';
 

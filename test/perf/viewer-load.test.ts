@@ -7,10 +7,10 @@ import {MessageChannel, receiveMessageOnPort, Worker} from 'node:worker_threads'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {root} from '../helpers/fixture-files.js';
-import type {InputPlan} from '../../source/input/inputs.js';
+import {fileInput, type InputPlan} from '../../source/input/inputs.js';
 import type {Model} from '../../source/model/state.js';
 import type {LoadWorkerMessage} from '../../source/load/protocol.js';
-import {reducerIndexes} from '../../source/load/model-changes.js';
+import {reducerIndexes} from '../../source/load/viewer/model-changes.js';
 import type {LoadTuning} from '../../source/load/tuning.js';
 
 /*
@@ -24,7 +24,7 @@ import type {LoadTuning} from '../../source/load/tuning.js';
 
 type Modules = {
 	ingest: typeof import('../../source/load/ingest.js');
-	inWorker: typeof import('../../source/load/load-in-worker.js');
+	inWorker: typeof import('../../source/load/viewer/load-in-worker.js');
 	start: typeof import('../../source/load/start-load.js');
 	plain: typeof import('../../source/input/run-sources.js');
 	accumulator: typeof import('../../source/model/text-accumulator.js');
@@ -39,7 +39,7 @@ async function importBuilt<T>(path: string): Promise<T> {
 }
 
 function plan(path: string): InputPlan {
-	return {inputs: [{kind: 'file', path, label: relative(root, path)}], label: path, demo: false, follow: false, jobsRoot: undefined};
+	return {inputs: [fileInput(path, relative(root, path))], label: path, demo: false, follow: false, jobsRoot: undefined};
 }
 
 const maxLineBytes = 64 * 1024 * 1024;
@@ -86,7 +86,7 @@ async function viewerLoad(planned: InputPlan, tuning: LoadTuning = {}) {
 beforeAll(async () => {
 	built = {
 		ingest: await importBuilt('load/ingest.js'),
-		inWorker: await importBuilt('load/load-in-worker.js'),
+		inWorker: await importBuilt('load/viewer/load-in-worker.js'),
 		start: await importBuilt('load/start-load.js'),
 		plain: await importBuilt('input/run-sources.js'),
 		accumulator: await importBuilt('model/text-accumulator.js'),
@@ -94,7 +94,7 @@ beforeAll(async () => {
 	directory = mkdtempSync(join(tmpdir(), 'perscope-viewer-load-'));
 	// Over the size from which the viewer loads in a worker (load-in-worker.ts: 8 MB).
 	large = join(directory, 'large.ndjson');
-	const generated = spawnSync(process.execPath, ['dist/tools/generate-log.js', '--seed', '7', '--jobs', '5', '--steps', '30', '--children', '2', '--deltas', '20', '--message-bytes', '420', '--out', large], {cwd: root, encoding: 'utf8'});
+	const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '7', '--jobs', '5', '--steps', '30', '--children', '2', '--deltas', '20', '--message-bytes', '420', '--out', large], {cwd: root, encoding: 'utf8'});
 	expect(generated.status, generated.stderr).toBe(0);
 	expect(statSync(large).size).toBeGreaterThanOrEqual(built.inWorker.minWorkerLoadBytes);
 });
@@ -117,7 +117,7 @@ describe('the viewer’s load of a large file in a worker', () => {
 		const tuning: LoadTuning = {chunkBytes: 1000 * 1000, progressIntervalMs: 0};
 		const {port1, port2} = new MessageChannel();
 		const {kinds, announced} = await new Promise<{kinds: string[]; announced: number}>((resolve, reject) => {
-			const worker = new Worker(join(root, 'dist/load/load-worker.js'), {workerData: {plan: plan(large), maxLineBytes, tuning, changes: port2}, transferList: [port2]});
+			const worker = new Worker(join(root, 'dist/load/viewer/load-worker.js'), {workerData: {plan: plan(large), maxLineBytes, tuning, changes: port2}, transferList: [port2]});
 			const seen: string[] = [];
 			let pieces = 0;
 			worker.on('error', reject);
@@ -159,7 +159,8 @@ describe('the viewer’s load of a large file in a worker', () => {
 	});
 
 	it('starts again on the viewer’s thread when the worker fails part way', async () => {
-		const loaded = await viewerLoad(plan(large), {loadWorkerFailAfter: 3, chunkBytes: 512 * 1024, progressIntervalMs: 0});
+		const failing = pathToFileURL(join(root, 'test/helpers/failing-load-worker.mjs')).href;
+		const loaded = await viewerLoad(plan(large), {loadWorkerModule: failing, chunkBytes: 512 * 1024, progressIntervalMs: 0});
 		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
 		// The viewer's progress is that of the load that took over.
 		expect(loaded.bytesRead).toBe(statSync(large).size);

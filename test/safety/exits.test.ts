@@ -16,7 +16,7 @@ const bigLog = join(dir, 'big.ndjson');
 
 beforeAll(() => {
 	// ~30 MB of realistic events: far more output than a pipe buffer holds.
-	const result = spawnSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--seed', '3', '--target-bytes', '30000000', '--out', bigLog], {encoding: 'utf8'});
+	const result = spawnSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '3', '--target-bytes', '30000000', '--out', bigLog], {encoding: 'utf8'});
 	expect(result.status, result.stderr).toBe(0);
 });
 

@@ -18,7 +18,7 @@ afterAll(() => {
 
 function shapeLog(shape: string, runs: number): string {
 	const path = join(dir, `${shape}-${runs}.ndjson`);
-	execFileSync(process.execPath, [join(repoRoot, 'dist/tools/generate-log.js'), '--shape', shape, '--runs', String(runs), '--out', path], {stdio: 'ignore'});
+	execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--shape', shape, '--runs', String(runs), '--out', path], {stdio: 'ignore'});
 	return path;
 }
 

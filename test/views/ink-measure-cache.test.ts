@@ -8,7 +8,7 @@ import {inkPatchPlugin} from '../../scripts/ink-patches.mjs';
 import {root} from '../helpers/fixture-files.js';
 
 /*
- * The viewer's Ink is bundled with a bound on the sizes its text measure keeps (scripts/ink-measure-cache.patch):
+ * The viewer's Ink is bundled with a bound on the sizes its text measure keeps (scripts/patches/ink-measure-cache.patch):
  * a live view lays out new texts all the time, and Ink's own map keeps every one for good. A size still kept is
  * handed back as the same object; one let go is measured again, to the same size. The patched module is built
  * here the way the bundle is.

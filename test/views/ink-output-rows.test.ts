@@ -10,7 +10,7 @@ import {applyPatch, inkPatchPlugin} from '../../scripts/ink-patches.mjs';
 import {root} from '../helpers/fixture-files.js';
 
 /*
- * The viewer's Ink is bundled with a patched `get` for its output grid (scripts/ink-output-rows.patch): rows
+ * The viewer's Ink is bundled with a patched `get` for its output grid (scripts/patches/ink-output-rows.patch): rows
  * that one text covers from column 0 are kept as that text instead of being cut into cells and put back
  * together. Whatever is written, clipped and transformed, each row must show the same characters in the same
  * styles as Ink's own output.js gives. Rows are compared as Ink's tokenizer reads them back: the escape codes
@@ -28,7 +28,7 @@ type OutputClass = new (options: {width: number; height: number}) => OutputGrid;
 
 const inkDir = join(root, 'node_modules', 'ink');
 const outputFile = join(inkDir, 'build', 'output.js');
-const patchFile = join(root, 'scripts', 'ink-output-rows.patch');
+const patchFile = join(root, 'scripts', 'patches', 'ink-output-rows.patch');
 const built = mkdtempSync(join(tmpdir(), 'perscope-ink-output-'));
 let inkOutput: OutputClass;
 let fastOutput: OutputClass;

@@ -1,13 +1,13 @@
 import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {applyChangesInParts} from '../../source/load/apply-changes.js';
-import {ChangeTracker} from '../../source/load/change-tracker.js';
-import {HeldPosts} from '../../source/load/held-posts.js';
+import {applyChangesInParts} from '../../source/load/viewer/apply-changes.js';
+import {ChangeTracker} from '../../source/load/viewer/change-tracker.js';
+import {HeldPosts} from '../../source/load/viewer/held-posts.js';
 import {Ingest} from '../../source/load/ingest.js';
-import type {ModelChanges} from '../../source/load/model-changes.js';
+import type {ModelChanges} from '../../source/load/viewer/model-changes.js';
 import {createModel, type Model} from '../../source/model/state.js';
-import {shapeLines} from '../../source/tools/shape-log.js';
+import {shapeLines} from '../../tools/shape-log.js';
 import {Layouts} from '../../source/view-model/tree/layouts.js';
 import {initialUiState, type UiState} from '../../source/view-model/ui-state.js';
 import {flattenRows} from '../helpers/flatten-rows.js';

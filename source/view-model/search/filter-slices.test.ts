@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromText} from '../../../test/helpers/load.js';
 import type {Model} from '../../model/state.js';
 import {emptyFilter, filterMatches, matches, parseFilter, type Filter} from '../../query/filter.js';
-import {shapeLines} from '../../tools/shape-log.js';
+import {shapeLines} from '../../../tools/shape-log.js';
 import {buildRows} from '../tree/rows.js';
 import {initialUiState} from '../ui-state.js';
 import {ViewerWork} from '../viewer-work.js';

@@ -5,7 +5,7 @@ import {fixturePath, modelFromText} from '../../../test/helpers/load.js';
 import type {Model} from '../../model/state.js';
 import {emptyFilter, filterMatches, parseFilter, type Filter} from '../../query/filter.js';
 import {findMatches, stepMatch} from '../../query/search.js';
-import {shapeLines} from '../../tools/shape-log.js';
+import {shapeLines} from '../../../tools/shape-log.js';
 import {ViewerWork} from '../viewer-work.js';
 import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
 

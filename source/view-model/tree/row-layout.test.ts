@@ -7,7 +7,7 @@ import {flattenRows} from '../../../test/helpers/flatten-rows.js';
 import type {Model} from '../../model/state.js';
 import {emptyFilter, parseFilter, type Filter} from '../../query/filter.js';
 import {prepareTexts} from '../../query/search.js';
-import {shapeLines} from '../../tools/shape-log.js';
+import {shapeLines} from '../../../tools/shape-log.js';
 import {isSelectableRow, selectedRowIndex} from './rows.js';
 import {Layouts, type TreeRows} from './layouts.js';
 import {Scheduler} from '../../slices/scheduler.js';

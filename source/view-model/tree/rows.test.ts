@@ -5,7 +5,7 @@ import {sanitizeBlock} from '../../text/sanitize.js';
 import {wrapToWidth} from '../../text/wrap.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../../test/helpers/load.js';
 import {parseFilter, toggleErrors, emptyFilter, type Filter} from '../../query/filter.js';
-import {shapeLines} from '../../tools/shape-log.js';
+import {shapeLines} from '../../../tools/shape-log.js';
 import {buildRows, liveTail, maxShownDepth, selectedRowIndex, type Row} from './rows.js';
 import {Layouts, type TreeRows} from './layouts.js';
 import {Scheduler} from '../../slices/scheduler.js';

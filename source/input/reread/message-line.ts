@@ -1,0 +1,74 @@
+import {readdirSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import type {MessageLine} from '../../model/message-lines.js';
+import {stepNumberOf} from '../../parse/dialects/common.js';
+import type {RawEvents} from './raw-events.js';
+
+/*
+ * The raw line that holds a step's messages, read again from where the model says it is (model/message-lines.ts):
+ * a plain file at its byte offset, a stream's line from the bounded buffer of recent lines, or, in a job
+ * directory, the step's own event file. Undefined when it is no longer there (a stream's line that the
+ * buffer has let go, a file changed since).
+ */
+
+/** Event files of a step that hold its messages, the step's end first (a job directory names them `event-<time>-<step>-<type>.json`). */
+const messageTypes = ['continueToNextStep', 'completeRun', 'stopRunByError', 'stopRunByDelegate', 'stopRunByInteractiveTool', 'stopRunByExceededMaxSteps', 'startGeneration'];
+
+export function readMessageLine(raw: RawEvents, where: MessageLine): string | undefined {
+	if (raw.isEventFile(where.source)) return readStepEventFile(raw, where);
+	const text = raw.read({source: where.source, line: where.line, offset: where.offset});
+	// A file rewritten since it was read has other bytes at the offset: only a line of an event of this step will do.
+	return text !== undefined && holdsStep(text, where.step) ? text : undefined;
+}
+
+/**
+ * A step number's value as JSON writes it: a string, or a number in any spelling. Read with the readers'
+ * own normalisation (`stepNumberOf`), so `3`, `"3"`, `3.0` and `3e0` are all step 3 here as everywhere.
+ */
+const stepNumberField = /"stepNumber"\s*:\s*("(?:[^"\\]|\\.){0,64}"|-?[\d.eE+-]{1,64})\s*[,}]/g;
+
+/**
+ * Whether a raw line is plausibly the one remembered: a JSON object with a step number (the event's, its
+ * checkpoint's or its step's: the model took the step from one of them) that reads as this step. A quick check,
+ * without parsing the line, which can be megabytes of history.
+ */
+function holdsStep(text: string, step: number): boolean {
+	if (!text.startsWith('{')) return false;
+	for (const [, written] of text.matchAll(stepNumberField)) {
+		let value: unknown;
+		try {
+			value = JSON.parse(written!);
+		} catch {
+			continue;
+		}
+
+		if (stepNumberOf(value) === step) return true;
+	}
+
+	return false;
+}
+
+/**
+ * A job directory keeps each event in a file of its own, all of a run's in one folder: the one remembered is
+ * any of the run's, so the step's files are found there by name.
+ */
+function readStepEventFile(raw: RawEvents, where: MessageLine): string | undefined {
+	const folder = dirname(where.source);
+	let names: string[];
+	try {
+		names = readdirSync(folder);
+	} catch {
+		return undefined;
+	}
+
+	for (const type of messageTypes) {
+		const suffix = `-${where.step}-${type}.json`;
+		const name = names.find(candidate => candidate.startsWith('event-') && candidate.endsWith(suffix));
+		if (name === undefined) continue;
+		const path = join(folder, name);
+		const text = raw.read({source: path, line: 1, offset: 0});
+		if (text !== undefined) return text;
+	}
+
+	return undefined;
+}

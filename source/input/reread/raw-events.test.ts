@@ -1,0 +1,36 @@
+import {readFileSync} from 'node:fs';
+import {fileURLToPath} from 'node:url';
+import {describe, expect, it} from 'vitest';
+import {Ingest} from '../../load/ingest.js';
+import {fileInput, type InputPlan} from '../inputs.js';
+import {runSourcesFast} from '../../load/parallel/parallel-file.js';
+import {RawEvents} from './raw-events.js';
+
+/*
+ * The viewer loads plain files the fast way, where lines never pass through Ingest's `onLine`: the
+ * inspector then reads each event again from the file at the offset the fast path recorded. Small chunks
+ * put chunk boundaries all through the file.
+ */
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+function plan(path: string): InputPlan {
+	return {inputs: [fileInput(path)], label: path, demo: false, follow: false, jobsRoot: undefined};
+}
+
+describe('raw events of a file loaded the fast way', () => {
+	for (const fixture of ['fixtures/demo.ndjson', 'fixtures/real/tools.ndjson', 'fixtures/streaming.ndjson']) {
+		it(`every activity of ${fixture} reads back as its own line of the file`, async () => {
+			const path = `${root}${fixture}`;
+			const lines = readFileSync(path, 'utf8').split('\n');
+			const raw = new RawEvents();
+			const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024, onLine: line => raw.remember(line)});
+			raw.addPlan(plan(path));
+			expect(await runSourcesFast(plan(path), ingest, {}, {tuning: {chunkWorkers: 0, chunkBytes: 4096}}).done).toBe(0);
+
+			expect(ingest.model.activities.length).toBeGreaterThan(0);
+			for (const activity of ingest.model.activities) {
+				expect(raw.read(activity.ref)).toBe(lines[activity.ref.line - 1]?.replace(/\r$/, ''));
+			}
+		});
+	}
+});

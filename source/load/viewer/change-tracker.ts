@@ -1,0 +1,233 @@
+import type {Activity, Job, Model, Run, RuntimeInfo, StepRecord} from '../../model/state.js';
+import type {ModelChanges, ModelRest, PostedJob, PostedList, PostedPane, PostedRun, PostedStream} from './model-changes.js';
+
+/*
+ * The load worker's side of posting a model by its changes (model-changes.ts): what the viewer has of it, and
+ * what it lacks. Activities are never changed in place (a change makes a new object, model/reduce.ts), and a
+ * run's or a pane's `rev` moves with every change to it, so most of what the viewer has is known by reference
+ * or by number. Lists are compared item by item against a copy of what was posted, once they are long enough
+ * to be worth posting by their end (what is kept here is references and numbers, not the strings).
+ */
+
+/** From this length a list is posted by what changed at its end (PostedList) rather than whole. */
+const longList = 64;
+
+/** What the viewer has of one list, once it is long: a copy of it as posted. */
+type SentList<T> = T[] | undefined;
+
+type SentRun = {
+	rev: number;
+	steps: SentList<StepRecord>;
+	endedSteps: SentList<number>;
+	unsettled: SentList<number>;
+	pendingToolCallIds: SentList<string>;
+	childRunIds: SentList<string>;
+};
+
+type SentPane = {rev: number; depth: number; depthEpoch: number; runIds: SentList<string>; activityIndices: SentList<number>};
+type SentJob = {job: Omit<Job, 'runIds'>; runIds: string[]};
+
+const same = <T>(a: T, b: T) => a === b;
+
+/** Step records are changed in place as their step goes on: a posted one is compared with a copy of itself. */
+function sameStep(record: StepRecord, sent: StepRecord): boolean {
+	return (
+		record.step === sent.step &&
+		record.startedAt === sent.startedAt &&
+		record.finishedAt === sent.finishedAt &&
+		record.usage === sent.usage &&
+		record.checkpointId === sent.checkpointId &&
+		record.status === sent.status &&
+		record.messageLine === sent.messageLine &&
+		record.messageOffset === sent.messageOffset
+	);
+}
+
+const copyStep = (record: StepRecord): StepRecord => ({...record});
+const itself = <T>(item: T) => item;
+
+/** The list as it posts, given what the viewer has of it; and what the viewer will have once it is posted. */
+function postList<T>(list: T[], sent: SentList<T>, isSame: (item: T, sent: T) => boolean, copy: (item: T) => T): [PostedList<T>, SentList<T>] {
+	if (list.length < longList) return [list, undefined];
+	if (!sent) return [list, list.map(item => copy(item))];
+	const length = Math.min(list.length, sent.length);
+	let keep = 0;
+	while (keep < length && isSame(list[keep]!, sent[keep]!)) keep++;
+	const tail = list.slice(keep);
+	sent.length = keep;
+	for (const item of tail) sent.push(copy(item));
+	return [{keep, tail}, sent];
+}
+
+function postStreams(run: Run): Array<[number, PostedStream]> {
+	const streams: Array<[number, PostedStream]> = [];
+	for (const [step, stream] of run.streams) {
+		streams.push([step, {step: stream.step, reasoning: stream.reasoning.toState(), result: stream.result.toState(), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration}]);
+	}
+
+	return streams;
+}
+
+/** The model's small parts, which post whole: everything but what is posted by its changes and the reducer's indexes. */
+function restOf(model: Model): ModelRest {
+	const {
+		jobs: _jobs,
+		runs: _runs,
+		panes: _panes,
+		activities: _activities,
+		activityIndexById: _activityIndexById,
+		runtime: _runtime,
+		diagnostics: _diagnostics,
+		eventIds: _eventIds,
+		toolCalls: _toolCalls,
+		orphanChildren: _orphanChildren,
+		runsAwaitingParent: _runsAwaitingParent,
+		runSegments: _runSegments,
+		openStepUsage: _openStepUsage,
+		idRepeats: _idRepeats,
+		daemonAgents: _daemonAgents,
+		daemonStepCounts: _daemonStepCounts,
+		...rest
+	} = model;
+	return rest;
+}
+
+/** What the viewer has of one model, and what it lacks (`changes`). */
+export class ChangeTracker {
+	readonly #activities: Activity[] = [];
+	readonly #runs = new Map<string, SentRun>();
+	readonly #panes = new Map<string, SentPane>();
+	readonly #jobs = new Map<string, SentJob>();
+	readonly #runtime = new Map<string, RuntimeInfo>();
+	#diagnostics: SentList<Model['diagnostics'][number]>;
+	#rev = -1;
+
+	/** Whether anything changed since the last `changes` (the model's `rev` moves with every change). */
+	changed(model: Model): boolean {
+		return model.rev !== this.#rev;
+	}
+
+	/** What changed since the last call, which the viewer is then taken to have. */
+	changes(model: Model): ModelChanges {
+		this.#rev = model.rev;
+		const [activityAt, activities] = this.#changedActivities(model.activities);
+		const [diagnostics, sentDiagnostics] = postList(model.diagnostics, this.#diagnostics, same, itself);
+		this.#diagnostics = sentDiagnostics;
+		return {
+			activityAt,
+			activities,
+			runs: this.#changedRuns(model.runs),
+			...this.#changedPanes(model),
+			jobs: this.#changedJobs(model.jobs),
+			runtime: this.#changedRuntime(model.runtime),
+			diagnostics,
+			rest: restOf(model),
+		};
+	}
+
+	#changedActivities(activities: readonly Activity[]): [number[], Activity[]] {
+		const sent = this.#activities;
+		const at: number[] = [];
+		const changed: Activity[] = [];
+		for (let index = 0; index < sent.length; index++) {
+			const activity = activities[index]!;
+			if (activity === sent[index]) continue;
+			at.push(index);
+			changed.push(activity);
+			sent[index] = activity;
+		}
+
+		for (let index = sent.length; index < activities.length; index++) {
+			const activity = activities[index]!;
+			at.push(index);
+			changed.push(activity);
+			sent.push(activity);
+		}
+
+		return [at, changed];
+	}
+
+	#changedRuns(runs: ReadonlyMap<string, Run>): PostedRun[] {
+		const posted: PostedRun[] = [];
+		for (const [runId, run] of runs) {
+			const sent = this.#runs.get(runId);
+			if (sent?.rev === run.rev) continue;
+			const [steps, sentSteps] = postList(run.steps, sent?.steps, sameStep, copyStep);
+			const [endedSteps, sentEnded] = postList(run.endedSteps, sent?.endedSteps, same, itself);
+			const [unsettled, sentUnsettled] = postList(run.unsettled, sent?.unsettled, same, itself);
+			const [pendingToolCallIds, sentPending] = postList(run.pendingToolCallIds, sent?.pendingToolCallIds, same, itself);
+			const [childRunIds, sentChildren] = postList(run.childRunIds, sent?.childRunIds, same, itself);
+			this.#runs.set(runId, {rev: run.rev, steps: sentSteps, endedSteps: sentEnded, unsettled: sentUnsettled, pendingToolCallIds: sentPending, childRunIds: sentChildren});
+			posted.push({...run, streams: postStreams(run), steps, stepIndex: run.stepIndex ? true : undefined, endedSteps, unsettled, pendingToolCallIds, childRunIds});
+		}
+
+		return posted;
+	}
+
+	#changedPanes(model: Model): {panes: PostedPane[]; removedPanes: string[]} {
+		const panes: PostedPane[] = [];
+		for (const [paneId, pane] of model.panes) {
+			const sent = this.#panes.get(paneId);
+			// The reducer sets a pane's remembered depth without moving its rev (model/depth.ts): a depth is news too.
+			if (sent?.rev === pane.rev && sent.depth === pane.depth && sent.depthEpoch === pane.depthEpoch) continue;
+			const [runIds, sentRuns] = postList(pane.runIds, sent?.runIds, same, itself);
+			const [activityIndices, sentIndices] = postList(pane.activityIndices, sent?.activityIndices, same, itself);
+			this.#panes.set(paneId, {rev: pane.rev, depth: pane.depth, depthEpoch: pane.depthEpoch, runIds: sentRuns, activityIndices: sentIndices});
+			panes.push({...pane, runIds, activityIndices});
+		}
+
+		// Every pane of the model is in #panes now: any more there were merged away (a resumed run's pane).
+		const removedPanes: string[] = [];
+		if (this.#panes.size > model.panes.size) {
+			for (const paneId of this.#panes.keys()) {
+				if (model.panes.has(paneId)) continue;
+				removedPanes.push(paneId);
+				this.#panes.delete(paneId);
+			}
+		}
+
+		return {panes, removedPanes};
+	}
+
+	/** Jobs have no `rev`: each is compared field by field with a copy of it as posted. */
+	#changedJobs(jobs: ReadonlyMap<string, Job>): PostedJob[] {
+		const posted: PostedJob[] = [];
+		for (const [jobId, job] of jobs) {
+			const sent = this.#jobs.get(jobId);
+			const {runIds: list, ...fields} = job;
+			const keep = sent ? commonStart(list, sent.runIds) : 0;
+			const sameFields = sent !== undefined && (Object.keys(fields) as Array<keyof typeof fields>).every(key => fields[key] === sent.job[key]);
+			if (sent && sameFields && keep === list.length && keep === sent.runIds.length) continue;
+			const tail = list.slice(keep);
+			posted.push({...fields, runIds: sent && list.length >= longList ? {keep, tail} : list});
+			if (sent) {
+				sent.job = fields;
+				sent.runIds.length = keep;
+				for (const runId of tail) sent.runIds.push(runId);
+			} else {
+				this.#jobs.set(jobId, {job: fields, runIds: tail});
+			}
+		}
+
+		return posted;
+	}
+
+	#changedRuntime(runtime: ReadonlyMap<string, RuntimeInfo>): Array<[string, RuntimeInfo]> {
+		const posted: Array<[string, RuntimeInfo]> = [];
+		for (const [runId, info] of runtime) {
+			if (this.#runtime.get(runId) === info) continue;
+			this.#runtime.set(runId, info);
+			posted.push([runId, info]);
+		}
+
+		return posted;
+	}
+}
+
+/** How many items at the start of the two lists are the same. */
+function commonStart<T>(list: readonly T[], other: readonly T[]): number {
+	const length = Math.min(list.length, other.length);
+	let at = 0;
+	while (at < length && list[at] === other[at]) at++;
+	return at;
+}

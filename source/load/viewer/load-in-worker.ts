@@ -1,0 +1,171 @@
+import {availableParallelism} from 'node:os';
+import {MessageChannel, receiveMessageOnPort, Worker} from 'node:worker_threads';
+import type {InputPlan} from '../../input/inputs.js';
+import {plainFiles} from '../../input/plain-files.js';
+import {initialSourceState, type SourceState} from '../../input/source-state.js';
+import {createModel, type Model} from '../../model/state.js';
+import type {Loading, LoadOptions} from '../loader.js';
+import {assertNever} from '../../model/assert-never.js';
+import {applyChangesInParts} from './apply-changes.js';
+import {HeldPosts} from './held-posts.js';
+import {Scheduler} from '../../slices/scheduler.js';
+import {aliveTimers} from '../../slices/timers.js';
+import {isChangesPiece} from './split-changes.js';
+import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup, type LoadWorkerStart} from '../protocol.js';
+
+/*
+ * How the viewer loads large plain files: a worker loads them the headless way, model and all
+ * (load-worker.ts), and posts what changed in its model; each post is put into the viewer's own model
+ * (apply-changes.ts), and the views get a new model object with it. The viewer's own thread meanwhile
+ * loads Ink, draws and answers keys, and neither waits for the other. Should the worker fail, the viewer starts
+ * again on its own thread, and only then loads the loading code (parsers, reducer).
+ */
+
+/** The sizes (all files together) from which the viewer loads in a worker. */
+export const minWorkerLoadBytes = 8 * 1024 * 1024;
+
+/** Whether the plan is worth a worker: large plain files, and a second CPU. */
+export function worthAWorker(plan: InputPlan): boolean {
+	if (availableParallelism() < 2) return false;
+	const files = plainFiles(plan);
+	if (!files) return false;
+	let bytes = 0;
+	for (const file of files) bytes += file.size;
+	return bytes >= minWorkerLoadBytes;
+}
+
+/** Loads the plan in a worker (see worthAWorker), or on this thread should the worker fail. */
+export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
+	const {hooks = {}} = options;
+	const {mainThreadFrom} = options;
+	// The pieces of what changed come on a port of their own, taken one at a time (LoadWorkerSetup.changes).
+	const {port1: changesPort, port2} = new MessageChannel();
+	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep, dialect: options.dialect, waitForStart: mainThreadFrom !== undefined, changes: port2};
+	const module = options.tuning?.loadWorkerModule === undefined ? new URL('load-worker.js', import.meta.url) : new URL(options.tuning.loadWorkerModule);
+	const worker = new Worker(module, {workerData: setup, transferList: [port2], resourceLimits: workerResourceLimits});
+	const start: LoadWorkerStart = {kind: 'start'};
+	void mainThreadFrom?.then(() => worker.postMessage(start));
+	let model = createModel();
+	const replace = (next: Model) => {
+		model = next;
+		options.onModel?.(next);
+	};
+
+	replace(model);
+	// Posts go into the model as they come, unless the views are laying it out in slices: then once they are done.
+	const posts = new HeldPosts<'piece'>({
+		scheduler: options.scheduler ?? new Scheduler(aliveTimers),
+		*inParts() {
+			// Decoded now, in a turn of its own.
+			const received: unknown = receiveMessageOnPort(changesPort)?.message;
+			if (!isChangesPiece(received)) throw new Error('the load worker announced a piece of its changes and sent none');
+			const {changes, last} = received;
+			// The pieces before the last fill the model's maps and lists; the views get a new model with the last.
+			const next = yield* applyChangesInParts(model, changes);
+			if (!last) return;
+			model = next;
+			replace(model);
+			hooks.onChange?.();
+		},
+	});
+	const states = plan.inputs.map(input => initialSourceState(input));
+	// The views hold these state objects: what a load reports is copied into them.
+	const mirror = (from: SourceState[]) => {
+		for (const [index, state] of from.entries()) if (states[index]) Object.assign(states[index], state);
+	};
+
+	let stopped = false;
+	let onThisThread: Loading | undefined;
+	const done = new Promise<number>(resolve => {
+		let settled = false;
+		const fail = () => {
+			if (settled) return;
+			settled = true;
+			posts.stop();
+			changesPort.close();
+			void worker.terminate();
+			if (stopped) {
+				resolve(0);
+				return;
+			}
+
+			// Start over on this thread, from an empty model.
+			replace(createModel());
+			for (const [index, input] of plan.inputs.entries()) Object.assign(states[index]!, initialSourceState(input));
+			resolve(
+				import('../load-here.js').then(({loadHere}) => {
+					if (stopped) return 0;
+					const here = loadHere(plan, {
+						...options,
+						onModel: replace,
+						hooks: {
+							...hooks,
+							onChange() {
+								mirror(here.states);
+								hooks.onChange?.();
+							},
+						},
+					});
+					onThisThread = here;
+					return here.done;
+				}),
+			);
+		};
+
+		worker.on('message', (message: LoadWorkerMessage) => {
+			if (settled) return;
+			mirror(message.states);
+			switch (message.kind) {
+				case 'progress':
+					// The header's count of events moves while the load goes; the next changes bring the rest. Set in
+					// place: a new model object would have the views work out again what they keep per model (the
+					// header's totals walk every run), several times a second, for a count.
+					model.events = message.events;
+					break;
+				case 'changes':
+					for (let piece = 0; piece < message.pieces; piece++) posts.offer('piece');
+					break;
+				case 'done': {
+					settled = true;
+					const {exitCode} = message;
+					// The load is done once its last piece is in the model; the worker goes then, its pieces all taken.
+					for (let piece = 1; piece < message.pieces; piece++) posts.offer('piece');
+					posts.offer('piece', () => {
+						changesPort.close();
+						void worker.terminate();
+						resolve(exitCode);
+					});
+					break;
+				}
+				default:
+					assertNever(message, 'load message');
+			}
+
+			hooks.onChange?.();
+		});
+		worker.on('error', fail);
+		worker.on('exit', fail);
+	});
+
+	const stop = () => {
+		stopped = true;
+		posts.stop();
+		changesPort.close();
+		onThisThread?.stop();
+		void worker.terminate();
+	};
+
+	return {
+		states,
+		done,
+		get model() {
+			return model;
+		},
+		interrupt: () => false,
+		childRunning: () => false,
+		stop,
+		// A worker reads plain files only: no command to signal, and stopping is already immediate.
+		signalCommand: () => false,
+		abandon: stop,
+	};
+}

@@ -1,0 +1,183 @@
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join, relative} from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {createModel, type Model} from '../../model/state.js';
+import {TextAccumulator} from '../../model/text-accumulator.js';
+import {shapeLines, type Shape} from '../../../tools/shape-log.js';
+import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
+import {modelSnapshot} from '../../../test/helpers/model-snapshot.js';
+import {applyChanges} from '../../../test/helpers/apply-changes.js';
+import {ChangeTracker} from './change-tracker.js';
+import {Ingest} from '../ingest.js';
+import {reducerIndexes, type ModelChanges} from './model-changes.js';
+
+/*
+ * The viewer's load worker posts what changed in its model (change-tracker.ts), and the viewer puts each post
+ * into a model of its own (apply-changes.ts). Wherever the posts fall, the viewer's model must be the model a
+ * plain Ingest of the same lines gives at that point, but for the reducer's own indexes, which stay in the
+ * worker; and what did not change must not be posted again.
+ */
+
+let directory = '';
+
+beforeAll(() => {
+	directory = mkdtempSync(join(tmpdir(), 'perscope-model-changes-'));
+});
+
+afterAll(() => {
+	rmSync(directory, {recursive: true, force: true});
+});
+
+/** The changes as they arrive on the other side of a postMessage. */
+function posted(changes: ModelChanges): ModelChanges {
+	return structuredClone(changes);
+}
+
+/** A model as the viewer's model must be: the reducer's indexes are not posted. */
+function viewed(model: Model): unknown {
+	const empty = createModel();
+	const copy: Model = {...model};
+	for (const key of reducerIndexes) Object.assign(copy, {[key]: empty[key]});
+	return modelSnapshot(copy);
+}
+
+/** Reduces the lines, posting the changes after each line in `postAfter` and at the end, and compares the viewer's model each time. */
+function expectSameModelWherePosted(lines: string[], postAfter: ReadonlySet<number>, name: string): {posts: number} {
+	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+	const tracker = new ChangeTracker();
+	let viewer = createModel();
+	let posts = 0;
+	let offset = 0;
+	const post = (at: number) => {
+		const before = viewer;
+		viewer = applyChanges(viewer, posted(tracker.changes(ingest.model)));
+		posts++;
+		expect(viewer, 'each post is a new model object').not.toBe(before);
+		expect(viewed(viewer), `${name}, posted after line ${at}`).toStrictEqual(viewed(ingest.model));
+	};
+
+	for (const [index, text] of lines.entries()) {
+		ingest.line({source: name, line: index + 1, offset, text});
+		offset += Buffer.byteLength(text) + 1;
+		if (postAfter.has(index)) post(index + 1);
+	}
+
+	post(lines.length);
+	return {posts};
+}
+
+/** Where to post in a log of `count` lines: evenly spread, and at a few lines chosen by a seed. */
+function cuts(count: number, seed: number, parts = 7): Set<number> {
+	const at = new Set<number>();
+	for (let part = 1; part < parts; part++) at.add(Math.floor((count * part) / parts));
+	let state = seed;
+	for (let pick = 0; pick < 5; pick++) {
+		state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+		at.add(state % Math.max(1, count));
+	}
+
+	return at;
+}
+
+function linesOf(path: string): string[] {
+	return readFileSync(path, 'utf8').split('\n').filter(line => line.length > 0);
+}
+
+describe('a model posted by its changes', () => {
+	// Every fixture, each posted after every line when short: long on a busy machine, so a longer bound than the default.
+	it('is the plain model wherever the posts fall, for every fixture (tool results, step ends, delegations, resumes)', {timeout: 120_000}, () => {
+		for (const path of fixtureFiles()) {
+			const lines = linesOf(path);
+			const name = relative(root, path);
+			expectSameModelWherePosted(lines, cuts(lines.length, lines.length), name);
+			// After every line: each change on its own, however small.
+			if (lines.length <= 400) expectSameModelWherePosted(lines, new Set(lines.keys()), `${name}, line by line`);
+		}
+	});
+
+	it('is the plain model for the hostile shapes, whose lists are long enough to be posted by their ends', () => {
+		const shapes: Array<[Shape, number]> = [
+			['tools', 300],
+			['wide', 300],
+			['tree', 200],
+			['chain', 150],
+			['ring', 3],
+		];
+		for (const [shape, runs] of shapes) {
+			const lines = [...shapeLines({shape, runs, seed: 3})];
+			const {posts} = expectSameModelWherePosted(lines, cuts(lines.length, runs, 25), `${shape} of ${runs}`);
+			expect(posts).toBeGreaterThan(3);
+		}
+	});
+
+	it('is the plain model for generated logs: parallel delegations and streams, and long runs whose steps end after they were posted', () => {
+		const logs: Array<[string, string[], number]> = [
+			['delegations', ['--seed', '11', '--jobs', '3', '--steps', '12', '--children', '3', '--deltas', '8', '--message-bytes', '200'], 40],
+			['long runs', ['--seed', '12', '--jobs', '1', '--steps', '80', '--children', '0', '--deltas', '3', '--message-bytes', '60'], 150],
+		];
+		for (const [name, options, parts] of logs) {
+			const path = join(directory, `${name}.ndjson`);
+			const made = spawnSync(process.execPath, ['build/tools/generate-log.js', ...options, '--out', path], {cwd: root, encoding: 'utf8'});
+			expect(made.status, made.stderr).toBe(0);
+			const lines = linesOf(path);
+			expectSameModelWherePosted(lines, cuts(lines.length, 5, parts), name);
+		}
+	});
+
+	it('posts only what changed, and the viewer keeps the runs and panes that did not', () => {
+		const lines = [...shapeLines({shape: 'wide', runs: 200, seed: 1})];
+		const ingest = new Ingest({maxLineBytes: 1024 * 1024});
+		const tracker = new ChangeTracker();
+		const half = Math.floor(lines.length / 2);
+		for (const [index, text] of lines.slice(0, half).entries()) ingest.line({source: 'wide', line: index + 1, offset: 0, text});
+		const first = applyChanges(createModel(), posted(tracker.changes(ingest.model)));
+		expect(tracker.changed(ingest.model)).toBe(false);
+		const nothing = tracker.changes(ingest.model);
+		expect([nothing.activities.length, nothing.runs.length, nothing.panes.length, nothing.jobs.length, nothing.runtime.length]).toEqual([0, 0, 0, 0, 0]);
+
+		const runsBefore = new Map(first.runs);
+		const panesBefore = new Map(first.panes);
+		for (const [index, text] of lines.slice(half).entries()) ingest.line({source: 'wide', line: half + index + 1, offset: 0, text});
+		const changes = tracker.changes(ingest.model);
+		const second = applyChanges(first, posted(changes));
+		expect(second.rev).toBeGreaterThan(first.rev);
+		const changedRuns = new Set(changes.runs.map(run => run.runId));
+		let kept = 0;
+		for (const [runId, run] of runsBefore) {
+			if (changedRuns.has(runId)) expect(second.runs.get(runId)).not.toBe(run);
+			else {
+				expect(second.runs.get(runId)).toBe(run);
+				kept++;
+			}
+		}
+
+		expect(kept).toBeGreaterThan(0);
+		const changedPanes = new Set(changes.panes.map(pane => pane.paneId));
+		for (const [paneId, pane] of panesBefore) if (!changedPanes.has(paneId)) expect(second.panes.get(paneId)).toBe(pane);
+		// The coordinator's list of children is long: only its new end is posted.
+		const coordinator = changes.runs.find(run => !Array.isArray(run.childRunIds));
+		expect(coordinator?.childRunIds).toMatchObject({keep: expect.any(Number) as number});
+	});
+
+	it('keeps streamed text, cut or not, and goes on accumulating it as the original does', () => {
+		const texts = [new TextAccumulator(), new TextAccumulator(40), new TextAccumulator(40), new TextAccumulator()];
+		texts[0]!.append('Thinking about ');
+		for (let i = 0; i < 10; i++) texts[1]!.append(`delta ${i}; `);
+		for (let i = 0; i < 10; i++) texts[2]!.append(`delta ${i}; `);
+		texts[2]!.complete('the whole reasoning');
+		texts[3]!.started = true;
+		for (const text of texts) {
+			const copy = TextAccumulator.fromState(structuredClone(text.toState()));
+			expect(copy.text).toBe(text.text);
+			expect([copy.started, copy.isComplete, copy.isEmpty]).toEqual([text.started, text.isComplete, text.isEmpty]);
+			for (const next of ['more, ', 'and more text past the cap of forty characters']) {
+				copy.append(next);
+				text.append(next);
+			}
+
+			expect(copy.text).toBe(text.text);
+		}
+	});
+});

@@ -1,0 +1,275 @@
+import {closedRunStatuses} from '../events.js';
+import {createIdTable, getId, idAt, placeId} from '../id-table.js';
+import type {Pane, Run} from '../state.js';
+import {pageSlots, uint32Column, uint8Columns, type Uint8Columns} from './record-layout.js';
+import {fitsRecord, paneFitsRecord, RecordValues} from './record-values.js';
+import {PaneView, RunView} from './record-views.js';
+import {WaitingRecords} from './waiting-records.js';
+
+/*
+ * Where a model that keeps figures only (`Model.figuresOnly`) keeps its runs and panes once it has many
+ * (`Model.recordsFrom`). A wide job has hundreds of thousands of runs that closed long ago: each as a `Run` object
+ * with its step record and its `Pane` cost several times what its figures do. Here a run that closed (and waits
+ * for nothing: see `fitsRecord`) is kept as a record in numbered columns, its pane and its one step record folded
+ * into it (record-values.ts). Each slot holds a run and the pane of the same id, each of them absent, whole (an
+ * object the reducer is changing, or one that has no record), or a record. Readers see a record through a view
+ * (record-views.ts, made anew on each read); the reducer takes a run or a pane out of its record as a whole
+ * object again (`wholeRun`/`wholePane`: the same object each time, exactly what it would have been), and
+ * `compactTouched` puts whatever it touched back in records after each event. The tables over this (record-table.ts)
+ * give it to the model's readers by id.
+ *
+ * Runs and panes share their numbering: a pane is made with the run of its id (reduce/runs.ts, `newRun`), and is only
+ * ever deleted, never made again, so the panes' order is the runs' order without the panes deleted.
+ */
+
+/** What a slot holds of a run or a pane: nothing (deleted), a whole object, or a record in the columns. */
+const absent = 0;
+const whole = 1;
+const record = 2;
+
+/**
+ * The records' id tables grow at seven eighths full, not three quarters: a wide job's 200,000 ids then fit in 262,144
+ * slots instead of 524,288, for probes a few slots longer.
+ */
+const tableFill = 7;
+
+/** How many runs' slots by id are kept at hand (`slotOf`): a few children stream at once. */
+const recentRuns = 4;
+
+/** An id the byte table does not hold (see `placeId`). */
+const inOthers = 0xff_ff_ff_ff;
+
+/**
+ * A run or pane taken out of its record this many times stays whole: it is one that events keep coming for, as to a
+ * coordinator that closed before the children it delegated to started (each adds itself to its list), or to the
+ * pane of a run that is still running. Making it again for each event would be most of what a load allocates.
+ */
+const maxRevivals = 2;
+
+/** One kind of object the records keep (runs, or panes), as a table over them reads and writes it (record-table.ts). */
+export type RecordKind<T> = {
+	count(): number;
+	has(slot: number): boolean;
+	/** A reader's look: the whole object, or a new view of its record. */
+	view(slot: number, id: string): T | undefined;
+	/** The whole object the reducer may change, taken out of its record if it was in one. */
+	whole(slot: number, id: string): T | undefined;
+	set(id: string, value: T): void;
+	delete(slot: number): boolean;
+};
+
+export class RunRecords {
+	/**
+	 * Every run's slot by its id, and the id of each slot: slots are numbered in the order the runs were added,
+	 * the order of `model.runs`. The table keeps the ids as bytes, not strings (id-table.ts).
+	 */
+	readonly #slots = createIdTable(true, 1024, tableFill);
+	/** Per slot, where its id is in `#slots` (`idAt`), or `inOthers` for one kept in `#idOthers`. */
+	readonly #idText = uint32Column();
+	readonly #idOthers = new Map<number, string>();
+	/** How many slots there are. */
+	slotCount = 0;
+	runCount = 0;
+	paneCount = 0;
+	/** Runs and panes kept whole: few at a time, those the reducer is changing or can not put in a record. */
+	readonly wholeRuns = new Map<number, Run>();
+	readonly wholePanes = new Map<number, Pane>();
+	/** Slots the reducer touched during the current event: put back in records when it ends. */
+	readonly touched: number[] = [];
+	/** Per slot, what it holds of its run and its pane, whether it was touched, and how often each was revived. */
+	readonly #state: Uint8Columns = uint8Columns();
+	readonly values = new RecordValues(tableFill);
+	readonly waiting = new WaitingRecords(this, tableFill);
+
+	readonly runs: RecordKind<Run> = {
+		count: () => this.runCount,
+		has: slot => this.#state.runState.get(slot) !== absent,
+		view: (slot, id) => this.#runView(slot, id),
+		whole: (slot, id) => this.#wholeRun(slot, id),
+		// A run deleted and set again keeps its place, where a Map would move it last: the reducer deletes no run.
+		set: (id, run) => this.#setRun(this.slotOf(id) ?? this.#add(id), run),
+		// The slot stays, for the pane of the same id.
+		delete: slot => this.#deleteRun(slot),
+	};
+
+	readonly panes: RecordKind<Pane> = {
+		count: () => this.paneCount,
+		has: slot => this.#state.paneState.get(slot) !== absent,
+		view: (slot, id) => this.#paneView(slot, id),
+		whole: (slot, id) => this.#wholePane(slot, id),
+		set: (id, pane) => {
+			const slot = this.slotOf(id);
+			// A pane is made with the run of its id (reduce/runs.ts, `newRun`), which gives both their place in the order.
+			if (slot === undefined) throw new Error(`pane ${id} has no run of its id`);
+			this.#setPane(slot, pane);
+		},
+		delete: slot => this.#deletePane(slot),
+	};
+
+	slotOf(id: string): number | undefined {
+		// Most events are of one of the few runs the events just before were of: their slots are at hand.
+		const ids = this.#recentIds;
+		for (let i = 0; i < ids.length; i++) if (ids[i] === id) return this.#recentSlots[i];
+		const slot = getId(this.#slots, id);
+		if (slot !== undefined) {
+			this.#recent = (this.#recent + 1) % recentRuns;
+			ids[this.#recent] = id;
+			this.#recentSlots[this.#recent] = slot;
+		}
+
+		return slot;
+	}
+
+	readonly #recentIds: Array<string | undefined> = Array.from({length: recentRuns}, () => undefined);
+	readonly #recentSlots = new Int32Array(recentRuns);
+	#recent = 0;
+
+	/** The id of a slot's run, made again from its bytes. */
+	idOf(slot: number): string {
+		const text = this.#idText.get(slot);
+		return text === inOthers ? (this.#idOthers.get(slot) ?? '') : idAt(this.#slots, text);
+	}
+
+	touch(slot: number): void {
+		if (slot === this.#lastTouched || this.#state.touched.get(slot) === 1) return;
+		this.#lastTouched = slot;
+		this.#state.touched.set(slot, 1);
+		this.touched.push(slot);
+	}
+
+	#lastTouched = -1;
+
+	/** Puts the runs and panes touched during an event back in records where they can be. */
+	compactTouched(): void {
+		this.#lastTouched = -1;
+		for (const slot of this.touched) {
+			this.#state.touched.set(slot, 0);
+			if (this.#state.runState.get(slot) === whole) this.#runToRecord(slot);
+			if (this.#state.paneState.get(slot) === whole) this.#paneToRecord(slot);
+		}
+
+		this.touched.length = 0;
+	}
+
+	/** The slot of a new run. */
+	#add(id: string): number {
+		const slot = this.slotCount++;
+		if (slot % pageSlots === 0) this.#grow();
+		const text = placeId(this.#slots, id, slot);
+		this.#idText.set(slot, text ?? inOthers);
+		if (text === undefined) this.#idOthers.set(slot, id);
+		return slot;
+	}
+
+	#setRun(slot: number, run: Run): void {
+		this.#forgetWhole(slot);
+		if (this.#state.runState.get(slot) === absent) this.runCount++;
+		this.values.forgetRun(slot);
+		this.wholeRuns.set(slot, run);
+		this.#state.runState.set(slot, whole);
+		this.touch(slot);
+	}
+
+	#deleteRun(slot: number): boolean {
+		this.#forgetWhole(slot);
+		if (this.#state.runState.get(slot) === absent) return false;
+		this.values.forgetRun(slot);
+		this.wholeRuns.delete(slot);
+		this.#state.runState.set(slot, absent);
+		this.runCount--;
+		return true;
+	}
+
+	#setPane(slot: number, pane: Pane): void {
+		if (this.#state.paneState.get(slot) === absent) this.paneCount++;
+		this.values.forgetPane(slot);
+		this.wholePanes.set(slot, pane);
+		this.#state.paneState.set(slot, whole);
+		this.touch(slot);
+	}
+
+	#deletePane(slot: number): boolean {
+		if (this.#state.paneState.get(slot) === absent) return false;
+		this.values.forgetPane(slot);
+		this.wholePanes.delete(slot);
+		this.#state.paneState.set(slot, absent);
+		this.paneCount--;
+		return true;
+	}
+
+	/** The run of a slot as a whole object, taken out of its record if it was in one. */
+	#wholeRun(slot: number, id: string): Run | undefined {
+		// A run's events mostly come one after the other: the last whole run asked for is at hand.
+		if (slot === this.#lastWholeSlot && this.#lastWhole) return this.#lastWhole;
+		const state = this.#state.runState.get(slot);
+		if (state === whole) return this.#rememberWhole(slot, this.wholeRuns.get(slot));
+		if (state !== record) return undefined;
+		const run = this.values.runOf(slot, id);
+		this.values.forgetRun(slot);
+		this.wholeRuns.set(slot, run);
+		this.#state.runState.set(slot, whole);
+		if (this.#state.revived.get(slot) < maxRevivals) this.#state.revived.set(slot, this.#state.revived.get(slot) + 1);
+		return this.#rememberWhole(slot, run);
+	}
+
+	#lastWholeSlot = -1;
+	#lastWhole: Run | undefined;
+
+	#rememberWhole(slot: number, run: Run | undefined): Run | undefined {
+		this.#lastWholeSlot = slot;
+		this.#lastWhole = run;
+		return run;
+	}
+
+	#forgetWhole(slot: number): void {
+		if (slot === this.#lastWholeSlot) this.#rememberWhole(-1, undefined);
+	}
+
+	#wholePane(slot: number, id: string): Pane | undefined {
+		const state = this.#state.paneState.get(slot);
+		if (state === whole) return this.wholePanes.get(slot);
+		if (state !== record) return undefined;
+		const pane = this.values.paneOf(slot, id);
+		this.values.forgetPane(slot);
+		this.wholePanes.set(slot, pane);
+		this.#state.paneState.set(slot, whole);
+		if (this.#state.paneRevived.get(slot) < maxRevivals) this.#state.paneRevived.set(slot, this.#state.paneRevived.get(slot) + 1);
+		return pane;
+	}
+
+	#runView(slot: number, id: string): Run | undefined {
+		const state = this.#state.runState.get(slot);
+		if (state === whole) return this.wholeRuns.get(slot);
+		return state === record ? new RunView(this.values, slot, id) : undefined;
+	}
+
+	#paneView(slot: number, id: string): Pane | undefined {
+		const state = this.#state.paneState.get(slot);
+		if (state === whole) return this.wholePanes.get(slot);
+		return state === record ? new PaneView(this.values, slot, id) : undefined;
+	}
+
+	#runToRecord(slot: number): void {
+		const run = slot === this.#lastWholeSlot ? this.#lastWhole : this.wholeRuns.get(slot);
+		if (!run || !closedRunStatuses.has(run.status) || this.#state.revived.get(slot) === maxRevivals || !fitsRecord(run) || this.slotOf(run.runId) !== slot) return;
+		this.values.putRun(slot, run);
+		this.#forgetWhole(slot);
+		this.wholeRuns.delete(slot);
+		this.#state.runState.set(slot, record);
+	}
+
+	#paneToRecord(slot: number): void {
+		const pane = this.wholePanes.get(slot);
+		if (!pane || this.#state.paneRevived.get(slot) === maxRevivals || this.slotOf(pane.paneId) !== slot || !paneFitsRecord(pane)) return;
+		this.values.putPane(slot, pane);
+		this.wholePanes.delete(slot);
+		this.#state.paneState.set(slot, record);
+	}
+
+	/** Adds a page to every column. */
+	#grow(): void {
+		for (const column of Object.values(this.#state)) column.grow();
+		this.values.grow();
+		this.#idText.grow();
+	}
+}
