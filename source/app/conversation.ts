@@ -8,7 +8,7 @@ import {stopOnSignals} from '../input/stop-on-signals.js';
 import {Ingest} from '../load/ingest.js';
 import {runSourcesFast} from '../load/parallel-file.js';
 import type {LoadTuning} from '../load/tuning.js';
-import type {Diagnostic} from '../model/events.js';
+import type {Diagnostic, Dialect} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly} from '../model/state.js';
 import {conversationLines, conversationText} from '../present/conversation.js';
 import {cutOffText} from '../query/tree.js';
@@ -24,7 +24,7 @@ export type ConversationRequest = {run: string; step: number | undefined};
  * the step, and reads the one line that holds its messages again: a plain file at its offset; a stream
  * (stdin, a command, a .gz) from the bounded buffer of its recent lines, which may have let it go.
  */
-export async function runConversation(plan: InputPlan, request: ConversationRequest, options: {maxLineBytes: number; fast: boolean; tuning?: LoadTuning | undefined}): Promise<number> {
+export async function runConversation(plan: InputPlan, request: ConversationRequest, options: {maxLineBytes: number; fast: boolean; dialect?: Dialect | undefined; tuning?: LoadTuning | undefined}): Promise<number> {
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const onDiagnostic = (diagnostic: Diagnostic) => {
@@ -34,7 +34,7 @@ export async function runConversation(plan: InputPlan, request: ConversationRequ
 	const model = createModel();
 	// The step's messages are read again from the log: of the model, only runs and their steps are asked for.
 	keepFiguresOnly(model);
-	const ingest = new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic, model, fast: options.fast, onLine: line => raw.remember(line)});
+	const ingest = new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic, model, fast: options.fast, dialect: options.dialect, onLine: line => raw.remember(line)});
 	const onStderr = (text: string) => process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
 	const running = (options.fast ? runSourcesFast : (await import('../input/run-sources.js')).runSources)(plan, ingest, {onStderr, idleAfterExitMs: options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs}, {tuning: options.tuning});
 	const command = plan.inputs.some(input => input.kind === 'command');

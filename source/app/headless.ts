@@ -1,6 +1,6 @@
 import {once} from 'node:events';
 import {Ingest} from '../load/ingest.js';
-import type {Diagnostic} from '../model/events.js';
+import type {Diagnostic, Dialect} from '../model/events.js';
 import type {Filter} from '../query/filter.js';
 import {createModel, endInput, keepFiguresOnly, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
@@ -26,6 +26,8 @@ export type HeadlessOptions = {
 	tuning?: LoadTuning | undefined;
 	/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other (see cli/main.ts). */
 	fast: boolean;
+	/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
+	dialect?: Dialect | undefined;
 	/** What tokens cost (`--prices FILE`); the built-in table when not given. */
 	prices?: PriceTable | undefined;
 	/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end. */
@@ -95,7 +97,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', filter ? include : undefined, prices, filter ? shows : undefined) : undefined;
 	// What to write is decided after each event; it is written after each read.
 	const afterEvent = transcript ? () => transcript.collect() : undefined;
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent, fast: options.fast};
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent, fast: options.fast, dialect: options.dialect};
 	const ingest = replaying && replay ? new replaying.ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
 	const write = (text: string) => {
 		if (text !== '') stdout.write(text);

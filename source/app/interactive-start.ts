@@ -1,4 +1,5 @@
 import type {InputPlan} from '../input/inputs.js';
+import type {Dialect} from '../model/events.js';
 import type {LoadTuning} from '../load/tuning.js';
 import type {Filter} from '../query/filter.js';
 import type {PriceTable} from '../query/prices.js';
@@ -12,6 +13,8 @@ export type InteractiveStartOptions = {
 	tuning: LoadTuning;
 	/** Whether the fast ways of reading are used (false: PERSCOPE_FAST=0, every line through its schema). */
 	fast: boolean;
+	/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
+	dialect?: Dialect | undefined;
 	/** What tokens cost (`--prices FILE`); the built-in table when not given. */
 	prices: PriceTable | undefined;
 	/**
@@ -35,6 +38,6 @@ export async function startInteractive(plan: InputPlan, options: InteractiveStar
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./interactive.js');
-	const {maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp} = options;
-	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, restoreScreen, onViewsLoaded: restoreEnvironment, otlp});
+	const {maxLineBytes, filter, replaySpeed, fast, dialect, tuning, prices, otlp} = options;
+	return runApp(plan, {maxLineBytes, filter, replaySpeed, fast, dialect, tuning, prices, restoreScreen, onViewsLoaded: restoreEnvironment, otlp});
 }

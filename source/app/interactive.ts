@@ -1,4 +1,5 @@
 import type {Instance} from 'ink';
+import type {Dialect} from '../model/events.js';
 import {createModel, endInput, type TextKeep} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
@@ -45,6 +46,8 @@ export async function runApp(
 		tuning?: LoadTuning | undefined;
 		/** false (PERSCOPE_FAST=0): every line is read the plain way, one after the other, on this thread. */
 		fast: boolean;
+		/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
+		dialect?: Dialect | undefined;
 		/** What tokens cost (`--prices FILE`); the built-in table when not given. */
 		prices?: PriceTable | undefined;
 		restoreScreen?: () => void;
@@ -157,6 +160,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		maxLineBytes: options.maxLineBytes,
 		tuning: options.tuning,
 		fast: options.fast,
+		dialect: options.dialect,
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),

@@ -33,6 +33,9 @@ const help = `
                          grow, like tail -F; Ctrl-C stops
     --max-line-bytes N   skip longer lines with a diagnostic
                          (default ${defaultMaxLineBytes})
+    --dialect NAME       read every line as NAME's events: perstack,
+                         claude-code, codex, gemini, opencode, amp, drover,
+                         daemon (default: each stream's, told by its lines)
 
   Find
     --filter EXPR        only matching activities (viewer, --print, --json;

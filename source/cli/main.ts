@@ -92,12 +92,12 @@ export async function main(argv: string[]): Promise<number> {
 	const fast = process.env['PERSCOPE_FAST'] !== '0';
 	const tuning = loadTuningFrom(process.env);
 	if (interactive) {
-		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, tuning, prices, prepareInkEnvironment, otlp});
+		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, dialect: request.dialect, tuning, prices, prepareInkEnvironment, otlp});
 	}
 
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, tuning, prices, otlp, conversation: request.conversation});
+	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, dialect: request.dialect, tuning, prices, otlp, conversation: request.conversation});
 }
 
 /**

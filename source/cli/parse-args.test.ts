@@ -81,6 +81,16 @@ describe('parseCommandLine', () => {
 		expect(await error(['--maxLineBytes=5', 'x'])).toBe('unknown option --maxLineBytes (did you mean --max-line-bytes?)');
 	});
 
+	it('--dialect names the dialect every line is read as; a name it does not read is a usage error with the nearest one', async () => {
+		expect((await request(['--dialect', 'drover', 'x'])).dialect).toBe('drover');
+		expect((await request(['--dialect=Perstack', 'x'])).dialect).toBe('perstack');
+		expect((await request(['x'])).dialect).toBeUndefined();
+		expect(await error(['--dialect', 'drovr', 'x'])).toMatch(/^--dialect drovr is not a dialect perscope reads \(did you mean drover\?\); it reads perstack, .*drover, daemon$/);
+		expect(await error(['--dialect', 'jsonl', 'x'])).toMatch(/^--dialect jsonl is not a dialect perscope reads; it reads /);
+		expect(await error(['x', '--dialect'])).toBe('--dialect needs a name, as in --dialect claude-code');
+		expect(await error(['--dialect', 'drover', '--dialect', 'daemon', 'x'])).toBe('--dialect can be given only once');
+	});
+
 	it('an unknown option suggests the nearest one (#32: did you mean --summary?)', async () => {
 		expect(await error(['--sumary', 'x'])).toBe('unknown option --sumary (did you mean --summary?)');
 		expect(await error(['--folow', 'x'])).toBe('unknown option --folow (did you mean --follow?)');

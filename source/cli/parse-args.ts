@@ -1,6 +1,7 @@
 import {existsSync, readFileSync} from 'node:fs';
 import {parseArgs, type ParseArgsConfig} from 'node:util';
 import type {HeadlessMode} from '../app/headless.js';
+import type {Dialect} from '../model/events.js';
 import {defaultMaxLineBytes} from '../parse/line-splitter.js';
 import type {Filter} from '../query/filter.js';
 import {parseReplaySpeed} from '../query/replay-speed.js';
@@ -31,6 +32,8 @@ export type RunRequest = {
 	otlp: OtlpFlags & {version: string};
 	/** `--conversation RUN[@STEP]` (mode `conversation`): the run id or its prefix, and the step (the run's last when undefined). */
 	conversation: {run: string; step: number | undefined} | undefined;
+	/** `--dialect NAME`: every line is read as NAME's; undefined tells each stream's dialect from its first lines. */
+	dialect: Dialect | undefined;
 };
 
 /*
@@ -49,6 +52,7 @@ const options = {
 	replay: {type: 'string'},
 	prices: {type: 'string'},
 	conversation: {type: 'string'},
+	dialect: {type: 'string'},
 	otlp: {type: 'string'},
 	'otlp-file': {type: 'string'},
 	'otlp-content': {type: 'boolean'},
@@ -104,6 +108,8 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 	}
 
 	if (prices !== undefined && prices.trim() === '') return usageError('--prices needs a file, as in --prices prices.json');
+	const dialect = values.dialect === undefined ? undefined : await dialectNamed(values.dialect);
+	if (typeof dialect === 'object') return usageError(dialect.error);
 	const conversation = values.conversation === undefined ? undefined : parseConversationSpec(values.conversation);
 	if (typeof conversation === 'string') return usageError(conversation);
 	if (conversation) {
@@ -119,7 +125,20 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 	const otlpFile = values['otlp-file'];
 	if (otlpFile === '') return usageError('--otlp-file needs a file name');
 	const otlpFlags = {url: values.otlp, file: otlpFile, content: values['otlp-content'] ?? false, version: packageJson().version};
-	return {kind: 'run', request: {paths, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags, conversation}};
+	return {kind: 'run', request: {paths, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags, conversation, dialect}};
+}
+
+/** The dialect `--dialect NAME` names, or what is wrong with NAME. The dialects' registry loads only for the option. */
+async function dialectNamed(name: string): Promise<Dialect | {error: string}> {
+	const {forcibleDialects} = await import('../parse/dialects/registry.js');
+	const {dialects} = await import('../model/events.js');
+	const wanted = name.trim().toLowerCase();
+	const read = forcibleDialects.find(dialect => dialect === wanted);
+	if (read !== undefined) return read;
+	const list = forcibleDialects.join(', ');
+	if (dialects.some(dialect => dialect === wanted)) return {error: `--dialect ${name}: this build of perscope does not read ${wanted} yet; it reads ${list}`};
+	const guess = nearestWord(wanted, forcibleDialects);
+	return {error: `--dialect ${name} is not a dialect perscope reads${guess === undefined ? '' : ` (did you mean ${guess}?)`}; it reads ${list}`};
 }
 
 /** The options and the files, or what is wrong with them, as a usage error says it. */
@@ -172,11 +191,16 @@ function readOptions(args: string[]): {values: Values; paths: string[]} | string
 
 /** The option a mistyped one was most likely meant to be: within two edits, or one it starts (`--sum`). */
 export function nearestOption(typed: string): string | undefined {
-	const word = typed.replace(/^-+/, '').split('=', 1)[0]!.toLowerCase();
+	const best = nearestWord(typed.replace(/^-+/, '').split('=', 1)[0]!.toLowerCase(), Object.keys(options));
+	return best === undefined ? undefined : `--${best}`;
+}
+
+/** The candidate a mistyped word was most likely meant to be: within two edits, or one it starts (`sum`). */
+function nearestWord(word: string, candidates: readonly string[]): string | undefined {
 	if (word === '') return undefined;
 	let best: string | undefined;
 	let bestDistance = Number.POSITIVE_INFINITY;
-	for (const name of Object.keys(options)) {
+	for (const name of candidates) {
 		const distance = name.startsWith(word) && word.length >= 3 ? 0.5 : editDistance(word, name);
 		if (distance < bestDistance) {
 			best = name;
@@ -184,7 +208,7 @@ export function nearestOption(typed: string): string | undefined {
 		}
 	}
 
-	return best !== undefined && bestDistance <= Math.min(2, Math.floor(word.length / 3) + 1) ? `--${best}` : undefined;
+	return best !== undefined && bestDistance <= Math.min(2, Math.floor(word.length / 3) + 1) ? best : undefined;
 }
 
 /** Levenshtein distance, with a swap of two neighbours counted as one edit (`--sumamry`). */
@@ -212,6 +236,7 @@ const missingValues: Partial<Record<OptionName, string>> = {
 	conversation: '--conversation needs a run id or the start of one, as in --conversation 3f9a or --conversation 3f9a@12',
 	'otlp-file': '--otlp-file needs a file name',
 	'max-line-bytes': '--max-line-bytes needs a number of bytes, as in --max-line-bytes 1048576',
+	dialect: '--dialect needs a name, as in --dialect claude-code',
 	filter: '--filter needs an expression, as in --filter type:todo',
 };
 

@@ -1,7 +1,10 @@
-import type {AgentEvent, Diagnostic, EventRef, ParsedLine} from '../model/events.js';
+import type {AgentEvent, Diagnostic, Dialect, EventRef, ParsedLine} from '../model/events.js';
 import {addDiagnostic, isRepeatedEvent, reduce} from '../model/reduce.js';
 import {createModel, type Model} from '../model/state.js';
 import {LineParser, type ParsedSink} from '../parse/line-parser.js';
+import type {ParseOptions} from '../parse/normalise.js';
+import type {ParsedItem} from '../parse/dialects/stream-dialect.js';
+import {StreamReaders} from '../parse/stream-readers.js';
 import {streamEvent} from '../parse/stream-line.js';
 import {LineSplitter, type Line, type OverlongLine} from '../parse/line-splitter.js';
 
@@ -15,6 +18,10 @@ export class Ingest {
 	readonly #onLine: ((line: Line) => void) | undefined;
 	readonly #afterEvent: (() => void) | undefined;
 	readonly #parser: LineParser;
+	readonly #parseOptions: ParseOptions;
+	/** The readers of the streams whose lines are records (parse/stream-readers.ts), by source. */
+	readonly #streams: StreamReaders;
+	readonly #fromStream = (parsed: ParsedLine) => this.#takeLine(parsed);
 	readonly #parsed: ParsedSink = {
 		item: parsed => this.#take(parsed),
 		stream: (fields, ref) => this.#reduce(streamEvent(fields, ref)),
@@ -36,13 +43,22 @@ export class Ingest {
 		 */
 		afterEvent?: () => void;
 		fast?: boolean;
+		/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
+		dialect?: Dialect | undefined;
 	}) {
 		this.model = options.model ?? createModel();
 		this.#maxLineBytes = options.maxLineBytes;
 		this.#onDiagnostic = options.onDiagnostic;
 		this.#onLine = options.onLine;
 		this.#afterEvent = options.afterEvent;
-		this.#parser = new LineParser({fast: options.fast ?? true});
+		this.#parseOptions = {fast: options.fast ?? true, dialect: options.dialect};
+		this.#parser = new LineParser(this.#parseOptions);
+		this.#streams = new StreamReaders(options.dialect);
+	}
+
+	/** How lines are parsed, for a loader that parses them elsewhere and hands them in with `parsed`. */
+	get parseOptions(): ParseOptions {
+		return this.#parseOptions;
 	}
 
 	get maxLineBytes(): number {
@@ -70,11 +86,17 @@ export class Ingest {
 	 * A line parsed elsewhere (the parallel loader of plain files, load/parallel-file.ts), given in
 	 * line order. Its text is not at hand, so `onLine` does not see it: such files are read again by offset.
 	 */
-	parsed(parsed: ParsedLine): void {
+	parsed(parsed: ParsedItem): void {
 		this.#take(parsed);
 	}
 
-	#take(parsed: ParsedLine): void {
+	#take(parsed: ParsedItem): void {
+		// A record goes to its stream's reader, which hands back what it makes, in order.
+		if (parsed.kind === 'record') this.#streams.read(parsed, this.#fromStream);
+		else this.#takeLine(parsed);
+	}
+
+	#takeLine(parsed: ParsedLine): void {
 		if (parsed.kind === 'event') {
 			// A line whose event is read but not all of it (a step number that is not one) is reported as well.
 			if (parsed.note) this.#diagnose(parsed.note);

@@ -39,7 +39,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	const {mainThreadFrom} = options;
 	// The pieces of what changed come on a port of their own, taken one at a time (LoadWorkerSetup.changes).
 	const {port1: changesPort, port2} = new MessageChannel();
-	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep, waitForStart: mainThreadFrom !== undefined, changes: port2};
+	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep, dialect: options.dialect, waitForStart: mainThreadFrom !== undefined, changes: port2};
 	const worker = new Worker(new URL('load-worker.js', import.meta.url), {workerData: setup, transferList: [port2], resourceLimits: workerResourceLimits});
 	const start: LoadWorkerStart = {kind: 'start'};
 	void mainThreadFrom?.then(() => worker.postMessage(start));

@@ -39,7 +39,7 @@ function sendPieces(setup: LoadWorkerSetup, changes: ModelChanges): number {
 async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) => void): Promise<void> {
 	const model = createModel();
 	model.textKeep = setup.textKeep;
-	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, model});
+	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, dialect: setup.dialect, model});
 	const progressIntervalMs = setup.tuning.progressIntervalMs ?? defaultProgressIntervalMs;
 	const tracker = new ChangeTracker();
 	let lastChangesAt = performance.now();

@@ -200,6 +200,7 @@ async function loadFile(
 			path: file.path,
 			source: file.label,
 			maxLineBytes: ingest.maxLineBytes,
+			dialect: ingest.parseOptions.dialect,
 			chunks,
 			id,
 			// Deep enough for a worker to go on while the main thread is held (see FastOptions): what waits
@@ -216,7 +217,7 @@ async function loadFile(
 
 		const reader = new ChunkReader(fd);
 		// Plain files are read this way only when the fast path is on (plainFiles).
-		const parser = new LineParser({fast: true});
+		const parser = new LineParser({fast: true, dialect: ingest.parseOptions.dialect});
 		const feed = (item: ChunkItem) => {
 			if (item.kind === 'overlong') ingest.overlong(item.overlong);
 			else ingest.parsed(item);

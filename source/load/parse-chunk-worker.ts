@@ -26,7 +26,7 @@ function run(setup: ChunkWorkerSetup, post: (message: ChunkWorkerMessage) => voi
 	const fd = openSync(setup.path, 'r');
 	const reader = new ChunkReader(fd);
 	// Workers parse only for the fast path (plainFiles).
-	const parser = new LineParser({fast: true});
+	const parser = new LineParser({fast: true, dialect: setup.dialect});
 	let posted = 0;
 	const writer = new BatchWriter(setup.batchSize, batch => {
 		if (setup.failAfter !== undefined && posted >= setup.failAfter) throw new Error(`failing after ${posted} batches, as the tuning asks (chunkWorkerFailAfter)`);

@@ -1,5 +1,5 @@
 import {readSync} from 'node:fs';
-import type {ParsedLine} from '../model/events.js';
+import type {ParsedItem} from '../parse/dialects/stream-dialect.js';
 import type {LineParser, ParsedSink} from '../parse/line-parser.js';
 import {LineCutter, type LinePosition, type OverlongLine} from '../parse/line-splitter.js';
 
@@ -12,7 +12,7 @@ import {LineCutter, type LinePosition, type OverlongLine} from '../parse/line-sp
 /** A byte range of a file that starts at the start of a line and ends after a newline (or at the end). */
 export type Chunk = {start: number; end: number};
 
-export type ChunkItem = ParsedLine | {kind: 'overlong'; overlong: OverlongLine};
+export type ChunkItem = ParsedItem | {kind: 'overlong'; overlong: OverlongLine};
 
 /** A chunk no larger than this is read into memory whole; a larger one (very long lines) is read twice in blocks. */
 export const maxChunkInMemory = 32 * 1024 * 1024;

@@ -3,6 +3,7 @@ import type {InputPlan} from '../input/inputs.js';
 import type {SourceState} from '../input/source-state.js';
 import type {LinePosition} from '../parse/line-splitter.js';
 import type {TextKeep} from '../model/state.js';
+import type {Dialect} from '../model/events.js';
 import type {Chunk, ChunkItem} from './parse-chunk.js';
 import type {LoadTuning} from './tuning.js';
 
@@ -47,6 +48,8 @@ export type LoadWorkerSetup = {
 	maxLineBytes: number;
 	tuning: LoadTuning;
 	textKeep: TextKeep | undefined;
+	/** `--dialect`, as the load's Ingest takes it. */
+	dialect: Dialect | undefined;
 	waitForStart?: boolean | undefined;
 	/**
 	 * Where the pieces of what changed go (ChangesPiece). A port's messages are each decoded as they are taken:
@@ -64,6 +67,8 @@ export type ChunkWorkerSetup = {
 	path: string;
 	source: string;
 	maxLineBytes: number;
+	/** `--dialect`, as the Ingest the lines go to parses them. */
+	dialect: Dialect | undefined;
 	chunks: Chunk[];
 	/** This worker's mark in `claims` (2 and up; 1 is the main thread). */
 	id: number;

@@ -1,5 +1,7 @@
 import {Ingest} from './ingest.js';
-import type {EventRef, ParsedLine} from '../model/events.js';
+import type {EventRef} from '../model/events.js';
+import type {ParsedItem} from '../parse/dialects/stream-dialect.js';
+import {timestampOf} from '../parse/dialects/common.js';
 import type {Line, OverlongLine} from '../parse/line-splitter.js';
 import {defaultMaxGapMs} from '../query/replay-speed.js';
 
@@ -210,8 +212,14 @@ function checkedSpeed(speed: number): number {
 
 type Queued =
 	| {kind: 'line'; line: Line; at: number | undefined}
-	| {kind: 'parsed'; parsed: ParsedLine; at: number | undefined}
+	| {kind: 'parsed'; parsed: ParsedItem; at: number | undefined}
 	| {kind: 'overlong'; line: OverlongLine};
+
+/** When a line parsed ahead happened: its event's time, or a record's own `timestamp`. */
+function parsedTime(parsed: ParsedItem): number | undefined {
+	if (parsed.kind === 'event') return parsed.event.timestamp;
+	return parsed.kind === 'record' ? timestampOf(parsed.value['timestamp']) : undefined;
+}
 
 export type ReplayIngestOptions = ConstructorParameters<typeof Ingest>[0] & {replay: Replay};
 
@@ -250,8 +258,8 @@ export class ReplayIngest extends Ingest {
 	}
 
 	/** Lines parsed ahead by the parallel loader wait too; their event already holds its time. */
-	override parsed(parsed: ParsedLine): void {
-		this.#queue.push({kind: 'parsed', parsed, at: parsed.kind === 'event' ? parsed.event.timestamp : undefined});
+	override parsed(parsed: ParsedItem): void {
+		this.#queue.push({kind: 'parsed', parsed, at: parsedTime(parsed)});
 	}
 
 	override overlong(line: OverlongLine): void {

@@ -1,6 +1,7 @@
 import type {AgentEvent, EventRef, ToolResult} from '../model/events.js';
 import {isToolActivity, type Activity, type ToolActivity, type ToolOutcome} from '../model/state.js';
-import {parseLine} from '../parse/normalise.js';
+import {readLine} from '../parse/normalise.js';
+import {readAlone} from '../parse/stream-readers.js';
 
 /*
  * A model that keeps only the start of tool results (`Model.textKeep`) reads the whole of one again from the
@@ -17,8 +18,10 @@ export function wholeResultFrom(activity: ToolActivity, line: string | undefined
 	if (!kept) return {kind: 'missing', reason: 'the call has no result'};
 	if (kept.fullLength === undefined) return {kind: 'whole', outcome: kept};
 	if (line === undefined) return {kind: 'missing', reason: 'the line that carried it can no longer be read'};
-	const parsed = parseLine({source: kept.ref.source, line: kept.ref.line, offset: kept.ref.offset, text: line});
-	const found = parsed.kind === 'event' ? findResult(parsed.event, activity) : undefined;
+	const parsed = readLine({source: kept.ref.source, line: kept.ref.line, offset: kept.ref.offset, text: line});
+	// A line of a dialect read per stream is read on its own: a result names its call by id on its line.
+	const events = (parsed.kind === 'record' ? readAlone(parsed, undefined) : [parsed]).flatMap(item => (item.kind === 'event' ? [item.event] : []));
+	const found = events.map(event => findResult(event, activity)).find(result => result !== undefined);
 	// The line read must be the one read first: the same text as far as it was kept, and as long.
 	if (!found || found.text.length !== kept.fullLength || !found.text.startsWith(kept.text)) {
 		return {kind: 'missing', reason: 'the input changed since it was read: its line no longer holds this result'};

@@ -3,7 +3,13 @@
  * (normalise.ts); the reducer and everything after it see nothing else.
  */
 
-export type Dialect = 'perstack' | 'drover' | 'daemon';
+/**
+ * The wire formats perscope reads, each by a reader of its own under parse/dialects/ (parse/dialects/registry.ts
+ * says which are read). The order is the rows' (row-columns.ts): a name is only ever added at the end.
+ */
+export const dialects = ['perstack', 'drover', 'daemon', 'claude-code', 'codex', 'gemini', 'opencode', 'amp'] as const;
+
+export type Dialect = (typeof dialects)[number];
 
 export const runStatuses = [
 	'init',

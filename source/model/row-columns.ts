@@ -1,4 +1,4 @@
-import type {Dialect, Usage} from './events.js';
+import {dialects, type Usage} from './events.js';
 import type {ResumedFrom} from './state.js';
 
 /*
@@ -116,11 +116,12 @@ function uint8Of(make: () => Column): Uint8Columns {
 	return {runState: make(), paneState: make(), touched: make(), revived: make(), paneRevived: make()};
 }
 
-/** A run's dialect in its flags is its index here. */
-export const dialects: readonly Dialect[] = ['perstack', 'drover', 'daemon'];
+/** A run's dialect in its flags is its index in `dialects` (events.ts), three bits from here. */
+export const dialectShift = 18;
+export const dialectMask = 7;
+export {dialects};
 
-// The bits of a row's flags.
-export const dialectShift = 0;
+// The other bits of a row's flags.
 export const statusShift = 2;
 export const closingShift = 6;
 export const startedBit = 1 << 8;

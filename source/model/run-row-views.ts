@@ -6,6 +6,7 @@ import {
 	closingShift,
 	currentStepBit,
 	dialects,
+	dialectMask,
 	dialectShift,
 	endedAtBit,
 	lastEventAtBit,
@@ -64,7 +65,7 @@ export class RunView implements Run {
 	}
 
 	get dialect(): Dialect {
-		return dialects[(this.#rows.int32.flags.get(this.#slot) >> dialectShift) & 3] ?? 'perstack';
+		return dialects[(this.#rows.int32.flags.get(this.#slot) >> dialectShift) & dialectMask] ?? 'perstack';
 	}
 
 	get model(): string | undefined {

@@ -1,6 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import type {ParsedLine} from '../model/events.js';
+import type {ParsedItem} from './dialects/stream-dialect.js';
 import {LineParser, type ParsedSink} from './line-parser.js';
 import {LineCutter} from './line-splitter.js';
 import {streamEvent} from './stream-line.js';
@@ -12,9 +12,9 @@ import {hostileLog, hostileMaxLineBytes} from '../../test/perf/hostile-log.js';
  * line for line, what the plain way (every line parsed whole and validated by its schema) gives.
  */
 
-function parsedLines(bytes: Buffer, fast: boolean, maxLineBytes: number): {items: ParsedLine[]; streamed: number} {
+function parsedLines(bytes: Buffer, fast: boolean, maxLineBytes: number): {items: ParsedItem[]; streamed: number} {
 	const parser = new LineParser({fast});
-	const items: ParsedLine[] = [];
+	const items: ParsedItem[] = [];
 	let streamed = 0;
 	const sink: ParsedSink = {
 		item: parsed => items.push(parsed),

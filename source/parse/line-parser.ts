@@ -1,5 +1,6 @@
-import type {EventRef, ParsedLine} from '../model/events.js';
-import {parseLine, type ParseOptions} from './normalise.js';
+import type {EventRef} from '../model/events.js';
+import type {ParsedItem} from './dialects/stream-dialect.js';
+import {readLine, type ParseOptions} from './normalise.js';
 import {HistoryPruner, minPrunedLineBytes} from './prune-line.js';
 import {StreamLines, type StreamFields} from './stream-line.js';
 
@@ -14,8 +15,8 @@ import {StreamLines, type StreamFields} from './stream-line.js';
 
 /** Where a parsed line goes. */
 export type ParsedSink = {
-	/** An event or a diagnostic. */
-	item(parsed: ParsedLine): void;
+	/** An event, a diagnostic, or a record for its stream's reader (stream-readers.ts). */
+	item(parsed: ParsedItem): void;
 	/**
 	 * A streaming line, as its fields: its event is `streamEvent(fields, ref)`. The parallel loader sends these
 	 * between threads as fields, which costs far less than an event object.
@@ -38,8 +39,10 @@ export class LineParser {
 
 	/** The line `bytes[start, end)` (newline and carriage return already removed, not blank), from `ref`. */
 	parse(bytes: Buffer, start: number, end: number, ref: EventRef, sink: ParsedSink): void {
-		// The plain way (PERSCOPE_FAST=0) is the reference the other ways are compared with.
-		if (!this.#options.fast) {
+		// The plain way (PERSCOPE_FAST=0) is the reference the other ways are compared with. The fast ways read
+		// Perstack's lines: with another dialect forced (`--dialect`), every line is taken whole.
+		const forced = this.#options.dialect;
+		if (!this.#options.fast || (forced !== undefined && forced !== 'perstack')) {
 			sink.item(this.#whole(bytes, start, end, ref));
 			return;
 		}
@@ -53,7 +56,7 @@ export class LineParser {
 
 		const pruned = this.#pruner.prune(bytes, start, end);
 		if (pruned) {
-			const parsed = parseLine({source: ref.source, line: ref.line, offset: ref.offset, text: pruned.text}, this.#options);
+			const parsed = readLine({source: ref.source, line: ref.line, offset: ref.offset, text: pruned.text}, this.#options);
 			// Anything but the expected event (a diagnostic, another type) is judged on the whole line instead.
 			if (parsed.kind === 'event' && parsed.event.dialect === 'perstack' && parsed.event.wireType === pruned.type) {
 				sink.item(parsed);
@@ -64,8 +67,8 @@ export class LineParser {
 		sink.item(this.#whole(bytes, start, end, ref));
 	}
 
-	#whole(bytes: Buffer, start: number, end: number, ref: EventRef): ParsedLine {
+	#whole(bytes: Buffer, start: number, end: number, ref: EventRef): ParsedItem {
 		// Invalid UTF-8 becomes U+FFFD rather than throwing; the line is then judged as JSON.
-		return parseLine({source: ref.source, line: ref.line, offset: ref.offset, text: bytes.toString('utf8', start, end)}, this.#options);
+		return readLine({source: ref.source, line: ref.line, offset: ref.offset, text: bytes.toString('utf8', start, end)}, this.#options);
 	}
 }

@@ -1,6 +1,7 @@
 import type {z} from 'zod';
 import type {Line} from './line-splitter.js';
 import type {AgentEvent, Dialect, EventRef, ParsedLine} from '../model/events.js';
+import type {ParsedItem, WireRecord} from './dialects/stream-dialect.js';
 import {badStepNumberReason, isBadStepNumber} from './dialects/common.js';
 import {daemonEventTypes, daemonSchemas} from './dialects/daemon/schema.js';
 import {fromDaemon} from './dialects/daemon/normalise.js';
@@ -14,7 +15,9 @@ import {badStepNumber} from './dialects/perstack/step-numbers.js';
 
 /*
  * Which dialect a parsed line is in, and its schema's verdict: the dialects' own reading is in
- * dialects/<name>/normalise.ts.
+ * dialects/<name>/normalise.ts. Perstack, drover and the strategy daemon are read line by line, here; a line of
+ * any other type is handed on as a record (`readLine`), for the reader of its stream (stream-readers.ts), which
+ * tells the stream's dialect from its first lines and keeps what it needs from one line to the next.
  */
 
 export type ParseOptions = {
@@ -23,15 +26,27 @@ export type ParseOptions = {
 	 * reference that test/perf and the bench compare with; PERSCOPE_FAST=0).
 	 */
 	fast: boolean;
+	/** `--dialect`: every line is read as this dialect's, whatever it looks like; undefined tells it per line and stream. */
+	dialect?: Dialect | undefined;
 };
 
 const fastByDefault: ParseOptions = {fast: true};
 
 /**
  * Turns one line into exactly one of: a valid event, an unknown-but-well-formed event, or a diagnostic.
- * Nothing throws past this function, whatever the line holds.
+ * Nothing throws past this function, whatever the line holds. A line that only its stream's reader can read
+ * (`readLine` makes it a record) is an unknown event here: read alone, nothing says what it is.
  */
 export function parseLine(line: Line, options: ParseOptions = fastByDefault): ParsedLine {
+	const item = readLine(line, options);
+	return item.kind === 'record' ? unknownEvent(item) : item;
+}
+
+/**
+ * Turns one line into exactly one of: a valid event, an unknown-but-well-formed event, a diagnostic, or a record
+ * of a dialect that is read per stream (its JSON object, for stream-readers.ts). Nothing throws past this function.
+ */
+export function readLine(line: Line, options: ParseOptions = fastByDefault): ParsedItem {
 	let value: unknown;
 	try {
 		value = JSON.parse(line.text);
@@ -47,7 +62,7 @@ export function parseLine(line: Line, options: ParseOptions = fastByDefault): Pa
 	}
 }
 
-function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedLine {
+function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedItem {
 	if (typeof value !== 'object' || value === null || Array.isArray(value)) {
 		return diagnostic(line, `not an event: JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}, expected an object`);
 	}
@@ -55,8 +70,11 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedLi
 	const ref: EventRef = {source: line.source, line: line.line, offset: line.offset};
 	const kind = 'kind' in value ? value.kind : undefined;
 	const type = 'type' in value ? value.type : undefined;
+	const forced = options.dialect;
+	// A dialect read per stream takes every line as it is: its reader says what is wrong with one.
+	if (forced !== undefined && forced !== 'perstack' && forced !== 'drover' && forced !== 'daemon') return record(value as Record<string, unknown>, ref);
 
-	if (typeof kind === 'string' && typeof type !== 'string') {
+	if (typeof kind === 'string' && typeof type !== 'string' && (forced === undefined || forced === 'drover')) {
 		if (!droverEventKinds.has(kind)) return unknown(value, 'drover', kind, ref);
 		const parsed = droverEventSchema().safeParse(value);
 		if (!parsed.success) return diagnostic(line, invalid(kind, parsed.error));
@@ -64,15 +82,20 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedLi
 		return withNote(fromDrover(parsed.data, ref), isBadStepNumber(turn) ? {path: 'turn', value: turn} : undefined, line);
 	}
 
-	if (typeof type !== 'string') return diagnostic(line, 'not an event: no "type" or "kind" field');
+	if (typeof type !== 'string') {
+		if (forced !== undefined && typeof kind === 'string') return unknown(value, forced, kind, ref);
+		return diagnostic(line, 'not an event: no "type" or "kind" field');
+	}
 
-	if (daemonEventTypes.has(type) && !('jobId' in value)) {
+	if (forced === 'drover') return unknown(value, 'drover', type, ref);
+	if (daemonEventTypes.has(type) && (forced === 'daemon' || (forced === undefined && !('jobId' in value)))) {
 		const parsed = daemonSchemas().event.safeParse(value);
 		if (!parsed.success) return diagnostic(line, invalid(type, parsed.error));
 		return {kind: 'event', event: fromDaemon(parsed.data, ref)};
 	}
 
-	if (!perstackEventTypes.has(type)) return unknown(value, 'jobId' in value || 'expertKey' in value ? 'perstack' : 'daemon', type, ref);
+	if (forced === 'daemon') return unknown(value, 'daemon', type, ref);
+	if (!perstackEventTypes.has(type)) return forced === 'perstack' ? unknown(value, 'perstack', type, ref) : record(value as Record<string, unknown>, ref);
 	const read = options.fast ? readPerstackEvent(value, type) : undefined;
 	if (read) return withNote(fromPerstack(read, ref), badStepNumber(value, read), line);
 	const parsed = perstackSchemas().event.safeParse(value);
@@ -104,6 +127,20 @@ function invalid(type: string, error: z.ZodError): string {
 	if (!issue) return `invalid ${type} event`;
 	const path = issue.path.map(String).join('.');
 	return `invalid ${type} event: ${path === '' ? '' : `${path}: `}${issue.message}`;
+}
+
+function record(value: Record<string, unknown>, ref: EventRef): WireRecord {
+	return {kind: 'record', value, ref};
+}
+
+/**
+ * A record no stream reader took (no dialect read per stream knows its stream): an unknown event, of Perstack when
+ * it has Perstack's ids, else of the daemon, as such lines always were.
+ */
+export function unknownEvent(item: WireRecord): ParsedLine {
+	const {value, ref} = item;
+	const type = value['type'];
+	return unknown(value, 'jobId' in value || 'expertKey' in value ? 'perstack' : 'daemon', typeof type === 'string' ? type : '', ref);
 }
 
 function unknown(value: object, dialect: Dialect, wireType: string, ref: EventRef): ParsedLine {

@@ -1,0 +1,35 @@
+import type {Dialect, EventRef, ParsedLine} from '../../model/events.js';
+
+/*
+ * A dialect read per stream rather than per line. Agent CLIs' streams (Claude Code, Codex, Gemini CLI, …) say
+ * little on each line: which run a line belongs to, whether a usage was counted already, which call a result
+ * answers, are known only from the lines before it. Their lines are parsed as JSON anywhere (a chunk worker
+ * too) and handed on as records; each stream's records then go, in line order, to one reader of the stream's
+ * dialect, which keeps what it needs from line to line and makes the events of the one internal shape.
+ */
+
+/** A line of a dialect read per stream: its JSON object, as `readLine` (normalise.ts) hands it on. */
+export type WireRecord = {kind: 'record'; value: Record<string, unknown>; ref: EventRef};
+
+/** What a line is once parsed: an event or a diagnostic (read line by line), or a record for its stream's reader. */
+export type ParsedItem = ParsedLine | WireRecord;
+
+/** Where a reader puts what a line makes: none, one or several events and diagnostics, in order. */
+export type ParsedOut = (parsed: ParsedLine) => void;
+
+/** The reader of one stream: what it keeps between lines is that stream's alone. */
+export type StreamReader = {
+	/** One line of the stream, in line order. */
+	read(record: WireRecord, out: ParsedOut): void;
+};
+
+export type StreamDialect = {
+	readonly name: Dialect;
+	/**
+	 * Whether a line, of a stream whose dialect is not known yet, is surely of this dialect: the first line some
+	 * dialect recognises decides the stream's. Asked in the registry's order (registry.ts).
+	 */
+	recognises(value: Record<string, unknown>): boolean;
+	/** A new reader, for one stream. */
+	reader(): StreamReader;
+};

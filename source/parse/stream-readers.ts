@@ -1,0 +1,51 @@
+import type {Dialect, ParsedLine} from '../model/events.js';
+import {streamDialects} from './dialects/registry.js';
+import type {ParsedOut, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
+import {unknownEvent} from './normalise.js';
+
+/*
+ * The readers of the streams whose lines are records (dialects/stream-dialect.ts), one per source: a stream is of
+ * one dialect, told from the first of its lines that a dialect recognises (or forced with `--dialect`). Records
+ * must come in line order per source; sources may interleave.
+ */
+export class StreamReaders {
+	/** The dialect `--dialect` names, when it is read per stream; else undefined, and `#dialects` are asked. */
+	readonly #forced: StreamDialect | undefined;
+	readonly #dialects: readonly StreamDialect[];
+	/** Per source, its reader once its dialect is known. */
+	readonly #readers = new Map<string, StreamReader>();
+
+	/** `dialects`: the registry's, unless a test gives its own. */
+	constructor(forced: Dialect | undefined, dialects: readonly StreamDialect[] = streamDialects) {
+		this.#dialects = dialects;
+		this.#forced = forced === undefined ? undefined : dialects.find(dialect => dialect.name === forced);
+	}
+
+	read(record: WireRecord, out: ParsedOut): void {
+		const {source} = record.ref;
+		let reader = this.#readers.get(source);
+		if (reader === undefined) {
+			const dialect = this.#forced ?? this.#dialects.find(candidate => candidate.recognises(record.value));
+			// No dialect knows the line (yet): it is kept as an unknown event, as any line of a type perscope does not know.
+			if (dialect === undefined) {
+				out(unknownEvent(record));
+				return;
+			}
+
+			reader = dialect.reader();
+			this.#readers.set(source, reader);
+		}
+
+		reader.read(record, out);
+	}
+}
+
+/**
+ * What one record makes when read on its own, by a new reader of the dialect that recognises it (re-reading a
+ * line for the inspector): what needs the lines before it is missing.
+ */
+export function readAlone(record: WireRecord, forced: Dialect | undefined): ParsedLine[] {
+	const made: ParsedLine[] = [];
+	new StreamReaders(forced).read(record, parsed => made.push(parsed));
+	return made;
+}
