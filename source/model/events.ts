@@ -104,11 +104,16 @@ type Payload =
 	| {kind: 'retry'; reason: string}
 	| {kind: 'stream'; channel: 'reasoning' | 'result'; phase: 'start' | 'delta' | 'complete'; text: string}
 	| {kind: 'usage'; usage: Usage}
-	/** A run that starts outside Perstack's checkpoint protocol (drover, daemon). */
+	/**
+	 * A run that starts outside Perstack's checkpoint protocol (drover, daemon, agent CLIs): the event's own run when
+	 * `childRunId` is its `runId` (in the event's job, when it names one), else a child of it. `query`, the first time
+	 * a run is given one, becomes its `query` activity.
+	 */
 	| {kind: 'childRunStart'; childRunId: string; childExpertKey: string; query: string | undefined; viaToolName: string | undefined}
 	/** The end of a drover or daemon run; `usage`, when present, is the run's whole usage. */
 	| {kind: 'runEnd'; status: RunStatus; text: string | undefined; message: string | undefined; usage: Usage | undefined}
-	| {kind: 'runError'; name: string; message: string}
+	/** An error of the run; a `warning` (an agent CLI's notice that the run goes on after) is shown and does not fail it. */
+	| {kind: 'runError'; name: string; message: string; warning?: boolean}
 	| {kind: 'skill'; skillName: string; state: 'starting' | 'connected' | 'disconnected'; detail: SkillDetail}
 	| {kind: 'skillStderr'; skillName: string; message: string}
 	| {kind: 'docker'; service: string; stage: string | undefined; status: string | undefined; message: string | undefined; progress: number | undefined}

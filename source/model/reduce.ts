@@ -142,10 +142,14 @@ function reduceEvent(model: Model, wireEvent: AgentEvent): void {
 		case 'runEnd':
 			onRunEnd(model, run, event);
 			return;
-		case 'runError':
-			run.error = {name: event.name, message: event.message};
+		case 'runError': {
+			// A warning is shown as an error activity, but neither fails the run nor stands for how it ended.
+			const closing = run.closing;
+			if (event.warning !== true) run.error = {name: event.name, message: event.message};
 			addActivity(model, run, event, {type: 'error', errorName: event.name, message: event.message}, true);
+			if (event.warning === true) run.closing = closing;
 			return;
+		}
 		case 'marker':
 			return;
 		default:
@@ -1157,13 +1161,14 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 	}
 
 	if (event.childRunId === event.runId) {
-		// drover run_start: the run itself begins (a root, or a subagent whose events were merged in).
+		// drover run_start, an agent CLI's run: the run itself begins (a root, or a subagent whose events were merged in).
 		const existing = liveRun(model, event.runId);
-		const run = existing ?? newRun(model, event.runId, event.runId, event.childExpertKey, event);
+		const run = existing ?? newRun(model, event.runId, event.jobId === '' ? event.runId : event.jobId, event.childExpertKey, event);
 		run.started = true;
 		run.expertKey = event.childExpertKey;
 		touch(run, event);
 		setStatus(model, run, 'proceeding', undefined);
+		giveQuery(model, run, event);
 		return;
 	}
 
@@ -1182,6 +1187,15 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 	} else {
 		linkParent(model, child, parent.runId, parent.expertKey, undefined);
 	}
+
+	giveQuery(model, child, event);
+}
+
+/** A run's query, when its start carries one and it has no activity yet (an agent CLI echoes its prompt after starting). */
+function giveQuery(model: Model, run: Run, event: EventOf<'childRunStart'>): void {
+	if (event.query === undefined || run.activityCount > 0) return;
+	if (!model.figuresOnly) run.query = event.query;
+	addActivity(model, run, event, {type: 'query', text: event.query}, true);
 }
 
 function latestOpenDelegate(model: Model, run: Run): DelegateActivity | undefined {

@@ -1,0 +1,399 @@
+import type {z} from 'zod';
+import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
+import {assertNever} from '../../../model/assert-never.js';
+import {jsonText} from '../json-values.js';
+import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
+
+/*
+ * One Codex stream (`codex exec --json`), line by line, into the one internal event shape. Codex says little on
+ * each line, so the reader keeps per stream:
+ *
+ * - the run: each `thread.started` starts one, in the job of its thread; a thread resumed later in the same stream
+ *   (`codex exec resume`) starts the job's next run, `<thread>#2`, … A stream that starts after its
+ *   `thread.started` (a log cut at the front) gets a run named after where it starts, `codex:<source>:<line>`;
+ * - which items are open: item ids restart at `item_0` in every run, so they pair calls with results only within it;
+ * - the reasoning and agent messages not yet shown: Codex writes them before the tool call they lead to, so they
+ *   become that call's reasoning and message, and what is left when the turn completes is its answer;
+ * - each thread's usage so far: `turn.completed` reports the thread's cumulative total, not the turn's, so a turn
+ *   uses the difference from the last total of its thread seen in this stream;
+ * - the last unrecoverable top-level `error`: `turn.failed` repeats it, and the failure is shown once.
+ *
+ * A run is one turn (`codex exec` runs one), so one step. Codex writes no timestamps: each event is stamped with
+ * the time it arrived when the reader is given a clock (a live stream), and has none otherwise (a file).
+ */
+
+export type CodexReaderOptions = {
+	/** The clock that stamps events as they arrive (epoch ms); none: events have no time. */
+	now?: (() => number) | undefined;
+};
+
+type RunState = {
+	jobId: string;
+	runId: string;
+	threadId: string | undefined;
+	step: number | undefined;
+	/** Items started and not completed, by item id. */
+	open: Set<string>;
+	reasoning: string[];
+	messages: string[];
+	lastMessage: string | undefined;
+	/** Whether the step's text so far has a message in it. */
+	streamed: boolean;
+	lastError: string | undefined;
+};
+
+/** What `Reconnecting... 2/5 (…)` is: the stream to the model dropped and Codex tries again. */
+const retryMessage = /^Reconnecting\.\.\./;
+
+export class CodexReader {
+	readonly #now: (() => number) | undefined;
+	readonly #runsOfThread = new Map<string, number>();
+	readonly #threadTotals = new Map<string, Usage>();
+	#run: RunState | undefined;
+
+	constructor(options: CodexReaderOptions = {}) {
+		this.#now = options.now;
+	}
+
+	/** Whether a line is surely Codex's: its type is one only Codex writes. */
+	static recognises(value: Record<string, unknown>): boolean {
+		const type = value['type'];
+		return typeof type === 'string' && type !== 'error' && codexEventTypes.has(type);
+	}
+
+	read(value: Record<string, unknown>, ref: EventRef, out: (parsed: ParsedLine) => void): void {
+		const type = value['type'];
+		if (typeof type !== 'string' || !codexEventTypes.has(type)) {
+			out(this.#unknown(typeof type === 'string' ? type : '', ref));
+			return;
+		}
+
+		const item: unknown = value['item'];
+		if (item !== undefined) {
+			const itemType: unknown = Reflect.get(itemOfOldShape(item) ?? {}, 'type');
+			if (typeof itemType === 'string' && !codexItemTypes.has(itemType)) {
+				out(this.#unknown(`${type}/${itemType}`, ref));
+				return;
+			}
+		}
+
+		const parsed = codexSchemas().event.safeParse(value);
+		if (!parsed.success) {
+			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+			return;
+		}
+
+		for (const event of this.#events(parsed.data, ref)) out({kind: 'event', event});
+	}
+
+	#events(event: CodexEvent, ref: EventRef): AgentEvent[] {
+		switch (event.type) {
+			case 'thread.started':
+				return this.#startRun(event.thread_id, ref);
+			case 'session.created':
+				return this.#startRun(event.session_id, ref);
+			case 'turn.started': {
+				const [run, started] = this.#current(ref);
+				run.step = (run.step ?? 0) + 1;
+				run.lastMessage = undefined;
+				run.streamed = false;
+				run.lastError = undefined;
+				return [...started, {...this.#head(run, event.type, ref), kind: 'stepStart'}];
+			}
+
+			case 'turn.completed': {
+				const [run, started] = this.#current(ref);
+				const text = run.messages.length > 0 ? run.messages.join('\n\n') : (run.lastMessage ?? '');
+				run.messages = [];
+				run.reasoning = [];
+				const end = this.#stepEnd(run, event.type, ref, 'complete', 'completed', this.#turnUsage(run, event.usage), text);
+				this.#run = undefined;
+				return [...started, end];
+			}
+
+			case 'turn.failed': {
+				const [run, started] = this.#current(ref);
+				const message = event.error?.message ?? run.lastError ?? 'turn failed';
+				const head = this.#head(run, event.type, ref);
+				const out: AgentEvent[] = [...started, this.#stepEnd(run, event.type, ref, 'continue', 'proceeding', undefined, undefined)];
+				// The top-level error before it said the same: the failure is shown once.
+				if (message !== run.lastError) out.push({...head, kind: 'runError', name: 'turn.failed', message});
+				out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
+				this.#run = undefined;
+				return out;
+			}
+
+			case 'error': {
+				const [run, started] = this.#current(ref);
+				const head = this.#head(run, event.type, ref);
+				if (retryMessage.test(event.message)) return [...started, {...head, kind: 'retry', reason: event.message}];
+				run.lastError = event.message;
+				return [...started, {...head, kind: 'runError', name: 'error', message: event.message}];
+			}
+
+			case 'item.started':
+			case 'item.updated':
+			case 'item.completed':
+				return this.#item(event.type, event.item, ref);
+			case 'item.plan.delta': {
+				const [run, started] = this.#current(ref);
+				return [...started, {...this.#head(run, event.type, ref), kind: 'stream', channel: 'result', phase: 'delta', text: event.delta}];
+			}
+
+			case 'request_user_input': {
+				const [run, started] = this.#current(ref);
+				const call: ToolCall = {id: event.call_id, skillName: '', toolName: 'request_user_input', args: {questions: event.questions}};
+				return [...started, this.#calls(run, event.type, ref, 'interactive', call)];
+			}
+
+			default:
+				return assertNever(event);
+		}
+	}
+
+	#item(wireType: 'item.started' | 'item.updated' | 'item.completed', item: CodexItem, ref: EventRef): AgentEvent[] {
+		const [run, started] = this.#current(ref);
+		const type = `${wireType}/${item.type}`;
+		const head = this.#head(run, type, ref);
+		switch (item.type) {
+			case 'agent_message':
+			case 'plan': {
+				if (wireType !== 'item.completed') return [...started, {...head, kind: 'marker'}];
+				run.messages.push(item.text);
+				run.lastMessage = item.text;
+				// Shown live as the turn's text so far, each message a paragraph of its own.
+				const text = run.streamed ? `\n\n${item.text}` : item.text;
+				run.streamed = true;
+				return [...started, {...head, kind: 'stream', channel: 'result', phase: 'delta', text}];
+			}
+
+			case 'reasoning':
+				if (wireType !== 'item.completed') return [...started, {...head, kind: 'marker'}];
+				run.reasoning.push(item.text);
+				return [...started, {...head, kind: 'stream', channel: 'reasoning', phase: 'delta', text: `${item.text}\n\n`}];
+			case 'error':
+				// A warning (a config problem, a deprecation, a model rerouted): shown, and the run goes on.
+				return [...started, {...head, kind: 'runError', name: 'warning', message: item.message, warning: true}];
+			case 'command_execution':
+			case 'file_change':
+			case 'mcp_tool_call':
+			case 'collab_tool_call':
+			case 'web_search':
+			case 'todo_list': {
+				const call = toolCall(item);
+				const out: AgentEvent[] = [...started];
+				if (!run.open.has(item.id)) {
+					run.open.add(item.id);
+					out.push(this.#calls(run, type, ref, 'tool', call));
+				}
+
+				// An update of a to-do list is its state so far; of anything else, nothing to show until it ends.
+				if (wireType === 'item.started' || (wireType === 'item.updated' && item.type !== 'todo_list')) return out.length > 0 ? out : [{...head, kind: 'marker'}];
+				if (wireType === 'item.completed') run.open.delete(item.id);
+				out.push({...head, kind: 'toolResults', results: [toolResult(item, call)]});
+				return out;
+			}
+
+			default:
+				return assertNever(item);
+		}
+	}
+
+	#startRun(threadId: string, ref: EventRef): AgentEvent[] {
+		const count = (this.#runsOfThread.get(threadId) ?? 0) + 1;
+		this.#runsOfThread.set(threadId, count);
+		const run = newRun(threadId, count === 1 ? threadId : `${threadId}#${count}`, threadId);
+		this.#run = run;
+		return [this.#childRunStart(run, ref)];
+	}
+
+	/** The run of the stream's current thread, started here when the stream began after its `thread.started`. */
+	#current(ref: EventRef): [RunState, AgentEvent[]] {
+		if (this.#run) return [this.#run, []];
+		const name = `codex:${ref.source}:${ref.line}`;
+		const run = newRun(name, name, undefined);
+		this.#run = run;
+		return [run, [this.#childRunStart(run, ref)]];
+	}
+
+	#childRunStart(run: RunState, ref: EventRef): AgentEvent {
+		return {...this.#head(run, 'thread.started', ref), kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'codex', query: undefined, viaToolName: undefined};
+	}
+
+	#calls(run: RunState, wireType: string, ref: EventRef, as: 'tool' | 'interactive', call: ToolCall): AgentEvent {
+		const text = run.messages.length > 0 ? run.messages.join('\n\n') : undefined;
+		const thinking = run.reasoning.length > 0 ? run.reasoning.join('\n\n') : undefined;
+		run.messages = [];
+		run.reasoning = [];
+		return {...this.#head(run, wireType, ref), kind: 'toolCalls', as, calls: [call], text, thinking};
+	}
+
+	#stepEnd(run: RunState, wireType: string, ref: EventRef, ending: 'complete' | 'continue', status: CheckpointInfo['status'], usage: Usage | undefined, text: string | undefined): AgentEvent {
+		const checkpoint: CheckpointInfo = {
+			id: undefined,
+			runId: run.runId,
+			status,
+			step: run.step,
+			pendingToolCallIds: [],
+			partialResults: [],
+			delegateTo: [],
+			delegatedBy: undefined,
+			usage: undefined,
+		};
+		const head = this.#head(run, wireType, ref);
+		return {...head, kind: 'stepEnd', ending, checkpoint, stepUsage: usage, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined};
+	}
+
+	/** The turn's own usage: the thread's total less what the thread had used before, as far as this stream saw. */
+	#turnUsage(run: RunState, reported: CodexUsage | undefined): Usage | undefined {
+		if (!reported) return undefined;
+		const total = usageOf(reported);
+		if (run.threadId === undefined) return total;
+		const before = this.#threadTotals.get(run.threadId);
+		this.#threadTotals.set(run.threadId, total);
+		return before ? difference(total, before) : total;
+	}
+
+	#head(run: RunState, wireType: string, ref: EventRef) {
+		return {
+			dialect: 'codex' as const,
+			wireType,
+			id: `${ref.source}:${ref.line}`,
+			jobId: run.jobId,
+			runId: run.runId,
+			expertKey: 'codex',
+			step: run.step,
+			timestamp: this.#now?.(),
+			agent: undefined,
+			ref,
+		};
+	}
+
+	#unknown(wireType: string, ref: EventRef): ParsedLine {
+		const run = this.#run;
+		return {
+			kind: 'event',
+			event: {
+				kind: 'unknown',
+				dialect: 'codex',
+				wireType,
+				id: `${ref.source}:${ref.line}`,
+				jobId: run?.jobId ?? '',
+				runId: run?.runId ?? '',
+				expertKey: undefined,
+				step: undefined,
+				timestamp: this.#now?.(),
+				agent: undefined,
+				ref,
+			},
+		};
+	}
+}
+
+function newRun(jobId: string, runId: string, threadId: string | undefined): RunState {
+	return {jobId, runId, threadId, step: undefined, open: new Set(), reasoning: [], messages: [], lastMessage: undefined, streamed: false, lastError: undefined};
+}
+
+function usageOf(usage: CodexUsage): Usage {
+	const inputTokens = usage.input_tokens ?? 0;
+	const outputTokens = usage.output_tokens ?? 0;
+	// OpenAI counts cache reads inside the input and reasoning inside the output, as the price table expects.
+	return {inputTokens, outputTokens, reasoningTokens: usage.reasoning_output_tokens ?? 0, totalTokens: inputTokens + outputTokens, cachedInputTokens: usage.cached_input_tokens ?? 0};
+}
+
+/** `total` less `before`; a total below what came before (another thread that reused the id) counts as it is. */
+function difference(total: Usage, before: Usage): Usage {
+	const keys = ['inputTokens', 'outputTokens', 'reasoningTokens', 'totalTokens', 'cachedInputTokens'] as const;
+	if (keys.some(key => total[key] < before[key])) return total;
+	return {
+		inputTokens: total.inputTokens - before.inputTokens,
+		outputTokens: total.outputTokens - before.outputTokens,
+		reasoningTokens: total.reasoningTokens - before.reasoningTokens,
+		totalTokens: total.totalTokens - before.totalTokens,
+		cachedInputTokens: total.cachedInputTokens - before.cachedInputTokens,
+	};
+}
+
+type ToolItem = Extract<CodexItem, {type: 'command_execution' | 'file_change' | 'mcp_tool_call' | 'collab_tool_call' | 'web_search' | 'todo_list'}>;
+
+/** A tool item as the call it is: named by its kind (an MCP tool by its server and name), with what it was given. */
+function toolCall(item: ToolItem): ToolCall {
+	switch (item.type) {
+		case 'command_execution':
+			return {id: item.id, skillName: '', toolName: 'command_execution', args: {command: item.command}};
+		case 'file_change':
+			// The kinds and paths, read at a glance; the diffs, when Codex sends them, are the result.
+			return {id: item.id, skillName: '', toolName: 'file_change', args: {changes: item.changes.map(change => `${change.kind} ${change.path}`).join(', ')}};
+		case 'mcp_tool_call':
+			return {id: item.id, skillName: item.server, toolName: item.tool, args: item.arguments};
+		case 'collab_tool_call':
+			return {id: item.id, skillName: 'collab', toolName: item.tool, args: {prompt: item.prompt ?? undefined, receivers: item.receiver_thread_ids ?? undefined}};
+		case 'web_search':
+			return {id: item.id, skillName: '', toolName: 'web_search', args: {query: item.query}};
+		case 'todo_list':
+			return {id: item.id, skillName: '', toolName: 'todo_list', args: {items: checklist(item.items)}};
+		default:
+			return assertNever(item);
+	}
+}
+
+function toolResult(item: ToolItem, call: ToolCall): ToolResult {
+	const result = (text: string, error: string | undefined): ToolResult => ({id: call.id, skillName: call.skillName, toolName: call.toolName, text, error});
+	const failed = item.status === 'failed' || item.status === 'declined';
+	switch (item.type) {
+		case 'command_execution': {
+			const text = item.aggregated_output ?? '';
+			const exitCode = item.exit_code;
+			if (item.status === 'declined') return result(text, 'declined');
+			if (exitCode !== undefined && exitCode !== 0) return result(text, `exit code ${exitCode}`);
+			return result(text, failed ? 'failed' : undefined);
+		}
+
+		case 'file_change': {
+			const text = item.changes.map(change => (change.diff ? `${change.kind} ${change.path}\n${change.diff}` : `${change.kind} ${change.path}`)).join('\n');
+			return result(text, failed ? 'patch failed' : undefined);
+		}
+
+		case 'mcp_tool_call': {
+			const text = mcpText(item);
+			if (item.error) return result(text || item.error.message, item.error.message);
+			return result(text, failed ? text || 'failed' : undefined);
+		}
+
+		case 'collab_tool_call': {
+			const states = Object.entries(item.agents_states ?? {}).map(([thread, state]) => `${thread}: ${state.status}${state.message ? ` ${state.message}` : ''}`);
+			return result(states.join('\n'), failed ? 'failed' : undefined);
+		}
+
+		case 'web_search':
+			// Codex streams the search, not what it found.
+			return result(item.action === undefined ? '' : jsonText(item.action), undefined);
+		case 'todo_list':
+			return result(checklist(item.items), undefined);
+		default:
+			return assertNever(item);
+	}
+}
+
+function mcpText(item: Extract<CodexItem, {type: 'mcp_tool_call'}>): string {
+	const texts: string[] = [];
+	for (const block of item.result?.content ?? []) {
+		const text: unknown = typeof block === 'object' && block !== null ? Reflect.get(block, 'text') : undefined;
+		texts.push(typeof text === 'string' ? text : jsonText(block));
+	}
+
+	if (texts.length > 0) return texts.join('\n');
+	const structured = item.result?.structured_content;
+	return structured === undefined || structured === null ? '' : jsonText(structured);
+}
+
+function checklist(items: ReadonlyArray<{text: string; completed: boolean}>): string {
+	return items.map(todo => `[${todo.completed ? 'x' : ' '}] ${todo.text}`).join('\n');
+}
+
+function invalid(type: string, error: z.ZodError): string {
+	const issue = error.issues[0];
+	if (!issue) return `invalid ${type} event`;
+	const path = issue.path.map(String).join('.');
+	return `invalid ${type} event: ${path === '' ? '' : `${path}: `}${issue.message}`;
+}
