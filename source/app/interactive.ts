@@ -3,6 +3,7 @@ import type {Dialect} from '../model/events.js';
 import {createModel, endInput, type TextKeep} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
+import type {ArrivalClock} from '../parse/stream-readers.js';
 import type {LoadTuning} from '../load/tuning.js';
 import {RawEvents} from '../input/raw-events.js';
 import {readMessageLine} from '../input/message-line.js';
@@ -161,6 +162,8 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		tuning: options.tuning,
 		fast: options.fast,
 		dialect: options.dialect,
+		// A live stream's events that carry no time (Codex's) are stamped as they arrive; a file's stay without.
+		arrivalClock: liveSources(plan),
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),
@@ -275,4 +278,10 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	}
 
 	return {code: signalCode ?? exitCode, back: goingBack && signalCode === undefined, report};
+}
+
+/** The clock of each input whose lines arrive as they happen: stdin, a command, and any input with --follow. */
+function liveSources(plan: InputPlan): ArrivalClock {
+	const live = new Set(plan.inputs.filter(input => plan.follow || input.kind === 'stdin' || input.kind === 'command').map(input => input.label));
+	return source => (live.has(source) ? Date.now : undefined);
 }

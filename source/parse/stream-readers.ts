@@ -3,6 +3,9 @@ import {streamDialects} from './dialects/registry.js';
 import type {ParsedOut, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
 import {unknownEvent} from './normalise.js';
 
+/** The clock of a source whose lines arrive as they happen (stdin, a command, a followed file); none for others. */
+export type ArrivalClock = (source: string) => (() => number) | undefined;
+
 /*
  * The readers of the streams whose lines are records (dialects/stream-dialect.ts), one per source: a stream is of
  * one dialect, told from the first of its lines that a dialect recognises (or forced with `--dialect`). Records
@@ -15,9 +18,13 @@ export class StreamReaders {
 	/** Per source, its reader once its dialect is known. */
 	readonly #readers = new Map<string, StreamReader>();
 
+	/** A live source's clock, for dialects that stamp events as they arrive (ReaderOptions). */
+	readonly #clockFor: ArrivalClock | undefined;
+
 	/** `dialects`: the registry's, unless a test gives its own. */
-	constructor(forced: Dialect | undefined, dialects: readonly StreamDialect[] = streamDialects) {
+	constructor(forced: Dialect | undefined, dialects: readonly StreamDialect[] = streamDialects, clockFor?: ArrivalClock) {
 		this.#dialects = dialects;
+		this.#clockFor = clockFor;
 		this.#forced = forced === undefined ? undefined : dialects.find(dialect => dialect.name === forced);
 	}
 
@@ -32,7 +39,7 @@ export class StreamReaders {
 				return;
 			}
 
-			reader = dialect.reader();
+			reader = dialect.reader({now: this.#clockFor?.(source)});
 			this.#readers.set(source, reader);
 		}
 
