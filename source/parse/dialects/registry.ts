@@ -1,4 +1,6 @@
 import type {Dialect} from '../../model/events.js';
+import {codexDialect} from './codex/dialect.js';
+import {geminiDialect} from './gemini/dialect.js';
 import type {StreamDialect} from './stream-dialect.js';
 
 /*
@@ -8,7 +10,7 @@ import type {StreamDialect} from './stream-dialect.js';
  * whose lines look like another's goes before it); `--dialect NAME` reads every line as NAME's instead.
  */
 
-export const streamDialects: readonly StreamDialect[] = [];
+export const streamDialects: readonly StreamDialect[] = [codexDialect, geminiDialect];
 
 /** The dialects read line by line, in normalise.ts. */
 const lineDialects: readonly Dialect[] = ['perstack', 'drover', 'daemon'];

@@ -1,6 +1,7 @@
 import type {z} from 'zod';
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
+import type {ParsedOut, StreamReader, WireRecord} from '../stream-dialect.js';
 import {jsonText} from '../json-values.js';
 import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
 
@@ -45,7 +46,7 @@ type RunState = {
 /** What `Reconnecting... 2/5 (…)` is: the stream to the model dropped and Codex tries again. */
 const retryMessage = /^Reconnecting\.\.\./;
 
-export class CodexReader {
+export class CodexReader implements StreamReader {
 	readonly #now: (() => number) | undefined;
 	readonly #runsOfThread = new Map<string, number>();
 	readonly #threadTotals = new Map<string, Usage>();
@@ -61,7 +62,8 @@ export class CodexReader {
 		return typeof type === 'string' && type !== 'error' && codexEventTypes.has(type);
 	}
 
-	read(value: Record<string, unknown>, ref: EventRef, out: (parsed: ParsedLine) => void): void {
+	read(record: WireRecord, out: ParsedOut): void {
+		const {value, ref} = record;
 		const type = value['type'];
 		if (typeof type !== 'string' || !codexEventTypes.has(type)) {
 			out(this.#unknown(typeof type === 'string' ? type : '', ref));
@@ -94,7 +96,7 @@ export class CodexReader {
 				return this.#startRun(event.session_id, ref);
 			case 'turn.started': {
 				const [run, started] = this.#current(ref);
-				run.step = (run.step ?? 0) + 1;
+				run.step = started.length > 0 ? 1 : (run.step ?? 0) + 1;
 				run.lastMessage = undefined;
 				run.streamed = false;
 				run.lastError = undefined;
@@ -171,9 +173,13 @@ export class CodexReader {
 				if (wireType !== 'item.completed') return [...started, {...head, kind: 'marker'}];
 				run.reasoning.push(item.text);
 				return [...started, {...head, kind: 'stream', channel: 'reasoning', phase: 'delta', text: `${item.text}\n\n`}];
-			case 'error':
-				// A warning (a config problem, a deprecation, a model rerouted): shown, and the run goes on.
-				return [...started, {...head, kind: 'runError', name: 'warning', message: item.message, warning: true}];
+			case 'error': {
+				// A warning (a config problem, a deprecation, a model rerouted): shown, and the run goes on. The stream
+				// names no model but in two of these: then the run has it, and its cost can be priced.
+				const warning: AgentEvent = {...head, kind: 'runError', name: 'warning', message: item.message, warning: true};
+				const model = modelNamedBy(item.message);
+				return model === undefined ? [...started, warning] : [...started, {...head, kind: 'runtimeInit', model}, warning];
+			}
 			case 'command_execution':
 			case 'file_change':
 			case 'mcp_tool_call':
@@ -212,6 +218,8 @@ export class CodexReader {
 		if (this.#run) return [this.#run, []];
 		const name = `codex:${ref.source}:${ref.line}`;
 		const run = newRun(name, name, undefined);
+		// Its line is of a turn under way (or one more begins): that turn is its first step.
+		run.step = 1;
 		this.#run = run;
 		return [run, [this.#childRunStart(run, ref)]];
 	}
@@ -290,6 +298,11 @@ export class CodexReader {
 	}
 }
 
+/** The model a warning names: `model rerouted: a -> b (…)` (b serves the turn), `Model metadata for \`m\` not found`. */
+function modelNamedBy(message: string): string | undefined {
+	return /^model rerouted: \S+ -> (\S+)/.exec(message)?.[1] ?? /^Model metadata for `([^`]+)` not found/.exec(message)?.[1];
+}
+
 function newRun(jobId: string, runId: string, threadId: string | undefined): RunState {
 	return {jobId, runId, threadId, step: undefined, open: new Set(), reasoning: [], messages: [], lastMessage: undefined, streamed: false, lastError: undefined};
 }
@@ -339,12 +352,13 @@ function toolCall(item: ToolItem): ToolCall {
 
 function toolResult(item: ToolItem, call: ToolCall): ToolResult {
 	const result = (text: string, error: string | undefined): ToolResult => ({id: call.id, skillName: call.skillName, toolName: call.toolName, text, error});
-	const failed = item.status === 'failed' || item.status === 'declined';
+	const status = 'status' in item ? item.status : undefined;
+	const failed = status === 'failed' || status === 'declined';
 	switch (item.type) {
 		case 'command_execution': {
 			const text = item.aggregated_output ?? '';
 			const exitCode = item.exit_code;
-			if (item.status === 'declined') return result(text, 'declined');
+			if (status === 'declined') return result(text, 'declined');
 			if (exitCode !== undefined && exitCode !== 0) return result(text, `exit code ${exitCode}`);
 			return result(text, failed ? 'failed' : undefined);
 		}

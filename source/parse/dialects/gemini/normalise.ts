@@ -1,6 +1,7 @@
 import type {z} from 'zod';
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
+import type {ParsedOut, StreamReader, WireRecord} from '../stream-dialect.js';
 import {jsonText} from '../json-values.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} from './schema.js';
 
@@ -33,10 +34,13 @@ type RunState = {
 	model: string | undefined;
 };
 
+/** The fields every event of a run has. */
+type Head = Omit<Extract<AgentEvent, {kind: 'marker'}>, 'kind'>;
+
 /** Tools that run a sub-agent: `invoke_agent` (0.39+, the agent in `agent_name`), and before it tools named after the agent. */
 const agentTools: ReadonlySet<string> = new Set(['invoke_agent', 'codebase_investigator']);
 
-export class GeminiReader {
+export class GeminiReader implements StreamReader {
 	readonly #runsOfSession = new Map<string, number>();
 	#run: RunState | undefined;
 
@@ -59,7 +63,8 @@ export class GeminiReader {
 		}
 	}
 
-	read(value: Record<string, unknown>, ref: EventRef, out: (parsed: ParsedLine) => void): void {
+	read(record: WireRecord, out: ParsedOut): void {
+		const {value, ref} = record;
 		const type = value['type'];
 		if (typeof type !== 'string' || !geminiEventTypes.has(type)) {
 			out(this.#unknown(typeof type === 'string' ? type : '', ref));
@@ -131,12 +136,10 @@ export class GeminiReader {
 				const error = failed ? event.error?.message || event.output || event.status : undefined;
 				const child = run.open.get(event.tool_id);
 				run.open.delete(event.tool_id);
-				const out: AgentEvent[] = [...started, {...head, kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]}];
-				if (child) {
-					out.push({...head, runId: child, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: error, usage: undefined});
-				}
-
-				return out;
+				const result: AgentEvent = {...head, kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]};
+				if (!child) return [...started, result];
+				// The sub-agent's end is its call's result: nothing else of it is streamed.
+				return [...started, {...head, runId: child, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: error, usage: undefined}, result];
 			}
 
 			case 'error': {
@@ -155,6 +158,8 @@ export class GeminiReader {
 				if (model !== undefined && model !== run.model) out.push({...head, kind: 'runtimeInit', model});
 				const text = run.text.join('');
 				run.text = [];
+				// Before the run's end, so that whatever is written when it ends has its figures.
+				if (usage) out.push({...head, kind: 'usage', usage});
 				if (event.status === 'success') {
 					out.push(this.#stepEnd(run, head, 'complete', 'completed', text));
 				} else {
@@ -164,7 +169,6 @@ export class GeminiReader {
 					out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
 				}
 
-				if (usage) out.push({...head, kind: 'usage', usage});
 				this.#run = undefined;
 				return out;
 			}
@@ -194,7 +198,7 @@ export class GeminiReader {
 		return [run, [{...this.#head(run, 'init', ref, at), kind: 'childRunStart', childRunId: name, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}]];
 	}
 
-	#stepEnd(run: RunState, head: ReturnType<GeminiReader['#head']>, ending: 'complete' | 'continue', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
+	#stepEnd(run: RunState, head: Head, ending: 'complete' | 'continue', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
 		const checkpoint: CheckpointInfo = {
 			id: undefined,
 			runId: run.runId,
@@ -209,7 +213,7 @@ export class GeminiReader {
 		return {...head, step: run.step, kind: 'stepEnd', ending, checkpoint, stepUsage: undefined, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined};
 	}
 
-	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined) {
+	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): Head {
 		return {
 			dialect: 'gemini' as const,
 			wireType,
