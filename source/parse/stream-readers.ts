@@ -1,6 +1,6 @@
 import type {Dialect, ParsedLine} from '../model/events.js';
 import {streamDialects} from './dialects/registry.js';
-import type {ParsedOut, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
+import type {ParsedOut, ReaderOptions, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
 import {unknownEvent} from './normalise.js';
 
 /** The clock of a source whose lines arrive as they happen (stdin, a command, a followed file); none for others. */
@@ -28,6 +28,19 @@ export class StreamReaders {
 		this.#forced = forced === undefined ? undefined : dialects.find(dialect => dialect.name === forced);
 	}
 
+	/** Per dialect, how its readers are made in this load: sharing what spans streams when the dialect does. */
+	readonly #factories = new Map<Dialect, (options: ReaderOptions) => StreamReader>();
+
+	#factory(dialect: StreamDialect): (options: ReaderOptions) => StreamReader {
+		let factory = this.#factories.get(dialect.name);
+		if (factory === undefined) {
+			factory = dialect.readers?.() ?? (options => dialect.reader(options));
+			this.#factories.set(dialect.name, factory);
+		}
+
+		return factory;
+	}
+
 	read(record: WireRecord, out: ParsedOut): void {
 		const {source} = record.ref;
 		let reader = this.#readers.get(source);
@@ -39,7 +52,7 @@ export class StreamReaders {
 				return;
 			}
 
-			reader = dialect.reader({now: this.#clockFor?.(source)});
+			reader = this.#factory(dialect)({now: this.#clockFor?.(source)});
 			this.#readers.set(source, reader);
 		}
 

@@ -46,4 +46,10 @@ export type StreamDialect = {
 	recognises(value: Record<string, unknown>): boolean;
 	/** A new reader, for one stream. */
 	reader(options?: ReaderOptions): StreamReader;
+	/**
+	 * The readers of one load's streams, when they share what spans streams (a log split over several files is one
+	 * stream read in pieces: a run one file leaves open goes on in the next). Called once per load; without it
+	 * each stream's reader is `reader`'s alone.
+	 */
+	readers?(): (options: ReaderOptions) => StreamReader;
 };

@@ -2,6 +2,7 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import type {AgentEvent, ParsedLine} from '../../../model/events.js';
 import {activitiesOfRun, fixturePath, modelFromText} from '../../../../test/helpers/load.js';
+import {Ingest} from '../../../load/ingest.js';
 import {CodexReader} from './normalise.js';
 
 /*
@@ -110,10 +111,26 @@ describe('a Codex stream', () => {
 			].join('\n'),
 			{source: 'tail.jsonl'},
 		);
-		const run = model.runs.get('codex:tail.jsonl:1')!;
-		expect(run).toMatchObject({status: 'completed', jobId: 'codex:tail.jsonl:1'});
+		const run = model.runs.get('codex:line-1')!;
+		expect(run).toMatchObject({status: 'completed', jobId: 'codex:line-1'});
 		expect(toolsOf(model, run.runId)).toEqual([{tool: 'command_execution', id: 'item_4', result: 'a\n', error: undefined}]);
 		expect(run.usage.inputTokens).toBe(10);
+	});
+
+	it('reads a log split over several files as the one stream it is: a run left open goes on in the next file', () => {
+		const lines = readFileSync(fixturePath('codex/edit-and-test.jsonl'), 'utf8').trimEnd().split('\n');
+		const whole = modelFromText(`${lines.join('\n')}\n`);
+		// Cut mid-turn (line 8) and between the runs (line 14), read as three sources into one model.
+		const ingest = new Ingest({maxLineBytes: 1 << 20});
+		for (const [source, part] of [['a.jsonl', lines.slice(0, 7)], ['b.jsonl', lines.slice(7, 13)], ['c.jsonl', lines.slice(13)]] as const) {
+			const splitter = ingest.splitter(source);
+			splitter.push(Buffer.from(`${part.join('\n')}\n`));
+			splitter.end();
+		}
+
+		const split = ingest.model;
+		const figures = (model: typeof whole) => [...model.runs.values()].map(run => [run.runId, run.status, run.endedSteps.length, run.usage, run.activityCount]);
+		expect(figures(split)).toEqual(figures(whole));
 	});
 
 	it('reads the 0.42–0.43 shape: session.created, item_type, assistant_message', () => {
@@ -157,7 +174,7 @@ describe('a Codex stream', () => {
 			'{"type":"item.updated","item":{"id":"item_1","type":"todo_list","items":[{"text":"Read","completed":true},{"text":"Fix","completed":false}]}}',
 		]);
 		expect(made[1]).toMatchObject({kind: 'toolCalls', as: 'interactive', calls: [{id: 'call_7', toolName: 'request_user_input'}]});
-		expect(made[2]).toMatchObject({kind: 'toolCalls', calls: [{toolName: 'todo_list', args: {items: '[ ] Read\n[ ] Fix'}}]});
+		expect(made[2]).toMatchObject({kind: 'toolCalls', calls: [{toolName: 'todo_list', args: {plan: '2 items'}}]});
 		expect(made[3]).toMatchObject({kind: 'toolResults', results: [{text: '[x] Read\n[ ] Fix'}]});
 	});
 });

@@ -11,7 +11,7 @@ import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type Code
  *
  * - the run: each `thread.started` starts one, in the job of its thread; a thread resumed later in the same stream
  *   (`codex exec resume`) starts the job's next run, `<thread>#2`, … A stream that starts after its
- *   `thread.started` (a log cut at the front) gets a run named after where it starts, `codex:<source>:<line>`;
+ *   `thread.started` (a log cut at the front) gets a run named after where it starts, `codex:line-<n>` (not its source's name: a file and a pipe of the same bytes give the same runs);
  * - which items are open: item ids restart at `item_0` in every run, so they pair calls with results only within it;
  * - the reasoning and agent messages not yet shown: Codex writes them before the tool call they lead to, so they
  *   become that call's reasoning and message, and what is left when the turn completes is its answer;
@@ -28,7 +28,7 @@ export type CodexReaderOptions = {
 	now?: (() => number) | undefined;
 };
 
-type RunState = {
+export type RunState = {
 	jobId: string;
 	runId: string;
 	threadId: string | undefined;
@@ -46,14 +46,25 @@ type RunState = {
 /** What `Reconnecting... 2/5 (…)` is: the stream to the model dropped and Codex tries again. */
 const retryMessage = /^Reconnecting\.\.\./;
 
+/**
+ * What spans the streams of one load: a log split over several files is one stream read in pieces, so the runs of
+ * each thread, each thread's usage so far and the run a stream left open (cut mid-turn: the next file goes on
+ * with it) are kept for all of them.
+ */
+export class CodexThreads {
+	readonly runsOfThread = new Map<string, number>();
+	readonly totals = new Map<string, Usage>();
+	open: RunState | undefined;
+}
+
 export class CodexReader implements StreamReader {
 	readonly #now: (() => number) | undefined;
-	readonly #runsOfThread = new Map<string, number>();
-	readonly #threadTotals = new Map<string, Usage>();
+	readonly #threads: CodexThreads;
 	#run: RunState | undefined;
 
-	constructor(options: CodexReaderOptions = {}) {
+	constructor(options: CodexReaderOptions = {}, threads = new CodexThreads()) {
 		this.#now = options.now;
+		this.#threads = threads;
 	}
 
 	/** Whether a line is surely Codex's: its type is one only Codex writes. */
@@ -109,7 +120,7 @@ export class CodexReader implements StreamReader {
 				run.messages = [];
 				run.reasoning = [];
 				const end = this.#stepEnd(run, event.type, ref, 'complete', 'completed', this.#turnUsage(run, event.usage), text);
-				this.#run = undefined;
+				this.#end(run);
 				return [...started, end];
 			}
 
@@ -121,7 +132,7 @@ export class CodexReader implements StreamReader {
 				// The top-level error before it said the same: the failure is shown once.
 				if (message !== run.lastError) out.push({...head, kind: 'runError', name: 'turn.failed', message});
 				out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
-				this.#run = undefined;
+				this.#end(run);
 				return out;
 			}
 
@@ -206,21 +217,38 @@ export class CodexReader implements StreamReader {
 	}
 
 	#startRun(threadId: string, ref: EventRef): AgentEvent[] {
-		const count = (this.#runsOfThread.get(threadId) ?? 0) + 1;
-		this.#runsOfThread.set(threadId, count);
+		const count = (this.#threads.runsOfThread.get(threadId) ?? 0) + 1;
+		this.#threads.runsOfThread.set(threadId, count);
 		const run = newRun(threadId, count === 1 ? threadId : `${threadId}#${count}`, threadId);
 		this.#run = run;
+		this.#threads.open = run;
 		return [this.#childRunStart(run, ref)];
 	}
 
-	/** The run of the stream's current thread, started here when the stream began after its `thread.started`. */
+	/** The run's turn ended: nothing more of it is to come. */
+	#end(run: RunState): void {
+		this.#run = undefined;
+		if (this.#threads.open === run) this.#threads.open = undefined;
+	}
+
+	/**
+	 * The run of the stream's current thread. A stream that begins after its `thread.started` goes on with the run
+	 * the stream before it left open (the next file of a split log), else starts one here.
+	 */
 	#current(ref: EventRef): [RunState, AgentEvent[]] {
 		if (this.#run) return [this.#run, []];
-		const name = `codex:${ref.source}:${ref.line}`;
+		const open = this.#threads.open;
+		if (open) {
+			this.#run = open;
+			return [open, []];
+		}
+
+		const name = `codex:line-${ref.line}`;
 		const run = newRun(name, name, undefined);
 		// Its line is of a turn under way (or one more begins): that turn is its first step.
 		run.step = 1;
 		this.#run = run;
+		this.#threads.open = run;
 		return [run, [this.#childRunStart(run, ref)]];
 	}
 
@@ -257,8 +285,8 @@ export class CodexReader implements StreamReader {
 		if (!reported) return undefined;
 		const total = usageOf(reported);
 		if (run.threadId === undefined) return total;
-		const before = this.#threadTotals.get(run.threadId);
-		this.#threadTotals.set(run.threadId, total);
+		const before = this.#threads.totals.get(run.threadId);
+		this.#threads.totals.set(run.threadId, total);
 		return before ? difference(total, before) : total;
 	}
 
@@ -344,7 +372,8 @@ function toolCall(item: ToolItem): ToolCall {
 		case 'web_search':
 			return {id: item.id, skillName: '', toolName: 'web_search', args: {query: item.query}};
 		case 'todo_list':
-			return {id: item.id, skillName: '', toolName: 'todo_list', args: {items: checklist(item.items)}};
+			// How long the plan is when it starts; where it stands is its result, updated as Codex updates it.
+			return {id: item.id, skillName: '', toolName: 'todo_list', args: {plan: `${item.items.length} ${item.items.length === 1 ? 'item' : 'items'}`}};
 		default:
 			return assertNever(item);
 	}

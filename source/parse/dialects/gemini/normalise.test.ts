@@ -117,7 +117,7 @@ describe('a Gemini CLI stream', () => {
 	it('starts a run where the stream begins after its init', () => {
 		const model = fixture('../gemini/samples/amux-fixture-2026-08-09.FROM-TEST.jsonl');
 		const [run] = model.runs.values();
-		expect(run).toMatchObject({runId: 'gemini:../gemini/samples/amux-fixture-2026-08-09.FROM-TEST.jsonl:1', status: 'completed'});
+		expect(run).toMatchObject({runId: 'gemini:line-1', status: 'completed'});
 		expect(run!.usage).toMatchObject({inputTokens: 22915, cachedInputTokens: 8115, outputTokens: 74, totalTokens: 23632});
 	});
 });

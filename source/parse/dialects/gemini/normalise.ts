@@ -11,7 +11,7 @@ import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} fro
  *
  * - the run: each `init` starts one, in the job of its session; a session resumed in the same stream
  *   (`--resume`) starts the job's next run, `<session>#2`, … A stream that starts after its `init` gets a run named
- *   after where it starts, `gemini:<source>:<line>`;
+ *   after where it starts, `gemini:line-<n>` (not its source's name: a file and a pipe of the same bytes give the same runs);
  * - the step: a generation of the model is its text and the tool calls after it; the first text or call after
  *   tool results starts the next step (the CLI writes all of a turn's calls before any result);
  * - the tool calls still open, by `tool_id`, and the sub-agent each `invoke_agent` call started: nothing from
@@ -21,7 +21,7 @@ import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} fro
  * Usage is known only from `result.stats`, the run's (the process's) totals, sub-agents included.
  */
 
-type RunState = {
+export type RunState = {
 	jobId: string;
 	runId: string;
 	step: number | undefined;
@@ -40,9 +40,22 @@ type Head = Omit<Extract<AgentEvent, {kind: 'marker'}>, 'kind'>;
 /** Tools that run a sub-agent: `invoke_agent` (0.39+, the agent in `agent_name`), and before it tools named after the agent. */
 const agentTools: ReadonlySet<string> = new Set(['invoke_agent', 'codebase_investigator']);
 
+/**
+ * What spans the streams of one load: a log split over several files is one stream read in pieces, so the runs of
+ * each session and the run a stream left open (the next file goes on with it) are kept for all of them.
+ */
+export class GeminiSessions {
+	readonly runsOfSession = new Map<string, number>();
+	open: RunState | undefined;
+}
+
 export class GeminiReader implements StreamReader {
-	readonly #runsOfSession = new Map<string, number>();
+	readonly #sessions: GeminiSessions;
 	#run: RunState | undefined;
+
+	constructor(sessions = new GeminiSessions()) {
+		this.#sessions = sessions;
+	}
 
 	/** Whether a line is surely Gemini CLI's: a type of its own with the fields only it writes. */
 	static recognises(value: Record<string, unknown>): boolean {
@@ -84,10 +97,11 @@ export class GeminiReader implements StreamReader {
 		const at = event.timestamp;
 		switch (event.type) {
 			case 'init': {
-				const count = (this.#runsOfSession.get(event.session_id) ?? 0) + 1;
-				this.#runsOfSession.set(event.session_id, count);
+				const count = (this.#sessions.runsOfSession.get(event.session_id) ?? 0) + 1;
+				this.#sessions.runsOfSession.set(event.session_id, count);
 				const run = newRun(event.session_id, count === 1 ? event.session_id : `${event.session_id}#${count}`, event.model);
 				this.#run = run;
+				this.#sessions.open = run;
 				const head = this.#head(run, event.type, ref, at);
 				return [
 					{...head, kind: 'runtimeInit', model: event.model},
@@ -170,6 +184,7 @@ export class GeminiReader implements StreamReader {
 				}
 
 				this.#run = undefined;
+				if (this.#sessions.open === run) this.#sessions.open = undefined;
 				return out;
 			}
 
@@ -189,12 +204,22 @@ export class GeminiReader implements StreamReader {
 		return out;
 	}
 
-	/** The run of the stream's current session, started here when the stream began after its `init`. */
+	/**
+	 * The run of the stream's current session. A stream that begins after its `init` goes on with the run the stream
+	 * before it left open (the next file of a split log), else starts one here.
+	 */
 	#current(ref: EventRef, at: number | undefined): [RunState, AgentEvent[]] {
 		if (this.#run) return [this.#run, []];
-		const name = `gemini:${ref.source}:${ref.line}`;
+		const open = this.#sessions.open;
+		if (open) {
+			this.#run = open;
+			return [open, []];
+		}
+
+		const name = `gemini:line-${ref.line}`;
 		const run = newRun(name, name, undefined);
 		this.#run = run;
+		this.#sessions.open = run;
 		return [run, [{...this.#head(run, 'init', ref, at), kind: 'childRunStart', childRunId: name, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}]];
 	}
 
