@@ -245,6 +245,11 @@ export type Job = {
 	model: string | undefined;
 	maxSteps: number | undefined;
 	runtimeVersion: string | undefined;
+	/**
+	 * What the runtime reported the job's work cost (`reportedCost` events, added up), and the runs it covers;
+	 * undefined when it reported none. Replaced, never changed in place.
+	 */
+	reportedCost: {usd: number; runIds: ReadonlySet<string>} | undefined;
 };
 
 export type SkillState = {

@@ -15,6 +15,10 @@ import type {ModelPrice, PriceProvider, PriceTable} from './prices.js';
  *
  * A run whose model is not in the table has no cost (undefined, `?` on screen, null in JSON): never a guess,
  * and neither has any sum it is part of. A run that used no tokens cost nothing, whatever its model.
+ *
+ * Some runtimes say what their work cost (Claude Code's `total_cost_usd`): a job's cost is then what they
+ * reported, and the table's cost of its runs no report covers (`Job.reportedCost`). A run's own cost is always
+ * the table's: a report speaks of a whole process (the calls of a run's sub-agents and hidden helpers too).
  */
 
 export type Cost = number | undefined;
@@ -74,14 +78,26 @@ export function runsCost(runs: Iterable<Pick<Run, 'model' | 'usage'>>, table: Pr
 	return total;
 }
 
-/** What a job cost: all its runs. */
+/** What a job cost: what its runtime reported, and its runs no report covers. */
 export function jobCost(model: Model, job: Job, table: PriceTable): Cost {
-	return runsCost(runsOf(model, job.runIds), table);
+	const reported = job.reportedCost;
+	if (reported === undefined) return runsCost(runsOf(model, job.runIds), table);
+	let total: Cost = reported.usd;
+	for (const run of runsOf(model, job.runIds)) {
+		if (!reported.runIds.has(run.runId)) total = addCosts(total, runCost(run, table));
+	}
+
+	return total;
 }
 
 /** What every job cost. */
 export function totalCost(model: Model, table: PriceTable): Cost {
-	return runsCost(model.runs.values(), table);
+	let reports = false;
+	for (const job of model.jobs.values()) reports ||= job.reportedCost !== undefined;
+	if (!reports) return runsCost(model.runs.values(), table);
+	let total: Cost = 0;
+	for (const job of model.jobs.values()) total = addCosts(total, jobCost(model, job, table));
+	return total;
 }
 
 function* runsOf(model: Model, runIds: readonly string[]): Iterable<Run> {
