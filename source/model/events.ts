@@ -48,6 +48,8 @@ export type ToolResult = {
 	text: string;
 	/** The runtime does not flag tool errors: a result whose text is JSON with an `error` field is one. */
 	error: string | undefined;
+	/** The tool's own result, structured, where the runtime gives one beside the text (Claude Code's `tool_use_result`). */
+	detail?: unknown;
 };
 
 /** Where an event came from, so its raw JSON can be read again on demand instead of being kept. */

@@ -1001,7 +1001,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 	for (const result of event.results) {
 		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
-		const outcome = {text: result.text, error: result.error, ref: event.ref};
+		const outcome: ToolOutcome = {text: result.text, error: result.error, ref: event.ref, ...(result.detail === undefined || model.figuresOnly ? {} : {detail: result.detail})};
 		if (activity === releasedActivity) {
 			// Another result for a call let go: the call keeps its place, and nothing of it is kept to change.
 			bumpPane(model, run);

@@ -47,6 +47,11 @@ export type ToolOutcome = {
 	readonly ref: EventRef;
 	/** Set when `text` is only the start of the result: the whole text's length. */
 	readonly fullLength?: number;
+	/**
+	 * The tool's own result, structured, for the inspector (`ToolResult.detail`); not kept with a result cut to its
+	 * start (`Model.textKeep`).
+	 */
+	readonly detail?: unknown;
 };
 
 /*
