@@ -4,16 +4,21 @@ import type {ParsedOut, StreamDialect, StreamReader, WireRecord} from './dialect
 import {unknownEvent} from './normalise.js';
 
 /*
- * The readers of the streams whose lines are records (dialects/stream-dialect.ts), one per source: a stream is of
- * one dialect, told from the first of its lines that a dialect recognises (or forced with `--dialect`). Records
- * must come in line order per source; sources may interleave.
+ * The readers of the streams whose lines are records (dialects/stream-dialect.ts). Each source is a stream of one
+ * dialect, told from the first of its lines that a dialect recognises (or forced with `--dialect`), and its lines
+ * go to that dialect's reader. There is one reader per dialect, whatever the number of sources: what a reader
+ * keeps is keyed by what the lines name (sessions, calls, responses), so a stream cut into several files reads as
+ * it does whole, and streams read together (two sessions, two processes of one session) stay apart. Records must
+ * come in line order per source; sources may interleave.
  */
 export class StreamReaders {
 	/** The dialect `--dialect` names, when it is read per stream; else undefined, and `#dialects` are asked. */
 	readonly #forced: StreamDialect | undefined;
 	readonly #dialects: readonly StreamDialect[];
-	/** Per source, its reader once its dialect is known. */
-	readonly #readers = new Map<string, StreamReader>();
+	/** Per source, its dialect once known. */
+	readonly #dialectOf = new Map<string, StreamDialect>();
+	/** Per dialect, its one reader. */
+	readonly #readers = new Map<StreamDialect, StreamReader>();
 
 	/** `dialects`: the registry's, unless a test gives its own. */
 	constructor(forced: Dialect | undefined, dialects: readonly StreamDialect[] = streamDialects) {
@@ -23,17 +28,22 @@ export class StreamReaders {
 
 	read(record: WireRecord, out: ParsedOut): void {
 		const {source} = record.ref;
-		let reader = this.#readers.get(source);
-		if (reader === undefined) {
-			const dialect = this.#forced ?? this.#dialects.find(candidate => candidate.recognises(record.value));
+		let dialect = this.#dialectOf.get(source);
+		if (dialect === undefined) {
+			dialect = this.#forced ?? this.#dialects.find(candidate => candidate.recognises(record.value));
 			// No dialect knows the line (yet): it is kept as an unknown event, as any line of a type perscope does not know.
 			if (dialect === undefined) {
 				out(unknownEvent(record));
 				return;
 			}
 
+			this.#dialectOf.set(source, dialect);
+		}
+
+		let reader = this.#readers.get(dialect);
+		if (reader === undefined) {
 			reader = dialect.reader();
-			this.#readers.set(source, reader);
+			this.#readers.set(dialect, reader);
 		}
 
 		reader.read(record, out);
