@@ -48,6 +48,8 @@ export type ToolResult = {
 	text: string;
 	/** The runtime does not flag tool errors: a result whose text is JSON with an `error` field is one. */
 	error: string | undefined;
+	/** The tool's own result, structured, where the runtime gives one beside the text (Claude Code's `tool_use_result`). */
+	detail?: unknown;
 };
 
 /** Where an event came from, so its raw JSON can be read again on demand instead of being kept. */
@@ -80,7 +82,11 @@ export type StepEnding = 'continue' | 'stopByDelegate' | 'stopByInteractiveTool'
 type Payload =
 	| {kind: 'runtimeInit'; expertName?: string; model?: string; runtimeVersion?: string; maxSteps?: number; query?: string; answer?: {toolCallId: string; text: string}}
 	| {kind: 'runStart'; checkpoint: CheckpointInfo; query: string | undefined}
-	| {kind: 'stepStart'}
+	/**
+	 * `counted`: the step counts among the run's steps from its start, for runtimes whose steps have no end of
+	 * their own (drover's turns, an agent CLI's model responses); Perstack's count when their checkpoint ends them.
+	 */
+	| {kind: 'stepStart'; counted?: boolean}
 	| {
 			kind: 'toolCalls';
 			as: 'tool' | 'delegate' | 'interactive';
@@ -105,11 +111,19 @@ type Payload =
 	| {kind: 'stream'; channel: 'reasoning' | 'result'; phase: 'start' | 'delta' | 'complete'; text: string}
 	| {kind: 'usage'; usage: Usage}
 	/**
-	 * A run that starts outside Perstack's checkpoint protocol (drover, daemon, agent CLIs): the event's own run when
-	 * `childRunId` is its `runId` (in the event's job, when it names one), else a child of it. `query`, the first time
-	 * a run is given one, becomes its `query` activity.
+	 * A run that starts outside Perstack's checkpoint protocol (drover, daemon, the agent CLIs): the event's run
+	 * itself when `childRunId` is its `runId` (of the event's job, else of a job named after it), else a child of
+	 * it, delegated by the call `viaToolCallId` when given (else by its latest delegation without a child). A
+	 * `query` is the run's first activity.
 	 */
-	| {kind: 'childRunStart'; childRunId: string; childExpertKey: string; query: string | undefined; viaToolName: string | undefined}
+	| {kind: 'childRunStart'; childRunId: string; childExpertKey: string; query: string | undefined; viaToolName: string | undefined; viaToolCallId?: string}
+	/** What a person (or the runtime for them) asked the run, after it started. */
+	| {kind: 'query'; text: string}
+	/**
+	 * What the runtime itself says some work cost, in US dollars, and the runs that work was: the job's cost is
+	 * then these reports plus the price table's cost of its other runs (query/cost.ts).
+	 */
+	| {kind: 'reportedCost'; usd: number; runIds: string[]}
 	/** The end of a drover or daemon run; `usage`, when present, is the run's whole usage. */
 	| {kind: 'runEnd'; status: RunStatus; text: string | undefined; message: string | undefined; usage: Usage | undefined}
 	/** An error of the run; a `warning` (an agent CLI's notice that the run goes on after) is shown and does not fail it. */

@@ -98,6 +98,9 @@ function reduceEvent(model: Model, wireEvent: AgentEvent): void {
 		case 'childRunStart':
 			onChildRunStart(model, event);
 			return;
+		case 'reportedCost':
+			onReportedCost(model, event);
+			return;
 		// The events of a run, handled below once their run is found.
 		case 'stepStart':
 		case 'toolCalls':
@@ -108,6 +111,7 @@ function reduceEvent(model: Model, wireEvent: AgentEvent): void {
 		case 'usage':
 		case 'runEnd':
 		case 'runError':
+		case 'query':
 		case 'marker':
 			break;
 		default:
@@ -150,6 +154,9 @@ function reduceEvent(model: Model, wireEvent: AgentEvent): void {
 			if (event.warning === true) run.closing = closing;
 			return;
 		}
+		case 'query':
+			addQuery(model, run, event, event.text);
+			return;
 		case 'marker':
 			return;
 		default:
@@ -189,7 +196,7 @@ type EventOf<K extends AgentEvent['kind']> = Extract<AgentEvent, {kind: K}>;
 function ensureJob(model: Model, jobId: string, timestamp: number | undefined): Job {
 	let job = model.jobs.get(jobId);
 	if (!job) {
-		job = {jobId, runIds: [], firstSeenAt: timestamp, lastEventAt: timestamp, model: undefined, maxSteps: undefined, runtimeVersion: undefined};
+		job = {jobId, runIds: [], firstSeenAt: timestamp, lastEventAt: timestamp, model: undefined, maxSteps: undefined, runtimeVersion: undefined, reportedCost: undefined};
 		model.jobs.set(jobId, job);
 	}
 
@@ -759,8 +766,8 @@ function onStepStart(model: Model, run: Run, event: EventOf<'stepStart'>): void 
 
 	const step = event.step ?? (run.currentStep ?? 0) + 1;
 	run.currentStep = step;
-	// drover has no checkpoints: a turn counts as a step when it starts.
-	if (event.dialect === 'drover') addEndedStep(run, step);
+	// A runtime without checkpoints: the step counts when it starts.
+	if (event.counted === true) addEndedStep(run, step);
 	const record = stepRecord(run, step);
 	if (!model.figuresOnly) record.startedAt = record.startedAt ?? event.timestamp;
 	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, false);
@@ -998,7 +1005,7 @@ function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): v
 	for (const result of event.results) {
 		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
-		const outcome = {text: result.text, error: result.error, ref: event.ref};
+		const outcome: ToolOutcome = {text: result.text, error: result.error, ref: event.ref, ...(result.detail === undefined || model.figuresOnly ? {} : {detail: result.detail})};
 		if (activity === releasedActivity) {
 			// Another result for a call let go: the call keeps its place, and nothing of it is kept to change.
 			bumpPane(model, run);
@@ -1168,16 +1175,24 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 		run.expertKey = event.childExpertKey;
 		touch(run, event);
 		setStatus(model, run, 'proceeding', undefined);
-		giveQuery(model, run, event);
+		if (event.query !== undefined) addQuery(model, run, event, event.query);
 		return;
 	}
 
 	const parent = targetRun(model, event);
 	if (!parent) return;
 	touch(parent, event);
-	const child = liveRun(model, event.childRunId) ?? newRun(model, event.childRunId, parent.jobId, event.childExpertKey, event);
+	const existingChild = liveRun(model, event.childRunId);
+	const child = existingChild ?? newRun(model, event.childRunId, parent.jobId, event.childExpertKey, event);
 	child.expertKey = event.childExpertKey;
 	if (child.status === 'init') setStatus(model, child, 'proceeding', undefined);
+	if (!existingChild && event.query !== undefined) addQuery(model, child, event, event.query);
+	if (event.viaToolCallId !== undefined) {
+		// The call that delegated it is named: linked now, or once the call shows up.
+		linkParent(model, child, parent.runId, parent.expertKey, event.viaToolCallId);
+		return;
+	}
+
 	// The delegating activity is the latest task call of the parent that has no child yet.
 	const task = latestOpenDelegate(model, parent);
 	if (task) {
@@ -1187,15 +1202,22 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 	} else {
 		linkParent(model, child, parent.runId, parent.expertKey, undefined);
 	}
-
-	giveQuery(model, child, event);
 }
 
-/** A run's query, when its start carries one and it has no activity yet (an agent CLI echoes its prompt after starting). */
-function giveQuery(model: Model, run: Run, event: EventOf<'childRunStart'>): void {
-	if (event.query === undefined || run.activityCount > 0) return;
-	if (!model.figuresOnly) run.query = event.query;
-	addActivity(model, run, event, {type: 'query', text: event.query}, true);
+/** A query activity (none for no text), and the run's query when it has none yet. */
+function addQuery(model: Model, run: Run, event: AgentEvent, text: string): void {
+	if (text === '') return;
+	if (!model.figuresOnly && run.query === undefined) run.query = text;
+	addActivity(model, run, event, {type: 'query', text}, true);
+}
+
+/** Adds a runtime's own report of what some of a job's work cost to the job (`Job.reportedCost`). */
+function onReportedCost(model: Model, event: EventOf<'reportedCost'>): void {
+	const jobId = event.jobId === '' ? liveRun(model, event.runId)?.jobId : event.jobId;
+	if (jobId === undefined || !Number.isFinite(event.usd)) return;
+	const job = ensureJob(model, jobId, event.timestamp);
+	const previous = job.reportedCost;
+	job.reportedCost = {usd: (previous?.usd ?? 0) + event.usd, runIds: new Set([...(previous?.runIds ?? []), ...event.runIds])};
 }
 
 function latestOpenDelegate(model: Model, run: Run): DelegateActivity | undefined {

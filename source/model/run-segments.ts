@@ -64,6 +64,8 @@ export class SegmentIndex {
 			case 'childRunStart':
 			case 'runEnd':
 			case 'runError':
+			case 'query':
+			case 'reportedCost':
 			case 'marker': {
 				// Most logs have no run id started twice: nothing to look up for any of their events.
 				if (this.#segments.size === 0) return event;

@@ -47,6 +47,11 @@ export type ToolOutcome = {
 	readonly ref: EventRef;
 	/** Set when `text` is only the start of the result: the whole text's length. */
 	readonly fullLength?: number;
+	/**
+	 * The tool's own result, structured, for the inspector (`ToolResult.detail`); not kept with a result cut to its
+	 * start (`Model.textKeep`).
+	 */
+	readonly detail?: unknown;
 };
 
 /*
@@ -245,6 +250,11 @@ export type Job = {
 	model: string | undefined;
 	maxSteps: number | undefined;
 	runtimeVersion: string | undefined;
+	/**
+	 * What the runtime reported the job's work cost (`reportedCost` events, added up), and the runs it covers;
+	 * undefined when it reported none. Replaced, never changed in place.
+	 */
+	reportedCost: {usd: number; runIds: ReadonlySet<string>} | undefined;
 };
 
 export type SkillState = {

@@ -5,7 +5,7 @@ import {displayWidth, padEnd} from '../present/width.js';
 import {formatDuration, plural, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
 import {jobStatusText, statusMarks} from './run-marks.js';
-import {jobCost, runCost} from '../query/cost.js';
+import {jobCost, runCost, whyNoCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
 import {columnWidths} from './column-widths.js';
@@ -18,6 +18,8 @@ export const cycleMark = '⟲ cycle';
 /** A plain table of jobs and their runs in tree order, for `--summary`. */
 export function summaryTable(model: Model, prices: PriceTable = builtinPrices): string {
 	const lines: string[] = [];
+	/** Why a COST says `?`, each reason once. */
+	const unpriced = new Set<string>();
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		const totals = jobTotals(model, job);
@@ -25,7 +27,13 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 			`job ${sanitizeLine(job.jobId)}  ${jobStatusText(totals)}  ${jobStepsText(totals)}  ` +
 				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatCost(jobCost(model, job, prices))}  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
 		);
-		const rows = runsInTreeOrder(model, job).map(run => [
+		const runs = runsInTreeOrder(model, job);
+		for (const run of runs) {
+			const why = whyNoCost(run, prices);
+			if (why !== undefined) unpriced.add(why);
+		}
+
+		const rows = runs.map(run => [
 			`${indentFor(depthOf(model, run))}${run.closesCycle ? `${cycleMark} ` : ''}${run.resumesRunId === null ? '' : '↻ '}${sanitizeLine(run.expertKey)}`,
 			`${statusMarks[run.status]} ${run.status}`,
 			String(runSteps(run)),
@@ -50,6 +58,7 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 		lines.push('');
 	}
 
+	for (const why of unpriced) lines.push(`cost ?: ${sanitizeLine(why)}`);
 	const unknown = [...model.unknownEvents].map(([type, count]) => `${sanitizeLine(type)} ×${count}`);
 	lines.push(`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${plural(model.diagnosticCount, 'bad line')}` : ''}`);
 	return lines.join('\n') + '\n';

@@ -1,7 +1,7 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
 import type {Job, Model, ResumedFrom, Run} from '../model/state.js';
 import {eachRunInTreeOrder, endedWhileWaiting, endedWithoutFinalEvent, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
-import {costForJson, jobCost, runCost, totalCost} from '../query/cost.js';
+import {costForJson, jobCost, runCost, totalCost, whyNoCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 
 export type RunSummary = {
@@ -30,6 +30,8 @@ export type RunSummary = {
 	model: string | null;
 	/** US dollars, from `usage` at the model's prices; null when the price table does not have the model. */
 	costUsd: number | null;
+	/** Present only when `costUsd` is null: why (`no price for claude-fable-9 in the price table …`). */
+	costUnknown?: string;
 	activities: number;
 	startedAt: number | null;
 	endedAt: number | null;
@@ -136,11 +138,17 @@ function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
 		usage: run.usage,
 		model: run.model ?? null,
 		costUsd: costForJson(runCost(run, prices)),
+		...costUnknown(run, prices),
 		activities: run.activityCount,
 		startedAt: run.startedAt ?? null,
 		endedAt: run.endedAt ?? null,
 		error: run.error ? `${run.error.name}: ${run.error.message}` : null,
 	};
+}
+
+function costUnknown(run: Run, prices: PriceTable): {costUnknown?: string} {
+	const why = whyNoCost(run, prices);
+	return why === undefined ? {} : {costUnknown: why};
 }
 
 function summaryTail(model: Model, prices: PriceTable): SummaryTail {

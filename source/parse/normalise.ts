@@ -157,7 +157,7 @@ function describeJsonError(error: unknown): string {
 	return `${message.slice(0, code >= 0xd800 && code <= 0xdbff ? 116 : 117)}...`;
 }
 
-function invalid(type: string, error: z.ZodError): string {
+export function invalid(type: string, error: z.ZodError): string {
 	const issue = error.issues[0];
 	if (!issue) return `invalid ${type} event`;
 	const path = issue.path.map(String).join('.');

@@ -59,9 +59,10 @@ describe('StreamReaders', () => {
 		expect(described(out.slice(1))).toEqual(['codex:thread.started:codex#1']);
 	});
 
-	it('gives each source a reader of its own, of its own dialect, however their lines interleave', () => {
-		const out = readAll(new StreamReaders(undefined, dialects), [record({type: 'hello'}, 'a'), record({type: 'thread.started'}, 'b'), record({type: 'hello'}, 'b'), record({type: 'x'}, 'a')]);
-		expect(described(out)).toEqual(['claude-code:hello:claude-code#1', 'codex:thread.started:codex#1', 'codex:hello:codex#2', 'claude-code:x:claude-code#2']);
+	it('tells each source’s dialect apart, however their lines interleave, and gives a dialect’s sources its one reader', () => {
+		const out = readAll(new StreamReaders(undefined, dialects), [record({type: 'hello'}, 'a'), record({type: 'thread.started'}, 'b'), record({type: 'hello'}, 'b'), record({type: 'x'}, 'a'), record({type: 'y'}, 'c'), record({type: 'hello'}, 'c')]);
+		// c's first line is no dialect's; its second makes it Claude Code's, read on by the reader a read before.
+		expect(described(out)).toEqual(['claude-code:hello:claude-code#1', 'codex:thread.started:codex#1', 'codex:hello:codex#2', 'claude-code:x:claude-code#2', 'daemon:y:c:1', 'claude-code:hello:claude-code#3']);
 	});
 
 	it('reads every line as the forced dialect’s, whatever it looks like', () => {

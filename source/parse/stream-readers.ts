@@ -1,22 +1,26 @@
 import type {Dialect, ParsedLine} from '../model/events.js';
 import {streamDialects} from './dialects/registry.js';
-import type {ParsedOut, ReaderOptions, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
+import type {ArrivalClock, ParsedOut, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
 import {unknownEvent} from './normalise.js';
 
-/** The clock of a source whose lines arrive as they happen (stdin, a command, a followed file); none for others. */
-export type ArrivalClock = (source: string) => (() => number) | undefined;
+export type {ArrivalClock} from './dialects/stream-dialect.js';
 
 /*
- * The readers of the streams whose lines are records (dialects/stream-dialect.ts), one per source: a stream is of
- * one dialect, told from the first of its lines that a dialect recognises (or forced with `--dialect`). Records
- * must come in line order per source; sources may interleave.
+ * The readers of the streams whose lines are records (dialects/stream-dialect.ts). Each source is a stream of one
+ * dialect, told from the first of its lines that a dialect recognises (or forced with `--dialect`), and its lines
+ * go to that dialect's reader. There is one reader per dialect, whatever the number of sources: what a reader
+ * keeps is keyed by what the lines name (sessions, calls, responses), so a stream cut into several files reads as
+ * it does whole, and streams read together (two sessions, two processes of one session) stay apart. Records must
+ * come in line order per source; sources may interleave.
  */
 export class StreamReaders {
 	/** The dialect `--dialect` names, when it is read per stream; else undefined, and `#dialects` are asked. */
 	readonly #forced: StreamDialect | undefined;
 	readonly #dialects: readonly StreamDialect[];
-	/** Per source, its reader once its dialect is known. */
-	readonly #readers = new Map<string, StreamReader>();
+	/** Per source, its dialect once known. */
+	readonly #dialectOf = new Map<string, StreamDialect>();
+	/** Per dialect, its one reader. */
+	readonly #readers = new Map<StreamDialect, StreamReader>();
 
 	/** A live source's clock, for dialects that stamp events as they arrive (ReaderOptions). */
 	readonly #clockFor: ArrivalClock | undefined;
@@ -28,32 +32,24 @@ export class StreamReaders {
 		this.#forced = forced === undefined ? undefined : dialects.find(dialect => dialect.name === forced);
 	}
 
-	/** Per dialect, how its readers are made in this load: sharing what spans streams when the dialect does. */
-	readonly #factories = new Map<Dialect, (options: ReaderOptions) => StreamReader>();
-
-	#factory(dialect: StreamDialect): (options: ReaderOptions) => StreamReader {
-		let factory = this.#factories.get(dialect.name);
-		if (factory === undefined) {
-			factory = dialect.readers?.() ?? (options => dialect.reader(options));
-			this.#factories.set(dialect.name, factory);
-		}
-
-		return factory;
-	}
-
 	read(record: WireRecord, out: ParsedOut): void {
 		const {source} = record.ref;
-		let reader = this.#readers.get(source);
-		if (reader === undefined) {
-			const dialect = this.#forced ?? this.#dialects.find(candidate => candidate.recognises(record.value));
+		let dialect = this.#dialectOf.get(source);
+		if (dialect === undefined) {
+			dialect = this.#forced ?? this.#dialects.find(candidate => candidate.recognises(record.value));
 			// No dialect knows the line (yet): it is kept as an unknown event, as any line of a type perscope does not know.
 			if (dialect === undefined) {
 				out(unknownEvent(record));
 				return;
 			}
 
-			reader = this.#factory(dialect)({now: this.#clockFor?.(source)});
-			this.#readers.set(source, reader);
+			this.#dialectOf.set(source, dialect);
+		}
+
+		let reader = this.#readers.get(dialect);
+		if (reader === undefined) {
+			reader = dialect.reader({clockFor: this.#clockFor});
+			this.#readers.set(dialect, reader);
 		}
 
 		reader.read(record, out);

@@ -139,6 +139,9 @@ describe('argsDetail', () => {
 		expect(argsDetail({question: 'Which colour?'})).toBe('Which colour?');
 		expect(argsDetail({q: 'login', perPage: 5})).toBe('{"q":"login","perPage":5}');
 		expect(argsDetail(undefined)).toBe('');
+		// The command or the file a tool acts on, whatever else it is given (Claude Code's Bash, Read, Edit).
+		expect(argsDetail({command: 'npm test', description: 'Run tests', timeout: 5000})).toBe('npm test');
+		expect(argsDetail({file_path: 'src/a.ts', old_string: 'a', new_string: 'b'})).toBe('src/a.ts');
 	});
 });
 

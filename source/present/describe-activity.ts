@@ -198,9 +198,20 @@ function answerOutcome(activity: ToolActivity): ActivityLine['outcome'] {
 	return {glyph: '⚠', failed: true, text: clip(`answer attached to ${misrouted.toolName}, the question was asked again: ${firstLine(misrouted.text)}`)};
 }
 
+/**
+ * Arguments that say what a tool acts on, whatever the runtime calls the tool (Claude Code's Bash, Read, Edit):
+ * the command it runs, the file it acts on. Shown bare, as a row's detail; the inspector shows them all.
+ */
+const leadingArgs = ['command', 'file_path'];
+
 export function argsDetail(args: unknown): string {
 	if (args === undefined) return '';
 	if (typeof args === 'object' && args !== null && !Array.isArray(args)) {
+		for (const key of leadingArgs) {
+			const value = field(args, key);
+			if (typeof value === 'string' && value !== '') return value;
+		}
+
 		const keys = Object.keys(args);
 		// One string argument reads best bare: `ask askUser Which colour…`.
 		if (keys.length === 1) {

@@ -44,6 +44,6 @@ describe('the conversation of a row', () => {
 		const drover = modelFromFixtures('drover-subagent.ndjson');
 		const run = [...drover.runs.values()][0]!;
 		expect(paneConversation(drover, run.paneId)).toEqual({ok: false, message: 'no step of this run has messages in the log'});
-		expect(findConversation(drover, run.runId, undefined)).toEqual({ok: false, message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log (drover events carry none)`});
+		expect(findConversation(drover, run.runId, undefined)).toEqual({ok: false, message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log: a drover stream does not carry what the model was given at a step; --print shows what each run did and answered`});
 	});
 });

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest';
 import type {Usage} from '../model/events.js';
-import {addCosts, costForJson, priceOf, runCost, runsCost, usageCost} from './cost.js';
+import {addCosts, costForJson, priceOf, runCost, runsCost, usageCost, whyNoCost} from './cost.js';
 import {builtinPrices, type PriceTable} from './prices.js';
 
 const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0, reasoningTokens = 0): Usage => ({
@@ -49,6 +49,23 @@ describe('runCost and sums', () => {
 		expect(priceOf(table, 'toString')).toBeUndefined();
 	});
 
+	it('prices a dated id, a bracketed variant and both as the model (#36: claude-sonnet-4-5-20250929 is claude-sonnet-4-5)', () => {
+		expect(priceOf(builtinPrices, 'claude-sonnet-4-5-20250929')).toBe(builtinPrices.models['claude-sonnet-4-5']);
+		expect(priceOf(builtinPrices, 'claude-haiku-4-5-20251001')).toBe(builtinPrices.models['claude-haiku-4-5']);
+		expect(priceOf(builtinPrices, 'claude-opus-4-8[1m]')).toBe(builtinPrices.models['claude-opus-4-8']);
+		expect(priceOf(builtinPrices, 'claude-sonnet-4-5@20250929')).toBe(builtinPrices.models['claude-sonnet-4-5']);
+		expect(priceOf(builtinPrices, 'gpt-5-2025-08-07')).toBe(builtinPrices.models['gpt-5']);
+		// A name of the table's own, dated, is taken as it is.
+		expect(priceOf(builtinPrices, 'claude-opus-4-20250514')).toBe(builtinPrices.models['claude-opus-4-20250514']);
+		expect(priceOf(builtinPrices, 'claude-mystery-20250101')).toBeUndefined();
+	});
+
+	it('says why a run has no cost: no model named, or none in the table', () => {
+		expect(whyNoCost({model: 'claude-sonnet-4-5', usage: usage(10, 10), dialect: 'claude-code'}, builtinPrices)).toBeUndefined();
+		expect(whyNoCost({model: undefined, usage: usage(10, 10), dialect: 'drover'}, builtinPrices)).toBe('drover events name no model');
+		expect(whyNoCost({model: 'claude-fable-9', usage: usage(10, 10), dialect: 'claude-code'}, builtinPrices)).toBe('no price for claude-fable-9 in the price table (give one with --prices FILE)');
+	});
+
 	it('a run that used no tokens cost nothing, whatever its model', () => {
 		expect(runCost({model: undefined, usage: usage(0, 0)}, table)).toBe(0);
 	});
@@ -69,7 +86,9 @@ describe('the built-in table', () => {
 	it('prices every model Perstack knows, with sane numbers', () => {
 		// perstack-ai/perstack packages/core/src/known-models/index.ts
 		const known = ['claude-opus-4-5', 'claude-opus-4-1', 'claude-opus-4-20250514', 'claude-sonnet-4-5', 'claude-sonnet-4-20250514', 'claude-3-7-sonnet-20250219', 'claude-haiku-4-5', 'claude-3-5-haiku-latest', 'gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-5-chat-latest', 'o4-mini', 'o3', 'o3-mini', 'gpt-4.1', 'deepseek-chat', 'deepseek-reasoner', 'gpt-oss:20b', 'gpt-oss:120b', 'gemma3:1b', 'gemma3:4b', 'gemma3:12b', 'gemma3:27b'];
-		expect(Object.keys(builtinPrices.models).sort()).toEqual([...known].sort());
+		// And the Claude models Claude Code runs that Perstack does not know (platform.claude.com, Pricing).
+		const claudeCode = ['claude-opus-5', 'claude-opus-4-8', 'claude-opus-4-7', 'claude-opus-4-6', 'claude-sonnet-4-6'];
+		expect(Object.keys(builtinPrices.models).sort()).toEqual([...known, ...claudeCode].sort());
 		for (const price of Object.values(builtinPrices.models)) {
 			expect(price.cachedInput).toBeLessThanOrEqual(price.input);
 			expect(price.input).toBeLessThanOrEqual(price.output);

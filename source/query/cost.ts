@@ -15,6 +15,10 @@ import type {ModelPrice, PriceProvider, PriceTable} from './prices.js';
  *
  * A run whose model is not in the table has no cost (undefined, `?` on screen, null in JSON): never a guess,
  * and neither has any sum it is part of. A run that used no tokens cost nothing, whatever its model.
+ *
+ * Some runtimes say what their work cost (Claude Code's `total_cost_usd`): a job's cost is then what they
+ * reported, and the table's cost of its runs no report covers (`Job.reportedCost`). A run's own cost is always
+ * the table's: a report speaks of a whole process (the calls of a run's sub-agents and hidden helpers too).
  */
 
 export type Cost = number | undefined;
@@ -45,10 +49,35 @@ function usedNothing(usage: Usage): boolean {
 	return usage.inputTokens === 0 && usage.outputTokens === 0 && usage.reasoningTokens === 0 && usage.cachedInputTokens === 0;
 }
 
-/** A model's prices, looked up by its exact name: none for a name the table does not have. */
+/**
+ * A model's prices, looked up by its name: the exact name, else the name without what providers and CLIs add to
+ * it, in turn: a variant in brackets (Claude Code's `claude-opus-4-8[1m]`, the 1M-context variant, priced as the
+ * model), then a date (`claude-sonnet-4-5-20250929`, `gpt-5-2025-08-07`, `claude-sonnet-4-5@20250929`). None for a
+ * name the table does not have in any of these forms.
+ */
 export function priceOf(table: PriceTable, model: string | undefined): ModelPrice | undefined {
-	if (model === undefined || !Object.hasOwn(table.models, model)) return undefined;
-	return table.models[model];
+	if (model === undefined) return undefined;
+	for (const name of nameForms(model)) if (Object.hasOwn(table.models, name)) return table.models[name];
+	return undefined;
+}
+
+function nameForms(model: string): string[] {
+	const forms = [model];
+	const unbracketed = model.replace(/\[[^\]]*\]$/, '');
+	if (unbracketed !== model) forms.push(unbracketed);
+	const undated = unbracketed.replace(/[-@](?:\d{8}|\d{4}-\d{2}-\d{2})$/, '');
+	if (undated !== unbracketed) forms.push(undated);
+	return forms;
+}
+
+/**
+ * Why a run has no cost (`runCost` undefined), as a person reads it; undefined when it has one. Only the table
+ * can lack a model: a run that used no tokens cost nothing.
+ */
+export function whyNoCost(run: Pick<Run, 'model' | 'usage' | 'dialect'>, table: PriceTable): string | undefined {
+	if (runCost(run, table) !== undefined) return undefined;
+	if (run.model === undefined) return `${run.dialect} events name no model`;
+	return `no price for ${run.model} in the price table${table.file === null ? ' (give one with --prices FILE)' : ` ${table.file}`}`;
 }
 
 /** What a run cost; undefined when its model has no price. */
@@ -74,14 +103,26 @@ export function runsCost(runs: Iterable<Pick<Run, 'model' | 'usage'>>, table: Pr
 	return total;
 }
 
-/** What a job cost: all its runs. */
+/** What a job cost: what its runtime reported, and its runs no report covers. */
 export function jobCost(model: Model, job: Job, table: PriceTable): Cost {
-	return runsCost(runsOf(model, job.runIds), table);
+	const reported = job.reportedCost;
+	if (reported === undefined) return runsCost(runsOf(model, job.runIds), table);
+	let total: Cost = reported.usd;
+	for (const run of runsOf(model, job.runIds)) {
+		if (!reported.runIds.has(run.runId)) total = addCosts(total, runCost(run, table));
+	}
+
+	return total;
 }
 
 /** What every job cost. */
 export function totalCost(model: Model, table: PriceTable): Cost {
-	return runsCost(model.runs.values(), table);
+	let reports = false;
+	for (const job of model.jobs.values()) reports ||= job.reportedCost !== undefined;
+	if (!reports) return runsCost(model.runs.values(), table);
+	let total: Cost = 0;
+	for (const job of model.jobs.values()) total = addCosts(total, jobCost(model, job, table));
+	return total;
 }
 
 function* runsOf(model: Model, runIds: readonly string[]): Iterable<Run> {

@@ -64,7 +64,8 @@ export function startJobFigures(job: Job, prices: PriceTable): JobFiguresWalk {
 		topmost: undefined,
 		startedAt: undefined,
 		endedAt: undefined,
-		cost: 0,
+		// What the runtime reported; the runs no report covers are added as they are walked.
+		cost: job.reportedCost?.usd ?? 0,
 		anyLive: false,
 		stoppedAtMax: false,
 		highestStep: undefined,
@@ -86,7 +87,7 @@ function addRun(model: Model, walk: JobFiguresWalk, run: Run): void {
 	if (run.startedAt !== undefined && (walk.startedAt === undefined || run.startedAt < walk.startedAt)) walk.startedAt = run.startedAt;
 	const last = run.endedAt ?? run.lastEventAt;
 	if (last !== undefined && (walk.endedAt === undefined || last > walk.endedAt)) walk.endedAt = last;
-	if (walk.cost !== undefined) walk.cost = addCosts(walk.cost, runCost(run, walk.prices));
+	if (walk.cost !== undefined && walk.job.reportedCost?.runIds.has(run.runId) !== true) walk.cost = addCosts(walk.cost, runCost(run, walk.prices));
 	if (!walk.anyLive && isLive(shownStatus(run))) walk.anyLive = true;
 	if (run.status === 'stoppedByExceededMaxSteps' && run.resumedByRunId === null) walk.stoppedAtMax = true;
 	// A run's ended steps are sorted: its highest is its last.

@@ -48,10 +48,18 @@ export const builtinPrices: PriceTable = {
 	date: '2025-11-25',
 	file: null,
 	models: {
-		// Anthropic: claude.com/pricing. Cache writes are not in the usage Perstack records (see README).
+		// Anthropic: claude.com/pricing. Cache writes are not in the usage Perstack records (see README). Opus 4.6 to 5
+		// and Sonnet 4.6 (what Claude Code runs) from platform.claude.com/docs/en/about-claude/pricing; the real
+		// Claude Code streams' own costUSD agree with them. A dated id (`claude-sonnet-4-5-20250929`) is its
+		// model's (cost.ts, `priceOf`).
+		'claude-opus-5': anthropic(5, 0.5, 25),
+		'claude-opus-4-8': anthropic(5, 0.5, 25),
+		'claude-opus-4-7': anthropic(5, 0.5, 25),
+		'claude-opus-4-6': anthropic(5, 0.5, 25),
 		'claude-opus-4-5': anthropic(5, 0.5, 25),
 		'claude-opus-4-1': anthropic(15, 1.5, 75),
 		'claude-opus-4-20250514': anthropic(15, 1.5, 75),
+		'claude-sonnet-4-6': anthropic(3, 0.3, 15),
 		'claude-sonnet-4-5': anthropic(3, 0.3, 15),
 		'claude-sonnet-4-20250514': anthropic(3, 0.3, 15),
 		'claude-3-7-sonnet-20250219': anthropic(3, 0.3, 15),

@@ -146,6 +146,14 @@ function resultSection(result: ToolOutcome, out: Writers): void {
 	out.heading(result.error === undefined ? 'Result' : `Result — error: ${result.error}`);
 	const pretty = prettyIfJson(result.text);
 	out.folded(splitLines(pretty), result.error === undefined ? undefined : 'error');
+	detailSection(result, out);
+}
+
+/** The tool's own result, as the runtime structured it (Claude Code's file read, command output, sub-agent report). */
+function detailSection(result: ToolOutcome, out: Writers): void {
+	if (result.detail === undefined) return;
+	out.heading('The tool’s own result');
+	out.folded(prettyJsonLines(result.detail));
 }
 
 /** The result of a write or an edit repeats its arguments; only where it went, or its error, is news. */
@@ -269,8 +277,10 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 				}
 
 				heading('Result');
-				if (activity.result) block(activity.result.text, activity.result.error === undefined ? undefined : 'error');
-				else lines.push({text: '(waiting for the delegate)', tone: 'dim'});
+				if (activity.result) {
+					block(activity.result.text, activity.result.error === undefined ? undefined : 'error');
+					detailSection(activity.result, {heading, field, block, folded, dim: text => lines.push({text, tone: 'dim'})});
+				} else lines.push({text: '(waiting for the delegate)', tone: 'dim'});
 				break;
 			default:
 				return assertNever(activity);

@@ -4,7 +4,7 @@ import type {Diagnostic, Dialect, EventRef, ParsedLine} from '../../model/events
  * A dialect read per stream rather than per line. Agent CLIs' streams (Claude Code, Codex, Gemini CLI, …) say
  * little on each line: which run a line belongs to, whether a usage was counted already, which call a result
  * answers, are known only from the lines before it. Their lines are parsed as JSON anywhere (a chunk worker
- * too) and handed on as records; each stream's records then go, in line order, to one reader of the stream's
+ * too) and handed on as records; each stream's records then go, in line order, to the reader of the stream's
  * dialect, which keeps what it needs from line to line and makes the events of the one internal shape.
  */
 
@@ -23,18 +23,24 @@ export type ParsedItem = ParsedLine | WireRecord;
 /** Where a reader puts what a line makes: none, one or several events and diagnostics, in order. */
 export type ParsedOut = (parsed: ParsedLine) => void;
 
-/** The reader of one stream: what it keeps between lines is that stream's alone. */
+/**
+ * The reader of a dialect's streams: one reads every stream of its dialect (stream-readers.ts), each stream's
+ * lines in line order, streams possibly interleaved. What it keeps between lines it keys by what the lines name
+ * (a session, a call, a response), or by the record's source where only the stream says it.
+ */
 export type StreamReader = {
-	/** One line of the stream, in line order. */
 	read(record: WireRecord, out: ParsedOut): void;
 };
 
+/** The clock of a source whose lines arrive as they happen (stdin, a command, a followed file); none for others. */
+export type ArrivalClock = (source: string) => (() => number) | undefined;
+
 export type ReaderOptions = {
 	/**
-	 * The clock of a live stream (epoch ms), for a dialect whose lines carry no time (Codex): its events are stamped
+	 * Each live source's clock (epoch ms), for a dialect whose lines carry no time (Codex): its events are stamped
 	 * with their arrival. None for a file, whose lines did not arrive as they happened.
 	 */
-	now?: (() => number) | undefined;
+	clockFor?: ArrivalClock | undefined;
 };
 
 export type StreamDialect = {
@@ -44,12 +50,6 @@ export type StreamDialect = {
 	 * dialect recognises decides the stream's. Asked in the registry's order (registry.ts).
 	 */
 	recognises(value: Record<string, unknown>): boolean;
-	/** A new reader, for one stream. */
+	/** A new reader, for the streams of one load. */
 	reader(options?: ReaderOptions): StreamReader;
-	/**
-	 * The readers of one load's streams, when they share what spans streams (a log split over several files is one
-	 * stream read in pieces: a run one file leaves open goes on in the next). Called once per load; without it
-	 * each stream's reader is `reader`'s alone.
-	 */
-	readers?(): (options: ReaderOptions) => StreamReader;
 };

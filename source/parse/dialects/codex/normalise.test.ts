@@ -11,8 +11,8 @@ import {CodexReader} from './normalise.js';
  * fixtures/codex/ (their whole figures are in fixtures/expected/codex-*.json); the rest are lines of the same shape.
  */
 
-function events(lines: string[], options: {now?: () => number} = {}): AgentEvent[] {
-	const reader = new CodexReader(options);
+function events(lines: string[], now?: () => number): AgentEvent[] {
+	const reader = new CodexReader({clockFor: source => (source === 's' ? now : undefined)});
 	const out: ParsedLine[] = [];
 	for (const [index, text] of lines.entries()) reader.read({kind: 'record', value: JSON.parse(text), ref: {source: 's', line: index + 1, offset: 0}}, parsed => out.push(parsed));
 	return out.flatMap(parsed => (parsed.kind === 'event' ? [parsed.event] : []));
@@ -157,7 +157,7 @@ describe('a Codex stream', () => {
 		const lines = ['{"type":"thread.started","thread_id":"t"}', '{"type":"turn.started"}'];
 		expect(events(lines).map(event => event.timestamp)).toEqual([undefined, undefined]);
 		let now = 1_795_000_000_000;
-		expect(events(lines, {now: () => now++}).map(event => event.timestamp)).toEqual([1_795_000_000_000, 1_795_000_000_001]);
+		expect(events(lines, () => now++).map(event => event.timestamp)).toEqual([1_795_000_000_000, 1_795_000_000_001]);
 	});
 
 	it('counts an item kind it does not know by name, and reports a known one of the wrong shape', () => {

@@ -1,34 +1,31 @@
-import type {z} from 'zod';
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
-import type {ParsedOut, StreamReader, WireRecord} from '../stream-dialect.js';
+import type {ArrivalClock, ParsedOut, ReaderOptions, StreamReader, WireRecord} from '../stream-dialect.js';
 import {jsonText} from '../json-values.js';
+import {invalid} from '../../normalise.js';
 import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
 
 /*
- * One Codex stream (`codex exec --json`), line by line, into the one internal event shape. Codex says little on
- * each line, so the reader keeps per stream:
+ * Codex streams (`codex exec --json`), line by line, into the one internal event shape. One reader reads every
+ * Codex stream of a load. Codex says little on each line, so the reader keeps:
  *
- * - the run: each `thread.started` starts one, in the job of its thread; a thread resumed later in the same stream
+ * - each stream's run: each `thread.started` starts one, in the job of its thread; a thread resumed later
  *   (`codex exec resume`) starts the job's next run, `<thread>#2`, … A stream that starts after its
- *   `thread.started` (a log cut at the front) gets a run named after where it starts, `codex:line-<n>` (not its source's name: a file and a pipe of the same bytes give the same runs);
+ *   `thread.started` goes on with the run a stream left open (the next file of a log split over several), or,
+ *   when none is, gets a run named after where it starts, `codex:line-<n>` (not after its source: a file and a
+ *   pipe of the same bytes give the same runs);
  * - which items are open: item ids restart at `item_0` in every run, so they pair calls with results only within it;
  * - the reasoning and agent messages not yet shown: Codex writes them before the tool call they lead to, so they
  *   become that call's reasoning and message, and what is left when the turn completes is its answer;
  * - each thread's usage so far: `turn.completed` reports the thread's cumulative total, not the turn's, so a turn
- *   uses the difference from the last total of its thread seen in this stream;
+ *   uses the difference from the last total of its thread read before (the whole total when none was);
  * - the last unrecoverable top-level `error`: `turn.failed` repeats it, and the failure is shown once.
  *
- * A run is one turn (`codex exec` runs one), so one step. Codex writes no timestamps: each event is stamped with
- * the time it arrived when the reader is given a clock (a live stream), and has none otherwise (a file).
+ * A run is one turn (`codex exec` runs one), so one step. Codex writes no timestamps: each event of a live stream
+ * is stamped with the time it arrived (its source's clock), and a file's have none.
  */
 
-export type CodexReaderOptions = {
-	/** The clock that stamps events as they arrive (epoch ms); none: events have no time. */
-	now?: (() => number) | undefined;
-};
-
-export type RunState = {
+type RunState = {
 	jobId: string;
 	runId: string;
 	threadId: string | undefined;
@@ -46,25 +43,18 @@ export type RunState = {
 /** What `Reconnecting... 2/5 (…)` is: the stream to the model dropped and Codex tries again. */
 const retryMessage = /^Reconnecting\.\.\./;
 
-/**
- * What spans the streams of one load: a log split over several files is one stream read in pieces, so the runs of
- * each thread, each thread's usage so far and the run a stream left open (cut mid-turn: the next file goes on
- * with it) are kept for all of them.
- */
-export class CodexThreads {
-	readonly runsOfThread = new Map<string, number>();
-	readonly totals = new Map<string, Usage>();
-	open: RunState | undefined;
-}
-
 export class CodexReader implements StreamReader {
-	readonly #now: (() => number) | undefined;
-	readonly #threads: CodexThreads;
-	#run: RunState | undefined;
+	readonly #clockFor: ArrivalClock | undefined;
+	readonly #runsOfThread = new Map<string, number>();
+	/** Each thread's usage so far, as its last `turn.completed` said. */
+	readonly #totals = new Map<string, Usage>();
+	/** Each stream's current run, by source. */
+	readonly #runs = new Map<string, RunState>();
+	/** The run started last that has not ended: where a stream that begins mid-turn goes on. */
+	#open: RunState | undefined;
 
-	constructor(options: CodexReaderOptions = {}, threads = new CodexThreads()) {
-		this.#now = options.now;
-		this.#threads = threads;
+	constructor(options: ReaderOptions = {}) {
+		this.#clockFor = options.clockFor;
 	}
 
 	/** Whether a line is surely Codex's: its type is one only Codex writes. */
@@ -120,7 +110,7 @@ export class CodexReader implements StreamReader {
 				run.messages = [];
 				run.reasoning = [];
 				const end = this.#stepEnd(run, event.type, ref, 'complete', 'completed', this.#turnUsage(run, event.usage), text);
-				this.#end(run);
+				this.#end(run, ref);
 				return [...started, end];
 			}
 
@@ -132,7 +122,7 @@ export class CodexReader implements StreamReader {
 				// The top-level error before it said the same: the failure is shown once.
 				if (message !== run.lastError) out.push({...head, kind: 'runError', name: 'turn.failed', message});
 				out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
-				this.#end(run);
+				this.#end(run, ref);
 				return out;
 			}
 
@@ -217,18 +207,18 @@ export class CodexReader implements StreamReader {
 	}
 
 	#startRun(threadId: string, ref: EventRef): AgentEvent[] {
-		const count = (this.#threads.runsOfThread.get(threadId) ?? 0) + 1;
-		this.#threads.runsOfThread.set(threadId, count);
+		const count = (this.#runsOfThread.get(threadId) ?? 0) + 1;
+		this.#runsOfThread.set(threadId, count);
 		const run = newRun(threadId, count === 1 ? threadId : `${threadId}#${count}`, threadId);
-		this.#run = run;
-		this.#threads.open = run;
+		this.#runs.set(ref.source, run);
+		this.#open = run;
 		return [this.#childRunStart(run, ref)];
 	}
 
 	/** The run's turn ended: nothing more of it is to come. */
-	#end(run: RunState): void {
-		this.#run = undefined;
-		if (this.#threads.open === run) this.#threads.open = undefined;
+	#end(run: RunState, ref: EventRef): void {
+		this.#runs.delete(ref.source);
+		if (this.#open === run) this.#open = undefined;
 	}
 
 	/**
@@ -236,10 +226,11 @@ export class CodexReader implements StreamReader {
 	 * the stream before it left open (the next file of a split log), else starts one here.
 	 */
 	#current(ref: EventRef): [RunState, AgentEvent[]] {
-		if (this.#run) return [this.#run, []];
-		const open = this.#threads.open;
+		const current = this.#runs.get(ref.source);
+		if (current) return [current, []];
+		const open = this.#open;
 		if (open) {
-			this.#run = open;
+			this.#runs.set(ref.source, open);
 			return [open, []];
 		}
 
@@ -247,8 +238,8 @@ export class CodexReader implements StreamReader {
 		const run = newRun(name, name, undefined);
 		// Its line is of a turn under way (or one more begins): that turn is its first step.
 		run.step = 1;
-		this.#run = run;
-		this.#threads.open = run;
+		this.#runs.set(ref.source, run);
+		this.#open = run;
 		return [run, [this.#childRunStart(run, ref)]];
 	}
 
@@ -285,8 +276,8 @@ export class CodexReader implements StreamReader {
 		if (!reported) return undefined;
 		const total = usageOf(reported);
 		if (run.threadId === undefined) return total;
-		const before = this.#threads.totals.get(run.threadId);
-		this.#threads.totals.set(run.threadId, total);
+		const before = this.#totals.get(run.threadId);
+		this.#totals.set(run.threadId, total);
 		return before ? difference(total, before) : total;
 	}
 
@@ -299,14 +290,14 @@ export class CodexReader implements StreamReader {
 			runId: run.runId,
 			expertKey: 'codex',
 			step: run.step,
-			timestamp: this.#now?.(),
+			timestamp: this.#clockFor?.(ref.source)?.(),
 			agent: undefined,
 			ref,
 		};
 	}
 
 	#unknown(wireType: string, ref: EventRef): ParsedLine {
-		const run = this.#run;
+		const run = this.#runs.get(ref.source);
 		return {
 			kind: 'event',
 			event: {
@@ -318,7 +309,7 @@ export class CodexReader implements StreamReader {
 				runId: run?.runId ?? '',
 				expertKey: undefined,
 				step: undefined,
-				timestamp: this.#now?.(),
+				timestamp: this.#clockFor?.(ref.source)?.(),
 				agent: undefined,
 				ref,
 			},
@@ -432,11 +423,4 @@ function mcpText(item: Extract<CodexItem, {type: 'mcp_tool_call'}>): string {
 
 function checklist(items: ReadonlyArray<{text: string; completed: boolean}>): string {
 	return items.map(todo => `[${todo.completed ? 'x' : ' '}] ${todo.text}`).join('\n');
-}
-
-function invalid(type: string, error: z.ZodError): string {
-	const issue = error.issues[0];
-	if (!issue) return `invalid ${type} event`;
-	const path = issue.path.map(String).join('.');
-	return `invalid ${type} event: ${path === '' ? '' : `${path}: `}${issue.message}`;
 }

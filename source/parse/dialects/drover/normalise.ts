@@ -49,7 +49,7 @@ export function fromDrover(event: DroverEvent, ref: EventRef): AgentEvent {
 		case 'run_start':
 			return {...head, expertKey: event.agentId, kind: 'childRunStart', childRunId: event.runId, childExpertKey: event.agentId ?? event.runId, query: undefined, viaToolName: undefined};
 		case 'turn_start':
-			return {...head, kind: 'stepStart'};
+			return {...head, kind: 'stepStart', counted: true};
 		case 'thinking':
 			return {...head, kind: 'stream', channel: 'reasoning', phase: 'complete', text: event.text};
 		case 'assistant_text':

@@ -1,17 +1,18 @@
-import type {z} from 'zod';
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
 import type {ParsedOut, StreamReader, WireRecord} from '../stream-dialect.js';
 import {jsonText} from '../json-values.js';
+import {invalid} from '../../normalise.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} from './schema.js';
 
 /*
- * One Gemini CLI stream (`gemini -p … --output-format stream-json`), line by line, into the one internal event
- * shape. What the reader keeps per stream:
+ * Gemini CLI streams (`gemini -p … --output-format stream-json`), line by line, into the one internal event shape.
+ * One reader reads every Gemini stream of a load, and keeps:
  *
- * - the run: each `init` starts one, in the job of its session; a session resumed in the same stream
- *   (`--resume`) starts the job's next run, `<session>#2`, … A stream that starts after its `init` gets a run named
- *   after where it starts, `gemini:line-<n>` (not its source's name: a file and a pipe of the same bytes give the same runs);
+ * - each stream's run: each `init` starts one, in the job of its session; a session resumed later (`--resume`)
+ *   starts the job's next run, `<session>#2`, … A stream that starts after its `init` goes on with the run a
+ *   stream left open (the next file of a log split over several), or, when none is, gets a run named after where
+ *   it starts, `gemini:line-<n>` (not after its source: a file and a pipe of the same bytes give the same runs);
  * - the step: a generation of the model is its text and the tool calls after it; the first text or call after
  *   tool results starts the next step (the CLI writes all of a turn's calls before any result);
  * - the tool calls still open, by `tool_id`, and the sub-agent each `invoke_agent` call started: nothing from
@@ -21,7 +22,7 @@ import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} fro
  * Usage is known only from `result.stats`, the run's (the process's) totals, sub-agents included.
  */
 
-export type RunState = {
+type RunState = {
 	jobId: string;
 	runId: string;
 	step: number | undefined;
@@ -40,22 +41,12 @@ type Head = Omit<Extract<AgentEvent, {kind: 'marker'}>, 'kind'>;
 /** Tools that run a sub-agent: `invoke_agent` (0.39+, the agent in `agent_name`), and before it tools named after the agent. */
 const agentTools: ReadonlySet<string> = new Set(['invoke_agent', 'codebase_investigator']);
 
-/**
- * What spans the streams of one load: a log split over several files is one stream read in pieces, so the runs of
- * each session and the run a stream left open (the next file goes on with it) are kept for all of them.
- */
-export class GeminiSessions {
-	readonly runsOfSession = new Map<string, number>();
-	open: RunState | undefined;
-}
-
 export class GeminiReader implements StreamReader {
-	readonly #sessions: GeminiSessions;
-	#run: RunState | undefined;
-
-	constructor(sessions = new GeminiSessions()) {
-		this.#sessions = sessions;
-	}
+	readonly #runsOfSession = new Map<string, number>();
+	/** Each stream's current run, by source. */
+	readonly #runs = new Map<string, RunState>();
+	/** The run started last that has not ended: where a stream that begins after its `init` goes on. */
+	#open: RunState | undefined;
 
 	/** Whether a line is surely Gemini CLI's: a type of its own with the fields only it writes. */
 	static recognises(value: Record<string, unknown>): boolean {
@@ -97,11 +88,11 @@ export class GeminiReader implements StreamReader {
 		const at = event.timestamp;
 		switch (event.type) {
 			case 'init': {
-				const count = (this.#sessions.runsOfSession.get(event.session_id) ?? 0) + 1;
-				this.#sessions.runsOfSession.set(event.session_id, count);
+				const count = (this.#runsOfSession.get(event.session_id) ?? 0) + 1;
+				this.#runsOfSession.set(event.session_id, count);
 				const run = newRun(event.session_id, count === 1 ? event.session_id : `${event.session_id}#${count}`, event.model);
-				this.#run = run;
-				this.#sessions.open = run;
+				this.#runs.set(ref.source, run);
+				this.#open = run;
 				const head = this.#head(run, event.type, ref, at);
 				return [
 					{...head, kind: 'runtimeInit', model: event.model},
@@ -113,7 +104,7 @@ export class GeminiReader implements StreamReader {
 				const [run, started] = this.#current(ref, at);
 				const head = this.#head(run, event.type, ref, at);
 				// The prompt, echoed (with what came on stdin appended).
-				if (event.role === 'user') return [...started, {...head, kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: event.content, viaToolName: undefined}];
+				if (event.role === 'user') return [...started, {...head, kind: 'query', text: event.content}];
 				const next = this.#generate(run, ref, at);
 				run.text.push(event.content);
 				return [...started, ...next, {...this.#head(run, event.type, ref, at), kind: 'stream', channel: 'result', phase: 'delta', text: event.content}];
@@ -138,7 +129,7 @@ export class GeminiReader implements StreamReader {
 				const child = `${run.runId}/${agent}#${run.agents}`;
 				run.open.set(event.tool_id, child);
 				const query = promptOf(event.parameters);
-				return [...started, ...next, calls, {...head, kind: 'childRunStart', childRunId: child, childExpertKey: agent, query, viaToolName: event.tool_name}];
+				return [...started, ...next, calls, {...head, kind: 'childRunStart', childRunId: child, childExpertKey: agent, query, viaToolName: event.tool_name, viaToolCallId: event.tool_id}];
 			}
 
 			case 'tool_result': {
@@ -177,14 +168,13 @@ export class GeminiReader implements StreamReader {
 				if (event.status === 'success') {
 					out.push(this.#stepEnd(run, head, 'complete', 'completed', text));
 				} else {
-					out.push(this.#stepEnd(run, head, 'continue', 'proceeding', undefined));
 					const message = event.error?.message ?? event.status;
 					out.push({...head, kind: 'runError', name: event.error?.type ?? 'error', message});
 					out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
 				}
 
-				this.#run = undefined;
-				if (this.#sessions.open === run) this.#sessions.open = undefined;
+				this.#runs.delete(ref.source);
+				if (this.#open === run) this.#open = undefined;
 				return out;
 			}
 
@@ -193,15 +183,12 @@ export class GeminiReader implements StreamReader {
 		}
 	}
 
-	/** The events that start the model's next generation, when this text or call is the first of one. */
+	/** The start of the model's next generation, when this text or call is the first of one: a step, counted as it starts. */
 	#generate(run: RunState, ref: EventRef, at: number | undefined): AgentEvent[] {
 		if (run.generating) return [];
 		run.generating = true;
-		const out: AgentEvent[] = [];
-		if (run.step !== undefined) out.push(this.#stepEnd(run, this.#head(run, 'message', ref, at), 'continue', 'proceeding', undefined));
 		run.step = (run.step ?? 0) + 1;
-		out.push({...this.#head(run, 'message', ref, at), kind: 'stepStart'});
-		return out;
+		return [{...this.#head(run, 'message', ref, at), kind: 'stepStart', counted: true}];
 	}
 
 	/**
@@ -209,21 +196,22 @@ export class GeminiReader implements StreamReader {
 	 * before it left open (the next file of a split log), else starts one here.
 	 */
 	#current(ref: EventRef, at: number | undefined): [RunState, AgentEvent[]] {
-		if (this.#run) return [this.#run, []];
-		const open = this.#sessions.open;
+		const current = this.#runs.get(ref.source);
+		if (current) return [current, []];
+		const open = this.#open;
 		if (open) {
-			this.#run = open;
+			this.#runs.set(ref.source, open);
 			return [open, []];
 		}
 
 		const name = `gemini:line-${ref.line}`;
 		const run = newRun(name, name, undefined);
-		this.#run = run;
-		this.#sessions.open = run;
+		this.#runs.set(ref.source, run);
+		this.#open = run;
 		return [run, [{...this.#head(run, 'init', ref, at), kind: 'childRunStart', childRunId: name, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}]];
 	}
 
-	#stepEnd(run: RunState, head: Head, ending: 'complete' | 'continue', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
+	#stepEnd(run: RunState, head: Head, ending: 'complete', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
 		const checkpoint: CheckpointInfo = {
 			id: undefined,
 			runId: run.runId,
@@ -254,7 +242,7 @@ export class GeminiReader implements StreamReader {
 	}
 
 	#unknown(wireType: string, ref: EventRef): ParsedLine {
-		const run = this.#run;
+		const run = this.#runs.get(ref.source);
 		return {
 			kind: 'event',
 			event: {
@@ -314,11 +302,4 @@ function mainModel(stats: GeminiStats | undefined): string | undefined {
 	}
 
 	return best?.[0];
-}
-
-function invalid(type: string, error: z.ZodError): string {
-	const issue = error.issues[0];
-	if (!issue) return `invalid ${type} event`;
-	const path = issue.path.map(String).join('.');
-	return `invalid ${type} event: ${path === '' ? '' : `${path}: `}${issue.message}`;
 }
