@@ -82,9 +82,12 @@ describe('a Gemini CLI stream', () => {
 		expect(model.runs.get(`${session}/generalist#1`)!.usage.totalTokens).toBe(0);
 	});
 
-	it('takes the model that did the work from stats.models when init says auto', () => {
+	it('takes the model that did the work from stats.models when init says auto, and gives the router its own run', () => {
 		const model = fixture('auto-routed.jsonl');
-		expect(model.runs.get('60d4d486-d6de-41fc-8634-038c7cc25928')!.model).toBe('gemini-3.8-flash');
+		const run = model.runs.get('60d4d486-d6de-41fc-8634-038c7cc25928')!;
+		expect(run).toMatchObject({model: 'gemini-3.8-flash', usage: {inputTokens: 900, outputTokens: 40}});
+		expect(model.runs.get(`${run.runId}/gemini-3.5-flash-lite`)).toMatchObject({model: 'gemini-3.5-flash-lite', usage: {inputTokens: 100, outputTokens: 10}});
+		expect(model.jobs.get(run.jobId)!.model).toBe('gemini-3.8-flash');
 	});
 
 	it('fails the run with the result’s error type and message', () => {
@@ -116,8 +119,11 @@ describe('a Gemini CLI stream', () => {
 
 	it('starts a run where the stream begins after its init', () => {
 		const model = fixture('../gemini/samples/amux-fixture-2026-08-09.FROM-TEST.jsonl');
-		const [run] = model.runs.values();
-		expect(run).toMatchObject({runId: 'gemini:line-1', status: 'completed'});
-		expect(run!.usage).toMatchObject({inputTokens: 22915, cachedInputTokens: 8115, outputTokens: 74, totalTokens: 23632});
+		const [run, router] = model.runs.values();
+		expect(run).toMatchObject({runId: 'gemini:line-1', status: 'completed', model: 'gemini-3.5-flash'});
+		// stats.models: the router model's share is a run of its own, priced at its own rate.
+		expect(run!.usage).toMatchObject({inputTokens: 21952, cachedInputTokens: 8115, outputTokens: 46, totalTokens: 22566});
+		expect(router).toMatchObject({runId: 'gemini:line-1/gemini-3.1-flash-lite', parentRunId: 'gemini:line-1', model: 'gemini-3.1-flash-lite', status: 'completed'});
+		expect(router!.usage).toMatchObject({inputTokens: 963, outputTokens: 28, totalTokens: 1066});
 	});
 });

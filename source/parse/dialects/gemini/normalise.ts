@@ -158,13 +158,12 @@ export class GeminiReader implements StreamReader {
 				const [run, started] = this.#current(ref, at);
 				const head = this.#head(run, event.type, ref, at);
 				const out: AgentEvent[] = [...started];
-				const usage = event.stats ? usageOf(event.stats) : undefined;
 				const model = mainModel(event.stats);
 				if (model !== undefined && model !== run.model) out.push({...head, kind: 'runtimeInit', model});
+				// Before the run's end, so that whatever is written when it ends has its figures.
+				out.push(...this.#usage(run, head, event.stats, model));
 				const text = run.text.join('');
 				run.text = [];
-				// Before the run's end, so that whatever is written when it ends has its figures.
-				if (usage) out.push({...head, kind: 'usage', usage});
 				if (event.status === 'success') {
 					out.push(this.#stepEnd(run, head, 'complete', 'completed', text));
 				} else {
@@ -181,6 +180,35 @@ export class GeminiReader implements StreamReader {
 			default:
 				return assertNever(event);
 		}
+	}
+
+	/**
+	 * The run's usage from `result.stats`. When the CLI called other models besides the one that did the work (its
+	 * router picks the model of each turn with a small one), each other model's share is a run of its own under the
+	 * session's run, with that model, so that each is priced at its own rate; the run keeps the main model's.
+	 */
+	#usage(run: RunState, head: Head, stats: GeminiStats | undefined, main: string | undefined): AgentEvent[] {
+		if (!stats) return [];
+		const models = Object.entries(stats.models ?? {});
+		if (models.length < 2 || main === undefined) return [{...head, kind: 'usage', usage: usageOf(stats)}];
+		const out: AgentEvent[] = [];
+		for (const [model, tokens] of models) {
+			if (model === main) {
+				out.push({...head, kind: 'usage', usage: usageOf(tokens)});
+				continue;
+			}
+
+			const child = {...head, runId: `${run.runId}/${model}`, step: 1};
+			const checkpoint: CheckpointInfo = {id: undefined, runId: child.runId, status: 'completed', step: 1, pendingToolCallIds: [], partialResults: [], delegateTo: [], delegatedBy: undefined, usage: undefined};
+			out.push(
+				{...head, kind: 'childRunStart', childRunId: child.runId, childExpertKey: model, query: undefined, viaToolName: undefined},
+				// Not the job's model: only this run's.
+				{...child, jobId: '', kind: 'runtimeInit', model},
+				{...child, kind: 'stepEnd', ending: 'continue', checkpoint, stepUsage: usageOf(tokens), startedAt: undefined, finishedAt: head.timestamp, text: undefined, error: undefined},
+			);
+		}
+
+		return out;
 	}
 
 	/** The start of the model's next generation, when this text or call is the first of one: a step, counted as it starts. */
@@ -286,7 +314,7 @@ function promptOf(parameters: unknown): string | undefined {
  * thinking tokens only in `total_tokens`: what the total holds beyond input and output is reasoning, which Google
  * bills as output (the price table's rule for the provider).
  */
-function usageOf(stats: GeminiStats): Usage {
+function usageOf(stats: Partial<Record<'input_tokens' | 'output_tokens' | 'total_tokens' | 'cached', number | undefined>>): Usage {
 	const inputTokens = stats.input_tokens ?? 0;
 	const outputTokens = stats.output_tokens ?? 0;
 	const totalTokens = stats.total_tokens ?? inputTokens + outputTokens;
