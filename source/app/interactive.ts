@@ -3,7 +3,7 @@ import type {Dialect} from '../model/events.js';
 import {createModel, endInput, type TextKeep} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
-import type {ArrivalClock} from '../parse/stream-readers.js';
+import {liveSources} from './live-sources.js';
 import type {LoadTuning} from '../load/tuning.js';
 import {RawEvents} from '../input/raw-events.js';
 import {readMessageLine} from '../input/message-line.js';
@@ -278,10 +278,4 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	}
 
 	return {code: signalCode ?? exitCode, back: goingBack && signalCode === undefined, report};
-}
-
-/** The clock of each input whose lines arrive as they happen: stdin, a command, and any input with --follow. */
-function liveSources(plan: InputPlan): ArrivalClock {
-	const live = new Set(plan.inputs.filter(input => plan.follow || input.kind === 'stdin' || input.kind === 'command').map(input => input.label));
-	return source => (live.has(source) ? Date.now : undefined);
 }

@@ -44,6 +44,25 @@ describe('-- COMMAND of an agent CLI', () => {
 	});
 });
 
+describe('--otlp of an agent CLI', () => {
+	it('gives a live Codex run, whose lines carry no time, spans at the times its lines arrived', () => {
+		const spans = join(dir, 'codex-spans.jsonl');
+		const startedAt = Date.now();
+		const live = perscope(['--summary', '--otlp-file', spans, '--', process.execPath, replay, 'fixtures/codex/edit-and-test.jsonl', '5']);
+		expect(live.status).toBe(0);
+		type Span = {name: string; startTimeUnixNano: string; status?: {code?: number}};
+		const written: Span[] = readFileSync(spans, 'utf8')
+			.split('\n')
+			.filter(Boolean)
+			.flatMap(line => (JSON.parse(line) as {resourceSpans: Array<{scopeSpans: Array<{spans: Span[]}>}>}).resourceSpans.flatMap(resource => resource.scopeSpans.flatMap(scope => scope.spans)));
+		const tools = written.filter(span => span.name.startsWith('execute_tool'));
+		expect(tools.map(span => span.name)).toEqual(['execute_tool command_execution', 'execute_tool file_change', 'execute_tool command_execution', 'execute_tool file_change', 'execute_tool web_search']);
+		for (const span of written) expect(Number(BigInt(span.startTimeUnixNano) / 1_000_000n)).toBeGreaterThanOrEqual(startedAt);
+		// The command that exited 1 is an error.
+		expect(tools[2]!.status?.code).toBe(2);
+	});
+});
+
 describe('--follow of a log an agent CLI is writing', () => {
 	it('shows a Gemini run’s tools as they are written and its end once it comes', async () => {
 		const lines = readFileSync(join(repoRoot, 'fixtures/gemini/fix-and-delegate.jsonl'), 'utf8').split('\n').filter(Boolean);
