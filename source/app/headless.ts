@@ -58,6 +58,13 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	if (plan.jobsRoot !== undefined) {
 		const {listJobs} = await import('../load/job-listing.js');
 		const jobs = listJobs(plan.jobsRoot);
+		// A summary of a jobs folder is the summary of its jobs, oldest first: their runs, tokens and cost, as
+		// for the jobs' own directories given one by one. `--print` and `--json` list the jobs to open.
+		if ((options.mode === 'summary' || options.mode === 'summary-json') && jobs.length > 0) {
+			const inputs = jobs.toReversed().map(job => ({kind: 'job' as const, path: job.path, label: job.jobId}));
+			return runHeadless({...plan, jobsRoot: undefined, inputs}, options);
+		}
+
 		const json = options.mode === 'json' || options.mode === 'summary-json';
 		stdout.write(json ? JSON.stringify({root: plan.jobsRoot, jobs}) + '\n' : (await import('../output/job-list-table.js')).jobListTable(plan.jobsRoot, jobs));
 		if (stdout.writableNeedDrain) await once(stdout, 'drain');

@@ -21,6 +21,7 @@ export {createReducer, type EndOptions, type Reducer, type ReducerOptions} from 
 export type {Model} from './model-view.js';
 export {streamingText, type StreamingText} from './streaming-text.js';
 export {activityTypes, isToolActivity} from '../model/state.js';
+export {toolInput, type PathToolName, type ToolInput} from './tool-input.js';
 export {runStatuses} from '../model/events.js';
 export {builtinPrices, type ModelPrice, type PriceProvider, type PriceTable} from '../query/prices.js';
 
@@ -37,7 +38,11 @@ export type Pane = state.Pane;
 export type Activity = state.Activity;
 /** The `type` of an {@link Activity}. */
 export type ActivityType = state.ActivityType;
-/** An activity that is a tool call (its `type` is the tool, `generalTool` for MCP tools): see {@link isToolActivity}. */
+/**
+ * An activity that is a tool call (its `type` is the tool, `generalTool` for MCP tools): see {@link isToolActivity}.
+ * Its `args` are as the model wrote them; {@link toolInput} gives them typed per tool (`exec`'s `command`,
+ * `readTextFile`'s `path`, …).
+ */
 export type ToolActivity = state.ToolActivity;
 /** A delegation to another expert; the child runs it started are in `childRunIds`. */
 export type DelegateActivity = state.DelegateActivity;

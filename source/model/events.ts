@@ -162,6 +162,11 @@ export type AgentEvent = Payload & {
 	 */
 	agent: string | undefined;
 	ref: EventRef;
+	/**
+	 * Another event of a line that made an event before it (an agent CLI's line can say several things: a
+	 * response's usage, its text and its tool calls): the model counts events as the lines that made them.
+	 */
+	continuesLine?: true;
 };
 
 export type Diagnostic = {

@@ -57,7 +57,8 @@ export function reduce(model: Model, event: AgentEvent): void {
 function reduceEvent(model: Model, wireEvent: AgentEvent): void {
 	// The run a released-CLI event belongs to is a segment of its run id (run-segments.ts); nothing changes otherwise.
 	const event = model.runSegments.route(model, wireEvent);
-	model.events++;
+	// Events are counted as lines: the further events one line made are not counted again.
+	if (event.continuesLine !== true) model.events++;
 	model.rev++;
 	if (event.timestamp !== undefined) {
 		if (model.firstTimestamp === undefined || event.timestamp < model.firstTimestamp) model.firstTimestamp = event.timestamp;
@@ -1168,7 +1169,7 @@ function onChildRunStart(model: Model, event: EventOf<'childRunStart'>): void {
 	}
 
 	if (event.childRunId === event.runId) {
-		// drover run_start, an agent CLI's run: the run itself begins (a root, or a subagent whose events were merged in).
+		// drover run_start: the run itself begins (a root, or a subagent whose events were merged in).
 		const existing = liveRun(model, event.runId);
 		const run = existing ?? newRun(model, event.runId, event.jobId === '' ? event.runId : event.jobId, event.childExpertKey, event);
 		run.started = true;

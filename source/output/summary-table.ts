@@ -5,7 +5,7 @@ import {displayWidth, padEnd} from '../present/width.js';
 import {formatDuration, plural, span} from '../present/format.js';
 import {indentFor} from './transcript.js';
 import {jobStatusText, statusMarks} from './run-marks.js';
-import {jobCost, runCost, whyNoCost} from '../query/cost.js';
+import {costOfRun, jobCost, whyNoCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../present/cost.js';
 import {columnWidths} from './column-widths.js';
@@ -29,7 +29,7 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 		);
 		const runs = runsInTreeOrder(model, job);
 		for (const run of runs) {
-			const why = whyNoCost(run, prices);
+			const why = whyNoCost(model, run, prices);
 			if (why !== undefined) unpriced.add(why);
 		}
 
@@ -39,7 +39,7 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 			String(runSteps(run)),
 			String(run.usage.inputTokens),
 			String(run.usage.outputTokens),
-			formatCost(runCost(run, prices)),
+			formatCost(costOfRun(model, run, prices)),
 			formatDuration(span(run.startedAt, run.endedAt ?? run.lastEventAt)),
 			errorColumn(model, run),
 		]);

@@ -1,7 +1,7 @@
 import type {Diagnostic, RunStatus, Usage} from '../model/events.js';
 import type {Job, Model, ResumedFrom, Run} from '../model/state.js';
 import {eachRunInTreeOrder, endedWhileWaiting, endedWithoutFinalEvent, jobTotals, runSteps, runsInTreeOrder, type EndedWhileWaiting} from '../query/tree.js';
-import {costForJson, jobCost, runCost, totalCost, whyNoCost} from '../query/cost.js';
+import {costForJson, costOfRun, jobCost, totalCost, whyNoCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 
 export type RunSummary = {
@@ -137,8 +137,8 @@ function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
 		steps: runSteps(run),
 		usage: run.usage,
 		model: run.model ?? null,
-		costUsd: costForJson(runCost(run, prices)),
-		...costUnknown(run, prices),
+		costUsd: costForJson(costOfRun(model, run, prices)),
+		...costUnknown(model, run, prices),
 		activities: run.activityCount,
 		startedAt: run.startedAt ?? null,
 		endedAt: run.endedAt ?? null,
@@ -146,8 +146,8 @@ function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
 	};
 }
 
-function costUnknown(run: Run, prices: PriceTable): {costUnknown?: string} {
-	const why = whyNoCost(run, prices);
+function costUnknown(model: Model, run: Run, prices: PriceTable): {costUnknown?: string} {
+	const why = whyNoCost(model, run, prices);
 	return why === undefined ? {} : {costUnknown: why};
 }
 

@@ -70,9 +70,9 @@ describe('the text transcript (--print)', () => {
 		]);
 	});
 
-	it('leaves out what the filter does not include, and the marks of jobs and runs', () => {
+	it('leaves out what the filter does not include, and the marks of runs; the job is named before its first line', () => {
 		const text = transcriptOf('demo.ndjson', 'text', {include: activity => activity.type === 'exec'});
-		expect(text.trimEnd().split('\n')).toEqual(['  [test-runner] ⚡ exec npm test ✗ Command failed: npm test ↵ sh: 1: vitest: not found ↵ npm error Lifecycle script `test` failed with error: ↵ npm error code 127', '  [test-runner] ⚡ exec npm ci', '  [test-runner] ⚡ exec npx vitest run', '[bugfix-lead] ⚡ exec npx vitest run']);
+		expect(text.trimEnd().split('\n')).toEqual(['── job nibyyurl65b4kj4hbi6jlvhk · bugfix-lead · started 2026-11-23 00:00:01 UTC', '  [test-runner] ⚡ exec npm test ✗ Command failed: npm test ↵ sh: 1: vitest: not found ↵ npm error Lifecycle script `test` failed with error: ↵ npm error code 127', '  [test-runner] ⚡ exec npm ci', '  [test-runner] ⚡ exec npx vitest run', '[bugfix-lead] ⚡ exec npx vitest run']);
 	});
 });
 

@@ -113,6 +113,9 @@ export class TranscriptWriter {
 	readonly #shows: (activity: Activity) => boolean;
 	/** text: the short run ids that tell runs of one expert apart while they run at once. */
 	readonly #tags: RunTags | undefined;
+	/** text under a filter: the job of the last line written, and the jobs a line was written for. */
+	#lastJobShown: string | undefined;
+	readonly #jobsShown = new Set<string>();
 
 	/**
 	 * `include`, when given, is a filter: what it leaves out is not written. `shows` is the same filter asked
@@ -173,6 +176,7 @@ export class TranscriptWriter {
 			if (!ended && !cut) continue;
 			// Under a filter, a run's end goes with where it is seen ending (`endedRunMarks`: what `errors` shows).
 			if (this.#filtered && !this.#endShown(run)) continue;
+			if (this.#filtered) this.#filteredJobLine(run);
 			const depth = this.#depthFor()(run);
 			const indent = indentFor(depth);
 			const label = this.#label(run);
@@ -276,13 +280,32 @@ export class TranscriptWriter {
 
 	/** Before a job's first line, and its first line after it ended (`run` is the run of that line): where it starts. */
 	#startJob(run: Run): void {
-		if (this.#filtered) return;
+		if (this.#filtered) {
+			this.#filteredJobLine(run);
+			return;
+		}
+
 		const state = this.#jobs.get(run.jobId);
 		if (state === true) return;
 		const job = this.#model.jobs.get(run.jobId);
 		if (!job) return;
 		this.#buffer += jobStartLine(this.#model, job, state === false ? run : undefined) + '\n';
 		this.#jobs.set(run.jobId, true);
+	}
+
+	/**
+	 * Under a filter no job's end is written, but with several jobs in the input a line must still say whose it
+	 * is: the job's start line is written before its first line shown and wherever the lines switch to another
+	 * job. Always, not only once a second job is seen: a stream cannot know that one is coming, and the same
+	 * bytes must give the same lines however they arrive.
+	 */
+	#filteredJobLine(run: Run): void {
+		if (this.#lastJobShown === run.jobId) return;
+		this.#lastJobShown = run.jobId;
+		const job = this.#model.jobs.get(run.jobId);
+		if (!job) return;
+		this.#buffer += jobStartLine(this.#model, job, this.#jobsShown.has(job.jobId) ? run : undefined) + '\n';
+		this.#jobsShown.add(job.jobId);
 	}
 
 	#text(activity: Activity): void {

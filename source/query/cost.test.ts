@@ -1,6 +1,9 @@
 import {describe, expect, it} from 'vitest';
 import type {Usage} from '../model/events.js';
-import {addCosts, costForJson, priceOf, runCost, runsCost, usageCost, whyNoCost} from './cost.js';
+import {readFileSync} from 'node:fs';
+import {fixturePath, modelFromText} from '../../test/helpers/load.js';
+import {endInput} from '../model/state.js';
+import {addCosts, costForJson, costOfRun, jobCost, priceOf, runCost, usageCost, whyNoCost} from './cost.js';
 import {builtinPrices, type PriceTable} from './prices.js';
 
 const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0, reasoningTokens = 0): Usage => ({
@@ -62,9 +65,12 @@ describe('runCost and sums', () => {
 	});
 
 	it('says why a run has no cost: no model named, or none in the table', () => {
-		expect(whyNoCost({model: 'claude-sonnet-4-5', usage: usage(10, 10), dialect: 'claude-code'}, builtinPrices)).toBeUndefined();
-		expect(whyNoCost({model: undefined, usage: usage(10, 10), dialect: 'drover'}, builtinPrices)).toBe('drover events name no model');
-		expect(whyNoCost({model: 'claude-fable-9', usage: usage(10, 10), dialect: 'claude-code'}, builtinPrices)).toBe('no price for claude-fable-9 in the price table (give one with --prices FILE)');
+		const drover = modelFromText(readFileSync(fixturePath('drover-subagent.ndjson')));
+		expect(whyNoCost(drover, [...drover.runs.values()][0]!, builtinPrices)).toBe('drover events name no model');
+		const claude = modelFromText(readFileSync(fixturePath('claude-code/failing-tools.ndjson')));
+		const run = [...claude.runs.values()][0]!;
+		expect(whyNoCost(claude, run, builtinPrices)).toBeUndefined();
+		expect(whyNoCost(claude, run, {...builtinPrices, models: {}})).toBe('no price for claude-opus-4-8[1m] in the price table (give one with --prices FILE)');
 	});
 
 	it('a run that used no tokens cost nothing, whatever its model', () => {
@@ -73,8 +79,26 @@ describe('runCost and sums', () => {
 
 	it('a sum is unknown when any part is', () => {
 		expect(addCosts(1, undefined)).toBeUndefined();
-		expect(runsCost([{model: 'claude', usage: usage(1000, 0)}, {model: 'nope', usage: usage(1, 0)}], table)).toBeUndefined();
-		expect(runsCost([{model: 'claude', usage: usage(1000, 0)}, {model: 'gpt', usage: usage(1000, 0)}], table)).toBeCloseTo(0.004_25, 12);
+		expect(addCosts(runCost({model: 'claude', usage: usage(1000, 0)}, table), runCost({model: 'nope', usage: usage(1, 0)}, table))).toBeUndefined();
+		expect(addCosts(runCost({model: 'claude', usage: usage(1000, 0)}, table), runCost({model: 'gpt', usage: usage(1000, 0)}, table))).toBeCloseTo(0.004_25, 12);
+	});
+
+	it('a run killed before its usage was recorded cost $0: it costs ?, and so does its job', () => {
+		// The released CLI's run killed mid-answer, cut before its first generation reported any tokens.
+		const lines = readFileSync(fixturePath('released/killed-mid-answer.ndjson'), 'utf8').split('\n');
+		const cutAt = lines.findIndex(line => line.includes('"type":"callTools"'));
+		const model = modelFromText(lines.slice(0, cutAt).join('\n') + '\n');
+		const run = [...model.runs.values()][0]!;
+		const job = [...model.jobs.values()][0]!;
+		// While the input goes on, the run is generating: nothing is reported yet, nothing is spent yet.
+		expect(costOfRun(model, run, builtinPrices)).toBe(0);
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect(costOfRun(model, run, builtinPrices)).toBeUndefined();
+		expect(jobCost(model, job, builtinPrices)).toBeUndefined();
+		// Killed after its generation reported its tokens: those are what it cost.
+		const whole = modelFromText(readFileSync(fixturePath('released/killed-mid-answer.ndjson')));
+		endInput(whole, {exitCode: undefined, lastStderr: undefined});
+		expect(costOfRun(whole, [...whole.runs.values()][0]!, builtinPrices)).toBeGreaterThan(0);
 	});
 
 	it('JSON gets millionths of a dollar, and null for unknown', () => {

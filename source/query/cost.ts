@@ -1,6 +1,7 @@
 import type {Usage} from '../model/events.js';
 import type {Job, Model, Run} from '../model/state.js';
 import type {ModelPrice, PriceProvider, PriceTable} from './prices.js';
+import {endedWithoutFinalEvent} from './tree.js';
 
 /*
  * What runs cost, in US dollars: each run's token usage at its model's prices. Perstack records the usage the
@@ -14,7 +15,9 @@ import type {ModelPrice, PriceProvider, PriceTable} from './prices.js';
  *   other provider's `outputTokens` already holds them, so `reasoningTokens` is not added again.
  *
  * A run whose model is not in the table has no cost (undefined, `?` on screen, null in JSON): never a guess,
- * and neither has any sum it is part of. A run that used no tokens cost nothing, whatever its model.
+ * and neither has any sum it is part of. A run that used no tokens cost nothing, whatever its model, unless
+ * the input ended while it was generating: the tokens of a generation are reported when it ends, so a run
+ * killed in its first one is not known to have cost nothing (`?`, as `unreported` says).
  *
  * Some runtimes say what their work cost (Claude Code's `total_cost_usd`): a job's cost is then what they
  * reported, and the table's cost of its runs no report covers (`Job.reportedCost`). A run's own cost is always
@@ -70,12 +73,10 @@ function nameForms(model: string): string[] {
 	return forms;
 }
 
-/**
- * Why a run has no cost (`runCost` undefined), as a person reads it; undefined when it has one. Only the table
- * can lack a model: a run that used no tokens cost nothing.
- */
-export function whyNoCost(run: Pick<Run, 'model' | 'usage' | 'dialect'>, table: PriceTable): string | undefined {
-	if (runCost(run, table) !== undefined) return undefined;
+/** Why a run has no cost (`costOfRun` undefined), as a person reads it; undefined when it has one. */
+export function whyNoCost(model: Model, run: Run, table: PriceTable): string | undefined {
+	if (costOfRun(model, run, table) !== undefined) return undefined;
+	if (unreported(model, run)) return 'the input ended while it generated, before its tokens were reported';
 	if (run.model === undefined) return `${run.dialect} events name no model`;
 	return `no price for ${run.model} in the price table${table.file === null ? ' (give one with --prices FILE)' : ` ${table.file}`}`;
 }
@@ -87,16 +88,29 @@ export function runCost(run: Pick<Run, 'model' | 'usage'>, table: PriceTable): C
 	return price ? usageCost(run.usage, price) : undefined;
 }
 
+/**
+ * A run the input ended in the middle of (killed, or its log cut) that had started generating but had no
+ * tokens reported: what it cost is not known, rather than $0.
+ */
+export function unreported(model: Model, run: Run): boolean {
+	return usedNothing(run.usage) && (run.steps.length > 0 || run.streams.size > 0) && endedWithoutFinalEvent(model, run);
+}
+
+/** What a run cost, as far as the model knows: undefined for an unpriced model or a generation never reported. */
+export function costOfRun(model: Model, run: Run, table: PriceTable): Cost {
+	return unreported(model, run) ? undefined : runCost(run, table);
+}
+
 /** A sum of costs, unknown when any part of it is. */
 export function addCosts(a: Cost, b: Cost): Cost {
 	return a === undefined || b === undefined ? undefined : a + b;
 }
 
 /** What some runs cost together. */
-export function runsCost(runs: Iterable<Pick<Run, 'model' | 'usage'>>, table: PriceTable): Cost {
+export function runsCost(model: Model, runs: Iterable<Run>, table: PriceTable): Cost {
 	let total: Cost = 0;
 	for (const run of runs) {
-		total = addCosts(total, runCost(run, table));
+		total = addCosts(total, costOfRun(model, run, table));
 		if (total === undefined) return undefined;
 	}
 
@@ -106,10 +120,10 @@ export function runsCost(runs: Iterable<Pick<Run, 'model' | 'usage'>>, table: Pr
 /** What a job cost: what its runtime reported, and its runs no report covers. */
 export function jobCost(model: Model, job: Job, table: PriceTable): Cost {
 	const reported = job.reportedCost;
-	if (reported === undefined) return runsCost(runsOf(model, job.runIds), table);
+	if (reported === undefined) return runsCost(model, runsOf(model, job.runIds), table);
 	let total: Cost = reported.usd;
 	for (const run of runsOf(model, job.runIds)) {
-		if (!reported.runIds.has(run.runId)) total = addCosts(total, runCost(run, table));
+		if (!reported.runIds.has(run.runId)) total = addCosts(total, costOfRun(model, run, table));
 	}
 
 	return total;
@@ -119,7 +133,7 @@ export function jobCost(model: Model, job: Job, table: PriceTable): Cost {
 export function totalCost(model: Model, table: PriceTable): Cost {
 	let reports = false;
 	for (const job of model.jobs.values()) reports ||= job.reportedCost !== undefined;
-	if (!reports) return runsCost(model.runs.values(), table);
+	if (!reports) return runsCost(model, model.runs.values(), table);
 	let total: Cost = 0;
 	for (const job of model.jobs.values()) total = addCosts(total, jobCost(model, job, table));
 	return total;

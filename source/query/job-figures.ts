@@ -1,5 +1,5 @@
 import type {Job, Model, Run} from '../model/state.js';
-import {addCosts, runCost, type Cost} from './cost.js';
+import {addCosts, costOfRun, type Cost} from './cost.js';
 import type {PriceTable} from './prices.js';
 import {maxStepsReached} from './resume-command.js';
 import {endedWithoutFinalEvent, isLive, jobFailure, runSteps, shownStatus, type JobTotals} from './tree.js';
@@ -87,7 +87,7 @@ function addRun(model: Model, walk: JobFiguresWalk, run: Run): void {
 	if (run.startedAt !== undefined && (walk.startedAt === undefined || run.startedAt < walk.startedAt)) walk.startedAt = run.startedAt;
 	const last = run.endedAt ?? run.lastEventAt;
 	if (last !== undefined && (walk.endedAt === undefined || last > walk.endedAt)) walk.endedAt = last;
-	if (walk.cost !== undefined && walk.job.reportedCost?.runIds.has(run.runId) !== true) walk.cost = addCosts(walk.cost, runCost(run, walk.prices));
+	if (walk.cost !== undefined && walk.job.reportedCost?.runIds.has(run.runId) !== true) walk.cost = addCosts(walk.cost, costOfRun(model, run, walk.prices));
 	if (!walk.anyLive && isLive(shownStatus(run))) walk.anyLive = true;
 	if (run.status === 'stoppedByExceededMaxSteps' && run.resumedByRunId === null) walk.stoppedAtMax = true;
 	// A run's ended steps are sorted: its highest is its last.

@@ -1,7 +1,7 @@
 import type {Usage} from '../model/events.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Job, Model} from '../model/state.js';
-import {addCosts, runCost, type Cost} from './cost.js';
+import {addCosts, costOfRun, type Cost} from './cost.js';
 import {builtinPrices, type PriceTable} from './prices.js';
 
 /*
@@ -30,7 +30,7 @@ export function usageByExpert(model: Model, job?: Job, prices: PriceTable = buil
 		const run = model.runs.get(runId);
 		if (!run) continue;
 		const row = rows.get(run.expertKey) ?? {runs: 0, usage: zeroUsage, cost: 0};
-		rows.set(run.expertKey, {runs: row.runs + 1, usage: addUsage(row.usage, run.usage), cost: addCosts(row.cost, runCost(run, prices))});
+		rows.set(run.expertKey, {runs: row.runs + 1, usage: addUsage(row.usage, run.usage), cost: addCosts(row.cost, costOfRun(model, run, prices))});
 	}
 
 	let grandTotal = 0;

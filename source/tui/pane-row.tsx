@@ -52,7 +52,7 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 	const run = lastRun(model, pane);
 	const look = runLook(model, run);
 	const stats = paneStats(model, pane);
-	const cost = runsCost(pane.runIds.flatMap(runId => model.runs.get(runId) ?? []), usePrices());
+	const cost = runsCost(model, pane.runIds.flatMap(runId => model.runs.get(runId) ?? []), usePrices());
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	const from = model.runs.get(pane.paneId)?.resumedFrom;
 	// Only the run id comes from the log; sanitising the whole phrase would trim its leading space.

@@ -17,7 +17,8 @@ describe('--filter on the transcripts', () => {
 	it('--print shows the matching activities only, and counts the hidden ones on stderr', async () => {
 		const result = await run(['--print', '--filter', 'type:exec', demo]);
 		expect(result.code).toBe(0);
-		const lines = result.stdout.trimEnd().split('\n');
+		const [job, ...lines] = result.stdout.trimEnd().split('\n');
+		expect(job).toBe('── job nibyyurl65b4kj4hbi6jlvhk · bugfix-lead · started 2026-11-23 00:00:01 UTC');
 		expect(lines).toHaveLength(4);
 		expect(lines.every(line => line.includes('⚡ exec'))).toBe(true);
 		expect(result.stderr).toBe('perscope: 22 activities hidden by the filter\n');
@@ -40,7 +41,8 @@ describe('--filter on the transcripts', () => {
 	it('errors finds the failing command', async () => {
 		const result = await run(['--print', '--filter=errors', demo]);
 		expect(result.stdout).toContain('[test-runner] ⚡ exec npm test ✗ Command failed');
-		expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
+		// The job's line, then the one error.
+		expect(result.stdout.trimEnd().split('\n')).toHaveLength(2);
 	});
 
 	it('--summary is never filtered', async () => {

@@ -23,14 +23,15 @@ export function fixtureFiles(endings: string[] = ['.ndjson', '.jsonl']): string[
 
 /**
  * The event logs every headless test reads, as paths under fixtures/: the hand-written ones, `real/` (later main
- * recorded) and `released/` (the released CLI 0.0.54 recorded), sorted.
+ * recorded), `released/` (the released CLI 0.0.54 recorded), and the agent CLIs' streams (`claude-code/`,
+ * `amp/`: recorded or collected real output), sorted.
  */
 export function eventLogFixtures(): string[] {
 	const named = (folder: string) =>
 		readdirSync(join(root, 'fixtures', folder))
 			.filter(name => name.endsWith('.ndjson'))
 			.map(name => (folder === '' ? name : `${folder}/${name}`));
-	return [...named(''), ...named('real'), ...named('released')].sort();
+	return [...named(''), ...named('real'), ...named('released'), ...named('claude-code'), ...named('amp')].sort();
 }
 
 /** The agent CLIs' streams, recorded and collected (fixtures/codex/, fixtures/gemini/), as paths under fixtures/, sorted. */

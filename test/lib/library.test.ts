@@ -2,7 +2,7 @@ import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {createReducer, isToolActivity, streamingText, type Diagnostic, type Reducer, type Summary} from 'perscope';
+import {createReducer, isToolActivity, streamingText, toolInput, type Diagnostic, type Reducer, type Summary} from 'perscope';
 import * as built from '../../dist/lib/index.js';
 import {TextAccumulator} from '../../dist/model/text-accumulator.js';
 import {repoRoot} from '../helpers/cli-process.js';
@@ -254,6 +254,27 @@ describe('the model', () => {
 		const delegations = model.activities.flatMap(activity => (activity.type === 'delegate' ? [activity.delegateExpertKey] : []));
 		expect(delegations).toEqual(['test-runner', 'code-reader']);
 		expect(model.skills.get('@perstack/base')?.state).toBe('disconnected');
+	});
+
+	it('tool activities were typed only as args: unknown: toolInput gives each tool its own fields, and only those the call carried with the right type', () => {
+		const reducer = createReducer();
+		for (const line of linesOf(join(repoRoot, 'fixtures/real/tools.ndjson'))) reducer.push(line);
+		const inputs = reducer.model.activities.filter(isToolActivity).map(toolInput);
+		const reads = inputs.flatMap(input => (input.tool === 'readTextFile' ? [input.path] : []));
+		expect(reads.length).toBeGreaterThan(0);
+		expect(reads.every(path => typeof path === 'string' && path !== '')).toBe(true);
+		const demo = createReducer();
+		for (const line of linesOf(join(repoRoot, 'fixtures/demo.ndjson'))) demo.push(line);
+		const commands = demo.model.activities.filter(isToolActivity).map(toolInput).flatMap(input => (input.tool === 'exec' ? [[input.command, ...input.args].join(' ')] : []));
+		expect(commands).toEqual(['npm test', 'npm ci', 'npx vitest run', 'npx vitest run']);
+
+		// A call whose arguments have the wrong shape: nothing is claimed that is not there.
+		const odd = createReducer();
+		const event = (type: string, body: Record<string, unknown>) => JSON.stringify({type, id: `e-${type}`, timestamp: 1_795_400_000_000, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
+		odd.push(event('startRun', {initialCheckpoint: {id: 'cp', runId: 'r', status: 'init', stepNumber: 1, expert: {key: 'x'}}, inputMessages: []}));
+		odd.push(event('callTools', {toolCalls: [{id: 't1', skillName: '@perstack/base', toolName: 'exec', args: {command: 7, args: ['a', 3, 'b'], env: {PATH: '/bin', N: 1, ['__proto__']: 'x'}, timeout: 'soon'}}], newMessage: {}, usage: {inputTokens: 1, outputTokens: 1, reasoningTokens: 0, totalTokens: 2, cachedInputTokens: 0}}));
+		const [exec] = odd.model.activities.filter(isToolActivity).map(toolInput);
+		expect(exec).toEqual({tool: 'exec', command: undefined, args: ['a', 'b'], cwd: undefined, env: Object.assign(Object.create(null) as object, {PATH: '/bin', ['__proto__']: 'x'}), timeoutMs: undefined});
 	});
 
 	it('streamingText is what a run is writing now', () => {

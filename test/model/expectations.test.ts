@@ -28,6 +28,10 @@ function fixtureFor(expectedName: string): string[] {
 	const agentCli = agentCliFixture.exec(base);
 	if (agentCli) return [`${agentCli[1]}/${agentCli[2] ? 'samples/' : ''}${agentCli[3]}.jsonl`];
 	if (base === 'real-interactive-2-continue') return ['real/interactive-2-continue.ndjson'];
+	// One session resumed in a second process: two files, one job.
+	if (base === 'claude-code-probe-resume-1-and-2') return ['claude-code/probe-resume1-cc2.1.195.ndjson', 'claude-code/probe-resume2-cc2.1.195.ndjson'];
+	if (base.startsWith('claude-code-')) return [`claude-code/${base.slice(12)}.ndjson`];
+	if (base.startsWith('amp-')) return [`amp/${base.slice(4)}.ndjson`];
 	if (base.startsWith('released-')) return [`released/${base.slice(9)}.ndjson`];
 	return base.startsWith('real-') ? [`real/${base.slice(5)}.ndjson`] : [`${base}.ndjson`];
 }

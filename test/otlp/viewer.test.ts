@@ -20,12 +20,12 @@ describe.skipIf(!hasTmux())('--otlp with the viewer', () => {
 		const {url, spans} = receiver;
 		session = TmuxSession.start(`node dist/cli/main.js --otlp ${url} fixtures/real/delegate.ndjson`);
 		await session.waitFor('▸ child-expert');
-		await waitUntil(() => spans().length === 13, 'the 13 spans of the log', () => session?.screen() ?? '');
+		await waitUntil(() => spans().length === 12, 'the 12 spans of the log', () => session?.screen() ?? '');
 		// Still open: the spans did not wait for the viewer to close.
 		expect(session.screen()).toContain('▸ child-expert');
 		session.keys('q');
 		expect(await session.exitCode()).toBe(0);
-		expect(session.screen()).toContain(`perscope: OTLP: 13 spans exported to ${url}/v1/traces, 0 dropped`);
+		expect(session.screen()).toContain(`perscope: OTLP: 12 spans exported to ${url}/v1/traces, 0 dropped`);
 	});
 
 	it('q with a backend that does not answer froze the screen for 5 s without a word: it says it is sending, then how it went', async () => {
@@ -34,9 +34,9 @@ describe.skipIf(!hasTmux())('--otlp with the viewer', () => {
 		session = TmuxSession.start(`node dist/cli/main.js --otlp ${url} fixtures/real/delegate.ndjson`, {width: 250});
 		await session.waitFor('▸ child-expert');
 		session.keys('q');
-		await session.waitFor(`perscope: sending 13 spans to ${url}/v1/traces…`, 4000);
+		await session.waitFor(`perscope: sending 12 spans to ${url}/v1/traces…`, 4000);
 		expect(await session.exitCode(10_000)).toBe(0);
-		expect(session.screen()).toContain(`perscope: OTLP: 0 spans exported to ${url}/v1/traces, 13 dropped (the backend took no more spans within 5 s)`);
+		expect(session.screen()).toContain(`perscope: OTLP: 0 spans exported to ${url}/v1/traces, 12 dropped (the backend took no more spans within 5 s)`);
 	}, 30_000);
 
 	it('q with a backend that refuses connections waited 5 s: it quits at once and says why', async () => {
@@ -49,7 +49,7 @@ describe.skipIf(!hasTmux())('--otlp with the viewer', () => {
 		session.keys('q');
 		expect(await session.exitCode()).toBe(0);
 		expect(Date.now() - pressed).toBeLessThan(2500);
-		expect(session.screen()).toContain(`13 dropped (connection refused by 127.0.0.1:${new URL(url).port}: nothing takes OTLP there)`);
+		expect(session.screen()).toContain(`12 dropped (connection refused by 127.0.0.1:${new URL(url).port}: nothing takes OTLP there)`);
 	}, 30_000);
 
 	it('--otlp-file on a disk that fills (/dev/full) exited 0 from the viewer: it exits 1 and says why', async () => {

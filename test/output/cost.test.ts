@@ -38,7 +38,7 @@ function modelsByRun(path: string): Map<string, string> {
 	return models;
 }
 
-const perstackFixtures = eventLogFixtures().filter(name => !name.startsWith('drover') && !name.startsWith('daemon'));
+const perstackFixtures = eventLogFixtures().filter(name => !name.startsWith('drover') && !name.startsWith('daemon') && !name.startsWith('claude-code/') && !name.startsWith('amp/'));
 
 describe('cost in --summary --json', () => {
 	it.each(perstackFixtures)('%s: every run, job and the total are its tokens at its model’s prices', fixture => {

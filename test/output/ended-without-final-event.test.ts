@@ -27,12 +27,14 @@ describe('a run the input ended while it ran', () => {
 	});
 
 	it('--print --filter errors writes those end lines, as x shows those runs; a filter that shows nothing where they ended writes none', () => {
+		const job = '── job xrg3kr5eyfy4evxm775cs81p · coordinator · started 2026-11-21 21:00:57 UTC';
 		expect(perscope(['--print', '--filter', 'errors'], cut).split('\n')).toEqual([
+			job,
 			'[coordinator] ✗ the job ended while this run waited for its delegates: child-expert ended without a final event',
 			'  [child-expert] ✗ ended without a final event: the input ended while this run was running',
 			'',
 		]);
-		expect(perscope(['--print', '--filter', 'errors expert:child-expert'], cut)).toBe('  [child-expert] ✗ ended without a final event: the input ended while this run was running\n');
+		expect(perscope(['--print', '--filter', 'errors expert:child-expert'], cut)).toBe(job + '\n  [child-expert] ✗ ended without a final event: the input ended while this run was running\n');
 		// With --filter only the matching activities are written, no marks: none of exec, so no end line either.
 		expect(perscope(['--print', '--filter', 'type:exec'], cut)).toBe('');
 	});

@@ -157,7 +157,9 @@ describe('1. the released CLI (0.0.54) is read as well as later main, with no fl
 		expect(conversation.status).toBe(0);
 		expect(conversation.stdout).toContain('conversation of run ufrgmpx3tbuhi0p2jymcc54w#3 (researcher) at step 5');
 		const filtered = perscope(['--print', '--filter', 'run:ufrgmpx3tbuhi0p2jymcc54w#3', fixture('released/delegate-chain.ndjson')]).stdout;
-		expect(filtered.trimEnd().split('\n').every(line => line.includes('[researcher]'))).toBe(true);
+		const [jobLine, ...lines] = filtered.trimEnd().split('\n');
+		expect(jobLine).toMatch(/^── job \S+ · /);
+		expect(lines.every(line => line.includes('[researcher]'))).toBe(true);
 	});
 });
 

@@ -1,4 +1,6 @@
 import type {Dialect} from '../../model/events.js';
+import {ampDialect} from './amp/index.js';
+import {claudeCodeDialect} from './claude-code/index.js';
 import {codexDialect} from './codex/dialect.js';
 import {geminiDialect} from './gemini/dialect.js';
 import type {StreamDialect} from './stream-dialect.js';
@@ -10,7 +12,13 @@ import type {StreamDialect} from './stream-dialect.js';
  * whose lines look like another's goes before it); `--dialect NAME` reads every line as NAME's instead.
  */
 
-export const streamDialects: readonly StreamDialect[] = [codexDialect, geminiDialect];
+export const streamDialects: readonly StreamDialect[] = [
+	// Amp's lines are Claude Code's, told apart by their session ids: asked first.
+	ampDialect,
+	claudeCodeDialect,
+	codexDialect,
+	geminiDialect,
+];
 
 /** The dialects read line by line, in normalise.ts. */
 const lineDialects: readonly Dialect[] = ['perstack', 'drover', 'daemon'];

@@ -20,7 +20,11 @@ export type WireRecord = {
 /** What a line is once parsed: an event or a diagnostic (read line by line), or a record for its stream's reader. */
 export type ParsedItem = ParsedLine | WireRecord;
 
-/** Where a reader puts what a line makes: none, one or several events and diagnostics, in order. */
+/**
+ * Where a reader puts what a line makes, in order: a diagnostic, or one or several events. The model counts a
+ * line as one event (`Model.events`, what the fuzz test and the bench hold to the lines read): a line's second
+ * and later events carry `continuesLine: true`, and a line with nothing to show makes a `marker`.
+ */
 export type ParsedOut = (parsed: ParsedLine) => void;
 
 /**

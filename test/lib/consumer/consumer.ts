@@ -3,7 +3,7 @@
  * the package name) by test/lib/library.test.ts, with no Node types and the strictest options a user may
  * have. The `@ts-expect-error` lines fail the check if the types were too loose to catch them.
  */
-import {createReducer, isToolActivity, streamingText, type Activity, type Diagnostic, type Model, type Reducer, type Run, type Summary} from 'perscope';
+import {createReducer, isToolActivity, streamingText, toolInput, type Activity, type Diagnostic, type Model, type Reducer, type Run, type Summary, type ToolActivity} from 'perscope';
 
 const seen: Diagnostic[] = [];
 const reducer: Reducer = createReducer({maxLineBytes: 1 << 20, source: 'run.ndjson', onDiagnostic: diagnostic => seen.push(diagnostic)});
@@ -45,6 +45,19 @@ export function describe(activity: Activity): string {
 export function live(run: Run): string {
 	const text = streamingText(run);
 	return text ? `${run.expertKey} step ${text.step}: ${text.reasoning}${text.result}` : `${run.expertKey}: ${run.status}`;
+}
+
+/** Tool arguments typed per tool: `exec` has a command, `editTextFile` a path and its texts. */
+export function what(activity: ToolActivity): string {
+	const input = toolInput(activity);
+	if (input.tool === 'exec') return [input.command ?? '?', ...input.args].join(' ');
+	if (input.tool === 'readTextFile') return `${input.path ?? '?'}:${input.from ?? 1}`;
+	if (input.tool === 'moveFile') return `${input.source} → ${input.destination}`;
+	if (input.tool === 'generalTool' || input.tool === 'interactiveTool') return `${input.skill}/${input.name}`;
+	// @ts-expect-error: a field may be missing from what the model wrote
+	if (input.tool === 'editTextFile') return input.path.length + input.oldText + input.newText;
+	// @ts-expect-error: exec's command is only on exec
+	return input.command;
 }
 
 const summary: Summary = reducer.summary();

@@ -6,7 +6,7 @@ import {runsCost} from '../../../query/cost.js';
 import {builtinPrices} from '../../../query/prices.js';
 import {traceIdOf} from './ids.js';
 import {defaultContentLimit, type OtlpSpan} from './span.js';
-import {mapModel} from './spans.js';
+import {chatSpanId, mapModel} from './spans.js';
 import {SpanTracker} from './tracker.js';
 
 const quiet = {content: false, contentLimit: defaultContentLimit, prices: builtinPrices};
@@ -45,7 +45,7 @@ describe('mapModel', () => {
 		const model = modelFromFixtures('real/delegate.ndjson');
 		const coordinator = agent(mapModel(model, quiet), 'coordinator');
 		const runs = (coordinator.attributes['perscope.run.ids'] as string[]).map(id => model.runs.get(id)!);
-		const cost = runsCost(runs, builtinPrices);
+		const cost = runsCost(model, runs, builtinPrices);
 		expect(cost).toBeGreaterThan(0);
 		expect(coordinator.attributes['perscope.cost.usd']).toBe(cost);
 		expect(agent(mapModel(model, {...quiet, prices: {...builtinPrices, models: {}}}), 'coordinator').attributes).not.toHaveProperty('perscope.cost.usd');
@@ -69,11 +69,13 @@ describe('mapModel', () => {
 		expect(first[0]!.traceId).toBe(traceIdOf('nibyyurl65b4kj4hbi6jlvhk'));
 	});
 
-	it('adds up to the job’s tokens over the agent spans', () => {
+	it('adds up to the job’s tokens over the agent spans (input with its cache reads, the model being Anthropic’s)', () => {
 		const model = modelFromFixtures('demo.ndjson');
 		const agents = byName(mapModel(model, quiet), 'invoke_agent ');
 		const sum = (name: string) => agents.reduce((total, span) => total + Number(span.attributes[name] ?? 0), 0);
-		expect(sum('gen_ai.usage.input_tokens')).toBe(42_692);
+		// --summary --json: inputTokens 42,692 and cachedInputTokens 13,824.
+		expect(sum('gen_ai.usage.cache_read.input_tokens')).toBe(13_824);
+		expect(sum('gen_ai.usage.input_tokens')).toBe(42_692 + 13_824);
 		expect(sum('gen_ai.usage.output_tokens')).toBe(907);
 	});
 
@@ -134,6 +136,74 @@ describe('mapModel over every fixture', () => {
 		}
 
 		expect(spans.filter(span => span.name.startsWith('execute_tool '))).toHaveLength(toolCount(model));
+	});
+});
+
+describe('traces a backend can trust (#32)', () => {
+	const ended = (model: Model) => {
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		return model;
+	};
+
+	it('a failed job’s root span was status UNSET, so a backend listed the trace as fine: it is ERROR with the reason --summary gives', () => {
+		const spans = mapModel(ended(modelFromFixtures('released/parallel-3-one-fails.ndjson')), quiet);
+		const roots = spans.filter(span => span.parentSpanId === undefined);
+		expect(roots).toHaveLength(1);
+		expect(roots[0]!.status.code).toBe('error');
+		expect(roots[0]!.status.message).toMatch(/^job ended while waiting for delegates: \S+ failed: /);
+		expect(roots[0]!.attributes['error.type']).toBe('job_failed');
+	});
+
+	it('a delegation whose delegate failed, never taken in by its coordinator, was UNSET and open: it is ERROR with the delegate’s error, ended', () => {
+		const model = ended(modelFromFixtures('released/parallel-3-one-fails.ndjson'));
+		const spans = mapModel(model, quiet);
+		const failedRun = [...model.runs.values()].find(run => run.status === 'stoppedByError')!;
+		const failedAgent = spans.find(span => span.attributes['perscope.run.ids'] !== undefined && (span.attributes['perscope.run.ids'] as string[]).includes(failedRun.runId))!;
+		const delegation = spans.find(span => span.spanId === failedAgent.parentSpanId)!;
+		expect(delegation.name).toBe(`execute_tool ${failedRun.expertKey}`);
+		expect(delegation.status).toEqual({code: 'error', message: `${failedRun.expertKey}: ${failedRun.error!.name}: ${failedRun.error!.message}`});
+		expect(delegation.attributes['error.type']).toBe('delegate_failed');
+		expect(delegation.endMs).toBeGreaterThanOrEqual(failedAgent.endMs!);
+		// The delegates that completed are not errors.
+		const fine = spans.filter(span => span.name.startsWith('execute_tool') && span.attributes['perscope.delegate.expert'] !== undefined && span !== delegation);
+		expect(fine.length).toBeGreaterThan(0);
+		for (const span of fine) expect(span.status.code).not.toBe('error');
+	});
+
+	it('a job that completed keeps an UNSET root, and one whose input has not ended is not judged yet', () => {
+		expect(mapModel(ended(modelFromFixtures('real/delegate.ndjson')), quiet).find(span => span.parentSpanId === undefined)!.status.code).toBe('unset');
+		expect(mapModel(modelFromFixtures('released/parallel-3-one-fails.ndjson'), quiet).find(span => span.parentSpanId === undefined)!.status.code).toBe('unset');
+	});
+
+	it('gen_ai.usage.input_tokens left out cache reads for Anthropic models: it is input plus cached input, as the conventions count it', () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const spans = mapModel(model, quiet);
+		const chats = byName(spans, 'chat claude');
+		const cached = chats.find(span => (span.attributes['gen_ai.usage.cache_read.input_tokens'] as number | undefined) !== undefined)!;
+		expect(cached).toBeDefined();
+		const run = [...model.runs.values()].find(each => each.steps.some(step => chatSpanId(each.jobId, each.runId, step.step) === cached.spanId))!;
+		const step = run.steps.find(each => chatSpanId(run.jobId, run.runId, each.step) === cached.spanId)!;
+		expect(cached.attributes['gen_ai.usage.input_tokens']).toBe(step.usage!.inputTokens + step.usage!.cachedInputTokens);
+		expect(cached.attributes['gen_ai.usage.cache_read.input_tokens']).toBe(step.usage!.cachedInputTokens);
+	});
+
+	it('input tokens of an OpenAI model already hold their cache reads and are not added to', () => {
+		const line = (type: string, body: Record<string, unknown>) => JSON.stringify({type, id: `e-${type}`, timestamp: 1_795_400_000_000, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
+		const usage = {inputTokens: 1000, outputTokens: 10, reasoningTokens: 0, totalTokens: 1010, cachedInputTokens: 400};
+		const text = [
+			line('startRun', {initialCheckpoint: {id: 'cp', runId: 'r', status: 'init', stepNumber: 1, expert: {key: 'x'}}, inputMessages: [], model: 'gpt-5'}),
+			line('startGeneration', {messages: []}),
+			line('completeRun', {checkpoint: {id: 'cp2', runId: 'r', status: 'completed', stepNumber: 1, expert: {key: 'x'}, usage}, step: {stepNumber: 1, usage}, text: 'ok', usage}),
+		].join('\n');
+		const chat = byName(mapModel(modelFromText(text + '\n'), quiet), 'chat ')[0]!;
+		expect(chat.attributes['gen_ai.usage.input_tokens']).toBe(1000);
+	});
+
+	it('a step in which no model was called (the coordinator took its delegates’ answers in) was a chat span with 0 tokens: it is none', () => {
+		const model = modelFromFixtures('real/delegate.ndjson');
+		const chats = byName(mapModel(model, quiet), 'chat ').filter(span => span.parentSpanId === agent(mapModel(model, quiet), 'coordinator').spanId);
+		expect(chats.map(span => span.attributes['perscope.step'])).toEqual([1, 6]);
+		expect(chats.every(span => (span.attributes['gen_ai.usage.input_tokens'] as number) > 0)).toBe(true);
 	});
 });
 

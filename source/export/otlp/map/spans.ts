@@ -1,5 +1,5 @@
 import type {RunStatus, Usage} from '../../../model/events.js';
-import {isToolActivity, type Activity, type DelegateActivity, type Job, type Model, type Pane, type Run, type StepRecord, type ToolActivity} from '../../../model/state.js';
+import {isToolActivity, type Activity, type DelegateActivity, type Job, type Model, type Pane, type Run, type StepRecord, type ToolActivity, type ToolOutcome} from '../../../model/state.js';
 import {addUsage, zeroUsage} from '../../../model/usage.js';
 import {stepRecordOf} from '../../../model/run-collections.js';
 import {attr, operation, providerOf} from './attributes.js';
@@ -9,6 +9,8 @@ import type {AttributeValue, MapOptions, OtlpSpan} from './span.js';
 import {Clock} from './clock.js';
 import {SpanTimes} from './times.js';
 import {runsCost} from '../../../query/cost.js';
+import {delegateOutcome} from '../../../query/delegate-outcome.js';
+import {jobTotals} from '../../../query/tree.js';
 
 /*
  * The model as spans (README, "OpenTelemetry export", says it in words):
@@ -69,8 +71,18 @@ function chatSpanIdOf(jobId: string, runId: string, step: StepRecord): string {
 	return id;
 }
 
-function usageAttributes(attributes: Record<string, AttributeValue>, usage: Usage): void {
-	attributes[attr.inputTokens] = usage.inputTokens;
+/**
+ * The conventions count cache reads in `gen_ai.usage.input_tokens`. A recorded `inputTokens` already does for
+ * OpenAI and Gemini, but not for Anthropic: Perstack takes its usage from the AI SDK (v5), whose Anthropic
+ * provider reports `input_tokens` (what was not read from the cache) and the cache reads apart, and Claude
+ * Code's stream does the same.
+ */
+function inputTokensOf(usage: Usage, provider: string | undefined): number {
+	return provider === 'anthropic' ? usage.inputTokens + usage.cachedInputTokens : usage.inputTokens;
+}
+
+function usageAttributes(attributes: Record<string, AttributeValue>, usage: Usage, provider: string | undefined): void {
+	attributes[attr.inputTokens] = inputTokensOf(usage, provider);
 	attributes[attr.outputTokens] = usage.outputTokens;
 	if (usage.cachedInputTokens > 0) attributes[attr.cacheReadInputTokens] = usage.cachedInputTokens;
 	if (usage.reasoningTokens > 0) attributes[attr.reasoningOutputTokens] = usage.reasoningTokens;
@@ -102,8 +114,17 @@ function parentOfPane(model: Model, jobId: string, head: Run): string | undefine
 	return agentSpanId(jobId, parent ? parent.paneId : head.parentRunId);
 }
 
+/**
+ * What a call came to: its result, or for a delegation whose parent never took its delegates' answers in, what
+ * they ended with once the input is over (while it goes on, a sibling still running may yet change it).
+ */
+function outcomeOf(model: Model, activity: ToolLike): ToolOutcome | undefined {
+	if (activity.result !== undefined || activity.type !== 'delegate' || model.inputEnd === undefined) return activity.result;
+	return delegateOutcome(model, activity);
+}
+
 function toolEnd(clock: Clock, model: Model, activity: ToolLike, times: SpanTimes): number | undefined {
-	if (!activity.result) return undefined;
+	if (!outcomeOf(model, activity)) return undefined;
 	// The model keeps no time for a tool result: a delegation ends when the last of its delegates did (their
 	// panes, so a delegate resumed after delegating in turn counts until its last run); any other call by the
 	// end of the step that made it (the runtime ends a step once its results are in).
@@ -155,7 +176,28 @@ function paneActivities(model: Model, pane: Pane): Activity[] {
 	return pane.activityIndices.map(index => model.activities[index]).filter(defined);
 }
 
-function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: readonly Run[], options: MapOptions): OtlpSpan {
+/**
+ * Why a job failed, for the root span of the pane that holds its coordinator: backends list traces by their
+ * root's status, so a job that ended while waiting for a failed delegate must not look fine there. Known only
+ * once the input is over (query/tree.ts, `jobFailure`); worked out once per job per mapping.
+ */
+type JobFailures = (job: Job) => {coordinator: Run | undefined; failure: string | undefined};
+
+function jobFailures(model: Model): JobFailures {
+	const known = new Map<string, ReturnType<JobFailures>>();
+	return job => {
+		let found = known.get(job.jobId);
+		if (found === undefined) {
+			const totals = jobTotals(model, job);
+			found = {coordinator: totals.coordinator, failure: totals.failure};
+			known.set(job.jobId, found);
+		}
+
+		return found;
+	};
+}
+
+function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: readonly Run[], options: MapOptions, failures: JobFailures): OtlpSpan {
 	const head = runs[0]!;
 	const last = runs.at(-1)!;
 	const traceId = traceIdOf(job.jobId);
@@ -177,11 +219,12 @@ function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: reado
 	};
 	modelAttributes(attributes, job.model);
 	// A cost only when every run's model is priced: never a guess (README, Cost).
-	const cost = runsCost(runs, options.prices);
+	const cost = runsCost(model, runs, options.prices);
 	if (cost !== undefined) attributes[attr.costUsd] = cost;
 	usageAttributes(
 		attributes,
 		runs.reduce((sum, run) => addUsage(sum, run.usage), zeroUsage),
+		job.model === undefined ? undefined : providerOf(job.model),
 	);
 	addMessages(attributes, options, attr.inputMessages, 'user', head.query);
 	const completion = activities.findLast(activity => activity.type === 'complete');
@@ -191,6 +234,12 @@ function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: reado
 	if (last.status === 'stoppedByError') {
 		attributes[attr.errorType] = last.error?.name ?? 'stoppedByError';
 		status = {code: 'error', message: truncate(last.error ? `${last.error.name}: ${last.error.message}` : 'stopped by error', statusMessageLimit).text};
+	} else if (model.inputEnd !== undefined && (head.parentRunId === null || !model.runs.has(head.parentRunId))) {
+		const {coordinator, failure} = failures(job);
+		if (failure !== undefined && coordinator !== undefined && runs.includes(coordinator)) {
+			attributes[attr.errorType] = 'job_failed';
+			status = {code: 'error', message: truncate(`job ${failure}`, statusMessageLimit).text};
+		}
 	}
 
 	const events: OtlpSpan['events'] = [];
@@ -213,6 +262,16 @@ function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: reado
 }
 
 /**
+ * A step the runtime reported as using no tokens at all called no model: the step in which a coordinator takes
+ * its delegates' answers in, or a resumed interactive call (Perstack writes a usage of zeros for both). It is
+ * not a `chat` span. A step whose usage is not known yet (or never came: a run killed mid-generation) is.
+ */
+function noGeneration(step: StepRecord): boolean {
+	const usage = step.usage;
+	return usage !== undefined && usage.inputTokens === 0 && usage.outputTokens === 0 && usage.cachedInputTokens === 0 && usage.reasoningTokens === 0;
+}
+
+/**
  * A step or a tool call whose every time is outside OTLP's range (and whose run's are too) is put where its
  * agent span starts, rather than left out of the trace: worked out only for such a span.
  */
@@ -221,6 +280,7 @@ type PaneStart = () => number;
 function chatSpans(clock: Clock, job: Job, pane: Pane, run: Run, skip: (spanId: string) => boolean, paneStart: PaneStart): OtlpSpan[] {
 	const spans: OtlpSpan[] = [];
 	for (const step of run.steps) {
+		if (noGeneration(step)) continue;
 		const spanId = chatSpanIdOf(job.jobId, run.runId, step);
 		if (skip(spanId)) continue;
 		const times = new SpanTimes();
@@ -230,7 +290,7 @@ function chatSpans(clock: Clock, job: Job, pane: Pane, run: Run, skip: (spanId: 
 		const endMs = step.finishedAt === undefined ? undefined : later(startMs, times.of(step.finishedAt) ?? startMs);
 		const attributes: Record<string, AttributeValue> = {[attr.operationName]: operation.chat, [attr.conversationId]: job.jobId, [attr.step]: step.step};
 		modelAttributes(attributes, job.model);
-		if (step.usage) usageAttributes(attributes, step.usage);
+		if (step.usage) usageAttributes(attributes, step.usage, job.model === undefined ? undefined : providerOf(job.model));
 		if (times.replaced) attributes[attr.timeReplaced] = true;
 		spans.push({
 			traceId: traceIdOf(job.jobId),
@@ -274,7 +334,12 @@ function toolSpan(clock: Clock, model: Model, job: Job, pane: Pane, activity: To
 	addContent(attributes, options, attr.toolCallResult, activity.result?.text);
 
 	let status: OtlpSpan['status'] = {code: 'unset'};
-	if (activity.result?.error !== undefined) {
+	const outcome = outcomeOf(model, activity);
+	if (activity.type === 'delegate' && outcome?.error !== undefined) {
+		// A delegate's failure is its run's error, which its agent span carries as its status message too.
+		attributes[attr.errorType] = 'delegate_failed';
+		status = {code: 'error', message: truncate(`${activity.delegateExpertKey}: ${outcome.error}`, statusMessageLimit).text};
+	} else if (activity.result?.error !== undefined) {
 		attributes[attr.errorType] = 'tool_error';
 		// The error text is the tool's output, which may quote what it read: it is content.
 		status = options.content ? {code: 'error', message: truncate(activity.result.error, statusMessageLimit).text} : {code: 'error'};
@@ -303,11 +368,12 @@ function toolSpan(clock: Clock, model: Model, job: Job, pane: Pane, activity: To
 export function mapModel(model: Model, options: MapOptions, skip: (spanId: string) => boolean = () => false): OtlpSpan[] {
 	const spans: OtlpSpan[] = [];
 	const clock = new Clock(model);
+	const failures = jobFailures(model);
 	for (const pane of model.panes.values()) {
 		const job = model.jobs.get(pane.jobId);
 		const runs = pane.runIds.map(id => model.runs.get(id)).filter(defined);
 		if (!job || runs.length === 0) continue;
-		if (!skip(agentSpanId(job.jobId, pane.paneId))) spans.push(agentSpan(clock, model, job, pane, runs, options));
+		if (!skip(agentSpanId(job.jobId, pane.paneId))) spans.push(agentSpan(clock, model, job, pane, runs, options, failures));
 		let paneStartMs: number | undefined;
 		const paneStart = () => (paneStartMs ??= agentStart(clock, model, job, pane, new SpanTimes()));
 		for (const run of runs) for (const span of chatSpans(clock, job, pane, run, skip, paneStart)) spans.push(span);

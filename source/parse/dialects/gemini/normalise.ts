@@ -81,7 +81,10 @@ export class GeminiReader implements StreamReader {
 			return;
 		}
 
-		for (const event of this.#events(parsed.data, ref)) out({kind: 'event', event});
+		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
+		const events = this.#events(parsed.data, ref);
+		for (const [index, event] of events.entries()) out({kind: 'event', event: index === 0 ? event : {...event, continuesLine: true}});
+		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
 	}
 
 	#events(event: GeminiEvent, ref: EventRef): AgentEvent[] {
@@ -269,12 +272,13 @@ export class GeminiReader implements StreamReader {
 		};
 	}
 
-	#unknown(wireType: string, ref: EventRef): ParsedLine {
+	/** A line of a type this version does not know; or, as a `marker`, a known one that made nothing to show. */
+	#unknown(wireType: string, ref: EventRef, kind: 'unknown' | 'marker' = 'unknown'): ParsedLine {
 		const run = this.#runs.get(ref.source);
 		return {
 			kind: 'event',
 			event: {
-				kind: 'unknown',
+				kind,
 				dialect: 'gemini',
 				wireType,
 				id: `${ref.source}:${ref.line}`,

@@ -1,0 +1,74 @@
+import {jsonText} from '../json-values.js';
+
+/*
+ * What Claude Code's content says, as text: a tool result's content is a string or a list of blocks (text,
+ * images, …); an Agent call's structured result holds the sub-agent's answer without the CLI's notes.
+ */
+
+function field(value: unknown, key: string): unknown {
+	return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
+}
+
+/** Content as text: a string as it is; blocks' text joined by line breaks, other blocks named. */
+export function contentText(content: unknown): string {
+	if (content === undefined || content === null) return '';
+	if (typeof content === 'string') return content;
+	if (!Array.isArray(content)) return jsonText(content);
+	const parts: string[] = [];
+	for (const block of content) {
+		const type = field(block, 'type');
+		const text = field(block, 'text');
+		if (typeof text === 'string') parts.push(text);
+		else if (type === 'image') parts.push('[image]');
+		else if (type === 'document') parts.push('[document]');
+		else parts.push(jsonText(block));
+	}
+
+	return parts.join('\n');
+}
+
+/**
+ * An Agent call's result as text: the sub-agent's answer, without the note the CLI adds for the model
+ * (`agentId: … (use SendMessage …)`, `<usage>…</usage>`).
+ */
+export function agentResultText(content: unknown): string {
+	if (!Array.isArray(content)) return contentText(content);
+	const answer = content.filter(block => !(field(block, 'type') === 'text' && /^agentId: \S+/.test(String(field(block, 'text')))));
+	return contentText(answer.length > 0 ? answer : content);
+}
+
+/** Whether an Agent call's result only says it was started in the background (its answer comes with its task's end). */
+export function isAsyncLaunch(detail: unknown): boolean {
+	return field(detail, 'isAsync') === true || field(detail, 'status') === 'async_launched';
+}
+
+/** A sub-agent's answer from its Agent call's structured result (without the CLI's agentId and usage notes). */
+export function agentAnswer(detail: unknown): string | undefined {
+	const content = field(detail, 'content');
+	if (!Array.isArray(content) || content.length === 0) return undefined;
+	const text = contentText(content);
+	return text === '' ? undefined : text;
+}
+
+/** The model an Agent call's structured result says the sub-agent ran on. */
+export function agentModel(detail: unknown): string | undefined {
+	const model = field(detail, 'resolvedModel');
+	return typeof model === 'string' && model !== '' ? model : undefined;
+}
+
+/** A string field of a tool's input. */
+export function inputString(input: unknown, key: string): string | undefined {
+	const value = field(input, key);
+	return typeof value === 'string' ? value : undefined;
+}
+
+/** Whether a tool's input asks for it to run in the background. */
+export function runsInBackground(input: unknown): boolean {
+	return field(input, 'run_in_background') === true;
+}
+
+/** An error as text: a string, or a JSON value's text. */
+export function errorText(value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	return typeof value === 'string' ? value : jsonText(value);
+}

@@ -1,0 +1,211 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import type {DelegateActivity, Job, Model, ToolActivity} from '../../../model/state.js';
+import {endInput, isToolActivity} from '../../../model/state.js';
+import {endedWithoutFinalEvent} from '../../../query/tree.js';
+import {jobCost} from '../../../query/cost.js';
+import {builtinPrices} from '../../../query/prices.js';
+import {fixturePath, modelFromFixtures, modelFromText} from '../../../../test/helpers/load.js';
+import {Ingest} from '../../../load/ingest.js';
+import {looksLikeClaudeLine} from './index.js';
+
+/*
+ * Claude Code's stream read as the model: every figure here was worked out from the raw lines of the fixture
+ * named (fixtures/claude-code/, README there), not from perscope's output. The run trees and token sums of every
+ * fixture are in fixtures/expected/claude-code-*.json; these are the rest: pairing, delegations' answers, cost,
+ * failures, live text, and what the inspector is given.
+ */
+
+function call(model: Model, id: string): ToolActivity | DelegateActivity {
+	const found = model.activities.find(activity => (isToolActivity(activity) || activity.type === 'delegate') && activity.toolCallId === id);
+	if (!found || !(isToolActivity(found) || found.type === 'delegate')) throw new Error(`no call ${id}`);
+	return found;
+}
+
+function jobOf(model: Model, jobId: string): Job {
+	const job = model.jobs.get(jobId);
+	if (!job) throw new Error(`no job ${jobId}`);
+	return job;
+}
+
+describe('the real 2.1.284 stream: a background sub-agent and a background command, three turns, no result', () => {
+	const model = modelFromFixtures('claude-code/hive-mind-background-cc2.1.284.ndjson');
+	const turns = ['ff6a901f-7970-4444-9648-995bad3bf10b', 'e715b889-3d87-471f-a30c-777f77a5cde7', '122bbb15-a7d8-4c0a-b06a-42f478011093'] as const;
+	const agentCall = 'toolu_01MzSzA6sBxWXCJcRyz9Urtr';
+
+	it('each system/init (lines 1, 23, 45) begins a turn of the session: a root run, none ended by a result', () => {
+		expect(jobOf(model, 'f702c8d1-60d1-401d-ab3f-aec1cea2f00a').runIds).toEqual([turns[0], agentCall, turns[1], turns[2]]);
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		for (const id of turns) {
+			const run = model.runs.get(id)!;
+			expect(run).toMatchObject({parentRunId: null, expertKey: 'claude', model: 'claude-haiku-4-5-20251001', status: 'proceeding'});
+			expect(endedWithoutFinalEvent(model, run)).toBe(true);
+		}
+	});
+
+	it('the Agent call (line 5) is a delegation whose sub-agent is the lines tagged with its id, under the first turn', () => {
+		const delegation = call(model, agentCall);
+		const child = model.runs.get(agentCall)!;
+		expect(delegation).toMatchObject({type: 'delegate', delegateExpertKey: 'general-purpose', childRunIds: [agentCall], runId: turns[0]});
+		expect(child).toMatchObject({parentRunId: turns[0], delegatingActivityId: delegation.id, status: 'completed', query: 'Run the bash command "sleep 20; echo agent-done" and report its output.'});
+	});
+
+	it('its launch (line 8) is no answer: the answer is its last text, given when its task_notification (line 43) ends it', () => {
+		const answer = 'Command completed successfully. \n\nOutput: `agent-done`\n\nThe bash command slept for 20 seconds as requested, then printed the output "agent-done".';
+		expect(call(model, agentCall).result?.text).toBe(answer);
+		expect(model.activities.filter(activity => activity.runId === agentCall).at(-1)).toMatchObject({type: 'complete', text: answer});
+	});
+
+	it('pairs each call with its result by id: the sub-agent’s Bash (line 12 ↔ 35), the background Bash (9 ↔ 16)', () => {
+		expect(call(model, 'toolu_012CZN2duNQyidfmpgSUk7eE')).toMatchObject({runId: agentCall, toolName: 'Bash', result: {text: 'agent-done', error: undefined}});
+		const background = call(model, 'toolu_012AGjTj5DNGF3eSikW1nG93');
+		expect(background).toMatchObject({runId: turns[0], toolName: 'Bash'});
+		expect(background.result?.text).toMatch(/^Command running in background with ID: bdjuhnw29\./);
+		// Its structured result, for the inspector.
+		expect(background.result?.detail).toMatchObject({backgroundTaskId: 'bdjuhnw29', stdout: ''});
+	});
+
+	it('counts the usage of message msg_…Th7UKn once, though lines 4, 5 and 9 each repeat it', () => {
+		// Th7UKn: 10 + 5646 written to the cache, 13689 read, 4 out; guReP9 (lines 17, 18): 8 + 809, 19335, 1.
+		expect(model.runs.get(turns[0])!.usage).toEqual({inputTokens: 6473, outputTokens: 5, reasoningTokens: 0, totalTokens: 39502, cachedInputTokens: 33024});
+	});
+
+	it('with no result there is no cost from the stream: the table prices Haiku 4.5 ($1 in, $0.10 cached, $5 out)', () => {
+		// 20788 in, 126124 cached, 15 out (fixtures/expected/claude-code-hive-mind-background-cc2.1.284.json).
+		expect(jobCost(model, jobOf(model, 'f702c8d1-60d1-401d-ab3f-aec1cea2f00a'), builtinPrices)).toBeCloseTo((20788 * 1 + 126124 * 0.1 + 15 * 5) / 1e6, 9);
+	});
+
+	it('the synthetic nudge (line 28) is the second turn’s query', () => {
+		expect(model.runs.get(turns[1])!.query).toMatch(/^\[Your previous response had no visible output/);
+	});
+});
+
+describe('the real 2.1.195 probe: one session, resumed in a second process', () => {
+	const model = modelFromFixtures('claude-code/probe-resume1-cc2.1.195.ndjson', 'claude-code/probe-resume2-cc2.1.195.ndjson');
+	const job = jobOf(model, '81898c55-fde9-4d44-b1f5-fbd77cd4fef6');
+
+	it('is one job of two root runs, each ended by its result with the result’s text', () => {
+		expect(job.runIds).toEqual(['265882d9-52aa-4494-b88d-61521bfd86c0', 'ef34f112-522d-4f11-833b-c71f718c65fb']);
+		expect(model.activities.map(activity => activity.type === 'complete' && activity.text)).toEqual(['OK', 'umbrella']);
+	});
+
+	it('costs what the two processes reported (total_cost_usd 0.0435512 and 0.0068814), hidden Haiku call included', () => {
+		expect(job.reportedCost?.usd).toBeCloseTo(0.043_551_2 + 0.006_881_4, 9);
+		expect(jobCost(model, job, builtinPrices)).toBeCloseTo(0.050_432_6, 9);
+	});
+
+	it('takes the final output count from the result (4 and 5), which the assistant lines (1 and 1) lack', () => {
+		expect(job.runIds.map(id => model.runs.get(id)!.usage.outputTokens)).toEqual([4, 5]);
+	});
+});
+
+describe('recorded with the real CLI (fixtures/claude-code/record.sh)', () => {
+	it('nested sub-agents: each Agent call’s sub-agent hangs under the run that made the call', () => {
+		const model = modelFromFixtures('claude-code/nested-subagents.ndjson');
+		// The depth-2 task_started (line 9) comes before the call that started it (line 10): it waits for it.
+		expect(model.runs.get('toolu_mockhiyk900002')).toMatchObject({parentRunId: '107f0382-f425-4602-9564-bb6c7e035c02', expertKey: 'general-purpose'});
+		expect(model.runs.get('toolu_mockhiyk900004')).toMatchObject({parentRunId: 'toolu_mockhiyk900002', status: 'completed', query: 'Count the lines of each file in notes/ and list them.'});
+		// The answer without the CLI's note to the model (agentId …, <usage>…), from line 14.
+		expect(call(model, 'toolu_mockhiyk900004').result?.text).toBe('a.txt: 1 line, b.txt: 3 lines.');
+		expect(call(model, 'toolu_mockhiyk900002').result?.text).toBe('b.txt is longest: 3 lines (a.txt has 1).');
+		// What the model said with its call (line 4), and its thinking (line 3).
+		expect(call(model, 'toolu_mockhiyk900002')).toMatchObject({message: 'I\'ll ask a sub-agent to survey the notes.', reasoning: 'A sub-agent can survey the notes.'});
+	});
+
+	it('parallel sub-agents: each under its own call, the Explore one on Haiku', () => {
+		const model = modelFromFixtures('claude-code/parallel-agents.ndjson');
+		expect(call(model, 'toolu_mockqs51ba0002')).toMatchObject({childRunIds: ['toolu_mockqs51ba0002'], result: {text: 'alpha'}});
+		expect(call(model, 'toolu_mockqs51ba0003')).toMatchObject({childRunIds: ['toolu_mockqs51ba0003'], result: {text: 'beta'}});
+		expect(model.runs.get('toolu_mockqs51ba0003')).toMatchObject({expertKey: 'Explore', model: 'claude-haiku-4-5-20251001'});
+		// Its cost: the result's total_cost_usd, not the table's (which has no price for the mock's claude-opus-4-8's cache writes).
+		expect(jobCost(model, jobOf(model, '7d049991-9233-4e85-9b04-7dc0c17ba3a3'), builtinPrices)).toBeCloseTo(0.020_24, 9);
+	});
+
+	it('failing tools: is_error makes each result an error, with the tool’s text', () => {
+		const model = modelFromFixtures('claude-code/failing-tools.ndjson');
+		expect(call(model, 'toolu_mockre8em60002').result).toMatchObject({error: 'Exit code 1\ncat: missing.txt: No such file or directory'});
+		expect(call(model, 'toolu_mockre8em60004').result?.error).toMatch(/^File does not exist\./);
+		expect(call(model, 'toolu_mockre8em60006').result?.error).toMatch(/^Claude requested permissions to write to .*missing\.txt, but you haven't granted it yet\.$/);
+	});
+
+	it('max turns: the result’s error_max_turns ends the run at its step limit, with the CLI’s reason', () => {
+		const model = modelFromFixtures('claude-code/max-turns.ndjson');
+		const run = model.runs.get('8d259112-d98c-4b51-94f3-89ce6855fba8')!;
+		expect(run).toMatchObject({status: 'stoppedByExceededMaxSteps', error: {name: 'error_max_turns', message: 'Reached maximum number of turns (2)'}});
+	});
+
+	it('a background sub-agent: its delegation waits for its task_notification; the late results close the turns in order', () => {
+		const model = modelFromFixtures('claude-code/background-agent.ndjson');
+		expect(call(model, 'toolu_mockpvtbfp0002').result?.text).toBe('check-done');
+		// Both results come at the end (lines 17, 18): the first is the first turn's, the second the second's.
+		expect(model.activities.filter(activity => activity.type === 'complete' && activity.expertKey === 'claude').map(activity => [activity.runId, activity.type === 'complete' && activity.text])).toEqual([
+			['44362cea-8a8e-4e40-81a7-28754d7d4fad', 'The helper is running; I will report when it is done.'],
+			['04a105cf-333b-41e6-8018-be7119271054', 'The slow check finished: check-done.'],
+		]);
+		// total_cost_usd counts from the process's start: 0.0138, then 0.023 in all.
+		expect(jobOf(model, 'e465deb9-f23d-4155-b5b2-5f9353006587').reportedCost?.usd).toBeCloseTo(0.023, 9);
+	});
+
+	it('partial messages: the deltas are the run’s live text until the whole answer replaces them', () => {
+		const lines = readFileSync(fixturePath('claude-code/partial-messages.ndjson'), 'utf8').split('\n');
+		// Up to line 40: the answer's first five deltas of eight characters (lines 36-40), its assistant line (46) not yet come.
+		const live = modelFromText(lines.slice(0, 40).join('\n') + '\n');
+		const root = live.runs.get('73de1e49-8e0c-4e56-a7bf-361fcf91d706')!;
+		expect(root.streams.get(3)?.result.text).toBe('greet.txt says "Helo world": a greeting ');
+		// And the thinking deltas of the first response (lines 6-7) were its live reasoning.
+		const start = modelFromText(lines.slice(0, 7).join('\n') + '\n');
+		expect(start.runs.get('73de1e49-8e0c-4e56-a7bf-361fcf91d706')!.streams.get(1)?.reasoning.text).toBe('The file is short; read it, then a helper can check the spelling.');
+		// message_delta's final output count (20 a response, lines 14, 25, 48): 60 for the three.
+		const whole = modelFromFixtures('claude-code/partial-messages.ndjson');
+		expect(whole.runs.get('73de1e49-8e0c-4e56-a7bf-361fcf91d706')!.usage.outputTokens).toBe(60);
+	});
+});
+
+describe('other real samples', () => {
+	it('system/api_retry is a retry, with the status, error and attempt (2.1.237, trimmed)', () => {
+		const model = modelFromFixtures('claude-code/nanoPy-read-probe-cc2.1.237.TRIMMED.ndjson');
+		expect(model.activities[0]).toMatchObject({type: 'retry', reason: 'API error 401 authentication_failed, attempt 1 of 10, retrying in 524 ms'});
+	});
+
+	it('a tool result’s own structured result is kept for the inspector (the frame catalog’s Read, line 4)', () => {
+		const model = modelFromFixtures('claude-code/frame-catalog-opus5.VERBATIM-LINES.ndjson');
+		const read = call(model, 'toolu_014gZzVmz9aD3PJw93yUXYWy');
+		expect(read.result).toMatchObject({text: '1\tSMOKE-TOOL-OK\n2\t', detail: {type: 'text', file: {content: 'SMOKE-TOOL-OK\n', numLines: 2}}});
+	});
+
+	it('Amp: its init names no model and its result no cost: usage from its assistant line, its prompt echoed as the query', () => {
+		const model = modelFromFixtures('amp/happy-path-0.0.1775837683.ndjson');
+		const run = model.runs.get('T-019e47a8-5090-7538-9035-f2fde26859b7')!;
+		expect(run).toMatchObject({dialect: 'amp', expertKey: 'amp', query: 'What is 2+2? Answer in one number only.', usage: {inputTokens: 10, cachedInputTokens: 14009, outputTokens: 13}});
+		expect(jobOf(model, 'T-019e47a8-5090-7538-9035-f2fde26859b7').reportedCost).toBeUndefined();
+	});
+});
+
+describe('telling a Claude Code line', () => {
+	it('by its type and what only its stream’s lines have, not by a type alone', () => {
+		expect(looksLikeClaudeLine({type: 'system', subtype: 'init', session_id: 's'})).toBe(true);
+		expect(looksLikeClaudeLine({type: 'stream_event', event: {type: 'message_stop'}})).toBe(true);
+		expect(looksLikeClaudeLine({type: 'assistant', message: {content: []}})).toBe(true);
+		// Gemini CLI's result, Codex's and Perstack's events are not.
+		expect(looksLikeClaudeLine({type: 'result', timestamp: '2026-01-01T00:00:00Z', status: 'success', stats: {}})).toBe(false);
+		expect(looksLikeClaudeLine({type: 'thread.started', thread_id: 't'})).toBe(false);
+		expect(looksLikeClaudeLine({type: 'init', session_id: 's', model: 'gemini-2.5-pro'})).toBe(false);
+	});
+
+	it('a stream cut into two files reads as it does whole', () => {
+		const text = readFileSync(fixturePath('claude-code/hive-mind-background-cc2.1.284.ndjson'), 'utf8');
+		const lines = text.split('\n');
+		const whole = modelFromText(text);
+		// Two files of one load, as `perscope part-1 part-2` reads them.
+		const ingest = new Ingest({maxLineBytes: 1 << 20});
+		for (const [source, part] of [['a', lines.slice(0, 30).join('\n') + '\n'], ['b', lines.slice(30).join('\n')]] as const) {
+			const splitter = ingest.splitter(source);
+			splitter.push(Buffer.from(part));
+			splitter.end();
+		}
+
+		const both = ingest.model;
+		const figures = (model: Model) => [...model.runs.values()].map(run => [run.runId, run.parentRunId, run.status, run.usage, run.endedSteps]);
+		expect(figures(both)).toEqual(figures(whole));
+	});
+});
