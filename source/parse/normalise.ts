@@ -71,6 +71,8 @@ const maxJsonStarts = 4;
  * Undefined when no `{"` on the line starts an object that runs to its end.
  */
 function afterText(line: Line, options: ParseOptions): ParsedItem | undefined {
+	// A line that begins as JSON and is not JSON is a cut or broken event, whatever object is left inside it.
+	if (/^\s*[[{]/.test(line.text)) return undefined;
 	let start = line.text.indexOf('{"', 1);
 	for (let tries = 0; start > 0 && tries < maxJsonStarts; tries++, start = line.text.indexOf('{"', start + 1)) {
 		let value: unknown;
