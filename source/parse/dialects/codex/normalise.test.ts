@@ -72,6 +72,18 @@ describe('a Codex stream', () => {
 		expect(activities[0]).toMatchObject({skillName: 'notes', args: {word: 'hello'}});
 	});
 
+	it('shows a sub-agent as a delegation to a run of its own, ended with the answer a wait reports', () => {
+		const model = fixture('sub-agent.jsonl');
+		const parent = model.runs.get('01a21d37-ec18-7893-8f15-6868facc7bac')!;
+		const child = model.runs.get('01a21d37-ed68-7fa1-b1d2-a05383c63d33')!;
+		expect(child).toMatchObject({parentRunId: parent.runId, jobId: parent.jobId, status: 'completed', query: 'Count the lines of greet.txt.'});
+		const [spawn, wait, close] = activitiesOfRun(model, parent);
+		expect(spawn).toMatchObject({type: 'delegate', childRunIds: [child.runId], result: {text: 'greet.txt has 1 line.'}});
+		expect(wait).toMatchObject({type: 'generalTool', skillName: 'collab', toolName: 'wait', args: {agents: child.runId}});
+		expect(close).toMatchObject({toolName: 'close_agent'});
+		expect(activitiesOfRun(model, child).map(activity => activity.type)).toEqual(['query', 'complete']);
+	});
+
 	it('counts `Reconnecting… n/5` as retries, and fails the run once with what turn.failed says', () => {
 		const model = fixture('retry-exhausted.jsonl');
 		const run = model.runs.get('01a21ce9-173e-7bc0-b808-5acbadc4106d')!;

@@ -32,6 +32,8 @@ type RunState = {
 	step: number | undefined;
 	/** Items started and not completed, by item id. */
 	open: Set<string>;
+	/** The sub-agent calls already shown, by item id (a call completes more than once: `wait` reports again). */
+	collab: Set<string>;
 	reasoning: string[];
 	messages: string[];
 	lastMessage: string | undefined;
@@ -39,6 +41,9 @@ type RunState = {
 	streamed: boolean;
 	lastError: string | undefined;
 };
+
+/** The states of a sub-agent that has finished (exec_events.rs `CollabAgentStatus`). */
+const finishedAgent: ReadonlySet<string> = new Set(['completed', 'errored', 'shutdown', 'not_found', 'interrupted']);
 
 /** What `Reconnecting... 2/5 (…)` is: the stream to the model dropped and Codex tries again. */
 const retryMessage = /^Reconnecting\.\.\./;
@@ -50,6 +55,8 @@ export class CodexReader implements StreamReader {
 	readonly #totals = new Map<string, Usage>();
 	/** Each stream's current run, by source. */
 	readonly #runs = new Map<string, RunState>();
+	/** The sub-agents spawned, by thread id: the run and call that spawned each, and whether its end was reported. */
+	readonly #agents = new Map<string, {parentRunId: string; spawnId: string; ended: boolean}>();
 	/** The run started last that has not ended: where a stream that begins mid-turn goes on. */
 	#open: RunState | undefined;
 
@@ -184,10 +191,11 @@ export class CodexReader implements StreamReader {
 				const model = modelNamedBy(item.message);
 				return model === undefined ? [...started, warning] : [...started, {...head, kind: 'runtimeInit', model}, warning];
 			}
+			case 'collab_tool_call':
+				return [...started, ...this.#collab(run, wireType, item, ref)];
 			case 'command_execution':
 			case 'file_change':
 			case 'mcp_tool_call':
-			case 'collab_tool_call':
 			case 'web_search':
 			case 'todo_list': {
 				const call = toolCall(item);
@@ -207,6 +215,48 @@ export class CodexReader implements StreamReader {
 			default:
 				return assertNever(item);
 		}
+	}
+
+	/**
+	 * A sub-agent tool call (`multi_agent_v1`). `spawn_agent` is a delegation, and each thread it spawned a child run
+	 * (named by its thread id) under it, with the prompt as its query; nothing the sub-agent does is streamed. The
+	 * other calls (`wait`, `send_input`, `close_agent`) are tool calls of the run; when one reports a sub-agent
+	 * finished (`completed` with its message, or `errored`), its run ends so, and the delegation has its answer.
+	 */
+	#collab(run: RunState, wireType: 'item.started' | 'item.updated' | 'item.completed', item: CollabItem, ref: EventRef): AgentEvent[] {
+		const head = this.#head(run, `${wireType}/collab_tool_call`, ref);
+		const out: AgentEvent[] = [];
+		const spawn = item.tool === 'spawn_agent';
+		if (!run.open.has(item.id) && !run.collab.has(item.id)) {
+			run.open.add(item.id);
+			run.collab.add(item.id);
+			const call = spawn ? {id: item.id, skillName: 'codex', toolName: 'spawn_agent', args: {prompt: item.prompt ?? ''}} : toolCall(item);
+			out.push(this.#calls(run, head.wireType, ref, spawn ? 'delegate' : 'tool', call));
+		}
+
+		if (wireType !== 'item.completed') return out.length > 0 ? out : [{...head, kind: 'marker'}];
+		run.open.delete(item.id);
+		if (spawn) {
+			for (const thread of item.receiver_thread_ids ?? []) {
+				if (this.#agents.has(thread)) continue;
+				this.#agents.set(thread, {parentRunId: run.runId, spawnId: item.id, ended: false});
+				out.push({...head, kind: 'childRunStart', childRunId: thread, childExpertKey: 'codex', query: item.prompt ?? undefined, viaToolName: 'spawn_agent', viaToolCallId: item.id});
+			}
+		} else {
+			out.push({...head, kind: 'toolResults', results: [toolResult(item, toolCall(item))]});
+		}
+
+		for (const [thread, state] of Object.entries(item.agents_states ?? {})) {
+			const agent = this.#agents.get(thread);
+			if (!agent || agent.ended || !finishedAgent.has(state.status)) continue;
+			agent.ended = true;
+			const text = state.message ?? '';
+			const failed = state.status !== 'completed';
+			out.push({...head, runId: thread, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: failed ? text || state.status : undefined, usage: undefined});
+			if (agent.parentRunId === run.runId) out.push({...head, kind: 'toolResults', results: [{id: agent.spawnId, skillName: 'codex', toolName: 'spawn_agent', text, error: failed ? text || state.status : undefined}]});
+		}
+
+		return out.length > 0 ? out : [{...head, kind: 'marker'}];
 	}
 
 	#startRun(threadId: string, ref: EventRef): AgentEvent[] {
@@ -250,7 +300,7 @@ export class CodexReader implements StreamReader {
 		return {...this.#head(run, 'thread.started', ref), kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'codex', query: undefined, viaToolName: undefined};
 	}
 
-	#calls(run: RunState, wireType: string, ref: EventRef, as: 'tool' | 'interactive', call: ToolCall): AgentEvent {
+	#calls(run: RunState, wireType: string, ref: EventRef, as: 'tool' | 'delegate' | 'interactive', call: ToolCall): AgentEvent {
 		const text = run.messages.length > 0 ? run.messages.join('\n\n') : undefined;
 		const thinking = run.reasoning.length > 0 ? run.reasoning.join('\n\n') : undefined;
 		run.messages = [];
@@ -327,7 +377,7 @@ function modelNamedBy(message: string): string | undefined {
 }
 
 function newRun(jobId: string, runId: string, threadId: string | undefined): RunState {
-	return {jobId, runId, threadId, step: undefined, open: new Set(), reasoning: [], messages: [], lastMessage: undefined, streamed: false, lastError: undefined};
+	return {jobId, runId, threadId, step: undefined, open: new Set(), collab: new Set(), reasoning: [], messages: [], lastMessage: undefined, streamed: false, lastError: undefined};
 }
 
 function usageOf(usage: CodexUsage): Usage {
@@ -351,6 +401,7 @@ function difference(total: Usage, before: Usage): Usage {
 }
 
 type ToolItem = Extract<CodexItem, {type: 'command_execution' | 'file_change' | 'mcp_tool_call' | 'collab_tool_call' | 'web_search' | 'todo_list'}>;
+type CollabItem = Extract<CodexItem, {type: 'collab_tool_call'}>;
 
 /** A tool item as the call it is: named by its kind (an MCP tool by its server and name), with what it was given. */
 function toolCall(item: ToolItem): ToolCall {
@@ -363,7 +414,8 @@ function toolCall(item: ToolItem): ToolCall {
 		case 'mcp_tool_call':
 			return {id: item.id, skillName: item.server, toolName: item.tool, args: item.arguments};
 		case 'collab_tool_call':
-			return {id: item.id, skillName: 'collab', toolName: item.tool, args: {prompt: item.prompt ?? undefined, receivers: item.receiver_thread_ids ?? undefined}};
+			// The sub-agents it speaks to, by thread id, read at a glance; and what it sends them, when it sends anything.
+			return {id: item.id, skillName: 'collab', toolName: item.tool, args: item.prompt ? {prompt: item.prompt, agents: (item.receiver_thread_ids ?? []).join(', ')} : {agents: (item.receiver_thread_ids ?? []).join(', ')}};
 		case 'web_search':
 			return {id: item.id, skillName: '', toolName: 'web_search', args: {query: item.query}};
 		case 'todo_list':
