@@ -1,6 +1,6 @@
 // The project's lint rules (run by `npm run lint`, and inside `npm test`). They hold what the compiler does not:
 // - the layers: each folder of source/ imports only the layers below it (docs/architecture.md draws them), and the
-//   pure layers (model, parse, query, present) do no I/O and read no environment;
+//   pure layers (model, parse, query, text, view-model) do no I/O and read no environment;
 // - a switch over a discriminated union names every kind (a kind added later must be handled, not dropped by a
 //   `default`) and, in source/, ends in `default: assertNever(x)` (eslint-rules/require-assert-never.js); no `any`; no promise left unawaited; no import cycle (type-only cycles are caught by dpdm in
 //   `npm run lint`, since import-x's rule ignores type imports).
@@ -12,22 +12,26 @@ import {requireAssertNever} from './eslint-rules/require-assert-never.js';
 /** Each layer, and the layers it may import (besides itself). Anything not listed is out of bounds. */
 const layers = {
 	model: [],
+	// The one scheduler of work in slices (soon / later / now, budgets, turns on the model): below the load and the views.
+	slices: [],
 	parse: ['model'],
-	present: ['model'],
-	query: ['model', 'present'],
+	text: ['model'],
+	query: ['model', 'text'],
 	input: ['parse', 'model'],
-	load: ['input', 'parse', 'model', 'query'],
-	output: ['present', 'query', 'model'],
-	tui: ['load', 'input', 'query', 'present', 'model'],
+	load: ['slices', 'input', 'parse', 'model', 'query'],
+	output: ['text', 'query', 'model'],
+	// The viewer's state without React (pure), and the Ink views that draw it.
+	'view-model': ['slices', 'query', 'text', 'model'],
+	views: ['view-model', 'slices', 'load', 'input', 'query', 'text', 'model'],
 	// OpenTelemetry export: export/otlp/map/ is pure (the model as spans); the rest sends them.
-	export: ['model', 'query', 'present'],
-	app: ['cli', 'tui', 'output', 'export', 'load', 'input', 'parse', 'query', 'present', 'model'],
-	cli: ['app', 'tui', 'output', 'export', 'load', 'input', 'parse', 'query', 'present', 'model'],
+	export: ['model', 'query', 'text'],
+	app: ['cli', 'views', 'view-model', 'slices', 'output', 'export', 'load', 'input', 'parse', 'query', 'text', 'model'],
+	cli: ['app', 'views', 'view-model', 'slices', 'output', 'export', 'load', 'input', 'parse', 'query', 'text', 'model'],
 	tools: ['model'],
 	// The library's public entry (package.json "exports"): the model and its summary, no terminal, no files.
-	lib: ['load', 'parse', 'model', 'query', 'output', 'present'],
+	api: ['load', 'parse', 'model', 'query', 'output', 'text'],
 };
-const pure = ['model', 'parse', 'query', 'present', 'export/otlp/map'];
+const pure = ['model', 'parse', 'query', 'text', 'view-model', 'export/otlp/map'];
 const all = Object.keys(layers);
 const zones = Object.entries(layers).map(([layer, allowed]) => ({
 	target: `./source/${layer}`,
@@ -67,7 +71,7 @@ export default tseslint.config(
 	{
 		// Each key layer (app, overlays, tree) handles its own subset of the named commands and passes the rest on
 		// to the next layer: there, a `default` is the passing on, not a kind that is dropped.
-		files: ['source/tui/app.tsx', 'source/tui/overlays.tsx', 'source/tui/tree-view.tsx'],
+		files: ['source/views/app.tsx', 'source/views/overlays.tsx', 'source/views/tree-view.tsx'],
 		rules: {
 			'@typescript-eslint/switch-exhaustiveness-check': ['error', {considerDefaultExhaustiveForUnions: true, requireDefaultForNonUnion: false}],
 			'perscope/require-assert-never': 'off',

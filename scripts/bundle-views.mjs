@@ -3,8 +3,8 @@
 // spends time on each module it resolves, reads and links; the viewer loads them while its worker loads a
 // large file (load/load-in-worker.ts), and on a machine with two CPUs whatever it spends there is taken from
 // the worker (docs/performance.md has the figures). So:
-//   1. The views (dist/tui/show-app.js and what only it imports), Ink and React go into one file,
-//      dist/tui/show-app.bundle.js. Modules the rest of the CLI imports too (the model, present/, query/)
+//   1. The views (dist/views/show-app.js and what only it imports), Ink and React go into one file,
+//      dist/views/show-app.bundle.js. Modules the rest of the CLI imports too (the model, text/, query/)
 //      stay out and are imported from dist/, so each has one instance in the process.
 //   2. Ink's files get the reviewed patches of scripts/ink-patches.mjs (Ink's version is pinned, and a file
 //      that is not the one a patch was written for fails the build). Nothing else is rewritten.
@@ -20,7 +20,7 @@ import {inkPatches, inkPatchPlugin} from './ink-patches.mjs';
 // Paths, not URL pathnames: a checkout under a directory with a space in its name must build too.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
-const viewsDir = join(dist, 'tui');
+const viewsDir = join(dist, 'views');
 const bundleName = 'show-app.bundle.js';
 
 /*
@@ -50,7 +50,7 @@ const outside = await build({
 const shared = new Set(Object.keys(outside.metafile.inputs).map(input => join(root, input)));
 if (!shared.has(join(dist, 'app', 'interactive.js'))) throw new Error('bundle-views: cli/main.js no longer reaches app/interactive.js; review scripts/bundle-views.mjs');
 
-/** Leaves the modules in `shared` out of the bundle, imported by their path relative to dist/tui/. */
+/** Leaves the modules in `shared` out of the bundle, imported by their path relative to dist/views/. */
 const sharedModules = {
 	name: 'perscope-shared-modules',
 	setup(build) {
@@ -65,7 +65,7 @@ const sharedModules = {
 };
 
 /*
- * Ink and the packages it measures with (widest-line, cli-truncate) get present/ink-string-width.js in place of
+ * Ink and the packages it measures with (widest-line, cli-truncate) get text/width/ink-string-width.js in place of
  * string-width 8: the same answer on any text (its test), without a grapheme-by-grapheme walk of every row it
  * lays out. Other copies of string-width (wrap-ansi's older one) are left as they are.
  */
@@ -79,7 +79,7 @@ const inkStringWidth = {
 			const resolved = await build.resolve(args.path, {kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: {plain: true}});
 			if (resolved.path !== stringWidthPackage || !args.importer.includes(`${sep}node_modules${sep}`)) return resolved;
 			stringWidthRedirected++;
-			return {path: join(dist, 'present', 'ink-string-width.js')};
+			return {path: join(dist, 'text', 'width', 'ink-string-width.js')};
 		});
 	},
 };
@@ -115,6 +115,6 @@ if (unused.length > 0) throw new Error(`bundle-views: the bundle no longer loads
 
 const interactive = join(dist, 'app', 'interactive.js');
 const wiring = readFileSync(interactive, 'utf8');
-const pointed = wiring.replaceAll("import('../tui/show-app.js')", `import('../tui/${bundleName}')`);
-if (pointed === wiring) throw new Error("bundle-views: app/interactive.js no longer imports '../tui/show-app.js'; has the output of tsc changed?");
+const pointed = wiring.replaceAll("import('../views/show-app.js')", `import('../views/${bundleName}')`);
+if (pointed === wiring) throw new Error("bundle-views: app/interactive.js no longer imports '../views/show-app.js'; has the output of tsc changed?");
 writeFileSync(interactive, pointed);

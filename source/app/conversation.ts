@@ -10,10 +10,10 @@ import {runSourcesFast} from '../load/parallel-file.js';
 import type {LoadTuning} from '../load/tuning.js';
 import type {Diagnostic, Dialect} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly} from '../model/state.js';
-import {conversationLines, conversationText} from '../present/conversation.js';
+import {conversationLines, conversationText} from '../text/conversation.js';
 import {cutOffText} from '../query/tree.js';
-import {diagnosticLine} from '../present/diagnostic-line.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {diagnosticLine} from '../text/diagnostic-line.js';
+import {sanitizeLine} from '../text/sanitize.js';
 import {findConversation} from '../query/conversation-target.js';
 import {outputOpenAfterExitMs} from './waiting-notes.js';
 

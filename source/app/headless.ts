@@ -73,8 +73,8 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	// `--summary --json` writes no diagnostics, so of files it writes nothing that needs the sanitiser.
 	const command = plan.inputs.some(input => input.kind === 'command');
-	const sanitizeLine = options.mode === 'summary-json' && !command && !plan.follow ? undefined : (await import('../present/sanitize.js')).sanitizeLine;
-	const diagnosticLine = sanitizeLine ? (await import('../present/diagnostic-line.js')).diagnosticLine : undefined;
+	const sanitizeLine = options.mode === 'summary-json' && !command && !plan.follow ? undefined : (await import('../text/sanitize.js')).sanitizeLine;
+	const diagnosticLine = sanitizeLine ? (await import('../text/diagnostic-line.js')).diagnosticLine : undefined;
 	const onDiagnostic = (diagnostic: Diagnostic) => {
 		if (options.mode === 'summary-json' || !diagnosticLine) return;
 		process.stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);

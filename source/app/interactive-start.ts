@@ -33,8 +33,8 @@ export async function startInteractive(plan: InputPlan, options: InteractiveStar
 	const restoreEnvironment = options.prepareInkEnvironment();
 	// Loading Ink and React takes longer than reading the first megabytes of a log: put the first screen up
 	// before importing them, so the person sees where they are at once, whatever the machine's load.
-	const {enterFullScreen} = await import('../tui/terminal.js');
-	const {sanitizeLine} = await import('../present/sanitize.js');
+	const {enterFullScreen} = await import('../views/terminal.js');
+	const {sanitizeLine} = await import('../text/sanitize.js');
 	const restoreScreen = enterFullScreen(process.stdout);
 	process.stdout.write(`perscope · ${sanitizeLine(plan.label)} · starting…`);
 	const {runApp} = await import('./interactive.js');

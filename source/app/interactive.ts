@@ -8,13 +8,15 @@ import type {LoadTuning} from '../load/tuning.js';
 import {RawEvents} from '../input/raw-events.js';
 import {readMessageLine} from '../input/message-line.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
-import {exportRawEvent} from '../tui/export-event.js';
+import {exportRawEvent} from '../views/export-event.js';
 import type {Filter} from '../query/filter.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
-import type {ViewEnv} from '../tui/contexts.js';
-import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../tui/terminal.js';
-import type {UiState} from '../tui/ui-state.js';
-import {ViewStore} from '../tui/view-store.js';
+import type {ViewEnv} from '../views/contexts.js';
+import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../views/terminal.js';
+import type {UiState} from '../view-model/ui-state.js';
+import {ViewStore} from '../view-model/view-store.js';
+import {ViewerWork} from '../view-model/viewer-work.js';
+import {Scheduler} from '../slices/scheduler.js';
 import type {OtlpOptions} from '../export/otlp/options.js';
 import type {OtlpReport} from '../export/otlp/start.js';
 
@@ -59,9 +61,9 @@ export async function runApp(
 	},
 ): Promise<number> {
 	const plan = requested;
-	let viewsLoaded: Promise<typeof import('../tui/show-app.js')> | undefined;
+	let viewsLoaded: Promise<typeof import('../views/show-app.js')> | undefined;
 	const loadViews = async () => {
-		viewsLoaded ??= import('../tui/show-app.js').then(views => {
+		viewsLoaded ??= import('../views/show-app.js').then(views => {
 			options.onViewsLoaded?.();
 			return views;
 		});
@@ -121,7 +123,7 @@ export async function runApp(
 }
 
 type ViewOptions = Parameters<typeof runApp>[1] & {
-	loadViews: () => Promise<typeof import('../tui/show-app.js')>;
+	loadViews: () => Promise<typeof import('../views/show-app.js')>;
 	suspend: (repaint: () => void) => void;
 	/** true: the plan was chosen from the job list, and backspace goes back to it. */
 	back: true | undefined;
@@ -143,7 +145,11 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	const replay = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay}) => new Replay({speed}));
 	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
 	// (`loading` is set below, before the store's first tick.)
-	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading), changing: () => loading.changing()});
+	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading)});
+	// The viewer's one scheduler of work in slices, shared by the views and the load's posts, which take turns on
+	// the model (slices/turns.ts); and what the views work out of the model, kept for this viewer only.
+	const scheduler = new Scheduler();
+	const work = new ViewerWork(scheduler);
 	// A replay holds lines back until they are due; what is already in the model is drawn meanwhile.
 	replay?.subscribe(() => store.markChanged());
 
@@ -155,7 +161,6 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	// Settles once the first frame is drawn: a file read on this thread waits for it, so loading Ink and the
 	// views does not wait for the file.
 	let firstFrameDrawn = () => {};
-	let modelReadInSlices = () => false;
 	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
 	const loading = await startLoad(plan, {
 		maxLineBytes: options.maxLineBytes,
@@ -167,8 +172,8 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),
-		// The views, once loaded, say when they read the model in slices: the load's posts wait meanwhile.
-		holdPosts: () => modelReadInSlices(),
+		// Posts go into the views' model in the scheduler's turns: never while the views read it in slices.
+		scheduler,
 		// Only the start of each tool result is kept where the rest can be read again (the inspector does).
 		textKeep: raw.readsEveryLineAgain(plan) && !options.otlp ? viewerTextKeep : undefined,
 		// The inspector reads the events of plain files again by offset; other inputs' lines are kept.
@@ -192,6 +197,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 
 	const env: ViewEnv = {
 		store,
+		work,
 		sourceLabel: plan.label,
 		sources: loading.states,
 		prices: options.prices ?? builtinPrices,
@@ -233,7 +239,6 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	try {
 		const loaded = views ?? (await loadViews());
 		const {showApp} = loaded;
-		modelReadInSlices = loaded.modelReadInSlices;
 		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms), history: options.history, onHistory: options.onHistory});
 		firstFrameDrawn();
 		store.start();
@@ -273,7 +278,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	let report: OtlpReport | undefined;
 	if (otlp) {
 		// Loaded here, not with the viewer: nothing else on its way to the first frame needs it.
-		const {sanitizeLine} = await import('../present/sanitize.js');
+		const {sanitizeLine} = await import('../text/sanitize.js');
 		report = await otlp.finish(loading.model, text => process.stdout.write(`${clearScreen}perscope: ${sanitizeLine(text)}`));
 	}
 

@@ -105,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
  * hold escape sequences or bidi controls: shown inert, as event text is. The sanitiser loads only for a message.
  */
 async function say(message: string): Promise<void> {
-	const {sanitizeLine} = await import('../present/sanitize.js');
+	const {sanitizeLine} = await import('../text/sanitize.js');
 	process.stderr.write(`perscope: ${sanitizeLine(message)}\n`);
 }
 

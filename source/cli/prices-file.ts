@@ -1,6 +1,6 @@
 import {closeSync, openSync, readSync} from 'node:fs';
 import {z} from 'zod';
-import {sanitizeLine} from '../present/sanitize.js';
+import {sanitizeLine} from '../text/sanitize.js';
 import {priceProviders, type ModelPrice, type PriceTable} from '../query/prices.js';
 
 /*

@@ -4,32 +4,29 @@ import {HeldPosts} from './held-posts.js';
 
 /*
  * The load worker's posts on their way into the viewer's model: in the order they came, a part at a time on
- * turns of their own, never while the views read the model in slices.
+ * turns of their own, never while the views read the model in slices; and while one is part way, the views'
+ * work that reads the model waits to begin (slices/turns.ts).
  */
 
 function harness(partsOf: (post: string) => number) {
 	// Each look at the clock is past a turn's time: one part a turn.
 	const scheduler = manualScheduler({tick: 100});
-	let held = false;
 	const parts: string[] = [];
 	const posts = new HeldPosts<string>({
-		held: () => held,
 		*inParts(post) {
 			for (let part = 1; part <= partsOf(post); part++) {
 				parts.push(`${post}${part}`);
 				if (part < partsOf(post)) yield;
 			}
 		},
-		soon: scheduler.soon,
-		later: scheduler.later,
-		now: scheduler.now,
+		scheduler,
 	});
-	return {posts, parts, turns: scheduler.pending, runTurn: scheduler.runOne, hold: (on: boolean) => (held = on)};
+	return {posts, parts, scheduler, turns: scheduler.pending, runTurn: scheduler.runOne};
 }
 
 describe('posts on their way into the model', () => {
 	it('go in on a turn of their own, never in the turn that offered them, a part a turn, in order', () => {
-		const {posts, parts, runTurn} = harness(post => (post === 'a' ? 3 : 1));
+		const {posts, parts, runTurn, scheduler} = harness(post => (post === 'a' ? 3 : 1));
 		const done: string[] = [];
 		posts.offer('a', () => done.push('a'));
 		posts.offer('b', () => done.push('b'));
@@ -37,6 +34,7 @@ describe('posts on their way into the model', () => {
 		runTurn();
 		expect(parts).toEqual(['a1']);
 		expect(posts.partWay).toBe(true);
+		expect(scheduler.turns.changing).toBe(true);
 		runTurn();
 		runTurn();
 		expect(parts).toEqual(['a1', 'a2', 'a3']);
@@ -46,25 +44,46 @@ describe('posts on their way into the model', () => {
 		expect(done).toEqual(['a', 'b']);
 		expect(posts.waiting).toBe(0);
 		expect(posts.partWay).toBe(false);
+		expect(scheduler.turns.changing).toBe(false);
 	});
 
-	it('wait while the views read the model in slices, a post part way in included, and go on once they are done', () => {
-		const {posts, parts, runTurn, hold} = harness(() => 2);
+	it('wait while the views read the model in slices, and go on once they are done', () => {
+		const {posts, parts, runTurn, scheduler} = harness(() => 2);
+		const reader = {};
+		expect(scheduler.turns.startReading(reader)).toBe(true);
 		posts.offer('a');
 		runTurn();
-		expect(parts).toEqual(['a1']);
-		hold(true);
 		runTurn();
-		runTurn();
-		expect(parts).toEqual(['a1']);
+		expect(parts).toEqual([]);
 		expect(posts.waiting).toBe(1);
-		hold(false);
+		scheduler.turns.stopReading(reader);
+		runTurn();
+		expect(parts).toEqual(['a1']);
 		runTurn();
 		expect(parts).toEqual(['a1', 'a2']);
 	});
 
+	it('while one is part way in, work that reads the model waits to begin, and begins once it is in', () => {
+		const {posts, parts, runTurn, scheduler} = harness(() => 2);
+		posts.offer('a');
+		runTurn();
+		expect(parts).toEqual(['a1']);
+		const read: string[] = [];
+		scheduler.run(
+			() => {
+				read.push([...parts].join(','));
+				return true;
+			},
+			{reads: true},
+		);
+		// The post's next part and the reader's retries take turns: the reader sees the post whole.
+		scheduler.runAll();
+		expect(read).toEqual(['a1,a2']);
+		expect(scheduler.turns.reading).toBe(false);
+	});
+
 	it('once stopped, put nothing more in, and tell whoever waits on them', () => {
-		const {posts, parts, turns, runTurn} = harness(() => 2);
+		const {posts, parts, turns, runTurn, scheduler} = harness(() => 2);
 		const told: string[] = [];
 		posts.offer('a', () => told.push('a'));
 		posts.offer('b', () => told.push('b'));
@@ -73,5 +92,6 @@ describe('posts on their way into the model', () => {
 		expect(told).toEqual(['a', 'b']);
 		expect(turns).toEqual([]);
 		expect(parts).toEqual(['a1']);
+		expect(scheduler.turns.changing).toBe(false);
 	});
 });

@@ -1,59 +1,35 @@
-/** How soon posts kept back look again whether they may go in. */
-const retryMs = 15;
-/** How long putting posts in may hold the thread before keys and frames get their turn. */
-const turnMs = 8;
+import type {Scheduler} from '../slices/scheduler.js';
 
 type Waiting<Post> = {post: Post; then: (() => void) | undefined};
 
 export type HeldPostsOptions<Post> = {
-	/** Whether the views are working something out of the model in slices now (LoadOptions.holdPosts). */
-	held: () => boolean;
 	/** Puts a post into the viewer's model, a part at each `next()`; done once it is all in. */
 	inParts: (post: Post) => Iterator<void, void>;
-	/** Runs a step after the keys and frames waiting, and returns what cancels it; `setImmediate` unless a test steps by hand. */
-	soon?: ((step: () => void) => () => void) | undefined;
-	/** Runs a step after `ms`, and returns what cancels it; `setTimeout` unless a test steps by hand. */
-	later?: ((step: () => void, ms: number) => () => void) | undefined;
-	now?: (() => number) | undefined;
+	/**
+	 * The viewer's scheduler (slices/): its timers and budgets, and the turns on the model (slices/turns.ts) the
+	 * posts take with the views' work that reads it in slices.
+	 */
+	scheduler: Scheduler;
 };
-
-function immediate(step: () => void): () => void {
-	const handle = setImmediate(step);
-	return () => {
-		clearImmediate(handle);
-	};
-}
-
-function timeout(step: () => void, ms: number): () => void {
-	const timer = setTimeout(step, ms);
-	return () => {
-		clearTimeout(timer);
-	};
-}
 
 /**
  * The load worker's posts on their way into the viewer's model, in the order they came. Putting one in changes
  * the viewer's model in place (its maps and lists, apply-changes.ts), so it waits while the views read the model
  * in slices (the tree's layout, the header's figures): a slice never finds the model changed since the one
- * before. A post goes in a part at a time, for a few milliseconds a turn, so that keys are answered between.
+ * before; and while a post is part way, such work waits to begin (the scheduler's turns). A post goes in a part
+ * at a time, for a slice's time a turn, so that keys are answered between.
  */
 export class HeldPosts<Post> {
 	readonly #waiting: Array<Waiting<Post>> = [];
-	readonly #held: () => boolean;
 	readonly #inParts: (post: Post) => Iterator<void, void>;
-	readonly #soon: (step: () => void) => () => void;
-	readonly #later: (step: () => void, ms: number) => () => void;
-	readonly #now: () => number;
+	readonly #scheduler: Scheduler;
 	/** The post going in, if it is part way. */
 	#current: {parts: Iterator<void, void>; then: (() => void) | undefined} | undefined;
 	#cancel: (() => void) | undefined;
 
 	constructor(options: HeldPostsOptions<Post>) {
-		this.#held = options.held;
 		this.#inParts = options.inParts;
-		this.#soon = options.soon ?? immediate;
-		this.#later = options.later ?? timeout;
-		this.#now = options.now ?? (() => performance.now());
+		this.#scheduler = options.scheduler;
 	}
 
 	/**
@@ -62,7 +38,7 @@ export class HeldPosts<Post> {
 	 */
 	offer(post: Post, then?: () => void): void {
 		this.#waiting.push({post, then});
-		this.#cancel ??= this.#soon(() => this.#next());
+		this.#cancel ??= this.#scheduler.soon(() => this.#next());
 	}
 
 	/** Whether a post is part way in: the model's maps and lists hold some of it. */
@@ -83,34 +59,41 @@ export class HeldPosts<Post> {
 		this.#cancel?.();
 		this.#cancel = undefined;
 		const thens = [this.#current?.then, ...this.#waiting.map(each => each.then)];
-		this.#current = undefined;
+		this.#setCurrent(undefined);
 		this.#waiting.length = 0;
 		for (const then of thens) then?.();
 	}
 
+	/** The post going in; the model's turns say whether one is part way. */
+	#setCurrent(current: {parts: Iterator<void, void>; then: (() => void) | undefined} | undefined): void {
+		this.#current = current;
+		this.#scheduler.turns.setChanging(current !== undefined);
+	}
+
 	#turn(): void {
 		if (this.#cancel) return;
-		if (this.#held()) {
-			this.#cancel = this.#later(() => this.#next(), retryMs);
+		const scheduler = this.#scheduler;
+		if (scheduler.turns.reading) {
+			this.#cancel = scheduler.later(() => this.#next(), scheduler.budgets.retryMs);
 			return;
 		}
 
-		const until = this.#now() + turnMs;
+		const until = scheduler.deadline();
 		for (;;) {
 			if (!this.#current) {
 				const next = this.#waiting.shift();
 				if (!next) return;
-				this.#current = {parts: this.#inParts(next.post), then: next.then};
+				this.#setCurrent({parts: this.#inParts(next.post), then: next.then});
 			}
 
-			const {parts, then} = this.#current;
+			const {parts, then} = this.#current!;
 			if (parts.next().done) {
-				this.#current = undefined;
+				this.#setCurrent(undefined);
 				then?.();
 			}
 
-			if (this.#now() >= until && (this.#current || this.#waiting.length > 0)) {
-				this.#cancel = this.#soon(() => this.#next());
+			if (scheduler.now() >= until && (this.#current || this.#waiting.length > 0)) {
+				this.#cancel = scheduler.soon(() => this.#next());
 				return;
 			}
 		}

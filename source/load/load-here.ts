@@ -42,6 +42,5 @@ export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 			return ingest.model;
 		},
 		// The reducer changes the model line by line, between any two slices: what reads it in slices here reads it at once.
-		changing: () => false,
 	};
 }

@@ -9,6 +9,8 @@ import type {Loading, LoadOptions} from './loader.js';
 import {assertNever} from '../model/assert-never.js';
 import {applyChangesInParts} from './apply-changes.js';
 import {HeldPosts} from './held-posts.js';
+import {Scheduler} from '../slices/scheduler.js';
+import {aliveTimers} from '../slices/timers.js';
 import {isChangesPiece} from './split-changes.js';
 import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup, type LoadWorkerStart} from './protocol.js';
 
@@ -52,7 +54,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	replace(model);
 	// Posts go into the model as they come, unless the views are laying it out in slices: then once they are done.
 	const posts = new HeldPosts<'piece'>({
-		held: options.holdPosts ?? (() => false),
+		scheduler: options.scheduler ?? new Scheduler(aliveTimers),
 		*inParts() {
 			// Decoded now, in a turn of its own.
 			const received: unknown = receiveMessageOnPort(changesPort)?.message;
@@ -161,7 +163,6 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		},
 		interrupt: () => false,
 		childRunning: () => false,
-		changing: () => onThisThread?.changing() ?? posts.partWay,
 		stop,
 		// A worker reads plain files only: no command to signal, and stopping is already immediate.
 		signalCommand: () => false,

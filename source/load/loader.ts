@@ -4,6 +4,7 @@ import type {Model, TextKeep} from '../model/state.js';
 import type {ArrivalClock} from '../parse/stream-readers.js';
 import type {Dialect} from '../model/events.js';
 import type {Line} from '../parse/line-splitter.js';
+import type {Scheduler} from '../slices/scheduler.js';
 import type {Replay} from './replay.js';
 import type {LoadTuning} from './tuning.js';
 
@@ -22,11 +23,6 @@ export type Loading = RunningSources & {
 	 * it). `onModel` tells of each replacement.
 	 */
 	readonly model: Model;
-	/**
-	 * Whether the model is part way through taking in a post of a worker's load (its maps and lists partly
-	 * filled, load/held-posts.ts): what reads the model in slices waits to begin until it is whole.
-	 */
-	readonly changing: () => boolean;
 };
 
 export type LoadOptions = {
@@ -60,9 +56,10 @@ export type LoadOptions = {
 	/** Hand lines to the model as their events fall due (`--replay`): such a load stays on this thread. */
 	replay?: Replay | undefined;
 	/**
-	 * While this says so, a load in a worker keeps what it is posted and puts nothing into the viewer's model:
-	 * the views are working something out of that model in slices (the tree's layout), and the viewer's model
-	 * changes in place when a post is put in. What was kept goes in, in order, once it no longer says so.
+	 * The viewer's scheduler (slices/): a load in a worker puts what it is posted into the viewer's model on its
+	 * timers, a part at a time, and takes turns with the views' work that reads the model in slices (the tree's
+	 * layout, a job's figures): a post waits while such work is under way, and such work waits to begin while a
+	 * post is part way in (held-posts.ts). Without it, posts go in on timers of their own.
 	 */
-	holdPosts?: (() => boolean) | undefined;
+	scheduler?: Scheduler | undefined;
 };

@@ -1,5 +1,5 @@
 import type {Activity} from '../model/state.js';
-import {tooDeepToSerialise} from '../present/too-deep.js';
+import {tooDeepToSerialise} from '../text/too-deep.js';
 
 /**
  * The public JSON form of an activity: the seed's Activity fields plus the action's own, without the

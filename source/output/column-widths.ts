@@ -1,4 +1,4 @@
-import {displayWidth} from '../present/width.js';
+import {displayWidth} from '../text/width/width.js';
 
 /**
  * The width of each column: its widest cell or its title. A loop, not `Math.max(...cells)`: spreading one

@@ -1,6 +1,6 @@
 import type {JobListing} from '../query/job-listing.js';
-import {sanitizeLine} from '../present/sanitize.js';
-import {displayWidth, padEnd} from '../present/width.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {displayWidth, padEnd} from '../text/width/width.js';
 import {statusMarks} from './summary-table.js';
 import {columnWidths} from './column-widths.js';
 

@@ -5,10 +5,10 @@ import {jobCost} from '../query/cost.js';
 import {interactiveStop} from '../query/resume-command.js';
 import type {PriceTable} from '../query/prices.js';
 import {jobStepsText, jobTotals, runSteps, type JobTotals} from '../query/tree.js';
-import {describeActivity} from '../present/describe-activity.js';
-import {formatCost} from '../present/cost.js';
-import {formatDuration, span} from '../present/format.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {describeActivity} from '../text/describe-activity.js';
+import {formatCost} from '../text/cost.js';
+import {formatDuration, span} from '../text/format.js';
+import {sanitizeLine} from '../text/sanitize.js';
 
 /*
  * The marks `--print` puts between activities when there are jobs and runs to tell apart: where a job starts

@@ -1,6 +1,6 @@
 import type {Activity, Model, Run} from '../model/state.js';
 import {shownStatus} from '../query/tree.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {sanitizeLine} from '../text/sanitize.js';
 
 /*
  * `--print` names a line's run by its expert, `[writer]`. When two runs of one expert run at once in one job (two

@@ -1,13 +1,13 @@
 import type {Model, Run} from '../model/state.js';
 import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, jobStepsText, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
-import {sanitizeLine} from '../present/sanitize.js';
-import {displayWidth, padEnd} from '../present/width.js';
-import {formatDuration, plural, span} from '../present/format.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {displayWidth, padEnd} from '../text/width/width.js';
+import {formatDuration, plural, span} from '../text/format.js';
 import {indentFor} from './transcript.js';
 import {jobStatusText, statusMarks} from './run-marks.js';
 import {costOfRun, jobCost, whyNoCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
-import {formatCost} from '../present/cost.js';
+import {formatCost} from '../text/cost.js';
 import {columnWidths} from './column-widths.js';
 
 export {statusMarks} from './run-marks.js';

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, runByExpert} from '../../test/helpers/load.js';
 import {Ingest} from '../load/ingest.js';
-import {field} from '../present/describe-activity.js';
+import {field} from '../text/describe-activity.js';
 import {createModel, endInput, type Activity, type InputEnd} from '../model/state.js';
 import {answerLine, indentFor, maxIndentDepth, TranscriptWriter, transcriptLine, type TranscriptFormat} from './transcript.js';
 

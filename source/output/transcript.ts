@@ -1,8 +1,8 @@
 import type {Activity, Model, Run} from '../model/state.js';
 import {cutOffText, depthOf, endedWhileWaiting, endedWithoutFinalEvent} from '../query/tree.js';
 import {withDelegateOutcome} from '../query/delegate-outcome.js';
-import {describeActivity} from '../present/describe-activity.js';
-import {sanitizeLine} from '../present/sanitize.js';
+import {describeActivity} from '../text/describe-activity.js';
+import {sanitizeLine} from '../text/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {isStop, jobEndLine, jobHasEnded, jobStartLine, runStopText} from './run-marks.js';

@@ -1,4 +1,4 @@
-import {sanitizeLine} from '../present/sanitize.js';
+import {sanitizeLine} from '../text/sanitize.js';
 import {activityText, textReader, foldCase} from './search.js';
 import {includesText} from './find-text.js';
 import {activityTypes, type Activity, type ActivityType, type Model} from '../model/state.js';

@@ -1,6 +1,6 @@
 import type {Model, Run} from '../model/state.js';
-import {endedWhileWaitingLook, endedWithoutFinalEventLook, statusLook, type StatusLook} from '../present/status.js';
-import {firstLine} from '../present/first-line.js';
+import {endedWhileWaitingLook, endedWithoutFinalEventLook, statusLook, type StatusLook} from '../text/status.js';
+import {firstLine} from '../text/first-line.js';
 import {endedWhileWaiting, endedWithoutFinalEvent, shownStatus} from './tree.js';
 
 /**

@@ -1,4 +1,4 @@
-import {describeActivity, safeJson} from '../present/describe-activity.js';
+import {describeActivity, safeJson} from '../text/describe-activity.js';
 import {isToolActivity, type Activity, type Model} from '../model/state.js';
 import {assertNever} from '../model/assert-never.js';
 import {includesText, indexOfText, nativeNeedleLimit} from './find-text.js';

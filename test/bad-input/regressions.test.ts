@@ -5,10 +5,10 @@ import {jsonForTerminal} from '../../source/output/activity-json.js';
 import {buildSummary} from '../../source/output/summary.js';
 import {summaryTable} from '../../source/output/summary-table.js';
 import {maxIndentDepth, transcriptLine} from '../../source/output/transcript.js';
-import {wrapToWidth} from '../../source/present/wrap.js';
+import {wrapToWidth} from '../../source/text/wrap.js';
 import {findMatches} from '../../source/query/search.js';
-import {findMatches as findInInspector} from '../../source/tui/inspector-find.js';
-import {inspectorLines} from '../../source/tui/inspector-lines.js';
+import {findMatches as findInInspector} from '../../source/view-model/lines/inspector-find.js';
+import {inspectorLines} from '../../source/view-model/lines/inspector-lines.js';
 import {modelProblems, outputProblems, runChangesWithoutRev, unsafeForTerminal} from '../fuzz/invariants.js';
 import {modelFromText, perstackLine} from '../helpers/load.js';
 

@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {describe, expect, it} from 'vitest';
-import {conversationLines, conversationText} from '../../source/present/conversation.js';
+import {conversationLines, conversationText} from '../../source/text/conversation.js';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
 import {fixturePath} from '../helpers/load.js';
 import {describeUnsafe, unsafeForTerminal} from '../fuzz/invariants.js';

@@ -1,12 +1,13 @@
 import React from 'react';
 import {render} from 'ink-testing-library';
-import {App} from '../../source/tui/app.js';
-import type {ViewEnv} from '../../source/tui/contexts.js';
-import {ViewStore} from '../../source/tui/view-store.js';
+import {App} from '../../source/views/app.js';
+import type {ViewEnv} from '../../source/views/contexts.js';
+import {ViewStore} from '../../source/view-model/view-store.js';
+import {ViewerWork} from '../../source/view-model/viewer-work.js';
 import type {Model} from '../../source/model/state.js';
 import type {SourceState} from '../../source/input/source-state.js';
 
-export type AppHarness = ReturnType<typeof render> & {store: ViewStore; quits: () => number; press: (keys: string) => Promise<void>};
+export type AppHarness = ReturnType<typeof render> & {store: ViewStore; work: ViewerWork; quits: () => number; press: (keys: string) => Promise<void>};
 
 export const keys = {up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', pageDown: '\u001B[6~', pageUp: '\u001B[5~'} as const;
 
@@ -27,14 +28,16 @@ export function sourceState(overrides: Partial<SourceState> = {}): SourceState {
 	};
 }
 
-/** Renders the app over a model, with no timers: tests tick the store themselves. */
-export function renderApp(model: Model, options: {sources?: SourceState[]; rawEvent?: ViewEnv['rawEvent']; label?: string; exportEvent?: ViewEnv['exportEvent']} = {}): AppHarness {
+/** Renders the app over a model, with no timers: tests tick the store themselves. `work`: the viewer's work, on a scheduler a test may step. */
+export function renderApp(model: Model, options: {sources?: SourceState[]; rawEvent?: ViewEnv['rawEvent']; label?: string; exportEvent?: ViewEnv['exportEvent']; work?: ViewerWork} = {}): AppHarness {
 	// Each reading of this clock is a second later, so every manual tick is past the redraw gap.
 	let clock = 0;
 	const store = new ViewStore(model, {now: () => (clock += 1000)});
 	let quitCount = 0;
+	const work = options.work ?? new ViewerWork();
 	const env: ViewEnv = {
 		store,
+		work,
 		sourceLabel: options.label ?? 'test.ndjson',
 		sources: options.sources ?? [sourceState()],
 		rawEvent: options.rawEvent ?? (() => undefined),
@@ -52,7 +55,7 @@ export function renderApp(model: Model, options: {sources?: SourceState[]; rawEv
 		await settle();
 	};
 
-	return {...instance, store, quits: () => quitCount, press};
+	return {...instance, store, work, quits: () => quitCount, press};
 }
 
 /** Lets React and Ink flush what a key or a tick caused. */

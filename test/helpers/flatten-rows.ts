@@ -1,11 +1,12 @@
 import {describeFilter, filterText, isEmptyFilter, matches as filterMatches, showsErrorsOnly} from '../../source/query/filter.js';
 import type {Model, Pane} from '../../source/model/state.js';
 import {childPanes, rootMarks, rootPanes} from '../../source/query/tree.js';
-import {tailRows} from '../../source/tui/row-tail.js';
-import {isPaneCollapsed, panesWithMatches} from '../../source/tui/row-index.js';
-import {activityKey, maxShownDepth, paneKey, type Row} from '../../source/tui/row-types.js';
-import {jobFoldCheck} from '../../source/tui/job-folds.js';
-import type {UiState} from '../../source/tui/ui-state.js';
+import {tailRows} from '../../source/view-model/tree/row-tail.js';
+import {isPaneCollapsed} from '../../source/view-model/tree/folds.js';
+import {panesWithMatches} from '../../source/view-model/tree/pane-lists.js';
+import {activityKey, maxShownDepth, paneKey, type Row} from '../../source/view-model/tree/row-types.js';
+import {jobFoldCheck} from '../../source/view-model/tree/job-folds.js';
+import type {UiState} from '../../source/view-model/ui-state.js';
 
 /*
  * The tree flattened the way the viewer did before the row index: every row, one pane after another with a

@@ -1,4 +1,5 @@
-import type {Scheduler} from '../../source/tui/idle-time.js';
+import {Scheduler} from '../../source/slices/scheduler.js';
+import type {Timers} from '../../source/slices/timers.js';
 
 export type ManualScheduler = Scheduler & {
 	/** The slices waiting, oldest first. */
@@ -11,9 +12,10 @@ export type ManualScheduler = Scheduler & {
 };
 
 /**
- * Idle-time slices (search, filter, texts made ahead) that run only when a test says so. Each read of the clock
- * moves it `tick` milliseconds: a tick past a slice's length makes every slice do its least, a small one lets a
- * slice go on for a while. `firstSlice` is the least the key's own slice does (`Scheduler.firstSlice`).
+ * A scheduler (slices/scheduler.ts) whose slices run only when a test says so: searches, filters, texts made
+ * ahead, layouts, figures and the load's posts. Each read of the clock moves it `tick` milliseconds: a tick past
+ * a slice's length makes every slice do its least, a small one lets a slice go on for a while. `firstSlice` is the
+ * least the key's own slice does (`Budgets.firstSlice`). `later` queues like `soon`: the time waited is the test's.
  */
 export function manualScheduler({tick = 1, firstSlice}: {tick?: number; firstSlice?: number} = {}): ManualScheduler {
 	let clock = 0;
@@ -36,20 +38,18 @@ export function manualScheduler({tick = 1, firstSlice}: {tick?: number; firstSli
 		return ran;
 	};
 
-	return {
+	const timers: Timers = {soon: queue, later: step => queue(step), now: () => (clock += tick)};
+	const scheduler = new Scheduler(timers, firstSlice === undefined ? {} : {firstSlice});
+	return Object.assign(scheduler, {
 		pending,
-		soon: queue,
-		later: step => queue(step),
-		now: () => (clock += tick),
-		...(firstSlice === undefined ? {} : {firstSlice}),
 		runOne() {
 			runSome(1);
 		},
-		runSome(count) {
+		runSome(count: number) {
 			runSome(count);
 		},
 		// Bounded, so a slice that schedules itself for ever fails the test instead of hanging it.
 		runAll: () => runSome(1_000_000),
 		waiting: () => pending.length,
-	};
+	});
 }

@@ -8,8 +8,8 @@ import {Ingest} from '../../source/load/ingest.js';
 import type {ModelChanges} from '../../source/load/model-changes.js';
 import {createModel, type Model} from '../../source/model/state.js';
 import {shapeLines} from '../../source/tools/shape-log.js';
-import {createRowsCache, layoutInSlices} from '../../source/tui/rows.js';
-import {initialUiState, type UiState} from '../../source/tui/ui-state.js';
+import {Layouts} from '../../source/view-model/tree/layouts.js';
+import {initialUiState, type UiState} from '../../source/view-model/ui-state.js';
 import {flattenRows} from '../helpers/flatten-rows.js';
 import {fixturePath, modelFromText} from '../helpers/load.js';
 import {manualScheduler} from '../helpers/manual-scheduler.js';
@@ -32,12 +32,11 @@ const logs = fc.oneof(
 /** What a frame shows: the rows of every pane unfolded, so that each activity is a row. */
 const ui: UiState = {...initialUiState, defaultCollapse: 'expanded', follow: false};
 
-type Step = {kind: 'read'; share: number} | {kind: 'slices'; count: number} | {kind: 'frame'} | {kind: 'retry'};
+type Step = {kind: 'read'; share: number} | {kind: 'turns'; count: number} | {kind: 'frame'};
 const step: fc.Arbitrary<Step> = fc.oneof(
 	fc.record({kind: fc.constant('read' as const), share: fc.double({min: 0.001, max: 0.3, noNaN: true})}),
-	fc.record({kind: fc.constant('slices' as const), count: fc.integer({min: 1, max: 4})}),
+	fc.record({kind: fc.constant('turns' as const), count: fc.integer({min: 1, max: 4})}),
 	fc.constant({kind: 'frame' as const}),
-	fc.constant({kind: 'retry' as const}),
 );
 
 describe('a posted model laid out in slices', () => {
@@ -50,17 +49,18 @@ describe('a posted model laid out in slices', () => {
 				const tracker = new ChangeTracker();
 				let read = 0;
 
-				// The viewer's side: its model, the lines it holds, the layout slices and the posts' retries, stepped by hand.
+				// The viewer's side: its model, the lines it holds, and its one scheduler, stepped by hand: the layout's
+				// slices and the posts' turns (and the retries of each while the other goes on) wait in one queue.
 				let viewer: Model = createModel();
 				let linesIn = 0;
 				let putInDuringSlices = 0;
-				const layoutSteps = manualScheduler();
-				// Each look at the clock is past a turn's time: each part of a post is a turn of its own.
-				const postTurns = manualScheduler({tick: 100});
-				const slices = layoutSteps.pending;
-				const retries = postTurns.pending;
+				// Each look at the clock is past a slice's time: each slice of a layout does its least (one step), and
+				// each part of a post is a turn of its own.
+				const scheduler = manualScheduler({tick: 100});
+				const turns = scheduler.pending;
+				const layoutInSlices = () => scheduler.turns.reading;
 				const posts = new HeldPosts<{changes: ModelChanges; lines: number}>({
-					held: layoutInSlices,
+					scheduler,
 					*inParts({changes, lines: count}) {
 						const parts = applyChangesInParts(viewer, structuredClone(changes));
 						for (;;) {
@@ -76,27 +76,19 @@ describe('a posted model laid out in slices', () => {
 
 						linesIn = count;
 					},
-					soon: postTurns.soon,
-					later: postTurns.later,
-					now: postTurns.now,
 				});
 
 				// The lines the viewer held when the last layout made in slices was done (nothing goes in while it is made).
 				let finishedWith: number | undefined;
 				const made: Array<{rows: unknown[]; lines: number}> = [];
-				const rowsFor = createRowsCache(undefined, {
+				const rowsFor = new Layouts(scheduler).rowsCache(undefined, {
 					onReady() {
 						// Shown from now on; compared when nothing went in since it was made.
 						if (finishedWith !== linesIn) return;
 						const list = rowsFor(viewer, ui, 100);
 						made.push({rows: list.slice(0, list.length), lines: linesIn});
 					},
-					soon: layoutSteps.soon,
-					later: layoutSteps.later,
 					minPanes: 0,
-					// Each slice does its least: one step of the layout.
-					sliceMs: 0,
-					canStart: () => !posts.partWay,
 				});
 
 				rowsFor(viewer, ui, 100);
@@ -110,19 +102,16 @@ describe('a posted model laid out in slices', () => {
 							break;
 						}
 
-						case 'slices':
-							for (let done = 0; done < each.count && slices.length > 0; done++) {
+						case 'turns':
+							for (let done = 0; done < each.count && turns.length > 0; done++) {
 								const slicing = layoutInSlices();
-								slices.shift()!();
+								turns.shift()!();
 								if (slicing && !layoutInSlices()) finishedWith = linesIn;
 							}
 
 							break;
 						case 'frame':
 							rowsFor(viewer, ui, 100);
-							break;
-						case 'retry':
-							retries.shift()?.();
 							break;
 					}
 				}
@@ -132,11 +121,9 @@ describe('a posted model laid out in slices', () => {
 				posts.offer({changes: tracker.changes(ingest.model), lines: lines.length});
 				rowsFor(viewer, ui, 100);
 				// A chain is laid out a pane a slice when each slice does its least.
-				for (let round = 0; round < 100_000 && (slices.length > 0 || retries.length > 0); round++) {
+				for (let round = 0; round < 100_000 && turns.length > 0; round++) {
 					const slicing = layoutInSlices();
-					// The two take turns, as timers do: a layout waiting to begin must not starve the posts it waits on.
-					const [first, second] = round % 2 === 0 ? [slices, retries] : [retries, slices];
-					(first.shift() ?? second.shift())?.();
+					turns.shift()!();
 					if (slicing && !layoutInSlices()) finishedWith = linesIn;
 					rowsFor(viewer, ui, 100);
 				}

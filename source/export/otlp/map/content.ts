@@ -1,4 +1,4 @@
-import {tooDeepToSerialise} from '../../../present/too-deep.js';
+import {tooDeepToSerialise} from '../../../text/too-deep.js';
 import {attr} from './attributes.js';
 import type {AttributeValue, MapOptions} from './span.js';
 

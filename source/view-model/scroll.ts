@@ -1,0 +1,23 @@
+/*
+ * Where a window of `height` rows sits on a longer list: the tree's, and the overlays' (a title and a footer around their lines).
+ */
+
+/**
+ * Keeps the selection in sight, moving the window as little as possible. Following pins it to the end, unless
+ * the followed activity is above the last screen (a delegate at work above a sibling's pane): then the window
+ * keeps it in sight with a third of the screen under it, where its pane's live text goes on.
+ */
+export function scrollTop(previous: number, selected: number, total: number, height: number, follow: boolean): number {
+	const maxTop = Math.max(0, total - height);
+	if (follow && selected >= maxTop) return maxTop;
+	const below = follow ? Math.floor(height / 3) : 0;
+	let top = Math.min(previous, maxTop);
+	if (selected < top) top = selected;
+	if (selected >= top + height - below) top = selected - height + below + 1;
+	return Math.max(0, Math.min(top, maxTop));
+}
+
+/** How far an overlay's lines can scroll, with its title and its footer taking two rows. */
+export function maxScroll(lineCount: number, height: number): number {
+	return Math.max(0, lineCount - Math.max(1, height - 2));
+}

@@ -1,0 +1,204 @@
+import type {Filter} from '../../query/filter.js';
+import {changedFolds, foldOf, sameFolds, uniformFold, type Folds} from './folds.js';
+import {jobFoldCheck} from './job-folds.js';
+import {PaneNode, type TopEntry} from './pane-node.js';
+import {drain, stepSize} from './pane-lists.js';
+import type {Placement} from './placement.js';
+
+/**
+ * How many rows each pane of a placement takes under the folds of now: counted bottom up in one pass over the
+ * panes, and each pane with child panes the running sums of its children's counts when first asked after a
+ * fold. A few panes folded or unfolded since the last folds change only those panes and the panes above them.
+ */
+export class FoldCounts {
+	/** The jobs folded to their row, for the current folds. */
+	readonly #foldedJobs = new Set<string>();
+	#foldsOf: Folds | undefined;
+	/** With every pane open, the rows of each pane by its place in `order` (`openCountSteps`). */
+	#openCounts: Int32Array | undefined;
+	/** Moves whenever every count may have changed: the sums made before it are stale. */
+	#stamp = 0;
+	#topSums: Int32Array | undefined;
+	#topSumsStamp = -1;
+	#length = 0;
+
+	constructor(
+		readonly placement: Placement,
+		readonly filter: Filter,
+	) {}
+
+	/** Rows in all, under the folds last applied. */
+	get length(): number {
+		return this.#length;
+	}
+
+	/**
+	 * Counts every pane's rows for these folds. A few panes folded or unfolded since the last folds change only
+	 * those panes and the panes above them; otherwise (`e`, `E`, a new filter) one pass over every pane,
+	 * children before their parents.
+	 */
+	apply(ui: Folds): void {
+		const previous = this.#foldsOf;
+		if (previous && sameFolds(previous, ui)) return;
+		this.#foldsOf = ui;
+		const folds: Folds = {collapsed: ui.collapsed, filterFolds: ui.filterFolds, jobFolds: ui.jobFolds, defaultCollapse: ui.defaultCollapse, filter: this.filter};
+		this.#foldJobs(folds);
+		const changed = previous ? changedFolds(previous, folds) : undefined;
+		if (changed) {
+			for (const paneId of changed) this.#refold(paneId, folds);
+			this.#countTop();
+			return;
+		}
+
+		this.#stamp++;
+		const {order} = this.placement;
+		const same = uniformFold(folds);
+		if (same === undefined) {
+			for (let i = order.length - 1; i >= 0; i--) {
+				const node = order[i]!;
+				node.collapsed = foldOf(folds, node.pane.paneId, node.depth, node.holdsLive);
+				node.count = countOf(node);
+			}
+		} else {
+			// `E` and `e`: every pane folded, or every pane open with the counts of this layout's open tree,
+			// worked out once; no per-pane rule and no walk of each pane's children (200,000 under one run).
+			const counts = same ? undefined : this.#openCountsNow();
+			for (let i = 0; i < order.length; i++) {
+				const node = order[i]!;
+				node.collapsed = same;
+				node.count = counts ? counts[i]! : 1;
+			}
+		}
+
+		this.#countTop();
+	}
+
+	/** Every pane's rows with every pane open, by its place in `order`: worked out as the layout's last step. */
+	#openCountsNow(): Int32Array {
+		return this.#openCounts ?? drain(this.openCountSteps());
+	}
+
+	/**
+	 * The last step of making a layout, so that the first `e` finds the counts made: with 200,000 panes it is a
+	 * walk over every node that took most of that key's time.
+	 */
+	*openCountSteps(): Generator<void, Int32Array> {
+		const {order} = this.placement;
+		const counts = new Int32Array(order.length);
+		// Children come after their parent in `order`: backwards, each pane's count is whole when it is added to its parent's.
+		for (let i = order.length - 1; i >= 0; i--) {
+			if (i % stepSize === 0) yield;
+			const node = order[i]!;
+			counts[i]! += 1 + node.acts.length + node.tail.length;
+			if (node.parent) counts[node.parent.no]! += counts[i]!;
+		}
+
+		this.#openCounts = counts;
+		return counts;
+	}
+
+	/** Which jobs are folded to their row: a few jobs, worked out whenever the folds change. */
+	#foldJobs(folds: Folds): void {
+		const {topSlotOfJob, model} = this.placement;
+		if (topSlotOfJob.size === 0) return;
+		const folded = jobFoldCheck(model, folds);
+		this.#foldedJobs.clear();
+		for (const jobId of topSlotOfJob.keys()) {
+			const job = model.jobs.get(jobId);
+			if (job && folded(job)) this.#foldedJobs.add(jobId);
+		}
+	}
+
+	/** Whether a job is folded to its row. */
+	jobFolded(jobId: string): boolean {
+		return this.#foldedJobs.has(jobId);
+	}
+
+	/** Rows of a top entry: none for a root pane whose job is folded. */
+	#topCount(entry: TopEntry): number {
+		if (!(entry instanceof PaneNode)) return 1;
+		return this.hiddenByJob(entry) ? 0 : entry.count;
+	}
+
+	hiddenByJob(root: PaneNode): boolean {
+		return root.jobId !== undefined && this.#foldedJobs.has(root.jobId);
+	}
+
+	/** The length, from the top entries' counts: there are few of them (jobs and root panes). */
+	#countTop(): void {
+		this.#topSumsStamp = -1;
+		const {top, topTail} = this.placement;
+		let length = topTail.length;
+		for (const entry of top) length += this.#topCount(entry);
+		this.#length = length;
+	}
+
+	/** One pane folded or unfolded: its count, and the counts (and sums) of the panes above it up to a folded one. */
+	#refold(paneId: string, folds: Folds): void {
+		const node = this.placement.nodeOf(paneId);
+		if (!node) return;
+		const collapsed = foldOf(folds, paneId, node.depth, node.holdsLive);
+		if (collapsed === node.collapsed) return;
+		node.collapsed = collapsed;
+		const count = countOf(node);
+		const delta = count - node.count;
+		node.count = count;
+		for (let at = node.parent; ; at = at.parent) {
+			// The length is counted again from the top entries once every fold is in (`#countTop`).
+			if (!at) return;
+
+			at.sumsStamp = -1;
+			// A folded pane takes one row whatever is under it.
+			if (at.collapsed) return;
+			at.count += delta;
+		}
+	}
+
+	/** Rows taken by a pane's children before child k, for the current folds. */
+	childOffset(node: PaneNode, k: number): number {
+		// A chain is a pane with one child, 100,000 deep: it needs no table of sums.
+		if (k === 0) return 0;
+		if (node.children.length === 1) return node.children[0]!.count;
+		if (node.sums && node.sumsStamp === this.#stamp) return node.sums[k]!;
+		const sums = node.sums?.length === node.children.length + 1 ? node.sums : new Int32Array(node.children.length + 1);
+		let total = 0;
+		for (const [at, child] of node.children.entries()) {
+			sums[at] = total;
+			total += child.count;
+		}
+
+		sums[node.children.length] = total;
+		node.sums = sums;
+		node.sumsStamp = this.#stamp;
+		return sums[k]!;
+	}
+
+	/** `sums[k]`: the rows of the top entries before entry k; `sums[top.length]`, of all of them. */
+	topSums(): Int32Array {
+		if (this.#topSums && this.#topSumsStamp === this.#stamp) return this.#topSums;
+		const {top} = this.placement;
+		const sums = new Int32Array(top.length + 1);
+		let total = 0;
+		for (const [k, entry] of top.entries()) {
+			sums[k] = total;
+			total += this.#topCount(entry);
+		}
+
+		sums[top.length] = total;
+		this.#topSums = sums;
+		this.#topSumsStamp = this.#stamp;
+		return sums;
+	}
+
+	/** Rows of a pane's activities and children (not its header or tail), when open. */
+	itemsOf(node: PaneNode): number {
+		return node.acts.length + this.childOffset(node, node.children.length);
+	}
+}
+
+function countOf(node: PaneNode): number {
+	if (node.collapsed) return 1;
+	let count = 1 + node.acts.length + node.tail.length;
+	for (const child of node.children) count += child.count;
+	return count;
+}

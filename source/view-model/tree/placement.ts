@@ -1,0 +1,201 @@
+import type {Model, Pane, Run} from '../../model/state.js';
+import {isLive, rootMarks, shownStatus} from '../../query/tree.js';
+import {PaneFacts, PaneNode, type TopEntry} from './pane-node.js';
+import {stepSize, type PaneLists} from './pane-lists.js';
+import {lastRun, tailRows} from './row-tail.js';
+import {jobKey, maxShownDepth, type Row} from './row-types.js';
+
+/*
+ * Where each shown pane sits, before any fold: the first part of a layout (row-layout.ts). An unfiltered
+ * placement is worked out from the model here (`placeSteps`); a filtered one is cut from the unfiltered one of
+ * the same revision (filter-cut.ts).
+ */
+
+/** The panes of one model revision, filter and width in their places: the nodes, and how to find them. */
+export class Placement {
+	readonly top: TopEntry[] = [];
+	readonly topTail: Row[] = [];
+	/** Panes in the order they are shown, each before its children. */
+	readonly order: PaneNode[] = [];
+	readonly topSlotOfJob = new Map<string, number>();
+	/** Unfiltered: the panes' nodes by pane id; a filtered placement finds its own through `fromBase`. */
+	readonly byPane = new Map<string, PaneNode>();
+	/** Unfiltered: by activity index, 1 + the `no` of the pane showing it (0: none). */
+	nodeOfActivity: Int32Array | undefined;
+	/** Unfiltered: by `no`, the parent's `no` (-1: none). */
+	readonly parentNo: number[] = [];
+	/** Filtered: by the unfiltered node's `no`, this placement's node of that pane. */
+	fromBase: Array<PaneNode | undefined> = [];
+
+	constructor(
+		readonly model: Model,
+		readonly width: number,
+		readonly lists: PaneLists,
+		/** With a filter: the unfiltered placement it is cut from. */
+		readonly base: Placement | undefined,
+	) {}
+
+	/** This placement's node of a pane. */
+	nodeOf(paneId: string): PaneNode | undefined {
+		if (!this.base) return this.byPane.get(paneId);
+		const from = this.base.byPane.get(paneId);
+		return from && this.fromBase[from.no];
+	}
+
+	/** A job's row at the top (a log of several jobs). */
+	addJobRow(jobId: string): void {
+		this.topSlotOfJob.set(jobId, this.top.length);
+		this.top.push({kind: 'job', key: jobKey(jobId), jobId, collapsed: false});
+	}
+
+	/** The root panes from top slot `first` on belong to this job, whose fold hides them. */
+	markJob(jobId: string, first: number): void {
+		for (let slot = first; slot < this.top.length; slot++) {
+			const entry = this.top[slot];
+			if (entry instanceof PaneNode) entry.jobId = jobId;
+		}
+	}
+}
+
+/** `run`: a run of the pane already looked up, which is its last when the pane has one run. */
+type PaneTask = {pane: Pane; run: Run | undefined; depth: number; orphan: boolean; cycle: boolean; parent: PaneNode | undefined; after: number};
+
+/** Places every pane of an unfiltered placement, job by job, pausing every few thousand panes. */
+export function* placeSteps(placement: Placement): Generator<void, void> {
+	const {model, lists} = placement;
+	const showJobs = model.jobs.size > 1;
+	for (const job of model.jobs.values()) {
+		if (job.runIds.length === 0) continue;
+		if (showJobs) placement.addJobRow(job.jobId);
+		const first = placement.top.length;
+		const roots = yield* lists.rootPaneSteps(job);
+		for (const {pane, run} of roots) yield* addTree(placement, {pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
+		if (showJobs) placement.markJob(job.jobId, first);
+	}
+
+	yield* markLiveAncestors(placement);
+}
+
+/** Every pane above a live one holds live work: children come after their parent in `order`, so one pass backwards. */
+function* markLiveAncestors({order}: Placement): Generator<void, void> {
+	for (let i = order.length - 1; i >= 0; i--) {
+		if (i % stepSize === 0) yield;
+		const node = order[i]!;
+		if (node.parent && node.holdsLive) node.parent.facts.liveBelow = true;
+	}
+}
+
+/**
+ * A pane and everything under it, depth first, with its own stack of tasks: delegations can nest deeper
+ * than the call stack goes. Each pane is placed once (a malformed log can make a parent cycle), at the
+ * first place the walk reaches it.
+ */
+function* addTree(placement: Placement, root: PaneTask): Generator<void, void> {
+	const {model, lists, width} = placement;
+	placement.nodeOfActivity ??= new Int32Array(model.activities.length);
+	const {nodeOfActivity} = placement;
+	const stack: PaneTask[] = [root];
+	let work = 0;
+	while (stack.length > 0) {
+		if (++work % stepSize === 0) yield;
+		const task = stack.pop()!;
+		const {pane, depth, parent} = task;
+		if (placement.byPane.has(pane.paneId)) continue;
+		const acts = presentActivities(model, pane);
+		const slot = parent ? parent.children.length : placement.top.length;
+		// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
+		const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
+		const live = last !== undefined && isLive(shownStatus(last));
+		const facts = new PaneFacts(pane, depth, task.orphan, task.cycle, live, last);
+		const node = new PaneNode(facts, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), width, last), parent, slot, placement.order.length);
+		if (parent) parent.addChild(node, task.after);
+		else placement.top.push(node);
+		placement.byPane.set(pane.paneId, node);
+		placement.order.push(node);
+		placement.parentNo.push(parent ? parent.no : -1);
+		const {list} = acts;
+		for (let k = 0; k < list.length; k++) nodeOfActivity[list[k]!] = node.no + 1;
+
+		if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
+		const children = yield* lists.childPaneSteps(pane);
+		if (children.length === 0) continue;
+		facts.delegates = delegates(model, acts.list);
+		if (!facts.delegates) {
+			// All after the activities, in the order they started: pushed as they are, with pauses, as one
+			// run can have 200,000 children.
+			for (let k = children.length - 1; k >= 0; k--) {
+				if (k % stepSize === 0) yield;
+				const child = children[k]!;
+				stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after: acts.list.length});
+			}
+
+			continue;
+		}
+
+		const placed = placeChildren(model, acts.list, children, child => child.pane.paneId);
+		for (let k = placed.length - 1; k >= 0; k--) {
+			const {child, after} = placed[k]!;
+			stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
+		}
+	}
+}
+
+/** The pane's activities that exist; the pane's own list when all do. */
+function presentActivities(model: Model, pane: Pane): {list: readonly number[]; ascending: boolean} {
+	if (pane.activityIndices.every(index => model.activities[index] !== undefined)) {
+		return {list: pane.activityIndices, ascending: isAscending(pane.activityIndices)};
+	}
+
+	const list = pane.activityIndices.filter(index => model.activities[index] !== undefined);
+	return {list, ascending: isAscending(list)};
+}
+
+/**
+ * Where a pane's child panes go among its activities `acts`: right under the activity that delegated them, in
+ * the order they started; the rest (and those whose delegation is not shown) after the activities, in the
+ * order they started. `children` are in the order they started.
+ */
+export function placeChildren<Child>(model: Model, acts: readonly number[], children: readonly Child[], idOf: (child: Child) => string): Array<{child: Child; after: number}> {
+	const out: Array<{child: Child; after: number}> = [];
+	// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
+	// delegation looks up its own; a run whose children came without a delegation needs none.
+	let childOrder: Map<string, number> | undefined;
+	const placed = new Set<string>();
+	for (const [position, index] of acts.entries()) {
+		const activity = model.activities[index];
+		if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
+		childOrder ??= new Map(children.map((child, at) => [idOf(child), at]));
+		const mine: number[] = [];
+		for (const childRunId of activity.childRunIds) {
+			const at = childOrder.get(childRunId);
+			if (at !== undefined && !placed.has(childRunId)) mine.push(at);
+		}
+
+		mine.sort((a, b) => a - b);
+		for (const at of mine) {
+			const child = children[at]!;
+			const id = idOf(child);
+			if (placed.has(id)) continue;
+			placed.add(id);
+			out.push({child, after: position + 1});
+		}
+	}
+
+	for (const child of children) if (placed.size === 0 || !placed.has(idOf(child))) out.push({child, after: acts.length});
+	return out;
+}
+
+/** Whether an activity among these delegated to child runs: only then may children sit among the activities. */
+function delegates(model: Model, acts: readonly number[]): boolean {
+	for (const index of acts) {
+		const activity = model.activities[index];
+		if (activity?.type === 'delegate' && activity.childRunIds.length > 0) return true;
+	}
+
+	return false;
+}
+
+export function isAscending(list: readonly number[]): boolean {
+	for (let i = 1; i < list.length; i++) if (list[i]! <= list[i - 1]!) return false;
+	return true;
+}

@@ -1,0 +1,106 @@
+import type {Model, Pane, Run} from '../../model/state.js';
+import {interactiveStop} from '../../query/resume-command.js';
+import {childPanes, endedWhileWaiting, isLive, shownStatus} from '../../query/tree.js';
+import {argsDetail} from '../../text/describe-activity.js';
+import {sanitizeBlock} from '../../text/sanitize.js';
+import {wrapToWidth} from '../../text/wrap.js';
+import type {Row} from './row-types.js';
+
+/** Live streaming text shows its latest lines only; the rest is in the inspector once it completes. */
+const liveReasoningLines = 3;
+const liveResultLines = 6;
+
+export function lastRun(model: Model, pane: Pane): Run | undefined {
+	const runId = pane.runIds[pane.runIds.length - 1];
+	return runId === undefined ? undefined : model.runs.get(runId);
+}
+
+export function paneIsLive(model: Model, pane: Pane): boolean {
+	const last = lastRun(model, pane);
+	return last !== undefined && isLive(shownStatus(last));
+}
+
+/**
+ * Whether the pane or any pane under it runs: the tree keeps such a pane open, so a coordinator waiting for its
+ * delegates does not fold away the delegates at work. Walks the panes under it (with its own stack, each once):
+ * for one pane at a time (tests, the flattening oracle); the row index marks every pane in one pass.
+ */
+export function paneHoldsLive(model: Model, pane: Pane): boolean {
+	const stack = [pane];
+	const seen = new Set<string>();
+	while (stack.length > 0) {
+		const at = stack.pop()!;
+		if (seen.has(at.paneId)) continue;
+		seen.add(at.paneId);
+		if (paneIsLive(model, at)) return true;
+		for (const child of childPanes(model, at)) stack.push(child);
+	}
+
+	return false;
+}
+
+const noRows: readonly Row[] = [];
+
+/** What follows a pane's activities and children: its live text and what the person must act on. */
+export function tailRows(model: Model, pane: Pane, depth: number, width: number, last = lastRun(model, pane)): readonly Row[] {
+	if (!last) return noRows;
+	const live = isLive(shownStatus(last));
+	const ended = live ? undefined : endedWhileWaiting(model, last);
+	const stop = live ? undefined : interactiveStop(model, last);
+	// Most panes have none: no array is made for them.
+	if (!live && !ended && !stop) return noRows;
+	const rows: Row[] = [];
+	if (live) addLiveText(last, pane, depth, width, rows);
+	if (ended) rows.push({kind: 'notice', key: `n:${pane.paneId}:e`, paneId: pane.paneId, depth, text: ended.reason, part: 'ended'});
+	if (stop) {
+		rows.push({kind: 'notice', key: `n:${pane.paneId}:q`, paneId: pane.paneId, depth, text: `${stop.toolName}: ${argsDetail(stop.args)}`, part: 'question'});
+		rows.push({kind: 'notice', key: `n:${pane.paneId}:c`, paneId: pane.paneId, depth, text: stop.command, part: 'command'});
+	}
+
+	return rows;
+}
+
+function addLiveText(run: Run, pane: Pane, depth: number, width: number, rows: Row[]): void {
+	let latest = -Infinity;
+	for (const step of run.streams.keys()) latest = Math.max(latest, step);
+	const stream = run.streams.get(latest);
+	if (!stream) return;
+	const textWidth = Math.max(10, width - indentWidth(depth) - 4);
+	for (const channel of ['reasoning', 'result'] as const) {
+		const text = stream[channel];
+		if (text.isEmpty) continue;
+		const keep = channel === 'reasoning' ? liveReasoningLines : liveResultLines;
+		const lines = wrapToWidth(sanitizeBlock(liveTail(text.text, keep, textWidth)), textWidth);
+		const shown = lines.slice(-keep);
+		shown.forEach((line, n) => {
+			rows.push({kind: 'live', key: `l:${pane.paneId}:${channel}:${n}`, paneId: pane.paneId, depth, channel, text: line});
+		});
+	}
+}
+
+/** Within one very long line, where the live tail may start: a multiple of this from the line's start. */
+const liveTailStep = 4096;
+
+/**
+ * The end of a streaming text that its last `keep` lines, wrapped to `width`, come from. A stream can grow
+ * to hundreds of kilobytes and is redrawn ten times a second: wrapping all of it every frame would cost
+ * more than the rest of the frame. Lines wrap the same on their own, so the tail starts at the start of a
+ * line (the last lines then read exactly as they would with everything wrapped); only inside one very long
+ * line does it start elsewhere, at a step from the line's start, so that the wrapped lines stay put while
+ * the text grows.
+ */
+export function liveTail(text: string, keep: number, width: number): string {
+	const enough = keep * Math.max(1, width) * 4;
+	if (text.length <= 2 * enough) return text;
+	// The start of the `keep`-th line from the end: each line wraps to one row or more.
+	let start = text.length;
+	for (let lines = 0; lines < keep && start > 0; lines++) start = text.lastIndexOf('\n', start - 2) + 1;
+	if (text.length - start <= 2 * enough) return text.slice(start);
+	const within = text.length - enough;
+	const lineStart = text.lastIndexOf('\n', within - 1) + 1;
+	return text.slice(lineStart + Math.floor((within - lineStart) / liveTailStep) * liveTailStep);
+}
+
+export function indentWidth(depth: number): number {
+	return depth * 2;
+}

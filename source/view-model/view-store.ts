@@ -1,0 +1,191 @@
+import type {Model} from '../model/state.js';
+
+const tickSlackMs = 10;
+const loadingGapMs = 250;
+/**
+ * While a file loads, a new model is drawn this many times its frame's cost apart, up to `maxLoadingGapMs`
+ * (else frames keep to three times their cost, up to a second), and the load's progress 4 times a second in
+ * between: the thread also takes in what the load posts meanwhile, the frame of a new model of a large log
+ * (its tree laid out, the header's totals) takes seconds, and keys must find the thread free most of the time.
+ */
+const loadingCostFactor = 10;
+const maxLoadingGapMs = 30_000;
+
+/**
+ * Decouples how fast events arrive from how often the screen redraws. Sources reduce events into the
+ * model as fast as they come; this store looks at the model's revision on a fixed tick and tells React
+ * about it at most once per tick. Ink lays out and writes the whole screen on every frame (what that
+ * costs: docs/performance.md), so events redraw at most 10 times a second: a burst of
+ * 5,000 deltas a second or a large file loading still looks live, and most of the CPU is left for reading.
+ * Keys do not wait for this: they redraw at once.
+ */
+export class ViewStore {
+	#model: Model;
+	#seenModel: Model | undefined;
+	readonly #listeners = new Set<() => void>();
+	readonly #intervalMs: number;
+	readonly #now: () => number;
+	#version = 0;
+	#seenRev = -1;
+	/** Shortest time between two published versions; grows when frames are expensive to build. */
+	#minGapMs: number;
+	#rowsCostMs = 0;
+	#drawCostMs = 0;
+	#lastPublishedAt = -Infinity;
+	/** When a model (a new one, or a new revision) was last published, as against only the progress. */
+	#lastModelPublishedAt = -Infinity;
+	/**
+	 * What the frames of the last model published cost (until a frame of the progress alone, which costs little
+	 * and does not count), and whether any was noted since it was published.
+	 */
+	#modelFrameCostMs = 0;
+	#modelFrameNoted = true;
+	#measuringModelFrame = true;
+	#externalChange = false;
+	#timer: NodeJS.Timeout | undefined;
+	/** Recent (time, events) samples for the events/s figure. */
+	#samples: Array<{at: number; events: number}> = [];
+	eventsPerSecond = 0;
+	readonly startedAt: number;
+
+	readonly #loading: () => boolean;
+
+	/**
+	 * `loading`: whether a file is being read as fast as it can be. Then events redraw only 4 times a
+	 * second: each frame costs as much as reading a few megabytes, and a progress bar needs no more.
+	 */
+	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean} = {}) {
+		this.#model = model;
+		this.#loading = options.loading ?? (() => false);
+		this.#intervalMs = options.intervalMs ?? 100;
+		this.#minGapMs = this.#intervalMs;
+		this.#now = options.now ?? Date.now;
+		this.startedAt = this.#now();
+		// The rate counts from here: the first frames of a load (Ink takes a while to load) show it already.
+		this.#samples.push({at: this.startedAt, events: model.events});
+	}
+
+	/**
+	 * The model the views draw: the one last published. A load on the viewer's thread changes it as events
+	 * arrive (its `rev` moves with each change); a load in a worker replaces it (setModel), and the
+	 * replacement is what the views read from the tick that publishes it on. Keys read this one too, so a key
+	 * pressed between two ticks acts on what is on the screen and never lays out a model no frame has shown (at
+	 * 200,000 runs that is most of a second, and a load in a worker replaces the model twice a second).
+	 */
+	get model(): Model {
+		return this.#seenModel ?? this.#model;
+	}
+
+	/** The views draw this model from the next published version on. */
+	setModel(model: Model): void {
+		this.#model = model;
+	}
+
+	start(): void {
+		if (this.#timer) return;
+		this.#timer = setInterval(() => {
+			this.tick();
+		}, this.#intervalMs);
+	}
+
+	stop(): void {
+		if (this.#timer) clearInterval(this.#timer);
+		this.#timer = undefined;
+	}
+
+	/** Something outside the model changed (a source ended, a child wrote to stderr). */
+	markChanged(): void {
+		this.#externalChange = true;
+	}
+
+	tick(): void {
+		const now = this.#now();
+		this.#samples.push({at: now, events: this.#model.events});
+		while (this.#samples.length > 2 && now - this.#samples[0]!.at > 2000) this.#samples.shift();
+		const first = this.#samples[0]!;
+		const seconds = (now - first.at) / 1000;
+		this.eventsPerSecond = seconds > 0 ? (this.#model.events - first.events) / seconds : 0;
+
+		if (!this.#changed()) return;
+		// A timer tick can come a little early; it must not push the frame to the tick after.
+		if (!this.#loading()) {
+			if (now - this.#lastPublishedAt >= this.#minGapMs - tickSlackMs) this.#publish(now);
+			return;
+		}
+
+		const modelGap = Math.max(Math.min(maxLoadingGapMs, loadingCostFactor * this.#modelFrameCostMs), loadingGapMs);
+		if (now - this.#lastModelPublishedAt >= modelGap - tickSlackMs) this.#publish(now);
+		else if (this.#externalChange && now - this.#lastPublishedAt >= loadingGapMs - tickSlackMs) this.#publishProgress(now);
+	}
+
+	/**
+	 * A frame of the model already drawn, for what moved outside it (the load's progress, its count of events):
+	 * during a load the views draw a new model only every few frames' cost, while the progress moves on.
+	 */
+	#publishProgress(now: number): void {
+		this.#lastPublishedAt = now;
+		this.#measuringModelFrame = false;
+		this.#externalChange = false;
+		if (this.#seenModel && this.#seenModel !== this.#model) this.#seenModel.events = this.#model.events;
+		this.#version++;
+		for (const listener of this.#listeners) listener();
+	}
+
+	/** Publishes what changed now, whatever the gap: for moments the person waits on (a load that ended). */
+	flush(): void {
+		if (!this.#changed()) return;
+		this.#publish(this.#now());
+	}
+
+	#changed(): boolean {
+		return this.#model !== this.#seenModel || this.#model.rev !== this.#seenRev || this.#externalChange;
+	}
+
+	#publish(now: number): void {
+		this.#lastPublishedAt = now;
+		this.#lastModelPublishedAt = now;
+		this.#modelFrameNoted = false;
+		this.#measuringModelFrame = true;
+		this.#seenModel = this.#model;
+		this.#seenRev = this.#model.rev;
+		this.#externalChange = false;
+		this.#version++;
+		for (const listener of this.#listeners) listener();
+	}
+
+	/**
+	 * What the last frame cost: building the rows (a pane of 100,000 activities being written to can take
+	 * 100 ms) and drawing them (Ink's layout and output). A frame that costs much must not be rebuilt 10
+	 * times a second: the gap between redraws becomes three times the cost, so drawing never takes more than
+	 * about a quarter of the CPU and keys stay responsive.
+	 */
+	noteRowsCost(ms: number): void {
+		this.#rowsCostMs = ms;
+		this.#adapt();
+	}
+
+	noteDrawCost(ms: number): void {
+		this.#drawCostMs = ms;
+		this.#adapt();
+	}
+
+	#adapt(): void {
+		this.#minGapMs = Math.min(1000, Math.max(this.#intervalMs, 3 * this.#frameCostMs()));
+		if (!this.#measuringModelFrame) return;
+		this.#modelFrameCostMs = this.#modelFrameNoted ? Math.max(this.#modelFrameCostMs, this.#frameCostMs()) : this.#frameCostMs();
+		this.#modelFrameNoted = true;
+	}
+
+	#frameCostMs(): number {
+		return this.#rowsCostMs + this.#drawCostMs;
+	}
+
+	subscribe = (listener: () => void): (() => void) => {
+		this.#listeners.add(listener);
+		return () => {
+			this.#listeners.delete(listener);
+		};
+	};
+
+	getVersion = (): number => this.#version;
+}

@@ -1,0 +1,75 @@
+import React, {useMemo, useState} from 'react';
+import {messageLineOf} from '../model/message-lines.js';
+import {conversationLines, gutter, type ConversationLine} from '../text/conversation.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {cutOffText, type CutOff} from '../query/tree.js';
+import {wrapIndented} from '../text/wrap.js';
+import {useModelVersion, useUiDispatch, useViewEnv} from './contexts.js';
+import type {InspectorLine} from '../view-model/lines/inspector-lines.js';
+import {priorities, useCommands} from './keypress.js';
+import {scrollCommand} from './overlays.js';
+import {ScrollPanel} from './scroll-panel.js';
+import {maxScroll} from '../view-model/scroll.js';
+
+/**
+ * `c`: the conversation of a step, the same text `perscope --conversation` prints, wrapped to the screen.
+ * The messages are read from the log when the view opens (and again if the step's line changes, as when a
+ * running step ends), never kept in the model.
+ */
+export function ConversationView({runId, step, scroll, height, width}: {runId: string; step: number; scroll: number; height: number; width: number}) {
+	const env = useViewEnv();
+	// A running step's line is replaced by its end's when the step ends: the version says when to look again.
+	useModelVersion();
+	const run = env.model.runs.get(runId);
+	const where = run ? messageLineOf(run, step) : undefined;
+	const {source, line, offset} = where ?? {source: undefined, line: 0, offset: 0};
+	const read = env.messageLine;
+	// Reading the line is I/O: once per line, not once per frame.
+	const raw = useMemo(
+		() => (source === undefined ? undefined : read ? read({source, step, line, offset}) : env.rawEvent({source, line, offset})),
+		[source, step, line, offset, read, env],
+	);
+	const expertKey = run?.expertKey ?? '?';
+	// `e`: long contents in full instead of their head and tail.
+	const [unfolded, setUnfolded] = useState(false);
+	const cut = run ? cutOffText(env.model, run) : undefined;
+	const cutOff = cut?.step === step ? cut : undefined;
+	const lines = useMemo(
+		() => panelLines(raw, {runId, expertKey, step, line, where: source !== undefined, cutOff}, width, unfolded),
+		[raw, runId, expertKey, step, line, source, width, unfolded, cutOff?.answer, cutOff?.reasoning],
+	);
+	const dispatch = useUiDispatch();
+	useCommands(priorities.overlay + 1, command => {
+		if (command !== 'tree.expandAll') return false;
+		setUnfolded(value => !value);
+		return true;
+	});
+	useCommands(priorities.overlay, command => scrollCommand(command, maxScroll(lines.length, height), height, dispatch));
+	const hint = `+ new at this step · e ${unfolded ? 'fold long contents' : 'unfold long contents'} · ↑↓ PgUp PgDn scroll · esc close`;
+	return <ScrollPanel title={sanitizeLine(`Conversation · ${expertKey} · step ${step}${unfolded ? ' · unfolded' : ''}`)} lines={lines} scroll={scroll} height={height} width={width} hint={hint} />;
+}
+
+type Target = {runId: string; expertKey: string; step: number; line: number; where: boolean; cutOff: CutOff | undefined};
+
+function panelLines(raw: string | undefined, target: Target, width: number, unfolded: boolean): InspectorLine[] {
+	if (!target.where) return [{text: `Step ${target.step} of this run has no messages in the log.`, tone: 'dim'}];
+	if (raw === undefined) {
+		return [
+			{text: `The messages of step ${target.step} (line ${target.line}) are no longer available:`, tone: 'error'},
+			{text: 'a pipe or a command keeps only its most recent lines, and a file may have changed since.', tone: 'dim'},
+		];
+	}
+
+	const out: InspectorLine[] = [];
+	const textWidth = Math.max(10, width - 3);
+	for (const line of conversationLines(raw, {runId: target.runId, expertKey: target.expertKey, step: target.step, where: `line ${target.line}`, cutOff: target.cutOff}, {unfolded})) {
+		for (const piece of wrapIndented(line.text, textWidth)) out.push(panelLine(line, piece));
+	}
+
+	return out;
+}
+
+function panelLine(line: ConversationLine, piece: string): InspectorLine {
+	const text = `${gutter(line)}${piece}`;
+	return line.tone === undefined ? {text} : {text, tone: line.tone};
+}

@@ -1,0 +1,116 @@
+import {Box, Text, useApp, useStdout} from 'ink';
+import React, {useRef, useState} from 'react';
+import type {JobListing} from '../load/job-listing.js';
+import {formatCount, formatDateTime, plural} from '../text/format.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import {padEnd} from '../text/width/width.js';
+import {statusLook} from '../text/status.js';
+import type {Command} from './keymap.js';
+import {KeypressProvider, priorities, useCommands} from './keypress.js';
+import {useTerminalSize} from './hooks/use-terminal-size.js';
+import {Line} from './parts/line.js';
+import {palette, toneColor} from './palette.js';
+
+/**
+ * `perscope perstack`: the saved jobs, newest first; enter opens one. Resolves through `onChoose`
+ * (undefined when the person quits instead).
+ */
+type ChooserProps = {
+	root: string;
+	jobs: JobListing[];
+	onChoose: (job: JobListing | undefined) => void;
+	/** The job to select first: the one the person came back from. */
+	initialJobPath?: string | undefined;
+	/** Ctrl-Z; `repaint` draws the list again on `fg`. */
+	onSuspend?: ((repaint: () => void) => void) | undefined;
+};
+
+export function JobChooser(props: ChooserProps) {
+	// Keys go through the same provider as the viewer's, which splits a burst (`jj` + enter in one read,
+	// from type-ahead, key repeat or a slow ssh link) into its presses.
+	return (
+		<KeypressProvider>
+			<ChooserList {...props} />
+		</KeypressProvider>
+	);
+}
+
+function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserProps) {
+	const {exit} = useApp();
+	const {write} = useStdout();
+	const {columns, rows} = useTerminalSize();
+	const [selected, setSelectedState] = useState(() => Math.max(0, jobs.findIndex(job => job.path === initialJobPath)));
+	// The presses of one burst are handled before React renders again: each must see where the last one moved.
+	const current = useRef(selected);
+	const setSelected = (index: number) => {
+		current.current = Math.max(0, Math.min(jobs.length - 1, index));
+		setSelectedState(current.current);
+	};
+
+	const height = Math.max(1, rows - 4);
+	const top = Math.max(0, Math.min(selected - Math.floor(height / 2), jobs.length - height));
+	const chosen = useRef(false);
+	const choose = (job: JobListing | undefined) => {
+		if (chosen.current) return;
+		chosen.current = true;
+		onChoose(job);
+		exit();
+	};
+
+	// The chooser uses a few of the viewer's commands and leaves the rest unhandled.
+	const moves: Partial<Record<Command, () => number>> = {
+		'nav.up': () => current.current - 1,
+		'nav.down': () => current.current + 1,
+		'nav.pageUp': () => current.current - height,
+		'nav.pageDown': () => current.current + height,
+		'nav.top': () => 0,
+		'nav.bottom': () => jobs.length - 1,
+	};
+	// Enter, space or →/l open the job, as they open a pane in the viewer.
+	const opens: ReadonlySet<Command> = new Set(['item.activate', 'pane.expand', 'replay.pause']);
+	const quits: ReadonlySet<Command> = new Set(['app.quit', 'app.interrupt', 'overlay.close']);
+	useCommands(priorities.app, command => {
+		const move = moves[command];
+		if (move) setSelected(move());
+		else if (opens.has(command)) choose(jobs[current.current]);
+		else if (quits.has(command)) choose(undefined);
+		// Writing nothing through Ink makes it draw its last frame again: the repaint after `fg`.
+		else if (command === 'app.suspend') onSuspend?.(() => write(''));
+		else return false;
+		return true;
+	});
+
+	// Below this width a job id shows its first 12 characters, as the header does, so the date still fits.
+	const jobColumn = columns >= 92 ? 24 : 12;
+	return (
+		<Box flexDirection="column" width={columns} height={rows - 1}>
+			<Line width={columns}>
+				<Text bold color={palette.accent}>
+					perscope
+				</Text>
+				<Text color={palette.muted}> · {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first</Text>
+			</Line>
+			<Line width={columns} color={palette.muted}>
+				{'  '}
+				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)} STARTED
+			</Line>
+			<Box flexDirection="column" height={height}>
+				{jobs.length === 0 ? <Text color={palette.muted}>No jobs here.</Text> : null}
+				{jobs.slice(top, top + height).map((job, offset) => {
+					const look = statusLook[job.status];
+					const isSelected = top + offset === selected;
+					return (
+						<Line key={job.path} width={columns} inverse={isSelected}>
+							{isSelected ? '› ' : '  '}
+							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
+							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)} {formatCount(job.runs).padStart(4)}{' '}
+							{/* The format --print and the piped job list use, so the two can be compared. */}
+							{job.startedAt === undefined ? '' : formatDateTime(job.startedAt)}
+						</Line>
+					);
+				})}
+			</Box>
+			<Text color={palette.muted}>↑↓ choose · enter open · q quit</Text>
+		</Box>
+	);
+}

@@ -1,0 +1,40 @@
+import {Box, Text} from 'ink';
+import React from 'react';
+import type {InspectorLine} from '../view-model/lines/inspector-lines.js';
+import {Line} from './parts/line.js';
+import {palette} from './palette.js';
+
+/** How each tone of a line looks (view-model/lines/inspector-lines.ts names them). */
+export const tones = {
+	heading: {bold: true, color: palette.accent},
+	label: {color: undefined},
+	error: {color: palette.error},
+	dim: {dimColor: true},
+} as const;
+
+/** A titled window of pre-wrapped lines, scrolled to `scroll`. */
+export function ScrollPanel({title, lines, scroll, height, width, hint}: {title: string; lines: InspectorLine[]; scroll: number; height: number; width: number; hint: string}) {
+	const bodyHeight = Math.max(1, height - 2);
+	const visible = lines.slice(scroll, scroll + bodyHeight);
+	const end = Math.min(lines.length, scroll + bodyHeight);
+	return (
+		<Box flexDirection="column" height={height} width={width}>
+			<Box width={width}>
+				<Line width={width} inverse>
+					{` ${title} `}
+				</Line>
+			</Box>
+			{/* Lines are cut to the width already: clipping sideways too would make Ink re-slice each one every frame. */}
+			<Box flexDirection="column" height={bodyHeight} overflowY="hidden">
+				{visible.map((line, index) => (
+					<Line key={scroll + index} width={width} {...(line.tone === undefined ? {} : tones[line.tone])}>
+						{line.text === '' ? ' ' : line.text}
+					</Line>
+				))}
+			</Box>
+			<Line width={width} color={palette.muted}>
+				{lines.length === 0 ? '' : `${scroll + 1}–${end} of ${lines.length}`} · {hint}
+			</Line>
+		</Box>
+	);
+}

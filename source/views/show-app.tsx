@@ -1,0 +1,53 @@
+import {render, type Instance} from 'ink';
+import React from 'react';
+import type {Filter} from '../query/filter.js';
+import type {JobListing} from '../load/job-listing.js';
+import {App} from './app.js';
+import type {ViewEnv} from './contexts.js';
+import {JobChooser} from './job-chooser.js';
+import {initialUiState, type UiState} from '../view-model/ui-state.js';
+
+type PromptHistory = UiState['history'];
+
+/*
+ * The Ink half of the viewer, imported once the wiring (run-app.ts) has started reading: Ink and the views
+ * take ~0.2 s to load, which a worker spends parsing the file.
+ */
+
+/** Lists the saved jobs under `root` and resolves with the one chosen, or undefined if the person quit. */
+export async function chooseJob(
+	root: string,
+	stdin: NodeJS.ReadStream,
+	options: {initialJobPath?: string | undefined; suspend?: ((repaint: () => void) => void) | undefined} = {},
+): Promise<JobListing | undefined> {
+	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
+	const {listJobs} = await import('../load/job-listing.js');
+	let chosen: JobListing | undefined;
+	// Ink draws from the cursor: start from a clear screen, not after what was shown while Ink loaded.
+	process.stdout.write('\u001B[H\u001B[2J');
+	const chooser = render(<JobChooser root={root} jobs={listJobs(root)} initialJobPath={options.initialJobPath} onSuspend={options.suspend} onChoose={job => (chosen = job)} />, {stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false});
+	await chooser.waitUntilExit();
+	chooser.clear();
+	return chosen;
+}
+
+/** Draws the viewer's first frame and keeps it drawn until it is unmounted. */
+export function showApp(
+	env: ViewEnv,
+	options: {stdin: NodeJS.ReadStream; filter: Filter | undefined; onDrawCost: (ms: number) => void; history?: PromptHistory | undefined; onHistory?: ((history: PromptHistory) => void) | undefined},
+): Instance {
+	// Ink draws from the cursor: from a clear screen, as the chooser does.
+	process.stdout.write('\u001B[H\u001B[2J');
+	const initialUi = options.history ? {...initialUiState, history: options.history} : initialUiState;
+	return render(<App env={env} initialUi={initialUi} onHistory={options.onHistory} {...(options.filter ? {filter: options.filter} : {})} />, {
+		stdin: options.stdin,
+		stdout: process.stdout,
+		exitOnCtrlC: false,
+		patchConsole: true,
+		// Events are already paced by the view store (10 frames a second); Ink's own throttle would only
+		// hold back the frame that answers a key, by up to its interval after the last frame.
+		maxFps: 120,
+		incrementalRendering: false,
+		onRender: ({renderTime}) => options.onDrawCost(renderTime),
+	});
+}
