@@ -2,8 +2,10 @@
 // (source/parse/dialects/perstack/fast-reader.ts) in any field from the zod schema it stands in for, or a
 // dialect's list of event types (known without building its schema) from the schema's own. See
 // source/parse/dialects/wire-check.ts.
+import {codexEventTypes, codexItemTypes, codexSchemas} from '../dist/parse/dialects/codex/schema.js';
 import {daemonEventTypes, daemonSchemas} from '../dist/parse/dialects/daemon/schema.js';
 import {droverEventKinds, droverEventSchema} from '../dist/parse/dialects/drover/schema.js';
+import {geminiEventTypes, geminiSchemas} from '../dist/parse/dialects/gemini/schema.js';
 import {perstackEventTypes, perstackReaders} from '../dist/parse/dialects/perstack/fast-reader.js';
 import {perstackSchemas} from '../dist/parse/dialects/perstack/schema.js';
 import {typeListDifferences, unionDifferences} from '../dist/parse/dialects/wire-check.js';
@@ -13,6 +15,9 @@ const checks = [
 	['the Perstack event types and schema', typeListDifferences(perstackSchemas().event, perstackEventTypes, 'type')],
 	['the drover event kinds and schema', typeListDifferences(droverEventSchema(), droverEventKinds, 'kind')],
 	['the strategy daemon event types and schema', typeListDifferences(daemonSchemas().event, daemonEventTypes, 'type')],
+	['the Codex event types and schema', typeListDifferences(codexSchemas().event, codexEventTypes, 'type')],
+	['the Codex item types and schema', typeListDifferences(codexSchemas().item, codexItemTypes, 'type')],
+	['the Gemini CLI event types and schema', typeListDifferences(geminiSchemas().event, geminiEventTypes, 'type')],
 ];
 const failed = checks.filter(([, differences]) => differences.length > 0);
 for (const [what, differences] of failed) process.stderr.write(`check-wire: ${what} differ:\n${differences.map(line => `  ${line}\n`).join('')}`);

@@ -10,6 +10,7 @@ import {stopOnSignals} from '../input/stop-on-signals.js';
 import {outputOpenAfterExitMs, waitingNotes} from './waiting-notes.js';
 import {builtinPrices} from '../query/prices.js';
 import type {RunOptions} from './run-options.js';
+import {liveSources} from './live-sources.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json' | 'conversation';
 
@@ -87,7 +88,10 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', filter ? include : undefined, prices, filter ? shows : undefined) : undefined;
 	// What to write is decided after each event; it is written after each read.
 	const afterEvent = transcript ? () => transcript.collect() : undefined;
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent, fast: options.fast, dialect: options.dialect};
+	// Spans need times: with --otlp, a live stream's events that carry none (Codex's) are stamped as they arrive. Not
+	// otherwise, so that the same bytes give the same --print, --json and --summary however they come (README).
+	const arrivalClock = options.otlp ? liveSources(plan) : undefined;
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onDiagnostic, model, afterEvent, fast: options.fast, dialect: options.dialect, arrivalClock};
 	const ingest = replaying && replay ? new replaying.ReplayIngest({...ingestOptions, replay}) : new Ingest(ingestOptions);
 	const write = (text: string) => {
 		if (text !== '') stdout.write(text);

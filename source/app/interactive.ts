@@ -3,6 +3,7 @@ import type {Dialect} from '../model/events.js';
 import {createModel, endInput, type TextKeep} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
+import {liveSources} from './live-sources.js';
 import {RawEvents} from '../input/reread/raw-events.js';
 import {readMessageLine} from '../input/reread/message-line.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
@@ -151,6 +152,8 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		tuning: options.tuning,
 		fast: options.fast,
 		dialect: options.dialect,
+		// A live stream's events that carry no time (Codex's) are stamped as they arrive; a file's stay without.
+		arrivalClock: liveSources(plan),
 		replay,
 		mainThreadFrom: drawn,
 		onModel: model => store.setModel(model),

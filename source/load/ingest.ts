@@ -4,7 +4,7 @@ import {createModel, type Model} from '../model/state.js';
 import {LineParser, type ParsedSink} from '../parse/line-parser.js';
 import type {ParseOptions} from '../parse/normalise.js';
 import type {ParsedItem} from '../parse/dialects/stream-dialect.js';
-import {StreamReaders} from '../parse/stream-readers.js';
+import {StreamReaders, type ArrivalClock} from '../parse/stream-readers.js';
 import {streamEvent} from '../parse/stream-line.js';
 import {LineSplitter, type Line, type OverlongLine} from '../parse/line-splitter.js';
 
@@ -45,6 +45,8 @@ export class Ingest {
 		fast?: boolean;
 		/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
 		dialect?: Dialect | undefined;
+		/** Which sources are live, by the clock that stamps their timeless events (Codex's) as they arrive. */
+		arrivalClock?: ArrivalClock | undefined;
 	}) {
 		this.model = options.model ?? createModel();
 		this.#maxLineBytes = options.maxLineBytes;
@@ -53,7 +55,7 @@ export class Ingest {
 		this.#afterEvent = options.afterEvent;
 		this.#parseOptions = {fast: options.fast ?? true, dialect: options.dialect};
 		this.#parser = new LineParser(this.#parseOptions);
-		this.#streams = new StreamReaders(options.dialect);
+		this.#streams = new StreamReaders(options.dialect, undefined, options.arrivalClock);
 	}
 
 	/** How lines are parsed, for a loader that parses them elsewhere and hands them in with `parsed`. */
@@ -92,8 +94,13 @@ export class Ingest {
 
 	#take(parsed: ParsedItem): void {
 		// A record goes to its stream's reader, which hands back what it makes, in order.
-		if (parsed.kind === 'record') this.#streams.read(parsed, this.#fromStream);
-		else this.#takeLine(parsed);
+		if (parsed.kind !== 'record') {
+			this.#takeLine(parsed);
+			return;
+		}
+
+		if (parsed.note) this.#diagnose(parsed.note);
+		this.#streams.read(parsed, this.#fromStream);
 	}
 
 	#takeLine(parsed: ParsedLine): void {

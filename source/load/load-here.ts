@@ -17,7 +17,7 @@ export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 	const fast = options.fast !== false;
 	const model = createModel();
 	model.textKeep = options.textKeep;
-	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: options.onLine, fast, dialect: options.dialect, model};
+	const ingestOptions = {maxLineBytes: options.maxLineBytes, onLine: options.onLine, fast, dialect: options.dialect, arrivalClock: options.arrivalClock, model};
 	let ingest: Ingest;
 	let running: RunningSources;
 	if (replay) {

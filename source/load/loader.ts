@@ -1,5 +1,6 @@
 import type {RunningSources, SourcesHooks} from '../input/source-state.js';
 import type {Model, TextKeep} from '../model/state.js';
+import type {ArrivalClock} from '../parse/stream-readers.js';
 import type {Dialect} from '../model/events.js';
 import type {Line} from '../parse/line-splitter.js';
 import type {Scheduler} from '../slices/scheduler.js';
@@ -33,6 +34,8 @@ export type LoadOptions = {
 	fast?: boolean | undefined;
 	/** `--dialect`: every line is read as this dialect's; undefined tells each stream's from its lines. */
 	dialect?: Dialect | undefined;
+	/** Which sources are live, by the clock that stamps their timeless events as they arrive (Ingest). */
+	arrivalClock?: ArrivalClock | undefined;
 	hooks?: SourcesHooks | undefined;
 	/** The model the views are to draw from now on: the first one, then each that replaces it. */
 	onModel?: ((model: Model) => void) | undefined;

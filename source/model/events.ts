@@ -126,7 +126,8 @@ type Payload =
 	| {kind: 'reportedCost'; usd: number; runIds: string[]}
 	/** The end of a drover or daemon run; `usage`, when present, is the run's whole usage. */
 	| {kind: 'runEnd'; status: RunStatus; text: string | undefined; message: string | undefined; usage: Usage | undefined}
-	| {kind: 'runError'; name: string; message: string}
+	/** An error of the run; a `warning` (an agent CLI's notice that the run goes on after) is shown and does not fail it. */
+	| {kind: 'runError'; name: string; message: string; warning?: boolean}
 	| {kind: 'skill'; skillName: string; state: 'starting' | 'connected' | 'disconnected'; detail: SkillDetail}
 	| {kind: 'skillStderr'; skillName: string; message: string}
 	| {kind: 'docker'; service: string; stage: string | undefined; status: string | undefined; message: string | undefined; progress: number | undefined}

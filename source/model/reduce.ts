@@ -113,10 +113,14 @@ function reduceEvent(model: Model, wireEvent: AgentEvent): void {
 		case 'runEnd':
 			onRunEnd(model, run, event);
 			return;
-		case 'runError':
-			run.error = {name: event.name, message: event.message};
+		case 'runError': {
+			// A warning is shown as an error activity, but neither fails the run nor stands for how it ended.
+			const closing = run.closing;
+			if (event.warning !== true) run.error = {name: event.name, message: event.message};
 			addActivity(model, run, event, {type: 'error', errorName: event.name, message: event.message}, true);
+			if (event.warning === true) run.closing = closing;
 			return;
+		}
 		case 'query':
 			addQuery(model, run, event, event.text);
 			return;

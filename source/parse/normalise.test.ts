@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import type {Diagnostic, ParsedLine} from '../model/events.js';
-import {parseLine} from './normalise.js';
+import {parseLine, readLine} from './normalise.js';
 import {root} from '../../test/helpers/fixture-files.js';
 
 /*
@@ -125,5 +125,17 @@ describe('parseLine', () => {
 		// A Perstack checkpoint's, where the event's own is good.
 		const end = parsed({type: 'continueToNextStep', id: 'e', jobId: 'j', runId: 'r', stepNumber: 2, checkpoint: {status: 'proceeding', stepNumber: -2}});
 		expect(end).toMatchObject({kind: 'event', event: {step: 2}, note: {reason: expect.stringContaining('continueToNextStep event: checkpoint.stepNumber -2 is not a step number')}});
+	});
+});
+
+describe('readLine: text before the JSON on a line', () => {
+	it('reads the object after text glued in front of it (Gemini CLI’s MCP notice), and notes the text', () => {
+		const item = readLine(line('MCP issues detected. Run /mcp list for status.{"type":"init","session_id":"abc","model":"gemini-2.5-pro"}'));
+		expect(item).toMatchObject({kind: 'record', value: {type: 'init', session_id: 'abc'}, note: {line: 7, reason: 'text before the event on this line was left out: "MCP issues detected. Run /mcp list for status."'}});
+	});
+
+	it('a cut event line whose tail is an object is a bad line, not text before an event', () => {
+		const item = readLine(line('{"type":"callTools","id":"e1","checkpoint":{"a":1}'));
+		expect(item).toMatchObject({kind: 'diagnostic', diagnostic: {reason: expect.stringMatching(/^not JSON/)}});
 	});
 });

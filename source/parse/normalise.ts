@@ -1,6 +1,6 @@
 import type {z} from 'zod';
 import type {Line} from './line-splitter.js';
-import type {AgentEvent, Dialect, EventRef, ParsedLine} from '../model/events.js';
+import type {AgentEvent, Diagnostic, Dialect, EventRef, ParsedLine} from '../model/events.js';
 import type {ParsedItem, WireRecord} from './dialects/stream-dialect.js';
 import {badStepNumberReason, isBadStepNumber} from './dialects/common.js';
 import {daemonEventTypes, daemonSchemas} from './dialects/daemon/schema.js';
@@ -51,7 +51,7 @@ export function readLine(line: Line, options: ParseOptions = fastByDefault): Par
 	try {
 		value = JSON.parse(line.text);
 	} catch (error) {
-		return diagnostic(line, `not JSON (${describeJsonError(error)})`);
+		return afterText(line, options) ?? diagnostic(line, `not JSON (${describeJsonError(error)})`);
 	}
 
 	try {
@@ -60,6 +60,43 @@ export function readLine(line: Line, options: ParseOptions = fastByDefault): Par
 		// Defensive: a bug in normalisation must cost one line, not the whole stream.
 		return diagnostic(line, `could not read event: ${error instanceof Error ? error.message : String(error)}`);
 	}
+}
+
+/** How many places a JSON object could start at are tried on a line that is not JSON as a whole. */
+const maxJsonStarts = 4;
+
+/**
+ * A line where other text precedes a JSON object (Gemini CLI prints `MCP issues detected. Run /mcp list for
+ * status.{"type":"init",…}` on one line of stdout): the object's event, and a diagnostic for the text before it.
+ * Undefined when no `{"` on the line starts an object that runs to its end.
+ */
+function afterText(line: Line, options: ParseOptions): ParsedItem | undefined {
+	// A line that begins as JSON and is not JSON is a cut or broken event, whatever object is left inside it.
+	if (/^\s*[[{]/.test(line.text)) return undefined;
+	let start = line.text.indexOf('{"', 1);
+	for (let tries = 0; start > 0 && tries < maxJsonStarts; tries++, start = line.text.indexOf('{"', start + 1)) {
+		let value: unknown;
+		try {
+			value = JSON.parse(line.text.slice(start));
+		} catch {
+			continue;
+		}
+
+		if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+		const prefix = line.text.slice(0, start);
+		const note: Diagnostic = {line: line.line, source: line.source, reason: `text before the event on this line was left out: ${JSON.stringify(prefix.length > 80 ? `${prefix.slice(0, 79)}…` : prefix)}`};
+		let item: ParsedItem;
+		try {
+			item = parseValue(value, line, options);
+		} catch {
+			return undefined;
+		}
+
+		if (item.kind === 'diagnostic') return undefined;
+		return item.kind === 'record' ? {...item, note} : {...item, note: item.note ?? note};
+	}
+
+	return undefined;
 }
 
 function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedItem {

@@ -1,7 +1,9 @@
 import type {Dialect, ParsedLine} from '../model/events.js';
 import {streamDialects} from './dialects/registry.js';
-import type {ParsedOut, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
+import type {ArrivalClock, ParsedOut, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
 import {unknownEvent} from './normalise.js';
+
+export type {ArrivalClock} from './dialects/stream-dialect.js';
 
 /*
  * The readers of the streams whose lines are records (dialects/stream-dialect.ts). Each source is a stream of one
@@ -20,9 +22,13 @@ export class StreamReaders {
 	/** Per dialect, its one reader. */
 	readonly #readers = new Map<StreamDialect, StreamReader>();
 
+	/** A live source's clock, for dialects that stamp events as they arrive (ReaderOptions). */
+	readonly #clockFor: ArrivalClock | undefined;
+
 	/** `dialects`: the registry's, unless a test gives its own. */
-	constructor(forced: Dialect | undefined, dialects: readonly StreamDialect[] = streamDialects) {
+	constructor(forced: Dialect | undefined, dialects: readonly StreamDialect[] = streamDialects, clockFor?: ArrivalClock) {
 		this.#dialects = dialects;
+		this.#clockFor = clockFor;
 		this.#forced = forced === undefined ? undefined : dialects.find(dialect => dialect.name === forced);
 	}
 
@@ -42,7 +48,7 @@ export class StreamReaders {
 
 		let reader = this.#readers.get(dialect);
 		if (reader === undefined) {
-			reader = dialect.reader();
+			reader = dialect.reader({clockFor: this.#clockFor});
 			this.#readers.set(dialect, reader);
 		}
 

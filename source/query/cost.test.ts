@@ -58,6 +58,7 @@ describe('runCost and sums', () => {
 		expect(priceOf(builtinPrices, 'claude-opus-4-8[1m]')).toBe(builtinPrices.models['claude-opus-4-8']);
 		expect(priceOf(builtinPrices, 'claude-sonnet-4-5@20250929')).toBe(builtinPrices.models['claude-sonnet-4-5']);
 		expect(priceOf(builtinPrices, 'gpt-5-2025-08-07')).toBe(builtinPrices.models['gpt-5']);
+		expect(priceOf(builtinPrices, 'gpt-5.1-codex-2025-11-13')).toBe(builtinPrices.models['gpt-5.1-codex']);
 		// A name of the table's own, dated, is taken as it is.
 		expect(priceOf(builtinPrices, 'claude-opus-4-20250514')).toBe(builtinPrices.models['claude-opus-4-20250514']);
 		expect(priceOf(builtinPrices, 'claude-mystery-20250101')).toBeUndefined();
@@ -112,7 +113,10 @@ describe('the built-in table', () => {
 		const known = ['claude-opus-4-5', 'claude-opus-4-1', 'claude-opus-4-20250514', 'claude-sonnet-4-5', 'claude-sonnet-4-20250514', 'claude-3-7-sonnet-20250219', 'claude-haiku-4-5', 'claude-3-5-haiku-latest', 'gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-5-chat-latest', 'o4-mini', 'o3', 'o3-mini', 'gpt-4.1', 'deepseek-chat', 'deepseek-reasoner', 'gpt-oss:20b', 'gpt-oss:120b', 'gemma3:1b', 'gemma3:4b', 'gemma3:12b', 'gemma3:27b'];
 		// And the Claude models Claude Code runs that Perstack does not know (platform.claude.com, Pricing).
 		const claudeCode = ['claude-opus-5', 'claude-opus-4-8', 'claude-opus-4-7', 'claude-opus-4-6', 'claude-sonnet-4-6'];
-		expect(Object.keys(builtinPrices.models).sort()).toEqual([...known, ...claudeCode].sort());
+		// And the GPT-5 and Gemini 3.x models Codex and Gemini CLI run (prices.ts says where each comes from).
+		const codex = ['gpt-5-codex', 'gpt-5.1', 'gpt-5.1-codex', 'gpt-5.1-codex-max', 'gpt-5.2', 'gpt-5.2-codex', 'gpt-5.3-codex', 'gpt-5.4', 'gpt-5.5'];
+		const geminiCli = ['gemini-3-flash-preview', 'gemini-3.1-flash-lite-preview', 'gemini-3.8-flash'];
+		expect(Object.keys(builtinPrices.models).sort()).toEqual([...known, ...claudeCode, ...codex, ...geminiCli].sort());
 		for (const price of Object.values(builtinPrices.models)) {
 			expect(price.cachedInput).toBeLessThanOrEqual(price.input);
 			expect(price.input).toBeLessThanOrEqual(price.output);

@@ -70,11 +70,32 @@ export const builtinPrices: PriceTable = {
 		'gemini-2.5-pro': google(1.25, 0.125, 10),
 		'gemini-2.5-flash': google(0.3, 0.03, 2.5),
 		'gemini-2.5-flash-lite': google(0.1, 0.01, 0.4),
+		// What Gemini CLI runs (its stream names the model in `init` and `result.stats.models`), from the same page as
+		// quoted on 2026-07-04 (3 Flash) and 2026-10-07 (3.1 Flash-Lite, 3.8 Flash). 3.8 Flash is at Google's price
+		// through 2026-12-31 (it doubles on 2027-01-01). No price: gemini-3.1-pro-preview (its cached rate was not
+		// found published), 3.5 Flash and Flash-Lite (not found on the page): their runs cost `?`.
+		'gemini-3-flash-preview': google(0.5, 0.05, 3),
+		'gemini-3.1-flash-lite-preview': google(0.25, 0.025, 1.5),
+		'gemini-3.8-flash': google(0.75, 0.075, 3.75),
 		// OpenAI: openai.com/api/pricing, standard tier.
 		'gpt-5': openai(1.25, 0.125, 10),
 		'gpt-5-mini': openai(0.25, 0.025, 2),
 		'gpt-5-nano': openai(0.05, 0.005, 0.4),
 		'gpt-5-chat-latest': openai(1.25, 0.125, 10),
+		// What Codex runs: developers.openai.com/api/docs/models (gpt-5-codex), the OpenAI Help Center's Codex rate card
+		// of 2026-05-13 (gpt-5.2, gpt-5.3-codex, gpt-5.4, gpt-5.5 in credits, 25 to the dollar) and GitHub's Copilot
+		// price table (gpt-5.2-codex). Codex's own stream names no model (only a warning may: a run with none costs
+		// `?`). No price: gpt-5.1-codex-mini and gpt-5.4-mini (no cached or whole-cent rate found), gpt-5.6-* and
+		// gpt-6-* (none published found).
+		'gpt-5-codex': openai(1.25, 0.125, 10),
+		'gpt-5.1': openai(1.25, 0.125, 10),
+		'gpt-5.1-codex': openai(1.25, 0.125, 10),
+		'gpt-5.1-codex-max': openai(1.25, 0.125, 10),
+		'gpt-5.2': openai(1.75, 0.175, 14),
+		'gpt-5.2-codex': openai(1.75, 0.175, 14),
+		'gpt-5.3-codex': openai(1.75, 0.175, 14),
+		'gpt-5.4': openai(2.5, 0.25, 15),
+		'gpt-5.5': openai(5, 0.5, 30),
 		'o4-mini': openai(1.1, 0.275, 4.4),
 		o3: openai(2, 0.5, 8),
 		'o3-mini': openai(1.1, 0.55, 4.4),

@@ -4,8 +4,11 @@ import {fileURLToPath} from 'node:url';
 
 export const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Every file under fixtures/ whose name ends with one of `endings`, as absolute paths, sorted. */
-export function fixtureFiles(endings: string[] = ['.ndjson']): string[] {
+/**
+ * Every file under fixtures/ whose name ends with one of `endings`, as absolute paths, sorted: by default every
+ * event log, Perstack's (`.ndjson`) and the agent CLIs' (`.jsonl`).
+ */
+export function fixtureFiles(endings: string[] = ['.ndjson', '.jsonl']): string[] {
 	const found: string[] = [];
 	const walk = (dir: string) => {
 		for (const name of readdirSync(dir)) {
@@ -29,4 +32,13 @@ export function eventLogFixtures(): string[] {
 			.filter(name => name.endsWith('.ndjson'))
 			.map(name => (folder === '' ? name : `${folder}/${name}`));
 	return [...named(''), ...named('real'), ...named('released'), ...named('claude-code'), ...named('amp')].sort();
+}
+
+/** The agent CLIs' streams, recorded and collected (fixtures/codex/, fixtures/gemini/), as paths under fixtures/, sorted. */
+export function agentCliFixtures(): string[] {
+	const named = (folder: string) =>
+		readdirSync(join(root, 'fixtures', folder))
+			.filter(name => name.endsWith('.jsonl'))
+			.map(name => `${folder}/${name}`);
+	return ['codex', 'codex/samples', 'gemini', 'gemini/samples'].flatMap(named).sort();
 }

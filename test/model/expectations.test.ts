@@ -20,8 +20,13 @@ type Expected = {
 	diagnostics: number;
 };
 
+/** Agent CLIs' streams: `codex-NAME` is `codex/NAME.jsonl`, `codex-sample-NAME` `codex/samples/NAME.jsonl` (gemini alike). */
+const agentCliFixture = /^(codex|gemini)-(sample-)?(.+)$/;
+
 function fixtureFor(expectedName: string): string[] {
 	const base = expectedName.replace(/\.json$/, '');
+	const agentCli = agentCliFixture.exec(base);
+	if (agentCli) return [`${agentCli[1]}/${agentCli[2] ? 'samples/' : ''}${agentCli[3]}.jsonl`];
 	if (base === 'real-interactive-2-continue') return ['real/interactive-2-continue.ndjson'];
 	// One session resumed in a second process: two files, one job.
 	if (base === 'claude-code-probe-resume-1-and-2') return ['claude-code/probe-resume1-cc2.1.195.ndjson', 'claude-code/probe-resume2-cc2.1.195.ndjson'];

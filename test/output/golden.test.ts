@@ -2,7 +2,7 @@ import {spawnSync} from 'node:child_process';
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
-import {eventLogFixtures} from '../helpers/fixture-files.js';
+import {agentCliFixtures, eventLogFixtures} from '../helpers/fixture-files.js';
 
 /*
  * Golden files of the three headless outputs over every fixture, produced by the built CLI as a user runs
@@ -14,7 +14,7 @@ import {eventLogFixtures} from '../helpers/fixture-files.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const goldenDir = `${root}test/golden/`;
 
-const fixtures = eventLogFixtures;
+const fixtures = () => [...eventLogFixtures(), ...agentCliFixtures()];
 
 const modes = [
 	{name: 'print', args: ['--print'], extension: 'txt'},
@@ -31,7 +31,7 @@ describe.each(modes)('$name output matches its golden file', mode => {
 	it.each(fixtures())('%s', fixture => {
 		const {stdout, status} = run([...mode.args, `fixtures/${fixture}`]);
 		expect(status).toBe(0);
-		const golden = `${goldenDir}${fixture.replace('/', '-').replace(/\.ndjson$/, '')}.${mode.name}.${mode.extension}`;
+		const golden = `${goldenDir}${fixture.replaceAll('/', '-').replace(/\.(nd)?jsonl?$/, '')}.${mode.name}.${mode.extension}`;
 		if (process.env['UPDATE_GOLDEN'] === '1') {
 			mkdirSync(goldenDir, {recursive: true});
 			writeFileSync(golden, stdout);

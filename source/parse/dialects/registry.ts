@@ -1,6 +1,8 @@
 import type {Dialect} from '../../model/events.js';
 import {ampDialect} from './amp/index.js';
 import {claudeCodeDialect} from './claude-code/index.js';
+import {codexDialect} from './codex/dialect.js';
+import {geminiDialect} from './gemini/dialect.js';
 import type {StreamDialect} from './stream-dialect.js';
 
 /*
@@ -14,6 +16,8 @@ export const streamDialects: readonly StreamDialect[] = [
 	// Amp's lines are Claude Code's, told apart by their session ids: asked first.
 	ampDialect,
 	claudeCodeDialect,
+	codexDialect,
+	geminiDialect,
 ];
 
 /** The dialects read line by line, in normalise.ts. */

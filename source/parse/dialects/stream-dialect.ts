@@ -1,4 +1,4 @@
-import type {Dialect, EventRef, ParsedLine} from '../../model/events.js';
+import type {Diagnostic, Dialect, EventRef, ParsedLine} from '../../model/events.js';
 
 /*
  * A dialect read per stream rather than per line. Agent CLIs' streams (Claude Code, Codex, Gemini CLI, …) say
@@ -9,7 +9,13 @@ import type {Dialect, EventRef, ParsedLine} from '../../model/events.js';
  */
 
 /** A line of a dialect read per stream: its JSON object, as `readLine` (normalise.ts) hands it on. */
-export type WireRecord = {kind: 'record'; value: Record<string, unknown>; ref: EventRef};
+export type WireRecord = {
+	kind: 'record';
+	value: Record<string, unknown>;
+	ref: EventRef;
+	/** Something wrong with the line that did not cost its record (text before the JSON), reported like a bad line. */
+	note?: Diagnostic;
+};
 
 /** What a line is once parsed: an event or a diagnostic (read line by line), or a record for its stream's reader. */
 export type ParsedItem = ParsedLine | WireRecord;
@@ -30,6 +36,17 @@ export type StreamReader = {
 	read(record: WireRecord, out: ParsedOut): void;
 };
 
+/** The clock of a source whose lines arrive as they happen (stdin, a command, a followed file); none for others. */
+export type ArrivalClock = (source: string) => (() => number) | undefined;
+
+export type ReaderOptions = {
+	/**
+	 * Each live source's clock (epoch ms), for a dialect whose lines carry no time (Codex): its events are stamped
+	 * with their arrival. None for a file, whose lines did not arrive as they happened.
+	 */
+	clockFor?: ArrivalClock | undefined;
+};
+
 export type StreamDialect = {
 	readonly name: Dialect;
 	/**
@@ -38,5 +55,5 @@ export type StreamDialect = {
 	 */
 	recognises(value: Record<string, unknown>): boolean;
 	/** A new reader, for the streams of one load. */
-	reader(): StreamReader;
+	reader(options?: ReaderOptions): StreamReader;
 };

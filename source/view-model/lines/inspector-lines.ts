@@ -1,6 +1,7 @@
 import type {Activity, Model, ToolActivity, ToolOutcome} from '../../model/state.js';
 import {isToolActivity} from '../../model/state.js';
 import {stepRecordOf} from '../../model/run-collections.js';
+import {timeField} from '../../text/time-note.js';
 import {exitStatus, parseExecResult} from '../../text/exec-result.js';
 import {foldHeadTail, isFoldMarker} from '../../text/fold-lines.js';
 import {numberedLines, splitLines} from '../../text/numbered-lines.js';
@@ -227,7 +228,8 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	field('run', activity.runId);
 	field('previous activity', activity.previousActivityId ?? '(first in run)');
 	if (activity.delegatedBy) field('delegated by', `${activity.delegatedBy.expertKey} (${activity.delegatedBy.runId})`);
-	if (activity.timestamp !== undefined) field('time', new Date(activity.timestamp).toISOString());
+	const time = timeField(model.runs.get(activity.runId)?.dialect, activity.timestamp);
+	if (time !== undefined) field('time', time);
 
 	if (isToolActivity(activity)) {
 		field('tool call', activity.toolCallId);

@@ -1,0 +1,192 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import type {AgentEvent, ParsedLine} from '../../../model/events.js';
+import {activitiesOfRun, fixturePath, modelFromText} from '../../../../test/helpers/load.js';
+import {Ingest} from '../../../load/ingest.js';
+import {CodexReader} from './normalise.js';
+
+/*
+ * Codex streams as a user reads them: runs per thread, tool items paired within their run, a turn's usage out of
+ * the thread's running total, retries apart from failures. Most cases are the real recordings and samples in
+ * fixtures/codex/ (their whole figures are in fixtures/expected/codex-*.json); the rest are lines of the same shape.
+ */
+
+function events(lines: string[], now?: () => number): AgentEvent[] {
+	const reader = new CodexReader({clockFor: source => (source === 's' ? now : undefined)});
+	const out: ParsedLine[] = [];
+	for (const [index, text] of lines.entries()) reader.read({kind: 'record', value: JSON.parse(text), ref: {source: 's', line: index + 1, offset: 0}}, parsed => out.push(parsed));
+	return out.flatMap(parsed => (parsed.kind === 'event' ? [parsed.event] : []));
+}
+
+function fixture(name: string) {
+	return modelFromText(readFileSync(fixturePath(`codex/${name}`)), {source: name});
+}
+
+function toolsOf(model: ReturnType<typeof fixture>, runId: string) {
+	const run = model.runs.get(runId)!;
+	return activitiesOfRun(model, run).flatMap(activity => ('toolName' in activity ? [{tool: activity.toolName, id: activity.toolCallId, result: activity.result?.text, error: activity.result?.error}] : []));
+}
+
+describe('a Codex stream', () => {
+	it('takes each run’s usage out of the thread’s running total, and resumes the thread as the job’s next run', () => {
+		const model = fixture('edit-and-test.jsonl');
+		const thread = '01a21ce9-020d-7fe0-b821-ed598ab9d450';
+		expect([...model.jobs.keys()]).toEqual([thread]);
+		// turn.completed says 4000 then 6000 input tokens: the second turn used 2000.
+		expect(model.runs.get(thread)!.usage).toMatchObject({inputTokens: 4000, cachedInputTokens: 1000, outputTokens: 200, reasoningTokens: 80});
+		expect(model.runs.get(`${thread}#2`)!.usage).toMatchObject({inputTokens: 2000, cachedInputTokens: 500, outputTokens: 100, reasoningTokens: 40});
+	});
+
+	it('pairs items within their run: item ids start again at item_0 in each', () => {
+		const model = fixture('edit-and-test.jsonl');
+		const thread = '01a21ce9-020d-7fe0-b821-ed598ab9d450';
+		expect(toolsOf(model, thread)).toEqual([
+			{tool: 'command_execution', id: 'item_1', result: 'Helo, world\n', error: undefined},
+			{tool: 'file_change', id: 'item_3', result: 'update /home/user/ws/edit-and-test/greet.txt', error: undefined},
+			{tool: 'command_execution', id: 'item_4', result: '1\ncat: CHANGELOG.md: No such file or directory\n', error: 'exit code 1'},
+		]);
+		expect(toolsOf(model, `${thread}#2`)).toEqual([
+			{tool: 'file_change', id: 'item_0', result: 'add /home/user/ws/edit-and-test/farewell.txt', error: undefined},
+			// The web search item carries a second `id`, the search's own: the last one read is the pair's.
+			{tool: 'web_search', id: 'ws_0019', result: '{"type":"search","query":"goodbye in French"}', error: undefined},
+		]);
+	});
+
+	it('gives a call the reasoning and the message written before it, and the turn its last message as the answer', () => {
+		const model = fixture('edit-and-test.jsonl');
+		const [read, patch, check, complete] = activitiesOfRun(model, model.runs.get('01a21ce9-020d-7fe0-b821-ed598ab9d450')!);
+		expect(read!.reasoning).toBe('Read the file before changing it.');
+		expect(patch!).toMatchObject({message: 'The greeting misses an l; fixing it.', reasoning: undefined});
+		expect(check!).toMatchObject({message: undefined, reasoning: undefined});
+		expect(complete!).toMatchObject({type: 'complete', text: 'Fixed greet.txt: it now says Hello, world. There is no CHANGELOG.md to note it in.'});
+	});
+
+	it('shows an MCP call by its server and tool, its text as the result, and a failed one as an error', () => {
+		const model = fixture('mcp-and-retry.jsonl');
+		expect(toolsOf(model, '01a21ce9-0eaa-7d12-951f-f408f486bf9d')).toEqual([
+			{tool: 'lookup', id: 'item_1', result: 'hello: the greeting the team uses in examples.', error: undefined},
+			{tool: 'fail', id: 'item_2', result: 'notes are offline', error: 'notes are offline'},
+		]);
+		const activities = activitiesOfRun(model, model.runs.get('01a21ce9-0eaa-7d12-951f-f408f486bf9d')!);
+		expect(activities.map(activity => activity.type)).toEqual(['generalTool', 'retry', 'generalTool', 'complete']);
+		expect(activities[0]).toMatchObject({skillName: 'notes', args: {word: 'hello'}});
+	});
+
+	it('shows a sub-agent as a delegation to a run of its own, ended with the answer a wait reports', () => {
+		const model = fixture('sub-agent.jsonl');
+		const parent = model.runs.get('01a21d37-ec18-7893-8f15-6868facc7bac')!;
+		const child = model.runs.get('01a21d37-ed68-7fa1-b1d2-a05383c63d33')!;
+		expect(child).toMatchObject({parentRunId: parent.runId, jobId: parent.jobId, status: 'completed', query: 'Count the lines of greet.txt.'});
+		const [spawn, wait, close] = activitiesOfRun(model, parent);
+		expect(spawn).toMatchObject({type: 'delegate', childRunIds: [child.runId], result: {text: 'greet.txt has 1 line.'}});
+		expect(wait).toMatchObject({type: 'generalTool', skillName: 'collab', toolName: 'wait', args: {agents: child.runId}});
+		expect(close).toMatchObject({toolName: 'close_agent'});
+		expect(activitiesOfRun(model, child).map(activity => activity.type)).toEqual(['query', 'complete']);
+	});
+
+	it('counts `Reconnecting… n/5` as retries, and fails the run once with what turn.failed says', () => {
+		const model = fixture('retry-exhausted.jsonl');
+		const run = model.runs.get('01a21ce9-173e-7bc0-b808-5acbadc4106d')!;
+		expect(run.status).toBe('stoppedByError');
+		expect(run.error).toEqual({name: 'error', message: 'stream disconnected before completion: stream closed before response.completed'});
+		const activities = activitiesOfRun(model, run);
+		expect(activities.map(activity => activity.type)).toEqual(['retry', 'retry', 'retry', 'retry', 'retry', 'error']);
+		expect(activities[0]).toMatchObject({reason: 'Reconnecting... 1/5 (stream disconnected before completion: stream closed before response.completed)'});
+	});
+
+	it('keeps 28 failed runs of the 401 sample apart, one job each, the last cut off while it retries', () => {
+		const model = modelFromText(readFileSync(fixturePath('codex/samples/hive-mind-issue-715-exec-json-401-retries.jsonl')));
+		const runs = [...model.runs.values()];
+		expect(runs).toHaveLength(28);
+		expect(runs.filter(run => run.status === 'stoppedByError')).toHaveLength(27);
+		expect(runs.at(-1)!.status).toBe('proceeding');
+		expect(runs[0]!.error!.message).toMatch(/^exceeded retry limit, last status: 401 Unauthorized/);
+	});
+
+	it('shows a warning item as an error activity that does not fail the run, and takes the model it names', () => {
+		const model = fixture('killed-mid-command.jsonl');
+		const run = model.runs.get('01a21ce9-36d0-7291-a07f-9162beff022b')!;
+		expect(run.error).toBeUndefined();
+		expect(run.model).toBe('gpt-5');
+		expect(activitiesOfRun(model, run)[0]).toMatchObject({type: 'error', errorName: 'warning', message: expect.stringMatching(/^Model metadata for `gpt-5` not found/)});
+		const rerouted = events(['{"type":"thread.started","thread_id":"t"}', '{"type":"item.completed","item":{"id":"item_0","type":"error","message":"model rerouted: gpt-5 -> gpt-5-mini (capacity)"}}']);
+		expect(rerouted.find(event => event.kind === 'runtimeInit')).toMatchObject({model: 'gpt-5-mini'});
+	});
+
+	it('starts a run where a stream begins mid-turn, named after its first line', () => {
+		const model = modelFromText(
+			[
+				'{"type":"item.started","item":{"id":"item_4","type":"command_execution","command":"ls","aggregated_output":"","exit_code":null,"status":"in_progress"}}',
+				'{"type":"item.completed","item":{"id":"item_4","type":"command_execution","command":"ls","aggregated_output":"a\\n","exit_code":0,"status":"completed"}}',
+				'{"type":"item.completed","item":{"id":"item_5","type":"agent_message","text":"One file."}}',
+				'{"type":"turn.completed","usage":{"input_tokens":10,"cached_input_tokens":0,"output_tokens":2}}',
+			].join('\n'),
+			{source: 'tail.jsonl'},
+		);
+		const run = model.runs.get('codex:line-1')!;
+		expect(run).toMatchObject({status: 'completed', jobId: 'codex:line-1'});
+		expect(toolsOf(model, run.runId)).toEqual([{tool: 'command_execution', id: 'item_4', result: 'a\n', error: undefined}]);
+		expect(run.usage.inputTokens).toBe(10);
+	});
+
+	it('reads a log split over several files as the one stream it is: a run left open goes on in the next file', () => {
+		const lines = readFileSync(fixturePath('codex/edit-and-test.jsonl'), 'utf8').trimEnd().split('\n');
+		const whole = modelFromText(`${lines.join('\n')}\n`);
+		// Cut mid-turn (line 8) and between the runs (line 14), read as three sources into one model.
+		const ingest = new Ingest({maxLineBytes: 1 << 20});
+		for (const [source, part] of [['a.jsonl', lines.slice(0, 7)], ['b.jsonl', lines.slice(7, 13)], ['c.jsonl', lines.slice(13)]] as const) {
+			const splitter = ingest.splitter(source);
+			splitter.push(Buffer.from(`${part.join('\n')}\n`));
+			splitter.end();
+		}
+
+		const split = ingest.model;
+		const figures = (model: typeof whole) => [...model.runs.values()].map(run => [run.runId, run.status, run.endedSteps.length, run.usage, run.activityCount]);
+		expect(figures(split)).toEqual(figures(whole));
+	});
+
+	it('reads the 0.42–0.43 shape: session.created, item_type, assistant_message', () => {
+		// The shape of openai/codex PR #4525's sample (0.43) and paperclip PR #1433 (0.42's session.created).
+		const model = modelFromText(
+			[
+				'{"type":"session.created","session_id":"01999ce5-f229-7661-8570-53312bd47ea3"}',
+				'{"type":"turn.started"}',
+				'{"type":"item.completed","item":{"id":"item_0","item_type":"reasoning","text":"**Planning to list assigned GitHub issues**"}}',
+				'{"type":"item.started","item":{"id":"item_1","item_type":"mcp_tool_call","server":"github","tool":"search_issues","status":"in_progress"}}',
+				'{"type":"item.completed","item":{"id":"item_1","item_type":"mcp_tool_call","server":"github","tool":"search_issues","status":"completed"}}',
+				'{"type":"item.completed","item":{"id":"item_2","item_type":"assistant_message","text":"**Assigned Issues**"}}',
+				'{"type":"turn.completed","usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":20}}',
+			].join('\n'),
+		);
+		expect(model.diagnosticCount).toBe(0);
+		expect(model.unknownEvents.size).toBe(0);
+		const run = model.runs.get('01999ce5-f229-7661-8570-53312bd47ea3')!;
+		expect(activitiesOfRun(model, run).map(activity => activity.type)).toEqual(['generalTool', 'complete']);
+		expect(activitiesOfRun(model, run)[1]).toMatchObject({text: '**Assigned Issues**'});
+	});
+
+	it('stamps events with their arrival on a live stream, and leaves a file’s without a time', () => {
+		const lines = ['{"type":"thread.started","thread_id":"t"}', '{"type":"turn.started"}'];
+		expect(events(lines).map(event => event.timestamp)).toEqual([undefined, undefined]);
+		let now = 1_795_000_000_000;
+		expect(events(lines, () => now++).map(event => event.timestamp)).toEqual([1_795_000_000_000, 1_795_000_000_001]);
+	});
+
+	it('counts an item kind it does not know by name, and reports a known one of the wrong shape', () => {
+		const model = modelFromText(['{"type":"thread.started","thread_id":"t"}', '{"type":"item.completed","item":{"id":"item_0","type":"image_view","path":"a.png"}}', '{"type":"item.completed","item":{"id":"item_1","type":"command_execution"}}'].join('\n'));
+		expect(Object.fromEntries(model.unknownEvents)).toEqual({'item.completed/image_view': 1});
+		expect(model.diagnostics[0]!.reason).toBe('invalid item.completed event: item.command: Invalid input: expected string, received undefined');
+	});
+
+	it('asks the question of request_user_input as an interactive call, and shows a to-do list as it stands', () => {
+		const made = events([
+			'{"type":"thread.started","thread_id":"t"}',
+			'{"type":"request_user_input","id":"turn-1","call_id":"call_7","questions":[{"id":"q","question":"Which file?"}]}',
+			'{"type":"item.started","item":{"id":"item_1","type":"todo_list","items":[{"text":"Read","completed":false},{"text":"Fix","completed":false}]}}',
+			'{"type":"item.updated","item":{"id":"item_1","type":"todo_list","items":[{"text":"Read","completed":true},{"text":"Fix","completed":false}]}}',
+		]);
+		expect(made[1]).toMatchObject({kind: 'toolCalls', as: 'interactive', calls: [{id: 'call_7', toolName: 'request_user_input'}]});
+		expect(made[2]).toMatchObject({kind: 'toolCalls', calls: [{toolName: 'todo_list', args: {plan: '2 items'}}]});
+		expect(made[3]).toMatchObject({kind: 'toolResults', results: [{text: '[x] Read\n[ ] Fix'}]});
+	});
+});

@@ -1,0 +1,129 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import type {AgentEvent, ParsedLine} from '../../../model/events.js';
+import {activitiesOfRun, fixturePath, modelFromText} from '../../../../test/helpers/load.js';
+import {GeminiReader} from './normalise.js';
+
+/*
+ * Gemini CLI streams as a user reads them: a run per `init`, the model's generations as steps, the answer as it
+ * streams, calls paired with results by tool id, a sub-agent as a run of its own with what the stream tells of it,
+ * usage from `result.stats`. The whole figures of each recording and sample are in fixtures/expected/gemini-*.json.
+ */
+
+function events(lines: string[]): AgentEvent[] {
+	const reader = new GeminiReader();
+	const out: ParsedLine[] = [];
+	for (const [index, text] of lines.entries()) reader.read({kind: 'record', value: JSON.parse(text), ref: {source: 's', line: index + 1, offset: 0}}, parsed => out.push(parsed));
+	return out.flatMap(parsed => (parsed.kind === 'event' ? [parsed.event] : []));
+}
+
+function fixture(name: string) {
+	return modelFromText(readFileSync(fixturePath(`gemini/${name}`)), {source: name});
+}
+
+const session = '8cb87219-64e1-468d-8f76-0dd1f7ccb9e7';
+
+describe('a Gemini CLI stream', () => {
+	it('makes each init a run of its session’s job, with the prompt as its query and one step per generation', () => {
+		const model = fixture('fix-and-delegate.jsonl');
+		expect([...model.jobs.keys()]).toEqual([session]);
+		const first = model.runs.get(session)!;
+		const second = model.runs.get(`${session}#2`)!;
+		expect(first).toMatchObject({model: 'gemini-2.5-pro', status: 'completed', query: 'Fix the greeting in greet.txt, then have a helper check the workspace.'});
+		// Text + two reads, the edit, the shell command, the sub-agent, the answer.
+		expect(first.endedSteps).toHaveLength(5);
+		expect(second).toMatchObject({query: 'Now add a farewell file.'});
+		expect(second.endedSteps).toHaveLength(2);
+	});
+
+	it('pairs results with calls by tool id, a failed one with its error message', () => {
+		const model = fixture('fix-and-delegate.jsonl');
+		const tools = activitiesOfRun(model, model.runs.get(session)!).flatMap(activity => ('toolName' in activity ? [[activity.toolName, activity.result?.text, activity.result?.error]] : []));
+		expect(tools).toEqual([
+			['read_file', '', undefined],
+			['read_file', 'File not found.', 'File not found: /home/user/ws/fix-and-delegate/notes.txt'],
+			['replace', '', undefined],
+			// Gemini CLI reports the command's failure in its text only: the call succeeded.
+			['run_shell_command', '1\ncat: CHANGELOG.md: No such file or directory', undefined],
+		]);
+	});
+
+	it('gives the text before a call to the call, and the last generation’s text to the answer', () => {
+		const model = fixture('fix-and-delegate.jsonl');
+		const activities = activitiesOfRun(model, model.runs.get(session)!);
+		expect(activities[1]).toMatchObject({type: 'generalTool', message: "I'll read greet.txt first."});
+		expect(activities.at(-1)).toMatchObject({type: 'complete', text: 'Fixed greet.txt: it now says Hello, world. The helper found the greeting only in greet.txt; there is no CHANGELOG.md.'});
+	});
+
+	it('streams the answer’s chunks as they come', () => {
+		const made = events([
+			'{"type":"init","timestamp":"2025-10-29T10:36:07.534Z","session_id":"s1","model":"gemini-2.5-pro"}',
+			'{"type":"message","timestamp":"2025-10-29T10:36:09.772Z","role":"assistant","content":"Hel","delta":true}',
+			'{"type":"message","timestamp":"2025-10-29T10:36:09.800Z","role":"assistant","content":"lo!","delta":true}',
+		]);
+		expect(made.filter(event => event.kind === 'stream').map(event => (event.kind === 'stream' ? [event.channel, event.phase, event.text, event.timestamp] : []))).toEqual([
+			['result', 'delta', 'Hel', Date.parse('2025-10-29T10:36:09.772Z')],
+			['result', 'delta', 'lo!', Date.parse('2025-10-29T10:36:09.800Z')],
+		]);
+	});
+
+	it('shows a sub-agent as a delegation to a run of its own: its prompt, and its end as the call’s result', () => {
+		const model = fixture('fix-and-delegate.jsonl');
+		const child = model.runs.get(`${session}/generalist#1`)!;
+		expect(child).toMatchObject({expertKey: 'generalist', parentRunId: session, status: 'completed', query: 'List the files in the workspace and say which ones hold a greeting.'});
+		const delegation = activitiesOfRun(model, model.runs.get(session)!).find(activity => activity.type === 'delegate');
+		expect(delegation).toMatchObject({delegateExpertKey: 'generalist', childRunIds: [child.runId]});
+	});
+
+	it('counts usage from result.stats: cache reads inside the input, thinking as what the total holds beyond input and output', () => {
+		const model = fixture('fix-and-delegate.jsonl');
+		// 9 replies of the stand-in: 900 in (300 cached), 40 out, 10 thinking; the sub-agent's are counted in its parent's totals.
+		expect(model.runs.get(session)!.usage).toEqual({inputTokens: 8100, cachedInputTokens: 2700, outputTokens: 360, reasoningTokens: 90, totalTokens: 8550});
+		expect(model.runs.get(`${session}/generalist#1`)!.usage.totalTokens).toBe(0);
+	});
+
+	it('takes the model that did the work from stats.models when init says auto, and gives the router its own run', () => {
+		const model = fixture('auto-routed.jsonl');
+		const run = model.runs.get('60d4d486-d6de-41fc-8634-038c7cc25928')!;
+		expect(run).toMatchObject({model: 'gemini-3.8-flash', usage: {inputTokens: 900, outputTokens: 40}});
+		expect(model.runs.get(`${run.runId}/gemini-3.5-flash-lite`)).toMatchObject({model: 'gemini-3.5-flash-lite', usage: {inputTokens: 100, outputTokens: 10}});
+		expect(model.jobs.get(run.jobId)!.model).toBe('gemini-3.8-flash');
+	});
+
+	it('fails the run with the result’s error type and message', () => {
+		const model = fixture('max-turns.jsonl');
+		const run = model.runs.get('4967bd2c-09c3-4d75-87e4-fd06685461a6')!;
+		expect(run.status).toBe('stoppedByError');
+		expect(run.error).toEqual({name: 'FatalTurnLimitedError', message: 'Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.'});
+		expect(run.usage.inputTokens).toBe(900);
+	});
+
+	it('shows a warning as an error activity of a run that goes on', () => {
+		const model = modelFromText(
+			[
+				'{"type":"init","timestamp":"2026-01-01T00:00:00.000Z","session_id":"s2","model":"gemini-2.5-flash"}',
+				'{"type":"error","timestamp":"2026-01-01T00:00:01.000Z","severity":"warning","message":"Loop detected, stopping execution"}',
+				'{"type":"result","timestamp":"2026-01-01T00:00:02.000Z","status":"success","stats":{"total_tokens":10,"input_tokens":8,"output_tokens":2,"duration_ms":5,"tool_calls":0}}',
+			].join('\n'),
+		);
+		const run = model.runs.get('s2')!;
+		expect(run).toMatchObject({status: 'completed', error: undefined});
+		expect(activitiesOfRun(model, run).map(activity => activity.type)).toEqual(['error', 'complete']);
+	});
+
+	it('reads the event after text glued in front of it, and reports the text', () => {
+		const model = modelFromText(readFileSync(fixturePath('gemini/samples/paperclip-3504-init-line-with-mcp-prefix.QUOTED-IN-ISSUE.jsonl')));
+		expect(model.runs.get('abc')).toMatchObject({expertKey: 'gemini', model: 'gemini-2.5-pro'});
+		expect(model.diagnostics).toEqual([{line: 1, source: 'test', reason: 'text before the event on this line was left out: "MCP issues detected. Run /mcp list for status."'}]);
+	});
+
+	it('starts a run where the stream begins after its init', () => {
+		const model = fixture('../gemini/samples/amux-fixture-2026-08-09.FROM-TEST.jsonl');
+		const [run, router] = model.runs.values();
+		expect(run).toMatchObject({runId: 'gemini:line-1', status: 'completed', model: 'gemini-3.5-flash'});
+		// stats.models: the router model's share is a run of its own, priced at its own rate.
+		expect(run!.usage).toMatchObject({inputTokens: 21952, cachedInputTokens: 8115, outputTokens: 46, totalTokens: 22566});
+		expect(router).toMatchObject({runId: 'gemini:line-1/gemini-3.1-flash-lite', parentRunId: 'gemini:line-1', model: 'gemini-3.1-flash-lite', status: 'completed'});
+		expect(router!.usage).toMatchObject({inputTokens: 963, outputTokens: 28, totalTokens: 1066});
+	});
+});

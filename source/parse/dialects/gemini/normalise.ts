@@ -1,0 +1,337 @@
+import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
+import {assertNever} from '../../../model/assert-never.js';
+import type {ParsedOut, StreamReader, WireRecord} from '../stream-dialect.js';
+import {jsonText} from '../json-values.js';
+import {invalid} from '../../normalise.js';
+import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} from './schema.js';
+
+/*
+ * Gemini CLI streams (`gemini -p … --output-format stream-json`), line by line, into the one internal event shape.
+ * One reader reads every Gemini stream of a load, and keeps:
+ *
+ * - each stream's run: each `init` starts one, in the job of its session; a session resumed later (`--resume`)
+ *   starts the job's next run, `<session>#2`, … A stream that starts after its `init` goes on with the run a
+ *   stream left open (the next file of a log split over several), or, when none is, gets a run named after where
+ *   it starts, `gemini:line-<n>` (not after its source: a file and a pipe of the same bytes give the same runs);
+ * - the step: a generation of the model is its text and the tool calls after it; the first text or call after
+ *   tool results starts the next step (the CLI writes all of a turn's calls before any result);
+ * - the tool calls still open, by `tool_id`, and the sub-agent each `invoke_agent` call started: nothing from
+ *   inside a sub-agent is streamed, so its run has its query and its end (the call's result) only;
+ * - the current generation's text: the message of the first call after it, or the run's answer.
+ *
+ * Usage is known only from `result.stats`, the run's (the process's) totals, sub-agents included.
+ */
+
+type RunState = {
+	jobId: string;
+	runId: string;
+	step: number | undefined;
+	/** Whether the model is writing (text or calls) rather than the tools answering. */
+	generating: boolean;
+	text: string[];
+	/** Open calls by tool id: the sub-agent run an agent call started, or ''. */
+	open: Map<string, string>;
+	agents: number;
+	model: string | undefined;
+};
+
+/** The fields every event of a run has. */
+type Head = Omit<Extract<AgentEvent, {kind: 'marker'}>, 'kind'>;
+
+/** Tools that run a sub-agent: `invoke_agent` (0.39+, the agent in `agent_name`), and before it tools named after the agent. */
+const agentTools: ReadonlySet<string> = new Set(['invoke_agent', 'codebase_investigator']);
+
+export class GeminiReader implements StreamReader {
+	readonly #runsOfSession = new Map<string, number>();
+	/** Each stream's current run, by source. */
+	readonly #runs = new Map<string, RunState>();
+	/** The run started last that has not ended: where a stream that begins after its `init` goes on. */
+	#open: RunState | undefined;
+
+	/** Whether a line is surely Gemini CLI's: a type of its own with the fields only it writes. */
+	static recognises(value: Record<string, unknown>): boolean {
+		switch (value['type']) {
+			case 'init':
+				return typeof value['session_id'] === 'string';
+			case 'message':
+				return typeof value['role'] === 'string' && typeof value['content'] === 'string';
+			case 'tool_use':
+			case 'tool_result':
+				return typeof value['tool_id'] === 'string';
+			case 'result':
+				return typeof value['status'] === 'string' && !('subtype' in value);
+			case 'error':
+				return typeof value['severity'] === 'string';
+			default:
+				return false;
+		}
+	}
+
+	read(record: WireRecord, out: ParsedOut): void {
+		const {value, ref} = record;
+		const type = value['type'];
+		if (typeof type !== 'string' || !geminiEventTypes.has(type)) {
+			out(this.#unknown(typeof type === 'string' ? type : '', ref));
+			return;
+		}
+
+		const parsed = geminiSchemas().event.safeParse(value);
+		if (!parsed.success) {
+			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+			return;
+		}
+
+		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
+		const events = this.#events(parsed.data, ref);
+		for (const [index, event] of events.entries()) out({kind: 'event', event: index === 0 ? event : {...event, continuesLine: true}});
+		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
+	}
+
+	#events(event: GeminiEvent, ref: EventRef): AgentEvent[] {
+		const at = event.timestamp;
+		switch (event.type) {
+			case 'init': {
+				const count = (this.#runsOfSession.get(event.session_id) ?? 0) + 1;
+				this.#runsOfSession.set(event.session_id, count);
+				const run = newRun(event.session_id, count === 1 ? event.session_id : `${event.session_id}#${count}`, event.model);
+				this.#runs.set(ref.source, run);
+				this.#open = run;
+				const head = this.#head(run, event.type, ref, at);
+				return [
+					{...head, kind: 'runtimeInit', model: event.model},
+					{...head, kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: undefined, viaToolName: undefined},
+				];
+			}
+
+			case 'message': {
+				const [run, started] = this.#current(ref, at);
+				const head = this.#head(run, event.type, ref, at);
+				// The prompt, echoed (with what came on stdin appended).
+				if (event.role === 'user') return [...started, {...head, kind: 'query', text: event.content}];
+				const next = this.#generate(run, ref, at);
+				run.text.push(event.content);
+				return [...started, ...next, {...this.#head(run, event.type, ref, at), kind: 'stream', channel: 'result', phase: 'delta', text: event.content}];
+			}
+
+			case 'tool_use': {
+				const [run, started] = this.#current(ref, at);
+				const next = this.#generate(run, ref, at);
+				const head = this.#head(run, event.type, ref, at);
+				const text = run.text.length > 0 ? run.text.join('') : undefined;
+				run.text = [];
+				const agent = agentTools.has(event.tool_name) ? agentName(event.tool_name, event.parameters) : undefined;
+				// A sub-agent's call names the agent as its skill: that is whom it delegates to.
+				const call: ToolCall = {id: event.tool_id, skillName: agent ?? '', toolName: event.tool_name, args: event.parameters};
+				const calls: AgentEvent = {...head, kind: 'toolCalls', as: agent === undefined ? 'tool' : 'delegate', calls: [call], text, thinking: undefined};
+				if (agent === undefined) {
+					run.open.set(event.tool_id, '');
+					return [...started, ...next, calls];
+				}
+
+				run.agents++;
+				const child = `${run.runId}/${agent}#${run.agents}`;
+				run.open.set(event.tool_id, child);
+				const query = promptOf(event.parameters);
+				return [...started, ...next, calls, {...head, kind: 'childRunStart', childRunId: child, childExpertKey: agent, query, viaToolName: event.tool_name, viaToolCallId: event.tool_id}];
+			}
+
+			case 'tool_result': {
+				const [run, started] = this.#current(ref, at);
+				run.generating = false;
+				const head = this.#head(run, event.type, ref, at);
+				const failed = event.status !== 'success';
+				const text = event.output ?? (failed ? (event.error?.message ?? '') : '');
+				const error = failed ? event.error?.message || event.output || event.status : undefined;
+				const child = run.open.get(event.tool_id);
+				run.open.delete(event.tool_id);
+				const result: AgentEvent = {...head, kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]};
+				if (!child) return [...started, result];
+				// The sub-agent's end is its call's result: nothing else of it is streamed.
+				return [...started, {...head, runId: child, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: error, usage: undefined}, result];
+			}
+
+			case 'error': {
+				const [run, started] = this.#current(ref, at);
+				const head = this.#head(run, event.type, ref, at);
+				// A warning (a loop detected, a turn limit, a blocked agent) and an error the run survives alike.
+				return [...started, {...head, kind: 'runError', name: event.severity ?? 'error', message: event.message, warning: event.severity !== 'error'}];
+			}
+
+			case 'result': {
+				const [run, started] = this.#current(ref, at);
+				const head = this.#head(run, event.type, ref, at);
+				const out: AgentEvent[] = [...started];
+				const model = mainModel(event.stats);
+				if (model !== undefined && model !== run.model) out.push({...head, kind: 'runtimeInit', model});
+				// Before the run's end, so that whatever is written when it ends has its figures.
+				out.push(...this.#usage(run, head, event.stats, model));
+				const text = run.text.join('');
+				run.text = [];
+				if (event.status === 'success') {
+					out.push(this.#stepEnd(run, head, 'complete', 'completed', text));
+				} else {
+					const message = event.error?.message ?? event.status;
+					out.push({...head, kind: 'runError', name: event.error?.type ?? 'error', message});
+					out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
+				}
+
+				this.#runs.delete(ref.source);
+				if (this.#open === run) this.#open = undefined;
+				return out;
+			}
+
+			default:
+				return assertNever(event);
+		}
+	}
+
+	/**
+	 * The run's usage from `result.stats`. When the CLI called other models besides the one that did the work (its
+	 * router picks the model of each turn with a small one), each other model's share is a run of its own under the
+	 * session's run, with that model, so that each is priced at its own rate; the run keeps the main model's.
+	 */
+	#usage(run: RunState, head: Head, stats: GeminiStats | undefined, main: string | undefined): AgentEvent[] {
+		if (!stats) return [];
+		const models = Object.entries(stats.models ?? {});
+		if (models.length < 2 || main === undefined) return [{...head, kind: 'usage', usage: usageOf(stats)}];
+		const out: AgentEvent[] = [];
+		for (const [model, tokens] of models) {
+			if (model === main) {
+				out.push({...head, kind: 'usage', usage: usageOf(tokens)});
+				continue;
+			}
+
+			const child = {...head, runId: `${run.runId}/${model}`, step: 1};
+			const checkpoint: CheckpointInfo = {id: undefined, runId: child.runId, status: 'completed', step: 1, pendingToolCallIds: [], partialResults: [], delegateTo: [], delegatedBy: undefined, usage: undefined};
+			out.push(
+				{...head, kind: 'childRunStart', childRunId: child.runId, childExpertKey: model, query: undefined, viaToolName: undefined},
+				// Not the job's model: only this run's.
+				{...child, jobId: '', kind: 'runtimeInit', model},
+				{...child, kind: 'stepEnd', ending: 'continue', checkpoint, stepUsage: usageOf(tokens), startedAt: undefined, finishedAt: head.timestamp, text: undefined, error: undefined},
+			);
+		}
+
+		return out;
+	}
+
+	/** The start of the model's next generation, when this text or call is the first of one: a step, counted as it starts. */
+	#generate(run: RunState, ref: EventRef, at: number | undefined): AgentEvent[] {
+		if (run.generating) return [];
+		run.generating = true;
+		run.step = (run.step ?? 0) + 1;
+		return [{...this.#head(run, 'message', ref, at), kind: 'stepStart', counted: true}];
+	}
+
+	/**
+	 * The run of the stream's current session. A stream that begins after its `init` goes on with the run the stream
+	 * before it left open (the next file of a split log), else starts one here.
+	 */
+	#current(ref: EventRef, at: number | undefined): [RunState, AgentEvent[]] {
+		const current = this.#runs.get(ref.source);
+		if (current) return [current, []];
+		const open = this.#open;
+		if (open) {
+			this.#runs.set(ref.source, open);
+			return [open, []];
+		}
+
+		const name = `gemini:line-${ref.line}`;
+		const run = newRun(name, name, undefined);
+		this.#runs.set(ref.source, run);
+		this.#open = run;
+		return [run, [{...this.#head(run, 'init', ref, at), kind: 'childRunStart', childRunId: name, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}]];
+	}
+
+	#stepEnd(run: RunState, head: Head, ending: 'complete', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
+		const checkpoint: CheckpointInfo = {
+			id: undefined,
+			runId: run.runId,
+			status,
+			step: run.step,
+			pendingToolCallIds: [],
+			partialResults: [],
+			delegateTo: [],
+			delegatedBy: undefined,
+			usage: undefined,
+		};
+		return {...head, step: run.step, kind: 'stepEnd', ending, checkpoint, stepUsage: undefined, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined};
+	}
+
+	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): Head {
+		return {
+			dialect: 'gemini' as const,
+			wireType,
+			id: `${ref.source}:${ref.line}`,
+			jobId: run.jobId,
+			runId: run.runId,
+			expertKey: 'gemini',
+			step: run.step,
+			timestamp: at,
+			agent: undefined,
+			ref,
+		};
+	}
+
+	/** A line of a type this version does not know; or, as a `marker`, a known one that made nothing to show. */
+	#unknown(wireType: string, ref: EventRef, kind: 'unknown' | 'marker' = 'unknown'): ParsedLine {
+		const run = this.#runs.get(ref.source);
+		return {
+			kind: 'event',
+			event: {
+				kind,
+				dialect: 'gemini',
+				wireType,
+				id: `${ref.source}:${ref.line}`,
+				jobId: run?.jobId ?? '',
+				runId: run?.runId ?? '',
+				expertKey: undefined,
+				step: undefined,
+				timestamp: undefined,
+				agent: undefined,
+				ref,
+			},
+		};
+	}
+}
+
+function newRun(jobId: string, runId: string, model: string | undefined): RunState {
+	return {jobId, runId, step: undefined, generating: false, text: [], open: new Map(), agents: 0, model};
+}
+
+function agentName(toolName: string, parameters: unknown): string {
+	const named: unknown = typeof parameters === 'object' && parameters !== null ? Reflect.get(parameters, 'agent_name') : undefined;
+	return typeof named === 'string' && named !== '' ? named : toolName;
+}
+
+function promptOf(parameters: unknown): string | undefined {
+	if (typeof parameters !== 'object' || parameters === null) return undefined;
+	for (const key of ['prompt', 'objective', 'query']) {
+		const value: unknown = Reflect.get(parameters, key);
+		if (typeof value === 'string') return value;
+	}
+
+	return jsonText(parameters);
+}
+
+/**
+ * The run's usage from its totals. Gemini counts cache reads inside `input_tokens` (`input` is the rest), and the
+ * thinking tokens only in `total_tokens`: what the total holds beyond input and output is reasoning, which Google
+ * bills as output (the price table's rule for the provider).
+ */
+function usageOf(stats: Partial<Record<'input_tokens' | 'output_tokens' | 'total_tokens' | 'cached', number | undefined>>): Usage {
+	const inputTokens = stats.input_tokens ?? 0;
+	const outputTokens = stats.output_tokens ?? 0;
+	const totalTokens = stats.total_tokens ?? inputTokens + outputTokens;
+	return {inputTokens, outputTokens, reasoningTokens: Math.max(0, totalTokens - inputTokens - outputTokens), totalTokens, cachedInputTokens: stats.cached ?? 0};
+}
+
+/** The model that did the run's work: the one of `stats.models` that used the most tokens (a router uses few). */
+function mainModel(stats: GeminiStats | undefined): string | undefined {
+	let best: [string, number] | undefined;
+	for (const [model, usage] of Object.entries(stats?.models ?? {})) {
+		const total = usage.total_tokens ?? 0;
+		if (best === undefined || total > best[1]) best = [model, total];
+	}
+
+	return best?.[0];
+}

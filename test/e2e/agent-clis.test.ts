@@ -1,0 +1,47 @@
+import {describe, expect, it} from 'vitest';
+import {hasTmux, selectedLine, sessionsKilledAfterEach} from './tmux.js';
+
+/*
+ * Codex and Gemini CLI in the viewer, in a real terminal: `perscope -- codex exec --json …` live (a stand-in
+ * replays a real recording at its pace), and a Gemini log with a sub-agent. Runs `dist/cli/main.js`.
+ */
+
+const start = sessionsKilledAfterEach();
+
+describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
+	it('a live Codex command: both runs of the thread, their times as they arrived, and the inspector says so', async () => {
+		const tty = start('node dist/cli/main.js -- node fixtures/scripts/replay-cli.mjs fixtures/codex/edit-and-test.jsonl 40', {width: 110, height: 32});
+		const screen = await tty.waitFor(now => now.includes('node … exited 0') && now.includes('web_search goodbye in French'), 20_000);
+		const panes = screen.split('\n').filter(line => /^ +▾ codex /.test(line));
+		expect(panes).toHaveLength(2);
+		// Each run lasted as long as its lines took to arrive: a duration, not `–`.
+		for (const pane of panes) expect(pane).toMatch(/✓ completed · 1 step · .* · \d+(\.\d+)?m?s$/);
+		expect(screen).toContain("command_execution /bin/bash -lc \"grep -c 'Hello, world' greet.txt && cat CHANGELOG.md\" ✗ exit code 1");
+		// The tree's own search selects the failed command: no counting of key presses.
+		tty.keys('/', 'cat CHANGELOG');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('exit code 1') === true);
+		tty.keys('Enter');
+		await tty.waitFor(now => !now.includes('enter keep'));
+		tty.keys('Enter');
+		const inspector = await tty.waitFor('Inspector');
+		expect(inspector).toMatch(/time: \d{4}-\d\d-\d\dT[\d:.]+Z \(when it arrived: Codex prints no times\)/);
+		expect(inspector).toContain('cat: CHANGELOG.md: No such file or directory');
+		tty.keys('Escape');
+		await tty.waitFor(now => !now.includes('Inspector'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('a Gemini log: the sub-agent as a pane under its delegation, a failed read with its error', async () => {
+		const tty = start('node dist/cli/main.js fixtures/gemini/fix-and-delegate.jsonl', {width: 110, height: 32});
+		const screen = await tty.waitFor('✅ complete Added farewell.txt.');
+		const lines = screen.split('\n');
+		const delegation = lines.findIndex(line => line.includes('🤝 delegate generalist: List the files in the workspace'));
+		expect(delegation).toBeGreaterThan(0);
+		expect(lines[delegation + 1]).toMatch(/^ +▸ generalist ✓ completed/);
+		expect(screen).toContain('read_file notes.txt ✗ File not found: /home/user/ws/fix-and-delegate/notes.txt');
+		expect(lines[0]).toContain('✓ completed');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+});
