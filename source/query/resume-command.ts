@@ -57,7 +57,7 @@ export function resumeCommand(model: Model, run: Run, checkpointId: string): str
 }
 
 /** A resumed run has no query of its own: it carries on with the query of the run it resumes. */
-function originalQuery(model: Model, run: Run): string | undefined {
+export function originalQuery(model: Model, run: Run): string | undefined {
 	const seen = new Set<string>();
 	let current: Run | undefined = run;
 	while (current && !seen.has(current.runId)) {
@@ -73,6 +73,8 @@ export type InteractiveStop = {
 	run: Run;
 	/** The interactive tool call the run is waiting on. */
 	activity: ToolActivity;
+	/** The expert the job is continued through: its coordinator's, even when a delegate asked. */
+	coordinator: string;
 	toolName: string;
 	args: unknown;
 	/**
@@ -99,21 +101,28 @@ export function interactiveStop(model: Model, run: Run): InteractiveStop | undef
 	const activity = pendingInteractiveTool(model, run);
 	if (!activity) return undefined;
 	// The job is continued through its coordinator, even when a delegate asked.
-	const expertKey = shellQuote(rootOf(model, run).expertKey);
+	const coordinator = rootOf(model, run).expertKey;
 	const first = firstCallOfStep(model, activity);
 	const json = first !== undefined && first.toolCallId !== activity.toolCallId;
-	const answer = json
-		? shellQuote(JSON.stringify({toolCallId: activity.toolCallId, toolName: activity.toolName, skillName: activity.skillName, text: answerPlaceholder}), true)
-		: `"${answerPlaceholder}"`;
+	const answer = json ? shellQuote(answerArgument(activity, 'json', answerPlaceholder), true) : `"${answerPlaceholder}"`;
 	return {
 		run,
 		activity,
+		coordinator,
 		toolName: activity.toolName,
 		args: activity.args,
-		command: `perstack run ${expertKey} ${answer} --continue-job ${shellQuote(run.jobId)} -i`,
+		command: `perstack run ${shellQuote(coordinator)} ${answer} --continue-job ${shellQuote(run.jobId)} -i`,
 		answerForm: json ? 'json' : 'plain',
 		firstCall: json ? first.toolName : undefined,
 	};
+}
+
+/**
+ * The answer as `perstack run … -i` takes it: the text itself, or in the JSON form the call it answers and the
+ * text (what a plain answer would give to the step's first call instead).
+ */
+export function answerArgument(activity: ToolActivity, form: 'plain' | 'json', text: string): string {
+	return form === 'json' ? JSON.stringify({toolCallId: activity.toolCallId, toolName: activity.toolName, skillName: activity.skillName, text}) : text;
 }
 
 /** The first tool call the model made in the step of `activity` (its run's, in the order it made them). */
