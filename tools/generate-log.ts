@@ -20,6 +20,7 @@ import {parseArgs} from 'node:util';
 import {CHILD_EXPERTS, JobWriter} from './job-log.js';
 import {Rng} from './rng.js';
 import {isShape, shapeLines, shapes, type ShapeOptions} from './shape-log.js';
+import {agentDialects, agentStreamLines, isAgentDialect, type AgentDialect} from './agent-stream-log.js';
 
 const HELP = `Usage: generate-log [options]
 
@@ -36,6 +37,9 @@ Options:
   --shape S           instead of realistic jobs, one job of bare runs in a hostile shape: ${shapes.join(', ')}
                       (see shape-log.ts); --runs sets how many
   --runs N            runs of a --shape log (default 1000)
+  --dialect D         instead of Perstack, a stream of an agent CLI: ${agentDialects.join(', ')}: its real recordings
+                      (fixtures/) played again and again, each round a session of its own with ids of its own;
+                      --jobs counts rounds, --target-bytes bytes
   --out FILE          write to FILE instead of stdout
   -h, --help          show this help
 
@@ -53,6 +57,7 @@ type Options = {
 	targetBytes: number | undefined;
 	out: string | undefined;
 	shape: ShapeOptions | undefined;
+	dialect: AgentDialect | undefined;
 };
 
 class UsageError extends Error {}
@@ -73,6 +78,7 @@ function parseOptions(argv: string[]): Options | 'help' {
 			out: {type: 'string'},
 			shape: {type: 'string'},
 			runs: {type: 'string'},
+			dialect: {type: 'string'},
 			help: {type: 'boolean', short: 'h'},
 		},
 	});
@@ -86,6 +92,9 @@ function parseOptions(argv: string[]): Options | 'help' {
 	const seed = int('seed', values.seed, 1, 0);
 	const {shape} = values;
 	if (shape !== undefined && !isShape(shape)) throw new UsageError(`--shape must be one of ${shapes.join(', ')}, got ${JSON.stringify(shape)}`);
+	const {dialect} = values;
+	if (dialect !== undefined && !isAgentDialect(dialect)) throw new UsageError(`--dialect must be one of ${agentDialects.join(', ')}, got ${JSON.stringify(dialect)}`);
+	if (dialect !== undefined && shape !== undefined) throw new UsageError('--dialect and --shape do not go together');
 	return {
 		seed,
 		jobs: int('jobs', values.jobs, 40, 0),
@@ -96,6 +105,7 @@ function parseOptions(argv: string[]): Options | 'help' {
 		targetBytes: values['target-bytes'] === undefined ? undefined : int('target-bytes', values['target-bytes'], 0, 1),
 		out: values.out,
 		shape: shape === undefined ? undefined : {shape, runs: int('runs', values.runs, 1000, 1), seed},
+		dialect,
 	};
 }
 
@@ -181,7 +191,18 @@ async function main(): Promise<number> {
 		jobs = 1;
 	}
 
-	while (!opts.shape && more() && !sink.closed) {
+	if (opts.dialect) {
+		const rounds = {count: 0};
+		// A round is counted when its first line is asked for: `more` is asked once per round.
+		for (const line of agentStreamLines(opts.dialect, () => more() && ++rounds.count > 0)) {
+			sink.push(line);
+			if (sink.full) await sink.flush();
+			if (sink.closed) break;
+			jobs = rounds.count;
+		}
+	}
+
+	while (!opts.shape && !opts.dialect && more() && !sink.closed) {
 		const keys = Array.from({length: opts.children}, (_, i) => (i < CHILD_EXPERTS.length ? CHILD_EXPERTS[i] : undefined) ?? `expert-${i + 1}`);
 		const writer = new JobWriter(rng, opts, clock, keys);
 		for (const line of writer.job()) {
