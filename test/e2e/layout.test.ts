@@ -114,6 +114,19 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('at 80 columns a failed read of a long path lost its ✗ at the edge: the path is cut and the ✗ shows', async () => {
+		const log = join(scratch, 'long-failed-path.ndjson');
+		writeFileSync(log, tools.replaceAll('missing-file.txt', `${'very-long-directory-name/'.repeat(5)}missing-file.txt`));
+		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 80, height: 24});
+		await tty.waitFor('tools-expert ✓ completed');
+		tty.keys('e');
+		const screen = await tty.waitFor('missing-file.txt ✗ File');
+		expect(screen.split('\n').find(line => line.includes('📄 read') && line.includes('missing-file.txt'))).toMatch(/📄 read .*missing-file\.txt ✗ File/);
+		expectFits(screen, 80, 24);
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('the job chooser fits 80 columns with its runs column and --print\'s date format', async () => {
 		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack', {width: 80, height: 12});
 		const list = await tty.waitFor('newest first');

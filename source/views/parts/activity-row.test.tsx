@@ -98,6 +98,32 @@ describe('an activity row', () => {
 		expect(await frameOf(<ActivityRow activity={deep} depth={0} selected={false} width={100} />)).toBe('  ✏️ write src/very/long/path/that/goes/on/because/it/is.ts');
 	});
 
+	it('a failed call on a long path lost its ✗ at 80 columns (the row was cut at the edge): the path is cut, the mark stays', async () => {
+		const missing = find('real/tools.ndjson', activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing'));
+		if (!isToolActivity(missing)) throw new Error('not a tool call');
+		const long: Activity = {...missing, args: {path: `${'very-long-directory-name/'.repeat(5)}missing-file.txt`}};
+		const frame = await frameOf(
+			<Line width={80}>
+				<ActivityRow activity={long} depth={1} selected={false} width={80} />
+			</Line>,
+		);
+		expect(displayWidth(frame)).toBeLessThanOrEqual(80);
+		expect(frame).toMatch(/^ {4}📄 read .*missing-file\.txt ✗ File/);
+	});
+
+	it('a failed command too long for its row keeps its ✗ and the start of the error', async () => {
+		const failed = find('demo.ndjson', activity => activity.type === 'exec' && activity.result?.error !== undefined);
+		if (!isToolActivity(failed)) throw new Error('not a tool call');
+		const long: Activity = {...failed, args: {command: 'npm', args: ['test', '--', ...Array.from({length: 20}, (_, index) => `--flag-${index}`)]}};
+		const frame = await frameOf(
+			<Line width={60}>
+				<ActivityRow activity={long} depth={0} selected={false} width={60} />
+			</Line>,
+		);
+		expect(displayWidth(frame)).toBeLessThanOrEqual(60);
+		expect(frame).toMatch(/^ {2}⚡ exec npm test -- --flag-0 .*… ✗ \S/);
+	});
+
 	it('marks search matches without changing the text', async () => {
 		const exec = find('real/tools.ndjson', activity => activity.type === 'exec');
 		expect(await frameOf(<ActivityRow activity={exec} depth={0} selected={false} highlight="NOTES" />)).toBe('  ⚡ exec wc -l notes.md');

@@ -51,9 +51,9 @@ export function ActivityRow({activity, depth, selected, highlight, width}: {acti
 	const described = describeActivity(activity);
 	const indent = depth * 2 + 2;
 	const before = width === undefined ? 0 : width - indent - displayWidth(`${described.icon} ${described.verb} `);
-	const line = width === undefined ? described : {...described, detail: fitDetail(described, before)};
 	// A delegate's outcome says the error itself, with the glyph its child's pane shows.
-	const showError = line.error !== undefined && activity.type !== 'error' && line.outcome === undefined;
+	const showError = described.error !== undefined && activity.type !== 'error' && described.outcome === undefined;
+	const line = width === undefined ? described : {...described, detail: fitDetail(described, before, showError)};
 	return (
 		<Text inverse={selected}>
 			{' '.repeat(indent)}
@@ -81,12 +81,14 @@ export function ActivityRow({activity, depth, selected, highlight, width}: {acti
 /**
  * What the row acted on, in the columns left for it: a path cut in its middle; a returned delegate's query cut
  * so that at least half of those columns are left for the child's answer (the query is in the child's pane).
+ * A row that ends in a mark (a tool's error `✗`, a delegate's `✓`/`✗`) leaves room for the mark and the start
+ * of its text: the tree cuts a row at the screen's edge, and a failure cut off there would read as a success.
  */
-function fitDetail(line: ReturnType<typeof describeActivity>, columns: number): string {
-	if (line.path) return truncatePath(line.detail, columns);
-	if (!line.outcome) return line.detail;
-	const outcome = displayWidth(` ${line.outcome.glyph} ${line.outcome.text}`);
-	const room = Math.max(Math.ceil(columns / 2), columns - outcome);
+function fitDetail(line: ReturnType<typeof describeActivity>, columns: number, showError: boolean): string {
+	const tail = line.outcome ? ` ${line.outcome.glyph} ${line.outcome.text}` : showError ? ` ✗ ${line.error ?? ''}` : undefined;
+	const room = tail === undefined ? columns : Math.max(Math.ceil(columns / 2), columns - displayWidth(tail));
+	if (line.path) return truncatePath(line.detail, room);
+	if (tail === undefined) return line.detail;
 	return displayWidth(line.detail) <= room ? line.detail : truncateEnd(line.detail, Math.max(1, room));
 }
 
