@@ -57,3 +57,15 @@ export type StreamDialect = {
 	/** A new reader, for the streams of one load. */
 	reader(options?: ReaderOptions): StreamReader;
 };
+
+/**
+ * A line a reader made no event of its own for: a type it does not know (`unknown`), or a known one that had
+ * nothing to show (`marker`, so that the line still counts as one event). It belongs to `run` when the reader
+ * knows the stream's run, else to no run.
+ */
+export function lineOnlyEvent(kind: 'unknown' | 'marker', dialect: Dialect, wireType: string, ref: EventRef, run?: {jobId: string; runId: string}, timestamp?: number): ParsedLine {
+	return {
+		kind: 'event',
+		event: {kind, dialect, wireType, id: `${ref.source}:${ref.line}`, jobId: run?.jobId ?? '', runId: run?.runId ?? '', expertKey: undefined, step: undefined, timestamp, agent: undefined, ref},
+	};
+}

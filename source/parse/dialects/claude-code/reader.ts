@@ -2,7 +2,7 @@ import type {AgentEvent, Dialect, EventRef, RunStatus, ToolCall, ToolResult, Usa
 import {assertNever} from '../../../model/assert-never.js';
 import {addUsage, subtractUsage, zeroUsage} from '../../../model/usage.js';
 import {invalid} from '../../normalise.js';
-import type {ParsedOut, StreamReader, WireRecord} from '../stream-dialect.js';
+import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {agentAnswer, agentModel, agentResultText, contentText, errorText, inputString, isAsyncLaunch, runsInBackground} from './content.js';
 import {claudeLineTypes, claudeSchemas, quietSystemSubtypes, type ClaudeBlock, type ClaudeLine, type ClaudeLineOf} from './schema.js';
 import {largerUsage, ResponseUsage, usageOf} from './usage.js';
@@ -187,7 +187,7 @@ export class ClaudeReader implements StreamReader {
 	}
 
 	#unknown(ref: EventRef, wireType: string, out: ParsedOut): void {
-		out({kind: 'event', event: {kind: 'unknown', dialect: this.#flavour.dialect, wireType, id: `${ref.source}:${ref.line}`, jobId: '', runId: '', expertKey: undefined, step: undefined, timestamp: undefined, agent: undefined, ref}});
+		out(lineOnlyEvent('unknown', this.#flavour.dialect, wireType, ref));
 	}
 
 	/** The job of a run: its session's (a run's session is the one current when it started). */

@@ -1,6 +1,6 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
-import type {ArrivalClock, ParsedOut, ReaderOptions, StreamReader, WireRecord} from '../stream-dialect.js';
+import {lineOnlyEvent, type ArrivalClock, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {jsonText} from '../json-values.js';
 import {invalid} from '../../normalise.js';
 import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
@@ -351,23 +351,7 @@ export class CodexReader implements StreamReader {
 
 	/** A line of a type this version does not know; or, as a `marker`, a known one that made nothing to show. */
 	#unknown(wireType: string, ref: EventRef, kind: 'unknown' | 'marker' = 'unknown'): ParsedLine {
-		const run = this.#runs.get(ref.source);
-		return {
-			kind: 'event',
-			event: {
-				kind,
-				dialect: 'codex',
-				wireType,
-				id: `${ref.source}:${ref.line}`,
-				jobId: run?.jobId ?? '',
-				runId: run?.runId ?? '',
-				expertKey: undefined,
-				step: undefined,
-				timestamp: this.#clockFor?.(ref.source)?.(),
-				agent: undefined,
-				ref,
-			},
-		};
+		return lineOnlyEvent(kind, 'codex', wireType, ref, this.#runs.get(ref.source), this.#clockFor?.(ref.source)?.());
 	}
 }
 

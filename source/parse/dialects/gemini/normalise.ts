@@ -1,6 +1,6 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
-import type {ParsedOut, StreamReader, WireRecord} from '../stream-dialect.js';
+import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {jsonText} from '../json-values.js';
 import {invalid} from '../../normalise.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} from './schema.js';
@@ -274,23 +274,7 @@ export class GeminiReader implements StreamReader {
 
 	/** A line of a type this version does not know; or, as a `marker`, a known one that made nothing to show. */
 	#unknown(wireType: string, ref: EventRef, kind: 'unknown' | 'marker' = 'unknown'): ParsedLine {
-		const run = this.#runs.get(ref.source);
-		return {
-			kind: 'event',
-			event: {
-				kind,
-				dialect: 'gemini',
-				wireType,
-				id: `${ref.source}:${ref.line}`,
-				jobId: run?.jobId ?? '',
-				runId: run?.runId ?? '',
-				expertKey: undefined,
-				step: undefined,
-				timestamp: undefined,
-				agent: undefined,
-				ref,
-			},
-		};
+		return lineOnlyEvent(kind, 'gemini', wireType, ref, this.#runs.get(ref.source));
 	}
 }
 
