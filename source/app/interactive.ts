@@ -17,6 +17,7 @@ import {ViewerWork} from '../view-model/viewer-work.js';
 import {Scheduler} from '../slices/scheduler.js';
 import type {RunOptions} from './run-options.js';
 import type {OtlpReport} from '../export/otlp/start.js';
+import {createCockpit} from './cockpit.js';
 
 /*
  * The viewer's wiring: keyboard, load, store and views. It loads no Ink: reading starts first (startLoad, in a
@@ -172,6 +173,22 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	// Loaded beside the views; it looks at the model on a timer of its own, so a frame never waits on the network.
 	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp, options.prices ?? builtinPrices) : undefined;
 	otlp?.watch(() => loading.model);
+	// The viewer's hands (`a`, `R`, `K`, `y`); a continuation's exit code is the viewer's from then on.
+	let continuedCode: number | undefined;
+	const cockpit = createCockpit({
+		plan,
+		loading,
+		raw,
+		changed: () => store.markChanged(),
+		onExit(code) {
+			continuedCode = code;
+			// A continuation interrupted with Ctrl-C has ended: the next Ctrl-C interrupts the next one again.
+			interrupted = false;
+		},
+		searchPath: process.env.PATH ?? '',
+		cwd: process.cwd(),
+		stdout: process.stdout,
+	});
 	const quit = () => {
 		if (quitting) return;
 		quitting = true;
@@ -209,6 +226,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 			if (text === undefined) throw new Error('the raw event is no longer available');
 			return exportRawEvent(text, activity);
 		},
+		cockpit,
 	};
 
 	let signalCode: number | undefined;
@@ -239,14 +257,16 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		void loading.done.then(code => {
 			ended = true;
 			exitCode = code;
-			endInput(loading.model, inputEndOf(loading.states));
+			// A continuation started before the first load ended (a followed file) still runs: the input goes on.
+			if (!loading.states.some(state => state.live)) endInput(loading.model, inputEndOf(loading.states));
 			store.markChanged();
 			store.flush();
 			if (interrupted) quit();
 		});
 		await instance.waitUntilExit();
 		// Quitting stopped a running command: its exit status (or 128 + signal) is ours.
-		if (!ended) await Promise.race([loading.done.then(code => (exitCode = code)), new Promise(resolve => setTimeout(resolve, 5000).unref())]);
+		const exited = Promise.all([loading.done.then(code => (exitCode = code)), ...cockpit.started]);
+		if (!ended || cockpit.started.length > 0) await Promise.race([exited, new Promise(resolve => setTimeout(resolve, 5000).unref())]);
 	} finally {
 		// Should Ink fail to load, the loader must not wait for a frame that never comes.
 		firstFrameDrawn();
@@ -267,5 +287,5 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		report = await otlp.finish(loading.model, text => process.stdout.write(`${clearScreen}perscope: ${sanitizeLine(text)}`));
 	}
 
-	return {code: signalCode ?? exitCode, back: goingBack && signalCode === undefined, report};
+	return {code: signalCode ?? continuedCode ?? exitCode, back: goingBack && signalCode === undefined, report};
 }

@@ -6,6 +6,7 @@ import {Ingest} from './ingest.js';
 import type {Loading, LoadOptions} from './loader.js';
 import {runSourcesFast} from './parallel/parallel-file.js';
 import {ReplayIngest} from './replay.js';
+import {AddedCommands} from '../input/command/added-commands.js';
 
 /**
  * Loads the plan on this thread, into one model that the reducer changes as lines arrive (its `rev` moves with
@@ -36,10 +37,24 @@ export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 	}
 
 	options.onModel?.(ingest.model);
+	const added = new AddedCommands(ingest, running.states, hooks);
 	return {
 		...running,
 		get model() {
 			return ingest.model;
+		},
+		addCommand: replay ? undefined : async request => added.add(request),
+		interrupt: () => [running.interrupt(), added.interrupt()].some(Boolean),
+		childRunning: () => running.childRunning() || added.running(),
+		terminateCommands: () => [running.childRunning() && running.signalCommand('SIGTERM'), added.terminate()].some(Boolean),
+		stop() {
+			running.stop();
+			added.stop();
+		},
+		signalCommand: signal => [running.signalCommand(signal), added.signal(signal)].some(Boolean),
+		abandon() {
+			running.abandon();
+			added.abandon();
 		},
 		// The reducer changes the model line by line, between any two slices: what reads it in slices here reads it at once.
 	};

@@ -1,4 +1,5 @@
 import type {RunningSources, SourcesHooks} from '../input/source-state.js';
+import type {AddedCommand, CommandRequest} from '../input/command/added-commands.js';
 import type {Model, TextKeep} from '../model/state.js';
 import type {ArrivalClock} from '../parse/stream-readers.js';
 import type {Dialect} from '../model/events.js';
@@ -22,6 +23,15 @@ export type Loading = RunningSources & {
 	 * it). `onModel` tells of each replacement.
 	 */
 	readonly model: Model;
+	/**
+	 * Runs a command whose events join this load's model, as `-- COMMAND`'s do (the cockpit's continuations).
+	 * A load that was a worker's reads its plan again on this thread first (the reducer's indexes stayed in the
+	 * worker); it refuses while the worker still reads. Undefined for a replay, which holds lines back until they
+	 * fall due.
+	 */
+	readonly addCommand: ((request: CommandRequest) => Promise<AddedCommand>) | undefined;
+	/** SIGTERM to every command of the load that still runs (`K`); false when none does. */
+	terminateCommands: () => boolean;
 };
 
 export type LoadOptions = {

@@ -512,6 +512,17 @@ export function endInput(model: Model, end: InputEnd): void {
 	for (const run of model.runs.values()) if (run.status === 'stoppedByDelegate') run.rev++;
 }
 
+/**
+ * A command joined the input after it had ended (the viewer carrying a job on): what waited is waiting again,
+ * until `endInput` says otherwise.
+ */
+export function reopenInput(model: Model): void {
+	if (model.inputEnd === undefined) return;
+	model.inputEnd = undefined;
+	model.rev++;
+	for (const run of model.runs.values()) if (run.status === 'stoppedByDelegate') run.rev++;
+}
+
 /** A kind of activity added later is no tool call until it is listed here. */
 const toolActivityTypes: ReadonlySet<ActivityType> = new Set<ToolActivityType>([...baseToolTypes, 'interactiveTool', 'generalTool']);
 

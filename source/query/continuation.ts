@@ -1,5 +1,6 @@
 import type {Model, Run} from '../model/state.js';
 import {answerArgument, originalQuery, shellQuote, type InteractiveStop} from './resume-command.js';
+import {defaultRunner, perstackRunArgv, type PerstackRunner} from './perstack-runner.js';
 
 /*
  * A command that carries a job on, to run as the viewer's child (the cockpit's `a` and `R`): the arguments
@@ -15,26 +16,23 @@ export type Continuation = {
 	line: string;
 };
 
-/** The program a continuation runs; the runtime's CLI, looked up on PATH. */
-export const runtimeProgram = 'perstack';
-
 function continuation(kind: Continuation['kind'], jobId: string, argv: string[]): Continuation {
 	return {kind, jobId, argv, line: argv.map(word => shellQuote(word)).join(' ')};
 }
 
 /** `perstack run <coordinator> <answer> --continue-job <job> -i`, in the form the stop needs (`answerForm`). */
-export function answerContinuation(stop: InteractiveStop, answer: string): Continuation {
+export function answerContinuation(stop: InteractiveStop, answer: string, runner: PerstackRunner = defaultRunner): Continuation {
 	const jobId = stop.run.jobId;
-	return continuation('answer', jobId, [runtimeProgram, 'run', stop.coordinator, answerArgument(stop.activity, stop.answerForm, answer), '--continue-job', jobId, '-i']);
+	return continuation('answer', jobId, perstackRunArgv(runner, ['--continue-job', jobId, '-i'], stop.coordinator, answerArgument(stop.activity, stop.answerForm, answer)));
 }
 
 /**
  * `perstack run <expert> <query> --continue-job <job> --resume-from <checkpoint>`: undefined where the runtime
  * cannot resume (not a Perstack coordinator's checkpoint) or the log does not hold the query to resume with.
  */
-export function resumeContinuation(model: Model, run: Run, checkpointId: string): Continuation | undefined {
+export function resumeContinuation(model: Model, run: Run, checkpointId: string, runner: PerstackRunner = defaultRunner): Continuation | undefined {
 	if (run.dialect !== 'perstack' || run.parentRunId !== null) return undefined;
 	const query = originalQuery(model, run);
 	if (query === undefined) return undefined;
-	return continuation('resume', run.jobId, [runtimeProgram, 'run', run.expertKey, query, '--continue-job', run.jobId, '--resume-from', checkpointId]);
+	return continuation('resume', run.jobId, perstackRunArgv(runner, ['--continue-job', run.jobId, '--resume-from', checkpointId], run.expertKey, query));
 }

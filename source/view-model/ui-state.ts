@@ -1,6 +1,7 @@
 import {lineOf, remember, type Line, type Recall} from './line-editor.js';
 import {emptyFilter, isEmptyFilter, type Filter} from '../query/filter.js';
 import {assertNever} from '../model/assert-never.js';
+import type {Continuation} from '../query/continuation.js';
 
 /*
  * What the person is doing with the viewer — selection, collapsed panes, follow, overlays — kept apart
@@ -50,7 +51,14 @@ export type UiState = {
 	history: Readonly<Record<PromptKind, readonly string[]>>;
 	/** A short note for the person (where an export was written, …), shown in the footer until the next key. */
 	message: string | undefined;
+	/** What waits for a yes before it is done (the cockpit's `a`, `R` and `K`), shown above the footer. */
+	confirm: Confirm | undefined;
+	/** A command copied with `y` is shown on the terminal's own screen: the next key brings the viewer back. */
+	showingCommand: boolean;
 };
+
+/** Run a command that carries a job on (an answer, a resume), or stop the commands that run. */
+export type Confirm = {kind: 'continue'; continuation: Continuation} | {kind: 'stop'};
 
 export type FilterFolds = {folds: ReadonlyMap<string, boolean>; all: boolean};
 
@@ -64,10 +72,13 @@ const noJobFolds: JobFolds = {folds: new Map(), filtering: new Map()};
 
 const noFilterFolds: FilterFolds = {folds: new Map(), all: false};
 
-export type PromptKind = 'search' | 'filter';
+/** `/` search, `:` filter, `a` an answer to the question the run `answerRunId` waits on. */
+export type PromptKind = 'search' | 'filter' | 'answer';
 
 export type Prompt = Line & {
 	kind: PromptKind;
+	/** With `answer`: the run whose question it answers. */
+	answerRunId?: string | undefined;
 	error: string | undefined;
 	/** Where ↑/↓ have got to in the history, while browsing it. */
 	recall: Recall | undefined;
@@ -89,7 +100,7 @@ export type UiAction =
 	| {type: 'setFilter'; filter: Filter}
 	| {type: 'setSearch'; query: string; current?: number | undefined}
 	/** `selected`: the text is offered for replacement (a prompt reopened with its last text). */
-	| {type: 'openPrompt'; kind: PromptKind; text: string; selected?: boolean}
+	| {type: 'openPrompt'; kind: PromptKind; text: string; selected?: boolean; answerRunId?: string}
 	/** Without a cursor, the cursor goes to the end of `text`. */
 	| {type: 'editPrompt'; text: string; cursor?: number; selected?: boolean; error?: string | undefined; recall?: Recall | undefined}
 	/** Adds a line to a prompt's history. */
@@ -98,6 +109,8 @@ export type UiAction =
 	/** Every filter (including `--filter` and errors-only) and the search, gone in one key. */
 	| {type: 'clearFilters'}
 	| {type: 'setMessage'; message: string | undefined}
+	| {type: 'setConfirm'; confirm: Confirm | undefined}
+	| {type: 'setShowingCommand'; showing: boolean}
 	/** `c`: the conversation of a step of a run. */
 	| {type: 'openConversation'; runId: string; step: number}
 	| {type: 'scrollOverlay'; by: number; max: number}
@@ -116,8 +129,10 @@ export const initialUiState: UiState = {
 	filter: emptyFilter,
 	search: {query: '', current: undefined},
 	prompt: undefined,
-	history: {search: [], filter: []},
+	history: {search: [], filter: [], answer: []},
 	message: undefined,
+	confirm: undefined,
+	showingCommand: false,
 };
 
 export function uiReducer(state: UiState, action: UiAction): UiState {
@@ -185,7 +200,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'setSearch':
 			return {...state, search: {query: action.query, current: 'current' in action ? action.current : state.search.current}};
 		case 'openPrompt':
-			return {...state, prompt: {kind: action.kind, ...lineOf(action.text, action.selected), error: undefined, recall: undefined}, message: undefined};
+			return {...state, prompt: {kind: action.kind, ...lineOf(action.text, action.selected), error: undefined, recall: undefined, answerRunId: action.answerRunId}, message: undefined};
 		case 'editPrompt': {
 			if (!state.prompt) return state;
 			const line = action.cursor === undefined ? lineOf(action.text) : {text: action.text, cursor: action.cursor, selected: false};
@@ -203,6 +218,10 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 			return {...state, filter: emptyFilter, filterFolds: noFilterFolds, jobFolds: {...state.jobFolds, filtering: new Map()}, search: {query: '', current: undefined}};
 		case 'setMessage':
 			return state.message === action.message ? state : {...state, message: action.message};
+		case 'setConfirm':
+			return {...state, confirm: action.confirm, prompt: undefined};
+		case 'setShowingCommand':
+			return state.showingCommand === action.showing ? state : {...state, showingCommand: action.showing};
 		default:
 			return assertNever(action);
 	}

@@ -24,6 +24,8 @@ import {initialUiState, type UiAction, type UiState} from '../view-model/ui-stat
 import {UiStore} from '../view-model/ui-store.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {useSearchAhead} from './hooks/use-search.js';
+import {useCockpitKeys} from './hooks/use-cockpit-keys.js';
+import {ConfirmBar, confirmBarHeight} from './parts/confirm-bar.js';
 
 /** The interactive viewer. Holds only the UI state; the model lives outside React and is read per frame. */
 export function App({env, initialUi = initialUiState, filter, onHistory}: {env: ViewEnv; initialUi?: UiState; filter?: Filter; onHistory?: (history: UiState['history']) => void}) {
@@ -60,7 +62,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 	const height = Math.max(3, rows - 1);
 	const width = Math.max(10, columns);
 	const statusBar = hasStatusBar(env.store.model) ? 1 : 0;
-	const confirm = ui.overlay.kind === 'confirmQuit' ? 3 : 0;
+	const confirm = (ui.overlay.kind === 'confirmQuit' ? 3 : 0) + confirmBarHeight(ui.confirm, width);
 	const strip = sourceStripHeight(env.sources);
 	const body = Math.max(1, height - 2 - statusBar - strip - 1 - confirm);
 
@@ -87,7 +89,18 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 			},
 		),
 	).current;
-	usePromptKeys(anchor);
+	const {onAnswer} = useCockpitKeys(() => {
+		const current = getUi();
+		const rows = rowsFor(env.store.model, current, columns);
+		const row = rows.at(selectedRowIndex(rows, current));
+		const activity = row?.kind === 'activity' ? env.store.model.activities[row.index] : undefined;
+		if (activity) return {activity};
+		// A pane (or a notice or live text under it): its latest run; a job row: the job's first run.
+		const pane = row && 'paneId' in row ? env.store.model.panes.get(row.paneId) : undefined;
+		const runId = row?.kind === 'job' ? env.store.model.jobs.get(row.jobId)?.runIds[0] : pane?.runIds.at(-1);
+		return runId === undefined ? undefined : {runId};
+	});
+	usePromptKeys(anchor, onAnswer);
 	// Writing nothing through Ink makes it draw its last frame again in full: the repaint after `fg`.
 	const {write} = useStdout();
 
@@ -227,6 +240,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				)}
 				{strip > 0 ? <SourceStrip width={width} /> : null}
 				{overlay.kind === 'confirmQuit' ? <ConfirmQuit width={width} /> : null}
+				{ui.confirm ? <ConfirmBar width={width} /> : null}
 				{ui.prompt ? <PromptLine width={width} /> : <Footer width={width} />}
 			</Box>
 		</TreeRowsContext.Provider>

@@ -10,6 +10,7 @@ import type {UiStore} from '../view-model/ui-store.js';
 import type {ViewStore} from '../view-model/view-store.js';
 import type {TreeRows} from '../view-model/tree/layouts.js';
 import type {ViewerWork} from '../view-model/viewer-work.js';
+import type {CockpitActions} from '../view-model/cockpit.js';
 
 /** What the views are given from outside React: the store (and through it the model), the sources, and ways to act on them. */
 export type ViewEnv = {
@@ -40,6 +41,8 @@ export type ViewEnv = {
 	back?: (() => void) | undefined;
 	/** Writes an activity's raw event to a file; returns where, or throws with a message for the person. */
 	exportEvent: (activity: Activity) => string;
+	/** Answer, resume, stop, copy (`a`, `R`, `K`, `y`): absent where the viewer runs no commands. */
+	cockpit?: CockpitActions | undefined;
 };
 
 export const ViewEnvContext = createContext<ViewEnv | undefined>(undefined);

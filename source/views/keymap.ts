@@ -39,6 +39,9 @@ export type Command =
 	| 'timeline.toggle'
 	| 'usage.open'
 	| 'inspector.export'
+	| 'cockpit.answer'
+	| 'cockpit.resume'
+	| 'cockpit.stop'
 	| 'replay.pause'
 	| 'replay.faster'
 	| 'replay.slower';
@@ -113,6 +116,12 @@ export function commandFor(input: string, key: Key): Command | undefined {
 			return 'usage.open';
 		case 'o':
 			return 'inspector.export';
+		case 'a':
+			return 'cockpit.answer';
+		case 'R':
+			return 'cockpit.resume';
+		case 'K':
+			return 'cockpit.stop';
 		case '+':
 		case '=':
 			return 'replay.faster';
@@ -145,6 +154,10 @@ export const keyHelp: Array<[keys: string, what: string]> = [
 	['o', 'in the inspector: write the raw event JSON to a file'],
 	['enter  e / E', 'in the inspector: unfold the folded block in view / unfold all / fold all'],
 	['space  + / -', 'with --replay: pause, faster / slower'],
+	['a', 'answer the question the run (or its job) waits on: type it, enter shows the command, y runs it'],
+	['R', "in the inspector or the timeline: resume the job from the step's checkpoint (after a y)"],
+	['K', 'stop the running command (SIGTERM, after a y); the view stays'],
+	['y', 'in the tree, inspector or timeline: copy the answer or resume command (OSC 52) and show it on one line'],
 	['d', 'diagnostics: lines that could not be read'],
 	['s', "the command's stderr (perscope -- COMMAND)"],
 	['S', 'skills (MCP servers): their states over time and their stderr lines'],

@@ -85,3 +85,34 @@ export function suspendToShell(stdout: NodeJS.WriteStream, keyboard: tty.ReadStr
 	const fallback = setTimeout(resume, 300);
 	process.kill(0, 'SIGTSTP');
 }
+
+/**
+ * Shows `text` on the terminal's own screen, as plain output the terminal wraps itself: a line longer than the
+ * screen stays one line, which a mouse selects and copies whole (the viewer's frames cut lines to the screen).
+ * Meanwhile nothing the views write reaches the terminal; the returned function takes the alternate screen back,
+ * and the caller then draws the viewer again in full. What was shown stays in the terminal's scrollback.
+ */
+export function showOnShellScreen(stdout: NodeJS.WriteStream, text: string): () => void {
+	const write = stdout.write.bind(stdout);
+	const own = Object.getOwnPropertyDescriptor(stdout, 'write');
+	write(showCursor + leaveAlternateScreen + text);
+	// Ink writes through the stream's `write` on every frame; held back until the viewer comes back, then drawn in full.
+	stdout.write = ((_chunk: unknown, encoding?: unknown, callback?: unknown) => {
+		const done = typeof encoding === 'function' ? encoding : callback;
+		if (typeof done === 'function') queueMicrotask(() => (done as () => void)());
+		return true;
+	}) as typeof stdout.write;
+	let back = false;
+	return () => {
+		if (back) return;
+		back = true;
+		if (own) Object.defineProperty(stdout, 'write', own);
+		else delete (stdout as {write?: unknown}).write;
+		write(enterAlternateScreen + hideCursor);
+	};
+}
+
+/** OSC 52: asks the terminal to put `text` on the system clipboard (terminals that do not allow it ignore it). */
+export function clipboardSequence(text: string): string {
+	return `\u001B]52;c;${Buffer.from(text, 'utf8').toString('base64')}\u0007`;
+}

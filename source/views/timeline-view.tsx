@@ -6,7 +6,7 @@ import {barCells, jobTimeline, type TimelineRow, type TimelineStepRow} from '../
 import {formatCount, formatDuration} from '../text/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {padEnd} from '../text/width/width.js';
-import {useModelVersion, useUiDispatch, useUiState, useUiStore, useViewEnv} from './contexts.js';
+import {useModelVersion, useUiDispatch, useUiState, useUiStore, useViewEnv, type ViewEnv} from './contexts.js';
 import {revealActivity} from '../view-model/search/reveal.js';
 import {findConversation, paneConversation} from '../query/conversation-target.js';
 import {priorities, useCommands} from './keypress.js';
@@ -20,6 +20,11 @@ import {useSelectionJob} from './hooks/use-selection-job.js';
 import {endedWithoutFinalEventLook, statusLook} from '../text/status.js';
 import type {UiAction, UiState} from '../view-model/ui-state.js';
 import {Line} from './parts/line.js';
+import {questionAt, resumeStep} from '../view-model/cockpit.js';
+import {confirmContinuation, copyCommand, noCockpit, runnerFor, say} from './cockpit-acts.js';
+import {answerContinuation} from '../query/continuation.js';
+import {answerPlaceholder} from '../query/resume-command.js';
+import {assertNever} from '../model/assert-never.js';
 import {palette, toneColor} from './palette.js';
 
 /**
@@ -28,7 +33,8 @@ import {palette, toneColor} from './palette.js';
  * red, long gaps and waits marked ⋯. A cursor picks a row; enter goes to it in the tree.
  */
 export function TimelineView({scroll, height, width}: {scroll: number; height: number; width: number}) {
-	const {model} = useViewEnv();
+	const env = useViewEnv();
+	const {model} = env;
 	const version = useModelVersion();
 	const dispatch = useUiDispatch();
 	const uiStore = useUiStore();
@@ -76,6 +82,12 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 			return true;
 		}
 
+		if (command === 'cockpit.resume' || command === 'confirm.yes' || command === 'cockpit.answer') {
+			const row = rows[at];
+			if (row) cockpitOnRow(env, model, row, command, dispatch);
+			return true;
+		}
+
 		return scrollCommand(command, max, height, dispatch, ['overlay.close', 'timeline.toggle']);
 	});
 
@@ -115,6 +127,41 @@ function openConversationOf(model: Model, row: TimelineRow, dispatch: (action: U
 	const found = row.kind === 'step' ? findConversation(model, row.runId, row.step) : paneConversation(model, row.paneId);
 	if (found.ok) dispatch({type: 'openConversation', runId: found.target.run.runId, step: found.target.line.step});
 	else dispatch({type: 'setMessage', message: sanitizeLine(found.message)});
+}
+
+/**
+ * The cockpit's keys on a row: `R` resumes from the step's checkpoint, `a` answers what the row's run (or its job)
+ * waits on, `y` copies the answer command, else the resume command.
+ */
+function cockpitOnRow(env: ViewEnv, model: Model, row: TimelineRow, command: 'cockpit.resume' | 'confirm.yes' | 'cockpit.answer', dispatch: (action: UiAction) => void): void {
+	const run = model.runs.get(row.kind === 'step' ? row.runId : (model.panes.get(row.paneId)?.runIds.at(-1) ?? ''));
+	if (!run) return;
+	const runner = runnerFor(env, run.jobId);
+	const resume = row.kind === 'step' ? resumeStep(model, run, row.step, runner) : ({ok: false, message: 'R resumes from a step: move to one of its rows'} as const);
+	const question = questionAt(model, {runId: run.runId});
+	switch (command) {
+		case 'cockpit.resume':
+			if (resume.ok) confirmContinuation(env, dispatch, resume.value);
+			else say(dispatch, resume.message);
+			return;
+		case 'cockpit.answer': {
+			if (!question.ok) {
+				say(dispatch, question.message);
+				return;
+			}
+
+			const why = env.cockpit ? env.cockpit.whyNot(run.jobId) : noCockpit;
+			if (why === undefined) dispatch({type: 'openPrompt', kind: 'answer', text: '', answerRunId: question.value.run.runId});
+			else say(dispatch, `cannot answer from here: ${why} · y copies the command`);
+			return;
+		}
+
+		case 'confirm.yes':
+			copyCommand(env, dispatch, question.ok ? {ok: true, value: answerContinuation(question.value, answerPlaceholder, runner)} : resume);
+			return;
+		default:
+			assertNever(command);
+	}
 }
 
 /** Where the cursor's row is now: found by its key, else where it was. */

@@ -30,6 +30,8 @@ export type ChildOptions = {
 	 * read (said as a diagnostic); undefined: read until it closes, however long (the viewer, where a person decides).
 	 */
 	idleAfterExitMs?: number | undefined;
+	/** Where the command runs; this process's working directory when undefined. */
+	cwd?: string | undefined;
 };
 
 export type ChildRun = {
@@ -70,7 +72,7 @@ export function runChild(options: ChildOptions): ChildRun {
 	const [file = '', ...args] = options.command;
 	let child: ChildProcess;
 	try {
-		child = spawn(file, args, {stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32'});
+		child = spawn(file, args, {stdio: ['ignore', 'pipe', 'pipe'], detached: process.platform !== 'win32', cwd: options.cwd});
 	} catch (error) {
 		// spawn throws at once for arguments it cannot pass at all (a NUL byte, say).
 		return failedRun(options, error, file);

@@ -5,6 +5,7 @@ import {plainFiles} from '../../input/plain-files.js';
 import {initialSourceState, type SourceState} from '../../input/source-state.js';
 import {createModel, type Model} from '../../model/state.js';
 import type {Loading, LoadOptions} from '../loader.js';
+import type {AddedCommand, CommandRequest} from '../../input/command/added-commands.js';
 import {assertNever} from '../../model/assert-never.js';
 import {applyChangesInParts} from './apply-changes.js';
 import {HeldPosts} from './held-posts.js';
@@ -71,10 +72,15 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	const states = plan.inputs.map(input => initialSourceState(input));
 	// The views hold these state objects: what a load reports is copied into them.
 	const mirror = (from: SourceState[]) => {
-		for (const [index, state] of from.entries()) if (states[index]) Object.assign(states[index], state);
+		for (const [index, state] of from.entries()) {
+			if (states[index]) Object.assign(states[index], state);
+			// A command started into the load after it (the cockpit's): its state object itself, which it keeps up to date.
+			else states.push(state);
+		}
 	};
 
 	let stopped = false;
+	let workerFinished = false;
 	let onThisThread: Loading | undefined;
 	const done = new Promise<number>(resolve => {
 		let settled = false;
@@ -133,6 +139,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 					posts.offer('piece', () => {
 						changesPort.close();
 						void worker.terminate();
+						workerFinished = true;
 						resolve(exitCode);
 					});
 					break;
@@ -146,6 +153,46 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		worker.on('error', fail);
 		worker.on('exit', fail);
 	});
+
+	/*
+	 * To carry a job on (a command whose events join the model), this thread needs the reducer's indexes, which
+	 * stayed in the worker (model-changes.ts): the plan is read again here, the model on screen staying until that
+	 * is done, and the command starts then.
+	 */
+	let again: Promise<Loading> | undefined;
+	const loadAgainHere = async (): Promise<Loading> => {
+		const {loadHere} = await import('../load-here.js');
+		let caughtUp = false;
+		const here = loadHere(plan, {
+			...options,
+			mainThreadFrom: undefined,
+			onModel: undefined,
+			hooks: {
+				...hooks,
+				onChange() {
+					if (!caughtUp) return;
+					mirror(here.states);
+					hooks.onChange?.();
+				},
+			},
+		});
+		onThisThread = here;
+		await here.done;
+		caughtUp = true;
+		replace(here.model);
+		mirror(here.states);
+		hooks.onChange?.();
+		return here;
+	};
+
+	const addCommand = async (request: CommandRequest): Promise<AddedCommand> => {
+		if (!workerFinished || stopped) throw new Error('the log is still being read');
+		if (onThisThread?.addCommand) return onThisThread.addCommand(request);
+		again ??= loadAgainHere();
+		const here = await again;
+		if (!here.addCommand) throw new Error('the log cannot be carried on here');
+		return here.addCommand(request);
+	};
 
 	const stop = () => {
 		stopped = true;
@@ -161,11 +208,19 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		get model() {
 			return model;
 		},
-		interrupt: () => false,
-		childRunning: () => false,
+		// A worker reads plain files only: the commands are those started into the load afterwards, on this thread.
+		interrupt: () => onThisThread?.interrupt() ?? false,
+		childRunning: () => onThisThread?.childRunning() ?? false,
+		addCommand,
+		terminateCommands: () => onThisThread?.terminateCommands() ?? false,
 		stop,
-		// A worker reads plain files only: no command to signal, and stopping is already immediate.
-		signalCommand: () => false,
-		abandon: stop,
+		signalCommand: signal => onThisThread?.signalCommand(signal) ?? false,
+		abandon() {
+			stopped = true;
+			posts.stop();
+			changesPort.close();
+			onThisThread?.abandon();
+			void worker.terminate();
+		},
 	};
 }

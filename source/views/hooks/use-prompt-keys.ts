@@ -9,7 +9,7 @@ import {useTextCapture} from '../keypress.js';
  * The line typed at the bottom: `/` searches as you type (jumping to the first match from where the
  * selection was), `:` edits the filter (applied on enter, with the error shown when it does not parse).
  */
-export function usePromptKeys(anchor: {current: number | undefined}): void {
+export function usePromptKeys(anchor: {current: number | undefined}, onAnswer: (text: string, runId: string) => void): void {
 	const {model, store: view, work} = useViewEnv();
 	const store = useUiStore();
 	useTextCapture((input, key) => {
@@ -25,6 +25,18 @@ export function usePromptKeys(anchor: {current: number | undefined}): void {
 		}
 
 		if (key.return) {
+			if (open.kind === 'answer') {
+				if (open.text.trim() === '' || open.answerRunId === undefined) {
+					dispatch({type: 'editPrompt', text: open.text, cursor: open.cursor, error: 'type the answer first (esc cancels)'});
+					return;
+				}
+
+				dispatch({type: 'remember', kind: 'answer', text: open.text});
+				dispatch({type: 'closePrompt'});
+				onAnswer(open.text, open.answerRunId);
+				return;
+			}
+
 			if (open.kind === 'search') {
 				dispatch({type: 'remember', kind: 'search', text: open.text});
 				dispatch({type: 'closePrompt'});

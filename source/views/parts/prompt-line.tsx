@@ -20,22 +20,28 @@ export function PromptLine({width}: {width: number}) {
 	// What follows the text: a hint gives way to a long line; the search's count and a filter's error keep up
 	// to half the width, so a line longer than the screen does not push them out of sight.
 	const note =
-		prompt.kind === 'search'
+		prompt.kind === 'answer'
+			? prompt.error
+				? {text: `  ${shownStart(prompt.error, width)}`, color: palette.error, kept: true}
+				: {text: '  your answer · enter shows the command to confirm · esc cancel', color: palette.muted, kept: false}
+			: prompt.kind === 'search'
 			? prompt.text === ''
 				? {text: '  type to search · enter keep · esc clear', color: palette.muted, kept: false}
 				: {text: `  ${searchStatus(model, work.searches.searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`, color: palette.muted, kept: true}
 			: prompt.error
 				? {text: `  ${shownStart(prompt.error, width)}`, color: palette.error, kept: true}
 				: {text: '  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply', color: palette.muted, kept: false};
-	const columns = width - 1 - (note.kept ? Math.min(displayWidth(note.text), Math.floor(width / 2)) : 0);
+	const columns = width - displayWidth(promptMarks[prompt.kind]) - (note.kept ? Math.min(displayWidth(note.text), Math.floor(width / 2)) : 0);
 	return (
 		<FittedLine width={width}>
-			<Text color={palette.accent}>{prompt.kind === 'search' ? '/' : ':'}</Text>
+			<Text color={palette.accent}>{promptMarks[prompt.kind]}</Text>
 			<PromptText line={prompt} columns={columns} />
 			<Text color={note.color}>{note.text}</Text>
 		</FittedLine>
 	);
 }
+
+const promptMarks = {search: '/', filter: ':', answer: 'answer› '} as const;
 
 /**
  * The text with its cursor, or all of it marked when it is selected (the next key typed replaces it), in at

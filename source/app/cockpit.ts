@@ -1,0 +1,137 @@
+import {existsSync} from 'node:fs';
+import {basename, dirname, join, resolve} from 'node:path';
+import {whyNotRunnable} from '../input/command/command-lookup.js';
+import type {InputPlan} from '../input/inputs.js';
+import {inputEndOf} from '../input/source-state.js';
+import type {RawEvents} from '../input/reread/raw-events.js';
+import type {Loading} from '../load/loader.js';
+import {endInput, reopenInput} from '../model/state.js';
+import type {Continuation} from '../query/continuation.js';
+import {defaultRunner, perstackRunnerOf, type PerstackRunner} from '../query/perstack-runner.js';
+import {sanitizeLine} from '../text/sanitize.js';
+import type {CockpitActions} from '../view-model/cockpit.js';
+import {clipboardSequence, showOnShellScreen} from '../views/terminal.js';
+
+/*
+ * The viewer's hands (`a`, `R`, `K`, `y`): a continuation runs as the viewer's child, as `-- COMMAND` does, its
+ * events joining the same model (Loading.addCommand). It runs where the runtime finds the job's checkpoints: the
+ * job's workspace, which holds `perstack/jobs/<jobId>`.
+ */
+
+export type CockpitSetup = {
+	plan: InputPlan;
+	loading: Loading;
+	raw: RawEvents;
+	/** Something changed that the views show (a command started or ended). */
+	changed: () => void;
+	/** The exit code of the last continuation, once it has exited: the viewer's own from then on. */
+	onExit: (code: number) => void;
+	/** PATH, to look the runtime's program up before running it. */
+	searchPath: string;
+	cwd: string;
+	stdout: NodeJS.WriteStream;
+};
+
+export type Cockpit = CockpitActions & {
+	/** The continuations started so far, each settling with its exit code. */
+	readonly started: ReadonlyArray<Promise<number>>;
+};
+
+export function createCockpit(setup: CockpitSetup): Cockpit {
+	const {plan, loading} = setup;
+	// Perscope started the job (`perscope -- perstack run …`): the same program and options carry it on.
+	const command = plan.inputs.find(input => input.kind === 'command');
+	const startedRunner = command ? perstackRunnerOf(command.command) : undefined;
+	const started: Array<Promise<number>> = [];
+	let back: (() => void) | undefined;
+
+	const runner = (): PerstackRunner => startedRunner ?? defaultRunner;
+
+	/** Where the job's checkpoints are: a job directory read, the working directory, or where the command ran. */
+	const workspaceOf = (jobId: string): string | undefined => {
+		for (const input of plan.inputs) {
+			if (input.kind !== 'job') continue;
+			const workspace = jobWorkspace(resolve(input.path), jobId);
+			if (workspace !== undefined) return workspace;
+		}
+
+		if (existsSync(join(setup.cwd, 'perstack', 'jobs', jobId))) return setup.cwd;
+		// The runtime writes them there as it runs: a run started by the viewer has its job in the working directory.
+		return startedRunner ? setup.cwd : undefined;
+	};
+
+	const whyNot = (jobId: string): string | undefined => {
+		if (!loading.addCommand) return 'a replay runs no commands';
+		if (loading.childRunning()) return 'a command is still running (K stops it)';
+		const program = runner().program[0] ?? 'perstack';
+		const missing = whyNotRunnable(program, setup.searchPath);
+		if (missing !== undefined) return `${program}: ${missing}${program.includes('/') ? '' : ' on PATH'}`;
+		if (workspaceOf(jobId) === undefined) return `perstack keeps this job in perstack/jobs/${jobId}, and there is none under ${setup.cwd}: run perscope from the job's workspace`;
+		return undefined;
+	};
+
+	const run = (continuation: Continuation, report: (message: string) => void) => {
+		const why = whyNot(continuation.jobId);
+		const {addCommand} = loading;
+		if (why !== undefined || !addCommand) {
+			report(`cannot run it: ${why ?? 'a replay runs no commands'}`);
+			return;
+		}
+
+		const cwd = workspaceOf(continuation.jobId);
+		report(`${continuation.kind === 'answer' ? 'answering' : 'resuming'}: ${continuation.line}`);
+		const exit = addCommand({command: [...continuation.argv], label: continuation.line, cwd}).then(
+			added => {
+				// Its lines are read again by the inspector as a command's are: from the viewer's copy of them.
+				setup.raw.addPlan({inputs: [{kind: 'command', command: [...continuation.argv], label: added.state.label}], label: added.state.label, demo: false, follow: false, jobsRoot: undefined});
+				// What waited for ever when the input ended waits again: the job goes on.
+				reopenInput(loading.model);
+				setup.changed();
+				return added.done.then(code => {
+					// The input has ended again once nothing else is read (a followed file goes on).
+					if (!loading.states.some(state => state.live)) endInput(loading.model, inputEndOf([added.state]));
+					setup.onExit(code);
+					setup.changed();
+					return code;
+				});
+			},
+			(error: unknown) => {
+				report(`cannot run it: ${error instanceof Error ? error.message : String(error)}`);
+				return 1;
+			},
+		);
+		started.push(exit);
+	};
+
+	return {
+		started,
+		runner,
+		whyNot,
+		run,
+		stop: () => loading.terminateCommands(),
+		copy(line) {
+			back?.();
+			const {stdout} = setup;
+			stdout.write(clipboardSequence(line));
+			back = showOnShellScreen(
+				stdout,
+				`perscope: the command (on the clipboard where the terminal allows OSC 52):\n\n${sanitizeLine(line)}\n\npress any key to go back to the viewer`,
+			);
+		},
+		back(repaint) {
+			const release = back;
+			back = undefined;
+			release?.();
+			repaint();
+		},
+	};
+}
+
+/** The workspace of job `jobId` when `path` is its directory (`<workspace>/perstack/jobs/<jobId>`, or one run of it). */
+function jobWorkspace(path: string, jobId: string): string | undefined {
+	const jobDirectory = basename(dirname(path)) === 'runs' ? dirname(dirname(path)) : path;
+	if (basename(jobDirectory) !== jobId) return undefined;
+	const jobs = dirname(jobDirectory);
+	if (basename(jobs) !== 'jobs' || basename(dirname(jobs)) !== 'perstack') return undefined;
+	return dirname(dirname(jobs));
+}
