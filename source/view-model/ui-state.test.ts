@@ -77,7 +77,7 @@ describe('the UI state', () => {
 
 	it('keeps a history per prompt', () => {
 		const state = after({type: 'remember', kind: 'search', text: 'npm'}, {type: 'remember', kind: 'filter', text: 'errors'}, {type: 'remember', kind: 'search', text: 'vitest'});
-		expect(state.history).toEqual({search: ['npm', 'vitest'], filter: ['errors']});
+		expect(state.history).toEqual({search: ['npm', 'vitest'], filter: ['errors'], answer: []});
 	});
 
 	it('clears every filter and the search in one action', () => {

@@ -96,7 +96,7 @@ describe('the viewer keys for filters, the shell and the chooser', () => {
 		await first.press('/');
 		await first.press('vitest\r');
 		first.view.unmount();
-		expect(kept.at(-1)).toEqual({search: ['vitest'], filter: []});
+		expect(kept.at(-1)).toEqual({search: ['vitest'], filter: [], answer: []});
 
 		const second = open({history: kept.at(-1)});
 		await waitForFrame(second.view, frame => frame.includes('complete'));

@@ -136,6 +136,7 @@ describe('overlays', () => {
 		const help = await waitForFrame(app, frame => frame.includes('Keys'));
 		for (const text of ['move the selection', 'collapse / expand', 'expand all / collapse all', 'toggle follow']) expect(help).toContain(text);
 		await app.press(keys.pageDown);
+		await app.press(keys.pageDown);
 		await waitForFrame(app, frame => frame.includes('quit (Ctrl-C first interrupts a running command)'));
 		await app.press(keys.escape);
 		await waitForFrame(app, frame => !frame.includes('move the selection'));

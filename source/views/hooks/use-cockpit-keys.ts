@@ -5,6 +5,7 @@ import {commandAt, questionAt, resumeAt, type CockpitPlace} from '../../view-mod
 import {confirmContinuation, copyCommand, noCockpit, runnerFor, say} from '../cockpit-acts.js';
 import {useUiStore, useViewEnv} from '../contexts.js';
 import {priorities, useCommands} from '../keypress.js';
+import type {Command} from '../keymap.js';
 
 /*
  * The cockpit's keys: `a` answers the question a run waits on (a prompt, then the command to confirm), `R` resumes
@@ -60,58 +61,56 @@ export function useCockpitKeys(placeOfSelection: () => CockpitPlace | undefined)
 
 	const jobOf = (place: CockpitPlace) => env.store.model.runs.get('activity' in place ? place.activity.runId : place.runId)?.jobId ?? '';
 
-	useCommands(priorities.overlay + 2, command => {
+	// The tree and the inspector act from their selection; the timeline from its rows; other overlays not at all.
+	const here = () => {
 		const {overlay} = store.getState();
-		const {model} = env.store;
-		// The tree and the inspector act from their selection; the timeline from its rows; other overlays not at all.
-		const here = overlay.kind === 'none' || overlay.kind === 'inspector';
-		switch (command) {
-			case 'cockpit.stop':
-				if (!env.childRunning()) say(dispatch, 'no command is running');
-				else dispatch({type: 'setConfirm', confirm: {kind: 'stop'}});
-				return true;
-			case 'cockpit.answer': {
-				if (!here) return false;
-				const place = placeNow();
-				const question = place ? questionAt(model, place) : undefined;
-				if (!question?.ok) {
-					say(dispatch, question?.message ?? 'a answers the question a run waits on: select the run or one of its activities');
-					return true;
-				}
+		return overlay.kind === 'none' || overlay.kind === 'inspector';
+	};
 
-				const why = env.cockpit ? env.cockpit.whyNot(question.value.run.jobId) : noCockpit;
-				if (why === undefined) dispatch({type: 'openPrompt', kind: 'answer', text: '', answerRunId: question.value.run.runId});
-				else say(dispatch, `cannot answer from here: ${why} · y copies the command`);
+	const keys: Partial<Record<Command, () => boolean>> = {
+		'cockpit.stop'() {
+			if (!env.childRunning()) say(dispatch, 'no command is running');
+			else dispatch({type: 'setConfirm', confirm: {kind: 'stop'}});
+			return true;
+		},
+		'cockpit.answer'() {
+			if (!here()) return false;
+			const place = placeNow();
+			const question = place ? questionAt(env.store.model, place) : undefined;
+			if (!question?.ok) {
+				say(dispatch, question?.message ?? 'a answers the question a run waits on: select the run or one of its activities');
 				return true;
 			}
 
-			case 'cockpit.resume': {
-				if (overlay.kind === 'none') {
-					say(dispatch, 'R resumes from a step: open the inspector on one of its activities (enter), or the timeline (t)');
-					return true;
-				}
-
-				if (overlay.kind !== 'inspector') return false;
-				const place = placeNow();
-				if (!place || !('activity' in place)) return true;
-				const found = resumeAt(model, place.activity, runnerFor(env, jobOf(place)));
-				if (found.ok) confirmContinuation(env, dispatch, found.value);
-				else say(dispatch, found.message);
+			const why = env.cockpit ? env.cockpit.whyNot(question.value.run.jobId) : noCockpit;
+			if (why === undefined) dispatch({type: 'openPrompt', kind: 'answer', text: '', answerRunId: question.value.run.runId});
+			else say(dispatch, `cannot answer from here: ${why} · y copies the command`);
+			return true;
+		},
+		'cockpit.resume'() {
+			const {overlay} = store.getState();
+			if (overlay.kind === 'none') {
+				say(dispatch, 'R resumes from a step: open the inspector on one of its activities (enter), or the timeline (t)');
 				return true;
 			}
 
-			case 'confirm.yes': {
-				if (!here) return false;
-				const place = placeNow();
-				if (place) copyCommand(env, dispatch, commandAt(model, place, runnerFor(env, jobOf(place)), answerPlaceholder));
-				else say(dispatch, 'y copies the answer or resume command: select a run or an activity');
-				return true;
-			}
-
-			default:
-				return false;
-		}
-	});
+			if (overlay.kind !== 'inspector') return false;
+			const place = placeNow();
+			if (!place || !('activity' in place)) return true;
+			const found = resumeAt(env.store.model, place.activity, runnerFor(env, jobOf(place)));
+			if (found.ok) confirmContinuation(env, dispatch, found.value);
+			else say(dispatch, found.message);
+			return true;
+		},
+		'confirm.yes'() {
+			if (!here()) return false;
+			const place = placeNow();
+			if (place) copyCommand(env, dispatch, commandAt(env.store.model, place, runnerFor(env, jobOf(place)), answerPlaceholder));
+			else say(dispatch, 'y copies the answer or resume command: select a run or an activity');
+			return true;
+		},
+	};
+	useCommands(priorities.overlay + 2, command => keys[command]?.() ?? false);
 
 	const onAnswer = (text: string, runId: string) => {
 		const {model} = env.store;

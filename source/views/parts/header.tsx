@@ -63,7 +63,8 @@ export function Header({width}: {width: number}) {
 	// A live run is timed by the clock; a replayed or saved one by its own timestamps (which may be old).
 	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
 	const span = totals?.startedAt === undefined ? undefined : (running && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
-	const exit = sources.find(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
+	// The latest command's: a continuation the cockpit ran says how the job's last part went.
+	const exit = sources.findLast(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
 	const hidden = hiddenCount(model, ui.filter);
 	const maxNote = figures?.maxNote;
 	const cost = figures ? formatCost(figures.cost) : undefined;

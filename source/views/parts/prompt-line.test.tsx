@@ -169,7 +169,7 @@ describe('editing a prompt line', () => {
 		const {view} = openPrompt('filter');
 		await view.press('type:exec');
 		await view.press(keys.enter);
-		expect(view.ui.getState().history).toEqual({search: [], filter: ['type:exec']});
+		expect(view.ui.getState().history).toEqual({search: [], filter: ['type:exec'], answer: []});
 		view.unmount();
 	});
 });
