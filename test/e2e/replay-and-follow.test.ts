@@ -17,9 +17,9 @@ describe.skipIf(!hasTmux())('a replay in the viewer: space, + / -, and f', () =>
 		const tty = start('node dist/cli/main.js --replay=1 fixtures/demo.ndjson', {width: 110, height: 40});
 		await tty.waitFor(screen => screen.includes('▶ replay 1× (+/-)') && screen.includes('query CI is red on main'));
 		tty.keys('Space');
-		await tty.waitFor('⏸ replay paused (space)');
-		// Paused, the tree holds still; follow keeps the newest activity selected.
-		const newest = await tty.waitFor(screen => footer(screen).startsWith('● follow') && selected(tty) !== undefined);
+		// Paused, the tree holds still (the frame that says so holds every event let through before it); follow
+		// keeps the newest activity selected. A frame is read whole once its first and last lines are there.
+		const newest = await tty.waitFor(screen => screen.includes('⏸ replay paused (space)') && footer(screen).startsWith('● follow') && selected(tty) !== undefined);
 		expect(newest).not.toContain('✅ complete Fixed.');
 		const followed = selected(tty)!;
 		tty.keys('k');
