@@ -255,6 +255,15 @@ describe('the errors key (x)', () => {
 		expect(showsErrorsOnly(off)).toBe(false);
 		expect(filterText(off)).toBe('type:exec');
 	});
+
+	it('leaves a `-errors` the person wrote alone: x adds errors beside it, and x again gives their filter back', () => {
+		const hidingErrors = parsed('-errors type:exec');
+		expect(showsErrorsOnly(hidingErrors)).toBe(false);
+		const on = toggleErrors(hidingErrors);
+		expect(filterText(on)).toBe('-errors type:exec errors');
+		expect(showsErrorsOnly(on)).toBe(true);
+		expect(filterText(toggleErrors(on))).toBe('-errors type:exec');
+	});
 });
 
 /** `count` reads, every third with an error result, for a filter worked in slices. */

@@ -29,7 +29,8 @@ export type ReceivedSpan = {
 	endMs: number;
 	status: {code: number; message: string};
 	attributes: Record<string, Value>;
-	links: Array<{traceId: string; spanId: string}>;
+	links: Array<{traceId: string; spanId: string; attributes: Record<string, Value>}>;
+	events: Array<{name: string; timeMs: number; attributes: Record<string, Value>}>;
 };
 
 export type Request = {contentType: string; headers: IncomingMessage['headers']; at: number; spans: ReceivedSpan[]};
@@ -65,10 +66,15 @@ type SpanLike = {
 	endTimeUnixNano?: string | number | null;
 	status?: {code?: number | null; message?: string | null} | null;
 	attributes?: KeyValue[] | null;
-	links?: Array<{traceId?: string | null; spanId?: string | null}> | null;
+	links?: Array<{traceId?: string | null; spanId?: string | null; attributes?: KeyValue[] | null}> | null;
+	events?: Array<{name?: string | null; timeUnixNano?: string | number | null; attributes?: KeyValue[] | null}> | null;
 };
 
 type RequestLike = {resourceSpans?: Array<{resource?: {attributes?: KeyValue[] | null} | null; scopeSpans?: Array<{spans?: SpanLike[] | null}> | null}> | null};
+
+function nanosToMs(nanos: string | number | null | undefined): number {
+	return Math.round(Number(BigInt(nanos ?? 0) / 1000n) / 1000);
+}
 
 /** Ids come as hex (JSON) or base64 (protobuf decoded to an object): both become hex. */
 function flatten(request: RequestLike, id: (text: string) => string): ReceivedSpan[] {
@@ -85,11 +91,12 @@ function flatten(request: RequestLike, id: (text: string) => string): ReceivedSp
 					parentSpanId: id(span.parentSpanId ?? ''),
 					name: span.name ?? '',
 					kind: span.kind ?? 0,
-					startMs: Math.round(Number(BigInt(span.startTimeUnixNano ?? 0) / 1000n) / 1000),
-					endMs: Math.round(Number(BigInt(span.endTimeUnixNano ?? 0) / 1000n) / 1000),
+					startMs: nanosToMs(span.startTimeUnixNano),
+					endMs: nanosToMs(span.endTimeUnixNano),
 					status: {code: span.status?.code ?? 0, message: span.status?.message ?? ''},
 					attributes: attributesOf(span.attributes),
-					links: (span.links ?? []).map(link => ({traceId: id(link.traceId ?? ''), spanId: id(link.spanId ?? '')})),
+					links: (span.links ?? []).map(link => ({traceId: id(link.traceId ?? ''), spanId: id(link.spanId ?? ''), attributes: attributesOf(link.attributes)})),
+					events: (span.events ?? []).map(event => ({name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: attributesOf(event.attributes)})),
 				});
 			}
 		}
