@@ -1,4 +1,4 @@
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
@@ -201,5 +201,25 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		tty.keys('n');
 		await tty.waitFor('nothing was run');
 		expect(ws.calls()).toHaveLength(1);
+	});
+
+	it('R on a job directory runs in the job’s workspace, wherever perscope was started', async () => {
+		const ws = workspace({bare: true});
+		const job = 'nh97zzzwnx6y4a76u4s8o5m3';
+		const jobDirectory = join(ws.dir, 'perstack', 'jobs', job);
+		cpSync(released('jobdir-followup'), jobDirectory, {recursive: true});
+		const resume = ['run', 'helper', 'Write a greeting to hello.txt.', '--continue-job', job, '--resume-from', 'k0e86wazx5cb5c62uak16x3w'];
+		writeFileSync(ws.script, JSON.stringify([{expect: resume, cwd: ws.dir, replay: released('followup-2-continue.ndjson')}] satisfies Call[]));
+		// Started from the scratch directory, which holds no perstack/jobs of its own.
+		const tty = viewer(scratch, ws.script, shellQuote(jobDirectory));
+		await tty.waitFor('✅ complete');
+		await selectUp(tty, '✏️ write hello.txt');
+		tty.keys('Enter');
+		await tty.waitFor('esc close');
+		tty.keys('R');
+		await tty.waitFor('Resume with this command?');
+		tty.keys('y');
+		await tty.waitFor(() => ws.calls().length === 1);
+		expect(ws.calls()[0]).toEqual({args: resume, cwd: ws.dir});
 	});
 });
