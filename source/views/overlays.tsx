@@ -3,7 +3,6 @@ import React from 'react';
 import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
 import {formatCost} from '../text/cost.js';
 import {formatCount, plural} from '../text/format.js';
-import {diagnosticLine} from '../text/diagnostic-line.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {iconLegend} from '../text/describe-activity.js';
 import {packItems, wrapToWidth} from '../text/wrap.js';
@@ -17,6 +16,7 @@ import {Line} from './parts/line.js';
 import {ScrollPanel} from './scroll-panel.js';
 import {maxScroll} from '../view-model/scroll.js';
 import {stderrDisplayLines} from '../view-model/lines/stderr-lines.js';
+import {diagnosticsLines} from '../view-model/lines/diagnostics-lines.js';
 import type {UiAction} from '../view-model/ui-state.js';
 import {usageColumns, usageScope} from '../view-model/usage-scope.js';
 import {useSelectionJob} from './hooks/use-selection-job.js';
@@ -97,11 +97,7 @@ export function HelpOverlay({scroll, height, width}: {scroll: number; height: nu
 export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
 	const {model} = useViewEnv();
 	useModelVersion();
-	const lines: InspectorLine[] = model.diagnostics.map(diagnostic => ({text: diagnosticLine(diagnostic, '  ')}));
-	const unknown = [...model.unknownEvents].map(([type, count]) => ({text: sanitizeLine(`unknown event type ${type} × ${count}`), tone: 'dim' as const}));
-	const all = [...lines, ...unknown];
-	if (model.diagnosticCount > model.diagnostics.length) all.push({text: `… and ${model.diagnosticCount - model.diagnostics.length} more`, tone: 'dim'});
-	if (all.length === 0) all.push({text: 'No bad lines.', tone: 'dim'});
+	const all = diagnosticsLines(model, width);
 	useOverlayKeys(all.length, height);
 	return <ScrollPanel title={`Diagnostics (${plural(model.diagnosticCount, 'bad line')})`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
 }

@@ -1,5 +1,8 @@
-import {describe, expect, it} from 'vitest';
-import {hasTmux, sessionsKilledAfterEach} from './tmux.js';
+import {cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {hasTmux, repoRoot, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
 /*
  * #32, what a new user tripped over, in a real terminal: with nothing to read, a headless mode says so instead of
@@ -7,6 +10,16 @@ import {hasTmux, sessionsKilledAfterEach} from './tmux.js';
  */
 
 const start = sessionsKilledAfterEach();
+
+let directory = '';
+
+beforeAll(() => {
+	directory = mkdtempSync(join(tmpdir(), 'perscope-e2e-new-user-'));
+});
+
+afterAll(() => {
+	rmSync(directory, {recursive: true, force: true});
+});
 
 describe.skipIf(!hasTmux())('a new user at a terminal', () => {
 	it('a headless mode with no file and a terminal on stdin is a usage error, not the bundled demo', async () => {
@@ -34,4 +47,24 @@ describe.skipIf(!hasTmux())('a new user at a terminal', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	}, 40_000);
+});
+
+describe.skipIf(!hasTmux())('#32 §3.5 the diagnostics overlay wraps its reasons; job-directory diagnostics name the file without :0', () => {
+	it('at 80 columns a bad event file of a job directory is named whole, its reason wrapped to its end', async () => {
+		// A real persisted job (CLI 0.0.54) with one event file broken.
+		const job = join(directory, 'jobdir-broken');
+		cpSync(join(repoRoot, 'fixtures/real/jobdir-followup'), job, {recursive: true});
+		const runs = join(job, 'runs');
+		const run = join(runs, readdirSync(runs)[0]!);
+		const file = readdirSync(run).find(name => name.endsWith('-callTools.json'))!;
+		writeFileSync(join(run, file), '{"type":"callTools", broken');
+		const tty = start(`node dist/cli/main.js ${shellQuote(job)}`, {width: 80, height: 24});
+		await tty.waitFor('1 bad line');
+		tty.keys('d');
+		const screen = await tty.waitFor('Diagnostics (1 bad line)');
+		// A path cut at the edge goes on on the next line; a reason wraps between its words.
+		expect(screen.replaceAll(/\n */g, '')).toContain(`${file}:1`);
+		expect(screen.replaceAll(/\s+/g, ' ')).toContain('not JSON (Expected double-quoted property name in JSON at position 21)');
+		expect(screen).not.toMatch(/\.json:0/);
+	});
 });
