@@ -2,7 +2,7 @@ import {cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {hasTmux, repoRoot, sessionsKilledAfterEach, shellQuote} from './tmux.js';
+import {hasTmux, repoRoot, selectUp, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
 /*
  * #32, what a new user tripped over, in a real terminal: with nothing to read, a headless mode says so instead of
@@ -66,5 +66,21 @@ describe.skipIf(!hasTmux())('#32 §3.5 the diagnostics overlay wraps its reasons
 		expect(screen.replaceAll(/\n */g, '')).toContain(`${file}:1`);
 		expect(screen.replaceAll(/\s+/g, ' ')).toContain('not JSON (Expected double-quoted property name in JSON at position 21)');
 		expect(screen).not.toMatch(/\.json:0/);
+	});
+});
+
+describe.skipIf(!hasTmux())('#32 §3.7 the conversation view decodes a tool result that is a JSON string into its lines', () => {
+	it('a file read answered as JSON shows the file’s lines, not \\n escapes', async () => {
+		// As the real runtime answers a read: {"path":"hello.txt","content":"Hello!\nBye!\n",…}.
+		const tty = start('node dist/cli/main.js fixtures/real/followup-2-continue.ndjson', {width: 110, height: 50});
+		await tty.waitFor('· ended');
+		await selectUp(tty, 'read hello.txt');
+		tty.keys('c');
+		await tty.waitFor(/Conversation · \S+ · step/);
+		// The end of the step: its tool's result.
+		tty.keys('G');
+		const screen = await tty.waitFor('result of readTextFile');
+		expect(screen).toMatch(/"content": \|\n.* +Hello!\n.* +Bye!\n/);
+		expect(screen).not.toContain('\\n');
 	});
 });
