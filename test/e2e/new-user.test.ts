@@ -84,3 +84,14 @@ describe.skipIf(!hasTmux())('#32 §3.7 the conversation view decodes a tool resu
 		expect(screen).not.toContain('\\n');
 	});
 });
+
+describe.skipIf(!hasTmux())('#32 §3.10 u: a TOTAL row, and SHARE of cost when costs are known', () => {
+	it('the demo’s usage ends with its TOTAL, each expert’s share being of the cost', async () => {
+		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {width: 100, height: 24});
+		await tty.waitFor('223 events');
+		tty.keys('u');
+		const screen = await tty.waitFor('Token usage per expert');
+		expect(screen).toMatch(/^TOTAL +4 +43k +907 +\S+ +\S+ +\$0\.15$/m);
+		expect(screen).toContain('share of the cost · esc close');
+	});
+});
