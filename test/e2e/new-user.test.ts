@@ -1,8 +1,9 @@
+import {execFileSync} from 'node:child_process';
 import {cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {hasTmux, repoRoot, selectUp, sessionsKilledAfterEach, shellQuote} from './tmux.js';
+import {hasTmux, repoRoot, selectedLine, selectUp, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
 /*
  * #32, what a new user tripped over, in a real terminal: with nothing to read, a headless mode says so instead of
@@ -93,5 +94,26 @@ describe.skipIf(!hasTmux())('#32 §3.10 u: a TOTAL row, and SHARE of cost when c
 		const screen = await tty.waitFor('Token usage per expert');
 		expect(screen).toMatch(/^TOTAL +4 +43k +907 +\S+ +\S+ +\$0\.15$/m);
 		expect(screen).toContain('share of the cost · esc close');
+	});
+});
+
+describe.skipIf(!hasTmux())('#32 §3.12 after x, the selection is on a visible row', () => {
+	it('on a 20-job log, from a job with no error, into errors only and back, the selection stays on a row shown', async () => {
+		const log = join(directory, 'twenty-jobs.ndjson');
+		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '11', '--jobs', '20', '--steps', '6', '--deltas', '0', '--message-bytes', '120', '--out', log], {stdio: 'ignore'});
+		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 100, height: 24});
+		await tty.waitFor('· ended');
+		// The 19th job's row, which holds no error.
+		tty.keys('g');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('job 1/20') === true);
+		for (let n = 0; n < 18; n++) tty.keys('j');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('job 19/20') === true);
+		tty.keys('x');
+		await tty.waitFor('filter: errors');
+		const onError = await tty.waitFor(() => selectedLine(tty.screenWithStyles()) !== undefined);
+		expect(onError).not.toContain('job 19/20');
+		tty.keys('k', 'x');
+		await tty.waitFor(screen => !screen.includes('filter: errors'));
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles()) !== undefined);
 	});
 });
