@@ -117,3 +117,42 @@ describe.skipIf(!hasTmux())('#32 §3.12 after x, the selection is on a visible r
 		await tty.waitFor(() => selectedLine(tty.screenWithStyles()) !== undefined);
 	});
 });
+
+describe.skipIf(!hasTmux())('#32 §3.6 the inspector: command and error first at 60×15, the answer before the resume on one line each, a coloured diff', () => {
+	it('at 60×15 a failed command and its error are on the first screen, before ids and times', async () => {
+		const tty = start('node dist/cli/main.js fixtures/released/base-tools-all.ndjson', {width: 60, height: 15});
+		await tty.waitFor('110 events');
+		await selectUp(tty, 'exec sleep 3');
+		tty.keys('Enter');
+		const screen = await tty.waitFor('Inspector');
+		expect(screen).toContain('sleep 3');
+		expect(screen).toContain('Command timed out after 300ms.');
+		expect(screen).not.toContain('previous activity:');
+	});
+
+	it('the edit’s diff is red and green', async () => {
+		const tty = start('node dist/cli/main.js fixtures/released/base-tools-all.ndjson', {width: 100, height: 30});
+		await tty.waitFor('· ended');
+		await selectUp(tty, 'edit stage/notes.txt');
+		tty.keys('Enter');
+		await tty.waitFor('@@ -1,1 +1,1 @@');
+		const styled = tty.screenWithStyles();
+		// tmux writes red as 31 and green as 32.
+		expect(styled).toMatch(/\u001B\[31m-first line/);
+		expect(styled).toMatch(/\u001B\[32m\+FIRST LINE/);
+	});
+
+	it('a question waiting: how to answer comes before how to resume, the answer command on one line', async () => {
+		const tty = start('node dist/cli/main.js fixtures/real/interactive-1.ndjson', {width: 110, height: 40});
+		await tty.waitFor('· ended');
+		await selectUp(tty, 'askUser');
+		tty.keys('Enter');
+		await tty.waitFor('Inspector');
+		tty.keys('/', 'resume from', 'Enter');
+		const screen = await tty.waitFor('Resume from this step');
+		const lines = screen.split('\n');
+		const answer = lines.findIndex(line => line.startsWith("perstack run interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i"));
+		expect(answer).toBeGreaterThan(-1);
+		expect(answer).toBeLessThan(lines.findIndex(line => line.startsWith('Resume from this step')));
+	});
+});
