@@ -2,16 +2,19 @@ import {describe, expect, it} from 'vitest';
 import {endInput, type Model} from '../model/state.js';
 import {
 	barCells,
+	isMarkedWait,
 	jobTimeline,
 	longGapMinMs,
 	longWaitMs,
 	stepDoes,
 	slowestCount,
+	stepLanding,
 	type Timeline,
 	type TimelineRow,
 	type TimelineStepRow,
 } from './timeline.js';
 import {modelFromFixtures, modelFromText, perstackLine, runByExpert} from '../../test/helpers/load.js';
+import {stepText} from '../view-model/lines/timeline-text.js';
 
 function onlyJob(model: Model) {
 	const [job] = model.jobs.values();
@@ -298,5 +301,31 @@ describe('barCells: a bar in N columns', () => {
 
 	it('an end before the start is drawn as an instant', () => {
 		expect(barCells(60, 40, 0, 100, 10)).toEqual({offset: 6, length: 1});
+	});
+});
+
+describe('#32 §3.9 the timeline: a wait for a person’s answer is marked; enter lands on the step’s own first activity', () => {
+	// The real runtime: askUser stops the run; the job is continued with the answer 19 s later.
+	const model = modelFromFixtures('real/interactive-1.ndjson', 'real/interactive-2-continue.ndjson');
+	const rows = steps(jobTimeline(model, onlyJob(model)));
+
+	it('marks the step after the question as having waited for an answer, though the wait is short of a minute', () => {
+		const answered = rows.find(row => row.waitedFor === 'input')!;
+		expect(answered.gapBeforeMs).toBeLessThan(longWaitMs);
+		expect(answered.longGap || answered.longWait).toBe(false);
+		expect(isMarkedWait(answered)).toBe(true);
+		expect(stepText(answered)).toMatch(/^waited 19\.\ds for an answer/);
+		expect(rows.filter(row => isMarkedWait(row))).toEqual([answered]);
+	});
+
+	it('lands on what a step did, not on the query its run started with', () => {
+		const tools = modelFromFixtures('real/tools.ndjson');
+		const [first] = steps(jobTimeline(tools, onlyJob(tools)));
+		expect(tools.activities[first!.activityIndices[0]!]?.type).toBe('query');
+		expect(tools.activities[stepLanding(tools, first!)!]?.type).toBe('todo');
+		// A step that answered in plain text lands on its answer.
+		const simple = modelFromFixtures('real/simple-text.ndjson');
+		const [only] = steps(jobTimeline(simple, onlyJob(simple)));
+		expect(simple.activities[stepLanding(simple, only!)!]?.type).toBe('complete');
 	});
 });

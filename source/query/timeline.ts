@@ -279,6 +279,22 @@ function waitOf(status: RunStatus | undefined): TimelineStepRow['waitedFor'] {
 }
 
 /**
+ * Whether the time before a step is marked ⋯: a long gap or wait, and any wait for a person's answer (however
+ * short: a step the model took only once a person answered is worth seeing as such).
+ */
+export function isMarkedWait(row: TimelineStepRow): boolean {
+	return row.gapBeforeMs !== undefined && (row.longGap || row.longWait || row.waitedFor === 'input');
+}
+
+/**
+ * Where `enter` on a step row lands in the tree: the step's own first activity, what it did (the first query of a
+ * run is numbered with its first step, but is what the step was given); the query when it did nothing else.
+ */
+export function stepLanding(model: Model, row: TimelineStepRow): number | undefined {
+	return row.activityIndices.find(index => model.activities[index]?.type !== 'query') ?? row.activityIndices[0];
+}
+
+/**
  * What ran in a step, in words: the tools it called by name, counted (`exec ×3, readTextFile`), the experts it
  * delegated to (`→ writer`), `answered` for its final answer, and its errors and retries, in the order they first
  * came. Empty for a step that did none of these (a query, thinking only).

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {formatShare, usageByExpert} from './usage-by-expert.js';
+import {formatShare, usageByExpert, usageTable} from './usage-by-expert.js';
 import {modelFromFixtures} from '../../test/helpers/load.js';
 
 describe('token usage per expert', () => {
@@ -40,6 +40,28 @@ describe('token usage per expert', () => {
 	it('nothing used: the share is 0, not a division by zero', () => {
 		const model = modelFromFixtures('real/error.ndjson');
 		expect(usageByExpert(model)).toEqual([{expertKey: 'error-expert', runs: 1, usage: expect.objectContaining({inputTokens: 0}), cost: 0, total: 0, share: 0}]);
+	});
+});
+
+describe('#32 §3.10 the usage table: a TOTAL, and shares of the cost when the costs are known', () => {
+	it('adds every expert up, and shares the cost when every cost is known', () => {
+		const model = modelFromFixtures('demo.ndjson');
+		const {rows, total, shareOf} = usageTable(model);
+		expect(shareOf).toBe('cost');
+		expect(total.runs).toBe(4);
+		expect(total.usage.inputTokens).toBe(7266 + 8736 + 6271 + 20419);
+		expect(total.cost).toBeCloseTo(rows.reduce((sum, row) => sum + row.cost!, 0), 12);
+		expect(rows[0]!.share).toBeCloseTo((rows[0]!.cost! / total.cost!) * 100, 10);
+		expect(rows.reduce((sum, row) => sum + row.share, 0)).toBeCloseTo(100, 10);
+		// The largest cost first.
+		expect(rows.map(row => row.cost)).toEqual([...rows.map(row => row.cost)].sort((a, b) => b! - a!));
+	});
+
+	it('shares the tokens when a cost is unknown (a drover log names no model), its total cost unknown too', () => {
+		const {rows, total, shareOf} = usageTable(modelFromFixtures('drover-subagent.ndjson'));
+		expect(shareOf).toBe('tokens');
+		expect(total.cost).toBeUndefined();
+		expect(rows).toEqual(usageByExpert(modelFromFixtures('drover-subagent.ndjson')));
 	});
 });
 

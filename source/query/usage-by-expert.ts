@@ -44,6 +44,39 @@ export function usageByExpert(model: Model, job?: Job, prices: PriceTable = buil
 	return out.sort((a, b) => b.total - a.total || (a.expertKey < b.expertKey ? -1 : a.expertKey > b.expertKey ? 1 : 0));
 }
 
+export type UsageTable = {
+	/** The experts, the largest share first. */
+	rows: ExpertUsage[];
+	/** Every expert's runs, usage and cost added up (its cost undefined when any expert's is unknown). */
+	total: Omit<ExpertUsage, 'expertKey' | 'share'>;
+	/**
+	 * What each row's `share` is a share of: the cost when every expert's cost is known and the total is not
+	 * nothing (what a person weighs the experts by), else the input plus output tokens.
+	 */
+	shareOf: 'cost' | 'tokens';
+};
+
+/** The usage overlay's table: `usageByExpert`, its total, and the shares of the cost when the costs are known. */
+export function usageTable(model: Model, job?: Job, prices: PriceTable = builtinPrices): UsageTable {
+	const byTokens = usageByExpert(model, job, prices);
+	let runs = 0;
+	let usage = zeroUsage;
+	let cost: Cost = 0;
+	for (const row of byTokens) {
+		runs += row.runs;
+		usage = addUsage(usage, row.usage);
+		cost = addCosts(cost, row.cost);
+	}
+
+	const total = {runs, usage, cost, total: usage.inputTokens + usage.outputTokens};
+	if (cost === undefined || cost <= 0) return {rows: byTokens, total, shareOf: 'tokens'};
+	const whole = cost;
+	const rows = byTokens.map(row => ({...row, share: ((row.cost ?? 0) / whole) * 100}));
+	// Stable: experts of the same cost keep their order by tokens.
+	rows.sort((a, b) => (b.cost ?? 0) - (a.cost ?? 0));
+	return {rows, total, shareOf: 'cost'};
+}
+
 /** A share as the table shows it: `42%`, `7.5%`, `<0.1%` for a sliver that is not nothing. */
 export function formatShare(share: number): string {
 	if (share === 0) return '0%';

@@ -121,6 +121,20 @@ describe('conversationLines', () => {
 		expect(cut!.length).toBeLessThan(maxLineChars + 100);
 	});
 
+	it('#32 §3.7 decodes a tool result that is JSON holding text into its lines, with no \\n escapes', () => {
+		// As the real runtime answers a file read (fixtures/real/delegate-chain.ndjson).
+		const content = JSON.stringify({path: 'facts.md', content: '# Facts\n- Notes need search.\n- Notes need sync.\n', from: 0, to: 4});
+		const read = {type: 'toolMessage', id: 't', contents: [{type: 'toolResultPart', id: 'r', toolCallId: 'c', toolName: 'readTextFile', contents: [text(content, 'f')]}]};
+		const texts = conversationLines(stepEnd([user], [read]), heading).map(line => line.text);
+		expect(texts.join('\n')).not.toContain('\\n');
+		const start = texts.indexOf('  result of readTextFile · c');
+		expect(texts.slice(start + 1, start + 10)).toEqual(['    {', '      "path": "facts.md",', '      "content": |', '        # Facts', '        - Notes need search.', '        - Notes need sync.', '      "from": 0,', '      "to": 4', '    }']);
+		// A result that is one JSON string is its lines; a one-line result stays as it came.
+		const quoted = {type: 'toolMessage', id: 'q', contents: [{type: 'toolResultPart', id: 'r', toolCallId: 'c', toolName: 'exec', contents: [text(JSON.stringify('one\ntwo'), 'g')]}]};
+		expect(conversationLines(stepEnd([user], [quoted]), heading).map(line => line.text)).toEqual(expect.arrayContaining(['    one', '    two']));
+		expect(conversationLines(stepEnd([user], [result]), heading).map(line => line.text)).toContain('    {"ok":true}');
+	});
+
 	it('names attachments instead of printing their bytes', () => {
 		const image = {type: 'userMessage', id: 'i', contents: [{type: 'imageInlinePart', id: 'x', mimeType: 'image/png', encodedData: 'A'.repeat(9000)}]};
 		expect(conversationLines(stepEnd([image], []), heading).map(line => line.text)).toContain('  [imageInlinePart: image/png, 9000 characters of data]');

@@ -165,11 +165,16 @@ function messageLines(message: unknown, number: number, isNew: boolean, fold: Fo
 	return lines;
 }
 
-function partLines(part: unknown, indent: string, isSystem: boolean, fold: Fold): string[] {
+function partLines(part: unknown, indent: string, isSystem: boolean, fold: Fold, isResult = false): string[] {
 	const type = stringField(part, 'type');
 	switch (type) {
-		case 'textPart':
-			return isSystem && fold.lines ? systemPrompt(stringField(part, 'text') ?? '', indent, fold) : block(stringField(part, 'text') ?? '', indent, fold);
+		case 'textPart': {
+			const text = stringField(part, 'text') ?? '';
+			if (isSystem && fold.lines) return systemPrompt(text, indent, fold);
+			const decoded = isResult ? escapedLines(text) : undefined;
+			return decoded === undefined ? block(text, indent, fold) : folded(decoded.flatMap(line => sanitizeBlock(line).split('\n')), indent, fold);
+		}
+
 		case 'thinkingPart':
 			return [`${indent}thinking`, ...block(stringField(part, 'thinking') ?? '', `${indent}  `, fold)];
 		case 'toolCallPart':
@@ -180,13 +185,32 @@ function partLines(part: unknown, indent: string, isSystem: boolean, fold: Fold)
 		case 'toolResultPart': {
 			const contents = field(part, 'contents');
 			const parts = Array.isArray(contents) ? contents : [];
-			return [indent + sanitizeLine(`result of ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`), ...parts.flatMap(inner => partLines(inner, `${indent}  `, false, fold))];
+			return [indent + sanitizeLine(`result of ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`), ...parts.flatMap(inner => partLines(inner, `${indent}  `, false, fold, true))];
 		}
 
 		case undefined:
 		default:
 			return [attachment(part, type, indent)];
 	}
+}
+
+/**
+ * A tool result that is JSON holding text with line breaks (a file read, a write's echo: `{"content":"# Facts\n- …"}`)
+ * as the lines of that text, as the tool's arguments are shown (`prettyJsonLines`), not one line of `\n` escapes.
+ * Undefined for any other result, which shows as it came.
+ */
+function escapedLines(text: string): string[] | undefined {
+	const start = text.trimStart()[0];
+	if ((start !== '{' && start !== '[' && start !== '"') || !text.includes('\\n')) return undefined;
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+
+	// A result that is one JSON string is that string's lines; an object or array, indented with its texts as lines.
+	return typeof value === 'string' ? value.replace(/\n$/, '').split('\n') : prettyJsonLines(value);
 }
 
 /** An image or file part (or one of a kind not known): what it is, not its bytes. */

@@ -52,12 +52,26 @@ export function diffLines(oldText: string, newText: string): DiffLine[] {
 const prefix: Record<DiffLine['kind'], string> = {context: ' ', removed: '-', added: '+'};
 
 /**
- * A unified diff of the replacement: `--- old` / `+++ new` headers, one hunk for the whole piece (it is
- * a fragment of a file, so there are no file line numbers to give), and each line with its ` `/`-`/`+`.
+ * A unified diff of the replacement: `--- old` / `+++ new` headers, one hunk for the whole piece, and each line
+ * with its ` `/`-`/`+`. The piece is a fragment of a file: its hunk is numbered from the file line it starts at
+ * (`fileLine`) when the file's text is known, else from 1.
  */
-export function unifiedDiff(oldText: string, newText: string): string[] {
+export function unifiedDiff(oldText: string, newText: string, fileLine = 1): string[] {
 	const lines = diffLines(oldText, newText);
 	const oldCount = lines.filter(line => line.kind !== 'added').length;
 	const newCount = lines.filter(line => line.kind !== 'removed').length;
-	return ['--- old text', '+++ new text', `@@ -1,${oldCount} +1,${newCount} @@`, ...lines.map(line => `${prefix[line.kind]}${line.text}`)];
+	return ['--- old text', '+++ new text', `@@ -${fileLine},${oldCount} +${fileLine},${newCount} @@`, ...lines.map(line => `${prefix[line.kind]}${line.text}`)];
+}
+
+/**
+ * The file line (from 1) `oldText` starts at in the file's text `fileText`, whose first line is line `firstLine`
+ * of the file (a read of part of it); undefined unless it occurs there exactly once (the edit could be either).
+ */
+export function lineOfPiece(fileText: string, oldText: string, firstLine = 1): number | undefined {
+	if (oldText === '') return undefined;
+	const at = fileText.indexOf(oldText);
+	if (at === -1 || fileText.indexOf(oldText, at + 1) !== -1) return undefined;
+	let line = firstLine;
+	for (let i = fileText.indexOf('\n'); i !== -1 && i < at; i = fileText.indexOf('\n', i + 1)) line++;
+	return line;
 }

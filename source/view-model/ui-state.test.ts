@@ -88,3 +88,18 @@ describe('the UI state', () => {
 		expect(state.search).toEqual({query: '', current: undefined});
 	});
 });
+
+describe('#32 §3.9 esc from a conversation opened from the timeline goes back to the timeline', () => {
+	it('returns to the timeline with its scroll and cursor; a conversation opened from the tree closes', () => {
+		const back = {kind: 'timeline' as const, scroll: 4, cursor: 's:run-1:3'};
+		const opened = after({type: 'openOverlay', overlay: 'timeline'}, {type: 'openConversation', runId: 'run-1', step: 3, back});
+		expect(uiReducer(opened, {type: 'closeOverlay'}).overlay).toEqual(back);
+		expect(after({type: 'openConversation', runId: 'run-1', step: 3}, {type: 'closeOverlay'}).overlay).toEqual({kind: 'none'});
+	});
+
+	it('a jump is shown with context until the selection moves', () => {
+		const jumped = after({type: 'select', key: 'a:act-3', index: 0, follow: false, context: true});
+		expect(jumped.selectedWithContext).toBe(true);
+		expect(uiReducer(jumped, {type: 'select', key: 'a:act-4', index: 5}).selectedWithContext).toBe(false);
+	});
+});

@@ -17,9 +17,13 @@ export type Overlay =
 	| {kind: 'skills'; scroll: number}
 	/** `allJobs`: with several jobs, every job rather than the one the selection is in (`u` switches). */
 	| {kind: 'usage'; scroll: number; allJobs?: boolean}
-	| {kind: 'timeline'; scroll: number}
-	/** What the model was given and answered at a step of a run (conversation-view.tsx). */
-	| {kind: 'conversation'; runId: string; step: number; scroll: number}
+	/** `cursor`: the key of the row the cursor is on, when the timeline is come back to. */
+	| {kind: 'timeline'; scroll: number; cursor?: string}
+	/**
+	 * What the model was given and answered at a step of a run (conversation-view.tsx). `back`: the timeline it was
+	 * opened from, which closing it returns to.
+	 */
+	| {kind: 'conversation'; runId: string; step: number; scroll: number; back?: {kind: 'timeline'; scroll: number; cursor?: string}}
 	| {kind: 'confirmQuit'};
 
 export type UiState = {
@@ -27,6 +31,8 @@ export type UiState = {
 	selectedKey: string | undefined;
 	/** Where the selection was, used when its row disappears (its pane was collapsed). */
 	selectedIndex: number;
+	/** The selection was jumped to (the timeline's enter): the tree shows the rows above it too, until it moves. */
+	selectedWithContext: boolean;
 	/** Explicit choices; panes not in here use the default (finished children collapsed, the rest open). */
 	collapsed: ReadonlyMap<string, boolean>;
 	/**
@@ -85,7 +91,8 @@ export type Prompt = Line & {
 };
 
 export type UiAction =
-	| {type: 'select'; key: string; index: number; follow?: boolean}
+	/** `context`: a jump, shown with the rows above it. */
+	| {type: 'select'; key: string; index: number; follow?: boolean; context?: boolean}
 	| {type: 'setCollapsed'; paneId: string; collapsed: boolean}
 	| {type: 'setJobCollapsed'; jobId: string; collapsed: boolean}
 	/** In the usage overlay: the job under the selection or every job. */
@@ -112,7 +119,7 @@ export type UiAction =
 	| {type: 'setConfirm'; confirm: Confirm | undefined}
 	| {type: 'setShowingCommand'; showing: boolean}
 	/** `c`: the conversation of a step of a run. */
-	| {type: 'openConversation'; runId: string; step: number}
+	| {type: 'openConversation'; runId: string; step: number; back?: {kind: 'timeline'; scroll: number; cursor?: string}}
 	| {type: 'scrollOverlay'; by: number; max: number}
 	| {type: 'scrollOverlayTo'; to: number; max: number}
 	| {type: 'closeOverlay'};
@@ -120,6 +127,7 @@ export type UiAction =
 export const initialUiState: UiState = {
 	selectedKey: undefined,
 	selectedIndex: 0,
+	selectedWithContext: false,
 	collapsed: new Map(),
 	filterFolds: noFilterFolds,
 	jobFolds: noJobFolds,
@@ -138,7 +146,7 @@ export const initialUiState: UiState = {
 export function uiReducer(state: UiState, action: UiAction): UiState {
 	switch (action.type) {
 		case 'select':
-			return {...state, selectedKey: action.key, selectedIndex: action.index, follow: action.follow ?? state.follow};
+			return {...state, selectedKey: action.key, selectedIndex: action.index, follow: action.follow ?? state.follow, selectedWithContext: action.context ?? false};
 		case 'setCollapsed': {
 			if (!isEmptyFilter(state.filter)) {
 				const folds = new Map(state.filterFolds.folds);
@@ -180,7 +188,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'openInspector':
 			return {...state, overlay: {kind: 'inspector', activityId: action.activityId, scroll: 0}};
 		case 'openConversation':
-			return {...state, overlay: {kind: 'conversation', runId: action.runId, step: action.step, scroll: 0}};
+			return {...state, overlay: {kind: 'conversation', runId: action.runId, step: action.step, scroll: 0, ...(action.back ? {back: action.back} : {})}};
 		case 'openOverlay':
 			return {...state, overlay: action.overlay === 'confirmQuit' ? {kind: 'confirmQuit'} : {kind: action.overlay, scroll: 0}};
 		case 'scrollOverlay':
@@ -193,7 +201,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		}
 
 		case 'closeOverlay':
-			return {...state, overlay: {kind: 'none'}};
+			// A conversation opened from the timeline goes back to it, where its cursor was.
+			return {...state, overlay: state.overlay.kind === 'conversation' && state.overlay.back ? state.overlay.back : {kind: 'none'}};
 		case 'setFilter':
 			// A new filter shows other panes: it opens them all again.
 			return {...state, filter: action.filter, filterFolds: noFilterFolds, jobFolds: {...state.jobFolds, filtering: new Map()}};

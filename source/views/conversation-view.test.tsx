@@ -64,8 +64,9 @@ describe('the conversation overlay (c)', () => {
 		// The end: the step's new messages, marked.
 		await opened.press('G');
 		const end = await waitForFrame(opened.view, frame => frame.includes('+ #10 tool'));
-		expect(end).toMatch(/^\+ {3}call exec · toolu_/m);
-		expect(end).toContain('+     {"output":"4 notes.md\\n"}');
+		expect(end).toMatch(/^\+ {3}result of exec · toolu_/m);
+		// The result's JSON text as its lines (#32 §3.7).
+		expect(end).toMatch(/^\+ +"output": \|\n\+ +4 notes\.md$/m);
 		await opened.press('\u001B[5~');
 		expect(await waitForFrame(opened.view, frame => frame.includes('+ ── new at this step: the answer and its tools’ results ──'))).toMatch(/^\+ #9 assistant/m);
 		// e unfolds long contents (here the system prompt) and folds them again.

@@ -4,7 +4,7 @@ import {conversationLines, gutter, type ConversationLine} from '../text/conversa
 import {sanitizeLine} from '../text/sanitize.js';
 import {cutOffText, type CutOff} from '../query/tree.js';
 import {wrapIndented} from '../text/wrap.js';
-import {useModelVersion, useUiDispatch, useViewEnv} from './contexts.js';
+import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
 import type {InspectorLine} from '../view-model/lines/inspector-lines.js';
 import {priorities, useCommands} from './keypress.js';
 import {scrollCommand} from './overlays.js';
@@ -45,7 +45,8 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 		return true;
 	});
 	useCommands(priorities.overlay, command => scrollCommand(command, maxScroll(lines.length, height), height, dispatch));
-	const hint = `+ new at this step · e ${unfolded ? 'fold long contents' : 'unfold long contents'} · ↑↓ PgUp PgDn scroll · esc close`;
+	const back = useUiState().overlay;
+	const hint = `+ new at this step · e ${unfolded ? 'fold long contents' : 'unfold long contents'} · ↑↓ PgUp PgDn scroll · esc ${back.kind === 'conversation' && back.back ? 'back to the timeline' : 'close'}`;
 	return <ScrollPanel title={sanitizeLine(`Conversation · ${expertKey} · step ${step}${unfolded ? ' · unfolded' : ''}`)} lines={lines} scroll={scroll} height={height} width={width} hint={hint} />;
 }
 

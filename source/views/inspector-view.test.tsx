@@ -208,17 +208,19 @@ describe('folded blocks in the inspector', () => {
 		view.unmount();
 	});
 
-	it('finds text in a block once it is unfolded', async () => {
+	it('#32 §3.6 finds text in a folded block, unfolding it to the match; E folds again', async () => {
 		const {model, exec} = longExec(200);
 		const view = await open(model, exec.id, {height: 12});
 		await view.press('/');
 		await view.press('line 100');
+		let frame = await waitForFrame(view, text => bottom(text).includes('1/1'));
+		expect(body(frame)).toContain('line 100');
+		expect(frame).not.toContain('left out');
 		await view.press(keys.enter);
-		await waitForFrame(view, text => bottom(text).includes('/line 100 no match'));
-		await view.press('e');
-		await waitForFrame(view, text => bottom(text).includes('/line 100 1 match'));
+		await view.press('E');
+		frame = await waitForFrame(view, text => text.includes('… 140 lines left out …') || bottom(text).includes('no match'));
 		await view.press('n');
-		const frame = await waitForFrame(view, text => bottom(text).includes('/line 100 1/1'));
+		frame = await waitForFrame(view, text => bottom(text).includes('/line 100 1/1') && body(text).includes('line 100'));
 		expect(body(frame)).toContain('line 100');
 		view.unmount();
 	});

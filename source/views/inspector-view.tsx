@@ -4,7 +4,7 @@ import {withWholeResult} from '../load/result-text.js';
 import {plural} from '../text/format.js';
 import {displayWidth} from '../text/width/width.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';
-import {carryMatch, findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind, type FindMatch} from '../view-model/lines/inspector-find.js';
+import {carryMatch, findMatches, findNeedsUnfolding, firstMatchFrom, highlightSegments, revealLine, stepFind, type FindMatch} from '../view-model/lines/inspector-find.js';
 import {inspectorLines, type InspectorLine, type Unfolded} from '../view-model/lines/inspector-lines.js';
 import {priorities, useCommands, useTextCapture} from './keypress.js';
 import {browse, editLine, lineOf, type Line as EditedLine, type Recall} from '../view-model/line-editor.js';
@@ -82,6 +82,17 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 	// Folding again shortens the lines: the view stays within them.
 	const top = Math.min(scroll, max);
 
+	// Find looks in the folded lines too: a query that matches only there unfolds every block (`e` folds them again).
+	const linesToFind = (query: string): readonly InspectorLine[] => {
+		const now = linesNow.current;
+		if (query === '' || unfolded.get() === 'all' || !shown) return now;
+		const whole = inspectorLines(env.model, shown, raw, width, 'all');
+		if (!findNeedsUnfolding(now, whole, query)) return now;
+		unfolded.set('all');
+		linesNow.current = whole;
+		return whole;
+	};
+
 	const scrollNow = () => {
 		const {overlay} = store.getState();
 		return overlay.kind === 'inspector' ? Math.min(overlay.scroll, maxScroll(linesNow.current.length, height)) : 0;
@@ -147,7 +158,7 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 			}
 
 			// Incremental, as the tree's search: the first match from where the view was when `/` was pressed.
-			const found = findMatches(linesNow.current, query);
+			const found = findMatches(linesToFind(query), query);
 			const current = firstMatchFrom(found, now.anchor);
 			find.set({...now, prompt: {...next.line, recall: next.recall}, query, current});
 			goTo(found, current);
@@ -157,7 +168,7 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 
 	const step = (direction: 1 | -1) => {
 		const now = find.get();
-		const found = findMatches(linesNow.current, now.query);
+		const found = findMatches(linesToFind(now.query), now.query);
 		if (found.length === 0) return true;
 		// After the folds changed, `n` goes on from the top of the view.
 		const from = firstMatchFrom(found, scrollNow());

@@ -1,13 +1,9 @@
 import {Box, Text} from 'ink';
 import React from 'react';
-import {formatShare, usageByExpert} from '../query/usage-by-expert.js';
-import {formatCost} from '../text/cost.js';
-import {formatCount, plural} from '../text/format.js';
-import {diagnosticLine} from '../text/diagnostic-line.js';
+import {plural} from '../text/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {iconLegend} from '../text/describe-activity.js';
 import {packItems, wrapToWidth} from '../text/wrap.js';
-import {padEnd} from '../text/width/width.js';
 import {useModelVersion, useUiDispatch, useUiState, useViewEnv} from './contexts.js';
 import type {InspectorLine} from '../view-model/lines/inspector-lines.js';
 import type {Command} from './keymap.js';
@@ -17,8 +13,10 @@ import {Line} from './parts/line.js';
 import {ScrollPanel} from './scroll-panel.js';
 import {maxScroll} from '../view-model/scroll.js';
 import {stderrDisplayLines} from '../view-model/lines/stderr-lines.js';
+import {diagnosticsLines} from '../view-model/lines/diagnostics-lines.js';
 import type {UiAction} from '../view-model/ui-state.js';
-import {usageColumns, usageScope} from '../view-model/usage-scope.js';
+import {usageScope} from '../view-model/usage-scope.js';
+import {usageLines} from '../view-model/lines/usage-lines.js';
 import {useSelectionJob} from './hooks/use-selection-job.js';
 import {shownJobs} from '../view-model/jobs.js';
 import {palette} from './palette.js';
@@ -97,11 +95,7 @@ export function HelpOverlay({scroll, height, width}: {scroll: number; height: nu
 export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
 	const {model} = useViewEnv();
 	useModelVersion();
-	const lines: InspectorLine[] = model.diagnostics.map(diagnostic => ({text: diagnosticLine(diagnostic, '  ')}));
-	const unknown = [...model.unknownEvents].map(([type, count]) => ({text: sanitizeLine(`unknown event type ${type} × ${count}`), tone: 'dim' as const}));
-	const all = [...lines, ...unknown];
-	if (model.diagnosticCount > model.diagnostics.length) all.push({text: `… and ${model.diagnosticCount - model.diagnostics.length} more`, tone: 'dim'});
-	if (all.length === 0) all.push({text: 'No bad lines.', tone: 'dim'});
+	const all = diagnosticsLines(model, width);
 	useOverlayKeys(all.length, height);
 	return <ScrollPanel title={`Diagnostics (${plural(model.diagnosticCount, 'bad line')})`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
 }
@@ -119,24 +113,11 @@ export function UsageOverlay({scroll, height, width}: {scroll: number; height: n
 		dispatch({type: 'toggleUsageJobs'});
 		return true;
 	});
-	const rows = usageByExpert(model, scope?.allJobs ? undefined : scope?.job, prices);
-	const columns = usageColumns(width);
-	const count = (value: number) => formatCount(value).padStart(columns.number);
-	// Short headings where the numbers are narrow: REASON and CACHED must not be the ones that go.
-	const heading = (long: string, short: string) => (long.length <= columns.number ? long : short).padStart(columns.number);
-	const costHeading = columns.cost ? ` ${'COST'.padStart(columns.cost)}` : '';
-	const header = `${padEnd('EXPERT', columns.expert)} ${'RUNS'.padStart(5)} ${heading('INPUT', 'IN')} ${heading('OUTPUT', 'OUT')} ${heading('REASON', 'REASN')} ${heading('CACHED', 'CACHE')}${costHeading}  SHARE`;
-	const lines: InspectorLine[] = [
-		{text: header, tone: 'heading'},
-		...rows.map(row => ({
-			text: `${padEnd(sanitizeLine(row.expertKey), columns.expert)} ${String(row.runs).padStart(5)} ${count(row.usage.inputTokens)} ${count(row.usage.outputTokens)} ${count(row.usage.reasoningTokens)} ${count(row.usage.cachedInputTokens)}${columns.cost ? ` ${formatCost(row.cost).padStart(columns.cost)}` : ''}  ${formatShare(row.share).padStart(5)}${columns.bar ? ` ${'█'.repeat(Math.round(row.share / 5))}` : ''}`,
-		})),
-	];
-	if (rows.length === 0) lines.push({text: 'No token usage reported yet.', tone: 'dim'});
+	const {lines, shareOf} = usageLines(model, scope?.allJobs ? undefined : scope?.job, prices, width);
 	useOverlayKeys(lines.length, height);
 	const title = scope ? `Token usage per expert · ${scope.allJobs ? `all ${scope.count} jobs` : `job ${scope.number}/${scope.count} · ${sanitizeLine(scope.coordinator)}`}` : 'Token usage per expert';
 	const toggle = scope ? (scope.allJobs ? `u: job ${scope.number}/${scope.count} only · ` : `u: all ${scope.count} jobs · `) : '';
-	return <ScrollPanel title={title} lines={lines} scroll={scroll} height={height} width={width} hint={`${toggle}share of input + output · esc close`} />;
+	return <ScrollPanel title={title} lines={lines} scroll={scroll} height={height} width={width} hint={`${toggle}share of ${shareOf === 'cost' ? 'the cost' : 'input + output'} · esc close`} />;
 }
 
 export function StderrOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {

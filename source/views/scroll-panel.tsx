@@ -10,6 +10,8 @@ export const tones = {
 	label: {color: undefined},
 	error: {color: palette.error},
 	dim: {dimColor: true},
+	removed: {color: palette.error},
+	added: {color: palette.success},
 } as const;
 
 /** A titled window of pre-wrapped lines, scrolled to `scroll`. */

@@ -123,7 +123,7 @@ describe('the job it shows', () => {
 });
 
 describe('enter on a row', () => {
-	it('closes the timeline and selects the step\'s first activity in the tree, unfolding its pane', async () => {
+	it('closes the timeline and selects the step\'s own first activity in the tree, unfolding its pane (#32 §3.9)', async () => {
 		const app = renderApp(modelFromFixtures('demo.ndjson'));
 		// Finished children start folded.
 		await waitForFrame(app, text => text.includes('▸ test-runner'));
@@ -133,11 +133,11 @@ describe('enter on a row', () => {
 		await waitForFrame(app, text => /^› +step 5 exec/m.test(text));
 		await app.press(keys.enter);
 		const tree = await waitForFrame(app, text => !text.includes('Timeline') && text.includes('▾ test-runner'));
-		// The child's first step begins with the query it was given, then its exec.
+		// The child's first step begins with the query it was given, then its exec: what the step did.
 		const lines = tree.split('\n');
 		const at = lines.findIndex(line => line.startsWith('›'));
-		expect(lines[at]).toMatch(/query Run the test suite/);
-		expect(lines[at + 1]).toMatch(/exec/);
+		expect(lines[at]).toMatch(/exec/);
+		expect(lines[at - 1]).toMatch(/query Run the test suite/);
 		app.unmount();
 	});
 

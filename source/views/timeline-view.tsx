@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import React, {useMemo, useReducer, useRef} from 'react';
 import type {Model} from '../model/state.js';
 import {isEmptyFilter, matches} from '../query/filter.js';
-import {barCells, jobTimeline, type TimelineRow, type TimelineStepRow} from '../query/timeline.js';
+import {barCells, isMarkedWait, jobTimeline, stepLanding, type TimelineRow, type TimelineStepRow} from '../query/timeline.js';
 import {formatCount, formatDuration} from '../text/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {padEnd} from '../text/width/width.js';
@@ -47,7 +47,9 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 	const max = maxScroll(rows.length, height);
 	// The cursor lives here, not in the UI state: it means nothing once the timeline closes. It holds its row's
 	// key, so a live run's new rows above it do not move it to another step.
-	const cursorRef = useRef<{key: string | undefined; index: number}>({key: undefined, index: 0});
+	// Come back to from a conversation opened here, it is where it was.
+	const {overlay} = useUiState();
+	const cursorRef = useRef<{key: string | undefined; index: number}>({key: overlay.kind === 'timeline' ? overlay.cursor : undefined, index: 0});
 	const [, redraw] = useReducer((count: number) => count + 1, 0);
 	const cursor = cursorIndex(rows, cursorRef.current);
 
@@ -55,8 +57,7 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 		const next = Math.max(0, Math.min(rows.length - 1, target));
 		cursorRef.current = {key: rows[next]?.key, index: next};
 		// Keys of one read arrive before the next frame: the scroll is read from the store, not the props.
-		const {overlay} = uiStore.getState();
-		const shown = overlay.kind === 'timeline' ? overlay.scroll : scroll;
+		const shown = uiScroll(uiStore.getState(), scroll);
 		const to = next < shown ? next : next >= shown + bodyHeight ? next - bodyHeight + 1 : shown;
 		if (to !== shown) dispatch({type: 'scrollOverlayTo', to, max});
 		redraw();
@@ -78,7 +79,7 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 
 		if (command === 'conversation.open') {
 			const row = rows[at];
-			if (row) openConversationOf(model, row, dispatch);
+			if (row) openConversationOf(model, row, {kind: 'timeline', scroll: uiScroll(uiStore.getState(), scroll), cursor: row.key}, dispatch);
 			return true;
 		}
 
@@ -122,10 +123,18 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 	);
 }
 
-/** `c` on a step row: that step's conversation; on a run's row, the run's last step with messages. */
-function openConversationOf(model: Model, row: TimelineRow, dispatch: (action: UiAction) => void): void {
+/** The timeline's scroll as the store has it now (keys of one read arrive before the next frame), else `fallback`. */
+function uiScroll(state: UiState, fallback: number): number {
+	return state.overlay.kind === 'timeline' ? state.overlay.scroll : fallback;
+}
+
+/**
+ * `c` on a step row: that step's conversation; on a run's row, the run's last step with messages. Closing it
+ * comes `back` to the timeline.
+ */
+function openConversationOf(model: Model, row: TimelineRow, back: {kind: 'timeline'; scroll: number; cursor: string}, dispatch: (action: UiAction) => void): void {
 	const found = row.kind === 'step' ? findConversation(model, row.runId, row.step) : paneConversation(model, row.paneId);
-	if (found.ok) dispatch({type: 'openConversation', runId: found.target.run.runId, step: found.target.line.step});
+	if (found.ok) dispatch({type: 'openConversation', runId: found.target.run.runId, step: found.target.line.step, back});
 	else dispatch({type: 'setMessage', message: sanitizeLine(found.message)});
 }
 
@@ -181,15 +190,16 @@ const cursorMoves: Partial<Record<Command, (at: number, page: number, last: numb
 };
 
 /**
- * Closes the timeline and selects the row's place in the tree: a step's first activity, or the pane (a step with
- * no activity of its own, a pane row), unfolding the panes on the way.
+ * Closes the timeline and selects the row's place in the tree: a step's own first activity (`stepLanding`), or the
+ * pane (a step with no activity of its own, a pane row), unfolding the panes on the way; the tree shows the rows
+ * above it too, for what led to it.
  */
 function goToRow(model: Model, row: TimelineRow, filter: UiState['filter'], dispatch: (action: UiAction) => void): void {
 	const pane = model.panes.get(row.paneId);
-	const index = row.kind === 'step' ? row.activityIndices[0] : undefined;
+	const index = row.kind === 'step' ? stepLanding(model, row) : undefined;
 	dispatch({type: 'closeOverlay'});
 	if (index !== undefined) {
-		revealActivity(model, index, dispatch);
+		revealActivity(model, index, dispatch, true);
 		const activity = model.activities[index];
 		if (activity && !isEmptyFilter(filter) && !matches(filter, activity, model)) dispatch({type: 'setMessage', message: `step ${activity.step ?? ''} is hidden by the filter (c clears it)`});
 		return;
@@ -198,7 +208,7 @@ function goToRow(model: Model, row: TimelineRow, filter: UiState['filter'], disp
 	// The pane's first activity unfolds everything above it; the pane itself is then what is selected.
 	const first = pane?.activityIndices[0];
 	if (first !== undefined) revealActivity(model, first, dispatch);
-	dispatch({type: 'select', key: paneKey(row.paneId), index: 0, follow: false});
+	dispatch({type: 'select', key: paneKey(row.paneId), index: 0, follow: false, context: true});
 }
 
 function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, width}: {
@@ -227,7 +237,7 @@ function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, 
 	}
 
 	const tokens = row.usage ? `${formatCount(row.usage.inputTokens)}↑ ${formatCount(row.usage.outputTokens)}↓` : '';
-	const marked = row.longGap || row.longWait;
+	const marked = isMarkedWait(row);
 	const text = stepText(row);
 	return (
 		<Line width={width}>

@@ -35,7 +35,7 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	const rows = rowsFor(model, ui, width);
 	const selected = selectedRowIndex(rows, ui);
 	const top = useRef(0);
-	top.current = scrollTop(top.current, selected, rows.length, height, ui.follow);
+	top.current = scrollTop(top.current, selected, rows.length, height, ui.follow, ui.selectedWithContext);
 
 	const numbersFor = useRef(createJobNumbers()).current;
 

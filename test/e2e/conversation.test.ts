@@ -30,7 +30,7 @@ describe.skipIf(!hasTmux())('the conversation view in a terminal', () => {
 		tty.keys('G');
 		const end = await tty.waitFor('+ #10 tool');
 		expect(end).toMatch(/^\+ +call exec · toolu_mockmwqwj6fk005c$/m);
-		expect(end).toContain('+     {"output":"4 notes.md\\n"}');
+		expect(end).toMatch(/^\+ +"output": \|\n\+ +4 notes\.md$/m);
 		tty.keys('Escape');
 		await tty.waitFor(screen => !screen.includes('Conversation ·') && screen.includes('exec wc -l notes.md'));
 		tty.keys('q');

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {carryMatch, findMatches, firstMatchFrom, highlightSegments, revealLine, stepFind} from './inspector-find.js';
+import {carryMatch, findMatches, findNeedsUnfolding, firstMatchFrom, highlightSegments, revealLine, stepFind} from './inspector-find.js';
+import type {InspectorLine} from './inspector-lines.js';
 
 const lines = ['Command', 'npx vitest run', '', 'Output', 'VITEST v4 · vitest passed', 'İstanbul'].map(text => ({text}));
 
@@ -55,5 +56,16 @@ describe('finding in the inspector', () => {
 		// A match in the folded block's own line lands on the first match of what replaced it.
 		const marker = {line: 1, start: 0, end: 1};
 		expect(carryMatch(before, after, marker, found)).toBe(1);
+	});
+});
+
+describe('#32 §3.6 find also searches folded lines', () => {
+	it('a match only in a folded block asks for the blocks to be unfolded; one already shown does not', () => {
+		const output = Array.from({length: 200}, (_, index) => `line ${index + 1}`).join('\n');
+		const folded: InspectorLine[] = [{text: 'line 1'}, {text: '… 140 lines left out …', tone: 'dim', fold: 0}, {text: 'line 200'}];
+		const whole: InspectorLine[] = output.split('\n').map(text => ({text}));
+		expect(findNeedsUnfolding(folded, whole, 'line 100')).toBe(true);
+		expect(findNeedsUnfolding(folded, whole, 'line 200')).toBe(false);
+		expect(findNeedsUnfolding(folded, whole, '')).toBe(false);
 	});
 });

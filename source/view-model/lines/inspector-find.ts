@@ -83,3 +83,11 @@ export function carryMatch(before: readonly InspectorLine[], after: readonly Ins
 	const same = found.findIndex(other => other.line === line && other.start === match.start);
 	return same === -1 ? firstMatchFrom(found, line) : same;
 }
+
+/**
+ * Whether `/` must unfold the inspector's blocks to find `query`: the lines with every block whole (`whole`) hold
+ * matches the folded ones (`folded`) do not show. Find looks in what a fold hides too, and unfolds to it.
+ */
+export function findNeedsUnfolding(folded: readonly InspectorLine[], whole: readonly InspectorLine[], query: string): boolean {
+	return query !== '' && findMatches(whole, query).length > findMatches(folded, query).length;
+}

@@ -1,5 +1,6 @@
+import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
-import {modelFromFixtures} from '../../../test/helpers/load.js';
+import {fixturePath, modelFromFixtures, modelFromText} from '../../../test/helpers/load.js';
 import {endInput, isToolActivity, type Activity, type Model, type ToolActivity} from '../../model/state.js';
 import {displayWidth} from '../../text/width/width.js';
 import {inspectorLines, type InspectorLine} from './inspector-lines.js';
@@ -52,7 +53,7 @@ describe('the inspector lines', () => {
 			'  "question": "Which colour should the report use?"',
 			'}',
 			'Answer it with:',
-			'perstack run interactive-expert "<answer>" --continue-job xlkgdwda3hj910egy4q4sxjn -i',
+			"perstack run interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i",
 		]);
 	});
 
@@ -75,7 +76,7 @@ describe('the inspector lines', () => {
 		const model = modelFromFixtures('demo.ndjson');
 		for (const activity of model.activities) {
 			for (const line of inspectorLines(model, activity, undefined, 40)) {
-				if (line.tone === undefined || line.tone === 'label') expect(displayWidth(line.text), line.text).toBeLessThanOrEqual(38);
+				if ((line.tone === undefined || line.tone === 'label') && !line.unbroken) expect(displayWidth(line.text), line.text).toBeLessThanOrEqual(38);
 			}
 		}
 	});
@@ -116,7 +117,7 @@ describe('the inspector lines', () => {
 		it('a failed exec as its error, stdout and stderr blocks', () => {
 			const failed = withResult(toolOf('exec'), JSON.stringify({error: 'Command failed: make\nmake: *** no rule', stdout: 'building\n', stderr: 'oops\n'}));
 			const lines = inspectorLines(model, failed, undefined, 80);
-			expect(lines).toContainEqual({text: 'Exit: non-zero (the command failed)', tone: 'heading'});
+			expect(lines).toContainEqual({text: 'Error · exit: non-zero (the command failed)', tone: 'heading'});
 			expect(section(lines, 'Error')).toEqual(['Command failed: make', 'make: *** no rule']);
 			expect(section(lines, 'stdout (1 line)')).toEqual(['building']);
 			expect(section(lines, 'stderr (1 line)')).toEqual(['oops']);
@@ -197,5 +198,47 @@ describe('a question and where its answer went (#31 §2)', () => {
 		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'interactiveTool'), undefined, 200).map(line => line.text);
 		expect(lines.some(line => line.includes(`'{"toolCallId":"toolu_mock1l9ji70003","toolName":"askUser","skillName":"user-input","text":"<answer>"}'`))).toBe(true);
 		expect(lines.some(line => line.startsWith('The step called readTextFile first'))).toBe(true);
+	});
+});
+
+describe('#32 §3.6 the inspector: command and error before ids; the answer before the resume, each on one line; a coloured diff numbered by file line', () => {
+	it('at 60×15 the command and its error come before the ids and times', () => {
+		const model = modelFromFixtures('released/base-tools-all.ndjson');
+		const exec = activityOf(model, activity => activity.type === 'exec');
+		const texts = inspectorLines(model, exec, undefined, 60).map(line => line.text);
+		// The inspector's 8 lines of a 15-row screen (the header, the footer and the inspector's own title and footer aside).
+		const firstScreen = texts.slice(0, 8).join('\n');
+		expect(firstScreen).toContain('sleep 3');
+		expect(firstScreen).toContain('Command timed out after 300ms.');
+		expect(texts.indexOf('Ids and time')).toBeGreaterThan(texts.findIndex(text => text.includes('Command timed out')));
+		expect(texts).toContain(`activity: ${exec.id}`);
+	});
+
+	it('says how to answer before how to resume, each command on one unbroken line as continuation.ts makes it', () => {
+		const model = modelFromFixtures('real/interactive-1.ndjson');
+		const question = activityOf(model, activity => activity.type === 'interactiveTool');
+		const lines = inspectorLines(model, question, undefined, 60);
+		const texts = lines.map(line => line.text);
+		expect(texts.indexOf('Waiting for your answer')).toBeLessThan(texts.findIndex(text => text.startsWith('Resume from this step')));
+		const commands = lines.filter(line => line.unbroken);
+		expect(commands.map(line => line.text)).toEqual([
+			"perstack run interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i",
+			expect.stringMatching(/^perstack run interactive-expert '.+' --continue-job xlkgdwda3hj910egy4q4sxjn --resume-from \w+$/),
+		]);
+		// Longer than the width, and not wrapped: no line of the command's end stands alone.
+		expect(displayWidth(commands[0]!.text)).toBeGreaterThan(60);
+		expect(texts).not.toContain('-i');
+	});
+
+	it('colours a diff’s removed lines red and added ones green, and numbers its hunk from the file line it starts at', () => {
+		// The real runtime: write "first line", append "second line", then an edit; here the edit is of the second line.
+		const log = readFileSync(fixturePath('released/base-tools-all.ndjson'), 'utf8').replaceAll('"oldText":"first line","newText":"FIRST LINE"', '"oldText":"second line","newText":"SECOND LINE"');
+		const model = modelFromText(log);
+		const edit = activityOf(model, activity => activity.type === 'editTextFile');
+		const lines = inspectorLines(model, edit, undefined, 80);
+		expect(section(lines, 'Change')).toEqual(['--- old text', '+++ new text', '@@ -2,1 +2,1 @@', '-second line', '+SECOND LINE']);
+		expect(lines.find(line => line.text === '-second line')?.tone).toBe('removed');
+		expect(lines.find(line => line.text === '+SECOND LINE')?.tone).toBe('added');
+		expect(lines.find(line => line.text === '--- old text')?.tone).toBeUndefined();
 	});
 });

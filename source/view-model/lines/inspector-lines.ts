@@ -6,20 +6,27 @@ import {exitStatus, parseExecResult} from '../../text/exec-result.js';
 import {foldHeadTail, isFoldMarker} from '../../text/fold-lines.js';
 import {numberedLines, splitLines} from '../../text/numbered-lines.js';
 import {prettyJsonLines} from '../../text/pretty-json.js';
-import {unifiedDiff} from '../../text/unified-diff.js';
+import {lineOfPiece, unifiedDiff} from '../../text/unified-diff.js';
 import {cutOffText, depthOf} from '../../query/tree.js';
 import {commandLine, field, iconOf, safeJson} from '../../text/describe-activity.js';
 import {sanitizeBlock, sanitizeLine} from '../../text/sanitize.js';
 import {wrapToWidth} from '../../text/wrap.js';
-import {interactiveStop, stepCheckpoint} from '../../query/resume-command.js';
+import {answerPlaceholder, interactiveStop, stepCheckpoint} from '../../query/resume-command.js';
+import {answerContinuation, resumeContinuation} from '../../query/continuation.js';
 import {statusLook} from '../../text/status.js';
 import {assertNever} from '../../model/assert-never.js';
 
 export type InspectorLine = {
 	text: string;
-	tone?: 'heading' | 'label' | 'error' | 'dim';
+	/** `removed` and `added`: a diff's lines. */
+	tone?: 'heading' | 'label' | 'error' | 'dim' | 'removed' | 'added';
 	/** On the line saying a block was folded: which block (counted from 0 down the inspector), to unfold it. */
 	fold?: number;
+	/**
+	 * A command to paste into a shell: one line, never wrapped (a line break pasted would run half of it); the
+	 * screen cuts it at its edge like any line.
+	 */
+	unbroken?: true;
 };
 
 /** Which folded blocks are shown whole: every one, or those numbered (the `fold` of their marker line). */
@@ -36,7 +43,8 @@ type Writers = {
 	heading: (text: string) => void;
 	field: (label: string, value: string | number | undefined | null) => void;
 	block: (text: string, tone?: InspectorLine['tone']) => void;
-	folded: (lines: readonly string[], tone?: InspectorLine['tone']) => void;
+	/** `tone`: of the whole block, or line by line. */
+	folded: (lines: readonly string[], tone?: InspectorLine['tone'] | ((line: string) => InspectorLine['tone'])) => void;
 	dim: (text: string) => void;
 };
 
@@ -53,8 +61,41 @@ export function toolPayload(activity: ToolActivity): {args: unknown; result: Too
 	return {args: activity.args, result: activity.result};
 }
 
+/** A diff's line as it is coloured: removed red, added green, its headers and context plain. */
+function diffTone(line: string): InspectorLine['tone'] {
+	if (line.startsWith('---') || line.startsWith('+++')) return undefined;
+	return line.startsWith('-') ? 'removed' : line.startsWith('+') ? 'added' : undefined;
+}
+
+/**
+ * Where an edit's old text starts in its file, when the file's text is known: the latest read of the same path
+ * before the edit in its pane (`{"content": …, "from": …}`), or the text written to it and appended. A later
+ * edit of the same file is not followed: its text is not known then, and an edit searched in it may be missed.
+ */
+function pieceLine(model: Model, edit: ToolActivity, path: string, oldText: string): number | undefined {
+	const pane = model.runs.get(edit.runId)?.paneId;
+	const indices = pane === undefined ? [] : (model.panes.get(pane)?.activityIndices ?? []);
+	const samePath = (other: string | undefined) => other !== undefined && (other === path || other.endsWith(`/${path}`) || path.endsWith(`/${other}`));
+	let file: {text: string; firstLine: number} | undefined;
+	for (const index of indices) {
+		const activity = model.activities[index];
+		if (!activity || activity.id === edit.id) break;
+		if (activity.type === 'writeTextFile' && samePath(stringArg(activity.args, 'path'))) file = {text: stringArg(activity.args, 'text') ?? '', firstLine: 1};
+		// An append to a whole file known goes on its end; to a part read, where that part ends is not known.
+		if (activity.type === 'appendTextFile' && samePath(stringArg(activity.args, 'path'))) file = file?.firstLine === 1 ? {text: file.text + (stringArg(activity.args, 'text') ?? ''), firstLine: 1} : undefined;
+		if (activity.type === 'readTextFile' && activity.result?.error === undefined && activity.result !== undefined && samePath(stringArg(activity.args, 'path'))) {
+			const read = parseObject(activity.result.text);
+			const content = stringArg(read, 'content');
+			const from = field(read, 'from');
+			if (content !== undefined) file = {text: content, firstLine: (typeof from === 'number' && from >= 0 ? from : 0) + 1};
+		}
+	}
+
+	return file === undefined ? undefined : lineOfPiece(file.text, oldText, file.firstLine);
+}
+
 /** What a tool did, as its kind is read: a command and its output, a diff, file content, or its arguments. */
-function toolSections(activity: ToolActivity, out: Writers): void {
+function toolSections(model: Model, activity: ToolActivity, out: Writers): void {
 	const {args, result} = toolPayload(activity);
 	switch (activity.type) {
 		case 'exec': {
@@ -71,11 +112,12 @@ function toolSections(activity: ToolActivity, out: Writers): void {
 			} else if (exec === undefined) {
 				resultSection(result, out);
 			} else {
-				out.heading(`Exit: ${exitStatus(exec)}`);
+				// A failure says so in the heading of its error: on a short screen the error is in sight at once.
 				if (exec.ok) {
+					out.heading(`Exit: ${exitStatus(exec)}`);
 					outputBlock('Output (stdout and stderr)', exec.output, out);
 				} else {
-					out.heading('Error');
+					out.heading(`Error · exit: ${exitStatus(exec)}`);
 					out.folded(splitLines(exec.error), 'error');
 					if (exec.stdout !== undefined) outputBlock('stdout', exec.stdout, out);
 					if (exec.stderr !== undefined) outputBlock('stderr', exec.stderr, out);
@@ -86,9 +128,11 @@ function toolSections(activity: ToolActivity, out: Writers): void {
 		}
 
 		case 'editTextFile': {
-			out.field('path', stringArg(args, 'path'));
+			const path = stringArg(args, 'path');
+			const oldText = stringArg(args, 'oldText') ?? '';
+			out.field('path', path);
 			out.heading('Change');
-			out.folded(unifiedDiff(stringArg(args, 'oldText') ?? '', stringArg(args, 'newText') ?? ''));
+			out.folded(unifiedDiff(oldText, stringArg(args, 'newText') ?? '', (path === undefined ? undefined : pieceLine(model, activity, path, oldText)) ?? 1), diffTone);
 			writtenSection(result, out);
 			return;
 		}
@@ -205,7 +249,7 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	// A long block is cut to its head and tail first, so a 50 KB output costs the lines shown; each line
 	// then wraps under its own indentation, so wrapped JSON and numbered lines keep their shape. Unfolded on
 	// request, it is built whole from the activity then, and only while the inspector shows it.
-	const folded = (blockLines: readonly string[], tone?: InspectorLine['tone']) => {
+	const folded = (blockLines: readonly string[], toneOf?: InspectorLine['tone'] | ((line: string) => InspectorLine['tone'])) => {
 		const fold = folds++;
 		const whole = unfolded === 'all' || unfolded.has(fold);
 		for (const line of whole ? blockLines : foldHeadTail(blockLines, foldHead, foldTail)) {
@@ -214,6 +258,7 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 				continue;
 			}
 
+			const tone = typeof toneOf === 'function' ? toneOf(line) : toneOf;
 			const clean = sanitizeBlock(line).replaceAll('\n', ' ');
 			const indent = /^ */.exec(clean)![0].length;
 			const room = textWidth - indent;
@@ -224,22 +269,27 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	};
 
 	lines.push({text: sanitizeLine(`${iconOf(activity.type)} ${activity.type} · ${activity.expertKey}${activity.step === undefined ? '' : ` · step ${activity.step}`}`), tone: 'heading'});
-	field('activity', activity.id);
-	field('run', activity.runId);
-	field('previous activity', activity.previousActivityId ?? '(first in run)');
-	if (activity.delegatedBy) field('delegated by', `${activity.delegatedBy.expertKey} (${activity.delegatedBy.runId})`);
-	const time = timeField(model.runs.get(activity.runId)?.dialect, activity.timestamp);
-	if (time !== undefined) field('time', time);
+	// What the activity did and how it went come first; its ids and time after them, so that a short screen
+	// (60×15) opens on the command and its error, not on ids.
+	const ids = () => {
+		heading('Ids and time');
+		field('activity', activity.id);
+		field('run', activity.runId);
+		field('previous activity', activity.previousActivityId ?? '(first in run)');
+		if (activity.delegatedBy) field('delegated by', `${activity.delegatedBy.expertKey} (${activity.delegatedBy.runId})`);
+		const time = timeField(model.runs.get(activity.runId)?.dialect, activity.timestamp);
+		if (time !== undefined) field('time', time);
+		if (isToolActivity(activity) || activity.type === 'delegate') field('tool call', activity.toolCallId);
+		if (isToolActivity(activity)) field('tool', `${activity.skillName === '' ? '' : `${activity.skillName} / `}${activity.toolName}`);
+	};
 
 	if (isToolActivity(activity)) {
-		field('tool call', activity.toolCallId);
-		field('tool', `${activity.skillName === '' ? '' : `${activity.skillName} / `}${activity.toolName}`);
 		if (activity.message) {
 			heading('Message');
 			block(activity.message);
 		}
 
-		toolSections(activity, {heading, field, block, folded, dim: text => lines.push({text, tone: 'dim'})});
+		toolSections(model, activity, {heading, field, block, folded, dim: text => lines.push({text, tone: 'dim'})});
 	} else {
 		switch (activity.type) {
 			case 'query':
@@ -264,7 +314,6 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 
 				break;
 			case 'delegate':
-				field('tool call', activity.toolCallId);
 				field('delegate to', activity.delegateExpertKey);
 				heading('Query');
 				block(activity.query === '' ? '(empty)' : activity.query);
@@ -287,6 +336,7 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		}
 	}
 
+	ids();
 	if (activity.reasoning) {
 		heading('Reasoning');
 		block(activity.reasoning, 'dim');
@@ -330,28 +380,32 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		}
 	}
 
-	const checkpoint = stepCheckpoint(model, activity);
-	if (checkpoint?.resumeCommand) {
-		heading(`Resume from this step (checkpoint ${checkpoint.checkpointId ?? ''})`);
-		block(checkpoint.resumeCommand);
-	}
-
+	const unbroken = (text: string) => lines.push({text: sanitizeLine(text), unbroken: true});
 	if (run) {
 		// The run waiting now may be a later run of the pane that re-issued this call.
 		const paneRuns = model.panes.get(run.paneId)?.runIds ?? [run.runId];
 		const waiting = model.runs.get(paneRuns.at(-1) ?? run.runId) ?? run;
 		const stop = interactiveStop(model, waiting);
 		if (stop && stop.activity.id === activity.id) {
+			// Before resuming: answering is what the job waits for.
 			heading('Waiting for your answer');
 			field('tool', stop.toolName);
 			block(safeJson(stop.args, 2));
 			lines.push({text: 'Answer it with:', tone: 'label'});
-			block(stop.command);
+			unbroken(answerContinuation(stop, answerPlaceholder).line);
 			if (stop.answerForm === 'json') {
 				// Sanitised where lines are drawn, as every line here is.
 				lines.push({text: `The step called ${stop.firstCall ?? 'another tool'} first: a plain answer would go to that call and the question would be asked again, so the answer names the question's call (JSON).`, tone: 'dim'});
 			}
 		}
+	}
+
+	const checkpoint = stepCheckpoint(model, activity);
+	if (checkpoint?.resumeCommand && run) {
+		heading(`Resume from this step (checkpoint ${checkpoint.checkpointId ?? ''})`);
+		const resume = checkpoint.checkpointId === undefined ? undefined : resumeContinuation(model, run, checkpoint.checkpointId);
+		// The log may not hold the query to resume with: the command then stands for it (`<query>`).
+		unbroken(resume?.line ?? checkpoint.resumeCommand);
 	}
 
 	heading(`Raw event (line ${activity.ref.line} of ${activity.ref.source})`);

@@ -4,9 +4,9 @@ import type {UiAction} from '../ui-state.js';
 
 /**
  * Selects an activity, unfolding its pane and every pane above it on the way, so a search match inside a
- * folded child is shown.
+ * folded child is shown. `context`: the tree shows the rows above it too (a jump from the timeline).
  */
-export function revealActivity(model: Model, index: number, dispatch: (action: UiAction) => void): void {
+export function revealActivity(model: Model, index: number, dispatch: (action: UiAction) => void, context = false): void {
 	const activity = model.activities[index];
 	if (!activity) return;
 	let run = model.runs.get(activity.runId);
@@ -23,5 +23,5 @@ export function revealActivity(model: Model, index: number, dispatch: (action: U
 	// With several jobs, its job's row may be folded too.
 	const jobId = model.runs.get(activity.runId)?.jobId;
 	if (jobId !== undefined) dispatch({type: 'setJobCollapsed', jobId, collapsed: false});
-	dispatch({type: 'select', key: activityKey(activity.id), index: 0, follow: false});
+	dispatch({type: 'select', key: activityKey(activity.id), index: 0, follow: false, context});
 }
