@@ -37,7 +37,7 @@ describe('the usage overlay with several jobs', () => {
 		let frame = await waitForFrame(view, text => text.includes('Token usage'));
 		expect(frame.split('\n')[0]).toBe(' Token usage per expert · job 2/3 · bugfix-lead');
 		expect(experts(frame)).toEqual(['bugfix-lead', 'code-reader', 'test-runner']);
-		expect(frame).toContain('u: all 3 jobs · share of input + output · esc close');
+		expect(frame).toContain('u: all 3 jobs · share of the cost · esc close');
 
 		await view.press('u');
 		frame = await waitForFrame(view, text => text.split('\n')[0]!.includes('· all 3 jobs'));

@@ -16,6 +16,7 @@ import {lineEditFor, type Command} from './keymap.js';
 import {tones} from './scroll-panel.js';
 import {maxScroll} from '../view-model/scroll.js';
 import {matchStyle, palette} from './palette.js';
+import {runnerFor} from './cockpit-acts.js';
 
 /** The `/` of the inspector: the line being typed (while it is), the query kept, and the match `n` is on. */
 type Find = {
@@ -64,12 +65,14 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 	const raw = useMemo(() => (ref ? env.rawEvent(ref) : undefined), [ref, env]);
 	// A tool result the model keeps only the start of is read again whole, once per activity as well.
 	const shown = useMemo(() => (activity ? withWholeResult(activity, env.rawEvent) : undefined), [activity, env]);
+	// The commands shown are the ones the cockpit's keys run: the program and options that started the job.
+	const runner = runnerFor(env, (activity && env.model.runs.get(activity.runId)?.jobId) ?? '');
 	const unfolded = useCurrent<Unfolded>(new Set());
 	const lines = useMemo(
-		() => (shown ? inspectorLines(env.model, shown, raw, width, unfolded.value) : [{text: 'This activity is no longer in the model.'}]),
+		() => (shown ? inspectorLines(env.model, shown, raw, width, unfolded.value, runner) : [{text: 'This activity is no longer in the model.'}]),
 		// The lines also show what the model says around the activity (its run, its children), which changes
 		// without the activity changing: the version says when.
-		[shown, raw, width, version, env.model, unfolded.value],
+		[shown, raw, width, version, env.model, unfolded.value, runner],
 	);
 	const linesNow = useRef(lines);
 	linesNow.current = lines;
@@ -86,7 +89,7 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 	const linesToFind = (query: string): readonly InspectorLine[] => {
 		const now = linesNow.current;
 		if (query === '' || unfolded.get() === 'all' || !shown) return now;
-		const whole = inspectorLines(env.model, shown, raw, width, 'all');
+		const whole = inspectorLines(env.model, shown, raw, width, 'all', runner);
 		if (!findNeedsUnfolding(now, whole, query)) return now;
 		unfolded.set('all');
 		linesNow.current = whole;
@@ -116,7 +119,7 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 			return;
 		}
 
-		const after = inspectorLines(env.model, shown, raw, width, next);
+		const after = inspectorLines(env.model, shown, raw, width, next, runner);
 		const found = findMatches(after, now.query);
 		const current = carryMatch(before, after, was, found);
 		find.set({...now, current});

@@ -54,6 +54,7 @@ describe('the inspector lines', () => {
 			'}',
 			'Answer it with:',
 			"perstack run interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i",
+			'a answers it from here · y copies the command',
 		]);
 	});
 

@@ -13,6 +13,7 @@ import {sanitizeBlock, sanitizeLine} from '../../text/sanitize.js';
 import {wrapToWidth} from '../../text/wrap.js';
 import {answerPlaceholder, interactiveStop, stepCheckpoint} from '../../query/resume-command.js';
 import {answerContinuation, resumeContinuation} from '../../query/continuation.js';
+import {defaultRunner, type PerstackRunner} from '../../query/perstack-runner.js';
 import {statusLook} from '../../text/status.js';
 import {assertNever} from '../../model/assert-never.js';
 
@@ -227,7 +228,7 @@ function parseObject(text: string): unknown {
  * Everything about one activity, as lines ready to show: what it did, its full arguments and result,
  * the reasoning behind it, its run's checkpoint, and the raw event it came from.
  */
-export function inspectorLines(model: Model, activity: Activity, rawEvent: string | undefined, width: number, unfolded: Unfolded = new Set()): InspectorLine[] {
+export function inspectorLines(model: Model, activity: Activity, rawEvent: string | undefined, width: number, unfolded: Unfolded = new Set(), runner: PerstackRunner = defaultRunner): InspectorLine[] {
 	const lines: InspectorLine[] = [];
 	let folds = 0;
 	const textWidth = Math.max(10, width - 2);
@@ -392,7 +393,8 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 			field('tool', stop.toolName);
 			block(safeJson(stop.args, 2));
 			lines.push({text: 'Answer it with:', tone: 'label'});
-			unbroken(answerContinuation(stop, answerPlaceholder).line);
+			unbroken(answerContinuation(stop, answerPlaceholder, runner).line);
+			lines.push({text: 'a answers it from here · y copies the command', tone: 'dim'});
 			if (stop.answerForm === 'json') {
 				// Sanitised where lines are drawn, as every line here is.
 				lines.push({text: `The step called ${stop.firstCall ?? 'another tool'} first: a plain answer would go to that call and the question would be asked again, so the answer names the question's call (JSON).`, tone: 'dim'});
@@ -403,9 +405,10 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	const checkpoint = stepCheckpoint(model, activity);
 	if (checkpoint?.resumeCommand && run) {
 		heading(`Resume from this step (checkpoint ${checkpoint.checkpointId ?? ''})`);
-		const resume = checkpoint.checkpointId === undefined ? undefined : resumeContinuation(model, run, checkpoint.checkpointId);
+		const resume = checkpoint.checkpointId === undefined ? undefined : resumeContinuation(model, run, checkpoint.checkpointId, runner);
 		// The log may not hold the query to resume with: the command then stands for it (`<query>`).
 		unbroken(resume?.line ?? checkpoint.resumeCommand);
+		if (resume) lines.push({text: 'R resumes from here · y copies the command', tone: 'dim'});
 	}
 
 	heading(`Raw event (line ${activity.ref.line} of ${activity.ref.source})`);
