@@ -9,7 +9,7 @@ import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './parts/pane-row.js';
 import {revealActivity} from '../view-model/search/reveal.js';
-import {isSelectableRow, jobKey, nearestSelectable, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from '../view-model/tree/rows.js';
+import {growLiveText, isSelectableRow, jobKey, nearestSelectable, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from '../view-model/tree/rows.js';
 import {JobRow} from './parts/job-row.js';
 import {jobOfKey, shownJobs} from '../view-model/jobs.js';
 import {isLoading, type SourceState} from '../input/source-state.js';
@@ -88,7 +88,10 @@ export function TreeView({height, width}: {height: number; width: number}) {
 		);
 	}
 
-	const visible = rows.slice(top.current, top.current + height);
+	// A tree shorter than the screen gives its free rows to the live text (#32 §3.8).
+	const visible = rows.length < height ? growLiveText(model, rows.slice(0, rows.length), height - rows.length, width) : rows.slice(top.current, top.current + height);
+	// Found by key: grown live text moves the rows under it down.
+	const selectedKey = rows.at(selected)?.key;
 	// Job rows say which of how many they are, as the header does; only worked out when one is on screen.
 	const jobNumbers = visible.some(row => row.kind === 'job') ? numbersFor(model) : undefined;
 	// Under job rows, a job's panes are drawn one step in, so that they read as its own.
@@ -97,10 +100,10 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	// line's escape codes again on every frame.
 	return (
 		<Box flexDirection="column" height={height} width={width} overflowY="hidden">
-			{visible.map((row, offset) => {
+			{visible.map(row => {
 				// A row that cannot be selected (a filter's note, live text) never carries the mark, even when
 				// nothing else is left to select.
-				const isSelected = top.current + offset === selected && isSelectableRow(row);
+				const isSelected = row.key === selectedKey && isSelectableRow(row);
 				const indent = underJobs && row.kind !== 'job' && row.kind !== 'filtered' ? jobIndent : '';
 				// The gutter marks the selection without colour too (NO_COLOR, screen captures, screen readers).
 				return (

@@ -156,3 +156,19 @@ describe.skipIf(!hasTmux())('#32 §3.6 the inspector: command and error first at
 		expect(answer).toBeLessThan(lines.findIndex(line => line.startsWith('Resume from this step')));
 	});
 });
+
+describe.skipIf(!hasTmux())('#32 §3.8 the live text window grows into free rows', () => {
+	it('a streaming answer shows as many of its latest lines as the screen leaves rows free, more than its usual 6', async () => {
+		// The runtime's recording of a long answer, held while the answer streams (the pipe stays open).
+		const upTo = execFileSync('grep', ['-n', '"streamRunResult"', 'fixtures/real/long-stream.ndjson'], {cwd: repoRoot, encoding: 'utf8'}).trim().split('\n').at(-1)!.split(':')[0];
+		const tty = start(`sh -c 'head -n ${upTo} fixtures/real/long-stream.ndjson; sleep 120' | node dist/cli/main.js`, {width: 100, height: 40});
+		const screen = await tty.waitFor(/Line 250 of the report\./);
+		const answerLines = (text: string) => text.split('\n').filter(line => /Line 2\d\d|of the re|port\./.test(line)).length;
+		// 40 rows: the header's three, the pane, its query and thinking, the footer: the answer takes the rest.
+		expect(answerLines(screen)).toBeGreaterThan(25);
+		// A shorter screen leaves fewer rows free: the window shrinks with it, past its usual 6, to its latest lines.
+		tty.resize(100, 20);
+		const shorter = await tty.waitFor(text => answerLines(text) < 15 && text.includes('Line 250 of the report.'));
+		expect(answerLines(shorter)).toBeGreaterThan(6);
+	});
+});

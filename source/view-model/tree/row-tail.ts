@@ -1,4 +1,4 @@
-import type {Model, Pane, Run} from '../../model/state.js';
+import type {Model, Pane, Run, StepStream} from '../../model/state.js';
 import {interactiveStop} from '../../query/resume-command.js';
 import {childPanes, endedWhileWaiting, isLive, shownStatus} from '../../query/tree.js';
 import {argsDetail} from '../../text/describe-activity.js';
@@ -61,21 +61,87 @@ export function tailRows(model: Model, pane: Pane, depth: number, width: number,
 }
 
 function addLiveText(run: Run, pane: Pane, depth: number, width: number, rows: Row[]): void {
-	let latest = -Infinity;
-	for (const step of run.streams.keys()) latest = Math.max(latest, step);
-	const stream = run.streams.get(latest);
+	const stream = latestStream(run);
 	if (!stream) return;
-	const textWidth = Math.max(10, width - indentWidth(depth) - 4);
 	for (const channel of ['reasoning', 'result'] as const) {
-		const text = stream[channel];
-		if (text.isEmpty) continue;
+		if (stream[channel].isEmpty) continue;
 		const keep = channel === 'reasoning' ? liveReasoningLines : liveResultLines;
-		const lines = wrapToWidth(sanitizeBlock(liveTail(text.text, keep, textWidth)), textWidth);
-		const shown = lines.slice(-keep);
-		shown.forEach((line, n) => {
+		liveLines(run, channel, keep, liveTextWidth(depth, width)).forEach((line, n) => {
 			rows.push({kind: 'live', key: `l:${pane.paneId}:${channel}:${n}`, paneId: pane.paneId, depth, channel, text: line});
 		});
 	}
+}
+
+function latestStream(run: Run): StepStream | undefined {
+	let latest = -Infinity;
+	for (const step of run.streams.keys()) latest = Math.max(latest, step);
+	return run.streams.get(latest);
+}
+
+function liveTextWidth(depth: number, width: number): number {
+	return Math.max(10, width - indentWidth(depth) - 4);
+}
+
+/** The last `keep` lines of the run's live text on `channel`, wrapped to `textWidth`. */
+function liveLines(run: Run, channel: 'reasoning' | 'result', keep: number, textWidth: number): string[] {
+	const text = latestStream(run)?.[channel];
+	if (!text || text.isEmpty) return [];
+	return wrapToWidth(sanitizeBlock(liveTail(text.text, keep, textWidth)), textWidth).slice(-keep);
+}
+
+/**
+ * The rows of a tree that leaves `free` rows of the screen empty, with its live text grown into them (#32 §3.8):
+ * a streaming answer shows more of itself than its usual 6 lines when nothing else needs the room. The free rows
+ * go to the live texts in turn, a row at a time, while they have more lines to show. Only for a tree that fits on
+ * the screen, so it is small: the rows are its whole list.
+ */
+export function growLiveText(model: Model, rows: readonly Row[], free: number, width: number): readonly Row[] {
+	if (free <= 0) return rows;
+	type Group = {at: number; count: number; row: Extract<Row, {kind: 'live'}>; lines: string[]};
+	const groups: Group[] = [];
+	for (const [at, row] of rows.entries()) {
+		if (row.kind !== 'live') continue;
+		const last = groups.at(-1);
+		if (last && last.row.paneId === row.paneId && last.row.channel === row.channel && last.at + last.count === at) {
+			last.count++;
+			continue;
+		}
+
+		const pane = model.panes.get(row.paneId);
+		const run = pane ? lastRun(model, pane) : undefined;
+		const lines = run ? liveLines(run, row.channel, row.channel === 'result' ? liveResultLines + free : liveReasoningLines + free, liveTextWidth(row.depth, width)) : [];
+		groups.push({at, count: 1, row, lines});
+	}
+
+	// A row at a time to each text that has more to show, answers before thinking, until no row is free.
+	const shown = groups.map(group => group.count);
+	let left = free;
+	const order = groups.map((_, index) => index).sort((a, b) => Number(groups[a]!.row.channel === 'reasoning') - Number(groups[b]!.row.channel === 'reasoning'));
+	for (let grew = true; left > 0 && grew; ) {
+		grew = false;
+		for (const index of order) {
+			if (left === 0) break;
+			if (shown[index]! >= groups[index]!.lines.length) continue;
+			shown[index]!++;
+			left--;
+			grew = true;
+		}
+	}
+
+	if (left === free) return rows;
+	const grown: Row[] = [];
+	let next = 0;
+	for (const [index, group] of groups.entries()) {
+		grown.push(...rows.slice(next, group.at));
+		const {row} = group;
+		group.lines.slice(-shown[index]!).forEach((text, n) => {
+			grown.push({...row, key: `l:${row.paneId}:${row.channel}:${n}`, text});
+		});
+		next = group.at + group.count;
+	}
+
+	grown.push(...rows.slice(next));
+	return grown;
 }
 
 /** Within one very long line, where the live tail may start: a multiple of this from the line's start. */

@@ -9,7 +9,7 @@ import type {UiState} from '../ui-state.js';
  */
 
 export {activityKey, isSelectableRow, jobKey, maxShownDepth, paneKey, type Row} from './row-types.js';
-export {indentWidth, lastRun, liveTail, paneIsLive} from './row-tail.js';
+export {growLiveText, indentWidth, lastRun, liveTail, paneIsLive} from './row-tail.js';
 export {isPaneCollapsed} from './folds.js';
 export {panesWithMatches, parentPaneOf} from './pane-lists.js';
 export type {RowList} from './row-layout.js';

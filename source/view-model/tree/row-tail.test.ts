@@ -1,0 +1,40 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import {fixturePath, modelFromText} from '../../../test/helpers/load.js';
+import {growLiveText, tailRows} from './row-tail.js';
+
+/** The runtime's recording of a long answer, cut while the answer streams: 250 lines of it written so far, still live. */
+function streaming() {
+	const lines = readFileSync(fixturePath('real/long-stream.ndjson'), 'utf8').trim().split('\n');
+	const last = lines.findLastIndex(line => line.includes('"streamRunResult"'));
+	const model = modelFromText(Buffer.from(`${lines.slice(0, last + 1).join('\n')}\n`), {source: 'long-stream'});
+	const pane = [...model.panes.values()][0]!;
+	return {model, pane};
+}
+
+describe('#32 §3.8 the live text window grows into free rows', () => {
+	it('shows 6 lines of a streaming answer when the screen has no room to spare', () => {
+		const {model, pane} = streaming();
+		const rows = tailRows(model, pane, 0, 80);
+		// Its thinking (one line) above its answer's last 6.
+		expect(rows.map(row => row.kind === 'live' && row.text)).toEqual(['Now write it out in full.', 'Line 245 of the report.', 'Line 246 of the report.', 'Line 247 of the report.', 'Line 248 of the report.', 'Line 249 of the report.', 'Line 250 of the report.']);
+		expect(growLiveText(model, rows, 0, 80)).toBe(rows);
+	});
+
+	it('gives the free rows to the answer, its latest lines, up to what it has', () => {
+		const {model, pane} = streaming();
+		const rows = [{kind: 'pane', key: 'p', paneId: pane.paneId, depth: 0, collapsed: false, orphan: false, cycle: false} as const, ...tailRows(model, pane, 0, 80)];
+		const grown = growLiveText(model, rows, 14, 80);
+		// The thinking has no more to show: the answer takes all 14, 20 lines in all.
+		expect(grown).toHaveLength(22);
+		expect(grown.slice(0, 2)).toEqual(rows.slice(0, 2));
+		// The answer as streamed so far (the recording's pieces arrive out of order, and read so while live): its last 20 lines.
+		const run = model.runs.get(pane.runIds.at(-1)!)!;
+		const answer = [...run.streams.values()].at(-1)!.result.text.split('\n');
+		expect(grown.slice(2).map(row => row.kind === 'live' && row.channel === 'result' && row.text)).toEqual(answer.slice(-20));
+		expect(grown.slice(-6).map(row => row.kind === 'live' && row.text)).toEqual(rows.slice(-6).map(row => row.kind === 'live' && row.text));
+		// Keys stay unique, so the view draws each row once.
+		expect(new Set(grown.map(row => row.key)).size).toBe(grown.length);
+		expect(growLiveText(model, rows, 1000, 80)).toHaveLength(2 + 250);
+	});
+});
