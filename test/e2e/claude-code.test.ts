@@ -35,8 +35,9 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		await selectUp(tty, '🔧 Read greet.txt');
 		tty.keys('Enter');
 		await tty.waitFor('Inspector');
-		tty.keys('PageDown');
-		const inspector = await tty.waitFor('The tool’s own result');
+		// Found with the inspector's own find, wherever the sections above it leave it.
+		tty.keys('/', 'own result', 'Enter');
+		const inspector = await tty.waitFor(screen => screen.includes('The tool’s own result') && screen.includes('"filePath": "greet.txt"'));
 		expect(inspector).toContain('"filePath": "greet.txt"');
 
 		tty.keys('Escape', 'q');

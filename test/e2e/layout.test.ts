@@ -84,7 +84,10 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		tty.keys('Escape');
 		await tty.waitFor(screen => !screen.includes('Token usage'));
 		tty.keys('?');
-		const help = await tty.waitFor('Icons');
+		await tty.waitFor(' Help');
+		// The keys take more than a screen: the icons follow them.
+		tty.keys('PageDown');
+		const help = await tty.waitFor('📁 list / mkdir');
 		// The panel's lines: after its title, before its hint and the footer.
 		const lines = help.replace(/\n+$/, '').split('\n');
 		const body = lines.slice(lines.findIndex(line => line.startsWith(' Help')) + 1, -2);

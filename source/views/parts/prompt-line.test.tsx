@@ -14,7 +14,7 @@ import {initialUiState, type PromptKind} from '../../view-model/ui-state.js';
 /** The prompt line with its keys, the search starting from `anchor` (an activity index). */
 function Prompt({anchor, width = 100}: {anchor: number | undefined; width?: number}) {
 	const from = useRef(anchor);
-	usePromptKeys(from);
+	usePromptKeys(from, () => undefined);
 	return <PromptLine width={width} />;
 }
 
