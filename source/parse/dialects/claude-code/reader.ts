@@ -2,6 +2,7 @@ import type {AgentEvent, Dialect, EventRef, RunStatus, ToolCall, ToolResult, Usa
 import {assertNever} from '../../../model/assert-never.js';
 import {addUsage, subtractUsage, zeroUsage} from '../../../model/usage.js';
 import {invalid} from '../../normalise.js';
+import {withHead, type EventBody, type EventHead} from '../event-head.js';
 import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {agentAnswer, agentModel, agentResultText, contentText, errorText, inputString, isAsyncLaunch, runsInBackground} from './content.js';
 import {claudeLineTypes, claudeSchemas, quietSystemSubtypes, type ClaudeBlock, type ClaudeLine, type ClaudeLineOf} from './schema.js';
@@ -61,9 +62,8 @@ type RunState = {
 
 const delegateTools: ReadonlySet<string> = new Set(['Agent', 'Task']);
 
-/** The fields every event has, which the reader fills in from the line. */
-type HeadKey = 'dialect' | 'wireType' | 'id' | 'jobId' | 'runId' | 'expertKey' | 'step' | 'timestamp' | 'agent' | 'ref';
-type Payload = DistributiveOmit<AgentEvent, HeadKey>;
+/** What an event says beyond the fields every event has, which the reader fills in from the line. */
+type Payload = EventBody;
 
 export class ClaudeReader implements StreamReader {
 	readonly #flavour: ClaudeFlavour;
@@ -168,10 +168,10 @@ export class ClaudeReader implements StreamReader {
 		const line = this.#line!;
 		const jobId = at.jobId ?? this.#jobOfRun(runId);
 		const timestamp = at.timestamp ?? line.timestamp;
-		const head = {dialect: this.#flavour.dialect, wireType: line.wireType, id: `${line.ref.source}:${line.ref.line}`, jobId, runId, expertKey: undefined, step, timestamp, agent: undefined, ref: line.ref, ...(line.made > 0 ? {continuesLine: true as const} : {})};
+		const head: EventHead & {continuesLine?: true} = {dialect: this.#flavour.dialect, wireType: line.wireType, id: `${line.ref.source}:${line.ref.line}`, jobId, runId, expertKey: undefined, step, timestamp, agent: undefined, ref: line.ref};
+		if (line.made > 0) head.continuesLine = true;
 		line.made++;
-		// A payload of the union, spread beside the fields every event has: one event of the union.
-		line.out({kind: 'event', event: {...head, ...payload} as AgentEvent});
+		line.out({kind: 'event', event: withHead(head, payload)});
 	}
 
 	/** The model a run's responses come from, for what it cost (in no job: the job's model is its init's). */
@@ -658,5 +658,3 @@ function toolOf(name: string): string {
 function toolCall(id: string, name: string, input: unknown): ToolCall {
 	return {id, skillName: skillOf(name), toolName: toolOf(name), args: input};
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
