@@ -1,9 +1,10 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
-import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
+import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {copyHead, outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
 import {invalid} from '../../normalise.js';
+import {readGeminiEvent} from './fast-reader.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} from './schema.js';
 
 /*
@@ -45,6 +46,12 @@ export class GeminiReader implements StreamReader {
 	readonly #runs = new Map<string, RunState>();
 	/** The run started last that has not ended: where a stream that begins after its `init` goes on. */
 	#open: RunState | undefined;
+	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
+	readonly #fast: boolean;
+
+	constructor(options: ReaderOptions = {}) {
+		this.#fast = options.fast ?? true;
+	}
 
 	/** Whether a line is surely Gemini CLI's: a type of its own with the fields only it writes. */
 	static recognises(value: Record<string, unknown>): boolean {
@@ -73,14 +80,19 @@ export class GeminiReader implements StreamReader {
 			return;
 		}
 
-		const parsed = geminiSchemas().event.safeParse(value);
-		if (!parsed.success) {
-			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-			return;
+		let event = this.#fast ? readGeminiEvent(value) : undefined;
+		if (event === undefined) {
+			const parsed = geminiSchemas().event.safeParse(value);
+			if (!parsed.success) {
+				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+				return;
+			}
+
+			event = parsed.data;
 		}
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
-		const events = this.#events(parsed.data, ref);
+		const events = this.#events(event, ref);
 		outLineEvents(events, out);
 		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
 	}
