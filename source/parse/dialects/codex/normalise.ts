@@ -4,6 +4,7 @@ import {lineOnlyEvent, type ArrivalClock, type ParsedOut, type ReaderOptions, ty
 import {outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
 import {invalid} from '../../normalise.js';
+import {readCodexEvent} from './fast-reader.js';
 import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
 
 /*
@@ -61,8 +62,12 @@ export class CodexReader implements StreamReader {
 	/** The run started last that has not ended: where a stream that begins mid-turn goes on. */
 	#open: RunState | undefined;
 
+	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
+	readonly #fast: boolean;
+
 	constructor(options: ReaderOptions = {}) {
 		this.#clockFor = options.clockFor;
+		this.#fast = options.fast ?? true;
 	}
 
 	/** Whether a line is surely Codex's: its type is one only Codex writes. */
@@ -81,21 +86,28 @@ export class CodexReader implements StreamReader {
 
 		const item: unknown = value['item'];
 		if (item !== undefined) {
-			const itemType: unknown = Reflect.get(itemOfOldShape(item) ?? {}, 'type');
+			// An item that is not an object (`"item": 5`) is the schema's to judge: it must not throw here.
+			const shaped = itemOfOldShape(item);
+			const itemType: unknown = typeof shaped === 'object' && shaped !== null ? Reflect.get(shaped, 'type') : undefined;
 			if (typeof itemType === 'string' && !codexItemTypes.has(itemType)) {
 				out(this.#unknown(`${type}/${itemType}`, ref));
 				return;
 			}
 		}
 
-		const parsed = codexSchemas().event.safeParse(value);
-		if (!parsed.success) {
-			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-			return;
+		let event = this.#fast ? readCodexEvent(value) : undefined;
+		if (event === undefined) {
+			const parsed = codexSchemas().event.safeParse(value);
+			if (!parsed.success) {
+				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+				return;
+			}
+
+			event = parsed.data;
 		}
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
-		const events = this.#events(parsed.data, ref);
+		const events = this.#events(event, ref);
 		outLineEvents(events, out);
 		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
 	}
