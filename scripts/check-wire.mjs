@@ -2,6 +2,8 @@
 // source/parse/dialects/perstack/fast-reader.ts, and the agent CLIs' beside it) in any field from the zod schema it stands in for, or a
 // dialect's list of event types (known without building its schema) from the schema's own. See
 // source/parse/dialects/wire-check.ts.
+import {claudeLineReader} from '../dist/parse/dialects/claude-code/fast-reader.js';
+import {claudeSchemas} from '../dist/parse/dialects/claude-code/schema.js';
 import {codexEventReader} from '../dist/parse/dialects/codex/fast-reader.js';
 import {codexEventTypes, codexItemTypes, codexSchemas} from '../dist/parse/dialects/codex/schema.js';
 import {daemonEventTypes, daemonSchemas} from '../dist/parse/dialects/daemon/schema.js';
@@ -19,6 +21,7 @@ const checks = [
 	['the strategy daemon event types and schema', typeListDifferences(daemonSchemas().event, daemonEventTypes, 'type')],
 	['the Codex event types and schema', typeListDifferences(codexSchemas().event, codexEventTypes, 'type')],
 	['the Codex item types and schema', typeListDifferences(codexSchemas().item, codexItemTypes, 'type')],
+	['the Claude Code fast reader and schema', specDifferences(claudeSchemas().line, claudeLineReader.spec, 'line')],
 	['the Codex fast reader and schema', specDifferences(codexSchemas().event, codexEventReader.spec, 'event')],
 	['the Gemini CLI event types and schema', typeListDifferences(geminiSchemas().event, geminiEventTypes, 'type')],
 	['the Gemini CLI fast reader and schema', specDifferences(geminiSchemas().event, geminiEventReader.spec, 'event')],

@@ -97,12 +97,16 @@ export function expectAgreement(fast: (value: Record<string, unknown>) => unknow
 	else if (read !== undefined) expect(read, label).toEqual(parsed.data);
 }
 
-/** Each line of `lines` with each of its fields made wrong in every way: the fast reader agrees with the schema. */
-export function expectAgreementOnEveryField(fast: (value: Record<string, unknown>) => unknown, schema: SafeParse, lines: readonly string[]): number {
+/**
+ * Each line of `lines` with each of its fields made wrong in every way: the fast reader agrees with the schema.
+ * Fields deeper than `depth` (inside what the schema takes as it is) are left alone.
+ */
+export function expectAgreementOnEveryField(fast: (value: Record<string, unknown>) => unknown, schema: SafeParse, lines: readonly string[], depth = Infinity): number {
 	let checked = 0;
 	for (const line of lines) {
 		const value: unknown = JSON.parse(line);
 		for (const path of pathsOf(value)) {
+			if (path.length > depth) continue;
 			for (const wrong of wrongValues) {
 				expectAgreement(fast, schema, withValueAt(value, path, wrong), `${line.slice(0, 160)} ${path.join('.')} = ${String(wrong)}`);
 				checked++;

@@ -3,8 +3,9 @@ import {assertNever} from '../../../model/assert-never.js';
 import {addUsage, subtractUsage, zeroUsage} from '../../../model/usage.js';
 import {invalid} from '../../normalise.js';
 import {withHead, type EventBody, type EventHead} from '../event-head.js';
-import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
+import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {agentAnswer, agentModel, agentResultText, contentText, errorText, inputString, isAsyncLaunch, runsInBackground} from './content.js';
+import {readClaudeLine} from './fast-reader.js';
 import {claudeLineTypes, claudeSchemas, quietSystemSubtypes, type ClaudeBlock, type ClaudeLine, type ClaudeLineOf} from './schema.js';
 import {largerUsage, ResponseUsage, usageOf} from './usage.js';
 
@@ -84,8 +85,12 @@ export class ClaudeReader implements StreamReader {
 	/** The line being read: where its events go, and how many it made so far. */
 	#line: {ref: EventRef; wireType: string; timestamp: number | undefined; out: ParsedOut; made: number} | undefined;
 
-	constructor(flavour: ClaudeFlavour) {
+	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
+	readonly #fast: boolean;
+
+	constructor(flavour: ClaudeFlavour, options: ReaderOptions = {}) {
 		this.#flavour = flavour;
+		this.#fast = options.fast ?? true;
 	}
 
 	read(record: WireRecord, out: ParsedOut): void {
@@ -101,13 +106,17 @@ export class ClaudeReader implements StreamReader {
 			return;
 		}
 
-		const parsed = claudeSchemas().line.safeParse(value);
-		if (!parsed.success) {
-			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-			return;
+		let line = this.#fast ? readClaudeLine(value) : undefined;
+		if (line === undefined) {
+			const parsed = claudeSchemas().line.safeParse(value);
+			if (!parsed.success) {
+				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+				return;
+			}
+
+			line = parsed.data;
 		}
 
-		const line = parsed.data;
 		if (line.timestamp !== undefined) this.#lastTime = line.timestamp;
 		if (line.session_id !== undefined && line.session_id !== '') this.#session = line.session_id;
 		this.#line = {ref, wireType: line.type === 'system' ? `system/${line.subtype}` : line.type, timestamp: line.timestamp, out, made: 0};
