@@ -4,10 +4,15 @@ import {addUsage, subtractUsage, zeroUsage} from '../../../model/usage.js';
 import {invalid} from '../../normalise.js';
 import {withHead, type EventBody, type EventHead} from '../event-head.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
-import {agentAnswer, agentModel, agentResultText, contentText, errorText, inputString, isAsyncLaunch, runsInBackground} from './content.js';
+import {agentAnswer, agentModel, agentResultText, apiRetryReason, contentText, errorText, inputString, isAsyncLaunch, runsInBackground, streamChannel} from './content.js';
 import {readClaudeLine} from './fast-reader.js';
 import {claudeLineTypes, claudeSchemas, quietSystemSubtypes, type ClaudeBlock, type ClaudeLine, type ClaudeLineOf} from './schema.js';
 import {largerUsage, ResponseUsage, usageOf} from './usage.js';
+import {reportedCost} from './cost.js';
+import type {Call, Child, ClaudeFlavour, RunState, Session, Task} from './state.js';
+import {skillOf, toolCall, toolOf} from './tool-names.js';
+
+export type {ClaudeFlavour} from './state.js';
 
 /*
  * One Claude Code stream into the model's events (docs/model-rules.md, "Claude Code"). A session is a job. Each
@@ -19,47 +24,6 @@ import {largerUsage, ResponseUsage, usageOf} from './usage.js';
  * the foreground with its call's result. What one line says needs what came before it: which run made a call,
  * which responses' usage was counted, which turn a result ends.
  */
-
-export type ClaudeFlavour = {
-	dialect: Dialect;
-	/** The main loop's expert key. */
-	rootExpert: string;
-};
-
-type Turn = {runId: string; closed: boolean};
-
-type Session = {
-	/** The turns begun, oldest first; a result closes the oldest open one. */
-	turns: Turn[];
-	/** The last `total_cost_usd` reported: it counts from the process's start. */
-	reportedTotal: number;
-	/** Runs of the session this stream made that no cost report covers yet. */
-	uncovered: string[];
-	/** What each MCP server was last said to be. */
-	servers: Map<string, string>;
-};
-
-type Call = {runId: string; name: string; delegate: boolean; input: unknown};
-
-type Child = {parentRunId: string; ended: boolean; background: boolean};
-
-/** What a `task_started` said of a sub-agent whose run has not started yet. */
-type Task = {toolUseId: string; agent: boolean; subagentType: string | undefined; prompt: string | undefined; parentTaskId: string | undefined; background: boolean};
-
-type RunState = {
-	step: number;
-	/** The response the current step is; undefined for lines that name none. */
-	messageId: string | undefined;
-	modelKnown: boolean;
-	/** The text and thinking of the current response so far: a tool call of the same response carries them. */
-	text: string | undefined;
-	thinking: string | undefined;
-	/** The run's last text, its answer when its end says none. */
-	lastText: string | undefined;
-	/** What the reader has counted of its usage. */
-	usage: Usage;
-	query: string | undefined;
-};
 
 const delegateTools: ReadonlySet<string> = new Set(['Agent', 'Task']);
 
@@ -329,14 +293,9 @@ export class ClaudeReader implements StreamReader {
 			case 'task_notification':
 				this.#taskNotification(line);
 				return;
-			case 'api_retry': {
-				const status = line.error_status === undefined || line.error_status === null ? '' : ` ${line.error_status}`;
-				const error = errorText(line.error);
-				const attempt = line.attempt === undefined ? '' : `, attempt ${line.attempt}${line.max_retries === undefined ? '' : ` of ${line.max_retries}`}`;
-				const delay = line.retry_delay_ms === undefined ? '' : `, retrying in ${Math.round(line.retry_delay_ms)} ms`;
-				this.#emit(this.#runOf(line), {kind: 'retry', reason: `API error${status}${error === undefined ? '' : ` ${error}`}${attempt}${delay}`});
+			case 'api_retry':
+				this.#emit(this.#runOf(line), {kind: 'retry', reason: apiRetryReason(line)});
 				return;
-			}
 
 			default:
 				if (quietSystemSubtypes.has(line.subtype)) this.#marker();
@@ -587,23 +546,9 @@ export class ClaudeReader implements StreamReader {
 		this.#emit(runId, {kind: 'runEnd', status: maxTurns ? 'stoppedByExceededMaxSteps' : 'stoppedByError', text: undefined, message, usage: undefined});
 	}
 
-	/**
-	 * The cost the CLI reports, from its process's start: what it adds since its last report is the cost of the
-	 * work since, which is every run of the session this stream made that no report covered yet.
-	 */
 	#reportCost(session: Session, runId: string, line: ClaudeLineOf<'result'>): void {
-		let total = line.total_cost_usd;
-		if (total === undefined && line.modelUsage) {
-			const costs = Object.values(line.modelUsage).map(model => model.costUSD);
-			if (costs.length > 0 && costs.every(cost => cost !== undefined)) total = costs.reduce((sum, cost) => sum + cost, 0);
-		}
-
-		if (total === undefined || total < 0) return;
-		// A total lower than the last is another process's (two logs of one session, concatenated).
-		const usd = total >= session.reportedTotal ? total - session.reportedTotal : total;
-		session.reportedTotal = total;
-		const runIds = session.uncovered.splice(0);
-		this.#emit(runId, {kind: 'reportedCost', usd, runIds});
+		const cost = reportedCost(session, line);
+		if (cost) this.#emit(runId, {kind: 'reportedCost', usd: cost.usd, runIds: cost.runIds});
 	}
 
 	#streamEvent(line: ClaudeLineOf<'stream_event'>): void {
@@ -642,28 +587,7 @@ export class ClaudeReader implements StreamReader {
 	}
 }
 
-/** Which live text a streamed block is: text is the answer's, thinking the reasoning's; tool input is neither. */
-function streamChannel(type: string | undefined): 'reasoning' | 'result' | undefined {
-	if (type === 'text' || type === 'text_delta') return 'result';
-	if (type === 'thinking' || type === 'thinking_delta') return 'reasoning';
-	return undefined;
-}
-
 function failedTask(status: string | undefined): boolean {
 	return status !== undefined && status !== 'completed';
 }
 
-/** An MCP tool's name (`mcp__server__tool`) names its server as the skill; Claude Code's own tools have none. */
-function skillOf(name: string): string {
-	const match = /^mcp__(.+?)__(.+)$/.exec(name);
-	return match ? match[1]! : '';
-}
-
-function toolOf(name: string): string {
-	const match = /^mcp__(.+?)__(.+)$/.exec(name);
-	return match ? match[2]! : name;
-}
-
-function toolCall(id: string, name: string, input: unknown): ToolCall {
-	return {id, skillName: skillOf(name), toolName: toolOf(name), args: input};
-}
