@@ -14,7 +14,7 @@
 // costs it no CPU that the viewer being measured could have used.
 // It prints one line per figure and ends with one JSON line holding them all.
 //
-//   node bench/bench.mjs [--quick] [--no-big] [--runs N] [--seed N] [--keep] [--no-tui] [--no-shapes] [--no-dialects]
+//   node bench/bench.mjs [--quick] [--no-big] [--runs N] [--seed N] [--keep] [--no-tui] [--no-shapes] [--no-dialects] [--only-dialects]
 //
 //   --quick   a ~10 MB log, 3 runs each, a 3 s stream: a smoke test that takes seconds
 //   --no-big  skip the ~1 GB log (peak RSS and time of headless `--summary` on it; generating it takes
@@ -26,6 +26,7 @@
 //             calls: first screen, load, keys during and after the load, bench/bench-viewer-shapes.mjs)
 //   --no-dialects  skip the agent CLIs' streams (issue #36: ~40 MB each of Claude Code, Codex and Gemini CLI,
 //             generate-log --dialect; headless `--summary --json` against the baseline, target ≤ 1.5)
+//   --only-dialects  only those streams (with --quick, ~2 MB each), then the summary line
 //
 // Peak RSS and CPU time come from bench/bench-hook.mjs, preloaded into each measured node process.
 // Ratios are medians of per-pair ratios (each pair run back to back), which holds up better than a ratio
@@ -49,6 +50,7 @@ const {values: flags} = parseArgs({
 		'no-tui': {type: 'boolean', default: false},
 		'no-shapes': {type: 'boolean', default: false},
 		'no-dialects': {type: 'boolean', default: false},
+		'only-dialects': {type: 'boolean', default: false},
 		help: {type: 'boolean', short: 'h', default: false},
 	},
 });
@@ -129,6 +131,55 @@ const cpuList = cpus();
 summary.machine = {cpu: cpuList[0]?.model ?? 'unknown', cores: cpuList.length, memoryGB: round(totalmem() / 1024 ** 3, 1), node: process.version, loadAverageAtStart: round(loadavg()[0], 2)};
 figure('machine', `${summary.machine.cores} × ${summary.machine.cpu}, ${summary.machine.memoryGB} GB, node ${process.version}`);
 figure('load average (1 min) at start', `${summary.machine.loadAverageAtStart}${loadavg()[0] > cpuList.length * 0.5 ? '  (busy machine: figures will be noisy)' : ''}`);
+
+// ---------------------------------------------------------------------------------------------------------
+// 0. The agent CLIs' streams (issue #36): each dialect's real recordings played as many sessions
+// (generate-log --dialect), read by the baseline and by `perscope --summary --json`, alternating.
+
+/** Ingest of an agent CLI's stream, against the baseline on the same file: at most 1.5 times as long. */
+const dialectRatioTarget = 1.5;
+if (!flags['no-dialects'] || flags['only-dialects']) {
+	summary.dialects = {};
+	for (const dialect of ['claude-code', 'codex', 'gemini']) {
+		const file = join(dir, `${dialect}.jsonl`);
+		measureCommand(node, [generator, '--dialect', dialect, '--target-bytes', String(quick ? 2_000_000 : 40_000_000), '--out', file]);
+		const dialectPairs = [];
+		for (let run = 0; run < runs; run++) {
+			const baseline = measureNode(baselineScript, [file], {keepStdout: run === 0});
+			const perscope = measureNode(cli, ['--summary', '--json', file], {keepStdout: run === 0});
+			dialectPairs.push({baseline, perscope});
+		}
+
+		const read = JSON.parse(dialectPairs[0].perscope.stdout);
+		const dialectRatio = median(dialectPairs.map(pair => pair.perscope.wallMs / pair.baseline.wallMs));
+		const diagnostics = read.diagnosticCount ?? read.diagnostics?.length ?? 0;
+		summary.dialects[dialect] = {
+			bytes: statSync(file).size,
+			events: read.events,
+			jobs: read.jobs.length,
+			diagnostics,
+			baselineMs: round(median(dialectPairs.map(pair => pair.baseline.wallMs))),
+			perscopeMs: round(median(dialectPairs.map(pair => pair.perscope.wallMs))),
+			peakRssMB: round(Math.max(...dialectPairs.map(pair => pair.perscope.rssBytes)) / 1024 ** 2, 1),
+			ratio: round(dialectRatio, 3),
+		};
+		const figures = summary.dialects[dialect];
+		figure(
+			`${dialect} stream: --summary --json / baseline`,
+			`${mb(figures.bytes)}, ${figures.events} events, ${figures.jobs} sessions, ${diagnostics} diagnostics: ${ms(figures.perscopeMs)} / ${ms(figures.baselineMs)} = ${round(dialectRatio, 2)}, peak RSS ${figures.peakRssMB} MB  (target ≤ ${dialectRatioTarget})`,
+		);
+	}
+}
+
+if (flags['only-dialects']) {
+	summary.machine.loadAverageAtEnd = round(loadavg()[0], 2);
+	summary.targets = {dialects: Object.values(summary.dialects).every(figures => figures.ratio <= dialectRatioTarget && figures.diagnostics === 0)};
+	figure('load average (1 min) at end', String(summary.machine.loadAverageAtEnd));
+	if (flags.keep) figure('kept', dir);
+	else rmSync(dir, {recursive: true, force: true});
+	process.stdout.write(JSON.stringify({bench: 'perscope', quick, seed: Number(seed), runs, ...summary}) + '\n');
+	process.exit();
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // 1. The log
@@ -232,45 +283,6 @@ const same = plain.stdout === pairs[0].perscope.stdout;
 summary.plainPath = {ms: round(plain.wallMs), peakRssMB: round(plain.rssBytes / 1024 ** 2, 1), identicalOutput: same};
 figure('perscope without fast path (PERSCOPE_FAST=0)', `${ms(plain.wallMs)}, peak RSS ${mb(plain.rssBytes)}, output ${same ? 'identical' : 'DIFFERENT'}`);
 if (!same) process.exitCode = 1;
-
-// ---------------------------------------------------------------------------------------------------------
-// 3b. The agent CLIs' streams (issue #36): each dialect's real recordings played as many sessions
-// (generate-log --dialect), read by the baseline and by `perscope --summary --json`, alternating.
-
-/** Ingest of an agent CLI's stream, against the baseline on the same file: at most 1.5 times as long. */
-const dialectRatioTarget = 1.5;
-if (!flags['no-dialects']) {
-	summary.dialects = {};
-	for (const dialect of ['claude-code', 'codex', 'gemini']) {
-		const file = join(dir, `${dialect}.jsonl`);
-		measureCommand(node, [generator, '--dialect', dialect, '--target-bytes', String(quick ? 2_000_000 : 40_000_000), '--out', file]);
-		const dialectPairs = [];
-		for (let run = 0; run < runs; run++) {
-			const baseline = measureNode(baselineScript, [file], {keepStdout: run === 0});
-			const perscope = measureNode(cli, ['--summary', '--json', file], {keepStdout: run === 0});
-			dialectPairs.push({baseline, perscope});
-		}
-
-		const read = JSON.parse(dialectPairs[0].perscope.stdout);
-		const dialectRatio = median(dialectPairs.map(pair => pair.perscope.wallMs / pair.baseline.wallMs));
-		const diagnostics = read.diagnosticCount ?? read.diagnostics?.length ?? 0;
-		summary.dialects[dialect] = {
-			bytes: statSync(file).size,
-			events: read.events,
-			jobs: read.jobs.length,
-			diagnostics,
-			baselineMs: round(median(dialectPairs.map(pair => pair.baseline.wallMs))),
-			perscopeMs: round(median(dialectPairs.map(pair => pair.perscope.wallMs))),
-			peakRssMB: round(Math.max(...dialectPairs.map(pair => pair.perscope.rssBytes)) / 1024 ** 2, 1),
-			ratio: round(dialectRatio, 3),
-		};
-		const figures = summary.dialects[dialect];
-		figure(
-			`${dialect} stream: --summary --json / baseline`,
-			`${mb(figures.bytes)}, ${figures.events} events, ${figures.jobs} sessions, ${diagnostics} diagnostics: ${ms(figures.perscopeMs)} / ${ms(figures.baselineMs)} = ${round(dialectRatio, 2)}, peak RSS ${figures.peakRssMB} MB  (target ≤ ${dialectRatioTarget})`,
-		);
-	}
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // 4-5. The TUI in a pseudo-terminal

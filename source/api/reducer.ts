@@ -1,7 +1,8 @@
-import type {Diagnostic} from '../model/events.js';
+import type {Diagnostic, Dialect} from '../model/events.js';
 import {addDiagnostic} from '../model/reduce.js';
 import {endInput, type InputEnd, type Model as ModelState} from '../model/state.js';
 import {Ingest} from '../load/ingest.js';
+import {forcibleDialects} from '../parse/dialects/registry.js';
 import {defaultMaxLineBytes, LineCutter} from '../parse/line-splitter.js';
 import {jsonForTerminal} from '../output/activity-json.js';
 import {buildSummary, type Summary} from '../output/summary.js';
@@ -21,6 +22,12 @@ export type ReducerOptions = {
 	prices?: PriceTable;
 	/** Called with each diagnostic as it is found (it is in `model.diagnostics` too, up to the first 10,000). */
 	onDiagnostic?: (diagnostic: Diagnostic) => void;
+	/**
+	 * Read every line as this dialect's (`perscope --dialect`): `perstack`, `claude-code`, `codex`, `gemini`, `amp`,
+	 * `drover` or `daemon`. Default: each stream's dialect is told from its lines, which suffices for a whole
+	 * stream; force one for a stream whose first lines say too little (a Codex stream that starts with an `error`).
+	 */
+	dialect?: Dialect;
 };
 
 /** How the input ended, for {@link Reducer.end}: with `perscope -- command`, how the command exited. */
@@ -32,7 +39,8 @@ export type EndOptions = {
 };
 
 /**
- * Turns NDJSON event lines (Perstack, drover, a strategy daemon; mixed freely) into a model of jobs, runs and
+ * Turns NDJSON event lines (Perstack, drover, a strategy daemon, mixed freely; or an agent CLI's stream: Claude
+ * Code, Codex, Gemini CLI, Amp) into a model of jobs, runs and
  * activities, as the perscope viewer does. Made by {@link createReducer}.
  *
  * The reducer reads one byte stream. `push(line)` appends a line to it, `pushChunk(bytes)` appends bytes
@@ -84,9 +92,9 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 	const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
 	if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new RangeError(`maxLineBytes must be a positive whole number, not ${String(maxLineBytes)}`);
 	const source = options.source ?? 'input';
-	const {onDiagnostic} = options;
-	// The plain path (JSON.parse and the schema), which the CLI's fast readers are tested against.
-	const ingest = new Ingest({maxLineBytes, ...(onDiagnostic ? {onDiagnostic} : {})});
+	const {onDiagnostic, dialect} = options;
+	if (dialect !== undefined && !forcibleDialects.includes(dialect)) throw new RangeError(`dialect must be one of ${forcibleDialects.join(', ')}, not ${String(dialect)}`);
+	const ingest = new Ingest({maxLineBytes, dialect, ...(onDiagnostic ? {onDiagnostic} : {})});
 	const model: ModelState = ingest.model;
 	const cutter = new LineCutter({
 		source,

@@ -55,7 +55,7 @@ export class Ingest {
 		this.#afterEvent = options.afterEvent;
 		this.#parseOptions = {fast: options.fast ?? true, dialect: options.dialect};
 		this.#parser = new LineParser(this.#parseOptions);
-		this.#streams = new StreamReaders(options.dialect, undefined, options.arrivalClock);
+		this.#streams = new StreamReaders(options.dialect, undefined, {clockFor: options.arrivalClock, fast: this.#parseOptions.fast});
 	}
 
 	/** How lines are parsed, for a loader that parses them elsewhere and hands them in with `parsed`. */

@@ -1,6 +1,6 @@
 import type {Dialect, ParsedLine} from '../model/events.js';
 import {streamDialects} from './dialects/registry.js';
-import type {ArrivalClock, ParsedOut, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
+import type {ParsedOut, ReaderOptions, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
 import {unknownEvent} from './normalise.js';
 
 export type {ArrivalClock} from './dialects/stream-dialect.js';
@@ -22,13 +22,13 @@ export class StreamReaders {
 	/** Per dialect, its one reader. */
 	readonly #readers = new Map<StreamDialect, StreamReader>();
 
-	/** A live source's clock, for dialects that stamp events as they arrive (ReaderOptions). */
-	readonly #clockFor: ArrivalClock | undefined;
+	/** A live source's clock, for dialects that stamp events as they arrive, and whether the fast readers read. */
+	readonly #options: ReaderOptions;
 
 	/** `dialects`: the registry's, unless a test gives its own. */
-	constructor(forced: Dialect | undefined, dialects: readonly StreamDialect[] = streamDialects, clockFor?: ArrivalClock) {
+	constructor(forced: Dialect | undefined, dialects: readonly StreamDialect[] = streamDialects, options: ReaderOptions = {}) {
 		this.#dialects = dialects;
-		this.#clockFor = clockFor;
+		this.#options = options;
 		this.#forced = forced === undefined ? undefined : dialects.find(dialect => dialect.name === forced);
 	}
 
@@ -48,7 +48,7 @@ export class StreamReaders {
 
 		let reader = this.#readers.get(dialect);
 		if (reader === undefined) {
-			reader = dialect.reader({clockFor: this.#clockFor});
+			reader = dialect.reader(this.#options);
 			this.#readers.set(dialect, reader);
 		}
 

@@ -1,3 +1,4 @@
+import {spawnSync} from 'node:child_process';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import fc from 'fast-check';
@@ -5,7 +6,7 @@ import {describe, expect, it} from 'vitest';
 import {createReducer, isToolActivity, streamingText, toolInput, type Diagnostic, type Reducer, type Summary} from 'perscope';
 import * as built from '../../dist/api/index.js';
 import {TextAccumulator} from '../../dist/model/text-accumulator.js';
-import {repoRoot} from '../helpers/cli-process.js';
+import {cliPath, repoRoot} from '../helpers/cli-process.js';
 
 /*
  * The library as a user who installed the package gets it: imported by the package's name, which Node and
@@ -301,5 +302,41 @@ describe('the model', () => {
 		summary.diagnostics.push({source: 'x', line: 1, reason: 'mine'});
 		expect(reducer.summary().jobs[0]?.runs).toHaveLength(4);
 		expect(reducer.model.diagnostics).toEqual([]);
+	});
+});
+
+describe('an agent CLI’s stream', () => {
+	const recordings = ['claude-code/nested-subagents.ndjson', 'codex/sub-agent.jsonl', 'gemini/fix-and-delegate.jsonl'];
+
+	it.each(recordings)('%s pushed line by line gives what `perscope --summary --json` gives for the file', name => {
+		const path = join(repoRoot, 'fixtures', name);
+		const reducer = reducerOf(linesOf(path), path);
+		const cli = spawnSync(process.execPath, [cliPath, '--summary', '--json', path], {encoding: 'utf8'});
+		expect(cli.status, cli.stderr).toBe(0);
+		expect(reducer.summaryJson()).toBe(cli.stdout.trimEnd());
+		expect(reducer.model.diagnostics).toEqual([]);
+		expect(reducer.summary().jobs[0]!.runs.length).toBeGreaterThan(1);
+	});
+
+	it('dialect reads every line as that dialect’s: a Codex stream that begins with its retry is read as Codex’s, not as unknown lines', () => {
+		const lines = ['{"type":"error","message":"Reconnecting... 1/5 (stream disconnected)"}', '{"type":"thread.started","thread_id":"t1"}', '{"type":"turn.started"}', '{"type":"turn.completed","usage":{"input_tokens":10,"output_tokens":2}}'];
+		const told = reducerOf(lines);
+		expect(told.model.unknownEvents).toEqual(new Map([['error', 1]]));
+		const forced = createReducer({dialect: 'codex'});
+		for (const line of lines) forced.push(line);
+		forced.end();
+		expect(forced.model.unknownEvents).toEqual(new Map());
+		const activities = forced.model.activities.map(activity => activity.type);
+		expect(activities).toContain('retry');
+		// The retry came before the thread said its id: it is the start of a run of its own, as a stream begun mid-turn.
+		expect(forced.summary().jobs.map(job => [job.jobId, job.status, job.usage.inputTokens])).toEqual([
+			['codex:line-1', 'proceeding', 0],
+			['t1', 'completed', 10],
+		]);
+	});
+
+	it('an unknown dialect is a RangeError naming the ones there are', () => {
+		// @ts-expect-error: not a dialect, as plain JavaScript may pass.
+		expect(() => createReducer({dialect: 'cursor'})).toThrow('dialect must be one of perstack, amp, claude-code, codex, gemini, drover, daemon, not cursor');
 	});
 });

@@ -6,7 +6,13 @@ import {droverEventKinds, droverEventSchema} from './drover/schema.js';
 import {perstackEventTypes, perstackReaders} from './perstack/fast-reader.js';
 import {perstackSchemas} from './perstack/schema.js';
 import {specDifferences, typeListDifferences, unionDifferences} from './wire-check.js';
-import {array, literal, object, optional, string, transform, union, unknown, withDefault} from './wire-reader.js';
+import {array, byKey, literal, nullish, number, object, optional, preprocess, record, string, transform, union, unknown, withDefault} from './wire-reader.js';
+import {claudeLineReader} from './claude-code/fast-reader.js';
+import {claudeSchemas} from './claude-code/schema.js';
+import {codexEventReader} from './codex/fast-reader.js';
+import {codexSchemas} from './codex/schema.js';
+import {geminiEventReader} from './gemini/fast-reader.js';
+import {geminiSchemas} from './gemini/schema.js';
 
 /* The build's wire check (scripts/check-wire.mjs) passes for the real reader and fails for any difference. */
 
@@ -35,9 +41,26 @@ describe('the wire check', () => {
 	});
 
 	it('reports a construct the readers do not know, or a check they do not make', () => {
-		expect(specDifferences(z.number(), unknown.spec, 'x')).toEqual(['x: the schema uses number, which the readers do not know']);
+		expect(specDifferences(z.bigint(), unknown.spec, 'x')).toEqual(['x: the schema uses bigint, which the readers do not know']);
 		expect(specDifferences(z.string().min(1), string.spec, 'x')).toEqual(['x: the schema checks the string further, the reader does not']);
 		expect(specDifferences(z.object({}).catchall(z.string()), object({}).spec, 'x')).toEqual(['x: the schema reads unknown keys, the reader does not']);
+	});
+
+	it('finds the agent CLIs’ fast readers equal to their schemas', () => {
+		expect(specDifferences(claudeSchemas().line, claudeLineReader.spec, 'line')).toEqual([]);
+		expect(specDifferences(codexSchemas().event, codexEventReader.spec, 'event')).toEqual([]);
+		expect(specDifferences(geminiSchemas().event, geminiEventReader.spec, 'event')).toEqual([]);
+	});
+
+	it('reports a nullable, a record, a preprocess or a discriminated union that differ', () => {
+		expect(specDifferences(z.string().nullish(), optional(string).spec, 'n')).toEqual(['n: the schema has nullable, the reader string']);
+		expect(specDifferences(z.string().nullish(), nullish(number).spec, 'n')).toEqual(['n: the schema has string, the reader number']);
+		expect(specDifferences(z.record(z.string(), z.number()), record(string).spec, 'r')).toEqual(['r{}: the schema has number, the reader string']);
+		expect(specDifferences(z.record(z.string().min(2), z.number()), record(number).spec, 'r')).toEqual(["r: the schema's record keys are not any string"]);
+		expect(specDifferences(z.preprocess(toNumber, z.number()), preprocess(timestampOf, number).spec, 'p')).toEqual(['p: the schema preprocesses with another function than the reader']);
+		const events = z.discriminatedUnion('type', [z.object({type: z.literal('a')}), z.object({type: z.literal('b'), n: z.number()})]);
+		expect(specDifferences(events, byKey('type', {b: object({type: literal('b'), n: number}), a: object({type: literal('a')})}).spec, 'e')).toEqual(["e: the schema's options are a, b, the reader's b, a"]);
+		expect(specDifferences(events, byKey('type', {a: object({type: literal('a')}), b: object({type: literal('b'), n: string})}).spec, 'e')).toEqual(['e|b.n: the schema has number, the reader string']);
 	});
 
 	it('reports an event type with no reader, and a reader with no event type', () => {

@@ -32,6 +32,7 @@ export function specDifferences(schema: unknown, spec: WireSpec, path: string): 
 	const differ = (schemaSide: string) => [`${path}: the schema has ${schemaSide}, the reader ${describe(spec)}`];
 	switch (def.type) {
 		case 'string':
+		case 'number':
 		case 'boolean':
 		case 'unknown': {
 			if (spec.kind !== def.type) return differ(def.type);
@@ -48,6 +49,16 @@ export function specDifferences(schema: unknown, spec: WireSpec, path: string): 
 
 		case 'optional':
 			return spec.kind === 'optional' ? specDifferences(def.get('innerType'), spec.of, path) : differ('optional');
+		case 'nullable':
+			return spec.kind === 'nullable' ? specDifferences(def.get('innerType'), spec.of, path) : differ('nullable');
+		case 'record': {
+			if (spec.kind !== 'record') return differ('record');
+			const key = defOf(def.get('keyType'));
+			const checks = key?.get('checks');
+			if (key?.type !== 'string' || (Array.isArray(checks) && checks.length > 0)) return [`${path}: the schema's record keys are not any string`];
+			return specDifferences(def.get('valueType'), spec.of, `${path}{}`);
+		}
+
 		case 'default': {
 			if (spec.kind !== 'default') return differ('default');
 			const value = def.get('defaultValue');
@@ -75,6 +86,15 @@ export function specDifferences(schema: unknown, spec: WireSpec, path: string): 
 
 		case 'union': {
 			const options = def.get('options');
+			const discriminator = def.get('discriminator');
+			if (typeof discriminator === 'string') {
+				if (spec.kind !== 'discriminated' || spec.key !== discriminator) return differ(`a union by ${JSON.stringify(discriminator)}`);
+				const order = Array.isArray(options) ? options.map(option => literalOf(option, discriminator)) : [];
+				const readerOrder = Object.keys(spec.options);
+				if (order.join('\n') !== readerOrder.join('\n')) return [`${path}: the schema's options are ${order.join(', ')}, the reader's ${readerOrder.join(', ')}`];
+				return Array.isArray(options) ? options.flatMap((option, index) => specDifferences(option, spec.options[readerOrder[index]!]!, `${path}|${readerOrder[index]!}`)) : [];
+			}
+
 			if (spec.kind !== 'union' || !Array.isArray(options)) return differ('union');
 			// zod takes the first option that accepts a value: the order is part of the declaration.
 			if (options.length !== spec.options.length) return [`${path}: the schema's union has ${options.length} options, the reader's ${spec.options.length}`];
@@ -82,6 +102,14 @@ export function specDifferences(schema: unknown, spec: WireSpec, path: string): 
 		}
 
 		case 'pipe': {
+			const input = defOf(def.get('in'));
+			if (input?.type === 'transform') {
+				// z.preprocess(f, schema): f, then the schema.
+				if (spec.kind !== 'preprocess') return differ('preprocess');
+				const inner = specDifferences(def.get('out'), spec.of, path);
+				return input.get('transform') === spec.transform ? inner : [`${path}: the schema preprocesses with another function than the reader`, ...inner];
+			}
+
 			const out = defOf(def.get('out'));
 			if (spec.kind !== 'transform' || out?.type !== 'transform') return differ(out?.type === 'transform' ? 'transform' : 'pipe');
 			const same = out.get('transform') === spec.transform;
@@ -92,6 +120,13 @@ export function specDifferences(schema: unknown, spec: WireSpec, path: string): 
 		default:
 			return [`${path}: the schema uses ${def.type}, which the readers do not know`];
 	}
+}
+
+/** The literal an option of a discriminated union has for its discriminator. */
+function literalOf(option: unknown, discriminator: string): string {
+	const values = defOf(new Map(entriesOf(defOf(option)?.get('shape'))).get(discriminator))?.get('values');
+	const value: unknown = Array.isArray(values) ? values[0] : undefined;
+	return typeof value === 'string' ? value : '?';
 }
 
 /**

@@ -3,11 +3,16 @@
  * can hold a fast reader to the zod schema it stands in for (wire-check.ts, run by scripts/check-wire.mjs).
  * Each combinator does what the zod construct of the same name does, and no more:
  *
- *   string, boolean, unknown, literal   z.string(), z.boolean(), z.unknown(), z.literal(v)
- *   optional(r)                          r.optional(): undefined stays undefined
+ *   string, number, boolean, unknown    z.string(), z.number(), z.boolean(), z.unknown()
+ *   literal(v)                           z.literal(v)
+ *   optional(r), nullable(r)             r.optional(): undefined stays undefined; r.nullable(): null stays null
+ *   nullish(r)                           r.nullish(), which is r.nullable().optional()
  *   withDefault(r, v)                    r.default(v): undefined becomes v
  *   array(r), object({...}), union(...)  z.array, z.object (extra keys not read), z.union
+ *   record(r)                            z.record(z.string(), r)
+ *   byKey(key, {value: r, ...})          z.discriminatedUnion(key, [...]), its options in the same order
  *   transform(r, f)                      r.transform(f), with the very same function f
+ *   preprocess(f, r)                     z.preprocess(f, r), likewise
  *
  * A reader throws `invalid` for anything the schema would reject; it may also throw it for what the schema
  * would accept (a union only tries the first option whose kind fits), since then the schema reads the value.
@@ -16,10 +21,15 @@
 /** What a reader accepts: the shape of the zod schema it must equal. */
 export type WireSpec =
 	| {kind: 'string'}
+	| {kind: 'number'}
 	| {kind: 'boolean'}
 	| {kind: 'unknown'}
 	| {kind: 'literal'; value: string}
 	| {kind: 'optional'; of: WireSpec}
+	| {kind: 'nullable'; of: WireSpec}
+	| {kind: 'record'; of: WireSpec}
+	| {kind: 'discriminated'; key: string; options: Readonly<Record<string, WireSpec>>}
+	| {kind: 'preprocess'; of: WireSpec; transform: (value: never) => unknown}
 	| {kind: 'default'; of: WireSpec; value: string}
 	| {kind: 'array'; of: WireSpec}
 	| {kind: 'object'; shape: Readonly<Record<string, WireSpec>>}
@@ -53,6 +63,16 @@ export const string: Reader<string> = {
 	},
 };
 
+/** z.number(): a finite number (JSON.parse gives Infinity for `1e999`, which zod refuses). */
+export const number: Reader<number> = {
+	spec: {kind: 'number'},
+	fits: value => typeof value === 'number',
+	read(value) {
+		if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid;
+		return value;
+	},
+};
+
 export const boolean: Reader<boolean> = {
 	spec: {kind: 'boolean'},
 	fits: value => typeof value === 'boolean',
@@ -78,6 +98,15 @@ export function literal<T extends string>(expected: T): Reader<T> {
 export function optional<T>(reader: Reader<T>): Reader<T | undefined> {
 	const {read, fits} = reader;
 	return {spec: {kind: 'optional', of: reader.spec}, fits: value => value === undefined || fits(value), read: value => (value === undefined ? undefined : read(value))};
+}
+
+export function nullable<T>(reader: Reader<T>): Reader<T | null> {
+	const {read, fits} = reader;
+	return {spec: {kind: 'nullable', of: reader.spec}, fits: value => value === null || fits(value), read: value => (value === null ? null : read(value))};
+}
+
+export function nullish<T>(reader: Reader<T>): Reader<T | null | undefined> {
+	return optional(nullable(reader));
 }
 
 export function withDefault<T extends string>(reader: Reader<T>, fallback: T): Reader<T> {
@@ -140,4 +169,47 @@ export function union<A, B>(first: Reader<A>, second: Reader<B>): Reader<A | B> 
 export function transform<I, T>(reader: Reader<I>, apply: (value: I) => T): Reader<T> {
 	const {read} = reader;
 	return {spec: {kind: 'transform', of: reader.spec, transform: apply}, fits: reader.fits, read: value => apply(read(value))};
+}
+
+/** z.record(z.string(), r): every own key but `__proto__` (which zod leaves out), each value read by `r`. */
+export function record<T>(reader: Reader<T>): Reader<Record<string, T>> {
+	const {read} = reader;
+	return {
+		spec: {kind: 'record', of: reader.spec},
+		fits: isRecord,
+		read(value) {
+			if (!isRecord(value)) throw invalid;
+			const out: Record<string, T> = {};
+			for (const key of Object.keys(value)) if (key !== '__proto__') out[key] = read(value[key]);
+			return out;
+		},
+	};
+}
+
+type Options = Readonly<Record<string, Reader<unknown>>>;
+type OptionOutput<O extends Options> = {[K in keyof O]: ReaderOutput<O[K]>}[keyof O];
+
+/**
+ * z.discriminatedUnion(key, options): the option named by the value's `key`. `options` is keyed by each option's
+ * literal, in the schema's order; each option is an object reader whose `key` is that literal.
+ */
+export function byKey<O extends Options>(key: string, options: O): Reader<OptionOutput<O>> {
+	const specs: Record<string, WireSpec> = {};
+	for (const [value, option] of Object.entries(options)) specs[value] = option.spec;
+	return {
+		spec: {kind: 'discriminated', key, options: specs},
+		fits: isRecord,
+		read(value) {
+			if (!isRecord(value)) throw invalid;
+			const discriminator = value[key];
+			if (typeof discriminator !== 'string' || !Object.hasOwn(options, discriminator)) throw invalid;
+			// The option of the discriminator gives its own output, one of the union's.
+			return options[discriminator]!.read(value) as OptionOutput<O>;
+		},
+	};
+}
+
+export function preprocess<T>(apply: (value: unknown) => unknown, reader: Reader<T>): Reader<T> {
+	const {read} = reader;
+	return {spec: {kind: 'preprocess', of: reader.spec, transform: apply}, fits: value => reader.fits(apply(value)), read: value => read(apply(value))};
 }

@@ -16,5 +16,5 @@ export const ampDialect: StreamDialect = {
 		const session = value['session_id'];
 		return typeof session === 'string' && session.startsWith('T-') && looksLikeClaudeLine(value);
 	},
-	reader: () => new ClaudeReader({dialect: 'amp', rootExpert: 'amp'}),
+	reader: options => new ClaudeReader({dialect: 'amp', rootExpert: 'amp'}, options),
 };

@@ -1,8 +1,10 @@
 import {jsonText} from '../json-values.js';
+import type {ClaudeLineOf} from './schema.js';
 
 /*
  * What Claude Code's content says, as text: a tool result's content is a string or a list of blocks (text,
- * images, …); an Agent call's structured result holds the sub-agent's answer without the CLI's notes.
+ * images, …); an Agent call's structured result holds the sub-agent's answer without the CLI's notes. And
+ * which live text a streamed block is, and what a retry line says.
  */
 
 function field(value: unknown, key: string): unknown {
@@ -71,4 +73,20 @@ export function runsInBackground(input: unknown): boolean {
 export function errorText(value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	return typeof value === 'string' ? value : jsonText(value);
+}
+
+/** Which live text a streamed block is: text is the answer's, thinking the reasoning's; tool input is neither. */
+export function streamChannel(type: string | undefined): 'reasoning' | 'result' | undefined {
+	if (type === 'text' || type === 'text_delta') return 'result';
+	if (type === 'thinking' || type === 'thinking_delta') return 'reasoning';
+	return undefined;
+}
+
+/** What a `system/api_retry` line says: the API's error, the attempt, and when the CLI tries again. */
+export function apiRetryReason(line: ClaudeLineOf<'system'>): string {
+	const status = line.error_status === undefined || line.error_status === null ? '' : ` ${line.error_status}`;
+	const error = errorText(line.error);
+	const attempt = line.attempt === undefined ? '' : `, attempt ${line.attempt}${line.max_retries === undefined ? '' : ` of ${line.max_retries}`}`;
+	const delay = line.retry_delay_ms === undefined ? '' : `, retrying in ${Math.round(line.retry_delay_ms)} ms`;
+	return `API error${status}${error === undefined ? '' : ` ${error}`}${attempt}${delay}`;
 }

@@ -17,5 +17,5 @@ export function looksLikeClaudeLine(value: Record<string, unknown>): boolean {
 export const claudeCodeDialect: StreamDialect = {
 	name: 'claude-code',
 	recognises: looksLikeClaudeLine,
-	reader: () => new ClaudeReader({dialect: 'claude-code', rootExpert: 'claude'}),
+	reader: options => new ClaudeReader({dialect: 'claude-code', rootExpert: 'claude'}, options),
 };

@@ -2,10 +2,17 @@ import type {AgentEvent, Dialect, EventRef, RunStatus, ToolCall, ToolResult, Usa
 import {assertNever} from '../../../model/assert-never.js';
 import {addUsage, subtractUsage, zeroUsage} from '../../../model/usage.js';
 import {invalid} from '../../normalise.js';
-import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
-import {agentAnswer, agentModel, agentResultText, contentText, errorText, inputString, isAsyncLaunch, runsInBackground} from './content.js';
+import {withHead, type EventBody, type EventHead} from '../event-head.js';
+import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
+import {agentAnswer, agentModel, agentResultText, apiRetryReason, contentText, errorText, inputString, isAsyncLaunch, runsInBackground, streamChannel} from './content.js';
+import {readClaudeLine} from './fast-reader.js';
 import {claudeLineTypes, claudeSchemas, quietSystemSubtypes, type ClaudeBlock, type ClaudeLine, type ClaudeLineOf} from './schema.js';
 import {largerUsage, ResponseUsage, usageOf} from './usage.js';
+import {reportedCost} from './cost.js';
+import type {Call, Child, ClaudeFlavour, RunState, Session, Task} from './state.js';
+import {skillOf, toolCall, toolOf} from './tool-names.js';
+
+export type {ClaudeFlavour} from './state.js';
 
 /*
  * One Claude Code stream into the model's events (docs/model-rules.md, "Claude Code"). A session is a job. Each
@@ -18,52 +25,10 @@ import {largerUsage, ResponseUsage, usageOf} from './usage.js';
  * which responses' usage was counted, which turn a result ends.
  */
 
-export type ClaudeFlavour = {
-	dialect: Dialect;
-	/** The main loop's expert key. */
-	rootExpert: string;
-};
-
-type Turn = {runId: string; closed: boolean};
-
-type Session = {
-	/** The turns begun, oldest first; a result closes the oldest open one. */
-	turns: Turn[];
-	/** The last `total_cost_usd` reported: it counts from the process's start. */
-	reportedTotal: number;
-	/** Runs of the session this stream made that no cost report covers yet. */
-	uncovered: string[];
-	/** What each MCP server was last said to be. */
-	servers: Map<string, string>;
-};
-
-type Call = {runId: string; name: string; delegate: boolean; input: unknown};
-
-type Child = {parentRunId: string; ended: boolean; background: boolean};
-
-/** What a `task_started` said of a sub-agent whose run has not started yet. */
-type Task = {toolUseId: string; agent: boolean; subagentType: string | undefined; prompt: string | undefined; parentTaskId: string | undefined; background: boolean};
-
-type RunState = {
-	step: number;
-	/** The response the current step is; undefined for lines that name none. */
-	messageId: string | undefined;
-	modelKnown: boolean;
-	/** The text and thinking of the current response so far: a tool call of the same response carries them. */
-	text: string | undefined;
-	thinking: string | undefined;
-	/** The run's last text, its answer when its end says none. */
-	lastText: string | undefined;
-	/** What the reader has counted of its usage. */
-	usage: Usage;
-	query: string | undefined;
-};
-
 const delegateTools: ReadonlySet<string> = new Set(['Agent', 'Task']);
 
-/** The fields every event has, which the reader fills in from the line. */
-type HeadKey = 'dialect' | 'wireType' | 'id' | 'jobId' | 'runId' | 'expertKey' | 'step' | 'timestamp' | 'agent' | 'ref';
-type Payload = DistributiveOmit<AgentEvent, HeadKey>;
+/** What an event says beyond the fields every event has, which the reader fills in from the line. */
+type Payload = EventBody;
 
 export class ClaudeReader implements StreamReader {
 	readonly #flavour: ClaudeFlavour;
@@ -84,8 +49,12 @@ export class ClaudeReader implements StreamReader {
 	/** The line being read: where its events go, and how many it made so far. */
 	#line: {ref: EventRef; wireType: string; timestamp: number | undefined; out: ParsedOut; made: number} | undefined;
 
-	constructor(flavour: ClaudeFlavour) {
+	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
+	readonly #fast: boolean;
+
+	constructor(flavour: ClaudeFlavour, options: ReaderOptions = {}) {
 		this.#flavour = flavour;
+		this.#fast = options.fast ?? true;
 	}
 
 	read(record: WireRecord, out: ParsedOut): void {
@@ -101,13 +70,17 @@ export class ClaudeReader implements StreamReader {
 			return;
 		}
 
-		const parsed = claudeSchemas().line.safeParse(value);
-		if (!parsed.success) {
-			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-			return;
+		let line = this.#fast ? readClaudeLine(value) : undefined;
+		if (line === undefined) {
+			const parsed = claudeSchemas().line.safeParse(value);
+			if (!parsed.success) {
+				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+				return;
+			}
+
+			line = parsed.data;
 		}
 
-		const line = parsed.data;
 		if (line.timestamp !== undefined) this.#lastTime = line.timestamp;
 		if (line.session_id !== undefined && line.session_id !== '') this.#session = line.session_id;
 		this.#line = {ref, wireType: line.type === 'system' ? `system/${line.subtype}` : line.type, timestamp: line.timestamp, out, made: 0};
@@ -168,10 +141,10 @@ export class ClaudeReader implements StreamReader {
 		const line = this.#line!;
 		const jobId = at.jobId ?? this.#jobOfRun(runId);
 		const timestamp = at.timestamp ?? line.timestamp;
-		const head = {dialect: this.#flavour.dialect, wireType: line.wireType, id: `${line.ref.source}:${line.ref.line}`, jobId, runId, expertKey: undefined, step, timestamp, agent: undefined, ref: line.ref, ...(line.made > 0 ? {continuesLine: true as const} : {})};
+		const head: EventHead & {continuesLine?: true} = {dialect: this.#flavour.dialect, wireType: line.wireType, id: `${line.ref.source}:${line.ref.line}`, jobId, runId, expertKey: undefined, step, timestamp, agent: undefined, ref: line.ref};
+		if (line.made > 0) head.continuesLine = true;
 		line.made++;
-		// A payload of the union, spread beside the fields every event has: one event of the union.
-		line.out({kind: 'event', event: {...head, ...payload} as AgentEvent});
+		line.out({kind: 'event', event: withHead(head, payload)});
 	}
 
 	/** The model a run's responses come from, for what it cost (in no job: the job's model is its init's). */
@@ -320,14 +293,9 @@ export class ClaudeReader implements StreamReader {
 			case 'task_notification':
 				this.#taskNotification(line);
 				return;
-			case 'api_retry': {
-				const status = line.error_status === undefined || line.error_status === null ? '' : ` ${line.error_status}`;
-				const error = errorText(line.error);
-				const attempt = line.attempt === undefined ? '' : `, attempt ${line.attempt}${line.max_retries === undefined ? '' : ` of ${line.max_retries}`}`;
-				const delay = line.retry_delay_ms === undefined ? '' : `, retrying in ${Math.round(line.retry_delay_ms)} ms`;
-				this.#emit(this.#runOf(line), {kind: 'retry', reason: `API error${status}${error === undefined ? '' : ` ${error}`}${attempt}${delay}`});
+			case 'api_retry':
+				this.#emit(this.#runOf(line), {kind: 'retry', reason: apiRetryReason(line)});
 				return;
-			}
 
 			default:
 				if (quietSystemSubtypes.has(line.subtype)) this.#marker();
@@ -578,23 +546,9 @@ export class ClaudeReader implements StreamReader {
 		this.#emit(runId, {kind: 'runEnd', status: maxTurns ? 'stoppedByExceededMaxSteps' : 'stoppedByError', text: undefined, message, usage: undefined});
 	}
 
-	/**
-	 * The cost the CLI reports, from its process's start: what it adds since its last report is the cost of the
-	 * work since, which is every run of the session this stream made that no report covered yet.
-	 */
 	#reportCost(session: Session, runId: string, line: ClaudeLineOf<'result'>): void {
-		let total = line.total_cost_usd;
-		if (total === undefined && line.modelUsage) {
-			const costs = Object.values(line.modelUsage).map(model => model.costUSD);
-			if (costs.length > 0 && costs.every(cost => cost !== undefined)) total = costs.reduce((sum, cost) => sum + cost, 0);
-		}
-
-		if (total === undefined || total < 0) return;
-		// A total lower than the last is another process's (two logs of one session, concatenated).
-		const usd = total >= session.reportedTotal ? total - session.reportedTotal : total;
-		session.reportedTotal = total;
-		const runIds = session.uncovered.splice(0);
-		this.#emit(runId, {kind: 'reportedCost', usd, runIds});
+		const cost = reportedCost(session, line);
+		if (cost) this.#emit(runId, {kind: 'reportedCost', usd: cost.usd, runIds: cost.runIds});
 	}
 
 	#streamEvent(line: ClaudeLineOf<'stream_event'>): void {
@@ -633,30 +587,7 @@ export class ClaudeReader implements StreamReader {
 	}
 }
 
-/** Which live text a streamed block is: text is the answer's, thinking the reasoning's; tool input is neither. */
-function streamChannel(type: string | undefined): 'reasoning' | 'result' | undefined {
-	if (type === 'text' || type === 'text_delta') return 'result';
-	if (type === 'thinking' || type === 'thinking_delta') return 'reasoning';
-	return undefined;
-}
-
 function failedTask(status: string | undefined): boolean {
 	return status !== undefined && status !== 'completed';
 }
 
-/** An MCP tool's name (`mcp__server__tool`) names its server as the skill; Claude Code's own tools have none. */
-function skillOf(name: string): string {
-	const match = /^mcp__(.+?)__(.+)$/.exec(name);
-	return match ? match[1]! : '';
-}
-
-function toolOf(name: string): string {
-	const match = /^mcp__(.+?)__(.+)$/.exec(name);
-	return match ? match[2]! : name;
-}
-
-function toolCall(id: string, name: string, input: unknown): ToolCall {
-	return {id, skillName: skillOf(name), toolName: toolOf(name), args: input};
-}
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -189,4 +189,10 @@ describe('a Codex stream', () => {
 		expect(made[2]).toMatchObject({kind: 'toolCalls', calls: [{toolName: 'todo_list', args: {plan: '2 items'}}]});
 		expect(made[3]).toMatchObject({kind: 'toolResults', results: [{text: '[x] Read\n[ ] Fix'}]});
 	});
+
+	it('regression: a line whose item is not an object (`"item": 5`) is a bad line, and the lines after it are read (it ended the whole source)', () => {
+		const model = modelFromText(['{"type":"thread.started","thread_id":"t"}', '{"type":"item.completed","item":5}', '{"type":"turn.started"}', '{"type":"turn.completed"}'].join('\n'));
+		expect(model.diagnostics).toEqual([{line: 2, source: 'test', reason: 'invalid item.completed event: item: Invalid input: expected object, received number'}]);
+		expect(model.runs.get('t')).toMatchObject({status: 'completed'});
+	});
 });

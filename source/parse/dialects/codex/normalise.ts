@@ -1,8 +1,10 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ArrivalClock, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
+import {outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
 import {invalid} from '../../normalise.js';
+import {readCodexEvent} from './fast-reader.js';
 import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
 
 /*
@@ -60,8 +62,12 @@ export class CodexReader implements StreamReader {
 	/** The run started last that has not ended: where a stream that begins mid-turn goes on. */
 	#open: RunState | undefined;
 
+	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
+	readonly #fast: boolean;
+
 	constructor(options: ReaderOptions = {}) {
 		this.#clockFor = options.clockFor;
+		this.#fast = options.fast ?? true;
 	}
 
 	/** Whether a line is surely Codex's: its type is one only Codex writes. */
@@ -80,22 +86,29 @@ export class CodexReader implements StreamReader {
 
 		const item: unknown = value['item'];
 		if (item !== undefined) {
-			const itemType: unknown = Reflect.get(itemOfOldShape(item) ?? {}, 'type');
+			// An item that is not an object (`"item": 5`) is the schema's to judge: it must not throw here.
+			const shaped = itemOfOldShape(item);
+			const itemType: unknown = typeof shaped === 'object' && shaped !== null ? Reflect.get(shaped, 'type') : undefined;
 			if (typeof itemType === 'string' && !codexItemTypes.has(itemType)) {
 				out(this.#unknown(`${type}/${itemType}`, ref));
 				return;
 			}
 		}
 
-		const parsed = codexSchemas().event.safeParse(value);
-		if (!parsed.success) {
-			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-			return;
+		let event = this.#fast ? readCodexEvent(value) : undefined;
+		if (event === undefined) {
+			const parsed = codexSchemas().event.safeParse(value);
+			if (!parsed.success) {
+				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+				return;
+			}
+
+			event = parsed.data;
 		}
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
-		const events = this.#events(parsed.data, ref);
-		for (const [index, event] of events.entries()) out({kind: 'event', event: index === 0 ? event : {...event, continuesLine: true}});
+		const events = this.#events(event, ref);
+		outLineEvents(events, out);
 		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
 	}
 
@@ -111,7 +124,7 @@ export class CodexReader implements StreamReader {
 				run.lastMessage = undefined;
 				run.streamed = false;
 				run.lastError = undefined;
-				return [...started, {...this.#head(run, event.type, ref), kind: 'stepStart'}];
+				return [...started, withHead(this.#head(run, event.type, ref), {kind: 'stepStart'})];
 			}
 
 			case 'turn.completed': {
@@ -130,8 +143,8 @@ export class CodexReader implements StreamReader {
 				const head = this.#head(run, event.type, ref);
 				const out: AgentEvent[] = [...started, this.#stepEnd(run, event.type, ref, 'continue', 'proceeding', undefined, undefined)];
 				// The top-level error before it said the same: the failure is shown once.
-				if (message !== run.lastError) out.push({...head, kind: 'runError', name: 'turn.failed', message});
-				out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
+				if (message !== run.lastError) out.push(withSharedHead(head, {kind: 'runError', name: 'turn.failed', message}));
+				out.push(withSharedHead(head, {kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined}));
 				this.#end(run, ref);
 				return out;
 			}
@@ -139,9 +152,9 @@ export class CodexReader implements StreamReader {
 			case 'error': {
 				const [run, started] = this.#current(ref);
 				const head = this.#head(run, event.type, ref);
-				if (retryMessage.test(event.message)) return [...started, {...head, kind: 'retry', reason: event.message}];
+				if (retryMessage.test(event.message)) return [...started, withSharedHead(head, {kind: 'retry', reason: event.message})];
 				run.lastError = event.message;
-				return [...started, {...head, kind: 'runError', name: 'error', message: event.message}];
+				return [...started, withSharedHead(head, {kind: 'runError', name: 'error', message: event.message})];
 			}
 
 			case 'item.started':
@@ -150,7 +163,7 @@ export class CodexReader implements StreamReader {
 				return this.#item(event.type, event.item, ref);
 			case 'item.plan.delta': {
 				const [run, started] = this.#current(ref);
-				return [...started, {...this.#head(run, event.type, ref), kind: 'stream', channel: 'result', phase: 'delta', text: event.delta}];
+				return [...started, withHead(this.#head(run, event.type, ref), {kind: 'stream', channel: 'result', phase: 'delta', text: event.delta})];
 			}
 
 			case 'request_user_input': {
@@ -171,25 +184,25 @@ export class CodexReader implements StreamReader {
 		switch (item.type) {
 			case 'agent_message':
 			case 'plan': {
-				if (wireType !== 'item.completed') return [...started, {...head, kind: 'marker'}];
+				if (wireType !== 'item.completed') return [...started, withSharedHead(head, {kind: 'marker'})];
 				run.messages.push(item.text);
 				run.lastMessage = item.text;
 				// Shown live as the turn's text so far, each message a paragraph of its own.
 				const text = run.streamed ? `\n\n${item.text}` : item.text;
 				run.streamed = true;
-				return [...started, {...head, kind: 'stream', channel: 'result', phase: 'delta', text}];
+				return [...started, withSharedHead(head, {kind: 'stream', channel: 'result', phase: 'delta', text})];
 			}
 
 			case 'reasoning':
-				if (wireType !== 'item.completed') return [...started, {...head, kind: 'marker'}];
+				if (wireType !== 'item.completed') return [...started, withSharedHead(head, {kind: 'marker'})];
 				run.reasoning.push(item.text);
-				return [...started, {...head, kind: 'stream', channel: 'reasoning', phase: 'delta', text: `${item.text}\n\n`}];
+				return [...started, withSharedHead(head, {kind: 'stream', channel: 'reasoning', phase: 'delta', text: `${item.text}\n\n`})];
 			case 'error': {
 				// A warning (a config problem, a deprecation, a model rerouted): shown, and the run goes on. The stream
 				// names no model but in two of these: then the run has it, and its cost can be priced.
-				const warning: AgentEvent = {...head, kind: 'runError', name: 'warning', message: item.message, warning: true};
+				const warning: AgentEvent = withSharedHead(head, {kind: 'runError', name: 'warning', message: item.message, warning: true});
 				const model = modelNamedBy(item.message);
-				return model === undefined ? [...started, warning] : [...started, {...head, kind: 'runtimeInit', model}, warning];
+				return model === undefined ? [...started, warning] : [...started, withSharedHead(head, {kind: 'runtimeInit', model}), warning];
 			}
 			case 'collab_tool_call':
 				return [...started, ...this.#collab(run, wireType, item, ref)];
@@ -206,9 +219,9 @@ export class CodexReader implements StreamReader {
 				}
 
 				// An update of a to-do list is its state so far; of anything else, nothing to show until it ends.
-				if (wireType === 'item.started' || (wireType === 'item.updated' && item.type !== 'todo_list')) return out.length > 0 ? out : [{...head, kind: 'marker'}];
+				if (wireType === 'item.started' || (wireType === 'item.updated' && item.type !== 'todo_list')) return out.length > 0 ? out : [withSharedHead(head, {kind: 'marker'})];
 				if (wireType === 'item.completed') run.open.delete(item.id);
-				out.push({...head, kind: 'toolResults', results: [toolResult(item, call)]});
+				out.push(withSharedHead(head, {kind: 'toolResults', results: [toolResult(item, call)]}));
 				return out;
 			}
 
@@ -234,16 +247,16 @@ export class CodexReader implements StreamReader {
 			out.push(this.#calls(run, head.wireType, ref, spawn ? 'delegate' : 'tool', call));
 		}
 
-		if (wireType !== 'item.completed') return out.length > 0 ? out : [{...head, kind: 'marker'}];
+		if (wireType !== 'item.completed') return out.length > 0 ? out : [withSharedHead(head, {kind: 'marker'})];
 		run.open.delete(item.id);
 		if (spawn) {
 			for (const thread of item.receiver_thread_ids ?? []) {
 				if (this.#agents.has(thread)) continue;
 				this.#agents.set(thread, {parentRunId: run.runId, spawnId: item.id, ended: false});
-				out.push({...head, kind: 'childRunStart', childRunId: thread, childExpertKey: 'codex', query: item.prompt ?? undefined, viaToolName: 'spawn_agent', viaToolCallId: item.id});
+				out.push(withSharedHead(head, {kind: 'childRunStart', childRunId: thread, childExpertKey: 'codex', query: item.prompt ?? undefined, viaToolName: 'spawn_agent', viaToolCallId: item.id}));
 			}
 		} else {
-			out.push({...head, kind: 'toolResults', results: [toolResult(item, toolCall(item))]});
+			out.push(withSharedHead(head, {kind: 'toolResults', results: [toolResult(item, toolCall(item))]}));
 		}
 
 		for (const [thread, state] of Object.entries(item.agents_states ?? {})) {
@@ -252,11 +265,11 @@ export class CodexReader implements StreamReader {
 			agent.ended = true;
 			const text = state.message ?? '';
 			const failed = state.status !== 'completed';
-			out.push({...head, runId: thread, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: failed ? text || state.status : undefined, usage: undefined});
-			if (agent.parentRunId === run.runId) out.push({...head, kind: 'toolResults', results: [{id: agent.spawnId, skillName: 'codex', toolName: 'spawn_agent', text, error: failed ? text || state.status : undefined}]});
+			out.push(withSharedHead(head, {runId: thread, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: failed ? text || state.status : undefined, usage: undefined}));
+			if (agent.parentRunId === run.runId) out.push(withSharedHead(head, {kind: 'toolResults', results: [{id: agent.spawnId, skillName: 'codex', toolName: 'spawn_agent', text, error: failed ? text || state.status : undefined}]}));
 		}
 
-		return out.length > 0 ? out : [{...head, kind: 'marker'}];
+		return out.length > 0 ? out : [withSharedHead(head, {kind: 'marker'})];
 	}
 
 	#startRun(threadId: string, ref: EventRef): AgentEvent[] {
@@ -297,7 +310,7 @@ export class CodexReader implements StreamReader {
 	}
 
 	#childRunStart(run: RunState, ref: EventRef): AgentEvent {
-		return {...this.#head(run, 'thread.started', ref), kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'codex', query: undefined, viaToolName: undefined};
+		return withHead(this.#head(run, 'thread.started', ref), {kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'codex', query: undefined, viaToolName: undefined});
 	}
 
 	#calls(run: RunState, wireType: string, ref: EventRef, as: 'tool' | 'delegate' | 'interactive', call: ToolCall): AgentEvent {
@@ -305,7 +318,7 @@ export class CodexReader implements StreamReader {
 		const thinking = run.reasoning.length > 0 ? run.reasoning.join('\n\n') : undefined;
 		run.messages = [];
 		run.reasoning = [];
-		return {...this.#head(run, wireType, ref), kind: 'toolCalls', as, calls: [call], text, thinking};
+		return withHead(this.#head(run, wireType, ref), {kind: 'toolCalls', as, calls: [call], text, thinking});
 	}
 
 	#stepEnd(run: RunState, wireType: string, ref: EventRef, ending: 'complete' | 'continue', status: CheckpointInfo['status'], usage: Usage | undefined, text: string | undefined): AgentEvent {
@@ -321,7 +334,7 @@ export class CodexReader implements StreamReader {
 			usage: undefined,
 		};
 		const head = this.#head(run, wireType, ref);
-		return {...head, kind: 'stepEnd', ending, checkpoint, stepUsage: usage, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined};
+		return withSharedHead(head, {kind: 'stepEnd', ending, checkpoint, stepUsage: usage, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined});
 	}
 
 	/** The turn's own usage: the thread's total less what the thread had used before, as far as this stream saw. */
@@ -334,19 +347,8 @@ export class CodexReader implements StreamReader {
 		return before ? difference(total, before) : total;
 	}
 
-	#head(run: RunState, wireType: string, ref: EventRef) {
-		return {
-			dialect: 'codex' as const,
-			wireType,
-			id: `${ref.source}:${ref.line}`,
-			jobId: run.jobId,
-			runId: run.runId,
-			expertKey: 'codex',
-			step: run.step,
-			timestamp: this.#clockFor?.(ref.source)?.(),
-			agent: undefined,
-			ref,
-		};
+	#head(run: RunState, wireType: string, ref: EventRef): EventHead {
+		return runEventHead('codex', run, wireType, ref, this.#clockFor?.(ref.source)?.());
 	}
 
 	/** A line of a type this version does not know; or, as a `marker`, a known one that made nothing to show. */

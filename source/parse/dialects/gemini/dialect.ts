@@ -5,5 +5,5 @@ import {GeminiReader} from './normalise.js';
 export const geminiDialect: StreamDialect = {
 	name: 'gemini',
 	recognises: value => GeminiReader.recognises(value),
-	reader: () => new GeminiReader(),
+	reader: options => new GeminiReader(options),
 };

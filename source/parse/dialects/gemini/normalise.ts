@@ -1,8 +1,10 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
-import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
+import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
+import {copyHead, outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
 import {invalid} from '../../normalise.js';
+import {readGeminiEvent} from './fast-reader.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} from './schema.js';
 
 /*
@@ -35,9 +37,6 @@ type RunState = {
 	model: string | undefined;
 };
 
-/** The fields every event of a run has. */
-type Head = Omit<Extract<AgentEvent, {kind: 'marker'}>, 'kind'>;
-
 /** Tools that run a sub-agent: `invoke_agent` (0.39+, the agent in `agent_name`), and before it tools named after the agent. */
 const agentTools: ReadonlySet<string> = new Set(['invoke_agent', 'codebase_investigator']);
 
@@ -47,6 +46,12 @@ export class GeminiReader implements StreamReader {
 	readonly #runs = new Map<string, RunState>();
 	/** The run started last that has not ended: where a stream that begins after its `init` goes on. */
 	#open: RunState | undefined;
+	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
+	readonly #fast: boolean;
+
+	constructor(options: ReaderOptions = {}) {
+		this.#fast = options.fast ?? true;
+	}
 
 	/** Whether a line is surely Gemini CLI's: a type of its own with the fields only it writes. */
 	static recognises(value: Record<string, unknown>): boolean {
@@ -75,15 +80,20 @@ export class GeminiReader implements StreamReader {
 			return;
 		}
 
-		const parsed = geminiSchemas().event.safeParse(value);
-		if (!parsed.success) {
-			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-			return;
+		let event = this.#fast ? readGeminiEvent(value) : undefined;
+		if (event === undefined) {
+			const parsed = geminiSchemas().event.safeParse(value);
+			if (!parsed.success) {
+				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+				return;
+			}
+
+			event = parsed.data;
 		}
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
-		const events = this.#events(parsed.data, ref);
-		for (const [index, event] of events.entries()) out({kind: 'event', event: index === 0 ? event : {...event, continuesLine: true}});
+		const events = this.#events(event, ref);
+		outLineEvents(events, out);
 		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
 	}
 
@@ -98,8 +108,8 @@ export class GeminiReader implements StreamReader {
 				this.#open = run;
 				const head = this.#head(run, event.type, ref, at);
 				return [
-					{...head, kind: 'runtimeInit', model: event.model},
-					{...head, kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: undefined, viaToolName: undefined},
+					withSharedHead(head, {kind: 'runtimeInit', model: event.model}),
+					withSharedHead(head, {kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}),
 				];
 			}
 
@@ -107,10 +117,10 @@ export class GeminiReader implements StreamReader {
 				const [run, started] = this.#current(ref, at);
 				const head = this.#head(run, event.type, ref, at);
 				// The prompt, echoed (with what came on stdin appended).
-				if (event.role === 'user') return [...started, {...head, kind: 'query', text: event.content}];
+				if (event.role === 'user') return [...started, withSharedHead(head, {kind: 'query', text: event.content})];
 				const next = this.#generate(run, ref, at);
 				run.text.push(event.content);
-				return [...started, ...next, {...this.#head(run, event.type, ref, at), kind: 'stream', channel: 'result', phase: 'delta', text: event.content}];
+				return [...started, ...next, withHead(this.#head(run, event.type, ref, at), {kind: 'stream', channel: 'result', phase: 'delta', text: event.content})];
 			}
 
 			case 'tool_use': {
@@ -122,7 +132,7 @@ export class GeminiReader implements StreamReader {
 				const agent = agentTools.has(event.tool_name) ? agentName(event.tool_name, event.parameters) : undefined;
 				// A sub-agent's call names the agent as its skill: that is whom it delegates to.
 				const call: ToolCall = {id: event.tool_id, skillName: agent ?? '', toolName: event.tool_name, args: event.parameters};
-				const calls: AgentEvent = {...head, kind: 'toolCalls', as: agent === undefined ? 'tool' : 'delegate', calls: [call], text, thinking: undefined};
+				const calls: AgentEvent = withSharedHead(head, {kind: 'toolCalls', as: agent === undefined ? 'tool' : 'delegate', calls: [call], text, thinking: undefined});
 				if (agent === undefined) {
 					run.open.set(event.tool_id, '');
 					return [...started, ...next, calls];
@@ -132,7 +142,7 @@ export class GeminiReader implements StreamReader {
 				const child = `${run.runId}/${agent}#${run.agents}`;
 				run.open.set(event.tool_id, child);
 				const query = promptOf(event.parameters);
-				return [...started, ...next, calls, {...head, kind: 'childRunStart', childRunId: child, childExpertKey: agent, query, viaToolName: event.tool_name, viaToolCallId: event.tool_id}];
+				return [...started, ...next, calls, withSharedHead(head, {kind: 'childRunStart', childRunId: child, childExpertKey: agent, query, viaToolName: event.tool_name, viaToolCallId: event.tool_id})];
 			}
 
 			case 'tool_result': {
@@ -144,17 +154,17 @@ export class GeminiReader implements StreamReader {
 				const error = failed ? event.error?.message || event.output || event.status : undefined;
 				const child = run.open.get(event.tool_id);
 				run.open.delete(event.tool_id);
-				const result: AgentEvent = {...head, kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]};
+				const result: AgentEvent = withSharedHead(head, {kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]});
 				if (!child) return [...started, result];
 				// The sub-agent's end is its call's result: nothing else of it is streamed.
-				return [...started, {...head, runId: child, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: error, usage: undefined}, result];
+				return [...started, withSharedHead(head, {runId: child, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: error, usage: undefined}), result];
 			}
 
 			case 'error': {
 				const [run, started] = this.#current(ref, at);
 				const head = this.#head(run, event.type, ref, at);
 				// A warning (a loop detected, a turn limit, a blocked agent) and an error the run survives alike.
-				return [...started, {...head, kind: 'runError', name: event.severity ?? 'error', message: event.message, warning: event.severity !== 'error'}];
+				return [...started, withSharedHead(head, {kind: 'runError', name: event.severity ?? 'error', message: event.message, warning: event.severity !== 'error'})];
 			}
 
 			case 'result': {
@@ -162,7 +172,7 @@ export class GeminiReader implements StreamReader {
 				const head = this.#head(run, event.type, ref, at);
 				const out: AgentEvent[] = [...started];
 				const model = mainModel(event.stats);
-				if (model !== undefined && model !== run.model) out.push({...head, kind: 'runtimeInit', model});
+				if (model !== undefined && model !== run.model) out.push(withSharedHead(head, {kind: 'runtimeInit', model}));
 				// Before the run's end, so that whatever is written when it ends has its figures.
 				out.push(...this.#usage(run, head, event.stats, model));
 				const text = run.text.join('');
@@ -171,8 +181,8 @@ export class GeminiReader implements StreamReader {
 					out.push(this.#stepEnd(run, head, 'complete', 'completed', text));
 				} else {
 					const message = event.error?.message ?? event.status;
-					out.push({...head, kind: 'runError', name: event.error?.type ?? 'error', message});
-					out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
+					out.push(withSharedHead(head, {kind: 'runError', name: event.error?.type ?? 'error', message}));
+					out.push(withSharedHead(head, {kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined}));
 				}
 
 				this.#runs.delete(ref.source);
@@ -190,24 +200,26 @@ export class GeminiReader implements StreamReader {
 	 * router picks the model of each turn with a small one), each other model's share is a run of its own under the
 	 * session's run, with that model, so that each is priced at its own rate; the run keeps the main model's.
 	 */
-	#usage(run: RunState, head: Head, stats: GeminiStats | undefined, main: string | undefined): AgentEvent[] {
+	#usage(run: RunState, head: EventHead, stats: GeminiStats | undefined, main: string | undefined): AgentEvent[] {
 		if (!stats) return [];
 		const models = Object.entries(stats.models ?? {});
-		if (models.length < 2 || main === undefined) return [{...head, kind: 'usage', usage: usageOf(stats)}];
+		if (models.length < 2 || main === undefined) return [withSharedHead(head, {kind: 'usage', usage: usageOf(stats)})];
 		const out: AgentEvent[] = [];
 		for (const [model, tokens] of models) {
 			if (model === main) {
-				out.push({...head, kind: 'usage', usage: usageOf(tokens)});
+				out.push(withSharedHead(head, {kind: 'usage', usage: usageOf(tokens)}));
 				continue;
 			}
 
-			const child = {...head, runId: `${run.runId}/${model}`, step: 1};
+			const child = copyHead(head);
+			child.runId = `${run.runId}/${model}`;
+			child.step = 1;
 			const checkpoint: CheckpointInfo = {id: undefined, runId: child.runId, status: 'completed', step: 1, pendingToolCallIds: [], partialResults: [], delegateTo: [], delegatedBy: undefined, usage: undefined};
 			out.push(
-				{...head, kind: 'childRunStart', childRunId: child.runId, childExpertKey: model, query: undefined, viaToolName: undefined},
+				withSharedHead(head, {kind: 'childRunStart', childRunId: child.runId, childExpertKey: model, query: undefined, viaToolName: undefined}),
 				// Not the job's model: only this run's.
-				{...child, jobId: '', kind: 'runtimeInit', model},
-				{...child, kind: 'stepEnd', ending: 'continue', checkpoint, stepUsage: usageOf(tokens), startedAt: undefined, finishedAt: head.timestamp, text: undefined, error: undefined},
+				withSharedHead(child, {jobId: '', kind: 'runtimeInit', model}),
+				withSharedHead(child, {kind: 'stepEnd', ending: 'continue', checkpoint, stepUsage: usageOf(tokens), startedAt: undefined, finishedAt: head.timestamp, text: undefined, error: undefined}),
 			);
 		}
 
@@ -219,7 +231,7 @@ export class GeminiReader implements StreamReader {
 		if (run.generating) return [];
 		run.generating = true;
 		run.step = (run.step ?? 0) + 1;
-		return [{...this.#head(run, 'message', ref, at), kind: 'stepStart', counted: true}];
+		return [withHead(this.#head(run, 'message', ref, at), {kind: 'stepStart', counted: true})];
 	}
 
 	/**
@@ -239,10 +251,10 @@ export class GeminiReader implements StreamReader {
 		const run = newRun(name, name, undefined);
 		this.#runs.set(ref.source, run);
 		this.#open = run;
-		return [run, [{...this.#head(run, 'init', ref, at), kind: 'childRunStart', childRunId: name, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}]];
+		return [run, [withHead(this.#head(run, 'init', ref, at), {kind: 'childRunStart', childRunId: name, childExpertKey: 'gemini', query: undefined, viaToolName: undefined})]];
 	}
 
-	#stepEnd(run: RunState, head: Head, ending: 'complete', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
+	#stepEnd(run: RunState, head: EventHead, ending: 'complete', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
 		const checkpoint: CheckpointInfo = {
 			id: undefined,
 			runId: run.runId,
@@ -254,22 +266,11 @@ export class GeminiReader implements StreamReader {
 			delegatedBy: undefined,
 			usage: undefined,
 		};
-		return {...head, step: run.step, kind: 'stepEnd', ending, checkpoint, stepUsage: undefined, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined};
+		return withSharedHead(head, {step: run.step, kind: 'stepEnd', ending, checkpoint, stepUsage: undefined, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined});
 	}
 
-	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): Head {
-		return {
-			dialect: 'gemini' as const,
-			wireType,
-			id: `${ref.source}:${ref.line}`,
-			jobId: run.jobId,
-			runId: run.runId,
-			expertKey: 'gemini',
-			step: run.step,
-			timestamp: at,
-			agent: undefined,
-			ref,
-		};
+	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): EventHead {
+		return runEventHead('gemini', run, wireType, ref, at);
 	}
 
 	/** A line of a type this version does not know; or, as a `marker`, a known one that made nothing to show. */

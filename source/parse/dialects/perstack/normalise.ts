@@ -1,5 +1,6 @@
 import type {AgentEvent, CheckpointInfo, EventRef, RunStatus, ToolCall, ToolResult} from '../../../model/events.js';
 import {runStatuses} from '../../../model/events.js';
+import {withHead} from '../event-head.js';
 import {toolErrorOf} from '../tool-error.js';
 import type {PerstackCheckpoint, PerstackEvent, PerstackMessagePart, PerstackToolCall, PerstackToolResult} from './schema.js';
 import {assertNever} from '../../../model/assert-never.js';
@@ -91,18 +92,6 @@ const endings = {
 	stopRunByError: 'stopByError',
 	completeRun: 'complete',
 } as const;
-
-type EventHead = Pick<AgentEvent, 'dialect' | 'wireType' | 'id' | 'jobId' | 'runId' | 'expertKey' | 'step' | 'timestamp' | 'agent' | 'ref'>;
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-type EventBody = DistributiveOmit<AgentEvent, keyof EventHead> & Partial<EventHead>;
-
-/**
- * `{...head, ...body}` for a head made fresh per event. Node 20's V8 defines every property written after
- * a spread through a slow path, which cost microseconds per event (most of a large file's load time).
- */
-function withHead(head: EventHead, body: EventBody): AgentEvent {
-	return Object.assign(head, body);
-}
 
 /** Exported for the fast lane of streaming lines (stream-line.ts), which builds `event` without zod. */
 export function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {

@@ -1,0 +1,161 @@
+import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs';
+import {join} from 'node:path';
+import fc from 'fast-check';
+import {expect} from 'vitest';
+import type {Dialect} from '../../source/model/events.js';
+import {readLine} from '../../source/parse/normalise.js';
+import type {ParsedItem} from '../../source/parse/dialects/stream-dialect.js';
+import {StreamReaders} from '../../source/parse/stream-readers.js';
+import {agentStreamLines, type AgentDialect} from '../../tools/agent-stream-log.js';
+import {root} from './fixture-files.js';
+
+/*
+ * What the agent CLIs' fast readers (parse/dialects/<dialect>/fast-reader.ts) are held to: a stream read with
+ * them makes exactly the events and diagnostics it makes with every line validated by the dialect's zod schema
+ * (PERSCOPE_FAST=0), and a value the fast reader takes is the value the schema gives.
+ */
+
+/** The lines of every recording and sample of a dialect: fixtures/<folder> and ../shared/agent-streams/<folder>. */
+export function streamFiles(fixtureFolder: string, sharedFolder: string): Array<{name: string; lines: string[]}> {
+	const files: string[] = [];
+	const walk = (dir: string) => {
+		if (!existsSync(dir)) return;
+		for (const name of readdirSync(dir).sort()) {
+			const path = join(dir, name);
+			if (statSync(path).isDirectory()) walk(path);
+			else if (/\.(jsonl|ndjson)$/.test(name)) files.push(path);
+		}
+	};
+
+	walk(join(root, 'fixtures', fixtureFolder));
+	// The collected samples, where the checkout has them beside it (the issue's material).
+	walk(join(root, '..', 'shared', 'agent-streams', sharedFolder));
+	return files.map(path => ({name: path.slice(root.length), lines: readFileSync(path, 'utf8').split('\n').filter(line => line.trim() !== '')}));
+}
+
+/** A stream of generated sessions (`npm run gen -- --dialect`), `count` lines long. */
+export function generatedLines(dialect: AgentDialect, count: number): string[] {
+	const lines: string[] = [];
+	for (const line of agentStreamLines(dialect, () => lines.length < count)) lines.push(line);
+	return lines;
+}
+
+/** Everything a stream's lines make, in order: events, diagnostics, and the notes of lines read in part. */
+export function readStream(lines: readonly string[], fast: boolean, forced?: Dialect): unknown[] {
+	const readers = new StreamReaders(forced, undefined, {fast});
+	const made: unknown[] = [];
+	for (const [index, text] of lines.entries()) {
+		const item: ParsedItem = readLine({source: 's', line: index + 1, offset: 0, text}, {fast, dialect: forced});
+		if (item.kind !== 'record') {
+			made.push(item);
+			continue;
+		}
+
+		if (item.note) made.push(item.note);
+		readers.read(item, parsed => made.push(parsed));
+	}
+
+	return made;
+}
+
+export function expectSameStream(lines: readonly string[], label: string, forced?: Dialect): void {
+	expect(readStream(lines, true, forced), label).toStrictEqual(readStream(lines, false, forced));
+}
+
+/** Every path to a value inside `value` (object keys and array indexes). */
+export function pathsOf(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
+	if (typeof value !== 'object' || value === null) return [];
+	const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((element, index) => [index, element]) : Object.entries(value);
+	return entries.flatMap(([key, element]) => [[...prefix, key], ...pathsOf(element, [...prefix, key])]);
+}
+
+export const deleted = Symbol('deleted');
+
+/** A deep copy of `value` with the value at `path` replaced (or deleted, for `deleted`). */
+export function withValueAt(value: unknown, path: Array<string | number>, replacement: unknown): unknown {
+	const copy: unknown = structuredClone(value);
+	let parent: unknown = copy;
+	for (const key of path.slice(0, -1)) parent = Reflect.get(Object(parent), key);
+	const last = path.at(-1);
+	if (typeof parent !== 'object' || parent === null || last === undefined) return copy;
+	if (replacement === deleted) Reflect.deleteProperty(parent, last);
+	else Reflect.set(parent, last, replacement);
+	return copy;
+}
+
+/** Values of every JSON kind, and the edges the readers turn: empty, negative, fractional, numeric text, huge. */
+export const wrongValues: unknown[] = [deleted, null, 'text', '', 0, -1, 1.5, '12', true, false, [], ['text'], {}, {type: 'text'}, Number.MAX_VALUE, Infinity, '2025-10-29T10:36:07.534Z'];
+
+type SafeParse = (value: unknown) => {success: true; data: unknown} | {success: false};
+
+/** The fast reader gives what the schema gives, or nothing (then the schema reads the value). */
+export function expectAgreement(fast: (value: Record<string, unknown>) => unknown, schema: SafeParse, value: unknown, label: string): void {
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
+	const read = fast(Object.fromEntries(Object.entries(value)));
+	const parsed = schema(value);
+	if (!parsed.success) expect(read, label).toBeUndefined();
+	else if (read !== undefined) expect(read, label).toEqual(parsed.data);
+}
+
+/**
+ * Each line of `lines` with each of its fields made wrong in every way: the fast reader agrees with the schema.
+ * Fields deeper than `depth` (inside what the schema takes as it is) are left alone.
+ */
+export function expectAgreementOnEveryField(fast: (value: Record<string, unknown>) => unknown, schema: SafeParse, lines: readonly string[], depth = Infinity): number {
+	let checked = 0;
+	for (const line of lines) {
+		const value: unknown = JSON.parse(line);
+		for (const path of pathsOf(value)) {
+			if (path.length > depth) continue;
+			for (const wrong of wrongValues) {
+				expectAgreement(fast, schema, withValueAt(value, path, wrong), `${line.slice(0, 160)} ${path.join('.')} = ${String(wrong)}`);
+				checked++;
+			}
+		}
+	}
+
+	return checked;
+}
+
+/** Streams with one field of one line replaced by any JSON value: the same events and diagnostics either way. */
+export function expectSameStreamsWithAnyValue(files: ReadonlyArray<{name: string; lines: string[]}>, runs: number): void {
+	fc.assert(
+		fc.property(fc.nat(), fc.nat(), fc.nat(), fc.jsonValue(), (pickFile, pickLine, pickPath, replacement) => {
+			const file = files[pickFile % files.length]!;
+			const index = pickLine % file.lines.length;
+			const line = file.lines[index]!;
+			// A line with text before its JSON (a recording has one) is left as it is.
+			if (!line.startsWith('{')) return;
+			const value: unknown = JSON.parse(line);
+			const paths = pathsOf(value);
+			const path = paths[pickPath % Math.max(1, paths.length)];
+			if (!path) return;
+			const lines = [...file.lines];
+			lines[index] = JSON.stringify(withValueAt(value, path, replacement));
+			expectSameStream(lines, `${file.name}:${index + 1} ${path.join('.')}`);
+		}),
+		{numRuns: runs},
+	);
+}
+
+/** Lines no recording has: broken JSON, other JSON, text before the event, keys that are traps, numbers JSON.parse makes infinite. */
+export const hostileLines: readonly string[] = [
+	'',
+	'not json',
+	'{"type":',
+	'[]',
+	'null',
+	'"text"',
+	'42',
+	'{}',
+	'{"type":null}',
+	'{"type":42}',
+	'{"type":"no-such-type"}',
+	'{"type":"__proto__"}',
+	'{"type":"constructor"}',
+	'{"type":"toString"}',
+	'{"__proto__":{"type":"init"},"type":"init"}',
+	'MCP issues detected. Run /mcp list for status.{"type":"init","session_id":"s","model":"m"}',
+	'{"type":"init","session_id":"s","timestamp":1e999}',
+	'{"type":"turn.completed","usage":{"input_tokens":1e999,"output_tokens":-5}}',
+];
