@@ -6,6 +6,8 @@ import {codexEventTypes, codexItemTypes, codexSchemas} from '../dist/parse/diale
 import {daemonEventTypes, daemonSchemas} from '../dist/parse/dialects/daemon/schema.js';
 import {droverEventKinds, droverEventSchema} from '../dist/parse/dialects/drover/schema.js';
 import {geminiEventTypes, geminiSchemas} from '../dist/parse/dialects/gemini/schema.js';
+import {opencodeReaders} from '../dist/parse/dialects/opencode/fast-reader.js';
+import {opencodeSchemas} from '../dist/parse/dialects/opencode/schema.js';
 import {perstackEventTypes, perstackReaders} from '../dist/parse/dialects/perstack/fast-reader.js';
 import {perstackSchemas} from '../dist/parse/dialects/perstack/schema.js';
 import {typeListDifferences, unionDifferences} from '../dist/parse/dialects/wire-check.js';
@@ -18,6 +20,7 @@ const checks = [
 	['the Codex event types and schema', typeListDifferences(codexSchemas().event, codexEventTypes, 'type')],
 	['the Codex item types and schema', typeListDifferences(codexSchemas().item, codexItemTypes, 'type')],
 	['the Gemini CLI event types and schema', typeListDifferences(geminiSchemas().event, geminiEventTypes, 'type')],
+	['the opencode fast reader and schema', unionDifferences(opencodeSchemas().event, opencodeReaders, 'type')],
 ];
 const failed = checks.filter(([, differences]) => differences.length > 0);
 for (const [what, differences] of failed) process.stderr.write(`check-wire: ${what} differ:\n${differences.map(line => `  ${line}\n`).join('')}`);
