@@ -1,4 +1,4 @@
-import type {AgentEvent, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
+import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {jsonText, stringField} from '../json-values.js';
@@ -29,6 +29,7 @@ type RunState = {
 	jobId: string;
 	runId: string;
 	step: number | undefined;
+	stepStartedAt: number | undefined;
 	ended: boolean;
 	/** The current step's text and reasoning so far, each part whole. */
 	text: string | undefined;
@@ -89,6 +90,7 @@ export class OpencodeReader implements StreamReader {
 			case 'step_start': {
 				const [run, started] = this.#run(event.sessionID, ref, at, true);
 				run.step = (run.step ?? 0) + 1;
+				run.stepStartedAt = at;
 				run.text = undefined;
 				run.thinking = undefined;
 				return [...started, {...this.#head(run, event.type, ref, at), kind: 'stepStart', counted: true}];
@@ -113,7 +115,12 @@ export class OpencodeReader implements StreamReader {
 				const head = this.#head(run, event.type, ref, at);
 				const out: AgentEvent[] = [...started];
 				const {tokens, cost, reason} = event.part;
-				if (tokens) out.push({...head, kind: 'usage', usage: usageOf(tokens)});
+				// The step counted when it started: its usage adds to the run's, and its end records the usage and
+				// times of the step itself (its chat span's).
+				const stepUsage = tokens ? usageOf(tokens) : undefined;
+				if (stepUsage) out.push({...head, kind: 'usage', usage: stepUsage});
+				const checkpoint: CheckpointInfo = {id: undefined, runId: run.runId, status: 'proceeding', step: run.step, pendingToolCallIds: [], partialResults: [], delegateTo: [], delegatedBy: undefined, usage: undefined};
+				out.push({...head, kind: 'stepEnd', ending: 'continue', checkpoint, stepUsage, startedAt: run.stepStartedAt, finishedAt: at, text: undefined, error: undefined});
 				// opencode's own estimate of what the step cost (0 for a free model): the stream's figure wins.
 				if (cost !== undefined && cost >= 0) out.push({...head, kind: 'reportedCost', usd: cost, runIds: [run.runId]});
 				if (reason === undefined || goingOn.has(reason) || run.ended) return out;
@@ -203,6 +210,7 @@ export class OpencodeReader implements StreamReader {
 			jobId: sessionID,
 			runId: runs === 1 ? sessionID : `${sessionID}#${runs}`,
 			step: undefined,
+			stepStartedAt: undefined,
 			ended: false,
 			text: undefined,
 			thinking: undefined,
