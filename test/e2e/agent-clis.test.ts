@@ -69,7 +69,10 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		await tty.waitFor(now => !now.includes('enter keep'));
 		tty.keys('Enter');
 		const inspector = await tty.waitFor('Inspector');
-		expect(inspector).toContain('cat: missing.txt: No such file or directory');
+		expect(inspector).toContain('Result — error: exit code 1: cat: missing.txt: No such file or directory');
+		// The tool's metadata, as opencode gave it.
+		expect(inspector).toContain('The tool’s own result');
+		expect(inspector).toContain('"exit": 1');
 		tty.keys('Escape');
 		await tty.waitFor(now => !now.includes('Inspector'));
 		tty.keys('q');
