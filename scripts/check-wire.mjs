@@ -10,6 +10,8 @@ import {daemonEventTypes, daemonSchemas} from '../dist/parse/dialects/daemon/sch
 import {droverEventKinds, droverEventSchema} from '../dist/parse/dialects/drover/schema.js';
 import {geminiEventReader} from '../dist/parse/dialects/gemini/fast-reader.js';
 import {geminiEventTypes, geminiSchemas} from '../dist/parse/dialects/gemini/schema.js';
+import {opencodeReaders} from '../dist/parse/dialects/opencode/fast-reader.js';
+import {opencodeSchemas} from '../dist/parse/dialects/opencode/schema.js';
 import {perstackEventTypes, perstackReaders} from '../dist/parse/dialects/perstack/fast-reader.js';
 import {perstackSchemas} from '../dist/parse/dialects/perstack/schema.js';
 import {specDifferences, typeListDifferences, unionDifferences} from '../dist/parse/dialects/wire-check.js';
@@ -25,6 +27,7 @@ const checks = [
 	['the Codex fast reader and schema', specDifferences(codexSchemas().event, codexEventReader.spec, 'event')],
 	['the Gemini CLI event types and schema', typeListDifferences(geminiSchemas().event, geminiEventTypes, 'type')],
 	['the Gemini CLI fast reader and schema', specDifferences(geminiSchemas().event, geminiEventReader.spec, 'event')],
+	['the opencode fast reader and schema', unionDifferences(opencodeSchemas().event, opencodeReaders, 'type')],
 ];
 const failed = checks.filter(([, differences]) => differences.length > 0);
 for (const [what, differences] of failed) process.stderr.write(`check-wire: ${what} differ:\n${differences.map(line => `  ${line}\n`).join('')}`);

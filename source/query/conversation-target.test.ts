@@ -46,4 +46,12 @@ describe('the conversation of a row', () => {
 		expect(paneConversation(drover, run.paneId)).toEqual({ok: false, message: 'no step of this run has messages in the log'});
 		expect(findConversation(drover, run.runId, undefined)).toEqual({ok: false, message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log: a drover stream does not carry what the model was given at a step; --print shows what each run did and answered`});
 	});
+
+	it('says so in plain English for an opencode stream, which carries no messages either', () => {
+		const opencode = modelFromFixtures('opencode/sub-agent.jsonl');
+		expect(findConversation(opencode, 'ses_de24e6884ffeuwOcgUObIzFw7Y', undefined)).toEqual({
+			ok: false,
+			message: 'run ses_de24e6884ffeuwOcgUObIzFw7Y (opencode) has no step with messages in the log: an opencode stream does not carry what the model was given at a step; --print shows what each run did and answered',
+		});
+	});
 });

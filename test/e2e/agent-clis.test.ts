@@ -2,8 +2,9 @@ import {describe, expect, it} from 'vitest';
 import {hasTmux, selectedLine, sessionsKilledAfterEach} from './tmux.js';
 
 /*
- * Codex and Gemini CLI in the viewer, in a real terminal: `perscope -- codex exec --json …` live (a stand-in
- * replays a real recording at its pace), and a Gemini log with a sub-agent. Runs `dist/cli/main.js`.
+ * Codex, Gemini CLI and opencode in the viewer, in a real terminal: `perscope -- codex exec --json …` and
+ * `perscope -- opencode run --format json …` live (a stand-in replays a real recording at its pace), a Gemini log
+ * with a sub-agent, and an opencode log's failed command in the inspector. Runs `dist/cli/main.js`.
  */
 
 const start = sessionsKilledAfterEach();
@@ -41,6 +42,39 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		expect(lines[delegation + 1]).toMatch(/^ +▸ generalist ✓ completed/);
 		expect(screen).toContain('read_file notes.txt ✗ File not found: /home/user/ws/fix-and-delegate/notes.txt');
 		expect(lines[0]).toContain('✓ completed');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+	it('a live opencode command: the task call’s sub-agent as a pane under its delegation, the cost opencode reported', async () => {
+		const tty = start('node dist/cli/main.js -- node fixtures/scripts/replay-cli.mjs fixtures/opencode/sub-agent.jsonl 40', {width: 110, height: 32});
+		const screen = await tty.waitFor(now => now.includes('node … exited 0') && now.includes('✅ complete notes-b.txt is the longest (3 lines).'), 20_000);
+		const lines = screen.split('\n');
+		const delegation = lines.findIndex(line => line.includes('🤝 delegate general: Count the lines of each notes file'));
+		expect(delegation).toBeGreaterThan(0);
+		expect(lines[delegation]).toContain('✓ notes-a.txt has 2 lines, notes-b.txt has 3.');
+		expect(lines[delegation + 1]).toMatch(/^ +▸ general ✓ completed/);
+		// Two steps of $0.00276 each, as opencode said.
+		expect(lines[1]).toContain('2 steps · tokens 1.6k in / 40 out / 400 cached · $0.0055');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('an opencode log: a command that exited non-zero is an error, its output in the inspector', async () => {
+		const tty = start('node dist/cli/main.js fixtures/opencode/failing-tools.jsonl', {width: 110, height: 32});
+		const screen = await tty.waitFor('✅ complete missing.txt does not exist; present.txt does.');
+		expect(screen).toContain('read missing.txt ✗ File not found: /home/user/ws/failing-tools/missing.txt');
+		tty.keys('/', 'cat missing');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('exit code 1') === true);
+		tty.keys('Enter');
+		await tty.waitFor(now => !now.includes('enter keep'));
+		tty.keys('Enter');
+		const inspector = await tty.waitFor('Inspector');
+		expect(inspector).toContain('Result — error: exit code 1: cat: missing.txt: No such file or directory');
+		// The tool's metadata, as opencode gave it.
+		expect(inspector).toContain('The tool’s own result');
+		expect(inspector).toContain('"exit": 1');
+		tty.keys('Escape');
+		await tty.waitFor(now => !now.includes('Inspector'));
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});

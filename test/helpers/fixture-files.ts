@@ -34,11 +34,11 @@ export function eventLogFixtures(): string[] {
 	return [...named(''), ...named('real'), ...named('released'), ...named('claude-code'), ...named('amp')].sort();
 }
 
-/** The agent CLIs' streams, recorded and collected (fixtures/codex/, fixtures/gemini/), as paths under fixtures/, sorted. */
+/** The agent CLIs' streams, recorded and collected (fixtures/codex/, fixtures/gemini/, fixtures/opencode/), as paths under fixtures/, sorted. */
 export function agentCliFixtures(): string[] {
 	const named = (folder: string) =>
 		readdirSync(join(root, 'fixtures', folder))
 			.filter(name => name.endsWith('.jsonl'))
 			.map(name => `${folder}/${name}`);
-	return ['codex', 'codex/samples', 'gemini', 'gemini/samples'].flatMap(named).sort();
+	return ['codex', 'codex/samples', 'gemini', 'gemini/samples', 'opencode', 'opencode/samples'].flatMap(named).sort();
 }

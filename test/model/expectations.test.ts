@@ -20,8 +20,8 @@ type Expected = {
 	diagnostics: number;
 };
 
-/** Agent CLIs' streams: `codex-NAME` is `codex/NAME.jsonl`, `codex-sample-NAME` `codex/samples/NAME.jsonl` (gemini alike). */
-const agentCliFixture = /^(codex|gemini)-(sample-)?(.+)$/;
+/** Agent CLIs' streams: `codex-NAME` is `codex/NAME.jsonl`, `codex-sample-NAME` `codex/samples/NAME.jsonl` (gemini and opencode alike). */
+const agentCliFixture = /^(codex|gemini|opencode)-(sample-)?(.+)$/;
 
 function fixtureFor(expectedName: string): string[] {
 	const base = expectedName.replace(/\.json$/, '');

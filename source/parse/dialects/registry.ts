@@ -3,6 +3,7 @@ import {ampDialect} from './amp/index.js';
 import {claudeCodeDialect} from './claude-code/index.js';
 import {codexDialect} from './codex/dialect.js';
 import {geminiDialect} from './gemini/dialect.js';
+import {opencodeDialect} from './opencode/dialect.js';
 import type {StreamDialect} from './stream-dialect.js';
 
 /*
@@ -18,6 +19,7 @@ export const streamDialects: readonly StreamDialect[] = [
 	claudeCodeDialect,
 	codexDialect,
 	geminiDialect,
+	opencodeDialect,
 ];
 
 /** The dialects read line by line, in normalise.ts. */
