@@ -337,6 +337,6 @@ describe('an agent CLI’s stream', () => {
 
 	it('an unknown dialect is a RangeError naming the ones there are', () => {
 		// @ts-expect-error: not a dialect, as plain JavaScript may pass.
-		expect(() => createReducer({dialect: 'cursor'})).toThrow('dialect must be one of perstack, amp, claude-code, codex, gemini, drover, daemon, not cursor');
+		expect(() => createReducer({dialect: 'cursor'})).toThrow('dialect must be one of perstack, amp, claude-code, codex, gemini, opencode, drover, daemon, not cursor');
 	});
 });
