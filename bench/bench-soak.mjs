@@ -172,7 +172,7 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 			const lines = existsSync(files.memory) ? readFileSync(files.memory, 'utf8').split('\n').filter(Boolean) : [];
 			if (lines.length > before) {
 				const memory = JSON.parse(lines.at(-1));
-				const sample = {label, events, at: performance.now(), cpuMs, frames: frames.count, rss: memory.rss, heapUsed: memory.heapUsed, gcMs: round(memory.gcMs)};
+				const sample = {label, events, at: performance.now(), cpuMs, frames: frames.count, rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external, gcMs: round(memory.gcMs)};
 				result.samples.push(sample);
 				return sample;
 			}
@@ -304,8 +304,8 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 	};
 
 	figure('soak: stream', `${result.events} events (${jobs} jobs) in ${result.streamSeconds} s = ${result.eventsPerSecond}/s (asked ${perSecond}/s), ${result.keys.length} keys and resizes`);
-	for (const sample of result.samples) figure(`soak: memory, ${sample.label}`, `RSS ${mb(sample.rss)} MB, heap ${mb(sample.heapUsed)} MB (after a collection of ${sample.gcMs} ms), at ${sample.events} events`);
-	figure('soak: model alone (same events)', `heap ${mb(modelWarm.heapUsed)} → ${mb(modelEnd.heapUsed)} MB from warm-up to end: ${result.model.bytesPerActivity} bytes an activity (${activities} activities, ${result.model.activitiesPerRun} a run)`);
+	for (const sample of result.samples) figure(`soak: memory, ${sample.label}`, `RSS ${mb(sample.rss)} MB, heap ${mb(sample.heapUsed)} MB of ${mb(sample.heapTotal)} MB, external ${mb(sample.external)} MB (after a collection of ${sample.gcMs} ms), at ${sample.events} events`);
+	figure('soak: model alone (same events)', `heap ${mb(modelWarm.heapUsed)} → ${mb(modelEnd.heapUsed)} MB, external ${mb(modelWarm.external)} → ${mb(modelEnd.external)} MB from warm-up to end: ${result.model.bytesPerActivity} bytes of heap an activity (${activities} activities, ${result.model.activitiesPerRun} a run)`);
 	figure('soak: viewer heap growth, warm-up to end', `${result.heapGrowthMb} MB = ${result.viewerBytesPerActivity} bytes an activity, RSS +${result.rssGrowthMb} MB  (target ≤ ${soakHeapFactor} × model + ${soakHeapSlackMb} MB = ${result.heapAllowedMb} MB)`);
 	figure('soak: CPU while streaming', `${result.cpuMsPer1000Events} ms per 1,000 events (${result.cpuPercent} % of one core), ${result.framesPerSecond} frames/s`);
 	figure('soak: CPU once quiet (input open, runs ended)', `${result.quietCpuPercent} % of one core over ${result.quietSeconds} s, ${result.quietFrames} frames  (target ≤ ${soakQuietCpuTarget} %)`);
