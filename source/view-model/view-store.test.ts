@@ -234,6 +234,30 @@ describe('a stream gone quiet (#33: a viewer left open for a day)', () => {
 		expect(published()).toBe(drawn + 1);
 	});
 
+	it('does not sleep while its owner says a change may come unannounced (a load in a worker still putting posts in)', () => {
+		const clock = {now: 0};
+		let mayRest = false;
+		const store = new ViewStore(createModel(), {now: () => clock.now, mayRest: () => mayRest});
+		store.start();
+		try {
+			for (let tick = 0; tick < 100; tick++) {
+				clock.now += 100;
+				store.tick();
+			}
+
+			expect(store.ticking).toBe(true);
+			mayRest = true;
+			for (let tick = 0; tick < 30; tick++) {
+				clock.now += 100;
+				store.tick();
+			}
+
+			expect(store.ticking).toBe(false);
+		} finally {
+			store.stop();
+		}
+	});
+
 	it('does not sleep while a file loads, whose progress it draws', () => {
 		const clock = {now: 0};
 		const {store} = storeAt(clock, () => true);

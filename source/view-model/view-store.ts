@@ -58,14 +58,20 @@ export class ViewStore {
 	readonly startedAt: number;
 
 	readonly #loading: () => boolean;
+	readonly #mayRest: () => boolean;
 
 	/**
 	 * `loading`: whether a file is being read as fast as it can be. Then events redraw only 4 times a
 	 * second: each frame costs as much as reading a few megabytes, and a progress bar needs no more.
 	 */
-	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean} = {}) {
+	/**
+	 * `mayRest`: whether every change now announces itself (`markChanged`, `setModel`), so that the tick may stop
+	 * while nothing changes; else it goes on (a load in a worker puts its posts into the model on turns of its own).
+	 */
+	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean; mayRest?: () => boolean} = {}) {
 		this.#model = model;
 		this.#loading = options.loading ?? (() => false);
+		this.#mayRest = options.mayRest ?? (() => true);
 		this.#intervalMs = options.intervalMs ?? 100;
 		this.#minGapMs = this.#intervalMs;
 		this.#now = options.now ?? Date.now;
@@ -140,7 +146,7 @@ export class ViewStore {
 		this.eventsPerSecond = rate;
 
 		if (!this.#changed()) {
-			if (rate === 0 && !this.#loading() && ++this.#quietTicks >= quietTicksBeforeSleep) this.#sleep();
+			if (rate === 0 && !this.#loading() && this.#mayRest() && ++this.#quietTicks >= quietTicksBeforeSleep) this.#sleep();
 			return;
 		}
 
