@@ -20,7 +20,11 @@ export class Terminal {
 	#stream;
 	#opened;
 
-	constructor(name, command, capture) {
+	/**
+	 * `options.keepOutput` false: the output is not kept (a soak's would grow by gigabytes), only handed to
+	 * `options.onData` as it arrives; `output()` is then empty and waitForOutput/waitForFrame see nothing.
+	 */
+	constructor(name, command, capture, {keepOutput = true, onData} = {}) {
 		// A socket of its own per terminal: a server just killed on a reused socket can still be going away
 		// when the next one starts there, and tmux then fails with "server exited unexpectedly".
 		this.socket = `perscope-bench-${process.pid}-${name}-${++terminalsStarted}`;
@@ -35,7 +39,8 @@ export class Terminal {
 			this.#stream.once('error', reject);
 		});
 		this.#stream.on('data', chunk => {
-			this.#chunks.push(chunk);
+			if (keepOutput) this.#chunks.push(chunk);
+			onData?.(chunk);
 			this.#arrived();
 		});
 		// The shell waits for Enter, so the pipe is read before the viewer writes anything.
@@ -53,6 +58,11 @@ export class Terminal {
 		const started = performance.now();
 		this.tmux('send-keys', '-t', 'bench', 'Enter');
 		return started;
+	}
+
+	/** Gives the terminal another size, as a person dragging its window would (the program gets SIGWINCH). */
+	resize(width, height) {
+		this.tmux('resize-window', '-t', 'bench', '-x', String(width), '-y', String(height));
 	}
 
 	/** Bytes the terminal received so far. */

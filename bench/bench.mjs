@@ -14,7 +14,11 @@
 // costs it no CPU that the viewer being measured could have used.
 // It prints one line per figure and ends with one JSON line holding them all.
 //
-//   node bench/bench.mjs [--quick] [--no-big] [--runs N] [--seed N] [--keep] [--no-tui] [--no-shapes] [--no-dialects] [--only-dialects]
+//   7. the soak (issue #33, bench/bench-soak.mjs): the viewer reading a live stream of 2,000,000 events through a
+//      pipe, keys pressed and the terminal resized as it goes, then the stream quiet: memory after warm-up and at
+//      the end beside what the model alone keeps, CPU per 1,000 events, frames/s, CPU once quiet, the longest key.
+//
+//   node bench/bench.mjs [--quick] [--no-big] [--runs N] [--seed N] [--keep] [--no-tui] [--no-shapes] [--no-dialects] [--only-dialects] [--no-soak]
 //
 //   --quick   a ~10 MB log, 3 runs each, a 3 s stream: a smoke test that takes seconds
 //   --no-big  skip the ~1 GB log (peak RSS and time of headless `--summary` on it; generating it takes
@@ -24,6 +28,7 @@
 //             one job, one run of 500,000 exec calls; headless `--summary --json` time and peak RSS of each;
 //             and in the viewer, chains of 20,000 and 100,000 runs, 200,000 runs in one job and 500,000 exec
 //             calls: first screen, load, keys during and after the load, bench/bench-viewer-shapes.mjs)
+//   --no-soak  skip the soak (~10 minutes; --quick streams ~110,000 events); `node bench/bench-soak.mjs` runs it alone
 //   --no-dialects  skip the agent CLIs' streams (issue #36: ~40 MB each of Claude Code, Codex and Gemini CLI,
 //             generate-log --dialect; headless `--summary --json` against the baseline, target ≤ 1.5)
 //   --only-dialects  only those streams (with --quick, ~2 MB each), then the summary line
@@ -39,6 +44,7 @@ import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {Terminal, frameStart} from './bench-terminal.mjs';
 import {firstScreenTargetMs, keyTargetMs, measureViewerShapes} from './bench-viewer-shapes.mjs';
+import {measureSoak} from './bench-soak.mjs';
 
 const {values: flags} = parseArgs({
 	options: {
@@ -51,6 +57,7 @@ const {values: flags} = parseArgs({
 		'no-shapes': {type: 'boolean', default: false},
 		'no-dialects': {type: 'boolean', default: false},
 		'only-dialects': {type: 'boolean', default: false},
+		'no-soak': {type: 'boolean', default: false},
 		help: {type: 'boolean', short: 'h', default: false},
 	},
 });
@@ -483,6 +490,14 @@ if (!flags['no-shapes'] && tuiAvailable) {
 	summary.viewerShapes = await measureViewerShapes({quick, seed, dir, cli, node, repo, generator, figure});
 }
 
+// ---------------------------------------------------------------------------------------------------------
+// A day in the viewer (issue #33): a live stream of 2,000,000 events, keys and resizes, then quiet
+// (bench/bench-soak.mjs, which also runs on its own).
+
+if (!flags['no-soak'] && tuiAvailable) {
+	summary.soak = await measureSoak({quick, seed, dir, cli, node, repo, generator, figure});
+}
+
 summary.machine.loadAverageAtEnd = round(loadavg()[0], 2);
 summary.targets = {
 	ratio: summary.ratio <= 0.65,
@@ -498,6 +513,9 @@ summary.targets = {
 	wideRunsRss: summary.shapes?.['wide-200000'] ? summary.shapes['wide-200000'].peakRssMB <= 250 : null,
 	toolActivitiesRss: summary.shapes?.['tools-500000'] ? summary.shapes['tools-500000'].peakRssMB <= 200 : null,
 	viewerShapesFirstScreen: summary.viewerShapes ? Object.values(summary.viewerShapes).every(shape => shape.firstScreenMs !== null && shape.firstScreenMs <= firstScreenTargetMs) : null,
+	soakMemory: summary.soak ? summary.soak.targets.heap : null,
+	soakQuietCpu: summary.soak ? summary.soak.targets.quietCpu : null,
+	soakKeys: summary.soak ? summary.soak.targets.keys : null,
 	viewerShapesKeys: summary.viewerShapes
 		? Object.values(summary.viewerShapes).every(shape => shape.unanswered.length === 0 && shape.maxKeyMs !== null && shape.maxKeyMs <= keyTargetMs && (shape.keysDuringLoadMaxMs ?? 0) <= keyTargetMs)
 		: null,

@@ -12,6 +12,7 @@ import {fileURLToPath} from 'node:url';
 export const inkPatches = [
 	{file: 'build/output.js', patch: 'ink-output-rows.patch'},
 	{file: 'build/measure-text.js', patch: 'ink-measure-cache.patch'},
+	{file: 'build/wrap-text.js', patch: 'ink-wrap-cache.patch'},
 ];
 
 const patches = fileURLToPath(new URL('patches/', import.meta.url));

@@ -34,6 +34,8 @@ Options:
   --deltas N          streaming deltas per generation (default 30; 0 = no streaming events)
   --message-bytes N   approximate size of each message's text (default 800)
   --target-bytes N    keep adding jobs until the output reaches N bytes (overrides --jobs)
+  --no-histories      checkpoints and startGeneration carry no message history (the runtime's carry the
+                      whole history, so a job's bytes grow with the square of its steps)
   --shape S           instead of realistic jobs, one job of bare runs in a hostile shape: ${shapes.join(', ')}
                       (see shape-log.ts); --runs sets how many
   --runs N            runs of a --shape log (default 1000)
@@ -54,6 +56,7 @@ type Options = {
 	children: number;
 	deltas: number;
 	messageBytes: number;
+	histories: boolean;
 	targetBytes: number | undefined;
 	out: string | undefined;
 	shape: ShapeOptions | undefined;
@@ -79,6 +82,7 @@ function parseOptions(argv: string[]): Options | 'help' {
 			shape: {type: 'string'},
 			runs: {type: 'string'},
 			dialect: {type: 'string'},
+			'no-histories': {type: 'boolean'},
 			help: {type: 'boolean', short: 'h'},
 		},
 	});
@@ -102,6 +106,7 @@ function parseOptions(argv: string[]): Options | 'help' {
 		children: int('children', values.children, 2, 0),
 		deltas: int('deltas', values.deltas, 30, 0),
 		messageBytes: int('message-bytes', values['message-bytes'], 800, 1),
+		histories: values['no-histories'] !== true,
 		targetBytes: values['target-bytes'] === undefined ? undefined : int('target-bytes', values['target-bytes'], 0, 1),
 		out: values.out,
 		shape: shape === undefined ? undefined : {shape, runs: int('runs', values.runs, 1000, 1), seed},

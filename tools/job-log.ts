@@ -9,7 +9,17 @@ import type {Rng} from './rng.js';
  */
 
 /** What a job is made of, from the generator's options. */
-export type JobOptions = {steps: number; children: number; deltas: number; messageBytes: number};
+export type JobOptions = {
+	steps: number;
+	children: number;
+	deltas: number;
+	messageBytes: number;
+	/**
+	 * Whether checkpoints and `startGeneration` carry the run's whole message history, as the runtime's do. Without
+	 * them a job's bytes grow with its steps, not with their square: the soak bench streams millions of events.
+	 */
+	histories: boolean;
+};
 
 const WORDS = (
 	'the a to of and in that is for it on with as this be by are from at or an not can but which we if will file test ' +
@@ -230,8 +240,13 @@ export class JobWriter {
 		const windowUsage = Math.round((run.cum.totalTokens / 200_000) * 1e6) / 1e6;
 		return (
 			`{"id":"${id}","jobId":"${this.jobId}","runId":"${run.checkpointRunId}","expert":${run.expertJson},"stepNumber":${stepNumber},"status":"${status}",` +
-			`"messages":[${run.history}]${delegatedBy},"usage":${usageJson(run.cum)},"contextWindow":200000,"contextWindowUsage":${windowUsage}${extra},"retryCount":0${delegateTo}}`
+			`"messages":[${this.history(run)}]${delegatedBy},"usage":${usageJson(run.cum)},"contextWindow":200000,"contextWindowUsage":${windowUsage}${extra},"retryCount":0${delegateTo}}`
 		);
+	}
+
+	/** The messages a checkpoint or a generation carries: the run's history, or none (`histories` off). */
+	history(run: Run): string {
+		return this.opts.histories ? run.history : '';
 	}
 
 	stepJson(run: Run): string {
@@ -296,7 +311,7 @@ export class JobWriter {
 		this.tick(2, 20);
 		run.step = {startedAt: this.now - this.rng.int(0, 2), inputMessages: run.pendingInput, newMessages: [], usage: usage()};
 		run.pendingInput = '';
-		yield this.runEvent(run, 'startGeneration', `,"messages":[${run.history}]`);
+		yield this.runEvent(run, 'startGeneration', `,"messages":[${this.history(run)}]`);
 	}
 
 	/** startStreaming… / stream… deltas / completeStreaming…, with the real runtime's ordering quirks now and then. */

@@ -10,7 +10,11 @@
  * - `tools`: one run that makes N `exec` calls, one a step, each with its result (see `toolLines`): `runs`
  *   counts the calls there, not runs.
  *
- * Every run but the ring's completes, so a finished child collapses in the viewer as a real one does.
+ * Every run but the ring's completes, so a finished child collapses in the viewer as a real one does. Steps end
+ * as the runtime ends them (../shared/perstack-logs, fixtures/real/): a checkpoint event whose `step.usage` is
+ * the step's tokens and whose `checkpoint.usage` the run's so far, so the viewer and the summaries count steps
+ * and tokens of these logs as of a real one. The message histories a real checkpoint carries are left out:
+ * they would make a shape's log grow with the square of its length, and nothing here is about them.
  */
 
 export const shapes = ['chain', 'ring', 'wide', 'tree', 'tools'] as const;
@@ -94,6 +98,9 @@ export function* shapeLines({shape, runs, seed}: ShapeOptions): Generator<string
 		});
 		if (shape === 'ring') continue;
 		sequence++;
+		// One step that answers at once, as the runtime's `completeRun` of a run that calls no tool
+		// (perstack-logs/simple-text.ndjson): its step's usage, the run's (the same), the last generation's.
+		const used = stepUsage(index);
 		yield JSON.stringify({
 			type: 'completeRun',
 			id: `e-${sequence}`,
@@ -102,10 +109,27 @@ export function* shapeLines({shape, runs, seed}: ShapeOptions): Generator<string
 			runId,
 			expertKey,
 			stepNumber: 1,
-			checkpoint: {id: `cp-${index}-done`, runId, status: 'completed', stepNumber: 1, expert: {key: expertKey}},
+			checkpoint: {id: `cp-${index}-done`, runId, status: 'completed', stepNumber: 1, expert: {key: expertKey}, usage: used},
+			step: {stepNumber: 1, usage: used},
 			text: `done ${runId}`,
+			usage: used,
 		});
 	}
+}
+
+type Usage = {inputTokens: number; outputTokens: number; reasoningTokens: number; totalTokens: number; cachedInputTokens: number};
+
+function usage(inputTokens: number, outputTokens: number): Usage {
+	return {inputTokens, outputTokens, reasoningTokens: 0, totalTokens: inputTokens + outputTokens, cachedInputTokens: 0};
+}
+
+/** A step's tokens: a prompt of ~900 tokens that grows a little with the step, and a short answer. */
+function stepUsage(index: number): Usage {
+	return usage(900 + (index % 1000), 40);
+}
+
+function sum(a: Usage, b: Usage): Usage {
+	return usage(a.inputTokens + b.inputTokens, a.outputTokens + b.outputTokens);
 }
 
 function seededRandom(seed: number): () => number {
@@ -139,11 +163,17 @@ function output(random: () => number): string {
 	return text;
 }
 
-/** `tools`: one run of `calls` steps, each an `exec` call (callTools) and its result (resolveToolResults). */
+/**
+ * `tools`: one run of `calls` steps, each an `exec` call and its result, then a step that completes; every step as
+ * the runtime writes one (perstack-logs/tools.ndjson): `startGeneration`, `callTools`, `resolveToolResults`,
+ * `finishToolCall`, `continueToNextStep` (the step's checkpoint); the last `startGeneration`, `callTools` of
+ * `attemptCompletion`, `attemptCompletion`, `completeRun`.
+ */
 function* toolLines(calls: number, random: () => number): Generator<string> {
 	const jobId = 'job-tools';
 	const runId = runIdOf(0);
 	const expertKey = expertOf(0);
+	const expert = {key: expertKey};
 	let sequence = 0;
 	const event = (type: string, stepNumber: number, body: Record<string, unknown>): string => {
 		sequence++;
@@ -151,28 +181,51 @@ function* toolLines(calls: number, random: () => number): Generator<string> {
 	};
 
 	yield event('startRun', 1, {
-		initialCheckpoint: {id: 'cp-0', runId, status: 'init', stepNumber: 1, expert: {key: expertKey}},
+		initialCheckpoint: {id: 'cp-0', runId, status: 'init', stepNumber: 1, expert},
 		inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: `query of ${runId}`}]}],
 	});
 	const count = Math.max(1, calls);
+	let total = usage(0, 0);
 	for (let index = 0; index < count; index++) {
 		const step = index + 1;
 		const id = `call-${index}`;
 		const [command, args] = commands[Math.floor(random() * commands.length)]!;
 		const toolCall = {id, skillName: '@perstack/base', toolName: 'exec', args: {command, args, env: {}, cwd: '.', stdout: true, stderr: true}};
+		const used = stepUsage(index);
+		total = sum(total, used);
+		yield event('startGeneration', step, {});
 		yield event('callTools', step, {
 			newMessage: {type: 'expertMessage', contents: [{type: 'toolCallPart', toolCallId: id, toolName: 'exec', args: toolCall.args}]},
 			toolCalls: [toolCall],
-			usage: {inputTokens: 900 + index, outputTokens: 40, reasoningTokens: 0, totalTokens: 940 + index, cachedInputTokens: 0},
+			usage: used,
 		});
 		const exitCode = random() < 0.05 ? 1 : 0;
 		yield event('resolveToolResults', step, {
 			toolResults: [{id, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: JSON.stringify({output: output(random), exitCode}), id: `part-${index}`}]}],
 		});
+		yield event('finishToolCall', step, {});
+		yield event('continueToNextStep', step, {
+			checkpoint: {id: `cp-0-${step}`, runId, status: 'proceeding', stepNumber: step, expert, usage: total},
+			step: {stepNumber: step, usage: used},
+		});
 	}
 
-	yield event('completeRun', count, {
-		checkpoint: {id: 'cp-0-done', runId, status: 'completed', stepNumber: count, expert: {key: expertKey}},
-		text: `done ${runId}`,
+	const last = count + 1;
+	const id = `call-${count}`;
+	const used = stepUsage(count);
+	total = sum(total, used);
+	const text = `done ${runId}`;
+	yield event('startGeneration', last, {});
+	yield event('callTools', last, {
+		newMessage: {type: 'expertMessage', contents: [{type: 'toolCallPart', toolCallId: id, toolName: 'attemptCompletion', args: {}}]},
+		toolCalls: [{id, skillName: '@perstack/base', toolName: 'attemptCompletion', args: {}}],
+		usage: used,
+	});
+	yield event('attemptCompletion', last, {toolResult: {id, skillName: '@perstack/base', toolName: 'attemptCompletion', result: [{type: 'textPart', text: '{}'}]}});
+	yield event('completeRun', last, {
+		checkpoint: {id: 'cp-0-done', runId, status: 'completed', stepNumber: last, expert, usage: total},
+		step: {stepNumber: last, usage: used},
+		text,
+		usage: used,
 	});
 }

@@ -131,7 +131,12 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	const replay = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay}) => new Replay({speed}));
 	// A replayed file is read as its events fall due, not as fast as it can be: it keeps the live pace.
 	// (`loading` is set below, before the store's first tick.)
-	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading)});
+	// The store's tick rests while nothing changes only where every change announces itself: stdin and commands are
+	// read on this thread, each chunk telling the store, and so is everything once the load has ended. A file's load
+	// in a worker puts its posts into the model on the scheduler's turns: the tick goes on until it is done.
+	let loadEnded = false;
+	const readHere = plan.inputs.every(input => input.kind === 'stdin' || input.kind === 'command');
+	const store = new ViewStore(createModel(), {loading: () => replay === undefined && loading.states.some(isLoading), mayRest: () => loadEnded || readHere});
 	// The viewer's one scheduler of work in slices, shared by the views and the load's posts, which take turns on
 	// the model (slices/turns.ts); and what the views work out of the model, kept for this viewer only.
 	const scheduler = new Scheduler();
@@ -256,6 +261,7 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 		let ended = false;
 		void loading.done.then(code => {
 			ended = true;
+			loadEnded = true;
 			exitCode = code;
 			// A continuation started before the first load ended (a followed file) still runs: the input goes on.
 			if (!loading.states.some(state => state.live)) endInput(loading.model, inputEndOf(loading.states));

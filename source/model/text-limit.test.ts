@@ -9,6 +9,11 @@ function toolsOf(model: Model): ToolActivity[] {
 	return model.activities.filter(isToolActivity);
 }
 
+/** The log's `exec` calls (its last step's `attemptCompletion` is a call too, with no output to cut). */
+function execsOf(model: Model): ToolActivity[] {
+	return toolsOf(model).filter(call => call.toolName === 'exec');
+}
+
 function withLimit(limit: number | undefined, wholeBudget = 0): Model {
 	const model = createModel();
 	model.textKeep = limit === undefined ? undefined : {limit, wholeBudget};
@@ -17,7 +22,7 @@ function withLimit(limit: number | undefined, wholeBudget = 0): Model {
 
 describe('Model.textKeep', () => {
 	it('keeps whole results and arguments when no limit is set', () => {
-		const calls = toolsOf(withLimit(undefined));
+		const calls = execsOf(withLimit(undefined));
 		expect(calls).toHaveLength(20);
 		for (const call of calls) {
 			expect(call.result?.fullLength).toBeUndefined();
@@ -26,8 +31,8 @@ describe('Model.textKeep', () => {
 	});
 
 	it('keeps the start of a longer result and says how long the whole one is', () => {
-		const whole = toolsOf(withLimit(undefined));
-		const cut = toolsOf(withLimit(40));
+		const whole = execsOf(withLimit(undefined));
+		const cut = execsOf(withLimit(40));
 		cut.forEach((call, index) => {
 			const text = whole[index]?.result?.text ?? '';
 			expect(call.result?.text).toBe(text.slice(0, 40));
@@ -37,12 +42,12 @@ describe('Model.textKeep', () => {
 	});
 
 	it('keeps results whole until the whole budget is spent, then the start of each, and counts those cut', () => {
-		const whole = toolsOf(withLimit(undefined));
+		const whole = execsOf(withLimit(undefined));
 		const sizes = whole.map(call => call.result?.text.length ?? 0);
 		// A budget that holds the first five results whole and not the sixth.
 		const budget = sizes.slice(0, 5).reduce((sum, size) => sum + size, 0);
 		const model = withLimit(40, budget);
-		const calls = toolsOf(model);
+		const calls = execsOf(model);
 		expect(calls.slice(0, 5).map(call => call.result?.text)).toEqual(whole.slice(0, 5).map(call => call.result?.text));
 		expect(calls.slice(0, 5).every(call => call.result?.fullLength === undefined)).toBe(true);
 		expect(calls[5]?.result?.text).toBe(whole[5]?.result?.text.slice(0, 40));
@@ -51,7 +56,7 @@ describe('Model.textKeep', () => {
 	});
 
 	it('at 0 keeps neither results nor arguments, for the summaries', () => {
-		for (const call of toolsOf(withLimit(0))) {
+		for (const call of execsOf(withLimit(0))) {
 			expect(call.result?.text).toBe('');
 			expect(call.result?.fullLength).toBeGreaterThan(0);
 			expect(call.args).toBeUndefined();

@@ -177,3 +177,100 @@ describe('the rate of events', () => {
 		expect(store.eventsPerSecond).toBe(10_000);
 	});
 });
+
+describe('a stream gone quiet (#33: a viewer left open for a day)', () => {
+	it('stops its tick once nothing has come for two seconds, and starts it again with the next chunk', () => {
+		const clock = {now: 0};
+		const {store, event, published} = storeAt(clock);
+		store.start();
+		try {
+			for (let tick = 0; tick < 10; tick++) {
+				event();
+				clock.now += 100;
+				store.tick();
+			}
+
+			expect(store.ticking).toBe(true);
+			// Quiet: the rate falls to 0 (drawn once), then twenty ticks with nothing to draw put the tick to sleep.
+			for (let tick = 0; tick < 50 && store.ticking; tick++) {
+				clock.now += 100;
+				store.tick();
+			}
+
+			expect(store.ticking).toBe(false);
+			expect(clock.now).toBeLessThanOrEqual(1000 + 2000 + 2100);
+			const drawn = published();
+			// The load says a chunk was reduced: the tick runs again and draws it.
+			event();
+			store.markChanged();
+			expect(store.ticking).toBe(true);
+			clock.now += 100;
+			store.tick();
+			expect(published()).toBe(drawn + 1);
+		} finally {
+			store.stop();
+		}
+
+		expect(store.ticking).toBe(false);
+	});
+
+	it('draws the rate coming down to 0 once events stop, instead of leaving the last rate on screen', () => {
+		const clock = {now: 0};
+		const {store, event, published} = storeAt(clock);
+		for (let tick = 0; tick < 10; tick++) {
+			for (let i = 0; i < 50; i++) event();
+			clock.now += 100;
+			store.tick();
+		}
+
+		expect(store.eventsPerSecond).toBeGreaterThan(0);
+		const drawn = published();
+		for (let tick = 0; tick < 30; tick++) {
+			clock.now += 100;
+			store.tick();
+		}
+
+		expect(store.eventsPerSecond).toBe(0);
+		expect(published()).toBe(drawn + 1);
+	});
+
+	it('does not sleep while its owner says a change may come unannounced (a load in a worker still putting posts in)', () => {
+		const clock = {now: 0};
+		let mayRest = false;
+		const store = new ViewStore(createModel(), {now: () => clock.now, mayRest: () => mayRest});
+		store.start();
+		try {
+			for (let tick = 0; tick < 100; tick++) {
+				clock.now += 100;
+				store.tick();
+			}
+
+			expect(store.ticking).toBe(true);
+			mayRest = true;
+			for (let tick = 0; tick < 30; tick++) {
+				clock.now += 100;
+				store.tick();
+			}
+
+			expect(store.ticking).toBe(false);
+		} finally {
+			store.stop();
+		}
+	});
+
+	it('does not sleep while a file loads, whose progress it draws', () => {
+		const clock = {now: 0};
+		const {store} = storeAt(clock, () => true);
+		store.start();
+		try {
+			for (let tick = 0; tick < 100; tick++) {
+				clock.now += 100;
+				store.tick();
+			}
+
+			expect(store.ticking).toBe(true);
+		} finally {
+			store.stop();
+		}
+	});
+});

@@ -10,6 +10,12 @@ const loadingGapMs = 250;
  */
 const loadingCostFactor = 10;
 const maxLoadingGapMs = 30_000;
+/**
+ * Ticks with nothing to publish and no event in the rate's window after which the tick stops: a viewer left open
+ * on a stream gone quiet (a day in a tmux pane) runs no timer. Whatever changes the model or its sources says so
+ * (`markChanged`, `setModel`), which starts the tick again.
+ */
+const quietTicksBeforeSleep = 20;
 
 /**
  * Decouples how fast events arrive from how often the screen redraws. Sources reduce events into the
@@ -43,20 +49,29 @@ export class ViewStore {
 	#measuringModelFrame = true;
 	#externalChange = false;
 	#timer: NodeJS.Timeout | undefined;
+	/** Whether `start` was called and `stop` was not: the tick runs, or sleeps until something changes. */
+	#started = false;
+	#quietTicks = 0;
 	/** Recent (time, events) samples for the events/s figure. */
 	#samples: Array<{at: number; events: number}> = [];
 	eventsPerSecond = 0;
 	readonly startedAt: number;
 
 	readonly #loading: () => boolean;
+	readonly #mayRest: () => boolean;
 
 	/**
 	 * `loading`: whether a file is being read as fast as it can be. Then events redraw only 4 times a
 	 * second: each frame costs as much as reading a few megabytes, and a progress bar needs no more.
 	 */
-	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean} = {}) {
+	/**
+	 * `mayRest`: whether every change now announces itself (`markChanged`, `setModel`), so that the tick may stop
+	 * while nothing changes; else it goes on (a load in a worker puts its posts into the model on turns of its own).
+	 */
+	constructor(model: Model, options: {intervalMs?: number; now?: () => number; loading?: () => boolean; mayRest?: () => boolean} = {}) {
 		this.#model = model;
 		this.#loading = options.loading ?? (() => false);
+		this.#mayRest = options.mayRest ?? (() => true);
 		this.#intervalMs = options.intervalMs ?? 100;
 		this.#minGapMs = this.#intervalMs;
 		this.#now = options.now ?? Date.now;
@@ -79,23 +94,44 @@ export class ViewStore {
 	/** The views draw this model from the next published version on. */
 	setModel(model: Model): void {
 		this.#model = model;
+		this.#wake();
 	}
 
 	start(): void {
-		if (this.#timer) return;
+		this.#started = true;
+		this.#wake();
+	}
+
+	stop(): void {
+		this.#started = false;
+		this.#sleep();
+	}
+
+	/** Whether the tick's timer runs (started, and not asleep for want of anything to publish). */
+	get ticking(): boolean {
+		return this.#timer !== undefined;
+	}
+
+	/**
+	 * Something changed: a chunk of events was reduced into the model (the loads call this after each), a source
+	 * ended, a child wrote to stderr.
+	 */
+	markChanged(): void {
+		this.#externalChange = true;
+		this.#wake();
+	}
+
+	#wake(): void {
+		this.#quietTicks = 0;
+		if (!this.#started || this.#timer) return;
 		this.#timer = setInterval(() => {
 			this.tick();
 		}, this.#intervalMs);
 	}
 
-	stop(): void {
+	#sleep(): void {
 		if (this.#timer) clearInterval(this.#timer);
 		this.#timer = undefined;
-	}
-
-	/** Something outside the model changed (a source ended, a child wrote to stderr). */
-	markChanged(): void {
-		this.#externalChange = true;
 	}
 
 	tick(): void {
@@ -104,9 +140,17 @@ export class ViewStore {
 		while (this.#samples.length > 2 && now - this.#samples[0]!.at > 2000) this.#samples.shift();
 		const first = this.#samples[0]!;
 		const seconds = (now - first.at) / 1000;
-		this.eventsPerSecond = seconds > 0 ? (this.#model.events - first.events) / seconds : 0;
+		const rate = seconds > 0 ? (this.#model.events - first.events) / seconds : 0;
+		// The header shows the rate: once events stop, it must come down to 0 on screen, not stay at the last one drawn.
+		if (rate === 0 && this.eventsPerSecond !== 0) this.#externalChange = true;
+		this.eventsPerSecond = rate;
 
-		if (!this.#changed()) return;
+		if (!this.#changed()) {
+			if (rate === 0 && !this.#loading() && this.#mayRest() && ++this.#quietTicks >= quietTicksBeforeSleep) this.#sleep();
+			return;
+		}
+
+		this.#quietTicks = 0;
 		// A timer tick can come a little early; it must not push the frame to the tick after.
 		if (!this.#loading()) {
 			if (now - this.#lastPublishedAt >= this.#minGapMs - tickSlackMs) this.#publish(now);

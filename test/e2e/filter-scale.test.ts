@@ -32,7 +32,7 @@ describe.skipIf(!hasTmux())('filter over a large log', () => {
 		const done = await tty.waitFor(/filter: "done run-0"/, 60_000);
 		expect(done).not.toContain('filtering…');
 		expect(done).toContain('done run-0');
-		expect(done).toContain('(200001 hidden)');
+		expect(done).toContain('(200002 hidden)');
 		expect(done).toMatch(/complete done run-0/);
 		tty.keys('q');
 		expect(await tty.exitCode(30_000)).toBe(0);

@@ -2,6 +2,8 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
+import {setFlagsFromString} from 'node:v8';
+import {runInNewContext} from 'node:vm';
 import {build} from 'esbuild';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {inkPatchPlugin} from '../../scripts/ink-patches.mjs';
@@ -10,17 +12,21 @@ import {root} from '../helpers/fixture-files.js';
 /*
  * The viewer's Ink is bundled with a bound on the sizes its text measure keeps (scripts/patches/ink-measure-cache.patch):
  * a live view lays out new texts all the time, and Ink's own map keeps every one for good. A size still kept is
- * handed back as the same object; one let go is measured again, to the same size. The patched module is built
- * here the way the bundle is.
+ * handed back as the same object; one let go is measured again, to the same size. Its cut of a text too wide for
+ * its box is bounded the same way (scripts/patches/ink-wrap-cache.patch, #33). The patched modules are built here
+ * the way the bundle is.
  */
 
 type Size = {width: number; height: number};
 type MeasureText = (text: string) => Size;
+type WrapText = (text: string, maxWidth: number, wrapType: string) => string;
 
 const inkDir = join(root, 'node_modules', 'ink');
 const measureFile = join(inkDir, 'build', 'measure-text.js');
+const wrapFile = join(inkDir, 'build', 'wrap-text.js');
 const built = mkdtempSync(join(tmpdir(), 'perscope-ink-measure-'));
 let inkMeasure: MeasureText;
+let inkWrap: WrapText;
 let instances = 0;
 
 /** A new instance of the patched module, its cache empty: each test starts from none kept. */
@@ -33,6 +39,11 @@ beforeAll(async () => {
 	const patches = inkPatchPlugin(inkDir);
 	await build({entryPoints: [measureFile], plugins: [patches.plugin], bundle: true, platform: 'node', format: 'esm', outfile: join(built, 'measure-text.js'), logLevel: 'warning'});
 	expect(patches.applied()).toStrictEqual(['build/measure-text.js']);
+	const wrapPatches = inkPatchPlugin(inkDir);
+	await build({entryPoints: [wrapFile], plugins: [wrapPatches.plugin], bundle: true, platform: 'node', format: 'esm', outfile: join(built, 'wrap-text.js'), logLevel: 'warning'});
+	expect(wrapPatches.applied()).toStrictEqual(['build/wrap-text.js']);
+	const originalWrap: {default: WrapText} = await import(pathToFileURL(wrapFile).href);
+	inkWrap = originalWrap.default;
 	const original: {default: MeasureText} = await import(pathToFileURL(measureFile).href);
 	inkMeasure = original.default;
 });
@@ -71,5 +82,60 @@ describe("Ink's text measure in the viewer", () => {
 		const size = measure('▾ expert-0 ✓ completed');
 		measureNew(measure, 'few', 4000);
 		expect(measure('▾ expert-0 ✓ completed')).toBe(size);
+	});
+});
+
+/** A full garbage collection: V8's `gc`, reached without starting node with --expose-gc. */
+function collectGarbage(): void {
+	setFlagsFromString('--expose-gc');
+	(runInNewContext('gc') as () => void)();
+}
+
+/** A new instance of the patched wrap, its cache empty. */
+async function boundedWrap(): Promise<WrapText> {
+	const patched: {default: WrapText} = await import(`${pathToFileURL(join(built, 'wrap-text.js')).href}?instance=${++instances}`);
+	return patched.default;
+}
+
+/**
+ * Cuts `count` rows never cut before, as a terminal made narrower does to the rows on screen. `kind` 'none' is no
+ * kind Ink passes: the text is kept as it is, through the same cache, at no cost of cutting.
+ */
+function cutNew(wrap: WrapText, prefix: string, count: number, tail = '', kind = 'truncate-end'): void {
+	for (let k = 0; k < count; k++) wrap(`${prefix} ${k} ⚡ exec npx vitest run --reporter dot${tail}`, 20, kind);
+}
+
+describe("Ink's cut of a text too wide for its box, in the viewer", () => {
+	it('keeps at most 4,096 cuts, where Ink keeps every text it ever cut', async () => {
+		const wrap = await boundedWrap();
+		// What a run of cuts leaves on the heap once garbage is collected. Cut strings are equal whether kept or
+		// made again, so what is kept is seen in the heap, not in the answers.
+		const retained = (cut: () => void): number => {
+			collectGarbage();
+			const before = process.memoryUsage().heapUsed;
+			cut();
+			collectGarbage();
+			return process.memoryUsage().heapUsed - before;
+		};
+
+		// Long rows, so that what is kept weighs: a cut's key is its whole text.
+		const tail = ' src/index.ts'.repeat(40);
+		const ink = retained(() => cutNew(inkWrap, 'ink', 40_000, tail, 'none'));
+		const bounded = retained(() => cutNew(wrap, 'bounded', 40_000, tail, 'none'));
+		expect(ink).toBeGreaterThan(20 * 1024 * 1024);
+		expect(bounded).toBeLessThan(ink / 4);
+	});
+
+	it('gives the cuts and wraps Ink gives, text kept or not', async () => {
+		const wrap = await boundedWrap();
+		const cases: Array<[string, number, string]> = [
+			['⚡ exec npm test ✗ Command failed', 10, 'truncate-end'],
+			['日本語のテキスト', 5, 'truncate-middle'],
+			['\u001B[31mred text that is long\u001B[39m', 8, 'wrap'],
+			['two\nlines, the second longer', 6, 'truncate-start'],
+		];
+		for (const [text, width, kind] of cases) expect(wrap(text, width, kind)).toBe(inkWrap(text, width, kind));
+		cutNew(wrap, 'again', 4100);
+		for (const [text, width, kind] of cases) expect(wrap(text, width, kind)).toBe(inkWrap(text, width, kind));
 	});
 });

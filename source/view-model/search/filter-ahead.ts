@@ -45,12 +45,20 @@ export class FilterAhead {
 		/** One slice: the bitmap, then the layout; true when both are made for the model of now. */
 		const work = (until: number, minimum: number, read: () => boolean): boolean => {
 			const model = request.model();
-			const enough = () => scheduler.now() >= until && scan.next >= minimum;
+			// The model changed in place since the scan began: a live stream read on this thread, which changes it
+			// between any two slices, and a scan starts over on each revision, so one cut into slices would never end.
+			// The tree works the filter of such a model out at once at every revision; so is this one.
+			const inPlace = scan.activities === model.activities && scan.rev !== model.rev;
+			const enough = () => !inPlace && scheduler.now() >= until && scan.next >= minimum;
 			if (!continueFilterScan(model, scan, enough)) return false;
 			// The layout reads the model across slices: from here on the filter holds the model's read turn (the
 			// load's posts wait until it is applied), once no post is part way in.
 			if (!read()) return false;
 			if (!job.layout || layoutModel !== model || layoutRev !== model.rev) {
+				// The model changed in place since the layout began (as above): a layout made ahead would be stale at every
+				// slice and never done; the tree lays such a model out at once, at each revision, so the filter is applied
+				// with its bitmap made.
+				if (job.layout && layoutModel === model) return true;
 				job.layout = this.layouts.layoutAhead(model, filter);
 				layoutModel = model;
 				layoutRev = model.rev;

@@ -166,4 +166,30 @@ describe("a filter's Enter in slices", () => {
 		expect(current).toBe(filter);
 		expect(work.filters.progressOf()).toBeUndefined();
 	});
+
+	it('is applied on a live stream read on the viewer\'s thread, whose model changes between any two slices (#33)', () => {
+		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
+		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
+		const work = new ViewerWork(scheduler);
+		showTree(work, model);
+		let current: Filter = emptyFilter;
+		const filter = filterOf('run-1');
+		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next)});
+		// An event arrives between every two slices, as a pipe's chunks do between the viewer's turns: before, the
+		// layout made ahead was stale at each slice, started again, and the filter was never applied.
+		let arrived = 0;
+		while (scheduler.waiting() > 0 && arrived < 2000) {
+			scheduler.runSome(1);
+			arrived++;
+			const runId = `live-${arrived}`;
+			load([JSON.stringify({type: 'startRun', id: runId, timestamp: 1_795_500_000_000 + arrived, jobId: 'job-live', runId, expertKey: 'live', stepNumber: 1, initialCheckpoint: {id: `cp-${runId}`, runId, status: 'init', stepNumber: 1, expert: {key: 'live'}}})], model);
+		}
+
+		expect(current).toBe(filter);
+		expect(arrived).toBeLessThan(2000);
+		expect(work.filters.progressOf()).toBeUndefined();
+		const ui = {...initialUiState, filter};
+		const rows = work.layouts.rowsCache()(model, ui, 100);
+		expect(rows.slice(0, rows.length)).toEqual(buildRows(model, ui, 100));
+	});
 });

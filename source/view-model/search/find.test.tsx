@@ -147,8 +147,13 @@ describe('checkpoints and resume', () => {
 
 /** A log of `count` exec calls, every third running the shared command, loaded afresh on each call. */
 function execLog(count: number): Model {
+	return modelFromText(execLines(0, count).join('\n'));
+}
+
+/** The lines of exec calls `from` to `from + count - 1`. */
+function execLines(from: number, count: number): string[] {
 	const lines: string[] = [];
-	for (let i = 0; i < count; i++) {
+	for (let i = from; i < from + count; i++) {
 		const command = i % 3 === 0 ? `npm test -- shard-${i}` : `ls dir-${i}`;
 		lines.push(
 			perstackLine('callTools', {
@@ -159,7 +164,7 @@ function execLog(count: number): Model {
 		);
 	}
 
-	return modelFromText(lines.join('\n'));
+	return lines;
 }
 
 describe('searchable texts made ahead on idle time', () => {
@@ -202,6 +207,21 @@ describe('searchable texts made ahead on idle time', () => {
 		scheduler.runAll();
 		expect(work.texts.prepared(first)).toBe(false);
 		expect(work.texts.prepared(second)).toBe(true);
+	});
+
+	it('on a model changed in place (a live stream), a new revision makes the new activities\' texts only, and a search finds the same (#33)', () => {
+		const model = execLog(3000);
+		const scheduler = manualScheduler();
+		const work = new ViewerWork(scheduler);
+		work.texts.prepare(model, () => false);
+		expect(scheduler.runAll()).toBeGreaterThan(3);
+		// Ten more calls arrive: before, each revision walked every activity again, ten times a second.
+		modelFromText(execLines(3000, 10).join('\n'), {model});
+		work.texts.prepare(model, () => false);
+		expect(scheduler.runAll()).toBe(1);
+		expect(work.texts.prepared(model)).toBe(true);
+		const fresh = modelFromText(execLines(0, 3010).join('\n'));
+		for (const query of queries) expect(work.searches.sharedMatches(model, query, emptyFilter), query).toEqual(findMatches(fresh, query));
 	});
 
 	it('stops at its budget of characters, and a search then makes the rest and finds the same', () => {
