@@ -1,4 +1,7 @@
 import {execFileSync, spawnSync} from 'node:child_process';
+import {existsSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterEach} from 'vitest';
 
@@ -68,6 +71,30 @@ export class TmuxSession {
 		}
 	}
 
+	/**
+	 * Types `keys` and waits until the screen is no longer what it was: the screen a key leads to, without
+	 * guessing how long drawing it takes. Fails, with the screen, when nothing changes.
+	 */
+	async keysThenChange(...keys: string[]): Promise<string> {
+		const before = this.screen();
+		this.keys(...keys);
+		return this.waitFor(screen => screen !== before, 3000);
+	}
+
+	/**
+	 * Keeps every byte the program writes to the terminal from now on (tmux's pipe-pane), for what a screen
+	 * cannot show: that it was left and entered again, however briefly. Returns what has been written so far.
+	 */
+	recordOutput(): () => string {
+		const path = join(tmpdir(), `${this.socket}.out`);
+		rmSync(path, {force: true});
+		this.tmux('pipe-pane', '-t', this.name, `cat >> ${shellQuote(path)}`);
+		this.recordings.push(path);
+		return () => (existsSync(path) ? readFileSync(path, 'latin1') : '');
+	}
+
+	private readonly recordings: string[] = [];
+
 	/** Waits for the command to end and returns its exit code. */
 	async exitCode(timeoutMs = 8000): Promise<number> {
 		const screen = await this.waitFor(/__EXIT=\d+__/, timeoutMs);
@@ -76,6 +103,7 @@ export class TmuxSession {
 
 	kill(): void {
 		spawnSync('tmux', ['-L', this.socket, 'kill-server']);
+		for (const path of this.recordings) rmSync(path, {force: true});
 	}
 }
 
@@ -97,12 +125,14 @@ export function selectedLine(styledScreen: string): string | undefined {
 /** Moves the selection up a row at a time until the selected row contains `text`. */
 export async function selectUp(tty: TmuxSession, text: string): Promise<void> {
 	for (let step = 0; step < 40; step++) {
-		if (selectedLine(tty.screenWithStyles())?.includes(text)) return;
+		const selected = selectedLine(tty.screenWithStyles());
+		if (selected?.includes(text)) return;
 		tty.keys('k');
-		await new Promise(resolve => setTimeout(resolve, 60));
+		// The next row is selected once the selection is drawn elsewhere.
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles()) !== selected, 3000);
 	}
 
-	await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes(text) === true, 1000);
+	throw new Error(`no row containing ${text} above the selection; last screen:\n${tty.screen()}`);
 }
 
 /**
