@@ -122,14 +122,32 @@ export function selectedLine(styledScreen: string): string | undefined {
 	return plain?.startsWith('›') ? plain : undefined;
 }
 
+/** Where the selection is on the screen: the inverse-video line's index, and the lines without their styles. */
+function selection(styledScreen: string): {index: number; lines: string[]} {
+	const styled = styledScreen.split('\n');
+	return {index: styled.findIndex(line => line.includes('\u001B[7m')), lines: styled.map(line => line.replace(/\u001B\[[0-9;]*m/g, ''))};
+}
+
+/**
+ * Whether the selection went up a row since `before`: it is drawn on another line, or on the same one with the
+ * row it left drawn below it (the tree scrolled). A live row's text may change meanwhile, so the text of the
+ * selected line alone says nothing.
+ */
+function movedUp(before: {index: number; lines: string[]}, now: {index: number; lines: string[]}): boolean {
+	if (now.index !== before.index) return true;
+	const left = before.lines[before.index]?.slice(1).trimEnd();
+	return left !== undefined && now.lines[now.index + 1]?.slice(1).trimEnd() === left;
+}
+
 /** Moves the selection up a row at a time until the selected row contains `text`. */
 export async function selectUp(tty: TmuxSession, text: string): Promise<void> {
 	for (let step = 0; step < 40; step++) {
-		const selected = selectedLine(tty.screenWithStyles());
-		if (selected?.includes(text)) return;
+		const styled = tty.screenWithStyles();
+		if (selectedLine(styled)?.includes(text)) return;
+		const before = selection(styled);
 		tty.keys('k');
-		// The next row is selected once the selection is drawn elsewhere.
-		await tty.waitFor(() => selectedLine(tty.screenWithStyles()) !== selected, 3000);
+		// The next key only once this one has moved the selection: a key typed before would skip a row.
+		await tty.waitFor(() => movedUp(before, selection(tty.screenWithStyles())), 3000);
 	}
 
 	throw new Error(`no row containing ${text} above the selection; last screen:\n${tty.screen()}`);
