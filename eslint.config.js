@@ -77,6 +77,25 @@ export default tseslint.config(
 		rules: {'import-x/no-restricted-paths': ['error', {zones: [...zones, notTools]}], 'perscope/require-assert-never': 'error'},
 	},
 	{
+		// No module-level state outside slices/ (#35): what a viewer, a load or an export keeps is an object its owner
+		// makes. A `let` at the top of a module, or a Map or Set there that is not read-only, is such state; the few
+		// caches that are kept per process say why where they are (docs/architecture.md, "No module-level state").
+		files: ['source/**/*.{ts,tsx}'],
+		ignores: ['source/**/*.test.{ts,tsx}', 'source/slices/**'],
+		rules: {
+			'no-restricted-syntax': [
+				'error',
+				...['Program > VariableDeclaration', 'Program > ExportNamedDeclaration > VariableDeclaration'].flatMap(declaration => [
+					{selector: `${declaration}[kind='let']`, message: 'no module-level state outside slices/: keep it in an object its owner makes (docs/architecture.md)'},
+					{
+						selector: `${declaration} > VariableDeclarator:not([id.typeAnnotation.typeAnnotation.typeName.name=/^Readonly/]) > NewExpression.init[callee.name=/^(Weak)?(Map|Set)$/]`,
+						message: 'no module-level state outside slices/: a constant table is a ReadonlyMap or ReadonlySet; a cache belongs to an object its owner makes (docs/architecture.md)',
+					},
+				]),
+			],
+		},
+	},
+	{
 		files: ['tools/**/*.ts'],
 		rules: {'import-x/no-restricted-paths': ['error', {zones: [toolsZone]}]},
 	},

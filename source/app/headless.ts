@@ -4,7 +4,7 @@ import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {runSourcesFast} from '../load/parallel/parallel-file.js';
-import {capYoungGeneration} from '../load/young-generation.js';
+import {YoungGenerationCap} from '../load/young-generation.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 import {outputOpenAfterExitMs, waitingNotes} from './waiting-notes.js';
@@ -102,8 +102,9 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 		if (stdout.writableNeedDrain) await once(stdout, 'drain');
 	};
 
+	const youngGeneration = new YoungGenerationCap();
 	const afterChunk = async () => {
-		capYoungGeneration();
+		youngGeneration.afterChunk();
 		// Replayed lines reach the model only when they are due; what is due is written before each wait.
 		if (replaying && ingest instanceof replaying.ReplayIngest) await ingest.drain(flushOutput);
 		await flushOutput();

@@ -64,7 +64,7 @@ type OptionName = keyof typeof options;
 type Values = {[Name in OptionName]?: (typeof options)[Name] extends {type: 'boolean'} ? boolean : (typeof options)[Name] extends {multiple: true} ? string[] : string};
 
 /** A value separate from its option that starts with `-` is taken for the option only by these. */
-const takesDashWords = new Set<OptionName>(['filter']);
+const takesDashWords: ReadonlySet<OptionName> = new Set<OptionName>(['filter']);
 
 /** Reads argv (without `node` and the script). Loads the filter code only when there is a filter. */
 export async function parseCommandLine(argv: string[]): Promise<CommandLine> {

@@ -9,6 +9,7 @@ import {fixturesDir} from '../../test/helpers/load.js';
 import {fixtureFiles} from '../../test/helpers/fixture-files.js';
 import {modelSnapshot} from '../../test/helpers/model-snapshot.js';
 import {hostileLog, hostileMaxLineBytes} from '../../test/perf/hostile-log.js';
+import {expectSame} from '../../test/helpers/expect-same.js';
 
 /*
  * Every line Ingest takes (stdin, a command, followed, compressed and job files) goes through LineParser's
@@ -37,7 +38,7 @@ function read(bytes: Buffer, fast: boolean, maxLineBytes = 64 * 1024 * 1024, pie
 }
 
 function expectSameModel(bytes: Buffer, maxLineBytes?: number): void {
-	expect(modelSnapshot(read(bytes, true, maxLineBytes))).toStrictEqual(modelSnapshot(read(bytes, false, maxLineBytes)));
+	expectSame(modelSnapshot(read(bytes, true, maxLineBytes)), modelSnapshot(read(bytes, false, maxLineBytes)));
 }
 
 describe('lines read the fast ways on a live stream', () => {

@@ -21,13 +21,24 @@ import {getHeapSpaceStatistics, setFlagsFromString} from 'node:v8';
 /** The young generation's size (both semi-spaces) at which it stops growing. */
 export const defaultYoungGenerationBytes = 8 * 1024 * 1024;
 
-let stopped = false;
+/**
+ * Stops the nursery's growth once this thread's is `maxBytes` or more. One per load (the headless run, the load
+ * worker's), which calls `afterChunk` after every chunk; once it has set the flag it only says so.
+ */
+export class YoungGenerationCap {
+	readonly #maxBytes: number;
+	#stopped = false;
 
-/** Stops the nursery's growth once this thread's is `maxBytes` or more. Cheap enough to call after every chunk. */
-export function capYoungGeneration(maxBytes = defaultYoungGenerationBytes): void {
-	if (stopped) return;
-	const nursery = getHeapSpaceStatistics().find(space => space.space_name === 'new_space');
-	if (nursery === undefined || nursery.space_size < maxBytes) return;
-	setFlagsFromString('--semi-space-growth-factor=1');
-	stopped = true;
+	constructor(maxBytes = defaultYoungGenerationBytes) {
+		this.#maxBytes = maxBytes;
+	}
+
+	/** Cheap enough to call after every chunk. */
+	afterChunk(): void {
+		if (this.#stopped) return;
+		const nursery = getHeapSpaceStatistics().find(space => space.space_name === 'new_space');
+		if (nursery === undefined || nursery.space_size < this.#maxBytes) return;
+		setFlagsFromString('--semi-space-growth-factor=1');
+		this.#stopped = true;
+	}
 }

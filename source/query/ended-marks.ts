@@ -9,6 +9,7 @@ import {endedWhileWaiting, endedWithoutFinalEvent, shownStatus} from './tree.js'
  * status and the reason under it, as `--print --filter errors` writes their end lines. Worked out once the input
  * has ended, for that model revision (one pass over the panes).
  */
+// eslint-disable-next-line no-restricted-syntax -- a side table of the model's own derived data, keyed by its activities array and dying with it: model/ may not hold query/'s types (docs/architecture.md)
 const endedMarks = new WeakMap<Model['activities'], {rev: number; marks: ReadonlyMap<string, string>}>();
 
 export function endedRunMarks(model: Model): ReadonlyMap<string, string> {

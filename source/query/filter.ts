@@ -276,6 +276,7 @@ export type FilterMatches = {
  * filter keystroke cost several passes over the log.
  */
 /** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
+// eslint-disable-next-line no-restricted-syntax -- a side table of the model's own derived data, keyed by its activities array and dying with it: model/ may not hold query/'s types (docs/architecture.md)
 const matchSets = new WeakMap<Model['activities'], {rev: number; filter: Filter; matches: FilterMatches}>();
 
 function knownMatches(model: Model, filter: Filter): FilterMatches | undefined {

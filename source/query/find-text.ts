@@ -12,19 +12,6 @@
 /** The longest needle V8's search is known to be linear for (its `kBMMaxShift`). */
 export const nativeNeedleLimit = 250;
 
-/** KMP tables of the last few long needles: a search asks with the same one text after text. */
-const tables = new Map<string, {head: string; table: Int32Array}>();
-const tablesKept = 8;
-
-function longNeedle(needle: string): {head: string; table: Int32Array} {
-	let known = tables.get(needle);
-	if (known) return known;
-	known = {head: needle.slice(0, nativeNeedleLimit), table: failureTable(needle)};
-	tables.set(needle, known);
-	if (tables.size > tablesKept) tables.delete(tables.keys().next().value!);
-	return known;
-}
-
 /** For each prefix of `needle`, the length of its longest proper prefix that is also its suffix. */
 function failureTable(needle: string): Int32Array {
 	const table = new Int32Array(needle.length);
@@ -39,27 +26,52 @@ function failureTable(needle: string): Int32Array {
 	return table;
 }
 
-/** Where `needle` first occurs in `haystack` at or after `from` (UTF-16 offsets), or -1: `String.indexOf`'s answer, in linear time. */
-export function indexOfText(haystack: string, needle: string, from = 0): number {
-	if (needle.length <= nativeNeedleLimit) return haystack.indexOf(needle, from);
-	const start = Math.max(0, from);
-	if (haystack.length - start < needle.length) return -1;
-	const {head, table} = longNeedle(needle);
-	// No occurrence begins before the first occurrence of its start.
-	const first = haystack.indexOf(head, start);
-	if (first === -1 || haystack.length - first < needle.length) return -1;
-	const last = needle.length;
-	let matched = 0;
-	for (let index = first; index < haystack.length; index++) {
-		const code = haystack.charCodeAt(index);
-		while (matched > 0 && needle.charCodeAt(matched) !== code) matched = table[matched - 1]!;
-		if (needle.charCodeAt(matched) === code && ++matched === last) return index - last + 1;
+/**
+ * One needle, looked for in many texts (a search goes through every activity's; the inspector's find, every
+ * line): a long needle's table is made once, by the needle's owner, and dropped with it.
+ */
+export class Needle {
+	readonly text: string;
+	#long: {head: string; table: Int32Array} | undefined;
+
+	constructor(text: string) {
+		this.text = text;
 	}
 
-	return -1;
+	/** Where the needle first occurs in `haystack` at or after `from` (UTF-16 offsets), or -1: `String.indexOf`'s answer, in linear time. */
+	indexIn(haystack: string, from = 0): number {
+		const needle = this.text;
+		if (needle.length <= nativeNeedleLimit) return haystack.indexOf(needle, from);
+		const start = Math.max(0, from);
+		if (haystack.length - start < needle.length) return -1;
+		this.#long ??= {head: needle.slice(0, nativeNeedleLimit), table: failureTable(needle)};
+		const {head, table} = this.#long;
+		// No occurrence begins before the first occurrence of its start.
+		const first = haystack.indexOf(head, start);
+		if (first === -1 || haystack.length - first < needle.length) return -1;
+		const last = needle.length;
+		let matched = 0;
+		for (let index = first; index < haystack.length; index++) {
+			const code = haystack.charCodeAt(index);
+			while (matched > 0 && needle.charCodeAt(matched) !== code) matched = table[matched - 1]!;
+			if (needle.charCodeAt(matched) === code && ++matched === last) return index - last + 1;
+		}
+
+		return -1;
+	}
+
+	/** Whether `haystack` holds the needle: `String.includes`'s answer, in linear time. */
+	isIn(haystack: string): boolean {
+		return this.text.length <= nativeNeedleLimit ? haystack.includes(this.text) : this.indexIn(haystack) !== -1;
+	}
 }
 
-/** Whether `haystack` holds `needle`: `String.includes`'s answer, in linear time. */
+/** Where `needle` first occurs in `haystack` at or after `from`, once (a needle looked for again and again is a `Needle`). */
+export function indexOfText(haystack: string, needle: string, from = 0): number {
+	return new Needle(needle).indexIn(haystack, from);
+}
+
+/** Whether `haystack` holds `needle`, once (see `Needle`). */
 export function includesText(haystack: string, needle: string): boolean {
-	return needle.length <= nativeNeedleLimit ? haystack.includes(needle) : indexOfText(haystack, needle) !== -1;
+	return new Needle(needle).isIn(haystack);
 }

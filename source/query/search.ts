@@ -1,7 +1,7 @@
 import {describeActivity, safeJson} from '../text/describe-activity.js';
 import {isToolActivity, type Activity, type Model} from '../model/state.js';
 import {assertNever} from '../model/assert-never.js';
-import {includesText, indexOfText, nativeNeedleLimit} from './find-text.js';
+import {includesText, nativeNeedleLimit, Needle} from './find-text.js';
 
 /*
  * Search over what an activity says: its one-line form, paths and commands (in the tool arguments),
@@ -29,6 +29,7 @@ function longerThanAnyField(needle: string): boolean {
 }
 
 /** By activity: activities never change in place (state.ts), so a cached text never goes stale. */
+// eslint-disable-next-line no-restricted-syntax -- a pure function of an activity, which never changes in place, kept with it and dying with it (docs/architecture.md)
 const cache = new WeakMap<Activity, string>();
 
 /**
@@ -137,6 +138,7 @@ type Texts = {
 	pass: {rev: number; next: number} | undefined;
 };
 /** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
+// eslint-disable-next-line no-restricted-syntax -- a side table of the model's own derived data, keyed by its activities array and dying with it: model/ may not hold query/'s types (docs/architecture.md)
 const textsByModel = new WeakMap<Model['activities'], Texts>();
 
 function textsOf(model: Model): Texts {
@@ -246,6 +248,8 @@ export function textReader(model: Model): (index: number) => string {
  */
 export type MatchScan = {
 	readonly needle: string;
+	/** The needle as the scan looks for it in each text (a long one's table made once, for this scan). */
+	readonly finder: Needle;
 	/** The model revision it began at: what it finds is for that revision. */
 	readonly rev: number;
 	readonly include: FindOptions['include'];
@@ -273,6 +277,7 @@ export function startScan(model: Model, query: string, start: ScanStart = {}): M
 	const within = start.within;
 	return {
 		needle,
+		finder: new Needle(needle),
 		rev: model.rev,
 		include: start.include,
 		within: within?.matches,
@@ -313,8 +318,8 @@ export function continueScan(model: Model, scan: MatchScan, stop: () => boolean 
 	const texts = textsOf(model);
 	const sure = sureCount(texts, model);
 	const known = texts.texts;
-	const {needle, include, within, matches} = scan;
-	// A longer needle than V8 searches in linear time (a pasted query) goes through `includesText`, whose cost
+	const {needle, finder, include, within, matches} = scan;
+	// A longer needle than V8 searches in linear time (a pasted query) goes through the scan's `Needle`, whose cost
 	// does not grow with the needle's length times the text's; the common loop below is V8's alone.
 	const short = needle.length <= nativeNeedleLimit;
 	const test = (index: number) => {
@@ -322,7 +327,7 @@ export function continueScan(model: Model, scan: MatchScan, stop: () => boolean 
 		if (!activity) return;
 		// Made before the filter is asked, so that the arrays fill in order and stay dense.
 		const text = index < sure ? known[index]! : textAt(texts, activity, index);
-		if (includesText(text, needle) && (!include || include(activity, index))) matches.push(index);
+		if (finder.isIn(text) && (!include || include(activity, index))) matches.push(index);
 	};
 
 	if (within) {
@@ -381,10 +386,11 @@ export function highlightRanges(line: string, query: string): Array<[number, num
 	const needle = foldCase(query);
 	const haystack = foldCase(line);
 	const ranges: Array<[number, number]> = [];
-	let from = indexOfText(haystack, needle);
+	const finder = new Needle(needle);
+	let from = finder.indexIn(haystack);
 	while (from !== -1) {
 		ranges.push([from, from + needle.length]);
-		from = indexOfText(haystack, needle, from + needle.length);
+		from = finder.indexIn(haystack, from + needle.length);
 	}
 
 	return ranges;

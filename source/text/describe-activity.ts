@@ -56,7 +56,7 @@ const icons: Record<Activity['type'], string> = {
 };
 
 /** Tools whose detail is the one path they acted on. */
-const pathTypes = new Set<Activity['type']>(['readTextFile', 'readImageFile', 'readPdfFile', 'writeTextFile', 'editTextFile', 'appendTextFile', 'deleteFile', 'getFileInfo', 'listDirectory', 'createDirectory', 'deleteDirectory']);
+const pathTypes: ReadonlySet<Activity['type']> = new Set<Activity['type']>(['readTextFile', 'readImageFile', 'readPdfFile', 'writeTextFile', 'editTextFile', 'appendTextFile', 'deleteFile', 'getFileInfo', 'listDirectory', 'createDirectory', 'deleteDirectory']);
 
 export function iconOf(type: Activity['type']): string {
 	return icons[type];

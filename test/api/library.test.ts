@@ -13,7 +13,7 @@ import {cliPath, repoRoot} from '../helpers/cli-process.js';
  * vitest resolve through package.json "exports" to the built dist/ (a self-reference), so `npm run build` first.
  */
 
-/** Every fixture that has golden files, as golden.test.ts names them. */
+/** Every fixture that has golden files, as test/output/headless-outputs.ts names them. */
 function fixtures(): Array<{name: string; path: string; golden: string}> {
 	const top = readdirSync(join(repoRoot, 'fixtures')).filter(name => name.endsWith('.ndjson'));
 	const real = readdirSync(join(repoRoot, 'fixtures/real'))

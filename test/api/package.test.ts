@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process';
-import {readFileSync} from 'node:fs';
+import {existsSync, readFileSync} from 'node:fs';
 import {join, relative} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {repoRoot} from '../helpers/cli-process.js';
@@ -35,14 +35,41 @@ describe('the type declarations', () => {
 	});
 
 	it('are all in the package tarball, with what "exports" names', () => {
-		const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {cwd: repoRoot, encoding: 'utf8'});
-		expect(packed.status).toBe(0);
-		const [pack]: Array<{files: Array<{path: string}>}> = JSON.parse(packed.stdout);
-		const files = pack?.files.map(file => file.path) ?? [];
+		const files = packedFiles();
 		const manifest: {exports: Record<string, string | Record<string, string>>; types: string} = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
 		const targets = [manifest.types, ...Object.values(manifest.exports).flatMap(target => (typeof target === 'string' ? [target] : Object.values(target)))].map(target => target.replace(/^\.\//, ''));
 		expect(targets).toContain('dist/api/index.js');
 		for (const file of [...targets, ...check.files.filter(file => file.startsWith('dist/'))]) expect(files).toContain(file);
+	});
+});
+
+let packed: string[] | undefined;
+
+/** The paths `npm pack` would put in the tarball (asked once: it takes seconds). */
+function packedFiles(): string[] {
+	packed ??= pack();
+	return packed;
+}
+
+function pack(): string[] {
+	const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {cwd: repoRoot, encoding: 'utf8'});
+	expect(packed.status).toBe(0);
+	const [pack]: Array<{files: Array<{path: string}>}> = JSON.parse(packed.stdout);
+	return pack?.files.map(file => file.path) ?? [];
+}
+
+describe('the package tarball', () => {
+	it('holds only what this source/ builds: no module a moved or removed source left in dist/ (the build cleans it first)', () => {
+		const built = packedFiles().filter(file => file.startsWith('dist/'));
+		expect(built).toContain('dist/cli/main.js');
+		// What the views bundle step writes besides tsc's output.
+		const bundle = ['dist/views/show-app.bundle.js', 'dist/views/show-app.bundle.js.map'];
+		const stale = built.filter(file => {
+			if (bundle.includes(file)) return false;
+			const module = file.replace(/^dist\//, 'source/').replace(/(\.d\.ts|\.js)(\.map)?$/, '');
+			return !existsSync(join(repoRoot, `${module}.ts`)) && !existsSync(join(repoRoot, `${module}.tsx`));
+		});
+		expect(stale).toEqual([]);
 	});
 });
 

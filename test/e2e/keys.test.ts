@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest';
+import {waitUntil} from '../helpers/cli-process.js';
 import {hasTmux, sessionsKilledAfterEach} from './tmux.js';
 
 /*
@@ -59,9 +60,12 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 		// `sh -c` runs the viewer in an orphaned process group, where the terminal ignores SIGTSTP.
 		const tty = start('node dist/cli/main.js fixtures/real/delegate.ndjson');
 		await tty.waitFor('▸ child-expert');
+		const written = tty.recordOutput();
 		tty.keys('C-z');
-		// Keys typed while the screen is handed back would meet the cooked terminal: wait past the fallback.
-		await new Promise(resolve => setTimeout(resolve, 600));
+		// Keys typed while the screen is handed back would meet the cooked terminal: wait until the viewer has left
+		// the alternate screen, come back to it (its fallback, as no SIGCONT comes) and drawn itself again.
+		await waitUntil(() => /\u001B\[\?1049l[^]*\u001B\[\?1049h/.test(written()), 'the viewer to leave the screen and take it back', written);
+		await tty.waitFor('▸ child-expert');
 		tty.keys('e');
 		const screen = await tty.waitFor('📁 list .');
 		expect(screen.split('\n')[0]).toContain('perscope');

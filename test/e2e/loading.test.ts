@@ -40,11 +40,7 @@ describe.skipIf(!hasTmux())('loading a file in the viewer', () => {
 		await tty.waitFor('Inspector');
 		tty.keys('G');
 		let screen = await tty.waitFor('"cachedInputTokens"');
-		for (let page = 0; page < 20 && !screen.includes('Raw event'); page++) {
-			tty.keys('PageUp');
-			await new Promise(resolve => setTimeout(resolve, 80));
-			screen = tty.screen();
-		}
+		for (let page = 0; page < 20 && !screen.includes('Raw event'); page++) screen = await tty.keysThenChange('PageUp');
 
 		const lines = screen.split('\n');
 		const heading = lines.findIndex(line => line.includes('Raw event (line 49 of fixtures/real/delegate.ndjson)'));

@@ -1,4 +1,7 @@
 import {execFileSync, spawnSync} from 'node:child_process';
+import {existsSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterEach} from 'vitest';
 
@@ -68,6 +71,30 @@ export class TmuxSession {
 		}
 	}
 
+	/**
+	 * Types `keys` and waits until the screen is no longer what it was: the screen a key leads to, without
+	 * guessing how long drawing it takes. Fails, with the screen, when nothing changes.
+	 */
+	async keysThenChange(...keys: string[]): Promise<string> {
+		const before = this.screen();
+		this.keys(...keys);
+		return this.waitFor(screen => screen !== before, 3000);
+	}
+
+	/**
+	 * Keeps every byte the program writes to the terminal from now on (tmux's pipe-pane), for what a screen
+	 * cannot show: that it was left and entered again, however briefly. Returns what has been written so far.
+	 */
+	recordOutput(): () => string {
+		const path = join(tmpdir(), `${this.socket}.out`);
+		rmSync(path, {force: true});
+		this.tmux('pipe-pane', '-t', this.name, `cat >> ${shellQuote(path)}`);
+		this.recordings.push(path);
+		return () => (existsSync(path) ? readFileSync(path, 'latin1') : '');
+	}
+
+	private readonly recordings: string[] = [];
+
 	/** Waits for the command to end and returns its exit code. */
 	async exitCode(timeoutMs = 8000): Promise<number> {
 		const screen = await this.waitFor(/__EXIT=\d+__/, timeoutMs);
@@ -76,6 +103,7 @@ export class TmuxSession {
 
 	kill(): void {
 		spawnSync('tmux', ['-L', this.socket, 'kill-server']);
+		for (const path of this.recordings) rmSync(path, {force: true});
 	}
 }
 
@@ -94,15 +122,35 @@ export function selectedLine(styledScreen: string): string | undefined {
 	return plain?.startsWith('›') ? plain : undefined;
 }
 
+/** Where the selection is on the screen: the inverse-video line's index, and the lines without their styles. */
+function selection(styledScreen: string): {index: number; lines: string[]} {
+	const styled = styledScreen.split('\n');
+	return {index: styled.findIndex(line => line.includes('\u001B[7m')), lines: styled.map(line => line.replace(/\u001B\[[0-9;]*m/g, ''))};
+}
+
+/**
+ * Whether the selection went up a row since `before`: it is drawn on another line, or on the same one with the
+ * row it left drawn below it (the tree scrolled). A live row's text may change meanwhile, so the text of the
+ * selected line alone says nothing.
+ */
+function movedUp(before: {index: number; lines: string[]}, now: {index: number; lines: string[]}): boolean {
+	if (now.index !== before.index) return true;
+	const left = before.lines[before.index]?.slice(1).trimEnd();
+	return left !== undefined && now.lines[now.index + 1]?.slice(1).trimEnd() === left;
+}
+
 /** Moves the selection up a row at a time until the selected row contains `text`. */
 export async function selectUp(tty: TmuxSession, text: string): Promise<void> {
 	for (let step = 0; step < 40; step++) {
-		if (selectedLine(tty.screenWithStyles())?.includes(text)) return;
+		const styled = tty.screenWithStyles();
+		if (selectedLine(styled)?.includes(text)) return;
+		const before = selection(styled);
 		tty.keys('k');
-		await new Promise(resolve => setTimeout(resolve, 60));
+		// The next key only once this one has moved the selection: a key typed before would skip a row.
+		await tty.waitFor(() => movedUp(before, selection(tty.screenWithStyles())), 3000);
 	}
 
-	await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes(text) === true, 1000);
+	throw new Error(`no row containing ${text} above the selection; last screen:\n${tty.screen()}`);
 }
 
 /**

@@ -1,4 +1,8 @@
+import {existsSync, mkdtempSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {dirname, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {waitUntil} from '../helpers/cli-process.js';
 import {hasTmux, selectedLine, sessionsKilledAfterEach, TmuxSession} from './tmux.js';
 
 /*
@@ -10,12 +14,8 @@ const start = sessionsKilledAfterEach();
 
 /** Pages down until `text` is on screen (the inspector is longer than the terminal). */
 async function pageUntil(tty: TmuxSession, text: string): Promise<string> {
-	for (let page = 0; page < 20; page++) {
-		if (tty.screen().includes(text)) return tty.screen();
-		tty.keys('PageDown');
-		await new Promise(resolve => setTimeout(resolve, 80));
-	}
-
+	let screen = tty.screen();
+	for (let page = 0; page < 20 && !screen.includes(text); page++) screen = await tty.keysThenChange('PageDown');
 	return tty.waitFor(text, 1000);
 }
 
@@ -56,14 +56,16 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('keys keep working after the program writing the pipe exits (Node resets the terminal on exit)', async () => {
-		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/real/delegate.ndjson 0 0 2>/dev/null | node dist/cli/main.js');
+		const exited = join(mkdtempSync(join(tmpdir(), 'perscope-writer-')), 'exited');
+		const tty = start(`{ node test/e2e/fixtures/feed-slowly.mjs fixtures/real/delegate.ndjson 0 0 2>/dev/null; touch ${exited}; } | node dist/cli/main.js`);
 		await tty.waitFor('ended');
-		// Give the writer time to exit and restore its idea of the terminal mode.
-		await new Promise(resolve => setTimeout(resolve, 700));
+		// The writer has exited (and restored its idea of the terminal mode) once the file after it exists.
+		await waitUntil(() => existsSync(exited), 'the writer to exit');
 		tty.keys('k');
 		await tty.waitFor('paused');
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
+		rmSync(dirname(exited), {recursive: true, force: true});
 	});
 
 	it('shows a live run as it arrives and keeps the newest activity in sight', async () => {

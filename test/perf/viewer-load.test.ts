@@ -12,6 +12,7 @@ import type {Model} from '../../source/model/state.js';
 import type {LoadWorkerMessage} from '../../source/load/protocol.js';
 import {reducerIndexes} from '../../source/load/viewer/model-changes.js';
 import type {LoadTuning} from '../../source/load/tuning.js';
+import {expectSame} from '../helpers/expect-same.js';
 
 /*
  * How the viewer loads (source/load/start-load.ts): a large plain file in a worker, which loads it the
@@ -107,7 +108,7 @@ describe('the viewer’s load of a large file in a worker', () => {
 	it('ends with the plain path’s model, handed to the views, and the whole file read', async () => {
 		expect(built.inWorker.worthAWorker(plan(large))).toBe(true);
 		const loaded = await viewerLoad(plan(large));
-		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
+		expectSame(loaded.snapshot, await plainSnapshot(large));
 		expect(loaded.bytesRead).toBe(statSync(large).size);
 		// The worker did the reading (a worker that cannot start would fail over to this thread).
 		expect(loaded.chunksOnViewerThread).toBe(0);
@@ -137,7 +138,7 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(pieces.map(piece => typeof piece === 'object' && piece !== null && 'last' in piece && piece.last).at(-1)).toBe(true);
 
 		const loaded = await viewerLoad(plan(large), tuning);
-		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
+		expectSame(loaded.snapshot, await plainSnapshot(large));
 		expect(loaded.chunksOnViewerThread).toBe(0);
 		// The count of events moved while the file loaded, before its model came.
 		const total = loaded.eventsSeen.at(-1) ?? 0;
@@ -154,14 +155,14 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect([changes, loading.states[0]?.bytesRead ?? 0]).toEqual([0, 0]);
 		drawFirstFrame();
 		expect(await loading.done).toBe(0);
-		expect(snapshot(loading.model)).toStrictEqual(await plainSnapshot(large));
+		expectSame(snapshot(loading.model), await plainSnapshot(large));
 		expect(changes).toBeGreaterThan(0);
 	});
 
 	it('starts again on the viewer’s thread when the worker fails part way', async () => {
 		const failing = pathToFileURL(join(root, 'test/helpers/failing-load-worker.mjs')).href;
 		const loaded = await viewerLoad(plan(large), {loadWorkerModule: failing, chunkBytes: 512 * 1024, progressIntervalMs: 0});
-		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(large));
+		expectSame(loaded.snapshot, await plainSnapshot(large));
 		// The viewer's progress is that of the load that took over.
 		expect(loaded.bytesRead).toBe(statSync(large).size);
 		expect(loaded.chunksOnViewerThread).toBeGreaterThan(0);
@@ -173,7 +174,7 @@ describe('the viewer’s load of a small file', () => {
 		const demo = join(root, 'fixtures/demo.ndjson');
 		expect(built.inWorker.worthAWorker(plan(demo))).toBe(false);
 		const loaded = await viewerLoad(plan(demo));
-		expect(loaded.snapshot).toStrictEqual(await plainSnapshot(demo));
+		expectSame(loaded.snapshot, await plainSnapshot(demo));
 		expect(loaded.models).toBe(1);
 		expect(loaded.chunksOnViewerThread).toBeGreaterThan(0);
 	});

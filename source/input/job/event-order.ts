@@ -37,7 +37,7 @@ const stepOrder: ReadonlyArray<readonly string[]> = [
 
 const unknownRank = stepOrder.findIndex(group => group.length === 0);
 
-const rankOf = new Map<string, number>(stepOrder.flatMap((group, rank) => group.map((type): [string, number] => [type, rank])));
+const rankOf: ReadonlyMap<string, number> = new Map<string, number>(stepOrder.flatMap((group, rank) => group.map((type): [string, number] => [type, rank])));
 
 export function eventTypeRank(type: string): number {
 	return rankOf.get(type) ?? unknownRank;

@@ -9,6 +9,7 @@ import {shapeLines, type Shape} from '../../../tools/shape-log.js';
 import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
 import {modelSnapshot} from '../../../test/helpers/model-snapshot.js';
 import {applyChanges} from '../../../test/helpers/apply-changes.js';
+import {expectSame} from '../../../test/helpers/expect-same.js';
 import {ChangeTracker} from './change-tracker.js';
 import {Ingest} from '../ingest.js';
 import {reducerIndexes, type ModelChanges} from './model-changes.js';
@@ -55,7 +56,7 @@ function expectSameModelWherePosted(lines: string[], postAfter: ReadonlySet<numb
 		viewer = applyChanges(viewer, posted(tracker.changes(ingest.model)));
 		posts++;
 		expect(viewer, 'each post is a new model object').not.toBe(before);
-		expect(viewed(viewer), `${name}, posted after line ${at}`).toStrictEqual(viewed(ingest.model));
+		expectSame(viewed(viewer), viewed(ingest.model), `${name}, posted after line ${at}`);
 	};
 
 	for (const [index, text] of lines.entries()) {

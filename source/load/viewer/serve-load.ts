@@ -2,7 +2,7 @@ import type {MessagePort} from 'node:worker_threads';
 import {createModel} from '../../model/state.js';
 import {Ingest} from '../ingest.js';
 import {runSourcesFast} from '../parallel/parallel-file.js';
-import {capYoungGeneration} from '../young-generation.js';
+import {YoungGenerationCap} from '../young-generation.js';
 import {ChangeTracker} from './change-tracker.js';
 import {splitChanges} from './split-changes.js';
 import type {ModelChanges} from './model-changes.js';
@@ -42,6 +42,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, dialect: setup.dialect, model});
 	const progressIntervalMs = setup.tuning.progressIntervalMs ?? defaultProgressIntervalMs;
 	const tracker = new ChangeTracker();
+	const youngGeneration = new YoungGenerationCap();
 	let lastChangesAt = performance.now();
 	let lastProgressAt = lastChangesAt;
 	const running = runSourcesFast(
@@ -49,7 +50,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 		ingest,
 		{
 			afterChunk() {
-				capYoungGeneration();
+				youngGeneration.afterChunk();
 				const now = performance.now();
 				if (now - lastChangesAt >= changesIntervalMs && tracker.changed(ingest.model)) {
 					post({kind: 'changes', states: running.states, pieces: sendPieces(setup, tracker.changes(ingest.model))});

@@ -9,6 +9,7 @@ import {applyChanges} from '../../../test/helpers/apply-changes.js';
 import {ChangeTracker} from './change-tracker.js';
 import {Ingest} from '../ingest.js';
 import {splitChanges} from './split-changes.js';
+import {expectSame} from '../../../test/helpers/expect-same.js';
 
 /*
  * The load worker sends each post of what changed in pieces, so that the viewer's thread decodes a little at a
@@ -45,7 +46,7 @@ describe('a post sent in pieces', () => {
 						if (piece.last) piecesModel = next;
 					}
 
-					expect(modelSnapshot(piecesModel)).toStrictEqual(modelSnapshot(wholeModel));
+					expectSame(modelSnapshot(piecesModel), modelSnapshot(wholeModel));
 				}
 			}),
 			{numRuns: 60},

@@ -1,5 +1,6 @@
 import {createRequire} from 'node:module';
 import type {z as Zod} from 'zod';
+import {lazily} from '../../model/lazily.js';
 
 /*
  * zod, loaded the first time a schema is needed. Loading it and building the schemas takes longer than
@@ -9,19 +10,10 @@ import type {z as Zod} from 'zod';
  * of the program is built from this one copy.
  */
 
-let loaded: typeof Zod | undefined;
-
-export function zod(): typeof Zod {
-	if (!loaded) {
-		const module: {z: typeof Zod} = createRequire(import.meta.url)('zod');
-		loaded = module.z;
-	}
-
-	return loaded;
-}
+export const zod: () => typeof Zod = lazily(() => {
+	const module: {z: typeof Zod} = createRequire(import.meta.url)('zod');
+	return module.z;
+});
 
 /** A value built on first use (schemas, built from `zod()`), then kept. */
-export function lazily<T>(build: () => T): () => T {
-	let built: {value: T} | undefined;
-	return () => (built ??= {value: build()}).value;
-}
+export {lazily};

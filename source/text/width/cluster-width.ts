@@ -1,4 +1,5 @@
 import {eastAsianWidth} from 'get-east-asian-width';
+import {lazily} from '../../model/lazily.js';
 
 /*
  * The columns one grapheme cluster takes, by string-width 8's rules, which are how terminals draw clusters:
@@ -25,7 +26,7 @@ const presentedAsEmoji = /^(?!\p{Emoji_Presentation}|\p{Emoji_Component})\p{Emoj
 const keycap = /^[\d#*]\u20E3$/;
 const pictograph = /\p{Extended_Pictographic}/gu;
 const spacingMark = /\p{Spacing_Mark}/u;
-let rgiEmoji: RegExp | undefined;
+const rgiEmoji = lazily(() => new RegExp('^\\p{RGI_Emoji}$', 'v'));
 
 /** Columns of `cluster`, one grapheme cluster (escape sequences are not stripped: they count as what they show). */
 export function clusterColumns(cluster: string): number {
@@ -49,8 +50,7 @@ function isOneCodePoint(text: string): boolean {
 function isWideEmoji(cluster: string): boolean {
 	if (cluster.length <= 50 && (keycap.test(cluster) || (cluster.includes('\u200D') && (cluster.match(pictograph)?.length ?? 0) >= 2))) return true;
 	if (cluster.endsWith('\uFE0F') && isOneCodePoint(cluster.slice(0, -1))) return presentedAsEmoji.test(cluster);
-	rgiEmoji ??= new RegExp('^\\p{RGI_Emoji}$', 'v');
-	return rgiEmoji.test(cluster);
+	return rgiEmoji().test(cluster);
 }
 
 const isLeading = (code: number | undefined): boolean => code !== undefined && ((code >= 0x11_00 && code <= 0x11_5f) || (code >= 0xa9_60 && code <= 0xa9_7c));

@@ -1,3 +1,4 @@
+import {lazily} from '../../model/lazily.js';
 import {clusterColumns} from './cluster-width.js';
 
 /*
@@ -21,7 +22,7 @@ import {clusterColumns} from './cluster-width.js';
  * places that need it.
  */
 /** Made when first needed: a segmenter costs ~9 ms to make, and most text never needs one. */
-let segmenter: Intl.Segmenter | undefined;
+const segmenter = lazily(() => new Intl.Segmenter(undefined, {granularity: 'grapheme'}));
 
 const printableAscii = /^[\u0020-\u007E]*$/;
 
@@ -57,6 +58,7 @@ const unknown = 0;
 const joiner = 4;
 const bmpKinds = new Uint8Array(0x1_00_00);
 bmpKinds.fill(2, 0x20, 0x7f);
+// eslint-disable-next-line no-restricted-syntax -- a per-process cache of a pure function: Ink measures text by a module function (ink-string-width.ts), so there is no owner to hand a cache to (docs/architecture.md)
 const astralKinds = new Map<number, number>();
 
 /*
@@ -65,8 +67,10 @@ const astralKinds = new Map<number, number>();
  */
 const cacheLimit = 4096;
 const cacheableLength = 64;
+// eslint-disable-next-line no-restricted-syntax -- a per-process cache of a pure function: Ink measures text by a module function (ink-string-width.ts), so there is no owner to hand a cache to (docs/architecture.md)
 const clusterWidths = new Map<string, number>();
 /** Short islands seen before, as [total width, end of cluster 1, its width, end of cluster 2, …]. */
+// eslint-disable-next-line no-restricted-syntax -- a per-process cache of a pure function: Ink measures text by a module function (ink-string-width.ts), so there is no owner to hand a cache to (docs/architecture.md)
 const islandLayouts = new Map<string, number[]>();
 
 function remember<K, V>(cache: Map<K, V>, key: K, value: V): V {
@@ -120,8 +124,7 @@ function eachWindowedCluster(text: string, start: number, end: number, visit: Vi
 	let length = windowLength;
 	while (position < end) {
 		const final = position + length >= end;
-		segmenter ??= new Intl.Segmenter(undefined, {granularity: 'grapheme'});
-		const segments = [...segmenter.segment(text.slice(position, final ? end : position + length))];
+		const segments = [...segmenter().segment(text.slice(position, final ? end : position + length))];
 		if (!final) {
 			if (segments.length < 2) {
 				// A single cluster longer than the window: look further, rather than cut it.

@@ -1,4 +1,4 @@
-import {indexOfText} from '../../query/find-text.js';
+import {Needle} from '../../query/find-text.js';
 import {foldCase} from '../../query/search.js';
 import type {InspectorLine} from './inspector-lines.js';
 
@@ -17,11 +17,12 @@ export function findMatches(lines: readonly InspectorLine[], query: string): Fin
 	// one), and looked for in linear time: a regular expression of a pasted 20,000-character query took
 	// seconds to build and overflowed the stack from there up (issue #34).
 	const needle = foldCase(query);
+	const finder = new Needle(needle);
 	const matches: FindMatch[] = [];
 	for (const [line, {text}] of lines.entries()) {
 		if (text.length < needle.length) continue;
 		const folded = foldCase(text);
-		for (let at = indexOfText(folded, needle); at !== -1; at = indexOfText(folded, needle, at + needle.length)) matches.push({line, start: at, end: at + needle.length});
+		for (let at = finder.indexIn(folded); at !== -1; at = finder.indexIn(folded, at + needle.length)) matches.push({line, start: at, end: at + needle.length});
 	}
 
 	return matches;

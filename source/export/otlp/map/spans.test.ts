@@ -6,7 +6,8 @@ import {runsCost} from '../../../query/cost.js';
 import {builtinPrices} from '../../../query/prices.js';
 import {traceIdOf} from './ids.js';
 import {defaultContentLimit, type OtlpSpan} from './span.js';
-import {chatSpanId, mapModel} from './spans.js';
+import {chatSpanId} from './span-ids.js';
+import {mapModel} from './spans.js';
 import {SpanTracker} from './tracker.js';
 
 const quiet = {content: false, contentLimit: defaultContentLimit, prices: builtinPrices};

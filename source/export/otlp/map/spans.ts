@@ -5,6 +5,7 @@ import {stepRecordOf} from '../../../model/run-collections.js';
 import {attr, operation, providerOf} from './attributes.js';
 import {addContent, addMessages, argumentsText, truncate} from './content.js';
 import {spanIdOf, traceIdOf} from './ids.js';
+import {SpanIds} from './span-ids.js';
 import type {AttributeValue, MapOptions, OtlpSpan} from './span.js';
 import {Clock} from './clock.js';
 import {SpanTimes} from './times.js';
@@ -37,38 +38,6 @@ function isToolLike(activity: Activity): activity is ToolLike {
 
 export function agentSpanId(jobId: string, paneId: string): string {
 	return spanIdOf(jobId, 'agent', paneId);
-}
-
-export function chatSpanId(jobId: string, runId: string, step: number): string {
-	return spanIdOf(jobId, 'chat', runId, String(step));
-}
-
-/*
- * Live export maps the model again every second and needs each span's id to know whether it was sent; an
- * activity or a step record is kept as the same object while it does not change (see state.ts), so its id is
- * remembered with it rather than hashed again each time.
- */
-const toolIds = new WeakMap<ToolLike, string>();
-const chatIds = new WeakMap<StepRecord, string>();
-
-export function toolSpanId(jobId: string, activity: ToolLike): string {
-	let id = toolIds.get(activity);
-	if (id === undefined) {
-		id = spanIdOf(jobId, 'tool', activity.runId, activity.toolCallId === '' ? activity.id : activity.toolCallId);
-		toolIds.set(activity, id);
-	}
-
-	return id;
-}
-
-function chatSpanIdOf(jobId: string, runId: string, step: StepRecord): string {
-	let id = chatIds.get(step);
-	if (id === undefined) {
-		id = chatSpanId(jobId, runId, step.step);
-		chatIds.set(step, id);
-	}
-
-	return id;
 }
 
 /**
@@ -106,10 +75,10 @@ function activityAt(model: Model, id: string | null): Activity | undefined {
 }
 
 /** The span a pane's agent span hangs from: the delegating tool call, else the parent's agent span, else none. */
-function parentOfPane(model: Model, jobId: string, head: Run): string | undefined {
+function parentOfPane(model: Model, ids: SpanIds, jobId: string, head: Run): string | undefined {
 	if (head.parentRunId === null || head.closesCycle) return undefined;
 	const delegating = activityAt(model, head.delegatingActivityId);
-	if (delegating && isToolLike(delegating)) return toolSpanId(jobId, delegating);
+	if (delegating && isToolLike(delegating)) return ids.tool(jobId, delegating);
 	const parent = model.runs.get(head.parentRunId);
 	return agentSpanId(jobId, parent ? parent.paneId : head.parentRunId);
 }
@@ -197,7 +166,7 @@ function jobFailures(model: Model): JobFailures {
 	};
 }
 
-function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: readonly Run[], options: MapOptions, failures: JobFailures): OtlpSpan {
+function agentSpan(clock: Clock, model: Model, ids: SpanIds, job: Job, pane: Pane, runs: readonly Run[], options: MapOptions, failures: JobFailures): OtlpSpan {
 	const head = runs[0]!;
 	const last = runs.at(-1)!;
 	const traceId = traceIdOf(job.jobId);
@@ -258,7 +227,7 @@ function agentSpan(clock: Clock, model: Model, job: Job, pane: Pane, runs: reado
 	}
 
 	if (times.replaced) attributes[attr.timeReplaced] = true;
-	return {traceId, spanId: agentSpanId(job.jobId, pane.paneId), parentSpanId: parentOfPane(model, job.jobId, head), name: `${operation.invokeAgent} ${head.expertKey}`, kind: 'internal', startMs, endMs, attributes, status, links, events};
+	return {traceId, spanId: agentSpanId(job.jobId, pane.paneId), parentSpanId: parentOfPane(model, ids, job.jobId, head), name: `${operation.invokeAgent} ${head.expertKey}`, kind: 'internal', startMs, endMs, attributes, status, links, events};
 }
 
 /**
@@ -277,11 +246,11 @@ function noGeneration(step: StepRecord): boolean {
  */
 type PaneStart = () => number;
 
-function chatSpans(clock: Clock, job: Job, pane: Pane, run: Run, skip: (spanId: string) => boolean, paneStart: PaneStart): OtlpSpan[] {
+function chatSpans(clock: Clock, ids: SpanIds, job: Job, pane: Pane, run: Run, skip: (spanId: string) => boolean, paneStart: PaneStart): OtlpSpan[] {
 	const spans: OtlpSpan[] = [];
 	for (const step of run.steps) {
 		if (noGeneration(step)) continue;
-		const spanId = chatSpanIdOf(job.jobId, run.runId, step);
+		const spanId = ids.chat(job.jobId, run.runId, step);
 		if (skip(spanId)) continue;
 		const times = new SpanTimes();
 		const startMs = times.of(step.startedAt) ?? times.of(step.finishedAt) ?? clock.runStart(run, times) ?? times.of(run.lastEventAt) ?? (times.replaced ? paneStart() : undefined);
@@ -363,9 +332,9 @@ function toolSpan(clock: Clock, model: Model, job: Job, pane: Pane, activity: To
 
 /**
  * Every span of the model, open or ended (an open one has no `endMs`). `skip` names spans already sent, which
- * need not be built again.
+ * need not be built again; `ids`, the span ids its owner (a live export's `SpanTracker`) has worked out before.
  */
-export function mapModel(model: Model, options: MapOptions, skip: (spanId: string) => boolean = () => false): OtlpSpan[] {
+export function mapModel(model: Model, options: MapOptions, skip: (spanId: string) => boolean = () => false, ids = new SpanIds()): OtlpSpan[] {
 	const spans: OtlpSpan[] = [];
 	const clock = new Clock(model);
 	const failures = jobFailures(model);
@@ -373,14 +342,14 @@ export function mapModel(model: Model, options: MapOptions, skip: (spanId: strin
 		const job = model.jobs.get(pane.jobId);
 		const runs = pane.runIds.map(id => model.runs.get(id)).filter(defined);
 		if (!job || runs.length === 0) continue;
-		if (!skip(agentSpanId(job.jobId, pane.paneId))) spans.push(agentSpan(clock, model, job, pane, runs, options, failures));
+		if (!skip(agentSpanId(job.jobId, pane.paneId))) spans.push(agentSpan(clock, model, ids, job, pane, runs, options, failures));
 		let paneStartMs: number | undefined;
 		const paneStart = () => (paneStartMs ??= agentStart(clock, model, job, pane, new SpanTimes()));
-		for (const run of runs) for (const span of chatSpans(clock, job, pane, run, skip, paneStart)) spans.push(span);
+		for (const run of runs) for (const span of chatSpans(clock, ids, job, pane, run, skip, paneStart)) spans.push(span);
 		for (const index of pane.activityIndices) {
 			const activity = model.activities[index];
 			if (!activity || !isToolLike(activity)) continue;
-			const spanId = toolSpanId(job.jobId, activity);
+			const spanId = ids.tool(job.jobId, activity);
 			if (skip(spanId)) continue;
 			const span = toolSpan(clock, model, job, pane, activity, spanId, options, paneStart);
 			if (span) spans.push(span);

@@ -1,6 +1,7 @@
 import type {Model} from '../../../model/state.js';
 import {attr, operation} from './attributes.js';
 import type {MapOptions, OtlpSpan} from './span.js';
+import {SpanIds} from './span-ids.js';
 import {mapModel} from './spans.js';
 import {isOtlpTime} from './times.js';
 
@@ -17,6 +18,8 @@ function mayHaveChildren(span: OtlpSpan): boolean {
 export class SpanTracker {
 	readonly #options: MapOptions;
 	readonly #sent = new Set<string>();
+	/** The ids of the activities and steps mapped so far, kept with them for the next time. */
+	readonly #ids = new SpanIds();
 	/** The ends of the spans sent that others may hang from: an open span closed at the end stays inside its parent. */
 	readonly #parentEnds = new Map<string, number>();
 	/** The latest time of any span handed out: where open spans end when the input's last time cannot be carried. */
@@ -34,14 +37,14 @@ export class SpanTracker {
 
 	/** The spans that ended since the last call. */
 	ended(model: Model): OtlpSpan[] {
-		const spans = mapModel(model, this.#options, id => this.#sent.has(id)).filter(span => span.endMs !== undefined);
+		const spans = mapModel(model, this.#options, id => this.#sent.has(id), this.#ids).filter(span => span.endMs !== undefined);
 		for (const span of spans) this.#handOut(span);
 		return spans;
 	}
 
 	/** Everything not sent yet, the open spans closed and marked unfinished. */
 	rest(model: Model): OtlpSpan[] {
-		const spans = mapModel(model, this.#options, id => this.#sent.has(id));
+		const spans = mapModel(model, this.#options, id => this.#sent.has(id), this.#ids);
 		for (const span of spans) this.#note(span.endMs ?? span.startMs);
 		// The input's last time is the greatest of its events' times, so one event past 2554 takes it out of OTLP's range.
 		const lastTimestamp = model.lastTimestamp;
