@@ -41,21 +41,69 @@ const zones = Object.entries(layers).map(([layer, allowed]) => ({
 	message: `source/${layer}/ may import only ${allowed.length > 0 ? allowed.join(', ') : 'itself'} (see docs/architecture.md)`,
 }));
 /** The workshop (tools/: the log generator) stands beside the house: it uses the model, and nothing shipped uses it. */
-const toolsZone = {target: './tools', from: all.filter(layer => layer !== 'model').map(layer => `./source/${layer}`), message: 'tools/ may import only source/model/ (see docs/architecture.md)'};
+const toolsZone = {
+	target: './tools',
+	from: all.filter(layer => layer !== 'model').map(layer => `./source/${layer}`),
+	message: 'tools/ may import only source/model/ (see docs/architecture.md)',
+};
 const notTools = {target: './source', from: './tools', message: 'source/ is shipped and tools/ is not: only tests may import tools/'};
 /** Node's globals, as the node that runs eslint has them: the scripts run on it. */
 const nodeGlobals = Object.fromEntries(Object.getOwnPropertyNames(globalThis).map(name => [name, 'readonly']));
 /** The core rules that catch mistakes in plain JavaScript (most of eslint's recommended set), for scripts/ and bench/. */
 const scriptRules = Object.fromEntries(
 	[
-		'no-undef', 'no-unused-vars', 'no-unreachable', 'no-dupe-keys', 'no-dupe-args', 'no-duplicate-case', 'no-empty', 'no-constant-condition',
-		'no-self-assign', 'no-fallthrough', 'no-redeclare', 'no-func-assign', 'no-const-assign', 'no-class-assign', 'no-unsafe-finally',
-		'no-unsafe-negation', 'no-cond-assign', 'use-isnan', 'valid-typeof', 'no-useless-escape', 'getter-return', 'no-async-promise-executor',
-		'no-import-assign', 'no-shadow-restricted-names', 'no-sparse-arrays', 'no-unused-labels', 'require-yield', 'for-direction',
+		'no-undef',
+		'no-unused-vars',
+		'no-unreachable',
+		'no-dupe-keys',
+		'no-dupe-args',
+		'no-duplicate-case',
+		'no-empty',
+		'no-constant-condition',
+		'no-self-assign',
+		'no-fallthrough',
+		'no-redeclare',
+		'no-func-assign',
+		'no-const-assign',
+		'no-class-assign',
+		'no-unsafe-finally',
+		'no-unsafe-negation',
+		'no-cond-assign',
+		'use-isnan',
+		'valid-typeof',
+		'no-useless-escape',
+		'getter-return',
+		'no-async-promise-executor',
+		'no-import-assign',
+		'no-shadow-restricted-names',
+		'no-sparse-arrays',
+		'no-unused-labels',
+		'require-yield',
+		'for-direction',
 	].map(rule => [rule, 'error']),
 );
 /** node: modules that do I/O or reach the process: not for the pure layers. */
-const ioModules = ['fs', 'fs/promises', 'child_process', 'net', 'http', 'https', 'http2', 'dgram', 'dns', 'tls', 'worker_threads', 'tty', 'readline', 'process', 'cluster', 'os', 'zlib', 'stream', 'perf_hooks'];
+const ioModules = [
+	'fs',
+	'fs/promises',
+	'child_process',
+	'net',
+	'http',
+	'https',
+	'http2',
+	'dgram',
+	'dns',
+	'tls',
+	'worker_threads',
+	'tty',
+	'readline',
+	'process',
+	'cluster',
+	'os',
+	'zlib',
+	'stream',
+	'perf_hooks',
+];
 
 export default tseslint.config(
 	{ignores: ['dist/**', 'build/**', 'node_modules/**', 'fixtures/**', '*.config.*', '**/*.d.mts']},
@@ -86,10 +134,14 @@ export default tseslint.config(
 			'no-restricted-syntax': [
 				'error',
 				...['Program > VariableDeclaration', 'Program > ExportNamedDeclaration > VariableDeclaration'].flatMap(declaration => [
-					{selector: `${declaration}[kind='let']`, message: 'no module-level state outside slices/: keep it in an object its owner makes (docs/architecture.md)'},
+					{
+						selector: `${declaration}[kind='let']`,
+						message: 'no module-level state outside slices/: keep it in an object its owner makes (docs/architecture.md)',
+					},
 					{
 						selector: `${declaration} > VariableDeclarator:not([id.typeAnnotation.typeAnnotation.typeName.name=/^Readonly/]) > NewExpression.init[callee.name=/^(Weak)?(Map|Set)$/]`,
-						message: 'no module-level state outside slices/: a constant table is a ReadonlyMap or ReadonlySet; a cache belongs to an object its owner makes (docs/architecture.md)',
+						message:
+							'no module-level state outside slices/: a constant table is a ReadonlyMap or ReadonlySet; a cache belongs to an object its owner makes (docs/architecture.md)',
 					},
 				]),
 			],
@@ -113,8 +165,18 @@ export default tseslint.config(
 		files: pure.map(layer => `source/${layer}/**/*.{ts,tsx}`),
 		ignores: ['source/**/*.test.{ts,tsx}'],
 		rules: {
-			'no-restricted-imports': ['error', {paths: ioModules.flatMap(name => [name, `node:${name}`]).map(name => ({name, message: 'the pure layers do no I/O: take what you need as an argument'}))}],
-			'no-restricted-properties': ['error', {object: 'process', property: 'env', message: 'the pure layers read no environment: take an option (read in source/cli/)'}],
+			'no-restricted-imports': [
+				'error',
+				{
+					paths: ioModules
+						.flatMap(name => [name, `node:${name}`])
+						.map(name => ({name, message: 'the pure layers do no I/O: take what you need as an argument'})),
+				},
+			],
+			'no-restricted-properties': [
+				'error',
+				{object: 'process', property: 'env', message: 'the pure layers read no environment: take an option (read in source/cli/)'},
+			],
 		},
 	},
 	{

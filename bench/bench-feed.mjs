@@ -29,7 +29,16 @@ function head(type, run) {
 }
 
 function checkpoint(run, status) {
-	return {id: id(), jobId, runId: run.runId, expert: {key: run.expertKey, name: run.expertKey, version: '1.0.0'}, stepNumber: run.step, status, messages: [], usage};
+	return {
+		id: id(),
+		jobId,
+		runId: run.runId,
+		expert: {key: run.expertKey, name: run.expertKey, version: '1.0.0'},
+		stepNumber: run.step,
+		status,
+		messages: [],
+		usage,
+	};
 }
 
 /** The events of one step of a run, in order: a reasoning stream, a tool call and its result, then a result stream. */
@@ -45,11 +54,18 @@ function* step(run) {
 		toolCalls: [{id: callId, skillName: '@perstack/base', toolName: 'exec', args: {command: 'npm', args: ['test']}}],
 		usage,
 	};
-	yield {...head('resolveToolResults', run), toolResults: [{id: callId, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: 'ok'}]}]};
+	yield {
+		...head('resolveToolResults', run),
+		toolResults: [{id: callId, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: 'ok'}]}],
+	};
 	yield head('startStreamingRunResult', run);
 	for (let i = 0; i < deltasPerStream; i++) yield {...head('streamRunResult', run), delta: `${words[(run.step * 3 + i) % words.length]} `};
 	yield {...head('completeStreamingRunResult', run), text: 'step result'};
-	yield {...head('continueToNextStep', run), checkpoint: checkpoint(run, 'proceeding'), step: {stepNumber: run.step, usage, startedAt: Date.now() - 500, finishedAt: Date.now()}};
+	yield {
+		...head('continueToNextStep', run),
+		checkpoint: checkpoint(run, 'proceeding'),
+		step: {stepNumber: run.step, usage, startedAt: Date.now() - 500, finishedAt: Date.now()},
+	};
 	run.step++;
 }
 
@@ -62,7 +78,12 @@ function* runEvents(run) {
 	for (;;) yield* step(run);
 }
 
-const runs = Array.from({length: runCount}, (_, index) => ({index, runId: `benchrun${String(index).padStart(16, '0')}`, expertKey: `expert-${index}`, step: 1}));
+const runs = Array.from({length: runCount}, (_, index) => ({
+	index,
+	runId: `benchrun${String(index).padStart(16, '0')}`,
+	expertKey: `expert-${index}`,
+	step: 1,
+}));
 const streams = runs.map(run => runEvents(run));
 const write = text => (process.stdout.write(text) ? Promise.resolve() : new Promise(resolve => process.stdout.once('drain', resolve)));
 

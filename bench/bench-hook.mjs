@@ -28,7 +28,10 @@ if (isMainThread) {
 			const gcMs = performance.now() - started;
 			const {rss, heapUsed, heapTotal, external, arrayBuffers} = process.memoryUsage();
 			const usage = process.resourceUsage();
-			appendFileSync(memory, JSON.stringify({rss, heapUsed, heapTotal, external, arrayBuffers, gcMs, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000}) + '\n');
+			appendFileSync(
+				memory,
+				JSON.stringify({rss, heapUsed, heapTotal, external, arrayBuffers, gcMs, cpuMs: (usage.userCPUTime + usage.systemCPUTime) / 1000}) + '\n',
+			);
 			if (snapshot) writeHeapSnapshot(`${snapshot}.${++snapshots}.heapsnapshot`);
 		});
 	}

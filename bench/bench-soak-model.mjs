@@ -13,7 +13,11 @@ const {values, positionals} = parseArgs({allowPositionals: true, options: {dist:
 const dist = resolve(values.dist);
 const {Ingest} = await import(pathToFileURL(join(dist, 'load/ingest.js')).href);
 const {createModel} = await import(pathToFileURL(join(dist, 'model/state.js')).href);
-const at = (values.at ?? '').split(',').map(Number).filter(Number.isFinite).sort((a, b) => a - b);
+const at = (values.at ?? '')
+	.split(',')
+	.map(Number)
+	.filter(Number.isFinite)
+	.sort((a, b) => a - b);
 
 const model = createModel();
 // As app/interactive.ts keeps them for a stream it spools (stdin): the start of each result past a budget.
@@ -24,7 +28,15 @@ const samples = [];
 const sample = () => {
 	globalThis.gc();
 	const memory = process.memoryUsage();
-	samples.push({events: ingest.model.events, lines, heapUsed: memory.heapUsed, external: memory.external, arrayBuffers: memory.arrayBuffers, runs: ingest.model.runs.size, activities: ingest.model.activities.length});
+	samples.push({
+		events: ingest.model.events,
+		lines,
+		heapUsed: memory.heapUsed,
+		external: memory.external,
+		arrayBuffers: memory.arrayBuffers,
+		runs: ingest.model.runs.size,
+		activities: ingest.model.activities.length,
+	});
 };
 
 let lines = 0;

@@ -104,7 +104,11 @@ const actions = [
 	{name: 'e (unfold all)', keys: ['e'], shows: frame => frame.includes('▾')},
 	{name: 'G (follow)', keys: ['G'], shows: frame => frame.includes('● follow')},
 	{name: '/', keys: ['/'], shows: frame => /^\/\s*$/m.test(frame) || frame.includes('/ ')},
-	...[...search].map((key, at) => ({name: `search "${search.slice(0, at + 1)}"`, keys: ['-l', key], shows: frame => frame.includes(`/${search.slice(0, at + 1)}`)})),
+	...[...search].map((key, at) => ({
+		name: `search "${search.slice(0, at + 1)}"`,
+		keys: ['-l', key],
+		shows: frame => frame.includes(`/${search.slice(0, at + 1)}`),
+	})),
 	{name: 'search Enter', keys: ['Enter'], shows: frame => /matches|no match/.test(frame)},
 	{name: 'n', keys: ['n'], shows: () => true},
 	{name: 'Escape (clear search)', keys: ['Escape'], shows: frame => !frame.includes(`/${search}`)},
@@ -153,13 +157,22 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 	const made = spawnSync(node, [generator, '--seed', String(seed), '--jobs', String(jobs), ...jobArgs, '--out', log], {encoding: 'utf8'});
 	if (made.status !== 0) throw new Error(`generate-log failed: ${made.stderr.slice(0, 2000)}`);
 	figure('soak: log', `${made.stderr.trim().replace(/^generate-log: /, '')} (made in ${round((performance.now() - generating) / 1000, 1)} s)`);
-	const files = {pid: join(dir, 'soak.pid'), memory: join(dir, 'soak.memory'), go: join(dir, 'soak.go'), status: join(dir, 'soak.status'), close: join(dir, 'soak.close')};
+	const files = {
+		pid: join(dir, 'soak.pid'),
+		memory: join(dir, 'soak.memory'),
+		go: join(dir, 'soak.go'),
+		status: join(dir, 'soak.status'),
+		close: join(dir, 'soak.close'),
+	};
 	const hook = join(repo, 'bench/bench-hook.mjs');
 	const feeder = join(repo, 'bench/bench-soak-feed.mjs');
 	const feed = `${quote(node)} ${quote(feeder)} --rate ${perSecond} --go ${quote(files.go)} --status ${quote(files.status)} --close ${quote(files.close)} ${quote(log)}`;
 	const viewer = `PERSCOPE_BENCH_PIDFILE=${quote(files.pid)} PERSCOPE_BENCH_MEMORY=${quote(files.memory)} ${quote(node)} --expose-gc --import ${quote(hook)} ${quote(cli)}`;
 	const frames = new Frames();
-	const terminal = new Terminal('soak', `cd ${quote(repo)} && ${feed} | ${viewer}`, join(dir, 'soak.out'), {keepOutput: false, onData: chunk => frames.take(chunk)});
+	const terminal = new Terminal('soak', `cd ${quote(repo)} && ${feed} | ${viewer}`, join(dir, 'soak.out'), {
+		keepOutput: false,
+		onData: chunk => frames.take(chunk),
+	});
 	const result = {jobs, rate: perSecond, samples: [], keys: [], unanswered: [], resizes: 0};
 	let pid;
 	/** Asks the viewer for its memory (it collects garbage first) and waits for the answer. */
@@ -172,7 +185,18 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 			const lines = existsSync(files.memory) ? readFileSync(files.memory, 'utf8').split('\n').filter(Boolean) : [];
 			if (lines.length > before) {
 				const memory = JSON.parse(lines.at(-1));
-				const sample = {label, events, at: performance.now(), cpuMs, frames: frames.count, rss: memory.rss, heapUsed: memory.heapUsed, heapTotal: memory.heapTotal, external: memory.external, gcMs: round(memory.gcMs)};
+				const sample = {
+					label,
+					events,
+					at: performance.now(),
+					cpuMs,
+					frames: frames.count,
+					rss: memory.rss,
+					heapUsed: memory.heapUsed,
+					heapTotal: memory.heapTotal,
+					external: memory.external,
+					gcMs: round(memory.gcMs),
+				};
 				result.samples.push(sample);
 				return sample;
 			}
@@ -271,7 +295,10 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 	// The model alone, fed the same events, sampled where the viewer was.
 	const warm = result.samples[0];
 	const endSample = result.samples.find(sample => sample.label === 'end of the stream');
-	const reference = spawnSync(node, ['--expose-gc', join(repo, 'bench/bench-soak-model.mjs'), '--dist', join(cli, '../..'), '--at', String(warm.events), log], {encoding: 'utf8', maxBuffer: 64 * 1024 * 1024});
+	const reference = spawnSync(node, ['--expose-gc', join(repo, 'bench/bench-soak-model.mjs'), '--dist', join(cli, '../..'), '--at', String(warm.events), log], {
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
+	});
 	rmSync(log, {force: true});
 	if (reference.status !== 0) throw new Error(`bench-soak-model failed: ${reference.stderr.slice(0, 2000)}`);
 	const [modelWarm, modelEnd] = JSON.parse(reference.stdout).samples;
@@ -296,19 +323,44 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 	const all = keyTimes(result.keys);
 	const max = list => (list.length === 0 ? null : Math.max(...list));
 	const longest = result.keys.filter(key => key.ms !== null).sort((a, b) => b.ms - a.ms)[0];
-	result.maxKeyMs = {firstTenth: max(firstTenth), lastTenth: max(lastTenth), after: max(keyTimes(result.keysAfter)), all: max(all), longest: longest ? `${longest.name} ${longest.ms} ms at ${longest.events} events` : null};
+	result.maxKeyMs = {
+		firstTenth: max(firstTenth),
+		lastTenth: max(lastTenth),
+		after: max(keyTimes(result.keysAfter)),
+		all: max(all),
+		longest: longest ? `${longest.name} ${longest.ms} ms at ${longest.events} events` : null,
+	};
 	result.targets = {
 		heap: result.heapGrowthMb <= result.heapAllowedMb,
 		quietCpu: result.quietCpuPercent <= soakQuietCpuTarget,
 		keys: result.unanswered.length === 0 && (result.maxKeyMs.all ?? Infinity) <= soakKeyTargetMs,
 	};
 
-	figure('soak: stream', `${result.events} events (${jobs} jobs) in ${result.streamSeconds} s = ${result.eventsPerSecond}/s (asked ${perSecond}/s), ${result.keys.length} keys and resizes`);
-	for (const sample of result.samples) figure(`soak: memory, ${sample.label}`, `RSS ${mb(sample.rss)} MB, heap ${mb(sample.heapUsed)} MB of ${mb(sample.heapTotal)} MB, external ${mb(sample.external)} MB (after a collection of ${sample.gcMs} ms), at ${sample.events} events`);
-	figure('soak: model alone (same events)', `heap ${mb(modelWarm.heapUsed)} → ${mb(modelEnd.heapUsed)} MB, external ${mb(modelWarm.external)} → ${mb(modelEnd.external)} MB from warm-up to end: ${result.model.bytesPerActivity} bytes of heap an activity (${activities} activities, ${result.model.activitiesPerRun} a run)`);
-	figure('soak: viewer heap growth, warm-up to end', `${result.heapGrowthMb} MB = ${result.viewerBytesPerActivity} bytes an activity, RSS +${result.rssGrowthMb} MB  (target ≤ ${soakHeapFactor} × model + ${soakHeapSlackMb} MB = ${result.heapAllowedMb} MB)`);
-	figure('soak: CPU while streaming', `${result.cpuMsPer1000Events} ms per 1,000 events (${result.cpuPercent} % of one core), ${result.framesPerSecond} frames/s`);
-	figure('soak: CPU once quiet (input open, runs ended)', `${result.quietCpuPercent} % of one core over ${result.quietSeconds} s, ${result.quietFrames} frames  (target ≤ ${soakQuietCpuTarget} %)`);
+	figure(
+		'soak: stream',
+		`${result.events} events (${jobs} jobs) in ${result.streamSeconds} s = ${result.eventsPerSecond}/s (asked ${perSecond}/s), ${result.keys.length} keys and resizes`,
+	);
+	for (const sample of result.samples)
+		figure(
+			`soak: memory, ${sample.label}`,
+			`RSS ${mb(sample.rss)} MB, heap ${mb(sample.heapUsed)} MB of ${mb(sample.heapTotal)} MB, external ${mb(sample.external)} MB (after a collection of ${sample.gcMs} ms), at ${sample.events} events`,
+		);
+	figure(
+		'soak: model alone (same events)',
+		`heap ${mb(modelWarm.heapUsed)} → ${mb(modelEnd.heapUsed)} MB, external ${mb(modelWarm.external)} → ${mb(modelEnd.external)} MB from warm-up to end: ${result.model.bytesPerActivity} bytes of heap an activity (${activities} activities, ${result.model.activitiesPerRun} a run)`,
+	);
+	figure(
+		'soak: viewer heap growth, warm-up to end',
+		`${result.heapGrowthMb} MB = ${result.viewerBytesPerActivity} bytes an activity, RSS +${result.rssGrowthMb} MB  (target ≤ ${soakHeapFactor} × model + ${soakHeapSlackMb} MB = ${result.heapAllowedMb} MB)`,
+	);
+	figure(
+		'soak: CPU while streaming',
+		`${result.cpuMsPer1000Events} ms per 1,000 events (${result.cpuPercent} % of one core), ${result.framesPerSecond} frames/s`,
+	);
+	figure(
+		'soak: CPU once quiet (input open, runs ended)',
+		`${result.quietCpuPercent} % of one core over ${result.quietSeconds} s, ${result.quietFrames} frames  (target ≤ ${soakQuietCpuTarget} %)`,
+	);
 	figure(
 		'soak: longest key',
 		`${result.maxKeyMs.all ?? '–'} ms (${result.maxKeyMs.longest ?? 'none'}); first tenth ${result.maxKeyMs.firstTenth ?? '–'} ms, last tenth ${result.maxKeyMs.lastTenth ?? '–'} ms, after the stream ${result.maxKeyMs.after ?? '–'} ms${result.unanswered.length > 0 ? `; never answered: ${result.unanswered.join(', ')}` : ''}  (target ≤ ${soakKeyTargetMs} ms)`,
@@ -318,7 +370,14 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const {values: flags} = parseArgs({
-		options: {quick: {type: 'boolean', default: false}, events: {type: 'string'}, rate: {type: 'string'}, seed: {type: 'string', default: '1'}, keep: {type: 'boolean', default: false}, cli: {type: 'string'}},
+		options: {
+			quick: {type: 'boolean', default: false},
+			events: {type: 'string'},
+			rate: {type: 'string'},
+			seed: {type: 'string', default: '1'},
+			keep: {type: 'boolean', default: false},
+			cli: {type: 'string'},
+		},
 	});
 	const repo = fileURLToPath(new URL('..', import.meta.url));
 	const dir = mkdtempSync(join(tmpdir(), 'perscope-bench-soak-'));

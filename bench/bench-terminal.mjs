@@ -161,4 +161,3 @@ export class Terminal {
 		writeFileSync(this.capture, this.output());
 	}
 }
-

@@ -69,7 +69,7 @@ async function answer(terminal, keys, previous, timeoutMs = 60_000) {
 async function settledFrame(terminal) {
 	// Let whatever is being drawn finish: a frame, then a quiet moment.
 	let last = '';
-	for (let quiet = 0; quiet < 3; ) {
+	for (let quiet = 0; quiet < 3;) {
 		const from = terminal.output().length;
 		const found = await terminal.waitForFrame(() => true, 300, from);
 		if (found === undefined) quiet++;
@@ -204,17 +204,26 @@ export async function measureViewerShapes({quick, seed, dir, cli, node, repo, ge
 		measured.firstScreens = firstScreens;
 		rmSync(path, {force: true});
 		const keyTimes = Object.values(measured.keys).filter(ms => ms !== null);
-		const unanswered = Object.entries(measured.keys).filter(([, ms]) => ms === null).map(([name]) => name);
+		const unanswered = Object.entries(measured.keys)
+			.filter(([, ms]) => ms === null)
+			.map(([name]) => name);
 		const maxKeyMs = keyTimes.length === 0 ? null : Math.max(...keyTimes);
-		const slowest = Object.entries(measured.keys).filter(([, ms]) => ms !== null && ms > keyTargetMs).map(([name, ms]) => `${name} ${ms}`);
+		const slowest = Object.entries(measured.keys)
+			.filter(([, ms]) => ms !== null && ms > keyTargetMs)
+			.map(([name, ms]) => `${name} ${ms}`);
 		const duringMax = measured.keysDuringLoad.length === 0 ? null : Math.max(...measured.keysDuringLoad);
 		out[`${shape}-${runs}`] = {...measured, maxKeyMs, keysDuringLoadMaxMs: duringMax, unanswered};
 		const label = `viewer, shape ${shape} of ${runs} runs`;
-		figure(`${label}: first screen / first tree`, `${measured.firstScreenMs ?? 'never'} ms (median of ${firstScreens.length}: ${firstScreens.map(ms => ms ?? 'never').join(', ')}) / ${measured.firstTreeMs ?? 'never'} ms  (target ≤ ${firstScreenTargetMs} ms), loaded in ${measured.loadMs ?? 'never'} ms`);
+		figure(
+			`${label}: first screen / first tree`,
+			`${measured.firstScreenMs ?? 'never'} ms (median of ${firstScreens.length}: ${firstScreens.map(ms => ms ?? 'never').join(', ')}) / ${measured.firstTreeMs ?? 'never'} ms  (target ≤ ${firstScreenTargetMs} ms), loaded in ${measured.loadMs ?? 'never'} ms`,
+		);
 		figure(`${label}: peak RSS loaded / after the keys`, `${measured.peakRssMb ?? '–'} MB / ${measured.peakRssAfterKeysMb ?? '–'} MB`);
 		figure(
 			`${label}: keys during the load (E / e)`,
-			duringMax === null ? 'none answered before the load ended' : `max ${duringMax} ms over ${measured.keysDuringLoad.length} presses (${measured.keysDuringLoad.join(', ')})  (target ≤ ${keyTargetMs} ms)`,
+			duringMax === null
+				? 'none answered before the load ended'
+				: `max ${duringMax} ms over ${measured.keysDuringLoad.length} presses (${measured.keysDuringLoad.join(', ')})  (target ≤ ${keyTargetMs} ms)`,
 		);
 		figure(
 			`${label}: keys after the load`,
@@ -227,7 +236,13 @@ export async function measureViewerShapes({quick, seed, dir, cli, node, repo, ge
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const {values: flags} = parseArgs({
-		options: {quick: {type: 'boolean', default: false}, shape: {type: 'string', multiple: true}, seed: {type: 'string', default: '1'}, keep: {type: 'boolean', default: false}, cli: {type: 'string'}},
+		options: {
+			quick: {type: 'boolean', default: false},
+			shape: {type: 'string', multiple: true},
+			seed: {type: 'string', default: '1'},
+			keep: {type: 'boolean', default: false},
+			cli: {type: 'string'},
+		},
 	});
 	const repo = fileURLToPath(new URL('..', import.meta.url));
 	const dir = mkdtempSync(join(tmpdir(), 'perscope-bench-viewer-'));

@@ -62,7 +62,12 @@ const {values: flags} = parseArgs({
 	},
 });
 if (flags.help) {
-	process.stdout.write(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\nimport ')[0].replace(/^#!.*\n/, '').replaceAll(/^\/\/ ?/gm, ''));
+	process.stdout.write(
+		readFileSync(fileURLToPath(import.meta.url), 'utf8')
+			.split('\nimport ')[0]
+			.replace(/^#!.*\n/, '')
+			.replaceAll(/^\/\/ ?/gm, ''),
+	);
 	process.exit(0);
 }
 
@@ -114,7 +119,8 @@ function measureNode(script, args, {env = {}, keepStdout = false} = {}) {
 		maxBuffer: 1024 * 1024 * 1024,
 	});
 	const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-	if (result.status !== 0) throw new Error(`${script} ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr.toString().slice(0, 2000)}`);
+	if (result.status !== 0)
+		throw new Error(`${script} ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr.toString().slice(0, 2000)}`);
 	const usage = JSON.parse(readFileSync(report, 'utf8').trim().split('\n').pop());
 	return {wallMs, rssBytes: usage.maxRssKb * 1024, cpuMs: (usage.userUs + usage.systemUs) / 1000, stdout: keepStdout ? result.stdout.toString() : ''};
 }
@@ -135,9 +141,18 @@ function hasCommand(command, versionArgs) {
 // Machine
 
 const cpuList = cpus();
-summary.machine = {cpu: cpuList[0]?.model ?? 'unknown', cores: cpuList.length, memoryGB: round(totalmem() / 1024 ** 3, 1), node: process.version, loadAverageAtStart: round(loadavg()[0], 2)};
+summary.machine = {
+	cpu: cpuList[0]?.model ?? 'unknown',
+	cores: cpuList.length,
+	memoryGB: round(totalmem() / 1024 ** 3, 1),
+	node: process.version,
+	loadAverageAtStart: round(loadavg()[0], 2),
+};
 figure('machine', `${summary.machine.cores} × ${summary.machine.cpu}, ${summary.machine.memoryGB} GB, node ${process.version}`);
-figure('load average (1 min) at start', `${summary.machine.loadAverageAtStart}${loadavg()[0] > cpuList.length * 0.5 ? '  (busy machine: figures will be noisy)' : ''}`);
+figure(
+	'load average (1 min) at start',
+	`${summary.machine.loadAverageAtStart}${loadavg()[0] > cpuList.length * 0.5 ? '  (busy machine: figures will be noisy)' : ''}`,
+);
 
 // ---------------------------------------------------------------------------------------------------------
 // 0. The agent CLIs' streams (issue #36): each dialect's real recordings played as many sessions
@@ -194,7 +209,22 @@ if (flags['only-dialects']) {
 const log = join(dir, quick ? 'quick.ndjson' : 'large.ndjson');
 // 42 jobs of 30 coordinator steps, two delegated children each, 30 deltas per generation, ~420-byte
 // messages: about 130 MB and 80,000 events (--quick: 3 jobs, about 10 MB).
-const generatorArgs = ['--seed', seed, '--jobs', quick ? '3' : '42', '--steps', '30', '--children', '2', '--deltas', '30', '--message-bytes', '420', '--out', log];
+const generatorArgs = [
+	'--seed',
+	seed,
+	'--jobs',
+	quick ? '3' : '42',
+	'--steps',
+	'30',
+	'--children',
+	'2',
+	'--deltas',
+	'30',
+	'--message-bytes',
+	'420',
+	'--out',
+	log,
+];
 const generated = measureCommand(node, [generator, ...generatorArgs]);
 const logBytes = statSync(log).size;
 
@@ -276,8 +306,16 @@ figure('peak RSS perscope', `${mb(perscopeRss)}  (target ≤ 150 MB on the ~130 
 if (lnavAvailable) {
 	const lnavMs = median(pairs.map(pair => pair.lnav.wallMs));
 	const lnavRatio = median(pairs.map(pair => pair.perscope.wallMs / pair.lnav.wallMs));
-	summary.lnav = {medianMs: round(lnavMs), events: lnavEvents, ratioPerscopeToLnav: round(lnavRatio, 3), ratioLnavToBaseline: round(median(pairs.map(pair => pair.lnav.wallMs / pair.baseline.wallMs)), 3)};
-	figure(`lnav -n -q indexing (median of ${runs})`, `${ms(lnavMs)} (${lnavEvents} events recognised), ${round(summary.lnav.ratioLnavToBaseline, 2)} × baseline`);
+	summary.lnav = {
+		medianMs: round(lnavMs),
+		events: lnavEvents,
+		ratioPerscopeToLnav: round(lnavRatio, 3),
+		ratioLnavToBaseline: round(median(pairs.map(pair => pair.lnav.wallMs / pair.baseline.wallMs)), 3),
+	};
+	figure(
+		`lnav -n -q indexing (median of ${runs})`,
+		`${ms(lnavMs)} (${lnavEvents} events recognised), ${round(summary.lnav.ratioLnavToBaseline, 2)} × baseline`,
+	);
 	figure('ratio perscope / lnav (median of pairs)', `${round(lnavRatio, 2)}  (target < 1)`);
 } else {
 	summary.lnav = null;
@@ -336,7 +374,14 @@ async function measureStreaming() {
 		const elapsedMs = performance.now() - startedAt;
 		const frames = countOccurrences(terminal.output(), frameStart) - framesBefore;
 		const fed = JSON.parse(readFileSync(doneFile, 'utf8'));
-		return {rate, seconds, events: fed.events, cpuPercent: round((100 * (cpuAfter - cpuBefore)) / elapsedMs, 1), frames, framesPerSecond: round((frames * 1000) / elapsedMs, 1)};
+		return {
+			rate,
+			seconds,
+			events: fed.events,
+			cpuPercent: round((100 * (cpuAfter - cpuBefore)) / elapsedMs, 1),
+			frames,
+			framesPerSecond: round((frames * 1000) / elapsedMs, 1),
+		};
 	} finally {
 		terminal.kill();
 	}
@@ -419,7 +464,12 @@ if (tuiAvailable) {
 	if (drawn.length < loads.length) process.exitCode = 1;
 	const load = summary.tuiLoad;
 	figure(`TUI time to first screen (median of ${loadRuns})`, `${load.firstScreenMs === null ? 'never' : ms(load.firstScreenMs)}  (target ≤ 300 ms)`);
-	figure(`TUI full load / headless load (median of ${loadRuns} pairs)`, load.fullLoadMs === null ? 'never' : `${ms(load.fullLoadMs)} / ${ms(load.headlessMs)} = ${load.ratioToHeadless} (pairs: ${load.ratios.join(', ')})  (target ≤ 1.5)`);
+	figure(
+		`TUI full load / headless load (median of ${loadRuns} pairs)`,
+		load.fullLoadMs === null
+			? 'never'
+			: `${ms(load.fullLoadMs)} / ${ms(load.headlessMs)} = ${load.ratioToHeadless} (pairs: ${load.ratios.join(', ')})  (target ≤ 1.5)`,
+	);
 	// The slowest presses are the first after the viewer appears: several loads, so one lucky one does not decide.
 	const keyRuns = quick ? 1 : 3;
 	const maxima = [];
@@ -430,11 +480,19 @@ if (tuiAvailable) {
 		if (samples.length > 0) maxima.push(round(Math.max(...samples)));
 	}
 
-	const keys = {loads: keyRuns, presses: presses.length, medianMs: presses.length === 0 ? null : round(median(presses)), maxMs: presses.length === 0 ? null : round(Math.max(...presses)), maxPerLoad: maxima};
+	const keys = {
+		loads: keyRuns,
+		presses: presses.length,
+		medianMs: presses.length === 0 ? null : round(median(presses)),
+		maxMs: presses.length === 0 ? null : round(Math.max(...presses)),
+		maxPerLoad: maxima,
+	};
 	summary.keysDuringLoad = keys;
 	figure(
 		`TUI keys answered during the load (${keyRuns} loads)`,
-		keys.presses === 0 ? 'no press answered before the load ended' : `median ${ms(keys.medianMs)}, max ${ms(keys.maxMs)} (per load: ${maxima.join(', ')} ms) over ${keys.presses} presses  (target ≤ 100 ms)`,
+		keys.presses === 0
+			? 'no press answered before the load ended'
+			: `median ${ms(keys.medianMs)}, max ${ms(keys.maxMs)} (per load: ${maxima.join(', ')} ms) over ${keys.presses} presses  (target ≤ 100 ms)`,
 	);
 } else {
 	summary.tuiStream = null;
@@ -448,11 +506,33 @@ if (tuiAvailable) {
 
 if (!flags['no-big'] && !quick) {
 	const big = join(dir, 'big.ndjson');
-	const made = measureCommand(node, [generator, '--seed', seed, '--target-bytes', '1000000000', '--steps', '30', '--children', '2', '--deltas', '30', '--message-bytes', '420', '--out', big]);
+	const made = measureCommand(node, [
+		generator,
+		'--seed',
+		seed,
+		'--target-bytes',
+		'1000000000',
+		'--steps',
+		'30',
+		'--children',
+		'2',
+		'--deltas',
+		'30',
+		'--message-bytes',
+		'420',
+		'--out',
+		big,
+	]);
 	const bigBytes = statSync(big).size;
 	const result = measureNode(cli, ['--summary', big], {keepStdout: true});
 	const bigEvents = Number(/^(\d+) events/m.exec(result.stdout)?.[1] ?? NaN);
-	summary.big = {bytes: bigBytes, events: bigEvents, generateMs: round(made.wallMs), ms: round(result.wallMs), peakRssMB: round(result.rssBytes / 1024 ** 2, 1)};
+	summary.big = {
+		bytes: bigBytes,
+		events: bigEvents,
+		generateMs: round(made.wallMs),
+		ms: round(result.wallMs),
+		peakRssMB: round(result.rssBytes / 1024 ** 2, 1),
+	};
 	figure('big log', `${mb(bigBytes)}, ${bigEvents} events, generated in ${ms(made.wallMs)}`);
 	figure('big log: perscope --summary', `${ms(result.wallMs)}, peak RSS ${mb(result.rssBytes)}  (target ≤ 200 MB)`);
 	rmSync(big, {force: true});
@@ -465,8 +545,18 @@ if (!flags['no-shapes']) {
 	summary.shapes = {};
 	// `tools` counts tool calls (one run makes them all), the others runs. The targets are #22's.
 	const shapes = quick
-		? [['chain', 2000], ['ring', 3], ['wide', 20_000], ['tools', 50_000]]
-		: [['chain', 20_000], ['ring', 3], ['wide', 200_000, 250], ['tools', 500_000, 200]];
+		? [
+				['chain', 2000],
+				['ring', 3],
+				['wide', 20_000],
+				['tools', 50_000],
+			]
+		: [
+				['chain', 20_000],
+				['ring', 3],
+				['wide', 200_000, 250],
+				['tools', 500_000, 200],
+			];
 	for (const [shape, count, targetMB] of shapes) {
 		const path = join(dir, `${shape}-${count}.ndjson`);
 		measureCommand(node, [generator, '--seed', seed, '--shape', shape, '--runs', String(count), '--out', path]);
@@ -475,9 +565,18 @@ if (!flags['no-shapes']) {
 		const runsSeen = jobs.reduce((sum, job) => sum + job.runs.length, 0);
 		const activitiesSeen = jobs.reduce((sum, job) => sum + job.runs.reduce((runSum, run) => runSum + run.activities, 0), 0);
 		const shown = shape === 'tools' ? `${activitiesSeen} activities shown` : `${runsSeen} runs shown`;
-		summary.shapes[`${shape}-${count}`] = {bytes: statSync(path).size, runs: runsSeen, activities: activitiesSeen, ms: round(result.wallMs), peakRssMB: round(result.rssBytes / 1024 ** 2, 1)};
+		summary.shapes[`${shape}-${count}`] = {
+			bytes: statSync(path).size,
+			runs: runsSeen,
+			activities: activitiesSeen,
+			ms: round(result.wallMs),
+			peakRssMB: round(result.rssBytes / 1024 ** 2, 1),
+		};
 		const what = shape === 'tools' ? `${count} tool calls` : `${count} runs`;
-		figure(`shape ${shape} of ${what} (${mb(statSync(path).size)}): --summary --json`, `${ms(result.wallMs)}, peak RSS ${mb(result.rssBytes)}, ${shown}${targetMB ? `  (#22 target: ≤ ${targetMB} MB)` : ''}`);
+		figure(
+			`shape ${shape} of ${what} (${mb(statSync(path).size)}): --summary --json`,
+			`${ms(result.wallMs)}, peak RSS ${mb(result.rssBytes)}, ${shown}${targetMB ? `  (#22 target: ≤ ${targetMB} MB)` : ''}`,
+		);
 		rmSync(path, {force: true});
 	}
 }
@@ -512,12 +611,16 @@ summary.targets = {
 	bigRss: summary.big ? summary.big.peakRssMB <= 200 : null,
 	wideRunsRss: summary.shapes?.['wide-200000'] ? summary.shapes['wide-200000'].peakRssMB <= 250 : null,
 	toolActivitiesRss: summary.shapes?.['tools-500000'] ? summary.shapes['tools-500000'].peakRssMB <= 200 : null,
-	viewerShapesFirstScreen: summary.viewerShapes ? Object.values(summary.viewerShapes).every(shape => shape.firstScreenMs !== null && shape.firstScreenMs <= firstScreenTargetMs) : null,
+	viewerShapesFirstScreen: summary.viewerShapes
+		? Object.values(summary.viewerShapes).every(shape => shape.firstScreenMs !== null && shape.firstScreenMs <= firstScreenTargetMs)
+		: null,
 	soakMemory: summary.soak ? summary.soak.targets.heap : null,
 	soakQuietCpu: summary.soak ? summary.soak.targets.quietCpu : null,
 	soakKeys: summary.soak ? summary.soak.targets.keys : null,
 	viewerShapesKeys: summary.viewerShapes
-		? Object.values(summary.viewerShapes).every(shape => shape.unanswered.length === 0 && shape.maxKeyMs !== null && shape.maxKeyMs <= keyTargetMs && (shape.keysDuringLoadMaxMs ?? 0) <= keyTargetMs)
+		? Object.values(summary.viewerShapes).every(
+				shape => shape.unanswered.length === 0 && shape.maxKeyMs !== null && shape.maxKeyMs <= keyTargetMs && (shape.keysDuringLoadMaxMs ?? 0) <= keyTargetMs,
+			)
 		: null,
 };
 figure('load average (1 min) at end', String(summary.machine.loadAverageAtEnd));

@@ -48,7 +48,8 @@ const outside = await build({
 	logLevel: 'warning',
 });
 const shared = new Set(Object.keys(outside.metafile.inputs).map(input => join(root, input)));
-if (!shared.has(join(dist, 'app', 'interactive.js'))) throw new Error('bundle-views: cli/main.js no longer reaches app/interactive.js; review scripts/bundle-views.mjs');
+if (!shared.has(join(dist, 'app', 'interactive.js')))
+	throw new Error('bundle-views: cli/main.js no longer reaches app/interactive.js; review scripts/bundle-views.mjs');
 
 /** Leaves the modules in `shared` out of the bundle, imported by their path relative to dist/views/. */
 const sharedModules = {
@@ -108,10 +109,12 @@ await build({
 	legalComments: 'none',
 });
 
-if (stringWidthRedirected === 0) throw new Error('bundle-views: nothing in the views imports string-width 8 any more; review the perscope-ink-string-width plugin');
+if (stringWidthRedirected === 0)
+	throw new Error('bundle-views: nothing in the views imports string-width 8 any more; review the perscope-ink-string-width plugin');
 
 const unused = inkPatches.filter(each => !patches.applied().includes(each.file));
-if (unused.length > 0) throw new Error(`bundle-views: the bundle no longer loads Ink's ${unused.map(each => each.file).join(', ')}; review scripts/ink-patches.mjs`);
+if (unused.length > 0)
+	throw new Error(`bundle-views: the bundle no longer loads Ink's ${unused.map(each => each.file).join(', ')}; review scripts/ink-patches.mjs`);
 
 const interactive = join(dist, 'app', 'interactive.js');
 const wiring = readFileSync(interactive, 'utf8');

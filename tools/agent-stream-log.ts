@@ -23,7 +23,8 @@ const templates: Record<AgentDialect, readonly string[]> = {
 };
 
 /** Keys whose string values are ids (the CLIs' own names for them), and keys of lists of ids. */
-const idKey = /^(?:id|uuid|session_id|sessionId|thread_id|sender_thread_id|tool_use_id|parent_tool_use_id|tool_id|task_id|parent_task_id|call_id|item_id|message_id|request_id|agent_id)$/;
+const idKey =
+	/^(?:id|uuid|session_id|sessionId|thread_id|sender_thread_id|tool_use_id|parent_tool_use_id|tool_id|task_id|parent_task_id|call_id|item_id|message_id|request_id|agent_id)$/;
 const idsKey = /_ids$/;
 
 function collectIds(value: unknown, ids: Set<string>): void {

@@ -97,7 +97,8 @@ function parseOptions(argv: string[]): Options | 'help' {
 	const {shape} = values;
 	if (shape !== undefined && !isShape(shape)) throw new UsageError(`--shape must be one of ${shapes.join(', ')}, got ${JSON.stringify(shape)}`);
 	const {dialect} = values;
-	if (dialect !== undefined && !isAgentDialect(dialect)) throw new UsageError(`--dialect must be one of ${agentDialects.join(', ')}, got ${JSON.stringify(dialect)}`);
+	if (dialect !== undefined && !isAgentDialect(dialect))
+		throw new UsageError(`--dialect must be one of ${agentDialects.join(', ')}, got ${JSON.stringify(dialect)}`);
 	if (dialect !== undefined && shape !== undefined) throw new UsageError('--dialect and --shape do not go together');
 	return {
 		seed,
@@ -224,7 +225,9 @@ async function main(): Promise<number> {
 		await once(stream, 'finish');
 	}
 	const seconds = ((performance.now() - started) / 1000).toFixed(2);
-	process.stderr.write(`generate-log: ${sink.events} events, ${sink.written} bytes, ${jobs} jobs (seed ${opts.seed}) → ${opts.out ?? 'stdout'} in ${seconds}s\n`);
+	process.stderr.write(
+		`generate-log: ${sink.events} events, ${sink.written} bytes, ${jobs} jobs (seed ${opts.seed}) → ${opts.out ?? 'stdout'} in ${seconds}s\n`,
+	);
 	return 0;
 }
 

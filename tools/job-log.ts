@@ -31,14 +31,32 @@ const WORDS = (
 ).split(' ');
 
 const FILES = [
-	'src/index.ts', 'src/server.ts', 'src/cache.ts', 'src/parser.ts', 'src/config.ts', 'src/upload.ts', 'src/auth/session.ts',
-	'src/db/migrate.ts', 'src/utils/format.ts', 'test/cache.test.ts', 'test/parser.test.ts', 'README.md', 'package.json',
-	'docs/api.md', 'CHANGELOG.md', 'tsconfig.json',
+	'src/index.ts',
+	'src/server.ts',
+	'src/cache.ts',
+	'src/parser.ts',
+	'src/config.ts',
+	'src/upload.ts',
+	'src/auth/session.ts',
+	'src/db/migrate.ts',
+	'src/utils/format.ts',
+	'test/cache.test.ts',
+	'test/parser.test.ts',
+	'README.md',
+	'package.json',
+	'docs/api.md',
+	'CHANGELOG.md',
+	'tsconfig.json',
 ];
 const DIRS = ['.', 'src', 'src/auth', 'src/db', 'src/utils', 'test', 'docs'];
 const COMMANDS: ReadonlyArray<[string, string[]]> = [
-	['npx', ['vitest', 'run']], ['npm', ['run', 'build']], ['git', ['log', '--oneline', '-20']], ['git', ['diff', '--stat']],
-	['grep', ['-rn', 'TODO', 'src']], ['wc', ['-l', 'src/index.ts']], ['npx', ['tsc', '--noEmit']],
+	['npx', ['vitest', 'run']],
+	['npm', ['run', 'build']],
+	['git', ['log', '--oneline', '-20']],
+	['git', ['diff', '--stat']],
+	['grep', ['-rn', 'TODO', 'src']],
+	['wc', ['-l', 'src/index.ts']],
+	['npx', ['tsc', '--noEmit']],
 ];
 const QUERIES = [
 	'Find out why the nightly build fails and fix it.',
@@ -53,7 +71,7 @@ export const CHILD_EXPERTS = ['researcher', 'test-runner', 'code-reader', 'doc-w
 const SYSTEM_PROMPT =
 	'You are Perstack, an AI expert that tackles tasks requested by users by utilizing all available tools.\n\n' +
 	'(The following information describes your nature and role as an AI, the mechanisms of the AI system, and other meta-cognitive aspects.)\n\n' +
-	'IMPORTANT:\nBased on the user\'s initial message, you must determine what needs to be done.\n' +
+	"IMPORTANT:\nBased on the user's initial message, you must determine what needs to be done.\n" +
 	'You must iterate through hypothesis and verification to fulfill the task.\n' +
 	'YOU MUST CONTINUE TO CALL TOOLS UNTIL THE TASK IS COMPLETE.\n' +
 	'If you do not call tools, the task will be considered complete, and the agent loop will end.\n\n' +
@@ -62,7 +80,6 @@ const SYSTEM_PROMPT =
 	'(The following describes the objective, steps, rules, etc. regarding your expert task.)\n\n';
 
 const q = JSON.stringify;
-
 
 function usage(input = 0, output = 0, reasoning = 0, cached = 0): Usage {
 	return {inputTokens: input, outputTokens: output, reasoningTokens: reasoning, totalTokens: input + output, cachedInputTokens: cached};
@@ -117,7 +134,6 @@ class Run {
 
 type ChildOutcome = {run: Run; text: string; call: ToolCall};
 
-
 // ---------------------------------------------------------------------------------------------------------------
 // Event builders
 
@@ -159,12 +175,24 @@ export class JobWriter {
 			case 'listDirectory':
 				return q({
 					path: `/home/user/ws/generated/${JSON.parse(call.argsJson).path}`,
-					items: FILES.slice(0, rng.int(2, 6)).map(path => ({name: path.split('/').pop(), path, type: 'file', size: rng.int(80, 90_000), modified: '2026-11-20T12:00:00.000Z'})),
+					items: FILES.slice(0, rng.int(2, 6)).map(path => ({
+						name: path.split('/').pop(),
+						path,
+						type: 'file',
+						size: rng.int(80, 90_000),
+						modified: '2026-11-20T12:00:00.000Z',
+					})),
 				});
 			case 'exec':
 				return q({output: this.text(bytes)});
 			case 'todo':
-				return q({todos: [{id: 0, title: 'Reproduce', completed: true}, {id: 1, title: 'Fix', completed: false}, {id: 2, title: 'Verify', completed: false}]});
+				return q({
+					todos: [
+						{id: 0, title: 'Reproduce', completed: true},
+						{id: 1, title: 'Fix', completed: false},
+						{id: 2, title: 'Verify', completed: false},
+					],
+				});
 			case 'getFileInfo':
 				return q({path: JSON.parse(call.argsJson).path, exists: true, size: rng.int(80, 90_000), isDirectory: false, isFile: true, permissions: 'rw-r--r--'});
 			default:
@@ -199,7 +227,13 @@ export class JobWriter {
 
 	result(call: ToolCall, text: string, skillName = call.skillName): ToolResult {
 		const id = this.rng.id();
-		return {id: call.id, skillName, toolName: call.toolName, text, json: `{"id":"${call.id}","skillName":${q(skillName)},"toolName":${q(call.toolName)},"result":[{"type":"textPart","text":${q(text)},"id":"${id}"}]}`};
+		return {
+			id: call.id,
+			skillName,
+			toolName: call.toolName,
+			text,
+			json: `{"id":"${call.id}","skillName":${q(skillName)},"toolName":${q(call.toolName)},"result":[{"type":"textPart","text":${q(text)},"id":"${id}"}]}`,
+		};
 	}
 
 	instruction(task: string): string {
@@ -214,13 +248,15 @@ export class JobWriter {
 		const parts: string[] = [];
 		if (thinking !== undefined) parts.push(`{"type":"thinkingPart","thinking":${q(thinking)},"signature":"${this.rng.signature()}","id":"${this.rng.id()}"}`);
 		if (text !== undefined) parts.push(`{"type":"textPart","text":${q(text)},"id":"${this.rng.id()}"}`);
-		for (const call of calls) parts.push(`{"type":"toolCallPart","toolCallId":"${call.id}","toolName":${q(call.toolName)},"args":${call.argsJson},"id":"${this.rng.id()}"}`);
+		for (const call of calls)
+			parts.push(`{"type":"toolCallPart","toolCallId":"${call.id}","toolName":${q(call.toolName)},"args":${call.argsJson},"id":"${this.rng.id()}"}`);
 		return `{"type":"expertMessage","contents":[${parts.join(',')}],"id":"${this.rng.id()}"}`;
 	}
 
 	toolMessage(results: ToolResult[]): string {
 		const parts = results.map(
-			r => `{"type":"toolResultPart","toolCallId":"${r.id}","toolName":${q(r.toolName)},"contents":[{"type":"textPart","text":${q(r.text)},"id":"${this.rng.id()}"}],"id":"${this.rng.id()}"}`,
+			r =>
+				`{"type":"toolResultPart","toolCallId":"${r.id}","toolName":${q(r.toolName)},"contents":[{"type":"textPart","text":${q(r.text)},"id":"${this.rng.id()}"}],"id":"${this.rng.id()}"}`,
 		);
 		return `{"type":"toolMessage","contents":[${parts.join(',')}],"id":"${this.rng.id()}"}`;
 	}
@@ -421,7 +457,11 @@ export class JobWriter {
 		const u = this.usageFor(run, rng.int(40, 300), rng.int(10, 80));
 		this.addUsage(run, u);
 		this.tick(6, 14);
-		yield this.runEvent(run, 'completeRun', `,"checkpoint":${this.checkpoint(run, 'completed')},"step":${this.stepJson(run)},"text":${q(text)},"usage":${usageJson(u)}`);
+		yield this.runEvent(
+			run,
+			'completeRun',
+			`,"checkpoint":${this.checkpoint(run, 'completed')},"step":${this.stepJson(run)},"text":${q(text)},"usage":${usageJson(u)}`,
+		);
 		run.step = undefined;
 		done(text);
 	}
@@ -449,7 +489,13 @@ export class JobWriter {
 		const query = rng.pick(QUERIES);
 		const coordinator = new Run(rng, 'coordinator');
 		yield* this.initializeRuntime(coordinator, {query});
-		yield* this.startRun(coordinator, [this.instruction('Coordinate the work; delegate independent parts in parallel.'), this.userMessage(query)], 'init', 1, usage());
+		yield* this.startRun(
+			coordinator,
+			[this.instruction('Coordinate the work; delegate independent parts in parallel.'), this.userMessage(query)],
+			'init',
+			1,
+			usage(),
+		);
 		if (!delegating) {
 			for (let i = 1; i < total; i++) yield* this.toolStep(coordinator);
 			yield* this.completionStep(coordinator, () => {});
@@ -461,11 +507,22 @@ export class JobWriter {
 		for (let i = 1; i < d; i++) yield* this.toolStep(coordinator);
 		yield* this.startGeneration(coordinator);
 		const calls = this.childKeys.map(key => this.toolCall(key, key, {query: `${rng.pick(QUERIES)} Focus on ${rng.pick(FILES)}.`}));
-		yield* this.callTools(coordinator, calls, this.usageFor(coordinator, rng.int(40, 120)), undefined, 'I will split this between experts working in parallel.', 'callDelegate');
+		yield* this.callTools(
+			coordinator,
+			calls,
+			this.usageFor(coordinator, rng.int(40, 120)),
+			undefined,
+			'I will split this between experts working in parallel.',
+			'callDelegate',
+		);
 		coordinator.delegateTo = `[${calls.map(c => `{"expert":{"key":${q(c.toolName)},"name":${q(c.toolName)},"version":"1.0.0"},"toolCallId":"${c.id}","toolName":${q(c.toolName)},"query":${q(String(JSON.parse(c.argsJson).query))}}`).join(',')}]`;
 		if (coordinator.step) coordinator.step.pending = calls.map(c => c.json).join(',');
 		this.tick(5, 12);
-		yield this.runEvent(coordinator, 'stopRunByDelegate', `,"checkpoint":${this.checkpoint(coordinator, 'stoppedByDelegate', coordinator.checkpointId, coordinator.stepNumber, ',"partialToolResults":[]')},"step":${this.stepJson(coordinator)}`);
+		yield this.runEvent(
+			coordinator,
+			'stopRunByDelegate',
+			`,"checkpoint":${this.checkpoint(coordinator, 'stoppedByDelegate', coordinator.checkpointId, coordinator.stepNumber, ',"partialToolResults":[]')},"step":${this.stepJson(coordinator)}`,
+		);
 		yield* this.skillDisconnected(coordinator);
 
 		// children run in parallel: their events interleave
@@ -490,7 +547,9 @@ export class JobWriter {
 		resumed.delegateTo = coordinator.delegateTo;
 		const first = results[0];
 		yield* this.initializeRuntime(resumed, {
-			interactiveToolCall: first ? `{"toolCallId":"${first.id}","toolName":${q(first.toolName)},"skillName":${q(first.skillName)},"text":${q(first.text)}}` : '{}',
+			interactiveToolCall: first
+				? `{"toolCallId":"${first.id}","toolName":${q(first.toolName)},"skillName":${q(first.skillName)},"text":${q(first.text)}}`
+				: '{}',
 		});
 		const lastChildStep = ordered.reduce((highest, o) => Math.max(highest, o.run.stepNumber), -Infinity);
 		const initial = single && ordered[0] ? ordered[0].run.cum : ordered.reduce((acc, o) => addUsage(acc, o.run.cum), coordinator.cum);

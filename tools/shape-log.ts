@@ -201,7 +201,14 @@ function* toolLines(calls: number, random: () => number): Generator<string> {
 		});
 		const exitCode = random() < 0.05 ? 1 : 0;
 		yield event('resolveToolResults', step, {
-			toolResults: [{id, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: JSON.stringify({output: output(random), exitCode}), id: `part-${index}`}]}],
+			toolResults: [
+				{
+					id,
+					skillName: '@perstack/base',
+					toolName: 'exec',
+					result: [{type: 'textPart', text: JSON.stringify({output: output(random), exitCode}), id: `part-${index}`}],
+				},
+			],
 		});
 		yield event('finishToolCall', step, {});
 		yield event('continueToNextStep', step, {
@@ -221,7 +228,9 @@ function* toolLines(calls: number, random: () => number): Generator<string> {
 		toolCalls: [{id, skillName: '@perstack/base', toolName: 'attemptCompletion', args: {}}],
 		usage: used,
 	});
-	yield event('attemptCompletion', last, {toolResult: {id, skillName: '@perstack/base', toolName: 'attemptCompletion', result: [{type: 'textPart', text: '{}'}]}});
+	yield event('attemptCompletion', last, {
+		toolResult: {id, skillName: '@perstack/base', toolName: 'attemptCompletion', result: [{type: 'textPart', text: '{}'}]},
+	});
 	yield event('completeRun', last, {
 		checkpoint: {id: 'cp-0-done', runId, status: 'completed', stepNumber: last, expert, usage: total},
 		step: {stepNumber: last, usage: used},

@@ -90,10 +90,12 @@ const newline = Buffer.from('\n');
  */
 export function createReducer(options: ReducerOptions = {}): Reducer {
 	const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
-	if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new RangeError(`maxLineBytes must be a positive whole number, not ${String(maxLineBytes)}`);
+	if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+		throw new RangeError(`maxLineBytes must be a positive whole number, not ${String(maxLineBytes)}`);
 	const source = options.source ?? 'input';
 	const {onDiagnostic, dialect} = options;
-	if (dialect !== undefined && !forcibleDialects.includes(dialect)) throw new RangeError(`dialect must be one of ${forcibleDialects.join(', ')}, not ${String(dialect)}`);
+	if (dialect !== undefined && !forcibleDialects.includes(dialect))
+		throw new RangeError(`dialect must be one of ${forcibleDialects.join(', ')}, not ${String(dialect)}`);
 	const ingest = new Ingest({maxLineBytes, dialect, ...(onDiagnostic ? {onDiagnostic} : {})});
 	const model: ModelState = ingest.model;
 	const cutter = new LineCutter({

@@ -87,10 +87,21 @@ export function toolInput(activity: ToolActivity): ToolInput {
 			return {tool, path: text(args, 'path'), recursive: typeof recursive === 'boolean' ? recursive : undefined};
 		}
 		case 'exec':
-			return {tool, command: text(args, 'command'), args: texts(args, 'args'), cwd: text(args, 'cwd'), env: stringRecord(args, 'env'), timeoutMs: finite(args, 'timeout')};
+			return {
+				tool,
+				command: text(args, 'command'),
+				args: texts(args, 'args'),
+				cwd: text(args, 'cwd'),
+				env: stringRecord(args, 'env'),
+				timeoutMs: finite(args, 'timeout'),
+			};
 		case 'todo': {
 			const completed = fieldOf(args, 'completedTodos');
-			return {tool, newTodos: texts(args, 'newTodos'), completedTodos: Array.isArray(completed) ? completed.filter((item): item is number => typeof item === 'number' && Number.isFinite(item)) : []};
+			return {
+				tool,
+				newTodos: texts(args, 'newTodos'),
+				completedTodos: Array.isArray(completed) ? completed.filter((item): item is number => typeof item === 'number' && Number.isFinite(item)) : [],
+			};
 		}
 		case 'clearTodo':
 		case 'attemptCompletion':

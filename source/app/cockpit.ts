@@ -66,7 +66,8 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 		const program = runner().program[0] ?? 'perstack';
 		const missing = whyNotRunnable(program, setup.searchPath);
 		if (missing !== undefined) return `${program}: ${missing}${program.includes('/') ? '' : ' on PATH'}`;
-		if (workspaceOf(jobId) === undefined) return `perstack keeps this job in perstack/jobs/${jobId}, and there is none under ${setup.cwd}: run perscope from the job's workspace`;
+		if (workspaceOf(jobId) === undefined)
+			return `perstack keeps this job in perstack/jobs/${jobId}, and there is none under ${setup.cwd}: run perscope from the job's workspace`;
 		return undefined;
 	};
 
@@ -83,7 +84,13 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 		const exit = addCommand({command: [...continuation.argv], label: continuation.line, cwd}).then(
 			added => {
 				// Its lines are read again by the inspector as a command's are: from the viewer's copy of them.
-				setup.raw.addPlan({inputs: [{kind: 'command', command: [...continuation.argv], label: added.state.label}], label: added.state.label, demo: false, follow: false, jobsRoot: undefined});
+				setup.raw.addPlan({
+					inputs: [{kind: 'command', command: [...continuation.argv], label: added.state.label}],
+					label: added.state.label,
+					demo: false,
+					follow: false,
+					jobsRoot: undefined,
+				});
 				// What waited for ever when the input ended waits again: the job goes on.
 				reopenInput(loading.model);
 				setup.changed();

@@ -24,7 +24,11 @@ export type ConversationRequest = {run: string; step: number | undefined};
  * the step, and reads the one line that holds its messages again: a plain file at its offset; a stream
  * (stdin, a command, a .gz) from the bounded buffer of its recent lines, which may have let it go.
  */
-export async function runConversation(plan: InputPlan, request: ConversationRequest, options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect'>): Promise<number> {
+export async function runConversation(
+	plan: InputPlan,
+	request: ConversationRequest,
+	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect'>,
+): Promise<number> {
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const onDiagnostic = (diagnostic: Diagnostic) => {
@@ -34,9 +38,21 @@ export async function runConversation(plan: InputPlan, request: ConversationRequ
 	const model = createModel();
 	// The step's messages are read again from the log: of the model, only runs and their steps are asked for.
 	keepFiguresOnly(model);
-	const ingest = new Ingest({maxLineBytes: options.maxLineBytes, onDiagnostic, model, fast: options.fast, dialect: options.dialect, onLine: line => raw.remember(line)});
+	const ingest = new Ingest({
+		maxLineBytes: options.maxLineBytes,
+		onDiagnostic,
+		model,
+		fast: options.fast,
+		dialect: options.dialect,
+		onLine: line => raw.remember(line),
+	});
 	const onStderr = (text: string) => process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
-	const running = (options.fast ? runSourcesFast : (await import('../input/run-sources.js')).runSources)(plan, ingest, {onStderr, idleAfterExitMs: options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs}, {tuning: options.tuning});
+	const running = (options.fast ? runSourcesFast : (await import('../input/run-sources.js')).runSources)(
+		plan,
+		ingest,
+		{onStderr, idleAfterExitMs: options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs},
+		{tuning: options.tuning},
+	);
 	const command = plan.inputs.some(input => input.kind === 'command');
 	const signals = command ? stopOnSignals(running, command) : undefined;
 	const ended = await (signals ? Promise.race([running.done, signals.decided]) : running.done);

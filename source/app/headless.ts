@@ -85,7 +85,15 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	};
 
 	const prices = options.prices ?? builtinPrices;
-	const transcript = transcribing ? new (await import('../output/transcript.js')).TranscriptWriter(model, options.mode === 'json' ? 'json' : 'text', filter ? include : undefined, prices, filter ? shows : undefined) : undefined;
+	const transcript = transcribing
+		? new (await import('../output/transcript.js')).TranscriptWriter(
+				model,
+				options.mode === 'json' ? 'json' : 'text',
+				filter ? include : undefined,
+				prices,
+				filter ? shows : undefined,
+			)
+		: undefined;
 	// What to write is decided after each event; it is written after each read.
 	const afterEvent = transcript ? () => transcript.collect() : undefined;
 	// Spans need times: with --otlp, a live stream's events that carry none (Codex's) are stamped as they arrive. Not
@@ -118,8 +126,21 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
 	// summaries, made from the finished model, are read the parallel way (see load/parallel/parallel-file.ts).
 	const idleAfterExitMs = options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs;
-	const onChange = (plan.follow || command) && sanitizeLine ? waitingNotes(() => running.states, text => process.stderr.write(text), sanitizeLine, idleAfterExitMs) : undefined;
-	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(plan, ingest, {afterChunk, onStderr, onChange, idleAfterExitMs}, {tuning: options.tuning});
+	const onChange =
+		(plan.follow || command) && sanitizeLine
+			? waitingNotes(
+					() => running.states,
+					text => process.stderr.write(text),
+					sanitizeLine,
+					idleAfterExitMs,
+				)
+			: undefined;
+	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(
+		plan,
+		ingest,
+		{afterChunk, onStderr, onChange, idleAfterExitMs},
+		{tuning: options.tuning},
+	);
 	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
 	const stoppable = replay

@@ -88,7 +88,13 @@ export async function runApp(
 				const job = await chooseJob(jobsRoot, keyboard.stream, {initialJobPath: lastPath, suspend});
 				if (!job) return 0;
 				lastPath = job.path;
-				const chosen: InputPlan = {inputs: [{kind: 'job', path: job.path, label: job.path}], label: job.path, demo: false, follow: plan.follow, jobsRoot: undefined};
+				const chosen: InputPlan = {
+					inputs: [{kind: 'job', path: job.path, label: job.path}],
+					label: job.path,
+					demo: false,
+					follow: plan.follow,
+					jobsRoot: undefined,
+				};
 				const viewed = await viewPlan(chosen, keyboard, {...options, ...session, loadViews, suspend, back: true});
 				if (viewed.report) reports.push(viewed.report);
 				if (!viewed.back) return viewed.code;
@@ -118,7 +124,11 @@ type ViewOptions = Parameters<typeof runApp>[1] & {
 };
 
 /** Shows one plan in the viewer until it is closed: with its exit code, and whether the person asked to go back to the list. */
-async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<typeof openKeyboard>>, 'stream'>, options: ViewOptions): Promise<{code: number; back: boolean; report: OtlpReport | undefined}> {
+async function viewPlan(
+	plan: InputPlan,
+	keyboard: Pick<NonNullable<ReturnType<typeof openKeyboard>>, 'stream'>,
+	options: ViewOptions,
+): Promise<{code: number; back: boolean; report: OtlpReport | undefined}> {
 	const {loadViews} = options;
 	const stdinCarriesEvents = plan.inputs.some(input => input.kind === 'stdin');
 	// A command is started only once the views are loaded: it must inherit the person's environment, not the
@@ -247,7 +257,13 @@ async function viewPlan(plan: InputPlan, keyboard: Pick<NonNullable<ReturnType<t
 	try {
 		const loaded = views ?? (await loadViews());
 		const {showApp} = loaded;
-		instance = showApp(env, {stdin: keyboard.stream, filter: options.filter, onDrawCost: ms => store.noteDrawCost(ms), history: options.history, onHistory: options.onHistory});
+		instance = showApp(env, {
+			stdin: keyboard.stream,
+			filter: options.filter,
+			onDrawCost: ms => store.noteDrawCost(ms),
+			history: options.history,
+			onHistory: options.onHistory,
+		});
 		firstFrameDrawn();
 		store.start();
 		if (stdinCarriesEvents) {

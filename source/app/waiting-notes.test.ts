@@ -11,7 +11,11 @@ function followed(path: string): SourceState {
 
 function watch(state: SourceState) {
 	const notes: string[] = [];
-	const changed = waitingNotes(() => [state], text => notes.push(text), text => text.replaceAll('\u001b', '␛'));
+	const changed = waitingNotes(
+		() => [state],
+		text => notes.push(text),
+		text => text.replaceAll('\u001b', '␛'),
+	);
 	return {notes, changed};
 }
 
@@ -28,7 +32,10 @@ describe('the notes of a followed file that does not exist yet', () => {
 		state.bytesTotal = 0;
 		changed();
 		changed();
-		expect(notes).toEqual(['perscope: /tmp/later.ndjson does not exist yet; waiting for it (--follow)\n', 'perscope: /tmp/later.ndjson appeared; reading it\n']);
+		expect(notes).toEqual([
+			'perscope: /tmp/later.ndjson does not exist yet; waiting for it (--follow)\n',
+			'perscope: /tmp/later.ndjson appeared; reading it\n',
+		]);
 	});
 
 	it('says nothing appeared when the wait is stopped (Ctrl-C, SIGTERM)', () => {

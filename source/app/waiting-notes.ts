@@ -19,7 +19,12 @@ export const outputOpenAfterExitMs = 30_000;
  * and one for a command that has exited while its output stays open (something it started holds it and may still
  * write events: it is read until it closes, or `idleAfterExitMs` pass without output).
  */
-export function waitingNotes(states: () => readonly SourceState[], note: (text: string) => void, safe: (text: string) => string, idleAfterExitMs?: number): () => void {
+export function waitingNotes(
+	states: () => readonly SourceState[],
+	note: (text: string) => void,
+	safe: (text: string) => string,
+	idleAfterExitMs?: number,
+): () => void {
 	const waiting = new Set<SourceState>();
 	const openAfterExit = new Set<SourceState>();
 	return () => {
@@ -27,7 +32,9 @@ export function waitingNotes(states: () => readonly SourceState[], note: (text: 
 			if (state.outputOpen && !openAfterExit.has(state)) {
 				openAfterExit.add(state);
 				const bound = idleAfterExitMs === undefined ? '' : ` (or ${Math.round(idleAfterExitMs / 1000)} s pass without any)`;
-				note(`perscope: ${safe(state.label)} exited, but its output is still open (something it started holds it): reading until it closes${bound}; Ctrl-C stops\n`);
+				note(
+					`perscope: ${safe(state.label)} exited, but its output is still open (something it started holds it): reading until it closes${bound}; Ctrl-C stops\n`,
+				);
 			}
 
 			if (state.waiting) {

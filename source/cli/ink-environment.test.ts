@@ -21,7 +21,7 @@ describe('prepareInkEnvironment', () => {
 		expect(forced['FORCE_COLOR']).toBe('3');
 	});
 
-	it('hides fetch while Ink loads, without looking at it (its first look loads Node\'s fetch), and puts it back as it was', () => {
+	it("hides fetch while Ink loads, without looking at it (its first look loads Node's fetch), and puts it back as it was", () => {
 		let looked = 0;
 		const fetchLater = () => {
 			looked++;

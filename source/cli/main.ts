@@ -97,7 +97,18 @@ export async function main(argv: string[]): Promise<number> {
 
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(plan, {mode: request.mode ?? 'print', maxLineBytes, filter, replaySpeed, fast, dialect: request.dialect, tuning, prices, otlp, conversation: request.conversation});
+	return runHeadless(plan, {
+		mode: request.mode ?? 'print',
+		maxLineBytes,
+		filter,
+		replaySpeed,
+		fast,
+		dialect: request.dialect,
+		tuning,
+		prices,
+		otlp,
+		conversation: request.conversation,
+	});
 }
 
 /**

@@ -39,7 +39,10 @@ describe('otlpOptionsFrom', () => {
 				resource: {'service.name': 'agents', team: 'a'},
 			}) as unknown,
 		});
-		const traces = otlpOptionsFrom({url: '', file: undefined, content: false, version}, {OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:1/custom', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://b:2'});
+		const traces = otlpOptionsFrom(
+			{url: '', file: undefined, content: false, version},
+			{OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://t:1/custom', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://b:2'},
+		);
 		expect(traces.ok && traces.options?.endpoint?.url).toBe('http://t:1/custom');
 		const fallback = otlpOptionsFrom({url: '', file: undefined, content: false, version}, {});
 		expect(fallback.ok && fallback.options?.endpoint).toMatchObject({url: 'http://localhost:4318/v1/traces', protocol: 'http/protobuf'});
@@ -61,23 +64,35 @@ describe('otlpOptionsFrom', () => {
 			expect(errorOf({OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20s3cret%0D%0AX-Injected:%201'})).toBe(
 				'OTEL_EXPORTER_OTLP_HEADERS: the value of header authorization holds U+000D at character 14, which HTTP does not allow in a header',
 			);
-			expect(errorOf({OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'a=x\ny'})).toBe('OTEL_EXPORTER_OTLP_TRACES_HEADERS: the value of header a holds U+000A at character 2, which HTTP does not allow in a header');
+			expect(errorOf({OTEL_EXPORTER_OTLP_TRACES_HEADERS: 'a=x\ny'})).toBe(
+				'OTEL_EXPORTER_OTLP_TRACES_HEADERS: the value of header a holds U+000A at character 2, which HTTP does not allow in a header',
+			);
 			expect(errorOf({OTEL_EXPORTER_OTLP_HEADERS: 'a=%00'})).toContain('U+0000');
 			expect(errorOf({OTEL_EXPORTER_OTLP_HEADERS: 'a=\u4e2d'})).toContain('U+4E2D');
 			// A bad name is shown with its bytes made inert.
-			expect(errorOf({OTEL_EXPORTER_OTLP_HEADERS: 'x\r\nSet-Cookie%3A%20a\u001b[2J=1'})).toBe('OTEL_EXPORTER_OTLP_HEADERS: x\\x0d\\x0aSet-Cookie: a\\x1b[2J is not a header name HTTP allows');
+			expect(errorOf({OTEL_EXPORTER_OTLP_HEADERS: 'x\r\nSet-Cookie%3A%20a\u001b[2J=1'})).toBe(
+				'OTEL_EXPORTER_OTLP_HEADERS: x\\x0d\\x0aSet-Cookie: a\\x1b[2J is not a header name HTTP allows',
+			);
 			// What HTTP allows goes through: tabs and Latin-1 in values, tokens as names.
-			expect(withEnv({OTEL_EXPORTER_OTLP_HEADERS: "x-a_b.c!#$%25&'*+^`|~=a%09\u00e9"})).toMatchObject({ok: true, options: {endpoint: {headers: {"x-a_b.c!#$%&'*+^`|~": 'a\t\u00e9'}}}});
+			expect(withEnv({OTEL_EXPORTER_OTLP_HEADERS: "x-a_b.c!#$%25&'*+^`|~=a%09\u00e9"})).toMatchObject({
+				ok: true,
+				options: {endpoint: {headers: {"x-a_b.c!#$%&'*+^`|~": 'a\t\u00e9'}}},
+			});
 		});
 
-		it('OTEL_EXPORTER_OTLP_TIMEOUT of abc, -1 or 0 was taken silently, and 1e12 printed Node\'s overflow warning: refused', () => {
+		it("OTEL_EXPORTER_OTLP_TIMEOUT of abc, -1 or 0 was taken silently, and 1e12 printed Node's overflow warning: refused", () => {
 			expect(errorOf({OTEL_EXPORTER_OTLP_TIMEOUT: 'abc'})).toBe('OTEL_EXPORTER_OTLP_TIMEOUT=abc is not a number of milliseconds');
 			expect(errorOf({OTEL_EXPORTER_OTLP_TIMEOUT: '-1'})).toBe('OTEL_EXPORTER_OTLP_TIMEOUT=-1: a timeout must be more than 0 milliseconds');
 			expect(errorOf({OTEL_EXPORTER_OTLP_TIMEOUT: '0'})).toBe('OTEL_EXPORTER_OTLP_TIMEOUT=0: a timeout must be more than 0 milliseconds');
-			expect(errorOf({OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '1e12'})).toBe('OTEL_EXPORTER_OTLP_TRACES_TIMEOUT=1e12 is longer than a timer can wait (at most 2147483647 ms, 24.8 days)');
+			expect(errorOf({OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '1e12'})).toBe(
+				'OTEL_EXPORTER_OTLP_TRACES_TIMEOUT=1e12 is longer than a timer can wait (at most 2147483647 ms, 24.8 days)',
+			);
 			expect(errorOf({OTEL_EXPORTER_OTLP_TIMEOUT: '\u001b]0;x\u0007'})).toBe('OTEL_EXPORTER_OTLP_TIMEOUT=\\x1b]0;x\\x07 is not a number of milliseconds');
 			// The traces variable wins, as for the protocol; an empty one is unset.
-			expect(withEnv({OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '2500', OTEL_EXPORTER_OTLP_TIMEOUT: 'abc'})).toMatchObject({ok: true, options: {endpoint: {timeoutMs: 2500}}});
+			expect(withEnv({OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '2500', OTEL_EXPORTER_OTLP_TIMEOUT: 'abc'})).toMatchObject({
+				ok: true,
+				options: {endpoint: {timeoutMs: 2500}},
+			});
 			expect(withEnv({OTEL_EXPORTER_OTLP_TIMEOUT: ' '})).toMatchObject({ok: true, options: {endpoint: {timeoutMs: 10_000}}});
 			expect(withEnv({OTEL_EXPORTER_OTLP_TIMEOUT: '2147483647'})).toMatchObject({ok: true, options: {endpoint: {timeoutMs: 2_147_483_647}}});
 		});

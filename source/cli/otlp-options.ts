@@ -100,7 +100,10 @@ function headersFrom(name: string, text: string | undefined): {ok: true; headers
 		const bad = badHeaderValue.exec(value);
 		if (bad) {
 			const code = bad[0].codePointAt(0) ?? 0;
-			return {ok: false, error: `${name}: the value of header ${key} holds U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad.index + 1}, which HTTP does not allow in a header`};
+			return {
+				ok: false,
+				error: `${name}: the value of header ${key} holds U+${code.toString(16).toUpperCase().padStart(4, '0')} at character ${bad.index + 1}, which HTTP does not allow in a header`,
+			};
 		}
 	}
 
@@ -112,7 +115,10 @@ function nonEmpty(text: string | undefined): string | undefined {
 }
 
 /** The export asked for, or a usage error; undefined when none is. */
-export function otlpOptionsFrom(flags: OtlpFlags & {version: string}, env: NodeJS.ProcessEnv): {ok: true; options: OtlpOptions | undefined} | {ok: false; error: string} {
+export function otlpOptionsFrom(
+	flags: OtlpFlags & {version: string},
+	env: NodeJS.ProcessEnv,
+): {ok: true; options: OtlpOptions | undefined} | {ok: false; error: string} {
 	if (flags.url === undefined && flags.file === undefined) {
 		return flags.content ? {ok: false, error: '--otlp-content goes with --otlp or --otlp-file'} : {ok: true, options: undefined};
 	}
@@ -120,12 +126,13 @@ export function otlpOptionsFrom(flags: OtlpFlags & {version: string}, env: NodeJ
 	let endpoint: OtlpOptions['endpoint'];
 	if (flags.url !== undefined) {
 		const protocol = nonEmpty(env['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) ?? nonEmpty(env['OTEL_EXPORTER_OTLP_PROTOCOL']) ?? 'http/protobuf';
-		if (protocol !== 'http/protobuf' && protocol !== 'http/json') return {ok: false, error: `OTLP protocol ${protocol} is not supported: use http/protobuf or http/json`};
+		if (protocol !== 'http/protobuf' && protocol !== 'http/json')
+			return {ok: false, error: `OTLP protocol ${protocol} is not supported: use http/protobuf or http/json`};
 		let url: string;
 		try {
 			const tracesEndpoint = nonEmpty(env['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT']);
 			const baseEndpoint = nonEmpty(env['OTEL_EXPORTER_OTLP_ENDPOINT']);
-			url = flags.url !== '' ? urlFromFlag(flags.url) : tracesEndpoint ?? tracesUrl(baseEndpoint ?? defaultEndpoint);
+			url = flags.url !== '' ? urlFromFlag(flags.url) : (tracesEndpoint ?? tracesUrl(baseEndpoint ?? defaultEndpoint));
 			const {protocol: scheme} = new URL(url);
 			if (scheme !== 'http:' && scheme !== 'https:') return {ok: false, error: `--otlp needs an http or https URL, not ${url}`};
 		} catch {
@@ -146,5 +153,8 @@ export function otlpOptionsFrom(flags: OtlpFlags & {version: string}, env: NodeJ
 
 	const resource = parseKeyValues(env['OTEL_RESOURCE_ATTRIBUTES']);
 	resource['service.name'] = nonEmpty(env['OTEL_SERVICE_NAME']) ?? resource['service.name'] ?? 'perscope';
-	return {ok: true, options: {endpoint, file: flags.file, content: flags.content, contentLimit: defaultContentLimit, resource, flushMs, version: flags.version}};
+	return {
+		ok: true,
+		options: {endpoint, file: flags.file, content: flags.content, contentLimit: defaultContentLimit, resource, flushMs, version: flags.version},
+	};
 }

@@ -85,7 +85,9 @@ describe('parseCommandLine', () => {
 		expect((await request(['--dialect', 'drover', 'x'])).dialect).toBe('drover');
 		expect((await request(['--dialect=Perstack', 'x'])).dialect).toBe('perstack');
 		expect((await request(['x'])).dialect).toBeUndefined();
-		expect(await error(['--dialect', 'drovr', 'x'])).toMatch(/^--dialect drovr is not a dialect perscope reads \(did you mean drover\?\); it reads perstack, .*drover, daemon$/);
+		expect(await error(['--dialect', 'drovr', 'x'])).toMatch(
+			/^--dialect drovr is not a dialect perscope reads \(did you mean drover\?\); it reads perstack, .*drover, daemon$/,
+		);
 		expect(await error(['--dialect', 'jsonl', 'x'])).toMatch(/^--dialect jsonl is not a dialect perscope reads; it reads /);
 		expect(await error(['x', '--dialect'])).toBe('--dialect needs a name, as in --dialect claude-code');
 		expect(await error(['--dialect', 'drover', '--dialect', 'daemon', 'x'])).toBe('--dialect can be given only once');
@@ -155,15 +157,23 @@ describe('parseCommandLine', () => {
 
 describe('--conversation RUN[@STEP]', () => {
 	it('takes a run id or its start, and a step after @', async () => {
-		expect(await request(['--conversation', '3f9a', 'run.ndjson'])).toMatchObject({mode: 'conversation', conversation: {run: '3f9a', step: undefined}, paths: ['run.ndjson']});
+		expect(await request(['--conversation', '3f9a', 'run.ndjson'])).toMatchObject({
+			mode: 'conversation',
+			conversation: {run: '3f9a', step: undefined},
+			paths: ['run.ndjson'],
+		});
 		expect(await request(['--conversation=3f9a@12', 'run.ndjson'])).toMatchObject({mode: 'conversation', conversation: {run: '3f9a', step: 12}});
 		expect(await request(['--conversation', 'a@b@7'])).toMatchObject({conversation: {run: 'a@b', step: 7}});
 	});
 
 	it('says what is wrong with a bad one, or with an output mode beside it', async () => {
-		expect(await error(['--conversation', '@3'])).toBe('--conversation needs a run id or the start of one, as in --conversation 3f9a or --conversation 3f9a@12');
+		expect(await error(['--conversation', '@3'])).toBe(
+			'--conversation needs a run id or the start of one, as in --conversation 3f9a or --conversation 3f9a@12',
+		);
 		expect(await error(['--conversation', 'run@'])).toBe('--conversation: the step after "@" must be a whole number, as in run@12');
 		expect(await error(['--conversation', 'run@-1'])).toBe('--conversation: the step after "@" must be a whole number, as in run@12');
-		expect(await error(['--conversation', 'run', '--json', '-f'])).toBe("--conversation prints one step's conversation; it cannot be combined with --json, --follow");
+		expect(await error(['--conversation', 'run', '--json', '-f'])).toBe(
+			"--conversation prints one step's conversation; it cannot be combined with --json, --follow",
+		);
 	});
 });

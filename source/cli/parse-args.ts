@@ -61,7 +61,9 @@ const options = {
 } as const satisfies ParseArgsConfig['options'];
 
 type OptionName = keyof typeof options;
-type Values = {[Name in OptionName]?: (typeof options)[Name] extends {type: 'boolean'} ? boolean : (typeof options)[Name] extends {multiple: true} ? string[] : string};
+type Values = {
+	[Name in OptionName]?: (typeof options)[Name] extends {type: 'boolean'} ? boolean : (typeof options)[Name] extends {multiple: true} ? string[] : string;
+};
 
 /** A value separate from its option that starts with `-` is taken for the option only by these. */
 const takesDashWords: ReadonlySet<OptionName> = new Set<OptionName>(['filter']);
@@ -113,15 +115,34 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 	const conversation = values.conversation === undefined ? undefined : parseConversationSpec(values.conversation);
 	if (typeof conversation === 'string') return usageError(conversation);
 	if (conversation) {
-		const other = [print && '--print', json && '--json', summary && '--summary', follow && '--follow', replaySpeed !== undefined && '--replay', filter && '--filter'].filter(flag => typeof flag === 'string');
+		const other = [
+			print && '--print',
+			json && '--json',
+			summary && '--summary',
+			follow && '--follow',
+			replaySpeed !== undefined && '--replay',
+			filter && '--filter',
+		].filter(flag => typeof flag === 'string');
 		if (other.length > 0) return usageError(`--conversation prints one step's conversation; it cannot be combined with ${other.join(', ')}`);
 	}
 
 	// One output at a time: --summary --json is one output, the JSON form of the summary.
-	const outputs = [print && '--print', json && !summary && '--json', summary && (json ? '--summary --json' : '--summary')].filter(flag => typeof flag === 'string');
+	const outputs = [print && '--print', json && !summary && '--json', summary && (json ? '--summary --json' : '--summary')].filter(
+		flag => typeof flag === 'string',
+	);
 	if (outputs.length > 1) return usageError(`${outputs.join(' and ')} do not go together: choose one output`);
 
-	const mode: HeadlessMode | undefined = conversation ? 'conversation' : summary ? (json ? 'summary-json' : 'summary') : json ? 'json' : print ? 'print' : undefined;
+	const mode: HeadlessMode | undefined = conversation
+		? 'conversation'
+		: summary
+			? json
+				? 'summary-json'
+				: 'summary'
+			: json
+				? 'json'
+				: print
+					? 'print'
+					: undefined;
 	const otlpFile = values['otlp-file'];
 	if (otlpFile === '') return usageError('--otlp-file needs a file name');
 	const otlpFlags = {url: values.otlp, file: otlpFile, content: values['otlp-content'] ?? false, version: packageJson().version};

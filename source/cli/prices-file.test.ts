@@ -20,7 +20,9 @@ describe('a --prices file', () => {
 	});
 
 	it('says what is wrong and where, in one line, exit code 2', () => {
-		expect(errorOf('{"models":{"m":{"provider":"openai","input":1,"output":2}}}').message).toBe('--prices p.json: models.m.cachedInput: Invalid input: expected number, received undefined');
+		expect(errorOf('{"models":{"m":{"provider":"openai","input":1,"output":2}}}').message).toBe(
+			'--prices p.json: models.m.cachedInput: Invalid input: expected number, received undefined',
+		);
 		expect(errorOf('{"models":{"m":{"provider":"acme","input":1,"cachedInput":1,"output":2}}}').message).toMatch(/^--prices p\.json: models\.m\.provider: /);
 		expect(errorOf('{"models":{"m":{"provider":"openai","input":-1,"cachedInput":1,"output":2}}}').message).toMatch(/models\.m\.input: /);
 		expect(errorOf('{"modles":{}}').message).toMatch(/^--prices p\.json: /);
@@ -30,6 +32,8 @@ describe('a --prices file', () => {
 	});
 
 	it('a file that cannot be read is exit code 1', () => {
-		expect(() => readPriceFile('/nonexistent/prices.json')).toThrow(expect.objectContaining({exitCode: 1, message: '--prices /nonexistent/prices.json: cannot be read (ENOENT)'}));
+		expect(() => readPriceFile('/nonexistent/prices.json')).toThrow(
+			expect.objectContaining({exitCode: 1, message: '--prices /nonexistent/prices.json: cannot be read (ENOENT)'}),
+		);
 	});
 });

@@ -27,11 +27,7 @@ export const maxPriceFileBytes = 16 * 1024 * 1024;
  */
 export const maxDollarsPerMillion = 10_000;
 
-const dollars = z
-	.number()
-	.finite()
-	.nonnegative()
-	.max(maxDollarsPerMillion, `a price is US dollars per million tokens, at most ${maxDollarsPerMillion}`);
+const dollars = z.number().finite().nonnegative().max(maxDollarsPerMillion, `a price is US dollars per million tokens, at most ${maxDollarsPerMillion}`);
 
 const modelPriceSchema = z.object({provider: z.enum(priceProviders), input: dollars, cachedInput: dollars, output: dollars}).strict();
 

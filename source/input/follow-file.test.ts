@@ -66,7 +66,11 @@ describe('perscope --print -f FILE (a real process following a real file)', () =
 		const log = join(directory, 'events.ndjson');
 		writeFileSync(log, runLines('tail', 1).trimEnd());
 		const run = startCli(['--print', '--follow', log]);
-		await waitUntil(() => run.stdout().includes('tail query 1'), 'the query', () => run.stderr());
+		await waitUntil(
+			() => run.stdout().includes('tail query 1'),
+			'the query',
+			() => run.stderr(),
+		);
 		run.child.kill('SIGTERM');
 		expect(await run.exit).toEqual({code: 0, signal: null});
 		expect(run.stdout()).toContain('✅ complete tail answer 1\n');
@@ -75,9 +79,17 @@ describe('perscope --print -f FILE (a real process following a real file)', () =
 	it('says on stderr that it waits for a file that does not exist yet, and when the file appears', async () => {
 		const log = join(temporaryDirectory(), 'later.ndjson');
 		const run = startCli(['--print', '--follow', log]);
-		await waitUntil(() => run.stderr().includes('later.ndjson does not exist yet'), 'the note that it waits', () => run.stderr());
+		await waitUntil(
+			() => run.stderr().includes('later.ndjson does not exist yet'),
+			'the note that it waits',
+			() => run.stderr(),
+		);
 		writeFileSync(log, runLines('later', 1));
-		await waitUntil(() => run.stdout().includes('later query 1'), 'the query', () => run.stderr());
+		await waitUntil(
+			() => run.stdout().includes('later query 1'),
+			'the query',
+			() => run.stderr(),
+		);
 		run.child.kill('SIGTERM');
 		expect(await run.exit).toEqual({code: 0, signal: null});
 		expect(run.stderr()).toBe(`perscope: ${log} does not exist yet; waiting for it (--follow)\nperscope: ${log} appeared; reading it\n`);

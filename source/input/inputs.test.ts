@@ -77,18 +77,20 @@ describe('resolveInputs', () => {
 		const fifo = join(root, 'pipe');
 		execFileSync('mkfifo', [fifo]);
 		const missing = join(root, 'not-yet.ndjson');
-		const forms = resolveInputs([log, compressed, fifo, '/dev/null', missing], {stdinIsTTY: true, follow: true}).inputs.map(input => input.kind === 'file' && input.form);
-		expect(forms).toEqual([
-			{kind: 'plain', size: 20},
-			{kind: 'gzip', size: statSync(compressed).size},
-			{kind: 'fifo'},
-			{kind: 'special'},
-			{kind: 'missing'},
-		]);
+		const forms = resolveInputs([log, compressed, fifo, '/dev/null', missing], {stdinIsTTY: true, follow: true}).inputs.map(
+			input => input.kind === 'file' && input.form,
+		);
+		expect(forms).toEqual([{kind: 'plain', size: 20}, {kind: 'gzip', size: statSync(compressed).size}, {kind: 'fifo'}, {kind: 'special'}, {kind: 'missing'}]);
 	});
 
 	it('reads stdin for `-`, also among files', () => {
-		expect(resolveInputs(['-', log], {stdinIsTTY: true})).toMatchObject({inputs: [{kind: 'stdin', label: 'stdin'}, {kind: 'file', path: log}], label: `stdin, ${log}`});
+		expect(resolveInputs(['-', log], {stdinIsTTY: true})).toMatchObject({
+			inputs: [
+				{kind: 'stdin', label: 'stdin'},
+				{kind: 'file', path: log},
+			],
+			label: `stdin, ${log}`,
+		});
 	});
 
 	it('reads piped stdin when no path is given', () => {
@@ -116,7 +118,10 @@ describe('resolveInputs', () => {
 	});
 
 	it('refuses a directory of jobs given with anything else (exit code 2)', () => {
-		expect(refusal([jobsRoot, log])).toMatchObject({exitCode: 2, message: `${jobsRoot} is a directory of jobs: give it on its own to list them, or name one job`});
+		expect(refusal([jobsRoot, log])).toMatchObject({
+			exitCode: 2,
+			message: `${jobsRoot} is a directory of jobs: give it on its own to list them, or name one job`,
+		});
 		expect(refusal([jobsRoot], {stdinIsTTY: true, command: {argv: ['agent'], searchPath: bin}})).toMatchObject({exitCode: 2});
 	});
 
@@ -148,14 +153,20 @@ describe('resolveInputs', () => {
 
 	it('reads a command’s output after the files, labelled by its command line', () => {
 		expect(resolveInputs([log], {stdinIsTTY: true, command: {argv: ['agent', '--json', 'go'], searchPath: bin}})).toMatchObject({
-			inputs: [{kind: 'file', path: log}, {kind: 'command', command: ['agent', '--json', 'go'], label: 'agent --json go'}],
+			inputs: [
+				{kind: 'file', path: log},
+				{kind: 'command', command: ['agent', '--json', 'go'], label: 'agent --json go'},
+			],
 			label: `${log}, agent --json go`,
 		});
 	});
 
 	it('refuses a command it cannot run with the shell’s 127, and a missing one with 2', () => {
 		expect(commandNotFoundExitCode).toBe(127);
-		expect(refusal([], {stdinIsTTY: true, command: {argv: ['agnet'], searchPath: bin}})).toMatchObject({exitCode: 127, message: 'cannot run agnet: command not found'});
+		expect(refusal([], {stdinIsTTY: true, command: {argv: ['agnet'], searchPath: bin}})).toMatchObject({
+			exitCode: 127,
+			message: 'cannot run agnet: command not found',
+		});
 		expect(refusal([], {stdinIsTTY: true, command: {argv: [], searchPath: bin}})).toMatchObject({exitCode: 2, message: 'no command after --'});
 		expect(refusal([], {stdinIsTTY: true, command: {argv: [''], searchPath: bin}})).toMatchObject({exitCode: 2});
 	});

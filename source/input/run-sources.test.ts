@@ -77,7 +77,13 @@ describe('runSources with a command', () => {
 		expect(outputOpenSeen).toBe(true);
 		expect(state.outputOpen).toBe(false);
 		expect(ingest.model.activities).toHaveLength(2);
-		expect(ingest.model.diagnostics).toEqual([{line: 0, source: state.label, reason: expect.stringMatching(/exited, and its output stayed open with nothing more for 2 s \(something it started holds it\): not read further$/)}]);
+		expect(ingest.model.diagnostics).toEqual([
+			{
+				line: 0,
+				source: state.label,
+				reason: expect.stringMatching(/exited, and its output stayed open with nothing more for 2 s \(something it started holds it\): not read further$/),
+			},
+		]);
 		const leftBehind = Number(/left behind (\d+)/.exec(state.stderr.join('\n'))?.[1]);
 		expect(leftBehind).toBeGreaterThan(0);
 		process.kill(leftBehind, 'SIGKILL');
@@ -89,18 +95,29 @@ describe('resolveInputs', () => {
 		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: ['perscope-no-such-command-xyz'], searchPath}})).toThrow(
 			expect.objectContaining({message: 'cannot run perscope-no-such-command-xyz: command not found', exitCode: 127}),
 		);
-		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: ['./no/such/file'], searchPath}})).toThrow(expect.objectContaining({message: 'cannot run ./no/such/file: no such file', exitCode: 127}));
-		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: ['./test'], searchPath}})).toThrow(expect.objectContaining({message: 'cannot run ./test: it is a directory', exitCode: 127}));
+		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: ['./no/such/file'], searchPath}})).toThrow(
+			expect.objectContaining({message: 'cannot run ./no/such/file: no such file', exitCode: 127}),
+		);
+		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: ['./test'], searchPath}})).toThrow(
+			expect.objectContaining({message: 'cannot run ./test: it is a directory', exitCode: 127}),
+		);
 		expect(() => resolveInputs([], {stdinIsTTY: false, command: {argv: [], searchPath}})).toThrow(expect.objectContaining({exitCode: 2}));
 	});
 
 	it('lets a missing file be waited for only when following', () => {
-		expect(() => resolveInputs(['no-such.ndjson'], {stdinIsTTY: false})).toThrow(expect.objectContaining({message: 'cannot read no-such.ndjson: no such file', exitCode: 1}));
-		expect(resolveInputs(['no-such.ndjson'], {stdinIsTTY: false, follow: true})).toMatchObject({inputs: [{kind: 'file', path: 'no-such.ndjson'}], follow: true});
+		expect(() => resolveInputs(['no-such.ndjson'], {stdinIsTTY: false})).toThrow(
+			expect.objectContaining({message: 'cannot read no-such.ndjson: no such file', exitCode: 1}),
+		);
+		expect(resolveInputs(['no-such.ndjson'], {stdinIsTTY: false, follow: true})).toMatchObject({
+			inputs: [{kind: 'file', path: 'no-such.ndjson'}],
+			follow: true,
+		});
 	});
 
 	it('refuses a directory that holds no jobs', () => {
-		expect(() => resolveInputs(['source'], {stdinIsTTY: false})).toThrow(expect.objectContaining({exitCode: 1, message: expect.stringMatching(/it is a directory/)}));
+		expect(() => resolveInputs(['source'], {stdinIsTTY: false})).toThrow(
+			expect.objectContaining({exitCode: 1, message: expect.stringMatching(/it is a directory/)}),
+		);
 	});
 
 	it('reads a command instead of stdin or the demo when one is given', () => {

@@ -62,13 +62,15 @@ export function runSources(plan: InputPlan, ingest: LineSink, hooks: SourcesHook
 		}
 
 		if (input.kind === 'stdin') {
-			tasks.push(readStdin(state, ingest, afterChunk, signal).then(
-				() => finish(0),
-				(error: unknown) => {
-					failed(state, input, error);
-					return finish(1);
-				},
-			));
+			tasks.push(
+				readStdin(state, ingest, afterChunk, signal).then(
+					() => finish(0),
+					(error: unknown) => {
+						failed(state, input, error);
+						return finish(1);
+					},
+				),
+			);
 			continue;
 		}
 

@@ -73,7 +73,9 @@ export type RunningSources = {
 
 /** Whether a source is a file (or redirected stdin) being read up to its known size. */
 export function isLoading(source: SourceState): boolean {
-	return source.live && !source.following && !source.waiting && source.bytesTotal !== undefined && source.bytesTotal > 0 && source.bytesRead < source.bytesTotal;
+	return (
+		source.live && !source.following && !source.waiting && source.bytesTotal !== undefined && source.bytesTotal > 0 && source.bytesRead < source.bytesTotal
+	);
 }
 
 /** The state of an input before anything is read (also handy for views' tests). */

@@ -48,10 +48,30 @@ describe('lines read the fast ways on a live stream', () => {
 
 	it('a generated log of many parallel streams gives the model the plain parse gives', () => {
 		const path = join(directory, 'generated.ndjson');
-		const made = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '5', '--jobs', '2', '--steps', '9', '--children', '2', '--deltas', '12', '--message-bytes', '300', '--out', path], {
-			cwd: join(fixturesDir, '..'),
-			encoding: 'utf8',
-		});
+		const made = spawnSync(
+			process.execPath,
+			[
+				'build/tools/generate-log.js',
+				'--seed',
+				'5',
+				'--jobs',
+				'2',
+				'--steps',
+				'9',
+				'--children',
+				'2',
+				'--deltas',
+				'12',
+				'--message-bytes',
+				'300',
+				'--out',
+				path,
+			],
+			{
+				cwd: join(fixturesDir, '..'),
+				encoding: 'utf8',
+			},
+		);
 		expect(made.status, made.stderr).toBe(0);
 		expectSameModel(readFileSync(path));
 	});

@@ -68,7 +68,11 @@ export class Ingest {
 	}
 
 	splitter(source: string): LineSplitter {
-		return new LineSplitter(source, {lineBytes: (bytes, start, end, ref) => this.lineBytes(bytes, start, end, ref), overlong: line => this.overlong(line)}, this.#maxLineBytes);
+		return new LineSplitter(
+			source,
+			{lineBytes: (bytes, start, end, ref) => this.lineBytes(bytes, start, end, ref), overlong: line => this.overlong(line)},
+			this.#maxLineBytes,
+		);
 	}
 
 	/** A line as its bytes, `bytes[start, end)` (how the splitters hand lines on): they are parsed as they are. */

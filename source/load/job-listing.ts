@@ -77,7 +77,13 @@ export function describeJob(path: string): JobListing {
 
 /** What an older runtime's `job.json` says, for a job without event files. */
 function fromJobFile(path: string): Pick<JobListing, 'coordinator' | 'status' | 'steps' | 'usage' | 'startedAt'> {
-	const empty: Pick<JobListing, 'coordinator' | 'status' | 'steps' | 'usage' | 'startedAt'> = {coordinator: undefined, status: 'init', steps: 0, usage: zeroUsage, startedAt: undefined};
+	const empty: Pick<JobListing, 'coordinator' | 'status' | 'steps' | 'usage' | 'startedAt'> = {
+		coordinator: undefined,
+		status: 'init',
+		steps: 0,
+		usage: zeroUsage,
+		startedAt: undefined,
+	};
 	let value: unknown;
 	try {
 		value = JSON.parse(readFileSync(join(path, 'job.json'), 'utf8'));

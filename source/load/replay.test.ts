@@ -1,14 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {
-	defaultMaxGapMs,
-	eventTimeOf,
-	nextSpeed,
-	parseReplaySpeed,
-	Replay,
-	ReplayIngest,
-	replaySpeeds,
-	type ReplayClock,
-} from './replay.js';
+import {defaultMaxGapMs, eventTimeOf, nextSpeed, parseReplaySpeed, Replay, ReplayIngest, replaySpeeds, type ReplayClock} from './replay.js';
 import {perstackLine} from '../../test/helpers/load.js';
 
 /** A clock that only moves when the test says so; sleepers wake in time order. */
@@ -71,7 +62,9 @@ function replayOf(stamps: Array<number | undefined>, options: {speed?: number} =
 		onLine: line => shown.push({n: Number(/"n":(\d+)/.exec(line.text)?.[1]), at: time.now}),
 	});
 	const text = stamps
-		.map((stamp, n) => (stamp === undefined ? JSON.stringify({type: 'startRun', n}) : perstackLine('retry', {reason: 'r', n}, {timestamp: 1_700_000_000_000 + stamp})))
+		.map((stamp, n) =>
+			stamp === undefined ? JSON.stringify({type: 'startRun', n}) : perstackLine('retry', {reason: 'r', n}, {timestamp: 1_700_000_000_000 + stamp}),
+		)
 		.join('\n');
 	const splitter = ingest.splitter('test');
 	splitter.push(Buffer.from(`${text}\n`));

@@ -57,7 +57,6 @@ export function eventTimeOf(text: string): number | undefined {
 	return Number.isFinite(value) ? value : undefined;
 }
 
-
 export type ReplayOptions = {
 	/** 1 is real time, 10 ten times faster. Default 1. */
 	speed?: number;
@@ -211,9 +210,7 @@ function checkedSpeed(speed: number): number {
 }
 
 type Queued =
-	| {kind: 'line'; line: Line; at: number | undefined}
-	| {kind: 'parsed'; parsed: ParsedItem; at: number | undefined}
-	| {kind: 'overlong'; line: OverlongLine};
+	{kind: 'line'; line: Line; at: number | undefined} | {kind: 'parsed'; parsed: ParsedItem; at: number | undefined} | {kind: 'overlong'; line: OverlongLine};
 
 /** When a line parsed ahead happened: its event's time, or a record's own `timestamp`. */
 function parsedTime(parsed: ParsedItem): number | undefined {

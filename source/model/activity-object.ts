@@ -58,7 +58,22 @@ export function activityObject(c: CommonFields, fields: ActivityFields): Activit
 		}
 
 		case 'error': {
-			return {id, expertKey, runId, previousActivityId, delegatedBy, reasoning, step, timestamp, ref, seq, settled, type: 'error', errorName: fields.errorName, message: fields.message};
+			return {
+				id,
+				expertKey,
+				runId,
+				previousActivityId,
+				delegatedBy,
+				reasoning,
+				step,
+				timestamp,
+				ref,
+				seq,
+				settled,
+				type: 'error',
+				errorName: fields.errorName,
+				message: fields.message,
+			};
 		}
 
 		case 'retry': {
@@ -66,7 +81,21 @@ export function activityObject(c: CommonFields, fields: ActivityFields): Activit
 		}
 
 		case 'delegationComplete': {
-			return {id, expertKey, runId, previousActivityId, delegatedBy, reasoning, step, timestamp, ref, seq, settled, type: 'delegationComplete', results: fields.results};
+			return {
+				id,
+				expertKey,
+				runId,
+				previousActivityId,
+				delegatedBy,
+				reasoning,
+				step,
+				timestamp,
+				ref,
+				seq,
+				settled,
+				type: 'delegationComplete',
+				results: fields.results,
+			};
 		}
 
 		case 'delegate': {

@@ -14,7 +14,19 @@ import {builtinPrices} from '../query/prices.js';
 let line = 0;
 function event(runId: string, payload: Record<string, unknown>, jobId = 'session'): AgentEvent {
 	line++;
-	return {dialect: 'claude-code', wireType: 'test', id: `l${line}`, jobId, runId, expertKey: undefined, step: undefined, timestamp: 1_000 + line, agent: undefined, ref: {source: 's', line, offset: 0}, ...payload} as AgentEvent;
+	return {
+		dialect: 'claude-code',
+		wireType: 'test',
+		id: `l${line}`,
+		jobId,
+		runId,
+		expertKey: undefined,
+		step: undefined,
+		timestamp: 1_000 + line,
+		agent: undefined,
+		ref: {source: 's', line, offset: 0},
+		...payload,
+	} as AgentEvent;
 }
 
 function root(model: Model): void {
@@ -22,7 +34,16 @@ function root(model: Model): void {
 }
 
 function delegate(model: Model, id: string, subagent: string): void {
-	reduce(model, event('main', {kind: 'toolCalls', as: 'delegate', calls: [{id, skillName: '', toolName: 'Agent', args: {subagent_type: subagent, prompt: `do ${id}`}}], text: undefined, thinking: undefined}));
+	reduce(
+		model,
+		event('main', {
+			kind: 'toolCalls',
+			as: 'delegate',
+			calls: [{id, skillName: '', toolName: 'Agent', args: {subagent_type: subagent, prompt: `do ${id}`}}],
+			text: undefined,
+			thinking: undefined,
+		}),
+	);
 }
 
 describe('runs outside the checkpoint protocol', () => {
@@ -39,11 +60,43 @@ describe('runs outside the checkpoint protocol', () => {
 		root(model);
 		delegate(model, 'call-a', 'Explore');
 		delegate(model, 'call-b', 'general-purpose');
-		reduce(model, event('main', {kind: 'childRunStart', childRunId: 'call-a', childExpertKey: 'Explore', query: 'do call-a', viaToolName: 'Agent', viaToolCallId: 'call-a'}));
+		reduce(
+			model,
+			event('main', {
+				kind: 'childRunStart',
+				childRunId: 'call-a',
+				childExpertKey: 'Explore',
+				query: 'do call-a',
+				viaToolName: 'Agent',
+				viaToolCallId: 'call-a',
+			}),
+		);
 		// A grandchild whose delegation has not been seen yet waits for it.
-		reduce(model, event('call-b', {kind: 'childRunStart', childRunId: 'call-c', childExpertKey: 'Plan', query: undefined, viaToolName: 'Agent', viaToolCallId: 'call-c'}));
-		reduce(model, event('main', {kind: 'childRunStart', childRunId: 'call-b', childExpertKey: 'general-purpose', query: 'do call-b', viaToolName: 'Agent', viaToolCallId: 'call-b'}));
-		reduce(model, event('call-b', {kind: 'toolCalls', as: 'delegate', calls: [{id: 'call-c', skillName: '', toolName: 'Agent', args: {subagent_type: 'Plan'}}], text: undefined, thinking: undefined}));
+		reduce(
+			model,
+			event('call-b', {kind: 'childRunStart', childRunId: 'call-c', childExpertKey: 'Plan', query: undefined, viaToolName: 'Agent', viaToolCallId: 'call-c'}),
+		);
+		reduce(
+			model,
+			event('main', {
+				kind: 'childRunStart',
+				childRunId: 'call-b',
+				childExpertKey: 'general-purpose',
+				query: 'do call-b',
+				viaToolName: 'Agent',
+				viaToolCallId: 'call-b',
+			}),
+		);
+		reduce(
+			model,
+			event('call-b', {
+				kind: 'toolCalls',
+				as: 'delegate',
+				calls: [{id: 'call-c', skillName: '', toolName: 'Agent', args: {subagent_type: 'Plan'}}],
+				text: undefined,
+				thinking: undefined,
+			}),
+		);
 		const delegation = (id: string) => model.activities.find(activity => activity.type === 'delegate' && activity.toolCallId === id);
 		expect(delegation('call-a')).toMatchObject({childRunIds: ['call-a']});
 		expect(delegation('call-b')).toMatchObject({childRunIds: ['call-b']});

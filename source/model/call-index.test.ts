@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {callEntries, callOf, withCall, type PaneCalls} from './call-index.js';
 
-describe('a pane\'s calls', () => {
+describe("a pane's calls", () => {
 	it('finds each call where it was put, before and after they move into a table of bytes', () => {
 		let calls: PaneCalls | undefined;
 		for (let i = 0; i < 600; i++) calls = withCall(calls, `call-${i}`, i * 2);

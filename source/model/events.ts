@@ -80,7 +80,15 @@ export type CheckpointInfo = {
 export type StepEnding = 'continue' | 'stopByDelegate' | 'stopByInteractiveTool' | 'stopByExceededMaxSteps' | 'stopByError' | 'complete';
 
 type Payload =
-	| {kind: 'runtimeInit'; expertName?: string; model?: string; runtimeVersion?: string; maxSteps?: number; query?: string; answer?: {toolCallId: string; text: string}}
+	| {
+			kind: 'runtimeInit';
+			expertName?: string;
+			model?: string;
+			runtimeVersion?: string;
+			maxSteps?: number;
+			query?: string;
+			answer?: {toolCallId: string; text: string};
+	  }
 	| {kind: 'runStart'; checkpoint: CheckpointInfo; query: string | undefined}
 	/**
 	 * `counted`: the step counts among the run's steps from its start, for runtimes whose steps have no end of

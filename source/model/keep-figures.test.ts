@@ -28,12 +28,18 @@ function call(id: string, toolCallId: string, step: number): string {
 function result(id: string, toolCallId: string, step: number): string {
 	return line(id, 'resolveToolResults', {
 		stepNumber: step,
-		toolResults: [{id: toolCallId, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: `out of ${toolCallId}`, id: `part-${id}`}]}],
+		toolResults: [
+			{id: toolCallId, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: `out of ${toolCallId}`, id: `part-${id}`}]},
+		],
 	});
 }
 
 function complete(id: string): string {
-	return line(id, 'completeRun', {stepNumber: 3, checkpoint: {id: `cp-${id}`, runId: 'run-1', status: 'completed', stepNumber: 3, expert: {key: 'expert'}}, text: 'done'});
+	return line(id, 'completeRun', {
+		stepNumber: 3,
+		checkpoint: {id: `cp-${id}`, runId: 'run-1', status: 'completed', stepNumber: 3, expert: {key: 'expert'}},
+		text: 'done',
+	});
 }
 
 function both(lines: string[]): {kept: Model; figures: Model} {
@@ -65,7 +71,7 @@ describe('a model that keeps figures only', () => {
 		expect(figures.runs.get('run-1')?.activityCount).toBe(3);
 	});
 
-	it('does not list in a run\'s pane or unsettled calls the calls answered at once and let go', () => {
+	it("does not list in a run's pane or unsettled calls the calls answered at once and let go", () => {
 		const {figures} = both([start, call('e-1', 'call-1', 1), result('e-2', 'call-1', 1), call('e-3', 'call-2', 2), result('e-4', 'call-2', 2)]);
 		const run = figures.runs.get('run-1')!;
 		expect(figures.panes.get(run.paneId)?.activityIndices).toEqual([]);
@@ -100,7 +106,13 @@ describe('a model that keeps figures only', () => {
 
 	it('makes one completion and one error of a run whose end is said again', () => {
 		const drover = (kind: string, status: string) => JSON.stringify({kind, runId: 'd-1', ts: 1_795_389_000_000, agentId: 'agent', ...(status ? {status} : {})});
-		const {kept, figures} = both([drover('run_start', ''), drover('run_end', 'succeeded'), drover('run_end', 'succeeded'), drover('run_end', 'failed'), drover('run_end', 'failed')]);
+		const {kept, figures} = both([
+			drover('run_start', ''),
+			drover('run_end', 'succeeded'),
+			drover('run_end', 'succeeded'),
+			drover('run_end', 'failed'),
+			drover('run_end', 'failed'),
+		]);
 		expect(kept.activities.map(activity => activity.type)).toEqual(['complete', 'error']);
 		expect(counts(figures)).toEqual([2]);
 	});
@@ -133,10 +145,11 @@ describe('the streaming text of a model that keeps figures only', () => {
 });
 
 describe('the step records of a model that keeps figures only', () => {
-	it('say where each step\'s messages are, as a full model\'s do, and nothing the summaries do not show', () => {
+	it("say where each step's messages are, as a full model's do, and nothing the summaries do not show", () => {
 		const full = modelFromFixtures('demo.ndjson');
 		const lean = figuresOnlyModelOf('demo.ndjson');
-		const where = (model: Model) => [...model.runs.values()].flatMap(run => run.steps.map(record => [run.runId, record.step, record.messageLine, record.messageOffset]));
+		const where = (model: Model) =>
+			[...model.runs.values()].flatMap(run => run.steps.map(record => [run.runId, record.step, record.messageLine, record.messageOffset]));
 		expect(where(lean)).toEqual(where(full));
 		expect(where(lean).length).toBeGreaterThan(0);
 		const leanRecords = [...lean.runs.values()].flatMap(run => run.steps);

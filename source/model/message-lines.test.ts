@@ -38,13 +38,20 @@ describe('where a step’s messages are', () => {
 	it('keeps the step’s startGeneration until the step ends, then the end', () => {
 		const started = modelFromText(perstackLine('startGeneration', {messages: []}) + '\n');
 		expect(messageLineOf(started.runs.get('run-1')!, 1)).toMatchObject({line: 1});
-		const ended = modelFromText([perstackLine('startGeneration', {messages: []}), perstackLine('stopRunByError', {checkpoint: {status: 'stoppedByError', stepNumber: 1, messages: []}})].join('\n') + '\n');
+		const ended = modelFromText(
+			[
+				perstackLine('startGeneration', {messages: []}),
+				perstackLine('stopRunByError', {checkpoint: {status: 'stoppedByError', stepNumber: 1, messages: []}}),
+			].join('\n') + '\n',
+		);
 		expect(messageLineOf(ended.runs.get('run-1')!, 1)).toMatchObject({line: 2});
 		expect(messageSteps(ended.runs.get('run-1')!)).toEqual([1]);
 	});
 
 	it('keeps the line of every step, however many steps', () => {
-		const long = modelFromText(Array.from({length: 30}, (_, index) => perstackLine('startGeneration', {messages: [], stepNumber: index + 1})).join('\n') + '\n');
+		const long = modelFromText(
+			Array.from({length: 30}, (_, index) => perstackLine('startGeneration', {messages: [], stepNumber: index + 1})).join('\n') + '\n',
+		);
 		expect(messageSteps(long.runs.get('run-1')!)).toEqual(Array.from({length: 30}, (_, index) => index + 1));
 	});
 });

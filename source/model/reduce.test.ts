@@ -134,7 +134,10 @@ describe('answers without streaming and stopped runs (real runtime logs)', () =>
 		const run = runByExpert(model, 'error-expert');
 		expect(run.status).toBe('stoppedByError');
 		const error = activitiesOfRun(model, run).find(activity => activity.type === 'error');
-		expect(error?.type === 'error' && [error.errorName, error.message]).toEqual(['AI_NoOutputGeneratedError', 'No output generated. Check the stream for errors.']);
+		expect(error?.type === 'error' && [error.errorName, error.message]).toEqual([
+			'AI_NoOutputGeneratedError',
+			'No output generated. Check the stream for errors.',
+		]);
 	});
 
 	it('an interactive stop and its --continue -i answer read as one pane', () => {
@@ -161,7 +164,10 @@ describe('answers without streaming and stopped runs (real runtime logs)', () =>
 describe('bad and unexpected input', () => {
 	it('unknown types are counted, not fatal, and the events around them still reduce', () => {
 		const text = [
-			perstackLine('startRun', {initialCheckpoint: {status: 'init', stepNumber: 1}, inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'hi'}]}]}),
+			perstackLine('startRun', {
+				initialCheckpoint: {status: 'init', stepNumber: 1},
+				inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'hi'}]}],
+			}),
 			perstackLine('startPlanning', {plan: 1}),
 			perstackLine('startPlanning', {plan: 2}),
 			perstackLine('completeRun', {checkpoint: {status: 'completed', stepNumber: 1}, text: 'bye'}),
@@ -206,7 +212,11 @@ describe('bad and unexpected input', () => {
 		const child = {expertKey: 'child', runId: 'c1', stepNumber: 2};
 		const parent = {expertKey: 'parent', runId: 'p1', stepNumber: 1};
 		const text = [
-			perstackLine('startRun', {initialCheckpoint: {status: 'init', stepNumber: 2, delegatedBy: {runId: 'p1', toolCallId: 'call-1', expert: {key: 'parent'}}}}, child),
+			perstackLine(
+				'startRun',
+				{initialCheckpoint: {status: 'init', stepNumber: 2, delegatedBy: {runId: 'p1', toolCallId: 'call-1', expert: {key: 'parent'}}}},
+				child,
+			),
 			perstackLine('completeRun', {checkpoint: {status: 'completed', stepNumber: 2}, text: 'child done'}, child),
 			perstackLine('startRun', {initialCheckpoint: {status: 'init', stepNumber: 1}}, parent),
 			perstackLine('callTools', {toolCalls: [{id: 'call-1', skillName: 'child', toolName: 'child', args: {query: 'do it'}}]}, parent),

@@ -29,9 +29,15 @@ function record(step: number): StepRecord {
 
 describe('run collections', () => {
 	it('refuses a write to the empty collections new runs share, so one run cannot fill every run', () => {
-		expect(() => sharedStreams.set(1, {step: 1, reasoning: new TextAccumulator(), result: new TextAccumulator(), callReasoning: undefined, resultGeneration: false})).toThrow(/shared empty map/);
+		expect(() =>
+			sharedStreams.set(1, {step: 1, reasoning: new TextAccumulator(), result: new TextAccumulator(), callReasoning: undefined, resultGeneration: false}),
+		).toThrow(/shared empty map/);
 		expect(() => sharedEmptyList<number>().push(1)).toThrow(/shared empty list/);
-		expect(sharedEmptyList<number>().map(value => value).push(1)).toBe(1);
+		expect(
+			sharedEmptyList<number>()
+				.map(value => value)
+				.push(1),
+		).toBe(1);
 		expect(sharedStreams.size + sharedEmptyList().length).toBe(0);
 	});
 

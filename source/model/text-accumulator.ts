@@ -32,7 +32,15 @@ export class TextAccumulator {
 
 	/** A copy of its state as plain data, which can cross to another thread (private fields do not clone). */
 	toState(): TextState {
-		return {started: this.started, body: this.#completed === undefined ? this.#body() : '', length: this.#length, completed: this.#completed, head: this.#head, cut: this.#cut, cap: this.#cap};
+		return {
+			started: this.started,
+			body: this.#completed === undefined ? this.#body() : '',
+			length: this.#length,
+			completed: this.#completed,
+			head: this.#head,
+			cut: this.#cut,
+			cap: this.#cap,
+		};
 	}
 
 	static fromState(state: TextState): TextAccumulator {

@@ -5,7 +5,15 @@ import {columnWidths} from './column-widths.js';
 
 describe('columnWidths', () => {
 	it('makes each column as wide as its widest cell or its title', () => {
-		expect(columnWidths(['run', 'status'], [['a', 'completed'], ['abcdef', 'ok']])).toEqual([6, 9]);
+		expect(
+			columnWidths(
+				['run', 'status'],
+				[
+					['a', 'completed'],
+					['abcdef', 'ok'],
+				],
+			),
+		).toEqual([6, 9]);
 	});
 
 	it('keeps a column as wide as its title when no cell is wider', () => {

@@ -7,7 +7,18 @@ import {jobListTable} from './job-list-table.js';
 const usage = {inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0};
 
 function listing(overrides: Partial<JobListing>): JobListing {
-	return {jobId: 'job', path: '/jobs/job', coordinator: 'coordinator', status: 'completed', steps: 1, usage, runs: 1, startedAt: undefined, lastEventAt: undefined, ...overrides};
+	return {
+		jobId: 'job',
+		path: '/jobs/job',
+		coordinator: 'coordinator',
+		status: 'completed',
+		steps: 1,
+		usage,
+		runs: 1,
+		startedAt: undefined,
+		lastEventAt: undefined,
+		...overrides,
+	};
 }
 
 const timestamp = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -43,11 +54,15 @@ describe('jobListTable', () => {
 	});
 
 	it('shows an unknown coordinator as ?, and falls back to the last event when the start is unknown', () => {
-		const [, row] = jobListTable('/jobs', [listing({coordinator: undefined, lastEventAt: 1_795_294_858_570})]).trimEnd().split('\n');
+		const [, row] = jobListTable('/jobs', [listing({coordinator: undefined, lastEventAt: 1_795_294_858_570})])
+			.trimEnd()
+			.split('\n');
 		const cells = row!.split(/\s{2,}/);
 		expect(cells[1]).toBe('?');
 		expect(cells[5]).toMatch(timestamp);
-		const [, bare] = jobListTable('/jobs', [listing({})]).trimEnd().split('\n');
+		const [, bare] = jobListTable('/jobs', [listing({})])
+			.trimEnd()
+			.split('\n');
 		expect(bare).toMatch(/ 1$/);
 	});
 

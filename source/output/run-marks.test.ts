@@ -54,7 +54,7 @@ describe('--print marks jobs and the stops of runs', () => {
 		]);
 	});
 
-	it('writes a stop after the activities that came before it, a delegate\'s indented under its parent', () => {
+	it("writes a stop after the activities that came before it, a delegate's indented under its parent", () => {
 		const lines = printOf('nested-delegate.ndjson');
 		const researcherStop = lines.indexOf('    [researcher] ✓ run completed · 3 steps');
 		expect(researcherStop).toBeGreaterThan(lines.findIndex(line => line.startsWith('    [researcher] ✅ complete')));
@@ -62,6 +62,9 @@ describe('--print marks jobs and the stops of runs', () => {
 	});
 
 	it('a follow-up run that completes from a completed checkpoint still says so', () => {
-		expect(marks(printOf('continue-followup.ndjson')).filter(line => line.includes('run completed'))).toEqual(['[writer] ✓ run completed · 2 steps', '[writer] ✓ run completed · 1 step']);
+		expect(marks(printOf('continue-followup.ndjson')).filter(line => line.includes('run completed'))).toEqual([
+			'[writer] ✓ run completed · 2 steps',
+			'[writer] ✓ run completed · 1 step',
+		]);
 	});
 });

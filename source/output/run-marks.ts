@@ -38,7 +38,12 @@ export function jobHasEnded(model: Model, job: Job): boolean {
 
 /** UTC, to the second: the same for everyone who reads the transcript. */
 function utc(ms: number | undefined): string {
-	return ms === undefined ? 'at an unknown time' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+	return ms === undefined
+		? 'at an unknown time'
+		: new Date(ms)
+				.toISOString()
+				.replace('T', ' ')
+				.replace(/\.\d+Z$/, ' UTC');
 }
 
 /**

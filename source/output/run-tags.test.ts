@@ -24,7 +24,10 @@ function printed(lines: readonly string[]): string[] {
 	return (out + writer.take()).split('\n').filter(line => line !== '');
 }
 
-const fixtureLines = (name: string) => readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '');
+const fixtureLines = (name: string) =>
+	readFileSync(fixturePath(name), 'utf8')
+		.split('\n')
+		.filter(line => line !== '');
 
 describe('--print tells two concurrent runs of the same expert apart', () => {
 	it('two delegations to one expert in one step: each run is tagged from its first line, by the shortest start of its id that tells it apart', () => {
@@ -35,7 +38,9 @@ describe('--print tells two concurrent runs of the same expert apart', () => {
 		expect(helper.every(line => /^ {2}\[release-helper·inl8[mq]\] /.test(line))).toBe(true);
 		expect(helper[0]).toBe('  [release-helper·inl8m] 💬 query Summarise the commits between v2.3.0 and HEAD as changelog bullets.');
 		// The answers say whose they are; the coordinator, alone of its expert, is not tagged.
-		expect(lines).toContain('[release-coordinator] ← release-helper·inl8m: 2.4.0: added a retry option to fetchAll, deprecated parseLegacy, fixed a timezone bug in formatDate.');
+		expect(lines).toContain(
+			'[release-coordinator] ← release-helper·inl8m: 2.4.0: added a retry option to fetchAll, deprecated parseLegacy, fixed a timezone bug in formatDate.',
+		);
 		expect(lines.filter(line => line.startsWith('[release-coordinator]')).length).toBeGreaterThan(3);
 	});
 
@@ -50,7 +55,10 @@ describe('--print tells two concurrent runs of the same expert apart', () => {
 		const runs = lines.filter(line => line.startsWith('[simple-expert'));
 		expect(runs[0]).toMatch(/^\[simple-expert\] 💬 query /);
 		expect(runs.slice(1).every(line => /^\[simple-expert·acon[79]\] /.test(line))).toBe(true);
-		expect(runs.filter(line => line.includes('✓ run completed'))).toEqual(['[simple-expert·acon9] ✓ run completed · 1 step', '[simple-expert·acon7] ✓ run completed · 1 step']);
+		expect(runs.filter(line => line.includes('✓ run completed'))).toEqual([
+			'[simple-expert·acon9] ✓ run completed · 1 step',
+			'[simple-expert·acon7] ✓ run completed · 1 step',
+		]);
 	});
 
 	it('runs of one expert one after the other, and a resumed run in its pane, are not tagged', () => {

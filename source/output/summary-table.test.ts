@@ -10,7 +10,9 @@ function linesOf(table: string): string[] {
 
 describe('summaryTable', () => {
 	it('heads each job with its status, steps, tokens, cost and duration', () => {
-		expect(linesOf(summaryTable(modelFromFixtures('demo.ndjson')))[0]).toBe('job nibyyurl65b4kj4hbi6jlvhk  ✓ completed  14 steps · 17 steps run  42692 in / 907 out tokens  $0.15  10.2s');
+		expect(linesOf(summaryTable(modelFromFixtures('demo.ndjson')))[0]).toBe(
+			'job nibyyurl65b4kj4hbi6jlvhk  ✓ completed  14 steps · 17 steps run  42692 in / 907 out tokens  $0.15  10.2s',
+		);
 	});
 
 	it('lists the runs in the order they happened, delegates indented, a resumed run marked ↻', () => {
@@ -34,7 +36,9 @@ describe('summaryTable', () => {
 	it('says why a coordinator never went on once the input has ended', () => {
 		const model = modelFromFixtures('delegate-failure.ndjson');
 		endInput(model, {exitCode: 1, lastStderr: 'Delegation error'});
-		expect(summaryTable(model)).toMatch(/release-coordinator\s+⏸ stoppedByDelegate .*job ended while waiting: changelog-writer failed: AI_APICallError: Overloaded; the command exited 1: Delegation error\n/);
+		expect(summaryTable(model)).toMatch(
+			/release-coordinator\s+⏸ stoppedByDelegate .*job ended while waiting: changelog-writer failed: AI_APICallError: Overloaded; the command exited 1: Delegation error\n/,
+		);
 	});
 
 	it('shows ? for the cost of a run whose model has no price, and for its job', () => {

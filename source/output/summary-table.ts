@@ -60,7 +60,9 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 
 	for (const why of unpriced) lines.push(`cost ?: ${sanitizeLine(why)}`);
 	const unknown = [...model.unknownEvents].map(([type, count]) => `${sanitizeLine(type)} ×${count}`);
-	lines.push(`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${plural(model.diagnosticCount, 'bad line')}` : ''}`);
+	lines.push(
+		`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${plural(model.diagnosticCount, 'bad line')}` : ''}`,
+	);
 	return lines.join('\n') + '\n';
 }
 

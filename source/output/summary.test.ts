@@ -10,7 +10,13 @@ describe('buildSummary', () => {
 		expect(summary.events).toBe(223);
 		expect(summary.jobs).toHaveLength(1);
 		const [job] = summary.jobs;
-		expect(job).toMatchObject({jobId: 'nibyyurl65b4kj4hbi6jlvhk', status: 'completed', steps: 14, stepsRun: 17, usage: {inputTokens: 42_692, outputTokens: 907}});
+		expect(job).toMatchObject({
+			jobId: 'nibyyurl65b4kj4hbi6jlvhk',
+			status: 'completed',
+			steps: 14,
+			stepsRun: 17,
+			usage: {inputTokens: 42_692, outputTokens: 907},
+		});
 		expect(job!.runs.map(run => [run.expertKey, run.status, run.steps])).toEqual([
 			['bugfix-lead', 'stoppedByDelegate', 4],
 			['test-runner', 'completed', 4],
@@ -54,7 +60,10 @@ describe('buildSummary', () => {
 
 	it('leaves out a job that has no runs yet', () => {
 		const lines = readFileSync(fixturePath('real/simple.ndjson'), 'utf8').split('\n');
-		const beforeStart = lines.slice(0, lines.findIndex(line => line.includes('"type":"startRun"')));
+		const beforeStart = lines.slice(
+			0,
+			lines.findIndex(line => line.includes('"type":"startRun"')),
+		);
 		const model = modelFromText(beforeStart.join('\n'));
 		// The runtime announced the job, but no run has started in it.
 		expect(model.jobs.size).toBe(1);
@@ -64,7 +73,11 @@ describe('buildSummary', () => {
 
 describe('summaryJsonPieces', () => {
 	it('writes the JSON of buildSummary byte for byte, however many runs go in a piece', () => {
-		for (const fixtures of [['demo.ndjson'], ['delegate-failure.ndjson', 'demo.ndjson'], ['mcp-and-unknown.ndjson', 'daemon-strategy.ndjson', 'stop-error.ndjson']]) {
+		for (const fixtures of [
+			['demo.ndjson'],
+			['delegate-failure.ndjson', 'demo.ndjson'],
+			['mcp-and-unknown.ndjson', 'daemon-strategy.ndjson', 'stop-error.ndjson'],
+		]) {
 			const model = modelFromFixtures(...fixtures);
 			for (const runsPerPiece of [1, 2, 1000]) {
 				const pieces = [...summaryJsonPieces(model, undefined, runsPerPiece)];

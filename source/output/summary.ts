@@ -71,7 +71,8 @@ export type Summary = {
 
 export function buildSummary(model: Model, prices: PriceTable = builtinPrices): Summary {
 	const jobs: JobSummary[] = [];
-	for (const job of summarisedJobs(model)) jobs.push({...jobHead(model, job, prices), runs: runsInTreeOrder(model, job).map(run => runSummary(model, run, prices))});
+	for (const job of summarisedJobs(model))
+		jobs.push({...jobHead(model, job, prices), runs: runsInTreeOrder(model, job).map(run => runSummary(model, run, prices))});
 	return {jobs, ...summaryTail(model, prices)};
 }
 
@@ -156,5 +157,12 @@ function summaryTail(model: Model, prices: PriceTable): SummaryTail {
 	const unknownEvents: Record<string, number> = Object.create(null) as Record<string, number>;
 	for (const [type, count] of [...model.unknownEvents].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) unknownEvents[type] = count;
 	const pricesUsed = {source: prices.source, date: prices.date, file: prices.file};
-	return {costUsd: costForJson(totalCost(model, prices)), prices: pricesUsed, events: model.events, unknownEvents, diagnostics: model.diagnostics, diagnosticCount: model.diagnosticCount};
+	return {
+		costUsd: costForJson(totalCost(model, prices)),
+		prices: pricesUsed,
+		events: model.events,
+		unknownEvents,
+		diagnostics: model.diagnostics,
+		diagnosticCount: model.diagnosticCount,
+	};
 }

@@ -7,7 +7,11 @@ import {createModel, endInput, type Activity, type InputEnd} from '../model/stat
 import {answerLine, indentFor, maxIndentDepth, TranscriptWriter, transcriptLine, type TranscriptFormat} from './transcript.js';
 
 /** A transcript as `--print` or `--json` writes it: the fixture read in chunks of `chunkSize` bytes, taken after every read. */
-function transcriptOf(fixture: string, format: TranscriptFormat, options: {chunkSize?: number; end?: InputEnd; include?: (activity: Activity) => boolean} = {}): string {
+function transcriptOf(
+	fixture: string,
+	format: TranscriptFormat,
+	options: {chunkSize?: number; end?: InputEnd; include?: (activity: Activity) => boolean} = {},
+): string {
 	const model = createModel();
 	const writer = new TranscriptWriter(model, format, options.include);
 	const ingest = new Ingest({maxLineBytes: 1 << 24, model, afterEvent: () => writer.collect()});
@@ -72,7 +76,13 @@ describe('the text transcript (--print)', () => {
 
 	it('leaves out what the filter does not include, and the marks of runs; the job is named before its first line', () => {
 		const text = transcriptOf('demo.ndjson', 'text', {include: activity => activity.type === 'exec'});
-		expect(text.trimEnd().split('\n')).toEqual(['── job nibyyurl65b4kj4hbi6jlvhk · bugfix-lead · started 2026-11-23 00:00:01 UTC', '  [test-runner] ⚡ exec npm test ✗ Command failed: npm test ↵ sh: 1: vitest: not found ↵ npm error Lifecycle script `test` failed with error: ↵ npm error code 127', '  [test-runner] ⚡ exec npm ci', '  [test-runner] ⚡ exec npx vitest run', '[bugfix-lead] ⚡ exec npx vitest run']);
+		expect(text.trimEnd().split('\n')).toEqual([
+			'── job nibyyurl65b4kj4hbi6jlvhk · bugfix-lead · started 2026-11-23 00:00:01 UTC',
+			'  [test-runner] ⚡ exec npm test ✗ Command failed: npm test ↵ sh: 1: vitest: not found ↵ npm error Lifecycle script `test` failed with error: ↵ npm error code 127',
+			'  [test-runner] ⚡ exec npm ci',
+			'  [test-runner] ⚡ exec npx vitest run',
+			'[bugfix-lead] ⚡ exec npx vitest run',
+		]);
 	});
 });
 
@@ -117,7 +127,9 @@ describe('transcriptLine and answerLine', () => {
 		const model = modelFromFixtures('real/delegate.ndjson');
 		const delegate = model.activities.find(activity => activity.type === 'delegate');
 		if (delegate?.type !== 'delegate' || !delegate.result) throw new Error('no answered delegation in the fixture');
-		expect(answerLine(model, delegate)).toBe("[coordinator] ← child-expert: The workspace contains one file: README.txt (one line: 'hello from the workspace').");
+		expect(answerLine(model, delegate)).toBe(
+			"[coordinator] ← child-expert: The workspace contains one file: README.txt (one line: 'hello from the workspace').",
+		);
 		const longer = {...delegate, result: {...delegate.result, text: 'Two findings:\n- README.txt\n- nothing else\n'}};
 		expect(answerLine(model, longer)).toBe('[coordinator] ← child-expert: Two findings: …');
 		const failed = {...delegate, result: {...delegate.result, error: 'child crashed'}};

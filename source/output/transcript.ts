@@ -48,7 +48,12 @@ export function answerLine(model: Model, activity: Activity, depthFor: (run: Run
 	const indent = indentFor(depth);
 	// A delegate's answer names the run that gave it, tagged when runs of its expert ran at once.
 	const child = activity.type === 'delegate' && activity.childRunIds.length === 1 ? model.runs.get(activity.childRunIds[0]!) : undefined;
-	const from = activity.type === 'delegate' ? (tags ? tags.label(child, activity.delegateExpertKey) : sanitizeLine(activity.delegateExpertKey)) : sanitizeLine(activity.toolName);
+	const from =
+		activity.type === 'delegate'
+			? tags
+				? tags.label(child, activity.delegateExpertKey)
+				: sanitizeLine(activity.delegateExpertKey)
+			: sanitizeLine(activity.toolName);
 	const asker = tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey);
 	const misrouted = activity.type === 'delegate' ? undefined : activity.misroutedAnswer;
 	if (activity.result === undefined && misrouted !== undefined) {
@@ -121,7 +126,13 @@ export class TranscriptWriter {
 	 * `include`, when given, is a filter: what it leaves out is not written. `shows` is the same filter asked
 	 * without being counted (`include` may count what it hides): whether a run's end line goes with what is shown.
 	 */
-	constructor(model: Model, format: TranscriptFormat, include?: (activity: Activity) => boolean, prices: PriceTable = builtinPrices, shows?: (activity: Activity) => boolean) {
+	constructor(
+		model: Model,
+		format: TranscriptFormat,
+		include?: (activity: Activity) => boolean,
+		prices: PriceTable = builtinPrices,
+		shows?: (activity: Activity) => boolean,
+	) {
 		this.#model = model;
 		this.#format = format;
 		this.#include = include ?? (() => true);

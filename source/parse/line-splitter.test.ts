@@ -79,7 +79,11 @@ describe('LineSplitter', () => {
 	it('skips a line longer than the limit, saying where it was and how long, and goes on after it', () => {
 		const long = `{"x":"${'y'.repeat(100)}"}`;
 		const text = `{"a":1}\n${long}\n{"b":2}\n`;
-		const expected = [{line: 1, offset: 0, text: '{"a":1}'}, {overlong: {line: 2, offset: 8, bytes: long.length}}, {line: 3, offset: 8 + long.length + 1, text: '{"b":2}'}];
+		const expected = [
+			{line: 1, offset: 0, text: '{"a":1}'},
+			{overlong: {line: 2, offset: 8, bytes: long.length}},
+			{line: 3, offset: 8 + long.length + 1, text: '{"b":2}'},
+		];
 		expect(split(text, Number.POSITIVE_INFINITY, 64)).toEqual(expected);
 		expect(split(text, 10, 64)).toEqual(expected);
 	});

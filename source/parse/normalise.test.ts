@@ -31,24 +31,37 @@ describe('parseLine', () => {
 	describe('dialects', () => {
 		it('reads a Perstack event, keeping where it came from', () => {
 			const result = parseLine(line(firstLine('real/simple.ndjson'), 1));
-			expect(result).toMatchObject({kind: 'event', event: {dialect: 'perstack', wireType: 'initializeRuntime', kind: 'runtimeInit', ref: {source: 'agent.ndjson', line: 1, offset: 120}}});
+			expect(result).toMatchObject({
+				kind: 'event',
+				event: {dialect: 'perstack', wireType: 'initializeRuntime', kind: 'runtimeInit', ref: {source: 'agent.ndjson', line: 1, offset: 120}},
+			});
 		});
 
 		it('reads a drover event by its `kind`', () => {
-			expect(parseLine(line(firstLine('drover-subagent.ndjson')))).toMatchObject({kind: 'event', event: {dialect: 'drover', wireType: 'run_start', runId: 'gmwjx2f6lfvg2jlrcx4swtni'}});
+			expect(parseLine(line(firstLine('drover-subagent.ndjson')))).toMatchObject({
+				kind: 'event',
+				event: {dialect: 'drover', wireType: 'run_start', runId: 'gmwjx2f6lfvg2jlrcx4swtni'},
+			});
 		});
 
 		it('reads a strategy daemon event by its type, when it has no jobId', () => {
-			expect(parseLine(line(firstLine('daemon-strategy.ndjson')))).toMatchObject({kind: 'event', event: {dialect: 'daemon', wireType: 'step_started', runId: 'run_tszj68jv1sda'}});
+			expect(parseLine(line(firstLine('daemon-strategy.ndjson')))).toMatchObject({
+				kind: 'event',
+				event: {dialect: 'daemon', wireType: 'step_started', runId: 'run_tszj68jv1sda'},
+			});
 		});
 
 		it('takes a line with both `type` and `kind` as typed, not as drover', () => {
-			expect(parsed({type: 'step_started', kind: 'run_start', runId: 'r', stepName: 's', ts: '2026-11-22T10:30:01.000Z'})).toMatchObject({event: {dialect: 'daemon'}});
+			expect(parsed({type: 'step_started', kind: 'run_start', runId: 'r', stepName: 's', ts: '2026-11-22T10:30:01.000Z'})).toMatchObject({
+				event: {dialect: 'daemon'},
+			});
 		});
 
 		it('reads the same event with and without the fast reader', () => {
 			for (const fixture of ['real/tools.ndjson', 'real/delegate.ndjson']) {
-				for (const text of readFileSync(join(root, 'fixtures', fixture), 'utf8').split('\n').filter(Boolean)) {
+				for (const text of readFileSync(join(root, 'fixtures', fixture), 'utf8')
+					.split('\n')
+					.filter(Boolean)) {
 					expect(parseLine(line(text), {fast: true})).toStrictEqual(parseLine(line(text), {fast: false}));
 				}
 			}
@@ -59,12 +72,26 @@ describe('parseLine', () => {
 		it('keeps a Perstack-looking event of a type it does not know as unknown, with its ids', () => {
 			expect(parsed({type: 'someFutureEvent', id: 'e1', jobId: 'j', runId: 'r', expertKey: 'writer', stepNumber: 3})).toEqual({
 				kind: 'event',
-				event: {kind: 'unknown', dialect: 'perstack', wireType: 'someFutureEvent', id: 'e1', jobId: 'j', runId: 'r', expertKey: 'writer', step: undefined, timestamp: undefined, agent: undefined, ref: {source: 'agent.ndjson', line: 7, offset: 120}},
+				event: {
+					kind: 'unknown',
+					dialect: 'perstack',
+					wireType: 'someFutureEvent',
+					id: 'e1',
+					jobId: 'j',
+					runId: 'r',
+					expertKey: 'writer',
+					step: undefined,
+					timestamp: undefined,
+					agent: undefined,
+					ref: {source: 'agent.ndjson', line: 7, offset: 120},
+				},
 			});
 		});
 
 		it('takes an unknown type without jobId or expertKey as the daemon’s, and names it by its line', () => {
-			expect(parsed({type: 'heartbeat'}, 12)).toMatchObject({event: {kind: 'unknown', dialect: 'daemon', wireType: 'heartbeat', id: 'agent.ndjson:12', jobId: '', runId: '', expertKey: undefined}});
+			expect(parsed({type: 'heartbeat'}, 12)).toMatchObject({
+				event: {kind: 'unknown', dialect: 'daemon', wireType: 'heartbeat', id: 'agent.ndjson:12', jobId: '', runId: '', expertKey: undefined},
+			});
 		});
 
 		it('keeps a drover event of a kind it does not know as unknown', () => {
@@ -120,18 +147,30 @@ describe('parseLine', () => {
 
 	it('reads a step number that is not one as none, with a note: drover’s turn as Perstack’s stepNumber', () => {
 		const turn = parsed({kind: 'turn_start', runId: 'r', ts: 1_700_000_000_000, turn: 2.5});
-		expect(turn).toMatchObject({kind: 'event', event: {kind: 'stepStart', step: undefined}, note: {line: 7, source: 'agent.ndjson', reason: expect.stringContaining('turn_start event: turn 2.5 is not a step number')}});
+		expect(turn).toMatchObject({
+			kind: 'event',
+			event: {kind: 'stepStart', step: undefined},
+			note: {line: 7, source: 'agent.ndjson', reason: expect.stringContaining('turn_start event: turn 2.5 is not a step number')},
+		});
 		expect(parsed({kind: 'turn_start', runId: 'r', ts: 1_700_000_000_000, turn: '2'})).toEqual({kind: 'event', event: expect.objectContaining({step: 2})});
 		// A Perstack checkpoint's, where the event's own is good.
 		const end = parsed({type: 'continueToNextStep', id: 'e', jobId: 'j', runId: 'r', stepNumber: 2, checkpoint: {status: 'proceeding', stepNumber: -2}});
-		expect(end).toMatchObject({kind: 'event', event: {step: 2}, note: {reason: expect.stringContaining('continueToNextStep event: checkpoint.stepNumber -2 is not a step number')}});
+		expect(end).toMatchObject({
+			kind: 'event',
+			event: {step: 2},
+			note: {reason: expect.stringContaining('continueToNextStep event: checkpoint.stepNumber -2 is not a step number')},
+		});
 	});
 });
 
 describe('readLine: text before the JSON on a line', () => {
 	it('reads the object after text glued in front of it (Gemini CLI’s MCP notice), and notes the text', () => {
 		const item = readLine(line('MCP issues detected. Run /mcp list for status.{"type":"init","session_id":"abc","model":"gemini-2.5-pro"}'));
-		expect(item).toMatchObject({kind: 'record', value: {type: 'init', session_id: 'abc'}, note: {line: 7, reason: 'text before the event on this line was left out: "MCP issues detected. Run /mcp list for status."'}});
+		expect(item).toMatchObject({
+			kind: 'record',
+			value: {type: 'init', session_id: 'abc'},
+			note: {line: 7, reason: 'text before the event on this line was left out: "MCP issues detected. Run /mcp list for status."'},
+		});
 	});
 
 	it('a cut event line whose tail is an object is a bad line, not text before an event', () => {

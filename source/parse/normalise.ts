@@ -84,7 +84,11 @@ function afterText(line: Line, options: ParseOptions): ParsedItem | undefined {
 
 		if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
 		const prefix = line.text.slice(0, start);
-		const note: Diagnostic = {line: line.line, source: line.source, reason: `text before the event on this line was left out: ${JSON.stringify(prefix.length > 80 ? `${prefix.slice(0, 79)}…` : prefix)}`};
+		const note: Diagnostic = {
+			line: line.line,
+			source: line.source,
+			reason: `text before the event on this line was left out: ${JSON.stringify(prefix.length > 80 ? `${prefix.slice(0, 79)}…` : prefix)}`,
+		};
 		let item: ParsedItem;
 		try {
 			item = parseValue(value, line, options);

@@ -26,7 +26,9 @@ function prune(pruner: HistoryPruner, line: string) {
 }
 
 describe('HistoryPruner on a real Perstack log', () => {
-	const lines = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+	const lines = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8')
+		.split('\n')
+		.filter(line => line !== '');
 
 	it('cuts the histories out of long lines and keeps everything else as it was', () => {
 		const pruner = new HistoryPruner();

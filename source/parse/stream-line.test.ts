@@ -15,7 +15,16 @@ import {root} from '../../test/helpers/fixture-files.js';
 const ref: EventRef = {source: 'tools.ndjson', line: 6, offset: 0};
 
 function fields(type: string, payload?: Record<string, string>): Record<string, unknown> {
-	return {type, id: 'kweg3c1amxqx0tkg436avdxm', expertKey: 'tools-expert', timestamp: 1_795_295_407_377, jobId: 'b2fwhf59aodv6fdg26asw5z4', runId: 'yx0qylj95kkijg52otg17vwe', stepNumber: 1, ...payload};
+	return {
+		type,
+		id: 'kweg3c1amxqx0tkg436avdxm',
+		expertKey: 'tools-expert',
+		timestamp: 1_795_295_407_377,
+		jobId: 'b2fwhf59aodv6fdg26asw5z4',
+		runId: 'yx0qylj95kkijg52otg17vwe',
+		stepNumber: 1,
+		...payload,
+	};
 }
 
 /** A streaming line as the runtime writes it: keys in its order, no whitespace. */
@@ -117,7 +126,10 @@ describe('StreamLines', () => {
 			['of a type that is not streaming', runtimeLine('callTools', {delta: 'x'})],
 			['of a type that only starts like a streaming one', base.replace('"streamReasoning"', '"streamReasoningX"')],
 			['with whitespace between its fields', base.replace(',"id":', ', "id":')],
-			['with its keys in another order', JSON.stringify({id: 'e', type: 'streamReasoning', expertKey: 'w', timestamp: 1, jobId: 'j', runId: 'r', stepNumber: 1, delta: 'd'})],
+			[
+				'with its keys in another order',
+				JSON.stringify({id: 'e', type: 'streamReasoning', expertKey: 'w', timestamp: 1, jobId: 'j', runId: 'r', stepNumber: 1, delta: 'd'}),
+			],
 			['with a key more', base.replace('}', ',"extra":1}')],
 			['without the payload its type has', runtimeLine('streamReasoning', {})],
 			['with the other type’s payload key', runtimeLine('streamReasoning', {text: 'x'})],

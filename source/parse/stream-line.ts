@@ -137,7 +137,8 @@ class LineReader {
 				}
 
 				// " \ / b f n r t
-				if (next !== quote && next !== backslash && next !== 0x2f && next !== 0x62 && next !== 0x66 && next !== 0x6e && next !== 0x72 && next !== 0x74) return undefined;
+				if (next !== quote && next !== backslash && next !== 0x2f && next !== 0x62 && next !== 0x66 && next !== 0x6e && next !== 0x72 && next !== 0x74)
+					return undefined;
 				i += 2;
 				continue;
 			}

@@ -21,7 +21,22 @@ function counting(name: 'claude-code' | 'codex', marker: string): StreamDialect 
 				read(record, out) {
 					seen++;
 					const wireType = String(record.value['type']);
-					out({kind: 'event', event: {kind: 'marker', dialect: name, wireType, id: `${name}#${seen}`, jobId: '', runId: '', expertKey: undefined, step: undefined, timestamp: undefined, agent: undefined, ref: record.ref}});
+					out({
+						kind: 'event',
+						event: {
+							kind: 'marker',
+							dialect: name,
+							wireType,
+							id: `${name}#${seen}`,
+							jobId: '',
+							runId: '',
+							expertKey: undefined,
+							step: undefined,
+							timestamp: undefined,
+							agent: undefined,
+							ref: record.ref,
+						},
+					});
 				},
 			};
 		},
@@ -60,9 +75,23 @@ describe('StreamReaders', () => {
 	});
 
 	it('tells each source’s dialect apart, however their lines interleave, and gives a dialect’s sources its one reader', () => {
-		const out = readAll(new StreamReaders(undefined, dialects), [record({type: 'hello'}, 'a'), record({type: 'thread.started'}, 'b'), record({type: 'hello'}, 'b'), record({type: 'x'}, 'a'), record({type: 'y'}, 'c'), record({type: 'hello'}, 'c')]);
+		const out = readAll(new StreamReaders(undefined, dialects), [
+			record({type: 'hello'}, 'a'),
+			record({type: 'thread.started'}, 'b'),
+			record({type: 'hello'}, 'b'),
+			record({type: 'x'}, 'a'),
+			record({type: 'y'}, 'c'),
+			record({type: 'hello'}, 'c'),
+		]);
 		// c's first line is no dialect's; its second makes it Claude Code's, read on by the reader a read before.
-		expect(described(out)).toEqual(['claude-code:hello:claude-code#1', 'codex:thread.started:codex#1', 'codex:hello:codex#2', 'claude-code:x:claude-code#2', 'daemon:y:c:1', 'claude-code:hello:claude-code#3']);
+		expect(described(out)).toEqual([
+			'claude-code:hello:claude-code#1',
+			'codex:thread.started:codex#1',
+			'codex:hello:codex#2',
+			'claude-code:x:claude-code#2',
+			'daemon:y:c:1',
+			'claude-code:hello:claude-code#3',
+		]);
 	});
 
 	it('reads every line as the forced dialect’s, whatever it looks like', () => {
@@ -81,10 +110,22 @@ describe('readLine with a dialect forced', () => {
 	});
 
 	it('keeps what is not the forced line dialect’s as an unknown event of it', () => {
-		expect(readLine(line(perstack), {fast: true, dialect: 'drover'})).toMatchObject({kind: 'event', event: {kind: 'unknown', dialect: 'drover', wireType: 'retry'}});
-		expect(readLine(line({kind: 'run_start', runId: 'r', ts: 1}), {fast: true, dialect: 'perstack'})).toMatchObject({kind: 'event', event: {kind: 'unknown', dialect: 'perstack', wireType: 'run_start'}});
-		expect(readLine(line({type: 'step_started', jobId: 'j', runId: 'r', stepName: 's', ts: 1}), {fast: true, dialect: 'daemon'})).toMatchObject({kind: 'event', event: {kind: 'childRunStart', dialect: 'daemon'}});
-		expect(readLine(line({type: 'assistant', session_id: 's'}), {fast: true, dialect: 'perstack'})).toMatchObject({kind: 'event', event: {kind: 'unknown', dialect: 'perstack', wireType: 'assistant'}});
+		expect(readLine(line(perstack), {fast: true, dialect: 'drover'})).toMatchObject({
+			kind: 'event',
+			event: {kind: 'unknown', dialect: 'drover', wireType: 'retry'},
+		});
+		expect(readLine(line({kind: 'run_start', runId: 'r', ts: 1}), {fast: true, dialect: 'perstack'})).toMatchObject({
+			kind: 'event',
+			event: {kind: 'unknown', dialect: 'perstack', wireType: 'run_start'},
+		});
+		expect(readLine(line({type: 'step_started', jobId: 'j', runId: 'r', stepName: 's', ts: 1}), {fast: true, dialect: 'daemon'})).toMatchObject({
+			kind: 'event',
+			event: {kind: 'childRunStart', dialect: 'daemon'},
+		});
+		expect(readLine(line({type: 'assistant', session_id: 's'}), {fast: true, dialect: 'perstack'})).toMatchObject({
+			kind: 'event',
+			event: {kind: 'unknown', dialect: 'perstack', wireType: 'assistant'},
+		});
 	});
 
 	it('reads a line of no dialect it knows as a record, for its stream’s reader', () => {

@@ -53,7 +53,16 @@ describe('resumeContinuation', () => {
 		const coordinator = [...model.runs.values()].find(run => run.parentRunId === null)!;
 		const checkpoint = coordinator.steps.find(step => step.checkpointId !== undefined)!.checkpointId!;
 		const resume = resumeContinuation(model, coordinator, checkpoint)!;
-		expect(resume.argv).toEqual(['perstack', 'run', coordinator.expertKey, coordinator.query, '--continue-job', coordinator.jobId, '--resume-from', checkpoint]);
+		expect(resume.argv).toEqual([
+			'perstack',
+			'run',
+			coordinator.expertKey,
+			coordinator.query,
+			'--continue-job',
+			coordinator.jobId,
+			'--resume-from',
+			checkpoint,
+		]);
 		expect(wordsOf(resume.line)).toEqual(resume.argv);
 	});
 

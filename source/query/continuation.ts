@@ -23,7 +23,11 @@ function continuation(kind: Continuation['kind'], jobId: string, argv: string[])
 /** `perstack run <coordinator> <answer> --continue-job <job> -i`, in the form the stop needs (`answerForm`). */
 export function answerContinuation(stop: InteractiveStop, answer: string, runner: PerstackRunner = defaultRunner): Continuation {
 	const jobId = stop.run.jobId;
-	return continuation('answer', jobId, perstackRunArgv(runner, ['--continue-job', jobId, '-i'], stop.coordinator, answerArgument(stop.activity, stop.answerForm, answer)));
+	return continuation(
+		'answer',
+		jobId,
+		perstackRunArgv(runner, ['--continue-job', jobId, '-i'], stop.coordinator, answerArgument(stop.activity, stop.answerForm, answer)),
+	);
 }
 
 /**

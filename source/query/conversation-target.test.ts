@@ -14,8 +14,16 @@ describe('findConversation', () => {
 	});
 
 	it('names the candidates of a prefix that fits several runs or none', () => {
-		expect(findConversation(model, 'p', undefined)).toEqual({ok: false, message: `"p" starts 2 run ids: ${coordinator.runId} (coordinator), ${resumed.runId} (coordinator); give more of the id`});
-		expect(findConversation(model, 'zz', undefined)).toMatchObject({ok: false, message: expect.stringMatching(/^no run id starts with "zz"; runs: p8bixwhz\w+ \(coordinator\), mycc7mg8\w+ \(child-expert\), phfj4550\w+ \(coordinator\)$/) as unknown});
+		expect(findConversation(model, 'p', undefined)).toEqual({
+			ok: false,
+			message: `"p" starts 2 run ids: ${coordinator.runId} (coordinator), ${resumed.runId} (coordinator); give more of the id`,
+		});
+		expect(findConversation(model, 'zz', undefined)).toMatchObject({
+			ok: false,
+			message: expect.stringMatching(
+				/^no run id starts with "zz"; runs: p8bixwhz\w+ \(coordinator\), mycc7mg8\w+ \(child-expert\), phfj4550\w+ \(coordinator\)$/,
+			) as unknown,
+		});
 	});
 
 	it('lists the steps of a run that does not have the one asked for', () => {
@@ -23,9 +31,14 @@ describe('findConversation', () => {
 	});
 
 	it('lists at most ten candidates', () => {
-		const many = modelFromText(Array.from({length: 12}, (_, index) => perstackLine('startGeneration', {messages: []}, {runId: `run-${index}`})).join('\n') + '\n');
+		const many = modelFromText(
+			Array.from({length: 12}, (_, index) => perstackLine('startGeneration', {messages: []}, {runId: `run-${index}`})).join('\n') + '\n',
+		);
 		const found = findConversation(many, 'run-', undefined);
-		expect(found).toMatchObject({ok: false, message: expect.stringMatching(/^"run-" starts 12 run ids: run-0 \(expert\), .*run-9 \(expert\), … 2 more; give more of the id$/) as unknown});
+		expect(found).toMatchObject({
+			ok: false,
+			message: expect.stringMatching(/^"run-" starts 12 run ids: run-0 \(expert\), .*run-9 \(expert\), … 2 more; give more of the id$/) as unknown,
+		});
 	});
 });
 
@@ -44,14 +57,18 @@ describe('the conversation of a row', () => {
 		const drover = modelFromFixtures('drover-subagent.ndjson');
 		const run = [...drover.runs.values()][0]!;
 		expect(paneConversation(drover, run.paneId)).toEqual({ok: false, message: 'no step of this run has messages in the log'});
-		expect(findConversation(drover, run.runId, undefined)).toEqual({ok: false, message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log: a drover stream does not carry what the model was given at a step; --print shows what each run did and answered`});
+		expect(findConversation(drover, run.runId, undefined)).toEqual({
+			ok: false,
+			message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log: a drover stream does not carry what the model was given at a step; --print shows what each run did and answered`,
+		});
 	});
 
 	it('says so in plain English for an opencode stream, which carries no messages either', () => {
 		const opencode = modelFromFixtures('opencode/sub-agent.jsonl');
 		expect(findConversation(opencode, 'ses_de24e6884ffeuwOcgUObIzFw7Y', undefined)).toEqual({
 			ok: false,
-			message: 'run ses_de24e6884ffeuwOcgUObIzFw7Y (opencode) has no step with messages in the log: an opencode stream does not carry what the model was given at a step; --print shows what each run did and answered',
+			message:
+				'run ses_de24e6884ffeuwOcgUObIzFw7Y (opencode) has no step with messages in the log: an opencode stream does not carry what the model was given at a step; --print shows what each run did and answered',
 		});
 	});
 });

@@ -49,7 +49,11 @@ function stepOf(run: Run, step: number | undefined): TargetResult {
 	const line = messageLineOf(run, step);
 	if (line) return {ok: true, target: {run, line}};
 	const steps = messageSteps(run);
-	if (steps.length === 0) return {ok: false, message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log${run.dialect === 'perstack' ? '' : `: ${/^[aeiou]/.test(run.dialect) ? 'an' : 'a'} ${run.dialect} stream does not carry what the model was given at a step; --print shows what each run did and answered`}`};
+	if (steps.length === 0)
+		return {
+			ok: false,
+			message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log${run.dialect === 'perstack' ? '' : `: ${/^[aeiou]/.test(run.dialect) ? 'an' : 'a'} ${run.dialect} stream does not carry what the model was given at a step; --print shows what each run did and answered`}`,
+		};
 	return {ok: false, message: `run ${run.runId} (${run.expertKey}) has no step ${step ?? ''} with messages; its steps: ${steps.join(', ')}`};
 }
 

@@ -110,7 +110,36 @@ describe('runCost and sums', () => {
 describe('the built-in table', () => {
 	it('prices every model Perstack knows, with sane numbers', () => {
 		// perstack-ai/perstack packages/core/src/known-models/index.ts
-		const known = ['claude-opus-4-5', 'claude-opus-4-1', 'claude-opus-4-20250514', 'claude-sonnet-4-5', 'claude-sonnet-4-20250514', 'claude-3-7-sonnet-20250219', 'claude-haiku-4-5', 'claude-3-5-haiku-latest', 'gemini-3-pro-preview', 'gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano', 'gpt-5-chat-latest', 'o4-mini', 'o3', 'o3-mini', 'gpt-4.1', 'deepseek-chat', 'deepseek-reasoner', 'gpt-oss:20b', 'gpt-oss:120b', 'gemma3:1b', 'gemma3:4b', 'gemma3:12b', 'gemma3:27b'];
+		const known = [
+			'claude-opus-4-5',
+			'claude-opus-4-1',
+			'claude-opus-4-20250514',
+			'claude-sonnet-4-5',
+			'claude-sonnet-4-20250514',
+			'claude-3-7-sonnet-20250219',
+			'claude-haiku-4-5',
+			'claude-3-5-haiku-latest',
+			'gemini-3-pro-preview',
+			'gemini-2.5-pro',
+			'gemini-2.5-flash',
+			'gemini-2.5-flash-lite',
+			'gpt-5',
+			'gpt-5-mini',
+			'gpt-5-nano',
+			'gpt-5-chat-latest',
+			'o4-mini',
+			'o3',
+			'o3-mini',
+			'gpt-4.1',
+			'deepseek-chat',
+			'deepseek-reasoner',
+			'gpt-oss:20b',
+			'gpt-oss:120b',
+			'gemma3:1b',
+			'gemma3:4b',
+			'gemma3:12b',
+			'gemma3:27b',
+		];
 		// And the Claude models Claude Code runs that Perstack does not know (platform.claude.com, Pricing).
 		const claudeCode = ['claude-opus-5', 'claude-opus-4-8', 'claude-opus-4-7', 'claude-opus-4-6', 'claude-sonnet-4-6'];
 		// And the GPT-5 and Gemini 3.x models Codex and Gemini CLI run (prices.ts says where each comes from).

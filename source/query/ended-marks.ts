@@ -48,7 +48,12 @@ function culpritDelegations(model: Model, indices: readonly number[], runId: str
 			const child = first ? model.runs.get(model.panes.get(first.paneId)?.runIds.at(-1) ?? '') : undefined;
 			if (!child) return false;
 			const status = shownStatus(child);
-			return status === 'stoppedByError' || status === 'stoppedByExceededMaxSteps' || endedWithoutFinalEvent(model, child) || endedWhileWaiting(model, child) !== undefined;
+			return (
+				status === 'stoppedByError' ||
+				status === 'stoppedByExceededMaxSteps' ||
+				endedWithoutFinalEvent(model, child) ||
+				endedWhileWaiting(model, child) !== undefined
+			);
 		});
 		if (failed) out.push(activity.id);
 	}

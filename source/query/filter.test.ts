@@ -45,7 +45,9 @@ function shown(model: Model, text: string): Activity[] {
 const demo = modelFromFixtures('demo.ndjson');
 
 function fixtureLines(name: string): string[] {
-	return readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '');
+	return readFileSync(fixturePath(name), 'utf8')
+		.split('\n')
+		.filter(line => line !== '');
 }
 
 describe('parsing the filter language', () => {
@@ -137,7 +139,9 @@ describe('matching activities', () => {
 	});
 
 	it('expert: matches real keys, which carry versions and scopes, by name (#21.9)', () => {
-		const versioned = modelFromText(readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').replaceAll('"expertKey":"child-expert"', '"expertKey":"@acme/child-expert@1.2.0"'));
+		const versioned = modelFromText(
+			readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').replaceAll('"expertKey":"child-expert"', '"expertKey":"@acme/child-expert@1.2.0"'),
+		);
 		const keys = (text: string) => new Set(shown(versioned, text).map(activity => activity.expertKey));
 		for (const name of ['child-expert', 'Child-Expert', '@acme/child-expert', 'child-expert@1.2.0', '@acme/child-expert@1.2.0']) {
 			expect(keys(`expert:${name}`)).toEqual(new Set(['@acme/child-expert@1.2.0']));
@@ -180,7 +184,10 @@ describe('matching activities', () => {
 		expect(shown(ended(modelFromText(cut)), 'errors expert:child-expert').map(describe)).toEqual(['child-expert readTextFile']);
 
 		// One of two parallel delegates failed and the job ended there: its error, and the delegation to it (not the other's).
-		expect(shown(ended(modelFromFixtures('delegate-failure.ndjson')), 'errors').map(describe)).toEqual(['release-coordinator delegate changelog-writer', 'changelog-writer error']);
+		expect(shown(ended(modelFromFixtures('delegate-failure.ndjson')), 'errors').map(describe)).toEqual([
+			'release-coordinator delegate changelog-writer',
+			'changelog-writer error',
+		]);
 
 		// boss → manager → writer ∥ checker cut while writer runs: writer's last activity, manager's delegation to
 		// it, and boss's last (its delegation to manager, which ended while waiting in turn).
@@ -274,7 +281,9 @@ function readLines(from: number, count: number): string[] {
 			perstackLine('callTools', {
 				stepNumber: i + 1,
 				newMessage: {contents: []},
-				toolCalls: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: i % 5 === 0 ? `src/shared-${i}.ts` : `src/module-${i}.ts`}}],
+				toolCalls: [
+					{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: i % 5 === 0 ? `src/shared-${i}.ts` : `src/module-${i}.ts`}},
+				],
 			}),
 		);
 	}
@@ -284,11 +293,18 @@ function readLines(from: number, count: number): string[] {
 
 function resultLine(i: number, error: boolean): string {
 	return perstackLine('resolveToolResults', {
-		toolResults: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', result: [{type: 'textPart', id: `t${i}`, text: error ? 'Error: no such file' : `late-text-${i}`}]}],
+		toolResults: [
+			{
+				id: `c${i}`,
+				skillName: '@perstack/base',
+				toolName: 'readTextFile',
+				result: [{type: 'textPart', id: `t${i}`, text: error ? 'Error: no such file' : `late-text-${i}`}],
+			},
+		],
 	});
 }
 
-describe('a filter worked out in slices (a filter\'s Enter over a large log)', () => {
+describe("a filter worked out in slices (a filter's Enter over a large log)", () => {
 	const filters = ['shared', 'errors', '-errors shared', 'step:10-400', 'late-text', 'type:readTextFile -shared', 'nothing-like-this'];
 
 	it('ends with exactly the bitmap worked out in one go, in slices of any size', () => {
@@ -302,7 +318,12 @@ describe('a filter worked out in slices (a filter\'s Enter over a large log)', (
 				let steps = 0;
 				while (!continueFilterScan(fresh, scan, () => ++asked % slices === 0)) steps++;
 				if (slices === 1) expect(steps).toBeGreaterThan(0);
-				expect({text, slices, shown: [...scan.matches!.shown], count: scan.matches!.shownCount}).toEqual({text, slices, shown: whole.shown, count: whole.count});
+				expect({text, slices, shown: [...scan.matches!.shown], count: scan.matches!.shownCount}).toEqual({
+					text,
+					slices,
+					shown: whole.shown,
+					count: whole.count,
+				});
 			}
 		}
 	});

@@ -202,7 +202,8 @@ function example(key: Key): string {
 
 function list(key: Key, value: string): string[] {
 	const items = value.split(',');
-	if (items.some(item => item === '')) throw new FilterSyntaxError(`"${key}:${value}" has an empty item: separate values with single commas, e.g. ${example(key)}`);
+	if (items.some(item => item === ''))
+		throw new FilterSyntaxError(`"${key}:${value}" has an empty item: separate values with single commas, e.g. ${example(key)}`);
 	return items;
 }
 
@@ -317,7 +318,15 @@ const stopStride = 512;
 
 export function startFilterScan(model: Model, filter: Filter): FilterScan {
 	const matches = knownMatches(model, filter);
-	return {filter, activities: model.activities, rev: model.rev, shown: matches?.shown ?? new Uint8Array(model.activities.length), shownCount: matches?.shownCount ?? 0, next: matches ? model.activities.length : 0, matches};
+	return {
+		filter,
+		activities: model.activities,
+		rev: model.rev,
+		shown: matches?.shown ?? new Uint8Array(model.activities.length),
+		shownCount: matches?.shownCount ?? 0,
+		next: matches ? model.activities.length : 0,
+		matches,
+	};
 }
 
 /** Whether the scan has its result for this model revision. */

@@ -120,7 +120,13 @@ export function continueJobFigures(model: Model, walk: JobFiguresWalk, enough: (
 function figuresOf(model: Model, walk: JobFiguresWalk): JobFigures {
 	const coordinator = walk.coordinator ?? walk.topmost;
 	const status = coordinator?.status ?? 'init';
-	const usage = {inputTokens: walk.inputTokens, outputTokens: walk.outputTokens, reasoningTokens: walk.reasoningTokens, totalTokens: walk.totalTokens, cachedInputTokens: walk.cachedInputTokens};
+	const usage = {
+		inputTokens: walk.inputTokens,
+		outputTokens: walk.outputTokens,
+		reasoningTokens: walk.reasoningTokens,
+		totalTokens: walk.totalTokens,
+		cachedInputTokens: walk.cachedInputTokens,
+	};
 	const totals: JobTotals = {
 		status,
 		failure: jobFailure(model, coordinator, walk.cut),

@@ -10,7 +10,24 @@ describe('perstackRunnerOf: what of the starting command a continuation runs aga
 	});
 
 	it('keeps the words before `run` (npx, a version, a path) and drops the options that belong to the first run', () => {
-		expect(perstackRunnerOf(['npx', 'perstack@0.0.54', 'run', 'helper', 'q', '--job-id', 'j1', '--run-id', 'r1', '--continue', '-i', '--resume-from', 'c1', '--verbose'])).toEqual({
+		expect(
+			perstackRunnerOf([
+				'npx',
+				'perstack@0.0.54',
+				'run',
+				'helper',
+				'q',
+				'--job-id',
+				'j1',
+				'--run-id',
+				'r1',
+				'--continue',
+				'-i',
+				'--resume-from',
+				'c1',
+				'--verbose',
+			]),
+		).toEqual({
 			program: ['npx', 'perstack@0.0.54'],
 			options: ['--verbose'],
 		});
@@ -30,7 +47,28 @@ describe('perstackRunnerOf: what of the starting command a continuation runs aga
 describe('perstackRunArgv', () => {
 	it('puts the expert and the text after `--` when either begins with a dash, where the CLI would read an option', () => {
 		const runner = {program: ['perstack'], options: ['--runtime', 'local']};
-		expect(perstackRunArgv(runner, ['--continue-job', 'j1', '-i'], 'helper', 'Blue')).toEqual(['perstack', 'run', '--runtime', 'local', 'helper', 'Blue', '--continue-job', 'j1', '-i']);
-		expect(perstackRunArgv(runner, ['--continue-job', 'j1', '-i'], 'helper', '-5 degrees')).toEqual(['perstack', 'run', '--runtime', 'local', '--continue-job', 'j1', '-i', '--', 'helper', '-5 degrees']);
+		expect(perstackRunArgv(runner, ['--continue-job', 'j1', '-i'], 'helper', 'Blue')).toEqual([
+			'perstack',
+			'run',
+			'--runtime',
+			'local',
+			'helper',
+			'Blue',
+			'--continue-job',
+			'j1',
+			'-i',
+		]);
+		expect(perstackRunArgv(runner, ['--continue-job', 'j1', '-i'], 'helper', '-5 degrees')).toEqual([
+			'perstack',
+			'run',
+			'--runtime',
+			'local',
+			'--continue-job',
+			'j1',
+			'-i',
+			'--',
+			'helper',
+			'-5 degrees',
+		]);
 	});
 });

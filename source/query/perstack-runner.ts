@@ -12,9 +12,33 @@ export type PerstackRunner = {program: readonly string[]; options: readonly stri
 export const defaultRunner: PerstackRunner = {program: ['perstack'], options: []};
 
 /** `perstack run`'s options that take a value (as its CLI declares them, the release and later main alike). */
-const valued: ReadonlySet<string> = new Set(['--config', '--provider', '--model', '--reasoning-budget', '--max-steps', '--max-retries', '--timeout', '--job-id', '--run-id', '--env-path', '--env', '--continue-job', '--resume-from', '--runtime', '--workspace']);
+const valued: ReadonlySet<string> = new Set([
+	'--config',
+	'--provider',
+	'--model',
+	'--reasoning-budget',
+	'--max-steps',
+	'--max-retries',
+	'--timeout',
+	'--job-id',
+	'--run-id',
+	'--env-path',
+	'--env',
+	'--continue-job',
+	'--resume-from',
+	'--runtime',
+	'--workspace',
+]);
 /** Options that belong to the run they were given to, never to its continuation. */
-const ownedByTheRun: ReadonlySet<string> = new Set(['--job-id', '--run-id', '--continue', '--continue-job', '--resume-from', '-i', '--interactive-tool-call-result']);
+const ownedByTheRun: ReadonlySet<string> = new Set([
+	'--job-id',
+	'--run-id',
+	'--continue',
+	'--continue-job',
+	'--resume-from',
+	'-i',
+	'--interactive-tool-call-result',
+]);
 
 /**
  * The runner of a command that runs `perstack run` (any word before `run` naming perstack: a path, `npx`, a

@@ -44,7 +44,7 @@ const deepseek = (input: number, cachedInput: number, output: number): ModelPric
 const ollama: ModelPrice = {provider: 'ollama', input: 0, cachedInput: 0, output: 0};
 
 export const builtinPrices: PriceTable = {
-	source: 'built-in: the providers\' published list prices (anthropic.com, ai.google.dev, openai.com, api-docs.deepseek.com)',
+	source: "built-in: the providers' published list prices (anthropic.com, ai.google.dev, openai.com, api-docs.deepseek.com)",
 	date: '2025-11-25',
 	file: null,
 	models: {

@@ -55,7 +55,7 @@ describe('resuming from a coordinator checkpoint', () => {
 	});
 
 	it('quotes a query with quotes and line breaks so the command pastes as one line and means the same', () => {
-		const text = readFileSync(fixturePath('real/simple.ndjson'), 'utf8').replaceAll('What is the capital of France?', "What's\\n\\\"this\\\"?");
+		const text = readFileSync(fixturePath('real/simple.ndjson'), 'utf8').replaceAll('What is the capital of France?', 'What\'s\\n\\"this\\"?');
 		const odd = modelFromText(text);
 		const run = [...odd.runs.values()][0]!;
 		const command = resumeCommand(odd, run, 'cp1')!;

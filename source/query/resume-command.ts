@@ -192,7 +192,9 @@ export function maxStepsNote(model: Model, job: Job, jobStatus: RunStatus = jobT
 /** The note, once the job is known to have stopped at max steps, having reached step `highest`. */
 export function maxStepsReached(job: Job, highest: number | undefined): string {
 	const reached = highest ?? 0;
-	return job.maxSteps === undefined ? `stopped at max steps: ${reached} step${reached === 1 ? '' : 's'}` : `stopped at max steps: ${reached} of ${job.maxSteps}`;
+	return job.maxSteps === undefined
+		? `stopped at max steps: ${reached} step${reached === 1 ? '' : 's'}`
+		: `stopped at max steps: ${reached} of ${job.maxSteps}`;
 }
 
 const safeBare = /^[\w@%+=:,./-]+$/;

@@ -1,5 +1,19 @@
 import {describe, expect, it} from 'vitest';
-import {activityText, continueScan, findMatches, foldCase, highlightRanges, maxFieldChars, narrows, prepareTexts, scanCovered, scanShare, startScan, stepKnown, stepMatch} from './search.js';
+import {
+	activityText,
+	continueScan,
+	findMatches,
+	foldCase,
+	highlightRanges,
+	maxFieldChars,
+	narrows,
+	prepareTexts,
+	scanCovered,
+	scanShare,
+	startScan,
+	stepKnown,
+	stepMatch,
+} from './search.js';
 import type {Activity, Model} from '../model/state.js';
 import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers/load.js';
 
@@ -316,7 +330,11 @@ describe('a search in slices', () => {
 			more.activities
 				.slice(500)
 				.map((_activity, at) =>
-					perstackLine('callTools', {stepNumber: 501 + at, newMessage: {contents: []}, toolCalls: [{id: `late${at}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: `src/late-${at}/index.ts`}}]}),
+					perstackLine('callTools', {
+						stepNumber: 501 + at,
+						newMessage: {contents: []},
+						toolCalls: [{id: `late${at}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: `src/late-${at}/index.ts`}}],
+					}),
 				)
 				.join('\n'),
 			{model},

@@ -162,9 +162,17 @@ describe('long gaps between steps', () => {
 				{timestamp: finishedAt},
 			);
 		const t = 1_700_000_000_000;
-		const lines = [perstackLine('startRun', {initialCheckpoint: {id: 'cp0', status: 'init', stepNumber: 1}, inputMessages: []}, {timestamp: t}), stepEnd(1, t, t + 100)];
+		const lines = [
+			perstackLine('startRun', {initialCheckpoint: {id: 'cp0', status: 'init', stepNumber: 1}, inputMessages: []}, {timestamp: t}),
+			stepEnd(1, t, t + 100),
+		];
 		let at = t + 100;
-		for (const [step, gap] of [[2, longWaitMs + 10_000], [3, longWaitMs], [4, longWaitMs - 1], [5, longWaitMs + 20_000]] as const) {
+		for (const [step, gap] of [
+			[2, longWaitMs + 10_000],
+			[3, longWaitMs],
+			[4, longWaitMs - 1],
+			[5, longWaitMs + 20_000],
+		] as const) {
 			lines.push(stepEnd(step, at + gap, at + gap + 100));
 			at += gap + 100;
 		}
@@ -261,7 +269,11 @@ describe('a step still running', () => {
 		const lines = [
 			perstackLine('startRun', {initialCheckpoint: {id: 'cp0', status: 'init', stepNumber: 1}, inputMessages: []}, {timestamp: 1000}),
 			perstackLine('startGeneration', {}, {timestamp: 1010}),
-			perstackLine('callTools', {newMessage: {contents: []}, toolCalls: [{id: 'c1', skillName: '@perstack/base', toolName: 'exec', args: {command: 'sleep'}}]}, {timestamp: 1500}),
+			perstackLine(
+				'callTools',
+				{newMessage: {contents: []}, toolCalls: [{id: 'c1', skillName: '@perstack/base', toolName: 'exec', args: {command: 'sleep'}}]},
+				{timestamp: 1500},
+			),
 		];
 		const model = modelFromText(lines.join('\n'));
 		const [row] = steps(jobTimeline(model, onlyJob(model)));

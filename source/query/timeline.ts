@@ -225,7 +225,9 @@ function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: Ste
 	const ordered = [...numbers].sort((a, b) => a - b);
 	// A run the input left open is not going on: its last step is not open, it ended with the last event.
 	const live = isLive(shownStatus(run)) && !endedWithoutFinalEvent(model, run);
-	const starts = ordered.map((step, position) => records.get(step)?.startedAt ?? byStep.get(stepKey(run.runId, step))?.first ?? (position === 0 ? run.startedAt : undefined));
+	const starts = ordered.map(
+		(step, position) => records.get(step)?.startedAt ?? byStep.get(stepKey(run.runId, step))?.first ?? (position === 0 ? run.startedAt : undefined),
+	);
 	const rows: TimelineStepRow[] = [];
 	ordered.forEach((step, position) => {
 		const record = records.get(step);

@@ -2,7 +2,19 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
 import {endInput, type Job, type Model} from '../model/state.js';
-import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, hasLiveRun, isLive, jobStepsText, isRootPane, jobTotals, panesInTreeOrder, runsInTreeOrder, shownStatus} from './tree.js';
+import {
+	depthOf,
+	endedWhileWaiting,
+	endedWithoutFinalEvent,
+	hasLiveRun,
+	isLive,
+	jobStepsText,
+	isRootPane,
+	jobTotals,
+	panesInTreeOrder,
+	runsInTreeOrder,
+	shownStatus,
+} from './tree.js';
 
 function onlyJob(model: Model): Job {
 	const jobs = [...model.jobs.values()];
@@ -11,7 +23,9 @@ function onlyJob(model: Model): Job {
 }
 
 function fixtureLines(name: string): string[] {
-	return readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '');
+	return readFileSync(fixturePath(name), 'utf8')
+		.split('\n')
+		.filter(line => line !== '');
 }
 
 function runIdOf(line: string): unknown {

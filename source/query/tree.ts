@@ -253,7 +253,8 @@ export function jobTotals(model: Model, job: Job): JobTotals {
 /** Why a job failed (see `JobTotals.failure`); `cut` is a run of it that ended without a final event. */
 export function jobFailure(model: Model, coordinator: Run | undefined, cut: Run | undefined): string | undefined {
 	if (model.inputEnd === undefined || !coordinator) return undefined;
-	if (coordinator.status === 'stoppedByError') return `${coordinator.expertKey} failed${coordinator.error ? `: ${coordinator.error.name}: ${coordinator.error.message}` : ''}`;
+	if (coordinator.status === 'stoppedByError')
+		return `${coordinator.expertKey} failed${coordinator.error ? `: ${coordinator.error.name}: ${coordinator.error.message}` : ''}`;
 	const ended = endedWhileWaiting(model, coordinator);
 	if (ended) return `ended while waiting for delegates: ${ended.reason}`;
 	if (cut) return `${cut.expertKey} ended without a final event`;

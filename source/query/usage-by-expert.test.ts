@@ -12,12 +12,23 @@ describe('token usage per expert', () => {
 			['test-runner', 1],
 			['code-reader', 1],
 		]);
-		expect(rows[0]!.usage).toEqual({inputTokens: 7266 + 20419, outputTokens: 244 + 353, reasoningTokens: 65 + 95, totalTokens: 7510 + 20772, cachedInputTokens: 4608 + 9216});
+		expect(rows[0]!.usage).toEqual({
+			inputTokens: 7266 + 20419,
+			outputTokens: 244 + 353,
+			reasoningTokens: 65 + 95,
+			totalTokens: 7510 + 20772,
+			cachedInputTokens: 4608 + 9216,
+		});
 		expect(rows[0]!.total).toBe(7266 + 20419 + 244 + 353);
 	});
 
-	it('costs each expert its runs\' tokens at the price table given, unknown when a model is not in it', () => {
-		const prices = {source: 'test', date: null, file: null, models: {'claude-sonnet-4-5': {provider: 'anthropic' as const, input: 3, cachedInput: 0.3, output: 15}}};
+	it("costs each expert its runs' tokens at the price table given, unknown when a model is not in it", () => {
+		const prices = {
+			source: 'test',
+			date: null,
+			file: null,
+			models: {'claude-sonnet-4-5': {provider: 'anthropic' as const, input: 3, cachedInput: 0.3, output: 15}},
+		};
 		const [lead] = usageByExpert(model, undefined, prices);
 		expect(lead!.cost).toBeCloseTo(((7266 + 20419) * 3 + (4608 + 9216) * 0.3 + (244 + 353) * 15) / 1e6, 12);
 		expect(usageByExpert(model, undefined, {...prices, models: {}})[0]!.cost).toBeUndefined();
@@ -50,7 +61,10 @@ describe('#32 §3.10 the usage table: a TOTAL, and shares of the cost when the c
 		expect(shareOf).toBe('cost');
 		expect(total.runs).toBe(4);
 		expect(total.usage.inputTokens).toBe(7266 + 8736 + 6271 + 20419);
-		expect(total.cost).toBeCloseTo(rows.reduce((sum, row) => sum + row.cost!, 0), 12);
+		expect(total.cost).toBeCloseTo(
+			rows.reduce((sum, row) => sum + row.cost!, 0),
+			12,
+		);
 		expect(rows[0]!.share).toBeCloseTo((rows[0]!.cost! / total.cost!) * 100, 10);
 		expect(rows.reduce((sum, row) => sum + row.share, 0)).toBeCloseTo(100, 10);
 		// The largest cost first.

@@ -31,13 +31,16 @@ describe('work in slices', () => {
 		for (const left of untils) expect(left).toBeGreaterThan(0);
 	});
 
-	it('with `now`, runs the first slice on the caller\'s turn: small work is done before the key\'s frame', () => {
+	it("with `now`, runs the first slice on the caller's turn: small work is done before the key's frame", () => {
 		const scheduler = manualScheduler();
 		const firsts: boolean[] = [];
-		const task = scheduler.run((_until, {first}) => {
-			firsts.push(first);
-			return true;
-		}, {now: true});
+		const task = scheduler.run(
+			(_until, {first}) => {
+				firsts.push(first);
+				return true;
+			},
+			{now: true},
+		);
 		expect(firsts).toEqual([true]);
 		expect(task.over).toBe(true);
 		expect(scheduler.waiting()).toBe(0);
@@ -97,7 +100,7 @@ describe('turns on the model', () => {
 		expect(ran).toEqual([1, 2]);
 	});
 
-	it('work that takes the turn part way (a filter\'s layout after its bitmap) waits for a change part way, then holds the turn to its end', () => {
+	it("work that takes the turn part way (a filter's layout after its bitmap) waits for a change part way, then holds the turn to its end", () => {
 		const scheduler = manualScheduler();
 		const ran: string[] = [];
 		let step = 0;

@@ -14,12 +14,20 @@ const call = {
 		{type: 'toolCallPart', id: 'p4', toolCallId: 'call-1', toolName: 'writeTextFile', args: {path: 'poem.md', text: 'roses\nviolets\n'}},
 	],
 };
-const result = {type: 'toolMessage', id: 'm4', contents: [{type: 'toolResultPart', id: 'p5', toolCallId: 'call-1', toolName: 'writeTextFile', contents: [text('{"ok":true}', '6')]}]};
+const result = {
+	type: 'toolMessage',
+	id: 'm4',
+	contents: [{type: 'toolResultPart', id: 'p5', toolCallId: 'call-1', toolName: 'writeTextFile', contents: [text('{"ok":true}', '6')]}],
+};
 const answer = {type: 'expertMessage', id: 'm5', contents: [text('Done: poem.md.', '7')]};
 const usage = {inputTokens: 120, outputTokens: 30, reasoningTokens: 5, totalTokens: 150, cachedInputTokens: 100};
 
 function stepEnd(given: unknown[], added: unknown[], input: unknown[] = []): string {
-	return JSON.stringify({type: 'continueToNextStep', checkpoint: {messages: [...given, ...added]}, step: {stepNumber: 2, inputMessages: input, newMessages: added, usage}});
+	return JSON.stringify({
+		type: 'continueToNextStep',
+		checkpoint: {messages: [...given, ...added]},
+		step: {stepNumber: 2, inputMessages: input, newMessages: added, usage},
+	});
 }
 
 describe('conversationLines', () => {
@@ -67,7 +75,9 @@ describe('conversationLines', () => {
 			'#3 assistant',
 			'#4 tool',
 		]);
-		expect(lines.map(line => line.text)).toContain('given to the model: 2 messages (2 new at this step) · added by the step: 2 messages · lines new at this step are marked +');
+		expect(lines.map(line => line.text)).toContain(
+			'given to the model: 2 messages (2 new at this step) · added by the step: 2 messages · lines new at this step are marked +',
+		);
 	});
 
 	it('says when the model was not called at a step (a delegate’s result came back)', () => {
@@ -76,7 +86,15 @@ describe('conversationLines', () => {
 	});
 
 	it('says when the step ended without an answer, and the error it ended with (a provider error)', () => {
-		const lines = conversationLines(JSON.stringify({type: 'stopRunByError', checkpoint: {messages: [system, user]}, step: {newMessages: [], inputMessages: []}, error: {name: 'AI_NoOutputGeneratedError', message: 'No output generated.'}}), heading);
+		const lines = conversationLines(
+			JSON.stringify({
+				type: 'stopRunByError',
+				checkpoint: {messages: [system, user]},
+				step: {newMessages: [], inputMessages: []},
+				error: {name: 'AI_NoOutputGeneratedError', message: 'No output generated.'},
+			}),
+			heading,
+		);
 		expect(lines.slice(-3)).toEqual([
 			{text: '── new at this step ──', isNew: true, tone: 'heading'},
 			{text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'},
@@ -108,7 +126,11 @@ describe('conversationLines', () => {
 
 	it('folds a long tool result (a 50 KB file read) to its head and tail with a count, and cuts a very long line', () => {
 		const file = Array.from({length: 1000}, (_, index) => `line ${index + 1} ${'x'.repeat(40)}`).join('\n');
-		const read = {type: 'toolMessage', id: 't', contents: [{type: 'toolResultPart', id: 'r', toolCallId: 'c', toolName: 'readTextFile', contents: [text(file, 'f')]}]};
+		const read = {
+			type: 'toolMessage',
+			id: 't',
+			contents: [{type: 'toolResultPart', id: 'r', toolCallId: 'c', toolName: 'readTextFile', contents: [text(file, 'f')]}],
+		};
 		const texts = conversationLines(stepEnd([user], [read]), heading).map(line => line.text);
 		expect(file.length).toBeGreaterThan(45_000);
 		expect(texts).toContain(`    … ${1000 - foldHead - foldTail} lines left out …`);
@@ -124,13 +146,31 @@ describe('conversationLines', () => {
 	it('#32 §3.7 decodes a tool result that is JSON holding text into its lines, with no \\n escapes', () => {
 		// As the real runtime answers a file read (fixtures/real/delegate-chain.ndjson).
 		const content = JSON.stringify({path: 'facts.md', content: '# Facts\n- Notes need search.\n- Notes need sync.\n', from: 0, to: 4});
-		const read = {type: 'toolMessage', id: 't', contents: [{type: 'toolResultPart', id: 'r', toolCallId: 'c', toolName: 'readTextFile', contents: [text(content, 'f')]}]};
+		const read = {
+			type: 'toolMessage',
+			id: 't',
+			contents: [{type: 'toolResultPart', id: 'r', toolCallId: 'c', toolName: 'readTextFile', contents: [text(content, 'f')]}],
+		};
 		const texts = conversationLines(stepEnd([user], [read]), heading).map(line => line.text);
 		expect(texts.join('\n')).not.toContain('\\n');
 		const start = texts.indexOf('  result of readTextFile · c');
-		expect(texts.slice(start + 1, start + 10)).toEqual(['    {', '      "path": "facts.md",', '      "content": |', '        # Facts', '        - Notes need search.', '        - Notes need sync.', '      "from": 0,', '      "to": 4', '    }']);
+		expect(texts.slice(start + 1, start + 10)).toEqual([
+			'    {',
+			'      "path": "facts.md",',
+			'      "content": |',
+			'        # Facts',
+			'        - Notes need search.',
+			'        - Notes need sync.',
+			'      "from": 0,',
+			'      "to": 4',
+			'    }',
+		]);
 		// A result that is one JSON string is its lines; a one-line result stays as it came.
-		const quoted = {type: 'toolMessage', id: 'q', contents: [{type: 'toolResultPart', id: 'r', toolCallId: 'c', toolName: 'exec', contents: [text(JSON.stringify('one\ntwo'), 'g')]}]};
+		const quoted = {
+			type: 'toolMessage',
+			id: 'q',
+			contents: [{type: 'toolResultPart', id: 'r', toolCallId: 'c', toolName: 'exec', contents: [text(JSON.stringify('one\ntwo'), 'g')]}],
+		};
 		expect(conversationLines(stepEnd([user], [quoted]), heading).map(line => line.text)).toEqual(expect.arrayContaining(['    one', '    two']));
 		expect(conversationLines(stepEnd([user], [result]), heading).map(line => line.text)).toContain('    {"ok":true}');
 	});
@@ -148,7 +188,14 @@ describe('conversationLines', () => {
 	});
 
 	it('survives messages of any shape', () => {
-		const odd = [null, 7, 'text', {type: 'userMessage', contents: 'plain'}, {type: 'expertMessage', contents: [null, {type: 'toolCallPart'}]}, {contents: [{}]}];
+		const odd = [
+			null,
+			7,
+			'text',
+			{type: 'userMessage', contents: 'plain'},
+			{type: 'expertMessage', contents: [null, {type: 'toolCallPart'}]},
+			{contents: [{}]},
+		];
 		const texts = conversationLines(stepEnd(odd, []), heading).map(line => line.text);
 		expect(texts).toContain('#4 user');
 		expect(texts).toContain('  plain');
@@ -159,7 +206,10 @@ describe('conversationLines', () => {
 	it('unfolded, shows the whole system prompt and every line of a long content, and cuts only a very long line', () => {
 		const prompt = Array.from({length: 50}, (_, index) => `rule ${index + 1}`).join('\n');
 		const file = Array.from({length: 1000}, (_, index) => `line ${index + 1}`).join('\n');
-		const given = [{type: 'instructionMessage', id: 's', contents: [text(prompt, 's')]}, {type: 'userMessage', id: 'u', contents: [text(file, 'f'), text('z'.repeat(50_000), 'z')]}];
+		const given = [
+			{type: 'instructionMessage', id: 's', contents: [text(prompt, 's')]},
+			{type: 'userMessage', id: 'u', contents: [text(file, 'f'), text('z'.repeat(50_000), 'z')]},
+		];
 		const texts = conversationLines(stepEnd(given, []), heading, {unfolded: true}).map(line => line.text);
 		expect(texts).toContain('  rule 50');
 		expect(texts).toContain('  line 500');

@@ -90,10 +90,17 @@ function stepLines(raw: string, heading: ConversationHeading, options: Conversat
 		const addedIds = idsOf(added);
 		const inputIds = idsOf(input);
 		// The checkpoint ends with what the step added; ids say which, a count when messages have none.
-		const given = addedIds.size > 0 ? checkpointMessages.filter(message => !addedIds.has(stringField(message, 'id') ?? '')) : checkpointMessages.slice(0, Math.max(0, checkpointMessages.length - added.length));
+		const given =
+			addedIds.size > 0
+				? checkpointMessages.filter(message => !addedIds.has(stringField(message, 'id') ?? ''))
+				: checkpointMessages.slice(0, Math.max(0, checkpointMessages.length - added.length));
 		const newInput = given.filter(message => inputIds.has(stringField(message, 'id') ?? '')).length;
 		out.push(usageLine(field(step, 'usage')));
-		out.push(dim(`given to the model: ${plural(given.length, 'message')}${newInput > 0 ? ` (${newInput} new at this step)` : ''} · added by the step: ${plural(added.length, 'message')} · lines new at this step are marked +`));
+		out.push(
+			dim(
+				`given to the model: ${plural(given.length, 'message')}${newInput > 0 ? ` (${newInput} new at this step)` : ''} · added by the step: ${plural(added.length, 'message')} · lines new at this step are marked +`,
+			),
+		);
 		out.push(blank(), section('── given to the model ──'));
 		for (const [index, message] of given.entries()) out.push(...messageLines(message, index + 1, inputIds.has(stringField(message, 'id') ?? ''), fold));
 		if (given.length === 0) out.push(dim('(no messages)'));
@@ -101,7 +108,8 @@ function stepLines(raw: string, heading: ConversationHeading, options: Conversat
 		for (const [index, message] of added.entries()) out.push(...messageLines(message, given.length + index + 1, true, fold));
 		if (added.length === 0) out.push({text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'});
 		const error = field(event, 'error') ?? field(field(event, 'checkpoint'), 'error');
-		if (error !== undefined) out.push({text: sanitizeLine(`error: ${stringField(error, 'name') ?? 'Error'}: ${stringField(error, 'message') ?? ''}`), isNew: true});
+		if (error !== undefined)
+			out.push({text: sanitizeLine(`error: ${stringField(error, 'name') ?? 'Error'}: ${stringField(error, 'message') ?? ''}`), isNew: true});
 		return out;
 	}
 
@@ -144,7 +152,9 @@ function usageLine(usage: unknown): ConversationLine {
 	};
 
 	if (typeof usage !== 'object' || usage === null) return dim('tokens this step: not reported');
-	return dim(`tokens this step: ${count('inputTokens')} input · ${count('outputTokens')} output · ${count('reasoningTokens')} reasoning · ${count('cachedInputTokens')} cached input`);
+	return dim(
+		`tokens this step: ${count('inputTokens')} input · ${count('outputTokens')} output · ${count('reasoningTokens')} reasoning · ${count('cachedInputTokens')} cached input`,
+	);
 }
 
 const roles: Readonly<Record<string, string>> = {
@@ -172,7 +182,13 @@ function partLines(part: unknown, indent: string, isSystem: boolean, fold: Fold,
 			const text = stringField(part, 'text') ?? '';
 			if (isSystem && fold.lines) return systemPrompt(text, indent, fold);
 			const decoded = isResult ? escapedLines(text) : undefined;
-			return decoded === undefined ? block(text, indent, fold) : folded(decoded.flatMap(line => sanitizeBlock(line).split('\n')), indent, fold);
+			return decoded === undefined
+				? block(text, indent, fold)
+				: folded(
+						decoded.flatMap(line => sanitizeBlock(line).split('\n')),
+						indent,
+						fold,
+					);
 		}
 
 		case 'thinkingPart':
@@ -180,12 +196,19 @@ function partLines(part: unknown, indent: string, isSystem: boolean, fold: Fold,
 		case 'toolCallPart':
 			return [
 				indent + sanitizeLine(`call ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`),
-				...folded(prettyJsonLines(field(part, 'args')).flatMap(line => sanitizeBlock(line).split('\n')), `${indent}  `, fold),
+				...folded(
+					prettyJsonLines(field(part, 'args')).flatMap(line => sanitizeBlock(line).split('\n')),
+					`${indent}  `,
+					fold,
+				),
 			];
 		case 'toolResultPart': {
 			const contents = field(part, 'contents');
 			const parts = Array.isArray(contents) ? contents : [];
-			return [indent + sanitizeLine(`result of ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`), ...parts.flatMap(inner => partLines(inner, `${indent}  `, false, fold, true))];
+			return [
+				indent + sanitizeLine(`result of ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`),
+				...parts.flatMap(inner => partLines(inner, `${indent}  `, false, fold, true)),
+			];
 		}
 
 		case undefined:
@@ -231,7 +254,10 @@ function attachment(part: unknown, type: string | undefined, indent: string): st
 function systemPrompt(text: string, indent: string, fold: Fold): string[] {
 	const lines = splitLines(text);
 	if (lines.length <= systemPromptLines + 1) return lines.map(line => indent + cutLine(line, fold));
-	return [...lines.slice(0, systemPromptLines).map(line => indent + cutLine(line, fold)), `${indent}${foldMarker(lines.length - systemPromptLines)} (the rest of the system prompt)`];
+	return [
+		...lines.slice(0, systemPromptLines).map(line => indent + cutLine(line, fold)),
+		`${indent}${foldMarker(lines.length - systemPromptLines)} (the rest of the system prompt)`,
+	];
 }
 
 function block(text: string, indent: string, fold: Fold): string[] {

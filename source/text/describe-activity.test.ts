@@ -19,7 +19,12 @@ function activityOf(fixture: string, find: (activity: Activity) => boolean): Act
 
 const ref = {source: 'test', line: 1, offset: 0};
 
-function toolCall(type: ToolActivityType, args: unknown, result?: {text: string; error?: string}, names: {skillName?: string; toolName?: string} = {}): ToolActivity {
+function toolCall(
+	type: ToolActivityType,
+	args: unknown,
+	result?: {text: string; error?: string},
+	names: {skillName?: string; toolName?: string} = {},
+): ToolActivity {
 	return {
 		id: 'a-1',
 		expertKey: 'expert',
@@ -62,7 +67,9 @@ describe('describeActivity on a real Perstack run', () => {
 	});
 
 	it('carries a failed tool result as the error', () => {
-		const failed = describeActivity(activityOf('real/tools.ndjson', activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing')));
+		const failed = describeActivity(
+			activityOf('real/tools.ndjson', activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing')),
+		);
 		expect(failed.error).toBe('File missing-file.txt does not exist.');
 		expect(failed.pending).toBe(false);
 	});

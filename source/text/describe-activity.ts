@@ -56,7 +56,19 @@ const icons: Record<Activity['type'], string> = {
 };
 
 /** Tools whose detail is the one path they acted on. */
-const pathTypes: ReadonlySet<Activity['type']> = new Set<Activity['type']>(['readTextFile', 'readImageFile', 'readPdfFile', 'writeTextFile', 'editTextFile', 'appendTextFile', 'deleteFile', 'getFileInfo', 'listDirectory', 'createDirectory', 'deleteDirectory']);
+const pathTypes: ReadonlySet<Activity['type']> = new Set<Activity['type']>([
+	'readTextFile',
+	'readImageFile',
+	'readPdfFile',
+	'writeTextFile',
+	'editTextFile',
+	'appendTextFile',
+	'deleteFile',
+	'getFileInfo',
+	'listDirectory',
+	'createDirectory',
+	'deleteDirectory',
+]);
 
 export function iconOf(type: Activity['type']): string {
 	return icons[type];
@@ -122,7 +134,8 @@ function todoDetail(args: unknown): string {
 	const added = field(args, 'newTodos');
 	const done = field(args, 'completedTodos');
 	const parts: string[] = [];
-	if (Array.isArray(added) && added.length > 0) parts.push(`+${added.length}: ${added.map(item => (typeof item === 'string' ? item : safeJson(item))).join('; ')}`);
+	if (Array.isArray(added) && added.length > 0)
+		parts.push(`+${added.length}: ${added.map(item => (typeof item === 'string' ? item : safeJson(item))).join('; ')}`);
 	if (Array.isArray(done) && done.length > 0) parts.push(`done ${done.map(item => safeJson(item)).join(', ')}`);
 	return parts.join(' · ');
 }
@@ -259,7 +272,13 @@ export function describeActivity(activity: Activity): ActivityLine {
 		case 'complete':
 			return {icon, verb: 'complete', detail: clip(activity.text), error: undefined, pending: false};
 		case 'error':
-			return {icon, verb: 'error', detail: clip(`${activity.errorName}${activity.message === '' ? '' : `: ${activity.message}`}`), error: clip(activity.message || activity.errorName), pending: false};
+			return {
+				icon,
+				verb: 'error',
+				detail: clip(`${activity.errorName}${activity.message === '' ? '' : `: ${activity.message}`}`),
+				error: clip(activity.message || activity.errorName),
+				pending: false,
+			};
 		case 'retry':
 			return {icon, verb: 'retry', detail: clip(activity.reason), error: undefined, pending: false};
 		case 'delegationComplete': {
@@ -276,7 +295,9 @@ export function describeActivity(activity: Activity): ActivityLine {
 				detail: clip(`${activity.delegateExpertKey}: ${activity.query}`),
 				error: result?.error === undefined ? undefined : clip(result.error),
 				pending: false,
-				...(result === undefined ? {} : {outcome: {glyph: statusLook[failed ? 'stoppedByError' : 'completed'].glyph, failed, text: clip(firstLine(result.error ?? result.text))}}),
+				...(result === undefined
+					? {}
+					: {outcome: {glyph: statusLook[failed ? 'stoppedByError' : 'completed'].glyph, failed, text: clip(firstLine(result.error ?? result.text))}}),
 			};
 		}
 

@@ -15,7 +15,12 @@ describe('an exec result', () => {
 	});
 
 	it('reads the message of the generic tool error older Perstack versions wrote', () => {
-		expect(parseExecResult('{"error":"Error","message":"Command failed: npm test\\nsh: 1: vitest: not found"}')).toEqual({ok: false, error: 'Command failed: npm test\nsh: 1: vitest: not found', stdout: undefined, stderr: undefined});
+		expect(parseExecResult('{"error":"Error","message":"Command failed: npm test\\nsh: 1: vitest: not found"}')).toEqual({
+			ok: false,
+			error: 'Command failed: npm test\nsh: 1: vitest: not found',
+			stdout: undefined,
+			stderr: undefined,
+		});
 	});
 
 	it('is undefined for text of another shape', () => {

@@ -7,9 +7,7 @@
  * not 0.
  */
 
-export type ExecResult =
-	| {ok: true; output: string}
-	| {ok: false; error: string; stdout: string | undefined; stderr: string | undefined};
+export type ExecResult = {ok: true; output: string} | {ok: false; error: string; stdout: string | undefined; stderr: string | undefined};
 
 /** The exec result in `text`, or undefined when the text is not in the base skill's shape. */
 export function parseExecResult(text: string): ExecResult | undefined {

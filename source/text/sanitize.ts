@@ -49,10 +49,7 @@ const unsafeInBlockPattern = new RegExp(`[${unsafeClass.replace('\\u0000-\\u001F
 
 // The rewrite leaves \t and \n in place (tabs need the line's column, which is only known once the
 // whole line is rewritten) and turns every line break spelling into \n.
-const rewritePattern = new RegExp(
-	`\\r\\n?|[${unsafeClass.replace('\\u0000-\\u001F', '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F')}]`,
-	'gu',
-);
+const rewritePattern = new RegExp(`\\r\\n?|[${unsafeClass.replace('\\u0000-\\u001F', '\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F')}]`, 'gu');
 
 // Precomputed so the hot path of a dirty log line does no number formatting.
 const lowReplacements: string[] = [];
@@ -186,10 +183,7 @@ export function sanitizeBlock(text: string, options?: SanitizeOptions): string {
  */
 export function sanitizeLine(text: string, options?: SanitizeOptions): string {
 	const tabWidth = checkedTabWidth(options);
-	if (
-		!unsafePattern.test(text) &&
-		(text.length === 0 || (!isTrimmable(text.charCodeAt(0)) && !isTrimmable(text.charCodeAt(text.length - 1))))
-	) {
+	if (!unsafePattern.test(text) && (text.length === 0 || (!isTrimmable(text.charCodeAt(0)) && !isTrimmable(text.charCodeAt(text.length - 1))))) {
 		return text;
 	}
 

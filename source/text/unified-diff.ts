@@ -24,7 +24,8 @@ export function diffLines(oldText: string, newText: string): DiffLine[] {
 	const common = new Uint32Array((before.length + 1) * columns);
 	for (let i = before.length - 1; i >= 0; i--) {
 		for (let j = after.length - 1; j >= 0; j--) {
-			common[i * columns + j] = before[i] === after[j] ? common[(i + 1) * columns + j + 1]! + 1 : Math.max(common[(i + 1) * columns + j]!, common[i * columns + j + 1]!);
+			common[i * columns + j] =
+				before[i] === after[j] ? common[(i + 1) * columns + j + 1]! + 1 : Math.max(common[(i + 1) * columns + j]!, common[i * columns + j + 1]!);
 		}
 	}
 

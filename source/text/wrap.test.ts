@@ -45,7 +45,8 @@ describe('wrapIndented', () => {
 	it('gives up indentation wider than half the width, and every piece fits', () => {
 		const pieces = wrapIndented(`${' '.repeat(12)}word word word`, 20);
 		expect(pieces).toEqual(['word word word']);
-		for (const width of [1, 2, 5, 9, 20]) for (const piece of wrapIndented('      at somewhere(file.js:1:2)', width)) expect(displayWidth(piece)).toBeLessThanOrEqual(width);
+		for (const width of [1, 2, 5, 9, 20])
+			for (const piece of wrapIndented('      at somewhere(file.js:1:2)', width)) expect(displayWidth(piece)).toBeLessThanOrEqual(width);
 	});
 });
 

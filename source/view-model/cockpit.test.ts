@@ -25,9 +25,23 @@ describe('the cockpit’s places', () => {
 		const child = [...model.runs.values()].find(run => run.parentRunId !== null)!;
 		const step = coordinator.steps.find(record => record.checkpointId !== undefined)!;
 		const found = resumeStep(model, coordinator, step.step, runner);
-		expect(found.ok && found.value.argv).toEqual(['perstack', 'run', '--runtime', 'local', coordinator.expertKey, coordinator.query, '--continue-job', coordinator.jobId, '--resume-from', step.checkpointId]);
+		expect(found.ok && found.value.argv).toEqual([
+			'perstack',
+			'run',
+			'--runtime',
+			'local',
+			coordinator.expertKey,
+			coordinator.query,
+			'--continue-job',
+			coordinator.jobId,
+			'--resume-from',
+			step.checkpointId,
+		]);
 		const refused = resumeStep(model, child, child.steps[0]!.step, runner);
-		expect(refused).toEqual({ok: false, message: `the runtime resumes only from a coordinator's checkpoints: step ${child.steps[0]!.step} is ${child.expertKey}'s, a delegate's`});
+		expect(refused).toEqual({
+			ok: false,
+			message: `the runtime resumes only from a coordinator's checkpoints: step ${child.steps[0]!.step} is ${child.expertKey}'s, a delegate's`,
+		});
 		const activity = model.activities.find(candidate => candidate.runId === coordinator.runId && candidate.step === step.step)!;
 		expect(resumeAt(model, activity, runner)).toEqual(found);
 	});

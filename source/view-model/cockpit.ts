@@ -42,7 +42,8 @@ export function resumeAt(model: Model, activity: Activity, runner: PerstackRunne
 /** The command that resumes the job from the checkpoint that ended step `step` of `run` (a row of the timeline). */
 export function resumeStep(model: Model, run: Run, step: number, runner: PerstackRunner): Found<Continuation> {
 	if (run.dialect !== 'perstack') return {ok: false, message: 'R resumes Perstack jobs only'};
-	if (run.parentRunId !== null) return {ok: false, message: `the runtime resumes only from a coordinator's checkpoints: step ${step} is ${run.expertKey}'s, a delegate's`};
+	if (run.parentRunId !== null)
+		return {ok: false, message: `the runtime resumes only from a coordinator's checkpoints: step ${step} is ${run.expertKey}'s, a delegate's`};
 	const checkpointId = run.steps.find(record => record.step === step)?.checkpointId;
 	if (checkpointId === undefined) return {ok: false, message: `step ${step} has no checkpoint in the log (yet)`};
 	const continuation = resumeContinuation(model, run, checkpointId, runner);

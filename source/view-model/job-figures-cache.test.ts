@@ -73,7 +73,7 @@ describe("the header's figures of a job", () => {
 	});
 });
 
-describe('a walk and the load\'s posts', () => {
+describe("a walk and the load's posts", () => {
 	it('regression: a walk asked for while a post is part way in waits for it, and holds no post back meanwhile (each waited on the other for ever)', () => {
 		const scheduler = manualScheduler({tick: 100});
 		const before = wide(6000);

@@ -163,7 +163,12 @@ export function remember(entries: readonly string[], text: string): readonly str
 }
 
 /** One step through the history (`-1` older, `1` newer), or undefined when there is nowhere to go. */
-export function browse(entries: readonly string[], line: Line, recall: Recall | undefined, direction: -1 | 1): {line: Line; recall: Recall | undefined} | undefined {
+export function browse(
+	entries: readonly string[],
+	line: Line,
+	recall: Recall | undefined,
+	direction: -1 | 1,
+): {line: Line; recall: Recall | undefined} | undefined {
 	const from = recall?.index ?? entries.length;
 	const to = from + direction;
 	if (to < 0 || to > entries.length || (recall === undefined && direction === 1)) return undefined;

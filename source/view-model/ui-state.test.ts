@@ -56,7 +56,11 @@ describe('the UI state', () => {
 
 	it('edits a prompt only while one is open, and opening one clears the last note', () => {
 		expect(after({type: 'editPrompt', text: 'x'}).prompt).toBeUndefined();
-		const typed = after({type: 'setMessage', message: 'wrote /tmp/e.json'}, {type: 'openPrompt', kind: 'filter', text: ''}, {type: 'editPrompt', text: 'step:x', error: 'not a step'});
+		const typed = after(
+			{type: 'setMessage', message: 'wrote /tmp/e.json'},
+			{type: 'openPrompt', kind: 'filter', text: ''},
+			{type: 'editPrompt', text: 'step:x', error: 'not a step'},
+		);
 		expect(typed.message).toBeUndefined();
 		expect(typed.prompt).toEqual({kind: 'filter', text: 'step:x', cursor: 6, selected: false, error: 'not a step', recall: undefined});
 		expect(uiReducer(typed, {type: 'closePrompt'}).prompt).toBeUndefined();
@@ -76,7 +80,11 @@ describe('the UI state', () => {
 	});
 
 	it('keeps a history per prompt', () => {
-		const state = after({type: 'remember', kind: 'search', text: 'npm'}, {type: 'remember', kind: 'filter', text: 'errors'}, {type: 'remember', kind: 'search', text: 'vitest'});
+		const state = after(
+			{type: 'remember', kind: 'search', text: 'npm'},
+			{type: 'remember', kind: 'filter', text: 'errors'},
+			{type: 'remember', kind: 'search', text: 'vitest'},
+		);
 		expect(state.history).toEqual({search: ['npm', 'vitest'], filter: ['errors'], answer: []});
 	});
 

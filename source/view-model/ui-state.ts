@@ -146,7 +146,13 @@ export const initialUiState: UiState = {
 export function uiReducer(state: UiState, action: UiAction): UiState {
 	switch (action.type) {
 		case 'select':
-			return {...state, selectedKey: action.key, selectedIndex: action.index, follow: action.follow ?? state.follow, selectedWithContext: action.context ?? false};
+			return {
+				...state,
+				selectedKey: action.key,
+				selectedIndex: action.index,
+				follow: action.follow ?? state.follow,
+				selectedWithContext: action.context ?? false,
+			};
 		case 'setCollapsed': {
 			if (!isEmptyFilter(state.filter)) {
 				const folds = new Map(state.filterFolds.folds);
@@ -209,7 +215,11 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'setSearch':
 			return {...state, search: {query: action.query, current: 'current' in action ? action.current : state.search.current}};
 		case 'openPrompt':
-			return {...state, prompt: {kind: action.kind, ...lineOf(action.text, action.selected), error: undefined, recall: undefined, answerRunId: action.answerRunId}, message: undefined};
+			return {
+				...state,
+				prompt: {kind: action.kind, ...lineOf(action.text, action.selected), error: undefined, recall: undefined, answerRunId: action.answerRunId},
+				message: undefined,
+			};
 		case 'editPrompt': {
 			if (!state.prompt) return state;
 			const line = action.cursor === undefined ? lineOf(action.text) : {text: action.text, cursor: action.cursor, selected: false};
@@ -224,7 +234,13 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
 		case 'closePrompt':
 			return {...state, prompt: undefined};
 		case 'clearFilters':
-			return {...state, filter: emptyFilter, filterFolds: noFilterFolds, jobFolds: {...state.jobFolds, filtering: new Map()}, search: {query: '', current: undefined}};
+			return {
+				...state,
+				filter: emptyFilter,
+				filterFolds: noFilterFolds,
+				jobFolds: {...state.jobFolds, filtering: new Map()},
+				search: {query: '', current: undefined},
+			};
 		case 'setMessage':
 			return state.message === action.message ? state : {...state, message: action.message};
 		case 'setConfirm':

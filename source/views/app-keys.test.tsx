@@ -106,7 +106,7 @@ describe('the viewer keys for filters, the shell and the chooser', () => {
 		second.view.unmount();
 	});
 
-	it('/ in the inspector finds in the inspector, not in the tree, and the tree\'s / works again once it closes', async () => {
+	it("/ in the inspector finds in the inspector, not in the tree, and the tree's / works again once it closes", async () => {
 		const {view, press} = open();
 		await waitForFrame(view, frame => frame.includes('complete'));
 		await press('/');

@@ -48,4 +48,3 @@ describe('the viewer once the input has ended with nothing to show', () => {
 		piped.unmount();
 	});
 });
-

@@ -28,7 +28,17 @@ import {useCockpitKeys} from './hooks/use-cockpit-keys.js';
 import {ConfirmBar, confirmBarHeight} from './parts/confirm-bar.js';
 
 /** The interactive viewer. Holds only the UI state; the model lives outside React and is read per frame. */
-export function App({env, initialUi = initialUiState, filter, onHistory}: {env: ViewEnv; initialUi?: UiState; filter?: Filter; onHistory?: (history: UiState['history']) => void}) {
+export function App({
+	env,
+	initialUi = initialUiState,
+	filter,
+	onHistory,
+}: {
+	env: ViewEnv;
+	initialUi?: UiState;
+	filter?: Filter;
+	onHistory?: (history: UiState['history']) => void;
+}) {
 	const [uiStore] = useState(() => new UiStore(filter ? {...initialUi, filter} : initialUi));
 	// The prompts' history outlives this view: a job opened again from the chooser gets it back.
 	useEffect(() => {
@@ -80,14 +90,11 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 	// slices; once it is, the screen draws again.
 	const [, setLayoutsMade] = useState(0);
 	const treeRows = useRef(
-		env.work.layouts.rowsCache(
-			ms => env.store.noteRowsCost(ms),
-			{
-				onReady() {
-					setLayoutsMade(made => made + 1);
-				},
+		env.work.layouts.rowsCache(ms => env.store.noteRowsCost(ms), {
+			onReady() {
+				setLayoutsMade(made => made + 1);
 			},
-		),
+		}),
 	).current;
 	const {onAnswer} = useCockpitKeys(() => {
 		const current = getUi();

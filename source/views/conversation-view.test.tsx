@@ -68,7 +68,9 @@ describe('the conversation overlay (c)', () => {
 		// The result's JSON text as its lines (#32 §3.7).
 		expect(end).toMatch(/^\+ +"output": \|\n\+ +4 notes\.md$/m);
 		await opened.press('\u001B[5~');
-		expect(await waitForFrame(opened.view, frame => frame.includes('+ ── new at this step: the answer and its tools’ results ──'))).toMatch(/^\+ #9 assistant/m);
+		expect(await waitForFrame(opened.view, frame => frame.includes('+ ── new at this step: the answer and its tools’ results ──'))).toMatch(
+			/^\+ #9 assistant/m,
+		);
 		// e unfolds long contents (here the system prompt) and folds them again.
 		await opened.press('g');
 		await opened.press('e');
@@ -128,7 +130,14 @@ describe('the conversation overlay (c)', () => {
 		await settle();
 		await press('c');
 		expect(await waitForFrame(view, frame => frame.includes('Conversation · expert · step 1'))).toContain('the step has not ended in the log: no answer yet');
-		feed('second', perstackLine('completeRun', {text: 'Hello!', checkpoint: {status: 'completed', stepNumber: 1, messages: [user, answer]}, step: {stepNumber: 1, newMessages: [answer], inputMessages: [user]}}));
+		feed(
+			'second',
+			perstackLine('completeRun', {
+				text: 'Hello!',
+				checkpoint: {status: 'completed', stepNumber: 1, messages: [user, answer]},
+				step: {stepNumber: 1, newMessages: [answer], inputMessages: [user]},
+			}),
+		);
 		store.flush();
 		const ended = await waitForFrame(view, frame => frame.includes('+   Hello!'));
 		expect(ended).toContain('from line 1 (completeRun)');

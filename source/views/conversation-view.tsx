@@ -47,7 +47,16 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 	useCommands(priorities.overlay, command => scrollCommand(command, maxScroll(lines.length, height), height, dispatch));
 	const back = useUiState().overlay;
 	const hint = `+ new at this step · e ${unfolded ? 'fold long contents' : 'unfold long contents'} · ↑↓ PgUp PgDn scroll · esc ${back.kind === 'conversation' && back.back ? 'back to the timeline' : 'close'}`;
-	return <ScrollPanel title={sanitizeLine(`Conversation · ${expertKey} · step ${step}${unfolded ? ' · unfolded' : ''}`)} lines={lines} scroll={scroll} height={height} width={width} hint={hint} />;
+	return (
+		<ScrollPanel
+			title={sanitizeLine(`Conversation · ${expertKey} · step ${step}${unfolded ? ' · unfolded' : ''}`)}
+			lines={lines}
+			scroll={scroll}
+			height={height}
+			width={width}
+			hint={hint}
+		/>
+	);
 }
 
 type Target = {runId: string; expertKey: string; step: number; line: number; where: boolean; cutOff: CutOff | undefined};
@@ -63,7 +72,11 @@ function panelLines(raw: string | undefined, target: Target, width: number, unfo
 
 	const out: InspectorLine[] = [];
 	const textWidth = Math.max(10, width - 3);
-	for (const line of conversationLines(raw, {runId: target.runId, expertKey: target.expertKey, step: target.step, where: `line ${target.line}`, cutOff: target.cutOff}, {unfolded})) {
+	for (const line of conversationLines(
+		raw,
+		{runId: target.runId, expertKey: target.expertKey, step: target.step, where: `line ${target.line}`, cutOff: target.cutOff},
+		{unfolded},
+	)) {
 		for (const piece of wrapIndented(line.text, textWidth)) out.push(panelLine(line, piece));
 	}
 

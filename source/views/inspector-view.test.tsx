@@ -27,7 +27,11 @@ function Behind({reached}: {reached: Command[]}) {
 	return null;
 }
 
-async function open(model: Model, activityId: string, options: {height?: number; width?: number; env?: Partial<Omit<ViewEnv, 'store' | 'model'>>; reached?: Command[]} = {}): Promise<ViewHarness> {
+async function open(
+	model: Model,
+	activityId: string,
+	options: {height?: number; width?: number; env?: Partial<Omit<ViewEnv, 'store' | 'model'>>; reached?: Command[]} = {},
+): Promise<ViewHarness> {
 	const view = renderView(
 		<>
 			{options.reached ? <Behind reached={options.reached} /> : null}
@@ -56,7 +60,11 @@ function longExec(count: number): {model: Model; exec: ToolActivity} {
 	return {model, exec};
 }
 
-const body = (frame: string) => frame.split('\n').slice(1, -1).map(line => line.trimEnd());
+const body = (frame: string) =>
+	frame
+		.split('\n')
+		.slice(1, -1)
+		.map(line => line.trimEnd());
 const bottom = (frame: string) => frame.split('\n').at(-1)!;
 
 describe('the inspector', () => {

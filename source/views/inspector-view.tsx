@@ -4,7 +4,16 @@ import {withWholeResult} from '../load/result-text.js';
 import {plural} from '../text/format.js';
 import {displayWidth} from '../text/width/width.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';
-import {carryMatch, findMatches, findNeedsUnfolding, firstMatchFrom, highlightSegments, revealLine, stepFind, type FindMatch} from '../view-model/lines/inspector-find.js';
+import {
+	carryMatch,
+	findMatches,
+	findNeedsUnfolding,
+	firstMatchFrom,
+	highlightSegments,
+	revealLine,
+	stepFind,
+	type FindMatch,
+} from '../view-model/lines/inspector-find.js';
 import {inspectorLines, type InspectorLine, type Unfolded} from '../view-model/lines/inspector-lines.js';
 import {priorities, useCommands, useTextCapture} from './keypress.js';
 import {browse, editLine, lineOf, type Line as EditedLine, type Recall} from '../view-model/line-editor.js';
@@ -241,7 +250,16 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 			<Box flexDirection="column" height={bodyHeight} overflowY="hidden">
 				{visible.map((line, offset) => {
 					const at = top + offset;
-					return <InspectorRow key={at} line={line} width={width} matches={query === '' ? [] : matches.filter(match => match.line === at)} current={currentMatch} foldHint={line.fold !== undefined && line.fold === firstFold} />;
+					return (
+						<InspectorRow
+							key={at}
+							line={line}
+							width={width}
+							matches={query === '' ? [] : matches.filter(match => match.line === at)}
+							current={currentMatch}
+							foldHint={line.fold !== undefined && line.fold === firstFold}
+						/>
+					);
 				})}
 			</Box>
 			{prompt ? (
@@ -276,7 +294,19 @@ function firstFoldInView(lines: readonly InspectorLine[], top: number, height: n
 	return undefined;
 }
 
-function InspectorRow({line, width, matches, current, foldHint}: {line: InspectorLine; width: number; matches: readonly FindMatch[]; current: FindMatch | undefined; foldHint: boolean}) {
+function InspectorRow({
+	line,
+	width,
+	matches,
+	current,
+	foldHint,
+}: {
+	line: InspectorLine;
+	width: number;
+	matches: readonly FindMatch[];
+	current: FindMatch | undefined;
+	foldHint: boolean;
+}) {
 	const style = line.tone === undefined ? {} : tones[line.tone];
 	if (matches.length === 0) {
 		return (

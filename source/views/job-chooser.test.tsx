@@ -9,7 +9,18 @@ import {JobChooser} from './job-chooser.js';
 const usage = {inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0};
 
 function job(jobId: string, overrides: Partial<JobListing> = {}): JobListing {
-	return {jobId, path: `/jobs/${jobId}`, coordinator: 'writer', status: 'completed', steps: 3, usage, runs: 1, startedAt: undefined, lastEventAt: undefined, ...overrides};
+	return {
+		jobId,
+		path: `/jobs/${jobId}`,
+		coordinator: 'writer',
+		status: 'completed',
+		steps: 3,
+		usage,
+		runs: 1,
+		startedAt: undefined,
+		lastEventAt: undefined,
+		...overrides,
+	};
 }
 
 function choose(root: string, jobs: JobListing[]) {

@@ -39,7 +39,12 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 	const {exit} = useApp();
 	const {write} = useStdout();
 	const {columns, rows} = useTerminalSize();
-	const [selected, setSelectedState] = useState(() => Math.max(0, jobs.findIndex(job => job.path === initialJobPath)));
+	const [selected, setSelectedState] = useState(() =>
+		Math.max(
+			0,
+			jobs.findIndex(job => job.path === initialJobPath),
+		),
+	);
 	// The presses of one burst are handled before React renders again: each must see where the last one moved.
 	const current = useRef(selected);
 	const setSelected = (index: number) => {
@@ -88,7 +93,10 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 				<Text bold color={palette.accent}>
 					perscope
 				</Text>
-				<Text color={palette.muted}> · {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first</Text>
+				<Text color={palette.muted}>
+					{' '}
+					· {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first
+				</Text>
 			</Line>
 			<Line width={columns} color={palette.muted}>
 				{'  '}
@@ -103,8 +111,8 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 						<Line key={job.path} width={columns} inverse={isSelected}>
 							{isSelected ? '› ' : '  '}
 							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
-							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)} {formatCount(job.runs).padStart(4)}{' '}
-							{/* The format --print and the piped job list use, so the two can be compared. */}
+							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)}{' '}
+							{formatCount(job.runs).padStart(4)} {/* The format --print and the piped job list use, so the two can be compared. */}
 							{job.startedAt === undefined ? '' : formatDateTime(job.startedAt)}
 						</Line>
 					);

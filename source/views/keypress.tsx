@@ -59,7 +59,8 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 
 	useInput(
 		(input, rawKey) => {
-			const key = rawKey.delete && (lastRead.current === '\u007F' || lastRead.current === '\u001B\u007F') ? {...rawKey, delete: false, backspace: true} : rawKey;
+			const key =
+				rawKey.delete && (lastRead.current === '\u007F' || lastRead.current === '\u001B\u007F') ? {...rawKey, delete: false, backspace: true} : rawKey;
 			const presses = pressesOf(input, key);
 			for (let at = 0; at < presses.length; at++) {
 				const press = presses[at]!;
@@ -74,7 +75,13 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 					// character never closes a line, so the capture that takes the first takes them all.
 					let end = at + 1;
 					if (isTypedCharacter(press)) while (end < presses.length && isTypedCharacter(presses[end]!)) end++;
-					const text = end === at + 1 ? press.input : presses.slice(at, end).map(typed => typed.input).join('');
+					const text =
+						end === at + 1
+							? press.input
+							: presses
+									.slice(at, end)
+									.map(typed => typed.input)
+									.join('');
 					capture.handle(text, end === at + 1 ? press.key : {...press.key, shift: false});
 					at = end - 1;
 					continue;

@@ -31,7 +31,11 @@ function Behind({reached}: {reached: Command[]}) {
 	return null;
 }
 
-async function open(overlay: Overlay, draw: (scroll: number) => ReactElement, options: {model?: Model; env?: Partial<Omit<ViewEnv, 'store' | 'model'>>} = {}): Promise<ViewHarness> {
+async function open(
+	overlay: Overlay,
+	draw: (scroll: number) => ReactElement,
+	options: {model?: Model; env?: Partial<Omit<ViewEnv, 'store' | 'model'>>} = {},
+): Promise<ViewHarness> {
 	const view = renderView(<WhileOpen draw={draw} />, {...options, ui: {overlay}});
 	await waitForFrame(view, text => text.trim() !== '');
 	return view;
@@ -102,7 +106,9 @@ describe('the diagnostics overlay', () => {
 	});
 
 	it('says when there are none', async () => {
-		const view = await open({kind: 'diagnostics', scroll: 0}, scroll => <DiagnosticsOverlay scroll={scroll} height={10} width={90} />, {model: modelFromFixtures('real/simple.ndjson')});
+		const view = await open({kind: 'diagnostics', scroll: 0}, scroll => <DiagnosticsOverlay scroll={scroll} height={10} width={90} />, {
+			model: modelFromFixtures('real/simple.ndjson'),
+		});
 		expect(view.lastFrame()).toContain('No bad lines.');
 		view.unmount();
 	});
@@ -110,7 +116,9 @@ describe('the diagnostics overlay', () => {
 
 describe('the usage overlay', () => {
 	it('shows tokens and cost per expert with their share', async () => {
-		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={100} />, {model: modelFromFixtures('demo.ndjson')});
+		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={100} />, {
+			model: modelFromFixtures('demo.ndjson'),
+		});
 		const lines = view.lastFrame()!.split('\n');
 		expect(lines[0]).toBe(' Token usage per expert');
 		expect(lines[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED +COST {2}SHARE$/);
@@ -120,7 +128,9 @@ describe('the usage overlay', () => {
 	});
 
 	it('keeps every column at 60 columns, numbers narrowed first', async () => {
-		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={60} />, {model: modelFromFixtures('demo.ndjson')});
+		const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={60} />, {
+			model: modelFromFixtures('demo.ndjson'),
+		});
 		const lines = view.lastFrame()!.split('\n');
 		expect(lines[1]).toMatch(/^EXPERT +RUNS +INPUT +OUTPUT +REASON +CACHED {2}SHARE$/);
 		const lead = lines.find(line => line.startsWith('bugfix-lead'));
@@ -131,7 +141,9 @@ describe('the usage overlay', () => {
 
 	it('has room for the cost at 80 columns, and leaves it out at 60 rather than the name', async () => {
 		const at = async (width: number) => {
-			const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={width} />, {model: modelFromFixtures('demo.ndjson')});
+			const view = await open({kind: 'usage', scroll: 0}, scroll => <UsageOverlay scroll={scroll} height={10} width={width} />, {
+				model: modelFromFixtures('demo.ndjson'),
+			});
 			const lines = view.lastFrame()!.split('\n');
 			view.unmount();
 			return lines;
@@ -159,8 +171,12 @@ describe('the stderr overlay', () => {
 		view.unmount();
 	});
 
-	it('keeps a stack trace\'s indentation and wraps its long lines under themselves', async () => {
-		const trace = ['Error: boom', '    at Object.<anonymous> (/home/someone/projects/a-rather-long-project-name/src/index.js:10:15)', '\tat next (node:internal/x.js:1:1)'];
+	it("keeps a stack trace's indentation and wraps its long lines under themselves", async () => {
+		const trace = [
+			'Error: boom',
+			'    at Object.<anonymous> (/home/someone/projects/a-rather-long-project-name/src/index.js:10:15)',
+			'\tat next (node:internal/x.js:1:1)',
+		];
 		const sources = [sourceState({label: 'perstack run', kind: 'command', stderr: trace, stderrCount: 3})];
 		const view = await open({kind: 'stderr', scroll: 0}, scroll => <StderrOverlay scroll={scroll} height={12} width={50} />, {env: {sources}});
 		const lines = view.lastFrame()!.split('\n');

@@ -32,7 +32,13 @@ function useOverlayKeys(lineCount: number, height: number): void {
  * Scrolling keys for any full-screen overlay; `closeOn` are the commands that close it. Keys that mean
  * nothing here are used up so they cannot reach the tree behind; quitting and help pass through.
  */
-export function scrollCommand(command: Command, max: number, height: number, dispatch: (action: UiAction) => void, closeOn: readonly Command[] = ['overlay.close', 'item.activate', 'pane.collapse']): boolean {
+export function scrollCommand(
+	command: Command,
+	max: number,
+	height: number,
+	dispatch: (action: UiAction) => void,
+	closeOn: readonly Command[] = ['overlay.close', 'item.activate', 'pane.collapse'],
+): boolean {
 	if (closeOn.includes(command)) {
 		dispatch({type: 'closeOverlay'});
 		return true;
@@ -97,7 +103,16 @@ export function DiagnosticsOverlay({scroll, height, width}: {scroll: number; hei
 	useModelVersion();
 	const all = diagnosticsLines(model, width);
 	useOverlayKeys(all.length, height);
-	return <ScrollPanel title={`Diagnostics (${plural(model.diagnosticCount, 'bad line')})`} lines={all} scroll={scroll} height={height} width={width} hint="esc close" />;
+	return (
+		<ScrollPanel
+			title={`Diagnostics (${plural(model.diagnosticCount, 'bad line')})`}
+			lines={all}
+			scroll={scroll}
+			height={height}
+			width={width}
+			hint="esc close"
+		/>
+	);
 }
 
 export function UsageOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
@@ -115,9 +130,20 @@ export function UsageOverlay({scroll, height, width}: {scroll: number; height: n
 	});
 	const {lines, shareOf} = usageLines(model, scope?.allJobs ? undefined : scope?.job, prices, width);
 	useOverlayKeys(lines.length, height);
-	const title = scope ? `Token usage per expert · ${scope.allJobs ? `all ${scope.count} jobs` : `job ${scope.number}/${scope.count} · ${sanitizeLine(scope.coordinator)}`}` : 'Token usage per expert';
+	const title = scope
+		? `Token usage per expert · ${scope.allJobs ? `all ${scope.count} jobs` : `job ${scope.number}/${scope.count} · ${sanitizeLine(scope.coordinator)}`}`
+		: 'Token usage per expert';
 	const toggle = scope ? (scope.allJobs ? `u: job ${scope.number}/${scope.count} only · ` : `u: all ${scope.count} jobs · `) : '';
-	return <ScrollPanel title={title} lines={lines} scroll={scroll} height={height} width={width} hint={`${toggle}share of ${shareOf === 'cost' ? 'the cost' : 'input + output'} · esc close`} />;
+	return (
+		<ScrollPanel
+			title={title}
+			lines={lines}
+			scroll={scroll}
+			height={height}
+			width={width}
+			hint={`${toggle}share of ${shareOf === 'cost' ? 'the cost' : 'input + output'} · esc close`}
+		/>
+	);
 }
 
 export function StderrOverlay({scroll, height, width}: {scroll: number; height: number; width: number}) {
@@ -126,7 +152,12 @@ export function StderrOverlay({scroll, height, width}: {scroll: number; height: 
 	const lines: InspectorLine[] = [];
 	for (const source of sources) {
 		if (source.stderrCount === 0) continue;
-		lines.push({text: sanitizeLine(`${source.label}: ${plural(source.stderrCount, 'line')}${source.stderrCount > source.stderr.length ? ` (the last ${source.stderr.length} kept)` : ''}`), tone: 'heading'});
+		lines.push({
+			text: sanitizeLine(
+				`${source.label}: ${plural(source.stderrCount, 'line')}${source.stderrCount > source.stderr.length ? ` (the last ${source.stderr.length} kept)` : ''}`,
+			),
+			tone: 'heading',
+		});
 		for (const text of stderrDisplayLines(source.stderr, width)) lines.push({text});
 	}
 

@@ -15,7 +15,21 @@ export const tones = {
 } as const;
 
 /** A titled window of pre-wrapped lines, scrolled to `scroll`. */
-export function ScrollPanel({title, lines, scroll, height, width, hint}: {title: string; lines: InspectorLine[]; scroll: number; height: number; width: number; hint: string}) {
+export function ScrollPanel({
+	title,
+	lines,
+	scroll,
+	height,
+	width,
+	hint,
+}: {
+	title: string;
+	lines: InspectorLine[];
+	scroll: number;
+	height: number;
+	width: number;
+	hint: string;
+}) {
 	const bodyHeight = Math.max(1, height - 2);
 	const visible = lines.slice(scroll, scroll + bodyHeight);
 	const end = Math.min(lines.length, scroll + bodyHeight);

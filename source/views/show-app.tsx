@@ -25,7 +25,10 @@ export async function chooseJob(
 	let chosen: JobListing | undefined;
 	// Ink draws from the cursor: start from a clear screen, not after what was shown while Ink loaded.
 	process.stdout.write('\u001B[H\u001B[2J');
-	const chooser = render(<JobChooser root={root} jobs={listJobs(root)} initialJobPath={options.initialJobPath} onSuspend={options.suspend} onChoose={job => (chosen = job)} />, {stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false});
+	const chooser = render(
+		<JobChooser root={root} jobs={listJobs(root)} initialJobPath={options.initialJobPath} onSuspend={options.suspend} onChoose={job => (chosen = job)} />,
+		{stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false},
+	);
 	await chooser.waitUntilExit();
 	chooser.clear();
 	return chosen;
@@ -34,7 +37,13 @@ export async function chooseJob(
 /** Draws the viewer's first frame and keeps it drawn until it is unmounted. */
 export function showApp(
 	env: ViewEnv,
-	options: {stdin: NodeJS.ReadStream; filter: Filter | undefined; onDrawCost: (ms: number) => void; history?: PromptHistory | undefined; onHistory?: ((history: PromptHistory) => void) | undefined},
+	options: {
+		stdin: NodeJS.ReadStream;
+		filter: Filter | undefined;
+		onDrawCost: (ms: number) => void;
+		history?: PromptHistory | undefined;
+		onHistory?: ((history: PromptHistory) => void) | undefined;
+	},
 ): Instance {
 	// Ink draws from the cursor: from a clear screen, as the chooser does.
 	process.stdout.write('\u001B[H\u001B[2J');

@@ -29,7 +29,10 @@ const base = {jobId: 'gznpasy065p319eyoij7ceax', runId: 'uidrmhnics4qybo7mjiiaav
 describe('the skills overlay', () => {
 	it('lists each skill with its states over time and what it wrote to stderr', async () => {
 		const view = await open(modelFromText(skillsLog));
-		const lines = view.lastFrame()!.split('\n').map(line => line.trimEnd());
+		const lines = view
+			.lastFrame()!
+			.split('\n')
+			.map(line => line.trimEnd());
 		expect(lines[0]).toBe(' Skills (2)');
 		const fetch = lines.indexOf('○ fetch  disconnected');
 		expect(fetch).toBeGreaterThan(0);
@@ -52,7 +55,10 @@ describe('the skills overlay', () => {
 	});
 
 	it('wraps a stack trace under its own indentation, and shows no escape sequence', async () => {
-		const trace = ['Error: spawn ENOENT \u001B]52;c;cGF3bmVk\u0007', '    at ChildProcess._handle.onexit (node:internal/child_process:286:19) with a long tail that must wrap'];
+		const trace = [
+			'Error: spawn ENOENT \u001B]52;c;cGF3bmVk\u0007',
+			'    at ChildProcess._handle.onexit (node:internal/child_process:286:19) with a long tail that must wrap',
+		];
 		const log = [skillsLog.trimEnd(), ...trace.map(message => perstackLine('skillStderr', {skillName: 'fetch', message}, base))].join('\n');
 		const view = await open(modelFromText(log), 40, 60);
 		const lines = view.lastFrame()!.split('\n');

@@ -110,7 +110,10 @@ describe('the timeline', () => {
 describe('the job it shows', () => {
 	it('is the job the selection is in, named with which of the jobs it is', async () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');
-		const first = renderView(<OpenTimeline height={10} />, {model, ui: {overlay: {kind: 'timeline', scroll: 0}, selectedKey: 'j:ivc73wpbhfw5k0eafe5tydni', follow: false}});
+		const first = renderView(<OpenTimeline height={10} />, {
+			model,
+			ui: {overlay: {kind: 'timeline', scroll: 0}, selectedKey: 'j:ivc73wpbhfw5k0eafe5tydni', follow: false},
+		});
 		const frame = await waitForFrame(first, text => text.includes('Timeline'));
 		expect(frame.split('\n')[0]).toMatch(/^ Timeline · job 1\/2 ivc73wpbhfw5k0eafe5tydni · /);
 		expect(frame).toContain('1–2 of 2');
@@ -123,7 +126,7 @@ describe('the job it shows', () => {
 });
 
 describe('enter on a row', () => {
-	it('closes the timeline and selects the step\'s own first activity in the tree, unfolding its pane (#32 §3.9)', async () => {
+	it("closes the timeline and selects the step's own first activity in the tree, unfolding its pane (#32 §3.9)", async () => {
 		const app = renderApp(modelFromFixtures('demo.ndjson'));
 		// Finished children start folded.
 		await waitForFrame(app, text => text.includes('▸ test-runner'));
@@ -155,7 +158,7 @@ describe('enter on a row', () => {
 });
 
 describe('c on a row', () => {
-	it('opens the conversation of the step under the cursor, not of the tree\'s selection', async () => {
+	it("opens the conversation of the step under the cursor, not of the tree's selection", async () => {
 		const app = renderApp(modelFromFixtures('demo.ndjson'));
 		await app.press('t');
 		await waitForFrame(app, text => text.includes('Timeline'));
@@ -170,7 +173,7 @@ describe('c on a row', () => {
 
 describe('long waits', () => {
 	const minute = 60_000;
-	it('a wait for a person\'s answer is marked in the view with how long it was', async () => {
+	it("a wait for a person's answer is marked in the view with how long it was", async () => {
 		const model = modelFromText(interactiveWithWait(2 * minute));
 		const view = openTimeline(model, 12);
 		const frame = await waitForFrame(view, text => text.includes('Timeline'));
@@ -182,9 +185,12 @@ describe('long waits', () => {
 
 /** interactive.ndjson with the person's answer coming `waitMs` after the run stopped to ask. */
 function interactiveWithWait(waitMs: number): string {
-	const lines = readFileSync(fixturePath('interactive.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+	const lines = readFileSync(fixturePath('interactive.ndjson'), 'utf8')
+		.split('\n')
+		.filter(line => line !== '');
 	const stop = lines.findIndex(line => line.includes('"type":"stopRunByInteractiveTool"'));
 	if (stop < 0) throw new Error('no interactive stop in the fixture');
-	const shift = (line: string) => line.replaceAll(/"(timestamp|startedAt|finishedAt)":(\d+)/g, (_, key: string, value: string) => `"${key}":${Number(value) + waitMs}`);
+	const shift = (line: string) =>
+		line.replaceAll(/"(timestamp|startedAt|finishedAt)":(\d+)/g, (_, key: string, value: string) => `"${key}":${Number(value) + waitMs}`);
 	return [...lines.slice(0, stop + 1), ...lines.slice(stop + 1).map(shift)].join('\n');
 }

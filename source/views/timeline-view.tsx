@@ -117,7 +117,8 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 				))}
 			</Box>
 			<Line width={width} color={palette.muted}>
-				{rows.length === 0 ? 'no steps yet' : `${scroll + 1}–${Math.min(rows.length, scroll + bodyHeight)} of ${rows.length}`} · red: slowest · ⋯ long gap or wait · ⏎ go there · c conversation · t/esc back
+				{rows.length === 0 ? 'no steps yet' : `${scroll + 1}–${Math.min(rows.length, scroll + bodyHeight)} of ${rows.length}`} · red: slowest · ⋯ long gap or
+				wait · ⏎ go there · c conversation · t/esc back
 			</Line>
 		</Box>
 	);
@@ -132,7 +133,12 @@ function uiScroll(state: UiState, fallback: number): number {
  * `c` on a step row: that step's conversation; on a run's row, the run's last step with messages. Closing it
  * comes `back` to the timeline.
  */
-function openConversationOf(model: Model, row: TimelineRow, back: {kind: 'timeline'; scroll: number; cursor: string}, dispatch: (action: UiAction) => void): void {
+function openConversationOf(
+	model: Model,
+	row: TimelineRow,
+	back: {kind: 'timeline'; scroll: number; cursor: string},
+	dispatch: (action: UiAction) => void,
+): void {
 	const found = row.kind === 'step' ? findConversation(model, row.runId, row.step) : paneConversation(model, row.paneId);
 	if (found.ok) dispatch({type: 'openConversation', runId: found.target.run.runId, step: found.target.line.step, back});
 	else dispatch({type: 'setMessage', message: sanitizeLine(found.message)});
@@ -142,11 +148,18 @@ function openConversationOf(model: Model, row: TimelineRow, back: {kind: 'timeli
  * The cockpit's keys on a row: `R` resumes from the step's checkpoint, `a` answers what the row's run (or its job)
  * waits on, `y` copies the answer command, else the resume command.
  */
-function cockpitOnRow(env: ViewEnv, model: Model, row: TimelineRow, command: 'cockpit.resume' | 'confirm.yes' | 'cockpit.answer', dispatch: (action: UiAction) => void): void {
+function cockpitOnRow(
+	env: ViewEnv,
+	model: Model,
+	row: TimelineRow,
+	command: 'cockpit.resume' | 'confirm.yes' | 'cockpit.answer',
+	dispatch: (action: UiAction) => void,
+): void {
 	const run = model.runs.get(row.kind === 'step' ? row.runId : (model.panes.get(row.paneId)?.runIds.at(-1) ?? ''));
 	if (!run) return;
 	const runner = runnerFor(env, run.jobId);
-	const resume = row.kind === 'step' ? resumeStep(model, run, row.step, runner) : ({ok: false, message: 'R resumes from a step: move to one of its rows'} as const);
+	const resume =
+		row.kind === 'step' ? resumeStep(model, run, row.step, runner) : ({ok: false, message: 'R resumes from a step: move to one of its rows'} as const);
 	const question = questionAt(model, {runId: run.runId});
 	switch (command) {
 		case 'cockpit.resume':
@@ -201,7 +214,8 @@ function goToRow(model: Model, row: TimelineRow, filter: UiState['filter'], disp
 	if (index !== undefined) {
 		revealActivity(model, index, dispatch, true);
 		const activity = model.activities[index];
-		if (activity && !isEmptyFilter(filter) && !matches(filter, activity, model)) dispatch({type: 'setMessage', message: `step ${activity.step ?? ''} is hidden by the filter (c clears it)`});
+		if (activity && !isEmptyFilter(filter) && !matches(filter, activity, model))
+			dispatch({type: 'setMessage', message: `step ${activity.step ?? ''} is hidden by the filter (c clears it)`});
 		return;
 	}
 
@@ -211,7 +225,15 @@ function goToRow(model: Model, row: TimelineRow, filter: UiState['filter'], disp
 	dispatch({type: 'select', key: paneKey(row.paneId), index: 0, follow: false, context: true});
 }
 
-function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, width}: {
+function TimelineLine({
+	row,
+	selected,
+	spanStart,
+	spanEnd,
+	labelWidth,
+	barWidth,
+	width,
+}: {
 	row: TimelineRow;
 	selected: boolean;
 	spanStart: number | undefined;
@@ -222,7 +244,10 @@ function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, 
 }) {
 	// The cursor is marked as the tree marks its selection, so it shows without colours too.
 	const indent = `${selected ? '›' : ' '}${'  '.repeat(row.depth)}`;
-	const cells = row.start === undefined || row.end === undefined || spanStart === undefined || spanEnd === undefined ? undefined : barCells(row.start, row.end, spanStart, spanEnd, barWidth);
+	const cells =
+		row.start === undefined || row.end === undefined || spanStart === undefined || spanEnd === undefined
+			? undefined
+			: barCells(row.start, row.end, spanStart, spanEnd, barWidth);
 	const bar = cells ? `${' '.repeat(cells.offset)}${(row.kind === 'pane' ? '─' : '█').repeat(cells.length)}`.padEnd(barWidth) : ' '.repeat(barWidth);
 	if (row.kind === 'pane') {
 		const look = row.endedWithoutFinalEvent ? endedWithoutFinalEventLook : statusLook[row.status];
@@ -231,7 +256,8 @@ function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, 
 				<Text bold inverse={selected}>
 					{padEnd(`${indent}${sanitizeLine(row.expertKey)}`, labelWidth)}
 				</Text>{' '}
-				<Text color={palette.muted}>{bar}</Text> <Text color={toneColor(look.tone)}>{look.glyph}</Text> {formatDuration(row.start === undefined || row.end === undefined ? undefined : row.end - row.start)}
+				<Text color={palette.muted}>{bar}</Text> <Text color={toneColor(look.tone)}>{look.glyph}</Text>{' '}
+				{formatDuration(row.start === undefined || row.end === undefined ? undefined : row.end - row.start)}
 			</Line>
 		);
 	}
@@ -244,7 +270,8 @@ function TimelineLine({row, selected, spanStart, spanEnd, labelWidth, barWidth, 
 			<Text color={row.longWait ? palette.error : marked ? palette.warning : palette.muted} inverse={selected}>
 				{padEnd(`${indent}${marked ? '⋯' : ' '} step ${row.step}${text === '' ? '' : ` ${text}`}`, labelWidth)}
 			</Text>{' '}
-			<Text color={row.slow ? palette.error : row.open ? palette.running : palette.accent}>{bar}</Text> {padEnd(formatDuration(row.durationMs), 7)} <Text color={palette.muted}>{tokens}</Text>
+			<Text color={row.slow ? palette.error : row.open ? palette.running : palette.accent}>{bar}</Text> {padEnd(formatDuration(row.durationMs), 7)}{' '}
+			<Text color={palette.muted}>{tokens}</Text>
 		</Line>
 	);
 }

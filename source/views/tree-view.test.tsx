@@ -65,7 +65,11 @@ describe('live streaming text', () => {
 	it('appears under a running pane as deltas arrive, and is replaced by the completed answer', async () => {
 		const live = liveIngest();
 		live.feed(
-			perstackLine('startRun', {initialCheckpoint: {status: 'init', stepNumber: 1}, inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'Write a haiku'}]}]}, run),
+			perstackLine(
+				'startRun',
+				{initialCheckpoint: {status: 'init', stepNumber: 1}, inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'Write a haiku'}]}]},
+				run,
+			),
 			perstackLine('startGeneration', {}, run),
 			perstackLine('startStreamingReasoning', {}, run),
 			perstackLine('streamReasoning', {delta: 'Thinking about '}, run),

@@ -9,7 +9,17 @@ import type {Command} from './keymap.js';
 import {priorities, useCommands} from './keypress.js';
 import {PaneRow} from './parts/pane-row.js';
 import {revealActivity} from '../view-model/search/reveal.js';
-import {growLiveText, isSelectableRow, jobKey, nearestSelectable, paneKey, parentPaneOf, selectedRowIndex, type Row, type RowList} from '../view-model/tree/rows.js';
+import {
+	growLiveText,
+	isSelectableRow,
+	jobKey,
+	nearestSelectable,
+	paneKey,
+	parentPaneOf,
+	selectedRowIndex,
+	type Row,
+	type RowList,
+} from '../view-model/tree/rows.js';
 import {JobRow} from './parts/job-row.js';
 import {jobOfKey, shownJobs} from '../view-model/jobs.js';
 import {isLoading, type SourceState} from '../input/source-state.js';
@@ -83,13 +93,16 @@ export function TreeView({height, width}: {height: number; width: number}) {
 	if (rows.length === 0) {
 		return (
 			<Box height={height} width={width}>
-				<Text color={palette.muted}>{sources.some(isLoading) ? 'Reading…' : model.inputEnd ? sanitizeLine(nothingShownText(model, sourceLabel, sources)) : 'Waiting for events…'}</Text>
+				<Text color={palette.muted}>
+					{sources.some(isLoading) ? 'Reading…' : model.inputEnd ? sanitizeLine(nothingShownText(model, sourceLabel, sources)) : 'Waiting for events…'}
+				</Text>
 			</Box>
 		);
 	}
 
 	// A tree shorter than the screen gives its free rows to the live text (#32 §3.8).
-	const visible = rows.length < height ? growLiveText(model, rows.slice(0, rows.length), height - rows.length, width) : rows.slice(top.current, top.current + height);
+	const visible =
+		rows.length < height ? growLiveText(model, rows.slice(0, rows.length), height - rows.length, width) : rows.slice(top.current, top.current + height);
 	// Found by key: grown live text moves the rows under it down.
 	const selectedKey = rows.at(selected)?.key;
 	// Job rows say which of how many they are, as the header does; only worked out when one is on screen.
@@ -130,7 +143,21 @@ export function nothingShownText(model: Model, sourceLabel: string, sources: rea
 }
 
 /** One row as inline text in `width` columns; the tree cuts the line it is in to the width. */
-function RowView({row, model, selected, highlight, width, jobNumbers}: {row: Row; model: Model; selected: boolean; highlight: string; width: number; jobNumbers: ReadonlyMap<string, number> | undefined}) {
+function RowView({
+	row,
+	model,
+	selected,
+	highlight,
+	width,
+	jobNumbers,
+}: {
+	row: Row;
+	model: Model;
+	selected: boolean;
+	highlight: string;
+	width: number;
+	jobNumbers: ReadonlyMap<string, number> | undefined;
+}) {
 	switch (row.kind) {
 		case 'job': {
 			const job = model.jobs.get(row.jobId);
@@ -148,7 +175,15 @@ function RowView({row, model, selected, highlight, width, jobNumbers}: {row: Row
 		case 'activity': {
 			const activity = model.activities[row.index];
 			if (!activity) return null;
-			return <ActivityRow activity={withDelegateOutcome(model, activity)} depth={row.depth} selected={selected} highlight={highlight === '' ? undefined : highlight} width={width} />;
+			return (
+				<ActivityRow
+					activity={withDelegateOutcome(model, activity)}
+					depth={row.depth}
+					selected={selected}
+					highlight={highlight === '' ? undefined : highlight}
+					width={width}
+				/>
+			);
 		}
 
 		case 'filtered':
@@ -229,7 +264,8 @@ function navigate(command: Command, context: NavContext): boolean {
 			// its job's row, as every job folds too.
 			const jobRow = current && current.kind !== 'filtered' && showsJobs(rows) ? jobOfKey(context.model, current.key) : undefined;
 			if (jobRow) dispatch({type: 'select', key: jobKey(jobRow.jobId), index: selected, follow: false});
-			else if (current && current.kind !== 'pane' && current.kind !== 'job' && current.kind !== 'filtered') dispatch({type: 'select', key: paneKey(current.paneId), index: selected, follow: false});
+			else if (current && current.kind !== 'pane' && current.kind !== 'job' && current.kind !== 'filtered')
+				dispatch({type: 'select', key: paneKey(current.paneId), index: selected, follow: false});
 			return true;
 		}
 

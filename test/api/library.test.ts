@@ -218,7 +218,10 @@ describe('bad input becomes diagnostics, and nothing throws', () => {
 		const atEnd = createReducer();
 		atEnd.pushChunk('{"a":1}\n\uD83D');
 		atEnd.end();
-		expect(atEnd.model.diagnostics).toEqual([{source: 'input', line: 1, reason: expect.stringContaining('not an event')}, {source: 'input', line: 2, reason: expect.stringContaining('not JSON')}]);
+		expect(atEnd.model.diagnostics).toEqual([
+			{source: 'input', line: 1, reason: expect.stringContaining('not an event')},
+			{source: 'input', line: 2, reason: expect.stringContaining('not JSON')},
+		]);
 	});
 
 	it('a chunk that ends inside a line waits for the rest, or for end()', () => {
@@ -266,16 +269,40 @@ describe('the model', () => {
 		expect(reads.every(path => typeof path === 'string' && path !== '')).toBe(true);
 		const demo = createReducer();
 		for (const line of linesOf(join(repoRoot, 'fixtures/demo.ndjson'))) demo.push(line);
-		const commands = demo.model.activities.filter(isToolActivity).map(toolInput).flatMap(input => (input.tool === 'exec' ? [[input.command, ...input.args].join(' ')] : []));
+		const commands = demo.model.activities
+			.filter(isToolActivity)
+			.map(toolInput)
+			.flatMap(input => (input.tool === 'exec' ? [[input.command, ...input.args].join(' ')] : []));
 		expect(commands).toEqual(['npm test', 'npm ci', 'npx vitest run', 'npx vitest run']);
 
 		// A call whose arguments have the wrong shape: nothing is claimed that is not there.
 		const odd = createReducer();
-		const event = (type: string, body: Record<string, unknown>) => JSON.stringify({type, id: `e-${type}`, timestamp: 1_795_400_000_000, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
+		const event = (type: string, body: Record<string, unknown>) =>
+			JSON.stringify({type, id: `e-${type}`, timestamp: 1_795_400_000_000, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
 		odd.push(event('startRun', {initialCheckpoint: {id: 'cp', runId: 'r', status: 'init', stepNumber: 1, expert: {key: 'x'}}, inputMessages: []}));
-		odd.push(event('callTools', {toolCalls: [{id: 't1', skillName: '@perstack/base', toolName: 'exec', args: {command: 7, args: ['a', 3, 'b'], env: {PATH: '/bin', N: 1, ['__proto__']: 'x'}, timeout: 'soon'}}], newMessage: {}, usage: {inputTokens: 1, outputTokens: 1, reasoningTokens: 0, totalTokens: 2, cachedInputTokens: 0}}));
+		odd.push(
+			event('callTools', {
+				toolCalls: [
+					{
+						id: 't1',
+						skillName: '@perstack/base',
+						toolName: 'exec',
+						args: {command: 7, args: ['a', 3, 'b'], env: {PATH: '/bin', N: 1, ['__proto__']: 'x'}, timeout: 'soon'},
+					},
+				],
+				newMessage: {},
+				usage: {inputTokens: 1, outputTokens: 1, reasoningTokens: 0, totalTokens: 2, cachedInputTokens: 0},
+			}),
+		);
 		const [exec] = odd.model.activities.filter(isToolActivity).map(toolInput);
-		expect(exec).toEqual({tool: 'exec', command: undefined, args: ['a', 'b'], cwd: undefined, env: Object.assign(Object.create(null) as object, {PATH: '/bin', ['__proto__']: 'x'}), timeoutMs: undefined});
+		expect(exec).toEqual({
+			tool: 'exec',
+			command: undefined,
+			args: ['a', 'b'],
+			cwd: undefined,
+			env: Object.assign(Object.create(null) as object, {PATH: '/bin', ['__proto__']: 'x'}),
+			timeoutMs: undefined,
+		});
 	});
 
 	it('streamingText is what a run is writing now', () => {
@@ -288,11 +315,19 @@ describe('the model', () => {
 		if (!run) throw new Error('no run');
 		const deltas = lines.slice(0, upTo).flatMap(line => {
 			const event: unknown = JSON.parse(line);
-			return typeof event === 'object' && event !== null && Reflect.get(event, 'type') === 'streamReasoning' ? [{text: String(Reflect.get(event, 'delta')), at: Number(Reflect.get(event, 'timestamp'))}] : [];
+			return typeof event === 'object' && event !== null && Reflect.get(event, 'type') === 'streamReasoning'
+				? [{text: String(Reflect.get(event, 'delta')), at: Number(Reflect.get(event, 'timestamp'))}]
+				: [];
 		});
 		// In the order of their timestamps (the fixture swaps two), arrival order between equal ones.
 		const ordered = deltas.map((delta, index) => ({...delta, index})).sort((a, b) => a.at - b.at || a.index - b.index);
-		expect(streamingText(run)).toEqual({step: 1, reasoning: ordered.map(delta => delta.text).join(''), result: '', reasoningComplete: false, resultComplete: false});
+		expect(streamingText(run)).toEqual({
+			step: 1,
+			reasoning: ordered.map(delta => delta.text).join(''),
+			result: '',
+			reasoningComplete: false,
+			resultComplete: false,
+		});
 	});
 
 	it('summary() is a copy: changing it leaves the model alone', () => {
@@ -319,7 +354,12 @@ describe('an agent CLI’s stream', () => {
 	});
 
 	it('dialect reads every line as that dialect’s: a Codex stream that begins with its retry is read as Codex’s, not as unknown lines', () => {
-		const lines = ['{"type":"error","message":"Reconnecting... 1/5 (stream disconnected)"}', '{"type":"thread.started","thread_id":"t1"}', '{"type":"turn.started"}', '{"type":"turn.completed","usage":{"input_tokens":10,"output_tokens":2}}'];
+		const lines = [
+			'{"type":"error","message":"Reconnecting... 1/5 (stream disconnected)"}',
+			'{"type":"thread.started","thread_id":"t1"}',
+			'{"type":"turn.started"}',
+			'{"type":"turn.completed","usage":{"input_tokens":10,"output_tokens":2}}',
+		];
 		const told = reducerOf(lines);
 		expect(told.model.unknownEvents).toEqual(new Map([['error', 1]]));
 		const forced = createReducer({dialect: 'codex'});
@@ -337,6 +377,8 @@ describe('an agent CLI’s stream', () => {
 
 	it('an unknown dialect is a RangeError naming the ones there are', () => {
 		// @ts-expect-error: not a dialect, as plain JavaScript may pass.
-		expect(() => createReducer({dialect: 'cursor'})).toThrow('dialect must be one of perstack, amp, claude-code, codex, gemini, opencode, drover, daemon, not cursor');
+		expect(() => createReducer({dialect: 'cursor'})).toThrow(
+			'dialect must be one of perstack, amp, claude-code, codex, gemini, opencode, drover, daemon, not cursor',
+		);
 	});
 });

@@ -33,7 +33,10 @@ const reducer = createReducer(); reducer.pushChunk(readFileSync('fixtures/demo.n
 	it('the OpenTelemetry packages load only with --otlp or --otlp-file', () => {
 		const demo = join(repoRoot, 'fixtures/demo.ndjson');
 		for (const mode of [['--summary'], ['--summary', '--json'], ['--print'], ['--json']]) {
-			expect([...packagesLoaded([cliPath, ...mode, demo])].filter(name => name.startsWith('@opentelemetry/')), mode.join(' ')).toEqual([]);
+			expect(
+				[...packagesLoaded([cliPath, ...mode, demo])].filter(name => name.startsWith('@opentelemetry/')),
+				mode.join(' '),
+			).toEqual([]);
 		}
 
 		const withFile = packagesLoaded([cliPath, '--summary', '--otlp-file', join(mkdtempSync(join(tmpdir(), 'perscope-loads-')), 'spans.jsonl'), demo]);

@@ -36,8 +36,12 @@ describe('the type declarations', () => {
 
 	it('are all in the package tarball, with what "exports" names', () => {
 		const files = packedFiles();
-		const manifest: {exports: Record<string, string | Record<string, string>>; types: string} = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
-		const targets = [manifest.types, ...Object.values(manifest.exports).flatMap(target => (typeof target === 'string' ? [target] : Object.values(target)))].map(target => target.replace(/^\.\//, ''));
+		const manifest: {exports: Record<string, string | Record<string, string>>; types: string} = JSON.parse(
+			readFileSync(join(repoRoot, 'package.json'), 'utf8'),
+		);
+		const targets = [manifest.types, ...Object.values(manifest.exports).flatMap(target => (typeof target === 'string' ? [target] : Object.values(target)))].map(
+			target => target.replace(/^\.\//, ''),
+		);
 		expect(targets).toContain('dist/api/index.js');
 		for (const file of [...targets, ...check.files.filter(file => file.startsWith('dist/'))]) expect(files).toContain(file);
 	});
@@ -75,7 +79,8 @@ describe('the package tarball', () => {
 
 describe('the README’s library example', () => {
 	const example = readFileSync(join(repoRoot, 'examples/ci-check.mjs'), 'utf8');
-	const run = (fixture: string) => spawnSync(process.execPath, ['examples/ci-check.mjs'], {cwd: repoRoot, encoding: 'utf8', input: readFileSync(join(repoRoot, fixture))});
+	const run = (fixture: string) =>
+		spawnSync(process.execPath, ['examples/ci-check.mjs'], {cwd: repoRoot, encoding: 'utf8', input: readFileSync(join(repoRoot, fixture))});
 
 	it('is examples/ci-check.mjs, quoted whole', () => {
 		const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');

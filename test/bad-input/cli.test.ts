@@ -42,7 +42,15 @@ function summaryOf(result: Result): Summary {
 	return JSON.parse(result.stdout);
 }
 
-const emptySummary = {jobs: [], costUsd: 0, prices: {source: builtinPrices.source, date: builtinPrices.date, file: null}, events: 0, unknownEvents: {}, diagnostics: [], diagnosticCount: 0};
+const emptySummary = {
+	jobs: [],
+	costUsd: 0,
+	prices: {source: builtinPrices.source, date: builtinPrices.date, file: null},
+	events: 0,
+	unknownEvents: {},
+	diagnostics: [],
+	diagnosticCount: 0,
+};
 
 describe.each(corpus)('perscope --summary --json on stdin: $name', testCase => {
 	const expectedLines = testCase.diagnostic.flatMap((isDiagnostic, n) => (isDiagnostic ? [badLineNumber(n)] : []));
@@ -118,7 +126,10 @@ describe('line ends and byte order marks do not change what a log says', () => {
 
 	it.each(variants)('%s', (_name, bytes) => {
 		const summary = summaryOf(perscope(['--summary', '--json'], bytes));
-		expect({...summary, diagnostics: summary.diagnostics}).toEqual({...expected, diagnostics: expected.diagnostics.map(diagnostic => ({...diagnostic, source: 'stdin'}))});
+		expect({...summary, diagnostics: summary.diagnostics}).toEqual({
+			...expected,
+			diagnostics: expected.diagnostics.map(diagnostic => ({...diagnostic, source: 'stdin'})),
+		});
 	});
 
 	it('a byte order mark at the start of a later line (two logs that each begin with one, concatenated) was a bad line in one stream, not as two files', () => {
@@ -164,16 +175,19 @@ describe('step numbers written another way than the runtime writes them', () => 
 
 	const expected = perscope(['--conversation', `${run}@4`, fixturePath('real/tools.ndjson')]);
 
-	it.each(['"4"', '4.0', '4e0'])('--conversation said "no longer available … the file may have changed" for a step written %s, which every other mode reads', written => {
-		expect(expected.status, expected.stderr).toBe(0);
-		const path = rewritten(written);
-		const fromFile = perscope(['--conversation', `${run}@4`, path]);
-		expect(fromFile.status, fromFile.stderr).toBe(0);
-		expect(fromFile.stdout).toBe(expected.stdout);
-		// From a pipe too: the step's line is found among the recent lines kept.
-		const fromPipe = perscope(['--conversation', `${run}@4`], readFileSync(path));
-		expect(fromPipe.stdout).toBe(expected.stdout);
-	});
+	it.each(['"4"', '4.0', '4e0'])(
+		'--conversation said "no longer available … the file may have changed" for a step written %s, which every other mode reads',
+		written => {
+			expect(expected.status, expected.stderr).toBe(0);
+			const path = rewritten(written);
+			const fromFile = perscope(['--conversation', `${run}@4`, path]);
+			expect(fromFile.status, fromFile.stderr).toBe(0);
+			expect(fromFile.stdout).toBe(expected.stdout);
+			// From a pipe too: the step's line is found among the recent lines kept.
+			const fromPipe = perscope(['--conversation', `${run}@4`], readFileSync(path));
+			expect(fromPipe.stdout).toBe(expected.stdout);
+		},
+	);
 
 	it('a whole step at stepNumber 1e20 turned a completed run into "ended without a final event", with no diagnostic', () => {
 		const path = rewritten('1e20');
@@ -193,7 +207,9 @@ describe('step numbers written another way than the runtime writes them', () => 
 				return [event.stepNumber, event.checkpoint?.stepNumber, event.step?.stepNumber].includes(4) ? [index + 1] : [];
 			});
 		expect(summary.diagnostics.map(diagnostic => diagnostic.line)).toEqual(lines);
-		expect(summary.diagnostics[0]!.reason).toBe('startGeneration event: stepNumber 100000000000000000000 is not a step number (a whole number from 0 to 9007199254740991); the event is read without it');
+		expect(summary.diagnostics[0]!.reason).toBe(
+			'startGeneration event: stepNumber 100000000000000000000 is not a step number (a whole number from 0 to 9007199254740991); the event is read without it',
+		);
 		// Every reader judges it so: the plain one (the schema) and the fast ones give the same document.
 		expect(summaryOf(perscope(['--summary', '--json', path], undefined, {PERSCOPE_FAST: '0'}))).toEqual(summary);
 	});
@@ -230,7 +246,9 @@ describe('a single line longer than --max-line-bytes', () => {
 	it('a 100 MB line is skipped with a diagnostic, the events around it are kept, and memory stays bounded by the limit', async () => {
 		const {result, maxRssBytes} = await withHugeLine(100 * megabyte, ['--summary', '--json']);
 		const summary = summaryOf(result);
-		expect(summary.diagnostics).toEqual([{line: 2, source: 'stdin', reason: expect.stringMatching(/^line of 10485\d{4} bytes is over the --max-line-bytes limit of 67108864; skipped$/)}]);
+		expect(summary.diagnostics).toEqual([
+			{line: 2, source: 'stdin', reason: expect.stringMatching(/^line of 10485\d{4} bytes is over the --max-line-bytes limit of 67108864; skipped$/)},
+		]);
 		expect(summary.events).toBe(2);
 		expect(summary.jobs[0]?.runs[0]?.status).toBe('completed');
 		// Holding at most the limit (a line under it must be parsed), plus what garbage collection lags behind.
@@ -243,7 +261,7 @@ describe('a single line longer than --max-line-bytes', () => {
 		expect(summaryOf(result).diagnostics.map(diagnostic => diagnostic.line)).toEqual([2]);
 		const grown = maxRssBytes - (await baseline).maxRssBytes;
 		expect(grown).toBeLessThan(limit + 64 * megabyte);
-		expect(grown).toBeLessThan(400 * megabyte / 3);
+		expect(grown).toBeLessThan((400 * megabyte) / 3);
 	});
 
 	it('with a small limit, a 100 MB line costs a small part of its size', async () => {

@@ -26,7 +26,17 @@ afterEach(() => {
 afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
 function event(text: string, id: string): string {
-	return JSON.stringify({type: 'startRun', id, expertKey: 'agent', timestamp: 1, jobId: 'job', runId: `run-${id}`, stepNumber: 1, initialCheckpoint: {status: 'init', stepNumber: 1}, inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text}]}]});
+	return JSON.stringify({
+		type: 'startRun',
+		id,
+		expertKey: 'agent',
+		timestamp: 1,
+		jobId: 'job',
+		runId: `run-${id}`,
+		stepNumber: 1,
+		initialCheckpoint: {status: 'init', stepNumber: 1},
+		inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text}]}],
+	});
 }
 
 /** A shell script that says its process group on stderr (`group N`), then does `body`. */
@@ -56,7 +66,11 @@ const ignoresInterruptAndTerm = `trap '' INT TERM\nprintf '%s\\n' '${event('firs
 
 async function started(path: string, args: string[] = ['--print']): Promise<{run: CliRun; group: number}> {
 	const run = startCli([...args, '--', 'sh', path]);
-	await waitUntil(() => run.stdout().includes('first query') || (args.includes('--summary') && run.stderr().includes('group ')), 'the first event', () => run.stdout() + run.stderr());
+	await waitUntil(
+		() => run.stdout().includes('first query') || (args.includes('--summary') && run.stderr().includes('group ')),
+		'the first event',
+		() => run.stdout() + run.stderr(),
+	);
 	const group = groupOf(run);
 	// The trap is set before the event is printed: the command now ignores what it ignores.
 	return {run, group};
@@ -111,14 +125,19 @@ describe('headless -- COMMAND and signals, as before', () => {
 
 describe('regressions: output written after the command exits', () => {
 	it('events a grandchild wrote more than ~1 s after the command exited were dropped without a word: they are read, and stderr says the output was still open', async () => {
-		const path = script('leaves-a-writer.sh', `printf '%s\\n' '${event('first query', 'e1')}'\n( sleep 2.5; printf '%s\\n' '${event('late query', 'e2')}' ) &\nexit 0`);
+		const path = script(
+			'leaves-a-writer.sh',
+			`printf '%s\\n' '${event('first query', 'e1')}'\n( sleep 2.5; printf '%s\\n' '${event('late query', 'e2')}' ) &\nexit 0`,
+		);
 		const run = startCli(['--print', '--', 'sh', path]);
 		expect(await run.exit).toEqual({code: 0, signal: null});
 		groupOf(run);
 		expect(run.stdout()).toContain('[agent] 💬 query first query');
 		// Both runs of `agent` stand open at once, so --print tells them apart by a short run id.
 		expect(run.stdout()).toMatch(/\[agent(·run-e2)?\] 💬 query late query/);
-		expect(run.stderr()).toContain(`perscope: sh ${path} exited, but its output is still open (something it started holds it): reading until it closes (or 30 s pass without any); Ctrl-C stops\n`);
+		expect(run.stderr()).toContain(
+			`perscope: sh ${path} exited, but its output is still open (something it started holds it): reading until it closes (or 30 s pass without any); Ctrl-C stops\n`,
+		);
 	}, 15_000);
 
 	it('an output held open by something that never writes is read no further after the idle bound, which is said', async () => {
@@ -129,7 +148,13 @@ describe('regressions: output written after the command exits', () => {
 		expect(exit).toEqual({code: 0, signal: null});
 		const summary = JSON.parse(run.stdout()) as {events: number; diagnostics: Array<{line: number; source: string; reason: string}>};
 		expect(summary.events).toBe(1);
-		expect(summary.diagnostics).toEqual([{line: 0, source: `sh ${path}`, reason: `sh ${path} exited, and its output stayed open with nothing more for 2 s (something it started holds it): not read further`}]);
+		expect(summary.diagnostics).toEqual([
+			{
+				line: 0,
+				source: `sh ${path}`,
+				reason: `sh ${path} exited, and its output stayed open with nothing more for 2 s (something it started holds it): not read further`,
+			},
+		]);
 	}, 15_000);
 });
 
@@ -137,7 +162,10 @@ const start = sessionsKilledAfterEach();
 
 describe.skipIf(!hasTmux())('regressions: output written after the command exits, in the viewer', () => {
 	it('the header says the command exited while its output is still open, and the late event arrives', async () => {
-		const path = script('leaves-a-writer-viewer.sh', `printf '%s\\n' '${event('first query', 'e1')}'\n( sleep 2.5; printf '%s\\n' '${event('late query', 'e2')}' ) &\nexit 0`);
+		const path = script(
+			'leaves-a-writer-viewer.sh',
+			`printf '%s\\n' '${event('first query', 'e1')}'\n( sleep 2.5; printf '%s\\n' '${event('late query', 'e2')}' ) &\nexit 0`,
+		);
 		const tty = start(`node dist/cli/main.js -- sh ${shellQuote(path)}`, {width: 160});
 		await tty.waitFor('exited 0 · output still open');
 		const late = await tty.waitFor('late query', 8000);

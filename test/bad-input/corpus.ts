@@ -22,7 +22,10 @@ export function event(type: string, fields: Record<string, unknown> = {}, id = `
 
 /** The valid run every case sits in: a query, an `exec` with its result, and a completion. */
 export const before = [
-	event('startRun', {initialCheckpoint: {status: 'init', stepNumber: 1}, inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'run the tests'}]}]}),
+	event('startRun', {
+		initialCheckpoint: {status: 'init', stepNumber: 1},
+		inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'run the tests'}]}],
+	}),
 	event('callTools', {toolCalls: [{id: 'call-1', skillName: '@perstack/base', toolName: 'exec', args: {command: 'npm', args: ['test']}}]}),
 ];
 
@@ -55,13 +58,20 @@ export const corpus: Case[] = [
 	},
 	{
 		name: 'binary garbage',
-		lines: [Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x7f, 0x1b, 0x5b, 0x32, 0x4a, 0x80, 0x9b]), Buffer.from(Array.from({length: 4096}, (_, i) => (i * 37 + 11) % 256).filter(byte => byte !== 10))],
+		lines: [
+			Buffer.from([0x00, 0x01, 0xff, 0xfe, 0x7f, 0x1b, 0x5b, 0x32, 0x4a, 0x80, 0x9b]),
+			Buffer.from(Array.from({length: 4096}, (_, i) => (i * 37 + 11) % 256).filter(byte => byte !== 10)),
+		],
 		diagnostic: [true, true],
 	},
 	{
 		name: 'invalid UTF-8 (inside a string the event survives with U+FFFD; outside, the line is a diagnostic)',
 		lines: [
-			Buffer.concat([Buffer.from('{"type":"retry","id":"bad-utf8","runId":"run-1","expertKey":"expert","reason":"caf'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]),
+			Buffer.concat([
+				Buffer.from('{"type":"retry","id":"bad-utf8","runId":"run-1","expertKey":"expert","reason":"caf'),
+				Buffer.from([0xc3, 0x28, 0xff]),
+				Buffer.from('"}'),
+			]),
 			Buffer.concat([Buffer.from('{"type":"retry",'), Buffer.from([0xff, 0xfe]), Buffer.from('"runId":"run-1"}')]),
 		],
 		diagnostic: [false, true],
@@ -96,16 +106,27 @@ export const corpus: Case[] = [
 	},
 	{
 		name: 'fields a viewer never needs may be missing or odd',
-		lines: [JSON.stringify({type: 'retry', runId: 'run-1'}), event('retry', {reason: 'r', stepNumber: 'not a number', timestamp: 'not a time', usage: {inputTokens: 'lots'}}, 'odd-1')],
+		lines: [
+			JSON.stringify({type: 'retry', runId: 'run-1'}),
+			event('retry', {reason: 'r', stepNumber: 'not a number', timestamp: 'not a time', usage: {inputTokens: 'lots'}}, 'odd-1'),
+		],
 		// A step number that is not one is read as none, and said (issue #34); the event is kept.
 		diagnostic: [false, true],
 	},
 	{
 		name: 'unknown types',
-		lines: [event('startPlanning', {plan: [1, 2]}, 'u1'), JSON.stringify({kind: 'brand_new_kind', runId: 'drover-1', ts: 1}), JSON.stringify({type: 'futureDaemonEvent', runId: 'daemon-1'})],
+		lines: [
+			event('startPlanning', {plan: [1, 2]}, 'u1'),
+			JSON.stringify({kind: 'brand_new_kind', runId: 'drover-1', ts: 1}),
+			JSON.stringify({type: 'futureDaemonEvent', runId: 'daemon-1'}),
+		],
 		diagnostic: [false, false, false],
 	},
-	{name: 'duplicate event ids', lines: [event('retry', {reason: 'first'}, 'dup'), event('retry', {reason: 'second'}, 'dup'), event('retry', {reason: 'third'}, 'dup')], diagnostic: [false, true, true]},
+	{
+		name: 'duplicate event ids',
+		lines: [event('retry', {reason: 'first'}, 'dup'), event('retry', {reason: 'second'}, 'dup'), event('retry', {reason: 'third'}, 'dup')],
+		diagnostic: [false, true, true],
+	},
 	{name: 'duplicate lines', lines: [before[1]!, before[1]!], diagnostic: [true, true]},
 	{
 		name: 'numbers as strings, negative, huge and NaN-like',

@@ -20,7 +20,9 @@ mkdirSync(full);
 let fullMounted = false;
 let session: TmuxSession | undefined;
 
-const toolsLog = readFileSync(join(fixturesDir, 'real', 'tools.ndjson'), 'utf8').trimEnd().split('\n');
+const toolsLog = readFileSync(join(fixturesDir, 'real', 'tools.ndjson'), 'utf8')
+	.trimEnd()
+	.split('\n');
 const callIndex = toolsLog.findIndex(line => line.includes('"type":"callTools"'));
 
 /** tools.ndjson with its first tool call (a `todo`, the third row of the tree) given arguments `depth` arrays deep; and that line. */

@@ -73,7 +73,13 @@ describe('regressions: event files that are not regular files', () => {
 		expect(printed.status).toBe(0);
 		expect(printed.stdout).toContain('[child-expert]');
 		expect(printed.stderr.split('\n').filter(Boolean).sort()).toEqual(
-			[`${hostile[0]}: not read: it is a FIFO, not a regular file`, `${hostile[1]}: not read: it is a character device, not a regular file`, `${hostile[2]}: not read: it is a character device, not a regular file`].map(line => `perscope: ${line}`).sort(),
+			[
+				`${hostile[0]}: not read: it is a FIFO, not a regular file`,
+				`${hostile[1]}: not read: it is a character device, not a regular file`,
+				`${hostile[2]}: not read: it is a character device, not a regular file`,
+			]
+				.map(line => `perscope: ${line}`)
+				.sort(),
 		);
 	});
 
@@ -171,7 +177,9 @@ describe('regressions: parts of a job that cannot be read', () => {
 		chmodSync(runs, 0o000);
 		const result = perscopeUnprivileged(['--summary', job]);
 		expect(result.status).toBe(1);
-		expect(result.stderr).toBe(`perscope: cannot read ${runs}: permission denied; the runs in it are not shown\nperscope: cannot read ${job}: none of its event files could be read\n`);
+		expect(result.stderr).toBe(
+			`perscope: cannot read ${runs}: permission denied; the runs in it are not shown\nperscope: cannot read ${job}: none of its event files could be read\n`,
+		);
 	});
 
 	it('an unreadable event file says which, and the rest is read', () => {

@@ -59,7 +59,9 @@ describe.each(corpus)('bad input: $name', testCase => {
 
 	it('reads the same with CRLF line ends', () => {
 		const model = modelFromText(framed(testCase.lines, '\r\n'), {chunkSize: 5});
-		expect(model.diagnostics.map(diagnostic => diagnostic.line)).toEqual(testCase.diagnostic.flatMap((isDiagnostic, n) => (isDiagnostic ? [badLineNumber(n)] : [])));
+		expect(model.diagnostics.map(diagnostic => diagnostic.line)).toEqual(
+			testCase.diagnostic.flatMap((isDiagnostic, n) => (isDiagnostic ? [badLineNumber(n)] : [])),
+		);
 		expectFrameIntact(model);
 	});
 });
@@ -124,13 +126,21 @@ describe('deeply nested values inside valid events', () => {
 	const lines = [
 		event('startRun', {initialCheckpoint: {status: 'init', stepNumber: 1}}),
 		event('callTools', {toolCalls: [{id: 'deep-call', skillName: 'mcp', toolName: 'deep', args: {x: 1}}]}).replace('{"x":1}', deep),
-		event('resolveToolResults', {toolResults: [{id: 'deep-call', skillName: 'mcp', toolName: 'deep', result: [{type: 'textPart', text: `{"error":${deep}}`}]}]}),
+		event('resolveToolResults', {
+			toolResults: [{id: 'deep-call', skillName: 'mcp', toolName: 'deep', result: [{type: 'textPart', text: `{"error":${deep}}`}]}],
+		}),
 		JSON.stringify({kind: 'run_start', runId: 'drover-1', ts: 1, agentId: 'agent'}),
 		JSON.stringify({kind: 'tool_call_start', runId: 'drover-1', ts: 2, turn: 1, toolUseId: 'u1', toolName: 'grep', input: {x: 1}}).replace('{"x":1}', deep),
 		JSON.stringify({kind: 'tool_call_end', runId: 'drover-1', ts: 3, turn: 1, toolUseId: 'u1', result: 1}).replace('"result":1', `"result":${deep}`),
 		JSON.stringify({type: 'step_started', runId: 'daemon-1', stepName: 'step', message: 'go'}),
-		JSON.stringify({type: 'agent_streaming', runId: 'daemon-1', agentName: 'step', event: {type: 'tool-call', toolName: 't', args: 'X'}}).replace('"X"', JSON.stringify(deep)),
-		JSON.stringify({type: 'agent_streaming', runId: 'daemon-1', agentName: 'step', event: {type: 'tool-result', toolName: 't', output: 1}}).replace('"output":1', `"output":${deep}`),
+		JSON.stringify({type: 'agent_streaming', runId: 'daemon-1', agentName: 'step', event: {type: 'tool-call', toolName: 't', args: 'X'}}).replace(
+			'"X"',
+			JSON.stringify(deep),
+		),
+		JSON.stringify({type: 'agent_streaming', runId: 'daemon-1', agentName: 'step', event: {type: 'tool-result', toolName: 't', output: 1}}).replace(
+			'"output":1',
+			`"output":${deep}`,
+		),
 	];
 	const model = modelFromText(lines.join('\n'));
 

@@ -21,7 +21,14 @@ type Result = {status: number | null; signal: NodeJS.Signals | null; stdout: str
 
 function perscope(args: string[], timeoutMs = 20_000): Result {
 	const started = Date.now();
-	const result = spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024});
+	const result = spawnSync(process.execPath, [cliPath, ...args], {
+		cwd: repoRoot,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		timeout: timeoutMs,
+		killSignal: 'SIGKILL',
+		maxBuffer: 64 * 1024 * 1024,
+	});
 	return {status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr, ms: Date.now() - started};
 }
 
@@ -72,7 +79,9 @@ describe('regressions: --prices', () => {
 		const result = perscope(['--summary', '--prices', path, demo]);
 		expect(result.status).toBe(2);
 		expect(result.stdout).toBe('');
-		expect(result.stderr).toBe(`perscope: --prices ${path}: models.claude-sonnet-4-5.output: a price is US dollars per million tokens, at most 10000 (see perscope --help)\n`);
+		expect(result.stderr).toBe(
+			`perscope: --prices ${path}: models.claude-sonnet-4-5.output: a price is US dollars per million tokens, at most 10000 (see perscope --help)\n`,
+		);
 		// At the bound, the costs stay finite.
 		const bound = priceFile('bound.json', table({'claude-sonnet-4-5': {provider: 'anthropic', input: 10_000, cachedInput: 10_000, output: 10_000}}));
 		expect(Number.isFinite(costOf(['--prices', bound, demo]))).toBe(true);

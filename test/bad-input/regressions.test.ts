@@ -18,7 +18,16 @@ import {modelFromText, perstackLine} from '../helpers/load.js';
  */
 
 function perstack(type: string, runId: string, fields: Record<string, unknown> = {}, id?: string): string {
-	return JSON.stringify({type, id: id ?? `${type}-${runId}-${Math.random().toString(36).slice(2)}`, timestamp: 1_700_000_000_000, jobId: 'job', runId, expertKey: `expert-${runId}`, stepNumber: 1, ...fields});
+	return JSON.stringify({
+		type,
+		id: id ?? `${type}-${runId}-${Math.random().toString(36).slice(2)}`,
+		timestamp: 1_700_000_000_000,
+		jobId: 'job',
+		runId,
+		expertKey: `expert-${runId}`,
+		stepNumber: 1,
+		...fields,
+	});
 }
 
 function startRun(runId: string, checkpoint: Record<string, unknown> = {}): string {
@@ -56,7 +65,13 @@ describe('regressions', () => {
 	it('a Perstack child that started before its parent is adopted when the parent starts, in the parent’s job', () => {
 		const model = modelFromText(
 			[
-				JSON.stringify({type: 'startRun', id: 'c', runId: 'child', expertKey: 'helper', initialCheckpoint: {status: 'init', delegatedBy: {runId: 'parent', toolCallId: 'call-1'}}}),
+				JSON.stringify({
+					type: 'startRun',
+					id: 'c',
+					runId: 'child',
+					expertKey: 'helper',
+					initialCheckpoint: {status: 'init', delegatedBy: {runId: 'parent', toolCallId: 'call-1'}},
+				}),
 				startRun('parent'),
 				perstack('callDelegate', 'parent', {toolCalls: [{id: 'call-1', skillName: 'helper', toolName: 'helper', args: {query: 'help'}}]}),
 			].join('\n'),
@@ -69,7 +84,13 @@ describe('regressions', () => {
 
 	it('a child that started before its parent’s delegation kept its rev when the delegation linked it, so views and the load worker missed the link', () => {
 		const lines = [
-			JSON.stringify({type: 'startRun', id: 'c', runId: 'child', expertKey: 'helper', initialCheckpoint: {status: 'init', delegatedBy: {runId: 'parent', toolCallId: 'call-1'}}}),
+			JSON.stringify({
+				type: 'startRun',
+				id: 'c',
+				runId: 'child',
+				expertKey: 'helper',
+				initialCheckpoint: {status: 'init', delegatedBy: {runId: 'parent', toolCallId: 'call-1'}},
+			}),
 			startRun('parent'),
 			perstack('callDelegate', 'parent', {toolCalls: [{id: 'call-1', skillName: 'helper', toolName: 'helper', args: {query: 'help'}}]}),
 		];
@@ -100,7 +121,14 @@ describe('regressions', () => {
 			[
 				startRun('first'),
 				perstack('stopRunByInteractiveTool', 'first', {checkpoint: {status: 'stoppedByInteractiveTool', stepNumber: 1}}),
-				JSON.stringify({type: 'startRun', id: 's2', jobId: 'other-job', runId: 'second', expertKey: 'expert-first', initialCheckpoint: {status: 'stoppedByInteractiveTool', runId: 'first'}}),
+				JSON.stringify({
+					type: 'startRun',
+					id: 's2',
+					jobId: 'other-job',
+					runId: 'second',
+					expertKey: 'expert-first',
+					initialCheckpoint: {status: 'stoppedByInteractiveTool', runId: 'first'},
+				}),
 			].join('\n'),
 		);
 		expectConsistent(model);
@@ -117,7 +145,10 @@ describe('regressions', () => {
 	it('making a repeated activity id unique counted up from #2 each time (50,000 equal ids took minutes)', () => {
 		// drover events have no ids: each retry of a run is `<run>:retry`, made unique by a count.
 		const retry = JSON.stringify({kind: 'output_retry', runId: 'r', ts: 1_700_000_000_000, attempt: 1, reason: 'again'});
-		const lines = [JSON.stringify({kind: 'run_start', runId: 'r', ts: 1_700_000_000_000, agentId: 'a', specHash: 'x'}), ...Array.from({length: 50_000}, () => retry)];
+		const lines = [
+			JSON.stringify({kind: 'run_start', runId: 'r', ts: 1_700_000_000_000, agentId: 'a', specHash: 'x'}),
+			...Array.from({length: 50_000}, () => retry),
+		];
 		const {result: model, ms} = timed(() => modelFromText(lines.join('\n')));
 		expect(model.activities.at(-1)?.id).toBe('r:retry#50000');
 		expect(new Set(model.activities.map(activity => activity.id)).size).toBe(model.activities.length);
@@ -125,7 +156,9 @@ describe('regressions', () => {
 	});
 
 	describe('a delegation chain 20,000 runs deep', () => {
-		const lines = Array.from({length: 20_000}, (_, i) => (i === 0 ? startRun('r0') : startRun(`r${i}`, {delegatedBy: {runId: `r${i - 1}`, toolCallId: `t${i}`}})));
+		const lines = Array.from({length: 20_000}, (_, i) =>
+			i === 0 ? startRun('r0') : startRun(`r${i}`, {delegatedBy: {runId: `r${i - 1}`, toolCallId: `t${i}`}}),
+		);
 		const model = modelFromText(lines.join('\n'));
 		const job = model.jobs.get('job')!;
 
@@ -176,7 +209,14 @@ describe('regressions', () => {
 			[
 				startRun('parent'),
 				perstack('callDelegate', 'parent', {toolCalls: [{id: 'call-1', skillName: 'helper', toolName: 'helper', args: {query: 'q'}}]}),
-				JSON.stringify({type: 'startRun', id: 'c', jobId: 'job', runId: evilChild, expertKey: 'helper', initialCheckpoint: {status: 'init', delegatedBy: {runId: 'parent', toolCallId: 'call-1'}}}),
+				JSON.stringify({
+					type: 'startRun',
+					id: 'c',
+					jobId: 'job',
+					runId: evilChild,
+					expertKey: 'helper',
+					initialCheckpoint: {status: 'init', delegatedBy: {runId: 'parent', toolCallId: 'call-1'}},
+				}),
 			].join('\n'),
 		);
 		const delegate = model.activities.find(activity => activity.type === 'delegate')!;
@@ -199,8 +239,13 @@ describe('regressions', () => {
 		// V8's own search compares the part of a long needle its tables do not cover at each place; a text of
 		// one letter and a query of that letter around an `x` is its worst case.
 		const lines = Array.from({length: 200}, (_, index) => [
-			perstackLine('callTools', {newMessage: {contents: []}, toolCalls: [{id: `c${index}`, skillName: '@perstack/base', toolName: 'exec', args: {command: 'cat'}}]}),
-			perstackLine('resolveToolResults', {toolResults: [{id: `c${index}`, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', id: 't', text: `x${'a'.repeat(64_000)}`}]}]}),
+			perstackLine('callTools', {
+				newMessage: {contents: []},
+				toolCalls: [{id: `c${index}`, skillName: '@perstack/base', toolName: 'exec', args: {command: 'cat'}}],
+			}),
+			perstackLine('resolveToolResults', {
+				toolResults: [{id: `c${index}`, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', id: 't', text: `x${'a'.repeat(64_000)}`}]}],
+			}),
 		]).flat();
 		const model = modelFromText(lines.join('\n'));
 		expect(model.activities).toHaveLength(200);

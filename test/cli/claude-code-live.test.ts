@@ -44,7 +44,9 @@ describe('Claude Code as a command', () => {
 
 describe('a Claude Code stream followed as it is written', () => {
 	it('-f reads the lines as they are appended, its sub-agents and all', async () => {
-		const lines = readFileSync(join(repoRoot, stream), 'utf8').split('\n').filter(line => line !== '');
+		const lines = readFileSync(join(repoRoot, stream), 'utf8')
+			.split('\n')
+			.filter(line => line !== '');
 		const path = join(scratch, 'growing.ndjson');
 		// Up to the depth-1 sub-agent's delegation (line 10).
 		writeFileSync(path, lines.slice(0, 10).join('\n') + '\n');

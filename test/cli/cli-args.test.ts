@@ -71,7 +71,12 @@ describe('the documented forms', () => {
 		expect(separate.code, separate.stderr).toBe(0);
 		expect(separate.stdout).not.toBe('');
 		expect(separate.stdout).not.toContain('⚡ exec');
-		expect(separate.stdout.split('\n').filter(line => line !== '' && !line.startsWith('── job ')).every(line => line.startsWith('  [test-runner]') || line.startsWith('[test-runner]'))).toBe(true);
+		expect(
+			separate.stdout
+				.split('\n')
+				.filter(line => line !== '' && !line.startsWith('── job '))
+				.every(line => line.startsWith('  [test-runner]') || line.startsWith('[test-runner]')),
+		).toBe(true);
 		expect(joined).toEqual(separate);
 	});
 
@@ -88,7 +93,11 @@ describe('the documented forms', () => {
 		// Following waits for a missing file rather than failing, and says so: then its own SIGTERM handler is in
 		// place. (Node catches SIGTERM from its first instant, to restore the terminal before dying of it, so
 		// /proc's SigCgt told nothing about perscope's handler, and under load the signal came first.)
-		await waitUntil(() => short.stderr().includes('not-yet.ndjson does not exist yet; waiting for it'), 'the note that it waits', () => short.stderr());
+		await waitUntil(
+			() => short.stderr().includes('not-yet.ndjson does not exist yet; waiting for it'),
+			'the note that it waits',
+			() => short.stderr(),
+		);
 		const early = await Promise.race([short.exit, new Promise(resolve => setTimeout(() => resolve('running'), 500))]);
 		expect(early).toBe('running');
 		short.child.kill('SIGTERM');

@@ -22,7 +22,14 @@ function run(args: string[], input?: Buffer) {
 
 const stepEnds = new Set(['continueToNextStep', 'completeRun', 'stopRunByError', 'stopRunByDelegate', 'stopRunByInteractiveTool', 'stopRunByExceededMaxSteps']);
 
-type RawEvent = {type: string; runId: string; expertKey: string; stepNumber: number; checkpoint?: {messages: Array<{id: string; contents: unknown[]}>}; step?: {newMessages: unknown[]}};
+type RawEvent = {
+	type: string;
+	runId: string;
+	expertKey: string;
+	stepNumber: number;
+	checkpoint?: {messages: Array<{id: string; contents: unknown[]}>};
+	step?: {newMessages: unknown[]};
+};
 
 /** The step's line and its number, found by reading the whole file: its end, else its startGeneration. */
 function rawStep(name: string, runId: string, step: number): {text: string; line: number; event: RawEvent} {
@@ -62,7 +69,8 @@ describe('perscope --conversation', () => {
 			for (const text of readFileSync(fixturePath(name), 'utf8').split('\n')) {
 				if (text === '') continue;
 				const event = JSON.parse(text) as RawEvent;
-				if ((stepEnds.has(event.type) || event.type === 'startGeneration') && event.stepNumber > (runs.get(event.runId) ?? 0)) runs.set(event.runId, event.stepNumber);
+				if ((stepEnds.has(event.type) || event.type === 'startGeneration') && event.stepNumber > (runs.get(event.runId) ?? 0))
+					runs.set(event.runId, event.stepNumber);
 			}
 
 			expect(runs.size).toBeGreaterThan(0);
@@ -123,26 +131,38 @@ describe('perscope --conversation', () => {
 		const result = run(['--conversation', 'yx0@1'], Buffer.concat([log, Buffer.from(filler + '\n')]));
 		expect(result.code).toBe(1);
 		expect(result.stdout).toBe('');
-		expect(result.stderr).toContain(`perscope: --conversation: the messages of step 1 of run ${toolsRun} (line 25) are no longer available: a pipe, a command or a .gz keeps only its most recent lines`);
+		expect(result.stderr).toContain(
+			`perscope: --conversation: the messages of step 1 of run ${toolsRun} (line 25) are no longer available: a pipe, a command or a .gz keeps only its most recent lines`,
+		);
 	});
 
 	it('names the candidates of an unknown or ambiguous run, and the steps of a missing step, with exit code 2', () => {
 		const delegate = fixturePath('real/delegate.ndjson');
 		const unknown = run(['--conversation', 'zz', delegate]);
 		expect(unknown).toMatchObject({code: 2, stdout: ''});
-		expect(unknown.stderr).toBe('perscope: --conversation: no run id starts with "zz"; runs: p8bixwhzqxnvtac1rfy8lxyg (coordinator), mycc7mg8nbsgxciteyvrtyci (child-expert), phfj4550f6ktpfohvq5u9cht (coordinator)\n');
+		expect(unknown.stderr).toBe(
+			'perscope: --conversation: no run id starts with "zz"; runs: p8bixwhzqxnvtac1rfy8lxyg (coordinator), mycc7mg8nbsgxciteyvrtyci (child-expert), phfj4550f6ktpfohvq5u9cht (coordinator)\n',
+		);
 		const ambiguous = run(['--conversation', 'p', delegate]);
 		expect(ambiguous.code).toBe(2);
-		expect(ambiguous.stderr).toBe('perscope: --conversation: "p" starts 2 run ids: p8bixwhzqxnvtac1rfy8lxyg (coordinator), phfj4550f6ktpfohvq5u9cht (coordinator); give more of the id\n');
+		expect(ambiguous.stderr).toBe(
+			'perscope: --conversation: "p" starts 2 run ids: p8bixwhzqxnvtac1rfy8lxyg (coordinator), phfj4550f6ktpfohvq5u9cht (coordinator); give more of the id\n',
+		);
 		const missing = run(['--conversation', 'mycc@9', delegate]);
 		expect(missing.code).toBe(2);
 		expect(missing.stderr).toBe('perscope: --conversation: run mycc7mg8nbsgxciteyvrtyci (child-expert) has no step 9 with messages; its steps: 2, 3, 4\n');
 	});
 
 	it('refuses a bad RUN@STEP and modes it cannot go with, as usage errors', () => {
-		expect(run(['--conversation', 'abc@x', fixturePath(tools)])).toMatchObject({code: 2, stderr: 'perscope: --conversation: the step after "@" must be a whole number, as in abc@12 (see perscope --help)\n'});
+		expect(run(['--conversation', 'abc@x', fixturePath(tools)])).toMatchObject({
+			code: 2,
+			stderr: 'perscope: --conversation: the step after "@" must be a whole number, as in abc@12 (see perscope --help)\n',
+		});
 		expect(run(['--conversation', '@3', fixturePath(tools)]).code).toBe(2);
-		expect(run(['--conversation', 'abc', '--summary', fixturePath(tools)])).toMatchObject({code: 2, stderr: "perscope: --conversation prints one step's conversation; it cannot be combined with --summary (see perscope --help)\n"});
+		expect(run(['--conversation', 'abc', '--summary', fixturePath(tools)])).toMatchObject({
+			code: 2,
+			stderr: "perscope: --conversation prints one step's conversation; it cannot be combined with --summary (see perscope --help)\n",
+		});
 	});
 
 	it('writes nothing a terminal would act on, whatever the messages hold', () => {

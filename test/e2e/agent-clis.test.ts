@@ -17,7 +17,7 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		expect(panes).toHaveLength(2);
 		// Each run lasted as long as its lines took to arrive: a duration, not `–`.
 		for (const pane of panes) expect(pane).toMatch(/✓ completed · 1 step · .* · \d+(\.\d+)?m?s$/);
-		expect(screen).toContain("command_execution /bin/bash -lc \"grep -c 'Hello, world' greet.txt && cat CHANGELOG.md\" ✗ exit code 1");
+		expect(screen).toContain('command_execution /bin/bash -lc "grep -c \'Hello, world\' greet.txt && cat CHANGELOG.md" ✗ exit code 1');
 		// The tree's own search selects the failed command: no counting of key presses.
 		tty.keys('/', 'cat CHANGELOG');
 		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('exit code 1') === true);

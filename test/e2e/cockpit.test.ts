@@ -54,7 +54,10 @@ function workspace(options: {bare?: boolean; calls?: Call[]} = {}): {dir: string
 /** perscope in `dir`, with the stand-in first on PATH (or no perstack at all). */
 function viewer(dir: string, script: string, args: string, options: {perstackOnPath?: boolean; width?: number; height?: number} = {}): TmuxSession {
 	const path = options.perstackOnPath === false ? '/usr/bin:/bin' : `${fakeBin}:${process.env.PATH ?? ''}`;
-	return start(`cd ${shellQuote(dir)} && PATH=${shellQuote(path)} FAKE_PERSTACK_SCRIPT=${shellQuote(script)} ${shellQuote(process.execPath)} ${shellQuote(cli)} ${args}`, {width: options.width ?? 110, height: options.height ?? 30});
+	return start(
+		`cd ${shellQuote(dir)} && PATH=${shellQuote(path)} FAKE_PERSTACK_SCRIPT=${shellQuote(script)} ${shellQuote(process.execPath)} ${shellQuote(cli)} ${args}`,
+		{width: options.width ?? 110, height: options.height ?? 30},
+	);
 }
 
 const waitingRow = /🙋 ask askUser Which colour/;
@@ -62,7 +65,12 @@ const waitingRow = /🙋 ask askUser Which colour/;
 describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 	it('a answers a saved log’s question: the prompt, the exact command to confirm, the job continued in the same pane, run in the job’s workspace', async () => {
 		const ws = workspace();
-		writeFileSync(ws.script, JSON.stringify([{expect: ['run', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'], cwd: ws.dir, replay: released('ask-3-answer-json.ndjson')}] satisfies Call[]));
+		writeFileSync(
+			ws.script,
+			JSON.stringify([
+				{expect: ['run', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'], cwd: ws.dir, replay: released('ask-3-answer-json.ndjson')},
+			] satisfies Call[]),
+		);
 		const tty = viewer(ws.dir, ws.script, 'asked.ndjson');
 		await tty.waitFor(waitingRow);
 		tty.keys('a');
@@ -89,7 +97,11 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 			ws.script,
 			JSON.stringify([
 				{expect: ['run', '--runtime', 'local', 'helper', query], replay: join(ws.dir, 'asked.ndjson'), paceMs: 5},
-				{expect: ['run', '--runtime', 'local', 'helper', jsonAnswer('Red'), '--continue-job', askJob, '-i'], replay: released('ask-3-answer-json.ndjson'), exit: 3},
+				{
+					expect: ['run', '--runtime', 'local', 'helper', jsonAnswer('Red'), '--continue-job', askJob, '-i'],
+					replay: released('ask-3-answer-json.ndjson'),
+					exit: 3,
+				},
 			] satisfies Call[]),
 		);
 		const tty = viewer(ws.dir, ws.script, `-- perstack run --runtime local helper ${shellQuote(query)}`);
@@ -148,7 +160,10 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 	it('K stops the running command after a yes, and the view stays for the post-mortem', async () => {
 		const ws = workspace({bare: true});
 		const query = 'Now set the colour in the note; ask me which. [[q:ask]]';
-		writeFileSync(ws.script, JSON.stringify([{expect: ['run', 'helper', query], replay: join(ws.dir, 'asked.ndjson'), paceMs: 5, holdMs: 60_000}] satisfies Call[]));
+		writeFileSync(
+			ws.script,
+			JSON.stringify([{expect: ['run', 'helper', query], replay: join(ws.dir, 'asked.ndjson'), paceMs: 5, holdMs: 60_000}] satisfies Call[]),
+		);
 		const tty = viewer(ws.dir, ws.script, `-- perstack run helper ${shellQuote(query)}`);
 		await tty.waitFor(waitingRow);
 		tty.keys('K');
@@ -180,7 +195,9 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		await tty.waitFor('esc close');
 		tty.keys('R');
 		const asked = await tty.waitFor('Resume with this command?');
-		expect(asked.replace(/│/g, '').replace(/\s+/g, ' ')).toContain(`perstack run helper 'Write a greeting to hello.txt.' --continue-job ${job} --resume-from k0e86wazx5cb5c62uak16x3w`);
+		expect(asked.replace(/│/g, '').replace(/\s+/g, ' ')).toContain(
+			`perstack run helper 'Write a greeting to hello.txt.' --continue-job ${job} --resume-from k0e86wazx5cb5c62uak16x3w`,
+		);
 		tty.keys('y');
 		await tty.waitFor(() => ws.calls().length === 1);
 		expect(ws.calls()[0]).toEqual({args: resume, cwd: ws.dir});

@@ -90,16 +90,20 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 		['SIGTERM', 143],
 		['SIGINT', 130],
 		['SIGHUP', 129],
-	] as const)('-f on a FIFO that nobody writes to ends on %s with %i', async (signal, code) => {
-		const fifo = join(dir, `fifo-${signal}`);
-		execFileSync('mkfifo', [fifo]);
-		const pidFile = join(dir, `pid-${signal}`);
-		const tty = start(`sh -c 'echo $$ > ${pidFile}; exec node dist/cli/main.js -f ${fifo}'`);
-		await tty.waitFor('Waiting for events', 15_000);
-		const pid = Number(execFileSync('cat', [pidFile], {encoding: 'utf8'}).trim());
-		process.kill(pid, signal);
-		expect(await tty.exitCode(3000)).toBe(code);
-	}, 30_000);
+	] as const)(
+		'-f on a FIFO that nobody writes to ends on %s with %i',
+		async (signal, code) => {
+			const fifo = join(dir, `fifo-${signal}`);
+			execFileSync('mkfifo', [fifo]);
+			const pidFile = join(dir, `pid-${signal}`);
+			const tty = start(`sh -c 'echo $$ > ${pidFile}; exec node dist/cli/main.js -f ${fifo}'`);
+			await tty.waitFor('Waiting for events', 15_000);
+			const pid = Number(execFileSync('cat', [pidFile], {encoding: 'utf8'}).trim());
+			process.kill(pid, signal);
+			expect(await tty.exitCode(3000)).toBe(code);
+		},
+		30_000,
+	);
 
 	it('events on a pipe that stays silent: the viewer ends on SIGTERM with 143', async () => {
 		const pidFile = join(dir, 'pid-silent');

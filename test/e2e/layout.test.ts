@@ -23,7 +23,9 @@ const japanese = 'メモファイルを作成して、その内容を確認し�
 /** tools.ndjson with its query in Japanese, and its file written under a deep directory. */
 function wideLog(): string {
 	const path = join(scratch, 'japanese.ndjson');
-	const text = tools.replaceAll('Create a notes file, check it and report back.', japanese).replaceAll('"path":"notes.md"', '"path":"src/very/long/path/that/goes/on/and/on/because/it/is/notes.md"');
+	const text = tools
+		.replaceAll('Create a notes file, check it and report back.', japanese)
+		.replaceAll('"path":"notes.md"', '"path":"src/very/long/path/that/goes/on/and/on/because/it/is/notes.md"');
 	writeFileSync(path, text);
 	return path;
 }
@@ -46,7 +48,12 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		expectFits(screen, 80, 24);
 		for (let columns = 79; columns >= 40; columns -= 3) {
 			tty.resize(columns, 24);
-			const resized = await tty.waitFor(text => text.split('\n')[0]!.startsWith('perscope') && stringWidth(text.split('\n').find(line => line.includes('💬'))!) <= columns && !text.split('\n').some(line => stringWidth(line) > columns));
+			const resized = await tty.waitFor(
+				text =>
+					text.split('\n')[0]!.startsWith('perscope') &&
+					stringWidth(text.split('\n').find(line => line.includes('💬'))!) <= columns &&
+					!text.split('\n').some(line => stringWidth(line) > columns),
+			);
 			expectFits(resized, columns, 24);
 		}
 
@@ -99,7 +106,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
-	it('the README\'s sample screen is what the program draws: its footer and the shape of its rows', async () => {
+	it("the README's sample screen is what the program draws: its footer and the shape of its rows", async () => {
 		const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 		const sample = /```\n(perscope · [\s\S]*?)\n```/.exec(readme)?.[1]?.split('\n') ?? [];
 		expect(sample.length).toBeGreaterThan(10);
@@ -108,7 +115,10 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		const lines = screen.replace(/\n+$/, '').split('\n');
 		expect(lines.at(-1)).toBe(sample.at(-1));
 		expect(sample).toHaveLength(lines.length);
-		for (const row of ['  🤝 delegate code-reader: Read src/duration.ts and explai… ✓ formatDuration divides seconds into minu…', '  ▸ code-reader ✓ completed · 3 steps · 6.3k↑ 114↓ $0.02 · 4.7s']) {
+		for (const row of [
+			'  🤝 delegate code-reader: Read src/duration.ts and explai… ✓ formatDuration divides seconds into minu…',
+			'  ▸ code-reader ✓ completed · 3 steps · 6.3k↑ 114↓ $0.02 · 4.7s',
+		]) {
 			expect(sample.map(line => line.slice(1))).toContain(row);
 			expect(lines.map(line => line.slice(1))).toContain(row);
 		}
@@ -130,7 +140,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
-	it('the job chooser fits 80 columns with its runs column and --print\'s date format', async () => {
+	it("the job chooser fits 80 columns with its runs column and --print's date format", async () => {
 		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack', {width: 80, height: 12});
 		const list = await tty.waitFor('newest first');
 		expect(list).toMatch(/JOB +EXPERT +STATUS +STEPS +RUNS +STARTED/);

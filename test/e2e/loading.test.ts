@@ -22,7 +22,23 @@ beforeAll(() => {
 	// About 180 MB, read in small chunks (below): seconds of loading, so that a key sent once the progress shows
 	// is answered while the file is still being read, however fast the machine (a 60 MB file in default chunks
 	// loaded in under half a second, and the help sometimes came after the end).
-	const made = spawnSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '3', '--jobs', '60', '--steps', '30', '--children', '2', '--deltas', '30', '--message-bytes', '420', '--out', largeLog]);
+	const made = spawnSync(process.execPath, [
+		join(repoRoot, 'build/tools/generate-log.js'),
+		'--seed',
+		'3',
+		'--jobs',
+		'60',
+		'--steps',
+		'30',
+		'--children',
+		'2',
+		'--deltas',
+		'30',
+		'--message-bytes',
+		'420',
+		'--out',
+		largeLog,
+	]);
 	if (made.status !== 0) throw new Error(made.stderr.toString());
 });
 

@@ -17,7 +17,11 @@ let log = '';
 beforeAll(() => {
 	dir = mkdtempSync(join(tmpdir(), 'perscope-many-jobs-'));
 	log = join(dir, 'forty.ndjson');
-	execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '11', '--jobs', '40', '--steps', '6', '--deltas', '0', '--message-bytes', '120', '--out', log], {stdio: 'ignore'});
+	execFileSync(
+		process.execPath,
+		[join(repoRoot, 'build/tools/generate-log.js'), '--seed', '11', '--jobs', '40', '--steps', '6', '--deltas', '0', '--message-bytes', '120', '--out', log],
+		{stdio: 'ignore'},
+	);
 });
 
 afterAll(() => {

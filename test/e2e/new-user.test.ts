@@ -100,7 +100,11 @@ describe.skipIf(!hasTmux())('#32 §3.10 u: a TOTAL row, and SHARE of cost when c
 describe.skipIf(!hasTmux())('#32 §3.12 after x, the selection is on a visible row', () => {
 	it('on a 20-job log, from a job with no error, into errors only and back, the selection stays on a row shown', async () => {
 		const log = join(directory, 'twenty-jobs.ndjson');
-		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '11', '--jobs', '20', '--steps', '6', '--deltas', '0', '--message-bytes', '120', '--out', log], {stdio: 'ignore'});
+		execFileSync(
+			process.execPath,
+			[join(repoRoot, 'build/tools/generate-log.js'), '--seed', '11', '--jobs', '20', '--steps', '6', '--deltas', '0', '--message-bytes', '120', '--out', log],
+			{stdio: 'ignore'},
+		);
 		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 100, height: 24});
 		await tty.waitFor('· ended');
 		// The 19th job's row, which holds no error.
@@ -160,7 +164,11 @@ describe.skipIf(!hasTmux())('#32 §3.6 the inspector: command and error first at
 describe.skipIf(!hasTmux())('#32 §3.8 the live text window grows into free rows', () => {
 	it('a streaming answer shows as many of its latest lines as the screen leaves rows free, more than its usual 6', async () => {
 		// The runtime's recording of a long answer, held while the answer streams (the pipe stays open).
-		const upTo = execFileSync('grep', ['-n', '"streamRunResult"', 'fixtures/real/long-stream.ndjson'], {cwd: repoRoot, encoding: 'utf8'}).trim().split('\n').at(-1)!.split(':')[0];
+		const upTo = execFileSync('grep', ['-n', '"streamRunResult"', 'fixtures/real/long-stream.ndjson'], {cwd: repoRoot, encoding: 'utf8'})
+			.trim()
+			.split('\n')
+			.at(-1)!
+			.split(':')[0];
 		const tty = start(`sh -c 'head -n ${upTo} fixtures/real/long-stream.ndjson; sleep 120' | node dist/cli/main.js`, {width: 100, height: 40});
 		const screen = await tty.waitFor(/Line 250 of the report\./);
 		const answerLines = (text: string) => text.split('\n').filter(line => /Line 2\d\d|of the re|port\./.test(line)).length;

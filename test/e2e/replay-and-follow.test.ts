@@ -19,7 +19,9 @@ describe.skipIf(!hasTmux())('a replay in the viewer: space, + / -, and f', () =>
 		tty.keys('Space');
 		// Paused, the tree holds still (the frame that says so holds every event let through before it); follow
 		// keeps the newest activity selected. A frame is read whole once its first and last lines are there.
-		const newest = await tty.waitFor(screen => screen.includes('⏸ replay paused (space)') && footer(screen).startsWith('● follow') && selected(tty) !== undefined);
+		const newest = await tty.waitFor(
+			screen => screen.includes('⏸ replay paused (space)') && footer(screen).startsWith('● follow') && selected(tty) !== undefined,
+		);
 		expect(newest).not.toContain('✅ complete Fixed.');
 		const followed = selected(tty)!;
 		tty.keys('k');

@@ -90,10 +90,12 @@ describe.skipIf(!hasTmux())('a log that tries to take over the terminal', () => 
 			const before = tty.screen();
 			tty.keys('j');
 			// At the last row, j changes nothing: the walk is over.
-			const moved = await tty.waitFor(screen => screen !== before, 1000).then(
-				() => true,
-				() => false,
-			);
+			const moved = await tty
+				.waitFor(screen => screen !== before, 1000)
+				.then(
+					() => true,
+					() => false,
+				);
 			if (!moved) break;
 		}
 
@@ -126,7 +128,10 @@ describe.skipIf(!hasTmux())('a log that tries to take over the terminal', () => 
 		expect(written.length).toBeGreaterThan(10_000);
 		for (const [what, pattern] of forbidden) {
 			const found = pattern.exec(decoded);
-			expect(found, `${what} written to the terminal: ${JSON.stringify(decoded.slice(Math.max(0, (found?.index ?? 0) - 40), (found?.index ?? 0) + 40))}`).toBeNull();
+			expect(
+				found,
+				`${what} written to the terminal: ${JSON.stringify(decoded.slice(Math.max(0, (found?.index ?? 0) - 40), (found?.index ?? 0) + 40))}`,
+			).toBeNull();
 		}
 
 		expect(tty.tmux('display-message', '-p', '-t', tty.name, '#{pane_title}').trim()).toBe(titleBefore);

@@ -17,7 +17,27 @@ let log = '';
 beforeAll(() => {
 	dir = mkdtempSync(join(tmpdir(), 'perscope-timeline-'));
 	log = join(dir, 'jobs.ndjson');
-	execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '3', '--jobs', '4', '--steps', '6', '--children', '1', '--deltas', '0', '--message-bytes', '100', '--out', log], {stdio: 'ignore'});
+	execFileSync(
+		process.execPath,
+		[
+			join(repoRoot, 'build/tools/generate-log.js'),
+			'--seed',
+			'3',
+			'--jobs',
+			'4',
+			'--steps',
+			'6',
+			'--children',
+			'1',
+			'--deltas',
+			'0',
+			'--message-bytes',
+			'100',
+			'--out',
+			log,
+		],
+		{stdio: 'ignore'},
+	);
 });
 
 afterAll(() => {
@@ -89,48 +109,54 @@ describe.skipIf(!hasTmux())('the timeline of a many-job log', () => {
 	});
 });
 
-describe.skipIf(!hasTmux())('#32 §3.9 the timeline: enter lands on the step’s own first activity with context above; esc from its conversation comes back; a wait for an answer is marked', () => {
-	it('enter on a step far down the tree selects what the step did, with a third of the screen above it', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 14});
-		await tty.waitFor('· ended');
-		// From the top, the last job's row (job 1 open above it), and its last step: below the first screen.
-		tty.keys('g', 'j', 'j', 'j');
-		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('job 4/4') === true);
-		tty.keys('t');
-		await tty.waitFor('Timeline · job 4/4');
-		// The delegate's first step.
-		await cursorTo(tty, /^› {4}step \d+ /);
-		tty.keys('Enter');
-		const tree = await tty.waitFor(screen => !screen.includes('Timeline') && selectedLine(tty.screenWithStyles()) !== undefined);
-		const lines = tree.split('\n');
-		const at = lines.findIndex(line => line.startsWith('›'));
-		// The header takes three rows, the footer one: of the tree's 10 rows, a third (3) are above the selection, not 9.
-		expect(lines[at - 1]).toContain('💬 query');
-		expect(at - 3).toBe(3);
-	});
+describe.skipIf(!hasTmux())(
+	'#32 §3.9 the timeline: enter lands on the step’s own first activity with context above; esc from its conversation comes back; a wait for an answer is marked',
+	() => {
+		it('enter on a step far down the tree selects what the step did, with a third of the screen above it', async () => {
+			const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 14});
+			await tty.waitFor('· ended');
+			// From the top, the last job's row (job 1 open above it), and its last step: below the first screen.
+			tty.keys('g', 'j', 'j', 'j');
+			await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('job 4/4') === true);
+			tty.keys('t');
+			await tty.waitFor('Timeline · job 4/4');
+			// The delegate's first step.
+			await cursorTo(tty, /^› {4}step \d+ /);
+			tty.keys('Enter');
+			const tree = await tty.waitFor(screen => !screen.includes('Timeline') && selectedLine(tty.screenWithStyles()) !== undefined);
+			const lines = tree.split('\n');
+			const at = lines.findIndex(line => line.startsWith('›'));
+			// The header takes three rows, the footer one: of the tree's 10 rows, a third (3) are above the selection, not 9.
+			expect(lines[at - 1]).toContain('💬 query');
+			expect(at - 3).toBe(3);
+		});
 
-	it('c on a step opens its conversation, and esc comes back to the timeline on the same step', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 30});
-		await tty.waitFor('· ended');
-		tty.keys('t');
-		await tty.waitFor('Timeline · job 4/4');
-		await cursorTo(tty, /step \d+ delegates returned/);
-		const row = tty.screen().split('\n').find(line => line.startsWith('›'))!;
-		tty.keys('c');
-		await tty.waitFor(screen => screen.includes('Conversation ·') && screen.includes('esc back to the timeline'));
-		tty.keys('Escape');
-		const back = await tty.waitFor('Timeline · job 4/4');
-		expect(back.split('\n').find(line => line.startsWith('›'))).toBe(row);
-		// A second esc closes the timeline.
-		tty.keys('Escape');
-		await tty.waitFor(screen => !screen.includes('Timeline ·'));
-	});
+		it('c on a step opens its conversation, and esc comes back to the timeline on the same step', async () => {
+			const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 30});
+			await tty.waitFor('· ended');
+			tty.keys('t');
+			await tty.waitFor('Timeline · job 4/4');
+			await cursorTo(tty, /step \d+ delegates returned/);
+			const row = tty
+				.screen()
+				.split('\n')
+				.find(line => line.startsWith('›'))!;
+			tty.keys('c');
+			await tty.waitFor(screen => screen.includes('Conversation ·') && screen.includes('esc back to the timeline'));
+			tty.keys('Escape');
+			const back = await tty.waitFor('Timeline · job 4/4');
+			expect(back.split('\n').find(line => line.startsWith('›'))).toBe(row);
+			// A second esc closes the timeline.
+			tty.keys('Escape');
+			await tty.waitFor(screen => !screen.includes('Timeline ·'));
+		});
 
-	it('on the real interactive logs, the step after the question says it waited 19s for an answer', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/interactive-1.ndjson fixtures/real/interactive-2-continue.ndjson', {width: 110, height: 20});
-		await tty.waitFor('· ended');
-		tty.keys('t');
-		const screen = await tty.waitFor('Timeline ·');
-		expect(screen).toMatch(/ ⋯ step 2 waited 19\.\ds for an answer /);
-	});
-});
+		it('on the real interactive logs, the step after the question says it waited 19s for an answer', async () => {
+			const tty = start('node dist/cli/main.js fixtures/real/interactive-1.ndjson fixtures/real/interactive-2-continue.ndjson', {width: 110, height: 20});
+			await tty.waitFor('· ended');
+			tty.keys('t');
+			const screen = await tty.waitFor('Timeline ·');
+			expect(screen).toMatch(/ ⋯ step 2 waited 19\.\ds for an answer /);
+		});
+	},
+);

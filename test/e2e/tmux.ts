@@ -60,7 +60,8 @@ export class TmuxSession {
 
 	/** Waits until the screen satisfies `check`; fails with the last screen, never sleeps a guessed time. */
 	async waitFor(check: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
-		const test = typeof check === 'string' ? (screen: string) => screen.includes(check) : check instanceof RegExp ? (screen: string) => check.test(screen) : check;
+		const test =
+			typeof check === 'string' ? (screen: string) => screen.includes(check) : check instanceof RegExp ? (screen: string) => check.test(screen) : check;
 		const deadline = Date.now() + timeoutMs;
 		let screen = '';
 		for (;;) {

@@ -82,7 +82,9 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('once the input has ended with no events, says so ("no events in FILE", the bad lines with d) instead of "Waiting for events…"', async () => {
-		const tty = start(`printf 'not json\\n{"x":1}\\n' > /tmp/perscope-e2e-no-events-${process.pid}.ndjson && node dist/cli/main.js /tmp/perscope-e2e-no-events-${process.pid}.ndjson; rm -f /tmp/perscope-e2e-no-events-${process.pid}.ndjson`);
+		const tty = start(
+			`printf 'not json\\n{"x":1}\\n' > /tmp/perscope-e2e-no-events-${process.pid}.ndjson && node dist/cli/main.js /tmp/perscope-e2e-no-events-${process.pid}.ndjson; rm -f /tmp/perscope-e2e-no-events-${process.pid}.ndjson`,
+		);
 		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('no events in '));
 		expect(screen).toContain(`no events in perscope-e2e-no-events-${process.pid}.ndjson · 2 bad lines: d`);
 		expect(screen).not.toContain('Waiting for events');
@@ -179,7 +181,12 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		const second = await tty.waitFor('/vitest 2/7');
 		// The match was inside the folded test-runner pane: it opened, and the match is selected.
 		expect(second).toContain('▾ test-runner');
-		expect(tty.screen().split('\n').find(line => line.startsWith('›'))).toContain('exec npm test');
+		expect(
+			tty
+				.screen()
+				.split('\n')
+				.find(line => line.startsWith('›')),
+		).toContain('exec npm test');
 		tty.keys('N');
 		await tty.waitFor('/vitest 1/7');
 		tty.keys('Escape', 'x');
@@ -199,7 +206,12 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		const styled = tty.screenWithStyles();
 		// No SGR colour parameters (30–37, 90–97, 38;…), whatever tmux keeps of the output.
 		expect(styled).not.toMatch(/\u001B\[(?:[0-9;]*;)?(?:3[0-8]|9[0-7])(?:;[0-9;]*)?m/);
-		expect(tty.screen().split('\n').find(line => line.startsWith('›'))).toContain('✅ complete');
+		expect(
+			tty
+				.screen()
+				.split('\n')
+				.find(line => line.startsWith('›')),
+		).toContain('✅ complete');
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});

@@ -108,7 +108,8 @@ export function outputProblems(model: Model): string[] {
 	for (const job of summary.jobs) {
 		const modelJob = model.jobs.get(job.jobId);
 		if (!modelJob) problems.push(`summary job ${job.jobId} is not in the model`);
-		else if (job.runs.length !== modelJob.runIds.length) problems.push(`summary job ${job.jobId} has ${job.runs.length} runs, the model ${modelJob.runIds.length}`);
+		else if (job.runs.length !== modelJob.runIds.length)
+			problems.push(`summary job ${job.jobId} has ${job.runs.length} runs, the model ${modelJob.runIds.length}`);
 	}
 
 	const shownJobs = [...model.jobs.values()].filter(job => job.runIds.length > 0).length;
@@ -121,7 +122,8 @@ export function outputProblems(model: Model): string[] {
 	if (unsafeForTerminal.test(table)) problems.push(`summary table: ${describeUnsafe(table)}`);
 	for (const activity of model.activities) {
 		const line = transcriptLine(model, activity);
-		if (line.includes('\n') || unsafeForTerminal.test(line)) problems.push(`transcript of ${activity.id}: ${describeUnsafe(line)}${line.includes('\n') ? ' (has a newline)' : ''}`);
+		if (line.includes('\n') || unsafeForTerminal.test(line))
+			problems.push(`transcript of ${activity.id}: ${describeUnsafe(line)}${line.includes('\n') ? ' (has a newline)' : ''}`);
 		JSON.parse(activityJsonLine(activity));
 		if (problems.length > 20) break;
 	}

@@ -31,7 +31,14 @@ const seed = fuzzSeed();
 
 const fixtureNames = eventLogFixtures().filter(name => name !== 'demo.ndjson');
 
-const fixtureLines = new Map(fixtureNames.map(name => [name, readFileSync(`${fixturesDir}${name}`, 'utf8').split('\n').filter(line => line !== '')]));
+const fixtureLines = new Map(
+	fixtureNames.map(name => [
+		name,
+		readFileSync(`${fixturesDir}${name}`, 'utf8')
+			.split('\n')
+			.filter(line => line !== ''),
+	]),
+);
 
 const corpusArbitrary = fc.record({
 	fixtures: fc.subarray(fixtureNames, {minLength: 1, maxLength: 3}),
@@ -74,7 +81,14 @@ describe('mutated fixtures (fast-check, seed ' + String(seed) + ')', () => {
 	it('change a run’s rev with every change to the run', () => {
 		fc.assert(
 			fc.property(corpusArbitrary, ({fixtures, mutations}) => {
-				expect(runChangesWithoutRev(mutate(fixtures.flatMap(name => fixtureLines.get(name) ?? []), mutations))).toEqual([]);
+				expect(
+					runChangesWithoutRev(
+						mutate(
+							fixtures.flatMap(name => fixtureLines.get(name) ?? []),
+							mutations,
+						),
+					),
+				).toEqual([]);
 			}),
 			{seed, numRuns: fuzzRuns(60)},
 		);
@@ -168,7 +182,14 @@ function referenceWrap(text: string, width: number): string[] {
 }
 
 const wrappable = fc
-	.array(fc.oneof(fc.constantFrom(' ', '  ', '\n', 'e\u0301', '👩‍👩‍👧', '🇯🇵', '漢字', 'ｶﾀｶﾅ', '\u200D', '\u0301'), fc.string({unit: 'grapheme', maxLength: 8}), fc.string({maxLength: 8})), {maxLength: 40})
+	.array(
+		fc.oneof(
+			fc.constantFrom(' ', '  ', '\n', 'e\u0301', '👩‍👩‍👧', '🇯🇵', '漢字', 'ｶﾀｶﾅ', '\u200D', '\u0301'),
+			fc.string({unit: 'grapheme', maxLength: 8}),
+			fc.string({maxLength: 8}),
+		),
+		{maxLength: 40},
+	)
 	.map(pieces => sanitizeBlock(pieces.join('')));
 
 describe('wrapping (fast-check, seed ' + String(seed) + ')', () => {

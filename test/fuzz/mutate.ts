@@ -53,7 +53,21 @@ const oddValue = fc.constantFrom(...oddValues);
 
 /** Text that is not an event: garbage, fragments, other JSON values. */
 const insertedText = fc.oneof(
-	fc.constantFrom('', '   ', 'not json', '{', '}', '[]', 'null', '"a string"', '42', '{"type":', '{"kind":"turn_start"}', '\u0000\u0001\u0002', '{"type":"startRun"}'),
+	fc.constantFrom(
+		'',
+		'   ',
+		'not json',
+		'{',
+		'}',
+		'[]',
+		'null',
+		'"a string"',
+		'42',
+		'{"type":',
+		'{"kind":"turn_start"}',
+		'\u0000\u0001\u0002',
+		'{"type":"startRun"}',
+	),
 	fc.string({unit: 'binary', maxLength: 40}),
 );
 

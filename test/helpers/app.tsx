@@ -9,7 +9,16 @@ import type {SourceState} from '../../source/input/source-state.js';
 
 export type AppHarness = ReturnType<typeof render> & {store: ViewStore; work: ViewerWork; quits: () => number; press: (keys: string) => Promise<void>};
 
-export const keys = {up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', enter: '\r', escape: '\u001B', pageDown: '\u001B[6~', pageUp: '\u001B[5~'} as const;
+export const keys = {
+	up: '\u001B[A',
+	down: '\u001B[B',
+	right: '\u001B[C',
+	left: '\u001B[D',
+	enter: '\r',
+	escape: '\u001B',
+	pageDown: '\u001B[6~',
+	pageUp: '\u001B[5~',
+} as const;
 
 /** A source as the views see it, finished unless told otherwise. */
 export function sourceState(overrides: Partial<SourceState> = {}): SourceState {
@@ -29,7 +38,10 @@ export function sourceState(overrides: Partial<SourceState> = {}): SourceState {
 }
 
 /** Renders the app over a model, with no timers: tests tick the store themselves. `work`: the viewer's work, on a scheduler a test may step. */
-export function renderApp(model: Model, options: {sources?: SourceState[]; rawEvent?: ViewEnv['rawEvent']; label?: string; exportEvent?: ViewEnv['exportEvent']; work?: ViewerWork} = {}): AppHarness {
+export function renderApp(
+	model: Model,
+	options: {sources?: SourceState[]; rawEvent?: ViewEnv['rawEvent']; label?: string; exportEvent?: ViewEnv['exportEvent']; work?: ViewerWork} = {},
+): AppHarness {
 	// Each reading of this clock is a second later, so every manual tick is past the redraw gap.
 	let clock = 0;
 	const store = new ViewStore(model, {now: () => (clock += 1000)});

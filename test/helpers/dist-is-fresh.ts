@@ -34,7 +34,8 @@ export default function distIsFresh(): void {
 	const built = builtAt('dist/cli/main.js');
 	const source = newest(join(root, 'source'));
 	if (built === 0) throw new Error('dist/ is missing: run `npm run build` (or `npm test`, which builds first)');
-	if (source > built) throw new Error('source/ is newer than dist/: the tests that run the CLI would test an old build; run `npm run build` (or `npm test`, which builds first)');
+	if (source > built)
+		throw new Error('source/ is newer than dist/: the tests that run the CLI would test an old build; run `npm run build` (or `npm test`, which builds first)');
 	const generator = builtAt('build/tools/generate-log.js');
 	const tools = Math.max(newest(join(root, 'tools')), newest(join(root, 'source', 'model')));
 	if (generator === 0) throw new Error('build/tools/ is missing: run `npm run build` (or `npm test`, which builds first)');

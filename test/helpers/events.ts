@@ -17,7 +17,12 @@ export function runLines(label: string, number: number, timestamp = 1_700_000_00
 		timestamp: timestamp + 1,
 		text: `${label} answer ${number}`,
 		checkpoint: {id: `${runId}-c1`, status: 'completed', stepNumber: 1},
-		step: {stepNumber: 1, startedAt: timestamp, finishedAt: timestamp + 1, usage: {inputTokens: 3, outputTokens: 2, reasoningTokens: 0, totalTokens: 5, cachedInputTokens: 0}},
+		step: {
+			stepNumber: 1,
+			startedAt: timestamp,
+			finishedAt: timestamp + 1,
+			usage: {inputTokens: 3, outputTokens: 2, reasoningTokens: 0, totalTokens: 5, cachedInputTokens: 0},
+		},
 	};
 	return `${JSON.stringify(start)}\n${JSON.stringify(complete)}\n`;
 }

@@ -30,7 +30,12 @@ export function streamFiles(fixtureFolder: string, sharedFolder: string): Array<
 	walk(join(root, 'fixtures', fixtureFolder));
 	// The collected samples, where the checkout has them beside it (the issue's material).
 	walk(join(root, '..', 'shared', 'agent-streams', sharedFolder));
-	return files.map(path => ({name: path.slice(root.length), lines: readFileSync(path, 'utf8').split('\n').filter(line => line.trim() !== '')}));
+	return files.map(path => ({
+		name: path.slice(root.length),
+		lines: readFileSync(path, 'utf8')
+			.split('\n')
+			.filter(line => line.trim() !== ''),
+	}));
 }
 
 /** A stream of generated sessions (`npm run gen -- --dialect`), `count` lines long. */
@@ -84,7 +89,25 @@ export function withValueAt(value: unknown, path: Array<string | number>, replac
 }
 
 /** Values of every JSON kind, and the edges the readers turn: empty, negative, fractional, numeric text, huge. */
-export const wrongValues: unknown[] = [deleted, null, 'text', '', 0, -1, 1.5, '12', true, false, [], ['text'], {}, {type: 'text'}, Number.MAX_VALUE, Infinity, '2025-10-29T10:36:07.534Z'];
+export const wrongValues: unknown[] = [
+	deleted,
+	null,
+	'text',
+	'',
+	0,
+	-1,
+	1.5,
+	'12',
+	true,
+	false,
+	[],
+	['text'],
+	{},
+	{type: 'text'},
+	Number.MAX_VALUE,
+	Infinity,
+	'2025-10-29T10:36:07.534Z',
+];
 
 type SafeParse = (value: unknown) => {success: true; data: unknown} | {success: false};
 
@@ -101,7 +124,12 @@ export function expectAgreement(fast: (value: Record<string, unknown>) => unknow
  * Each line of `lines` with each of its fields made wrong in every way: the fast reader agrees with the schema.
  * Fields deeper than `depth` (inside what the schema takes as it is) are left alone.
  */
-export function expectAgreementOnEveryField(fast: (value: Record<string, unknown>) => unknown, schema: SafeParse, lines: readonly string[], depth = Infinity): number {
+export function expectAgreementOnEveryField(
+	fast: (value: Record<string, unknown>) => unknown,
+	schema: SafeParse,
+	lines: readonly string[],
+	depth = Infinity,
+): number {
 	let checked = 0;
 	for (const line of lines) {
 		const value: unknown = JSON.parse(line);

@@ -16,7 +16,11 @@ export function hostileConversationLines(): string[] {
 	const base = {jobId: 'job-1', runId: hostileRunId, expertKey: hostile('expertKey'), stepNumber: 1};
 	const given = [
 		{type: 'instructionMessage', id: 'm1', contents: [part('system')]},
-		{type: 'userMessage', id: 'm2', contents: [part('user'), {type: 'imageInlinePart', id: 'i', mimeType: hostile('mimeType'), encodedData: attack}, {type: hostile('partType'), id: 'x'}]},
+		{
+			type: 'userMessage',
+			id: 'm2',
+			contents: [part('user'), {type: 'imageInlinePart', id: 'i', mimeType: hostile('mimeType'), encodedData: attack}, {type: hostile('partType'), id: 'x'}],
+		},
 	];
 	const added = [
 		{
@@ -24,14 +28,30 @@ export function hostileConversationLines(): string[] {
 			id: 'm3',
 			contents: [
 				{type: 'thinkingPart', id: 't', thinking: hostile('thinking')},
-				{type: 'toolCallPart', id: 'c', toolCallId: hostile('toolCallId'), toolName: hostile('toolName'), args: {[hostile('argKey')]: hostile('argValue'), script: `${hostile('script')}\n${attack}`}},
+				{
+					type: 'toolCallPart',
+					id: 'c',
+					toolCallId: hostile('toolCallId'),
+					toolName: hostile('toolName'),
+					args: {[hostile('argKey')]: hostile('argValue'), script: `${hostile('script')}\n${attack}`},
+				},
 			],
 		},
-		{type: 'toolMessage', id: 'm4', contents: [{type: 'toolResultPart', id: 'r', toolCallId: hostile('resultCallId'), toolName: hostile('resultTool'), contents: [part('result')]}]},
+		{
+			type: 'toolMessage',
+			id: 'm4',
+			contents: [{type: 'toolResultPart', id: 'r', toolCallId: hostile('resultCallId'), toolName: hostile('resultTool'), contents: [part('result')]}],
+		},
 		{type: hostile('messageType'), id: 'm5', contents: [part('odd')]},
 	];
 	return [
-		JSON.stringify({type: 'startRun', id: 'e1', ...base, initialCheckpoint: {id: 'cp0', runId: hostileRunId, status: 'init', stepNumber: 1}, inputMessages: given}),
+		JSON.stringify({
+			type: 'startRun',
+			id: 'e1',
+			...base,
+			initialCheckpoint: {id: 'cp0', runId: hostileRunId, status: 'init', stepNumber: 1},
+			inputMessages: given,
+		}),
 		JSON.stringify({type: 'startGeneration', id: 'e2', ...base, messages: given}),
 		JSON.stringify({
 			type: 'completeRun',
@@ -39,7 +59,12 @@ export function hostileConversationLines(): string[] {
 			...base,
 			text: hostile('answer'),
 			checkpoint: {id: 'cp1', runId: hostileRunId, status: 'completed', stepNumber: 1, messages: [...given, ...added]},
-			step: {stepNumber: 1, inputMessages: given, newMessages: added, usage: {inputTokens: 1, outputTokens: 2, reasoningTokens: 0, totalTokens: 3, cachedInputTokens: 0}},
+			step: {
+				stepNumber: 1,
+				inputMessages: given,
+				newMessages: added,
+				usage: {inputTokens: 1, outputTokens: 2, reasoningTokens: 0, totalTokens: 3, cachedInputTokens: 0},
+			},
 		}),
 	];
 }

@@ -34,7 +34,12 @@ export function runsOf(model: Model): Run[] {
 export function runByExpert(model: Model, expertKey: string, nth = 0): Run {
 	const runs = runsOf(model).filter(run => run.expertKey === expertKey);
 	const run = runs[nth];
-	if (!run) throw new Error(`no run #${nth} of ${expertKey}; runs: ${runsOf(model).map(r => r.expertKey).join(', ')}`);
+	if (!run)
+		throw new Error(
+			`no run #${nth} of ${expertKey}; runs: ${runsOf(model)
+				.map(r => r.expertKey)
+				.join(', ')}`,
+		);
 	return run;
 }
 
@@ -50,5 +55,15 @@ export function activitiesOfRun(model: Model, run: Run): Activity[] {
 
 /** A Perstack event line with the base fields filled in. */
 export function perstackLine(type: string, fields: Record<string, unknown> = {}, base: Record<string, unknown> = {}): string {
-	return JSON.stringify({id: `e-${Math.random().toString(36).slice(2)}`, expertKey: 'expert', timestamp: 1_700_000_000_000, jobId: 'job-1', runId: 'run-1', stepNumber: 1, type, ...base, ...fields});
+	return JSON.stringify({
+		id: `e-${Math.random().toString(36).slice(2)}`,
+		expertKey: 'expert',
+		timestamp: 1_700_000_000_000,
+		jobId: 'job-1',
+		runId: 'run-1',
+		stepNumber: 1,
+		type,
+		...base,
+		...fields,
+	});
 }

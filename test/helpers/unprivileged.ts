@@ -20,7 +20,11 @@ let prefix: string[] | undefined;
 export function unprivilegedPrefix(): string[] {
 	if (prefix) return prefix;
 	if (process.getuid?.() !== 0) return (prefix = []);
-	const nobodyReadsCli = spawnSync(asNobody[0]!, [...asNobody.slice(1), process.execPath, '-e', `require('node:fs').accessSync(${JSON.stringify(cliPath)}, require('node:fs').constants.R_OK)`], {stdio: 'ignore'});
+	const nobodyReadsCli = spawnSync(
+		asNobody[0]!,
+		[...asNobody.slice(1), process.execPath, '-e', `require('node:fs').accessSync(${JSON.stringify(cliPath)}, require('node:fs').constants.R_OK)`],
+		{stdio: 'ignore'},
+	);
 	prefix = nobodyReadsCli.status === 0 ? asNobody : withoutOverride;
 	return prefix;
 }
@@ -50,6 +54,13 @@ export type UnprivilegedResult = {status: number | null; signal: NodeJS.Signals 
 /** Runs the built CLI without root's privileges, stdin closed, as CI does. */
 export function perscopeUnprivileged(args: string[], options: Pick<SpawnSyncOptions, 'timeout'> = {}): UnprivilegedResult {
 	const [command, ...rest] = [...unprivilegedPrefix(), process.execPath, cliPath, ...args];
-	const result = spawnSync(command!, rest, {cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: options.timeout ?? 30_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024});
+	const result = spawnSync(command!, rest, {
+		cwd: repoRoot,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		timeout: options.timeout ?? 30_000,
+		killSignal: 'SIGKILL',
+		maxBuffer: 64 * 1024 * 1024,
+	});
 	return {status: result.status, signal: result.signal, stdout: result.stdout, stderr: result.stderr};
 }

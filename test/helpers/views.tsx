@@ -21,7 +21,10 @@ export type ViewHarness = ReturnType<typeof render> & {
  * Renders one view (a header, a row, an overlay) inside the contexts the app gives it, without the rest of
  * the app: a unit test of a component sees only what that component draws.
  */
-export function renderView(element: ReactElement, options: {model?: Model; ui?: Partial<UiState>; env?: Partial<Omit<ViewEnv, 'store' | 'model' | 'work'>>} = {}): ViewHarness {
+export function renderView(
+	element: ReactElement,
+	options: {model?: Model; ui?: Partial<UiState>; env?: Partial<Omit<ViewEnv, 'store' | 'model' | 'work'>>} = {},
+): ViewHarness {
 	const model = options.model ?? createModel();
 	let clock = 0;
 	const store = new ViewStore(model, {now: () => (clock += 1000)});

@@ -35,7 +35,10 @@ const answer = join(directory, 'answer.ndjson');
 writeFileSync(answer, fixture('ask-3-answer-json.ndjson'));
 const plan: InputPlan = {inputs: [fileInput(asked, 'asked.ndjson')], label: 'asked.ndjson', demo: false, follow: false, jobsRoot: undefined};
 /** The answer's events, written by a child as the runtime writes them. */
-const answering = {command: [process.execPath, '-e', `process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(answer)}))`], label: 'perstack run helper … -i'};
+const answering = {
+	command: [process.execPath, '-e', `process.stdout.write(require('node:fs').readFileSync(${JSON.stringify(answer)}))`],
+	label: 'perstack run helper … -i',
+};
 
 /** What a person sees of the job: its runs' statuses and steps, and the counts of events and activities. */
 function figures(model: Model) {
@@ -51,7 +54,8 @@ function figures(model: Model) {
 /** The same lines as one log, read by the library. */
 function oneLog(modules: Modules) {
 	const reducer = modules.headless.createReducer();
-	for (const line of (fixture('ask-1.ndjson') + fixture('ask-2-followup.ndjson') + fixture('ask-3-answer-json.ndjson')).split('\n')) if (line !== '') reducer.push(line);
+	for (const line of (fixture('ask-1.ndjson') + fixture('ask-2-followup.ndjson') + fixture('ask-3-answer-json.ndjson')).split('\n'))
+		if (line !== '') reducer.push(line);
 	return reducer;
 }
 

@@ -14,7 +14,17 @@ type Expected = {
 		status: string;
 		steps: number;
 		usage: Record<string, number>;
-		runs: Array<{runId: string; expertKey: string; parentRunId: string | null; resumesRunId: string | null; status: string; steps: number; usage: Record<string, number>; activities: number; activityTypes: string[]}>;
+		runs: Array<{
+			runId: string;
+			expertKey: string;
+			parentRunId: string | null;
+			resumesRunId: string | null;
+			status: string;
+			steps: number;
+			usage: Record<string, number>;
+			activities: number;
+			activityTypes: string[];
+		}>;
 	}>;
 	unknownEvents: Record<string, number>;
 	diagnostics: number;

@@ -36,10 +36,13 @@ describe('reasoning is the reasoning of the generation it was produced in (#21.1
 	});
 });
 
-describe('a delegate is named by its skill, the expert\'s whole key (#21.5)', () => {
-	it('a scoped, versioned expert keeps its scope and version, not only the tool name\'s last path segment', () => {
+describe("a delegate is named by its skill, the expert's whole key (#21.5)", () => {
+	it("a scoped, versioned expert keeps its scope and version, not only the tool name's last path segment", () => {
 		// The runtime names the delegate tool after the last path segment of the key and the skill after the key.
-		const log = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').replaceAll('"skillName":"child-expert","toolName":"child-expert"', '"skillName":"@acme/child-expert@1.2.0","toolName":"child-expert"');
+		const log = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').replaceAll(
+			'"skillName":"child-expert","toolName":"child-expert"',
+			'"skillName":"@acme/child-expert@1.2.0","toolName":"child-expert"',
+		);
 		const model = modelFromText(log);
 		const delegate = model.activities.find(activity => activity.type === 'delegate');
 		expect(delegate?.type === 'delegate' && delegate.delegateExpertKey).toBe('@acme/child-expert@1.2.0');
@@ -53,14 +56,18 @@ describe('plain-text tool errors are flagged (#21.6)', () => {
 			[
 				perstackLine('startRun', {initialCheckpoint: {id: 'cp-0', status: 'init', stepNumber: 1}, inputMessages: []}),
 				perstackLine('callTools', {newMessage: {id: 'm', type: 'expertMessage', contents: []}, toolCalls: [call], usage: {}}),
-				perstackLine('resolveToolResults', {toolResults: [{id: 'tc-1', skillName: 'github', toolName: 'createIssue', result: [{type: 'textPart', id: 'p', text}]}]}),
+				perstackLine('resolveToolResults', {
+					toolResults: [{id: 'tc-1', skillName: 'github', toolName: 'createIssue', result: [{type: 'textPart', id: 'p', text}]}],
+				}),
 			].join('\n'),
 		);
 		return model.activities.find((activity): activity is ToolActivity => activity.type === 'generalTool')!;
 	};
 
 	it('a call that threw ("Error calling tool X: …") is an error', () => {
-		expect(resultOf('Error calling tool createIssue: MCP error -32000: Connection closed').result?.error).toBe('Error calling tool createIssue: MCP error -32000: Connection closed');
+		expect(resultOf('Error calling tool createIssue: MCP error -32000: Connection closed').result?.error).toBe(
+			'Error calling tool createIssue: MCP error -32000: Connection closed',
+		);
 	});
 
 	it('a server\'s "Error: …" answer is an error', () => {
@@ -131,7 +138,11 @@ describe('one job in three files: a run, a --continue-job follow-up and a --resu
 	});
 
 	it('the branch says where it started: the first run, its checkpoint, its step', () => {
-		expect(together.runs.get('run0branch000000000000001')?.resumedFrom).toEqual({runId: 'run0first0000000000000001', checkpointId: 'cp-run0fi-2', stepNumber: 2});
+		expect(together.runs.get('run0branch000000000000001')?.resumedFrom).toEqual({
+			runId: 'run0first0000000000000001',
+			checkpointId: 'cp-run0fi-2',
+			stepNumber: 2,
+		});
 	});
 
 	it('the follow-up is a new run after the completed one, not a resume of it', () => {
@@ -150,7 +161,10 @@ describe('a job that dies while its coordinator waits (#21.11)', () => {
 		const coordinator = runByExpert(model, 'release-coordinator');
 		expect(endedWhileWaiting(model, coordinator)).toBeUndefined();
 		endInput(model, {exitCode: undefined, lastStderr: undefined});
-		expect(endedWhileWaiting(model, coordinator)).toEqual({failedRunId: runByExpert(model, 'changelog-writer').runId, reason: 'changelog-writer failed: AI_APICallError: Overloaded'});
+		expect(endedWhileWaiting(model, coordinator)).toEqual({
+			failedRunId: runByExpert(model, 'changelog-writer').runId,
+			reason: 'changelog-writer failed: AI_APICallError: Overloaded',
+		});
 	});
 
 	it('a coordinator that resumed did not end waiting', () => {
@@ -159,8 +173,9 @@ describe('a job that dies while its coordinator waits (#21.11)', () => {
 		expect([...model.runs.values()].map(run => endedWhileWaiting(model, run)).filter(Boolean)).toEqual([]);
 	});
 
-	it('--summary --json and --print say why, with the command\'s exit code and last stderr line', () => {
-		const script = 'cat fixtures/delegate-failure.ndjson; echo "    at runDelegation (runtime.js:1:1)" >&2; echo "Delegation error: delegation result message is incorrect" >&2; exit 1';
+	it("--summary --json and --print say why, with the command's exit code and last stderr line", () => {
+		const script =
+			'cat fixtures/delegate-failure.ndjson; echo "    at runDelegation (runtime.js:1:1)" >&2; echo "Delegation error: delegation result message is incorrect" >&2; exit 1';
 		const summary = spawnSync(process.execPath, [cliPath, '--summary', '--json', '--', 'sh', '-c', script], {cwd: repoRoot, encoding: 'utf8'});
 		expect(summary.status).toBe(1);
 		expect(coordinatorOf(JSON.parse(summary.stdout)).endedWhileWaiting).toEqual({

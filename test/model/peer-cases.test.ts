@@ -17,8 +17,23 @@ type Case = {suite: string; name: string; file: string; checkpointStatusAdded: b
 const expectations: {source: string; cases: Case[]} = JSON.parse(readFileSync(fixturePath('peer-cases/expectations.json'), 'utf8'));
 
 /** Fields Perstack parses out of a tool's result JSON; perscope keeps the result's text and reads them from it here. */
-const resultFields = new Set(['content', 'items', 'todos', 'output', 'stdout', 'stderr', 'info', 'remainingTodos', 'mimeType', 'size', 'count', 'from', 'to', 'newTodos', 'completedTodos']);
-
+const resultFields = new Set([
+	'content',
+	'items',
+	'todos',
+	'output',
+	'stdout',
+	'stderr',
+	'info',
+	'remainingTodos',
+	'mimeType',
+	'size',
+	'count',
+	'from',
+	'to',
+	'newTodos',
+	'completedTodos',
+]);
 
 /**
  * Where perscope deliberately differs: `case file` → assert index → reason. A key of `*` covers every assert of
@@ -27,9 +42,9 @@ const resultFields = new Set(['content', 'items', 'todos', 'output', 'stdout', '
 const shownWhenCalled =
 	'perscope shows a tool call as soon as the model makes it, so a live view shows what is running; Perstack lists it only once its result is in (and its useRun never shows an interactive call, for which the runtime sends no result event)';
 const parsedResult =
-	'perscope keeps a tool\'s result text as the runtime sent it and shows it whole; Perstack parses fields out of it and fills in defaults where the JSON lacks them';
+	"perscope keeps a tool's result text as the runtime sent it and shows it whole; Perstack parses fields out of it and fills in defaults where the JSON lacks them";
 const finishAllToolCalls =
-	'the runtime gives a delegation\'s results in the resumed run\'s startRun (initialCheckpoint.partialToolResults), where perscope takes them (fixtures/real/delegate.ndjson); finishAllToolCalls repeats them as message history, which perscope does not keep. This log has no resumed startRun';
+	"the runtime gives a delegation's results in the resumed run's startRun (initialCheckpoint.partialToolResults), where perscope takes them (fixtures/real/delegate.ndjson); finishAllToolCalls repeats them as message history, which perscope does not keep. This log has no resumed startRun";
 const perstackWording = 'wording Perstack makes up; the runtime sends nothing that says it';
 const differences: Record<string, Record<string, string>> = {
 	'event-to-activity/08-processes-tool-call-and-result-events.ndjson': {0: shownWhenCalled},
@@ -39,7 +54,7 @@ const differences: Record<string, Record<string, string>> = {
 		0: 'a user message that holds only an image still asked something: perscope shows it as the query `[image]`',
 	},
 	'event-to-activity/26-maintains-daisy-chain-with-previousactivityid-within-a-run.ndjson': {
-		2: 'activity ids: perscope names a query after its startRun event\'s id, which the wire gives; Perstack makes up `query-<runId>`. The chain is the same',
+		2: "activity ids: perscope names a query after its startRun event's id, which the wire gives; Perstack makes up `query-<runId>`. The chain is the same",
 	},
 	'event-to-activity/29-processes-finishalltoolcalls-event-for-delegation-results.ndjson': {
 		5: finishAllToolCalls,
@@ -48,10 +63,12 @@ const differences: Record<string, Record<string, string>> = {
 	},
 	'activity/08-returns-retry-activity-when-no-tool-call-or-result.ndjson': {
 		2: perstackWording,
-		3: 'perscope shows the runtime\'s reason for a retry; the text the model gave before it is in the raw event',
+		3: "perscope shows the runtime's reason for a retry; the text the model gave before it is in the raw event",
 	},
 	'activity/25-returns-error-activity-when-status-is-stoppedbyerror.ndjson': {4: 'whether an error is retryable is not shown: the run has stopped either way'},
-	'activity/26-handles-stoppedbyerror-with-missing-error-details.ndjson': {2: `${perstackWording} ("Unknown error"); perscope shows the error's name and an empty message`},
+	'activity/26-handles-stoppedbyerror-with-missing-error-details.ndjson': {
+		2: `${perstackWording} ("Unknown error"); perscope shows the error's name and an empty message`,
+	},
 	'activity/27-returns-retry-activity-when-delegateto-is-empty.ndjson': {
 		'*': 'the runtime never stops by delegation without a target (calling-delegate.ts throws "No delegate tool calls found"); Perstack makes up a retry for that state, perscope shows the stop as the runtime reports it',
 	},
@@ -80,7 +97,8 @@ function field(activity: Activity, name: string): unknown {
 	if (name === 'previousActivityId') return activity.previousActivityId ?? undefined;
 	if (name === 'count' && activity.type === 'delegationComplete') return activity.results.length;
 	// Perstack's exec activity calls the command's arguments `args`; perscope's `args` are the tool's arguments.
-	if (name === 'args' && activity.type === 'exec') return typeof activity.args === 'object' && activity.args !== null ? Reflect.get(activity.args, 'args') : undefined;
+	if (name === 'args' && activity.type === 'exec')
+		return typeof activity.args === 'object' && activity.args !== null ? Reflect.get(activity.args, 'args') : undefined;
 	if (name in activity) return Reflect.get(activity, name);
 	if ('args' in activity && typeof activity.args === 'object' && activity.args !== null && name in activity.args) return Reflect.get(activity.args, name);
 	if (resultFields.has(name) && 'result' in activity && activity.result) {
@@ -114,7 +132,9 @@ function valueAt(activities: Activity[], path: string): unknown {
 }
 
 function activitiesAfter(testCase: Case, events: number): Activity[] {
-	const lines = readFileSync(fixturePath(`peer-cases/${testCase.file}`), 'utf8').split('\n').filter(Boolean);
+	const lines = readFileSync(fixturePath(`peer-cases/${testCase.file}`), 'utf8')
+		.split('\n')
+		.filter(Boolean);
 	return modelFromText((events === 0 ? lines : lines.slice(0, events)).join('\n')).activities;
 }
 

@@ -22,16 +22,34 @@ describe('--otlp of a Claude Code stream', () => {
 	it('nests each sub-agent’s agent span under its Agent call’s span, to depth 2', async () => {
 		const spans = await exported('claude-code/nested-subagents.ndjson');
 		const byId = new Map(spans.map(span => [span.spanId, span]));
-		const agent = (runId: string) => spans.find(span => span.name.startsWith('invoke_agent ') && (span.attributes['perscope.run.ids'] as string[]).includes(runId))!;
+		const agent = (runId: string) =>
+			spans.find(span => span.name.startsWith('invoke_agent ') && (span.attributes['perscope.run.ids'] as string[]).includes(runId))!;
 		const root = agent('107f0382-f425-4602-9564-bb6c7e035c02');
 		const child = agent('toolu_mockhiyk900002');
 		const grandchild = agent('toolu_mockhiyk900004');
 		expect(root.parentSpanId).toBe('');
-		expect(byId.get(child.parentSpanId)).toMatchObject({name: 'execute_tool general-purpose', parentSpanId: root.spanId, attributes: {'gen_ai.tool.call.id': 'toolu_mockhiyk900002'}});
-		expect(byId.get(grandchild.parentSpanId)).toMatchObject({name: 'execute_tool general-purpose', parentSpanId: child.spanId, attributes: {'gen_ai.tool.call.id': 'toolu_mockhiyk900004'}});
-		expect(root.attributes).toMatchObject({'perscope.dialect': 'claude-code', 'gen_ai.provider.name': 'anthropic', 'gen_ai.conversation.id': 'b4f7aeaf-5661-4b79-8b76-9c13abb22a0d', 'gen_ai.agent.name': 'claude'});
+		expect(byId.get(child.parentSpanId)).toMatchObject({
+			name: 'execute_tool general-purpose',
+			parentSpanId: root.spanId,
+			attributes: {'gen_ai.tool.call.id': 'toolu_mockhiyk900002'},
+		});
+		expect(byId.get(grandchild.parentSpanId)).toMatchObject({
+			name: 'execute_tool general-purpose',
+			parentSpanId: child.spanId,
+			attributes: {'gen_ai.tool.call.id': 'toolu_mockhiyk900004'},
+		});
+		expect(root.attributes).toMatchObject({
+			'perscope.dialect': 'claude-code',
+			'gen_ai.provider.name': 'anthropic',
+			'gen_ai.conversation.id': 'b4f7aeaf-5661-4b79-8b76-9c13abb22a0d',
+			'gen_ai.agent.name': 'claude',
+		});
 		// Its responses, one chat span each: the root's two, the depth-1 sub-agent's one.
-		expect(spans.filter(span => span.name.startsWith('chat ')).map(span => byId.get(span.parentSpanId)!.spanId)).toEqual([root.spanId, root.spanId, child.spanId]);
+		expect(spans.filter(span => span.name.startsWith('chat ')).map(span => byId.get(span.parentSpanId)!.spanId)).toEqual([
+			root.spanId,
+			root.spanId,
+			child.spanId,
+		]);
 	});
 
 	it('makes a failed tool call an error span', async () => {

@@ -32,7 +32,13 @@ function tempFile(name: string): string {
 	return join(mkdtempSync(join(tmpdir(), 'perscope-otlp-')), name);
 }
 
-type Summary = {jobs: Array<{jobId: string; usage: {inputTokens: number; outputTokens: number; cachedInputTokens: number}; runs: Array<{runId: string; parentRunId: string | null; status: string; model: string | null; usage: {inputTokens: number; cachedInputTokens: number}}>}>};
+type Summary = {
+	jobs: Array<{
+		jobId: string;
+		usage: {inputTokens: number; outputTokens: number; cachedInputTokens: number};
+		runs: Array<{runId: string; parentRunId: string | null; status: string; model: string | null; usage: {inputTokens: number; cachedInputTokens: number}}>;
+	}>;
+};
 
 function comparable(spans: ReceivedSpan[]): ReceivedSpan[] {
 	return [...spans].sort((a, b) => (a.spanId < b.spanId ? -1 : a.spanId > b.spanId ? 1 : 0));

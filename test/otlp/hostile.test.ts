@@ -23,7 +23,9 @@ afterAll(() => {
 	rmSync(dir, {recursive: true, force: true});
 });
 
-const toolsLog = readFileSync(join(fixturesDir, 'real', 'tools.ndjson'), 'utf8').trimEnd().split('\n');
+const toolsLog = readFileSync(join(fixturesDir, 'real', 'tools.ndjson'), 'utf8')
+	.trimEnd()
+	.split('\n');
 
 /** tools.ndjson with its first tool call's arguments nested `depth` arrays deep (JSON.parse builds that, JSON.stringify cannot write it). */
 function withDeepArguments(depth: number): string {
@@ -57,16 +59,23 @@ describe('--otlp-file on a disk that fills', () => {
 		expect(result.stderr).toMatch(/perscope: OTLP: 0 spans written to \/dev\/full, then writing failed \(ENOSPC: no space left on device, write: /);
 	});
 
-	it('a file cut short on a full disk stayed behind with a partial last line and exit 0: it ends after its last whole line, says so, and exits 1', async ({skip}) => {
+	it('a file cut short on a full disk stayed behind with a partial last line and exit 0: it ends after its last whole line, says so, and exits 1', async ({
+		skip,
+	}) => {
 		if (!smallMounted) skip('mounting a 512 KiB tmpfs failed (not root?): no small file system to fill');
 		// 678 spans, ~630 KB of OTLP JSON: more than the file system holds. How many lines fit depends on how the
 		// spans were batched (each second's, in lines of up to 512), so the count is read from the message.
 		const log = join(dir, 'generated.ndjson');
-		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--jobs', '6', '--deltas', '0', '--message-bytes', '50', '--out', log], {stdio: 'ignore'});
+		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--jobs', '6', '--deltas', '0', '--message-bytes', '50', '--out', log], {
+			stdio: 'ignore',
+		});
 		const file = join(small, 'spans.jsonl');
 		const result = await runCli(['--summary', '--otlp-file', file, log]);
 		expect(result.code).toBe(1);
-		const said = /perscope: OTLP: (\d+) spans written to (\S+), then writing failed \(ENOSPC: no space left on device, write: it ends after its (\d+) whole spans\)\n/.exec(result.stderr);
+		const said =
+			/perscope: OTLP: (\d+) spans written to (\S+), then writing failed \(ENOSPC: no space left on device, write: it ends after its (\d+) whole spans\)\n/.exec(
+				result.stderr,
+			);
 		expect(said, result.stderr).not.toBeNull();
 		const [, written, path, kept] = said!;
 		expect([path, kept]).toEqual([file, written]);
@@ -89,16 +98,30 @@ const twoTo64 = 2n ** 64n;
 function withTimesOutOfRange(text: string): string {
 	let field = 0;
 	let bad = 0;
-	return text.replace(/"(timestamp|startedAt|finishedAt)":\d+/g, (found, name: string) => (field++ % 3 === 0 ? `"${name}":${outOfRange[bad++ % outOfRange.length]}` : found));
+	return text.replace(/"(timestamp|startedAt|finishedAt)":\d+/g, (found, name: string) =>
+		field++ % 3 === 0 ? `"${name}":${outOfRange[bad++ % outOfRange.length]}` : found,
+	);
 }
 
-type FileSpan = {spanId: string; parentSpanId?: string; name: string; startTimeUnixNano: string; endTimeUnixNano: string; events?: Array<{timeUnixNano: string}>; attributes: Array<{key: string; value: {boolValue?: boolean}}>};
+type FileSpan = {
+	spanId: string;
+	parentSpanId?: string;
+	name: string;
+	startTimeUnixNano: string;
+	endTimeUnixNano: string;
+	events?: Array<{timeUnixNano: string}>;
+	attributes: Array<{key: string; value: {boolValue?: boolean}}>;
+};
 
 function fileSpans(text: string): FileSpan[] {
 	return text
 		.split('\n')
 		.filter(line => line !== '')
-		.flatMap(line => (JSON.parse(line) as {resourceSpans: Array<{scopeSpans: Array<{spans: FileSpan[]}>}>}).resourceSpans.flatMap(resource => resource.scopeSpans.flatMap(scope => scope.spans)));
+		.flatMap(line =>
+			(JSON.parse(line) as {resourceSpans: Array<{scopeSpans: Array<{spans: FileSpan[]}>}>}).resourceSpans.flatMap(resource =>
+				resource.scopeSpans.flatMap(scope => scope.spans),
+			),
+		);
 }
 
 /** Every child starts and ends within its parent, and nothing ends before it starts. */
@@ -108,21 +131,44 @@ function nestingProblems(spans: ReadonlyArray<{spanId: string; parentSpanId?: st
 	for (const span of spans) {
 		if (span.end < span.start) problems.push(`${span.name} ends before it starts`);
 		const parent = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
-		if (parent && (span.start < parent.start || span.end > parent.end)) problems.push(`${span.name} sticks out of ${parent.name} by ${parent.start - span.start} / ${span.end - parent.end} ns`);
+		if (parent && (span.start < parent.start || span.end > parent.end))
+			problems.push(`${span.name} sticks out of ${parent.name} by ${parent.start - span.start} / ${span.end - parent.end} ns`);
 	}
 
 	return problems;
 }
 
 function nestedFromFile(spans: FileSpan[]) {
-	return spans.map(span => ({spanId: span.spanId, parentSpanId: span.parentSpanId, name: span.name, start: BigInt(span.startTimeUnixNano), end: BigInt(span.endTimeUnixNano)}));
+	return spans.map(span => ({
+		spanId: span.spanId,
+		parentSpanId: span.parentSpanId,
+		name: span.name,
+		start: BigInt(span.startTimeUnixNano),
+		end: BigInt(span.endTimeUnixNano),
+	}));
 }
 
 function nestedFromReceiver(spans: ReceivedSpan[]) {
 	return spans.map(span => ({spanId: span.spanId, parentSpanId: span.parentSpanId, name: span.name, start: BigInt(span.startMs), end: BigInt(span.endMs)}));
 }
 
-const nestingLogs = ['real/delegate.ndjson', 'released/parallel-3-one-fails.ndjson', 'released/parallel-3-one-fails-6-attempts.ndjson', 'released/delegate-chain.ndjson', 'released/boss-nested-parallel.ndjson', 'released/ask-3-answer-json.ndjson', 'real/boss-nested-parallel.ndjson', 'real/tools.ndjson', 'real/interactive-1.ndjson', 'parallel-delegate.ndjson', 'nested-delegate.ndjson', 'mixed-step.ndjson', 'demo.ndjson', 'drover-subagent.ndjson', 'daemon-strategy.ndjson'];
+const nestingLogs = [
+	'real/delegate.ndjson',
+	'released/parallel-3-one-fails.ndjson',
+	'released/parallel-3-one-fails-6-attempts.ndjson',
+	'released/delegate-chain.ndjson',
+	'released/boss-nested-parallel.ndjson',
+	'released/ask-3-answer-json.ndjson',
+	'real/boss-nested-parallel.ndjson',
+	'real/tools.ndjson',
+	'real/interactive-1.ndjson',
+	'parallel-delegate.ndjson',
+	'nested-delegate.ndjson',
+	'mixed-step.ndjson',
+	'demo.ndjson',
+	'drover-subagent.ndjson',
+	'daemon-strategy.ndjson',
+];
 
 describe('times OTLP cannot carry', () => {
 	it('a time before 1970 or after 2554 wrapped modulo 2^64 (spans in 2189, 2211, 1970 + 18 h) and --otlp-file wrote negative or over-2^64 nanoseconds: every time is in range, the spans nest as in the clean log, and both say so', async () => {
@@ -144,7 +190,9 @@ describe('times OTLP cannot carry', () => {
 			expect(result.code, result.stderr).toBe(0);
 			const spans = fileSpans(readFileSync(file, 'utf8'));
 			expect(spans.length).toBeGreaterThan(100);
-			const times = spans.flatMap(span => [span.startTimeUnixNano, span.endTimeUnixNano, ...(span.events ?? []).map(event => event.timeUnixNano)]).map(text => BigInt(text));
+			const times = spans
+				.flatMap(span => [span.startTimeUnixNano, span.endTimeUnixNano, ...(span.events ?? []).map(event => event.timeUnixNano)])
+				.map(text => BigInt(text));
 			expect(times.filter(time => time < 0n || time >= twoTo64)).toEqual([]);
 			expect(times.filter(time => time < first || time > last)).toEqual([]);
 			expect(nestingProblems(nestedFromFile(spans))).toEqual([]);
@@ -156,9 +204,13 @@ describe('times OTLP cannot carry', () => {
 			expect(nestingProblems(nestedFromReceiver(received))).toEqual([]);
 
 			// Said on the spans it concerns, and on stderr.
-			const replaced = spans.filter(span => span.attributes.some(attribute => attribute.key === 'perscope.time.replaced' && attribute.value.boolValue === true));
+			const replaced = spans.filter(span =>
+				span.attributes.some(attribute => attribute.key === 'perscope.time.replaced' && attribute.value.boolValue === true),
+			);
 			expect(replaced.length).toBeGreaterThan(0);
-			expect(result.stderr).toContain(`; ${replaced.length} spans had a time before 1970 or after 2554, which OTLP cannot carry: a neighbouring event's time stands in for it (perscope.time.replaced)`);
+			expect(result.stderr).toContain(
+				`; ${replaced.length} spans had a time before 1970 or after 2554, which OTLP cannot carry: a neighbouring event's time stands in for it (perscope.time.replaced)`,
+			);
 
 			// The same spans as the clean logs give.
 			const cleanFile = join(dir, 'clean.jsonl');
@@ -185,28 +237,35 @@ describe('OTEL_* values HTTP or a timer cannot take', () => {
 	it('a CR/LF in OTEL_EXPORTER_OTLP_HEADERS was found only at send time (every span dropped, exit 0): exit 2 at start, in one line that names the header but not its value', async () => {
 		const receiver = await startReceiver();
 		try {
-			const result = await runCli(['--summary', '--otlp', receiver.url, log], {OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20s3cret%0D%0AX-Injected:%201'});
+			const result = await runCli(['--summary', '--otlp', receiver.url, log], {
+				OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20s3cret%0D%0AX-Injected:%201',
+			});
 			expect(result.code).toBe(2);
 			expect(result.stdout).toBe('');
-			expect(result.stderr).toBe('perscope: OTEL_EXPORTER_OTLP_HEADERS: the value of header authorization holds U+000D at character 14, which HTTP does not allow in a header (see perscope --help)\n');
+			expect(result.stderr).toBe(
+				'perscope: OTEL_EXPORTER_OTLP_HEADERS: the value of header authorization holds U+000D at character 14, which HTTP does not allow in a header (see perscope --help)\n',
+			);
 			expect(receiver.requests).toEqual([]);
 		} finally {
 			await receiver.close();
 		}
 	});
 
-	it.each(['abc', '-1', '0', '1e12'])('OTEL_EXPORTER_OTLP_TIMEOUT=%s was taken (silently, or with Node\'s TimeoutOverflowWarning): exit 2 at start', async timeout => {
-		const receiver = await startReceiver();
-		try {
-			const result = await runCli(['--summary', '--otlp', receiver.url, log], {OTEL_EXPORTER_OTLP_TIMEOUT: timeout});
-			expect(result.code).toBe(2);
-			expect(result.stdout).toBe('');
-			expect(result.stderr).toMatch(/^perscope: OTEL_EXPORTER_OTLP_TIMEOUT=\S+ [^\n]+ \(see perscope --help\)\n$/);
-			expect(receiver.requests).toEqual([]);
-		} finally {
-			await receiver.close();
-		}
-	});
+	it.each(['abc', '-1', '0', '1e12'])(
+		"OTEL_EXPORTER_OTLP_TIMEOUT=%s was taken (silently, or with Node's TimeoutOverflowWarning): exit 2 at start",
+		async timeout => {
+			const receiver = await startReceiver();
+			try {
+				const result = await runCli(['--summary', '--otlp', receiver.url, log], {OTEL_EXPORTER_OTLP_TIMEOUT: timeout});
+				expect(result.code).toBe(2);
+				expect(result.stdout).toBe('');
+				expect(result.stderr).toMatch(/^perscope: OTEL_EXPORTER_OTLP_TIMEOUT=\S+ [^\n]+ \(see perscope --help\)\n$/);
+				expect(receiver.requests).toEqual([]);
+			} finally {
+				await receiver.close();
+			}
+		},
+	);
 });
 
 describe('a backend that cannot take the spans', () => {
@@ -219,15 +278,21 @@ describe('a backend that cannot take the spans', () => {
 		await receiver.close();
 		const result = await runCli(['--summary', '--otlp', url, log]);
 		expect(result.code).toBe(0);
-		expect(result.stderr).toContain(`perscope: OTLP: 0 spans exported to ${url}/v1/traces, 12 dropped (connection refused by 127.0.0.1:${new URL(url).port}: nothing takes OTLP there)`);
+		expect(result.stderr).toContain(
+			`perscope: OTLP: 0 spans exported to ${url}/v1/traces, 12 dropped (connection refused by 127.0.0.1:${new URL(url).port}: nothing takes OTLP there)`,
+		);
 		// The summary is written, then the export flushes: that took the whole 5 s bound.
 		expect(result.afterStdoutMs).toBeLessThan(2000);
 	}, 20_000);
 
 	it('a host not found was reported as "took no more spans within 5 s" after waiting them out: it is said at once', async () => {
-		const result = await runCli(['--summary', '--otlp', 'http://collector.invalid:4318', log], {NODE_OPTIONS: `--require ${join(import.meta.dirname, 'no-such-host.cjs')}`});
+		const result = await runCli(['--summary', '--otlp', 'http://collector.invalid:4318', log], {
+			NODE_OPTIONS: `--require ${join(import.meta.dirname, 'no-such-host.cjs')}`,
+		});
 		expect(result.code).toBe(0);
-		expect(result.stderr).toContain('perscope: OTLP: 0 spans exported to http://collector.invalid:4318/v1/traces, 12 dropped (host not found: collector.invalid)');
+		expect(result.stderr).toContain(
+			'perscope: OTLP: 0 spans exported to http://collector.invalid:4318/v1/traces, 12 dropped (host not found: collector.invalid)',
+		);
 		// The summary is written, then the export flushes: that took the whole 5 s bound.
 		expect(result.afterStdoutMs).toBeLessThan(2000);
 	}, 20_000);
@@ -237,7 +302,9 @@ describe('a backend that cannot take the spans', () => {
 		try {
 			const result = await runCli(['--summary', '--otlp', receiver.url, log]);
 			expect(result.code).toBe(0);
-			expect(result.stderr).toContain('12 dropped (the backend answered 415 Unsupported Media Type: it does not take http/protobuf; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json)');
+			expect(result.stderr).toContain(
+				'12 dropped (the backend answered 415 Unsupported Media Type: it does not take http/protobuf; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json)',
+			);
 		} finally {
 			await receiver.close();
 		}

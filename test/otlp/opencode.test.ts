@@ -23,12 +23,21 @@ describe('--otlp of an opencode stream', () => {
 	it('nests the sub-agent’s agent span under its task call’s span, and makes each step a chat span', async () => {
 		const spans = await exported('opencode/sub-agent.jsonl');
 		const byId = new Map(spans.map(span => [span.spanId, span]));
-		const agent = (runId: string) => spans.find(span => span.name.startsWith('invoke_agent ') && (span.attributes['perscope.run.ids'] as string[]).includes(runId))!;
+		const agent = (runId: string) =>
+			spans.find(span => span.name.startsWith('invoke_agent ') && (span.attributes['perscope.run.ids'] as string[]).includes(runId))!;
 		const root = agent('ses_de24e6884ffeuwOcgUObIzFw7Y');
 		const child = agent('ses_de24e3c61ffeaoqa1jWRn6pjn7');
 		expect(root.parentSpanId).toBe('');
-		expect(root.attributes).toMatchObject({'perscope.dialect': 'opencode', 'gen_ai.conversation.id': 'ses_de24e6884ffeuwOcgUObIzFw7Y', 'gen_ai.agent.name': 'opencode'});
-		expect(byId.get(child.parentSpanId)).toMatchObject({name: 'execute_tool general', parentSpanId: root.spanId, attributes: {'gen_ai.tool.call.id': 'toolu_mock0004'}});
+		expect(root.attributes).toMatchObject({
+			'perscope.dialect': 'opencode',
+			'gen_ai.conversation.id': 'ses_de24e6884ffeuwOcgUObIzFw7Y',
+			'gen_ai.agent.name': 'opencode',
+		});
+		expect(byId.get(child.parentSpanId)).toMatchObject({
+			name: 'execute_tool general',
+			parentSpanId: root.spanId,
+			attributes: {'gen_ai.tool.call.id': 'toolu_mock0004'},
+		});
 		const chats = spans.filter(span => span.name.startsWith('chat'));
 		expect(chats.map(span => span.parentSpanId)).toEqual([root.spanId, root.spanId]);
 		expect(chats[0]!.attributes).toMatchObject({'gen_ai.usage.input_tokens': 800, 'gen_ai.usage.output_tokens': 20});

@@ -9,7 +9,10 @@ import {createRequire} from 'node:module';
  */
 
 /** The part of the generated code used here (its declaration file types it only as a protobufjs Root). */
-type MessageType = {decode: (bytes: Uint8Array) => object; toObject: (message: object, options: {longs: StringConstructor; bytes: StringConstructor; enums: NumberConstructor}) => unknown};
+type MessageType = {
+	decode: (bytes: Uint8Array) => object;
+	toObject: (message: object, options: {longs: StringConstructor; bytes: StringConstructor; enums: NumberConstructor}) => unknown;
+};
 type Root = {opentelemetry: {proto: {collector: {trace: {v1: {ExportTraceServiceRequest: MessageType}}}}}};
 const root = createRequire(import.meta.url)('otlp-proto-definitions/build/src/generated/root.js') as Root;
 const {ExportTraceServiceRequest} = root.opentelemetry.proto.collector.trace.v1;
@@ -38,7 +41,13 @@ export type Request = {contentType: string; headers: IncomingMessage['headers'];
 /** What to answer the nth request (from 0) with; 'hang' never answers. */
 export type Answer = {status: number; headers?: Record<string, string>} | 'hang';
 
-type AnyValue = {stringValue?: string | null; intValue?: string | number | null; boolValue?: boolean | null; doubleValue?: number | null; arrayValue?: {values?: AnyValue[] | null} | null};
+type AnyValue = {
+	stringValue?: string | null;
+	intValue?: string | number | null;
+	boolValue?: boolean | null;
+	doubleValue?: number | null;
+	arrayValue?: {values?: AnyValue[] | null} | null;
+};
 type KeyValue = {key?: string | null; value?: AnyValue | null};
 
 function valueOf(value: AnyValue | null | undefined): Value {
@@ -96,7 +105,11 @@ function flatten(request: RequestLike, id: (text: string) => string): ReceivedSp
 					status: {code: span.status?.code ?? 0, message: span.status?.message ?? ''},
 					attributes: attributesOf(span.attributes),
 					links: (span.links ?? []).map(link => ({traceId: id(link.traceId ?? ''), spanId: id(link.spanId ?? ''), attributes: attributesOf(link.attributes)})),
-					events: (span.events ?? []).map(event => ({name: event.name ?? '', timeMs: nanosToMs(event.timeUnixNano), attributes: attributesOf(event.attributes)})),
+					events: (span.events ?? []).map(event => ({
+						name: event.name ?? '',
+						timeMs: nanosToMs(event.timeUnixNano),
+						attributes: attributesOf(event.attributes),
+					})),
 				});
 			}
 		}

@@ -16,7 +16,9 @@ let spans: ReceivedSpan[] = [];
 
 beforeAll(async () => {
 	const file = join(mkdtempSync(join(tmpdir(), 'perscope-otlp-')), 'spans.jsonl');
-	const inputs = ['continue-followup.ndjson', 'retry.ndjson', 'stop-error.ndjson', 'streaming.ndjson', 'codex/edit-and-test.jsonl'].map(name => join(fixturesDir, name));
+	const inputs = ['continue-followup.ndjson', 'retry.ndjson', 'stop-error.ndjson', 'streaming.ndjson', 'codex/edit-and-test.jsonl'].map(name =>
+		join(fixturesDir, name),
+	);
 	const result = await runCli(['--summary', '--otlp-file', file, ...inputs]);
 	expect(result.code).toBe(0);
 	spans = decodeJsonLines(readFileSync(file, 'utf8'));
@@ -29,7 +31,9 @@ function agentOfRun(runId: string): ReceivedSpan {
 }
 
 function chatsOf(agent: ReceivedSpan): ReceivedSpan[] {
-	return spans.filter(span => span.name.startsWith('chat ') && span.parentSpanId === agent.spanId).sort((a, b) => Number(a.attributes['perscope.step']) - Number(b.attributes['perscope.step']));
+	return spans
+		.filter(span => span.name.startsWith('chat ') && span.parentSpanId === agent.spanId)
+		.sort((a, b) => Number(a.attributes['perscope.step']) - Number(b.attributes['perscope.step']));
 }
 
 const tokens = (span: ReceivedSpan) => ({
@@ -53,7 +57,11 @@ describe('--otlp-file: what a span carries', () => {
 		// retry.ndjson line 10: the `retry` event of run hnvjkn… at 1795382001855.
 		const summariser = agentOfRun('hnvjknsgp7q7pbrriwe5kr9i');
 		expect(summariser.events).toEqual([
-			{name: 'perscope.retry', timeMs: 1_795_382_001_855, attributes: {'perscope.retry.reason': '{"error":"Error: No tool call generated","message":"You must generate a tool call. Try again."}'}},
+			{
+				name: 'perscope.retry',
+				timeMs: 1_795_382_001_855,
+				attributes: {'perscope.retry.reason': '{"error":"Error: No tool call generated","message":"You must generate a tool call. Try again."}'},
+			},
 		]);
 	});
 
@@ -61,7 +69,11 @@ describe('--otlp-file: what a span carries', () => {
 		// stop-error.ndjson line 15: stopRunByError at 1795382920801, error {name: AI_APICallError, message: …}.
 		const analyst = agentOfRun('rcrv8nedrg121k9yh6nsb7uw');
 		expect(analyst.events).toEqual([
-			{name: 'exception', timeMs: 1_795_382_920_801, attributes: {'exception.type': 'AI_APICallError', 'exception.message': 'prompt is too long: 211403 tokens > 200000 maximum'}},
+			{
+				name: 'exception',
+				timeMs: 1_795_382_920_801,
+				attributes: {'exception.type': 'AI_APICallError', 'exception.message': 'prompt is too long: 211403 tokens > 200000 maximum'},
+			},
 		]);
 	});
 

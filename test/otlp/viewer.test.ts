@@ -20,7 +20,11 @@ describe.skipIf(!hasTmux())('--otlp with the viewer', () => {
 		const {url, spans} = receiver;
 		session = TmuxSession.start(`node dist/cli/main.js --otlp ${url} fixtures/real/delegate.ndjson`);
 		await session.waitFor('▸ child-expert');
-		await waitUntil(() => spans().length === 12, 'the 12 spans of the log', () => session?.screen() ?? '');
+		await waitUntil(
+			() => spans().length === 12,
+			'the 12 spans of the log',
+			() => session?.screen() ?? '',
+		);
 		// Still open: the spans did not wait for the viewer to close.
 		expect(session.screen()).toContain('▸ child-expert');
 		session.keys('q');

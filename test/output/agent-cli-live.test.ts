@@ -54,9 +54,19 @@ describe('--otlp of an agent CLI', () => {
 		const written: Span[] = readFileSync(spans, 'utf8')
 			.split('\n')
 			.filter(Boolean)
-			.flatMap(line => (JSON.parse(line) as {resourceSpans: Array<{scopeSpans: Array<{spans: Span[]}>}>}).resourceSpans.flatMap(resource => resource.scopeSpans.flatMap(scope => scope.spans)));
+			.flatMap(line =>
+				(JSON.parse(line) as {resourceSpans: Array<{scopeSpans: Array<{spans: Span[]}>}>}).resourceSpans.flatMap(resource =>
+					resource.scopeSpans.flatMap(scope => scope.spans),
+				),
+			);
 		const tools = written.filter(span => span.name.startsWith('execute_tool'));
-		expect(tools.map(span => span.name)).toEqual(['execute_tool command_execution', 'execute_tool file_change', 'execute_tool command_execution', 'execute_tool file_change', 'execute_tool web_search']);
+		expect(tools.map(span => span.name)).toEqual([
+			'execute_tool command_execution',
+			'execute_tool file_change',
+			'execute_tool command_execution',
+			'execute_tool file_change',
+			'execute_tool web_search',
+		]);
 		for (const span of written) expect(Number(BigInt(span.startTimeUnixNano) / 1_000_000n)).toBeGreaterThanOrEqual(startedAt);
 		// The command that exited 1 is an error.
 		expect(tools[2]!.status?.code).toBe(2);
@@ -69,10 +79,18 @@ describe('--follow of a log an agent CLI is writing', () => {
 		const log = join(dir, 'gemini.jsonl');
 		writeFileSync(log, `${lines.slice(0, 9).join('\n')}\n`);
 		const run = startCli(['--print', '--follow', log]);
-		await waitUntil(() => run.stdout().includes('read_file notes.txt ✗ File not found'), 'the first tools', () => run.stderr());
+		await waitUntil(
+			() => run.stdout().includes('read_file notes.txt ✗ File not found'),
+			'the first tools',
+			() => run.stderr(),
+		);
 		expect(run.stdout()).not.toContain('✅ complete');
 		appendFileSync(log, `${lines.slice(9, 27).join('\n')}\n`);
-		await waitUntil(() => run.stdout().includes('✓ run completed · 5 steps'), 'the run to end', () => run.stderr());
+		await waitUntil(
+			() => run.stdout().includes('✓ run completed · 5 steps'),
+			'the run to end',
+			() => run.stderr(),
+		);
 		run.child.kill('SIGINT');
 		expect(await run.exit).toEqual({code: 0, signal: null});
 		expect(run.stdout()).toContain('[gemini] ✅ complete Fixed greet.txt: it now says Hello, world.');
@@ -84,7 +102,11 @@ describe('--follow of a log an agent CLI is writing', () => {
 		writeFileSync(log, '');
 		const run = startCli(['--print', '--follow', log]);
 		for (const line of lines) appendFileSync(log, `${line}\n`);
-		await waitUntil(() => run.stdout().includes('✓ run completed · 1 step'), 'the run to end', () => run.stderr());
+		await waitUntil(
+			() => run.stdout().includes('✓ run completed · 1 step'),
+			'the run to end',
+			() => run.stderr(),
+		);
 		run.child.kill('SIGINT');
 		expect(await run.exit).toEqual({code: 0, signal: null});
 		expect(run.stdout()).toContain('[codex] 🔧 notes/fail {} ✗ notes are offline');

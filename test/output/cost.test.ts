@@ -18,7 +18,11 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 type Usage = {inputTokens: number; outputTokens: number; reasoningTokens: number; cachedInputTokens: number};
 type RunDoc = {runId: string; model: string | null; usage: Usage; costUsd: number | null};
-type SummaryDoc = {jobs: Array<{costUsd: number | null; runs: RunDoc[]}>; costUsd: number | null; prices: {source: string; date: string | null; file: string | null}};
+type SummaryDoc = {
+	jobs: Array<{costUsd: number | null; runs: RunDoc[]}>;
+	costUsd: number | null;
+	prices: {source: string; date: string | null; file: string | null};
+};
 
 function summaryOf(args: string[]): SummaryDoc {
 	const result = spawnSync(process.execPath, ['dist/cli/main.js', '--summary', '--json', ...args], {cwd: root, encoding: 'utf8'});
@@ -38,7 +42,9 @@ function modelsByRun(path: string): Map<string, string> {
 	return models;
 }
 
-const perstackFixtures = eventLogFixtures().filter(name => !name.startsWith('drover') && !name.startsWith('daemon') && !name.startsWith('claude-code/') && !name.startsWith('amp/'));
+const perstackFixtures = eventLogFixtures().filter(
+	name => !name.startsWith('drover') && !name.startsWith('daemon') && !name.startsWith('claude-code/') && !name.startsWith('amp/'),
+);
 
 describe('cost in --summary --json', () => {
 	it.each(perstackFixtures)('%s: every run, job and the total are its tokens at its model’s prices', fixture => {
@@ -56,7 +62,10 @@ describe('cost in --summary --json', () => {
 				const used = run.usage.inputTokens + run.usage.outputTokens + run.usage.cachedInputTokens + run.usage.reasoningTokens;
 				const price = model === undefined ? undefined : builtinPrices.models[model];
 				expect(price?.provider ?? 'anthropic').toBe('anthropic');
-				const expected = used === 0 ? 0 : price && (run.usage.inputTokens * price.input + run.usage.cachedInputTokens * price.cachedInput + run.usage.outputTokens * price.output) / 1e6;
+				const expected =
+					used === 0
+						? 0
+						: price && (run.usage.inputTokens * price.input + run.usage.cachedInputTokens * price.cachedInput + run.usage.outputTokens * price.output) / 1e6;
 				expect(expected, `${run.runId} has a priced model`).toBeDefined();
 				expect(run.costUsd).toBeCloseTo(expected!, 6);
 				jobTotal += expected!;
@@ -88,7 +97,10 @@ describe('cost in --summary --json', () => {
 		const dir = mkdtempSync(join(tmpdir(), 'perscope-prices-'));
 		const file = join(dir, 'prices.json');
 		// As if the model were served the OpenAI way: cached input inside inputTokens.
-		writeFileSync(file, JSON.stringify({source: 'test table', date: '2026-01-02', models: {'claude-sonnet-4-5': {provider: 'openai', input: 2, cachedInput: 1, output: 10}}}));
+		writeFileSync(
+			file,
+			JSON.stringify({source: 'test table', date: '2026-01-02', models: {'claude-sonnet-4-5': {provider: 'openai', input: 2, cachedInput: 1, output: 10}}}),
+		);
 		const summary = summaryOf(['--prices', file, 'fixtures/demo.ndjson']);
 		expect(summary.prices).toEqual({source: 'test table', date: '2026-01-02', file});
 		for (const run of summary.jobs[0]!.runs) {
@@ -107,7 +119,10 @@ describe('cost in --summary --json', () => {
 		expect(bad.status).toBe(2);
 		expect(bad.stdout).toBe('');
 		expect(bad.stderr).toBe(`perscope: --prices ${file}: models.m.input: Invalid input: expected number, received string (see perscope --help)\n`);
-		const missing = spawnSync(process.execPath, ['dist/cli/main.js', '--summary', '--prices', join(dir, 'none.json'), 'fixtures/demo.ndjson'], {cwd: root, encoding: 'utf8'});
+		const missing = spawnSync(process.execPath, ['dist/cli/main.js', '--summary', '--prices', join(dir, 'none.json'), 'fixtures/demo.ndjson'], {
+			cwd: root,
+			encoding: 'utf8',
+		});
 		expect(missing.status).toBe(1);
 		expect(missing.stderr).toMatch(/^perscope: --prices .*none\.json: cannot be read \(ENOENT\)\n$/);
 	});

@@ -34,14 +34,18 @@ describe('a run the input ended while it ran', () => {
 			'  [child-expert] ✗ ended without a final event: the input ended while this run was running',
 			'',
 		]);
-		expect(perscope(['--print', '--filter', 'errors expert:child-expert'], cut)).toBe(job + '\n  [child-expert] ✗ ended without a final event: the input ended while this run was running\n');
+		expect(perscope(['--print', '--filter', 'errors expert:child-expert'], cut)).toBe(
+			job + '\n  [child-expert] ✗ ended without a final event: the input ended while this run was running\n',
+		);
 		// With --filter only the matching activities are written, no marks: none of exec, so no end line either.
 		expect(perscope(['--print', '--filter', 'type:exec'], cut)).toBe('');
 	});
 
 	it('--summary says it in the ERROR column, and --summary --json marks the run', () => {
 		expect(perscope(['--summary'], cut)).toMatch(/^ {4}child-expert +… proceeding .* ended without a final event$/m);
-		const summary = JSON.parse(perscope(['--summary', '--json'], cut)) as {jobs: Array<{runs: Array<{expertKey: string; endedWithoutFinalEvent?: true; endedWhileWaiting: unknown}>}>};
+		const summary = JSON.parse(perscope(['--summary', '--json'], cut)) as {
+			jobs: Array<{runs: Array<{expertKey: string; endedWithoutFinalEvent?: true; endedWhileWaiting: unknown}>}>;
+		};
 		const runs = summary.jobs[0]!.runs;
 		expect(runs.find(run => run.expertKey === 'child-expert')?.endedWithoutFinalEvent).toBe(true);
 		expect(runs.find(run => run.expertKey === 'coordinator')).not.toHaveProperty('endedWithoutFinalEvent');

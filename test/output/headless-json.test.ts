@@ -23,27 +23,37 @@ describe('output properties that hold for every fixture', () => {
 		}
 
 		const summary = JSON.parse(readFileSync(goldenPath(fixture, modes.summaryJson.golden), 'utf8'));
-		const counted = summary.jobs.flatMap((job: {runs: Array<{activities: number}>}) => job.runs).reduce((sum: number, runSummary: {activities: number}) => sum + runSummary.activities, 0);
+		const counted = summary.jobs
+			.flatMap((job: {runs: Array<{activities: number}>}) => job.runs)
+			.reduce((sum: number, runSummary: {activities: number}) => sum + runSummary.activities, 0);
 		expect(counted).toBe(activities.length);
 	});
 });
 
 describe('results reach their activities in --json (#21.4)', () => {
-	it('a delegate read from a pipe carries the child\'s answer, as it does from the file', async () => {
+	it("a delegate read from a pipe carries the child's answer, as it does from the file", async () => {
 		const file = join(repoRoot, 'fixtures/real/delegate.ndjson');
 		const piped = await perscope(['--json', '-'], trickle(readFileSync(file), 7, 64));
-		const delegate = piped.stdout.split('\n').filter(Boolean).map(line => JSON.parse(line)).find(activity => activity.type === 'delegate');
+		const delegate = piped.stdout
+			.split('\n')
+			.filter(Boolean)
+			.map(line => JSON.parse(line))
+			.find(activity => activity.type === 'delegate');
 		expect(delegate.result.text).toBe("The workspace contains one file: README.txt (one line: 'hello from the workspace').");
 	});
 
 	it('an interactive question in one file carries the answer that the next file of the job holds', async () => {
 		const files = ['interactive-1.ndjson', 'interactive-2-continue.ndjson'].map(name => join(repoRoot, 'fixtures/real', name));
 		const {stdout} = await perscope(['--json', ...files]);
-		const ask = stdout.split('\n').filter(Boolean).map(line => JSON.parse(line)).find(activity => activity.type === 'interactiveTool');
+		const ask = stdout
+			.split('\n')
+			.filter(Boolean)
+			.map(line => JSON.parse(line))
+			.find(activity => activity.type === 'interactiveTool');
 		expect(ask.result).toEqual({text: 'Blue, please.', error: null});
 	});
 
-	it('--print says what a delegate answered, on a line of its own after the child\'s work', async () => {
+	it("--print says what a delegate answered, on a line of its own after the child's work", async () => {
 		const {stdout} = await perscope(['--print', join(repoRoot, 'fixtures/real/delegate.ndjson')]);
 		const lines = stdout.split('\n');
 		const answer = lines.indexOf("[coordinator] ← child-expert: The workspace contains one file: README.txt (one line: 'hello from the workspace').");

@@ -47,10 +47,19 @@ function sameBytesCases(): Case[] {
 	const agentClis = agentCliFixtures().filter(name => !name.includes('paperclip-3504'));
 	const single = [...eventLogFixtures(), ...agentClis].map(name => ({name, files: [`fixtures/${name}`]}));
 	// One job in two files, as `--continue-job` writes it: the second holds the answer to the first's question.
-	const continued = {name: 'real/interactive-1 + interactive-2-continue', files: ['interactive-1.ndjson', 'interactive-2-continue.ndjson'].map(name => `fixtures/real/${name}`)};
-	const branches = {name: 'branches/ (run, --continue-job, --resume-from)', files: ['1-run.ndjson', '2-continue-job.ndjson', '3-resume-from.ndjson'].map(name => `fixtures/branches/${name}`)};
+	const continued = {
+		name: 'real/interactive-1 + interactive-2-continue',
+		files: ['interactive-1.ndjson', 'interactive-2-continue.ndjson'].map(name => `fixtures/real/${name}`),
+	};
+	const branches = {
+		name: 'branches/ (run, --continue-job, --resume-from)',
+		files: ['1-run.ndjson', '2-continue-job.ndjson', '3-resume-from.ndjson'].map(name => `fixtures/branches/${name}`),
+	};
 	// The released CLI's follow-up: the second file continues the first's run id.
-	const followUp = {name: 'released/followup-1 + followup-2-continue', files: ['followup-1.ndjson', 'followup-2-continue.ndjson'].map(name => `fixtures/released/${name}`)};
+	const followUp = {
+		name: 'released/followup-1 + followup-2-continue',
+		files: ['followup-1.ndjson', 'followup-2-continue.ndjson'].map(name => `fixtures/released/${name}`),
+	};
 	return [...single, continued, branches, followUp];
 }
 
@@ -75,7 +84,11 @@ async function turn<T>(work: () => Promise<T>): Promise<T> {
 /** Runs the built CLI from the repository's root, as CI does; `pieces`, when given, are written to its stdin one after another with a pause between. */
 export async function perscope(args: readonly string[], pieces?: Buffer[]): Promise<Output> {
 	return turn(async () => {
-		const child = spawn(process.execPath, [cliPath, ...args], {cwd: repoRoot, stdio: [pieces ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: {...process.env, CI: 'true'}});
+		const child = spawn(process.execPath, [cliPath, ...args], {
+			cwd: repoRoot,
+			stdio: [pieces ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+			env: {...process.env, CI: 'true'},
+		});
 		let stdout = '';
 		let stderr = '';
 		child.stdout!.setEncoding('utf8').on('data', (text: string) => (stdout += text));
@@ -117,7 +130,7 @@ function cut(bytes: Buffer, cuts: number[]): Buffer[] {
 export function trickle(bytes: Buffer, seed: number, max: number): Buffer[] {
 	const pieces: Buffer[] = [];
 	let state = seed >>> 0 || 1;
-	for (let from = 0; from < bytes.length; ) {
+	for (let from = 0; from < bytes.length;) {
 		state = (Math.imul(state, 1103515245) + 12345) >>> 0;
 		const size = 1 + (state % max);
 		pieces.push(bytes.subarray(from, from + size));
@@ -144,8 +157,13 @@ const way: fc.Arbitrary<Way> = fc.oneof(
 function atLineEnds(bytes: Buffer, cuts: number[]): Buffer[] {
 	const ends: number[] = [];
 	for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) ends.push(i + 1);
-	const at = [...new Set(cuts.map(fraction => ends[Math.floor(fraction * ends.length)]))].filter((i): i is number => i !== undefined && i < bytes.length).sort((a, b) => a - b);
-	return cut(bytes, at.map(i => i / bytes.length)).filter(piece => piece.length > 0);
+	const at = [...new Set(cuts.map(fraction => ends[Math.floor(fraction * ends.length)]))]
+		.filter((i): i is number => i !== undefined && i < bytes.length)
+		.sort((a, b) => a - b);
+	return cut(
+		bytes,
+		at.map(i => i / bytes.length),
+	).filter(piece => piece.length > 0);
 }
 
 /** Diagnostics name their source; a file's name is not a pipe's, so only their reasons are compared. */

@@ -21,11 +21,24 @@ type RunSummary = {
 	usage: {inputTokens: number; outputTokens: number};
 	activities: number;
 };
-type JobSummary = {jobId: string; status: string; failure: string | null; steps: number; stepsRun: number; usage: {inputTokens: number; outputTokens: number}; runs: RunSummary[]};
+type JobSummary = {
+	jobId: string;
+	status: string;
+	failure: string | null;
+	steps: number;
+	stepsRun: number;
+	usage: {inputTokens: number; outputTokens: number};
+	runs: RunSummary[];
+};
 type Summary = {jobs: JobSummary[]; unknownEvents: Record<string, number>; diagnostics: unknown[]};
 
 function perscope(args: string[]): {stdout: string; stderr: string; status: number | null} {
-	const result = spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: {...process.env, CI: 'true'}});
+	const result = spawnSync(process.execPath, [cliPath, ...args], {
+		cwd: repoRoot,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: {...process.env, CI: 'true'},
+	});
 	return {stdout: result.stdout, stderr: result.stderr, status: result.status};
 }
 
@@ -64,7 +77,17 @@ function shape(summary: Summary): unknown {
 			stepsRun: job.stepsRun,
 			usage: job.usage,
 			runs: job.runs
-				.map(run => [at(run.runId), at(run.parentRunId), at(run.resumesRunId), at(run.resumedFrom?.runId ?? null), run.status, run.steps, run.usage.inputTokens, run.usage.outputTokens, run.activities])
+				.map(run => [
+					at(run.runId),
+					at(run.parentRunId),
+					at(run.resumesRunId),
+					at(run.resumedFrom?.runId ?? null),
+					run.status,
+					run.steps,
+					run.usage.inputTokens,
+					run.usage.outputTokens,
+					run.activities,
+				])
 				.sort((a, b) => String(a[0]).localeCompare(String(b[0]))),
 		};
 	});
@@ -171,7 +194,9 @@ describe('2. continued jobs and questions', () => {
 		expect(answered!.resumesRunId).toBe(asked!.runId);
 		expect(answered!.resumesRunId).not.toBe(first!.runId);
 		expect(job!.status).toBe('completed');
-		const question = activitiesOf('real/ask-1.ndjson', 'real/ask-2-followup.ndjson', 'real/ask-3-answer-json.ndjson').find(activity => activity['type'] === 'interactiveTool');
+		const question = activitiesOf('real/ask-1.ndjson', 'real/ask-2-followup.ndjson', 'real/ask-3-answer-json.ndjson').find(
+			activity => activity['type'] === 'interactiveTool',
+		);
 		expect(question?.['result']).toEqual({text: 'Blue, please.', error: null});
 	});
 
@@ -193,16 +218,24 @@ describe('2. continued jobs and questions', () => {
 			`answer with: perstack run helper '{"toolCallId":"toolu_mock1l9ji70003","toolName":"askUser","skillName":"user-input","text":"<answer>"}' --continue-job ufrxrignk40pmuavgbthfjbs -i`,
 		);
 		// A question asked alone keeps the plain form.
-		expect(perscope(['--print', fixture('real/interactive-1.ndjson')]).stdout).toContain('answer with: perstack run interactive-expert "<answer>" --continue-job');
+		expect(perscope(['--print', fixture('real/interactive-1.ndjson')]).stdout).toContain(
+			'answer with: perstack run interactive-expert "<answer>" --continue-job',
+		);
 	});
 });
 
 describe('3. failures read as failures', () => {
 	it('a job whose coordinator waits for delegates that will never return is a failed job, and says why', () => {
 		const summary = summaryOf('released/parallel-3-one-fails.ndjson');
-		expect(summary.jobs[0]!.failure).toBe('ended while waiting for delegates: beta failed: AI_NoOutputGeneratedError: No output generated. Check the stream for errors.');
-		expect(perscope(['--summary', fixture('released/parallel-3-one-fails.ndjson')]).stdout).toMatch(/^job o15jipg4uspv78nbh9s0cvmj {2}✗ failed: ended while waiting for delegates: beta failed/);
-		expect(perscope(['--print', fixture('released/parallel-3-one-fails.ndjson')]).stdout).toMatch(/── job o15jipg4uspv78nbh9s0cvmj ✗ failed: ended while waiting/);
+		expect(summary.jobs[0]!.failure).toBe(
+			'ended while waiting for delegates: beta failed: AI_NoOutputGeneratedError: No output generated. Check the stream for errors.',
+		);
+		expect(perscope(['--summary', fixture('released/parallel-3-one-fails.ndjson')]).stdout).toMatch(
+			/^job o15jipg4uspv78nbh9s0cvmj {2}✗ failed: ended while waiting for delegates: beta failed/,
+		);
+		expect(perscope(['--print', fixture('released/parallel-3-one-fails.ndjson')]).stdout).toMatch(
+			/── job o15jipg4uspv78nbh9s0cvmj ✗ failed: ended while waiting/,
+		);
 		// A job that ends where it should has no failure.
 		expect(summaryOf('released/delegate-chain.ndjson').jobs[0]!.failure).toBeNull();
 	});

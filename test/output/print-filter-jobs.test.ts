@@ -5,7 +5,11 @@ import {fixturePath} from '../helpers/load.js';
 
 describe('--print --filter with several jobs', () => {
 	it('--print --filter lines did not say which job they belonged to: a job line goes before each job’s lines, and where they switch', () => {
-		const result = spawnSync(process.execPath, [cliPath, '--print', '--filter', 'errors', fixturePath('released/parallel-3-one-fails.ndjson'), fixturePath('delegate-failure.ndjson')], {encoding: 'utf8'});
+		const result = spawnSync(
+			process.execPath,
+			[cliPath, '--print', '--filter', 'errors', fixturePath('released/parallel-3-one-fails.ndjson'), fixturePath('delegate-failure.ndjson')],
+			{encoding: 'utf8'},
+		);
 		expect(result.stdout.trimEnd().split('\n')).toEqual([
 			'── job o15jipg4uspv78nbh9s0cvmj · lead · started 2026-11-27 07:20:16 UTC',
 			'  [beta] ❌ error AI_NoOutputGeneratedError: No output generated. Check the stream for errors.',

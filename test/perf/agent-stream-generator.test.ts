@@ -16,7 +16,18 @@ const recordings = {
 	gemini: ['gemini/fix-and-delegate.jsonl', 'gemini/auto-routed.jsonl', 'gemini/retried-500.jsonl'],
 } as const;
 
-type Summary = {events: number; diagnosticCount?: number; unknownEvents: Record<string, number>; jobs: Array<{jobId: string; status: string; steps: number; usage: unknown; runs: Array<{expertKey: string; status: string; steps: number; usage: unknown; activities: number}>}>};
+type Summary = {
+	events: number;
+	diagnosticCount?: number;
+	unknownEvents: Record<string, number>;
+	jobs: Array<{
+		jobId: string;
+		status: string;
+		steps: number;
+		usage: unknown;
+		runs: Array<{expertKey: string; status: string; steps: number; usage: unknown; activities: number}>;
+	}>;
+};
 
 function summaryOf(file: string): Summary {
 	const result = spawnSync(process.execPath, [cliPath, '--summary', '--json', file], {encoding: 'utf8'});
@@ -26,7 +37,12 @@ function summaryOf(file: string): Summary {
 
 /** A job's figures without its ids. */
 function figures(summary: Summary) {
-	return summary.jobs.map(job => ({status: job.status, steps: job.steps, usage: job.usage, runs: job.runs.map(run => ({expert: run.expertKey, status: run.status, steps: run.steps, usage: run.usage, activities: run.activities}))}));
+	return summary.jobs.map(job => ({
+		status: job.status,
+		steps: job.steps,
+		usage: job.usage,
+		runs: job.runs.map(run => ({expert: run.expertKey, status: run.status, steps: run.steps, usage: run.usage, activities: run.activities})),
+	}));
 }
 
 describe('generate-log --dialect', () => {
@@ -34,7 +50,10 @@ describe('generate-log --dialect', () => {
 		it(`${dialect}: two rounds of each recording read as the recordings do, each round a session of its own, with no diagnostics`, () => {
 			const dir = mkdtempSync(join(tmpdir(), 'perscope-gen-'));
 			const out = join(dir, 'stream.jsonl');
-			const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--dialect', dialect, '--jobs', String(files.length * 2), '--out', out], {cwd: repoRoot, encoding: 'utf8'});
+			const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--dialect', dialect, '--jobs', String(files.length * 2), '--out', out], {
+				cwd: repoRoot,
+				encoding: 'utf8',
+			});
 			expect(generated.status, generated.stderr).toBe(0);
 			const joined = join(dir, 'recordings.jsonl');
 			const once = files.map(file => readFileSync(join(repoRoot, 'fixtures', file), 'utf8').trimEnd() + '\n').join('');

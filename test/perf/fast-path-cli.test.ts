@@ -14,7 +14,6 @@ import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
  * fails part way is no switch of the CLI: worker-failure.test.ts runs the loader in-process with one.
  */
 
-
 const plainPath = {PERSCOPE_FAST: '0'};
 
 const fastConfigurations: Record<string, Record<string, string>> = {
@@ -26,7 +25,12 @@ const fastConfigurations: Record<string, Record<string, string>> = {
 let directory = '';
 
 function run(args: string[], env: Record<string, string>): {stdout: string; stderr: string; status: number | null} {
-	const result = spawnSync(process.execPath, ['dist/cli/main.js', ...args], {cwd: root, encoding: 'utf8', env: {...process.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']});
+	const result = spawnSync(process.execPath, ['dist/cli/main.js', ...args], {
+		cwd: root,
+		encoding: 'utf8',
+		env: {...process.env, ...env},
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	return {stdout: result.stdout, stderr: result.stderr, status: result.status};
 }
 
@@ -55,7 +59,27 @@ describe.each([
 
 	it('over a generated log', () => {
 		const path = join(directory, 'generated.ndjson');
-		const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '5', '--jobs', '3', '--steps', '8', '--children', '2', '--deltas', '10', '--message-bytes', '400', '--out', path], {cwd: root, encoding: 'utf8'});
+		const generated = spawnSync(
+			process.execPath,
+			[
+				'build/tools/generate-log.js',
+				'--seed',
+				'5',
+				'--jobs',
+				'3',
+				'--steps',
+				'8',
+				'--children',
+				'2',
+				'--deltas',
+				'10',
+				'--message-bytes',
+				'400',
+				'--out',
+				path,
+			],
+			{cwd: root, encoding: 'utf8'},
+		);
 		expect(generated.status, generated.stderr).toBe(0);
 		expectSameEverywhere([...mode, path]);
 	});

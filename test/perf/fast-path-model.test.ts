@@ -27,7 +27,10 @@ function plan(path: string): InputPlan {
 }
 
 /** `planned`: the plan, made before the file went (else made now). */
-async function load(path: string, options: {fast: boolean; maxLineBytes?: number; chunkBytes?: number; planned?: InputPlan}): Promise<{model: Model; code: number}> {
+async function load(
+	path: string,
+	options: {fast: boolean; maxLineBytes?: number; chunkBytes?: number; planned?: InputPlan},
+): Promise<{model: Model; code: number}> {
 	const ingest = new Ingest({maxLineBytes: options.maxLineBytes ?? 64 * 1024 * 1024});
 	const tuning = {chunkWorkers: 0, chunkBytes: options.chunkBytes};
 	const planned = options.planned ?? plan(path);
@@ -59,7 +62,27 @@ describe('the fast path builds the same model as the plain path', () => {
 
 	it('a generated log', async () => {
 		const path = join(directory, 'generated.ndjson');
-		const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '3', '--jobs', '2', '--steps', '9', '--children', '2', '--deltas', '12', '--message-bytes', '300', '--out', path], {cwd: root, encoding: 'utf8'});
+		const generated = spawnSync(
+			process.execPath,
+			[
+				'build/tools/generate-log.js',
+				'--seed',
+				'3',
+				'--jobs',
+				'2',
+				'--steps',
+				'9',
+				'--children',
+				'2',
+				'--deltas',
+				'12',
+				'--message-bytes',
+				'300',
+				'--out',
+				path,
+			],
+			{cwd: root, encoding: 'utf8'},
+		);
 		expect(generated.status, generated.stderr).toBe(0);
 		await expectSameModel(path);
 	});

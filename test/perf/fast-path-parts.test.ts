@@ -22,7 +22,11 @@ type Cut = {line: number; offset: number; text: string} | {overlong: OverlongLin
 
 function splitPlain(bytes: Buffer, pieces: number[], maxLineBytes: number): Cut[] {
 	const out: Cut[] = [];
-	const splitter = new LineSplitter('s', {line: line => out.push({line: line.line, offset: line.offset, text: line.text}), overlong: overlong => out.push({overlong})}, maxLineBytes);
+	const splitter = new LineSplitter(
+		's',
+		{line: line => out.push({line: line.line, offset: line.offset, text: line.text}), overlong: overlong => out.push({overlong})},
+		maxLineBytes,
+	);
 	feed(bytes, pieces, piece => splitter.push(piece));
 	splitter.end();
 	return out;
@@ -89,12 +93,17 @@ describe('LineSplitter and LineCutter split bytes, fed in any pieces, as the rul
 
 	it('for any bytes, cut into any pieces, with any line limit', () => {
 		fc.assert(
-			fc.property(fc.array(byteUnit, {maxLength: 60}), fc.array(fc.integer({min: 1, max: 40}), {minLength: 1, maxLength: 8}), fc.integer({min: 1, max: 64}), (units, pieces, maxLineBytes) => {
-				const bytes = Buffer.concat(units);
-				const expected = splitReference(bytes, maxLineBytes);
-				expect(splitPlain(bytes, pieces, maxLineBytes)).toEqual(expected);
-				expect(splitFast(bytes, pieces, maxLineBytes)).toEqual(expected);
-			}),
+			fc.property(
+				fc.array(byteUnit, {maxLength: 60}),
+				fc.array(fc.integer({min: 1, max: 40}), {minLength: 1, maxLength: 8}),
+				fc.integer({min: 1, max: 64}),
+				(units, pieces, maxLineBytes) => {
+					const bytes = Buffer.concat(units);
+					const expected = splitReference(bytes, maxLineBytes);
+					expect(splitPlain(bytes, pieces, maxLineBytes)).toEqual(expected);
+					expect(splitFast(bytes, pieces, maxLineBytes)).toEqual(expected);
+				},
+			),
 			{numRuns: 500},
 		);
 	});
@@ -112,7 +121,10 @@ describe('LineSplitter and LineCutter split bytes, fed in any pieces, as the rul
 
 describe('HistoryPruner', () => {
 	const filler = 'x'.repeat(700);
-	const messages = (count: number) => JSON.stringify(Array.from({length: count}, (_, index) => ({type: 'userMessage', contents: [{type: 'textPart', text: `${filler}${index}`}], id: `m${index}`})));
+	const messages = (count: number) =>
+		JSON.stringify(
+			Array.from({length: count}, (_, index) => ({type: 'userMessage', contents: [{type: 'textPart', text: `${filler}${index}`}], id: `m${index}`})),
+		);
 	const line = (text: string) => Buffer.from(text);
 	const prune = (pruner: HistoryPruner, text: string) => {
 		const bytes = line(text);
@@ -122,13 +134,18 @@ describe('HistoryPruner', () => {
 	it('cuts histories from the raw line, keeping everything else', () => {
 		const pruner = new HistoryPruner();
 		const text = `{"type":"continueToNextStep","runId":"r","checkpoint":{"status":"proceeding","messages":${messages(3)},"usage":{}},"step":{"newMessages":${messages(2)},"inputMessages":${messages(1)}}}`;
-		expect(prune(pruner, text)).toEqual({type: 'continueToNextStep', text: '{"type":"continueToNextStep","runId":"r","checkpoint":{"status":"proceeding","messages":[],"usage":{}},"step":{"newMessages":[],"inputMessages":[]}}'});
+		expect(prune(pruner, text)).toEqual({
+			type: 'continueToNextStep',
+			text: '{"type":"continueToNextStep","runId":"r","checkpoint":{"status":"proceeding","messages":[],"usage":{}},"step":{"newMessages":[],"inputMessages":[]}}',
+		});
 	});
 
 	it('keeps what is read: a startRun’s inputMessages, and everything of a type it does not know', () => {
 		const pruner = new HistoryPruner();
 		const startRun = `{"type":"startRun","runId":"r","initialCheckpoint":{"status":"init","messages":${messages(2)}},"inputMessages":${messages(2)}}`;
-		expect(prune(pruner, startRun)?.text).toBe(`{"type":"startRun","runId":"r","initialCheckpoint":{"status":"init","messages":[]},"inputMessages":${messages(2)}}`);
+		expect(prune(pruner, startRun)?.text).toBe(
+			`{"type":"startRun","runId":"r","initialCheckpoint":{"status":"init","messages":[]},"inputMessages":${messages(2)}}`,
+		);
 		expect(prune(pruner, `{"type":"callTools","runId":"r","toolCalls":[{"args":{"messages":${messages(3)}}}]}`)).toBeUndefined();
 		expect(prune(pruner, `{"runId":"r","type":"startGeneration","messages":${messages(3)}}`)).toBeUndefined();
 	});
@@ -147,7 +164,8 @@ describe('HistoryPruner', () => {
 
 	it('follows histories as they grow a step at a time, two runs side by side, and still catches a bad step', () => {
 		const pruner = new HistoryPruner();
-		const history = (run: string, count: number) => JSON.stringify(Array.from({length: count}, (_, index) => ({type: 'userMessage', contents: [{type: 'textPart', text: `${run}${filler}${index}`}]})));
+		const history = (run: string, count: number) =>
+			JSON.stringify(Array.from({length: count}, (_, index) => ({type: 'userMessage', contents: [{type: 'textPart', text: `${run}${filler}${index}`}]})));
 		const generation = (messages: string) => `{"type":"startGeneration","runId":"r","messages":${messages}}`;
 		const cut = '{"type":"startGeneration","runId":"r","messages":[]}';
 		for (let step = 3; step <= 24; step++) {
@@ -237,7 +255,8 @@ describe('StreamLines never disagrees with parseLine', () => {
 			base.replace('"stepNumber":3', `"stepNumber":${number}`) + '"x"}',
 			base.replace('"timestamp":1795000000000', `"timestamp":${number}`) + '"x"}',
 		]);
-		for (const text of [...variants, `${base}"x"} `, `${base}"x" }`, `${base}"x","extra":1}`, base.replace('"id":"i"', '"id":7') + '"x"}']) expectAgreement(lines, text);
+		for (const text of [...variants, `${base}"x"} `, `${base}"x" }`, `${base}"x","extra":1}`, base.replace('"id":"i"', '"id":7') + '"x"}'])
+			expectAgreement(lines, text);
 	});
 });
 

@@ -13,7 +13,15 @@ let sequence = 0;
 
 function head(type: string, step = 1, run = runId): Record<string, unknown> {
 	sequence++;
-	return {type, id: `ev${String(sequence).padStart(22, '0')}`, expertKey: run === runId ? 'coordinator' : 'child', timestamp: 1_795_000_000_000 + sequence, jobId, runId: run, stepNumber: step};
+	return {
+		type,
+		id: `ev${String(sequence).padStart(22, '0')}`,
+		expertKey: run === runId ? 'coordinator' : 'child',
+		timestamp: 1_795_000_000_000 + sequence,
+		jobId,
+		runId: run,
+		stepNumber: step,
+	};
 }
 
 const filler = 'The history repeats every message of the run, which is why logs grow so large. '.repeat(8);
@@ -86,18 +94,37 @@ export function hostileLog(): Buffer {
 	add(
 		json({
 			...head('callTools'),
-			newMessage: {type: 'expertMessage', contents: [{type: 'thinkingPart', thinking: 'hmm'}, {type: 'textPart', text: 'calling'}]},
+			newMessage: {
+				type: 'expertMessage',
+				contents: [
+					{type: 'thinkingPart', thinking: 'hmm'},
+					{type: 'textPart', text: 'calling'},
+				],
+			},
 			// Tool arguments are kept: a history inside them must stay.
 			toolCalls: [{id: 'call1', skillName: '@perstack/base', toolName: 'exec', args: {command: 'x', messages: history(4), newMessages: history(3)}}],
 			usage,
 		}),
 	);
-	add(json({...head('resolveToolResults'), toolResults: [{id: 'call1', skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: 'ok'}]}]}));
+	add(
+		json({
+			...head('resolveToolResults'),
+			toolResults: [{id: 'call1', skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: 'ok'}]}],
+		}),
+	);
 	add(json({...head('finishToolCall'), newMessages: history(3)}));
 	const step1 = json({
 		...head('continueToNextStep'),
 		checkpoint: checkpoint(1, 4),
-		step: {stepNumber: 1, inputMessages: [], newMessages: history(4).slice(3), usage, startedAt: 1, finishedAt: 2, toolCalls: [{id: 'call1', skillName: 'x', toolName: 'exec', args: {messages: []}}]},
+		step: {
+			stepNumber: 1,
+			inputMessages: [],
+			newMessages: history(4).slice(3),
+			usage,
+			startedAt: 1,
+			finishedAt: 2,
+			toolCalls: [{id: 'call1', skillName: 'x', toolName: 'exec', args: {messages: []}}],
+		},
 		nextCheckpoint: checkpoint(2, 4),
 	});
 	add(step1);
@@ -109,7 +136,14 @@ export function hostileLog(): Buffer {
 	// A known history followed by a comma and no element.
 	add(extended.replace(json(history(5)), known.slice(0, -1) + ', ]'));
 	// A history extended by a valid element, then the same history again (a hit).
-	add(json({...head('continueToNextStep', 2), checkpoint: checkpoint(2, 6), step: {stepNumber: 2, usage, newMessages: history(6).slice(4)}, nextCheckpoint: checkpoint(3, 6)}));
+	add(
+		json({
+			...head('continueToNextStep', 2),
+			checkpoint: checkpoint(2, 6),
+			step: {stepNumber: 2, usage, newMessages: history(6).slice(4)},
+			nextCheckpoint: checkpoint(3, 6),
+		}),
+	);
 	add(json({...head('startGeneration', 3), messages: history(6)}));
 	// Invalid JSON inside a history: a trailing comma, a raw control character, a bad escape, a bare word.
 	add(withHistoryTail(head('startGeneration', 3), 3, ',]'));
@@ -125,7 +159,10 @@ export function hostileLog(): Buffer {
 	add(json({...head('startGeneration', 3), messages: history(4)}).replace(/\}$/, ',"type":"resolveToolResults","toolResults":[]}'));
 	// …and then what the first type allows to cut is what the second one reads.
 	add(
-		json({...head('startGeneration', 3), inputMessages: [...history(4), {type: 'userMessage', contents: [{type: 'textPart', text: 'the query of a duplicate'}]}]}).replace(
+		json({
+			...head('startGeneration', 3),
+			inputMessages: [...history(4), {type: 'userMessage', contents: [{type: 'textPart', text: 'the query of a duplicate'}]}],
+		}).replace(
 			/\}$/,
 			`,"type":"startRun","runId":"duplicaterun000000000000","initialCheckpoint":${json(checkpoint(1, 2, 'init', 'duplicaterun000000000000'))}}`,
 		),
@@ -155,20 +192,43 @@ export function hostileLog(): Buffer {
 			step: {stepNumber: 3, usage, inputMessages: history(7), newMessages: history(7).slice(5)},
 		}),
 	);
-	add(json({...head('startRun', 1, childRunId), initialCheckpoint: {...checkpoint(1, 3, 'init', childRunId), delegatedBy: {expert: {key: 'coordinator'}, toolCallId: 'call2', runId}}, inputMessages: [message(9, 'userMessage')]}));
+	add(
+		json({
+			...head('startRun', 1, childRunId),
+			initialCheckpoint: {...checkpoint(1, 3, 'init', childRunId), delegatedBy: {expert: {key: 'coordinator'}, toolCallId: 'call2', runId}},
+			inputMessages: [message(9, 'userMessage')],
+		}),
+	);
 	add(json({...head('startStreamingRunResult', 1, childRunId)}));
 	add(json({...head('streamRunResult', 1, childRunId), delta: 'child says'}));
 	add(json({...head('completeStreamingRunResult', 1, childRunId), text: 'child says hi'}));
-	add(json({...head('completeRun', 1, childRunId), checkpoint: checkpoint(1, 4, 'completed', childRunId), step: {stepNumber: 1, usage, newMessages: history(4)}, text: 'child says hi'}));
+	add(
+		json({
+			...head('completeRun', 1, childRunId),
+			checkpoint: checkpoint(1, 4, 'completed', childRunId),
+			step: {stepNumber: 1, usage, newMessages: history(4)},
+			text: 'child says hi',
+		}),
+	);
 	// Pending tool calls of a checkpoint carry arguments (unknown to the schema): a history in them is cut.
 	add(
 		json({
 			...head('stopRunByInteractiveTool', 3),
-			checkpoint: {...checkpoint(3, 7, 'stoppedByInteractiveTool'), pendingToolCalls: [{id: 'call3', skillName: 'ask', toolName: 'ask', args: {messages: history(3)}}]},
+			checkpoint: {
+				...checkpoint(3, 7, 'stoppedByInteractiveTool'),
+				pendingToolCalls: [{id: 'call3', skillName: 'ask', toolName: 'ask', args: {messages: history(3)}}],
+			},
 			step: {stepNumber: 3, usage},
 		}),
 	);
-	add(json({...head('stopRunByError', 4), checkpoint: checkpoint(4, 8, 'stoppedByError'), error: {name: 'APIError', message: 'overloaded'}, step: {stepNumber: 4, usage}}));
+	add(
+		json({
+			...head('stopRunByError', 4),
+			checkpoint: checkpoint(4, 8, 'stoppedByError'),
+			error: {name: 'APIError', message: 'overloaded'},
+			step: {stepNumber: 4, usage},
+		}),
+	);
 
 	// Streaming lines just outside the runtime's exact form: each must be judged by the plain path.
 	const stream = (fields: Record<string, unknown>) => json({...head('streamRunResult', 4), ...fields});
@@ -206,7 +266,14 @@ export function hostileLog(): Buffer {
 	add(json({kind: 'run_start', runId: 'drover1', ts: 1, agentId: 'a', messages: history(3)}));
 	add(json({type: 'step_started', runId: 'daemon1', ts: '2026-01-01T00:00:00Z', stepName: 's', message: 'm'}));
 	// A read string whose text looks like a history key: it must reach the model untouched.
-	add(json({...head('completeRun', 5), checkpoint: checkpoint(5, 9, 'completed'), step: {stepNumber: 5, usage}, text: `all done "messages":[${'1,'.repeat(400)}1] really`}));
+	add(
+		json({
+			...head('completeRun', 5),
+			checkpoint: checkpoint(5, 9, 'completed'),
+			step: {stepNumber: 5, usage},
+			text: `all done "messages":[${'1,'.repeat(400)}1] really`,
+		}),
+	);
 
 	// Framing: a byte order mark, CRLF, blank and whitespace-only lines, an overlong line, no final newline.
 	const parts: Buffer[] = [Buffer.from([0xef, 0xbb, 0xbf])];

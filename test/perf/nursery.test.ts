@@ -32,7 +32,11 @@ describe("the CLI's young generation", () => {
 	it('stops at two semi-spaces of 4 MB through the load of 20,000 runs', () => {
 		const log = join(dir, 'wide.ndjson');
 		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--shape', 'wide', '--runs', '20000', '--out', log], {stdio: 'ignore'});
-		const result = spawnSync(process.execPath, ['--require', reporter, cliPath, '--summary', '--json', log], {cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024});
+		const result = spawnSync(process.execPath, ['--require', reporter, cliPath, '--summary', '--json', log], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+			maxBuffer: 64 * 1024 * 1024,
+		});
 		expect(result.status, result.stderr).toBe(0);
 		expect(JSON.parse(result.stdout)).toMatchObject({events: 40_000});
 		const largest = Number(/nursery bytes (\d+)/.exec(result.stderr)?.[1] ?? Number.NaN);

@@ -50,7 +50,28 @@ function processUse(pid: number): {cpuMs: number; wakeups: number} {
 describe.skipIf(!hasTmux() || !existsSync('/proc/self/stat'))('the viewer left open on a live stream (#33, small scale)', () => {
 	it('keeps no more than the model does as events pile up, and runs nothing once the stream is quiet', async () => {
 		const log = join(dir, 'soak.ndjson');
-		execFileSync(process.execPath, ['build/tools/generate-log.js', '--seed', '3', '--jobs', '26', '--steps', '60', '--children', '2', '--deltas', '20', '--message-bytes', '120', '--no-histories', '--out', log], {cwd: repoRoot, stdio: 'ignore'});
+		execFileSync(
+			process.execPath,
+			[
+				'build/tools/generate-log.js',
+				'--seed',
+				'3',
+				'--jobs',
+				'26',
+				'--steps',
+				'60',
+				'--children',
+				'2',
+				'--deltas',
+				'20',
+				'--message-bytes',
+				'120',
+				'--no-histories',
+				'--out',
+				log,
+			],
+			{cwd: repoRoot, stdio: 'ignore'},
+		);
 		const files = {pid: join(dir, 'pid'), memory: join(dir, 'memory'), go: join(dir, 'go'), status: join(dir, 'status'), close: join(dir, 'close')};
 		const feed = `${shellQuote(process.execPath)} bench/bench-soak-feed.mjs --rate 8000 --go ${shellQuote(files.go)} --status ${shellQuote(files.status)} --close ${shellQuote(files.close)} ${shellQuote(log)}`;
 		const viewer = `PERSCOPE_BENCH_PIDFILE=${shellQuote(files.pid)} PERSCOPE_BENCH_MEMORY=${shellQuote(files.memory)} ${shellQuote(process.execPath)} --expose-gc --import ./bench/bench-hook.mjs dist/cli/main.js`;
@@ -99,13 +120,24 @@ describe.skipIf(!hasTmux() || !existsSync('/proc/self/stat'))('the viewer left o
 			const quietTo = processUse(pid);
 
 			// The model alone, fed the same events: what it keeps from warm-up to the end.
-			const reference = spawnSync(process.execPath, ['--expose-gc', 'bench/bench-soak-model.mjs', '--dist', 'dist', '--at', String(warm.events), log], {cwd: repoRoot, encoding: 'utf8'});
+			const reference = spawnSync(process.execPath, ['--expose-gc', 'bench/bench-soak-model.mjs', '--dist', 'dist', '--at', String(warm.events), log], {
+				cwd: repoRoot,
+				encoding: 'utf8',
+			});
 			expect(reference.status, reference.stderr).toBe(0);
 			const [modelWarm, modelEnd] = (JSON.parse(reference.stdout) as {samples: ModelSample[]}).samples;
 			const kept = (sample: {heapUsed: number; external: number}) => sample.heapUsed + sample.external;
 			const modelGrowth = kept(modelEnd!) - kept(modelWarm!);
 			const viewerGrowth = kept(end) - kept(warm);
-			const figures = {events: end.events, activities: modelEnd!.activities - modelWarm!.activities, modelGrowth, viewerGrowth, rssGrowth: end.rss - warm.rss, quietCpuMs: quietTo.cpuMs - quietFrom.cpuMs, quietWakeups: quietTo.wakeups - quietFrom.wakeups};
+			const figures = {
+				events: end.events,
+				activities: modelEnd!.activities - modelWarm!.activities,
+				modelGrowth,
+				viewerGrowth,
+				rssGrowth: end.rss - warm.rss,
+				quietCpuMs: quietTo.cpuMs - quietFrom.cpuMs,
+				quietWakeups: quietTo.wakeups - quietFrom.wakeups,
+			};
 			expect(end.events, JSON.stringify(figures)).toBeGreaterThan(60_000);
 			// What the viewer keeps grows as the model's does (measured: 0.9 to 1.5 times): twice as much at most, and
 			// 8 MB besides (its caches filling). RSS follows, with the heap's own slack.

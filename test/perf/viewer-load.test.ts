@@ -95,7 +95,27 @@ beforeAll(async () => {
 	directory = mkdtempSync(join(tmpdir(), 'perscope-viewer-load-'));
 	// Over the size from which the viewer loads in a worker (load-in-worker.ts: 8 MB).
 	large = join(directory, 'large.ndjson');
-	const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '7', '--jobs', '5', '--steps', '30', '--children', '2', '--deltas', '20', '--message-bytes', '420', '--out', large], {cwd: root, encoding: 'utf8'});
+	const generated = spawnSync(
+		process.execPath,
+		[
+			'build/tools/generate-log.js',
+			'--seed',
+			'7',
+			'--jobs',
+			'5',
+			'--steps',
+			'30',
+			'--children',
+			'2',
+			'--deltas',
+			'20',
+			'--message-bytes',
+			'420',
+			'--out',
+			large,
+		],
+		{cwd: root, encoding: 'utf8'},
+	);
 	expect(generated.status, generated.stderr).toBe(0);
 	expect(statSync(large).size).toBeGreaterThanOrEqual(built.inWorker.minWorkerLoadBytes);
 });
@@ -118,7 +138,10 @@ describe('the viewer’s load of a large file in a worker', () => {
 		const tuning: LoadTuning = {chunkBytes: 1000 * 1000, progressIntervalMs: 0};
 		const {port1, port2} = new MessageChannel();
 		const {kinds, announced} = await new Promise<{kinds: string[]; announced: number}>((resolve, reject) => {
-			const worker = new Worker(join(root, 'dist/load/viewer/load-worker.js'), {workerData: {plan: plan(large), maxLineBytes, tuning, changes: port2}, transferList: [port2]});
+			const worker = new Worker(join(root, 'dist/load/viewer/load-worker.js'), {
+				workerData: {plan: plan(large), maxLineBytes, tuning, changes: port2},
+				transferList: [port2],
+			});
 			const seen: string[] = [];
 			let pieces = 0;
 			worker.on('error', reject);
@@ -149,7 +172,12 @@ describe('the viewer’s load of a large file in a worker', () => {
 		let drawFirstFrame = () => {};
 		const drawn = new Promise<void>(resolve => (drawFirstFrame = resolve));
 		let changes = 0;
-		const loading = await built.start.startLoad(plan(large), {maxLineBytes, tuning: {progressIntervalMs: 0}, mainThreadFrom: drawn, hooks: {onChange: () => void changes++}});
+		const loading = await built.start.startLoad(plan(large), {
+			maxLineBytes,
+			tuning: {progressIntervalMs: 0},
+			mainThreadFrom: drawn,
+			hooks: {onChange: () => void changes++},
+		});
 		// Nothing to wait for on screen here: the worker is given the time it takes to start and read a few chunks.
 		await new Promise(resolve => setTimeout(resolve, 400));
 		expect([changes, loading.states[0]?.bytesRead ?? 0]).toEqual([0, 0]);

@@ -88,7 +88,27 @@ describe('a chunk worker that fails part way', () => {
 
 	it('leaves a generated log as the plain path reads it', async () => {
 		const path = join(directory, 'generated.ndjson');
-		const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--seed', '5', '--jobs', '3', '--steps', '8', '--children', '2', '--deltas', '10', '--message-bytes', '400', '--out', path], {cwd: root, encoding: 'utf8'});
+		const generated = spawnSync(
+			process.execPath,
+			[
+				'build/tools/generate-log.js',
+				'--seed',
+				'5',
+				'--jobs',
+				'3',
+				'--steps',
+				'8',
+				'--children',
+				'2',
+				'--deltas',
+				'10',
+				'--message-bytes',
+				'400',
+				'--out',
+				path,
+			],
+			{cwd: root, encoding: 'utf8'},
+		);
 		expect(generated.status, generated.stderr).toBe(0);
 		await expectTakenOver([path], ['generated.ndjson']);
 	});

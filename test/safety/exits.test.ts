@@ -16,7 +16,9 @@ const bigLog = join(dir, 'big.ndjson');
 
 beforeAll(() => {
 	// ~30 MB of realistic events: far more output than a pipe buffer holds.
-	const result = spawnSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '3', '--target-bytes', '30000000', '--out', bigLog], {encoding: 'utf8'});
+	const result = spawnSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--seed', '3', '--target-bytes', '30000000', '--out', bigLog], {
+		encoding: 'utf8',
+	});
 	expect(result.status, result.stderr).toBe(0);
 });
 
@@ -24,7 +26,17 @@ afterAll(() => {
 	rmSync(dir, {recursive: true, force: true});
 });
 
-const startRun = JSON.stringify({type: 'startRun', id: 'e1', expertKey: 'x', timestamp: 1, jobId: 'j', runId: 'r', stepNumber: 1, initialCheckpoint: {status: 'init', stepNumber: 1}, inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'a query'}]}]});
+const startRun = JSON.stringify({
+	type: 'startRun',
+	id: 'e1',
+	expertKey: 'x',
+	timestamp: 1,
+	jobId: 'j',
+	runId: 'r',
+	stepNumber: 1,
+	initialCheckpoint: {status: 'init', stepNumber: 1},
+	inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'a query'}]}],
+});
 
 describe('when the reader goes away', () => {
 	it.each([
@@ -78,7 +90,11 @@ describe('signals during a read that has not ended', () => {
 		const exit = new Promise<{code: number | null; signal: NodeJS.Signals | null}>(resolve => child.once('close', (code, signal) => resolve({code, signal})));
 		child.stdin.on('error', () => undefined);
 		child.stdin.write(`${startRun}\n`);
-		await waitUntil(() => stdout.includes('query') || args.includes('--summary'), 'the first activity', () => stdout + stderr);
+		await waitUntil(
+			() => stdout.includes('query') || args.includes('--summary'),
+			'the first activity',
+			() => stdout + stderr,
+		);
 		// A summary shows nothing before its input ends: give it a moment to be mid-read.
 		if (args.includes('--summary')) await new Promise(resolve => setTimeout(resolve, 300));
 		return {child, exit, output: () => ({stdout, stderr})};
@@ -103,7 +119,11 @@ describe('signals during a read that has not ended', () => {
 
 	it('Ctrl-C while following a file stops following, flushes the transcript and exits 0', async () => {
 		const run = startCli(['--print', '--follow', bigLog]);
-		await waitUntil(() => run.stdout().includes('query'), 'the transcript to start', () => run.stderr());
+		await waitUntil(
+			() => run.stdout().includes('query'),
+			'the transcript to start',
+			() => run.stderr(),
+		);
 		run.child.kill('SIGINT');
 		expect(await run.exit).toEqual({code: 0, signal: null});
 		expect(run.stdout().endsWith('\n')).toBe(true);
@@ -111,7 +131,11 @@ describe('signals during a read that has not ended', () => {
 
 	it('SIGTERM while following a file ends it promptly and quietly', async () => {
 		const run = startCli(['--print', '--follow', bigLog]);
-		await waitUntil(() => run.stdout().includes('query'), 'the transcript to start', () => run.stderr());
+		await waitUntil(
+			() => run.stdout().includes('query'),
+			'the transcript to start',
+			() => run.stderr(),
+		);
 		const sentAt = Date.now();
 		run.child.kill('SIGTERM');
 		const ended = await run.exit;

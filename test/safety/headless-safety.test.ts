@@ -65,7 +65,10 @@ describe('headless outputs of a log whose every string is an escape sequence', (
 		const {stdout, status} = run('--json');
 		expect(status).toBe(0);
 		expectInert(stdout, '--json stdout');
-		const activities: unknown[] = stdout.trimEnd().split('\n').map(line => JSON.parse(line));
+		const activities: unknown[] = stdout
+			.trimEnd()
+			.split('\n')
+			.map(line => JSON.parse(line));
 		const strings = new Set<string>();
 		const collect = (value: unknown): void => {
 			if (typeof value === 'string') strings.add(value);
@@ -76,7 +79,10 @@ describe('headless outputs of a log whose every string is an escape sequence', (
 		collect(activities);
 		for (const field of jsonFields) {
 			const original = hostile(field);
-			expect([...strings].some(text => text.includes(original)), `--json lost the original ${field}`).toBe(true);
+			expect(
+				[...strings].some(text => text.includes(original)),
+				`--json lost the original ${field}`,
+			).toBe(true);
 		}
 	});
 
@@ -84,7 +90,10 @@ describe('headless outputs of a log whose every string is an escape sequence', (
 		const {stdout, status} = run('--summary', '--json');
 		expect(status).toBe(0);
 		expectInert(stdout, '--summary --json stdout');
-		const summary: {jobs: Array<{jobId: string; runs: Array<{runId: string; expertKey: string; error: string | null}>}>; unknownEvents: Record<string, number>} = JSON.parse(stdout);
+		const summary: {
+			jobs: Array<{jobId: string; runs: Array<{runId: string; expertKey: string; error: string | null}>}>;
+			unknownEvents: Record<string, number>;
+		} = JSON.parse(stdout);
 		const runs = summary.jobs.flatMap(job => job.runs);
 		expect(summary.jobs.map(job => job.jobId)).toContain(hostile('jobId'));
 		expect(runs.map(run => run.expertKey)).toContain(hostile('expertKey'));
@@ -93,4 +102,3 @@ describe('headless outputs of a log whose every string is an escape sequence', (
 		expect(summary.unknownEvents[hostile('unknownType')]).toBe(1);
 	});
 });
-

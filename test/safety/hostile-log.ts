@@ -29,7 +29,16 @@ let sequence = 0;
 
 function perstack(type: string, fields: Record<string, unknown>, run = coordinator, step = 1): string {
 	sequence++;
-	return JSON.stringify({type, id: `event-${sequence}`, timestamp: 1_795_000_000_000 + sequence, jobId, runId: run.runId, expertKey: run.expertKey, stepNumber: step, ...fields});
+	return JSON.stringify({
+		type,
+		id: `event-${sequence}`,
+		timestamp: 1_795_000_000_000 + sequence,
+		jobId,
+		runId: run.runId,
+		expertKey: run.expertKey,
+		stepNumber: step,
+		...fields,
+	});
 }
 
 function text(field: string) {
@@ -45,10 +54,20 @@ export function hostileLines(): string[] {
 	sequence = 0;
 	const delegateCall = {id: 'call-delegate', skillName: hostile('delegateSkill'), toolName: child.expertKey, args: {query: hostile('delegateQuery')}};
 	return [
-		perstack('initializeRuntime', {runtimeVersion: hostile('runtimeVersion'), expertName: hostile('expertName'), model: hostile('model'), query: hostile('runtimeQuery'), maxSteps: 10}),
+		perstack('initializeRuntime', {
+			runtimeVersion: hostile('runtimeVersion'),
+			expertName: hostile('expertName'),
+			model: hostile('model'),
+			query: hostile('runtimeQuery'),
+			maxSteps: 10,
+		}),
 		perstack('skillStarting', {skillName: hostile('skillName'), command: hostile('skillCommand'), args: [hostile('skillArg')]}),
 		perstack('skillStderr', {skillName: hostile('skillName'), message: hostile('skillStderr')}),
-		perstack('skillConnected', {skillName: hostile('skillName'), serverInfo: {name: hostile('serverName'), version: hostile('serverVersion')}, totalDurationMs: 12}),
+		perstack('skillConnected', {
+			skillName: hostile('skillName'),
+			serverInfo: {name: hostile('serverName'), version: hostile('serverVersion')},
+			totalDurationMs: 12,
+		}),
 		perstack('dockerBuildProgress', {service: hostile('dockerService'), stage: hostile('dockerStage'), message: hostile('dockerMessage'), progress: 50}),
 		perstack('dockerContainerStatus', {service: hostile('dockerService2'), status: hostile('dockerStatus'), message: hostile('dockerMessage2')}),
 		perstack('proxyAccess', {action: 'blocked', domain: hostile('proxyDomain'), port: 443, reason: hostile('proxyReason')}),
@@ -70,7 +89,12 @@ export function hostileLines(): string[] {
 		perstack('resolveToolResults', {
 			toolResults: [
 				{id: 'call-exec', skillName: '@perstack/base', toolName: 'exec', result: [text('execResult')]},
-				{id: 'call-read', skillName: '@perstack/base', toolName: 'readTextFile', result: [{type: 'textPart', text: JSON.stringify({error: hostile('errorName'), message: hostile('toolError')})}]},
+				{
+					id: 'call-read',
+					skillName: '@perstack/base',
+					toolName: 'readTextFile',
+					result: [{type: 'textPart', text: JSON.stringify({error: hostile('errorName'), message: hostile('toolError')})}],
+				},
 				{id: 'call-move', skillName: '@perstack/base', toolName: 'moveFile', result: hostile('bareResult')},
 				{id: 'call-todo', skillName: '@perstack/base', toolName: 'todo', result: [text('todoResult')]},
 				{id: 'call-mcp', skillName: hostile('mcpSkill'), toolName: hostile('mcpTool'), result: [text('mcpResult')]},
@@ -83,21 +107,37 @@ export function hostileLines(): string[] {
 		perstack('callDelegate', {toolCalls: [delegateCall]}, coordinator, 2),
 		perstack(
 			'stopRunByDelegate',
-			{checkpoint: checkpoint(coordinator, 'stoppedByDelegate', 2, {delegateTo: [{toolCallId: 'call-delegate', expert: {key: child.expertKey}, query: hostile('delegateToQuery')}]})},
+			{
+				checkpoint: checkpoint(coordinator, 'stoppedByDelegate', 2, {
+					delegateTo: [{toolCallId: 'call-delegate', expert: {key: child.expertKey}, query: hostile('delegateToQuery')}],
+				}),
+			},
 			coordinator,
 			2,
 		),
 		perstack(
 			'startRun',
 			{
-				initialCheckpoint: checkpoint(child, 'init', 3, {delegatedBy: {runId: coordinator.runId, expert: {key: coordinator.expertKey}, toolCallId: 'call-delegate'}}),
+				initialCheckpoint: checkpoint(child, 'init', 3, {
+					delegatedBy: {runId: coordinator.runId, expert: {key: coordinator.expertKey}, toolCallId: 'call-delegate'},
+				}),
 				inputMessages: [{type: 'userMessage', contents: [text('childQuery')]}],
 			},
 			child,
 			3,
 		),
-		perstack('callInteractiveTool', {toolCall: {id: 'call-ask', skillName: hostile('askSkill'), toolName: hostile('askTool'), args: {question: hostile('question')}}}, child, 3),
-		perstack('stopRunByError', {checkpoint: checkpoint(child, 'stoppedByError', 3), error: {name: hostile('errorName'), message: hostile('errorMessage')}}, child, 3),
+		perstack(
+			'callInteractiveTool',
+			{toolCall: {id: 'call-ask', skillName: hostile('askSkill'), toolName: hostile('askTool'), args: {question: hostile('question')}}},
+			child,
+			3,
+		),
+		perstack(
+			'stopRunByError',
+			{checkpoint: checkpoint(child, 'stoppedByError', 3), error: {name: hostile('errorName'), message: hostile('errorMessage')}},
+			child,
+			3,
+		),
 		perstack(
 			'startRun',
 			{
@@ -110,7 +150,12 @@ export function hostileLines(): string[] {
 			4,
 		),
 		perstack('startStreamingRunResult', {}, {runId: hostile('resumedRunId'), expertKey: coordinator.expertKey}, 4),
-		perstack('completeRun', {checkpoint: checkpoint(coordinator, 'completed', 4), text: hostile('completeText')}, {runId: hostile('resumedRunId'), expertKey: coordinator.expertKey}, 4),
+		perstack(
+			'completeRun',
+			{checkpoint: checkpoint(coordinator, 'completed', 4), text: hostile('completeText')},
+			{runId: hostile('resumedRunId'), expertKey: coordinator.expertKey},
+			4,
+		),
 		// A run still streaming when the log ends: its text is drawn live under its pane.
 		perstack('startRun', {initialCheckpoint: checkpoint(live, 'init', 1), inputMessages: [{type: 'userMessage', contents: [text('liveQuery')]}]}, live, 1),
 		perstack('streamReasoning', {delta: hostile('liveReasoning')}, live, 1),
@@ -120,18 +165,64 @@ export function hostileLines(): string[] {
 		JSON.stringify({kind: 'run_start', runId: hostile('droverRun'), ts: 1, agentId: hostile('droverAgent')}),
 		JSON.stringify({kind: 'turn_start', runId: hostile('droverRun'), ts: 2, turn: 1}),
 		JSON.stringify({kind: 'thinking', runId: hostile('droverRun'), ts: 3, turn: 1, text: hostile('droverThinking')}),
-		JSON.stringify({kind: 'tool_call_start', runId: hostile('droverRun'), ts: 4, turn: 1, toolUseId: 'u1', toolName: hostile('droverTool'), input: {x: hostile('droverInput')}}),
-		JSON.stringify({kind: 'tool_call_end', runId: hostile('droverRun'), ts: 5, turn: 1, toolUseId: 'u1', result: {content: hostile('droverResult'), isError: true}}),
-		JSON.stringify({kind: 'tool_call_start', runId: hostile('droverRun'), ts: 6, turn: 1, toolUseId: 'u2', toolName: 'task', input: {agentId: hostile('droverSubagent'), prompt: hostile('droverPrompt')}}),
-		JSON.stringify({kind: 'subagent_start', runId: hostile('droverRun'), ts: 7, turn: 1, childRunId: hostile('droverChild'), agentId: hostile('droverSubagent')}),
+		JSON.stringify({
+			kind: 'tool_call_start',
+			runId: hostile('droverRun'),
+			ts: 4,
+			turn: 1,
+			toolUseId: 'u1',
+			toolName: hostile('droverTool'),
+			input: {x: hostile('droverInput')},
+		}),
+		JSON.stringify({
+			kind: 'tool_call_end',
+			runId: hostile('droverRun'),
+			ts: 5,
+			turn: 1,
+			toolUseId: 'u1',
+			result: {content: hostile('droverResult'), isError: true},
+		}),
+		JSON.stringify({
+			kind: 'tool_call_start',
+			runId: hostile('droverRun'),
+			ts: 6,
+			turn: 1,
+			toolUseId: 'u2',
+			toolName: 'task',
+			input: {agentId: hostile('droverSubagent'), prompt: hostile('droverPrompt')},
+		}),
+		JSON.stringify({
+			kind: 'subagent_start',
+			runId: hostile('droverRun'),
+			ts: 7,
+			turn: 1,
+			childRunId: hostile('droverChild'),
+			agentId: hostile('droverSubagent'),
+		}),
 		JSON.stringify({kind: 'subagent_end', runId: hostile('droverRun'), ts: 8, turn: 1, childRunId: hostile('droverChild'), status: hostile('droverStatus')}),
 		JSON.stringify({kind: 'output_retry', runId: hostile('droverRun'), ts: 9, attempt: 1, reason: hostile('droverRetry')}),
 		JSON.stringify({kind: 'error', runId: hostile('droverRun'), ts: 10, tag: hostile('droverTag'), message: hostile('droverError')}),
 		JSON.stringify({kind: hostile('droverUnknownKind'), runId: hostile('droverRun'), ts: 11}),
 		// strategy daemon: step names are agent names and run ids.
-		JSON.stringify({type: 'step_started', runId: hostile('daemonRun'), ts: '2026-01-01T00:00:00Z', stepName: hostile('daemonStep'), message: hostile('daemonMessage')}),
-		JSON.stringify({type: 'agent_streaming', runId: hostile('daemonRun'), agentName: hostile('daemonStep'), event: {type: 'tool-call', toolName: hostile('daemonTool'), args: JSON.stringify({a: hostile('daemonArgs')})}}),
-		JSON.stringify({type: 'agent_streaming', runId: hostile('daemonRun'), agentName: hostile('daemonStep'), event: {type: 'tool-result', toolName: hostile('daemonTool'), output: {o: hostile('daemonOutput')}}}),
+		JSON.stringify({
+			type: 'step_started',
+			runId: hostile('daemonRun'),
+			ts: '2026-01-01T00:00:00Z',
+			stepName: hostile('daemonStep'),
+			message: hostile('daemonMessage'),
+		}),
+		JSON.stringify({
+			type: 'agent_streaming',
+			runId: hostile('daemonRun'),
+			agentName: hostile('daemonStep'),
+			event: {type: 'tool-call', toolName: hostile('daemonTool'), args: JSON.stringify({a: hostile('daemonArgs')})},
+		}),
+		JSON.stringify({
+			type: 'agent_streaming',
+			runId: hostile('daemonRun'),
+			agentName: hostile('daemonStep'),
+			event: {type: 'tool-result', toolName: hostile('daemonTool'), output: {o: hostile('daemonOutput')}},
+		}),
 		JSON.stringify({type: 'agent_output', runId: hostile('daemonRun'), agentName: hostile('daemonStep'), text: hostile('daemonText')}),
 		JSON.stringify({type: 'step_completed', runId: hostile('daemonRun'), stepName: hostile('daemonStep'), result: {text: hostile('daemonResult')}}),
 		// Lines that are not events: their diagnostics quote them.
@@ -142,4 +233,17 @@ export function hostileLines(): string[] {
 }
 
 /** Every field tag used above, to check that `--json` gives each string back exactly. */
-export const jsonFields = ['query', 'command', 'path', 'execResult', 'toolError', 'completeText', 'errorMessage', 'retryReason', 'reasoning', 'delegateQuery', 'droverResult', 'daemonText'];
+export const jsonFields = [
+	'query',
+	'command',
+	'path',
+	'execResult',
+	'toolError',
+	'completeText',
+	'errorMessage',
+	'retryReason',
+	'reasoning',
+	'delegateQuery',
+	'droverResult',
+	'daemonText',
+];

@@ -79,17 +79,21 @@ describe('many runs', () => {
 });
 
 describe('a FIFO that nobody ever writes to', () => {
-	it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)('--print -f FIFO stops on %s promptly', async signal => {
-		const fifo = join(dir, `fifo-${signal}`);
-		execFileSync('mkfifo', [fifo]);
-		const run = startCli(['--print', '-f', fifo]);
-		await waitForFifoOpen(run.child.pid!);
-		const sentAt = Date.now();
-		run.child.kill(signal);
-		const ended = await run.exit;
-		expect(Date.now() - sentAt).toBeLessThan(3000);
-		// README, exit codes: following stopped by Ctrl-C or SIGTERM in a headless mode exits 0; SIGHUP ends it by the signal.
-		if (signal === 'SIGHUP') expect(ended.code === 129 || ended.signal === 'SIGHUP').toBe(true);
-		else expect(ended).toEqual({code: 0, signal: null});
-	}, 10_000);
+	it.each(['SIGTERM', 'SIGINT', 'SIGHUP'] as const)(
+		'--print -f FIFO stops on %s promptly',
+		async signal => {
+			const fifo = join(dir, `fifo-${signal}`);
+			execFileSync('mkfifo', [fifo]);
+			const run = startCli(['--print', '-f', fifo]);
+			await waitForFifoOpen(run.child.pid!);
+			const sentAt = Date.now();
+			run.child.kill(signal);
+			const ended = await run.exit;
+			expect(Date.now() - sentAt).toBeLessThan(3000);
+			// README, exit codes: following stopped by Ctrl-C or SIGTERM in a headless mode exits 0; SIGHUP ends it by the signal.
+			if (signal === 'SIGHUP') expect(ended.code === 129 || ended.signal === 'SIGHUP').toBe(true);
+			else expect(ended).toEqual({code: 0, signal: null});
+		},
+		10_000,
+	);
 });

@@ -1,6 +1,13 @@
 import {describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/load/ingest.js';
-import {maxSkillStderrLineLength, maxSkillStderrLines, maxSkillTransitions, maxStoredDiagnostics, maxUnknownTypes, otherUnknownTypes} from '../../source/model/state.js';
+import {
+	maxSkillStderrLineLength,
+	maxSkillStderrLines,
+	maxSkillTransitions,
+	maxStoredDiagnostics,
+	maxUnknownTypes,
+	otherUnknownTypes,
+} from '../../source/model/state.js';
 import {capText, TextAccumulator} from '../../source/model/text-accumulator.js';
 import {megabyte, settledHeap} from './heap.js';
 
@@ -42,14 +49,26 @@ function feed(ingest: Ingest, lines: Iterable<string>): number {
 }
 
 function* checkpointHeavyLog(steps: number, checkpointBytes: number): Generator<string> {
-	yield line('startRun', {stepNumber: 1, initialCheckpoint: {status: 'init', stepNumber: 1, messages: history(checkpointBytes, 0)}, inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'go'}]}]});
+	yield line('startRun', {
+		stepNumber: 1,
+		initialCheckpoint: {status: 'init', stepNumber: 1, messages: history(checkpointBytes, 0)},
+		inputMessages: [{type: 'userMessage', contents: [{type: 'textPart', text: 'go'}]}],
+	});
 	for (let step = 1; step <= steps; step++) {
 		yield line('callTools', {stepNumber: step, toolCalls: [{id: `call-${step}`, skillName: '@perstack/base', toolName: 'exec', args: {command: 'true'}}]});
-		yield line('resolveToolResults', {stepNumber: step, toolResults: [{id: `call-${step}`, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: 'ok'}]}]});
+		yield line('resolveToolResults', {
+			stepNumber: step,
+			toolResults: [{id: `call-${step}`, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', text: 'ok'}]}],
+		});
 		yield line('continueToNextStep', {
 			stepNumber: step,
 			checkpoint: {status: 'proceeding', stepNumber: step, messages: history(checkpointBytes, step), usage: {inputTokens: step}},
-			step: {stepNumber: step, usage: {inputTokens: 1, outputTokens: 1}, inputMessages: history(checkpointBytes / 4, step), newMessages: history(checkpointBytes / 4, step)},
+			step: {
+				stepNumber: step,
+				usage: {inputTokens: 1, outputTokens: 1},
+				inputMessages: history(checkpointBytes / 4, step),
+				newMessages: history(checkpointBytes / 4, step),
+			},
 		});
 	}
 }
@@ -135,19 +154,25 @@ describe('what the model keeps', () => {
 
 	it('counts every bad line but keeps a bounded list of them', () => {
 		const ingest = new Ingest({maxLineBytes: 64 * megabyte});
-		feed(ingest, (function* () {
-			for (let i = 0; i < maxStoredDiagnostics + 5000; i++) yield `not json ${i}`;
-		})());
+		feed(
+			ingest,
+			(function* () {
+				for (let i = 0; i < maxStoredDiagnostics + 5000; i++) yield `not json ${i}`;
+			})(),
+		);
 		expect(ingest.model.diagnosticCount).toBe(maxStoredDiagnostics + 5000);
 		expect(ingest.model.diagnostics).toHaveLength(maxStoredDiagnostics);
 	});
 
 	it('counts unknown types under a bounded number of bounded names (regression: one made-up type per line grew the map without end)', () => {
 		const ingest = new Ingest({maxLineBytes: 64 * megabyte});
-		feed(ingest, (function* () {
-			for (let i = 0; i < maxUnknownTypes + 500; i++) yield line(`madeUp${i}`, {});
-			yield line('t'.repeat(100_000), {});
-		})());
+		feed(
+			ingest,
+			(function* () {
+				for (let i = 0; i < maxUnknownTypes + 500; i++) yield line(`madeUp${i}`, {});
+				yield line('t'.repeat(100_000), {});
+			})(),
+		);
 		const {unknownEvents} = ingest.model;
 		expect(unknownEvents.size).toBe(maxUnknownTypes + 1);
 		expect(unknownEvents.get(otherUnknownTypes)).toBe(501);

@@ -37,10 +37,26 @@ async function boundedMeasure(): Promise<MeasureText> {
 
 beforeAll(async () => {
 	const patches = inkPatchPlugin(inkDir);
-	await build({entryPoints: [measureFile], plugins: [patches.plugin], bundle: true, platform: 'node', format: 'esm', outfile: join(built, 'measure-text.js'), logLevel: 'warning'});
+	await build({
+		entryPoints: [measureFile],
+		plugins: [patches.plugin],
+		bundle: true,
+		platform: 'node',
+		format: 'esm',
+		outfile: join(built, 'measure-text.js'),
+		logLevel: 'warning',
+	});
 	expect(patches.applied()).toStrictEqual(['build/measure-text.js']);
 	const wrapPatches = inkPatchPlugin(inkDir);
-	await build({entryPoints: [wrapFile], plugins: [wrapPatches.plugin], bundle: true, platform: 'node', format: 'esm', outfile: join(built, 'wrap-text.js'), logLevel: 'warning'});
+	await build({
+		entryPoints: [wrapFile],
+		plugins: [wrapPatches.plugin],
+		bundle: true,
+		platform: 'node',
+		format: 'esm',
+		outfile: join(built, 'wrap-text.js'),
+		logLevel: 'warning',
+	});
 	expect(wrapPatches.applied()).toStrictEqual(['build/wrap-text.js']);
 	const originalWrap: {default: WrapText} = await import(pathToFileURL(wrapFile).href);
 	inkWrap = originalWrap.default;

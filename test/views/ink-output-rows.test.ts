@@ -35,7 +35,15 @@ let fastOutput: OutputClass;
 
 beforeAll(async () => {
 	const patches = inkPatchPlugin(inkDir);
-	await build({entryPoints: [outputFile], plugins: [patches.plugin], bundle: true, platform: 'node', format: 'esm', outfile: join(built, 'output.js'), logLevel: 'warning'});
+	await build({
+		entryPoints: [outputFile],
+		plugins: [patches.plugin],
+		bundle: true,
+		platform: 'node',
+		format: 'esm',
+		outfile: join(built, 'output.js'),
+		logLevel: 'warning',
+	});
 	expect(patches.applied()).toStrictEqual(['build/output.js']);
 	const original: {default: OutputClass} = await import(pathToFileURL(outputFile).href);
 	const patched: {default: OutputClass} = await import(pathToFileURL(join(built, 'output.js')).href);
@@ -82,12 +90,18 @@ const segment = fc.tuple(fc.constantFrom(...styles), fc.stringMatching(/^[ab .é
 const line = fc.array(segment, {maxLength: 4}).map(parts => parts.join(''));
 const text = fc.array(line, {minLength: 1, maxLength: 3}).map(lines => lines.join('\n'));
 const operation: fc.Arbitrary<Operation> = fc.oneof(
-	{weight: 6, arbitrary: fc.record({kind: fc.constant('write' as const), x: fc.integer({min: 0, max: 6}), y: fc.integer({min: -2, max: 9}), text, upper: fc.boolean()})},
+	{
+		weight: 6,
+		arbitrary: fc.record({kind: fc.constant('write' as const), x: fc.integer({min: 0, max: 6}), y: fc.integer({min: -2, max: 9}), text, upper: fc.boolean()}),
+	},
 	{
 		weight: 1,
 		arbitrary: fc.record({
 			kind: fc.constant('clip' as const),
-			clip: fc.record({x1: fc.integer({min: 0, max: 8}), x2: fc.integer({min: 4, max: 30}), y1: fc.integer({min: -1, max: 4}), y2: fc.integer({min: 2, max: 9})}, {requiredKeys: []}),
+			clip: fc.record(
+				{x1: fc.integer({min: 0, max: 8}), x2: fc.integer({min: 4, max: 30}), y1: fc.integer({min: -1, max: 4}), y2: fc.integer({min: 2, max: 9})},
+				{requiredKeys: []},
+			),
 		}),
 	},
 	{weight: 1, arbitrary: fc.constant({kind: 'unclip' as const})},
@@ -104,7 +118,10 @@ describe('the patched output grid shows what Ink’s own shows', () => {
 	});
 
 	it('for a screen of tree rows, one text each from column 0, with a box drawn over some of them', () => {
-		const rows = Array.from({length: 20}, (_, index) => `\u001B[36m${index === 3 ? '›' : ' '}\u001B[39m  ${'漢🔍 step '.repeat(index % 4)}\u001B[90m· ${index}\u001B[39m`);
+		const rows = Array.from(
+			{length: 20},
+			(_, index) => `\u001B[36m${index === 3 ? '›' : ' '}\u001B[39m  ${'漢🔍 step '.repeat(index % 4)}\u001B[90m· ${index}\u001B[39m`,
+		);
 		const operations: Operation[] = [
 			...rows.map((row, index): Operation => ({kind: 'write', x: 0, y: index, text: row, upper: false})),
 			{kind: 'write', x: 10, y: 5, text: '┌────┐\n│ ok │\n└────┘', upper: false},
@@ -129,7 +146,9 @@ describe('the patch is applied only to the file it was written for', () => {
 
 	it('fails when Ink’s file differs by one character, naming the patch', () => {
 		expect(applyPatch(source, patch, 'the patch')).toContain('writeCells(');
-		expect(() => applyPatch(source.replace('trimEnd()', 'trimEnd( )'), patch, 'the patch')).toThrow(/^the patch: the file to patch is not the one the patch was written for/);
+		expect(() => applyPatch(source.replace('trimEnd()', 'trimEnd( )'), patch, 'the patch')).toThrow(
+			/^the patch: the file to patch is not the one the patch was written for/,
+		);
 	});
 
 	it('fails when a line of the diff does not match, even with the right hash', () => {

@@ -25,8 +25,18 @@ const fixtures = ['demo.ndjson', 'nested-delegate.ndjson', 'parallel-delegate.nd
 // A layout works in steps of 1,024 panes or activities between its slices: shapes of a few thousand runs are
 // laid out in several slices.
 const logs = fc.oneof(
-	fc.constantFrom(...fixtures).map(name => readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '')),
-	fc.record({shape: fc.constantFrom('wide' as const, 'tree' as const, 'chain' as const), runs: fc.integer({min: 1500, max: 4000}), seed: fc.integer({min: 1, max: 100})}).map(options => [...shapeLines(options)]),
+	fc.constantFrom(...fixtures).map(name =>
+		readFileSync(fixturePath(name), 'utf8')
+			.split('\n')
+			.filter(line => line !== ''),
+	),
+	fc
+		.record({
+			shape: fc.constantFrom('wide' as const, 'tree' as const, 'chain' as const),
+			runs: fc.integer({min: 1500, max: 4000}),
+			seed: fc.integer({min: 1, max: 100}),
+		})
+		.map(options => [...shapeLines(options)]),
 );
 
 /** What a frame shows: the rows of every pane unfolded, so that each activity is a row. */

@@ -9,7 +9,19 @@ const resource = makeResource({'service.name': 'test'});
 function spans(count: number): ReadableSpan[] {
 	return Array.from({length: count}, (_, index) =>
 		toReadableSpan(
-			{traceId: '1'.repeat(32), spanId: index.toString(16).padStart(16, '0'), parentSpanId: undefined, name: 'span', kind: 'internal', startMs: 0, endMs: 1, attributes: {}, status: {code: 'unset'}, links: [], events: []},
+			{
+				traceId: '1'.repeat(32),
+				spanId: index.toString(16).padStart(16, '0'),
+				parentSpanId: undefined,
+				name: 'span',
+				kind: 'internal',
+				startMs: 0,
+				endMs: 1,
+				attributes: {},
+				status: {code: 'unset'},
+				links: [],
+				events: [],
+			},
 			resource,
 			'0',
 		),
@@ -64,8 +76,12 @@ describe('what an export problem is called', () => {
 	const answered = (status: number, message: string) => Object.assign(new Error(message), {code: status});
 
 	it('a 415 says which protocol the backend wants, the other one', () => {
-		expect(exportProblem(answered(415, 'Unsupported Media Type'), 'http/protobuf')).toBe('the backend answered 415 Unsupported Media Type: it does not take http/protobuf; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json');
-		expect(exportProblem(answered(415, 'Unsupported Media Type'), 'http/json')).toBe('the backend answered 415 Unsupported Media Type: it does not take http/json; set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf');
+		expect(exportProblem(answered(415, 'Unsupported Media Type'), 'http/protobuf')).toBe(
+			'the backend answered 415 Unsupported Media Type: it does not take http/protobuf; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json',
+		);
+		expect(exportProblem(answered(415, 'Unsupported Media Type'), 'http/json')).toBe(
+			'the backend answered 415 Unsupported Media Type: it does not take http/json; set OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf',
+		);
 		expect(exportProblem(answered(401, 'Unauthorized'), 'http/protobuf')).toBe('the backend answered 401 Unauthorized');
 	});
 

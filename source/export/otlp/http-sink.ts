@@ -45,7 +45,8 @@ export function exportProblem(error: Error | undefined, protocol: OtlpProtocol):
 	const status: unknown = Reflect.get(error, 'code');
 	if (typeof status !== 'number') return error.message;
 	const answered = `the backend answered ${status}${error.message === '' ? '' : ` ${error.message}`}`;
-	if (status === 415) return `${answered}: it does not take ${protocol}; set OTEL_EXPORTER_OTLP_PROTOCOL=${protocol === 'http/protobuf' ? 'http/json' : 'http/protobuf'}`;
+	if (status === 415)
+		return `${answered}: it does not take ${protocol}; set OTEL_EXPORTER_OTLP_PROTOCOL=${protocol === 'http/protobuf' ? 'http/json' : 'http/protobuf'}`;
 	return answered;
 }
 
@@ -141,7 +142,11 @@ export class HttpSink {
 			if (left <= 0) break;
 			this.#pump();
 			let timer: NodeJS.Timeout | undefined;
-			await Promise.race([this.#inFlight?.done, new Promise<void>(resolve => (timer = setTimeout(resolve, left))), new Promise<void>(resolve => (this.#wake = resolve))]);
+			await Promise.race([
+				this.#inFlight?.done,
+				new Promise<void>(resolve => (timer = setTimeout(resolve, left))),
+				new Promise<void>(resolve => (this.#wake = resolve)),
+			]);
 			this.#wake = undefined;
 			clearTimeout(timer);
 		}

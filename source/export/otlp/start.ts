@@ -104,7 +104,9 @@ export class OtlpExport {
 		if (this.#file) {
 			this.#file.close();
 			const {failure} = this.#file;
-			parts.push(`${this.#file.spans} ${spansWord(this.#file.spans)} written to ${this.#options.file ?? ''}${failure === undefined ? '' : `, then writing failed (${failure})`}`);
+			parts.push(
+				`${this.#file.spans} ${spansWord(this.#file.spans)} written to ${this.#options.file ?? ''}${failure === undefined ? '' : `, then writing failed (${failure})`}`,
+			);
 		}
 
 		if (this.#http && this.#options.endpoint) {
@@ -118,12 +120,17 @@ export class OtlpExport {
 			({abandoned} = await http.flush(this.#options.flushMs));
 			clearTimeout(note);
 			const {exported, dropped, lastError} = this.#http;
-			parts.push(`${exported} ${spansWord(exported)} exported to ${this.#options.endpoint.url}, ${dropped} dropped${dropped > 0 && lastError ? ` (${lastError})` : ''}`);
+			parts.push(
+				`${exported} ${spansWord(exported)} exported to ${this.#options.endpoint.url}, ${dropped} dropped${dropped > 0 && lastError ? ` (${lastError})` : ''}`,
+			);
 		}
 
 		// Said, not only marked on the spans: a reader of this line need not look inside the trace to know.
 		const replaced = this.#tracker.replacedTimes;
-		if (replaced > 0) parts.push(`${replaced} ${spansWord(replaced)} had a time before 1970 or after 2554, which OTLP cannot carry: a neighbouring event's time stands in for it (perscope.time.replaced)`);
+		if (replaced > 0)
+			parts.push(
+				`${replaced} ${spansWord(replaced)} had a time before 1970 or after 2554, which OTLP cannot carry: a neighbouring event's time stands in for it (perscope.time.replaced)`,
+			);
 		return {text: `perscope: OTLP: ${parts.join('; ')}\n`, abandoned, fileFailed: this.#file?.failure !== undefined};
 	}
 }

@@ -38,7 +38,11 @@ describe('perscope -- COMMAND (a real child process)', () => {
 
 	it('passes Ctrl-C on to the command and exits the way it ended', async () => {
 		const run = startCli(['--print', '--', process.execPath, script, 'hang']);
-		await waitUntil(() => run.stderr().includes('waiting for a signal') && run.stdout().includes('slow answer 3'), 'the command to wait', () => run.stderr());
+		await waitUntil(
+			() => run.stderr().includes('waiting for a signal') && run.stdout().includes('slow answer 3'),
+			'the command to wait',
+			() => run.stderr(),
+		);
 		run.child.kill('SIGINT');
 		// Node's default SIGINT handling kills the script by the signal: 128 + 2.
 		expect(await run.exit).toEqual({code: 130, signal: null});

@@ -16,7 +16,18 @@ function sortedTypes(files: OrderedEventFile[]): string[] {
 
 describe('eventTypeRank', () => {
 	it('follows the runtime through one step', () => {
-		const step = ['startRun', 'startGeneration', 'callTools', 'resolveToolResults', 'attemptCompletion', 'startStreamingRunResult', 'streamRunResult', 'completeStreamingRunResult', 'finishToolCall', 'completeRun'];
+		const step = [
+			'startRun',
+			'startGeneration',
+			'callTools',
+			'resolveToolResults',
+			'attemptCompletion',
+			'startStreamingRunResult',
+			'streamRunResult',
+			'completeStreamingRunResult',
+			'finishToolCall',
+			'completeRun',
+		];
 		const ranks = step.map(type => eventTypeRank(type));
 		expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
 		expect(new Set(ranks).size).toBe(step.length);

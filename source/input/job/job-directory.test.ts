@@ -122,7 +122,9 @@ describe('Perstack job directories', () => {
 		expect((await run.exit).code).toBe(0);
 		const summary: Summary = JSON.parse(run.stdout());
 		expect(outline(summary)).toEqual(outline(await summaryOf([jobDirectory])));
-		expect(summary.diagnostics).toEqual([expect.objectContaining({source: path, reason: expect.stringMatching(/^42 bytes after the event's JSON were left over and skipped/)})]);
+		expect(summary.diagnostics).toEqual([
+			expect.objectContaining({source: path, reason: expect.stringMatching(/^42 bytes after the event's JSON were left over and skipped/)}),
+		]);
 	}, 15_000);
 
 	it('points the inspector at the event file', async () => {
@@ -191,7 +193,10 @@ describe('listing jobs', () => {
 		for (const log of ['fixtures/real/delegate.ndjson', 'fixtures/real/simple.ndjson', 'fixtures/real/error.ndjson']) makeJobDirectory(log, root);
 		// An older runtime's job with only a job.json.
 		mkdirSync(join(root, 'jobs', 'old-job'), {recursive: true});
-		writeFileSync(join(root, 'jobs', 'old-job', 'job.json'), JSON.stringify({id: 'old-job', status: 'stoppedByMaxSteps', coordinatorExpertKey: 'legacy', totalSteps: 7, usage: {}, startedAt: 1_600_000_000_000}));
+		writeFileSync(
+			join(root, 'jobs', 'old-job', 'job.json'),
+			JSON.stringify({id: 'old-job', status: 'stoppedByMaxSteps', coordinatorExpertKey: 'legacy', totalSteps: 7, usage: {}, startedAt: 1_600_000_000_000}),
+		);
 
 		const jobs = listJobs(root);
 		const summaries = await Promise.all(['simple', 'error', 'delegate'].map(name => summaryOf([`fixtures/real/${name}.ndjson`])));

@@ -130,7 +130,9 @@ export function modifiedAt(path: string): number | undefined {
 
 /** Some file systems do not say what an entry is (DT_UNKNOWN): then every test of its kind is false. */
 function knownType(entry: Dirent): boolean {
-	return entry.isFile() || entry.isDirectory() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice();
+	return (
+		entry.isFile() || entry.isDirectory() || entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()
+	);
 }
 
 function wholeNumber(text: string): number {

@@ -12,7 +12,15 @@ import type {RawEvents} from './raw-events.js';
  */
 
 /** Event files of a step that hold its messages, the step's end first (a job directory names them `event-<time>-<step>-<type>.json`). */
-const messageTypes = ['continueToNextStep', 'completeRun', 'stopRunByError', 'stopRunByDelegate', 'stopRunByInteractiveTool', 'stopRunByExceededMaxSteps', 'startGeneration'];
+const messageTypes = [
+	'continueToNextStep',
+	'completeRun',
+	'stopRunByError',
+	'stopRunByDelegate',
+	'stopRunByInteractiveTool',
+	'stopRunByExceededMaxSteps',
+	'startGeneration',
+];
 
 export function readMessageLine(raw: RawEvents, where: MessageLine): string | undefined {
 	if (raw.isEventFile(where.source)) return readStepEventFile(raw, where);

@@ -38,7 +38,6 @@ export class RawEvents {
 		return this.#spool?.directory;
 	}
 
-
 	/**
 	 * Whether every line of the plan can be read again at any time (plain files not followed, job directories,
 	 * spooled streams): only then may the model keep less than a whole event and rely on reading it again.

@@ -14,7 +14,8 @@ import type {ModelChanges, PostedList, PostedStream} from './model-changes.js';
 function applyList<T>(previous: T[] | undefined, posted: PostedList<T>): T[] {
 	if (!('keep' in posted)) return posted;
 	const {keep, tail} = posted;
-	if (!previous || previous.length < keep) throw new Error(`a list was posted by its end (from ${keep}) to a viewer that has ${previous?.length ?? 'none'} of it`);
+	if (!previous || previous.length < keep)
+		throw new Error(`a list was posted by its end (from ${keep}) to a viewer that has ${previous?.length ?? 'none'} of it`);
 	previous.length = keep;
 	for (const item of tail) previous.push(item);
 	return previous;
@@ -30,7 +31,13 @@ function streamsOf(posted: Array<[number, PostedStream]>): Map<number, StepStrea
 	if (posted.length === 0) return sharedStreams;
 	const streams = new Map<number, StepStream>();
 	for (const [step, stream] of posted) {
-		streams.set(step, {step: stream.step, reasoning: TextAccumulator.fromState(stream.reasoning), result: TextAccumulator.fromState(stream.result), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration});
+		streams.set(step, {
+			step: stream.step,
+			reasoning: TextAccumulator.fromState(stream.reasoning),
+			result: TextAccumulator.fromState(stream.result),
+			callReasoning: stream.callReasoning,
+			resultGeneration: stream.resultGeneration,
+		});
 	}
 
 	return streams;
@@ -75,7 +82,11 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges): Gener
 
 	for (const posted of changes.panes) {
 		const previous = model.panes.get(posted.paneId);
-		const pane: Pane = {...posted, runIds: applyRunList(previous?.runIds, posted.runIds), activityIndices: applyRunList(previous?.activityIndices, posted.activityIndices)};
+		const pane: Pane = {
+			...posted,
+			runIds: applyRunList(previous?.runIds, posted.runIds),
+			activityIndices: applyRunList(previous?.activityIndices, posted.activityIndices),
+		};
 		model.panes.set(pane.paneId, pane);
 		if (++done % partItems === 0) yield;
 	}

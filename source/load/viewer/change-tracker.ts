@@ -62,7 +62,16 @@ function postList<T>(list: T[], sent: SentList<T>, isSame: (item: T, sent: T) =>
 function postStreams(run: Run): Array<[number, PostedStream]> {
 	const streams: Array<[number, PostedStream]> = [];
 	for (const [step, stream] of run.streams) {
-		streams.push([step, {step: stream.step, reasoning: stream.reasoning.toState(), result: stream.result.toState(), callReasoning: stream.callReasoning, resultGeneration: stream.resultGeneration}]);
+		streams.push([
+			step,
+			{
+				step: stream.step,
+				reasoning: stream.reasoning.toState(),
+				result: stream.result.toState(),
+				callReasoning: stream.callReasoning,
+				resultGeneration: stream.resultGeneration,
+			},
+		]);
 	}
 
 	return streams;
@@ -157,8 +166,24 @@ export class ChangeTracker {
 			const [unsettled, sentUnsettled] = postList(run.unsettled, sent?.unsettled, same, itself);
 			const [pendingToolCallIds, sentPending] = postList(run.pendingToolCallIds, sent?.pendingToolCallIds, same, itself);
 			const [childRunIds, sentChildren] = postList(run.childRunIds, sent?.childRunIds, same, itself);
-			this.#runs.set(runId, {rev: run.rev, steps: sentSteps, endedSteps: sentEnded, unsettled: sentUnsettled, pendingToolCallIds: sentPending, childRunIds: sentChildren});
-			posted.push({...run, streams: postStreams(run), steps, stepIndex: run.stepIndex ? true : undefined, endedSteps, unsettled, pendingToolCallIds, childRunIds});
+			this.#runs.set(runId, {
+				rev: run.rev,
+				steps: sentSteps,
+				endedSteps: sentEnded,
+				unsettled: sentUnsettled,
+				pendingToolCallIds: sentPending,
+				childRunIds: sentChildren,
+			});
+			posted.push({
+				...run,
+				streams: postStreams(run),
+				steps,
+				stepIndex: run.stepIndex ? true : undefined,
+				endedSteps,
+				unsettled,
+				pendingToolCallIds,
+				childRunIds,
+			});
 		}
 
 		return posted;

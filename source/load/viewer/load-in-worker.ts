@@ -41,7 +41,15 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	const {mainThreadFrom} = options;
 	// The pieces of what changed come on a port of their own, taken one at a time (LoadWorkerSetup.changes).
 	const {port1: changesPort, port2} = new MessageChannel();
-	const setup: LoadWorkerSetup = {plan, maxLineBytes: options.maxLineBytes, tuning: options.tuning ?? {}, textKeep: options.textKeep, dialect: options.dialect, waitForStart: mainThreadFrom !== undefined, changes: port2};
+	const setup: LoadWorkerSetup = {
+		plan,
+		maxLineBytes: options.maxLineBytes,
+		tuning: options.tuning ?? {},
+		textKeep: options.textKeep,
+		dialect: options.dialect,
+		waitForStart: mainThreadFrom !== undefined,
+		changes: port2,
+	};
 	const module = options.tuning?.loadWorkerModule === undefined ? new URL('load-worker.js', import.meta.url) : new URL(options.tuning.loadWorkerModule);
 	const worker = new Worker(module, {workerData: setup, transferList: [port2], resourceLimits: workerResourceLimits});
 	const start: LoadWorkerStart = {kind: 'start'};

@@ -83,7 +83,9 @@ function cuts(count: number, seed: number, parts = 7): Set<number> {
 }
 
 function linesOf(path: string): string[] {
-	return readFileSync(path, 'utf8').split('\n').filter(line => line.length > 0);
+	return readFileSync(path, 'utf8')
+		.split('\n')
+		.filter(line => line.length > 0);
 }
 
 describe('a model posted by its changes', () => {

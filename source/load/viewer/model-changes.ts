@@ -14,7 +14,17 @@ import type {TextState} from '../../model/text-accumulator.js';
  * them and the viewer's thread never reduces into a posted model, so they stay in the worker: they are the
  * largest part of a large model (every event id of a log).
  */
-export const reducerIndexes = ['eventIds', 'toolCalls', 'orphanChildren', 'runsAwaitingParent', 'runSegments', 'openStepUsage', 'idRepeats', 'daemonAgents', 'daemonStepCounts'] as const satisfies ReadonlyArray<keyof Model>;
+export const reducerIndexes = [
+	'eventIds',
+	'toolCalls',
+	'orphanChildren',
+	'runsAwaitingParent',
+	'runSegments',
+	'openStepUsage',
+	'idRepeats',
+	'daemonAgents',
+	'daemonStepCounts',
+] as const satisfies ReadonlyArray<keyof Model>;
 export type ReducerIndex = (typeof reducerIndexes)[number];
 
 /** The parts of a model posted by what changed in them; the rest of it (ModelRest) is small and posts whole. */

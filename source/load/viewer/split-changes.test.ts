@@ -16,10 +16,20 @@ import {expectSame} from '../../../test/helpers/expect-same.js';
  * time. Put in one after the other, the pieces make the model the whole post makes.
  */
 
-const fixtureLines = fixtureFiles().map(path => readFileSync(path, 'utf8').split('\n').filter(line => line !== ''));
+const fixtureLines = fixtureFiles().map(path =>
+	readFileSync(path, 'utf8')
+		.split('\n')
+		.filter(line => line !== ''),
+);
 const logs = fc.oneof(
 	fc.constantFrom(...fixtureLines),
-	fc.record({shape: fc.constantFrom('wide' as const, 'tree' as const, 'chain' as const, 'tools' as const), runs: fc.integer({min: 2, max: 300}), seed: fc.integer({min: 1, max: 100})}).map(options => [...shapeLines(options)]),
+	fc
+		.record({
+			shape: fc.constantFrom('wide' as const, 'tree' as const, 'chain' as const, 'tools' as const),
+			runs: fc.integer({min: 2, max: 300}),
+			seed: fc.integer({min: 1, max: 100}),
+		})
+		.map(options => [...shapeLines(options)]),
 );
 
 describe('a post sent in pieces', () => {

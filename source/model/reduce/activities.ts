@@ -6,7 +6,19 @@
  */
 import {type AgentEvent, type ToolResult} from '../events.js';
 import {appended, sharedEmptyList} from '../run-collections.js';
-import {closingComplete, closingError, isToolActivity, releasedActivity, type Activity, type DelegateActivity, type Job, type Model, type Run, type ToolActivity, type ToolOutcome} from '../state.js';
+import {
+	closingComplete,
+	closingError,
+	isToolActivity,
+	releasedActivity,
+	type Activity,
+	type DelegateActivity,
+	type Job,
+	type Model,
+	type Run,
+	type ToolActivity,
+	type ToolOutcome,
+} from '../state.js';
 import {assertNever} from '../assert-never.js';
 import {activityObject, type ActivityFields, type CommonFields} from '../activity-object.js';
 import {callOf, withCall} from '../call-index.js';
@@ -18,7 +30,16 @@ export type EventOf<K extends AgentEvent['kind']> = Extract<AgentEvent, {kind: K
 export function ensureJob(model: Model, jobId: string, timestamp: number | undefined): Job {
 	let job = model.jobs.get(jobId);
 	if (!job) {
-		job = {jobId, runIds: [], firstSeenAt: timestamp, lastEventAt: timestamp, model: undefined, maxSteps: undefined, runtimeVersion: undefined, reportedCost: undefined};
+		job = {
+			jobId,
+			runIds: [],
+			firstSeenAt: timestamp,
+			lastEventAt: timestamp,
+			model: undefined,
+			maxSteps: undefined,
+			runtimeVersion: undefined,
+			reportedCost: undefined,
+		};
 		model.jobs.set(jobId, job);
 	}
 
@@ -123,15 +144,7 @@ export function settleRun(model: Model, run: Run): void {
 	run.unsettled = sharedEmptyList();
 }
 
-export function addActivity(
-	model: Model,
-	run: Run,
-	event: AgentEvent,
-	fields: ActivityFields,
-	settled: boolean,
-	id?: string,
-	reasoning?: string,
-): Activity {
+export function addActivity(model: Model, run: Run, event: AgentEvent, fields: ActivityFields, settled: boolean, id?: string, reasoning?: string): Activity {
 	const pane = livePane(model, run.paneId);
 	const seq = model.activities.length;
 	if (fields.type === 'complete') run.closing |= closingComplete;

@@ -137,7 +137,8 @@ export function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void
 		const root = liveRun(model, run.parentRunId);
 		if (root) {
 			const delegate = run.delegatingActivityId === null ? undefined : activityById(model, run.delegatingActivityId);
-			if (delegate?.type === 'delegate' && !delegate.result) updateActivity(model, delegate, {result: {text: event.text ?? '', error: undefined, ref: event.ref}});
+			if (delegate?.type === 'delegate' && !delegate.result)
+				updateActivity(model, delegate, {result: {text: event.text ?? '', error: undefined, ref: event.ref}});
 			const open = root.childRunIds.some(id => model.runs.get(id)?.status === 'proceeding');
 			if (!open) setStatus(model, root, 'completed', undefined);
 			root.rev++;

@@ -191,7 +191,8 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 		const result = results.get(delegation.toolCallId);
 		const delegate = delegates.get(delegation.toolCallId);
 		const text = result?.text ?? '';
-		if (delegate && !delegate.result && result) delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text, error: result.error, ref: event.ref}}));
+		if (delegate && !delegate.result && result)
+			delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text, error: result.error, ref: event.ref}}));
 		completed.push({toolCallId: delegation.toolCallId, expertKey: delegation.expertKey, text});
 	}
 
@@ -206,7 +207,8 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 			continue;
 		}
 
-		if (!delegate.result) delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text: result.text, error: result.error, ref: event.ref}}));
+		if (!delegate.result)
+			delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text: result.text, error: result.error, ref: event.ref}}));
 		completed.push({toolCallId: result.id, expertKey: delegate.delegateExpertKey, text: result.text});
 	}
 

@@ -55,7 +55,16 @@ export function newRun(model: Model, runId: string, wantedJobId: string, expertK
 	};
 	model.runs.set(runId, run);
 	job.runIds.push(runId);
-	model.panes.set(runId, {paneId: runId, jobId, runIds: [runId], activityIndices: sharedEmptyList(), lastActivityId: null, depth: 0, depthEpoch: model.depthEpoch, rev: 0});
+	model.panes.set(runId, {
+		paneId: runId,
+		jobId,
+		runIds: [runId],
+		activityIndices: sharedEmptyList(),
+		lastActivityId: null,
+		depth: 0,
+		depthEpoch: model.depthEpoch,
+		rev: 0,
+	});
 	adoptWaitingChildren(model, run);
 	return run;
 }
@@ -289,7 +298,8 @@ function moveReleasedCalls(model: Model, fromPaneId: string, toPaneId: string): 
 	const calls = model.toolCalls.get(fromPaneId);
 	if (!model.figuresOnly || !calls) return;
 	for (const [toolCallId, index] of callEntries(calls)) {
-		if (model.activities[index] === releasedActivity && callOf(model.toolCalls.get(toPaneId), toolCallId) === undefined) setCallIndex(model, toPaneId, toolCallId, index);
+		if (model.activities[index] === releasedActivity && callOf(model.toolCalls.get(toPaneId), toolCallId) === undefined)
+			setCallIndex(model, toPaneId, toolCallId, index);
 	}
 }
 

@@ -2,7 +2,15 @@
  * What the runtime says around the runs: its start (the expert, model and query of a run to come), the skills'
  * MCP servers and their stderr, containers, the proxy, and event types nobody knows.
  */
-import {maxSkillStderrLineLength, maxSkillStderrLines, maxSkillTransitions, maxUnknownTypeLength, maxUnknownTypes, otherUnknownTypes, type Model} from '../state.js';
+import {
+	maxSkillStderrLineLength,
+	maxSkillStderrLines,
+	maxSkillTransitions,
+	maxUnknownTypeLength,
+	maxUnknownTypes,
+	otherUnknownTypes,
+	type Model,
+} from '../state.js';
 import {shortened} from '../text-accumulator.js';
 import {liveRun} from '../storage/run-store.js';
 import {ensureJob, type EventOf} from './activities.js';

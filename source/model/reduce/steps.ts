@@ -35,7 +35,16 @@ export function onStepStart(model: Model, run: Run, event: EventOf<'stepStart'>)
 function stepRecord(run: Run, step: number): StepRecord {
 	let record = stepRecordOf(run, step);
 	if (!record) {
-		record = {step, startedAt: undefined, finishedAt: undefined, usage: undefined, checkpointId: undefined, status: undefined, messageLine: 0, messageOffset: 0};
+		record = {
+			step,
+			startedAt: undefined,
+			finishedAt: undefined,
+			usage: undefined,
+			checkpointId: undefined,
+			status: undefined,
+			messageLine: 0,
+			messageOffset: 0,
+		};
 		addStepRecord(run, record);
 	}
 

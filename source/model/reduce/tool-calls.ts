@@ -3,7 +3,18 @@
  * question, a base tool or another), and each result goes to the call it answers.
  */
 import {type ToolCall} from '../events.js';
-import {baseToolTypes, isToolActivity, releasedActivity, type BaseToolType, type DelegateActivity, type Model, type Run, type ToolActivity, type ToolActivityType, type ToolOutcome} from '../state.js';
+import {
+	baseToolTypes,
+	isToolActivity,
+	releasedActivity,
+	type BaseToolType,
+	type DelegateActivity,
+	type Model,
+	type Run,
+	type ToolActivity,
+	type ToolActivityType,
+	type ToolOutcome,
+} from '../state.js';
 import {type CommonFields} from '../activity-object.js';
 import {addActivity, bumpPane, callIndex, keptOutcome, releaseCall, replaceActivity, reviveActivity, updateActivity, type EventOf} from './activities.js';
 import {adoptOrphans} from './runs.js';
@@ -82,7 +93,8 @@ export function onToolCalls(model: Model, run: Run, event: EventOf<'toolCalls'>)
 		if (existing && index !== undefined) {
 			// callInteractiveTool after callTools for the same call: the same activity, now known to be interactive.
 			// A call let go had its result already: as a figure it is the same call either way.
-			if (existing !== releasedActivity && existing.type !== type && event.as === 'interactive') replaceActivity(model, index, existing, toolFields(model, type, id, call, message), true);
+			if (existing !== releasedActivity && existing.type !== type && event.as === 'interactive')
+				replaceActivity(model, index, existing, toolFields(model, type, id, call, message), true);
 			continue;
 		}
 
@@ -94,7 +106,15 @@ function toolFields(model: Model, type: ToolActivityType, id: string, call: Tool
 	// The base skill's name and tools' names as the constants, not as the fresh copies each parsed line brings.
 	const base = call.skillName === baseSkill;
 	const toolName = base && type === call.toolName ? type : call.toolName;
-	return {type, toolCallId: id, skillName: base ? baseSkill : call.skillName, toolName, args: model.textKeep?.limit === 0 ? undefined : call.args, message, result: undefined};
+	return {
+		type,
+		toolCallId: id,
+		skillName: base ? baseSkill : call.skillName,
+		toolName,
+		args: model.textKeep?.limit === 0 ? undefined : call.args,
+		message,
+		result: undefined,
+	};
 }
 
 export function onToolResults(model: Model, run: Run, event: EventOf<'toolResults'>): void {
@@ -103,7 +123,12 @@ export function onToolResults(model: Model, run: Run, event: EventOf<'toolResult
 	for (const result of event.results) {
 		const index = result.id === '' ? oldestOpenCall(model, run, result.toolName) : callIndex(model, run, result.id);
 		const activity = index === undefined ? undefined : model.activities[index];
-		const outcome: ToolOutcome = {text: result.text, error: result.error, ref: event.ref, ...(result.detail === undefined || model.figuresOnly ? {} : {detail: result.detail})};
+		const outcome: ToolOutcome = {
+			text: result.text,
+			error: result.error,
+			ref: event.ref,
+			...(result.detail === undefined || model.figuresOnly ? {} : {detail: result.detail}),
+		};
 		if (activity === releasedActivity) {
 			// Another result for a call let go: the call keeps its place, and nothing of it is kept to change.
 			bumpPane(model, run);
@@ -111,7 +136,10 @@ export function onToolResults(model: Model, run: Run, event: EventOf<'toolResult
 		}
 
 		if (activity && (isToolActivity(activity) || activity.type === 'delegate')) {
-			releaseCall(model, updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, activity, outcome), settled: true}));
+			releaseCall(
+				model,
+				updateActivity(model, activity, {result: activity.type === 'delegate' ? outcome : keptOutcome(model, activity, outcome), settled: true}),
+			);
 			bumpPane(model, run);
 			continue;
 		}

@@ -28,10 +28,7 @@ describe('record columns', () => {
 		expertKey.set(pageSlots - 1, 0xff_ff_ff_ff);
 		revived.set(pageSlots - 1, 2);
 		expect([startedAt.get(pageSlots - 1), parentRunId.get(pageSlots - 1), expertKey.get(pageSlots - 1), revived.get(pageSlots - 1)]).toEqual([
-			1_700_000_000_123.5,
-			-1,
-			0xff_ff_ff_ff,
-			2,
+			1_700_000_000_123.5, -1, 0xff_ff_ff_ff, 2,
 		]);
 	});
 });

@@ -175,7 +175,14 @@ export class RecordValues {
 		flags |= setOptional(slot, run.endedAt, endedAtBit, this.float64.endedAt);
 		flags |= setOptional(slot, run.lastEventAt, lastEventAtBit, this.float64.lastEventAt);
 		flags |= setOptional(slot, run.currentStep, currentStepBit, this.float64.currentStep);
-		if (run.paneId !== run.runId || run.delegatingActivityId !== null || run.resumesRunId !== null || run.resumedByRunId !== null || run.resumedFrom !== null || run.error !== undefined) {
+		if (
+			run.paneId !== run.runId ||
+			run.delegatingActivityId !== null ||
+			run.resumesRunId !== null ||
+			run.resumedByRunId !== null ||
+			run.resumedFrom !== null ||
+			run.error !== undefined
+		) {
 			flags |= rareBit;
 			const {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error} = run;
 			this.#rare.set(slot, {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error});

@@ -1,7 +1,19 @@
 import {runStatuses, type Dialect, type RunStatus, type Usage} from '../events.js';
 import {sharedEmptyList, sharedStreams} from '../run-collections.js';
 import type {Pane, ResumedFrom, Run, StepRecord, StepStream} from '../state.js';
-import {closesCycleBit, closingShift, currentStepBit, dialectMask, dialects, dialectShift, endedAtBit, lastEventAtBit, startedAtBit, startedBit, statusShift} from './record-layout.js';
+import {
+	closesCycleBit,
+	closingShift,
+	currentStepBit,
+	dialectMask,
+	dialects,
+	dialectShift,
+	endedAtBit,
+	lastEventAtBit,
+	startedAtBit,
+	startedBit,
+	statusShift,
+} from './record-layout.js';
 import type {RecordValues} from './record-values.js';
 
 /*

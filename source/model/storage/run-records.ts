@@ -251,7 +251,8 @@ export class RunRecords {
 
 	#runToRecord(slot: number): void {
 		const run = slot === this.#lastWholeSlot ? this.#lastWhole : this.wholeRuns.get(slot);
-		if (!run || !closedRunStatuses.has(run.status) || this.#state.revived.get(slot) === maxRevivals || !fitsRecord(run) || this.slotOf(run.runId) !== slot) return;
+		if (!run || !closedRunStatuses.has(run.status) || this.#state.revived.get(slot) === maxRevivals || !fitsRecord(run) || this.slotOf(run.runId) !== slot)
+			return;
 		this.values.putRun(slot, run);
 		this.#forgetWhole(slot);
 		this.wholeRuns.delete(slot);

@@ -11,7 +11,8 @@ describe('toNumber', () => {
 	});
 
 	it('gives undefined for anything that is not a finite number', () => {
-		for (const value of ['', '   ', 'three', Number.NaN, Number.POSITIVE_INFINITY, '1e999', null, true, undefined, [1]]) expect(toNumber(value)).toBeUndefined();
+		for (const value of ['', '   ', 'three', Number.NaN, Number.POSITIVE_INFINITY, '1e999', null, true, undefined, [1]])
+			expect(toNumber(value)).toBeUndefined();
 	});
 });
 
@@ -39,7 +40,9 @@ describe('stepNumberOf', () => {
 	});
 
 	it('says what a bad one was, cut short, never inside a surrogate pair', () => {
-		expect(badStepNumberReason('stepNumber', 1e20)).toBe('stepNumber 100000000000000000000 is not a step number (a whole number from 0 to 9007199254740991); the event is read without it');
+		expect(badStepNumberReason('stepNumber', 1e20)).toBe(
+			'stepNumber 100000000000000000000 is not a step number (a whole number from 0 to 9007199254740991); the event is read without it',
+		);
 		const reason = badStepNumberReason('step.stepNumber', `${'x'.repeat(37)}😀😀`);
 		expect(reason).toMatch(/^step\.stepNumber "x{37}…/);
 		expect(reason).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
@@ -86,7 +89,13 @@ describe('timestampOf', () => {
 
 describe('usageTotals', () => {
 	it('fills counts a usage record left out with zero', () => {
-		expect(usageTotals({inputTokens: 10, totalTokens: 12})).toEqual({inputTokens: 10, outputTokens: 0, reasoningTokens: 0, totalTokens: 12, cachedInputTokens: 0});
+		expect(usageTotals({inputTokens: 10, totalTokens: 12})).toEqual({
+			inputTokens: 10,
+			outputTokens: 0,
+			reasoningTokens: 0,
+			totalTokens: 12,
+			cachedInputTokens: 0,
+		});
 	});
 
 	it('keeps the total as sent rather than adding it up', () => {

@@ -26,15 +26,43 @@ export function withSharedHead(head: EventHead, body: EventBody): AgentEvent {
 }
 
 export function copyHead(head: EventHead): EventHead {
-	return {dialect: head.dialect, wireType: head.wireType, id: head.id, jobId: head.jobId, runId: head.runId, expertKey: head.expertKey, step: head.step, timestamp: head.timestamp, agent: head.agent, ref: head.ref};
+	return {
+		dialect: head.dialect,
+		wireType: head.wireType,
+		id: head.id,
+		jobId: head.jobId,
+		runId: head.runId,
+		expertKey: head.expertKey,
+		step: head.step,
+		timestamp: head.timestamp,
+		agent: head.agent,
+		ref: head.ref,
+	};
 }
 
 /**
  * The head of an event of a run of an agent CLI whose main loop's expert is the CLI itself (Codex, Gemini CLI):
  * the run's job, run and step, the line's place, and the time (the line's own, or its arrival's).
  */
-export function runEventHead(dialect: Dialect, run: {readonly jobId: string; readonly runId: string; readonly step: number | undefined}, wireType: string, ref: EventRef, timestamp: number | undefined): EventHead {
-	return {dialect, wireType, id: `${ref.source}:${ref.line}`, jobId: run.jobId, runId: run.runId, expertKey: dialect, step: run.step, timestamp, agent: undefined, ref};
+export function runEventHead(
+	dialect: Dialect,
+	run: {readonly jobId: string; readonly runId: string; readonly step: number | undefined},
+	wireType: string,
+	ref: EventRef,
+	timestamp: number | undefined,
+): EventHead {
+	return {
+		dialect,
+		wireType,
+		id: `${ref.source}:${ref.line}`,
+		jobId: run.jobId,
+		runId: run.runId,
+		expertKey: dialect,
+		step: run.step,
+		timestamp,
+		agent: undefined,
+		ref,
+	};
 }
 
 /**

@@ -68,9 +68,28 @@ export type StreamDialect = {
  * nothing to show (`marker`, so that the line still counts as one event). It belongs to `run` when the reader
  * knows the stream's run, else to no run.
  */
-export function lineOnlyEvent(kind: 'unknown' | 'marker', dialect: Dialect, wireType: string, ref: EventRef, run?: {jobId: string; runId: string}, timestamp?: number): ParsedLine {
+export function lineOnlyEvent(
+	kind: 'unknown' | 'marker',
+	dialect: Dialect,
+	wireType: string,
+	ref: EventRef,
+	run?: {jobId: string; runId: string},
+	timestamp?: number,
+): ParsedLine {
 	return {
 		kind: 'event',
-		event: {kind, dialect, wireType, id: `${ref.source}:${ref.line}`, jobId: run?.jobId ?? '', runId: run?.runId ?? '', expertKey: undefined, step: undefined, timestamp, agent: undefined, ref},
+		event: {
+			kind,
+			dialect,
+			wireType,
+			id: `${ref.source}:${ref.line}`,
+			jobId: run?.jobId ?? '',
+			runId: run?.runId ?? '',
+			expertKey: undefined,
+			step: undefined,
+			timestamp,
+			agent: undefined,
+			ref,
+		},
 	};
 }

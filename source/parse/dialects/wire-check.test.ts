@@ -23,7 +23,10 @@ describe('the wire check', () => {
 
 	it('reports a field the reader does not read, and one the schema does not declare', () => {
 		const schema = z.object({a: z.string(), b: z.string()});
-		expect(specDifferences(schema, object({a: string, c: string}).spec, 'e')).toEqual(['e.b: in the schema, not read by the reader', 'e.c: read by the reader, not in the schema']);
+		expect(specDifferences(schema, object({a: string, c: string}).spec, 'e')).toEqual([
+			'e.b: in the schema, not read by the reader',
+			'e.c: read by the reader, not in the schema',
+		]);
 	});
 
 	it('reports a field read as another kind, however deep', () => {
@@ -57,15 +60,24 @@ describe('the wire check', () => {
 		expect(specDifferences(z.string().nullish(), nullish(number).spec, 'n')).toEqual(['n: the schema has string, the reader number']);
 		expect(specDifferences(z.record(z.string(), z.number()), record(string).spec, 'r')).toEqual(['r{}: the schema has number, the reader string']);
 		expect(specDifferences(z.record(z.string().min(2), z.number()), record(number).spec, 'r')).toEqual(["r: the schema's record keys are not any string"]);
-		expect(specDifferences(z.preprocess(toNumber, z.number()), preprocess(timestampOf, number).spec, 'p')).toEqual(['p: the schema preprocesses with another function than the reader']);
+		expect(specDifferences(z.preprocess(toNumber, z.number()), preprocess(timestampOf, number).spec, 'p')).toEqual([
+			'p: the schema preprocesses with another function than the reader',
+		]);
 		const events = z.discriminatedUnion('type', [z.object({type: z.literal('a')}), z.object({type: z.literal('b'), n: z.number()})]);
-		expect(specDifferences(events, byKey('type', {b: object({type: literal('b'), n: number}), a: object({type: literal('a')})}).spec, 'e')).toEqual(["e: the schema's options are a, b, the reader's b, a"]);
-		expect(specDifferences(events, byKey('type', {a: object({type: literal('a')}), b: object({type: literal('b'), n: string})}).spec, 'e')).toEqual(['e|b.n: the schema has number, the reader string']);
+		expect(specDifferences(events, byKey('type', {b: object({type: literal('b'), n: number}), a: object({type: literal('a')})}).spec, 'e')).toEqual([
+			"e: the schema's options are a, b, the reader's b, a",
+		]);
+		expect(specDifferences(events, byKey('type', {a: object({type: literal('a')}), b: object({type: literal('b'), n: string})}).spec, 'e')).toEqual([
+			'e|b.n: the schema has number, the reader string',
+		]);
 	});
 
 	it('reports an event type with no reader, and a reader with no event type', () => {
 		const events = z.discriminatedUnion('type', [z.object({type: z.literal('a')}), z.object({type: z.literal('b')})]);
-		expect(unionDifferences(events, {a: object({type: literal('a')}), c: object({type: literal('c')})}, 'type')).toEqual(['b: in the schema, no reader', 'c: a reader, not in the schema']);
+		expect(unionDifferences(events, {a: object({type: literal('a')}), c: object({type: literal('c')})}, 'type')).toEqual([
+			'b: in the schema, no reader',
+			'c: a reader, not in the schema',
+		]);
 	});
 });
 

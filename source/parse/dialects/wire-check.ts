@@ -91,8 +91,11 @@ export function specDifferences(schema: unknown, spec: WireSpec, path: string): 
 				if (spec.kind !== 'discriminated' || spec.key !== discriminator) return differ(`a union by ${JSON.stringify(discriminator)}`);
 				const order = Array.isArray(options) ? options.map(option => literalOf(option, discriminator)) : [];
 				const readerOrder = Object.keys(spec.options);
-				if (order.join('\n') !== readerOrder.join('\n')) return [`${path}: the schema's options are ${order.join(', ')}, the reader's ${readerOrder.join(', ')}`];
-				return Array.isArray(options) ? options.flatMap((option, index) => specDifferences(option, spec.options[readerOrder[index]!]!, `${path}|${readerOrder[index]!}`)) : [];
+				if (order.join('\n') !== readerOrder.join('\n'))
+					return [`${path}: the schema's options are ${order.join(', ')}, the reader's ${readerOrder.join(', ')}`];
+				return Array.isArray(options)
+					? options.flatMap((option, index) => specDifferences(option, spec.options[readerOrder[index]!]!, `${path}|${readerOrder[index]!}`))
+					: [];
 			}
 
 			if (spec.kind !== 'union' || !Array.isArray(options)) return differ('union');

@@ -71,8 +71,16 @@ describe('the wire readers, beside their zod namesakes', () => {
 	});
 
 	it('reads nested events as the schema does', () => {
-		const reader = object({type: literal('callTools'), calls: array(object({id: string, args: optional(unknown)})), note: optional(union(string, array(string)))});
-		const schema = z.object({type: z.literal('callTools'), calls: z.array(z.object({id: z.string(), args: z.unknown().optional()})), note: z.union([z.string(), z.array(z.string())]).optional()});
+		const reader = object({
+			type: literal('callTools'),
+			calls: array(object({id: string, args: optional(unknown)})),
+			note: optional(union(string, array(string))),
+		});
+		const schema = z.object({
+			type: z.literal('callTools'),
+			calls: z.array(z.object({id: z.string(), args: z.unknown().optional()})),
+			note: z.union([z.string(), z.array(z.string())]).optional(),
+		});
 		expectSameAsZod(reader, schema, [
 			{type: 'callTools', calls: [{id: 't1', args: {path: 'a'}}]},
 			{type: 'callTools', calls: [{id: 't1'}], note: ['x']},

@@ -97,7 +97,11 @@ export function literal<T extends string>(expected: T): Reader<T> {
 
 export function optional<T>(reader: Reader<T>): Reader<T | undefined> {
 	const {read, fits} = reader;
-	return {spec: {kind: 'optional', of: reader.spec}, fits: value => value === undefined || fits(value), read: value => (value === undefined ? undefined : read(value))};
+	return {
+		spec: {kind: 'optional', of: reader.spec},
+		fits: value => value === undefined || fits(value),
+		read: value => (value === undefined ? undefined : read(value)),
+	};
 }
 
 export function nullable<T>(reader: Reader<T>): Reader<T | null> {
@@ -111,7 +115,11 @@ export function nullish<T>(reader: Reader<T>): Reader<T | null | undefined> {
 
 export function withDefault<T extends string>(reader: Reader<T>, fallback: T): Reader<T> {
 	const {read, fits} = reader;
-	return {spec: {kind: 'default', of: reader.spec, value: fallback}, fits: value => value === undefined || fits(value), read: value => (value === undefined ? fallback : read(value))};
+	return {
+		spec: {kind: 'default', of: reader.spec, value: fallback},
+		fits: value => value === undefined || fits(value),
+		read: value => (value === undefined ? fallback : read(value)),
+	};
 }
 
 export function array<T>(reader: Reader<T>): Reader<T[]> {

@@ -11,7 +11,29 @@ const reference = (text: string): number => stringWidth(text, {countAnsiEscapeCo
 const unassigned = /\p{Cn}/u;
 
 const family = '👨‍👩‍👧‍👦';
-const hardPieces = fc.constantFrom('e\u0301', family, '🇯🇵', '🇯', '1\uFE0F\u20E3', '#\u20E3', '\u1100\u1161\u11A8', '\u1100\u1100\u1161', '\u1161', '\u0600a', 'क्ष', '\u200D', '\uFE0F', '☑\uFE0F', '👍🏽', 'ｶﾞ', 'a\u0903', '\u001B', 'Z\u0351\u036B\u0343', '\u{1F3F3}\u200D\u{1F308}', '\u2764\u200D\u{1F525}');
+const hardPieces = fc.constantFrom(
+	'e\u0301',
+	family,
+	'🇯🇵',
+	'🇯',
+	'1\uFE0F\u20E3',
+	'#\u20E3',
+	'\u1100\u1161\u11A8',
+	'\u1100\u1100\u1161',
+	'\u1161',
+	'\u0600a',
+	'क्ष',
+	'\u200D',
+	'\uFE0F',
+	'☑\uFE0F',
+	'👍🏽',
+	'ｶﾞ',
+	'a\u0903',
+	'\u001B',
+	'Z\u0351\u036B\u0343',
+	'\u{1F3F3}\u200D\u{1F308}',
+	'\u2764\u200D\u{1F525}',
+);
 
 describe('clusterColumns', () => {
 	it('measures every code point alone as string-width does', () => {
@@ -40,9 +62,16 @@ describe('clusterColumns', () => {
 
 	it('measures any grapheme cluster as string-width does: emoji sequences, keycaps, flags, jamo, marks', () => {
 		fc.assert(
-			fc.property(fc.oneof(fc.string({unit: 'grapheme-composite', maxLength: 8}), fc.array(hardPieces, {maxLength: 6}).map(parts => parts.join('')), fc.string({unit: 'binary', maxLength: 8})), text => {
-				for (const cluster of clustersOf(text)) expect(clusterColumns(cluster)).toBe(reference(cluster));
-			}),
+			fc.property(
+				fc.oneof(
+					fc.string({unit: 'grapheme-composite', maxLength: 8}),
+					fc.array(hardPieces, {maxLength: 6}).map(parts => parts.join('')),
+					fc.string({unit: 'binary', maxLength: 8}),
+				),
+				text => {
+					for (const cluster of clustersOf(text)) expect(clusterColumns(cluster)).toBe(reference(cluster));
+				},
+			),
 			{numRuns: 3000},
 		);
 	});

@@ -66,7 +66,7 @@ describe('displayWidth', () => {
 		);
 	});
 
-	it('knows every character that can share a cluster with a neighbour, for this runtime\'s Unicode', () => {
+	it("knows every character that can share a cluster with a neighbour, for this runtime's Unicode", () => {
 		// Each probe puts the character after ASCII, before ASCII, next to itself and after a wide
 		// character; one that forms its own cluster makes exactly seven clusters of the probe.
 		// Unassigned code points are skipped: in this runtime they can only be Other or Control.

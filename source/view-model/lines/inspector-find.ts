@@ -52,7 +52,11 @@ export function revealLine(line: number, scroll: number, height: number, max: nu
 }
 
 /** A line's text cut where matches start and end, for drawing them highlighted; `current` is the match `n` is on. */
-export function highlightSegments(text: string, matches: readonly FindMatch[], current: FindMatch | undefined): Array<{text: string; match: 'none' | 'other' | 'current'}> {
+export function highlightSegments(
+	text: string,
+	matches: readonly FindMatch[],
+	current: FindMatch | undefined,
+): Array<{text: string; match: 'none' | 'other' | 'current'}> {
 	const segments: Array<{text: string; match: 'none' | 'other' | 'current'}> = [];
 	let at = 0;
 	for (const match of matches) {
@@ -71,7 +75,12 @@ export function highlightSegments(text: string, matches: readonly FindMatch[], c
  * the unchanged end move by the change in length, and a match inside what changed lands on the first match
  * from where that change starts.
  */
-export function carryMatch(before: readonly InspectorLine[], after: readonly InspectorLine[], match: FindMatch, found: readonly FindMatch[]): number | undefined {
+export function carryMatch(
+	before: readonly InspectorLine[],
+	after: readonly InspectorLine[],
+	match: FindMatch,
+	found: readonly FindMatch[],
+): number | undefined {
 	let head = 0;
 	const shortest = Math.min(before.length, after.length);
 	while (head < shortest && before[head]!.text === after[head]!.text) head++;

@@ -14,7 +14,13 @@ function activityOf(model: Model, test: (activity: Activity) => boolean): Activi
 /** The lines under a heading, up to the next blank line. */
 function section(lines: InspectorLine[], heading: string): string[] {
 	const start = lines.findIndex(line => line.tone === 'heading' && line.text.startsWith(heading));
-	if (start === -1) throw new Error(`no section ${heading}; headings: ${lines.filter(line => line.tone === 'heading').map(line => line.text).join(', ')}`);
+	if (start === -1)
+		throw new Error(
+			`no section ${heading}; headings: ${lines
+				.filter(line => line.tone === 'heading')
+				.map(line => line.text)
+				.join(', ')}`,
+		);
 	const end = lines.findIndex((line, index) => index > start && line.text === '');
 	return lines.slice(start + 1, end === -1 ? undefined : end).map(line => line.text);
 }
@@ -22,7 +28,12 @@ function section(lines: InspectorLine[], heading: string): string[] {
 describe('the inspector lines', () => {
 	it('head with the activity, then its ids and time', () => {
 		const model = modelFromFixtures('real/interactive-1.ndjson');
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'interactiveTool'), undefined, 80);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'interactiveTool'),
+			undefined,
+			80,
+		);
 		expect(lines[0]).toEqual({text: '🙋 interactiveTool · interactive-expert · step 1', tone: 'heading'});
 		expect(lines.map(line => line.text)).toContain('tool: user-input / askUser');
 		expect(lines.map(line => line.text)).toContain('time: 2026-11-21T21:01:13.376Z');
@@ -30,7 +41,12 @@ describe('the inspector lines', () => {
 
 	it('name the run status once when its word is the raw status, and both when they differ', () => {
 		const model = modelFromFixtures('real/tools.ndjson');
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'exec'), undefined, 80).map(line => line.text);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'exec'),
+			undefined,
+			80,
+		).map(line => line.text);
 		expect(lines).toContain('status: completed');
 		const stopped = modelFromFixtures('max-steps.ndjson');
 		const stoppedLines = inspectorLines(stopped, stopped.activities.at(-1)!, undefined, 80).map(line => line.text);
@@ -39,14 +55,24 @@ describe('the inspector lines', () => {
 
 	it('show a tool call’s arguments pretty-printed, and say when its result has not come yet', () => {
 		const model = modelFromFixtures('real/interactive-1.ndjson');
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'interactiveTool'), undefined, 80);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'interactiveTool'),
+			undefined,
+			80,
+		);
 		expect(section(lines, 'Arguments')).toEqual(['{', '  "question": "Which colour should the report use?"', '}']);
 		expect(section(lines, 'Result')).toEqual(['(waiting for the result)']);
 	});
 
 	it('tell how to answer a question the run is waiting on', () => {
 		const model = modelFromFixtures('real/interactive-1.ndjson');
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'interactiveTool'), undefined, 200);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'interactiveTool'),
+			undefined,
+			200,
+		);
 		expect(section(lines, 'Waiting for your answer')).toEqual([
 			'tool: askUser',
 			'{',
@@ -60,13 +86,23 @@ describe('the inspector lines', () => {
 
 	it('mark a failed result as an error in its heading and its lines', () => {
 		const model = modelFromFixtures('real/tools.ndjson');
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing')), undefined, 80);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing')),
+			undefined,
+			80,
+		);
 		expect(lines.find(line => line.text.startsWith('Result'))).toEqual({text: 'Result — error: File missing-file.txt does not exist.', tone: 'heading'});
 	});
 
 	it('show a delegation’s query, its child runs and their status, and the answer', () => {
 		const model = modelFromFixtures('demo.ndjson');
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'delegate'), undefined, 80);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'delegate'),
+			undefined,
+			80,
+		);
 		expect(section(lines, 'Query')).toEqual(['Run the test suite and report exactly which assertions fail and with what', 'values.']);
 		expect(section(lines, 'Child runs')).toEqual([expect.stringMatching(/^\w+: test-runner · completed$/)]);
 		expect(section(lines, 'Result')[0]).toBe('1 of 6 tests fails: test/duration.test.ts > formats whole hours expects');
@@ -85,7 +121,12 @@ describe('the inspector lines', () => {
 	it('pretty-print the raw event, or say it is gone', () => {
 		const model = modelFromFixtures('real/simple.ndjson');
 		const query = activityOf(model, activity => activity.type === 'query');
-		expect(section(inspectorLines(model, query, '{"type":"startRun","runId":"r"}', 80), 'Raw event (line')).toEqual(['{', '  "type": "startRun",', '  "runId": "r"', '}']);
+		expect(section(inspectorLines(model, query, '{"type":"startRun","runId":"r"}', 80), 'Raw event (line')).toEqual([
+			'{',
+			'  "type": "startRun",',
+			'  "runId": "r"',
+			'}',
+		]);
 		expect(section(inspectorLines(model, query, undefined, 80), 'Raw event')).toEqual(['(no longer available: the stream buffer has moved on)']);
 		expect(inspectorLines(model, query, undefined, 80).at(-2)?.text).toBe(`Raw event (line ${query.ref.line} of real/simple.ndjson)`);
 	});
@@ -148,7 +189,12 @@ describe('the inspector lines', () => {
 
 		it('an edit as a unified diff of the old and new text', () => {
 			const write = toolOf('writeTextFile');
-			const edit: ToolActivity = {...write, type: 'editTextFile', toolName: 'editTextFile', args: {path: 'notes.md', oldText: '- alpha\n- beta\n', newText: '- alpha\n- BETA\n'}};
+			const edit: ToolActivity = {
+				...write,
+				type: 'editTextFile',
+				toolName: 'editTextFile',
+				args: {path: 'notes.md', oldText: '- alpha\n- beta\n', newText: '- alpha\n- BETA\n'},
+			};
 			const lines = inspectorLines(model, edit, undefined, 80);
 			expect(lines.map(line => line.text)).toContain('path: notes.md');
 			expect(section(lines, 'Change')).toEqual(['--- old text', '+++ new text', '@@ -1,2 +1,2 @@', ' - alpha', '-- beta', '+- BETA']);
@@ -178,7 +224,12 @@ describe('the inspector of a run killed mid-answer (#31 §3)', () => {
 	it('shows what the model had streamed, whole, marked as cut off', () => {
 		const model = modelFromFixtures('real/killed-mid-answer.ndjson');
 		endInput(model, {exitCode: undefined, lastStderr: undefined});
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'attemptCompletion'), undefined, 80).map(line => line.text);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'attemptCompletion'),
+			undefined,
+			80,
+		).map(line => line.text);
 		expect(lines).toContain('Cut off: the input ended while the model was writing (no final event)');
 		expect(lines).toContain('answer so far:');
 		// All 85 pieces that came before the kill, not a preview: the last sentence streamed is there.
@@ -188,7 +239,12 @@ describe('the inspector of a run killed mid-answer (#31 §3)', () => {
 
 	it('and says nothing of the kind while the input may still go on', () => {
 		const model = modelFromFixtures('real/killed-mid-answer.ndjson');
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'attemptCompletion'), undefined, 80).map(line => line.text);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'attemptCompletion'),
+			undefined,
+			80,
+		).map(line => line.text);
 		expect(lines.some(line => line.startsWith('Cut off'))).toBe(false);
 	});
 });
@@ -196,8 +252,15 @@ describe('the inspector of a run killed mid-answer (#31 §3)', () => {
 describe('a question and where its answer went (#31 §2)', () => {
 	it('the JSON form of the answer, and why, where the step called another tool first', () => {
 		const model = modelFromFixtures('real/ask-1.ndjson', 'real/ask-2-followup.ndjson');
-		const lines = inspectorLines(model, activityOf(model, activity => activity.type === 'interactiveTool'), undefined, 200).map(line => line.text);
-		expect(lines.some(line => line.includes(`'{"toolCallId":"toolu_mock1l9ji70003","toolName":"askUser","skillName":"user-input","text":"<answer>"}'`))).toBe(true);
+		const lines = inspectorLines(
+			model,
+			activityOf(model, activity => activity.type === 'interactiveTool'),
+			undefined,
+			200,
+		).map(line => line.text);
+		expect(lines.some(line => line.includes(`'{"toolCallId":"toolu_mock1l9ji70003","toolName":"askUser","skillName":"user-input","text":"<answer>"}'`))).toBe(
+			true,
+		);
 		expect(lines.some(line => line.startsWith('The step called readTextFile first'))).toBe(true);
 	});
 });
@@ -233,7 +296,10 @@ describe('#32 §3.6 the inspector: command and error before ids; the answer befo
 
 	it('colours a diff’s removed lines red and added ones green, and numbers its hunk from the file line it starts at', () => {
 		// The real runtime: write "first line", append "second line", then an edit; here the edit is of the second line.
-		const log = readFileSync(fixturePath('released/base-tools-all.ndjson'), 'utf8').replaceAll('"oldText":"first line","newText":"FIRST LINE"', '"oldText":"second line","newText":"SECOND LINE"');
+		const log = readFileSync(fixturePath('released/base-tools-all.ndjson'), 'utf8').replaceAll(
+			'"oldText":"first line","newText":"FIRST LINE"',
+			'"oldText":"second line","newText":"SECOND LINE"',
+		);
 		const model = modelFromText(log);
 		const edit = activityOf(model, activity => activity.type === 'editTextFile');
 		const lines = inspectorLines(model, edit, undefined, 80);

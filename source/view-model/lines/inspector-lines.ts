@@ -83,8 +83,14 @@ function pieceLine(model: Model, edit: ToolActivity, path: string, oldText: stri
 		if (!activity || activity.id === edit.id) break;
 		if (activity.type === 'writeTextFile' && samePath(stringArg(activity.args, 'path'))) file = {text: stringArg(activity.args, 'text') ?? '', firstLine: 1};
 		// An append to a whole file known goes on its end; to a part read, where that part ends is not known.
-		if (activity.type === 'appendTextFile' && samePath(stringArg(activity.args, 'path'))) file = file?.firstLine === 1 ? {text: file.text + (stringArg(activity.args, 'text') ?? ''), firstLine: 1} : undefined;
-		if (activity.type === 'readTextFile' && activity.result?.error === undefined && activity.result !== undefined && samePath(stringArg(activity.args, 'path'))) {
+		if (activity.type === 'appendTextFile' && samePath(stringArg(activity.args, 'path')))
+			file = file?.firstLine === 1 ? {text: file.text + (stringArg(activity.args, 'text') ?? ''), firstLine: 1} : undefined;
+		if (
+			activity.type === 'readTextFile' &&
+			activity.result?.error === undefined &&
+			activity.result !== undefined &&
+			samePath(stringArg(activity.args, 'path'))
+		) {
 			const read = parseObject(activity.result.text);
 			const content = stringArg(read, 'content');
 			const from = field(read, 'from');
@@ -133,7 +139,10 @@ function toolSections(model: Model, activity: ToolActivity, out: Writers): void 
 			const oldText = stringArg(args, 'oldText') ?? '';
 			out.field('path', path);
 			out.heading('Change');
-			out.folded(unifiedDiff(oldText, stringArg(args, 'newText') ?? '', (path === undefined ? undefined : pieceLine(model, activity, path, oldText)) ?? 1), diffTone);
+			out.folded(
+				unifiedDiff(oldText, stringArg(args, 'newText') ?? '', (path === undefined ? undefined : pieceLine(model, activity, path, oldText)) ?? 1),
+				diffTone,
+			);
 			writtenSection(result, out);
 			return;
 		}
@@ -228,7 +237,14 @@ function parseObject(text: string): unknown {
  * Everything about one activity, as lines ready to show: what it did, its full arguments and result,
  * the reasoning behind it, its run's checkpoint, and the raw event it came from.
  */
-export function inspectorLines(model: Model, activity: Activity, rawEvent: string | undefined, width: number, unfolded: Unfolded = new Set(), runner: PerstackRunner = defaultRunner): InspectorLine[] {
+export function inspectorLines(
+	model: Model,
+	activity: Activity,
+	rawEvent: string | undefined,
+	width: number,
+	unfolded: Unfolded = new Set(),
+	runner: PerstackRunner = defaultRunner,
+): InspectorLine[] {
 	const lines: InspectorLine[] = [];
 	let folds = 0;
 	const textWidth = Math.max(10, width - 2);
@@ -240,7 +256,8 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 	const field = (label: string, value: string | number | undefined | null) => {
 		if (value === undefined || value === null || value === '') return;
 		// Labels can be event text too (a child run's id): sanitised like the value.
-		for (const [n, line] of wrapToWidth(`${sanitizeLine(label)}: ${sanitizeLine(String(value))}`, textWidth).entries()) lines.push({text: n === 0 ? line : `  ${line}`, tone: n === 0 ? 'label' : undefined});
+		for (const [n, line] of wrapToWidth(`${sanitizeLine(label)}: ${sanitizeLine(String(value))}`, textWidth).entries())
+			lines.push({text: n === 0 ? line : `  ${line}`, tone: n === 0 ? 'label' : undefined});
 	};
 
 	const block = (text: string, tone?: InspectorLine['tone']) => {
@@ -264,12 +281,16 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 			const indent = /^ */.exec(clean)![0].length;
 			const room = textWidth - indent;
 			// Deeper than half the width, indentation would leave too little room: wrap it as it is.
-			const wrapped = room >= textWidth / 2 ? wrapToWidth(clean.slice(indent), room).map(part => `${' '.repeat(indent)}${part}`) : wrapToWidth(clean, textWidth);
+			const wrapped =
+				room >= textWidth / 2 ? wrapToWidth(clean.slice(indent), room).map(part => `${' '.repeat(indent)}${part}`) : wrapToWidth(clean, textWidth);
 			for (const part of wrapped) lines.push(tone === undefined ? {text: part} : {text: part, tone});
 		}
 	};
 
-	lines.push({text: sanitizeLine(`${iconOf(activity.type)} ${activity.type} · ${activity.expertKey}${activity.step === undefined ? '' : ` · step ${activity.step}`}`), tone: 'heading'});
+	lines.push({
+		text: sanitizeLine(`${iconOf(activity.type)} ${activity.type} · ${activity.expertKey}${activity.step === undefined ? '' : ` · step ${activity.step}`}`),
+		tone: 'heading',
+	});
 	// What the activity did and how it went come first; its ids and time after them, so that a short screen
 	// (60×15) opens on the command and its error, not on ids.
 	const ids = () => {
@@ -356,7 +377,10 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 		if (run.resumedByRunId) field('resumed by run', run.resumedByRunId);
 		if (run.resumedFrom) {
 			const from = run.resumedFrom;
-			field('started from', `run ${from.runId}${from.stepNumber === null ? '' : `, step ${from.stepNumber}`}${from.checkpointId === null ? '' : `, checkpoint ${from.checkpointId}`}`);
+			field(
+				'started from',
+				`run ${from.runId}${from.stepNumber === null ? '' : `, step ${from.stepNumber}`}${from.checkpointId === null ? '' : `, checkpoint ${from.checkpointId}`}`,
+			);
 		}
 		const step = (activity.step === undefined ? undefined : stepRecordOf(run, activity.step)) ?? run.steps[run.steps.length - 1];
 		if (step) {
@@ -397,7 +421,10 @@ export function inspectorLines(model: Model, activity: Activity, rawEvent: strin
 			lines.push({text: 'a answers it from here · y copies the command', tone: 'dim'});
 			if (stop.answerForm === 'json') {
 				// Sanitised where lines are drawn, as every line here is.
-				lines.push({text: `The step called ${stop.firstCall ?? 'another tool'} first: a plain answer would go to that call and the question would be asked again, so the answer names the question's call (JSON).`, tone: 'dim'});
+				lines.push({
+					text: `The step called ${stop.firstCall ?? 'another tool'} first: a plain answer would go to that call and the question would be asked again, so the answer names the question's call (JSON).`,
+					tone: 'dim',
+				});
 			}
 		}
 	}

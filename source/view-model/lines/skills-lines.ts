@@ -27,7 +27,8 @@ function skillSection(skill: SkillState, width: number): InspectorLine[] {
 	const lines: InspectorLine[] = [{text: sanitizeLine(`${skillGlyph[skill.state]} ${skill.skillName}  ${skill.state}`), tone: 'heading'}];
 	const detail = (label: string, value: string | undefined) => {
 		if (value === undefined || value === '') return;
-		for (const [index, piece] of wrapToWidth(sanitizeLine(`${label}: ${value}`), textWidth - 2).entries()) lines.push({text: `${index === 0 ? '  ' : '    '}${piece}`});
+		for (const [index, piece] of wrapToWidth(sanitizeLine(`${label}: ${value}`), textWidth - 2).entries())
+			lines.push({text: `${index === 0 ? '  ' : '    '}${piece}`});
 	};
 
 	const server = [skill.serverName, skill.serverVersion].filter(part => part !== undefined).join(' ');

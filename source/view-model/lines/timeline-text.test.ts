@@ -2,13 +2,32 @@ import {describe, expect, it} from 'vitest';
 import type {TimelineStepRow} from '../../query/timeline.js';
 import {stepText} from './timeline-text.js';
 
-describe('a step row\'s text', () => {
+describe("a step row's text", () => {
 	const minute = 60_000;
 	/** A step row as the timeline builds it, for `stepText`. */
 	const row = (overrides: Partial<TimelineStepRow>): TimelineStepRow => ({
-		kind: 'step', key: 's', runId: 'r', paneId: 'r', expertKey: 'e', depth: 0, step: 3, start: 0, end: 1, durationMs: 1, usage: undefined,
-		checkpointId: undefined, status: undefined, open: false, activityIndices: [], slow: false, gapBeforeMs: undefined, longGap: false,
-		waitedFor: undefined, longWait: false, does: 'answered', ...overrides,
+		kind: 'step',
+		key: 's',
+		runId: 'r',
+		paneId: 'r',
+		expertKey: 'e',
+		depth: 0,
+		step: 3,
+		start: 0,
+		end: 1,
+		durationMs: 1,
+		usage: undefined,
+		checkpointId: undefined,
+		status: undefined,
+		open: false,
+		activityIndices: [],
+		slow: false,
+		gapBeforeMs: undefined,
+		longGap: false,
+		waitedFor: undefined,
+		longWait: false,
+		does: 'answered',
+		...overrides,
 	});
 
 	it('say how long and for what before what the step ran; short ones say nothing', () => {

@@ -6,7 +6,13 @@ import {sanitizeLine} from '../../text/sanitize.js';
 export function stepText(row: TimelineStepRow): string {
 	const gap = row.gapBeforeMs;
 	const marked = gap !== undefined && isMarkedWait(row);
-	const waited = !marked ? '' : row.waitedFor === 'input' ? `waited ${formatDuration(gap)} for an answer` : row.waitedFor === 'delegates' ? `waited ${formatDuration(gap)} for delegates` : `${formatDuration(gap)} gap`;
+	const waited = !marked
+		? ''
+		: row.waitedFor === 'input'
+			? `waited ${formatDuration(gap)} for an answer`
+			: row.waitedFor === 'delegates'
+				? `waited ${formatDuration(gap)} for delegates`
+				: `${formatDuration(gap)} gap`;
 	const does = sanitizeLine(row.does);
 	return waited === '' ? does : does === '' ? waited : `${waited} · ${does}`;
 }

@@ -12,7 +12,12 @@ import type {InspectorLine} from './inspector-lines.js';
  * The usage overlay's table at `width` columns: a row per expert, then their TOTAL; SHARE is each expert's share
  * of the cost when every cost is known, else of the input plus output tokens (`shareOf` says which, for the hint).
  */
-export function usageLines(model: Model, job: Job | undefined, prices: PriceTable | undefined, width: number): {lines: InspectorLine[]; shareOf: 'cost' | 'tokens'} {
+export function usageLines(
+	model: Model,
+	job: Job | undefined,
+	prices: PriceTable | undefined,
+	width: number,
+): {lines: InspectorLine[]; shareOf: 'cost' | 'tokens'} {
 	const {rows, total, shareOf} = usageTable(model, job, prices);
 	const columns = usageColumns(width);
 	const count = (value: number) => formatCount(value).padStart(columns.number);

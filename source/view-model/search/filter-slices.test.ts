@@ -18,7 +18,14 @@ import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
  */
 
 const fixtures = ['demo.ndjson', 'nested-delegate.ndjson', 'parallel-delegate.ndjson', 'delegate-failure.ndjson', 'real/tools.ndjson'];
-const fixtureLines = new Map(fixtures.map(name => [name, readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '')]));
+const fixtureLines = new Map(
+	fixtures.map(name => [
+		name,
+		readFileSync(fixturePath(name), 'utf8')
+			.split('\n')
+			.filter(line => line !== ''),
+	]),
+);
 
 function filterOf(text: string): Filter {
 	const parsed = parseFilter(text);
@@ -31,7 +38,11 @@ const filterTexts = ['type:exec', '-errors', 'test', 'run-1', 'errors', 'step:2-
 const logs = fc.oneof(
 	fc.subarray(fixtures, {minLength: 1, maxLength: 3}).map(names => names.flatMap(name => fixtureLines.get(name)!)),
 	fc
-		.record({shape: fc.constantFrom('tools' as const, 'wide' as const, 'chain' as const), runs: fc.integer({min: 200, max: 900}), seed: fc.integer({min: 1, max: 1000})})
+		.record({
+			shape: fc.constantFrom('tools' as const, 'wide' as const, 'chain' as const),
+			runs: fc.integer({min: 200, max: 900}),
+			seed: fc.integer({min: 1, max: 1000}),
+		})
 		.map(options => [...shapeLines(options)]),
 );
 
@@ -51,17 +62,21 @@ function referenceBits(model: Model, filter: Filter): number[] {
 describe("a filter's Enter in slices", () => {
 	it('applies the filter once, with the bitmap and rows of the filter worked out in one go, the model growing between slices', () => {
 		fc.assert(
-			fc.property(logs, fc.constantFrom(...filterTexts), fc.integer({min: 0, max: 6}), fc.double({min: 0.2, max: 1, noNaN: true}), (lines, text, before, cut) => {
-				const split = Math.max(1, Math.ceil(lines.length * cut));
-				const model = load(lines.slice(0, split));
-				const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-				const work = new ViewerWork(scheduler);
-				showTree(work, model);
-				const filter = filterOf(text);
-				let current: Filter = emptyFilter;
-				const applied: Filter[] = [];
-				work.filters.whenReady(
-					{
+			fc.property(
+				logs,
+				fc.constantFrom(...filterTexts),
+				fc.integer({min: 0, max: 6}),
+				fc.double({min: 0.2, max: 1, noNaN: true}),
+				(lines, text, before, cut) => {
+					const split = Math.max(1, Math.ceil(lines.length * cut));
+					const model = load(lines.slice(0, split));
+					const scheduler = manualScheduler({tick: 100, firstSlice: 0});
+					const work = new ViewerWork(scheduler);
+					showTree(work, model);
+					const filter = filterOf(text);
+					let current: Filter = emptyFilter;
+					const applied: Filter[] = [];
+					work.filters.whenReady({
 						filter,
 						model: () => model,
 						current: () => current,
@@ -69,19 +84,19 @@ describe("a filter's Enter in slices", () => {
 							applied.push(next);
 							current = next;
 						},
-					},
-				);
-				scheduler.runSome(before);
-				if (split < lines.length) load(lines.slice(split), model);
-				scheduler.runAll();
-				expect(applied).toEqual([filter]);
-				expect(work.filters.progressOf()).toBeUndefined();
-				const fresh = load(lines);
-				expect([...filterMatches(model, filter).shown]).toEqual(referenceBits(fresh, filter));
-				const ui = {...initialUiState, filter};
-				const rows = work.layouts.rowsCache()(model, ui, 100);
-				expect(rows.slice(0, rows.length)).toEqual(buildRows(fresh, ui, 100));
-			}),
+					});
+					scheduler.runSome(before);
+					if (split < lines.length) load(lines.slice(split), model);
+					scheduler.runAll();
+					expect(applied).toEqual([filter]);
+					expect(work.filters.progressOf()).toBeUndefined();
+					const fresh = load(lines);
+					expect([...filterMatches(model, filter).shown]).toEqual(referenceBits(fresh, filter));
+					const ui = {...initialUiState, filter};
+					const rows = work.layouts.rowsCache()(model, ui, 100);
+					expect(rows.slice(0, rows.length)).toEqual(buildRows(fresh, ui, 100));
+				},
+			),
 			{numRuns: 40},
 		);
 	});
@@ -141,7 +156,7 @@ describe("a filter's Enter in slices", () => {
 		expect(work.filters.progressOf()).toBeUndefined();
 	});
 
-	it('the key itself does one slice of at least the first slice\'s activities, and leaves the rest', () => {
+	it("the key itself does one slice of at least the first slice's activities, and leaves the rest", () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
 		const scheduler = manualScheduler({tick: 100, firstSlice: 1500});
 		const work = new ViewerWork(scheduler);
@@ -167,7 +182,7 @@ describe("a filter's Enter in slices", () => {
 		expect(work.filters.progressOf()).toBeUndefined();
 	});
 
-	it('is applied on a live stream read on the viewer\'s thread, whose model changes between any two slices (#33)', () => {
+	it("is applied on a live stream read on the viewer's thread, whose model changes between any two slices (#33)", () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
 		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
 		const work = new ViewerWork(scheduler);
@@ -182,7 +197,21 @@ describe("a filter's Enter in slices", () => {
 			scheduler.runSome(1);
 			arrived++;
 			const runId = `live-${arrived}`;
-			load([JSON.stringify({type: 'startRun', id: runId, timestamp: 1_795_500_000_000 + arrived, jobId: 'job-live', runId, expertKey: 'live', stepNumber: 1, initialCheckpoint: {id: `cp-${runId}`, runId, status: 'init', stepNumber: 1, expert: {key: 'live'}}})], model);
+			load(
+				[
+					JSON.stringify({
+						type: 'startRun',
+						id: runId,
+						timestamp: 1_795_500_000_000 + arrived,
+						jobId: 'job-live',
+						runId,
+						expertKey: 'live',
+						stepNumber: 1,
+						initialCheckpoint: {id: `cp-${runId}`, runId, status: 'init', stepNumber: 1, expert: {key: 'live'}},
+					}),
+				],
+				model,
+			);
 		}
 
 		expect(current).toBe(filter);

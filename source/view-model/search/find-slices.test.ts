@@ -15,8 +15,23 @@ import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
  * and while the model grows, ends with exactly the matches a search in one go finds on the final model.
  */
 
-const fixtures = ['demo.ndjson', 'nested-delegate.ndjson', 'parallel-delegate.ndjson', 'delegate-failure.ndjson', 'streaming.ndjson', 'retry.ndjson', 'real/tools.ndjson'];
-const fixtureLines = new Map(fixtures.map(name => [name, readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '')]));
+const fixtures = [
+	'demo.ndjson',
+	'nested-delegate.ndjson',
+	'parallel-delegate.ndjson',
+	'delegate-failure.ndjson',
+	'streaming.ndjson',
+	'retry.ndjson',
+	'real/tools.ndjson',
+];
+const fixtureLines = new Map(
+	fixtures.map(name => [
+		name,
+		readFileSync(fixturePath(name), 'utf8')
+			.split('\n')
+			.filter(line => line !== ''),
+	]),
+);
 
 function filterOf(text: string): Filter {
 	const parsed = parseFilter(text);
@@ -30,7 +45,11 @@ const filters = [emptyFilter, filterOf('type:exec'), filterOf('-errors'), filter
 const logs = fc.oneof(
 	fc.subarray(fixtures, {minLength: 1, maxLength: 3}).map(names => names.flatMap(name => fixtureLines.get(name)!)),
 	fc
-		.record({shape: fc.constantFrom('tools' as const, 'wide' as const, 'chain' as const), runs: fc.integer({min: 200, max: 900}), seed: fc.integer({min: 1, max: 1000})})
+		.record({
+			shape: fc.constantFrom('tools' as const, 'wide' as const, 'chain' as const),
+			runs: fc.integer({min: 200, max: 900}),
+			seed: fc.integer({min: 1, max: 1000}),
+		})
 		.map(options => [...shapeLines(options)]),
 );
 

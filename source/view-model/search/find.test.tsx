@@ -209,7 +209,7 @@ describe('searchable texts made ahead on idle time', () => {
 		expect(work.texts.prepared(second)).toBe(true);
 	});
 
-	it('on a model changed in place (a live stream), a new revision makes the new activities\' texts only, and a search finds the same (#33)', () => {
+	it("on a model changed in place (a live stream), a new revision makes the new activities' texts only, and a search finds the same (#33)", () => {
 		const model = execLog(3000);
 		const scheduler = manualScheduler();
 		const work = new ViewerWork(scheduler);
@@ -244,7 +244,10 @@ describe('searchable texts made ahead on idle time', () => {
 		expect(found).toHaveLength(100);
 		expect(work.searches.sharedMatches({...model, events: model.events + 1}, 'npm test', emptyFilter)).toBe(found);
 		modelFromText(
-			perstackLine('callTools', {newMessage: {contents: []}, toolCalls: [{id: 'late', skillName: '@perstack/base', toolName: 'exec', args: {command: 'npm test -- late'}}]}) + '\n',
+			perstackLine('callTools', {
+				newMessage: {contents: []},
+				toolCalls: [{id: 'late', skillName: '@perstack/base', toolName: 'exec', args: {command: 'npm test -- late'}}],
+			}) + '\n',
 			{model},
 		);
 		expect(work.searches.sharedMatches(model, 'npm test', emptyFilter)).toEqual([...found, 300]);
@@ -272,7 +275,14 @@ function growExecLog(model: Model, from: number, count: number): void {
 			const earlier = i - from;
 			lines.push(
 				perstackLine('resolveToolResults', {
-					toolResults: [{id: `c${earlier}`, skillName: '@perstack/base', toolName: 'exec', result: [{type: 'textPart', id: `t${i}`, text: `npm test passed for shard-${earlier}`}]}],
+					toolResults: [
+						{
+							id: `c${earlier}`,
+							skillName: '@perstack/base',
+							toolName: 'exec',
+							result: [{type: 'textPart', id: `t${i}`, text: `npm test passed for shard-${earlier}`}],
+						},
+					],
 				}),
 			);
 		}
@@ -364,15 +374,45 @@ describe('a search in idle slices', () => {
 		let none = 0;
 		// From past the first slice: not known yet.
 		const from = 5000;
-		expect(work.searches.jumpWhenFound(model, 'shard-5', emptyFilter, from, 1, index => landed.push(index), () => none++)).toBe(true);
+		expect(
+			work.searches.jumpWhenFound(
+				model,
+				'shard-5',
+				emptyFilter,
+				from,
+				1,
+				index => landed.push(index),
+				() => none++,
+			),
+		).toBe(true);
 		expect(landed).toEqual([]);
 		scheduler.runAll();
 		expect(landed).toEqual([stepMatch(all, from, 1)]);
 		// Done now: at once, wrapping round.
-		expect(work.searches.jumpWhenFound(model, 'shard-5', emptyFilter, all[0], -1, index => landed.push(index), () => none++)).toBe(false);
+		expect(
+			work.searches.jumpWhenFound(
+				model,
+				'shard-5',
+				emptyFilter,
+				all[0],
+				-1,
+				index => landed.push(index),
+				() => none++,
+			),
+		).toBe(false);
 		expect(landed.at(-1)).toBe(all.at(-1));
 		// No match: said once the search is done, not before.
-		expect(work.searches.jumpWhenFound(model, 'nothing-like-this', emptyFilter, 0, 1, index => landed.push(index), () => none++)).toBe(true);
+		expect(
+			work.searches.jumpWhenFound(
+				model,
+				'nothing-like-this',
+				emptyFilter,
+				0,
+				1,
+				index => landed.push(index),
+				() => none++,
+			),
+		).toBe(true);
 		expect(none).toBe(0);
 		scheduler.runAll();
 		expect(none).toBe(1);
@@ -384,13 +424,43 @@ describe('a search in idle slices', () => {
 		const scheduler = manualScheduler();
 		const work = new ViewerWork(scheduler);
 		const landed: string[] = [];
-		expect(work.searches.jumpWhenFound(model, 'shard-5', emptyFilter, 5000, 1, () => landed.push('first'), () => landed.push('none'))).toBe(true);
+		expect(
+			work.searches.jumpWhenFound(
+				model,
+				'shard-5',
+				emptyFilter,
+				5000,
+				1,
+				() => landed.push('first'),
+				() => landed.push('none'),
+			),
+		).toBe(true);
 		work.searches.cancelJump();
 		scheduler.runAll();
 		expect(landed).toEqual([]);
 		const other = execLog(6000);
-		expect(work.searches.jumpWhenFound(other, 'shard-5', emptyFilter, 5000, 1, () => landed.push('older'), () => landed.push('none'))).toBe(true);
-		expect(work.searches.jumpWhenFound(other, 'shard-5', emptyFilter, 5500, 1, () => landed.push('newer'), () => landed.push('none'))).toBe(true);
+		expect(
+			work.searches.jumpWhenFound(
+				other,
+				'shard-5',
+				emptyFilter,
+				5000,
+				1,
+				() => landed.push('older'),
+				() => landed.push('none'),
+			),
+		).toBe(true);
+		expect(
+			work.searches.jumpWhenFound(
+				other,
+				'shard-5',
+				emptyFilter,
+				5500,
+				1,
+				() => landed.push('newer'),
+				() => landed.push('none'),
+			),
+		).toBe(true);
 		scheduler.runAll();
 		expect(landed).toEqual(['newer']);
 	});

@@ -8,7 +8,11 @@ const demo = modelFromFixtures('demo.ndjson');
 /** A thousand reads: more than a scan tests between two asks whether to stop. */
 const reads = modelFromText(
 	Array.from({length: 1000}, (_, i) =>
-		perstackLine('callTools', {stepNumber: i + 1, newMessage: {contents: []}, toolCalls: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: `src/m-${i}.ts`}}]}),
+		perstackLine('callTools', {
+			stepNumber: i + 1,
+			newMessage: {contents: []},
+			toolCalls: [{id: `c${i}`, skillName: '@perstack/base', toolName: 'readTextFile', args: {path: `src/m-${i}.ts`}}],
+		}),
 	).join('\n'),
 );
 

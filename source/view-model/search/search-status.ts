@@ -11,7 +11,9 @@ export function searchStatus(model: Model, scan: MatchScan, current: number | un
 	const count = scan.matches.length;
 	if (!scan.done) {
 		const percent = Math.floor(scanShare(scan, model.activities.length) * 100);
-		return form === 'long' ? `searching… ${percent}% · ${formatCount(count)} ${count === 1 ? 'match' : 'matches'} so far` : `searching… ${percent}% (${formatCount(count)})`;
+		return form === 'long'
+			? `searching… ${percent}% · ${formatCount(count)} ${count === 1 ? 'match' : 'matches'} so far`
+			: `searching… ${percent}% (${formatCount(count)})`;
 	}
 
 	// `0/0` read like a place among matches; the person wants to know there are none.

@@ -8,7 +8,16 @@ import type {Progress} from './progress.js';
 const keptQueries = 8;
 
 /** A jump waiting for the search to find its target (`jumpWhenFound`). */
-type Jump = {model: Model; query: string; filter: Filter; scan: MatchScan; from: number | undefined; direction: 1 | -1; found: (index: number) => void; none: () => void};
+type Jump = {
+	model: Model;
+	query: string;
+	filter: Filter;
+	scan: MatchScan;
+	from: number | undefined;
+	direction: 1 | -1;
+	found: (index: number) => void;
+	none: () => void;
+};
 
 /**
  * The tree's searches of one viewer, shared by every view that asks (the tree, the prompt, the footer), kept for
@@ -115,7 +124,15 @@ export class Searches {
 	 * once when it is among the matches found so far, else when the search gets there. `none` when it is done and
 	 * there is no match. A newer jump takes the place of one still waiting. Returns whether it is waiting.
 	 */
-	jumpWhenFound(model: Model, query: string, filter: Filter, from: number | undefined, direction: 1 | -1, found: (index: number) => void, none: () => void): boolean {
+	jumpWhenFound(
+		model: Model,
+		query: string,
+		filter: Filter,
+		from: number | undefined,
+		direction: 1 | -1,
+		found: (index: number) => void,
+		none: () => void,
+	): boolean {
 		const scan = this.searchFor(model, query, filter);
 		this.#pending = {model, query, filter, scan, from, direction, found, none};
 		this.#settleJump();

@@ -138,8 +138,14 @@ function addFilteredNote(placement: Placement, filter: Filter, shownCount: numbe
 	if (shownCount === 0) {
 		// Errors-only alone reads best as a fact about the run; anything else names the filter.
 		const errorsOnly = showsErrorsOnly(filter) && filterText(filter) === 'errors';
-		placement.topTail.push({kind: 'filtered', key: 'f:none', text: errorsOnly ? 'no errors' : `nothing matches ${shownStart(filterText(filter), noteColumns)}`, part: 'none'});
+		placement.topTail.push({
+			kind: 'filtered',
+			key: 'f:none',
+			text: errorsOnly ? 'no errors' : `nothing matches ${shownStart(filterText(filter), noteColumns)}`,
+			part: 'none',
+		});
 	}
 
-	if (hidden > 0) placement.topTail.push({kind: 'filtered', key: 'f:hidden', text: `${hidden} ${hidden === 1 ? 'pane' : 'panes'} without matches hidden`, part: 'hidden'});
+	if (hidden > 0)
+		placement.topTail.push({kind: 'filtered', key: 'f:hidden', text: `${hidden} ${hidden === 1 ? 'pane' : 'panes'} without matches hidden`, part: 'hidden'});
 }

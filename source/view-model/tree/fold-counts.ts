@@ -41,7 +41,13 @@ export class FoldCounts {
 		const previous = this.#foldsOf;
 		if (previous && sameFolds(previous, ui)) return;
 		this.#foldsOf = ui;
-		const folds: Folds = {collapsed: ui.collapsed, filterFolds: ui.filterFolds, jobFolds: ui.jobFolds, defaultCollapse: ui.defaultCollapse, filter: this.filter};
+		const folds: Folds = {
+			collapsed: ui.collapsed,
+			filterFolds: ui.filterFolds,
+			jobFolds: ui.jobFolds,
+			defaultCollapse: ui.defaultCollapse,
+			filter: this.filter,
+		};
 		this.#foldJobs(folds);
 		const changed = previous ? changedFolds(previous, folds) : undefined;
 		if (changed) {

@@ -70,5 +70,11 @@ export function changedFolds(before: Folds, after: Folds): string[] | undefined 
 }
 
 export function sameFolds(a: Folds, b: Folds): boolean {
-	return a.collapsed === b.collapsed && a.filterFolds === b.filterFolds && a.jobFolds === b.jobFolds && a.defaultCollapse === b.defaultCollapse && a.filter === b.filter;
+	return (
+		a.collapsed === b.collapsed &&
+		a.filterFolds === b.filterFolds &&
+		a.jobFolds === b.jobFolds &&
+		a.defaultCollapse === b.defaultCollapse &&
+		a.filter === b.filter
+	);
 }

@@ -58,10 +58,17 @@ describe('job rows', () => {
 
 	it('fold and unfold as chosen; e opens every job and E folds every job, the choices made before forgotten', () => {
 		const model = threeJobs();
-		const opened = after({type: 'setJobCollapsed', jobId: jobId(model, 'simple-expert'), collapsed: false}, {type: 'setJobCollapsed', jobId: jobId(model, 'release-coordinator'), collapsed: true});
+		const opened = after(
+			{type: 'setJobCollapsed', jobId: jobId(model, 'simple-expert'), collapsed: false},
+			{type: 'setJobCollapsed', jobId: jobId(model, 'release-coordinator'), collapsed: true},
+		);
 		expect(outline(model, buildRows(model, opened, 100))).toEqual(['▾ simple-expert simple-expert', '▸ bugfix-lead', '▸ release-coordinator']);
 		const all = uiReducer(opened, {type: 'expandAll'});
-		expect(outline(model, buildRows(model, all, 100))).toEqual(['▾ simple-expert simple-expert', '▾ bugfix-lead bugfix-lead', '▾ release-coordinator release-coordinator']);
+		expect(outline(model, buildRows(model, all, 100))).toEqual([
+			'▾ simple-expert simple-expert',
+			'▾ bugfix-lead bugfix-lead',
+			'▾ release-coordinator release-coordinator',
+		]);
 		const none = uiReducer(all, {type: 'collapseAll'});
 		const rows = buildRows(model, none, 100);
 		expect(outline(model, rows)).toEqual(['▸ simple-expert', '▸ bugfix-lead', '▸ release-coordinator']);

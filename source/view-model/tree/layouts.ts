@@ -187,7 +187,8 @@ export class Layouts {
 			// A model changed in place (a load on this thread) goes on changing between slices: laid out at once. A load
 			// in a worker posts a new model object each time, and its posts wait while a layout is made in slices. The
 			// first large tree too is made in slices, the screen staying as it was meanwhile: keys are already answered.
-			if (found || small || !previous || previous.filter !== filter || previous.width !== width || previous.model === model) return found ?? this.layoutFor(model, filter, width);
+			if (found || small || !previous || previous.filter !== filter || previous.width !== width || previous.model === model)
+				return found ?? this.layoutFor(model, filter, width);
 			this.#inBackground(model, filter, width, ready);
 			return previous;
 		};

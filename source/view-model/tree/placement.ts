@@ -107,7 +107,15 @@ function* addTree(placement: Placement, root: PaneTask): Generator<void, void> {
 		const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
 		const live = last !== undefined && isLive(shownStatus(last));
 		const facts = new PaneFacts(pane, depth, task.orphan, task.cycle, live, last);
-		const node = new PaneNode(facts, acts.list, acts.ascending, tailRows(model, pane, Math.min(depth, maxShownDepth), width, last), parent, slot, placement.order.length);
+		const node = new PaneNode(
+			facts,
+			acts.list,
+			acts.ascending,
+			tailRows(model, pane, Math.min(depth, maxShownDepth), width, last),
+			parent,
+			slot,
+			placement.order.length,
+		);
 		if (parent) parent.addChild(node, task.after);
 		else placement.top.push(node);
 		placement.byPane.set(pane.paneId, node);
@@ -155,7 +163,12 @@ function presentActivities(model: Model, pane: Pane): {list: readonly number[]; 
  * the order they started; the rest (and those whose delegation is not shown) after the activities, in the
  * order they started. `children` are in the order they started.
  */
-export function placeChildren<Child>(model: Model, acts: readonly number[], children: readonly Child[], idOf: (child: Child) => string): Array<{child: Child; after: number}> {
+export function placeChildren<Child>(
+	model: Model,
+	acts: readonly number[],
+	children: readonly Child[],
+	idOf: (child: Child) => string,
+): Array<{child: Child; after: number}> {
 	const out: Array<{child: Child; after: number}> = [];
 	// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
 	// delegation looks up its own; a run whose children came without a delegation needs none.

@@ -24,8 +24,25 @@ function rowsCache(...args: Parameters<Layouts['rowsCache']>): TreeRows {
  * its load, any folds and any filter, the same rows in the same places, and every key found where it is.
  */
 
-const fixtures = ['demo.ndjson', 'nested-delegate.ndjson', 'parallel-delegate.ndjson', 'interactive.ndjson', 'delegate-failure.ndjson', 'streaming.ndjson', 'continue-followup.ndjson', 'retry.ndjson', 'real/boss-nested-parallel.ndjson'];
-const fixtureLines = new Map(fixtures.map(name => [name, readFileSync(fixturePath(name), 'utf8').split('\n').filter(line => line !== '')]));
+const fixtures = [
+	'demo.ndjson',
+	'nested-delegate.ndjson',
+	'parallel-delegate.ndjson',
+	'interactive.ndjson',
+	'delegate-failure.ndjson',
+	'streaming.ndjson',
+	'continue-followup.ndjson',
+	'retry.ndjson',
+	'real/boss-nested-parallel.ndjson',
+];
+const fixtureLines = new Map(
+	fixtures.map(name => [
+		name,
+		readFileSync(fixturePath(name), 'utf8')
+			.split('\n')
+			.filter(line => line !== ''),
+	]),
+);
 
 function filterOf(text: string): Filter {
 	const parsed = parseFilter(text);
@@ -33,7 +50,15 @@ function filterOf(text: string): Filter {
 	return parsed.filter;
 }
 
-const filters = [emptyFilter, filterOf('errors'), filterOf('type:exec'), filterOf('type:delegate'), filterOf('nothing-at-all-matches'), filterOf('test'), filterOf('-read expert')];
+const filters = [
+	emptyFilter,
+	filterOf('errors'),
+	filterOf('type:exec'),
+	filterOf('type:delegate'),
+	filterOf('nothing-at-all-matches'),
+	filterOf('test'),
+	filterOf('-read expert'),
+];
 
 /** A log: a fixture cut after some of its lines (a load in progress), several together, or a shape. */
 const logs = fc.oneof(
@@ -42,7 +67,13 @@ const logs = fc.oneof(
 		return lines.slice(0, Math.max(1, Math.ceil(lines.length * cut))).join('\n') + '\n';
 	}),
 	fc.subarray(fixtures, {minLength: 2, maxLength: 3}).map(names => names.map(name => fixtureLines.get(name)!.join('\n')).join('\n') + '\n'),
-	fc.record({shape: fc.constantFrom('chain' as const, 'ring' as const, 'tree' as const, 'wide' as const), runs: fc.integer({min: 2, max: 40}), seed: fc.integer({min: 1, max: 1000})}).map(options => [...shapeLines(options)].join('\n') + '\n'),
+	fc
+		.record({
+			shape: fc.constantFrom('chain' as const, 'ring' as const, 'tree' as const, 'wide' as const),
+			runs: fc.integer({min: 2, max: 40}),
+			seed: fc.integer({min: 1, max: 1000}),
+		})
+		.map(options => [...shapeLines(options)].join('\n') + '\n'),
 );
 
 function foldsFor(model: Model, picks: number[], defaultCollapse: UiState['defaultCollapse'], filter: Filter, all: boolean): UiState {

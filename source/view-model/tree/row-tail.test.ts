@@ -17,13 +17,24 @@ describe('#32 §3.8 the live text window grows into free rows', () => {
 		const {model, pane} = streaming();
 		const rows = tailRows(model, pane, 0, 80);
 		// Its thinking (one line) above its answer's last 6.
-		expect(rows.map(row => row.kind === 'live' && row.text)).toEqual(['Now write it out in full.', 'Line 245 of the report.', 'Line 246 of the report.', 'Line 247 of the report.', 'Line 248 of the report.', 'Line 249 of the report.', 'Line 250 of the report.']);
+		expect(rows.map(row => row.kind === 'live' && row.text)).toEqual([
+			'Now write it out in full.',
+			'Line 245 of the report.',
+			'Line 246 of the report.',
+			'Line 247 of the report.',
+			'Line 248 of the report.',
+			'Line 249 of the report.',
+			'Line 250 of the report.',
+		]);
 		expect(growLiveText(model, rows, 0, 80)).toBe(rows);
 	});
 
 	it('gives the free rows to the answer, its latest lines, up to what it has', () => {
 		const {model, pane} = streaming();
-		const rows = [{kind: 'pane', key: 'p', paneId: pane.paneId, depth: 0, collapsed: false, orphan: false, cycle: false} as const, ...tailRows(model, pane, 0, 80)];
+		const rows = [
+			{kind: 'pane', key: 'p', paneId: pane.paneId, depth: 0, collapsed: false, orphan: false, cycle: false} as const,
+			...tailRows(model, pane, 0, 80),
+		];
 		const grown = growLiveText(model, rows, 14, 80);
 		// The thinking has no more to show: the answer takes all 14, 20 lines in all.
 		expect(grown).toHaveLength(22);

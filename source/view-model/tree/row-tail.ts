@@ -109,7 +109,9 @@ export function growLiveText(model: Model, rows: readonly Row[], free: number, w
 
 		const pane = model.panes.get(row.paneId);
 		const run = pane ? lastRun(model, pane) : undefined;
-		const lines = run ? liveLines(run, row.channel, row.channel === 'result' ? liveResultLines + free : liveReasoningLines + free, liveTextWidth(row.depth, width)) : [];
+		const lines = run
+			? liveLines(run, row.channel, row.channel === 'result' ? liveResultLines + free : liveReasoningLines + free, liveTextWidth(row.depth, width))
+			: [];
 		groups.push({at, count: 1, row, lines});
 	}
 
@@ -117,7 +119,7 @@ export function growLiveText(model: Model, rows: readonly Row[], free: number, w
 	const shown = groups.map(group => group.count);
 	let left = free;
 	const order = groups.map((_, index) => index).sort((a, b) => Number(groups[a]!.row.channel === 'reasoning') - Number(groups[b]!.row.channel === 'reasoning'));
-	for (let grew = true; left > 0 && grew; ) {
+	for (let grew = true; left > 0 && grew;) {
 		grew = false;
 		for (const index of order) {
 			if (left === 0) break;

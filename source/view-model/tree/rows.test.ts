@@ -172,9 +172,12 @@ describe('the rows under a filter', () => {
 
 describe('a pane with a live run under it', () => {
 	// boss → manager → writer ∥ checker, recorded from the runtime, cut while writer and checker both run.
-	const lines = readFileSync(fixturePath('real/boss-nested-parallel.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+	const lines = readFileSync(fixturePath('real/boss-nested-parallel.ndjson'), 'utf8')
+		.split('\n')
+		.filter(line => line !== '');
 	const upTo = (count: number) => modelFromText(lines.slice(0, count).join('\n') + '\n');
-	const panes = (model: Model, rows: Row[]) => rows.flatMap(row => (row.kind === 'pane' ? [`${model.runs.get(row.paneId)?.expertKey}${row.collapsed ? ' folded' : ''}`] : []));
+	const panes = (model: Model, rows: Row[]) =>
+		rows.flatMap(row => (row.kind === 'pane' ? [`${model.runs.get(row.paneId)?.expertKey}${row.collapsed ? ' folded' : ''}`] : []));
 
 	it('stays open: manager, waiting for its delegates, shows writer and checker while they run', () => {
 		const model = upTo(55);

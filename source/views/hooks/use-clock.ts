@@ -19,9 +19,12 @@ export function useClock(ticking: boolean): number {
 	const [, setTicks] = useState(0);
 	useEffect(() => {
 		if (!ticking) return;
-		const timer = setInterval(() => {
-			setTicks(ticks => ticks + 1);
-		}, Math.max(periodMs, 1));
+		const timer = setInterval(
+			() => {
+				setTicks(ticks => ticks + 1);
+			},
+			Math.max(periodMs, 1),
+		);
 		return () => {
 			clearInterval(timer);
 		};

@@ -35,12 +35,16 @@ describe('an activity row', () => {
 
 	it('adds a failed tool call’s error after a cross', async () => {
 		const missing = find('real/tools.ndjson', activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing'));
-		expect(await frameOf(<ActivityRow activity={missing} depth={0} selected={false} />)).toBe('  📄 read missing-file.txt ✗ File missing-file.txt does not exist.');
+		expect(await frameOf(<ActivityRow activity={missing} depth={0} selected={false} />)).toBe(
+			'  📄 read missing-file.txt ✗ File missing-file.txt does not exist.',
+		);
 	});
 
 	it('shows a run error once, not again after a cross', async () => {
 		const error = find('real/error.ndjson', activity => activity.type === 'error');
-		expect(await frameOf(<ActivityRow activity={error} depth={0} selected={false} />)).toBe('  ❌ error AI_NoOutputGeneratedError: No output generated. Check the stream for errors.');
+		expect(await frameOf(<ActivityRow activity={error} depth={0} selected={false} />)).toBe(
+			'  ❌ error AI_NoOutputGeneratedError: No output generated. Check the stream for errors.',
+		);
 	});
 
 	it('marks a call still waiting for its result with an ellipsis', async () => {
@@ -52,7 +56,9 @@ describe('an activity row', () => {
 		const delegate = find('real/delegate.ndjson', activity => activity.type === 'delegate');
 		// The test renderer is 80 columns wide and wraps the row; the tree cuts it instead (the width test below).
 		const frame = (await frameOf(<ActivityRow activity={delegate} depth={0} selected={false} />)).replaceAll(/ *\n */g, ' ');
-		expect(frame).toMatch(/^ {2}🤝 delegate child-expert: List the workspace and summarise what is there\. ✓ The workspace contains one file: README\.txt \(one line: 'hello from the workspace'\)\.$/);
+		expect(frame).toMatch(
+			/^ {2}🤝 delegate child-expert: List the workspace and summarise what is there\. ✓ The workspace contains one file: README\.txt \(one line: 'hello from the workspace'\)\.$/,
+		);
 	});
 
 	it('cuts a returned delegate’s query so that its answer shows in a narrow row', async () => {
@@ -95,7 +101,9 @@ describe('an activity row', () => {
 		// 40 columns: 2 of indent, `✏️ write ` and 28 left for the path.
 		const row = await frameOf(<ActivityRow activity={deep} depth={0} selected={false} width={40} />);
 		expect(row).toBe('  ✏️ write src/…/on/because/it/is.ts');
-		expect(await frameOf(<ActivityRow activity={deep} depth={0} selected={false} width={100} />)).toBe('  ✏️ write src/very/long/path/that/goes/on/because/it/is.ts');
+		expect(await frameOf(<ActivityRow activity={deep} depth={0} selected={false} width={100} />)).toBe(
+			'  ✏️ write src/very/long/path/that/goes/on/because/it/is.ts',
+		);
 	});
 
 	it('a failed call on a long path lost its ✗ at 80 columns (the row was cut at the edge): the path is cut, the mark stays', async () => {

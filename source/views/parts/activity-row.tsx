@@ -47,7 +47,19 @@ export function Highlighted({text, query, color}: {text: string; query: string |
  * the child's ✓/✗ and the first line of its answer or error; search matches marked. Given the
  * columns the row has (`width`), a path too long for them is cut in its middle so the file name stays.
  */
-export function ActivityRow({activity, depth, selected, highlight, width}: {activity: Activity; depth: number; selected: boolean; highlight?: string | undefined; width?: number | undefined}) {
+export function ActivityRow({
+	activity,
+	depth,
+	selected,
+	highlight,
+	width,
+}: {
+	activity: Activity;
+	depth: number;
+	selected: boolean;
+	highlight?: string | undefined;
+	width?: number | undefined;
+}) {
 	const described = describeActivity(activity);
 	const indent = depth * 2 + 2;
 	const before = width === undefined ? 0 : width - indent - displayWidth(`${described.icon} ${described.verb} `);

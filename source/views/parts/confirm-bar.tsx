@@ -19,7 +19,10 @@ export function confirmLines(confirm: Confirm, width: number): string[] {
 	if (confirm.kind === 'stop') return ['Stop the running command (SIGTERM)? The view stays.  y stop · n keep it running'];
 	const head = confirm.continuation.kind === 'answer' ? 'Answer with this command?' : 'Resume with this command?';
 	const wrapped = wrapToWidth(confirm.continuation.line, Math.max(10, width - 4));
-	const shown = wrapped.length > maxCommandLines ? [...wrapped.slice(0, maxCommandLines - 1), `… ${wrapped.length - maxCommandLines + 1} more lines (c copies it whole)`] : wrapped;
+	const shown =
+		wrapped.length > maxCommandLines
+			? [...wrapped.slice(0, maxCommandLines - 1), `… ${wrapped.length - maxCommandLines + 1} more lines (c copies it whole)`]
+			: wrapped;
 	return [`${head}  y run · c copy · n cancel`, ...shown];
 }
 

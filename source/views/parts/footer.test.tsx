@@ -60,8 +60,14 @@ describe('the footer', () => {
 		expect(frame).toBe('● follow  filter: type:exec  wrote /tmp/event.json  ↑↓ ←→ ⏎…');
 	});
 
-	it('leaves the tree\'s keys out while another overlay, with its own line of keys, is open', async () => {
-		for (const overlay of [{kind: 'timeline', scroll: 0}, {kind: 'usage', scroll: 0}, {kind: 'conversation', runId: 'r', step: 1, scroll: 0}, {kind: 'skills', scroll: 0}, {kind: 'help', scroll: 0}] as const) {
+	it("leaves the tree's keys out while another overlay, with its own line of keys, is open", async () => {
+		for (const overlay of [
+			{kind: 'timeline', scroll: 0},
+			{kind: 'usage', scroll: 0},
+			{kind: 'conversation', runId: 'r', step: 1, scroll: 0},
+			{kind: 'skills', scroll: 0},
+			{kind: 'help', scroll: 0},
+		] as const) {
 			const view = renderView(<Footer width={100} />, {model: modelFromFixtures('demo.ndjson'), ui: {overlay}});
 			const frame = await waitForFrame(view, text => text.includes('esc'));
 			view.unmount();
@@ -69,7 +75,7 @@ describe('the footer', () => {
 		}
 	});
 
-	it('lists the inspector\'s keys, not the tree\'s, while the inspector is open', async () => {
+	it("lists the inspector's keys, not the tree's, while the inspector is open", async () => {
 		const inspector = {overlay: {kind: 'inspector', activityId: 'a', scroll: 0}} as const;
 		const wide = await footer(100, inspector);
 		expect(wide).toBe('↑↓ scroll · / find · n/N next/prev · ⏎ unfold · e/E unfold/fold all · o save event · esc close');

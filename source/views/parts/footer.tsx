@@ -48,7 +48,7 @@ export function Footer({width}: {width: number}) {
 	if (ui.overlay.kind === 'inspector') {
 		return (
 			<Line width={width} color={palette.muted}>
-				{ui.message === undefined ? null : <Text color={palette.warning}>{sanitizeLine(ui.message)}  </Text>}
+				{ui.message === undefined ? null : <Text color={palette.warning}>{sanitizeLine(ui.message)} </Text>}
 				{narrow ? inspectorKeys.narrow : inspectorKeys.wide}
 			</Line>
 		);
@@ -60,14 +60,19 @@ export function Footer({width}: {width: number}) {
 			{ui.search.query === '' ? null : (
 				<Text color={palette.warning}>
 					{'  /'}
-					{shownStart(ui.search.query, Math.floor(width / 2))} {searchStatus(model, work.searches.searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
+					{shownStart(ui.search.query, Math.floor(width / 2))}{' '}
+					{searchStatus(model, work.searches.searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
 				</Text>
 			)}
-			{isEmptyFilter(ui.filter) ? null : <Text color={palette.mode}>  filter: {shownStart(filterText(ui.filter), Math.floor(width / 2))}</Text>}
-			{filtering === undefined ? null : <Text color={palette.mode}>  {filteringStatus(filtering.share)}</Text>}
-			{searchesCutText(model, ui) ? <Text color={palette.warning}>  ({cutNote(model)})</Text> : null}
-			{ui.message === undefined ? null : <Text color={palette.warning}>  {sanitizeLine(ui.message)}</Text>}
-			{treeKeysShown(ui) ? (narrow ? '  ↑↓ ←→ ⏎ / ? q' : '  ↑↓ move · ←→ fold · ⏎ inspect · / search · : filter · x errors · t timeline · ? help · q quit') : '  esc close'}
+			{isEmptyFilter(ui.filter) ? null : <Text color={palette.mode}> filter: {shownStart(filterText(ui.filter), Math.floor(width / 2))}</Text>}
+			{filtering === undefined ? null : <Text color={palette.mode}> {filteringStatus(filtering.share)}</Text>}
+			{searchesCutText(model, ui) ? <Text color={palette.warning}> ({cutNote(model)})</Text> : null}
+			{ui.message === undefined ? null : <Text color={palette.warning}> {sanitizeLine(ui.message)}</Text>}
+			{treeKeysShown(ui)
+				? narrow
+					? '  ↑↓ ←→ ⏎ / ? q'
+					: '  ↑↓ move · ←→ fold · ⏎ inspect · / search · : filter · x errors · t timeline · ? help · q quit'
+				: '  esc close'}
 		</Line>
 	);
 }

@@ -54,7 +54,9 @@ describe('the header', () => {
 		expect(running).toMatch(/ · perstack run \(pid 4242\) · live$/);
 		const [exited] = await headerLines(model, {env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', pid: 4242, exitCode: 1})]}});
 		expect(exited).toMatch(/ · perstack run exited 1 · ended$/);
-		const [killed] = await headerLines(model, {env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', exitCode: null, signal: 'SIGTERM'})]}});
+		const [killed] = await headerLines(model, {
+			env: {sourceLabel: 'perstack run', sources: [sourceState({kind: 'command', exitCode: null, signal: 'SIGTERM'})]},
+		});
 		expect(killed).toContain('exited by SIGTERM');
 	});
 
@@ -72,8 +74,12 @@ describe('the header', () => {
 	});
 
 	it('before any job, says whether it is reading or waiting for events', async () => {
-		expect((await headerLines(createModel(), {env: {sources: [sourceState({live: true, bytesRead: 10, bytesTotal: 100})]}}))[0]).toMatch(/ reading · – · test\.ndjson · loading$/);
-		expect((await headerLines(createModel(), {env: {sources: [sourceState({kind: 'stdin', live: true, bytesTotal: undefined})]}}))[0]).toMatch(/ waiting for events · – · test\.ndjson · live$/);
+		expect((await headerLines(createModel(), {env: {sources: [sourceState({live: true, bytesRead: 10, bytesTotal: 100})]}}))[0]).toMatch(
+			/ reading · – · test\.ndjson · loading$/,
+		);
+		expect((await headerLines(createModel(), {env: {sources: [sourceState({kind: 'stdin', live: true, bytesTotal: undefined})]}}))[0]).toMatch(
+			/ waiting for events · – · test\.ndjson · live$/,
+		);
 	});
 
 	it('keeps the status, job and time when the source is long, at 80 and 60 columns', async () => {
@@ -88,7 +94,11 @@ describe('the header', () => {
 		const [several] = await headerLines(model, {env: {sourceLabel: files.join(', '), sources: files.map(label => sourceState({label}))}}, 80);
 		expect(several).toBe('perscope · ✓ completed · job nibyyurl65b4 · 10.2s · one.ndjson +2 files · ended');
 		const command = ['npx', 'perstack', 'run', '--config', 'perstack.toml', 'coordinator', 'Fix the failing tests please'];
-		const [child] = await headerLines(model, {env: {sourceLabel: command.join(' '), sources: [sourceState({kind: 'command', label: command.join(' '), command, live: true, pid: 7})]}}, 90);
+		const [child] = await headerLines(
+			model,
+			{env: {sourceLabel: command.join(' '), sources: [sourceState({kind: 'command', label: command.join(' '), command, live: true, pid: 7})]}},
+			90,
+		);
 		expect(child).toMatch(/^perscope · \S completed · job nibyyurl65b4 · \S+ · npx perstack run … \(pid 7\) · live$/);
 	});
 

@@ -78,12 +78,11 @@ export function Header({width}: {width: number}) {
 					perscope
 				</Text>
 				<Text color={palette.muted}> · </Text>
-				{live ? (
-					<Text color={palette.running}>{spinnerGlyph(now)}</Text>
-				) : (
-					<Text color={toneColor(look.tone)}>{look.glyph}</Text>
-				)}
-				<Text color={toneColor(look.tone)}> {job ? look.word : loading ? 'reading' : model.inputEnd ? (model.events === 0 ? 'no events' : 'no runs') : 'waiting for events'}</Text>
+				{live ? <Text color={palette.running}>{spinnerGlyph(now)}</Text> : <Text color={toneColor(look.tone)}>{look.glyph}</Text>}
+				<Text color={toneColor(look.tone)}>
+					{' '}
+					{job ? look.word : loading ? 'reading' : model.inputEnd ? (model.events === 0 ? 'no events' : 'no runs') : 'waiting for events'}
+				</Text>
 				{job ? (
 					<Text color={palette.muted}>
 						{' '}
@@ -96,11 +95,17 @@ export function Header({width}: {width: number}) {
 				<Text color={palette.muted}> · </Text>
 				{sanitizeLine(shortSourceLabel(sourceLabel, sources))}
 				{sources.map(source => (source.pid !== undefined && source.live ? ` (pid ${source.pid})` : ''))}
-				{exit ? <Text color={exit.exitCode === 0 ? palette.success : palette.error}>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text> : null}
+				{exit ? (
+					<Text
+						color={exit.exitCode === 0 ? palette.success : palette.error}
+					>{` exited ${exit.signal ? `by ${exit.signal}` : String(exit.exitCode ?? '')}`}</Text>
+				) : null}
 				{/* Something the command started holds its output open, and may still write events: they are read. */}
 				{exit?.outputOpen ? <Text color={palette.warning}> · output still open</Text> : null}
 				{env.replay ? (
-					<Text color={palette.mode}>{!reading ? ' · replayed' : env.replay.paused ? ' · ⏸ replay paused (space)' : ` · ▶ replay ${env.replay.speed}× (+/-)`}</Text>
+					<Text color={palette.mode}>
+						{!reading ? ' · replayed' : env.replay.paused ? ' · ⏸ replay paused (space)' : ` · ▶ replay ${env.replay.speed}× (+/-)`}
+					</Text>
 				) : (
 					<Text color={palette.muted}>{loading ? ' · loading' : reading ? ' · live' : ' · ended'}</Text>
 				)}
@@ -111,12 +116,14 @@ export function Header({width}: {width: number}) {
 				{all ? `${jobLabel}: ` : ''}
 				{/* With several jobs, the word goes so that both parts fit 120 columns: `in / out` say tokens well enough. */}
 				{plural(totals?.steps ?? 0, 'step')} · {all ? '' : 'tokens '}
-				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out / {formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
+				{formatCount(totals?.usage.inputTokens ?? 0)} in / {formatCount(totals?.usage.outputTokens ?? 0)} out /{' '}
+				{formatCount(totals?.usage.cachedInputTokens ?? 0)} cached
 				{cost === undefined ? null : <Text> · {cost}</Text>}
 				{all ? (
 					<Text>
 						{' '}
-						· all {jobs.length} jobs: {plural(all.steps, 'step')} · {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out · {formatCost(all.cost)} · {events}
+						· all {jobs.length} jobs: {plural(all.steps, 'step')} · {formatCount(all.usage.inputTokens)} in / {formatCount(all.usage.outputTokens)} out ·{' '}
+						{formatCost(all.cost)} · {events}
 					</Text>
 				) : null}
 				{model.diagnosticCount > 0 ? <Text color={palette.error}> · ⚠ {plural(model.diagnosticCount, 'bad line')} (d)</Text> : null}

@@ -44,7 +44,9 @@ describe('a job row', () => {
 	});
 
 	it('regression: a job whose coordinator the input left running read "running" on its row; it ended without a final event, as its pane and the header say', async () => {
-		const lines = readFileSync(fixturePath('demo.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+		const lines = readFileSync(fixturePath('demo.ndjson'), 'utf8')
+			.split('\n')
+			.filter(line => line !== '');
 		// The log stops in the coordinator's first steps, and nothing more will come.
 		const model = modelFromText(readFileSync(fixturePath('real/simple.ndjson'), 'utf8') + lines.slice(0, 8).join('\n') + '\n');
 		endInput(model, {exitCode: undefined, lastStderr: undefined});
@@ -61,12 +63,16 @@ describe('a job row', () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson', 'delegate-failure.ndjson');
 		endInput(model, {exitCode: 1, lastStderr: undefined});
 		const job = jobOf(model, 'release-coordinator');
-		expect(await row(model, job, {collapsed: true})).toMatch(/^▸ job 2\/3 · release-coordinator ✗ job ended while waiting · 4 steps · .* · changelog-writer failed: AI_APICallError: Overloaded; the command exited 1 · \d{4}-/);
+		expect(await row(model, job, {collapsed: true})).toMatch(
+			/^▸ job 2\/3 · release-coordinator ✗ job ended while waiting · 4 steps · .* · changelog-writer failed: AI_APICallError: Overloaded; the command exited 1 · \d{4}-/,
+		);
 		expect(await row(model, job)).toMatch(/^▾ job 2\/3 · release-coordinator ✗ job ended while waiting · \d+ steps · /);
 		const coordinator = runByExpert(model, 'simple-expert');
 		coordinator.status = 'stoppedByError';
 		coordinator.error = {name: 'Boom', message: 'the first line\nthe second'};
-		expect(await row(model, jobOf(model, 'simple-expert'), {collapsed: true})).toMatch(/^▸ job 2\/3 · simple-expert ✗ error · 1 step · .* · Boom: the first line · \d{4}-/);
+		expect(await row(model, jobOf(model, 'simple-expert'), {collapsed: true})).toMatch(
+			/^▸ job 2\/3 · simple-expert ✗ error · 1 step · .* · Boom: the first line · \d{4}-/,
+		);
 	});
 
 	it('regression: at 80 columns a folded failed job\u2019s reason pushed its steps, tokens, cost and time off the row; the reason is what is cut', async () => {
@@ -79,7 +85,6 @@ describe('a job row', () => {
 		expect(stringWidth(folded)).toBeLessThanOrEqual(80);
 		expect(folded).toMatch(/^▸ job 2\/3 · simple-expert ✗ error · 1 step · [\d.k]+↑ [\d.k]+↓ \S+ · 308ms · AI_API…$/);
 	});
-
 
 	it('shows what the log names it inert: escape sequences in an expert key or job id never reach the terminal', async () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');

@@ -21,7 +21,14 @@ import {palette} from '../palette.js';
  * it says why after its figures (`… · 2.1s · Boom: the first line · <start> · <id>`): the ✗ finds the failing job
  * of forty, and a long reason is what a narrow screen cuts, not the figures.
  */
-export function JobRow({model, job, number, count, collapsed, selected}: {
+export function JobRow({
+	model,
+	job,
+	number,
+	count,
+	collapsed,
+	selected,
+}: {
 	model: Model;
 	job: Job;
 	/** Its place among the jobs shown, from 1, as the header's `job 3/40` says it. */
@@ -46,7 +53,8 @@ export function JobRow({model, job, number, count, collapsed, selected}: {
 			<StatusText look={look} />
 			<Text color={palette.muted}>
 				{' · '}
-				{plural(totals.steps, 'step')} · {formatCount(totals.usage.inputTokens)}↑ {formatCount(totals.usage.outputTokens)}↓ {formatCost(cost)} · {formatDuration(span(totals.startedAt, totals.endedAt))}
+				{plural(totals.steps, 'step')} · {formatCount(totals.usage.inputTokens)}↑ {formatCount(totals.usage.outputTokens)}↓ {formatCost(cost)} ·{' '}
+				{formatDuration(span(totals.startedAt, totals.endedAt))}
 			</Text>
 			<FailureText look={look} failure={failure} />
 			<Text color={palette.muted}>

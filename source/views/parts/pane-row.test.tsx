@@ -16,8 +16,22 @@ function paneOf(model: Model, expertKey: string): Pane {
 	return pane;
 }
 
-async function row(model: Model, pane: Pane, options: {depth?: number; collapsed?: boolean; orphan?: boolean; cycle?: boolean; prices?: PriceTable; width?: number} = {}): Promise<string> {
-	const element = <PaneRow model={model} pane={pane} depth={options.depth ?? 0} collapsed={options.collapsed ?? false} orphan={options.orphan ?? false} cycle={options.cycle ?? false} selected={false} />;
+async function row(
+	model: Model,
+	pane: Pane,
+	options: {depth?: number; collapsed?: boolean; orphan?: boolean; cycle?: boolean; prices?: PriceTable; width?: number} = {},
+): Promise<string> {
+	const element = (
+		<PaneRow
+			model={model}
+			pane={pane}
+			depth={options.depth ?? 0}
+			collapsed={options.collapsed ?? false}
+			orphan={options.orphan ?? false}
+			cycle={options.cycle ?? false}
+			selected={false}
+		/>
+	);
 	const view = renderView(
 		options.width === undefined ? (
 			element
@@ -46,7 +60,12 @@ describe('a pane row', () => {
 
 	it('costs what the price table given says, and ? for a model it does not have', async () => {
 		const model = modelFromFixtures('demo.ndjson');
-		const prices: PriceTable = {source: 'test', date: null, file: null, models: {'claude-sonnet-4-5': {provider: 'anthropic', input: 30, cachedInput: 3, output: 150}}};
+		const prices: PriceTable = {
+			source: 'test',
+			date: null,
+			file: null,
+			models: {'claude-sonnet-4-5': {provider: 'anthropic', input: 30, cachedInput: 3, output: 150}},
+		};
 		expect(await row(model, paneOf(model, 'bugfix-lead'), {prices})).toMatch(/ 28k↑ 597↓ \$0\.9\d · /);
 		expect(await row(model, paneOf(model, 'bugfix-lead'), {prices: {...prices, models: {}}})).toMatch(/ 28k↑ 597↓ \? · /);
 	});

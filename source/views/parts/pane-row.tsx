@@ -18,7 +18,15 @@ import {palette} from '../palette.js';
  * A run pane's one-line header, as inline text: fold marker, expert, status (folded and failed, with the
  * first line of its error), steps, tokens, duration.
  */
-export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}: {
+export function PaneRow({
+	model,
+	pane,
+	depth,
+	collapsed,
+	orphan,
+	cycle,
+	selected,
+}: {
 	model: Model;
 	pane: Pane;
 	depth: number;
@@ -31,7 +39,11 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 	const run = lastRun(model, pane);
 	const look = runLook(model, run);
 	const stats = paneStats(model, pane);
-	const cost = runsCost(model, pane.runIds.flatMap(runId => model.runs.get(runId) ?? []), usePrices());
+	const cost = runsCost(
+		model,
+		pane.runIds.flatMap(runId => model.runs.get(runId) ?? []),
+		usePrices(),
+	);
 	const resumes = pane.runIds.length > 1 ? ` ↻${pane.runIds.length - 1}` : '';
 	const from = model.runs.get(pane.paneId)?.resumedFrom;
 	// Only the run id comes from the log; sanitising the whole phrase would trim its leading space.
@@ -49,14 +61,14 @@ export function PaneRow({model, pane, depth, collapsed, orphan, cycle, selected}
 			<StatusText look={look} />
 			<Text color={palette.muted}>
 				{' · '}
-				{plural(stats.steps, 'step')} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ {formatCost(cost)} · {formatDuration(stats.durationMs)}
+				{plural(stats.steps, 'step')} · {formatCount(stats.inputTokens)}↑ {formatCount(stats.outputTokens)}↓ {formatCost(cost)} ·{' '}
+				{formatDuration(stats.durationMs)}
 				{resumes}
 			</Text>
 			<FailureText look={look} failure={failure} />
 			<Text color={palette.muted}>
 				{branched}
 				{orphan ? ' · parent not in log' : ''}
-
 			</Text>
 		</Text>
 	);

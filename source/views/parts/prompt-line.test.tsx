@@ -21,7 +21,10 @@ function Prompt({anchor, width = 100}: {anchor: number | undefined; width?: numb
 function openPrompt(kind: PromptKind, anchor?: number, options: {text?: string; history?: string[]; width?: number} = {}) {
 	const model = modelFromFixtures('demo.ndjson');
 	const prompt = {kind, ...lineOf(options.text ?? '', true), error: undefined, recall: undefined};
-	const view = renderView(<Prompt anchor={anchor} width={options.width} />, {model, ui: {prompt, history: {...initialUiState.history, [kind]: options.history ?? []}}});
+	const view = renderView(<Prompt anchor={anchor} width={options.width} />, {
+		model,
+		ui: {prompt, history: {...initialUiState.history, [kind]: options.history ?? []}},
+	});
 	return {model, view};
 }
 

@@ -25,12 +25,16 @@ export function PromptLine({width}: {width: number}) {
 				? {text: `  ${shownStart(prompt.error, width)}`, color: palette.error, kept: true}
 				: {text: '  your answer · enter shows the command to confirm · esc cancel', color: palette.muted, kept: false}
 			: prompt.kind === 'search'
-			? prompt.text === ''
-				? {text: '  type to search · enter keep · esc clear', color: palette.muted, kept: false}
-				: {text: `  ${searchStatus(model, work.searches.searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`, color: palette.muted, kept: true}
-			: prompt.error
-				? {text: `  ${shownStart(prompt.error, width)}`, color: palette.error, kept: true}
-				: {text: '  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply', color: palette.muted, kept: false};
+				? prompt.text === ''
+					? {text: '  type to search · enter keep · esc clear', color: palette.muted, kept: false}
+					: {
+							text: `  ${searchStatus(model, work.searches.searchFor(model, prompt.text, ui.filter), ui.search.current, 'long')}`,
+							color: palette.muted,
+							kept: true,
+						}
+				: prompt.error
+					? {text: `  ${shownStart(prompt.error, width)}`, color: palette.error, kept: true}
+					: {text: '  type:exec expert:NAME run:ID errors step:10-20 text · -term negates · enter apply', color: palette.muted, kept: false};
 	const columns = width - displayWidth(promptMarks[prompt.kind]) - (note.kept ? Math.min(displayWidth(note.text), Math.floor(width / 2)) : 0);
 	return (
 		<FittedLine width={width}>

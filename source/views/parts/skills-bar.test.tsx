@@ -35,7 +35,12 @@ describe('the skills bar', () => {
 
 	it('counts what the proxy allowed and blocked, naming the last domain blocked', async () => {
 		const lines = readFileSync(fixturePath('skills.ndjson'), 'utf8').split('\n');
-		const proxyOnly = modelFromText(lines.slice(0, 22).filter(line => line.includes('"type":"proxyAccess"')).join('\n'));
+		const proxyOnly = modelFromText(
+			lines
+				.slice(0, 22)
+				.filter(line => line.includes('"type":"proxyAccess"'))
+				.join('\n'),
+		);
 		expect(await bar(proxyOnly)).toBe('skills proxy 2 allowed / 1 blocked (last: www.googletagmanager.com)');
 	});
 

@@ -20,7 +20,13 @@ export function SkillsBar({width}: {width: number}) {
 			{skills.map(skill => (
 				<Text key={skill.skillName}>
 					<Text color={skillColor[skill.state]}>{skillGlyph[skill.state]}</Text> {sanitizeLine(skill.skillName)}
-					<Text color={palette.muted}>{skill.state === 'connected' && skill.connectMs !== undefined ? ` ${Math.round(skill.connectMs)}ms` : skill.state === 'connected' ? '' : ` ${skill.state}`}</Text>
+					<Text color={palette.muted}>
+						{skill.state === 'connected' && skill.connectMs !== undefined
+							? ` ${Math.round(skill.connectMs)}ms`
+							: skill.state === 'connected'
+								? ''
+								: ` ${skill.state}`}
+					</Text>
 					{skill.stderrCount > 0 ? <Text color={palette.warning}> ⚠{skill.stderrCount}</Text> : null}
 					{'  '}
 				</Text>

@@ -49,7 +49,9 @@ export function SourceStrip({width}: {width: number}) {
 				</Line>
 			) : follow ? (
 				<Line width={width} color={palette.muted}>
-					{follow.waiting ? `waiting for ${sanitizeLine(follow.label)} to appear…` : `following ${sanitizeLine(follow.label)} (new lines appear as they are written)`}
+					{follow.waiting
+						? `waiting for ${sanitizeLine(follow.label)} to appear…`
+						: `following ${sanitizeLine(follow.label)} (new lines appear as they are written)`}
 				</Line>
 			) : null}
 			{stderr.map((entry, index) => (

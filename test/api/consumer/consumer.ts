@@ -3,7 +3,19 @@
  * the package name) by test/api/library.test.ts, with no Node types and the strictest options a user may
  * have. The `@ts-expect-error` lines fail the check if the types were too loose to catch them.
  */
-import {createReducer, isToolActivity, streamingText, toolInput, type Activity, type Diagnostic, type Model, type Reducer, type Run, type Summary, type ToolActivity} from 'perscope';
+import {
+	createReducer,
+	isToolActivity,
+	streamingText,
+	toolInput,
+	type Activity,
+	type Diagnostic,
+	type Model,
+	type Reducer,
+	type Run,
+	type Summary,
+	type ToolActivity,
+} from 'perscope';
 
 const seen: Diagnostic[] = [];
 const reducer: Reducer = createReducer({maxLineBytes: 1 << 20, source: 'run.ndjson', onDiagnostic: diagnostic => seen.push(diagnostic)});

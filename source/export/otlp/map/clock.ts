@@ -31,7 +31,9 @@ class BoundsBuilder {
 	}
 
 	done(): Bounds {
-		return this.earliest === Number.POSITIVE_INFINITY ? {earliest: undefined, latest: undefined, replaced: this.replaced} : {earliest: this.earliest, latest: this.latest, replaced: this.replaced};
+		return this.earliest === Number.POSITIVE_INFINITY
+			? {earliest: undefined, latest: undefined, replaced: this.replaced}
+			: {earliest: this.earliest, latest: this.latest, replaced: this.replaced};
 	}
 }
 

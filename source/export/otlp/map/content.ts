@@ -22,7 +22,13 @@ export function messagesJson(role: 'user' | 'assistant', text: string, limit: nu
 	return {json: JSON.stringify([{role, parts: [{type: 'text', content: kept}]}]), cut};
 }
 
-export function addMessages(attributes: Record<string, AttributeValue>, options: MapOptions, name: string, role: 'user' | 'assistant', text: string | undefined): void {
+export function addMessages(
+	attributes: Record<string, AttributeValue>,
+	options: MapOptions,
+	name: string,
+	role: 'user' | 'assistant',
+	text: string | undefined,
+): void {
 	if (!options.content || text === undefined) return;
 	const {json, cut} = messagesJson(role, text, options.contentLimit);
 	attributes[name] = json;

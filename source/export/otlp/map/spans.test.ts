@@ -37,7 +37,12 @@ describe('mapModel', () => {
 		expect(delegation?.name).toBe('execute_tool child-expert');
 		expect(delegation?.parentSpanId).toBe(coordinator.spanId);
 		expect(new Set(spans.map(span => span.traceId))).toEqual(new Set([coordinator.traceId]));
-		expect(coordinator.attributes).toMatchObject({'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'coordinator', 'gen_ai.request.model': 'claude-sonnet-4-5', 'gen_ai.provider.name': 'anthropic'});
+		expect(coordinator.attributes).toMatchObject({
+			'gen_ai.operation.name': 'invoke_agent',
+			'gen_ai.agent.name': 'coordinator',
+			'gen_ai.request.model': 'claude-sonnet-4-5',
+			'gen_ai.provider.name': 'anthropic',
+		});
 		// Every span ends no earlier than it starts, and within the log's time.
 		for (const span of spans) expect(span.endMs).toBeGreaterThanOrEqual(span.startMs);
 	});
@@ -91,7 +96,9 @@ describe('mapModel', () => {
 	it('marks a tool call whose result is an error as ERROR, its text only with contents', () => {
 		const model = modelFromFixtures('real/tools.ndjson');
 		const failed = mapModel(model, quiet).filter(span => span.status.code === 'error');
-		expect(failed.map(span => [span.name, span.attributes['error.type'], span.status.message])).toEqual([['execute_tool readTextFile', 'tool_error', undefined]]);
+		expect(failed.map(span => [span.name, span.attributes['error.type'], span.status.message])).toEqual([
+			['execute_tool readTextFile', 'tool_error', undefined],
+		]);
 		const withContent = mapModel(model, {content: true, contentLimit: defaultContentLimit, prices: builtinPrices}).find(span => span.status.code === 'error');
 		expect(withContent?.status.message).toBeTruthy();
 	});
@@ -112,7 +119,9 @@ describe('mapModel', () => {
 		expect(result.length).toBeLessThanOrEqual(10 + '…[ more characters]'.length + 12);
 		if (result.includes('more characters')) expect(tool!.attributes['perscope.content.truncated']).toBe(true);
 		const coordinator = byName(withContent, 'invoke_agent ')[0]!;
-		expect(JSON.parse(String(coordinator.attributes['gen_ai.input.messages']))).toEqual([{role: 'user', parts: [{type: 'text', content: expect.any(String) as string}]}]);
+		expect(JSON.parse(String(coordinator.attributes['gen_ai.input.messages']))).toEqual([
+			{role: 'user', parts: [{type: 'text', content: expect.any(String) as string}]},
+		]);
 	});
 });
 
@@ -159,7 +168,9 @@ describe('traces a backend can trust (#32)', () => {
 		const model = ended(modelFromFixtures('released/parallel-3-one-fails.ndjson'));
 		const spans = mapModel(model, quiet);
 		const failedRun = [...model.runs.values()].find(run => run.status === 'stoppedByError')!;
-		const failedAgent = spans.find(span => span.attributes['perscope.run.ids'] !== undefined && (span.attributes['perscope.run.ids'] as string[]).includes(failedRun.runId))!;
+		const failedAgent = spans.find(
+			span => span.attributes['perscope.run.ids'] !== undefined && (span.attributes['perscope.run.ids'] as string[]).includes(failedRun.runId),
+		)!;
 		const delegation = spans.find(span => span.spanId === failedAgent.parentSpanId)!;
 		expect(delegation.name).toBe(`execute_tool ${failedRun.expertKey}`);
 		expect(delegation.status).toEqual({code: 'error', message: `${failedRun.expertKey}: ${failedRun.error!.name}: ${failedRun.error!.message}`});
@@ -189,12 +200,18 @@ describe('traces a backend can trust (#32)', () => {
 	});
 
 	it('input tokens of an OpenAI model already hold their cache reads and are not added to', () => {
-		const line = (type: string, body: Record<string, unknown>) => JSON.stringify({type, id: `e-${type}`, timestamp: 1_795_400_000_000, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
+		const line = (type: string, body: Record<string, unknown>) =>
+			JSON.stringify({type, id: `e-${type}`, timestamp: 1_795_400_000_000, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
 		const usage = {inputTokens: 1000, outputTokens: 10, reasoningTokens: 0, totalTokens: 1010, cachedInputTokens: 400};
 		const text = [
 			line('startRun', {initialCheckpoint: {id: 'cp', runId: 'r', status: 'init', stepNumber: 1, expert: {key: 'x'}}, inputMessages: [], model: 'gpt-5'}),
 			line('startGeneration', {messages: []}),
-			line('completeRun', {checkpoint: {id: 'cp2', runId: 'r', status: 'completed', stepNumber: 1, expert: {key: 'x'}, usage}, step: {stepNumber: 1, usage}, text: 'ok', usage}),
+			line('completeRun', {
+				checkpoint: {id: 'cp2', runId: 'r', status: 'completed', stepNumber: 1, expert: {key: 'x'}, usage},
+				step: {stepNumber: 1, usage},
+				text: 'ok',
+				usage,
+			}),
 		].join('\n');
 		const chat = byName(mapModel(modelFromText(text + '\n'), quiet), 'chat ')[0]!;
 		expect(chat.attributes['gen_ai.usage.input_tokens']).toBe(1000);
@@ -222,7 +239,9 @@ describe('mapModel at scale', () => {
 
 describe('SpanTracker', () => {
 	it('sends a span once, when it ends, and the open ones at the end marked unfinished', () => {
-		const lines = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8').split('\n').filter(line => line !== '');
+		const lines = readFileSync(fixturePath('real/delegate.ndjson'), 'utf8')
+			.split('\n')
+			.filter(line => line !== '');
 		const half = lines.slice(0, Math.floor(lines.length / 2)).join('\n') + '\n';
 		const model = modelFromText(half);
 		const tracker = new SpanTracker(quiet);

@@ -1,5 +1,16 @@
 import type {RunStatus, Usage} from '../../../model/events.js';
-import {isToolActivity, type Activity, type DelegateActivity, type Job, type Model, type Pane, type Run, type StepRecord, type ToolActivity, type ToolOutcome} from '../../../model/state.js';
+import {
+	isToolActivity,
+	type Activity,
+	type DelegateActivity,
+	type Job,
+	type Model,
+	type Pane,
+	type Run,
+	type StepRecord,
+	type ToolActivity,
+	type ToolOutcome,
+} from '../../../model/state.js';
 import {addUsage, zeroUsage} from '../../../model/usage.js';
 import {stepRecordOf} from '../../../model/run-collections.js';
 import {attr, operation, providerOf} from './attributes.js';
@@ -134,7 +145,9 @@ function agentStart(clock: Clock, model: Model, job: Job, pane: Pane, times: Spa
 		const delegating = activityAt(model, head.delegatingActivityId);
 		const parent = model.runs.get(head.parentRunId);
 		const parentPane = parent ? model.panes.get(parent.paneId) : undefined;
-		const at = (delegating && isToolLike(delegating) ? toolOwnStart(clock, model, delegating, theirs) : undefined) ?? (parentPane ? clock.cover(parentPane).earliest : undefined);
+		const at =
+			(delegating && isToolLike(delegating) ? toolOwnStart(clock, model, delegating, theirs) : undefined) ??
+			(parentPane ? clock.cover(parentPane).earliest : undefined);
 		if (at !== undefined) return at;
 	}
 
@@ -174,7 +187,9 @@ function agentSpan(clock: Clock, model: Model, ids: SpanIds, job: Job, pane: Pan
 	const times = new SpanTimes();
 	const startMs = agentStart(clock, model, job, pane, times);
 	// Its last run's end, or later: the end of what it covers. A pane whose every time was left out ends where it starts.
-	const endMs = endingStatuses.has(last.status) ? later(startMs, clock.cover(pane).latest ?? clock.runEnd(last, times) ?? (times.replaced ? startMs : undefined)) : undefined;
+	const endMs = endingStatuses.has(last.status)
+		? later(startMs, clock.cover(pane).latest ?? clock.runEnd(last, times) ?? (times.replaced ? startMs : undefined))
+		: undefined;
 
 	const attributes: Record<string, AttributeValue> = {
 		[attr.operationName]: operation.invokeAgent,
@@ -216,18 +231,37 @@ function agentSpan(clock: Clock, model: Model, ids: SpanIds, job: Job, pane: Pan
 		if (activity.timestamp === undefined) continue;
 		// An event at a time OTLP cannot carry is put at the span's start.
 		const timeMs = times.of(activity.timestamp) ?? startMs;
-		if (activity.type === 'retry') events.push({name: 'perscope.retry', timeMs, attributes: {'perscope.retry.reason': truncate(activity.reason, statusMessageLimit).text}});
-		if (activity.type === 'error') events.push({name: 'exception', timeMs, attributes: {'exception.type': activity.errorName, 'exception.message': truncate(activity.message, statusMessageLimit).text}});
+		if (activity.type === 'retry')
+			events.push({name: 'perscope.retry', timeMs, attributes: {'perscope.retry.reason': truncate(activity.reason, statusMessageLimit).text}});
+		if (activity.type === 'error')
+			events.push({
+				name: 'exception',
+				timeMs,
+				attributes: {'exception.type': activity.errorName, 'exception.message': truncate(activity.message, statusMessageLimit).text},
+			});
 	}
 
 	const links: OtlpSpan['links'] = [];
 	for (const run of runs) {
 		const from = run.resumedFrom ? model.runs.get(run.resumedFrom.runId) : undefined;
-		if (from && from.paneId !== pane.paneId) links.push({traceId: traceIdOf(from.jobId), spanId: agentSpanId(from.jobId, from.paneId), attributes: {'perscope.link.type': 'resumed_from'}});
+		if (from && from.paneId !== pane.paneId)
+			links.push({traceId: traceIdOf(from.jobId), spanId: agentSpanId(from.jobId, from.paneId), attributes: {'perscope.link.type': 'resumed_from'}});
 	}
 
 	if (times.replaced) attributes[attr.timeReplaced] = true;
-	return {traceId, spanId: agentSpanId(job.jobId, pane.paneId), parentSpanId: parentOfPane(model, ids, job.jobId, head), name: `${operation.invokeAgent} ${head.expertKey}`, kind: 'internal', startMs, endMs, attributes, status, links, events};
+	return {
+		traceId,
+		spanId: agentSpanId(job.jobId, pane.paneId),
+		parentSpanId: parentOfPane(model, ids, job.jobId, head),
+		name: `${operation.invokeAgent} ${head.expertKey}`,
+		kind: 'internal',
+		startMs,
+		endMs,
+		attributes,
+		status,
+		links,
+		events,
+	};
 }
 
 /**
@@ -253,7 +287,12 @@ function chatSpans(clock: Clock, ids: SpanIds, job: Job, pane: Pane, run: Run, s
 		const spanId = ids.chat(job.jobId, run.runId, step);
 		if (skip(spanId)) continue;
 		const times = new SpanTimes();
-		const startMs = times.of(step.startedAt) ?? times.of(step.finishedAt) ?? clock.runStart(run, times) ?? times.of(run.lastEventAt) ?? (times.replaced ? paneStart() : undefined);
+		const startMs =
+			times.of(step.startedAt) ??
+			times.of(step.finishedAt) ??
+			clock.runStart(run, times) ??
+			times.of(run.lastEventAt) ??
+			(times.replaced ? paneStart() : undefined);
 		if (startMs === undefined) continue;
 		// A step that finished at a time OTLP cannot carry still finished: where it started.
 		const endMs = step.finishedAt === undefined ? undefined : later(startMs, times.of(step.finishedAt) ?? startMs);
@@ -279,7 +318,16 @@ function chatSpans(clock: Clock, ids: SpanIds, job: Job, pane: Pane, run: Run, s
 	return spans;
 }
 
-function toolSpan(clock: Clock, model: Model, job: Job, pane: Pane, activity: ToolLike, spanId: string, options: MapOptions, paneStart: PaneStart): OtlpSpan | undefined {
+function toolSpan(
+	clock: Clock,
+	model: Model,
+	job: Job,
+	pane: Pane,
+	activity: ToolLike,
+	spanId: string,
+	options: MapOptions,
+	paneStart: PaneStart,
+): OtlpSpan | undefined {
 	const times = new SpanTimes();
 	const ownStart = toolOwnStart(clock, model, activity, times) ?? (times.replaced ? paneStart() : undefined);
 	if (ownStart === undefined) return undefined;

@@ -68,7 +68,12 @@ export class SpanTracker {
 	#close(span: OtlpSpan, open: ReadonlyMap<string, OtlpSpan>, lastMs: number | undefined): void {
 		const path: OtlpSpan[] = [];
 		// Bounded by the open spans: parent links cannot go round, but a hostile log must not make this loop for ever.
-		for (let at: OtlpSpan | undefined = span; at && at.endMs === undefined && path.length <= open.size; at = at.parentSpanId === undefined ? undefined : open.get(at.parentSpanId)) path.push(at);
+		for (
+			let at: OtlpSpan | undefined = span;
+			at && at.endMs === undefined && path.length <= open.size;
+			at = at.parentSpanId === undefined ? undefined : open.get(at.parentSpanId)
+		)
+			path.push(at);
 		const top = path.at(-1)!;
 		let bound = top.parentSpanId === undefined ? undefined : this.#parentEnds.get(top.parentSpanId);
 		for (let index = path.length - 1; index >= 0; index--) {

@@ -1,5 +1,13 @@
 import {describe, expect, it} from 'vitest';
-import {expectAgreementOnEveryField, pathsOf, expectSameStream, expectSameStreamsWithAnyValue, generatedLines, hostileLines, streamFiles} from '../../../../test/helpers/fast-reader-agreement.js';
+import {
+	expectAgreementOnEveryField,
+	pathsOf,
+	expectSameStream,
+	expectSameStreamsWithAnyValue,
+	generatedLines,
+	hostileLines,
+	streamFiles,
+} from '../../../../test/helpers/fast-reader-agreement.js';
 import {readClaudeLine} from './fast-reader.js';
 import {claudeSchemas} from './schema.js';
 
@@ -39,7 +47,15 @@ describe('Claude Code and Amp read by the fast reader and by the schema', () => 
 		const byShape = new Map<string, string>();
 		for (const line of lines) {
 			const value: unknown = JSON.parse(line);
-			const kinds = pathsOf(value).filter(path => path.length <= 4).map(path => `${path.map(key => (typeof key === 'number' ? '#' : key)).join('.')}:${kindOf(path.reduce<unknown>((at, key) => Reflect.get(Object(at), key), value), path.at(-1))}`);
+			const kinds = pathsOf(value)
+				.filter(path => path.length <= 4)
+				.map(
+					path =>
+						`${path.map(key => (typeof key === 'number' ? '#' : key)).join('.')}:${kindOf(
+							path.reduce<unknown>((at, key) => Reflect.get(Object(at), key), value),
+							path.at(-1),
+						)}`,
+				);
 			const shape = [...new Set(kinds)].sort().join(' ');
 			const known = byShape.get(shape);
 			if (known === undefined || line.length < known.length) byShape.set(shape, line);
@@ -49,7 +65,10 @@ describe('Claude Code and Amp read by the fast reader and by the schema', () => 
 	});
 
 	it('makes the same from streams with any JSON value put anywhere', () => {
-		expectSameStreamsWithAnyValue([...claude, ...amp].filter(file => file.lines.length < 200), 200);
+		expectSameStreamsWithAnyValue(
+			[...claude, ...amp].filter(file => file.lines.length < 200),
+			200,
+		);
 	});
 
 	it('makes the same from lines no recording has, before and after a session’s lines', () => {

@@ -14,7 +14,17 @@ const timestamp = optional(transform(unknown, timestampOf));
 const text = optional(string);
 const anything = optional(unknown);
 const usage = object({input_tokens: anything, output_tokens: anything, cache_creation_input_tokens: anything, cache_read_input_tokens: anything});
-const block = object({type: string, text, thinking: text, id: text, name: text, input: anything, tool_use_id: text, content: anything, is_error: nullish(boolean)});
+const block = object({
+	type: string,
+	text,
+	thinking: text,
+	id: text,
+	name: text,
+	input: anything,
+	tool_use_id: text,
+	content: anything,
+	is_error: nullish(boolean),
+});
 const content = union(string, array(block));
 const base = {session_id: text, uuid: text, parent_tool_use_id: nullish(string), timestamp};
 
@@ -42,9 +52,23 @@ const system = object({
 	error: anything,
 });
 
-const assistant = object({...base, type: literal('assistant'), message: object({id: text, model: text, content, usage: nullish(usage)}), error: text, subagent_type: text});
+const assistant = object({
+	...base,
+	type: literal('assistant'),
+	message: object({id: text, model: text, content, usage: nullish(usage)}),
+	error: text,
+	subagent_type: text,
+});
 
-const user = object({...base, type: literal('user'), message: object({content}), tool_use_result: anything, isSynthetic: nullish(boolean), isReplay: nullish(boolean), subagent_type: text});
+const user = object({
+	...base,
+	type: literal('user'),
+	message: object({content}),
+	tool_use_result: anything,
+	isSynthetic: nullish(boolean),
+	isReplay: nullish(boolean),
+	subagent_type: text,
+});
 
 const result = object({
 	...base,
@@ -75,7 +99,11 @@ const streamEvent = object({
 	}),
 });
 
-const rateLimit = object({...base, type: literal('rate_limit_event'), rate_limit_info: optional(object({status: text, rateLimitType: text, resetsAt: looseNumber}))});
+const rateLimit = object({
+	...base,
+	type: literal('rate_limit_event'),
+	rate_limit_info: optional(object({status: text, rateLimitType: text, resetsAt: looseNumber})),
+});
 
 /** The line reader: what the wire check compares with the schema's union. */
 export const claudeLineReader = byKey('type', {

@@ -11,7 +11,14 @@ import {claudeLineTypes} from './schema.js';
 export function looksLikeClaudeLine(value: Record<string, unknown>): boolean {
 	const type = value['type'];
 	if (typeof type !== 'string' || !claudeLineTypes.has(type)) return false;
-	return typeof value['session_id'] === 'string' || 'message' in value || 'event' in value || typeof value['subtype'] === 'string' || 'parent_tool_use_id' in value || 'rate_limit_info' in value;
+	return (
+		typeof value['session_id'] === 'string' ||
+		'message' in value ||
+		'event' in value ||
+		typeof value['subtype'] === 'string' ||
+		'parent_tool_use_id' in value ||
+		'rate_limit_info' in value
+	);
 }
 
 export const claudeCodeDialect: StreamDialect = {

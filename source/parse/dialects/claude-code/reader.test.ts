@@ -47,11 +47,17 @@ describe('the real 2.1.284 stream: a background sub-agent and a background comma
 		const delegation = call(model, agentCall);
 		const child = model.runs.get(agentCall)!;
 		expect(delegation).toMatchObject({type: 'delegate', delegateExpertKey: 'general-purpose', childRunIds: [agentCall], runId: turns[0]});
-		expect(child).toMatchObject({parentRunId: turns[0], delegatingActivityId: delegation.id, status: 'completed', query: 'Run the bash command "sleep 20; echo agent-done" and report its output.'});
+		expect(child).toMatchObject({
+			parentRunId: turns[0],
+			delegatingActivityId: delegation.id,
+			status: 'completed',
+			query: 'Run the bash command "sleep 20; echo agent-done" and report its output.',
+		});
 	});
 
 	it('its launch (line 8) is no answer: the answer is its last text, given when its task_notification (line 43) ends it', () => {
-		const answer = 'Command completed successfully. \n\nOutput: `agent-done`\n\nThe bash command slept for 20 seconds as requested, then printed the output "agent-done".';
+		const answer =
+			'Command completed successfully. \n\nOutput: `agent-done`\n\nThe bash command slept for 20 seconds as requested, then printed the output "agent-done".';
 		expect(call(model, agentCall).result?.text).toBe(answer);
 		expect(model.activities.filter(activity => activity.runId === agentCall).at(-1)).toMatchObject({type: 'complete', text: answer});
 	});
@@ -104,12 +110,19 @@ describe('recorded with the real CLI (fixtures/claude-code/record.sh)', () => {
 		const model = modelFromFixtures('claude-code/nested-subagents.ndjson');
 		// The depth-2 task_started (line 9) comes before the call that started it (line 10): it waits for it.
 		expect(model.runs.get('toolu_mockhiyk900002')).toMatchObject({parentRunId: '107f0382-f425-4602-9564-bb6c7e035c02', expertKey: 'general-purpose'});
-		expect(model.runs.get('toolu_mockhiyk900004')).toMatchObject({parentRunId: 'toolu_mockhiyk900002', status: 'completed', query: 'Count the lines of each file in notes/ and list them.'});
+		expect(model.runs.get('toolu_mockhiyk900004')).toMatchObject({
+			parentRunId: 'toolu_mockhiyk900002',
+			status: 'completed',
+			query: 'Count the lines of each file in notes/ and list them.',
+		});
 		// The answer without the CLI's note to the model (agentId …, <usage>…), from line 14.
 		expect(call(model, 'toolu_mockhiyk900004').result?.text).toBe('a.txt: 1 line, b.txt: 3 lines.');
 		expect(call(model, 'toolu_mockhiyk900002').result?.text).toBe('b.txt is longest: 3 lines (a.txt has 1).');
 		// What the model said with its call (line 4), and its thinking (line 3).
-		expect(call(model, 'toolu_mockhiyk900002')).toMatchObject({message: 'I\'ll ask a sub-agent to survey the notes.', reasoning: 'A sub-agent can survey the notes.'});
+		expect(call(model, 'toolu_mockhiyk900002')).toMatchObject({
+			message: "I'll ask a sub-agent to survey the notes.",
+			reasoning: 'A sub-agent can survey the notes.',
+		});
 	});
 
 	it('parallel sub-agents: each under its own call, the Explore one on Haiku', () => {
@@ -125,7 +138,9 @@ describe('recorded with the real CLI (fixtures/claude-code/record.sh)', () => {
 		const model = modelFromFixtures('claude-code/failing-tools.ndjson');
 		expect(call(model, 'toolu_mockre8em60002').result).toMatchObject({error: 'Exit code 1\ncat: missing.txt: No such file or directory'});
 		expect(call(model, 'toolu_mockre8em60004').result?.error).toMatch(/^File does not exist\./);
-		expect(call(model, 'toolu_mockre8em60006').result?.error).toMatch(/^Claude requested permissions to write to .*missing\.txt, but you haven't granted it yet\.$/);
+		expect(call(model, 'toolu_mockre8em60006').result?.error).toMatch(
+			/^Claude requested permissions to write to .*missing\.txt, but you haven't granted it yet\.$/,
+		);
 	});
 
 	it('max turns: the result’s error_max_turns ends the run at its step limit, with the CLI’s reason', () => {
@@ -138,7 +153,11 @@ describe('recorded with the real CLI (fixtures/claude-code/record.sh)', () => {
 		const model = modelFromFixtures('claude-code/background-agent.ndjson');
 		expect(call(model, 'toolu_mockpvtbfp0002').result?.text).toBe('check-done');
 		// Both results come at the end (lines 17, 18): the first is the first turn's, the second the second's.
-		expect(model.activities.filter(activity => activity.type === 'complete' && activity.expertKey === 'claude').map(activity => [activity.runId, activity.type === 'complete' && activity.text])).toEqual([
+		expect(
+			model.activities
+				.filter(activity => activity.type === 'complete' && activity.expertKey === 'claude')
+				.map(activity => [activity.runId, activity.type === 'complete' && activity.text]),
+		).toEqual([
 			['44362cea-8a8e-4e40-81a7-28754d7d4fad', 'The helper is running; I will report when it is done.'],
 			['04a105cf-333b-41e6-8018-be7119271054', 'The slow check finished: check-done.'],
 		]);
@@ -154,7 +173,9 @@ describe('recorded with the real CLI (fixtures/claude-code/record.sh)', () => {
 		expect(root.streams.get(3)?.result.text).toBe('greet.txt says "Helo world": a greeting ');
 		// And the thinking deltas of the first response (lines 6-7) were its live reasoning.
 		const start = modelFromText(lines.slice(0, 7).join('\n') + '\n');
-		expect(start.runs.get('73de1e49-8e0c-4e56-a7bf-361fcf91d706')!.streams.get(1)?.reasoning.text).toBe('The file is short; read it, then a helper can check the spelling.');
+		expect(start.runs.get('73de1e49-8e0c-4e56-a7bf-361fcf91d706')!.streams.get(1)?.reasoning.text).toBe(
+			'The file is short; read it, then a helper can check the spelling.',
+		);
 		// message_delta's final output count (20 a response, lines 14, 25, 48): 60 for the three.
 		const whole = modelFromFixtures('claude-code/partial-messages.ndjson');
 		expect(whole.runs.get('73de1e49-8e0c-4e56-a7bf-361fcf91d706')!.usage.outputTokens).toBe(60);
@@ -176,7 +197,12 @@ describe('other real samples', () => {
 	it('Amp: its init names no model and its result no cost: usage from its assistant line, its prompt echoed as the query', () => {
 		const model = modelFromFixtures('amp/happy-path-0.0.1775837683.ndjson');
 		const run = model.runs.get('T-019e47a8-5090-7538-9035-f2fde26859b7')!;
-		expect(run).toMatchObject({dialect: 'amp', expertKey: 'amp', query: 'What is 2+2? Answer in one number only.', usage: {inputTokens: 10, cachedInputTokens: 14009, outputTokens: 13}});
+		expect(run).toMatchObject({
+			dialect: 'amp',
+			expertKey: 'amp',
+			query: 'What is 2+2? Answer in one number only.',
+			usage: {inputTokens: 10, cachedInputTokens: 14009, outputTokens: 13},
+		});
 		expect(jobOf(model, 'T-019e47a8-5090-7538-9035-f2fde26859b7').reportedCost).toBeUndefined();
 	});
 });
@@ -198,7 +224,10 @@ describe('telling a Claude Code line', () => {
 		const whole = modelFromText(text);
 		// Two files of one load, as `perscope part-1 part-2` reads them.
 		const ingest = new Ingest({maxLineBytes: 1 << 20});
-		for (const [source, part] of [['a', lines.slice(0, 30).join('\n') + '\n'], ['b', lines.slice(30).join('\n')]] as const) {
+		for (const [source, part] of [
+			['a', lines.slice(0, 30).join('\n') + '\n'],
+			['b', lines.slice(30).join('\n')],
+		] as const) {
 			const splitter = ingest.splitter(source);
 			splitter.push(Buffer.from(part));
 			splitter.end();

@@ -4,7 +4,18 @@ import {addUsage, subtractUsage, zeroUsage} from '../../../model/usage.js';
 import {invalid} from '../../normalise.js';
 import {withHead, type EventBody, type EventHead} from '../event-head.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
-import {agentAnswer, agentModel, agentResultText, apiRetryReason, contentText, errorText, inputString, isAsyncLaunch, runsInBackground, streamChannel} from './content.js';
+import {
+	agentAnswer,
+	agentModel,
+	agentResultText,
+	apiRetryReason,
+	contentText,
+	errorText,
+	inputString,
+	isAsyncLaunch,
+	runsInBackground,
+	streamChannel,
+} from './content.js';
 import {readClaudeLine} from './fast-reader.js';
 import {claudeLineTypes, claudeSchemas, quietSystemSubtypes, type ClaudeBlock, type ClaudeLine, type ClaudeLineOf} from './schema.js';
 import {largerUsage, ResponseUsage, usageOf} from './usage.js';
@@ -112,7 +123,8 @@ export class ClaudeReader implements StreamReader {
 				return;
 			case 'rate_limit_event': {
 				const info = line.rate_limit_info;
-				if (info?.status === 'rejected') this.#emit(this.#runOf(line), {kind: 'retry', reason: `rate limit reached${info.rateLimitType === undefined ? '' : ` (${info.rateLimitType})`}`});
+				if (info?.status === 'rejected')
+					this.#emit(this.#runOf(line), {kind: 'retry', reason: `rate limit reached${info.rateLimitType === undefined ? '' : ` (${info.rateLimitType})`}`});
 				else this.#marker();
 				return;
 			}
@@ -141,7 +153,18 @@ export class ClaudeReader implements StreamReader {
 		const line = this.#line!;
 		const jobId = at.jobId ?? this.#jobOfRun(runId);
 		const timestamp = at.timestamp ?? line.timestamp;
-		const head: EventHead & {continuesLine?: true} = {dialect: this.#flavour.dialect, wireType: line.wireType, id: `${line.ref.source}:${line.ref.line}`, jobId, runId, expertKey: undefined, step, timestamp, agent: undefined, ref: line.ref};
+		const head: EventHead & {continuesLine?: true} = {
+			dialect: this.#flavour.dialect,
+			wireType: line.wireType,
+			id: `${line.ref.source}:${line.ref.line}`,
+			jobId,
+			runId,
+			expertKey: undefined,
+			step,
+			timestamp,
+			agent: undefined,
+			ref: line.ref,
+		};
 		if (line.made > 0) head.continuesLine = true;
 		line.made++;
 		line.out({kind: 'event', event: withHead(head, payload)});
@@ -201,7 +224,16 @@ export class ClaudeReader implements StreamReader {
 	}
 
 	#newRun(runId: string): RunState {
-		const state: RunState = {step: 0, messageId: undefined, modelKnown: false, text: undefined, thinking: undefined, lastText: undefined, usage: zeroUsage, query: undefined};
+		const state: RunState = {
+			step: 0,
+			messageId: undefined,
+			modelKnown: false,
+			text: undefined,
+			thinking: undefined,
+			lastText: undefined,
+			usage: zeroUsage,
+			query: undefined,
+		};
 		this.#runs.set(runId, state);
 		this.#jobs.set(runId, this.#session);
 		this.#sessionState().uncovered.push(runId);
@@ -240,7 +272,14 @@ export class ClaudeReader implements StreamReader {
 		const state = this.#newRun(toolUseId);
 		state.query = query;
 		this.#jobs.set(toolUseId, this.#jobOfRun(parentRunId));
-		this.#emit(parentRunId, {kind: 'childRunStart', childRunId: toolUseId, childExpertKey: expert, query, viaToolName: call?.name ?? 'Agent', viaToolCallId: toolUseId});
+		this.#emit(parentRunId, {
+			kind: 'childRunStart',
+			childRunId: toolUseId,
+			childExpertKey: expert,
+			query,
+			viaToolName: call?.name ?? 'Agent',
+			viaToolCallId: toolUseId,
+		});
 		return toolUseId;
 	}
 
@@ -281,7 +320,11 @@ export class ClaudeReader implements StreamReader {
 			case 'init': {
 				const runId = this.#startTurn(line.uuid);
 				const version = line.claude_code_version;
-				this.#emit(runId, {kind: 'runtimeInit', ...(line.model === undefined ? {} : {model: line.model}), ...(version === undefined ? {} : {runtimeVersion: version})});
+				this.#emit(runId, {
+					kind: 'runtimeInit',
+					...(line.model === undefined ? {} : {model: line.model}),
+					...(version === undefined ? {} : {runtimeVersion: version}),
+				});
 				if (line.model !== undefined) this.#state(runId).modelKnown = true;
 				this.#servers(runId, line.mcp_servers ?? []);
 				return;
@@ -353,7 +396,10 @@ export class ClaudeReader implements StreamReader {
 			// A background command: its call had its result (that it started); a failure is its result now.
 			if (toolUseId !== undefined && call && failedTask(line.status)) {
 				const text = line.summary ?? line.status ?? '';
-				this.#emit(call.runId, {kind: 'toolResults', results: [{id: toolUseId, skillName: '', toolName: call.name, text, error: `background task ${line.status ?? 'failed'}: ${text}`}]});
+				this.#emit(call.runId, {
+					kind: 'toolResults',
+					results: [{id: toolUseId, skillName: '', toolName: call.name, text, error: `background task ${line.status ?? 'failed'}: ${text}`}],
+				});
 			} else this.#marker();
 			return;
 		}
@@ -447,7 +493,13 @@ export class ClaudeReader implements StreamReader {
 
 	#toolResult(id: string, text: string, isError: boolean, detail?: unknown): ToolResult {
 		const call = this.#calls.get(id);
-		const result: ToolResult = {id, skillName: skillOf(call?.name ?? ''), toolName: toolOf(call?.name ?? ''), text, error: isError ? text || 'error' : undefined};
+		const result: ToolResult = {
+			id,
+			skillName: skillOf(call?.name ?? ''),
+			toolName: toolOf(call?.name ?? ''),
+			text,
+			error: isError ? text || 'error' : undefined,
+		};
 		// A string is the text again (an error's); an object is what the inspector shows as the tool's own result.
 		if (typeof detail === 'object' && detail !== null) result.detail = detail;
 		return result;
@@ -532,7 +584,8 @@ export class ClaudeReader implements StreamReader {
 		// The turn's first lines may carry no time (2.0, and 2.1's assistant lines): its result says how long it took,
 		// counted back from the last time the stream gave.
 		const time = this.#lastTime;
-		if (line.duration_ms !== undefined && line.duration_ms >= 0 && time !== undefined) this.#emit(runId, {kind: 'marker'}, undefined, {timestamp: time - line.duration_ms});
+		if (line.duration_ms !== undefined && line.duration_ms >= 0 && time !== undefined)
+			this.#emit(runId, {kind: 'marker'}, undefined, {timestamp: time - line.duration_ms});
 		const isError = line.is_error === true || line.subtype !== 'success';
 		if (!isError) {
 			this.#emit(runId, {kind: 'runEnd', status: 'completed', text: line.result, message: undefined, usage: undefined});
@@ -590,4 +643,3 @@ export class ClaudeReader implements StreamReader {
 function failedTask(status: string | undefined): boolean {
 	return status !== undefined && status !== 'completed';
 }
-

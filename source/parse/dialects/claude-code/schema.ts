@@ -164,10 +164,15 @@ function build() {
 		}),
 	});
 
-	const rateLimit = z.object({...base, type: z.literal('rate_limit_event'), rate_limit_info: z.object({status: text, rateLimitType: text, resetsAt: looseNumber}).optional()});
+	const rateLimit = z.object({
+		...base,
+		type: z.literal('rate_limit_event'),
+		rate_limit_info: z.object({status: text, rateLimitType: text, resetsAt: looseNumber}).optional(),
+	});
 
 	/** Lines of the SDK's union with nothing to show: known, read as markers. */
-	const quiet = (type: 'tool_progress' | 'tool_use_summary' | 'auth_status' | 'prompt_suggestion' | 'conversation_reset' | 'keep_alive') => z.object({...base, type: z.literal(type)});
+	const quiet = (type: 'tool_progress' | 'tool_use_summary' | 'auth_status' | 'prompt_suggestion' | 'conversation_reset' | 'keep_alive') =>
+		z.object({...base, type: z.literal(type)});
 
 	const line = z.discriminatedUnion('type', [
 		system,

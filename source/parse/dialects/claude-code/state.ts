@@ -29,7 +29,14 @@ export type Call = {runId: string; name: string; delegate: boolean; input: unkno
 export type Child = {parentRunId: string; ended: boolean; background: boolean};
 
 /** What a `task_started` said of a sub-agent whose run has not started yet. */
-export type Task = {toolUseId: string; agent: boolean; subagentType: string | undefined; prompt: string | undefined; parentTaskId: string | undefined; background: boolean};
+export type Task = {
+	toolUseId: string;
+	agent: boolean;
+	subagentType: string | undefined;
+	prompt: string | undefined;
+	parentTaskId: string | undefined;
+	background: boolean;
+};
 
 export type RunState = {
 	step: number;

@@ -18,7 +18,14 @@ const item = byKey('type', {
 	agent_message: object({id: string, type: literal('agent_message'), text: string}),
 	reasoning: object({id: string, type: literal('reasoning'), text: string}),
 	plan: object({id: string, type: literal('plan'), text: string}),
-	command_execution: object({id: string, type: literal('command_execution'), command: string, aggregated_output: nullish(string), exit_code: looseNumber, status}),
+	command_execution: object({
+		id: string,
+		type: literal('command_execution'),
+		command: string,
+		aggregated_output: nullish(string),
+		exit_code: looseNumber,
+		status,
+	}),
 	file_change: object({id: string, type: literal('file_change'), changes: array(object({path: string, kind: string, diff: nullish(string)})), status}),
 	mcp_tool_call: object({
 		id: string,
@@ -45,7 +52,13 @@ const item = byKey('type', {
 	error: object({id: string, type: literal('error'), message: string}),
 });
 
-const usage = object({input_tokens: tokenCount, cached_input_tokens: tokenCount, cache_write_input_tokens: tokenCount, output_tokens: tokenCount, reasoning_output_tokens: tokenCount});
+const usage = object({
+	input_tokens: tokenCount,
+	cached_input_tokens: tokenCount,
+	cache_write_input_tokens: tokenCount,
+	output_tokens: tokenCount,
+	reasoning_output_tokens: tokenCount,
+});
 const anItem = preprocess(itemOfOldShape, item);
 
 /** The event reader: what the wire check compares with the schema's union. */

@@ -14,7 +14,8 @@ import {CodexReader} from './normalise.js';
 function events(lines: string[], now?: () => number): AgentEvent[] {
 	const reader = new CodexReader({clockFor: source => (source === 's' ? now : undefined)});
 	const out: ParsedLine[] = [];
-	for (const [index, text] of lines.entries()) reader.read({kind: 'record', value: JSON.parse(text), ref: {source: 's', line: index + 1, offset: 0}}, parsed => out.push(parsed));
+	for (const [index, text] of lines.entries())
+		reader.read({kind: 'record', value: JSON.parse(text), ref: {source: 's', line: index + 1, offset: 0}}, parsed => out.push(parsed));
 	return out.flatMap(parsed => (parsed.kind === 'event' ? [parsed.event] : []));
 }
 
@@ -24,7 +25,9 @@ function fixture(name: string) {
 
 function toolsOf(model: ReturnType<typeof fixture>, runId: string) {
 	const run = model.runs.get(runId)!;
-	return activitiesOfRun(model, run).flatMap(activity => ('toolName' in activity ? [{tool: activity.toolName, id: activity.toolCallId, result: activity.result?.text, error: activity.result?.error}] : []));
+	return activitiesOfRun(model, run).flatMap(activity =>
+		'toolName' in activity ? [{tool: activity.toolName, id: activity.toolCallId, result: activity.result?.text, error: activity.result?.error}] : [],
+	);
 }
 
 describe('a Codex stream', () => {
@@ -108,8 +111,15 @@ describe('a Codex stream', () => {
 		const run = model.runs.get('01a21ce9-36d0-7291-a07f-9162beff022b')!;
 		expect(run.error).toBeUndefined();
 		expect(run.model).toBe('gpt-5');
-		expect(activitiesOfRun(model, run)[0]).toMatchObject({type: 'error', errorName: 'warning', message: expect.stringMatching(/^Model metadata for `gpt-5` not found/)});
-		const rerouted = events(['{"type":"thread.started","thread_id":"t"}', '{"type":"item.completed","item":{"id":"item_0","type":"error","message":"model rerouted: gpt-5 -> gpt-5-mini (capacity)"}}']);
+		expect(activitiesOfRun(model, run)[0]).toMatchObject({
+			type: 'error',
+			errorName: 'warning',
+			message: expect.stringMatching(/^Model metadata for `gpt-5` not found/),
+		});
+		const rerouted = events([
+			'{"type":"thread.started","thread_id":"t"}',
+			'{"type":"item.completed","item":{"id":"item_0","type":"error","message":"model rerouted: gpt-5 -> gpt-5-mini (capacity)"}}',
+		]);
 		expect(rerouted.find(event => event.kind === 'runtimeInit')).toMatchObject({model: 'gpt-5-mini'});
 	});
 
@@ -134,7 +144,11 @@ describe('a Codex stream', () => {
 		const whole = modelFromText(`${lines.join('\n')}\n`);
 		// Cut mid-turn (line 8) and between the runs (line 14), read as three sources into one model.
 		const ingest = new Ingest({maxLineBytes: 1 << 20});
-		for (const [source, part] of [['a.jsonl', lines.slice(0, 7)], ['b.jsonl', lines.slice(7, 13)], ['c.jsonl', lines.slice(13)]] as const) {
+		for (const [source, part] of [
+			['a.jsonl', lines.slice(0, 7)],
+			['b.jsonl', lines.slice(7, 13)],
+			['c.jsonl', lines.slice(13)],
+		] as const) {
 			const splitter = ingest.splitter(source);
 			splitter.push(Buffer.from(`${part.join('\n')}\n`));
 			splitter.end();
@@ -173,7 +187,13 @@ describe('a Codex stream', () => {
 	});
 
 	it('counts an item kind it does not know by name, and reports a known one of the wrong shape', () => {
-		const model = modelFromText(['{"type":"thread.started","thread_id":"t"}', '{"type":"item.completed","item":{"id":"item_0","type":"image_view","path":"a.png"}}', '{"type":"item.completed","item":{"id":"item_1","type":"command_execution"}}'].join('\n'));
+		const model = modelFromText(
+			[
+				'{"type":"thread.started","thread_id":"t"}',
+				'{"type":"item.completed","item":{"id":"item_0","type":"image_view","path":"a.png"}}',
+				'{"type":"item.completed","item":{"id":"item_1","type":"command_execution"}}',
+			].join('\n'),
+		);
 		expect(Object.fromEntries(model.unknownEvents)).toEqual({'item.completed/image_view': 1});
 		expect(model.diagnostics[0]!.reason).toBe('invalid item.completed event: item.command: Invalid input: expected string, received undefined');
 	});
@@ -191,8 +211,12 @@ describe('a Codex stream', () => {
 	});
 
 	it('regression: a line whose item is not an object (`"item": 5`) is a bad line, and the lines after it are read (it ended the whole source)', () => {
-		const model = modelFromText(['{"type":"thread.started","thread_id":"t"}', '{"type":"item.completed","item":5}', '{"type":"turn.started"}', '{"type":"turn.completed"}'].join('\n'));
-		expect(model.diagnostics).toEqual([{line: 2, source: 'test', reason: 'invalid item.completed event: item: Invalid input: expected object, received number'}]);
+		const model = modelFromText(
+			['{"type":"thread.started","thread_id":"t"}', '{"type":"item.completed","item":5}', '{"type":"turn.started"}', '{"type":"turn.completed"}'].join('\n'),
+		);
+		expect(model.diagnostics).toEqual([
+			{line: 2, source: 'test', reason: 'invalid item.completed event: item: Invalid input: expected object, received number'},
+		]);
 		expect(model.runs.get('t')).toMatchObject({status: 'completed'});
 	});
 });

@@ -219,7 +219,8 @@ export class CodexReader implements StreamReader {
 				}
 
 				// An update of a to-do list is its state so far; of anything else, nothing to show until it ends.
-				if (wireType === 'item.started' || (wireType === 'item.updated' && item.type !== 'todo_list')) return out.length > 0 ? out : [withSharedHead(head, {kind: 'marker'})];
+				if (wireType === 'item.started' || (wireType === 'item.updated' && item.type !== 'todo_list'))
+					return out.length > 0 ? out : [withSharedHead(head, {kind: 'marker'})];
 				if (wireType === 'item.completed') run.open.delete(item.id);
 				out.push(withSharedHead(head, {kind: 'toolResults', results: [toolResult(item, call)]}));
 				return out;
@@ -253,7 +254,16 @@ export class CodexReader implements StreamReader {
 			for (const thread of item.receiver_thread_ids ?? []) {
 				if (this.#agents.has(thread)) continue;
 				this.#agents.set(thread, {parentRunId: run.runId, spawnId: item.id, ended: false});
-				out.push(withSharedHead(head, {kind: 'childRunStart', childRunId: thread, childExpertKey: 'codex', query: item.prompt ?? undefined, viaToolName: 'spawn_agent', viaToolCallId: item.id}));
+				out.push(
+					withSharedHead(head, {
+						kind: 'childRunStart',
+						childRunId: thread,
+						childExpertKey: 'codex',
+						query: item.prompt ?? undefined,
+						viaToolName: 'spawn_agent',
+						viaToolCallId: item.id,
+					}),
+				);
 			}
 		} else {
 			out.push(withSharedHead(head, {kind: 'toolResults', results: [toolResult(item, toolCall(item))]}));
@@ -265,8 +275,24 @@ export class CodexReader implements StreamReader {
 			agent.ended = true;
 			const text = state.message ?? '';
 			const failed = state.status !== 'completed';
-			out.push(withSharedHead(head, {runId: thread, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: failed ? text || state.status : undefined, usage: undefined}));
-			if (agent.parentRunId === run.runId) out.push(withSharedHead(head, {kind: 'toolResults', results: [{id: agent.spawnId, skillName: 'codex', toolName: 'spawn_agent', text, error: failed ? text || state.status : undefined}]}));
+			out.push(
+				withSharedHead(head, {
+					runId: thread,
+					step: undefined,
+					kind: 'runEnd',
+					status: failed ? 'stoppedByError' : 'completed',
+					text,
+					message: failed ? text || state.status : undefined,
+					usage: undefined,
+				}),
+			);
+			if (agent.parentRunId === run.runId)
+				out.push(
+					withSharedHead(head, {
+						kind: 'toolResults',
+						results: [{id: agent.spawnId, skillName: 'codex', toolName: 'spawn_agent', text, error: failed ? text || state.status : undefined}],
+					}),
+				);
 		}
 
 		return out.length > 0 ? out : [withSharedHead(head, {kind: 'marker'})];
@@ -310,7 +336,13 @@ export class CodexReader implements StreamReader {
 	}
 
 	#childRunStart(run: RunState, ref: EventRef): AgentEvent {
-		return withHead(this.#head(run, 'thread.started', ref), {kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'codex', query: undefined, viaToolName: undefined});
+		return withHead(this.#head(run, 'thread.started', ref), {
+			kind: 'childRunStart',
+			childRunId: run.runId,
+			childExpertKey: 'codex',
+			query: undefined,
+			viaToolName: undefined,
+		});
 	}
 
 	#calls(run: RunState, wireType: string, ref: EventRef, as: 'tool' | 'delegate' | 'interactive', call: ToolCall): AgentEvent {
@@ -321,7 +353,15 @@ export class CodexReader implements StreamReader {
 		return withHead(this.#head(run, wireType, ref), {kind: 'toolCalls', as, calls: [call], text, thinking});
 	}
 
-	#stepEnd(run: RunState, wireType: string, ref: EventRef, ending: 'complete' | 'continue', status: CheckpointInfo['status'], usage: Usage | undefined, text: string | undefined): AgentEvent {
+	#stepEnd(
+		run: RunState,
+		wireType: string,
+		ref: EventRef,
+		ending: 'complete' | 'continue',
+		status: CheckpointInfo['status'],
+		usage: Usage | undefined,
+		text: string | undefined,
+	): AgentEvent {
 		const checkpoint: CheckpointInfo = {
 			id: undefined,
 			runId: run.runId,
@@ -334,7 +374,16 @@ export class CodexReader implements StreamReader {
 			usage: undefined,
 		};
 		const head = this.#head(run, wireType, ref);
-		return withSharedHead(head, {kind: 'stepEnd', ending, checkpoint, stepUsage: usage, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined});
+		return withSharedHead(head, {
+			kind: 'stepEnd',
+			ending,
+			checkpoint,
+			stepUsage: usage,
+			startedAt: undefined,
+			finishedAt: head.timestamp,
+			text,
+			error: undefined,
+		});
 	}
 
 	/** The turn's own usage: the thread's total less what the thread had used before, as far as this stream saw. */
@@ -363,14 +412,32 @@ function modelNamedBy(message: string): string | undefined {
 }
 
 function newRun(jobId: string, runId: string, threadId: string | undefined): RunState {
-	return {jobId, runId, threadId, step: undefined, open: new Set(), collab: new Set(), reasoning: [], messages: [], lastMessage: undefined, streamed: false, lastError: undefined};
+	return {
+		jobId,
+		runId,
+		threadId,
+		step: undefined,
+		open: new Set(),
+		collab: new Set(),
+		reasoning: [],
+		messages: [],
+		lastMessage: undefined,
+		streamed: false,
+		lastError: undefined,
+	};
 }
 
 function usageOf(usage: CodexUsage): Usage {
 	const inputTokens = usage.input_tokens ?? 0;
 	const outputTokens = usage.output_tokens ?? 0;
 	// OpenAI counts cache reads inside the input and reasoning inside the output, as the price table expects.
-	return {inputTokens, outputTokens, reasoningTokens: usage.reasoning_output_tokens ?? 0, totalTokens: inputTokens + outputTokens, cachedInputTokens: usage.cached_input_tokens ?? 0};
+	return {
+		inputTokens,
+		outputTokens,
+		reasoningTokens: usage.reasoning_output_tokens ?? 0,
+		totalTokens: inputTokens + outputTokens,
+		cachedInputTokens: usage.cached_input_tokens ?? 0,
+	};
 }
 
 /** `total` less `before`; a total below what came before (another thread that reused the id) counts as it is. */
@@ -401,7 +468,12 @@ function toolCall(item: ToolItem): ToolCall {
 			return {id: item.id, skillName: item.server, toolName: item.tool, args: item.arguments};
 		case 'collab_tool_call':
 			// The sub-agents it speaks to, by thread id, read at a glance; and what it sends them, when it sends anything.
-			return {id: item.id, skillName: 'collab', toolName: item.tool, args: item.prompt ? {prompt: item.prompt, agents: (item.receiver_thread_ids ?? []).join(', ')} : {agents: (item.receiver_thread_ids ?? []).join(', ')}};
+			return {
+				id: item.id,
+				skillName: 'collab',
+				toolName: item.tool,
+				args: item.prompt ? {prompt: item.prompt, agents: (item.receiver_thread_ids ?? []).join(', ')} : {agents: (item.receiver_thread_ids ?? []).join(', ')},
+			};
 		case 'web_search':
 			return {id: item.id, skillName: '', toolName: 'web_search', args: {query: item.query}};
 		case 'todo_list':

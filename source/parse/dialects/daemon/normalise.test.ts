@@ -29,16 +29,28 @@ describe('fromDaemon', () => {
 	});
 
 	it('names a streamed event by its inner type, and decodes tool arguments sent as JSON text', () => {
-		expect(streamed({type: 'tool-call', toolName: 'read_file', args: '{"path":"a.js"}'})).toMatchObject({wireType: 'agent_streaming/tool-call', agent: 'analyzer', kind: 'toolCalls', calls: [{toolName: 'read_file', args: {path: 'a.js'}}]});
+		expect(streamed({type: 'tool-call', toolName: 'read_file', args: '{"path":"a.js"}'})).toMatchObject({
+			wireType: 'agent_streaming/tool-call',
+			agent: 'analyzer',
+			kind: 'toolCalls',
+			calls: [{toolName: 'read_file', args: {path: 'a.js'}}],
+		});
 		expect(streamed({type: 'tool-call', toolName: 'x', args: '{not json'})).toMatchObject({calls: [{args: '{not json'}]});
 	});
 
 	it('flags a tool result that is an error', () => {
-		expect(streamed({type: 'tool-result', toolName: 'read_file', output: 'Error: no such file'})).toMatchObject({kind: 'toolResults', results: [{text: 'Error: no such file', error: 'Error: no such file'}]});
+		expect(streamed({type: 'tool-result', toolName: 'read_file', output: 'Error: no such file'})).toMatchObject({
+			kind: 'toolResults',
+			results: [{text: 'Error: no such file', error: 'Error: no such file'}],
+		});
 		expect(streamed({type: 'tool-result', toolName: 'read_file', output: {lines: 3}})).toMatchObject({results: [{text: '{"lines":3}', error: undefined}]});
 	});
 
 	it('counts usage as prompt and completion tokens', () => {
-		expect(event({type: 'agent_output', agentName: 'analyzer', text: 'done', usage: {promptTokens: 10, completionTokens: 5}})).toMatchObject({kind: 'runEnd', text: 'done', usage: {inputTokens: 10, outputTokens: 5, totalTokens: 15}});
+		expect(event({type: 'agent_output', agentName: 'analyzer', text: 'done', usage: {promptTokens: 10, completionTokens: 5}})).toMatchObject({
+			kind: 'runEnd',
+			text: 'done',
+			usage: {inputTokens: 10, outputTokens: 5, totalTokens: 15},
+		});
 	});
 });

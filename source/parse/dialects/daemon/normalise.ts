@@ -38,7 +38,15 @@ export function fromDaemon(event: DaemonEvent, ref: EventRef): AgentEvent {
 			// The child run's id depends on how many times this step already ran: the reducer assigns it.
 			return {...head, kind: 'childRunStart', childRunId: '', childExpertKey: event.stepName, query: event.message, viaToolName: event.stepName};
 		case 'step_completed':
-			return {...head, agent: event.stepName, kind: 'runEnd', status: 'completed', text: event.result?.text, message: undefined, usage: daemonUsage(event.result?.usage)};
+			return {
+				...head,
+				agent: event.stepName,
+				kind: 'runEnd',
+				status: 'completed',
+				text: event.result?.text,
+				message: undefined,
+				usage: daemonUsage(event.result?.usage),
+			};
 		case 'agent_output':
 			return {...head, agent: event.agentName, kind: 'runEnd', status: 'completed', text: event.text, message: undefined, usage: daemonUsage(event.usage)};
 		case 'agent_streaming': {

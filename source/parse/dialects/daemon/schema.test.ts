@@ -5,7 +5,9 @@ import {daemonSchemas} from './schema.js';
 
 describe('daemonSchemas', () => {
 	it('reads an ISO-8601 timestamp as epoch milliseconds', () => {
-		expect(daemonSchemas().event.parse({type: 'step_started', runId: 'r', stepName: 'analyzer', ts: '2026-11-22T10:30:01.000Z'})).toMatchObject({ts: Date.parse('2026-11-22T10:30:01.000Z')});
+		expect(daemonSchemas().event.parse({type: 'step_started', runId: 'r', stepName: 'analyzer', ts: '2026-11-22T10:30:01.000Z'})).toMatchObject({
+			ts: Date.parse('2026-11-22T10:30:01.000Z'),
+		});
 	});
 
 	it('takes an unreadable timestamp as missing rather than refusing the event', () => {

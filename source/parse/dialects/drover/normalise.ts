@@ -47,7 +47,15 @@ export function fromDrover(event: DroverEvent, ref: EventRef): AgentEvent {
 	};
 	switch (event.kind) {
 		case 'run_start':
-			return {...head, expertKey: event.agentId, kind: 'childRunStart', childRunId: event.runId, childExpertKey: event.agentId ?? event.runId, query: undefined, viaToolName: undefined};
+			return {
+				...head,
+				expertKey: event.agentId,
+				kind: 'childRunStart',
+				childRunId: event.runId,
+				childExpertKey: event.agentId ?? event.runId,
+				query: undefined,
+				viaToolName: undefined,
+			};
 		case 'turn_start':
 			return {...head, kind: 'stepStart', counted: true};
 		case 'thinking':
@@ -79,7 +87,14 @@ export function fromDrover(event: DroverEvent, ref: EventRef): AgentEvent {
 				usage: inputOutputUsage(event.usage.inputTokens, event.usage.outputTokens),
 			};
 		case 'subagent_start':
-			return {...head, kind: 'childRunStart', childRunId: event.childRunId, childExpertKey: event.agentId ?? event.childRunId, query: undefined, viaToolName: 'task'};
+			return {
+				...head,
+				kind: 'childRunStart',
+				childRunId: event.childRunId,
+				childExpertKey: event.agentId ?? event.childRunId,
+				query: undefined,
+				viaToolName: 'task',
+			};
 		case 'subagent_end':
 			return {...head, runId: event.childRunId, kind: 'runEnd', status: droverStatus(event.status), text: undefined, message: event.status, usage: undefined};
 		case 'output_retry':

@@ -5,11 +5,19 @@ import {droverEventSchema} from './schema.js';
 
 describe('droverEventSchema', () => {
 	it('reads a turn and a timestamp sent as strings', () => {
-		expect(droverEventSchema().parse({kind: 'turn_start', runId: 'r', ts: '1795389000107', turn: '2'})).toEqual({kind: 'turn_start', runId: 'r', ts: 1_795_389_000_107, turn: 2});
+		expect(droverEventSchema().parse({kind: 'turn_start', runId: 'r', ts: '1795389000107', turn: '2'})).toEqual({
+			kind: 'turn_start',
+			runId: 'r',
+			ts: 1_795_389_000_107,
+			turn: 2,
+		});
 	});
 
 	it('takes a bad number or timestamp as missing rather than refusing the event', () => {
-		expect(droverEventSchema().parse({kind: 'tool_call_end', runId: 'r', ts: 'later', toolUseId: 't1', durationMs: 'slow'})).toMatchObject({ts: undefined, durationMs: undefined});
+		expect(droverEventSchema().parse({kind: 'tool_call_end', runId: 'r', ts: 'later', toolUseId: 't1', durationMs: 'slow'})).toMatchObject({
+			ts: undefined,
+			durationMs: undefined,
+		});
 	});
 
 	it('drops fields it does not read', () => {

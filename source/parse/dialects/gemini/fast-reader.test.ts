@@ -1,5 +1,12 @@
 import {describe, expect, it} from 'vitest';
-import {expectAgreementOnEveryField, expectSameStream, expectSameStreamsWithAnyValue, generatedLines, hostileLines, streamFiles} from '../../../../test/helpers/fast-reader-agreement.js';
+import {
+	expectAgreementOnEveryField,
+	expectSameStream,
+	expectSameStreamsWithAnyValue,
+	generatedLines,
+	hostileLines,
+	streamFiles,
+} from '../../../../test/helpers/fast-reader-agreement.js';
 import {readGeminiEvent} from './fast-reader.js';
 import {geminiSchemas} from './schema.js';
 

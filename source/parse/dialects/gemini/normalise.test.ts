@@ -13,7 +13,8 @@ import {GeminiReader} from './normalise.js';
 function events(lines: string[]): AgentEvent[] {
 	const reader = new GeminiReader();
 	const out: ParsedLine[] = [];
-	for (const [index, text] of lines.entries()) reader.read({kind: 'record', value: JSON.parse(text), ref: {source: 's', line: index + 1, offset: 0}}, parsed => out.push(parsed));
+	for (const [index, text] of lines.entries())
+		reader.read({kind: 'record', value: JSON.parse(text), ref: {source: 's', line: index + 1, offset: 0}}, parsed => out.push(parsed));
 	return out.flatMap(parsed => (parsed.kind === 'event' ? [parsed.event] : []));
 }
 
@@ -29,7 +30,11 @@ describe('a Gemini CLI stream', () => {
 		expect([...model.jobs.keys()]).toEqual([session]);
 		const first = model.runs.get(session)!;
 		const second = model.runs.get(`${session}#2`)!;
-		expect(first).toMatchObject({model: 'gemini-2.5-pro', status: 'completed', query: 'Fix the greeting in greet.txt, then have a helper check the workspace.'});
+		expect(first).toMatchObject({
+			model: 'gemini-2.5-pro',
+			status: 'completed',
+			query: 'Fix the greeting in greet.txt, then have a helper check the workspace.',
+		});
 		// Text + two reads, the edit, the shell command, the sub-agent, the answer.
 		expect(first.endedSteps).toHaveLength(5);
 		expect(second).toMatchObject({query: 'Now add a farewell file.'});
@@ -38,7 +43,9 @@ describe('a Gemini CLI stream', () => {
 
 	it('pairs results with calls by tool id, a failed one with its error message', () => {
 		const model = fixture('fix-and-delegate.jsonl');
-		const tools = activitiesOfRun(model, model.runs.get(session)!).flatMap(activity => ('toolName' in activity ? [[activity.toolName, activity.result?.text, activity.result?.error]] : []));
+		const tools = activitiesOfRun(model, model.runs.get(session)!).flatMap(activity =>
+			'toolName' in activity ? [[activity.toolName, activity.result?.text, activity.result?.error]] : [],
+		);
 		expect(tools).toEqual([
 			['read_file', '', undefined],
 			['read_file', 'File not found.', 'File not found: /home/user/ws/fix-and-delegate/notes.txt'],
@@ -52,7 +59,10 @@ describe('a Gemini CLI stream', () => {
 		const model = fixture('fix-and-delegate.jsonl');
 		const activities = activitiesOfRun(model, model.runs.get(session)!);
 		expect(activities[1]).toMatchObject({type: 'generalTool', message: "I'll read greet.txt first."});
-		expect(activities.at(-1)).toMatchObject({type: 'complete', text: 'Fixed greet.txt: it now says Hello, world. The helper found the greeting only in greet.txt; there is no CHANGELOG.md.'});
+		expect(activities.at(-1)).toMatchObject({
+			type: 'complete',
+			text: 'Fixed greet.txt: it now says Hello, world. The helper found the greeting only in greet.txt; there is no CHANGELOG.md.',
+		});
 	});
 
 	it('streams the answer’s chunks as they come', () => {
@@ -61,7 +71,9 @@ describe('a Gemini CLI stream', () => {
 			'{"type":"message","timestamp":"2025-10-29T10:36:09.772Z","role":"assistant","content":"Hel","delta":true}',
 			'{"type":"message","timestamp":"2025-10-29T10:36:09.800Z","role":"assistant","content":"lo!","delta":true}',
 		]);
-		expect(made.filter(event => event.kind === 'stream').map(event => (event.kind === 'stream' ? [event.channel, event.phase, event.text, event.timestamp] : []))).toEqual([
+		expect(
+			made.filter(event => event.kind === 'stream').map(event => (event.kind === 'stream' ? [event.channel, event.phase, event.text, event.timestamp] : [])),
+		).toEqual([
 			['result', 'delta', 'Hel', Date.parse('2025-10-29T10:36:09.772Z')],
 			['result', 'delta', 'lo!', Date.parse('2025-10-29T10:36:09.800Z')],
 		]);
@@ -70,7 +82,12 @@ describe('a Gemini CLI stream', () => {
 	it('shows a sub-agent as a delegation to a run of its own: its prompt, and its end as the call’s result', () => {
 		const model = fixture('fix-and-delegate.jsonl');
 		const child = model.runs.get(`${session}/generalist#1`)!;
-		expect(child).toMatchObject({expertKey: 'generalist', parentRunId: session, status: 'completed', query: 'List the files in the workspace and say which ones hold a greeting.'});
+		expect(child).toMatchObject({
+			expertKey: 'generalist',
+			parentRunId: session,
+			status: 'completed',
+			query: 'List the files in the workspace and say which ones hold a greeting.',
+		});
 		const delegation = activitiesOfRun(model, model.runs.get(session)!).find(activity => activity.type === 'delegate');
 		expect(delegation).toMatchObject({delegateExpertKey: 'generalist', childRunIds: [child.runId]});
 	});
@@ -94,7 +111,10 @@ describe('a Gemini CLI stream', () => {
 		const model = fixture('max-turns.jsonl');
 		const run = model.runs.get('4967bd2c-09c3-4d75-87e4-fd06685461a6')!;
 		expect(run.status).toBe('stoppedByError');
-		expect(run.error).toEqual({name: 'FatalTurnLimitedError', message: 'Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.'});
+		expect(run.error).toEqual({
+			name: 'FatalTurnLimitedError',
+			message: 'Reached max session turns for this session. Increase the number of turns by specifying maxSessionTurns in settings.json.',
+		});
 		expect(run.usage.inputTokens).toBe(900);
 	});
 
@@ -114,7 +134,9 @@ describe('a Gemini CLI stream', () => {
 	it('reads the event after text glued in front of it, and reports the text', () => {
 		const model = modelFromText(readFileSync(fixturePath('gemini/samples/paperclip-3504-init-line-with-mcp-prefix.QUOTED-IN-ISSUE.jsonl')));
 		expect(model.runs.get('abc')).toMatchObject({expertKey: 'gemini', model: 'gemini-2.5-pro'});
-		expect(model.diagnostics).toEqual([{line: 1, source: 'test', reason: 'text before the event on this line was left out: "MCP issues detected. Run /mcp list for status."'}]);
+		expect(model.diagnostics).toEqual([
+			{line: 1, source: 'test', reason: 'text before the event on this line was left out: "MCP issues detected. Run /mcp list for status."'},
+		]);
 	});
 
 	it('starts a run where the stream begins after its init', () => {
@@ -123,7 +145,12 @@ describe('a Gemini CLI stream', () => {
 		expect(run).toMatchObject({runId: 'gemini:line-1', status: 'completed', model: 'gemini-3.5-flash'});
 		// stats.models: the router model's share is a run of its own, priced at its own rate.
 		expect(run!.usage).toMatchObject({inputTokens: 21952, cachedInputTokens: 8115, outputTokens: 46, totalTokens: 22566});
-		expect(router).toMatchObject({runId: 'gemini:line-1/gemini-3.1-flash-lite', parentRunId: 'gemini:line-1', model: 'gemini-3.1-flash-lite', status: 'completed'});
+		expect(router).toMatchObject({
+			runId: 'gemini:line-1/gemini-3.1-flash-lite',
+			parentRunId: 'gemini:line-1',
+			model: 'gemini-3.1-flash-lite',
+			status: 'completed',
+		});
 		expect(router!.usage).toMatchObject({inputTokens: 963, outputTokens: 28, totalTokens: 1066});
 	});
 });

@@ -132,7 +132,13 @@ export class GeminiReader implements StreamReader {
 				const agent = agentTools.has(event.tool_name) ? agentName(event.tool_name, event.parameters) : undefined;
 				// A sub-agent's call names the agent as its skill: that is whom it delegates to.
 				const call: ToolCall = {id: event.tool_id, skillName: agent ?? '', toolName: event.tool_name, args: event.parameters};
-				const calls: AgentEvent = withSharedHead(head, {kind: 'toolCalls', as: agent === undefined ? 'tool' : 'delegate', calls: [call], text, thinking: undefined});
+				const calls: AgentEvent = withSharedHead(head, {
+					kind: 'toolCalls',
+					as: agent === undefined ? 'tool' : 'delegate',
+					calls: [call],
+					text,
+					thinking: undefined,
+				});
 				if (agent === undefined) {
 					run.open.set(event.tool_id, '');
 					return [...started, ...next, calls];
@@ -142,7 +148,19 @@ export class GeminiReader implements StreamReader {
 				const child = `${run.runId}/${agent}#${run.agents}`;
 				run.open.set(event.tool_id, child);
 				const query = promptOf(event.parameters);
-				return [...started, ...next, calls, withSharedHead(head, {kind: 'childRunStart', childRunId: child, childExpertKey: agent, query, viaToolName: event.tool_name, viaToolCallId: event.tool_id})];
+				return [
+					...started,
+					...next,
+					calls,
+					withSharedHead(head, {
+						kind: 'childRunStart',
+						childRunId: child,
+						childExpertKey: agent,
+						query,
+						viaToolName: event.tool_name,
+						viaToolCallId: event.tool_id,
+					}),
+				];
 			}
 
 			case 'tool_result': {
@@ -157,14 +175,29 @@ export class GeminiReader implements StreamReader {
 				const result: AgentEvent = withSharedHead(head, {kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]});
 				if (!child) return [...started, result];
 				// The sub-agent's end is its call's result: nothing else of it is streamed.
-				return [...started, withSharedHead(head, {runId: child, step: undefined, kind: 'runEnd', status: failed ? 'stoppedByError' : 'completed', text, message: error, usage: undefined}), result];
+				return [
+					...started,
+					withSharedHead(head, {
+						runId: child,
+						step: undefined,
+						kind: 'runEnd',
+						status: failed ? 'stoppedByError' : 'completed',
+						text,
+						message: error,
+						usage: undefined,
+					}),
+					result,
+				];
 			}
 
 			case 'error': {
 				const [run, started] = this.#current(ref, at);
 				const head = this.#head(run, event.type, ref, at);
 				// A warning (a loop detected, a turn limit, a blocked agent) and an error the run survives alike.
-				return [...started, withSharedHead(head, {kind: 'runError', name: event.severity ?? 'error', message: event.message, warning: event.severity !== 'error'})];
+				return [
+					...started,
+					withSharedHead(head, {kind: 'runError', name: event.severity ?? 'error', message: event.message, warning: event.severity !== 'error'}),
+				];
 			}
 
 			case 'result': {
@@ -214,12 +247,31 @@ export class GeminiReader implements StreamReader {
 			const child = copyHead(head);
 			child.runId = `${run.runId}/${model}`;
 			child.step = 1;
-			const checkpoint: CheckpointInfo = {id: undefined, runId: child.runId, status: 'completed', step: 1, pendingToolCallIds: [], partialResults: [], delegateTo: [], delegatedBy: undefined, usage: undefined};
+			const checkpoint: CheckpointInfo = {
+				id: undefined,
+				runId: child.runId,
+				status: 'completed',
+				step: 1,
+				pendingToolCallIds: [],
+				partialResults: [],
+				delegateTo: [],
+				delegatedBy: undefined,
+				usage: undefined,
+			};
 			out.push(
 				withSharedHead(head, {kind: 'childRunStart', childRunId: child.runId, childExpertKey: model, query: undefined, viaToolName: undefined}),
 				// Not the job's model: only this run's.
 				withSharedHead(child, {jobId: '', kind: 'runtimeInit', model}),
-				withSharedHead(child, {kind: 'stepEnd', ending: 'continue', checkpoint, stepUsage: usageOf(tokens), startedAt: undefined, finishedAt: head.timestamp, text: undefined, error: undefined}),
+				withSharedHead(child, {
+					kind: 'stepEnd',
+					ending: 'continue',
+					checkpoint,
+					stepUsage: usageOf(tokens),
+					startedAt: undefined,
+					finishedAt: head.timestamp,
+					text: undefined,
+					error: undefined,
+				}),
 			);
 		}
 
@@ -251,7 +303,18 @@ export class GeminiReader implements StreamReader {
 		const run = newRun(name, name, undefined);
 		this.#runs.set(ref.source, run);
 		this.#open = run;
-		return [run, [withHead(this.#head(run, 'init', ref, at), {kind: 'childRunStart', childRunId: name, childExpertKey: 'gemini', query: undefined, viaToolName: undefined})]];
+		return [
+			run,
+			[
+				withHead(this.#head(run, 'init', ref, at), {
+					kind: 'childRunStart',
+					childRunId: name,
+					childExpertKey: 'gemini',
+					query: undefined,
+					viaToolName: undefined,
+				}),
+			],
+		];
 	}
 
 	#stepEnd(run: RunState, head: EventHead, ending: 'complete', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
@@ -266,7 +329,17 @@ export class GeminiReader implements StreamReader {
 			delegatedBy: undefined,
 			usage: undefined,
 		};
-		return withSharedHead(head, {step: run.step, kind: 'stepEnd', ending, checkpoint, stepUsage: undefined, startedAt: undefined, finishedAt: head.timestamp, text, error: undefined});
+		return withSharedHead(head, {
+			step: run.step,
+			kind: 'stepEnd',
+			ending,
+			checkpoint,
+			stepUsage: undefined,
+			startedAt: undefined,
+			finishedAt: head.timestamp,
+			text,
+			error: undefined,
+		});
 	}
 
 	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): EventHead {

@@ -87,7 +87,11 @@ function fixtureEvents(): Array<Record<string, unknown>> {
 
 describe('readOpencodeEvent gives what the schema gives, or leaves the event to it', () => {
 	it('knows the schema’s event types', () => {
-		expect([...opencodeEventTypes].sort()).toEqual(opencodeSchemas().event.options.map(option => option.shape.type.value).sort());
+		expect([...opencodeEventTypes].sort()).toEqual(
+			opencodeSchemas()
+				.event.options.map(option => option.shape.type.value)
+				.sort(),
+		);
 	});
 
 	it('for an event of each type with every field the schema declares', () => {

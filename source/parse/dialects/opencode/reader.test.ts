@@ -30,11 +30,20 @@ const start: [string, Record<string, unknown>] = ['step_start', {part: {type: 's
 
 describe('an opencode stream', () => {
 	it('is told by its lines, without --dialect, and its real output opens with no diagnostics and no unknown types', () => {
-		for (const name of ['edit-and-test.jsonl', 'failing-tools.jsonl', 'sub-agent.jsonl', 'api-error.jsonl', 'samples/nanoPyCodeAgent-opencode-1.18.21-read-probe.TRIMMED.jsonl']) {
+		for (const name of [
+			'edit-and-test.jsonl',
+			'failing-tools.jsonl',
+			'sub-agent.jsonl',
+			'api-error.jsonl',
+			'samples/nanoPyCodeAgent-opencode-1.18.21-read-probe.TRIMMED.jsonl',
+		]) {
 			const model = fixture(name);
 			expect(model.diagnostics, name).toEqual([]);
 			expect(model.unknownEvents.size, name).toBe(0);
-			expect([...model.runs.values()].every(run => run.dialect === 'opencode'), name).toBe(true);
+			expect(
+				[...model.runs.values()].every(run => run.dialect === 'opencode'),
+				name,
+			).toBe(true);
 		}
 	});
 
@@ -59,7 +68,9 @@ describe('an opencode stream', () => {
 
 	it('gives a failed call its error, and a command that exited non-zero its exit code', () => {
 		const model = fixture('failing-tools.jsonl');
-		const tools = activitiesOfRun(model, model.runs.get('ses_de24eb4a8ffe44rmtjnCvRHOwg')!).flatMap(activity => ('toolName' in activity ? [[activity.toolName, activity.result?.error]] : []));
+		const tools = activitiesOfRun(model, model.runs.get('ses_de24eb4a8ffe44rmtjnCvRHOwg')!).flatMap(activity =>
+			'toolName' in activity ? [[activity.toolName, activity.result?.error]] : [],
+		);
 		expect(tools).toEqual([
 			['read', 'File not found: /home/user/ws/failing-tools/missing.txt'],
 			['bash', 'exit code 1: cat: missing.txt: No such file or directory'],
@@ -69,7 +80,13 @@ describe('an opencode stream', () => {
 	it('makes a task call’s sub-agent a run of its own session, with its prompt, model and answer', () => {
 		const model = fixture('sub-agent.jsonl');
 		const child = model.runs.get('ses_de24e3c61ffeaoqa1jWRn6pjn7')!;
-		expect(child).toMatchObject({expertKey: 'general', parentRunId: 'ses_de24e6884ffeuwOcgUObIzFw7Y', status: 'completed', model: 'claude-sonnet-4-5', query: 'Count the lines of each notes file and report.'});
+		expect(child).toMatchObject({
+			expertKey: 'general',
+			parentRunId: 'ses_de24e6884ffeuwOcgUObIzFw7Y',
+			status: 'completed',
+			model: 'claude-sonnet-4-5',
+			query: 'Count the lines of each notes file and report.',
+		});
 		expect(activitiesOfRun(model, child).at(-1)).toMatchObject({type: 'complete', text: 'notes-a.txt has 2 lines, notes-b.txt has 3.'});
 		const [delegation] = activitiesOfRun(model, model.runs.get('ses_de24e6884ffeuwOcgUObIzFw7Y')!);
 		expect(delegation).toMatchObject({type: 'delegate', message: "I'll ask a sub-agent."});
@@ -79,7 +96,9 @@ describe('an opencode stream', () => {
 		const model = fixture('api-error.jsonl');
 		const run = model.runs.get('ses_de24dfea7ffeX1WptJ63BhNly2')!;
 		expect(run.status).toBe('stoppedByError');
-		expect(activitiesOfRun(model, run)).toMatchObject([{type: 'error', errorName: 'ContextOverflowError', message: 'prompt is too long: 250000 tokens > 200000 maximum'}]);
+		expect(activitiesOfRun(model, run)).toMatchObject([
+			{type: 'error', errorName: 'ContextOverflowError', message: 'prompt is too long: 250000 tokens > 200000 maximum'},
+		]);
 	});
 
 	it('goes on after a step that made calls, and ends the run at any other finish reason', () => {
@@ -94,7 +113,10 @@ describe('an opencode stream', () => {
 		const model = stream(start, ['text', {part: {type: 'text', text: 'Partly done.'}}], step('tool-calls'), ['done', {reason: 'idle', rejected: ['bash']}]);
 		const run = model.runs.get('ses_1')!;
 		expect(run.status).toBe('completed');
-		expect(activitiesOfRun(model, run)).toMatchObject([{type: 'error', message: 'asked for permission "bash", rejected (run without --auto)'}, {type: 'complete'}]);
+		expect(activitiesOfRun(model, run)).toMatchObject([
+			{type: 'error', message: 'asked for permission "bash", rejected (run without --auto)'},
+			{type: 'complete'},
+		]);
 	});
 
 	it('reports a line of an event type it does not know as unknown, and a malformed one as a diagnostic', () => {

@@ -119,8 +119,28 @@ export class OpencodeReader implements StreamReader {
 				// times of the step itself (its chat span's).
 				const stepUsage = tokens ? usageOf(tokens) : undefined;
 				if (stepUsage) out.push({...head, kind: 'usage', usage: stepUsage});
-				const checkpoint: CheckpointInfo = {id: undefined, runId: run.runId, status: 'proceeding', step: run.step, pendingToolCallIds: [], partialResults: [], delegateTo: [], delegatedBy: undefined, usage: undefined};
-				out.push({...head, kind: 'stepEnd', ending: 'continue', checkpoint, stepUsage, startedAt: run.stepStartedAt, finishedAt: at, text: undefined, error: undefined});
+				const checkpoint: CheckpointInfo = {
+					id: undefined,
+					runId: run.runId,
+					status: 'proceeding',
+					step: run.step,
+					pendingToolCallIds: [],
+					partialResults: [],
+					delegateTo: [],
+					delegatedBy: undefined,
+					usage: undefined,
+				};
+				out.push({
+					...head,
+					kind: 'stepEnd',
+					ending: 'continue',
+					checkpoint,
+					stepUsage,
+					startedAt: run.stepStartedAt,
+					finishedAt: at,
+					text: undefined,
+					error: undefined,
+				});
 				// opencode's own estimate of what the step cost (0 for a free model): the stream's figure wins.
 				if (cost !== undefined && cost >= 0) out.push({...head, kind: 'reportedCost', usd: cost, runIds: [run.runId]});
 				if (reason === undefined || goingOn.has(reason) || run.ended) return out;
@@ -150,7 +170,13 @@ export class OpencodeReader implements StreamReader {
 				const head = this.#head(run, event.type, ref, at);
 				const out: AgentEvent[] = [...started];
 				for (const permission of event.rejected ?? []) {
-					out.push({...head, kind: 'runError', name: 'permission', message: `asked for permission "${permission}", rejected (run without --auto)`, warning: true});
+					out.push({
+						...head,
+						kind: 'runError',
+						name: 'permission',
+						message: `asked for permission "${permission}", rejected (run without --auto)`,
+						warning: true,
+					});
 				}
 
 				if (run.ended) return out;
@@ -173,7 +199,14 @@ export class OpencodeReader implements StreamReader {
 		const agent = tool === 'task' ? (stringField(Object(state.input), 'subagent_type') ?? 'task') : undefined;
 		const call: ToolCall = {id: callID, skillName: agent ?? '', toolName: tool, args: state.input};
 		// The step's text so far is what the model said with the call.
-		const calls: AgentEvent = {...head, kind: 'toolCalls', as: agent === undefined ? 'tool' : 'delegate', calls: [call], text: run.text, thinking: run.thinking};
+		const calls: AgentEvent = {
+			...head,
+			kind: 'toolCalls',
+			as: agent === undefined ? 'tool' : 'delegate',
+			calls: [call],
+			text: run.text,
+			thinking: run.thinking,
+		};
 		run.text = undefined;
 		const out: AgentEvent[] = [...started, calls];
 		const result = resultOf(state);
@@ -189,11 +222,28 @@ export class OpencodeReader implements StreamReader {
 		const childHead: Head = {...head, runId: childId, step: undefined};
 		const model = modelOf(metadata);
 		const answer = taskAnswer(result.text);
-		out.push({...head, timestamp: state.time?.start ?? at, kind: 'childRunStart', childRunId: childId, childExpertKey: agent, query: promptOf(state.input), viaToolName: tool, viaToolCallId: callID});
+		out.push({
+			...head,
+			timestamp: state.time?.start ?? at,
+			kind: 'childRunStart',
+			childRunId: childId,
+			childExpertKey: agent,
+			query: promptOf(state.input),
+			viaToolName: tool,
+			viaToolCallId: callID,
+		});
 		// Not the job's model: only the sub-agent's.
 		if (model !== undefined) out.push({...childHead, jobId: '', timestamp: state.time?.start ?? at, kind: 'runtimeInit', model});
 		const status = result.error === undefined ? 'completed' : 'stoppedByError';
-		out.push({...childHead, timestamp: state.time?.end ?? at, kind: 'runEnd', status, text: result.error === undefined ? answer : undefined, message: result.error, usage: undefined});
+		out.push({
+			...childHead,
+			timestamp: state.time?.end ?? at,
+			kind: 'runEnd',
+			status,
+			text: result.error === undefined ? answer : undefined,
+			message: result.error,
+			usage: undefined,
+		});
 		out.push({...results, results: [{...toolResult, text: answer}]});
 		return out;
 	}
@@ -218,7 +268,14 @@ export class OpencodeReader implements StreamReader {
 			lastError: undefined,
 		};
 		this.#sessions.set(sessionID, {runs, run});
-		const start: AgentEvent = {...this.#head(run, 'session', ref, at), kind: 'childRunStart', childRunId: run.runId, childExpertKey: rootExpert, query: undefined, viaToolName: undefined};
+		const start: AgentEvent = {
+			...this.#head(run, 'session', ref, at),
+			kind: 'childRunStart',
+			childRunId: run.runId,
+			childExpertKey: rootExpert,
+			query: undefined,
+			viaToolName: undefined,
+		};
 		return [run, [start]];
 	}
 
@@ -233,7 +290,18 @@ export class OpencodeReader implements StreamReader {
 	}
 
 	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): Head {
-		return {dialect: 'opencode', wireType, id: `${ref.source}:${ref.line}`, jobId: run.jobId, runId: run.runId, expertKey: rootExpert, step: run.step, timestamp: at, agent: undefined, ref};
+		return {
+			dialect: 'opencode',
+			wireType,
+			id: `${ref.source}:${ref.line}`,
+			jobId: run.jobId,
+			runId: run.runId,
+			expertKey: rootExpert,
+			step: run.step,
+			timestamp: at,
+			agent: undefined,
+			ref,
+		};
 	}
 }
 
@@ -298,6 +366,9 @@ function errorOf(error: unknown): {name: string; message: string} {
 	if (typeof error !== 'object' || error === null) return {name: 'error', message: 'error'};
 	const name = stringField(error, 'name') ?? 'error';
 	const data: unknown = Reflect.get(error, 'data');
-	const message = (typeof data === 'object' && data !== null ? stringField(data, 'message') : undefined) ?? stringField(error, 'message') ?? (data === undefined ? name : jsonText(data));
+	const message =
+		(typeof data === 'object' && data !== null ? stringField(data, 'message') : undefined) ??
+		stringField(error, 'message') ??
+		(data === undefined ? name : jsonText(data));
 	return {name, message};
 }

@@ -131,7 +131,11 @@ function parsedObjects(lines: string[]): Array<Record<string, unknown>> {
 
 describe('the event types known without building the schema are the schema’s own', () => {
 	it('Perstack', () => {
-		expect([...perstackEventTypes].sort()).toEqual(perstackSchemas().event.options.map(option => option.shape.type.value).sort());
+		expect([...perstackEventTypes].sort()).toEqual(
+			perstackSchemas()
+				.event.options.map(option => option.shape.type.value)
+				.sort(),
+		);
 	});
 });
 

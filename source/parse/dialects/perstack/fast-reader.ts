@@ -44,7 +44,9 @@ const checkpoint = object({
 	stepNumber,
 	expert: optional(expertRef),
 	usage: optional(usage),
-	delegatedBy: optional(object({expert: optional(expertRef), toolCallId: optionalString, toolName: optionalString, checkpointId: optionalString, runId: optionalString})),
+	delegatedBy: optional(
+		object({expert: optional(expertRef), toolCallId: optionalString, toolName: optionalString, checkpointId: optionalString, runId: optionalString}),
+	),
 	delegateTo: optional(array(object({expert: optional(expertRef), toolCallId: string, toolName: optionalString, query: optionalString}))),
 	pendingToolCalls: optional(array(toolCall)),
 	partialToolResults: optional(array(toolResult)),

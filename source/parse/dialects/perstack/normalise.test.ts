@@ -78,7 +78,15 @@ describe('fromPerstack on real logs', () => {
 			const ref = {source: fixture, line: index + 1, offset: 0};
 			const event = normalise(value, ref);
 			expect(event.kind, String(value.type)).toBe(kindOfType[String(value.type)]);
-			expect(event).toMatchObject({dialect: 'perstack', wireType: value.type, id: value.id, jobId: value.jobId, runId: value.runId, timestamp: value.timestamp, ref});
+			expect(event).toMatchObject({
+				dialect: 'perstack',
+				wireType: value.type,
+				id: value.id,
+				jobId: value.jobId,
+				runId: value.runId,
+				timestamp: value.timestamp,
+				ref,
+			});
 		}
 	});
 
@@ -98,47 +106,88 @@ describe('fromPerstack on real logs', () => {
 	});
 
 	it('takes a run’s query from its last user message, not its instructions', () => {
-		expect(real('simple.ndjson', 'startRun')).toMatchObject({kind: 'runStart', expertKey: 'simple-expert', step: 1, query: 'What is the capital of France?', checkpoint: {status: 'init', step: 1}});
+		expect(real('simple.ndjson', 'startRun')).toMatchObject({
+			kind: 'runStart',
+			expertKey: 'simple-expert',
+			step: 1,
+			query: 'What is the capital of France?',
+			checkpoint: {status: 'init', step: 1},
+		});
 	});
 
 	it('reads who delegated a run', () => {
 		expect(real('delegate.ndjson', 'startRun', 1)).toMatchObject({
 			expertKey: 'child-expert',
 			query: 'List the workspace and summarise what is there.',
-			checkpoint: {runId: 'mycc7mg8nbsgxciteyvrtyci', step: 2, delegatedBy: {runId: 'p8bixwhzqxnvtac1rfy8lxyg', expertKey: 'coordinator', toolCallId: 'toolu_mockmwqw7e5e0012'}},
+			checkpoint: {
+				runId: 'mycc7mg8nbsgxciteyvrtyci',
+				step: 2,
+				delegatedBy: {runId: 'p8bixwhzqxnvtac1rfy8lxyg', expertKey: 'coordinator', toolCallId: 'toolu_mockmwqw7e5e0012'},
+			},
 		});
 	});
 
 	it('makes tool calls of callTools, with the model’s thinking beside them', () => {
 		const event = real('tools.ndjson', 'callTools');
-		expect(event).toMatchObject({kind: 'toolCalls', as: 'tool', calls: [{id: 'toolu_mockmwqwj6140051', skillName: '@perstack/base', toolName: 'todo', args: {newTodos: ['Write notes.md', 'Read notes.md back', 'Inspect the workspace', 'Count lines with wc']}}]});
+		expect(event).toMatchObject({
+			kind: 'toolCalls',
+			as: 'tool',
+			calls: [
+				{
+					id: 'toolu_mockmwqwj6140051',
+					skillName: '@perstack/base',
+					toolName: 'todo',
+					args: {newTodos: ['Write notes.md', 'Read notes.md back', 'Inspect the workspace', 'Count lines with wc']},
+				},
+			],
+		});
 		expect(event).toHaveProperty('thinking', expect.stringMatching(/^The user wants a small notes file/));
 		expect(event).toHaveProperty('text', undefined);
 	});
 
 	it('makes delegations of callDelegate, with the text the model wrote before them', () => {
-		expect(real('delegate.ndjson', 'callDelegate')).toMatchObject({kind: 'toolCalls', as: 'delegate', calls: [{id: 'toolu_mockmwqw7e5e0012', toolName: 'child-expert'}], text: 'I\'ll ask the researcher to inspect the workspace.'});
+		expect(real('delegate.ndjson', 'callDelegate')).toMatchObject({
+			kind: 'toolCalls',
+			as: 'delegate',
+			calls: [{id: 'toolu_mockmwqw7e5e0012', toolName: 'child-expert'}],
+			text: "I'll ask the researcher to inspect the workspace.",
+		});
 	});
 
 	it('makes a question to the user of callInteractiveTool', () => {
-		expect(real('interactive-1.ndjson', 'callInteractiveTool')).toMatchObject({kind: 'toolCalls', as: 'interactive', calls: [{id: 'toolu_mockmwqw7pum002d', skillName: 'user-input', toolName: 'askUser', args: {question: 'Which colour should the report use?'}}], text: 'I need one detail from you first.'});
+		expect(real('interactive-1.ndjson', 'callInteractiveTool')).toMatchObject({
+			kind: 'toolCalls',
+			as: 'interactive',
+			calls: [{id: 'toolu_mockmwqw7pum002d', skillName: 'user-input', toolName: 'askUser', args: {question: 'Which colour should the report use?'}}],
+			text: 'I need one detail from you first.',
+		});
 	});
 
 	it('reads tool results as text, and tells the failed ones by their error', () => {
 		const results = real('tools.ndjson', 'resolveToolResults', 2);
-		expect(results).toMatchObject({kind: 'toolResults', results: [{toolName: 'readTextFile', error: undefined}, {toolName: 'listDirectory', error: undefined}, {toolName: 'readTextFile', error: 'File missing-file.txt does not exist.'}]});
+		expect(results).toMatchObject({
+			kind: 'toolResults',
+			results: [
+				{toolName: 'readTextFile', error: undefined},
+				{toolName: 'listDirectory', error: undefined},
+				{toolName: 'readTextFile', error: 'File missing-file.txt does not exist.'},
+			],
+		});
 		expect(results).toHaveProperty(['results', 0, 'text'], expect.stringContaining('"content":"# Notes'));
 	});
 
 	it('makes a result of attemptCompletion', () => {
-		expect(real('simple.ndjson', 'attemptCompletion')).toMatchObject({kind: 'toolResults', results: [{id: 'toolu_mockmwqwj0h0004u', toolName: 'attemptCompletion', text: '{}', error: undefined}]});
+		expect(real('simple.ndjson', 'attemptCompletion')).toMatchObject({
+			kind: 'toolResults',
+			results: [{id: 'toolu_mockmwqwj0h0004u', toolName: 'attemptCompletion', text: '{}', error: undefined}],
+		});
 	});
 
 	it('ends a step that completes the run with its answer and the step’s usage and times', () => {
 		expect(real('simple.ndjson', 'completeRun')).toMatchObject({
 			kind: 'stepEnd',
 			ending: 'complete',
-			text: 'The capital of France is Paris. It has been the country\'s capital since the late 10th century.',
+			text: "The capital of France is Paris. It has been the country's capital since the late 10th century.",
 			startedAt: 1_795_295_400_189,
 			finishedAt: 1_795_295_400_401,
 			stepUsage: {inputTokens: 1900, outputTokens: 23, totalTokens: 1923},
@@ -150,41 +199,74 @@ describe('fromPerstack on real logs', () => {
 	it('ends a step that delegates with the delegations it waits for', () => {
 		expect(real('delegate.ndjson', 'stopRunByDelegate')).toMatchObject({
 			ending: 'stopByDelegate',
-			checkpoint: {status: 'stoppedByDelegate', pendingToolCallIds: ['toolu_mockmwqw7e5e0012'], delegateTo: [{toolCallId: 'toolu_mockmwqw7e5e0012', expertKey: 'child-expert', query: 'List the workspace and summarise what is there.'}]},
+			checkpoint: {
+				status: 'stoppedByDelegate',
+				pendingToolCallIds: ['toolu_mockmwqw7e5e0012'],
+				delegateTo: [{toolCallId: 'toolu_mockmwqw7e5e0012', expertKey: 'child-expert', query: 'List the workspace and summarise what is there.'}],
+			},
 		});
 	});
 
 	it('ends a step that asks the user with the call it waits for', () => {
-		expect(real('interactive-1.ndjson', 'stopRunByInteractiveTool')).toMatchObject({ending: 'stopByInteractiveTool', checkpoint: {status: 'stoppedByInteractiveTool', pendingToolCallIds: ['toolu_mockmwqw7pum002d']}});
+		expect(real('interactive-1.ndjson', 'stopRunByInteractiveTool')).toMatchObject({
+			ending: 'stopByInteractiveTool',
+			checkpoint: {status: 'stoppedByInteractiveTool', pendingToolCallIds: ['toolu_mockmwqw7pum002d']},
+		});
 	});
 
 	it('keeps the answer a continued run resumes with as a partial result', () => {
-		expect(real('interactive-2-continue.ndjson', 'startRun')).toMatchObject({checkpoint: {pendingToolCallIds: ['toolu_mockmwqw7pum002d'], partialResults: [{id: 'toolu_mockmwqw7pum002d', toolName: 'askUser', text: 'Blue, please.'}]}});
+		expect(real('interactive-2-continue.ndjson', 'startRun')).toMatchObject({
+			checkpoint: {
+				pendingToolCallIds: ['toolu_mockmwqw7pum002d'],
+				partialResults: [{id: 'toolu_mockmwqw7pum002d', toolName: 'askUser', text: 'Blue, please.'}],
+			},
+		});
 	});
 
 	it('ends a step that failed with the error’s name and message', () => {
-		expect(real('error.ndjson', 'stopRunByError')).toMatchObject({ending: 'stopByError', error: {name: 'AI_NoOutputGeneratedError', message: 'No output generated. Check the stream for errors.'}});
+		expect(real('error.ndjson', 'stopRunByError')).toMatchObject({
+			ending: 'stopByError',
+			error: {name: 'AI_NoOutputGeneratedError', message: 'No output generated. Check the stream for errors.'},
+		});
 	});
 
 	it('makes stream events of streaming lines, with each one’s channel, phase and text', () => {
 		expect(real('tools.ndjson', 'startStreamingReasoning')).toMatchObject({kind: 'stream', channel: 'reasoning', phase: 'start', text: ''});
 		expect(real('tools.ndjson', 'streamReasoning', 1)).toMatchObject({kind: 'stream', channel: 'reasoning', phase: 'delta', text: 'The user'});
-		expect(real('simple.ndjson', 'completeStreamingRunResult')).toMatchObject({kind: 'stream', channel: 'result', phase: 'complete', text: expect.stringMatching(/^The capital of France is Paris/)});
+		expect(real('simple.ndjson', 'completeStreamingRunResult')).toMatchObject({
+			kind: 'stream',
+			channel: 'result',
+			phase: 'complete',
+			text: expect.stringMatching(/^The capital of France is Paris/),
+		});
 	});
 
 	it('reads a skill’s server and how long it took to connect', () => {
-		expect(real('simple.ndjson', 'skillConnected')).toMatchObject({kind: 'skill', skillName: '@perstack/base', state: 'connected', detail: {serverName: '@perstack/base', serverVersion: '0.0.40', totalDurationMs: 32, connectDurationMs: 9}});
+		expect(real('simple.ndjson', 'skillConnected')).toMatchObject({
+			kind: 'skill',
+			skillName: '@perstack/base',
+			state: 'connected',
+			detail: {serverName: '@perstack/base', serverVersion: '0.0.40', totalDurationMs: 32, connectDurationMs: 9},
+		});
 		expect(real('simple.ndjson', 'skillDisconnected')).toMatchObject({kind: 'skill', state: 'disconnected', detail: {}});
 	});
 });
 
 describe('fromPerstack on events no real log here holds', () => {
 	it('names an event without an id by its line, and one without a job by none', () => {
-		expect(normalise({type: 'startGeneration', runId: 'r1'}, {source: 'log.ndjson', line: 9, offset: 0})).toMatchObject({id: 'log.ndjson:9', jobId: '', kind: 'stepStart'});
+		expect(normalise({type: 'startGeneration', runId: 'r1'}, {source: 'log.ndjson', line: 9, offset: 0})).toMatchObject({
+			id: 'log.ndjson:9',
+			jobId: '',
+			kind: 'stepStart',
+		});
 	});
 
 	it('takes a step end’s expert from its checkpoint when the event has none', () => {
-		expect(normalise({type: 'continueToNextStep', runId: 'r1', checkpoint: {status: 'proceeding', stepNumber: 3, expert: {key: 'planner'}}})).toMatchObject({expertKey: 'planner', step: 3, ending: 'continue'});
+		expect(normalise({type: 'continueToNextStep', runId: 'r1', checkpoint: {status: 'proceeding', stepNumber: 3, expert: {key: 'planner'}}})).toMatchObject({
+			expertKey: 'planner',
+			step: 3,
+			ending: 'continue',
+		});
 	});
 
 	it('takes a status from a newer runtime as still proceeding', () => {
@@ -192,11 +274,16 @@ describe('fromPerstack on events no real log here holds', () => {
 	});
 
 	it('ends a run that ran out of steps', () => {
-		expect(made('stopRunByExceededMaxSteps', {checkpoint: {status: 'stoppedByExceededMaxSteps', stepNumber: 100}})).toMatchObject({ending: 'stopByExceededMaxSteps', checkpoint: {status: 'stoppedByExceededMaxSteps', step: 100}});
+		expect(made('stopRunByExceededMaxSteps', {checkpoint: {status: 'stoppedByExceededMaxSteps', stepNumber: 100}})).toMatchObject({
+			ending: 'stopByExceededMaxSteps',
+			checkpoint: {status: 'stoppedByExceededMaxSteps', step: 100},
+		});
 	});
 
 	it('takes a failed run’s error from its checkpoint when the event has none, and names a nameless one Error', () => {
-		expect(made('stopRunByError', {checkpoint: {status: 'stoppedByError', stepNumber: 2, error: {message: 'rate limited'}}})).toMatchObject({error: {name: 'Error', message: 'rate limited'}});
+		expect(made('stopRunByError', {checkpoint: {status: 'stoppedByError', stepNumber: 2, error: {message: 'rate limited'}}})).toMatchObject({
+			error: {name: 'Error', message: 'rate limited'},
+		});
 	});
 
 	it('reads a retry’s reason, or none', () => {
@@ -205,21 +292,46 @@ describe('fromPerstack on events no real log here holds', () => {
 	});
 
 	it('gathers the results of a resolved thought, file or image', () => {
-		expect(made('resolveThought', {toolResult: {id: 't1', toolName: 'think', result: 'noted'}})).toMatchObject({kind: 'toolResults', results: [{id: 't1', skillName: '', toolName: 'think', text: 'noted'}]});
+		expect(made('resolveThought', {toolResult: {id: 't1', toolName: 'think', result: 'noted'}})).toMatchObject({
+			kind: 'toolResults',
+			results: [{id: 't1', skillName: '', toolName: 'think', text: 'noted'}],
+		});
 		expect(made('resolvePdfFile', {toolResults: [{id: 't2', result: [{type: 'filePart'}]}]})).toMatchObject({results: [{id: 't2', text: '[file]'}]});
 		expect(made('resolveImageFile')).toMatchObject({kind: 'toolResults', results: []});
 	});
 
 	it('reads a skill starting, and what it printed to stderr', () => {
-		expect(made('skillStarting', {skillName: 'fs', command: 'npx', args: ['-y', 'fs-mcp']})).toMatchObject({kind: 'skill', state: 'starting', detail: {command: 'npx', args: ['-y', 'fs-mcp']}});
+		expect(made('skillStarting', {skillName: 'fs', command: 'npx', args: ['-y', 'fs-mcp']})).toMatchObject({
+			kind: 'skill',
+			state: 'starting',
+			detail: {command: 'npx', args: ['-y', 'fs-mcp']},
+		});
 		expect(made('skillStarting', {skillName: 'fs'})).toMatchObject({detail: {}});
 		expect(made('skillStderr', {skillName: 'fs', message: 'listening'})).toMatchObject({kind: 'skillStderr', skillName: 'fs', message: 'listening'});
 	});
 
 	it('reads docker and proxy events', () => {
-		expect(made('dockerBuildProgress', {stage: 'build', message: 'step 2/5', progress: 40})).toMatchObject({kind: 'docker', service: '', stage: 'build', status: undefined, message: 'step 2/5', progress: 40});
-		expect(made('dockerContainerStatus', {service: 'runtime', status: 'running'})).toMatchObject({kind: 'docker', service: 'runtime', status: 'running', stage: undefined});
-		expect(made('proxyAccess', {action: 'blocked', domain: 'example.com', port: '443', reason: 'not allowed'})).toMatchObject({kind: 'proxy', action: 'blocked', domain: 'example.com', port: 443, reason: 'not allowed'});
+		expect(made('dockerBuildProgress', {stage: 'build', message: 'step 2/5', progress: 40})).toMatchObject({
+			kind: 'docker',
+			service: '',
+			stage: 'build',
+			status: undefined,
+			message: 'step 2/5',
+			progress: 40,
+		});
+		expect(made('dockerContainerStatus', {service: 'runtime', status: 'running'})).toMatchObject({
+			kind: 'docker',
+			service: 'runtime',
+			status: 'running',
+			stage: undefined,
+		});
+		expect(made('proxyAccess', {action: 'blocked', domain: 'example.com', port: '443', reason: 'not allowed'})).toMatchObject({
+			kind: 'proxy',
+			action: 'blocked',
+			domain: 'example.com',
+			port: 443,
+			reason: 'not allowed',
+		});
 	});
 
 	it('makes markers of the state machine’s bookkeeping events', () => {

@@ -152,7 +152,14 @@ export function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 		case 'callInteractiveTool': {
 			const calls = [...(event.toolCall ? [event.toolCall] : []), ...(event.toolCalls ?? [])].map(toToolCall);
 			const {text, thinking} = messageParts(event.newMessage?.contents);
-			return withHead(head, {kind: 'toolCalls', as: 'interactive', calls, text, thinking, ...(event.usage === undefined ? {} : {generationUsage: event.usage})});
+			return withHead(head, {
+				kind: 'toolCalls',
+				as: 'interactive',
+				calls,
+				text,
+				thinking,
+				...(event.usage === undefined ? {} : {generationUsage: event.usage}),
+			});
 		}
 
 		case 'resolveToolResults':
@@ -224,9 +231,23 @@ export function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 		case 'skillDisconnected':
 			return withHead(head, {kind: 'skill', skillName: event.skillName, state: 'disconnected', detail: {}});
 		case 'dockerBuildProgress':
-			return withHead(head, {kind: 'docker', service: event.service ?? '', stage: event.stage, status: undefined, message: event.message, progress: event.progress});
+			return withHead(head, {
+				kind: 'docker',
+				service: event.service ?? '',
+				stage: event.stage,
+				status: undefined,
+				message: event.message,
+				progress: event.progress,
+			});
 		case 'dockerContainerStatus':
-			return withHead(head, {kind: 'docker', service: event.service ?? '', stage: undefined, status: event.status, message: event.message, progress: undefined});
+			return withHead(head, {
+				kind: 'docker',
+				service: event.service ?? '',
+				stage: undefined,
+				status: event.status,
+				message: event.message,
+				progress: undefined,
+			});
 		case 'proxyAccess':
 			return withHead(head, {kind: 'proxy', action: event.action ?? '', domain: event.domain ?? '', port: event.port, reason: event.reason});
 		case 'finishToolCall':

@@ -15,13 +15,21 @@ describe('perstackSchemas', () => {
 
 	it('gives a tool result without a skill or tool empty names, and takes its result as a string or parts', () => {
 		expect(perstackSchemas().toolResult.parse({id: 't1', result: 'plain'})).toEqual({id: 't1', skillName: '', toolName: '', result: 'plain'});
-		expect(perstackSchemas().toolResult.parse({id: 't1', result: [{type: 'textPart', text: 'a', id: 'p1'}]})).toMatchObject({result: [{type: 'textPart', text: 'a'}]});
+		expect(perstackSchemas().toolResult.parse({id: 't1', result: [{type: 'textPart', text: 'a', id: 'p1'}]})).toMatchObject({
+			result: [{type: 'textPart', text: 'a'}],
+		});
 		expect(perstackSchemas().toolResult.safeParse({id: 't1', result: 42}).success).toBe(false);
 	});
 
 	it('reads step numbers and timestamps sent as strings, and takes bad ones as missing rather than refusing the event', () => {
-		expect(perstackSchemas().event.parse({...head, type: 'startGeneration', timestamp: '1795294857966', stepNumber: '3'})).toMatchObject({timestamp: 1_795_294_857_966, stepNumber: 3});
-		expect(perstackSchemas().event.parse({...head, type: 'startGeneration', timestamp: 'soon', stepNumber: 'third'})).toMatchObject({timestamp: undefined, stepNumber: undefined});
+		expect(perstackSchemas().event.parse({...head, type: 'startGeneration', timestamp: '1795294857966', stepNumber: '3'})).toMatchObject({
+			timestamp: 1_795_294_857_966,
+			stepNumber: 3,
+		});
+		expect(perstackSchemas().event.parse({...head, type: 'startGeneration', timestamp: 'soon', stepNumber: 'third'})).toMatchObject({
+			timestamp: undefined,
+			stepNumber: undefined,
+		});
 	});
 
 	it('reads a checkpoint’s usage leniently and fills in the counts it lacks', () => {
@@ -30,7 +38,14 @@ describe('perstackSchemas', () => {
 	});
 
 	it('drops fields it does not read, so a large message history is not carried along', () => {
-		const parsed = perstackSchemas().event.parse({...head, type: 'startGeneration', timestamp: 1, stepNumber: 1, messages: [{type: 'userMessage'}], experimental: true});
+		const parsed = perstackSchemas().event.parse({
+			...head,
+			type: 'startGeneration',
+			timestamp: 1,
+			stepNumber: 1,
+			messages: [{type: 'userMessage'}],
+			experimental: true,
+		});
 		expect(parsed).not.toHaveProperty('messages');
 		expect(parsed).not.toHaveProperty('experimental');
 	});
