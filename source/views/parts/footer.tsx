@@ -48,7 +48,12 @@ export function Footer({width}: {width: number}) {
 	if (ui.overlay.kind === 'inspector') {
 		return (
 			<Line width={width} color={palette.muted}>
-				{ui.message === undefined ? null : <Text color={palette.warning}>{sanitizeLine(ui.message)} </Text>}
+				{ui.message === undefined ? null : (
+					<Text color={palette.warning}>
+						{sanitizeLine(ui.message)}
+						{'  '}
+					</Text>
+				)}
 				{narrow ? inspectorKeys.narrow : inspectorKeys.wide}
 			</Line>
 		);
@@ -64,10 +69,31 @@ export function Footer({width}: {width: number}) {
 					{searchStatus(model, work.searches.searchFor(model, ui.search.query, ui.filter), ui.search.current, 'short')}
 				</Text>
 			)}
-			{isEmptyFilter(ui.filter) ? null : <Text color={palette.mode}> filter: {shownStart(filterText(ui.filter), Math.floor(width / 2))}</Text>}
-			{filtering === undefined ? null : <Text color={palette.mode}> {filteringStatus(filtering.share)}</Text>}
-			{searchesCutText(model, ui) ? <Text color={palette.warning}> ({cutNote(model)})</Text> : null}
-			{ui.message === undefined ? null : <Text color={palette.warning}> {sanitizeLine(ui.message)}</Text>}
+			{isEmptyFilter(ui.filter) ? null : (
+				<Text color={palette.mode}>
+					{'  filter: '}
+					{shownStart(filterText(ui.filter), Math.floor(width / 2))}
+				</Text>
+			)}
+			{filtering === undefined ? null : (
+				<Text color={palette.mode}>
+					{'  '}
+					{filteringStatus(filtering.share)}
+				</Text>
+			)}
+			{searchesCutText(model, ui) ? (
+				<Text color={palette.warning}>
+					{'  ('}
+					{cutNote(model)}
+					{')'}
+				</Text>
+			) : null}
+			{ui.message === undefined ? null : (
+				<Text color={palette.warning}>
+					{'  '}
+					{sanitizeLine(ui.message)}
+				</Text>
+			)}
 			{treeKeysShown(ui)
 				? narrow
 					? '  ↑↓ ←→ ⏎ / ? q'
