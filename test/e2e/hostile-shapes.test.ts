@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('chain', 100_000))}`, {width: 120, height: 30});
 		await tty.waitFor(screen => screen.includes('▸ expert-1 ') && screen.includes(' · ended'), 90_000);
 		tty.keys('e');
-		await tty.waitFor(screen => /▾ expert-99999 \(depth 99999\)/.test(screen), 30_000);
+		await tty.waitFor(screen => /▾ expert-99999 \(depth 99999\)/.test(screen), 60_000);
 		tty.keys('g');
 		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('expert-0') === true, 30_000);
 		tty.keys('G');

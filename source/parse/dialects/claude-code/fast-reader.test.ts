@@ -30,8 +30,9 @@ function kindOf(value: unknown, key: string | number | undefined): string {
 
 describe('Claude Code and Amp read by the fast reader and by the schema', () => {
 	it('makes the same events and diagnostics from every recording and sample', () => {
-		expect(claude.length).toBeGreaterThan(15);
-		expect(amp.length).toBeGreaterThan(2);
+		// The repository's own recordings and samples (13 and 2); ../shared's join them where it is there (not in CI).
+		expect(claude.length).toBeGreaterThanOrEqual(13);
+		expect(amp.length).toBeGreaterThanOrEqual(2);
 		for (const file of [...claude, ...amp]) expectSameStream(file.lines, file.name);
 	});
 
