@@ -137,6 +137,19 @@ describe('transcriptLine and answerLine', () => {
 		const list = model.activities.find(activity => activity.type === 'listDirectory')!;
 		expect(answerLine(model, list)).toBeUndefined();
 	});
+
+	it('an empty answer ended the line at its colon (`← generalist: `): it says it was empty; one that opens with blank lines shows its first words', () => {
+		// Gemini CLI's recording: the generalist sub-agent returned nothing.
+		const gemini = modelFromFixtures('gemini/fix-and-delegate.jsonl');
+		const empty = gemini.activities.find(activity => activity.type === 'delegate');
+		if (empty?.type !== 'delegate' || !empty.result) throw new Error('no answered delegation in the recording');
+		expect(empty.result.text.trim()).toBe('');
+		expect(answerLine(gemini, empty)).toBe('[gemini] ← generalist: (empty answer)');
+		const model = modelFromFixtures('real/delegate.ndjson');
+		const delegate = model.activities.find(activity => activity.type === 'delegate');
+		if (delegate?.type !== 'delegate' || !delegate.result) throw new Error('no answered delegation in the fixture');
+		expect(answerLine(model, {...delegate, result: {...delegate.result, text: '\n\nFound it.\n'}})).toBe('[coordinator] ← child-expert: Found it.');
+	});
 });
 
 describe('indentFor', () => {

@@ -63,11 +63,14 @@ export function answerLine(model: Model, activity: Activity, depthFor: (run: Run
 
 	const {result} = activity;
 	if (result === undefined) return undefined;
-	const text = result.error ?? result.text;
-	const firstLine = text.split('\n', 1)[0] ?? '';
-	const more = firstLine.length < text.trimEnd().length ? ' …' : '';
+	const text = (result.error ?? result.text).trim();
 	const mark = result.error === undefined ? '' : '✗ ';
-	return `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ← ${from}: ${mark}${sanitizeLine(firstLine)}${more}`;
+	const head = `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ← ${from}`;
+	// An empty answer says so, rather than ending the line at a colon; one that opens with blank lines shows its first words.
+	if (text === '') return `${head}: ${mark}(empty answer)`;
+	const firstLine = text.split('\n', 1)[0] ?? '';
+	const more = firstLine.length < text.length ? ' …' : '';
+	return `${head}: ${mark}${sanitizeLine(firstLine)}${more}`;
 }
 
 /** Whether an activity will not change any more: whatever answer or result it waits for is in. */
