@@ -1,4 +1,5 @@
 import type {Continuation} from '../query/continuation.js';
+import type {InteractiveStop} from '../query/resume-command.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import type {Found} from '../view-model/cockpit.js';
 import type {UiAction} from '../view-model/ui-state.js';
@@ -18,15 +19,21 @@ export function say(dispatch: Dispatch, message: string): void {
 	dispatch({type: 'setMessage', message: sanitizeLine(message)});
 }
 
+/** Whether a continuation of `jobId` can run from here; says what is missing when it cannot. */
+function canContinue(env: ViewEnv, dispatch: Dispatch, jobId: string, kind: Continuation['kind']): boolean {
+	const why = env.cockpit ? env.cockpit.whyNot(jobId) : noCockpit;
+	if (why !== undefined) say(dispatch, `cannot ${kind === 'answer' ? 'answer' : 'resume'} from here: ${why} · y copies the command`);
+	return why === undefined;
+}
+
 /** Asks for a yes before running it (the confirm bar), or says what is missing to run it from here. */
 export function confirmContinuation(env: ViewEnv, dispatch: Dispatch, continuation: Continuation): void {
-	const why = env.cockpit ? env.cockpit.whyNot(continuation.jobId) : noCockpit;
-	if (why !== undefined) {
-		say(dispatch, `cannot ${continuation.kind === 'answer' ? 'answer' : 'resume'} from here: ${why} · y copies the command`);
-		return;
-	}
+	if (canContinue(env, dispatch, continuation.jobId, continuation.kind)) dispatch({type: 'setConfirm', confirm: {kind: 'continue', continuation}});
+}
 
-	dispatch({type: 'setConfirm', confirm: {kind: 'continue', continuation}});
+/** `a`: the answer prompt for the question `stop` asks, or what is missing to answer it from here. */
+export function askAnswer(env: ViewEnv, dispatch: Dispatch, stop: InteractiveStop): void {
+	if (canContinue(env, dispatch, stop.run.jobId, 'answer')) dispatch({type: 'openPrompt', kind: 'answer', text: '', answerRunId: stop.run.runId});
 }
 
 /** `y`: the command on the clipboard and on the terminal's own screen, or why there is none. */

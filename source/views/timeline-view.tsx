@@ -21,7 +21,7 @@ import {endedWithoutFinalEventLook, statusLook} from '../text/status.js';
 import type {UiAction, UiState} from '../view-model/ui-state.js';
 import {Line} from './parts/line.js';
 import {questionAt, resumeStep} from '../view-model/cockpit.js';
-import {confirmContinuation, copyCommand, noCockpit, runnerFor, say} from './cockpit-acts.js';
+import {askAnswer, confirmContinuation, copyCommand, runnerFor, say} from './cockpit-acts.js';
 import {answerContinuation} from '../query/continuation.js';
 import {answerPlaceholder} from '../query/resume-command.js';
 import {assertNever} from '../model/assert-never.js';
@@ -172,9 +172,7 @@ function cockpitOnRow(
 				return;
 			}
 
-			const why = env.cockpit ? env.cockpit.whyNot(run.jobId) : noCockpit;
-			if (why === undefined) dispatch({type: 'openPrompt', kind: 'answer', text: '', answerRunId: question.value.run.runId});
-			else say(dispatch, `cannot answer from here: ${why} · y copies the command`);
+			askAnswer(env, dispatch, question.value);
 			return;
 		}
 

@@ -2,7 +2,7 @@ import {useStdout} from 'ink';
 import {answerPlaceholder, interactiveStop} from '../../query/resume-command.js';
 import {answerContinuation} from '../../query/continuation.js';
 import {commandAt, questionAt, resumeAt, type CockpitPlace} from '../../view-model/cockpit.js';
-import {confirmContinuation, copyCommand, noCockpit, runnerFor, say} from '../cockpit-acts.js';
+import {askAnswer, confirmContinuation, copyCommand, noCockpit, runnerFor, say} from '../cockpit-acts.js';
 import {useUiStore, useViewEnv} from '../contexts.js';
 import {priorities, useCommands} from '../keypress.js';
 import type {Command} from '../keymap.js';
@@ -82,9 +82,7 @@ export function useCockpitKeys(placeOfSelection: () => CockpitPlace | undefined)
 				return true;
 			}
 
-			const why = env.cockpit ? env.cockpit.whyNot(question.value.run.jobId) : noCockpit;
-			if (why === undefined) dispatch({type: 'openPrompt', kind: 'answer', text: '', answerRunId: question.value.run.runId});
-			else say(dispatch, `cannot answer from here: ${why} · y copies the command`);
+			askAnswer(env, dispatch, question.value);
 			return true;
 		},
 		'cockpit.resume'() {
