@@ -1,4 +1,5 @@
 import {once} from 'node:events';
+import {basename} from 'node:path';
 import {Ingest} from '../load/ingest.js';
 import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly, type Activity} from '../model/state.js';
@@ -39,14 +40,17 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	}
 
 	if (plan.jobsRoot !== undefined) {
-		const {listJobs} = await import('../load/job-listing.js');
-		const jobs = listJobs(plan.jobsRoot);
+		const {listJobs, jobsOldestFirst} = await import('../load/job-listing.js');
 		// A summary of a jobs folder is the summary of its jobs, oldest first: their runs, tokens and cost, as
 		// for the jobs' own directories given one by one. `--print` and `--json` list the jobs to open.
-		if ((options.mode === 'summary' || options.mode === 'summary-json') && jobs.length > 0) {
-			const inputs = jobs.toReversed().map(job => ({kind: 'job' as const, path: job.path, label: job.jobId}));
+		const summary = options.mode === 'summary' || options.mode === 'summary-json';
+		const oldestFirst = summary ? jobsOldestFirst(plan.jobsRoot) : [];
+		if (oldestFirst.length > 0) {
+			const inputs = oldestFirst.map(path => ({kind: 'job' as const, path, label: basename(path)}));
 			return runHeadless({...plan, jobsRoot: undefined, inputs}, options);
 		}
+
+		const jobs = listJobs(plan.jobsRoot);
 
 		const json = options.mode === 'json' || options.mode === 'summary-json';
 		stdout.write(json ? JSON.stringify({root: plan.jobsRoot, jobs}) + '\n' : (await import('../output/job-list-table.js')).jobListTable(plan.jobsRoot, jobs));

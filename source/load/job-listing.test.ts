@@ -1,6 +1,9 @@
+import {cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {basename, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {fixturePath} from '../../test/helpers/load.js';
-import {describeJob} from './job-listing.js';
+import {describeJob, jobsOldestFirst, listJobs} from './job-listing.js';
 
 const job = fixturePath('jobs/perstack/jobs/xrg3kr5eyfy4evxm775cs81p');
 
@@ -11,5 +14,32 @@ describe('describeJob', () => {
 
 	it("derives a child run directory's status from its own events instead of showing init", () => {
 		expect(describeJob(`${job}/runs/mycc7mg8nbsgxciteyvrtyci`)).toMatchObject({coordinator: 'child-expert', status: 'completed', steps: 4, runs: 1});
+	});
+});
+
+describe('jobsOldestFirst', () => {
+	/** A jobs folder: the delegation job (2026-11-21), the released CLI's follow-up (2026-11-27), one older job known by its job.json alone. */
+	function jobsFolder(): string {
+		const root = mkdtempSync(join(tmpdir(), 'perscope-order-'));
+		cpSync(job, join(root, 'jobs/xrg3kr5eyfy4evxm775cs81p'), {recursive: true});
+		cpSync(fixturePath('released/jobdir-followup'), join(root, 'jobs/nh97zzzwnx6y4a76u4s8o5m3'), {recursive: true});
+		mkdirSync(join(root, 'jobs/old/runs'), {recursive: true});
+		writeFileSync(join(root, 'jobs/old/job.json'), JSON.stringify({id: 'old', status: 'completed', startedAt: 1_600_000_000_000}));
+		return root;
+	}
+
+	it('--summary of a jobs folder read every event twice (once to order the jobs): the order comes from the event files names, the listing reversed', () => {
+		const root = jobsFolder();
+		const names = (paths: string[]) => paths.map(path => basename(path));
+		expect(names(jobsOldestFirst(root))).toEqual(['old', 'xrg3kr5eyfy4evxm775cs81p', 'nh97zzzwnx6y4a76u4s8o5m3']);
+		expect(names(jobsOldestFirst(root))).toEqual(names(listJobs(root).map(listed => listed.path)).toReversed());
+		// Events that cannot be read do not change it: only the names are read.
+		for (const path of jobsOldestFirst(root).slice(1)) {
+			for (const run of readdirSync(join(path, 'runs'))) {
+				for (const file of readdirSync(join(path, 'runs', run))) writeFileSync(join(path, 'runs', run, file), 'not json');
+			}
+		}
+
+		expect(names(jobsOldestFirst(root))).toEqual(['old', 'xrg3kr5eyfy4evxm775cs81p', 'nh97zzzwnx6y4a76u4s8o5m3']);
 	});
 });
