@@ -81,7 +81,10 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 
 		const cwd = workspaceOf(continuation.jobId);
 		report(`${continuation.kind === 'answer' ? 'answering' : 'resuming'}: ${continuation.line}`);
-		const exit = addCommand({command: [...continuation.argv], label: continuation.line, cwd}).then(
+		// A followed job directory gets the continuation's run events too, as the runtime writes them there.
+		const followed = plan.follow && plan.inputs.some(input => input.kind === 'job' && jobWorkspace(resolve(input.path), continuation.jobId) !== undefined);
+		const repeatsOfJob = followed ? continuation.jobId : undefined;
+		const exit = addCommand({command: [...continuation.argv], label: continuation.line, cwd, repeatsOfJob}).then(
 			added => {
 				// Its lines are read again by the inspector as a command's are: from the viewer's copy of them.
 				setup.raw.addPlan({

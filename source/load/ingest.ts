@@ -21,6 +21,8 @@ export class Ingest {
 	readonly #parseOptions: ParseOptions;
 	/** The readers of the streams whose lines are records (parse/stream-readers.ts), by source. */
 	readonly #streams: StreamReaders;
+	/** Jobs whose events are read from two sources (`expectRepeats`). */
+	#repeatsExpected: Set<string> | undefined;
 	readonly #fromStream = (parsed: ParsedLine) => this.#takeLine(parsed);
 	readonly #parsed: ParsedSink = {
 		item: parsed => this.#take(parsed),
@@ -115,8 +117,17 @@ export class Ingest {
 		} else this.#diagnose(parsed.diagnostic);
 	}
 
+	/**
+	 * The events of this job come twice from here on, and their repeats are let go without a diagnostic: the cockpit
+	 * carries on a followed job directory with a command whose output the load reads too.
+	 */
+	expectRepeats(jobId: string): void {
+		(this.#repeatsExpected ??= new Set()).add(jobId);
+	}
+
 	#reduce(event: AgentEvent): void {
 		if (isRepeatedEvent(this.model, event)) {
+			if (this.#repeatsExpected?.has(event.jobId)) return;
 			this.#diagnose({line: event.ref.line, source: event.ref.source, reason: `duplicate event: ${event.wireType} ${event.id} was seen before; ignored`});
 			return;
 		}

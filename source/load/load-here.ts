@@ -43,7 +43,12 @@ export function loadHere(plan: InputPlan, options: LoadOptions): Loading {
 		get model() {
 			return ingest.model;
 		},
-		addCommand: replay ? undefined : async request => added.add(request),
+		addCommand: replay
+			? undefined
+			: async request => {
+					if (request.repeatsOfJob !== undefined) ingest.expectRepeats(request.repeatsOfJob);
+					return added.add(request);
+				},
 		interrupt: () => [running.interrupt(), added.interrupt()].some(Boolean),
 		childRunning: () => running.childRunning() || added.running(),
 		terminateCommands: () => [running.childRunning() && running.signalCommand('SIGTERM'), added.terminate()].some(Boolean),

@@ -24,7 +24,7 @@ const askJob = 'u8jukugruaeybwo2r4atgbbp';
 /** The JSON answer the stopped step needs (it read a file before it asked), naming the question's call, as ask-2-followup has it. */
 const jsonAnswer = (text: string) => JSON.stringify({toolCallId: 'toolu_mockjvrse00003', toolName: 'askUser', skillName: 'user-input', text});
 
-type Call = {expect: string[]; replay: string; cwd?: string; exit?: number; holdMs?: number; paceMs?: number};
+type Call = {expect: string[]; replay: string; cwd?: string; exit?: number; holdMs?: number; paceMs?: number; jobDirectory?: string};
 
 let workspaces = 0;
 /** A directory to run in, with the saved log of a job asked a question and, unless `bare`, the job's directory as Perstack keeps it. */
@@ -238,5 +238,43 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		tty.keys('y');
 		await tty.waitFor(() => ws.calls().length === 1);
 		expect(ws.calls()[0]).toEqual({args: resume, cwd: ws.dir});
+	});
+
+	it('a on a followed job directory: the continuation’s events came twice (the directory and the command’s output), each repeat a diagnostic; they are read once', async () => {
+		const ws = workspace();
+		const jobDirectory = join(ws.dir, 'perstack', 'jobs', askJob);
+		// The job directory as the runtime keeps it: a file for each run event of the two calls that asked.
+		for (const line of (read('ask-1.ndjson') + read('ask-2-followup.ndjson')).split('\n').filter(Boolean)) {
+			const event = JSON.parse(line) as {type: string; runId: string; timestamp: number; stepNumber?: number; expertKey?: string};
+			if (event.expertKey === undefined) continue;
+			mkdirSync(join(jobDirectory, 'runs', event.runId), {recursive: true});
+			writeFileSync(join(jobDirectory, 'runs', event.runId, `event-${event.timestamp}-${event.stepNumber}-${event.type}.json`), line);
+		}
+
+		const answer = ['run', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'];
+		writeFileSync(ws.script, JSON.stringify([{expect: answer, cwd: ws.dir, replay: released('ask-3-answer-json.ndjson'), jobDirectory}] satisfies Call[]));
+		const tty = viewer(ws.dir, ws.script, `-f ${shellQuote(jobDirectory)}`);
+		await tty.waitFor(waitingRow);
+		tty.keys('a');
+		await tty.waitFor('your answer · enter shows the command to confirm');
+		tty.keys('Blue', 'Enter');
+		await tty.waitFor('Answer with this command?');
+		tty.keys('y');
+		const done = await tty.waitFor(screen => screen.includes('✅ complete Noted your colour choice') && /^perscope · ✓ completed/.test(screen));
+		expect(ws.calls()).toEqual([{args: answer, cwd: ws.dir}]);
+		// The directory's files are read in the order of their times: once a later run's start written there shows,
+		// the continuation's files there have been read too.
+		const start = JSON.parse(
+			read('ask-1.ndjson')
+				.split('\n')
+				.find(line => line.includes('"type":"startRun"'))!,
+		) as Record<string, unknown>;
+		const later = {...start, id: 'laterstartevent', runId: 'laterrun', timestamp: 1_895_771_300_000};
+		mkdirSync(join(jobDirectory, 'runs', 'laterrun'));
+		writeFileSync(join(jobDirectory, 'runs', 'laterrun', `event-${later.timestamp}-1-startRun.json`), JSON.stringify(later));
+		const settled = await tty.waitFor(screen => screen.match(/💬 query Write a note to notes.txt./g)?.length === 2);
+		expect(settled).not.toContain('bad lines');
+		expect(settled.match(/✅ complete Noted your colour choice/g)).toHaveLength(1);
+		tty.keys('q');
 	});
 });

@@ -11,6 +11,12 @@ export type CommandRequest = {
 	cwd?: string | undefined;
 	/** Started once this settles (the log read again first, on a load that was a worker's); at once when undefined. */
 	startAfter?: Promise<unknown> | undefined;
+	/**
+	 * The job it carries on, when another source of the load reads its events too: a followed job directory, where
+	 * the runtime writes each run event it prints. The repeats of that job's events are then let go without a word
+	 * (each would be a diagnostic). Its output is still read: live text is printed only.
+	 */
+	repeatsOfJob?: string | undefined;
 };
 
 /** A command started with `CommandRequest`: its state (in the load's list of sources) and its exit code once it is done. */
