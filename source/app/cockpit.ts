@@ -7,7 +7,7 @@ import type {RawEvents} from '../input/reread/raw-events.js';
 import type {Loading} from '../load/loader.js';
 import {endInput, reopenInput} from '../model/state.js';
 import type {Continuation} from '../query/continuation.js';
-import {defaultRunner, perstackRunnerOf, type PerstackRunner} from '../query/perstack-runner.js';
+import {perstackRunnerOf, runnerOfLog, type PerstackRunner} from '../query/perstack-runner.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import type {CockpitActions} from '../view-model/cockpit.js';
 import {clipboardSequence, showOnShellScreen} from '../views/terminal.js';
@@ -45,7 +45,8 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 	const started: Array<Promise<number>> = [];
 	let back: (() => void) | undefined;
 
-	const runner = (): PerstackRunner => startedRunner ?? defaultRunner;
+	// Else the CLI on PATH, in the runtime the log says the job ran in: the released CLI runs in Docker unless told.
+	const runner = (jobId: string): PerstackRunner => startedRunner ?? runnerOfLog(loading.model.jobs.get(jobId)?.runtimeName);
 
 	/** Where the job's checkpoints are: a job directory read, the working directory, or where the command ran. */
 	const workspaceOf = (jobId: string): string | undefined => {
@@ -63,7 +64,7 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 	const whyNot = (jobId: string): string | undefined => {
 		if (!loading.addCommand) return 'a replay runs no commands';
 		if (loading.childRunning()) return 'a command is still running (K stops it)';
-		const program = runner().program[0] ?? 'perstack';
+		const program = runner(jobId).program[0] ?? 'perstack';
 		const missing = whyNotRunnable(program, setup.searchPath);
 		if (missing !== undefined) return `${program}: ${missing}${program.includes('/') ? '' : ' on PATH'}`;
 		if (workspaceOf(jobId) === undefined)

@@ -85,6 +85,8 @@ type Payload =
 			expertName?: string;
 			model?: string;
 			runtimeVersion?: string;
+			/** Where it runs (`local`, `docker`). */
+			runtime?: string;
 			maxSteps?: number;
 			query?: string;
 			answer?: {toolCallId: string; text: string};

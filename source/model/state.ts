@@ -251,6 +251,8 @@ export type Job = {
 	model: string | undefined;
 	maxSteps: number | undefined;
 	runtimeVersion: string | undefined;
+	/** Where the runtime ran the job (`local`, `docker`), as its last `initializeRuntime` said: a continuation runs there too. */
+	runtimeName: string | undefined;
 	/**
 	 * What the runtime reported the job's work cost (`reportedCost` events, added up), and the runs it covers;
 	 * undefined when it reported none. Replaced, never changed in place.

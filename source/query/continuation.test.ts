@@ -23,7 +23,7 @@ describe('answerContinuation', () => {
 		const stop = stopOf(modelFromFixtures('real/interactive-1.ndjson'));
 		expect(stop.answerForm).toBe('plain');
 		const answer = answerContinuation(stop, 'Blue, please.');
-		expect(answer.argv).toEqual(['perstack', 'run', 'interactive-expert', 'Blue, please.', '--continue-job', stop.run.jobId, '-i']);
+		expect(answer.argv).toEqual(['perstack', 'run', '--runtime', 'local', 'interactive-expert', 'Blue, please.', '--continue-job', stop.run.jobId, '-i']);
 		expect(wordsOf(answer.line)).toEqual(answer.argv);
 	});
 
@@ -31,8 +31,9 @@ describe('answerContinuation', () => {
 		const stop = stopOf(modelFromFixtures('released/ask-2-followup.ndjson'));
 		expect(stop.answerForm).toBe('json');
 		const answer = answerContinuation(stop, 'Blue');
-		expect(JSON.parse(answer.argv[3]!)).toEqual({toolCallId: stop.activity.toolCallId, toolName: 'askUser', skillName: stop.activity.skillName, text: 'Blue'});
-		expect(answer.argv.slice(0, 3)).toEqual(['perstack', 'run', 'helper']);
+		expect(JSON.parse(answer.argv[5]!)).toEqual({toolCallId: stop.activity.toolCallId, toolName: 'askUser', skillName: stop.activity.skillName, text: 'Blue'});
+		// The released CLI runs in Docker unless told: the job ran with `--runtime local`, as its log says.
+		expect(answer.argv.slice(0, 5)).toEqual(['perstack', 'run', '--runtime', 'local', 'helper']);
 		expect(wordsOf(answer.line)).toEqual(answer.argv);
 	});
 
@@ -43,7 +44,7 @@ describe('answerContinuation', () => {
 		expect(answer.line).not.toContain('\n');
 		expect(answer.line).not.toContain('\u001b');
 		expect(wordsOf(answer.line)).toEqual(answer.argv);
-		expect(answer.argv).toHaveLength(7);
+		expect(answer.argv).toHaveLength(9);
 	});
 });
 
@@ -56,6 +57,8 @@ describe('resumeContinuation', () => {
 		expect(resume.argv).toEqual([
 			'perstack',
 			'run',
+			'--runtime',
+			'local',
 			coordinator.expertKey,
 			coordinator.query,
 			'--continue-job',

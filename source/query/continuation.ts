@@ -1,6 +1,6 @@
 import type {Model, Run} from '../model/state.js';
 import {answerArgument, originalQuery, shellQuote, type InteractiveStop} from './resume-command.js';
-import {defaultRunner, perstackRunArgv, type PerstackRunner} from './perstack-runner.js';
+import {perstackRunArgv, runnerOfLog, type PerstackRunner} from './perstack-runner.js';
 
 /*
  * A command that carries a job on, to run as the viewer's child (the cockpit's `a` and `R`): the arguments
@@ -21,7 +21,7 @@ function continuation(kind: Continuation['kind'], jobId: string, argv: string[])
 }
 
 /** `perstack run <coordinator> <answer> --continue-job <job> -i`, in the form the stop needs (`answerForm`). */
-export function answerContinuation(stop: InteractiveStop, answer: string, runner: PerstackRunner = defaultRunner): Continuation {
+export function answerContinuation(stop: InteractiveStop, answer: string, runner: PerstackRunner = stop.runner): Continuation {
 	const jobId = stop.run.jobId;
 	return continuation(
 		'answer',
@@ -34,7 +34,12 @@ export function answerContinuation(stop: InteractiveStop, answer: string, runner
  * `perstack run <expert> <query> --continue-job <job> --resume-from <checkpoint>`: undefined where the runtime
  * cannot resume (not a Perstack coordinator's checkpoint) or the log does not hold the query to resume with.
  */
-export function resumeContinuation(model: Model, run: Run, checkpointId: string, runner: PerstackRunner = defaultRunner): Continuation | undefined {
+export function resumeContinuation(
+	model: Model,
+	run: Run,
+	checkpointId: string,
+	runner: PerstackRunner = runnerOfLog(model.jobs.get(run.jobId)?.runtimeName),
+): Continuation | undefined {
 	if (run.dialect !== 'perstack' || run.parentRunId !== null) return undefined;
 	const query = originalQuery(model, run);
 	if (query === undefined) return undefined;

@@ -41,6 +41,15 @@ const ownedByTheRun: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * The runner of a job perscope did not start: the CLI on PATH, with `--runtime` as the job's log names it. The
+ * name is event text: only a plain word (as the runtimes are named) becomes an option.
+ */
+export function runnerOfLog(runtimeName: string | undefined): PerstackRunner {
+	if (runtimeName === undefined || !/^[a-z][a-z0-9-]{0,39}$/.test(runtimeName)) return defaultRunner;
+	return {program: defaultRunner.program, options: ['--runtime', runtimeName]};
+}
+
+/**
  * The runner of a command that runs `perstack run` (any word before `run` naming perstack: a path, `npx`, a
  * version), or undefined for any other command.
  */

@@ -27,7 +27,7 @@ describe('resuming from a coordinator checkpoint', () => {
 		const record = coordinator.steps.find(step => step.step === delegate.step)!;
 		expect(checkpoint).toMatchObject({runId: coordinator.runId, step: 2, checkpointId: record.checkpointId, status: 'stoppedByDelegate'});
 		expect(checkpoint.resumeCommand).toBe(
-			`perstack run coordinator 'Plan the migration of our build from webpack to vite.' --continue-job ${job.jobId} --resume-from ${record.checkpointId}`,
+			`perstack run --runtime local coordinator 'Plan the migration of our build from webpack to vite.' --continue-job ${job.jobId} --resume-from ${record.checkpointId}`,
 		);
 	});
 
@@ -36,7 +36,7 @@ describe('resuming from a coordinator checkpoint', () => {
 		expect(resumed.query).toBeUndefined();
 		const last = resumed.steps[resumed.steps.length - 1]!;
 		expect(resumeCommand(model, resumed, last.checkpointId!)).toBe(
-			`perstack run coordinator 'Plan the migration of our build from webpack to vite.' --continue-job ${job.jobId} --resume-from ${last.checkpointId}`,
+			`perstack run --runtime local coordinator 'Plan the migration of our build from webpack to vite.' --continue-job ${job.jobId} --resume-from ${last.checkpointId}`,
 		);
 	});
 
@@ -96,7 +96,7 @@ describe('a run stopped by an interactive tool', () => {
 		expect(stop.args).toEqual({question: 'Which colour should the report use?'});
 		expect(stop.activity.type).toBe('interactiveTool');
 		// Plain `--continue` fails on the recorded CLI ("No runs found"): the job is named (#21.8).
-		expect(stop.command).toBe(`perstack run interactive-expert "<answer>" --continue-job ${run.jobId} -i`);
+		expect(stop.command).toBe(`perstack run --runtime local interactive-expert "<answer>" --continue-job ${run.jobId} -i`);
 	});
 
 	it('once answered (the run was resumed), there is nothing to answer', () => {

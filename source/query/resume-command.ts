@@ -1,6 +1,7 @@
 import type {RunStatus} from '../model/events.js';
 import {isToolActivity, type Activity, type Job, type Model, type Run, type ToolActivity} from '../model/state.js';
 import {jobTotals} from './tree.js';
+import {runnerOfLog, type PerstackRunner} from './perstack-runner.js';
 
 /*
  * What a person types to carry on from where a job stopped: resume from a checkpoint, answer an
@@ -38,7 +39,7 @@ export function stepCheckpoint(model: Model, activity: Activity): StepCheckpoint
 }
 
 /**
- * `perstack run <expertKey> '<query>' --continue-job <jobId> --resume-from <checkpointId>`, for a
+ * `perstack run [--runtime <it>] <expertKey> '<query>' --continue-job <jobId> --resume-from <checkpointId>`, for a
  * checkpoint of a coordinator (a root Perstack run): the runtime resumes only from those, so for a
  * delegated run this is undefined. The query is the one the coordinator's pane started with.
  */
@@ -46,7 +47,7 @@ export function resumeCommand(model: Model, run: Run, checkpointId: string): str
 	if (run.dialect !== 'perstack' || run.parentRunId !== null) return undefined;
 	const query = originalQuery(model, run);
 	return [
-		'perstack run',
+		runWordsOf(model, run.jobId),
 		shellQuote(run.expertKey),
 		query === undefined ? `"${queryPlaceholder}"` : shellQuote(query, true),
 		'--continue-job',
@@ -77,8 +78,10 @@ export type InteractiveStop = {
 	coordinator: string;
 	toolName: string;
 	args: unknown;
+	/** The CLI on PATH, in the runtime the log says the job ran in (`runnerOfLog`). */
+	runner: PerstackRunner;
 	/**
-	 * `perstack run <expertKey> "<answer>" --continue-job <jobId> -i`. Plain `--continue` is not offered: on the
+	 * `perstack run [--runtime <it>] <expertKey> "<answer>" --continue-job <jobId> -i`. Plain `--continue` is not offered: on the
 	 * recorded CLI (0.0.54) it fails with "No runs found", and it would answer whichever job is latest. Where the
 	 * step called another tool before the question, the answer is the JSON form naming the call (`answerForm`).
 	 */
@@ -111,7 +114,8 @@ export function interactiveStop(model: Model, run: Run): InteractiveStop | undef
 		coordinator,
 		toolName: activity.toolName,
 		args: activity.args,
-		command: `perstack run ${shellQuote(coordinator)} ${answer} --continue-job ${shellQuote(run.jobId)} -i`,
+		runner: runnerOfLog(model.jobs.get(run.jobId)?.runtimeName),
+		command: `${runWordsOf(model, run.jobId)} ${shellQuote(coordinator)} ${answer} --continue-job ${shellQuote(run.jobId)} -i`,
 		answerForm: json ? 'json' : 'plain',
 		firstCall: json ? first.toolName : undefined,
 	};
@@ -224,4 +228,10 @@ export function shellQuote(text: string, always = false): string {
 	}
 
 	return `${out}'`;
+}
+
+/** `perstack run`, and the runtime the job ran in when its log names it (`runnerOfLog`), as a shell line's start. */
+function runWordsOf(model: Model, jobId: string): string {
+	const runner = runnerOfLog(model.jobs.get(jobId)?.runtimeName);
+	return [...runner.program, 'run', ...runner.options].map(word => shellQuote(word)).join(' ');
 }

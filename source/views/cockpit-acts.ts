@@ -1,4 +1,5 @@
 import type {Continuation} from '../query/continuation.js';
+import {runnerOfLog, type PerstackRunner} from '../query/perstack-runner.js';
 import type {InteractiveStop} from '../query/resume-command.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import type {Found} from '../view-model/cockpit.js';
@@ -52,7 +53,7 @@ export function copyCommand(env: ViewEnv, dispatch: Dispatch, found: Found<Conti
 	dispatch({type: 'setShowingCommand', showing: true});
 }
 
-/** The program and options a continuation of the job runs with (the CLI on PATH when the viewer runs none). */
-export function runnerFor(env: ViewEnv, jobId: string) {
-	return env.cockpit?.runner(jobId) ?? {program: ['perstack'], options: []};
+/** The program and options a continuation of the job runs with (the CLI on PATH, in the log's runtime, when the viewer runs none). */
+export function runnerFor(env: ViewEnv, jobId: string): PerstackRunner {
+	return env.cockpit?.runner(jobId) ?? runnerOfLog(env.store.model.jobs.get(jobId)?.runtimeName);
 }

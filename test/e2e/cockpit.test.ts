@@ -68,7 +68,7 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		writeFileSync(
 			ws.script,
 			JSON.stringify([
-				{expect: ['run', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'], cwd: ws.dir, replay: released('ask-3-answer-json.ndjson')},
+				{expect: ['run', '--runtime', 'local', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'], cwd: ws.dir, replay: released('ask-3-answer-json.ndjson')},
 			] satisfies Call[]),
 		);
 		const tty = viewer(ws.dir, ws.script, 'asked.ndjson');
@@ -78,14 +78,14 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		tty.keys('Blue', 'Enter');
 		const asked = await tty.waitFor('Answer with this command?');
 		// The command, every word as a shell reads it back: the JSON form, since the step read a file before it asked.
-		expect(asked.replace(/│/g, '').replace(/\s+/g, ' ')).toContain(`perstack run helper '${jsonAnswer('Blue')}' --continue-job ${askJob} -i`);
+		expect(asked.replace(/│/g, '').replace(/\s+/g, ' ')).toContain(`perstack run --runtime local helper '${jsonAnswer('Blue')}' --continue-job ${askJob} -i`);
 		expect(ws.calls(), 'nothing runs before the yes').toEqual([]);
 		tty.keys('y');
 		const done = await tty.waitFor(screen => screen.includes('✅ complete Noted your colour choice') && /^perscope · ✓ completed/.test(screen));
 		// One pane: the waiting run went on (its question answered), not a second job.
 		expect(done.match(/▾ helper/g)).toHaveLength(2);
 		expect(done).toContain('🙋 ask askUser Which colour should the note use? ↩');
-		expect(ws.calls()).toEqual([{args: ['run', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'], cwd: ws.dir}]);
+		expect(ws.calls()).toEqual([{args: ['run', '--runtime', 'local', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'], cwd: ws.dir}]);
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
@@ -142,7 +142,7 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		tty.tmux('set-option', '-g', 'set-clipboard', 'on');
 		await tty.waitFor(waitingRow);
 		tty.keys('y');
-		const command = `perstack run helper '${jsonAnswer('<answer>')}' --continue-job ${askJob} -i`;
+		const command = `perstack run --runtime local helper '${jsonAnswer('<answer>')}' --continue-job ${askJob} -i`;
 		await tty.waitFor('press any key to go back to the viewer');
 		// Joined as the terminal wrapped it: the command is one line, longer than the screen is wide.
 		const joined = tty.tmux('capture-pane', '-p', '-J', '-t', tty.name).split('\n');
@@ -184,8 +184,9 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		const job = 'nh97zzzwnx6y4a76u4s8o5m3';
 		mkdirSync(join(ws.dir, 'perstack', 'jobs', job), {recursive: true});
 		writeFileSync(join(ws.dir, 'followup.ndjson'), read('followup-1.ndjson'));
-		// Step 1's checkpoint (continueToNextStep of followup-1); the query is initializeRuntime's.
-		const resume = ['run', 'helper', 'Write a greeting to hello.txt.', '--continue-job', job, '--resume-from', 'k0e86wazx5cb5c62uak16x3w'];
+		// Step 1's checkpoint (continueToNextStep of followup-1); the query is initializeRuntime's, and so is the
+		// runtime the job ran in (local: the released CLI would run it in Docker otherwise).
+		const resume = ['run', '--runtime', 'local', 'helper', 'Write a greeting to hello.txt.', '--continue-job', job, '--resume-from', 'k0e86wazx5cb5c62uak16x3w'];
 		// The runtime's own recording of the job carried on (a follow-up of the same job) stands for what it writes.
 		writeFileSync(ws.script, JSON.stringify([{expect: resume, cwd: ws.dir, replay: released('followup-2-continue.ndjson')}] satisfies Call[]));
 		const tty = viewer(ws.dir, ws.script, 'followup.ndjson');
@@ -196,7 +197,7 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		tty.keys('R');
 		const asked = await tty.waitFor('Resume with this command?');
 		expect(asked.replace(/│/g, '').replace(/\s+/g, ' ')).toContain(
-			`perstack run helper 'Write a greeting to hello.txt.' --continue-job ${job} --resume-from k0e86wazx5cb5c62uak16x3w`,
+			`perstack run --runtime local helper 'Write a greeting to hello.txt.' --continue-job ${job} --resume-from k0e86wazx5cb5c62uak16x3w`,
 		);
 		tty.keys('y');
 		await tty.waitFor(() => ws.calls().length === 1);

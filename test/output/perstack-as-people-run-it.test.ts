@@ -215,11 +215,11 @@ describe('2. continued jobs and questions', () => {
 	it('the answer advice is the JSON form naming the question where the step called another tool first', () => {
 		const printed = perscope(['--print', fixture('real/ask-1.ndjson'), fixture('real/ask-2-followup.ndjson')]).stdout;
 		expect(printed).toContain(
-			`answer with: perstack run helper '{"toolCallId":"toolu_mock1l9ji70003","toolName":"askUser","skillName":"user-input","text":"<answer>"}' --continue-job ufrxrignk40pmuavgbthfjbs -i`,
+			`answer with: perstack run --runtime local helper '{"toolCallId":"toolu_mock1l9ji70003","toolName":"askUser","skillName":"user-input","text":"<answer>"}' --continue-job ufrxrignk40pmuavgbthfjbs -i`,
 		);
 		// A question asked alone keeps the plain form.
 		expect(perscope(['--print', fixture('real/interactive-1.ndjson')]).stdout).toContain(
-			'answer with: perstack run interactive-expert "<answer>" --continue-job',
+			'answer with: perstack run --runtime local interactive-expert "<answer>" --continue-job',
 		);
 	});
 });

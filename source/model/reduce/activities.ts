@@ -38,6 +38,7 @@ export function ensureJob(model: Model, jobId: string, timestamp: number | undef
 			model: undefined,
 			maxSteps: undefined,
 			runtimeVersion: undefined,
+			runtimeName: undefined,
 			reportedCost: undefined,
 		};
 		model.jobs.set(jobId, job);

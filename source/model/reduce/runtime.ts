@@ -37,6 +37,7 @@ export function onRuntimeInit(model: Model, event: EventOf<'runtimeInit'>): void
 	job.model = event.model ?? job.model;
 	job.maxSteps = event.maxSteps ?? job.maxSteps;
 	job.runtimeVersion = event.runtimeVersion ?? job.runtimeVersion;
+	job.runtimeName = event.runtime ?? job.runtimeName;
 }
 
 export function onSkill(model: Model, event: EventOf<'skill'>): void {

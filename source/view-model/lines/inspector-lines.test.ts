@@ -79,7 +79,7 @@ describe('the inspector lines', () => {
 			'  "question": "Which colour should the report use?"',
 			'}',
 			'Answer it with:',
-			"perstack run interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i",
+			"perstack run --runtime local interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i",
 			'a answers it from here · y copies the command',
 		]);
 	});
@@ -286,8 +286,8 @@ describe('#32 §3.6 the inspector: command and error before ids; the answer befo
 		expect(texts.indexOf('Waiting for your answer')).toBeLessThan(texts.findIndex(text => text.startsWith('Resume from this step')));
 		const commands = lines.filter(line => line.unbroken);
 		expect(commands.map(line => line.text)).toEqual([
-			"perstack run interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i",
-			expect.stringMatching(/^perstack run interactive-expert '.+' --continue-job xlkgdwda3hj910egy4q4sxjn --resume-from \w+$/),
+			"perstack run --runtime local interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i",
+			expect.stringMatching(/^perstack run --runtime local interactive-expert '.+' --continue-job xlkgdwda3hj910egy4q4sxjn --resume-from \w+$/),
 		]);
 		// Longer than the width, and not wrapped: no line of the command's end stands alone.
 		expect(displayWidth(commands[0]!.text)).toBeGreaterThan(60);

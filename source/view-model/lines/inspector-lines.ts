@@ -13,7 +13,7 @@ import {sanitizeBlock, sanitizeLine} from '../../text/sanitize.js';
 import {wrapToWidth} from '../../text/wrap.js';
 import {answerPlaceholder, interactiveStop, stepCheckpoint} from '../../query/resume-command.js';
 import {answerContinuation, resumeContinuation} from '../../query/continuation.js';
-import {defaultRunner, type PerstackRunner} from '../../query/perstack-runner.js';
+import type {PerstackRunner} from '../../query/perstack-runner.js';
 import {statusLook} from '../../text/status.js';
 import {assertNever} from '../../model/assert-never.js';
 
@@ -243,7 +243,8 @@ export function inspectorLines(
 	rawEvent: string | undefined,
 	width: number,
 	unfolded: Unfolded = new Set(),
-	runner: PerstackRunner = defaultRunner,
+	/** How a continuation runs; by default the CLI on PATH in the runtime the log names. */
+	runner?: PerstackRunner,
 ): InspectorLine[] {
 	const lines: InspectorLine[] = [];
 	let folds = 0;

@@ -99,7 +99,7 @@ describe('checkpoints and resume', () => {
 		await app.press('G');
 		const frame = await waitForFrame(app, text => text.includes('Resume from this step'));
 		// One line, never wrapped (#32 §3.6): the screen cuts it at its edge.
-		expect(frame).toMatch(/^perstack run coordinator 'Find out what is in the workspace\.' --continue-job xrg3kr5eyfy4/m);
+		expect(frame).toMatch(/^perstack run --runtime local coordinator 'Find out what is in the workspace\.' --continue-job/m);
 		app.unmount();
 	});
 
@@ -110,9 +110,12 @@ describe('checkpoints and resume', () => {
 		await app.press(keys.enter);
 		const frame = await waitForFrame(app, text => text.includes('Inspector'));
 		expect(frame).toContain('🙋 interactiveTool');
-		for (let page = 0; page < 5 && !(app.lastFrame() ?? '').includes('--continue-job xlkgdwda3hj910egy4q4sxjn -i'); page++) await app.press(keys.pageDown);
-		const answer = await waitForFrame(app, text => text.includes('--continue-job xlkgdwda3hj910egy4q4sxjn -i'));
-		expect(answer).toContain("perstack run interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i");
+		// The log names the runtime the job ran in (local), which the released CLI would not otherwise use. The line is
+		// one line, cut at the screen's edge (100 columns here).
+		const command = "perstack run --runtime local interactive-expert '<answer>' --continue-job xlkgdwda3hj";
+		for (let page = 0; page < 5 && !(app.lastFrame() ?? '').includes(command); page++) await app.press(keys.pageDown);
+		const answer = await waitForFrame(app, text => text.includes(command));
+		expect(answer).toContain(command);
 		app.unmount();
 	});
 
@@ -120,7 +123,7 @@ describe('checkpoints and resume', () => {
 		const app = renderApp(modelFromFixtures('real/interactive-1.ndjson'));
 		const frame = await waitForFrame(app, text => text.includes('🙋 waiting for your answer'));
 		expect(frame).toContain('askUser: Which colour should the report use?');
-		expect(frame).toContain('answer with: perstack run interactive-expert "<answer>" --continue-job xlkgdwda3hj9');
+		expect(frame).toContain('answer with: perstack run --runtime local interactive-expert "<answer>" --continue-job');
 		app.unmount();
 		// Once answered (the continued run is in the log too), the notice is gone.
 		const answered = renderApp(modelFromFixtures('real/interactive-1.ndjson', 'real/interactive-2-continue.ndjson'));

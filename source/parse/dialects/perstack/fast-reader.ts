@@ -113,6 +113,7 @@ export const perstackReaders: Readers = {
 	// Runtime
 	initializeRuntime: typed('initializeRuntime', {
 		runtimeVersion: optionalString,
+		runtime: optionalString,
 		expertName: optionalString,
 		model: optionalString,
 		maxSteps: looseNumber,

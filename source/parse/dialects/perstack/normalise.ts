@@ -115,6 +115,7 @@ export function fromPerstack(event: PerstackEvent, ref: EventRef): AgentEvent {
 				...(event.expertName === undefined ? {} : {expertName: event.expertName}),
 				...(event.model === undefined ? {} : {model: event.model}),
 				...(event.runtimeVersion === undefined ? {} : {runtimeVersion: event.runtimeVersion}),
+				...(event.runtime === undefined ? {} : {runtime: event.runtime}),
 				...(event.maxSteps === undefined ? {} : {maxSteps: event.maxSteps}),
 				...(event.query === undefined ? {} : {query: event.query}),
 				...(answer === undefined ? {} : {answer: {toolCallId: answer.toolCallId, text: answer.text ?? ''}}),

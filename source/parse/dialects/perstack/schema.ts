@@ -156,6 +156,7 @@ function build() {
 		// Runtime
 		typed('initializeRuntime', {
 			runtimeVersion: z.string().optional(),
+			runtime: z.string().optional(),
 			expertName: z.string().optional(),
 			model: z.string().optional(),
 			maxSteps: looseNumber,
