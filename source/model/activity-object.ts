@@ -23,7 +23,7 @@ export type ActivityFields = DistributiveOmit<Activity, keyof CommonFields>;
 /*
  * An activity spelled out as one object literal per kind, in the order `{...common, ...fields}` gives. V8 keeps
  * the properties a literal names inside the object; those a spread adds later go to a separate property array,
- * which cost about sixty bytes more per activity (docs/performance.md, "Memory of the hostile shapes").
+ * which cost about sixty bytes more per activity (docs/performance-history.md, "Memory of the hostile shapes").
  * Copies made by spreading a whole activity (`updateActivity` in reduce/activities.ts) keep the layout.
  */
 export function activityObject(c: CommonFields, fields: ActivityFields): Activity {
