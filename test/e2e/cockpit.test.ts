@@ -68,7 +68,11 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		writeFileSync(
 			ws.script,
 			JSON.stringify([
-				{expect: ['run', '--runtime', 'local', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'], cwd: ws.dir, replay: released('ask-3-answer-json.ndjson')},
+				{
+					expect: ['run', '--runtime', 'local', 'helper', jsonAnswer('Blue'), '--continue-job', askJob, '-i'],
+					cwd: ws.dir,
+					replay: released('ask-3-answer-json.ndjson'),
+				},
 			] satisfies Call[]),
 		);
 		const tty = viewer(ws.dir, ws.script, 'asked.ndjson');
@@ -186,7 +190,17 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		writeFileSync(join(ws.dir, 'followup.ndjson'), read('followup-1.ndjson'));
 		// Step 1's checkpoint (continueToNextStep of followup-1); the query is initializeRuntime's, and so is the
 		// runtime the job ran in (local: the released CLI would run it in Docker otherwise).
-		const resume = ['run', '--runtime', 'local', 'helper', 'Write a greeting to hello.txt.', '--continue-job', job, '--resume-from', 'k0e86wazx5cb5c62uak16x3w'];
+		const resume = [
+			'run',
+			'--runtime',
+			'local',
+			'helper',
+			'Write a greeting to hello.txt.',
+			'--continue-job',
+			job,
+			'--resume-from',
+			'k0e86wazx5cb5c62uak16x3w',
+		];
 		// The runtime's own recording of the job carried on (a follow-up of the same job) stands for what it writes.
 		writeFileSync(ws.script, JSON.stringify([{expect: resume, cwd: ws.dir, replay: released('followup-2-continue.ndjson')}] satisfies Call[]));
 		const tty = viewer(ws.dir, ws.script, 'followup.ndjson');

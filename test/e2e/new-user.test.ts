@@ -155,7 +155,9 @@ describe.skipIf(!hasTmux())('#32 §3.6 the inspector: command and error first at
 		tty.keys('/', 'resume from', 'Enter');
 		const screen = await tty.waitFor('Resume from this step');
 		const lines = screen.split('\n');
-		const answer = lines.findIndex(line => line.startsWith("perstack run --runtime local interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i"));
+		const answer = lines.findIndex(line =>
+			line.startsWith("perstack run --runtime local interactive-expert '<answer>' --continue-job xlkgdwda3hj910egy4q4sxjn -i"),
+		);
 		expect(answer).toBeGreaterThan(-1);
 		expect(answer).toBeLessThan(lines.findIndex(line => line.startsWith('Resume from this step')));
 	});
