@@ -20,19 +20,19 @@ class Collected extends Writable {
 }
 
 /**
- * Runs the CLI in this process, as `perscope ARGS` from the repository's root with CI=true: the same code from
+ * Runs the CLI in this process, as `perscope ARGS` from the repository's root with CI=true (and `env`): the same code from
  * the arguments on (cli/run-cli.ts), its stdout and stderr collected, and `pieces`, when given, its stdin, one
  * piece after another with a pause between. A spawned CLI costs a Node start and the loading of its modules
  * (~0.2 s of CPU), which the golden tests would pay hundreds of times; test/output/headless-outputs.ts keeps a
  * few real processes to hold the built CLI to the same output.
  */
-export async function perscopeInProcess(args: readonly string[], pieces?: Buffer[]): Promise<Output> {
+export async function perscopeInProcess(args: readonly string[], pieces?: Buffer[], env: Record<string, string> = {}): Promise<Output> {
 	// The paths given are relative to the repository's root, and diagnostics name them as given.
 	if (resolve(process.cwd()) !== resolve(repoRoot)) throw new Error(`run vitest from ${repoRoot} (it runs from ${process.cwd()})`);
 	const stdin = new PassThrough();
 	const stdout = new Collected();
 	const stderr = new Collected();
-	const running = runCli([...args], {streams: {stdin, stdout, stderr}, env: {...process.env, CI: 'true'}});
+	const running = runCli([...args], {streams: {stdin, stdout, stderr}, env: {...process.env, CI: 'true', ...env}});
 	if (pieces) {
 		for (const piece of pieces) {
 			if (!stdin.write(piece)) await new Promise(resolve => stdin.once('drain', resolve));
