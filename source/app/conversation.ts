@@ -15,6 +15,7 @@ import {diagnosticLine} from '../text/diagnostic-line.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {findConversation} from '../query/conversation-target.js';
 import type {RunOptions} from './run-options.js';
+import type {StdStreams} from './streams.js';
 import {outputOpenAfterExitMs} from './waiting-notes.js';
 
 export type ConversationRequest = {run: string; step: number | undefined};
@@ -28,11 +29,13 @@ export async function runConversation(
 	plan: InputPlan,
 	request: ConversationRequest,
 	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect'>,
+	streams: StdStreams,
 ): Promise<number> {
+	const {stdout, stderr} = streams;
 	const raw = new RawEvents();
 	raw.addPlan(plan);
 	const onDiagnostic = (diagnostic: Diagnostic) => {
-		process.stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);
+		stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);
 	};
 
 	const model = createModel();
@@ -46,11 +49,11 @@ export async function runConversation(
 		dialect: options.dialect,
 		onLine: line => raw.remember(line),
 	});
-	const onStderr = (text: string) => process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
+	const onStderr = (text: string) => stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
 	const running = (options.fast ? runSourcesFast : (await import('../input/run-sources.js')).runSources)(
 		plan,
 		ingest,
-		{onStderr, idleAfterExitMs: options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs},
+		{onStderr, idleAfterExitMs: options.tuning?.outputOpenAfterExitMs ?? outputOpenAfterExitMs, stdin: streams.stdin},
 		{tuning: options.tuning},
 	);
 	const command = plan.inputs.some(input => input.kind === 'command');
@@ -62,7 +65,7 @@ export async function runConversation(
 
 	const found = findConversation(model, request.run, request.step);
 	if (!found.ok) {
-		process.stderr.write(`perscope: --conversation: ${sanitizeLine(found.message)}\n`);
+		stderr.write(`perscope: --conversation: ${sanitizeLine(found.message)}\n`);
 		return 2;
 	}
 
@@ -71,7 +74,7 @@ export async function runConversation(
 	const where = raw.isEventFile(line.source) ? `the step's event file in ${basename(dirname(line.source))}` : `line ${line.line}`;
 	const text = readMessageLine(raw, line);
 	if (text === undefined) {
-		process.stderr.write(
+		stderr.write(
 			`perscope: --conversation: the messages of step ${line.step} of run ${sanitizeLine(run.runId)} (${sanitizeLine(where)}) are no longer available: a pipe, a command or a .gz keeps only its most recent lines, and a file may have changed since; save the log to a file and give the file\n`,
 		);
 		return 1;
@@ -79,7 +82,7 @@ export async function runConversation(
 
 	const cut = cutOffText(model, run);
 	const cutOff = cut?.step === line.step ? cut : undefined;
-	process.stdout.write(conversationText(conversationLines(text, {runId: run.runId, expertKey: run.expertKey, step: line.step, where, cutOff})));
-	if (process.stdout.writableNeedDrain) await once(process.stdout, 'drain');
+	stdout.write(conversationText(conversationLines(text, {runId: run.runId, expertKey: run.expertKey, step: line.step, where, cutOff})));
+	if (stdout.writableNeedDrain) await once(stdout, 'drain');
 	return exitCode;
 }

@@ -12,6 +12,7 @@ import {outputOpenAfterExitMs, waitingNotes} from './waiting-notes.js';
 import {builtinPrices} from '../query/prices.js';
 import type {RunOptions} from './run-options.js';
 import {liveSources} from './live-sources.js';
+import type {StdStreams} from './streams.js';
 
 export type HeadlessMode = 'print' | 'json' | 'summary' | 'summary-json' | 'conversation';
 
@@ -26,8 +27,8 @@ export type HeadlessOptions = RunOptions & {
  * written once the input ends. Each mode loads only the modules it writes with: `--summary --json` of a
  * small log takes less time than loading them all.
  */
-export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Promise<number> {
-	const stdout = process.stdout;
+export async function runHeadless(plan: InputPlan, options: HeadlessOptions, streams: StdStreams): Promise<number> {
+	const {stdout, stderr} = streams;
 	// `perscope --print big.ndjson | head`: the reader went away, which is not an error of ours.
 	stdout.on('error', error => {
 		if (Reflect.get(error, 'code') === 'EPIPE') process.exit(0);
@@ -36,7 +37,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	if (options.mode === 'conversation') {
 		const {runConversation} = await import('./conversation.js');
-		return runConversation(plan, options.conversation ?? {run: '', step: undefined}, options);
+		return runConversation(plan, options.conversation ?? {run: '', step: undefined}, options, streams);
 	}
 
 	if (plan.jobsRoot !== undefined) {
@@ -47,7 +48,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 		const oldestFirst = summary ? jobsOldestFirst(plan.jobsRoot) : [];
 		if (oldestFirst.length > 0) {
 			const inputs = oldestFirst.map(path => ({kind: 'job' as const, path, label: basename(path)}));
-			return runHeadless({...plan, jobsRoot: undefined, inputs}, options);
+			return runHeadless({...plan, jobsRoot: undefined, inputs}, options, streams);
 		}
 
 		const jobs = listJobs(plan.jobsRoot);
@@ -64,7 +65,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const diagnosticLine = sanitizeLine ? (await import('../text/diagnostic-line.js')).diagnosticLine : undefined;
 	const onDiagnostic = (diagnostic: Diagnostic) => {
 		if (options.mode === 'summary-json' || !diagnosticLine) return;
-		process.stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);
+		stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);
 	};
 
 	const transcribing = options.mode === 'print' || options.mode === 'json';
@@ -124,7 +125,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 
 	// A command's stderr is not ours to swallow: it goes to our stderr as it arrives, made harmless to the terminal.
 	const onStderr = (text: string) => {
-		if (sanitizeLine) process.stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
+		if (sanitizeLine) stderr.write(`[stderr] ${sanitizeLine(text)}\n`);
 	};
 
 	// A transcript is written as lines arrive, so what it shows depends on where reading pauses; only the
@@ -134,7 +135,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 		(plan.follow || command) && sanitizeLine
 			? waitingNotes(
 					() => running.states,
-					text => process.stderr.write(text),
+					text => stderr.write(text),
 					sanitizeLine,
 					idleAfterExitMs,
 				)
@@ -142,7 +143,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(
 		plan,
 		ingest,
-		{afterChunk, onStderr, onChange, idleAfterExitMs},
+		{afterChunk, onStderr, onChange, idleAfterExitMs, stdin: streams.stdin},
 		{tuning: options.tuning},
 	);
 	const live = plan.follow || command || replay !== undefined;
@@ -167,7 +168,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 		write(transcript.take());
 	}
 
-	if (transcript && filter) process.stderr.write(`perscope: ${hidden} ${hidden === 1 ? 'activity' : 'activities'} hidden by the filter\n`);
+	if (transcript && filter) stderr.write(`perscope: ${hidden} ${hidden === 1 ? 'activity' : 'activities'} hidden by the filter\n`);
 	if (options.mode === 'summary') write((await import('../output/summary-table.js')).summaryTable(ingest.model, prices));
 	if (options.mode === 'summary-json') {
 		const [{terminalSafeJson}, {summaryJsonPieces}] = await Promise.all([import('../output/activity-json.js'), import('../output/summary.js')]);
@@ -183,7 +184,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions): Pr
 	if (stdout.writableNeedDrain) await once(stdout, 'drain');
 	if (otlp) {
 		const report = await otlp.finish(model);
-		process.stderr.write(report.text);
+		stderr.write(report.text);
 		// An --otlp-file cut short is a file that could not be written (README, Exit codes); a command's own
 		// failure says more and is kept.
 		if (report.fileFailed && exitCode === 0) exitCode = 1;

@@ -1,4 +1,5 @@
 import {fstatSync} from 'node:fs';
+import type {Readable} from 'node:stream';
 import {assertNever} from '../model/assert-never.js';
 import type {LineSink} from './line-sink.js';
 import {runChild, type ChildRun} from './command/child-command.js';
@@ -63,7 +64,7 @@ export function runSources(plan: InputPlan, ingest: LineSink, hooks: SourcesHook
 
 		if (input.kind === 'stdin') {
 			tasks.push(
-				readStdin(state, ingest, afterChunk, signal).then(
+				readStdin(state, ingest, afterChunk, signal, hooks.stdin).then(
 					() => finish(0),
 					(error: unknown) => {
 						failed(state, input, error);
@@ -192,11 +193,18 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job'}>, state: So
 	}
 }
 
-async function readStdin(state: SourceState, ingest: LineSink, afterChunk: () => Promise<void>, signal: AbortSignal): Promise<void> {
-	state.bytesTotal = redirectedFileSize();
+async function readStdin(
+	state: SourceState,
+	ingest: LineSink,
+	afterChunk: () => Promise<void>,
+	signal: AbortSignal,
+	stdin: Readable | undefined,
+): Promise<void> {
+	// A stream given in place of the process's stdin is not file descriptor 0: its size is not known.
+	state.bytesTotal = stdin === undefined ? redirectedFileSize() : undefined;
 	const splitter = ingest.splitter(state.label);
 	await pumpStream(
-		await ungzipped(process.stdin, signal),
+		await ungzipped(stdin ?? process.stdin, signal),
 		splitter,
 		async () => {
 			state.bytesRead = splitter.position;

@@ -1,3 +1,4 @@
+import type {Readable} from 'node:stream';
 import {assertNever} from '../model/assert-never.js';
 import type {FileForm, Input} from './inputs.js';
 
@@ -47,6 +48,11 @@ export type SourcesHooks = {
 	 * (a diagnostic says so). Undefined: until it closes (child-command.ts).
 	 */
 	idleAfterExitMs?: number;
+	/**
+	 * Where a stdin input (`-`, a pipe) is read from: the process's stdin when not given. The golden tests run the
+	 * CLI in process and give it a stream of their own.
+	 */
+	stdin?: Readable | undefined;
 };
 
 export type RunningSources = {

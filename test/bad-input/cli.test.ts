@@ -7,12 +7,15 @@ import {afterAll, describe, expect, it} from 'vitest';
 import type {Summary} from '../../source/output/summary.js';
 import {fixturePath} from '../helpers/load.js';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {perscopeInProcess} from '../helpers/cli-in-process.js';
 import {after, badLineNumber, before, corpus, framed} from './corpus.js';
 import {builtinPrices} from '../../source/query/prices.js';
 
 /*
- * The corpus through the real, built CLI, fed on stdin as `… | perscope` is: the process must end with
- * 0 when its input ends, report each bad line with its number, and summarise the valid run around it.
+ * The corpus through the CLI, fed on stdin as `… | perscope` is: it must end with 0 when its input ends, report
+ * each bad line with its number, and summarise the valid run around it. What the CLI writes is checked on runs in
+ * this process (test/helpers/cli-in-process.ts); what is about the process (stdin closed at once, exit codes, the
+ * memory a huge line costs) on the built CLI as a process, which also reads one case of the corpus from a real pipe.
  */
 
 const maxRssScript = fileURLToPath(new URL('max-rss.mjs', import.meta.url));
@@ -37,6 +40,12 @@ function perscope(args: string[], input?: Buffer | string, env: Record<string, s
 	return {status: result.status, stdout: result.stdout, stderr: result.stderr};
 }
 
+/** The CLI run in this process, `input` on its stdin. */
+async function inProcess(args: string[], input?: Buffer | string, env: Record<string, string> = {}): Promise<Result> {
+	const {stdout, stderr, code} = await perscopeInProcess(args, input === undefined ? undefined : [Buffer.from(input)], env);
+	return {status: code, stdout, stderr};
+}
+
 function summaryOf(result: Result): Summary {
 	expect(result.status, result.stderr).toBe(0);
 	return JSON.parse(result.stdout);
@@ -55,8 +64,8 @@ const emptySummary = {
 describe.each(corpus)('perscope --summary --json on stdin: $name', testCase => {
 	const expectedLines = testCase.diagnostic.flatMap((isDiagnostic, n) => (isDiagnostic ? [badLineNumber(n)] : []));
 
-	it('exits 0, counts each bad line with its number, and summarises the run around them', () => {
-		const summary = summaryOf(perscope(['--summary', '--json'], framed(testCase.lines)));
+	it('exits 0, counts each bad line with its number, and summarises the run around them', async () => {
+		const summary = summaryOf(await inProcess(['--summary', '--json'], framed(testCase.lines)));
 		expect(summary.diagnostics.map(diagnostic => [diagnostic.line, diagnostic.source])).toEqual(expectedLines.map(line => [line, 'stdin']));
 		const run = summary.jobs.find(job => job.jobId === 'job-1')?.runs.find(candidate => candidate.runId === 'run-1');
 		expect(run?.status).toBe('completed');
@@ -65,8 +74,8 @@ describe.each(corpus)('perscope --summary --json on stdin: $name', testCase => {
 		expect(run?.activities).toBeGreaterThanOrEqual(3);
 	});
 
-	it('--print writes the transcript and one diagnostic line on stderr per bad line', () => {
-		const result = perscope(['--print'], framed(testCase.lines));
+	it('--print writes the transcript and one diagnostic line on stderr per bad line', async () => {
+		const result = await inProcess(['--print'], framed(testCase.lines));
 		expect(result.status).toBe(0);
 		expect(result.stdout).toContain('[expert] ⚡ exec npm test');
 		expect(result.stdout).toContain('[expert] ✅ complete all green');
@@ -78,17 +87,25 @@ describe.each(corpus)('perscope --summary --json on stdin: $name', testCase => {
 	});
 });
 
+describe('the built CLI, as a process', () => {
+	it.each(['--print', '--summary --json'])('%s: a case of the corpus piped in writes what the run in this process writes', async mode => {
+		const input = framed(corpus[0]!.lines);
+		const args = mode.split(' ');
+		expect(perscope(args, input)).toEqual(await inProcess(args, input));
+	});
+});
+
 describe('input that is not a log', () => {
-	it('an empty file is an empty summary', () => {
+	it('an empty file is an empty summary', async () => {
 		const path = join(dir, 'empty.ndjson');
 		writeFileSync(path, '');
-		expect(summaryOf(perscope(['--summary', '--json', path]))).toEqual(emptySummary);
+		expect(summaryOf(await inProcess(['--summary', '--json', path]))).toEqual(emptySummary);
 	});
 
-	it('a file of whitespace only is an empty summary, with nothing diagnosed', () => {
+	it('a file of whitespace only is an empty summary, with nothing diagnosed', async () => {
 		const path = join(dir, 'blank.ndjson');
 		writeFileSync(path, '\n   \n\t\t\n\r\n\n');
-		expect(summaryOf(perscope(['--summary', '--json', path]))).toEqual(emptySummary);
+		expect(summaryOf(await inProcess(['--summary', '--json', path]))).toEqual(emptySummary);
 	});
 
 	it('stdin closed at once (</dev/null) exits 0 with an empty summary', () => {
@@ -117,41 +134,42 @@ describe('input that is not a log', () => {
 
 describe('line ends and byte order marks do not change what a log says', () => {
 	const original = readFileSync(fixturePath('real/delegate.ndjson'));
-	const expected = summaryOf(perscope(['--summary', '--json', fixturePath('real/delegate.ndjson')]));
+	const expected = inProcess(['--summary', '--json', fixturePath('real/delegate.ndjson')]);
 	const variants: Array<[string, Buffer]> = [
 		['CRLF', Buffer.from(original.toString('utf8').replaceAll('\n', '\r\n'))],
 		['a UTF-8 byte order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), original])],
 		['no newline after the last line', Buffer.from(original.toString('utf8').trimEnd())],
 	];
 
-	it.each(variants)('%s', (_name, bytes) => {
-		const summary = summaryOf(perscope(['--summary', '--json'], bytes));
+	it.each(variants)('%s', async (_name, bytes) => {
+		const summary = summaryOf(await inProcess(['--summary', '--json'], bytes));
+		const whole = summaryOf(await expected);
 		expect({...summary, diagnostics: summary.diagnostics}).toEqual({
-			...expected,
-			diagnostics: expected.diagnostics.map(diagnostic => ({...diagnostic, source: 'stdin'})),
+			...whole,
+			diagnostics: whole.diagnostics.map(diagnostic => ({...diagnostic, source: 'stdin'})),
 		});
 	});
 
-	it('a byte order mark at the start of a later line (two logs that each begin with one, concatenated) was a bad line in one stream, not as two files', () => {
+	it('a byte order mark at the start of a later line (two logs that each begin with one, concatenated) was a bad line in one stream, not as two files', async () => {
 		const mark = Buffer.from([0xef, 0xbb, 0xbf]);
 		const second = readFileSync(fixturePath('real/tools.ndjson'));
 		const files = [join(dir, 'marked-delegate.ndjson'), join(dir, 'marked-tools.ndjson')];
 		writeFileSync(files[0]!, Buffer.concat([mark, original]));
 		writeFileSync(files[1]!, Buffer.concat([mark, second]));
-		const asFiles = summaryOf(perscope(['--summary', '--json', ...files]));
-		const asOneStream = summaryOf(perscope(['--summary', '--json'], Buffer.concat([mark, original, mark, second])));
+		const asFiles = summaryOf(await inProcess(['--summary', '--json', ...files]));
+		const asOneStream = summaryOf(await inProcess(['--summary', '--json'], Buffer.concat([mark, original, mark, second])));
 		expect(asOneStream.diagnostics).toEqual([]);
 		expect(asOneStream).toEqual(asFiles);
 		// Read the fast ways and the plain way alike.
-		expect(summaryOf(perscope(['--summary', '--json'], Buffer.concat([mark, original, mark, second]), {PERSCOPE_FAST: '0'}))).toEqual(asOneStream);
+		expect(summaryOf(await inProcess(['--summary', '--json'], Buffer.concat([mark, original, mark, second]), {PERSCOPE_FAST: '0'}))).toEqual(asOneStream);
 	});
 
-	it('a log concatenated with itself counted its streaming events again (229 events instead of 136) and did not report them, as it did the others', () => {
+	it('a log concatenated with itself counted its streaming events again (229 events instead of 136) and did not report them, as it did the others', async () => {
 		const tools = readFileSync(fixturePath('real/tools.ndjson'));
-		const once = summaryOf(perscope(['--summary', '--json', fixturePath('real/tools.ndjson')]));
+		const once = summaryOf(await inProcess(['--summary', '--json', fixturePath('real/tools.ndjson')]));
 		for (const [how, summary] of [
-			['one stream', summaryOf(perscope(['--summary', '--json'], Buffer.concat([tools, tools])))],
-			['the same file twice', summaryOf(perscope(['--summary', '--json', fixturePath('real/tools.ndjson'), fixturePath('real/tools.ndjson')]))],
+			['one stream', summaryOf(await inProcess(['--summary', '--json'], Buffer.concat([tools, tools])))],
+			['the same file twice', summaryOf(await inProcess(['--summary', '--json', fixturePath('real/tools.ndjson'), fixturePath('real/tools.ndjson')]))],
 		] as const) {
 			expect(summary.events, how).toBe(136);
 			expect(summary.jobs, how).toEqual(once.jobs);
@@ -173,25 +191,26 @@ describe('step numbers written another way than the runtime writes them', () => 
 		return path;
 	};
 
-	const expected = perscope(['--conversation', `${run}@4`, fixturePath('real/tools.ndjson')]);
+	const conversation = inProcess(['--conversation', `${run}@4`, fixturePath('real/tools.ndjson')]);
 
 	it.each(['"4"', '4.0', '4e0'])(
 		'--conversation said "no longer available … the file may have changed" for a step written %s, which every other mode reads',
-		written => {
+		async written => {
+			const expected = await conversation;
 			expect(expected.status, expected.stderr).toBe(0);
 			const path = rewritten(written);
-			const fromFile = perscope(['--conversation', `${run}@4`, path]);
+			const fromFile = await inProcess(['--conversation', `${run}@4`, path]);
 			expect(fromFile.status, fromFile.stderr).toBe(0);
 			expect(fromFile.stdout).toBe(expected.stdout);
 			// From a pipe too: the step's line is found among the recent lines kept.
-			const fromPipe = perscope(['--conversation', `${run}@4`], readFileSync(path));
+			const fromPipe = await inProcess(['--conversation', `${run}@4`], readFileSync(path));
 			expect(fromPipe.stdout).toBe(expected.stdout);
 		},
 	);
 
-	it('a whole step at stepNumber 1e20 turned a completed run into "ended without a final event", with no diagnostic', () => {
+	it('a whole step at stepNumber 1e20 turned a completed run into "ended without a final event", with no diagnostic', async () => {
 		const path = rewritten('1e20');
-		const summary = summaryOf(perscope(['--summary', '--json', path]));
+		const summary = summaryOf(await inProcess(['--summary', '--json', path]));
 		const tools = summary.jobs[0]!.runs[0]!;
 		expect(tools.status).toBe('completed');
 		expect(tools.endedWithoutFinalEvent).toBeUndefined();
@@ -211,7 +230,7 @@ describe('step numbers written another way than the runtime writes them', () => 
 			'startGeneration event: stepNumber 100000000000000000000 is not a step number (a whole number from 0 to 9007199254740991); the event is read without it',
 		);
 		// Every reader judges it so: the plain one (the schema) and the fast ones give the same document.
-		expect(summaryOf(perscope(['--summary', '--json', path], undefined, {PERSCOPE_FAST: '0'}))).toEqual(summary);
+		expect(summaryOf(await inProcess(['--summary', '--json', path], undefined, {PERSCOPE_FAST: '0'}))).toEqual(summary);
 	});
 });
 

@@ -6,6 +6,7 @@ import {gzipSync} from 'node:zlib';
 import {describe, expect, it} from 'vitest';
 import {conversationLines, conversationText} from '../../source/text/conversation.js';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {perscopeInProcess} from '../helpers/cli-in-process.js';
 import {fixturePath} from '../helpers/load.js';
 import {describeUnsafe, unsafeForTerminal} from '../fuzz/invariants.js';
 import {hostileConversationLines} from '../helpers/hostile-conversation.js';
@@ -15,7 +16,13 @@ import {hostileConversationLines} from '../helpers/hostile-conversation.js';
  * step's raw messages found here by reading every line of the file (not through the model or its offsets).
  */
 
-function run(args: string[], input?: Buffer) {
+/** The CLI run in this process (test/helpers/cli-in-process.ts), `input` on its stdin. */
+async function run(args: string[], input?: Buffer) {
+	return perscopeInProcess(args, input && [input]);
+}
+
+/** The built CLI as a process: for the exit codes. */
+function spawned(args: string[], input?: Buffer) {
 	const result = spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, input, env: {...process.env, CI: 'true'}, maxBuffer: 64 * 1024 * 1024});
 	return {code: result.status, stdout: result.stdout.toString('utf8'), stderr: result.stderr.toString('utf8')};
 }
@@ -54,16 +61,16 @@ const tools = 'real/tools.ndjson';
 const toolsRun = 'yx0qylj95kkijg52otg17vwe';
 
 describe('perscope --conversation', () => {
-	it('prints a real step’s conversation byte for byte as its raw messages give it', () => {
+	it('prints a real step’s conversation byte for byte as its raw messages give it', async () => {
 		for (const step of [1, 3, 8]) {
-			const result = run(['--conversation', `${toolsRun}@${step}`, fixturePath(tools)]);
+			const result = await run(['--conversation', `${toolsRun}@${step}`, fixturePath(tools)]);
 			expect(result.stderr).toBe('');
 			expect(result.code).toBe(0);
 			expect(result.stdout).toBe(expected(tools, toolsRun, step));
 		}
 	});
 
-	it('prints the last step of every run of every real log as its raw messages give it', () => {
+	it('prints the last step of every run of every real log as its raw messages give it', async () => {
 		for (const name of ['simple', 'simple-text', 'delegate', 'error', 'interactive-1', 'interactive-2-continue'].map(base => `real/${base}.ndjson`)) {
 			const runs = new Map<string, number>();
 			for (const text of readFileSync(fixturePath(name), 'utf8').split('\n')) {
@@ -75,16 +82,16 @@ describe('perscope --conversation', () => {
 
 			expect(runs.size).toBeGreaterThan(0);
 			for (const [runId, step] of runs) {
-				const result = run(['--conversation', runId, fixturePath(name)]);
+				const result = await run(['--conversation', runId, fixturePath(name)]);
 				expect(result.code, `${name} ${runId}: ${result.stderr}`).toBe(0);
 				expect(result.stdout, `${name} ${runId}`).toBe(expected(name, runId, step));
 			}
 		}
 	});
 
-	it('shows every message of the checkpoint once, numbered, and marks exactly the step’s new ones', () => {
+	it('shows every message of the checkpoint once, numbered, and marks exactly the step’s new ones', async () => {
 		const {event} = rawStep(tools, toolsRun, 3);
-		const output = run(['--conversation', `${toolsRun}@3`, fixturePath(tools)]).stdout.split('\n');
+		const output = (await run(['--conversation', `${toolsRun}@3`, fixturePath(tools)])).stdout.split('\n');
 		const headers = output.filter(line => /^[+ ] #\d+ /.test(line));
 		const messages = event.checkpoint!.messages;
 		expect(headers.map(line => Number(/#(\d+)/.exec(line)![1]))).toEqual(messages.map((_, index) => index + 1));
@@ -95,40 +102,40 @@ describe('perscope --conversation', () => {
 		expect(output[0]).toBe(`  conversation of run ${toolsRun} (tools-expert) at step 3`);
 	});
 
-	it('takes a run id prefix and defaults to the run’s last step', () => {
-		const result = run(['--conversation', 'yx0', fixturePath(tools)]);
+	it('takes a run id prefix and defaults to the run’s last step', async () => {
+		const result = await run(['--conversation', 'yx0', fixturePath(tools)]);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toBe(expected(tools, toolsRun, 8));
 		expect(result.stdout).toContain('tokens this step: 4434 input · 51 output · 0 reasoning · 0 cached input');
 	});
 
-	it('prints the same from a pipe (its recent lines are kept) and a .gz as from the file', () => {
+	it('prints the same from a pipe (its recent lines are kept) and a .gz as from the file', async () => {
 		const bytes = readFileSync(fixturePath('real/delegate.ndjson'));
-		const fromFile = run(['--conversation', 'mycc@3', fixturePath('real/delegate.ndjson')]);
+		const fromFile = await run(['--conversation', 'mycc@3', fixturePath('real/delegate.ndjson')]);
 		expect(fromFile.code).toBe(0);
 		expect(fromFile.stdout).toBe(expected('real/delegate.ndjson', 'mycc7mg8nbsgxciteyvrtyci', 3));
-		expect(run(['--conversation', 'mycc@3'], bytes).stdout).toBe(fromFile.stdout);
-		expect(run(['--conversation', 'mycc@3', '-'], bytes).stdout).toBe(fromFile.stdout);
+		expect((await run(['--conversation', 'mycc@3'], bytes)).stdout).toBe(fromFile.stdout);
+		expect((await run(['--conversation', 'mycc@3', '-'], bytes)).stdout).toBe(fromFile.stdout);
 		const directory = mkdtempSync(join(tmpdir(), 'perscope-conversation-'));
 		try {
 			writeFileSync(join(directory, 'delegate.ndjson.gz'), gzipSync(bytes));
-			expect(run(['--conversation', 'mycc@3', join(directory, 'delegate.ndjson.gz')]).stdout).toBe(fromFile.stdout);
+			expect((await run(['--conversation', 'mycc@3', join(directory, 'delegate.ndjson.gz')])).stdout).toBe(fromFile.stdout);
 		} finally {
 			rmSync(directory, {recursive: true, force: true});
 		}
 	});
 
-	it('reads a job directory’s step from its own event file', () => {
-		const result = run(['--conversation', 'phfj@6', fixturePath('jobs/perstack/jobs/xrg3kr5eyfy4evxm775cs81p')]);
+	it('reads a job directory’s step from its own event file', async () => {
+		const result = await run(['--conversation', 'phfj@6', fixturePath('jobs/perstack/jobs/xrg3kr5eyfy4evxm775cs81p')]);
 		expect(result.code).toBe(0);
 		expect(result.stdout).toContain('+   The researcher reports the workspace contains a single file, README.txt, with one line of text. Task complete.');
 		expect(result.stdout.split('\n')[1]).toBe("  from the step's event file in phfj4550f6ktpfohvq5u9cht (completeRun)");
 	});
 
-	it('says when a pipe’s line is no longer kept', () => {
+	it('says when a pipe’s line is no longer kept', async () => {
 		const log = readFileSync(fixturePath(tools));
 		const filler = Array.from({length: 36}, (_, index) => JSON.stringify({type: 'fillerForTheTest', id: `f${index}`, pad: 'x'.repeat(1024 * 1024)})).join('\n');
-		const result = run(['--conversation', 'yx0@1'], Buffer.concat([log, Buffer.from(filler + '\n')]));
+		const result = await run(['--conversation', 'yx0@1'], Buffer.concat([log, Buffer.from(filler + '\n')]));
 		expect(result.code).toBe(1);
 		expect(result.stdout).toBe('');
 		expect(result.stderr).toContain(
@@ -138,35 +145,35 @@ describe('perscope --conversation', () => {
 
 	it('names the candidates of an unknown or ambiguous run, and the steps of a missing step, with exit code 2', () => {
 		const delegate = fixturePath('real/delegate.ndjson');
-		const unknown = run(['--conversation', 'zz', delegate]);
+		const unknown = spawned(['--conversation', 'zz', delegate]);
 		expect(unknown).toMatchObject({code: 2, stdout: ''});
 		expect(unknown.stderr).toBe(
 			'perscope: --conversation: no run id starts with "zz"; runs: p8bixwhzqxnvtac1rfy8lxyg (coordinator), mycc7mg8nbsgxciteyvrtyci (child-expert), phfj4550f6ktpfohvq5u9cht (coordinator)\n',
 		);
-		const ambiguous = run(['--conversation', 'p', delegate]);
+		const ambiguous = spawned(['--conversation', 'p', delegate]);
 		expect(ambiguous.code).toBe(2);
 		expect(ambiguous.stderr).toBe(
 			'perscope: --conversation: "p" starts 2 run ids: p8bixwhzqxnvtac1rfy8lxyg (coordinator), phfj4550f6ktpfohvq5u9cht (coordinator); give more of the id\n',
 		);
-		const missing = run(['--conversation', 'mycc@9', delegate]);
+		const missing = spawned(['--conversation', 'mycc@9', delegate]);
 		expect(missing.code).toBe(2);
 		expect(missing.stderr).toBe('perscope: --conversation: run mycc7mg8nbsgxciteyvrtyci (child-expert) has no step 9 with messages; its steps: 2, 3, 4\n');
 	});
 
 	it('refuses a bad RUN@STEP and modes it cannot go with, as usage errors', () => {
-		expect(run(['--conversation', 'abc@x', fixturePath(tools)])).toMatchObject({
+		expect(spawned(['--conversation', 'abc@x', fixturePath(tools)])).toMatchObject({
 			code: 2,
 			stderr: 'perscope: --conversation: the step after "@" must be a whole number, as in abc@12 (see perscope --help)\n',
 		});
-		expect(run(['--conversation', '@3', fixturePath(tools)]).code).toBe(2);
-		expect(run(['--conversation', 'abc', '--summary', fixturePath(tools)])).toMatchObject({
+		expect(spawned(['--conversation', '@3', fixturePath(tools)]).code).toBe(2);
+		expect(spawned(['--conversation', 'abc', '--summary', fixturePath(tools)])).toMatchObject({
 			code: 2,
 			stderr: "perscope: --conversation prints one step's conversation; it cannot be combined with --summary (see perscope --help)\n",
 		});
 	});
 
-	it('writes nothing a terminal would act on, whatever the messages hold', () => {
-		const result = run(['--conversation', 'run-'], Buffer.from(hostileConversationLines().join('\n') + '\n'));
+	it('writes nothing a terminal would act on, whatever the messages hold', async () => {
+		const result = await run(['--conversation', 'run-'], Buffer.from(hostileConversationLines().join('\n') + '\n'));
 		expect(result.code).toBe(0);
 		expect(unsafeForTerminal.test(result.stdout), describeUnsafe(result.stdout)).toBe(false);
 		// Shown, not dropped: what the agent wrote stays readable.

@@ -4,6 +4,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {eventLogFixtures} from '../helpers/fixture-files.js';
+import {perscopeInProcess} from '../helpers/cli-in-process.js';
 import {describe, expect, it} from 'vitest';
 import {builtinPrices} from '../../source/query/prices.js';
 
@@ -24,9 +25,10 @@ type SummaryDoc = {
 	prices: {source: string; date: string | null; file: string | null};
 };
 
-function summaryOf(args: string[]): SummaryDoc {
-	const result = spawnSync(process.execPath, ['dist/cli/main.js', '--summary', '--json', ...args], {cwd: root, encoding: 'utf8'});
-	expect(result.status, result.stderr).toBe(0);
+/** `--summary --json` of the CLI run in this process (test/helpers/cli-in-process.ts). */
+async function summaryOf(args: string[]): Promise<SummaryDoc> {
+	const result = await perscopeInProcess(['--summary', '--json', ...args]);
+	expect(result.code, result.stderr).toBe(0);
 	return JSON.parse(result.stdout) as SummaryDoc;
 }
 
@@ -47,9 +49,9 @@ const perstackFixtures = eventLogFixtures().filter(
 );
 
 describe('cost in --summary --json', () => {
-	it.each(perstackFixtures)('%s: every run, job and the total are its tokens at its model’s prices', fixture => {
+	it.each(perstackFixtures)('%s: every run, job and the total are its tokens at its model’s prices', async fixture => {
 		const path = join(root, 'fixtures', fixture);
-		const summary = summaryOf([path]);
+		const summary = await summaryOf([path]);
 		const models = modelsByRun(path);
 		expect(summary.prices).toEqual({source: builtinPrices.source, date: builtinPrices.date, file: null});
 		let total = 0;
@@ -78,22 +80,22 @@ describe('cost in --summary --json', () => {
 		expect(summary.costUsd).toBeCloseTo(total, 6);
 	});
 
-	it('a real log costs what its tokens cost: claude-sonnet-4-5 at $3 in and $15 out per million', () => {
-		const summary = summaryOf(['fixtures/real/simple.ndjson']);
+	it('a real log costs what its tokens cost: claude-sonnet-4-5 at $3 in and $15 out per million', async () => {
+		const summary = await summaryOf(['fixtures/real/simple.ndjson']);
 		const [run] = summary.jobs[0]!.runs;
 		expect(run!.model).toBe('claude-sonnet-4-5');
 		expect(run!.costUsd).toBeCloseTo((run!.usage.inputTokens * 3 + run!.usage.outputTokens * 15) / 1e6, 9);
 		expect(run!.costUsd).toBeGreaterThan(0);
 	});
 
-	it('a run without a model (drover) has a null cost, and so have its job and the total: never a guess', () => {
-		const summary = summaryOf(['fixtures/drover-subagent.ndjson']);
+	it('a run without a model (drover) has a null cost, and so have its job and the total: never a guess', async () => {
+		const summary = await summaryOf(['fixtures/drover-subagent.ndjson']);
 		expect(summary.jobs[0]!.runs.map(run => run.costUsd)).toEqual([null, null]);
 		expect(summary.jobs[0]!.costUsd).toBeNull();
 		expect(summary.costUsd).toBeNull();
 	});
 
-	it('--prices FILE replaces the table, is named under prices, and its provider decides how cached input counts', () => {
+	it('--prices FILE replaces the table, is named under prices, and its provider decides how cached input counts', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'perscope-prices-'));
 		const file = join(dir, 'prices.json');
 		// As if the model were served the OpenAI way: cached input inside inputTokens.
@@ -101,7 +103,7 @@ describe('cost in --summary --json', () => {
 			file,
 			JSON.stringify({source: 'test table', date: '2026-01-02', models: {'claude-sonnet-4-5': {provider: 'openai', input: 2, cachedInput: 1, output: 10}}}),
 		);
-		const summary = summaryOf(['--prices', file, 'fixtures/demo.ndjson']);
+		const summary = await summaryOf(['--prices', file, 'fixtures/demo.ndjson']);
 		expect(summary.prices).toEqual({source: 'test table', date: '2026-01-02', file});
 		for (const run of summary.jobs[0]!.runs) {
 			const {inputTokens, cachedInputTokens, outputTokens} = run.usage;
@@ -111,7 +113,7 @@ describe('cost in --summary --json', () => {
 		expect(summary.jobs[0]!.runs.some(run => run.usage.cachedInputTokens > 0)).toBe(true);
 	});
 
-	it('a bad price file is one line on stderr saying what is wrong, exit 2; a missing one exit 1', () => {
+	it('a bad price file is one line on stderr saying what is wrong, exit 2; a missing one exit 1', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'perscope-prices-'));
 		const file = join(dir, 'prices.json');
 		writeFileSync(file, '{"models":{"m":{"provider":"openai","input":"cheap","cachedInput":0,"output":1}}}');

@@ -2,7 +2,8 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {repoRoot} from '../helpers/cli-process.js';
-import {describeHeadlessMode, goldenFixtures, goldenPath, modes, perscope, trickle} from './headless-outputs.js';
+import {perscopeInProcess as perscope} from '../helpers/cli-in-process.js';
+import {describeHeadlessMode, goldenFixtures, goldenPath, modes, trickle} from './headless-outputs.js';
 
 // --json of every fixture: its golden file, and the same output however the bytes arrive (headless-outputs.ts).
 describeHeadlessMode(modes.json);

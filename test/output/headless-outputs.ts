@@ -7,10 +7,11 @@ import fc from 'fast-check';
 import {afterAll, describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
 import {agentCliFixtures, eventLogFixtures} from '../helpers/fixture-files.js';
+import {perscopeInProcess, type Output} from '../helpers/cli-in-process.js';
 
 /*
- * The headless outputs of every fixture, as the built CLI writes them, checked two ways per mode (one test file
- * per mode, so that the four run side by side):
+ * The headless outputs of every fixture, as the CLI writes them, checked two ways per mode (one test file per
+ * mode, so that the four run side by side):
  * - golden files: a change in output shows up as a diff to review; `UPDATE_GOLDEN=1` rewrites them after a
  *   deliberate change, and writes those of a new fixture. A fixture without its golden files fails: a golden
  *   written by the run that checks it would prove nothing.
@@ -19,6 +20,9 @@ import {agentCliFixtures, eventLogFixtures} from '../helpers/fixture-files.js';
  *   line boundaries, a .gz file, or a .gz on a pipe. stdout and stderr must be byte-identical.
  *   PERSCOPE_PROPERTY_RUNS raises the number of random ways per case.
  * The reference read of a fixture is the one its golden file is checked against: one run of the CLI serves both.
+ * These runs are of the CLI in this process (perscopeInProcess: the same code from the arguments on, hundreds of
+ * runs without a Node start each); a few runs of the built CLI as a real process, reading a real pipe, are held
+ * to the same output, so that what the user runs is checked end to end.
  */
 
 export const goldenDir = join(repoRoot, 'test/golden');
@@ -63,8 +67,6 @@ function sameBytesCases(): Case[] {
 	return [...single, continued, branches, followUp];
 }
 
-export type Output = {stdout: string; stderr: string; code: number | null};
-
 /** Runs of the CLI at once in one test file: the machine has two cores and the other test files want them too. */
 const runsAtOnce = 2;
 let running = 0;
@@ -81,7 +83,7 @@ async function turn<T>(work: () => Promise<T>): Promise<T> {
 	}
 }
 
-/** Runs the built CLI from the repository's root, as CI does; `pieces`, when given, are written to its stdin one after another with a pause between. */
+/** Runs the built CLI as a process from the repository's root, as CI does; `pieces`, when given, are written to its stdin one after another with a pause between. */
 export async function perscope(args: readonly string[], pieces?: Buffer[]): Promise<Output> {
 	return turn(async () => {
 		const child = spawn(process.execPath, [cliPath, ...args], {
@@ -187,7 +189,7 @@ export function describeHeadlessMode(mode: Mode): void {
 		const key = files.join('\n');
 		let output = references.get(key);
 		if (!output) {
-			output = perscope([...mode.args, ...files]);
+			output = perscopeInProcess([...mode.args, ...files]);
 			references.set(key, output);
 		}
 
@@ -197,13 +199,13 @@ export function describeHeadlessMode(mode: Mode): void {
 	const readAnotherWay = async (bytes: Buffer, chosen: Way): Promise<Output> => {
 		switch (chosen.kind) {
 			case 'pipe in pieces':
-				return perscope([...mode.args, '-'], trickle(bytes, chosen.seed, chosen.max));
+				return perscopeInProcess([...mode.args, '-'], trickle(bytes, chosen.seed, chosen.max));
 			case 'several files':
-				return perscope([...mode.args, ...atLineEnds(bytes, chosen.cuts).map(piece => scratchFile(piece, '.ndjson'))]);
+				return perscopeInProcess([...mode.args, ...atLineEnds(bytes, chosen.cuts).map(piece => scratchFile(piece, '.ndjson'))]);
 			case 'gzip file':
-				return perscope([...mode.args, scratchFile(gzipSync(bytes), '.ndjson.gz')]);
+				return perscopeInProcess([...mode.args, scratchFile(gzipSync(bytes), '.ndjson.gz')]);
 			case 'gzip on a pipe':
-				return perscope([...mode.args, '-'], cut(gzipSync(bytes), chosen.cuts));
+				return perscopeInProcess([...mode.args, '-'], cut(gzipSync(bytes), chosen.cuts));
 		}
 	};
 
@@ -240,6 +242,24 @@ export function describeHeadlessMode(mode: Mode): void {
 				}),
 				{numRuns: runs},
 			);
+		});
+	});
+
+	describe(`${mode.name}: the built CLI, run as a process, writes what the runs in this process write`, () => {
+		// A recorded Perstack job with a delegate, an agent CLI's stream, and one whose bad line gives a diagnostic on stderr.
+		const checked = ['real/delegate.ndjson', 'codex/edit-and-test.jsonl', 'gemini/samples/paperclip-3504-init-line-with-mcp-prefix.QUOTED-IN-ISSUE.jsonl'];
+		it.concurrent.each(checked)('%s, from a file', async fixture => {
+			const [spawned, inProcess] = await Promise.all([perscope([...mode.args, `fixtures/${fixture}`]), reference([`fixtures/${fixture}`])]);
+			expect(spawned).toEqual(inProcess);
+		});
+
+		it.concurrent.each(checked)('%s, gzipped, from a pipe in small pieces', async fixture => {
+			const bytes = gzipSync(readFileSync(join(repoRoot, 'fixtures', fixture)));
+			const [spawned, inProcess] = await Promise.all([
+				perscope([...mode.args, '-'], trickle(bytes, 3, 64)),
+				perscopeInProcess([...mode.args, '-'], trickle(bytes, 3, 64)),
+			]);
+			expect(spawned).toEqual(inProcess);
 		});
 	});
 }

@@ -1,0 +1,132 @@
+import type {Writable} from 'node:stream';
+import {closeSync, openSync} from 'node:fs';
+import {startInteractive} from '../app/interactive-start.js';
+import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
+import {loadTuningFrom} from './environment.js';
+import {otlpOptionsFrom} from './otlp-options.js';
+import {prepareInkEnvironment} from './ink-environment.js';
+import {parseCommandLine} from './parse-args.js';
+import {isTerminal, type StdStreams} from '../app/streams.js';
+
+/** What a run of the CLI is given besides its arguments: the process's streams and environment (main.ts), or a test's. */
+export type CliContext = {streams: StdStreams; env: NodeJS.ProcessEnv};
+
+/** argv → a plan, then the viewer or a headless writer runs it. Resolves with the exit code. */
+export async function runCli(argv: string[], {streams, env}: CliContext): Promise<number> {
+	const say = (message: string) => sayOn(streams.stderr, message);
+	const commandLine = await parseCommandLine(argv);
+	switch (commandLine.kind) {
+		case 'help':
+		case 'version': {
+			streams.stdout.write(commandLine.text);
+			return 0;
+		}
+
+		case 'usage-error': {
+			await say(`${commandLine.message} (see perscope --help)`);
+			return 2;
+		}
+
+		case 'run': {
+			break;
+		}
+
+		default: {
+			return assertNever(commandLine);
+		}
+	}
+
+	const {request} = commandLine;
+	let plan: InputPlan;
+	try {
+		plan = resolveInputs(request.paths, {
+			stdinIsTTY: isTerminal(streams.stdin),
+			follow: request.follow,
+			// A command's name is looked up in PATH the way a shell would, before anything starts.
+			command: request.command && {argv: request.command, searchPath: env['PATH'] ?? ''},
+		});
+	} catch (error) {
+		await say(error instanceof Error ? error.message : String(error));
+		return error instanceof InputError ? error.exitCode : 1;
+	}
+
+	const interactive = request.mode === undefined && isTerminal(streams.stdout);
+	// The bundled demo is for a person at the viewer; a headless mode with nothing to read is a mistake.
+	if (plan.demo && !interactive) {
+		streams.stderr.write('perscope: no input: give a file, pipe events on stdin, or a command after -- (see perscope --help)\n');
+		return 2;
+	}
+
+	const {maxLineBytes, filter} = request;
+	// The demo plays live, at the pace it was recorded, as a run would arrive.
+	const replaySpeed = request.replaySpeed ?? (plan.demo ? 1 : undefined);
+	let prices;
+	if (request.pricesFile !== undefined) {
+		// Loaded only for a price file: it brings zod.
+		const {readPriceFile, PriceFileError} = await import('./prices-file.js');
+		try {
+			prices = readPriceFile(request.pricesFile);
+		} catch (error) {
+			if (!(error instanceof PriceFileError)) throw error;
+			await say(`${error.message}${error.exitCode === 2 ? ' (see perscope --help)' : ''}`);
+			return error.exitCode;
+		}
+	}
+
+	const otlpRequest = otlpOptionsFrom(request.otlp, env);
+	if (!otlpRequest.ok) {
+		await say(`${otlpRequest.error} (see perscope --help)`);
+		return 2;
+	}
+
+	const otlp = otlpRequest.options;
+	// A file that cannot be written is said now, in one line, before any screen is up or any input read.
+	if (otlp?.file !== undefined) {
+		try {
+			closeSync(openSync(otlp.file, 'w'));
+		} catch (error) {
+			await say(`--otlp-file: cannot write ${otlp.file}: ${error instanceof Error ? error.message : String(error)}`);
+			return 1;
+		}
+	}
+
+	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
+	// ways are compared with (test/perf, npm run bench).
+	const fast = env['PERSCOPE_FAST'] !== '0';
+	const tuning = loadTuningFrom(env);
+	if (interactive) {
+		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, dialect: request.dialect, tuning, prices, prepareInkEnvironment, otlp});
+	}
+
+	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
+	const {runHeadless} = await import('../app/headless.js');
+	return runHeadless(
+		plan,
+		{
+			mode: request.mode ?? 'print',
+			maxLineBytes,
+			filter,
+			replaySpeed,
+			fast,
+			dialect: request.dialect,
+			tuning,
+			prices,
+			otlp,
+			conversation: request.conversation,
+		},
+		streams,
+	);
+}
+
+/**
+ * One line on stderr. What it quotes comes from the command line or a file (a path, an option, a key) and may
+ * hold escape sequences or bidi controls: shown inert, as event text is. The sanitiser loads only for a message.
+ */
+async function sayOn(stderr: Writable, message: string): Promise<void> {
+	const {sanitizeLine} = await import('../text/sanitize.js');
+	stderr.write(`perscope: ${sanitizeLine(message)}\n`);
+}
+
+function assertNever(value: never): never {
+	throw new Error(`unexpected command line: ${JSON.stringify(value)}`);
+}
