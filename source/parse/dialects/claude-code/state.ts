@@ -1,7 +1,7 @@
 import type {Dialect, Usage} from '../../../model/events.js';
 
 /*
- * What the Claude Code reader (reader.ts) keeps from line to line: per session its turns and cost reports, per
+ * What the Claude Code reader keeps from line to line (stream.ts): per session its turns and cost reports, per
  * call who made it, per sub-agent and background task what is known of it, per run its step and response.
  */
 
