@@ -1,5 +1,6 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
+import {copyHead, outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {jsonText, stringField} from '../json-values.js';
 import {invalid} from '../../normalise.js';
@@ -40,9 +41,6 @@ type RunState = {
 
 type Session = {runs: number; run: RunState};
 
-/** The fields every event of a run has. */
-type Head = Omit<Extract<AgentEvent, {kind: 'marker'}>, 'kind'>;
-
 /** Finish reasons on which opencode's loop calls the model again: the run goes on. */
 const goingOn: ReadonlySet<string> = new Set(['tool-calls', 'unknown']);
 
@@ -80,7 +78,7 @@ export class OpencodeReader implements StreamReader {
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
 		const events = this.#events(event, ref);
-		for (const [index, made] of events.entries()) out({kind: 'event', event: index === 0 ? made : {...made, continuesLine: true}});
+		outLineEvents(events, out);
 		if (events.length === 0) out(this.#marker(event, ref));
 	}
 
@@ -93,7 +91,7 @@ export class OpencodeReader implements StreamReader {
 				run.stepStartedAt = at;
 				run.text = undefined;
 				run.thinking = undefined;
-				return [...started, {...this.#head(run, event.type, ref, at), kind: 'stepStart', counted: true}];
+				return [...started, withHead(this.#head(run, event.type, ref, at), {kind: 'stepStart', counted: true})];
 			}
 
 			case 'text':
@@ -105,7 +103,7 @@ export class OpencodeReader implements StreamReader {
 				const joined = joinParts(channel === 'result' ? run.text : run.thinking, text);
 				if (channel === 'result') run.text = joined;
 				else run.thinking = joined;
-				return [...started, {...this.#head(run, event.type, ref, at), kind: 'stream', channel, phase: 'complete', text: joined}];
+				return [...started, withHead(this.#head(run, event.type, ref, at), {kind: 'stream', channel, phase: 'complete', text: joined})];
 			}
 
 			case 'tool_use':
@@ -118,7 +116,7 @@ export class OpencodeReader implements StreamReader {
 				// The step counted when it started: its usage adds to the run's, and its end records the usage and
 				// times of the step itself (its chat span's).
 				const stepUsage = tokens ? usageOf(tokens) : undefined;
-				if (stepUsage) out.push({...head, kind: 'usage', usage: stepUsage});
+				if (stepUsage) out.push(withSharedHead(head, {kind: 'usage', usage: stepUsage}));
 				const checkpoint: CheckpointInfo = {
 					id: undefined,
 					runId: run.runId,
@@ -130,23 +128,24 @@ export class OpencodeReader implements StreamReader {
 					delegatedBy: undefined,
 					usage: undefined,
 				};
-				out.push({
-					...head,
-					kind: 'stepEnd',
-					ending: 'continue',
-					checkpoint,
-					stepUsage,
-					startedAt: run.stepStartedAt,
-					finishedAt: at,
-					text: undefined,
-					error: undefined,
-				});
+				out.push(
+					withSharedHead(head, {
+						kind: 'stepEnd',
+						ending: 'continue',
+						checkpoint,
+						stepUsage,
+						startedAt: run.stepStartedAt,
+						finishedAt: at,
+						text: undefined,
+						error: undefined,
+					}),
+				);
 				// opencode's own estimate of what the step cost (0 for a free model): the stream's figure wins.
-				if (cost !== undefined && cost >= 0) out.push({...head, kind: 'reportedCost', usd: cost, runIds: [run.runId]});
+				if (cost !== undefined && cost >= 0) out.push(withSharedHead(head, {kind: 'reportedCost', usd: cost, runIds: [run.runId]}));
 				if (reason === undefined || goingOn.has(reason) || run.ended) return out;
-				if (reason !== 'stop') out.push({...head, kind: 'runError', name: 'finish', message: `the model stopped: ${reason}`, warning: true});
+				if (reason !== 'stop') out.push(withSharedHead(head, {kind: 'runError', name: 'finish', message: `the model stopped: ${reason}`, warning: true}));
 				run.ended = true;
-				out.push({...head, kind: 'runEnd', status: 'completed', text: run.text, message: undefined, usage: undefined});
+				out.push(withSharedHead(head, {kind: 'runEnd', status: 'completed', text: run.text, message: undefined, usage: undefined}));
 				return out;
 			}
 
@@ -158,10 +157,10 @@ export class OpencodeReader implements StreamReader {
 				if (run.lastError === said) return started;
 				run.lastError = said;
 				const head = this.#head(run, event.type, ref, at);
-				const out: AgentEvent[] = [...started, {...head, kind: 'runError', name, message}];
+				const out: AgentEvent[] = [...started, withSharedHead(head, {kind: 'runError', name, message})];
 				if (run.ended) return out;
 				run.ended = true;
-				out.push({...head, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined});
+				out.push(withSharedHead(head, {kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined}));
 				return out;
 			}
 
@@ -170,18 +169,19 @@ export class OpencodeReader implements StreamReader {
 				const head = this.#head(run, event.type, ref, at);
 				const out: AgentEvent[] = [...started];
 				for (const permission of event.rejected ?? []) {
-					out.push({
-						...head,
-						kind: 'runError',
-						name: 'permission',
-						message: `asked for permission "${permission}", rejected (run without --auto)`,
-						warning: true,
-					});
+					out.push(
+						withSharedHead(head, {
+							kind: 'runError',
+							name: 'permission',
+							message: `asked for permission "${permission}", rejected (run without --auto)`,
+							warning: true,
+						}),
+					);
 				}
 
 				if (run.ended) return out;
 				run.ended = true;
-				out.push({...head, kind: 'runEnd', status: 'completed', text: run.text, message: undefined, usage: undefined});
+				out.push(withSharedHead(head, {kind: 'runEnd', status: 'completed', text: run.text, message: undefined, usage: undefined}));
 				return out;
 			}
 
@@ -199,52 +199,58 @@ export class OpencodeReader implements StreamReader {
 		const agent = tool === 'task' ? (stringField(Object(state.input), 'subagent_type') ?? 'task') : undefined;
 		const call: ToolCall = {id: callID, skillName: agent ?? '', toolName: tool, args: state.input};
 		// The step's text so far is what the model said with the call.
-		const calls: AgentEvent = {
-			...head,
+		const calls = withSharedHead(head, {
 			kind: 'toolCalls',
 			as: agent === undefined ? 'tool' : 'delegate',
 			calls: [call],
 			text: run.text,
 			thinking: run.thinking,
-		};
+		});
 		run.text = undefined;
 		const out: AgentEvent[] = [...started, calls];
 		const result = resultOf(state);
 		if (result === undefined) return out;
-		const toolResult: ToolResult = {id: callID, skillName: '', toolName: tool, text: result.text, error: result.error, detail: state.metadata};
-		const results: AgentEvent = {...head, kind: 'toolResults', results: [toolResult]};
-		if (agent === undefined) return [...out, results];
+		if (agent === undefined) {
+			const toolResult: ToolResult = {id: callID, skillName: '', toolName: tool, text: result.text, error: result.error, detail: state.metadata};
+			return [...out, withSharedHead(head, {kind: 'toolResults', results: [toolResult]})];
+		}
 
 		// The sub-agent: its own session, of which nothing but this line is printed.
 		run.delegations++;
 		const metadata: unknown = state.metadata;
 		const childId = stringField(Object(metadata), 'sessionId') ?? `${run.runId}/task#${run.delegations}`;
-		const childHead: Head = {...head, runId: childId, step: undefined};
+		const childHead = copyHead(head);
+		childHead.runId = childId;
+		childHead.step = undefined;
 		const model = modelOf(metadata);
 		const answer = taskAnswer(result.text);
-		out.push({
-			...head,
-			timestamp: state.time?.start ?? at,
-			kind: 'childRunStart',
-			childRunId: childId,
-			childExpertKey: agent,
-			query: promptOf(state.input),
-			viaToolName: tool,
-			viaToolCallId: callID,
-		});
+		out.push(
+			withSharedHead(head, {
+				timestamp: state.time?.start ?? at,
+				kind: 'childRunStart',
+				childRunId: childId,
+				childExpertKey: agent,
+				query: promptOf(state.input),
+				viaToolName: tool,
+				viaToolCallId: callID,
+			}),
+		);
 		// Not the job's model: only the sub-agent's.
-		if (model !== undefined) out.push({...childHead, jobId: '', timestamp: state.time?.start ?? at, kind: 'runtimeInit', model});
+		if (model !== undefined) out.push(withSharedHead(childHead, {jobId: '', timestamp: state.time?.start ?? at, kind: 'runtimeInit', model}));
 		const status = result.error === undefined ? 'completed' : 'stoppedByError';
-		out.push({
-			...childHead,
-			timestamp: state.time?.end ?? at,
-			kind: 'runEnd',
-			status,
-			text: result.error === undefined ? answer : undefined,
-			message: result.error,
-			usage: undefined,
-		});
-		out.push({...results, results: [{...toolResult, text: answer}]});
+		out.push(
+			withHead(childHead, {
+				timestamp: state.time?.end ?? at,
+				kind: 'runEnd',
+				status,
+				text: result.error === undefined ? answer : undefined,
+				message: result.error,
+				usage: undefined,
+			}),
+		);
+		// The call's result is the sub-agent's answer.
+		const toolResult: ToolResult = {id: callID, skillName: '', toolName: tool, text: answer, error: result.error, detail: state.metadata};
+		out.push(withSharedHead(head, {kind: 'toolResults', results: [toolResult]}));
 		return out;
 	}
 
@@ -268,14 +274,13 @@ export class OpencodeReader implements StreamReader {
 			lastError: undefined,
 		};
 		this.#sessions.set(sessionID, {runs, run});
-		const start: AgentEvent = {
-			...this.#head(run, 'session', ref, at),
+		const start = withHead(this.#head(run, 'session', ref, at), {
 			kind: 'childRunStart',
 			childRunId: run.runId,
 			childExpertKey: rootExpert,
 			query: undefined,
 			viaToolName: undefined,
-		};
+		});
 		return [run, [start]];
 	}
 
@@ -289,19 +294,8 @@ export class OpencodeReader implements StreamReader {
 		return lineOnlyEvent('marker', 'opencode', event.type, ref, this.#sessions.get(event.sessionID)?.run, event.timestamp);
 	}
 
-	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): Head {
-		return {
-			dialect: 'opencode',
-			wireType,
-			id: `${ref.source}:${ref.line}`,
-			jobId: run.jobId,
-			runId: run.runId,
-			expertKey: rootExpert,
-			step: run.step,
-			timestamp: at,
-			agent: undefined,
-			ref,
-		};
+	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): EventHead {
+		return runEventHead('opencode', run, wireType, ref, at);
 	}
 }
 
