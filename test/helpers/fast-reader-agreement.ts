@@ -1,7 +1,7 @@
 import {existsSync, readdirSync, readFileSync, statSync} from 'node:fs';
 import {join} from 'node:path';
 import fc from 'fast-check';
-import {expect} from 'vitest';
+import {describe, expect, it} from 'vitest';
 import type {Dialect} from '../../source/model/events.js';
 import {readLine} from '../../source/parse/normalise.js';
 import type {ParsedItem} from '../../source/parse/dialects/stream-dialect.js';
@@ -15,8 +15,10 @@ import {root} from './fixture-files.js';
  * (PERSCOPE_FAST=0), and a value the fast reader takes is the value the schema gives.
  */
 
+export type StreamFile = {name: string; lines: string[]};
+
 /** The lines of every recording and sample of a dialect: fixtures/<folder> and ../shared/agent-streams/<folder>. */
-export function streamFiles(fixtureFolder: string, sharedFolder: string): Array<{name: string; lines: string[]}> {
+export function streamFiles(fixtureFolder: string, sharedFolder: string): StreamFile[] {
 	const files: string[] = [];
 	const walk = (dir: string) => {
 		if (!existsSync(dir)) return;
@@ -146,7 +148,7 @@ export function expectAgreementOnEveryField(
 }
 
 /** Streams with one field of one line replaced by any JSON value: the same events and diagnostics either way. */
-export function expectSameStreamsWithAnyValue(files: ReadonlyArray<{name: string; lines: string[]}>, runs: number): void {
+export function expectSameStreamsWithAnyValue(files: readonly StreamFile[], runs: number): void {
 	fc.assert(
 		fc.property(fc.nat(), fc.nat(), fc.nat(), fc.jsonValue(), (pickFile, pickLine, pickPath, replacement) => {
 			const file = files[pickFile % files.length]!;
@@ -187,3 +189,63 @@ export const hostileLines: readonly string[] = [
 	'{"type":"init","session_id":"s","timestamp":1e999}',
 	'{"type":"turn.completed","usage":{"input_tokens":1e999,"output_tokens":-5}}',
 ];
+
+/** The recordings and samples of one dialect a reader reads. */
+export type AgreementStreams = {
+	dialect: Dialect;
+	files: StreamFile[];
+	/** How many there are at least: the repository's own (../shared's join them where it is there, not in CI). */
+	atLeast: number;
+	/** The file (by how its name ends) read after lines no recording has; the first when not said. */
+	session?: string;
+};
+
+/**
+ * The suite every agent CLI's fast reader is held to: the same events and diagnostics from every recording and
+ * sample, a generated stream, lines with any field made wrong, streams with any JSON value put anywhere, and
+ * lines no recording has. `streams[0]` is the dialect the reader is for (its generated stream, and lines no
+ * recording has around one of its sessions); the others are read by the same reader (Amp: Claude Code's envelope).
+ */
+export function describeFastReaderAgreement(suite: {
+	title: string;
+	streams: readonly [AgreementStreams & {dialect: AgentDialect}, ...AgreementStreams[]];
+	fast: (value: Record<string, unknown>) => unknown;
+	schema: SafeParse;
+	/** Each field made wrong in every way, no deeper than `depth`, on the lines `pick` keeps (all when none); at least `checks` checks. */
+	everyField: {checks: number; depth?: number; pick?: (lines: string[]) => string[]};
+	/** Streams with one value replaced, `runs` times, of the files `files` keeps (all when none). */
+	anyValue: {runs: number; files?: (file: StreamFile) => boolean};
+}): void {
+	const [main] = suite.streams;
+	const files = suite.streams.flatMap(streams => streams.files);
+	describe(suite.title, () => {
+		it('makes the same events and diagnostics from every recording and sample', () => {
+			for (const streams of suite.streams) expect(streams.files.length, streams.dialect).toBeGreaterThanOrEqual(streams.atLeast);
+			for (const file of files) expectSameStream(file.lines, file.name);
+		});
+
+		it('makes the same from a generated stream of many sessions', () => {
+			expectSameStream(generatedLines(main.dialect, 3000), 'generated');
+		});
+
+		it('takes a line with any field made wrong as the schema does', () => {
+			const lines = files.flatMap(file => file.lines).filter(line => line.startsWith('{'));
+			const picked = suite.everyField.pick ? suite.everyField.pick(lines) : lines;
+			expect(expectAgreementOnEveryField(suite.fast, suite.schema, picked, suite.everyField.depth)).toBeGreaterThan(suite.everyField.checks);
+		});
+
+		it('makes the same from streams with any JSON value put anywhere', () => {
+			const keep = suite.anyValue.files;
+			expectSameStreamsWithAnyValue(keep ? files.filter(keep) : files, suite.anyValue.runs);
+		});
+
+		it('makes the same from lines no recording has, before and after a session’s lines', () => {
+			for (const [index, streams] of suite.streams.entries()) {
+				const {session} = streams;
+				const lines = (session === undefined ? streams.files[0] : streams.files.find(file => file.name.endsWith(session)))!.lines;
+				if (index === 0) expectSameStream([...hostileLines, ...lines, ...hostileLines], 'hostile');
+				expectSameStream([...hostileLines, ...lines], `hostile, forced ${streams.dialect}`, streams.dialect);
+			}
+		});
+	});
+}
