@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
+import {deleted, pathsOf, withValueAt} from '../../../../test/helpers/fast-reader-agreement.js';
 import {fixtureFiles} from '../../../../test/helpers/fixture-files.js';
 import {isOpencodeType, opencodeEventTypes, readOpencodeEvent} from './fast-reader.js';
 import {opencodeSchemas} from './schema.js';
@@ -54,25 +55,6 @@ function expectAgreement(value: unknown, label: string): void {
 	const parsed = opencodeSchemas().event.safeParse(value);
 	if (parsed.success) expect(read, label).toEqual(parsed.data);
 	else expect(read, label).toBeUndefined();
-}
-
-function pathsOf(value: unknown, prefix: Array<string | number> = []): Array<Array<string | number>> {
-	if (typeof value !== 'object' || value === null) return [];
-	const entries: Array<[string | number, unknown]> = Array.isArray(value) ? value.map((element, index) => [index, element]) : Object.entries(value);
-	return entries.flatMap(([key, element]) => [[...prefix, key], ...pathsOf(element, [...prefix, key])]);
-}
-
-const deleted = Symbol('deleted');
-
-function withValueAt(value: unknown, path: Array<string | number>, replacement: unknown): unknown {
-	const copy: unknown = structuredClone(value);
-	let parent: unknown = copy;
-	for (const key of path.slice(0, -1)) parent = Reflect.get(Object(parent), key);
-	const last = path.at(-1);
-	if (typeof parent !== 'object' || parent === null || last === undefined) return copy;
-	if (replacement === deleted) Reflect.deleteProperty(parent, last);
-	else Reflect.set(parent, last, replacement);
-	return copy;
 }
 
 const wrongValues: unknown[] = [deleted, null, 'text', '', 0, -1, 1.5, '12', true, [], ['text'], {}, Number.MAX_VALUE];
