@@ -46,27 +46,18 @@ export function measureDialects({quick, runs, dir, node, generator, baselineScri
 	}
 }
 
+/**
+ * The jobs of the log and of the ~1 GB log: 30 coordinator steps, two delegated children each, 30 deltas per
+ * generation, ~420-byte messages.
+ */
+const jobShape = ['--steps', '30', '--children', '2', '--deltas', '30', '--message-bytes', '420'];
+
 /** 1. The log: its path. */
 export function generateLog({quick, seed, dir, node, generator, summary}) {
 	const log = join(dir, quick ? 'quick.ndjson' : 'large.ndjson');
 	// 42 jobs of 30 coordinator steps, two delegated children each, 30 deltas per generation, ~420-byte
 	// messages: about 130 MB and 80,000 events (--quick: 3 jobs, about 10 MB).
-	const generatorArgs = [
-		'--seed',
-		seed,
-		'--jobs',
-		quick ? '3' : '42',
-		'--steps',
-		'30',
-		'--children',
-		'2',
-		'--deltas',
-		'30',
-		'--message-bytes',
-		'420',
-		'--out',
-		log,
-	];
+	const generatorArgs = ['--seed', seed, '--jobs', quick ? '3' : '42', ...jobShape, '--out', log];
 	const generated = measureCommand(node, [generator, ...generatorArgs]);
 	const logBytes = statSync(log).size;
 
@@ -179,23 +170,7 @@ export function measureHeadless({runs, dir, cli, baselineScript, summary, measur
 /** A ~1 GB log: memory must stay bounded by what is shown, not by the bytes read (issue 5). */
 export function measureBig({seed, dir, node, cli, generator, summary, measureNode}) {
 	const big = join(dir, 'big.ndjson');
-	const made = measureCommand(node, [
-		generator,
-		'--seed',
-		seed,
-		'--target-bytes',
-		'1000000000',
-		'--steps',
-		'30',
-		'--children',
-		'2',
-		'--deltas',
-		'30',
-		'--message-bytes',
-		'420',
-		'--out',
-		big,
-	]);
+	const made = measureCommand(node, [generator, '--seed', seed, '--target-bytes', '1000000000', ...jobShape, '--out', big]);
 	const bigBytes = statSync(big).size;
 	const result = measureNode(cli, ['--summary', big], {keepStdout: true});
 	const bigEvents = Number(/^(\d+) events/m.exec(result.stdout)?.[1] ?? NaN);
