@@ -49,6 +49,12 @@ export class ClaudeReader implements StreamReader {
 	readonly #calls = new Map<string, Call>();
 	readonly #children = new Map<string, Child>();
 	readonly #tasks = new Map<string, Task>();
+	/**
+	 * The first task (in `#tasks`' order) of each call, so that finding a call's task is not a walk over every task
+	 * of the stream (a stream of many sessions has thousands). Undefined once a task id was given again for another
+	 * call: then `#tasks`' order alone says which task is first, and it is walked.
+	 */
+	#taskByCall: Map<string, Task> | undefined = new Map();
 	readonly #runs = new Map<string, RunState>();
 	readonly #usage = new ResponseUsage();
 	readonly #rootIds = new Set<string>();
@@ -284,6 +290,7 @@ export class ClaudeReader implements StreamReader {
 	}
 
 	#taskOfCall(toolUseId: string): Task | undefined {
+		if (this.#taskByCall !== undefined) return this.#taskByCall.get(toolUseId);
 		for (const task of this.#tasks.values()) if (task.toolUseId === toolUseId) return task;
 		return undefined;
 	}
@@ -378,7 +385,12 @@ export class ClaudeReader implements StreamReader {
 			parentTaskId: line.parent_task_id ?? undefined,
 			background: line.is_backgrounded === true,
 		};
+		const before = this.#tasks.get(taskId);
 		this.#tasks.set(taskId, task);
+		if (before !== undefined && before.toolUseId !== toolUseId) this.#taskByCall = undefined;
+		// The same task again, in the place of the one it replaces: the first of its call if that one was.
+		else if (before !== undefined && this.#taskByCall?.get(toolUseId) === before) this.#taskByCall.set(toolUseId, task);
+		else if (this.#taskByCall?.has(toolUseId) === false) this.#taskByCall.set(toolUseId, task);
 		const parentKnown = task.parentTaskId !== undefined && this.#tasks.has(task.parentTaskId);
 		// A sub-agent starts once the run that called it is known: its call (seen already, or with its line
 		// to come), or its parent task. Until then it waits, so that it does not hang under the wrong run.
