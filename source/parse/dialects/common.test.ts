@@ -75,6 +75,32 @@ describe('timestampOf', () => {
 		expect(timestampOf('2026-11-25T09:05:18.000Z')).toBe(Date.UTC(2026, 10, 25, 9, 5, 18));
 	});
 
+	it("reads the agent CLIs' ISO times digit by digit exactly as Date.parse does, and leaves the rest to it", () => {
+		const times = [
+			'2026-11-27T12:11:40.127Z',
+			'2026-11-27T12:11:40Z',
+			'1970-01-01T00:00:00.000Z',
+			'2024-02-28T23:59:59.999Z',
+			// Left to Date.parse: rolled over, out of range, other forms.
+			'2025-02-30T00:00:00.000Z',
+			'2024-02-29T24:00:00.000Z',
+			'2024-13-01T00:00:00.000Z',
+			'2024-12-01T00:60:00.000Z',
+			'1969-12-31T23:59:59.999Z',
+			'2024-12-01T00:00:00.12Z',
+			'2024-12-01T00:00:00.1234Z',
+			'2024-12-01T00:00:00+01:00',
+			'2024-12-01 00:00:00.000Z',
+			'2024-12-01T0a:00:00.000Z',
+			'2024-12-01T00:00:00,000Z',
+			'２024-12-01T00:00:00.000Z',
+		];
+		for (const time of times) {
+			const parsed = Date.parse(time);
+			expect([time, timestampOf(time)]).toEqual([time, Number.isNaN(parsed) ? undefined : parsed]);
+		}
+	});
+
 	it('gives undefined for a time no Date can hold, so no view fails formatting it', () => {
 		expect(timestampOf(1e308)).toBeUndefined();
 		expect(timestampOf('1e20')).toBeUndefined();

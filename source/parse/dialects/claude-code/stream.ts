@@ -23,6 +23,12 @@ export class ClaudeStream {
 	readonly calls = new Map<string, Call>();
 	readonly children = new Map<string, Child>();
 	readonly tasks = new Map<string, Task>();
+	/**
+	 * The first task (in `tasks`' order) of each call, so that finding a call's task is not a walk over every task
+	 * of the stream (a stream of many sessions has thousands). Undefined once a task id was given again for another
+	 * call: then `tasks`' order alone says which task is first, and it is walked.
+	 */
+	taskByCall: Map<string, Task> | undefined = new Map();
 	readonly runs = new Map<string, RunState>();
 	/** Each run's job: the session current when it started (a sub-agent's, its parent's). */
 	readonly jobs = new Map<string, string>();

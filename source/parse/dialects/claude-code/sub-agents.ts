@@ -46,6 +46,7 @@ export function child(stream: ClaudeStream, toolUseId: string, subagentType?: st
 }
 
 export function taskOfCall(stream: ClaudeStream, toolUseId: string): Task | undefined {
+	if (stream.taskByCall !== undefined) return stream.taskByCall.get(toolUseId);
 	for (const task of stream.tasks.values()) if (task.toolUseId === toolUseId) return task;
 	return undefined;
 }
@@ -75,7 +76,12 @@ export function taskStarted(stream: ClaudeStream, line: ClaudeLineOf<'system'>):
 		parentTaskId: line.parent_task_id ?? undefined,
 		background: line.is_backgrounded === true,
 	};
+	const before = stream.tasks.get(taskId);
 	stream.tasks.set(taskId, task);
+	if (before !== undefined && before.toolUseId !== toolUseId) stream.taskByCall = undefined;
+	// The same task again, in the place of the one it replaces: the first of its call if that one was.
+	else if (before !== undefined && stream.taskByCall?.get(toolUseId) === before) stream.taskByCall.set(toolUseId, task);
+	else if (stream.taskByCall?.has(toolUseId) === false) stream.taskByCall.set(toolUseId, task);
 	const parentKnown = task.parentTaskId !== undefined && stream.tasks.has(task.parentTaskId);
 	// A sub-agent starts once the run that called it is known: its call (seen already, or with its line
 	// to come), or its parent task. Until then it waits, so that it does not hang under the wrong run.

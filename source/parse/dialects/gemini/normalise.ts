@@ -114,18 +114,24 @@ export class GeminiReader implements StreamReader {
 			}
 
 			case 'message': {
-				const [run, started] = this.#current(ref, at);
-				const head = this.#head(run, event.type, ref, at);
+				const out: AgentEvent[] = [];
+				const run = this.#current(ref, at, out);
 				// The prompt, echoed (with what came on stdin appended).
-				if (event.role === 'user') return [...started, withSharedHead(head, {kind: 'query', text: event.content})];
-				const next = this.#generate(run, ref, at);
+				if (event.role === 'user') {
+					out.push(withHead(this.#head(run, event.type, ref, at), {kind: 'query', text: event.content}));
+					return out;
+				}
+
+				this.#generate(run, ref, at, out);
 				run.text.push(event.content);
-				return [...started, ...next, withHead(this.#head(run, event.type, ref, at), {kind: 'stream', channel: 'result', phase: 'delta', text: event.content})];
+				out.push(withHead(this.#head(run, event.type, ref, at), {kind: 'stream', channel: 'result', phase: 'delta', text: event.content}));
+				return out;
 			}
 
 			case 'tool_use': {
-				const [run, started] = this.#current(ref, at);
-				const next = this.#generate(run, ref, at);
+				const out: AgentEvent[] = [];
+				const run = this.#current(ref, at, out);
+				this.#generate(run, ref, at, out);
 				const head = this.#head(run, event.type, ref, at);
 				const text = run.text.length > 0 ? run.text.join('') : undefined;
 				run.text = [];
@@ -139,20 +145,18 @@ export class GeminiReader implements StreamReader {
 					text,
 					thinking: undefined,
 				});
+				out.push(calls);
 				if (agent === undefined) {
 					run.open.set(event.tool_id, '');
-					return [...started, ...next, calls];
+					return out;
 				}
 
 				run.agents++;
 				const child = `${run.runId}/${agent}#${run.agents}`;
 				run.open.set(event.tool_id, child);
 				const query = promptOf(event.parameters);
-				return [
-					...started,
-					...next,
-					calls,
-					withSharedHead(head, {
+				out.push(
+					withHead(head, {
 						kind: 'childRunStart',
 						childRunId: child,
 						childExpertKey: agent,
@@ -160,11 +164,13 @@ export class GeminiReader implements StreamReader {
 						viaToolName: event.tool_name,
 						viaToolCallId: event.tool_id,
 					}),
-				];
+				);
+				return out;
 			}
 
 			case 'tool_result': {
-				const [run, started] = this.#current(ref, at);
+				const out: AgentEvent[] = [];
+				const run = this.#current(ref, at, out);
 				run.generating = false;
 				const head = this.#head(run, event.type, ref, at);
 				const failed = event.status !== 'success';
@@ -172,38 +178,42 @@ export class GeminiReader implements StreamReader {
 				const error = failed ? event.error?.message || event.output || event.status : undefined;
 				const child = run.open.get(event.tool_id);
 				run.open.delete(event.tool_id);
-				const result: AgentEvent = withSharedHead(head, {kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]});
-				if (!child) return [...started, result];
 				// The sub-agent's end is its call's result: nothing else of it is streamed.
-				return [
-					...started,
-					withSharedHead(head, {
-						runId: child,
-						step: undefined,
-						kind: 'runEnd',
-						status: failed ? 'stoppedByError' : 'completed',
-						text,
-						message: error,
-						usage: undefined,
-					}),
-					result,
-				];
+				if (child)
+					out.push(
+						withSharedHead(head, {
+							runId: child,
+							step: undefined,
+							kind: 'runEnd',
+							status: failed ? 'stoppedByError' : 'completed',
+							text,
+							message: error,
+							usage: undefined,
+						}),
+					);
+				out.push(withHead(head, {kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]}));
+				return out;
 			}
 
 			case 'error': {
-				const [run, started] = this.#current(ref, at);
-				const head = this.#head(run, event.type, ref, at);
+				const out: AgentEvent[] = [];
+				const run = this.#current(ref, at, out);
 				// A warning (a loop detected, a turn limit, a blocked agent) and an error the run survives alike.
-				return [
-					...started,
-					withSharedHead(head, {kind: 'runError', name: event.severity ?? 'error', message: event.message, warning: event.severity !== 'error'}),
-				];
+				out.push(
+					withHead(this.#head(run, event.type, ref, at), {
+						kind: 'runError',
+						name: event.severity ?? 'error',
+						message: event.message,
+						warning: event.severity !== 'error',
+					}),
+				);
+				return out;
 			}
 
 			case 'result': {
-				const [run, started] = this.#current(ref, at);
+				const out: AgentEvent[] = [];
+				const run = this.#current(ref, at, out);
 				const head = this.#head(run, event.type, ref, at);
-				const out: AgentEvent[] = [...started];
 				const model = mainModel(event.stats);
 				if (model !== undefined && model !== run.model) out.push(withSharedHead(head, {kind: 'runtimeInit', model}));
 				// Before the run's end, so that whatever is written when it ends has its figures.
@@ -279,42 +289,40 @@ export class GeminiReader implements StreamReader {
 	}
 
 	/** The start of the model's next generation, when this text or call is the first of one: a step, counted as it starts. */
-	#generate(run: RunState, ref: EventRef, at: number | undefined): AgentEvent[] {
-		if (run.generating) return [];
+	#generate(run: RunState, ref: EventRef, at: number | undefined, out: AgentEvent[]): void {
+		if (run.generating) return;
 		run.generating = true;
 		run.step = (run.step ?? 0) + 1;
-		return [withHead(this.#head(run, 'message', ref, at), {kind: 'stepStart', counted: true})];
+		out.push(withHead(this.#head(run, 'message', ref, at), {kind: 'stepStart', counted: true}));
 	}
 
 	/**
 	 * The run of the stream's current session. A stream that begins after its `init` goes on with the run the stream
 	 * before it left open (the next file of a split log), else starts one here.
 	 */
-	#current(ref: EventRef, at: number | undefined): [RunState, AgentEvent[]] {
+	#current(ref: EventRef, at: number | undefined, out: AgentEvent[]): RunState {
 		const current = this.#runs.get(ref.source);
-		if (current) return [current, []];
+		if (current) return current;
 		const open = this.#open;
 		if (open) {
 			this.#runs.set(ref.source, open);
-			return [open, []];
+			return open;
 		}
 
 		const name = `gemini:line-${ref.line}`;
 		const run = newRun(name, name, undefined);
 		this.#runs.set(ref.source, run);
 		this.#open = run;
-		return [
-			run,
-			[
-				withHead(this.#head(run, 'init', ref, at), {
-					kind: 'childRunStart',
-					childRunId: name,
-					childExpertKey: 'gemini',
-					query: undefined,
-					viaToolName: undefined,
-				}),
-			],
-		];
+		out.push(
+			withHead(this.#head(run, 'init', ref, at), {
+				kind: 'childRunStart',
+				childRunId: name,
+				childExpertKey: 'gemini',
+				query: undefined,
+				viaToolName: undefined,
+			}),
+		);
+		return run;
 	}
 
 	#stepEnd(run: RunState, head: EventHead, ending: 'complete', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
