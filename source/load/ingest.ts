@@ -5,7 +5,7 @@ import {LineParser, type ParsedSink} from '../parse/line-parser.js';
 import type {ParseOptions} from '../parse/normalise.js';
 import type {ParsedItem} from '../parse/dialects/stream-dialect.js';
 import {StreamReaders, type ArrivalClock} from '../parse/stream-readers.js';
-import {streamEvent} from '../parse/stream-line.js';
+import {streamEvent, type StreamFields} from '../parse/stream-line.js';
 import {LineSplitter, type Line, type OverlongLine} from '../parse/line-splitter.js';
 
 /**
@@ -96,6 +96,11 @@ export class Ingest {
 	 */
 	parsed(parsed: ParsedItem): void {
 		this.#take(parsed);
+	}
+
+	/** A streaming line parsed elsewhere as its fields (the parallel loader's own thread): as `parsed` takes its event. */
+	streamLine(fields: StreamFields, ref: EventRef): void {
+		this.#reduce(streamEvent(fields, ref));
 	}
 
 	#take(parsed: ParsedItem): void {

@@ -20,8 +20,8 @@
  *   elements checked, and an identical one (`checkpoint` and `nextCheckpoint`, the next `startGeneration`)
  *   needs nothing.
  *
- * Cuts are made right after `[` and right before `]`, both ASCII, so decoding the kept pieces one by one gives
- * the same text as decoding the line whole, whatever the bytes in between.
+ * Cuts are made right after `[` and right before `]`, both ASCII, so the kept bytes put together decode to the
+ * text the whole line decodes to, less the histories, whatever the bytes in between.
  */
 
 const quote = 0x22;
@@ -85,6 +85,9 @@ export class HistoryPruner {
 	#validated: Known[] = [];
 	/** The bytes held for them (with room to grow). */
 	#validatedBytes = 0;
+	/** Where the line being pruned is kept (pairs of offsets), and the buffer its kept bytes are put together in. */
+	readonly #kept: number[] = [];
+	#scratch: Buffer = Buffer.alloc(0);
 
 	/**
 	 * The line `bytes[start, end)` with its histories cut, or undefined when it has none to cut or anything
@@ -97,8 +100,10 @@ export class HistoryPruner {
 		const keys = prunable.get(type);
 		if (!keys) return undefined;
 
-		let pieces: string[] | undefined;
-		let kept = start;
+		// The kept pieces, as [from, to) pairs of `bytes`, copied together once the line is done.
+		const kept = this.#kept;
+		kept.length = 0;
+		let from = start;
 		// Searched up to the line's end only: past its last key, a search of the whole buffer would run on
 		// through the lines after it.
 		const line = bytes.subarray(0, end);
@@ -114,17 +119,33 @@ export class HistoryPruner {
 			const close = this.#validArrayEnd(bytes, open, end);
 			if (close === -1) return undefined;
 			if (close - open >= minCutBytes) {
-				pieces ??= [];
-				pieces.push(bytes.toString('utf8', kept, open + 1));
-				kept = close - 1;
+				kept.push(from, open + 1);
+				from = close - 1;
 			}
 
 			at = line.indexOf(keyTail, close);
 		}
 
-		if (!pieces) return undefined;
-		pieces.push(bytes.toString('utf8', kept, end));
-		return {text: pieces.join(''), type};
+		if (kept.length === 0) return undefined;
+		kept.push(from, end);
+		return {text: this.#joined(bytes, kept), type};
+	}
+
+	/**
+	 * The pieces' bytes decoded as one string. Decoding each piece and joining them made a string per piece, a
+	 * rope of them, and (in JSON.parse) a flat copy of that; the pieces are copied into a buffer kept for the
+	 * purpose instead and decoded once.
+	 */
+	#joined(bytes: Buffer, kept: readonly number[]): string {
+		let length = 0;
+		for (let i = 0; i < kept.length; i += 2) length += kept[i + 1]! - kept[i]!;
+		if (this.#scratch.length < length) this.#scratch = Buffer.allocUnsafe(length <= maxScratchBytes ? Math.max(length, 2 * this.#scratch.length) : length);
+		const scratch = this.#scratch;
+		let at = 0;
+		for (let i = 0; i < kept.length; i += 2) at += bytes.copy(scratch, at, kept[i]!, kept[i + 1]!);
+		const text = scratch.toString('utf8', 0, length);
+		if (scratch.length > maxScratchBytes) this.#scratch = emptyBytes;
+		return text;
 	}
 
 	/** Index just past the closing bracket of the valid array opening at `open`, or -1. */
@@ -208,6 +229,9 @@ export class HistoryPruner {
 type Known = {bytes: Buffer; length: number};
 
 const emptyBytes = Buffer.alloc(0);
+
+/** A pruned line's bytes are put together in a buffer kept up to this size; a longer one is let go after it. */
+const maxScratchBytes = 1024 * 1024;
 
 /**
  * A quick look at the last bytes of a remembered array against the same place in the line. Histories of

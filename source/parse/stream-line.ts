@@ -74,12 +74,12 @@ const jobIdKey = Buffer.from(',"jobId":"');
 const runIdKey = Buffer.from(',"runId":"');
 const stepNumberKey = Buffer.from(',"stepNumber":');
 
-type Layout = {type: StreamType; name: Buffer; payloadKey: Buffer | undefined};
+type Layout = {type: StreamType; index: number; name: Buffer; payloadKey: Buffer | undefined};
 
-/** Each type, its name's bytes, and what follows the step number. */
-const layouts: readonly Layout[] = streamTypes.map(type => {
+/** Each type, its place in streamTypes, its name's bytes, and what follows the step number. */
+const layouts: readonly Layout[] = streamTypes.map((type, index) => {
 	const key = payloadKeys[type];
-	return {type, name: Buffer.from(type), payloadKey: key === undefined ? undefined : Buffer.from(`,"${key}":"`)};
+	return {type, index, name: Buffer.from(type), payloadKey: key === undefined ? undefined : Buffer.from(`,"${key}":"`)};
 });
 
 function layoutOf(bytes: Buffer, start: number, end: number): Layout | undefined {
@@ -250,7 +250,8 @@ export class StreamLines {
 	readonly #expertKey = new RecentString();
 	readonly #jobId = new RecentString();
 	readonly #runId = new RecentString();
-	readonly #checked = new Map<StreamType, number>();
+	/** How many lines of each type (by its place in streamTypes) were also read the slow way. */
+	readonly #checked = new Uint8Array(streamTypes.length);
 	#trusted = true;
 
 	/** The fields of the streaming line `bytes[start, end)` if it is in the runtime's own form, else undefined. */
@@ -300,9 +301,9 @@ export class StreamLines {
 
 		if (reader.at !== end - 1 || bytes[reader.at] !== 0x7d) return undefined;
 		const fields: StreamFields = {type: layout.type, id, expertKey, timestamp, jobId, runId, stepNumber, text};
-		const checked = this.#checked.get(layout.type) ?? 0;
+		const checked = this.#checked[layout.index]!;
 		if (checked >= checkedLines) return fields;
-		this.#checked.set(layout.type, checked + 1);
+		this.#checked[layout.index] = checked + 1;
 		const slow = parseLine({...ref, text: bytes.toString('utf8', start, end)});
 		if (slow.kind === 'event' && sameData(slow.event, streamEvent(fields, ref))) return fields;
 		this.#trusted = false;

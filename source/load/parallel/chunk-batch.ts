@@ -39,7 +39,7 @@ export class BatchWriter {
 	readonly parsing: ChunkSink = {
 		item: item => this.#item(item),
 		stream: (fields, ref) => this.#stream(fields, ref.line, ref.offset),
-		afterLine: next => this.#afterLine(next),
+		afterLine: position => this.#afterLine(position),
 	};
 
 	constructor(size: number, post: (batch: Batch) => void) {
@@ -70,8 +70,8 @@ export class BatchWriter {
 		this.#numbers.push(fields.timestamp, fields.stepNumber ?? Number.NaN, line, offset);
 	}
 
-	#afterLine(next: LinePosition): void {
-		if (this.#kinds.length >= this.#size) this.#flush(next, false);
+	#afterLine(position: {readonly next: LinePosition}): void {
+		if (this.#kinds.length >= this.#size) this.#flush(position.next, false);
 	}
 
 	#flush(next: LinePosition, done: boolean): void {

@@ -2,7 +2,6 @@ import {closeSync, fstatSync, openSync, read, readSync} from 'node:fs';
 import {availableParallelism} from 'node:os';
 import {Worker} from 'node:worker_threads';
 import type {Ingest} from '../ingest.js';
-import {streamEvent} from '../../parse/stream-line.js';
 import {readBatch} from './chunk-batch.js';
 import {describeFsError} from '../../input/fs-errors.js';
 import type {InputPlan} from '../../input/inputs.js';
@@ -225,7 +224,7 @@ async function loadFile(
 
 		const direct: ChunkSink = {
 			item: feed,
-			stream: (fields, ref) => ingest.parsed({kind: 'event', event: streamEvent(fields, ref)}),
+			stream: (fields, ref) => ingest.streamLine(fields, ref),
 			afterLine: () => undefined,
 		};
 

@@ -91,8 +91,11 @@ export function countNewlines(bytes: Buffer): number {
 /** Where parsed lines go: a streaming line in the runtime's own form as its fields, anything else as an item. */
 export type ChunkSink = ParsedSink & {
 	item(item: ChunkItem): void;
-	/** After each line; `next` is where the following one starts. */
-	afterLine(next: LinePosition): void;
+	/**
+	 * After each line; `position.next` is where the following one starts. Given as the cutter rather than the
+	 * position itself, which would be an object made per line for a sink that seldom reads it.
+	 */
+	afterLine(position: {readonly next: LinePosition}): void;
 };
 
 /** Reads and parses one chunk whose first line is line `from.lines + 1`. Returns the position after its last line. */
@@ -113,11 +116,11 @@ export function parseChunk(options: {
 		maxLineBytes: options.maxLineBytes,
 		line: (bytes, start, end, line, offset) => {
 			parser.parse(bytes, start, end, {source: options.source, line, offset}, sink);
-			sink.afterLine(cutter.next);
+			sink.afterLine(cutter);
 		},
 		overlong: overlong => {
 			sink.item({kind: 'overlong', overlong});
-			sink.afterLine(cutter.next);
+			sink.afterLine(cutter);
 		},
 	});
 	if (options.bytes) cutter.push(options.bytes);
