@@ -84,10 +84,11 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 
 	// Where the search starts from: the activity selected when `/` was pressed.
 	const anchor = useRef<number | undefined>(undefined);
-	const rowsFor = useRef(env.work.layouts.rowsCache()).current;
 	// The tree's rows, shared with the header and the overlays that speak of the selection's job. While a load posts
 	// new models, the rows of the last layout made stay on screen (and answer keys) while the next is made in
-	// slices; once it is, the screen draws again.
+	// slices; once it is, the screen draws again. The keys that act on the selection (`/`, `c`, the cockpit's) read
+	// these rows too: the selection is the row on screen, and rows of their own for the newest model meant laying out
+	// the whole tree at once in the key (591 ms for `/` after a load of 200,000 runs).
 	const [, setLayoutsMade] = useState(0);
 	const treeRows = useRef(
 		env.work.layouts.rowsCache(ms => env.store.noteRowsCost(ms), {
@@ -98,7 +99,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 	).current;
 	const {onAnswer} = useCockpitKeys(() => {
 		const current = getUi();
-		const rows = rowsFor(env.store.model, current, columns);
+		const rows = treeRows(env.store.model, current, width);
 		const row = rows.at(selectedRowIndex(rows, current));
 		const activity = row?.kind === 'activity' ? env.store.model.activities[row.index] : undefined;
 		if (activity) return {activity};
@@ -138,7 +139,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 		switch (command) {
 			case 'search.open': {
 				const current = getUi();
-				const rows = rowsFor(env.store.model, current, columns);
+				const rows = treeRows(env.store.model, current, width);
 				const row = rows.at(selectedRowIndex(rows, current));
 				anchor.current = row?.kind === 'activity' ? row.index : undefined;
 				// The last query comes back selected: typing replaces it, ←/→ edit it.
@@ -161,7 +162,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 			case 'conversation.open': {
 				const current = getUi();
 				const model = env.store.model;
-				const rows = rowsFor(model, current, columns);
+				const rows = treeRows(model, current, width);
 				const row = rows.at(selectedRowIndex(rows, current));
 				const activity = row?.kind === 'activity' ? model.activities[row.index] : undefined;
 				const found = activity ? activityConversation(model, activity) : row?.kind === 'pane' ? paneConversation(model, row.paneId) : undefined;
