@@ -56,8 +56,7 @@ export type LoadOptions = {
 	onLine?: ((line: Line) => void) | undefined;
 	/**
 	 * The load reads nothing until this settles (the viewer passes its first frame), so that the first frame
-	 * does not share the CPUs with it: on this thread it takes no chunk in; a worker loads its modules
-	 * meanwhile, and waits to read.
+	 * does not share the CPUs with it: on this thread it takes no chunk in; a worker is started then.
 	 */
 	mainThreadFrom?: Promise<void> | undefined;
 	/** How much of tool results the model keeps (`Model.textKeep`); undefined keeps them whole. */

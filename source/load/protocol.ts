@@ -39,10 +39,7 @@ export type LoadWorkerMessage = Exclude<LoadMessage, ChunkWorkerMessage>;
 /** A worker's young generation is kept small: a load makes garbage fast, and memory is the figure held down. */
 export const workerResourceLimits = {maxYoungGenerationSizeMb: 48};
 
-/**
- * What the viewer's load worker is started with. `waitForStart`: it reads nothing until the viewer posts
- * LoadWorkerStart (once its first frame is drawn), so that the first frame does not share the CPUs with a load.
- */
+/** What the viewer's load worker is started with (once the viewer's first frame is drawn: load-in-worker.ts). */
 export type LoadWorkerSetup = {
 	plan: InputPlan;
 	maxLineBytes: number;
@@ -50,7 +47,6 @@ export type LoadWorkerSetup = {
 	textKeep: TextKeep | undefined;
 	/** `--dialect`, as the load's Ingest takes it. */
 	dialect: Dialect | undefined;
-	waitForStart?: boolean | undefined;
 	/**
 	 * Where the pieces of what changed go (ChangesPiece). A port's messages are each decoded as they are taken:
 	 * the viewer takes them one at a time between keys, while the worker's own port hands on every message
@@ -58,9 +54,6 @@ export type LoadWorkerSetup = {
 	 */
 	changes: MessagePort;
 };
-
-/** The one message the viewer posts to its load worker: start reading. */
-export type LoadWorkerStart = {kind: 'start'};
 
 /** What a chunk worker is started with. */
 export type ChunkWorkerSetup = {

@@ -10,7 +10,7 @@ const failAfter = 3;
 if (parentPort && isLoadWorkerSetup(workerData)) {
 	const port = parentPort;
 	let posts = 0;
-	serveLoad(workerData, port, message => {
+	serveLoad(workerData, message => {
 		if (posts++ === failAfter) {
 			setImmediate(() => {
 				throw new Error(`failing after ${failAfter} posts, as the test asks`);

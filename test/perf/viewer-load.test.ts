@@ -168,10 +168,19 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(loaded.eventsSeen.filter(events => events > 0 && events < total).length).toBeGreaterThan(2);
 	});
 
-	it('reads nothing until the viewer’s first frame is drawn (mainThreadFrom), then loads the whole file', async () => {
+	it('regression: starts no worker and reads nothing until the viewer’s first frame is drawn (mainThreadFrom), then loads the whole file (the worker’s start took the CPU of the first frame)', async () => {
 		let drawFirstFrame = () => {};
 		const drawn = new Promise<void>(resolve => (drawFirstFrame = resolve));
 		let changes = 0;
+		// Each thread of a process gets the next id: a worker of the load started meanwhile would take one.
+		const threadIdNow = async () => {
+			const probe = new Worker('', {eval: true});
+			const id = probe.threadId;
+			await new Promise(resolve => probe.once('exit', resolve));
+			return id;
+		};
+
+		const before = await threadIdNow();
 		const loading = await built.start.startLoad(plan(large), {
 			maxLineBytes,
 			tuning: {progressIntervalMs: 0},
@@ -181,6 +190,7 @@ describe('the viewer’s load of a large file in a worker', () => {
 		// Nothing to wait for on screen here: the worker is given the time it takes to start and read a few chunks.
 		await new Promise(resolve => setTimeout(resolve, 400));
 		expect([changes, loading.states[0]?.bytesRead ?? 0]).toEqual([0, 0]);
+		expect(await threadIdNow()).toBe(before + 1);
 		drawFirstFrame();
 		expect(await loading.done).toBe(0);
 		expectSame(snapshot(loading.model), await plainSnapshot(large));

@@ -12,14 +12,18 @@ import {HeldPosts} from './held-posts.js';
 import {Scheduler} from '../../slices/scheduler.js';
 import {aliveTimers} from '../../slices/timers.js';
 import {isChangesPiece} from './split-changes.js';
-import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup, type LoadWorkerStart} from '../protocol.js';
+import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from '../protocol.js';
 
 /*
  * How the viewer loads large plain files: a worker loads them the headless way, model and all
  * (load-worker.ts), and posts what changed in its model; each post is put into the viewer's own model
  * (apply-changes.ts), and the views get a new model object with it. The viewer's own thread meanwhile
- * loads Ink, draws and answers keys, and neither waits for the other. Should the worker fail, the viewer starts
- * again on its own thread, and only then loads the loading code (parsers, reducer).
+ * draws and answers keys, and neither waits for the other. Should the worker fail, the viewer starts again on
+ * its own thread, and only then loads the loading code (parsers, reducer).
+ *
+ * The worker is started once the viewer's first frame is drawn (`mainThreadFrom`), not beside it: a worker's
+ * start (its own Node, then the ~100 modules of the load) took the CPU the viewer's thread needed to load Ink
+ * and draw, on two cores shared with whatever else runs. What it delays the load by is its start, ~100 ms.
  */
 
 /** The sizes (all files together) from which the viewer loads in a worker. */
@@ -47,13 +51,11 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		tuning: options.tuning ?? {},
 		textKeep: options.textKeep,
 		dialect: options.dialect,
-		waitForStart: mainThreadFrom !== undefined,
 		changes: port2,
 	};
 	const module = options.tuning?.loadWorkerModule === undefined ? new URL('load-worker.js', import.meta.url) : new URL(options.tuning.loadWorkerModule);
-	const worker = new Worker(module, {workerData: setup, transferList: [port2], resourceLimits: workerResourceLimits});
-	const start: LoadWorkerStart = {kind: 'start'};
-	void mainThreadFrom?.then(() => worker.postMessage(start));
+	/** Undefined until the first frame is drawn (see above), or when stopped before it was. */
+	let worker: Worker | undefined;
 	let model = createModel();
 	const replace = (next: Model) => {
 		model = next;
@@ -97,7 +99,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			settled = true;
 			posts.stop();
 			changesPort.close();
-			void worker.terminate();
+			void worker?.terminate();
 			if (stopped) {
 				resolve(0);
 				return;
@@ -126,7 +128,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			);
 		};
 
-		worker.on('message', (message: LoadWorkerMessage) => {
+		const onMessage = (message: LoadWorkerMessage) => {
 			if (settled) return;
 			mirror(message.states);
 			switch (message.kind) {
@@ -146,7 +148,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 					for (let piece = 1; piece < message.pieces; piece++) posts.offer('piece');
 					posts.offer('piece', () => {
 						changesPort.close();
-						void worker.terminate();
+						void worker?.terminate();
 						workerFinished = true;
 						resolve(exitCode);
 					});
@@ -157,9 +159,23 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			}
 
 			hooks.onChange?.();
-		});
-		worker.on('error', fail);
-		worker.on('exit', fail);
+		};
+
+		const start = () => {
+			// Stopped before its first frame (the viewer quit at once): nothing to start; the load is done.
+			if (stopped) {
+				fail();
+				return;
+			}
+
+			worker = new Worker(module, {workerData: setup, transferList: [port2], resourceLimits: workerResourceLimits});
+			worker.on('message', onMessage);
+			worker.on('error', fail);
+			worker.on('exit', fail);
+		};
+
+		if (mainThreadFrom) void mainThreadFrom.then(start, start);
+		else start();
 	});
 
 	/*
@@ -207,7 +223,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		posts.stop();
 		changesPort.close();
 		onThisThread?.stop();
-		void worker.terminate();
+		void worker?.terminate();
 	};
 
 	return {
@@ -228,7 +244,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			posts.stop();
 			changesPort.close();
 			onThisThread?.abandon();
-			void worker.terminate();
+			void worker?.terminate();
 		},
 	};
 }

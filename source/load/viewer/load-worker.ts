@@ -9,5 +9,5 @@ import {isLoadWorkerSetup, serveLoad} from './serve-load.js';
 const setup: unknown = workerData;
 if (parentPort && isLoadWorkerSetup(setup)) {
 	const port = parentPort;
-	serveLoad(setup, port, message => port.postMessage(message));
+	serveLoad(setup, message => port.postMessage(message));
 }

@@ -1,4 +1,3 @@
-import type {MessagePort} from 'node:worker_threads';
 import {createModel} from '../../model/state.js';
 import {Ingest} from '../ingest.js';
 import {runSourcesFast} from '../parallel/parallel-file.js';
@@ -6,7 +5,7 @@ import {YoungGenerationCap} from '../young-generation.js';
 import {ChangeTracker} from './change-tracker.js';
 import {splitChanges} from './split-changes.js';
 import type {ModelChanges} from './model-changes.js';
-import type {LoadWorkerMessage, LoadWorkerSetup, LoadWorkerStart} from '../protocol.js';
+import type {LoadWorkerMessage, LoadWorkerSetup} from '../protocol.js';
 
 /*
  * What the viewer's load worker (started by load-in-worker.ts; its module is load-worker.ts) does: it loads large
@@ -67,12 +66,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 	post({kind: 'done', states: running.states, pieces: sendPieces(setup, tracker.changes(ingest.model)), exitCode});
 }
 
-/**
- * Loads the setup's plan and hands each message to `post` (the worker's port, in load-worker.ts). With
- * `waitForStart`, reading begins once the viewer posts LoadWorkerStart on `port`: the worker's modules are loaded
- * by then, and what waits for the viewer's first frame is only the reading.
- */
-export function serveLoad(setup: LoadWorkerSetup, port: Pick<MessagePort, 'once'>, post: (message: LoadWorkerMessage) => void): void {
-	const started = setup.waitForStart ? new Promise<void>(resolve => port.once('message', (_: LoadWorkerStart) => resolve())) : Promise.resolve();
-	void started.then(async () => load(setup, post));
+/** Loads the setup's plan and hands each message to `post` (the worker's port, in load-worker.ts). */
+export function serveLoad(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) => void): void {
+	void load(setup, post);
 }
