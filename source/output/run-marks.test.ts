@@ -46,7 +46,7 @@ describe('--print marks jobs and the stops of runs', () => {
 		expect(marks(printOf('parallel-delegate.ndjson'))).toContain('[release-coordinator] ⏸ run waits for delegates: changelog-writer, docs-checker');
 		expect(marks(printOf('interactive.ndjson'))).toEqual([
 			'── job xdx1wi342kltbv0vgyf08e5n · release-notes · started 2026-11-22 21:46:50 UTC',
-			'[release-notes] ⏸ run waits for input: Should the announcement be for the blog (long) or for the in-app banner (one sentence)? · answer with: perstack run release-notes "<answer>" --continue-job xdx1wi342kltbv0vgyf08e5n -i',
+			'[release-notes] ⏸ run waits for input: Should the announcement be for the blog (long) or for the in-app banner (one sentence)? · answer with: perstack run --runtime local release-notes "<answer>" --continue-job xdx1wi342kltbv0vgyf08e5n -i',
 			'── job xdx1wi342kltbv0vgyf08e5n ⏸ stoppedByInteractiveTool · 2 steps · 2740 in / 53 out tokens · $0.0090 · 318ms',
 			'── job xdx1wi342kltbv0vgyf08e5n · release-notes · continues 2026-11-22 21:47:16 UTC',
 			'[release-notes] ✓ run completed · 3 steps',
