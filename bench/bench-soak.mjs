@@ -244,7 +244,15 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 		const framesAtStart = frames.count;
 		// Memory every tenth of the stream, the first (warm-up) once a twentieth is in.
 		const marks = [0.05, ...Array.from({length: 9}, (_, tenth) => (tenth + 1) / 10)].map(share => Math.round(share * jobs * eventsPerJob));
+		// The first key waits for the stream's first events on screen: `k` on an empty tree has nothing to move from,
+		// and a key pressed before any event came was counted as never answered.
 		let status = readJson(files.status);
+		for (let waited = 0; (status?.events ?? 0) === 0 && waited < 10_000; waited += 20) {
+			await sleep(20);
+			status = readJson(files.status);
+		}
+
+		await frames.next(() => true, 2000);
 		while (!status?.done) {
 			await act();
 			await sleep(2000);
