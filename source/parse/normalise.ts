@@ -1,7 +1,7 @@
 import type {z} from 'zod';
 import type {Line} from './line-splitter.js';
 import type {AgentEvent, Diagnostic, Dialect, EventRef, ParsedLine} from '../model/events.js';
-import type {ParsedItem, WireRecord} from './dialects/stream-dialect.js';
+import type {ParsedItem, ParsedOut, WireRecord} from './dialects/stream-dialect.js';
 import {badStepNumberReason, isBadStepNumber} from './dialects/common.js';
 import {daemonEventTypes, daemonSchemas} from './dialects/daemon/schema.js';
 import {fromDaemon} from './dialects/daemon/normalise.js';
@@ -168,6 +168,26 @@ export function invalid(type: string, error: z.ZodError): string {
 	if (!issue) return `invalid ${type} event`;
 	const path = issue.path.map(String).join('.');
 	return `invalid ${type} event: ${path === '' ? '' : `${path}: `}${issue.message}`;
+}
+
+/**
+ * An agent CLI's line as its reader takes it: what its fast reader made (`fast`), else what the schema makes of the
+ * line, which judges what the fast reader did not take; undefined, said as a diagnostic, when the schema refuses it.
+ * The schema is asked for only then: it brings zod.
+ */
+export function readOrJudge<T>(
+	fast: T | undefined,
+	schema: () => {safeParse(value: unknown): z.ZodSafeParseResult<T>},
+	value: Record<string, unknown>,
+	type: string,
+	ref: EventRef,
+	out: ParsedOut,
+): T | undefined {
+	if (fast !== undefined) return fast;
+	const parsed = schema().safeParse(value);
+	if (parsed.success) return parsed.data;
+	out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
+	return undefined;
 }
 
 function record(value: Record<string, unknown>, ref: EventRef): WireRecord {

@@ -1,5 +1,5 @@
 import {assertNever} from '../../../model/assert-never.js';
-import {invalid} from '../../normalise.js';
+import {readOrJudge} from '../../normalise.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {readAssistant} from './assistant.js';
 import {readClaudeLine} from './fast-reader.js';
@@ -53,16 +53,8 @@ export class ClaudeReader implements StreamReader {
 			return;
 		}
 
-		let line = this.#fast ? readClaudeLine(value) : undefined;
-		if (line === undefined) {
-			const parsed = claudeSchemas().line.safeParse(value);
-			if (!parsed.success) {
-				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-				return;
-			}
-
-			line = parsed.data;
-		}
+		const line = readOrJudge(this.#fast ? readClaudeLine(value) : undefined, () => claudeSchemas().line, value, type, ref, out);
+		if (line === undefined) return;
 
 		if (line.timestamp !== undefined) stream.lastTime = line.timestamp;
 		if (line.session_id !== undefined && line.session_id !== '') stream.session = line.session_id;

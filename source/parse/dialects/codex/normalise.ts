@@ -3,7 +3,7 @@ import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ArrivalClock, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
-import {invalid} from '../../normalise.js';
+import {readOrJudge} from '../../normalise.js';
 import {readCodexEvent} from './fast-reader.js';
 import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
 
@@ -95,16 +95,8 @@ export class CodexReader implements StreamReader {
 			}
 		}
 
-		let event = this.#fast ? readCodexEvent(value) : undefined;
-		if (event === undefined) {
-			const parsed = codexSchemas().event.safeParse(value);
-			if (!parsed.success) {
-				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-				return;
-			}
-
-			event = parsed.data;
-		}
+		const event = readOrJudge(this.#fast ? readCodexEvent(value) : undefined, () => codexSchemas().event, value, type, ref, out);
+		if (event === undefined) return;
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
 		const events = this.#events(event, ref);

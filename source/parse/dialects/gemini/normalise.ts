@@ -3,7 +3,7 @@ import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {copyHead, outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
-import {invalid} from '../../normalise.js';
+import {readOrJudge} from '../../normalise.js';
 import {readGeminiEvent} from './fast-reader.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} from './schema.js';
 
@@ -80,16 +80,8 @@ export class GeminiReader implements StreamReader {
 			return;
 		}
 
-		let event = this.#fast ? readGeminiEvent(value) : undefined;
-		if (event === undefined) {
-			const parsed = geminiSchemas().event.safeParse(value);
-			if (!parsed.success) {
-				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-				return;
-			}
-
-			event = parsed.data;
-		}
+		const event = readOrJudge(this.#fast ? readGeminiEvent(value) : undefined, () => geminiSchemas().event, value, type, ref, out);
+		if (event === undefined) return;
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
 		const events = this.#events(event, ref);

@@ -3,7 +3,7 @@ import {assertNever} from '../../../model/assert-never.js';
 import {copyHead, outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {jsonText, stringField} from '../json-values.js';
-import {invalid} from '../../normalise.js';
+import {readOrJudge} from '../../normalise.js';
 import {isOpencodeType, readOpencodeEvent} from './fast-reader.js';
 import {opencodeSchemas, type OpencodeEvent, type OpencodeTokens} from './schema.js';
 
@@ -64,17 +64,8 @@ export class OpencodeReader implements StreamReader {
 			return;
 		}
 
-		let event = readOpencodeEvent(value, type);
-		if (event === undefined) {
-			// The schema judges what the fast reader did not take, and says why.
-			const parsed = opencodeSchemas().event.safeParse(value);
-			if (!parsed.success) {
-				out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: invalid(type, parsed.error)}});
-				return;
-			}
-
-			event = parsed.data;
-		}
+		const event = readOrJudge(readOpencodeEvent(value, type), () => opencodeSchemas().event, value, type, ref, out);
+		if (event === undefined) return;
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
 		const events = this.#events(event, ref);
