@@ -46,7 +46,7 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 	let back: (() => void) | undefined;
 
 	// Else the CLI on PATH, in the runtime the log says the job ran in: the released CLI runs in Docker unless told.
-	const runner = (jobId: string): PerstackRunner => startedRunner ?? runnerOfLog(loading.model.jobs.get(jobId)?.runtimeName);
+	const runner = (jobId: string): PerstackRunner => startedRunner ?? runnerOfLog(loading.model, jobId);
 
 	/** Where the job's checkpoints are: a job directory read, the working directory, or where the command ran. */
 	const workspaceOf = (jobId: string): string | undefined => {

@@ -38,7 +38,7 @@ export function resumeContinuation(
 	model: Model,
 	run: Run,
 	checkpointId: string,
-	runner: PerstackRunner = runnerOfLog(model.jobs.get(run.jobId)?.runtimeName),
+	runner: PerstackRunner = runnerOfLog(model, run.jobId),
 ): Continuation | undefined {
 	if (run.dialect !== 'perstack' || run.parentRunId !== null) return undefined;
 	const query = originalQuery(model, run);

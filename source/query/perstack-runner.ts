@@ -1,3 +1,5 @@
+import type {Model} from '../model/state.js';
+
 /*
  * How a continuation runs the runtime again: the same program and the same options as the command that started
  * the job, when perscope started it (`perscope -- npx perstack run --runtime local …`). The released CLI runs in
@@ -44,7 +46,8 @@ const ownedByTheRun: ReadonlySet<string> = new Set([
  * The runner of a job perscope did not start: the CLI on PATH, with `--runtime` as the job's log names it. The
  * name is event text: only a plain word (as the runtimes are named) becomes an option.
  */
-export function runnerOfLog(runtimeName: string | undefined): PerstackRunner {
+export function runnerOfLog(model: Model, jobId: string): PerstackRunner {
+	const runtimeName = model.jobs.get(jobId)?.runtimeName;
 	if (runtimeName === undefined || !/^[a-z][a-z0-9-]{0,39}$/.test(runtimeName)) return defaultRunner;
 	return {program: defaultRunner.program, options: ['--runtime', runtimeName]};
 }

@@ -47,7 +47,7 @@ export function resumeCommand(model: Model, run: Run, checkpointId: string): str
 	if (run.dialect !== 'perstack' || run.parentRunId !== null) return undefined;
 	const query = originalQuery(model, run);
 	return [
-		runWordsOf(model, run.jobId),
+		runWords(runnerOfLog(model, run.jobId)),
 		shellQuote(run.expertKey),
 		query === undefined ? `"${queryPlaceholder}"` : shellQuote(query, true),
 		'--continue-job',
@@ -108,14 +108,15 @@ export function interactiveStop(model: Model, run: Run): InteractiveStop | undef
 	const first = firstCallOfStep(model, activity);
 	const json = first !== undefined && first.toolCallId !== activity.toolCallId;
 	const answer = json ? shellQuote(answerArgument(activity, 'json', answerPlaceholder), true) : `"${answerPlaceholder}"`;
+	const runner = runnerOfLog(model, run.jobId);
 	return {
 		run,
 		activity,
 		coordinator,
 		toolName: activity.toolName,
 		args: activity.args,
-		runner: runnerOfLog(model.jobs.get(run.jobId)?.runtimeName),
-		command: `${runWordsOf(model, run.jobId)} ${shellQuote(coordinator)} ${answer} --continue-job ${shellQuote(run.jobId)} -i`,
+		runner,
+		command: `${runWords(runner)} ${shellQuote(coordinator)} ${answer} --continue-job ${shellQuote(run.jobId)} -i`,
 		answerForm: json ? 'json' : 'plain',
 		firstCall: json ? first.toolName : undefined,
 	};
@@ -230,8 +231,7 @@ export function shellQuote(text: string, always = false): string {
 	return `${out}'`;
 }
 
-/** `perstack run`, and the runtime the job ran in when its log names it (`runnerOfLog`), as a shell line's start. */
-function runWordsOf(model: Model, jobId: string): string {
-	const runner = runnerOfLog(model.jobs.get(jobId)?.runtimeName);
+/** `perstack run` and the runner's options (the runtime the job ran in, `runnerOfLog`), as a shell line's start. */
+function runWords(runner: PerstackRunner): string {
 	return [...runner.program, 'run', ...runner.options].map(word => shellQuote(word)).join(' ');
 }

@@ -55,5 +55,5 @@ export function copyCommand(env: ViewEnv, dispatch: Dispatch, found: Found<Conti
 
 /** The program and options a continuation of the job runs with (the CLI on PATH, in the log's runtime, when the viewer runs none). */
 export function runnerFor(env: ViewEnv, jobId: string): PerstackRunner {
-	return env.cockpit?.runner(jobId) ?? runnerOfLog(env.store.model.jobs.get(jobId)?.runtimeName);
+	return env.cockpit?.runner(jobId) ?? runnerOfLog(env.store.model, jobId);
 }
