@@ -1,6 +1,6 @@
 import type {Instance} from 'ink';
 import type {Dialect} from '../model/events.js';
-import {createModel, endInput, type TextKeep} from '../model/state.js';
+import {createModel, endInput, isToolActivity, type TextKeep} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
 import {liveSources} from './live-sources.js';
@@ -163,6 +163,11 @@ async function viewPlan(
 	// views does not wait for the file.
 	let firstFrameDrawn = () => {};
 	const drawn = new Promise<void>(resolve => (firstFrameDrawn = resolve));
+	// Reading a cut tool result again whole (the inspector) parses its line as the load did: load/result-text.ts
+	// brings the parsers, ~55 modules and 30-40 ms of a start. They are imported once the first frame is up, not
+	// on the way to it; a result is cut only after 32 Mi characters of whole ones, long after they are in.
+	let resultText: typeof import('../load/result-text.js') | undefined;
+	const resultTextLoaded = drawn.then(async () => import('../load/result-text.js')).then(module => (resultText = module));
 	const loading = await startLoad(plan, {
 		maxLineBytes: options.maxLineBytes,
 		tuning: options.tuning,
@@ -219,6 +224,12 @@ async function viewPlan(
 		sources: loading.states,
 		prices: options.prices ?? builtinPrices,
 		rawEvent: ref => raw.read(ref),
+		wholeResult(activity, arrived) {
+			if (resultText) return resultText.withWholeResult(activity, ref => raw.read(ref));
+			if (!isToolActivity(activity) || activity.result?.fullLength === undefined) return activity;
+			void resultTextLoaded.then(arrived);
+			return undefined;
+		},
 		messageLine: where => readMessageLine(raw, where),
 		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
 		interrupt: () => {

@@ -25,6 +25,12 @@ export type ViewEnv = {
 	prices?: PriceTable | undefined;
 	/** The raw JSON line of an event, read again from its file or a bounded buffer; undefined once gone. */
 	rawEvent: (ref: EventRef) => string | undefined;
+	/**
+	 * `activity` with its tool result whole where the model keeps only its start (load/result-text.ts reads it again
+	 * from its line). Undefined while what reads it is still being loaded (app/interactive.ts imports it after the
+	 * first frame: it brings the parsers), and `arrived` is called once it is. Absent: results are shown as kept.
+	 */
+	wholeResult?: ((activity: Activity, arrived: () => void) => Activity | undefined) | undefined;
 	/** The raw line that holds a step's messages (input/message-line.ts); without it, `rawEvent` at the line's place. */
 	messageLine?: ((where: MessageLine) => string | undefined) | undefined;
 	/** Interrupt a running child (Ctrl-C); returns false when there is none. */

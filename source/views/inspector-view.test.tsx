@@ -103,6 +103,28 @@ describe('the inspector', () => {
 		failing.unmount();
 	});
 
+	it('shows a cut result whole once what reads it again has arrived, when the inspector opened before it had', async () => {
+		const {model, exec} = longExec(3);
+		let arrive = () => {};
+		let loaded = false;
+		const whole: Activity = {...exec, result: {...exec.result!, text: JSON.stringify({output: 'line 1\nline 2\nline 3\nthe whole result'})}};
+		const view = await open(model, exec.id, {
+			env: {
+				wholeResult(activity, arrived) {
+					if (loaded) return activity.id === exec.id ? whole : activity;
+					arrive = arrived;
+					return undefined;
+				},
+			},
+		});
+		expect(view.lastFrame()).toContain('line 3');
+		expect(view.lastFrame()).not.toContain('the whole result');
+		loaded = true;
+		arrive();
+		await waitForFrame(view, text => text.includes('the whole result'));
+		view.unmount();
+	});
+
 	it('says so when the activity is gone', async () => {
 		const view = await open(createModel(), 'gone', {height: 10});
 		expect(view.lastFrame()).toContain('This activity is no longer in the model.');

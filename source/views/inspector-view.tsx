@@ -1,6 +1,5 @@
 import {Box, Text} from 'ink';
 import React, {useMemo, useRef, useState} from 'react';
-import {withWholeResult} from '../load/result-text.js';
 import {plural} from '../text/format.js';
 import {displayWidth} from '../text/width/width.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';
@@ -72,8 +71,10 @@ export function Inspector({activityId, scroll, height, width}: {activityId: stri
 	const ref = activity?.ref;
 	// Re-reading the raw event is I/O: do it once per activity, not once per frame.
 	const raw = useMemo(() => (ref ? env.rawEvent(ref) : undefined), [ref, env]);
-	// A tool result the model keeps only the start of is read again whole, once per activity as well.
-	const shown = useMemo(() => (activity ? withWholeResult(activity, env.rawEvent) : undefined), [activity, env]);
+	// A tool result the model keeps only the start of is read again whole, once per activity as well (and once
+	// more should what reads it arrive after the inspector opened).
+	const [readerArrived, setReaderArrived] = useState(false);
+	const shown = useMemo(() => (activity ? (env.wholeResult?.(activity, () => setReaderArrived(true)) ?? activity) : undefined), [activity, env, readerArrived]);
 	// The commands shown are the ones the cockpit's keys run: the program and options that started the job.
 	const runner = runnerFor(env, (activity && env.model.runs.get(activity.runId)?.jobId) ?? '');
 	const unfolded = useCurrent<Unfolded>(new Set());
