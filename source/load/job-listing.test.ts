@@ -1,9 +1,11 @@
-import {cpSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {cpSync, mkdirSync, readdirSync, writeFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {fixturePath} from '../../test/helpers/load.js';
 import {describeJob, jobsOldestFirst, listJobs} from './job-listing.js';
+import {scratchDirectories} from '../../test/helpers/scratch.js';
+
+const scratch = scratchDirectories('perscope-order-');
 
 const job = fixturePath('jobs/perstack/jobs/xrg3kr5eyfy4evxm775cs81p');
 
@@ -20,7 +22,7 @@ describe('describeJob', () => {
 describe('jobsOldestFirst', () => {
 	/** A jobs folder: the delegation job (2026-11-21), the released CLI's follow-up (2026-11-27), one older job known by its job.json alone. */
 	function jobsFolder(): string {
-		const root = mkdtempSync(join(tmpdir(), 'perscope-order-'));
+		const root = scratch();
 		cpSync(job, join(root, 'jobs/xrg3kr5eyfy4evxm775cs81p'), {recursive: true});
 		cpSync(fixturePath('released/jobdir-followup'), join(root, 'jobs/nh97zzzwnx6y4a76u4s8o5m3'), {recursive: true});
 		mkdirSync(join(root, 'jobs/old/runs'), {recursive: true});

@@ -1,9 +1,10 @@
 import {spawnSync} from 'node:child_process';
-import {mkdtempSync} from 'node:fs';
-import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+const scratch = scratchDirectories('perscope-loads-');
 
 const tracer = join(repoRoot, 'test/helpers/trace-packages.mjs');
 
@@ -39,7 +40,7 @@ const reducer = createReducer(); reducer.pushChunk(readFileSync('fixtures/demo.n
 			).toEqual([]);
 		}
 
-		const withFile = packagesLoaded([cliPath, '--summary', '--otlp-file', join(mkdtempSync(join(tmpdir(), 'perscope-loads-')), 'spans.jsonl'), demo]);
+		const withFile = packagesLoaded([cliPath, '--summary', '--otlp-file', join(scratch(), 'spans.jsonl'), demo]);
 		expect([...withFile].some(name => name.startsWith('@opentelemetry/'))).toBe(true);
 	});
 });

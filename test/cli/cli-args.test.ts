@@ -2,12 +2,18 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
+import {perscopeInProcess} from '../helpers/cli-in-process.js';
 import {repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
 import {fixturePath, perstackLine} from '../helpers/load.js';
 
-/* The command line of the built CLI: every documented form, and what a mistake gets back. */
+/*
+ * The command line: every documented form, and what a mistake gets back. The runs are in this process (the CLI's
+ * code from its arguments on, cli/run-cli.ts), but for those from another directory, which the built CLI makes as a
+ * process (its exit code is the one run-cli returns, cli/main.ts), and -f, which is stopped by a signal.
+ */
 
 async function run(args: string[], options: {cwd?: string} = {}) {
+	if (options.cwd === undefined) return perscopeInProcess(args);
 	const cli = startCli(args, options);
 	const exit = await cli.exit;
 	return {code: exit.code, stdout: cli.stdout(), stderr: cli.stderr()};

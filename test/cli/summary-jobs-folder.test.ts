@@ -1,14 +1,16 @@
 import {spawnSync} from 'node:child_process';
-import {cpSync, mkdtempSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {cpSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath} from '../helpers/cli-process.js';
 import {fixturePath} from '../helpers/load.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+const scratch = scratchDirectories('perscope-jobs-');
 
 /** A `perstack` folder with two jobs: the delegation job and the released CLI's follow-up job. */
 function jobsFolder(): string {
-	const cwd = mkdtempSync(join(tmpdir(), 'perscope-jobs-'));
+	const cwd = scratch();
 	cpSync(fixturePath('jobs/perstack'), join(cwd, 'perstack'), {recursive: true});
 	cpSync(fixturePath('released/jobdir-followup'), join(cwd, 'perstack/jobs/nh97zzzwnx6y4a76u4s8o5m3'), {recursive: true});
 	return cwd;

@@ -1,5 +1,6 @@
 import {PassThrough, Writable} from 'node:stream';
-import {resolve} from 'node:path';
+import {join, resolve} from 'node:path';
+import {pathToFileURL} from 'node:url';
 import {runCli} from '../../source/cli/run-cli.js';
 import {repoRoot} from './cli-process.js';
 
@@ -30,12 +31,25 @@ const joinedBytes = 16;
  * few real processes to hold the built CLI to the same output.
  */
 export async function perscopeInProcess(args: readonly string[], pieces?: Buffer[], env: Record<string, string> = {}): Promise<Output> {
+	return runInProcess(runCli, args, pieces, env);
+}
+
+/**
+ * As perscopeInProcess, but the built CLI's code (dist/cli/run-cli.js): for runs whose workers run built code
+ * (the chunk workers of the fast path, started by URL beside the module that starts them).
+ */
+export async function builtPerscopeInProcess(args: readonly string[], env: Record<string, string> = {}): Promise<Output> {
+	const built = (await import(pathToFileURL(join(repoRoot, 'dist/cli/run-cli.js')).href)) as {runCli: typeof runCli};
+	return runInProcess(built.runCli, args, undefined, env);
+}
+
+async function runInProcess(run: typeof runCli, args: readonly string[], pieces: Buffer[] | undefined, env: Record<string, string>): Promise<Output> {
 	// The paths given are relative to the repository's root, and diagnostics name them as given.
 	if (resolve(process.cwd()) !== resolve(repoRoot)) throw new Error(`run vitest from ${repoRoot} (it runs from ${process.cwd()})`);
 	const stdin = new PassThrough();
 	const stdout = new Collected();
 	const stderr = new Collected();
-	const running = runCli([...args], {streams: {stdin, stdout, stderr}, env: {...process.env, CI: 'true', ...env}});
+	const running = run([...args], {streams: {stdin, stdout, stderr}, env: {...process.env, CI: 'true', ...env}});
 	if (pieces) {
 		let sincePause = 0;
 		for (const piece of pieces) {

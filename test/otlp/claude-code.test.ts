@@ -1,10 +1,12 @@
-import {mkdtempSync, readFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {fixturesDir} from '../helpers/load.js';
 import {decodeJsonLines} from './receiver.js';
 import {runCli} from './run-cli.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+const scratch = scratchDirectories('perscope-otlp-claude-');
 
 /*
  * A Claude Code stream exported as spans: the sub-agents' tree is the span tree (each sub-agent's agent span under
@@ -12,7 +14,7 @@ import {runCli} from './run-cli.js';
  */
 
 async function exported(fixture: string): Promise<ReturnType<typeof decodeJsonLines>> {
-	const file = join(mkdtempSync(join(tmpdir(), 'perscope-otlp-claude-')), 'spans.jsonl');
+	const file = join(scratch(), 'spans.jsonl');
 	const result = await runCli(['--summary', '--otlp-file', file, join(fixturesDir, fixture)]);
 	expect(result.code, result.stderr).toBe(0);
 	return decodeJsonLines(readFileSync(file, 'utf8'));

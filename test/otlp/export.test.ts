@@ -1,11 +1,13 @@
-import {mkdtempSync, readFileSync, readdirSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {eventLogFixtures} from '../helpers/fixture-files.js';
 import {afterEach, describe, expect, it} from 'vitest';
 import {fixturesDir} from '../helpers/load.js';
 import {decodeJsonLines, startReceiver, type Answer, type ReceivedSpan, type Receiver} from './receiver.js';
 import {runCli} from './run-cli.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+const scratch = scratchDirectories('perscope-otlp-');
 
 /*
  * `--otlp` end to end: the built CLI sends the real logs to a receiver on 127.0.0.1, which decodes what it gets
@@ -29,7 +31,7 @@ async function receive(answer?: (index: number) => Answer): Promise<Receiver> {
 }
 
 function tempFile(name: string): string {
-	return join(mkdtempSync(join(tmpdir(), 'perscope-otlp-')), name);
+	return join(scratch(), name);
 }
 
 type Summary = {

@@ -1,10 +1,12 @@
-import {mkdtempSync, readFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {fixturesDir} from '../helpers/load.js';
 import {decodeJsonLines, type ReceivedSpan} from './receiver.js';
 import {runCli} from './run-cli.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+const scratch = scratchDirectories('perscope-otlp-');
 
 /*
  * What a span carries besides its place in the tree, as `--otlp-file` writes it (OTLP JSON, what a collector
@@ -15,7 +17,7 @@ import {runCli} from './run-cli.js';
 let spans: ReceivedSpan[] = [];
 
 beforeAll(async () => {
-	const file = join(mkdtempSync(join(tmpdir(), 'perscope-otlp-')), 'spans.jsonl');
+	const file = join(scratch(), 'spans.jsonl');
 	const inputs = ['continue-followup.ndjson', 'retry.ndjson', 'stop-error.ndjson', 'streaming.ndjson', 'codex/edit-and-test.jsonl'].map(name =>
 		join(fixturesDir, name),
 	);

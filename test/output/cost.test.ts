@@ -1,12 +1,14 @@
 import {spawnSync} from 'node:child_process';
-import {mkdtempSync, readFileSync, readdirSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, readdirSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {eventLogFixtures} from '../helpers/fixture-files.js';
 import {perscopeInProcess} from '../helpers/cli-in-process.js';
 import {describe, expect, it} from 'vitest';
 import {builtinPrices} from '../../source/query/prices.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+const scratch = scratchDirectories('perscope-prices-');
 
 /*
  * The costs `--summary --json` writes, worked out again here from the document's token counts and each run's
@@ -96,7 +98,7 @@ describe('cost in --summary --json', () => {
 	});
 
 	it('--prices FILE replaces the table, is named under prices, and its provider decides how cached input counts', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'perscope-prices-'));
+		const dir = scratch();
 		const file = join(dir, 'prices.json');
 		// As if the model were served the OpenAI way: cached input inside inputTokens.
 		writeFileSync(
@@ -114,7 +116,7 @@ describe('cost in --summary --json', () => {
 	});
 
 	it('a bad price file is one line on stderr saying what is wrong, exit 2; a missing one exit 1', async () => {
-		const dir = mkdtempSync(join(tmpdir(), 'perscope-prices-'));
+		const dir = scratch();
 		const file = join(dir, 'prices.json');
 		writeFileSync(file, '{"models":{"m":{"provider":"openai","input":"cheap","cachedInput":0,"output":1}}}');
 		const bad = spawnSync(process.execPath, ['dist/cli/main.js', '--summary', '--prices', file, 'fixtures/demo.ndjson'], {cwd: root, encoding: 'utf8'});

@@ -1,9 +1,11 @@
 import {spawnSync} from 'node:child_process';
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs';
-import {tmpdir} from 'node:os';
+import {readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+const scratch = scratchDirectories('perscope-gen-');
 
 /*
  * `npm run gen -- --dialect D` (the bench's agent-CLI streams, #36): rounds of a dialect's real recordings, each
@@ -48,7 +50,7 @@ function figures(summary: Summary) {
 describe('generate-log --dialect', () => {
 	for (const [dialect, files] of Object.entries(recordings)) {
 		it(`${dialect}: two rounds of each recording read as the recordings do, each round a session of its own, with no diagnostics`, () => {
-			const dir = mkdtempSync(join(tmpdir(), 'perscope-gen-'));
+			const dir = scratch();
 			const out = join(dir, 'stream.jsonl');
 			const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', '--dialect', dialect, '--jobs', String(files.length * 2), '--out', out], {
 				cwd: repoRoot,

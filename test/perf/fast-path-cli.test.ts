@@ -1,10 +1,11 @@
-import {spawnSync} from 'node:child_process';
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {builtPerscopeInProcess, type Output} from '../helpers/cli-in-process.js';
 import {fixtureFiles, root} from '../helpers/fixture-files.js';
-import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
+import {hostileMaxLineBytes} from './hostile-log.js';
+import {fixturesOfEachKind, writeGeneratedLog, writeHostileLog} from './worker-inputs.js';
 
 /*
  * The summaries the built CLI prints must be byte-identical with and without the fast path, also when
@@ -12,36 +13,39 @@ import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
  * switches for tests and measurements (read by source/cli/environment.ts, passed to
  * source/load/parallel/parallel-file.ts); tiny chunks make even the fixtures span many of them. A worker that
  * fails part way is no switch of the CLI: worker-failure.test.ts runs the loader in-process with one.
+ * The built CLI runs in this process (its workers are real threads running built code): a spawned CLI only
+ * added a Node start to each run, and the built CLI as a process is held to the in-process runs' output by
+ * test/output/headless-outputs.ts.
  */
 
 const plainPath = {PERSCOPE_FAST: '0'};
 
-const fastConfigurations: Record<string, Record<string, string>> = {
-	'the fast path (defaults)': {},
+/** The fast path as the product runs it: the fixtures are far too small for workers. */
+const fastDefaults: Record<string, Record<string, string>> = {'the fast path (defaults)': {}};
+
+const withWorkers: Record<string, Record<string, string>> = {
 	'workers parsing every chunk': {PERSCOPE_WORKERS: '2', PERSCOPE_CHUNK_BYTES: '1500', PERSCOPE_MAIN_CLAIMS: '0'},
 	'a worker sharing the chunks': {PERSCOPE_WORKERS: '1', PERSCOPE_CHUNK_BYTES: '4000'},
 };
 
+const everyConfiguration = {...fastDefaults, ...withWorkers};
+
 let directory = '';
+let generated = '';
+let hostile = '';
 
-function run(args: string[], env: Record<string, string>): {stdout: string; stderr: string; status: number | null} {
-	const result = spawnSync(process.execPath, ['dist/cli/main.js', ...args], {
-		cwd: root,
-		encoding: 'utf8',
-		env: {...process.env, ...env},
-		stdio: ['ignore', 'pipe', 'pipe'],
-	});
-	return {stdout: result.stdout, stderr: result.stderr, status: result.status};
-}
-
-function expectSameEverywhere(args: string[]): void {
-	const plain = run(args, plainPath);
-	expect(plain.status, plain.stderr).toBe(0);
-	for (const [name, env] of Object.entries(fastConfigurations)) expect(run(args, env), name).toEqual(plain);
+async function expectSameEverywhere(args: string[], configurations: Record<string, Record<string, string>>): Promise<void> {
+	const plain: Output = await builtPerscopeInProcess(args, plainPath);
+	expect(plain.code, plain.stderr).toBe(0);
+	expect(plain.stdout).not.toBe('');
+	for (const [name, env] of Object.entries(configurations)) expect(await builtPerscopeInProcess(args, env), name).toEqual(plain);
 }
 
 beforeAll(() => {
 	directory = mkdtempSync(join(tmpdir(), 'perscope-fast-cli-'));
+	generated = join(directory, 'generated.ndjson');
+	writeGeneratedLog(generated);
+	hostile = writeHostileLog(directory);
 });
 
 afterAll(() => {
@@ -52,41 +56,20 @@ describe.each([
 	{name: '--summary --json', mode: ['--summary', '--json']},
 	{name: '--summary', mode: ['--summary']},
 ])('$name is the same with and without the fast path', ({mode}) => {
-	// Five runs of the CLI over every fixture: slow on a busy machine, so a longer bound than the default.
-	it('over every fixture (read together)', {timeout: 120_000}, () => {
-		expectSameEverywhere([...mode, ...fixtureFiles().map(path => relative(root, path))]);
+	it('over every fixture (read together)', async () => {
+		await expectSameEverywhere([...mode, ...fixtureFiles().map(path => relative(root, path))], fastDefaults);
 	});
 
-	it('over a generated log', () => {
-		const path = join(directory, 'generated.ndjson');
-		const generated = spawnSync(
-			process.execPath,
-			[
-				'build/tools/generate-log.js',
-				'--seed',
-				'5',
-				'--jobs',
-				'3',
-				'--steps',
-				'8',
-				'--children',
-				'2',
-				'--deltas',
-				'10',
-				'--message-bytes',
-				'400',
-				'--out',
-				path,
-			],
-			{cwd: root, encoding: 'utf8'},
-		);
-		expect(generated.status, generated.stderr).toBe(0);
-		expectSameEverywhere([...mode, path]);
+	// A worker starts for each file of a run: workers read the largest fixture of each folder (worker-inputs.ts).
+	it('over a fixture of each kind (read together), with workers', async () => {
+		await expectSameEverywhere([...mode, ...fixturesOfEachKind()], withWorkers);
 	});
 
-	it('over a log made to trip it up', () => {
-		const path = join(directory, 'hostile.ndjson');
-		writeFileSync(path, hostileLog());
-		expectSameEverywhere([...mode, '--max-line-bytes', String(hostileMaxLineBytes), path]);
+	it('over a generated log', async () => {
+		await expectSameEverywhere([...mode, generated], everyConfiguration);
+	});
+
+	it('over a log made to trip it up', async () => {
+		await expectSameEverywhere([...mode, '--max-line-bytes', String(hostileMaxLineBytes), hostile], everyConfiguration);
 	});
 });

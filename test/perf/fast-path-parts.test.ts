@@ -1,6 +1,6 @@
-import {closeSync, mkdtempSync, openSync, rmSync, writeFileSync} from 'node:fs';
+import {closeSync, fstatSync, mkdtempSync, openSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {join} from 'node:path';
+import {join, relative} from 'node:path';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import type {ParsedLine} from '../../source/model/events.js';
@@ -15,6 +15,7 @@ import {planChunks} from '../../source/load/parallel/parallel-file.js';
 import {ChunkReader, parseChunk, type ChunkItem, type ChunkSink} from '../../source/load/parallel/parse-chunk.js';
 import {LineParser} from '../../source/parse/line-parser.js';
 import {hostileLog} from './hostile-log.js';
+import {fixtureFiles, root} from '../helpers/fixture-files.js';
 
 /* The pieces of the fast path, each against the plain path's counterpart. */
 
@@ -260,59 +261,79 @@ describe('StreamLines never disagrees with parseLine', () => {
 	});
 });
 
+/**
+ * Parses the file in chunks of about `chunkBytes` twice, straight into a list and through batches (as a worker
+ * writes them, each structured-cloned as a thread's message is), and reads the batches back: the same items, in order.
+ */
+function expectBatchesReadBack(path: string, options: {chunkBytes: number; maxLineBytes: number; batchSize: number}): Batch[] {
+	const fd = openSync(path, 'r');
+	try {
+		const size = fstatSync(fd).size;
+		const direct: ChunkItem[] = [];
+		const viaBatches: ChunkItem[] = [];
+		const collect = (into: ChunkItem[]): ChunkSink => ({
+			item: item => into.push(item),
+			stream: (fields, ref) => into.push({kind: 'event', event: streamEvent(fields, ref)}),
+			afterLine: () => undefined,
+		});
+		const directSink = collect(direct);
+		// Batches cross threads by structured clone: the copy is what is read back.
+		const batches: Batch[] = [];
+		const writer = new BatchWriter(options.batchSize, batch => batches.push(structuredClone(batch)));
+		const parseAll = (sinkFor: (index: number) => ChunkSink, afterChunk: (next: {offset: number; lines: number}) => void) => {
+			const reader = new ChunkReader(fd);
+			const parser = new LineParser({fast: true});
+			let lines = 0;
+			for (const [index, chunk] of planChunks(fd, size, options.chunkBytes).entries()) {
+				const {bytes: chunkBytes, newlines} = reader.load(chunk);
+				const sink = sinkFor(index);
+				afterChunk(
+					parseChunk({reader, parser, chunk, bytes: chunkBytes, from: {offset: chunk.start, lines}, source: 's', maxLineBytes: options.maxLineBytes, sink}),
+				);
+				lines += newlines;
+			}
+		};
+
+		parseAll(
+			() => directSink,
+			() => undefined,
+		);
+		parseAll(
+			index => {
+				writer.start(index);
+				return writer.parsing;
+			},
+			next => writer.end(next),
+		);
+		for (const batch of batches) readBatch(batch, 's', collect(viaBatches));
+		expect(viaBatches.length).toBe(direct.length);
+		expect(viaBatches).toStrictEqual(direct);
+		return batches;
+	} finally {
+		closeSync(fd);
+	}
+}
+
 describe('batches from a worker read back as the lines they were made of', () => {
 	it('for the hostile log, in chunks', () => {
 		const directory = mkdtempSync(join(tmpdir(), 'perscope-batch-'));
-		const path = join(directory, 'hostile.ndjson');
-		const bytes = hostileLog();
-		writeFileSync(path, bytes);
-		const fd = openSync(path, 'r');
 		try {
-			const direct: ChunkItem[] = [];
-			const viaBatches: ChunkItem[] = [];
-			const collect = (into: ChunkItem[]): ChunkSink => ({
-				item: item => into.push(item),
-				stream: (fields, ref) => into.push({kind: 'event', event: streamEvent(fields, ref)}),
-				afterLine: () => undefined,
-			});
-			const directSink = collect(direct);
-			// Batches cross threads by structured clone: the copy is what is read back.
-			const batches: Batch[] = [];
-			const writer = new BatchWriter(7, batch => batches.push(structuredClone(batch)));
-			const parseAll = (sinkFor: (index: number) => ChunkSink, afterChunk: (next: {offset: number; lines: number}) => void) => {
-				const reader = new ChunkReader(fd);
-				const parser = new LineParser({fast: true});
-				let lines = 0;
-				for (const [index, chunk] of planChunks(fd, bytes.length, 3000).entries()) {
-					const {bytes: chunkBytes, newlines} = reader.load(chunk);
-					const sink = sinkFor(index);
-					afterChunk(parseChunk({reader, parser, chunk, bytes: chunkBytes, from: {offset: chunk.start, lines}, source: 'hostile', maxLineBytes: 40_000, sink}));
-					lines += newlines;
-				}
-			};
-
-			parseAll(
-				() => directSink,
-				() => undefined,
-			);
-			parseAll(
-				index => {
-					writer.start(index);
-					return writer.parsing;
-				},
-				next => writer.end(next),
-			);
-			for (const batch of batches) readBatch(batch, 'hostile', collect(viaBatches));
-
-			expect(viaBatches.length).toBeGreaterThan(100);
+			const path = join(directory, 'hostile.ndjson');
+			writeFileSync(path, hostileLog());
+			const batches = expectBatchesReadBack(path, {chunkBytes: 3000, maxLineBytes: 40_000, batchSize: 7});
+			expect(batches.reduce((sum, batch) => sum + batch.kinds.length, 0)).toBeGreaterThan(100);
 			// Streaming events crossed as their fields, the other lines as items.
 			expect(batches.some(batch => batch.strings.length > 0)).toBe(true);
 			expect(batches.some(batch => batch.items.length > 0)).toBe(true);
-			expect(viaBatches).toStrictEqual(direct);
 		} finally {
-			closeSync(fd);
 			rmSync(directory, {recursive: true, force: true});
 		}
+	});
+
+	// The worker tests start real workers on a fixture of each folder only (worker-inputs.ts): what every
+	// fixture's lines become when they cross from a worker is checked here, without threads.
+	it.each(fixtureFiles().map(path => relative(root, path)))('for %s', fixture => {
+		expectBatchesReadBack(join(root, fixture), {chunkBytes: 1500, maxLineBytes: 64 * 1024 * 1024, batchSize: 1024});
 	});
 });
 

@@ -1,14 +1,14 @@
-import {spawnSync} from 'node:child_process';
-import {copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {dirname, join, relative} from 'node:path';
+import {dirname, join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {fileInput, type InputPlan} from '../../source/input/inputs.js';
 import type {LoadTuning} from '../../source/load/tuning.js';
-import {fixtureFiles, root} from '../helpers/fixture-files.js';
+import {root} from '../helpers/fixture-files.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
-import {hostileLog, hostileMaxLineBytes} from './hostile-log.js';
+import {hostileMaxLineBytes} from './hostile-log.js';
+import {fixturesOfEachKind, writeGeneratedLog, writeHostileLog} from './worker-inputs.js';
 
 /*
  * A chunk worker of the fast path that fails part way: the main thread takes over the chunks it claimed and
@@ -74,10 +74,11 @@ afterAll(() => {
 });
 
 describe('a chunk worker that fails part way', () => {
-	it('leaves every fixture (read together) as the plain path reads it', async () => {
+	// A worker starts for each file: the largest fixture of each folder (worker-inputs.ts).
+	it('leaves a fixture of each kind (read together) as the plain path reads it', async () => {
 		// Copies: the failing worker leaves its mark beside the file it read.
-		const labels = fixtureFiles().map(path => relative(root, path));
-		const paths = labels.map(label => join(directory, 'fixtures', label));
+		const labels = fixturesOfEachKind();
+		const paths = labels.map(label => join(directory, label));
 		for (const [index, path] of paths.entries()) {
 			mkdirSync(dirname(path), {recursive: true});
 			copyFileSync(join(root, labels[index]!), path);
@@ -88,34 +89,11 @@ describe('a chunk worker that fails part way', () => {
 
 	it('leaves a generated log as the plain path reads it', async () => {
 		const path = join(directory, 'generated.ndjson');
-		const generated = spawnSync(
-			process.execPath,
-			[
-				'build/tools/generate-log.js',
-				'--seed',
-				'5',
-				'--jobs',
-				'3',
-				'--steps',
-				'8',
-				'--children',
-				'2',
-				'--deltas',
-				'10',
-				'--message-bytes',
-				'400',
-				'--out',
-				path,
-			],
-			{cwd: root, encoding: 'utf8'},
-		);
-		expect(generated.status, generated.stderr).toBe(0);
+		writeGeneratedLog(path);
 		await expectTakenOver([path], ['generated.ndjson']);
 	});
 
 	it('leaves a log made to trip it up as the plain path reads it', async () => {
-		const path = join(directory, 'hostile.ndjson');
-		writeFileSync(path, hostileLog());
-		await expectTakenOver([path], ['hostile.ndjson'], hostileMaxLineBytes);
+		await expectTakenOver([writeHostileLog(directory)], ['hostile.ndjson'], hostileMaxLineBytes);
 	});
 });

@@ -11,7 +11,8 @@ import {isJobDirectory, isJobsRoot, parseEventFileName} from './job-directory.js
 import {listJobs} from '../../load/job-listing.js';
 import {RawEvents} from '../reread/raw-events.js';
 import {runSources} from '../run-sources.js';
-import {repoRoot, startCli, waitUntil} from '../../../test/helpers/cli-process.js';
+import {perscopeInProcess} from '../../../test/helpers/cli-in-process.js';
+import {repoRoot, waitUntil} from '../../../test/helpers/cli-process.js';
 
 const jobsRoot = join(repoRoot, 'fixtures/jobs/perstack');
 const jobId = 'xrg3kr5eyfy4evxm775cs81p';
@@ -28,11 +29,11 @@ afterEach(() => {
 	for (const directory of directories.splice(0)) rmSync(directory, {recursive: true, force: true});
 });
 
+/** The CLI's runs here are about what it reads and writes, not about its process: they run in this process (cli/run-cli.ts). */
 async function summaryOf(args: string[]): Promise<Summary> {
-	const run = startCli(['--summary', '--json', ...args]);
-	const exit = await run.exit;
-	expect(exit, run.stderr()).toEqual({code: 0, signal: null});
-	const parsed: Summary = JSON.parse(run.stdout());
+	const run = await perscopeInProcess(['--summary', '--json', ...args]);
+	expect(run.code, run.stderr).toBe(0);
+	const parsed: Summary = JSON.parse(run.stdout);
 	return parsed;
 }
 
@@ -75,12 +76,11 @@ describe('Perstack job directories', () => {
 	}, 15_000);
 
 	it('prints the same transcript as the log', async () => {
-		const fromJob = startCli(['--print', jobDirectory]);
-		const fromLog = startCli(['--print', 'fixtures/real/delegate.ndjson']);
-		await Promise.all([fromJob.exit, fromLog.exit]);
+		const fromJob = await perscopeInProcess(['--print', jobDirectory]);
+		const fromLog = await perscopeInProcess(['--print', 'fixtures/real/delegate.ndjson']);
 		// But for the cost: a job directory's event files hold no initializeRuntime, so no model to price.
-		expect(fromLog.stdout()).toContain(' tokens · $0.02 · ');
-		expect(fromJob.stdout()).toBe(fromLog.stdout().replace(' tokens · $0.02 · ', ' tokens · ? · '));
+		expect(fromLog.stdout).toContain(' tokens · $0.02 · ');
+		expect(fromJob.stdout).toBe(fromLog.stdout.replace(' tokens · $0.02 · ', ' tokens · ? · '));
 	}, 15_000);
 
 	it('matches the fixture generator output (the committed fixture is up to date)', () => {
@@ -118,9 +118,9 @@ describe('Perstack job directories', () => {
 		const path = join(runDirectory, name);
 		// The second write of the same millisecond was longer: the first event, then what is left of the second.
 		writeFileSync(path, readFileSync(path, 'utf8').trimEnd() + '"totalTokens":1064,"cachedInputTokens":0}}\n');
-		const run = startCli(['--summary', '--json', join(root, jobId)]);
-		expect((await run.exit).code).toBe(0);
-		const summary: Summary = JSON.parse(run.stdout());
+		const run = await perscopeInProcess(['--summary', '--json', join(root, jobId)]);
+		expect(run.code).toBe(0);
+		const summary: Summary = JSON.parse(run.stdout);
 		expect(outline(summary)).toEqual(outline(await summaryOf([jobDirectory])));
 		expect(summary.diagnostics).toEqual([
 			expect.objectContaining({source: path, reason: expect.stringMatching(/^42 bytes after the event's JSON were left over and skipped/)}),
@@ -209,22 +209,22 @@ describe('listing jobs', () => {
 		expect(jobs[2]).toMatchObject({coordinator: 'coordinator', path: join(root, 'jobs', jobId), startedAt: 1_795_294_857_945, lastEventAt: 1_795_294_858_570});
 		expect(jobs[3]).toMatchObject({jobId: 'old-job', coordinator: 'legacy', status: 'stoppedByExceededMaxSteps', steps: 7, runs: 0});
 
-		const table = startCli([root]);
-		expect(await table.exit).toEqual({code: 0, signal: null});
-		const rows = table.stdout().trimEnd().split('\n');
+		const table = await perscopeInProcess([root]);
+		expect(table.code).toBe(0);
+		const rows = table.stdout.trimEnd().split('\n');
 		expect(rows[0]).toMatch(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED$/);
 		expect(rows.slice(1).map(row => row.split(' ')[0])).toEqual(jobs.map(job => job.jobId));
 		expect(rows[3]).toMatch(new RegExp(`^${jobId} +coordinator +✓ completed +6 +3 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d$`));
 
-		const json = startCli(['--json', join(root, 'jobs')]);
-		expect(await json.exit).toEqual({code: 0, signal: null});
-		expect(JSON.parse(json.stdout())).toEqual({root: join(root, 'jobs'), jobs: JSON.parse(JSON.stringify(jobs))});
+		const json = await perscopeInProcess(['--json', join(root, 'jobs')]);
+		expect(json.code).toBe(0);
+		expect(JSON.parse(json.stdout)).toEqual({root: join(root, 'jobs'), jobs: JSON.parse(JSON.stringify(jobs))});
 	}, 15_000);
 
 	it('refuses a jobs root mixed with other inputs', async () => {
-		const run = startCli([jobsRoot, 'fixtures/real/simple.ndjson']);
-		expect(await run.exit).toEqual({code: 2, signal: null});
-		expect(run.stderr()).toMatch(/is a directory of jobs: give it on its own/);
+		const run = await perscopeInProcess([jobsRoot, 'fixtures/real/simple.ndjson']);
+		expect(run.code).toBe(2);
+		expect(run.stderr).toMatch(/is a directory of jobs: give it on its own/);
 	}, 15_000);
 });
 
