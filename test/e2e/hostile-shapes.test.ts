@@ -8,6 +8,15 @@ import {hasTmux, repoRoot, selectedLine, sessionsKilledAfterEach, shellQuote} fr
 /*
  * The viewer on shapes a fleet or a hostile log can give the run tree (issue #22), in a real terminal: a
  * delegation chain deeper than the call stack, a delegation ring, and inputs that never say anything.
+ *
+ * What is asserted here is behaviour: the chain opens, every key is answered, its deepest run is reached, nothing
+ * crashes. A chain 20,000 runs deep is past every threshold the viewer has for it: deeper than a recursion over
+ * the tree could go (the crash of #22 was at this depth), over 5,000 panes and runs (its layout and its job's
+ * figures are made in slices) and its 22 MB over 8 MB (it loads in a worker). How fast and how small the viewer
+ * stays at #22's full scale (chains of 20,000 and 100,000, 200,000 runs, 500,000 calls) is `npm run bench`'s
+ * (bench/bench-viewer-shapes.mjs: the same keys on the same shapes). A chain of 100,000 here took over a minute
+ * on two busy cores and went through the same code (the parallel reading of files over 64 MB on 4 cores or more
+ * aside, which test/e2e/loading.test.ts and test/perf/fast-path-cli.test.ts drive with small chunks).
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'perscope-e2e-shapes-'));
@@ -32,7 +41,7 @@ function shapeLog(shape: string, runs: number): string {
 }
 
 describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
-	it('a chain 20,000 runs deep opens, expands all (e), goes to the top (g) and to the deepest run (G), folds all (E), finds its deepest activity (/) and quits (q) with 0', async () => {
+	it('a chain 20,000 runs deep opens, expands all (e), goes to the top (g) and to the deepest run (G), folds all (E), unfolds its top pane (enter), finds its deepest activity (/) and quits (q) with 0', async () => {
 		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('chain', 20_000))}`, {width: 120, height: 30});
 		// Finished children are folded at first: the coordinator and its first child.
 		await tty.waitFor('▸ expert-1 ', 30_000);
@@ -47,29 +56,14 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('done run-19999') === true, 30_000);
 		tty.keys('E');
 		await tty.waitFor(screen => screen.includes('▸ expert-0 ') && !screen.includes('expert-19999'), 30_000);
+		tty.keys('g', 'Enter');
+		await tty.waitFor(screen => screen.includes('▾ expert-0 ') && screen.includes('▸ expert-1 '), 30_000);
 		// A search match deep in the folded chain unfolds every pane above it in one change (one per level took most of a minute).
 		tty.keys('/', 'done run-19998', 'Enter');
 		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('done run-19998') === true, 10_000);
 		tty.keys('q');
 		expect(await tty.exitCode(30_000)).toBe(0);
 	}, 120_000);
-
-	it('a chain 100,000 runs deep opens, unfolds all (e), reaches its deepest run (G), folds all (E), unfolds its top pane (enter) and quits (q) with 0', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('chain', 100_000))}`, {width: 120, height: 30});
-		await tty.waitFor(screen => screen.includes('▸ expert-1 ') && screen.includes(' · ended'), 90_000);
-		tty.keys('e');
-		await tty.waitFor(screen => /▾ expert-99999 \(depth 99999\)/.test(screen), 60_000);
-		tty.keys('g');
-		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('expert-0') === true, 30_000);
-		tty.keys('G');
-		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('done run-99999') === true, 30_000);
-		tty.keys('E');
-		await tty.waitFor(screen => screen.includes('▸ expert-0 ') && !screen.includes('expert-99999'), 30_000);
-		tty.keys('g', 'Enter');
-		await tty.waitFor(screen => screen.includes('▾ expert-0 ') && screen.includes('▸ expert-1 '), 30_000);
-		tty.keys('q');
-		expect(await tty.exitCode(30_000)).toBe(0);
-	}, 240_000);
 
 	it('a delegation ring shows all its runs, the one whose link closes the cycle at the top, marked', async () => {
 		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('ring', 3))}`, {width: 120, height: 20});

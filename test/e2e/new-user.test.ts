@@ -43,7 +43,14 @@ describe.skipIf(!hasTmux())('a new user at a terminal', () => {
 		const first = await tty.waitFor(/\d+ events/);
 		expect(first).toMatch(/perscope · .* · demo · ▶ replay 1×/);
 		expect(first).not.toContain('223 events');
-		// The demo was recorded over 10.2 s: it plays to its end.
+		// The demo was recorded over 10.2 s: more of it comes in as it plays, at 1×.
+		const count = (screen: string) => Number(/(\d+) events/.exec(screen)?.[1]);
+		const later = await tty.waitFor(screen => count(screen) > count(first), 5000);
+		expect(later).toMatch(/▶ replay 1×/);
+		expect(later).not.toContain('223 events');
+		// It plays to its end: sped up (+, four times: 2×, 5×, 10×, 20×) rather than waited for at its pace.
+		tty.keys('+', '+', '+', '+');
+		await tty.waitFor('▶ replay 20×');
 		await tty.waitFor('223 events', 20_000);
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);

@@ -108,6 +108,46 @@ export class TmuxSession {
 	}
 }
 
+/**
+ * The frames the viewer drew into a recording (`recordOutput`), each as its plain text, lines joined by `\n`: Ink
+ * writes each whole frame between the begin and end of a synchronised update. A state that lasts one frame is
+ * in them however fast the machine is, where a screen read every few milliseconds may fall between two frames.
+ * A frame not ended yet is left out.
+ */
+export function framesOf(written: string): string[] {
+	const text = Buffer.from(written, 'latin1').toString('utf8');
+	const frames: string[] = [];
+	for (const part of text.split('\u001B[?2026h').slice(1)) {
+		const end = part.indexOf('\u001B[?2026l');
+		if (end === -1) continue;
+		frames.push(
+			part
+				.slice(0, end)
+				.replaceAll(/\u001B\[[0-9;?]*[A-Za-z]/g, '')
+				.replaceAll('\r\n', '\n'),
+		);
+	}
+
+	return frames;
+}
+
+/** Waits until a frame in the recording satisfies `check`, from its `from`th frame on; returns it and its number. */
+export async function waitForFrame(
+	written: () => string,
+	check: (frame: string) => boolean,
+	timeoutMs = 8000,
+	from = 0,
+): Promise<{frame: string; index: number}> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const frames = framesOf(written());
+		const index = frames.findIndex((frame, at) => at >= from && check(frame));
+		if (index !== -1) return {frame: frames[index]!, index};
+		if (Date.now() > deadline) throw new Error(`no frame matched ${String(check)} in ${frames.length} frames; last frame:\n${frames.at(-1) ?? ''}`);
+		await new Promise(resolve => setTimeout(resolve, 50));
+	}
+}
+
 export function shellQuote(text: string): string {
 	return `'${text.replaceAll("'", "'\\''")}'`;
 }

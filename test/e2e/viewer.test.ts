@@ -1,7 +1,7 @@
 import {existsSync, mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
-import {dirname, join} from 'node:path';
-import {describe, expect, it} from 'vitest';
+import {join} from 'node:path';
+import {afterAll, describe, expect, it} from 'vitest';
 import {waitUntil} from '../helpers/cli-process.js';
 import {hasTmux, selectedLine, sessionsKilledAfterEach, TmuxSession} from './tmux.js';
 
@@ -11,6 +11,12 @@ import {hasTmux, selectedLine, sessionsKilledAfterEach, TmuxSession} from './tmu
  */
 
 const start = sessionsKilledAfterEach();
+/** Files the tests make; removed after them, whether they passed or not. */
+const dir = mkdtempSync(join(tmpdir(), 'perscope-e2e-viewer-'));
+
+afterAll(() => {
+	rmSync(dir, {recursive: true, force: true});
+});
 
 /** Pages down until `text` is on screen (the inspector is longer than the terminal). */
 async function pageUntil(tty: TmuxSession, text: string): Promise<string> {
@@ -56,7 +62,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('keys keep working after the program writing the pipe exits (Node resets the terminal on exit)', async () => {
-		const exited = join(mkdtempSync(join(tmpdir(), 'perscope-writer-')), 'exited');
+		const exited = join(dir, 'exited');
 		const tty = start(`{ node test/e2e/fixtures/feed-slowly.mjs fixtures/real/delegate.ndjson 0 0 2>/dev/null; touch ${exited}; } | node dist/cli/main.js`);
 		await tty.waitFor('ended');
 		// The writer has exited (and restored its idea of the terminal mode) once the file after it exists.
@@ -65,11 +71,10 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		await tty.waitFor('paused');
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
-		rmSync(dirname(exited), {recursive: true, force: true});
 	});
 
 	it('shows a live run as it arrives and keeps the newest activity in sight', async () => {
-		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/real/tools.ndjson 15 3000 2>/dev/null | node dist/cli/main.js', {height: 20});
+		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/real/tools.ndjson 15 0 2>/dev/null | node dist/cli/main.js', {height: 20});
 		await tty.waitFor('live');
 		await tty.waitFor('📄 read missing-file.txt');
 		// While events still arrive, the newest activity is the selected (followed) row.
@@ -83,7 +88,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 
 	it('once the input has ended with no events, says so ("no events in FILE", the bad lines with d) instead of "Waiting for events…"', async () => {
 		const tty = start(
-			`printf 'not json\\n{"x":1}\\n' > /tmp/perscope-e2e-no-events-${process.pid}.ndjson && node dist/cli/main.js /tmp/perscope-e2e-no-events-${process.pid}.ndjson; rm -f /tmp/perscope-e2e-no-events-${process.pid}.ndjson`,
+			`printf 'not json\\n{"x":1}\\n' > ${dir}/perscope-e2e-no-events-${process.pid}.ndjson && node dist/cli/main.js ${dir}/perscope-e2e-no-events-${process.pid}.ndjson`,
 		);
 		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('no events in '));
 		expect(screen).toContain(`no events in perscope-e2e-no-events-${process.pid}.ndjson · 2 bad lines: d`);
