@@ -5,6 +5,7 @@ import {
 	findMatches,
 	foldCase,
 	highlightRanges,
+	keptTextChars,
 	maxFieldChars,
 	narrows,
 	prepareTexts,
@@ -13,6 +14,7 @@ import {
 	startScan,
 	stepKnown,
 	stepMatch,
+	textsFull,
 } from './search.js';
 import type {Activity, Model} from '../model/state.js';
 import {modelFromFixtures, modelFromText, perstackLine} from '../../test/helpers/load.js';
@@ -201,6 +203,26 @@ describe('a long log', () => {
 		let found: number[] = [];
 		for (const query of ['m', 'mo', 'mod', 'modu', 'module-99', 'module-999', 'module-9999/']) found = findMatches(model, query);
 		expect(found).toEqual([9999]);
+	});
+});
+
+describe('a log whose texts pass what is kept of them (keptTextChars)', () => {
+	it('a search made ahead to the limit still finds what lies past it, made as the search passes', () => {
+		// Retries whose reasons are each nearly a field's limit: the kept texts fill a little past half-way.
+		const reasonChars = maxFieldChars - 1024;
+		const count = Math.ceil((keptTextChars * 1.6) / reasonChars);
+		const lines: string[] = [];
+		for (let i = 0; i < count; i++) lines.push(perstackLine('retry', {reason: `reason-${i}-end ${'y'.repeat(reasonChars)}`}));
+		const model = modelFromText(`${lines.join('\n')}\n`);
+		expect(model.activities).toHaveLength(count);
+		const stoppedAt = prepareTexts(model, 0, () => false);
+		expect(textsFull(model)).toBe(true);
+		expect(stoppedAt).toBeLessThan(count);
+		const last = count - 1;
+		for (const index of [0, stoppedAt - 1, stoppedAt + 1, last]) expect(findMatches(model, `reason-${index}-end`), String(index)).toEqual([index]);
+		// Twice: the texts past the limit are made again on each pass, not taken from a cache that kept them.
+		expect(findMatches(model, `reason-${last}-end`)).toEqual([last]);
+		expect(findMatches(model, 'reason-').length).toBe(count);
 	});
 });
 
