@@ -48,6 +48,18 @@ describe('LineParser', () => {
 		expect(fast.items).toStrictEqual(parsedLines(bytes, false, hostileMaxLineBytes).items);
 	});
 
+	it("reads Perstack lines after an agent CLI's in one source as the plain way does, back on its fast lanes", () => {
+		// The agent CLI's lines skip the Perstack lanes; once a Perstack event comes, its streaming lines are read
+		// from their bytes again.
+		const codex = readFileSync(new URL('../../fixtures/codex/edit-and-test.jsonl', import.meta.url));
+		const perstack = readFileSync(new URL('../../fixtures/real/delegate-chain.ndjson', import.meta.url));
+		const bytes = Buffer.concat([codex, perstack, codex]);
+		const fast = parsedLines(bytes, true, 64 * 1024 * 1024);
+		expect(fast.streamed).toBeGreaterThan(0);
+		expect(fast.streamed).toBe(parsedLines(perstack, true, 64 * 1024 * 1024).streamed);
+		expect(fast.items).toStrictEqual(parsedLines(bytes, false, 64 * 1024 * 1024).items);
+	});
+
 	it('reads no line from its bytes when it is not to be fast', () => {
 		expect(parsedLines(hostileLog(), false, hostileMaxLineBytes).streamed).toBe(0);
 	});

@@ -32,6 +32,12 @@ export class LineParser {
 	readonly #options: ParseOptions;
 	readonly #pruner = new HistoryPruner();
 	readonly #streams = new StreamLines();
+	/**
+	 * The source whose last line was another dialect's, read per stream (an agent CLI's): its lines skip the
+	 * Perstack streaming lane and the history cutter, which would only look and hand the line on. The same event
+	 * comes either way; an event line of that source (a Perstack one) is read whole, and the source is looked at again.
+	 */
+	#otherDialectSource: string | undefined;
 
 	constructor(options: ParseOptions) {
 		this.#options = options;
@@ -47,10 +53,17 @@ export class LineParser {
 			return;
 		}
 
+		if (ref.source === this.#otherDialectSource) {
+			const item = this.#whole(bytes, start, end, ref);
+			if (item.kind === 'event') this.#otherDialectSource = undefined;
+			sink.item(item);
+			return;
+		}
+
 		if (end - start < minPrunedLineBytes) {
 			const fields = this.#streams.match(bytes, start, end, ref);
 			if (fields) sink.stream(fields, ref);
-			else sink.item(this.#whole(bytes, start, end, ref));
+			else sink.item(this.#wholeNoting(bytes, start, end, ref));
 			return;
 		}
 
@@ -64,7 +77,14 @@ export class LineParser {
 			}
 		}
 
-		sink.item(this.#whole(bytes, start, end, ref));
+		sink.item(this.#wholeNoting(bytes, start, end, ref));
+	}
+
+	/** The line read whole, noting whether its source is another dialect's (`#otherDialectSource`). */
+	#wholeNoting(bytes: Buffer, start: number, end: number, ref: EventRef): ParsedItem {
+		const item = this.#whole(bytes, start, end, ref);
+		if (item.kind === 'record') this.#otherDialectSource = ref.source;
+		return item;
 	}
 
 	#whole(bytes: Buffer, start: number, end: number, ref: EventRef): ParsedItem {
