@@ -32,10 +32,15 @@ function classify(call: ToolCall): ToolActivityType {
 	return 'generalTool';
 }
 
+/** The arguments that name whom a delegation calls, in the order they are looked for. */
+const targetKeys: readonly string[] = ['agentId', 'agent', 'subagent_type', 'expert'];
+const queryKeys: readonly string[] = ['query', 'prompt', 'description', 'task', 'message'];
+const delegatePrefix = 'delegate/';
+
 function delegateTarget(call: ToolCall): string {
 	const args = call.args;
 	if (typeof args === 'object' && args !== null) {
-		for (const key of ['agentId', 'agent', 'subagent_type', 'expert']) {
+		for (const key of targetKeys) {
 			const value: unknown = Reflect.get(args, key);
 			if (typeof value === 'string' && value !== '') return value;
 		}
@@ -44,13 +49,14 @@ function delegateTarget(call: ToolCall): string {
 	if (call.toolName === 'task') return '';
 	// Perstack names a delegation's skill after the expert's whole key (`@scope/writer@1.2.0`) and its tool after
 	// the last path segment (`writer`): the skill is the name. It spells the skill `delegate/child-expert` too.
-	return call.skillName.replace(/^delegate\//, '') || call.toolName;
+	const skill = call.skillName.startsWith(delegatePrefix) ? call.skillName.slice(delegatePrefix.length) : call.skillName;
+	return skill || call.toolName;
 }
 
 function delegateQuery(args: unknown): string {
 	if (typeof args === 'string') return args;
 	if (typeof args !== 'object' || args === null) return '';
-	for (const key of ['query', 'prompt', 'description', 'task', 'message']) {
+	for (const key of queryKeys) {
 		const value: unknown = Reflect.get(args, key);
 		if (typeof value === 'string') return value;
 	}
