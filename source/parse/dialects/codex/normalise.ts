@@ -439,23 +439,19 @@ function modelNamedBy(message: string): string | undefined {
 	return /^model rerouted: \S+ -> (\S+)/.exec(message)?.[1] ?? /^Model metadata for `([^`]+)` not found/.exec(message)?.[1];
 }
 
-/** `item.completed/command_execution` and the like, made once each: the events keep their wire type, and a string built per line is one more object to each. */
-const itemWireTypes = new Map<string, Map<string, string>>();
+/**
+ * `item.completed/command_execution` and the like, made once each: the events keep their wire type, and a string
+ * built per line would be one more object to each.
+ */
+const itemWireTypes: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
+	['item.started', 'item.updated', 'item.completed'].map(wireType => [
+		wireType,
+		new Map([...codexItemTypes].map(itemType => [itemType, `${wireType}/${itemType}`])),
+	]),
+);
 
-function itemWireType(wireType: string, itemType: string): string {
-	let ofWire = itemWireTypes.get(wireType);
-	if (ofWire === undefined) {
-		ofWire = new Map();
-		itemWireTypes.set(wireType, ofWire);
-	}
-
-	let type = ofWire.get(itemType);
-	if (type === undefined) {
-		type = `${wireType}/${itemType}`;
-		ofWire.set(itemType, type);
-	}
-
-	return type;
+function itemWireType(wireType: 'item.started' | 'item.updated' | 'item.completed', itemType: CodexItem['type']): string {
+	return itemWireTypes.get(wireType)?.get(itemType) ?? `${wireType}/${itemType}`;
 }
 
 function newRun(jobId: string, runId: string, threadId: string | undefined): RunState {
