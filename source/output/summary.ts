@@ -125,6 +125,29 @@ function jobHead(model: Model, job: Job, prices: PriceTable): JobHead {
 }
 
 function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
+	const cost = costOfRun(model, run, prices);
+	const ended = endedWithoutFinalEvent(model, run);
+	const error = run.error ? `${run.error.name}: ${run.error.message}` : null;
+	// Most runs have none of the optional keys: one literal, whose shape V8 knows. Keys written after a spread in a
+	// literal are defined one by one through a slow path, and made summing up 35,000 runs a third slower.
+	if (!run.closesCycle && !ended && cost !== undefined)
+		return {
+			runId: run.runId,
+			expertKey: run.expertKey,
+			parentRunId: run.parentRunId,
+			resumesRunId: run.resumesRunId,
+			resumedFrom: run.resumedFrom,
+			endedWhileWaiting: endedWhileWaiting(model, run) ?? null,
+			status: run.status,
+			steps: runSteps(run),
+			usage: run.usage,
+			model: run.model ?? null,
+			costUsd: costForJson(cost),
+			activities: run.activityCount,
+			startedAt: run.startedAt ?? null,
+			endedAt: run.endedAt ?? null,
+			error,
+		};
 	return {
 		runId: run.runId,
 		expertKey: run.expertKey,
@@ -133,17 +156,17 @@ function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
 		resumesRunId: run.resumesRunId,
 		resumedFrom: run.resumedFrom,
 		endedWhileWaiting: endedWhileWaiting(model, run) ?? null,
-		...(endedWithoutFinalEvent(model, run) ? {endedWithoutFinalEvent: true as const} : {}),
+		...(ended ? {endedWithoutFinalEvent: true as const} : {}),
 		status: run.status,
 		steps: runSteps(run),
 		usage: run.usage,
 		model: run.model ?? null,
-		costUsd: costForJson(costOfRun(model, run, prices)),
-		...costUnknown(model, run, prices),
+		costUsd: costForJson(cost),
+		...(cost === undefined ? costUnknown(model, run, prices) : {}),
 		activities: run.activityCount,
 		startedAt: run.startedAt ?? null,
 		endedAt: run.endedAt ?? null,
-		error: run.error ? `${run.error.name}: ${run.error.message}` : null,
+		error,
 	};
 }
 

@@ -60,6 +60,8 @@ function usedNothing(usage: Usage): boolean {
  */
 export function priceOf(table: PriceTable, model: string | undefined): ModelPrice | undefined {
 	if (model === undefined) return undefined;
+	// The name as it is, before the forms made with regular expressions: a summary prices each run several times.
+	if (Object.hasOwn(table.models, model)) return table.models[model];
 	for (const name of nameForms(model)) if (Object.hasOwn(table.models, name)) return table.models[name];
 	return undefined;
 }
