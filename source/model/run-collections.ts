@@ -117,8 +117,11 @@ export function lastEndedStep(run: Run): number | undefined {
 export function stepRecordOf(run: Run, step: number): StepRecord | undefined {
 	if (run.stepIndex) return run.stepIndex.get(step);
 	const at = lowerBound(run.steps, step, record => record.step);
-	const record = run.steps[at];
-	return record?.step === step ? record : undefined;
+	// Not `run.steps[at]` past the end: a new step's lookup is one, and the optimised code, compiled for reads
+	// within bounds, was thrown away for it again and again (a dozen times over a 4 MB Gemini CLI stream).
+	if (at >= run.steps.length) return undefined;
+	const record = run.steps[at]!;
+	return record.step === step ? record : undefined;
 }
 
 /** Adds the record of a step that has none yet (see `stepRecordOf`). */
