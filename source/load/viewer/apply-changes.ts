@@ -1,7 +1,9 @@
 import {sharedEmptyList, sharedStreams} from '../../model/run-collections.js';
-import type {Job, Model, Pane, Run, StepStream} from '../../model/state.js';
+import type {EventRef} from '../../model/events.js';
+import {isToolActivity, type Activity, type Job, type Model, type Pane, type Run, type StepRecord, type StepStream} from '../../model/state.js';
 import {TextAccumulator} from '../../model/text-accumulator.js';
 import type {ModelChanges, PostedList, PostedStream} from './model-changes.js';
+import {SharedStrings} from './shared-strings.js';
 
 /*
  * The viewer's side of posting a model by its changes (model-changes.ts): each post is put into the viewer's
@@ -25,6 +27,51 @@ function applyList<T>(previous: T[] | undefined, posted: PostedList<T>): T[] {
 function applyRunList<T>(previous: T[] | undefined, posted: PostedList<T>): T[] {
 	const list = applyList(previous, posted);
 	return list.length === 0 ? sharedEmptyList() : list;
+}
+
+/** The items of a posted list of strings (run ids) that are new to the viewer, as the copies kept of them. */
+function shareItems(posted: PostedList<string>, shared: SharedStrings): void {
+	shared.inPlace('keep' in posted ? posted.tail : posted);
+}
+
+function shareSteps(posted: PostedList<StepRecord>, shared: SharedStrings): void {
+	for (const record of 'keep' in posted ? posted.tail : posted) record.status = shared.of(record.status);
+}
+
+/** The id the viewer's model already has for an activity's id: the string its activity holds. */
+function activityId(model: Model, id: string | null): string | null {
+	if (id === null) return null;
+	const index = model.activityIndexById.get(id);
+	return index === undefined ? id : (model.activities[index]?.id ?? id);
+}
+
+/** An object just decoded from a post, which nothing else holds yet: its fields can be set before it is put in. */
+type Fresh<T> = {-readonly [K in keyof T]: T[K]};
+
+function shareRef(ref: EventRef, shared: SharedStrings): void {
+	ref.source = shared.of(ref.source);
+}
+
+/** A posted activity with the strings the viewer's model holds already in place of its own copies of them. */
+function shareActivity(model: Model, activity: Activity, shared: SharedStrings): void {
+	const fresh = activity as Fresh<Activity>;
+	fresh.type = shared.of(activity.type);
+	fresh.runId = shared.of(activity.runId);
+	fresh.expertKey = shared.of(activity.expertKey);
+	fresh.previousActivityId = activityId(model, activity.previousActivityId);
+	shareRef(activity.ref, shared);
+	if (activity.delegatedBy) {
+		const delegatedBy = activity.delegatedBy;
+		delegatedBy.runId = shared.of(delegatedBy.runId);
+		delegatedBy.expertKey = shared.of(delegatedBy.expertKey);
+	}
+
+	if (isToolActivity(activity)) {
+		const tool = fresh as Fresh<typeof activity>;
+		tool.skillName = shared.of(activity.skillName);
+		tool.toolName = shared.of(activity.toolName);
+		if (activity.result) shareRef(activity.result.ref, shared);
+	}
 }
 
 function streamsOf(posted: Array<[number, PostedStream]>): Map<number, StepStream> {
@@ -53,11 +100,12 @@ const partItems = 512;
  * then runs, then panes, then jobs), so the model between two parts, which the views may read, refers to nothing
  * missing; the new model object, with its new `rev`, comes only at the end.
  */
-export function* applyChangesInParts(model: Model, changes: ModelChanges): Generator<void, Model, void> {
+export function* applyChangesInParts(model: Model, changes: ModelChanges, shared = new SharedStrings()): Generator<void, Model, void> {
 	const {activities, activityIndexById} = model;
 	let done = 0;
 	for (const [offset, index] of changes.activityAt.entries()) {
 		const activity = changes.activities[offset]!;
+		shareActivity(model, activity, shared);
 		activities[index] = activity;
 		activityIndexById.set(activity.id, index);
 		if (++done % partItems === 0) yield;
@@ -65,9 +113,29 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges): Gener
 
 	for (const posted of changes.runs) {
 		const previous = model.runs.get(posted.runId);
+		shareSteps(posted.steps, shared);
+		shareItems(posted.childRunIds, shared);
 		const steps = applyRunList(previous?.steps, posted.steps);
+		if (posted.delegatedBy) {
+			posted.delegatedBy.runId = shared.of(posted.delegatedBy.runId);
+			posted.delegatedBy.expertKey = shared.of(posted.delegatedBy.expertKey);
+		}
+
 		const run: Run = {
 			...posted,
+			runId: shared.of(posted.runId),
+			jobId: shared.of(posted.jobId),
+			expertKey: shared.of(posted.expertKey),
+			dialect: shared.of(posted.dialect),
+			model: shared.of(posted.model),
+			paneId: shared.of(posted.paneId),
+			parentRunId: shared.of(posted.parentRunId),
+			delegatingActivityId: activityId(model, posted.delegatingActivityId),
+			resumesRunId: shared.of(posted.resumesRunId),
+			resumedByRunId: shared.of(posted.resumedByRunId),
+			status: shared.of(posted.status),
+			adoptedBy: shared.of(posted.adoptedBy),
+			messageSource: shared.of(posted.messageSource),
 			streams: streamsOf(posted.streams),
 			steps,
 			stepIndex: posted.stepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
@@ -82,8 +150,12 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges): Gener
 
 	for (const posted of changes.panes) {
 		const previous = model.panes.get(posted.paneId);
+		shareItems(posted.runIds, shared);
 		const pane: Pane = {
 			...posted,
+			paneId: shared.of(posted.paneId),
+			jobId: shared.of(posted.jobId),
+			lastActivityId: activityId(model, posted.lastActivityId),
 			runIds: applyRunList(previous?.runIds, posted.runIds),
 			activityIndices: applyRunList(previous?.activityIndices, posted.activityIndices),
 		};
@@ -93,7 +165,8 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges): Gener
 
 	for (const paneId of changes.removedPanes) model.panes.delete(paneId);
 	for (const posted of changes.jobs) {
-		const job: Job = {...posted, runIds: applyList(model.jobs.get(posted.jobId)?.runIds, posted.runIds)};
+		shareItems(posted.runIds, shared);
+		const job: Job = {...posted, jobId: shared.of(posted.jobId), runIds: applyList(model.jobs.get(posted.jobId)?.runIds, posted.runIds)};
 		model.jobs.set(job.jobId, job);
 	}
 

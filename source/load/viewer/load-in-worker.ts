@@ -12,6 +12,7 @@ import {HeldPosts} from './held-posts.js';
 import {Scheduler} from '../../slices/scheduler.js';
 import {aliveTimers} from '../../slices/timers.js';
 import {isChangesPiece} from './split-changes.js';
+import {SharedStrings} from './shared-strings.js';
 import {workerResourceLimits, type LoadWorkerMessage, type LoadWorkerSetup} from '../protocol.js';
 
 /*
@@ -63,6 +64,8 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 	};
 
 	replace(model);
+	/** The strings the viewer's model holds, one copy each, while posts come (shared-strings.ts); let go once they stop. */
+	let shared: SharedStrings | undefined = new SharedStrings();
 	// Posts go into the model as they come, unless the views are laying it out in slices: then once they are done.
 	const posts = new HeldPosts<'piece'>({
 		scheduler: options.scheduler ?? new Scheduler(aliveTimers),
@@ -72,7 +75,8 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			if (!isChangesPiece(received)) throw new Error('the load worker announced a piece of its changes and sent none');
 			const {changes, last} = received;
 			// The pieces before the last fill the model's maps and lists; the views get a new model with the last.
-			const next = yield* applyChangesInParts(model, changes);
+			shared ??= new SharedStrings();
+			const next = yield* applyChangesInParts(model, changes, shared);
 			if (!last) return;
 			model = next;
 			replace(model);
@@ -147,6 +151,7 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 					// The load is done once its last piece is in the model; the worker goes then, its pieces all taken.
 					for (let piece = 1; piece < message.pieces; piece++) posts.offer('piece');
 					posts.offer('piece', () => {
+						shared = undefined;
 						changesPort.close();
 						void worker?.terminate();
 						workerFinished = true;

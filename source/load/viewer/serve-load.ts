@@ -2,6 +2,7 @@ import {createModel} from '../../model/state.js';
 import {Ingest} from '../ingest.js';
 import {runSourcesFast} from '../parallel/parallel-file.js';
 import {YoungGenerationCap} from '../young-generation.js';
+import {holdHeapGrowth} from '../heap-growth.js';
 import {ChangeTracker} from './change-tracker.js';
 import {splitChanges} from './split-changes.js';
 import type {ModelChanges} from './model-changes.js';
@@ -36,6 +37,7 @@ function sendPieces(setup: LoadWorkerSetup, changes: ModelChanges): number {
 }
 
 async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) => void): Promise<void> {
+	holdHeapGrowth();
 	const model = createModel();
 	model.textKeep = setup.textKeep;
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, dialect: setup.dialect, model});

@@ -1,0 +1,23 @@
+import {setFlagsFromString} from 'node:v8';
+
+/*
+ * After each full garbage collection V8 lets the old generation grow to a multiple of what survived before the
+ * next: from 1.1 to 4 times, the more the faster the program allocates against the collector's speed. The
+ * viewer's load allocates fast on both threads (the worker's reducer and posts, the viewer decoding them and
+ * making new run objects), so on the 200,000-run wide log each heap ran at two to three times what it held: the
+ * viewer's heap at 550-1,100 MB for ~300 MB live, the worker's at 470-520 MB for ~350 MB, and the process's peak
+ * anywhere from 1.25 to 1.8 GB from one run to the next. Held at 1.2 times, both heaps stay near what they hold
+ * (docs/performance.md has the figures), for more frequent collections, which V8 does mostly on its own threads.
+ *
+ * The flag is the process's and is read at every collection; it is set by what starts the viewer's load worker
+ * for the CLI (serve-load.ts), as the young generation's cap is (young-generation.ts), not by the loaders: a
+ * program using perscope's library keeps its own heap settings.
+ */
+
+/** How much the old generation may grow past what survived the last full collection, in percent. */
+export const heapGrowingPercent = 20;
+
+/** Holds both heaps of the process near what they hold (see above). */
+export function holdHeapGrowth(): void {
+	setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent}`);
+}
