@@ -2,7 +2,7 @@ import {once} from 'node:events';
 import {basename} from 'node:path';
 import {Ingest} from '../load/ingest.js';
 import type {Diagnostic} from '../model/events.js';
-import {createModel, endInput, keepFiguresOnly, type Activity} from '../model/state.js';
+import {createModel, endInput, keepFiguresOnly, keepNoMessageLines, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
 import {runSourcesFast} from '../load/parallel/parallel-file.js';
 import {YoungGenerationCap} from '../load/young-generation.js';
@@ -75,7 +75,11 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions, str
 	const model = createModel();
 	// A summary shows no activity, only figures, and an export (which may send them) is not asked for: the model
 	// keeps no tool output, and lets activities go once they no longer change a figure (`Model.figuresOnly`).
-	if (!transcribing && !options.otlp) keepFiguresOnly(model);
+	// Nor where each step's messages are: only `--conversation` reads them again.
+	if (!transcribing && !options.otlp) {
+		keepFiguresOnly(model);
+		keepNoMessageLines(model);
+	}
 	// The exporter (and the OpenTelemetry packages) load only when asked for.
 	const otlp = options.otlp ? await (await import('../export/otlp/start.js')).OtlpExport.start(options.otlp, options.prices ?? builtinPrices) : undefined;
 	otlp?.watch(() => model);

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromFixtures, modelFromText, runByExpert} from '../../test/helpers/load.js';
 import {shapeLines} from '../../tools/shape-log.js';
-import {createModel, isToolActivity, keepFiguresOnly, releasedActivity, type Model} from './state.js';
+import {createModel, isToolActivity, keepFiguresOnly, keepNoMessageLines, releasedActivity, type Model} from './state.js';
 
 /*
  * What a model that keeps figures only (`Model.figuresOnly`: the summaries, `--conversation`) still
@@ -155,6 +155,31 @@ describe('the step records of a model that keeps figures only', () => {
 		const leanRecords = [...lean.runs.values()].flatMap(run => run.steps);
 		expect(leanRecords.every(record => record.startedAt === undefined && record.finishedAt === undefined && record.checkpointId === undefined)).toBe(true);
 		expect([...full.runs.values()].some(run => run.steps.some(record => record.checkpointId !== undefined))).toBe(true);
+	});
+});
+
+describe("a summary's model, which reads no step's messages again", () => {
+	it("keeps a run's first step record only, and every run comes out with the same figures as with them all", () => {
+		let manyRecords = false;
+		for (const fixture of ['demo.ndjson', 'daemon-strategy.ndjson', 'mixed-step.ndjson', 'max-steps.ndjson', 'continue-followup.ndjson']) {
+			const withRecords = figuresOnlyModelOf(fixture);
+			const summary = createModel();
+			keepFiguresOnly(summary);
+			keepNoMessageLines(summary);
+			modelFromText(readFileSync(fixturePath(fixture)), {source: fixture, model: summary});
+			const figures = (model: Model) =>
+				[...model.runs.values()].map(run => [run.runId, run.status, run.endedSteps, run.usage, run.activityCount, run.startedAt, run.endedAt, run.currentStep]);
+			expect(figures(summary), fixture).toEqual(figures(withRecords));
+			manyRecords ||= [...withRecords.runs.values()].some(run => run.steps.length > 1);
+			const firstOnly = (model: Model) => [...model.runs.values()].map(run => run.steps.slice(0, 1).map(record => record.step));
+			expect(firstOnly(summary), fixture).toEqual(firstOnly(withRecords));
+			expect(
+				[...summary.runs.values()].every(run => run.steps.length <= 1),
+				fixture,
+			).toBe(true);
+		}
+
+		expect(manyRecords).toBe(true);
 	});
 });
 

@@ -401,6 +401,13 @@ export type Model = {
 	 */
 	figuresOnly: boolean;
 	/**
+	 * false where a model that keeps figures only is read by a summary, which never reads a step's messages again
+	 * (`keepNoMessageLines`): then a run keeps the record of its first step only (reduce/steps.ts), as a
+	 * figures-only record holds only where the step's messages are. One run of 500,000 calls kept ~100 bytes a
+	 * step for them (docs/performance.md).
+	 */
+	messageLines: boolean;
+	/**
 	 * From how many runs on a model that keeps figures only keeps its closed runs as records (model/storage/):
 	 * records cost every event a little (a run is found by its id in bytes, taken out of its record and put back),
 	 * which a log of some tens of thousands of runs, whose runs cost little whole, would pay for nothing. Measured
@@ -459,6 +466,7 @@ export function createModel(): Model {
 		inputEnd: undefined,
 		textKeep: undefined,
 		figuresOnly: false,
+		messageLines: true,
 		recordsFrom: defaultRecordsFrom,
 		keptWholeText: 0,
 		cutResults: 0,
@@ -475,6 +483,19 @@ export function keepFiguresOnly(model: Model, recordsFrom = defaultRecordsFrom):
 	model.textKeep = {limit: 0, wholeBudget: 0};
 	model.figuresOnly = true;
 	model.recordsFrom = recordsFrom;
+}
+
+/**
+ * For the summaries, after `keepFiguresOnly` and before the first event: nothing will ask where a step's messages
+ * are (`--conversation` does, and keeps them), so a run keeps its first step's record only (`Model.messageLines`).
+ */
+export function keepNoMessageLines(model: Model): void {
+	model.messageLines = false;
+}
+
+/** Whether the reducer makes a record for each step (`Run.steps`): a summary's model makes a run's first only. */
+export function keepsStepRecords(model: Model): boolean {
+	return !model.figuresOnly || model.messageLines;
 }
 
 export const closingComplete = 1;

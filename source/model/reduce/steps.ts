@@ -5,7 +5,7 @@
 import {type Usage} from '../events.js';
 import {addEndedStep, addStepRecord, hasEndedStep, stepRecordOf} from '../run-collections.js';
 import {addUsage, subtractUsage} from '../usage.js';
-import {type Model, type Run, type StepRecord} from '../state.js';
+import {keepsStepRecords, type Model, type Run, type StepRecord} from '../state.js';
 import {assertNever} from '../assert-never.js';
 import {rememberMessageLine} from '../message-lines.js';
 import {liveRun} from '../storage/run-store.js';
@@ -18,8 +18,8 @@ export function onStepStart(model: Model, run: Run, event: EventOf<'stepStart'>)
 		const step = (run.currentStep ?? 1) + 1;
 		run.currentStep = step;
 		addEndedStep(run, step);
-		const record = stepRecord(run, step);
-		if (!model.figuresOnly) record.startedAt = event.timestamp;
+		const record = stepRecord(model, run, step);
+		if (record && !model.figuresOnly) record.startedAt = event.timestamp;
 		return;
 	}
 
@@ -27,13 +27,20 @@ export function onStepStart(model: Model, run: Run, event: EventOf<'stepStart'>)
 	run.currentStep = step;
 	// A runtime without checkpoints: the step counts when it starts.
 	if (event.counted === true) addEndedStep(run, step);
-	const record = stepRecord(run, step);
+	const record = stepRecord(model, run, step);
+	if (!record) return;
 	if (!model.figuresOnly) record.startedAt = record.startedAt ?? event.timestamp;
 	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, false);
 }
 
-function stepRecord(run: Run, step: number): StepRecord {
+/**
+ * The run's record of `step`, made if it has none. A summary's model (`keepsStepRecords`) makes a run's first
+ * record only, and undefined stands for the others: it reads no step's messages, but whether a run began a step
+ * at all is asked of its records (`unreported` in query/cost.ts). One run of 500,000 calls kept ~100 bytes a step.
+ */
+function stepRecord(model: Model, run: Run, step: number): StepRecord | undefined {
 	let record = stepRecordOf(run, step);
+	if (!record && !keepsStepRecords(model) && run.steps.length > 0) return undefined;
 	if (!record) {
 		record = {
 			step,
@@ -115,7 +122,8 @@ export function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): vo
 }
 
 function recordStep(model: Model, run: Run, step: number, event: EventOf<'stepEnd'>): void {
-	const record = stepRecord(run, step);
+	const record = stepRecord(model, run, step);
+	if (!record) return;
 	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, true);
 	// The summaries show none of the rest; each of the two times would be a number on the heap of its own.
 	if (model.figuresOnly) return;
