@@ -16,6 +16,7 @@
 // CPU when quiet ≤ 1 % of a core; every key ≤ 100 ms, at the end as at the start.
 //
 //   node bench/bench-soak.mjs [--quick] [--events N] [--rate N] [--seed N] [--keep] [--cli dist/cli/main.js]
+//                             [--node-args='--cpu-prof --cpu-prof-dir=DIR']  (options for the viewer's node)
 //
 // `npm run bench` runs it as a section (skip it with --no-soak); `--quick` streams ~110,000 events.
 import {spawnSync} from 'node:child_process';
@@ -148,7 +149,7 @@ function readJson(path) {
 }
 
 /** Runs the soak; calls `figure(label, value)` for each figure and returns them all. */
-export async function measureSoak({quick = false, events, rate, seed = '1', dir, cli, node, repo, generator, figure}) {
+export async function measureSoak({quick = false, events, rate, seed = '1', dir, cli, node, nodeArgs = '', repo, generator, figure}) {
 	const wanted = events ?? (quick ? 110_000 : 2_000_000);
 	const jobs = Math.max(2, Math.ceil(wanted / eventsPerJob));
 	const perSecond = rate ?? 10_000;
@@ -167,7 +168,7 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 	const hook = join(repo, 'bench/bench-hook.mjs');
 	const feeder = join(repo, 'bench/bench-soak-feed.mjs');
 	const feed = `${quote(node)} ${quote(feeder)} --rate ${perSecond} --go ${quote(files.go)} --status ${quote(files.status)} --close ${quote(files.close)} ${quote(log)}`;
-	const viewer = `PERSCOPE_BENCH_PIDFILE=${quote(files.pid)} PERSCOPE_BENCH_MEMORY=${quote(files.memory)} ${quote(node)} --expose-gc --import ${quote(hook)} ${quote(cli)}`;
+	const viewer = `PERSCOPE_BENCH_PIDFILE=${quote(files.pid)} PERSCOPE_BENCH_MEMORY=${quote(files.memory)} ${quote(node)} --expose-gc ${nodeArgs} --import ${quote(hook)} ${quote(cli)}`;
 	const frames = new Frames();
 	const terminal = new Terminal('soak', `cd ${quote(repo)} && ${feed} | ${viewer}`, join(dir, 'soak.out'), {
 		keepOutput: false,
@@ -385,6 +386,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 			seed: {type: 'string', default: '1'},
 			keep: {type: 'boolean', default: false},
 			cli: {type: 'string'},
+			// Options for the viewer's node, e.g. '--cpu-prof --cpu-prof-dir=/tmp/prof' to see where a late key's time goes.
+			'node-args': {type: 'string', default: ''},
 		},
 	});
 	const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -398,6 +401,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		dir,
 		cli: flags.cli ?? join(repo, 'dist/cli/main.js'),
 		node: process.execPath,
+		nodeArgs: flags['node-args'],
 		repo,
 		generator: join(repo, 'build/tools/generate-log.js'),
 		figure,
