@@ -140,6 +140,15 @@ function processCpuMs(pid) {
 	return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
 }
 
+function isAlive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
 function readJson(path) {
 	try {
 		return JSON.parse(readFileSync(path, 'utf8'));
@@ -298,6 +307,8 @@ export async function measureSoak({quick = false, events, rate, seed = '1', dir,
 		await sleep(500);
 		terminal.keys('q');
 		await sleep(500);
+		// A viewer given node options (a --cpu-prof) writes its files as it exits: give it the time, up to a minute.
+		for (let waited = 0; nodeArgs !== '' && pid !== undefined && waited < 60_000 && isAlive(pid); waited += 100) await sleep(100);
 		terminal.kill();
 	}
 
