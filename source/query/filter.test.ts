@@ -3,6 +3,7 @@ import {
 	continueFilterScan,
 	describeFilter,
 	emptyFilter,
+	filterMatches,
 	filterText,
 	isErrorActivity,
 	matches,
@@ -340,6 +341,32 @@ describe("a filter worked out in slices (a filter's Enter over a large log)", ()
 			while (!continueFilterScan(model, scan, () => true));
 			const whole = matchesOf(model, parsed(text));
 			expect({text, shown: [...scan.matches!.shown], count: scan.matches!.shownCount}).toEqual({text, shown: whole.shown, count: whole.count});
+		}
+	});
+});
+
+describe('a filtered tree of a live stream (the model growing in place, revision after revision)', () => {
+	it("gives each revision exactly a fresh scan's matches, though it carries on from the last revision's", () => {
+		for (const text of ['shared', 'errors', '-errors shared', 'step:10-400', 'late-text', 'type:readTextFile -shared', 'run:run-1', 'errors run:run-1']) {
+			const filter = parsed(text);
+			const model = modelFromText(readLines(0, 1500).join('\n'));
+			const grown = [
+				[...readLines(1500, 700), resultLine(0, true), resultLine(3, true), resultLine(7, false)],
+				[resultLine(1200, true), ...readLines(2200, 10)],
+				[resultLine(5, false), resultLine(2205, true), ...readLines(2210, 5)],
+				[resultLine(10, true), resultLine(2201, false)],
+			];
+			expect(filterMatches(model, filter).shownCount).toBe(matchesOf(model, filter).count);
+			for (const lines of grown) {
+				modelFromText(`${lines.join('\n')}\n`, {model});
+				const {shown, shownCount} = filterMatches(model, filter);
+				expect({text, shown: [...shown], count: shownCount}).toEqual({text, ...matchesOf(model, filter)});
+			}
+
+			// The input's end marks the runs it left unfinished: `errors` then asks more than the activity.
+			endInput(model, {exitCode: undefined, lastStderr: undefined});
+			const {shown, shownCount} = filterMatches(model, filter);
+			expect({text, shown: [...shown], count: shownCount}).toEqual({text, ...matchesOf(model, filter)});
 		}
 	});
 });

@@ -278,7 +278,49 @@ export type FilterMatches = {
  */
 /** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
 // eslint-disable-next-line no-restricted-syntax -- a side table of the model's own derived data, keyed by its activities array and dying with it: model/ may not hold query/'s types (docs/architecture.md)
-const matchSets = new WeakMap<Model['activities'], {rev: number; filter: Filter; matches: FilterMatches}>();
+const matchSets = new WeakMap<Model['activities'], MatchSet>();
+
+/**
+ * A filter's matches for one model revision. `seen`: the activities they were worked out from (the objects, not
+ * copies), kept where the model grows in place (a live stream read on this thread: the same activities array at
+ * a later revision), so that the next revision's matches carry on from these (`carriedScan`).
+ */
+type MatchSet = {rev: number; filter: Filter; matches: FilterMatches; seen: readonly Activity[] | undefined};
+
+/**
+ * Whether the filter's answer for an activity depends on the activity object alone, so that an activity still the
+ * same object at a later revision keeps its answer (activities are never changed in place: a change puts a new
+ * object in its slot, model/reduce/activities.ts). Not so for `run:` (a run joins another's pane) nor for
+ * `errors` once the input has ended (the runs it left unfinished are marked then).
+ */
+function carriesOver(filter: Filter, model: Model): boolean {
+	return model.inputEnd === undefined && filter.clauses.every(clause => clause.term.kind !== 'run');
+}
+
+/**
+ * A scan of this model revision that starts from the matches of an earlier revision of the same activities
+ * array: only the slots whose object changed are tested again, then the activities added since. Each frame of a
+ * live stream laid out a filtered tree from a scan of every activity.
+ */
+function carriedScan(model: Model, filter: Filter): FilterScan | undefined {
+	const known = matchSets.get(model.activities);
+	const {activities} = model;
+	if (!known?.seen || known.filter !== filter || !carriesOver(filter, model) || activities.length < known.seen.length) return undefined;
+	const {seen} = known;
+	const shown = new Uint8Array(activities.length);
+	shown.set(known.matches.shown.subarray(0, seen.length));
+	let shownCount = known.matches.shownCount;
+	const textOf = filter.clauses.some(clause => clause.term.kind === 'text') ? textReader(model) : undefined;
+	for (let index = 0; index < seen.length; index++) {
+		const activity = activities[index]!;
+		if (activity === seen[index]) continue;
+		const now = matchesAt(filter, activity, model, index, textOf) ? 1 : 0;
+		shownCount += now - shown[index]!;
+		shown[index] = now;
+	}
+
+	return {filter, activities, rev: model.rev, shown, shownCount, next: seen.length, matches: undefined};
+}
 
 function knownMatches(model: Model, filter: Filter): FilterMatches | undefined {
 	const known = matchSets.get(model.activities);
@@ -318,6 +360,8 @@ const stopStride = 512;
 
 export function startFilterScan(model: Model, filter: Filter): FilterScan {
 	const matches = knownMatches(model, filter);
+	const carried = matches ? undefined : carriedScan(model, filter);
+	if (carried) return carried;
 	return {
 		filter,
 		activities: model.activities,
@@ -348,14 +392,14 @@ export function continueFilterScan(model: Model, scan: FilterScan, stop: () => b
 	if (filterScanDone(model, scan)) return true;
 	const {activities} = model;
 	if (scan.activities !== activities || scan.rev !== model.rev || scan.shown.length !== activities.length) {
-		const known = knownMatches(model, scan.filter);
+		const started = startFilterScan(model, scan.filter);
 		scan.activities = activities;
 		scan.rev = model.rev;
-		scan.shown = known?.shown ?? new Uint8Array(activities.length);
-		scan.shownCount = known?.shownCount ?? 0;
-		scan.next = known ? activities.length : 0;
-		scan.matches = known;
-		if (known) return true;
+		scan.shown = started.shown;
+		scan.shownCount = started.shownCount;
+		scan.next = started.next;
+		scan.matches = started.matches;
+		if (started.matches) return true;
 	}
 
 	const {filter, shown} = scan;
@@ -382,7 +426,12 @@ export function continueFilterScan(model: Model, scan: FilterScan, stop: () => b
 	if (index < activities.length) return false;
 	const result = {shown, shownCount};
 	scan.matches = result;
-	matchSets.set(activities, {rev: model.rev, filter, matches: result});
+	// The activities are kept by reference only once the same array is seen again at a later revision: a model a
+	// load in a worker posts is a new array each time, and would never carry on from them.
+	const earlier = matchSets.get(activities);
+	const grows = earlier !== undefined && earlier.rev !== model.rev;
+	const seen = (grows || earlier?.seen !== undefined) && carriesOver(filter, model) ? activities.slice() : undefined;
+	matchSets.set(activities, {rev: model.rev, filter, matches: result, seen});
 	return true;
 }
 
