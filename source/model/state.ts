@@ -374,7 +374,7 @@ export type Model = {
 	eventIds: IdTable;
 	/** Set once every input has ended (see `endInput`): what still waits then will wait for ever. */
 	inputEnd: InputEnd | undefined;
-	/** Moves whenever a run gets a parent or joins a pane: what is derived from the tree's shape is stale then. */
+	/** Moves whenever a run gets a parent (linked, or adopted once its parent appears) or joins a pane: what is derived from the tree's shape is stale then. */
 	treeRev: number;
 	/** Moves when a link changes the depth of panes already in the tree: every `Pane.depth` is stale then. */
 	depthEpoch: number;

@@ -222,6 +222,8 @@ function adoptWaitingChildren(model: Model, parent: Run): void {
 	const waiting = model.runsAwaitingParent.get(parent.runId);
 	if (!waiting) return;
 	model.runsAwaitingParent.delete(parent.runId);
+	// The children link to their parent now: the tree's shape changes (a root becomes a child).
+	model.treeRev++;
 	for (const childId of waiting) {
 		const child = liveRun(model, childId);
 		// A later event may have named another parent since.

@@ -2,6 +2,7 @@ import {isEmptyFilter, type Filter} from '../../query/filter.js';
 import type {Model} from '../../model/state.js';
 import type {Scheduler, Task} from '../../slices/scheduler.js';
 import type {UiState} from '../ui-state.js';
+import {PaneLists} from './pane-lists.js';
 import {RowLayout, rowList, type RowList} from './row-layout.js';
 
 /*
@@ -72,9 +73,13 @@ export class Layouts {
 		return known.find(layout => layout.width === width) ?? known[0];
 	}
 
-	/** A new layout, cut from a kept unfiltered one and with the pane lists of its revision when one is kept (they are found once). */
+	/**
+	 * A new layout, cut from a kept unfiltered one and with the pane lists of its revision when one is kept (they are
+	 * found once); else lists that take over what an earlier revision's found, where the tree's shape is the same.
+	 */
 	#newLayout(model: Model, filter: Filter, width: number, inSlices: boolean): RowLayout {
-		const lists = this.#kept.get(model.activities)?.find(layout => layout.rev === model.rev)?.lists;
+		const kept = this.#kept.get(model.activities);
+		const lists = kept?.find(layout => layout.rev === model.rev)?.lists ?? new PaneLists(model, model.rev, kept?.[0]?.lists);
 		return new RowLayout(model, model.rev, filter, width, {base: this.#baseFor(model, filter, width), inSlices, lists});
 	}
 

@@ -20,12 +20,37 @@ export const stepSize = 1024;
  */
 export class PaneLists {
 	readonly #children = new Map<string, ChildPane[]>();
-	readonly #roots = new Map<string, ChildPane[]>();
+	/** A job's root panes, found when it had `runCount` runs. */
+	readonly #roots = new Map<string, {runCount: number; roots: ChildPane[]}>();
+	/** `Model.treeRev` at `rev`: see `carriesOn`. */
+	readonly #treeRev: number;
 
+	/**
+	 * `earlier`: the lists of an earlier revision of the same model, whose lists found so far are taken over while
+	 * the tree's links hold (`carriesOn`): a live stream read on this thread changes the model in place, a frame at a
+	 * time, and finding every pane's children and every job's root panes again each frame was a quarter of a
+	 * frame's layout (1,800 panes, the soak of #33).
+	 */
 	constructor(
 		readonly model: Model,
 		readonly rev: number,
-	) {}
+		earlier?: PaneLists,
+	) {
+		this.#treeRev = model.treeRev;
+		if (!earlier?.carriesOn(model)) return;
+		for (const [paneId, children] of earlier.#children) this.#children.set(paneId, children);
+		for (const [jobId, roots] of earlier.#roots) this.#roots.set(jobId, roots);
+	}
+
+	/**
+	 * Whether what these lists found holds for `model` as it is now, though at a later revision: the same model
+	 * object, changed in place, with no run linked to a parent, a child or a pane since (`Model.treeRev`). A pane's
+	 * children change only with such a link; a job's root panes also with a run added to the job, which is checked
+	 * job by job (`rootPaneSteps`). A new run's pane is new, and found anew.
+	 */
+	carriesOn(model: Model): boolean {
+		return this.model === model && this.#treeRev === model.treeRev;
+	}
 
 	/** Whether these lists hold for the model at this revision. */
 	holdsFor(model: Model, rev: number): boolean {
@@ -43,13 +68,12 @@ export class PaneLists {
 	}
 
 	*rootPaneSteps(job: Job): Generator<void, ChildPane[]> {
-		let found = this.#roots.get(job.jobId);
-		if (!found) {
-			found = yield* findRootPanes(this.model, job);
-			this.#roots.set(job.jobId, found);
-		}
-
-		return found;
+		const known = this.#roots.get(job.jobId);
+		if (known?.runCount === job.runIds.length) return known.roots;
+		const runCount = job.runIds.length;
+		const roots = yield* findRootPanes(this.model, job);
+		this.#roots.set(job.jobId, {runCount, roots});
+		return roots;
 	}
 
 	childPanesOf(pane: Pane): ChildPane[] {

@@ -147,6 +147,36 @@ describe('the row index', () => {
 		}
 	});
 
+	it('follows a live stream whose runs link up late, resume, and start jobs, though each revision takes over the pane lists of the one before', () => {
+		// Lines in an order a live stream can bring them: children before their parents, a resumed run, a second job.
+		const shapes = [
+			['wide', 12],
+			['tree', 20],
+			['ring', 6],
+			['chain', 15],
+		] as const;
+		const logs = [
+			...fixtures.map(name => fixtureLines.get(name)!),
+			[...fixtureLines.get('nested-delegate.ndjson')!].reverse(),
+			[...fixtureLines.get('continue-followup.ndjson')!, ...fixtureLines.get('interactive.ndjson')!],
+			...shapes.map(([shape, runs]) => [...shapeLines({shape, runs, seed: 7})].filter(line => line !== '')),
+			readFileSync(fixturePath('branches/3-resume-from.ndjson'), 'utf8')
+				.split('\n')
+				.filter(line => line !== ''),
+		];
+		for (const [n, lines] of logs.entries()) {
+			let model: Model | undefined;
+			const rowsFor = rowsCache();
+			for (const [at, line] of lines.entries()) {
+				model = modelFromText(`${line}\n`, model ? {model} : {});
+				for (const filter of [emptyFilter, filterOf('errors')]) {
+					const ui = foldsFor(model, [], 'expanded', filter, false);
+					expect(rowsFor(model, ui, 90).slice(0, 10_000), `log ${n} line ${at}`).toEqual(flattenRows(model, ui, 90));
+				}
+			}
+		}
+	});
+
 	it('keeps the layout for a shallow copy of the model (a load in a worker moving its event count) until the model changes', () => {
 		const lines = fixtureLines.get('parallel-delegate.ndjson')!;
 		const model = modelFromText(lines.slice(0, 20).join('\n') + '\n');
