@@ -285,7 +285,7 @@ const matchSets = new WeakMap<Model['activities'], MatchSet>();
  * copies), kept where the model grows in place (a live stream read on this thread: the same activities array at
  * a later revision), so that the next revision's matches carry on from these (`carriedScan`).
  */
-type MatchSet = {rev: number; filter: Filter; matches: FilterMatches; seen: readonly Activity[] | undefined};
+type MatchSet = {rev: number; filter: Filter; matches: FilterMatches; seen: Activity[] | undefined};
 
 /**
  * Whether the filter's answer for an activity depends on the activity object alone, so that an activity still the
@@ -306,7 +306,10 @@ function carriedScan(model: Model, filter: Filter): FilterScan | undefined {
 	const known = matchSets.get(model.activities);
 	const {activities} = model;
 	if (!known?.seen || known.filter !== filter || !carriesOver(filter, model) || activities.length < known.seen.length) return undefined;
+	// The scan takes the list over and brings it up to date as it goes (a copy each frame of a million activities
+	// would be 8 MB of garbage a frame): no other scan may carry on from it meanwhile.
 	const {seen} = known;
+	known.seen = undefined;
 	const shown = new Uint8Array(activities.length);
 	shown.set(known.matches.shown.subarray(0, seen.length));
 	let shownCount = known.matches.shownCount;
@@ -314,12 +317,13 @@ function carriedScan(model: Model, filter: Filter): FilterScan | undefined {
 	for (let index = 0; index < seen.length; index++) {
 		const activity = activities[index]!;
 		if (activity === seen[index]) continue;
+		seen[index] = activity;
 		const now = matchesAt(filter, activity, model, index, textOf) ? 1 : 0;
 		shownCount += now - shown[index]!;
 		shown[index] = now;
 	}
 
-	return {filter, activities, rev: model.rev, shown, shownCount, next: seen.length, matches: undefined};
+	return {filter, activities, rev: model.rev, shown, shownCount, next: seen.length, matches: undefined, seen};
 }
 
 function knownMatches(model: Model, filter: Filter): FilterMatches | undefined {
@@ -353,6 +357,8 @@ export type FilterScan = {
 	next: number;
 	/** Set when done: the bitmap, also what `filterMatches` returns for that model revision from then on. */
 	matches: FilterMatches | undefined;
+	/** A scan that carries on from an earlier revision's (`carriedScan`): the activities it was worked out from, below `next` brought up to date. */
+	seen?: Activity[] | undefined;
 };
 
 /** Activities tested between two asks whether to stop: the clock is not read per activity. */
@@ -399,6 +405,7 @@ export function continueFilterScan(model: Model, scan: FilterScan, stop: () => b
 		scan.shownCount = started.shownCount;
 		scan.next = started.next;
 		scan.matches = started.matches;
+		scan.seen = started.seen;
 		if (started.matches) return true;
 	}
 
@@ -430,7 +437,12 @@ export function continueFilterScan(model: Model, scan: FilterScan, stop: () => b
 	// load in a worker posts is a new array each time, and would never carry on from them.
 	const earlier = matchSets.get(activities);
 	const grows = earlier !== undefined && earlier.rev !== model.rev;
-	const seen = (grows || earlier?.seen !== undefined) && carriesOver(filter, model) ? activities.slice() : undefined;
+	let seen: Activity[] | undefined;
+	if (carriesOver(filter, model) && scan.seen) {
+		seen = scan.seen;
+		for (let at = seen.length; at < activities.length; at++) seen.push(activities[at]!);
+	} else if (carriesOver(filter, model) && (grows || earlier?.seen !== undefined)) seen = activities.slice();
+	scan.seen = undefined;
 	matchSets.set(activities, {rev: model.rev, filter, matches: result, seen});
 	return true;
 }
