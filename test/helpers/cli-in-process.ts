@@ -36,20 +36,31 @@ export async function perscopeInProcess(args: readonly string[], pieces?: Buffer
 
 /**
  * As perscopeInProcess, but the built CLI's code (dist/cli/run-cli.js): for runs whose workers run built code
- * (the chunk workers of the fast path, started by URL beside the module that starts them).
+ * (the chunk workers of the fast path, started by URL beside the module that starts them). `base` is the
+ * environment `env` is added to (this process's by default).
  */
-export async function builtPerscopeInProcess(args: readonly string[], env: Record<string, string> = {}): Promise<Output> {
+export async function builtPerscopeInProcess(
+	args: readonly string[],
+	env: Record<string, string> = {},
+	base: NodeJS.ProcessEnv = process.env,
+): Promise<Output> {
 	const built = (await import(pathToFileURL(join(repoRoot, 'dist/cli/run-cli.js')).href)) as {runCli: typeof runCli};
-	return runInProcess(built.runCli, args, undefined, env);
+	return runInProcess(built.runCli, args, undefined, env, base);
 }
 
-async function runInProcess(run: typeof runCli, args: readonly string[], pieces: Buffer[] | undefined, env: Record<string, string>): Promise<Output> {
+async function runInProcess(
+	run: typeof runCli,
+	args: readonly string[],
+	pieces: Buffer[] | undefined,
+	env: Record<string, string>,
+	base: NodeJS.ProcessEnv = process.env,
+): Promise<Output> {
 	// The paths given are relative to the repository's root, and diagnostics name them as given.
 	if (resolve(process.cwd()) !== resolve(repoRoot)) throw new Error(`run vitest from ${repoRoot} (it runs from ${process.cwd()})`);
 	const stdin = new PassThrough();
 	const stdout = new Collected();
 	const stderr = new Collected();
-	const running = run([...args], {streams: {stdin, stdout, stderr}, env: {...process.env, CI: 'true', ...env}});
+	const running = run([...args], {streams: {stdin, stdout, stderr}, env: {...base, CI: 'true', ...env}});
 	if (pieces) {
 		let sincePause = 0;
 		for (const piece of pieces) {
