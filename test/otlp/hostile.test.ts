@@ -6,11 +6,12 @@ import {afterAll, describe, expect, it} from 'vitest';
 import {repoRoot} from '../helpers/cli-process.js';
 import {fixturesDir} from '../helpers/load.js';
 import {decodeJsonLines, startReceiver, type ReceivedSpan} from './receiver.js';
-import {runCli} from './run-cli.js';
+import {exportInProcess, runCli} from './run-cli.js';
 
 /*
  * The OpenTelemetry export fed hostile logs (issue #34), through the built CLI: what a backend or a reader of
- * `--otlp-file` would get.
+ * `--otlp-file` would get. The CLI runs in this process (run-cli.ts), but where what is tested is how long the
+ * process takes to exit, or needs a module preloaded into it.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'perscope-otlp-hostile-'));
@@ -42,7 +43,7 @@ describe('--otlp-content', () => {
 		const log = join(dir, 'deep-args.ndjson');
 		writeFileSync(log, withDeepArguments(100_000));
 		const file = join(dir, 'deep-args.jsonl');
-		const result = await runCli(['--json', '--otlp-content', '--otlp-file', file, log]);
+		const result = await exportInProcess(['--json', '--otlp-content', '--otlp-file', file, log]);
 		expect(result.code, result.stderr).toBe(0);
 		const first = JSON.parse(result.stdout.split('\n')[1]!) as {type: string; args: unknown};
 		expect(first).toMatchObject({type: 'todo', args: '[too deep to serialise]'});
@@ -54,7 +55,7 @@ describe('--otlp-content', () => {
 
 describe('--otlp-file on a disk that fills', () => {
 	it('--otlp-file /dev/full (every write fails with ENOSPC) exited 0: it exits 1 and says why', async () => {
-		const result = await runCli(['--summary', '--otlp-file', '/dev/full', join(fixturesDir, 'real', 'delegate.ndjson')]);
+		const result = await exportInProcess(['--summary', '--otlp-file', '/dev/full', join(fixturesDir, 'real', 'delegate.ndjson')]);
 		expect(result.code).toBe(1);
 		expect(result.stderr).toMatch(/perscope: OTLP: 0 spans written to \/dev\/full, then writing failed \(ENOSPC: no space left on device, write: /);
 	});
@@ -70,7 +71,7 @@ describe('--otlp-file on a disk that fills', () => {
 			stdio: 'ignore',
 		});
 		const file = join(small, 'spans.jsonl');
-		const result = await runCli(['--summary', '--otlp-file', file, log]);
+		const result = await exportInProcess(['--summary', '--otlp-file', file, log]);
 		expect(result.code).toBe(1);
 		const said =
 			/perscope: OTLP: (\d+) spans written to (\S+), then writing failed \(ENOSPC: no space left on device, write: it ends after its (\d+) whole spans\)\n/.exec(
@@ -186,7 +187,7 @@ describe('times OTLP cannot carry', () => {
 		const receiver = await startReceiver();
 		try {
 			const file = join(dir, 'out-of-range.jsonl');
-			const result = await runCli(['--summary', '--otlp', receiver.url, '--otlp-file', file, ...logs]);
+			const result = await exportInProcess(['--summary', '--otlp', receiver.url, '--otlp-file', file, ...logs]);
 			expect(result.code, result.stderr).toBe(0);
 			const spans = fileSpans(readFileSync(file, 'utf8'));
 			expect(spans.length).toBeGreaterThan(100);
@@ -214,7 +215,7 @@ describe('times OTLP cannot carry', () => {
 
 			// The same spans as the clean logs give.
 			const cleanFile = join(dir, 'clean.jsonl');
-			expect((await runCli(['--summary', '--otlp-file', cleanFile, ...nestingLogs.map(name => join(fixturesDir, name))])).code).toBe(0);
+			expect((await exportInProcess(['--summary', '--otlp-file', cleanFile, ...nestingLogs.map(name => join(fixturesDir, name))])).code).toBe(0);
 			const ids = (list: FileSpan[]) => list.map(span => span.spanId).sort();
 			expect(ids(spans)).toEqual(ids(fileSpans(readFileSync(cleanFile, 'utf8'))));
 		} finally {
@@ -224,7 +225,7 @@ describe('times OTLP cannot carry', () => {
 
 	it('a step that ended after its run, a delegate resumed after its delegation "ended", a call never answered: spans stuck out of their parents in logs with good times, and now nest', async () => {
 		const file = join(dir, 'nesting.jsonl');
-		const result = await runCli(['--summary', '--otlp-file', file, ...nestingLogs.map(name => join(fixturesDir, name))]);
+		const result = await exportInProcess(['--summary', '--otlp-file', file, ...nestingLogs.map(name => join(fixturesDir, name))]);
 		expect(result.code, result.stderr).toBe(0);
 		expect(result.stderr).not.toContain('perscope.time.replaced');
 		expect(nestingProblems(nestedFromFile(fileSpans(readFileSync(file, 'utf8'))))).toEqual([]);
@@ -237,7 +238,7 @@ describe('OTEL_* values HTTP or a timer cannot take', () => {
 	it('a CR/LF in OTEL_EXPORTER_OTLP_HEADERS was found only at send time (every span dropped, exit 0): exit 2 at start, in one line that names the header but not its value', async () => {
 		const receiver = await startReceiver();
 		try {
-			const result = await runCli(['--summary', '--otlp', receiver.url, log], {
+			const result = await exportInProcess(['--summary', '--otlp', receiver.url, log], {
 				OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20s3cret%0D%0AX-Injected:%201',
 			});
 			expect(result.code).toBe(2);
@@ -256,7 +257,7 @@ describe('OTEL_* values HTTP or a timer cannot take', () => {
 		async timeout => {
 			const receiver = await startReceiver();
 			try {
-				const result = await runCli(['--summary', '--otlp', receiver.url, log], {OTEL_EXPORTER_OTLP_TIMEOUT: timeout});
+				const result = await exportInProcess(['--summary', '--otlp', receiver.url, log], {OTEL_EXPORTER_OTLP_TIMEOUT: timeout});
 				expect(result.code).toBe(2);
 				expect(result.stdout).toBe('');
 				expect(result.stderr).toMatch(/^perscope: OTEL_EXPORTER_OTLP_TIMEOUT=\S+ [^\n]+ \(see perscope --help\)\n$/);
@@ -300,7 +301,7 @@ describe('a backend that cannot take the spans', () => {
 	it('a 415 (the backend takes only OTLP JSON) said "Unsupported Media Type" alone: it says which protocol to set', async () => {
 		const receiver = await startReceiver(() => ({status: 415}));
 		try {
-			const result = await runCli(['--summary', '--otlp', receiver.url, log]);
+			const result = await exportInProcess(['--summary', '--otlp', receiver.url, log]);
 			expect(result.code).toBe(0);
 			expect(result.stderr).toContain(
 				'12 dropped (the backend answered 415 Unsupported Media Type: it does not take http/protobuf; set OTEL_EXPORTER_OTLP_PROTOCOL=http/json)',

@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {fixturesDir} from '../helpers/load.js';
 import {decodeJsonLines} from './receiver.js';
-import {runCli} from './run-cli.js';
+import {exportInProcess} from './run-cli.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 
 const scratch = scratchDirectories('perscope-otlp-opencode-');
@@ -16,7 +16,7 @@ const scratch = scratchDirectories('perscope-otlp-opencode-');
 
 async function exported(fixture: string): Promise<ReturnType<typeof decodeJsonLines>> {
 	const file = join(scratch(), 'spans.jsonl');
-	const result = await runCli(['--summary', '--otlp-file', file, join(fixturesDir, fixture)]);
+	const result = await exportInProcess(['--summary', '--otlp-file', file, join(fixturesDir, fixture)]);
 	expect(result.code, result.stderr).toBe(0);
 	return decodeJsonLines(readFileSync(file, 'utf8'));
 }

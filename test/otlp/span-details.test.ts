@@ -3,7 +3,7 @@ import {join} from 'node:path';
 import {beforeAll, describe, expect, it} from 'vitest';
 import {fixturesDir} from '../helpers/load.js';
 import {decodeJsonLines, type ReceivedSpan} from './receiver.js';
-import {runCli} from './run-cli.js';
+import {exportInProcess} from './run-cli.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 
 const scratch = scratchDirectories('perscope-otlp-');
@@ -21,7 +21,7 @@ beforeAll(async () => {
 	const inputs = ['continue-followup.ndjson', 'retry.ndjson', 'stop-error.ndjson', 'streaming.ndjson', 'codex/edit-and-test.jsonl'].map(name =>
 		join(fixturesDir, name),
 	);
-	const result = await runCli(['--summary', '--otlp-file', file, ...inputs]);
+	const result = await exportInProcess(['--summary', '--otlp-file', file, ...inputs]);
 	expect(result.code).toBe(0);
 	spans = decodeJsonLines(readFileSync(file, 'utf8'));
 });
