@@ -1,7 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {eventLogFixtures} from '../helpers/fixture-files.js';
-import {describe, expect, it, onTestFinished} from 'vitest';
+import {describe, expect, it, type TestContext} from 'vitest';
 import {fixturesDir} from '../helpers/load.js';
 import {decodeJsonLines, startReceiver, type Answer, type ReceivedSpan, type Receiver} from './receiver.js';
 import {exportInProcess, runCli} from './run-cli.js';
@@ -21,8 +21,9 @@ const realLogs = eventLogFixtures()
 const logs = [...realLogs, join(fixturesDir, 'parallel-delegate.ndjson')];
 
 /** A receiver of the test's own, closed when it ends (the tests that wait run at once: see below). */
-async function receive(answer?: (index: number) => Answer): Promise<Receiver> {
+async function receive({onTestFinished}: TestContext, answer?: (index: number) => Answer): Promise<Receiver> {
 	const receiver = await startReceiver(answer);
+	// The test's own hook: a test running beside others is not the one vitest's global hook would attach it to.
 	onTestFinished(() => receiver.close());
 	return receiver;
 }
@@ -46,8 +47,8 @@ function comparable(spans: ReceivedSpan[]): ReceivedSpan[] {
 const notTools = new Set(['query', 'complete', 'error', 'retry', 'delegationComplete']);
 
 describe('--otlp', () => {
-	it('delivers the runs as a span tree that mirrors the run tree, and --otlp-file holds the same spans', async () => {
-		const {url, spans, requests} = await receive();
+	it('delivers the runs as a span tree that mirrors the run tree, and --otlp-file holds the same spans', async context => {
+		const {url, spans, requests} = await receive(context);
 		const file = tempFile('spans.jsonl');
 		const result = await exportInProcess(['--summary', '--json', '--otlp', url, '--otlp-file', file, ...logs]);
 		expect(result.code).toBe(0);
@@ -96,8 +97,8 @@ describe('--otlp', () => {
 		expect(new Set(toolErrors)).toEqual(new Set(['tool_error', 'delegate_failed']));
 	});
 
-	it('sends one execute_tool span per tool activity', async () => {
-		const {url, spans} = await receive();
+	it('sends one execute_tool span per tool activity', async context => {
+		const {url, spans} = await receive(context);
 		const transcript = await exportInProcess(['--json', '--otlp', url, ...logs]);
 		expect(transcript.code).toBe(0);
 		const activities = transcript.stdout
@@ -107,8 +108,8 @@ describe('--otlp', () => {
 		expect(spans().filter(span => span.name.startsWith('execute_tool ')).length).toBe(activities.filter(activity => !notTools.has(activity.type)).length);
 	});
 
-	it('follows OTEL_* (endpoint, http/json, headers, service and resource) and gives the same ids every time', async () => {
-		const {url, requests, spans} = await receive();
+	it('follows OTEL_* (endpoint, http/json, headers, service and resource) and gives the same ids every time', async context => {
+		const {url, requests, spans} = await receive(context);
 		const env = {
 			OTEL_EXPORTER_OTLP_ENDPOINT: url,
 			OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -153,8 +154,9 @@ describe('--otlp', () => {
  * own, and each asserts through the `expect` it is given.
  */
 describe.concurrent('--otlp when the backend or the input takes its time', () => {
-	it('loses no span when the receiver answers 503 twice before taking them', async ({expect}) => {
-		const {url, spans, requests} = await receive(index => (index < 2 ? {status: 503} : {status: 200}));
+	it('loses no span when the receiver answers 503 twice before taking them', async context => {
+		const {expect} = context;
+		const {url, spans, requests} = await receive(context, index => (index < 2 ? {status: 503} : {status: 200}));
 		const file = tempFile('spans.jsonl');
 		const result = await exportInProcess(['--summary', '--otlp', url, '--otlp-file', file, ...realLogs]);
 		expect(result.code).toBe(0);
@@ -163,8 +165,9 @@ describe.concurrent('--otlp when the backend or the input takes its time', () =>
 		expect(result.stderr).toContain(', 0 dropped');
 	});
 
-	it('waits as long as Retry-After says after a 429, and loses nothing', async ({expect}) => {
-		const {url, spans, requests} = await receive(index => (index === 0 ? {status: 429, headers: {'retry-after': '2'}} : {status: 200}));
+	it('waits as long as Retry-After says after a 429, and loses nothing', async context => {
+		const {expect} = context;
+		const {url, spans, requests} = await receive(context, index => (index === 0 ? {status: 429, headers: {'retry-after': '2'}} : {status: 200}));
 		const file = tempFile('spans.jsonl');
 		const result = await exportInProcess(['--summary', '--otlp', url, '--otlp-file', file, join(fixturesDir, 'real', 'delegate.ndjson')]);
 		expect(result.code).toBe(0);
@@ -173,8 +176,9 @@ describe.concurrent('--otlp when the backend or the input takes its time', () =>
 		expect(result.stderr).toContain(', 0 dropped');
 	});
 
-	it('sends a span as soon as it ends, while the input is still open', async ({expect}) => {
-		const {url, requests} = await receive();
+	it('sends a span as soon as it ends, while the input is still open', async context => {
+		const {expect} = context;
+		const {url, requests} = await receive(context);
 		const log = join(fixturesDir, 'real', 'tools.ndjson');
 		// A command that writes a whole run, then stays a while before it exits.
 		const script = `process.stdout.write(require('fs').readFileSync(${JSON.stringify(log)}, 'utf8')); setTimeout(() => {}, 3000);`;
@@ -187,8 +191,9 @@ describe.concurrent('--otlp when the backend or the input takes its time', () =>
 		expect(requests[0]!.spans.some(span => span.name.startsWith('invoke_agent '))).toBe(true);
 	});
 
-	it('exits within its flush bound when the receiver never answers, and says how many spans were dropped', async ({expect}) => {
-		const {url} = await receive(() => 'hang');
+	it('exits within its flush bound when the receiver never answers, and says how many spans were dropped', async context => {
+		const {expect} = context;
+		const {url} = await receive(context, () => 'hang');
 		// A process: it is its exit, with a request still out, that is timed.
 		const result = await runCli(['--summary', '--otlp', url, join(fixturesDir, 'real', 'delegate.ndjson')]);
 		expect(result.code).toBe(0);
