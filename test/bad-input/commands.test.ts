@@ -1,9 +1,9 @@
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, describe, expect, it} from 'vitest';
 import {startCli, waitUntil, type CliRun} from '../helpers/cli-process.js';
-import {hasTmux, sessionsKilledAfterEach, shellQuote} from '../e2e/tmux.js';
+import {hasTmux, shellQuote, TmuxSession} from '../e2e/tmux.js';
 
 /*
  * `perscope -- COMMAND` with commands that do not behave: one that ignores Ctrl-C (and SIGTERM), one that leaves
@@ -12,7 +12,10 @@ import {hasTmux, sessionsKilledAfterEach, shellQuote} from '../e2e/tmux.js';
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'perscope-commands-'));
-/** Process groups the scripts started, ended after each test whatever its outcome. */
+/**
+ * Process groups the scripts started, ended after each test whatever its outcome. The tests that run side by side
+ * note theirs only once their run has exited: ending them then cannot cut another test short.
+ */
 const groups: number[] = [];
 afterEach(() => {
 	for (const group of groups.splice(0)) {
@@ -52,22 +55,44 @@ function groupOf(run: CliRun): number {
 	return group;
 }
 
+/**
+ * Whether every process of the group has ended. A process that has exited stays a zombie until it is reaped, and
+ * signal 0 still finds it: once perscope is gone, its orphans are reaped by init when it gets round to it (here a
+ * second or more later). On Linux a zombie counts as ended.
+ */
 function isGone(group: number): boolean {
 	try {
 		process.kill(-group, 0);
-		return false;
 	} catch {
 		return true;
 	}
+
+	if (!existsSync('/proc/self/stat')) return false;
+	for (const pid of readdirSync('/proc')) {
+		if (!/^\d+$/.test(pid)) continue;
+		let stat: string;
+		try {
+			stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+		} catch {
+			continue;
+		}
+
+		// `pid (name) state ppid pgrp …`: the name may hold spaces and parentheses, so read from its last `)`.
+		const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		if (Number(pgrp) === group && state !== 'Z') return false;
+	}
+
+	return true;
 }
 
 const ignoresInterrupt = `trap '' INT\nprintf '%s\\n' '${event('first query', 'e1')}'\nwhile :; do sleep 0.1; done`;
-const ignoresInterruptAndTerm = `trap '' INT TERM\nprintf '%s\\n' '${event('first query', 'e1')}'\nwhile :; do sleep 0.1; done`;
+// It says `trapped` once it ignores them: `--summary` prints no event to wait for, and the group is said before the trap.
+const ignoresInterruptAndTerm = `trap '' INT TERM\necho trapped >&2\nprintf '%s\\n' '${event('first query', 'e1')}'\nwhile :; do sleep 0.1; done`;
 
 async function started(path: string, args: string[] = ['--print']): Promise<{run: CliRun; group: number}> {
 	const run = startCli([...args, '--', 'sh', path]);
 	await waitUntil(
-		() => run.stdout().includes('first query') || (args.includes('--summary') && run.stderr().includes('group ')),
+		() => run.stdout().includes('first query') || (args.includes('--summary') && run.stderr().includes('trapped')),
 		'the first event',
 		() => run.stdout() + run.stderr(),
 	);
@@ -123,8 +148,14 @@ describe('headless -- COMMAND and signals, as before', () => {
 	});
 });
 
-describe('regressions: output written after the command exits', () => {
-	it('events a grandchild wrote more than ~1 s after the command exited were dropped without a word: they are read, and stderr says the output was still open', async () => {
+/*
+ * These wait on the command's output (a late writer, the idle bound), not on perscope's timing: they run side by
+ * side, each asserting through the `expect` it is given.
+ */
+describe.concurrent('regressions: output written after the command exits', () => {
+	it('events a grandchild wrote more than ~1 s after the command exited were dropped without a word: they are read, and stderr says the output was still open', async ({
+		expect,
+	}) => {
 		const path = script(
 			'leaves-a-writer.sh',
 			`printf '%s\\n' '${event('first query', 'e1')}'\n( sleep 2.5; printf '%s\\n' '${event('late query', 'e2')}' ) &\nexit 0`,
@@ -140,7 +171,7 @@ describe('regressions: output written after the command exits', () => {
 		);
 	}, 15_000);
 
-	it('an output held open by something that never writes is read no further after the idle bound, which is said', async () => {
+	it('an output held open by something that never writes is read no further after the idle bound, which is said', async ({expect}) => {
 		const path = script('leaves-a-holder.sh', `printf '%s\\n' '${event('first query', 'e1')}'\nsleep 60 &\nexit 0`);
 		const run = startCli(['--summary', '--json', '--', 'sh', path], {env: {PERSCOPE_OUTPUT_OPEN_MS: '2000'}});
 		const exit = await run.exit;
@@ -158,15 +189,15 @@ describe('regressions: output written after the command exits', () => {
 	}, 15_000);
 });
 
-const start = sessionsKilledAfterEach();
-
-describe.skipIf(!hasTmux())('regressions: output written after the command exits, in the viewer', () => {
-	it('the header says the command exited while its output is still open, and the late event arrives', async () => {
+describe.skipIf(!hasTmux()).concurrent('regressions: output written after the command exits, in the viewer', () => {
+	it('the header says the command exited while its output is still open, and the late event arrives', async ({expect, onTestFinished}) => {
 		const path = script(
 			'leaves-a-writer-viewer.sh',
 			`printf '%s\\n' '${event('first query', 'e1')}'\n( sleep 2.5; printf '%s\\n' '${event('late query', 'e2')}' ) &\nexit 0`,
 		);
-		const tty = start(`node dist/cli/main.js -- sh ${shellQuote(path)}`, {width: 160});
+		const tty = TmuxSession.start(`node dist/cli/main.js -- sh ${shellQuote(path)}`, {width: 160});
+		// Its own hook: vitest's afterEach, or its global onTestFinished, would end it with a test beside it.
+		onTestFinished(() => tty.kill());
 		await tty.waitFor('exited 0 · output still open');
 		const late = await tty.waitFor('late query', 8000);
 		expect(late).toContain('first query');
