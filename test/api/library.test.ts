@@ -1,4 +1,3 @@
-import {spawnSync} from 'node:child_process';
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import fc from 'fast-check';
@@ -6,7 +5,8 @@ import {describe, expect, it} from 'vitest';
 import {createReducer, isToolActivity, streamingText, toolInput, type Diagnostic, type Reducer, type Summary} from 'perscope';
 import * as built from '../../dist/api/index.js';
 import {TextAccumulator} from '../../dist/model/text-accumulator.js';
-import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {builtPerscopeInProcess} from '../helpers/cli-in-process.js';
+import {repoRoot} from '../helpers/cli-process.js';
 
 /*
  * The library as a user who installed the package gets it: imported by the package's name, which Node and
@@ -343,11 +343,12 @@ describe('the model', () => {
 describe('an agent CLI’s stream', () => {
 	const recordings = ['claude-code/nested-subagents.ndjson', 'codex/sub-agent.jsonl', 'gemini/fix-and-delegate.jsonl'];
 
-	it.each(recordings)('%s pushed line by line gives what `perscope --summary --json` gives for the file', name => {
+	it.each(recordings)('%s pushed line by line gives what `perscope --summary --json` gives for the file', async name => {
 		const path = join(repoRoot, 'fixtures', name);
 		const reducer = reducerOf(linesOf(path), path);
-		const cli = spawnSync(process.execPath, [cliPath, '--summary', '--json', path], {encoding: 'utf8'});
-		expect(cli.status, cli.stderr).toBe(0);
+		// The built CLI's code, run in this process (test/helpers/cli-in-process.ts).
+		const cli = await builtPerscopeInProcess(['--summary', '--json', path]);
+		expect(cli.code, cli.stderr).toBe(0);
 		expect(reducer.summaryJson()).toBe(cli.stdout.trimEnd());
 		expect(reducer.model.diagnostics).toEqual([]);
 		expect(reducer.summary().jobs[0]!.runs.length).toBeGreaterThan(1);

@@ -1,14 +1,16 @@
-import {spawnSync} from 'node:child_process';
 import {appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
-import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
+import {builtPerscopeInProcess} from '../helpers/cli-in-process.js';
+import {repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
 
 /*
  * The agent CLIs as people run them: `perscope -- codex exec --json …` and `-- gemini -p … --output-format
  * stream-json`, and a log followed while the CLI writes it. The CLIs are not installed here: a stand-in
- * (fixtures/scripts/replay-cli.mjs) prints a real recording at the pace it was recorded, with its stderr.
+ * (fixtures/scripts/replay-cli.mjs) prints a real recording at the pace it was recorded, with its stderr. The
+ * built CLI runs in this process where what it writes is checked (its command is a process all the same), as a
+ * process where it is stopped by a signal.
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'perscope-agent-cli-'));
@@ -16,9 +18,9 @@ afterAll(() => rmSync(dir, {recursive: true, force: true}));
 
 const replay = join(repoRoot, 'fixtures/scripts/replay-cli.mjs');
 
-function perscope(args: string[]): {stdout: string; stderr: string; status: number | null} {
-	const result = spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
-	return {stdout: result.stdout, stderr: result.stderr, status: result.status};
+async function perscope(args: string[]): Promise<{stdout: string; stderr: string; status: number | null}> {
+	const {stdout, stderr, code} = await builtPerscopeInProcess(args);
+	return {stdout, stderr, status: code};
 }
 
 describe('-- COMMAND of an agent CLI', () => {
@@ -27,28 +29,28 @@ describe('-- COMMAND of an agent CLI', () => {
 		['fixtures/codex/retry-exhausted.jsonl', '--print'],
 		['fixtures/gemini/fix-and-delegate.jsonl', '--json'],
 		['fixtures/gemini/fix-and-delegate.jsonl', '--summary'],
-	])('%s as a command’s output gives %s what the recorded file gives', (recording, mode) => {
+	])('%s as a command’s output gives %s what the recorded file gives', async (recording, mode) => {
 		const args = mode === '--summary' ? ['--summary', '--json'] : [mode];
-		const fromFile = perscope([...args, recording]);
-		const live = perscope([...args, '--', process.execPath, replay, recording, '5', '50']);
+		const fromFile = await perscope([...args, recording]);
+		const live = await perscope([...args, '--', process.execPath, replay, recording, '5', '50']);
 		expect(live.status).toBe(0);
 		expect(live.stdout).toBe(fromFile.stdout);
 		// The command's stderr is passed on, marked as its own.
 		expect(live.stderr).toContain('[stderr] ');
 	});
 
-	it('ends with a failed CLI’s exit code, and says which run failed and why', () => {
-		const live = perscope(['--summary', '--', process.execPath, replay, 'fixtures/gemini/max-turns.jsonl', '5', '50', '53']);
+	it('ends with a failed CLI’s exit code, and says which run failed and why', async () => {
+		const live = await perscope(['--summary', '--', process.execPath, replay, 'fixtures/gemini/max-turns.jsonl', '5', '50', '53']);
 		expect(live.stdout).toContain('✗ failed: gemini failed: FatalTurnLimitedError: Reached max session turns for this session.');
 		expect(live.status).toBe(53);
 	});
 });
 
 describe('--otlp of an agent CLI', () => {
-	it('gives a live Codex run, whose lines carry no time, spans at the times its lines arrived', () => {
+	it('gives a live Codex run, whose lines carry no time, spans at the times its lines arrived', async () => {
 		const spans = join(dir, 'codex-spans.jsonl');
 		const startedAt = Date.now();
-		const live = perscope(['--summary', '--otlp-file', spans, '--', process.execPath, replay, 'fixtures/codex/edit-and-test.jsonl', '5']);
+		const live = await perscope(['--summary', '--otlp-file', spans, '--', process.execPath, replay, 'fixtures/codex/edit-and-test.jsonl', '5']);
 		expect(live.status).toBe(0);
 		type Span = {name: string; startTimeUnixNano: string; status?: {code?: number}};
 		const written: Span[] = readFileSync(spans, 'utf8')
