@@ -2,17 +2,22 @@ import type {Writable} from 'node:stream';
 import {closeSync, openSync} from 'node:fs';
 import {startInteractive} from '../app/interactive-start.js';
 import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
-import {loadTuningFrom} from './environment.js';
 import {otlpOptionsFrom} from './otlp-options.js';
 import {prepareInkEnvironment} from './ink-environment.js';
 import {parseCommandLine} from './parse-args.js';
 import {isTerminal, type StdStreams} from '../app/streams.js';
+import type {LoadTuning} from '../load/tuning.js';
 
-/** What a run of the CLI is given besides its arguments: the process's streams and environment (main.ts), or a test's. */
-export type CliContext = {streams: StdStreams; env: NodeJS.ProcessEnv};
+/**
+ * What a run of the CLI is given besides its arguments: the process's streams and environment (main.ts), or a
+ * test's. `tuning` is the loaders' settings for tests and measurements (load/tuning.ts): the product (main.ts)
+ * gives none, and no environment variable sets them; a test gives them here, or runs the CLI through
+ * test/helpers/tuned-perscope.mjs.
+ */
+export type CliContext = {streams: StdStreams; env: NodeJS.ProcessEnv; tuning?: LoadTuning | undefined};
 
 /** argv → a plan, then the viewer or a headless writer runs it. Resolves with the exit code. */
-export async function runCli(argv: string[], {streams, env}: CliContext): Promise<number> {
+export async function runCli(argv: string[], {streams, env, tuning = {}}: CliContext): Promise<number> {
 	const say = (message: string) => sayOn(streams.stderr, message);
 	const commandLine = await parseCommandLine(argv);
 	switch (commandLine.kind) {
@@ -93,7 +98,6 @@ export async function runCli(argv: string[], {streams, env}: CliContext): Promis
 	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
 	// ways are compared with (test/perf, npm run bench).
 	const fast = env['PERSCOPE_FAST'] !== '0';
-	const tuning = loadTuningFrom(env);
 	if (interactive) {
 		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, dialect: request.dialect, tuning, prices, prepareInkEnvironment, otlp});
 	}

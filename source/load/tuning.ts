@@ -1,7 +1,7 @@
 /**
  * Settings of the loaders that only tests and measurements change: the product leaves them all unset and
- * the loaders decide from the file's size and the machine. The composition roots pass them in (the CLI reads
- * them from the environment in one place, source/cli/environment.ts); nothing under load/ reads the
+ * the loaders decide from the file's size and the machine. A test passes them in (cli/run-cli.ts's
+ * `CliContext.tuning`, or test/helpers/tuned-perscope.mjs for a real process); nothing reads them from the
  * environment. Plain data, since a load worker is given them in its setup.
  */
 export type LoadTuning = {

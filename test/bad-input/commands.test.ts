@@ -173,7 +173,7 @@ describe.concurrent('regressions: output written after the command exits', () =>
 
 	it('an output held open by something that never writes is read no further after the idle bound, which is said', async ({expect}) => {
 		const path = script('leaves-a-holder.sh', `printf '%s\\n' '${event('first query', 'e1')}'\nsleep 60 &\nexit 0`);
-		const run = startCli(['--summary', '--json', '--', 'sh', path], {env: {PERSCOPE_OUTPUT_OPEN_MS: '2000'}});
+		const run = startCli(['--summary', '--json', '--', 'sh', path], {env: {PERSCOPE_OUTPUT_OPEN_MS: '2000'}, tuned: true});
 		const exit = await run.exit;
 		groupOf(run);
 		expect(exit).toEqual({code: 0, signal: null});

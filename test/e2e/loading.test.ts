@@ -49,7 +49,7 @@ afterAll(() => {
 describe.skipIf(!hasTmux())('loading a file in the viewer', () => {
 	it('the inspector of a file loaded the fast way shows the raw event, read back from its line', async () => {
 		// Small chunks, so the event sits well past the first chunk boundary.
-		const tty = start('node dist/cli/main.js fixtures/real/delegate.ndjson', {env: {PERSCOPE_CHUNK_BYTES: '4096'}});
+		const tty = start('node test/helpers/tuned-perscope.mjs fixtures/real/delegate.ndjson', {env: {PERSCOPE_CHUNK_BYTES: '4096'}});
 		await tty.waitFor('· ended');
 		// Following selects the newest activity, the coordinator's final answer; the raw event ends the inspector.
 		tty.keys('Enter');
@@ -67,7 +67,7 @@ describe.skipIf(!hasTmux())('loading a file in the viewer', () => {
 	});
 
 	it('shows load progress and answers keys while a large file is still loading', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(largeLog)}`, {width: 120, height: 30, env: {PERSCOPE_CHUNK_BYTES: '4096'}});
+		const tty = start(`node test/helpers/tuned-perscope.mjs ${shellQuote(largeLog)}`, {width: 120, height: 30, env: {PERSCOPE_CHUNK_BYTES: '4096'}});
 		await tty.waitFor(/loading .*large\.ndjson .*%/, 15_000);
 		tty.keys('?');
 		const help = await tty.waitFor('expand all / collapse all', 15_000);

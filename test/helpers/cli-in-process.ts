@@ -2,6 +2,7 @@ import {PassThrough, Writable} from 'node:stream';
 import {join, resolve} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {runCli} from '../../source/cli/run-cli.js';
+import type {LoadTuning} from '../../source/load/tuning.js';
 import {repoRoot} from './cli-process.js';
 
 export type Output = {stdout: string; stderr: string; code: number | null};
@@ -37,15 +38,16 @@ export async function perscopeInProcess(args: readonly string[], pieces?: Buffer
 /**
  * As perscopeInProcess, but the built CLI's code (dist/cli/run-cli.js): for runs whose workers run built code
  * (the chunk workers of the fast path, started by URL beside the module that starts them). `base` is the
- * environment `env` is added to (this process's by default).
+ * environment `env` is added to (this process's by default); `tuning`, the loaders' settings for tests.
  */
 export async function builtPerscopeInProcess(
 	args: readonly string[],
 	env: Record<string, string> = {},
 	base: NodeJS.ProcessEnv = process.env,
+	tuning?: LoadTuning,
 ): Promise<Output> {
 	const built = (await import(pathToFileURL(join(repoRoot, 'dist/cli/run-cli.js')).href)) as {runCli: typeof runCli};
-	return runInProcess(built.runCli, args, undefined, env, base);
+	return runInProcess(built.runCli, args, undefined, env, base, tuning);
 }
 
 async function runInProcess(
@@ -54,13 +56,14 @@ async function runInProcess(
 	pieces: Buffer[] | undefined,
 	env: Record<string, string>,
 	base: NodeJS.ProcessEnv = process.env,
+	tuning?: LoadTuning,
 ): Promise<Output> {
 	// The paths given are relative to the repository's root, and diagnostics name them as given.
 	if (resolve(process.cwd()) !== resolve(repoRoot)) throw new Error(`run vitest from ${repoRoot} (it runs from ${process.cwd()})`);
 	const stdin = new PassThrough();
 	const stdout = new Collected();
 	const stderr = new Collected();
-	const running = run([...args], {streams: {stdin, stdout, stderr}, env: {...base, CI: 'true', ...env}});
+	const running = run([...args], {streams: {stdin, stdout, stderr}, env: {...base, CI: 'true', ...env}, tuning});
 	if (pieces) {
 		let sincePause = 0;
 		for (const piece of pieces) {

@@ -4,6 +4,8 @@ import {fileURLToPath} from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const cliPath = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+/** The built CLI with the loaders' settings for tests from PERSCOPE_* variables (tuned-perscope.mjs says which). */
+export const tunedCliPath = fileURLToPath(new URL('tuned-perscope.mjs', import.meta.url));
 
 export type Exit = {code: number | null; signal: NodeJS.Signals | null};
 
@@ -18,11 +20,12 @@ export type CliRun = {
 
 /**
  * Runs the built CLI as a real process, the way CI does: no TTY, stdin closed, CI=true. Output is
- * collected as it arrives so a test can look at it while the process runs.
+ * collected as it arrives so a test can look at it while the process runs. `tuned`: through tuned-perscope.mjs,
+ * which takes the loaders' settings for tests from `env`.
  */
-export function startCli(args: string[], options: {cwd?: string; env?: Record<string, string>} = {}): CliRun {
+export function startCli(args: string[], options: {cwd?: string; env?: Record<string, string>; tuned?: boolean} = {}): CliRun {
 	if (!existsSync(cliPath)) throw new Error(`${cliPath} is missing: run \`npm run build\` first`);
-	const child = spawn(process.execPath, [cliPath, ...args], {
+	const child = spawn(process.execPath, [options.tuned ? tunedCliPath : cliPath, ...args], {
 		cwd: options.cwd ?? repoRoot,
 		stdio: ['ignore', 'pipe', 'pipe'],
 		env: {...process.env, CI: 'true', ...options.env},

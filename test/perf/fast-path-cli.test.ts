@@ -2,6 +2,7 @@ import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import type {LoadTuning} from '../../source/load/tuning.js';
 import {builtPerscopeInProcess, type Output} from '../helpers/cli-in-process.js';
 import {fixtureFiles, root} from '../helpers/fixture-files.js';
 import {hostileMaxLineBytes} from './hostile-log.js';
@@ -9,9 +10,8 @@ import {fixturesOfEachKind, writeGeneratedLog, writeHostileLog} from './worker-i
 
 /*
  * The summaries the built CLI prints must be byte-identical with and without the fast path, also when
- * workers parse the file (every chunk, or a share of them). The environment variables are the fast path's
- * switches for tests and measurements (read by source/cli/environment.ts, passed to
- * source/load/parallel/parallel-file.ts); tiny chunks make even the fixtures span many of them. A worker that
+ * workers parse the file (every chunk, or a share of them). The loaders' settings for tests (load/tuning.ts,
+ * given to the CLI as `CliContext.tuning`) make that happen; tiny chunks make even the fixtures span many of them. A worker that
  * fails part way is no switch of the CLI: worker-failure.test.ts runs the loader in-process with one.
  * The built CLI runs in this process (its workers are real threads running built code): a spawned CLI only
  * added a Node start to each run, and the built CLI as a process is held to the in-process runs' output by
@@ -21,11 +21,11 @@ import {fixturesOfEachKind, writeGeneratedLog, writeHostileLog} from './worker-i
 const plainPath = {PERSCOPE_FAST: '0'};
 
 /** The fast path as the product runs it: the fixtures are far too small for workers. */
-const fastDefaults: Record<string, Record<string, string>> = {'the fast path (defaults)': {}};
+const fastDefaults: Record<string, LoadTuning> = {'the fast path (defaults)': {}};
 
-const withWorkers: Record<string, Record<string, string>> = {
-	'workers parsing every chunk': {PERSCOPE_WORKERS: '2', PERSCOPE_CHUNK_BYTES: '1500', PERSCOPE_MAIN_CLAIMS: '0'},
-	'a worker sharing the chunks': {PERSCOPE_WORKERS: '1', PERSCOPE_CHUNK_BYTES: '4000'},
+const withWorkers: Record<string, LoadTuning> = {
+	'workers parsing every chunk': {chunkWorkers: 2, chunkBytes: 1500, mainThreadParses: false},
+	'a worker sharing the chunks': {chunkWorkers: 1, chunkBytes: 4000},
 };
 
 const everyConfiguration = {...fastDefaults, ...withWorkers};
@@ -34,11 +34,11 @@ let directory = '';
 let generated = '';
 let hostile = '';
 
-async function expectSameEverywhere(args: string[], configurations: Record<string, Record<string, string>>): Promise<void> {
+async function expectSameEverywhere(args: string[], configurations: Record<string, LoadTuning>): Promise<void> {
 	const plain: Output = await builtPerscopeInProcess(args, plainPath);
 	expect(plain.code, plain.stderr).toBe(0);
 	expect(plain.stdout).not.toBe('');
-	for (const [name, env] of Object.entries(configurations)) expect(await builtPerscopeInProcess(args, env), name).toEqual(plain);
+	for (const [name, tuning] of Object.entries(configurations)) expect(await builtPerscopeInProcess(args, {}, process.env, tuning), name).toEqual(plain);
 }
 
 beforeAll(() => {
