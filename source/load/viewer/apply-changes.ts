@@ -52,6 +52,13 @@ function shareRef(ref: EventRef, shared: SharedStrings): void {
 	ref.source = shared.of(ref.source);
 }
 
+/** Who delegated an activity or a run, just decoded: nothing else holds it yet. */
+function shareDelegatedBy(delegatedBy: {expertKey: string; runId: string} | undefined, shared: SharedStrings): void {
+	if (!delegatedBy) return;
+	delegatedBy.runId = shared.of(delegatedBy.runId);
+	delegatedBy.expertKey = shared.of(delegatedBy.expertKey);
+}
+
 /** A posted activity with the strings the viewer's model holds already in place of its own copies of them. */
 function shareActivity(model: Model, activity: Activity, shared: SharedStrings): void {
 	const fresh = activity as Fresh<Activity>;
@@ -60,12 +67,7 @@ function shareActivity(model: Model, activity: Activity, shared: SharedStrings):
 	fresh.expertKey = shared.of(activity.expertKey);
 	fresh.previousActivityId = activityId(model, activity.previousActivityId);
 	shareRef(activity.ref, shared);
-	if (activity.delegatedBy) {
-		const delegatedBy = activity.delegatedBy;
-		delegatedBy.runId = shared.of(delegatedBy.runId);
-		delegatedBy.expertKey = shared.of(delegatedBy.expertKey);
-	}
-
+	shareDelegatedBy(activity.delegatedBy, shared);
 	if (isToolActivity(activity)) {
 		const tool = fresh as Fresh<typeof activity>;
 		tool.skillName = shared.of(activity.skillName);
@@ -116,10 +118,7 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges, shared
 		shareSteps(posted.steps, shared);
 		shareItems(posted.childRunIds, shared);
 		const steps = applyRunList(previous?.steps, posted.steps);
-		if (posted.delegatedBy) {
-			posted.delegatedBy.runId = shared.of(posted.delegatedBy.runId);
-			posted.delegatedBy.expertKey = shared.of(posted.delegatedBy.expertKey);
-		}
+		shareDelegatedBy(posted.delegatedBy, shared);
 
 		const run: Run = {
 			...posted,

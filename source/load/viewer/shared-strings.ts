@@ -17,8 +17,8 @@ export class SharedStrings {
 		return text;
 	}
 
-	/** Puts the kept copies in place of the list's strings, from `from` on. */
-	inPlace(list: Array<string | null | undefined>, from = 0): void {
-		for (let index = from; index < list.length; index++) list[index] = this.of(list[index]);
+	/** Puts the kept copies in place of the list's strings. */
+	inPlace(list: Array<string | null | undefined>): void {
+		for (let index = 0; index < list.length; index++) list[index] = this.of(list[index]);
 	}
 }
