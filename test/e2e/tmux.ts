@@ -4,6 +4,7 @@ import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {afterEach} from 'vitest';
+import {TmuxControl} from './tmux-control.js';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -32,13 +33,38 @@ export class TmuxSession {
 			.map(([key, value]) => `${key}=${shellQuote(value)} `)
 			.join('');
 		const script = `cd ${shellQuote(repoRoot)} && printf 'BEFORE-PERSCOPE\\n' && ${env}${command}; echo "__EXIT=$?__"; sleep 600`;
-		session.tmux('new-session', '-d', '-s', session.name, '-x', String(options.width ?? 100), '-y', String(options.height ?? 30), 'sh', '-c', script);
+		// The server starts here, so this one command is a `tmux` process; the others go through a control client.
+		execFileSync('tmux', [
+			'-L',
+			socket,
+			'new-session',
+			'-d',
+			'-s',
+			session.name,
+			'-x',
+			String(options.width ?? 100),
+			'-y',
+			String(options.height ?? 30),
+			'sh',
+			'-c',
+			script,
+		]);
 		return session;
 	}
 
+	/**
+	 * Runs a tmux command in this session's server and returns what it prints. The commands a wait repeats go
+	 * through the control client, whose answers are whole lines as theirs are; the rest (`show-buffer` prints no
+	 * newline at its end, which a control client's answer cannot tell) are a `tmux` process each, as rare as they are.
+	 */
 	tmux(...args: string[]): string {
-		return execFileSync('tmux', ['-L', this.socket, ...args], {encoding: 'utf8'});
+		const repeated = args[0] === 'capture-pane' || args[0] === 'send-keys';
+		if (!repeated || !TmuxControl.canQuote(args)) return execFileSync('tmux', ['-L', this.socket, ...args], {encoding: 'utf8'});
+		this.control ??= new TmuxControl(this.socket, this.name);
+		return this.control.run(args);
 	}
+
+	private control: TmuxControl | undefined;
 
 	/** Types keys: tmux key names (`Enter`, `Escape`, `Up`, `C-c`) or literal text. */
 	keys(...keys: string[]): void {
@@ -103,6 +129,8 @@ export class TmuxSession {
 	}
 
 	kill(): void {
+		this.control?.close();
+		this.control = undefined;
 		spawnSync('tmux', ['-L', this.socket, 'kill-server']);
 		for (const path of this.recordings) rmSync(path, {force: true});
 	}
