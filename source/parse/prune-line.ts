@@ -140,7 +140,12 @@ export class HistoryPruner {
 	#joined(bytes: Buffer, kept: readonly number[]): string {
 		let length = 0;
 		for (let i = 0; i < kept.length; i += 2) length += kept[i + 1]! - kept[i]!;
-		if (this.#scratch.length < length) this.#scratch = Buffer.allocUnsafe(length <= maxScratchBytes ? Math.max(length, 2 * this.#scratch.length) : length);
+		// At least `firstScratchBytes` from the first line on: a buffer grown later, once the function is optimised,
+		// took a path the optimised code had no feedback for (V8 gathers none for a function's first calls), which
+		// threw that code away to compile it again.
+		if (this.#scratch.length < length) {
+			this.#scratch = Buffer.allocUnsafe(length <= maxScratchBytes ? Math.max(length, 2 * this.#scratch.length, firstScratchBytes) : length);
+		}
 		const scratch = this.#scratch;
 		let at = 0;
 		for (let i = 0; i < kept.length; i += 2) at += bytes.copy(scratch, at, kept[i]!, kept[i + 1]!);
@@ -233,6 +238,8 @@ const emptyBytes = Buffer.alloc(0);
 
 /** A pruned line's bytes are put together in a buffer kept up to this size; a longer one is let go after it. */
 const maxScratchBytes = 1024 * 1024;
+/** The buffer's size to begin with: more than the kept bytes of nearly any line. */
+const firstScratchBytes = 64 * 1024;
 
 /**
  * A quick look at the last bytes of a remembered array against the same place in the line. Histories of
