@@ -1,3 +1,5 @@
+import {JsonArrayEnd} from './json-array-end.js';
+
 /*
  * Cuts message histories out of a raw Perstack event line before it is parsed.
  *
@@ -18,7 +20,8 @@
  *   self-delimiting. Validating is done without parsing each history again: histories grow by appending, so
  *   an array that starts with the bytes of one validated before (up to its closing bracket) needs only its new
  *   elements checked, and an identical one (`checkpoint` and `nextCheckpoint`, the next `startGeneration`)
- *   needs nothing.
+ *   needs nothing. What is checked is checked on the bytes, by JSON's grammar (json-array-end.ts), which
+ *   finds the array's end in the same pass: nothing is decoded or built for it.
  *
  * Cuts are made right after `[` and right before `]`, both ASCII, so the kept bytes put together decode to the
  * text the whole line decodes to, less the histories, whatever the bytes in between.
@@ -26,10 +29,7 @@
 
 const quote = 0x22;
 const backslash = 0x5c;
-const openBracket = 0x5b;
 const closeBracket = 0x5d;
-const openBrace = 0x7b;
-const closeBrace = 0x7d;
 const comma = 0x2c;
 
 /** Lines shorter than this are parsed whole: there is little to cut, and looking costs more than it saves. */
@@ -88,6 +88,7 @@ export class HistoryPruner {
 	/** Where the line being pruned is kept (pairs of offsets), and the buffer its kept bytes are put together in. */
 	readonly #kept: number[] = [];
 	#scratch: Buffer = Buffer.alloc(0);
+	readonly #arrayEnd = new JsonArrayEnd();
 
 	/**
 	 * The line `bytes[start, end)` with its histories cut, or undefined when it has none to cut or anything
@@ -139,7 +140,12 @@ export class HistoryPruner {
 	#joined(bytes: Buffer, kept: readonly number[]): string {
 		let length = 0;
 		for (let i = 0; i < kept.length; i += 2) length += kept[i + 1]! - kept[i]!;
-		if (this.#scratch.length < length) this.#scratch = Buffer.allocUnsafe(length <= maxScratchBytes ? Math.max(length, 2 * this.#scratch.length) : length);
+		// At least `firstScratchBytes` from the first line on: a buffer grown later, once the function is optimised,
+		// took a path the optimised code had no feedback for (V8 gathers none for a function's first calls), which
+		// threw that code away to compile it again.
+		if (this.#scratch.length < length) {
+			this.#scratch = Buffer.allocUnsafe(length <= maxScratchBytes ? Math.max(length, 2 * this.#scratch.length, firstScratchBytes) : length);
+		}
 		const scratch = this.#scratch;
 		let at = 0;
 		for (let i = 0; i < kept.length; i += 2) at += bytes.copy(scratch, at, kept[i]!, kept[i + 1]!);
@@ -164,16 +170,16 @@ export class HistoryPruner {
 
 			if (next !== comma) continue;
 			// The known elements, a comma, then new elements: `[known,new]` is valid iff `[new]` is and is not empty.
-			const close = matchingClose(bytes, open + length + 1, end, 1);
-			if (close === -1 || !hasElement(bytes, open + length + 1, close) || !isJson('[' + bytes.toString('utf8', open + length + 1, close))) return -1;
+			const close = this.#arrayEnd.after(bytes, open + length + 1, end, false);
+			if (close === -1) return -1;
 			this.#extend(i, bytes, open + length, close - 1);
 			// The new elements often come again on their own, as the step's `newMessages`.
 			if (close - (open + length + 1) >= minCutBytes) this.#remember(openBracketByte, bytes, open + length + 1, close - 1);
 			return close;
 		}
 
-		const close = matchingClose(bytes, open, end, 0);
-		if (close === -1 || !isJson(bytes.toString('utf8', open, close))) return -1;
+		const close = this.#arrayEnd.after(bytes, open + 1, end, true);
+		if (close === -1) return -1;
 		if (close - open >= minCutBytes && hasElement(bytes, open + 1, close)) this.#remember(emptyBytes, bytes, open, close - 1);
 		return close;
 	}
@@ -232,6 +238,8 @@ const emptyBytes = Buffer.alloc(0);
 
 /** A pruned line's bytes are put together in a buffer kept up to this size; a longer one is let go after it. */
 const maxScratchBytes = 1024 * 1024;
+/** The buffer's size to begin with: more than the kept bytes of nearly any line. */
+const firstScratchBytes = 64 * 1024;
 
 /**
  * A quick look at the last bytes of a remembered array against the same place in the line. Histories of
@@ -249,8 +257,8 @@ function sameTail(bytes: Buffer, open: number, known: Known): boolean {
 
 /** The event type when the line starts `{"type":"<letters>"`, else undefined. */
 function lineType(bytes: Buffer, start: number, end: number): string | undefined {
-	if (bytes.compare(linePrefix, 0, linePrefix.length, start, Math.min(end, start + linePrefix.length)) !== 0) return undefined;
 	const from = start + linePrefix.length;
+	if (from > end || !sameBytesAt(bytes, start, linePrefix)) return undefined;
 	const limit = Math.min(end, from + 64);
 	for (let i = from; i < limit; i++) {
 		const byte = bytes[i]!;
@@ -272,7 +280,16 @@ function keyStartBefore(bytes: Buffer, at: number, lineStart: number, keys: KeyS
 
 function endsWith(bytes: Buffer, at: number, lineStart: number, head: Buffer): boolean {
 	const from = at - head.length;
-	return from >= lineStart && bytes.compare(head, 0, head.length, from, at) === 0;
+	return from >= lineStart && sameBytesAt(bytes, from, head);
+}
+
+/**
+ * Whether `bytes` holds `expected` at `at` (which the caller knows fits). For the few bytes of a key or a prefix a
+ * loop costs less than Buffer#compare, whose checks of its arguments and call into C++ are most of its cost.
+ */
+function sameBytesAt(bytes: Buffer, at: number, expected: Buffer): boolean {
+	for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
+	return true;
 }
 
 /** Whether the quote at `index` is escaped: preceded by an odd number of backslashes. */
@@ -280,48 +297,6 @@ function isEscaped(bytes: Buffer, index: number, lineStart: number): boolean {
 	let i = index - 1;
 	while (i >= lineStart && bytes[i] === backslash) i--;
 	return (index - 1 - i) % 2 === 1;
-}
-
-/**
- * Index just past the bracket or brace that closes the nesting `depth` levels up from `from`, skipping
- * strings; -1 when the line ends first. Only positions are found here: what is between is checked by
- * JSON.parse, so a wrong answer on invalid input only means the line is parsed whole.
- */
-function matchingClose(bytes: Buffer, from: number, end: number, depth: number): number {
-	let level = depth;
-	let i = from;
-	while (i < end) {
-		const byte = bytes[i]!;
-		if (byte === quote) {
-			i = stringEnd(bytes, i + 1, end);
-			if (i === -1) return -1;
-			continue;
-		}
-
-		if (byte === openBracket || byte === openBrace) level++;
-		else if (byte === closeBracket || byte === closeBrace) {
-			level--;
-			if (level === 0) return i + 1;
-			if (level < 0) return -1;
-		}
-
-		i++;
-	}
-
-	return -1;
-}
-
-/** Index just past the quote that closes a string whose content starts at `from`; -1 if there is none. */
-function stringEnd(bytes: Buffer, from: number, end: number): number {
-	let at = from;
-	for (;;) {
-		const found = bytes.indexOf(quote, at);
-		if (found === -1 || found >= end) return -1;
-		let backslashes = 0;
-		while (bytes[found - 1 - backslashes] === backslash) backslashes++;
-		if (backslashes % 2 === 0) return found + 1;
-		at = found + 1;
-	}
 }
 
 /** Whether the array whose content is `bytes[from, close - 1)` has an element (is not `[]` with whitespace). */
@@ -332,13 +307,4 @@ function hasElement(bytes: Buffer, from: number, close: number): boolean {
 	}
 
 	return false;
-}
-
-function isJson(text: string): boolean {
-	try {
-		JSON.parse(text);
-		return true;
-	} catch {
-		return false;
-	}
 }

@@ -159,4 +159,23 @@ describe('StreamLines', () => {
 			expect(plainEvent(base.replace('"stepNumber":1', '"stepNumber":1e0'))).toStrictEqual(sameEvent);
 		});
 	});
+
+	it("reads a run, job or expert that begins with the last line's as itself, not as the last line's", () => {
+		const lines = new StreamLines();
+		const first = runtimeLine();
+		expect(match(lines, first)?.runId).toBe('yx0qylj95kkijg52otg17vwe');
+		for (const [key, longer] of [
+			['runId', 'yx0qylj95kkijg52otg17vwe-2'],
+			['jobId', 'b2fwhf59aodv6fdg26asw5z4x'],
+			['expertKey', 'tools-expert@1'],
+		] as const) {
+			const text = JSON.stringify({...fields('streamReasoning', {delta: 'x'}), [key]: longer});
+			const read = match(lines, text);
+			expect(read?.[key]).toBe(longer);
+			const plain = plainEvent(text);
+			expect(read && streamEvent(read, ref)).toStrictEqual(plain.kind === 'event' ? plain.event : undefined);
+			// And back to the shorter one.
+			expect(match(lines, first)?.[key]).toBe(fields('streamReasoning')[key]);
+		}
+	});
 });

@@ -82,10 +82,14 @@ const layouts: readonly Layout[] = streamTypes.map((type, index) => {
 	return {type, index, name: Buffer.from(type), payloadKey: key === undefined ? undefined : Buffer.from(`,"${key}":"`)};
 });
 
-function layoutOf(bytes: Buffer, start: number, end: number): Layout | undefined {
-	const length = end - start;
+/**
+ * The layout of the type whose name starts at `at`, closed by its quote, before `end`. The names are tried in turn
+ * on the bytes (they differ within their first letters), which costs less than finding the quote first.
+ */
+function layoutAt(bytes: Buffer, at: number, end: number): Layout | undefined {
 	for (const layout of layouts) {
-		if (layout.name.length === length && sameBytes(bytes, start, layout.name)) return layout;
+		const close = at + layout.name.length;
+		if (close < end && bytes[close] === quote && sameBytes(bytes, at, layout.name)) return layout;
 	}
 
 	return undefined;
@@ -120,6 +124,13 @@ class LineReader {
 	string(recent?: RecentString): string | undefined {
 		const {bytes, end} = this;
 		const start = this.at;
+		// The same bytes as the last time, closed by a quote: the same string, whose bytes were checked then.
+		const close = recent ? recent.matchesAt(bytes, start, end) : -1;
+		if (recent && close !== -1) {
+			this.at = close + 1;
+			return recent.text;
+		}
+
 		let escaped = false;
 		let i = start;
 		for (;;) {
@@ -147,7 +158,6 @@ class LineReader {
 		}
 
 		this.at = i + 1;
-		if (!escaped && recent?.matches(bytes, start, i)) return recent.text;
 		// Both ends are quotes (ASCII), so decoding just these bytes gives what decoding the line would.
 		const raw = bytes.toString('utf8', start, i);
 		const text = escaped ? String(JSON.parse(`"${raw}"`)) : raw;
@@ -186,12 +196,17 @@ class RecentString {
 	#length = -1;
 	text = '';
 
-	matches(bytes: Buffer, start: number, end: number): boolean {
-		const length = end - start;
-		if (length !== this.#length) return false;
+	/**
+	 * Where the closing quote is when the string starting at `start` has the last value's bytes (which held no
+	 * quote, backslash or control character when they were read), else -1.
+	 */
+	matchesAt(bytes: Buffer, start: number, end: number): number {
+		const length = this.#length;
+		const close = start + length;
+		if (length < 0 || close >= end || bytes[close] !== quote) return -1;
 		const known = this.#bytes;
-		for (let i = 0; i < length; i++) if (bytes[start + i] !== known[i]) return false;
-		return true;
+		for (let i = 0; i < length; i++) if (bytes[start + i] !== known[i]) return -1;
+		return close;
 	}
 
 	remember(bytes: Buffer, start: number, end: number, text: string): void {
@@ -262,11 +277,9 @@ export class StreamLines {
 		reader.at = start;
 		reader.end = end;
 		if (!reader.literal(prefix)) return undefined;
-		const typeEnd = bytes.indexOf(quote, reader.at);
-		if (typeEnd === -1 || typeEnd >= end) return undefined;
-		const layout = layoutOf(bytes, reader.at, typeEnd);
+		const layout = layoutAt(bytes, reader.at, end);
 		if (!layout) return undefined;
-		reader.at = typeEnd;
+		reader.at += layout.name.length;
 		if (!reader.literal(idKey)) return undefined;
 		const id = reader.string();
 		if (id === undefined) return undefined;
