@@ -144,10 +144,15 @@ export function object<S extends Shape>(shape: S): Reader<ObjectOutput<S>> {
 	const readers = keys.map(key => shape[key]!.read);
 	const spec: Record<string, WireSpec> = {};
 	for (const key of keys) spec[key] = shape[key]!.spec;
+	// Written out on its first read: a load reads one or two dialects, and the other dialects' shapes (some 90 in
+	// all) would cost their compiling at every start.
+	let read: ObjectRead = value => {
+		read = objectReadOf(keys, readers) ?? loopedObjectRead(keys, readers);
+		return read(value);
+	};
 	// The compiler cannot follow a loop over keys: the output has exactly the shape's keys, each from its own
 	// reader, which is what ObjectOutput says.
-	const read = (objectReadOf(keys, readers) ?? loopedObjectRead(keys, readers)) as (value: unknown) => ObjectOutput<S>;
-	return {spec: {kind: 'object', shape: spec}, fits: isRecord, read};
+	return {spec: {kind: 'object', shape: spec}, fits: isRecord, read: value => read(value) as ObjectOutput<S>};
 }
 
 type FieldRead = (value: unknown) => unknown;
