@@ -151,6 +151,34 @@ export class RunRecords {
 		this.touched.length = 0;
 	}
 
+	/**
+	 * A run, and the pane of its id, of a model that kept them whole until now (run-store.ts, `startRecords`): each
+	 * straight into a record where it can be, as `compactTouched` would put it after the event. Through `runs.set`
+	 * and `panes.set` each went into a Map of whole objects and the list of touched slots, and was looked up by id
+	 * twice more, to be taken out again at once: most of the time the first 32,768 runs' move took.
+	 */
+	adopt(id: string, run: Run, pane: Pane | undefined): void {
+		const slot = this.#add(id);
+		this.runCount++;
+		if (closedRunStatuses.has(run.status) && run.runId === id && fitsRecord(run)) {
+			this.values.putRun(slot, run);
+			this.#state.runState.set(slot, record);
+		} else {
+			this.wholeRuns.set(slot, run);
+			this.#state.runState.set(slot, whole);
+		}
+
+		if (pane === undefined) return;
+		this.paneCount++;
+		if (pane.paneId === id && paneFitsRecord(pane)) {
+			this.values.putPane(slot, pane);
+			this.#state.paneState.set(slot, record);
+		} else {
+			this.wholePanes.set(slot, pane);
+			this.#state.paneState.set(slot, whole);
+		}
+	}
+
 	/** The slot of a new run. */
 	#add(id: string): number {
 		const slot = this.slotCount++;

@@ -15,12 +15,14 @@ import {RunRecords} from './run-records.js';
 export function startRecords(model: Model): void {
 	if (!model.figuresOnly || model.runs instanceof RecordTable || model.runs.size < model.recordsFrom) return;
 	const records = new RunRecords();
-	const runs = new RecordTable(records, records.runs);
-	const panes = new RecordTable(records, records.panes);
-	for (const [id, run] of model.runs) runs.set(id, run);
-	for (const [id, pane] of model.panes) panes.set(id, pane);
-	model.runs = runs;
-	model.panes = panes;
+	// A pane is made with the run of its id (reduce/runs.ts, `newRun`), so each pane goes in with its run.
+	for (const [id, run] of model.runs) records.adopt(id, run, model.panes.get(id));
+	if (records.paneCount !== model.panes.size) {
+		for (const id of model.panes.keys()) if (!model.runs.has(id)) throw new Error(`pane ${id} has no run of its id`);
+	}
+
+	model.runs = new RecordTable(records, records.runs);
+	model.panes = new RecordTable(records, records.panes);
 }
 
 /** The records the model keeps its runs in; undefined while it keeps them whole. */

@@ -101,6 +101,17 @@ describe('timestampOf', () => {
 		}
 	});
 
+	it('reads every date it takes as Date.parse does, across leap years and centuries (days counted without Date.UTC)', () => {
+		for (const year of [1970, 1971, 1999, 2000, 2023, 2024, 2100, 2400, 9999]) {
+			for (let month = 1; month <= 12; month++) {
+				for (let day = 1; day <= 28; day++) {
+					const time = `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T23:59:59.999Z`;
+					expect([time, timestampOf(time)]).toEqual([time, Date.parse(time)]);
+				}
+			}
+		}
+	});
+
 	it('gives undefined for a time no Date can hold, so no view fails formatting it', () => {
 		expect(timestampOf(1e308)).toBeUndefined();
 		expect(timestampOf('1e20')).toBeUndefined();

@@ -144,21 +144,56 @@ export function object<S extends Shape>(shape: S): Reader<ObjectOutput<S>> {
 	const readers = keys.map(key => shape[key]!.read);
 	const spec: Record<string, WireSpec> = {};
 	for (const key of keys) spec[key] = shape[key]!.spec;
-	return {
-		spec: {kind: 'object', shape: spec},
-		fits: isRecord,
-		read(value) {
-			if (!isRecord(value)) throw invalid;
-			const out: Record<string, unknown> = {};
-			for (let index = 0; index < keys.length; index++) {
-				const key = keys[index]!;
-				out[key] = readers[index]!(value[key]);
-			}
+	// Written out on its first read: a load reads one or two dialects, and the other dialects' shapes (some 90 in
+	// all) would cost their compiling at every start.
+	let read: ObjectRead = value => {
+		read = objectReadOf(keys, readers) ?? loopedObjectRead(keys, readers);
+		return read(value);
+	};
+	// The compiler cannot follow a loop over keys: the output has exactly the shape's keys, each from its own
+	// reader, which is what ObjectOutput says.
+	return {spec: {kind: 'object', shape: spec}, fits: isRecord, read: value => read(value) as ObjectOutput<S>};
+}
 
-			// The compiler cannot follow a loop over keys: `out` has exactly the shape's keys, each from its own
-			// reader, which is what ObjectOutput says.
-			return out as ObjectOutput<S>;
-		},
+type FieldRead = (value: unknown) => unknown;
+type ObjectRead = (value: unknown) => Record<string, unknown>;
+
+/**
+ * An object's reader written out for its shape: `{"a": readers[0](value["a"]), …}`, made once per shape when the
+ * schema's reader is built, from the shape's own keys (never from input). Each such function has its own type
+ * feedback, so its loads and stores name one property each and its output has one hidden class from the start;
+ * the loop over keys below is one function for every shape, whose keyed loads and stores see every shape's keys
+ * (megamorphic) and whose output grows a key at a time. The two give the same object: the same keys in the same
+ * order, each read by the same reader, in the same order. Undefined where code cannot be made from text (node's
+ * --disallow-code-generation-from-strings) or a key would mean something else in a literal (`__proto__`).
+ */
+function objectReadOf(keys: readonly string[], readers: readonly FieldRead[]): ObjectRead | undefined {
+	if (keys.includes('__proto__')) return undefined;
+	const fields = keys.map((key, index) => `${JSON.stringify(key)}: readers[${index}](value[${JSON.stringify(key)}])`);
+	try {
+		// The factory's text is the shape's keys (quoted by JSON.stringify) and indexes: nothing a line wrote.
+		const factory = new Function(
+			'readers',
+			'isRecord',
+			'invalid',
+			`return function read(value) { if (!isRecord(value)) throw invalid; return {${fields.join(', ')}}; };`,
+		) as (readers: readonly FieldRead[], isObject: typeof isRecord, refused: Error) => ObjectRead;
+		return factory(readers, isRecord, invalid);
+	} catch {
+		return undefined;
+	}
+}
+
+function loopedObjectRead(keys: readonly string[], readers: readonly FieldRead[]): ObjectRead {
+	return value => {
+		if (!isRecord(value)) throw invalid;
+		const out: Record<string, unknown> = {};
+		for (let index = 0; index < keys.length; index++) {
+			const key = keys[index]!;
+			out[key] = readers[index]!(value[key]);
+		}
+
+		return out;
 	};
 }
 
