@@ -24,8 +24,8 @@ export function holdHeapGrowth(): void {
 
 /**
  * The headless modes' hold: the same, once the heap holds `fromBytes`. Their loads allocate fast too, and a summary
- * of 20,000 jobs (~200 MB live at the end) peaked anywhere from 340 to 440 MB with the heap let grow, 280-300 MB
- * held (docs/performance.md). Below that size the collections more often would cost a small log's load time for
+ * of 20,000 jobs (~200 MB live at the end) peaked at 339 MB with the heap let grow, 274-286 MB held
+ * (docs/performance.md). Below that size the collections more often would cost a small log's load time for
  * nothing: the bench's 124 MB log never holds it.
  */
 export class HeapGrowthHold {
