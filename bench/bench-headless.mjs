@@ -226,3 +226,46 @@ export function measureShapes({quick, seed, dir, node, cli, generator, summary, 
 		rmSync(path, {force: true});
 	}
 }
+
+/**
+ * #33's jobs: many small jobs, each a coordinator delegating to two experts over three steps, without streaming
+ * deltas (`generate-log --jobs N --steps 3 --children 2 --deltas 0 --message-bytes 100`).
+ */
+export const manyJobsShape = ['--steps', '3', '--children', '2', '--deltas', '0', '--message-bytes', '100'];
+/** #33's target for the headless peak on 20,000 of them (~1.75 GB); the viewer's is twice what headless took. */
+export const manyJobsTargetMB = 250;
+
+/**
+ * Many small jobs (#33 §2): 20,000 (~1.75 GB, generated in about a minute; --quick: 200, ~17 MB), headless
+ * `--summary --json` time and peak RSS. Returns the log's path, for the viewer's peak on it
+ * (bench-viewer-shapes.mjs, `measureViewerPeak`); the caller removes it.
+ */
+export function measureManyJobs({quick, seed, dir, node, cli, generator, summary, measureNode}) {
+	const jobs = quick ? 200 : 20_000;
+	const path = join(dir, `jobs-${jobs}.ndjson`);
+	const generatorArgs = ['--seed', seed, '--jobs', String(jobs), ...manyJobsShape];
+	const made = measureCommand(node, [generator, ...generatorArgs, '--out', path]);
+	const result = measureNode(cli, ['--summary', '--json', path], {keepStdout: true});
+	const read = JSON.parse(result.stdout);
+	const bytes = statSync(path).size;
+	summary.manyJobs = {
+		generator: `generate-log ${generatorArgs.join(' ')}`,
+		bytes,
+		events: read.events,
+		jobs: read.jobs.length,
+		runs: read.jobs.reduce((sum, job) => sum + job.runs.length, 0),
+		generateMs: round(made.wallMs),
+		ms: round(result.wallMs),
+		cpuMs: round(result.cpuMs),
+		peakRssMB: round(result.rssBytes / 1024 ** 2, 1),
+		viewerPeakRssMB: null,
+		viewerLoadMs: null,
+	};
+	const figures = summary.manyJobs;
+	figure(`${jobs} jobs (${mb(bytes)}), generated in ${ms(made.wallMs)}`, `${figures.generator}: ${figures.events} events, ${figures.runs} runs`);
+	figure(
+		`${jobs} jobs: --summary --json`,
+		`${ms(result.wallMs)}, CPU ${ms(result.cpuMs)}, peak RSS ${mb(result.rssBytes)}${quick ? '' : `  (#33 target: ≤ ${manyJobsTargetMB} MB)`}`,
+	);
+	return path;
+}

@@ -2,7 +2,7 @@
 // end, the temporary directory kept or removed, and one JSON line holding every figure.
 import {rmSync} from 'node:fs';
 import {loadavg} from 'node:os';
-import {dialectRatioTarget} from './bench-headless.mjs';
+import {dialectRatioTarget, manyJobsTargetMB} from './bench-headless.mjs';
 import {figure, round} from './bench-kit.mjs';
 import {firstScreenTargetMs, keyTargetMs} from './bench-viewer-shapes.mjs';
 
@@ -21,6 +21,8 @@ export function targetsOf(summary) {
 		bigRss: summary.big ? summary.big.peakRssMB <= 200 : null,
 		wideRunsRss: summary.shapes?.['wide-200000'] ? summary.shapes['wide-200000'].peakRssMB <= 250 : null,
 		toolActivitiesRss: summary.shapes?.['tools-500000'] ? summary.shapes['tools-500000'].peakRssMB <= 200 : null,
+		manyJobsRss: summary.manyJobs?.jobs >= 20_000 ? summary.manyJobs.peakRssMB <= manyJobsTargetMB : null,
+		manyJobsViewerRss: summary.manyJobs?.viewerPeakRssMB == null ? null : summary.manyJobs.viewerPeakRssMB <= 2 * summary.manyJobs.peakRssMB,
 		viewerShapesFirstScreen: summary.viewerShapes
 			? Object.values(summary.viewerShapes).every(shape => shape.firstScreenMs !== null && shape.firstScreenMs <= firstScreenTargetMs)
 			: null,

@@ -162,6 +162,22 @@ export async function measureViewerShape({cli, node, repo, path, capture}) {
 	return result;
 }
 
+/**
+ * The viewer's peak RSS on a log (VmHWM of its process, the load worker included), for #33's many jobs: the viewer
+ * started in tmux, left alone until its header says the input ended (or `timeoutMs` passed: the load's time is
+ * then null), and quit. No key is pressed: what is kept, not what a key makes, is measured.
+ */
+export async function measureViewerPeak({cli, node, repo, path, capture, timeoutMs = 900_000}) {
+	const terminal = new Terminal('peak', `cd ${quote(repo)} && ${quote(node)} ${quote(cli)} ${quote(path)}`, capture);
+	try {
+		const started = await terminal.start();
+		const loaded = await terminal.waitForOutput(' · ended', timeoutMs);
+		return {loadMs: loaded === undefined ? null : round(loaded - started), peakRssMb: megabytes(terminal.peakRssKb())};
+	} finally {
+		terminal.kill();
+	}
+}
+
 /** How many times each shape's first screen is measured (the median is reported), the measured session included. */
 const firstScreenStarts = 5;
 

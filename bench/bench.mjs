@@ -27,7 +27,8 @@
 //   --no-shapes  skip the hostile shapes (issue #22: a 20,000-deep delegation chain, a ring, 200,000 runs in
 //             one job, one run of 500,000 exec calls; headless `--summary --json` time and peak RSS of each;
 //             and in the viewer, chains of 20,000 and 100,000 runs, 200,000 runs in one job and 500,000 exec
-//             calls: first screen, load, keys during and after the load, bench/bench-viewer-shapes.mjs)
+//             calls: first screen, load, keys during and after the load, bench/bench-viewer-shapes.mjs; and
+//             #33's 20,000 small jobs, ~1.75 GB (--quick: 200), headless and the viewer's peak RSS)
 //   --no-soak  skip the soak (~10 minutes; --quick streams ~110,000 events); `node bench/bench-soak.mjs` runs it alone
 //   --no-dialects  skip the agent CLIs' streams (issue #36: ~40 MB each of Claude Code, Codex and Gemini CLI,
 //             generate-log --dialect; headless `--summary --json` against the baseline, target ≤ 1.5)
@@ -36,17 +37,17 @@
 // Peak RSS and CPU time come from bench/bench-hook.mjs, preloaded into each measured node process.
 // Ratios are medians of per-pair ratios (each pair run back to back), which holds up better than a ratio
 // of medians when other work on the machine comes and goes; the load average is printed for that reason.
-import {existsSync, mkdtempSync, readFileSync} from 'node:fs';
+import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {cpus, loadavg, tmpdir, totalmem} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
-import {generateLog, measureBig, measureDialects, measureHeadless, measureShapes} from './bench-headless.mjs';
+import {generateLog, measureBig, measureDialects, measureHeadless, measureManyJobs, measureShapes} from './bench-headless.mjs';
 import {figure, hasCommand, nodeMeasurer, round} from './bench-kit.mjs';
 import {dialectsMet, finish, targetsOf} from './bench-report.mjs';
 import {measureSoak} from './bench-soak.mjs';
 import {measureTui} from './bench-tui.mjs';
-import {measureViewerShapes} from './bench-viewer-shapes.mjs';
+import {measureViewerPeak, measureViewerShapes} from './bench-viewer-shapes.mjs';
 
 // The sections live beside this file: bench-headless.mjs (the agent CLIs' streams, the log, the ~1 GB log, the
 // shapes), bench-tui.mjs (the viewer), bench-viewer-shapes.mjs and bench-soak.mjs; bench-report.mjs ends the run.
@@ -156,6 +157,23 @@ if (!flags['no-shapes']) measureShapes(bench);
 // The viewer on hostile shapes (issue #22): first screen, load, and keys during and after the load
 // (bench/bench-viewer-shapes.mjs, which also runs on its own).
 if (!flags['no-shapes'] && tuiAvailable) summary.viewerShapes = await measureViewerShapes(bench);
+// Many small jobs (issue #33 §2): headless peak RSS, then the viewer's on the same log.
+if (!flags['no-shapes']) {
+	const manyJobsLog = measureManyJobs(bench);
+	if (tuiAvailable) {
+		const viewer = await measureViewerPeak({...bench, path: manyJobsLog, capture: join(dir, 'viewer-many-jobs.out')});
+		summary.manyJobs.viewerPeakRssMB = viewer.peakRssMb;
+		summary.manyJobs.viewerLoadMs = viewer.loadMs;
+		const times = viewer.peakRssMb === null ? '' : ` (${round(viewer.peakRssMb / summary.manyJobs.peakRssMB, 2)} × headless)`;
+		figure(
+			'many jobs: the viewer, loaded in / peak RSS',
+			`${viewer.loadMs ?? 'never'} ms / ${viewer.peakRssMb ?? '–'} MB${times}  (#33 target: ≤ 2 × headless)`,
+		);
+	}
+
+	rmSync(manyJobsLog, {force: true});
+}
+
 // A day in the viewer (issue #33): a live stream of 2,000,000 events, keys and resizes, then quiet
 // (bench/bench-soak.mjs, which also runs on its own).
 if (!flags['no-soak'] && tuiAvailable) summary.soak = await measureSoak(bench);

@@ -6,6 +6,7 @@ import {createModel, endInput, keepFiguresOnly, keepNoMessageLines, type Activit
 import type {InputPlan} from '../input/inputs.js';
 import {runSourcesFast} from '../load/parallel/parallel-file.js';
 import {YoungGenerationCap} from '../load/young-generation.js';
+import {HeapGrowthHold} from '../load/heap-growth.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 import {outputOpenAfterExitMs, waitingNotes} from './waiting-notes.js';
@@ -120,8 +121,10 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions, str
 	};
 
 	const youngGeneration = new YoungGenerationCap();
+	const heapGrowth = new HeapGrowthHold();
 	const afterChunk = async () => {
 		youngGeneration.afterChunk();
+		heapGrowth.afterChunk();
 		// Replayed lines reach the model only when they are due; what is due is written before each wait.
 		if (replaying && ingest instanceof replaying.ReplayIngest) await ingest.drain(flushOutput);
 		await flushOutput();

@@ -12,12 +12,28 @@ describe("a pane's calls", () => {
 		expect(new Map(callEntries(calls!)).size).toBe(600);
 	});
 
-	it('keeps a few calls in a Map', () => {
-		const calls = withCall(withCall(undefined, 'a', 1), 'b', 2);
-		expect(calls instanceof Map).toBe(true);
+	it('keeps a few calls in a list of ids and indices, a moved call in its place', () => {
+		let calls = withCall(withCall(withCall(undefined, 'a', 1), 'b', 2), 'c', 3);
+		expect(calls).toEqual(['a', 1, 'b', 2, 'c', 3]);
+		calls = withCall(calls, 'b', 7);
+		expect([callOf(calls, 'a'), callOf(calls, 'b'), callOf(calls, 'c'), callOf(calls, 'd')]).toEqual([1, 7, 3, undefined]);
 		expect([...callEntries(calls)]).toEqual([
 			['a', 1],
-			['b', 2],
+			['b', 7],
+			['c', 3],
 		]);
+	});
+
+	it('moves its calls into a Map past a few, in the order they came', () => {
+		let calls: PaneCalls | undefined;
+		for (let i = 0; i < 20; i++) calls = withCall(calls, `call-${i}`, i);
+		expect(calls instanceof Map).toBe(true);
+		calls = withCall(calls, 'call-2', 40);
+		expect([...callEntries(calls!)].slice(0, 3)).toEqual([
+			['call-0', 0],
+			['call-1', 1],
+			['call-2', 40],
+		]);
+		expect(callOf(calls, 'call-19')).toBe(19);
 	});
 });

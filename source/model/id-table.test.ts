@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {addId, createIdTable, getId, idEntries, setId, type IdTable} from './id-table.js';
+import {addId, createIdTable, getId, idAt, idEntries, placeId, setId, type IdTable} from './id-table.js';
 
 function hasId(table: IdTable, id: string): boolean {
 	return getId(table, id) !== undefined;
@@ -114,6 +114,58 @@ describe('id table', () => {
 		expect(smallOutgrown.map(array => array?.length)).toEqual([4, 4, 4]);
 		expect([getId(table, 'call-0'), getId(table, `call-${(slots * 3) / 4}`), table.tags.length]).toEqual([0, (slots * 3) / 4, slots * 2]);
 		expect([getId(small, 'call-3'), small.tags.length]).toEqual([3, 8]);
+	});
+
+	it("packs ids of digits, letters, '_' and '-': a Perstack id takes 20 bytes, and every id reads back as it was", () => {
+		const table = createIdTable(true, 4);
+		// As Perstack's event and run ids: 24 characters of lower case and digits (here an underscore too).
+		const ids = Array.from({length: 1000}, (_, i) => `k${i.toString(36).padStart(23, '_')}`);
+		ids.forEach((id, index) => setId(table, id, index));
+		const used = (table.pages.length - 1) * 0x1_00_00 + table.used;
+		expect(used).toBe(ids.length * 20);
+		// A tool call id, ids of each length around a group of four, one of every character, and ones just too short or
+		// too long to pack, or with a character that does not pack.
+		const others = [
+			'toolu_01YvsPJ3X7fnaGvmvHAwwNTu',
+			'abcdefg',
+			'abcdefgh',
+			'abcdefghi',
+			'abcdefghij',
+			'abcdefghijk',
+			'Z'.repeat(255),
+			'Z'.repeat(256),
+			'abc.defgh',
+			'abcdéfgh',
+		];
+		others.push('0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-');
+		others.forEach((id, index) => setId(table, id, 5000 + index));
+		const entries = new Map(idEntries(table));
+		expect([...ids, ...others].map(id => entries.get(id))).toEqual([...ids.map((_, index) => index), ...others.map((_, index) => 5000 + index)]);
+		expect([getId(table, 'abcdefgi'), getId(table, 'toolu_01YvsPJ3X7fnaGvmvHAwwNTv'), getId(table, 'Z'.repeat(254))]).toEqual([
+			undefined,
+			undefined,
+			undefined,
+		]);
+		expect(idAt(table, placeId(table, 'toolu_01YvsPJ3X7fnaGvmvHAwwNTu', 1)!)).toBe('toolu_01YvsPJ3X7fnaGvmvHAwwNTu');
+	});
+
+	it('answers as a Map does for packed ids too, across the table growing', () => {
+		const id = fc.string({unit: fc.constantFrom('a', 'b', 'Z', '0', '_', '-'), minLength: 6, maxLength: 14});
+		fc.assert(
+			fc.property(fc.array(fc.tuple(fc.boolean(), id), {maxLength: 2000}), steps => {
+				const table = createIdTable(false, 4);
+				const oracle = new Set<string>();
+				for (const [add, key] of steps) {
+					if (add) {
+						expect(addId(table, key)).toBe(!oracle.has(key));
+						oracle.add(key);
+					} else expect(hasId(table, key)).toBe(oracle.has(key));
+				}
+
+				expect(new Set([...idEntries(table)].map(([key]) => key))).toEqual(oracle);
+			}),
+			{numRuns: 40},
+		);
 	});
 
 	it('answers as a Map does for any run of ids set and looked up: ids that share a tag or a slot are told apart by their text', () => {

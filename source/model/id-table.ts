@@ -19,8 +19,10 @@ export type IdTable = {
 	tags: Uint8Array;
 	/**
 	 * Per slot, where the id starts in `pages`: the page times `pageBytes`, plus where on the page. It is its
-	 * length, then its characters, one byte each. The length takes one byte below `longFrom` (ids are short:
-	 * a byte an id counts when there are millions), else that byte is `longFrom` and two bytes follow.
+	 * length, then its characters, one byte each. The length takes one byte below `packedMark` (ids are short:
+	 * a byte an id counts when there are millions), else that byte is `longFrom` and two bytes follow. An id of
+	 * 8 to 255 characters all of the 64 of `sixBitCodes` (Perstack's event and run ids, tool call ids) is packed
+	 * instead: `packedMark`, its length in a byte, then its characters six bits each, four in three bytes.
 	 */
 	offsets: Uint32Array;
 	/** Per slot, the number the id maps to; undefined in a table of ids alone. */
@@ -50,8 +52,24 @@ export type IdTable = {
 const pageBytes = 0x1_00_00;
 /** The longest id the pages hold: it and its length fit on one page. */
 const maxLength = pageBytes - 3;
-/** A length of this or more is written in the two bytes after a byte of this value. */
+/** A length of `packedMark` or more is written in the two bytes after a byte of this value. */
 const longFrom = 0xff;
+/** The first byte of a packed id (see `IdTable.offsets`): a length below it is the byte itself. */
+const packedMark = 0xfe;
+/** A packed id has this many characters at least (fewer save no byte) and at most (its length is a byte). */
+const minPacked = 8;
+const maxPacked = 0xff;
+
+/*
+ * The characters a packed id is made of, by their six-bit codes: digits, lower case, upper case, `_` and `-`.
+ * Perstack's ids (24 characters of lower case and digits) take 20 bytes packed instead of 25, its tool call ids
+ * (`toolu_` and 24 more) 26 instead of 31: a log of 500,000 tool calls keeps five event ids and a call id a call
+ * (docs/performance.md).
+ */
+const sixBitCodes = Uint8Array.from('0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_-', character => character.charCodeAt(0));
+/** The six-bit code of each character code below 256, or -1 for one that is not among `sixBitCodes`. */
+const sixBitOf = new Int8Array(256).fill(-1);
+for (const [code, character] of sixBitCodes.entries()) sixBitOf[character] = code;
 
 /**
  * `slots`: a power of two, the room it starts with. `fill`: eighths of its slots it fills before it grows; the
@@ -245,10 +263,22 @@ function hashAt(table: IdTable, offset: number): number {
 	const page = table.pages[Math.floor(offset / pageBytes)]!;
 	const at = offset % pageBytes;
 	const start = textStart(page, at);
-	const end = start + lengthAt(page, at);
+	const length = lengthAt(page, at);
 	let hash = hashBasis;
-	for (let i = start; i < end; i++) hash = Math.imul(hash ^ page[i]!, hashPrime);
+	if (page[at] === packedMark) {
+		for (let i = 0; i < length; i++) hash = Math.imul(hash ^ packedCharAt(page, start, i), hashPrime);
+		return hash;
+	}
+
+	for (let i = start; i < start + length; i++) hash = Math.imul(hash ^ page[i]!, hashPrime);
 	return hash;
+}
+
+/** The character code of a packed id's `i`th character, its characters starting at `start`. */
+function packedCharAt(page: Uint8Array, start: number, i: number): number {
+	const group = start + (i >> 2) * 3;
+	const bits = page[group]! | (page[group + 1]! << 8) | (page[group + 2]! << 16);
+	return sixBitCodes[(bits >> ((i & 3) * 6)) & 63]!;
 }
 
 function sameText(table: IdTable, offset: number, id: string): boolean {
@@ -256,6 +286,11 @@ function sameText(table: IdTable, offset: number, id: string): boolean {
 	const at = offset % pageBytes;
 	if (lengthAt(page, at) !== id.length) return false;
 	const start = textStart(page, at);
+	if (page[at] === packedMark) {
+		for (let i = 0; i < id.length; i++) if (packedCharAt(page, start, i) !== id.charCodeAt(i)) return false;
+		return true;
+	}
+
 	for (let i = 0; i < id.length; i++) if (page[start + i] !== id.charCodeAt(i)) return false;
 	return true;
 }
@@ -265,6 +300,12 @@ function textAt(table: IdTable, offset: number): string {
 	const at = offset % pageBytes;
 	const length = lengthAt(page, at);
 	const start = textStart(page, at);
+	if (page[at] === packedMark) {
+		codes.length = length;
+		for (let i = 0; i < length; i++) codes[i] = packedCharAt(page, start, i);
+		return String.fromCharCode(...codes);
+	}
+
 	// A piece of characters at a time rather than one: the records of runs ask for ids and expert keys again per
 	// read (storage/record-views.ts), and a string made a character at a time is as many strings. The codes go through
 	// a plain array: spreading a typed array walks its iterator, several times slower.
@@ -285,19 +326,35 @@ const codes: number[] = [];
 
 function lengthAt(page: Uint8Array, at: number): number {
 	const first = page[at]!;
-	return first < longFrom ? first : page[at + 1]! + page[at + 2]! * 256;
+	if (first < packedMark) return first;
+	return first === packedMark ? page[at + 1]! : page[at + 1]! + page[at + 2]! * 256;
 }
 
 function textStart(page: Uint8Array, at: number): number {
-	return page[at]! < longFrom ? at + 1 : at + 3;
+	const first = page[at]!;
+	if (first < packedMark) return at + 1;
+	return first === packedMark ? at + 2 : at + 3;
 }
 
-function storedBytes(id: string): number {
-	return (id.length < longFrom ? 1 : 3) + id.length;
+/** Whether `id` is stored packed (see `IdTable.offsets`). */
+function packs(id: string): boolean {
+	if (id.length < minPacked || id.length > maxPacked) return false;
+	for (let i = 0; i < id.length; i++) {
+		const code = id.charCodeAt(i);
+		if (code > 0xff || sixBitOf[code]! < 0) return false;
+	}
+
+	return true;
+}
+
+function storedBytes(id: string, packed: boolean): number {
+	if (packed) return 2 + ((id.length + 3) >> 2) * 3;
+	return (id.length < packedMark ? 1 : 3) + id.length;
 }
 
 function store(table: IdTable, id: string): number {
-	const bytes = storedBytes(id);
+	const packed = packs(id);
+	const bytes = storedBytes(id, packed);
 	if (table.used + bytes > pageBytes) {
 		// A table of a few ids starts with a small page: a model has one per pane that makes many calls.
 		table.pages.push(new Uint8Array(table.pages.length === 0 ? firstPageBytes(table) : pageBytes));
@@ -314,8 +371,16 @@ function store(table: IdTable, id: string): number {
 	}
 
 	const at = table.used;
+	table.used = at + bytes;
+	if (packed) {
+		page[at] = packedMark;
+		page[at + 1] = id.length;
+		storePacked(page, at + 2, id);
+		return (table.pages.length - 1) * pageBytes + at;
+	}
+
 	let start = at + 1;
-	if (id.length < longFrom) page[at] = id.length;
+	if (id.length < packedMark) page[at] = id.length;
 	else {
 		page[at] = longFrom;
 		page[at + 1] = id.length & 0xff;
@@ -324,8 +389,18 @@ function store(table: IdTable, id: string): number {
 	}
 
 	for (let i = 0; i < id.length; i++) page[start + i] = id.charCodeAt(i);
-	table.used = at + bytes;
 	return (table.pages.length - 1) * pageBytes + at;
+}
+
+/** Writes `id`'s characters from `start`, four six-bit codes in three bytes, the last group's missing ones 0. */
+function storePacked(page: Uint8Array, start: number, id: string): void {
+	for (let i = 0, group = start; i < id.length; i += 4, group += 3) {
+		let bits = 0;
+		for (let k = 0; k < 4 && i + k < id.length; k++) bits |= sixBitOf[id.charCodeAt(i + k)]! << (k * 6);
+		page[group] = bits & 0xff;
+		page[group + 1] = (bits >> 8) & 0xff;
+		page[group + 2] = (bits >> 16) & 0xff;
+	}
 }
 
 function firstPageBytes(table: IdTable): number {

@@ -88,6 +88,14 @@ describe('summaryJsonPieces', () => {
 
 		expect([...summaryJsonPieces(createModel())].join('')).toBe(JSON.stringify(buildSummary(createModel())));
 	});
+
+	it('cuts many small jobs into pieces too, not one piece of every job (a piece counts runs over jobs)', () => {
+		const model = modelFromFixtures('demo.ndjson', 'delegate-failure.ndjson', 'stop-error.ndjson');
+		expect(model.jobs.size).toBeGreaterThan(1);
+		const pieces = [...summaryJsonPieces(model, undefined, 2)];
+		expect(pieces.join('')).toBe(JSON.stringify(buildSummary(model)));
+		expect(pieces.length).toBe(Math.floor(model.runs.size / 2) + 1);
+	});
 });
 
 describe('diagnostics in --summary --json (#32 §3.14)', () => {

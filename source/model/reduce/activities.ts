@@ -85,8 +85,16 @@ export function paneActivities(model: Model, run: Run): Activity[] {
 	return out;
 }
 
+/**
+ * A delegation's children with one more, as a new list (an activity is never changed in place): one of the exact
+ * length while it is short. A spread made a list with room for 17, ~140 bytes a delegation more (docs/performance.md).
+ */
+function withChild(list: readonly string[], runId: string): string[] {
+	return list.length < 8 ? appended(list as string[], runId) : [...list, runId];
+}
+
 export function attachChild(model: Model, activity: DelegateActivity, child: Run): void {
-	if (!activity.childRunIds.includes(child.runId)) updateActivity(model, activity, {childRunIds: [...activity.childRunIds, child.runId]});
+	if (!activity.childRunIds.includes(child.runId)) updateActivity(model, activity, {childRunIds: withChild(activity.childRunIds, child.runId)});
 	child.delegatingActivityId = activity.id;
 	child.rev++;
 	bumpPane(model, child);
@@ -165,14 +173,14 @@ export function addActivity(model: Model, run: Run, event: AgentEvent, fields: A
 		runId: run.runId,
 		previousActivityId: pane?.lastActivityId ?? null,
 		delegatedBy: run.delegatedBy,
-		reasoning: reasoning ?? (fields.type === 'query' ? undefined : completedReasoning(run, step)),
+		reasoning: model.figuresOnly ? undefined : (reasoning ?? (fields.type === 'query' ? undefined : completedReasoning(run, step))),
 		step,
 		timestamp: event.timestamp,
 		ref: event.ref,
 		seq,
 		settled,
 	};
-	const activity = activityObject(common, fields);
+	const activity = activityObject(common, keptFields(model, fields));
 	model.activities.push(activity);
 	model.activityIndexById.set(activity.id, seq);
 	if ('toolCallId' in fields && fields.toolCallId !== '') setCallIndex(model, run.paneId, fields.toolCallId, seq);
@@ -184,6 +192,22 @@ export function addActivity(model: Model, run: Run, event: AgentEvent, fields: A
 	}
 
 	return activity;
+}
+
+/**
+ * What a model that keeps figures only (`Model.figuresOnly`) keeps of an activity it holds on to (a delegation, a
+ * call waiting for its result): not its texts, which none of its readers shows and the reducer does not consult.
+ * A log of 20,000 jobs kept ~300 bytes a delegation of them (docs/performance.md).
+ */
+function keptFields(model: Model, fields: ActivityFields): ActivityFields {
+	if (!model.figuresOnly) return fields;
+	if (fields.type === 'delegate') return fields.query === '' && fields.message === undefined ? fields : {...fields, query: '', message: undefined};
+	return 'toolName' in fields && fields.message !== undefined ? {...fields, message: undefined} : fields;
+}
+
+/** A delegation's result as the model keeps it: a model that keeps figures only keeps no text of it (`keptFields`). */
+export function keptDelegateResult(model: Model, outcome: ToolOutcome): ToolOutcome {
+	return model.figuresOnly && outcome.text !== '' ? {text: '', error: outcome.error, ref: outcome.ref} : outcome;
 }
 
 /** The kinds of activity the reducer never looks at again once made: a model that keeps no activities lets them go at once. */
@@ -267,14 +291,14 @@ export function reviveActivity(
 		runId: run.runId,
 		previousActivityId: null,
 		delegatedBy: run.delegatedBy,
-		reasoning,
+		reasoning: model.figuresOnly ? undefined : reasoning,
 		step: event.step ?? run.currentStep,
 		timestamp: event.timestamp,
 		ref: event.ref,
 		seq: index,
 		settled,
 	};
-	model.activities[index] = activityObject(common, fields);
+	model.activities[index] = activityObject(common, keptFields(model, fields));
 	model.activityIndexById.set(common.id, index);
 	if (!settled) run.unsettled = appended(run.unsettled, index);
 	const pane = livePane(model, run.paneId);
@@ -308,7 +332,7 @@ export function replaceActivity(model: Model, index: number, existing: Activity,
 		seq: existing.seq,
 		settled,
 	};
-	const replacement = activityObject(common, fields);
+	const replacement = activityObject(common, keptFields(model, fields));
 	model.activities[index] = replacement;
 	model.changes?.push(index);
 	const run = liveRun(model, existing.runId);

@@ -7,7 +7,7 @@ import {closingComplete, closingError, type DelegateActivity, type Model, type R
 import {type AgentEvent} from '../events.js';
 import {addEndedStep} from '../run-collections.js';
 import {livePane, liveRun} from '../storage/run-store.js';
-import {activityById, addActivity, addQuery, settleRun, updateActivity, type EventOf} from './activities.js';
+import {activityById, addActivity, addQuery, keptDelegateResult, settleRun, updateActivity, type EventOf} from './activities.js';
 import {linkParent, newRun, setStatus, touch} from './runs.js';
 
 /** The run an event belongs to, made up on the spot when its start was never seen (a log cut at the front). */
@@ -138,7 +138,7 @@ export function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void
 		if (root) {
 			const delegate = run.delegatingActivityId === null ? undefined : activityById(model, run.delegatingActivityId);
 			if (delegate?.type === 'delegate' && !delegate.result)
-				updateActivity(model, delegate, {result: {text: event.text ?? '', error: undefined, ref: event.ref}});
+				updateActivity(model, delegate, {result: keptDelegateResult(model, {text: event.text ?? '', error: undefined, ref: event.ref})});
 			const open = root.childRunIds.some(id => model.runs.get(id)?.status === 'proceeding');
 			if (!open) setStatus(model, root, 'completed', undefined);
 			root.rev++;

@@ -6,7 +6,7 @@
 import {type CheckpointInfo, type RunStatus, type ToolResult} from '../events.js';
 import {isToolActivity, releasedActivity, type DelegateActivity, type Model, type Run, type ToolActivity} from '../state.js';
 import {liveRun} from '../storage/run-store.js';
-import {addActivity, attachPartialResults, callIndex, paneActivities, releaseCall, updateActivity, type EventOf} from './activities.js';
+import {addActivity, attachPartialResults, callIndex, keptDelegateResult, paneActivities, releaseCall, updateActivity, type EventOf} from './activities.js';
 import {adoptChild, awaitParent, joinPane, linkParent, newRun, setStatus, touch} from './runs.js';
 
 const resumableStatuses: ReadonlySet<RunStatus> = new Set(['stoppedByDelegate', 'stoppedByInteractiveTool']);
@@ -192,7 +192,7 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 		const delegate = delegates.get(delegation.toolCallId);
 		const text = result?.text ?? '';
 		if (delegate && !delegate.result && result)
-			delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text, error: result.error, ref: event.ref}}));
+			delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: keptDelegateResult(model, {text, error: result.error, ref: event.ref})}));
 		completed.push({toolCallId: delegation.toolCallId, expertKey: delegation.expertKey, text});
 	}
 
@@ -208,7 +208,10 @@ function resumeEffects(model: Model, run: Run, stopped: Run, event: EventOf<'run
 		}
 
 		if (!delegate.result)
-			delegates.set(delegate.toolCallId, updateActivity(model, delegate, {result: {text: result.text, error: result.error, ref: event.ref}}));
+			delegates.set(
+				delegate.toolCallId,
+				updateActivity(model, delegate, {result: keptDelegateResult(model, {text: result.text, error: result.error, ref: event.ref})}),
+			);
 		completed.push({toolCallId: result.id, expertKey: delegate.delegateExpertKey, text: result.text});
 	}
 

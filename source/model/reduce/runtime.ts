@@ -10,6 +10,7 @@ import {
 	maxUnknownTypes,
 	otherUnknownTypes,
 	type Model,
+	type RuntimeInfo,
 } from '../state.js';
 import {shortened} from '../text-accumulator.js';
 import {liveRun} from '../storage/run-store.js';
@@ -23,7 +24,7 @@ export function countUnknown(model: Model, wireType: string): void {
 }
 
 export function onRuntimeInit(model: Model, event: EventOf<'runtimeInit'>): void {
-	model.runtime.set(event.runId, {expertName: event.expertName, model: event.model, query: event.query, answer: event.answer});
+	model.runtime.set(event.runId, runtimeInfo(model, event));
 	// It comes before its run's startRun: a run id in use already may be about to start another segment.
 	const targetId = model.runSegments.runtimeTarget(model, event.runId, event.expertName);
 	const run = targetId === undefined ? undefined : liveRun(model, targetId);
@@ -112,3 +113,24 @@ export function onReportedCost(model: Model, event: EventOf<'reportedCost'>): vo
 	const previous = job.reportedCost;
 	job.reportedCost = {usd: (previous?.usd ?? 0) + event.usd, runIds: new Set([...(previous?.runIds ?? []), ...event.runIds])};
 }
+
+/**
+ * What a run's `initializeRuntime` said, as the model keeps it until the run ends. A model that keeps figures only
+ * keeps less of it (`Model.figuresOnly`): a run's query only becomes a `query` activity, let go as it is made, so a
+ * query there is a stand-in of the same emptiness; `expertName` is read from the event alone. And the model name
+ * is the string the run's job already holds when it is the same, not the copy the parsed line brought: a log of
+ * 100,000 runs kept ~170 bytes a run here (docs/performance.md).
+ */
+function runtimeInfo(model: Model, event: EventOf<'runtimeInit'>): RuntimeInfo {
+	if (!model.figuresOnly) return {expertName: event.expertName, model: event.model, query: event.query, answer: event.answer};
+	const jobModel = event.jobId === '' ? undefined : model.jobs.get(event.jobId)?.model;
+	return {
+		expertName: undefined,
+		model: jobModel !== undefined && jobModel === event.model ? jobModel : event.model,
+		query: event.query === undefined || event.query === '' ? event.query : queryStandIn,
+		answer: event.answer,
+	};
+}
+
+/** What a figures-only model keeps for a query that is not empty: nothing reads its text (see `runtimeInfo`). */
+const queryStandIn = '…';
