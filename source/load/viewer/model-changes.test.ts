@@ -189,6 +189,14 @@ describe('a model posted by its changes', () => {
 		expect(kept.length).toBeLessThan(worker.activities.length / 2);
 	});
 
+	it('keeps a plain -i answer given to another call (misroutedAnswer), which the reducer adds to a call after it was made', () => {
+		const lines = ['ask-1', 'ask-2-followup', 'ask-3-answer'].flatMap(name => linesOf(join(root, 'fixtures', 'real', `${name}.ndjson`)));
+		for (const letGo of [false, true]) {
+			const {worker} = expectSameModelWherePosted(lines, cuts(lines.length, 9), 'ask, answered', {letGo});
+			expect(worker.activities.some(activity => 'misroutedAnswer' in activity)).toBe(true);
+		}
+	});
+
 	it('posts only what changed, and the viewer keeps the runs and panes that did not', () => {
 		const lines = [...shapeLines({shape: 'wide', runs: 200, seed: 1})];
 		const ingest = new Ingest({maxLineBytes: 1024 * 1024});
