@@ -86,6 +86,28 @@ function shareDelegatedBy(delegatedBy: {expertKey: string; runId: string} | unde
 	delegatedBy.expertKey = shared.of(delegatedBy.expertKey);
 }
 
+/**
+ * Strings of a call's arguments up to this length are shared: a log's calls repeat their commands, flags and
+ * paths, each a string of its own once decoded. Longer ones (a file written, a long command) rarely repeat, and
+ * the table would only hold them once more.
+ */
+const sharedArgLength = 64;
+
+/** A call's arguments, just decoded (nothing else holds them), with their short strings shared, in place. */
+function shareArgs(value: unknown, shared: SharedStrings, depth = 0): unknown {
+	if (typeof value === 'string') return value.length <= sharedArgLength ? shared.of(value) : value;
+	// Arguments nest a few levels at most; a deeper value is left as it came.
+	if (typeof value !== 'object' || value === null || depth > 4) return value;
+	if (Array.isArray(value)) {
+		for (let index = 0; index < value.length; index++) value[index] = shareArgs(value[index], shared, depth + 1);
+		return value;
+	}
+
+	const fields = value as Record<string, unknown>;
+	for (const key of Object.keys(fields)) fields[key] = shareArgs(fields[key], shared, depth + 1);
+	return value;
+}
+
 /** A posted activity with the strings the viewer's model holds already in place of its own copies of them. */
 function shareActivity(model: Model, activity: Activity, shared: SharedStrings): void {
 	const fresh = activity as Fresh<Activity>;
@@ -99,6 +121,7 @@ function shareActivity(model: Model, activity: Activity, shared: SharedStrings):
 		const tool = fresh as Fresh<typeof activity>;
 		tool.skillName = shared.of(activity.skillName);
 		tool.toolName = shared.of(activity.toolName);
+		shareArgs(activity.args, shared);
 		if (activity.result) shareRef(activity.result.ref, shared);
 	}
 }
