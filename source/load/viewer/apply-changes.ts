@@ -1,7 +1,8 @@
 import {sharedEmptyList, sharedStreams} from '../../model/run-collections.js';
-import type {EventRef} from '../../model/events.js';
+import type {EventRef, Usage} from '../../model/events.js';
 import {isToolActivity, type Activity, type Job, type Model, type Pane, type Run, type StepRecord, type StepStream} from '../../model/state.js';
 import {TextAccumulator} from '../../model/text-accumulator.js';
+import {activityObject} from '../../model/activity-object.js';
 import type {ModelChanges, PostedList, PostedStream} from './model-changes.js';
 import {SharedStrings} from './shared-strings.js';
 
@@ -34,8 +35,34 @@ function shareItems(posted: PostedList<string>, shared: SharedStrings): void {
 	shared.inPlace('keep' in posted ? posted.tail : posted);
 }
 
-function shareSteps(posted: PostedList<StepRecord>, shared: SharedStrings): void {
-	for (const record of 'keep' in posted ? posted.tail : posted) record.status = shared.of(record.status);
+/** Usage as the reducer makes it, its fields in the object (see the run's literal in `applyChangesInParts`). */
+function usageOf(usage: Usage): Usage {
+	return {
+		inputTokens: usage.inputTokens,
+		outputTokens: usage.outputTokens,
+		reasoningTokens: usage.reasoningTokens,
+		totalTokens: usage.totalTokens,
+		cachedInputTokens: usage.cachedInputTokens,
+	};
+}
+
+/** A posted step record as the reducer makes it (reduce/steps.ts), its fields in the object, its strings shared. */
+function stepOf(record: StepRecord, shared: SharedStrings): StepRecord {
+	return {
+		step: record.step,
+		startedAt: record.startedAt,
+		finishedAt: record.finishedAt,
+		usage: record.usage === undefined ? undefined : usageOf(record.usage),
+		checkpointId: record.checkpointId,
+		status: shared.of(record.status),
+		messageLine: record.messageLine,
+		messageOffset: record.messageOffset,
+	};
+}
+
+function stepsOf(posted: PostedList<StepRecord>, shared: SharedStrings): PostedList<StepRecord> {
+	if ('keep' in posted) return {keep: posted.keep, tail: posted.tail.map(record => stepOf(record, shared))};
+	return posted.map(record => stepOf(record, shared));
 }
 
 /** The id the viewer's model already has for an activity's id: the string its activity holds. */
@@ -59,6 +86,28 @@ function shareDelegatedBy(delegatedBy: {expertKey: string; runId: string} | unde
 	delegatedBy.expertKey = shared.of(delegatedBy.expertKey);
 }
 
+/**
+ * Strings of a call's arguments up to this length are shared: a log's calls repeat their commands, flags and
+ * paths, each a string of its own once decoded. Longer ones (a file written, a long command) rarely repeat, and
+ * the table would only hold them once more.
+ */
+const sharedArgLength = 64;
+
+/** A call's arguments, just decoded (nothing else holds them), with their short strings shared, in place. */
+function shareArgs(value: unknown, shared: SharedStrings, depth = 0): unknown {
+	if (typeof value === 'string') return value.length <= sharedArgLength ? shared.of(value) : value;
+	// Arguments nest a few levels at most; a deeper value is left as it came.
+	if (typeof value !== 'object' || value === null || depth > 4) return value;
+	if (Array.isArray(value)) {
+		for (let index = 0; index < value.length; index++) value[index] = shareArgs(value[index], shared, depth + 1);
+		return value;
+	}
+
+	const fields = value as Record<string, unknown>;
+	for (const key of Object.keys(fields)) fields[key] = shareArgs(fields[key], shared, depth + 1);
+	return value;
+}
+
 /** A posted activity with the strings the viewer's model holds already in place of its own copies of them. */
 function shareActivity(model: Model, activity: Activity, shared: SharedStrings): void {
 	const fresh = activity as Fresh<Activity>;
@@ -72,8 +121,20 @@ function shareActivity(model: Model, activity: Activity, shared: SharedStrings):
 		const tool = fresh as Fresh<typeof activity>;
 		tool.skillName = shared.of(activity.skillName);
 		tool.toolName = shared.of(activity.toolName);
+		shareArgs(activity.args, shared);
 		if (activity.result) shareRef(activity.result.ref, shared);
 	}
+}
+
+/**
+ * A posted activity as the reducer makes it (model/activity-object.ts): its fields in the object rather than,
+ * past the first few, in a second array, as an object decoded from a post has them. A call's answer given to
+ * another call (`misroutedAnswer`) is added as the reducer adds it, by a spread.
+ */
+function laidOut(posted: Activity): Activity {
+	const activity = activityObject(posted, posted);
+	if (!isToolActivity(posted) || posted.misroutedAnswer === undefined || !isToolActivity(activity)) return activity;
+	return {...activity, misroutedAnswer: posted.misroutedAnswer};
 }
 
 function streamsOf(posted: Array<[number, PostedStream]>): Map<number, StepStream> {
@@ -106,8 +167,9 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges, shared
 	const {activities, activityIndexById} = model;
 	let done = 0;
 	for (const [offset, index] of changes.activityAt.entries()) {
-		const activity = changes.activities[offset]!;
-		shareActivity(model, activity, shared);
+		const posted = changes.activities[offset]!;
+		shareActivity(model, posted, shared);
+		const activity = laidOut(posted);
 		activities[index] = activity;
 		activityIndexById.set(activity.id, index);
 		if (++done % partItems === 0) yield;
@@ -115,13 +177,14 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges, shared
 
 	for (const posted of changes.runs) {
 		const previous = model.runs.get(posted.runId);
-		shareSteps(posted.steps, shared);
 		shareItems(posted.childRunIds, shared);
-		const steps = applyRunList(previous?.steps, posted.steps);
+		const steps = applyRunList(previous?.steps, stepsOf(posted.steps, shared));
 		shareDelegatedBy(posted.delegatedBy, shared);
 
+		// Every field written out, as the reducer's `newRun` does: an object decoded from a post has only its first
+		// few fields in the object and the rest in a second array, and a spread of it keeps that layout (~900 B a
+		// run before, of which ~250 B was the second array and its header: docs/performance.md).
 		const run: Run = {
-			...posted,
 			runId: shared.of(posted.runId),
 			jobId: shared.of(posted.jobId),
 			expertKey: shared.of(posted.expertKey),
@@ -130,18 +193,33 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges, shared
 			paneId: shared.of(posted.paneId),
 			parentRunId: shared.of(posted.parentRunId),
 			delegatingActivityId: activityId(model, posted.delegatingActivityId),
+			delegatedBy: posted.delegatedBy,
 			resumesRunId: shared.of(posted.resumesRunId),
 			resumedByRunId: shared.of(posted.resumedByRunId),
+			resumedFrom: posted.resumedFrom,
+			started: posted.started,
 			status: shared.of(posted.status),
-			adoptedBy: shared.of(posted.adoptedBy),
-			messageSource: shared.of(posted.messageSource),
-			streams: streamsOf(posted.streams),
-			steps,
-			stepIndex: posted.stepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
+			statusStep: posted.statusStep,
 			endedSteps: applyRunList(previous?.endedSteps, posted.endedSteps),
+			usage: usageOf(posted.usage),
+			startedAt: posted.startedAt,
+			endedAt: posted.endedAt,
+			lastEventAt: posted.lastEventAt,
+			currentStep: posted.currentStep,
+			activityCount: posted.activityCount,
 			unsettled: applyRunList(previous?.unsettled, posted.unsettled),
+			closing: posted.closing,
+			error: posted.error,
 			pendingToolCallIds: applyRunList(previous?.pendingToolCallIds, posted.pendingToolCallIds),
 			childRunIds: applyRunList(previous?.childRunIds, posted.childRunIds),
+			adoptedBy: shared.of(posted.adoptedBy),
+			closesCycle: posted.closesCycle,
+			query: posted.query,
+			steps,
+			stepIndex: posted.stepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
+			streams: streamsOf(posted.streams),
+			messageSource: shared.of(posted.messageSource),
+			rev: posted.rev,
 		};
 		model.runs.set(run.runId, run);
 		if (++done % partItems === 0) yield;
@@ -150,13 +228,16 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges, shared
 	for (const posted of changes.panes) {
 		const previous = model.panes.get(posted.paneId);
 		shareItems(posted.runIds, shared);
+		// Every field written out, as for runs above.
 		const pane: Pane = {
-			...posted,
 			paneId: shared.of(posted.paneId),
 			jobId: shared.of(posted.jobId),
-			lastActivityId: activityId(model, posted.lastActivityId),
 			runIds: applyRunList(previous?.runIds, posted.runIds),
 			activityIndices: applyRunList(previous?.activityIndices, posted.activityIndices),
+			lastActivityId: activityId(model, posted.lastActivityId),
+			depth: posted.depth,
+			depthEpoch: posted.depthEpoch,
+			rev: posted.rev,
 		};
 		model.panes.set(pane.paneId, pane);
 		if (++done % partItems === 0) yield;

@@ -1,4 +1,5 @@
-import type {Activity, Job, Model, Run, RuntimeInfo, StepRecord} from '../../model/state.js';
+import {closedRunStatuses} from '../../model/events.js';
+import {isToolActivity, releasedActivity, type Activity, type Job, type Model, type Run, type RuntimeInfo, type StepRecord} from '../../model/state.js';
 import type {ModelChanges, ModelRest, PostedJob, PostedList, PostedPane, PostedRun, PostedStream} from './model-changes.js';
 
 /*
@@ -101,9 +102,27 @@ function restOf(model: Model): ModelRest {
 	return rest;
 }
 
+/**
+ * Whether the reducer will change a posted activity no more, so that the worker's model can let it go
+ * (`ChangeTracker.letGo`): it is settled, has its result if it is a call, is no delegation (children attach to
+ * those) and no interactive call (a resume answers those), and its run has closed or gone two steps past it
+ * (late reasoning goes to its own step's activities only: model/reduce/streams.ts).
+ */
+function final(model: Model, activity: Activity): boolean {
+	if (!activity.settled || activity.type === 'delegate' || activity.type === 'interactiveTool') return false;
+	if (isToolActivity(activity) && activity.result === undefined) return false;
+	const run = model.runs.get(activity.runId);
+	if (!run) return false;
+	if (closedRunStatuses.has(run.status)) return true;
+	return activity.step !== undefined && run.currentStep !== undefined && activity.step + 2 <= run.currentStep;
+}
+
 /** What the viewer has of one model, and what it lacks (`changes`). */
 export class ChangeTracker {
+	/** The activities as posted: the model's own objects, or `releasedActivity` where both let go of one (`letGo`). */
 	readonly #activities: Activity[] = [];
+	/** Where the activities are that were posted and not yet let go, and may be (no delegations). */
+	readonly #held = new Set<number>();
 	readonly #runs = new Map<string, SentRun>();
 	readonly #panes = new Map<string, SentPane>();
 	readonly #jobs = new Map<string, SentJob>();
@@ -153,7 +172,35 @@ export class ChangeTracker {
 			sent.push(activity);
 		}
 
+		for (const index of at) this.#held.add(index);
 		return [at, changed];
+	}
+
+	/**
+	 * After a post: lets the model's posted activities go that the reducer will not change again (`final`), the
+	 * viewer's copy then being the only one. Their slots hold `releasedActivity`, as a figures-only model's do,
+	 * which the reducer knows to pass by; their ids stay in `activityIndexById` (a later activity of the same id
+	 * is still told apart) and in the panes' lists. A log of many calls or many runs is then held once in the
+	 * process rather than twice. Returns how many it let go.
+	 */
+	letGo(model: Model): number {
+		const {activities} = model;
+		const sent = this.#activities;
+		let released = 0;
+		for (const index of this.#held) {
+			const activity = activities[index];
+			// Changed since it was posted: the next post lists it again.
+			if (activity === undefined || activity !== sent[index]) continue;
+			// A delegation is never let go: children attach to it as long as the log goes on.
+			if (activity.type === 'delegate') this.#held.delete(index);
+			if (!final(model, activity)) continue;
+			activities[index] = releasedActivity;
+			sent[index] = releasedActivity;
+			this.#held.delete(index);
+			released++;
+		}
+
+		return released;
 	}
 
 	#changedRuns(runs: ReadonlyMap<string, Run>): PostedRun[] {

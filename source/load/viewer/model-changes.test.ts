@@ -3,7 +3,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {createModel, type Model} from '../../model/state.js';
+import {createModel, releasedActivity, type Model} from '../../model/state.js';
 import {TextAccumulator} from '../../model/text-accumulator.js';
 import {shapeLines, type Shape} from '../../../tools/shape-log.js';
 import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
@@ -44,29 +44,47 @@ function viewed(model: Model): unknown {
 	return modelSnapshot(copy);
 }
 
-/** Reduces the lines, posting the changes after each line in `postAfter` and at the end, and compares the viewer's model each time. */
-function expectSameModelWherePosted(lines: string[], postAfter: ReadonlySet<number>, name: string): {posts: number} {
+/**
+ * Reduces the lines, posting the changes after each line in `postAfter` and at the end, and compares the viewer's
+ * model each time. With `letGo`, the worker's model lets go what it posted after each post, as the load worker
+ * does (serve-load.ts): the viewer's model is then compared with a plain model of the same lines.
+ */
+function expectSameModelWherePosted(
+	lines: string[],
+	postAfter: ReadonlySet<number>,
+	name: string,
+	{letGo = false} = {},
+): {posts: number; released: number; worker: Model} {
 	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+	const plain = letGo ? new Ingest({maxLineBytes: 64 * 1024 * 1024}) : ingest;
 	const tracker = new ChangeTracker();
 	let viewer = createModel();
 	let posts = 0;
+	let released = 0;
 	let offset = 0;
 	const post = (at: number) => {
 		const before = viewer;
 		viewer = applyChanges(viewer, posted(tracker.changes(ingest.model)));
 		posts++;
 		expect(viewer, 'each post is a new model object').not.toBe(before);
-		expectSame(viewed(viewer), viewed(ingest.model), `${name}, posted after line ${at}`);
+		expectSame(viewed(viewer), viewed(plain.model), `${name}, posted after line ${at}`);
+		if (letGo) released += tracker.letGo(ingest.model);
 	};
 
 	for (const [index, text] of lines.entries()) {
 		ingest.line({source: name, line: index + 1, offset, text});
+		if (plain !== ingest) plain.line({source: name, line: index + 1, offset, text});
 		offset += Buffer.byteLength(text) + 1;
 		if (postAfter.has(index)) post(index + 1);
 	}
 
 	post(lines.length);
-	return {posts};
+	return {posts, released, worker: ingest.model};
+}
+
+/** How many activities a model holds, those let go not counted. */
+function heldActivities(model: Model): number {
+	return model.activities.filter(activity => activity !== releasedActivity).length;
 }
 
 /** Where to post in a log of `count` lines: evenly spread, and at a few lines chosen by a seed. */
@@ -126,6 +144,56 @@ describe('a model posted by its changes', () => {
 			expect(made.status, made.stderr).toBe(0);
 			const lines = linesOf(path);
 			expectSameModelWherePosted(lines, cuts(lines.length, 5, parts), name);
+		}
+	});
+
+	it('is the plain model when the worker lets go what it posted, for every fixture and generated log', {timeout: 120_000}, () => {
+		for (const path of fixtureFiles()) {
+			const lines = linesOf(path);
+			const name = relative(root, path);
+			expectSameModelWherePosted(lines, cuts(lines.length, lines.length), name, {letGo: true});
+			if (lines.length <= 400) expectSameModelWherePosted(lines, new Set(lines.keys()), `${name}, line by line`, {letGo: true});
+		}
+
+		const logs: Array<[string, string[], number]> = [
+			['delegations', ['--seed', '11', '--jobs', '3', '--steps', '12', '--children', '3', '--deltas', '8', '--message-bytes', '200'], 40],
+			['long runs', ['--seed', '12', '--jobs', '1', '--steps', '80', '--children', '0', '--deltas', '3', '--message-bytes', '60'], 150],
+		];
+		for (const [name, options, parts] of logs) {
+			const path = join(directory, `let-go-${name}.ndjson`);
+			const made = spawnSync(process.execPath, ['build/tools/generate-log.js', ...options, '--out', path], {cwd: root, encoding: 'utf8'});
+			expect(made.status, made.stderr).toBe(0);
+			const lines = linesOf(path);
+			const {released} = expectSameModelWherePosted(lines, cuts(lines.length, 5, parts), name, {letGo: true});
+			expect(released, `${name}: activities let go`).toBeGreaterThan(0);
+		}
+	});
+
+	it('lets go the posted activities of closed runs and of steps two behind, keeping delegations: the hostile shapes', () => {
+		// One run of 300 calls: once it has gone on, the worker holds the calls of its last steps only; closed, none.
+		const tools = [...shapeLines({shape: 'tools', runs: 300, seed: 3})];
+		const along = Math.floor(tools.length / 2);
+		const during = expectSameModelWherePosted(tools.slice(0, along), cuts(along, 300, 25), 'tools, half', {letGo: true});
+		expect(heldActivities(during.worker)).toBeLessThanOrEqual(3);
+		expect(during.released).toBeGreaterThan(100);
+		const whole = expectSameModelWherePosted(tools, cuts(tools.length, 300, 25), 'tools', {letGo: true});
+		expect(whole.worker.activities.length).toBeGreaterThan(300);
+		// The last post lets the last ones go: the run has completed.
+		expect(heldActivities(whole.worker)).toBe(0);
+
+		// 300 runs delegated by one: the worker keeps the delegations and nothing of the closed runs.
+		const wide = [...shapeLines({shape: 'wide', runs: 300, seed: 3})];
+		const {worker} = expectSameModelWherePosted(wide, cuts(wide.length, 300, 25), 'wide', {letGo: true});
+		const kept = worker.activities.filter(activity => activity !== releasedActivity);
+		expect(kept.every(activity => activity.type === 'delegate')).toBe(true);
+		expect(kept.length).toBeLessThan(worker.activities.length / 2);
+	});
+
+	it('keeps a plain -i answer given to another call (misroutedAnswer), which the reducer adds to a call after it was made', () => {
+		const lines = ['ask-1', 'ask-2-followup', 'ask-3-answer'].flatMap(name => linesOf(join(root, 'fixtures', 'real', `${name}.ndjson`)));
+		for (const letGo of [false, true]) {
+			const {worker} = expectSameModelWherePosted(lines, cuts(lines.length, 9), 'ask, answered', {letGo});
+			expect(worker.activities.some(activity => 'misroutedAnswer' in activity)).toBe(true);
 		}
 	});
 

@@ -12,7 +12,9 @@ import type {LoadWorkerMessage, LoadWorkerSetup} from '../protocol.js';
  * What the viewer's load worker (started by load-in-worker.ts; its module is load-worker.ts) does: it loads large
  * plain files exactly as the headless modes do, reducing into a model of its own, and posts what changed in that model (model-changes.ts) to the
  * viewer now and then and once at the end, with its progress in between. What changed is small next to the
- * log it comes from, and next to the whole model, which the viewer then never decodes again.
+ * log it comes from, and next to the whole model, which the viewer then never decodes again. Once posted, the
+ * activities the reducer will not change again leave the worker's model (`ChangeTracker.letGo`): the process
+ * holds them once, in the viewer's model.
  */
 
 /** Time between progress posts when the tuning sets none: the viewer draws a load's progress a few times a second. */
@@ -55,6 +57,8 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 				const now = performance.now();
 				if (now - lastChangesAt >= changesIntervalMs && tracker.changed(ingest.model)) {
 					post({kind: 'changes', states: running.states, pieces: sendPieces(setup, tracker.changes(ingest.model))});
+					// Posted: what the reducer will not change again is the viewer's alone from now on.
+					tracker.letGo(ingest.model);
 					lastChangesAt = performance.now();
 				} else if (now - lastProgressAt >= progressIntervalMs) {
 					post({kind: 'progress', states: running.states, events: ingest.model.events});

@@ -295,10 +295,13 @@ export function joinPane(model: Model, run: Run, resumed: Run): void {
 	if (moved.some(runId => (liveRun(model, runId)?.childRunIds.length ?? 0) > 0)) model.depthEpoch++;
 }
 
-/** The calls a pane let go are found in the pane it joins, as their activities would be (`Model.figuresOnly`). */
+/**
+ * The calls a pane let go are found in the pane it joins, as their activities would be (`Model.figuresOnly`; the
+ * viewer's load worker lets posted ones go too: load/viewer/change-tracker.ts).
+ */
 function moveReleasedCalls(model: Model, fromPaneId: string, toPaneId: string): void {
 	const calls = model.toolCalls.get(fromPaneId);
-	if (!model.figuresOnly || !calls) return;
+	if (!calls) return;
 	for (const [toolCallId, index] of callEntries(calls)) {
 		if (model.activities[index] === releasedActivity && callOf(model.toolCalls.get(toPaneId), toolCallId) === undefined)
 			setCallIndex(model, toPaneId, toolCallId, index);

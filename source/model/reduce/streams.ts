@@ -3,7 +3,7 @@
  * that completes after its activities handed to them.
  */
 import {setStream} from '../run-collections.js';
-import {type Model, type Run, type StepStream} from '../state.js';
+import {releasedActivity, type Model, type Run, type StepStream} from '../state.js';
 import {TextAccumulator} from '../text-accumulator.js';
 import {assertNever} from '../assert-never.js';
 import {livePane} from '../storage/run-store.js';
@@ -71,6 +71,9 @@ function giveReasoning(model: Model, run: Run, step: number, reasoning: string):
 	const resultOnly = stream !== undefined && stream.resultGeneration && reasoning !== stream.callReasoning;
 	for (let i = pane.activityIndices.length - 1; i >= 0; i--) {
 		const activity = model.activities[pane.activityIndices[i]!];
+		// One let go (the viewer's load worker lets posted ones go: load/viewer/change-tracker.ts) is of a closed
+		// run or of a step two behind its run's: what comes before it is older still.
+		if (activity === releasedActivity) break;
 		if (!activity || activity.runId !== run.runId) continue;
 		if (activity.step !== step) break;
 		if (resultOnly && activity.type !== 'complete') continue;
