@@ -4,6 +4,8 @@ import {fixturePath, modelFromText} from '../../../test/helpers/load.js';
 import {shapeLines} from '../../../tools/shape-log.js';
 import type {Model} from '../../model/state.js';
 import {PaneContents, paneContent, type PaneContent} from './pane-contents.js';
+import {PaneLists} from './pane-lists.js';
+import {placeChildren} from './placement.js';
 
 /*
  * The contents carried from one revision of a model changed in place to the next are the contents worked out
@@ -41,6 +43,27 @@ describe('pane contents carried from revision to revision', () => {
 				model = modelFromText(`${line}\n`, model ? {model} : {});
 				contents = new PaneContents(model, contents);
 				for (const pane of model.panes.values()) expect(shown(contents.of(pane)), `line ${at}, pane ${pane.paneId}`).toEqual(shown(paneContent(model, pane)));
+			}
+		});
+
+		it(`place children where a fresh placing does at every line of ${name}`, () => {
+			let model: Model | undefined;
+			let contents: PaneContents | undefined;
+			const idOf = (child: {pane: {paneId: string}}): string => child.pane.paneId;
+			for (const [at, line] of lines.entries()) {
+				model = modelFromText(`${line}\n`, model ? {model} : {});
+				contents = new PaneContents(model, contents);
+				// Children found anew each line, as a layout does once a run links: equal lists, new arrays.
+				const lists = new PaneLists(model, model.rev);
+				for (const pane of model.panes.values()) {
+					const children = lists.childPanesOf(pane);
+					const content = contents.of(pane);
+					const carried = contents.placedAmong(content, children, () => placeChildren(model!, content.list, children, idOf, content.delegations));
+					const fresh = placeChildren(model, paneContent(model, pane).list, children, idOf);
+					const ids = (placed: ReadonlyArray<{child: {pane: {paneId: string}}; after: number}>): unknown =>
+						placed.map(({child, after}) => [idOf(child), after]);
+					expect(ids(carried), `line ${at}, pane ${pane.paneId}`).toEqual(ids(fresh));
+				}
 			}
 		});
 	}

@@ -1,4 +1,7 @@
-import type {Activity, Model, Pane} from '../../model/state.js';
+import type {Activity, Model, Pane, Run} from '../../model/state.js';
+
+/** A child pane and the run it was found by (pane-lists.ts's `ChildPane`). */
+type Child = {readonly pane: Pane; readonly run: Run};
 
 /*
  * What a pane shows of its own before its children are placed among it: the activities that exist, whether they
@@ -92,12 +95,16 @@ export function holds(content: PaneContent, model: Model, pane: Pane): boolean {
 export class PaneContents {
 	/** Shared with the contents of the earlier revisions of the same model object: each entry is checked as it is read. */
 	readonly #byPane: Map<string, PaneContent>;
+	/** Where a content's child panes went among its activities (`placedAmong`), for the children they were placed from. */
+	readonly #placed: WeakMap<PaneContent, {children: readonly Child[]; placed: ReadonlyArray<{child: Child; after: number}>}>;
 
 	constructor(
 		readonly model: Model,
 		earlier?: PaneContents,
 	) {
-		this.#byPane = earlier?.model === model ? earlier.#byPane : new Map();
+		const same = earlier?.model === model;
+		this.#byPane = same ? earlier.#byPane : new Map();
+		this.#placed = same ? earlier.#placed : new WeakMap();
 	}
 
 	of(pane: Pane): PaneContent {
@@ -107,4 +114,28 @@ export class PaneContents {
 		this.#byPane.set(pane.paneId, content);
 		return content;
 	}
+
+	/**
+	 * Where `children` go among the activities of a pane whose content is `content` (`place` works it out): what
+	 * was worked out for the same content and the same children (the same pane and run objects, in the same order)
+	 * is taken again. Placing reads the delegations (checked by the content) and the children's pane ids only; a
+	 * coordinator's children were placed again each frame, a map and a set made for each.
+	 */
+	placedAmong(
+		content: PaneContent,
+		children: readonly Child[],
+		place: () => Array<{child: Child; after: number}>,
+	): ReadonlyArray<{child: Child; after: number}> {
+		const known = this.#placed.get(content);
+		if (known && sameChildren(known.children, children)) return known.placed;
+		const placed = place();
+		this.#placed.set(content, {children: [...children], placed});
+		return placed;
+	}
+}
+
+function sameChildren(a: readonly Child[], b: readonly Child[]): boolean {
+	if (a.length !== b.length) return false;
+	for (let k = 0; k < a.length; k++) if (a[k]!.pane !== b[k]!.pane || a[k]!.run !== b[k]!.run) return false;
+	return true;
 }

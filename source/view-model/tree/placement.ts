@@ -140,7 +140,7 @@ function* addTree(placement: Placement, root: PaneTask): Generator<void, void> {
 			continue;
 		}
 
-		const placed = placeChildren(model, list, children, child => child.pane.paneId, content.delegations);
+		const placed = lists.contents.placedAmong(content, children, () => placeChildren(model, list, children, child => child.pane.paneId, content.delegations));
 		for (let k = placed.length - 1; k >= 0; k--) {
 			const {child, after} = placed[k]!;
 			stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
