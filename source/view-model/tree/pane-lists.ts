@@ -1,5 +1,6 @@
 import {filterMatches, type Filter} from '../../query/filter.js';
 import type {Job, Model, Pane, Run} from '../../model/state.js';
+import {PaneContents} from './pane-contents.js';
 
 /*
  * Which panes hang under which on screen: the child panes of a pane and the root panes of a job, found with as
@@ -24,6 +25,8 @@ export class PaneLists {
 	readonly #roots = new Map<string, {runCount: number; roots: ChildPane[]}>();
 	/** `Model.treeRev` at `rev`: see `carriesOn`. */
 	readonly #treeRev: number;
+	/** What each pane shows of its own: carried over whenever the model object is the same, each checked as it is read. */
+	readonly contents: PaneContents;
 
 	/**
 	 * `earlier`: the lists of an earlier revision of the same model, whose lists found so far are taken over while
@@ -37,6 +40,7 @@ export class PaneLists {
 		earlier?: PaneLists,
 	) {
 		this.#treeRev = model.treeRev;
+		this.contents = new PaneContents(model, earlier?.contents);
 		if (!earlier?.carriesOn(model)) return;
 		for (const [paneId, children] of earlier.#children) this.#children.set(paneId, children);
 		for (const [jobId, roots] of earlier.#roots) this.#roots.set(jobId, roots);

@@ -101,7 +101,7 @@ function* addTree(placement: Placement, root: PaneTask): Generator<void, void> {
 		const task = stack.pop()!;
 		const {pane, depth, parent} = task;
 		if (placement.byPane.has(pane.paneId)) continue;
-		const acts = presentActivities(model, pane);
+		const content = lists.contents.of(pane);
 		const slot = parent ? parent.children.length : placement.top.length;
 		// The pane's last run is looked up once: with 200,000 panes, each lookup in the model's maps counts.
 		const last = pane.runIds.length === 1 && task.run?.runId === pane.runIds[0] ? task.run : lastRun(model, pane);
@@ -109,8 +109,8 @@ function* addTree(placement: Placement, root: PaneTask): Generator<void, void> {
 		const facts = new PaneFacts(pane, depth, task.orphan, task.cycle, live, last);
 		const node = new PaneNode(
 			facts,
-			acts.list,
-			acts.ascending,
+			content.list,
+			content.ascending,
 			tailRows(model, pane, Math.min(depth, maxShownDepth), width, last),
 			parent,
 			slot,
@@ -121,26 +121,26 @@ function* addTree(placement: Placement, root: PaneTask): Generator<void, void> {
 		placement.byPane.set(pane.paneId, node);
 		placement.order.push(node);
 		placement.parentNo.push(parent ? parent.no : -1);
-		const {list} = acts;
+		const {list} = content;
 		for (let k = 0; k < list.length; k++) nodeOfActivity[list[k]!] = node.no + 1;
 
 		if (pane.runIds.length === 1 && last?.childRunIds.length === 0) continue;
 		const children = yield* lists.childPaneSteps(pane);
 		if (children.length === 0) continue;
-		facts.delegates = delegates(model, acts.list);
+		facts.delegates = content.delegates;
 		if (!facts.delegates) {
 			// All after the activities, in the order they started: pushed as they are, with pauses, as one
 			// run can have 200,000 children.
 			for (let k = children.length - 1; k >= 0; k--) {
 				if (k % stepSize === 0) yield;
 				const child = children[k]!;
-				stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after: acts.list.length});
+				stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after: list.length});
 			}
 
 			continue;
 		}
 
-		const placed = placeChildren(model, acts.list, children, child => child.pane.paneId);
+		const placed = lists.contents.placedAmong(content, children, () => placeChildren(model, list, children, child => child.pane.paneId, content.delegations));
 		for (let k = placed.length - 1; k >= 0; k--) {
 			const {child, after} = placed[k]!;
 			stack.push({pane: child.pane, run: child.run, depth: depth + 1, orphan: false, cycle: false, parent: node, after});
@@ -148,34 +148,28 @@ function* addTree(placement: Placement, root: PaneTask): Generator<void, void> {
 	}
 }
 
-/** The pane's activities that exist; the pane's own list when all do. */
-function presentActivities(model: Model, pane: Pane): {list: readonly number[]; ascending: boolean} {
-	if (pane.activityIndices.every(index => model.activities[index] !== undefined)) {
-		return {list: pane.activityIndices, ascending: isAscending(pane.activityIndices)};
-	}
-
-	const list = pane.activityIndices.filter(index => model.activities[index] !== undefined);
-	return {list, ascending: isAscending(list)};
-}
-
 /**
  * Where a pane's child panes go among its activities `acts`: right under the activity that delegated them, in
  * the order they started; the rest (and those whose delegation is not shown) after the activities, in the
- * order they started. `children` are in the order they started.
+ * order they started. `children` are in the order they started. `delegations`: where the delegations sit in
+ * `acts`, when known (pane-contents.ts); only those places are looked at, as any other activity places none.
  */
 export function placeChildren<Child>(
 	model: Model,
 	acts: readonly number[],
 	children: readonly Child[],
 	idOf: (child: Child) => string,
+	delegations?: readonly number[],
 ): Array<{child: Child; after: number}> {
 	const out: Array<{child: Child; after: number}> = [];
 	// By pane id, made at the first delegation: one run can delegate to a hundred thousand, and each
 	// delegation looks up its own; a run whose children came without a delegation needs none.
 	let childOrder: Map<string, number> | undefined;
 	const placed = new Set<string>();
-	for (const [position, index] of acts.entries()) {
-		const activity = model.activities[index];
+	const places = delegations?.length ?? acts.length;
+	for (let k = 0; k < places; k++) {
+		const position = delegations ? delegations[k]! : k;
+		const activity = model.activities[acts[position]!];
 		if (activity?.type !== 'delegate' || activity.childRunIds.length === 0) continue;
 		childOrder ??= new Map(children.map((child, at) => [idOf(child), at]));
 		const mine: number[] = [];
@@ -196,16 +190,6 @@ export function placeChildren<Child>(
 
 	for (const child of children) if (placed.size === 0 || !placed.has(idOf(child))) out.push({child, after: acts.length});
 	return out;
-}
-
-/** Whether an activity among these delegated to child runs: only then may children sit among the activities. */
-function delegates(model: Model, acts: readonly number[]): boolean {
-	for (const index of acts) {
-		const activity = model.activities[index];
-		if (activity?.type === 'delegate' && activity.childRunIds.length > 0) return true;
-	}
-
-	return false;
 }
 
 export function isAscending(list: readonly number[]): boolean {
