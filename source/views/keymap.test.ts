@@ -79,6 +79,12 @@ describe('pressesOf', () => {
 		expect(presses[1]).toEqual({input: 'q', key: plain});
 	});
 
+	it('regression: Enter typed as the viewer starts, read as a line feed (the terminal not yet raw), is Enter', () => {
+		// What Ink hands over for a lone "\n": no key of its own, the line feed as the input.
+		expect(pressesOf('\n', plain)).toEqual([{input: '\r', key: key({return: true})}]);
+		expect(commandFor(pressesOf('\n', plain)[0]!.input, pressesOf('\n', plain)[0]!.key)).toBe('item.activate');
+	});
+
 	it('leaves a single key and a control key as they are', () => {
 		expect(pressesOf('j', plain)).toEqual([{input: 'j', key: plain}]);
 		expect(pressesOf('c', key({ctrl: true}))).toEqual([{input: 'c', key: key({ctrl: true})}]);

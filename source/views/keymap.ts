@@ -209,6 +209,9 @@ export function pressesOf(input: string, key: Key): Press[] {
 		];
 	}
 
+	// Enter typed before the terminal was put in raw mode (as the viewer starts, between two screens) was turned
+	// into a line feed by the terminal, which Ink does not call Enter: it is Enter.
+	if (input === '\n' && !key.ctrl && !key.meta) return [{input: '\r', key: {...noModifiers, return: true}}];
 	if (input.length <= 1 || key.ctrl || key.meta || commandFor(input, key) !== undefined) return [{input, key}];
 	const presses: Press[] = [];
 	for (const character of input) {

@@ -149,6 +149,16 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('regression: Enter typed while perscope perstack starts, before the chooser is drawn, opens the job', async () => {
+		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack');
+		// As soon as perscope has put its first screen up, long before the list: the terminal is not raw yet.
+		await tty.waitFor('starting…');
+		tty.keys('Enter');
+		await tty.waitFor('delegate child-expert');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('--replay plays a log back at its pace in the viewer, and q stops it', async () => {
 		const tty = start('node dist/cli/main.js --replay=1 fixtures/demo.ndjson');
 		// A second into a ten-second job: its start is on screen, its end is not yet.
