@@ -199,7 +199,7 @@ describe('the stderr overlay', () => {
 
 describe('the quit confirmation', () => {
 	it('asks before stopping a running command; y quits', async () => {
-		const view = await open({kind: 'confirmQuit'}, () => <ConfirmQuit width={80} />);
+		const view = await open({kind: 'confirmQuit'}, () => <ConfirmQuit width={80} />, {env: {childRunning: () => true}});
 		expect(view.lastFrame()).toContain('The command is still running. Stop it and quit? (y / n)');
 		await view.press('y');
 		expect(view.quits()).toBe(1);
@@ -207,7 +207,7 @@ describe('the quit confirmation', () => {
 	});
 
 	it('any other key is a no', async () => {
-		const view = await open({kind: 'confirmQuit'}, () => <ConfirmQuit width={80} />);
+		const view = await open({kind: 'confirmQuit'}, () => <ConfirmQuit width={80} />, {env: {childRunning: () => true}});
 		await view.press('n');
 		await waitForFrame(view, text => text === 'closed');
 		expect(view.quits()).toBe(0);

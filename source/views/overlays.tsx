@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import React from 'react';
+import React, {useEffect} from 'react';
 import {plural} from '../text/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {iconLegend} from '../text/describe-activity.js';
@@ -167,9 +167,15 @@ export function StderrOverlay({scroll, height, width}: {scroll: number; height: 
 }
 
 export function ConfirmQuit({width}: {width: number}) {
-	const {quit} = useViewEnv();
+	const {quit, childRunning} = useViewEnv();
 	const dispatch = useUiDispatch();
 	const ui = useUiState();
+	// Drawn again as the sources change: a command that ends while the question is open leaves nothing to ask
+	// about, and the quit that was asked for goes ahead (with the command's exit code, as q after its end does).
+	useModelVersion();
+	useEffect(() => {
+		if (!childRunning()) quit();
+	});
 	useCommands(
 		priorities.confirm,
 		command => {

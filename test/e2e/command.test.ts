@@ -73,4 +73,15 @@ describe.skipIf(!hasTmux())('perscope -- COMMAND in the viewer', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(3);
 	});
+
+	it('regression: the command ends while q’s question is open: perscope quits with its exit code, without another key', async () => {
+		const gate = join(dir, 'exit-while-asked');
+		const tty = start(command('asked', ['', '', gate, '4']), {width: 100, height: 30});
+		await tty.waitFor(now => now.includes('✅ complete The capital of France is Paris') && now.includes('· live'));
+		pids.push(Number(readFileSync(join(dir, 'asked.pid'), 'utf8')));
+		tty.keys('q');
+		await tty.waitFor(confirm);
+		writeFileSync(gate, '');
+		expect(await tty.exitCode()).toBe(4);
+	});
 });

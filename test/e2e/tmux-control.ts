@@ -44,8 +44,13 @@ export class TmuxControl {
 		// A client gone is said by the wait for its answer ("ended"), not by an error event no one listens to.
 		this.client.stdin!.on('error', () => {});
 		closeSync(answersForTmux);
-		// The attach's own (empty) answer.
-		this.answer();
+		// The attach's own (empty) answer; a client that never gives it goes with the error.
+		try {
+			this.answer();
+		} catch (error) {
+			this.close();
+			throw error;
+		}
 	}
 
 	/** Runs one tmux command; returns its output as the `tmux` program prints it (each line ended by a newline). */
