@@ -1,3 +1,5 @@
+import {sameBytesAt} from './same-bytes.js';
+
 /*
  * Where a JSON array in a line's bytes ends, and whether it is valid JSON, in one pass over its bytes and with
  * nothing made: the history cutter (prune-line.ts) checks each history array it cuts out, and a history's new
@@ -201,9 +203,7 @@ function digitsEnd(bytes: Buffer, from: number, end: number): number {
 }
 
 function literalEnd(bytes: Buffer, at: number, end: number, literal: Buffer): number {
-	if (at + literal.length > end) return -1;
-	for (let i = 1; i < literal.length; i++) if (bytes[at + i] !== literal[i]) return -1;
-	return at + literal.length;
+	return at + literal.length <= end && sameBytesAt(bytes, at, literal) ? at + literal.length : -1;
 }
 
 function isHexDigit(byte: number): boolean {

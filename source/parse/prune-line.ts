@@ -1,4 +1,5 @@
 import {JsonArrayEnd} from './json-array-end.js';
+import {sameBytesAt} from './same-bytes.js';
 
 /*
  * Cuts message histories out of a raw Perstack event line before it is parsed.
@@ -281,15 +282,6 @@ function keyStartBefore(bytes: Buffer, at: number, lineStart: number, keys: KeyS
 function endsWith(bytes: Buffer, at: number, lineStart: number, head: Buffer): boolean {
 	const from = at - head.length;
 	return from >= lineStart && sameBytesAt(bytes, from, head);
-}
-
-/**
- * Whether `bytes` holds `expected` at `at` (which the caller knows fits). For the few bytes of a key or a prefix a
- * loop costs less than Buffer#compare, whose checks of its arguments and call into C++ are most of its cost.
- */
-function sameBytesAt(bytes: Buffer, at: number, expected: Buffer): boolean {
-	for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
-	return true;
 }
 
 /** Whether the quote at `index` is escaped: preceded by an odd number of backslashes. */

@@ -1,5 +1,6 @@
 import type {AgentEvent, EventRef} from '../model/events.js';
 import {parseLine} from './normalise.js';
+import {sameBytesAt} from './same-bytes.js';
 
 /*
  * A fast lane for the streaming events that make up most lines of a Perstack log: a `streamReasoning` or
@@ -89,16 +90,10 @@ const layouts: readonly Layout[] = streamTypes.map((type, index) => {
 function layoutAt(bytes: Buffer, at: number, end: number): Layout | undefined {
 	for (const layout of layouts) {
 		const close = at + layout.name.length;
-		if (close < end && bytes[close] === quote && sameBytes(bytes, at, layout.name)) return layout;
+		if (close < end && bytes[close] === quote && sameBytesAt(bytes, at, layout.name)) return layout;
 	}
 
 	return undefined;
-}
-
-/** Whether `bytes` holds `expected` at `at` (which the caller knows fits). A loop beats Buffer#compare for a few bytes. */
-function sameBytes(bytes: Buffer, at: number, expected: Buffer): boolean {
-	for (let i = 0; i < expected.length; i++) if (bytes[at + i] !== expected[i]) return false;
-	return true;
 }
 
 /** How many lines of each type are parsed both ways before the lane is trusted. */
@@ -112,7 +107,7 @@ class LineReader {
 
 	literal(expected: Buffer): boolean {
 		const length = expected.length;
-		if (this.at + length > this.end || !sameBytes(this.bytes, this.at, expected)) return false;
+		if (this.at + length > this.end || !sameBytesAt(this.bytes, this.at, expected)) return false;
 		this.at += length;
 		return true;
 	}
