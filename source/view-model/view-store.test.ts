@@ -176,6 +176,24 @@ describe('the rate of events', () => {
 		store.tick();
 		expect(store.eventsPerSecond).toBe(10_000);
 	});
+
+	it('regression: a model with fewer events than the one before (a load starting over) made the rate negative (-14345/s)', () => {
+		const clock = {now: 0};
+		const {store, event} = storeAt(clock);
+		for (let tick = 0; tick < 10; tick++) {
+			for (let i = 0; i < 100; i++) event();
+			clock.now += 100;
+			store.tick();
+		}
+
+		expect(store.eventsPerSecond).toBe(1000);
+		store.setModel({...createModel(), events: 10});
+		for (let tick = 0; tick < 25; tick++) {
+			clock.now += 100;
+			store.tick();
+			expect(store.eventsPerSecond).toBeGreaterThanOrEqual(0);
+		}
+	});
 });
 
 describe('a stream gone quiet (#33: a viewer left open for a day)', () => {

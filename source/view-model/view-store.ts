@@ -136,6 +136,9 @@ export class ViewStore {
 
 	tick(): void {
 		const now = this.#now();
+		// A count gone back (a load starting over, on this thread, from an empty model) starts the rate afresh: a
+		// rate below zero said "-14345/s".
+		if (this.#model.events < (this.#samples.at(-1)?.events ?? 0)) this.#samples.length = 0;
 		this.#samples.push({at: now, events: this.#model.events});
 		while (this.#samples.length > 2 && now - this.#samples[0]!.at > 2000) this.#samples.shift();
 		const first = this.#samples[0]!;
