@@ -371,6 +371,62 @@ describe('a filtered tree of a live stream (the model growing in place, revision
 	});
 });
 
+describe('a filter applied again later in a live stream (the errors key, a filter typed again)', () => {
+	const grown = [
+		[...readLines(1500, 700), resultLine(0, true), resultLine(3, true), resultLine(7, false)],
+		[resultLine(1200, true), ...readLines(2200, 10)],
+		[resultLine(5, false), resultLine(2205, true), ...readLines(2210, 5)],
+		[resultLine(10, true), resultLine(2201, false)],
+		[...readLines(2215, 40), resultLine(2216, true), resultLine(4, true)],
+	];
+	// More filters than are kept (4), so that some come back after theirs were let go.
+	const texts = ['errors', 'shared', '-errors shared', 'step:10-400', 'late-text', 'type:readTextFile -shared', 'run:run-1'];
+
+	it("gives exactly a fresh scan's matches, by a new filter object of the same text, whichever filters came between", () => {
+		const model = modelFromText(readLines(0, 1500).join('\n'));
+		let round = 0;
+		for (const lines of [...grown, ...grown.map(batch => batch.map(line => line))]) {
+			for (const [k, text] of texts.entries()) {
+				// Each revision applies a few of the filters, each a new object parsed again as the prompt's Enter does.
+				if ((k + round) % 3 === 0) continue;
+				const {shown, shownCount} = filterMatches(model, parsed(text));
+				expect({round, text, shown: [...shown], count: shownCount}).toEqual({round, text, ...matchesOf(model, parsed(text))});
+			}
+
+			// `x`'s filter, made by toggling, at every other revision.
+			if (round % 2 === 0) {
+				const errors = toggleErrors(emptyFilter);
+				const scan = startFilterScan(model, errors);
+				while (!continueFilterScan(model, scan, () => true));
+				expect({round, shown: [...scan.matches!.shown], count: scan.matches!.shownCount}).toEqual({round, ...matchesOf(model, errors)});
+			}
+
+			modelFromText(`${lines.join('\n')}\n`, {model});
+			round++;
+		}
+	});
+
+	it('starts from its matches of the last time it was applied: only what changed since and what is new is tested', () => {
+		const model = modelFromText(readLines(0, 1500).join('\n'));
+		// Two revisions: the activities' changes are tracked from the second one the model is seen at.
+		filterMatches(model, parsed('errors'));
+		modelFromText(`${readLines(1500, 10).join('\n')}\n`, {model});
+		filterMatches(model, parsed('errors'));
+		const length = model.activities.length;
+		filterMatches(model, parsed('shared'));
+		modelFromText(`${[...readLines(1510, 30), resultLine(3, true)].join('\n')}\n`, {model});
+		filterMatches(model, parsed('type:readTextFile'));
+		const again = startFilterScan(model, parsed('errors'));
+		expect(again.next).toBe(length);
+		expect(again.shown[3]).toBe(1);
+		while (!continueFilterScan(model, again));
+		expect({shown: [...again.matches!.shown], count: again.matches!.shownCount}).toEqual(matchesOf(model, parsed('errors')));
+		// Once the input has ended, `errors` asks more than the activity: worked out afresh.
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect(startFilterScan(model, parsed('errors')).next).toBe(0);
+	});
+});
+
 /** The reference: `matches` activity by activity, with no cache and no slices. */
 function matchesOf(model: Model, filter: Filter): {shown: number[]; count: number} {
 	const shown = model.activities.map(activity => (matches(filter, activity, model) ? 1 : 0));

@@ -4,6 +4,7 @@ import {includesText} from './find-text.js';
 import {activityTypes, type Activity, type ActivityType, type Model} from '../model/state.js';
 import {assertNever} from '../model/assert-never.js';
 import {endedRunMarks} from './ended-marks.js';
+import {changedSince, markActivities, type ActivitiesMark} from './activity-changes.js';
 
 /*
  * The filter language, shared by `--filter` and the viewer's filter key. Terms are separated by spaces
@@ -278,14 +279,21 @@ export type FilterMatches = {
  */
 /** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
 // eslint-disable-next-line no-restricted-syntax -- a side table of the model's own derived data, keyed by its activities array and dying with it: model/ may not hold query/'s types (docs/architecture.md)
-const matchSets = new WeakMap<Model['activities'], MatchSet>();
+const matchSets = new WeakMap<Model['activities'], MatchSet[]>();
 
 /**
- * A filter's matches for one model revision. `seen`: the activities they were worked out from (the objects, not
- * copies), kept where the model grows in place (a live stream read on this thread: the same activities array at
- * a later revision), so that the next revision's matches carry on from these (`carriedScan`).
+ * Filters whose matches are kept per activities array, the last used first: a filter applied again later (the
+ * errors key's, a filter typed again) carries on from its matches of then rather than testing every activity.
  */
-type MatchSet = {rev: number; filter: Filter; matches: FilterMatches; seen: Activity[] | undefined};
+const keptFilters = 4;
+
+/**
+ * A filter's matches for one model revision. `text`: the filter's canonical text, which names it (a filter typed
+ * again is another object). `mark`: the activities they were worked out from, where the model grows in place (a
+ * live stream read on this thread: the same activities array at a later revision), so that a later revision's
+ * matches carry on from these (`carriedScan`).
+ */
+type MatchSet = {rev: number; text: string; matches: FilterMatches; mark: ActivitiesMark | undefined};
 
 /**
  * Whether the filter's answer for an activity depends on the activity object alone, so that an activity still the
@@ -297,38 +305,40 @@ function carriesOver(filter: Filter, model: Model): boolean {
 	return model.inputEnd === undefined && filter.clauses.every(clause => clause.term.kind !== 'run');
 }
 
+function keptSet(model: Model, filter: Filter): MatchSet | undefined {
+	const text = filterText(filter);
+	return matchSets.get(model.activities)?.find(set => set.text === text);
+}
+
 /**
- * A scan of this model revision that starts from the matches of an earlier revision of the same activities
- * array: only the slots whose object changed are tested again, then the activities added since. Each frame of a
- * live stream laid out a filtered tree from a scan of every activity.
+ * A scan of this model revision that starts from the filter's matches of an earlier revision of the same
+ * activities array: only the slots whose activity changed since are tested again (query/activity-changes.ts),
+ * then the activities added since. Each frame of a live stream laid out a filtered tree from a scan of every
+ * activity, and each filter's Enter and `x` scanned them all again.
  */
 function carriedScan(model: Model, filter: Filter): FilterScan | undefined {
-	const known = matchSets.get(model.activities);
+	const known = keptSet(model, filter);
+	if (!known?.mark || !carriesOver(filter, model) || known.matches.shown.length !== known.mark.length) return undefined;
+	const changed = changedSince(model, known.mark);
+	if (!changed) return undefined;
 	const {activities} = model;
-	if (!known?.seen || known.filter !== filter || !carriesOver(filter, model) || activities.length < known.seen.length) return undefined;
-	// The scan takes the list over and brings it up to date as it goes (a copy each frame of a million activities
-	// would be 8 MB of garbage a frame): no other scan may carry on from it meanwhile.
-	const {seen} = known;
-	known.seen = undefined;
+	const {length} = known.mark;
 	const shown = new Uint8Array(activities.length);
-	shown.set(known.matches.shown.subarray(0, seen.length));
+	shown.set(known.matches.shown);
 	let shownCount = known.matches.shownCount;
 	const textOf = filter.clauses.some(clause => clause.term.kind === 'text') ? textReader(model) : undefined;
-	for (let index = 0; index < seen.length; index++) {
-		const activity = activities[index]!;
-		if (activity === seen[index]) continue;
-		seen[index] = activity;
-		const now = matchesAt(filter, activity, model, index, textOf) ? 1 : 0;
+	for (const index of changed) {
+		const now = matchesAt(filter, activities[index]!, model, index, textOf) ? 1 : 0;
 		shownCount += now - shown[index]!;
 		shown[index] = now;
 	}
 
-	return {filter, activities, rev: model.rev, shown, shownCount, next: seen.length, matches: undefined, seen};
+	return {filter, activities, rev: model.rev, shown, shownCount, next: length, matches: undefined};
 }
 
 function knownMatches(model: Model, filter: Filter): FilterMatches | undefined {
-	const known = matchSets.get(model.activities);
-	if (known && known.rev === model.rev && known.filter === filter && known.matches.shown.length === model.activities.length) return known.matches;
+	const known = keptSet(model, filter);
+	if (known && known.rev === model.rev && known.matches.shown.length === model.activities.length) return known.matches;
 	return undefined;
 }
 
@@ -357,8 +367,6 @@ export type FilterScan = {
 	next: number;
 	/** Set when done: the bitmap, also what `filterMatches` returns for that model revision from then on. */
 	matches: FilterMatches | undefined;
-	/** A scan that carries on from an earlier revision's (`carriedScan`): the activities it was worked out from, below `next` brought up to date. */
-	seen?: Activity[] | undefined;
 };
 
 /** Activities tested between two asks whether to stop: the clock is not read per activity. */
@@ -405,7 +413,6 @@ export function continueFilterScan(model: Model, scan: FilterScan, stop: () => b
 		scan.shownCount = started.shownCount;
 		scan.next = started.next;
 		scan.matches = started.matches;
-		scan.seen = started.seen;
 		if (started.matches) return true;
 	}
 
@@ -433,18 +440,16 @@ export function continueFilterScan(model: Model, scan: FilterScan, stop: () => b
 	if (index < activities.length) return false;
 	const result = {shown, shownCount};
 	scan.matches = result;
-	// The activities are kept by reference only once the same array is seen again at a later revision: a model a
-	// load in a worker posts is a new array each time, and would never carry on from them.
-	const earlier = matchSets.get(activities);
-	const grows = earlier !== undefined && earlier.rev !== model.rev;
-	let seen: Activity[] | undefined;
-	if (carriesOver(filter, model) && scan.seen) {
-		seen = scan.seen;
-		for (let at = seen.length; at < activities.length; at++) seen.push(activities[at]!);
-	} else if (carriesOver(filter, model) && (grows || earlier?.seen !== undefined)) seen = activities.slice();
-	scan.seen = undefined;
-	matchSets.set(activities, {rev: model.rev, filter, matches: result, seen});
+	keepMatches(model, filter, result);
 	return true;
+}
+
+/** Keeps a filter's matches of this model revision, first among the array's, with a mark to carry on from. */
+function keepMatches(model: Model, filter: Filter, matches: FilterMatches): void {
+	const text = filterText(filter);
+	const mark = carriesOver(filter, model) ? markActivities(model) : undefined;
+	const others = (matchSets.get(model.activities) ?? []).filter(set => set.text !== text);
+	matchSets.set(model.activities, [{rev: model.rev, text, matches, mark}, ...others].slice(0, keptFilters));
 }
 
 export function isEmptyFilter(filter: Filter): boolean {

@@ -1,6 +1,7 @@
 import {filterMatches, isEmptyFilter, type Filter} from '../../query/filter.js';
 import {continueScan, narrows, scanCovered, startScan, stepKnown, type MatchScan, type ScanStart} from '../../query/search.js';
-import type {Activity, Model} from '../../model/state.js';
+import {changedSince, markActivities, type ActivitiesMark} from '../../query/activity-changes.js';
+import type {Model} from '../../model/state.js';
 import type {Scheduler, Task} from '../../slices/scheduler.js';
 import type {Progress} from './progress.js';
 
@@ -40,7 +41,7 @@ export class Searches {
 	#keptFor(model: Model, filter: Filter): Kept {
 		let known = this.#searches.get(model.activities);
 		if (!known || known.rev !== model.rev || known.filter !== filter) {
-			known = {rev: model.rev, filter, scans: new Map(), carry: carryFrom(known, model, filter)};
+			known = {rev: model.rev, filter, scans: new Map(), carry: carryFrom(known, model, filter), mark: isEmptyFilter(filter) ? markActivities(model) : undefined};
 			this.#searches.set(model.activities, known);
 		}
 
@@ -159,45 +160,26 @@ export class Searches {
 /** A search is carried on from while its matches are at most this part of the activities: see `carriedWithin`. */
 const carriedShare = 4;
 
-/** The searches kept for one model revision and filter, and what they may carry on from. */
-type Kept = {rev: number; filter: Filter; scans: Map<string, MatchScan>; carry: Carry | undefined};
+/** The searches kept for one model revision and filter, what they may carry on from, and the activities they began with. */
+type Kept = {rev: number; filter: Filter; scans: Map<string, MatchScan>; carry: Carry | undefined; mark: ActivitiesMark | undefined};
 
 /**
  * The searches of the revision before, to carry on from (a live stream read on this thread changes the model in
- * place, a frame at a time): `changed`, the activities below `length` whose object changed since (ascending);
- * `seen`, the activity objects as of now, taken over from revision to revision (a copy each frame of a million
- * activities would be 8 MB of garbage a frame).
+ * place, a frame at a time): `changed`, the activities below `length` whose object changed since (ascending).
  */
-type Carry = {scans: Map<string, MatchScan>; length: number; changed: number[]; seen: Activity[]};
+type Carry = {scans: Map<string, MatchScan>; length: number; changed: number[]};
 
 /**
  * What the searches of a new revision may carry on from: the searches of the revision before, for the same
  * activities array and no filter (a filter's matches are the revision's own). An activity's searchable text
- * depends on the activity object alone, and a changed activity is a new object (model/reduce/activities.ts).
- * While the prompt was open, each frame of a live stream searched every activity again.
+ * depends on the activity object alone, and a changed activity is a new object (model/reduce/activities.ts);
+ * which changed since is told by the activities' tracker (query/activity-changes.ts). While the prompt was open,
+ * each frame of a live stream searched every activity again.
  */
 function carryFrom(known: Kept | undefined, model: Model, filter: Filter): Carry | undefined {
-	if (!known || known.filter !== filter || !isEmptyFilter(filter) || known.rev >= model.rev) return undefined;
-	const {activities} = model;
-	const before = known.carry;
-	// Taken over: the revision before gives it up.
-	known.carry = undefined;
-	// The activities as the revision before's searches began: without them (its own revision carried nothing), its
-	// searches cannot be carried on from, and this revision's searches start afresh; the next one carries on.
-	if (!before) return {scans: new Map(), length: 0, changed: [], seen: [...activities]};
-	const {seen} = before;
-	const length = Math.min(seen.length, activities.length);
-	const changed: number[] = [];
-	for (let index = 0; index < length; index++) {
-		const activity = activities[index]!;
-		if (activity === seen[index]) continue;
-		seen[index] = activity;
-		changed.push(index);
-	}
-
-	seen.length = length;
-	for (let index = length; index < activities.length; index++) seen.push(activities[index]!);
-	return {scans: known.scans, length, changed, seen};
+	if (!known?.mark || known.filter !== filter || !isEmptyFilter(filter) || known.rev >= model.rev) return undefined;
+	const changed = changedSince(model, known.mark);
+	return changed && {scans: known.scans, length: Math.min(known.mark.length, model.activities.length), changed};
 }
 
 /**
