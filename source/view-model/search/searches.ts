@@ -41,7 +41,7 @@ export class Searches {
 	#keptFor(model: Model, filter: Filter): Kept {
 		let known = this.#searches.get(model.activities);
 		if (!known || known.rev !== model.rev || known.filter !== filter) {
-			known = {rev: model.rev, filter, scans: new Map(), carry: carryFrom(known, model, filter), mark: isEmptyFilter(filter) ? markActivities(model) : undefined};
+			known = {rev: model.rev, filter, scans: new Map(), carry: carryFrom(known, model, filter), mark: markActivities(model)};
 			this.#searches.set(model.activities, known);
 		}
 
