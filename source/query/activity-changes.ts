@@ -28,6 +28,11 @@ type Tracker = {
 	changedAt: Int32Array;
 	/** Moves each time the tracker looks at a later revision. */
 	generation: number;
+	/**
+	 * The slots that changed in the last generation (below the length before it, ascending): what a mark of the
+	 * generation before asks for, as each frame's carry does, told without reading every slot's generation.
+	 */
+	lastChanged: number[];
 };
 
 /** By the activities array: a shallow copy of the model (a load in a worker moving its event count) shares it. */
@@ -53,6 +58,8 @@ export function markActivities(model: Model): ActivitiesMark | undefined {
 export function changedSince(model: Model, mark: ActivitiesMark): number[] | undefined {
 	const tracker = trackerOf(model);
 	if (tracker !== mark.tracker || !tracker.seen) return undefined;
+	if (mark.generation === tracker.generation) return [];
+	if (mark.generation === tracker.generation - 1) return tracker.lastChanged.slice();
 	const {changedAt} = tracker;
 	const changed: number[] = [];
 	for (let index = 0; index < mark.length; index++) if (changedAt[index]! > mark.generation) changed.push(index);
@@ -65,7 +72,7 @@ function trackerOf(model: Model): Tracker {
 	let tracker = trackers.get(activities);
 	if (tracker?.rev === model.rev) return tracker;
 	if (!tracker || (tracker.seen && tracker.seen.length > activities.length)) {
-		tracker = {rev: model.rev, seen: undefined, changedAt: new Int32Array(0), generation: 0};
+		tracker = {rev: model.rev, seen: undefined, changedAt: new Int32Array(0), generation: 0, lastChanged: []};
 		trackers.set(activities, tracker);
 		return tracker;
 	}
@@ -87,12 +94,16 @@ function trackerOf(model: Model): Tracker {
 	}
 
 	const known = seen.length;
+	const lastChanged: number[] = [];
 	for (let index = 0; index < known; index++) {
 		const activity = activities[index]!;
 		if (activity === seen[index]) continue;
 		seen[index] = activity;
 		changedAt[index] = generation;
+		lastChanged.push(index);
 	}
+
+	tracker.lastChanged = lastChanged;
 
 	for (let index = known; index < activities.length; index++) {
 		seen.push(activities[index]!);
