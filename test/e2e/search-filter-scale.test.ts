@@ -13,7 +13,8 @@ import {framesOf, hasTmux, repoRoot, selectedLine, sessionsKilledAfterEach, shel
  *
  * 40,000 tool calls (82 MB, 200,000 events) are past every threshold these behaviours hang on: far more activities
  * than a key's first slice searches (2,048) and than a filter's cut reads between pauses (16,384), over 8 MB (the
- * viewer loads in a worker, whose last pieces may still go in after the sources say `ended`) and over 64 MB (read
+ * viewer loads in a worker, whose last pieces go into the model after it says the file is read: the header says
+ * `ended` only once they are in, load-in-worker.ts) and over 64 MB (read
  * in parallel on 4 cores or more). The frames are read from what the viewer writes, not from the screen now and
  * then, so a search or filter over in a few frames is still seen under way. The log is under the 48 MB of texts a
  * search keeps (~114,000 of these calls) and the 32 MB of results kept whole: how fast search and filter stay past
@@ -61,8 +62,8 @@ describe.skipIf(!hasTmux())('search and filter over a large log', () => {
 		}
 
 		expect(filtering.frame).toContain('exec ');
-		// Should the sources say `ended` while the worker's last pieces of the model still go in, the filter is worked
-		// out again over the whole model: the count comes to every call but the match.
+		// The filter is of the whole model (the header said `ended` once the worker's last pieces were in; a filter is
+		// worked out again should the model change meanwhile): the count comes to every call but the match.
 		const hidden = `(${calls + 2} hidden)`;
 		const filtered = await tty.waitFor(screen => /filter: "done run-0"/.test(screen) && screen.includes(hidden), 60_000);
 		expect(filtered).not.toContain('filtering…');

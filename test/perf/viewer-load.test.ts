@@ -197,6 +197,28 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(changes).toBeGreaterThan(0);
 	});
 
+	it('regression: the sources said `ended` while the worker’s last pieces were still to go into the model (a search typed on seeing it ended without the log’s last match, and the selection never went to it)', async () => {
+		// Each time the views are told of a change: whether the source has ended, and the model they then have.
+		let handed: Model | undefined;
+		const ended: Model[] = [];
+		const loading = await built.start.startLoad(plan(large), {
+			maxLineBytes,
+			tuning: {progressIntervalMs: 0},
+			onModel(model) {
+				handed = model;
+			},
+			hooks: {
+				onChange() {
+					if (loading.states.every(state => !state.live)) ended.push(handed!);
+				},
+			},
+		});
+		expect(await loading.done).toBe(0);
+		expect(ended.length).toBeGreaterThan(0);
+		// The worker's last message says the source ended before its pieces go in, on turns of their own.
+		for (const model of ended) expect(model).toBe(loading.model);
+	});
+
 	it('starts again on the viewer’s thread when the worker fails part way', async () => {
 		const failing = pathToFileURL(join(root, 'test/helpers/failing-load-worker.mjs')).href;
 		const loaded = await viewerLoad(plan(large), {loadWorkerModule: failing, chunkBytes: 512 * 1024, progressIntervalMs: 0});

@@ -82,6 +82,24 @@ describe('posts on their way into the model', () => {
 		expect(scheduler.turns.reading).toBe(false);
 	});
 
+	it('tell whoever waits on every post offered so far once the last of them is in, after its own `then`; at once when none waits', () => {
+		const {posts, parts, runTurn} = harness(post => (post === 'a' ? 2 : 1));
+		const told: string[] = [];
+		posts.whenIn(() => told.push('none waiting'));
+		expect(told).toEqual(['none waiting']);
+		posts.offer('a', () => told.push('a'));
+		runTurn();
+		// Part way: it waits on the post going in.
+		posts.whenIn(() => told.push('after a'));
+		posts.offer('b', () => told.push('b'));
+		posts.whenIn(() => told.push('after b'));
+		runTurn();
+		expect(told).toEqual(['none waiting', 'a', 'after a']);
+		runTurn();
+		expect(parts).toEqual(['a1', 'a2', 'b1']);
+		expect(told).toEqual(['none waiting', 'a', 'after a', 'b', 'after b']);
+	});
+
 	it('once stopped, put nothing more in, and tell whoever waits on them', () => {
 		const {posts, parts, turns, runTurn, scheduler} = harness(() => 2);
 		const told: string[] = [];

@@ -41,6 +41,21 @@ export class HeldPosts<Post> {
 		this.#cancel ??= this.#scheduler.soon(() => this.#next());
 	}
 
+	/** Runs `then` once every post offered so far is in: now, when none waits. */
+	whenIn(then: () => void): void {
+		const last = this.#waiting.at(-1) ?? this.#current;
+		if (!last) {
+			then();
+			return;
+		}
+
+		const before = last.then;
+		last.then = () => {
+			before?.();
+			then();
+		};
+	}
+
 	/** Whether a post is part way in: the model's maps and lists hold some of it. */
 	get partWay(): boolean {
 		return this.#current !== undefined;

@@ -84,13 +84,34 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 		},
 	});
 	const states = plan.inputs.map(input => initialSourceState(input));
-	// The views hold these state objects: what a load reports is copied into them.
-	const mirror = (from: SourceState[]) => {
+	// The views hold these state objects: what a load reports is copied into them. `whole`: the model holds every
+	// piece posted with and before these states; until it does, a source that has ended is left as the views have
+	// it (see `mirrorWorker`). Returns whether one was left.
+	const mirror = (from: SourceState[], whole = true): boolean => {
+		let held = false;
 		for (const [index, state] of from.entries()) {
-			if (states[index]) Object.assign(states[index], state);
+			const shown = states[index];
+			if (shown && !whole && shown.live && !state.live) held = true;
+			else if (shown) Object.assign(shown, state);
 			// A command started into the load after it (the cockpit's): its state object itself, which it keeps up to date.
 			else states.push(state);
 		}
+
+		return held;
+	};
+	/*
+	 * The worker's states, which it posts ahead of the pieces of the model that go with them (those go in on later
+	 * turns, and wait while the views read the model in slices): its progress goes to the views at once, a source's
+	 * end only once the model holds every piece posted before it, so that the header says `ended` of a model that
+	 * holds the whole log. A search typed on seeing `ended` searched a model still without the log's last pieces,
+	 * ended without its match, and its jump with it: the match came with the pieces, the selection never went to it.
+	 */
+	const mirrorWorker = (from: SourceState[]) => {
+		if (!mirror(from, posts.waiting === 0)) return;
+		posts.whenIn(() => {
+			mirror(from);
+			hooks.onChange?.();
+		});
 	};
 
 	let stopped = false;
@@ -134,7 +155,6 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 
 		const onMessage = (message: LoadWorkerMessage) => {
 			if (settled) return;
-			mirror(message.states);
 			switch (message.kind) {
 				case 'progress':
 					// The header's count of events moves while the load goes; the next changes bring the rest. Set in
@@ -163,6 +183,8 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 					assertNever(message, 'load message');
 			}
 
+			// After its pieces are offered: a source's end waits for them.
+			mirrorWorker(message.states);
 			hooks.onChange?.();
 		};
 
