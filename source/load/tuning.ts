@@ -18,6 +18,8 @@ export type LoadTuning = {
 	chunkWorkerModule?: string | undefined;
 	/** Time between the load worker's progress posts; 0: after every chunk. */
 	progressIntervalMs?: number | undefined;
+	/** Time between the load worker's posts of what changed (a second); 0: after every chunk. */
+	changesIntervalMs?: number | undefined;
 	/**
 	 * The module the viewer's load worker runs, as a file URL, in place of viewer/load-worker.js: a test gives one
 	 * that fails part way (test/helpers/failing-load-worker.mjs) to see the viewer load on its own thread instead.

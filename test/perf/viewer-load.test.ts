@@ -13,6 +13,7 @@ import type {LoadWorkerMessage} from '../../source/load/protocol.js';
 import {reducerIndexes} from '../../source/load/viewer/model-changes.js';
 import type {LoadTuning} from '../../source/load/tuning.js';
 import {expectSame} from '../helpers/expect-same.js';
+import {manualScheduler} from '../helpers/manual-scheduler.js';
 
 /*
  * How the viewer loads (source/load/start-load.ts): a large plain file in a worker, which loads it the
@@ -217,6 +218,34 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(ended.length).toBeGreaterThan(0);
 		// The worker's last message says the source ended before its pieces go in, on turns of their own.
 		for (const model of ended) expect(model).toBe(loading.model);
+	});
+
+	it('regression: the count of events went back (57k after 94k, and the rate below zero) when a post went in behind the progress', async () => {
+		// A viewer slower than the worker: its turns run only as the test says, one piece of a post at a time, while
+		// the worker's progress keeps coming.
+		const viewer = manualScheduler({tick: 1000});
+		const counts: number[] = [];
+		const loading = await built.start.startLoad(plan(large), {
+			maxLineBytes,
+			scheduler: viewer,
+			// What changed posted every 30 ms, the progress after every other chunk.
+			tuning: {chunkBytes: 128 * 1024, progressIntervalMs: 0, changesIntervalMs: 30},
+			hooks: {onChange: () => void counts.push(loading.model.events)},
+		});
+		let ended = false;
+		const done = loading.done.then(code => {
+			ended = true;
+			return code;
+		});
+		while (!ended) {
+			await new Promise(resolve => setTimeout(resolve, 5));
+			viewer.runOne();
+		}
+
+		expect(await done).toBe(0);
+		expect(counts.length).toBeGreaterThan(10);
+		const back = counts.findIndex((count, index) => index > 0 && count < counts[index - 1]!);
+		expect(back, `the count went back: ${counts.join(', ')}`).toBe(-1);
 	});
 
 	it('starts again on the viewer’s thread when the worker fails part way', async () => {

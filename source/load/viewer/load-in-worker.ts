@@ -78,6 +78,9 @@ export function loadInWorker(plan: InputPlan, options: LoadOptions): Loading {
 			shared ??= new SharedStrings();
 			const next = yield* applyChangesInParts(model, changes, shared);
 			if (!last) return;
+			// The count of events read, which the worker's progress moves ahead of its posts, never goes back: a post
+			// going in behind a progress took it from 94k to 57k events in the header (and its rate below zero).
+			if (next.events < model.events) next.events = model.events;
 			model = next;
 			replace(model);
 			hooks.onChange?.();

@@ -25,7 +25,7 @@ const defaultProgressIntervalMs = 100;
  * changed since the last, so posts come at a steady pace rather than further apart as they cost more (which
  * made each one larger still, and the last one of a long load the whole model at once).
  */
-const changesIntervalMs = 1000;
+const defaultChangesIntervalMs = 1000;
 
 export function isLoadWorkerSetup(value: unknown): value is LoadWorkerSetup {
 	return typeof value === 'object' && value !== null && 'plan' in value && 'maxLineBytes' in value && 'tuning' in value && 'changes' in value;
@@ -44,6 +44,7 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 	model.textKeep = setup.textKeep;
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, dialect: setup.dialect, model});
 	const progressIntervalMs = setup.tuning.progressIntervalMs ?? defaultProgressIntervalMs;
+	const changesIntervalMs = setup.tuning.changesIntervalMs ?? defaultChangesIntervalMs;
 	const tracker = new ChangeTracker();
 	const youngGeneration = new YoungGenerationCap();
 	let lastChangesAt = performance.now();
