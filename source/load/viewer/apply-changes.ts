@@ -3,7 +3,7 @@ import type {EventRef, Usage} from '../../model/events.js';
 import {isToolActivity, type Activity, type Job, type Model, type Pane, type Run, type StepRecord, type StepStream} from '../../model/state.js';
 import {TextAccumulator} from '../../model/text-accumulator.js';
 import {activityObject} from '../../model/activity-object.js';
-import type {ModelChanges, PostedList, PostedStream} from './model-changes.js';
+import type {ModelChanges, PostedList, PostedStep, PostedStream, PostedUsage} from './model-changes.js';
 import {SharedStrings} from './shared-strings.js';
 
 /*
@@ -35,32 +35,27 @@ function shareItems(posted: PostedList<string>, shared: SharedStrings): void {
 	shared.inPlace('keep' in posted ? posted.tail : posted);
 }
 
-/** Usage as the reducer makes it, its fields in the object (see the run's literal in `applyChangesInParts`). */
-function usageOf(usage: Usage): Usage {
+/** Posted usage as the reducer makes usage (see the run's literal in `applyChangesInParts`). */
+function usageOf([inputTokens, outputTokens, reasoningTokens, totalTokens, cachedInputTokens]: PostedUsage): Usage {
+	return {inputTokens, outputTokens, reasoningTokens, totalTokens, cachedInputTokens};
+}
+
+/** A posted step record as the reducer makes it (reduce/steps.ts), its strings shared. */
+function stepOf(record: PostedStep, shared: SharedStrings): StepRecord {
+	const [step, startedAt, finishedAt, usage, checkpointId, status, messageLine, messageOffset] = record;
 	return {
-		inputTokens: usage.inputTokens,
-		outputTokens: usage.outputTokens,
-		reasoningTokens: usage.reasoningTokens,
-		totalTokens: usage.totalTokens,
-		cachedInputTokens: usage.cachedInputTokens,
+		step,
+		startedAt,
+		finishedAt,
+		usage: usage === undefined ? undefined : usageOf(usage),
+		checkpointId,
+		status: shared.of(status),
+		messageLine,
+		messageOffset,
 	};
 }
 
-/** A posted step record as the reducer makes it (reduce/steps.ts), its fields in the object, its strings shared. */
-function stepOf(record: StepRecord, shared: SharedStrings): StepRecord {
-	return {
-		step: record.step,
-		startedAt: record.startedAt,
-		finishedAt: record.finishedAt,
-		usage: record.usage === undefined ? undefined : usageOf(record.usage),
-		checkpointId: record.checkpointId,
-		status: shared.of(record.status),
-		messageLine: record.messageLine,
-		messageOffset: record.messageOffset,
-	};
-}
-
-function stepsOf(posted: PostedList<StepRecord>, shared: SharedStrings): PostedList<StepRecord> {
+function stepsOf(posted: PostedList<PostedStep>, shared: SharedStrings): PostedList<StepRecord> {
 	if ('keep' in posted) return {keep: posted.keep, tail: posted.tail.map(record => stepOf(record, shared))};
 	return posted.map(record => stepOf(record, shared));
 }
@@ -176,68 +171,104 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges, shared
 	}
 
 	for (const posted of changes.runs) {
-		const previous = model.runs.get(posted.runId);
-		shareItems(posted.childRunIds, shared);
-		const steps = applyRunList(previous?.steps, stepsOf(posted.steps, shared));
-		shareDelegatedBy(posted.delegatedBy, shared);
+		const [
+			runId,
+			jobId,
+			expertKey,
+			dialect,
+			runModel,
+			paneId,
+			parentRunId,
+			delegatingActivityId,
+			delegatedBy,
+			resumesRunId,
+			resumedByRunId,
+			resumedFrom,
+			started,
+			status,
+			statusStep,
+			endedSteps,
+			usage,
+			startedAt,
+			endedAt,
+			lastEventAt,
+			currentStep,
+			activityCount,
+			error,
+			unsettled,
+			closing,
+			pendingToolCallIds,
+			childRunIds,
+			adoptedBy,
+			closesCycle,
+			query,
+			postedSteps,
+			stepIndex,
+			streams,
+			messageSource,
+			rev,
+		] = posted;
+		const previous = model.runs.get(runId);
+		shareItems(childRunIds, shared);
+		const steps = applyRunList(previous?.steps, stepsOf(postedSteps, shared));
+		shareDelegatedBy(delegatedBy, shared);
 
-		// Every field written out, as the reducer's `newRun` does: an object decoded from a post has only its first
-		// few fields in the object and the rest in a second array, and a spread of it keeps that layout (~900 B a
-		// run before, of which ~250 B was the second array and its header: docs/performance.md).
+		// Every field written out, as the reducer's `newRun` does, so that the run's object has the reducer's layout.
 		const run: Run = {
-			runId: shared.of(posted.runId),
-			jobId: shared.of(posted.jobId),
-			expertKey: shared.of(posted.expertKey),
-			dialect: shared.of(posted.dialect),
-			model: shared.of(posted.model),
-			paneId: shared.of(posted.paneId),
-			parentRunId: shared.of(posted.parentRunId),
-			delegatingActivityId: activityId(model, posted.delegatingActivityId),
-			delegatedBy: posted.delegatedBy,
-			resumesRunId: shared.of(posted.resumesRunId),
-			resumedByRunId: shared.of(posted.resumedByRunId),
-			resumedFrom: posted.resumedFrom,
-			started: posted.started,
-			status: shared.of(posted.status),
-			statusStep: posted.statusStep,
-			endedSteps: applyRunList(previous?.endedSteps, posted.endedSteps),
-			usage: usageOf(posted.usage),
-			startedAt: posted.startedAt,
-			endedAt: posted.endedAt,
-			lastEventAt: posted.lastEventAt,
-			currentStep: posted.currentStep,
-			activityCount: posted.activityCount,
-			unsettled: applyRunList(previous?.unsettled, posted.unsettled),
-			closing: posted.closing,
-			error: posted.error,
-			pendingToolCallIds: applyRunList(previous?.pendingToolCallIds, posted.pendingToolCallIds),
-			childRunIds: applyRunList(previous?.childRunIds, posted.childRunIds),
-			adoptedBy: shared.of(posted.adoptedBy),
-			closesCycle: posted.closesCycle,
-			query: posted.query,
+			runId: shared.of(runId),
+			jobId: shared.of(jobId),
+			expertKey: shared.of(expertKey),
+			dialect: shared.of(dialect),
+			model: shared.of(runModel),
+			paneId: shared.of(paneId),
+			parentRunId: shared.of(parentRunId),
+			delegatingActivityId: activityId(model, delegatingActivityId),
+			delegatedBy,
+			resumesRunId: shared.of(resumesRunId),
+			resumedByRunId: shared.of(resumedByRunId),
+			resumedFrom,
+			started,
+			status: shared.of(status),
+			statusStep,
+			endedSteps: applyRunList(previous?.endedSteps, endedSteps),
+			usage: usageOf(usage),
+			startedAt,
+			endedAt,
+			lastEventAt,
+			currentStep,
+			activityCount,
+			unsettled: applyRunList(previous?.unsettled, unsettled),
+			closing,
+			error,
+			pendingToolCallIds: applyRunList(previous?.pendingToolCallIds, pendingToolCallIds),
+			childRunIds: applyRunList(previous?.childRunIds, childRunIds),
+			adoptedBy: shared.of(adoptedBy),
+			closesCycle,
+			query,
 			steps,
-			stepIndex: posted.stepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
-			streams: streamsOf(posted.streams),
-			messageSource: shared.of(posted.messageSource),
-			rev: posted.rev,
+			stepIndex: stepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
+			streams: streamsOf(streams),
+			messageSource: shared.of(messageSource),
+			rev,
 		};
 		model.runs.set(run.runId, run);
 		if (++done % partItems === 0) yield;
 	}
 
 	for (const posted of changes.panes) {
-		const previous = model.panes.get(posted.paneId);
-		shareItems(posted.runIds, shared);
+		const [paneId, jobId, runIds, activityIndices, lastActivityId, depth, depthEpoch, rev] = posted;
+		const previous = model.panes.get(paneId);
+		shareItems(runIds, shared);
 		// Every field written out, as for runs above.
 		const pane: Pane = {
-			paneId: shared.of(posted.paneId),
-			jobId: shared.of(posted.jobId),
-			runIds: applyRunList(previous?.runIds, posted.runIds),
-			activityIndices: applyRunList(previous?.activityIndices, posted.activityIndices),
-			lastActivityId: activityId(model, posted.lastActivityId),
-			depth: posted.depth,
-			depthEpoch: posted.depthEpoch,
-			rev: posted.rev,
+			paneId: shared.of(paneId),
+			jobId: shared.of(jobId),
+			runIds: applyRunList(previous?.runIds, runIds),
+			activityIndices: applyRunList(previous?.activityIndices, activityIndices),
+			lastActivityId: activityId(model, lastActivityId),
+			depth,
+			depthEpoch,
+			rev,
 		};
 		model.panes.set(pane.paneId, pane);
 		if (++done % partItems === 0) yield;

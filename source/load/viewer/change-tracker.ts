@@ -1,6 +1,7 @@
 import {closedRunStatuses} from '../../model/events.js';
 import {isToolActivity, releasedActivity, type Activity, type Job, type Model, type Run, type RuntimeInfo, type StepRecord} from '../../model/state.js';
-import type {ModelChanges, ModelRest, PostedJob, PostedList, PostedPane, PostedRun, PostedStream} from './model-changes.js';
+import type {Usage} from '../../model/events.js';
+import type {ModelChanges, ModelRest, PostedJob, PostedList, PostedPane, PostedRun, PostedStep, PostedStream, PostedUsage} from './model-changes.js';
 
 /*
  * The load worker's side of posting a model by its changes (model-changes.ts): what the viewer has of it, and
@@ -58,6 +59,24 @@ function postList<T>(list: T[], sent: SentList<T>, isSame: (item: T, sent: T) =>
 	sent.length = keep;
 	for (const item of tail) sent.push(copy(item));
 	return [{keep, tail}, sent];
+}
+
+const postedUsage = (usage: Usage): PostedUsage => [usage.inputTokens, usage.outputTokens, usage.reasoningTokens, usage.totalTokens, usage.cachedInputTokens];
+
+const postedStep = (record: StepRecord): PostedStep => [
+	record.step,
+	record.startedAt,
+	record.finishedAt,
+	record.usage === undefined ? undefined : postedUsage(record.usage),
+	record.checkpointId,
+	record.status,
+	record.messageLine,
+	record.messageOffset,
+];
+
+/** A posted list of step records as tuples. */
+function postedSteps(list: PostedList<StepRecord>): PostedList<PostedStep> {
+	return 'keep' in list ? {keep: list.keep, tail: list.tail.map(postedStep)} : list.map(postedStep);
 }
 
 function postStreams(run: Run): Array<[number, PostedStream]> {
@@ -221,16 +240,43 @@ export class ChangeTracker {
 				pendingToolCallIds: sentPending,
 				childRunIds: sentChildren,
 			});
-			posted.push({
-				...run,
-				streams: postStreams(run),
-				steps,
-				stepIndex: run.stepIndex ? true : undefined,
+			posted.push([
+				run.runId,
+				run.jobId,
+				run.expertKey,
+				run.dialect,
+				run.model,
+				run.paneId,
+				run.parentRunId,
+				run.delegatingActivityId,
+				run.delegatedBy,
+				run.resumesRunId,
+				run.resumedByRunId,
+				run.resumedFrom,
+				run.started,
+				run.status,
+				run.statusStep,
 				endedSteps,
+				postedUsage(run.usage),
+				run.startedAt,
+				run.endedAt,
+				run.lastEventAt,
+				run.currentStep,
+				run.activityCount,
+				run.error,
 				unsettled,
+				run.closing,
 				pendingToolCallIds,
 				childRunIds,
-			});
+				run.adoptedBy,
+				run.closesCycle,
+				run.query,
+				postedSteps(steps),
+				run.stepIndex !== undefined,
+				postStreams(run),
+				run.messageSource,
+				run.rev,
+			]);
 		}
 
 		return posted;
@@ -245,7 +291,7 @@ export class ChangeTracker {
 			const [runIds, sentRuns] = postList(pane.runIds, sent?.runIds, same, itself);
 			const [activityIndices, sentIndices] = postList(pane.activityIndices, sent?.activityIndices, same, itself);
 			this.#panes.set(paneId, {rev: pane.rev, depth: pane.depth, depthEpoch: pane.depthEpoch, runIds: sentRuns, activityIndices: sentIndices});
-			panes.push({...pane, runIds, activityIndices});
+			panes.push([pane.paneId, pane.jobId, runIds, activityIndices, pane.lastActivityId, pane.depth, pane.depthEpoch, pane.rev]);
 		}
 
 		// Every pane of the model is in #panes now: any more there were merged away (a resumed run's pane).
