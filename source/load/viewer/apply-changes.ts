@@ -2,9 +2,9 @@ import {sharedEmptyList, sharedStreams} from '../../model/run-collections.js';
 import type {EventRef, Usage} from '../../model/events.js';
 import {isToolActivity, type Activity, type Job, type Model, type Pane, type Run, type StepRecord, type StepStream} from '../../model/state.js';
 import {TextAccumulator} from '../../model/text-accumulator.js';
-import {activityObject} from '../../model/activity-object.js';
 import type {ModelChanges, PostedList, PostedStep, PostedStream, PostedUsage} from './model-changes.js';
 import {SharedStrings} from './shared-strings.js';
+import {activityOfPost} from './posted-activities.js';
 
 /*
  * The viewer's side of posting a model by its changes (model-changes.ts): each post is put into the viewer's
@@ -121,17 +121,6 @@ function shareActivity(model: Model, activity: Activity, shared: SharedStrings):
 	}
 }
 
-/**
- * A posted activity as the reducer makes it (model/activity-object.ts): its fields in the object rather than,
- * past the first few, in a second array, as an object decoded from a post has them. A call's answer given to
- * another call (`misroutedAnswer`) is added as the reducer adds it, by a spread.
- */
-function laidOut(posted: Activity): Activity {
-	const activity = activityObject(posted, posted);
-	if (!isToolActivity(posted) || posted.misroutedAnswer === undefined || !isToolActivity(activity)) return activity;
-	return {...activity, misroutedAnswer: posted.misroutedAnswer};
-}
-
 function streamsOf(posted: Array<[number, PostedStream]>): Map<number, StepStream> {
 	if (posted.length === 0) return sharedStreams;
 	const streams = new Map<number, StepStream>();
@@ -162,9 +151,8 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges, shared
 	const {activities, activityIndexById} = model;
 	let done = 0;
 	for (const [offset, index] of changes.activityAt.entries()) {
-		const posted = changes.activities[offset]!;
-		shareActivity(model, posted, shared);
-		const activity = laidOut(posted);
+		const activity = activityOfPost(changes.activities[offset]!);
+		shareActivity(model, activity, shared);
 		activities[index] = activity;
 		activityIndexById.set(activity.id, index);
 		if (++done % partItems === 0) yield;

@@ -1,6 +1,7 @@
 import {closedRunStatuses} from '../../model/events.js';
 import {isToolActivity, releasedActivity, type Activity, type Job, type Model, type Run, type RuntimeInfo, type StepRecord} from '../../model/state.js';
 import type {Usage} from '../../model/events.js';
+import {postedActivity, type PostedActivity} from './posted-activities.js';
 import type {ModelChanges, ModelRest, PostedJob, PostedList, PostedPane, PostedRun, PostedStep, PostedStream, PostedUsage} from './model-changes.js';
 
 /*
@@ -172,22 +173,22 @@ export class ChangeTracker {
 		};
 	}
 
-	#changedActivities(activities: readonly Activity[]): [number[], Activity[]] {
+	#changedActivities(activities: readonly Activity[]): [number[], PostedActivity[]] {
 		const sent = this.#activities;
 		const at: number[] = [];
-		const changed: Activity[] = [];
+		const changed: PostedActivity[] = [];
 		for (let index = 0; index < sent.length; index++) {
 			const activity = activities[index]!;
 			if (activity === sent[index]) continue;
 			at.push(index);
-			changed.push(activity);
+			changed.push(postedActivity(activity));
 			sent[index] = activity;
 		}
 
 		for (let index = sent.length; index < activities.length; index++) {
 			const activity = activities[index]!;
 			at.push(index);
-			changed.push(activity);
+			changed.push(postedActivity(activity));
 			sent.push(activity);
 		}
 

@@ -1,5 +1,6 @@
-import type {Activity, Job, Model, Pane, RuntimeInfo, Run, StepRecord} from '../../model/state.js';
+import type {Job, Model, Pane, RuntimeInfo, Run, StepRecord} from '../../model/state.js';
 import type {TextState} from '../../model/text-accumulator.js';
+import type {PostedActivity} from './posted-activities.js';
 
 /*
  * What the viewer's load worker posts of its model: only what changed since its last post (change-tracker.ts
@@ -122,7 +123,7 @@ export type PostedJob = Omit<Job, 'runIds'> & {runIds: PostedList<string>};
 export type ModelChanges = {
 	/** New activities and replaced ones (the reducer never changes one in place), by index. */
 	activityAt: number[];
-	activities: Activity[];
+	activities: PostedActivity[];
 	/** Runs that are new or whose `rev` moved (it moves with every change to a run). */
 	runs: PostedRun[];
 	/** Panes that are new or whose `rev` moved, and the ids of panes merged away since. */
