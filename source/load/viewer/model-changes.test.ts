@@ -4,7 +4,7 @@ import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join, relative} from 'node:path';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {createModel, releasedActivity, type Model} from '../../model/state.js';
+import {createModel, isToolActivity, releasedActivity, type Model} from '../../model/state.js';
 import {TextAccumulator} from '../../model/text-accumulator.js';
 import {shapeLines, type Shape} from '../../../tools/shape-log.js';
 import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
@@ -248,6 +248,20 @@ describe('a model posted by its changes', () => {
 
 		bytes += serialize(tracker.changes(ingest.model)).length;
 		expect(bytes / runs).toBeLessThan(800);
+	});
+
+	it("shares the empty objects of calls' arguments (an exec call's env: {}) among all calls, equal to what each call had", () => {
+		const ingest = new Ingest({maxLineBytes: 1024 * 1024});
+		for (const [index, text] of [...shapeLines({shape: 'tools', runs: 50, seed: 1})].entries())
+			ingest.line({source: 'tools', line: index + 1, offset: 0, text});
+		const viewer = applyChanges(createModel(), posted(new ChangeTracker().changes(ingest.model)));
+		const envs = viewer.activities.flatMap(activity =>
+			isToolActivity(activity) && activity.toolName === 'exec' ? [(activity.args as {env: unknown}).env] : [],
+		);
+		expect(envs.length).toBeGreaterThan(10);
+		expect(new Set(envs).size).toBe(1);
+		expect(envs[0]).toEqual({});
+		expectSame(viewed(viewer), viewed(ingest.model), 'tools of 50');
 	});
 
 	it('keeps streamed text, cut or not, and goes on accumulating it as the original does', () => {
