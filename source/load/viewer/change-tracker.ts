@@ -20,7 +20,8 @@ type SentList<T> = T[] | undefined;
 
 type SentRun = {
 	rev: number;
-	steps: SentList<StepRecord>;
+	/** How many step records the viewer has, once the list is long (see `postSteps`). */
+	steps: number | undefined;
 	endedSteps: SentList<number>;
 	unsettled: SentList<number>;
 	pendingToolCallIds: SentList<string>;
@@ -32,21 +33,6 @@ type SentJob = {job: Omit<Job, 'runIds'>; runIds: string[]};
 
 const same = <T>(a: T, b: T) => a === b;
 
-/** Step records are changed in place as their step goes on: a posted one is compared with a copy of itself. */
-function sameStep(record: StepRecord, sent: StepRecord): boolean {
-	return (
-		record.step === sent.step &&
-		record.startedAt === sent.startedAt &&
-		record.finishedAt === sent.finishedAt &&
-		record.usage === sent.usage &&
-		record.checkpointId === sent.checkpointId &&
-		record.status === sent.status &&
-		record.messageLine === sent.messageLine &&
-		record.messageOffset === sent.messageOffset
-	);
-}
-
-const copyStep = (record: StepRecord): StepRecord => ({...record});
 const itself = <T>(item: T) => item;
 
 /** The list as it posts, given what the viewer has of it; and what the viewer will have once it is posted. */
@@ -74,6 +60,18 @@ const postedStep = (record: StepRecord): PostedStep => [
 	record.messageLine,
 	record.messageOffset,
 ];
+
+/**
+ * A run's step records as posted, given how many of them the viewer has and the first the reducer changed since
+ * (`Model.stepChanges`): records are changed in place, so a long list posts from the first changed or new one on.
+ * And how many the viewer then has.
+ */
+function postSteps(list: StepRecord[], sent: number | undefined, changedFrom: number | undefined): [PostedList<StepRecord>, number | undefined] {
+	if (list.length < longList) return [list, undefined];
+	if (sent === undefined) return [list, list.length];
+	const keep = Math.min(sent, changedFrom ?? sent, list.length);
+	return [{keep, tail: list.slice(keep)}, list.length];
+}
 
 /** A posted list of step records as tuples. */
 function postedSteps(list: PostedList<StepRecord>): PostedList<PostedStep> {
@@ -117,6 +115,7 @@ function restOf(model: Model): ModelRest {
 		idRepeats: _idRepeats,
 		daemonAgents: _daemonAgents,
 		daemonStepCounts: _daemonStepCounts,
+		stepChanges: _stepChanges,
 		...rest
 	} = model;
 	return rest;
@@ -164,7 +163,7 @@ export class ChangeTracker {
 		return {
 			activityAt,
 			activities,
-			runs: this.#changedRuns(model.runs),
+			runs: this.#changedRuns(model),
 			...this.#changedPanes(model),
 			jobs: this.#changedJobs(model.jobs),
 			runtime: this.#changedRuntime(model.runtime),
@@ -223,12 +222,15 @@ export class ChangeTracker {
 		return released;
 	}
 
-	#changedRuns(runs: ReadonlyMap<string, Run>): PostedRun[] {
+	#changedRuns(model: Model): PostedRun[] {
+		// From the first post on, the reducer notes which step records it changed (none are posted before it).
+		const stepChanges = model.stepChanges ?? new Map<string, number>();
+		model.stepChanges = stepChanges;
 		const posted: PostedRun[] = [];
-		for (const [runId, run] of runs) {
+		for (const [runId, run] of model.runs) {
 			const sent = this.#runs.get(runId);
 			if (sent?.rev === run.rev) continue;
-			const [steps, sentSteps] = postList(run.steps, sent?.steps, sameStep, copyStep);
+			const [steps, sentSteps] = postSteps(run.steps, sent?.steps, stepChanges.get(runId));
 			const [endedSteps, sentEnded] = postList(run.endedSteps, sent?.endedSteps, same, itself);
 			const [unsettled, sentUnsettled] = postList(run.unsettled, sent?.unsettled, same, itself);
 			const [pendingToolCallIds, sentPending] = postList(run.pendingToolCallIds, sent?.pendingToolCallIds, same, itself);
@@ -280,6 +282,7 @@ export class ChangeTracker {
 			]);
 		}
 
+		stepChanges.clear();
 		return posted;
 	}
 

@@ -42,6 +42,8 @@ function viewed(model: Model): unknown {
 	const empty = createModel();
 	const copy: Model = {...model};
 	for (const key of reducerIndexes) Object.assign(copy, {[key]: empty[key]});
+	// The worker's note of the step records it has to post (change-tracker.ts), not posted either.
+	copy.stepChanges = undefined;
 	return modelSnapshot(copy);
 }
 
@@ -262,6 +264,21 @@ describe('a model posted by its changes', () => {
 		expect(new Set(envs).size).toBe(1);
 		expect(envs[0]).toEqual({});
 		expectSame(viewed(viewer), viewed(ingest.model), 'tools of 50');
+	});
+
+	it('regression: posts a step record the reducer changed long after it was posted, in a list posted by its end', () => {
+		// The worker keeps no copy of the step records it posted: the reducer notes the first it changes
+		// (Model.stepChanges). A late checkpoint of step 2 of a run of 100 steps changes its record in place.
+		const lines = [...shapeLines({shape: 'tools', runs: 100, seed: 1})];
+		const stepEnd = lines.find(line => line.includes('"type":"continueToNextStep"') && line.includes('"stepNumber":2,'));
+		expect(stepEnd).toBeDefined();
+		const late = stepEnd!
+			.replace(/"id":"e-\d+"/, '"id":"e-late"')
+			.replace(/"timestamp":\d+/, '"timestamp":1795500000000')
+			.replaceAll('"cp-0-2"', '"cp-0-2-late"');
+		const {worker} = expectSameModelWherePosted([...lines, late], new Set([lines.length - 1]), 'a late checkpoint of step 2');
+		const record = [...worker.runs.values()][0]?.steps[1];
+		expect([record?.step, record?.finishedAt, record?.checkpointId]).toEqual([2, 1_795_500_000_000, 'cp-0-2-late']);
 	});
 
 	it('keeps streamed text, cut or not, and goes on accumulating it as the original does', () => {

@@ -30,7 +30,8 @@ export type ReducerIndex = (typeof reducerIndexes)[number];
 
 /** The parts of a model posted by what changed in them; the rest of it (ModelRest) is small and posts whole. */
 type Tracked = 'jobs' | 'runs' | 'panes' | 'activities' | 'activityIndexById' | 'runtime' | 'diagnostics';
-export type ModelRest = Omit<Model, Tracked | ReducerIndex>;
+/** `stepChanges` is the worker's note of what it has to post (change-tracker.ts). */
+export type ModelRest = Omit<Model, Tracked | ReducerIndex | 'stepChanges'>;
 
 /**
  * A list as posted: whole, or as what changed since it was last posted: its first `keep` items stay as the
