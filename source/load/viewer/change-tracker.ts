@@ -147,6 +147,8 @@ export class ChangeTracker {
 	readonly #jobs = new Map<string, SentJob>();
 	readonly #runtime = new Map<string, RuntimeInfo>();
 	#diagnostics: SentList<Model['diagnostics'][number]>;
+	/** The notes of the step records the reducer changed (`Model.stepChanges`), once this tracker asked for them. */
+	#stepChanges: Map<string, number> | undefined;
 	#rev = -1;
 
 	/** Whether anything changed since the last `changes` (the model's `rev` moves with every change). */
@@ -223,8 +225,10 @@ export class ChangeTracker {
 	}
 
 	#changedRuns(model: Model): PostedRun[] {
-		// From the first post on, the reducer notes which step records it changed (none are posted before it).
-		const stepChanges = model.stepChanges ?? new Map<string, number>();
+		// From the first post on, the reducer notes which step records it changed (none are posted before it). The
+		// notes are this tracker's, which empties them: a second one on the same model would miss what it empties.
+		if (model.stepChanges !== this.#stepChanges) throw new Error('a model is posted by one change tracker only');
+		const stepChanges = (this.#stepChanges ??= new Map<string, number>());
 		model.stepChanges = stepChanges;
 		const posted: PostedRun[] = [];
 		for (const [runId, run] of model.runs) {

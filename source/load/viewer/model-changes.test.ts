@@ -281,6 +281,13 @@ describe('a model posted by its changes', () => {
 		expect([record?.step, record?.finishedAt, record?.checkpointId]).toEqual([2, 1_795_500_000_000, 'cp-0-2-late']);
 	});
 
+	it('is posted by one tracker: a second on the same model, which would miss the step records the first was told of, throws', () => {
+		const ingest = new Ingest({maxLineBytes: 1024 * 1024});
+		for (const [index, text] of [...shapeLines({shape: 'tools', runs: 5, seed: 1})].entries()) ingest.line({source: 'tools', line: index + 1, offset: 0, text});
+		new ChangeTracker().changes(ingest.model);
+		expect(() => new ChangeTracker().changes(ingest.model)).toThrow('one change tracker only');
+	});
+
 	it('keeps streamed text, cut or not, and goes on accumulating it as the original does', () => {
 		const texts = [new TextAccumulator(), new TextAccumulator(40), new TextAccumulator(40), new TextAccumulator()];
 		texts[0]!.append('Thinking about ');
