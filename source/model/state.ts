@@ -370,6 +370,13 @@ export type Model = {
 	changes: number[] | undefined;
 	/** Where a reader asked for it (`--print`): the runs whose status changed, in the order of the changes. The reader empties it. */
 	statusChanges: string[] | undefined;
+	/**
+	 * Where a reader asked for it (the viewer's load worker: load/viewer/change-tracker.ts): per run, where in its
+	 * `steps` the first step record is that the reducer handed out to change since the reader last emptied it. Step
+	 * records are changed in place (reduce/steps.ts, `stepRecord`), and the reader posts a long list of them from
+	 * there on rather than comparing every record with a copy of itself. The reader empties it; nobody else keeps it.
+	 */
+	stepChanges: Map<string, number> | undefined;
 	/** Ids of the Perstack events reduced so far, streaming events aside (see `isRepeatedEvent`). */
 	eventIds: IdTable;
 	/** Set once every input has ended (see `endInput`): what still waits then will wait for ever. */
@@ -460,6 +467,7 @@ export function createModel(): Model {
 		rev: 0,
 		changes: undefined,
 		statusChanges: undefined,
+		stepChanges: undefined,
 		treeRev: 0,
 		depthEpoch: 0,
 		eventIds: createIdTable(false),

@@ -2,9 +2,9 @@ import {sharedEmptyList, sharedStreams} from '../../model/run-collections.js';
 import type {EventRef, Usage} from '../../model/events.js';
 import {isToolActivity, type Activity, type Job, type Model, type Pane, type Run, type StepRecord, type StepStream} from '../../model/state.js';
 import {TextAccumulator} from '../../model/text-accumulator.js';
-import {activityObject} from '../../model/activity-object.js';
-import type {ModelChanges, PostedList, PostedStream} from './model-changes.js';
+import type {ModelChanges, PostedList, PostedStep, PostedStream, PostedUsage} from './model-changes.js';
 import {SharedStrings} from './shared-strings.js';
+import {activityOfPost} from './posted-activities.js';
 
 /*
  * The viewer's side of posting a model by its changes (model-changes.ts): each post is put into the viewer's
@@ -35,32 +35,27 @@ function shareItems(posted: PostedList<string>, shared: SharedStrings): void {
 	shared.inPlace('keep' in posted ? posted.tail : posted);
 }
 
-/** Usage as the reducer makes it, its fields in the object (see the run's literal in `applyChangesInParts`). */
-function usageOf(usage: Usage): Usage {
+/** Posted usage as the reducer makes usage (see the run's literal in `applyChangesInParts`). */
+function usageOf([inputTokens, outputTokens, reasoningTokens, totalTokens, cachedInputTokens]: PostedUsage): Usage {
+	return {inputTokens, outputTokens, reasoningTokens, totalTokens, cachedInputTokens};
+}
+
+/** A posted step record as the reducer makes it (reduce/steps.ts), its strings shared. */
+function stepOf(record: PostedStep, shared: SharedStrings): StepRecord {
+	const [step, startedAt, finishedAt, usage, checkpointId, status, messageLine, messageOffset] = record;
 	return {
-		inputTokens: usage.inputTokens,
-		outputTokens: usage.outputTokens,
-		reasoningTokens: usage.reasoningTokens,
-		totalTokens: usage.totalTokens,
-		cachedInputTokens: usage.cachedInputTokens,
+		step,
+		startedAt,
+		finishedAt,
+		usage: usage === undefined ? undefined : usageOf(usage),
+		checkpointId,
+		status: shared.of(status),
+		messageLine,
+		messageOffset,
 	};
 }
 
-/** A posted step record as the reducer makes it (reduce/steps.ts), its fields in the object, its strings shared. */
-function stepOf(record: StepRecord, shared: SharedStrings): StepRecord {
-	return {
-		step: record.step,
-		startedAt: record.startedAt,
-		finishedAt: record.finishedAt,
-		usage: record.usage === undefined ? undefined : usageOf(record.usage),
-		checkpointId: record.checkpointId,
-		status: shared.of(record.status),
-		messageLine: record.messageLine,
-		messageOffset: record.messageOffset,
-	};
-}
-
-function stepsOf(posted: PostedList<StepRecord>, shared: SharedStrings): PostedList<StepRecord> {
+function stepsOf(posted: PostedList<PostedStep>, shared: SharedStrings): PostedList<StepRecord> {
 	if ('keep' in posted) return {keep: posted.keep, tail: posted.tail.map(record => stepOf(record, shared))};
 	return posted.map(record => stepOf(record, shared));
 }
@@ -93,18 +88,28 @@ function shareDelegatedBy(delegatedBy: {expertKey: string; runId: string} | unde
  */
 const sharedArgLength = 64;
 
-/** A call's arguments, just decoded (nothing else holds them), with their short strings shared, in place. */
+/**
+ * What stands for an empty object or list in a call's arguments: one each for all calls (an `exec` call's `env: {}`
+ * was an object of 56 bytes per call once decoded). Frozen: nothing writes to a call's arguments.
+ */
+const emptyObject = Object.freeze({});
+const emptyList = Object.freeze([]);
+
+/** A call's arguments, just decoded (nothing else holds them), with their short strings and empty objects shared, in place. */
 function shareArgs(value: unknown, shared: SharedStrings, depth = 0): unknown {
 	if (typeof value === 'string') return value.length <= sharedArgLength ? shared.of(value) : value;
 	// Arguments nest a few levels at most; a deeper value is left as it came.
 	if (typeof value !== 'object' || value === null || depth > 4) return value;
+	if (Array.isArray(value) && value.length === 0) return emptyList;
 	if (Array.isArray(value)) {
 		for (let index = 0; index < value.length; index++) value[index] = shareArgs(value[index], shared, depth + 1);
 		return value;
 	}
 
 	const fields = value as Record<string, unknown>;
-	for (const key of Object.keys(fields)) fields[key] = shareArgs(fields[key], shared, depth + 1);
+	const keys = Object.keys(fields);
+	if (keys.length === 0 && Object.getPrototypeOf(value) === Object.prototype) return emptyObject;
+	for (const key of keys) fields[key] = shareArgs(fields[key], shared, depth + 1);
 	return value;
 }
 
@@ -121,20 +126,9 @@ function shareActivity(model: Model, activity: Activity, shared: SharedStrings):
 		const tool = fresh as Fresh<typeof activity>;
 		tool.skillName = shared.of(activity.skillName);
 		tool.toolName = shared.of(activity.toolName);
-		shareArgs(activity.args, shared);
+		tool.args = shareArgs(activity.args, shared);
 		if (activity.result) shareRef(activity.result.ref, shared);
 	}
-}
-
-/**
- * A posted activity as the reducer makes it (model/activity-object.ts): its fields in the object rather than,
- * past the first few, in a second array, as an object decoded from a post has them. A call's answer given to
- * another call (`misroutedAnswer`) is added as the reducer adds it, by a spread.
- */
-function laidOut(posted: Activity): Activity {
-	const activity = activityObject(posted, posted);
-	if (!isToolActivity(posted) || posted.misroutedAnswer === undefined || !isToolActivity(activity)) return activity;
-	return {...activity, misroutedAnswer: posted.misroutedAnswer};
 }
 
 function streamsOf(posted: Array<[number, PostedStream]>): Map<number, StepStream> {
@@ -167,77 +161,112 @@ export function* applyChangesInParts(model: Model, changes: ModelChanges, shared
 	const {activities, activityIndexById} = model;
 	let done = 0;
 	for (const [offset, index] of changes.activityAt.entries()) {
-		const posted = changes.activities[offset]!;
-		shareActivity(model, posted, shared);
-		const activity = laidOut(posted);
+		const activity = activityOfPost(changes.activities[offset]!);
+		shareActivity(model, activity, shared);
 		activities[index] = activity;
 		activityIndexById.set(activity.id, index);
 		if (++done % partItems === 0) yield;
 	}
 
 	for (const posted of changes.runs) {
-		const previous = model.runs.get(posted.runId);
-		shareItems(posted.childRunIds, shared);
-		const steps = applyRunList(previous?.steps, stepsOf(posted.steps, shared));
-		shareDelegatedBy(posted.delegatedBy, shared);
+		const [
+			runId,
+			jobId,
+			expertKey,
+			dialect,
+			runModel,
+			paneId,
+			parentRunId,
+			delegatingActivityId,
+			delegatedBy,
+			resumesRunId,
+			resumedByRunId,
+			resumedFrom,
+			started,
+			status,
+			statusStep,
+			endedSteps,
+			usage,
+			startedAt,
+			endedAt,
+			lastEventAt,
+			currentStep,
+			activityCount,
+			error,
+			unsettled,
+			closing,
+			pendingToolCallIds,
+			childRunIds,
+			adoptedBy,
+			closesCycle,
+			query,
+			postedSteps,
+			stepIndex,
+			streams,
+			messageSource,
+			rev,
+		] = posted;
+		const previous = model.runs.get(runId);
+		shareItems(childRunIds, shared);
+		const steps = applyRunList(previous?.steps, stepsOf(postedSteps, shared));
+		shareDelegatedBy(delegatedBy, shared);
 
-		// Every field written out, as the reducer's `newRun` does: an object decoded from a post has only its first
-		// few fields in the object and the rest in a second array, and a spread of it keeps that layout (~900 B a
-		// run before, of which ~250 B was the second array and its header: docs/performance.md).
+		// Every field written out, as the reducer's `newRun` does, so that the run's object has the reducer's layout.
 		const run: Run = {
-			runId: shared.of(posted.runId),
-			jobId: shared.of(posted.jobId),
-			expertKey: shared.of(posted.expertKey),
-			dialect: shared.of(posted.dialect),
-			model: shared.of(posted.model),
-			paneId: shared.of(posted.paneId),
-			parentRunId: shared.of(posted.parentRunId),
-			delegatingActivityId: activityId(model, posted.delegatingActivityId),
-			delegatedBy: posted.delegatedBy,
-			resumesRunId: shared.of(posted.resumesRunId),
-			resumedByRunId: shared.of(posted.resumedByRunId),
-			resumedFrom: posted.resumedFrom,
-			started: posted.started,
-			status: shared.of(posted.status),
-			statusStep: posted.statusStep,
-			endedSteps: applyRunList(previous?.endedSteps, posted.endedSteps),
-			usage: usageOf(posted.usage),
-			startedAt: posted.startedAt,
-			endedAt: posted.endedAt,
-			lastEventAt: posted.lastEventAt,
-			currentStep: posted.currentStep,
-			activityCount: posted.activityCount,
-			unsettled: applyRunList(previous?.unsettled, posted.unsettled),
-			closing: posted.closing,
-			error: posted.error,
-			pendingToolCallIds: applyRunList(previous?.pendingToolCallIds, posted.pendingToolCallIds),
-			childRunIds: applyRunList(previous?.childRunIds, posted.childRunIds),
-			adoptedBy: shared.of(posted.adoptedBy),
-			closesCycle: posted.closesCycle,
-			query: posted.query,
+			runId: shared.of(runId),
+			jobId: shared.of(jobId),
+			expertKey: shared.of(expertKey),
+			dialect: shared.of(dialect),
+			model: shared.of(runModel),
+			paneId: shared.of(paneId),
+			parentRunId: shared.of(parentRunId),
+			delegatingActivityId: activityId(model, delegatingActivityId),
+			delegatedBy,
+			resumesRunId: shared.of(resumesRunId),
+			resumedByRunId: shared.of(resumedByRunId),
+			resumedFrom,
+			started,
+			status: shared.of(status),
+			statusStep,
+			endedSteps: applyRunList(previous?.endedSteps, endedSteps),
+			usage: usageOf(usage),
+			startedAt,
+			endedAt,
+			lastEventAt,
+			currentStep,
+			activityCount,
+			unsettled: applyRunList(previous?.unsettled, unsettled),
+			closing,
+			error,
+			pendingToolCallIds: applyRunList(previous?.pendingToolCallIds, pendingToolCallIds),
+			childRunIds: applyRunList(previous?.childRunIds, childRunIds),
+			adoptedBy: shared.of(adoptedBy),
+			closesCycle,
+			query,
 			steps,
-			stepIndex: posted.stepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
-			streams: streamsOf(posted.streams),
-			messageSource: shared.of(posted.messageSource),
-			rev: posted.rev,
+			stepIndex: stepIndex ? new Map(steps.map(record => [record.step, record])) : undefined,
+			streams: streamsOf(streams),
+			messageSource: shared.of(messageSource),
+			rev,
 		};
 		model.runs.set(run.runId, run);
 		if (++done % partItems === 0) yield;
 	}
 
 	for (const posted of changes.panes) {
-		const previous = model.panes.get(posted.paneId);
-		shareItems(posted.runIds, shared);
+		const [paneId, jobId, runIds, activityIndices, lastActivityId, depth, depthEpoch, rev] = posted;
+		const previous = model.panes.get(paneId);
+		shareItems(runIds, shared);
 		// Every field written out, as for runs above.
 		const pane: Pane = {
-			paneId: shared.of(posted.paneId),
-			jobId: shared.of(posted.jobId),
-			runIds: applyRunList(previous?.runIds, posted.runIds),
-			activityIndices: applyRunList(previous?.activityIndices, posted.activityIndices),
-			lastActivityId: activityId(model, posted.lastActivityId),
-			depth: posted.depth,
-			depthEpoch: posted.depthEpoch,
-			rev: posted.rev,
+			paneId: shared.of(paneId),
+			jobId: shared.of(jobId),
+			runIds: applyRunList(previous?.runIds, runIds),
+			activityIndices: applyRunList(previous?.activityIndices, activityIndices),
+			lastActivityId: activityId(model, lastActivityId),
+			depth,
+			depthEpoch,
+			rev,
 		};
 		model.panes.set(pane.paneId, pane);
 		if (++done % partItems === 0) yield;

@@ -1,6 +1,8 @@
 import {closedRunStatuses} from '../../model/events.js';
 import {isToolActivity, releasedActivity, type Activity, type Job, type Model, type Run, type RuntimeInfo, type StepRecord} from '../../model/state.js';
-import type {ModelChanges, ModelRest, PostedJob, PostedList, PostedPane, PostedRun, PostedStream} from './model-changes.js';
+import type {Usage} from '../../model/events.js';
+import {postedActivity, type PostedActivity} from './posted-activities.js';
+import type {ModelChanges, ModelRest, PostedJob, PostedList, PostedPane, PostedRun, PostedStep, PostedStream, PostedUsage} from './model-changes.js';
 
 /*
  * The load worker's side of posting a model by its changes (model-changes.ts): what the viewer has of it, and
@@ -18,7 +20,8 @@ type SentList<T> = T[] | undefined;
 
 type SentRun = {
 	rev: number;
-	steps: SentList<StepRecord>;
+	/** How many step records the viewer has, once the list is long (see `postSteps`). */
+	steps: number | undefined;
 	endedSteps: SentList<number>;
 	unsettled: SentList<number>;
 	pendingToolCallIds: SentList<string>;
@@ -30,21 +33,6 @@ type SentJob = {job: Omit<Job, 'runIds'>; runIds: string[]};
 
 const same = <T>(a: T, b: T) => a === b;
 
-/** Step records are changed in place as their step goes on: a posted one is compared with a copy of itself. */
-function sameStep(record: StepRecord, sent: StepRecord): boolean {
-	return (
-		record.step === sent.step &&
-		record.startedAt === sent.startedAt &&
-		record.finishedAt === sent.finishedAt &&
-		record.usage === sent.usage &&
-		record.checkpointId === sent.checkpointId &&
-		record.status === sent.status &&
-		record.messageLine === sent.messageLine &&
-		record.messageOffset === sent.messageOffset
-	);
-}
-
-const copyStep = (record: StepRecord): StepRecord => ({...record});
 const itself = <T>(item: T) => item;
 
 /** The list as it posts, given what the viewer has of it; and what the viewer will have once it is posted. */
@@ -58,6 +46,36 @@ function postList<T>(list: T[], sent: SentList<T>, isSame: (item: T, sent: T) =>
 	sent.length = keep;
 	for (const item of tail) sent.push(copy(item));
 	return [{keep, tail}, sent];
+}
+
+const postedUsage = (usage: Usage): PostedUsage => [usage.inputTokens, usage.outputTokens, usage.reasoningTokens, usage.totalTokens, usage.cachedInputTokens];
+
+const postedStep = (record: StepRecord): PostedStep => [
+	record.step,
+	record.startedAt,
+	record.finishedAt,
+	record.usage === undefined ? undefined : postedUsage(record.usage),
+	record.checkpointId,
+	record.status,
+	record.messageLine,
+	record.messageOffset,
+];
+
+/**
+ * A run's step records as posted, given how many of them the viewer has and the first the reducer changed since
+ * (`Model.stepChanges`): records are changed in place, so a long list posts from the first changed or new one on.
+ * And how many the viewer then has.
+ */
+function postSteps(list: StepRecord[], sent: number | undefined, changedFrom: number | undefined): [PostedList<StepRecord>, number | undefined] {
+	if (list.length < longList) return [list, undefined];
+	if (sent === undefined) return [list, list.length];
+	const keep = Math.min(sent, changedFrom ?? sent, list.length);
+	return [{keep, tail: list.slice(keep)}, list.length];
+}
+
+/** A posted list of step records as tuples. */
+function postedSteps(list: PostedList<StepRecord>): PostedList<PostedStep> {
+	return 'keep' in list ? {keep: list.keep, tail: list.tail.map(postedStep)} : list.map(postedStep);
 }
 
 function postStreams(run: Run): Array<[number, PostedStream]> {
@@ -97,6 +115,7 @@ function restOf(model: Model): ModelRest {
 		idRepeats: _idRepeats,
 		daemonAgents: _daemonAgents,
 		daemonStepCounts: _daemonStepCounts,
+		stepChanges: _stepChanges,
 		...rest
 	} = model;
 	return rest;
@@ -128,6 +147,8 @@ export class ChangeTracker {
 	readonly #jobs = new Map<string, SentJob>();
 	readonly #runtime = new Map<string, RuntimeInfo>();
 	#diagnostics: SentList<Model['diagnostics'][number]>;
+	/** The notes of the step records the reducer changed (`Model.stepChanges`), once this tracker asked for them. */
+	#stepChanges: Map<string, number> | undefined;
 	#rev = -1;
 
 	/** Whether anything changed since the last `changes` (the model's `rev` moves with every change). */
@@ -144,7 +165,7 @@ export class ChangeTracker {
 		return {
 			activityAt,
 			activities,
-			runs: this.#changedRuns(model.runs),
+			runs: this.#changedRuns(model),
 			...this.#changedPanes(model),
 			jobs: this.#changedJobs(model.jobs),
 			runtime: this.#changedRuntime(model.runtime),
@@ -153,22 +174,22 @@ export class ChangeTracker {
 		};
 	}
 
-	#changedActivities(activities: readonly Activity[]): [number[], Activity[]] {
+	#changedActivities(activities: readonly Activity[]): [number[], PostedActivity[]] {
 		const sent = this.#activities;
 		const at: number[] = [];
-		const changed: Activity[] = [];
+		const changed: PostedActivity[] = [];
 		for (let index = 0; index < sent.length; index++) {
 			const activity = activities[index]!;
 			if (activity === sent[index]) continue;
 			at.push(index);
-			changed.push(activity);
+			changed.push(postedActivity(activity));
 			sent[index] = activity;
 		}
 
 		for (let index = sent.length; index < activities.length; index++) {
 			const activity = activities[index]!;
 			at.push(index);
-			changed.push(activity);
+			changed.push(postedActivity(activity));
 			sent.push(activity);
 		}
 
@@ -203,12 +224,17 @@ export class ChangeTracker {
 		return released;
 	}
 
-	#changedRuns(runs: ReadonlyMap<string, Run>): PostedRun[] {
+	#changedRuns(model: Model): PostedRun[] {
+		// From the first post on, the reducer notes which step records it changed (none are posted before it). The
+		// notes are this tracker's, which empties them: a second one on the same model would miss what it empties.
+		if (model.stepChanges !== this.#stepChanges) throw new Error('a model is posted by one change tracker only');
+		const stepChanges = (this.#stepChanges ??= new Map<string, number>());
+		model.stepChanges = stepChanges;
 		const posted: PostedRun[] = [];
-		for (const [runId, run] of runs) {
+		for (const [runId, run] of model.runs) {
 			const sent = this.#runs.get(runId);
 			if (sent?.rev === run.rev) continue;
-			const [steps, sentSteps] = postList(run.steps, sent?.steps, sameStep, copyStep);
+			const [steps, sentSteps] = postSteps(run.steps, sent?.steps, stepChanges.get(runId));
 			const [endedSteps, sentEnded] = postList(run.endedSteps, sent?.endedSteps, same, itself);
 			const [unsettled, sentUnsettled] = postList(run.unsettled, sent?.unsettled, same, itself);
 			const [pendingToolCallIds, sentPending] = postList(run.pendingToolCallIds, sent?.pendingToolCallIds, same, itself);
@@ -221,18 +247,46 @@ export class ChangeTracker {
 				pendingToolCallIds: sentPending,
 				childRunIds: sentChildren,
 			});
-			posted.push({
-				...run,
-				streams: postStreams(run),
-				steps,
-				stepIndex: run.stepIndex ? true : undefined,
+			posted.push([
+				run.runId,
+				run.jobId,
+				run.expertKey,
+				run.dialect,
+				run.model,
+				run.paneId,
+				run.parentRunId,
+				run.delegatingActivityId,
+				run.delegatedBy,
+				run.resumesRunId,
+				run.resumedByRunId,
+				run.resumedFrom,
+				run.started,
+				run.status,
+				run.statusStep,
 				endedSteps,
+				postedUsage(run.usage),
+				run.startedAt,
+				run.endedAt,
+				run.lastEventAt,
+				run.currentStep,
+				run.activityCount,
+				run.error,
 				unsettled,
+				run.closing,
 				pendingToolCallIds,
 				childRunIds,
-			});
+				run.adoptedBy,
+				run.closesCycle,
+				run.query,
+				postedSteps(steps),
+				run.stepIndex !== undefined,
+				postStreams(run),
+				run.messageSource,
+				run.rev,
+			]);
 		}
 
+		stepChanges.clear();
 		return posted;
 	}
 
@@ -245,7 +299,7 @@ export class ChangeTracker {
 			const [runIds, sentRuns] = postList(pane.runIds, sent?.runIds, same, itself);
 			const [activityIndices, sentIndices] = postList(pane.activityIndices, sent?.activityIndices, same, itself);
 			this.#panes.set(paneId, {rev: pane.rev, depth: pane.depth, depthEpoch: pane.depthEpoch, runIds: sentRuns, activityIndices: sentIndices});
-			panes.push({...pane, runIds, activityIndices});
+			panes.push([pane.paneId, pane.jobId, runIds, activityIndices, pane.lastActivityId, pane.depth, pane.depthEpoch, pane.rev]);
 		}
 
 		// Every pane of the model is in #panes now: any more there were merged away (a resumed run's pane).

@@ -36,18 +36,25 @@ describe('a post sent in pieces', () => {
 	it('makes, piece after piece, the model the whole post makes, wherever the posts fall and however small the pieces', () => {
 		fc.assert(
 			fc.property(logs, fc.array(fc.double({min: 0, max: 1, noNaN: true}), {maxLength: 4}), fc.integer({min: 1, max: 40}), (lines, cuts, items) => {
+				// A model is posted by one tracker (it empties the reducer's notes of changed step records): one each.
 				const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
 				const splitter = ingest.splitter('test');
+				const other = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+				const otherSplitter = other.splitter('test');
 				const whole = new ChangeTracker();
 				const inPieces = new ChangeTracker();
 				let wholeModel: Model = createModel();
 				let piecesModel: Model = createModel();
 				let read = 0;
 				for (const at of [...cuts.map(cut => Math.floor(cut * lines.length)).sort((a, b) => a - b), lines.length]) {
-					for (const line of lines.slice(read, Math.max(read, at))) splitter.push(Buffer.from(line + '\n'));
+					for (const line of lines.slice(read, Math.max(read, at))) {
+						splitter.push(Buffer.from(line + '\n'));
+						otherSplitter.push(Buffer.from(line + '\n'));
+					}
+
 					read = Math.max(read, at);
 					wholeModel = applyChanges(wholeModel, structuredClone(whole.changes(ingest.model)));
-					const pieces = splitChanges(inPieces.changes(ingest.model), items);
+					const pieces = splitChanges(inPieces.changes(other.model), items);
 					expect(pieces.filter(piece => piece.last)).toHaveLength(1);
 					expect(pieces.at(-1)!.last).toBe(true);
 					// The viewer keeps the model the last piece gives; the pieces before it fill its maps and lists.

@@ -55,7 +55,17 @@ function stepRecord(model: Model, run: Run, step: number): StepRecord | undefine
 		addStepRecord(run, record);
 	}
 
+	if (model.stepChanges) noteStepChange(model.stepChanges, run, record);
 	return record;
+}
+
+/** The record is about to change: the first changed of its run's, as `Model.stepChanges` keeps it. */
+function noteStepChange(changes: Map<string, number>, run: Run, record: StepRecord): void {
+	const last = run.steps.length - 1;
+	// Mostly the run's latest step; an earlier one (a late event) is looked for.
+	const at = run.steps[last] === record ? last : Math.max(0, run.steps.indexOf(record));
+	const before = changes.get(run.runId);
+	if (before === undefined || at < before) changes.set(run.runId, at);
 }
 
 export function onStepEnd(model: Model, run: Run, event: EventOf<'stepEnd'>): void {
