@@ -99,7 +99,7 @@ export class RunView implements Run {
 	}
 
 	get usage(): Usage {
-		return this.#values.listsOf(this.#slot).usage;
+		return this.#values.usageOf(this.#slot);
 	}
 
 	get startedAt(): number | undefined {
