@@ -289,7 +289,11 @@ export class RunRecords {
 
 	#paneToRecord(slot: number): void {
 		const pane = this.wholePanes.get(slot);
-		if (!pane || this.#state.paneRevived.get(slot) === maxRevivals || this.slotOf(pane.paneId) !== slot || !paneFitsRecord(pane)) return;
+		if (!pane || this.slotOf(pane.paneId) !== slot || !paneFitsRecord(pane)) return;
+		// A pane revived twice stays whole while its run may still go on (`maxRevivals`), not once the run is a record:
+		// a delegate's pane was taken out for each step's calls, and ~300 bytes a pane stayed whole for good after its
+		// run had closed (docs/performance.md).
+		if (this.#state.paneRevived.get(slot) === maxRevivals && this.#state.runState.get(slot) !== record) return;
 		this.values.putPane(slot, pane);
 		this.wholePanes.delete(slot);
 		this.#state.paneState.set(slot, record);
