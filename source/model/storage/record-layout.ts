@@ -129,6 +129,8 @@ export type RareFields = {
 	resumedByRunId: string | null;
 	resumedFrom: ResumedFrom | null;
 	error: {name: string; message: string} | undefined;
+	/** A stopped run's, once a run resumed it (see `fitsRecord`); else the shared empty list. */
+	pendingToolCallIds: string[];
 };
 
 /** A run's lists, kept per run only where they are not the shared ones a new run starts with. */

@@ -158,7 +158,7 @@ export class RecordValues {
 			unsettled: sharedEmptyList(),
 			closing: (flags >> closingShift) & 3,
 			error: rare?.error,
-			pendingToolCallIds: sharedEmptyList(),
+			pendingToolCallIds: rare?.pendingToolCallIds ?? sharedEmptyList(),
 			childRunIds: lists.childRunIds,
 			adoptedBy: this.strings.at(this.int32.adoptedBy.get(slot)) ?? null,
 			closesCycle: (flags & closesCycleBit) !== 0,
@@ -197,11 +197,12 @@ export class RecordValues {
 			run.resumesRunId !== null ||
 			run.resumedByRunId !== null ||
 			run.resumedFrom !== null ||
-			run.error !== undefined
+			run.error !== undefined ||
+			run.pendingToolCallIds !== sharedEmptyList()
 		) {
 			flags |= rareBit;
-			const {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error} = run;
-			this.#rare.set(slot, {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error});
+			const {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error, pendingToolCallIds} = run;
+			this.#rare.set(slot, {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error, pendingToolCallIds});
 		}
 
 		if (run.usage !== zeroUsage) {
@@ -266,6 +267,9 @@ function setOptional(slot: number, value: number | undefined, bit: number, colum
 	return bit;
 }
 
+/** The statuses a run stops at for others (its delegates, a person) and is resumed from. */
+const resumableStatuses: ReadonlySet<Run['status']> = new Set<Run['status']>(['stoppedByDelegate', 'stoppedByInteractiveTool']);
+
 /** What a new run starts with (reduce/runs.ts, `newRun`): the lists most runs of a wide job keep. */
 const sharedLists: Lists = {endedSteps: sharedEmptyList(), childRunIds: sharedEmptyList()};
 const firstStepLists: Lists = {...sharedLists, endedSteps: sharedFirstStepList()};
@@ -276,13 +280,14 @@ function stepRecordLiteral(step: number, messageLine: number, messageOffset: num
 }
 
 /**
- * Whether a run can be kept as a record: it closed, it waits for nothing and streams nothing, and every field has a
- * place in the columns. What has none (a second step record, a step record with more than where its messages
- * are) keeps the run whole: records are a saving, never a change.
+ * Whether a run can be kept as a record: it closed, or it stopped and a run resumed it (a coordinator stopped by its
+ * delegation: one a small job, ~1 KB whole), it waits for nothing and streams nothing, and every field has a place
+ * in the columns. What has none (a second step record, a step record with more than where its messages are) keeps
+ * the run whole: records are a saving, never a change.
  */
 export function fitsRecord(run: Run): boolean {
-	if (!closedRunStatuses.has(run.status) || run.query !== undefined || run.stepIndex !== undefined || run.streams !== sharedStreams) return false;
-	if (run.unsettled !== sharedEmptyList() || run.pendingToolCallIds !== sharedEmptyList()) return false;
+	if (!(closedRunStatuses.has(run.status) || (run.resumedByRunId !== null && resumableStatuses.has(run.status)))) return false;
+	if (run.query !== undefined || run.stepIndex !== undefined || run.streams !== sharedStreams || run.unsettled !== sharedEmptyList()) return false;
 	if (!isInt32(run.activityCount) || !isInt32(run.rev) || run.closing < 0 || run.closing > 3) return false;
 	if (run.steps === sharedEmptyList()) return true;
 	if (run.steps.length !== 1) return false;

@@ -135,7 +135,7 @@ export class RunView implements Run {
 	}
 
 	get pendingToolCallIds(): string[] {
-		return sharedEmptyList();
+		return this.#values.rareOf(this.#slot)?.pendingToolCallIds ?? sharedEmptyList();
 	}
 
 	get childRunIds(): string[] {
