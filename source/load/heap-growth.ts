@@ -24,15 +24,17 @@ export function holdHeapGrowth(): void {
 
 /**
  * The headless modes' hold: the same, once the heap holds `fromBytes`. Their loads allocate fast too, and a summary
- * of 20,000 jobs (~200 MB live at the end) peaked at 339 MB with the heap let grow, 274-286 MB held
- * (docs/performance.md). Below that size the collections more often would cost a small log's load time for
- * nothing: the bench's 124 MB log never holds it.
+ * of 20,000 jobs (~200 MB live at the end) peaked at 339 MB with the heap let grow, 274-286 MB held. From 96 MB it
+ * came too late for logs whose model is smaller but whose garbage is not: one run of 500,000 calls keeps ~17 MB
+ * live and let its heap grow to 58 MB between full collections, the wide job of 200,000 runs ~48 MB live in a heap
+ * of 85-125 MB; held from 32 MB they peaked 25-50 MB lower (docs/performance.md). Below that size the collections
+ * more often would cost a small log's load time for nothing: the bench's 124 MB log makes no full collection at all.
  */
 export class HeapGrowthHold {
 	readonly #fromBytes: number;
 	#held = false;
 
-	constructor(fromBytes = 96 * 1024 * 1024) {
+	constructor(fromBytes = 32 * 1024 * 1024) {
 		this.#fromBytes = fromBytes;
 	}
 

@@ -8,7 +8,7 @@ import type {AgentEvent} from './events.js';
 type SegmentRun = {readonly expertKey: string; readonly started: boolean; readonly runId: string};
 type Model = {
 	readonly runs: {get(id: string): SegmentRun | undefined; has(id: string): boolean};
-	readonly runtime: Map<string, unknown>;
+	readonly runtime: {get(id: string): unknown; set(id: string, value: unknown): void};
 };
 type Run = SegmentRun;
 

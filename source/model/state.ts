@@ -4,6 +4,7 @@ import {createIdTable, type IdTable} from './id-table.js';
 import type {PaneCalls} from './call-index.js';
 import {SegmentIndex} from './run-segments.js';
 import type {Store} from './storage/store.js';
+import {SharedValuesById} from './storage/shared-values-by-id.js';
 
 export const baseToolTypes = [
 	'readTextFile',
@@ -306,6 +307,9 @@ export type RuntimeInfo = {
 	answer: {toolCallId: string; text: string} | undefined;
 };
 
+/** `Model.runtime`: a Map reads as one. The reducer alone writes. */
+export type RuntimeStore = ReadonlyMap<string, RuntimeInfo> & {set(id: string, info: RuntimeInfo): void};
+
 export const maxStoredDiagnostics = 10_000;
 export const maxSkillStderrLines = 50;
 /** A skill that reconnects again and again keeps its last this many states, not all of them. */
@@ -331,8 +335,11 @@ export type Model = {
 	skills: Map<string, SkillState>;
 	docker: Map<string, DockerState>;
 	proxy: ProxyState;
-	/** Per run, what its initializeRuntime said (it arrives before the run's startRun). */
-	runtime: Map<string, RuntimeInfo>;
+	/**
+	 * Per run, what its initializeRuntime said (it arrives before the run's startRun): a Map, or in a model that
+	 * keeps figures only, where most runs' say the same, a table that keeps each such value once (`keepFiguresOnly`).
+	 */
+	runtime: RuntimeStore;
 	/**
 	 * Child runs that started before the activity that delegated them was seen, by parent run and tool call id:
 	 * one child's id, or a list of them. Most wait alone, and a list of one would cost more than the id.
@@ -439,6 +446,13 @@ export type TextKeep = {limit: number; wholeBudget: number};
 /** See `Model.recordsFrom`. */
 const defaultRecordsFrom = 32_768;
 
+/**
+ * The event ids' table grows at seven eighths full (see `createIdTable`), not three quarters: 880,000 ids (20,000
+ * small jobs) then fit in 1,048,576 slots instead of twice as many, 5 MB less, for probes a few tag bytes longer,
+ * which sit side by side in one array (docs/performance.md).
+ */
+const eventIdsFill = 7;
+
 export function createModel(): Model {
 	return {
 		jobs: new Map(),
@@ -470,7 +484,7 @@ export function createModel(): Model {
 		stepChanges: undefined,
 		treeRev: 0,
 		depthEpoch: 0,
-		eventIds: createIdTable(false),
+		eventIds: createIdTable(false, 1024, eventIdsFill),
 		inputEnd: undefined,
 		textKeep: undefined,
 		figuresOnly: false,
@@ -491,6 +505,18 @@ export function keepFiguresOnly(model: Model, recordsFrom = defaultRecordsFrom):
 	model.textKeep = {limit: 0, wholeBudget: 0};
 	model.figuresOnly = true;
 	model.recordsFrom = recordsFrom;
+	const runtime = new SharedValuesById<RuntimeInfo>(runtimeShareKey);
+	for (const [runId, info] of model.runtime) runtime.set(runId, info);
+	model.runtime = runtime;
+}
+
+/**
+ * What a figures-only model's runtime infos are kept once by (`Model.runtime`): those that name no expert and carry
+ * no answer, by their model and query, which there is a stand-in (reduce/runtime.ts, `runtimeInfo`).
+ */
+function runtimeShareKey(info: RuntimeInfo): string | undefined {
+	if (info.expertName !== undefined || info.answer !== undefined) return undefined;
+	return `${info.model === undefined ? '-' : `=${info.model}`}\u0000${info.query === undefined ? '-' : `=${info.query}`}`;
 }
 
 /**

@@ -98,6 +98,17 @@ describe('summaryJsonPieces', () => {
 	});
 });
 
+describe('summaryJsonPieces, pieces cut by their length', () => {
+	it('ends a piece once it holds so many characters, however few runs it has: big pieces went to the large-object space', () => {
+		const model = modelFromFixtures('demo.ndjson', 'delegate-failure.ndjson', 'stop-error.ndjson');
+		const pieces = [...summaryJsonPieces(model, undefined, 1000, 1)];
+		expect(pieces.join('')).toBe(JSON.stringify(buildSummary(model)));
+		expect(pieces.length).toBe(model.runs.size + 1);
+		const longest = Math.max(...pieces.slice(0, -1).map(piece => piece.length));
+		expect(Math.max(...[...summaryJsonPieces(model, undefined, 1000, longest)].slice(0, -1).map(piece => piece.length))).toBeLessThan(2 * longest + 100);
+	});
+});
+
 describe('diagnostics in --summary --json (#32 §3.14)', () => {
 	it('says how many there were in all when it lists only the first 10,000', () => {
 		const model = modelFromText(Array.from({length: 10_005}, (_, i) => `not json ${i}`).join('\n'));

@@ -77,10 +77,13 @@ export function buildSummary(model: Model, prices: PriceTable = builtinPrices): 
 }
 
 /**
- * The JSON text of `buildSummary(model, prices)`, byte for byte, in pieces of about `runsPerPiece` runs. For
- * 200,000 runs the document and its one string are several times the size of the model; this holds one piece.
+ * The JSON text of `buildSummary(model, prices)`, byte for byte, in pieces of at most `runsPerPiece` runs, ended
+ * sooner once one holds `pieceChars` characters. For 200,000 runs the document and its one string are several times
+ * the size of the model; this holds one piece. Its pieces stay small enough for V8's young generation: a piece
+ * of 1,000 runs (~500 KB) and its copies went to the large-object space, which only a full collection frees, and
+ * the 20,000 small jobs' 39 MB of JSON grew the heap by ~20 MB as they were written (docs/performance.md).
  */
-export function* summaryJsonPieces(model: Model, prices: PriceTable = builtinPrices, runsPerPiece = 1000): Generator<string> {
+export function* summaryJsonPieces(model: Model, prices: PriceTable = builtinPrices, runsPerPiece = 1000, pieceChars = 32 * 1024): Generator<string> {
 	let piece = '{"jobs":[';
 	let firstJob = true;
 	// Runs counted over every job: counted per job, a log of 20,000 jobs of four runs each was one piece of 39 MB,
@@ -95,9 +98,10 @@ export function* summaryJsonPieces(model: Model, prices: PriceTable = builtinPri
 		for (const run of eachRunInTreeOrder(model, job)) {
 			piece += `${firstRun ? '' : ','}${JSON.stringify(runSummary(model, run, prices))}`;
 			firstRun = false;
-			if (++count % runsPerPiece === 0) {
+			if (++count === runsPerPiece || piece.length >= pieceChars) {
 				yield piece;
 				piece = '';
+				count = 0;
 			}
 		}
 

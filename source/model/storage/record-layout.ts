@@ -1,5 +1,6 @@
-import {dialects, type Usage} from '../events.js';
+import {dialects} from '../events.js';
 import type {ResumedFrom} from '../state.js';
+import {Column, pageSlots, uint32Column} from './column.js';
 
 /*
  * The layout of a record of a figures-only model's closed runs (a run and its pane, kept in the columns of
@@ -7,46 +8,7 @@ import type {ResumedFrom} from '../state.js';
  * record-values.ts writes and reads it, and the views (record-views.ts) read it.
  */
 
-/**
- * Columns are pages of this many slots: a column grows by a page, so nothing is copied and no more room is kept
- * than the rest of the last page (an array that doubled would keep up to as much room again as it holds, and
- * hold both while it copied).
- */
-const pageShift = 12;
-export const pageSlots = 1 << pageShift;
-const pageMask = pageSlots - 1;
-
-type Page = Int32Array | Float64Array | Uint8Array | Uint32Array;
-
-/** A number per slot, in pages (`pageSlots`). */
-class Column {
-	readonly #pages: Page[] = [];
-	readonly #make: (length: number) => Page;
-
-	constructor(make: (length: number) => Page) {
-		this.#make = make;
-	}
-
-	get(slot: number): number {
-		return this.#pages[slot >>> pageShift]![slot & pageMask]!;
-	}
-
-	set(slot: number, value: number): void {
-		this.#pages[slot >>> pageShift]![slot & pageMask] = value;
-	}
-
-	grow(): void {
-		this.#pages.push(this.#make(pageSlots));
-	}
-}
-
-// Made only here, by type (`uint32Column` and the groups below).
-export type {Column};
-
-/** A column of unsigned offsets (where a text is in an id table). */
-export function uint32Column(): Column {
-	return new Column(length => new Uint32Array(length));
-}
+export {pageSlots, uint32Column, type Column};
 
 // The columns, by type; each holds a value per slot.
 export type Int32Columns = {
@@ -66,7 +28,21 @@ export type Int32Columns = {
 	paneDepthEpoch: Column;
 	paneRev: Column;
 };
-export type Float64Columns = {statusStep: Column; startedAt: Column; endedAt: Column; lastEventAt: Column; currentStep: Column; messageOffset: Column};
+export type Float64Columns = {
+	statusStep: Column;
+	startedAt: Column;
+	endedAt: Column;
+	lastEventAt: Column;
+	currentStep: Column;
+	messageOffset: Column;
+	// A run's usage (`usageBit`), a count a column: as an object beside the record it cost ~110 bytes a run, with
+	// the run's `Lists` ~170 (docs/performance.md).
+	inputTokens: Column;
+	outputTokens: Column;
+	reasoningTokens: Column;
+	totalTokens: Column;
+	cachedInputTokens: Column;
+};
 export type Uint8Columns = {runState: Column; paneState: Column; touched: Column; revived: Column; paneRevived: Column};
 
 export function int32Columns(): Int32Columns {
@@ -109,6 +85,11 @@ function float64Of(make: () => Column): Float64Columns {
 		lastEventAt: make(),
 		currentStep: make(),
 		messageOffset: make(),
+		inputTokens: make(),
+		outputTokens: make(),
+		reasoningTokens: make(),
+		totalTokens: make(),
+		cachedInputTokens: make(),
 	};
 }
 
@@ -137,6 +118,8 @@ export const rareBit = 1 << 15;
 export const listsBit = 1 << 16;
 /** Without `listsBit`: the run ended its first step only, and has the shared list that says so. */
 export const firstStepBit = 1 << 17;
+/** The run's usage is in the usage columns; without it, it is `zeroUsage`. */
+export const usageBit = 1 << 21;
 
 /** Fields a run of a wide job leaves null: kept per run only where one is set. */
 export type RareFields = {
@@ -146,7 +129,9 @@ export type RareFields = {
 	resumedByRunId: string | null;
 	resumedFrom: ResumedFrom | null;
 	error: {name: string; message: string} | undefined;
+	/** A stopped run's, once a run resumed it (see `fitsRecord`); else the shared empty list. */
+	pendingToolCallIds: string[];
 };
 
-/** A run's lists and usage, kept per run only where they are not the shared ones a new run starts with. */
-export type Lists = {usage: Usage; endedSteps: number[]; childRunIds: string[]};
+/** A run's lists, kept per run only where they are not the shared ones a new run starts with. */
+export type Lists = {endedSteps: number[]; childRunIds: string[]};

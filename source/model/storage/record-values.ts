@@ -3,6 +3,7 @@ import {createIdTable, idAt, idOffset, type IdTable} from '../id-table.js';
 import {Interned} from '../interned.js';
 import {sharedEmptyList, sharedFirstStepList, sharedStreams} from '../run-collections.js';
 import type {Pane, Run, StepRecord} from '../state.js';
+import type {Usage} from '../events.js';
 import {zeroUsage} from '../usage.js';
 import {
 	closesCycleBit,
@@ -23,6 +24,7 @@ import {
 	startedBit,
 	statusShift,
 	uint32Column,
+	usageBit,
 	type Column,
 	type Float64Columns,
 	type Int32Columns,
@@ -94,6 +96,20 @@ export class RecordValues {
 		return this.hasFlag(slot, firstStepBit) ? firstStepLists : sharedLists;
 	}
 
+	/** The run's usage, made again from its columns (a new object each time), or the shared `zeroUsage`. */
+	usageOf(slot: number): Usage {
+		if (!this.hasFlag(slot, usageBit)) return zeroUsage;
+		const {float64} = this;
+		// In the order every usage of the model has its keys (usage.ts, the readers): the summaries write them so.
+		return {
+			inputTokens: float64.inputTokens.get(slot),
+			outputTokens: float64.outputTokens.get(slot),
+			reasoningTokens: float64.reasoningTokens.get(slot),
+			totalTokens: float64.totalTokens.get(slot),
+			cachedInputTokens: float64.cachedInputTokens.get(slot),
+		};
+	}
+
 	stepRecords(slot: number): StepRecord[] {
 		if (!this.hasFlag(slot, hasStepBit)) return sharedEmptyList();
 		return [stepRecordLiteral(this.int32.step.get(slot), this.int32.messageLine.get(slot), this.float64.messageOffset.get(slot))];
@@ -133,7 +149,7 @@ export class RecordValues {
 			status: runStatuses[(flags >> statusShift) & 15] ?? 'init',
 			statusStep: this.float64.statusStep.get(slot),
 			endedSteps: lists.endedSteps,
-			usage: lists.usage,
+			usage: this.usageOf(slot),
 			startedAt: this.optional(slot, startedAtBit, this.float64.startedAt),
 			endedAt: this.optional(slot, endedAtBit, this.float64.endedAt),
 			lastEventAt: this.optional(slot, lastEventAtBit, this.float64.lastEventAt),
@@ -142,7 +158,7 @@ export class RecordValues {
 			unsettled: sharedEmptyList(),
 			closing: (flags >> closingShift) & 3,
 			error: rare?.error,
-			pendingToolCallIds: sharedEmptyList(),
+			pendingToolCallIds: rare?.pendingToolCallIds ?? sharedEmptyList(),
 			childRunIds: lists.childRunIds,
 			adoptedBy: this.strings.at(this.int32.adoptedBy.get(slot)) ?? null,
 			closesCycle: (flags & closesCycleBit) !== 0,
@@ -181,18 +197,29 @@ export class RecordValues {
 			run.resumesRunId !== null ||
 			run.resumedByRunId !== null ||
 			run.resumedFrom !== null ||
-			run.error !== undefined
+			run.error !== undefined ||
+			run.pendingToolCallIds !== sharedEmptyList()
 		) {
 			flags |= rareBit;
-			const {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error} = run;
-			this.#rare.set(slot, {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error});
+			const {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error, pendingToolCallIds} = run;
+			this.#rare.set(slot, {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error, pendingToolCallIds});
 		}
 
-		if (run.usage === sharedLists.usage && run.childRunIds === sharedLists.childRunIds && run.endedSteps === firstStepLists.endedSteps) {
+		if (run.usage !== zeroUsage) {
+			flags |= usageBit;
+			const {float64} = this;
+			float64.inputTokens.set(slot, run.usage.inputTokens);
+			float64.outputTokens.set(slot, run.usage.outputTokens);
+			float64.reasoningTokens.set(slot, run.usage.reasoningTokens);
+			float64.totalTokens.set(slot, run.usage.totalTokens);
+			float64.cachedInputTokens.set(slot, run.usage.cachedInputTokens);
+		}
+
+		if (run.childRunIds === sharedLists.childRunIds && run.endedSteps === firstStepLists.endedSteps) {
 			flags |= firstStepBit;
-		} else if (run.usage !== sharedLists.usage || run.endedSteps !== sharedLists.endedSteps || run.childRunIds !== sharedLists.childRunIds) {
+		} else if (run.endedSteps !== sharedLists.endedSteps || run.childRunIds !== sharedLists.childRunIds) {
 			flags |= listsBit;
-			this.#lists.set(slot, {usage: run.usage, endedSteps: run.endedSteps, childRunIds: run.childRunIds});
+			this.#lists.set(slot, {endedSteps: run.endedSteps, childRunIds: run.childRunIds});
 		}
 
 		this.int32.flags.set(slot, flags);
@@ -240,8 +267,11 @@ function setOptional(slot: number, value: number | undefined, bit: number, colum
 	return bit;
 }
 
+/** The statuses a run stops at for others (its delegates, a person) and is resumed from. */
+const resumableStatuses: ReadonlySet<Run['status']> = new Set<Run['status']>(['stoppedByDelegate', 'stoppedByInteractiveTool']);
+
 /** What a new run starts with (reduce/runs.ts, `newRun`): the lists most runs of a wide job keep. */
-const sharedLists: Lists = {usage: zeroUsage, endedSteps: sharedEmptyList(), childRunIds: sharedEmptyList()};
+const sharedLists: Lists = {endedSteps: sharedEmptyList(), childRunIds: sharedEmptyList()};
 const firstStepLists: Lists = {...sharedLists, endedSteps: sharedFirstStepList()};
 
 /** A step record as the reducer makes it in a model that keeps figures only: where its messages are, nothing else. */
@@ -250,13 +280,14 @@ function stepRecordLiteral(step: number, messageLine: number, messageOffset: num
 }
 
 /**
- * Whether a run can be kept as a record: it closed, it waits for nothing and streams nothing, and every field has a
- * place in the columns. What has none (a second step record, a step record with more than where its messages
- * are) keeps the run whole: records are a saving, never a change.
+ * Whether a run can be kept as a record: it closed, or it stopped and a run resumed it (a coordinator stopped by its
+ * delegation: one a small job, ~1 KB whole), it waits for nothing and streams nothing, and every field has a place
+ * in the columns. What has none (a second step record, a step record with more than where its messages are) keeps
+ * the run whole: records are a saving, never a change.
  */
 export function fitsRecord(run: Run): boolean {
-	if (!closedRunStatuses.has(run.status) || run.query !== undefined || run.stepIndex !== undefined || run.streams !== sharedStreams) return false;
-	if (run.unsettled !== sharedEmptyList() || run.pendingToolCallIds !== sharedEmptyList()) return false;
+	if (!(closedRunStatuses.has(run.status) || (run.resumedByRunId !== null && resumableStatuses.has(run.status)))) return false;
+	if (run.query !== undefined || run.stepIndex !== undefined || run.streams !== sharedStreams || run.unsettled !== sharedEmptyList()) return false;
 	if (!isInt32(run.activityCount) || !isInt32(run.rev) || run.closing < 0 || run.closing > 3) return false;
 	if (run.steps === sharedEmptyList()) return true;
 	if (run.steps.length !== 1) return false;

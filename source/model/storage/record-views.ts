@@ -99,7 +99,7 @@ export class RunView implements Run {
 	}
 
 	get usage(): Usage {
-		return this.#values.listsOf(this.#slot).usage;
+		return this.#values.usageOf(this.#slot);
 	}
 
 	get startedAt(): number | undefined {
@@ -135,7 +135,7 @@ export class RunView implements Run {
 	}
 
 	get pendingToolCallIds(): string[] {
-		return sharedEmptyList();
+		return this.#values.rareOf(this.#slot)?.pendingToolCallIds ?? sharedEmptyList();
 	}
 
 	get childRunIds(): string[] {

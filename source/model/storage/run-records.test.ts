@@ -1,11 +1,14 @@
-import {readFileSync} from 'node:fs';
-import {relative} from 'node:path';
+import {spawnSync} from 'node:child_process';
+import {mkdtempSync, readFileSync, rmSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join, relative} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
 import {modelFromText} from '../../../test/helpers/load.js';
 import {shapeLines, shapes} from '../../../tools/shape-log.js';
-import {createModel, keepFiguresOnly, type Model} from '../state.js';
+import {createModel, keepFiguresOnly, keepNoMessageLines, type Model} from '../state.js';
 import {RecordTable} from './record-table.js';
+import {paneFitsRecord} from './record-values.js';
 import {livePane, liveRun} from './run-store.js';
 
 /*
@@ -15,12 +18,16 @@ import {livePane, liveRun} from './run-store.js';
  * keeping its runs whole has, whatever came after a run closed.
  */
 
-/** `recordsFrom`: how many runs the model keeps whole before it keeps them as records (0: none). */
-function both(text: string | Buffer, recordsFrom = 0): {records: Model; whole: Model} {
+/**
+ * `recordsFrom`: how many runs the model keeps whole before it keeps them as records (0: none). `summary`: the
+ * models keep no step's messages' places either, as a summary's (`keepNoMessageLines`).
+ */
+function both(text: string | Buffer, recordsFrom = 0, summary = false): {records: Model; whole: Model} {
 	const records = createModel();
 	keepFiguresOnly(records, recordsFrom);
 	const whole = createModel();
 	keepFiguresOnly(whole, Number.POSITIVE_INFINITY);
+	if (summary) for (const model of [records, whole]) keepNoMessageLines(model);
 	return {records: modelFromText(text, {model: records}), whole: modelFromText(text, {model: whole})};
 }
 
@@ -44,6 +51,8 @@ function expectSameRuns(records: Model, whole: Model): void {
 		// As readers see it, then taken out of its record as the reducer would.
 		expect(fieldsOf(records.runs.get(id)!, run)).toEqual({...run});
 		expect(liveRun(records, id)).toStrictEqual(run);
+		// Key for key in the same order too (a usage made again from its columns, say): the summaries' JSON is written so.
+		expect(JSON.stringify(liveRun(records, id))).toBe(JSON.stringify(run));
 	}
 
 	for (const [id, pane] of whole.panes) {
@@ -163,6 +172,28 @@ describe('runs kept as records', () => {
 			expectSameRuns(fromHundred.records, fromHundred.whole);
 		});
 	}
+
+	it('take back a resumed coordinator, and the pane of a delegate whose calls took it out step after step once its run closed', () => {
+		// Small jobs as the bench's 20,000 (#33): a coordinator delegating to two experts over three steps.
+		const directory = mkdtempSync(join(tmpdir(), 'perscope-records-'));
+		try {
+			const path = join(directory, 'jobs.ndjson');
+			const args = ['--seed', '1', '--jobs', '30', '--steps', '3', '--children', '2', '--deltas', '0', '--message-bytes', '100', '--out', path];
+			const generated = spawnSync(process.execPath, ['build/tools/generate-log.js', ...args], {cwd: root, encoding: 'utf8'});
+			expect(generated.status, generated.stderr).toBe(0);
+			const {records, whole} = both(readFileSync(path), 0, true);
+			if (!(records.runs instanceof RecordTable)) throw new Error('kept whole');
+			// Nor do the coordinators stay whole, stopped for their delegates and resumed: ~1 KB a job.
+			expect(records.runs.records.wholeRuns.size).toBe(0);
+			// Revived twice, such a pane stayed whole for good, though its run had closed: ~300 bytes a delegate.
+			const fitting = [...records.runs.records.wholePanes.values()].filter(pane => paneFitsRecord(pane));
+			expect(fitting).toEqual([]);
+			// Read before this: what follows takes every run and pane out of its record.
+			expectSameRuns(records, whole);
+		} finally {
+			rmSync(directory, {recursive: true, force: true});
+		}
+	});
 
 	it('are not used by a model of a few runs, whose runs cost little whole', () => {
 		const model = createModel();

@@ -1,4 +1,3 @@
-import {closedRunStatuses} from '../events.js';
 import {createIdTable, getId, idAt, placeId} from '../id-table.js';
 import type {Pane, Run} from '../state.js';
 import {pageSlots, uint32Column, uint8Columns, type Uint8Columns} from './record-layout.js';
@@ -160,7 +159,7 @@ export class RunRecords {
 	adopt(id: string, run: Run, pane: Pane | undefined): void {
 		const slot = this.#add(id);
 		this.runCount++;
-		if (closedRunStatuses.has(run.status) && run.runId === id && fitsRecord(run)) {
+		if (run.runId === id && fitsRecord(run)) {
 			this.values.putRun(slot, run);
 			this.#state.runState.set(slot, record);
 		} else {
@@ -279,8 +278,7 @@ export class RunRecords {
 
 	#runToRecord(slot: number): void {
 		const run = slot === this.#lastWholeSlot ? this.#lastWhole : this.wholeRuns.get(slot);
-		if (!run || !closedRunStatuses.has(run.status) || this.#state.revived.get(slot) === maxRevivals || !fitsRecord(run) || this.slotOf(run.runId) !== slot)
-			return;
+		if (!run || this.#state.revived.get(slot) === maxRevivals || !fitsRecord(run) || this.slotOf(run.runId) !== slot) return;
 		this.values.putRun(slot, run);
 		this.#forgetWhole(slot);
 		this.wholeRuns.delete(slot);
@@ -289,7 +287,11 @@ export class RunRecords {
 
 	#paneToRecord(slot: number): void {
 		const pane = this.wholePanes.get(slot);
-		if (!pane || this.#state.paneRevived.get(slot) === maxRevivals || this.slotOf(pane.paneId) !== slot || !paneFitsRecord(pane)) return;
+		if (!pane || this.slotOf(pane.paneId) !== slot || !paneFitsRecord(pane)) return;
+		// A pane revived twice stays whole while its run may still go on (`maxRevivals`), not once the run is a record:
+		// a delegate's pane was taken out for each step's calls, and ~300 bytes a pane stayed whole for good after its
+		// run had closed (docs/performance.md).
+		if (this.#state.paneRevived.get(slot) === maxRevivals && this.#state.runState.get(slot) !== record) return;
 		this.values.putPane(slot, pane);
 		this.wholePanes.delete(slot);
 		this.#state.paneState.set(slot, record);
