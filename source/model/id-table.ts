@@ -172,7 +172,25 @@ export function placeId(table: IdTable, id: string, value: number): number | und
 		return undefined;
 	}
 
-	const slot = emptyAt(found);
+	return insertAt(table, id, hash, emptyAt(found), value);
+}
+
+/** Where `id`'s text is in the table's pages (`placeId`), adding it if new. */
+export function idOffset(table: IdTable, id: string): number | undefined {
+	const hash = byteHashOf(id);
+	if (hash === notFound || (table.others.size > 0 && table.others.has(id))) return undefined;
+	const found = probeOf(table, id, hash);
+	if (found >= 0) return table.offsets[found];
+	if (found === notFound) {
+		table.others.set(id, 0);
+		return undefined;
+	}
+
+	return insertAt(table, id, hash, emptyAt(found), 0);
+}
+
+/** Puts a new `id` (of `hash`) in the empty `slot` its probe ended at; where its text is. */
+function insertAt(table: IdTable, id: string, hash: number, slot: number, value: number): number {
 	const offset = store(table, id);
 	table.tags[slot] = tagOf(hash);
 	table.offsets[slot] = offset;
@@ -181,14 +199,6 @@ export function placeId(table: IdTable, id: string, value: number): number | und
 	// Growing at `fill` eighths full keeps probes short.
 	if (table.count * 8 > table.tags.length * table.fill) grow(table);
 	return offset;
-}
-
-/** Where `id`'s text is in the table's pages (`placeId`), adding it if new. */
-export function idOffset(table: IdTable, id: string): number | undefined {
-	const hash = byteHashOf(id);
-	if (hash === notFound || (table.others.size > 0 && table.others.has(id))) return undefined;
-	const slot = probeOf(table, id, hash);
-	return slot >= 0 ? table.offsets[slot] : placeId(table, id, 0);
 }
 
 /** The id whose text is at `offset` (`placeId`). */
