@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
-import {addId, createIdTable, getId, idAt, idEntries, placeId, setId, type IdTable} from './id-table.js';
+import {addId, createIdTable, getId, idAt, idEntries, idOffset, placeId, setId, type IdTable} from './id-table.js';
 
 function hasId(table: IdTable, id: string): boolean {
 	return getId(table, id) !== undefined;
@@ -188,6 +188,27 @@ describe('id table', () => {
 				expect(table.count + table.others.size).toBe(oracle.size);
 			}),
 			{numRuns: 60},
+		);
+	});
+
+	it('gives each text (an expert key of the records) one place, found again across growing, and none to a text it cannot hold', () => {
+		// Placed in the one probe that looked for it: the place found first is the place kept, whatever came after.
+		const id = fc.string({unit: fc.constantFrom('a', 'b', 'c', 'é', 'ж', '0'), maxLength: 5});
+		fc.assert(
+			fc.property(fc.array(id, {maxLength: 2000}), ids => {
+				const table = createIdTable(false, 4);
+				const places = new Map<string, number | undefined>();
+				for (const key of ids) {
+					const offset = idOffset(table, key);
+					if (places.has(key)) expect(offset).toBe(places.get(key));
+					else places.set(key, offset);
+					if (offset === undefined) expect(key).toMatch(/ж/);
+					else expect(idAt(table, offset)).toBe(key);
+				}
+
+				for (const [key, offset] of places) expect(idOffset(table, key)).toBe(offset);
+			}),
+			{numRuns: 40},
 		);
 	});
 });

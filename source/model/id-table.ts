@@ -125,8 +125,9 @@ export function addId(table: IdTable, id: string): boolean {
 }
 
 /**
- * `hashOf` of an id the byte table holds, checking as it goes that it does (`fitsTable`), in one loop; `notFound`
- * (-1, never a hash here: a hash is kept unsigned) for one it does not.
+ * FNV-1a over the characters of an id the byte table holds (no longer than `maxLength`, each character one byte),
+ * checking as it goes that it does, in one loop; `notFound` (-1, never a hash here: a hash is kept unsigned) for
+ * one it does not. Every lookup and placing hashes this way: checking first and hashing after read each id twice.
  */
 function byteHashOf(id: string): number {
 	if (id.length > maxLength) return notFound;
@@ -142,7 +143,8 @@ function byteHashOf(id: string): number {
 
 /** The number `id` maps to, if it is in the table. */
 export function getId(table: IdTable, id: string): number | undefined {
-	const slot = fitsTable(id) ? slotOf(table, id, hashOf(id)) : notFound;
+	const hash = byteHashOf(id);
+	const slot = hash === notFound ? notFound : slotOf(table, id, hash);
 	if (slot >= 0) return table.values?.[slot] ?? 0;
 	return table.others.size === 0 ? undefined : table.others.get(id);
 }
@@ -158,24 +160,37 @@ export function setId(table: IdTable, id: string, value: number): void {
  */
 export function placeId(table: IdTable, id: string, value: number): number | undefined {
 	// An id kept among the others stays there, wherever a probe for it would end now.
-	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) {
-		table.others.set(id, value);
-		return undefined;
-	}
-
-	const hash = hashOf(id);
-	const found = slotOf(table, id, hash);
+	const hash = byteHashOf(id);
+	const found = hash === notFound || (table.others.size > 0 && table.others.has(id)) ? notFound : probeOf(table, id, hash);
 	if (found >= 0) {
 		if (table.values) table.values[found] = value;
 		return table.offsets[found];
 	}
 
-	const slot = emptySlot(table.tags, hash);
-	if (slot === notFound) {
+	if (found === notFound) {
 		table.others.set(id, value);
 		return undefined;
 	}
 
+	return insertAt(table, id, hash, emptyAt(found), value);
+}
+
+/** Where `id`'s text is in the table's pages (`placeId`), adding it if new. */
+export function idOffset(table: IdTable, id: string): number | undefined {
+	const hash = byteHashOf(id);
+	if (hash === notFound || (table.others.size > 0 && table.others.has(id))) return undefined;
+	const found = probeOf(table, id, hash);
+	if (found >= 0) return table.offsets[found];
+	if (found === notFound) {
+		table.others.set(id, 0);
+		return undefined;
+	}
+
+	return insertAt(table, id, hash, emptyAt(found), 0);
+}
+
+/** Puts a new `id` (of `hash`) in the empty `slot` its probe ended at; where its text is. */
+function insertAt(table: IdTable, id: string, hash: number, slot: number, value: number): number {
 	const offset = store(table, id);
 	table.tags[slot] = tagOf(hash);
 	table.offsets[slot] = offset;
@@ -184,13 +199,6 @@ export function placeId(table: IdTable, id: string, value: number): number | und
 	// Growing at `fill` eighths full keeps probes short.
 	if (table.count * 8 > table.tags.length * table.fill) grow(table);
 	return offset;
-}
-
-/** Where `id`'s text is in the table's pages (`placeId`), adding it if new. */
-export function idOffset(table: IdTable, id: string): number | undefined {
-	if (!fitsTable(id) || (table.others.size > 0 && table.others.has(id))) return undefined;
-	const slot = slotOf(table, id, hashOf(id));
-	return slot === notFound ? placeId(table, id, 0) : table.offsets[slot];
 }
 
 /** The id whose text is at `offset` (`placeId`). */
@@ -230,6 +238,32 @@ function slotOf(table: IdTable, id: string, hash: number): number {
 	return notFound;
 }
 
+/**
+ * One probe for `id` that also finds where it would go: its slot (0 or more) when the table holds it, else
+ * `emptyFrom - slot` for the empty slot that ends the probe (read with `emptyAt`), or `notFound` past `maxProbe`.
+ * A new id was looked for (`slotOf`) and then placed (`emptySlot`) in two probes, each after its own hash: a new
+ * run's id in the records (storage/run-records.ts) took three hashes and three probes (docs/performance.md).
+ */
+function probeOf(table: IdTable, id: string, hash: number): number {
+	const {tags} = table;
+	const tag = tagOf(hash);
+	const mask = tags.length - 1;
+	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
+		const stored = tags[slot]!;
+		if (stored === 0) return emptyFrom - slot;
+		if (stored === tag && sameText(table, table.offsets[slot]!, id)) return slot;
+	}
+
+	return notFound;
+}
+
+/** `probeOf`'s answers below `notFound` are empty slots: -2 is slot 0, -3 slot 1, … */
+const emptyFrom = -2;
+
+function emptyAt(probed: number): number {
+	return emptyFrom - probed;
+}
+
 /** The first empty slot of `hash`'s probe, or `notFound` past `maxProbe`. */
 function emptySlot(tags: Uint8Array, hash: number): number {
 	const mask = tags.length - 1;
@@ -242,23 +276,10 @@ function tagOf(hash: number): number {
 	return hash >>> 24 || 1;
 }
 
-function fitsTable(id: string): boolean {
-	if (id.length > maxLength) return false;
-	for (let i = 0; i < id.length; i++) if (id.charCodeAt(i) > 0xff) return false;
-	return true;
-}
-
 const hashBasis = 0x81_1c_9d_c5;
 const hashPrime = 0x01_00_01_93;
 
-/** FNV-1a over the characters. */
-function hashOf(id: string): number {
-	let hash = hashBasis;
-	for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), hashPrime);
-	return hash;
-}
-
-/** `hashOf` of the id stored at `offset`, from its bytes (each one character). */
+/** `byteHashOf` of the id stored at `offset`, from its bytes (each one character). */
 function hashAt(table: IdTable, offset: number): number {
 	const page = table.pages[Math.floor(offset / pageBytes)]!;
 	const at = offset % pageBytes;

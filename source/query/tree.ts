@@ -131,13 +131,15 @@ export function* eachRunInTreeOrder(model: Model, job: Job): Generator<Run> {
 		enter(pane);
 		while (stack.length > 0) {
 			const frame = stack[stack.length - 1]!;
-			const runId = frame.pane.runIds[frame.run];
-			if (runId === undefined) {
+			// Lengths compared rather than a read past the end: such a read (undefined) threw the optimised walk
+			// away again and again ("out of bounds", docs/performance.md).
+			const {runIds} = frame.pane;
+			if (frame.run >= runIds.length) {
 				stack.pop();
 				continue;
 			}
 
-			const run = model.runs.get(runId);
+			const run = model.runs.get(runIds[frame.run]!);
 			if (!run) {
 				frame.run++;
 				continue;
@@ -148,13 +150,14 @@ export function* eachRunInTreeOrder(model: Model, job: Job): Generator<Run> {
 				frame.child = 0;
 			}
 
-			const childId = run.childRunIds[frame.child];
-			if (childId === undefined) {
+			const {childRunIds} = run;
+			if (frame.child >= childRunIds.length) {
 				frame.run++;
 				frame.child = -1;
 				continue;
 			}
 
+			const childId = childRunIds[frame.child]!;
 			frame.child++;
 			const child = model.runs.get(childId);
 			const childPane = child ? model.panes.get(child.paneId) : undefined;

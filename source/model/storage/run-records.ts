@@ -1,4 +1,4 @@
-import {createIdTable, getId, idAt, placeId} from '../id-table.js';
+import {createIdTable, getId, idAt, placeId, type IdTable} from '../id-table.js';
 import type {Pane, Run} from '../state.js';
 import {pageSlots, uint32Column, uint8Columns, type Uint8Columns} from './record-layout.js';
 import {fitsRecord, paneFitsRecord, RecordValues} from './record-values.js';
@@ -62,7 +62,7 @@ export class RunRecords {
 	 * Every run's slot by its id, and the id of each slot: slots are numbered in the order the runs were added,
 	 * the order of `model.runs`. The table keeps the ids as bytes, not strings (id-table.ts).
 	 */
-	readonly #slots = createIdTable(true, 1024, tableFill);
+	readonly #slots: IdTable;
 	/** Per slot, where its id is in `#slots` (`idAt`), or `inOthers` for one kept in `#idOthers`. */
 	readonly #idText = uint32Column();
 	readonly #idOthers = new Map<number, string>();
@@ -104,6 +104,17 @@ export class RunRecords {
 		},
 		delete: slot => this.#deletePane(slot),
 	};
+
+	/**
+	 * `runs`: how many runs are about to be adopted (`adopt`). The id table is made the size it would grow to for
+	 * them: the same room, without rehashing every id of it at each of the doublings on the way (1,024 to 65,536
+	 * slots for the 32,768 runs a model starts its records with).
+	 */
+	constructor(runs = 0) {
+		let slots = 1024;
+		while (runs * 8 > slots * tableFill) slots *= 2;
+		this.#slots = createIdTable(true, slots, tableFill);
+	}
 
 	slotOf(id: string): number | undefined {
 		// Most events are of one of the few runs the events just before were of: their slots are at hand.
@@ -190,8 +201,10 @@ export class RunRecords {
 
 	#setRun(slot: number, run: Run): void {
 		this.#forgetWhole(slot);
-		if (this.#state.runState.get(slot) === absent) this.runCount++;
-		this.values.forgetRun(slot);
+		const state = this.#state.runState.get(slot);
+		if (state === absent) this.runCount++;
+		// Only a record has anything kept beside the columns (`putRun`): a new run's slot has nothing to forget.
+		else if (state === record) this.values.forgetRun(slot);
 		this.wholeRuns.set(slot, run);
 		this.#state.runState.set(slot, whole);
 		this.touch(slot);
@@ -208,8 +221,9 @@ export class RunRecords {
 	}
 
 	#setPane(slot: number, pane: Pane): void {
-		if (this.#state.paneState.get(slot) === absent) this.paneCount++;
-		this.values.forgetPane(slot);
+		const state = this.#state.paneState.get(slot);
+		if (state === absent) this.paneCount++;
+		else if (state === record) this.values.forgetPane(slot);
 		this.wholePanes.set(slot, pane);
 		this.#state.paneState.set(slot, whole);
 		this.touch(slot);

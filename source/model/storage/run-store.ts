@@ -14,7 +14,7 @@ import {RunRecords} from './run-records.js';
  */
 export function startRecords(model: Model): void {
 	if (!model.figuresOnly || model.runs instanceof RecordTable || model.runs.size < model.recordsFrom) return;
-	const records = new RunRecords();
+	const records = new RunRecords(model.runs.size);
 	// A pane is made with the run of its id (reduce/runs.ts, `newRun`), so each pane goes in with its run.
 	for (const [id, run] of model.runs) records.adopt(id, run, model.panes.get(id));
 	if (records.paneCount !== model.panes.size) {
