@@ -23,9 +23,21 @@ import {reducerIndexes, type ModelChanges} from './model-changes.js';
  */
 
 let directory = '';
+/** The generated logs, made once for the file: two tests post them, without and with letting go. */
+const generated = new Map<string, string[]>();
+const generatedLogs: Array<[string, string[], number]> = [
+	['delegations', ['--seed', '11', '--jobs', '3', '--steps', '12', '--children', '3', '--deltas', '8', '--message-bytes', '200'], 40],
+	['long runs', ['--seed', '12', '--jobs', '1', '--steps', '80', '--children', '0', '--deltas', '3', '--message-bytes', '60'], 150],
+];
 
 beforeAll(() => {
 	directory = mkdtempSync(join(tmpdir(), 'perscope-model-changes-'));
+	for (const [name, options] of generatedLogs) {
+		const path = join(directory, `${name}.ndjson`);
+		const made = spawnSync(process.execPath, ['build/tools/generate-log.js', ...options, '--out', path], {cwd: root, encoding: 'utf8'});
+		expect(made.status, made.stderr).toBe(0);
+		generated.set(name, linesOf(path));
+	}
 });
 
 afterAll(() => {
@@ -137,15 +149,8 @@ describe('a model posted by its changes', () => {
 	});
 
 	it('is the plain model for generated logs: parallel delegations and streams, and long runs whose steps end after they were posted', () => {
-		const logs: Array<[string, string[], number]> = [
-			['delegations', ['--seed', '11', '--jobs', '3', '--steps', '12', '--children', '3', '--deltas', '8', '--message-bytes', '200'], 40],
-			['long runs', ['--seed', '12', '--jobs', '1', '--steps', '80', '--children', '0', '--deltas', '3', '--message-bytes', '60'], 150],
-		];
-		for (const [name, options, parts] of logs) {
-			const path = join(directory, `${name}.ndjson`);
-			const made = spawnSync(process.execPath, ['build/tools/generate-log.js', ...options, '--out', path], {cwd: root, encoding: 'utf8'});
-			expect(made.status, made.stderr).toBe(0);
-			const lines = linesOf(path);
+		for (const [name, , parts] of generatedLogs) {
+			const lines = generated.get(name)!;
 			expectSameModelWherePosted(lines, cuts(lines.length, 5, parts), name);
 		}
 	});
@@ -158,15 +163,8 @@ describe('a model posted by its changes', () => {
 			if (lines.length <= 400) expectSameModelWherePosted(lines, new Set(lines.keys()), `${name}, line by line`, {letGo: true});
 		}
 
-		const logs: Array<[string, string[], number]> = [
-			['delegations', ['--seed', '11', '--jobs', '3', '--steps', '12', '--children', '3', '--deltas', '8', '--message-bytes', '200'], 40],
-			['long runs', ['--seed', '12', '--jobs', '1', '--steps', '80', '--children', '0', '--deltas', '3', '--message-bytes', '60'], 150],
-		];
-		for (const [name, options, parts] of logs) {
-			const path = join(directory, `let-go-${name}.ndjson`);
-			const made = spawnSync(process.execPath, ['build/tools/generate-log.js', ...options, '--out', path], {cwd: root, encoding: 'utf8'});
-			expect(made.status, made.stderr).toBe(0);
-			const lines = linesOf(path);
+		for (const [name, , parts] of generatedLogs) {
+			const lines = generated.get(name)!;
 			const {released} = expectSameModelWherePosted(lines, cuts(lines.length, 5, parts), name, {letGo: true});
 			expect(released, `${name}: activities let go`).toBeGreaterThan(0);
 		}
