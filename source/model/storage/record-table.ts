@@ -1,3 +1,4 @@
+import {EntriesMap} from './entries-map.js';
 import type {RecordKind, RunRecords} from './run-records.js';
 import type {Store} from './store.js';
 
@@ -6,11 +7,12 @@ import type {Store} from './store.js';
  * kind by id, in the order the runs were added. `get` and iteration give a run or pane kept as a record as a view
  * of it, made anew on each call (see `Store`); `live` gives the one whole object the reducer changes.
  */
-export class RecordTable<T> implements Store<T> {
+export class RecordTable<T> extends EntriesMap<T> implements Store<T> {
 	readonly records: RunRecords;
 	readonly #kind: RecordKind<T>;
 
 	constructor(records: RunRecords, kind: RecordKind<T>) {
+		super();
 		this.records = records;
 		this.#kind = kind;
 	}
@@ -46,22 +48,6 @@ export class RecordTable<T> implements Store<T> {
 			const value = this.#kind.view(slot, id);
 			if (value) yield [id, value];
 		}
-	}
-
-	*keys(): MapIterator<string> {
-		for (const [id] of this.entries()) yield id;
-	}
-
-	*values(): MapIterator<T> {
-		for (const [, value] of this.entries()) yield value;
-	}
-
-	[Symbol.iterator](): MapIterator<[string, T]> {
-		return this.entries();
-	}
-
-	forEach(callback: (value: T, key: string, map: ReadonlyMap<string, T>) => void, thisArg?: unknown): void {
-		for (const [id, value] of this.entries()) callback.call(thisArg, value, id, this);
 	}
 
 	/** The whole object the reducer may change; it goes back in its record after the event (`compactTouched`). */

@@ -1,3 +1,4 @@
+import {EntriesMap} from './entries-map.js';
 import {createIdTable, getId, idAt, placeId} from '../id-table.js';
 import {pageSlots, uint32Column} from './column.js';
 
@@ -12,7 +13,7 @@ const inOthers = 0xff_ff_ff_ff;
  * runs (docs/performance.md); here an id is its bytes in an id table (id-table.ts) and two numbers, and a value
  * is kept once for all the ids whose `shareAs` key is the same.
  */
-export class SharedValuesById<T> implements ReadonlyMap<string, T> {
+export class SharedValuesById<T> extends EntriesMap<T> {
 	/** Each id's entry, numbered in the order it was first set. */
 	readonly #ids = createIdTable(true, 1024, 7);
 	/** Per entry, where its id is in `#ids` (`idAt`), or `inOthers` for one kept in `#idOthers`. */
@@ -28,6 +29,7 @@ export class SharedValuesById<T> implements ReadonlyMap<string, T> {
 	#entries = 0;
 
 	constructor(shareAs: (value: T) => string | undefined) {
+		super();
 		this.#shareAs = shareAs;
 	}
 
@@ -77,21 +79,5 @@ export class SharedValuesById<T> implements ReadonlyMap<string, T> {
 			const id = text === inOthers ? (this.#idOthers.get(entry) ?? '') : idAt(this.#ids, text);
 			yield [id, this.#values[this.#valueOf.get(entry)]!];
 		}
-	}
-
-	*keys(): MapIterator<string> {
-		for (const [id] of this.entries()) yield id;
-	}
-
-	*values(): MapIterator<T> {
-		for (const [, value] of this.entries()) yield value;
-	}
-
-	[Symbol.iterator](): MapIterator<[string, T]> {
-		return this.entries();
-	}
-
-	forEach(callback: (value: T, key: string, map: ReadonlyMap<string, T>) => void, thisArg?: unknown): void {
-		for (const [id, value] of this.entries()) callback.call(thisArg, value, id, this);
 	}
 }
