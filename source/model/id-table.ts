@@ -225,17 +225,10 @@ export function* idEntries(table: IdTable): Generator<[string, number]> {
 const maxProbe = 1024;
 const notFound = -1;
 
+/** The slot holding `id`, or `notFound`: `probeOf`'s answer without where the id would go. */
 function slotOf(table: IdTable, id: string, hash: number): number {
-	const {tags} = table;
-	const tag = tagOf(hash);
-	const mask = tags.length - 1;
-	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
-		const stored = tags[slot]!;
-		if (stored === 0) return notFound;
-		if (stored === tag && sameText(table, table.offsets[slot]!, id)) return slot;
-	}
-
-	return notFound;
+	const found = probeOf(table, id, hash);
+	return found >= 0 ? found : notFound;
 }
 
 /**
