@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import {float64Columns, int32Columns, pageSlots, uint32Column, uint8Columns} from './record-layout.js';
+import {pageSlots, uint32Column} from './column.js';
+import {float64Columns, int32Columns, uint8Columns} from './record-layout.js';
 
 /*
  * A record's columns keep a value per slot in pages (record-layout.ts): what a slot holds must not depend on which page

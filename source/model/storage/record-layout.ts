@@ -1,14 +1,12 @@
 import {dialects} from '../events.js';
 import type {ResumedFrom} from '../state.js';
-import {Column, pageSlots, uint32Column} from './column.js';
+import {Column} from './column.js';
 
 /*
  * The layout of a record of a figures-only model's closed runs (a run and its pane, kept in the columns of
  * run-records.ts): its columns, in pages, and what the bits of its flags and the fields kept beside it hold.
  * record-values.ts writes and reads it, and the views (record-views.ts) read it.
  */
-
-export {pageSlots, uint32Column, type Column};
 
 // The columns, by type; each holds a value per slot.
 export type Int32Columns = {

@@ -23,14 +23,13 @@ import {
 	startedAtBit,
 	startedBit,
 	statusShift,
-	uint32Column,
 	usageBit,
-	type Column,
 	type Float64Columns,
 	type Int32Columns,
 	type Lists,
 	type RareFields,
 } from './record-layout.js';
+import {uint32Column, type Column} from './column.js';
 
 /*
  * What the records of a figures-only model's closed runs hold, slot by slot: the columns of record-layout.ts,

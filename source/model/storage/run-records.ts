@@ -1,6 +1,7 @@
 import {createIdTable, getId, idAt, placeId, type IdTable} from '../id-table.js';
 import type {Pane, Run} from '../state.js';
-import {pageSlots, uint32Column, uint8Columns, type Uint8Columns} from './record-layout.js';
+import {pageSlots, uint32Column} from './column.js';
+import {uint8Columns, type Uint8Columns} from './record-layout.js';
 import {fitsRecord, paneFitsRecord, RecordValues} from './record-values.js';
 import {PaneView, RunView} from './record-views.js';
 import {WaitingRecords} from './waiting-records.js';
