@@ -77,11 +77,13 @@ export type RunningSources = {
 	abandon: () => void;
 };
 
-/** Whether a source is a file (or redirected stdin) being read up to its known size. */
+/**
+ * Whether a source is a file (or redirected stdin) being read up to its known size. Read to that size it still
+ * loads until it ends: what was read may still be going into the model (a viewer's load in a worker posts it in
+ * pieces), and the views say `live` or `ended` only of a model that holds it.
+ */
 export function isLoading(source: SourceState): boolean {
-	return (
-		source.live && !source.following && !source.waiting && source.bytesTotal !== undefined && source.bytesTotal > 0 && source.bytesRead < source.bytesTotal
-	);
+	return source.live && !source.following && !source.waiting && source.bytesTotal !== undefined && source.bytesTotal > 0;
 }
 
 /** The state of an input before anything is read (also handy for views' tests). */

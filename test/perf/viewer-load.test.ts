@@ -30,6 +30,7 @@ type Modules = {
 	start: typeof import('../../source/load/start-load.js');
 	plain: typeof import('../../source/input/run-sources.js');
 	accumulator: typeof import('../../source/model/text-accumulator.js');
+	sourceState: typeof import('../../source/input/source-state.js');
 };
 
 let built: Modules;
@@ -92,6 +93,7 @@ beforeAll(async () => {
 		start: await importBuilt('load/start-load.js'),
 		plain: await importBuilt('input/run-sources.js'),
 		accumulator: await importBuilt('model/text-accumulator.js'),
+		sourceState: await importBuilt('input/source-state.js'),
 	};
 	directory = mkdtempSync(join(tmpdir(), 'perscope-viewer-load-'));
 	// Over the size from which the viewer loads in a worker (load-in-worker.ts: 8 MB).
@@ -218,6 +220,49 @@ describe('the viewer’s load of a large file in a worker', () => {
 		expect(ended.length).toBeGreaterThan(0);
 		// The worker's last message says the source ended before its pieces go in, on turns of their own.
 		for (const model of ended) expect(model).toBe(loading.model);
+	});
+
+	it('regression: the header said `live` (not `loading`) while the file was read whole and the worker’s last pieces were still going into the model', async () => {
+		// A viewer slower than the worker, so that pieces wait once the file is read.
+		const viewer = manualScheduler({tick: 1000});
+		const seen: Array<{model: Model; loading: boolean; live: boolean; note: string}> = [];
+		let handed: Model | undefined;
+		const loading = await built.start.startLoad(plan(large), {
+			maxLineBytes,
+			scheduler: viewer,
+			tuning: {chunkBytes: 128 * 1024, progressIntervalMs: 0, changesIntervalMs: 30},
+			onModel(model) {
+				handed = model;
+			},
+			hooks: {
+				onChange() {
+					const state = loading.states[0]!;
+					seen.push({
+						model: handed!,
+						loading: built.sourceState.isLoading(state),
+						live: state.live,
+						note: `${state.bytesRead}/${state.bytesTotal} live=${state.live} f=${state.following} events=${handed?.events}`,
+					});
+				},
+			},
+		});
+		let ended = false;
+		const done = loading.done.then(code => {
+			ended = true;
+			return code;
+		});
+		while (!ended) {
+			await new Promise(resolve => setTimeout(resolve, 5));
+			viewer.runOne();
+		}
+
+		expect(await done).toBe(0);
+		const whole = loading.model;
+		// Before the model is whole the views are told the file loads; once it is, that it ended.
+		const notWhole = seen.filter(change => change.model !== whole);
+		expect(notWhole.length).toBeGreaterThan(10);
+		expect(notWhole.filter(change => !change.loading).map(change => change.note)).toEqual([]);
+		expect(seen.at(-1)).toMatchObject({model: whole, loading: false, live: false});
 	});
 
 	it('regression: the count of events went back (57k after 94k, and the rate below zero) when a post went in behind the progress', async () => {
