@@ -280,7 +280,14 @@ function hashAt(table: IdTable, offset: number): number {
 	const length = lengthAt(page, at);
 	let hash = hashBasis;
 	if (page[at] === packedMark) {
-		for (let i = 0; i < length; i++) hash = Math.imul(hash ^ packedCharAt(page, start, i), hashPrime);
+		// A group of three bytes at a time, its four characters taken from it: the table's growth hashes every id
+		// again, and reading each character's group afresh made it the largest part of the event id table's time.
+		for (let i = 0, group = start; i < length; group += 3) {
+			const bits = page[group]! | (page[group + 1]! << 8) | (page[group + 2]! << 16);
+			const last = Math.min(length, i + 4);
+			for (let shift = 0; i < last; i++, shift += 6) hash = Math.imul(hash ^ sixBitCodes[(bits >> shift) & 63]!, hashPrime);
+		}
+
 		return hash;
 	}
 
