@@ -376,19 +376,15 @@ function storedBytes(id: string, packed: boolean): number {
 function store(table: IdTable, id: string): number {
 	const packed = packs(id);
 	const bytes = storedBytes(id, packed);
-	if (table.used + bytes > pageBytes) {
-		// A table of a few ids starts with a small page: a model has one per pane that makes many calls.
-		table.pages.push(new Uint8Array(table.pages.length === 0 ? firstPageBytes(table) : pageBytes));
+	let page = table.pages.at(-1);
+	if (page === undefined || table.used + bytes > page.length) {
+		// A table of a few ids starts with a small page (a model has one per pane that makes many calls); the pages
+		// after it are whole ones. The small page is kept, not copied into a whole one when it fills: that copy was
+		// a path of its own, and the next page's path then ran first ~3,000 ids later, after the event id table's
+		// `addId` was optimised without feedback for it, which threw the optimised code away to compile it again.
+		page = new Uint8Array(table.pages.length === 0 ? Math.max(firstPageBytes(table), bytes) : pageBytes);
+		table.pages.push(page);
 		table.used = 0;
-	}
-
-	let page = table.pages.at(-1)!;
-	if (table.used + bytes > page.length) {
-		// The first page grows to a whole one; it is the only one that ever does.
-		const whole = new Uint8Array(pageBytes);
-		whole.set(page.subarray(0, table.used));
-		table.pages[table.pages.length - 1] = whole;
-		page = whole;
 	}
 
 	const at = table.used;
