@@ -165,7 +165,8 @@ export class ChangeTracker {
 	readonly #paneEpochs: number[] = [];
 	readonly #paneLists = new Map<string, SentPaneLists>();
 	readonly #jobs = new Map<string, SentJob>();
-	readonly #runtime = new Map<string, RuntimeInfo>();
+	/** Each run's runtime info as posted, in the order of `model.runtime`, which the reducer deletes nothing from (as `#runRevs`). */
+	readonly #runtime: RuntimeInfo[] = [];
 	#diagnostics: SentList<Model['diagnostics'][number]>;
 	/** The notes of the step records the reducer changed (`Model.stepChanges`), once this tracker asked for them. */
 	#stepChanges: Map<string, number> | undefined;
@@ -381,9 +382,13 @@ export class ChangeTracker {
 
 	#changedRuntime(runtime: ReadonlyMap<string, RuntimeInfo>): Array<[string, RuntimeInfo]> {
 		const posted: Array<[string, RuntimeInfo]> = [];
+		const sent = this.#runtime;
+		if (runtime.size < sent.length) throw new Error('a posted model lost runtime infos');
+		let at = -1;
 		for (const [runId, info] of runtime) {
-			if (this.#runtime.get(runId) === info) continue;
-			this.#runtime.set(runId, info);
+			at++;
+			if (sent[at] === info) continue;
+			sent[at] = info;
 			posted.push([runId, info]);
 		}
 
