@@ -322,7 +322,7 @@ describe('the row index', () => {
 		}
 	});
 
-	it('answers the screen\'s window and the selected row again from the rows last made, and not once the folds change (G on a chain, #33)', () => {
+	it("answers the screen's window, the selected row and its key's position again from what it made last, and not once the folds change (G on a chain, #33)", () => {
 		const model = modelFromText([...shapeLines({shape: 'chain', runs: 30, seed: 7})].join('\n') + '\n');
 		const rowsFor = rowsCache();
 		const open: UiState = {...initialUiState, defaultCollapse: 'expanded', follow: false};
@@ -342,6 +342,9 @@ describe('the row index', () => {
 			const from = Math.max(0, expected.length - 12);
 			expect(list.slice(from, expected.length)).toEqual(expected.slice(from));
 			for (let at = from; at < expected.length; at++) expect(list.at(at)).toEqual(expected[at]);
+			// The selection's key, asked by each view of a frame.
+			for (let at = 0; at < expected.length; at++) expect(list.indexOfKey(expected[at]!.key)).toBe(at);
+			expect(list.indexOfKey(expected.at(-1)!.key)).toBe(expected.length - 1);
 			expect(list.slice(from + 2, from + 5)).toEqual(expected.slice(from + 2, from + 5));
 			expect(list.at(3)).toEqual(expected[3]);
 			expect(list.at(3)).toEqual(expected[3]);

@@ -63,6 +63,8 @@ export class RowLayout {
 	 */
 	#window: {version: number; from: number; rows: Row[]} | undefined;
 	#single: {version: number; index: number; row: Row | undefined} | undefined;
+	/** The position of the key last asked for, likewise: the selection's, asked by each view of a frame, a walk up the tree each. */
+	#position: {version: number; key: string | undefined; at: number} | undefined;
 
 	constructor(
 		readonly model: Model,
@@ -161,7 +163,12 @@ export class RowLayout {
 
 	/** Position of a row by its key, walking up from its pane: the depth of the tree, not its size. */
 	indexOfKey(key: string | undefined): number {
-		return positionOfKey(this.#tree, key);
+		const known = this.#position;
+		const {version} = this.#tree.counts;
+		if (known && !this.#steps && known.key === key && known.version === version) return known.at;
+		const at = positionOfKey(this.#tree, key);
+		if (!this.#steps) this.#position = {version, key, at};
+		return at;
 	}
 
 	/** The row follow mode selects (key-index.ts). */
