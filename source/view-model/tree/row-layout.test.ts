@@ -322,6 +322,35 @@ describe('the row index', () => {
 		}
 	});
 
+	it("answers the screen's window, the selected row and its key's position again from what it made last, and not once the folds change (G on a chain, #33)", () => {
+		const model = modelFromText([...shapeLines({shape: 'chain', runs: 30, seed: 7})].join('\n') + '\n');
+		const rowsFor = rowsCache();
+		const open: UiState = {...initialUiState, defaultCollapse: 'expanded', follow: false};
+		const paneIds = [...model.panes.keys()];
+		const folded: UiState = {...open, collapsed: new Map([[paneIds[10]!, true]])};
+		const openList = rowsFor(model, open, 80);
+		const foldedList = rowsFor(model, folded, 80);
+		// Two lists of one layout, asked in turn as two views with other folds would: each re-applies its own folds.
+		for (const [list, ui] of [
+			[openList, open],
+			[foldedList, folded],
+			[openList, open],
+			[foldedList, folded],
+		] as const) {
+			const expected = flattenRows(model, ui, 80);
+			expect(list.length).toBe(expected.length);
+			const from = Math.max(0, expected.length - 12);
+			expect(list.slice(from, expected.length)).toEqual(expected.slice(from));
+			for (let at = from; at < expected.length; at++) expect(list.at(at)).toEqual(expected[at]);
+			// The selection's key, asked by each view of a frame.
+			for (let at = 0; at < expected.length; at++) expect(list.indexOfKey(expected[at]!.key)).toBe(at);
+			expect(list.indexOfKey(expected.at(-1)!.key)).toBe(expected.length - 1);
+			expect(list.slice(from + 2, from + 5)).toEqual(expected.slice(from + 2, from + 5));
+			expect(list.at(3)).toEqual(expected[3]);
+			expect(list.at(3)).toEqual(expected[3]);
+		}
+	});
+
 	it('selects the last selectable row while following, as the flattened rows did', () => {
 		const model = modelFromText(fixtureLines.get('streaming.ndjson')!.slice(0, 40).join('\n') + '\n');
 		const ui = {...initialUiState, defaultCollapse: 'expanded' as const};
