@@ -1,6 +1,5 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import {join} from 'node:path';
-import {isDeepStrictEqual} from 'node:util';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {createReducer, isToolActivity, streamingText, toolInput, type Diagnostic, type Reducer, type Summary} from 'perscope';
@@ -8,6 +7,7 @@ import * as built from '../../dist/api/index.js';
 import {TextAccumulator} from '../../dist/model/text-accumulator.js';
 import {builtPerscopeInProcess} from '../helpers/cli-in-process.js';
 import {repoRoot} from '../helpers/cli-process.js';
+import {expectEqual} from '../helpers/expect-same.js';
 
 /*
  * The library as a user who installed the package gets it: imported by the package's name, which Node and
@@ -53,16 +53,6 @@ function plain(value: unknown): unknown {
 
 const snapshot = (reducer: Reducer) => plain(reducer.model);
 
-/**
- * `expect(actual).toEqual(expected)`, decided first by Node's isDeepStrictEqual, which is stricter (so its yes is
- * toEqual's too) and many times faster on whole models; only when it says no does vitest compare them, for its
- * verdict and its diff (#35).
- */
-function expectEqualModels(actual: unknown, expected: unknown): void {
-	if (isDeepStrictEqual(actual, expected)) return;
-	expect(actual).toEqual(expected);
-}
-
 describe('the package name', () => {
 	it('resolves to the built entry in dist/, not to the sources', () => {
 		expect(createReducer).toBe(built.createReducer);
@@ -90,13 +80,13 @@ describe('strings, Buffers and chunks give the same model', () => {
 		const reference = reducerOf(lines);
 		const expected = snapshot(reference);
 		// Buffers, half of them with their newline.
-		expectEqualModels(snapshot(reducerOf(lines.map((line, n) => Buffer.from(n % 2 === 0 ? line : `${line}\n`)))), expected);
+		expectEqual(snapshot(reducerOf(lines.map((line, n) => Buffer.from(n % 2 === 0 ? line : `${line}\n`)))), expected);
 		// Bytes that are a view into a larger buffer.
 		const views = lines.map(line => {
 			const padded = Buffer.from(`xx${line}yy`);
 			return new Uint8Array(padded.buffer, padded.byteOffset + 2, padded.length - 4);
 		});
-		expectEqualModels(snapshot(reducerOf(views)), expected);
+		expectEqual(snapshot(reducerOf(views)), expected);
 		// Windows line ends: the same events (their byte offsets differ, so compare what is shown).
 		expect(reducerOf(lines.map(line => `${line}\r\n`)).summaryJson()).toBe(reference.summaryJson());
 		// The whole file as chunks cut anywhere, inside characters too.
@@ -111,7 +101,7 @@ describe('strings, Buffers and chunks give the same model', () => {
 				}
 
 				reducer.end();
-				expectEqualModels(snapshot(reducer), expected);
+				expectEqual(snapshot(reducer), expected);
 			}),
 			{numRuns: 3},
 		);
