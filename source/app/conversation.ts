@@ -6,7 +6,7 @@ import type {InputPlan} from '../input/inputs.js';
 import {inputEndOf} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 import {Ingest} from '../load/ingest.js';
-import {runSourcesFast} from '../load/parallel/parallel-file.js';
+import {runSourcesFast} from '../load/run-sources-fast.js';
 import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly} from '../model/state.js';
 import {conversationLines, conversationText} from '../text/conversation.js';

@@ -4,10 +4,11 @@ import {Ingest} from '../load/ingest.js';
 import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly, keepNoMessageLines, type Activity} from '../model/state.js';
 import type {InputPlan} from '../input/inputs.js';
-import {runSourcesFast} from '../load/parallel/parallel-file.js';
+import {runPlainFiles} from '../load/parallel/parallel-file.js';
+import {plainFiles} from '../input/plain-files.js';
 import {YoungGenerationCap} from '../load/young-generation.js';
 import {HeapGrowthHold} from '../load/heap-growth.js';
-import {inputEndOf} from '../input/source-state.js';
+import {inputEndOf, type RunningSources, type SourcesHooks} from '../input/source-state.js';
 import {stopOnSignals} from '../input/stop-on-signals.js';
 import {outputOpenAfterExitMs, waitingNotes} from './waiting-notes.js';
 import {builtinPrices} from '../query/prices.js';
@@ -147,12 +148,13 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions, str
 					idleAfterExitMs,
 				)
 			: undefined;
-	const running = (transcript || !options.fast ? (await import('../input/run-sources.js')).runSources : runSourcesFast)(
-		plan,
-		ingest,
-		{afterChunk, onStderr, onChange, idleAfterExitMs, stdin: streams.stdin},
-		{tuning: options.tuning},
-	);
+	const hooks: SourcesHooks = {afterChunk, onStderr, onChange, idleAfterExitMs, stdin: streams.stdin};
+	// A plain file read the fast way never needs runSources, nor its ~15 modules (commands, pipes, followed and
+	// compressed files): they are imported only for a plan that does.
+	const files = transcript || !options.fast ? undefined : plainFiles(plan);
+	const running: RunningSources = files
+		? runPlainFiles(plan, files, ingest, hooks, {tuning: options.tuning})
+		: (await import('../input/run-sources.js')).runSources(plan, ingest, hooks);
 	const live = plan.follow || command || replay !== undefined;
 	// Ctrl-C during a replay shows the rest of what was read at once, then ends.
 	const stoppable = replay

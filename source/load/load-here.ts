@@ -4,7 +4,7 @@ import type {RunningSources} from '../input/source-state.js';
 import {createModel} from '../model/state.js';
 import {Ingest} from './ingest.js';
 import type {Loading, LoadOptions} from './loader.js';
-import {runSourcesFast} from './parallel/parallel-file.js';
+import {runSourcesFast} from './run-sources-fast.js';
 import {ReplayIngest} from './replay.js';
 import {AddedCommands} from '../input/command/added-commands.js';
 

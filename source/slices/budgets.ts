@@ -7,6 +7,11 @@ export type Budgets = {
 	/** How long one slice may hold the thread before keys and frames get their turn. */
 	sliceMs: number;
 	/**
+	 * How long the slice run on a key itself may take (a search's keystroke, a filter's Enter): the key's frame
+	 * comes after it, and its time is the key's. The rest goes on in slices of `sliceMs` after the frame.
+	 */
+	keySliceMs: number;
+	/**
 	 * How many items (activities) the slice run on a key itself does at least, however slow the machine: a small
 	 * log's search or filter is done before the key's frame. Tests set fewer to see slices on small logs.
 	 */
@@ -20,4 +25,4 @@ export type Budgets = {
 	progressMs: number;
 };
 
-export const defaultBudgets: Budgets = {sliceMs: 8, firstSlice: 2048, retryMs: 15, progressMs: 100};
+export const defaultBudgets: Budgets = {sliceMs: 8, keySliceMs: 4, firstSlice: 2048, retryMs: 15, progressMs: 100};

@@ -46,6 +46,22 @@ describe('work in slices', () => {
 		expect(scheduler.waiting()).toBe(0);
 	});
 
+	it("gives the slice run on a key half the time of the slices after it: the key's frame waits only for its own", () => {
+		const scheduler = manualScheduler({tick: 0});
+		const untils: number[] = [];
+		let left = 2;
+		scheduler.run(
+			until => {
+				untils.push(until - scheduler.now());
+				return --left === 0;
+			},
+			{now: true},
+		);
+		scheduler.runAll();
+		expect(untils).toEqual([scheduler.budgets.keySliceMs, scheduler.budgets.sliceMs]);
+		expect(scheduler.budgets.keySliceMs).toBeLessThan(scheduler.budgets.sliceMs);
+	});
+
 	it('once cancelled, runs no more slices', () => {
 		const scheduler = manualScheduler();
 		const ran: number[] = [];

@@ -80,6 +80,11 @@ export class Scheduler {
 		return this.now() + this.budgets.sliceMs;
 	}
 
+	/** Until when the slice run on a key itself may run (`Budgets.keySliceMs`): the key's frame waits for it. */
+	keyDeadline(): number {
+		return this.now() + this.budgets.keySliceMs;
+	}
+
 	/** Runs `slice` a slice a turn until it says it is done or the task is cancelled. */
 	run(slice: Slice, options: TaskOptions = {}): Task {
 		const {turns} = this;
@@ -122,7 +127,7 @@ export class Scheduler {
 			if (ready && !ready()) return 'wait';
 			refused = false;
 			if (reads && !read()) return 'wait';
-			const done = slice(this.deadline(), {first, read});
+			const done = slice(first ? this.keyDeadline() : this.deadline(), {first, read});
 			if (done && !over) {
 				over = true;
 				release();

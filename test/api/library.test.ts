@@ -7,6 +7,7 @@ import * as built from '../../dist/api/index.js';
 import {TextAccumulator} from '../../dist/model/text-accumulator.js';
 import {builtPerscopeInProcess} from '../helpers/cli-in-process.js';
 import {repoRoot} from '../helpers/cli-process.js';
+import {expectEqual} from '../helpers/expect-same.js';
 
 /*
  * The library as a user who installed the package gets it: imported by the package's name, which Node and
@@ -79,13 +80,13 @@ describe('strings, Buffers and chunks give the same model', () => {
 		const reference = reducerOf(lines);
 		const expected = snapshot(reference);
 		// Buffers, half of them with their newline.
-		expect(snapshot(reducerOf(lines.map((line, n) => Buffer.from(n % 2 === 0 ? line : `${line}\n`))))).toEqual(expected);
+		expectEqual(snapshot(reducerOf(lines.map((line, n) => Buffer.from(n % 2 === 0 ? line : `${line}\n`)))), expected);
 		// Bytes that are a view into a larger buffer.
 		const views = lines.map(line => {
 			const padded = Buffer.from(`xx${line}yy`);
 			return new Uint8Array(padded.buffer, padded.byteOffset + 2, padded.length - 4);
 		});
-		expect(snapshot(reducerOf(views))).toEqual(expected);
+		expectEqual(snapshot(reducerOf(views)), expected);
 		// Windows line ends: the same events (their byte offsets differ, so compare what is shown).
 		expect(reducerOf(lines.map(line => `${line}\r\n`)).summaryJson()).toBe(reference.summaryJson());
 		// The whole file as chunks cut anywhere, inside characters too.
@@ -100,7 +101,7 @@ describe('strings, Buffers and chunks give the same model', () => {
 				}
 
 				reducer.end();
-				expect(snapshot(reducer)).toEqual(expected);
+				expectEqual(snapshot(reducer), expected);
 			}),
 			{numRuns: 3},
 		);

@@ -10,3 +10,13 @@ export function expectSame(actual: unknown, expected: unknown, message?: string)
 	if (isDeepStrictEqual(actual, expected)) return;
 	expect(actual, message).toStrictEqual(expected);
 }
+
+/**
+ * `expect(actual, message).toEqual(expected)`, decided first by `isDeepStrictEqual`: it is stricter than toEqual,
+ * so its yes is toEqual's too, and many times faster on large data (rows, models); only when it says no does
+ * vitest compare them, for its verdict (toEqual overlooks what isDeepStrictEqual does not) and its diff.
+ */
+export function expectEqual(actual: unknown, expected: unknown, message?: string): void {
+	if (isDeepStrictEqual(actual, expected)) return;
+	expect(actual, message).toEqual(expected);
+}

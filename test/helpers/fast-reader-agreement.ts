@@ -7,6 +7,7 @@ import {readLine} from '../../source/parse/normalise.js';
 import type {ParsedItem} from '../../source/parse/dialects/stream-dialect.js';
 import {StreamReaders} from '../../source/parse/stream-readers.js';
 import {agentStreamLines, type AgentDialect} from '../../tools/agent-stream-log.js';
+import {expectEqual, expectSame} from './expect-same.js';
 import {root} from './fixture-files.js';
 
 /*
@@ -66,7 +67,7 @@ export function readStream(lines: readonly string[], fast: boolean, forced?: Dia
 }
 
 export function expectSameStream(lines: readonly string[], label: string, forced?: Dialect): void {
-	expect(readStream(lines, true, forced), label).toStrictEqual(readStream(lines, false, forced));
+	expectSame(readStream(lines, true, forced), readStream(lines, false, forced), label);
 }
 
 /** Every path to a value inside `value` (object keys and array indexes). */
@@ -119,7 +120,7 @@ export function expectAgreement(fast: (value: Record<string, unknown>) => unknow
 	const read = fast(Object.fromEntries(Object.entries(value)));
 	const parsed = schema(value);
 	if (!parsed.success) expect(read, label).toBeUndefined();
-	else if (read !== undefined) expect(read, label).toEqual(parsed.data);
+	else if (read !== undefined) expectEqual(read, parsed.data, label);
 }
 
 /**

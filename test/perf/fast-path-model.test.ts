@@ -6,7 +6,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {Ingest} from '../../source/load/ingest.js';
 import type {Model} from '../../source/model/state.js';
 import {fileInput, type InputPlan} from '../../source/input/inputs.js';
-import {runSourcesFast} from '../../source/load/parallel/parallel-file.js';
+import {runSourcesFast} from '../../source/load/run-sources-fast.js';
 import {runSources} from '../../source/input/run-sources.js';
 import {modelSnapshot} from '../helpers/model-snapshot.js';
 import {fixtureFiles, root} from '../helpers/fixture-files.js';

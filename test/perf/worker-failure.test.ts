@@ -19,7 +19,7 @@ import {fixturesOfEachKind, writeGeneratedLog, writeHostileLog} from './worker-i
 
 type Modules = {
 	ingest: typeof import('../../source/load/ingest.js');
-	fast: typeof import('../../source/load/parallel/parallel-file.js');
+	fast: typeof import('../../source/load/run-sources-fast.js');
 	plain: typeof import('../../source/input/run-sources.js');
 	accumulator: typeof import('../../source/model/text-accumulator.js');
 };
@@ -62,7 +62,7 @@ async function expectTakenOver(paths: string[], labels: string[], maxLineBytes =
 beforeAll(async () => {
 	built = {
 		ingest: await importBuilt('load/ingest.js'),
-		fast: await importBuilt('load/parallel/parallel-file.js'),
+		fast: await importBuilt('load/run-sources-fast.js'),
 		plain: await importBuilt('input/run-sources.js'),
 		accumulator: await importBuilt('model/text-accumulator.js'),
 	};

@@ -10,6 +10,7 @@ import {createModel, type Model} from '../../source/model/state.js';
 import {shapeLines} from '../../tools/shape-log.js';
 import {Layouts} from '../../source/view-model/tree/layouts.js';
 import {initialUiState, type UiState} from '../../source/view-model/ui-state.js';
+import {expectEqual} from '../helpers/expect-same.js';
 import {flattenRows} from '../helpers/flatten-rows.js';
 import {fixturePath, modelFromText} from '../helpers/load.js';
 import {manualScheduler} from '../helpers/manual-scheduler.js';
@@ -140,10 +141,10 @@ describe('a posted model laid out in slices', () => {
 
 				const last = rowsFor(viewer, ui, 100);
 				expect(linesIn).toBe(lines.length);
-				expect(last.slice(0, last.length)).toEqual(flattenRows(modelFromText(lines.join('\n') + '\n'), ui, 100));
+				expectEqual(last.slice(0, last.length), flattenRows(modelFromText(lines.join('\n') + '\n'), ui, 100));
 				expect(putInDuringSlices).toBe(0);
 				for (const {rows, lines: count} of made) {
-					expect(rows).toEqual(flattenRows(modelFromText(lines.slice(0, count).join('\n') + '\n'), ui, 100));
+					expectEqual(rows, flattenRows(modelFromText(lines.slice(0, count).join('\n') + '\n'), ui, 100));
 				}
 			}),
 			{numRuns: 15},

@@ -3,7 +3,7 @@ import {fileURLToPath} from 'node:url';
 import {describe, expect, it} from 'vitest';
 import {Ingest} from '../../load/ingest.js';
 import {fileInput, type InputPlan} from '../inputs.js';
-import {runSourcesFast} from '../../load/parallel/parallel-file.js';
+import {runSourcesFast} from '../../load/run-sources-fast.js';
 import {RawEvents} from './raw-events.js';
 
 /*

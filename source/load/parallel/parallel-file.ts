@@ -8,10 +8,9 @@ import type {InputPlan} from '../../input/inputs.js';
 import {LineParser} from '../../parse/line-parser.js';
 import {ChunkReader, maxChunkInMemory, parseChunk, type Chunk, type ChunkItem, type ChunkSink} from './parse-chunk.js';
 import type {LinePosition} from '../../parse/line-splitter.js';
-import {plainFiles, type PlainFile} from '../../input/plain-files.js';
+import type {PlainFile} from '../../input/plain-files.js';
 import {workerResourceLimits, type Batch, type ChunkWorkerMessage, type ChunkWorkerSetup} from '../protocol.js';
 import type {LoadTuning} from '../tuning.js';
-import {runSources} from '../../input/run-sources.js';
 import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from '../../input/source-state.js';
 
 /*
@@ -40,11 +39,19 @@ export type FastOptions = {
 	tuning?: LoadTuning | undefined;
 };
 
-/** Reads the plan's inputs, the fast way when every input is a plain file read once, else through runSources. */
-export function runSourcesFast(plan: InputPlan, ingest: Ingest, hooks: SourcesHooks = {}, options: FastOptions = {}): RunningSources {
-	const files = plainFiles(plan);
-	if (!files) return runSources(plan, ingest, hooks);
-
+/**
+ * Reads the plan's inputs the fast way, `files` being its plain files (`plainFiles(plan)`, which must not be
+ * undefined). What reads any other plan (input/run-sources.ts, with its commands, pipes, followed and compressed
+ * files, ~15 modules) is not imported here: the headless modes import it only for a plan that needs it, and a
+ * start that reads a plain file does not load it (load/run-sources-fast.ts chooses between the two).
+ */
+export function runPlainFiles(
+	plan: InputPlan,
+	files: readonly PlainFile[],
+	ingest: Ingest,
+	hooks: SourcesHooks = {},
+	options: FastOptions = {},
+): RunningSources {
 	const controller = new AbortController();
 	const states = plan.inputs.map(input => initialSourceState(input));
 	const changed = () => hooks.onChange?.();

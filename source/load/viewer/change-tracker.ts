@@ -18,8 +18,11 @@ const longList = 64;
 /** What the viewer has of one list, once it is long: a copy of it as posted. */
 type SentList<T> = T[] | undefined;
 
-type SentRun = {
-	rev: number;
+/**
+ * What the viewer has of a run's lists, for a run with a long one (most have none: a run's `rev` is all that is
+ * kept of those, see `ChangeTracker.#runRevs`).
+ */
+type SentRunLists = {
 	/** How many step records the viewer has, once the list is long (see `postSteps`). */
 	steps: number | undefined;
 	endedSteps: SentList<number>;
@@ -28,7 +31,8 @@ type SentRun = {
 	childRunIds: SentList<string>;
 };
 
-type SentPane = {rev: number; depth: number; depthEpoch: number; runIds: SentList<string>; activityIndices: SentList<number>};
+/** What the viewer has of a pane's lists, for a pane with a long one (see SentRunLists). */
+type SentPaneLists = {runIds: SentList<string>; activityIndices: SentList<number>};
 type SentJob = {job: Omit<Job, 'runIds'>; runIds: string[]};
 
 const same = <T>(a: T, b: T) => a === b;
@@ -142,10 +146,27 @@ export class ChangeTracker {
 	readonly #activities: Activity[] = [];
 	/** Where the activities are that were posted and not yet let go, and may be (no delegations). */
 	readonly #held = new Set<number>();
-	readonly #runs = new Map<string, SentRun>();
-	readonly #panes = new Map<string, SentPane>();
+	/**
+	 * The `rev` of each run as posted, in the order of `model.runs` (the reducer deletes no run, and a Map keeps a key
+	 * in its place when it is set again): a number a run rather than an object and an entry of a Map by its id,
+	 * ~120 bytes a run of a wide job (docs/performance.md).
+	 */
+	readonly #runRevs: number[] = [];
+	/** What the viewer has of the lists of the runs that have a long one (`postList`): few. */
+	readonly #runLists = new Map<string, SentRunLists>();
+	/**
+	 * Per pane as posted, its place in `#paneRevs`, `#paneDepths` and `#paneEpochs` (the reducer sets a pane's
+	 * remembered depth without moving its rev: model/depth.ts): numbers rather than an object a pane. Panes are
+	 * deleted (merged away), so they are found by id; the places of deleted ones are not used again.
+	 */
+	readonly #panes = new Map<string, number>();
+	readonly #paneRevs: number[] = [];
+	readonly #paneDepths: number[] = [];
+	readonly #paneEpochs: number[] = [];
+	readonly #paneLists = new Map<string, SentPaneLists>();
 	readonly #jobs = new Map<string, SentJob>();
-	readonly #runtime = new Map<string, RuntimeInfo>();
+	/** Each run's runtime info as posted, in the order of `model.runtime`, which the reducer deletes nothing from (as `#runRevs`). */
+	readonly #runtime: RuntimeInfo[] = [];
 	#diagnostics: SentList<Model['diagnostics'][number]>;
 	/** The notes of the step records the reducer changed (`Model.stepChanges`), once this tracker asked for them. */
 	#stepChanges: Map<string, number> | undefined;
@@ -231,22 +252,32 @@ export class ChangeTracker {
 		const stepChanges = (this.#stepChanges ??= new Map<string, number>());
 		model.stepChanges = stepChanges;
 		const posted: PostedRun[] = [];
+		const revs = this.#runRevs;
+		if (model.runs.size < revs.length) throw new Error('a posted model lost runs');
+		let at = -1;
 		for (const [runId, run] of model.runs) {
-			const sent = this.#runs.get(runId);
-			if (sent?.rev === run.rev) continue;
+			at++;
+			if (revs[at] === run.rev) continue;
+			const sent = at < revs.length ? this.#runLists.get(runId) : undefined;
 			const [steps, sentSteps] = postSteps(run.steps, sent?.steps, stepChanges.get(runId));
 			const [endedSteps, sentEnded] = postList(run.endedSteps, sent?.endedSteps, same, itself);
 			const [unsettled, sentUnsettled] = postList(run.unsettled, sent?.unsettled, same, itself);
 			const [pendingToolCallIds, sentPending] = postList(run.pendingToolCallIds, sent?.pendingToolCallIds, same, itself);
 			const [childRunIds, sentChildren] = postList(run.childRunIds, sent?.childRunIds, same, itself);
-			this.#runs.set(runId, {
-				rev: run.rev,
-				steps: sentSteps,
-				endedSteps: sentEnded,
-				unsettled: sentUnsettled,
-				pendingToolCallIds: sentPending,
-				childRunIds: sentChildren,
-			});
+			// Runs come in the Map's order: a new one is the next place.
+			revs[at] = run.rev;
+			if (sentSteps !== undefined || sentEnded || sentUnsettled || sentPending || sentChildren) {
+				this.#runLists.set(runId, {
+					steps: sentSteps,
+					endedSteps: sentEnded,
+					unsettled: sentUnsettled,
+					pendingToolCallIds: sentPending,
+					childRunIds: sentChildren,
+				});
+			} else if (sent) {
+				this.#runLists.delete(runId);
+			}
+
 			posted.push([
 				run.runId,
 				run.jobId,
@@ -293,12 +324,22 @@ export class ChangeTracker {
 	#changedPanes(model: Model): {panes: PostedPane[]; removedPanes: string[]} {
 		const panes: PostedPane[] = [];
 		for (const [paneId, pane] of model.panes) {
-			const sent = this.#panes.get(paneId);
+			let at = this.#panes.get(paneId);
 			// The reducer sets a pane's remembered depth without moving its rev (model/depth.ts): a depth is news too.
-			if (sent?.rev === pane.rev && sent.depth === pane.depth && sent.depthEpoch === pane.depthEpoch) continue;
+			if (at !== undefined && this.#paneRevs[at] === pane.rev && this.#paneDepths[at] === pane.depth && this.#paneEpochs[at] === pane.depthEpoch) continue;
+			const sent = at === undefined ? undefined : this.#paneLists.get(paneId);
 			const [runIds, sentRuns] = postList(pane.runIds, sent?.runIds, same, itself);
 			const [activityIndices, sentIndices] = postList(pane.activityIndices, sent?.activityIndices, same, itself);
-			this.#panes.set(paneId, {rev: pane.rev, depth: pane.depth, depthEpoch: pane.depthEpoch, runIds: sentRuns, activityIndices: sentIndices});
+			if (at === undefined) {
+				at = this.#paneRevs.length;
+				this.#panes.set(paneId, at);
+			}
+
+			this.#paneRevs[at] = pane.rev;
+			this.#paneDepths[at] = pane.depth;
+			this.#paneEpochs[at] = pane.depthEpoch;
+			if (sentRuns || sentIndices) this.#paneLists.set(paneId, {runIds: sentRuns, activityIndices: sentIndices});
+			else if (sent) this.#paneLists.delete(paneId);
 			panes.push([pane.paneId, pane.jobId, runIds, activityIndices, pane.lastActivityId, pane.depth, pane.depthEpoch, pane.rev]);
 		}
 
@@ -309,6 +350,7 @@ export class ChangeTracker {
 				if (model.panes.has(paneId)) continue;
 				removedPanes.push(paneId);
 				this.#panes.delete(paneId);
+				this.#paneLists.delete(paneId);
 			}
 		}
 
@@ -340,9 +382,13 @@ export class ChangeTracker {
 
 	#changedRuntime(runtime: ReadonlyMap<string, RuntimeInfo>): Array<[string, RuntimeInfo]> {
 		const posted: Array<[string, RuntimeInfo]> = [];
+		const sent = this.#runtime;
+		if (runtime.size < sent.length) throw new Error('a posted model lost runtime infos');
+		let at = -1;
 		for (const [runId, info] of runtime) {
-			if (this.#runtime.get(runId) === info) continue;
-			this.#runtime.set(runId, info);
+			at++;
+			if (sent[at] === info) continue;
+			sent[at] = info;
 			posted.push([runId, info]);
 		}
 

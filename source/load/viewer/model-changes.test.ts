@@ -81,7 +81,9 @@ function expectSameModelWherePosted(
 		const before = viewer;
 		viewer = applyChanges(viewer, posted(tracker.changes(ingest.model)));
 		posts++;
-		expect(viewer, 'each post is a new model object').not.toBe(before);
+		// Asked of vitest only when it fails: this runs after every line of the short fixtures, and an expect() each time was a
+		// tenth of the file's time (#35).
+		if (viewer === before) expect(viewer, 'each post is a new model object').not.toBe(before);
 		expectSame(viewed(viewer), viewed(plain.model), `${name}, posted after line ${at}`);
 		if (letGo) released += tracker.letGo(ingest.model);
 	};

@@ -1,6 +1,6 @@
 import {activityObject, type ActivityFields, type CommonFields} from '../../model/activity-object.js';
 import {assertNever} from '../../model/assert-never.js';
-import {isToolActivity, type Activity, type DelegateActivity, type ToolActivity, type ToolActivityType} from '../../model/state.js';
+import {isToolActivity, type Activity, type DelegateActivity, type ToolActivity, type ToolActivityType, type ToolOutcome} from '../../model/state.js';
 
 /*
  * Activities as the load worker posts them (model-changes.ts): tuples of their fields, as runs and panes post.
@@ -106,10 +106,23 @@ function isPostedTool(posted: PostedFields): posted is PostedTool {
 	return posted.length >= 7 && posted[0] !== 'delegate';
 }
 
+/**
+ * A call's result just decoded, as the reducer writes it (reduce/tool-calls.ts, reduce/activities.ts' `keptOutcome`):
+ * a literal of the same keys in the same order. The structured clone makes an object a key at a time, and the result
+ * and its ref each came with a property array besides (~30 bytes a call of the 500,000 calls' shape). A result with
+ * the tool's own `detail` (few) stays as it came.
+ */
+function outcomeOf(result: ToolOutcome | undefined): ToolOutcome | undefined {
+	if (result === undefined || 'detail' in result) return result;
+	const {text, error, ref, fullLength} = result;
+	const copy = {source: ref.source, line: ref.line, offset: ref.offset};
+	return 'fullLength' in result ? {text, error, ref: copy, fullLength} : {text, error, ref: copy};
+}
+
 function fieldsOf(posted: PostedFields): ActivityFields {
 	if (isPostedTool(posted)) {
 		const [type, toolCallId, skillName, toolName, args, message, result] = posted;
-		return {type, toolCallId, skillName, toolName, args, message, result};
+		return {type, toolCallId, skillName, toolName, args, message, result: outcomeOf(result)};
 	}
 
 	switch (posted[0]) {

@@ -1,6 +1,6 @@
 import {createModel} from '../../model/state.js';
 import {Ingest} from '../ingest.js';
-import {runSourcesFast} from '../parallel/parallel-file.js';
+import {runSourcesFast} from '../run-sources-fast.js';
 import {YoungGenerationCap} from '../young-generation.js';
 import {holdHeapGrowth} from '../heap-growth.js';
 import {ChangeTracker} from './change-tracker.js';

@@ -68,7 +68,7 @@ export class Searches {
 			scans.set(query, made);
 			if (scans.size > keptQueries) scans.delete(scans.keys().next().value!);
 			// The first slice runs on the key, and searches at least the first slice's activities: a small log is searched whole on the key.
-			const until = scheduler.deadline();
+			const until = scheduler.keyDeadline();
 			continueScan(model, made, () => scheduler.now() >= until && made.tested >= scheduler.budgets.firstSlice);
 		}
 

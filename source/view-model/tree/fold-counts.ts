@@ -21,11 +21,17 @@ export class FoldCounts {
 	#topSums: Int32Array | undefined;
 	#topSumsStamp = -1;
 	#length = 0;
+	#version = 0;
 
 	constructor(
 		readonly placement: Placement,
 		readonly filter: Filter,
 	) {}
+
+	/** Moves whenever the folds applied change, so that rows made under the ones before are known stale. */
+	get version(): number {
+		return this.#version;
+	}
 
 	/** Rows in all, under the folds last applied. */
 	get length(): number {
@@ -41,6 +47,7 @@ export class FoldCounts {
 		const previous = this.#foldsOf;
 		if (previous && sameFolds(previous, ui)) return;
 		this.#foldsOf = ui;
+		this.#version++;
 		const folds: Folds = {
 			collapsed: ui.collapsed,
 			filterFolds: ui.filterFolds,

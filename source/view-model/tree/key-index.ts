@@ -26,7 +26,7 @@ export function positionOfKey(tree: FoldedTree, key: string | undefined): number
 	switch (kind) {
 		case 'p:': {
 			const node = placement.nodeOf(rest);
-			return node && reachable(tree, node) ? start(tree, node) : -1;
+			return node ? shownStart(tree, node) : -1;
 		}
 
 		case 'a:': {
@@ -34,11 +34,13 @@ export function positionOfKey(tree: FoldedTree, key: string | undefined): number
 			const activity = index === undefined ? undefined : model.activities[index];
 			const paneId = activity ? model.runs.get(activity.runId)?.paneId : undefined;
 			const node = paneId === undefined ? undefined : placement.nodeOf(paneId);
-			if (index === undefined || !node || !open(tree, node)) return -1;
+			if (index === undefined || !node || node.collapsed) return -1;
 			const position = actPosition(node, index);
 			if (position === -1) return -1;
+			const head = shownStart(tree, node);
+			if (head === -1) return -1;
 			const before = childrenBefore(node, position);
-			return start(tree, node) + 1 + position + counts.childOffset(node, before);
+			return head + 1 + position + counts.childOffset(node, before);
 		}
 
 		case 'j:': {
@@ -56,7 +58,9 @@ export function positionOfKey(tree: FoldedTree, key: string | undefined): number
 			// The pane id sits between the kind and the last part (`n:<paneId>:q`, `l:<paneId>:<channel>:<n>`).
 			for (const node of tailOwners(tree, rest)) {
 				const at = node.tail.findIndex(row => row.key === key);
-				if (at !== -1) return open(tree, node) ? start(tree, node) + 1 + counts.itemsOf(node) + at : -1;
+				if (at === -1) continue;
+				const head = node.collapsed ? -1 : shownStart(tree, node);
+				return head === -1 ? -1 : head + 1 + counts.itemsOf(node) + at;
 			}
 
 			return -1;
@@ -106,33 +110,21 @@ function* tailOwners({placement}: FoldedTree, rest: string): Generator<PaneNode>
 	}
 }
 
-/** Whether a pane and every pane above it are open, so what it holds is on screen. */
-function open(tree: FoldedTree, node: PaneNode): boolean {
-	return !node.collapsed && reachable(tree, node);
-}
-
-/** Whether a pane's row is on screen: every pane above it open, and its job not folded. */
-function reachable({counts}: FoldedTree, node: PaneNode): boolean {
-	let root = node;
-	for (let at = node.parent; at; at = at.parent) {
-		if (at.collapsed) return false;
-		root = at;
-	}
-
-	return !counts.hiddenByJob(root);
-}
-
-/** Position of a pane's header. */
-function start({counts}: FoldedTree, node: PaneNode): number {
+/**
+ * Position of a pane's header, or -1 when it is not on screen (a pane above it folded, or its job): one walk up,
+ * which asked whether the row is shown and then where, two walks of a chain 100,000 deep.
+ */
+function shownStart({counts}: FoldedTree, node: PaneNode): number {
 	let position = 0;
 	let at = node;
 	while (at.parent) {
 		const parent = at.parent;
+		if (parent.collapsed) return -1;
 		position += 1 + parent.childAfter[at.slot]! + counts.childOffset(parent, at.slot);
 		at = parent;
 	}
 
-	return position + counts.topSums()[at.slot]!;
+	return counts.hiddenByJob(at) ? -1 : position + counts.topSums()[at.slot]!;
 }
 
 /** Where an activity index sits among a pane's activities, or -1. */

@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest';
 import {isDeepStrictEqual as isEqual} from 'node:util';
 import {fixturePath, modelFromText} from '../../../test/helpers/load.js';
 import {flattenRows} from '../../../test/helpers/flatten-rows.js';
+import {expectEqual} from '../../../test/helpers/expect-same.js';
 import type {Model} from '../../model/state.js';
 import {emptyFilter, parseFilter, type Filter} from '../../query/filter.js';
 import {prepareTexts} from '../../query/search.js';
@@ -141,7 +142,7 @@ describe('the row index', () => {
 				if (at % 3 === 0) prepareTexts(model, 0, () => false);
 				for (const filter of [emptyFilter, filterOf('test'), filterOf('type:exec')]) {
 					const ui = foldsFor(model, [], 'expanded', filter, false);
-					expect(rowsFor(model, ui, 100).slice(0, 10_000), `${name} line ${at}`).toEqual(flattenRows(model, ui, 100));
+					expectEqual(rowsFor(model, ui, 100).slice(0, 10_000), flattenRows(model, ui, 100), `${name} line ${at}`);
 				}
 			}
 		}
@@ -171,7 +172,7 @@ describe('the row index', () => {
 				model = modelFromText(`${line}\n`, model ? {model} : {});
 				for (const filter of [emptyFilter, filterOf('errors')]) {
 					const ui = foldsFor(model, [], 'expanded', filter, false);
-					expect(rowsFor(model, ui, 90).slice(0, 10_000), `log ${n} line ${at}`).toEqual(flattenRows(model, ui, 90));
+					expectEqual(rowsFor(model, ui, 90).slice(0, 10_000), flattenRows(model, ui, 90), `log ${n} line ${at}`);
 				}
 			}
 		}
@@ -188,9 +189,9 @@ describe('the row index', () => {
 		expect(builds).toBe(1);
 		// The worker's next model is all new, and so is a change in place: laid out again.
 		const next = modelFromText(lines.join('\n') + '\n');
-		expect(rowsFor(next, ui, 100).slice(0, 10_000)).toEqual(flattenRows(next, ui, 100));
+		expectEqual(rowsFor(next, ui, 100).slice(0, 10_000), flattenRows(next, ui, 100));
 		modelFromText(lines.slice(20).join('\n') + '\n', {model});
-		expect(rowsFor(model, ui, 100).slice(0, 10_000)).toEqual(flattenRows(model, ui, 100));
+		expectEqual(rowsFor(model, ui, 100).slice(0, 10_000), flattenRows(model, ui, 100));
 		expect(builds).toBe(3);
 	});
 
@@ -248,7 +249,7 @@ describe('the row index', () => {
 					const readyBefore = ready;
 					run(Number.POSITIVE_INFINITY);
 					const list = rowsFor(newest, ui, 100);
-					expect(list.slice(0, list.length)).toEqual(flattenRows(newest, ui, 100));
+					expectEqual(list.slice(0, list.length), flattenRows(newest, ui, 100));
 					expect(ready).toBe(readyBefore);
 					expect(steps).toEqual([]);
 
@@ -256,7 +257,7 @@ describe('the row index', () => {
 					const other = foldsFor(newest, picks, 'auto', filter === emptyFilter ? filterOf('type:exec') : emptyFilter, false);
 					const next = modelFromText(lines.join('\n') + '\n');
 					const now = rowsFor(next, other, 100);
-					expect(now.slice(0, now.length)).toEqual(flattenRows(next, other, 100));
+					expectEqual(now.slice(0, now.length), flattenRows(next, other, 100));
 				},
 			),
 			{numRuns: 80},
@@ -272,7 +273,7 @@ describe('the row index', () => {
 		rowsFor(modelFromText(lines.slice(0, 10).join('\n') + '\n'), ui, 100);
 		const next = modelFromText(lines.join('\n') + '\n');
 		const list = rowsFor(next, ui, 100);
-		expect(list.slice(0, list.length)).toEqual(flattenRows(next, ui, 100));
+		expectEqual(list.slice(0, list.length), flattenRows(next, ui, 100));
 		expect(steps).toEqual([]);
 	});
 
@@ -319,6 +320,35 @@ describe('the row index', () => {
 		for (const child of children) {
 			ui = {...ui, collapsed: new Map([...ui.collapsed, [child, false]])};
 			check();
+		}
+	});
+
+	it("answers the screen's window, the selected row and its key's position again from what it made last, and not once the folds change (G on a chain, #33)", () => {
+		const model = modelFromText([...shapeLines({shape: 'chain', runs: 30, seed: 7})].join('\n') + '\n');
+		const rowsFor = rowsCache();
+		const open: UiState = {...initialUiState, defaultCollapse: 'expanded', follow: false};
+		const paneIds = [...model.panes.keys()];
+		const folded: UiState = {...open, collapsed: new Map([[paneIds[10]!, true]])};
+		const openList = rowsFor(model, open, 80);
+		const foldedList = rowsFor(model, folded, 80);
+		// Two lists of one layout, asked in turn as two views with other folds would: each re-applies its own folds.
+		for (const [list, ui] of [
+			[openList, open],
+			[foldedList, folded],
+			[openList, open],
+			[foldedList, folded],
+		] as const) {
+			const expected = flattenRows(model, ui, 80);
+			expect(list.length).toBe(expected.length);
+			const from = Math.max(0, expected.length - 12);
+			expect(list.slice(from, expected.length)).toEqual(expected.slice(from));
+			for (let at = from; at < expected.length; at++) expect(list.at(at)).toEqual(expected[at]);
+			// The selection's key, asked by each view of a frame.
+			for (let at = 0; at < expected.length; at++) expect(list.indexOfKey(expected[at]!.key)).toBe(at);
+			expect(list.indexOfKey(expected.at(-1)!.key)).toBe(expected.length - 1);
+			expect(list.slice(from + 2, from + 5)).toEqual(expected.slice(from + 2, from + 5));
+			expect(list.at(3)).toEqual(expected[3]);
+			expect(list.at(3)).toEqual(expected[3]);
 		}
 	});
 

@@ -188,12 +188,13 @@ export class CodexReader implements StreamReader {
 		const out: AgentEvent[] = [];
 		const run = this.#current(ref, out);
 		const type = itemWireType(wireType, item.type);
+		// The line's one event but in a warning's case (two): most branches make it of this head itself, not a copy.
 		const head = this.#head(run, type, ref);
 		switch (item.type) {
 			case 'agent_message':
 			case 'plan': {
 				if (wireType !== 'item.completed') {
-					out.push(withSharedHead(head, {kind: 'marker'}));
+					out.push(withHead(head, {kind: 'marker'}));
 					return out;
 				}
 
@@ -202,18 +203,18 @@ export class CodexReader implements StreamReader {
 				// Shown live as the turn's text so far, each message a paragraph of its own.
 				const text = run.streamed ? `\n\n${item.text}` : item.text;
 				run.streamed = true;
-				out.push(withSharedHead(head, {kind: 'stream', channel: 'result', phase: 'delta', text}));
+				out.push(withHead(head, {kind: 'stream', channel: 'result', phase: 'delta', text}));
 				return out;
 			}
 
 			case 'reasoning':
 				if (wireType !== 'item.completed') {
-					out.push(withSharedHead(head, {kind: 'marker'}));
+					out.push(withHead(head, {kind: 'marker'}));
 					return out;
 				}
 
 				run.reasoning.push(item.text);
-				out.push(withSharedHead(head, {kind: 'stream', channel: 'reasoning', phase: 'delta', text: `${item.text}\n\n`}));
+				out.push(withHead(head, {kind: 'stream', channel: 'reasoning', phase: 'delta', text: `${item.text}\n\n`}));
 				return out;
 			case 'error': {
 				// A warning (a config problem, a deprecation, a model rerouted): shown, and the run goes on. The stream
@@ -240,9 +241,9 @@ export class CodexReader implements StreamReader {
 
 				// An update of a to-do list is its state so far; of anything else, nothing to show until it ends.
 				if (wireType === 'item.started' || (wireType === 'item.updated' && item.type !== 'todo_list'))
-					return out.length > 0 ? out : [withSharedHead(head, {kind: 'marker'})];
+					return out.length > 0 ? out : [withHead(head, {kind: 'marker'})];
 				if (wireType === 'item.completed') run.open.delete(item.id);
-				out.push(withSharedHead(head, {kind: 'toolResults', results: [toolResult(item, call)]}));
+				out.push(withHead(head, {kind: 'toolResults', results: [toolResult(item, call)]}));
 				return out;
 			}
 
@@ -402,7 +403,7 @@ export class CodexReader implements StreamReader {
 			usage: undefined,
 		};
 		const head = this.#head(run, wireType, ref);
-		return withSharedHead(head, {
+		return withHead(head, {
 			kind: 'stepEnd',
 			ending,
 			checkpoint,

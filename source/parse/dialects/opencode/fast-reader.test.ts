@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
+import {expectEqual} from '../../../../test/helpers/expect-same.js';
 import {deleted, pathsOf, withValueAt} from '../../../../test/helpers/fast-reader-agreement.js';
 import {fixtureFiles} from '../../../../test/helpers/fixture-files.js';
 import {isOpencodeType, opencodeEventTypes, readOpencodeEvent} from './fast-reader.js';
@@ -53,7 +54,7 @@ function expectAgreement(value: unknown, label: string): void {
 	if (typeof type !== 'string' || !isOpencodeType(type)) return;
 	const read = readOpencodeEvent(value, type);
 	const parsed = opencodeSchemas().event.safeParse(value);
-	if (parsed.success) expect(read, label).toEqual(parsed.data);
+	if (parsed.success) expectEqual(read, parsed.data, label);
 	else expect(read, label).toBeUndefined();
 }
 

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
+import {expectEqual, expectSame} from '../../../../test/helpers/expect-same.js';
 import {fromPerstack} from './normalise.js';
 import {perstackEventTypes, readPerstackEvent} from './fast-reader.js';
 import {perstackSchemas} from './schema.js';
@@ -83,8 +84,9 @@ function expectAgreement(value: unknown, label: string): void {
 		return;
 	}
 
-	expect(read, label).toEqual(parsed.data);
-	if (read) expect(fromPerstack(read, ref), label).toStrictEqual(fromPerstack(parsed.data, ref));
+	// Compared with isDeepStrictEqual first (expect-same.ts): this runs for every value of thousands of generated events.
+	expectEqual(read, parsed.data, label);
+	if (read) expectSame(fromPerstack(read, ref), fromPerstack(parsed.data, ref), label);
 }
 
 /** Every path to a value inside `value` (object keys and array indexes). */
