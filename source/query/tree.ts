@@ -23,7 +23,11 @@ export type PaneNode = {
  * parent would close a delegation cycle (`Run.closesCycle`).
  */
 export function isRootPane(model: Model, pane: Pane): boolean {
-	const first = model.runs.get(pane.paneId);
+	return startsRoot(model, model.runs.get(pane.paneId));
+}
+
+/** `isRootPane` of the pane whose first run is `first` (undefined: not in the model). */
+function startsRoot(model: Model, first: Run | undefined): boolean {
 	if (!first || first.parentRunId === null || first.closesCycle) return true;
 	return !model.runs.has(first.parentRunId);
 }
@@ -62,8 +66,12 @@ export function rootPanes(model: Model, job: Job): Pane[] {
 	for (const runId of job.runIds) {
 		const run = model.runs.get(runId);
 		if (!run || seen.has(run.paneId)) continue;
+		// Whether the pane is a root asked first, of the run itself where it is its pane's first (most are): a model
+		// keeping runs as records makes a view of a run or pane at each read, and most panes of a wide job are not roots.
+		// A pane is kept under its own id (reduce/runs.ts, `newRun`), so `run.paneId` is the pane's `paneId`.
+		if (!startsRoot(model, run.paneId === runId ? run : model.runs.get(run.paneId))) continue;
 		const pane = model.panes.get(run.paneId);
-		if (!pane || !isRootPane(model, pane)) continue;
+		if (!pane) continue;
 		seen.add(pane.paneId);
 		out.push(pane);
 	}
@@ -118,32 +126,38 @@ export function runsInTreeOrder(model: Model, job: Job): Run[] {
  */
 export function* eachRunInTreeOrder(model: Model, job: Job): Generator<Run> {
 	const visited = new Set<string>();
-	// Where the walk is in each open pane: which of its runs, and which of that run's children. An explicit
-	// stack, because delegations can nest deeper than the call stack goes.
-	const stack: Array<{pane: Pane; run: number; child: number}> = [];
-	const enter = (pane: Pane) => {
-		if (visited.has(pane.paneId)) return;
-		visited.add(pane.paneId);
-		stack.push({pane, run: 0, child: -1});
+	// Where the walk is in each open pane: its runs, which of them, which of that run's children, and that run as
+	// read. Each read once for the pane or the run: a model keeping runs as records makes a view of a run at each
+	// read, and a pane's view a new list of its runs. An explicit stack, because delegations can nest deeper than
+	// the call stack goes.
+	const stack: Array<{paneId: string; runIds: readonly string[]; run: number; child: number; current: Run | undefined}> = [];
+	const enter = (pane: Pane, first: Run | undefined) => {
+		const {paneId, runIds} = pane;
+		if (visited.has(paneId)) return;
+		visited.add(paneId);
+		// A child's pane mostly starts with the child itself, just read.
+		stack.push({paneId, runIds, run: 0, child: -1, current: first !== undefined && runIds[0] === first.runId ? first : undefined});
 	};
 
 	for (const pane of startingPanes(model, job, visited)) {
-		enter(pane);
+		enter(pane, undefined);
 		while (stack.length > 0) {
 			const frame = stack[stack.length - 1]!;
 			// Lengths compared rather than a read past the end: such a read (undefined) threw the optimised walk
 			// away again and again ("out of bounds", docs/performance.md).
-			const {runIds} = frame.pane;
+			const {runIds} = frame;
 			if (frame.run >= runIds.length) {
 				stack.pop();
 				continue;
 			}
 
-			const run = model.runs.get(runIds[frame.run]!);
+			const run = frame.current ?? model.runs.get(runIds[frame.run]!);
 			if (!run) {
 				frame.run++;
 				continue;
 			}
+
+			frame.current = run;
 
 			if (frame.child === -1) {
 				yield run;
@@ -154,6 +168,7 @@ export function* eachRunInTreeOrder(model: Model, job: Job): Generator<Run> {
 			if (frame.child >= childRunIds.length) {
 				frame.run++;
 				frame.child = -1;
+				frame.current = undefined;
 				continue;
 			}
 
@@ -161,7 +176,7 @@ export function* eachRunInTreeOrder(model: Model, job: Job): Generator<Run> {
 			frame.child++;
 			const child = model.runs.get(childId);
 			const childPane = child ? model.panes.get(child.paneId) : undefined;
-			if (childPane && childPane.paneId !== frame.pane.paneId) enter(childPane);
+			if (childPane && childPane.paneId !== frame.paneId) enter(childPane, child);
 		}
 	}
 }
@@ -175,8 +190,10 @@ function* startingPanes(model: Model, job: Job, visited: ReadonlySet<string>): G
 	yield* rootPanes(model, job);
 	for (const runId of job.runIds) {
 		const run = model.runs.get(runId);
-		const pane = run ? model.panes.get(run.paneId) : undefined;
-		if (pane && !visited.has(pane.paneId)) yield pane;
+		// Visited asked before the pane is read: a pane is kept under its own id (see `rootPanes`), and a model keeping
+		// runs as records makes a view of the pane at each read.
+		const pane = run && !visited.has(run.paneId) ? model.panes.get(run.paneId) : undefined;
+		if (pane) yield pane;
 	}
 }
 
