@@ -206,6 +206,11 @@ export function idAt(table: IdTable, offset: number): string {
 	return textAt(table, offset);
 }
 
+/** Whether the id at `offset` (as `placeId` or `idOffset` gave it) is `id`, without making it a string. */
+export function isIdAt(table: IdTable, offset: number, id: string): boolean {
+	return sameText(table, offset, id);
+}
+
 /** Every id with its number, the byte table's in no particular order, then the others. */
 export function* idEntries(table: IdTable): Generator<[string, number]> {
 	for (let slot = 0; slot < table.tags.length; slot++) {

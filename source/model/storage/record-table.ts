@@ -22,7 +22,7 @@ export class RecordTable<T> extends EntriesMap<T> implements Store<T> {
 	}
 
 	get(id: string): T | undefined {
-		const slot = this.records.slotOf(id);
+		const slot = this.records.slotInOrder(id);
 		return slot === undefined ? undefined : this.#kind.view(slot, id);
 	}
 

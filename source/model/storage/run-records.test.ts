@@ -110,6 +110,24 @@ describe('runs kept as records', () => {
 		expect(records.runs.size).toBe(300);
 	});
 
+	it('are each read by its own id whatever order a walk asks for them in: in order, backwards, a pane or a parent between', () => {
+		const {records, whole} = both(text([...shapeLines({shape: 'wide', runs: 300, seed: 1})]));
+		const ids = [...whole.runs.keys()];
+		const orders = [ids, [...ids].reverse(), ids.flatMap((id, i) => [id, ids[(i * 7) % ids.length]!])];
+		for (const order of orders) {
+			for (const id of order) {
+				// What the summary's walks ask between runs: the run's pane, whether its parent is there.
+				expect(records.runs.get(id)?.expertKey).toBe(whole.runs.get(id)!.expertKey);
+				expect(records.panes.get(id)?.paneId).toBe(whole.panes.get(id)?.paneId);
+				const parent = whole.runs.get(id)!.parentRunId;
+				if (parent !== null) expect(records.runs.has(parent)).toBe(true);
+			}
+		}
+
+		expect(records.runs.get('no-such-run')).toBeUndefined();
+		expect(records.runs.get(ids[0]!)?.runId).toBe(ids[0]);
+	});
+
 	it('are the same runs when a run is touched after it was made a record', () => {
 		const retry = line('e-4', 'retry', 'run-1', 'solo', {stepNumber: 1, reason: 'late retry'});
 		const {records, whole} = both(text([start('e-1', 'run-1', 'solo'), complete('e-2', 'run-1', 'solo'), start('e-3', 'run-2', 'other'), retry]));

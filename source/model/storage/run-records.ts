@@ -1,4 +1,4 @@
-import {createIdTable, getId, idAt, placeId, type IdTable} from '../id-table.js';
+import {createIdTable, getId, idAt, isIdAt, placeId, type IdTable} from '../id-table.js';
 import type {Pane, Run} from '../state.js';
 import {pageSlots, uint32Column} from './column.js';
 import {uint8Columns, type Uint8Columns} from './record-layout.js';
@@ -134,6 +134,36 @@ export class RunRecords {
 	readonly #recentIds: Array<string | undefined> = Array.from({length: recentRuns}, () => undefined);
 	readonly #recentSlots = new Int32Array(recentRuns);
 	#recent = 0;
+
+	/**
+	 * `slotOf` for a reader's walk (`RecordTable.get`): a walk over a job's runs (the summary's totals, costs and
+	 * root panes) asks for them mostly in the order they were added, so before the id is hashed and looked for in
+	 * the table it is compared with the ids of the slot read last (a run's pane after the run), the one after it,
+	 * and the one after the slot read before that (a walk that reads another run between two of its own). Each slot
+	 * holds its own id, so a slot that holds it is the one. Only reads move them: the parents a walk asks about
+	 * between runs (`has`) do not.
+	 */
+	slotInOrder(id: string): number | undefined {
+		const last = this.#lastRead;
+		if (last >= 0 && this.#holdsId(last, id)) return last;
+		let slot = last + 1 < this.slotCount && this.#holdsId(last + 1, id) ? last + 1 : undefined;
+		if (slot === undefined && this.#readBefore + 1 < this.slotCount && this.#holdsId(this.#readBefore + 1, id)) slot = this.#readBefore + 1;
+		slot ??= this.slotOf(id);
+		if (slot !== undefined) {
+			this.#readBefore = last;
+			this.#lastRead = slot;
+		}
+
+		return slot;
+	}
+
+	#lastRead = -1;
+	#readBefore = -1;
+
+	#holdsId(slot: number, id: string): boolean {
+		const text = this.#idText.get(slot);
+		return text === inOthers ? this.#idOthers.get(slot) === id : isIdAt(this.#slots, text, id);
+	}
 
 	/** The id of a slot's run, made again from its bytes. */
 	idOf(slot: number): string {
