@@ -1,7 +1,7 @@
-import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
+import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
-import {copyHead, outLineEvents, withHead, withSharedHead, type EventHead} from '../event-head.js';
+import {copyHead, outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
 import {readOrJudge} from '../../normalise.js';
 import {readGeminiEvent} from './fast-reader.js';
@@ -84,12 +84,12 @@ export class GeminiReader implements StreamReader {
 		if (event === undefined) return;
 
 		// The model counts a line as one event: the line's further events say they continue it (stream-dialect.ts).
-		const events = this.#events(event, ref, `${ref.source}:${ref.line}`);
+		const events = this.#events(event, ref);
 		outLineEvents(events, out);
 		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
 	}
 
-	#events(event: GeminiEvent, ref: EventRef, id: string): AgentEvent[] {
+	#events(event: GeminiEvent, ref: EventRef): AgentEvent[] {
 		const at = event.timestamp;
 		switch (event.type) {
 			case 'init': {
@@ -98,7 +98,11 @@ export class GeminiReader implements StreamReader {
 				const run = newRun(event.session_id, count === 1 ? event.session_id : `${event.session_id}#${count}`, event.model);
 				this.#runs.set(ref.source, run);
 				this.#open = run;
-				return [runtimeInit(run, 'init', ref, id, at, event.model), sessionRunStart(run, 'init', ref, id, at)];
+				const head = this.#head(run, event.type, ref, at);
+				return [
+					withSharedHead(head, {kind: 'runtimeInit', model: event.model}),
+					withSharedHead(head, {kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}),
+				];
 			}
 
 			case 'message': {
@@ -106,26 +110,34 @@ export class GeminiReader implements StreamReader {
 				const run = this.#current(ref, at, out);
 				// The prompt, echoed (with what came on stdin appended).
 				if (event.role === 'user') {
-					out.push(queryEvent(run, ref, id, at, event.content));
+					out.push(withHead(this.#head(run, event.type, ref, at), {kind: 'query', text: event.content}));
 					return out;
 				}
 
-				this.#generate(run, ref, id, at, out);
+				this.#generate(run, ref, at, out);
 				run.text.push(event.content);
-				out.push(textDelta(run, ref, id, at, event.content));
+				out.push(withHead(this.#head(run, event.type, ref, at), {kind: 'stream', channel: 'result', phase: 'delta', text: event.content}));
 				return out;
 			}
 
 			case 'tool_use': {
 				const out: AgentEvent[] = [];
 				const run = this.#current(ref, at, out);
-				this.#generate(run, ref, id, at, out);
+				this.#generate(run, ref, at, out);
+				const head = this.#head(run, event.type, ref, at);
 				const text = run.text.length > 0 ? run.text.join('') : undefined;
 				run.text = [];
 				const agent = agentTools.has(event.tool_name) ? agentName(event.tool_name, event.parameters) : undefined;
 				// A sub-agent's call names the agent as its skill: that is whom it delegates to.
 				const call: ToolCall = {id: event.tool_id, skillName: agent ?? '', toolName: event.tool_name, args: event.parameters};
-				out.push(toolCallsEvent(run, ref, id, at, agent === undefined ? 'tool' : 'delegate', call, text));
+				const calls: AgentEvent = withSharedHead(head, {
+					kind: 'toolCalls',
+					as: agent === undefined ? 'tool' : 'delegate',
+					calls: [call],
+					text,
+					thinking: undefined,
+				});
+				out.push(calls);
 				if (agent === undefined) {
 					run.open.set(event.tool_id, '');
 					return out;
@@ -135,7 +147,16 @@ export class GeminiReader implements StreamReader {
 				const child = `${run.runId}/${agent}#${run.agents}`;
 				run.open.set(event.tool_id, child);
 				const query = promptOf(event.parameters);
-				out.push(subAgentStart(run, ref, id, at, child, agent, query, event.tool_name, event.tool_id));
+				out.push(
+					withHead(head, {
+						kind: 'childRunStart',
+						childRunId: child,
+						childExpertKey: agent,
+						query,
+						viaToolName: event.tool_name,
+						viaToolCallId: event.tool_id,
+					}),
+				);
 				return out;
 			}
 
@@ -143,14 +164,26 @@ export class GeminiReader implements StreamReader {
 				const out: AgentEvent[] = [];
 				const run = this.#current(ref, at, out);
 				run.generating = false;
+				const head = this.#head(run, event.type, ref, at);
 				const failed = event.status !== 'success';
 				const text = event.output ?? (failed ? (event.error?.message ?? '') : '');
 				const error = failed ? event.error?.message || event.output || event.status : undefined;
 				const child = run.open.get(event.tool_id);
 				run.open.delete(event.tool_id);
 				// The sub-agent's end is its call's result: nothing else of it is streamed.
-				if (child) out.push(subAgentEnd(run, ref, id, at, child, failed ? 'stoppedByError' : 'completed', text, error));
-				out.push(toolResultsEvent(run, ref, id, at, {id: event.tool_id, skillName: '', toolName: '', text, error}));
+				if (child)
+					out.push(
+						withSharedHead(head, {
+							runId: child,
+							step: undefined,
+							kind: 'runEnd',
+							status: failed ? 'stoppedByError' : 'completed',
+							text,
+							message: error,
+							usage: undefined,
+						}),
+					);
+				out.push(withHead(head, {kind: 'toolResults', results: [{id: event.tool_id, skillName: '', toolName: '', text, error}]}));
 				return out;
 			}
 
@@ -159,7 +192,7 @@ export class GeminiReader implements StreamReader {
 				const run = this.#current(ref, at, out);
 				// A warning (a loop detected, a turn limit, a blocked agent) and an error the run survives alike.
 				out.push(
-					withHead(this.#head(run, event.type, ref, id, at), {
+					withHead(this.#head(run, event.type, ref, at), {
 						kind: 'runError',
 						name: event.severity ?? 'error',
 						message: event.message,
@@ -172,16 +205,16 @@ export class GeminiReader implements StreamReader {
 			case 'result': {
 				const out: AgentEvent[] = [];
 				const run = this.#current(ref, at, out);
+				const head = this.#head(run, event.type, ref, at);
 				const model = mainModel(event.stats);
-				if (model !== undefined && model !== run.model) out.push(runtimeInit(run, event.type, ref, id, at, model));
+				if (model !== undefined && model !== run.model) out.push(withSharedHead(head, {kind: 'runtimeInit', model}));
 				// Before the run's end, so that whatever is written when it ends has its figures.
-				this.#usage(run, ref, id, at, event.stats, model, out);
+				out.push(...this.#usage(run, head, event.stats, model));
 				const text = run.text.join('');
 				run.text = [];
 				if (event.status === 'success') {
-					out.push(runComplete(run, ref, id, at, text));
+					out.push(this.#stepEnd(run, head, 'complete', 'completed', text));
 				} else {
-					const head = this.#head(run, event.type, ref, id, at);
 					const message = event.error?.message ?? event.status;
 					out.push(withSharedHead(head, {kind: 'runError', name: event.error?.type ?? 'error', message}));
 					out.push(withSharedHead(head, {kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined}));
@@ -202,18 +235,14 @@ export class GeminiReader implements StreamReader {
 	 * router picks the model of each turn with a small one), each other model's share is a run of its own under the
 	 * session's run, with that model, so that each is priced at its own rate; the run keeps the main model's.
 	 */
-	#usage(run: RunState, ref: EventRef, id: string, at: number | undefined, stats: GeminiStats | undefined, main: string | undefined, out: AgentEvent[]): void {
-		if (!stats) return;
+	#usage(run: RunState, head: EventHead, stats: GeminiStats | undefined, main: string | undefined): AgentEvent[] {
+		if (!stats) return [];
 		const models = Object.entries(stats.models ?? {});
-		if (models.length < 2 || main === undefined) {
-			out.push(usageEvent(run, ref, id, at, usageOf(stats)));
-			return;
-		}
-
-		const head = this.#head(run, 'result', ref, id, at);
+		if (models.length < 2 || main === undefined) return [withSharedHead(head, {kind: 'usage', usage: usageOf(stats)})];
+		const out: AgentEvent[] = [];
 		for (const [model, tokens] of models) {
 			if (model === main) {
-				out.push(usageEvent(run, ref, id, at, usageOf(tokens)));
+				out.push(withSharedHead(head, {kind: 'usage', usage: usageOf(tokens)}));
 				continue;
 			}
 
@@ -247,14 +276,16 @@ export class GeminiReader implements StreamReader {
 				}),
 			);
 		}
+
+		return out;
 	}
 
 	/** The start of the model's next generation, when this text or call is the first of one: a step, counted as it starts. */
-	#generate(run: RunState, ref: EventRef, id: string, at: number | undefined, out: AgentEvent[]): void {
+	#generate(run: RunState, ref: EventRef, at: number | undefined, out: AgentEvent[]): void {
 		if (run.generating) return;
 		run.generating = true;
 		run.step = (run.step ?? 0) + 1;
-		out.push(stepStart(run, ref, id, at));
+		out.push(withHead(this.#head(run, 'message', ref, at), {kind: 'stepStart', counted: true}));
 	}
 
 	/**
@@ -275,7 +306,7 @@ export class GeminiReader implements StreamReader {
 		this.#runs.set(ref.source, run);
 		this.#open = run;
 		out.push(
-			withHead(this.#head(run, 'init', ref, `${ref.source}:${ref.line}`, at), {
+			withHead(this.#head(run, 'init', ref, at), {
 				kind: 'childRunStart',
 				childRunId: name,
 				childExpertKey: 'gemini',
@@ -286,8 +317,33 @@ export class GeminiReader implements StreamReader {
 		return run;
 	}
 
-	#head(run: RunState, wireType: string, ref: EventRef, id: string, at: number | undefined): EventHead {
-		return {dialect: 'gemini', wireType, id, jobId: run.jobId, runId: run.runId, expertKey: 'gemini', step: run.step, timestamp: at, agent: undefined, ref};
+	#stepEnd(run: RunState, head: EventHead, ending: 'complete', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
+		const checkpoint: CheckpointInfo = {
+			id: undefined,
+			runId: run.runId,
+			status,
+			step: run.step,
+			pendingToolCallIds: [],
+			partialResults: [],
+			delegateTo: [],
+			delegatedBy: undefined,
+			usage: undefined,
+		};
+		return withSharedHead(head, {
+			step: run.step,
+			kind: 'stepEnd',
+			ending,
+			checkpoint,
+			stepUsage: undefined,
+			startedAt: undefined,
+			finishedAt: head.timestamp,
+			text,
+			error: undefined,
+		});
+	}
+
+	#head(run: RunState, wireType: string, ref: EventRef, at: number | undefined): EventHead {
+		return runEventHead('gemini', run, wireType, ref, at);
 	}
 
 	/** A line of a type this version does not know; or, as a `marker`, a known one that made nothing to show. */
@@ -336,260 +392,4 @@ function mainModel(stats: GeminiStats | undefined): string | undefined {
 	}
 
 	return best?.[0];
-}
-
-/*
- * The events of a line, each made as one object literal: the fields every event has (event-head.ts, in its
- * order), then its kind's. Made as a head with a body assigned onto it, an event was three objects and a
- * backing store for the body's fields (docs/performance.md); these are the events nearly every line makes.
- */
-
-function stepStart(run: RunState, ref: EventRef, id: string, at: number | undefined): AgentEvent {
-	// A generation starts with a text or a call: the step is the message's, as the CLI writes text first.
-	return {
-		dialect: 'gemini',
-		wireType: 'message',
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'stepStart',
-		counted: true,
-	};
-}
-
-function textDelta(run: RunState, ref: EventRef, id: string, at: number | undefined, text: string): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType: 'message',
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'stream',
-		channel: 'result',
-		phase: 'delta',
-		text,
-	};
-}
-
-function queryEvent(run: RunState, ref: EventRef, id: string, at: number | undefined, text: string): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType: 'message',
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'query',
-		text,
-	};
-}
-
-function runtimeInit(run: RunState, wireType: string, ref: EventRef, id: string, at: number | undefined, model: string | undefined): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType,
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'runtimeInit',
-		model,
-	};
-}
-
-/** The session's run, under no other: started by its `init`. */
-function sessionRunStart(run: RunState, wireType: string, ref: EventRef, id: string, at: number | undefined): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType,
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'childRunStart',
-		childRunId: run.runId,
-		childExpertKey: 'gemini',
-		query: undefined,
-		viaToolName: undefined,
-	};
-}
-
-function toolCallsEvent(
-	run: RunState,
-	ref: EventRef,
-	id: string,
-	at: number | undefined,
-	as: 'tool' | 'delegate',
-	call: ToolCall,
-	text: string | undefined,
-): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType: 'tool_use',
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'toolCalls',
-		as,
-		calls: [call],
-		text,
-		thinking: undefined,
-	};
-}
-
-function subAgentStart(
-	run: RunState,
-	ref: EventRef,
-	id: string,
-	at: number | undefined,
-	childRunId: string,
-	childExpertKey: string,
-	query: string | undefined,
-	viaToolName: string,
-	viaToolCallId: string,
-): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType: 'tool_use',
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'childRunStart',
-		childRunId,
-		childExpertKey,
-		query,
-		viaToolName,
-		viaToolCallId,
-	};
-}
-
-/** A sub-agent's end, which is its call's result: an event of the sub-agent's run. */
-function subAgentEnd(
-	run: RunState,
-	ref: EventRef,
-	id: string,
-	at: number | undefined,
-	childRunId: string,
-	status: 'completed' | 'stoppedByError',
-	text: string,
-	message: string | undefined,
-): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType: 'tool_result',
-		id,
-		jobId: run.jobId,
-		runId: childRunId,
-		expertKey: 'gemini',
-		step: undefined,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'runEnd',
-		status,
-		text,
-		message,
-		usage: undefined,
-	};
-}
-
-function toolResultsEvent(run: RunState, ref: EventRef, id: string, at: number | undefined, result: ToolResult): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType: 'tool_result',
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'toolResults',
-		results: [result],
-	};
-}
-
-function usageEvent(run: RunState, ref: EventRef, id: string, at: number | undefined, usage: Usage): AgentEvent {
-	return {
-		dialect: 'gemini',
-		wireType: 'result',
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'usage',
-		usage,
-	};
-}
-
-/** A `result` of success: the run's last step ends, and the run with it. */
-function runComplete(run: RunState, ref: EventRef, id: string, at: number | undefined, text: string): AgentEvent {
-	const checkpoint: CheckpointInfo = {
-		id: undefined,
-		runId: run.runId,
-		status: 'completed',
-		step: run.step,
-		pendingToolCallIds: [],
-		partialResults: [],
-		delegateTo: [],
-		delegatedBy: undefined,
-		usage: undefined,
-	};
-	return {
-		dialect: 'gemini',
-		wireType: 'result',
-		id,
-		jobId: run.jobId,
-		runId: run.runId,
-		expertKey: 'gemini',
-		step: run.step,
-		timestamp: at,
-		agent: undefined,
-		ref,
-		kind: 'stepEnd',
-		ending: 'complete',
-		checkpoint,
-		stepUsage: undefined,
-		startedAt: undefined,
-		finishedAt: at,
-		text,
-		error: undefined,
-	};
 }
