@@ -70,7 +70,8 @@ export class FoldCounts {
 			for (let i = order.length - 1; i >= 0; i--) {
 				const node = order[i]!;
 				node.collapsed = foldOf(folds, node.pane.paneId, node.depth, node.holdsLive);
-				node.count = countOf(node);
+				node.openCount = openCountOf(node);
+				node.count = node.collapsed ? 1 : node.openCount;
 			}
 		} else {
 			// `E` and `e`: every pane folded, or every pane open with the counts of this layout's open tree,
@@ -79,6 +80,8 @@ export class FoldCounts {
 			for (let i = 0; i < order.length; i++) {
 				const node = order[i]!;
 				node.collapsed = same;
+				// Folded, each child takes its one row.
+				node.openCount = counts ? counts[i]! : 1 + node.acts.length + node.tail.length + node.children.length;
 				node.count = counts ? counts[i]! : 1;
 			}
 		}
@@ -153,7 +156,8 @@ export class FoldCounts {
 		const collapsed = foldOf(folds, paneId, node.depth, node.holdsLive);
 		if (collapsed === node.collapsed) return;
 		node.collapsed = collapsed;
-		const count = countOf(node);
+		// Its open count is kept whole as its children change (`PaneNode.openCount`): no walk of its children here.
+		const count = collapsed ? 1 : node.openCount;
 		const delta = count - node.count;
 		node.count = count;
 		for (let at = node.parent; ; at = at.parent) {
@@ -161,6 +165,7 @@ export class FoldCounts {
 			if (!at) return;
 
 			at.sumsStamp = -1;
+			at.openCount += delta;
 			// A folded pane takes one row whatever is under it.
 			if (at.collapsed) return;
 			at.count += delta;
@@ -212,11 +217,11 @@ export class FoldCounts {
 	}
 }
 
-function countOf(node: PaneNode): number {
-	if (node.collapsed) return 1;
+/** Rows a pane takes when open, from its children's counts (made before it: `order` backwards). */
+function openCountOf(node: PaneNode): number {
 	const {children} = node;
 	let count = 1 + node.acts.length + node.tail.length;
-	// By index, as in `childOffset`: unfolding a pane of 200,000 children runs this cold.
+	// By index, as in `childOffset`: a pass over every pane runs this cold.
 	for (let at = 0; at < children.length; at++) count += children[at]!.count;
 	return count;
 }

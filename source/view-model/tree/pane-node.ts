@@ -38,6 +38,11 @@ export class PaneNode {
 	/** Fold-dependent, set by `applyFolds`. */
 	collapsed = false;
 	count = 1;
+	/**
+	 * Rows it takes when open, folded or not: its header, activities and tail plus its children's counts. Kept as
+	 * the children's counts change, so that unfolding a pane of 200,000 children does not add them up again.
+	 */
+	openCount = 1;
 	/** `sums[k]`: rows taken by children before child k, as of `sumsStamp`. */
 	sums: Int32Array | undefined;
 	sumsStamp = -1;

@@ -323,6 +323,33 @@ describe('the row index', () => {
 		}
 	});
 
+	it('finds rows as panes are unfolded one at a time after E, a parent before its children and after (a pane keeps its open count while folded)', () => {
+		const model = modelFromText(fixtureLines.get('parallel-delegate.ndjson')!.join('\n') + '\n');
+		const rowsFor = rowsCache();
+		let ui: UiState = {...initialUiState, defaultCollapse: 'collapsed', follow: false};
+		const check = () => {
+			const expected = flattenRows(model, ui, 80);
+			const list = rowsFor(model, ui, 80);
+			expect(list.length).toBe(expected.length);
+			expect(list.slice(0, list.length)).toEqual(expected);
+			return expected;
+		};
+
+		const panes = [...model.panes.keys()];
+		expect(panes.length).toBeGreaterThan(2);
+		check();
+		// Children first (under a folded root), then the root, then fold the children again under the open root.
+		for (const paneId of [...panes.slice(1), panes[0]!]) {
+			ui = {...ui, collapsed: new Map([...ui.collapsed, [paneId, false]])};
+			check();
+		}
+
+		for (const paneId of panes.slice(1)) {
+			ui = {...ui, collapsed: new Map([...ui.collapsed, [paneId, true]])};
+			check();
+		}
+	});
+
 	it("answers the screen's window, the selected row and its key's position again from what it made last, and not once the folds change (G on a chain, #33)", () => {
 		const model = modelFromText([...shapeLines({shape: 'chain', runs: 30, seed: 7})].join('\n') + '\n');
 		const rowsFor = rowsCache();
