@@ -12,6 +12,7 @@ import type {Model} from '../../source/model/state.js';
 import type {LoadWorkerMessage} from '../../source/load/protocol.js';
 import {reducerIndexes} from '../../source/load/viewer/model-changes.js';
 import type {LoadTuning} from '../../source/load/tuning.js';
+import type {Loading} from '../../source/load/loader.js';
 import {expectSame} from '../helpers/expect-same.js';
 import {manualScheduler} from '../helpers/manual-scheduler.js';
 
@@ -52,6 +53,33 @@ function snapshot(model: Model): unknown {
 	const copy: Model = {...model};
 	for (const key of reducerIndexes) Object.assign(copy, {[key]: undefined});
 	return modelSnapshot(copy, built.accumulator.TextAccumulator);
+}
+
+/**
+ * Loads the large file in a worker for a viewer slower than the worker: its turns run only as this says, one piece
+ * of a post at a time, while the worker's progress keeps coming (what changed posted every 30 ms, the progress
+ * after every other chunk). Resolves once the load is done, with its exit code.
+ */
+async function loadOnSlowViewer(hooks: {onModel?: (model: Model) => void; onChange: (loading: Loading) => void}) {
+	const viewer = manualScheduler({tick: 1000});
+	const loading: Loading = await built.start.startLoad(plan(large), {
+		maxLineBytes,
+		scheduler: viewer,
+		tuning: {chunkBytes: 128 * 1024, progressIntervalMs: 0, changesIntervalMs: 30},
+		...(hooks.onModel ? {onModel: hooks.onModel} : {}),
+		hooks: {onChange: () => hooks.onChange(loading)},
+	});
+	let ended = false;
+	const done = loading.done.then(code => {
+		ended = true;
+		return code;
+	});
+	while (!ended) {
+		await new Promise(resolve => setTimeout(resolve, 5));
+		viewer.runOne();
+	}
+
+	return {loading, code: await done};
 }
 
 async function plainSnapshot(path: string): Promise<unknown> {
@@ -223,40 +251,23 @@ describe('the viewer’s load of a large file in a worker', () => {
 	});
 
 	it('regression: the header said `live` (not `loading`) while the file was read whole and the worker’s last pieces were still going into the model', async () => {
-		// A viewer slower than the worker, so that pieces wait once the file is read.
-		const viewer = manualScheduler({tick: 1000});
 		const seen: Array<{model: Model; loading: boolean; live: boolean; note: string}> = [];
 		let handed: Model | undefined;
-		const loading = await built.start.startLoad(plan(large), {
-			maxLineBytes,
-			scheduler: viewer,
-			tuning: {chunkBytes: 128 * 1024, progressIntervalMs: 0, changesIntervalMs: 30},
+		const {loading, code} = await loadOnSlowViewer({
 			onModel(model) {
 				handed = model;
 			},
-			hooks: {
-				onChange() {
-					const state = loading.states[0]!;
-					seen.push({
-						model: handed!,
-						loading: built.sourceState.isLoading(state),
-						live: state.live,
-						note: `${state.bytesRead}/${state.bytesTotal} live=${state.live} f=${state.following} events=${handed?.events}`,
-					});
-				},
+			onChange(loading) {
+				const state = loading.states[0]!;
+				seen.push({
+					model: handed!,
+					loading: built.sourceState.isLoading(state),
+					live: state.live,
+					note: `${state.bytesRead}/${state.bytesTotal} live=${state.live} f=${state.following} events=${handed?.events}`,
+				});
 			},
 		});
-		let ended = false;
-		const done = loading.done.then(code => {
-			ended = true;
-			return code;
-		});
-		while (!ended) {
-			await new Promise(resolve => setTimeout(resolve, 5));
-			viewer.runOne();
-		}
-
-		expect(await done).toBe(0);
+		expect(code).toBe(0);
 		const whole = loading.model;
 		// Before the model is whole the views are told the file loads; once it is, that it ended.
 		const notWhole = seen.filter(change => change.model !== whole);
@@ -266,28 +277,9 @@ describe('the viewer’s load of a large file in a worker', () => {
 	});
 
 	it('regression: the count of events went back (57k after 94k, and the rate below zero) when a post went in behind the progress', async () => {
-		// A viewer slower than the worker: its turns run only as the test says, one piece of a post at a time, while
-		// the worker's progress keeps coming.
-		const viewer = manualScheduler({tick: 1000});
 		const counts: number[] = [];
-		const loading = await built.start.startLoad(plan(large), {
-			maxLineBytes,
-			scheduler: viewer,
-			// What changed posted every 30 ms, the progress after every other chunk.
-			tuning: {chunkBytes: 128 * 1024, progressIntervalMs: 0, changesIntervalMs: 30},
-			hooks: {onChange: () => void counts.push(loading.model.events)},
-		});
-		let ended = false;
-		const done = loading.done.then(code => {
-			ended = true;
-			return code;
-		});
-		while (!ended) {
-			await new Promise(resolve => setTimeout(resolve, 5));
-			viewer.runOne();
-		}
-
-		expect(await done).toBe(0);
+		const {code} = await loadOnSlowViewer({onChange: loading => void counts.push(loading.model.events)});
+		expect(code).toBe(0);
 		expect(counts.length).toBeGreaterThan(10);
 		const back = counts.findIndex((count, index) => index > 0 && count < counts[index - 1]!);
 		expect(back, `the count went back: ${counts.join(', ')}`).toBe(-1);
