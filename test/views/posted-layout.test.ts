@@ -141,11 +141,22 @@ describe('a posted model laid out in slices', () => {
 
 				const last = rowsFor(viewer, ui, 100);
 				expect(linesIn).toBe(lines.length);
-				expectEqual(last.slice(0, last.length), flattenRows(modelFromText(lines.join('\n') + '\n'), ui, 100));
+				// The rows of a fresh load of the first `count` lines, each made once: the last layout made in slices has
+				// mostly the whole log, as the last frame has.
+				const expected = new Map<number, unknown[]>();
+				const rowsOfLoad = (count: number) => {
+					let rows = expected.get(count);
+					if (rows === undefined) {
+						rows = flattenRows(modelFromText(lines.slice(0, count).join('\n') + '\n'), ui, 100);
+						expected.set(count, rows);
+					}
+
+					return rows;
+				};
+
+				expectEqual(last.slice(0, last.length), rowsOfLoad(lines.length));
 				expect(putInDuringSlices).toBe(0);
-				for (const {rows, lines: count} of made) {
-					expectEqual(rows, flattenRows(modelFromText(lines.slice(0, count).join('\n') + '\n'), ui, 100));
-				}
+				for (const {rows, lines: count} of made) expectEqual(rows, rowsOfLoad(count));
 			}),
 			{numRuns: 15},
 		);
