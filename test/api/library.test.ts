@@ -8,6 +8,7 @@ import {TextAccumulator} from '../../dist/model/text-accumulator.js';
 import {builtPerscopeInProcess} from '../helpers/cli-in-process.js';
 import {repoRoot} from '../helpers/cli-process.js';
 import {expectEqual} from '../helpers/expect-same.js';
+import {modelSnapshot} from '../helpers/model-snapshot.js';
 
 /*
  * The library as a user who installed the package gets it: imported by the package's name, which Node and
@@ -41,17 +42,8 @@ function reducerOf(lines: ReadonlyArray<string | Uint8Array>, source = 'input'):
 	return reducer;
 }
 
-/** A model as plain data to compare (helpers/model-snapshot.ts, for the built TextAccumulator's type). */
-function plain(value: unknown): unknown {
-	if (value instanceof TextAccumulator) return {started: value.started, complete: value.isComplete, text: value.text};
-	if (value instanceof Map) return {map: [...value.entries()].map(([key, item]) => [plain(key), plain(item)])};
-	if (value instanceof Set) return {set: [...value.values()].map(item => plain(item))};
-	if (Array.isArray(value)) return value.map(item => plain(item));
-	if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, plain(item)]));
-	return value;
-}
-
-const snapshot = (reducer: Reducer) => plain(reducer.model);
+/** A model as plain data to compare, its streamed texts as the built TextAccumulator keeps them. */
+const snapshot = (reducer: Reducer) => modelSnapshot(reducer.model, TextAccumulator);
 
 describe('the package name', () => {
 	it('resolves to the built entry in dist/, not to the sources', () => {

@@ -1,5 +1,8 @@
 import {TextAccumulator} from '../../source/model/text-accumulator.js';
 
+/** A TextAccumulator class, the source's or the built one (what a snapshot reads of it). */
+type AccumulatorClass = abstract new (...args: never[]) => Pick<TextAccumulator, 'started' | 'isComplete' | 'isEmpty' | 'text'>;
+
 /**
  * A model as plain data, including what class instances keep in private fields (streamed text).
  * `accumulator`: the TextAccumulator class of the code that built the model (the built one in dist/ for
@@ -8,7 +11,7 @@ import {TextAccumulator} from '../../source/model/text-accumulator.js';
  * Written as loops rather than entries → map → fromEntries: the tests that compare models after every line
  * snapshot thousands of them, and this was most of their time.
  */
-export function modelSnapshot(value: unknown, accumulator: typeof TextAccumulator = TextAccumulator): unknown {
+export function modelSnapshot(value: unknown, accumulator: AccumulatorClass = TextAccumulator): unknown {
 	if (typeof value !== 'object' || value === null) return value;
 	if (value instanceof accumulator) return {started: value.started, complete: value.isComplete, empty: value.isEmpty, text: value.text};
 	if (value instanceof Map) {
