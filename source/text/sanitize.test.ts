@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import {binaryUnit} from '../../test/helpers/binary-unit.js';
 import {describe, expect, it} from 'vitest';
 import {hasUnsafe, sanitizeBlock, sanitizeLine} from './sanitize.js';
 import {displayWidth} from './width/width.js';
@@ -14,7 +15,7 @@ const st = `${esc}\\`;
  */
 const hostileUnit = fc.oneof(
 	fc.string({unit: 'binary-ascii', minLength: 1, maxLength: 1}),
-	fc.string({unit: 'binary', minLength: 1, maxLength: 1}),
+	fc.string({unit: binaryUnit, minLength: 1, maxLength: 1}),
 	fc.string({unit: 'grapheme', minLength: 1, maxLength: 1}),
 	fc.integer({min: 0xd8_00, max: 0xdf_ff}).map(code => String.fromCharCode(code)),
 	fc.constantFrom(
@@ -47,7 +48,7 @@ const hostileUnit = fc.oneof(
 );
 
 const arbitraryText = fc.oneof(
-	fc.string({unit: 'binary'}),
+	fc.string({unit: binaryUnit}),
 	fc.string({unit: 'grapheme'}),
 	fc.string({unit: 'binary-ascii'}),
 	fc.string({unit: hostileUnit, maxLength: 30}),

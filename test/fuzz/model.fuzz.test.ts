@@ -1,5 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs';
 import fc from 'fast-check';
+import {binaryUnit} from '../helpers/binary-unit.js';
 import {eventLogFixtures} from '../helpers/fixture-files.js';
 import {describe, expect, it} from 'vitest';
 import {sanitizeBlock, sanitizeLine} from '../../source/text/sanitize.js';
@@ -121,7 +122,9 @@ const escapePieces = [
 ];
 
 const hostileText = fc
-	.array(fc.oneof(fc.constantFrom(...escapePieces), fc.string({unit: 'binary', maxLength: 12}), fc.string({unit: 'grapheme', maxLength: 12})), {maxLength: 30})
+	.array(fc.oneof(fc.constantFrom(...escapePieces), fc.string({unit: binaryUnit, maxLength: 12}), fc.string({unit: 'grapheme', maxLength: 12})), {
+		maxLength: 30,
+	})
 	.map(pieces => pieces.join(''));
 
 describe('the sanitiser (fast-check, seed ' + String(seed) + ')', () => {

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import {binaryUnit} from '../helpers/binary-unit.js';
 import {daemonEventTypes} from '../../source/parse/dialects/daemon/schema.js';
 import {droverEventKinds} from '../../source/parse/dialects/drover/schema.js';
 import {perstackEventTypes} from '../../source/parse/dialects/perstack/fast-reader.js';
@@ -68,7 +69,7 @@ const insertedText = fc.oneof(
 		'\u0000\u0001\u0002',
 		'{"type":"startRun"}',
 	),
-	fc.string({unit: 'binary', maxLength: 40}),
+	fc.string({unit: binaryUnit, maxLength: 40}),
 );
 
 export const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import {binaryUnit} from '../../../test/helpers/binary-unit.js';
 import {eastAsianWidth} from 'get-east-asian-width';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
@@ -122,7 +123,7 @@ describe('clusterColumns', () => {
 				fc.oneof(
 					fc.string({unit: 'grapheme-composite', maxLength: 8}),
 					fc.array(hardPieces, {maxLength: 6}).map(parts => parts.join('')),
-					fc.string({unit: 'binary', maxLength: 8}),
+					fc.string({unit: binaryUnit, maxLength: 8}),
 				),
 				text => {
 					for (const cluster of clustersOf(text)) expect(clusterColumns(cluster)).toBe(reference(cluster));

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import {binaryUnit} from '../../../test/helpers/binary-unit.js';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
 import inkStringWidth from './ink-string-width.js';
@@ -47,7 +48,7 @@ function styled(text: string, code: number): string {
 const inkText = fc.oneof(
 	fc.string({unit: 'grapheme'}),
 	fc.string({unit: 'grapheme-composite'}),
-	fc.string({unit: 'binary'}),
+	fc.string({unit: binaryUnit}),
 	fc.array(fc.oneof(pieces, sequences), {maxLength: 40}).map(parts => parts.join('')),
 	fc
 		.array(fc.tuple(fc.string({unit: 'grapheme', maxLength: 12}), fc.constantFrom(31, 32, 33, 7, 2)), {maxLength: 8})

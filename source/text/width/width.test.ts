@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import {binaryUnit} from '../../../test/helpers/binary-unit.js';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';
 import {sanitizeLine} from '../sanitize.js';
@@ -16,7 +17,7 @@ const anyText = fc.oneof(
 	fc.string({unit: 'grapheme'}),
 	fc.string({unit: 'grapheme-composite'}),
 	fc.string({unit: 'grapheme-ascii'}),
-	fc.string({unit: 'binary'}).map(text => sanitizeLine(text)),
+	fc.string({unit: binaryUnit}).map(text => sanitizeLine(text)),
 	fc.string({unit: fc.constantFrom('a', '日', '👍🏽', family, 'e\u0301', '🇯🇵', ' ', '/'), maxLength: 40}),
 	// Long runs of characters that join their neighbours, to cross the segmenting window's edges.
 	fc.string({
@@ -59,7 +60,7 @@ describe('displayWidth', () => {
 
 	it('agrees with string-width, which is how Ink measures, on any text', () => {
 		fc.assert(
-			fc.property(fc.oneof(anyText, fc.string({unit: 'binary'}), fc.string({unit: 'binary-ascii'})), text => {
+			fc.property(fc.oneof(anyText, fc.string({unit: binaryUnit}), fc.string({unit: 'binary-ascii'})), text => {
 				expect(displayWidth(text)).toBe(stringWidth(text, {countAnsiEscapeCodes: true}));
 			}),
 			{numRuns: 3000},
@@ -240,7 +241,7 @@ describe('properties', () => {
 
 	it('truncateEnd on raw, unsanitised text still respects the width', () => {
 		fc.assert(
-			fc.property(fc.string({unit: 'binary'}), anyWidth, (text, width) => {
+			fc.property(fc.string({unit: binaryUnit}), anyWidth, (text, width) => {
 				expect(displayWidth(truncateEnd(text, width))).toBeLessThanOrEqual(width);
 			}),
 		);
