@@ -148,9 +148,18 @@ describe('checkpoints and resume', () => {
 	});
 });
 
+/** The text of each log execLog made: its lines are made once, its model anew on each call. */
+const execLogTexts = new Map<number, string>();
+
 /** A log of `count` exec calls, every third running the shared command, loaded afresh on each call. */
 function execLog(count: number): Model {
-	return modelFromText(execLines(0, count).join('\n'));
+	let text = execLogTexts.get(count);
+	if (text === undefined) {
+		text = execLines(0, count).join('\n');
+		execLogTexts.set(count, text);
+	}
+
+	return modelFromText(text);
 }
 
 /** The lines of exec calls `from` to `from + count - 1`. */
