@@ -41,6 +41,13 @@ async function load(limit: number | undefined): Promise<Model> {
 	return loading.model;
 }
 
+/** The load with results cut to `limit`, made once: the tests read it and change nothing in it. */
+let keptLoad: Promise<Model> | undefined;
+function keptModel(): Promise<Model> {
+	keptLoad ??= load(limit);
+	return keptLoad;
+}
+
 function reader(): RawEvents {
 	const raw = new RawEvents();
 	raw.addPlan(planned);
@@ -56,7 +63,7 @@ function lastCut(model: Model): ToolActivity {
 
 describe('tool results re-read by offset (#22)', () => {
 	it('the inspector of an activity of a large tools log shows the whole result, read again from the file', async () => {
-		const [whole, kept] = [await load(undefined), await load(limit)];
+		const [whole, kept] = [await load(undefined), await keptModel()];
 		const activity = lastCut(kept);
 		expect(activity.seq).toBeGreaterThan(calls * 0.9);
 		expect(activity.result?.text).toHaveLength(limit);
@@ -68,8 +75,7 @@ describe('tool results re-read by offset (#22)', () => {
 	});
 
 	it('says so, without failing, when the file was truncated or rewritten since it was read', async () => {
-		const kept = await load(limit);
-		const activity = lastCut(kept);
+		const activity = lastCut(await keptModel());
 		const ref = activity.result!.ref;
 		// Another line now stands where the result was.
 		writeFileSync(path, text.slice(0, ref.offset) + text.slice(ref.offset).replace(/^[^\n]*/, '{"type":"startGeneration"}'));
