@@ -1,4 +1,5 @@
 import {TextAccumulator} from '../../source/model/text-accumulator.js';
+import {expectSame, type Message} from './expect-same.js';
 
 /** A TextAccumulator class, the source's or the built one (what a snapshot reads of it). */
 type AccumulatorClass = abstract new (...args: never[]) => Pick<TextAccumulator, 'started' | 'isComplete' | 'isEmpty' | 'text'>;
@@ -41,4 +42,82 @@ export function modelSnapshot(value: unknown, accumulator: AccumulatorClass = Te
 	}
 
 	return plain;
+}
+
+/**
+ * Whether `modelSnapshot` makes equal snapshots (by `isDeepStrictEqual`) of `a` and `b`, found by walking the two
+ * side by side without making them: the tests that compare a model after every line spent most of their time making
+ * and comparing snapshots. A yes is always the snapshots' yes; on anything it does not mirror exactly (an own
+ * `__proto__` key, kinds that differ) it says no, and `expectSameSnapshot` then compares the snapshots themselves.
+ */
+export function sameSnapshot(a: unknown, b: unknown, accumulator: AccumulatorClass = TextAccumulator): boolean {
+	if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+	if (a instanceof accumulator || b instanceof accumulator) {
+		return (
+			a instanceof accumulator &&
+			b instanceof accumulator &&
+			Object.is(a.started, b.started) &&
+			Object.is(a.isComplete, b.isComplete) &&
+			Object.is(a.isEmpty, b.isEmpty) &&
+			Object.is(a.text, b.text)
+		);
+	}
+
+	if (a instanceof Map || b instanceof Map) {
+		if (!(a instanceof Map && b instanceof Map) || a.size !== b.size) return false;
+		const entries = b.entries();
+		for (const [key, item] of a) {
+			const other = entries.next();
+			if (other.done || !sameSnapshot(key, other.value[0], accumulator) || !sameSnapshot(item, other.value[1], accumulator)) return false;
+		}
+
+		return true;
+	}
+
+	if (a instanceof Set || b instanceof Set) {
+		if (!(a instanceof Set && b instanceof Set) || a.size !== b.size) return false;
+		const items = b.values();
+		for (const item of a) {
+			const other = items.next();
+			if (other.done || !sameSnapshot(item, other.value, accumulator)) return false;
+		}
+
+		return true;
+	}
+
+	if (ArrayBuffer.isView(a) || ArrayBuffer.isView(b)) {
+		if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b) || a instanceof DataView || b instanceof DataView) return false;
+		if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+		const [left, right] = [a as Uint8Array, b as Uint8Array];
+		if (left.length !== right.length) return false;
+		for (let index = 0; index < left.length; index++) if (!Object.is(left[index], right[index])) return false;
+		return true;
+	}
+
+	if (Array.isArray(a) || Array.isArray(b)) {
+		if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+		for (let index = 0; index < a.length; index++) {
+			// A hole is not undefined to isDeepStrictEqual, and the snapshot keeps holes.
+			const has = index in a;
+			if (has !== index in b) return false;
+			if (has && !sameSnapshot(a[index], b[index], accumulator)) return false;
+		}
+
+		return true;
+	}
+
+	const keys = Object.keys(a);
+	if (keys.length !== Object.keys(b).length) return false;
+	for (const key of keys) {
+		if (key === '__proto__' || !Object.prototype.propertyIsEnumerable.call(b, key)) return false;
+		if (!sameSnapshot((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], accumulator)) return false;
+	}
+
+	return true;
+}
+
+/** `expectSame(modelSnapshot(actual), modelSnapshot(expected), message)`, the snapshots made only when `sameSnapshot` says no. */
+export function expectSameSnapshot(actual: unknown, expected: unknown, message?: Message, accumulator: AccumulatorClass = TextAccumulator): void {
+	if (sameSnapshot(actual, expected, accumulator)) return;
+	expectSame(modelSnapshot(actual, accumulator), modelSnapshot(expected, accumulator), message);
 }

@@ -8,9 +8,8 @@ import {createModel, isToolActivity, releasedActivity, type Model} from '../../m
 import {TextAccumulator} from '../../model/text-accumulator.js';
 import {shapeLines, type Shape} from '../../../tools/shape-log.js';
 import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
-import {modelSnapshot} from '../../../test/helpers/model-snapshot.js';
+import {expectSameSnapshot} from '../../../test/helpers/model-snapshot.js';
 import {applyChanges} from '../../../test/helpers/apply-changes.js';
-import {expectSame} from '../../../test/helpers/expect-same.js';
 import {ChangeTracker} from './change-tracker.js';
 import {Ingest} from '../ingest.js';
 import {reducerIndexes, type ModelChanges} from './model-changes.js';
@@ -49,14 +48,14 @@ function posted(changes: ModelChanges): ModelChanges {
 	return structuredClone(changes);
 }
 
-/** A model as the viewer's model must be: the reducer's indexes are not posted. */
-function viewed(model: Model): unknown {
+/** A model as the viewer's model must be: the reducer's indexes are not posted (compared as modelSnapshot makes it). */
+function viewed(model: Model): Model {
 	const empty = createModel();
 	const copy: Model = {...model};
 	for (const key of reducerIndexes) Object.assign(copy, {[key]: empty[key]});
 	// The worker's note of the step records it has to post (change-tracker.ts), not posted either.
 	copy.stepChanges = undefined;
-	return modelSnapshot(copy);
+	return copy;
 }
 
 /**
@@ -84,7 +83,7 @@ function expectSameModelWherePosted(
 		// Asked of vitest only when it fails: this runs after every line of the short fixtures, and an expect() each time was a
 		// tenth of the file's time (#35).
 		if (viewer === before) expect(viewer, 'each post is a new model object').not.toBe(before);
-		expectSame(viewed(viewer), viewed(plain.model), `${name}, posted after line ${at}`);
+		expectSameSnapshot(viewed(viewer), viewed(plain.model), () => `${name}, posted after line ${at}`);
 		if (letGo) released += tracker.letGo(ingest.model);
 	};
 
@@ -263,7 +262,7 @@ describe('a model posted by its changes', () => {
 		expect(envs.length).toBeGreaterThan(10);
 		expect(new Set(envs).size).toBe(1);
 		expect(envs[0]).toEqual({});
-		expectSame(viewed(viewer), viewed(ingest.model), 'tools of 50');
+		expectSameSnapshot(viewed(viewer), viewed(ingest.model), 'tools of 50');
 	});
 
 	it('regression: posts a step record the reducer changed long after it was posted, in a list posted by its end', () => {
