@@ -1,6 +1,8 @@
 import {defineConfig} from 'vitest/config';
 
 export default defineConfig({
+	// With React's production build (test.env below), JSX compiles to its production calls.
+	oxc: {jsx: {development: false}},
 	test: {
 		include: ['source/**/*.test.{ts,tsx}', 'test/**/*.test.{ts,tsx}'],
 		// A third of the tests run the built CLI: a build older than source/ stops the run (#35).
@@ -13,6 +15,10 @@ export default defineConfig({
 		// transforming the same sources again. No test changes process-wide state (environment, mocks), so the
 		// files of a worker share their modules.
 		isolate: false,
+		// The views run in the tests as the CLI runs them (cli/ink-environment.ts asks for React's production build):
+		// the development build checks and records so much that the view tests cost ~25 % more CPU, and its
+		// warnings only print, they fail no test.
+		env: {NODE_ENV: 'production'},
 		// End-to-end tests drive real processes in real terminals; they wait on content, not on fixed sleeps.
 		testTimeout: 30_000,
 		hookTimeout: 30_000,
