@@ -2,6 +2,18 @@ import {describe, expect, it} from 'vitest';
 import {capText, shortened, TextAccumulator} from './text-accumulator.js';
 
 describe('TextAccumulator', () => {
+	it('keeps each stream its own once deltas come, though empty ones share their lists (memory, #33)', () => {
+		const first = new TextAccumulator();
+		const second = new TextAccumulator();
+		const restored = TextAccumulator.fromState(new TextAccumulator().toState());
+		first.append('one', 2);
+		second.append('two', 1);
+		first.append('zero', 1);
+		restored.append('three');
+		expect([first.text, second.text, restored.text]).toEqual(['zeroone', 'two', 'three']);
+		expect(new TextAccumulator().isEmpty).toBe(true);
+	});
+
 	it('joins streamed deltas in order', () => {
 		const text = new TextAccumulator();
 		expect(text.isEmpty).toBe(true);

@@ -12,13 +12,21 @@
  */
 export type TextState = {started: boolean; body: string; length: number; completed: string | undefined; head: string; cut: number; cap: number};
 
+/**
+ * The lists of an accumulator that holds no delta (none came, or the whole text did), shared until its first delta:
+ * a run keeps the streams of its last steps after it closed, two accumulators a step, and two empty arrays each were
+ * ~130 bytes a stream (~10 MB a thread over the bench's 80,000 runs of 20,000 jobs).
+ */
+const noPieces = Object.freeze([]) as unknown as string[];
+const noTimes = Object.freeze([]) as unknown as number[];
+
 export class TextAccumulator {
 	static defaultCap = 256 * 1024;
 
 	started = false;
-	#pieces: string[] = [];
+	#pieces: string[] = noPieces;
 	/** Each piece's timestamp (NaN when unknown); a joined body has its latest delta's. */
-	#times: number[] = [];
+	#times: number[] = noTimes;
 	#length = 0;
 	#completed: string | undefined;
 	#joined: string | undefined;
@@ -46,8 +54,8 @@ export class TextAccumulator {
 	static fromState(state: TextState): TextAccumulator {
 		const text = new TextAccumulator(state.cap);
 		text.started = state.started;
-		text.#pieces = state.body === '' ? [] : [state.body];
-		text.#times = state.body === '' ? [] : [Number.NaN];
+		text.#pieces = state.body === '' ? noPieces : [state.body];
+		text.#times = state.body === '' ? noTimes : [Number.NaN];
 		text.#length = state.length;
 		text.#completed = state.completed;
 		text.#head = state.head;
@@ -67,6 +75,11 @@ export class TextAccumulator {
 	append(delta: string, at?: number): void {
 		if (this.#completed !== undefined || delta === '') return;
 		const time = at ?? Number.NaN;
+		if (this.#pieces === noPieces) {
+			this.#pieces = [];
+			this.#times = [];
+		}
+
 		let index = this.#pieces.length;
 		// A comparison with NaN is false: a delta or piece without a timestamp stays where it came.
 		while (index > 0 && this.#times[index - 1]! > time) index--;
@@ -85,8 +98,8 @@ export class TextAccumulator {
 
 	complete(text: string): void {
 		this.#completed = capText(text, this.#cap);
-		this.#pieces = [];
-		this.#times = [];
+		this.#pieces = noPieces;
+		this.#times = noTimes;
 		this.#length = 0;
 		this.#head = '';
 		this.#cut = 0;

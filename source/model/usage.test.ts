@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {addUsage, zeroUsage} from './usage.js';
+import {addUsage, subtractUsage, zeroUsage} from './usage.js';
 
 describe('addUsage', () => {
 	it('adds every kind of token separately', () => {
@@ -13,5 +13,13 @@ describe('addUsage', () => {
 		expect(addUsage(zeroUsage, usage)).toEqual(usage);
 		expect(zeroUsage.totalTokens).toBe(0);
 		expect(Object.isFrozen(zeroUsage)).toBe(true);
+	});
+
+	it('returns the other operand itself when one is zero, so a run of one step holds its step usage once (memory, #33)', () => {
+		const usage = {inputTokens: 5, outputTokens: 6, reasoningTokens: 7, totalTokens: 11, cachedInputTokens: 1};
+		expect(addUsage(zeroUsage, usage)).toBe(usage);
+		expect(addUsage(usage, {...zeroUsage})).toBe(usage);
+		expect(subtractUsage(usage, zeroUsage)).toBe(usage);
+		expect(subtractUsage(usage, usage)).toEqual(zeroUsage);
 	});
 });

@@ -137,6 +137,12 @@ function shareActivity(model: Model, activity: Activity, shared: SharedStrings):
 	fresh.previousActivityId = activityId(model, activity.previousActivityId);
 	shareRef(activity.ref, shared);
 	shareDelegatedBy(activity.delegatedBy, shared);
+	// A call's activity is mostly named by its call's id: one string for both, not the two copies a post decodes to
+	// (~32 bytes a call).
+	if ((isToolActivity(activity) || activity.type === 'delegate') && activity.toolCallId === activity.id) {
+		(fresh as Fresh<typeof activity>).toolCallId = activity.id;
+	}
+
 	if (isToolActivity(activity)) {
 		const tool = fresh as Fresh<typeof activity>;
 		tool.skillName = shared.of(activity.skillName);
