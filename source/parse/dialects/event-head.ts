@@ -1,4 +1,4 @@
-import type {AgentEvent, Dialect, EventRef} from '../../model/events.js';
+import type {AgentEvent, CheckpointInfo, Dialect, EventRef} from '../../model/events.js';
 
 /*
  * The fields every event has (its head) and how an event is made of a head and what its kind says (its body).
@@ -62,6 +62,24 @@ export function runEventHead(
 		timestamp,
 		agent: undefined,
 		ref,
+	};
+}
+
+/**
+ * The checkpoint of an agent CLI's step that ends with nothing pending (Codex, Gemini CLI, opencode): no call
+ * waits, no delegation, no usage of its own (a dialect reports usage as events of their own).
+ */
+export function stepCheckpoint(runId: string, status: CheckpointInfo['status'], step: number | undefined): CheckpointInfo {
+	return {
+		id: undefined,
+		runId,
+		status,
+		step,
+		pendingToolCallIds: [],
+		partialResults: [],
+		delegateTo: [],
+		delegatedBy: undefined,
+		usage: undefined,
 	};
 }
 

@@ -1,7 +1,7 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ArrivalClock, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
-import {outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
+import {outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
 import {readOrJudge} from '../../normalise.js';
 import {readCodexEvent} from './fast-reader.js';
@@ -391,17 +391,7 @@ export class CodexReader implements StreamReader {
 		usage: Usage | undefined,
 		text: string | undefined,
 	): AgentEvent {
-		const checkpoint: CheckpointInfo = {
-			id: undefined,
-			runId: run.runId,
-			status,
-			step: run.step,
-			pendingToolCallIds: [],
-			partialResults: [],
-			delegateTo: [],
-			delegatedBy: undefined,
-			usage: undefined,
-		};
+		const checkpoint = stepCheckpoint(run.runId, status, run.step);
 		const head = this.#head(run, wireType, ref);
 		return withHead(head, {
 			kind: 'stepEnd',

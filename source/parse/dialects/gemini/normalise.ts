@@ -1,7 +1,7 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
-import {copyHead, outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
+import {copyHead, outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
 import {readOrJudge} from '../../normalise.js';
 import {readGeminiEvent} from './fast-reader.js';
@@ -249,17 +249,7 @@ export class GeminiReader implements StreamReader {
 			const child = copyHead(head);
 			child.runId = `${run.runId}/${model}`;
 			child.step = 1;
-			const checkpoint: CheckpointInfo = {
-				id: undefined,
-				runId: child.runId,
-				status: 'completed',
-				step: 1,
-				pendingToolCallIds: [],
-				partialResults: [],
-				delegateTo: [],
-				delegatedBy: undefined,
-				usage: undefined,
-			};
+			const checkpoint = stepCheckpoint(child.runId, 'completed', 1);
 			out.push(
 				withSharedHead(head, {kind: 'childRunStart', childRunId: child.runId, childExpertKey: model, query: undefined, viaToolName: undefined}),
 				// Not the job's model: only this run's.
@@ -318,17 +308,7 @@ export class GeminiReader implements StreamReader {
 	}
 
 	#stepEnd(run: RunState, head: EventHead, ending: 'complete', status: CheckpointInfo['status'], text: string | undefined): AgentEvent {
-		const checkpoint: CheckpointInfo = {
-			id: undefined,
-			runId: run.runId,
-			status,
-			step: run.step,
-			pendingToolCallIds: [],
-			partialResults: [],
-			delegateTo: [],
-			delegatedBy: undefined,
-			usage: undefined,
-		};
+		const checkpoint = stepCheckpoint(run.runId, status, run.step);
 		return withSharedHead(head, {
 			step: run.step,
 			kind: 'stepEnd',

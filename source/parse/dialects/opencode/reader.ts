@@ -1,6 +1,6 @@
-import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
+import type {AgentEvent, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
-import {copyHead, outLineEvents, runEventHead, withHead, withSharedHead, type EventHead} from '../event-head.js';
+import {copyHead, outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {lineOnlyEvent, type ParsedOut, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {jsonText, stringField} from '../json-values.js';
 import {readOrJudge} from '../../normalise.js';
@@ -108,17 +108,7 @@ export class OpencodeReader implements StreamReader {
 				// times of the step itself (its chat span's).
 				const stepUsage = tokens ? usageOf(tokens) : undefined;
 				if (stepUsage) out.push(withSharedHead(head, {kind: 'usage', usage: stepUsage}));
-				const checkpoint: CheckpointInfo = {
-					id: undefined,
-					runId: run.runId,
-					status: 'proceeding',
-					step: run.step,
-					pendingToolCallIds: [],
-					partialResults: [],
-					delegateTo: [],
-					delegatedBy: undefined,
-					usage: undefined,
-				};
+				const checkpoint = stepCheckpoint(run.runId, 'proceeding', run.step);
 				out.push(
 					withSharedHead(head, {
 						kind: 'stepEnd',
