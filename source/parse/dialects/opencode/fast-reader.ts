@@ -55,15 +55,19 @@ export const opencodeReaders: Readers = {
 /** Every event type of the schema, known without building it. */
 export const opencodeEventTypes: ReadonlySet<string> = new Set(Object.keys(opencodeReaders));
 
+/** The readers by type, in a Map rather than looked up as keys of an object: why in byKey (wire-reader.ts). */
+const readersByType: ReadonlyMap<string, Reader<OpencodeEvent>> = new Map(Object.entries(opencodeReaders));
+
 export function isOpencodeType(type: string): type is OpencodeType {
-	return Object.hasOwn(opencodeReaders, type);
+	return readersByType.has(type);
 }
 
 /** The event as the schema gives it, or undefined when the schema must judge it. */
 export function readOpencodeEvent(value: unknown, type: OpencodeType): OpencodeEvent | undefined {
-	if (!isRecord(value)) return undefined;
+	const reader = readersByType.get(type);
+	if (!isRecord(value) || reader === undefined) return undefined;
 	try {
-		return opencodeReaders[type].read(value);
+		return reader.read(value);
 	} catch (error) {
 		if (error === invalid) return undefined;
 		throw error;

@@ -140,15 +140,15 @@ export const perstackReaders: Readers = {
 /** Every event type of the schema. */
 export const perstackEventTypes: ReadonlySet<string> = new Set(Object.keys(perstackReaders));
 
-function isPerstackType(type: string): type is PerstackType {
-	return Object.hasOwn(perstackReaders, type);
-}
+/** The readers by type, in a Map rather than looked up as keys of an object: why in byKey (wire-reader.ts). */
+const readersByType: ReadonlyMap<string, Reader<PerstackEvent>> = new Map(Object.entries(perstackReaders));
 
 /** The event as the schema gives it, or undefined when the schema must judge it (an invalid one, at least). */
 export function readPerstackEvent(value: unknown, type: string): PerstackEvent | undefined {
-	if (!isRecord(value) || !isPerstackType(type)) return undefined;
+	const reader = readersByType.get(type);
+	if (!isRecord(value) || reader === undefined) return undefined;
 	try {
-		return perstackReaders[type].read(value);
+		return reader.read(value);
 	} catch (error) {
 		if (error === invalid) return undefined;
 		throw error;
