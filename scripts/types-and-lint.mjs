@@ -7,7 +7,9 @@
 // The build and bench scripts (tsconfig.scripts.json: the same options, and JavaScript allowed but not checked) are
 // in the same program: a program of their own parsed @types/node, TypeScript's and eslint's types again, ~5 s of
 // CPU.
-// `npm run typecheck` stays for the type check alone, incremental.
+// `npm run typecheck` stays for the type check alone, incremental. `npm run lint` runs this with a larger young
+// generation (--max-semi-space-size=64): TypeScript and eslint allocate a great many short-lived objects, and with
+// Node's default the collector took ~15 % of a profiled run; with it, ~3 s of CPU less (~6 %, A/B twice).
 import {ESLint} from 'eslint';
 import {fileURLToPath} from 'node:url';
 import ts from 'typescript';
