@@ -140,6 +140,8 @@ function shownStart({counts}: FoldedTree, node: PaneNode): number {
 		counts.noteStart(child, start);
 	}
 
+	// The screen's window is asked next, around the selection whose place this was: its walk starts here.
+	if (start !== -1) counts.lastSought = node;
 	return start;
 }
 
