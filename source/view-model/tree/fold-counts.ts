@@ -22,6 +22,18 @@ export class FoldCounts {
 	#topSumsStamp = -1;
 	#length = 0;
 	#version = 0;
+	/**
+	 * Where pane headers sit (rows from the top; -1: not shown) as the walks found them (seek.ts, key-index.ts), by
+	 * `no`, each valid while its stamp is `#startsGen`. In a chain 100,000 deep every walk is 100,000 steps, and a
+	 * frame asked for several (its window, the selection's position, the followed row): `e` on the chain of #33
+	 * spent ~20 ms of CPU a key in them. Found once under the folds of now, a place is looked up after that.
+	 */
+	#starts = new Int32Array(0);
+	#startStamps = new Int32Array(0);
+	#startsGen = 0;
+	#startsVersion = -1;
+	#startsPanes = -1;
+	#lastSought: PaneNode | undefined;
 
 	constructor(
 		readonly placement: Placement,
@@ -209,6 +221,44 @@ export class FoldCounts {
 		this.#topSums = sums;
 		this.#topSumsStamp = this.#stamp;
 		return sums;
+	}
+
+	/** The places noted so far, when they hold for the folds and panes of now; else none are. */
+	#startsNow(): void {
+		const panes = this.placement.order.length;
+		if (this.#startsVersion === this.#version && this.#startsPanes === panes) return;
+		this.#startsVersion = this.#version;
+		this.#startsPanes = panes;
+		this.#lastSought = undefined;
+		if (this.#starts.length < panes) {
+			this.#starts = new Int32Array(panes);
+			this.#startStamps = new Int32Array(panes);
+			this.#startsGen = 1;
+		} else this.#startsGen++;
+	}
+
+	/** Where a pane's header sits under the folds of now (-1: not shown), when a walk found it; else undefined. */
+	knownStart(node: PaneNode): number | undefined {
+		this.#startsNow();
+		return this.#startStamps[node.no] === this.#startsGen ? this.#starts[node.no] : undefined;
+	}
+
+	/** Notes where a pane's header sits under the folds of now (-1: not shown). */
+	noteStart(node: PaneNode, start: number): void {
+		this.#startsNow();
+		this.#starts[node.no] = start;
+		this.#startStamps[node.no] = this.#startsGen;
+	}
+
+	/** The pane the last walk down ended in, under the folds of now: a walk to a row near it starts from there. */
+	get lastSought(): PaneNode | undefined {
+		this.#startsNow();
+		return this.#lastSought;
+	}
+
+	set lastSought(node: PaneNode | undefined) {
+		this.#startsNow();
+		this.#lastSought = node;
 	}
 
 	/** Rows of a pane's activities and children (not its header or tail), when open. */

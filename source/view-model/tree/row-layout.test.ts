@@ -131,6 +131,71 @@ describe('the row index', () => {
 		);
 	});
 
+	it('gives the same rows and positions asked in any order between folds, from the places its walks noted (a chain walked once per fold, #33)', () => {
+		// One rows cache over several folds in turn: each ask may start from what an ask before it found under the
+		// same folds, and nothing found under folds before them may be used.
+		const asks = fc.array(
+			fc.oneof(
+				fc.record({kind: fc.constant('at' as const), pick: fc.nat()}),
+				fc.record({kind: fc.constant('slice' as const), pick: fc.nat(), size: fc.integer({min: 1, max: 9})}),
+				fc.record({kind: fc.constant('key' as const), pick: fc.nat()}),
+				fc.record({
+					kind: fc.constant('fold' as const),
+					picks: fc.array(fc.nat(), {maxLength: 6}),
+					all: fc.constantFrom('auto' as const, 'expanded' as const, 'collapsed' as const),
+				}),
+			),
+			{minLength: 1, maxLength: 40},
+		);
+		fc.assert(
+			fc.property(
+				fc.record({
+					shape: fc.constantFrom('chain' as const, 'tree' as const, 'wide' as const),
+					runs: fc.integer({min: 2, max: 40}),
+					seed: fc.integer({min: 1, max: 1000}),
+				}),
+				asks,
+				fc.constantFrom(...filters),
+				(options, steps, filter) => {
+					const model = modelFromText([...shapeLines(options)].join('\n') + '\n');
+					const rowsFor = rowsCache();
+					let ui = foldsFor(model, [], 'expanded', filter, false);
+					let expected = flattenRows(model, ui, 100);
+					for (const step of steps) {
+						const list = rowsFor(model, ui, 100);
+						const size = Math.max(1, expected.length);
+						switch (step.kind) {
+							case 'fold': {
+								ui = foldsFor(model, step.picks, step.all, filter, false);
+								expected = flattenRows(model, ui, 100);
+								expect(rowsFor(model, ui, 100).length).toBe(expected.length);
+								break;
+							}
+
+							case 'at': {
+								expect(list.at(step.pick % size)).toEqual(expected[step.pick % size]);
+								break;
+							}
+
+							case 'slice': {
+								const from = step.pick % size;
+								expect(list.slice(from, from + step.size)).toEqual(expected.slice(from, from + step.size));
+								break;
+							}
+
+							case 'key': {
+								const row = expected[step.pick % size];
+								if (row) expect(list.indexOfKey(row.key)).toBe(step.pick % size);
+								break;
+							}
+						}
+					}
+				},
+			),
+			{numRuns: 150},
+		);
+	});
+
 	it('follows one model as it grows (the same object, a new revision each event), with texts made ahead or not', () => {
 		for (const name of ['parallel-delegate.ndjson', 'nested-delegate.ndjson', 'demo.ndjson']) {
 			const lines = fixtureLines.get(name)!;

@@ -30,8 +30,18 @@ export function rowsBetween(tree: FoldedTree, from: number, to: number): Row[] {
 	return rows;
 }
 
-/** A cursor whose next row is row `index`: the walk down the tree to it. */
-function seek({placement, counts}: FoldedTree, index: number): Cursor {
+/** How far a walk climbs from the pane the last one ended in before it starts from the top instead. */
+const nearClimb = 64;
+
+/**
+ * A cursor whose next row is row `index`: the walk down the tree to it, from the pane the last walk ended in
+ * when the row is under it or a few panes above (a window next to the last one, a row of it): in a chain
+ * 100,000 deep, a walk from the top is 100,000 steps. Each pane passed on the way has its place noted.
+ */
+function seek(tree: FoldedTree, index: number): Cursor {
+	const {placement, counts} = tree;
+	const near = nearPane(counts, index);
+	if (near) return walkDown(counts, near, index - counts.knownStart(near)!, index);
 	const {top} = placement;
 	const sums = counts.topSums();
 	const topRows = sums[top.length]!;
@@ -39,9 +49,29 @@ function seek({placement, counts}: FoldedTree, index: number): Cursor {
 	const k = lastAtMost(sums, top.length, index);
 	const entry = top[k]!;
 	if (!(entry instanceof PaneNode)) return {top: k, topTail: 0, frame: undefined};
-	let node = entry;
-	let offset = index - sums[k]!;
+	return walkDown(counts, entry, index - sums[k]!, index);
+}
+
+/** The pane the last walk ended in, or one a few above it, whose rows hold row `index`; else undefined. */
+function nearPane(counts: FoldCounts, index: number): PaneNode | undefined {
+	let node = counts.lastSought;
+	for (let climbed = 0; node && climbed < nearClimb; climbed++) {
+		const start = counts.knownStart(node);
+		if (start === undefined || start === -1) return undefined;
+		if (start <= index && index < start + node.count) return node;
+		node = node.parent;
+	}
+
+	return undefined;
+}
+
+/** The walk down from `node`, whose header is row `index - offset`, to row `index`. */
+function walkDown(counts: FoldCounts, from: PaneNode, fromOffset: number, index: number): Cursor {
+	let node = from;
+	let offset = fromOffset;
 	for (;;) {
+		counts.noteStart(node, index - offset);
+		counts.lastSought = node;
 		if (offset === 0) return {top: 0, topTail: 0, frame: {node, headerDone: false, act: 0, child: 0, tail: 0}};
 		offset -= 1;
 		const items = counts.itemsOf(node);
