@@ -51,13 +51,18 @@ describe('a Claude Code stream followed as it is written', () => {
 		// Up to the depth-1 sub-agent's delegation (line 10).
 		writeFileSync(path, lines.slice(0, 10).join('\n') + '\n');
 		const run = startCli(['--print', '-f', path]);
-		await waitUntil(() => run.stdout().includes('[general-purpose] 💬 query Survey the notes folder'), 'the sub-agent’s query', run.stdout);
-		expect(run.stdout()).not.toContain('complete');
-		appendFileSync(path, lines.slice(10).join('\n') + '\n');
-		await waitUntil(() => run.stdout().includes('[claude] ✅ complete The longest notes file is b.txt (3 lines).'), 'the answer', run.stdout);
-		run.child.kill('SIGTERM');
-		expect((await run.exit).code).toBe(0);
-		// Stopped, it ends the way --print of the whole file does.
-		expect(run.stdout()).toBe(printOf(stream));
+		// A wait that times out must not leave the follower running after the test (it was seen under load).
+		try {
+			await waitUntil(() => run.stdout().includes('[general-purpose] 💬 query Survey the notes folder'), 'the sub-agent’s query', run.stdout);
+			expect(run.stdout()).not.toContain('complete');
+			appendFileSync(path, lines.slice(10).join('\n') + '\n');
+			await waitUntil(() => run.stdout().includes('[claude] ✅ complete The longest notes file is b.txt (3 lines).'), 'the answer', run.stdout);
+			run.child.kill('SIGTERM');
+			expect((await run.exit).code).toBe(0);
+			// Stopped, it ends the way --print of the whole file does.
+			expect(run.stdout()).toBe(printOf(stream));
+		} finally {
+			if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+		}
 	});
 });
