@@ -1,6 +1,7 @@
 import {timestampOf, tokenCountOf, toNumber} from '../common.js';
-import {array, invalid, isRecord, literal, object, optional, string, transform, unknown, type Reader} from '../wire-reader.js';
+import {array, isRecord, literal, object, optional, string, transform, unknown, type Reader} from '../wire-reader.js';
 import type {OpencodeEvent} from './schema.js';
+import {readWith} from '../fast-read.js';
 
 /*
  * Reads a parsed opencode event without zod: what schema.ts's schema gives for it, or undefined when the schema
@@ -66,10 +67,5 @@ export function isOpencodeType(type: string): type is OpencodeType {
 export function readOpencodeEvent(value: unknown, type: OpencodeType): OpencodeEvent | undefined {
 	const reader = readersByType.get(type);
 	if (!isRecord(value) || reader === undefined) return undefined;
-	try {
-		return reader.read(value);
-	} catch (error) {
-		if (error === invalid) return undefined;
-		throw error;
-	}
+	return readWith(reader, value);
 }

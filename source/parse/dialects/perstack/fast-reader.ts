@@ -1,6 +1,7 @@
 import {stepNumberOf, timestampOf, tokenCountOf, toNumber, usageTotals} from '../common.js';
-import {array, boolean, invalid, isRecord, literal, object, optional, string, transform, union, unknown, withDefault, type Reader} from '../wire-reader.js';
+import {array, boolean, isRecord, literal, object, optional, string, transform, union, unknown, withDefault, type Reader} from '../wire-reader.js';
 import type {PerstackEvent} from './schema.js';
+import {readWith} from '../fast-read.js';
 
 /*
  * Reads a parsed Perstack event without zod: what schema.ts's schema gives for it, or undefined when the event
@@ -147,10 +148,5 @@ const readersByType: ReadonlyMap<string, Reader<PerstackEvent>> = new Map(Object
 export function readPerstackEvent(value: unknown, type: string): PerstackEvent | undefined {
 	const reader = readersByType.get(type);
 	if (!isRecord(value) || reader === undefined) return undefined;
-	try {
-		return reader.read(value);
-	} catch (error) {
-		if (error === invalid) return undefined;
-		throw error;
-	}
+	return readWith(reader, value);
 }
