@@ -69,7 +69,7 @@ async function answer(terminal, keys, previous, timeoutMs = 60_000) {
 async function settledFrame(terminal) {
 	// Let whatever is being drawn finish: a frame, then a quiet moment.
 	let last = '';
-	for (let quiet = 0; quiet < 3;) {
+	for (let quiet = 0; quiet < 3; ) {
 		const from = terminal.output().length;
 		const found = await terminal.waitForFrame(() => true, 300, from);
 		if (found === undefined) quiet++;

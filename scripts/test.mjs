@@ -1,4 +1,4 @@
-// `npm test`: the build (when what it is made from changed), then the lint (Prettier's check, the type check and
+// `npm test`: the build (when what it is made from changed), then the lint (Biome's format check, the type check and
 // eslint on one TypeScript program, dpdm) and the tests at once, failing if either fails. The tests spend much of
 // their time waiting for processes they started (terminals, exits, timeouts), time in which the lint (~50 s of CPU
 // on a clean checkout) fits. It runs at a lower priority, so that what the tests time stays what it was.

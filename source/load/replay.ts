@@ -210,7 +210,9 @@ function checkedSpeed(speed: number): number {
 }
 
 type Queued =
-	{kind: 'line'; line: Line; at: number | undefined} | {kind: 'parsed'; parsed: ParsedItem; at: number | undefined} | {kind: 'overlong'; line: OverlongLine};
+	| {kind: 'line'; line: Line; at: number | undefined}
+	| {kind: 'parsed'; parsed: ParsedItem; at: number | undefined}
+	| {kind: 'overlong'; line: OverlongLine};
 
 /** When a line parsed ahead happened: its event's time, or a record's own `timestamp`. */
 function parsedTime(parsed: ParsedItem): number | undefined {

@@ -53,12 +53,7 @@ describe("a job's figures from one walk", () => {
 	});
 
 	it('say the job stopped at max steps, and how far its steps went', () => {
-		const model = modelFromText(
-			readFileSync(
-				fixtureFiles().find(path => path.endsWith('max-steps.ndjson'))!,
-				'utf8',
-			),
-		);
+		const model = modelFromText(readFileSync(fixtureFiles().find(path => path.endsWith('max-steps.ndjson'))!, 'utf8'));
 		const job = [...model.jobs.values()][0]!;
 		expect(jobFigures(model, job, builtinPrices).maxNote).toMatch(/^stopped at max steps: \d+/);
 	});

@@ -132,7 +132,7 @@ function cut(bytes: Buffer, cuts: number[]): Buffer[] {
 export function trickle(bytes: Buffer, seed: number, max: number): Buffer[] {
 	const pieces: Buffer[] = [];
 	let state = seed >>> 0 || 1;
-	for (let from = 0; from < bytes.length;) {
+	for (let from = 0; from < bytes.length; ) {
 		state = (Math.imul(state, 1103515245) + 12345) >>> 0;
 		const size = 1 + (state % max);
 		pieces.push(bytes.subarray(from, from + size));

@@ -119,7 +119,7 @@ export function growLiveText(model: Model, rows: readonly Row[], free: number, w
 	const shown = groups.map(group => group.count);
 	let left = free;
 	const order = groups.map((_, index) => index).sort((a, b) => Number(groups[a]!.row.channel === 'reasoning') - Number(groups[b]!.row.channel === 'reasoning'));
-	for (let grew = true; left > 0 && grew;) {
+	for (let grew = true; left > 0 && grew; ) {
 		grew = false;
 		for (const index of order) {
 			if (left === 0) break;
