@@ -15,7 +15,7 @@
 // Targets: the viewer's heap grows from warm-up to the end by at most 1.5 × what the model's does (+ 16 MB);
 // CPU when quiet ≤ 1 % of a core; every key ≤ 100 ms, at the end as at the start.
 //
-//   node bench/bench-soak.mjs [--quick] [--events N] [--rate N] [--seed N] [--keep] [--cli dist/cli/main.js]
+//   node bench/bench-soak.mjs [--quick] [--events N] [--rate N] [--seed N] [--keep] [--cli dist/bin/perscope.js]
 //                             [--node-args='--cpu-prof --cpu-prof-dir=DIR']  (options for the viewer's node)
 //
 // `npm run bench` runs it as a section (skip it with --no-soak); `--quick` streams ~110,000 events.
@@ -410,7 +410,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		...(flags.rate ? {rate: Number(flags.rate)} : {}),
 		seed: flags.seed,
 		dir,
-		cli: flags.cli ?? join(repo, 'dist/cli/main.js'),
+		cli: flags.cli ?? join(repo, 'dist/bin/perscope.js'),
 		node: process.execPath,
 		nodeArgs: flags['node-args'],
 		repo,

@@ -13,7 +13,7 @@
 //
 // `npm run bench` runs it as one of its sections; on its own:
 //
-//   node bench/bench-viewer-shapes.mjs [--quick] [--shape NAME:RUNS ...] [--seed N] [--keep] [--cli dist/cli/main.js]
+//   node bench/bench-viewer-shapes.mjs [--quick] [--shape NAME:RUNS ...] [--seed N] [--keep] [--cli dist/bin/perscope.js]
 //
 // `--cli` measures another build's CLI (a copy of an earlier dist/, say) with the same logs and terminal.
 //
@@ -271,7 +271,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		quick: flags.quick,
 		seed: flags.seed,
 		dir,
-		cli: flags.cli ?? join(repo, 'dist/cli/main.js'),
+		cli: flags.cli ?? join(repo, 'dist/bin/perscope.js'),
 		node: process.execPath,
 		repo,
 		generator: join(repo, 'build/tools/generate-log.js'),

@@ -78,7 +78,7 @@ if (flags.help) {
 }
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
-const cli = join(repo, 'dist/cli/main.js');
+const cli = join(repo, 'dist/bin/perscope.js');
 const generator = join(repo, 'build/tools/generate-log.js');
 for (const path of [cli, generator]) {
 	if (!existsSync(path)) {

@@ -66,10 +66,14 @@ describe('the package tarball', () => {
 	it('holds only what this source/ builds: no module a moved or removed source left in dist/ (the build cleans it first)', () => {
 		const built = packedFiles().filter(file => file.startsWith('dist/'));
 		expect(built).toContain('dist/cli/main.js');
-		// What the views bundle step writes besides tsc's output.
+		expect(built).toContain('dist/bin/perscope.js');
+		// What the bundle steps write besides tsc's output: the views bundle, and the command's bundle (dist/bin/, made
+		// from nothing by each build: its entries and esbuild's chunks).
 		const bundle = ['dist/views/show-app.bundle.js', 'dist/views/show-app.bundle.js.map'];
+		const binFile = /^dist\/bin\/(perscope|load-worker|parse-chunk-worker|chunk-[A-Z0-9]+|[a-z][a-z.-]*-[A-Z0-9]{8})\.js(\.map)?$/;
+		expect(built.filter(file => file.startsWith('dist/bin/') && !binFile.test(file))).toEqual([]);
 		const stale = built.filter(file => {
-			if (bundle.includes(file)) return false;
+			if (bundle.includes(file) || file.startsWith('dist/bin/')) return false;
 			const module = file.replace(/^dist\//, 'source/').replace(/(\.d\.ts|\.js)(\.map)?$/, '');
 			return !existsSync(join(repoRoot, `${module}.ts`)) && !existsSync(join(repoRoot, `${module}.tsx`));
 		});

@@ -195,7 +195,7 @@ describe.skipIf(!hasTmux()).concurrent('regressions: output written after the co
 			'leaves-a-writer-viewer.sh',
 			`printf '%s\\n' '${event('first query', 'e1')}'\n( sleep 2.5; printf '%s\\n' '${event('late query', 'e2')}' ) &\nexit 0`,
 		);
-		const tty = TmuxSession.start(`node dist/cli/main.js -- sh ${shellQuote(path)}`, {width: 160});
+		const tty = TmuxSession.start(`node dist/bin/perscope.js -- sh ${shellQuote(path)}`, {width: 160});
 		// Its own hook: vitest's afterEach, or its global onTestFinished, would end it with a test beside it.
 		onTestFinished(() => tty.kill());
 		await tty.waitFor('exited 0 · output still open');

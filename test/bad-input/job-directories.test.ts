@@ -120,7 +120,7 @@ describe.skipIf(!hasTmux())('regressions: event files that are not regular files
 	it('`q` blanked the screen but the process never exited: it exits 0, and `d` lists the files not read', async () => {
 		const {job} = jobWithDevices();
 		// Wide enough for the diagnostics' long paths.
-		const tty = start(`node dist/cli/main.js ${shellQuote(job)}`, {width: 250});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(job)}`, {width: 250});
 		await tty.waitFor('delegate child-expert');
 		tty.keys('d');
 		await tty.waitFor('not read: it is a FIFO, not a regular file');
@@ -137,7 +137,7 @@ describe.skipIf(!hasTmux())('regressions: event files that are not regular files
 		] as const) {
 			const {job} = jobWithDevices();
 			const pidFile = join(dir, `viewer-${signal}.pid`);
-			const tty = start(`sh -c ${shellQuote(`echo $$ > ${shellQuote(pidFile)}; exec node dist/cli/main.js ${shellQuote(job)}`)}`);
+			const tty = start(`sh -c ${shellQuote(`echo $$ > ${shellQuote(pidFile)}; exec node dist/bin/perscope.js ${shellQuote(job)}`)}`);
 			await tty.waitFor('delegate child-expert');
 			spawnSync('sh', ['-c', `kill -${signal} "$(cat ${shellQuote(pidFile)})"`]);
 			expect(await tty.exitCode(5000), signal).toBe(code);
@@ -146,7 +146,7 @@ describe.skipIf(!hasTmux())('regressions: event files that are not regular files
 
 	it('the chooser hung listing such a job: it lists it, opens it, and quits', async () => {
 		const {root} = jobWithDevices();
-		const tty = start(`node dist/cli/main.js ${shellQuote(root)}`);
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(root)}`);
 		await tty.waitFor('newest first');
 		tty.keys('Enter');
 		await tty.waitFor('delegate child-expert');

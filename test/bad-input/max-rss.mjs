@@ -5,4 +5,4 @@ process.on('exit', () => {
 });
 // cli.js reads its arguments from process.argv.slice(2): drop this script's own path, keep a placeholder.
 process.argv.splice(1, 1, 'perscope');
-await import('../../dist/cli/main.js');
+await import('../../dist/bin/perscope.js');

@@ -4,14 +4,14 @@ import {hasTmux, selectedLine, sessionsKilledAfterEach} from './tmux.js';
 /*
  * Codex, Gemini CLI and opencode in the viewer, in a real terminal: `perscope -- codex exec --json …` and
  * `perscope -- opencode run --format json …` live (a stand-in replays a real recording at its pace), a Gemini log
- * with a sub-agent, and an opencode log's failed command in the inspector. Runs `dist/cli/main.js`.
+ * with a sub-agent, and an opencode log's failed command in the inspector. Runs `dist/bin/perscope.js`.
  */
 
 const start = sessionsKilledAfterEach();
 
 describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 	it('a live Codex command: both runs of the thread, their times as they arrived, and the inspector says so', async () => {
-		const tty = start('node dist/cli/main.js -- node fixtures/scripts/replay-cli.mjs fixtures/codex/edit-and-test.jsonl 40', {width: 110, height: 32});
+		const tty = start('node dist/bin/perscope.js -- node fixtures/scripts/replay-cli.mjs fixtures/codex/edit-and-test.jsonl 40', {width: 110, height: 32});
 		const screen = await tty.waitFor(now => now.includes('node … exited 0') && now.includes('web_search goodbye in French'), 20_000);
 		const panes = screen.split('\n').filter(line => /^ +▾ codex /.test(line));
 		expect(panes).toHaveLength(2);
@@ -34,7 +34,7 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 	});
 
 	it('a Gemini log: the sub-agent as a pane under its delegation, a failed read with its error', async () => {
-		const tty = start('node dist/cli/main.js fixtures/gemini/fix-and-delegate.jsonl', {width: 110, height: 32});
+		const tty = start('node dist/bin/perscope.js fixtures/gemini/fix-and-delegate.jsonl', {width: 110, height: 32});
 		const screen = await tty.waitFor('✅ complete Added farewell.txt.');
 		const lines = screen.split('\n');
 		const delegation = lines.findIndex(line => line.includes('🤝 delegate generalist: List the files in the workspace'));
@@ -46,7 +46,7 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 	it('a live opencode command: the task call’s sub-agent as a pane under its delegation, the cost opencode reported', async () => {
-		const tty = start('node dist/cli/main.js -- node fixtures/scripts/replay-cli.mjs fixtures/opencode/sub-agent.jsonl 40', {width: 110, height: 32});
+		const tty = start('node dist/bin/perscope.js -- node fixtures/scripts/replay-cli.mjs fixtures/opencode/sub-agent.jsonl 40', {width: 110, height: 32});
 		const screen = await tty.waitFor(now => now.includes('node … exited 0') && now.includes('✅ complete notes-b.txt is the longest (3 lines).'), 20_000);
 		const lines = screen.split('\n');
 		const delegation = lines.findIndex(line => line.includes('🤝 delegate general: Count the lines of each notes file'));
@@ -60,7 +60,7 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 	});
 
 	it('an opencode log: a command that exited non-zero is an error, its output in the inspector', async () => {
-		const tty = start('node dist/cli/main.js fixtures/opencode/failing-tools.jsonl', {width: 110, height: 32});
+		const tty = start('node dist/bin/perscope.js fixtures/opencode/failing-tools.jsonl', {width: 110, height: 32});
 		const screen = await tty.waitFor('✅ complete missing.txt does not exist; present.txt does.');
 		expect(screen).toContain('read missing.txt ✗ File not found: /home/user/ws/failing-tools/missing.txt');
 		tty.keys('/', 'cat missing');

@@ -13,7 +13,7 @@ const start = sessionsKilledAfterEach();
 
 const command =
 	'PATH="$PWD/test/e2e/fixtures/fake-claude:$PATH" FAKE_CLAUDE_STREAM=fixtures/claude-code/partial-messages.ndjson FAKE_CLAUDE_GAP_MS=40 ' +
-	"node dist/cli/main.js -- claude -p 'Summarise greet.txt for me.' --output-format stream-json --verbose --include-partial-messages";
+	"node dist/bin/perscope.js -- claude -p 'Summarise greet.txt for me.' --output-format stream-json --verbose --include-partial-messages";
 
 describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 	it('shows the answer as it streams, the sub-agent’s pane under its delegation, and a tool’s own result in the inspector', async () => {

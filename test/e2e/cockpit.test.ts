@@ -16,7 +16,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'perscope-e2e-cockpit-'));
 afterAll(() => rmSync(scratch, {recursive: true, force: true}));
 
 const fakeBin = join(repoRoot, 'test/e2e/fixtures/fake-perstack');
-const cli = join(repoRoot, 'dist/cli/main.js');
+const cli = join(repoRoot, 'dist/bin/perscope.js');
 const released = (name: string) => join(repoRoot, 'fixtures/released', name);
 const read = (name: string) => readFileSync(released(name), 'utf8');
 

@@ -24,7 +24,7 @@ const confirm = 'The command is still running. Stop it and quit? (y / n)';
 
 function command(name: string, args: string[]): string {
 	const pidFile = join(dir, `${name}.pid`);
-	return `node dist/cli/main.js -- node test/e2e/fixtures/stubborn-command.mjs fixtures/real/simple.ndjson ${[pidFile, ...args].map(shellQuote).join(' ')}`;
+	return `node dist/bin/perscope.js -- node test/e2e/fixtures/stubborn-command.mjs fixtures/real/simple.ndjson ${[pidFile, ...args].map(shellQuote).join(' ')}`;
 }
 
 /** Whether the process is still there: a zombie (exited, not yet reaped) is not. */

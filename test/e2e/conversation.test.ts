@@ -7,7 +7,7 @@ import {hasTmux, repoRoot, selectUp, sessionsKilledAfterEach, shellQuote} from '
 /*
  * `c` on a real log in a real terminal: the conversation of the selected activity's step, read again from
  * the file (or, piped, from the recent lines kept), with what is new at the step marked. Runs
- * `dist/cli/main.js`, so `npm test` builds first.
+ * `dist/bin/perscope.js`, so `npm test` builds first.
  */
 
 const start = sessionsKilledAfterEach();
@@ -19,7 +19,7 @@ afterAll(() => {
 
 describe.skipIf(!hasTmux())('the conversation view in a terminal', () => {
 	it('c on an activity shows the messages of its step, the new ones marked; esc goes back', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/tools.ndjson', {width: 110, height: 40});
+		const tty = start('node dist/bin/perscope.js fixtures/real/tools.ndjson', {width: 110, height: 40});
 		await tty.waitFor('exec wc -l notes.md');
 		await selectUp(tty, 'exec wc -l notes.md');
 		tty.keys('c');
@@ -38,7 +38,7 @@ describe.skipIf(!hasTmux())('the conversation view in a terminal', () => {
 	});
 
 	it('c works on a log piped in, from the recent lines kept', async () => {
-		const tty = start('cat fixtures/real/delegate.ndjson | node dist/cli/main.js', {width: 110, height: 40});
+		const tty = start('cat fixtures/real/delegate.ndjson | node dist/bin/perscope.js', {width: 110, height: 40});
 		await tty.waitFor('ended');
 		tty.keys('c');
 		const screen = await tty.waitFor('Conversation · coordinator · step 6');
@@ -51,7 +51,7 @@ describe.skipIf(!hasTmux())('the conversation view in a terminal', () => {
 	it('c on a step whose stepNumber is written "4" (a string) shows its messages: it said they were no longer available', async () => {
 		const log = join(dir, 'tools-string-steps.ndjson');
 		writeFileSync(log, readFileSync(join(repoRoot, 'fixtures/real/tools.ndjson'), 'utf8').replaceAll(/"stepNumber":4([,}])/g, '"stepNumber":"4"$1'));
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 110, height: 40});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 110, height: 40});
 		await tty.waitFor('exec wc -l notes.md');
 		await selectUp(tty, 'exec wc -l notes.md');
 		tty.keys('c');

@@ -11,7 +11,7 @@ const start = sessionsKilledAfterEach();
 
 describe.skipIf(!hasTmux())('a run the input left open', () => {
 	it('is shown as ended without a final event, and the coordinator waiting for it as ended while waiting', async () => {
-		const tty = start('head -n 20 fixtures/real/delegate.ndjson | node dist/cli/main.js', {width: 110, height: 24});
+		const tty = start('head -n 20 fixtures/real/delegate.ndjson | node dist/bin/perscope.js', {width: 110, height: 24});
 		// The sources end a moment before the model hears of it: wait for what the end brings.
 		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('job ended here'));
 		const lines = screen.split('\n');
@@ -27,7 +27,7 @@ describe.skipIf(!hasTmux())('a run the input left open', () => {
 	});
 
 	it('a lone run cut short says so in the header', async () => {
-		const tty = start('head -n 5 fixtures/real/simple.ndjson | node dist/cli/main.js', {width: 110, height: 24});
+		const tty = start('head -n 5 fixtures/real/simple.ndjson | node dist/bin/perscope.js', {width: 110, height: 24});
 		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('without a final event'));
 		expect(screen.split('\n')[0]).toMatch(/^perscope · ✗ ended without a final event · job ivc73wpbhfw5 · /);
 		expect(screen).not.toContain('running');

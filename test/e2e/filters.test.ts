@@ -3,14 +3,14 @@ import {hasTmux, selectedLine, sessionsKilledAfterEach} from './tmux.js';
 
 /*
  * Filters in a real terminal: a match inside a folded pane must be seen without unfolding anything, and a
- * filter that matches nothing must say so rather than leave the screen empty. These run `dist/cli/main.js`.
+ * filter that matches nothing must say so rather than leave the screen empty. These run `dist/bin/perscope.js`.
  */
 
 const start = sessionsKilledAfterEach();
 
 describe.skipIf(!hasTmux())('filters in a terminal', () => {
 	it('x shows the failed child error without unfolding, hides the pane without errors and counts it, and x again folds back', async () => {
-		const tty = start('node dist/cli/main.js fixtures/delegate-failure.ndjson');
+		const tty = start('node dist/bin/perscope.js fixtures/delegate-failure.ndjson');
 		await tty.waitFor('▸ changelog-writer');
 		tty.keys('x');
 		const errors = await tty.waitFor('filter errors');
@@ -28,7 +28,7 @@ describe.skipIf(!hasTmux())('filters in a terminal', () => {
 	});
 
 	it('x includes a run that ended without a final event and the job that ended while waiting for it, as --print --filter errors does, and the selection stays on a shown row', async () => {
-		const tty = start('head -n 20 fixtures/real/delegate.ndjson | node dist/cli/main.js', {width: 110, height: 24});
+		const tty = start('head -n 20 fixtures/real/delegate.ndjson | node dist/bin/perscope.js', {width: 110, height: 24});
 		await tty.waitFor(now => now.includes('· ended') && now.includes('job ended here'));
 		// Paused on the coordinator's query, which errors-only hides.
 		tty.keys('g');
@@ -49,7 +49,7 @@ describe.skipIf(!hasTmux())('filters in a terminal', () => {
 	});
 
 	it('x on a log without errors says "no errors"', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/simple.ndjson');
+		const tty = start('node dist/bin/perscope.js fixtures/real/simple.ndjson');
 		await tty.waitFor('completed');
 		tty.keys('x');
 		const screen = await tty.waitFor('filter errors');
@@ -59,7 +59,7 @@ describe.skipIf(!hasTmux())('filters in a terminal', () => {
 	});
 
 	it('--filter that matches nothing names the filter', async () => {
-		const tty = start('node dist/cli/main.js --filter type:exec fixtures/real/simple.ndjson');
+		const tty = start('node dist/bin/perscope.js --filter type:exec fixtures/real/simple.ndjson');
 		const screen = await tty.waitFor('nothing matches');
 		expect(screen).toContain('nothing matches type:exec');
 		tty.keys('q');

@@ -42,7 +42,7 @@ function shapeLog(shape: string, runs: number): string {
 
 describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 	it('a chain 20,000 runs deep opens, expands all (e), goes to the top (g) and to the deepest run (G), folds all (E), unfolds its top pane (enter), finds its deepest activity (/) and quits (q) with 0', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('chain', 20_000))}`, {width: 120, height: 30});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(shapeLog('chain', 20_000))}`, {width: 120, height: 30});
 		// Finished children are folded at first: the coordinator and its first child.
 		await tty.waitFor('▸ expert-1 ', 30_000);
 		tty.keys('e');
@@ -66,7 +66,7 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 	}, 120_000);
 
 	it('a delegation ring shows all its runs, the one whose link closes the cycle at the top, marked', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(shapeLog('ring', 3))}`, {width: 120, height: 20});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(shapeLog('ring', 3))}`, {width: 120, height: 20});
 		const screen = await tty.waitFor('expert-0', 15_000);
 		expect(screen).not.toContain('Waiting for events');
 		expect(screen).toMatch(/▾ expert-2 ⟲ delegation cycle/);
@@ -90,7 +90,7 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 			const fifo = join(dir, `fifo-${signal}`);
 			execFileSync('mkfifo', [fifo]);
 			const pidFile = join(dir, `pid-${signal}`);
-			const tty = start(`sh -c 'echo $$ > ${pidFile}; exec node dist/cli/main.js -f ${fifo}'`);
+			const tty = start(`sh -c 'echo $$ > ${pidFile}; exec node dist/bin/perscope.js -f ${fifo}'`);
 			await tty.waitFor('Waiting for events', 15_000);
 			const pid = Number(execFileSync('cat', [pidFile], {encoding: 'utf8'}).trim());
 			process.kill(pid, signal);
@@ -103,7 +103,7 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 		const pidFile = join(dir, 'pid-silent');
 		const codeFile = join(dir, 'code-silent');
 		// The writer never writes nor exits: the code is written as soon as perscope ends, not when the pipeline does.
-		const tty = start(`sleep 120 | { sh -c 'echo $$ > ${pidFile}; exec node dist/cli/main.js'; echo $? > ${codeFile}; }`);
+		const tty = start(`sleep 120 | { sh -c 'echo $$ > ${pidFile}; exec node dist/bin/perscope.js'; echo $? > ${codeFile}; }`);
 		await tty.waitFor('Waiting for events', 15_000);
 		await waitForFile(pidFile);
 		process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
@@ -113,7 +113,7 @@ describe.skipIf(!hasTmux())('the viewer on hostile tree shapes', () => {
 
 	it('-f on a file that does not exist yet ends on SIGTERM with 143', async () => {
 		const pidFile = join(dir, 'pid-missing');
-		const tty = start(`sh -c 'echo $$ > ${pidFile}; exec node dist/cli/main.js -f ${join(dir, 'not-yet.ndjson')}'`);
+		const tty = start(`sh -c 'echo $$ > ${pidFile}; exec node dist/bin/perscope.js -f ${join(dir, 'not-yet.ndjson')}'`);
 		await tty.waitFor('waiting', 15_000);
 		const pid = Number(execFileSync('cat', [pidFile], {encoding: 'utf8'}).trim());
 		process.kill(pid, 'SIGTERM');

@@ -3,14 +3,14 @@ import {hasTmux, selectUp, selectedLine, sessionsKilledAfterEach} from './tmux.j
 
 /*
  * The inspector of a real exec call, in a real terminal: what the tool did is read as a command, its exit
- * status and its output, not as the JSON Perstack wrote. Runs `dist/cli/main.js`, so `npm test` builds first.
+ * status and its output, not as the JSON Perstack wrote. Runs `dist/bin/perscope.js`, so `npm test` builds first.
  */
 
 const start = sessionsKilledAfterEach();
 
 describe.skipIf(!hasTmux())('the inspector in a terminal', () => {
 	it('shows an exec as its command, exit status and output', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/tools.ndjson', {width: 100, height: 40});
+		const tty = start('node dist/bin/perscope.js fixtures/real/tools.ndjson', {width: 100, height: 40});
 		await tty.waitFor('exec wc -l notes.md');
 		await selectUp(tty, 'exec wc -l notes.md');
 		tty.keys('Enter');
@@ -29,7 +29,7 @@ describe.skipIf(!hasTmux())('the inspector in a terminal', () => {
 	});
 
 	it('finds text inside the inspector with /, highlights and counts the matches, and n moves to the next', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/tools.ndjson', {width: 100, height: 30});
+		const tty = start('node dist/bin/perscope.js fixtures/real/tools.ndjson', {width: 100, height: 30});
 		await tty.waitFor('exec wc -l notes.md');
 		// The tree's own search selects the exec: no counting of key presses.
 		tty.keys('/', 'wc -l');
@@ -65,7 +65,7 @@ describe.skipIf(!hasTmux())('the inspector in a terminal', () => {
 	});
 
 	it('opens the skills overlay with S: states over time and the stderr lines the skills bar counts', async () => {
-		const tty = start('node dist/cli/main.js fixtures/skills.ndjson', {width: 100, height: 30});
+		const tty = start('node dist/bin/perscope.js fixtures/skills.ndjson', {width: 100, height: 30});
 		await tty.waitFor('S: details');
 		tty.keys('S');
 		const screen = await tty.waitFor('Skills (2)');

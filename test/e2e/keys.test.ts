@@ -4,14 +4,14 @@ import {hasTmux, sessionsKilledAfterEach} from './tmux.js';
 
 /*
  * Keys typed into the chooser and the viewer in a real terminal that the shell shares with them (Ctrl-Z).
- * These run `dist/cli/main.js`, so `npm test` builds first.
+ * These run `dist/bin/perscope.js`, so `npm test` builds first.
  */
 
 const start = sessionsKilledAfterEach();
 
 describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, and Ctrl-Z', () => {
 	it('acts on every key of a burst: j j enter written at once opens the job', async () => {
-		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack');
+		const tty = start('cd fixtures/jobs && node ../../dist/bin/perscope.js perstack');
 		await tty.waitFor('newest first');
 		// One write, so the chooser reads the three keys together, as with type-ahead or a slow ssh link.
 		tty.tmux('send-keys', '-t', tty.name, '-l', 'jj\r');
@@ -22,7 +22,7 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 	});
 
 	it('backspace in a job opened from the list goes back to the list, on the same job', async () => {
-		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack');
+		const tty = start('cd fixtures/jobs && node ../../dist/bin/perscope.js perstack');
 		await tty.waitFor('newest first');
 		tty.keys('Enter');
 		await tty.waitFor('delegate child-expert');
@@ -39,7 +39,7 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 		// An interactive shell, for its job control: it is what reports the stop and what `fg` talks to.
 		const tty = start("PS1='shell$ ' bash --norc --noprofile -i");
 		await tty.waitFor('shell$');
-		tty.keys('node dist/cli/main.js fixtures/real/delegate.ndjson', 'Enter');
+		tty.keys('node dist/bin/perscope.js fixtures/real/delegate.ndjson', 'Enter');
 		await tty.waitFor('▸ child-expert');
 		tty.keys('C-z');
 		const shell = await tty.waitFor(/Stopped.*\n(.|\n)*shell\$ *$/m);
@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 
 	it('without a shell doing job control, Ctrl-Z cannot stop the viewer, and it stays drawn and usable', async () => {
 		// `sh -c` runs the viewer in an orphaned process group, where the terminal ignores SIGTSTP.
-		const tty = start('node dist/cli/main.js fixtures/real/delegate.ndjson');
+		const tty = start('node dist/bin/perscope.js fixtures/real/delegate.ndjson');
 		await tty.waitFor('▸ child-expert');
 		const written = tty.recordOutput();
 		tty.keys('C-z');
@@ -74,7 +74,7 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 	});
 
 	it('edits the / line as a shell does, reopens it selected, and C clears every filter and the search', async () => {
-		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {height: 34, width: 120});
+		const tty = start('node dist/bin/perscope.js fixtures/demo.ndjson', {height: 34, width: 120});
 		await tty.waitFor('✅ complete Fixed.');
 		tty.keys('g', '/', 'vitestx');
 		await tty.waitFor('/vitestx');

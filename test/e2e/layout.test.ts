@@ -7,7 +7,7 @@ import {hasTmux, repoRoot, sessionsKilledAfterEach, shellQuote} from './tmux.js'
 
 /*
  * Screen layout in a real terminal: whatever the text, every row fits the terminal's columns, so nothing
- * wraps and the header stays on the first line. These run `dist/cli/main.js`, so `npm test` builds first.
+ * wraps and the header stays on the first line. These run `dist/bin/perscope.js`, so `npm test` builds first.
  */
 
 const start = sessionsKilledAfterEach();
@@ -40,7 +40,7 @@ function expectFits(screen: string, columns: number, rows: number): void {
 describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 	it('keeps a row with wide characters at the edge to the terminal width, at 80×24 and at every width down to 40', async () => {
 		const log = wideLog();
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 80, height: 24});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 80, height: 24});
 		const screen = await tty.waitFor('✅ complete');
 		// The header is still the first line: no row wrapped and pushed it off.
 		expect(screen.split('\n')[0]).toMatch(/^perscope · ✓ completed · job \w+ · /);
@@ -62,7 +62,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 	});
 
 	it('cuts a long path in the middle and keeps the file name', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(wideLog())}`, {width: 60, height: 24});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(wideLog())}`, {width: 60, height: 24});
 		const screen = await tty.waitFor('✅ complete');
 		expect(screen).toMatch(/✏️ write src\/…\/[\w/]*notes\.md/);
 		expectFits(screen, 60, 24);
@@ -71,7 +71,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 	});
 
 	it('shows the status, job and time first in the header at 60 columns, however long the source path', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(join(repoRoot, 'fixtures/real/tools.ndjson'))}`, {width: 60, height: 15});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(join(repoRoot, 'fixtures/real/tools.ndjson'))}`, {width: 60, height: 15});
 		const screen = await tty.waitFor('✅ complete');
 		expect(screen.split('\n')[0]).toMatch(/^perscope · ✓ completed · job \w+ · [\d.]+m?s · tools\.nd/);
 		expectFits(screen, 60, 15);
@@ -81,7 +81,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 
 	it('at 60 columns the usage overlay keeps REASON and SHARE, and help is wrapped, not cut', async () => {
 		// Tall enough for the whole help, so that its icon list is on screen without scrolling.
-		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {width: 60, height: 60});
+		const tty = start('node dist/bin/perscope.js fixtures/demo.ndjson', {width: 60, height: 60});
 		await tty.waitFor('✅ complete');
 		tty.keys('u');
 		const usage = await tty.waitFor('Token usage per expert');
@@ -110,7 +110,10 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 		const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
 		const sample = /```\n(perscope · [\s\S]*?)\n```/.exec(readme)?.[1]?.split('\n') ?? [];
 		expect(sample.length).toBeGreaterThan(10);
-		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/demo.ndjson 20 600000 2>/dev/null | node dist/cli/main.js', {width: 104, height: 17});
+		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/demo.ndjson 20 600000 2>/dev/null | node dist/bin/perscope.js', {
+			width: 104,
+			height: 17,
+		});
 		const screen = await tty.waitFor('code-reader ✓ completed', 15_000);
 		const lines = screen.replace(/\n+$/, '').split('\n');
 		expect(lines.at(-1)).toBe(sample.at(-1));
@@ -130,7 +133,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 	it('at 80 columns a failed read of a long path lost its ✗ at the edge: the path is cut and the ✗ shows', async () => {
 		const log = join(scratch, 'long-failed-path.ndjson');
 		writeFileSync(log, tools.replaceAll('missing-file.txt', `${'very-long-directory-name/'.repeat(5)}missing-file.txt`));
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 80, height: 24});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 80, height: 24});
 		await tty.waitFor('tools-expert ✓ completed');
 		tty.keys('e');
 		const screen = await tty.waitFor('missing-file.txt ✗ File');
@@ -141,7 +144,7 @@ describe.skipIf(!hasTmux())('the layout in a terminal', () => {
 	});
 
 	it("the job chooser fits 80 columns with its runs column and --print's date format", async () => {
-		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack', {width: 80, height: 12});
+		const tty = start('cd fixtures/jobs && node ../../dist/bin/perscope.js perstack', {width: 80, height: 12});
 		const list = await tty.waitFor('newest first');
 		expect(list).toMatch(/JOB +EXPERT +STATUS +STEPS +RUNS +STARTED/);
 		expect(list.split('\n').find(line => line.startsWith('›'))).toMatch(/^› xrg3kr5eyfy4 +coordinator +✓ completed +6 +3 \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);

@@ -23,7 +23,7 @@ function feed(stops: number[]): {tty: TmuxSession; open: (stop: number) => void}
 	const gate = join(gates, String(++feeds));
 	mkdirSync(gate);
 	const tty = start(
-		`node test/e2e/fixtures/feed-slowly.mjs fixtures/real/boss-nested-parallel.ndjson 10 600000 ${stops.join(',')} ${shellQuote(gate)} 2>/dev/null | node dist/cli/main.js`,
+		`node test/e2e/fixtures/feed-slowly.mjs fixtures/real/boss-nested-parallel.ndjson 10 600000 ${stops.join(',')} ${shellQuote(gate)} 2>/dev/null | node dist/bin/perscope.js`,
 		{width: 100, height: 30},
 	);
 	return {

@@ -19,7 +19,7 @@ const query = `${'x'.repeat(100)}${' '.repeat(20_000)}${'abcdefghij'.repeat(2000
 
 describe.skipIf(!hasTmux())('a pasted query tens of thousands of characters long', () => {
 	it('at `/`: the prompt shows its end at once with its count, and Enter then q quits within seconds', async () => {
-		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {width: 100, height: 20});
+		const tty = start('node dist/bin/perscope.js fixtures/demo.ndjson', {width: 100, height: 20});
 		await tty.waitFor(' · ended');
 		tty.keys('/');
 		await tty.waitFor('type to search');
@@ -33,7 +33,7 @@ describe.skipIf(!hasTmux())('a pasted query tens of thousands of characters long
 	}, 60_000);
 
 	it('at the inspector’s `/`: it finds nothing and the viewer goes on (it crashed), then quits', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/tools.ndjson', {width: 100, height: 30});
+		const tty = start('node dist/bin/perscope.js fixtures/real/tools.ndjson', {width: 100, height: 30});
 		await tty.waitFor('exec wc -l notes.md');
 		// The tree's own search selects the exec, Enter keeps the search, Enter again opens the inspector.
 		tty.keys('/', 'wc -l');

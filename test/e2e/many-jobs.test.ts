@@ -56,7 +56,7 @@ async function usageRows(tty: TmuxSession, title: string): Promise<string[]> {
 
 describe.skipIf(!hasTmux())('a log of forty jobs in the viewer', () => {
 	it('lists the jobs folded but the last; moving to another job changes the header, its figures and the u overlay; a job row folds and unfolds', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 30});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 120, height: 30});
 		const first = await tty.waitFor(screen => /▾ job 40\/40 · coordinator/.test(screen) && screen.includes('● follow'));
 		expect(headerLines(first)[0]).toMatch(/ · job 40\/40 \w+ · /);
 		expect(first).toMatch(/^ ▸ job 39\/40 · coordinator ✓ completed · /m);
@@ -104,7 +104,7 @@ describe.skipIf(!hasTmux())('a log of forty jobs in the viewer', () => {
 	it('the header, t and u speak of the job the selection is in, at open and after a filter, though another job saw the latest event', async () => {
 		// simple.ndjson's job is first in the tree and its events are the later ones; following selects the end of
 		// delegate.ndjson's job, the second.
-		const tty = start('node dist/cli/main.js fixtures/real/simple.ndjson fixtures/real/delegate.ndjson', {width: 120, height: 30});
+		const tty = start('node dist/bin/perscope.js fixtures/real/simple.ndjson fixtures/real/delegate.ndjson', {width: 120, height: 30});
 		const opened = await tty.waitFor(screen => screen.includes('● follow') && screen.includes('▾ job 2/2 · coordinator'));
 		expect(selectedLine(tty.screenWithStyles())).toContain('✅ complete The researcher reports');
 		expect(headerLines(opened)[0]).toContain(' · job 2/2 xrg3kr5eyfy4 · ');

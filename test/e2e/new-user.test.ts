@@ -24,7 +24,7 @@ afterAll(() => {
 
 describe.skipIf(!hasTmux())('a new user at a terminal', () => {
 	it('a headless mode with no file and a terminal on stdin is a usage error, not the bundled demo', async () => {
-		const tty = start('node dist/cli/main.js --summary');
+		const tty = start('node dist/bin/perscope.js --summary');
 		expect(await tty.exitCode()).toBe(2);
 		const screen = tty.screen();
 		expect(screen).toContain('perscope: no input: give a file, pipe events on stdin, or a command after -- (see perscope --help)');
@@ -32,13 +32,13 @@ describe.skipIf(!hasTmux())('a new user at a terminal', () => {
 	});
 
 	it('--print into a pipe with a terminal on stdin is the same usage error', async () => {
-		const tty = start('node dist/cli/main.js | cat; echo "pipe done"');
+		const tty = start('node dist/bin/perscope.js | cat; echo "pipe done"');
 		await tty.waitFor('pipe done');
 		expect(tty.screen()).toContain('perscope: no input');
 	});
 
 	it('perscope alone plays the demo live, at its recorded pace', async () => {
-		const tty = start('node dist/cli/main.js', {width: 110, height: 30});
+		const tty = start('node dist/bin/perscope.js', {width: 110, height: 30});
 		// At first only part of the demo's 223 events is in, and the header says the run is live.
 		const first = await tty.waitFor(/\d+ events/);
 		expect(first).toMatch(/perscope · .* · demo · ▶ replay 1×/);
@@ -66,7 +66,7 @@ describe.skipIf(!hasTmux())('#32 §3.5 the diagnostics overlay wraps its reasons
 		const run = join(runs, readdirSync(runs)[0]!);
 		const file = readdirSync(run).find(name => name.endsWith('-callTools.json'))!;
 		writeFileSync(join(run, file), '{"type":"callTools", broken');
-		const tty = start(`node dist/cli/main.js ${shellQuote(job)}`, {width: 80, height: 24});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(job)}`, {width: 80, height: 24});
 		await tty.waitFor('1 bad line');
 		tty.keys('d');
 		const screen = await tty.waitFor('Diagnostics (1 bad line)');
@@ -80,7 +80,7 @@ describe.skipIf(!hasTmux())('#32 §3.5 the diagnostics overlay wraps its reasons
 describe.skipIf(!hasTmux())('#32 §3.7 the conversation view decodes a tool result that is a JSON string into its lines', () => {
 	it('a file read answered as JSON shows the file’s lines, not \\n escapes', async () => {
 		// As the real runtime answers a read: {"path":"hello.txt","content":"Hello!\nBye!\n",…}.
-		const tty = start('node dist/cli/main.js fixtures/real/followup-2-continue.ndjson', {width: 110, height: 50});
+		const tty = start('node dist/bin/perscope.js fixtures/real/followup-2-continue.ndjson', {width: 110, height: 50});
 		await tty.waitFor('· ended');
 		await selectUp(tty, 'read hello.txt');
 		tty.keys('c');
@@ -95,7 +95,7 @@ describe.skipIf(!hasTmux())('#32 §3.7 the conversation view decodes a tool resu
 
 describe.skipIf(!hasTmux())('#32 §3.10 u: a TOTAL row, and SHARE of cost when costs are known', () => {
 	it('the demo’s usage ends with its TOTAL, each expert’s share being of the cost', async () => {
-		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {width: 100, height: 24});
+		const tty = start('node dist/bin/perscope.js fixtures/demo.ndjson', {width: 100, height: 24});
 		await tty.waitFor('223 events');
 		tty.keys('u');
 		const screen = await tty.waitFor('Token usage per expert');
@@ -112,7 +112,7 @@ describe.skipIf(!hasTmux())('#32 §3.12 after x, the selection is on a visible r
 			[join(repoRoot, 'build/tools/generate-log.js'), '--seed', '11', '--jobs', '20', '--steps', '6', '--deltas', '0', '--message-bytes', '120', '--out', log],
 			{stdio: 'ignore'},
 		);
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 100, height: 24});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 100, height: 24});
 		await tty.waitFor('· ended');
 		// The 19th job's row, which holds no error.
 		tty.keys('g');
@@ -131,7 +131,7 @@ describe.skipIf(!hasTmux())('#32 §3.12 after x, the selection is on a visible r
 
 describe.skipIf(!hasTmux())('#32 §3.6 the inspector: command and error first at 60×15, the answer before the resume on one line each, a coloured diff', () => {
 	it('at 60×15 a failed command and its error are on the first screen, before ids and times', async () => {
-		const tty = start('node dist/cli/main.js fixtures/released/base-tools-all.ndjson', {width: 60, height: 15});
+		const tty = start('node dist/bin/perscope.js fixtures/released/base-tools-all.ndjson', {width: 60, height: 15});
 		await tty.waitFor('110 events');
 		await selectUp(tty, 'exec sleep 3');
 		tty.keys('Enter');
@@ -142,7 +142,7 @@ describe.skipIf(!hasTmux())('#32 §3.6 the inspector: command and error first at
 	});
 
 	it('the edit’s diff is red and green', async () => {
-		const tty = start('node dist/cli/main.js fixtures/released/base-tools-all.ndjson', {width: 100, height: 30});
+		const tty = start('node dist/bin/perscope.js fixtures/released/base-tools-all.ndjson', {width: 100, height: 30});
 		await tty.waitFor('· ended');
 		await selectUp(tty, 'edit stage/notes.txt');
 		tty.keys('Enter');
@@ -154,7 +154,7 @@ describe.skipIf(!hasTmux())('#32 §3.6 the inspector: command and error first at
 	});
 
 	it('a question waiting: how to answer comes before how to resume, the answer command on one line', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/interactive-1.ndjson', {width: 110, height: 40});
+		const tty = start('node dist/bin/perscope.js fixtures/real/interactive-1.ndjson', {width: 110, height: 40});
 		await tty.waitFor('· ended');
 		await selectUp(tty, 'askUser');
 		tty.keys('Enter');
@@ -178,7 +178,7 @@ describe.skipIf(!hasTmux())('#32 §3.8 the live text window grows into free rows
 			.split('\n')
 			.at(-1)!
 			.split(':')[0];
-		const tty = start(`sh -c 'head -n ${upTo} fixtures/real/long-stream.ndjson; sleep 120' | node dist/cli/main.js`, {width: 100, height: 40});
+		const tty = start(`sh -c 'head -n ${upTo} fixtures/real/long-stream.ndjson; sleep 120' | node dist/bin/perscope.js`, {width: 100, height: 40});
 		const screen = await tty.waitFor(/Line 250 of the report\./);
 		const answerLines = (text: string) => text.split('\n').filter(line => /Line 2\d\d|of the re|port\./.test(line)).length;
 		// 40 rows: the header's three, the pane, its query and thinking, the footer: the answer takes the rest.

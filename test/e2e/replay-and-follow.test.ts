@@ -14,7 +14,7 @@ const footer = (screen: string) => screen.trimEnd().split('\n').at(-1) ?? '';
 
 describe.skipIf(!hasTmux())('a replay in the viewer: space, + / -, and f', () => {
 	it('space pauses and resumes; + / - change the speed; f brings the selection back to the newest activity and lets it go', async () => {
-		const tty = start('node dist/cli/main.js --replay=1 fixtures/demo.ndjson', {width: 110, height: 40});
+		const tty = start('node dist/bin/perscope.js --replay=1 fixtures/demo.ndjson', {width: 110, height: 40});
 		await tty.waitFor(screen => screen.includes('▶ replay 1× (+/-)') && screen.includes('query CI is red on main'));
 		tty.keys('Space');
 		// Paused, the tree holds still (the frame that says so holds every event let through before it); follow

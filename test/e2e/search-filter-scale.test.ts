@@ -36,7 +36,7 @@ describe.skipIf(!hasTmux())('search and filter over a large log', () => {
 		execFileSync(process.execPath, [join(repoRoot, 'build/tools/generate-log.js'), '--shape', 'tools', '--runs', String(calls), '--out', log], {
 			stdio: 'ignore',
 		});
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 30});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 120, height: 30});
 		await tty.waitFor(' · ended', 120_000);
 		const written = tty.recordOutput();
 

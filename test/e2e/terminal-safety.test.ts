@@ -61,7 +61,7 @@ async function selectedRow(tty: TmuxSession): Promise<string> {
 describe.skipIf(!hasTmux())('a log that tries to take over the terminal', () => {
 	it('is drawn inert in the tree, the inspector and every overlay: no title, no clipboard, no raw escape reaches the terminal', async () => {
 		const capture = join(dir, 'hostile.out');
-		const tty = await startRecorded(`cat ${shellQuote(hostileLog)} | node dist/cli/main.js`, capture);
+		const tty = await startRecorded(`cat ${shellQuote(hostileLog)} | node dist/bin/perscope.js`, capture);
 		const titleBefore = tty.tmux('display-message', '-p', '-t', tty.name, '#{pane_title}').trim();
 
 		await tty.waitFor('ended', 10_000);
@@ -148,7 +148,7 @@ describe.skipIf(!hasTmux())('a signal ending the viewer', () => {
 		const pidFile = join(dir, `${signal}.pid`);
 		// Following a file never ends by itself: only the signal ends the viewer. After it, the
 		// terminal's line discipline is printed, to check that raw mode was undone.
-		const viewer = `sh -c ${shellQuote(`echo $$ > ${shellQuote(pidFile)}; exec node dist/cli/main.js --follow fixtures/real/delegate.ndjson`)}`;
+		const viewer = `sh -c ${shellQuote(`echo $$ > ${shellQuote(pidFile)}; exec node dist/bin/perscope.js --follow fixtures/real/delegate.ndjson`)}`;
 		const command = `(${viewer}; s=$?; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo; exit $s)`;
 		const tty = await startRecorded(command, join(dir, `${signal}.out`));
 		await tty.waitFor('child-expert');

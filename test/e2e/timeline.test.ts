@@ -66,7 +66,7 @@ async function cursorTo(tty: TmuxSession, row: RegExp): Promise<void> {
 
 describe.skipIf(!hasTmux())('the timeline of a many-job log', () => {
 	it('shows the job the selection is in: moving the selection to another job changes it', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 40});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 120, height: 40});
 		await tty.waitFor('· ended');
 		tty.keys('g');
 		// The header's line, not a job row (which says `job 1/4` too).
@@ -86,7 +86,7 @@ describe.skipIf(!hasTmux())('the timeline of a many-job log', () => {
 	});
 
 	it('enter on a step row closes the timeline and selects that step in the tree, unfolding a folded pane', async () => {
-		const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 40});
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 120, height: 40});
 		await tty.waitFor('▸ researcher');
 		tty.keys('t');
 		await tty.waitFor('Timeline · job 4/4');
@@ -113,7 +113,7 @@ describe.skipIf(!hasTmux())(
 	'#32 §3.9 the timeline: enter lands on the step’s own first activity with context above; esc from its conversation comes back; a wait for an answer is marked',
 	() => {
 		it('enter on a step far down the tree selects what the step did, with a third of the screen above it', async () => {
-			const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 14});
+			const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 120, height: 14});
 			await tty.waitFor('· ended');
 			// From the top, the last job's row (job 1 open above it), and its last step: below the first screen.
 			tty.keys('g', 'j', 'j', 'j');
@@ -132,7 +132,7 @@ describe.skipIf(!hasTmux())(
 		});
 
 		it('c on a step opens its conversation, and esc comes back to the timeline on the same step', async () => {
-			const tty = start(`node dist/cli/main.js ${shellQuote(log)}`, {width: 120, height: 30});
+			const tty = start(`node dist/bin/perscope.js ${shellQuote(log)}`, {width: 120, height: 30});
 			await tty.waitFor('· ended');
 			tty.keys('t');
 			await tty.waitFor('Timeline · job 4/4');
@@ -152,7 +152,7 @@ describe.skipIf(!hasTmux())(
 		});
 
 		it('on the real interactive logs, the step after the question says it waited 19s for an answer', async () => {
-			const tty = start('node dist/cli/main.js fixtures/real/interactive-1.ndjson fixtures/real/interactive-2-continue.ndjson', {width: 110, height: 20});
+			const tty = start('node dist/bin/perscope.js fixtures/real/interactive-1.ndjson fixtures/real/interactive-2-continue.ndjson', {width: 110, height: 20});
 			await tty.waitFor('· ended');
 			tty.keys('t');
 			const screen = await tty.waitFor('Timeline ·');

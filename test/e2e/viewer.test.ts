@@ -7,7 +7,7 @@ import {hasTmux, selectedLine, sessionsKilledAfterEach, TmuxSession} from './tmu
 
 /*
  * The built CLI in a real pseudo-terminal: events piped on stdin, keys typed into the same terminal.
- * These run `dist/cli/main.js`, so `npm test` builds first.
+ * These run `dist/bin/perscope.js`, so `npm test` builds first.
  */
 
 const start = sessionsKilledAfterEach();
@@ -27,7 +27,7 @@ async function pageUntil(tty: TmuxSession, text: string): Promise<string> {
 
 describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	it('reads events from a pipe while keys come from the terminal: expand, collapse, inspect, quit', async () => {
-		const tty = start('cat fixtures/real/delegate.ndjson | node dist/cli/main.js');
+		const tty = start('cat fixtures/real/delegate.ndjson | node dist/bin/perscope.js');
 		await tty.waitFor('▸ child-expert');
 		expect(tty.screen()).toContain('✓ completed');
 
@@ -63,7 +63,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 
 	it('keys keep working after the program writing the pipe exits (Node resets the terminal on exit)', async () => {
 		const exited = join(dir, 'exited');
-		const tty = start(`{ node test/e2e/fixtures/feed-slowly.mjs fixtures/real/delegate.ndjson 0 0 2>/dev/null; touch ${exited}; } | node dist/cli/main.js`);
+		const tty = start(`{ node test/e2e/fixtures/feed-slowly.mjs fixtures/real/delegate.ndjson 0 0 2>/dev/null; touch ${exited}; } | node dist/bin/perscope.js`);
 		await tty.waitFor('ended');
 		// The writer has exited (and restored its idea of the terminal mode) once the file after it exists.
 		await waitUntil(() => existsSync(exited), 'the writer to exit');
@@ -74,7 +74,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('shows a live run as it arrives and keeps the newest activity in sight', async () => {
-		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/real/tools.ndjson 15 0 2>/dev/null | node dist/cli/main.js', {height: 20});
+		const tty = start('node test/e2e/fixtures/feed-slowly.mjs fixtures/real/tools.ndjson 15 0 2>/dev/null | node dist/bin/perscope.js', {height: 20});
 		await tty.waitFor('live');
 		await tty.waitFor('📄 read missing-file.txt');
 		// While events still arrive, the newest activity is the selected (followed) row.
@@ -88,7 +88,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 
 	it('once the input has ended with no events, says so ("no events in FILE", the bad lines with d) instead of "Waiting for events…"', async () => {
 		const tty = start(
-			`printf 'not json\\n{"x":1}\\n' > ${dir}/perscope-e2e-no-events-${process.pid}.ndjson && node dist/cli/main.js ${dir}/perscope-e2e-no-events-${process.pid}.ndjson`,
+			`printf 'not json\\n{"x":1}\\n' > ${dir}/perscope-e2e-no-events-${process.pid}.ndjson && node dist/bin/perscope.js ${dir}/perscope-e2e-no-events-${process.pid}.ndjson`,
 		);
 		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('no events in '));
 		expect(screen).toContain(`no events in perscope-e2e-no-events-${process.pid}.ndjson · 2 bad lines: d`);
@@ -99,7 +99,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 
-		const piped = start(': | node dist/cli/main.js');
+		const piped = start(': | node dist/bin/perscope.js');
 		const nothing = await piped.waitFor(now => now.includes('· ended') && now.includes('no events from stdin'));
 		expect(nothing).not.toContain('bad line');
 		expect(nothing).not.toContain('Waiting for events');
@@ -108,7 +108,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('moving up pauses follow, and G resumes it', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/tools.ndjson');
+		const tty = start('node dist/bin/perscope.js fixtures/real/tools.ndjson');
 		await tty.waitFor('✅ complete');
 		tty.keys('k');
 		await tty.waitFor('paused');
@@ -120,7 +120,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('re-lays out on resize and stays usable at 60×15, truncating instead of wrapping', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/delegate.ndjson', {width: 100, height: 30});
+		const tty = start('node dist/bin/perscope.js fixtures/real/delegate.ndjson', {width: 100, height: 30});
 		await tty.waitFor('▸ child-expert');
 		tty.resize(60, 15);
 		const small = await tty.waitFor(screen => screen.split('\n').some(line => line.includes('complete The researcher') && line.trimEnd().endsWith('…')));
@@ -136,7 +136,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('perscope perstack lists the saved jobs on a clean screen and opens the one chosen', async () => {
-		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack');
+		const tty = start('cd fixtures/jobs && node ../../dist/bin/perscope.js perstack');
 		const list = await tty.waitFor('newest first');
 		// The chooser's title is the first row, not written after the placeholder shown while Ink loaded.
 		expect(list.split('\n')[0]).toMatch(/^perscope · 1 job in perstack/);
@@ -150,7 +150,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('regression: Enter typed while perscope perstack starts, before the chooser is drawn, opens the job', async () => {
-		const tty = start('cd fixtures/jobs && node ../../dist/cli/main.js perstack');
+		const tty = start('cd fixtures/jobs && node ../../dist/bin/perscope.js perstack');
 		// As soon as perscope has put its first screen up, long before the list: the terminal is not raw yet.
 		await tty.waitFor('starting…');
 		tty.keys('Enter');
@@ -160,7 +160,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('--replay plays a log back at its pace in the viewer, and q stops it', async () => {
-		const tty = start('node dist/cli/main.js --replay=1 fixtures/demo.ndjson');
+		const tty = start('node dist/bin/perscope.js --replay=1 fixtures/demo.ndjson');
 		// A second into a ten-second job: its start is on screen, its end is not yet.
 		const early = await tty.waitFor(screen => screen.includes('replay 1×') && screen.includes('query CI is red on main'));
 		expect(early).not.toContain('✅ complete');
@@ -169,14 +169,14 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('DEV=true in the environment crashed the viewer: the bundled Ink looked for its package.json in dev mode', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/simple.ndjson', {env: {DEV: 'true'}});
+		const tty = start('node dist/bin/perscope.js fixtures/real/simple.ndjson', {env: {DEV: 'true'}});
 		await tty.waitFor('✅ complete');
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
 
 	it('opens the help overlay with ? and closes it with esc', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/simple.ndjson');
+		const tty = start('node dist/bin/perscope.js fixtures/real/simple.ndjson');
 		await tty.waitFor('✅ complete');
 		tty.keys('?');
 		const help = await tty.waitFor('Keys');
@@ -188,7 +188,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('searches a log, jumps between matches, and filters it down to the errors', async () => {
-		const tty = start('node dist/cli/main.js fixtures/demo.ndjson', {height: 34, width: 120});
+		const tty = start('node dist/bin/perscope.js fixtures/demo.ndjson', {height: 34, width: 120});
 		await tty.waitFor('✅ complete Fixed.');
 		tty.keys('g', '/', 'vitest');
 		await tty.waitFor('1/7 matches');
@@ -216,7 +216,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	});
 
 	it('NO_COLOR removes every colour, and the selection is still marked in the gutter', async () => {
-		const tty = start('node dist/cli/main.js fixtures/real/delegate.ndjson', {env: {NO_COLOR: '1'}});
+		const tty = start('node dist/bin/perscope.js fixtures/real/delegate.ndjson', {env: {NO_COLOR: '1'}});
 		await tty.waitFor('▸ child-expert');
 		const styled = tty.screenWithStyles();
 		// No SGR colour parameters (30–37, 90–97, 38;…), whatever tmux keeps of the output.
@@ -233,7 +233,7 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 
 	it('refuses interactive mode with no terminal for keys, pointing to --print', async () => {
 		// setsid drops the controlling terminal: stdout is still a terminal, but /dev/tty cannot be opened.
-		const tty = start('cat fixtures/real/simple.ndjson | setsid -w node dist/cli/main.js');
+		const tty = start('cat fixtures/real/simple.ndjson | setsid -w node dist/bin/perscope.js');
 		const code = await tty.exitCode();
 		expect(code).toBe(2);
 		expect(tty.screen().replaceAll('\n', '')).toContain('use --print');

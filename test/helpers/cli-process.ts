@@ -3,7 +3,7 @@ import {existsSync, readdirSync, readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-export const cliPath = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+export const cliPath = fileURLToPath(new URL('../../dist/bin/perscope.js', import.meta.url));
 /** The built CLI with the loaders' settings for tests from PERSCOPE_* variables (tuned-perscope.mjs says which). */
 export const tunedCliPath = fileURLToPath(new URL('tuned-perscope.mjs', import.meta.url));
 

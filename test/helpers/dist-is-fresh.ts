@@ -31,7 +31,7 @@ function builtAt(path: string): number {
 }
 
 export default function distIsFresh(): void {
-	const built = builtAt('dist/cli/main.js');
+	const built = builtAt('dist/bin/perscope.js');
 	const source = newest(join(root, 'source'));
 	if (built === 0) throw new Error('dist/ is missing: run `npm run build` (or `npm test`, which builds first)');
 	if (source > built)

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The built CLI as a real process, with the loaders' settings for tests (load/tuning.ts) taken from this
 // process's environment: a test that needs a real process (a terminal, a command's exit) and tiny chunks or a
-// short idle bound runs this instead of dist/cli/main.js. The product reads none of these variables; a test
+// short idle bound runs this instead of dist/bin/perscope.js. The product reads none of these variables; a test
 // that runs the CLI in its own process passes the settings directly (cli-in-process.ts).
 //
 //   PERSCOPE_CHUNK_BYTES=N       plain files are cut into chunks of N bytes

@@ -26,7 +26,7 @@ describe.skipIf(!hasTmux())('--otlp with the viewer, quitting', () => {
 		const closed = await startReceiver();
 		const {url} = closed;
 		await closed.close();
-		const session = viewer(context, `node dist/cli/main.js --otlp ${url} fixtures/real/delegate.ndjson`, {width: 250});
+		const session = viewer(context, `node dist/bin/perscope.js --otlp ${url} fixtures/real/delegate.ndjson`, {width: 250});
 		await session.waitFor('▸ child-expert');
 		const pressed = Date.now();
 		session.keys('q');
@@ -41,7 +41,7 @@ describe.skipIf(!hasTmux()).concurrent('--otlp with the viewer', () => {
 	it('sends the ended spans while the viewer shows the run, and reports on exit', async context => {
 		const {expect} = context;
 		const {url, spans} = await receive(context);
-		const session = viewer(context, `node dist/cli/main.js --otlp ${url} fixtures/real/delegate.ndjson`);
+		const session = viewer(context, `node dist/bin/perscope.js --otlp ${url} fixtures/real/delegate.ndjson`);
 		await session.waitFor('▸ child-expert');
 		await waitUntil(
 			() => spans().length === 12,
@@ -58,7 +58,7 @@ describe.skipIf(!hasTmux()).concurrent('--otlp with the viewer', () => {
 	it('q with a backend that does not answer froze the screen for 5 s without a word: it says it is sending, then how it went', async context => {
 		const {expect} = context;
 		const {url} = await receive(context, () => 'hang');
-		const session = viewer(context, `node dist/cli/main.js --otlp ${url} fixtures/real/delegate.ndjson`, {width: 250});
+		const session = viewer(context, `node dist/bin/perscope.js --otlp ${url} fixtures/real/delegate.ndjson`, {width: 250});
 		await session.waitFor('▸ child-expert');
 		session.keys('q');
 		await session.waitFor(`perscope: sending 12 spans to ${url}/v1/traces…`, 4000);
@@ -68,7 +68,7 @@ describe.skipIf(!hasTmux()).concurrent('--otlp with the viewer', () => {
 
 	it('--otlp-file on a disk that fills (/dev/full) exited 0 from the viewer: it exits 1 and says why', async context => {
 		const {expect} = context;
-		const session = viewer(context, 'node dist/cli/main.js --otlp-file /dev/full fixtures/real/delegate.ndjson', {width: 250});
+		const session = viewer(context, 'node dist/bin/perscope.js --otlp-file /dev/full fixtures/real/delegate.ndjson', {width: 250});
 		await session.waitFor('▸ child-expert');
 		session.keys('q');
 		expect(await session.exitCode()).toBe(1);

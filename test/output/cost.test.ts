@@ -119,11 +119,11 @@ describe('cost in --summary --json', () => {
 		const dir = scratch();
 		const file = join(dir, 'prices.json');
 		writeFileSync(file, '{"models":{"m":{"provider":"openai","input":"cheap","cachedInput":0,"output":1}}}');
-		const bad = spawnSync(process.execPath, ['dist/cli/main.js', '--summary', '--prices', file, 'fixtures/demo.ndjson'], {cwd: root, encoding: 'utf8'});
+		const bad = spawnSync(process.execPath, ['dist/bin/perscope.js', '--summary', '--prices', file, 'fixtures/demo.ndjson'], {cwd: root, encoding: 'utf8'});
 		expect(bad.status).toBe(2);
 		expect(bad.stdout).toBe('');
 		expect(bad.stderr).toBe(`perscope: --prices ${file}: models.m.input: Invalid input: expected number, received string (see perscope --help)\n`);
-		const missing = spawnSync(process.execPath, ['dist/cli/main.js', '--summary', '--prices', join(dir, 'none.json'), 'fixtures/demo.ndjson'], {
+		const missing = spawnSync(process.execPath, ['dist/bin/perscope.js', '--summary', '--prices', join(dir, 'none.json'), 'fixtures/demo.ndjson'], {
 			cwd: root,
 			encoding: 'utf8',
 		});

@@ -87,7 +87,7 @@ describe.skipIf(!hasTmux() || !existsSync('/proc/self/stat'))('the viewer left o
 		);
 		const files = {pid: join(dir, 'pid'), memory: join(dir, 'memory'), go: join(dir, 'go'), status: join(dir, 'status'), close: join(dir, 'close')};
 		const feed = `${shellQuote(process.execPath)} bench/bench-soak-feed.mjs --rate 8000 --go ${shellQuote(files.go)} --status ${shellQuote(files.status)} --close ${shellQuote(files.close)} ${shellQuote(log)}`;
-		const viewer = `PERSCOPE_BENCH_PIDFILE=${shellQuote(files.pid)} PERSCOPE_BENCH_MEMORY=${shellQuote(files.memory)} ${shellQuote(process.execPath)} --expose-gc --import ./bench/bench-hook.mjs dist/cli/main.js`;
+		const viewer = `PERSCOPE_BENCH_PIDFILE=${shellQuote(files.pid)} PERSCOPE_BENCH_MEMORY=${shellQuote(files.memory)} ${shellQuote(process.execPath)} --expose-gc --import ./bench/bench-hook.mjs dist/bin/perscope.js`;
 		const tty = start(`${feed} | ${viewer}`, {width: 120, height: 30});
 		try {
 			await tty.waitFor('perscope', 15_000);
