@@ -38,12 +38,6 @@ export class FilterAhead {
 		const {scheduler, progress} = this;
 		const {filter} = request;
 		const was = request.current();
-		// A model the load changes in place on this thread (a live stream read here) changes between any two slices:
-		// a scan cut into slices started over at the next one, a layout made ahead was stale before it was used, and
-		// each slice let the stream's chunks and a frame of progress in before the answer (the soak's slow filter
-		// Enter, #33). The tree lays such a model out at once at every frame anyway: the filter is worked out and
-		// applied on the key itself, and the key's frame lays it out once.
-		const live = this.layouts.changesInPlace(request.model());
 		const scan = startFilterScan(request.model(), filter);
 		let layoutModel: Model | undefined;
 		let layoutRev = -1;
@@ -54,13 +48,12 @@ export class FilterAhead {
 			// The model changed in place since the scan began: a live stream read on this thread, which changes it
 			// between any two slices, and a scan starts over on each revision, so one cut into slices would never end.
 			// The tree works the filter of such a model out at once at every revision; so is this one.
-			const inPlace = live || (scan.activities === model.activities && scan.rev !== model.rev);
+			const inPlace = scan.activities === model.activities && scan.rev !== model.rev;
 			const enough = () => !inPlace && scheduler.now() >= until && scan.next >= minimum;
 			if (!continueFilterScan(model, scan, enough)) return false;
 			// The layout reads the model across slices: from here on the filter holds the model's read turn (the
 			// load's posts wait until it is applied), once no post is part way in.
 			if (!read()) return false;
-			if (live) return true;
 			if (!job.layout || layoutModel !== model || layoutRev !== model.rev) {
 				// The model changed in place since the layout began (as above): a layout made ahead would be stale at every
 				// slice and never done; the tree lays such a model out at once, at each revision, so the filter is applied

@@ -55,21 +55,6 @@ function showTree(work: ViewerWork, model: Model): void {
 	work.layouts.rowsCache()(model, initialUiState, 100);
 }
 
-/** A run starting in a job of its own, as a live stream brings one. */
-function liveRunLine(n: number): string {
-	const runId = `live-${n}`;
-	return JSON.stringify({
-		type: 'startRun',
-		id: runId,
-		timestamp: 1_795_500_000_000 + n,
-		jobId: 'job-live',
-		runId,
-		expertKey: 'live',
-		stepNumber: 1,
-		initialCheckpoint: {id: `cp-${runId}`, runId, status: 'init', stepNumber: 1, expert: {key: 'live'}},
-	});
-}
-
 function referenceBits(model: Model, filter: Filter): number[] {
 	return model.activities.map(activity => (matches(filter, activity, model) ? 1 : 0));
 }
@@ -197,53 +182,6 @@ describe("a filter's Enter in slices", () => {
 		expect(work.filters.progressOf()).toBeUndefined();
 	});
 
-	it("regression: the soak's slow filter Enter: on a live stream read on the viewer's thread, the filter is worked out and applied on the key, not in slices the stream starts over (#33)", () => {
-		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
-		// Each slice does its least: a filter sliced as on a quiet log of this size is not applied on the key.
-		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-		const work = new ViewerWork(scheduler);
-		showTree(work, model);
-		// The stream goes on after the frame: the model is the same object at a later revision when the key comes.
-		load([liveRunLine(1)], model);
-		let current: Filter = emptyFilter;
-		let applied = 0;
-		const filter = filterOf('run-1');
-		work.filters.whenReady({
-			filter,
-			model: () => model,
-			current: () => current,
-			apply(next) {
-				current = next;
-				applied++;
-			},
-		});
-		// Before, the key did one slice and left the rest to slices between the stream's chunks, each of which changed
-		// the model, so the scan started over and the layout made ahead was dropped; the key's answer waited for them.
-		expect(current).toBe(filter);
-		expect(applied).toBe(1);
-		expect(work.filters.progressOf()).toBeUndefined();
-		expect(scheduler.waiting()).toBe(0);
-		expect(filterMatches(model, filter).shown).toEqual(Uint8Array.from(referenceBits(model, filter)));
-		const ui = {...initialUiState, filter};
-		const rows = work.layouts.rowsCache()(model, ui, 100);
-		expect(rows.slice(0, rows.length)).toEqual(buildRows(model, ui, 100));
-	});
-
-	it('goes on in slices once a stream read on this thread has stopped: its model has not changed since the tree was laid out', () => {
-		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
-		load([liveRunLine(1)], model);
-		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-		const work = new ViewerWork(scheduler);
-		showTree(work, model);
-		let current: Filter = emptyFilter;
-		const filter = filterOf('run-1');
-		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next)});
-		expect(current).toBe(emptyFilter);
-		expect(work.filters.progressOf()).toBeDefined();
-		scheduler.runAll();
-		expect(current).toBe(filter);
-	});
-
 	it("is applied on a live stream read on the viewer's thread, whose model changes between any two slices (#33)", () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
 		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
@@ -258,7 +196,22 @@ describe("a filter's Enter in slices", () => {
 		while (scheduler.waiting() > 0 && arrived < 2000) {
 			scheduler.runSome(1);
 			arrived++;
-			load([liveRunLine(arrived)], model);
+			const runId = `live-${arrived}`;
+			load(
+				[
+					JSON.stringify({
+						type: 'startRun',
+						id: runId,
+						timestamp: 1_795_500_000_000 + arrived,
+						jobId: 'job-live',
+						runId,
+						expertKey: 'live',
+						stepNumber: 1,
+						initialCheckpoint: {id: `cp-${runId}`, runId, status: 'init', stepNumber: 1, expert: {key: 'live'}},
+					}),
+				],
+				model,
+			);
 		}
 
 		expect(current).toBe(filter);

@@ -90,15 +90,6 @@ export class Layouts {
 		this.#kept.set(model.activities, [layout, ...(base ? [base] : []), ...others].slice(0, keptLayouts));
 	}
 
-	/**
-	 * Whether `model` changed in place since its tree was last laid out: the same object at a later revision, as a
-	 * live stream read on this thread leaves it between any two turns (a load in a worker posts a new object).
-	 */
-	changesInPlace(model: Model): boolean {
-		const last = this.#kept.get(model.activities)?.[0];
-		return last !== undefined && last.model === model && last.rev !== model.rev;
-	}
-
 	/** The layout of this model revision, filter and width: kept, or made now. */
 	layoutFor(model: Model, filter: Filter, width: number): RowLayout {
 		const found = this.#made(model, filter, width);
