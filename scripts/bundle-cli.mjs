@@ -1,7 +1,7 @@
-// Runs last in `npm run build`, after bundle-views.mjs. tsc writes the CLI as ~150 modules, and Node 20 (no compile
-// cache) resolves, reads, compiles and links each of them on every start: ~0.1 s of CPU, a third of what a short
-// `--summary` costs, and a part of every first screen. So the command (`bin`: dist/bin/perscope.js) is those
-// modules bundled by esbuild into dist/bin/:
+// Runs in `npm run build` after bundle-views.mjs, whose bundle it takes in. tsc writes the CLI as ~150 modules, and
+// Node 20 (no compile cache) resolves, reads, compiles and links each of them on every start: ~0.1 s of CPU, a third
+// of what a short `--summary` costs, and a part of every first screen. So the command (`bin`: dist/bin/perscope.js)
+// is those modules bundled by esbuild into dist/bin/:
 //   - perscope.js (cli/main.js), load-worker.js and parse-chunk-worker.js: the entry points, in one folder, so that
 //     `new URL('load-worker.js', import.meta.url)` in the bundled loaders finds its worker beside them, and
 //     `../../package.json`, `../../fixtures/demo.ndjson` resolve as they do from dist/cli/;
