@@ -107,13 +107,57 @@ describe('id table', () => {
 		const small = createIdTable(true, 4);
 		const outgrown = [table.tags, table.offsets, table.values];
 		const smallOutgrown = [small.tags, small.offsets, small.values];
-		for (let i = 0; i <= (slots * 3) / 4; i++) setId(table, `call-${i}`, i);
+		// Grown at three quarters full; its ids all moved after another eighth of its slots' worth were added.
+		const ids = (slots * 3) / 4 + slots / 8;
+		for (let i = 0; i <= ids; i++) setId(table, `call-${i}`, i);
 		for (let i = 0; i < 4; i++) setId(small, `call-${i}`, i);
+		expect(table.outgrown).toBeUndefined();
 		// A transferred buffer is detached: its arrays read as empty, their bytes are no longer the table's to hold.
 		expect(outgrown.map(array => array?.length)).toEqual([0, 0, 0]);
 		expect(smallOutgrown.map(array => array?.length)).toEqual([4, 4, 4]);
-		expect([getId(table, 'call-0'), getId(table, `call-${(slots * 3) / 4}`), table.tags.length]).toEqual([0, (slots * 3) / 4, slots * 2]);
+		expect([getId(table, 'call-0'), getId(table, `call-${ids}`), table.tags.length]).toEqual([0, ids, slots * 2]);
 		expect([getId(small, 'call-3'), small.tags.length]).toEqual([3, 8]);
+	});
+
+	it('the event id table held a live viewer ~0.7 s at 1.8 M events while it grew: a large table moves its ids a few with each add, and answers for all of them meanwhile', () => {
+		const slots = 1 << 14;
+		const table = createIdTable(true, slots);
+		const oracle = new Map<string, number>();
+		const set = (id: string, value: number) => {
+			setId(table, id, value);
+			oracle.set(id, value);
+		};
+
+		for (let i = 0; i < (slots * 3) / 4; i++) set(`call-${i}`, i);
+		expect(table.outgrown).toBeUndefined();
+		// The add that grows the table moves no more than a step of its ids, not 12,288 of them.
+		set('the-one-that-grows-it', 1);
+		expect(table.tags.length).toBe(slots * 2);
+		expect(table.outgrown?.tags.length).toBe(slots);
+		expect(table.moved).toBeLessThanOrEqual(8);
+		let adds = 0;
+		while (table.outgrown !== undefined) {
+			const moved = table.moved;
+			// New ids, ids already there (moved or not), and numbers changed on both kinds, mid-way.
+			if (adds === 300) {
+				expect(new Map(idEntries(table))).toEqual(oracle);
+				const copy = structuredClone(table);
+				expect([getId(copy, 'call-5'), getId(copy, 'call-12000'), addId(copy, 'call-12001'), addId(copy, 'new')]).toEqual([5, 12_000, false, true]);
+			}
+
+			expect(addId(table, `call-${adds * 7}`)).toBe(false);
+			set(`call-${adds * 11}`, -adds - 1);
+			set(`new-${adds}`, adds);
+			adds++;
+			expect(table.moved === 0 || table.moved - moved <= 16).toBe(true);
+		}
+
+		// All of them moved in fewer adds than the table takes before it grows again.
+		expect(adds * 2).toBeLessThan(slots / 2);
+		expect([table.tags.length, table.count + table.others.size]).toEqual([slots * 2, oracle.size]);
+		expect(new Map(idEntries(table))).toEqual(oracle);
+		expect([...oracle].filter(([id, value]) => getId(table, id) !== value)).toEqual([]);
+		expect([getId(table, 'call-none'), addId(table, 'new-5'), addId(table, 'brand-new')]).toEqual([undefined, false, true]);
 	});
 
 	it("packs ids of digits, letters, '_' and '-': a Perstack id takes 20 bytes, and every id reads back as it was", () => {

@@ -35,8 +35,18 @@ export type IdTable = {
 	pages: Uint8Array[];
 	/** Bytes of the last page in use. */
 	used: number;
-	/** Ids in the table. */
+	/** Ids in the table, those still in `outgrown` included. */
 	count: number;
+	/**
+	 * While the table grows: the slots it outgrew, their ids moved into the new ones a few at a time, with each id
+	 * added (`moveStep`), from slot 0 up to `moved`. Until the last is moved, a lookup that the new slots do not answer
+	 * asks these, which stay as they were (a probe through them still finds every id they hold). Moving a table of
+	 * a million ids at once held the thread for ~0.3 s, and ~0.7 s at two million: in a live viewer, the event id
+	 * table grew while keys waited (the soak, docs/performance.md).
+	 */
+	outgrown: Slots | undefined;
+	/** Slots of `outgrown` already moved. */
+	moved: number;
 	/**
 	 * Eighths of its slots the table fills before it grows: 6 (three quarters) keeps probes short; a table that
 	 * is mostly looked into for ids it holds can take 7 (see `createIdTable`).
@@ -48,6 +58,9 @@ export type IdTable = {
 	 */
 	others: Map<string, number>;
 };
+
+/** A table's arrays of slots, as `IdTable` holds them. */
+type Slots = {tags: Uint8Array; offsets: Uint32Array; values: Int32Array | undefined};
 
 const pageBytes = 0x1_00_00;
 /** The longest id the pages hold: it and its length fit on one page. */
@@ -85,6 +98,8 @@ export function createIdTable(withValues: boolean, slots = 1024, fill = 6): IdTa
 		used: pageBytes,
 		count: 0,
 		others: new Map(),
+		outgrown: undefined,
+		moved: 0,
 	};
 }
 
@@ -107,12 +122,13 @@ export function addId(table: IdTable, id: string): boolean {
 	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
 		const stored = tags[slot]!;
 		if (stored === 0) {
+			if (table.outgrown !== undefined && outgrownSlotOf(table, table.outgrown, id, hash) >= 0) return false;
 			const offset = store(table, id);
 			tags[slot] = tag;
 			table.offsets[slot] = offset;
 			if (table.values) table.values[slot] = 0;
 			table.count++;
-			if (table.count * 8 > tags.length * table.fill) grow(table);
+			added(table);
 			return true;
 		}
 
@@ -120,6 +136,7 @@ export function addId(table: IdTable, id: string): boolean {
 	}
 
 	// A probe too long (see `maxProbe`): among the others, as `placeId` puts it.
+	if (table.outgrown !== undefined && outgrownSlotOf(table, table.outgrown, id, hash) >= 0) return false;
 	table.others.set(id, 0);
 	return true;
 }
@@ -146,6 +163,9 @@ export function getId(table: IdTable, id: string): number | undefined {
 	const hash = byteHashOf(id);
 	const slot = hash === notFound ? notFound : slotOf(table, id, hash);
 	if (slot >= 0) return table.values?.[slot] ?? 0;
+	const {outgrown} = table;
+	const old = hash === notFound || outgrown === undefined ? notFound : outgrownSlotOf(table, outgrown, id, hash);
+	if (old >= 0) return outgrown!.values?.[old] ?? 0;
 	return table.others.size === 0 ? undefined : table.others.get(id);
 }
 
@@ -161,10 +181,19 @@ export function setId(table: IdTable, id: string, value: number): void {
 export function placeId(table: IdTable, id: string, value: number): number | undefined {
 	// An id kept among the others stays there, wherever a probe for it would end now.
 	const hash = byteHashOf(id);
-	const found = hash === notFound || (table.others.size > 0 && table.others.has(id)) ? notFound : probeOf(table, id, hash);
+	const amongOthers = hash === notFound || (table.others.size > 0 && table.others.has(id));
+	const found = amongOthers ? notFound : probeOf(table, id, hash);
 	if (found >= 0) {
 		if (table.values) table.values[found] = value;
 		return table.offsets[found];
+	}
+
+	// Not among the new slots: it may be among the outgrown ones, even where its probe through the new ran too long.
+	const {outgrown} = table;
+	const old = amongOthers || outgrown === undefined ? notFound : outgrownSlotOf(table, outgrown, id, hash);
+	if (old >= 0) {
+		if (outgrown!.values) outgrown!.values[old] = value;
+		return outgrown!.offsets[old];
 	}
 
 	if (found === notFound) {
@@ -181,6 +210,8 @@ export function idOffset(table: IdTable, id: string): number | undefined {
 	if (hash === notFound || (table.others.size > 0 && table.others.has(id))) return undefined;
 	const found = probeOf(table, id, hash);
 	if (found >= 0) return table.offsets[found];
+	const old = table.outgrown === undefined ? notFound : outgrownSlotOf(table, table.outgrown, id, hash);
+	if (old >= 0) return table.outgrown!.offsets[old];
 	if (found === notFound) {
 		table.others.set(id, 0);
 		return undefined;
@@ -196,9 +227,15 @@ function insertAt(table: IdTable, id: string, hash: number, slot: number, value:
 	table.offsets[slot] = offset;
 	if (table.values) table.values[slot] = value;
 	table.count++;
+	added(table);
+	return offset;
+}
+
+/** After an id is added: a step of the growth under way, if one is, and growth when the table is `fill` eighths full. */
+function added(table: IdTable): void {
+	if (table.outgrown !== undefined) move(table, table.outgrown, moveStep);
 	// Growing at `fill` eighths full keeps probes short.
 	if (table.count * 8 > table.tags.length * table.fill) grow(table);
-	return offset;
 }
 
 /** The id whose text is at `offset` (`placeId`). */
@@ -216,6 +253,14 @@ export function* idEntries(table: IdTable): Generator<[string, number]> {
 	for (let slot = 0; slot < table.tags.length; slot++) {
 		if (table.tags[slot] === 0) continue;
 		yield [textAt(table, table.offsets[slot]!), table.values?.[slot] ?? 0];
+	}
+
+	const {outgrown} = table;
+	if (outgrown !== undefined) {
+		for (let slot = table.moved; slot < outgrown.tags.length; slot++) {
+			if (outgrown.tags[slot] === 0) continue;
+			yield [textAt(table, outgrown.offsets[slot]!), outgrown.values?.[slot] ?? 0];
+		}
 	}
 
 	yield* table.others;
@@ -250,6 +295,23 @@ function probeOf(table: IdTable, id: string, hash: number): number {
 		const stored = tags[slot]!;
 		if (stored === 0) return emptyFrom - slot;
 		if (stored === tag && sameText(table, table.offsets[slot]!, id)) return slot;
+	}
+
+	return notFound;
+}
+
+/**
+ * The slot of `outgrown` (the slots a growing table outgrew) holding `id`, or `notFound`; `notFound` too for one
+ * already moved, which the new slots or the others answer for now.
+ */
+function outgrownSlotOf(table: IdTable, outgrown: Slots, id: string, hash: number): number {
+	const {tags, offsets} = outgrown;
+	const tag = tagOf(hash);
+	const mask = tags.length - 1;
+	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
+		const stored = tags[slot]!;
+		if (stored === 0) return notFound;
+		if (stored === tag && sameText(table, offsets[slot]!, id)) return slot < table.moved ? notFound : slot;
 	}
 
 	return notFound;
@@ -429,13 +491,37 @@ function firstPageBytes(table: IdTable): number {
 	return Math.min(pageBytes, table.tags.length * 8);
 }
 
+/**
+ * Doubles the table's slots. A small table's ids move at once; a larger one's move `moveStep` slots with each id
+ * added after (see `IdTable.outgrown`), all of them before it is `fill` eighths full again, so that no add
+ * holds the thread for the whole table.
+ */
 function grow(table: IdTable): void {
+	if (table.outgrown !== undefined) move(table, table.outgrown, table.outgrown.tags.length);
 	const {tags, offsets, values} = table;
 	const size = tags.length * 2;
 	table.tags = new Uint8Array(size);
 	table.offsets = new Uint32Array(size);
 	table.values = values ? new Int32Array(size) : undefined;
-	for (let i = 0; i < tags.length; i++) {
+	table.outgrown = {tags, offsets, values};
+	table.moved = 0;
+	move(table, table.outgrown, tags.length < movedAtOnceBelow ? tags.length : moveStep);
+}
+
+/** Tables of fewer slots than this move all their ids when they grow. */
+const movedAtOnceBelow = 1024;
+/**
+ * Slots of the outgrown ones moved with each id added: a table that grows from S slots to 2S moves them in S / 8
+ * adds, well before it holds `fill` eighths of 2S (S × 3 / 4 adds later at the least), and no add moves more
+ * than eight ids.
+ */
+const moveStep = 8;
+
+/** Moves `outgrown`'s slots from `table.moved` on, `slots` of them (fewer at its end); lets it go after the last. */
+function move(table: IdTable, outgrown: Slots, slots: number): void {
+	const {tags, offsets, values} = outgrown;
+	const end = Math.min(tags.length, table.moved + slots);
+	for (let i = table.moved; i < end; i++) {
 		if (tags[i] === 0) continue;
 		const hash = hashAt(table, offsets[i]!);
 		const slot = emptySlot(table.tags, hash);
@@ -450,8 +536,12 @@ function grow(table: IdTable): void {
 		if (values && table.values) table.values[slot] = values[i]!;
 	}
 
-	const outgrown = [tags.buffer, offsets.buffer, ...(values ? [values.buffer] : [])];
-	if (outgrown.reduce((sum, buffer) => sum + buffer.byteLength, 0) >= letGoFrom) letGo(outgrown);
+	table.moved = end;
+	if (end < tags.length) return;
+	table.outgrown = undefined;
+	table.moved = 0;
+	const buffers = [tags.buffer, offsets.buffer, ...(values ? [values.buffer] : [])];
+	if (buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0) >= letGoFrom) letGo(buffers);
 }
 
 /**
