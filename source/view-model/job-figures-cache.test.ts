@@ -17,14 +17,29 @@ function wide(runs: number): Model {
 	return modelFromText([...shapeLines({shape: 'wide', runs, seed: 5})].join('\n') + '\n');
 }
 
+const readOnly = new Map<number, Model>();
+/**
+ * `wide(runs)` made once for the file, for the tests that only read it (a cache and its walks change nothing in a
+ * model): loading the same 6,000 and 7,000 runs again in each test was most of the file's time.
+ */
+function readWide(runs: number): Model {
+	let model = readOnly.get(runs);
+	if (model === undefined) {
+		model = wide(runs);
+		readOnly.set(runs, model);
+	}
+
+	return model;
+}
+
 describe("the header's figures of a job", () => {
 	it('of a large job on a newly posted model: the last ones stay shown until the new ones are made in slices, then those', () => {
 		// Each look at the clock is past a slice's end: a slice walks its least.
 		const scheduler = manualScheduler({tick: 100});
 		let ready = 0;
 		const cache = new FiguresCache(scheduler, () => ready++);
-		const before = wide(6000);
-		const after = wide(9000);
+		const before = readWide(6000);
+		const after = readWide(9000);
 		const jobOf = (model: Model) => [...model.jobs.values()][0]!;
 		expect(cache.figuresFor(before, jobOf(before), builtinPrices).totals.stepsRun).toBe(6000);
 		expect(cache.figuresFor(after, jobOf(after), builtinPrices).totals.stepsRun).toBe(6000);
@@ -59,8 +74,8 @@ describe("the header's figures of a job", () => {
 		const scheduler = manualScheduler({tick: 100});
 		scheduler.turns.setChanging(true);
 		const cache = new FiguresCache(scheduler, () => undefined);
-		const before = wide(6000);
-		const after = wide(7000);
+		const before = readWide(6000);
+		const after = readWide(7000);
 		cache.figuresFor(before, [...before.jobs.values()][0]!, builtinPrices);
 		cache.figuresFor(after, [...after.jobs.values()][0]!, builtinPrices);
 		scheduler.runSome(5);
@@ -76,8 +91,8 @@ describe("the header's figures of a job", () => {
 describe("a walk and the load's posts", () => {
 	it('regression: a walk asked for while a post is part way in waits for it, and holds no post back meanwhile (each waited on the other for ever)', () => {
 		const scheduler = manualScheduler({tick: 100});
-		const before = wide(6000);
-		const after = wide(7000);
+		const before = readWide(6000);
+		const after = readWide(7000);
 		const jobOf = (model: Model) => [...model.jobs.values()][0]!;
 		let ready = 0;
 		const cache = new FiguresCache(scheduler, () => ready++);

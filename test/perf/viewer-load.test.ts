@@ -82,10 +82,21 @@ async function loadOnSlowViewer(hooks: {onModel?: (model: Model) => void; onChan
 	return {loading, code: await done};
 }
 
-async function plainSnapshot(path: string): Promise<unknown> {
-	const ingest = new built.ingest.Ingest({maxLineBytes});
-	expect(await built.plain.runSources(plan(path), ingest).done).toBe(0);
-	return snapshot(ingest.model);
+const plainSnapshots = new Map<string, Promise<unknown>>();
+
+/** The plain path's model of `path`, as a snapshot: made once for each file (none is written after it is made). */
+function plainSnapshot(path: string): Promise<unknown> {
+	let made = plainSnapshots.get(path);
+	if (made === undefined) {
+		made = (async () => {
+			const ingest = new built.ingest.Ingest({maxLineBytes});
+			expect(await built.plain.runSources(plan(path), ingest).done).toBe(0);
+			return snapshot(ingest.model);
+		})();
+		plainSnapshots.set(path, made);
+	}
+
+	return made;
 }
 
 /** Loads the plan the viewer's way; the snapshot of the model it ends with, and what the views were shown on the way. */

@@ -5,6 +5,7 @@ import {join, relative} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {fixtureFiles, root} from '../../../test/helpers/fixture-files.js';
 import {modelFromText} from '../../../test/helpers/load.js';
+import {expectEqual, expectSame} from '../../../test/helpers/expect-same.js';
 import {shapeLines, shapes} from '../../../tools/shape-log.js';
 import {createModel, keepFiguresOnly, keepNoMessageLines, type Model} from '../state.js';
 import {RecordTable} from './record-table.js';
@@ -45,19 +46,21 @@ function expectSameRuns(records: Model, whole: Model): void {
 	expect([...records.panes.keys()]).toEqual([...whole.panes.keys()]);
 	expect(records.runs.size).toBe(whole.runs.size);
 	expect(records.panes.size).toBe(whole.panes.size);
-	expect(records.jobs).toEqual(whole.jobs);
+	expectEqual(records.jobs, whole.jobs);
 	expect([records.rev, records.treeRev, records.depthEpoch, records.events]).toEqual([whole.rev, whole.treeRev, whole.depthEpoch, whole.events]);
+	// expectEqual and expectSame: toEqual and toStrictEqual, decided first by isDeepStrictEqual (expect-same.ts),
+	// for each of hundreds of runs and panes; vitest's own comparisons of them were most of this file's time.
 	for (const [id, run] of whole.runs) {
 		// As readers see it, then taken out of its record as the reducer would.
-		expect(fieldsOf(records.runs.get(id)!, run)).toEqual({...run});
-		expect(liveRun(records, id)).toStrictEqual(run);
+		expectEqual(fieldsOf(records.runs.get(id)!, run), {...run});
+		expectSame(liveRun(records, id), run);
 		// Key for key in the same order too (a usage made again from its columns, say): the summaries' JSON is written so.
 		expect(JSON.stringify(liveRun(records, id))).toBe(JSON.stringify(run));
 	}
 
 	for (const [id, pane] of whole.panes) {
-		expect(fieldsOf(records.panes.get(id)!, pane)).toEqual({...pane});
-		expect(livePane(records, id)).toStrictEqual(pane);
+		expectEqual(fieldsOf(records.panes.get(id)!, pane), {...pane});
+		expectSame(livePane(records, id), pane);
 	}
 }
 
