@@ -42,7 +42,8 @@ export type IdTable = {
 	 * added (`moveStep`), from slot 0 up to `moved`. Until the last is moved, a lookup that the new slots do not answer
 	 * asks these, which stay as they were (a probe through them still finds every id they hold). Moving a table of
 	 * a million ids at once held the thread for ~0.3 s, and ~0.7 s at two million: in a live viewer, the event id
-	 * table grew while keys waited (the soak, docs/performance.md).
+	 * table grew while keys waited (the soak, docs/performance.md). A table no id is added to any more (a stream gone
+	 * quiet) keeps them until its next add: half as many bytes again as its slots, at most.
 	 */
 	outgrown: Slots | undefined;
 	/** Slots of `outgrown` already moved. */
