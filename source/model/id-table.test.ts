@@ -160,6 +160,20 @@ describe('id table', () => {
 		expect([getId(table, 'call-none'), addId(table, 'new-5'), addId(table, 'brand-new')]).toEqual([undefined, false, true]);
 	});
 
+	it('finds an id not yet moved out of the outgrown slots even where its probe through the new ones runs too long', () => {
+		const table = createIdTable(true, 1024);
+		for (let i = 0; i <= 768; i++) setId(table, `call-${i}`, i);
+		expect(table.outgrown?.tags.length).toBe(1024);
+		// Every new slot taken by one id, as a log of ids that share a hash would leave it: any probe there runs long.
+		table.tags.fill(1);
+		table.offsets.fill(0);
+		const unmoved = 'call-700';
+		expect(getId(table, unmoved)).toBe(700);
+		// Set and added again, it stays where it is, not a second time among the others.
+		setId(table, unmoved, -7);
+		expect([addId(table, unmoved), getId(table, unmoved), table.others.has(unmoved)]).toEqual([false, -7, false]);
+	});
+
 	it("packs ids of digits, letters, '_' and '-': a Perstack id takes 20 bytes, and every id reads back as it was", () => {
 		// Room enough from the start for the first page to be a whole one, which then holds all of them.
 		const table = createIdTable(true, 8192);
