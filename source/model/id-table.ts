@@ -287,15 +287,16 @@ function slotOf(table: IdTable, id: string, hash: number): number {
  * `emptyFrom - slot` for the empty slot that ends the probe (read with `emptyAt`), or `notFound` past `maxProbe`.
  * A new id was looked for (`slotOf`) and then placed (`emptySlot`) in two probes, each after its own hash: a new
  * run's id in the records (storage/run-records.ts) took three hashes and three probes (docs/performance.md).
+ * `slots`: the table's own, or the ones it outgrew while it grows (`outgrownSlotOf`).
  */
-function probeOf(table: IdTable, id: string, hash: number): number {
-	const {tags} = table;
+function probeOf(table: IdTable, id: string, hash: number, slots: Pick<Slots, 'tags' | 'offsets'> = table): number {
+	const {tags, offsets} = slots;
 	const tag = tagOf(hash);
 	const mask = tags.length - 1;
 	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
 		const stored = tags[slot]!;
 		if (stored === 0) return emptyFrom - slot;
-		if (stored === tag && sameText(table, table.offsets[slot]!, id)) return slot;
+		if (stored === tag && sameText(table, offsets[slot]!, id)) return slot;
 	}
 
 	return notFound;
@@ -306,16 +307,9 @@ function probeOf(table: IdTable, id: string, hash: number): number {
  * already moved, which the new slots or the others answer for now.
  */
 function outgrownSlotOf(table: IdTable, outgrown: Slots, id: string, hash: number): number {
-	const {tags, offsets} = outgrown;
-	const tag = tagOf(hash);
-	const mask = tags.length - 1;
-	for (let probe = 0, slot = hash & mask; probe < maxProbe; probe++, slot = (slot + 1) & mask) {
-		const stored = tags[slot]!;
-		if (stored === 0) return notFound;
-		if (stored === tag && sameText(table, offsets[slot]!, id)) return slot < table.moved ? notFound : slot;
-	}
-
-	return notFound;
+	const found = probeOf(table, id, hash, outgrown);
+	// An empty slot's answer and `notFound` are below 0, so below `moved` too.
+	return found >= table.moved ? found : notFound;
 }
 
 /** `probeOf`'s answers below `notFound` are empty slots: -2 is slot 0, -3 slot 1, … */
