@@ -1,3 +1,4 @@
+import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import type {ParsedLine} from '../model/events.js';
 import type {StreamDialect, WireRecord} from './dialects/stream-dialect.js';
@@ -83,15 +84,50 @@ describe('StreamReaders', () => {
 			record({type: 'y'}, 'c'),
 			record({type: 'hello'}, 'c'),
 		]);
-		// c's first line is no dialect's; its second makes it Claude Code's, read on by the reader a read before.
+		// c's first line is no dialect's: it goes to the dialect told last (b's), c staying undecided; its second
+		// line makes it Claude Code's, read on by the reader a read before.
 		expect(described(out)).toEqual([
 			'claude-code:hello:claude-code#1',
 			'codex:thread.started:codex#1',
 			'codex:hello:codex#2',
 			'claude-code:x:claude-code#2',
-			'daemon:y:c:1',
+			'codex:y:codex#3',
 			'claude-code:hello:claude-code#3',
 		]);
+	});
+
+	it('a stream cut into several files reads as it does whole: a file whose first lines no dialect is sure of goes on in the dialect of the file before (codex/retry-exhausted.jsonl cut before its `error` lines)', () => {
+		const whole = [
+			record({type: 'thread.started'}, 'a', 1),
+			record({type: 'error'}, 'a', 2),
+			record({type: 'error'}, 'a', 3),
+			record({type: 'turn.failed'}, 'a', 4),
+		];
+		const cut = [
+			record({type: 'thread.started'}, 'a', 1),
+			record({type: 'error'}, 'b', 1),
+			record({type: 'error'}, 'b', 2),
+			record({type: 'turn.failed'}, 'b', 3),
+		];
+		const names = (parsed: ParsedLine[]) => described(parsed).map(name => name.replace(/:[^:]*$/, ''));
+		expect(names(readAll(new StreamReaders(undefined, dialects), cut))).toEqual(names(readAll(new StreamReaders(undefined, dialects), whole)));
+		expect(names(readAll(new StreamReaders(undefined, dialects), cut))).toEqual(['codex:thread.started', 'codex:error', 'codex:error', 'codex:turn.failed']);
+	});
+
+	it('the recorded Codex stream whose turn fails after five reconnects, cut after any of its lines, gives the events it gives whole', () => {
+		const lines = readFileSync(new URL('../../fixtures/codex/retry-exhausted.jsonl', import.meta.url), 'utf8')
+			.trimEnd()
+			.split('\n');
+		const records = (cutAt: number) =>
+			lines.map((text, index) => {
+				const item = readLine({source: index < cutAt ? 'a' : 'b', line: index < cutAt ? index + 1 : index - cutAt + 1, offset: 0, text});
+				if (item.kind !== 'record') throw new Error(`expected a record, got ${item.kind}`);
+				return item;
+			});
+		const shown = (parsed: ParsedLine[]) => parsed.map(item => (item.kind === 'event' ? `${item.event.kind} ${item.event.dialect}` : 'diagnostic'));
+		const whole = shown(readAll(new StreamReaders(undefined), records(lines.length)));
+		expect(whole).not.toContain('unknown codex');
+		for (let cutAt = 1; cutAt < lines.length; cutAt++) expect(shown(readAll(new StreamReaders(undefined), records(cutAt)))).toEqual(whole);
 	});
 
 	it('reads every line as the forced dialect’s, whatever it looks like', () => {

@@ -11,7 +11,9 @@ export type {ArrivalClock} from './dialects/stream-dialect.js';
  * go to that dialect's reader. There is one reader per dialect, whatever the number of sources: what a reader
  * keeps is keyed by what the lines name (sessions, calls, responses), so a stream cut into several files reads as
  * it does whole, and streams read together (two sessions, two processes of one session) stay apart. Records must
- * come in line order per source; sources may interleave.
+ * come in line order per source; sources may interleave. Files are read one after another, so a file that begins
+ * with lines no dialect is sure of (a Codex stream cut before its `error` lines) reads them in the dialect of the
+ * file before it, as the same bytes in one file would be read.
  */
 export class StreamReaders {
 	/** The dialect `--dialect` names, when it is read per stream; else undefined, and `#dialects` are asked. */
@@ -19,6 +21,8 @@ export class StreamReaders {
 	readonly #dialects: readonly StreamDialect[];
 	/** Per source, its dialect once known. */
 	readonly #dialectOf = new Map<string, StreamDialect>();
+	/** The dialect a source was last told to be of: where a line of an undecided source that none is sure of goes. */
+	#lastDecided: StreamDialect | undefined;
 	/** Per dialect, its one reader. */
 	readonly #readers = new Map<StreamDialect, StreamReader>();
 
@@ -37,22 +41,35 @@ export class StreamReaders {
 		let dialect = this.#dialectOf.get(source);
 		if (dialect === undefined) {
 			dialect = this.#forced ?? this.#dialects.find(candidate => candidate.recognises(record.value));
-			// No dialect knows the line (yet): it is kept as an unknown event, as any line of a type perscope does not know.
 			if (dialect === undefined) {
-				out(unknownEvent(record));
+				// No dialect is sure of the line (a Codex `error`, which Gemini CLI writes too). A stream cut into
+				// several files reads as it does whole: the line goes to the dialect of the source decided last, as it
+				// would in one file. The source stays undecided, so that its first line a dialect is sure of decides it.
+				if (this.#lastDecided === undefined) {
+					// No dialect at all yet: kept as an unknown event, as any line of a type perscope does not know.
+					out(unknownEvent(record));
+					return;
+				}
+
+				this.#readerOf(this.#lastDecided).read(record, out);
 				return;
 			}
 
 			this.#dialectOf.set(source, dialect);
+			this.#lastDecided = dialect;
 		}
 
+		this.#readerOf(dialect).read(record, out);
+	}
+
+	#readerOf(dialect: StreamDialect): StreamReader {
 		let reader = this.#readers.get(dialect);
 		if (reader === undefined) {
 			reader = dialect.reader(this.#options);
 			this.#readers.set(dialect, reader);
 		}
 
-		reader.read(record, out);
+		return reader;
 	}
 }
 
