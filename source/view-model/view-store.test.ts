@@ -61,6 +61,48 @@ describe('redrawing while events arrive', () => {
 		expect(published()).toBe(10);
 	});
 
+	it('counts the whole of a published frame, the views’ render too, not only the rows and Ink’s drawing (a day’s live stream: the header’s totals and a search grew with the log, and frames kept coming ten times a second)', () => {
+		const clock = {now: 0};
+		const {store, event, published} = storeAt(clock);
+		for (let tick = 0; tick < 30; tick++) {
+			event();
+			clock.now += 100;
+			const before = published();
+			store.tick();
+			if (published() === before) continue;
+			// The frame: 90 ms in the views' render, 10 ms in Ink's drawing, which is all Ink reports.
+			clock.now += 90;
+			store.noteRowsCost(5);
+			clock.now += 10;
+			store.noteDrawCost(10);
+		}
+
+		// Three times the whole frame (100 ms) between redraws: one every other tick, the frame's own 100 ms in the
+		// gap. Three times the 15 ms of the rows and Ink's drawing is less than a tick: every tick drew (30).
+		expect(published()).toBe(15);
+	});
+
+	it('a draw no publish caused (a key’s) is not taken for a frame of the stream, and keeps the last frame’s cost', () => {
+		const clock = {now: 0};
+		const {store, event, published} = storeAt(clock);
+		event();
+		clock.now += 100;
+		store.tick();
+		clock.now += 200;
+		store.noteDrawCost(10);
+		// A key's draw long after: its time since the publish is no frame's.
+		clock.now += 5000;
+		store.noteDrawCost(10);
+		for (let tick = 0; tick < 30; tick++) {
+			event();
+			clock.now += 100;
+			store.tick();
+		}
+
+		// Three times 200 ms between redraws: five in three seconds.
+		expect(published()).toBe(1 + 5);
+	});
+
 	it('draws four times a second while a file loads as fast as it can, then ten times a second again', () => {
 		const clock = {now: 0};
 		let loading = true;
