@@ -80,7 +80,7 @@ export class Layouts {
 	#newLayout(model: Model, filter: Filter, width: number, inSlices: boolean): RowLayout {
 		const kept = this.#kept.get(model.activities);
 		const lists = kept?.find(layout => layout.rev === model.rev)?.lists ?? new PaneLists(model, model.rev, kept?.[0]?.lists);
-		return new RowLayout(model, model.rev, filter, width, {base: this.#baseFor(model, filter, width), inSlices, lists});
+		return new RowLayout(model, model.rev, filter, width, {base: this.#baseFor(model, filter, width), inSlices, lists, earlier: kept?.[0]});
 	}
 
 	/** Keeps a layout made, and the unfiltered one it was cut from, before the others of its model revision. */

@@ -1,4 +1,4 @@
-import type {Model, Pane, Run} from '../../model/state.js';
+import type {Job, Model, Pane, Run} from '../../model/state.js';
 import {isLive, rootMarks, shownStatus} from '../../query/tree.js';
 import {PaneFacts, PaneNode, type TopEntry} from './pane-node.js';
 import {stepSize, type PaneLists} from './pane-lists.js';
@@ -26,6 +26,14 @@ export class Placement {
 	readonly parentNo: number[] = [];
 	/** Filtered: by the unfiltered node's `no`, this placement's node of that pane. */
 	fromBase: Array<PaneNode | undefined> = [];
+	/**
+	 * Unfiltered, of a model changed in place: each job as it was placed, in the model's order of jobs, once every
+	 * job is (`placeSteps`); what a later placement of the same model carries over (`carriedFrom`).
+	 */
+	jobMarks: JobMark[] | undefined;
+
+	/** Unfiltered: whether job rows were shown when it was placed (`carriedFrom`). */
+	showJobs = false;
 
 	constructor(
 		readonly model: Model,
@@ -57,23 +65,140 @@ export class Placement {
 	}
 }
 
+/**
+ * A job as a placement placed it: its stamp (`jobStamp`) then, and where its entries at the top and its nodes in
+ * `order` end.
+ */
+type JobMark = {jobId: string; stamp: JobStamp; runtimeName: string | undefined; topEnd: number; orderEnd: number};
+
+/**
+ * What a job's panes are placed from: each of its runs' `rev` and its panes' `rev` moves with every change to them
+ * (the same the posts of a load in a worker rely on, load/viewer/change-tracker.ts), and only ever grows. The runs'
+ * sum then grows with any change to a run, a new run included; with none, each run is in the same pane as before,
+ * and the panes' sum grows with any change to them. The same stamp at two revisions: the job's panes place the same.
+ */
+type JobStamp = {runs: number; panes: number};
+
+function jobStamp(model: Model, job: Job): JobStamp {
+	let runs = job.runIds.length;
+	let panes = 0;
+	for (const runId of job.runIds) {
+		const run = model.runs.get(runId);
+		if (!run) continue;
+		runs += run.rev;
+		panes += model.panes.get(run.paneId)?.rev ?? 0;
+	}
+
+	return {runs, panes};
+}
+
+/** Whether a job places as it did when marked: its runs and panes as they were, and the runtime its resume command names. */
+function sameJob(mark: JobMark, job: Job, stamp: JobStamp): boolean {
+	return mark.jobId === job.jobId && mark.stamp.runs === stamp.runs && mark.stamp.panes === stamp.panes && mark.runtimeName === job.runtimeName;
+}
+
+/**
+ * The placement of the same model at an earlier revision whose jobs may be carried over: a live stream read on
+ * this thread changes the model in place, a frame at a time, and mostly in its last job, while placing every pane
+ * of every job again each frame was most of a frame's layout late in a day's stream (the soak of #33). Its nodes
+ * are copied, not shared: the folds write into a layout's nodes, and the earlier layout may still be drawn.
+ */
+function carriedFrom(placement: Placement, earlier: Placement | undefined, showJobs: boolean): Placement | undefined {
+	const {model} = placement;
+	// The input's end changes what a pane waiting on its delegates says: `endInput` moves those runs' `rev`.
+	if (!earlier?.jobMarks || earlier.base || earlier.model !== model || earlier.width !== placement.width) return undefined;
+	// A log of one job shows no job rows; its second job brings them to every job.
+	return earlier.showJobs === showJobs ? earlier : undefined;
+}
+
 /** `run`: a run of the pane already looked up, which is its last when the pane has one run. */
 type PaneTask = {pane: Pane; run: Run | undefined; depth: number; orphan: boolean; cycle: boolean; parent: PaneNode | undefined; after: number};
 
-/** Places every pane of an unfiltered placement, job by job, pausing every few thousand panes. */
-export function* placeSteps(placement: Placement): Generator<void, void> {
+/**
+ * Places every pane of an unfiltered placement, job by job, pausing every few thousand panes. `earlier`: a
+ * placement of the same model object at an earlier revision (changed in place since), whose leading jobs that
+ * have not changed are carried over rather than placed again.
+ */
+export function* placeSteps(placement: Placement, earlier?: Placement): Generator<void, void> {
 	const {model, lists} = placement;
 	const showJobs = model.jobs.size > 1;
-	for (const job of model.jobs.values()) {
-		if (job.runIds.length === 0) continue;
-		if (showJobs) placement.addJobRow(job.jobId);
-		const first = placement.top.length;
-		const roots = yield* lists.rootPaneSteps(job);
-		for (const {pane, run} of roots) yield* addTree(placement, {pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
-		if (showJobs) placement.markJob(job.jobId, first);
+	placement.showJobs = showJobs;
+	// Jobs are marked only for a model seen changed in place: a load in a worker posts a new model each time.
+	const jobs = [...model.jobs.values()];
+	const stamps = earlier?.model === model ? jobs.map(job => jobStamp(model, job)) : undefined;
+	const carried = carriedFrom(placement, earlier, showJobs);
+	// The leading jobs that have not changed since `carried` placed them.
+	let kept = 0;
+	const earlierMarks = carried?.jobMarks ?? [];
+	while (kept < jobs.length && kept < earlierMarks.length && sameJob(earlierMarks[kept]!, jobs[kept]!, stamps![kept]!)) kept++;
+	const marks: JobMark[] | undefined = stamps && [];
+	if (kept > 0) {
+		const last = earlierMarks[kept - 1]!;
+		placement.nodeOfActivity = carriedActivities(placement, carried!, last.orderEnd);
+		yield* carryJobs(placement, carried!, last);
+		marks?.push(...earlierMarks.slice(0, kept));
+	}
+
+	for (let at = kept; at < jobs.length; at++) {
+		const job = jobs[at]!;
+		if (job.runIds.length > 0) {
+			if (showJobs) placement.addJobRow(job.jobId);
+			const first = placement.top.length;
+			const roots = yield* lists.rootPaneSteps(job);
+			for (const {pane, run} of roots) yield* addTree(placement, {pane, run, depth: 0, ...rootMarks(model, pane), parent: undefined, after: 0});
+			if (showJobs) placement.markJob(job.jobId, first);
+		}
+
+		marks?.push({jobId: job.jobId, stamp: stamps![at]!, runtimeName: job.runtimeName, topEnd: placement.top.length, orderEnd: placement.order.length});
 	}
 
 	yield* markLiveAncestors(placement);
+	placement.jobMarks = marks;
+}
+
+/**
+ * The entries at the top and the nodes of the leading jobs `earlier` placed, up to the end of `last`'s, where they
+ * were: each node keeps its number and its slot. A node's parent comes before it in `order`.
+ */
+function* carryJobs(placement: Placement, earlier: Placement, last: JobMark): Generator<void, void> {
+	const {top, order, parentNo} = placement;
+	for (let slot = 0; slot < last.topEnd; slot++) {
+		const entry = earlier.top[slot]!;
+		// A root pane's node is put in its slot below, as it is copied.
+		top.push(entry);
+		if (!(entry instanceof PaneNode) && entry.kind === 'job') placement.topSlotOfJob.set(entry.jobId, slot);
+	}
+
+	for (let no = 0; no < last.orderEnd; no++) {
+		if (no % stepSize === stepSize - 1) yield;
+		const from = earlier.order[no]!;
+		const parent = from.parent ? order[from.parent.no] : undefined;
+		const node = new PaneNode(from.facts, from.acts, from.actsAscending, from.tail, parent, from.slot, no);
+		node.jobId = from.jobId;
+		node.actPosition = from.actPosition;
+		if (parent) parent.addChild(node, from.parent!.childAfter[from.slot]!);
+		else top[from.slot] = node;
+		placement.byPane.set(node.pane.paneId, node);
+		order.push(node);
+		parentNo.push(parent ? parent.no : -1);
+	}
+}
+
+/**
+ * The pane of each activity, as the earlier placement had it for the nodes it may carry over (numbers up to
+ * `carriable`); the rest are set as their panes are placed.
+ */
+function carriedActivities(placement: Placement, earlier: Placement, carriable: number): Int32Array {
+	const into = new Int32Array(placement.model.activities.length);
+	const from = earlier.nodeOfActivity;
+	if (!from) return into;
+	const end = Math.min(into.length, from.length);
+	for (let index = 0; index < end; index++) {
+		const no = from[index]!;
+		if (no <= carriable) into[index] = no;
+	}
+
+	return into;
 }
 
 /** Every pane above a live one holds live work: children come after their parent in `order`, so one pass backwards. */

@@ -43,6 +43,11 @@ export type LayoutOptions = {
 	inSlices?: boolean | undefined;
 	/** The pane lists of this model revision, when another layout of it has them (they are found once). */
 	lists?: PaneLists | undefined;
+	/**
+	 * A layout made last for the same model object (changed in place since, by a load on the viewer's thread): the
+	 * jobs its unfiltered placement placed that have not changed since are carried over (placement.ts).
+	 */
+	earlier?: RowLayout | undefined;
 };
 
 /**
@@ -73,17 +78,19 @@ export class RowLayout {
 		readonly width: number,
 		options: LayoutOptions = {},
 	) {
-		const {base, inSlices = false} = options;
+		const {base, inSlices = false, earlier} = options;
 		const given = options.lists?.holdsFor(model, rev) ? options.lists : undefined;
 		this.#base = isEmptyFilter(filter)
 			? undefined
 			: base?.model === model && base.rev === rev && isEmptyFilter(base.filter)
 				? base
-				: new RowLayout(model, rev, emptyFilter, width, {inSlices, lists: given});
+				: new RowLayout(model, rev, emptyFilter, width, {inSlices, lists: given, earlier});
 		const lists = this.#base?.lists ?? given ?? new PaneLists(model, rev);
 		const placement = new Placement(model, width, lists, this.#base ? this.#base.#tree.placement : undefined);
 		this.#tree = {placement, counts: new FoldCounts(placement, filter)};
-		this.#steps = this.#layOutSteps();
+		// Only the unfiltered placement, the earlier layout's own or its base, is carried from.
+		const earlierPlacement = earlier?.model === model ? (earlier.#base ?? earlier).#tree.placement : undefined;
+		this.#steps = this.#layOutSteps(earlierPlacement);
 		if (!inSlices) this.#finish();
 	}
 
@@ -112,14 +119,14 @@ export class RowLayout {
 		this.#steps = undefined;
 	}
 
-	*#layOutSteps(): Generator<void, void> {
+	*#layOutSteps(earlier: Placement | undefined): Generator<void, void> {
 		const {placement, counts} = this.#tree;
 		if (this.#base) {
 			// The unfiltered layout first, in its own slices, then the cut from it, pausing every few thousand panes.
 			while (!this.#base.work(() => true)) yield;
 			yield* cutSteps(placement, this.filter);
 		} else {
-			yield* placeSteps(placement);
+			yield* placeSteps(placement, earlier);
 		}
 
 		yield* counts.openCountSteps();
