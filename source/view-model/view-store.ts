@@ -223,8 +223,9 @@ export class ViewStore {
 	noteDrawCost(ms: number): void {
 		this.#drawCostMs = ms;
 		// The first draw after a publish is that publish's frame: React renders it in the microtasks right after the
-		// tick, and Ink draws it at once (its throttle, at 120 frames a second, lets these through: show-app.tsx). A draw no publish caused (a key's)
-		// keeps the last whole frame's cost. One that took longer than the longest gap is no frame's alone.
+		// tick, and Ink draws it at once (its throttle, at 120 frames a second, lets these through: show-app.tsx).
+		// A draw no publish caused (a key's) keeps the last whole frame's cost. One that took longer than the longest
+		// gap is no frame's alone.
 		const published = this.#publishedAt;
 		this.#publishedAt = undefined;
 		if (published !== undefined) {
