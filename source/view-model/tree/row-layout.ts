@@ -88,8 +88,9 @@ export class RowLayout {
 		const lists = this.#base?.lists ?? given ?? new PaneLists(model, rev);
 		const placement = new Placement(model, width, lists, this.#base ? this.#base.#tree.placement : undefined);
 		this.#tree = {placement, counts: new FoldCounts(placement, filter)};
-		// Only the unfiltered placement, the earlier layout's own or its base, is carried from.
-		const earlierPlacement = earlier?.model === model ? (earlier.#base ?? earlier).#tree.placement : undefined;
+		// Only the unfiltered placement, the earlier layout's own or its base, is carried from; `placeSteps` checks it is
+		// of this model.
+		const earlierPlacement = earlier && (earlier.#base ?? earlier).#tree.placement;
 		this.#steps = this.#layOutSteps(earlierPlacement);
 		if (!inSlices) this.#finish();
 	}
