@@ -9,7 +9,8 @@ import {runInNewContext} from 'node:vm';
 setFlagsFromString('--expose-gc');
 const found: unknown = runInNewContext('gc');
 
-function collect(): void {
+/** A full collection, twice. */
+export function collect(): void {
 	if (typeof found !== 'function') throw new Error('gc is not available');
 	Reflect.apply(found, undefined, []);
 	Reflect.apply(found, undefined, []);

@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import {describe, expect, it} from 'vitest';
 import {fixturePath, modelFromText} from '../../../test/helpers/load.js';
 import {flattenRows} from '../../../test/helpers/flatten-rows.js';
+import {collect} from '../../../test/safety/heap.js';
 import {expectEqual} from '../../../test/helpers/expect-same.js';
+import {updateActivity} from '../../model/reduce/activities.js';
 import {endInput, reopenInput, type Model} from '../../model/state.js';
 import {emptyFilter, parseFilter, type Filter} from '../../query/filter.js';
 import {shapeLines} from '../../../tools/shape-log.js';
@@ -11,6 +13,7 @@ import {Scheduler} from '../../slices/scheduler.js';
 import {initialUiState, type UiState} from '../ui-state.js';
 import {Layouts} from './layouts.js';
 import {drain, PaneLists} from './pane-lists.js';
+import {cutSteps} from './filter-cut.js';
 import {Placement, placeSteps} from './placement.js';
 
 /*
@@ -73,7 +76,7 @@ describe('a placement carried over from the revision before', () => {
 				fc.constantFrom(...Object.keys(streams)),
 				fc.array(fc.integer({min: 1, max: 12}), {minLength: 1, maxLength: 40}),
 				fc.array(fc.nat(), {maxLength: 8}),
-				fc.constantFrom(emptyFilter, filterOf('errors'), filterOf('type:delegate')),
+				fc.constantFrom(emptyFilter, filterOf('errors'), filterOf('type:delegate'), filterOf('-type:exec,query')),
 				fc.constantFrom(80, 100),
 				(name, chunks, picks, filter, otherWidth) => {
 					const lines = streams[name]!;
@@ -90,7 +93,11 @@ describe('a placement carried over from the revision before', () => {
 						const ui = foldsOf(model, picks, filter);
 						// The terminal resized now and then: a placement of another width is not carried over.
 						const width = step % 7 === 6 ? otherWidth : 90;
-						expectEqual(rowsFor(model, ui, width).slice(0, 10_000), flattenRows(model, ui, width), `${name} after line ${at}`);
+						const list = rowsFor(model, ui, width);
+						const expected = flattenRows(model, ui, width);
+						expectEqual(list.slice(0, 10_000), expected, `${name} after line ${at}`);
+						// Keys are found through the nodes of panes (a filtered placement's through `fromBase`).
+						for (const [position, row] of expected.entries()) if (row.kind !== 'live' && row.kind !== 'notice') expect(list.indexOfKey(row.key)).toBe(position);
 					}
 				},
 			),
@@ -157,5 +164,98 @@ describe('a placement carried over from the revision before', () => {
 		expectEqual([...after.nodeOfActivity!], [...fresh.nodeOfActivity!]);
 		expectEqual(after.parentNo, fresh.parentNo);
 		expectEqual([...after.topSlotOfJob], [...fresh.topSlotOfJob]);
+	});
+
+	it('carries the jobs a filter cut as it did, and cuts anew a job whose activity the filter now matches though its runs did not change', () => {
+		const first = linesOf('nested-delegate.ndjson');
+		const second = linesOf('parallel-delegate.ndjson');
+		const model = modelFromText(`${[...first, ...second.slice(0, 10)].join('\n')}\n`);
+		const cut = (filter: Filter, earlier?: Placement): Placement => {
+			const lists = new PaneLists(model, model.rev);
+			const base = new Placement(model, 90, lists, undefined);
+			drain(placeSteps(base, earlier?.base));
+			const filtered = new Placement(model, 90, lists, base);
+			drain(cutSteps(filtered, filter, earlier));
+			return filtered;
+		};
+
+		const shape = (placement: Placement) =>
+			placement.order.map(node => [node.pane.paneId, node.no, node.slot, node.parent?.no, node.acts, node.tail, node.childAfter, node.jobId]);
+		const [firstJob] = [...model.jobs.values()];
+		const firstPanes = new Set(firstJob!.runIds.map(runId => model.runs.get(runId)!.paneId));
+		const inFirstJob = (placement: Placement) => placement.order.filter(node => firstPanes.has(node.pane.paneId));
+		// The first cut of a model marks nothing: a model the load posts is never changed in place.
+		const delegations = filterOf('type:delegate');
+		const before = cut(delegations, cut(delegations));
+		modelFromText(`${second.slice(10, 20).join('\n')}\n`, {model});
+		const after = cut(delegations, before);
+		expect(inFirstJob(after).length).toBeGreaterThan(1);
+		for (const node of inFirstJob(after)) {
+			const earlier = before.nodeOf(node.pane.paneId)!;
+			// The same facts and activities: carried, not cut again. A node of its own: the earlier layout may still be drawn.
+			expect(node.facts).toBe(earlier.facts);
+			expect(node.acts).toBe(earlier.acts);
+			expect(node).not.toBe(earlier);
+		}
+
+		// And what it carried is what cutting afresh gives, node for node.
+		expectEqual(shape(after), shape(cut(delegations)));
+
+		// Calls of the first job fail now, and nothing else changes in its runs (the reducer moves a run's `rev` with its
+		// activities; the cut does not count on it): the filter shows them, and the job is cut again.
+		const calls = model.activities.flatMap((activity, index) =>
+			'result' in activity && activity.result !== undefined && firstPanes.has(model.runs.get(activity.runId)!.paneId) ? [index] : [],
+		);
+		const paneOf = (index: number) => model.runs.get(model.activities[index]!.runId)!.paneId;
+		const [one, two] = calls.filter(index => paneOf(index) === paneOf(calls[0]!));
+		if (one === undefined || two === undefined) throw new Error('no pane of the first job with two calls');
+		const fail = (index: number): void => {
+			const call = model.activities[index]!;
+			if ('result' in call && call.result) updateActivity(model, call, {result: {...call.result, error: 'failed after all'}});
+		};
+
+		const errors = filterOf('errors');
+		let earlier = cut(errors, cut(errors));
+		// The first shows the pane; the second only one more of its activities.
+		for (const [k, index] of [one, two].entries()) {
+			modelFromText(`${second.slice(20 + 5 * k, 25 + 5 * k).join('\n')}\n`, {model});
+			fail(index);
+			const failed = cut(errors, earlier);
+			expect(inFirstJob(failed).some(node => node.acts.includes(index))).toBe(true);
+			expectEqual(shape(failed), shape(cut(errors)));
+			earlier = failed;
+		}
+	});
+
+	// The soak of #33 grew by 160 MB more when each placement kept the one it carried from: every layout of the day.
+	it('keeps no earlier placement alive: a layout carried over, filtered or not, holds nothing of those before it', async () => {
+		const first = linesOf('nested-delegate.ndjson');
+		const lines = linesOf('parallel-delegate.ndjson');
+		// The first job whole: each cut carries it over from the one before.
+		const model = modelFromText(`${[...first, ...lines.slice(0, 5)].join('\n')}\n`);
+		const delegations = filterOf('type:delegate');
+		const cut = (earlier?: Placement): Placement => {
+			const lists = new PaneLists(model, model.rev);
+			const base = new Placement(model, 90, lists, undefined);
+			drain(placeSteps(base, earlier?.base));
+			const filtered = new Placement(model, 90, lists, base);
+			drain(cutSteps(filtered, delegations, earlier));
+			return filtered;
+		};
+
+		let latest = cut(cut());
+		const firstCut = new WeakRef(latest);
+		const firstBase = new WeakRef(latest.base!);
+		for (let at = 5; at < lines.length; at += 5) {
+			modelFromText(`${lines.slice(at, at + 5).join('\n')}\n`, {model});
+			latest = cut(latest);
+		}
+
+		// A WeakRef's target stays alive until the task that made it ends.
+		await new Promise(resolve => setImmediate(resolve));
+		collect();
+		expect(latest.order.length).toBeGreaterThan(1);
+		expect(firstCut.deref()).toBeUndefined();
+		expect(firstBase.deref()).toBeUndefined();
 	});
 });

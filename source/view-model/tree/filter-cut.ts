@@ -1,8 +1,9 @@
+import type {Job} from '../../model/state.js';
 import {filterMatches, filterText, showsErrorsOnly, type Filter} from '../../query/filter.js';
 import {shownStart} from '../line-window.js';
 import {PaneNode} from './pane-node.js';
 import {stepSize} from './pane-lists.js';
-import {isAscending, placeChildren, type Placement} from './placement.js';
+import {carryEntries, isAscending, placeChildren, type CutMark, type Placement} from './placement.js';
 import {tailRows} from './row-tail.js';
 
 /*
@@ -17,8 +18,12 @@ const activityStep = 16_384;
 /** A filter named in a note is cut to this many columns: wider than any screen, and a pasted filter is not drawn whole every frame. */
 const noteColumns = 1024;
 
-/** Cuts `placement` (filtered, its `base` placed) from its base, pausing every few thousand panes. */
-export function* cutSteps(placement: Placement, filter: Filter): Generator<void, void> {
+/**
+ * Cuts `placement` (filtered, its `base` placed) from its base, pausing every few thousand panes. `earlier`: a cut
+ * of the same model object and filter at an earlier revision (changed in place since), whose leading jobs are
+ * carried over where they would be cut the same (`keptJobs`).
+ */
+export function* cutSteps(placement: Placement, filter: Filter, earlier?: Placement): Generator<void, void> {
 	const {model, base} = placement;
 	if (!base) throw new Error('a filtered placement is cut from an unfiltered one');
 	const {shown} = filterMatches(model, filter);
@@ -54,22 +59,83 @@ export function* cutSteps(placement: Placement, filter: Filter): Generator<void,
 	placement.fromBase = new Array<PaneNode | undefined>(nodes.length).fill(undefined);
 	const cut: Cut = {placement, base, hits, shown, shownActs};
 	const showJobs = model.jobs.size > 1;
-	for (const job of model.jobs.values()) {
-		if (job.runIds.length === 0) continue;
-		const roots: PaneNode[] = [];
-		for (const {pane} of placement.lists.rootPanesOf(job)) {
-			const node = base.byPane.get(pane.paneId);
-			if (node && hits[node.no] === 1) roots.push(node);
+	placement.showJobs = showJobs;
+	const jobs = [...model.jobs.values()];
+	const marks: CutMark[] = [];
+	const kept = earlier ? yield* keptJobs(placement, earlier, shown) : 0;
+	if (kept > 0) {
+		const last = earlier!.cutMarks!.jobs[kept - 1]!;
+		yield* carryEntries(placement, earlier!, last);
+		// The base's nodes of those jobs are numbered as in the base the earlier cut was cut from (placement.ts).
+		const {fromBase} = earlier!;
+		const baseEnd = Math.min(base.jobMarks![kept - 1]!.orderEnd, fromBase.length);
+		for (let no = 0; no < baseEnd; no++) {
+			const node = fromBase[no];
+			if (node && node.no < last.orderEnd) placement.fromBase[no] = placement.order[node.no];
 		}
 
-		if (roots.length === 0) continue;
-		if (showJobs) placement.addJobRow(job.jobId);
-		const first = placement.top.length;
-		for (const root of roots) if (placement.fromBase[root.no] === undefined) yield* copyTree(cut, root);
-		if (showJobs) placement.markJob(job.jobId, first);
+		marks.push(...earlier!.cutMarks!.jobs.slice(0, kept));
+	}
+
+	for (let at = kept; at < jobs.length; at++) {
+		const job = jobs[at]!;
+		yield* cutJob(cut, job, showJobs);
+		marks.push({jobId: job.jobId, topEnd: placement.top.length, orderEnd: placement.order.length});
 	}
 
 	if (model.panes.size > 0) addFilteredNote(placement, filter, shownCount);
+	// Marked only where the base was marked: a model changed in place (placement.ts).
+	if (base.jobMarks) placement.cutMarks = {shown, jobs: marks};
+}
+
+/** A job's panes that hold a match, copied from the base in their places, under its job row when jobs are shown. */
+function* cutJob(cut: Cut, job: Job, showJobs: boolean): Generator<void, void> {
+	const {placement, base, hits} = cut;
+	if (job.runIds.length === 0) return;
+	const roots: PaneNode[] = [];
+	for (const {pane} of placement.lists.rootPanesOf(job)) {
+		const node = base.byPane.get(pane.paneId);
+		if (node && hits[node.no] === 1) roots.push(node);
+	}
+
+	if (roots.length === 0) return;
+	if (showJobs) placement.addJobRow(job.jobId);
+	const first = placement.top.length;
+	for (const root of roots) if (placement.fromBase[root.no] === undefined) yield* copyTree(cut, root);
+	if (showJobs) placement.markJob(job.jobId, first);
+}
+
+/**
+ * How many leading jobs an earlier cut of the same model, filter and width placed as this cut would: those its
+ * base placed as this one's does, and whose activities the filter matches as it did then. A live stream read on the viewer's thread changes the model a frame at a time,
+ * mostly in its last job, and with a filter on, cutting every job again each frame was most of a frame late in a
+ * day's stream (the soak of #33), and a filter's Enter cut them twice: once ahead, once for the revision after.
+ */
+function* keptJobs(placement: Placement, earlier: Placement, shown: Uint8Array): Generator<void, number> {
+	const {model, base} = placement;
+	const marks = earlier.cutMarks;
+	const earlierMarks = earlier.base?.jobMarks;
+	if (!base?.jobMarks || !base.nodeOfActivity || !marks || !earlierMarks || earlier.model !== model) return 0;
+	if (earlier.width !== placement.width || earlier.showJobs !== placement.showJobs) return 0;
+	// The leading jobs both bases placed alike: carried over with their marks (placement.ts).
+	const limit = Math.min(base.jobMarks.length, earlierMarks.length, marks.jobs.length);
+	let kept = 0;
+	while (kept < limit && base.jobMarks[kept] === earlierMarks[kept]) kept++;
+	if (kept === 0) return 0;
+	// The first node of those jobs whose activities the filter matches otherwise now (a call's result, a text).
+	const baseEnd = base.jobMarks[kept - 1]!.orderEnd;
+	const {nodeOfActivity} = base;
+	const before = marks.shown;
+	let changedAt = baseEnd;
+	for (let index = 0; index < nodeOfActivity.length; index++) {
+		if (index % activityStep === activityStep - 1) yield;
+		const no = nodeOfActivity[index]! - 1;
+		if (no === -1 || no >= changedAt) continue;
+		if (index >= before.length || shown[index] !== before[index]) changedAt = no;
+	}
+
+	while (kept > 0 && base.jobMarks[kept - 1]!.orderEnd > changedAt) kept--;
+	return kept;
 }
 
 /** What a cut reads: the unfiltered placement, and by its node numbers, which panes hold a match and how many of their activities. */

@@ -32,8 +32,14 @@ export class Placement {
 	 */
 	jobMarks: JobMark[] | undefined;
 
-	/** Unfiltered: whether job rows were shown when it was placed (`carriedFrom`). */
+	/** Whether job rows were shown when it was placed or cut (`carriedFrom`, filter-cut.ts). */
 	showJobs = false;
+	/**
+	 * Filtered, of a model changed in place, once cut: the filter's matches it was cut with, and where each job's
+	 * entries at the top and nodes in `order` end, in the model's order of jobs; what a later cut of the same model
+	 * and filter carries over (filter-cut.ts).
+	 */
+	cutMarks: {shown: Uint8Array; jobs: CutMark[]} | undefined;
 
 	constructor(
 		readonly model: Model,
@@ -67,9 +73,13 @@ export class Placement {
 
 /**
  * A job as a placement placed it: its stamp (`jobStamp`) then, and where its entries at the top and its nodes in
- * `order` end.
+ * `order` end. A job carried over keeps its mark, the same object: two placements with the same mark for a job
+ * placed it the same, its nodes numbered the same (filter-cut.ts relies on it).
  */
-type JobMark = {jobId: string; stamp: JobStamp; runtimeName: string | undefined; topEnd: number; orderEnd: number};
+export type JobMark = {jobId: string; stamp: JobStamp; runtimeName: string | undefined; topEnd: number; orderEnd: number};
+
+/** A job as a filtered placement cut it: where its entries at the top and its nodes in `order` end. */
+export type CutMark = {jobId: string; topEnd: number; orderEnd: number};
 
 /**
  * What a job's panes are placed from: each of its runs' `rev` and its panes' `rev` moves with every change to them
@@ -101,7 +111,7 @@ function sameJob(mark: JobMark, job: Job, stamp: JobStamp): boolean {
  * The placement of the same model at an earlier revision whose jobs may be carried over: a live stream read on
  * this thread changes the model in place, a frame at a time, and mostly in its last job, while placing every pane
  * of every job again each frame was most of a frame's layout late in a day's stream (the soak of #33). Its nodes
- * are copied, not shared: the folds write into a layout's nodes, and the earlier layout may still be drawn.
+ * are copied (`carryEntries`).
  */
 function carriedFrom(placement: Placement, earlier: Placement | undefined, showJobs: boolean): Placement | undefined {
 	const {model} = placement;
@@ -158,18 +168,33 @@ export function* placeSteps(placement: Placement, earlier?: Placement): Generato
 
 /**
  * The entries at the top and the nodes of the leading jobs `earlier` placed, up to the end of `last`'s, where they
- * were: each node keeps its number and its slot. A node's parent comes before it in `order`.
+ * were: each node keeps its number and its slot.
  */
 function* carryJobs(placement: Placement, earlier: Placement, last: JobMark): Generator<void, void> {
-	const {top, order, parentNo} = placement;
-	for (let slot = 0; slot < last.topEnd; slot++) {
+	yield* carryEntries(placement, earlier, last);
+	for (let no = 0; no < last.orderEnd; no++) {
+		const node = placement.order[no]!;
+		placement.byPane.set(node.pane.paneId, node);
+		placement.parentNo.push(node.parent ? node.parent.no : -1);
+	}
+}
+
+/**
+ * Copies of an earlier placement's entries at the top before `topEnd` and of its nodes before `orderEnd`, into an
+ * empty placement, each where it was: the same number, slot and place under its parent. A node's parent comes
+ * before it in `order`. Nodes are copied, not shared: the folds write into a layout's nodes, and the earlier
+ * layout may still be drawn.
+ */
+export function* carryEntries(placement: Placement, earlier: Placement, {topEnd, orderEnd}: {topEnd: number; orderEnd: number}): Generator<void, void> {
+	const {top, order} = placement;
+	for (let slot = 0; slot < topEnd; slot++) {
 		const entry = earlier.top[slot]!;
 		// A root pane's node is put in its slot below, as it is copied.
 		top.push(entry);
 		if (!(entry instanceof PaneNode) && entry.kind === 'job') placement.topSlotOfJob.set(entry.jobId, slot);
 	}
 
-	for (let no = 0; no < last.orderEnd; no++) {
+	for (let no = 0; no < orderEnd; no++) {
 		if (no % stepSize === stepSize - 1) yield;
 		const from = earlier.order[no]!;
 		const parent = from.parent ? order[from.parent.no] : undefined;
@@ -178,9 +203,7 @@ function* carryJobs(placement: Placement, earlier: Placement, last: JobMark): Ge
 		node.actPosition = from.actPosition;
 		if (parent) parent.addChild(node, from.parent!.childAfter[from.slot]!);
 		else top[from.slot] = node;
-		placement.byPane.set(node.pane.paneId, node);
 		order.push(node);
-		parentNo.push(parent ? parent.no : -1);
 	}
 }
 

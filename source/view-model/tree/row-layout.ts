@@ -1,4 +1,4 @@
-import {emptyFilter, isEmptyFilter, type Filter} from '../../query/filter.js';
+import {emptyFilter, filterText, isEmptyFilter, type Filter} from '../../query/filter.js';
 import type {Model} from '../../model/state.js';
 import {cutSteps} from './filter-cut.js';
 import {FoldCounts} from './fold-counts.js';
@@ -91,7 +91,9 @@ export class RowLayout {
 		// Only the unfiltered placement, the earlier layout's own or its base, is carried from; `placeSteps` checks it is
 		// of this model.
 		const earlierPlacement = earlier && (earlier.#base ?? earlier).#tree.placement;
-		this.#steps = this.#layOutSteps(earlierPlacement);
+		// A filtered layout carries from the earlier one of the same filter (filter-cut.ts checks the rest).
+		const earlierCut = earlier && earlier.#base && filterText(earlier.filter) === filterText(filter) ? earlier.#tree.placement : undefined;
+		this.#steps = this.#layOutSteps(earlierPlacement, earlierCut);
 		if (!inSlices) this.#finish();
 	}
 
@@ -120,12 +122,12 @@ export class RowLayout {
 		this.#steps = undefined;
 	}
 
-	*#layOutSteps(earlier: Placement | undefined): Generator<void, void> {
+	*#layOutSteps(earlier: Placement | undefined, earlierCut: Placement | undefined): Generator<void, void> {
 		const {placement, counts} = this.#tree;
 		if (this.#base) {
 			// The unfiltered layout first, in its own slices, then the cut from it, pausing every few thousand panes.
 			while (!this.#base.work(() => true)) yield;
-			yield* cutSteps(placement, this.filter);
+			yield* cutSteps(placement, this.filter, earlierCut);
 		} else {
 			yield* placeSteps(placement, earlier);
 		}
