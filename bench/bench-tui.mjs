@@ -64,9 +64,16 @@ async function measureLoad({dir, node, cli, repo}, log, run) {
 	const terminal = new Terminal('load', `cd ${quote(repo)} && ${quote(node)} ${quote(cli)} ${quote(log)}`, join(dir, `tui-load-${run}.out`));
 	try {
 		const started = await terminal.start();
+		// The first screen is the line the CLI writes before the views are loaded; the first frame is the views' own,
+		// what bench-viewer-shapes.mjs times as a shape's first screen.
 		const first = await terminal.waitForOutput('perscope', 30_000);
+		const frame = await terminal.waitForFrame(() => true, 30_000);
 		const loaded = await terminal.waitForOutput(' · ended', 120_000);
-		return {firstScreenMs: first === undefined ? null : round(first - started), fullLoadMs: loaded === undefined ? null : round(loaded - started)};
+		return {
+			firstScreenMs: first === undefined ? null : round(first - started),
+			firstFrameMs: frame === undefined ? null : round(frame.at - started),
+			fullLoadMs: loaded === undefined ? null : round(loaded - started),
+		};
 	} finally {
 		terminal.kill();
 	}
@@ -127,10 +134,11 @@ export async function measureTui(bench, log) {
 	const drawn = loads.filter(load => load.firstScreenMs !== null && load.fullLoadMs !== null);
 	summary.tuiLoad =
 		drawn.length === 0
-			? {runs: loadRuns, firstScreenMs: null, fullLoadMs: null, headlessMs: null, ratioToHeadless: null}
+			? {runs: loadRuns, firstScreenMs: null, firstFrameMs: null, fullLoadMs: null, headlessMs: null, ratioToHeadless: null}
 			: {
 					runs: loadRuns,
 					firstScreenMs: round(median(drawn.map(load => load.firstScreenMs))),
+					firstFrameMs: drawn.some(load => load.firstFrameMs === null) ? null : round(median(drawn.map(load => load.firstFrameMs))),
 					fullLoadMs: round(median(drawn.map(load => load.fullLoadMs))),
 					headlessMs: round(median(drawn.map(load => load.headlessMs))),
 					ratioToHeadless: round(median(drawn.map(load => load.fullLoadMs / load.headlessMs)), 2),
@@ -138,7 +146,12 @@ export async function measureTui(bench, log) {
 				};
 	if (drawn.length < loads.length) process.exitCode = 1;
 	const load = summary.tuiLoad;
-	figure(`TUI time to first screen (median of ${loadRuns})`, `${load.firstScreenMs === null ? 'never' : ms(load.firstScreenMs)}  (target ≤ 300 ms)`);
+	figure(
+		`TUI time to first screen (median of ${loadRuns})`,
+		load.firstScreenMs === null
+			? 'never'
+			: `${ms(load.firstScreenMs)}, the views' first frame ${load.firstFrameMs === null ? 'never' : ms(load.firstFrameMs)}  (target ≤ 300 ms, for the first screen)`,
+	);
 	figure(
 		`TUI full load / headless load (median of ${loadRuns} pairs)`,
 		load.fullLoadMs === null
