@@ -107,9 +107,10 @@ function* cutJob(cut: Cut, job: Job, showJobs: boolean): Generator<void, void> {
 
 /**
  * How many leading jobs an earlier cut of the same model, filter and width placed as this cut would: those its
- * base placed as this one's does, and whose activities the filter matches as it did then. A live stream read on the viewer's thread changes the model a frame at a time,
- * mostly in its last job, and with a filter on, cutting every job again each frame was most of a frame late in a
- * day's stream (the soak of #33), and a filter's Enter cut them twice: once ahead, once for the revision after.
+ * base placed as this one's does, and whose activities the filter matches as it did then. A live stream read on
+ * the viewer's thread changes the model a frame at a time, mostly in its last job, and with a filter on, cutting
+ * every job again each frame was most of a frame late in a day's stream (the soak of #33), and a filter's Enter
+ * cut them twice: once ahead, once for the revision after.
  */
 function* keptJobs(placement: Placement, earlier: Placement, shown: Uint8Array): Generator<void, number> {
 	const {model, base} = placement;
