@@ -69,6 +69,16 @@ function foldsOf(model: Model, picks: number[], filter: Filter): UiState {
 		: {...initialUiState, filter, filterFolds: {folds: collapsed, all: false}, defaultCollapse: 'auto', follow: false};
 }
 
+/** The model placed and cut by `filter` at 90 columns, each carried from `earlier` (a cut) and its base where they can be. */
+function cutOf(model: Model, filter: Filter, earlier?: Placement): Placement {
+	const lists = new PaneLists(model, model.rev);
+	const base = new Placement(model, 90, lists, undefined);
+	drain(placeSteps(base, earlier?.base));
+	const filtered = new Placement(model, 90, lists, base);
+	drain(cutSteps(filtered, filter, earlier));
+	return filtered;
+}
+
 describe('a placement carried over from the revision before', () => {
 	it('gives the rows a placement made afresh gives, as a stream of several jobs grows in place, the input ends and opens again', () => {
 		fc.assert(
@@ -170,14 +180,7 @@ describe('a placement carried over from the revision before', () => {
 		const first = linesOf('nested-delegate.ndjson');
 		const second = linesOf('parallel-delegate.ndjson');
 		const model = modelFromText(`${[...first, ...second.slice(0, 10)].join('\n')}\n`);
-		const cut = (filter: Filter, earlier?: Placement): Placement => {
-			const lists = new PaneLists(model, model.rev);
-			const base = new Placement(model, 90, lists, undefined);
-			drain(placeSteps(base, earlier?.base));
-			const filtered = new Placement(model, 90, lists, base);
-			drain(cutSteps(filtered, filter, earlier));
-			return filtered;
-		};
+		const cut = (filter: Filter, earlier?: Placement): Placement => cutOf(model, filter, earlier);
 
 		const shape = (placement: Placement) =>
 			placement.order.map(node => [node.pane.paneId, node.no, node.slot, node.parent?.no, node.acts, node.tail, node.childAfter, node.jobId]);
@@ -234,14 +237,7 @@ describe('a placement carried over from the revision before', () => {
 		// The first job whole: each cut carries it over from the one before.
 		const model = modelFromText(`${[...first, ...lines.slice(0, 5)].join('\n')}\n`);
 		const delegations = filterOf('type:delegate');
-		const cut = (earlier?: Placement): Placement => {
-			const lists = new PaneLists(model, model.rev);
-			const base = new Placement(model, 90, lists, undefined);
-			drain(placeSteps(base, earlier?.base));
-			const filtered = new Placement(model, 90, lists, base);
-			drain(cutSteps(filtered, delegations, earlier));
-			return filtered;
-		};
+		const cut = (earlier?: Placement): Placement => cutOf(model, delegations, earlier);
 
 		let latest = cut(cut());
 		const firstCut = new WeakRef(latest);

@@ -76,7 +76,7 @@ export class Placement {
  * `order` end. A job carried over keeps its mark, the same object: two placements with the same mark for a job
  * placed it the same, its nodes numbered the same (filter-cut.ts relies on it).
  */
-export type JobMark = {jobId: string; stamp: JobStamp; runtimeName: string | undefined; topEnd: number; orderEnd: number};
+export type JobMark = CutMark & {stamp: JobStamp; runtimeName: string | undefined};
 
 /** A job as a filtered placement cut it: where its entries at the top and its nodes in `order` end. */
 export type CutMark = {jobId: string; topEnd: number; orderEnd: number};
