@@ -15,6 +15,7 @@ import {chmodSync} from 'node:fs';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {build} from 'esbuild';
+import {splitViewsChunk} from './views-script.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -47,6 +48,13 @@ const result = await build({
 const inputs = Object.keys(result.metafile.inputs);
 if (!inputs.some(input => input.endsWith('show-app.bundle.js')))
 	throw new Error('bundle-cli: the CLI no longer reaches the views bundle; review the order of the build steps');
+
+// The chunk that holds the views bundle becomes a script compiled with V8's code cache (scripts/views-script.mjs).
+const viewsChunks = Object.entries(result.metafile.outputs).filter(
+	([output, {inputs: parts}]) => output.endsWith('.js') && Object.keys(parts).some(input => input.endsWith('show-app.bundle.js')),
+);
+if (viewsChunks.length !== 1) throw new Error(`bundle-cli: the views bundle is in ${viewsChunks.length} chunks, not one`);
+splitViewsChunk(join(root, viewsChunks[0][0]), root);
 
 // esbuild keeps the entry's `#!/usr/bin/env node`; npm link and a global install need the executable bit.
 chmodSync(join(bin, 'perscope.js'), 0o755);
