@@ -304,6 +304,7 @@ async function viewPlan(
 		// Should Ink fail to load, the loader must not wait for a frame that never comes.
 		firstFrameDrawn();
 		store.stop();
+		scheduler.stop();
 		raw.close();
 		process.off('SIGTERM', onSignal);
 		process.off('SIGHUP', onSignal);

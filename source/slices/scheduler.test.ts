@@ -90,6 +90,23 @@ describe('work in slices', () => {
 	});
 });
 
+describe('a stopped scheduler (the viewer closed)', () => {
+	it('runs no step that was waiting, takes none from then on, and no work goes on', () => {
+		const scheduler = manualScheduler();
+		const ran: string[] = [];
+		const work: number[] = [];
+		scheduler.soon(() => ran.push('soon'));
+		scheduler.later(() => ran.push('later'), 15);
+		scheduler.run(slices(5, work));
+		scheduler.stop();
+		scheduler.soon(() => ran.push('after'));
+		expect(scheduler.waiting()).toBe(0);
+		scheduler.runAll();
+		expect(ran).toEqual([]);
+		expect(work).toEqual([]);
+	});
+});
+
 describe('turns on the model', () => {
 	it('work that reads the model holds its turn from its first slice to its end: changes wait meanwhile', () => {
 		const scheduler = manualScheduler();

@@ -55,6 +55,9 @@ export class Scheduler {
 	/** The viewer's model, read in slices and changed in parts: who may go on (turns.ts). */
 	readonly turns = new Turns();
 	readonly #timers: Timers;
+	/** What cancels each step waiting on a timer. */
+	readonly #armed = new Set<() => void>();
+	#stopped = false;
 
 	constructor(timers: Timers = idleTimers, budgets: Partial<Budgets> = {}) {
 		this.#timers = timers;
@@ -63,12 +66,38 @@ export class Scheduler {
 
 	/** Runs `step` after the keys and frames already waiting; returns what cancels it. */
 	soon(step: () => void): () => void {
-		return this.#timers.soon(step);
+		return this.#arm(run => this.#timers.soon(run), step);
 	}
 
 	/** Runs `step` after `ms`; returns what cancels it. */
 	later(step: () => void, ms: number): () => void {
-		return this.#timers.later(step, ms);
+		return this.#arm(run => this.#timers.later(run, ms), step);
+	}
+
+	/**
+	 * Stops for good: no step waiting runs, and none is taken from now on. The viewer stops its scheduler as it
+	 * closes, so that quitting never waits for work nobody will see.
+	 */
+	stop(): void {
+		this.#stopped = true;
+		for (const cancel of [...this.#armed]) cancel();
+	}
+
+	/** `step` on a timer, known until it runs or is cancelled, so that `stop` can cancel it. */
+	#arm(start: (run: () => void) => () => void, step: () => void): () => void {
+		if (this.#stopped) return () => undefined;
+		const armed = this.#armed;
+		const cancel = (): void => {
+			armed.delete(cancel);
+			cancelTimer();
+		};
+
+		const cancelTimer = start(() => {
+			armed.delete(cancel);
+			step();
+		});
+		armed.add(cancel);
+		return cancel;
 	}
 
 	now(): number {
@@ -103,8 +132,8 @@ export class Scheduler {
 				return over;
 			},
 		};
+		// Also when it never held the turn: a task refused once waits in `turns` until it reads or ends.
 		const release = (): void => {
-			if (!holding) return;
 			holding = false;
 			turns.stopReading(task);
 		};

@@ -1,7 +1,7 @@
 /*
- * The timers background work runs on. In the viewer: idle time, after the keys and frames already waiting, and
- * never keeping the process alive, since quitting must not wait for work nobody will see. Tests step them by
- * hand (test/helpers/manual-scheduler.ts).
+ * The timers background work runs on. In the viewer: idle time, after the keys and frames already waiting. Quitting
+ * must not wait for work nobody will see: the viewer stops its scheduler as it closes (Scheduler.stop), and a
+ * retry's timeout does not keep the process alive. Tests step them by hand (test/helpers/manual-scheduler.ts).
  */
 
 export type Timers = {
@@ -14,9 +14,11 @@ export type Timers = {
 };
 
 export const idleTimers: Timers = {
+	// Not unref'd: Node polls for I/O without a timeout while only unref'd immediates wait, so such a slice ran
+	// only once something else woke the event loop. With the stream quiet and the view store's tick at rest, a
+	// filter's Enter waited seconds for its next slice (timers.test.ts).
 	soon(step) {
 		const handle = setImmediate(step);
-		handle.unref();
 		return () => {
 			clearImmediate(handle);
 		};
