@@ -132,8 +132,8 @@ export class Scheduler {
 				return over;
 			},
 		};
-		// Also when it never held the turn: a task refused once waits in `turns` until it reads or ends.
 		const release = (): void => {
+			if (!holding) return;
 			holding = false;
 			turns.stopReading(task);
 		};

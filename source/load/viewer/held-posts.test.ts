@@ -82,55 +82,6 @@ describe('posts on their way into the model', () => {
 		expect(scheduler.turns.reading).toBe(false);
 	});
 
-	it('let a reader refused while one was part way go before the next post: a filter Enter on a log still streaming in waited 5 s for the whole backlog', () => {
-		// A short tick: a turn puts in 8 parts of posts of 21, so a post mostly ends and the next begins inside a turn,
-		// and one is part way at the end of the turn (as a real post of thousands of events spans many turns).
-		const scheduler = manualScheduler({tick: 1});
-		const parts: string[] = [];
-		const posts = new HeldPosts<string>({
-			*inParts(post) {
-				for (let part = 1; part <= 21; part++) {
-					parts.push(`${post}${part}`);
-					if (part < 21) yield;
-				}
-			},
-			scheduler,
-		});
-		const names = Array.from({length: 20}, (_, index) => `p${index}.`);
-		for (const name of names) posts.offer(name);
-		scheduler.runOne();
-		expect(posts.partWay).toBe(true);
-		const read: number[] = [];
-		scheduler.run(
-			() => {
-				read.push(parts.length);
-				return true;
-			},
-			{reads: true},
-		);
-		scheduler.runAll();
-		// It read once, as soon as the post part way when it was refused was in; then the rest went in.
-		expect(read).toEqual([21]);
-		expect(parts).toHaveLength(names.length * 21);
-		expect(scheduler.turns.readerWaiting).toBe(false);
-	});
-
-	it('begin again once a reader that was refused stops without reading (a filter dropped for a newer one)', () => {
-		const {posts, parts, runTurn, scheduler} = harness(() => 3);
-		posts.offer('a');
-		posts.offer('b');
-		runTurn();
-		const task = scheduler.run(() => true, {reads: true});
-		runTurn();
-		// The reader's first try, 'a' part way: refused.
-		runTurn();
-		expect(scheduler.turns.readerWaiting).toBe(true);
-		task.cancel();
-		expect(scheduler.turns.readerWaiting).toBe(false);
-		scheduler.runAll();
-		expect(parts).toEqual(['a1', 'a2', 'a3', 'b1', 'b2', 'b3']);
-	});
-
 	it('tell whoever waits on every post offered so far once the last of them is in, after its own `then`; at once when none waits', () => {
 		const {posts, parts, runTurn} = harness(post => (post === 'a' ? 2 : 1));
 		const told: string[] = [];

@@ -96,12 +96,6 @@ export class HeldPosts<Post> {
 		const until = scheduler.deadline();
 		for (;;) {
 			if (!this.#current) {
-				// Between two posts: a reader refused while the last was part way goes first.
-				if (scheduler.turns.readerWaiting && this.#waiting.length > 0) {
-					this.#cancel = scheduler.later(() => this.#next(), scheduler.budgets.retryMs);
-					return;
-				}
-
 				const next = this.#waiting.shift();
 				if (!next) return;
 				this.#setCurrent({parts: this.#inParts(next.post), then: next.then});
