@@ -1,6 +1,6 @@
 // Runs in `npm run build` from bundle-cli.mjs, on the chunk of dist/bin/ that holds the views bundle (Ink, React and
 // the views: ~1 MB). Node 20 keeps no compile cache for ES modules, so V8 parsed and compiled that megabyte at every
-// start of the viewer: ~50 ms of the first frame on this machine (docs/performance.md). A classic script can be
+// start of the viewer: ~45 ms of the first frame on this machine (docs/performance.md). A classic script can be
 // compiled with V8's code cache (`vm.Script`'s `cachedData`), so the chunk is split in two:
 //   - NAME.script: the chunk's code as the body of one async function, its `import`s turned into lookups of what
 //     the function is given, its `export` into what it returns, `import()` and `import.meta.url` into two more of
