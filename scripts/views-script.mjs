@@ -125,14 +125,20 @@ export function staleBindings(source, readChunk) {
 	for (const statement of file.statements) {
 		if (!ts.isImportDeclaration(statement)) continue;
 		const specifier = /** @type {ts.StringLiteral} */ (statement.moduleSpecifier).text;
-		const bindings = statement.importClause?.namedBindings;
-		if (!specifier.startsWith('./') || !bindings || !ts.isNamedImports(bindings)) continue;
+		const clause = statement.importClause;
+		const bindings = clause?.namedBindings;
+		// Whole namespaces stay live; a default import and named ones are read once.
+		const names = [
+			...(clause?.name ? ['default'] : []),
+			...(bindings && ts.isNamedImports(bindings) ? bindings.elements.map(element => (element.propertyName ?? element.name).text) : []),
+		];
+		if (!specifier.startsWith('./') || names.length === 0) continue;
 		const chunk = ts.createSourceFile(specifier, readChunk(specifier), ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
 		const locals = exportedLocals(chunk);
 		const assigned = assignedNames(chunk);
-		for (const element of bindings.elements) {
-			const local = locals.get((element.propertyName ?? element.name).text);
-			if (local === undefined) throw new Error(`views-script: ${specifier} does not export ${element.name.text}`);
+		for (const name of names) {
+			const local = locals.get(name);
+			if (local === undefined) throw new Error(`views-script: ${specifier} does not export ${name}`);
 			if (assigned.has(local)) stale.push(`${specifier} ${local}`);
 		}
 	}

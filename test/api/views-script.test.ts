@@ -81,6 +81,10 @@ describe('the views compiled with a code cache (dist/bin/)', () => {
 		expect(staleBindings(views, () => chunk)).toEqual(['./chunk-A.js count']);
 		expect(staleBindings(views, () => chunk.replace('count++', 'table.count++'))).toEqual([]);
 		expect(staleBindings(views, () => chunk.replace('count++', '[count] = [1]'))).toEqual(['./chunk-A.js count']);
+		// A default import is read once too.
+		expect(staleBindings('import counted from "./chunk-A.js";\nexport {counted};', () => `${chunk}\nexport {count as default};`)).toEqual([
+			'./chunk-A.js count',
+		]);
 	});
 
 	it('are refused by the build when they import something other than a chunk or a Node module', () => {
