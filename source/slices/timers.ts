@@ -34,21 +34,15 @@ export const idleTimers: Timers = {
 };
 
 /**
- * The same timers, keeping the process alive meanwhile: for work whose end something waits on when no viewer
- * keeps the process running (a load in a worker whose posts go into a model without views, as in tests).
+ * The same timers, a retry's timeout keeping the process alive too: for work whose end something waits on when no
+ * viewer keeps the process running (a load in a worker whose posts go into a model without views, as in tests).
  */
 export const aliveTimers: Timers = {
-	soon(step) {
-		const handle = setImmediate(step);
-		return () => {
-			clearImmediate(handle);
-		};
-	},
+	...idleTimers,
 	later(step, ms) {
 		const handle = setTimeout(step, ms);
 		return () => {
 			clearTimeout(handle);
 		};
 	},
-	now: () => performance.now(),
 };
