@@ -8,17 +8,18 @@
 //   - NAME.js (the chunk's own name, so every importer is unchanged): a module that imports what the chunk imported
 //     (so each module still has one instance in the process), compiles NAME.script with NAME.cache when there is
 //     one, runs it, and exports what it returns.
-// NAME.cache is written here, by a Node process that loads the views as the CLI does (the same environment: React's
-// production build). V8 takes a cache only from its own version and flags and otherwise compiles as before
-// (`cachedDataRejected`), so a cache from another Node costs only the time to read it.
+// NAME.cache is written here, by the built viewer drawing the bundled demo log in a pseudo-terminal, so that it holds
+// the code of the first frames as well as of the views' top level (`writeCache`). V8 takes a cache only from its own
+// version and flags and otherwise compiles as before (`cachedDataRejected`), so a cache from another Node costs only
+// the time to read it.
 //
 // One difference from the module it replaces: an imported binding is read once, when the script starts, instead
 // of at each use (ES modules' live bindings). Every module it imports has been evaluated by then, and a binding
 // that is assigned again later would be read stale; `staleBindings` fails the build if any imported binding could be.
 import {spawnSync} from 'node:child_process';
-import {readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {pathToFileURL} from 'node:url';
+import {fileURLToPath, pathToFileURL} from 'node:url';
 import ts from 'typescript';
 
 /** The script function's parameters: names the bundle does not use (checked). */
@@ -214,10 +215,59 @@ export const {${exported.join(', ')}} = views;
 }
 
 /**
+ * Writes NAME.cache (`cachePath`): the code V8 compiled for the views while a viewer drew its first frames
+ * (`drawnCache`), or, where no viewer can be drawn here, while the views' top level ran (`topLevelCache`). V8
+ * compiles most functions only when first called, and a cache holds only what was compiled: one made once the views
+ * were set up left out React's rendering, Ink's layout and output and the views' components, which every start then
+ * compiled as it drew its first frame (docs/performance.md). Says which it wrote. `env` is the environment the
+ * build runs in (tests take `script` off its PATH).
+ */
+export function writeCache(chunkPath, cachePath, root, env = process.env) {
+	// Without NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and a plain start has none.
+	const childEnv = {...env};
+	delete childEnv.NODE_OPTIONS;
+	rmSync(cachePath, {force: true});
+	const notDrawn = drawnCache(chunkPath, cachePath, root, childEnv);
+	if (notDrawn === undefined) return 'drawn';
+	process.stderr.write(`views-script: the views' code cache holds their top level only: ${notDrawn}\n`);
+	topLevelCache(chunkPath, cachePath, root, childEnv);
+	return 'top level';
+}
+
+/**
+ * Starts the built viewer on the bundled demo log in a pseudo-terminal (util-linux's `script`), where
+ * views-cache-preload.mjs writes the cache once the viewer has drawn and gone quiet. Undefined when the cache was
+ * written, else why not (no `script` here; macOS's takes other arguments).
+ */
+function drawnCache(chunkPath, cachePath, root, env) {
+	const preload = fileURLToPath(new URL('views-cache-preload.mjs', import.meta.url));
+	const viewer = [process.execPath, '--import', pathToFileURL(preload).href, join(root, 'dist', 'bin', 'perscope.js'), join(root, 'fixtures', 'demo.ndjson')];
+	const command = `stty cols 120 rows 40 2>/dev/null; exec ${viewer.map(shellWord).join(' ')}`;
+	const result = spawnSync('script', ['-qfec', command, '/dev/null'], {
+		cwd: root,
+		env: {...env, PERSCOPE_BUILD_VIEWS: pathToFileURL(chunkPath).href, PERSCOPE_BUILD_VIEWS_CACHE: cachePath},
+		stdio: ['ignore', 'ignore', 'pipe'],
+		timeout: 60_000,
+	});
+	if (result.error) return `running the viewer in \`script\` failed: ${result.error.message}`;
+	if (result.status !== 0 || !existsSync(cachePath)) {
+		const said = result.stderr.toString().trim().split('\n').at(-1);
+		return `the viewer in \`script\` ended with ${result.status ?? result.signal} and wrote no cache${said ? `: ${said}` : ''}`;
+	}
+
+	return undefined;
+}
+
+/** `word` quoted for sh. */
+function shellWord(word) {
+	return `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+/**
  * Loads the views in a Node process of their own, with the environment the CLI gives them, and writes the code V8
  * compiled for the script while it ran (its top level: Ink, React and the views' modules set up).
  */
-function writeCache(chunkPath, cachePath, root) {
+function topLevelCache(chunkPath, cachePath, root, env) {
 	const environment = pathToFileURL(join(root, 'dist', 'cli', 'ink-environment.js')).href;
 	const code = `
 		const {prepareInkEnvironment} = await import(${JSON.stringify(environment)});
@@ -226,9 +276,6 @@ function writeCache(chunkPath, cachePath, root) {
 		const {writeFileSync} = await import('node:fs');
 		writeFileSync(${JSON.stringify(cachePath)}, viewsScript.createCachedData());
 	`;
-	// Without NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and a plain start has none.
-	const env = {...process.env};
-	delete env.NODE_OPTIONS;
 	const result = spawnSync(process.execPath, ['--input-type=module', '--eval', code], {env, stdio: ['ignore', 'inherit', 'inherit']});
 	if (result.status !== 0) throw new Error(`views-script: writing the code cache failed (exit ${result.status ?? result.signal})`);
 }

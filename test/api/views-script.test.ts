@@ -1,11 +1,11 @@
 import {spawnSync} from 'node:child_process';
-import {existsSync, readdirSync} from 'node:fs';
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync} from 'node:fs';
 import * as nodePath from 'node:path';
 import {join} from 'node:path';
 import {pathToFileURL} from 'node:url';
 import {Script} from 'node:vm';
 import {describe, expect, it} from 'vitest';
-import {staleBindings, toScript} from '../../scripts/views-script.mjs';
+import {staleBindings, toScript, writeCache} from '../../scripts/views-script.mjs';
 import {repoRoot} from '../helpers/cli-process.js';
 
 /*
@@ -48,6 +48,30 @@ describe('the views compiled with a code cache (dist/bin/)', () => {
 		expect(child.stderr).toBe('');
 		// `false`, not `undefined`: a cache was given, and V8 used it.
 		expect(JSON.parse(child.stdout)).toEqual({rejected: false, showApp: 'function', chooseJob: 'function'});
+	});
+
+	// V8 compiles most functions when first called, and a cache holds what was compiled: made once the views were set
+	// up, it left out React's rendering, Ink's layout and the components, compiled again at every start's first frame.
+	it('load with a cache the build made as a viewer drew, which holds more than a cache of their top level', () => {
+		const runner = readdirSync(bin).find(name => /^show-app\.bundle-.*\.js$/.test(name))!;
+		const shipped = statSync(join(bin, runner.replace(/\.js$/, '.cache'))).size;
+		// The top level's cache, as the build falls back to where it cannot draw (no `script` on the PATH), made from a
+		// copy of dist/bin/ without its cache: the script compiled with a cache keeps what that cache held. The copy is
+		// inside the checkout, where the chunks find the packages they import.
+		const cacheFolder = join(repoRoot, 'node_modules', '.cache');
+		mkdirSync(cacheFolder, {recursive: true});
+		const copy = mkdtempSync(join(cacheFolder, 'perscope-views-cache-'));
+		try {
+			cpSync(bin, copy, {recursive: true});
+			const cache = join(copy, runner.replace(/\.js$/, '.cache'));
+			rmSync(cache);
+			const made = writeCache(join(copy, runner), cache, repoRoot, {...process.env, PATH: join(copy, 'no-such-directory')});
+			expect(made).toBe('top level');
+			const topLevel = statSync(cache).size;
+			expect(shipped).toBeGreaterThan(topLevel * 1.2);
+		} finally {
+			rmSync(copy, {recursive: true, force: true});
+		}
 	});
 
 	it('behave as the module they were made from: its imports, exports, import(), import.meta.url and strict mode', async () => {
