@@ -219,17 +219,17 @@ export const {${exported.join(', ')}} = views;
  * (`drawnCache`), or, where no viewer can be drawn here, while the views' top level ran (`topLevelCache`). V8
  * compiles most functions only when first called, and a cache holds only what was compiled: one made once the views
  * were set up left out React's rendering, Ink's layout and output and the views' components, which every start then
- * compiled as it drew its first frame (docs/performance.md). Says which it wrote. `env` is the environment the
- * build runs in (tests take `script` off its PATH).
+ * compiled as it drew its first frame (docs/performance.md). Says which it wrote, and `warn`s why when it could not
+ * draw. `env` is the environment the build runs in (tests take `script` off its PATH).
  */
-export function writeCache(chunkPath, cachePath, root, env = process.env) {
+export function writeCache(chunkPath, cachePath, root, env = process.env, warn = text => process.stderr.write(`${text}\n`)) {
 	// Without NODE_OPTIONS: V8 takes a cache only under the flags it was made with, and a plain start has none.
 	const childEnv = {...env};
 	delete childEnv.NODE_OPTIONS;
 	rmSync(cachePath, {force: true});
 	const notDrawn = drawnCache(chunkPath, cachePath, root, childEnv);
 	if (notDrawn === undefined) return 'drawn';
-	process.stderr.write(`views-script: the views' code cache holds their top level only: ${notDrawn}\n`);
+	warn(`views-script: the views' code cache holds their top level only: ${notDrawn}`);
 	topLevelCache(chunkPath, cachePath, root, childEnv);
 	return 'top level';
 }

@@ -65,8 +65,10 @@ describe('the views compiled with a code cache (dist/bin/)', () => {
 			cpSync(bin, copy, {recursive: true});
 			const cache = join(copy, runner.replace(/\.js$/, '.cache'));
 			rmSync(cache);
-			const made = writeCache(join(copy, runner), cache, repoRoot, {...process.env, PATH: join(copy, 'no-such-directory')});
+			const warnings: string[] = [];
+			const made = writeCache(join(copy, runner), cache, repoRoot, {...process.env, PATH: join(copy, 'no-such-directory')}, text => warnings.push(text));
 			expect(made).toBe('top level');
+			expect(warnings).toEqual([expect.stringMatching(/top level only: running the viewer in `script` failed/)]);
 			const topLevel = statSync(cache).size;
 			expect(shipped).toBeGreaterThan(topLevel * 1.2);
 		} finally {
