@@ -1,7 +1,7 @@
 // Loaded (`--import`) by scripts/views-script.mjs into a viewer the build starts in a pseudo-terminal on the bundled
-// demo log, with a few keys typed: once the viewer has drawn and has written nothing for a while (the log read, the
-// keys answered), it writes the code V8 has compiled for the views so far (their code cache) and ends the process.
-// Only the build runs this; nothing the package ships reads these variables.
+// demo log: once the viewer has drawn and has written nothing for a while (the log read and shown), it writes the
+// code V8 has compiled for the views so far (their code cache) and ends the process. Only the build runs this;
+// nothing the package ships reads these variables.
 import {writeFileSync} from 'node:fs';
 
 /** The views' runner module (dist/bin/show-app.bundle-*.js), as the CLI imports it, and where the cache goes. */
