@@ -19,7 +19,7 @@
 import {spawnSync} from 'node:child_process';
 import {existsSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {fileURLToPath, pathToFileURL} from 'node:url';
+import {pathToFileURL} from 'node:url';
 import ts from 'typescript';
 
 /** The script function's parameters: names the bundle does not use (checked). */
@@ -240,12 +240,20 @@ export function writeCache(chunkPath, cachePath, root, env = process.env, warn =
  * written, else why not (no `script` here; macOS's takes other arguments).
  */
 function drawnCache(chunkPath, cachePath, root, env) {
-	const preload = fileURLToPath(new URL('views-cache-preload.mjs', import.meta.url));
-	const viewer = [process.execPath, '--import', pathToFileURL(preload).href, join(root, 'dist', 'bin', 'perscope.js'), join(root, 'fixtures', 'demo.ndjson')];
-	const command = `stty cols 120 rows 40 2>/dev/null; exec ${viewer.map(shellWord).join(' ')}`;
+	// `script` runs a shell command line: the paths go in the environment, so that none needs quoting in it.
+	const command =
+		'stty cols 120 rows 40 2>/dev/null; exec "$PERSCOPE_BUILD_NODE" --import "$PERSCOPE_BUILD_PRELOAD" "$PERSCOPE_BUILD_CLI" "$PERSCOPE_BUILD_LOG"';
 	const result = spawnSync('script', ['-qfec', command, '/dev/null'], {
 		cwd: root,
-		env: {...env, PERSCOPE_BUILD_VIEWS: pathToFileURL(chunkPath).href, PERSCOPE_BUILD_VIEWS_CACHE: cachePath},
+		env: {
+			...env,
+			PERSCOPE_BUILD_NODE: process.execPath,
+			PERSCOPE_BUILD_PRELOAD: new URL('views-cache-preload.mjs', import.meta.url).href,
+			PERSCOPE_BUILD_CLI: join(root, 'dist', 'bin', 'perscope.js'),
+			PERSCOPE_BUILD_LOG: join(root, 'fixtures', 'demo.ndjson'),
+			PERSCOPE_BUILD_VIEWS: pathToFileURL(chunkPath).href,
+			PERSCOPE_BUILD_VIEWS_CACHE: cachePath,
+		},
 		stdio: ['ignore', 'ignore', 'pipe'],
 		timeout: 60_000,
 	});
@@ -256,11 +264,6 @@ function drawnCache(chunkPath, cachePath, root, env) {
 	}
 
 	return undefined;
-}
-
-/** `word` quoted for sh. */
-function shellWord(word) {
-	return `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /**
