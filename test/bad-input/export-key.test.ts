@@ -3,7 +3,7 @@ import {mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wri
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, beforeAll, describe, expect, it} from 'vitest';
-import {hasTmux, TmuxSession} from '../e2e/tmux.js';
+import {hasTmux, shellQuote, TmuxSession} from '../e2e/tmux.js';
 import {cliPath} from '../helpers/cli-process.js';
 import {fixturesDir} from '../helpers/load.js';
 
@@ -57,7 +57,7 @@ afterAll(() => {
 
 /** Opens the viewer on `log` in `cwd`, selects the deep `todo` call, opens the inspector and presses `o`. */
 async function pressExport(log: string, cwd: string): Promise<TmuxSession> {
-	const opened = TmuxSession.start(`cd '${cwd}' && node '${cliPath}' '${log}'`, {width: 220, height: 30});
+	const opened = TmuxSession.start(`cd ${shellQuote(cwd)} && node ${shellQuote(cliPath)} ${shellQuote(log)}`, {width: 220, height: 30});
 	session = opened;
 	await opened.waitFor('🏁 attempt completion', 15_000);
 	opened.keys('g');

@@ -288,7 +288,8 @@ describe('a backend that cannot take the spans', () => {
 
 	it('a host not found was reported as "took no more spans within 5 s" after waiting them out: it is said at once', async () => {
 		const result = await runCli(['--summary', '--otlp', 'http://collector.invalid:4318', log], {
-			NODE_OPTIONS: `--require ${join(import.meta.dirname, 'no-such-host.cjs')}`,
+			// Quoted as NODE_OPTIONS reads a word: a checkout's path may hold spaces.
+			NODE_OPTIONS: `--require ${JSON.stringify(join(import.meta.dirname, 'no-such-host.cjs'))}`,
 		});
 		expect(result.code).toBe(0);
 		expect(result.stderr).toContain(
