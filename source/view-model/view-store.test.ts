@@ -334,3 +334,36 @@ describe('a stream gone quiet (#33: a viewer left open for a day)', () => {
 		}
 	});
 });
+
+describe('which loads change the model in place', () => {
+	it("says so of a model whose revision moves while it stays the same object (a load on the viewer's thread), not of one replaced at each post (a worker's)", () => {
+		const clock = {now: 0};
+		const {store} = storeAt(clock);
+		store.flush();
+		expect(store.changedInPlace).toBe(false);
+		// A worker's load: a new model object at each post.
+		for (let post = 0; post < 3; post++) {
+			const posted = {...store.model, rev: store.model.rev + 1};
+			store.setModel(posted);
+			clock.now += 1000;
+			store.tick();
+			expect(store.model).toBe(posted);
+			expect(store.changedInPlace).toBe(false);
+		}
+
+		// A load on this thread: the same model, its revision moved.
+		const inPlace = createModel();
+		store.setModel(inPlace);
+		clock.now += 1000;
+		store.tick();
+		expect(store.changedInPlace).toBe(false);
+		inPlace.rev++;
+		clock.now += 1000;
+		store.tick();
+		expect(store.changedInPlace).toBe(true);
+		// Unchanged since, it still is one such load's model.
+		clock.now += 1000;
+		store.tick();
+		expect(store.changedInPlace).toBe(true);
+	});
+});

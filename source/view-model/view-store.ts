@@ -55,6 +55,7 @@ export class ViewStore {
 	#modelFrameNoted = true;
 	#measuringModelFrame = true;
 	#externalChange = false;
+	#changedInPlace = false;
 	#timer: NodeJS.Timeout | undefined;
 	/** Whether `start` was called and `stop` was not: the tick runs, or sleeps until something changes. */
 	#started = false;
@@ -96,6 +97,16 @@ export class ViewStore {
 	 */
 	get model(): Model {
 		return this.#seenModel ?? this.#model;
+	}
+
+	/**
+	 * Whether the model shown is one a load changes in place, its `rev` moving while it stays the same object: a
+	 * load on the viewer's thread (stdin, a command, a followed or small file) rather than a worker's, which
+	 * replaces the model with each post. Work that reads such a model in slices finds it changed at the next
+	 * chunk, and does better to do it at once.
+	 */
+	get changedInPlace(): boolean {
+		return this.#changedInPlace;
 	}
 
 	/** The views draw this model from the next published version on. */
@@ -201,6 +212,8 @@ export class ViewStore {
 		this.#lastModelPublishedAt = now;
 		this.#modelFrameNoted = false;
 		this.#measuringModelFrame = true;
+		// Set at the first revision of the shown model published after it; a model set anew is a worker's until then.
+		this.#changedInPlace = this.#model === this.#seenModel ? this.#changedInPlace || this.#model.rev !== this.#seenRev : false;
 		this.#seenModel = this.#model;
 		this.#seenRev = this.#model.rev;
 		this.#externalChange = false;

@@ -15,6 +15,13 @@ export type FilterRequest = {
 	current: () => Filter;
 	/** Applies the filter, its bitmap and layout made. */
 	apply: (filter: Filter) => void;
+	/**
+	 * Whether the model is one a load on the viewer's thread changes in place (ViewStore.changedInPlace): the filter is
+	 * then worked out whole on the key, as the tree lays such a model out at once. In slices, the next chunk of a live
+	 * stream made the work start over at once anyway, on a revision without the unfiltered layout to cut the
+	 * filter's from: the soak's filter Enters took 90–120 ms (docs/performance.md).
+	 */
+	changesInPlace?: (() => boolean) | undefined;
 };
 
 /**
@@ -43,14 +50,17 @@ export class FilterAhead {
 		let layoutRev = -1;
 		const job: FilterJob = {filter, scan, layout: undefined, task: undefined};
 		/** One slice: the bitmap, then the layout; true when both are made for the model of now. */
+		const changesInPlace = request.changesInPlace?.() === true;
 		const work = (until: number, minimum: number, read: () => boolean): boolean => {
 			const model = request.model();
 			// The model changed in place since the scan began: a live stream read on this thread, which changes it
 			// between any two slices, and a scan starts over on each revision, so one cut into slices would never end.
 			// The tree works the filter of such a model out at once at every revision; so is this one.
-			const inPlace = scan.activities === model.activities && scan.rev !== model.rev;
+			const inPlace = changesInPlace || (scan.activities === model.activities && scan.rev !== model.rev);
 			const enough = () => !inPlace && scheduler.now() >= until && scan.next >= minimum;
 			if (!continueFilterScan(model, scan, enough)) return false;
+			// Applied with its bitmap: the tree lays it out at once, cut from the unfiltered layout of this revision.
+			if (changesInPlace) return true;
 			// The layout reads the model across slices: from here on the filter holds the model's read turn (the
 			// load's posts wait until it is applied), once no post is part way in.
 			if (!read()) return false;

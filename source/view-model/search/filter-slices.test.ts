@@ -182,6 +182,24 @@ describe("a filter's Enter in slices", () => {
 		expect(work.filters.progressOf()).toBeUndefined();
 	});
 
+	it("is applied on the key itself, whatever the log's size, when a load on the viewer's thread changes the model in place (#33)", () => {
+		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
+		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
+		const work = new ViewerWork(scheduler);
+		showTree(work, model);
+		let current: Filter = emptyFilter;
+		const filter = filterOf('run-1');
+		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next), changesInPlace: () => true});
+		expect(current).toBe(filter);
+		expect(work.filters.progressOf()).toBeUndefined();
+		expect(scheduler.waiting()).toBe(0);
+		const fresh = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
+		expect([...filterMatches(model, filter).shown]).toEqual(referenceBits(fresh, filter));
+		const ui = {...initialUiState, filter};
+		const rows = work.layouts.rowsCache()(model, ui, 100);
+		expect(rows.slice(0, rows.length)).toEqual(buildRows(fresh, ui, 100));
+	});
+
 	it("is applied on a live stream read on the viewer's thread, whose model changes between any two slices (#33)", () => {
 		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
 		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
