@@ -133,9 +133,9 @@ figure(
 );
 
 // Every figure with a process start in it (first screens, short loads) carries Node's own start, and the
-// environment can make that much longer: where NODE_EXTRA_CA_CERTS is set, Node 20 parses that file and its own root
-// certificates before any script runs (~70 ms of CPU on this project's machine, which sets it). The runs below keep
-// the environment they are given, as a user's would; this says what a bare start costs in it.
+// environment can make that much longer: where NODE_EXTRA_CA_CERTS is set (this project's machine sets it), Node 20
+// parses that file and its own root certificates before any script runs. The runs below keep the environment they
+// are given, as a user's would; this says what a bare start costs in it.
 function bareStartMs(env) {
 	const times = [];
 	for (let run = 0; run < 5; run++) {

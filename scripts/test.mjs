@@ -13,11 +13,10 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 // Where NODE_EXTRA_CA_CERTS is set (this project's CI machine sets it for its registry proxy), Node 20 reads and
-// parses that file and its own root certificates as every process starts: ~70 ms of CPU each here, against ~27 ms
-// for a whole `node -e 0` without it. A run of the suite starts ~400 Node processes (the CLI under test, tmux's
-// viewers, the workers, the lint's tools), and none of them opens a TLS connection (the OTLP tests export over
-// plain HTTP on loopback). Without it, `npm test` took 188 s instead of 202 s, 370 core-seconds instead of 399
-// (docs/performance.md).
+// parses that file and its own root certificates as every process starts, which takes longer than the rest of a
+// bare `node -e 0`. A run of the suite starts some hundreds of Node processes (the CLI under test, tmux's viewers,
+// the workers, the lint's tools), and none of them opens a TLS connection (the OTLP tests export over plain HTTP on
+// loopback), so they start without it (the figures are in docs/performance.md, "Node's own start").
 const env = {...process.env};
 delete env.NODE_EXTRA_CA_CERTS;
 

@@ -19,7 +19,7 @@ export type FilterRequest = {
 	 * Whether the model is one a load on the viewer's thread changes in place (ViewStore.changedInPlace): the filter is
 	 * then worked out whole on the key, as the tree lays such a model out at once. In slices, the next chunk of a live
 	 * stream made the work start over at once anyway, on a revision without the unfiltered layout to cut the
-	 * filter's from: the soak's filter Enters took 90–120 ms (docs/performance.md).
+	 * filter's from, and the soak's filter Enters were its slowest keys (docs/performance.md).
 	 */
 	changesInPlace?: (() => boolean) | undefined;
 };
@@ -49,8 +49,8 @@ export class FilterAhead {
 		let layoutModel: Model | undefined;
 		let layoutRev = -1;
 		const job: FilterJob = {filter, scan, layout: undefined, task: undefined};
-		/** One slice: the bitmap, then the layout; true when both are made for the model of now. */
 		const changesInPlace = request.changesInPlace?.() === true;
+		/** One slice: the bitmap, then the layout; true when both are made for the model of now. */
 		const work = (until: number, minimum: number, read: () => boolean): boolean => {
 			const model = request.model();
 			// The model changed in place since the scan began: a live stream read on this thread, which changes it
