@@ -37,14 +37,13 @@
 // Peak RSS and CPU time come from bench/bench-hook.mjs, preloaded into each measured node process.
 // Ratios are medians of per-pair ratios (each pair run back to back), which holds up better than a ratio
 // of medians when other work on the machine comes and goes; the load average is printed for that reason.
-import {spawnSync} from 'node:child_process';
 import {existsSync, mkdtempSync, readFileSync, rmSync} from 'node:fs';
 import {cpus, loadavg, tmpdir, totalmem} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {parseArgs} from 'node:util';
 import {generateLog, measureBig, measureDialects, measureHeadless, measureManyJobs, measureShapes} from './bench-headless.mjs';
-import {figure, hasCommand, median, nodeMeasurer, round} from './bench-kit.mjs';
+import {figure, hasCommand, measureCommand, median, nodeMeasurer, round} from './bench-kit.mjs';
 import {dialectsMet, finish, targetsOf} from './bench-report.mjs';
 import {measureSoak} from './bench-soak.mjs';
 import {measureTui} from './bench-tui.mjs';
@@ -138,24 +137,19 @@ figure(
 // are given, as a user's would; this says what a bare start costs in it.
 function bareStartMs(env) {
 	const times = [];
-	for (let run = 0; run < 5; run++) {
-		const started = performance.now();
-		spawnSync(node, ['-e', '0'], {env, stdio: 'ignore'});
-		times.push(performance.now() - started);
-	}
+	for (let run = 0; run < 5; run++) times.push(measureCommand(node, ['-e', '0'], env).wallMs);
 	return round(median(times));
 }
-summary.machine.nodeStartMs = bareStartMs(process.env);
-if (process.env.NODE_EXTRA_CA_CERTS === undefined) figure('a bare Node start (`node -e 0`, median of 5)', `${summary.machine.nodeStartMs} ms`);
-else {
-	const without = {...process.env};
-	delete without.NODE_EXTRA_CA_CERTS;
-	summary.machine.nodeStartWithoutExtraCaCertsMs = bareStartMs(without);
-	figure(
-		'a bare Node start (`node -e 0`, median of 5)',
-		`${summary.machine.nodeStartMs} ms with NODE_EXTRA_CA_CERTS set, as here (${summary.machine.nodeStartWithoutExtraCaCertsMs} ms without)`,
-	);
-}
+summary.machine.nodeStartMs = bareStartMs({});
+// An undefined value leaves the variable out of the child's environment.
+const withoutExtraCaCerts = process.env.NODE_EXTRA_CA_CERTS === undefined ? undefined : bareStartMs({NODE_EXTRA_CA_CERTS: undefined});
+summary.machine.nodeStartWithoutExtraCaCertsMs = withoutExtraCaCerts;
+figure(
+	'a bare Node start (`node -e 0`, median of 5)',
+	withoutExtraCaCerts === undefined
+		? `${summary.machine.nodeStartMs} ms`
+		: `${summary.machine.nodeStartMs} ms with NODE_EXTRA_CA_CERTS set, as here (${withoutExtraCaCerts} ms without)`,
+);
 
 // ---------------------------------------------------------------------------------------------------------
 // The sections, in order
