@@ -9,7 +9,7 @@ import {buildRows} from '../tree/rows.js';
 import {initialUiState} from '../ui-state.js';
 import {ViewerWork} from '../viewer-work.js';
 import {filteringStatus} from './search-status.js';
-import {manualScheduler} from '../../../test/helpers/manual-scheduler.js';
+import {manualScheduler, type ManualScheduler} from '../../../test/helpers/manual-scheduler.js';
 
 /*
  * A filter's Enter worked out in slices against the blocking filter: for fixtures and generated shapes, with any
@@ -53,6 +53,15 @@ function load(lines: string[], model?: Model): Model {
 /** The tree as the viewer first shows it, unfiltered: the layout a filter's is cut from, at the tree's width. */
 function showTree(work: ViewerWork, model: Model): void {
 	work.layouts.rowsCache()(model, initialUiState, 100);
+}
+
+/** The generator's wide shape of 3,000 runs, its tree shown, and the viewer's work on a scheduler a test steps by hand. */
+function wideLog(seed: number, firstSlice = 0): {model: Model; scheduler: ManualScheduler; work: ViewerWork} {
+	const model = load([...shapeLines({shape: 'wide', runs: 3000, seed})]);
+	const scheduler = manualScheduler({tick: 100, firstSlice});
+	const work = new ViewerWork(scheduler);
+	showTree(work, model);
+	return {model, scheduler, work};
 }
 
 function referenceBits(model: Model, filter: Filter): number[] {
@@ -102,10 +111,7 @@ describe("a filter's Enter in slices", () => {
 	});
 
 	it('goes on in slices on a large log, says how far it has got, and keeps the old filter until it is done', () => {
-		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 7})]);
-		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-		const work = new ViewerWork(scheduler);
-		showTree(work, model);
+		const {model, scheduler, work} = wideLog(7);
 		let current: Filter = emptyFilter;
 		const filter = filterOf('run-1');
 		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next)});
@@ -124,10 +130,7 @@ describe("a filter's Enter in slices", () => {
 	});
 
 	it('a newer filter change cancels the one in progress: another Enter takes its place, C or x drops it', () => {
-		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 8})]);
-		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-		const work = new ViewerWork(scheduler);
-		showTree(work, model);
+		const {model, scheduler, work} = wideLog(8);
 		let current: Filter = emptyFilter;
 		const applied: Filter[] = [];
 		const request = (filter: Filter) => ({
@@ -157,10 +160,7 @@ describe("a filter's Enter in slices", () => {
 	});
 
 	it("the key itself does one slice of at least the first slice's activities, and leaves the rest", () => {
-		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
-		const scheduler = manualScheduler({tick: 100, firstSlice: 1500});
-		const work = new ViewerWork(scheduler);
-		showTree(work, model);
+		const {model, scheduler, work} = wideLog(9, 1500);
 		let current: Filter = emptyFilter;
 		work.filters.whenReady({filter: filterOf('run-1'), model: () => model, current: () => current, apply: next => (current = next)});
 		const share = work.filters.progressOf()!.share;
@@ -183,10 +183,7 @@ describe("a filter's Enter in slices", () => {
 	});
 
 	it("is applied on the key itself, whatever the log's size, when a load on the viewer's thread changes the model in place (#33)", () => {
-		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
-		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-		const work = new ViewerWork(scheduler);
-		showTree(work, model);
+		const {model, scheduler, work} = wideLog(9);
 		let current: Filter = emptyFilter;
 		const filter = filterOf('run-1');
 		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next), changesInPlace: () => true});
@@ -201,10 +198,7 @@ describe("a filter's Enter in slices", () => {
 	});
 
 	it("is applied on a live stream read on the viewer's thread, whose model changes between any two slices (#33)", () => {
-		const model = load([...shapeLines({shape: 'wide', runs: 3000, seed: 9})]);
-		const scheduler = manualScheduler({tick: 100, firstSlice: 0});
-		const work = new ViewerWork(scheduler);
-		showTree(work, model);
+		const {model, scheduler, work} = wideLog(9);
 		let current: Filter = emptyFilter;
 		const filter = filterOf('run-1');
 		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next)});
