@@ -2,7 +2,7 @@ import {createModel} from '../../model/state.js';
 import {Ingest} from '../ingest.js';
 import {runSourcesFast} from '../run-sources-fast.js';
 import {YoungGenerationCap} from '../young-generation.js';
-import {holdHeapGrowth} from '../heap-growth.js';
+import {holdHeapGrowth, viewerHeapGrowingPercent} from '../heap-growth.js';
 import {ChangeTracker} from './change-tracker.js';
 import {splitChanges} from './split-changes.js';
 import type {ModelChanges} from './model-changes.js';
@@ -39,7 +39,7 @@ function sendPieces(setup: LoadWorkerSetup, changes: ModelChanges): number {
 }
 
 async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) => void): Promise<void> {
-	holdHeapGrowth();
+	holdHeapGrowth(viewerHeapGrowingPercent);
 	const model = createModel();
 	model.textKeep = setup.textKeep;
 	const ingest = new Ingest({maxLineBytes: setup.maxLineBytes, dialect: setup.dialect, model});
