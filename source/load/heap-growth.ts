@@ -12,9 +12,10 @@ import {getHeapStatistics, setFlagsFromString} from 'node:v8';
  * How near is a trade of memory against CPU. Each full collection marks all that the heap holds, so the tighter
  * the hold, the more often hundreds of megabytes are marked again: at 1.2 times, the collector's threads took
  * more CPU than the viewer's and the worker's threads together on the wide log, and on two cores the load waited
- * for them. The viewer's load is held at 1.5 times (`viewerHeapGrowingPercent`): on the bench's large shapes its
- * peak is 4-11 % higher than at 1.2 times, and its load 16-35 % shorter for a third less CPU (docs/performance.md).
- * The headless modes stay at 1.2 times: their peaks are what #33's targets count there.
+ * for them. The viewer's load is held at 1.5 times (`viewerHeapGrowingPercent`). Against 1.2 times, alternated on
+ * the bench's shapes: 200,000 runs load in 14-17 s instead of 20-22 (a third less CPU), a 100,000-run chain in 9-11
+ * instead of 12-14, 500,000 calls in 40-41 instead of 42-43; the peaks 0-11 % higher (docs/performance.md). The
+ * headless modes stay at 1.2 times: their peaks are what #33's targets count there.
  *
  * The flag is the process's and is read at every collection; it is set by what starts a load for the CLI (the
  * viewer's load worker, serve-load.ts; the headless modes, `HeapGrowthHold`), as the young generation's cap is
