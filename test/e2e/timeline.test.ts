@@ -137,14 +137,11 @@ describe.skipIf(!hasTmux())(
 			tty.keys('t');
 			await tty.waitFor('Timeline · job 4/4');
 			await cursorTo(tty, /step \d+ delegates returned/);
-			const row = tty
-				.screen()
-				.split('\n')
-				.find(line => line.startsWith('›'))!;
+			const row = (await tty.waitForSettled('Timeline · job 4/4')).split('\n').find(line => line.startsWith('›'))!;
 			tty.keys('c');
 			await tty.waitFor(screen => screen.includes('Conversation ·') && screen.includes('esc back to the timeline'));
 			tty.keys('Escape');
-			const back = await tty.waitFor('Timeline · job 4/4');
+			const back = await tty.waitForSettled('Timeline · job 4/4');
 			expect(back.split('\n').find(line => line.startsWith('›'))).toBe(row);
 			// A second esc closes the timeline.
 			tty.keys('Escape');

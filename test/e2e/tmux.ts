@@ -99,6 +99,22 @@ export class TmuxSession {
 	}
 
 	/**
+	 * `waitFor`, and then until two looks in a row see the same screen: what tmux shows while a frame is still being
+	 * written has the end of a line missing (a timeline row once lacked its tokens, the last thing on the line).
+	 */
+	async waitForSettled(check: string | RegExp | ((screen: string) => boolean), timeoutMs = 8000): Promise<string> {
+		const deadline = Date.now() + timeoutMs;
+		let screen = await this.waitFor(check, timeoutMs);
+		for (;;) {
+			await new Promise(resolve => setTimeout(resolve, 50));
+			const now = this.screen();
+			if (now === screen) return screen;
+			if (Date.now() > deadline) throw new Error(`the screen never settled; last screen:\n${now}`);
+			screen = await this.waitFor(check, Math.max(0, deadline - Date.now()));
+		}
+	}
+
+	/**
 	 * Types `keys` and waits until the screen is no longer what it was: the screen a key leads to, without
 	 * guessing how long drawing it takes. Fails, with the screen, when nothing changes.
 	 */
