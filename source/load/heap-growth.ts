@@ -10,9 +10,9 @@ import {getHeapStatistics, setFlagsFromString} from 'node:v8';
  * frequent collections, which V8 does mostly on its own threads.
  *
  * How near is a trade of memory against CPU. Each full collection marks all that the heap holds, so the tighter
- * the hold, the more often hundreds of megabytes are marked again: at 1.2 times, the collector's threads took
- * more CPU than the viewer's and the worker's threads together on the wide log, and on two cores the load waited
- * for them. The viewer's load is held at 1.5 times (`viewerHeapGrowingPercent`). Against 1.2 times, alternated on
+ * the hold, the more often hundreds of megabytes are marked again: at 1.2 times, V8's helper threads (the
+ * collector's, mostly) took 19 s of CPU on the wide log against 23 s for the viewer's and the worker's threads
+ * together, and on two cores the load waited for them. The viewer's load is held at 1.5 times (`viewerHeapGrowingPercent`). Against 1.2 times, alternated on
  * the bench's shapes: 200,000 runs load in 14-17 s instead of 20-22 (a third less CPU), a 100,000-run chain in 9-11
  * instead of 12-14, 500,000 calls in 40-41 instead of 42-43; the peaks 0-11 % higher (docs/performance.md). The
  * headless modes stay at 1.2 times: their peaks are what #33's targets count there.
