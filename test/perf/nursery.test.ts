@@ -2,6 +2,7 @@ import {execFileSync, spawnSync} from 'node:child_process';
 import {mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {pathToFileURL} from 'node:url';
 import {afterAll, describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
 
@@ -42,5 +43,41 @@ describe("the CLI's young generation", () => {
 		const largest = Number(/nursery bytes (\d+)/.exec(result.stderr)?.[1] ?? Number.NaN);
 		// Left to grow, it is 16 MB at the end of this load, and 32 MB on the shapes of the bench.
 		expect(largest, result.stderr).toBeLessThanOrEqual(8 * 1024 * 1024);
+	});
+});
+
+describe('the young generation once a load is over (YoungGenerationCap.release)', () => {
+	it('grows again past the cap: the viewer has its work after a large load ahead of it', () => {
+		// In a process of its own: the flag is the process's. Objects that all survive, as the viewer's work after a load
+		// makes them, grow the nursery until the cap stops it; released, the same grow it again.
+		const script = join(dir, 'release.mjs');
+		writeFileSync(
+			script,
+			`import {getHeapSpaceStatistics} from 'node:v8';
+import {YoungGenerationCap} from ${JSON.stringify(pathToFileURL(join(repoRoot, 'dist/load/young-generation.js')).href)};
+const nursery = () => getHeapSpaceStatistics().find(space => space.space_name === 'new_space').space_size;
+const cap = new YoungGenerationCap();
+let kept = [];
+const grow = (during) => {
+	let largest = 0;
+	for (let round = 0; round < 300; round++) {
+		for (let i = 0; i < 5000; i++) kept.push({round, i, list: [i]});
+		during();
+		largest = Math.max(largest, nursery());
+	}
+	return largest;
+};
+const capped = grow(() => cap.afterChunk());
+kept = [];
+cap.release();
+const released = grow(() => cap.afterChunk());
+process.stdout.write(JSON.stringify({capped, released}));
+`,
+		);
+		const result = spawnSync(process.execPath, [script], {encoding: 'utf8'});
+		expect(result.status, result.stderr).toBe(0);
+		const {capped, released} = JSON.parse(result.stdout) as {capped: number; released: number};
+		expect(capped).toBeLessThanOrEqual(8 * 1024 * 1024);
+		expect(released).toBeGreaterThan(8 * 1024 * 1024);
 	});
 });

@@ -71,6 +71,8 @@ async function load(setup: LoadWorkerSetup, post: (message: LoadWorkerMessage) =
 	);
 	const exitCode = await running.done;
 	post({kind: 'done', states: running.states, pieces: sendPieces(setup, tracker.changes(ingest.model)), exitCode});
+	// The cap is the process's: the viewer's thread, with the work after the load ahead of it, is let off it too.
+	youngGeneration.release();
 }
 
 /** Loads the setup's plan and hands each message to `post` (the worker's port, in load-worker.ts). */
