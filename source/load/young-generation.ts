@@ -11,8 +11,9 @@ import {getHeapSpaceStatistics, setFlagsFromString} from 'node:v8';
  * node's `--max-semi-space-size` would say this once, but only on node's command line, which `perscope` is
  * not started with; the heap's sizes are fixed as it starts. The growth factor is read each time the nursery
  * grows, so a loading thread sets it to 1 once its nursery has reached the size wanted. The flag is the
- * process's: from then on no thread's nursery grows. A Node that stopped reading it at run time would only
- * leave the nursery growing as before; test/perf/nursery.test.ts says when that is so.
+ * process's: from then on no thread's nursery grows, until the load is over (`release`). A Node that stopped
+ * reading it at run time would only leave the nursery growing as before; test/perf/nursery.test.ts says when that
+ * is so.
  *
  * Called by what starts a load for the CLI (the headless modes, the viewer's load worker) after each chunk,
  * not by the loaders themselves: a program using perscope's library keeps its own heap settings.
