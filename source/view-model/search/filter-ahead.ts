@@ -16,12 +16,12 @@ export type FilterRequest = {
 	/** Applies the filter, its bitmap and layout made. */
 	apply: (filter: Filter) => void;
 	/**
-	 * Whether the model is one a load on the viewer's thread changes in place (ViewStore.changedInPlace): the filter is
-	 * then worked out whole on the key, as the tree lays such a model out at once. In slices, the next chunk of a live
-	 * stream made the work start over at once anyway, on a revision without the unfiltered layout to cut the
-	 * filter's from, and the soak's filter Enters were its slowest keys (docs/performance.md).
+	 * Whether the model is one a load on the viewer's thread changes in place (ViewStore.changedInPlace), as the key
+	 * finds it: the filter is then worked out whole on the key, as the tree lays such a model out at once. In slices,
+	 * the next chunk of a live stream made the work start over at once anyway, on a revision without the unfiltered
+	 * layout to cut the filter's from, and the soak's filter Enters were its slowest keys (docs/performance.md).
 	 */
-	changesInPlace?: (() => boolean) | undefined;
+	changesInPlace?: boolean | undefined;
 };
 
 /**
@@ -49,7 +49,7 @@ export class FilterAhead {
 		let layoutModel: Model | undefined;
 		let layoutRev = -1;
 		const job: FilterJob = {filter, scan, layout: undefined, task: undefined};
-		const changesInPlace = request.changesInPlace?.() === true;
+		const changesInPlace = request.changesInPlace === true;
 		/** One slice: the bitmap, then the layout; true when both are made for the model of now. */
 		const work = (until: number, minimum: number, read: () => boolean): boolean => {
 			const model = request.model();

@@ -186,7 +186,7 @@ describe("a filter's Enter in slices", () => {
 		const {model, scheduler, work} = wideLog(9);
 		let current: Filter = emptyFilter;
 		const filter = filterOf('run-1');
-		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next), changesInPlace: () => true});
+		work.filters.whenReady({filter, model: () => model, current: () => current, apply: next => (current = next), changesInPlace: true});
 		expect(current).toBe(filter);
 		expect(work.filters.progressOf()).toBeUndefined();
 		expect(scheduler.waiting()).toBe(0);

@@ -56,7 +56,7 @@ export function usePromptKeys(anchor: {current: number | undefined}, onAnswer: (
 						apply(filter) {
 							dispatch({type: 'setFilter', filter});
 						},
-						changesInPlace: () => view.changedInPlace,
+						changesInPlace: view.changedInPlace,
 					});
 				} else {
 					dispatch({type: 'editPrompt', text: open.text, cursor: open.cursor, error: parsed.error});
