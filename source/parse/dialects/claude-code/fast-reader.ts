@@ -45,6 +45,8 @@ const system = object({
 	is_backgrounded: nullish(boolean),
 	status: text,
 	summary: text,
+	usage: anything,
+	patch: anything,
 	attempt: looseNumber,
 	max_retries: looseNumber,
 	retry_delay_ms: looseNumber,

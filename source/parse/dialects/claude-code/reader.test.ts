@@ -55,6 +55,13 @@ describe('the real 2.1.284 stream: a background sub-agent and a background comma
 		});
 	});
 
+	it('its run lasts as its task did: from end_time (line 42) less duration_ms (line 43) to end_time, 26.055 s', () => {
+		const run = model.runs.get(agentCall)!;
+		expect([run.startedAt, run.endedAt]).toEqual([1_790_663_501_106 - 26_055, 1_790_663_501_106]);
+		// No earlier than the call that started it (line 5, 06:31:15.037Z).
+		expect(run.startedAt).toBeGreaterThanOrEqual(Date.parse('2026-09-29T06:31:15.037Z'));
+	});
+
 	it('its launch (line 8) is no answer: the answer is its last text, given when its task_notification (line 43) ends it', () => {
 		const answer =
 			'Command completed successfully. \n\nOutput: `agent-done`\n\nThe bash command slept for 20 seconds as requested, then printed the output "agent-done".';
@@ -163,6 +170,29 @@ describe('recorded with the real CLI (fixtures/claude-code/record.sh)', () => {
 		]);
 		// total_cost_usd counts from the process's start: 0.0138, then 0.023 in all.
 		expect(jobOf(model, 'e465deb9-f23d-4155-b5b2-5f9353006587').reportedCost?.usd).toBeCloseTo(0.023, 9);
+	});
+
+	it('regression: a sub-agent whose lines carry no time took 0 ms; its task dates it (end_time 1795782133727, line 13; duration_ms 3602, line 14)', () => {
+		// 2.1.197 puts no time on assistant lines: the sub-agent's one timed line (11, 12:22:13.663Z) made it start and
+		// end there. Its task ended at end_time and ran duration_ms, both by the CLI's clock.
+		const run = modelFromFixtures('claude-code/background-agent.ndjson').runs.get('toolu_mockpvtbfp0002')!;
+		expect([run.startedAt, run.endedAt]).toEqual([1_795_782_133_727 - 3602, 1_795_782_133_727]);
+	});
+
+	it('a sub-agent in the foreground is dated by its task too (nested sub-agents, both levels)', () => {
+		const model = modelFromFixtures('claude-code/nested-subagents.ndjson');
+		const tasks = readFileSync(fixturePath('claude-code/nested-subagents.ndjson'), 'utf8')
+			.split('\n')
+			.filter(line => line.includes('"subtype":"task_'))
+			.map(line => JSON.parse(line) as {subtype: string; tool_use_id?: string; task_id: string; patch?: {end_time?: number}; usage?: {duration_ms?: number}});
+		const dated = [...model.runs.values()].filter(run => run.parentRunId !== null);
+		expect(dated.length).toBe(2);
+		for (const run of dated) {
+			const taskId = tasks.find(task => task.subtype === 'task_notification' && task.tool_use_id === run.runId)!.task_id;
+			const endTime = tasks.find(task => task.subtype === 'task_updated' && task.task_id === taskId)!.patch!.end_time!;
+			const duration = tasks.find(task => task.subtype === 'task_notification' && task.task_id === taskId)!.usage!.duration_ms!;
+			expect(run.startedAt).toBe(endTime - duration);
+		}
 	});
 
 	it('partial messages: the deltas are the run’s live text until the whole answer replaces them', () => {

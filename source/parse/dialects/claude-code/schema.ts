@@ -41,7 +41,6 @@ export const quietSystemSubtypes: ReadonlySet<string> = new Set([
 	'informational',
 	'notification',
 	'task_progress',
-	'task_updated',
 	'background_tasks_changed',
 	'files_persisted',
 	'local_command_output',
@@ -105,6 +104,9 @@ function build() {
 		is_backgrounded: z.boolean().nullish(),
 		status: text,
 		summary: text,
+		// task_notification's usage (its `duration_ms`) and task_updated's patch (its `end_time`), read in sub-agents.ts
+		usage: z.unknown().optional(),
+		patch: z.unknown().optional(),
 		// api_retry
 		attempt: looseNumber,
 		max_retries: looseNumber,

@@ -36,6 +36,8 @@ export type Task = {
 	prompt: string | undefined;
 	parentTaskId: string | undefined;
 	background: boolean;
+	/** When it ended, by the CLI's clock (`task_updated`'s `patch.end_time`, epoch ms), once said. */
+	endedAt?: number;
 };
 
 export type RunState = {

@@ -1,4 +1,6 @@
 import type {RunStatus} from '../../../model/events.js';
+import {toNumber} from '../common.js';
+import {isRecord} from '../wire-reader.js';
 import {inputString, runsInBackground} from './content.js';
 import type {ClaudeLineOf} from './schema.js';
 import type {Task} from './state.js';
@@ -51,11 +53,19 @@ export function taskOfCall(stream: ClaudeStream, toolUseId: string): Task | unde
 	return undefined;
 }
 
-export function endChild(stream: ClaudeStream, runId: string, status: RunStatus, text: string | undefined, message: string | undefined): void {
+/** Ends the sub-agent's run, at `timestamp` when given (else the line's time). */
+export function endChild(
+	stream: ClaudeStream,
+	runId: string,
+	status: RunStatus,
+	text: string | undefined,
+	message: string | undefined,
+	timestamp?: number,
+): void {
 	const child = stream.children.get(runId);
 	if (!child || child.ended) return;
 	child.ended = true;
-	stream.emit(runId, {kind: 'runEnd', status, text, message, usage: undefined});
+	stream.emit(runId, {kind: 'runEnd', status, text, message, usage: undefined}, undefined, undefined, timestamp);
 }
 
 /** `system/task_started`: a task (a sub-agent's, or a background command's) begins. */
@@ -91,6 +101,28 @@ export function taskStarted(stream: ClaudeStream, line: ClaudeLineOf<'system'>):
 	if (started && task.background) started.background = true;
 }
 
+/** `system/task_updated`: a task's state changed; when it says the task's end time, that is kept for its notification. */
+export function taskUpdated(stream: ClaudeStream, line: ClaudeLineOf<'system'>): void {
+	const task = line.task_id === undefined ? undefined : stream.tasks.get(line.task_id);
+	const endedAt = isRecord(line.patch) ? toNumber(line.patch['end_time']) : undefined;
+	if (task && endedAt !== undefined) task.endedAt = endedAt;
+	stream.marker();
+}
+
+/**
+ * A sub-agent's run dated by its task: 2.1's assistant lines carry no time, so a sub-agent's first timed line may be
+ * a tool's result well into it, and one with a single timed line would seem to take no time at all. Its task says
+ * when it ended (`task_updated`) and how long it ran (the notification's `usage.duration_ms`), by the CLI's own
+ * clock: the run starts no later than that end less that time (as a turn is dated by its result, result.ts).
+ * Whether it dated the run.
+ */
+function dateFromTask(stream: ClaudeStream, runId: string, task: Task | undefined, line: ClaudeLineOf<'system'>): boolean {
+	const durationMs = isRecord(line.usage) ? toNumber(line.usage['duration_ms']) : undefined;
+	if (task?.endedAt === undefined || durationMs === undefined || durationMs < 0) return false;
+	stream.emit(runId, {kind: 'marker'}, undefined, undefined, task.endedAt - durationMs);
+	return true;
+}
+
 /** `system/task_notification`: a task ended; a sub-agent in the background with its answer. */
 export function taskNotification(stream: ClaudeStream, line: ClaudeLineOf<'system'>): void {
 	const toolUseId = line.tool_use_id ?? (line.task_id === undefined ? undefined : stream.tasks.get(line.task_id)?.toolUseId);
@@ -110,9 +142,10 @@ export function taskNotification(stream: ClaudeStream, line: ClaudeLineOf<'syste
 
 	const runId = child(stream, toolUseId);
 	const agent = stream.children.get(runId)!;
+	const dated = dateFromTask(stream, runId, task, line);
 	// A sub-agent in the foreground ends with its call's result, which says its answer; this says only that.
 	if (agent.ended || !agent.background) {
-		stream.marker();
+		if (!dated) stream.marker();
 		return;
 	}
 
@@ -120,7 +153,7 @@ export function taskNotification(stream: ClaudeStream, line: ClaudeLineOf<'syste
 	const answer = stream.state(runId).lastText ?? line.summary ?? '';
 	const error = failed ? `${line.status ?? 'failed'}${line.summary === undefined ? '' : `: ${line.summary}`}` : undefined;
 	stream.emit(agent.parentRunId, {kind: 'toolResults', results: [{id: toolUseId, skillName: '', toolName: call?.name ?? 'Agent', text: answer, error}]});
-	endChild(stream, runId, failed ? 'stoppedByError' : 'completed', answer, error);
+	endChild(stream, runId, failed ? 'stoppedByError' : 'completed', answer, error, task?.endedAt);
 }
 
 function failedTask(status: string | undefined): boolean {

@@ -1,7 +1,7 @@
 import {apiRetryReason} from './content.js';
 import {quietSystemSubtypes, type ClaudeLineOf} from './schema.js';
 import type {ClaudeStream} from './stream.js';
-import {runOf, taskNotification, taskStarted} from './sub-agents.js';
+import {runOf, taskNotification, taskStarted, taskUpdated} from './sub-agents.js';
 
 /*
  * Claude Code's `system` lines (reader.ts): `init` starts a turn of the main loop, with its model, version and
@@ -25,6 +25,9 @@ export function readSystem(stream: ClaudeStream, line: ClaudeLineOf<'system'>): 
 
 		case 'task_started':
 			taskStarted(stream, line);
+			return;
+		case 'task_updated':
+			taskUpdated(stream, line);
 			return;
 		case 'task_notification':
 			taskNotification(stream, line);
