@@ -1,10 +1,12 @@
 import type {Job, Model} from '../../model/state.js';
-import type {PriceTable} from '../../query/prices.js';
+import {jobCost, totalCost, type Cost} from '../../query/cost.js';
+import {builtinPrices, type PriceTable} from '../../query/prices.js';
 import {formatShare, usageTable, type ExpertUsage} from '../../query/usage-by-expert.js';
 import {formatCost} from '../../text/cost.js';
 import {formatCount} from '../../text/format.js';
 import {sanitizeLine} from '../../text/sanitize.js';
 import {padEnd} from '../../text/width/width.js';
+import {wrapToWidth} from '../../text/wrap.js';
 import {usageColumns} from '../usage-scope.js';
 import type {InspectorLine} from './inspector-lines.js';
 
@@ -31,5 +33,21 @@ export function usageLines(
 	if (rows.length === 0) lines.push({text: 'No token usage reported yet.', tone: 'dim'});
 	// With one expert the total says nothing new.
 	else if (rows.length > 1) lines.push({text: row('TOTAL', total, undefined), tone: 'label'});
+	// The header's cost is what the runtime reported where it did (Claude Code's `total_cost_usd`), and the rows price
+	// each run by the table (query/cost.ts): where the two differ, say which is which, so that two totals do not just
+	// disagree on screen.
+	const reported = reportedCost(model, job, prices ?? builtinPrices);
+	if (columns.cost && reported !== undefined && formatCost(reported) !== formatCost(total.cost)) {
+		const said = `${job || model.jobs.size === 1 ? 'The job' : `Together, the ${model.jobs.size} jobs`} cost ${formatCost(reported)} as its runtime reported it; the rows price each run's tokens by the price table (a report can also count calls no run shows).`;
+		for (const text of wrapToWidth(said, Math.max(1, width - 1))) lines.push({text, tone: 'dim'});
+	}
+
 	return {lines, shareOf};
+}
+
+/** What the job, or every job, cost as the header says it, when a runtime reported some of it; else undefined. */
+function reportedCost(model: Model, job: Job | undefined, prices: PriceTable): Cost {
+	if (job) return job.reportedCost === undefined ? undefined : jobCost(model, job, prices);
+	for (const each of model.jobs.values()) if (each.reportedCost !== undefined) return totalCost(model, prices);
+	return undefined;
 }
