@@ -63,4 +63,22 @@ describe('summaryTable', () => {
 		expect(table).not.toContain('\u001B');
 		expect(table).toMatch(/\[2J/);
 	});
+
+	it('says once, under the jobs, that a job whose runtime reported its cost need not be its runs added up', () => {
+		// parallel-agents.ndjson: the result says total_cost_usd 0.02024 ($0.02); its three runs at the table's prices
+		// come to $0.0092 + $0.0041 + $0.0008.
+		const one = linesOf(summaryTable(modelFromFixtures('claude-code/parallel-agents.ndjson')));
+		expect(one[0]).toMatch(/  \$0\.02  /);
+		expect(one.at(-2)).toBe("cost: the job's is what its runtime reported, its runs' the price table's, so they need not add up");
+		// nested-subagents.ndjson reports 0.0276 for runs priced at $0.0133 together: two jobs, one line.
+		const two = linesOf(summaryTable(modelFromFixtures('claude-code/parallel-agents.ndjson', 'claude-code/nested-subagents.ndjson')));
+		expect(two.filter(line => line.startsWith('cost:'))).toEqual([
+			"cost: 2 jobs' are what their runtimes reported, their runs' the price table's, so they need not add up",
+		]);
+	});
+
+	it('says nothing of it where nothing was reported, or where the report and the runs agree (max-turns: 0.0092 both)', () => {
+		expect(summaryTable(modelFromFixtures('demo.ndjson'))).not.toContain('\ncost:');
+		expect(summaryTable(modelFromFixtures('claude-code/max-turns.ndjson'))).not.toContain('\ncost:');
+	});
 });

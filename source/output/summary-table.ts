@@ -5,7 +5,7 @@ import {displayWidth, padEnd} from '../text/width/width.js';
 import {formatDuration, plural, span} from '../text/format.js';
 import {indentFor} from './transcript.js';
 import {jobStatusText, statusMarks} from './run-marks.js';
-import {costOfRun, jobCost, whyNoCost} from '../query/cost.js';
+import {costOfRun, jobCost, runsCost, whyNoCost} from '../query/cost.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
 import {formatCost} from '../text/cost.js';
 import {columnWidths} from './column-widths.js';
@@ -20,14 +20,18 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 	const lines: string[] = [];
 	/** Why a COST says `?`, each reason once. */
 	const unpriced = new Set<string>();
+	/** How many jobs' costs are their runtimes' reports and differ from their runs' COSTs added up. */
+	let reportedApart = 0;
 	for (const job of model.jobs.values()) {
 		if (job.runIds.length === 0) continue;
 		const totals = jobTotals(model, job);
+		const cost = formatCost(jobCost(model, job, prices));
 		lines.push(
 			`job ${sanitizeLine(job.jobId)}  ${jobStatusText(totals)}  ${jobStepsText(totals)}  ` +
-				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${formatCost(jobCost(model, job, prices))}  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
+				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${cost}  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
 		);
 		const runs = runsInTreeOrder(model, job);
+		if (job.reportedCost !== undefined && cost !== formatCost(runsCost(model, runs, prices))) reportedApart++;
 		for (const run of runs) {
 			const why = whyNoCost(model, run, prices);
 			if (why !== undefined) unpriced.add(why);
@@ -59,6 +63,13 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 	}
 
 	for (const why of unpriced) lines.push(`cost ?: ${sanitizeLine(why)}`);
+	// The job's cost is its runtime's report, the runs' the price table's (query/cost.ts): said once, where they differ.
+	if (reportedApart > 0)
+		lines.push(
+			reportedApart > 1
+				? `cost: ${reportedApart} jobs' are what their runtimes reported, their runs' the price table's, so they need not add up`
+				: `cost: ${model.jobs.size === 1 ? "the job's" : "1 job's"} is what its runtime reported, its runs' the price table's, so they need not add up`,
+		);
 	const unknown = [...model.unknownEvents].map(([type, count]) => `${sanitizeLine(type)} ×${count}`);
 	lines.push(
 		`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${plural(model.diagnosticCount, 'bad line')}` : ''}`,

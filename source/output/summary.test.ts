@@ -5,6 +5,13 @@ import {createModel, endInput} from '../model/state.js';
 import {buildSummary, summaryJsonPieces} from './summary.js';
 
 describe('buildSummary', () => {
+	it("gives a job its runtime's reported cost as reportedCostUsd, and no such key where nothing was reported", () => {
+		// parallel-agents.ndjson's result: total_cost_usd 0.020240000000000005, the job's whole cost (no run after it).
+		const [job] = buildSummary(modelFromFixtures('claude-code/parallel-agents.ndjson')).jobs;
+		expect([job!.costUsd, job!.reportedCostUsd]).toEqual([0.02024, 0.02024]);
+		expect(Object.keys(JSON.parse(JSON.stringify(buildSummary(modelFromFixtures('demo.ndjson')))).jobs[0])).not.toContain('reportedCostUsd');
+	});
+
 	it('gives each job its status, steps and tokens, and its runs in the order they happened', () => {
 		const summary = buildSummary(modelFromFixtures('demo.ndjson'));
 		expect(summary.events).toBe(223);

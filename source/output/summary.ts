@@ -49,8 +49,13 @@ export type JobSummary = {
 	/** Steps run, summed over the runs. */
 	stepsRun: number;
 	usage: Usage;
-	/** The sum of its runs' costs; null when any of them is unknown. */
+	/**
+	 * What it cost: what its runtime reported where it did (`reportedCostUsd`), plus the price table's cost of its
+	 * runs no report covers (query/cost.ts); null when any part of that is unknown.
+	 */
 	costUsd: number | null;
+	/** Present only on a job whose runtime reported what its work cost (Claude Code, opencode, Amp): that amount. */
+	reportedCostUsd?: number | undefined;
 	runs: RunSummary[];
 };
 
@@ -129,6 +134,8 @@ function jobHead(model: Model, job: Job, prices: PriceTable): JobHead {
 		stepsRun: totals.stepsRun,
 		usage: totals.usage,
 		costUsd: costForJson(jobCost(model, job, prices)),
+		// Undefined, and so left out of the JSON, for a job nothing reported a cost for (one literal: see runSummary).
+		reportedCostUsd: job.reportedCost === undefined ? undefined : (costForJson(job.reportedCost.usd) ?? undefined),
 	};
 }
 
