@@ -54,7 +54,7 @@ export type JobSummary = {
 	 * runs no report covers (query/cost.ts); null when any part of that is unknown.
 	 */
 	costUsd: number | null;
-	/** Present only on a job whose runtime reported what its work cost (Claude Code, opencode, Amp): that amount. */
+	/** Present only on a job whose runtime reported what its work cost (Claude Code's `total_cost_usd`, opencode's steps' `cost`): that amount. */
 	reportedCostUsd?: number | undefined;
 	runs: RunSummary[];
 };

@@ -52,4 +52,13 @@ describe('u on a stream whose runtime reports its cost', () => {
 		expect(said.every(line => displayWidth(line.text) <= 79)).toBe(true);
 		expect(usageLines(model, undefined, builtinPrices, 60).lines.map(line => line.tone)).not.toContain('dim');
 	});
+
+	it('over several jobs, says what they cost together, counting what their runtimes reported', () => {
+		// parallel-agents reports 0.02024 and nested-subagents 0.0276: $0.05 together; their runs at the table's prices
+		// come to 0.01415 and 0.013325.
+		const {lines} = usageLines(modelFromFixtures('claude-code/parallel-agents.ndjson', 'claude-code/nested-subagents.ndjson'), undefined, builtinPrices, 200);
+		expect(lines.filter(line => line.tone === 'dim').map(line => line.text)).toEqual([
+			"Together, the 2 jobs cost $0.05, counting what their runtimes reported; the rows price each run's tokens by the price table (a report can also count calls no run shows).",
+		]);
+	});
 });

@@ -38,7 +38,11 @@ export function usageLines(
 	// disagree on screen.
 	const reported = reportedCost(model, job, prices ?? builtinPrices);
 	if (columns.cost && reported !== undefined && formatCost(reported) !== formatCost(total.cost)) {
-		const said = `${job || model.jobs.size === 1 ? 'The job' : `Together, the ${model.jobs.size} jobs`} cost ${formatCost(reported)} as its runtime reported it; the rows price each run's tokens by the price table (a report can also count calls no run shows).`;
+		const said = `${
+			job || model.jobs.size === 1
+				? `The job cost ${formatCost(reported)} as its runtime reported it`
+				: `Together, the ${model.jobs.size} jobs cost ${formatCost(reported)}, counting what their runtimes reported`
+		}; the rows price each run's tokens by the price table (a report can also count calls no run shows).`;
 		for (const text of wrapToWidth(said, Math.max(1, width - 1))) lines.push({text, tone: 'dim'});
 	}
 
