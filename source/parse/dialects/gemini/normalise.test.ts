@@ -107,6 +107,15 @@ describe('a Gemini CLI stream', () => {
 		expect(model.jobs.get(run.jobId)!.model).toBe('gemini-3.8-flash');
 	});
 
+	it('regression: the router’s run took 0 ms; the stream does not say when it ran, so it has no time (line 4 only counts its tokens)', () => {
+		const model = fixture('auto-routed.jsonl');
+		const router = model.runs.get('60d4d486-d6de-41fc-8634-038c7cc25928/gemini-3.5-flash-lite')!;
+		expect([router.startedAt, router.endedAt, router.lastEventAt]).toEqual([undefined, undefined, undefined]);
+		// The session's own run keeps its times: init (12:11:46.877Z) to result (12:11:47.090Z).
+		const run = model.runs.get('60d4d486-d6de-41fc-8634-038c7cc25928')!;
+		expect([run.startedAt, run.lastEventAt]).toEqual([Date.parse('2026-11-27T12:11:46.877Z'), Date.parse('2026-11-27T12:11:47.090Z')]);
+	});
+
 	it('fails the run with the result’s error type and message', () => {
 		const model = fixture('max-turns.jsonl');
 		const run = model.runs.get('4967bd2c-09c3-4d75-87e4-fd06685461a6')!;

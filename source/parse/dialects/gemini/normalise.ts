@@ -240,18 +240,22 @@ export class GeminiReader implements StreamReader {
 		const models = Object.entries(stats.models ?? {});
 		if (models.length < 2 || main === undefined) return [withSharedHead(head, {kind: 'usage', usage: usageOf(stats)})];
 		const out: AgentEvent[] = [];
+		// When another model ran is not said (a router's call comes before the turn's first line, and its stats only
+		// with the result): its run has no time, rather than the result's, which made it seem to take no time at all.
+		const untimed = copyHead(head);
+		untimed.timestamp = undefined;
 		for (const [model, tokens] of models) {
 			if (model === main) {
 				out.push(withSharedHead(head, {kind: 'usage', usage: usageOf(tokens)}));
 				continue;
 			}
 
-			const child = copyHead(head);
+			const child = copyHead(untimed);
 			child.runId = `${run.runId}/${model}`;
 			child.step = 1;
 			const checkpoint = stepCheckpoint(child.runId, 'completed', 1);
 			out.push(
-				withSharedHead(head, {kind: 'childRunStart', childRunId: child.runId, childExpertKey: model, query: undefined, viaToolName: undefined}),
+				withSharedHead(untimed, {kind: 'childRunStart', childRunId: child.runId, childExpertKey: model, query: undefined, viaToolName: undefined}),
 				// Not the job's model: only this run's.
 				withSharedHead(child, {jobId: '', kind: 'runtimeInit', model}),
 				withSharedHead(child, {
@@ -260,7 +264,7 @@ export class GeminiReader implements StreamReader {
 					checkpoint,
 					stepUsage: usageOf(tokens),
 					startedAt: undefined,
-					finishedAt: head.timestamp,
+					finishedAt: undefined,
 					text: undefined,
 					error: undefined,
 				}),
