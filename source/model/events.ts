@@ -134,8 +134,12 @@ type Payload =
 	 * then these reports plus the price table's cost of its other runs (query/cost.ts).
 	 */
 	| {kind: 'reportedCost'; usd: number; runIds: string[]}
-	/** The end of a drover or daemon run; `usage`, when present, is the run's whole usage. */
-	| {kind: 'runEnd'; status: RunStatus; text: string | undefined; message: string | undefined; usage: Usage | undefined}
+	/**
+	 * The end of a run (drover's, the daemon's, an agent CLI's); `usage`, when present, is the run's whole usage;
+	 * `durationMs`, how long the run took by its runtime's own count (Claude Code's and Amp's `result.duration_ms`),
+	 * its duration where the stream gives it no times.
+	 */
+	| {kind: 'runEnd'; status: RunStatus; text: string | undefined; message: string | undefined; usage: Usage | undefined; durationMs?: number}
 	/** An error of the run; a `warning` (an agent CLI's notice that the run goes on after) is shown and does not fail it. */
 	| {kind: 'runError'; name: string; message: string; warning?: boolean}
 	| {kind: 'skill'; skillName: string; state: 'starting' | 'connected' | 'disconnected'; detail: SkillDetail}

@@ -183,6 +183,11 @@ export type Run = {
 	startedAt: number | undefined;
 	endedAt: number | undefined;
 	lastEventAt: number | undefined;
+	/**
+	 * How long the run took by its runtime's own count (`runEnd`'s `durationMs`): a stream whose lines carry no time
+	 * (Claude Code 2.0, Amp) still says how long each turn took. Its duration where it has no times (`runDurationMs`).
+	 */
+	reportedDurationMs: number | undefined;
 	currentStep: number | undefined;
 	activityCount: number;
 	error: {name: string; message: string} | undefined;

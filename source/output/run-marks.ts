@@ -4,7 +4,7 @@ import {callOf} from '../model/call-index.js';
 import {jobCost} from '../query/cost.js';
 import {interactiveStop} from '../query/resume-command.js';
 import type {PriceTable} from '../query/prices.js';
-import {jobStepsText, jobTotals, runSteps, type JobTotals} from '../query/tree.js';
+import {jobDurationMs, jobStepsText, jobTotals, runSteps, type JobTotals} from '../query/tree.js';
 import {describeActivity} from '../text/describe-activity.js';
 import {formatCost} from '../text/cost.js';
 import {formatDuration, span} from '../text/format.js';
@@ -60,7 +60,7 @@ export function jobStartLine(model: Model, job: Job, again: Run | undefined): st
 export function jobEndLine(model: Model, job: Job, prices: PriceTable): string {
 	const totals = jobTotals(model, job);
 	const tokens = `${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens`;
-	return `── job ${sanitizeLine(job.jobId)} ${jobStatusText(totals)} · ${jobStepsText(totals)} · ${tokens} · ${formatCost(jobCost(model, job, prices))} · ${formatDuration(span(totals.startedAt, totals.endedAt))}`;
+	return `── job ${sanitizeLine(job.jobId)} ${jobStatusText(totals)} · ${jobStepsText(totals)} · ${tokens} · ${formatCost(jobCost(model, job, prices))} · ${formatDuration(jobDurationMs(totals))}`;
 }
 
 /** `✓ completed`, or `✗ failed: <why>` for a job that failed (`JobTotals.failure`). */

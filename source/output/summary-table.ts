@@ -1,5 +1,15 @@
 import type {Model, Run} from '../model/state.js';
-import {depthOf, endedWhileWaiting, endedWithoutFinalEvent, jobStepsText, jobTotals, runSteps, runsInTreeOrder} from '../query/tree.js';
+import {
+	depthOf,
+	endedWhileWaiting,
+	endedWithoutFinalEvent,
+	jobDurationMs,
+	jobStepsText,
+	jobTotals,
+	runDurationMs,
+	runSteps,
+	runsInTreeOrder,
+} from '../query/tree.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {displayWidth, padEnd} from '../text/width/width.js';
 import {formatDuration, plural, span} from '../text/format.js';
@@ -28,7 +38,7 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 		const cost = formatCost(jobCost(model, job, prices));
 		lines.push(
 			`job ${sanitizeLine(job.jobId)}  ${jobStatusText(totals)}  ${jobStepsText(totals)}  ` +
-				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${cost}  ${formatDuration(span(totals.startedAt, totals.endedAt))}`,
+				`${totals.usage.inputTokens} in / ${totals.usage.outputTokens} out tokens  ${cost}  ${formatDuration(jobDurationMs(totals))}`,
 		);
 		const runs = runsInTreeOrder(model, job);
 		if (job.reportedCost !== undefined && cost !== formatCost(runsCost(model, runs, prices))) reportedApart++;
@@ -44,7 +54,7 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 			String(run.usage.inputTokens),
 			String(run.usage.outputTokens),
 			formatCost(costOfRun(model, run, prices)),
-			formatDuration(span(run.startedAt, run.endedAt ?? run.lastEventAt)),
+			formatDuration(runDurationMs(run)),
 			errorColumn(model, run),
 		]);
 		const header = ['EXPERT', 'STATUS', 'STEPS', 'IN', 'OUT', 'COST', 'DURATION', 'ERROR'];

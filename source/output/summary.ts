@@ -35,6 +35,11 @@ export type RunSummary = {
 	activities: number;
 	startedAt: number | null;
 	endedAt: number | null;
+	/**
+	 * Present only on a run whose runtime reported how long it took (Claude Code's and Amp's `result.duration_ms`):
+	 * that, in milliseconds; its duration where `startedAt` and `endedAt` are null (the stream carries no time).
+	 */
+	reportedDurationMs?: number | undefined;
 	error: string | null;
 };
 
@@ -56,6 +61,8 @@ export type JobSummary = {
 	costUsd: number | null;
 	/** Present only on a job whose runtime reported what its work cost (Claude Code's `total_cost_usd`, opencode's steps' `cost`): that amount. */
 	reportedCostUsd?: number | undefined;
+	/** Present only where its runs' runtime reported how long they took: its top-level runs' (`RunSummary.reportedDurationMs`) added up. */
+	reportedDurationMs?: number | undefined;
 	runs: RunSummary[];
 };
 
@@ -136,6 +143,7 @@ function jobHead(model: Model, job: Job, prices: PriceTable): JobHead {
 		costUsd: costForJson(jobCost(model, job, prices)),
 		// Undefined, and so left out of the JSON, for a job nothing reported a cost for (one literal: see runSummary).
 		reportedCostUsd: job.reportedCost === undefined ? undefined : (costForJson(job.reportedCost.usd) ?? undefined),
+		reportedDurationMs: totals.reportedDurationMs,
 	};
 }
 
@@ -161,6 +169,7 @@ function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
 			activities: run.activityCount,
 			startedAt: run.startedAt ?? null,
 			endedAt: run.endedAt ?? null,
+			reportedDurationMs: run.reportedDurationMs,
 			error,
 		};
 	return {
@@ -181,6 +190,7 @@ function runSummary(model: Model, run: Run, prices: PriceTable): RunSummary {
 		activities: run.activityCount,
 		startedAt: run.startedAt ?? null,
 		endedAt: run.endedAt ?? null,
+		reportedDurationMs: run.reportedDurationMs,
 		error,
 	};
 }

@@ -35,6 +35,7 @@ export type JobFiguresWalk = {
 	topmost: Run | undefined;
 	startedAt: number | undefined;
 	endedAt: number | undefined;
+	reportedDurationMs: number | undefined;
 	cost: Cost;
 	anyLive: boolean;
 	/** A run stopped at max steps and was not resumed: the job stopped there, whatever its coordinator says. */
@@ -64,6 +65,7 @@ export function startJobFigures(job: Job, prices: PriceTable): JobFiguresWalk {
 		topmost: undefined,
 		startedAt: undefined,
 		endedAt: undefined,
+		reportedDurationMs: undefined,
 		// What the runtime reported; the runs no report covers are added as they are walked.
 		cost: job.reportedCost?.usd ?? 0,
 		anyLive: false,
@@ -87,6 +89,7 @@ function addRun(model: Model, walk: JobFiguresWalk, run: Run): void {
 	if (run.startedAt !== undefined && (walk.startedAt === undefined || run.startedAt < walk.startedAt)) walk.startedAt = run.startedAt;
 	const last = run.endedAt ?? run.lastEventAt;
 	if (last !== undefined && (walk.endedAt === undefined || last > walk.endedAt)) walk.endedAt = last;
+	if (run.reportedDurationMs !== undefined && run.parentRunId === null) walk.reportedDurationMs = (walk.reportedDurationMs ?? 0) + run.reportedDurationMs;
 	if (walk.cost !== undefined && walk.job.reportedCost?.runIds.has(run.runId) !== true) walk.cost = addCosts(walk.cost, costOfRun(model, run, walk.prices));
 	if (!walk.anyLive && isLive(shownStatus(run))) walk.anyLive = true;
 	if (run.status === 'stoppedByExceededMaxSteps' && run.resumedByRunId === null) walk.stoppedAtMax = true;
@@ -136,6 +139,7 @@ function figuresOf(model: Model, walk: JobFiguresWalk): JobFigures {
 		coordinator,
 		startedAt: walk.startedAt,
 		endedAt: walk.endedAt,
+		reportedDurationMs: walk.reportedDurationMs,
 	};
 	const stopped = status === 'stoppedByExceededMaxSteps' || walk.stoppedAtMax;
 	return {totals, cost: walk.cost, anyLive: walk.anyLive, maxNote: stopped ? maxStepsReached(walk.job, walk.highestStep) : undefined};

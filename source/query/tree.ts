@@ -3,6 +3,7 @@ import {paneDepth} from '../model/depth.js';
 import {addUsage, zeroUsage} from '../model/usage.js';
 import {hasEndedStep} from '../model/run-collections.js';
 import type {Job, Model, Pane, Run, StepStream} from '../model/state.js';
+import {span} from '../text/format.js';
 
 /*
  * Derived views of the model: the delegation tree, depths, and job totals. Nothing here is stored, so
@@ -207,6 +208,14 @@ export function runSteps(run: Run): number {
 	return run.endedSteps.length;
 }
 
+/**
+ * How long the run took: from its first event to its end (or its last event so far); where its events carry no
+ * time, as its runtime reported it (`Run.reportedDurationMs`: Claude Code 2.0's and Amp's turns); else undefined.
+ */
+export function runDurationMs(run: Run): number | undefined {
+	return span(run.startedAt, run.endedAt ?? run.lastEventAt) ?? run.reportedDurationMs;
+}
+
 export type JobTotals = {
 	/** The coordinator's status (its last checkpoint's). */
 	status: RunStatus;
@@ -227,7 +236,17 @@ export type JobTotals = {
 	coordinator: Run | undefined;
 	startedAt: number | undefined;
 	endedAt: number | undefined;
+	/**
+	 * What its runtime reported its top-level runs took, added up (`Run.reportedDurationMs`; undefined when none
+	 * did): the job's duration where its events carry no time (`jobDurationMs`).
+	 */
+	reportedDurationMs: number | undefined;
 };
+
+/** From the job's first event to its last; where its events carry no time, what its runtime reported its turns took. */
+export function jobDurationMs(totals: Pick<JobTotals, 'startedAt' | 'endedAt' | 'reportedDurationMs'>): number | undefined {
+	return span(totals.startedAt, totals.endedAt) ?? totals.reportedDurationMs;
+}
 
 export function jobTotals(model: Model, job: Job): JobTotals {
 	let steps = 0;
@@ -241,6 +260,7 @@ export function jobTotals(model: Model, job: Job): JobTotals {
 	let topmost: Run | undefined;
 	let startedAt: number | undefined;
 	let endedAt: number | undefined;
+	let reportedDurationMs: number | undefined;
 	for (const runId of job.runIds) {
 		const run = model.runs.get(runId);
 		if (!run) continue;
@@ -255,6 +275,7 @@ export function jobTotals(model: Model, job: Job): JobTotals {
 		if (run.startedAt !== undefined && (startedAt === undefined || run.startedAt < startedAt)) startedAt = run.startedAt;
 		const lastAt = run.endedAt ?? run.lastEventAt;
 		if (lastAt !== undefined && (endedAt === undefined || lastAt > endedAt)) endedAt = lastAt;
+		if (run.reportedDurationMs !== undefined && run.parentRunId === null) reportedDurationMs = (reportedDurationMs ?? 0) + run.reportedDurationMs;
 	}
 
 	coordinator ??= topmost;
@@ -267,6 +288,7 @@ export function jobTotals(model: Model, job: Job): JobTotals {
 		coordinator,
 		startedAt,
 		endedAt,
+		reportedDurationMs,
 	};
 }
 

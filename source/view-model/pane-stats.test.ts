@@ -15,6 +15,11 @@ describe('paneStats', () => {
 			durationMs: resumed.endedAt! - first.startedAt!,
 		});
 	});
+
+	it('takes a run whose events carry no time as long as its runtime reported (Claude Code 2.0: its result, 1,889 ms)', () => {
+		const model = modelFromFixtures('claude-code/agentcmd-simple-cc2.0.28.ndjson');
+		expect(paneStats(model, paneOf(model, 'claude')).durationMs).toBe(1889);
+	});
 });
 
 function paneOf(model: Model, expertKey: string): Pane {

@@ -11,6 +11,7 @@ export function paneStats(model: Model, pane: Pane): PaneStats {
 	let usage = zeroUsage;
 	let start: number | undefined;
 	let end: number | undefined;
+	let reported: number | undefined;
 	for (const runId of pane.runIds) {
 		const run = model.runs.get(runId);
 		if (!run) continue;
@@ -19,7 +20,9 @@ export function paneStats(model: Model, pane: Pane): PaneStats {
 		if (run.startedAt !== undefined && (start === undefined || run.startedAt < start)) start = run.startedAt;
 		const last = run.endedAt ?? run.lastEventAt;
 		if (last !== undefined && (end === undefined || last > end)) end = last;
+		if (run.reportedDurationMs !== undefined) reported = (reported ?? 0) + run.reportedDurationMs;
 	}
 
-	return {steps, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs: span(start, end)};
+	// Where the runs' events carry no time, what their runtime reported they took (`runDurationMs`).
+	return {steps, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs: span(start, end) ?? reported};
 }

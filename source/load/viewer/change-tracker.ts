@@ -299,6 +299,7 @@ export class ChangeTracker {
 				run.startedAt,
 				run.endedAt,
 				run.lastEventAt,
+				run.reportedDurationMs,
 				run.currentStep,
 				run.activityCount,
 				run.error,

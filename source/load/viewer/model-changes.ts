@@ -89,6 +89,7 @@ export type PostedRun = [
 	startedAt: Run['startedAt'],
 	endedAt: Run['endedAt'],
 	lastEventAt: Run['lastEventAt'],
+	reportedDurationMs: Run['reportedDurationMs'],
 	currentStep: Run['currentStep'],
 	activityCount: Run['activityCount'],
 	error: Run['error'],

@@ -120,6 +120,7 @@ function startDaemonStep(model: Model, event: AgentEvent, stepName: string, quer
 export function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void {
 	setStatus(model, run, event.status, Number.POSITIVE_INFINITY);
 	run.endedAt = event.timestamp ?? run.endedAt;
+	if (event.durationMs !== undefined) run.reportedDurationMs = event.durationMs;
 	if (event.usage) run.usage = event.usage;
 	settleRun(model, run);
 	if (event.status === 'completed') {

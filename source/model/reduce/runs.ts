@@ -37,6 +37,7 @@ export function newRun(model: Model, runId: string, wantedJobId: string, expertK
 		startedAt: event.timestamp,
 		endedAt: undefined,
 		lastEventAt: event.timestamp,
+		reportedDurationMs: undefined,
 		currentStep: event.step,
 		activityCount: 0,
 		unsettled: sharedEmptyList(),

@@ -127,6 +127,7 @@ export type RareFields = {
 	resumedByRunId: string | null;
 	resumedFrom: ResumedFrom | null;
 	error: {name: string; message: string} | undefined;
+	reportedDurationMs: number | undefined;
 	/** A stopped run's, once a run resumed it (see `fitsRecord`); else the shared empty list. */
 	pendingToolCallIds: string[];
 };

@@ -152,6 +152,7 @@ export class RecordValues {
 			startedAt: this.optional(slot, startedAtBit, this.float64.startedAt),
 			endedAt: this.optional(slot, endedAtBit, this.float64.endedAt),
 			lastEventAt: this.optional(slot, lastEventAtBit, this.float64.lastEventAt),
+			reportedDurationMs: rare?.reportedDurationMs,
 			currentStep: this.optional(slot, currentStepBit, this.float64.currentStep),
 			activityCount: this.int32.activityCount.get(slot),
 			unsettled: sharedEmptyList(),
@@ -197,11 +198,12 @@ export class RecordValues {
 			run.resumedByRunId !== null ||
 			run.resumedFrom !== null ||
 			run.error !== undefined ||
+			run.reportedDurationMs !== undefined ||
 			run.pendingToolCallIds !== sharedEmptyList()
 		) {
 			flags |= rareBit;
-			const {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error, pendingToolCallIds} = run;
-			this.#rare.set(slot, {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error, pendingToolCallIds});
+			const {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error, reportedDurationMs, pendingToolCallIds} = run;
+			this.#rare.set(slot, {paneId, delegatingActivityId, resumesRunId, resumedByRunId, resumedFrom, error, reportedDurationMs, pendingToolCallIds});
 		}
 
 		if (run.usage !== zeroUsage) {

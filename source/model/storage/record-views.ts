@@ -126,6 +126,10 @@ export class RunView implements Run {
 		return this.#values.rareOf(this.#slot)?.error;
 	}
 
+	get reportedDurationMs(): number | undefined {
+		return this.#values.rareOf(this.#slot)?.reportedDurationMs;
+	}
+
 	get unsettled(): number[] {
 		return sharedEmptyList();
 	}

@@ -62,7 +62,9 @@ export function Header({width}: {width: number}) {
 	const quiet = running && !env.replay?.paused ? lastEventNote(now - lastArrival) : undefined;
 	// A live run is timed by the clock; a replayed or saved one by its own timestamps (which may be old).
 	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
-	const span = totals?.startedAt === undefined ? undefined : (running && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
+	// A job whose events carry no time: what its runtime reported its turns took (`jobDurationMs`).
+	const span =
+		totals?.startedAt === undefined ? totals?.reportedDurationMs : (running && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
 	// The latest command's: a continuation the cockpit ran says how the job's last part went.
 	const exit = sources.findLast(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
 	const hidden = hiddenCount(model, ui.filter);

@@ -53,6 +53,14 @@ describe('a job row', () => {
 		expect(await row(model, jobOf(model, 'bugfix-lead'))).toMatch(/^▾ job 2\/3 · bugfix-lead ✗ ended without a final event · /);
 	});
 
+	it('regression: a Claude Code 2.0 job, whose lines carry no time, showed – for a duration its result gives (1,889 ms)', async () => {
+		const model = modelFromFixtures('claude-code/agentcmd-simple-cc2.0.28.ndjson');
+		// No start time either: the stream gives none.
+		expect(await row(model, jobOf(model, 'claude'))).toBe(
+			'▾ job 2/3 · claude ✓ completed · 1 step · 22k↑ 5↓ $0.08 · 1.9s · 13a34b05-d65d-4e6e-bb70-00ef7be077a8',
+		);
+	});
+
 	it('shows ? for a cost the price table cannot tell', async () => {
 		const model = modelFromFixtures('real/simple.ndjson', 'demo.ndjson');
 		const prices: PriceTable = {source: 'test', date: null, file: null, models: {}};

@@ -4,7 +4,7 @@ import React from 'react';
 import {StatusText} from './status-text.js';
 import {FailureText} from './failure-text.js';
 import type {Job, Model} from '../../model/state.js';
-import {endedWhileWaiting, jobTotals} from '../../query/tree.js';
+import {endedWhileWaiting, jobDurationMs, jobTotals} from '../../query/tree.js';
 import {jobCost} from '../../query/cost.js';
 import {formatCost} from '../../text/cost.js';
 import {formatCount, formatDateTime, formatDuration, plural, span} from '../../text/format.js';
@@ -54,7 +54,7 @@ export function JobRow({
 			<Text color={palette.muted}>
 				{' · '}
 				{plural(totals.steps, 'step')} · {formatCount(totals.usage.inputTokens)}↑ {formatCount(totals.usage.outputTokens)}↓ {formatCost(cost)} ·{' '}
-				{formatDuration(span(totals.startedAt, totals.endedAt))}
+				{formatDuration(jobDurationMs(totals))}
 			</Text>
 			<FailureText look={look} failure={failure} />
 			<Text color={palette.muted}>

@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import type {DelegateActivity, Job, Model, ToolActivity} from '../../../model/state.js';
 import {endInput, isToolActivity} from '../../../model/state.js';
-import {endedWithoutFinalEvent} from '../../../query/tree.js';
+import {endedWithoutFinalEvent, jobDurationMs, jobTotals, runDurationMs} from '../../../query/tree.js';
 import {jobCost} from '../../../query/cost.js';
 import {builtinPrices} from '../../../query/prices.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../../../test/helpers/load.js';
@@ -209,6 +209,66 @@ describe('recorded with the real CLI (fixtures/claude-code/record.sh)', () => {
 		// message_delta's final output count (20 a response, lines 14, 25, 48): 60 for the three.
 		const whole = modelFromFixtures('claude-code/partial-messages.ndjson');
 		expect(whole.runs.get('73de1e49-8e0c-4e56-a7bf-361fcf91d706')!.usage.outputTokens).toBe(60);
+	});
+});
+
+describe('regression: a stream whose lines carry no time showed – for how long its turns took, though its results say', () => {
+	it('the real 2.0.28 stream: no line has a time; its one turn took 1,889 ms by its result (line 3, duration_ms)', () => {
+		const model = modelFromFixtures('claude-code/agentcmd-simple-cc2.0.28.ndjson');
+		const job = jobOf(model, '13a34b05-d65d-4e6e-bb70-00ef7be077a8');
+		const run = model.runs.get(job.runIds[0]!)!;
+		expect([run.startedAt, run.endedAt, run.lastEventAt]).toEqual([undefined, undefined, undefined]);
+		expect(runDurationMs(run)).toBe(1889);
+		expect(jobDurationMs(jobTotals(model, job))).toBe(1889);
+	});
+
+	it('Amp (its stream has no time either): the failed session of 28 turns took 389,584 ms by its error result', () => {
+		const model = modelFromFixtures('amp/error-result-413.FROM-TEST.ndjson');
+		const job = jobOf(model, 'T-019bce63-7de3-73a4-93a7-c1b84e61411e');
+		expect(runDurationMs(model.runs.get(job.runIds[0]!)!)).toBe(389_584);
+		expect(jobDurationMs(jobTotals(model, job))).toBe(389_584);
+	});
+
+	it('a job of two turns, each with its result: the job took what they took together', () => {
+		const session = 'dd0e2a40-0000-4000-8000-000000000001';
+		const line = (value: Record<string, unknown>) => JSON.stringify({session_id: session, ...value});
+		const text = [
+			line({type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'}),
+			line({type: 'assistant', message: {id: 'msg_1', model: 'claude-sonnet-4-5-20250929', content: [{type: 'text', text: 'one'}]}}),
+			line({type: 'result', subtype: 'success', is_error: false, duration_ms: 1200, result: 'one'}),
+			line({type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'}),
+			line({type: 'assistant', message: {id: 'msg_2', model: 'claude-sonnet-4-5-20250929', content: [{type: 'text', text: 'two'}]}}),
+			line({type: 'result', subtype: 'error_max_turns', is_error: true, duration_ms: 800}),
+		].join('\n');
+		const model = modelFromText(`${text}\n`);
+		const job = jobOf(model, session);
+		expect(job.runIds.map(id => runDurationMs(model.runs.get(id)!))).toEqual([1200, 800]);
+		expect(jobDurationMs(jobTotals(model, job))).toBe(2000);
+	});
+
+	it('a stream with times keeps them: a turn runs from its first time to its last, whatever its result says', () => {
+		const session = 'dd0e2a40-0000-4000-8000-000000000002';
+		const line = (value: Record<string, unknown>) => JSON.stringify({session_id: session, ...value});
+		const text = [
+			line({type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'}),
+			line({
+				type: 'assistant',
+				timestamp: '2026-08-23T10:50:00.000Z',
+				message: {id: 'msg_1', content: [{type: 'tool_use', id: 'toolu_1', name: 'Read', input: {}}]},
+			}),
+			line({
+				type: 'user',
+				timestamp: '2026-08-23T10:50:05.000Z',
+				message: {role: 'user', content: [{type: 'tool_result', tool_use_id: 'toolu_1', content: 'x'}]},
+			}),
+			line({type: 'result', subtype: 'success', is_error: false, duration_ms: 2000, result: 'x'}),
+		].join('\n');
+		const model = modelFromText(`${text}\n`);
+		const job = jobOf(model, session);
+		const run = model.runs.get(job.runIds[0]!)!;
+		expect(run.reportedDurationMs).toBe(2000);
+		expect(runDurationMs(run)).toBe(5000);
+		expect(jobDurationMs(jobTotals(model, job))).toBe(5000);
 	});
 });
 

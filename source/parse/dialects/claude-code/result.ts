@@ -27,13 +27,14 @@ export function readResult(stream: ClaudeStream, line: ClaudeLineOf<'result'>): 
 	const cost = reportedCost(session, line);
 	if (cost) stream.emit(runId, {kind: 'reportedCost', usd: cost.usd, runIds: cost.runIds});
 	// The turn's first lines may carry no time (2.0, and 2.1's assistant lines): its result says how long it took,
-	// counted back from the last time the stream gave.
+	// counted back from the last time the stream gave. A stream that gave none (2.0, Amp) still has the turn's
+	// duration, by the CLI's own count.
+	const durationMs = line.duration_ms !== undefined && line.duration_ms >= 0 ? line.duration_ms : undefined;
 	const time = stream.lastTime;
-	if (line.duration_ms !== undefined && line.duration_ms >= 0 && time !== undefined)
-		stream.emit(runId, {kind: 'marker'}, undefined, undefined, time - line.duration_ms);
+	if (durationMs !== undefined && time !== undefined) stream.emit(runId, {kind: 'marker'}, undefined, undefined, time - durationMs);
 	const isError = line.is_error === true || line.subtype !== 'success';
 	if (!isError) {
-		stream.emit(runId, {kind: 'runEnd', status: 'completed', text: line.result, message: undefined, usage: undefined});
+		stream.emit(runId, {kind: 'runEnd', status: 'completed', text: line.result, message: undefined, usage: undefined, durationMs});
 		return;
 	}
 
@@ -41,5 +42,12 @@ export function readResult(stream: ClaudeStream, line: ClaudeLineOf<'result'>): 
 	const message = errors.length > 0 ? errors.join('; ') : (errorText(line.error) ?? line.result ?? line.terminal_reason ?? line.subtype);
 	const maxTurns = line.subtype === 'error_max_turns';
 	stream.emit(runId, {kind: 'runError', name: line.subtype === 'success' ? 'error' : line.subtype, message});
-	stream.emit(runId, {kind: 'runEnd', status: maxTurns ? 'stoppedByExceededMaxSteps' : 'stoppedByError', text: undefined, message, usage: undefined});
+	stream.emit(runId, {
+		kind: 'runEnd',
+		status: maxTurns ? 'stoppedByExceededMaxSteps' : 'stoppedByError',
+		text: undefined,
+		message,
+		usage: undefined,
+		durationMs,
+	});
 }
