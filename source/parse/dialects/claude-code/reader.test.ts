@@ -212,6 +212,11 @@ describe('recorded with the real CLI (fixtures/claude-code/record.sh)', () => {
 	});
 });
 
+/** A model of one Claude Code session's lines, each given without its `session_id`. */
+function sessionModel(session: string, lines: Array<Record<string, unknown>>): Model {
+	return modelFromText(lines.map(value => `${JSON.stringify({session_id: session, ...value})}\n`).join(''));
+}
+
 describe('regression: a stream whose lines carry no time showed – for how long its turns took, though its results say', () => {
 	it('the real 2.0.28 stream: no line has a time; its one turn took 1,889 ms by its result (line 3, duration_ms)', () => {
 		const model = modelFromFixtures('claude-code/agentcmd-simple-cc2.0.28.ndjson');
@@ -231,16 +236,14 @@ describe('regression: a stream whose lines carry no time showed – for how long
 
 	it('a job of two turns, each with its result: the job took what they took together', () => {
 		const session = 'dd0e2a40-0000-4000-8000-000000000001';
-		const line = (value: Record<string, unknown>) => JSON.stringify({session_id: session, ...value});
-		const text = [
-			line({type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'}),
-			line({type: 'assistant', message: {id: 'msg_1', model: 'claude-sonnet-4-5-20250929', content: [{type: 'text', text: 'one'}]}}),
-			line({type: 'result', subtype: 'success', is_error: false, duration_ms: 1200, result: 'one'}),
-			line({type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'}),
-			line({type: 'assistant', message: {id: 'msg_2', model: 'claude-sonnet-4-5-20250929', content: [{type: 'text', text: 'two'}]}}),
-			line({type: 'result', subtype: 'error_max_turns', is_error: true, duration_ms: 800}),
-		].join('\n');
-		const model = modelFromText(`${text}\n`);
+		const model = sessionModel(session, [
+			{type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'},
+			{type: 'assistant', message: {id: 'msg_1', model: 'claude-sonnet-4-5-20250929', content: [{type: 'text', text: 'one'}]}},
+			{type: 'result', subtype: 'success', is_error: false, duration_ms: 1200, result: 'one'},
+			{type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'},
+			{type: 'assistant', message: {id: 'msg_2', model: 'claude-sonnet-4-5-20250929', content: [{type: 'text', text: 'two'}]}},
+			{type: 'result', subtype: 'error_max_turns', is_error: true, duration_ms: 800},
+		]);
 		const job = jobOf(model, session);
 		expect(job.runIds.map(id => runDurationMs(model.runs.get(id)!))).toEqual([1200, 800]);
 		expect(jobDurationMs(jobTotals(model, job))).toBe(2000);
@@ -248,22 +251,20 @@ describe('regression: a stream whose lines carry no time showed – for how long
 
 	it('a stream with times keeps them: a turn runs from its first time to its last, whatever its result says', () => {
 		const session = 'dd0e2a40-0000-4000-8000-000000000002';
-		const line = (value: Record<string, unknown>) => JSON.stringify({session_id: session, ...value});
-		const text = [
-			line({type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'}),
-			line({
+		const model = sessionModel(session, [
+			{type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'},
+			{
 				type: 'assistant',
 				timestamp: '2026-08-23T10:50:00.000Z',
 				message: {id: 'msg_1', content: [{type: 'tool_use', id: 'toolu_1', name: 'Read', input: {}}]},
-			}),
-			line({
+			},
+			{
 				type: 'user',
 				timestamp: '2026-08-23T10:50:05.000Z',
 				message: {role: 'user', content: [{type: 'tool_result', tool_use_id: 'toolu_1', content: 'x'}]},
-			}),
-			line({type: 'result', subtype: 'success', is_error: false, duration_ms: 2000, result: 'x'}),
-		].join('\n');
-		const model = modelFromText(`${text}\n`);
+			},
+			{type: 'result', subtype: 'success', is_error: false, duration_ms: 2000, result: 'x'},
+		]);
 		const job = jobOf(model, session);
 		const run = model.runs.get(job.runIds[0]!)!;
 		expect(run.reportedDurationMs).toBe(2000);
