@@ -60,3 +60,23 @@ describe('--otlp of a Claude Code stream', () => {
 		expect(bash).toMatchObject({name: 'execute_tool Bash', status: {code: 2}, attributes: {'error.type': 'tool_error'}});
 	});
 });
+
+describe('--otlp of a stream whose lines carry no time (Claude Code 2.0, Codex)', () => {
+	it('regression: its spans were written at 1970 (time 0); they sit where the export started, marked, and the exit line says so', async () => {
+		const file = join(scratch(), 'spans.jsonl');
+		const before = Date.now();
+		const result = await exportInProcess(['--summary', '--otlp-file', file, join(fixturesDir, 'claude-code/agentcmd-simple-cc2.0.28.ndjson')]);
+		const after = Date.now();
+		expect(result.code, result.stderr).toBe(0);
+		const spans = decodeJsonLines(readFileSync(file, 'utf8'));
+		const agent = spans.find(span => span.name === 'invoke_agent claude')!;
+		expect(agent.startMs).toBeGreaterThanOrEqual(before);
+		expect(agent.startMs).toBeLessThanOrEqual(after);
+		// Its result (line 3) says duration_ms 1889.
+		expect(agent.endMs - agent.startMs).toBe(1889);
+		for (const span of spans) expect(span.attributes['perscope.time.unknown']).toBe(true);
+		expect(result.stderr).toContain(
+			`${spans.length} spans had no time in the log (its lines carry none): they sit where the export started (perscope.time.unknown)`,
+		);
+	});
+});

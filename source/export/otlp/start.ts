@@ -58,7 +58,8 @@ export class OtlpExport {
 	private constructor(options: OtlpOptions, version: string, http: HttpSink | undefined, prices: PriceTable) {
 		this.#options = options;
 		this.#version = version;
-		this.#tracker = new SpanTracker({content: options.content, contentLimit: options.contentLimit, prices});
+		// A job whose log gave no time at all is put where the export started (Date.now(): this layer may read the clock).
+		this.#tracker = new SpanTracker({content: options.content, contentLimit: options.contentLimit, prices, untimedAtMs: Date.now()});
 		this.#resource = makeResource(options.resource);
 		this.#http = http;
 		this.#file = options.file === undefined ? undefined : new FileSink(options.file);
@@ -130,6 +131,11 @@ export class OtlpExport {
 		if (replaced > 0)
 			parts.push(
 				`${replaced} ${spansWord(replaced)} had a time before 1970 or after 2554, which OTLP cannot carry: a neighbouring event's time stands in for it (perscope.time.replaced)`,
+			);
+		const unknown = this.#tracker.unknownTimes;
+		if (unknown > 0)
+			parts.push(
+				`${unknown} ${spansWord(unknown)} had no time in the log (its lines carry none): ${unknown === 1 ? 'it sits' : 'they sit'} where the export started (perscope.time.unknown)`,
 			);
 		return {text: `perscope: OTLP: ${parts.join('; ')}\n`, abandoned, fileFailed: this.#file?.failure !== undefined};
 	}

@@ -34,6 +34,7 @@ export const attr = {
 	delegateExpert: 'perscope.delegate.expert',
 	contentTruncated: 'perscope.content.truncated',
 	timeReplaced: 'perscope.time.replaced',
+	timeUnknown: 'perscope.time.unknown',
 } as const;
 
 export const operation = {invokeAgent: 'invoke_agent', chat: 'chat', executeTool: 'execute_tool'} as const;

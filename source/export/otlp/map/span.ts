@@ -27,6 +27,11 @@ export type MapOptions = {
 	contentLimit: number;
 	/** What tokens cost (query/prices.ts, or `--prices FILE`): an agent span carries its runs' cost when known. */
 	prices: PriceTable;
+	/**
+	 * Where the spans of a job whose log gives no time at all sit (a file of Codex's, Claude Code 2.0's or Amp's
+	 * lines): the time the export started, never 1970. They are marked `perscope.time.unknown`.
+	 */
+	untimedAtMs: number;
 };
 
 /** What `--otlp-content` keeps of each text by default (see README). */

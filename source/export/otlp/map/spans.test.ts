@@ -10,7 +10,9 @@ import {chatSpanId} from './span-ids.js';
 import {mapModel} from './spans.js';
 import {SpanTracker} from './tracker.js';
 
-const quiet = {content: false, contentLimit: defaultContentLimit, prices: builtinPrices};
+/** Where a job whose log gives no time sits (`MapOptions.untimedAtMs`): a time no fixture has, 2026-01-01. */
+const untimedAtMs = Date.UTC(2026, 0, 1);
+const quiet = {content: false, contentLimit: defaultContentLimit, prices: builtinPrices, untimedAtMs};
 
 function byName(spans: OtlpSpan[], prefix: string): OtlpSpan[] {
 	return spans.filter(span => span.name.startsWith(prefix));
@@ -99,7 +101,9 @@ describe('mapModel', () => {
 		expect(failed.map(span => [span.name, span.attributes['error.type'], span.status.message])).toEqual([
 			['execute_tool readTextFile', 'tool_error', undefined],
 		]);
-		const withContent = mapModel(model, {content: true, contentLimit: defaultContentLimit, prices: builtinPrices}).find(span => span.status.code === 'error');
+		const withContent = mapModel(model, {content: true, contentLimit: defaultContentLimit, prices: builtinPrices, untimedAtMs}).find(
+			span => span.status.code === 'error',
+		);
 		expect(withContent?.status.message).toBeTruthy();
 	});
 
@@ -112,7 +116,7 @@ describe('mapModel', () => {
 		const model = modelFromFixtures('real/tools.ndjson');
 		const without = mapModel(model, quiet);
 		expect(without.some(span => 'gen_ai.tool.call.arguments' in span.attributes || 'gen_ai.input.messages' in span.attributes)).toBe(false);
-		const withContent = mapModel(model, {content: true, contentLimit: 10, prices: builtinPrices});
+		const withContent = mapModel(model, {content: true, contentLimit: 10, prices: builtinPrices, untimedAtMs});
 		const tool = byName(withContent, 'execute_tool ').find(span => 'gen_ai.tool.call.result' in span.attributes);
 		expect(tool).toBeDefined();
 		const result = String(tool!.attributes['gen_ai.tool.call.result']);
@@ -253,5 +257,33 @@ describe('SpanTracker', () => {
 		expect(rest.every(span => span.attributes['perscope.unfinished'] === true)).toBe(true);
 		expect(rest.find(span => span.name === 'invoke_agent coordinator')).toBeDefined();
 		expect(new Set([...ended, ...rest].map(span => span.spanId)).size).toBe(ended.length + rest.length);
+	});
+});
+
+describe('a log whose lines carry no time', () => {
+	it('regression: its spans sat at 1970 (time 0); the job sits where the export started, its turn as long as its result says', () => {
+		const spans = mapModel(modelFromFixtures('claude-code/agentcmd-simple-cc2.0.28.ndjson'), quiet);
+		const claude = agent(spans, 'claude');
+		// Its result (line 3) says duration_ms 1889; no line says when.
+		expect([claude.startMs, claude.endMs]).toEqual([untimedAtMs, untimedAtMs + 1889]);
+		expect(claude.attributes['perscope.time.unknown']).toBe(true);
+		for (const span of spans) expect(span.startMs).toBeGreaterThanOrEqual(untimedAtMs);
+	});
+
+	it('keeps a Codex file’s tool calls (they were left out for want of a time), each where the job sits, marked', () => {
+		const model = modelFromFixtures('codex/edit-and-test.jsonl');
+		const spans = mapModel(model, quiet);
+		const tools = byName(spans, 'execute_tool');
+		expect(tools).toHaveLength(toolCount(model));
+		expect(tools.length).toBeGreaterThan(0);
+		for (const span of spans) {
+			expect([span.startMs, span.endMs]).toEqual([untimedAtMs, untimedAtMs]);
+			expect(span.attributes['perscope.time.unknown']).toBe(true);
+		}
+	});
+
+	it('leaves the spans of a log with times as they were: none marked', () => {
+		const spans = mapModel(modelFromFixtures('real/delegate.ndjson', 'claude-code/parallel-agents.ndjson'), quiet);
+		expect(spans.filter(span => span.attributes['perscope.time.unknown'] !== undefined)).toEqual([]);
 	});
 });

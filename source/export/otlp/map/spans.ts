@@ -12,7 +12,7 @@ import {
 	type ToolOutcome,
 } from '../../../model/state.js';
 import {addUsage, zeroUsage} from '../../../model/usage.js';
-import {stepRecordOf} from '../../../model/run-collections.js';
+import {hasEndedStep, stepRecordOf} from '../../../model/run-collections.js';
 import {attr, operation, providerOf} from './attributes.js';
 import {addContent, addMessages, argumentsText, truncate} from './content.js';
 import {spanIdOf, traceIdOf} from './ids.js';
@@ -132,9 +132,10 @@ function toolOwnStart(clock: Clock, model: Model, activity: ToolLike, times: Spa
 /**
  * Where a pane's agent span starts: the start of what it covers (clock.ts). A pane with no time at all that
  * OTLP can carry sits where the call that delegated it starts, else where its parent's span does (so it stays
- * inside them), else at its job's first time.
+ * inside them), else at its job's first time; a job whose log gave no time at all, where the export started
+ * (`untimedAtMs`, marked on `times`).
  */
-function agentStart(clock: Clock, model: Model, job: Job, pane: Pane, times: SpanTimes): number {
+function agentStart(clock: Clock, model: Model, job: Job, pane: Pane, times: SpanTimes, untimedAtMs: number): number {
 	const cover = clock.cover(pane);
 	if (cover.replaced) times.replaced = true;
 	if (cover.earliest !== undefined) return cover.earliest;
@@ -151,7 +152,10 @@ function agentStart(clock: Clock, model: Model, job: Job, pane: Pane, times: Spa
 		if (at !== undefined) return at;
 	}
 
-	return times.of(job.firstSeenAt) ?? 0;
+	const first = times.of(job.firstSeenAt);
+	if (first !== undefined) return first;
+	times.unknown = true;
+	return untimedAtMs;
 }
 
 function paneActivities(model: Model, pane: Pane): Activity[] {
@@ -185,10 +189,17 @@ function agentSpan(clock: Clock, model: Model, ids: SpanIds, job: Job, pane: Pan
 	const traceId = traceIdOf(job.jobId);
 	const activities = paneActivities(model, pane);
 	const times = new SpanTimes();
-	const startMs = agentStart(clock, model, job, pane, times);
-	// Its last run's end, or later: the end of what it covers. A pane whose every time was left out ends where it starts.
+	const startMs = agentStart(clock, model, job, pane, times, options.untimedAtMs);
+	// Its last run's end, or later: the end of what it covers. A pane whose every time was left out ends where it
+	// starts; one whose log gave no time lasts what its runtime reported its runs took (Claude Code's, Amp's turns).
 	const endMs = endingStatuses.has(last.status)
-		? later(startMs, clock.cover(pane).latest ?? clock.runEnd(last, times) ?? (times.replaced ? startMs : undefined))
+		? later(
+				startMs,
+				clock.cover(pane).latest ??
+					clock.runEnd(last, times) ??
+					(times.replaced ? startMs : undefined) ??
+					(times.unknown ? startMs + reportedDuration(runs) : undefined),
+			)
 		: undefined;
 
 	const attributes: Record<string, AttributeValue> = {
@@ -248,7 +259,7 @@ function agentSpan(clock: Clock, model: Model, ids: SpanIds, job: Job, pane: Pan
 			links.push({traceId: traceIdOf(from.jobId), spanId: agentSpanId(from.jobId, from.paneId), attributes: {'perscope.link.type': 'resumed_from'}});
 	}
 
-	if (times.replaced) attributes[attr.timeReplaced] = true;
+	markTimes(attributes, times);
 	return {
 		traceId,
 		spanId: agentSpanId(job.jobId, pane.paneId),
@@ -274,11 +285,37 @@ function noGeneration(step: StepRecord): boolean {
 	return usage !== undefined && usage.inputTokens === 0 && usage.outputTokens === 0 && usage.cachedInputTokens === 0 && usage.reasoningTokens === 0;
 }
 
+/** What the pane's runtime reported its runs took, added up (`Run.reportedDurationMs`; 0 when it said nothing). */
+function reportedDuration(runs: readonly Run[]): number {
+	let ms = 0;
+	for (const run of runs) ms += run.reportedDurationMs ?? 0;
+	return ms;
+}
+
+/** The marks of a span whose times were not all the log's own (README, "OpenTelemetry export"). */
+function markTimes(attributes: Record<string, AttributeValue>, times: SpanTimes): void {
+	if (times.replaced) attributes[attr.timeReplaced] = true;
+	if (times.unknown) attributes[attr.timeUnknown] = true;
+}
+
 /**
- * A step or a tool call whose every time is outside OTLP's range (and whose run's are too) is put where its
- * agent span starts, rather than left out of the trace: worked out only for such a span.
+ * Where the pane's agent span starts, and whether the log gave the pane no time at all: worked out only for a
+ * step or tool call that needs it (see `fromPane`).
  */
-type PaneStart = () => number;
+type PaneStart = () => {ms: number; untimed: boolean};
+
+/**
+ * A step or a tool call with no time of its own or its run's is put where its agent span starts, rather than left
+ * out of the trace: one whose every time is outside OTLP's range, and every one of a pane whose log gave no time
+ * (marked unknown as that span is). Undefined for others: a step of a timed run that has not started yet.
+ */
+function fromPane(times: SpanTimes, paneStart: PaneStart): number | undefined {
+	if (times.replaced) return paneStart().ms;
+	const pane = paneStart();
+	if (!pane.untimed) return undefined;
+	times.unknown = true;
+	return pane.ms;
+}
 
 function chatSpans(clock: Clock, ids: SpanIds, job: Job, paneIds: PaneIds, run: Run, skip: (spanId: string) => boolean, paneStart: PaneStart): OtlpSpan[] {
 	const spans: OtlpSpan[] = [];
@@ -288,18 +325,20 @@ function chatSpans(clock: Clock, ids: SpanIds, job: Job, paneIds: PaneIds, run: 
 		if (skip(spanId)) continue;
 		const times = new SpanTimes();
 		const startMs =
-			times.of(step.startedAt) ??
-			times.of(step.finishedAt) ??
-			clock.runStart(run, times) ??
-			times.of(run.lastEventAt) ??
-			(times.replaced ? paneStart() : undefined);
+			times.of(step.startedAt) ?? times.of(step.finishedAt) ?? clock.runStart(run, times) ?? times.of(run.lastEventAt) ?? fromPane(times, paneStart);
 		if (startMs === undefined) continue;
-		// A step that finished at a time OTLP cannot carry still finished: where it started.
-		const endMs = step.finishedAt === undefined ? undefined : later(startMs, times.of(step.finishedAt) ?? startMs);
+		// A step that finished at a time OTLP cannot carry still finished: where it started. So did one of a log with no
+		// time that the run ended.
+		const endMs =
+			step.finishedAt === undefined
+				? times.unknown && hasEndedStep(run, step.step)
+					? startMs
+					: undefined
+				: later(startMs, times.of(step.finishedAt) ?? startMs);
 		const attributes: Record<string, AttributeValue> = {[attr.operationName]: operation.chat, [attr.conversationId]: job.jobId, [attr.step]: step.step};
 		modelAttributes(attributes, job.model);
 		if (step.usage) usageAttributes(attributes, step.usage, job.model === undefined ? undefined : providerOf(job.model));
-		if (times.replaced) attributes[attr.timeReplaced] = true;
+		markTimes(attributes, times);
 		spans.push({
 			traceId: paneIds.traceId,
 			spanId,
@@ -332,13 +371,13 @@ function toolSpan(
 	paneStart: PaneStart,
 ): OtlpSpan | undefined {
 	const times = new SpanTimes();
-	const ownStart = toolOwnStart(clock, model, activity, times) ?? (times.replaced ? paneStart() : undefined);
+	const ownStart = toolOwnStart(clock, model, activity, times) ?? fromPane(times, paneStart);
 	if (ownStart === undefined) return undefined;
 	// A delegation holds its delegates' spans, from the first one's start.
 	const delegatesStart = activity.type === 'delegate' ? clock.coverOfRuns(activity.childRunIds).earliest : undefined;
 	const startMs = delegatesStart === undefined ? ownStart : Math.min(ownStart, delegatesStart);
 	// A call with its result in is over: one whose every time was left out (outside OTLP's range) ends where it started.
-	const endMs = later(startMs, toolEnd(clock, model, activity, times) ?? (activity.result && times.replaced ? startMs : undefined));
+	const endMs = later(startMs, toolEnd(clock, model, activity, times) ?? (activity.result && (times.replaced || times.unknown) ? startMs : undefined));
 	const toolName = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
 	const attributes: Record<string, AttributeValue> = {
 		[attr.operationName]: operation.executeTool,
@@ -365,7 +404,7 @@ function toolSpan(
 		status = options.content ? {code: 'error', message: truncate(activity.result.error, statusMessageLimit).text} : {code: 'error'};
 	}
 
-	if (times.replaced) attributes[attr.timeReplaced] = true;
+	markTimes(attributes, times);
 	return {
 		traceId: paneIds.traceId,
 		spanId,
@@ -396,8 +435,13 @@ export function mapModel(model: Model, options: MapOptions, skip: (spanId: strin
 		// Every span of the pane has these; hashed once rather than for each (a run of 150,000 steps hashed them 300,000 times).
 		const paneIds: PaneIds = {traceId: traceIdOf(job.jobId), agentSpanId: agentSpanId(job.jobId, pane.paneId)};
 		if (!skip(paneIds.agentSpanId)) spans.push(agentSpan(clock, model, ids, job, pane, runs, options, failures));
-		let paneStartMs: number | undefined;
-		const paneStart = () => (paneStartMs ??= agentStart(clock, model, job, pane, new SpanTimes()));
+		let paneStartOf: ReturnType<PaneStart> | undefined;
+		const paneStart = () => {
+			if (paneStartOf) return paneStartOf;
+			const times = new SpanTimes();
+			const ms = agentStart(clock, model, job, pane, times, options.untimedAtMs);
+			return (paneStartOf = {ms, untimed: times.unknown});
+		};
 		for (const run of runs) for (const span of chatSpans(clock, ids, job, paneIds, run, skip, paneStart)) spans.push(span);
 		for (const index of pane.activityIndices) {
 			const activity = model.activities[index];

@@ -14,9 +14,13 @@ export function isOtlpTime(ms: number): boolean {
 	return ms >= 0 && ms <= maxOtlpMs;
 }
 
-/** The times read for one span: one OTLP cannot carry reads as none, and the span is marked for it. */
+/**
+ * The times read for one span: one OTLP cannot carry reads as none, and the span is marked for it (`replaced`);
+ * `unknown`: the log gave the span no time at all, and it sits where the export started (`MapOptions.untimedAtMs`).
+ */
 export class SpanTimes {
 	replaced = false;
+	unknown = false;
 
 	of(ms: number | undefined): number | undefined {
 		if (ms === undefined) return undefined;

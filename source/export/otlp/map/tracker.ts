@@ -25,6 +25,7 @@ export class SpanTracker {
 	/** The latest time of any span handed out: where open spans end when the input's last time cannot be carried. */
 	#latestMs: number | undefined;
 	#replaced = 0;
+	#unknown = 0;
 
 	constructor(options: MapOptions) {
 		this.#options = options;
@@ -33,6 +34,11 @@ export class SpanTracker {
 	/** How many spans handed out so far had a time outside OTLP's range replaced by a neighbour's (times.ts). */
 	get replacedTimes(): number {
 		return this.#replaced;
+	}
+
+	/** How many spans handed out so far had no time in the log, and sit where the export started (`MapOptions.untimedAtMs`). */
+	get unknownTimes(): number {
+		return this.#unknown;
 	}
 
 	/** The spans that ended since the last call. */
@@ -92,6 +98,7 @@ export class SpanTracker {
 		this.#note(span.endMs ?? span.startMs);
 		if (span.endMs !== undefined && mayHaveChildren(span)) this.#parentEnds.set(span.spanId, span.endMs);
 		if (span.attributes[attr.timeReplaced] === true) this.#replaced++;
+		if (span.attributes[attr.timeUnknown] === true) this.#unknown++;
 	}
 
 	#note(ms: number): void {
