@@ -282,6 +282,14 @@ describe('a log whose lines carry no time', () => {
 		}
 	});
 
+	it('keeps a Codex file’s retries and its failure as the agent span’s events, at its start', () => {
+		const spans = mapModel(modelFromFixtures('codex/retry-exhausted.jsonl'), quiet);
+		const codex = agent(spans, 'codex');
+		expect(codex.events.map(event => event.name)).toContain('perscope.retry');
+		expect(codex.events.map(event => event.name)).toContain('exception');
+		for (const event of codex.events) expect(event.timeMs).toBe(untimedAtMs);
+	});
+
 	it('leaves the spans of a log with times as they were: none marked', () => {
 		const spans = mapModel(modelFromFixtures('real/delegate.ndjson', 'claude-code/parallel-agents.ndjson'), quiet);
 		expect(spans.filter(span => span.attributes['perscope.time.unknown'] !== undefined)).toEqual([]);

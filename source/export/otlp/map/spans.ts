@@ -239,7 +239,8 @@ function agentSpan(clock: Clock, model: Model, ids: SpanIds, job: Job, pane: Pan
 
 	const events: OtlpSpan['events'] = [];
 	for (const activity of activities) {
-		if (activity.timestamp === undefined) continue;
+		// In a log with no time at all, every event is at the span's start, as its steps and calls are.
+		if (activity.timestamp === undefined && !times.unknown) continue;
 		// An event at a time OTLP cannot carry is put at the span's start.
 		const timeMs = times.of(activity.timestamp) ?? startMs;
 		if (activity.type === 'retry')
