@@ -209,11 +209,17 @@ export function runSteps(run: Run): number {
 }
 
 /**
- * How long the run took: from its first event to its end (or its last event so far); where its events carry no
- * time, as its runtime reported it (`Run.reportedDurationMs`: Claude Code 2.0's and Amp's turns); else undefined.
+ * How long the run took: from its first event to its end (or its last event so far), or what its runtime reported
+ * (`Run.reportedDurationMs`, Claude Code's and Amp's turns) where that is longer: where no event has a time, or
+ * only some do (2.1's assistant lines carry none), its times cover less of the turn than the CLI counted.
  */
 export function runDurationMs(run: Run): number | undefined {
-	return span(run.startedAt, run.endedAt ?? run.lastEventAt) ?? run.reportedDurationMs;
+	return atLeast(span(run.startedAt, run.endedAt ?? run.lastEventAt), run.reportedDurationMs);
+}
+
+/** The longer of a span of times and a reported duration, either of which may be unknown. */
+export function atLeast(timed: number | undefined, reported: number | undefined): number | undefined {
+	return timed === undefined ? reported : reported === undefined ? timed : Math.max(timed, reported);
 }
 
 export type JobTotals = {
@@ -243,9 +249,9 @@ export type JobTotals = {
 	reportedDurationMs: number | undefined;
 };
 
-/** From the job's first event to its last; where its events carry no time, what its runtime reported its turns took. */
+/** From the job's first event to its last, or what its runtime reported its turns took where that is longer (`runDurationMs`). */
 export function jobDurationMs(totals: Pick<JobTotals, 'startedAt' | 'endedAt' | 'reportedDurationMs'>): number | undefined {
-	return span(totals.startedAt, totals.endedAt) ?? totals.reportedDurationMs;
+	return atLeast(span(totals.startedAt, totals.endedAt), totals.reportedDurationMs);
 }
 
 export function jobTotals(model: Model, job: Job): JobTotals {

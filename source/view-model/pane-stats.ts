@@ -1,6 +1,6 @@
 import {addUsage, zeroUsage} from '../model/usage.js';
 import type {Model, Pane} from '../model/state.js';
-import {runSteps} from '../query/tree.js';
+import {atLeast, runSteps} from '../query/tree.js';
 import {span} from '../text/format.js';
 
 export type PaneStats = {steps: number; inputTokens: number; outputTokens: number; durationMs: number | undefined};
@@ -23,6 +23,6 @@ export function paneStats(model: Model, pane: Pane): PaneStats {
 		if (run.reportedDurationMs !== undefined) reported = (reported ?? 0) + run.reportedDurationMs;
 	}
 
-	// Where the runs' events carry no time, what their runtime reported they took (`runDurationMs`).
-	return {steps, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs: span(start, end) ?? reported};
+	// What their runtime reported they took, where that is longer than their times say (`runDurationMs`).
+	return {steps, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, durationMs: atLeast(span(start, end), reported)};
 }

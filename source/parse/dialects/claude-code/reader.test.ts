@@ -249,7 +249,17 @@ describe('regression: a stream whose lines carry no time showed – for how long
 		expect(jobDurationMs(jobTotals(model, job))).toBe(2000);
 	});
 
-	it('a stream with times keeps them: a turn runs from its first time to its last, whatever its result says', () => {
+	it('regression: a turn with one timed line showed 0ms (background-agent.ndjson’s second); its result says 73 ms', () => {
+		const model = modelFromFixtures('claude-code/background-agent.ndjson');
+		const [, second] = jobOf(model, 'e465deb9-f23d-4155-b5b2-5f9353006587')
+			.runIds.map(id => model.runs.get(id)!)
+			.filter(run => run.parentRunId === null);
+		// Its lines give it one time (its start and its last event alike); its result (duration_ms 73) gives none.
+		expect(second!.startedAt).toBe(second!.lastEventAt);
+		expect(runDurationMs(second!)).toBe(73);
+	});
+
+	it('a turn whose times span longer than its result says keeps its times', () => {
 		const session = 'dd0e2a40-0000-4000-8000-000000000002';
 		const model = sessionModel(session, [
 			{type: 'system', subtype: 'init', model: 'claude-sonnet-4-5-20250929'},
