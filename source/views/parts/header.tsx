@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {runLook} from '../../query/run-look.js';
 import React from 'react';
 import type {Model} from '../../model/state.js';
-import {isLive, runSteps, shownStatus} from '../../query/tree.js';
+import {atLeast, isLive, runSteps, shownStatus} from '../../query/tree.js';
 import {isLoading} from '../../input/source-state.js';
 import {formatCount, formatDuration, plural} from '../../text/format.js';
 import {shortSourceLabel} from '../../text/source-label.js';
@@ -62,9 +62,9 @@ export function Header({width}: {width: number}) {
 	const quiet = running && !env.replay?.paused ? lastEventNote(now - lastArrival) : undefined;
 	// A live run is timed by the clock; a replayed or saved one by its own timestamps (which may be old).
 	const recent = totals?.endedAt !== undefined && now - totals.endedAt < 5 * 60_000;
-	// A job whose events carry no time: what its runtime reported its turns took (`jobDurationMs`).
-	const span =
-		totals?.startedAt === undefined ? totals?.reportedDurationMs : (running && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
+	// Or what its runtime reported its turns took, where that is longer (`jobDurationMs`): all a job whose events carry no time has.
+	const timed = totals?.startedAt === undefined ? undefined : (running && recent ? now : (totals.endedAt ?? totals.startedAt)) - totals.startedAt;
+	const span = running && recent ? timed : atLeast(timed, totals?.reportedDurationMs);
 	// The latest command's: a continuation the cockpit ran says how the job's last part went.
 	const exit = sources.findLast(source => (source.exitCode ?? source.signal ?? undefined) !== undefined);
 	const hidden = hiddenCount(model, ui.filter);
