@@ -132,7 +132,8 @@ describe('runs outside the checkpoint protocol', () => {
 		expect(jobCost(model, model.jobs.get('session')!, builtinPrices)).toBe(3);
 		reduce(model, event('main', {kind: 'reportedCost', usd: 0.5, runIds: ['main']}));
 		reduce(model, event('main', {kind: 'reportedCost', usd: 0.25, runIds: ['main']}));
-		expect(model.jobs.get('session')?.reportedCost).toEqual({usd: 0.75, runIds: new Set(['main'])});
+		// Both named the run alone: what they said is also that run's (its cost where the table has no price).
+		expect(model.jobs.get('session')?.reportedCost).toEqual({usd: 0.75, runIds: new Set(['main']), byRun: new Map([['main', 0.75]])});
 		expect(jobCost(model, model.jobs.get('session')!, builtinPrices)).toBe(0.75);
 		// A run of the job after the report, and a job with no report, are priced by the table.
 		reduce(model, event('later', {kind: 'childRunStart', childRunId: 'later', childExpertKey: 'claude', query: undefined, viaToolName: undefined}));

@@ -261,9 +261,11 @@ export type Job = {
 	runtimeName: string | undefined;
 	/**
 	 * What the runtime reported the job's work cost (`reportedCost` events, added up), and the runs it covers;
-	 * undefined when it reported none. Replaced, never changed in place.
+	 * `byRun`, what the reports that named one run alone said of it, added up (opencode reports each step's cost for
+	 * its run): that run's own cost where the price table has none (query/cost.ts). Undefined when it reported
+	 * none. Replaced, never changed in place.
 	 */
-	reportedCost: {usd: number; runIds: ReadonlySet<string>} | undefined;
+	reportedCost: {usd: number; runIds: ReadonlySet<string>; byRun: ReadonlyMap<string, number>} | undefined;
 };
 
 export type SkillState = {

@@ -67,10 +67,26 @@ describe('runCost and sums', () => {
 	it('says why a run has no cost: no model named, or none in the table', () => {
 		const drover = modelFromText(readFileSync(fixturePath('drover-subagent.ndjson')));
 		expect(whyNoCost(drover, [...drover.runs.values()][0]!, builtinPrices)).toBe('drover events name no model');
-		const claude = modelFromText(readFileSync(fixturePath('claude-code/failing-tools.ndjson')));
+		// The main loop of a turn with a sub-agent: its result's report covers both, so it is not that run's alone.
+		const claude = modelFromText(readFileSync(fixturePath('claude-code/nested-subagents.ndjson')));
 		const run = [...claude.runs.values()][0]!;
 		expect(whyNoCost(claude, run, builtinPrices)).toBeUndefined();
 		expect(whyNoCost(claude, run, {...builtinPrices, models: {}})).toBe('no price for claude-opus-4-8[1m] in the price table (give one with --prices FILE)');
+	});
+
+	it('a run the table cannot price costs what its runtime reported of it alone (opencode: each step’s cost, for its run)', () => {
+		// edit-and-test.jsonl: five step_finish lines of cost 0.00276, four in the first run and one in the second.
+		const model = modelFromText(readFileSync(fixturePath('opencode/edit-and-test.jsonl')));
+		const [first, second] = [...model.runs.values()];
+		expect(first!.model).toBeUndefined();
+		expect(costOfRun(model, first!, builtinPrices)).toBeCloseTo(4 * 0.00276, 12);
+		expect(costOfRun(model, second!, builtinPrices)).toBeCloseTo(0.00276, 12);
+		expect(whyNoCost(model, first!, builtinPrices)).toBeUndefined();
+		// A turn of Claude Code's without a sub-agent is priced by the table all the same, whatever its result reported.
+		const claude = modelFromText(readFileSync(fixturePath('claude-code/failing-tools.ndjson')));
+		const turn = [...claude.runs.values()][0]!;
+		expect(costOfRun(claude, turn, builtinPrices)).not.toBe(claude.jobs.get(turn.jobId)!.reportedCost!.usd);
+		expect(costOfRun(claude, turn, {...builtinPrices, models: {}})).toBe(claude.jobs.get(turn.jobId)!.reportedCost!.usd);
 	});
 
 	it('a run that used no tokens cost nothing, whatever its model', () => {

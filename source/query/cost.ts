@@ -20,8 +20,10 @@ import {endedWithoutFinalEvent} from './tree.js';
  * killed in its first one is not known to have cost nothing (`?`, as `unreported` says).
  *
  * Some runtimes say what their work cost (Claude Code's `total_cost_usd`): a job's cost is then what they
- * reported, and the table's cost of its runs no report covers (`Job.reportedCost`). A run's own cost is always
- * the table's: a report speaks of a whole process (the calls of a run's sub-agents and hidden helpers too).
+ * reported, and the table's cost of its runs no report covers (`Job.reportedCost`). A run's own cost is the
+ * table's: a report speaks of a whole process (the calls of a run's sub-agents and hidden helpers too). Only where
+ * the table has no price for the run, and reports named that run alone (opencode's steps, which name no model),
+ * is what they said its cost.
  */
 
 export type Cost = number | undefined;
@@ -98,9 +100,13 @@ export function unreported(model: Model, run: Run): boolean {
 	return usedNothing(run.usage) && (run.steps.length > 0 || run.streams.size > 0) && endedWithoutFinalEvent(model, run);
 }
 
-/** What a run cost, as far as the model knows: undefined for an unpriced model or a generation never reported. */
+/**
+ * What a run cost, as far as the model knows: the table's price of its usage, else what its runtime reported of it
+ * alone (`Job.reportedCost.byRun`); undefined for a generation never reported, or a run neither prices.
+ */
 export function costOfRun(model: Model, run: Run, table: PriceTable): Cost {
-	return unreported(model, run) ? undefined : runCost(run, table);
+	if (unreported(model, run)) return undefined;
+	return runCost(run, table) ?? model.jobs.get(run.jobId)?.reportedCost?.byRun.get(run.runId);
 }
 
 /** A sum of costs, unknown when any part of it is. */

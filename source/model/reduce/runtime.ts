@@ -111,7 +111,10 @@ export function onReportedCost(model: Model, event: EventOf<'reportedCost'>): vo
 	if (jobId === undefined || !Number.isFinite(event.usd)) return;
 	const job = ensureJob(model, jobId, event.timestamp);
 	const previous = job.reportedCost;
-	job.reportedCost = {usd: (previous?.usd ?? 0) + event.usd, runIds: new Set([...(previous?.runIds ?? []), ...event.runIds])};
+	const byRun = new Map(previous?.byRun);
+	const [only, ...others] = event.runIds;
+	if (only !== undefined && others.length === 0) byRun.set(only, (byRun.get(only) ?? 0) + event.usd);
+	job.reportedCost = {usd: (previous?.usd ?? 0) + event.usd, runIds: new Set([...(previous?.runIds ?? []), ...event.runIds]), byRun};
 }
 
 /**
