@@ -37,7 +37,8 @@ export type RunSummary = {
 	endedAt: number | null;
 	/**
 	 * Present only on a run whose runtime reported how long it took (Claude Code's and Amp's `result.duration_ms`):
-	 * that, in milliseconds; its duration where `startedAt` and `endedAt` are null (the stream carries no time).
+	 * that, in milliseconds: the least it lasted, and its duration where `startedAt` and `endedAt` are null (the
+	 * stream carries no time).
 	 */
 	reportedDurationMs?: number | undefined;
 	error: string | null;

@@ -244,7 +244,7 @@ export type JobTotals = {
 	endedAt: number | undefined;
 	/**
 	 * What its runtime reported its top-level runs took, added up (`Run.reportedDurationMs`; undefined when none
-	 * did): the job's duration where its events carry no time (`jobDurationMs`).
+	 * did): the least the job lasted, and all there is of its duration where its events carry no time (`jobDurationMs`).
 	 */
 	reportedDurationMs: number | undefined;
 };
