@@ -14,10 +14,8 @@ describe('findConversation', () => {
 	});
 
 	it('names the candidates of a prefix that fits several runs or none', () => {
-		expect(findConversation(model, 'p', undefined)).toEqual({
-			ok: false,
-			message: `"p" starts 2 run ids: ${coordinator.runId} (coordinator), ${resumed.runId} (coordinator); give more of the id`,
-		});
+		const several = `"p" starts 2 run ids: ${coordinator.runId} (coordinator), ${resumed.runId} (coordinator); give more of the id`;
+		expect(findConversation(model, 'p', undefined)).toEqual({ok: false, message: several, brief: several});
 		expect(findConversation(model, 'zz', undefined)).toMatchObject({
 			ok: false,
 			message: expect.stringMatching(
@@ -27,7 +25,11 @@ describe('findConversation', () => {
 	});
 
 	it('lists the steps of a run that does not have the one asked for', () => {
-		expect(findConversation(model, 'phfj', 2)).toEqual({ok: false, message: `run ${resumed.runId} (coordinator) has no step 2 with messages; its steps: 5, 6`});
+		expect(findConversation(model, 'phfj', 2)).toEqual({
+			ok: false,
+			message: `run ${resumed.runId} (coordinator) has no step 2 with messages; its steps: 5, 6`,
+			brief: 'no conversation at step 2: this run has messages at steps 5, 6',
+		});
 	});
 
 	it('lists at most ten candidates', () => {
@@ -56,10 +58,16 @@ describe('the conversation of a row', () => {
 	it('says so for a run whose events carry no messages', () => {
 		const drover = modelFromFixtures('drover-subagent.ndjson');
 		const run = [...drover.runs.values()][0]!;
-		expect(paneConversation(drover, run.paneId)).toEqual({ok: false, message: 'no step of this run has messages in the log'});
+		const why = 'a drover stream does not carry what the model was given at a step';
+		expect(paneConversation(drover, run.paneId)).toEqual({
+			ok: false,
+			message: `no step of this run has messages in the log: ${why}`,
+			brief: `no conversation: ${why}`,
+		});
 		expect(findConversation(drover, run.runId, undefined)).toEqual({
 			ok: false,
-			message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log: a drover stream does not carry what the model was given at a step; --print shows what each run did and answered`,
+			message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log: ${why}; --print shows what each run did and answered`,
+			brief: `no conversation: ${why}`,
 		});
 	});
 
@@ -69,6 +77,7 @@ describe('the conversation of a row', () => {
 			ok: false,
 			message:
 				'run ses_de24e6884ffeuwOcgUObIzFw7Y (opencode) has no step with messages in the log: an opencode stream does not carry what the model was given at a step; --print shows what each run did and answered',
+			brief: 'no conversation: an opencode stream does not carry what the model was given at a step',
 		});
 	});
 });

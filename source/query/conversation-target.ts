@@ -9,7 +9,15 @@ import type {Activity, Model, Run} from '../model/state.js';
 
 export type ConversationTarget = {run: Run; line: MessageLine};
 
-export type TargetResult = {ok: true; target: ConversationTarget} | {ok: false; message: string};
+/**
+ * `message` is for `--conversation`, which names the run it was given; `brief` says the same in the viewer's one-line
+ * footer, where the run is the one selected: the reason first and no run id, so a narrow terminal still shows why.
+ */
+export type TargetResult = {ok: true; target: ConversationTarget} | {ok: false; message: string; brief: string};
+
+function failure(message: string, brief = message): TargetResult {
+	return {ok: false, message, brief};
+}
 
 /** How many candidate runs an error lists. */
 const maxListed = 10;
@@ -19,17 +27,17 @@ export function findConversation(model: Model, runPrefix: string, step: number |
 	const candidates = exact ? [exact] : [...model.runs.values()].filter(run => run.runId.startsWith(runPrefix));
 	if (candidates.length === 0) {
 		const runs = [...model.runs.values()];
-		return {ok: false, message: `no run id starts with "${runPrefix}"; ${runs.length === 0 ? 'the input has no runs' : `runs: ${listRuns(runs)}`}`};
+		return failure(`no run id starts with "${runPrefix}"; ${runs.length === 0 ? 'the input has no runs' : `runs: ${listRuns(runs)}`}`);
 	}
 
-	if (candidates.length > 1) return {ok: false, message: `"${runPrefix}" starts ${candidates.length} run ids: ${listRuns(candidates)}; give more of the id`};
+	if (candidates.length > 1) return failure(`"${runPrefix}" starts ${candidates.length} run ids: ${listRuns(candidates)}; give more of the id`);
 	return stepOf(candidates[0]!, step);
 }
 
 /** The conversation of the step of an activity (a `delegate` row: the step that delegated). */
 export function activityConversation(model: Model, activity: Activity): TargetResult {
 	const run = model.runs.get(activity.runId);
-	if (!run) return {ok: false, message: 'the run of this activity is not in the model'};
+	if (!run) return failure('the run of this activity is not in the model');
 	return stepOf(run, activity.step);
 }
 
@@ -42,19 +50,30 @@ export function paneConversation(model: Model, paneId: string): TargetResult {
 		if (line) return {ok: true, target: {run, line}};
 	}
 
-	return {ok: false, message: `no step of ${runs.length === 1 ? 'this run' : 'these runs'} has messages in the log`};
+	const message = `no step of ${runs.length === 1 ? 'this run' : 'these runs'} has messages in the log`;
+	const dialect = runs.find(run => run.dialect !== 'perstack')?.dialect;
+	return dialect === undefined ? failure(message) : failure(`${message}: ${carriesNone(dialect)}`, `no conversation: ${carriesNone(dialect)}`);
+}
+
+/** Why a run of another runtime than Perstack has no conversation to show. */
+function carriesNone(dialect: Run['dialect']): string {
+	return `${/^[aeiou]/.test(dialect) ? 'an' : 'a'} ${dialect} stream does not carry what the model was given at a step`;
 }
 
 function stepOf(run: Run, step: number | undefined): TargetResult {
 	const line = messageLineOf(run, step);
 	if (line) return {ok: true, target: {run, line}};
 	const steps = messageSteps(run);
-	if (steps.length === 0)
-		return {
-			ok: false,
-			message: `run ${run.runId} (${run.expertKey}) has no step with messages in the log${run.dialect === 'perstack' ? '' : `: ${/^[aeiou]/.test(run.dialect) ? 'an' : 'a'} ${run.dialect} stream does not carry what the model was given at a step; --print shows what each run did and answered`}`,
-		};
-	return {ok: false, message: `run ${run.runId} (${run.expertKey}) has no step ${step ?? ''} with messages; its steps: ${steps.join(', ')}`};
+	if (steps.length === 0) {
+		const head = `run ${run.runId} (${run.expertKey}) has no step with messages in the log`;
+		if (run.dialect === 'perstack') return failure(head, 'no conversation: this run has no step with messages in the log');
+		return failure(`${head}: ${carriesNone(run.dialect)}; --print shows what each run did and answered`, `no conversation: ${carriesNone(run.dialect)}`);
+	}
+
+	return failure(
+		`run ${run.runId} (${run.expertKey}) has no step ${step ?? ''} with messages; its steps: ${steps.join(', ')}`,
+		`no conversation at step ${step ?? ''}: this run has messages at steps ${steps.join(', ')}`,
+	);
 }
 
 function listRuns(runs: readonly Run[]): string {

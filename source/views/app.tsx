@@ -168,7 +168,7 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				const found = activity ? activityConversation(model, activity) : row?.kind === 'pane' ? paneConversation(model, row.paneId) : undefined;
 				if (!found) dispatch({type: 'setMessage', message: 'c shows the conversation of an activity or a run: select one'});
 				else if (found.ok) dispatch({type: 'openConversation', runId: found.target.run.runId, step: found.target.line.step});
-				else dispatch({type: 'setMessage', message: sanitizeLine(found.message)});
+				else dispatch({type: 'setMessage', message: sanitizeLine(found.brief)});
 				return true;
 			}
 

@@ -93,6 +93,25 @@ describe('the conversation overlay (c)', () => {
 		opened.view.unmount();
 	});
 
+	// Regression: on an agent CLI's run, `c` said `run 8cb87219-64e1-…#2 (gemini) has no step with …` and the footer's
+	// edge cut the reason off, even at 140 columns.
+	it('c on an agent CLI’s run says first that its stream carries no conversation, on an activity and on its pane row', async () => {
+		const model = modelFromFixtures('gemini/fix-and-delegate.jsonl');
+		const write = model.activities.find(activity => 'toolName' in activity && activity.toolName === 'write_file');
+		const run = model.runs.get(write!.runId)!;
+		for (const selectedKey of [`a:${write!.id}`, `p:${run.paneId}`]) {
+			const opened = open({model, selectedKey});
+			await settle();
+			await opened.press('c');
+			const frame = await waitForFrame(opened.view, frame => frame.includes('no conversation'));
+			const footer = frame.split('\n').find(line => line.includes('no conversation'))!;
+			expect(footer).toContain('no conversation: a gemini stream does not carry what the model was given at a step');
+			expect(footer).not.toContain(run.runId);
+			expect(frame).not.toContain('Conversation ·');
+			opened.view.unmount();
+		}
+	});
+
 	it('says so when the step’s line is no longer available', async () => {
 		const {view, press} = open({rawEvent: () => undefined});
 		await settle();

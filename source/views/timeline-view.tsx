@@ -141,7 +141,7 @@ function openConversationOf(
 ): void {
 	const found = row.kind === 'step' ? findConversation(model, row.runId, row.step) : paneConversation(model, row.paneId);
 	if (found.ok) dispatch({type: 'openConversation', runId: found.target.run.runId, step: found.target.line.step, back});
-	else dispatch({type: 'setMessage', message: sanitizeLine(found.message)});
+	else dispatch({type: 'setMessage', message: sanitizeLine(found.brief)});
 }
 
 /**
