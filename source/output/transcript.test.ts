@@ -74,6 +74,41 @@ describe('the text transcript (--print)', () => {
 		]);
 	});
 
+	// Regression: a Codex turn cut off before its first item (a real sample: `thread.started`, `turn.started`, then
+	// nothing) printed only `[codex] ✗ ended without a final event…`, without its job's start and end lines; in the
+	// real Claude Code frame catalog two jobs of 9,190 and 9,360 tokens were told that way, their cost nowhere.
+	it('starts and ends a job whose only line is its run’s end at the end of the input', () => {
+		expect(transcriptOf('codex/samples/agentcmd-research-stream-output-multi-1.jsonl', 'text').split('\n')).toEqual([
+			'── job 019a2d7b-c0ed-75a0-8908-de832785d47f · codex · started at an unknown time',
+			'[codex] ✗ ended without a final event: the input ended while this run was running',
+			'── job 019a2d7b-c0ed-75a0-8908-de832785d47f ✗ failed: codex ended without a final event · 0 steps · 0 in / 0 out tokens · ? · –',
+			'',
+		]);
+	});
+
+	it('tells the runs the input ended in the middle of job by job, each job’s lines followed by its end line', () => {
+		const lines = transcriptOf('claude-code/frame-catalog-opus5.VERBATIM-LINES.ndjson', 'text').split('\n');
+		const tail = lines.slice(lines.findIndex(line => line.includes('ended without a final event')));
+		expect(tail.map(line => line.replace(/(── job \w{8})[^ ]* (✗|·) .*/, '$1 $2'))).toEqual([
+			'[claude] ✗ ended without a final event: the input ended while this run was running',
+			'── job 2e564f1b ✗',
+			'[claude] ✗ ended without a final event: the input ended while this run was running',
+			'── job a8002833 ✗',
+			'[claude] ✗ ended without a final event: the input ended while this run was running',
+			'  [general-purpose] ✗ ended without a final event: the input ended while this run was running',
+			'── job 861a7a4f ✗',
+			'── job 4c3a88c5 ·',
+			'[claude] ✗ ended without a final event: the input ended while this run was running',
+			'[claude] ✂ answer cut off: part',
+			'── job 4c3a88c5 ✗',
+			'',
+		]);
+		expect(lines.filter(line => line.startsWith('── job 2e564f1b'))).toEqual([
+			'── job 2e564f1b-2b2a-4929-83c1-e2e84a9290f4 · claude · started 2026-07-27 15:15:21 UTC',
+			'── job 2e564f1b-2b2a-4929-83c1-e2e84a9290f4 ✗ failed: claude ended without a final event · 1 step · 9190 in / 1 out tokens · $0.05 · 0ms',
+		]);
+	});
+
 	it('leaves out what the filter does not include, and the marks of runs; the job is named before its first line', () => {
 		const text = transcriptOf('demo.ndjson', 'text', {include: activity => activity.type === 'exec'});
 		expect(text.trimEnd().split('\n')).toEqual([

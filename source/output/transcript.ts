@@ -1,5 +1,5 @@
 import type {Activity, Model, Run} from '../model/state.js';
-import {cutOffText, depthOf, endedWhileWaiting, endedWithoutFinalEvent} from '../query/tree.js';
+import {cutOffText, depthOf, endedWhileWaiting, endedWithoutFinalEvent, type EndedWhileWaiting} from '../query/tree.js';
 import {withDelegateOutcome} from '../query/delegate-outcome.js';
 import {describeActivity} from '../text/describe-activity.js';
 import {sanitizeLine} from '../text/sanitize.js';
@@ -184,23 +184,27 @@ export class TranscriptWriter {
 		}
 
 		this.#waiting.clear();
+		// The runs the input ended in the middle of, told job by job, each job's lines followed by its end line: a line
+		// of one job never stands between another job's lines and that job's end. A job with no line written before
+		// (a Codex turn cut off before its first item) starts here.
+		const endsByJob = new Map<string, Array<{run: Run; ended: EndedWhileWaiting | undefined}>>();
 		for (const run of this.#model.runs.values()) {
 			const ended = endedWhileWaiting(this.#model, run);
-			const cut = !ended && endedWithoutFinalEvent(this.#model, run);
-			if (!ended && !cut) continue;
+			if (!ended && !endedWithoutFinalEvent(this.#model, run)) continue;
 			// Under a filter, a run's end goes with where it is seen ending (`endedRunMarks`: what `errors` shows).
 			if (this.#filtered && !this.#endShown(run)) continue;
-			if (this.#filtered) this.#filteredJobLine(run);
-			const depth = this.#depthFor()(run);
-			const indent = indentFor(depth);
-			const label = this.#label(run);
-			this.#buffer += ended
-				? `${indent}[${label}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`
-				: `${indent}[${label}] ✗ ended without a final event: the input ended while this run was running\n`;
-			// What it was writing, whole: the only place a transcript has it.
-			const cutOff = cut ? cutOffText(this.#model, run) : undefined;
-			if (cutOff?.reasoning !== undefined) this.#buffer += `${indent}[${label}] ✂ thinking cut off: ${sanitizeLine(cutOff.reasoning)}\n`;
-			if (cutOff?.answer !== undefined) this.#buffer += `${indent}[${label}] ✂ answer cut off: ${sanitizeLine(cutOff.answer)}\n`;
+			const ends = endsByJob.get(run.jobId) ?? [];
+			ends.push({run, ended});
+			endsByJob.set(run.jobId, ends);
+		}
+
+		for (const [jobId, ends] of endsByJob) {
+			for (const {run, ended} of ends) this.#runEnd(run, ended);
+			const job = this.#model.jobs.get(jobId);
+			if (this.#jobs.get(jobId) === true && job) {
+				this.#buffer += jobEndLine(this.#model, job, this.#prices) + '\n';
+				this.#jobs.set(jobId, false);
+			}
 		}
 
 		// Jobs still going when the input ended end here, as they stand.
@@ -290,6 +294,20 @@ export class TranscriptWriter {
 		}
 
 		if (written > 0) this.#marks.splice(0, written);
+	}
+
+	/** A run the input ended in the middle of: why it stands where it does, and what it was writing. */
+	#runEnd(run: Run, ended: EndedWhileWaiting | undefined): void {
+		this.#startJob(run);
+		const indent = indentFor(this.#depthFor()(run));
+		const label = this.#label(run);
+		this.#buffer += ended
+			? `${indent}[${label}] ✗ the job ended while this run waited for its delegates: ${sanitizeLine(ended.reason)}\n`
+			: `${indent}[${label}] ✗ ended without a final event: the input ended while this run was running\n`;
+		// What it was writing, whole: the only place a transcript has it.
+		const cutOff = ended ? undefined : cutOffText(this.#model, run);
+		if (cutOff?.reasoning !== undefined) this.#buffer += `${indent}[${label}] ✂ thinking cut off: ${sanitizeLine(cutOff.reasoning)}\n`;
+		if (cutOff?.answer !== undefined) this.#buffer += `${indent}[${label}] ✂ answer cut off: ${sanitizeLine(cutOff.answer)}\n`;
 	}
 
 	/** Before a job's first line, and its first line after it ended (`run` is the run of that line): where it starts. */
