@@ -86,6 +86,16 @@ describe('the text transcript (--print)', () => {
 		]);
 	});
 
+	// Regression: a result whose call came before the log began printed `[claude] 🔧 ` and nothing more (the real
+	// frame catalog's Read results, their tool_use lines not kept): Claude Code's results name no tool.
+	it('says a result’s call is not in the log, and gives the result, where its call never came', () => {
+		const lines = transcriptOf('claude-code/frame-catalog-opus5.VERBATIM-LINES.ndjson', 'text').split('\n');
+		expect(lines.filter(line => line.includes('🔧'))).toEqual([
+			'[claude] 🔧 tool (its call is not in the log) ↩ 1   SMOKE-TOOL-OK',
+			'  [general-purpose] 🔧 tool (its call is not in the log) ↩ 1   SMOKE-SUBAGENT-OK',
+		]);
+	});
+
 	it('tells the runs the input ended in the middle of job by job, each job’s lines followed by its end line', () => {
 		const lines = transcriptOf('claude-code/frame-catalog-opus5.VERBATIM-LINES.ndjson', 'text').split('\n');
 		const tail = lines.slice(lines.findIndex(line => line.includes('ended without a final event')));

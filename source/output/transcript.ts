@@ -34,10 +34,12 @@ export function transcriptLine(model: Model, activity: Activity, depthFor: (run:
 	const icon = activity.type === 'delegate' ? '→' : line.icon;
 	const detail = line.detail === '' ? '' : ` ${line.detail}`;
 	const error = line.error === undefined || activity.type === 'error' ? '' : ` ✗ ${line.error}`;
+	// A question's answer has a line of its own (answerLine); a result whose call is not in the log is all there is of it.
+	const outcome = line.outcome === undefined || activity.type === 'interactiveTool' ? '' : ` ${line.outcome.glyph} ${line.outcome.text}`;
 	const indent = indentFor(depth);
 	// Where a delegation cycle was broken (docs/model-rules.md), the run's query says so.
 	const cycle = activity.type === 'query' && run?.closesCycle === true ? ` ⟲ delegation cycle: delegated by ${sanitizeLine(run.parentRunId ?? '')}` : '';
-	return `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}${cycle}`;
+	return `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ${icon} ${line.verb}${detail}${error}${outcome}${cycle}`;
 }
 
 /** The line that follows a delegation or an interactive call once its answer is in: `[coordinator] ← child-expert: …`. */

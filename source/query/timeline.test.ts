@@ -230,6 +230,12 @@ describe('what ran in a step', () => {
 		expect(demo).toContain('bugfix-lead#11: retry');
 	});
 
+	it('calls a result whose call is not in the log `a tool`: it names none', () => {
+		const model = modelFromFixtures('claude-code/frame-catalog-opus5.VERBATIM-LINES.ndjson');
+		const orphan = model.activities.findIndex(activity => activity.id === 'toolu_014gZzVmz9aD3PJw93yUXYWy');
+		expect(stepDoes(model, [orphan])).toBe('a tool');
+	});
+
 	it('names an error by its name, and says nothing for a step with no activity', () => {
 		const model = modelFromFixtures('stop-error.ndjson');
 		const rows = steps(jobTimeline(model, onlyJob(model)));

@@ -322,7 +322,8 @@ function activityWord(activity: Activity): string | undefined {
 	if (activity.type === 'delegationComplete') return 'delegates returned';
 	if (activity.type === 'error') return `error ${activity.errorName}`;
 	if (activity.type === 'retry') return 'retry';
-	return activity.toolName;
+	// A result whose call is not in the log names no tool.
+	return activity.toolName === '' ? 'a tool' : activity.toolName;
 }
 
 /**

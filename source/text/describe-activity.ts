@@ -195,12 +195,22 @@ function toolLine(activity: ToolActivity): {verb: string; detail: string} {
 		case 'interactiveTool':
 			return {verb: `ask ${activity.toolName}`, detail: argsDetail(args)};
 		case 'generalTool': {
+			// A result whose call came before the log began (a stream joined mid-turn, lines left out): the result
+			// names no tool (Claude Code's and Gemini CLI's do not).
+			if (activity.toolName === '' && activity.skillName === '') return {verb: 'tool', detail: '(its call is not in the log)'};
 			const skill = activity.skillName === '' ? '' : `${activity.skillName.replace(/^@perstack\//, '')}/`;
 			return {verb: `${skill}${activity.toolName}`, detail: argsDetail(args)};
 		}
 		default:
 			return assertNever(activity.type);
 	}
+}
+
+/** The result of a call not in the log, after it (`↩ 1 SMOKE-TOOL-OK`): the only thing known of that call. */
+function orphanOutcome(activity: ToolActivity): ActivityLine['outcome'] {
+	if (activity.type !== 'generalTool' || activity.toolName !== '' || activity.skillName !== '') return undefined;
+	if (activity.result === undefined || activity.result.error !== undefined) return undefined;
+	return {glyph: '↩', failed: false, text: clip(firstLine(activity.result.text))};
 }
 
 /** A question's answer, after it: `↩ Blue, please.`, or where a misrouted answer went instead. */
@@ -254,7 +264,7 @@ export function describeActivity(activity: Activity): ActivityLine {
 	const icon = icons[activity.type];
 	if (isToolActivity(activity)) {
 		const {verb, detail} = toolLine(activity);
-		const answer = activity.type === 'interactiveTool' ? answerOutcome(activity) : undefined;
+		const answer = activity.type === 'interactiveTool' ? answerOutcome(activity) : orphanOutcome(activity);
 		return {
 			icon,
 			verb: clip(verb),
