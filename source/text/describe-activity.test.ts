@@ -66,6 +66,12 @@ describe('describeActivity on a real Perstack run', () => {
 		]);
 	});
 
+	// Regression: Gemini CLI's run that ends after a tool call without a word showed `✅ complete` and nothing more.
+	it('says a run ended with an empty answer, as a delegate’s empty answer does', () => {
+		expect(linesOf('gemini/samples/hyperyolo-stream-json.jsonl').at(-1)).toBe('✅ complete (empty answer)');
+		expect(linesOf('gemini/fix-and-delegate.jsonl')).toContain('✅ complete (empty answer)');
+	});
+
 	it('carries a failed tool result as the error', () => {
 		const failed = describeActivity(
 			activityOf('real/tools.ndjson', activity => activity.type === 'readTextFile' && JSON.stringify(activity.args).includes('missing')),

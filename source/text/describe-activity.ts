@@ -280,7 +280,8 @@ export function describeActivity(activity: Activity): ActivityLine {
 		case 'query':
 			return {icon, verb: 'query', detail: clip(activity.text), error: undefined, pending: false};
 		case 'complete':
-			return {icon, verb: 'complete', detail: clip(activity.text), error: undefined, pending: false};
+			// A run that ended without a word (Gemini CLI after a tool call) says so, rather than end its line at `complete`.
+			return {icon, verb: 'complete', detail: activity.text.trim() === '' ? '(empty answer)' : clip(activity.text), error: undefined, pending: false};
 		case 'error':
 			return {
 				icon,
