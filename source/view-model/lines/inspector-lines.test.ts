@@ -294,6 +294,26 @@ describe('#32 §3.6 the inspector: command and error before ids; the answer befo
 		expect(texts).not.toContain('-i');
 	});
 
+	// Regression: an agent CLI's edit showed only its arguments as JSON, where a Perstack edit shows its diff.
+	it('shows the change of an agent CLI’s edit as a coloured diff: Claude Code’s Edit, Gemini CLI’s replace, opencode’s edit', () => {
+		const cases = [
+			{fixture: 'claude-code/claudeProgress-cc2.1.283.TRIMMED.ndjson', tool: 'Edit', path: '/home/runner/repo/src/a.ts', change: ['-a', '+b']},
+			{fixture: 'gemini/fix-and-delegate.jsonl', tool: 'replace', path: 'greet.txt', change: ['-Helo, world', '+Hello, world']},
+			{fixture: 'opencode/edit-and-test.jsonl', tool: 'edit', path: 'greet.txt', change: ['-Helo', '+Hello']},
+		];
+		for (const {fixture, tool, path, change} of cases) {
+			const model = modelFromFixtures(fixture);
+			const edit = activityOf(model, activity => 'toolName' in activity && activity.toolName === tool);
+			const lines = inspectorLines(model, edit, undefined, 80);
+			expect(lines.some(line => line.text === `path: ${path}`), fixture).toBe(true);
+			expect(section(lines, 'Change'), fixture).toEqual(['--- old text', '+++ new text', '@@ -1,1 +1,1 @@', ...change]);
+			expect(lines.find(line => line.text === change[0])?.tone, fixture).toBe('removed');
+			expect(lines.find(line => line.text === change[1])?.tone, fixture).toBe('added');
+			// The arguments are still there whole.
+			expect(section(lines, 'Arguments').join('\n'), fixture).toContain(change[1]!.slice(1));
+		}
+	});
+
 	it('colours a diff’s removed lines red and added ones green, and numbers its hunk from the file line it starts at', () => {
 		// The real runtime: write "first line", append "second line", then an edit; here the edit is of the second line.
 		const log = readFileSync(fixturePath('released/base-tools-all.ndjson'), 'utf8').replaceAll(

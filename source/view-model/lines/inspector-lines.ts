@@ -172,7 +172,14 @@ function toolSections(model: Model, activity: ToolActivity, out: Writers): void 
 		case 'clearTodo':
 		case 'attemptCompletion':
 		case 'interactiveTool':
-		case 'generalTool':
+		case 'generalTool': {
+			const edit = activity.type === 'generalTool' ? editOf(args) : undefined;
+			if (edit !== undefined) {
+				out.field('path', edit.path);
+				out.heading('Change');
+				out.folded(unifiedDiff(edit.oldText, edit.newText), diffTone);
+			}
+
 			out.heading('Arguments');
 			if (args === undefined) out.block('(none)');
 			else out.folded(prettyJsonLines(args));
@@ -184,9 +191,31 @@ function toolSections(model: Model, activity: ToolActivity, out: Writers): void 
 			}
 
 			return;
+		}
+
 		default:
 			assertNever(activity.type);
 	}
+}
+
+/**
+ * The names agent CLIs give an edit's arguments: Claude Code's Edit and Gemini CLI's replace (`file_path`,
+ * `old_string`, `new_string`), opencode's edit (`filePath`, `oldString`, `newString`). Their change is shown as a
+ * diff, as a Perstack edit's is; numbered from line 1, where the file's line is not known.
+ */
+const editArgNames = [
+	['file_path', 'old_string', 'new_string'],
+	['filePath', 'oldString', 'newString'],
+] as const;
+
+function editOf(args: unknown): {path: string | undefined; oldText: string; newText: string} | undefined {
+	for (const [path, oldName, newName] of editArgNames) {
+		const oldText = stringArg(args, oldName);
+		const newText = stringArg(args, newName);
+		if (oldText !== undefined && newText !== undefined) return {path: stringArg(args, path), oldText, newText};
+	}
+
+	return undefined;
 }
 
 function outputBlock(title: string, text: string, out: Writers): void {
