@@ -305,7 +305,10 @@ describe('#32 §3.6 the inspector: command and error before ids; the answer befo
 			const model = modelFromFixtures(fixture);
 			const edit = activityOf(model, activity => 'toolName' in activity && activity.toolName === tool);
 			const lines = inspectorLines(model, edit, undefined, 80);
-			expect(lines.some(line => line.text === `path: ${path}`), fixture).toBe(true);
+			expect(
+				lines.some(line => line.text === `path: ${path}`),
+				fixture,
+			).toBe(true);
 			expect(section(lines, 'Change'), fixture).toEqual(['--- old text', '+++ new text', '@@ -1,1 +1,1 @@', ...change]);
 			expect(lines.find(line => line.text === change[0])?.tone, fixture).toBe('removed');
 			expect(lines.find(line => line.text === change[1])?.tone, fixture).toBe('added');
