@@ -49,3 +49,25 @@ describe('#32 §3.8 the live text window grows into free rows', () => {
 		expect(growLiveText(model, rows, 1000, 80)).toHaveLength(2 + 250);
 	});
 });
+
+// Regression: a Claude Code run keeps running while its sub-agent works, and the thinking of its first step, long
+// complete, stayed as its live text below the sub-agent's rows, where it read as the sub-agent's.
+describe('the live text of a run that has gone on to a later step', () => {
+	const lines = readFileSync(fixturePath('claude-code/partial-messages.ndjson'), 'utf8').trim().split('\n');
+	function cutAfter(test: (line: string) => boolean) {
+		const model = modelFromText(Buffer.from(`${lines.slice(0, lines.findIndex(test) + 1).join('\n')}\n`), {source: 'partial-messages'});
+		const pane = [...model.panes.values()][0]!;
+		return tailRows(model, pane, 0, 80).map(row => row.kind === 'live' && `${row.channel}: ${row.text}`);
+	}
+
+	it('is its thinking while that step runs, complete or not', () => {
+		const thinking = 'reasoning: The file is short; read it, then a helper can check the spelling.';
+		expect(cutAfter(line => line.includes('"thinking_delta"'))).toEqual([thinking]);
+		// The thinking block complete, its Read call made: the step is still this one.
+		expect(cutAfter(line => line.includes('"input_json_delta"'))).toEqual([thinking]);
+	});
+
+	it('is gone once the run has started its next step, here the one that starts the sub-agent', () => {
+		expect(cutAfter(line => line.includes('"task_started"'))).toEqual([]);
+	});
+});

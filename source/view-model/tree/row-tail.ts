@@ -72,10 +72,18 @@ function addLiveText(run: Run, pane: Pane, depth: number, width: number, rows: R
 	}
 }
 
+/**
+ * The stream a run's live rows show: its latest step's, unless every text of it is complete and the run has gone on
+ * to a later step since. A Claude Code run keeps running while its sub-agents work, and the thinking of the step
+ * that started them, shown below their rows (a pane's tail follows its children), read as theirs.
+ */
 function latestStream(run: Run): StepStream | undefined {
 	let latest = -Infinity;
 	for (const step of run.streams.keys()) latest = Math.max(latest, step);
-	return run.streams.get(latest);
+	const stream = run.streams.get(latest);
+	if (stream === undefined || run.currentStep === undefined || latest >= run.currentStep) return stream;
+	const done = (text: StepStream['reasoning']) => text.isEmpty || text.isComplete;
+	return done(stream.reasoning) && done(stream.result) ? undefined : stream;
 }
 
 function liveTextWidth(depth: number, width: number): number {

@@ -141,7 +141,7 @@ describe('an activity row', () => {
 
 describe('a live row', () => {
 	it('shows streamed reasoning and the result being written with their own gutters', async () => {
-		expect(await frameOf(<LiveRow text="Thinking about the hours branch" depth={1} channel="reasoning" />)).toBe('      ┆ Thinking about the hours branch');
-		expect(await frameOf(<LiveRow text="Fixed. formatDuration" depth={0} channel="result" />)).toBe('    │ Fixed. formatDuration');
+		expect(await frameOf(<LiveRow text="Thinking about the hours branch" depth={1} channel="reasoning" />)).toBe('    ┆ Thinking about the hours branch');
+		expect(await frameOf(<LiveRow text="Fixed. formatDuration" depth={0} channel="result" />)).toBe('  │ Fixed. formatDuration');
 	});
 });

@@ -104,11 +104,15 @@ function fitDetail(line: ReturnType<typeof describeActivity>, columns: number, s
 	return displayWidth(line.detail) <= room ? line.detail : truncateEnd(line.detail, Math.max(1, room));
 }
 
-/** A line of live streaming text under a running pane: reasoning dim, the result as it is written. */
+/**
+ * A line of live streaming text under a running pane: reasoning dim, the result as it is written. It stands where
+ * the pane's activities do: a pane's live text follows its children's rows, and indented further it read as the last
+ * child's (a Claude Code run answering while its sub-agents' rows are open).
+ */
 export function LiveRow({text, depth, channel}: {text: string; depth: number; channel: 'reasoning' | 'result'}) {
 	return (
 		<Text dimColor={channel === 'reasoning'} italic={channel === 'reasoning'}>
-			{' '.repeat(depth * 2 + 4)}
+			{' '.repeat(depth * 2 + 2)}
 			{channel === 'reasoning' ? '┆ ' : '│ '}
 			{text}
 		</Text>
