@@ -155,6 +155,12 @@ describe('argsDetail', () => {
 		// The command or the file a tool acts on, whatever else it is given (Claude Code's Bash, Read, Edit).
 		expect(argsDetail({command: 'npm test', description: 'Run tests', timeout: 5000})).toBe('npm test');
 		expect(argsDetail({file_path: 'src/a.ts', old_string: 'a', new_string: 'b'})).toBe('src/a.ts');
+		// opencode's edit and Gemini CLI's read_file name the file otherwise.
+		expect(argsDetail({filePath: 'greet.txt', oldString: 'Helo', newString: 'Hello'})).toBe('greet.txt');
+		expect(argsDetail({absolute_path: '/ws/sample.txt', offset: 10})).toBe('/ws/sample.txt');
+		// What a search looks for, the page a fetch reads: Claude Code's Grep and WebFetch, a Perstack MCP fetch.
+		expect(argsDetail({pattern: 'TODO', path: 'src', output_mode: 'content'})).toBe('TODO');
+		expect(argsDetail({url: 'https://example.com/a', prompt: 'Summarise it'})).toBe('https://example.com/a');
 	});
 });
 

@@ -224,9 +224,10 @@ function answerOutcome(activity: ToolActivity): ActivityLine['outcome'] {
 /**
  * Arguments that say what a tool acts on, whatever the runtime calls the tool (Claude Code's Bash, Read, Edit):
  * the command it runs, the file it acts on (`file_path` in Claude Code's and Gemini CLI's tools, `filePath` in
- * opencode's, `absolute_path` in Gemini CLI's read_file). Shown bare, as a row's detail; the inspector shows them all.
+ * opencode's, `absolute_path` in Gemini CLI's read_file), what it searches for (a grep's or glob's `pattern`), the
+ * page it fetches (`url`). Shown bare, as a row's detail; the inspector shows them all.
  */
-const leadingArgs = ['command', 'file_path', 'filePath', 'absolute_path'];
+const leadingArgs = ['command', 'file_path', 'filePath', 'absolute_path', 'pattern', 'url'];
 
 export function argsDetail(args: unknown): string {
 	if (args === undefined) return '';
