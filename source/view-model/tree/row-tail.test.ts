@@ -71,3 +71,23 @@ describe('the live text of a run that has gone on to a later step', () => {
 		expect(cutAfter(line => line.includes('"task_started"'))).toEqual([]);
 	});
 });
+
+// Regression: live text was wrapped one column (before its rows moved in line with the activities, three) wider
+// than its row had room for, so a long word's last characters were cut off with an ellipsis.
+describe('live text fits its row', () => {
+	it('wraps a word longer than the row into rows that each fit the width, losing nothing', () => {
+		const lines = readFileSync(fixturePath('claude-code/partial-messages.ndjson'), 'utf8').trim().split('\n');
+		const last = lines.findLastIndex(line => line.includes('"text_delta"'));
+		const word = 'abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+		const cut = lines.slice(0, last + 1);
+		cut[last] = cut[last]!.replace(/"text":"[^"]*"/, `"text":" ${word}"`);
+		const model = modelFromText(Buffer.from(`${cut.join('\n')}\n`), {source: 'partial-messages'});
+		const pane = [...model.panes.values()][0]!;
+		for (const width of [40, 61]) {
+			const live = tailRows(model, pane, 0, width).filter(row => row.kind === 'live');
+			// The cursor's column, the activities' indent (2) and the gutter (`│ `) come before the text.
+			for (const row of live) expect(1 + 2 + 2 + row.text.length, row.text).toBeLessThanOrEqual(width);
+			expect(live.map(row => row.text).join('')).toContain(word);
+		}
+	});
+});

@@ -86,8 +86,12 @@ function latestStream(run: Run): StepStream | undefined {
 	return done(stream.reasoning) && done(stream.result) ? undefined : stream;
 }
 
+/**
+ * The room for live text on a row: the width less the cursor's column, the pane's indent and its activities' two
+ * columns (LiveRow), and the gutter (`│ `). A wrapped line one column wider was cut with an ellipsis.
+ */
 function liveTextWidth(depth: number, width: number): number {
-	return Math.max(10, width - indentWidth(depth) - 4);
+	return Math.max(10, width - 1 - indentWidth(depth) - 2 - 2);
 }
 
 /** The last `keep` lines of the run's live text on `channel`, wrapped to `textWidth`. */
