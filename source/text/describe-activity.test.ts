@@ -162,6 +162,20 @@ describe('argsDetail', () => {
 		expect(argsDetail({pattern: 'TODO', path: 'src', output_mode: 'content'})).toBe('TODO');
 		expect(argsDetail({url: 'https://example.com/a', prompt: 'Summarise it'})).toBe('https://example.com/a');
 	});
+
+	it('tells how far a todo list is and what is under way, not the list as JSON', () => {
+		// Claude Code's TodoWrite (its documented input), Gemini CLI's write_todos, an empty list.
+		const claude = {
+			todos: [
+				{content: 'Read the failing test', status: 'completed', activeForm: 'Reading the failing test'},
+				{content: 'Fix formatDuration', status: 'in_progress', activeForm: 'Fixing formatDuration'},
+				{content: 'Run the tests', status: 'pending', activeForm: 'Running the tests'},
+			],
+		};
+		expect(argsDetail(claude)).toBe('3 todos, 1 done · now: Fix formatDuration');
+		expect(argsDetail({todos: [{description: 'Fix the greeting', status: 'in_progress'}]})).toBe('1 todo, 0 done · now: Fix the greeting');
+		expect(argsDetail({todos: []})).toBe('0 todos, 0 done');
+	});
 });
 
 describe('safeJson', () => {

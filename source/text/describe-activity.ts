@@ -237,6 +237,11 @@ export function argsDetail(args: unknown): string {
 			if (typeof value === 'string' && value !== '') return value;
 		}
 
+		// A todo list the model writes whole each time (Claude Code's TodoWrite, Gemini CLI's write_todos, opencode's
+		// todowrite): how far it is, and what is under way, rather than the whole list as JSON.
+		const todos = field(args, 'todos');
+		if (Array.isArray(todos)) return todosDetail(todos);
+
 		const keys = Object.keys(args);
 		// One string argument reads best bare: `ask askUser Which colour…`.
 		if (keys.length === 1) {
@@ -246,6 +251,14 @@ export function argsDetail(args: unknown): string {
 	}
 
 	return safeJson(args);
+}
+
+/** `3 todos, 1 done · now: Run the tests`: each item's `status` and its `content` (Gemini CLI: `description`). */
+function todosDetail(todos: readonly unknown[]): string {
+	const done = todos.filter(todo => field(todo, 'status') === 'completed').length;
+	const now = todos.find(todo => field(todo, 'status') === 'in_progress');
+	const text = stringField(now, 'content') ?? stringField(now, 'description');
+	return `${todos.length} ${todos.length === 1 ? 'todo' : 'todos'}, ${done} done${text === undefined ? '' : ` · now: ${text}`}`;
 }
 
 /** Long enough for a transcript line; the TUI truncates to the screen width anyway. */
