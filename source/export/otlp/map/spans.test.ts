@@ -208,7 +208,9 @@ describe('traces a backend can trust (#32)', () => {
 			JSON.stringify({type, id: `e-${type}`, timestamp: 1_795_400_000_000, jobId: 'j', runId: 'r', expertKey: 'x', stepNumber: 1, ...body});
 		const usage = {inputTokens: 1000, outputTokens: 10, reasoningTokens: 0, totalTokens: 1010, cachedInputTokens: 400};
 		const text = [
-			line('startRun', {initialCheckpoint: {id: 'cp', runId: 'r', status: 'init', stepNumber: 1, expert: {key: 'x'}}, inputMessages: [], model: 'gpt-5'}),
+			// The model is named where Perstack names it: a run's initializeRuntime (a `model` on startRun is not read).
+			line('initializeRuntime', {runtimeVersion: '0.0.76', expertName: 'x', experts: ['x'], model: 'gpt-5', maxSteps: 10, timeout: 60000, query: 'q'}),
+			line('startRun', {initialCheckpoint: {id: 'cp', runId: 'r', status: 'init', stepNumber: 1, expert: {key: 'x'}}, inputMessages: []}),
 			line('startGeneration', {messages: []}),
 			line('completeRun', {
 				checkpoint: {id: 'cp2', runId: 'r', status: 'completed', stepNumber: 1, expert: {key: 'x'}, usage},
@@ -218,6 +220,8 @@ describe('traces a backend can trust (#32)', () => {
 			}),
 		].join('\n');
 		const chat = byName(mapModel(modelFromText(text + '\n'), quiet), 'chat ')[0]!;
+		expect(chat.name).toBe('chat gpt-5');
+		expect(chat.attributes['gen_ai.provider.name']).toBe('openai');
 		expect(chat.attributes['gen_ai.usage.input_tokens']).toBe(1000);
 	});
 
@@ -237,7 +241,8 @@ describe('mapModel at scale', () => {
 		const lines = [event('startRun', 1, {initialCheckpoint: {id: 'cp', runId: 'r', status: 'init', stepNumber: 1, expert: {key: 'x'}}, inputMessages: []})];
 		for (let step = 1; step <= steps; step++) lines.push(event('startGeneration', step, {messages: []}));
 		const spans = mapModel(modelFromText(lines.join('\n') + '\n'), quiet);
-		expect(byName(spans, 'chat ')).toHaveLength(steps);
+		// The log names no model: the spans are named by the operation alone.
+		expect(spans.filter(span => span.name === 'chat')).toHaveLength(steps);
 	});
 });
 
@@ -293,5 +298,32 @@ describe('a log whose lines carry no time', () => {
 	it('leaves the spans of a log with times as they were: none marked', () => {
 		const spans = mapModel(modelFromFixtures('real/delegate.ndjson', 'claude-code/parallel-agents.ndjson'), quiet);
 		expect(spans.filter(span => span.attributes['perscope.time.unknown'] !== undefined)).toEqual([]);
+	});
+});
+
+describe('names a backend can group by (#36)', () => {
+	// Regression: a sub-agent's chat spans carried its job's model, so Claude Code's Explore, which ran on Haiku, was
+	// reported as Opus calls; a log naming no model gave spans named `chat unknown`, and a result whose call is not in
+	// the log one named `execute_tool ` with an empty tool name.
+	it('gives each agent’s spans its own model: Claude Code’s Explore ran on Haiku', () => {
+		const spans = mapModel(modelFromFixtures('claude-code/parallel-agents.ndjson'), quiet);
+		const explore = agent(spans, 'Explore');
+		const chats = spans.filter(span => span.parentSpanId === explore.spanId && span.attributes['gen_ai.operation.name'] === 'chat');
+		expect(chats.map(span => span.name)).toEqual(['chat claude-haiku-4-5-20251001']);
+		expect(chats[0]!.attributes['gen_ai.request.model']).toBe('claude-haiku-4-5-20251001');
+		expect(explore.attributes['gen_ai.request.model']).toBe('claude-haiku-4-5-20251001');
+		expect(agent(spans, 'claude').attributes['gen_ai.request.model']).toBe('claude-opus-4-8[1m]');
+	});
+
+	it('names a chat span by its operation alone where the log names no model, and a tool span whose tool is unknown likewise', () => {
+		const codex = mapModel(modelFromFixtures('codex/edit-and-test.jsonl'), quiet);
+		const chats = codex.filter(span => span.attributes['gen_ai.operation.name'] === 'chat');
+		expect(chats.length).toBeGreaterThan(0);
+		expect(chats.every(span => span.name === 'chat' && span.attributes['gen_ai.request.model'] === undefined)).toBe(true);
+		const orphans = mapModel(modelFromFixtures('claude-code/frame-catalog-opus5.VERBATIM-LINES.ndjson'), quiet).filter(
+			span => span.attributes['gen_ai.operation.name'] === 'execute_tool',
+		);
+		expect(orphans.map(span => span.name)).toEqual(['execute_tool', 'execute_tool']);
+		expect(orphans.every(span => !('gen_ai.tool.name' in span.attributes))).toBe(true);
 	});
 });

@@ -212,14 +212,16 @@ function agentSpan(clock: Clock, model: Model, ids: SpanIds, job: Job, pane: Pan
 		[attr.dialect]: head.dialect,
 		[attr.steps]: runs.reduce((sum, run) => sum + run.endedSteps.length, 0),
 	};
-	modelAttributes(attributes, job.model);
+	// The agent's own model, as its chat spans give it.
+	const modelName = runs.find(run => run.model !== undefined)?.model ?? job.model;
+	modelAttributes(attributes, modelName);
 	// A cost only when every run's model is priced: never a guess (README, Cost).
 	const cost = runsCost(model, runs, options.prices);
 	if (cost !== undefined) attributes[attr.costUsd] = cost;
 	usageAttributes(
 		attributes,
 		runs.reduce((sum, run) => addUsage(sum, run.usage), zeroUsage),
-		job.model === undefined ? undefined : providerOf(job.model),
+		modelName === undefined ? undefined : providerOf(modelName),
 	);
 	addMessages(attributes, options, attr.inputMessages, 'user', head.query);
 	const completion = activities.findLast(activity => activity.type === 'complete');
@@ -337,14 +339,17 @@ function chatSpans(clock: Clock, ids: SpanIds, job: Job, paneIds: PaneIds, run: 
 					: undefined
 				: later(startMs, times.of(step.finishedAt) ?? startMs);
 		const attributes: Record<string, AttributeValue> = {[attr.operationName]: operation.chat, [attr.conversationId]: job.jobId, [attr.step]: step.step};
-		modelAttributes(attributes, job.model);
-		if (step.usage) usageAttributes(attributes, step.usage, job.model === undefined ? undefined : providerOf(job.model));
+		// The run's own model: a sub-agent may use another than its job's (Claude Code's Explore, Haiku).
+		const modelName = run.model ?? job.model;
+		modelAttributes(attributes, modelName);
+		if (step.usage) usageAttributes(attributes, step.usage, modelName === undefined ? undefined : providerOf(modelName));
 		markTimes(attributes, times);
 		spans.push({
 			traceId: paneIds.traceId,
 			spanId,
 			parentSpanId: paneIds.agentSpanId,
-			name: `${operation.chat} ${job.model ?? 'unknown'}`,
+			// `chat {model}`, or the operation alone where the log names no model (OpenTelemetry's GenAI span names).
+			name: modelName === undefined ? operation.chat : `${operation.chat} ${modelName}`,
 			kind: 'client',
 			startMs,
 			endMs,
@@ -382,10 +387,11 @@ function toolSpan(
 	const toolName = activity.type === 'delegate' ? activity.delegateExpertKey : activity.toolName;
 	const attributes: Record<string, AttributeValue> = {
 		[attr.operationName]: operation.executeTool,
-		[attr.toolName]: toolName,
 		[attr.toolType]: 'function',
 		[attr.conversationId]: job.jobId,
 	};
+	// A result whose call is not in the log names no tool (Claude Code's and Gemini CLI's results): no name is given.
+	if (toolName !== '') attributes[attr.toolName] = toolName;
 	if (activity.toolCallId !== '') attributes[attr.toolCallId] = activity.toolCallId;
 	if (activity.step !== undefined) attributes[attr.step] = activity.step;
 	if (activity.type === 'delegate') attributes[attr.delegateExpert] = activity.delegateExpertKey;
@@ -410,7 +416,7 @@ function toolSpan(
 		traceId: paneIds.traceId,
 		spanId,
 		parentSpanId: paneIds.agentSpanId,
-		name: `${operation.executeTool} ${toolName}`,
+		name: toolName === '' ? operation.executeTool : `${operation.executeTool} ${toolName}`,
 		kind: 'internal',
 		startMs,
 		endMs,
