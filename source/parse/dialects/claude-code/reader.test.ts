@@ -339,3 +339,33 @@ describe('telling a Claude Code line', () => {
 		expect(figures(both)).toEqual(figures(whole));
 	});
 });
+
+// Regression: a session transcript (recorded: Claude Code 2.1.197's own ~/.claude/projects file of the
+// nested-subagents scenario) was read without a word, and showed its one turn as failed, its sub-agents' lines
+// being in files of their own: now its first line of a transcript says what it is and what is not read.
+describe('a session transcript', () => {
+	const fixture = 'claude-code/session-transcript-cc2.1.197.ndjson';
+
+	it('is said to be one, once, at its first line that is a transcript’s, read fast or by the schema', () => {
+		for (const fast of [true, false]) {
+			const ingest = new Ingest({maxLineBytes: 1 << 24, fast});
+			const splitter = ingest.splitter(fixture);
+			splitter.push(readFileSync(fixturePath(fixture)));
+			splitter.end();
+			const {diagnostics} = ingest.model;
+			expect(
+				diagnostics.map(diagnostic => diagnostic.line),
+				String(fast),
+			).toEqual([3]);
+			expect(diagnostics[0]!.reason).toMatch(/^a Claude Code session transcript \(the file it keeps in ~\/\.claude\/projects\), not the stream/);
+			expect(diagnostics[0]!.reason).toContain('its sub-agents are in files of their own');
+			// What it can read is read: the prompt, the delegation and its answer, the turn's tokens.
+			expect(ingest.model.activities.map(activity => activity.type)).toEqual(['query', 'delegate', 'query', 'complete']);
+		}
+	});
+
+	it('is not said of the stream the CLI prints, nor of Amp’s', () => {
+		for (const name of ['claude-code/nested-subagents.ndjson', 'claude-code/hive-mind-background-cc2.1.284.ndjson', 'amp/happy-path-0.0.1775837683.ndjson'])
+			expect(modelFromFixtures(name).diagnostics, name).toEqual([]);
+	});
+});

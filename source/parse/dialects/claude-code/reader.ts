@@ -34,19 +34,45 @@ export class ClaudeReader implements StreamReader {
 	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
 	readonly #fast: boolean;
 
+	/** The sources whose lines were found to be a session transcript's, and said so once. */
+	readonly #transcripts = new Set<string>();
+
 	constructor(flavour: ClaudeFlavour, options: ReaderOptions = {}) {
 		this.#stream = new ClaudeStream(flavour);
 		this.#fast = options.fast ?? true;
 	}
 
-	read(record: WireRecord, out: ParsedOut): void {
+	/**
+	 * A line of the transcript Claude Code keeps of a session (`~/.claude/projects/…/<session>.jsonl`: its lines
+	 * name their session as `sessionId` and their place in the conversation as `parentUuid`) is close enough to the
+	 * stream's to be read, but not all of it is: the first such line of a source says so, with its first event.
+	 */
+	#transcriptNote(value: Record<string, unknown>, ref: WireRecord['ref'], out: ParsedOut): ParsedOut {
+		if (this.#stream.flavour.dialect !== 'claude-code' || !('parentUuid' in value) || typeof value['sessionId'] !== 'string') return out;
+		if (this.#transcripts.has(ref.source)) return out;
+		this.#transcripts.add(ref.source);
+		const note = {line: ref.line, source: ref.source, reason: transcriptReason};
+		let noted = false;
+		return parsed => {
+			if (noted || parsed.kind !== 'event') {
+				out(parsed);
+				return;
+			}
+
+			noted = true;
+			out({...parsed, note});
+		};
+	}
+
+	read(record: WireRecord, given: ParsedOut): void {
 		const {value, ref} = record;
 		const type = value['type'];
 		if (typeof type !== 'string') {
-			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: 'not an event: no "type" field'}});
+			given({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: 'not an event: no "type" field'}});
 			return;
 		}
 
+		const out = this.#transcriptNote(value, ref, given);
 		const stream = this.#stream;
 		if (!claudeLineTypes.has(type)) {
 			out(lineOnlyEvent('unknown', stream.flavour.dialect, type, ref));
@@ -68,6 +94,9 @@ export class ClaudeReader implements StreamReader {
 		}
 	}
 }
+
+const transcriptReason =
+	'a Claude Code session transcript (the file it keeps in ~/.claude/projects), not the stream `claude -p … --output-format stream-json --verbose` prints: it is read only in part (its lines carry no results, so its turns show as ended without a final event; its sub-agents are in files of their own and are not placed under their calls)';
 
 function dispatch(stream: ClaudeStream, line: ClaudeLine): void {
 	switch (line.type) {
