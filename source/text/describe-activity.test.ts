@@ -70,6 +70,9 @@ describe('describeActivity on a real Perstack run', () => {
 	it('says a run ended with an empty answer, as a delegate’s empty answer does', () => {
 		expect(linesOf('gemini/samples/hyperyolo-stream-json.jsonl').at(-1)).toBe('✅ complete (empty answer)');
 		expect(linesOf('gemini/fix-and-delegate.jsonl')).toContain('✅ complete (empty answer)');
+		// The delegation that asked, on its row: `🤝 delegate generalist: … ✓` ended at its mark.
+		const delegate = activityOf('gemini/fix-and-delegate.jsonl', activity => activity.type === 'delegate');
+		expect(describeActivity(delegate).outcome).toEqual({glyph: '✓', failed: false, text: '(empty answer)'});
 	});
 
 	it('carries a failed tool result as the error', () => {

@@ -323,7 +323,14 @@ export function describeActivity(activity: Activity): ActivityLine {
 				pending: false,
 				...(result === undefined
 					? {}
-					: {outcome: {glyph: statusLook[failed ? 'stoppedByError' : 'completed'].glyph, failed, text: clip(firstLine(result.error ?? result.text))}}),
+					: // An empty answer says so, as --print's answer line does (Gemini CLI's sub-agents often end without a word).
+						{
+							outcome: {
+								glyph: statusLook[failed ? 'stoppedByError' : 'completed'].glyph,
+								failed,
+								text: clip(firstLine(result.error ?? result.text) || '(empty answer)'),
+							},
+						}),
 			};
 		}
 
