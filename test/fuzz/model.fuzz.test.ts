@@ -69,12 +69,8 @@ describe('mutated fixtures (fast-check, seed ' + String(seed) + ')', () => {
 				expect(problems).toEqual([]);
 				// Every line that is not blank becomes exactly one event (known or not) or one diagnostic; an event
 				// whose step number is not one is both (it is kept, and what was wrong with it is said), and so is one
-				// read after text that came before it on its line (a cut line can leave an object that parses), and so is
-				// the first line of a Claude Code session transcript.
-				const isNote = (reason: string) =>
-					reason.includes(' is not a step number ') ||
-					reason.startsWith('text before the event on this line was left out: ') ||
-					reason.startsWith('a Claude Code session transcript ');
+				// read after text that came before it on its line (a cut line can leave an object that parses).
+				const isNote = (reason: string) => reason.includes(' is not a step number ') || reason.startsWith('text before the event on this line was left out: ');
 				const notes = model.diagnostics.filter(diagnostic => isNote(diagnostic.reason)).length;
 				expect(model.diagnostics.length).toBe(model.diagnosticCount);
 				expect(model.events + model.diagnosticCount - notes).toBe(nonBlankLines(bytes));

@@ -47,10 +47,9 @@ export function goldenPath(fixture: string, golden: NonNullable<Mode['golden']>)
 type Case = {name: string; files: string[]};
 
 function sameBytesCases(): Case[] {
-	// The streams with a line noted (text before its JSON; a session transcript's first line) name its source in
-	// --summary --json's diagnostics: a file's is not a pipe's.
-	const noted = (name: string) => name.includes('paperclip-3504') || name.includes('session-transcript');
-	const single = [...eventLogFixtures(), ...agentCliFixtures()].filter(name => !noted(name)).map(name => ({name, files: [`fixtures/${name}`]}));
+	// The one stream with a bad line names its source in --summary --json's diagnostics: a file's is not a pipe's.
+	const agentClis = agentCliFixtures().filter(name => !name.includes('paperclip-3504'));
+	const single = [...eventLogFixtures(), ...agentClis].map(name => ({name, files: [`fixtures/${name}`]}));
 	// One job in two files, as `--continue-job` writes it: the second holds the answer to the first's question.
 	const continued = {
 		name: 'real/interactive-1 + interactive-2-continue',
@@ -65,7 +64,15 @@ function sameBytesCases(): Case[] {
 		name: 'released/followup-1 + followup-2-continue',
 		files: ['followup-1.ndjson', 'followup-2-continue.ndjson'].map(name => `fixtures/released/${name}`),
 	};
-	return [...single, continued, branches, followUp];
+	// A Claude Code session's transcript, then its sub-agents' (each a sub-agent of a call in the file before it).
+	const transcript = 'claude-code/session-transcript-cc2.1.197';
+	const session = {
+		name: `${transcript} + its sub-agents`,
+		files: [`${transcript}.ndjson`, ...['agent-a8d324eb581d3a1e0', 'agent-a9fb83d788ae2790b'].map(name => `${transcript}/subagents/${name}.ndjson`)].map(
+			name => `fixtures/${name}`,
+		),
+	};
+	return [...single, continued, branches, followUp, session];
 }
 
 /** Runs of the CLI at once in one test file: the machine has two cores and the other test files want them too. */

@@ -7,7 +7,7 @@ import type {ClaudeLineOf} from './schema.js';
  * which live text a streamed block is, and what a retry line says.
  */
 
-function field(value: unknown, key: string): unknown {
+export function field(value: unknown, key: string): unknown {
 	return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
 }
 

@@ -1,6 +1,7 @@
 import type {StreamDialect} from '../stream-dialect.js';
 import {ClaudeReader} from './reader.js';
 import {claudeLineTypes} from './schema.js';
+import {isTranscriptLine} from './transcript.js';
 
 /*
  * Claude Code's `--output-format stream-json` (reader.ts). A line is surely Claude Code's when its type is one of
@@ -9,6 +10,8 @@ import {claudeLineTypes} from './schema.js';
  */
 
 export function looksLikeClaudeLine(value: Record<string, unknown>): boolean {
+	// The transcript Claude Code keeps of a session (transcript.ts), whatever its line's type.
+	if (isTranscriptLine(value)) return true;
 	const type = value['type'];
 	if (typeof type !== 'string' || !claudeLineTypes.has(type)) return false;
 	return (

@@ -340,32 +340,105 @@ describe('telling a Claude Code line', () => {
 	});
 });
 
-// Regression: a session transcript (recorded: Claude Code 2.1.197's own ~/.claude/projects file of the
-// nested-subagents scenario) was read without a word, and showed its one turn as failed, its sub-agents' lines
-// being in files of their own: now its first line of a transcript says what it is and what is not read.
+// A session transcript: the files Claude Code 2.1.197 itself kept of recorded sessions (~/.claude/projects), read
+// as the stream they stand for. Before, one was read without a session (job `claude-code`), its transcript-only lines
+// unknown, and its turn failed (a transcript has no results); its sub-agents' files went under the main loop.
 describe('a session transcript', () => {
-	const fixture = 'claude-code/session-transcript-cc2.1.197.ndjson';
-
-	it('is said to be one, once, at its first line that is a transcript’s, read fast or by the schema', () => {
-		for (const fast of [true, false]) {
-			const ingest = new Ingest({maxLineBytes: 1 << 24, fast});
-			const splitter = ingest.splitter(fixture);
-			splitter.push(readFileSync(fixturePath(fixture)));
+	const transcript = 'claude-code/session-transcript-cc2.1.197.ndjson';
+	const subagents = ['agent-a8d324eb581d3a1e0', 'agent-a9fb83d788ae2790b'].map(name => `claude-code/session-transcript-cc2.1.197/subagents/${name}.ndjson`);
+	const session = '0ccdcfe9-b26c-42b6-bd34-9894be0511a7';
+	/** The files read one after the other by one reader, as the CLI reads the files it is given. */
+	const readTogether = (names: readonly string[], fast = true) => {
+		const ingest = new Ingest({maxLineBytes: 1 << 24, fast});
+		for (const name of names) {
+			const splitter = ingest.splitter(name);
+			splitter.push(readFileSync(fixturePath(name)));
 			splitter.end();
-			const {diagnostics} = ingest.model;
-			expect(
-				diagnostics.map(diagnostic => diagnostic.line),
-				String(fast),
-			).toEqual([3]);
-			expect(diagnostics[0]!.reason).toMatch(/^a Claude Code session transcript \(the file it keeps in ~\/\.claude\/projects\), not the stream/);
-			expect(diagnostics[0]!.reason).toContain('its sub-agents are in files of their own');
-			// What it can read is read: the prompt, the delegation and its answer, the turn's tokens.
-			expect(ingest.model.activities.map(activity => activity.type)).toEqual(['query', 'delegate', 'query', 'complete']);
 		}
+
+		return ingest.model;
+	};
+	const byExpert = (model: Model) =>
+		[...model.runs.values()].map(run => [run.expertKey, run.parentRunId === null ? 'root' : model.runs.get(run.parentRunId)!.expertKey, run.status]);
+
+	it('is a job named by its session, its turn ended by the response with its answer, its sub-agent answered', () => {
+		const model = modelFromFixtures(transcript);
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect([...model.jobs.keys()]).toEqual([session]);
+		expect(model.diagnostics).toEqual([]);
+		expect(model.unknownEvents.size).toBe(0);
+		expect(byExpert(model)).toEqual([
+			['claude', 'root', 'completed'],
+			['general-purpose', 'claude', 'completed'],
+		]);
+		const texts = model.activities.map(activity => `${activity.type} ${'text' in activity ? activity.text : ''}`.trim());
+		expect(texts).toEqual([
+			'query Which notes file is longest? Use a sub-agent.',
+			'delegate',
+			'query Survey the notes folder and say which file is longest.',
+			'complete b.txt is longest: 3 lines (a.txt has 1).',
+			'complete The longest notes file is b.txt (3 lines).',
+		]);
+		// Its two responses (msg_…131 over three lines, msg_…139), 800 input (200 of them read from the cache) and 20
+		// output tokens each, counted once each.
+		const totals = jobTotals(model, jobOf(model, session));
+		expect([totals.usage.inputTokens, totals.usage.cachedInputTokens, totals.usage.outputTokens, totals.steps]).toEqual([1600, 400, 40, 2]);
 	});
 
-	it('is not said of the stream the CLI prints, nor of Amp’s', () => {
-		for (const name of ['claude-code/nested-subagents.ndjson', 'claude-code/hive-mind-background-cc2.1.284.ndjson', 'amp/happy-path-0.0.1775837683.ndjson'])
-			expect(modelFromFixtures(name).diagnostics, name).toEqual([]);
+	it('places its sub-agents’ own files under their calls, to any depth, given after the session’s', () => {
+		const model = readTogether([transcript, ...subagents]);
+		expect(model.diagnostics).toEqual([]);
+		expect(byExpert(model)).toEqual([
+			['claude', 'root', 'completed'],
+			['general-purpose', 'claude', 'completed'],
+			['general-purpose', 'general-purpose', 'completed'],
+		]);
+		const [, first, second] = [...model.runs.values()];
+		// Each sub-agent's run is its Agent call's (its meta.json names the call: toolUseId).
+		expect([first!.runId, second!.runId]).toEqual(['toolu_mockkqxs130002', 'toolu_mockkqxs130004']);
+		expect([first!.usage.inputTokens, first!.usage.outputTokens, second!.usage.inputTokens, second!.usage.outputTokens]).toEqual([1600, 40, 1600, 40]);
+		const bash = model.activities.find(activity => 'toolName' in activity && activity.toolName === 'Bash');
+		expect(bash?.runId).toBe('toolu_mockkqxs130004');
+	});
+
+	it('puts a sub-agent’s file read alone under the main loop, a sub-agent of its own', () => {
+		const model = modelFromFixtures(subagents[1]!);
+		expect(byExpert(model)).toEqual([
+			['claude', 'root', 'proceeding'],
+			['agent', 'claude', 'proceeding'],
+		]);
+		expect([...model.runs.keys()][1]).toBe('agent-a9fb83d788ae2790b');
+	});
+
+	it('ends a turn with its answer, not with the thinking before it (each block is a line with the same stop reason)', () => {
+		const model = modelFromFixtures('claude-code/session-transcript-thinking-cc2.1.197.ndjson');
+		expect(byExpert(model)).toEqual([['claude', 'root', 'completed']]);
+		const complete = model.activities.filter(activity => activity.type === 'complete');
+		expect(complete.map(activity => (activity.type === 'complete' ? activity.text : ''))).toEqual(['It says Helo world, with a typo.']);
+		expect(complete[0]!.reasoning).toBe('It has a typo.');
+	});
+
+	it('makes a turn of each prompt of a resumed session, as the two processes’ streams do', () => {
+		const model = modelFromFixtures('claude-code/session-transcript-resumed-cc2.1.197.ndjson');
+		expect(model.unknownEvents.size).toBe(0);
+		expect(byExpert(model)).toEqual([
+			['claude', 'root', 'completed'],
+			['claude', 'root', 'completed'],
+		]);
+		expect(model.activities.filter(activity => activity.type === 'query').map(activity => (activity.type === 'query' ? activity.text : ''))).toEqual([
+			'What does greet.txt say?',
+			'Fix it?',
+		]);
+		// The streams of the same two runs (recorded beside it, not kept): 2 + 1 steps, 2,400 input and 60 output tokens.
+		const totals = jobTotals(model, jobOf(model, 'c17ceeb0-3c4e-4bb0-8e5f-2a750074d209'));
+		expect([totals.stepsRun, totals.usage.inputTokens, totals.usage.outputTokens]).toEqual([3, 2400, 60]);
+	});
+
+	it('is read the same by the schema (PERSCOPE_FAST=0)', () => {
+		for (const names of [[transcript, ...subagents], ['claude-code/session-transcript-resumed-cc2.1.197.ndjson']]) {
+			const read = (fast: boolean) => readTogether(names, fast);
+			expect(byExpert(read(false))).toEqual(byExpert(read(true)));
+			expect(read(false).activities.map(activity => activity.id)).toEqual(read(true).activities.map(activity => activity.id));
+		}
 	});
 });

@@ -5,7 +5,8 @@ import {readAssistant} from './assistant.js';
 import {readClaudeLine} from './fast-reader.js';
 import {readStreamEvent} from './partial-messages.js';
 import {readResult} from './result.js';
-import {claudeLineTypes, claudeSchemas, type ClaudeLine} from './schema.js';
+import {isTranscriptLine, TranscriptLines} from './transcript.js';
+import {claudeLineTypes, claudeSchemas, type ClaudeLine, type ClaudeLineOf} from './schema.js';
 import type {ClaudeFlavour} from './state.js';
 import {ClaudeStream} from './stream.js';
 import {runOf} from './sub-agents.js';
@@ -34,52 +35,43 @@ export class ClaudeReader implements StreamReader {
 	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
 	readonly #fast: boolean;
 
-	/** The sources whose lines were found to be a session transcript's, and said so once. */
-	readonly #transcripts = new Set<string>();
+	/** What a session transcript's lines need from one line to the next (transcript.ts), once one is seen. */
+	#transcript: TranscriptLines | undefined;
 
 	constructor(flavour: ClaudeFlavour, options: ReaderOptions = {}) {
 		this.#stream = new ClaudeStream(flavour);
 		this.#fast = options.fast ?? true;
 	}
 
-	/**
-	 * A line of the transcript Claude Code keeps of a session (`~/.claude/projects/…/<session>.jsonl`: its lines
-	 * name their session as `sessionId` and their place in the conversation as `parentUuid`) is close enough to the
-	 * stream's to be read, but not all of it is: the first such line of a source says so, with its first event.
-	 */
-	#transcriptNote(value: Record<string, unknown>, ref: WireRecord['ref'], out: ParsedOut): ParsedOut {
-		if (this.#stream.flavour.dialect !== 'claude-code' || !('parentUuid' in value) || typeof value['sessionId'] !== 'string') return out;
-		if (this.#transcripts.has(ref.source)) return out;
-		this.#transcripts.add(ref.source);
-		const note = {line: ref.line, source: ref.source, reason: transcriptReason};
-		let noted = false;
-		return parsed => {
-			if (noted || parsed.kind !== 'event') {
-				out(parsed);
+	read(record: WireRecord, out: ParsedOut): void {
+		const {ref} = record;
+		let {value} = record;
+		const given = value['type'];
+		if (typeof given !== 'string') {
+			out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: 'not an event: no "type" field'}});
+			return;
+		}
+
+		const stream = this.#stream;
+		// A session transcript's line, read as the stream's it stands for (transcript.ts).
+		let transcript: {endsTurn: boolean; sidechain: boolean} | undefined;
+		if (stream.flavour.dialect === 'claude-code' && isTranscriptLine(value)) {
+			const read = (this.#transcript ??= new TranscriptLines()).read(value);
+			if (read.kind === 'nothing') {
+				out(lineOnlyEvent('marker', stream.flavour.dialect, given, ref));
 				return;
 			}
 
-			noted = true;
-			out({...parsed, note});
-		};
-	}
+			({value} = read);
+			transcript = read;
+		}
 
-	read(record: WireRecord, given: ParsedOut): void {
-		const {value, ref} = record;
-		const type = value['type'];
-		if (typeof type !== 'string') {
-			given({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: 'not an event: no "type" field'}});
+		if (!claudeLineTypes.has(given)) {
+			out(lineOnlyEvent('unknown', stream.flavour.dialect, given, ref));
 			return;
 		}
 
-		const out = this.#transcriptNote(value, ref, given);
-		const stream = this.#stream;
-		if (!claudeLineTypes.has(type)) {
-			out(lineOnlyEvent('unknown', stream.flavour.dialect, type, ref));
-			return;
-		}
-
-		const line = readOrJudge(this.#fast ? readClaudeLine(value) : undefined, () => claudeSchemas().line, value, type, ref, out);
+		const line = readOrJudge(this.#fast ? readClaudeLine(value) : undefined, () => claudeSchemas().line, value, given, ref, out);
 		if (line === undefined) return;
 
 		if (line.timestamp !== undefined) stream.lastTime = line.timestamp;
@@ -87,6 +79,9 @@ export class ClaudeReader implements StreamReader {
 		stream.line = {ref, wireType: line.type === 'system' ? `system/${line.subtype}` : line.type, timestamp: line.timestamp, out, made: 0};
 		try {
 			dispatch(stream, line);
+			// A transcript has no results: its main loop's turn ends with the response that ends it.
+			if (transcript?.endsTurn === true && !transcript.sidechain && line.type === 'assistant')
+				readResult(stream, {type: 'result', subtype: 'success', is_error: false, session_id: line.session_id, result: textOf(line.message.content)});
 			// A line is an event, whatever it made (a response's line repeating what was counted makes nothing).
 			if (stream.line.made === 0) stream.marker();
 		} finally {
@@ -95,8 +90,12 @@ export class ClaudeReader implements StreamReader {
 	}
 }
 
-const transcriptReason =
-	'a Claude Code session transcript (the file it keeps in ~/.claude/projects), not the stream `claude -p … --output-format stream-json --verbose` prints: it is read only in part (its lines carry no results, so its turns show as ended without a final event; its sub-agents are in files of their own and are not placed under their calls)';
+/** The text an assistant line says (its text blocks), as a result repeats it. */
+function textOf(content: ClaudeLineOf<'assistant'>['message']['content']): string | undefined {
+	if (typeof content === 'string') return content;
+	const texts = content.filter(block => block.type === 'text' && block.text !== undefined).map(block => block.text!);
+	return texts.length === 0 ? undefined : texts.join('\n');
+}
 
 function dispatch(stream: ClaudeStream, line: ClaudeLine): void {
 	switch (line.type) {

@@ -1,0 +1,92 @@
+import {field} from './content.js';
+import {isRecord} from '../wire-reader.js';
+
+/*
+ * The transcript Claude Code keeps of a session (`~/.claude/projects/<folder>/<session>.jsonl`, and each sub-agent's
+ * `<session>/subagents/agent-<id>.jsonl`), read as the stream it is close to (reader.ts). Its lines are the
+ * stream's messages under other names: the session is `sessionId`, a tool's own result `toolUseResult`. What it
+ * lacks: results (an assistant line's `stop_reason: "end_turn"` ends a turn instead, reader.ts) and a sub-agent's
+ * `parent_tool_use_id`: a sub-agent's lines name it by `agentId` (`isSidechain: true`), which its Agent call's
+ * result names too (`toolUseResult.agentId`), or, for a sub-agent whose call's result is not in yet, by the prompt
+ * it was given. Lines only a transcript has (the queue of prompts, attachments, the last prompt, a summary) show
+ * nothing.
+ */
+
+const transcriptOnly: ReadonlySet<string> = new Set([
+	'queue-operation',
+	'attachment',
+	'last-prompt',
+	'mode',
+	'summary',
+	'file-history-snapshot',
+	'custom-title',
+]);
+
+/** Whether a line is a session transcript's: one naming its session as `sessionId`, or a summary of one. */
+export function isTranscriptLine(value: Record<string, unknown>): boolean {
+	const type = value['type'];
+	if (typeof type !== 'string') return false;
+	if (type === 'summary') return typeof value['leafUuid'] === 'string';
+	return typeof value['sessionId'] === 'string' && ('parentUuid' in value || transcriptOnly.has(type));
+}
+
+/** A transcript line as reader.ts takes it: one to show nothing for, or the line as the stream prints it. */
+export type TranscriptLine = {kind: 'nothing'} | {kind: 'line'; value: Record<string, unknown>; endsTurn: boolean; sidechain: boolean};
+
+function hasText(content: unknown): boolean {
+	return typeof content === 'string' || (Array.isArray(content) && content.some(block => field(block, 'type') === 'text'));
+}
+
+export class TranscriptLines {
+	/** Each sub-agent's Agent call, by the sub-agent's `agentId`. */
+	readonly #callOfAgent = new Map<string, string>();
+	/** The Agent calls made and not yet tied to a sub-agent, by the prompt they gave it. */
+	readonly #callOfPrompt = new Map<string, string>();
+
+	read(value: Record<string, unknown>): TranscriptLine {
+		const type = value['type'];
+		if (typeof type === 'string' && transcriptOnly.has(type)) return {kind: 'nothing'};
+		const line: Record<string, unknown> = {...value, session_id: value['sessionId']};
+		if ('toolUseResult' in value) line['tool_use_result'] = value['toolUseResult'];
+		this.#noteCalls(value);
+		const sidechain = value['isSidechain'] === true;
+		const agentId = value['agentId'];
+		// A sub-agent whose call is not in what was read (its file read alone, or before its session's) is a sub-agent
+		// of the main loop, by an id of its own.
+		if (sidechain && typeof agentId === 'string') line['parent_tool_use_id'] = this.#callOf(agentId, value) ?? `agent-${agentId}`;
+
+		// A response is a line per content block, each with the response's stop reason: the turn ends with its answer,
+		// the text, not with the thinking before it.
+		const endsTurn = type === 'assistant' && field(value['message'], 'stop_reason') === 'end_turn' && hasText(field(value['message'], 'content'));
+		return {kind: 'line', value: line, endsTurn, sidechain};
+	}
+
+	/** The Agent calls an assistant line makes, and the sub-agents an Agent call's result names. */
+	#noteCalls(value: Record<string, unknown>): void {
+		const content = field(value['message'], 'content');
+		if (!Array.isArray(content)) return;
+		for (const block of content) {
+			if (!isRecord(block)) continue;
+			if (block['type'] === 'tool_use' && (block['name'] === 'Agent' || block['name'] === 'Task') && typeof block['id'] === 'string') {
+				const prompt = field(block['input'], 'prompt');
+				if (typeof prompt === 'string') this.#callOfPrompt.set(prompt, block['id']);
+			}
+
+			const agentId = field(value['toolUseResult'], 'agentId');
+			if (block['type'] === 'tool_result' && typeof block['tool_use_id'] === 'string' && typeof agentId === 'string')
+				this.#callOfAgent.set(agentId, block['tool_use_id']);
+		}
+	}
+
+	/** The call that started sub-agent `agentId`: named by its result, else the one whose prompt its first line is. */
+	#callOf(agentId: string, value: Record<string, unknown>): string | undefined {
+		const known = this.#callOfAgent.get(agentId);
+		if (known !== undefined) return known;
+		const prompt = field(value['message'], 'content');
+		const call = typeof prompt === 'string' ? this.#callOfPrompt.get(prompt) : undefined;
+		if (call === undefined) return undefined;
+		this.#callOfPrompt.delete(prompt as string);
+		this.#callOfAgent.set(agentId, call);
+		return call;
+	}
+}
