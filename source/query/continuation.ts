@@ -45,3 +45,15 @@ export function resumeContinuation(
 	if (query === undefined) return undefined;
 	return continuation('resume', run.jobId, perstackRunArgv(runner, ['--continue-job', run.jobId, '--resume-from', checkpointId], run.expertKey, query));
 }
+
+/** A Claude Code session's id, as the CLI makes them (a UUID): anything else is not one `claude --resume` takes. */
+const sessionId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * `claude --resume <session>`: Claude Code carries on a session it kept (its stream's `session_id`, its transcript's
+ * `sessionId`: the job's id) where it left off, in the terminal it is run in. Undefined for a job whose id is no
+ * session's (a stream that names none).
+ */
+export function claudeSessionContinuation(jobId: string): Continuation | undefined {
+	return sessionId.test(jobId) ? continuation('resume', jobId, ['claude', '--resume', jobId]) : undefined;
+}

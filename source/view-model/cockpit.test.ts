@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest';
-import {modelFromFixtures} from '../../test/helpers/load.js';
+import {modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {commandAt, questionAt, resumeAt, resumeStep} from './cockpit.js';
 
 const runner = {program: ['perstack'], options: ['--runtime', 'local']};
@@ -56,5 +56,24 @@ describe('the cockpit’s places', () => {
 		const activity = done.activities.find(candidate => candidate.runId === coordinator.runId && candidate.step !== undefined)!;
 		const resume = commandAt(done, {activity}, runner, '<answer>');
 		expect(resume.ok && resume.value.kind).toBe('resume');
+	});
+
+	it('y copies `claude --resume <session>` on a Claude Code session, from any of its rows; a stream naming no session says so', () => {
+		const session = modelFromFixtures('claude-code/session-transcript-resumed-cc2.1.197.ndjson');
+		const [first] = session.runs.values();
+		for (const place of [{activity: session.activities.at(-1)!}, {runId: first!.runId}]) {
+			const copied = commandAt(session, place, runner, '<answer>');
+			expect(copied.ok && copied.value.argv).toEqual(['claude', '--resume', 'c17ceeb0-3c4e-4bb0-8e5f-2a750074d209']);
+			expect(copied.ok && copied.value.line).toBe('claude --resume c17ceeb0-3c4e-4bb0-8e5f-2a750074d209');
+		}
+
+		// Lines that name no session (some published samples are trimmed so).
+		const nameless = modelFromText(
+			`${JSON.stringify({type: 'assistant', message: {id: 'msg_1', model: 'claude-sonnet-4-5', content: [{type: 'text', text: 'Done.'}]}})}\n`,
+		);
+		expect(commandAt(nameless, {runId: [...nameless.runs.keys()][0]!}, runner, '<answer>')).toEqual({
+			ok: false,
+			message: 'nothing to copy: this Claude Code stream names no session to resume',
+		});
 	});
 });

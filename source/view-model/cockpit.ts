@@ -1,5 +1,5 @@
 import type {Activity, Model, Run} from '../model/state.js';
-import {answerContinuation, resumeContinuation, type Continuation} from '../query/continuation.js';
+import {answerContinuation, claudeSessionContinuation, resumeContinuation, type Continuation} from '../query/continuation.js';
 import type {PerstackRunner} from '../query/perstack-runner.js';
 import {interactiveStop, stepCheckpoint, type InteractiveStop} from '../query/resume-command.js';
 
@@ -55,6 +55,13 @@ export function resumeStep(model: Model, run: Run, step: number, runner: Perstac
 export function commandAt(model: Model, place: CockpitPlace, runner: PerstackRunner, answerPlaceholder: string): Found<Continuation> {
 	const question = questionAt(model, place);
 	if (question.ok) return {ok: true, value: answerContinuation(question.value, answerPlaceholder, runner)};
+	// A Claude Code session is carried on whole, from wherever in it the person is.
+	const run = model.runs.get('activity' in place ? place.activity.runId : place.runId);
+	if (run?.dialect === 'claude-code') {
+		const session = claudeSessionContinuation(run.jobId);
+		return session ? {ok: true, value: session} : {ok: false, message: 'nothing to copy: this Claude Code stream names no session to resume'};
+	}
+
 	if (!('activity' in place)) return {ok: false, message: 'y copies the command that answers or resumes: select an activity of a step'};
 	const resume = resumeAt(model, place.activity, runner);
 	return resume.ok ? resume : {ok: false, message: `nothing to copy: ${question.message}, and ${resume.message}`};
