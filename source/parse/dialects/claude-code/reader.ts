@@ -6,7 +6,7 @@ import {readClaudeLine} from './fast-reader.js';
 import {readStreamEvent} from './partial-messages.js';
 import {readResult} from './result.js';
 import {isTranscriptLine, TranscriptLines} from './transcript.js';
-import {claudeLineTypes, claudeSchemas, type ClaudeLine, type ClaudeLineOf} from './schema.js';
+import {claudeLineTypes, claudeSchemas, type ClaudeLine} from './schema.js';
 import type {ClaudeFlavour} from './state.js';
 import {ClaudeStream} from './stream.js';
 import {runOf} from './sub-agents.js';
@@ -79,22 +79,16 @@ export class ClaudeReader implements StreamReader {
 		stream.line = {ref, wireType: line.type === 'system' ? `system/${line.subtype}` : line.type, timestamp: line.timestamp, out, made: 0};
 		try {
 			dispatch(stream, line);
-			// A transcript has no results: its main loop's turn ends with the response that ends it.
+			// A transcript has no results: its main loop's turn ends with the response that ends it, whose text so far
+			// (assistant.ts keeps it as the run's answer) is what a result would repeat.
 			if (transcript?.endsTurn === true && !transcript.sidechain && line.type === 'assistant')
-				readResult(stream, {type: 'result', subtype: 'success', is_error: false, session_id: line.session_id, result: textOf(line.message.content)});
+				readResult(stream, {type: 'result', subtype: 'success', is_error: false, session_id: line.session_id});
 			// A line is an event, whatever it made (a response's line repeating what was counted makes nothing).
 			if (stream.line.made === 0) stream.marker();
 		} finally {
 			stream.line = undefined;
 		}
 	}
-}
-
-/** The text an assistant line says (its text blocks), as a result repeats it. */
-function textOf(content: ClaudeLineOf<'assistant'>['message']['content']): string | undefined {
-	if (typeof content === 'string') return content;
-	const texts = content.filter(block => block.type === 'text' && block.text !== undefined).map(block => block.text!);
-	return texts.length === 0 ? undefined : texts.join('\n');
 }
 
 function dispatch(stream: ClaudeStream, line: ClaudeLine): void {
