@@ -1,7 +1,7 @@
 import type {Activity, Model, Run} from '../model/state.js';
 import {cutOffText, depthOf, endedWhileWaiting, endedWithoutFinalEvent, type EndedWhileWaiting} from '../query/tree.js';
 import {withDelegateOutcome} from '../query/delegate-outcome.js';
-import {describeActivity} from '../text/describe-activity.js';
+import {describeActivity, emptyAnswer} from '../text/describe-activity.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {activityJsonLine} from './activity-json.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
@@ -69,7 +69,7 @@ export function answerLine(model: Model, activity: Activity, depthFor: (run: Run
 	const mark = result.error === undefined ? '' : '✗ ';
 	const head = `${indent}[${tags ? tags.label(run, activity.expertKey) : sanitizeLine(activity.expertKey)}] ← ${from}`;
 	// An empty answer says so, rather than ending the line at a colon; one that opens with blank lines shows its first words.
-	if (text === '') return `${head}: ${mark}(empty answer)`;
+	if (text === '') return `${head}: ${mark}${emptyAnswer}`;
 	const firstLine = text.split('\n', 1)[0] ?? '';
 	const more = firstLine.length < text.length ? ' …' : '';
 	return `${head}: ${mark}${sanitizeLine(firstLine)}${more}`;

@@ -261,6 +261,9 @@ function todosDetail(todos: readonly unknown[]): string {
 	return `${todos.length} ${todos.length === 1 ? 'todo' : 'todos'}, ${done} done${text === undefined ? '' : ` · now: ${text}`}`;
 }
 
+/** What an answer that said nothing shows as, wherever an answer is shown (a row, --print's answer line). */
+export const emptyAnswer = '(empty answer)';
+
 /** Long enough for a transcript line; the TUI truncates to the screen width anyway. */
 const maxDetail = 400;
 
@@ -296,7 +299,7 @@ export function describeActivity(activity: Activity): ActivityLine {
 			return {icon, verb: 'query', detail: clip(activity.text), error: undefined, pending: false};
 		case 'complete':
 			// A run that ended without a word (Gemini CLI after a tool call) says so, rather than end its line at `complete`.
-			return {icon, verb: 'complete', detail: activity.text.trim() === '' ? '(empty answer)' : clip(activity.text), error: undefined, pending: false};
+			return {icon, verb: 'complete', detail: activity.text.trim() === '' ? emptyAnswer : clip(activity.text), error: undefined, pending: false};
 		case 'error':
 			return {
 				icon,
@@ -328,7 +331,7 @@ export function describeActivity(activity: Activity): ActivityLine {
 							outcome: {
 								glyph: statusLook[failed ? 'stoppedByError' : 'completed'].glyph,
 								failed,
-								text: clip(firstLine(result.error ?? result.text) || '(empty answer)'),
+								text: clip(firstLine(result.error ?? result.text) || emptyAnswer),
 							},
 						}),
 			};

@@ -65,6 +65,7 @@ export class TranscriptLines {
 	#noteCalls(value: Record<string, unknown>): void {
 		const content = field(value['message'], 'content');
 		if (!Array.isArray(content)) return;
+		const agentId = field(value['toolUseResult'], 'agentId');
 		for (const block of content) {
 			if (!isRecord(block)) continue;
 			if (block['type'] === 'tool_use' && (block['name'] === 'Agent' || block['name'] === 'Task') && typeof block['id'] === 'string') {
@@ -72,7 +73,6 @@ export class TranscriptLines {
 				if (typeof prompt === 'string') this.#callOfPrompt.set(prompt, block['id']);
 			}
 
-			const agentId = field(value['toolUseResult'], 'agentId');
 			if (block['type'] === 'tool_result' && typeof block['tool_use_id'] === 'string' && typeof agentId === 'string')
 				this.#callOfAgent.set(agentId, block['tool_use_id']);
 		}
