@@ -1,5 +1,7 @@
 import {accessSync, constants, statSync, type Stats} from 'node:fs';
+import {basename, dirname, join, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {isSubagentFile, subagentsFolderOf} from '../parse/dialects/claude-code/session-files.js';
 import {whyNotRunnable} from './command/command-lookup.js';
 import {describeFsError, isMissing} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
@@ -29,7 +31,12 @@ export type Input =
 	/** A command to run; its stdout is the event stream. */
 	| {kind: 'command'; command: string[]; label: string}
 	/** A persisted Perstack job (`jobs/<jobId>`) or one run of it (`jobs/<jobId>/runs/<runId>`). */
-	| {kind: 'job'; path: string; label: string};
+	| {kind: 'job'; path: string; label: string}
+	/**
+	 * A Claude Code session's transcript with the folder its sub-agents' transcripts are in (there, or not yet when
+	 * following), read together in the order their lines were written (read-session.ts). `size` is the transcript's.
+	 */
+	| {kind: 'session'; path: string; label: string; subagents: string; size: number | undefined};
 
 export type InputPlan = {
 	inputs: Input[];
@@ -90,9 +97,10 @@ export function resolveInputs(paths: string[], context: InputContext): InputPlan
 			return {inputs: [], label: path, demo: false, follow, jobsRoot: path};
 		}
 
-		inputs.push(looked === 'job' ? {kind: 'job', path, label: path} : {kind: 'file', path, label: path, form: looked});
+		inputs.push(looked === 'job' ? {kind: 'job', path, label: path} : (sessionInput(path, looked, follow) ?? {kind: 'file', path, label: path, form: looked}));
 	}
 
+	dropSessionsSubagents(inputs);
 	if (context.command) inputs.push(commandInput(context.command));
 	if (inputs.length === 0) {
 		if (!context.stdinIsTTY) return plan([{kind: 'stdin', label: 'stdin'}], follow);
@@ -112,6 +120,38 @@ function commandInput({argv: command, searchPath}: {argv: string[]; searchPath: 
 	const problem = whyNotRunnable(name, searchPath);
 	if (problem !== undefined) throw new InputError(`cannot run ${name}: ${problem}`, commandNotFoundExitCode);
 	return {kind: 'command', command, label: command.join(' ')};
+}
+
+/**
+ * A Claude Code session's transcript (`<session id>.jsonl`) read with its sub-agents' files: when the folder they are
+ * written to is there, or may come (following). Any other file, or one not plain, is read as it is.
+ */
+function sessionInput(path: string, form: FileForm, follow: boolean): Input | undefined {
+	if (form.kind !== 'plain' && form.kind !== 'missing') return undefined;
+	const folder = subagentsFolderOf(basename(path));
+	if (folder === undefined) return undefined;
+	const subagents = join(dirname(path), folder);
+	if (!follow && !isDirectory(subagents)) return undefined;
+	return {kind: 'session', path, label: path, subagents, size: form.kind === 'plain' ? form.size : undefined};
+}
+
+/**
+ * Leaves out the files given beside a session that are its sub-agents' (`<session>.jsonl <session>/subagents/*.jsonl`,
+ * as a shell's glob gives them): the session reads them already, in their place in time.
+ */
+function dropSessionsSubagents(inputs: Input[]): void {
+	const folders = new Set(inputs.flatMap(input => (input.kind === 'session' ? [resolve(input.subagents)] : [])));
+	if (folders.size === 0) return;
+	const theirs = (input: Input) => input.kind === 'file' && isSubagentFile(basename(input.path)) && folders.has(resolve(dirname(input.path)));
+	for (let index = inputs.length - 1; index >= 0; index--) if (theirs(inputs[index]!)) inputs.splice(index, 1);
+}
+
+function isDirectory(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
 }
 
 /** A file input, its form looked at now (a file that is not there, or a directory, is an InputError). */

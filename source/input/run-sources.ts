@@ -124,8 +124,26 @@ type PathReading = {
 	caughtUp: () => void;
 };
 
-async function readPath(input: Extract<Input, {kind: 'file' | 'job'}>, state: SourceState, reading: PathReading): Promise<void> {
+async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}>, state: SourceState, reading: PathReading): Promise<void> {
 	const {ingest, signal} = reading;
+	if (input.kind === 'session') {
+		const {readSession} = await import('./read-session.js');
+		await readSession({
+			path: input.path,
+			label: input.label,
+			subagents: input.subagents,
+			follow: reading.follow,
+			signal,
+			progress: state,
+			splitterFor: source => ingest.splitter(source),
+			problem: (source, reason) => ingest.sourceProblem(source, reason),
+			afterChunk: reading.afterChunk,
+			changed: reading.changed,
+			caughtUp: reading.caughtUp,
+		});
+		return;
+	}
+
 	// A job directory, a compressed file, a FIFO: their readers are imported only when an input is one, so that
 	// a start on plain files (the common case, and most of the test suite's ~330 starts) does not load them.
 	if (input.kind === 'job') {

@@ -10,7 +10,8 @@ import type {FileForm, Input} from './inputs.js';
 /** What a view needs to know about one source while it is being read. Updated in place. */
 export type SourceState = {
 	label: string;
-	kind: Input['kind'];
+	/** A session is its transcript's file to the views (read-session.ts reads its sub-agents' with it). */
+	kind: Exclude<Input['kind'], 'session'>;
 	/** Still reading (or following, or the child still runs). */
 	live: boolean;
 	/** Caught up with a file or job directory and waiting for more to be appended. */
@@ -90,12 +91,12 @@ export function isLoading(source: SourceState): boolean {
 export function initialSourceState(input: Input): SourceState {
 	return {
 		label: input.label,
-		kind: input.kind,
+		kind: input.kind === 'session' ? 'file' : input.kind,
 		live: true,
 		following: false,
 		waiting: false,
 		bytesRead: 0,
-		bytesTotal: input.kind === 'file' ? sizeOf(input.form) : undefined,
+		bytesTotal: input.kind === 'file' ? sizeOf(input.form) : input.kind === 'session' ? input.size : undefined,
 		error: undefined,
 		...(input.kind === 'command' ? {command: input.command} : {}),
 		stderr: [],

@@ -17,6 +17,8 @@ import {readRegularFileSync} from '../regular-file.js';
  */
 export class RawEvents {
 	readonly #seekable = new Map<string, string>();
+	/** Folders (with a trailing separator) whose files are sources read again by offset at their own path: a session's sub-agents'. */
+	readonly #seekableFolders: string[] = [];
 	/** Job directories (with a trailing separator): each event of theirs is a whole file, named by its source. */
 	readonly #eventDirectories: string[] = [];
 	readonly #spooled = new Set<string>();
@@ -49,6 +51,8 @@ export class RawEvents {
 					return true;
 				case 'file':
 					return !plan.follow && input.form.kind === 'plain';
+				case 'session':
+					return !plan.follow;
 				case 'stdin':
 				case 'command':
 					// Known once the plan was added (addPlan): whether a spool could be made for it.
@@ -77,7 +81,10 @@ export class RawEvents {
 		for (const input of plan.inputs) {
 			if (input.kind === 'job') this.addEventDirectory(input.path);
 			else if (input.kind === 'file' && !plan.follow && input.form.kind === 'plain') this.#seekable.set(input.label, input.path);
-			else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) this.#spoolStream(input.label);
+			else if (input.kind === 'session' && !plan.follow) {
+				this.#seekable.set(input.label, input.path);
+				this.#seekableFolders.push(normalize(input.subagents + sep));
+			} else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) this.#spoolStream(input.label);
 		}
 	}
 
@@ -93,7 +100,7 @@ export class RawEvents {
 	}
 
 	remember(line: Line): void {
-		if (this.#seekable.has(line.source) || this.#isEventFile(line.source)) return;
+		if (this.#pathOf(line.source) !== undefined || this.#isEventFile(line.source)) return;
 		// Should the copy fail (a full disk), the lines from then on go to the bounded buffer.
 		if (this.#spool && this.#spooled.has(line.source) && this.#spool.write(line.source, line.offset, line.text)) return;
 
@@ -112,13 +119,18 @@ export class RawEvents {
 		if (this.#isEventFile(ref.source)) return readEventFile(ref.source);
 		const recent = this.#recent.get(`${ref.source}\u0000${ref.line}`);
 		if (recent !== undefined) return recent;
-		const path = this.#seekable.get(ref.source) ?? (this.#spooled.has(ref.source) ? this.#spool?.pathOf(ref.source) : undefined);
+		const path = this.#pathOf(ref.source) ?? (this.#spooled.has(ref.source) ? this.#spool?.pathOf(ref.source) : undefined);
 		if (path === undefined) return undefined;
 		try {
 			return readLineAt(path, ref.offset);
 		} catch {
 			return undefined;
 		}
+	}
+
+	/** The file a source's lines are read again from by offset, if it is one. */
+	#pathOf(source: string): string | undefined {
+		return this.#seekable.get(source) ?? (this.#seekableFolders.some(folder => normalize(source).startsWith(folder)) ? source : undefined);
 	}
 
 	/** Whether lines of `source` are whole event files of a job directory. */

@@ -1,0 +1,224 @@
+import {closeSync, fstatSync, readdirSync, readSync} from 'node:fs';
+import {join} from 'node:path';
+import {isSubagentFile, transcriptLineTime} from '../parse/dialects/claude-code/session-files.js';
+import type {LineSplitter} from '../parse/line-splitter.js';
+import type {FileProgress} from './follow-file.js';
+import {followPollMs} from './follow-file.js';
+import {describeFsError, isMissing} from './fs-errors.js';
+import {openRegularFileSync} from './regular-file.js';
+import {Wakeup, watchPath} from './wakeup.js';
+
+export type SessionReading = {
+	/** The session's transcript. */
+	path: string;
+	label: string;
+	/** The folder its sub-agents' transcripts are written to (there or not yet). */
+	subagents: string;
+	follow: boolean;
+	signal: AbortSignal;
+	progress: FileProgress;
+	splitterFor: (source: string) => LineSplitter;
+	/** A sub-agent's file that could not be read (the session's own is thrown). */
+	problem: (source: string, reason: string) => void;
+	afterChunk: () => Promise<void>;
+	changed: () => void;
+	caughtUp: () => void;
+};
+
+const chunkBytes = 64 * 1024;
+/** Bytes of lines fed between two `afterChunk` calls. */
+const bytesPerTurn = 1024 * 1024;
+/** A line longer than this is fed as it is read, not held for its place in time (its order is then the file's). */
+const maxHeldLineBytes = 4 * 1024 * 1024;
+
+/** One file of the session: what is read of it and not yet fed, a line at a time. */
+class Member {
+	readonly lines: Buffer[] = [];
+	/** Bytes after the last newline read: the start of a line still being written. */
+	tail: Buffer = Buffer.alloc(0);
+	offset = 0;
+	size = 0;
+	/** The time of the line fed last, which a line without one is taken to share. */
+	lastTime = Number.NEGATIVE_INFINITY;
+	headTime: number | undefined;
+	/** Read to its end in this pass: not looked at again until the next. */
+	drained = false;
+
+	constructor(
+		readonly label: string,
+		readonly fd: number,
+		readonly splitter: LineSplitter,
+	) {}
+
+	/** Reads on until it holds a whole line, or has read all there is now. */
+	fill(buffer: Buffer): void {
+		while (this.lines.length === 0 && !this.drained) {
+			if (this.offset >= this.size) this.size = fstatSync(this.fd).size;
+			const read = this.offset < this.size ? readSync(this.fd, buffer, 0, Math.min(buffer.length, this.size - this.offset), this.offset) : 0;
+			if (read === 0) {
+				this.drained = true;
+				return;
+			}
+
+			this.offset += read;
+			this.#take(buffer.subarray(0, read));
+		}
+	}
+
+	#take(bytes: Buffer): void {
+		let from = 0;
+		for (let newline = bytes.indexOf(10); newline !== -1; newline = bytes.indexOf(10, from)) {
+			const piece = bytes.subarray(from, newline + 1);
+			this.lines.push(this.tail.length === 0 ? Buffer.from(piece) : Buffer.concat([this.tail, piece]));
+			this.tail = Buffer.alloc(0);
+			from = newline + 1;
+		}
+
+		if (from === bytes.length) return;
+		this.tail = Buffer.concat([this.tail, bytes.subarray(from)]);
+		if (this.tail.length > maxHeldLineBytes && this.lines.length === 0) {
+			this.splitter.push(this.tail);
+			this.tail = Buffer.alloc(0);
+		}
+	}
+
+	time(): number {
+		this.headTime ??= transcriptLineTime(this.lines[0]!.toString('utf8')) ?? this.lastTime;
+		return this.headTime;
+	}
+
+	feed(): number {
+		this.lastTime = this.time();
+		this.headTime = undefined;
+		const line = this.lines.shift()!;
+		this.splitter.push(line);
+		return line.length;
+	}
+
+	end(): void {
+		if (this.tail.length > 0) this.splitter.push(this.tail);
+		this.tail = Buffer.alloc(0);
+		this.splitter.end();
+		closeSync(this.fd);
+	}
+}
+
+/**
+ * Reads a Claude Code session's transcript with its sub-agents' (parse/dialects/claude-code/session-files.ts) as one
+ * stream in the order its lines were written: each file is a source of its own, and the next line fed is the earliest
+ * of the lines the files hold next (the session's first when two say the same time). So a sub-agent's steps come
+ * between its call and its answer, as they happened. When following, the files are read on as they grow and the
+ * folder is looked at again for sub-agents started since, every `followPollMs` (sooner when the session's file
+ * changes); lines written meanwhile are put in order among themselves.
+ */
+export async function readSession(reading: SessionReading): Promise<void> {
+	const {follow, signal, progress} = reading;
+	const buffer = Buffer.allocUnsafe(chunkBytes);
+	const members: Member[] = [];
+	const known = new Set<string>();
+	const wakeup = new Wakeup();
+	const unwatch = follow ? watchPath(reading.path, wakeup) : () => undefined;
+	let caughtUp = false;
+	const catchUp = () => {
+		if (caughtUp) return;
+		caughtUp = true;
+		reading.caughtUp();
+	};
+
+	const setFlag = (flag: 'following' | 'waiting', value: boolean) => {
+		if (progress[flag] === value) return;
+		progress[flag] = value;
+		reading.changed();
+	};
+
+	const openSession = (): boolean => {
+		if (members.length > 0) return true;
+		try {
+			const file = openRegularFileSync(reading.path);
+			members.push(new Member(reading.label, file.fd, reading.splitterFor(reading.label)));
+			progress.bytesTotal = file.size;
+			return true;
+		} catch (error) {
+			if (follow && isMissing(error)) return false;
+			throw error;
+		}
+	};
+
+	const openSubagents = () => {
+		let names: string[];
+		try {
+			names = readdirSync(reading.subagents).filter(isSubagentFile).sort();
+		} catch {
+			// Not there (yet): a session that started no sub-agent has no folder.
+			return;
+		}
+
+		for (const name of names) {
+			if (known.has(name)) continue;
+			known.add(name);
+			const source = join(reading.subagents, name);
+			try {
+				const file = openRegularFileSync(source);
+				members.push(new Member(source, file.fd, reading.splitterFor(source)));
+				progress.bytesTotal = (progress.bytesTotal ?? 0) + file.size;
+			} catch (error) {
+				reading.problem(source, describeFsError(error));
+			}
+		}
+	};
+
+	const noteProgress = () => {
+		progress.bytesRead = members.reduce((sum, member) => sum + member.offset, 0);
+		if (progress.bytesTotal === undefined || progress.bytesTotal < progress.bytesRead) progress.bytesTotal = progress.bytesRead;
+	};
+
+	const feedInOrder = async () => {
+		for (const member of members) member.drained = false;
+		let fed = 0;
+		while (!signal.aborted) {
+			let next: Member | undefined;
+			for (const member of members) {
+				member.fill(buffer);
+				if (member.lines.length > 0 && (next === undefined || member.time() < next.time())) next = member;
+			}
+
+			if (next === undefined) break;
+			fed += next.feed();
+			if (fed >= bytesPerTurn) {
+				fed = 0;
+				noteProgress();
+				await reading.afterChunk();
+			}
+		}
+
+		noteProgress();
+		await reading.afterChunk();
+	};
+
+	try {
+		while (!signal.aborted) {
+			if (!openSession()) {
+				setFlag('waiting', true);
+				catchUp();
+				await wakeup.wait(followPollMs, signal);
+				continue;
+			}
+
+			setFlag('waiting', false);
+			openSubagents();
+			await feedInOrder();
+			catchUp();
+			if (!follow) break;
+			setFlag('following', true);
+			await wakeup.wait(followPollMs, signal);
+		}
+	} finally {
+		unwatch();
+		progress.following = false;
+		progress.waiting = false;
+		// A last line without a newline is an event too once nothing more will be appended to it.
+		for (const member of members) member.end();
+	}
+
+	await reading.afterChunk();
+}

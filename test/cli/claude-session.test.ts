@@ -1,0 +1,134 @@
+import {spawnSync} from 'node:child_process';
+import {appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {RawEvents} from '../../source/input/reread/raw-events.js';
+import {resolveInputs} from '../../source/input/inputs.js';
+import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+/*
+ * A Claude Code session as it lies on disk (`~/.claude/projects/<folder>/<session>.jsonl`, its sub-agents'
+ * transcripts in `<session>/subagents/agent-<id>.jsonl`): the real 2.1.197 recording of a session whose sub-agent
+ * started a sub-agent of its own (fixtures/claude-code/session-transcript-cc2.1.197*), laid out as Claude Code
+ * writes it. Its lines, by their times: the main loop's Agent call (14:24:09.887), the first sub-agent's prompt
+ * (.895) and Agent call (.932), the second's prompt (.935), its Bash call (.967) and answer (10.062), the first's
+ * answer (10.086), the main loop's (10.129).
+ */
+
+const session = '0ccdcfe9-b26c-42b6-bd34-9894be0511a7';
+const recorded = join(repoRoot, 'fixtures/claude-code/session-transcript-cc2.1.197');
+const scratch = scratchDirectories('perscope-claude-session-');
+
+/** The recorded files, at their names in a session folder: the session's, and each sub-agent's. */
+function recordedFiles(): Array<{from: string; to: string}> {
+	const subagents = readdirSync(join(recorded, 'subagents')).filter(name => name.endsWith('.ndjson'));
+	return [
+		{from: `${recorded}.ndjson`, to: `${session}.jsonl`},
+		...subagents.map(name => ({from: join(recorded, 'subagents', name), to: join(session, 'subagents', name.replace(/\.ndjson$/, '.jsonl'))})),
+	];
+}
+
+function laidOut(): string {
+	const folder = scratch();
+	for (const {from, to} of recordedFiles()) {
+		mkdirSync(dirname(join(folder, to)), {recursive: true});
+		copyFileSync(from, join(folder, to));
+	}
+
+	return folder;
+}
+
+function perscope(args: string[], cwd: string): {stdout: string; stderr: string; code: number | null} {
+	const result = spawnSync(process.execPath, [cliPath, ...args], {cwd, encoding: 'utf8', env: {...process.env, CI: 'true'}, timeout: 20_000});
+	return {stdout: result.stdout, stderr: result.stderr, code: result.status};
+}
+
+const bash = '[general-purpose·toolu_mockkqxs130004] 🔧 Bash wc -l notes/a.txt notes/b.txt';
+const firstAnswer = '[claude] ← general-purpose·toolu_mockkqxs130002: b.txt is longest: 3 lines (a.txt has 1).';
+
+describe('a Claude Code session read with its sub-agents', () => {
+	it('the session file alone brings its sub-agents, their steps between their call and their answer', () => {
+		const folder = laidOut();
+		const {stdout, stderr, code} = perscope(['--print', `${session}.jsonl`], folder);
+		expect(code, stderr).toBe(0);
+		const lines = stdout.split('\n').map(line => line.trim());
+		const at = (line: string) => {
+			const index = lines.indexOf(line);
+			expect(index, `${line}\n${stdout}`).toBeGreaterThan(-1);
+			return index;
+		};
+
+		// Read one file after another, the sub-agents' steps came after the main loop's answer.
+		expect(at('[claude] → delegate general-purpose: Survey the notes folder and say which file is longest.')).toBeLessThan(at(bash));
+		expect(at(bash)).toBeLessThan(at(firstAnswer));
+		expect(at(firstAnswer)).toBeLessThan(at('[claude] ✅ complete The longest notes file is b.txt (3 lines).'));
+		expect(lines.at(-2)).toMatch(/^── job 0ccdcfe9-b26c-42b6-bd34-9894be0511a7 ✓ completed · 6 steps · 4800 in \/ 120 out tokens · \$0\.03 · 338ms$/);
+	});
+
+	it('its sub-agents given beside it (a glob) are read once, not twice', () => {
+		const folder = laidOut();
+		const alone = perscope(['--summary', `${session}.jsonl`], folder);
+		const globbed = perscope(
+			['--summary', `${session}.jsonl`, ...readdirSync(join(folder, session, 'subagents')).map(name => join(session, 'subagents', name))],
+			folder,
+		);
+		expect(globbed.code, globbed.stderr).toBe(0);
+		expect(globbed.stdout).toBe(alone.stdout);
+		expect(alone.stdout).toMatch(/✓ completed {2}6 steps {2}4800 in \/ 120 out tokens/);
+	});
+
+	it('an unreadable sub-agent file is said and the rest is read; a FIFO in its place does not hang it', () => {
+		const folder = laidOut();
+		const fifo = join(folder, session, 'subagents', 'agent-zzfifo.jsonl');
+		expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+		const {stdout, stderr, code} = perscope(['--print', `${session}.jsonl`], folder);
+		expect(stderr).toContain(`${join(session, 'subagents', 'agent-zzfifo.jsonl')}: not read: it is a FIFO, not a regular file`);
+		expect(stdout).toContain(bash);
+		expect(code).not.toBe(null);
+	});
+
+	it('its lines are read again by offset, the sub-agents\u2019 too (the inspector\u2019s raw event)', () => {
+		const folder = laidOut();
+		const path = join(folder, `${session}.jsonl`);
+		const plan = resolveInputs([path], {stdinIsTTY: true});
+		expect(plan.inputs.map(input => input.kind)).toEqual(['session']);
+		const raw = new RawEvents();
+		raw.addPlan(plan);
+		expect(raw.readsEveryLineAgain(plan)).toBe(true);
+		const subagent = join(folder, session, 'subagents', 'agent-a9fb83d788ae2790b.jsonl');
+		const text = readFileSync(subagent, 'utf8');
+		const third = text.split('\n')[2]!;
+		expect(raw.read({source: subagent, line: 3, offset: Buffer.byteLength(text.slice(0, text.indexOf(third)))})).toBe(third);
+	});
+
+	it('-f follows a session as Claude Code writes it, sub-agents started meanwhile included', async () => {
+		const folder = scratch();
+		const run = startCli(['-f', '--print', `${session}.jsonl`], {cwd: folder});
+		// Every line written at its recorded time, slowed down five times: the files appear as the session goes.
+		const lines = recordedFiles().flatMap(({from, to}) => {
+			let time = 0;
+			return readFileSync(from, 'utf8')
+				.split('\n')
+				.filter(line => line !== '')
+				.map(line => {
+					time = Date.parse((JSON.parse(line) as {timestamp?: string}).timestamp ?? '') || time;
+					return {time, to: join(folder, to), line};
+				});
+		});
+		lines.sort((a, b) => a.time - b.time);
+		const started = Date.now();
+		for (const {time, to, line} of lines) {
+			const wait = started + (time - lines[0]!.time) * 5 - Date.now();
+			if (wait > 0) await new Promise(resolve => setTimeout(resolve, wait));
+			mkdirSync(dirname(to), {recursive: true});
+			appendFileSync(to, `${line}\n`);
+		}
+
+		await waitUntil(() => run.stdout().includes('── job 0ccdcfe9-b26c-42b6-bd34-9894be0511a7 ✓ completed'), 'the session to end', run.stdout);
+		run.child.kill('SIGINT');
+		await run.exit;
+		expect(run.stdout()).toContain(bash);
+		expect(run.stdout()).toBe(perscope(['--print', `${session}.jsonl`], laidOut()).stdout);
+	});
+});
