@@ -34,7 +34,7 @@ describe('--print marks jobs and the stops of runs', () => {
 			'── job ivc73wpbhfw5k0eafe5tydni ✓ completed · 1 step · 1900 in / 23 out tokens · $0.0060 · 308ms',
 			'── job eqtrv4s88wd0z8gv93phbsrj · explorer · started 2026-11-22 21:36:40 UTC',
 			'[explorer] ⏹ run stopped at max steps: 3/3',
-			'── job eqtrv4s88wd0z8gv93phbsrj ⏹ stoppedByExceededMaxSteps · 3 steps · 4665 in / 95 out tokens · $0.02 · 472ms',
+			'── job eqtrv4s88wd0z8gv93phbsrj ⏹ stopped at max steps · 3 steps · 4665 in / 95 out tokens · $0.02 · 472ms',
 		]);
 		// A job's lines are between its marks.
 		expect(lines[0]).toMatch(/^── job ivc73/);
@@ -47,7 +47,7 @@ describe('--print marks jobs and the stops of runs', () => {
 		expect(marks(printOf('interactive.ndjson'))).toEqual([
 			'── job xdx1wi342kltbv0vgyf08e5n · release-notes · started 2026-11-22 21:46:50 UTC',
 			'[release-notes] ⏸ run waits for input: Should the announcement be for the blog (long) or for the in-app banner (one sentence)? · answer with: perstack run --runtime local release-notes "<answer>" --continue-job xdx1wi342kltbv0vgyf08e5n -i',
-			'── job xdx1wi342kltbv0vgyf08e5n ⏸ stoppedByInteractiveTool · 2 steps · 2740 in / 53 out tokens · $0.0090 · 318ms',
+			'── job xdx1wi342kltbv0vgyf08e5n ⏸ waits for input · 2 steps · 2740 in / 53 out tokens · $0.0090 · 318ms',
 			'── job xdx1wi342kltbv0vgyf08e5n · release-notes · continues 2026-11-22 21:47:16 UTC',
 			'[release-notes] ✓ run completed · 3 steps',
 			'── job xdx1wi342kltbv0vgyf08e5n ✓ completed · 5 steps · 8155 in / 114 out tokens · $0.03 · 26.5s',

@@ -63,9 +63,23 @@ export function jobEndLine(model: Model, job: Job, prices: PriceTable): string {
 	return `── job ${sanitizeLine(job.jobId)} ${jobStatusText(totals)} · ${jobStepsText(totals)} · ${tokens} · ${formatCost(jobCost(model, job, prices))} · ${formatDuration(jobDurationMs(totals))}`;
 }
 
-/** `✓ completed`, or `✗ failed: <why>` for a job that failed (`JobTotals.failure`). */
+/**
+ * A job's state in the words its runs' lines use (`✗ run failed`, `⏹ run stopped at max steps`), the same for every
+ * runtime: the runtime's own names (`stoppedByError`) mean nothing to a person reading Claude Code's or Codex's jobs.
+ */
+const jobStatusWords: Record<RunStatus, string> = {
+	init: 'starting',
+	proceeding: 'running',
+	completed: 'completed',
+	stoppedByInteractiveTool: 'waits for input',
+	stoppedByDelegate: 'waits for delegates',
+	stoppedByExceededMaxSteps: 'stopped at max steps',
+	stoppedByError: 'failed',
+};
+
+/** `✓ completed`, `⏹ stopped at max steps`, …, or `✗ failed: <why>` for a job that failed (`JobTotals.failure`). */
 export function jobStatusText(totals: Pick<JobTotals, 'status' | 'failure'>): string {
-	return totals.failure === undefined ? `${statusMarks[totals.status]} ${totals.status}` : `✗ failed: ${sanitizeLine(totals.failure)}`;
+	return totals.failure === undefined ? `${statusMarks[totals.status]} ${jobStatusWords[totals.status]}` : `✗ failed: ${sanitizeLine(totals.failure)}`;
 }
 
 /** Why a run stopped, after `[expert] `: `✓ run completed`, `✗ run failed: …`, `⏸ run waits for delegates: a, b`, … */
