@@ -15,7 +15,7 @@ import {clipboardSequence, showOnShellScreen} from '../views/terminal.js';
 /*
  * The viewer's hands (`a`, `R`, `K`, `y`): a continuation runs as the viewer's child, as `-- COMMAND` does, its
  * events joining the same model (Loading.addCommand). It runs where the runtime finds the job's checkpoints: the
- * job's workspace, which holds `perstack/jobs/<jobId>`.
+ * job's workspace, which holds `perstack/jobs/<jobId>`; a Claude Code session's message (`a`), in perscope's directory.
  */
 
 export type CockpitSetup = {
@@ -61,9 +61,20 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 		return startedRunner ? setup.cwd : undefined;
 	};
 
+	/** A Claude Code session (its runs' dialect): `claude` carries it on, in the directory perscope runs in. */
+	const isClaudeSession = (jobId: string): boolean => {
+		const {model} = loading;
+		return model.runs.get(model.jobs.get(jobId)?.runIds[0] ?? '')?.dialect === 'claude-code';
+	};
+
 	const whyNot = (jobId: string): string | undefined => {
 		if (!loading.addCommand) return 'a replay runs no commands';
 		if (loading.childRunning()) return 'a command is still running (K stops it)';
+		if (isClaudeSession(jobId)) {
+			const missing = whyNotRunnable('claude', setup.searchPath);
+			return missing === undefined ? undefined : `claude: ${missing} on PATH`;
+		}
+
 		const program = runner(jobId).program[0] ?? 'perstack';
 		const missing = whyNotRunnable(program, setup.searchPath);
 		if (missing !== undefined) return `${program}: ${missing}${program.includes('/') ? '' : ' on PATH'}`;
@@ -80,8 +91,9 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 			return;
 		}
 
-		const cwd = workspaceOf(continuation.jobId);
-		report(`${continuation.kind === 'answer' ? 'answering' : 'resuming'}: ${continuation.line}`);
+		// Claude Code finds a session by the directory it runs in (its project): perscope's, as a person's shell would be.
+		const cwd = isClaudeSession(continuation.jobId) ? setup.cwd : workspaceOf(continuation.jobId);
+		report(`${{answer: 'answering', resume: 'resuming', message: 'sending'}[continuation.kind]}: ${continuation.line}`);
 		// A followed job directory gets the continuation's run events too, as the runtime writes them there.
 		const followed = plan.follow && plan.inputs.some(input => input.kind === 'job' && jobWorkspace(resolve(input.path), continuation.jobId) !== undefined);
 		const repeatsOfJob = followed ? continuation.jobId : undefined;

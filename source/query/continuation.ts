@@ -9,7 +9,8 @@ import {perstackRunArgv, runnerOfLog, type PerstackRunner} from './perstack-runn
  */
 
 export type Continuation = {
-	kind: 'answer' | 'resume';
+	/** `message`: a prompt sent to a session that waits on no question (Claude Code's). */
+	kind: 'answer' | 'resume' | 'message';
 	jobId: string;
 	argv: readonly string[];
 	/** The command on one line, as a shell reads it back into `argv`. */
@@ -56,4 +57,15 @@ const sessionId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  */
 export function claudeSessionContinuation(jobId: string): Continuation | undefined {
 	return sessionId.test(jobId) ? continuation('resume', jobId, ['claude', '--resume', jobId]) : undefined;
+}
+
+/**
+ * `claude -p <message> --resume <session> --output-format stream-json --verbose`: the session takes the message as its
+ * next prompt, and its stream is read into the viewer as `-- COMMAND`'s is, the same job (the session) going on.
+ * Undefined for a job whose id is no session's.
+ */
+export function claudeSessionMessage(jobId: string, message: string): Continuation | undefined {
+	return sessionId.test(jobId)
+		? continuation('message', jobId, ['claude', '-p', message, '--resume', jobId, '--output-format', 'stream-json', '--verbose'])
+		: undefined;
 }

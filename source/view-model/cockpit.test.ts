@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
-import {commandAt, questionAt, resumeAt, resumeStep} from './cockpit.js';
+import {claudeSessionMessage} from '../query/continuation.js';
+import {commandAt, questionAt, resumeAt, resumeStep, sessionAt} from './cockpit.js';
 
 const runner = {program: ['perstack'], options: ['--runtime', 'local']};
 
@@ -75,5 +76,31 @@ describe('the cockpit’s places', () => {
 			ok: false,
 			message: 'nothing to copy: this Claude Code stream names no session to resume',
 		});
+	});
+
+	it('a on a Claude Code session sends its next prompt: `claude -p <message> --resume <session>` into the viewer, the message one argument', () => {
+		const session = modelFromFixtures('claude-code/probe-resume1-cc2.1.195.ndjson');
+		const [run] = session.runs.values();
+		expect(sessionAt(session, {activity: session.activities.at(-1)!})).toEqual({ok: true, value: run});
+		const message = claudeSessionMessage(run!.jobId, "it's `rm -rf` $HOME; no");
+		expect(message?.argv).toEqual([
+			'claude',
+			'-p',
+			"it's `rm -rf` $HOME; no",
+			'--resume',
+			'81898c55-fde9-4d44-b1f5-fbd77cd4fef6',
+			'--output-format',
+			'stream-json',
+			'--verbose',
+		]);
+		// Pasted into a shell, the line gives the same words back.
+		expect(message?.line).toBe(`claude -p 'it'\\''s \`rm -rf\` $HOME; no' --resume 81898c55-fde9-4d44-b1f5-fbd77cd4fef6 --output-format stream-json --verbose`);
+		// Another runtime's run is not a session to send to; a stream that names no session says so.
+		const perstack = modelFromFixtures('released/followup-1.ndjson');
+		expect(sessionAt(perstack, {activity: perstack.activities.at(-1)!})).toBeUndefined();
+		const nameless = modelFromText(
+			`${JSON.stringify({type: 'assistant', message: {id: 'msg_1', model: 'claude-sonnet-4-5', content: [{type: 'text', text: 'Done.'}]}})}\n`,
+		);
+		expect(sessionAt(nameless, {runId: [...nameless.runs.keys()][0]!})).toEqual({ok: false, message: 'this Claude Code stream names no session to send to'});
 	});
 });

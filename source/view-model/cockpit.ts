@@ -31,6 +31,16 @@ export function questionAt(model: Model, place: CockpitPlace): Found<Interactive
 	return {ok: false, message: 'nothing in this job waits for an answer'};
 }
 
+/**
+ * The Claude Code session `a` sends a message to from `place` (it waits on no question: it takes a next prompt), as the
+ * run the person is on; undefined for a run of another runtime.
+ */
+export function sessionAt(model: Model, place: CockpitPlace): Found<Run> | undefined {
+	const run = model.runs.get('activity' in place ? place.activity.runId : place.runId);
+	if (run?.dialect !== 'claude-code') return undefined;
+	return claudeSessionContinuation(run.jobId) ? {ok: true, value: run} : {ok: false, message: 'this Claude Code stream names no session to send to'};
+}
+
 /** The command that resumes the job from the checkpoint that ended the step of `activity`. */
 export function resumeAt(model: Model, activity: Activity, runner: PerstackRunner): Found<Continuation> {
 	const checkpoint = stepCheckpoint(model, activity);

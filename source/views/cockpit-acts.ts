@@ -23,7 +23,7 @@ export function say(dispatch: Dispatch, message: string): void {
 /** Whether a continuation of `jobId` can run from here; says what is missing when it cannot. */
 function canContinue(env: ViewEnv, dispatch: Dispatch, jobId: string, kind: Continuation['kind']): boolean {
 	const why = env.cockpit ? env.cockpit.whyNot(jobId) : noCockpit;
-	if (why !== undefined) say(dispatch, `cannot ${kind === 'answer' ? 'answer' : 'resume'} from here: ${why} · y copies the command`);
+	if (why !== undefined) say(dispatch, `cannot ${{answer: 'answer', resume: 'resume', message: 'send it'}[kind]} from here: ${why} · y copies the command`);
 	return why === undefined;
 }
 
@@ -35,6 +35,11 @@ export function confirmContinuation(env: ViewEnv, dispatch: Dispatch, continuati
 /** `a`: the answer prompt for the question `stop` asks, or what is missing to answer it from here. */
 export function askAnswer(env: ViewEnv, dispatch: Dispatch, stop: InteractiveStop): void {
 	if (canContinue(env, dispatch, stop.run.jobId, 'answer')) dispatch({type: 'openPrompt', kind: 'answer', text: '', answerRunId: stop.run.runId});
+}
+
+/** `a` on a Claude Code session: the prompt for the message to send it (`run` is the session's run the person is on). */
+export function askMessage(env: ViewEnv, dispatch: Dispatch, run: {jobId: string; runId: string}): void {
+	if (canContinue(env, dispatch, run.jobId, 'message')) dispatch({type: 'openPrompt', kind: 'answer', text: '', answerRunId: run.runId});
 }
 
 /** `y`: the command on the clipboard and on the terminal's own screen, or why there is none. */

@@ -1,4 +1,4 @@
-import {cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, describe, expect, it} from 'vitest';
@@ -159,6 +159,42 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		tty.keys('j');
 		await tty.waitFor(screen => !screen.includes('press any key'));
 		expect(tty.screen()).not.toContain('__EXIT=');
+	});
+
+	it('a sends a Claude Code session its next prompt: `claude -p … --resume <session>` after a yes, its turn joining the same job', async () => {
+		// The real CLI's two processes of one session (2.1.195): a first turn, then `--resume` in a second process.
+		const first = join(repoRoot, 'fixtures/claude-code/probe-resume1-cc2.1.195.ndjson');
+		const second = join(repoRoot, 'fixtures/claude-code/probe-resume2-cc2.1.195.ndjson');
+		const session = '81898c55-fde9-4d44-b1f5-fbd77cd4fef6';
+		const dir = join(scratch, 'claude-session');
+		mkdirSync(dir);
+		const calls = join(dir, 'calls.ndjson');
+		const fakeClaude = join(repoRoot, 'test/e2e/fixtures/fake-claude');
+		const tty = start(
+			`cd ${shellQuote(dir)} && PATH=${shellQuote(`${fakeClaude}:${process.env.PATH ?? ''}`)} FAKE_CLAUDE_STREAM=${shellQuote(second)} FAKE_CLAUDE_CALLS=${shellQuote(calls)} ${shellQuote(process.execPath)} ${shellQuote(cli)} ${shellQuote(first)}`,
+			{width: 110, height: 30},
+		);
+		await tty.waitFor('✅ complete OK');
+		tty.keys('a');
+		await tty.waitFor('your message to the session · enter shows the command to confirm');
+		tty.keys('Say umbrella', 'Enter');
+		const asked = await tty.waitFor('Send with this command?');
+		expect(asked.replace(/│/g, '').replace(/\s+/g, ' ')).toContain(`claude -p 'Say umbrella' --resume ${session} --output-format stream-json --verbose`);
+		expect(existsSync(calls), 'nothing runs before the yes').toBe(false);
+		tty.keys('y');
+		const done = await tty.waitFor(screen => screen.includes('✅ complete umbrella') && /^perscope · ✓ completed/.test(screen));
+		// One job, the session's: its two turns, each a run of the main loop.
+		expect(done).toContain(`job ${session.slice(0, 12)}`);
+		expect(done.match(/▾ claude ✓ completed/g)).toHaveLength(2);
+		expect(done).toMatch(/2 steps · tokens 6\.4k in \/ 9 out/);
+		expect(
+			readFileSync(calls, 'utf8')
+				.trim()
+				.split('\n')
+				.map(line => JSON.parse(line) as unknown),
+		).toEqual([{args: ['-p', 'Say umbrella', '--resume', session, '--output-format', 'stream-json', '--verbose'], cwd: dir}]);
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
 	});
 
 	it('K stops the running command after a yes, and the view stays for the post-mortem', async () => {

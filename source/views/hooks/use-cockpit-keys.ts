@@ -1,14 +1,15 @@
 import {useStdout} from 'ink';
 import {answerPlaceholder, interactiveStop} from '../../query/resume-command.js';
-import {answerContinuation} from '../../query/continuation.js';
-import {commandAt, questionAt, resumeAt, type CockpitPlace} from '../../view-model/cockpit.js';
-import {askAnswer, confirmContinuation, copyCommand, noCockpit, runnerFor, say} from '../cockpit-acts.js';
+import {answerContinuation, claudeSessionMessage} from '../../query/continuation.js';
+import {commandAt, questionAt, resumeAt, sessionAt, type CockpitPlace} from '../../view-model/cockpit.js';
+import {askAnswer, askMessage, confirmContinuation, copyCommand, noCockpit, runnerFor, say} from '../cockpit-acts.js';
 import {useUiStore, useViewEnv} from '../contexts.js';
 import {priorities, useCommands} from '../keypress.js';
 import type {Command} from '../keymap.js';
 
 /*
- * The cockpit's keys: `a` answers the question a run waits on (a prompt, then the command to confirm), `R` resumes
+ * The cockpit's keys: `a` answers the question a run waits on (a prompt, then the command to confirm), or sends a
+ * Claude Code session its next prompt, `R` resumes
  * from the inspected activity's step, `K` stops the running commands, `y` copies the command. The timeline
  * gives `a`, `R` and `y` its own rows (timeline-view.tsx); the confirm bar (parts/confirm-bar.tsx) is answered here.
  */
@@ -77,6 +78,14 @@ export function useCockpitKeys(placeOfSelection: () => CockpitPlace | undefined)
 			if (!here()) return false;
 			const place = placeNow();
 			const question = place ? questionAt(env.store.model, place) : undefined;
+			// A Claude Code session asks no question: `a` sends it the next prompt.
+			const session = place && !question?.ok ? sessionAt(env.store.model, place) : undefined;
+			if (session) {
+				if (session.ok) askMessage(env, dispatch, session.value);
+				else say(dispatch, session.message);
+				return true;
+			}
+
 			if (!question?.ok) {
 				say(dispatch, question?.message ?? 'a answers the question a run waits on: select the run or one of its activities');
 				return true;
@@ -113,6 +122,12 @@ export function useCockpitKeys(placeOfSelection: () => CockpitPlace | undefined)
 	const onAnswer = (text: string, runId: string) => {
 		const {model} = env.store;
 		const run = model.runs.get(runId);
+		const message = run?.dialect === 'claude-code' ? claudeSessionMessage(run.jobId, text) : undefined;
+		if (message) {
+			confirmContinuation(env, dispatch, message);
+			return;
+		}
+
 		const stop = run ? interactiveStop(model, run) : undefined;
 		if (stop) confirmContinuation(env, dispatch, answerContinuation(stop, text, runnerFor(env, stop.run.jobId)));
 		else say(dispatch, 'the question no longer waits for an answer');

@@ -17,7 +17,7 @@ const maxCommandLines = 6;
 /** The lines the bar shows for `confirm` at `width` columns (its border takes two rows and four columns). */
 export function confirmLines(confirm: Confirm, width: number): string[] {
 	if (confirm.kind === 'stop') return ['Stop the running command (SIGTERM)? The view stays.  y stop · n keep it running'];
-	const head = confirm.continuation.kind === 'answer' ? 'Answer with this command?' : 'Resume with this command?';
+	const head = {answer: 'Answer with this command?', resume: 'Resume with this command?', message: 'Send with this command?'}[confirm.continuation.kind];
 	const wrapped = wrapToWidth(confirm.continuation.line, Math.max(10, width - 4));
 	const shown =
 		wrapped.length > maxCommandLines

@@ -23,7 +23,11 @@ export function PromptLine({width}: {width: number}) {
 		prompt.kind === 'answer'
 			? prompt.error
 				? {text: `  ${shownStart(prompt.error, width)}`, color: palette.error, kept: true}
-				: {text: '  your answer · enter shows the command to confirm · esc cancel', color: palette.muted, kept: false}
+				: {
+						text: `  ${model.runs.get(prompt.answerRunId ?? '')?.dialect === 'claude-code' ? 'your message to the session' : 'your answer'} · enter shows the command to confirm · esc cancel`,
+						color: palette.muted,
+						kept: false,
+					}
 			: prompt.kind === 'search'
 				? prompt.text === ''
 					? {text: '  type to search · enter keep · esc clear', color: palette.muted, kept: false}
