@@ -17,21 +17,20 @@ import {scratchDirectories} from '../helpers/scratch.js';
  */
 
 const session = '0ccdcfe9-b26c-42b6-bd34-9894be0511a7';
-const recorded = join(repoRoot, 'fixtures/claude-code/session-transcript-cc2.1.197');
 const scratch = scratchDirectories('perscope-claude-session-');
 
 /** The recorded files, at their names in a session folder: the session's, and each sub-agent's. */
-function recordedFiles(): Array<{from: string; to: string}> {
+function recordedFiles(recorded = join(repoRoot, 'fixtures/claude-code/session-transcript-cc2.1.197'), id = session): Array<{from: string; to: string}> {
 	const subagents = readdirSync(join(recorded, 'subagents')).filter(name => name.endsWith('.ndjson'));
 	return [
-		{from: `${recorded}.ndjson`, to: `${session}.jsonl`},
-		...subagents.map(name => ({from: join(recorded, 'subagents', name), to: join(session, 'subagents', name.replace(/\.ndjson$/, '.jsonl'))})),
+		{from: `${recorded}.ndjson`, to: `${id}.jsonl`},
+		...subagents.map(name => ({from: join(recorded, 'subagents', name), to: join(id, 'subagents', name.replace(/\.ndjson$/, '.jsonl'))})),
 	];
 }
 
-function laidOut(): string {
+function laidOut(files = recordedFiles()): string {
 	const folder = scratch();
-	for (const {from, to} of recordedFiles()) {
+	for (const {from, to} of files) {
 		mkdirSync(dirname(join(folder, to)), {recursive: true});
 		copyFileSync(from, join(folder, to));
 	}
@@ -130,5 +129,26 @@ describe('a Claude Code session read with its sub-agents', () => {
 		await run.exit;
 		expect(run.stdout()).toContain(bash);
 		expect(run.stdout()).toBe(perscope(['--print', `${session}.jsonl`], laidOut()).stdout);
+	});
+
+	it('an interactive session (2.1.197 in a terminal): a prompt with sub-agents, /usage, a second prompt, `! ls notes`, with no unknown lines', () => {
+		const id = 'a9c2eaab-e8dd-4111-990b-0c9d77d216e4';
+		const folder = laidOut(recordedFiles(join(repoRoot, 'fixtures/claude-code/session-transcript-interactive-cc2.1.197'), id));
+		const summary = JSON.parse(perscope(['--summary', '--json', `${id}.jsonl`], folder).stdout) as {
+			unknownEvents: object;
+			diagnostics: unknown[];
+			events: number;
+		};
+		// Its `file-history-snapshot` lines (no session named), `permission-mode`, `system` `turn_duration` and `local_command`.
+		expect(summary.unknownEvents).toEqual({});
+		expect(summary.diagnostics).toEqual([]);
+		const printed = perscope(['--print', `${id}.jsonl`], folder).stdout.split('\n');
+		const shell = printed.indexOf('[claude] 💬 query ! ls notes');
+		expect(shell, printed.join('\n')).toBeGreaterThan(printed.indexOf('[claude] 💬 query Thanks. And which is shortest?'));
+		expect(printed[shell + 1]).toBe('[claude] 💬 query a.txt ↵ b.txt');
+		expect(printed.filter(line => line.startsWith('── job') && line.includes('✓ completed'))).toHaveLength(3);
+		expect(printed.indexOf('    [general-purpose·toolu_mockc7x7450006] 🔧 Bash wc -l notes/a.txt notes/b.txt')).toBeLessThan(
+			printed.indexOf('[claude] ✅ complete The longest notes file is b.txt (3 lines).'),
+		);
 	});
 });

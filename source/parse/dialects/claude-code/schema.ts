@@ -30,6 +30,9 @@ export const claudeLineTypes: ReadonlySet<string> = new Set([
  * markers, never counted as unknown. The ones it reads are named in reader.ts.
  */
 export const quietSystemSubtypes: ReadonlySet<string> = new Set([
+	// An interactive session's transcript: a turn's length, a slash command the person ran (`/usage`) and its output.
+	'turn_duration',
+	'local_command',
 	'status',
 	'compact_boundary',
 	'hook_started',

@@ -8,8 +8,8 @@ import {isRecord} from '../wire-reader.js';
  * lacks: results (an assistant line's `stop_reason: "end_turn"` ends a turn instead, reader.ts) and a sub-agent's
  * `parent_tool_use_id`: a sub-agent's lines name it by `agentId` (`isSidechain: true`), which its Agent call's
  * result names too (`toolUseResult.agentId`), or, for a sub-agent whose call's result is not in yet, by the prompt
- * it was given. Lines only a transcript has (the queue of prompts, attachments, the last prompt, a summary) show
- * nothing.
+ * it was given. Lines only a transcript has (the queue of prompts, attachments, the last prompt, a summary, the
+ * files an interactive session may restore) show nothing; a command typed in its shell mode shows as `! <command>`.
  */
 
 const transcriptOnly: ReadonlySet<string> = new Set([
@@ -17,6 +17,7 @@ const transcriptOnly: ReadonlySet<string> = new Set([
 	'attachment',
 	'last-prompt',
 	'mode',
+	'permission-mode',
 	'summary',
 	'file-history-snapshot',
 	'custom-title',
@@ -27,11 +28,28 @@ export function isTranscriptLine(value: Record<string, unknown>): boolean {
 	const type = value['type'];
 	if (typeof type !== 'string') return false;
 	if (type === 'summary') return typeof value['leafUuid'] === 'string';
+	// An interactive session's record of the files it may restore names no session.
+	if (type === 'file-history-snapshot') return isRecord(value['snapshot']);
 	return typeof value['sessionId'] === 'string' && ('parentUuid' in value || transcriptOnly.has(type));
 }
 
 /** A transcript line as reader.ts takes it: one to show nothing for, or the line as the stream prints it. */
 export type TranscriptLine = {kind: 'nothing'} | {kind: 'line'; value: Record<string, unknown>; endsTurn: boolean; sidechain: boolean};
+
+/**
+ * What a person typed in an interactive session's shell mode (`! ls`), and what it printed, as Claude Code puts them
+ * to the model: `<bash-input>ls</bash-input>`, `<bash-stdout>…</bash-stdout><bash-stderr>…</bash-stderr>`. Shown as
+ * the command (`! ls`) and its output, without the tags.
+ */
+function shellPrompt(content: unknown): string | undefined {
+	if (typeof content !== 'string' || !content.startsWith('<bash-')) return undefined;
+	const input = /^<bash-input>([\s\S]*)<\/bash-input>$/.exec(content);
+	if (input) return `! ${input[1]}`;
+	const output = /^<bash-stdout>([\s\S]*)<\/bash-stdout><bash-stderr>([\s\S]*)<\/bash-stderr>$/.exec(content);
+	if (!output) return undefined;
+	const [, stdout = '', stderr = ''] = output;
+	return stderr === '' ? stdout : `${stdout}${stdout === '' ? '' : '\n'}stderr: ${stderr}`;
+}
 
 function hasText(content: unknown): boolean {
 	return typeof content === 'string' || (Array.isArray(content) && content.some(block => field(block, 'type') === 'text'));
@@ -47,6 +65,8 @@ export class TranscriptLines {
 		const type = value['type'];
 		if (typeof type === 'string' && transcriptOnly.has(type)) return {kind: 'nothing'};
 		const line: Record<string, unknown> = {...value, session_id: value['sessionId']};
+		const shell = type === 'user' ? shellPrompt(field(value['message'], 'content')) : undefined;
+		if (shell !== undefined) line['message'] = {...(value['message'] as Record<string, unknown>), content: shell};
 		if ('toolUseResult' in value) line['tool_use_result'] = value['toolUseResult'];
 		this.#noteCalls(value);
 		const sidechain = value['isSidechain'] === true;
