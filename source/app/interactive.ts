@@ -1,7 +1,7 @@
 import type {Instance} from 'ink';
 import type {Dialect} from '../model/events.js';
 import {createModel, endInput, isToolActivity, type TextKeep} from '../model/state.js';
-import type {InputPlan} from '../input/inputs.js';
+import {listedInput, type InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
 import {liveSources} from './live-sources.js';
 import {RawEvents} from '../input/reread/raw-events.js';
@@ -89,7 +89,7 @@ export async function runApp(
 				if (!job) return 0;
 				lastPath = job.path;
 				const chosen: InputPlan = {
-					inputs: [{kind: 'job', path: job.path, label: job.path}],
+					inputs: [listedInput(job.path, plan.follow)],
 					label: job.path,
 					demo: false,
 					follow: plan.follow,

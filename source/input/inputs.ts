@@ -6,6 +6,7 @@ import {whyNotRunnable} from './command/command-lookup.js';
 import {describeFsError, isMissing} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
+import {sessionFilesIn} from './claude-sessions.js';
 
 /**
  * What a path given as a file is, looked at once, as the plan is made: every reader and loader takes it from
@@ -46,8 +47,9 @@ export type InputPlan = {
 	/** Keep reading files (and job directories) as they grow, like `tail -F`. */
 	follow: boolean;
 	/**
-	 * Set when the one path given is a directory of jobs (`perstack` or `perstack/jobs`): there is nothing
-	 * to read yet; the jobs are listed (see `listJobs`) for the user to pick one.
+	 * Set when the one path given is a directory of jobs (`perstack` or `perstack/jobs`), or a folder of Claude Code
+	 * sessions (`~/.claude/projects/<folder>`): there is nothing to read yet; the jobs are listed (see `listJobs`) for
+	 * the user to pick one.
 	 */
 	jobsRoot: string | undefined;
 };
@@ -154,6 +156,14 @@ function isDirectory(path: string): boolean {
 	}
 }
 
+/** What one job or session of a listing (the chooser's, a summary's) is read as: a job directory, or a session. */
+export function listedInput(path: string, follow: boolean): Input {
+	const looked = lookAt(path, false);
+	if (looked === 'job') return {kind: 'job', path, label: path};
+	if (looked === 'jobs') throw new InputError(`cannot read ${path}: it is a directory of jobs`, 1);
+	return sessionInput(path, looked, follow) ?? {kind: 'file', path, label: path, form: looked};
+}
+
 /** A file input, its form looked at now (a file that is not there, or a directory, is an InputError). */
 export function fileInput(path: string, label = path): Extract<Input, {kind: 'file'}> {
 	const looked = lookAt(path, false);
@@ -178,7 +188,9 @@ function lookAt(path: string, follow: boolean): FileForm | 'job' | 'jobs' {
 	if (stats.isDirectory()) {
 		if (isJobDirectory(path) || isRunDirectory(path)) return 'job';
 		if (isJobsRoot(path)) return 'jobs';
-		throw new InputError(`cannot read ${path}: it is a directory, but not a Perstack job or a directory of jobs`, 1);
+		// A Claude Code project's folder of sessions is listed as a directory of jobs is.
+		if (sessionFilesIn(path).length > 0) return 'jobs';
+		throw new InputError(`cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code sessions`, 1);
 	}
 
 	if (stats.isFIFO()) return {kind: 'fifo'};

@@ -2,13 +2,19 @@ import {readFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {Ingest} from './ingest.js';
 import type {RunStatus} from '../model/events.js';
+import type {Model} from '../model/state.js';
 import type {JobListing} from '../query/job-listing.js';
 import {zeroUsage} from '../model/usage.js';
 import {streamTypes} from '../parse/stream-line.js';
 import {jobTotals} from '../query/tree.js';
+import {originalQuery} from '../query/resume-command.js';
 import {compareEventFiles} from '../input/job/event-order.js';
 import {feedEventFileSync} from '../input/job/event-file.js';
 import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
+import {sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
+import {isSubagentFile} from '../parse/dialects/claude-code/session-files.js';
+import {openRegularFileSync, readOpenedSync} from '../input/regular-file.js';
+import {closeSync, readdirSync} from 'node:fs';
 
 export type {JobListing} from '../query/job-listing.js';
 
@@ -23,9 +29,9 @@ const streamingTypes: ReadonlySet<string> = new Set(streamTypes);
  * with the same core as everything else, so the listing agrees with what opening the job shows.
  */
 export function listJobs(root: string): JobListing[] {
-	return jobDirectoriesIn(root)
-		.map(path => describeJob(path))
-		.sort((a, b) => (b.startedAt ?? b.lastEventAt ?? 0) - (a.startedAt ?? a.lastEventAt ?? 0) || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0));
+	return (isSessionsFolder(root) ? sessionFilesIn(root).map(path => describeSession(path)) : jobDirectoriesIn(root).map(path => describeJob(path))).sort(
+		(a, b) => (b.startedAt ?? b.lastEventAt ?? 0) - (a.startedAt ?? a.lastEventAt ?? 0) || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0),
+	);
 }
 
 /**
@@ -34,6 +40,10 @@ export function listJobs(root: string): JobListing[] {
  * them in, the listing's reversed, found without reading an event (a summary would read them all twice).
  */
 export function jobsOldestFirst(root: string): string[] {
+	if (isSessionsFolder(root))
+		return listJobs(root)
+			.toReversed()
+			.map(listed => listed.path);
 	const started = (path: string): number => {
 		let first: number | undefined;
 		for (const file of eventFilesOf(path)) if (Number.isFinite(file.timestamp) && (first === undefined || file.timestamp < first)) first = file.timestamp;
@@ -44,6 +54,84 @@ export function jobsOldestFirst(root: string): string[] {
 		.map(path => ({path, jobId: basename(path), at: started(path)}))
 		.sort((a, b) => a.at - b.at || (a.jobId < b.jobId ? 1 : a.jobId > b.jobId ? -1 : 0))
 		.map(job => job.path);
+}
+
+/** A folder of Claude Code sessions (and no Perstack jobs): its sessions are what is listed. */
+function isSessionsFolder(root: string): boolean {
+	return jobDirectoriesIn(root).length === 0 && sessionFilesIn(root).length > 0;
+}
+
+/**
+ * A Claude Code session as the listing shows it: its transcript and its sub-agents' read with the same core as
+ * opening it (one after another: the figures do not depend on the order).
+ */
+export function describeSession(path: string): JobListing {
+	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+	const buffer = Buffer.allocUnsafe(1024 * 1024);
+	const subagents = subagentsOf(path);
+	let names: string[] = [];
+	try {
+		names = subagents === undefined ? [] : readdirSync(subagents).filter(isSubagentFile).sort();
+	} catch {
+		// No sub-agents.
+	}
+
+	for (const file of [path, ...names.map(name => join(subagents!, name))]) {
+		try {
+			// Only a regular file is opened, read no further than its size then: the listing cannot hang on it.
+			const opened = openRegularFileSync(file);
+			const splitter = ingest.splitter(file);
+			try {
+				readOpenedSync(opened, buffer, piece => splitter.push(piece));
+			} finally {
+				closeSync(opened.fd);
+			}
+
+			splitter.end();
+		} catch {
+			// A file that vanished or cannot be read only makes the listing less complete (opening it says so).
+		}
+	}
+
+	const {model} = ingest;
+	const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
+	const sessionId = basename(path).replace(/\.jsonl$/, '');
+	if (!job)
+		return {
+			jobId: sessionId,
+			path,
+			coordinator: undefined,
+			status: 'init',
+			steps: 0,
+			usage: zeroUsage,
+			runs: 0,
+			startedAt: undefined,
+			lastEventAt: undefined,
+			query: undefined,
+		};
+	const totals = jobTotals(model, job);
+	return {
+		jobId: job.jobId,
+		path,
+		coordinator: totals.coordinator?.expertKey,
+		status: totals.status,
+		steps: totals.steps,
+		usage: totals.usage,
+		runs: job.runIds.length,
+		startedAt: totals.startedAt,
+		lastEventAt: totals.endedAt,
+		query: firstQuery(model, job.runIds),
+	};
+}
+
+/** The query of the job's first run without a parent (its first coordinator's, or a session's first prompt). */
+function firstQuery(model: Model, runIds: readonly string[]): string | undefined {
+	for (const runId of runIds) {
+		const run = model.runs.get(runId);
+		if (run && run.parentRunId === null) return originalQuery(model, run);
+	}
+
+	return undefined;
 }
 
 /** A job's event files; a run that cannot be listed only makes the listing less complete (opening the job says so). */
@@ -89,10 +177,11 @@ export function describeJob(path: string): JobListing {
 			runs: job.runIds.length,
 			startedAt: totals.startedAt,
 			lastEventAt,
+			query: firstQuery(model, job.runIds),
 		};
 	}
 
-	return {...fromJobFile(path), jobId: name, path, runs: 0, lastEventAt};
+	return {...fromJobFile(path), jobId: name, path, runs: 0, lastEventAt, query: undefined};
 }
 
 /** What an older runtime's `job.json` says, for a job without event files. */

@@ -15,6 +15,7 @@ function listing(overrides: Partial<JobListing>): JobListing {
 		steps: 1,
 		usage,
 		runs: 1,
+		query: undefined,
 		startedAt: undefined,
 		lastEventAt: undefined,
 		...overrides,
@@ -24,14 +25,24 @@ function listing(overrides: Partial<JobListing>): JobListing {
 const timestamp = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 describe('jobListTable', () => {
-	it('lists a saved Perstack job under a header: id, coordinator, status, steps, runs, start', () => {
+	it('lists a saved Perstack job under a header: id, coordinator, status, steps, runs, start, what it was asked', () => {
 		const root = fixturePath('jobs/perstack');
 		const lines = jobListTable(root, listJobs(root)).trimEnd().split('\n');
 		expect(lines).toHaveLength(2);
-		expect(lines[0]).toMatch(/^JOB\s+EXPERT\s+STATUS\s+STEPS\s+RUNS\s+STARTED$/);
+		expect(lines[0]).toMatch(/^JOB\s+EXPERT\s+STATUS\s+STEPS\s+RUNS\s+STARTED\s+QUERY$/);
 		const cells = lines[1]!.split(/\s{2,}/);
 		expect(cells.slice(0, 5)).toEqual(['xrg3kr5eyfy4evxm775cs81p', 'coordinator', '✓ completed', '6', '3']);
 		expect(cells[5]).toMatch(timestamp);
+		expect(cells[6]).toBe('Find out what is in the workspace.');
+	});
+
+	it('says a job\u2019s state in words, and cuts a long query to its first line and 60 columns', () => {
+		const [, row] = jobListTable('/jobs', [listing({status: 'stoppedByExceededMaxSteps', query: `${'word '.repeat(20)}\nsecond line`})])
+			.trimEnd()
+			.split('\n');
+		const cells = row!.split(/\s{2,}/);
+		expect(cells[2]).toBe('⏹ stopped at max steps');
+		expect(cells.at(-1)).toBe(`${'word '.repeat(11)}word…`);
 	});
 
 	it('says so when there are no jobs', () => {
@@ -46,7 +57,7 @@ describe('jobListTable', () => {
 			.trimEnd()
 			.split('\n');
 		const statusColumn = lines[0]!.indexOf('STATUS');
-		expect(lines[1]!.indexOf('✗ stoppedByError')).toBe(statusColumn);
+		expect(lines[1]!.indexOf('✗ failed')).toBe(statusColumn);
 		expect(lines[2]!.indexOf('✓ completed')).toBe(statusColumn);
 		const stepsEnd = lines[0]!.indexOf('STEPS') + 'STEPS'.length;
 		expect(lines[1]!.slice(0, stepsEnd)).toMatch(/ 7$/);

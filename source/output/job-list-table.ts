@@ -1,20 +1,24 @@
 import type {JobListing} from '../query/job-listing.js';
 import {sanitizeLine} from '../text/sanitize.js';
-import {displayWidth, padEnd} from '../text/width/width.js';
-import {statusMarks} from './summary-table.js';
+import {displayWidth, padEnd, truncateEnd} from '../text/width/width.js';
+import {jobStatusText} from './run-marks.js';
 import {columnWidths} from './column-widths.js';
 
-/** The jobs of a jobs directory as a plain table, newest first, for `perscope perstack` in a pipe. */
+const queryColumns = 60;
+
+/** The jobs of a jobs directory (or a folder of Claude Code sessions) as a plain table, newest first, for `perscope perstack` in a pipe. */
 export function jobListTable(root: string, jobs: JobListing[]): string {
 	if (jobs.length === 0) return `no jobs in ${sanitizeLine(root)}\n`;
-	const header = ['JOB', 'EXPERT', 'STATUS', 'STEPS', 'RUNS', 'STARTED'];
+	const header = ['JOB', 'EXPERT', 'STATUS', 'STEPS', 'RUNS', 'STARTED', 'QUERY'];
 	const rows = jobs.map(job => [
 		sanitizeLine(job.jobId),
 		sanitizeLine(job.coordinator ?? '?'),
-		`${statusMarks[job.status]} ${job.status}`,
+		jobStatusText({status: job.status, failure: undefined}),
 		String(job.steps),
 		String(job.runs),
 		formatTime(job.startedAt ?? job.lastEventAt),
+		// What the job was asked, its first line, cut so that a row stays a line of a terminal's width or so.
+		job.query === undefined ? '' : truncateEnd(sanitizeLine(job.query.split('\n', 1)[0] ?? ''), queryColumns),
 	]);
 	const widths = columnWidths(header, rows);
 	const numeric = new Set([3, 4]);

@@ -14,4 +14,6 @@ export type JobListing = {
 	startedAt: number | undefined;
 	/** Time of the newest event file. */
 	lastEventAt: number | undefined;
+	/** What the job was first asked (its coordinator's query): what a person tells their jobs apart by. */
+	query: string | undefined;
 };

@@ -100,7 +100,7 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 			</Line>
 			<Line width={columns} color={palette.muted}>
 				{'  '}
-				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)} STARTED
+				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)} {padEnd('STARTED', 19)} QUERY
 			</Line>
 			<Box flexDirection="column" height={height}>
 				{jobs.length === 0 ? <Text color={palette.muted}>No jobs here.</Text> : null}
@@ -113,7 +113,8 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
 							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)}{' '}
 							{formatCount(job.runs).padStart(4)} {/* The format --print and the piped job list use, so the two can be compared. */}
-							{job.startedAt === undefined ? '' : formatDateTime(job.startedAt)}
+							{padEnd(job.startedAt === undefined ? '' : formatDateTime(job.startedAt), 19)} {/* What the job was asked: the line cuts it at the edge. */}
+							{job.query === undefined ? '' : sanitizeLine(firstLine(job.query))}
 						</Line>
 					);
 				})}
@@ -121,4 +122,10 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 			<Text color={palette.muted}>↑↓ choose · enter open · q quit</Text>
 		</Box>
 	);
+}
+
+/** The first line of a text that spans several. */
+function firstLine(text: string): string {
+	const end = text.indexOf('\n');
+	return end === -1 ? text : text.slice(0, end);
 }

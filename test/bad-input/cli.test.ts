@@ -121,7 +121,9 @@ describe('input that is not a log', () => {
 		const result = perscope(['--summary', '--json', path]);
 		expect(result.status).toBe(1);
 		expect(result.stdout).toBe('');
-		expect(result.stderr).toBe(`perscope: cannot read ${path}: it is a directory, but not a Perstack job or a directory of jobs\n`);
+		expect(result.stderr).toBe(
+			`perscope: cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code sessions\n`,
+		);
 	});
 
 	it('a file that does not exist is one clear message and exit code 1', () => {

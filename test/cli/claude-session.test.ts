@@ -151,4 +151,25 @@ describe('a Claude Code session read with its sub-agents', () => {
 			printed.indexOf('[claude] ✅ complete The longest notes file is b.txt (3 lines).'),
 		);
 	});
+
+	it('a folder of sessions (`~/.claude/projects/<folder>`) lists them newest first with their first prompt; --summary reads each with its sub-agents, oldest first', () => {
+		const interactive = 'a9c2eaab-e8dd-4111-990b-0c9d77d216e4';
+		const folder = laidOut([
+			...recordedFiles(),
+			...recordedFiles(join(repoRoot, 'fixtures/claude-code/session-transcript-interactive-cc2.1.197'), interactive),
+		]);
+		const listed = perscope(['--print', folder], folder);
+		expect(listed.code, listed.stderr).toBe(0);
+		const rows = listed.stdout.trimEnd().split('\n');
+		expect(rows[0]).toMatch(/^JOB\s+EXPERT\s+STATUS\s+STEPS\s+RUNS\s+STARTED\s+QUERY$/);
+		expect(rows.slice(1).map(row => row.split(/\s{2,}/).filter((_cell, column) => column !== 5))).toEqual([
+			[interactive, 'claude', '✓ completed', '8', '5', 'Which notes file is longest? Use a sub-agent.'],
+			[session, 'claude', '✓ completed', '6', '3', 'Which notes file is longest? Use a sub-agent.'],
+		]);
+		const summary = perscope(['--summary', folder], folder).stdout;
+		expect(summary.split('\n').filter(line => line.startsWith('job '))).toEqual([
+			`job ${session}  ✓ completed  6 steps  4800 in / 120 out tokens  $0.03  338ms`,
+			`job ${interactive}  ✓ completed  8 steps  6400 in / 160 out tokens  $0.04  27.5s`,
+		]);
+	});
 });

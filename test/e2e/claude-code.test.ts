@@ -1,5 +1,8 @@
+import {copyFileSync, mkdirSync, readdirSync} from 'node:fs';
+import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {hasTmux, selectUp, sessionsKilledAfterEach, waitForFrame} from './tmux.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+import {hasTmux, repoRoot, selectUp, sessionsKilledAfterEach, shellQuote, waitForFrame} from './tmux.js';
 
 /*
  * Claude Code in the viewer, as people run it: `perscope -- claude -p … --output-format stream-json --verbose
@@ -10,6 +13,7 @@ import {hasTmux, selectUp, sessionsKilledAfterEach, waitForFrame} from './tmux.j
  */
 
 const start = sessionsKilledAfterEach();
+const scratch = scratchDirectories('perscope-e2e-claude-');
 
 const command =
 	'PATH="$PWD/test/e2e/fixtures/fake-claude:$PATH" FAKE_CLAUDE_STREAM=fixtures/claude-code/partial-messages.ndjson FAKE_CLAUDE_GAP_MS=40 ' +
@@ -44,6 +48,36 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		expect(inspector).toContain('"filePath": "greet.txt"');
 
 		tty.keys('Escape', 'q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('a folder of sessions opens a chooser of them; the one chosen opens with its sub-agents, and backspace goes back to the list', async () => {
+		// The two recorded transcripts, laid out as Claude Code keeps a project's sessions.
+		const folder = scratch();
+		for (const [recorded, session] of [
+			['session-transcript-cc2.1.197', '0ccdcfe9-b26c-42b6-bd34-9894be0511a7'],
+			['session-transcript-interactive-cc2.1.197', 'a9c2eaab-e8dd-4111-990b-0c9d77d216e4'],
+		] as const) {
+			const from = join(repoRoot, 'fixtures/claude-code', recorded);
+			copyFileSync(`${from}.ndjson`, join(folder, `${session}.jsonl`));
+			mkdirSync(join(folder, session, 'subagents'), {recursive: true});
+			for (const name of readdirSync(join(from, 'subagents')).filter(file => file.endsWith('.ndjson')))
+				copyFileSync(join(from, 'subagents', name), join(folder, session, 'subagents', name.replace(/\.ndjson$/, '.jsonl')));
+		}
+
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(folder)}`, {width: 120, height: 24});
+		const list = await tty.waitFor('↑↓ choose · enter open · q quit');
+		expect(list).toContain('2 jobs in');
+		// Each with its first prompt, cut at the screen's edge.
+		expect(list).toMatch(/› a9c2eaab-e8dd-4111-990b- claude +✓ completed +8 +5 .* Which notes file is longest/);
+		tty.keys('j', 'Enter');
+		// The older session, whose sub-agents' files are read with it.
+		const opened = await tty.waitFor(screen => screen.includes('job 0ccdcfe9-b26') && screen.includes('▸ general-purpose'));
+		expect(opened).toContain('6 steps');
+		tty.keys('BSpace');
+		const back = await tty.waitFor('↑↓ choose · enter open · q quit');
+		expect(back).toMatch(/› 0ccdcfe9-b26c-42b6-bd34-/);
+		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
 });

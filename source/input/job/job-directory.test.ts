@@ -212,9 +212,11 @@ describe('listing jobs', () => {
 		const table = await perscopeInProcess([root]);
 		expect(table.code).toBe(0);
 		const rows = table.stdout.trimEnd().split('\n');
-		expect(rows[0]).toMatch(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED$/);
+		expect(rows[0]).toMatch(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED +QUERY$/);
 		expect(rows.slice(1).map(row => row.split(' ')[0])).toEqual(jobs.map(job => job.jobId));
-		expect(rows[3]).toMatch(new RegExp(`^${jobId} +coordinator +✓ completed +6 +3 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d$`));
+		expect(rows[3]).toMatch(
+			new RegExp(`^${jobId} +coordinator +✓ completed +6 +3 +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +Find out what is in the workspace\\.$`),
+		);
 
 		const json = await perscopeInProcess(['--json', join(root, 'jobs')]);
 		expect(json.code).toBe(0);
