@@ -126,39 +126,28 @@ type PathReading = {
 
 async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}>, state: SourceState, reading: PathReading): Promise<void> {
 	const {ingest, signal} = reading;
+	// What the readers of a job directory and of a session are given alike.
+	const directoryReading = {
+		follow: reading.follow,
+		signal,
+		progress: state,
+		splitterFor: (source: string) => ingest.splitter(source),
+		problem: (source: string, reason: string) => ingest.sourceProblem(source, reason),
+		afterChunk: reading.afterChunk,
+		changed: reading.changed,
+		caughtUp: reading.caughtUp,
+	};
+	// A job directory, a session, a compressed file, a FIFO: their readers are imported only when an input is one, so
+	// that a start on plain files (the common case, and most of the test suite's ~330 starts) does not load them.
 	if (input.kind === 'session') {
 		const {readSession} = await import('./read-session.js');
-		await readSession({
-			path: input.path,
-			label: input.label,
-			subagents: input.subagents,
-			follow: reading.follow,
-			signal,
-			progress: state,
-			splitterFor: source => ingest.splitter(source),
-			problem: (source, reason) => ingest.sourceProblem(source, reason),
-			afterChunk: reading.afterChunk,
-			changed: reading.changed,
-			caughtUp: reading.caughtUp,
-		});
+		await readSession({...directoryReading, path: input.path, label: input.label, subagents: input.subagents});
 		return;
 	}
 
-	// A job directory, a compressed file, a FIFO: their readers are imported only when an input is one, so that
-	// a start on plain files (the common case, and most of the test suite's ~330 starts) does not load them.
 	if (input.kind === 'job') {
 		const {readJobDirectory} = await import('./job/job-reader.js');
-		await readJobDirectory({
-			path: input.path,
-			follow: reading.follow,
-			signal,
-			progress: state,
-			splitterFor: source => ingest.splitter(source),
-			problem: (source, reason) => ingest.sourceProblem(source, reason),
-			afterChunk: reading.afterChunk,
-			changed: reading.changed,
-			caughtUp: reading.caughtUp,
-		});
+		await readJobDirectory({...directoryReading, path: input.path});
 		return;
 	}
 

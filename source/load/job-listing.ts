@@ -2,7 +2,7 @@ import {readFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {Ingest} from './ingest.js';
 import type {RunStatus} from '../model/events.js';
-import type {Model} from '../model/state.js';
+import type {Job, Model} from '../model/state.js';
 import type {JobListing} from '../query/job-listing.js';
 import {zeroUsage} from '../model/usage.js';
 import {streamTypes} from '../parse/stream-line.js';
@@ -95,20 +95,25 @@ export function describeSession(path: string): JobListing {
 
 	const {model} = ingest;
 	const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
-	const sessionId = basename(path).replace(/\.jsonl$/, '');
-	if (!job)
-		return {
-			jobId: sessionId,
-			path,
-			coordinator: undefined,
-			status: 'init',
-			steps: 0,
-			usage: zeroUsage,
-			runs: 0,
-			startedAt: undefined,
-			lastEventAt: undefined,
-			query: undefined,
-		};
+	if (job) return listingOf(model, job, path, 'ended');
+	// Nothing in it yet that makes a run: listed by its name, to be opened.
+	const jobId = basename(path).replace(/\.jsonl$/, '');
+	return {
+		jobId,
+		path,
+		coordinator: undefined,
+		status: 'init',
+		steps: 0,
+		usage: zeroUsage,
+		runs: 0,
+		startedAt: undefined,
+		lastEventAt: undefined,
+		query: undefined,
+	};
+}
+
+/** A job's entry in a listing, from what its files made; `lastEventAt` as its files say, or when the job ended. */
+function listingOf(model: Model, job: Job, path: string, lastEventAt: number | undefined | 'ended'): JobListing {
 	const totals = jobTotals(model, job);
 	return {
 		jobId: job.jobId,
@@ -119,7 +124,7 @@ export function describeSession(path: string): JobListing {
 		usage: totals.usage,
 		runs: job.runIds.length,
 		startedAt: totals.startedAt,
-		lastEventAt: totals.endedAt,
+		lastEventAt: lastEventAt === 'ended' ? totals.endedAt : lastEventAt,
 		query: firstQuery(model, job.runIds),
 	};
 }
@@ -165,22 +170,7 @@ export function describeJob(path: string): JobListing {
 	const name = basename(path);
 	const {model} = ingest;
 	const job = model.jobs.get(name) ?? [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
-	if (job && job.runIds.length > 0) {
-		const totals = jobTotals(model, job);
-		return {
-			jobId: job.jobId,
-			path,
-			coordinator: totals.coordinator?.expertKey,
-			status: totals.status,
-			steps: totals.steps,
-			usage: totals.usage,
-			runs: job.runIds.length,
-			startedAt: totals.startedAt,
-			lastEventAt,
-			query: firstQuery(model, job.runIds),
-		};
-	}
-
+	if (job && job.runIds.length > 0) return listingOf(model, job, path, lastEventAt);
 	return {...fromJobFile(path), jobId: name, path, runs: 0, lastEventAt, query: undefined};
 }
 

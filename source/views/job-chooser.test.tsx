@@ -46,11 +46,10 @@ describe('the job chooser', () => {
 		const frame = await waitForFrame(view, text => text.includes('newest first'));
 		const lines = frame.split('\n');
 		expect(lines[0]).toBe(`perscope · 1 job in ${root} · newest first`);
-		expect(lines[1]).toMatch(/^ {2}JOB +EXPERT +STATUS +STEPS +RUNS +STARTED +QUERY$/);
-		// The runs column, the start in the format --print uses, and what the job was asked.
-		expect(selectedLine(frame)).toMatch(
-			/^› xrg3kr5eyfy4evxm775cs81p +coordinator +✓ completed +6 +3 +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d Find ou(t what is in the workspace\.|…)$/,
-		);
+		// At 100 columns what a job was asked has too little room to be shown (test/e2e/claude-code.test.ts has it at 120).
+		expect(lines[1]).toMatch(/^ {2}JOB +EXPERT +STATUS +STEPS +RUNS +STARTED$/);
+		// The runs column, and the start in the format --print uses.
+		expect(selectedLine(frame)).toMatch(/^› xrg3kr5eyfy4evxm775cs81p +coordinator +✓ completed +6 +3 +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
 		expect(lines.at(-1)).toBe('↑↓ choose · enter open · q quit');
 		view.unmount();
 	});

@@ -87,6 +87,8 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 
 	// Below this width a job id shows its first 12 characters, as the header does, so the date still fits.
 	const jobColumn = columns >= 92 ? 24 : 12;
+	// What each job was asked, where at least a few words of it fit after the date (cut at the edge).
+	const showQuery = columns - (jobColumn + 68) >= minQueryColumns;
 	return (
 		<Box flexDirection="column" width={columns} height={rows - 1}>
 			<Line width={columns}>
@@ -100,7 +102,8 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 			</Line>
 			<Line width={columns} color={palette.muted}>
 				{'  '}
-				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)} {padEnd('STARTED', 19)} QUERY
+				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)}{' '}
+				{showQuery ? `${padEnd('STARTED', 19)} QUERY` : 'STARTED'}
 			</Line>
 			<Box flexDirection="column" height={height}>
 				{jobs.length === 0 ? <Text color={palette.muted}>No jobs here.</Text> : null}
@@ -113,8 +116,11 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
 							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)}{' '}
 							{formatCount(job.runs).padStart(4)} {/* The format --print and the piped job list use, so the two can be compared. */}
-							{padEnd(job.startedAt === undefined ? '' : formatDateTime(job.startedAt), 19)} {/* What the job was asked: the line cuts it at the edge. */}
-							{job.query === undefined ? '' : sanitizeLine(firstLine(job.query))}
+							{showQuery
+								? `${padEnd(job.startedAt === undefined ? '' : formatDateTime(job.startedAt), 19)} ${job.query === undefined ? '' : sanitizeLine(firstLine(job.query))}`
+								: job.startedAt === undefined
+									? ''
+									: formatDateTime(job.startedAt)}
 						</Line>
 					);
 				})}
@@ -123,6 +129,9 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 		</Box>
 	);
 }
+
+/** Columns a query needs to be worth showing in a row: fewer, and the row ends with the date. */
+const minQueryColumns = 10;
 
 /** The first line of a text that spans several. */
 function firstLine(text: string): string {
