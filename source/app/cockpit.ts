@@ -8,6 +8,7 @@ import type {Loading} from '../load/loader.js';
 import {endInput, reopenInput} from '../model/state.js';
 import type {Continuation} from '../query/continuation.js';
 import {perstackRunnerOf, runnerOfLog, type PerstackRunner} from '../query/perstack-runner.js';
+import {claudeRunnerOf, defaultClaudeRunner} from '../query/claude-runner.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import type {CockpitActions} from '../view-model/cockpit.js';
 import {clipboardSequence, showOnShellScreen} from '../views/terminal.js';
@@ -42,6 +43,8 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 	// Perscope started the job (`perscope -- perstack run …`): the same program and options carry it on.
 	const command = plan.inputs.find(input => input.kind === 'command');
 	const startedRunner = command ? perstackRunnerOf(command.command) : undefined;
+	// Perscope started Claude Code (`perscope -- claude -p …`): a session's next prompt keeps its program and options.
+	const claudeRunner = (command ? claudeRunnerOf(command.command) : undefined) ?? defaultClaudeRunner;
 	const started: Array<Promise<number>> = [];
 	let back: (() => void) | undefined;
 
@@ -71,8 +74,9 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 		if (!loading.addCommand) return 'a replay runs no commands';
 		if (loading.childRunning()) return 'a command is still running (K stops it)';
 		if (isClaudeSession(jobId)) {
-			const missing = whyNotRunnable('claude', setup.searchPath);
-			return missing === undefined ? undefined : `claude: ${missing} on PATH`;
+			const program = claudeRunner.program[0] ?? 'claude';
+			const missing = whyNotRunnable(program, setup.searchPath);
+			return missing === undefined ? undefined : `${program}: ${missing}${program.includes('/') ? '' : ' on PATH'}`;
 		}
 
 		const program = runner(jobId).program[0] ?? 'perstack';
@@ -129,6 +133,7 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 	return {
 		started,
 		runner,
+		claudeRunner,
 		whyNot,
 		run,
 		stop: () => loading.terminateCommands(),

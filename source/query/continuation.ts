@@ -1,6 +1,7 @@
 import type {Model, Run} from '../model/state.js';
 import {answerArgument, originalQuery, shellQuote, type InteractiveStop} from './resume-command.js';
 import {perstackRunArgv, runnerOfLog, type PerstackRunner} from './perstack-runner.js';
+import {defaultClaudeRunner, type ClaudeRunner} from './claude-runner.js';
 
 /*
  * A command that carries a job on, to run as the viewer's child (the cockpit's `a` and `R`): the arguments
@@ -61,11 +62,12 @@ export function claudeSessionContinuation(jobId: string): Continuation | undefin
 
 /**
  * `claude -p <message> --resume <session> --output-format stream-json --verbose`: the session takes the message as its
- * next prompt, and its stream is read into the viewer as `-- COMMAND`'s is, the same job (the session) going on.
- * Undefined for a job whose id is no session's.
+ * next prompt, and its stream is read into the viewer as `-- COMMAND`'s is, the same job (the session) going on;
+ * with the program and options of the command that started it, when perscope did (claude-runner.ts). Undefined for
+ * a job whose id is no session's.
  */
-export function claudeSessionMessage(jobId: string, message: string): Continuation | undefined {
+export function claudeSessionMessage(jobId: string, message: string, runner: ClaudeRunner = defaultClaudeRunner): Continuation | undefined {
 	return sessionId.test(jobId)
-		? continuation('message', jobId, ['claude', '-p', message, '--resume', jobId, '--output-format', 'stream-json', '--verbose'])
+		? continuation('message', jobId, [...runner.program, '-p', message, '--resume', jobId, '--output-format', 'stream-json', '--verbose', ...runner.options])
 		: undefined;
 }

@@ -1,6 +1,7 @@
 import type {Activity, Model, Run} from '../model/state.js';
 import {answerContinuation, claudeSessionContinuation, resumeContinuation, type Continuation} from '../query/continuation.js';
 import type {PerstackRunner} from '../query/perstack-runner.js';
+import type {ClaudeRunner} from '../query/claude-runner.js';
 import {interactiveStop, stepCheckpoint, type InteractiveStop} from '../query/resume-command.js';
 
 /*
@@ -81,6 +82,8 @@ export function commandAt(model: Model, place: CockpitPlace, runner: PerstackRun
 export type CockpitActions = {
 	/** The program and options a continuation of `jobId` runs with. */
 	runner: (jobId: string) => PerstackRunner;
+	/** The program and options a Claude Code session's next prompt runs with (`a`). */
+	claudeRunner: ClaudeRunner;
 	/** What is missing to run a continuation of `jobId` from here, or undefined when nothing is. */
 	whyNot: (jobId: string) => string | undefined;
 	/** Runs it as the viewer's child; `report` hears what became of it, in the person's words. */

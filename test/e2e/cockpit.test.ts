@@ -197,6 +197,39 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('a on a session perscope started (`perscope -- claude …`): the next prompt keeps its program and the options that say how it runs', async () => {
+		const dir = join(scratch, 'claude-started');
+		mkdirSync(dir);
+		const calls = join(dir, 'calls.ndjson');
+		const fakeClaude = join(repoRoot, 'test/e2e/fixtures/fake-claude');
+		const streams = `FAKE_CLAUDE_STREAM=${shellQuote(join(repoRoot, 'fixtures/claude-code/probe-resume1-cc2.1.195.ndjson'))} FAKE_CLAUDE_RESUME_STREAM=${shellQuote(join(repoRoot, 'fixtures/claude-code/probe-resume2-cc2.1.195.ndjson'))}`;
+		const started = ['-p', 'Say OK', '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash,Read', '--model', 'sonnet'];
+		const tty = start(
+			`cd ${shellQuote(dir)} && PATH=${shellQuote(`${fakeClaude}:${process.env.PATH ?? ''}`)} ${streams} FAKE_CLAUDE_CALLS=${shellQuote(calls)} ${shellQuote(process.execPath)} ${shellQuote(cli)} -- claude ${started.map(word => shellQuote(word)).join(' ')}`,
+			{width: 120, height: 30},
+		);
+		await tty.waitFor(screen => screen.includes('✅ complete OK') && screen.includes('exited 0'));
+		tty.keys('a');
+		await tty.waitFor('your message to the session');
+		tty.keys('Say umbrella', 'Enter');
+		const asked = await tty.waitFor('Send with this command?');
+		const session = '81898c55-fde9-4d44-b1f5-fbd77cd4fef6';
+		const next = ['-p', 'Say umbrella', '--resume', session, '--output-format', 'stream-json', '--verbose', '--allowedTools', 'Bash,Read', '--model', 'sonnet'];
+		expect(asked.replace(/│/g, '').replace(/\s+/g, ' ')).toContain(
+			`claude -p 'Say umbrella' --resume ${session} --output-format stream-json --verbose --allowedTools Bash,Read --model sonnet`,
+		);
+		tty.keys('y');
+		await tty.waitFor(screen => screen.includes('✅ complete umbrella') && /^perscope · ✓ completed/.test(screen));
+		expect(
+			readFileSync(calls, 'utf8')
+				.trim()
+				.split('\n')
+				.map(line => (JSON.parse(line) as {args: string[]}).args),
+		).toEqual([started, next]);
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('K stops the running command after a yes, and the view stays for the post-mortem', async () => {
 		const ws = workspace({bare: true});
 		const query = 'Now set the colour in the note; ask me which. [[q:ask]]';

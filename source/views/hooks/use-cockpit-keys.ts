@@ -122,7 +122,7 @@ export function useCockpitKeys(placeOfSelection: () => CockpitPlace | undefined)
 	const onAnswer = (text: string, runId: string) => {
 		const {model} = env.store;
 		const run = model.runs.get(runId);
-		const message = run?.dialect === 'claude-code' ? claudeSessionMessage(run.jobId, text) : undefined;
+		const message = run?.dialect === 'claude-code' ? claudeSessionMessage(run.jobId, text, env.cockpit?.claudeRunner) : undefined;
 		if (message) {
 			confirmContinuation(env, dispatch, message);
 			return;
