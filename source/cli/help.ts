@@ -26,6 +26,8 @@ const help = `
                          - is stdin
     perstack/jobs/ID     a job Perstack saved: its runs/*/event-*.json
     perstack             list the saved jobs, newest first
+    --claude             list the Claude Code sessions of this directory
+                         (~/.claude/projects/…), newest first
     -- COMMAND [ARGS…]   run COMMAND (no shell), view its stdout live, keep
                          its stderr apart, exit with its code (128+N if
                          signal N killed it, 127 if it cannot run)

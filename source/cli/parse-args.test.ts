@@ -25,6 +25,7 @@ describe('parseCommandLine', () => {
 			filter: undefined,
 			replaySpeed: undefined,
 			otlp: {url: undefined, file: undefined, content: false, version: expect.any(String) as string},
+			claudeSessions: false,
 		});
 	});
 

@@ -34,6 +34,8 @@ export type RunRequest = {
 	conversation: {run: string; step: number | undefined} | undefined;
 	/** `--dialect NAME`: every line is read as NAME's; undefined tells each stream's dialect from its first lines. */
 	dialect: Dialect | undefined;
+	/** `--claude`: the Claude Code sessions of the working directory (run-cli.ts finds their folder). */
+	claudeSessions: boolean;
 };
 
 /*
@@ -53,6 +55,7 @@ const options = {
 	prices: {type: 'string'},
 	conversation: {type: 'string'},
 	dialect: {type: 'string'},
+	claude: {type: 'boolean'},
 	otlp: {type: 'string'},
 	'otlp-file': {type: 'string'},
 	'otlp-content': {type: 'boolean'},
@@ -143,10 +146,16 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 				: print
 					? 'print'
 					: undefined;
+	const claudeSessions = values.claude ?? false;
+	if (claudeSessions && (paths.length > 0 || command !== undefined))
+		return usageError(`--claude opens the Claude Code sessions of this directory; it cannot be combined with ${command !== undefined ? 'a command' : 'files'}`);
 	const otlpFile = values['otlp-file'];
 	if (otlpFile === '') return usageError('--otlp-file needs a file name');
 	const otlpFlags = {url: values.otlp, file: otlpFile, content: values['otlp-content'] ?? false, version: packageJson().version};
-	return {kind: 'run', request: {paths, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags, conversation, dialect}};
+	return {
+		kind: 'run',
+		request: {paths, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags, conversation, dialect, claudeSessions},
+	};
 }
 
 /** The dialect `--dialect NAME` names, or what is wrong with NAME. The dialects' registry loads only for the option. */

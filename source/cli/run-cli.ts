@@ -2,6 +2,10 @@ import type {Writable} from 'node:stream';
 import {closeSync, openSync} from 'node:fs';
 import {startInteractive} from '../app/interactive-start.js';
 import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
+import {sessionFilesIn} from '../input/claude-sessions.js';
+import {projectFolderName} from '../parse/dialects/claude-code/session-files.js';
+import {homedir} from 'node:os';
+import {join} from 'node:path';
 import {otlpOptionsFrom} from './otlp-options.js';
 import {prepareInkEnvironment} from './ink-environment.js';
 import {parseCommandLine} from './parse-args.js';
@@ -42,9 +46,20 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 	}
 
 	const {request} = commandLine;
+	let paths = request.paths;
+	if (request.claudeSessions) {
+		const folder = claudeSessionsFolder(env);
+		if (sessionFilesIn(folder).length === 0) {
+			await say(`no Claude Code sessions of ${process.cwd()}: none in ${folder}`);
+			return 1;
+		}
+
+		paths = [folder];
+	}
+
 	let plan: InputPlan;
 	try {
-		plan = resolveInputs(request.paths, {
+		plan = resolveInputs(paths, {
 			stdinIsTTY: isTerminal(streams.stdin),
 			follow: request.follow,
 			// A command's name is looked up in PATH the way a shell would, before anything starts.
@@ -133,4 +148,10 @@ async function sayOn(stderr: Writable, message: string): Promise<void> {
 
 function assertNever(value: never): never {
 	throw new Error(`unexpected command line: ${JSON.stringify(value)}`);
+}
+
+/** Where Claude Code keeps the sessions of the working directory: `$CLAUDE_CONFIG_DIR` (else `~/.claude`), `projects/<folder>`. */
+function claudeSessionsFolder(env: NodeJS.ProcessEnv): string {
+	const config = env['CLAUDE_CONFIG_DIR'] || join(env['HOME'] || homedir(), '.claude');
+	return join(config, 'projects', projectFolderName(process.cwd()));
 }

@@ -172,4 +172,30 @@ describe('a Claude Code session read with its sub-agents', () => {
 			`job ${interactive}  ✓ completed  8 steps  6400 in / 160 out tokens  $0.04  27.5s`,
 		]);
 	});
+
+	it('--claude lists the sessions of the directory it runs in, from ~/.claude/projects (or $CLAUDE_CONFIG_DIR); none is said, exit 1', () => {
+		const home = scratch();
+		const work = join(scratch(), 'my.app_x y');
+		mkdirSync(work);
+		// As Claude Code 2.1.197 names a working directory's folder: every character but a letter or a digit as `-`.
+		const projects = join(home, '.claude', 'projects', work.replace(/[^A-Za-z0-9]/g, '-'));
+		const run = (args: string[], env: Record<string, string>) =>
+			spawnSync(process.execPath, [cliPath, ...args], {cwd: work, encoding: 'utf8', env: {...process.env, CI: 'true', HOME: home, ...env}, timeout: 20_000});
+		const none = run(['--claude', '--print'], {});
+		expect(none.status).toBe(1);
+		expect(none.stderr).toBe(`perscope: no Claude Code sessions of ${work}: none in ${projects}\n`);
+
+		for (const {from, to} of recordedFiles()) {
+			mkdirSync(dirname(join(projects, to)), {recursive: true});
+			copyFileSync(from, join(projects, to));
+		}
+
+		const listed = run(['--claude', '--print'], {});
+		expect(listed.status, listed.stderr).toBe(0);
+		expect(listed.stdout.split('\n')[1]).toMatch(new RegExp(`^${session} +claude +✓ completed +6 +3 `));
+		expect(run(['--claude', '--summary'], {}).stdout).toContain(`job ${session}  ✓ completed  6 steps  4800 in / 120 out tokens`);
+		// Claude Code's own variable for its config folder.
+		expect(run(['--claude', '--print'], {CLAUDE_CONFIG_DIR: join(home, 'elsewhere')}).status).toBe(1);
+		expect(run(['--claude', 'x.ndjson'], {}).stderr).toContain('--claude opens the Claude Code sessions of this directory; it cannot be combined with files');
+	});
 });

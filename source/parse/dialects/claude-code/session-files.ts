@@ -35,3 +35,12 @@ export function transcriptLineTime(text: string): number | undefined {
 	const time = Date.parse(value.timestamp);
 	return Number.isNaN(time) ? undefined : time;
 }
+
+/**
+ * The folder Claude Code keeps the sessions of a working directory in, under its config folder's `projects/`: the
+ * directory's path with every character but a letter or a digit written as `-` (`/home/me/my.app` is
+ * `-home-me-my-app`; seen with 2.1.197).
+ */
+export function projectFolderName(workingDirectory: string): string {
+	return workingDirectory.replace(/[^A-Za-z0-9]/g, '-');
+}
