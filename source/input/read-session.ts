@@ -7,18 +7,10 @@ import {describeFsError, isMissing} from './fs-errors.js';
 import {openRegularFileSync} from './regular-file.js';
 import {Wakeup, watchPath} from './wakeup.js';
 
-export type SessionReading = {
-	/** The session's transcript. */
-	path: string;
-	label: string;
-	/** The folder its sub-agents' transcripts are written to (there or not yet). */
-	subagents: string;
+export type SessionReading = SessionFilesOf & {
 	follow: boolean;
 	signal: AbortSignal;
 	progress: FileProgress;
-	splitterFor: (source: string) => LineSplitter;
-	/** A sub-agent's file that could not be read (the session's own is thrown). */
-	problem: (source: string, reason: string) => void;
 	afterChunk: () => Promise<void>;
 	changed: () => void;
 	caughtUp: () => void;
@@ -102,19 +94,130 @@ class Member {
 	}
 }
 
+/** What a session's files are read with: where they are, and where their lines and problems go. */
+export type SessionFilesOf = {
+	/** The session's transcript, and what its lines are attributed to. */
+	path: string;
+	label: string;
+	/** The folder its sub-agents' transcripts are written to (there or not yet); undefined for none. */
+	subagents: string | undefined;
+	splitterFor: (source: string) => LineSplitter;
+	/** A sub-agent's file that could not be read (the session's own is thrown). */
+	problem: (source: string, reason: string) => void;
+};
+
 /**
- * Reads a Claude Code session's transcript with its sub-agents' (parse/dialects/claude-code/session-files.ts) as one
+ * A Claude Code session's transcript with its sub-agents' (parse/dialects/claude-code/session-files.ts), fed as one
  * stream in the order its lines were written: each file is a source of its own, and the next line fed is the earliest
- * of the lines the files hold next (the session's first when two say the same time). So a sub-agent's steps come
- * between its call and its answer, as they happened. When following, the files are read on as they grow and the
+ * of the lines the files hold next (the session's first when two say the same time), so that a sub-agent's steps
+ * come between its call and its answer, as they happened. This part waits for nothing: readSession reads with it,
+ * and follows; the job listing reads a session whole with it (readSessionSync).
+ */
+export class SessionFiles {
+	readonly #files: SessionFilesOf;
+	readonly #members: Member[] = [];
+	readonly #known = new Set<string>();
+	readonly #buffer = Buffer.allocUnsafe(chunkBytes);
+
+	constructor(files: SessionFilesOf) {
+		this.#files = files;
+	}
+
+	get opened(): boolean {
+		return this.#members.length > 0;
+	}
+
+	/** Bytes read from the files so far. */
+	get bytesRead(): number {
+		return this.#members.reduce((sum, member) => sum + member.offset, 0);
+	}
+
+	/** Opens the session's transcript (once); returns its size. Throws as openRegularFileSync does. */
+	openSession(): number {
+		const {path, label} = this.#files;
+		const file = openRegularFileSync(path);
+		this.#members.push(new Member(label, file.fd, this.#files.splitterFor(label)));
+		return file.size;
+	}
+
+	/** Opens the sub-agents' files not opened before; returns their sizes together. */
+	openSubagents(): number {
+		const {subagents} = this.#files;
+		if (subagents === undefined) return 0;
+		let names: string[];
+		try {
+			names = readdirSync(subagents).filter(isSubagentFile).sort();
+		} catch {
+			// Not there (yet): a session that started no sub-agent has no folder.
+			return 0;
+		}
+
+		let bytes = 0;
+		for (const name of names) {
+			if (this.#known.has(name)) continue;
+			this.#known.add(name);
+			const source = join(subagents, name);
+			try {
+				const file = openRegularFileSync(source);
+				this.#members.push(new Member(source, file.fd, this.#files.splitterFor(source)));
+				bytes += file.size;
+			} catch (error) {
+				this.#files.problem(source, describeFsError(error));
+			}
+		}
+
+		return bytes;
+	}
+
+	/** Starts a pass over what the files hold now: each is read to its end again, from where it was. */
+	startPass(): void {
+		for (const member of this.#members) member.drained = false;
+	}
+
+	/** Feeds lines in their order until `budget` bytes were fed or the pass has no line left; returns the bytes fed. */
+	feed(budget: number): number {
+		let fed = 0;
+		while (fed < budget) {
+			let next: Member | undefined;
+			for (const member of this.#members) {
+				member.fill(this.#buffer);
+				if (member.lines.length > 0 && (next === undefined || member.time() < next.time())) next = member;
+			}
+
+			if (next === undefined) break;
+			fed += next.feed();
+		}
+
+		return fed;
+	}
+
+	/** Feeds what is left of each file's last line, ends its source and closes it. */
+	end(): void {
+		for (const member of this.#members) member.end();
+	}
+}
+
+/** Reads a session's files to their ends as they are now, in order (for a listing: nothing waits, nothing follows). */
+export function readSessionSync(files: SessionFilesOf): void {
+	const session = new SessionFiles(files);
+	try {
+		session.openSession();
+		session.openSubagents();
+		session.startPass();
+		session.feed(Number.POSITIVE_INFINITY);
+	} finally {
+		session.end();
+	}
+}
+
+/**
+ * Reads a Claude Code session as SessionFiles feeds it. When following, the files are read on as they grow and the
  * folder is looked at again for sub-agents started since, every `followPollMs` (sooner when the session's file
  * changes); lines written meanwhile are put in order among themselves.
  */
 export async function readSession(reading: SessionReading): Promise<void> {
 	const {follow, signal, progress} = reading;
-	const buffer = Buffer.allocUnsafe(chunkBytes);
-	const members: Member[] = [];
-	const known = new Set<string>();
+	const session = new SessionFiles(reading);
 	const wakeup = new Wakeup();
 	const unwatch = follow ? watchPath(reading.path, wakeup) : () => undefined;
 	let caughtUp = false;
@@ -131,11 +234,9 @@ export async function readSession(reading: SessionReading): Promise<void> {
 	};
 
 	const openSession = (): boolean => {
-		if (members.length > 0) return true;
+		if (session.opened) return true;
 		try {
-			const file = openRegularFileSync(reading.path);
-			members.push(new Member(reading.label, file.fd, reading.splitterFor(reading.label)));
-			progress.bytesTotal = file.size;
+			progress.bytesTotal = session.openSession();
 			return true;
 		} catch (error) {
 			if (follow && isMissing(error)) return false;
@@ -143,51 +244,16 @@ export async function readSession(reading: SessionReading): Promise<void> {
 		}
 	};
 
-	const openSubagents = () => {
-		let names: string[];
-		try {
-			names = readdirSync(reading.subagents).filter(isSubagentFile).sort();
-		} catch {
-			// Not there (yet): a session that started no sub-agent has no folder.
-			return;
-		}
-
-		for (const name of names) {
-			if (known.has(name)) continue;
-			known.add(name);
-			const source = join(reading.subagents, name);
-			try {
-				const file = openRegularFileSync(source);
-				members.push(new Member(source, file.fd, reading.splitterFor(source)));
-				progress.bytesTotal = (progress.bytesTotal ?? 0) + file.size;
-			} catch (error) {
-				reading.problem(source, describeFsError(error));
-			}
-		}
-	};
-
 	const noteProgress = () => {
-		progress.bytesRead = members.reduce((sum, member) => sum + member.offset, 0);
+		progress.bytesRead = session.bytesRead;
 		if (progress.bytesTotal === undefined || progress.bytesTotal < progress.bytesRead) progress.bytesTotal = progress.bytesRead;
 	};
 
 	const feedInOrder = async () => {
-		for (const member of members) member.drained = false;
-		let fed = 0;
-		while (!signal.aborted) {
-			let next: Member | undefined;
-			for (const member of members) {
-				member.fill(buffer);
-				if (member.lines.length > 0 && (next === undefined || member.time() < next.time())) next = member;
-			}
-
-			if (next === undefined) break;
-			fed += next.feed();
-			if (fed >= bytesPerTurn) {
-				fed = 0;
-				noteProgress();
-				await reading.afterChunk();
-			}
+		session.startPass();
+		while (!signal.aborted && session.feed(bytesPerTurn) >= bytesPerTurn) {
+			noteProgress();
+			await reading.afterChunk();
 		}
 
 		noteProgress();
@@ -204,7 +270,7 @@ export async function readSession(reading: SessionReading): Promise<void> {
 			}
 
 			setFlag('waiting', false);
-			openSubagents();
+			progress.bytesTotal = (progress.bytesTotal ?? 0) + session.openSubagents();
 			await feedInOrder();
 			catchUp();
 			if (!follow) break;
@@ -216,7 +282,7 @@ export async function readSession(reading: SessionReading): Promise<void> {
 		progress.following = false;
 		progress.waiting = false;
 		// A last line without a newline is an event too once nothing more will be appended to it.
-		for (const member of members) member.end();
+		session.end();
 	}
 
 	await reading.afterChunk();

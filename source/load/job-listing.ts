@@ -12,9 +12,7 @@ import {compareEventFiles} from '../input/job/event-order.js';
 import {feedEventFileSync} from '../input/job/event-file.js';
 import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
 import {sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
-import {isSubagentFile} from '../parse/dialects/claude-code/session-files.js';
-import {openRegularFileSync, readOpenedSync} from '../input/regular-file.js';
-import {closeSync, readdirSync} from 'node:fs';
+import {readSessionSync} from '../input/read-session.js';
 
 export type {JobListing} from '../query/job-listing.js';
 
@@ -61,36 +59,21 @@ function isSessionsFolder(root: string): boolean {
 	return jobDirectoriesIn(root).length === 0 && sessionFilesIn(root).length > 0;
 }
 
-/**
- * A Claude Code session as the listing shows it: its transcript and its sub-agents' read with the same core as
- * opening it (one after another: the figures do not depend on the order).
- */
+/** A Claude Code session as the listing shows it: its transcript and its sub-agents' read as opening it reads them. */
 export function describeSession(path: string): JobListing {
 	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
-	const buffer = Buffer.allocUnsafe(1024 * 1024);
-	const subagents = subagentsOf(path);
-	let names: string[] = [];
 	try {
-		names = subagents === undefined ? [] : readdirSync(subagents).filter(isSubagentFile).sort();
+		// In the order the lines were written, as opening it reads them: a sub-agent whose file comes before the one it
+		// was started from is then under its call, not a sub-agent of the main loop still running.
+		readSessionSync({
+			path,
+			label: path,
+			subagents: subagentsOf(path),
+			splitterFor: source => ingest.splitter(source),
+			problem: () => undefined,
+		});
 	} catch {
-		// No sub-agents.
-	}
-
-	for (const file of [path, ...names.map(name => join(subagents!, name))]) {
-		try {
-			// Only a regular file is opened, read no further than its size then: the listing cannot hang on it.
-			const opened = openRegularFileSync(file);
-			const splitter = ingest.splitter(file);
-			try {
-				readOpenedSync(opened, buffer, piece => splitter.push(piece));
-			} finally {
-				closeSync(opened.fd);
-			}
-
-			splitter.end();
-		} catch {
-			// A file that vanished or cannot be read only makes the listing less complete (opening it says so).
-		}
+		// A file that vanished or cannot be read only makes the listing less complete (opening it says so).
 	}
 
 	const {model} = ingest;

@@ -198,4 +198,17 @@ describe('a Claude Code session read with its sub-agents', () => {
 		expect(run(['--claude', '--print'], {CLAUDE_CONFIG_DIR: join(home, 'elsewhere')}).status).toBe(1);
 		expect(run(['--claude', 'x.ndjson'], {}).stderr).toContain('--claude opens the Claude Code sessions of this directory; it cannot be combined with files');
 	});
+
+	it('a session is listed as it opens: its sub-agents in time order, though the nested one\u2019s file sorts first (a real -p session carried on by a)', () => {
+		const id = '8b80faad-2dad-4582-920e-b5e2083e16d8';
+		const folder = laidOut(recordedFiles(join(repoRoot, 'fixtures/claude-code/session-transcript-continued-cc2.1.197'), id));
+		// agent-af620… is the sub-agent's own sub-agent (spawnDepth 2), agent-af806… the sub-agent: read by name, the
+		// first was a sub-agent of the main loop of its own, still running.
+		const cells = perscope(['--print', folder], folder)
+			.stdout.trimEnd()
+			.split('\n')[1]!
+			.split(/\s{2,}/);
+		expect(cells.slice(0, 5)).toEqual([id, 'claude', '✓ completed', '7', '4']);
+		expect(perscope(['--summary', `${id}.jsonl`], folder).stdout).toMatch(new RegExp(`^job ${id}  ✓ completed  7 steps  5600 in / 140 out tokens`));
+	});
 });
