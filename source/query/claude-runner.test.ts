@@ -21,10 +21,8 @@ describe('the Claude Code a session’s next prompt runs', () => {
 			'--permission-mode',
 			'acceptEdits',
 		]);
-		expect(runner).toEqual({
-			program: ['/opt/bin/claude'],
-			options: ['--allowedTools', 'Bash,Read', 'Edit', '--model=sonnet', '--include-partial-messages', '--permission-mode', 'acceptEdits'],
-		});
+		const kept = ['--allowedTools', 'Bash,Read', 'Edit', '--model=sonnet', '--include-partial-messages', '--permission-mode', 'acceptEdits'];
+		expect(runner).toEqual({program: ['/opt/bin/claude'], options: kept});
 		expect(claudeSessionMessage('c17ceeb0-3c4e-4bb0-8e5f-2a750074d209', 'Go on.', runner)?.argv).toEqual([
 			'/opt/bin/claude',
 			'-p',
@@ -34,13 +32,7 @@ describe('the Claude Code a session’s next prompt runs', () => {
 			'--output-format',
 			'stream-json',
 			'--verbose',
-			'--allowedTools',
-			'Bash,Read',
-			'Edit',
-			'--model=sonnet',
-			'--include-partial-messages',
-			'--permission-mode',
-			'acceptEdits',
+			...kept,
 		]);
 	});
 
