@@ -1,6 +1,7 @@
 import {existsSync} from 'node:fs';
 import {basename, dirname, join, resolve} from 'node:path';
 import {whyNotRunnable} from '../input/command/command-lookup.js';
+import {sessionDirectory} from '../input/claude-sessions.js';
 import type {InputPlan} from '../input/inputs.js';
 import {inputEndOf} from '../input/source-state.js';
 import type {RawEvents} from '../input/reread/raw-events.js';
@@ -16,7 +17,8 @@ import {clipboardSequence, showOnShellScreen} from '../views/terminal.js';
 /*
  * The viewer's hands (`a`, `R`, `K`, `y`): a continuation runs as the viewer's child, as `-- COMMAND` does, its
  * events joining the same model (Loading.addCommand). It runs where the runtime finds the job's checkpoints: the
- * job's workspace, which holds `perstack/jobs/<jobId>`; a Claude Code session's message (`a`), in perscope's directory.
+ * job's workspace, which holds `perstack/jobs/<jobId>`; a Claude Code session's message (`a`), in the directory the
+ * session ran in (its lines name it), else perscope's.
  */
 
 export type CockpitSetup = {
@@ -70,6 +72,12 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 		return model.runs.get(model.jobs.get(jobId)?.runIds[0] ?? '')?.dialect === 'claude-code';
 	};
 
+	/** Where a Claude Code session ran, from the files read (its stream's init line, its transcript's lines). */
+	const claudeDirectoryOf = (jobId: string): string => {
+		const files = plan.inputs.flatMap(input => (input.kind === 'file' || input.kind === 'session' ? [input.path] : []));
+		return sessionDirectory(files, jobId) ?? setup.cwd;
+	};
+
 	const whyNot = (jobId: string): string | undefined => {
 		if (!loading.addCommand) return 'a replay runs no commands';
 		if (loading.childRunning()) return 'a command is still running (K stops it)';
@@ -95,8 +103,9 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 			return;
 		}
 
-		// Claude Code finds a session by the directory it runs in (its project): perscope's, as a person's shell would be.
-		const cwd = isClaudeSession(continuation.jobId) ? setup.cwd : workspaceOf(continuation.jobId);
+		// Claude Code finds a session by the directory it runs in (its project): the one the session's lines name, when
+		// it is here, else perscope's, as a person's shell would be.
+		const cwd = isClaudeSession(continuation.jobId) ? claudeDirectoryOf(continuation.jobId) : workspaceOf(continuation.jobId);
 		report(`${{answer: 'answering', resume: 'resuming', message: 'sending'}[continuation.kind]}: ${continuation.line}`);
 		// A followed job directory gets the continuation's run events too, as the runtime writes them there.
 		const followed = plan.follow && plan.inputs.some(input => input.kind === 'job' && jobWorkspace(resolve(input.path), continuation.jobId) !== undefined);

@@ -1,6 +1,7 @@
-import {readdirSync, statSync} from 'node:fs';
+import {closeSync, readdirSync, statSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {subagentsFolderOf} from '../parse/dialects/claude-code/session-files.js';
+import {sessionDirectoryOf, subagentsFolderOf} from '../parse/dialects/claude-code/session-files.js';
+import {openRegularFileSync, readOpenedSync} from './regular-file.js';
 
 /*
  * A folder Claude Code keeps a project's sessions in (`~/.claude/projects/<folder>/`): each session a transcript named
@@ -33,6 +34,45 @@ export function subagentsOf(sessionFile: string): string | undefined {
 function isFile(path: string): boolean {
 	try {
 		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
+}
+
+/** How far into a file its session's directory is looked for: an init line or a transcript's first lines name it. */
+const directoryBytes = 1024 * 1024;
+
+/**
+ * The directory session `sessionId` ran in, from the first of `files` that names it in its first megabyte; undefined
+ * when none does, or it is not a directory here. Only regular files are read (nothing put in their place can hang it).
+ */
+export function sessionDirectory(files: readonly string[], sessionId: string): string | undefined {
+	const buffer = Buffer.allocUnsafe(64 * 1024);
+	for (const file of files) {
+		const pieces: Buffer[] = [];
+		try {
+			const opened = openRegularFileSync(file);
+			try {
+				readOpenedSync(opened, buffer, piece => pieces.push(Buffer.from(piece)), directoryBytes);
+			} finally {
+				closeSync(opened.fd);
+			}
+		} catch {
+			continue;
+		}
+
+		for (const line of Buffer.concat(pieces).toString('utf8').split('\n')) {
+			const directory = sessionDirectoryOf(line, sessionId);
+			if (directory !== undefined) return isDirectory(directory) ? directory : undefined;
+		}
+	}
+
+	return undefined;
+}
+
+function isDirectory(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
 	} catch {
 		return false;
 	}

@@ -161,17 +161,21 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		expect(tty.screen()).not.toContain('__EXIT=');
 	});
 
-	it('a sends a Claude Code session its next prompt: `claude -p … --resume <session>` after a yes, its turn joining the same job', async () => {
+	it('a sends a Claude Code session its next prompt: `claude -p … --resume <session>` after a yes, in the directory the session ran in, its turn joining the same job', async () => {
 		// The real CLI's two processes of one session (2.1.195): a first turn, then `--resume` in a second process.
 		const first = join(repoRoot, 'fixtures/claude-code/probe-resume1-cc2.1.195.ndjson');
 		const second = join(repoRoot, 'fixtures/claude-code/probe-resume2-cc2.1.195.ndjson');
 		const session = '81898c55-fde9-4d44-b1f5-fbd77cd4fef6';
 		const dir = join(scratch, 'claude-session');
-		mkdirSync(dir);
+		// The session ran in a project of its own, which its init line names: claude finds the session from there.
+		const project = join(dir, 'project');
+		mkdirSync(project, {recursive: true});
+		const saved = join(dir, 'first-turn.ndjson');
+		writeFileSync(saved, readFileSync(first, 'utf8').replaceAll(/"cwd":"[^"]*"/g, JSON.stringify({cwd: project}).slice(1, -1)));
 		const calls = join(dir, 'calls.ndjson');
 		const fakeClaude = join(repoRoot, 'test/e2e/fixtures/fake-claude');
 		const tty = start(
-			`cd ${shellQuote(dir)} && PATH=${shellQuote(`${fakeClaude}:${process.env.PATH ?? ''}`)} FAKE_CLAUDE_STREAM=${shellQuote(second)} FAKE_CLAUDE_CALLS=${shellQuote(calls)} ${shellQuote(process.execPath)} ${shellQuote(cli)} ${shellQuote(first)}`,
+			`cd ${shellQuote(dir)} && PATH=${shellQuote(`${fakeClaude}:${process.env.PATH ?? ''}`)} FAKE_CLAUDE_STREAM=${shellQuote(second)} FAKE_CLAUDE_CALLS=${shellQuote(calls)} ${shellQuote(process.execPath)} ${shellQuote(cli)} ${shellQuote(saved)}`,
 			{width: 110, height: 30},
 		);
 		await tty.waitFor('✅ complete OK');
@@ -192,7 +196,7 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 				.trim()
 				.split('\n')
 				.map(line => JSON.parse(line) as unknown),
-		).toEqual([{args: ['-p', 'Say umbrella', '--resume', session, '--output-format', 'stream-json', '--verbose'], cwd: dir}]);
+		).toEqual([{args: ['-p', 'Say umbrella', '--resume', session, '--output-format', 'stream-json', '--verbose'], cwd: project}]);
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});

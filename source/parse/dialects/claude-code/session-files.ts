@@ -44,3 +44,23 @@ export function transcriptLineTime(text: string): number | undefined {
 export function projectFolderName(workingDirectory: string): string {
 	return workingDirectory.replace(/[^A-Za-z0-9]/g, '-');
 }
+
+/**
+ * The directory a session ran in, as one of its lines names it (a stream's `system/init`, any transcript line: `cwd`
+ * beside the session's id), or undefined for a line that does not. Claude Code finds a session by that directory.
+ */
+export function sessionDirectoryOf(text: string, sessionId: string): string | undefined {
+	if (!text.includes('"cwd"')) return undefined;
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+
+	if (typeof value !== 'object' || value === null) return undefined;
+	const line = value as Record<string, unknown>;
+	const id = line['session_id'] ?? line['sessionId'];
+	const cwd = line['cwd'];
+	return id === sessionId && typeof cwd === 'string' && cwd !== '' ? cwd : undefined;
+}
