@@ -211,4 +211,15 @@ describe('a Claude Code session read with its sub-agents', () => {
 		expect(cells.slice(0, 5)).toEqual([id, 'claude', '✓ completed', '7', '4']);
 		expect(perscope(['--summary', `${id}.jsonl`], folder).stdout).toMatch(new RegExp(`^job ${id}  ✓ completed  7 steps  5600 in / 140 out tokens`));
 	});
+
+	it('a transcript with the stream of a turn run by --resume beside it: the job costs the transcript\u2019s turns by the table and that turn as reported', () => {
+		// The stream's result reports $0.0046 for its own turn; the transcript's two turns, no report, $0.0092 and $0.0046.
+		const {stdout} = perscope(
+			['--summary', '--json', 'fixtures/claude-code/session-transcript-continued-cc2.1.197.ndjson', 'fixtures/claude-code/continued-resumed-cc2.1.197.ndjson'],
+			repoRoot,
+		);
+		const [job] = (JSON.parse(stdout) as {jobs: Array<{costUsd: number; runs: Array<{costUsd: number}>}>}).jobs;
+		expect(job!.runs.map(run => run.costUsd)).toEqual([0.0092, 0, 0.0046, 0.0046]);
+		expect(job!.costUsd).toBe(0.0184);
+	});
 });

@@ -76,7 +76,14 @@ export class ClaudeReader implements StreamReader {
 
 		if (line.timestamp !== undefined) stream.lastTime = line.timestamp;
 		if (line.session_id !== undefined && line.session_id !== '') stream.session = line.session_id;
-		stream.line = {ref, wireType: line.type === 'system' ? `system/${line.subtype}` : line.type, timestamp: line.timestamp, out, made: 0};
+		stream.line = {
+			ref,
+			wireType: line.type === 'system' ? `system/${line.subtype}` : line.type,
+			timestamp: line.timestamp,
+			out,
+			made: 0,
+			transcript: transcript !== undefined,
+		};
 		try {
 			dispatch(stream, line);
 			// A transcript has no results: its main loop's turn ends with the response that ends it, whose text so far

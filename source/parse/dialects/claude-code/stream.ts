@@ -13,7 +13,15 @@ import {ResponseUsage} from './usage.js';
  */
 
 /** The line being read: where its events go, and how many it made so far. */
-type LineState = {ref: EventRef; wireType: string; timestamp: number | undefined; out: ParsedOut; made: number};
+type LineState = {
+	ref: EventRef;
+	wireType: string;
+	timestamp: number | undefined;
+	out: ParsedOut;
+	made: number;
+	/** A session transcript's line (transcript.ts): no result will report what its runs cost. */
+	transcript?: boolean;
+};
 
 export class ClaudeStream {
 	readonly flavour: ClaudeFlavour;
@@ -130,7 +138,9 @@ export class ClaudeStream {
 		};
 		this.runs.set(runId, state);
 		this.jobs.set(runId, this.session);
-		this.sessionState().uncovered.push(runId);
+		// A transcript has no results: no report of its own covers its runs, and a stream's report of the same session
+		// (a turn run with --resume, read beside the transcript) covers only that stream's runs.
+		if (this.line?.transcript !== true) this.sessionState().uncovered.push(runId);
 		return state;
 	}
 
