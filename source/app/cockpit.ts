@@ -66,7 +66,7 @@ export function createCockpit(setup: CockpitSetup): Cockpit {
 		return startedRunner ? setup.cwd : undefined;
 	};
 
-	/** A Claude Code session (its runs' dialect): `claude` carries it on, in the directory perscope runs in. */
+	/** A Claude Code session (its runs' dialect): `claude` carries it on (claudeDirectoryOf says where). */
 	const isClaudeSession = (jobId: string): boolean => {
 		const {model} = loading;
 		return model.runs.get(model.jobs.get(jobId)?.runIds[0] ?? '')?.dialect === 'claude-code';

@@ -1,7 +1,7 @@
-import {closeSync, readdirSync, statSync} from 'node:fs';
+import {closeSync, readdirSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {sessionDirectoryOf, subagentsFolderOf} from '../parse/dialects/claude-code/session-files.js';
-import {openRegularFileSync, readOpenedSync} from './regular-file.js';
+import {isDirectory, isFile, openRegularFileSync, readOpenedSync} from './regular-file.js';
 
 /*
  * A folder Claude Code keeps a project's sessions in (`~/.claude/projects/<folder>/`): each session a transcript named
@@ -29,14 +29,6 @@ export function sessionFilesIn(folder: string): string[] {
 export function subagentsOf(sessionFile: string): string | undefined {
 	const folder = subagentsFolderOf(basename(sessionFile));
 	return folder === undefined ? undefined : join(dirname(sessionFile), folder);
-}
-
-function isFile(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch {
-		return false;
-	}
 }
 
 /** How far into a file its session's directory is looked for: an init line or a transcript's first lines name it. */
@@ -68,12 +60,4 @@ export function sessionDirectory(files: readonly string[], sessionId: string): s
 	}
 
 	return undefined;
-}
-
-function isDirectory(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
 }

@@ -1,12 +1,13 @@
 import {accessSync, constants, statSync, type Stats} from 'node:fs';
-import {basename, dirname, join, resolve} from 'node:path';
+import {basename, dirname, resolve} from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {isSubagentFile, subagentsFolderOf} from '../parse/dialects/claude-code/session-files.js';
+import {isSubagentFile} from '../parse/dialects/claude-code/session-files.js';
 import {whyNotRunnable} from './command/command-lookup.js';
 import {describeFsError, isMissing} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
-import {sessionFilesIn} from './claude-sessions.js';
+import {sessionFilesIn, subagentsOf} from './claude-sessions.js';
+import {isDirectory} from './regular-file.js';
 
 /**
  * What a path given as a file is, looked at once, as the plan is made: every reader and loader takes it from
@@ -130,10 +131,8 @@ function commandInput({argv: command, searchPath}: {argv: string[]; searchPath: 
  */
 function sessionInput(path: string, form: FileForm, follow: boolean): Input | undefined {
 	if (form.kind !== 'plain' && form.kind !== 'missing') return undefined;
-	const folder = subagentsFolderOf(basename(path));
-	if (folder === undefined) return undefined;
-	const subagents = join(dirname(path), folder);
-	if (!follow && !isDirectory(subagents)) return undefined;
+	const subagents = subagentsOf(path);
+	if (subagents === undefined || (!follow && !isDirectory(subagents))) return undefined;
 	return {kind: 'session', path, label: path, subagents, size: form.kind === 'plain' ? form.size : undefined};
 }
 
@@ -146,14 +145,6 @@ function dropSessionsSubagents(inputs: Input[]): void {
 	if (folders.size === 0) return;
 	const theirs = (input: Input) => input.kind === 'file' && isSubagentFile(basename(input.path)) && folders.has(resolve(dirname(input.path)));
 	for (let index = inputs.length - 1; index >= 0; index--) if (theirs(inputs[index]!)) inputs.splice(index, 1);
-}
-
-function isDirectory(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
 }
 
 /** What one job or session of a listing (the chooser's, a summary's) is read as: a job directory, or a session. */

@@ -36,7 +36,6 @@ class Member {
 	drained = false;
 
 	constructor(
-		readonly label: string,
 		readonly fd: number,
 		readonly splitter: LineSplitter,
 	) {}
@@ -136,7 +135,7 @@ export class SessionFiles {
 	openSession(): number {
 		const {path, label} = this.#files;
 		const file = openRegularFileSync(path);
-		this.#members.push(new Member(label, file.fd, this.#files.splitterFor(label)));
+		this.#members.push(new Member(file.fd, this.#files.splitterFor(label)));
 		return file.size;
 	}
 
@@ -159,7 +158,7 @@ export class SessionFiles {
 			const source = join(subagents, name);
 			try {
 				const file = openRegularFileSync(source);
-				this.#members.push(new Member(source, file.fd, this.#files.splitterFor(source)));
+				this.#members.push(new Member(file.fd, this.#files.splitterFor(source)));
 				bytes += file.size;
 			} catch (error) {
 				this.#files.problem(source, describeFsError(error));

@@ -98,3 +98,21 @@ export function readRegularFileSync(path: string, limit: number): Buffer | undef
 		closeSync(file.fd);
 	}
 }
+
+/** Whether a directory is at `path` (a link followed); false for anything else, or nothing. */
+export function isDirectory(path: string): boolean {
+	try {
+		return statSync(path).isDirectory();
+	} catch {
+		return false;
+	}
+}
+
+/** Whether a regular file is at `path` (a link followed); false for anything else, or nothing. */
+export function isFile(path: string): boolean {
+	try {
+		return statSync(path).isFile();
+	} catch {
+		return false;
+	}
+}

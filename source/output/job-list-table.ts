@@ -1,4 +1,5 @@
 import type {JobListing} from '../query/job-listing.js';
+import {firstLine} from '../text/first-line.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {displayWidth, padEnd, truncateEnd} from '../text/width/width.js';
 import {jobStatusText} from './run-marks.js';
@@ -18,7 +19,7 @@ export function jobListTable(root: string, jobs: JobListing[]): string {
 		String(job.runs),
 		formatTime(job.startedAt ?? job.lastEventAt),
 		// What the job was asked, its first line, cut so that a row stays a line of a terminal's width or so.
-		job.query === undefined ? '' : truncateEnd(sanitizeLine(job.query.split('\n', 1)[0] ?? ''), queryColumns),
+		job.query === undefined ? '' : truncateEnd(firstLine(job.query), queryColumns),
 	]);
 	const widths = columnWidths(header, rows);
 	const numeric = new Set([3, 4]);

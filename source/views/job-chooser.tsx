@@ -2,6 +2,7 @@ import {Box, Text, useApp, useStdout} from 'ink';
 import React, {useRef, useState} from 'react';
 import type {JobListing} from '../load/job-listing.js';
 import {formatCount, formatDateTime, plural} from '../text/format.js';
+import {firstLine} from '../text/first-line.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {padEnd} from '../text/width/width.js';
 import {statusLook} from '../text/status.js';
@@ -117,7 +118,7 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)}{' '}
 							{formatCount(job.runs).padStart(4)} {/* The format --print and the piped job list use, so the two can be compared. */}
 							{showQuery
-								? `${padEnd(job.startedAt === undefined ? '' : formatDateTime(job.startedAt), 19)} ${job.query === undefined ? '' : sanitizeLine(firstLine(job.query))}`
+								? `${padEnd(job.startedAt === undefined ? '' : formatDateTime(job.startedAt), 19)} ${job.query === undefined ? '' : firstLine(job.query)}`
 								: job.startedAt === undefined
 									? ''
 									: formatDateTime(job.startedAt)}
@@ -132,9 +133,3 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 
 /** Columns a query needs to be worth showing in a row: fewer, and the row ends with the date. */
 const minQueryColumns = 10;
-
-/** The first line of a text that spans several. */
-function firstLine(text: string): string {
-	const end = text.indexOf('\n');
-	return end === -1 ? text : text.slice(0, end);
-}

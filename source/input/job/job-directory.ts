@@ -1,7 +1,7 @@
 import {readdirSync, statSync, type Dirent} from 'node:fs';
 import {join, sep} from 'node:path';
 import {isMissing} from '../fs-errors.js';
-import {whatItIs} from '../regular-file.js';
+import {isDirectory, isFile, whatItIs} from '../regular-file.js';
 
 /*
  * The layout Perstack persists a job in:
@@ -137,20 +137,4 @@ function knownType(entry: Dirent): boolean {
 
 function wholeNumber(text: string): number {
 	return /^\d+$/.test(text) ? Number(text) : Number.NaN;
-}
-
-function isDirectory(path: string): boolean {
-	try {
-		return statSync(path).isDirectory();
-	} catch {
-		return false;
-	}
-}
-
-function isFile(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch {
-		return false;
-	}
 }

@@ -20,7 +20,7 @@ type LineState = {
 	out: ParsedOut;
 	made: number;
 	/** A session transcript's line (transcript.ts): no result will report what its runs cost. */
-	transcript?: boolean;
+	transcript: boolean;
 };
 
 export class ClaudeStream {
