@@ -1,5 +1,4 @@
 import type {Instance} from 'ink';
-import type {Dialect} from '../model/events.js';
 import {createModel, endInput, isToolActivity, type TextKeep} from '../model/state.js';
 import {listedInput, type InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';

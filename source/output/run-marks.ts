@@ -7,7 +7,7 @@ import type {PriceTable} from '../query/prices.js';
 import {jobDurationMs, jobStepsText, jobTotals, runSteps, type JobTotals} from '../query/tree.js';
 import {describeActivity} from '../text/describe-activity.js';
 import {formatCost} from '../text/cost.js';
-import {formatDuration, span} from '../text/format.js';
+import {formatDuration} from '../text/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 
 /*

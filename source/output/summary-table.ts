@@ -12,7 +12,7 @@ import {
 } from '../query/tree.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {displayWidth, padEnd} from '../text/width/width.js';
-import {formatDuration, plural, span} from '../text/format.js';
+import {formatDuration, plural} from '../text/format.js';
 import {indentFor} from './transcript.js';
 import {jobStatusText, statusMarks} from './run-marks.js';
 import {costOfRun, jobCost, runsCost, whyNoCost} from '../query/cost.js';

@@ -1,4 +1,3 @@
-import React from 'react';
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {keys, settle, waitForFrame} from '../../test/helpers/app.js';

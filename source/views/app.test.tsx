@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {createModel, endInput} from '../model/state.js';
-import {keys, renderApp, sourceState, waitForFrame} from '../../test/helpers/app.js';
+import {renderApp, sourceState, waitForFrame} from '../../test/helpers/app.js';
 
 describe('the viewer', () => {
 	it('moves the selection and expands a finished child with the keys', async () => {

@@ -1,5 +1,5 @@
 import {Box, useStdout} from 'ink';
-import React, {useEffect, useRef, useState} from 'react';
+import {useEffect, useRef, useState} from 'react';
 import {filterText, toggleErrors, type Filter} from '../query/filter.js';
 import {nextSpeed} from '../query/replay-speed.js';
 import {TreeRowsContext, UiStoreContext, ViewEnvContext, useModelVersion, useUiState, type ViewEnv} from './contexts.js';

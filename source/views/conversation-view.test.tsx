@@ -1,5 +1,4 @@
 import {readFileSync} from 'node:fs';
-import React from 'react';
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {settle, waitForFrame} from '../../test/helpers/app.js';

@@ -1,4 +1,4 @@
-import React, {useMemo, useState} from 'react';
+import {useMemo, useState} from 'react';
 import {messageLineOf} from '../model/message-lines.js';
 import {conversationLines, gutter, type ConversationLine} from '../text/conversation.js';
 import {sanitizeLine} from '../text/sanitize.js';

@@ -1,4 +1,3 @@
-import React from 'react';
 import {Text} from 'ink';
 import {describe, expect, it} from 'vitest';
 import {keys, waitForFrame} from '../../test/helpers/app.js';

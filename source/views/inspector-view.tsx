@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import React, {useMemo, useRef, useState} from 'react';
+import {useMemo, useRef, useState} from 'react';
 import {plural} from '../text/format.js';
 import {displayWidth} from '../text/width/width.js';
 import {useModelVersion, useUiDispatch, useUiStore, useViewEnv} from './contexts.js';

@@ -1,5 +1,5 @@
 import {Box, Text, useApp, useStdout} from 'ink';
-import React, {useRef, useState} from 'react';
+import {useRef, useState} from 'react';
 import type {JobListing} from '../load/job-listing.js';
 import {formatCount, formatDateTime, plural} from '../text/format.js';
 import {firstLine} from '../text/first-line.js';

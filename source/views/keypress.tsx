@@ -1,5 +1,5 @@
 import {useInput, useStdin, type Key} from 'ink';
-import React, {createContext, useContext, useEffect, useRef, type ReactNode} from 'react';
+import {createContext, useContext, useEffect, useRef, type ReactNode} from 'react';
 import {commandFor, isTypedCharacter, pressesOf, type Command} from './keymap.js';
 
 /** A handler returns true when it used the command, which stops lower-priority handlers from seeing it. */

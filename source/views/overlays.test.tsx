@@ -1,5 +1,5 @@
 import {readFileSync} from 'node:fs';
-import React, {type ReactElement} from 'react';
+import type {ReactElement} from 'react';
 import {Text} from 'ink';
 import stringWidth from 'string-width';
 import {activityIcons} from '../text/describe-activity.js';

@@ -1,5 +1,5 @@
-import {Box, Text} from 'ink';
-import React, {useEffect} from 'react';
+import {Box} from 'ink';
+import {useEffect} from 'react';
 import {plural} from '../text/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {iconLegend} from '../text/describe-activity.js';

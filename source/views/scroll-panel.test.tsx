@@ -1,4 +1,3 @@
-import React from 'react';
 import {describe, expect, it} from 'vitest';
 import {waitForFrame} from '../../test/helpers/app.js';
 import {renderView} from '../../test/helpers/views.js';

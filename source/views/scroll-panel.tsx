@@ -1,5 +1,4 @@
-import {Box, Text} from 'ink';
-import React from 'react';
+import {Box} from 'ink';
 import type {InspectorLine} from '../view-model/lines/inspector-lines.js';
 import {Line} from './parts/line.js';
 import {palette} from './palette.js';

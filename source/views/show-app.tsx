@@ -1,5 +1,4 @@
 import {render, type Instance} from 'ink';
-import React from 'react';
 import type {Filter} from '../query/filter.js';
 import type {JobListing} from '../load/job-listing.js';
 import {App} from './app.js';

@@ -1,5 +1,4 @@
 import {readFileSync} from 'node:fs';
-import React from 'react';
 import {Text} from 'ink';
 import stringWidth from 'string-width';
 import {describe, expect, it} from 'vitest';

@@ -1,4 +1,4 @@
-import React, {useMemo} from 'react';
+import {useMemo} from 'react';
 import {useModelVersion, useUiDispatch, useViewEnv} from './contexts.js';
 import {priorities, useCommands} from './keypress.js';
 import {scrollCommand} from './overlays.js';

@@ -1,13 +1,12 @@
 import {readFileSync} from 'node:fs';
 import {Text} from 'ink';
-import React from 'react';
 import {describe, expect, it} from 'vitest';
 import {keys, renderApp, waitForFrame} from '../../test/helpers/app.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {renderView} from '../../test/helpers/views.js';
 import {createModel, type Model} from '../model/state.js';
 import {useUiState} from './contexts.js';
-import {jobTimeline, type TimelineStepRow} from '../query/timeline.js';
+import {jobTimeline} from '../query/timeline.js';
 import {TimelineView} from './timeline-view.js';
 import {stepText} from '../view-model/lines/timeline-text.js';
 

@@ -1,8 +1,8 @@
 import {Box, Text} from 'ink';
-import React, {useMemo, useReducer, useRef} from 'react';
+import {useMemo, useReducer, useRef} from 'react';
 import type {Model} from '../model/state.js';
 import {isEmptyFilter, matches} from '../query/filter.js';
-import {barCells, isMarkedWait, jobTimeline, stepLanding, type TimelineRow, type TimelineStepRow} from '../query/timeline.js';
+import {barCells, isMarkedWait, jobTimeline, stepLanding, type TimelineRow} from '../query/timeline.js';
 import {formatCount, formatDuration} from '../text/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {padEnd} from '../text/width/width.js';

@@ -1,5 +1,5 @@
 import {Box, Text} from 'ink';
-import React, {useRef} from 'react';
+import {useRef} from 'react';
 import type {Model} from '../model/state.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {withDelegateOutcome} from '../query/delegate-outcome.js';

@@ -348,7 +348,7 @@ describe.skipIf(!hasTmux())('#32 §1 the cockpit', () => {
 		tty.keys('Blue', 'Enter');
 		await tty.waitFor('Answer with this command?');
 		tty.keys('y');
-		const done = await tty.waitFor(screen => screen.includes('✅ complete Noted your colour choice') && /^perscope · ✓ completed/.test(screen));
+		await tty.waitFor(screen => screen.includes('✅ complete Noted your colour choice') && /^perscope · ✓ completed/.test(screen));
 		expect(ws.calls()).toEqual([{args: answer, cwd: ws.dir}]);
 		// The directory's files are read in the order of their times: once a later run's start written there shows,
 		// the continuation's files there have been read too.

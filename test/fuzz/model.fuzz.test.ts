@@ -1,4 +1,4 @@
-import {readdirSync, readFileSync} from 'node:fs';
+import {readFileSync} from 'node:fs';
 import fc from 'fast-check';
 import {binaryUnit} from '../helpers/binary-unit.js';
 import {eventLogFixtures} from '../helpers/fixture-files.js';

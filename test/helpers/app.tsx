@@ -1,4 +1,3 @@
-import React from 'react';
 import {render} from 'ink-testing-library';
 import {App} from '../../source/views/app.js';
 import type {ViewEnv} from '../../source/views/contexts.js';

@@ -1,4 +1,4 @@
-import React, {type ReactElement} from 'react';
+import type {ReactElement} from 'react';
 import {render} from 'ink-testing-library';
 import {createModel, type Model} from '../../source/model/state.js';
 import {UiStoreContext, ViewEnvContext, type ViewEnv} from '../../source/views/contexts.js';

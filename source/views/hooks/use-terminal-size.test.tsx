@@ -1,5 +1,4 @@
 import {Text} from 'ink';
-import React from 'react';
 import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {waitForFrame} from '../../../test/helpers/app.js';

@@ -1,4 +1,4 @@
-import React, {type ReactElement} from 'react';
+import type {ReactElement} from 'react';
 import {describe, expect, it} from 'vitest';
 import {waitForFrame} from '../../../test/helpers/app.js';
 import {modelFromFixtures} from '../../../test/helpers/load.js';

@@ -1,5 +1,4 @@
 import {Box} from 'ink';
-import React from 'react';
 import {wrapToWidth} from '../../text/wrap.js';
 import type {Confirm} from '../../view-model/ui-state.js';
 import {useUiState} from '../contexts.js';

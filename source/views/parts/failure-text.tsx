@@ -1,5 +1,4 @@
 import {Text} from 'ink';
-import React from 'react';
 import type {StatusLook} from '../../text/status.js';
 import {toneColor} from '../palette.js';
 

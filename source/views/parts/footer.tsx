@@ -1,5 +1,4 @@
 import {Text} from 'ink';
-import React from 'react';
 import {filterText, isEmptyFilter} from '../../query/filter.js';
 import {sanitizeLine} from '../../text/sanitize.js';
 import {formatCount} from '../../text/format.js';

@@ -1,5 +1,4 @@
 import {readFileSync} from 'node:fs';
-import React from 'react';
 import {describe, expect, it} from 'vitest';
 import {sourceState, waitForFrame} from '../../../test/helpers/app.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../../test/helpers/load.js';

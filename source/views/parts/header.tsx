@@ -1,6 +1,5 @@
 import {Box, Text} from 'ink';
 import {runLook} from '../../query/run-look.js';
-import React from 'react';
 import type {Model} from '../../model/state.js';
 import {atLeast, isLive, runSteps, shownStatus} from '../../query/tree.js';
 import {isLoading} from '../../input/source-state.js';

@@ -1,5 +1,4 @@
 import {Box} from 'ink';
-import React from 'react';
 import {describe, expect, it} from 'vitest';
 import stringWidth from 'string-width';
 import {waitForFrame} from '../../../test/helpers/app.js';

@@ -1,13 +1,12 @@
 import {Text} from 'ink';
 import {runErrorLine, runLook} from '../../query/run-look.js';
-import React from 'react';
 import {StatusText} from './status-text.js';
 import {FailureText} from './failure-text.js';
 import type {Job, Model} from '../../model/state.js';
 import {endedWhileWaiting, jobDurationMs, jobTotals} from '../../query/tree.js';
 import {jobCost} from '../../query/cost.js';
 import {formatCost} from '../../text/cost.js';
-import {formatCount, formatDateTime, formatDuration, plural, span} from '../../text/format.js';
+import {formatCount, formatDateTime, formatDuration, plural} from '../../text/format.js';
 import {firstLine} from '../../text/first-line.js';
 import {sanitizeLine} from '../../text/sanitize.js';
 import {usePrices} from '../contexts.js';

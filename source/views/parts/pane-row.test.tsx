@@ -1,5 +1,4 @@
 import {Box} from 'ink';
-import React from 'react';
 import {describe, expect, it} from 'vitest';
 import {waitForFrame} from '../../../test/helpers/app.js';
 import {modelFromFixtures, runByExpert} from '../../../test/helpers/load.js';

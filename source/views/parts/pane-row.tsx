@@ -1,6 +1,5 @@
 import {Text} from 'ink';
 import {runErrorLine, runLook} from '../../query/run-look.js';
-import React from 'react';
 import {StatusText} from './status-text.js';
 import {FailureText} from './failure-text.js';
 import {paneDepth} from '../../model/depth.js';

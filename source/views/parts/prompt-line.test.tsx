@@ -1,4 +1,4 @@
-import React, {useRef} from 'react';
+import {useRef} from 'react';
 import {describe, expect, it} from 'vitest';
 import {keys, waitForFrame} from '../../../test/helpers/app.js';
 import {modelFromFixtures} from '../../../test/helpers/load.js';

@@ -1,5 +1,4 @@
 import {Text} from 'ink';
-import React from 'react';
 import {displayWidth} from '../../text/width/width.js';
 import {useModelVersion, useUiState, useViewEnv} from '../contexts.js';
 import {Line as FittedLine} from './line.js';

@@ -1,10 +1,9 @@
 import {readFileSync} from 'node:fs';
-import React from 'react';
 import {describe, expect, it} from 'vitest';
 import {waitForFrame} from '../../../test/helpers/app.js';
 import {fixturePath, modelFromFixtures, modelFromText} from '../../../test/helpers/load.js';
 import {renderView} from '../../../test/helpers/views.js';
-import {createModel, type Model} from '../../model/state.js';
+import type {Model} from '../../model/state.js';
 import {SkillsBar} from './skills-bar.js';
 
 /** skills.ndjson up to line `count`: Docker builds, skills connect, the proxy lets requests through. */

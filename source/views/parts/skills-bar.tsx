@@ -1,5 +1,4 @@
 import {Text} from 'ink';
-import React from 'react';
 import {sanitizeLine} from '../../text/sanitize.js';
 import {useModelVersion, useViewEnv} from '../contexts.js';
 import {Line} from './line.js';

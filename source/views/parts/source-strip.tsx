@@ -1,5 +1,4 @@
-import {Box, Text} from 'ink';
-import React from 'react';
+import {Box} from 'ink';
 import {formatCount} from '../../text/format.js';
 import {isLoading, type SourceState} from '../../input/source-state.js';
 import {sanitizeLine} from '../../text/sanitize.js';
