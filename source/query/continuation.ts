@@ -53,11 +53,13 @@ const sessionId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 
 /**
  * `claude --resume <session>`: Claude Code carries on a session it kept (its stream's `session_id`, its transcript's
- * `sessionId`: the job's id) where it left off, in the terminal it is run in. Undefined for a job whose id is no
- * session's (a stream that names none).
+ * `sessionId`: the job's id) where it left off, in the terminal it is run in; with the program of the command that
+ * started it, when perscope did (`npx @anthropic-ai/claude-code@2.1.197`, a path), not its options: those kept for `-p`
+ * (claude-runner.ts) include some that only print mode takes. Undefined for a job whose id is no session's (a stream
+ * that names none).
  */
-export function claudeSessionContinuation(jobId: string): Continuation | undefined {
-	return sessionId.test(jobId) ? continuation('resume', jobId, ['claude', '--resume', jobId]) : undefined;
+export function claudeSessionContinuation(jobId: string, runner: ClaudeRunner = defaultClaudeRunner): Continuation | undefined {
+	return sessionId.test(jobId) ? continuation('resume', jobId, [...runner.program, '--resume', jobId]) : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest';
 import {modelFromFixtures, modelFromText} from '../../test/helpers/load.js';
 import {claudeSessionMessage} from '../query/continuation.js';
+import {claudeRunnerOf} from '../query/claude-runner.js';
 import {commandAt, questionAt, resumeAt, resumeStep, sessionAt} from './cockpit.js';
 
 const runner = {program: ['perstack'], options: ['--runtime', 'local']};
@@ -67,6 +68,11 @@ describe('the cockpit’s places', () => {
 			expect(copied.ok && copied.value.argv).toEqual(['claude', '--resume', 'c17ceeb0-3c4e-4bb0-8e5f-2a750074d209']);
 			expect(copied.ok && copied.value.line).toBe('claude --resume c17ceeb0-3c4e-4bb0-8e5f-2a750074d209');
 		}
+
+		// Regression: with the program perscope started the session with (`npx` of a version, a path), y copied `claude`.
+		const started = claudeRunnerOf(['npx', '@anthropic-ai/claude-code@2.1.197', '-p', 'Hi', '--output-format', 'stream-json', '--verbose', '--max-turns', '3']);
+		const copied = commandAt(session, {runId: first!.runId}, runner, '<answer>', started);
+		expect(copied.ok && copied.value.line).toBe('npx @anthropic-ai/claude-code@2.1.197 --resume c17ceeb0-3c4e-4bb0-8e5f-2a750074d209');
 
 		// Lines that name no session (some published samples are trimmed so).
 		const nameless = modelFromText(

@@ -1,7 +1,7 @@
 import type {Activity, Model, Run} from '../model/state.js';
 import {answerContinuation, claudeSessionContinuation, resumeContinuation, type Continuation} from '../query/continuation.js';
 import type {PerstackRunner} from '../query/perstack-runner.js';
-import type {ClaudeRunner} from '../query/claude-runner.js';
+import {defaultClaudeRunner, type ClaudeRunner} from '../query/claude-runner.js';
 import {interactiveStop, stepCheckpoint, type InteractiveStop} from '../query/resume-command.js';
 
 /*
@@ -62,14 +62,23 @@ export function resumeStep(model: Model, run: Run, step: number, runner: Perstac
 	return {ok: true, value: continuation};
 }
 
-/** The command `y` copies from `place`: the answer to the question waited on (its text left to fill in), else resuming from the step. */
-export function commandAt(model: Model, place: CockpitPlace, runner: PerstackRunner, answerPlaceholder: string): Found<Continuation> {
+/**
+ * The command `y` copies from `place`: the answer to the question waited on (its text left to fill in), else resuming
+ * from the step; for a Claude Code session, resuming it with `claudeRunner`'s program.
+ */
+export function commandAt(
+	model: Model,
+	place: CockpitPlace,
+	runner: PerstackRunner,
+	answerPlaceholder: string,
+	claudeRunner: ClaudeRunner = defaultClaudeRunner,
+): Found<Continuation> {
 	const question = questionAt(model, place);
 	if (question.ok) return {ok: true, value: answerContinuation(question.value, answerPlaceholder, runner)};
 	// A Claude Code session is carried on whole, from wherever in it the person is.
 	const run = model.runs.get('activity' in place ? place.activity.runId : place.runId);
 	if (run?.dialect === 'claude-code') {
-		const session = claudeSessionContinuation(run.jobId);
+		const session = claudeSessionContinuation(run.jobId, claudeRunner);
 		return session ? {ok: true, value: session} : {ok: false, message: 'nothing to copy: this Claude Code stream names no session to resume'};
 	}
 

@@ -112,7 +112,7 @@ export function useCockpitKeys(placeOfSelection: () => CockpitPlace | undefined)
 		'confirm.yes'() {
 			if (!here()) return false;
 			const place = placeNow();
-			if (place) copyCommand(env, dispatch, commandAt(env.store.model, place, runnerFor(env, jobOf(place)), answerPlaceholder));
+			if (place) copyCommand(env, dispatch, commandAt(env.store.model, place, runnerFor(env, jobOf(place)), answerPlaceholder, env.cockpit?.claudeRunner));
 			else say(dispatch, 'y copies the answer or resume command: select a run or an activity');
 			return true;
 		},
