@@ -27,7 +27,20 @@ const streamingTypes: ReadonlySet<string> = new Set(streamTypes);
  * with the same core as everything else, so the listing agrees with what opening the job shows.
  */
 export function listJobs(root: string): JobListing[] {
-	return (isSessionsFolder(root) ? sessionFilesIn(root).map(path => describeSession(path)) : jobDirectoriesIn(root).map(path => describeJob(path))).sort(
+	const {paths, describe} = jobsIn(root);
+	return newestFirst(paths.map(path => describe(path)));
+}
+
+/** The jobs of a root: a Claude Code project's sessions, else the job directories; and how one of them is listed. */
+export function jobsIn(root: string): {kind: 'sessions' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
+	return isSessionsFolder(root)
+		? {kind: 'sessions', paths: sessionFilesIn(root), describe: describeSession}
+		: {kind: 'jobs', paths: jobDirectoriesIn(root), describe: describeJob};
+}
+
+/** Listings in the order the list shows them: newest first, then by id. */
+export function newestFirst(listings: JobListing[]): JobListing[] {
+	return listings.sort(
 		(a, b) => (b.startedAt ?? b.lastEventAt ?? 0) - (a.startedAt ?? a.lastEventAt ?? 0) || (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0),
 	);
 }
@@ -123,7 +136,7 @@ function firstQuery(model: Model, runIds: readonly string[]): string | undefined
 }
 
 /** A job's event files; a run that cannot be listed only makes the listing less complete (opening the job says so). */
-function eventFilesOf(path: string): EventFile[] {
+export function eventFilesOf(path: string): EventFile[] {
 	return eventDirectoriesOf(path).directories.flatMap(directory => {
 		try {
 			return eventFilesIn(directory);

@@ -1,5 +1,5 @@
 import {Box, Text, useApp, useStdout} from 'ink';
-import {useRef, useState} from 'react';
+import {useEffect, useRef, useState} from 'react';
 import type {JobListing} from '../load/job-listing.js';
 import {formatCount, formatDateTime, plural} from '../text/format.js';
 import {firstLine} from '../text/first-line.js';
@@ -24,6 +24,8 @@ type ChooserProps = {
 	initialJobPath?: string | undefined;
 	/** Ctrl-Z; `repaint` draws the list again on `fg`. */
 	onSuspend?: ((repaint: () => void) => void) | undefined;
+	/** `-f`: the list looked at again every `everyMs`; `refresh` gives it when it changed. */
+	follow?: {refresh: () => JobListing[] | undefined; everyMs: number} | undefined;
 };
 
 export function JobChooser(props: ChooserProps) {
@@ -36,22 +38,39 @@ export function JobChooser(props: ChooserProps) {
 	);
 }
 
-function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserProps) {
+function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend, follow}: ChooserProps) {
 	const {exit} = useApp();
 	const {write} = useStdout();
 	const {columns, rows} = useTerminalSize();
+	const [jobs, setJobs] = useState(firstJobs);
 	const [selected, setSelectedState] = useState(() =>
 		Math.max(
 			0,
-			jobs.findIndex(job => job.path === initialJobPath),
+			firstJobs.findIndex(job => job.path === initialJobPath),
 		),
 	);
 	// The presses of one burst are handled before React renders again: each must see where the last one moved.
 	const current = useRef(selected);
+	const shown = useRef(jobs);
 	const setSelected = (index: number) => {
-		current.current = Math.max(0, Math.min(jobs.length - 1, index));
+		current.current = Math.max(0, Math.min(shown.current.length - 1, index));
 		setSelectedState(current.current);
 	};
+
+	// Following, the selection stays on the job it is on as jobs arrive above it.
+	useEffect(() => {
+		if (!follow) return undefined;
+		const timer = setInterval(() => {
+			const next = follow.refresh();
+			if (!next) return;
+			const on = shown.current[current.current]?.path;
+			const at = next.findIndex(job => job.path === on);
+			shown.current = next;
+			setJobs(next);
+			setSelected(at >= 0 ? at : current.current);
+		}, follow.everyMs);
+		return () => clearInterval(timer);
+	}, [follow]);
 
 	const height = Math.max(1, rows - 4);
 	const top = Math.max(0, Math.min(selected - Math.floor(height / 2), jobs.length - height));
@@ -70,7 +89,7 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 		'nav.pageUp': () => current.current - height,
 		'nav.pageDown': () => current.current + height,
 		'nav.top': () => 0,
-		'nav.bottom': () => jobs.length - 1,
+		'nav.bottom': () => shown.current.length - 1,
 	};
 	// Enter, space or →/l open the job, as they open a pane in the viewer.
 	const opens: ReadonlySet<Command> = new Set(['item.activate', 'pane.expand', 'replay.pause']);
@@ -78,7 +97,7 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 	useCommands(priorities.app, command => {
 		const move = moves[command];
 		if (move) setSelected(move());
-		else if (opens.has(command)) choose(jobs[current.current]);
+		else if (opens.has(command)) choose(shown.current[current.current]);
 		else if (quits.has(command)) choose(undefined);
 		// Writing nothing through Ink makes it draw its last frame again: the repaint after `fg`.
 		else if (command === 'app.suspend') onSuspend?.(() => write(''));
@@ -98,7 +117,7 @@ function ChooserList({root, jobs, onChoose, initialJobPath, onSuspend}: ChooserP
 				</Text>
 				<Text color={palette.muted}>
 					{' '}
-					· {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first
+					· {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first{follow ? ' · following' : ''}
 				</Text>
 			</Line>
 			<Line width={columns} color={palette.muted}>

@@ -13,19 +13,25 @@ type PromptHistory = UiState['history'];
  * take ~0.2 s to load, which a worker spends parsing the file.
  */
 
+/** How often a followed job list is looked at again (`-f`): a job started shows within a second. */
+const followedListMs = 1000;
+
 /** Lists the saved jobs under `root` and resolves with the one chosen, or undefined if the person quit. */
 export async function chooseJob(
 	root: string,
 	stdin: NodeJS.ReadStream,
-	options: {initialJobPath?: string | undefined; suspend?: ((repaint: () => void) => void) | undefined} = {},
+	options: {initialJobPath?: string | undefined; suspend?: ((repaint: () => void) => void) | undefined; follow?: boolean | undefined} = {},
 ): Promise<JobListing | undefined> {
 	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
-	const {listJobs} = await import('../load/job-listing.js');
+	const {FollowedJobList} = await import('../load/followed-job-list.js');
+	const list = new FollowedJobList(root);
+	const jobs = list.list();
+	const follow = options.follow ? {refresh: () => list.refresh(), everyMs: followedListMs} : undefined;
 	let chosen: JobListing | undefined;
 	// Ink draws from the cursor: start from a clear screen, not after what was shown while Ink loaded.
 	process.stdout.write('\u001B[H\u001B[2J');
 	const chooser = render(
-		<JobChooser root={root} jobs={listJobs(root)} initialJobPath={options.initialJobPath} onSuspend={options.suspend} onChoose={job => (chosen = job)} />,
+		<JobChooser root={root} jobs={jobs} initialJobPath={options.initialJobPath} onSuspend={options.suspend} follow={follow} onChoose={job => (chosen = job)} />,
 		{stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false},
 	);
 	await chooser.waitUntilExit();

@@ -1,0 +1,116 @@
+import {appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {basename, join} from 'node:path';
+import {afterEach, describe, expect, it} from 'vitest';
+import {FollowedJobList} from './followed-job-list.js';
+
+const fixtures = join(import.meta.dirname, '..', '..', 'fixtures');
+const first = 'c17ceeb0-3c4e-4bb0-8e5f-2a750074d209';
+const second = '0ccdcfe9-b26c-42b6-bd34-9894be0511a7';
+const folders: string[] = [];
+
+afterEach(() => {
+	for (const folder of folders.splice(0)) rmSync(folder, {recursive: true, force: true});
+});
+
+function projectFolder(): string {
+	const folder = mkdtempSync(join(tmpdir(), 'perscope-followed-list-'));
+	folders.push(folder);
+	return folder;
+}
+
+/**
+ * The real session with two sub-agents (Claude Code 2.1.197) as Claude Code lays it out in a project's folder (the
+ * fixtures end in .ndjson); the sub-agents' folder.
+ */
+function laidOutAsClaudeCodeWritesIt(folder: string): string {
+	const from = join(fixtures, 'claude-code', 'session-transcript-cc2.1.197');
+	cpSync(`${from}.ndjson`, join(folder, `${second}.jsonl`));
+	const agents = join(folder, second, 'subagents');
+	cpSync(join(from, 'subagents'), agents, {recursive: true});
+	for (const name of readdirSync(agents)) if (name.endsWith('.ndjson')) renameSync(join(agents, name), join(agents, name.replace(/\.ndjson$/, '.jsonl')));
+	return agents;
+}
+
+/** A real transcript's lines (Claude Code 2.1.197): a turn that reads a file and answers. */
+const resumed = readFileSync(join(fixtures, 'claude-code', 'session-transcript-resumed-cc2.1.197.ndjson'), 'utf8')
+	.split('\n')
+	.filter(Boolean);
+
+describe('a followed job list', () => {
+	it('shows a session started since, newest first, and a session that goes on with its new steps and status', () => {
+		const folder = projectFolder();
+		const session = join(folder, `${first}.jsonl`);
+		writeFileSync(session, `${resumed.slice(0, 4).join('\n')}\n`);
+		// A clock that stands still: every reading takes no time, so every change is read at the next look.
+		const list = new FollowedJobList(folder, () => 0);
+		const listed = list.list();
+		expect(listed.map(job => [job.jobId, job.status, job.steps])).toEqual([[first, 'proceeding', 0]]);
+		// Nothing changed: nothing to draw again.
+		expect(list.refresh()).toBeUndefined();
+
+		appendFileSync(session, `${resumed.slice(4).join('\n')}\n`);
+		expect(list.refresh()?.map(job => [job.jobId, job.status, job.steps])).toEqual([[first, 'completed', 3]]);
+
+		// A second session, with its sub-agents' folder, started later than the first.
+		laidOutAsClaudeCodeWritesIt(folder);
+		const both = list.refresh();
+		expect(both?.map(job => job.jobId)).toEqual([first, second]);
+		expect(both?.find(job => job.jobId === second)?.runs).toBe(3);
+
+		rmSync(join(folder, `${first}.jsonl`));
+		expect(list.refresh()?.map(job => job.jobId)).toEqual([second]);
+	});
+
+	it('reads a sub-agent that writes its own file again, though the session’s file stays as it was', () => {
+		const folder = projectFolder();
+		const agents = laidOutAsClaudeCodeWritesIt(folder);
+		// One sub-agent's file not written yet.
+		const [agent] = readdirSync(agents).filter(name => name.endsWith('.jsonl'));
+		const kept = readFileSync(join(agents, agent!));
+		rmSync(join(agents, agent!));
+		const list = new FollowedJobList(folder, () => 0);
+		const before = list.list()[0]!;
+		writeFileSync(join(agents, agent!), kept);
+		const after = list.refresh()?.[0];
+		expect(after?.steps).toBeGreaterThan(before.steps);
+	});
+
+	it('waits ten times what a job took to read before reading it again, however often it changes', () => {
+		const folder = projectFolder();
+		const session = join(folder, `${first}.jsonl`);
+		writeFileSync(session, `${resumed.slice(0, 4).join('\n')}\n`);
+		// Each look at the clock 50 ms later: a reading takes 50 ms.
+		let now = 0;
+		const list = new FollowedJobList(folder, () => (now += 50));
+		list.list();
+		appendFileSync(session, `${resumed.slice(4).join('\n')}\n`);
+		// 50 ms after the reading ended: the change waits.
+		expect(list.refresh()).toBeUndefined();
+		now += 500;
+		expect(list.refresh()?.[0]?.status).toBe('completed');
+	});
+
+	it('shows a Perstack job started since in a jobs root, and a job’s new event files', () => {
+		const root = projectFolder();
+		const jobs = join(root, 'jobs');
+		const job = 'xrg3kr5eyfy4evxm775cs81p';
+		const source = join(fixtures, 'jobs', 'perstack', 'jobs', job);
+		cpSync(source, join(jobs, job), {recursive: true});
+		// The job as it was three event files in (of all its runs').
+		const events = readdirSync(join(jobs, job, 'runs'), {recursive: true, encoding: 'utf8'})
+			.filter(path => path.endsWith('.json'))
+			.sort((a, b) => (basename(a) < basename(b) ? -1 : 1));
+		for (const path of events.slice(3)) rmSync(join(jobs, job, 'runs', path));
+		const list = new FollowedJobList(root, () => 0);
+		const early = list.list();
+		expect(early.map(listed => listed.jobId)).toEqual([job]);
+		expect(early[0]?.status).not.toBe('completed');
+		expect(list.refresh()).toBeUndefined();
+		for (const path of events.slice(3)) cpSync(join(source, 'runs', path), join(jobs, job, 'runs', path));
+		expect(list.refresh()?.map(listed => [listed.jobId, listed.status])).toEqual([[job, 'completed']]);
+
+		cpSync(source, join(jobs, 'a-second-job'), {recursive: true});
+		expect(list.refresh()?.map(listed => listed.path)).toHaveLength(2);
+	});
+});
