@@ -1,17 +1,19 @@
-import {field} from './describe-activity.js';
+import type {ConversationMessage, ConversationPart, ConversationStep, ConversationUsage} from '../model/conversation.js';
+import {assertNever} from '../model/assert-never.js';
 import {foldHeadTail, foldMarker} from './fold-lines.js';
 import {plural} from './format.js';
 import {prettyJsonLines} from './pretty-json.js';
+import {perstackConversation} from './perstack-conversation.js';
 import {sanitizeBlock, sanitizeLine} from './sanitize.js';
 
 /*
  * A step's conversation as a person reads it: the messages the model was given, then what the step added
- * (the model's answer and its tools' results), from the raw JSON line that holds them (the step's end, or
- * its `startGeneration` while it runs). Pure: the line is read by the caller. The text is the same for
- * `perscope --conversation` and the viewer's `c` overlay; lines new at this step are marked.
+ * (the model's answer and its tools' results), from Perstack's raw JSON line that holds them (the step's end, or
+ * its `startGeneration` while it runs: perstack-conversation.ts reads it) or as another runtime's reader made it
+ * (model/conversation.ts). Pure: the line is read by the caller. The text is the same for `perscope
+ * --conversation` and the viewer's `c` overlay; lines new at this step are marked.
  *
- * The line comes from a program we do not control, so every value is checked for its shape and every text
- * is made inert for the terminal here.
+ * The messages come from a program we do not control: every text is made inert for the terminal here.
  */
 
 export type ConversationLine = {
@@ -52,9 +54,15 @@ type Fold = {lines: boolean; lineChars: number; headChars: number; tailChars: nu
 const foldedContents: Fold = {lines: true, lineChars: maxLineChars, headChars: lineHeadChars, tailChars: lineTailChars};
 const unfoldedContents: Fold = {lines: false, lineChars: maxUnfoldedLineChars, headChars: maxUnfoldedLineChars - 2000, tailChars: 1000};
 
-/** The conversation of the step whose messages `raw` holds; a line that holds none says so. */
-export function conversationLines(raw: string, heading: ConversationHeading, options: ConversationOptions = {}): ConversationLine[] {
-	const lines = stepLines(raw, heading, options);
+/**
+ * Where a step's conversation comes from: Perstack's raw line that holds it, or the step as its runtime's reader made
+ * it from the lines that hold it (model/conversation.ts).
+ */
+export type ConversationSource = string | ConversationStep;
+
+/** The conversation of the step `source` holds; a line that holds none says so. */
+export function conversationLines(source: ConversationSource, heading: ConversationHeading, options: ConversationOptions = {}): ConversationLine[] {
+	const lines = stepLines(source, heading, options);
 	const cut = heading.cutOff;
 	if (cut === undefined) return lines;
 	// Whole: this is the one place a person can read all of what was streamed before the run was killed.
@@ -70,62 +78,45 @@ function textLines(text: string): ConversationLine[] {
 		.map(line => ({text: `  ${line}`, isNew: true}));
 }
 
-function stepLines(raw: string, heading: ConversationHeading, options: ConversationOptions): ConversationLine[] {
+function stepLines(source: ConversationSource, heading: ConversationHeading, options: ConversationOptions): ConversationLine[] {
 	const fold = options.unfolded === true ? unfoldedContents : foldedContents;
-	let event: unknown;
-	try {
-		event = JSON.parse(raw);
-	} catch {
-		return [...title(heading, undefined), dim('The line is not JSON: it holds no messages to show.')];
-	}
+	const step = typeof source === 'string' ? perstackConversation(source) : source;
+	const out = [...title(heading, step.from)];
+	switch (step.kind) {
+		case 'ended': {
+			const {given, added} = step;
+			const newInput = given.filter(message => message.isNewInput).length;
+			out.push(usageLine(step.usage));
+			out.push(
+				dim(
+					`given to the model: ${plural(given.length, 'message')}${newInput > 0 ? ` (${newInput} new at this step)` : ''} · added by the step: ${plural(added.length, 'message')} · lines new at this step are marked +`,
+				),
+			);
+			out.push(blank(), section('── given to the model ──'));
+			for (const [index, message] of given.entries()) out.push(...messageLines(message, index + 1, message.isNewInput, fold));
+			if (given.length === 0) out.push(dim('(no messages)'));
+			out.push(blank(), {text: addedHeading(added), isNew: true, tone: 'heading'});
+			for (const [index, message] of added.entries()) out.push(...messageLines(message, given.length + index + 1, true, fold));
+			if (added.length === 0) out.push({text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'});
+			if (step.error !== undefined) out.push({text: sanitizeLine(`error: ${step.error}`), isNew: true});
+			return out;
+		}
 
-	const type = stringField(event, 'type');
-	const checkpointMessages = field(field(event, 'checkpoint'), 'messages');
-	const generationMessages = field(event, 'messages');
-	const out = [...title(heading, type)];
-	if (Array.isArray(checkpointMessages)) {
-		const step = field(event, 'step');
-		const added = arrayField(step, 'newMessages');
-		const input = arrayField(step, 'inputMessages');
-		const addedIds = idsOf(added);
-		const inputIds = idsOf(input);
-		// The checkpoint ends with what the step added; ids say which, a count when messages have none.
-		const given =
-			addedIds.size > 0
-				? checkpointMessages.filter(message => !addedIds.has(stringField(message, 'id') ?? ''))
-				: checkpointMessages.slice(0, Math.max(0, checkpointMessages.length - added.length));
-		const newInput = given.filter(message => inputIds.has(stringField(message, 'id') ?? '')).length;
-		out.push(usageLine(field(step, 'usage')));
-		out.push(
-			dim(
-				`given to the model: ${plural(given.length, 'message')}${newInput > 0 ? ` (${newInput} new at this step)` : ''} · added by the step: ${plural(added.length, 'message')} · lines new at this step are marked +`,
-			),
-		);
-		out.push(blank(), section('── given to the model ──'));
-		for (const [index, message] of given.entries()) out.push(...messageLines(message, index + 1, inputIds.has(stringField(message, 'id') ?? ''), fold));
-		if (given.length === 0) out.push(dim('(no messages)'));
-		out.push(blank(), {text: addedHeading(added), isNew: true, tone: 'heading'});
-		for (const [index, message] of added.entries()) out.push(...messageLines(message, given.length + index + 1, true, fold));
-		if (added.length === 0) out.push({text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'});
-		const error = field(event, 'error') ?? field(field(event, 'checkpoint'), 'error');
-		if (error !== undefined)
-			out.push({text: sanitizeLine(`error: ${stringField(error, 'name') ?? 'Error'}: ${stringField(error, 'message') ?? ''}`), isNew: true});
-		return out;
+		case 'generating':
+			out.push(dim(`given to the model: ${plural(step.given.length, 'message')} · the step has not ended in the log: no answer yet`));
+			out.push(blank(), section('── given to the model ──'));
+			for (const [index, message] of step.given.entries()) out.push(...messageLines(message, index + 1, false, fold));
+			return out;
+		case 'none':
+			return [...out, dim(sanitizeLine(step.why))];
+		default:
+			return assertNever(step);
 	}
-
-	if (Array.isArray(generationMessages)) {
-		out.push(dim(`given to the model: ${plural(generationMessages.length, 'message')} · the step has not ended in the log: no answer yet`));
-		out.push(blank(), section('── given to the model ──'));
-		for (const [index, message] of generationMessages.entries()) out.push(...messageLines(message, index + 1, false, fold));
-		return out;
-	}
-
-	return [...out, dim(`The ${type === undefined ? 'line' : sanitizeLine(type)} event holds no messages.`)];
 }
 
-function addedHeading(added: readonly unknown[]): string {
+function addedHeading(added: readonly ConversationMessage[]): string {
 	if (added.length === 0) return '── new at this step ──';
-	if (added.some(message => stringField(message, 'type') === 'expertMessage')) return '── new at this step: the answer and its tools’ results ──';
+	if (added.some(message => message.role === 'assistant')) return '── new at this step: the answer and its tools’ results ──';
 	return '── new at this step (the model was not called: tool results only) ──';
 }
 
@@ -145,41 +136,27 @@ function title(heading: ConversationHeading, type: string | undefined): Conversa
 	];
 }
 
-function usageLine(usage: unknown): ConversationLine {
-	const count = (key: string) => {
-		const value = field(usage, key);
-		return typeof value === 'number' ? String(value) : '?';
-	};
-
-	if (typeof usage !== 'object' || usage === null) return dim('tokens this step: not reported');
+function usageLine(usage: ConversationUsage | undefined): ConversationLine {
+	if (usage === undefined) return dim('tokens this step: not reported');
+	const count = (value: number | undefined) => (value === undefined ? '?' : String(value));
 	return dim(
-		`tokens this step: ${count('inputTokens')} input · ${count('outputTokens')} output · ${count('reasoningTokens')} reasoning · ${count('cachedInputTokens')} cached input`,
+		`tokens this step: ${count(usage.inputTokens)} input · ${count(usage.outputTokens)} output · ${count(usage.reasoningTokens)} reasoning · ${count(usage.cachedInputTokens)} cached input`,
 	);
 }
 
-const roles: Readonly<Record<string, string>> = {
-	instructionMessage: 'system',
-	userMessage: 'user',
-	expertMessage: 'assistant',
-	toolMessage: 'tool',
-};
-
-function messageLines(message: unknown, number: number, isNew: boolean, fold: Fold): ConversationLine[] {
-	const type = stringField(message, 'type') ?? '?';
-	const role = roles[type] ?? sanitizeLine(type);
-	const contents = field(message, 'contents');
+function messageLines(message: ConversationMessage, number: number, isNew: boolean, fold: Fold): ConversationLine[] {
+	const {contents} = message;
+	const isSystem = message.role === 'system';
 	const body: string[] = [];
 	if (typeof contents === 'string') body.push(...block(contents, '  ', fold));
-	else if (Array.isArray(contents)) for (const part of contents) body.push(...partLines(part, '  ', type === 'instructionMessage', fold));
-	const lines = [{text: `#${number} ${role}`, isNew, tone: 'heading' as const}, ...body.map(text => ({text, isNew}))];
-	return lines;
+	else for (const part of contents) body.push(...partLines(part, '  ', isSystem, fold));
+	return [{text: `#${number} ${sanitizeLine(message.role)}`, isNew, tone: 'heading' as const}, ...body.map(text => ({text, isNew}))];
 }
 
-function partLines(part: unknown, indent: string, isSystem: boolean, fold: Fold, isResult = false): string[] {
-	const type = stringField(part, 'type');
-	switch (type) {
-		case 'textPart': {
-			const text = stringField(part, 'text') ?? '';
+function partLines(part: ConversationPart, indent: string, isSystem: boolean, fold: Fold, isResult = false): string[] {
+	switch (part.kind) {
+		case 'text': {
+			const {text} = part;
 			if (isSystem && fold.lines) return systemPrompt(text, indent, fold);
 			const decoded = isResult ? escapedLines(text) : undefined;
 			return decoded === undefined
@@ -191,29 +168,26 @@ function partLines(part: unknown, indent: string, isSystem: boolean, fold: Fold,
 					);
 		}
 
-		case 'thinkingPart':
-			return [`${indent}thinking`, ...block(stringField(part, 'thinking') ?? '', `${indent}  `, fold)];
-		case 'toolCallPart':
+		case 'thinking':
+			return [`${indent}thinking`, ...block(part.text, `${indent}  `, fold)];
+		case 'call':
 			return [
-				indent + sanitizeLine(`call ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`),
+				indent + sanitizeLine(`call ${part.toolName ?? '?'} · ${part.callId ?? '?'}`),
 				...folded(
-					prettyJsonLines(field(part, 'args')).flatMap(line => sanitizeBlock(line).split('\n')),
+					prettyJsonLines(part.args).flatMap(line => sanitizeBlock(line).split('\n')),
 					`${indent}  `,
 					fold,
 				),
 			];
-		case 'toolResultPart': {
-			const contents = field(part, 'contents');
-			const parts = Array.isArray(contents) ? contents : [];
+		case 'result':
 			return [
-				indent + sanitizeLine(`result of ${stringField(part, 'toolName') ?? '?'} · ${stringField(part, 'toolCallId') ?? '?'}`),
-				...parts.flatMap(inner => partLines(inner, `${indent}  `, false, fold, true)),
+				indent + sanitizeLine(`result of ${part.toolName ?? '?'} · ${part.callId ?? '?'}`),
+				...part.parts.flatMap(inner => partLines(inner, `${indent}  `, false, fold, true)),
 			];
-		}
-
-		case undefined:
+		case 'attachment':
+			return [indent + sanitizeLine(`[${part.type ?? 'part'}${part.details.length > 0 ? `: ${part.details.join(', ')}` : ''}]`)];
 		default:
-			return [attachment(part, type, indent)];
+			return assertNever(part);
 	}
 }
 
@@ -234,21 +208,6 @@ function escapedLines(text: string): string[] | undefined {
 
 	// A result that is one JSON string is that string's lines; an object or array, indented with its texts as lines.
 	return typeof value === 'string' ? value.replace(/\n$/, '').split('\n') : prettyJsonLines(value);
-}
-
-/** An image or file part (or one of a kind not known): what it is, not its bytes. */
-function attachment(part: unknown, type: string | undefined, indent: string): string {
-	const details: string[] = [];
-	const mimeType = stringField(part, 'mimeType');
-	if (mimeType !== undefined) details.push(mimeType);
-	const url = stringField(part, 'url');
-	if (url !== undefined) details.push(url);
-	for (const key of ['encodedData', 'data']) {
-		const data = stringField(part, key);
-		if (data !== undefined) details.push(`${data.length} characters of data`);
-	}
-
-	return indent + sanitizeLine(`[${type ?? 'part'}${details.length > 0 ? `: ${details.join(', ')}` : ''}]`);
 }
 
 function systemPrompt(text: string, indent: string, fold: Fold): string[] {
@@ -285,26 +244,6 @@ function cutLine(line: string, fold: Fold): string {
 function pairSafe(text: string, at: number): number {
 	const code = text.charCodeAt(at);
 	return code >= 0xdc00 && code <= 0xdfff ? at + 1 : at;
-}
-
-function idsOf(messages: readonly unknown[]): Set<string> {
-	const ids = new Set<string>();
-	for (const message of messages) {
-		const id = stringField(message, 'id');
-		if (id !== undefined) ids.add(id);
-	}
-
-	return ids;
-}
-
-function stringField(value: unknown, key: string): string | undefined {
-	const found = field(value, key);
-	return typeof found === 'string' ? found : undefined;
-}
-
-function arrayField(value: unknown, key: string): unknown[] {
-	const found = field(value, key);
-	return Array.isArray(found) ? found : [];
 }
 
 function dim(text: string): ConversationLine {
