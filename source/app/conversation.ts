@@ -1,6 +1,6 @@
 import {once} from 'node:events';
 import {basename, dirname} from 'node:path';
-import {readMessageLine} from '../input/reread/message-line.js';
+import {readConversation} from '../input/reread/message-line.js';
 import {RawEvents} from '../input/reread/raw-events.js';
 import type {InputPlan} from '../input/inputs.js';
 import {inputEndOf} from '../input/source-state.js';
@@ -72,7 +72,7 @@ export async function runConversation(
 	const {run, line} = found.target;
 	// A line number, not the source's name: the same bytes give the same output from a file, a pipe or a .gz.
 	const where = raw.isEventFile(line.source) ? `the step's event file in ${basename(dirname(line.source))}` : `line ${line.line}`;
-	const text = readMessageLine(raw, line);
+	const text = readConversation(raw, line);
 	if (text === undefined) {
 		stderr.write(
 			`perscope: --conversation: the messages of step ${line.step} of run ${sanitizeLine(run.runId)} (${sanitizeLine(where)}) are no longer available: a pipe, a command or a .gz keeps only its most recent lines, and a file may have changed since; save the log to a file and give the file\n`,

@@ -4,7 +4,7 @@ import {listedInput, type InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
 import {liveSources} from './live-sources.js';
 import {RawEvents} from '../input/reread/raw-events.js';
-import {readMessageLine} from '../input/reread/message-line.js';
+import {readConversation} from '../input/reread/message-line.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../views/export-event.js';
 import {builtinPrices} from '../query/prices.js';
@@ -229,7 +229,7 @@ async function viewPlan(
 			void resultTextLoaded.then(arrived);
 			return undefined;
 		},
-		messageLine: where => readMessageLine(raw, where),
+		messageLine: where => readConversation(raw, where),
 		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
 		interrupt: () => {
 			if (interrupted || !loading.childRunning()) return false;

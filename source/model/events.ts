@@ -95,8 +95,10 @@ type Payload =
 	/**
 	 * `counted`: the step counts among the run's steps from its start, for runtimes whose steps have no end of
 	 * their own (drover's turns, an agent CLI's model responses); Perstack's count when their checkpoint ends them.
+	 * `messagesInLines`: what the model was given at the step is the lines of its run before this one, and what it
+	 * added the lines after it (a Claude Code transcript's), not one line as Perstack's step end.
 	 */
-	| {kind: 'stepStart'; counted?: boolean}
+	| {kind: 'stepStart'; counted?: boolean; messagesInLines?: boolean}
 	| {
 			kind: 'toolCalls';
 			as: 'tool' | 'delegate' | 'interactive';

@@ -1,4 +1,4 @@
-import type {EventRef} from './events.js';
+import type {Dialect, EventRef} from './events.js';
 import type {Run, StepRecord} from './state.js';
 
 /*
@@ -9,7 +9,9 @@ import type {Run, StepRecord} from './state.js';
  *
  * The line is the step's end (`continueToNextStep`, `completeRun`, `stopRunBy…`): its checkpoint holds every
  * message after the step and its `step.newMessages` what the step added. Until the step ends, its
- * `startGeneration` (the messages the model is being given) stands in, and the end replaces it.
+ * `startGeneration` (the messages the model is being given) stands in, and the end replaces it. In a Claude Code
+ * transcript, which keeps every message as a line of its own, it is the step's first line: what came before it on
+ * the run's side was given to the model, what follows it up to the next response is what the step added.
  */
 
 export function rememberMessageLine(run: Run, record: StepRecord, ref: EventRef, isStepEnd: boolean): void {
@@ -20,8 +22,11 @@ export function rememberMessageLine(run: Run, record: StepRecord, ref: EventRef,
 	run.messageSource = ref.source;
 }
 
-/** Where the messages of a step of a run can be read again: the line and its byte offset in `source`. */
-export type MessageLine = {source: string; step: number; line: number; offset: number};
+/**
+ * Where the messages of a step of a run can be read again: the line and its byte offset in `source`; the run's
+ * runtime says how (Perstack's line holds them all, a Claude Code transcript's is the step's first of several).
+ */
+export type MessageLine = {source: string; step: number; line: number; offset: number; dialect: Dialect};
 
 /**
  * The line of `step`, or of the run's last step with messages when `step` is undefined. Looked up only when a
@@ -36,7 +41,7 @@ export function messageLineOf(run: Run, step?: number): MessageLine | undefined 
 		if (step === undefined ? found === undefined || record.step > found.step : record.step === step) found = record;
 	}
 
-	return found ? {source, step: found.step, line: found.messageLine ?? 0, offset: found.messageOffset ?? 0} : undefined;
+	return found ? {source, step: found.step, line: found.messageLine ?? 0, offset: found.messageOffset ?? 0, dialect: run.dialect} : undefined;
 }
 
 /** The steps of the run whose messages can be read, in step order. */

@@ -33,7 +33,7 @@ export type ConversationHeading = {
 	cutOff?: {answer: string | undefined; reasoning: string | undefined} | undefined;
 };
 
-/** The system prompt shows this many of its first lines. */
+/** The system prompt (and context attached to a prompt) shows this many of its first lines. */
 export const systemPromptLines = 6;
 /** A long content shows its first and last lines. */
 export const foldHead = 40;
@@ -146,18 +146,20 @@ function usageLine(usage: ConversationUsage | undefined): ConversationLine {
 
 function messageLines(message: ConversationMessage, number: number, isNew: boolean, fold: Fold): ConversationLine[] {
 	const {contents} = message;
-	const isSystem = message.role === 'system';
+	// The system prompt, and the context a runtime attaches to a prompt (Claude Code's lists of agents and skills), show
+	// their first lines: the same every step, and long.
+	const isSystem = message.role === 'system' || message.role === 'context';
 	const body: string[] = [];
-	if (typeof contents === 'string') body.push(...block(contents, '  ', fold));
-	else for (const part of contents) body.push(...partLines(part, '  ', isSystem, fold));
+	if (typeof contents === 'string') body.push(...(isSystem && fold.lines ? systemPrompt(contents, '  ', fold, message.role) : block(contents, '  ', fold)));
+	else for (const part of contents) body.push(...partLines(part, '  ', isSystem, fold, false, message.role));
 	return [{text: `#${number} ${sanitizeLine(message.role)}`, isNew, tone: 'heading' as const}, ...body.map(text => ({text, isNew}))];
 }
 
-function partLines(part: ConversationPart, indent: string, isSystem: boolean, fold: Fold, isResult = false): string[] {
+function partLines(part: ConversationPart, indent: string, isSystem: boolean, fold: Fold, isResult = false, role = 'system'): string[] {
 	switch (part.kind) {
 		case 'text': {
 			const {text} = part;
-			if (isSystem && fold.lines) return systemPrompt(text, indent, fold);
+			if (isSystem && fold.lines) return systemPrompt(text, indent, fold, role);
 			const decoded = isResult ? escapedLines(text) : undefined;
 			return decoded === undefined
 				? block(text, indent, fold)
@@ -210,12 +212,12 @@ function escapedLines(text: string): string[] | undefined {
 	return typeof value === 'string' ? value.replace(/\n$/, '').split('\n') : prettyJsonLines(value);
 }
 
-function systemPrompt(text: string, indent: string, fold: Fold): string[] {
+function systemPrompt(text: string, indent: string, fold: Fold, role: string): string[] {
 	const lines = splitLines(text);
 	if (lines.length <= systemPromptLines + 1) return lines.map(line => indent + cutLine(line, fold));
 	return [
 		...lines.slice(0, systemPromptLines).map(line => indent + cutLine(line, fold)),
-		`${indent}${foldMarker(lines.length - systemPromptLines)} (the rest of the system prompt)`,
+		`${indent}${foldMarker(lines.length - systemPromptLines)} (the rest of ${role === 'system' ? 'the system prompt' : 'this context'})`,
 	];
 }
 

@@ -11,6 +11,7 @@ import type {ViewStore} from '../view-model/view-store.js';
 import type {TreeRows} from '../view-model/tree/layouts.js';
 import type {ViewerWork} from '../view-model/viewer-work.js';
 import type {CockpitActions} from '../view-model/cockpit.js';
+import type {ConversationSource} from '../text/conversation.js';
 
 /** What the views are given from outside React: the store (and through it the model), the sources, and ways to act on them. */
 export type ViewEnv = {
@@ -31,8 +32,11 @@ export type ViewEnv = {
 	 * first frame: it brings the parsers), and `arrived` is called once it is. Absent: results are shown as kept.
 	 */
 	wholeResult?: ((activity: Activity, arrived: () => void) => Activity | undefined) | undefined;
-	/** The raw line that holds a step's messages (input/message-line.ts); without it, `rawEvent` at the line's place. */
-	messageLine?: ((where: MessageLine) => string | undefined) | undefined;
+	/**
+	 * A step's conversation (input/reread/message-line.ts): the raw line that holds its messages, or the step as its
+	 * runtime's reader made it; without it, `rawEvent` at the line's place.
+	 */
+	messageLine?: ((where: MessageLine) => ConversationSource | undefined) | undefined;
 	/** Interrupt a running child (Ctrl-C); returns false when there is none. */
 	interrupt: () => boolean;
 	/** Whether a child command is still running (quitting then asks first). */

@@ -1,6 +1,6 @@
 import {useMemo, useState} from 'react';
 import {messageLineOf} from '../model/message-lines.js';
-import {conversationLines, gutter, type ConversationLine} from '../text/conversation.js';
+import {conversationLines, gutter, type ConversationLine, type ConversationSource} from '../text/conversation.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {cutOffText, type CutOff} from '../query/tree.js';
 import {wrapIndented} from '../text/wrap.js';
@@ -23,11 +23,12 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 	const run = env.model.runs.get(runId);
 	const where = run ? messageLineOf(run, step) : undefined;
 	const {source, line, offset} = where ?? {source: undefined, line: 0, offset: 0};
+	const dialect = run?.dialect ?? 'perstack';
 	const read = env.messageLine;
 	// Reading the line is I/O: once per line, not once per frame.
 	const raw = useMemo(
-		() => (source === undefined ? undefined : read ? read({source, step, line, offset}) : env.rawEvent({source, line, offset})),
-		[source, step, line, offset, read, env],
+		() => (source === undefined ? undefined : read ? read({source, step, line, offset, dialect}) : env.rawEvent({source, line, offset})),
+		[source, step, line, offset, dialect, read, env],
 	);
 	const expertKey = run?.expertKey ?? '?';
 	// `e`: long contents in full instead of their head and tail.
@@ -61,7 +62,7 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 
 type Target = {runId: string; expertKey: string; step: number; line: number; where: boolean; cutOff: CutOff | undefined};
 
-function panelLines(raw: string | undefined, target: Target, width: number, unfolded: boolean): InspectorLine[] {
+function panelLines(raw: ConversationSource | undefined, target: Target, width: number, unfolded: boolean): InspectorLine[] {
 	if (!target.where) return [{text: `Step ${target.step} of this run has no messages in the log.`, tone: 'dim'}];
 	if (raw === undefined) {
 		return [

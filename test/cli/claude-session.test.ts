@@ -65,6 +65,47 @@ describe('a Claude Code session read with its sub-agents', () => {
 		expect(lines.at(-2)).toMatch(/^── job 0ccdcfe9-b26c-42b6-bd34-9894be0511a7 ✓ completed · 6 steps · 4800 in \/ 120 out tokens · \$0\.03 · 338ms$/);
 	});
 
+	it('--conversation shows what the model was given at a step and what the step added, a sub-agent’s from its own file', () => {
+		const folder = laidOut();
+		const main = perscope(['--conversation', session, `${session}.jsonl`], folder);
+		expect(main.code, main.stderr).toBe(0);
+		const lines = main.stdout.split('\n');
+		// The main loop's last step (its answer), at its line in the session's file.
+		expect(lines.slice(0, 4)).toEqual([
+			`  conversation of run ${session} (claude) at step 2`,
+			'  from line 10 (transcript)',
+			'  tokens this step: 800 input · 20 output · ? reasoning · 200 cached input',
+			'  given to the model: 5 messages · added by the step: 1 message · lines new at this step are marked +',
+		]);
+		const headings = lines.filter(line => /^[+ ] (#\d+ |── )/.test(line));
+		expect(headings).toEqual([
+			'  ── given to the model ──',
+			'  #1 user',
+			'  #2 context',
+			'  #3 context',
+			'  #4 assistant',
+			'  #5 tool',
+			'+ ── new at this step: the answer and its tools’ results ──',
+			'+ #6 assistant',
+		]);
+		expect(main.stdout).toContain('    call Agent · toolu_mockkqxs130002\n');
+		expect(main.stdout).toContain('    result of Agent · toolu_mockkqxs130002\n');
+		expect(main.stdout).toContain('+   The longest notes file is b.txt (3 lines).\n');
+
+		// The inner sub-agent's Bash step: its prompt given, its call and the command's output added.
+		const agent = perscope(['--conversation', 'toolu_mockkqxs130004@1', `${session}.jsonl`], folder);
+		expect(agent.code, agent.stderr).toBe(0);
+		expect(agent.stdout).toContain('  from line 3 (transcript)\n');
+		expect(agent.stdout).toContain('+ #1 user\n+   Count the lines of each file in notes/ and list them.\n');
+		expect(agent.stdout).toContain('+   call Bash · toolu_mockkqxs130006\n');
+		expect(agent.stdout).toContain('+ #4 tool\n+   result of Bash · toolu_mockkqxs130006\n+      1 notes/a.txt\n+      3 notes/b.txt\n+      4 total\n');
+
+		// The stream of a -p run carries no prompt and no system prompt: it says so, as before.
+		const stream = perscope(['--conversation', '107f', 'fixtures/claude-code/nested-subagents.ndjson'], repoRoot);
+		expect(stream.code).toBe(2);
+		expect(stream.stderr).toContain('a claude-code stream does not carry what the model was given at a step');
+	});
+
 	it('its sub-agents given beside it (a glob) are read once, not twice', () => {
 		const folder = laidOut();
 		const alone = perscope(['--summary', `${session}.jsonl`], folder);

@@ -74,6 +74,17 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		// The older session, whose sub-agents' files are read with it.
 		const opened = await tty.waitFor(screen => screen.includes('job 0ccdcfe9-b26') && screen.includes('▸ general-purpose'));
 		expect(opened).toContain('6 steps');
+		// c on the main loop's answer: what the model was given at that step, read from the session's lines.
+		tty.keys('c');
+		const conversation = await tty.waitFor('Conversation · claude · step 2');
+		expect(conversation).toContain('from line 10 (transcript)');
+		expect(conversation).toContain('#1 user');
+		expect(conversation).toContain('Which notes file is longest? Use a sub-agent.');
+		tty.keys('G');
+		const end = await tty.waitFor('+   The longest notes file is b.txt (3 lines).');
+		expect(end).toContain('+ #6 assistant');
+		tty.keys('Escape');
+		await tty.waitFor(screen => !screen.includes('Conversation · claude'));
 		tty.keys('BSpace');
 		const back = await tty.waitFor('↑↓ choose · enter open · q quit');
 		expect(back).toMatch(/› 0ccdcfe9-b26c-42b6-bd34-/);

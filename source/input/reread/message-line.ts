@@ -1,7 +1,10 @@
 import {readdirSync} from 'node:fs';
 import {dirname, join} from 'node:path';
+import type {ConversationStep} from '../../model/conversation.js';
 import type {MessageLine} from '../../model/message-lines.js';
 import {stepNumberOf} from '../../parse/dialects/common.js';
+import {transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
+import {readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
 
 /*
@@ -21,6 +24,28 @@ const messageTypes = [
 	'stopRunByExceededMaxSteps',
 	'startGeneration',
 ];
+
+/** A transcript read whole for a step's conversation up to this size: beyond it, the step's messages are not shown. */
+const maxTranscriptBytes = 512 * 1024 * 1024;
+
+/**
+ * A step's conversation as its runtime keeps it: Perstack's line that holds it (drawn by text/conversation.ts), or
+ * the step read from a Claude Code transcript's lines. Undefined when it is no longer there.
+ */
+export function readConversation(raw: RawEvents, where: MessageLine): string | ConversationStep | undefined {
+	if (where.dialect !== 'claude-code') return readMessageLine(raw, where);
+	const path = raw.fileOf(where.source);
+	if (path === undefined) return undefined;
+	let bytes: Buffer | undefined;
+	try {
+		// On the viewer's thread: only a regular file is read (nothing put in its place can hold it).
+		bytes = readRegularFileSync(path, maxTranscriptBytes);
+	} catch {
+		return undefined;
+	}
+
+	return bytes === undefined ? undefined : transcriptConversation(bytes, where.offset);
+}
 
 export function readMessageLine(raw: RawEvents, where: MessageLine): string | undefined {
 	if (raw.isEventFile(where.source)) return readStepEventFile(raw, where);

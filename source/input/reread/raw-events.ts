@@ -128,6 +128,15 @@ export class RawEvents {
 		}
 	}
 
+	/**
+	 * The file a source's lines can be read again from by offset (the file itself, or the copy of a stream), if
+	 * there is one: for a reader that needs many of its lines (a Claude Code transcript's conversation).
+	 */
+	fileOf(source: string): string | undefined {
+		if (this.#isEventFile(source)) return undefined;
+		return this.#pathOf(source) ?? (this.#spooled.has(source) ? this.#spool?.pathOf(source) : undefined);
+	}
+
 	/** The file a source's lines are read again from by offset, if it is one. */
 	#pathOf(source: string): string | undefined {
 		return this.#seekable.get(source) ?? (this.#seekableFolders.some(folder => normalize(source).startsWith(folder)) ? source : undefined);

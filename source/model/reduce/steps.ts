@@ -30,7 +30,7 @@ export function onStepStart(model: Model, run: Run, event: EventOf<'stepStart'>)
 	const record = stepRecord(model, run, step);
 	if (!record) return;
 	if (!model.figuresOnly) record.startedAt = record.startedAt ?? event.timestamp;
-	if (event.dialect === 'perstack') rememberMessageLine(run, record, event.ref, false);
+	if (event.dialect === 'perstack' || event.messagesInLines === true) rememberMessageLine(run, record, event.ref, false);
 }
 
 /**

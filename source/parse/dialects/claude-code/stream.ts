@@ -173,7 +173,12 @@ export class ClaudeStream {
 			state.messageId = messageId;
 			state.text = undefined;
 			state.thinking = undefined;
-			this.emit(runId, {kind: 'stepStart', counted: true}, state.step);
+			// A transcript keeps every message of the session: the step's conversation is read from its lines.
+			this.emit(
+				runId,
+				this.line?.transcript === true ? {kind: 'stepStart', counted: true, messagesInLines: true} : {kind: 'stepStart', counted: true},
+				state.step,
+			);
 		}
 
 		if (model !== undefined && model !== '') this.runModel(runId, model);
