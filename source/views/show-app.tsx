@@ -23,10 +23,11 @@ export async function chooseJob(
 	options: {initialJobPath?: string | undefined; suspend?: ((repaint: () => void) => void) | undefined; follow?: boolean | undefined} = {},
 ): Promise<JobListing | undefined> {
 	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
-	const {FollowedJobList} = await import('../load/followed-job-list.js');
-	const list = new FollowedJobList(root);
-	const jobs = list.list();
-	const follow = options.follow ? {refresh: () => list.refresh(), everyMs: followedListMs} : undefined;
+	const [{listJobs}, {FollowedJobList}] = await Promise.all([import('../load/job-listing.js'), import('../load/followed-job-list.js')]);
+	// Following, each job's files are looked at besides being read, to tell later what changed.
+	const list = options.follow ? new FollowedJobList(root) : undefined;
+	const jobs = list ? list.list() : listJobs(root);
+	const follow = list ? {refresh: () => list.refresh(), everyMs: followedListMs} : undefined;
 	let chosen: JobListing | undefined;
 	// Ink draws from the cursor: start from a clear screen, not after what was shown while Ink loaded.
 	process.stdout.write('\u001B[H\u001B[2J');

@@ -16,21 +16,21 @@ type Line = {value: Record<string, unknown>; offset: number};
 
 /** The conversation of the step whose first line starts at byte `offset` of `bytes` (the transcript's file). */
 export function transcriptConversation(bytes: Buffer, offset: number): ConversationStep {
-	const lines = jsonLines(bytes);
-	const at = lines.findIndex(line => line.offset === offset);
-	const first = lines[at];
+	// The lines before the step are all read; those after it only as far as the step goes.
+	const before = jsonLines(bytes, 0, offset);
+	const [first] = jsonLines(bytes, offset, offset + 1);
 	const stepId = first ? messageId(first.value) : undefined;
-	if (!first || first.value.type !== 'assistant' || stepId === undefined)
+	if (!first || first.offset !== offset || first.value.type !== 'assistant' || stepId === undefined)
 		return {kind: 'none', from: 'transcript', why: 'The transcript no longer has this step’s line: it may have changed since.'};
 
 	const side = sideOf(first.value);
 	const own = (line: Line) => sideOf(line.value) === side;
 	let from = 0;
-	for (let index = 0; index < at; index++) if (own(lines[index]!) && isCompactBoundary(lines[index]!.value)) from = index + 1;
+	for (const [index, line] of before.entries()) if (own(line) && isCompactBoundary(line.value)) from = index + 1;
 
 	const names = new Map<string, string>();
 	const given = messagesOf(
-		lines.slice(from, at).filter(own),
+		before.slice(from).filter(own),
 		names,
 		() => false,
 		() => false,
@@ -42,12 +42,14 @@ export function transcriptConversation(bytes: Buffer, offset: number): Conversat
 
 	// The step: its response's lines, then the results of its calls, up to the next response or prompt.
 	const calls = new Set<string>();
+	const response: Array<Record<string, unknown>> = [];
 	const added = messagesOf(
-		lines.slice(at).filter(own),
+		ownLinesFrom(bytes, offset, own),
 		names,
 		value => {
 			if (value.type === 'assistant') {
 				if (messageId(value) !== stepId) return true;
+				response.push(value);
 				for (const block of blocksOf(value)) if (block.type === 'tool_use' && typeof block.id === 'string') calls.add(block.id);
 				return false;
 			}
@@ -60,27 +62,42 @@ export function transcriptConversation(bytes: Buffer, offset: number): Conversat
 		},
 		value => value.type === 'attachment',
 	);
-	return {kind: 'ended', from: 'transcript', usage: stepUsage(lines.slice(at).filter(own), stepId), given, added, error: undefined};
+	return {kind: 'ended', from: 'transcript', usage: responseUsage(response), given, added, error: undefined};
 }
 
-/** Each line of the file that is a JSON object, with its byte offset. */
-function jsonLines(bytes: Buffer): Line[] {
+/** Each line of the file from byte `start` that begins before `end` and is a JSON object, with its byte offset. */
+function jsonLines(bytes: Buffer, start: number, end: number): Line[] {
 	const lines: Line[] = [];
-	let start = 0;
-	while (start < bytes.length) {
-		let end = bytes.indexOf(10, start);
-		if (end < 0) end = bytes.length;
-		try {
-			const value: unknown = JSON.parse(bytes.toString('utf8', start, end));
-			if (typeof value === 'object' && value !== null && !Array.isArray(value)) lines.push({value: value as Record<string, unknown>, offset: start});
-		} catch {
-			// A line cut or not JSON holds no message.
-		}
-
-		start = end + 1;
+	for (let at = start; at < end && at < bytes.length; ) {
+		const line = lineAt(bytes, at);
+		if (line.value !== undefined) lines.push({value: line.value, offset: at});
+		at = line.next;
 	}
 
 	return lines;
+}
+
+/** The run's lines from byte `start` on, each read only when asked for. */
+function* ownLinesFrom(bytes: Buffer, start: number, own: (line: Line) => boolean): Generator<Line> {
+	for (let at = start; at < bytes.length; ) {
+		const line = lineAt(bytes, at);
+		if (line.value !== undefined && own({value: line.value, offset: at})) yield {value: line.value, offset: at};
+		at = line.next;
+	}
+}
+
+/** The line at byte `at`: its JSON object (undefined for a line that is none), and where the next line starts. */
+function lineAt(bytes: Buffer, at: number): {value: Record<string, unknown> | undefined; next: number} {
+	let end = bytes.indexOf(10, at);
+	if (end < 0) end = bytes.length;
+	try {
+		const value: unknown = JSON.parse(bytes.toString('utf8', at, end));
+		if (typeof value === 'object' && value !== null && !Array.isArray(value)) return {value: value as Record<string, unknown>, next: end + 1};
+	} catch {
+		// A line cut or not JSON holds no message.
+	}
+
+	return {value: undefined, next: end + 1};
 }
 
 function sideOf(value: Record<string, unknown>): string {
@@ -111,7 +128,7 @@ function blocksOf(value: Record<string, unknown>): Array<Record<string, unknown>
  * make one message; `skips` leaves a line out without ending.
  */
 function messagesOf(
-	lines: readonly Line[],
+	lines: Iterable<Line>,
 	names: Map<string, string>,
 	ends: (value: Record<string, unknown>) => boolean,
 	skips: (value: Record<string, unknown>) => boolean,
@@ -220,11 +237,10 @@ function attachmentText(attachment: unknown): string | undefined {
 	return `${label}`;
 }
 
-/** The step's usage as its lines report it: each count the largest its response's lines give (they repeat it). */
-function stepUsage(lines: readonly Line[], stepId: string): ConversationUsage | undefined {
+/** The step's usage as its response's lines report it: each count the largest they give (they repeat it). */
+function responseUsage(response: ReadonlyArray<Record<string, unknown>>): ConversationUsage | undefined {
 	let usage: ConversationUsage | undefined;
-	for (const {value} of lines) {
-		if (value.type !== 'assistant' || messageId(value) !== stepId) continue;
+	for (const value of response) {
 		const reported = messageOf(value)?.usage;
 		if (typeof reported !== 'object' || reported === null) continue;
 		const count = (key: string): number | undefined => {
