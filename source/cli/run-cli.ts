@@ -5,7 +5,7 @@ import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
 import {sessionFilesIn} from '../input/claude-sessions.js';
 import {projectFolderName} from '../parse/dialects/claude-code/session-files.js';
 import {homedir} from 'node:os';
-import {join} from 'node:path';
+import {dirname, join} from 'node:path';
 import {otlpOptionsFrom} from './otlp-options.js';
 import {prepareInkEnvironment} from './ink-environment.js';
 import {parseCommandLine} from './parse-args.js';
@@ -50,7 +50,8 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 	if (request.claudeSessions) {
 		const folder = claudeSessionsFolder(env);
 		if (sessionFilesIn(folder).length === 0) {
-			await say(`no Claude Code sessions of ${process.cwd()}: none in ${folder}`);
+			// Every project's sessions are one folder up, for a person who ran Claude Code elsewhere.
+			await say(`no Claude Code sessions of ${process.cwd()}: none in ${folder} (every project's: perscope ${dirname(folder)})`);
 			return 1;
 		}
 

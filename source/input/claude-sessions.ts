@@ -25,6 +25,25 @@ export function sessionFilesIn(folder: string): string[] {
 		.filter(path => isFile(path));
 }
 
+/**
+ * The project folders under a folder of Claude Code projects (`~/.claude/projects`: a folder per working directory,
+ * each of sessions), by name; none when it holds no such folder, or sessions of its own.
+ */
+export function projectFoldersIn(folder: string): string[] {
+	if (sessionFilesIn(folder).length > 0) return [];
+	let names: string[];
+	try {
+		names = readdirSync(folder);
+	} catch {
+		return [];
+	}
+
+	return names
+		.sort()
+		.map(name => join(folder, name))
+		.filter(path => isDirectory(path) && sessionFilesIn(path).length > 0);
+}
+
 /** The folder a session's sub-agents' transcripts are in (there or not). */
 export function subagentsOf(sessionFile: string): string | undefined {
 	const folder = subagentsFolderOf(basename(sessionFile));

@@ -6,7 +6,7 @@ import {whyNotRunnable} from './command/command-lookup.js';
 import {describeFsError, isMissing} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
-import {sessionFilesIn, subagentsOf} from './claude-sessions.js';
+import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
 import {isDirectory} from './regular-file.js';
 
 /**
@@ -179,8 +179,8 @@ function lookAt(path: string, follow: boolean): FileForm | 'job' | 'jobs' {
 	if (stats.isDirectory()) {
 		if (isJobDirectory(path) || isRunDirectory(path)) return 'job';
 		if (isJobsRoot(path)) return 'jobs';
-		// A Claude Code project's folder of sessions is listed as a directory of jobs is.
-		if (sessionFilesIn(path).length > 0) return 'jobs';
+		// A Claude Code project's folder of sessions is listed as a directory of jobs is, and so are all projects' together.
+		if (sessionFilesIn(path).length > 0 || projectFoldersIn(path).length > 0) return 'jobs';
 		throw new InputError(`cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code sessions`, 1);
 	}
 

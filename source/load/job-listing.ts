@@ -1,5 +1,5 @@
 import {readFileSync} from 'node:fs';
-import {basename, join} from 'node:path';
+import {basename, dirname, join} from 'node:path';
 import {Ingest} from './ingest.js';
 import type {RunStatus} from '../model/events.js';
 import type {Job, Model} from '../model/state.js';
@@ -11,7 +11,7 @@ import {originalQuery} from '../query/resume-command.js';
 import {compareEventFiles} from '../input/job/event-order.js';
 import {feedEventFileSync} from '../input/job/event-file.js';
 import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
-import {sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
+import {projectFoldersIn, sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
 import {readSessionSync} from '../input/read-session.js';
 
 export type {JobListing} from '../query/job-listing.js';
@@ -31,11 +31,20 @@ export function listJobs(root: string): JobListing[] {
 	return newestFirst(paths.map(path => describe(path)));
 }
 
-/** The jobs of a root: a Claude Code project's sessions, else the job directories; and how one of them is listed. */
+/**
+ * The jobs of a root: a Claude Code project's sessions, or every project's (`~/.claude/projects`), else the job
+ * directories; and how one of them is listed.
+ */
 export function jobsIn(root: string): {kind: 'sessions' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
-	return isSessionsFolder(root)
-		? {kind: 'sessions', paths: sessionFilesIn(root), describe: describeSession}
-		: {kind: 'jobs', paths: jobDirectoriesIn(root), describe: describeJob};
+	if (isSessionsFolder(root)) return {kind: 'sessions', paths: sessionFilesIn(root), describe: describeSession};
+	const projects = jobDirectoriesIn(root).length === 0 ? projectFoldersIn(root) : [];
+	if (projects.length > 0)
+		return {
+			kind: 'sessions',
+			paths: projects.flatMap(project => sessionFilesIn(project)),
+			describe: path => ({...describeSession(path), project: basename(dirname(path))}),
+		};
+	return {kind: 'jobs', paths: jobDirectoriesIn(root), describe: describeJob};
 }
 
 /** Listings in the order the list shows them: newest first, then by id. */
@@ -51,7 +60,7 @@ export function newestFirst(listings: JobListing[]): JobListing[] {
  * them in, the listing's reversed, found without reading an event (a summary would read them all twice).
  */
 export function jobsOldestFirst(root: string): string[] {
-	if (isSessionsFolder(root))
+	if (jobsIn(root).kind === 'sessions')
 		return listJobs(root)
 			.toReversed()
 			.map(listed => listed.path);

@@ -10,7 +10,9 @@ const queryColumns = 60;
 /** The jobs of a jobs directory (or a folder of Claude Code sessions) as a plain table, newest first, for `perscope perstack` in a pipe. */
 export function jobListTable(root: string, jobs: JobListing[]): string {
 	if (jobs.length === 0) return `no jobs in ${sanitizeLine(root)}\n`;
-	const header = ['JOB', 'EXPERT', 'STATUS', 'STEPS', 'RUNS', 'STARTED', 'QUERY'];
+	// Sessions of all Claude Code's projects together: which project each is of.
+	const projects = jobs.some(job => job.project !== undefined);
+	const header = ['JOB', 'EXPERT', 'STATUS', 'STEPS', 'RUNS', 'STARTED', ...(projects ? ['PROJECT'] : []), 'QUERY'];
 	const rows = jobs.map(job => [
 		sanitizeLine(job.jobId),
 		sanitizeLine(job.coordinator ?? '?'),
@@ -18,6 +20,7 @@ export function jobListTable(root: string, jobs: JobListing[]): string {
 		String(job.steps),
 		String(job.runs),
 		formatTime(job.startedAt ?? job.lastEventAt),
+		...(projects ? [sanitizeLine(job.project ?? '')] : []),
 		// What the job was asked, its first line, cut so that a row stays a line of a terminal's width or so.
 		job.query === undefined ? '' : truncateEnd(firstLine(job.query), queryColumns),
 	]);

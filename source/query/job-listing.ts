@@ -16,4 +16,6 @@ export type JobListing = {
 	lastEventAt: number | undefined;
 	/** What the job was first asked (its coordinator's query): what a person tells their jobs apart by. */
 	query: string | undefined;
+	/** Listed across Claude Code's projects (`~/.claude/projects`): the folder of the project the session is of. */
+	project?: string | undefined;
 };

@@ -4,7 +4,7 @@ import type {JobListing} from '../load/job-listing.js';
 import {formatCount, formatDateTime, plural} from '../text/format.js';
 import {firstLine} from '../text/first-line.js';
 import {sanitizeLine} from '../text/sanitize.js';
-import {padEnd} from '../text/width/width.js';
+import {padEnd, truncateEnd} from '../text/width/width.js';
 import {statusLook} from '../text/status.js';
 import type {Command} from './keymap.js';
 import {KeypressProvider, priorities, useCommands} from './keypress.js';
@@ -109,6 +109,8 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	const jobColumn = columns >= 92 ? 24 : 12;
 	// What each job was asked, where at least a few words of it fit after the date (cut at the edge).
 	const showQuery = columns - (jobColumn + 68) >= minQueryColumns;
+	// Sessions of all Claude Code's projects together: the project of each, before its query, where there is room.
+	const projectColumn = jobs.some(job => job.project !== undefined) && showQuery ? Math.min(24, Math.floor((columns - (jobColumn + 68)) / 2)) : 0;
 	return (
 		<Box flexDirection="column" width={columns} height={rows - 1}>
 			<Line width={columns}>
@@ -123,7 +125,7 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 			<Line width={columns} color={palette.muted}>
 				{'  '}
 				{padEnd('JOB', jobColumn)} {padEnd('EXPERT', 16)} {padEnd('STATUS', 16)} {'STEPS'.padStart(5)} {'RUNS'.padStart(4)}{' '}
-				{showQuery ? `${padEnd('STARTED', 19)} QUERY` : 'STARTED'}
+				{showQuery ? `${padEnd('STARTED', 19)} ${projectColumn > 0 ? `${padEnd('PROJECT', projectColumn)} ` : ''}QUERY` : 'STARTED'}
 			</Line>
 			<Box flexDirection="column" height={height}>
 				{jobs.length === 0 ? <Text color={palette.muted}>No jobs here.</Text> : null}
@@ -137,7 +139,7 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)}{' '}
 							{formatCount(job.runs).padStart(4)} {/* The format --print and the piped job list use, so the two can be compared. */}
 							{showQuery
-								? `${padEnd(job.startedAt === undefined ? '' : formatDateTime(job.startedAt), 19)} ${job.query === undefined ? '' : firstLine(job.query)}`
+								? `${padEnd(job.startedAt === undefined ? '' : formatDateTime(job.startedAt), 19)} ${projectColumn > 0 ? `${padEnd(truncateEnd(sanitizeLine(job.project ?? ''), projectColumn), projectColumn)} ` : ''}${job.query === undefined ? '' : firstLine(job.query)}`
 								: job.startedAt === undefined
 									? ''
 									: formatDateTime(job.startedAt)}

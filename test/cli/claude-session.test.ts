@@ -106,6 +106,38 @@ describe('a Claude Code session read with its sub-agents', () => {
 		expect(stream.stderr).toContain('a claude-code stream does not carry what the model was given at a step');
 	});
 
+	it('a folder of projects (~/.claude/projects) lists the sessions of every project, newest first, each with its project', () => {
+		const projects = scratch();
+		for (const [project, files] of [
+			['-home-me-app', recordedFiles()],
+			[
+				'-home-me-other',
+				recordedFiles(join(repoRoot, 'fixtures/claude-code/session-transcript-interactive-cc2.1.197'), 'a9c2eaab-e8dd-4111-990b-0c9d77d216e4'),
+			],
+		] as const) {
+			for (const {from, to} of files) {
+				mkdirSync(dirname(join(projects, project, to)), {recursive: true});
+				copyFileSync(from, join(projects, project, to));
+			}
+		}
+
+		const printed = perscope(['--print', projects], repoRoot);
+		expect(printed.code, printed.stderr).toBe(0);
+		const rows = printed.stdout.split('\n');
+		expect(rows[0]).toMatch(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED +PROJECT +QUERY$/);
+		// The interactive session (16:57) is newer than the other (14:24); each read with its sub-agents.
+		expect(rows[1]).toMatch(/^a9c2eaab-e8dd-4111-990b-0c9d77d216e4 +claude +✓ completed +8 +5 +\S+ \S+ +-home-me-other +Which notes file is longest\?/);
+		expect(rows[2]).toMatch(/^0ccdcfe9-b26c-42b6-bd34-9894be0511a7 +claude +✓ completed +6 +3 +\S+ \S+ +-home-me-app +Which notes file is longest\?/);
+		const listed = JSON.parse(perscope(['--json', projects], repoRoot).stdout) as {jobs: Array<{jobId: string; project: string; path: string}>};
+		expect(listed.jobs.map(job => [job.jobId, job.project])).toEqual([
+			['a9c2eaab-e8dd-4111-990b-0c9d77d216e4', '-home-me-other'],
+			['0ccdcfe9-b26c-42b6-bd34-9894be0511a7', '-home-me-app'],
+		]);
+		// --summary sums every session, oldest first, as for one project's folder.
+		const summary = perscope(['--summary', projects], repoRoot);
+		expect(summary.stdout.match(/^job \S+/gm)).toEqual(['job 0ccdcfe9-b26c-42b6-bd34-9894be0511a7', 'job a9c2eaab-e8dd-4111-990b-0c9d77d216e4']);
+	});
+
 	it('its sub-agents given beside it (a glob) are read once, not twice', () => {
 		const folder = laidOut();
 		const alone = perscope(['--summary', `${session}.jsonl`], folder);
@@ -224,7 +256,7 @@ describe('a Claude Code session read with its sub-agents', () => {
 			spawnSync(process.execPath, [cliPath, ...args], {cwd: work, encoding: 'utf8', env: {...process.env, CI: 'true', HOME: home, ...env}, timeout: 20_000});
 		const none = run(['--claude', '--print'], {});
 		expect(none.status).toBe(1);
-		expect(none.stderr).toBe(`perscope: no Claude Code sessions of ${work}: none in ${projects}\n`);
+		expect(none.stderr).toBe(`perscope: no Claude Code sessions of ${work}: none in ${projects} (every project's: perscope ${dirname(projects)})\n`);
 
 		for (const {from, to} of recordedFiles()) {
 			mkdirSync(dirname(join(projects, to)), {recursive: true});

@@ -91,4 +91,25 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
+
+	it('every project’s sessions together (~/.claude/projects): the chooser says which project each is of', async () => {
+		const projects = scratch();
+		for (const [recorded, session, project] of [
+			['session-transcript-cc2.1.197', '0ccdcfe9-b26c-42b6-bd34-9894be0511a7', '-home-me-app'],
+			['session-transcript-resumed-cc2.1.197', 'c17ceeb0-3c4e-4bb0-8e5f-2a750074d209', '-home-me-other'],
+		] as const) {
+			mkdirSync(join(projects, project), {recursive: true});
+			copyFileSync(join(repoRoot, 'fixtures/claude-code', `${recorded}.ndjson`), join(projects, project, `${session}.jsonl`));
+		}
+
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(projects)}`, {width: 140, height: 12});
+		const list = await tty.waitFor('↑↓ choose · enter open · q quit');
+		expect(list).toMatch(/STARTED +PROJECT +QUERY/);
+		expect(list).toMatch(/› c17ceeb0-3c4e-4bb0-8e5f- claude .* -home-me-other +What does greet/);
+		expect(list).toMatch(/ {2}0ccdcfe9-b26c-42b6-bd34- claude .* -home-me-app +Which notes file/);
+		tty.keys('Enter');
+		await tty.waitFor(screen => screen.includes('job c17ceeb0-3c4') && screen.includes('What does greet.txt say?'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
 });
