@@ -24,9 +24,16 @@ type ChooserProps = {
 	initialJobPath?: string | undefined;
 	/** Ctrl-Z; `repaint` draws the list again on `fg`. */
 	onSuspend?: ((repaint: () => void) => void) | undefined;
-	/** `-f`: the list looked at again every `everyMs`; `refresh` gives it when it changed. */
-	follow?: {refresh: () => JobListing[] | undefined; everyMs: number} | undefined;
+	/**
+	 * Where the rest of the list comes from, when `jobs` is not all of it: `next` reads for up to a budget and gives
+	 * the list when it changed; `pending` says how many jobs are left to read; `everyMs`, when following, how often
+	 * the root is looked at again once all is read.
+	 */
+	source?: {next: (budgetMs: number) => JobListing[] | undefined; readonly pending: number; everyMs: number | undefined} | undefined;
 };
+
+/** How long a slice of reading the list may take: keys are answered between slices. */
+const sliceMs = 16;
 
 export function JobChooser(props: ChooserProps) {
 	// Keys go through the same provider as the viewer's, which splits a burst (`jj` + enter in one read,
@@ -38,7 +45,7 @@ export function JobChooser(props: ChooserProps) {
 	);
 }
 
-function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend, follow}: ChooserProps) {
+function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend, source}: ChooserProps) {
 	const {exit} = useApp();
 	const {write} = useStdout();
 	const {columns, rows} = useTerminalSize();
@@ -52,25 +59,37 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	// The presses of one burst are handled before React renders again: each must see where the last one moved.
 	const current = useRef(selected);
 	const shown = useRef(jobs);
+	const moved = useRef(false);
 	const setSelected = (index: number) => {
 		current.current = Math.max(0, Math.min(shown.current.length - 1, index));
 		setSelectedState(current.current);
 	};
 
-	// Following, the selection stays on the job it is on as jobs arrive above it.
+	// The rest of the list read a slice at a time, then looked at again while following. The selection stays on the
+	// job it is on as jobs arrive above it or move as they are read.
+	const [pending, setPending] = useState(source?.pending ?? 0);
 	useEffect(() => {
-		if (!follow) return undefined;
-		const timer = setInterval(() => {
-			const next = follow.refresh();
-			if (!next) return;
-			const on = shown.current[current.current]?.path;
-			const at = next.findIndex(job => job.path === on);
-			shown.current = next;
-			setJobs(next);
-			setSelected(at >= 0 ? at : current.current);
-		}, follow.everyMs);
-		return () => clearInterval(timer);
-	}, [follow]);
+		if (!source) return undefined;
+		let timer: ReturnType<typeof setTimeout> | undefined;
+		const tick = () => {
+			const next = source.next(sliceMs);
+			setPending(source.pending);
+			if (next) {
+				// Until the person moves, the selection is where the list opened it (the top, or the job they came back
+				// from), however the rows read meanwhile reorder; then it is the job they chose.
+				const on = moved.current ? shown.current[current.current]?.path : (initialJobPath ?? next[0]?.path);
+				const at = next.findIndex(job => job.path === on);
+				shown.current = next;
+				setJobs(next);
+				setSelected(at >= 0 ? at : current.current);
+			}
+
+			timer = source.pending > 0 ? setTimeout(tick, 0) : source.everyMs === undefined ? undefined : setTimeout(tick, source.everyMs);
+		};
+
+		timer = source.pending > 0 ? setTimeout(tick, 0) : source.everyMs === undefined ? undefined : setTimeout(tick, source.everyMs);
+		return () => clearTimeout(timer);
+	}, [source]);
 
 	const height = Math.max(1, rows - 4);
 	const top = Math.max(0, Math.min(selected - Math.floor(height / 2), jobs.length - height));
@@ -96,8 +115,10 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	const quits: ReadonlySet<Command> = new Set(['app.quit', 'app.interrupt', 'overlay.close']);
 	useCommands(priorities.app, command => {
 		const move = moves[command];
-		if (move) setSelected(move());
-		else if (opens.has(command)) choose(shown.current[current.current]);
+		if (move) {
+			moved.current = true;
+			setSelected(move());
+		} else if (opens.has(command)) choose(shown.current[current.current]);
 		else if (quits.has(command)) choose(undefined);
 		// Writing nothing through Ink makes it draw its last frame again: the repaint after `fg`.
 		else if (command === 'app.suspend') onSuspend?.(() => write(''));
@@ -119,7 +140,8 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 				</Text>
 				<Text color={palette.muted}>
 					{' '}
-					· {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first{follow ? ' · following' : ''}
+					· {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first{pending > 0 ? ` · reading… ${formatCount(pending)} left` : ''}
+					{source?.everyMs === undefined ? '' : ' · following'}
 				</Text>
 			</Line>
 			<Line width={columns} color={palette.muted}>
@@ -130,14 +152,14 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 			<Box flexDirection="column" height={height}>
 				{jobs.length === 0 ? <Text color={palette.muted}>No jobs here.</Text> : null}
 				{jobs.slice(top, top + height).map((job, offset) => {
-					const look = statusLook[job.status];
+					const look = job.pending ? readingLook : statusLook[job.status];
 					const isSelected = top + offset === selected;
 					return (
 						<Line key={job.path} width={columns} inverse={isSelected}>
 							{isSelected ? '› ' : '  '}
-							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
-							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {formatCount(job.steps).padStart(5)}{' '}
-							{formatCount(job.runs).padStart(4)} {/* The format --print and the piped job list use, so the two can be compared. */}
+							{padEnd(sanitizeLine(job.jobId).slice(0, jobColumn), jobColumn)} {padEnd(job.pending ? '' : sanitizeLine(job.coordinator ?? '?'), 16)}{' '}
+							<Text color={toneColor(look.tone)}>{padEnd(`${look.glyph} ${look.word}`, 16)}</Text> {(job.pending ? '' : formatCount(job.steps)).padStart(5)}{' '}
+							{(job.pending ? '' : formatCount(job.runs)).padStart(4)} {/* The format --print and the piped job list use, so the two can be compared. */}
 							{showQuery
 								? `${padEnd(job.startedAt === undefined ? '' : formatDateTime(job.startedAt), 19)} ${projectColumn > 0 ? `${padEnd(truncateEnd(sanitizeLine(job.project ?? ''), projectColumn), projectColumn)} ` : ''}${job.query === undefined ? '' : firstLine(job.query)}`
 								: job.startedAt === undefined
@@ -151,6 +173,9 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 		</Box>
 	);
 }
+
+/** A job not read yet. */
+const readingLook = {glyph: '…', word: 'reading', tone: 'muted'} as const;
 
 /** Columns a query needs to be worth showing in a row: fewer, and the row ends with the date. */
 const minQueryColumns = 10;

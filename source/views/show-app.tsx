@@ -15,6 +15,8 @@ type PromptHistory = UiState['history'];
 
 /** How often a followed job list is looked at again (`-f`): a job started shows within a second. */
 const followedListMs = 1000;
+/** What the list reads before its first frame: a small root is whole in it. */
+const firstSliceMs = 150;
 
 /** Lists the saved jobs under `root` and resolves with the one chosen, or undefined if the person quit. */
 export async function chooseJob(
@@ -23,16 +25,22 @@ export async function chooseJob(
 	options: {initialJobPath?: string | undefined; suspend?: ((repaint: () => void) => void) | undefined; follow?: boolean | undefined} = {},
 ): Promise<JobListing | undefined> {
 	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
-	const [{listJobs}, {FollowedJobList}] = await Promise.all([import('../load/job-listing.js'), import('../load/followed-job-list.js')]);
-	// Following, each job's files are looked at besides being read, to tell later what changed.
-	const list = options.follow ? new FollowedJobList(root) : undefined;
-	const jobs = list ? list.list() : listJobs(root);
-	const follow = list ? {refresh: () => list.refresh(), everyMs: followedListMs} : undefined;
+	const {JobList} = await import('../load/job-list.js');
+	const list = new JobList(root, {follow: options.follow === true});
+	// What a first slice reads shows at once; the rest, a slice at a time, while keys are answered.
+	const jobs = list.next(firstSliceMs) ?? [];
+	const source = {
+		next: (budgetMs: number) => list.next(budgetMs),
+		get pending() {
+			return list.pending;
+		},
+		everyMs: options.follow ? followedListMs : undefined,
+	};
 	let chosen: JobListing | undefined;
 	// Ink draws from the cursor: start from a clear screen, not after what was shown while Ink loaded.
 	process.stdout.write('\u001B[H\u001B[2J');
 	const chooser = render(
-		<JobChooser root={root} jobs={jobs} initialJobPath={options.initialJobPath} onSuspend={options.suspend} follow={follow} onChoose={job => (chosen = job)} />,
+		<JobChooser root={root} jobs={jobs} initialJobPath={options.initialJobPath} onSuspend={options.suspend} source={source} onChoose={job => (chosen = job)} />,
 		{stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false},
 	);
 	await chooser.waitUntilExit();

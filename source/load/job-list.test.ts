@@ -1,8 +1,8 @@
-import {appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync} from 'node:fs';
+import {appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, utimesSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {basename, join} from 'node:path';
 import {afterEach, describe, expect, it} from 'vitest';
-import {FollowedJobList} from './followed-job-list.js';
+import {JobList} from './job-list.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', 'fixtures');
 const first = 'c17ceeb0-3c4e-4bb0-8e5f-2a750074d209';
@@ -37,29 +37,29 @@ const resumed = readFileSync(join(fixtures, 'claude-code', 'session-transcript-r
 	.split('\n')
 	.filter(Boolean);
 
-describe('a followed job list', () => {
+describe('the job list, followed', () => {
 	it('shows a session started since, newest first, and a session that goes on with its new steps and status', () => {
 		const folder = projectFolder();
 		const session = join(folder, `${first}.jsonl`);
 		writeFileSync(session, `${resumed.slice(0, 4).join('\n')}\n`);
 		// A clock that stands still: every reading takes no time, so every change is read at the next look.
-		const list = new FollowedJobList(folder, () => 0);
-		const listed = list.list();
+		const list = new JobList(folder, {follow: true, clock: () => 0});
+		const listed = list.all();
 		expect(listed.map(job => [job.jobId, job.status, job.steps])).toEqual([[first, 'proceeding', 0]]);
 		// Nothing changed: nothing to draw again.
-		expect(list.refresh()).toBeUndefined();
+		expect(list.next(Number.POSITIVE_INFINITY)).toBeUndefined();
 
 		appendFileSync(session, `${resumed.slice(4).join('\n')}\n`);
-		expect(list.refresh()?.map(job => [job.jobId, job.status, job.steps])).toEqual([[first, 'completed', 3]]);
+		expect(list.next(Number.POSITIVE_INFINITY)?.map(job => [job.jobId, job.status, job.steps])).toEqual([[first, 'completed', 3]]);
 
 		// A second session, with its sub-agents' folder, started later than the first.
 		laidOutAsClaudeCodeWritesIt(folder);
-		const both = list.refresh();
+		const both = list.next(Number.POSITIVE_INFINITY);
 		expect(both?.map(job => job.jobId)).toEqual([first, second]);
 		expect(both?.find(job => job.jobId === second)?.runs).toBe(3);
 
 		rmSync(join(folder, `${first}.jsonl`));
-		expect(list.refresh()?.map(job => job.jobId)).toEqual([second]);
+		expect(list.next(Number.POSITIVE_INFINITY)?.map(job => job.jobId)).toEqual([second]);
 	});
 
 	it('reads a sub-agent that writes its own file again, though the session’s file stays as it was', () => {
@@ -69,11 +69,41 @@ describe('a followed job list', () => {
 		const [agent] = readdirSync(agents).filter(name => name.endsWith('.jsonl'));
 		const kept = readFileSync(join(agents, agent!));
 		rmSync(join(agents, agent!));
-		const list = new FollowedJobList(folder, () => 0);
-		const before = list.list()[0]!;
+		const list = new JobList(folder, {follow: true, clock: () => 0});
+		const before = list.all()[0]!;
 		writeFileSync(join(agents, agent!), kept);
-		const after = list.refresh()?.[0];
+		const after = list.next(Number.POSITIVE_INFINITY)?.[0];
 		expect(after?.steps).toBeGreaterThan(before.steps);
+	});
+
+	it('lists every job at once by its name and reads them a slice at a time, the newest files first', () => {
+		const folder = projectFolder();
+		const ids = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222', '33333333-3333-4333-8333-333333333333'];
+		for (const [index, id] of ids.entries()) {
+			const path = join(folder, `${id}.jsonl`);
+			writeFileSync(path, `${resumed.map(line => line.replaceAll('c17ceeb0-3c4e-4bb0-8e5f-2a750074d209', id)).join('\n')}\n`);
+			// The second written last.
+			utimesSync(path, 1_800_000_000 + (index === 1 ? 100 : index), 1_800_000_000 + (index === 1 ? 100 : index));
+		}
+
+		// Each look at the clock 10 ms later: one reading per slice of 10 ms.
+		let now = 0;
+		const list = new JobList(folder, {follow: false, clock: () => (now += 10)});
+		const first = list.next(10)!;
+		expect(first.filter(job => job.pending).map(job => job.jobId)).toEqual([ids[2], ids[0]]);
+		expect(first.find(job => !job.pending)?.jobId).toBe(ids[1]);
+		expect(list.pending).toBe(2);
+		list.next(10);
+		const whole = list.next(10)!;
+		expect(list.pending).toBe(0);
+		expect(whole.map(job => [job.status, job.pending])).toEqual([
+			['completed', undefined],
+			['completed', undefined],
+			['completed', undefined],
+		]);
+		// Not followed: once read, the root is not looked at again.
+		writeFileSync(join(folder, '44444444-4444-4444-8444-444444444444.jsonl'), `${resumed[2]}\n`);
+		expect(list.next(10)).toBeUndefined();
 	});
 
 	it('waits ten times what a job took to read before reading it again, however often it changes', () => {
@@ -82,13 +112,13 @@ describe('a followed job list', () => {
 		writeFileSync(session, `${resumed.slice(0, 4).join('\n')}\n`);
 		// Each look at the clock 50 ms later: a reading takes 50 ms.
 		let now = 0;
-		const list = new FollowedJobList(folder, () => (now += 50));
-		list.list();
+		const list = new JobList(folder, {follow: true, clock: () => (now += 50)});
+		list.all();
 		appendFileSync(session, `${resumed.slice(4).join('\n')}\n`);
 		// 50 ms after the reading ended: the change waits.
-		expect(list.refresh()).toBeUndefined();
+		expect(list.next(Number.POSITIVE_INFINITY)).toBeUndefined();
 		now += 500;
-		expect(list.refresh()?.[0]?.status).toBe('completed');
+		expect(list.next(Number.POSITIVE_INFINITY)?.[0]?.status).toBe('completed');
 	});
 
 	it('shows a Perstack job started since in a jobs root, and a job’s new event files', () => {
@@ -102,15 +132,15 @@ describe('a followed job list', () => {
 			.filter(path => path.endsWith('.json'))
 			.sort((a, b) => (basename(a) < basename(b) ? -1 : 1));
 		for (const path of events.slice(3)) rmSync(join(jobs, job, 'runs', path));
-		const list = new FollowedJobList(root, () => 0);
-		const early = list.list();
+		const list = new JobList(root, {follow: true, clock: () => 0});
+		const early = list.all();
 		expect(early.map(listed => listed.jobId)).toEqual([job]);
 		expect(early[0]?.status).not.toBe('completed');
-		expect(list.refresh()).toBeUndefined();
+		expect(list.next(Number.POSITIVE_INFINITY)).toBeUndefined();
 		for (const path of events.slice(3)) cpSync(join(source, 'runs', path), join(jobs, job, 'runs', path));
-		expect(list.refresh()?.map(listed => [listed.jobId, listed.status])).toEqual([[job, 'completed']]);
+		expect(list.next(Number.POSITIVE_INFINITY)?.map(listed => [listed.jobId, listed.status])).toEqual([[job, 'completed']]);
 
 		cpSync(source, join(jobs, 'a-second-job'), {recursive: true});
-		expect(list.refresh()?.map(listed => listed.path)).toHaveLength(2);
+		expect(list.next(Number.POSITIVE_INFINITY)?.map(listed => listed.path)).toHaveLength(2);
 	});
 });
