@@ -25,4 +25,9 @@ export type RunOptions = {
 	prices?: PriceTable | undefined;
 	/** `--otlp`, `--otlp-file`: the runs as OpenTelemetry spans, sent as they end. */
 	otlp?: OtlpOptions | undefined;
+	/**
+	 * Where Claude Code keeps its projects' sessions (`$CLAUDE_CONFIG_DIR/projects`, `~/.claude/projects`): a Claude
+	 * Code stream's conversation is read from its session's transcript there.
+	 */
+	claudeProjects?: string | undefined;
 };

@@ -114,8 +114,20 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
 	// ways are compared with (test/perf, npm run bench).
 	const fast = env['PERSCOPE_FAST'] !== '0';
+	const claudeProjects = join(claudeConfigFolder(env), 'projects');
 	if (interactive) {
-		return startInteractive(plan, {maxLineBytes, filter, replaySpeed, fast, dialect: request.dialect, tuning, prices, prepareInkEnvironment, otlp});
+		return startInteractive(plan, {
+			maxLineBytes,
+			filter,
+			replaySpeed,
+			fast,
+			dialect: request.dialect,
+			tuning,
+			prices,
+			prepareInkEnvironment,
+			otlp,
+			claudeProjects,
+		});
 	}
 
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
@@ -133,6 +145,7 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 			prices,
 			otlp,
 			conversation: request.conversation,
+			claudeProjects,
 		},
 		streams,
 	);
@@ -153,6 +166,10 @@ function assertNever(value: never): never {
 
 /** Where Claude Code keeps the sessions of the working directory: `$CLAUDE_CONFIG_DIR` (else `~/.claude`), `projects/<folder>`. */
 function claudeSessionsFolder(env: NodeJS.ProcessEnv): string {
-	const config = env['CLAUDE_CONFIG_DIR'] || join(env['HOME'] || homedir(), '.claude');
-	return join(config, 'projects', projectFolderName(process.cwd()));
+	return join(claudeConfigFolder(env), 'projects', projectFolderName(process.cwd()));
+}
+
+/** Where Claude Code keeps its settings and sessions: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+function claudeConfigFolder(env: NodeJS.ProcessEnv): string {
+	return env['CLAUDE_CONFIG_DIR'] || join(env['HOME'] || homedir(), '.claude');
 }

@@ -57,6 +57,9 @@ export function paneConversation(model: Model, paneId: string): TargetResult {
 
 /** Why a run of another runtime than Perstack has no conversation to show. */
 function carriesNone(dialect: Run['dialect']): string {
+	// Claude Code's conversations are read from its transcripts, found from the steps' lines: a run with none has no
+	// response in the log (a sub-agent's own sub-agent, which the stream leaves out).
+	if (dialect === 'claude-code') return 'none of its responses is in the log (a stream leaves out what a sub-agent’s own sub-agents do)';
 	return `${/^[aeiou]/.test(dialect) ? 'an' : 'a'} ${dialect} stream does not carry what the model was given at a step`;
 }
 

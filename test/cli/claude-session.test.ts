@@ -99,11 +99,55 @@ describe('a Claude Code session read with its sub-agents', () => {
 		expect(agent.stdout).toContain('+ #1 user\n+   Count the lines of each file in notes/ and list them.\n');
 		expect(agent.stdout).toContain('+   call Bash · toolu_mockkqxs130006\n');
 		expect(agent.stdout).toContain('+ #4 tool\n+   result of Bash · toolu_mockkqxs130006\n+      1 notes/a.txt\n+      3 notes/b.txt\n+      4 total\n');
+	});
 
-		// The stream of a -p run carries no prompt and no system prompt: it says so, as before.
-		const stream = perscope(['--conversation', '107f', 'fixtures/claude-code/nested-subagents.ndjson'], repoRoot);
-		expect(stream.code).toBe(2);
-		expect(stream.stderr).toContain('a claude-code stream does not carry what the model was given at a step');
+	it('--conversation on a -p stream reads the step from the transcript Claude Code keeps of its session, and says where none is', () => {
+		// The real 2.1.197 CLI's stream and the transcript it wrote meanwhile in its HOME, laid out in a config folder.
+		const recorded = join(repoRoot, 'fixtures/claude-code/stream-with-transcript-cc2.1.197');
+		const config = scratch();
+		const walk = (from: string, to: string): void => {
+			for (const name of readdirSync(from, {withFileTypes: true})) {
+				if (name.isDirectory()) walk(join(from, name.name), join(to, name.name));
+				else {
+					mkdirSync(to, {recursive: true});
+					copyFileSync(join(from, name.name), join(to, name.name.replace(/\.ndjson$/, '.jsonl')));
+				}
+			}
+		};
+
+		walk(join(recorded, 'projects'), join(config, 'projects'));
+		const stream = `${recorded}.ndjson`;
+		const run = (args: string[], env: Record<string, string>) =>
+			spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', env: {...process.env, CI: 'true', ...env}, timeout: 20_000});
+		const main = run(['--conversation', 'f1d7fd6c-b241-4cb3-88c5-3e279274bcb6', stream], {CLAUDE_CONFIG_DIR: config});
+		expect(main.status, main.stderr).toBe(0);
+		const session = join(config, 'projects', '-home-user-ws-stream-with-transcript', '1e93a4ec-0653-4559-a9db-c8267ad768eb.jsonl');
+		expect(main.stdout.split('\n').slice(0, 4)).toEqual([
+			'  conversation of run f1d7fd6c-b241-4cb3-88c5-3e279274bcb6 (claude) at step 2',
+			`  from line 18 (the session's transcript, ${session})`,
+			'  tokens this step: 800 input · 20 output · ? reasoning · 200 cached input',
+			'  given to the model: 5 messages · added by the step: 1 message · lines new at this step are marked +',
+		]);
+		// The prompt, which the stream does not carry, is in it.
+		expect(main.stdout).toContain('  #1 user\n    Which notes file is longest? Use a sub-agent.\n');
+		expect(main.stdout).toContain('+   The longest notes file is b.txt (3 lines).\n');
+
+		// The sub-agent's step, from its own transcript.
+		const agent = run(['--conversation', 'toolu_mockdckb2i0002', stream], {CLAUDE_CONFIG_DIR: config});
+		expect(agent.status, agent.stderr).toBe(0);
+		expect(agent.stdout).toContain('/subagents/agent-ab628a40bd26263ac.jsonl)\n');
+		expect(agent.stdout).toContain('+ #1 user\n+   Survey the notes folder and say which file is longest.\n');
+		// The sub-agent's own sub-agent: the stream has none of its responses.
+		const inner = run(['--conversation', 'toolu_mockdckb2i0004', stream], {CLAUDE_CONFIG_DIR: config});
+		expect(inner.status).toBe(2);
+		expect(inner.stderr).toContain('none of its responses is in the log');
+
+		// Without the transcript (another machine): what is missing and where it was looked for, exit 1.
+		const elsewhere = run(['--conversation', 'f1d7fd6c', stream], {CLAUDE_CONFIG_DIR: scratch()});
+		expect(elsewhere.status).toBe(1);
+		expect(elsewhere.stderr).toMatch(
+			/^perscope: --conversation: A Claude Code stream does not carry what the model was given at a step, and no transcript of session 1e93a4ec-0653-4559-a9db-c8267ad768eb is in \S+\/projects to read it from/,
+		);
 	});
 
 	it('a folder of projects (~/.claude/projects) lists the sessions of every project, newest first, each with its project', () => {

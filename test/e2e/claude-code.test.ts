@@ -112,4 +112,34 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
+
+	it('c on a live claude -p shows what the model was given, from the transcript Claude Code keeps of the session', async () => {
+		// The transcript the real CLI wrote while it printed the stream the stand-in replays, where Claude Code keeps it.
+		const config = scratch();
+		const recorded = join(repoRoot, 'fixtures/claude-code/stream-with-transcript-cc2.1.197');
+		const walk = (from: string, to: string): void => {
+			for (const entry of readdirSync(from, {withFileTypes: true})) {
+				if (entry.isDirectory()) walk(join(from, entry.name), join(to, entry.name));
+				else {
+					mkdirSync(to, {recursive: true});
+					copyFileSync(join(from, entry.name), join(to, entry.name.replace(/\.ndjson$/, '.jsonl')));
+				}
+			}
+		};
+
+		walk(join(recorded, 'projects'), join(config, 'projects'));
+		const tty = start(
+			`CLAUDE_CONFIG_DIR=${shellQuote(config)} PATH="$PWD/test/e2e/fixtures/fake-claude:$PATH" FAKE_CLAUDE_STREAM=fixtures/claude-code/stream-with-transcript-cc2.1.197.ndjson ` +
+				"node dist/bin/perscope.js -- claude -p 'Which notes file is longest? Use a sub-agent.' --output-format stream-json --verbose",
+			{width: 120, height: 30},
+		);
+		await tty.waitFor(screen => screen.includes('✅ complete The longest notes file is b.txt') && screen.includes('exited 0'), 15_000);
+		tty.keys('c');
+		const conversation = await tty.waitFor('Conversation · claude · step 2');
+		// The prompt, which the stream does not carry.
+		expect(conversation).toContain('Which notes file is longest? Use a sub-agent.');
+		expect(conversation).toContain("the session's transcript");
+		tty.keys('Escape', 'q');
+		expect(await tty.exitCode()).toBe(0);
+	});
 });

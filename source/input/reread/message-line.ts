@@ -3,8 +3,10 @@ import {dirname, join} from 'node:path';
 import type {ConversationStep} from '../../model/conversation.js';
 import type {MessageLine} from '../../model/message-lines.js';
 import {stepNumberOf} from '../../parse/dialects/common.js';
-import {transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
-import {readRegularFileSync} from '../regular-file.js';
+import {conversationPlace, responseOffset, transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
+import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
+import {subagentsOf} from '../claude-sessions.js';
+import {isFile, readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
 
 /*
@@ -30,21 +32,84 @@ const maxTranscriptBytes = 512 * 1024 * 1024;
 
 /**
  * A step's conversation as its runtime keeps it: Perstack's line that holds it (drawn by text/conversation.ts), or
- * the step read from a Claude Code transcript's lines. Undefined when it is no longer there.
+ * the step read from a Claude Code transcript's lines: the transcript its line is of, or, for a stream's, the one
+ * Claude Code keeps of its session under `claudeProjects`. Undefined when its line is no longer there.
  */
-export function readConversation(raw: RawEvents, where: MessageLine): string | ConversationStep | undefined {
+export function readConversation(raw: RawEvents, where: MessageLine, claudeProjects?: string): string | ConversationStep | undefined {
 	if (where.dialect !== 'claude-code') return readMessageLine(raw, where);
-	const path = raw.fileOf(where.source);
-	if (path === undefined) return undefined;
-	let bytes: Buffer | undefined;
+	const line = raw.read({source: where.source, line: where.line, offset: where.offset});
+	const place = line === undefined ? undefined : conversationPlace(line);
+	if (place === undefined) return undefined;
+	if (place.kind === 'transcript') {
+		const path = raw.fileOf(where.source);
+		const bytes = path === undefined ? undefined : readTranscript(path);
+		return bytes === undefined ? undefined : transcriptConversation(bytes, where.offset);
+	}
+
+	// A stream carries no prompt and no system prompt: the transcript of its session has every message.
+	const session = claudeProjects === undefined ? undefined : sessionFileIn(claudeProjects, place.sessionId);
+	const folder = claudeProjects ?? '~/.claude/projects';
+	if (session === undefined)
+		return {
+			kind: 'none',
+			from: 'the stream',
+			why: `A Claude Code stream does not carry what the model was given at a step, and no transcript of session ${place.sessionId} is in ${folder} to read it from (Claude Code ran on another machine or user, or with --no-session-persistence).`,
+		};
+
+	// The response is in the session's transcript, or a sub-agent's.
+	const subagents = subagentsOf(session);
+	const files = [
+		session,
+		...(subagents === undefined
+			? []
+			: listed(subagents)
+					.filter(name => name.endsWith('.jsonl'))
+					.map(name => join(subagents, name))),
+	];
+	for (const file of files) {
+		const bytes = readTranscript(file);
+		const offset = bytes === undefined ? undefined : responseOffset(bytes, place.messageId);
+		if (bytes !== undefined && offset !== undefined) {
+			const step = transcriptConversation(bytes, offset);
+			return step.kind === 'none' ? step : {...step, from: `the session's transcript, ${file}`};
+		}
+	}
+
+	return {
+		kind: 'none',
+		from: 'the stream',
+		why: `The transcript of session ${place.sessionId} (${session}) does not hold this step's response (${place.messageId}): it may have been written since, or cleaned up.`,
+	};
+}
+
+/** A transcript read whole for a step's conversation, up to `maxTranscriptBytes`; undefined when it cannot be. */
+function readTranscript(path: string): Buffer | undefined {
 	try {
 		// On the viewer's thread: only a regular file is read (nothing put in its place can hold it).
-		bytes = readRegularFileSync(path, maxTranscriptBytes);
+		return readRegularFileSync(path, maxTranscriptBytes);
 	} catch {
 		return undefined;
 	}
+}
 
-	return bytes === undefined ? undefined : transcriptConversation(bytes, where.offset);
+function listed(folder: string): string[] {
+	try {
+		return readdirSync(folder).sort();
+	} catch {
+		return [];
+	}
+}
+
+/** `<session>.jsonl` in one of the project folders under `projects`. */
+function sessionFileIn(projects: string, sessionId: string): string | undefined {
+	const name = `${sessionId}.jsonl`;
+	if (subagentsFolderOf(name) === undefined) return undefined;
+	for (const project of listed(projects)) {
+		const path = join(projects, project, name);
+		if (isFile(path)) return path;
+	}
+
+	return undefined;
 }
 
 export function readMessageLine(raw: RawEvents, where: MessageLine): string | undefined {

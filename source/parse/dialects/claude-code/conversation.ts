@@ -1,4 +1,5 @@
 import type {ConversationMessage, ConversationPart, ConversationStep, ConversationUsage} from '../../../model/conversation.js';
+import {isTranscriptLine} from './transcript.js';
 
 /*
  * A step's conversation from a Claude Code session's transcript (`<session>.jsonl`, a sub-agent's
@@ -13,6 +14,39 @@ import type {ConversationMessage, ConversationPart, ConversationStep, Conversati
  */
 
 type Line = {value: Record<string, unknown>; offset: number};
+
+/**
+ * What a step's remembered line says of where its conversation is: in the transcript the line is of, or, for a
+ * stream's line (`claude -p … --output-format stream-json`, which carries no prompt and no system prompt), in the
+ * transcript Claude Code keeps of its session, at the first line of its response.
+ */
+export function conversationPlace(line: string): {kind: 'transcript'} | {kind: 'stream'; sessionId: string; messageId: string} | undefined {
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch {
+		return undefined;
+	}
+
+	if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+	const record = value as Record<string, unknown>;
+	if (isTranscriptLine(record)) return {kind: 'transcript'};
+	const sessionId = record.session_id;
+	const id = messageId(record);
+	return typeof sessionId === 'string' && id !== undefined ? {kind: 'stream', sessionId, messageId: id} : undefined;
+}
+
+/** The byte offset of the first line of a response (`message.id`) in a transcript, if it has one. */
+export function responseOffset(bytes: Buffer, id: string): number | undefined {
+	const needle = JSON.stringify(id);
+	for (let found = bytes.indexOf(needle); found >= 0; found = bytes.indexOf(needle, found + needle.length)) {
+		const start = bytes.lastIndexOf(10, found) + 1;
+		const {value} = lineAt(bytes, start);
+		if (value?.type === 'assistant' && messageId(value) === id) return start;
+	}
+
+	return undefined;
+}
 
 /** The conversation of the step whose first line starts at byte `offset` of `bytes` (the transcript's file). */
 export function transcriptConversation(bytes: Buffer, offset: number): ConversationStep {

@@ -173,10 +173,11 @@ export class ClaudeStream {
 			state.messageId = messageId;
 			state.text = undefined;
 			state.thinking = undefined;
-			// A transcript keeps every message of the session: the step's conversation is read from its lines.
+			// A transcript keeps every message of the session: the step's conversation is read from its lines (a
+			// stream's from the transcript Claude Code keeps of its session).
 			this.emit(
 				runId,
-				this.line?.transcript === true ? {kind: 'stepStart', counted: true, messagesInLines: true} : {kind: 'stepStart', counted: true},
+				this.flavour.dialect === 'claude-code' ? {kind: 'stepStart', counted: true, messagesInLines: true} : {kind: 'stepStart', counted: true},
 				state.step,
 			);
 		}
