@@ -220,3 +220,66 @@ describe('a Codex stream', () => {
 		expect(model.runs.get('t')).toMatchObject({status: 'completed'});
 	});
 });
+
+/*
+ * A session's rollout (`~/.codex/sessions/…/rollout-*.jsonl`), as the real Codex CLI 0.171.0 wrote it while the
+ * recordings above ran (fixtures/codex/rollout-*.jsonl): every figure below is read off the raw lines.
+ */
+describe('a Codex session’s rollout', () => {
+	const thread = '01a228c0-f5cd-7bb2-bd63-cdd91677d85d';
+
+	it('makes the session a job, each turn a run with its prompt, each model response a step with its own usage', () => {
+		const model = fixture('rollout-edit-and-test.jsonl');
+		expect(model.unknownEvents.size).toBe(0);
+		expect([...model.jobs.keys()]).toEqual([thread]);
+		const [first, second] = [model.runs.get(thread)!, model.runs.get(`${thread}#2`)!];
+		// Four token_count lines in the first turn, 1,000 input (250 cached), 50 output (20 reasoning) each; two in the second.
+		expect(first).toMatchObject({status: 'completed', model: 'gpt-5.5'});
+		expect(first.usage).toMatchObject({inputTokens: 4000, cachedInputTokens: 1000, outputTokens: 200, reasoningTokens: 80});
+		expect(second.usage).toMatchObject({inputTokens: 2000, cachedInputTokens: 500, outputTokens: 100, reasoningTokens: 40});
+		expect([first.steps.length, second.steps.length]).toEqual([4, 2]);
+		// Each line has its time: the turn starts at its task_started.
+		expect(first.startedAt).toBe(Date.parse('2026-11-29T19:21:04.252Z'));
+		const queries = model.activities.filter(activity => activity.type === 'query').map(activity => ('text' in activity ? activity.text : ''));
+		expect(queries).toEqual(['Fix the greeting in greet.txt and check it.', 'Now add a farewell file.']);
+	});
+
+	it('pairs each call with its output by call_id, a command that exits non-zero as a failure', () => {
+		const model = fixture('rollout-edit-and-test.jsonl');
+		const tools = toolsOf(model, thread);
+		expect(tools.map(tool => [tool.tool, tool.id, tool.error])).toEqual([
+			['exec_command', 'call_0004', undefined],
+			['apply_patch', 'call_0008', undefined],
+			['exec_command', 'call_0011', 'exit code 1'],
+		]);
+		expect(tools[0]!.result).toContain('Helo, world');
+		const answer = activitiesOfRun(model, model.runs.get(thread)!).at(-1)!;
+		expect(answer).toMatchObject({type: 'complete', text: 'Fixed greet.txt: it now says Hello, world. There is no CHANGELOG.md to note it in.'});
+	});
+
+	it('makes a spawn_agent a delegation, its thread a child run with the spawn’s message, answered when a wait reports it done', () => {
+		const parent = '01a228c0-fb2e-7dd1-9990-d46a08f84537';
+		const helper = '01a228c0-fbec-7f11-ba40-7f4c5d6fef9a';
+		const alone = fixture('rollout-sub-agent.jsonl');
+		expect(alone.runs.get(helper)).toMatchObject({parentRunId: parent, status: 'completed'});
+		const delegation = activitiesOfRun(alone, alone.runs.get(parent)!).find(activity => activity.type === 'delegate')!;
+		expect(delegation).toMatchObject({query: 'Count the lines of greet.txt.', result: {text: 'greet.txt has 1 line.'}});
+
+		// With the helper's own rollout after it: the helper's steps are its run's, and it answers once.
+		// One load of both files, as `perscope rollout-…-parent.jsonl rollout-…-helper.jsonl` reads them.
+		const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+		for (const name of ['rollout-sub-agent.jsonl', 'rollout-sub-agent-helper.jsonl']) {
+			const splitter = ingest.splitter(name);
+			splitter.push(readFileSync(fixturePath(`codex/${name}`)));
+			splitter.end();
+		}
+
+		const both = ingest.model;
+		const run = both.runs.get(helper)!;
+		expect(run).toMatchObject({parentRunId: parent, status: 'completed', jobId: parent});
+		expect(run.usage).toMatchObject({inputTokens: 2000, outputTokens: 100});
+		const activities = activitiesOfRun(both, run).map(activity => activity.type);
+		expect(activities.filter(type => type === 'complete')).toHaveLength(1);
+		expect(toolsOf(both, helper).map(tool => tool.tool)).toEqual(['exec_command']);
+	});
+});

@@ -5,6 +5,7 @@ import {outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, t
 import {jsonText} from '../json-values.js';
 import {readOrJudge} from '../../normalise.js';
 import {readCodexEvent} from './fast-reader.js';
+import {RolloutReader} from './rollout.js';
 import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
 
 /*
@@ -64,20 +65,27 @@ export class CodexReader implements StreamReader {
 
 	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
 	readonly #fast: boolean;
+	readonly #rollout = new RolloutReader();
 
 	constructor(options: ReaderOptions = {}) {
 		this.#clockFor = options.clockFor;
 		this.#fast = options.fast ?? true;
 	}
 
-	/** Whether a line is surely Codex's: its type is one only Codex writes. */
+	/** Whether a line is surely Codex's: its type is one only Codex writes, or it is a line of a session's rollout. */
 	static recognises(value: Record<string, unknown>): boolean {
 		const type = value['type'];
-		return typeof type === 'string' && type !== 'error' && codexEventTypes.has(type);
+		return (typeof type === 'string' && type !== 'error' && codexEventTypes.has(type)) || RolloutReader.recognises(value);
 	}
 
 	read(record: WireRecord, out: ParsedOut): void {
 		const {value, ref} = record;
+		// A session's rollout (what the TUI and `codex exec` keep on disk), read by its own reader.
+		if (RolloutReader.recognises(value) || RolloutReader.isQuiet(value)) {
+			this.#rollout.read(record, out);
+			return;
+		}
+
 		const type = value['type'];
 		if (typeof type !== 'string' || !codexEventTypes.has(type)) {
 			out(this.#unknown(typeof type === 'string' ? type : '', ref));

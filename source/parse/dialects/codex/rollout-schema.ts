@@ -1,0 +1,107 @@
+import type {z} from 'zod';
+import {lazily, zod} from '../zod.js';
+
+/*
+ * What Codex keeps of a session (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`, the interactive TUI's
+ * and `codex exec`'s alike; openai/codex codex-rs/protocol `RolloutLine`): a line per item, each with its time,
+ * `{timestamp, type, payload}`, discriminated by `type`, a payload's kind by its own `type`. Only what perscope reads is
+ * declared; the rest of each payload is let through unread, and a payload of a kind not known is one too.
+ */
+
+/** The line types, known without building the schema. */
+export const rolloutLineTypes: ReadonlySet<string> = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+
+/** Lines of other types a newer Codex writes, known to hold nothing to show (its world state, usage records). */
+export const rolloutQuietTypes: ReadonlySet<string> = new Set(['world_state', 'token_usage_record']);
+
+const schemas = lazily(() => {
+	const z = zod();
+	const text = z.looseObject({type: z.string(), text: z.string().optional()});
+	const usage = z.looseObject({
+		input_tokens: z.number().optional(),
+		cached_input_tokens: z.number().optional(),
+		output_tokens: z.number().optional(),
+		reasoning_output_tokens: z.number().optional(),
+	});
+	const responseItem = z.union([
+		z.looseObject({type: z.literal('message'), role: z.string(), content: z.array(text)}),
+		z.looseObject({type: z.literal('reasoning'), summary: z.array(text).optional()}),
+		z.looseObject({type: z.literal('function_call'), name: z.string(), arguments: z.string(), call_id: z.string()}),
+		z.looseObject({type: z.literal('custom_tool_call'), name: z.string(), input: z.string(), call_id: z.string()}),
+		z.looseObject({
+			type: z.literal('local_shell_call'),
+			call_id: z.string().optional(),
+			action: z.looseObject({command: z.array(z.string()).optional()}).optional(),
+		}),
+		z.looseObject({type: z.literal('web_search_call'), action: z.looseObject({query: z.string().optional()}).optional()}),
+		z.looseObject({
+			type: z.enum(['function_call_output', 'custom_tool_call_output']),
+			call_id: z.string(),
+			output: z.union([z.string(), z.looseObject({content: z.string().optional()})]),
+		}),
+		// Any other kind: read as nothing to show.
+		z.looseObject({type: z.string()}),
+	]);
+	const eventMessage = z.union([
+		z.looseObject({type: z.literal('task_started')}),
+		z.looseObject({type: z.literal('task_complete'), last_agent_message: z.string().nullable().optional()}),
+		z.looseObject({type: z.literal('turn_aborted'), reason: z.string().optional()}),
+		z.looseObject({type: z.literal('error'), message: z.string()}),
+		z.looseObject({
+			type: z.literal('token_count'),
+			info: z.looseObject({last_token_usage: usage.optional(), total_token_usage: usage.optional()}).nullable().optional(),
+		}),
+		z.looseObject({type: z.string()}),
+	]);
+	const line = z.discriminatedUnion('type', [
+		z.looseObject({
+			timestamp: z.string(),
+			type: z.literal('session_meta'),
+			payload: z.looseObject({id: z.string(), session_id: z.string().optional(), parent_thread_id: z.string().optional(), cwd: z.string().optional()}),
+		}),
+		z.looseObject({timestamp: z.string(), type: z.literal('turn_context'), payload: z.looseObject({model: z.string().optional()})}),
+		z.looseObject({timestamp: z.string(), type: z.literal('response_item'), payload: responseItem}),
+		z.looseObject({timestamp: z.string(), type: z.literal('event_msg'), payload: eventMessage}),
+		z.looseObject({timestamp: z.string(), type: z.literal('compacted'), payload: z.looseObject({})}),
+	]);
+	return {line};
+});
+
+export const rolloutSchemas: () => {line: z.ZodType<RolloutLine>} = schemas as () => {line: z.ZodType<RolloutLine>};
+
+type Text = {type: string; text?: string | undefined};
+export type RolloutUsage = {
+	input_tokens?: number | undefined;
+	cached_input_tokens?: number | undefined;
+	output_tokens?: number | undefined;
+	reasoning_output_tokens?: number | undefined;
+};
+
+export type RolloutItem =
+	| {type: 'message'; role: string; content: Text[]}
+	| {type: 'reasoning'; summary?: Text[] | undefined}
+	| {type: 'function_call'; name: string; arguments: string; call_id: string}
+	| {type: 'custom_tool_call'; name: string; input: string; call_id: string}
+	| {type: 'local_shell_call'; call_id?: string | undefined; action?: {command?: string[] | undefined} | undefined}
+	| {type: 'web_search_call'; action?: {query?: string | undefined} | undefined}
+	| {type: 'function_call_output' | 'custom_tool_call_output'; call_id: string; output: string | {content?: string | undefined}}
+	| {type: string};
+
+export type RolloutEvent =
+	| {type: 'task_started'}
+	| {type: 'task_complete'; last_agent_message?: string | null | undefined}
+	| {type: 'turn_aborted'; reason?: string | undefined}
+	| {type: 'error'; message: string}
+	| {type: 'token_count'; info?: {last_token_usage?: RolloutUsage | undefined; total_token_usage?: RolloutUsage | undefined} | null | undefined}
+	| {type: string};
+
+export type RolloutLine =
+	| {
+			timestamp: string;
+			type: 'session_meta';
+			payload: {id: string; session_id?: string | undefined; parent_thread_id?: string | undefined; cwd?: string | undefined};
+	  }
+	| {timestamp: string; type: 'turn_context'; payload: {model?: string | undefined}}
+	| {timestamp: string; type: 'response_item'; payload: RolloutItem}
+	| {timestamp: string; type: 'event_msg'; payload: RolloutEvent}
+	| {timestamp: string; type: 'compacted'; payload: Record<string, unknown>};
