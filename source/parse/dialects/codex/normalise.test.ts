@@ -244,6 +244,21 @@ describe('a Codex session’s rollout', () => {
 		expect(queries).toEqual(['Fix the greeting in greet.txt and check it.', 'Now add a farewell file.']);
 	});
 
+	it('reads the interactive TUI’s rollout as codex exec’s: the same turns, prompts, steps and calls', () => {
+		const tui = fixture('rollout-tui.jsonl');
+		const exec = fixture('rollout-edit-and-test.jsonl');
+		const shape = (model: typeof tui) =>
+			[...model.runs.values()].map(run => ({
+				status: run.status,
+				steps: run.steps.length,
+				query: run.query,
+				tools: activitiesOfRun(model, run).flatMap(activity => ('toolName' in activity ? [`${activity.toolName} ${activity.result?.error ?? ''}`] : [])),
+			}));
+		expect(tui.unknownEvents.size).toBe(0);
+		expect(shape(tui)).toEqual(shape(exec));
+		expect(shape(tui)[0]).toMatchObject({steps: 4, query: 'Fix the greeting in greet.txt and check it.'});
+	});
+
 	it('pairs each call with its output by call_id, a command that exits non-zero as a failure', () => {
 		const model = fixture('rollout-edit-and-test.jsonl');
 		const tools = toolsOf(model, thread);
