@@ -60,6 +60,9 @@ function carriesNone(dialect: Run['dialect']): string {
 	// Claude Code's conversations are read from its transcripts, found from the steps' lines: a run with none has no
 	// response in the log (a sub-agent's own sub-agent, which the stream leaves out).
 	if (dialect === 'claude-code') return 'none of its responses is in the log (a stream leaves out what a sub-agent’s own sub-agents do)';
+	// Codex's rollout of the session keeps every item; its exec stream, none of the messages.
+	if (dialect === 'codex')
+		return 'a codex stream does not carry what the model was given at a step; the session’s rollout does (~/.codex/sessions/…/rollout-…-<thread>.jsonl)';
 	return `${/^[aeiou]/.test(dialect) ? 'an' : 'a'} ${dialect} stream does not carry what the model was given at a step`;
 }
 

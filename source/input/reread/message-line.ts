@@ -5,6 +5,7 @@ import type {MessageLine} from '../../model/message-lines.js';
 import {stepNumberOf} from '../../parse/dialects/common.js';
 import {conversationPlace, responseOffset, transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
+import {rolloutConversation} from '../../parse/dialects/codex/conversation.js';
 import {subagentsOf} from '../claude-sessions.js';
 import {isFile, readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
@@ -36,6 +37,13 @@ const maxTranscriptBytes = 512 * 1024 * 1024;
  * Claude Code keeps of its session under `claudeProjects`. Undefined when its line is no longer there.
  */
 export function readConversation(raw: RawEvents, where: MessageLine, claudeProjects?: string): string | ConversationStep | undefined {
+	if (where.dialect === 'codex') {
+		// A Codex session's rollout (a stream's steps keep no line): its items around the step's first.
+		const path = raw.fileOf(where.source);
+		const bytes = path === undefined ? undefined : readTranscript(path);
+		return bytes === undefined ? undefined : rolloutConversation(bytes, where.offset);
+	}
+
 	if (where.dialect !== 'claude-code') return readMessageLine(raw, where);
 	const line = raw.read({source: where.source, line: where.line, offset: where.offset});
 	const place = line === undefined ? undefined : conversationPlace(line);

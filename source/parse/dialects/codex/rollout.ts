@@ -332,7 +332,8 @@ export class RolloutReader {
 		turn.step = (turn.step ?? 0) + 1;
 		turn.stepEnded = false;
 		turn.usage = undefined;
-		out.push(withHead(this.#head(turn, wireType, ref, at), {kind: 'stepStart', counted: true}));
+		// The rollout keeps every item: the step's conversation is read from its lines (parse/dialects/codex/conversation.ts).
+		out.push(withHead(this.#head(turn, wireType, ref, at), {kind: 'stepStart', counted: true, messagesInLines: true}));
 	}
 
 	#calls(turn: Turn, wireType: string, ref: EventRef, at: number | undefined, call: ToolCall, as: 'tool' | 'delegate'): AgentEvent {

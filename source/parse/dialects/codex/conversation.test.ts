@@ -1,0 +1,65 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import {fixturePath} from '../../../../test/helpers/load.js';
+import type {ConversationMessage, ConversationStep} from '../../../model/conversation.js';
+import {rolloutConversation} from './conversation.js';
+
+/*
+ * A step's conversation from a Codex session's rollout, on the real 0.171.0 rollouts (fixtures/codex/rollout-*.jsonl):
+ * the figures below are read off the raw lines.
+ */
+
+const rollout = readFileSync(fixturePath('codex/rollout-edit-and-test.jsonl'));
+
+/** The byte offset of the first line of `bytes` that holds `text`. */
+function offsetOf(bytes: Buffer, text: string): number {
+	const at = bytes.indexOf(text);
+	expect(at).toBeGreaterThanOrEqual(0);
+	return bytes.lastIndexOf(10, at) + 1;
+}
+
+function brief(messages: readonly ConversationMessage[]): string[] {
+	return messages.map(message => {
+		const held =
+			typeof message.contents === 'string'
+				? message.contents.split('\n')[0]
+				: message.contents
+						.map(part => (part.kind === 'call' || part.kind === 'result' ? `${part.kind} ${part.toolName} ${part.callId}` : `${part.kind}`))
+						.join(' | ');
+		return `${message.isNewInput ? '+' : ''}${message.role}: ${held}`;
+	});
+}
+
+function ended(step: ConversationStep): Extract<ConversationStep, {kind: 'ended'}> {
+	expect(step.kind).toBe('ended');
+	return step as Extract<ConversationStep, {kind: 'ended'}>;
+}
+
+describe('a step’s conversation from a Codex rollout', () => {
+	it('gives the instructions, the context, the prompt and the earlier responses; adds the response and its calls’ outputs', () => {
+		// The first turn's second response: a message, then the apply_patch call, then its output.
+		const step = ended(rolloutConversation(rollout, offsetOf(rollout, '"id":"msg_0006","role":"assistant"')));
+		expect(brief(step.given)).toEqual([
+			'system: <skills_instructions>',
+			'context: <environment_context>',
+			'user: Fix the greeting in greet.txt and check it.',
+			'assistant: thinking | call exec_command call_0004',
+			'tool: result exec_command call_0004',
+		]);
+		expect(brief(step.added)).toEqual(['assistant: text | call apply_patch call_0008', 'tool: result apply_patch call_0008']);
+		// Its token_count: 1,000 input (250 cached), 50 output (20 reasoning).
+		expect(step.usage).toEqual({inputTokens: 1000, outputTokens: 50, reasoningTokens: 20, cachedInputTokens: 250});
+	});
+
+	it('marks the prompt new at the turn’s first step, and gives a later turn all the turns before it', () => {
+		const first = ended(rolloutConversation(rollout, offsetOf(rollout, '"type":"response_item","payload":{"type":"reasoning","id":"rs_0002"')));
+		expect(brief(first.given).at(-1)).toBe('+user: Fix the greeting in greet.txt and check it.');
+		const second = ended(rolloutConversation(rollout, offsetOf(rollout, '"type":"response_item","payload":{"type":"custom_tool_call","id":"ctc_0016"')));
+		expect(brief(second.given).slice(-3)).toEqual(['tool: result exec_command call_0011', 'assistant: thinking | text', '+user: Now add a farewell file.']);
+		expect(second.given.filter(message => message.role === 'user')).toHaveLength(2);
+	});
+
+	it('says so when the step’s line is no longer where it was', () => {
+		expect(rolloutConversation(rollout, 3).kind).toBe('none');
+	});
+});
