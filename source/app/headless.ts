@@ -3,7 +3,7 @@ import {basename} from 'node:path';
 import {Ingest} from '../load/ingest.js';
 import type {Diagnostic} from '../model/events.js';
 import {createModel, endInput, keepFiguresOnly, keepNoMessageLines, type Activity} from '../model/state.js';
-import {listedInput, type InputPlan} from '../input/inputs.js';
+import {listedInputs, type InputPlan} from '../input/inputs.js';
 import {runPlainFiles} from '../load/parallel/parallel-file.js';
 import {plainFiles} from '../input/plain-files.js';
 import {YoungGenerationCap} from '../load/young-generation.js';
@@ -49,7 +49,9 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions, str
 		const summary = options.mode === 'summary' || options.mode === 'summary-json';
 		const oldestFirst = summary ? jobsOldestFirst(plan.jobsRoot) : [];
 		if (oldestFirst.length > 0) {
-			const inputs = oldestFirst.map(path => ({...listedInput(path, false), label: basename(path)}));
+			const inputs = oldestFirst.flatMap(({path, companions}) =>
+				listedInputs(path, companions, false).map(input => ({...input, label: basename('path' in input ? input.path : input.label)})),
+			);
 			return runHeadless({...plan, jobsRoot: undefined, inputs}, options, streams);
 		}
 

@@ -1,6 +1,6 @@
 import type {Instance} from 'ink';
 import {createModel, endInput, isToolActivity, type TextKeep} from '../model/state.js';
-import {listedInput, type InputPlan} from '../input/inputs.js';
+import {listedInputs, type InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
 import {liveSources} from './live-sources.js';
 import {RawEvents} from '../input/reread/raw-events.js';
@@ -88,7 +88,7 @@ export async function runApp(
 				if (!job) return 0;
 				lastPath = job.path;
 				const chosen: InputPlan = {
-					inputs: [listedInput(job.path, plan.follow)],
+					inputs: listedInputs(job.path, job.companions ?? [], plan.follow),
 					label: job.path,
 					demo: false,
 					follow: plan.follow,

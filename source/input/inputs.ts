@@ -7,6 +7,7 @@ import {describeFsError, isMissing} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
+import {rolloutFilesUnder, rolloutName, subagentRolloutsOf} from './codex-sessions.js';
 import {isDirectory} from './regular-file.js';
 
 /**
@@ -38,7 +39,11 @@ export type Input =
 	 * A Claude Code session's transcript with the folder its sub-agents' transcripts are in (there, or not yet when
 	 * following), read together in the order their lines were written (read-session.ts). `size` is the transcript's.
 	 */
-	| {kind: 'session'; path: string; label: string; subagents: string; size: number | undefined};
+	/**
+	 * A session's file read with its sub-agents', in the order their lines were written: a Claude Code transcript
+	 * with its `subagents` folder, a Codex rollout with its sub-agents' rollouts (`companions`).
+	 */
+	| {kind: 'session'; path: string; label: string; subagents: string | undefined; companions?: readonly string[] | undefined; size: number | undefined};
 
 export type InputPlan = {
 	inputs: Input[];
@@ -132,7 +137,14 @@ function commandInput({argv: command, searchPath}: {argv: string[]; searchPath: 
 function sessionInput(path: string, form: FileForm, follow: boolean): Input | undefined {
 	if (form.kind !== 'plain' && form.kind !== 'missing') return undefined;
 	const subagents = subagentsOf(path);
-	if (subagents === undefined || (!follow && !isDirectory(subagents))) return undefined;
+	if (subagents === undefined) {
+		// A Codex rollout whose sub-agents' rollouts are beside it: read with them, in the order their lines were written.
+		if (form.kind !== 'plain' || !rolloutName.test(basename(path))) return undefined;
+		const companions = subagentRolloutsOf(path);
+		return companions.length === 0 ? undefined : {kind: 'session', path, label: path, subagents: undefined, companions, size: form.size};
+	}
+
+	if (!follow && !isDirectory(subagents)) return undefined;
 	return {kind: 'session', path, label: path, subagents, size: form.kind === 'plain' ? form.size : undefined};
 }
 
@@ -141,9 +153,11 @@ function sessionInput(path: string, form: FileForm, follow: boolean): Input | un
  * as a shell's glob gives them): the session reads them already, in their place in time.
  */
 function dropSessionsSubagents(inputs: Input[]): void {
-	const folders = new Set(inputs.flatMap(input => (input.kind === 'session' ? [resolve(input.subagents)] : [])));
-	if (folders.size === 0) return;
-	const theirs = (input: Input) => input.kind === 'file' && isSubagentFile(basename(input.path)) && folders.has(resolve(dirname(input.path)));
+	const folders = new Set(inputs.flatMap(input => (input.kind === 'session' && input.subagents !== undefined ? [resolve(input.subagents)] : [])));
+	const companions = new Set(inputs.flatMap(input => (input.kind === 'session' ? (input.companions ?? []).map(file => resolve(file)) : [])));
+	if (folders.size === 0 && companions.size === 0) return;
+	const theirs = (input: Input) =>
+		input.kind === 'file' && ((isSubagentFile(basename(input.path)) && folders.has(resolve(dirname(input.path)))) || companions.has(resolve(input.path)));
 	for (let index = inputs.length - 1; index >= 0; index--) if (theirs(inputs[index]!)) inputs.splice(index, 1);
 }
 
@@ -153,6 +167,17 @@ export function listedInput(path: string, follow: boolean): Input {
 	if (looked === 'job') return {kind: 'job', path, label: path};
 	if (looked === 'jobs') throw new InputError(`cannot read ${path}: it is a directory of jobs`, 1);
 	return sessionInput(path, looked, follow) ?? {kind: 'file', path, label: path, form: looked};
+}
+
+/**
+ * The inputs of a job chosen from a list: its path, and the files read with it (a Codex session's sub-agents'
+ * rollouts), together in the order their lines were written when it is a plain file.
+ */
+export function listedInputs(path: string, companions: readonly string[], follow: boolean): Input[] {
+	if (companions.length === 0) return [listedInput(path, follow)];
+	const looked = lookAt(path, false);
+	if (typeof looked === 'string' || looked.kind !== 'plain') return [listedInput(path, follow), ...companions.map(file => listedInput(file, follow))];
+	return [{kind: 'session', path, label: path, subagents: undefined, companions, size: looked.size}];
 }
 
 /** A file input, its form looked at now (a file that is not there, or a directory, is an InputError). */
@@ -181,7 +206,9 @@ function lookAt(path: string, follow: boolean): FileForm | 'job' | 'jobs' {
 		if (isJobsRoot(path)) return 'jobs';
 		// A Claude Code project's folder of sessions is listed as a directory of jobs is, and so are all projects' together.
 		if (sessionFilesIn(path).length > 0 || projectFoldersIn(path).length > 0) return 'jobs';
-		throw new InputError(`cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code sessions`, 1);
+		// And Codex's folder of sessions (`~/.codex/sessions`, a year's, a month's or a day's folder of it).
+		if (rolloutFilesUnder(path).length > 0) return 'jobs';
+		throw new InputError(`cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code or Codex sessions`, 1);
 	}
 
 	if (stats.isFIFO()) return {kind: 'fifo'};

@@ -100,6 +100,8 @@ export type SessionFilesOf = {
 	label: string;
 	/** The folder its sub-agents' transcripts are written to (there or not yet); undefined for none. */
 	subagents: string | undefined;
+	/** Files of its sub-agents named one by one (a Codex session's sub-agents' rollouts). */
+	companions?: readonly string[] | undefined;
 	splitterFor: (source: string) => LineSplitter;
 	/** A sub-agent's file that could not be read (the session's own is thrown). */
 	problem: (source: string, reason: string) => void;
@@ -141,21 +143,18 @@ export class SessionFiles {
 
 	/** Opens the sub-agents' files not opened before; returns their sizes together. */
 	openSubagents(): number {
-		const {subagents} = this.#files;
-		if (subagents === undefined) return 0;
-		let names: string[];
+		const {subagents, companions = []} = this.#files;
+		let names: string[] = [];
 		try {
-			names = readdirSync(subagents).filter(isSubagentFile).sort();
+			if (subagents !== undefined) names = readdirSync(subagents).filter(isSubagentFile).sort();
 		} catch {
 			// Not there (yet): a session that started no sub-agent has no folder.
-			return 0;
 		}
 
 		let bytes = 0;
-		for (const name of names) {
-			if (this.#known.has(name)) continue;
-			this.#known.add(name);
-			const source = join(subagents, name);
+		for (const source of [...names.map(name => join(subagents ?? '', name)), ...companions]) {
+			if (this.#known.has(source)) continue;
+			this.#known.add(source);
 			try {
 				const file = openRegularFileSync(source);
 				this.#members.push(new Member(file.fd, this.#files.splitterFor(source)));

@@ -141,7 +141,7 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}
 	// that a start on plain files (the common case, and most of the test suite's ~330 starts) does not load them.
 	if (input.kind === 'session') {
 		const {readSession} = await import('./read-session.js');
-		await readSession({...directoryReading, path: input.path, label: input.label, subagents: input.subagents});
+		await readSession({...directoryReading, path: input.path, label: input.label, subagents: input.subagents, companions: input.companions});
 		return;
 	}
 

@@ -1,6 +1,7 @@
 import {readdirSync, statSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {subagentsOf} from '../input/claude-sessions.js';
+import {assertNever} from '../model/assert-never.js';
 import {zeroUsage} from '../model/usage.js';
 import {eventFilesOf, jobsIn, newestFirst, type JobListing} from './job-listing.js';
 
@@ -38,7 +39,7 @@ export class JobList {
 	/** Paths to read, the next one last. */
 	#queue: string[] = [];
 	#looked = false;
-	#kind: 'sessions' | 'jobs' = 'jobs';
+	#kind: 'sessions' | 'rollouts' | 'jobs' = 'jobs';
 	#describe: (path: string) => JobListing = path => placeholder(path, 0);
 
 	constructor(root: string, options: {follow: boolean; clock?: () => number}) {
@@ -124,7 +125,17 @@ export class JobList {
 	}
 
 	#signature(path: string): string {
-		return this.#kind === 'sessions' ? sessionSignature(path) : jobSignature(path);
+		switch (this.#kind) {
+			case 'sessions':
+				return sessionSignature(path);
+			case 'rollouts':
+				// A session's rollout, and its sub-agents' as the listing last read them (a new one shows as its parent grows).
+				return [path, ...(this.#entries.get(path)?.listing.companions ?? [])].map(fileMark).join(' ');
+			case 'jobs':
+				return jobSignature(path);
+			default:
+				return assertNever(this.#kind);
+		}
 	}
 }
 

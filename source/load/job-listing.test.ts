@@ -32,11 +32,11 @@ describe('jobsOldestFirst', () => {
 
 	it('--summary of a jobs folder read every event twice (once to order the jobs): the order comes from the event files names, the listing reversed', () => {
 		const root = jobsFolder();
-		const names = (paths: string[]) => paths.map(path => basename(path));
+		const names = (jobs: Array<string | {path: string}>) => jobs.map(job => basename(typeof job === 'string' ? job : job.path));
 		expect(names(jobsOldestFirst(root))).toEqual(['old', 'xrg3kr5eyfy4evxm775cs81p', 'nh97zzzwnx6y4a76u4s8o5m3']);
 		expect(names(jobsOldestFirst(root))).toEqual(names(listJobs(root).map(listed => listed.path)).toReversed());
 		// Events that cannot be read do not change it: only the names are read.
-		for (const path of jobsOldestFirst(root).slice(1)) {
+		for (const {path} of jobsOldestFirst(root).slice(1)) {
 			for (const run of readdirSync(join(path, 'runs'))) {
 				for (const file of readdirSync(join(path, 'runs', run))) writeFileSync(join(path, 'runs', run, file), 'not json');
 			}

@@ -12,6 +12,7 @@ import {compareEventFiles} from '../input/job/event-order.js';
 import {feedEventFileSync} from '../input/job/event-file.js';
 import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
+import {codexSessionsIn} from '../input/codex-sessions.js';
 import {readSessionSync} from '../input/read-session.js';
 
 export type {JobListing} from '../query/job-listing.js';
@@ -35,8 +36,15 @@ export function listJobs(root: string): JobListing[] {
  * The jobs of a root: a Claude Code project's sessions, or every project's (`~/.claude/projects`), else the job
  * directories; and how one of them is listed.
  */
-export function jobsIn(root: string): {kind: 'sessions' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
+export function jobsIn(root: string): {kind: 'sessions' | 'rollouts' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
 	if (isSessionsFolder(root)) return {kind: 'sessions', paths: sessionFilesIn(root), describe: describeSession};
+	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
+	const rollouts = jobDirectoriesIn(root).length === 0 && projectFoldersIn(root).length === 0 ? codexSessionsIn(root) : [];
+	if (rollouts.length > 0) {
+		const companions = new Map(rollouts.map(session => [session.path, session.subagents]));
+		return {kind: 'rollouts', paths: rollouts.map(session => session.path), describe: path => describeRollout(path, companions.get(path) ?? [])};
+	}
+
 	const projects = jobDirectoriesIn(root).length === 0 ? projectFoldersIn(root) : [];
 	if (projects.length > 0)
 		return {
@@ -59,11 +67,11 @@ export function newestFirst(listings: JobListing[]): JobListing[] {
  * event's time; the first is the job's start) or, without any, their `job.json`: the order `--summary` gives
  * them in, the listing's reversed, found without reading an event (a summary would read them all twice).
  */
-export function jobsOldestFirst(root: string): string[] {
-	if (jobsIn(root).kind === 'sessions')
+export function jobsOldestFirst(root: string): Array<{path: string; companions: string[]}> {
+	if (jobsIn(root).kind !== 'jobs')
 		return listJobs(root)
 			.toReversed()
-			.map(listed => listed.path);
+			.map(listed => ({path: listed.path, companions: listed.companions ?? []}));
 	const started = (path: string): number => {
 		let first: number | undefined;
 		for (const file of eventFilesOf(path)) if (Number.isFinite(file.timestamp) && (first === undefined || file.timestamp < first)) first = file.timestamp;
@@ -73,7 +81,7 @@ export function jobsOldestFirst(root: string): string[] {
 	return jobDirectoriesIn(root)
 		.map(path => ({path, jobId: basename(path), at: started(path)}))
 		.sort((a, b) => a.at - b.at || (a.jobId < b.jobId ? 1 : a.jobId > b.jobId ? -1 : 0))
-		.map(job => job.path);
+		.map(job => ({path: job.path, companions: []}));
 }
 
 /** A folder of Claude Code sessions (and no Perstack jobs): its sessions are what is listed. */
@@ -105,6 +113,38 @@ export function describeSession(path: string): JobListing {
 	const jobId = basename(path).replace(/\.jsonl$/, '');
 	return {
 		jobId,
+		path,
+		coordinator: undefined,
+		status: 'init',
+		steps: 0,
+		usage: zeroUsage,
+		runs: 0,
+		startedAt: undefined,
+		lastEventAt: undefined,
+		query: undefined,
+	};
+}
+
+/** A Codex session as the listing shows it: its rollout, then its sub-agents', read as opening it reads them. */
+export function describeRollout(path: string, subagents: readonly string[]): JobListing {
+	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+	try {
+		// In the order the lines were written, as opening it reads them.
+		readSessionSync({path, label: path, subagents: undefined, companions: subagents, splitterFor: source => ingest.splitter(source), problem: () => undefined});
+	} catch {
+		// A file that vanished or cannot be read only makes the listing less complete (opening it says so).
+	}
+
+	const {model} = ingest;
+	const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
+	const listing = job ? listingOf(model, job, path, 'ended') : {...placeholderOf(path), status: 'init' as const};
+	return subagents.length > 0 ? {...listing, companions: [...subagents]} : listing;
+}
+
+/** A session with nothing in it yet that makes a run: listed by its name, to be opened. */
+function placeholderOf(path: string): JobListing {
+	return {
+		jobId: basename(path).replace(/\.jsonl$/, ''),
 		path,
 		coordinator: undefined,
 		status: 'init',

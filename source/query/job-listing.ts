@@ -18,6 +18,8 @@ export type JobListing = {
 	query: string | undefined;
 	/** Listed across Claude Code's projects (`~/.claude/projects`): the folder of the project the session is of. */
 	project?: string | undefined;
+	/** Files read with the job's own (a Codex session's sub-agents' rollouts), to open it whole. */
+	companions?: string[] | undefined;
 	/** Not read yet (the chooser reads a long list a slice at a time): only its name and path are known. */
 	pending?: true | undefined;
 };

@@ -83,7 +83,8 @@ export class RawEvents {
 			else if (input.kind === 'file' && !plan.follow && input.form.kind === 'plain') this.#seekable.set(input.label, input.path);
 			else if (input.kind === 'session' && !plan.follow) {
 				this.#seekable.set(input.label, input.path);
-				this.#seekableFolders.push(normalize(input.subagents + sep));
+				if (input.subagents !== undefined) this.#seekableFolders.push(normalize(input.subagents + sep));
+				for (const file of input.companions ?? []) this.#seekable.set(file, file);
 			} else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) this.#spoolStream(input.label);
 		}
 	}

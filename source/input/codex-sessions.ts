@@ -1,0 +1,117 @@
+import {closeSync, readdirSync, readSync} from 'node:fs';
+import {dirname, join} from 'node:path';
+import {isDirectory, isFile, openRegularFileSync} from './regular-file.js';
+
+/*
+ * The folder Codex keeps its sessions in (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`, or any folder
+ * of it: a year's, a day's): each session a rollout, a sub-agent's a rollout of its own whose first line names its
+ * parent's thread. Listed like a directory of Perstack jobs, to choose one from: the sessions people started, each
+ * with its sub-agents' rollouts.
+ */
+
+/** A rollout's name: `rollout-2026-11-29T19-21-04-<thread id>.jsonl`. */
+export const rolloutName = /^rollout-[0-9T-]+-[0-9a-f-]{36}\.jsonl$/;
+
+/** How deep under a folder rollouts are looked for: `sessions/` holds years, then months, then days. */
+const maxDepth = 3;
+
+/** The rollouts under `folder` (it, and up to three levels of folders in it), by path. */
+export function rolloutFilesUnder(folder: string, depth = 0): string[] {
+	let names: string[];
+	try {
+		names = readdirSync(folder).sort();
+	} catch {
+		return [];
+	}
+
+	const found: string[] = [];
+	for (const name of names) {
+		const path = join(folder, name);
+		if (rolloutName.test(name)) {
+			if (isFile(path)) found.push(path);
+		} else if (depth < maxDepth && /^\d+$/.test(name) && isDirectory(path)) found.push(...rolloutFilesUnder(path, depth + 1));
+	}
+
+	return found;
+}
+
+/** What a rollout's first line (`session_meta`) says: its thread, the parent's for a sub-agent's, where it ran. */
+export type RolloutHead = {thread: string; parentThread: string | undefined; cwd: string | undefined};
+
+/** How far into a rollout its first line is looked for: it holds the model's instructions, tens of kilobytes. */
+const headBytes = 1024 * 1024;
+
+/** A rollout's first line, read (only a regular file, no further than a megabyte); undefined when it is no session's start. */
+export function rolloutHead(path: string): RolloutHead | undefined {
+	const buffer = Buffer.allocUnsafe(64 * 1024);
+	const pieces: Buffer[] = [];
+	try {
+		const opened = openRegularFileSync(path);
+		try {
+			// Up to the first line's end: the rest of a long session is not read for its head.
+			for (let position = 0; position < Math.min(opened.size, headBytes); ) {
+				const read = readSync(opened.fd, buffer, 0, buffer.length, position);
+				if (read === 0) break;
+				pieces.push(Buffer.from(buffer.subarray(0, read)));
+				position += read;
+				if (buffer.subarray(0, read).includes(10)) break;
+			}
+		} finally {
+			closeSync(opened.fd);
+		}
+	} catch {
+		return undefined;
+	}
+
+	const bytes = Buffer.concat(pieces);
+	const end = bytes.indexOf(10);
+	let value: unknown;
+	try {
+		value = JSON.parse(bytes.toString('utf8', 0, end < 0 ? bytes.length : end));
+	} catch {
+		return undefined;
+	}
+
+	const payload: unknown =
+		typeof value === 'object' && value !== null && Reflect.get(value, 'type') === 'session_meta' ? Reflect.get(value, 'payload') : undefined;
+	if (typeof payload !== 'object' || payload === null) return undefined;
+	const text = (key: string): string | undefined => {
+		const found: unknown = Reflect.get(payload, key);
+		return typeof found === 'string' ? found : undefined;
+	};
+
+	const thread = text('id');
+	return thread === undefined ? undefined : {thread, parentThread: text('parent_thread_id'), cwd: text('cwd')};
+}
+
+/**
+ * The sessions under a folder of rollouts: each session's rollout (not a sub-agent's) with the rollouts of its
+ * sub-agents, at any depth, oldest first; `where` keeps only those that ran in that directory.
+ */
+export function codexSessionsIn(folder: string, where?: string): Array<{path: string; subagents: string[]}> {
+	const heads = rolloutFilesUnder(folder).flatMap(path => {
+		const head = rolloutHead(path);
+		return head ? [{path, head}] : [];
+	});
+	const children = new Map<string, string[]>();
+	for (const {path, head} of heads) if (head.parentThread !== undefined) children.set(head.parentThread, [...(children.get(head.parentThread) ?? []), path]);
+	const threadOf = new Map(heads.map(({path, head}) => [path, head.thread]));
+	// Each sub-agent once, whatever the lines claim (a thread named as its own ancestor).
+	const descendants = (thread: string, seen = new Set<string>()): string[] =>
+		(children.get(thread) ?? []).flatMap(path => {
+			if (seen.has(path)) return [];
+			seen.add(path);
+			return [path, ...descendants(threadOf.get(path) ?? '', seen)];
+		});
+	return heads
+		.filter(({head}) => head.parentThread === undefined && (where === undefined || head.cwd === where))
+		.map(({path, head}) => ({path, subagents: descendants(head.thread)}));
+}
+
+/**
+ * The rollouts of a session's sub-agents, at any depth, among the rollouts of the session's folder (Codex writes a
+ * sub-agent's beside its parent's, the day it starts): none for a rollout that is a sub-agent's or has none.
+ */
+export function subagentRolloutsOf(path: string): string[] {
+	return codexSessionsIn(dirname(path)).find(session => session.path === path)?.subagents ?? [];
+}

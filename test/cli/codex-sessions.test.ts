@@ -1,0 +1,81 @@
+import {spawnSync} from 'node:child_process';
+import {copyFileSync, mkdirSync, readdirSync} from 'node:fs';
+import {join} from 'node:path';
+import {describe, expect, it} from 'vitest';
+import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+
+/*
+ * Codex's folder of sessions as it lies on disk (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`): the
+ * real 0.171.0 rollouts of fixtures/codex/ (a two-turn exec session, the TUI's, a session that spawned a helper and the
+ * helper's own), laid out and named as Codex writes them.
+ */
+
+const scratch = scratchDirectories('perscope-codex-sessions-');
+const day = join('2026', '11', '29');
+const rollouts: Array<[fixture: string, name: string]> = [
+	['rollout-edit-and-test.jsonl', 'rollout-2026-11-29T19-21-04-01a228c0-f5cd-7bb2-bd63-cdd91677d85d.jsonl'],
+	['rollout-sub-agent.jsonl', 'rollout-2026-11-29T19-21-05-01a228c0-fb2e-7dd1-9990-d46a08f84537.jsonl'],
+	['rollout-sub-agent-helper.jsonl', 'rollout-2026-11-29T19-21-05-01a228c0-fbec-7f11-ba40-7f4c5d6fef9a.jsonl'],
+	['rollout-tui.jsonl', 'rollout-2026-11-29T19-27-16-01a228c6-a3fe-75e1-8a23-7df94192b3e1.jsonl'],
+];
+
+function sessionsFolder(): string {
+	const sessions = scratch();
+	mkdirSync(join(sessions, day), {recursive: true});
+	for (const [fixture, name] of rollouts) copyFileSync(join(repoRoot, 'fixtures', 'codex', fixture), join(sessions, day, name));
+	return sessions;
+}
+
+function perscope(args: string[]): {stdout: string; stderr: string; code: number | null} {
+	const result = spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', env: {...process.env, CI: 'true'}, timeout: 20_000});
+	return {stdout: result.stdout, stderr: result.stderr, code: result.status};
+}
+
+describe('a folder of Codex sessions', () => {
+	it('lists the sessions people started, newest first, each read with its sub-agents’ rollouts', () => {
+		const sessions = sessionsFolder();
+		const listed = perscope(['--print', sessions]);
+		expect(listed.code, listed.stderr).toBe(0);
+		expect(listed.stdout.split('\n').slice(0, 4)).toEqual([
+			expect.stringMatching(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED +QUERY$/),
+			expect.stringMatching(/^01a228c6-a3fe-75e1-8a23-7df94192b3e1 +codex +✓ completed +6 +2 .* Fix the greeting in greet\.txt and check it\.$/),
+			// The helper's rollout is not a session of its own: its two steps and its run are its parent's session's.
+			expect.stringMatching(/^01a228c0-fb2e-7dd1-9990-d46a08f84537 +codex +✓ completed +6 +2 .* Ask a helper to check greet\.txt$/),
+			expect.stringMatching(/^01a228c0-f5cd-7bb2-bd63-cdd91677d85d +codex +✓ completed +6 +2 .* Fix the greeting in greet\.txt and check it\.$/),
+		]);
+		expect(listed.stdout.split('\n')).toHaveLength(5);
+		// Any folder of it: a year's, a day's.
+		expect(perscope(['--print', join(sessions, '2026')]).stdout).toBe(listed.stdout);
+		const summary = perscope(['--summary', sessions]);
+		expect(summary.stdout.match(/^job \S+/gm)).toEqual([
+			'job 01a228c0-f5cd-7bb2-bd63-cdd91677d85d',
+			'job 01a228c0-fb2e-7dd1-9990-d46a08f84537',
+			'job 01a228c6-a3fe-75e1-8a23-7df94192b3e1',
+		]);
+	});
+
+	it('reads a session’s rollout with its sub-agents’ beside it, in the order their lines were written, and a glob of them once', () => {
+		const sessions = sessionsFolder();
+		const parent = join(sessions, day, rollouts[1]![1]);
+		const printed = perscope(['--print', parent]);
+		expect(printed.code, printed.stderr).toBe(0);
+		const lines = printed.stdout.split('\n').map(line => line.trim());
+		const at = (text: string) => {
+			const index = lines.findIndex(line => line.includes(text));
+			expect(index, `${text}\n${printed.stdout}`).toBeGreaterThan(-1);
+			return index;
+		};
+
+		// The helper ran its command after it was spawned and before its parent's wait said it was done.
+		expect(at('→ delegate codex: Count the lines of greet.txt.')).toBeLessThan(at('🔧 exec_command wc -l greet.txt'));
+		expect(at('🔧 exec_command wc -l greet.txt')).toBeLessThan(at('🔧 close_agent'));
+		expect(lines.filter(line => line.includes('✅ complete greet.txt has 1 line.'))).toHaveLength(1);
+
+		const day_ = join(sessions, day);
+		const globbed = perscope(['--summary', ...readdirSync(day_).map(name => join(day_, name))]);
+		expect(globbed.code, globbed.stderr).toBe(0);
+		expect(globbed.stdout).toBe(perscope(['--summary', sessions]).stdout.replace(/\n\d+ events\n$/, globbed.stdout.match(/\n\d+ events\n$/)![0]));
+		expect(globbed.stdout).toMatch(/^job 01a228c0-fb2e-7dd1-9990-d46a08f84537 +✓ completed +6 steps/m);
+	});
+});
