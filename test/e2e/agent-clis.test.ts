@@ -1,5 +1,8 @@
+import {copyFileSync, mkdirSync} from 'node:fs';
+import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {hasTmux, selectedLine, sessionsKilledAfterEach} from './tmux.js';
+import {scratchDirectories} from '../helpers/scratch.js';
+import {hasTmux, repoRoot, selectedLine, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
 /*
  * Codex, Gemini CLI and opencode in the viewer, in a real terminal: `perscope -- codex exec --json …` and
@@ -8,6 +11,7 @@ import {hasTmux, selectedLine, sessionsKilledAfterEach} from './tmux.js';
  */
 
 const start = sessionsKilledAfterEach();
+const scratch = scratchDirectories('perscope-e2e-agent-clis-');
 
 describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 	it('a live Codex command: both runs of the thread, their times as they arrived, and the inspector says so', async () => {
@@ -75,6 +79,35 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		expect(inspector).toContain('"exit": 1');
 		tty.keys('Escape');
 		await tty.waitFor(now => !now.includes('Inspector'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('Codex’s folder of sessions: the chooser lists the sessions, and one opens with its helper’s steps under its spawn', async () => {
+		// The real 0.171.0 rollouts, where and as Codex writes them.
+		const sessions = scratch();
+		const day = join(sessions, '2026', '11', '29');
+		mkdirSync(day, {recursive: true});
+		for (const [fixture, name] of [
+			['rollout-edit-and-test.jsonl', 'rollout-2026-11-29T19-21-04-01a228c0-f5cd-7bb2-bd63-cdd91677d85d.jsonl'],
+			['rollout-sub-agent.jsonl', 'rollout-2026-11-29T19-21-05-01a228c0-fb2e-7dd1-9990-d46a08f84537.jsonl'],
+			['rollout-sub-agent-helper.jsonl', 'rollout-2026-11-29T19-21-05-01a228c0-fbec-7f11-ba40-7f4c5d6fef9a.jsonl'],
+		] as const)
+			copyFileSync(join(repoRoot, 'fixtures', 'codex', fixture), join(day, name));
+
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(sessions)}`, {width: 130, height: 20});
+		const list = await tty.waitFor('↑↓ choose · enter open · q quit');
+		expect(list).toContain('2 jobs in');
+		expect(list).toMatch(/› 01a228c0-fb2e-7dd1-9990- codex +✓ completed +6 +2 .* Ask a helper to check greet\.txt/);
+		tty.keys('Enter');
+		await tty.waitFor(screen => screen.includes('job 01a228c0-fb2') && screen.includes('· ended'));
+		tty.keys('e');
+		const opened = await tty.waitFor(screen => screen.includes('▾ codex ✓ completed · 2 steps') && screen.includes('close_agent'));
+		const rows = opened.split('\n');
+		const at = (text: string) => rows.findIndex(row => row.includes(text));
+		// The helper's command between its spawn and its parent's wait, as it happened.
+		expect(at('🤝 delegate codex: Count the lines of greet.txt.')).toBeLessThan(at('🔧 exec_command wc -l greet.txt'));
+		expect(at('🔧 exec_command wc -l greet.txt')).toBeLessThan(at('🔧 wait_agent'));
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
