@@ -150,7 +150,9 @@ function messageLines(message: ConversationMessage, number: number, isNew: boole
 	// their first lines: the same every step, and long.
 	const isSystem = message.role === 'system' || message.role === 'context';
 	const body: string[] = [];
-	if (typeof contents === 'string') body.push(...(isSystem && fold.lines ? systemPrompt(contents, '  ', fold, message.role) : block(contents, '  ', fold)));
+	// (A system prompt given as one string shows as any text does, as it always has for Perstack's.)
+	if (typeof contents === 'string')
+		body.push(...(message.role === 'context' && fold.lines ? systemPrompt(contents, '  ', fold, message.role) : block(contents, '  ', fold)));
 	else for (const part of contents) body.push(...partLines(part, '  ', isSystem, fold, false, message.role));
 	return [{text: `#${number} ${sanitizeLine(message.role)}`, isNew, tone: 'heading' as const}, ...body.map(text => ({text, isNew}))];
 }

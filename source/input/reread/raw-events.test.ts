@@ -34,3 +34,17 @@ describe('raw events of a file loaded the fast way', () => {
 		});
 	}
 });
+
+describe('the file a source is read from whole', () => {
+	const path = fileURLToPath(new URL('../../../fixtures/codex/rollout-edit-and-test.jsonl', import.meta.url));
+
+	it('is the file itself, loaded or followed: c on a followed rollout or transcript said its messages were gone', () => {
+		for (const follow of [false, true]) {
+			const raw = new RawEvents();
+			const plan: InputPlan = {inputs: [fileInput(path, 'rollout.jsonl')], label: 'rollout.jsonl', demo: false, follow, jobsRoot: undefined};
+			raw.addPlan(plan);
+			expect(raw.fileOf('rollout.jsonl'), `follow: ${follow}`).toBe(path);
+			expect(raw.fileOf('another.jsonl')).toBeUndefined();
+		}
+	});
+});

@@ -19,6 +19,12 @@ export class RawEvents {
 	readonly #seekable = new Map<string, string>();
 	/** Folders (with a trailing separator) whose files are sources read again by offset at their own path: a session's sub-agents'. */
 	readonly #seekableFolders: string[] = [];
+	/**
+	 * Files followed (`-f`): not read again by offset line by line (a file truncated or rotated meanwhile has other
+	 * bytes there), but a reader that checks what it finds (a transcript's conversation) may read them whole.
+	 */
+	readonly #followed = new Map<string, string>();
+	readonly #followedFolders: string[] = [];
 	/** Job directories (with a trailing separator): each event of theirs is a whole file, named by its source. */
 	readonly #eventDirectories: string[] = [];
 	readonly #spooled = new Set<string>();
@@ -85,6 +91,11 @@ export class RawEvents {
 				this.#seekable.set(input.label, input.path);
 				if (input.subagents !== undefined) this.#seekableFolders.push(normalize(input.subagents + sep));
 				for (const file of input.companions ?? []) this.#seekable.set(file, file);
+			} else if (plan.follow && input.kind === 'file') this.#followed.set(input.label, input.path);
+			else if (plan.follow && input.kind === 'session') {
+				this.#followed.set(input.label, input.path);
+				if (input.subagents !== undefined) this.#followedFolders.push(normalize(input.subagents + sep));
+				for (const file of input.companions ?? []) this.#followed.set(file, file);
 			} else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) this.#spoolStream(input.label);
 		}
 	}
@@ -135,7 +146,8 @@ export class RawEvents {
 	 */
 	fileOf(source: string): string | undefined {
 		if (this.#isEventFile(source)) return undefined;
-		return this.#pathOf(source) ?? (this.#spooled.has(source) ? this.#spool?.pathOf(source) : undefined);
+		const followed = this.#followed.get(source) ?? (this.#followedFolders.some(folder => normalize(source).startsWith(folder)) ? source : undefined);
+		return this.#pathOf(source) ?? followed ?? (this.#spooled.has(source) ? this.#spool?.pathOf(source) : undefined);
 	}
 
 	/** The file a source's lines are read again from by offset, if it is one. */

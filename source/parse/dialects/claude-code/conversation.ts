@@ -32,7 +32,10 @@ export function conversationPlace(line: string): {kind: 'transcript'} | {kind: '
 	const record = value as Record<string, unknown>;
 	if (isTranscriptLine(record)) return {kind: 'transcript'};
 	const sessionId = record.session_id;
-	const id = messageId(record);
+	// With --include-partial-messages a response starts on its `message_start` stream event, which names it.
+	const event =
+		record.type === 'stream_event' && typeof record.event === 'object' && record.event !== null ? (record.event as Record<string, unknown>) : undefined;
+	const id = event ? messageId(event) : messageId(record);
 	return typeof sessionId === 'string' && id !== undefined ? {kind: 'stream', sessionId, messageId: id} : undefined;
 }
 

@@ -40,7 +40,7 @@ describe('a step’s conversation from a Codex rollout', () => {
 		// The first turn's second response: a message, then the apply_patch call, then its output.
 		const step = ended(rolloutConversation(rollout, offsetOf(rollout, '"id":"msg_0006","role":"assistant"')));
 		expect(brief(step.given)).toEqual([
-			'system: <skills_instructions>',
+			'system: text | text | text',
 			'context: <environment_context>',
 			'user: Fix the greeting in greet.txt and check it.',
 			'assistant: thinking | call exec_command call_0004',
@@ -57,6 +57,21 @@ describe('a step’s conversation from a Codex rollout', () => {
 		const second = ended(rolloutConversation(rollout, offsetOf(rollout, '"type":"response_item","payload":{"type":"custom_tool_call","id":"ctc_0016"')));
 		expect(brief(second.given).slice(-3)).toEqual(['tool: result exec_command call_0011', 'assistant: thinking | text', '+user: Now add a farewell file.']);
 		expect(second.given.filter(message => message.role === 'user')).toHaveLength(2);
+	});
+
+	it('after a compaction, gives what it kept (its replacement history, else its summary) and what came after, not what it replaced', () => {
+		const line = (type: string, payload: object) => JSON.stringify({timestamp: '2026-11-29T19:21:04.000Z', type, payload});
+		const user = (text: string) => line('response_item', {type: 'message', role: 'user', content: [{type: 'input_text', text}]});
+		const answer = (text: string) => line('response_item', {type: 'message', role: 'assistant', content: [{type: 'output_text', text}]});
+		const withSummary = Buffer.from(
+			`${[user('Before the compaction.'), answer('Long ago.'), line('compacted', {message: 'A file was fixed.'}), user('Go on.'), answer('Going on.')].join('\n')}\n`,
+		);
+		const summarised = ended(rolloutConversation(withSummary, offsetOf(withSummary, 'Going on.')));
+		expect(brief(summarised.given)).toEqual(['+context: the conversation so far, compacted:', '+user: Go on.']);
+		const withHistory = Buffer.from(
+			`${[user('Before.'), line('compacted', {message: '', replacement_history: [JSON.parse(user('Kept prompt.')).payload]}), answer('After.')].join('\n')}\n`,
+		);
+		expect(brief(ended(rolloutConversation(withHistory, offsetOf(withHistory, 'After.'))).given)).toEqual(['+user: Kept prompt.']);
 	});
 
 	it('says so when the step’s line is no longer where it was', () => {

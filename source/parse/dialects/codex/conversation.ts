@@ -14,19 +14,40 @@ type Line = {type: string; payload: Item; offset: number};
 
 /** The conversation of the step whose first item starts at byte `offset` of `bytes` (the rollout's file). */
 export function rolloutConversation(bytes: Buffer, offset: number): ConversationStep {
-	const lines = rolloutLines(bytes);
-	const at = lines.findIndex(line => line.offset === offset);
-	const first = lines[at];
-	if (!first || first.type !== 'response_item' || !isResponse(first.payload))
+	// The lines before the step are all read; those after it only as far as the step goes.
+	const before = rolloutLines(bytes, 0, offset);
+	const [first] = rolloutLines(bytes, offset, offset + 1);
+	if (!first || first.offset !== offset || first.type !== 'response_item' || !isResponse(first.payload))
 		return {kind: 'none', from: 'rollout', why: 'The rollout no longer has this step’s line: it may have changed since.'};
 
+	// A compaction replaces the history before it: with what it kept (`replacement_history`), else its summary.
 	let from = 0;
-	for (let index = 0; index < at; index++) if (lines[index]!.type === 'compacted') from = index + 1;
+	let compaction: ConversationMessage[] = [];
 	const names = new Map<string, string>();
-	const given = messagesOf(
-		lines.slice(from, at).filter(line => line.type === 'response_item'),
-		names,
-	);
+	for (const [index, line] of before.entries()) {
+		if (line.type !== 'compacted') continue;
+		from = index + 1;
+		const kept = line.payload['replacement_history'];
+		const summary = line.payload['message'];
+		compaction = Array.isArray(kept)
+			? messagesOf(
+					kept
+						.filter((item): item is Item => typeof item === 'object' && item !== null)
+						.map(item => ({type: 'response_item', payload: item, offset: line.offset})),
+					names,
+				)
+			: typeof summary === 'string' && summary !== ''
+				? [{role: 'context', contents: `the conversation so far, compacted:\n${summary}`, isNewInput: false}]
+				: [];
+	}
+
+	const given = [
+		...compaction,
+		...messagesOf(
+			before.slice(from).filter(line => line.type === 'response_item'),
+			names,
+		),
+	];
 	let lastAnswer = -1;
 	for (const [index, message] of given.entries()) if (message.role === 'assistant') lastAnswer = index;
 	for (const message of given.slice(lastAnswer + 1)) if (message.role === 'user' || message.role === 'context') message.isNewInput = true;
@@ -35,7 +56,10 @@ export function rolloutConversation(bytes: Buffer, offset: number): Conversation
 	const step: Line[] = [];
 	let usage: ConversationUsage | undefined;
 	let outputs = false;
-	for (const line of lines.slice(at)) {
+	for (let at = offset; at < bytes.length; ) {
+		const {line, next} = lineAt(bytes, at);
+		at = next;
+		if (line === undefined) continue;
 		if (line.type === 'event_msg') {
 			const type = line.payload['type'];
 			if (type === 'token_count' && usage === undefined) usage = usageOf(line.payload['info']);
@@ -53,27 +77,34 @@ export function rolloutConversation(bytes: Buffer, offset: number): Conversation
 	return {kind: 'ended', from: 'rollout', usage, given, added: messagesOf(step, names), error: undefined};
 }
 
-/** The rollout's lines, each with its byte offset. */
-function rolloutLines(bytes: Buffer): Line[] {
+/** The rollout's lines from byte `start` that begin before `end`, each with its byte offset. */
+function rolloutLines(bytes: Buffer, start: number, end: number): Line[] {
 	const lines: Line[] = [];
-	let start = 0;
-	while (start < bytes.length) {
-		let end = bytes.indexOf(10, start);
-		if (end < 0) end = bytes.length;
-		try {
-			const value: unknown = JSON.parse(bytes.toString('utf8', start, end));
-			if (typeof value === 'object' && value !== null) {
-				const {type, payload} = value as Record<string, unknown>;
-				if (typeof type === 'string' && typeof payload === 'object' && payload !== null) lines.push({type, payload: payload as Item, offset: start});
-			}
-		} catch {
-			// A line cut or not JSON holds no item.
-		}
-
-		start = end + 1;
+	for (let at = start; at < end && at < bytes.length; ) {
+		const {line, next} = lineAt(bytes, at);
+		if (line !== undefined) lines.push(line);
+		at = next;
 	}
 
 	return lines;
+}
+
+/** The rollout line at byte `at` (undefined for one that is not), and where the next starts. */
+function lineAt(bytes: Buffer, at: number): {line: Line | undefined; next: number} {
+	let end = bytes.indexOf(10, at);
+	if (end < 0) end = bytes.length;
+	try {
+		const value: unknown = JSON.parse(bytes.toString('utf8', at, end));
+		if (typeof value === 'object' && value !== null) {
+			const {type, payload} = value as Record<string, unknown>;
+			if (typeof type === 'string' && typeof payload === 'object' && payload !== null)
+				return {line: {type, payload: payload as Item, offset: at}, next: end + 1};
+		}
+	} catch {
+		// A line cut or not JSON holds no item.
+	}
+
+	return {line: undefined, next: end + 1};
 }
 
 const responseTypes: ReadonlySet<string> = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);
@@ -110,7 +141,8 @@ function messagesOf(lines: readonly Line[], names: Map<string, string>): Convers
 			);
 			const role = item['role'];
 			if (role === 'assistant') assistant().push(...texts.map(text => ({kind: 'text' as const, text})));
-			else if (role === 'developer' || role === 'system') messages.push({role: 'system', contents: texts.join('\n\n'), isNewInput: false});
+			else if (role === 'developer' || role === 'system')
+				messages.push({role: 'system', contents: texts.map(text => ({kind: 'text' as const, text})), isNewInput: false});
 			else if (texts.every(text => contextPart.test(text))) messages.push({role: 'context', contents: texts.join('\n\n'), isNewInput: false});
 			else messages.push({role: 'user', contents: texts.filter(text => !contextPart.test(text)).join('\n\n'), isNewInput: false});
 		} else if (type === 'reasoning') {
