@@ -88,11 +88,22 @@ export function rolloutHead(path: string): RolloutHead | undefined {
  * The sessions under a folder of rollouts: each session's rollout (not a sub-agent's) with the rollouts of its
  * sub-agents, at any depth, oldest first; `where` keeps only those that ran in that directory.
  */
-export function codexSessionsIn(folder: string, where?: string): Array<{path: string; subagents: string[]}> {
-	const heads = rolloutFilesUnder(folder).flatMap(path => {
-		const head = rolloutHead(path);
+export function codexSessionsIn(folder: string, where?: string, heads: RolloutHeads = new Map()): Array<{path: string; subagents: string[]}> {
+	const found = rolloutFilesUnder(folder).flatMap(path => {
+		const head = heads.get(path) ?? rolloutHead(path);
+		if (head) heads.set(path, head);
 		return head ? [{path, head}] : [];
 	});
+	return sessionsOf(found, where);
+}
+
+/**
+ * Rollouts' first lines by path, read once: a rollout's first line never changes, and a listing that is followed, or
+ * several rollouts of one folder given at once, would read each again for each look.
+ */
+export type RolloutHeads = Map<string, RolloutHead>;
+
+function sessionsOf(heads: Array<{path: string; head: RolloutHead}>, where: string | undefined): Array<{path: string; subagents: string[]}> {
 	const children = new Map<string, string[]>();
 	for (const {path, head} of heads) if (head.parentThread !== undefined) children.set(head.parentThread, [...(children.get(head.parentThread) ?? []), path]);
 	const threadOf = new Map(heads.map(({path, head}) => [path, head.thread]));
@@ -112,6 +123,6 @@ export function codexSessionsIn(folder: string, where?: string): Array<{path: st
  * The rollouts of a session's sub-agents, at any depth, among the rollouts of the session's folder (Codex writes a
  * sub-agent's beside its parent's, the day it starts): none for a rollout that is a sub-agent's or has none.
  */
-export function subagentRolloutsOf(path: string): string[] {
-	return codexSessionsIn(dirname(path)).find(session => session.path === path)?.subagents ?? [];
+export function subagentRolloutsOf(path: string, heads?: RolloutHeads): string[] {
+	return codexSessionsIn(dirname(path), undefined, heads).find(session => session.path === path)?.subagents ?? [];
 }

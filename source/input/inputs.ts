@@ -7,7 +7,7 @@ import {describeFsError, isMissing} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
-import {rolloutFilesUnder, rolloutName, subagentRolloutsOf} from './codex-sessions.js';
+import {rolloutFilesUnder, rolloutName, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
 import {isDirectory} from './regular-file.js';
 
 /**
@@ -93,6 +93,8 @@ export type InputContext = {
 export function resolveInputs(paths: string[], context: InputContext): InputPlan {
 	const follow = context.follow ?? false;
 	const inputs: Input[] = [];
+	// Rollouts' first lines, read once however many rollouts of one folder are given (a day's glob).
+	const heads: RolloutHeads = new Map();
 	for (const path of paths) {
 		if (path === '-') {
 			inputs.push({kind: 'stdin', label: 'stdin'});
@@ -105,7 +107,9 @@ export function resolveInputs(paths: string[], context: InputContext): InputPlan
 			return {inputs: [], label: path, demo: false, follow, jobsRoot: path};
 		}
 
-		inputs.push(looked === 'job' ? {kind: 'job', path, label: path} : (sessionInput(path, looked, follow) ?? {kind: 'file', path, label: path, form: looked}));
+		inputs.push(
+			looked === 'job' ? {kind: 'job', path, label: path} : (sessionInput(path, looked, follow, heads) ?? {kind: 'file', path, label: path, form: looked}),
+		);
 	}
 
 	dropSessionsSubagents(inputs);
@@ -134,13 +138,13 @@ function commandInput({argv: command, searchPath}: {argv: string[]; searchPath: 
  * A Claude Code session's transcript (`<session id>.jsonl`) read with its sub-agents' files: when the folder they are
  * written to is there, or may come (following). Any other file, or one not plain, is read as it is.
  */
-function sessionInput(path: string, form: FileForm, follow: boolean): Input | undefined {
+function sessionInput(path: string, form: FileForm, follow: boolean, heads?: RolloutHeads): Input | undefined {
 	if (form.kind !== 'plain' && form.kind !== 'missing') return undefined;
 	const subagents = subagentsOf(path);
 	if (subagents === undefined) {
 		// A Codex rollout whose sub-agents' rollouts are beside it: read with them, in the order their lines were written.
 		if (form.kind !== 'plain' || !rolloutName.test(basename(path))) return undefined;
-		const companions = subagentRolloutsOf(path);
+		const companions = subagentRolloutsOf(path, heads);
 		return companions.length === 0 ? undefined : {kind: 'session', path, label: path, subagents: undefined, companions, size: form.size};
 	}
 

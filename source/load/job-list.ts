@@ -1,6 +1,7 @@
 import {readdirSync, statSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {subagentsOf} from '../input/claude-sessions.js';
+import type {RolloutHeads} from '../input/codex-sessions.js';
 import {assertNever} from '../model/assert-never.js';
 import {zeroUsage} from '../model/usage.js';
 import {eventFilesOf, jobsIn, newestFirst, type JobListing} from './job-listing.js';
@@ -39,6 +40,8 @@ export class JobList {
 	/** Paths to read, the next one last. */
 	#queue: string[] = [];
 	#looked = false;
+	/** Codex rollouts' first lines, read once for every look (each holds the model's instructions: tens of kilobytes). */
+	readonly #heads: RolloutHeads = new Map();
 	#kind: 'sessions' | 'rollouts' | 'jobs' = 'jobs';
 	#describe: (path: string) => JobListing = path => placeholder(path, 0);
 
@@ -92,7 +95,7 @@ export class JobList {
 	#look(): boolean {
 		const first = !this.#looked;
 		this.#looked = true;
-		const {kind, paths, describe} = jobsIn(this.#root);
+		const {kind, paths, describe} = jobsIn(this.#root, this.#heads);
 		this.#kind = kind;
 		this.#describe = describe;
 		let changed = first;

@@ -12,7 +12,7 @@ import {compareEventFiles} from '../input/job/event-order.js';
 import {feedEventFileSync} from '../input/job/event-file.js';
 import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
-import {codexSessionsIn} from '../input/codex-sessions.js';
+import {codexSessionsIn, type RolloutHeads} from '../input/codex-sessions.js';
 import {readSessionSync} from '../input/read-session.js';
 
 export type {JobListing} from '../query/job-listing.js';
@@ -33,13 +33,13 @@ export function listJobs(root: string): JobListing[] {
 }
 
 /**
- * The jobs of a root: a Claude Code project's sessions, or every project's (`~/.claude/projects`), else the job
- * directories; and how one of them is listed.
+ * The jobs of a root: a Claude Code project's sessions, or every project's (`~/.claude/projects`), Codex's sessions,
+ * else the job directories; and how one of them is listed. `heads` keeps Codex rollouts' first lines between looks.
  */
-export function jobsIn(root: string): {kind: 'sessions' | 'rollouts' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
+export function jobsIn(root: string, heads?: RolloutHeads): {kind: 'sessions' | 'rollouts' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
 	if (isSessionsFolder(root)) return {kind: 'sessions', paths: sessionFilesIn(root), describe: describeSession};
 	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
-	const rollouts = jobDirectoriesIn(root).length === 0 && projectFoldersIn(root).length === 0 ? codexSessionsIn(root) : [];
+	const rollouts = jobDirectoriesIn(root).length === 0 && projectFoldersIn(root).length === 0 ? codexSessionsIn(root, undefined, heads) : [];
 	if (rollouts.length > 0) {
 		const companions = new Map(rollouts.map(session => [session.path, session.subagents]));
 		return {kind: 'rollouts', paths: rollouts.map(session => session.path), describe: path => describeRollout(path, companions.get(path) ?? [])};
