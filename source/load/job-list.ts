@@ -1,10 +1,9 @@
 import {readdirSync, statSync} from 'node:fs';
-import {basename, join} from 'node:path';
+import {join} from 'node:path';
 import {subagentsOf} from '../input/claude-sessions.js';
 import type {RolloutHeads} from '../input/codex-sessions.js';
 import {assertNever} from '../model/assert-never.js';
-import {zeroUsage} from '../model/usage.js';
-import {eventFilesOf, jobsIn, newestFirst, type JobListing} from './job-listing.js';
+import {eventFilesOf, jobsIn, newestFirst, placeholderOf, type JobListing} from './job-listing.js';
 
 /*
  * The job chooser's list, read a slice at a time: a root of many jobs (every Claude Code project's sessions, a
@@ -144,19 +143,7 @@ export class JobList {
 
 /** A job not read yet: its name, and the time its files last changed to place it by. */
 function placeholder(path: string, changedAt: number): JobListing {
-	return {
-		jobId: basename(path).replace(/\.jsonl$/, ''),
-		path,
-		coordinator: undefined,
-		status: 'init',
-		steps: 0,
-		usage: zeroUsage,
-		runs: 0,
-		startedAt: undefined,
-		lastEventAt: changedAt,
-		query: undefined,
-		pending: true,
-	};
+	return {...placeholderOf(path, changedAt), pending: true};
 }
 
 function modifiedAt(path: string): number {

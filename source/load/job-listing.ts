@@ -110,19 +110,7 @@ export function describeSession(path: string): JobListing {
 	const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
 	if (job) return listingOf(model, job, path, 'ended');
 	// Nothing in it yet that makes a run: listed by its name, to be opened.
-	const jobId = basename(path).replace(/\.jsonl$/, '');
-	return {
-		jobId,
-		path,
-		coordinator: undefined,
-		status: 'init',
-		steps: 0,
-		usage: zeroUsage,
-		runs: 0,
-		startedAt: undefined,
-		lastEventAt: undefined,
-		query: undefined,
-	};
+	return placeholderOf(path);
 }
 
 /** A Codex session as the listing shows it: its rollout, then its sub-agents', read as opening it reads them. */
@@ -137,12 +125,12 @@ export function describeRollout(path: string, subagents: readonly string[]): Job
 
 	const {model} = ingest;
 	const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
-	const listing = job ? listingOf(model, job, path, 'ended') : {...placeholderOf(path), status: 'init' as const};
+	const listing = job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
 	return subagents.length > 0 ? {...listing, companions: [...subagents]} : listing;
 }
 
-/** A session with nothing in it yet that makes a run: listed by its name, to be opened. */
-function placeholderOf(path: string): JobListing {
+/** A session or rollout listed by its name alone (nothing in it makes a run yet, or it is not read yet), to be opened. */
+export function placeholderOf(path: string, lastEventAt?: number): JobListing {
 	return {
 		jobId: basename(path).replace(/\.jsonl$/, ''),
 		path,
@@ -152,7 +140,7 @@ function placeholderOf(path: string): JobListing {
 		usage: zeroUsage,
 		runs: 0,
 		startedAt: undefined,
-		lastEventAt: undefined,
+		lastEventAt,
 		query: undefined,
 	};
 }

@@ -1,5 +1,6 @@
 import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, ToolResult, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
+import {usageOf} from './usage.js';
 import {lineOnlyEvent, type ArrivalClock, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
@@ -466,19 +467,6 @@ function newRun(jobId: string, runId: string, threadId: string | undefined): Run
 		lastMessage: undefined,
 		streamed: false,
 		lastError: undefined,
-	};
-}
-
-function usageOf(usage: CodexUsage): Usage {
-	const inputTokens = usage.input_tokens ?? 0;
-	const outputTokens = usage.output_tokens ?? 0;
-	// OpenAI counts cache reads inside the input and reasoning inside the output, as the price table expects.
-	return {
-		inputTokens,
-		outputTokens,
-		reasoningTokens: usage.reasoning_output_tokens ?? 0,
-		totalTokens: inputTokens + outputTokens,
-		cachedInputTokens: usage.cached_input_tokens ?? 0,
 	};
 }
 

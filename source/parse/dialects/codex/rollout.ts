@@ -1,18 +1,11 @@
 import type {AgentEvent, EventRef, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
+import {usageOf} from './usage.js';
 import {timestampOf} from '../common.js';
 import {lineOnlyEvent, type ParsedOut, type WireRecord} from '../stream-dialect.js';
 import {outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {readOrJudge} from '../../normalise.js';
-import {
-	rolloutLineTypes,
-	rolloutQuietTypes,
-	rolloutSchemas,
-	type RolloutEvent,
-	type RolloutItem,
-	type RolloutLine,
-	type RolloutUsage,
-} from './rollout-schema.js';
+import {rolloutLineTypes, rolloutQuietTypes, rolloutSchemas, type RolloutEvent, type RolloutItem, type RolloutLine} from './rollout-schema.js';
 
 /*
  * A Codex session's rollout (`~/.codex/sessions/…/rollout-*.jsonl`: what the interactive TUI and `codex exec` keep),
@@ -450,17 +443,4 @@ function argumentsOf(text: string): Record<string, unknown> {
 	} catch {
 		return {arguments: text};
 	}
-}
-
-function usageOf(usage: RolloutUsage): Usage {
-	const inputTokens = usage.input_tokens ?? 0;
-	const outputTokens = usage.output_tokens ?? 0;
-	// OpenAI counts cache reads inside the input and reasoning inside the output, as the price table expects.
-	return {
-		inputTokens,
-		outputTokens,
-		reasoningTokens: usage.reasoning_output_tokens ?? 0,
-		totalTokens: inputTokens + outputTokens,
-		cachedInputTokens: usage.cached_input_tokens ?? 0,
-	};
 }
