@@ -131,8 +131,10 @@ export function describeRollout(path: string, subagents: readonly string[]): Job
 
 /** A session or rollout listed by its name alone (nothing in it makes a run yet, or it is not read yet), to be opened. */
 export function placeholderOf(path: string, lastEventAt?: number): JobListing {
+	const name = basename(path).replace(/\.jsonl$/, '');
 	return {
-		jobId: basename(path).replace(/\.jsonl$/, ''),
+		// A Codex rollout by its thread, the session's id, as it will be listed once read.
+		jobId: /^rollout-[0-9T-]+-([0-9a-f-]{36})$/.exec(name)?.[1] ?? name,
 		path,
 		coordinator: undefined,
 		status: 'init',

@@ -66,7 +66,7 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		}
 
 		const tty = start(`node dist/bin/perscope.js ${shellQuote(folder)}`, {width: 120, height: 24});
-		const list = await tty.waitFor('↑↓ choose · enter open · q quit');
+		const list = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · q quit') && !screen.includes('reading'));
 		expect(list).toContain('2 jobs in');
 		// Each with its first prompt, cut at the screen's edge.
 		expect(list).toMatch(/› a9c2eaab-e8dd-4111-990b- claude +✓ completed +8 +5 .* Which notes file is longest/);
@@ -86,7 +86,7 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		tty.keys('Escape');
 		await tty.waitFor(screen => !screen.includes('Conversation · claude'));
 		tty.keys('BSpace');
-		const back = await tty.waitFor('↑↓ choose · enter open · q quit');
+		const back = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · q quit') && !screen.includes('reading'));
 		expect(back).toMatch(/› 0ccdcfe9-b26c-42b6-bd34-/);
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
@@ -103,7 +103,7 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		}
 
 		const tty = start(`node dist/bin/perscope.js ${shellQuote(projects)}`, {width: 140, height: 12});
-		const list = await tty.waitFor('↑↓ choose · enter open · q quit');
+		const list = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · q quit') && !screen.includes('reading'));
 		expect(list).toMatch(/STARTED +PROJECT +QUERY/);
 		expect(list).toMatch(/› c17ceeb0-3c4e-4bb0-8e5f- claude .* -home-me-other +What does greet/);
 		expect(list).toMatch(/ {2}0ccdcfe9-b26c-42b6-bd34- claude .* -home-me-app +Which notes file/);
