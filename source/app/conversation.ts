@@ -28,7 +28,7 @@ export type ConversationRequest = {run: string; step: number | undefined};
 export async function runConversation(
 	plan: InputPlan,
 	request: ConversationRequest,
-	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect' | 'claudeProjects'>,
+	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect' | 'claudeProjects' | 'codexSessions'>,
 	streams: StdStreams,
 ): Promise<number> {
 	const {stdout, stderr} = streams;
@@ -72,7 +72,7 @@ export async function runConversation(
 	const {run, line} = found.target;
 	// A line number, not the source's name: the same bytes give the same output from a file, a pipe or a .gz.
 	const where = raw.isEventFile(line.source) ? `the step's event file in ${basename(dirname(line.source))}` : `line ${line.line}`;
-	const text = readConversation(raw, line, options.claudeProjects);
+	const text = readConversation(raw, line, options);
 	if (text === undefined) {
 		stderr.write(
 			`perscope: --conversation: the messages of step ${line.step} of run ${sanitizeLine(run.runId)} (${sanitizeLine(where)}) are no longer available: a pipe, a command or a .gz keeps only its most recent lines, and a file may have changed since; save the log to a file and give the file\n`,

@@ -229,7 +229,7 @@ async function viewPlan(
 			void resultTextLoaded.then(arrived);
 			return undefined;
 		},
-		messageLine: where => readConversation(raw, where, options.claudeProjects),
+		messageLine: where => readConversation(raw, where, options),
 		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
 		interrupt: () => {
 			if (interrupted || !loading.childRunning()) return false;

@@ -30,4 +30,6 @@ export type RunOptions = {
 	 * Code stream's conversation is read from its session's transcript there.
 	 */
 	claudeProjects?: string | undefined;
+	/** Where Codex keeps its sessions' rollouts (`$CODEX_HOME/sessions`, `~/.codex/sessions`), likewise for its streams. */
+	codexSessions?: string | undefined;
 };

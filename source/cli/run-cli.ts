@@ -115,6 +115,7 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 	// ways are compared with (test/perf, npm run bench).
 	const fast = env['PERSCOPE_FAST'] !== '0';
 	const claudeProjects = join(claudeConfigFolder(env), 'projects');
+	const codexSessions = join(env['CODEX_HOME'] || join(env['HOME'] || homedir(), '.codex'), 'sessions');
 	if (interactive) {
 		return startInteractive(plan, {
 			maxLineBytes,
@@ -127,6 +128,7 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 			prepareInkEnvironment,
 			otlp,
 			claudeProjects,
+			codexSessions,
 		});
 	}
 
@@ -146,6 +148,7 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 			otlp,
 			conversation: request.conversation,
 			claudeProjects,
+			codexSessions,
 		},
 		streams,
 	);

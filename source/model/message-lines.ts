@@ -26,7 +26,7 @@ export function rememberMessageLine(run: Run, record: StepRecord, ref: EventRef,
  * Where the messages of a step of a run can be read again: the line and its byte offset in `source`; the run's
  * runtime says how (Perstack's line holds them all, a Claude Code transcript's is the step's first of several).
  */
-export type MessageLine = {source: string; step: number; line: number; offset: number; dialect: Dialect};
+export type MessageLine = {source: string; step: number; line: number; offset: number; dialect: Dialect; runId: string};
 
 /**
  * The line of `step`, or of the run's last step with messages when `step` is undefined. Looked up only when a
@@ -41,7 +41,7 @@ export function messageLineOf(run: Run, step?: number): MessageLine | undefined 
 		if (step === undefined ? found === undefined || record.step > found.step : record.step === step) found = record;
 	}
 
-	return found ? {source, step: found.step, line: found.messageLine ?? 0, offset: found.messageOffset ?? 0, dialect: run.dialect} : undefined;
+	return found ? {source, step: found.step, line: found.messageLine ?? 0, offset: found.messageOffset ?? 0, dialect: run.dialect, runId: run.runId} : undefined;
 }
 
 /** The steps of the run whose messages can be read, in step order. */

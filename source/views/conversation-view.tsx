@@ -27,8 +27,8 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 	const read = env.messageLine;
 	// Reading the line is I/O: once per line, not once per frame.
 	const raw = useMemo(
-		() => (source === undefined ? undefined : read ? read({source, step, line, offset, dialect}) : env.rawEvent({source, line, offset})),
-		[source, step, line, offset, dialect, read, env],
+		() => (source === undefined ? undefined : read ? read({source, step, line, offset, dialect, runId}) : env.rawEvent({source, line, offset})),
+		[source, step, line, offset, dialect, runId, read, env],
 	);
 	const expertKey = run?.expertKey ?? '?';
 	// `e`: long contents in full instead of their head and tail.

@@ -79,3 +79,34 @@ describe('a folder of Codex sessions', () => {
 		expect(globbed.stdout).toMatch(/^job 01a228c0-fb2e-7dd1-9990-d46a08f84537 +✓ completed +6 steps/m);
 	});
 });
+
+describe('a codex exec stream’s conversation', () => {
+	it('is read from the rollout Codex keeps of its thread under $CODEX_HOME/sessions, and said to be missing without one', () => {
+		// The real 0.171.0 stream of two `codex exec` turns and the rollout Codex wrote of the thread meanwhile.
+		const stream = join(repoRoot, 'fixtures', 'codex', 'exec-with-rollout.jsonl');
+		const thread = '01a228bc-d8ef-7500-8da2-04acc61fc523';
+		const run = (args: string[], codexHome: string) =>
+			spawnSync(process.execPath, [cliPath, ...args], {
+				cwd: repoRoot,
+				encoding: 'utf8',
+				env: {...process.env, CI: 'true', CODEX_HOME: codexHome},
+				timeout: 20_000,
+			});
+		const home = join(repoRoot, 'fixtures', 'codex', 'exec-with-rollout');
+		const second = run(['--conversation', `${thread}#2`, stream], home);
+		expect(second.status, second.stderr).toBe(0);
+		const lines = second.stdout.split('\n');
+		expect(lines[0]).toBe(`  conversation of run ${thread}#2 (codex) at step 1`);
+		expect(lines[1]).toMatch(/^ {2}from line \d+ \(the thread's rollout, .*rollout-2026-11-29T19-16-34-01a228bc-d8ef-7500-8da2-04acc61fc523\.jsonl\)$/);
+		// The turn's last response: given both prompts and the first turn, it answers.
+		expect(second.stdout).toContain('    Fix the greeting in greet.txt and check it.\n');
+		expect(second.stdout).toContain('    Now add a farewell file.\n');
+		expect(second.stdout).toContain('+   Added farewell.txt (Goodbye, world). In French that is Au revoir.\n');
+
+		const elsewhere = run(['--conversation', thread, stream], scratch());
+		expect(elsewhere.status).toBe(1);
+		expect(elsewhere.stderr).toMatch(
+			/^perscope: --conversation: A codex exec stream does not carry what the model was given, and no rollout of thread 01a228bc-d8ef-7500-8da2-04acc61fc523 is in /,
+		);
+	});
+});

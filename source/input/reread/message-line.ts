@@ -5,7 +5,8 @@ import type {MessageLine} from '../../model/message-lines.js';
 import {stepNumberOf} from '../../parse/dialects/common.js';
 import {conversationPlace, responseOffset, transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
-import {rolloutConversation} from '../../parse/dialects/codex/conversation.js';
+import {lastResponseOfTurn, rolloutConversation} from '../../parse/dialects/codex/conversation.js';
+import {rolloutFilesUnder} from '../codex-sessions.js';
 import {subagentsOf} from '../claude-sessions.js';
 import {isFile, readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
@@ -36,9 +37,18 @@ const maxTranscriptBytes = 512 * 1024 * 1024;
  * the step read from a Claude Code transcript's lines: the transcript its line is of, or, for a stream's, the one
  * Claude Code keeps of its session under `claudeProjects`. Undefined when its line is no longer there.
  */
-export function readConversation(raw: RawEvents, where: MessageLine, claudeProjects?: string): string | ConversationStep | undefined {
+export function readConversation(
+	raw: RawEvents,
+	where: MessageLine,
+	places: {claudeProjects?: string | undefined; codexSessions?: string | undefined} = {},
+): string | ConversationStep | undefined {
+	const {claudeProjects} = places;
 	if (where.dialect === 'codex') {
-		// A Codex session's rollout (a stream's steps keep no line): its items around the step's first.
+		const line = raw.read({source: where.source, line: where.line, offset: where.offset});
+		if (line === undefined) return undefined;
+		// A `codex exec --json` turn: from the rollout Codex keeps of its thread.
+		if (line.includes('"turn.started"')) return execConversation(where, places.codexSessions);
+		// A session's rollout: its items around the step's first.
 		const path = raw.fileOf(where.source);
 		const bytes = path === undefined ? undefined : readTranscript(path);
 		return bytes === undefined ? undefined : rolloutConversation(bytes, where.offset);
@@ -88,6 +98,32 @@ export function readConversation(raw: RawEvents, where: MessageLine, claudeProje
 		from: 'the stream',
 		why: `The transcript of session ${place.sessionId} (${session}) does not hold this step's response (${place.messageId}): it may have been written since, or cleaned up.`,
 	};
+}
+
+/**
+ * A `codex exec --json` turn (a run: `<thread>`, `<thread>#2`, …, one step each) from the rollout Codex keeps of the
+ * thread under `sessions`: the turn's last model response, what it was given and added.
+ */
+function execConversation(where: MessageLine, sessions: string | undefined): ConversationStep {
+	const [thread = '', nth] = where.runId.split('#');
+	const turn = nth === undefined ? 1 : Number(nth);
+	const folder = sessions ?? '~/.codex/sessions';
+	// The thread id comes from the stream: only a UUID is looked for, as a file name's end.
+	const rollout =
+		sessions !== undefined && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(thread)
+			? rolloutFilesUnder(sessions).find(path => path.endsWith(`-${thread}.jsonl`))
+			: undefined;
+	const bytes = rollout === undefined ? undefined : readTranscript(rollout);
+	const offset = bytes === undefined || !Number.isInteger(turn) ? undefined : lastResponseOfTurn(bytes, turn);
+	if (rollout === undefined || bytes === undefined || offset === undefined)
+		return {
+			kind: 'none',
+			from: 'the stream',
+			why: `A codex exec stream does not carry what the model was given, and ${rollout === undefined ? `no rollout of thread ${thread} is in ${folder}` : `its rollout (${rollout}) holds no turn ${turn}`} to read it from (Codex ran on another machine, or its sessions were cleaned up).`,
+		};
+
+	const step = rolloutConversation(bytes, offset);
+	return step.kind === 'none' ? step : {...step, from: `the thread's rollout, ${rollout}`};
 }
 
 /** A transcript read whole for a step's conversation, up to `maxTranscriptBytes`; undefined when it cannot be. */

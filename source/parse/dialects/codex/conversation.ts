@@ -77,6 +77,40 @@ export function rolloutConversation(bytes: Buffer, offset: number): Conversation
 	return {kind: 'ended', from: 'rollout', usage, given, added: messagesOf(step, names), error: undefined};
 }
 
+/**
+ * The byte offset of the first item of the last model response of turn `turn` (1 for the first `task_started`), or
+ * undefined when the rollout has no such turn or it made no response.
+ */
+export function lastResponseOfTurn(bytes: Buffer, turn: number): number | undefined {
+	let turns = 0;
+	let last: number | undefined;
+	// Whether the model's next item starts a response: at the turn's start, after a tool's output or a token count.
+	let fresh = true;
+	for (let at = 0; at < bytes.length; ) {
+		const {line, next} = lineAt(bytes, at);
+		at = next;
+		if (line === undefined) continue;
+		const type = line.payload['type'];
+		if (line.type === 'event_msg') {
+			if (type === 'task_started') {
+				turns++;
+				fresh = true;
+			} else if (type === 'token_count') fresh = true;
+			else if ((type === 'task_complete' || type === 'turn_aborted') && turns === turn) return last;
+			continue;
+		}
+
+		if (line.type !== 'response_item' || turns !== turn) continue;
+		if (isOutput(line.payload)) fresh = true;
+		else if (isResponse(line.payload) && fresh) {
+			last = line.offset;
+			fresh = false;
+		}
+	}
+
+	return last;
+}
+
 /** The rollout's lines from byte `start` that begin before `end`, each with its byte offset. */
 function rolloutLines(bytes: Buffer, start: number, end: number): Line[] {
 	const lines: Line[] = [];

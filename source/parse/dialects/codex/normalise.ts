@@ -126,7 +126,8 @@ export class CodexReader implements StreamReader {
 				run.lastMessage = undefined;
 				run.streamed = false;
 				run.lastError = undefined;
-				out.push(withHead(this.#head(run, event.type, ref), {kind: 'stepStart'}));
+				// What the model was given is in the rollout Codex keeps of the thread: the conversation is read from there.
+				out.push(withHead(this.#head(run, event.type, ref), {kind: 'stepStart', messagesInLines: true}));
 				return out;
 			}
 
