@@ -272,6 +272,21 @@ describe('a Codex session’s rollout', () => {
 		expect(answer).toMatchObject({type: 'complete', text: 'Fixed greet.txt: it now says Hello, world. There is no CHANGELOG.md to note it in.'});
 	});
 
+	it('regression: a known item not of its shape (a message whose content is no list) threw out of the reader; it is a bad line, the rest read', () => {
+		const lines = readFileSync(fixturePath('codex/rollout-edit-and-test.jsonl'), 'utf8').split('\n').filter(Boolean);
+		const at = lines.findIndex(line => line.includes('"role":"user"') && line.includes('Fix the greeting'));
+		const broken = JSON.parse(lines[at]!) as {payload: {content: unknown}};
+		broken.payload.content = {};
+		lines[at] = JSON.stringify(broken);
+		const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+		const splitter = ingest.splitter('rollout.jsonl');
+		splitter.push(Buffer.from(`${lines.join('\n')}\n`));
+		splitter.end();
+		expect(ingest.model.diagnostics.map(diagnostic => diagnostic.line)).toEqual([at + 1]);
+		expect(ingest.model.runs.get(thread)).toMatchObject({status: 'completed'});
+		expect(ingest.model.runs.get(`${thread}#2`)).toMatchObject({status: 'completed'});
+	});
+
 	it('makes a spawn_agent a delegation, its thread a child run with the spawn’s message, answered when a wait reports it done', () => {
 		const parent = '01a228c0-fb2e-7dd1-9990-d46a08f84537';
 		const helper = '01a228c0-fbec-7f11-ba40-7f4c5d6fef9a';

@@ -14,6 +14,19 @@ export const rolloutLineTypes: ReadonlySet<string> = new Set(['session_meta', 't
 /** Lines of other types a newer Codex writes, known to hold nothing to show (its world state, usage records). */
 export const rolloutQuietTypes: ReadonlySet<string> = new Set(['world_state', 'token_usage_record']);
 
+/** The payload kinds declared below, each of its own shape. */
+const itemTypes: ReadonlySet<string> = new Set([
+	'message',
+	'reasoning',
+	'function_call',
+	'custom_tool_call',
+	'local_shell_call',
+	'web_search_call',
+	'function_call_output',
+	'custom_tool_call_output',
+]);
+const eventTypes: ReadonlySet<string> = new Set(['task_started', 'task_complete', 'turn_aborted', 'error', 'token_count']);
+
 const schemas = lazily(() => {
 	const z = zod();
 	const text = z.looseObject({type: z.string(), text: z.string().optional()});
@@ -39,8 +52,8 @@ const schemas = lazily(() => {
 			call_id: z.string(),
 			output: z.union([z.string(), z.looseObject({content: z.string().optional()})]),
 		}),
-		// Any other kind: read as nothing to show.
-		z.looseObject({type: z.string()}),
+		// Any other kind: read as nothing to show. A kind above that is not of its shape is no other kind: it is judged.
+		z.looseObject({type: z.string().refine(type => !itemTypes.has(type))}),
 	]);
 	const eventMessage = z.union([
 		z.looseObject({type: z.literal('task_started')}),
@@ -51,7 +64,7 @@ const schemas = lazily(() => {
 			type: z.literal('token_count'),
 			info: z.looseObject({last_token_usage: usage.optional(), total_token_usage: usage.optional()}).nullable().optional(),
 		}),
-		z.looseObject({type: z.string()}),
+		z.looseObject({type: z.string().refine(type => !eventTypes.has(type))}),
 	]);
 	const line = z.discriminatedUnion('type', [
 		z.looseObject({
