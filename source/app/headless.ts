@@ -47,7 +47,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions, str
 		// A summary of a jobs folder is the summary of its jobs, oldest first: their runs, tokens and cost, as
 		// for the jobs' own directories given one by one. `--print` and `--json` list the jobs to open.
 		const summary = options.mode === 'summary' || options.mode === 'summary-json';
-		const oldestFirst = summary ? jobsOldestFirst(plan.jobsRoot) : [];
+		const oldestFirst = summary ? jobsOldestFirst(plan.jobsRoot, plan.jobsWhere) : [];
 		if (oldestFirst.length > 0) {
 			const inputs = oldestFirst.flatMap(({path, companions}) =>
 				listedInputs(path, companions, false).map(input => ({...input, label: basename('path' in input ? input.path : input.label)})),
@@ -55,7 +55,7 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions, str
 			return runHeadless({...plan, jobsRoot: undefined, inputs}, options, streams);
 		}
 
-		const jobs = listJobs(plan.jobsRoot);
+		const jobs = listJobs(plan.jobsRoot, plan.jobsWhere);
 
 		const json = options.mode === 'json' || options.mode === 'summary-json';
 		stdout.write(json ? JSON.stringify({root: plan.jobsRoot, jobs}) + '\n' : (await import('../output/job-list-table.js')).jobListTable(plan.jobsRoot, jobs));

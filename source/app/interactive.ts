@@ -84,7 +84,7 @@ export async function runApp(
 			let lastPath: string | undefined;
 			for (;;) {
 				const {chooseJob} = await loadViews();
-				const job = await chooseJob(jobsRoot, keyboard.stream, {initialJobPath: lastPath, suspend, follow: plan.follow});
+				const job = await chooseJob(jobsRoot, keyboard.stream, {initialJobPath: lastPath, suspend, follow: plan.follow, where: plan.jobsWhere});
 				if (!job) return 0;
 				lastPath = job.path;
 				const chosen: InputPlan = {

@@ -28,6 +28,8 @@ const help = `
     perstack             list the saved jobs, newest first
     --claude             list the Claude Code sessions of this directory
                          (~/.claude/projects/…), newest first
+    --codex              list the Codex sessions that ran in this directory
+                         (~/.codex/sessions/…), newest first
     -- COMMAND [ARGS…]   run COMMAND (no shell), view its stdout live, keep
                          its stderr apart, exit with its code (128+N if
                          signal N killed it, 127 if it cannot run)

@@ -26,6 +26,7 @@ describe('parseCommandLine', () => {
 			replaySpeed: undefined,
 			otlp: {url: undefined, file: undefined, content: false, version: expect.any(String) as string},
 			claudeSessions: false,
+			codexSessions: false,
 		});
 	});
 

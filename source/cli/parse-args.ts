@@ -36,6 +36,8 @@ export type RunRequest = {
 	dialect: Dialect | undefined;
 	/** `--claude`: the Claude Code sessions of the working directory (run-cli.ts finds their folder). */
 	claudeSessions: boolean;
+	/** `--codex`: the Codex sessions that ran in the working directory (run-cli.ts finds their folder). */
+	codexSessions: boolean;
 };
 
 /*
@@ -56,6 +58,7 @@ const options = {
 	conversation: {type: 'string'},
 	dialect: {type: 'string'},
 	claude: {type: 'boolean'},
+	codex: {type: 'boolean'},
 	otlp: {type: 'string'},
 	'otlp-file': {type: 'string'},
 	'otlp-content': {type: 'boolean'},
@@ -149,12 +152,31 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 	const claudeSessions = values.claude ?? false;
 	if (claudeSessions && (paths.length > 0 || command !== undefined))
 		return usageError(`--claude opens the Claude Code sessions of this directory; it cannot be combined with ${command !== undefined ? 'a command' : 'files'}`);
+	const codexSessions = values.codex ?? false;
+	if (codexSessions && (claudeSessions || paths.length > 0 || command !== undefined))
+		return usageError(
+			`--codex opens the Codex sessions of this directory; it cannot be combined with ${claudeSessions ? '--claude' : command !== undefined ? 'a command' : 'files'}`,
+		);
 	const otlpFile = values['otlp-file'];
 	if (otlpFile === '') return usageError('--otlp-file needs a file name');
 	const otlpFlags = {url: values.otlp, file: otlpFile, content: values['otlp-content'] ?? false, version: packageJson().version};
 	return {
 		kind: 'run',
-		request: {paths, command, mode, follow, maxLineBytes, filter, replaySpeed, pricesFile: prices, otlp: otlpFlags, conversation, dialect, claudeSessions},
+		request: {
+			paths,
+			command,
+			mode,
+			follow,
+			maxLineBytes,
+			filter,
+			replaySpeed,
+			pricesFile: prices,
+			otlp: otlpFlags,
+			conversation,
+			dialect,
+			claudeSessions,
+			codexSessions,
+		},
 	};
 }
 

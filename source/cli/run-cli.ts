@@ -3,6 +3,7 @@ import {closeSync, openSync} from 'node:fs';
 import {startInteractive} from '../app/interactive-start.js';
 import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
 import {sessionFilesIn} from '../input/claude-sessions.js';
+import {codexSessionsIn} from '../input/codex-sessions.js';
 import {projectFolderName} from '../parse/dialects/claude-code/session-files.js';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
@@ -58,6 +59,17 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 		paths = [folder];
 	}
 
+	// `--codex`: Codex keeps every session in one folder; those whose first line says they ran here are listed.
+	const codexFolder = join(env['CODEX_HOME'] || join(env['HOME'] || homedir(), '.codex'), 'sessions');
+	if (request.codexSessions) {
+		if (codexSessionsIn(codexFolder, process.cwd()).length === 0) {
+			await say(`no Codex sessions of ${process.cwd()}: none in ${codexFolder} (every directory's: perscope ${codexFolder})`);
+			return 1;
+		}
+
+		paths = [codexFolder];
+	}
+
 	let plan: InputPlan;
 	try {
 		plan = resolveInputs(paths, {
@@ -70,6 +82,8 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 		await say(error instanceof Error ? error.message : String(error));
 		return error instanceof InputError ? error.exitCode : 1;
 	}
+
+	if (request.codexSessions) plan = {...plan, jobsWhere: process.cwd()};
 
 	const interactive = request.mode === undefined && isTerminal(streams.stdout);
 	// The bundled demo is for a person at the viewer; a headless mode with nothing to read is a mistake.
@@ -115,7 +129,7 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 	// ways are compared with (test/perf, npm run bench).
 	const fast = env['PERSCOPE_FAST'] !== '0';
 	const claudeProjects = join(claudeConfigFolder(env), 'projects');
-	const codexSessions = join(env['CODEX_HOME'] || join(env['HOME'] || homedir(), '.codex'), 'sessions');
+	const codexSessions = codexFolder;
 	if (interactive) {
 		return startInteractive(plan, {
 			maxLineBytes,

@@ -58,6 +58,8 @@ export type InputPlan = {
 	 * the user to pick one.
 	 */
 	jobsRoot: string | undefined;
+	/** Of a folder of Codex sessions, only those that ran in this directory are listed (`--codex`). */
+	jobsWhere?: string | undefined;
 };
 
 /** A problem with what the user asked for, with the exit code it should end the viewer with. */

@@ -34,6 +34,8 @@ const costFactor = 10;
 export class JobList {
 	readonly #root: string;
 	readonly #follow: boolean;
+	/** Of Codex's sessions, only those that ran in this directory. */
+	readonly #where: string | undefined;
 	readonly #clock: () => number;
 	readonly #entries = new Map<string, Entry>();
 	/** Paths to read, the next one last. */
@@ -44,8 +46,9 @@ export class JobList {
 	#kind: 'sessions' | 'rollouts' | 'jobs' = 'jobs';
 	#describe: (path: string) => JobListing = path => placeholder(path, 0);
 
-	constructor(root: string, options: {follow: boolean; clock?: () => number}) {
+	constructor(root: string, options: {follow: boolean; clock?: () => number; where?: string | undefined}) {
 		this.#root = root;
+		this.#where = options.where;
 		this.#follow = options.follow;
 		this.#clock = options.clock ?? (() => performance.now());
 	}
@@ -94,7 +97,7 @@ export class JobList {
 	#look(): boolean {
 		const first = !this.#looked;
 		this.#looked = true;
-		const {kind, paths, describe} = jobsIn(this.#root, this.#heads);
+		const {kind, paths, describe} = jobsIn(this.#root, this.#heads, this.#where);
 		this.#kind = kind;
 		this.#describe = describe;
 		let changed = first;

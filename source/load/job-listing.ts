@@ -27,8 +27,8 @@ const streamingTypes: ReadonlySet<string> = new Set(streamTypes);
  * The jobs under a jobs root (`perstack` or `perstack/jobs`), newest first. Each job's events are reduced
  * with the same core as everything else, so the listing agrees with what opening the job shows.
  */
-export function listJobs(root: string): JobListing[] {
-	const {paths, describe} = jobsIn(root);
+export function listJobs(root: string, where?: string): JobListing[] {
+	const {paths, describe} = jobsIn(root, undefined, where);
 	return newestFirst(paths.map(path => describe(path)));
 }
 
@@ -36,10 +36,14 @@ export function listJobs(root: string): JobListing[] {
  * The jobs of a root: a Claude Code project's sessions, or every project's (`~/.claude/projects`), Codex's sessions,
  * else the job directories; and how one of them is listed. `heads` keeps Codex rollouts' first lines between looks.
  */
-export function jobsIn(root: string, heads?: RolloutHeads): {kind: 'sessions' | 'rollouts' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
+export function jobsIn(
+	root: string,
+	heads?: RolloutHeads,
+	where?: string,
+): {kind: 'sessions' | 'rollouts' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
 	if (isSessionsFolder(root)) return {kind: 'sessions', paths: sessionFilesIn(root), describe: describeSession};
 	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
-	const rollouts = jobDirectoriesIn(root).length === 0 && projectFoldersIn(root).length === 0 ? codexSessionsIn(root, undefined, heads) : [];
+	const rollouts = jobDirectoriesIn(root).length === 0 && projectFoldersIn(root).length === 0 ? codexSessionsIn(root, where, heads) : [];
 	if (rollouts.length > 0) {
 		const companions = new Map(rollouts.map(session => [session.path, session.subagents]));
 		return {kind: 'rollouts', paths: rollouts.map(session => session.path), describe: path => describeRollout(path, companions.get(path) ?? [])};
@@ -67,9 +71,9 @@ export function newestFirst(listings: JobListing[]): JobListing[] {
  * event's time; the first is the job's start) or, without any, their `job.json`: the order `--summary` gives
  * them in, the listing's reversed, found without reading an event (a summary would read them all twice).
  */
-export function jobsOldestFirst(root: string): Array<{path: string; companions: string[]}> {
-	if (jobsIn(root).kind !== 'jobs')
-		return listJobs(root)
+export function jobsOldestFirst(root: string, where?: string): Array<{path: string; companions: string[]}> {
+	if (jobsIn(root, undefined, where).kind !== 'jobs')
+		return listJobs(root, where)
 			.toReversed()
 			.map(listed => ({path: listed.path, companions: listed.companions ?? []}));
 	const started = (path: string): number => {

@@ -22,11 +22,16 @@ const firstSliceMs = 150;
 export async function chooseJob(
 	root: string,
 	stdin: NodeJS.ReadStream,
-	options: {initialJobPath?: string | undefined; suspend?: ((repaint: () => void) => void) | undefined; follow?: boolean | undefined} = {},
+	options: {
+		initialJobPath?: string | undefined;
+		suspend?: ((repaint: () => void) => void) | undefined;
+		follow?: boolean | undefined;
+		where?: string | undefined;
+	} = {},
 ): Promise<JobListing | undefined> {
 	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
 	const {JobList} = await import('../load/job-list.js');
-	const list = new JobList(root, {follow: options.follow === true});
+	const list = new JobList(root, {follow: options.follow === true, where: options.where});
 	// What a first slice reads shows at once; the rest, a slice at a time, while keys are answered.
 	const jobs = list.next(firstSliceMs) ?? [];
 	const source = {

@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process';
-import {copyFileSync, mkdirSync, readdirSync} from 'node:fs';
+import {copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
@@ -108,5 +108,37 @@ describe('a codex exec stream’s conversation', () => {
 		expect(elsewhere.stderr).toMatch(
 			/^perscope: --conversation: A codex exec stream does not carry what the model was given, and no rollout of thread 01a228bc-d8ef-7500-8da2-04acc61fc523 is in /,
 		);
+	});
+});
+
+describe('--codex', () => {
+	it('lists the Codex sessions that ran in the working directory, from $CODEX_HOME/sessions; says so when none did', () => {
+		const home = scratch();
+		const work = scratch();
+		const day = join(home, 'sessions', '2026', '11', '29');
+		mkdirSync(day, {recursive: true});
+		for (const [fixture, name] of rollouts) {
+			// The two-turn session ran here; the others elsewhere.
+			const text = readFileSync(join(repoRoot, 'fixtures', 'codex', fixture), 'utf8');
+			writeFileSync(
+				join(day, name),
+				fixture === 'rollout-edit-and-test.jsonl' ? text.replaceAll('"cwd":"/home/user/ws/edit"', JSON.stringify({cwd: work}).slice(1, -1)) : text,
+			);
+		}
+
+		const run = (args: string[], cwd: string) =>
+			spawnSync(process.execPath, [cliPath, ...args], {cwd, encoding: 'utf8', env: {...process.env, CI: 'true', CODEX_HOME: home}, timeout: 20_000});
+		const here = run(['--codex', '--print'], work);
+		expect(here.status, here.stderr).toBe(0);
+		expect(here.stdout.split('\n').filter(Boolean)).toEqual([
+			expect.stringMatching(/^JOB +EXPERT/),
+			expect.stringMatching(/^01a228c0-f5cd-7bb2-bd63-cdd91677d85d +codex +✓ completed +6 +2 .* Fix the greeting in greet\.txt and check it\.$/),
+		]);
+		const elsewhere = run(['--codex', '--print'], repoRoot);
+		expect(elsewhere.status).toBe(1);
+		expect(elsewhere.stderr).toBe(
+			`perscope: no Codex sessions of ${repoRoot.replace(/\/$/, '')}: none in ${join(home, 'sessions')} (every directory's: perscope ${join(home, 'sessions')})\n`,
+		);
+		expect(run(['--codex', 'x.jsonl'], work).status).toBe(2);
 	});
 });
