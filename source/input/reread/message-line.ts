@@ -34,8 +34,9 @@ const maxTranscriptBytes = 512 * 1024 * 1024;
 
 /**
  * A step's conversation as its runtime keeps it: Perstack's line that holds it (drawn by text/conversation.ts), or
- * the step read from a Claude Code transcript's lines: the transcript its line is of, or, for a stream's, the one
- * Claude Code keeps of its session under `claudeProjects`. Undefined when its line is no longer there.
+ * the step read from an agent CLI's own record of the session: a Claude Code transcript (the one its line is of, or,
+ * for a stream's, the one Claude Code keeps under `claudeProjects`), a Codex rollout (likewise, under
+ * `codexSessions` for an exec stream's). Undefined when its line is no longer there.
  */
 export function readConversation(
 	raw: RawEvents,
