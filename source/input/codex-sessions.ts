@@ -89,12 +89,15 @@ export function rolloutHead(path: string): RolloutHead | undefined {
  * sub-agents, at any depth, oldest first; `where` keeps only those that ran in that directory.
  */
 export function codexSessionsIn(folder: string, where?: string, heads: RolloutHeads = new Map()): Array<{path: string; subagents: string[]}> {
-	const found = rolloutFilesUnder(folder).flatMap(path => {
+	return sessionsOf(headsOf(rolloutFilesUnder(folder), heads), where);
+}
+
+function headsOf(paths: readonly string[], heads: RolloutHeads): Array<{path: string; head: RolloutHead}> {
+	return paths.flatMap(path => {
 		const head = heads.get(path) ?? rolloutHead(path);
 		if (head) heads.set(path, head);
 		return head ? [{path, head}] : [];
 	});
-	return sessionsOf(found, where);
 }
 
 /**
@@ -120,9 +123,28 @@ function sessionsOf(heads: Array<{path: string; head: RolloutHead}>, where: stri
 }
 
 /**
- * The rollouts of a session's sub-agents, at any depth, among the rollouts of the session's folder (Codex writes a
- * sub-agent's beside its parent's, the day it starts): none for a rollout that is a sub-agent's or has none.
+ * The rollouts of a session's sub-agents, at any depth, among the rollouts of the session's folder and the next
+ * day's (Codex writes a sub-agent's in the folder of the day it starts: a session that runs past midnight has some
+ * there): none for a rollout that is a sub-agent's or has none.
  */
-export function subagentRolloutsOf(path: string, heads?: RolloutHeads): string[] {
-	return codexSessionsIn(dirname(path), undefined, heads).find(session => session.path === path)?.subagents ?? [];
+export function subagentRolloutsOf(path: string, heads: RolloutHeads = new Map()): string[] {
+	const folders = [dirname(path), nextDayFolder(dirname(path))].filter(folder => folder !== undefined);
+	const sessions = sessionsOf(
+		headsOf(
+			folders.flatMap(folder => rolloutFilesUnder(folder, maxDepth)),
+			heads,
+		),
+		undefined,
+	);
+	return sessions.find(session => session.path === path)?.subagents ?? [];
+}
+
+/** `…/2026/11/29` → `…/2026/11/30` (month and year ends too); undefined for a folder not named as Codex's days are. */
+export function nextDayFolder(folder: string): string | undefined {
+	const match = /^(.*)[/\\](\d{4})[/\\](\d{2})[/\\](\d{2})$/.exec(folder);
+	if (!match) return undefined;
+	const [, root, year, month, day] = match;
+	const next = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day) + 1));
+	const two = (value: number) => String(value).padStart(2, '0');
+	return join(root!, String(next.getUTCFullYear()), two(next.getUTCMonth() + 1), two(next.getUTCDate()));
 }

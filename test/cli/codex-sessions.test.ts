@@ -142,3 +142,18 @@ describe('--codex', () => {
 		expect(run(['--codex', 'x.jsonl'], work).status).toBe(2);
 	});
 });
+
+describe('a session that ran past midnight', () => {
+	it('reads its sub-agent’s rollout from the next day’s folder too, where Codex wrote it', () => {
+		const sessions = scratch();
+		const today = join(sessions, '2026', '11', '30');
+		const tomorrow = join(sessions, '2026', '12', '01');
+		mkdirSync(today, {recursive: true});
+		mkdirSync(tomorrow, {recursive: true});
+		copyFileSync(join(repoRoot, 'fixtures', 'codex', rollouts[1]![0]), join(today, rollouts[1]![1]));
+		copyFileSync(join(repoRoot, 'fixtures', 'codex', rollouts[2]![0]), join(tomorrow, rollouts[2]![1]));
+		const printed = perscope(['--print', join(today, rollouts[1]![1])]);
+		expect(printed.code, printed.stderr).toBe(0);
+		expect(printed.stdout).toContain('🔧 exec_command wc -l greet.txt');
+	});
+});
