@@ -1,6 +1,7 @@
 import type {Writable} from 'node:stream';
 import {closeSync, openSync} from 'node:fs';
 import {startInteractive} from '../app/interactive-start.js';
+import type {RunOptions} from '../app/run-options.js';
 import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
 import {sessionFilesIn} from '../input/claude-sessions.js';
 import {codexSessionsIn} from '../input/codex-sessions.js';
@@ -60,14 +61,14 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 	}
 
 	// `--codex`: Codex keeps every session in one folder; those whose first line says they ran here are listed.
-	const codexFolder = join(env['CODEX_HOME'] || join(env['HOME'] || homedir(), '.codex'), 'sessions');
+	const codexSessions = join(env['CODEX_HOME'] || join(env['HOME'] || homedir(), '.codex'), 'sessions');
 	if (request.codexSessions) {
-		if (codexSessionsIn(codexFolder, process.cwd()).length === 0) {
-			await say(`no Codex sessions of ${process.cwd()}: none in ${codexFolder} (every directory's: perscope ${codexFolder})`);
+		if (codexSessionsIn(codexSessions, process.cwd()).length === 0) {
+			await say(`no Codex sessions of ${process.cwd()}: none in ${codexSessions} (every directory's: perscope ${codexSessions})`);
 			return 1;
 		}
 
-		paths = [codexFolder];
+		paths = [codexSessions];
 	}
 
 	let plan: InputPlan;
@@ -128,44 +129,24 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 	// PERSCOPE_FAST=0 reads every line the plain way and validates it with its schema: the reference the fast
 	// ways are compared with (test/perf, npm run bench).
 	const fast = env['PERSCOPE_FAST'] !== '0';
-	const claudeProjects = join(claudeConfigFolder(env), 'projects');
-	const codexSessions = codexFolder;
-	if (interactive) {
-		return startInteractive(plan, {
-			maxLineBytes,
-			filter,
-			replaySpeed,
-			fast,
-			dialect: request.dialect,
-			tuning,
-			prices,
-			prepareInkEnvironment,
-			otlp,
-			claudeProjects,
-			codexSessions,
-		});
-	}
+	// What every mode is given.
+	const options: RunOptions = {
+		maxLineBytes,
+		filter,
+		replaySpeed,
+		fast,
+		dialect: request.dialect,
+		tuning,
+		prices,
+		otlp,
+		claudeProjects: join(claudeConfigFolder(env), 'projects'),
+		codexSessions,
+	};
+	if (interactive) return startInteractive(plan, {...options, prepareInkEnvironment});
 
 	// Loaded only now: the interactive path must put its first screen up before the parsing code loads.
 	const {runHeadless} = await import('../app/headless.js');
-	return runHeadless(
-		plan,
-		{
-			mode: request.mode ?? 'print',
-			maxLineBytes,
-			filter,
-			replaySpeed,
-			fast,
-			dialect: request.dialect,
-			tuning,
-			prices,
-			otlp,
-			conversation: request.conversation,
-			claudeProjects,
-			codexSessions,
-		},
-		streams,
-	);
+	return runHeadless(plan, {...options, mode: request.mode ?? 'print', conversation: request.conversation}, streams);
 }
 
 /**
