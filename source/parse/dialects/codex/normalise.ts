@@ -7,6 +7,7 @@ import {jsonText} from '../json-values.js';
 import {readOrJudge} from '../../normalise.js';
 import {readCodexEvent} from './fast-reader.js';
 import {RolloutReader} from './rollout.js';
+import {agentAnswer, agentRunEnd, type SpawnedAgent} from './sub-agents.js';
 import {codexEventTypes, codexItemTypes, codexSchemas, itemOfOldShape, type CodexEvent, type CodexItem, type CodexUsage} from './schema.js';
 
 /*
@@ -60,7 +61,7 @@ export class CodexReader implements StreamReader {
 	/** Each stream's current run, by source. */
 	readonly #runs = new Map<string, RunState>();
 	/** The sub-agents spawned, by thread id: the run and call that spawned each, and whether its end was reported. */
-	readonly #agents = new Map<string, {parentRunId: string; spawnId: string; ended: boolean}>();
+	readonly #agents = new Map<string, SpawnedAgent>();
 	/** The run started last that has not ended: where a stream that begins mid-turn goes on. */
 	#open: RunState | undefined;
 
@@ -310,25 +311,9 @@ export class CodexReader implements StreamReader {
 			if (!agent || agent.ended || !finishedAgent.has(state.status)) continue;
 			agent.ended = true;
 			const text = state.message ?? '';
-			const failed = state.status !== 'completed';
-			out.push(
-				withSharedHead(head, {
-					runId: thread,
-					step: undefined,
-					kind: 'runEnd',
-					status: failed ? 'stoppedByError' : 'completed',
-					text,
-					message: failed ? text || state.status : undefined,
-					usage: undefined,
-				}),
-			);
-			if (agent.parentRunId === run.runId)
-				out.push(
-					withSharedHead(head, {
-						kind: 'toolResults',
-						results: [{id: agent.spawnId, skillName: 'codex', toolName: 'spawn_agent', text, error: failed ? text || state.status : undefined}],
-					}),
-				);
+			const failure = state.status === 'completed' ? undefined : text || state.status;
+			out.push(agentRunEnd(head, thread, text, failure));
+			if (agent.parentRunId === run.runId) out.push(agentAnswer(head, agent, text, failure));
 		}
 
 		if (out.length === made) out.push(withSharedHead(head, {kind: 'marker'}));

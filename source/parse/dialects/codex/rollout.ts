@@ -1,5 +1,6 @@
 import type {AgentEvent, EventRef, ToolCall, Usage} from '../../../model/events.js';
 import {assertNever} from '../../../model/assert-never.js';
+import {agentAnswer, agentRunEnd, type SpawnedAgent} from './sub-agents.js';
 import {usageOf} from './usage.js';
 import {timestampOf} from '../common.js';
 import {lineOnlyEvent, type ParsedOut, type WireRecord} from '../stream-dialect.js';
@@ -47,7 +48,7 @@ export class RolloutReader {
 	/** Each source's session (thread id) and its turn now. */
 	readonly #sessions = new Map<string, Session>();
 	/** The sub-agents spawned in this load, by thread id: the run and call that spawned each, and whether it ended. */
-	readonly #agents = new Map<string, {parentRunId: string; spawnId: string; ended: boolean}>();
+	readonly #agents = new Map<string, SpawnedAgent>();
 	/** The threads whose own rollout this load reads: a sub-agent's ends its run itself. */
 	readonly #read = new Set<string>();
 	/** The session whose start was read last: where a source that begins without one goes on (a rollout split in files). */
@@ -294,27 +295,14 @@ export class RolloutReader {
 			if (completed === undefined && errored === undefined) continue;
 			agent.ended = true;
 			const text = typeof completed === 'string' ? completed : typeof errored === 'string' ? errored : '';
-			const failed = completed === undefined;
+			const failure = completed === undefined ? text || 'errored' : undefined;
 			const head = this.#head(turn, wireType, ref, at);
-			if (!this.#read.has(thread)) this.#endedByParent.add(thread);
-			if (!this.#read.has(thread))
-				out.push(
-					withSharedHead(head, {
-						runId: thread,
-						step: undefined,
-						kind: 'runEnd',
-						status: failed ? 'stoppedByError' : 'completed',
-						text,
-						message: failed ? text || 'errored' : undefined,
-						usage: undefined,
-					}),
-				);
-			out.push(
-				withSharedHead(head, {
-					kind: 'toolResults',
-					results: [{id: agent.spawnId, skillName: 'codex', toolName: 'spawn_agent', text, error: failed ? text || 'errored' : undefined}],
-				}),
-			);
+			if (!this.#read.has(thread)) {
+				this.#endedByParent.add(thread);
+				out.push(agentRunEnd(head, thread, text, failure));
+			}
+
+			out.push(agentAnswer(head, agent, text, failure));
 		}
 	}
 
