@@ -1,7 +1,7 @@
-import {closeSync, readdirSync} from 'node:fs';
+import {closeSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {sessionDirectoryOf, subagentsFolderOf} from '../parse/dialects/claude-code/session-files.js';
-import {isDirectory, isFile, openRegularFileSync, readOpenedSync} from './regular-file.js';
+import {isDirectory, isFile, namesIn, openRegularFileSync, readOpenedSync} from './regular-file.js';
 
 /*
  * A folder Claude Code keeps a project's sessions in (`~/.claude/projects/<folder>/`): each session a transcript named
@@ -11,16 +11,8 @@ import {isDirectory, isFile, openRegularFileSync, readOpenedSync} from './regula
 
 /** The sessions' transcripts in `folder`, by name; none when it holds none (or cannot be read). */
 export function sessionFilesIn(folder: string): string[] {
-	let names: string[];
-	try {
-		names = readdirSync(folder);
-	} catch {
-		return [];
-	}
-
-	return names
+	return namesIn(folder)
 		.filter(name => subagentsFolderOf(name) !== undefined)
-		.sort()
 		.map(name => join(folder, name))
 		.filter(path => isFile(path));
 }
@@ -31,15 +23,7 @@ export function sessionFilesIn(folder: string): string[] {
  */
 export function projectFoldersIn(folder: string): string[] {
 	if (sessionFilesIn(folder).length > 0) return [];
-	let names: string[];
-	try {
-		names = readdirSync(folder);
-	} catch {
-		return [];
-	}
-
-	return names
-		.sort()
+	return namesIn(folder)
 		.map(name => join(folder, name))
 		.filter(path => isDirectory(path) && sessionFilesIn(path).length > 0);
 }

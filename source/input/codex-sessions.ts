@@ -1,6 +1,6 @@
-import {closeSync, readdirSync, readSync} from 'node:fs';
+import {closeSync, readSync} from 'node:fs';
 import {dirname, join} from 'node:path';
-import {isDirectory, isFile, openRegularFileSync} from './regular-file.js';
+import {isDirectory, isFile, namesIn, openRegularFileSync} from './regular-file.js';
 
 /*
  * The folder Codex keeps its sessions in (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`, or any folder
@@ -10,24 +10,22 @@ import {isDirectory, isFile, openRegularFileSync} from './regular-file.js';
  */
 
 /** A rollout's name: `rollout-2026-11-29T19-21-04-<thread id>.jsonl`. */
-export const rolloutName = /^rollout-[0-9T-]+-[0-9a-f-]{36}\.jsonl$/;
+const rolloutName = /^rollout-[0-9T-]+-([0-9a-f-]{36})\.jsonl$/;
+
+/** The thread of a rollout named as Codex names them (`rollout-<time>-<thread>.jsonl`); undefined for another name. */
+export function rolloutThread(name: string): string | undefined {
+	return rolloutName.exec(name)?.[1];
+}
 
 /** How deep under a folder rollouts are looked for: `sessions/` holds years, then months, then days. */
 const maxDepth = 3;
 
 /** The rollouts under `folder` (it, and up to three levels of folders in it), by path. */
 export function rolloutFilesUnder(folder: string, depth = 0): string[] {
-	let names: string[];
-	try {
-		names = readdirSync(folder).sort();
-	} catch {
-		return [];
-	}
-
 	const found: string[] = [];
-	for (const name of names) {
+	for (const name of namesIn(folder)) {
 		const path = join(folder, name);
-		if (rolloutName.test(name)) {
+		if (rolloutThread(name) !== undefined) {
 			if (isFile(path)) found.push(path);
 		} else if (depth < maxDepth && /^\d+$/.test(name) && isDirectory(path)) found.push(...rolloutFilesUnder(path, depth + 1));
 	}

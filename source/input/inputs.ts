@@ -7,7 +7,7 @@ import {describeFsError, isMissing} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
-import {rolloutFilesUnder, rolloutName, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
+import {rolloutFilesUnder, rolloutThread, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
 import {isDirectory} from './regular-file.js';
 
 /**
@@ -145,7 +145,7 @@ function sessionInput(path: string, form: FileForm, follow: boolean, heads?: Rol
 	const subagents = subagentsOf(path);
 	if (subagents === undefined) {
 		// A Codex rollout whose sub-agents' rollouts are beside it: read with them, in the order their lines were written.
-		if (form.kind !== 'plain' || !rolloutName.test(basename(path))) return undefined;
+		if (form.kind !== 'plain' || rolloutThread(basename(path)) === undefined) return undefined;
 		const companions = subagentRolloutsOf(path, heads);
 		return companions.length === 0 ? undefined : {kind: 'session', path, label: path, subagents: undefined, companions, size: form.size};
 	}

@@ -1,10 +1,10 @@
-import {closeSync, fstatSync, readdirSync, readSync} from 'node:fs';
+import {closeSync, fstatSync, readSync} from 'node:fs';
 import {join} from 'node:path';
 import {isSubagentFile, transcriptLineTime} from '../parse/dialects/claude-code/session-files.js';
 import type {LineSplitter} from '../parse/line-splitter.js';
 import {followPollMs, type FileProgress} from './follow-file.js';
 import {describeFsError, isMissing} from './fs-errors.js';
-import {openRegularFileSync} from './regular-file.js';
+import {namesIn, openRegularFileSync} from './regular-file.js';
 import {Wakeup, watchPath} from './wakeup.js';
 
 export type SessionReading = SessionFilesOf & {
@@ -144,12 +144,8 @@ export class SessionFiles {
 	/** Opens the sub-agents' files not opened before; returns their sizes together. */
 	openSubagents(): number {
 		const {subagents, companions = []} = this.#files;
-		let names: string[] = [];
-		try {
-			if (subagents !== undefined) names = readdirSync(subagents).filter(isSubagentFile).sort();
-		} catch {
-			// Not there (yet): a session that started no sub-agent has no folder.
-		}
+		// Not there (yet): a session that started no sub-agent has no folder.
+		const names = subagents === undefined ? [] : namesIn(subagents).filter(isSubagentFile);
 
 		let bytes = 0;
 		for (const source of [...names.map(name => join(subagents ?? '', name)), ...companions]) {

@@ -1,4 +1,4 @@
-import {closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats} from 'node:fs';
+import {closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, type Stats} from 'node:fs';
 
 /*
  * Files that are expected to be regular files (a job directory's event files), opened so that nothing put in
@@ -96,6 +96,15 @@ export function readRegularFileSync(path: string, limit: number): Buffer | undef
 		return bytes.subarray(0, position);
 	} finally {
 		closeSync(file.fd);
+	}
+}
+
+/** The names in a folder, sorted; none when it is not there or cannot be read (a folder not written yet reads as empty). */
+export function namesIn(folder: string): string[] {
+	try {
+		return readdirSync(folder).sort();
+	} catch {
+		return [];
 	}
 }
 

@@ -1,6 +1,7 @@
-import {readdirSync, statSync} from 'node:fs';
+import {statSync} from 'node:fs';
 import {join} from 'node:path';
 import {subagentsOf} from '../input/claude-sessions.js';
+import {namesIn} from '../input/regular-file.js';
 import type {RolloutHeads} from '../input/codex-sessions.js';
 import {assertNever} from '../model/assert-never.js';
 import {eventFilesOf, jobsIn, newestFirst, placeholderOf, type JobListing} from './job-listing.js';
@@ -186,16 +187,8 @@ function fileMark(path: string): string {
 function sessionSignature(path: string): string {
 	const marks = [fileMark(path)];
 	const subagents = subagentsOf(path);
-	if (subagents !== undefined) {
-		let names: string[] = [];
-		try {
-			names = readdirSync(subagents).sort();
-		} catch {
-			// No sub-agents (yet).
-		}
-
-		for (const name of names) marks.push(`${name}=${fileMark(join(subagents, name))}`);
-	}
+	// No folder: no sub-agents (yet).
+	if (subagents !== undefined) for (const name of namesIn(subagents)) marks.push(`${name}=${fileMark(join(subagents, name))}`);
 
 	return marks.join(' ');
 }

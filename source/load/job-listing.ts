@@ -12,7 +12,7 @@ import {compareEventFiles} from '../input/job/event-order.js';
 import {feedEventFileSync} from '../input/job/event-file.js';
 import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
-import {codexSessionsIn, type RolloutHeads} from '../input/codex-sessions.js';
+import {codexSessionsIn, rolloutThread, type RolloutHeads} from '../input/codex-sessions.js';
 import {readSessionSync} from '../input/read-session.js';
 
 export type {JobListing} from '../query/job-listing.js';
@@ -135,10 +135,9 @@ export function describeRollout(path: string, subagents: readonly string[]): Job
 
 /** A session or rollout listed by its name alone (nothing in it makes a run yet, or it is not read yet), to be opened. */
 export function placeholderOf(path: string, lastEventAt?: number): JobListing {
-	const name = basename(path).replace(/\.jsonl$/, '');
 	return {
 		// A Codex rollout by its thread, the session's id, as it will be listed once read.
-		jobId: /^rollout-[0-9T-]+-([0-9a-f-]{36})$/.exec(name)?.[1] ?? name,
+		jobId: rolloutThread(basename(path)) ?? basename(path).replace(/\.jsonl$/, ''),
 		path,
 		coordinator: undefined,
 		status: 'init',

@@ -1,7 +1,7 @@
 import {readdirSync, statSync, type Dirent} from 'node:fs';
 import {join, sep} from 'node:path';
 import {isMissing} from '../fs-errors.js';
-import {isDirectory, isFile, whatItIs} from '../regular-file.js';
+import {isDirectory, isFile, namesIn, whatItIs} from '../regular-file.js';
 
 /*
  * The layout Perstack persists a job in:
@@ -71,15 +71,7 @@ export function isJobsRoot(path: string): boolean {
 /** The job directories under a jobs root. */
 export function jobDirectoriesIn(root: string): string[] {
 	const jobs = isDirectory(join(root, 'jobs')) && !isJobDirectory(join(root, 'jobs')) ? join(root, 'jobs') : root;
-	let names: string[];
-	try {
-		names = readdirSync(jobs);
-	} catch {
-		return [];
-	}
-
-	return names
-		.sort()
+	return namesIn(jobs)
 		.map(name => join(jobs, name))
 		.filter(path => isDirectory(path) && isJobDirectory(path));
 }

@@ -1,14 +1,13 @@
-import {readdirSync} from 'node:fs';
-import {dirname, join} from 'node:path';
+import {basename, dirname, join} from 'node:path';
 import type {ConversationStep} from '../../model/conversation.js';
 import type {MessageLine} from '../../model/message-lines.js';
 import {stepNumberOf} from '../../parse/dialects/common.js';
 import {conversationPlace, responseOffset, transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
 import {lastResponseOfTurn, rolloutConversation} from '../../parse/dialects/codex/conversation.js';
-import {rolloutFilesUnder} from '../codex-sessions.js';
+import {rolloutFilesUnder, rolloutThread} from '../codex-sessions.js';
 import {subagentsOf} from '../claude-sessions.js';
-import {isFile, readRegularFileSync} from '../regular-file.js';
+import {isFile, namesIn, readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
 
 /*
@@ -81,7 +80,7 @@ export function readConversation(
 		session,
 		...(subagents === undefined
 			? []
-			: listed(subagents)
+			: namesIn(subagents)
 					.filter(name => name.endsWith('.jsonl'))
 					.map(name => join(subagents, name))),
 	];
@@ -109,11 +108,8 @@ function execConversation(where: MessageLine, sessions: string | undefined): Con
 	const [thread = '', nth] = where.runId.split('#');
 	const turn = nth === undefined ? 1 : Number(nth);
 	const folder = sessions ?? '~/.codex/sessions';
-	// The thread id comes from the stream: only a UUID is looked for, as a file name's end.
-	const rollout =
-		sessions !== undefined && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(thread)
-			? rolloutFilesUnder(sessions).find(path => path.endsWith(`-${thread}.jsonl`))
-			: undefined;
+	// The thread id comes from the stream: it is compared with the threads of the rollouts there, never made a path.
+	const rollout = sessions === undefined ? undefined : rolloutFilesUnder(sessions).find(path => rolloutThread(basename(path)) === thread);
 	const bytes = rollout === undefined ? undefined : readTranscript(rollout);
 	const offset = bytes === undefined || !Number.isInteger(turn) ? undefined : lastResponseOfTurn(bytes, turn);
 	if (rollout === undefined || bytes === undefined || offset === undefined)
@@ -137,19 +133,11 @@ function readTranscript(path: string): Buffer | undefined {
 	}
 }
 
-function listed(folder: string): string[] {
-	try {
-		return readdirSync(folder).sort();
-	} catch {
-		return [];
-	}
-}
-
 /** `<session>.jsonl` in one of the project folders under `projects`. */
 function sessionFileIn(projects: string, sessionId: string): string | undefined {
 	const name = `${sessionId}.jsonl`;
 	if (subagentsFolderOf(name) === undefined) return undefined;
-	for (const project of listed(projects)) {
+	for (const project of namesIn(projects)) {
 		const path = join(projects, project, name);
 		if (isFile(path)) return path;
 	}
@@ -197,13 +185,7 @@ function holdsStep(text: string, step: number): boolean {
  */
 function readStepEventFile(raw: RawEvents, where: MessageLine): string | undefined {
 	const folder = dirname(where.source);
-	let names: string[];
-	try {
-		names = readdirSync(folder);
-	} catch {
-		return undefined;
-	}
-
+	const names = namesIn(folder);
 	for (const type of messageTypes) {
 		const suffix = `-${where.step}-${type}.json`;
 		const name = names.find(candidate => candidate.startsWith('event-') && candidate.endsWith(suffix));
