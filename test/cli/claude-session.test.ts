@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest';
 import {RawEvents} from '../../source/input/reread/raw-events.js';
 import {resolveInputs} from '../../source/input/inputs.js';
 import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
+import {copyAsWritten} from '../helpers/recorded-layout.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 
 /*
@@ -105,17 +106,7 @@ describe('a Claude Code session read with its sub-agents', () => {
 		// The real 2.1.197 CLI's stream and the transcript it wrote meanwhile in its HOME, laid out in a config folder.
 		const recorded = join(repoRoot, 'fixtures/claude-code/stream-with-transcript-cc2.1.197');
 		const config = scratch();
-		const walk = (from: string, to: string): void => {
-			for (const name of readdirSync(from, {withFileTypes: true})) {
-				if (name.isDirectory()) walk(join(from, name.name), join(to, name.name));
-				else {
-					mkdirSync(to, {recursive: true});
-					copyFileSync(join(from, name.name), join(to, name.name.replace(/\.ndjson$/, '.jsonl')));
-				}
-			}
-		};
-
-		walk(join(recorded, 'projects'), join(config, 'projects'));
+		copyAsWritten(join(recorded, 'projects'), join(config, 'projects'));
 		const stream = `${recorded}.ndjson`;
 		const run = (args: string[], env: Record<string, string>) =>
 			spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', env: {...process.env, CI: 'true', ...env}, timeout: 20_000});

@@ -1,6 +1,7 @@
 import {copyFileSync, mkdirSync, readdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {copyAsWritten} from '../helpers/recorded-layout.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 import {hasTmux, repoRoot, selectUp, sessionsKilledAfterEach, shellQuote, waitForFrame} from './tmux.js';
 
@@ -117,17 +118,7 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		// The transcript the real CLI wrote while it printed the stream the stand-in replays, where Claude Code keeps it.
 		const config = scratch();
 		const recorded = join(repoRoot, 'fixtures/claude-code/stream-with-transcript-cc2.1.197');
-		const walk = (from: string, to: string): void => {
-			for (const entry of readdirSync(from, {withFileTypes: true})) {
-				if (entry.isDirectory()) walk(join(from, entry.name), join(to, entry.name));
-				else {
-					mkdirSync(to, {recursive: true});
-					copyFileSync(join(from, entry.name), join(to, entry.name.replace(/\.ndjson$/, '.jsonl')));
-				}
-			}
-		};
-
-		walk(join(recorded, 'projects'), join(config, 'projects'));
+		copyAsWritten(join(recorded, 'projects'), join(config, 'projects'));
 		const tty = start(
 			`CLAUDE_CONFIG_DIR=${shellQuote(config)} PATH="$PWD/test/e2e/fixtures/fake-claude:$PATH" FAKE_CLAUDE_STREAM=fixtures/claude-code/stream-with-transcript-cc2.1.197.ndjson ` +
 				"node dist/bin/perscope.js -- claude -p 'Which notes file is longest? Use a sub-agent.' --output-format stream-json --verbose",

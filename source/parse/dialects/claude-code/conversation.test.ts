@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {lineOffsetOf} from '../../../../test/helpers/recorded-layout.js';
 import type {ConversationMessage, ConversationStep} from '../../../model/conversation.js';
 import {transcriptConversation} from './conversation.js';
 
@@ -11,13 +12,6 @@ import {transcriptConversation} from './conversation.js';
 
 const fixtures = join(import.meta.dirname, '..', '..', '..', '..', 'fixtures', 'claude-code');
 const read = (name: string) => readFileSync(join(fixtures, name));
-
-/** The byte offset of the first line of `bytes` that holds `text`. */
-function offsetOf(bytes: Buffer, text: string): number {
-	const at = bytes.indexOf(text);
-	expect(at).toBeGreaterThanOrEqual(0);
-	return bytes.lastIndexOf(10, at) + 1;
-}
 
 /** Each message as `role: what it holds`, in one line. */
 function brief(messages: readonly ConversationMessage[]): string[] {
@@ -54,7 +48,7 @@ describe('a step’s conversation from a Claude Code transcript', () => {
 
 	it('gives the model the run’s messages before the step, the new prompt marked, and adds the step’s answer', () => {
 		// The second turn's response (msg_…s2q5j4): the first turn is all given, "Fix it?" is new.
-		const step = ended(transcriptConversation(resumed, offsetOf(resumed, '"text":"Fixed nothing yet')));
+		const step = ended(transcriptConversation(resumed, lineOffsetOf(resumed, '"text":"Fixed nothing yet')));
 		expect(brief(step.given)).toEqual([
 			'user: What does greet.txt say?',
 			'context: agent_listing_delta:',
@@ -70,7 +64,7 @@ describe('a step’s conversation from a Claude Code transcript', () => {
 	});
 
 	it('adds a step’s calls and their results, and no more: the next response is the next step’s', () => {
-		const step = ended(transcriptConversation(resumed, offsetOf(resumed, '"name":"Read"')));
+		const step = ended(transcriptConversation(resumed, lineOffsetOf(resumed, '"name":"Read"')));
 		expect(brief(step.given)).toEqual(['+user: What does greet.txt say?', '+context: agent_listing_delta:', '+context: skill_listing:']);
 		expect(brief(step.added)).toEqual(['assistant: call Read toolu_mockes2q5j0002', 'tool: result of Read toolu_mockes2q5j0002']);
 		const result = step.added[1]!.contents;
@@ -79,7 +73,7 @@ describe('a step’s conversation from a Claude Code transcript', () => {
 
 	it('reads a sub-agent’s steps from its own file, its prompt first', () => {
 		const agent = read('session-transcript-cc2.1.197/subagents/agent-a9fb83d788ae2790b.ndjson');
-		const answer = ended(transcriptConversation(agent, offsetOf(agent, '"text":"a.txt: 1 line')));
+		const answer = ended(transcriptConversation(agent, lineOffsetOf(agent, '"text":"a.txt: 1 line')));
 		expect(brief(answer.given)).toEqual([
 			'user: Count the lines of each file in notes/ and list them.',
 			'context: skill_listing:',
@@ -104,12 +98,12 @@ describe('a step’s conversation from a Claude Code transcript', () => {
 			line({type: 'user', isSidechain: false, message: {role: 'user', content: 'Next prompt.'}}),
 		];
 		const bytes = Buffer.from(`${lines.join('\n')}\n`);
-		const step = ended(transcriptConversation(bytes, offsetOf(bytes, '"msg_main"')));
+		const step = ended(transcriptConversation(bytes, lineOffsetOf(bytes, '"msg_main"')));
 		expect(brief(step.given)).toEqual(['+user: Summary: a file was read.', '+user: Go on.']);
 		// One response over two lines, a line of another kind between them: one message.
 		expect(brief(step.added)).toEqual(['assistant: thinking Hm. | text Done.']);
 		expect(step.usage).toBeUndefined();
-		const agent = ended(transcriptConversation(bytes, offsetOf(bytes, '"msg_agent"')));
+		const agent = ended(transcriptConversation(bytes, lineOffsetOf(bytes, '"msg_agent"')));
 		expect(brief(agent.given)).toEqual(['+user: A sub-agent’s prompt.']);
 	});
 
@@ -119,6 +113,6 @@ describe('a step’s conversation from a Claude Code transcript', () => {
 			from: 'transcript',
 			why: 'The transcript no longer has this step’s line: it may have changed since.',
 		});
-		expect(transcriptConversation(resumed, offsetOf(resumed, '"What does greet.txt say?"')).kind).toBe('none');
+		expect(transcriptConversation(resumed, lineOffsetOf(resumed, '"What does greet.txt say?"')).kind).toBe('none');
 	});
 });

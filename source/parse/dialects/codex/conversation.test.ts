@@ -1,5 +1,6 @@
 import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
+import {lineOffsetOf} from '../../../../test/helpers/recorded-layout.js';
 import {fixturePath} from '../../../../test/helpers/load.js';
 import type {ConversationMessage, ConversationStep} from '../../../model/conversation.js';
 import {rolloutConversation} from './conversation.js';
@@ -10,13 +11,6 @@ import {rolloutConversation} from './conversation.js';
  */
 
 const rollout = readFileSync(fixturePath('codex/rollout-edit-and-test.jsonl'));
-
-/** The byte offset of the first line of `bytes` that holds `text`. */
-function offsetOf(bytes: Buffer, text: string): number {
-	const at = bytes.indexOf(text);
-	expect(at).toBeGreaterThanOrEqual(0);
-	return bytes.lastIndexOf(10, at) + 1;
-}
 
 function brief(messages: readonly ConversationMessage[]): string[] {
 	return messages.map(message => {
@@ -38,7 +32,7 @@ function ended(step: ConversationStep): Extract<ConversationStep, {kind: 'ended'
 describe('a step’s conversation from a Codex rollout', () => {
 	it('gives the instructions, the context, the prompt and the earlier responses; adds the response and its calls’ outputs', () => {
 		// The first turn's second response: a message, then the apply_patch call, then its output.
-		const step = ended(rolloutConversation(rollout, offsetOf(rollout, '"id":"msg_0006","role":"assistant"')));
+		const step = ended(rolloutConversation(rollout, lineOffsetOf(rollout, '"id":"msg_0006","role":"assistant"')));
 		expect(brief(step.given)).toEqual([
 			'system: text | text | text',
 			'context: <environment_context>',
@@ -52,9 +46,9 @@ describe('a step’s conversation from a Codex rollout', () => {
 	});
 
 	it('marks the prompt new at the turn’s first step, and gives a later turn all the turns before it', () => {
-		const first = ended(rolloutConversation(rollout, offsetOf(rollout, '"type":"response_item","payload":{"type":"reasoning","id":"rs_0002"')));
+		const first = ended(rolloutConversation(rollout, lineOffsetOf(rollout, '"type":"response_item","payload":{"type":"reasoning","id":"rs_0002"')));
 		expect(brief(first.given).at(-1)).toBe('+user: Fix the greeting in greet.txt and check it.');
-		const second = ended(rolloutConversation(rollout, offsetOf(rollout, '"type":"response_item","payload":{"type":"custom_tool_call","id":"ctc_0016"')));
+		const second = ended(rolloutConversation(rollout, lineOffsetOf(rollout, '"type":"response_item","payload":{"type":"custom_tool_call","id":"ctc_0016"')));
 		expect(brief(second.given).slice(-3)).toEqual(['tool: result exec_command call_0011', 'assistant: thinking | text', '+user: Now add a farewell file.']);
 		expect(second.given.filter(message => message.role === 'user')).toHaveLength(2);
 	});
@@ -66,12 +60,12 @@ describe('a step’s conversation from a Codex rollout', () => {
 		const withSummary = Buffer.from(
 			`${[user('Before the compaction.'), answer('Long ago.'), line('compacted', {message: 'A file was fixed.'}), user('Go on.'), answer('Going on.')].join('\n')}\n`,
 		);
-		const summarised = ended(rolloutConversation(withSummary, offsetOf(withSummary, 'Going on.')));
+		const summarised = ended(rolloutConversation(withSummary, lineOffsetOf(withSummary, 'Going on.')));
 		expect(brief(summarised.given)).toEqual(['+context: the conversation so far, compacted:', '+user: Go on.']);
 		const withHistory = Buffer.from(
 			`${[user('Before.'), line('compacted', {message: '', replacement_history: [JSON.parse(user('Kept prompt.')).payload]}), answer('After.')].join('\n')}\n`,
 		);
-		expect(brief(ended(rolloutConversation(withHistory, offsetOf(withHistory, 'After.'))).given)).toEqual(['+user: Kept prompt.']);
+		expect(brief(ended(rolloutConversation(withHistory, lineOffsetOf(withHistory, 'After.'))).given)).toEqual(['+user: Kept prompt.']);
 	});
 
 	it('says so when the step’s line is no longer where it was', () => {
