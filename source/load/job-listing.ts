@@ -41,22 +41,26 @@ export function jobsIn(
 	heads?: RolloutHeads,
 	where?: string,
 ): {kind: 'sessions' | 'rollouts' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
-	if (isSessionsFolder(root)) return {kind: 'sessions', paths: sessionFilesIn(root), describe: describeSession};
-	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
-	const rollouts = jobDirectoriesIn(root).length === 0 && projectFoldersIn(root).length === 0 ? codexSessionsIn(root, where, heads) : [];
-	if (rollouts.length > 0) {
-		const companions = new Map(rollouts.map(session => [session.path, session.subagents]));
-		return {kind: 'rollouts', paths: rollouts.map(session => session.path), describe: path => describeRollout(path, companions.get(path) ?? [])};
-	}
-
-	const projects = jobDirectoriesIn(root).length === 0 ? projectFoldersIn(root) : [];
+	// Each folder read once: a followed list asks every second.
+	const jobDirectories = jobDirectoriesIn(root);
+	if (jobDirectories.length > 0) return {kind: 'jobs', paths: jobDirectories, describe: describeJob};
+	const sessions = sessionFilesIn(root);
+	if (sessions.length > 0) return {kind: 'sessions', paths: sessions, describe: describeSession};
+	const projects = projectFoldersIn(root);
 	if (projects.length > 0)
 		return {
 			kind: 'sessions',
 			paths: projects.flatMap(project => sessionFilesIn(project)),
 			describe: path => ({...describeSession(path), project: basename(dirname(path))}),
 		};
-	return {kind: 'jobs', paths: jobDirectoriesIn(root), describe: describeJob};
+	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
+	const rollouts = codexSessionsIn(root, where, heads);
+	if (rollouts.length > 0) {
+		const companions = new Map(rollouts.map(session => [session.path, session.subagents]));
+		return {kind: 'rollouts', paths: rollouts.map(session => session.path), describe: path => describeRollout(path, companions.get(path) ?? [])};
+	}
+
+	return {kind: 'jobs', paths: [], describe: describeJob};
 }
 
 /** Listings in the order the list shows them: newest first, then by id. */
@@ -72,8 +76,10 @@ export function newestFirst(listings: JobListing[]): JobListing[] {
  * them in, the listing's reversed, found without reading an event (a summary would read them all twice).
  */
 export function jobsOldestFirst(root: string, where?: string): Array<{path: string; companions: string[]}> {
-	if (jobsIn(root, undefined, where).kind !== 'jobs')
-		return listJobs(root, where)
+	const jobs = jobsIn(root, undefined, where);
+	// Sessions are ordered by their lines' times, read as the listing reads them (the root listed once).
+	if (jobs.kind !== 'jobs')
+		return newestFirst(jobs.paths.map(path => jobs.describe(path)))
 			.toReversed()
 			.map(listed => ({path: listed.path, companions: listed.companions ?? []}));
 	const started = (path: string): number => {
@@ -82,15 +88,10 @@ export function jobsOldestFirst(root: string, where?: string): Array<{path: stri
 		return first ?? fromJobFile(path).startedAt ?? 0;
 	};
 
-	return jobDirectoriesIn(root)
+	return jobs.paths
 		.map(path => ({path, jobId: basename(path), at: started(path)}))
 		.sort((a, b) => a.at - b.at || (a.jobId < b.jobId ? 1 : a.jobId > b.jobId ? -1 : 0))
 		.map(job => ({path: job.path, companions: []}));
-}
-
-/** A folder of Claude Code sessions (and no Perstack jobs): its sessions are what is listed. */
-function isSessionsFolder(root: string): boolean {
-	return jobDirectoriesIn(root).length === 0 && sessionFilesIn(root).length > 0;
 }
 
 /** A Claude Code session as the listing shows it: its transcript and its sub-agents' read as opening it reads them. */
