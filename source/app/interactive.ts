@@ -9,6 +9,7 @@ import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../views/export-event.js';
 import {builtinPrices} from '../query/prices.js';
 import type {ViewEnv} from '../views/contexts.js';
+import type {TypedAhead} from '../views/keypress.js';
 import {enterFullScreen, openKeyboard, reassertRawMode, suspendToShell} from '../views/terminal.js';
 import type {UiState} from '../view-model/ui-state.js';
 import {ViewStore} from '../view-model/view-store.js';
@@ -67,7 +68,12 @@ export async function runApp(
 
 	const suspend = (repaint: () => void) => suspendToShell(process.stdout, keyboard.stream, repaint);
 	// What was typed at the `/` and `:` prompts, for ↑/↓, kept from one job of the chooser to the next.
-	const session: Pick<ViewOptions, 'history' | 'onHistory'> = {history: undefined, onHistory: history => (session.history = history)};
+	const session: Pick<ViewOptions, 'history' | 'onHistory' | 'typedAhead'> = {
+		history: undefined,
+		onHistory: history => (session.history = history),
+		// Keys typed as one screen gives way to the next (the list to a job, a job back to the list), for the next.
+		typedAhead: {text: ''},
+	};
 	// The OpenTelemetry export's reports, written once the terminal is restored.
 	const reports: OtlpReport[] = [];
 	let code = 1;
@@ -84,7 +90,13 @@ export async function runApp(
 			let lastPath: string | undefined;
 			for (;;) {
 				const {chooseJob} = await loadViews();
-				const job = await chooseJob(jobsRoot, keyboard.stream, {initialJobPath: lastPath, suspend, follow: plan.follow, where: plan.jobsWhere});
+				const job = await chooseJob(jobsRoot, keyboard.stream, {
+					initialJobPath: lastPath,
+					suspend,
+					follow: plan.follow,
+					where: plan.jobsWhere,
+					typedAhead: session.typedAhead,
+				});
 				if (!job) return 0;
 				lastPath = job.path;
 				const chosen: InputPlan = {
@@ -120,6 +132,7 @@ type ViewOptions = Parameters<typeof runApp>[1] & {
 	back: true | undefined;
 	history: UiState['history'] | undefined;
 	onHistory: (history: UiState['history']) => void;
+	typedAhead?: TypedAhead | undefined;
 };
 
 /** Shows one plan in the viewer until it is closed: with its exit code, and whether the person asked to go back to the list. */
@@ -273,6 +286,7 @@ async function viewPlan(
 			onDrawCost: ms => store.noteDrawCost(ms),
 			history: options.history,
 			onHistory: options.onHistory,
+			typedAhead: options.typedAhead,
 		});
 		firstFrameDrawn();
 		store.start();

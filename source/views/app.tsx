@@ -12,7 +12,7 @@ import {usePromptKeys} from './hooks/use-prompt-keys.js';
 import {TimelineView} from './timeline-view.js';
 import {selectedRowIndex} from '../view-model/tree/rows.js';
 import {Header} from './parts/header.js';
-import {priorities, KeypressProvider, useCommands} from './keypress.js';
+import {priorities, KeypressProvider, useCommands, useHandOff, type TypedAhead} from './keypress.js';
 import {ConfirmQuit, DiagnosticsOverlay, HelpOverlay, StderrOverlay, UsageOverlay} from './overlays.js';
 import {Inspector} from './inspector-view.js';
 import {SkillsBar} from './parts/skills-bar.js';
@@ -33,11 +33,14 @@ export function App({
 	initialUi = initialUiState,
 	filter,
 	onHistory,
+	typedAhead,
 }: {
 	env: ViewEnv;
 	initialUi?: UiState;
 	filter?: Filter;
 	onHistory?: (history: UiState['history']) => void;
+	/** Where keys typed after backspace (back to the job list) go, for the list. */
+	typedAhead?: TypedAhead | undefined;
 }) {
 	const [uiStore] = useState(() => new UiStore(filter ? {...initialUi, filter} : initialUi));
 	// The prompts' history outlives this view: a job opened again from the chooser gets it back.
@@ -54,7 +57,7 @@ export function App({
 	return (
 		<ViewEnvContext.Provider value={env}>
 			<UiStoreContext.Provider value={uiStore}>
-				<KeypressProvider>
+				<KeypressProvider typedAhead={typedAhead}>
 					<Screen dispatch={uiStore.dispatch} getUi={uiStore.getState} env={env} />
 				</KeypressProvider>
 			</UiStoreContext.Provider>
@@ -64,6 +67,7 @@ export function App({
 
 function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; getUi: () => UiState; env: ViewEnv}) {
 	useModelVersion();
+	const handOff = useHandOff();
 	// The screen is drawn for every model the view is given, so it is where each one's texts start being made ahead.
 	useSearchAhead();
 	const ui = useUiState();
@@ -177,7 +181,10 @@ function Screen({dispatch, getUi, env}: {dispatch: (action: UiAction) => void; g
 				return true;
 			case 'app.back':
 				// Only for a job opened through the chooser, and from the tree (not from inside an overlay).
-				if (getUi().overlay.kind === 'none') env.back?.();
+				if (getUi().overlay.kind === 'none' && env.back) {
+					handOff();
+					env.back();
+				}
 				return true;
 			case 'filter.errors':
 				env.work.filters.cancel();

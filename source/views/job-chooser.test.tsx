@@ -77,6 +77,20 @@ describe('the job chooser', () => {
 		view.unmount();
 	});
 
+	it('keys typed after enter in the same read go to the job opened, not to the list (Enter e typed together lost the e)', async () => {
+		const jobs = [job('newest'), job('middle'), job('oldest')];
+		const chosen: Array<JobListing | undefined> = [];
+		const typedAhead = {text: ''};
+		const view = render(<JobChooser root="/jobs" jobs={jobs} onChoose={picked => chosen.push(picked)} typedAhead={typedAhead} />);
+		await waitForFrame(view, text => selectedLine(text)?.includes('newest') ?? false);
+		view.stdin.write('j\rjq');
+		await settle();
+		// The second j did not move the list, nor q quit it: both wait for the job's viewer.
+		expect(chosen).toEqual([jobs[1]]);
+		expect(typedAhead.text).toBe('jq');
+		view.unmount();
+	});
+
 	it('starts on the job it was opened from when the person comes back to the list', async () => {
 		const jobs = [job('newest'), job('middle'), job('oldest')];
 		const view = render(<JobChooser root="/jobs" jobs={jobs} initialJobPath="/jobs/middle" onChoose={() => undefined} />);

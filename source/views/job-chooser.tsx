@@ -7,7 +7,7 @@ import {sanitizeLine} from '../text/sanitize.js';
 import {padEnd, truncateEnd} from '../text/width/width.js';
 import {statusLook} from '../text/status.js';
 import type {Command} from './keymap.js';
-import {KeypressProvider, priorities, useCommands} from './keypress.js';
+import {KeypressProvider, priorities, useCommands, useHandOff, type TypedAhead} from './keypress.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {Line} from './parts/line.js';
 import {palette, toneColor} from './palette.js';
@@ -30,6 +30,8 @@ type ChooserProps = {
 	 * the root is looked at again once all is read.
 	 */
 	source?: {next: (budgetMs: number) => JobListing[] | undefined; readonly pending: number; everyMs: number | undefined} | undefined;
+	/** Where keys typed after the job was opened go, for the job's viewer. */
+	typedAhead?: TypedAhead | undefined;
 };
 
 /** How long a slice of reading the list may take: keys are answered between slices. */
@@ -39,7 +41,7 @@ export function JobChooser(props: ChooserProps) {
 	// Keys go through the same provider as the viewer's, which splits a burst (`jj` + enter in one read,
 	// from type-ahead, key repeat or a slow ssh link) into its presses.
 	return (
-		<KeypressProvider>
+		<KeypressProvider typedAhead={props.typedAhead}>
 			<ChooserList {...props} />
 		</KeypressProvider>
 	);
@@ -47,6 +49,7 @@ export function JobChooser(props: ChooserProps) {
 
 function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend, source}: ChooserProps) {
 	const {exit} = useApp();
+	const handOff = useHandOff();
 	const {write} = useStdout();
 	const {columns, rows} = useTerminalSize();
 	const [jobs, setJobs] = useState(firstJobs);
@@ -97,6 +100,7 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	const choose = (job: JobListing | undefined) => {
 		if (chosen.current) return;
 		chosen.current = true;
+		if (job) handOff();
 		onChoose(job);
 		exit();
 	};

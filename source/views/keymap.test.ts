@@ -1,6 +1,6 @@
 import type {Key} from 'ink';
 import {describe, expect, it} from 'vitest';
-import {commandFor, keyHelp, noModifiers, pressesOf} from './keymap.js';
+import {commandFor, keyHelp, noModifiers, pressesOf, typedAfter} from './keymap.js';
 
 const plain: Key = noModifiers;
 
@@ -51,6 +51,19 @@ describe('keyHelp', () => {
 		const letters = keyHelp.flatMap(([keys]) => keys.split(/[\s/]+/).filter(part => /^[a-zA-Z?:/x]$/.test(part)));
 		expect(letters.length).toBeGreaterThan(10);
 		for (const letter of letters) expect(commandFor(letter, plain), letter).toBeDefined();
+	});
+});
+
+describe('typedAfter: the rest of a read, as typed, after the press that handed the keyboard off', () => {
+	it('gives the characters after that press, Enter and Backspace as their bytes', () => {
+		expect(typedAfter('j\rx\u007Fk', plain, 1)).toBe('x\u007Fk');
+		expect(typedAfter('j\rx', plain, 2)).toBe('');
+	});
+
+	it('gives nothing after a read that is one press, and the key after an Esc read as Alt+key', () => {
+		expect(typedAfter('\r', key({return: true}), 0)).toBe('');
+		expect(typedAfter('q', key({meta: true}), 0)).toBe('q');
+		expect(typedAfter('q', key({meta: true}), 1)).toBe('');
 	});
 });
 

@@ -225,6 +225,18 @@ export function pressesOf(input: string, key: Key): Press[] {
 }
 
 /**
+ * The presses of one read after its `at`-th (pressesOf), as they were typed: what a screen that hands the
+ * keyboard off at that press passes on. A read split into presses was split a character a press.
+ */
+export function typedAfter(input: string, key: Key, at: number): string {
+	const presses = pressesOf(input, key);
+	if (at + 1 >= presses.length) return '';
+	// Esc then a key, read as Alt+key: the key is what follows the Esc.
+	if (key.meta && !key.ctrl && !key.escape) return input;
+	return [...input].slice(at + 1).join('');
+}
+
+/**
  * Whether a press types one printable character: no key of its own and no modifier but Shift (which an upper
  * case letter carries). A line being edited inserts it; a run of them read at once (a paste) can go in as one.
  */

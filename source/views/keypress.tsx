@@ -1,6 +1,6 @@
 import {useInput, useStdin, type Key} from 'ink';
 import {createContext, useContext, useEffect, useRef, type ReactNode} from 'react';
-import {commandFor, isTypedCharacter, pressesOf, type Command} from './keymap.js';
+import {commandFor, isTypedCharacter, pressesOf, typedAfter, type Command} from './keymap.js';
 
 /** A handler returns true when it used the command, which stops lower-priority handlers from seeing it. */
 export type CommandHandler = (command: Command) => boolean;
@@ -15,7 +15,26 @@ type Registry = {
 	add(handler: {priority: number; handle: CommandHandler}): () => void;
 	/** Adds a text handler; the newest one that is active takes the keys. Returns its removal. */
 	capture(handler: TextHandler): () => void;
+	/**
+	 * The screen is going and another takes the keyboard (enter in the job list, backspace in a job): every key
+	 * read from now on, the rest of this read included, is kept as typed for the next screen instead of handled.
+	 */
+	handOff(): void;
 };
+
+/**
+ * What was typed after a screen handed the keyboard off and before the next one reads it: `Enter e` typed
+ * together in the job list opens the job and then `e` in it, rather than losing the `e` to a list that is going.
+ * The next screen puts it back in front of the keyboard's stream (putBack) before it starts reading.
+ */
+export type TypedAhead = {text: string};
+
+/** Puts what was typed ahead back in front of the keyboard's stream, for the screen about to read it. */
+export function putBack(stdin: NodeJS.ReadStream, typedAhead: TypedAhead | undefined): void {
+	if (!typedAhead || typedAhead.text === '') return;
+	stdin.unshift(typedAhead.text);
+	typedAhead.text = '';
+}
 
 const KeypressContext = createContext<Registry | undefined>(undefined);
 
@@ -23,11 +42,17 @@ const KeypressContext = createContext<Registry | undefined>(undefined);
  * The one owner of keyboard input (and so of raw mode). Keys become commands, offered to handlers from
  * the highest priority down: an open overlay sees keys before the tree.
  */
-export function KeypressProvider({children, active = true}: {children: ReactNode; active?: boolean}) {
+export function KeypressProvider({children, active = true, typedAhead}: {children: ReactNode; active?: boolean; typedAhead?: TypedAhead | undefined}) {
 	const handlers = useRef<Array<{priority: number; handle: CommandHandler}>>([]);
 	// A stack: an overlay's own prompt (the inspector's `/`) sits above the app's while it is mounted.
 	const captures = useRef<TextHandler[]>([]);
+	// Set once the keyboard is handed off: where the keys read from then on go.
+	const handedOff = useRef<TypedAhead | undefined>(undefined);
 	const registry = useRef<Registry>({
+		handOff() {
+			// Without a next screen to give them to, keys typed after it are handled here as before.
+			handedOff.current = typedAhead;
+		},
 		capture(handler) {
 			captures.current = [...captures.current, handler];
 			return () => {
@@ -48,7 +73,8 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 	const lastRead = useRef('');
 	useEffect(() => {
 		const note = (data: string) => {
-			lastRead.current = data;
+			if (handedOff.current) handedOff.current.text += data;
+			else lastRead.current = data;
 		};
 
 		reads.on('input', note);
@@ -59,6 +85,8 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 
 	useInput(
 		(input, rawKey) => {
+			// A read after the hand-off: `note` kept it for the next screen.
+			if (handedOff.current) return;
 			const key =
 				rawKey.delete && (lastRead.current === '\u007F' || lastRead.current === '\u001B\u007F') ? {...rawKey, delete: false, backspace: true} : rawKey;
 			const presses = pressesOf(input, key);
@@ -90,6 +118,12 @@ export function KeypressProvider({children, active = true}: {children: ReactNode
 				const command = commandFor(press.input, press.key);
 				if (command === undefined) continue;
 				for (const handler of handlers.current) if (handler.handle(command)) break;
+				// A handler may have handed the keyboard off (TypeScript kept the narrowing from the top across the calls).
+				const to = handedOff.current as TypedAhead | undefined;
+				if (to) {
+					to.text += typedAfter(input, key, at);
+					return;
+				}
 			}
 		},
 		{isActive: active},
@@ -107,6 +141,12 @@ export function useCommands(priority: number, handle: CommandHandler, enabled = 
 		if (!registry || !enabled) return;
 		return registry.add({priority, handle: command => latest.current(command)});
 	}, [registry, priority, enabled]);
+}
+
+/** Hands the keyboard off to the next screen (see Registry.handOff). */
+export function useHandOff(): () => void {
+	const registry = useContext(KeypressContext);
+	return () => registry?.handOff();
 }
 
 /** While `active()` (checked at each key press), every key goes to `handle` as raw input, and no command runs. */

@@ -4,6 +4,7 @@ import type {JobListing} from '../load/job-listing.js';
 import {App} from './app.js';
 import type {ViewEnv} from './contexts.js';
 import {JobChooser} from './job-chooser.js';
+import {putBack, type TypedAhead} from './keypress.js';
 import {initialUiState, type UiState} from '../view-model/ui-state.js';
 
 type PromptHistory = UiState['history'];
@@ -27,6 +28,8 @@ export async function chooseJob(
 		suspend?: ((repaint: () => void) => void) | undefined;
 		follow?: boolean | undefined;
 		where?: string | undefined;
+		/** Keys typed as the last job was left, and where those typed as this list is left go. */
+		typedAhead?: TypedAhead | undefined;
 	} = {},
 ): Promise<JobListing | undefined> {
 	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
@@ -44,8 +47,17 @@ export async function chooseJob(
 	let chosen: JobListing | undefined;
 	// Ink draws from the cursor: start from a clear screen, not after what was shown while Ink loaded.
 	process.stdout.write('\u001B[H\u001B[2J');
+	putBack(stdin, options.typedAhead);
 	const chooser = render(
-		<JobChooser root={root} jobs={jobs} initialJobPath={options.initialJobPath} onSuspend={options.suspend} source={source} onChoose={job => (chosen = job)} />,
+		<JobChooser
+			root={root}
+			jobs={jobs}
+			initialJobPath={options.initialJobPath}
+			onSuspend={options.suspend}
+			source={source}
+			onChoose={job => (chosen = job)}
+			typedAhead={options.typedAhead}
+		/>,
 		{stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false},
 	);
 	await chooser.waitUntilExit();
@@ -62,20 +74,26 @@ export function showApp(
 		onDrawCost: (ms: number) => void;
 		history?: PromptHistory | undefined;
 		onHistory?: ((history: PromptHistory) => void) | undefined;
+		/** Keys typed as the job list was left, and where those typed as this job is left go. */
+		typedAhead?: TypedAhead | undefined;
 	},
 ): Instance {
 	// Ink draws from the cursor: from a clear screen, as the chooser does.
 	process.stdout.write('\u001B[H\u001B[2J');
 	const initialUi = options.history ? {...initialUiState, history: options.history} : initialUiState;
-	return render(<App env={env} initialUi={initialUi} onHistory={options.onHistory} {...(options.filter ? {filter: options.filter} : {})} />, {
-		stdin: options.stdin,
-		stdout: process.stdout,
-		exitOnCtrlC: false,
-		patchConsole: true,
-		// Events are already paced by the view store (10 frames a second); Ink's own throttle would only
-		// hold back the frame that answers a key, by up to its interval after the last frame.
-		maxFps: 120,
-		incrementalRendering: false,
-		onRender: ({renderTime}) => options.onDrawCost(renderTime),
-	});
+	putBack(options.stdin, options.typedAhead);
+	return render(
+		<App env={env} initialUi={initialUi} onHistory={options.onHistory} typedAhead={options.typedAhead} {...(options.filter ? {filter: options.filter} : {})} />,
+		{
+			stdin: options.stdin,
+			stdout: process.stdout,
+			exitOnCtrlC: false,
+			patchConsole: true,
+			// Events are already paced by the view store (10 frames a second); Ink's own throttle would only
+			// hold back the frame that answers a key, by up to its interval after the last frame.
+			maxFps: 120,
+			incrementalRendering: false,
+			onRender: ({renderTime}) => options.onDrawCost(renderTime),
+		},
+	);
 }
