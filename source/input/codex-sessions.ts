@@ -126,15 +126,36 @@ function sessionsOf(heads: Array<{path: string; head: RolloutHead}>, where: stri
  * there): none for a rollout that is a sub-agent's or has none.
  */
 export function subagentRolloutsOf(path: string, heads: RolloutHeads = new Map()): string[] {
-	const folders = [dirname(path), nextDayFolder(dirname(path))].filter(folder => folder !== undefined);
 	const sessions = sessionsOf(
 		headsOf(
-			folders.flatMap(folder => rolloutFilesUnder(folder, maxDepth)),
+			subagentFoldersOf(path).flatMap(folder => rolloutFilesUnder(folder, maxDepth)),
 			heads,
 		),
 		undefined,
 	);
 	return sessions.find(session => session.path === path)?.subagents ?? [];
+}
+
+/** Where the rollouts of a session's sub-agents are written: its folder and the next day's. */
+export function subagentFoldersOf(path: string): string[] {
+	return [dirname(path), nextDayFolder(dirname(path))].filter(folder => folder !== undefined);
+}
+
+/**
+ * A followed session's sub-agents' rollouts as they start (subagentRolloutsOf), looked for at most every `everyMs`:
+ * the folders hold every session of the day, and a rollout's first line is read once.
+ */
+export function subagentRolloutsAsTheyStart(path: string, everyMs = 1000): () => readonly string[] {
+	const heads: RolloutHeads = new Map();
+	let lookedAt = Number.NEGATIVE_INFINITY;
+	let found: readonly string[] = [];
+	return () => {
+		const now = performance.now();
+		if (now - lookedAt < everyMs) return found;
+		lookedAt = now;
+		found = subagentRolloutsOf(path, heads);
+		return found;
+	};
 }
 
 /** `…/2026/11/29` → `…/2026/11/30` (month and year ends too); undefined for a folder not named as Codex's days are. */

@@ -7,7 +7,7 @@ import {describeFsError, isMissing} from './fs-errors.js';
 import {isGzipFile} from './gzip-magic.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
-import {rolloutFilesUnder, rolloutThread, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
+import {rolloutFilesUnder, rolloutThread, subagentFoldersOf, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
 import {isDirectory} from './regular-file.js';
 
 /**
@@ -43,7 +43,19 @@ export type Input =
 	 * A session's file read with its sub-agents', in the order their lines were written: a Claude Code transcript
 	 * with its `subagents` folder, a Codex rollout with its sub-agents' rollouts (`companions`).
 	 */
-	| {kind: 'session'; path: string; label: string; subagents: string | undefined; companions?: readonly string[] | undefined; size: number | undefined};
+	| {
+			kind: 'session';
+			path: string;
+			label: string;
+			subagents: string | undefined;
+			companions?: readonly string[] | undefined;
+			/**
+			 * A Codex rollout followed: where the rollouts of sub-agents it starts later are written (its folder and the
+			 * next day's), looked at again as it is read.
+			 */
+			companionFolders?: readonly string[] | undefined;
+			size: number | undefined;
+	  };
 
 export type InputPlan = {
 	inputs: Input[];
@@ -144,10 +156,12 @@ function sessionInput(path: string, form: FileForm, follow: boolean, heads?: Rol
 	if (form.kind !== 'plain' && form.kind !== 'missing') return undefined;
 	const subagents = subagentsOf(path);
 	if (subagents === undefined) {
-		// A Codex rollout whose sub-agents' rollouts are beside it: read with them, in the order their lines were written.
+		// A Codex rollout whose sub-agents' rollouts are beside it: read with them, in the order their lines were written;
+		// followed, with those of sub-agents it starts later.
 		if (form.kind !== 'plain' || rolloutThread(basename(path)) === undefined) return undefined;
 		const companions = subagentRolloutsOf(path, heads);
-		return companions.length === 0 ? undefined : {kind: 'session', path, label: path, subagents: undefined, companions, size: form.size};
+		if (companions.length === 0 && !follow) return undefined;
+		return rolloutSession(path, form.size, companions, follow);
 	}
 
 	if (!follow && !isDirectory(subagents)) return undefined;
@@ -183,7 +197,12 @@ export function listedInputs(path: string, companions: readonly string[], follow
 	if (companions.length === 0) return [listedInput(path, follow)];
 	const looked = lookAt(path, false);
 	if (typeof looked === 'string' || looked.kind !== 'plain') return [listedInput(path, follow), ...companions.map(file => listedInput(file, follow))];
-	return [{kind: 'session', path, label: path, subagents: undefined, companions, size: looked.size}];
+	return [rolloutSession(path, looked.size, companions, follow)];
+}
+
+/** A Codex rollout read with its sub-agents' rollouts; followed, with those of sub-agents it starts later too. */
+function rolloutSession(path: string, size: number, companions: readonly string[], follow: boolean): Input {
+	return {kind: 'session', path, label: path, subagents: undefined, companions, size, ...(follow ? {companionFolders: subagentFoldersOf(path)} : {})};
 }
 
 /** A file input, its form looked at now (a file that is not there, or a directory, is an InputError). */

@@ -102,6 +102,8 @@ export type SessionFilesOf = {
 	subagents: string | undefined;
 	/** Files of its sub-agents named one by one (a Codex session's sub-agents' rollouts). */
 	companions?: readonly string[] | undefined;
+	/** Files of its sub-agents found since, looked for at each look at the folder (a followed Codex session's). */
+	companionsSince?: (() => readonly string[]) | undefined;
 	splitterFor: (source: string) => LineSplitter;
 	/** A sub-agent's file that could not be read (the session's own is thrown). */
 	problem: (source: string, reason: string) => void;
@@ -143,12 +145,12 @@ export class SessionFiles {
 
 	/** Opens the sub-agents' files not opened before; returns their sizes together. */
 	openSubagents(): number {
-		const {subagents, companions = []} = this.#files;
+		const {subagents, companions = [], companionsSince} = this.#files;
 		// Not there (yet): a session that started no sub-agent has no folder.
 		const names = subagents === undefined ? [] : namesIn(subagents).filter(isSubagentFile);
 
 		let bytes = 0;
-		for (const source of [...names.map(name => join(subagents ?? '', name)), ...companions]) {
+		for (const source of [...names.map(name => join(subagents ?? '', name)), ...companions, ...(companionsSince?.() ?? [])]) {
 			if (this.#known.has(source)) continue;
 			this.#known.add(source);
 			try {

@@ -141,7 +141,15 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}
 	// that a start on plain files (the common case, and most of the test suite's ~330 starts) does not load them.
 	if (input.kind === 'session') {
 		const {readSession} = await import('./read-session.js');
-		await readSession({...directoryReading, path: input.path, label: input.label, subagents: input.subagents, companions: input.companions});
+		const {subagentRolloutsAsTheyStart} = await import('./codex-sessions.js');
+		await readSession({
+			...directoryReading,
+			path: input.path,
+			label: input.label,
+			subagents: input.subagents,
+			companions: input.companions,
+			companionsSince: input.companionFolders === undefined || !reading.follow ? undefined : subagentRolloutsAsTheyStart(input.path),
+		});
 		return;
 	}
 

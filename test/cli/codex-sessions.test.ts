@@ -1,8 +1,8 @@
 import {spawnSync} from 'node:child_process';
-import {copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
+import {appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 
 /*
@@ -77,6 +77,34 @@ describe('a folder of Codex sessions', () => {
 		expect(globbed.code, globbed.stderr).toBe(0);
 		expect(globbed.stdout).toBe(perscope(['--summary', sessions]).stdout.replace(/\n\d+ events\n$/, globbed.stdout.match(/\n\d+ events\n$/)![0]));
 		expect(globbed.stdout).toMatch(/^job 01a228c0-fb2e-7dd1-9990-d46a08f84537 +✓ completed +6 steps/m);
+	});
+});
+
+describe('a Codex session followed as it is written (-f)', () => {
+	it('reads the rollout of a sub-agent it starts after it was opened (it was never read)', async () => {
+		const folder = join(scratch(), day);
+		mkdirSync(folder, {recursive: true});
+		const parent = join(folder, rollouts[1]![1]);
+		const lines = readFileSync(join(repoRoot, 'fixtures', 'codex', rollouts[1]![0]), 'utf8').split(/(?<=\n)/);
+		// Up to the spawn_agent call's output: the helper is started, and its rollout not written yet.
+		writeFileSync(parent, lines.slice(0, 17).join(''));
+		const run = startCli(['--print', '-f', parent]);
+		try {
+			await waitUntil(() => run.stdout().includes('→ delegate codex: Count the lines of greet.txt.'), 'the delegation', run.stdout);
+			copyFileSync(join(repoRoot, 'fixtures', 'codex', rollouts[2]![0]), join(folder, rollouts[2]![1]));
+			await waitUntil(() => run.stdout().includes('[codex·01a228c0-fbe] ✓ run completed · 2 steps'), 'the helper’s run', run.stdout);
+			expect(run.stdout()).toContain('  [codex·01a228c0-fbe] 🔧 exec_command wc -l greet.txt');
+			appendFileSync(parent, lines.slice(17).join(''));
+			await waitUntil(() => run.stdout().includes('✅ complete The helper says greet.txt has 1 line.'), 'the answer', run.stdout);
+			run.child.kill('SIGTERM');
+			expect((await run.exit).code).toBe(0);
+			// Stopped, its job counts what reading the finished session does: the helper's steps, tokens and cost included.
+			const whole = perscope(['--print', parent]).stdout.trimEnd().split('\n').at(-1);
+			expect(whole).toMatch(/✓ completed · 6 steps · 6000 in \/ 300 out tokens/);
+			expect(run.stdout().trimEnd().split('\n').at(-1)).toBe(whole);
+		} finally {
+			if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL');
+		}
 	});
 });
 

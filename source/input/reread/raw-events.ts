@@ -96,6 +96,8 @@ export class RawEvents {
 				this.#followed.set(input.label, input.path);
 				if (input.subagents !== undefined) this.#followedFolders.push(normalize(input.subagents + sep));
 				for (const file of input.companions ?? []) this.#followed.set(file, file);
+				// The rollouts of sub-agents found as it is read: a line's source there is one of them.
+				for (const folder of input.companionFolders ?? []) this.#followedFolders.push(normalize(folder + sep));
 			} else if ((input.kind === 'stdin' || input.kind === 'command') && this.#spoolWanted) this.#spoolStream(input.label);
 		}
 	}
