@@ -43,6 +43,19 @@ describe('the real 2.1.284 stream: a background sub-agent and a background comma
 		}
 	});
 
+	it('regression: turns named after a taken id are numbered on (#2, #3, …) from the last number given, not by trying each again', () => {
+		// Every new turn tried #2, #3, … up to its own: a session of thousands of turns by one id took seconds.
+		const init = readFileSync(fixturePath('claude-code/hive-mind-background-cc2.1.284.ndjson'), 'utf8').split('\n')[0]!;
+		const repeated = modelFromText(`${Array.from({length: 5}, () => init).join('\n')}\n`);
+		expect(jobOf(repeated, 'f702c8d1-60d1-401d-ab3f-aec1cea2f00a').runIds).toEqual([
+			turns[0],
+			`${turns[0]}#2`,
+			`${turns[0]}#3`,
+			`${turns[0]}#4`,
+			`${turns[0]}#5`,
+		]);
+	});
+
 	it('the Agent call (line 5) is a delegation whose sub-agent is the lines tagged with its id, under the first turn', () => {
 		const delegation = call(model, agentCall);
 		const child = model.runs.get(agentCall)!;

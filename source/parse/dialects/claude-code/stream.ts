@@ -42,6 +42,8 @@ export class ClaudeStream {
 	readonly jobs = new Map<string, string>();
 	readonly usage = new ResponseUsage();
 	readonly rootIds = new Set<string>();
+	/** The suffix the next root run named after an id already taken gets (`<id>#<n>`). */
+	readonly nextSuffix = new Map<string, number>();
 	/**
 	 * The time of the last line that had one. Lines without (system, result, stream events; 2.0 has none) are
 	 * given none: their moment is not known. A result says how long its turn took, which dates the turn's start.
@@ -113,9 +115,13 @@ export class ClaudeStream {
 		const session = this.sessionState();
 		let runId = uuid ?? (this.session === '' ? this.flavour.dialect : this.session);
 		if (this.rootIds.has(runId)) {
-			let n = 2;
-			while (this.rootIds.has(`${runId}#${n}`)) n++;
-			runId = `${runId}#${n}`;
+			// Counted on from the last suffix this id was given: a session of thousands of turns named by it (or a line
+			// repeated thousands of times) would otherwise try every suffix again for each new turn.
+			const base = runId;
+			let n = this.nextSuffix.get(base) ?? 2;
+			while (this.rootIds.has(`${base}#${n}`)) n++;
+			runId = `${base}#${n}`;
+			this.nextSuffix.set(base, n + 1);
 		}
 
 		this.rootIds.add(runId);
