@@ -15,7 +15,7 @@ export const dialectRatioTarget = 1.5;
  */
 export function measureDialects({quick, runs, dir, node, generator, baselineScript, cli, summary, measureNode}) {
 	summary.dialects = {};
-	for (const dialect of ['claude-code', 'codex', 'gemini']) {
+	for (const dialect of ['claude-code', 'codex', 'codex-rollout', 'gemini']) {
 		const file = join(dir, `${dialect}.jsonl`);
 		measureCommand(node, [generator, '--dialect', dialect, '--target-bytes', String(quick ? 2_000_000 : 40_000_000), '--out', file]);
 		const dialectPairs = [];

@@ -6,6 +6,8 @@ import {claudeLineReader} from '../dist/parse/dialects/claude-code/fast-reader.j
 import {claudeSchemas} from '../dist/parse/dialects/claude-code/schema.js';
 import {codexEventReader} from '../dist/parse/dialects/codex/fast-reader.js';
 import {codexEventTypes, codexItemTypes, codexSchemas} from '../dist/parse/dialects/codex/schema.js';
+import {rolloutLineReader} from '../dist/parse/dialects/codex/rollout-fast-reader.js';
+import {rolloutEventTypes, rolloutItemTypes, rolloutLineTypes, rolloutSchemas} from '../dist/parse/dialects/codex/rollout-schema.js';
 import {daemonEventTypes, daemonSchemas} from '../dist/parse/dialects/daemon/schema.js';
 import {droverEventKinds, droverEventSchema} from '../dist/parse/dialects/drover/schema.js';
 import {geminiEventReader} from '../dist/parse/dialects/gemini/fast-reader.js';
@@ -23,6 +25,10 @@ const checks = [
 	['the strategy daemon event types and schema', typeListDifferences(daemonSchemas().event, daemonEventTypes, 'type')],
 	['the Codex event types and schema', typeListDifferences(codexSchemas().event, codexEventTypes, 'type')],
 	['the Codex item types and schema', typeListDifferences(codexSchemas().item, codexItemTypes, 'type')],
+	['the Codex rollout fast reader and schema', specDifferences(rolloutSchemas().line, rolloutLineReader.spec, 'line')],
+	['the Codex rollout line types and schema', typeListDifferences(rolloutSchemas().line, rolloutLineTypes, 'type')],
+	['the Codex rollout item kinds and schema', typeListDifferences(rolloutSchemas().responseItem, rolloutItemTypes, 'type')],
+	['the Codex rollout event kinds and schema', typeListDifferences(rolloutSchemas().eventMessage, rolloutEventTypes, 'type')],
 	['the Claude Code fast reader and schema', specDifferences(claudeSchemas().line, claudeLineReader.spec, 'line')],
 	['the Codex fast reader and schema', specDifferences(codexSchemas().event, codexEventReader.spec, 'event')],
 	['the Gemini CLI event types and schema', typeListDifferences(geminiSchemas().event, geminiEventTypes, 'type')],

@@ -1,5 +1,5 @@
 /**
- * Large streams of the agent CLIs' dialects (`generate-log --dialect claude-code|codex|gemini`), for the bench:
+ * Large streams of the agent CLIs' dialects (`generate-log --dialect claude-code|codex|codex-rollout|gemini`), for the bench:
  * a real recording (fixtures/claude-code/, codex/, gemini/: the real CLIs against scripted stand-ins) played
  * again and again, each time as a session of its own. Every id the recording holds (sessions, threads, messages,
  * tool calls, items) is given a suffix per round, so no two rounds share a job, a run, a call or a message id,
@@ -8,7 +8,8 @@
 import {readFileSync} from 'node:fs';
 import {fileURLToPath} from 'node:url';
 
-export const agentDialects = ['claude-code', 'codex', 'gemini'] as const;
+// `codex-rollout`: the sessions Codex keeps on disk (the TUI's and exec's), one after another.
+export const agentDialects = ['claude-code', 'codex', 'codex-rollout', 'gemini'] as const;
 export type AgentDialect = (typeof agentDialects)[number];
 
 export function isAgentDialect(value: string): value is AgentDialect {
@@ -19,12 +20,13 @@ export function isAgentDialect(value: string): value is AgentDialect {
 const templates: Record<AgentDialect, readonly string[]> = {
 	'claude-code': ['claude-code/nested-subagents.ndjson', 'claude-code/partial-messages.ndjson', 'claude-code/failing-tools.ndjson'],
 	codex: ['codex/edit-and-test.jsonl', 'codex/mcp-and-retry.jsonl', 'codex/sub-agent.jsonl'],
+	'codex-rollout': ['codex/rollout-tui.jsonl', 'codex/rollout-edit-and-test.jsonl'],
 	gemini: ['gemini/fix-and-delegate.jsonl', 'gemini/auto-routed.jsonl', 'gemini/retried-500.jsonl'],
 };
 
 /** Keys whose string values are ids (the CLIs' own names for them), and keys of lists of ids. */
 const idKey =
-	/^(?:id|uuid|session_id|sessionId|thread_id|sender_thread_id|tool_use_id|parent_tool_use_id|tool_id|task_id|parent_task_id|call_id|item_id|message_id|request_id|agent_id)$/;
+	/^(?:id|uuid|session_id|sessionId|thread_id|turn_id|sender_thread_id|tool_use_id|parent_tool_use_id|tool_id|task_id|parent_task_id|call_id|item_id|message_id|request_id|agent_id)$/;
 const idsKey = /_ids$/;
 
 function collectIds(value: unknown, ids: Set<string>): void {

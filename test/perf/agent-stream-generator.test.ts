@@ -15,6 +15,7 @@ const scratch = scratchDirectories('perscope-gen-');
 const recordings = {
 	'claude-code': ['claude-code/nested-subagents.ndjson', 'claude-code/partial-messages.ndjson', 'claude-code/failing-tools.ndjson'],
 	codex: ['codex/edit-and-test.jsonl', 'codex/mcp-and-retry.jsonl', 'codex/sub-agent.jsonl'],
+	'codex-rollout': ['codex/rollout-tui.jsonl', 'codex/rollout-edit-and-test.jsonl'],
 	gemini: ['gemini/fix-and-delegate.jsonl', 'gemini/auto-routed.jsonl', 'gemini/retried-500.jsonl'],
 } as const;
 

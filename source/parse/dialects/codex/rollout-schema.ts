@@ -14,8 +14,8 @@ export const rolloutLineTypes: ReadonlySet<string> = new Set(['session_meta', 't
 /** Lines of other types a newer Codex writes, known to hold nothing to show (its world state, usage records). */
 export const rolloutQuietTypes: ReadonlySet<string> = new Set(['world_state', 'token_usage_record']);
 
-/** The payload kinds declared below, each of its own shape. */
-const itemTypes: ReadonlySet<string> = new Set([
+/** The payload kinds of a `response_item` declared below, each of its own shape; any other is let through unread. */
+export const rolloutItemTypes: ReadonlySet<string> = new Set([
 	'message',
 	'reasoning',
 	'function_call',
@@ -25,62 +25,79 @@ const itemTypes: ReadonlySet<string> = new Set([
 	'function_call_output',
 	'custom_tool_call_output',
 ]);
-const eventTypes: ReadonlySet<string> = new Set(['task_started', 'task_complete', 'turn_aborted', 'error', 'token_count']);
+
+/** The kinds of an `event_msg` declared below; any other is let through unread. */
+export const rolloutEventTypes: ReadonlySet<string> = new Set(['task_started', 'task_complete', 'turn_aborted', 'error', 'token_count']);
 
 const schemas = lazily(() => {
 	const z = zod();
-	const text = z.looseObject({type: z.string(), text: z.string().optional()});
-	const usage = z.looseObject({
+	const text = z.object({type: z.string(), text: z.string().optional()});
+	const usage = z.object({
 		input_tokens: z.number().optional(),
 		cached_input_tokens: z.number().optional(),
 		output_tokens: z.number().optional(),
 		reasoning_output_tokens: z.number().optional(),
 	});
-	const responseItem = z.union([
-		z.looseObject({type: z.literal('message'), role: z.string(), content: z.array(text)}),
-		z.looseObject({type: z.literal('reasoning'), summary: z.array(text).optional()}),
-		z.looseObject({type: z.literal('function_call'), name: z.string(), arguments: z.string(), call_id: z.string()}),
-		z.looseObject({type: z.literal('custom_tool_call'), name: z.string(), input: z.string(), call_id: z.string()}),
-		z.looseObject({
+	const output = z.union([z.string(), z.object({content: z.string().optional()})]);
+	// A kind not declared here is no line of these (the reader takes it as a kind with nothing to show, undeclaredKind);
+	// one declared that is not of its shape is judged.
+	const responseItem = z.discriminatedUnion('type', [
+		z.object({type: z.literal('message'), role: z.string(), content: z.array(text)}),
+		z.object({type: z.literal('reasoning'), summary: z.array(text).optional()}),
+		z.object({type: z.literal('function_call'), name: z.string(), arguments: z.string(), call_id: z.string()}),
+		z.object({type: z.literal('custom_tool_call'), name: z.string(), input: z.string(), call_id: z.string()}),
+		z.object({
 			type: z.literal('local_shell_call'),
 			call_id: z.string().optional(),
-			action: z.looseObject({command: z.array(z.string()).optional()}).optional(),
+			action: z.object({command: z.array(z.string()).optional()}).optional(),
 		}),
-		z.looseObject({type: z.literal('web_search_call'), action: z.looseObject({query: z.string().optional()}).optional()}),
-		z.looseObject({
-			type: z.enum(['function_call_output', 'custom_tool_call_output']),
-			call_id: z.string(),
-			output: z.union([z.string(), z.looseObject({content: z.string().optional()})]),
-		}),
-		// Any other kind: read as nothing to show. A kind above that is not of its shape is no other kind: it is judged.
-		z.looseObject({type: z.string().refine(type => !itemTypes.has(type))}),
+		z.object({type: z.literal('web_search_call'), action: z.object({query: z.string().optional()}).optional()}),
+		z.object({type: z.literal('function_call_output'), call_id: z.string(), output}),
+		z.object({type: z.literal('custom_tool_call_output'), call_id: z.string(), output}),
 	]);
-	const eventMessage = z.union([
-		z.looseObject({type: z.literal('task_started')}),
-		z.looseObject({type: z.literal('task_complete'), last_agent_message: z.string().nullable().optional()}),
-		z.looseObject({type: z.literal('turn_aborted'), reason: z.string().optional()}),
-		z.looseObject({type: z.literal('error'), message: z.string()}),
-		z.looseObject({
+	const eventMessage = z.discriminatedUnion('type', [
+		z.object({type: z.literal('task_started')}),
+		z.object({type: z.literal('task_complete'), last_agent_message: z.string().nullish()}),
+		z.object({type: z.literal('turn_aborted'), reason: z.string().optional()}),
+		z.object({type: z.literal('error'), message: z.string()}),
+		z.object({
 			type: z.literal('token_count'),
-			info: z.looseObject({last_token_usage: usage.optional(), total_token_usage: usage.optional()}).nullable().optional(),
+			info: z.object({last_token_usage: usage.optional(), total_token_usage: usage.optional()}).nullish(),
 		}),
-		z.looseObject({type: z.string().refine(type => !eventTypes.has(type))}),
 	]);
 	const line = z.discriminatedUnion('type', [
-		z.looseObject({
+		z.object({
 			timestamp: z.string(),
 			type: z.literal('session_meta'),
-			payload: z.looseObject({id: z.string(), session_id: z.string().optional(), parent_thread_id: z.string().optional(), cwd: z.string().optional()}),
+			payload: z.object({id: z.string(), session_id: z.string().optional(), parent_thread_id: z.string().optional(), cwd: z.string().optional()}),
 		}),
-		z.looseObject({timestamp: z.string(), type: z.literal('turn_context'), payload: z.looseObject({model: z.string().optional()})}),
-		z.looseObject({timestamp: z.string(), type: z.literal('response_item'), payload: responseItem}),
-		z.looseObject({timestamp: z.string(), type: z.literal('event_msg'), payload: eventMessage}),
-		z.looseObject({timestamp: z.string(), type: z.literal('compacted'), payload: z.looseObject({})}),
+		z.object({timestamp: z.string(), type: z.literal('turn_context'), payload: z.object({model: z.string().optional()})}),
+		z.object({timestamp: z.string(), type: z.literal('response_item'), payload: responseItem}),
+		z.object({timestamp: z.string(), type: z.literal('event_msg'), payload: eventMessage}),
+		z.object({timestamp: z.string(), type: z.literal('compacted'), payload: z.object({})}),
 	]);
-	return {line};
+	return {line, responseItem, eventMessage};
 });
 
-export const rolloutSchemas: () => {line: z.ZodType<RolloutLine>} = schemas as () => {line: z.ZodType<RolloutLine>};
+export const rolloutSchemas: () => {line: z.ZodType<RolloutLine>; responseItem: z.ZodType; eventMessage: z.ZodType} = schemas as () => {
+	line: z.ZodType<RolloutLine>;
+	responseItem: z.ZodType;
+	eventMessage: z.ZodType;
+};
+
+/**
+ * A `response_item` or `event_msg` line whose payload is of a kind not declared above, as the reader takes it: a kind
+ * with nothing to show, its payload not read. Undefined for any other line (which the schema, or its reader, reads).
+ */
+export function undeclaredKind(value: Record<string, unknown>): RolloutLine | undefined {
+	const type = value['type'];
+	const timestamp = value['timestamp'];
+	const payload = value['payload'];
+	if ((type !== 'response_item' && type !== 'event_msg') || typeof timestamp !== 'string' || typeof payload !== 'object' || payload === null) return undefined;
+	const kind: unknown = Reflect.get(payload, 'type');
+	if (typeof kind !== 'string' || (type === 'response_item' ? rolloutItemTypes : rolloutEventTypes).has(kind)) return undefined;
+	return {timestamp, type, payload: {type: kind}};
+}
 
 type Text = {type: string; text?: string | undefined};
 export type RolloutUsage = {

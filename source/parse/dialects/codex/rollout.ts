@@ -6,7 +6,8 @@ import {timestampOf} from '../common.js';
 import {lineOnlyEvent, type ParsedOut, type WireRecord} from '../stream-dialect.js';
 import {outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {readOrJudge} from '../../normalise.js';
-import {rolloutLineTypes, rolloutQuietTypes, rolloutSchemas, type RolloutEvent, type RolloutItem, type RolloutLine} from './rollout-schema.js';
+import {rolloutLineTypes, rolloutQuietTypes, rolloutSchemas, undeclaredKind, type RolloutEvent, type RolloutItem, type RolloutLine} from './rollout-schema.js';
+import {readRolloutLine} from './rollout-fast-reader.js';
 
 /*
  * A Codex session's rollout (`~/.codex/sessions/…/rollout-*.jsonl`: what the interactive TUI and `codex exec` keep),
@@ -76,7 +77,7 @@ export class RolloutReader {
 			return;
 		}
 
-		const line = readOrJudge(undefined, () => rolloutSchemas().line, value, type, ref, out);
+		const line = undeclaredKind(value) ?? readOrJudge(readRolloutLine(value), () => rolloutSchemas().line, value, type, ref, out);
 		if (line === undefined) return;
 		const events = this.#events(line, ref, timestampOf(line.timestamp));
 		outLineEvents(events, out);
