@@ -218,7 +218,8 @@ export type AgreementStreams = {
  */
 export function describeFastReaderAgreement(suite: {
 	title: string;
-	streams: readonly [AgreementStreams & {dialect: AgentDialect}, ...AgreementStreams[]];
+	/** The first: the dialect's files, and the generated stream of that dialect (or of `generated`, when another). */
+	streams: readonly [AgreementStreams & ({dialect: Extract<Dialect, AgentDialect>} | {generated: AgentDialect}), ...AgreementStreams[]];
 	fast: (value: Record<string, unknown>) => unknown;
 	schema: SafeParse;
 	/** Each field made wrong in every way, no deeper than `depth`, on the lines `pick` keeps (all when none); at least `checks` checks. */
@@ -235,7 +236,7 @@ export function describeFastReaderAgreement(suite: {
 		});
 
 		it('makes the same from a generated stream of many sessions', () => {
-			expectSameStream(generatedLines(main.dialect, 3000), 'generated');
+			expectSameStream(generatedLines('generated' in main ? main.generated : main.dialect, 3000), 'generated');
 		});
 
 		it('takes a line with any field made wrong as the schema does', () => {

@@ -67,11 +67,12 @@ export class CodexReader implements StreamReader {
 
 	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
 	readonly #fast: boolean;
-	readonly #rollout = new RolloutReader();
+	readonly #rollout: RolloutReader;
 
 	constructor(options: ReaderOptions = {}) {
 		this.#clockFor = options.clockFor;
 		this.#fast = options.fast ?? true;
+		this.#rollout = new RolloutReader(this.#fast);
 	}
 
 	/** Whether a line is surely Codex's: its type is one only Codex writes, or it is a line of a session's rollout. */

@@ -46,6 +46,8 @@ type Turn = {
 const contextPart = /^\s*<(environment_context|user_instructions|permissions instructions|skills_instructions|turn_aborted)\b/;
 
 export class RolloutReader {
+	/** Whether lines are read by the fast reader (rollout-fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
+	readonly #fast: boolean;
 	/** Each source's session (thread id) and its turn now. */
 	readonly #sessions = new Map<string, Session>();
 	/** The sub-agents spawned in this load, by thread id: the run and call that spawned each, and whether it ended. */
@@ -54,6 +56,10 @@ export class RolloutReader {
 	readonly #read = new Set<string>();
 	/** The session whose start was read last: where a source that begins without one goes on (a rollout split in files). */
 	#last: Session | undefined;
+
+	constructor(fast = true) {
+		this.#fast = fast;
+	}
 	/** Sub-agents whose run their parent's rollout ended before their own was read. */
 	readonly #endedByParent = new Set<string>();
 
@@ -77,7 +83,7 @@ export class RolloutReader {
 			return;
 		}
 
-		const line = undeclaredKind(value) ?? readOrJudge(readRolloutLine(value), () => rolloutSchemas().line, value, type, ref, out);
+		const line = undeclaredKind(value) ?? readOrJudge(this.#fast ? readRolloutLine(value) : undefined, () => rolloutSchemas().line, value, type, ref, out);
 		if (line === undefined) return;
 		const events = this.#events(line, ref, timestampOf(line.timestamp));
 		outLineEvents(events, out);
