@@ -2,7 +2,7 @@
 // Node 20 (no compile cache) resolves, reads, compiles and links each of them on every start: ~0.1 s of CPU, a third
 // of what a short `--summary` costs, and a part of every first screen. So the command (`bin`: dist/bin/perscope.js)
 // is those modules bundled by esbuild into dist/bin/:
-//   - perscope.js (cli/main.js), load-worker.js and parse-chunk-worker.js: the entry points, in one folder, so that
+//   - perscope.js (cli/main.js), load-worker.js, parse-chunk-worker.js and conversation-worker.js: the entry points, in one folder, so that
 //     `new URL('load-worker.js', import.meta.url)` in the bundled loaders finds its worker beside them, and
 //     `../../package.json`, `../../fixtures/demo.ndjson` resolve as they do from dist/cli/;
 //   - chunk-*.js: what the entries share, and what is imported only when needed (the views bundle of
@@ -26,6 +26,7 @@ const result = await build({
 		perscope: join(dist, 'cli', 'main.js'),
 		'load-worker': join(dist, 'load', 'viewer', 'load-worker.js'),
 		'parse-chunk-worker': join(dist, 'load', 'parallel', 'parse-chunk-worker.js'),
+		'conversation-worker': join(dist, 'input', 'reread', 'conversation-worker.js'),
 	},
 	outdir: bin,
 	bundle: true,

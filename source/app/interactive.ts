@@ -4,7 +4,8 @@ import {listedInputs, type InputPlan} from '../input/inputs.js';
 import {startLoad} from '../load/start-load.js';
 import {liveSources} from './live-sources.js';
 import {RawEvents} from '../input/reread/raw-events.js';
-import {readConversation} from '../input/reread/message-line.js';
+import {conversationRequest} from '../input/reread/message-line.js';
+import {ConversationReads} from '../input/reread/conversation-reads.js';
 import {inputEndOf, isLoading} from '../input/source-state.js';
 import {exportRawEvent} from '../views/export-event.js';
 import {builtinPrices} from '../query/prices.js';
@@ -148,6 +149,8 @@ async function viewPlan(
 	const views = plan.inputs.some(input => input.kind === 'command') ? await loadViews() : undefined;
 	// Stdin and a command are copied to a temporary file, so that their events are read again as a file's are.
 	const raw = new RawEvents({spool: true});
+	// `c` on an agent CLI's step reads its session off this thread.
+	const conversations = new ConversationReads();
 	raw.addPlan(plan);
 	const speed = options.replaySpeed;
 	const replay = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay}) => new Replay({speed}));
@@ -242,7 +245,10 @@ async function viewPlan(
 			void resultTextLoaded.then(arrived);
 			return undefined;
 		},
-		messageLine: where => readConversation(raw, where, options),
+		messageLine: where => {
+			const found = conversationRequest(raw, where, options);
+			return found.kind === 'read' ? found.conversation : conversations.read(found.request);
+		},
 		// The first Ctrl-C goes to the command; the viewer follows it out when it exits. A second one quits.
 		interrupt: () => {
 			if (interrupted || !loading.childRunning()) return false;
@@ -319,6 +325,7 @@ async function viewPlan(
 		store.stop();
 		scheduler.stop();
 		raw.close();
+		conversations.close();
 		process.off('SIGTERM', onSignal);
 		process.off('SIGHUP', onSignal);
 		process.off('SIGINT', onSignal);

@@ -34,9 +34,10 @@ export type ViewEnv = {
 	wholeResult?: ((activity: Activity, arrived: () => void) => Activity | undefined) | undefined;
 	/**
 	 * A step's conversation (input/reread/message-line.ts): the raw line that holds its messages, or the step as its
-	 * runtime's reader made it; without it, `rawEvent` at the line's place.
+	 * runtime's reader made it, at once or (an agent CLI's session read off this thread) as a promise; without it,
+	 * `rawEvent` at the line's place.
 	 */
-	messageLine?: ((where: MessageLine) => ConversationSource | undefined) | undefined;
+	messageLine?: ((where: MessageLine) => ConversationSource | undefined | Promise<ConversationSource | undefined>) | undefined;
 	/** Interrupt a running child (Ctrl-C); returns false when there is none. */
 	interrupt: () => boolean;
 	/** Whether a child command is still running (quitting then asks first). */

@@ -23,7 +23,7 @@ function lineAt(ref: EventRef): string {
 	return bytes.toString('utf8', ref.offset, end === -1 ? bytes.length : end);
 }
 
-function open(options: {selectedKey?: string; rawEvent?: (ref: EventRef) => string | undefined; model?: Model} = {}) {
+function open(options: {selectedKey?: string; rawEvent?: (ref: EventRef) => string | undefined; model?: Model; messageLine?: ViewEnv['messageLine']} = {}) {
 	const model = options.model ?? modelFromFixtures(fixture);
 	const store = new ViewStore(model);
 	const env: ViewEnv = {
@@ -36,6 +36,7 @@ function open(options: {selectedKey?: string; rawEvent?: (ref: EventRef) => stri
 		childRunning: () => false,
 		quit: () => undefined,
 		exportEvent: () => '/tmp/exported.json',
+		...(options.messageLine ? {messageLine: options.messageLine} : {}),
 	};
 	store.tick();
 	const ui = options.selectedKey ? {...initialUiState, selectedKey: options.selectedKey, follow: false} : initialUiState;
@@ -109,6 +110,31 @@ describe('the conversation overlay (c)', () => {
 			expect(frame).not.toContain('Conversation ·');
 			opened.view.unmount();
 		}
+	});
+
+	it('a session read off the viewer’s thread: says it is being read, shows it once it arrives, and esc closes meanwhile', async () => {
+		const run = runByExpert(modelFromFixtures(fixture), 'tools-expert');
+		const arrivals: Array<() => void> = [];
+		const messageLine: ViewEnv['messageLine'] = where =>
+			new Promise(resolve => arrivals.push(() => resolve(lineAt({source: where.source, line: where.line, offset: where.offset}))));
+		const opened = open({selectedKey: `p:${run.paneId}`, messageLine});
+		await settle();
+		await opened.press('c');
+		expect(await waitForFrame(opened.view, frame => frame.includes('Conversation · tools-expert · step 8'))).toContain(
+			'Reading the session for step 8 (line 135)…',
+		);
+		// Closed before it arrived: nothing shows when it does.
+		await opened.press('\u001B');
+		await waitForFrame(opened.view, frame => !frame.includes('Conversation ·'));
+		arrivals.shift()!();
+		await settle();
+		expect(opened.view.lastFrame()).not.toContain('Conversation ·');
+		await opened.press('c');
+		await waitForFrame(opened.view, frame => frame.includes('Reading the session for step 8'));
+		arrivals.shift()!();
+		const arrived = await waitForFrame(opened.view, frame => frame.includes('from line 135 (completeRun)'));
+		expect(arrived).not.toContain('Reading the session');
+		opened.view.unmount();
 	});
 
 	it('says so when the step’s line is no longer available', async () => {

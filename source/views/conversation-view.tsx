@@ -1,4 +1,4 @@
-import {useMemo, useState} from 'react';
+import {useEffect, useMemo, useState} from 'react';
 import {messageLineOf} from '../model/message-lines.js';
 import {conversationLines, gutter, type ConversationLine, type ConversationSource} from '../text/conversation.js';
 import {sanitizeLine} from '../text/sanitize.js';
@@ -25,11 +25,25 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 	const {source, line, offset} = where ?? {source: undefined, line: 0, offset: 0};
 	const dialect = run?.dialect ?? 'perstack';
 	const read = env.messageLine;
-	// Reading the line is I/O: once per line, not once per frame.
-	const raw = useMemo(
+	// Reading the line is I/O: once per line, not once per frame. An agent CLI's session is read off this thread: it
+	// shows once it arrives.
+	const requested = useMemo(
 		() => (source === undefined ? undefined : read ? read({source, step, line, offset, dialect, runId}) : env.rawEvent({source, line, offset})),
 		[source, step, line, offset, dialect, runId, read, env],
 	);
+	const [arrived, setArrived] = useState<{of: unknown; conversation: ConversationSource | undefined}>();
+	useEffect(() => {
+		if (!(requested instanceof Promise)) return undefined;
+		let shown = true;
+		void requested.then(
+			conversation => shown && setArrived({of: requested, conversation}),
+			() => shown && setArrived({of: requested, conversation: undefined}),
+		);
+		return () => {
+			shown = false;
+		};
+	}, [requested]);
+	const raw = requested instanceof Promise ? (arrived?.of === requested ? arrived.conversation : reading) : requested;
 	const expertKey = run?.expertKey ?? '?';
 	// `e`: long contents in full instead of their head and tail.
 	const [unfolded, setUnfolded] = useState(false);
@@ -62,8 +76,12 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 
 type Target = {runId: string; expertKey: string; step: number; line: number; where: boolean; cutOff: CutOff | undefined};
 
-function panelLines(raw: ConversationSource | undefined, target: Target, width: number, unfolded: boolean): InspectorLine[] {
+/** What the view shows while the step's session is read. */
+const reading = Symbol('reading');
+
+function panelLines(raw: ConversationSource | undefined | typeof reading, target: Target, width: number, unfolded: boolean): InspectorLine[] {
 	if (!target.where) return [{text: `Step ${target.step} of this run has no messages in the log.`, tone: 'dim'}];
+	if (raw === reading) return [{text: `Reading the session for step ${target.step} (line ${target.line})…`, tone: 'dim'}];
 	if (raw === undefined) {
 		return [
 			{text: `The messages of step ${target.step} (line ${target.line}) are no longer available:`, tone: 'error'},

@@ -26,7 +26,7 @@ describe('the bundled command (dist/bin/)', () => {
 	it('finds its workers, package.json and the demo log beside it, as the modules tsc wrote did', () => {
 		const found = relativeFiles();
 		expect(found.map(each => each.path)).toEqual(
-			expect.arrayContaining(['load-worker.js', 'parse-chunk-worker.js', '../../package.json', '../../fixtures/demo.ndjson']),
+			expect.arrayContaining(['load-worker.js', 'parse-chunk-worker.js', 'conversation-worker.js', '../../package.json', '../../fixtures/demo.ndjson']),
 		);
 		// Ink reads its own package.json only in its development mode, which the CLI hides (and then it was not found
 		// from dist/views/ either).

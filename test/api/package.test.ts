@@ -71,7 +71,7 @@ describe('the package tarball', () => {
 		// from nothing by each build: its entries and esbuild's chunks, the views' chunk as a script and its code cache).
 		const bundle = ['dist/views/show-app.bundle.js', 'dist/views/show-app.bundle.js.map'];
 		const binFile =
-			/^dist\/bin\/(perscope|load-worker|parse-chunk-worker|chunk-[A-Z0-9]+|[a-z][a-z.-]*-[A-Z0-9]{8})\.js(\.map)?$|^dist\/bin\/show-app\.bundle-[A-Z0-9]{8}\.(script|cache)$/;
+			/^dist\/bin\/(perscope|load-worker|parse-chunk-worker|conversation-worker|chunk-[A-Z0-9]+|[a-z][a-z.-]*-[A-Z0-9]{8})\.js(\.map)?$|^dist\/bin\/show-app\.bundle-[A-Z0-9]{8}\.(script|cache)$/;
 		expect(built.filter(file => file.startsWith('dist/bin/') && !binFile.test(file))).toEqual([]);
 		const stale = built.filter(file => {
 			if (bundle.includes(file) || file.startsWith('dist/bin/')) return false;

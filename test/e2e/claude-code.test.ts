@@ -77,7 +77,8 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		expect(opened).toContain('6 steps');
 		// c on the main loop's answer: what the model was given at that step, read from the session's lines.
 		tty.keys('c');
-		const conversation = await tty.waitFor('Conversation · claude · step 2');
+		// The transcript is read off the viewer's thread: the view says so until it is.
+		const conversation = await tty.waitFor(screen => screen.includes('Conversation · claude · step 2') && screen.includes('#1 user'));
 		expect(conversation).toContain('from line 10 (transcript)');
 		expect(conversation).toContain('#1 user');
 		expect(conversation).toContain('Which notes file is longest? Use a sub-agent.');
@@ -126,7 +127,7 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		);
 		await tty.waitFor(screen => screen.includes('✅ complete The longest notes file is b.txt') && screen.includes('exited 0'), 15_000);
 		tty.keys('c');
-		const conversation = await tty.waitFor('Conversation · claude · step 2');
+		const conversation = await tty.waitFor(screen => screen.includes('Conversation · claude · step 2') && screen.includes("the session's transcript"));
 		// The prompt, which the stream does not carry.
 		expect(conversation).toContain('Which notes file is longest? Use a sub-agent.');
 		expect(conversation).toContain("the session's transcript");

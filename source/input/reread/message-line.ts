@@ -1,6 +1,7 @@
 import {basename, dirname, join} from 'node:path';
 import type {ConversationStep} from '../../model/conversation.js';
 import type {MessageLine} from '../../model/message-lines.js';
+import {assertNever} from '../../model/assert-never.js';
 import {stepNumberOf} from '../../parse/dialects/common.js';
 import {conversationPlace, responseOffset, transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
@@ -31,47 +32,91 @@ const messageTypes = [
 /** A transcript read whole for a step's conversation up to this size: beyond it, the step's messages are not shown. */
 const maxTranscriptBytes = 512 * 1024 * 1024;
 
+/** Where an agent CLI's step is read from, found with no more than its line read: what readRequested reads. */
+export type ConversationRequest =
+	/** A Claude Code transcript or a Codex rollout, read up to and around the step's line at `offset`. */
+	| {kind: 'transcript' | 'rollout'; path: string; offset: number}
+	/** A `claude -p` stream's step: the response `messageId` of session `sessionId`, in the transcript under `projects`. */
+	| {kind: 'stream'; projects: string | undefined; sessionId: string; messageId: string}
+	/** A `codex exec --json` turn (its run id): from the rollout of its thread under `sessions`. */
+	| {kind: 'exec'; runId: string; sessions: string | undefined};
+
+type Places = {claudeProjects?: string | undefined; codexSessions?: string | undefined};
+
 /**
  * A step's conversation as its runtime keeps it: Perstack's line that holds it (drawn by text/conversation.ts), or
  * the step read from an agent CLI's own record of the session: a Claude Code transcript (the one its line is of, or,
  * for a stream's, the one Claude Code keeps under `claudeProjects`), a Codex rollout (likewise, under
  * `codexSessions` for an exec stream's). Undefined when its line is no longer there.
  */
-export function readConversation(
+export function readConversation(raw: RawEvents, where: MessageLine, places: Places = {}): string | ConversationStep | undefined {
+	const found = conversationRequest(raw, where, places);
+	return found.kind === 'read' ? found.conversation : readRequested(found.request);
+}
+
+/**
+ * What readConversation does with the step's line alone: the conversation when that is all it takes (Perstack's line;
+ * a line no longer there), else where to read it from. A transcript can be a hundred megabytes: the viewer reads
+ * it with readRequested off its thread (conversation-reads.ts).
+ */
+export function conversationRequest(
 	raw: RawEvents,
 	where: MessageLine,
-	places: {claudeProjects?: string | undefined; codexSessions?: string | undefined} = {},
-): string | ConversationStep | undefined {
-	const {claudeProjects} = places;
+	places: Places = {},
+): {kind: 'read'; conversation: string | ConversationStep | undefined} | {kind: 'request'; request: ConversationRequest} {
+	const read = (conversation: string | ConversationStep | undefined) => ({kind: 'read', conversation}) as const;
+	const request = (to: ConversationRequest) => ({kind: 'request', request: to}) as const;
 	if (where.dialect === 'codex') {
 		const line = raw.read({source: where.source, line: where.line, offset: where.offset});
-		if (line === undefined) return undefined;
+		if (line === undefined) return read(undefined);
 		// A `codex exec --json` turn: from the rollout Codex keeps of its thread.
-		if (line.includes('"turn.started"')) return execConversation(where, places.codexSessions);
+		if (line.includes('"turn.started"')) return request({kind: 'exec', runId: where.runId, sessions: places.codexSessions});
 		// A session's rollout: its items around the step's first.
 		const path = raw.fileOf(where.source);
-		const bytes = path === undefined ? undefined : readTranscript(path);
-		return bytes === undefined ? undefined : rolloutConversation(bytes, where.offset);
+		return path === undefined ? read(undefined) : request({kind: 'rollout', path, offset: where.offset});
 	}
 
-	if (where.dialect !== 'claude-code') return readMessageLine(raw, where);
+	if (where.dialect !== 'claude-code') return read(readMessageLine(raw, where));
 	const line = raw.read({source: where.source, line: where.line, offset: where.offset});
 	const place = line === undefined ? undefined : conversationPlace(line);
-	if (place === undefined) return undefined;
+	if (place === undefined) return read(undefined);
 	if (place.kind === 'transcript') {
 		const path = raw.fileOf(where.source);
-		const bytes = path === undefined ? undefined : readTranscript(path);
-		return bytes === undefined ? undefined : transcriptConversation(bytes, where.offset);
+		return path === undefined ? read(undefined) : request({kind: 'transcript', path, offset: where.offset});
 	}
 
+	return request({kind: 'stream', projects: places.claudeProjects, sessionId: place.sessionId, messageId: place.messageId});
+}
+
+/** Reads a step's conversation where conversationRequest found it is (undefined when that file cannot be read). */
+export function readRequested(request: ConversationRequest): ConversationStep | undefined {
+	switch (request.kind) {
+		case 'transcript':
+		case 'rollout': {
+			const bytes = readTranscript(request.path);
+			if (bytes === undefined) return undefined;
+			return request.kind === 'transcript' ? transcriptConversation(bytes, request.offset) : rolloutConversation(bytes, request.offset);
+		}
+
+		case 'stream':
+			return streamConversation(request);
+		case 'exec':
+			return execConversation(request.runId, request.sessions);
+		default:
+			return assertNever(request, 'conversation request');
+	}
+}
+
+/** A `claude -p` stream's step, from the transcript Claude Code keeps of its session. */
+function streamConversation({projects, sessionId, messageId}: Extract<ConversationRequest, {kind: 'stream'}>): ConversationStep {
 	// A stream carries no prompt and no system prompt: the transcript of its session has every message.
-	const session = claudeProjects === undefined ? undefined : sessionFileIn(claudeProjects, place.sessionId);
-	const folder = claudeProjects ?? '~/.claude/projects';
+	const session = projects === undefined ? undefined : sessionFileIn(projects, sessionId);
+	const folder = projects ?? '~/.claude/projects';
 	if (session === undefined)
 		return {
 			kind: 'none',
 			from: 'the stream',
-			why: `A Claude Code stream does not carry what the model was given at a step, and no transcript of session ${place.sessionId} is in ${folder} to read it from (Claude Code ran on another machine or user, or with --no-session-persistence).`,
+			why: `A Claude Code stream does not carry what the model was given at a step, and no transcript of session ${sessionId} is in ${folder} to read it from (Claude Code ran on another machine or user, or with --no-session-persistence).`,
 		};
 
 	// The response is in the session's transcript, or a sub-agent's.
@@ -86,7 +131,7 @@ export function readConversation(
 	];
 	for (const file of files) {
 		const bytes = readTranscript(file);
-		const offset = bytes === undefined ? undefined : responseOffset(bytes, place.messageId);
+		const offset = bytes === undefined ? undefined : responseOffset(bytes, messageId);
 		if (bytes !== undefined && offset !== undefined) {
 			const step = transcriptConversation(bytes, offset);
 			return step.kind === 'none' ? step : {...step, from: `the session's transcript, ${file}`};
@@ -96,7 +141,7 @@ export function readConversation(
 	return {
 		kind: 'none',
 		from: 'the stream',
-		why: `The transcript of session ${place.sessionId} (${session}) does not hold this step's response (${place.messageId}): it may have been written since, or cleaned up.`,
+		why: `The transcript of session ${sessionId} (${session}) does not hold this step's response (${messageId}): it may have been written since, or cleaned up.`,
 	};
 }
 
@@ -104,8 +149,8 @@ export function readConversation(
  * A `codex exec --json` turn (a run: `<thread>`, `<thread>#2`, …, one step each) from the rollout Codex keeps of the
  * thread under `sessions`: the turn's last model response, what it was given and added.
  */
-function execConversation(where: MessageLine, sessions: string | undefined): ConversationStep {
-	const [thread = '', nth] = where.runId.split('#');
+function execConversation(runId: string, sessions: string | undefined): ConversationStep {
+	const [thread = '', nth] = runId.split('#');
 	const turn = nth === undefined ? 1 : Number(nth);
 	const folder = sessions ?? '~/.codex/sessions';
 	// The thread id comes from the stream: it is compared with the threads of the rollouts there, never made a path.
@@ -126,7 +171,7 @@ function execConversation(where: MessageLine, sessions: string | undefined): Con
 /** A transcript read whole for a step's conversation, up to `maxTranscriptBytes`; undefined when it cannot be. */
 function readTranscript(path: string): Buffer | undefined {
 	try {
-		// On the viewer's thread: only a regular file is read (nothing put in its place can hold it).
+		// Only a regular file is read (nothing put in its place can hold it).
 		return readRegularFileSync(path, maxTranscriptBytes);
 	} catch {
 		return undefined;
