@@ -1,3 +1,5 @@
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
 import {defineConfig} from 'vitest/config';
 
 export default defineConfig({
@@ -18,7 +20,8 @@ export default defineConfig({
 		// The views run in the tests as the CLI runs them (cli/ink-environment.ts asks for React's production build):
 		// the development build checks and records so much that the view tests cost ~25 % more CPU, and its
 		// warnings only print, they fail no test.
-		env: {NODE_ENV: 'production'},
+		// The CLIs the tests start keep their listings (load/listing-cache.ts) apart from the person's own.
+		env: {NODE_ENV: 'production', XDG_CACHE_HOME: join(tmpdir(), 'perscope-tests-cache')},
 		// End-to-end tests drive real processes in real terminals; they wait on content, not on fixed sleeps.
 		testTimeout: 30_000,
 		hookTimeout: 30_000,

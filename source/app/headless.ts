@@ -44,10 +44,13 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions, str
 
 	if (plan.jobsRoot !== undefined) {
 		const {listJobs, jobsOldestFirst} = await import('../load/job-listing.js');
+		const {ListingCache} = await import('../load/listing-cache.js');
+		const cache = new ListingCache(options.listingCache);
 		// A summary of a jobs folder is the summary of its jobs, oldest first: their runs, tokens and cost, as
 		// for the jobs' own directories given one by one. `--print` and `--json` list the jobs to open.
 		const summary = options.mode === 'summary' || options.mode === 'summary-json';
-		const oldestFirst = summary ? jobsOldestFirst(plan.jobsRoot, plan.jobsWhere) : [];
+		const oldestFirst = summary ? jobsOldestFirst(plan.jobsRoot, plan.jobsWhere, cache) : [];
+		cache.save();
 		if (oldestFirst.length > 0) {
 			const inputs = oldestFirst.flatMap(({path, companions}) =>
 				listedInputs(path, companions, false).map(input => ({...input, label: basename('path' in input ? input.path : input.label)})),
@@ -55,7 +58,8 @@ export async function runHeadless(plan: InputPlan, options: HeadlessOptions, str
 			return runHeadless({...plan, jobsRoot: undefined, inputs}, options, streams);
 		}
 
-		const jobs = listJobs(plan.jobsRoot, plan.jobsWhere);
+		const jobs = listJobs(plan.jobsRoot, plan.jobsWhere, cache);
+		cache.save();
 
 		const json = options.mode === 'json' || options.mode === 'summary-json';
 		stdout.write(json ? JSON.stringify({root: plan.jobsRoot, jobs}) + '\n' : (await import('../output/job-list-table.js')).jobListTable(plan.jobsRoot, jobs));

@@ -97,6 +97,7 @@ export async function runApp(
 					follow: plan.follow,
 					where: plan.jobsWhere,
 					typedAhead: session.typedAhead,
+					cacheFile: options.listingCache,
 				});
 				if (!job) return 0;
 				lastPath = job.path;

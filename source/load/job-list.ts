@@ -1,10 +1,8 @@
 import {statSync} from 'node:fs';
-import {join} from 'node:path';
-import {subagentsOf} from '../input/claude-sessions.js';
-import {namesIn} from '../input/regular-file.js';
 import type {RolloutHeads} from '../input/codex-sessions.js';
-import {assertNever} from '../model/assert-never.js';
-import {eventFilesOf, jobsIn, newestFirst, placeholderOf, type JobListing} from './job-listing.js';
+import {describeKept, jobsIn, newestFirst, placeholderOf, type JobListing, type RootJobs} from './job-listing.js';
+import {jobSignature} from './job-signature.js';
+import type {ListingCache} from './listing-cache.js';
 
 /*
  * The job chooser's list, read a slice at a time: a root of many jobs (every Claude Code project's sessions, a
@@ -44,14 +42,21 @@ export class JobList {
 	#looked = false;
 	/** Codex rollouts' first lines, read once for every look (each holds the model's instructions: tens of kilobytes). */
 	readonly #heads: RolloutHeads = new Map();
-	#kind: 'sessions' | 'rollouts' | 'jobs' = 'jobs';
-	#describe: (path: string) => JobListing = path => placeholder(path, 0);
+	#jobs: RootJobs = {kind: 'jobs', paths: [], describe: path => placeholder(path, 0), companions: new Map()};
+	/** Listings kept from earlier runs, and where this one's are kept. */
+	readonly #cache: ListingCache | undefined;
 
-	constructor(root: string, options: {follow: boolean; clock?: () => number; where?: string | undefined}) {
+	constructor(root: string, options: {follow: boolean; clock?: () => number; where?: string | undefined; cache?: ListingCache | undefined}) {
 		this.#root = root;
 		this.#where = options.where;
 		this.#follow = options.follow;
 		this.#clock = options.clock ?? (() => performance.now());
+		this.#cache = options.cache;
+	}
+
+	/** Keeps what was read for the next run (the cache's file). */
+	save(): void {
+		this.#cache?.save();
 	}
 
 	/** How many jobs are still to be read. */
@@ -73,7 +78,7 @@ export class JobList {
 			if (!entry) continue;
 			const started = this.#clock();
 			const signature = this.#follow ? this.#signature(path) : '';
-			const listing = this.#describe(path);
+			const listing = describeKept(this.#jobs, path, this.#cache);
 			const ended = this.#clock();
 			changed ||= entry.signature === undefined || !sameListing(entry.listing, listing);
 			this.#entries.set(path, {...entry, listing, signature, describedAt: ended, costMs: ended - started});
@@ -98,9 +103,8 @@ export class JobList {
 	#look(): boolean {
 		const first = !this.#looked;
 		this.#looked = true;
-		const {kind, paths, describe} = jobsIn(this.#root, this.#heads, this.#where);
-		this.#kind = kind;
-		this.#describe = describe;
+		this.#jobs = jobsIn(this.#root, this.#heads, this.#where);
+		const {paths} = this.#jobs;
 		let changed = first;
 		const present = new Set(paths);
 		for (const path of this.#entries.keys()) {
@@ -131,17 +135,9 @@ export class JobList {
 	}
 
 	#signature(path: string): string {
-		switch (this.#kind) {
-			case 'sessions':
-				return sessionSignature(path);
-			case 'rollouts':
-				// A session's rollout, and its sub-agents' as the listing last read them (a new one shows as its parent grows).
-				return [path, ...(this.#entries.get(path)?.listing.companions ?? [])].map(fileMark).join(' ');
-			case 'jobs':
-				return jobSignature(path);
-			default:
-				return assertNever(this.#kind);
-		}
+		// A session's rollout, and its sub-agents' as the listing last read them (a new one shows as its parent grows).
+		const companions = this.#entries.get(path)?.listing.companions ?? this.#jobs.companions.get(path) ?? [];
+		return jobSignature(this.#jobs.kind, path, companions);
 	}
 }
 
@@ -171,32 +167,4 @@ function sameListing(a: JobListing, b: JobListing): boolean {
 		a.usage.inputTokens === b.usage.inputTokens &&
 		a.usage.outputTokens === b.usage.outputTokens
 	);
-}
-
-/** A file's size and time of change, or `-` when it cannot be looked at. */
-function fileMark(path: string): string {
-	try {
-		const stat = statSync(path);
-		return `${stat.size}:${stat.mtimeMs}`;
-	} catch {
-		return '-';
-	}
-}
-
-/** A session's transcript and its sub-agents' (a sub-agent writes only its own file while it runs). */
-function sessionSignature(path: string): string {
-	const marks = [fileMark(path)];
-	const subagents = subagentsOf(path);
-	// No folder: no sub-agents (yet).
-	if (subagents !== undefined) for (const name of namesIn(subagents)) marks.push(`${name}=${fileMark(join(subagents, name))}`);
-
-	return marks.join(' ');
-}
-
-/** A job directory's event files (each event a file of its own, named by its time) and its `job.json`. */
-function jobSignature(path: string): string {
-	const files = eventFilesOf(path);
-	let newest = '';
-	for (const file of files) if (file.name > newest) newest = file.name;
-	return `${files.length} ${newest} ${fileMark(join(path, 'job.json'))}`;
 }

@@ -10,10 +10,12 @@ import {jobTotals} from '../query/tree.js';
 import {originalQuery} from '../query/resume-command.js';
 import {compareEventFiles} from '../input/job/event-order.js';
 import {feedEventFileSync} from '../input/job/event-file.js';
-import {eventDirectoriesOf, eventFilesIn, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
+import {eventFilesOf, jobDirectoriesIn} from '../input/job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
 import {codexSessionsIn, rolloutThread, type RolloutHeads} from '../input/codex-sessions.js';
 import {readSessionSync} from '../input/read-session.js';
+import {jobSignature, type JobKind} from './job-signature.js';
+import type {ListingCache} from './listing-cache.js';
 
 export type {JobListing} from '../query/job-listing.js';
 
@@ -27,40 +29,58 @@ const streamingTypes: ReadonlySet<string> = new Set(streamTypes);
  * The jobs under a jobs root (`perstack` or `perstack/jobs`), newest first. Each job's events are reduced
  * with the same core as everything else, so the listing agrees with what opening the job shows.
  */
-export function listJobs(root: string, where?: string): JobListing[] {
-	const {paths, describe} = jobsIn(root, undefined, where);
-	return newestFirst(paths.map(path => describe(path)));
+export function listJobs(root: string, where?: string, cache?: ListingCache): JobListing[] {
+	const jobs = jobsIn(root, undefined, where);
+	return newestFirst(jobs.paths.map(path => describeKept(jobs, path, cache)));
+}
+
+/** The jobs of a root (jobsIn): their kind, their paths, how one is listed, and the files read with each. */
+export type RootJobs = {kind: JobKind; paths: string[]; describe: (path: string) => JobListing; companions: ReadonlyMap<string, readonly string[]>};
+
+/** A job as `describe` lists it, or as the cache kept it when its files are as they were then (kept when read). */
+export function describeKept(jobs: RootJobs, path: string, cache: ListingCache | undefined): JobListing {
+	if (!cache) return jobs.describe(path);
+	// Taken before it is read: a job written to meanwhile is read again next time.
+	const signature = jobSignature(jobs.kind, path, jobs.companions.get(path) ?? []);
+	const kept = cache.get(path, signature);
+	if (kept) return kept;
+	const listing = jobs.describe(path);
+	cache.set(path, signature, listing);
+	return listing;
 }
 
 /**
  * The jobs of a root: a Claude Code project's sessions, or every project's (`~/.claude/projects`), Codex's sessions,
  * else the job directories; and how one of them is listed. `heads` keeps Codex rollouts' first lines between looks.
  */
-export function jobsIn(
-	root: string,
-	heads?: RolloutHeads,
-	where?: string,
-): {kind: 'sessions' | 'rollouts' | 'jobs'; paths: string[]; describe: (path: string) => JobListing} {
+export function jobsIn(root: string, heads?: RolloutHeads, where?: string): RootJobs {
+	const none = new Map<string, readonly string[]>();
 	// Each folder read once: a followed list asks every second.
 	const jobDirectories = jobDirectoriesIn(root);
-	if (jobDirectories.length > 0) return {kind: 'jobs', paths: jobDirectories, describe: describeJob};
+	if (jobDirectories.length > 0) return {kind: 'jobs', paths: jobDirectories, describe: describeJob, companions: none};
 	const sessions = sessionFilesIn(root);
-	if (sessions.length > 0) return {kind: 'sessions', paths: sessions, describe: describeSession};
+	if (sessions.length > 0) return {kind: 'sessions', paths: sessions, describe: describeSession, companions: none};
 	const projects = projectFoldersIn(root);
 	if (projects.length > 0)
 		return {
 			kind: 'sessions',
 			paths: projects.flatMap(project => sessionFilesIn(project)),
 			describe: path => ({...describeSession(path), project: basename(dirname(path))}),
+			companions: none,
 		};
 	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
 	const rollouts = codexSessionsIn(root, where, heads);
 	if (rollouts.length > 0) {
 		const companions = new Map(rollouts.map(session => [session.path, session.subagents]));
-		return {kind: 'rollouts', paths: rollouts.map(session => session.path), describe: path => describeRollout(path, companions.get(path) ?? [])};
+		return {
+			kind: 'rollouts',
+			paths: rollouts.map(session => session.path),
+			describe: path => describeRollout(path, companions.get(path) ?? []),
+			companions,
+		};
 	}
 
-	return {kind: 'jobs', paths: [], describe: describeJob};
+	return {kind: 'jobs', paths: [], describe: describeJob, companions: none};
 }
 
 /** Listings in the order the list shows them: newest first, then by id. */
@@ -75,11 +95,11 @@ export function newestFirst(listings: JobListing[]): JobListing[] {
  * event's time; the first is the job's start) or, without any, their `job.json`: the order `--summary` gives
  * them in, the listing's reversed, found without reading an event (a summary would read them all twice).
  */
-export function jobsOldestFirst(root: string, where?: string): Array<{path: string; companions: string[]}> {
+export function jobsOldestFirst(root: string, where?: string, cache?: ListingCache): Array<{path: string; companions: string[]}> {
 	const jobs = jobsIn(root, undefined, where);
 	// Sessions are ordered by their lines' times, read as the listing reads them (the root listed once).
 	if (jobs.kind !== 'jobs')
-		return newestFirst(jobs.paths.map(path => jobs.describe(path)))
+		return newestFirst(jobs.paths.map(path => describeKept(jobs, path, cache)))
 			.toReversed()
 			.map(listed => ({path: listed.path, companions: listed.companions ?? []}));
 	const started = (path: string): number => {
@@ -176,17 +196,6 @@ function firstQuery(model: Model, runIds: readonly string[]): string | undefined
 	}
 
 	return undefined;
-}
-
-/** A job's event files; a run that cannot be listed only makes the listing less complete (opening the job says so). */
-export function eventFilesOf(path: string): EventFile[] {
-	return eventDirectoriesOf(path).directories.flatMap(directory => {
-		try {
-			return eventFilesIn(directory);
-		} catch {
-			return [];
-		}
-	});
 }
 
 export function describeJob(path: string): JobListing {

@@ -30,11 +30,14 @@ export async function chooseJob(
 		where?: string | undefined;
 		/** Keys typed as the last job was left, and where those typed as this list is left go. */
 		typedAhead?: TypedAhead | undefined;
+		/** Where listings are kept between runs (load/listing-cache.ts). */
+		cacheFile?: string | undefined;
 	} = {},
 ): Promise<JobListing | undefined> {
 	// Listing reads the jobs with the loading code, which the viewer of a large file has no use for.
 	const {JobList} = await import('../load/job-list.js');
-	const list = new JobList(root, {follow: options.follow === true, where: options.where});
+	const {ListingCache} = await import('../load/listing-cache.js');
+	const list = new JobList(root, {follow: options.follow === true, where: options.where, cache: new ListingCache(options.cacheFile)});
 	// What a first slice reads shows at once; the rest, a slice at a time, while keys are answered.
 	const jobs = list.next(firstSliceMs) ?? [];
 	const source = {
@@ -62,6 +65,7 @@ export async function chooseJob(
 	);
 	await chooser.waitUntilExit();
 	chooser.clear();
+	list.save();
 	return chosen;
 }
 

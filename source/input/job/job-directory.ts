@@ -130,3 +130,14 @@ function knownType(entry: Dirent): boolean {
 function wholeNumber(text: string): number {
 	return /^\d+$/.test(text) ? Number(text) : Number.NaN;
 }
+
+/** A job's event files; a run that cannot be listed only makes the listing less complete (opening the job says so). */
+export function eventFilesOf(path: string): EventFile[] {
+	return eventDirectoriesOf(path).directories.flatMap(directory => {
+		try {
+			return eventFilesIn(directory);
+		} catch {
+			return [];
+		}
+	});
+}
