@@ -114,7 +114,7 @@ export type SessionFilesOf = {
  * stream in the order its lines were written: each file is a source of its own, and the next line fed is the earliest
  * of the lines the files hold next (the session's first when two say the same time), so that a sub-agent's steps
  * come between its call and its answer, as they happened. This part waits for nothing: readSession reads with it,
- * and follows; the job listing reads a session whole with it (readSessionSync).
+ * and follows; the job listing reads a session with it a slice at a time (load/job-listing.ts).
  */
 export class SessionFiles {
 	readonly #files: SessionFilesOf;
@@ -190,19 +190,6 @@ export class SessionFiles {
 	/** Feeds what is left of each file's last line, ends its source and closes it. */
 	end(): void {
 		for (const member of this.#members) member.end();
-	}
-}
-
-/** Reads a session's files to their ends as they are now, in order (for a listing: nothing waits, nothing follows). */
-export function readSessionSync(files: SessionFilesOf): void {
-	const session = new SessionFiles(files);
-	try {
-		session.openSession();
-		session.openSubagents();
-		session.startPass();
-		session.feed(Number.POSITIVE_INFINITY);
-	} finally {
-		session.end();
 	}
 }
 

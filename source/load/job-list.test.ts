@@ -106,6 +106,31 @@ describe('the job list, followed', () => {
 		expect(list.next(10)).toBeUndefined();
 	});
 
+	it('reads a session of many megabytes over several slices, keys answered between them (it took one whole read)', () => {
+		const folder = projectFolder();
+		const session = join(folder, `${first}.jsonl`);
+		// The turn's lines, then as many again of its first user line (~4 MB): one session, read as one.
+		writeFileSync(
+			session,
+			`${[...resumed, ...Array.from({length: 4000}, () => resumed[2]!.replace('What does greet.txt say?', 'x'.repeat(1000)))].join('\n')}\n`,
+		);
+		let now = 0;
+		const list = new JobList(folder, {follow: false, clock: () => (now += 10)});
+		const opened = list.next(10)!;
+		expect(opened.map(job => [job.jobId, job.pending])).toEqual([[first, true]]);
+		let slices = 1;
+		while (list.pending > 0) {
+			list.next(10);
+			slices++;
+		}
+
+		// 256 KB a slice: more than ten slices, each giving the keys their turn.
+		expect(slices).toBeGreaterThan(10);
+		expect(new JobList(folder, {follow: false}).all()).toEqual(list.all());
+		// The prompts after the answer are a turn of their own, still going on.
+		expect(list.all()[0]).toMatchObject({jobId: first, status: 'proceeding', steps: 3});
+	});
+
 	it('waits ten times what a job took to read before reading it again, however often it changes', () => {
 		const folder = projectFolder();
 		const session = join(folder, `${first}.jsonl`);

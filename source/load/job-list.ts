@@ -1,6 +1,6 @@
 import {statSync} from 'node:fs';
 import type {RolloutHeads} from '../input/codex-sessions.js';
-import {describeKept, jobsIn, newestFirst, placeholderOf, type JobListing, type RootJobs} from './job-listing.js';
+import {jobsIn, newestFirst, placeholderOf, type JobListing, type ListingReading, type RootJobs} from './job-listing.js';
 import {jobSignature} from './job-signature.js';
 import type {ListingCache} from './listing-cache.js';
 
@@ -27,6 +27,9 @@ type Entry = {
 	costMs: number;
 };
 
+/** A job being read: its signature when it began, and the time its slices took so far. */
+type Reading = {path: string; signature: string; read: ListingReading; costMs: number};
+
 /** A job read again no sooner than this many times its last reading took. */
 const costFactor = 10;
 
@@ -42,7 +45,9 @@ export class JobList {
 	#looked = false;
 	/** Codex rollouts' first lines, read once for every look (each holds the model's instructions: tens of kilobytes). */
 	readonly #heads: RolloutHeads = new Map();
-	#jobs: RootJobs = {kind: 'jobs', paths: [], describe: path => placeholder(path, 0), companions: new Map()};
+	#jobs: RootJobs | undefined;
+	/** The job being read, over as many slices as it takes. */
+	#reading: Reading | undefined;
 	/** Listings kept from earlier runs, and where this one's are kept. */
 	readonly #cache: ListingCache | undefined;
 
@@ -59,33 +64,72 @@ export class JobList {
 		this.#cache?.save();
 	}
 
+	/** Lets go of a job left half read (the list is closed). */
+	close(): void {
+		this.#reading?.read.close();
+		this.#reading = undefined;
+	}
+
 	/** How many jobs are still to be read. */
 	get pending(): number {
-		return this.#queue.length;
+		return this.#queue.length + (this.#reading ? 1 : 0);
 	}
 
 	/**
-	 * Reads for up to `budgetMs` (at least one job): the root is looked at first when nothing is left to read and it
-	 * never was or is followed. The list when it changed, undefined when it did not.
+	 * Reads for up to `budgetMs` (at least a slice of a job: a large session is read over several calls): the root is
+	 * looked at first when nothing is left to read and it never was or is followed. The list when it changed,
+	 * undefined when it did not.
 	 */
 	next(budgetMs: number): JobListing[] | undefined {
 		let changed = false;
-		if (this.#queue.length === 0 && (!this.#looked || this.#follow)) changed = this.#look();
+		if (this.pending === 0 && (!this.#looked || this.#follow)) changed = this.#look();
 		const until = this.#clock() + budgetMs;
-		while (this.#queue.length > 0) {
-			const path = this.#queue.pop()!;
-			const entry = this.#entries.get(path);
-			if (!entry) continue;
+		const more = () => this.#clock() < until;
+		while (this.pending > 0) {
+			const reading = this.#reading ?? this.#startReading();
+			if (reading === 'kept') changed = true;
+			if (reading === 'kept' || reading === undefined) {
+				if (!more()) break;
+				continue;
+			}
+
+			const entry = this.#entries.get(reading.path);
 			const started = this.#clock();
-			const signature = this.#follow ? this.#signature(path) : '';
-			const listing = describeKept(this.#jobs, path, this.#cache);
+			// A job of many megabytes is read over several slices: keys are answered between them.
+			const listing = reading.read.advance(more);
 			const ended = this.#clock();
-			changed ||= entry.signature === undefined || !sameListing(entry.listing, listing);
-			this.#entries.set(path, {...entry, listing, signature, describedAt: ended, costMs: ended - started});
-			if (ended >= until) break;
+			reading.costMs += ended - started;
+			if (!listing) break;
+			this.#reading = undefined;
+			this.#cache?.set(reading.path, reading.signature, listing);
+			if (entry) {
+				changed ||= entry.signature === undefined || !sameListing(entry.listing, listing);
+				this.#entries.set(reading.path, {...entry, listing, signature: reading.signature, describedAt: ended, costMs: reading.costMs});
+			}
+
+			if (!more()) break;
 		}
 
 		return changed ? this.#listing() : undefined;
+	}
+
+	/**
+	 * The next job to read: a reading of it; `kept` when the cache lists it as it is; undefined when it is gone. Its
+	 * signature is taken before it is read: a job written to meanwhile is read again at the next look.
+	 */
+	#startReading(): Reading | 'kept' | undefined {
+		const path = this.#queue.pop()!;
+		const entry = this.#entries.get(path);
+		if (!entry || !this.#jobs) return undefined;
+		const signature = this.#follow || this.#cache ? this.#signature(path) : '';
+		const kept = this.#cache?.get(path, signature);
+		if (kept) {
+			this.#entries.set(path, {...entry, listing: kept, signature, describedAt: this.#clock(), costMs: 0});
+			return 'kept';
+		}
+
+		this.#reading = {path, signature, read: this.#jobs.reading(path), costMs: 0};
+		return this.#reading;
 	}
 
 	/** Every job of the root, read now (a test's, or a root known to be small). */
@@ -135,6 +179,7 @@ export class JobList {
 	}
 
 	#signature(path: string): string {
+		if (!this.#jobs) return '';
 		// A session's rollout, and its sub-agents' as the listing last read them (a new one shows as its parent grows).
 		const companions = this.#entries.get(path)?.listing.companions ?? this.#jobs.companions.get(path) ?? [];
 		return jobSignature(this.#jobs.kind, path, companions);

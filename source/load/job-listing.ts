@@ -10,10 +10,10 @@ import {jobTotals} from '../query/tree.js';
 import {originalQuery} from '../query/resume-command.js';
 import {compareEventFiles} from '../input/job/event-order.js';
 import {feedEventFileSync} from '../input/job/event-file.js';
-import {eventFilesOf, jobDirectoriesIn} from '../input/job/job-directory.js';
+import {eventFilesOf, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
 import {codexSessionsIn, rolloutThread, type RolloutHeads} from '../input/codex-sessions.js';
-import {readSessionSync} from '../input/read-session.js';
+import {SessionFiles, type SessionFilesOf} from '../input/read-session.js';
 import {jobSignature, type JobKind} from './job-signature.js';
 import type {ListingCache} from './listing-cache.js';
 
@@ -35,7 +35,14 @@ export function listJobs(root: string, where?: string, cache?: ListingCache): Jo
 }
 
 /** The jobs of a root (jobsIn): their kind, their paths, how one is listed, and the files read with each. */
-export type RootJobs = {kind: JobKind; paths: string[]; describe: (path: string) => JobListing; companions: ReadonlyMap<string, readonly string[]>};
+export type RootJobs = {
+	kind: JobKind;
+	paths: string[];
+	/** A job's listing, read a piece at a time (describe: at once). */
+	reading: (path: string) => ListingReading;
+	describe: (path: string) => JobListing;
+	companions: ReadonlyMap<string, readonly string[]>;
+};
 
 /** A job as `describe` lists it, or as the cache kept it when its files are as they were then (kept when read). */
 export function describeKept(jobs: RootJobs, path: string, cache: ListingCache | undefined): JobListing {
@@ -57,30 +64,45 @@ export function jobsIn(root: string, heads?: RolloutHeads, where?: string): Root
 	const none = new Map<string, readonly string[]>();
 	// Each folder read once: a followed list asks every second.
 	const jobDirectories = jobDirectoriesIn(root);
-	if (jobDirectories.length > 0) return {kind: 'jobs', paths: jobDirectories, describe: describeJob, companions: none};
+	if (jobDirectories.length > 0) return rootJobs('jobs', jobDirectories, jobListing, none);
 	const sessions = sessionFilesIn(root);
-	if (sessions.length > 0) return {kind: 'sessions', paths: sessions, describe: describeSession, companions: none};
+	if (sessions.length > 0) return rootJobs('sessions', sessions, sessionListing, none);
 	const projects = projectFoldersIn(root);
 	if (projects.length > 0)
-		return {
-			kind: 'sessions',
-			paths: projects.flatMap(project => sessionFilesIn(project)),
-			describe: path => ({...describeSession(path), project: basename(dirname(path))}),
-			companions: none,
-		};
+		return rootJobs(
+			'sessions',
+			projects.flatMap(project => sessionFilesIn(project)),
+			path => withProject(sessionListing(path), basename(dirname(path))),
+			none,
+		);
 	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
 	const rollouts = codexSessionsIn(root, where, heads);
 	if (rollouts.length > 0) {
 		const companions = new Map(rollouts.map(session => [session.path, session.subagents]));
-		return {
-			kind: 'rollouts',
-			paths: rollouts.map(session => session.path),
-			describe: path => describeRollout(path, companions.get(path) ?? []),
+		return rootJobs(
+			'rollouts',
+			rollouts.map(session => session.path),
+			path => rolloutListing(path, companions.get(path) ?? []),
 			companions,
-		};
+		);
 	}
 
-	return {kind: 'jobs', paths: [], describe: describeJob, companions: none};
+	return rootJobs('jobs', [], jobListing, none);
+}
+
+function rootJobs(kind: JobKind, paths: string[], reading: (path: string) => ListingReading, companions: ReadonlyMap<string, readonly string[]>): RootJobs {
+	return {kind, paths, reading, describe: path => readWhole(reading(path)), companions};
+}
+
+/** Sessions of all Claude Code's projects together: each listed with its project's folder. */
+function withProject(reading: ListingReading, project: string): ListingReading {
+	return {
+		advance(more) {
+			const listing = reading.advance(more);
+			return listing && {...listing, project};
+		},
+		close: () => reading.close(),
+	};
 }
 
 /** Listings in the order the list shows them: newest first, then by id. */
@@ -114,44 +136,87 @@ export function jobsOldestFirst(root: string, where?: string, cache?: ListingCac
 		.map(job => ({path: job.path, companions: []}));
 }
 
+/**
+ * A job being listed a piece at a time: `advance` reads while `more()` says there is time, and gives the listing once
+ * the job is read whole (undefined until then); `close` lets go of a reading left unfinished. A session of tens of
+ * megabytes takes a second or more to read: the chooser reads it between keys (job-list.ts).
+ */
+export type ListingReading = {advance(more: () => boolean): JobListing | undefined; close(): void};
+
+/** Reads a whole listing at once. */
+function readWhole(reading: ListingReading): JobListing {
+	return reading.advance(() => true)!;
+}
+
+/** Bytes a session's reading feeds between two looks at the time. */
+const sliceBytes = 256 * 1024;
+
+/**
+ * A session's files read as opening it reads them, in the order their lines were written (a sub-agent whose file comes
+ * before the one it was started from is then under its call, not a sub-agent of the main loop still running); then
+ * listed by `finish`.
+ */
+function sessionReading(files: Pick<SessionFilesOf, 'path' | 'subagents' | 'companions'>, finish: (model: Model) => JobListing): ListingReading {
+	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+	const session = new SessionFiles({...files, label: files.path, splitterFor: source => ingest.splitter(source), problem: () => undefined});
+	let started = false;
+	let done = false;
+	const close = () => {
+		if (done) return;
+		done = true;
+		try {
+			session.end();
+		} catch {
+			// A file that cannot be closed has nothing more to give.
+		}
+	};
+
+	return {
+		advance(more) {
+			try {
+				if (!started) {
+					started = true;
+					session.openSession();
+					session.openSubagents();
+					session.startPass();
+				}
+
+				while (!done && session.feed(sliceBytes) >= sliceBytes) if (!more()) return undefined;
+			} catch {
+				// A file that vanished or cannot be read only makes the listing less complete (opening it says so).
+			}
+
+			close();
+			return finish(ingest.model);
+		},
+		close,
+	};
+}
+
 /** A Claude Code session as the listing shows it: its transcript and its sub-agents' read as opening it reads them. */
 export function describeSession(path: string): JobListing {
-	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
-	try {
-		// In the order the lines were written, as opening it reads them: a sub-agent whose file comes before the one it
-		// was started from is then under its call, not a sub-agent of the main loop still running.
-		readSessionSync({
-			path,
-			label: path,
-			subagents: subagentsOf(path),
-			splitterFor: source => ingest.splitter(source),
-			problem: () => undefined,
-		});
-	} catch {
-		// A file that vanished or cannot be read only makes the listing less complete (opening it says so).
-	}
+	return readWhole(sessionListing(path));
+}
 
-	const {model} = ingest;
-	const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
-	if (job) return listingOf(model, job, path, 'ended');
-	// Nothing in it yet that makes a run: listed by its name, to be opened.
-	return placeholderOf(path);
+function sessionListing(path: string): ListingReading {
+	return sessionReading({path, subagents: subagentsOf(path)}, model => {
+		const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
+		// Nothing in it yet that makes a run: listed by its name, to be opened.
+		return job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
+	});
 }
 
 /** A Codex session as the listing shows it: its rollout, then its sub-agents', read as opening it reads them. */
 export function describeRollout(path: string, subagents: readonly string[]): JobListing {
-	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
-	try {
-		// In the order the lines were written, as opening it reads them.
-		readSessionSync({path, label: path, subagents: undefined, companions: subagents, splitterFor: source => ingest.splitter(source), problem: () => undefined});
-	} catch {
-		// A file that vanished or cannot be read only makes the listing less complete (opening it says so).
-	}
+	return readWhole(rolloutListing(path, subagents));
+}
 
-	const {model} = ingest;
-	const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
-	const listing = job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
-	return subagents.length > 0 ? {...listing, companions: [...subagents]} : listing;
+function rolloutListing(path: string, subagents: readonly string[]): ListingReading {
+	return sessionReading({path, subagents: undefined, companions: subagents}, model => {
+		const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
+		const listing = job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
+		return subagents.length > 0 ? {...listing, companions: [...subagents]} : listing;
+	});
 }
 
 /** A session or rollout listed by its name alone (nothing in it makes a run yet, or it is not read yet), to be opened. */
@@ -199,27 +264,41 @@ function firstQuery(model: Model, runIds: readonly string[]): string | undefined
 }
 
 export function describeJob(path: string): JobListing {
-	const files = eventFilesOf(path).sort(compareEventFiles);
+	return readWhole(jobListing(path));
+}
+
+/** A job directory's event files read one by one (not its streaming deltas), then listed. */
+function jobListing(path: string): ListingReading {
+	let files: EventFile[] | undefined;
+	let next = 0;
 	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
 	const buffer = Buffer.allocUnsafe(1024 * 1024);
 	let lastEventAt: number | undefined;
-	for (const file of files) {
-		if (Number.isFinite(file.timestamp) && (lastEventAt === undefined || file.timestamp > lastEventAt)) lastEventAt = file.timestamp;
-		if (streamingTypes.has(file.type) || typeof file.kind === 'object') continue;
-		try {
-			// Only a regular file is opened, and read no further than its size: a FIFO or /dev/zero put in its
-			// place would hold the listing (and the chooser) for ever.
-			feedEventFileSync(file.path, ingest.splitter(file.path), buffer, file.kind);
-		} catch {
-			// A file that vanished, cannot be read or is not a regular file only makes the listing less complete.
-		}
-	}
+	return {
+		advance(more) {
+			files ??= eventFilesOf(path).sort(compareEventFiles);
+			for (; next < files.length; next++) {
+				if (next > 0 && !more()) return undefined;
+				const file = files[next]!;
+				if (Number.isFinite(file.timestamp) && (lastEventAt === undefined || file.timestamp > lastEventAt)) lastEventAt = file.timestamp;
+				if (streamingTypes.has(file.type) || typeof file.kind === 'object') continue;
+				try {
+					// Only a regular file is opened, and read no further than its size: a FIFO or /dev/zero put in its
+					// place would hold the listing (and the chooser) for ever.
+					feedEventFileSync(file.path, ingest.splitter(file.path), buffer, file.kind);
+				} catch {
+					// A file that vanished, cannot be read or is not a regular file only makes the listing less complete.
+				}
+			}
 
-	const name = basename(path);
-	const {model} = ingest;
-	const job = model.jobs.get(name) ?? [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
-	if (job && job.runIds.length > 0) return listingOf(model, job, path, lastEventAt);
-	return {...fromJobFile(path), jobId: name, path, runs: 0, lastEventAt, query: undefined};
+			const name = basename(path);
+			const {model} = ingest;
+			const job = model.jobs.get(name) ?? [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
+			if (job && job.runIds.length > 0) return listingOf(model, job, path, lastEventAt);
+			return {...fromJobFile(path), jobId: name, path, runs: 0, lastEventAt, query: undefined};
+		},
+		close: () => undefined,
+	};
 }
 
 /** What an older runtime's `job.json` says, for a job without event files. */

@@ -65,6 +65,7 @@ export async function chooseJob(
 	);
 	await chooser.waitUntilExit();
 	chooser.clear();
+	list.close();
 	list.save();
 	return chosen;
 }
