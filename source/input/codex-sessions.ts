@@ -143,10 +143,10 @@ export function subagentFoldersOf(path: string): string[] {
 
 /**
  * A followed session's sub-agents' rollouts as they start (subagentRolloutsOf), looked for at most every `everyMs`:
- * the folders hold every session of the day, and a rollout's first line is read once.
+ * the folders hold every session of the day, and a rollout's first line is read once (`heads`, shared by the rollouts
+ * followed together).
  */
-export function subagentRolloutsAsTheyStart(path: string, everyMs = 1000): () => readonly string[] {
-	const heads: RolloutHeads = new Map();
+export function subagentRolloutsAsTheyStart(path: string, heads: RolloutHeads = new Map(), everyMs = 1000): () => readonly string[] {
 	let lookedAt = Number.NEGATIVE_INFINITY;
 	let found: readonly string[] = [];
 	return () => {

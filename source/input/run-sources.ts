@@ -8,6 +8,7 @@ import {describeFsError} from './fs-errors.js';
 import type {Input, InputPlan} from './inputs.js';
 import {pumpStream, ungzipped} from './read-stream.js';
 import {initialSourceState, type RunningSources, type SourcesHooks, type SourceState} from './source-state.js';
+import type {RolloutHeads} from './codex-sessions.js';
 
 /**
  * Reads every input of the plan into the ingest (several merge into one model). Files and job
@@ -32,6 +33,8 @@ export function runSources(plan: InputPlan, ingest: LineSink, hooks: SourcesHook
 	};
 
 	const tasks: Array<Promise<number>> = [];
+	// Rollouts' first lines, read once for every followed rollout that looks for its sub-agents (a day's glob).
+	const heads: RolloutHeads = new Map();
 	let previousCaughtUp = Promise.resolve();
 	for (const [index, input] of plan.inputs.entries()) {
 		const state = states[index]!;
@@ -78,7 +81,7 @@ export function runSources(plan: InputPlan, ingest: LineSink, hooks: SourcesHook
 		});
 		const read = previousCaughtUp.then(async () => {
 			try {
-				await readPath(input, state, {ingest, follow: plan.follow, signal, afterChunk, changed, caughtUp});
+				await readPath(input, state, {ingest, follow: plan.follow, signal, afterChunk, changed, caughtUp, heads});
 				return finish(0);
 			} catch (error) {
 				failed(state, input, error);
@@ -118,6 +121,7 @@ export function runSources(plan: InputPlan, ingest: LineSink, hooks: SourcesHook
 type PathReading = {
 	ingest: LineSink;
 	follow: boolean;
+	heads: RolloutHeads;
 	signal: AbortSignal;
 	afterChunk: () => Promise<void>;
 	changed: () => void;
@@ -148,7 +152,7 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}
 			label: input.label,
 			subagents: input.subagents,
 			companions: input.companions,
-			companionsSince: input.companionFolders === undefined || !reading.follow ? undefined : subagentRolloutsAsTheyStart(input.path),
+			companionsSince: input.companionFolders === undefined || !reading.follow ? undefined : subagentRolloutsAsTheyStart(input.path, reading.heads),
 		});
 		return;
 	}
