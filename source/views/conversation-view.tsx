@@ -25,11 +25,13 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 	const {source, line, offset} = where ?? {source: undefined, line: 0, offset: 0};
 	const dialect = run?.dialect ?? 'perstack';
 	const read = env.messageLine;
+	const {rawEvent} = env;
 	// Reading the line is I/O: once per line, not once per frame. An agent CLI's session is read off this thread: it
 	// shows once it arrives.
 	const requested = useMemo(
-		() => (source === undefined ? undefined : read ? read({source, step, line, offset, dialect, runId}) : env.rawEvent({source, line, offset})),
-		[source, step, line, offset, dialect, runId, read, env],
+		() => (source === undefined ? undefined : read ? read({source, step, line, offset, dialect, runId}) : rawEvent({source, line, offset})),
+		// Not on the model: a load that replaces it leaves the step's line where it was.
+		[source, step, line, offset, dialect, runId, read, rawEvent],
 	);
 	const [arrived, setArrived] = useState<{of: unknown; conversation: ConversationSource | undefined}>();
 	useEffect(() => {

@@ -12,15 +12,23 @@ export class ConversationReads {
 	#failed = false;
 	#nextId = 1;
 	readonly #pending = new Map<number, {request: ConversationRequest; resolve: (step: ConversationStep | undefined) => void}>();
+	/** The reads not answered yet, by what they ask: the same request asked again waits for the same answer. */
+	readonly #asked = new Map<string, Promise<ConversationStep | undefined>>();
 
 	read(request: ConversationRequest): Promise<ConversationStep | undefined> {
 		const worker = this.#started();
 		if (!worker) return Promise.resolve(readRequested(request));
+		const key = JSON.stringify(request);
+		const asked = this.#asked.get(key);
+		if (asked) return asked;
 		const id = this.#nextId++;
-		return new Promise(resolve => {
+		const answer = new Promise<ConversationStep | undefined>(resolve => {
 			this.#pending.set(id, {request, resolve});
 			worker.postMessage({id, request});
 		});
+		this.#asked.set(key, answer);
+		void answer.then(() => this.#asked.delete(key));
+		return answer;
 	}
 
 	/** Ends the worker (the viewer is closing): reads still waiting come to nothing. */
