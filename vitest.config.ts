@@ -1,6 +1,12 @@
+import {mkdtempSync, rmSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {defineConfig} from 'vitest/config';
+
+// The CLIs the tests start keep their listings (load/listing-cache.ts) here, apart from the person's own: a folder of
+// this run's, removed when it ends.
+const listingCache = mkdtempSync(join(tmpdir(), 'perscope-tests-cache-'));
+process.once('exit', () => rmSync(listingCache, {recursive: true, force: true}));
 
 export default defineConfig({
 	// With React's production build (test.env below), JSX compiles to its production calls.
@@ -20,8 +26,7 @@ export default defineConfig({
 		// The views run in the tests as the CLI runs them (cli/ink-environment.ts asks for React's production build):
 		// the development build checks and records so much that the view tests cost ~25 % more CPU, and its
 		// warnings only print, they fail no test.
-		// The CLIs the tests start keep their listings (load/listing-cache.ts) apart from the person's own.
-		env: {NODE_ENV: 'production', XDG_CACHE_HOME: join(tmpdir(), 'perscope-tests-cache')},
+		env: {NODE_ENV: 'production', XDG_CACHE_HOME: listingCache},
 		// End-to-end tests drive real processes in real terminals; they wait on content, not on fixed sleeps.
 		testTimeout: 30_000,
 		hookTimeout: 30_000,

@@ -1,6 +1,6 @@
 import {statSync} from 'node:fs';
 import type {RolloutHeads} from '../input/codex-sessions.js';
-import {jobsIn, newestFirst, placeholderOf, type JobListing, type ListingReading, type RootJobs} from './job-listing.js';
+import {jobsIn, keepListing, keptListing, newestFirst, placeholderOf, type JobListing, type ListingReading, type RootJobs} from './job-listing.js';
 import {jobSignature} from './job-signature.js';
 import type {ListingCache} from './listing-cache.js';
 
@@ -101,7 +101,7 @@ export class JobList {
 			reading.costMs += ended - started;
 			if (!listing) break;
 			this.#reading = undefined;
-			this.#cache?.set(reading.path, reading.signature, listing);
+			keepListing(reading.path, reading.signature, listing, reading.read, this.#cache);
 			if (entry) {
 				changed ||= entry.signature === undefined || !sameListing(entry.listing, listing);
 				this.#entries.set(reading.path, {...entry, listing, signature: reading.signature, describedAt: ended, costMs: reading.costMs});
@@ -122,7 +122,7 @@ export class JobList {
 		const entry = this.#entries.get(path);
 		if (!entry || !this.#jobs) return undefined;
 		const signature = this.#follow || this.#cache ? this.#signature(path) : '';
-		const kept = this.#cache?.get(path, signature);
+		const kept = keptListing(this.#jobs, path, signature, this.#cache);
 		if (kept) {
 			this.#entries.set(path, {...entry, listing: kept, signature, describedAt: this.#clock(), costMs: 0});
 			return 'kept';

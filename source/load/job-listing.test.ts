@@ -1,8 +1,9 @@
-import {cpSync, mkdirSync, readdirSync, writeFileSync} from 'node:fs';
+import {cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync} from 'node:fs';
 import {basename, join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {fixturePath} from '../../test/helpers/load.js';
-import {describeJob, jobsOldestFirst, listJobs} from './job-listing.js';
+import {describeJob, describeKept, jobsIn, jobsOldestFirst, listJobs} from './job-listing.js';
+import {ListingCache} from './listing-cache.js';
 import {scratchDirectories} from '../../test/helpers/scratch.js';
 
 const scratch = scratchDirectories('perscope-order-');
@@ -43,5 +44,29 @@ describe('jobsOldestFirst', () => {
 		}
 
 		expect(names(jobsOldestFirst(root))).toEqual(['old', 'xrg3kr5eyfy4evxm775cs81p', 'nh97zzzwnx6y4a76u4s8o5m3']);
+	});
+});
+
+describe('listings kept between runs (the cache)', () => {
+	it('lists a job from the cache when its files are as they were, and keeps none of a session that could not be read', () => {
+		const root = scratch();
+		cpSync(job, join(root, 'jobs/xrg3kr5eyfy4evxm775cs81p'), {recursive: true});
+		const cacheFile = join(scratch(), 'listings.json');
+		const whole = listJobs(root, undefined, new ListingCache(cacheFile));
+		expect(whole.map(listed => [listed.jobId, listed.steps])).toEqual([['xrg3kr5eyfy4evxm775cs81p', 6]]);
+		const kept = new ListingCache(cacheFile);
+		expect(listJobs(root, undefined, kept)).toEqual(whole);
+
+		// A session that went between the folder's listing and its reading: listed by its name, and not kept.
+		const project = scratch();
+		const session = join(project, '0ccdcfe9-b26c-42b6-bd34-9894be0511a7.jsonl');
+		cpSync(fixturePath('claude-code/session-transcript-cc2.1.197.ndjson'), session);
+		const jobs = jobsIn(project);
+		rmSync(session);
+		const partialFile = join(scratch(), 'listings.json');
+		const partial = new ListingCache(partialFile);
+		expect(describeKept(jobs, session, partial)).toMatchObject({jobId: '0ccdcfe9-b26c-42b6-bd34-9894be0511a7', status: 'init', steps: 0});
+		partial.save();
+		expect(existsSync(partialFile)).toBe(false);
 	});
 });

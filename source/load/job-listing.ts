@@ -42,6 +42,8 @@ export type RootJobs = {
 	reading: (path: string) => ListingReading;
 	describe: (path: string) => JobListing;
 	companions: ReadonlyMap<string, readonly string[]>;
+	/** Sessions of every Claude Code project together: each listed with its project's folder. */
+	projects: boolean;
 };
 
 /** A job as `describe` lists it, or as the cache kept it when its files are as they were then (kept when read). */
@@ -49,11 +51,34 @@ export function describeKept(jobs: RootJobs, path: string, cache: ListingCache |
 	if (!cache) return jobs.describe(path);
 	// Taken before it is read: a job written to meanwhile is read again next time.
 	const signature = jobSignature(jobs.kind, path, jobs.companions.get(path) ?? []);
-	const kept = cache.get(path, signature);
+	const kept = keptListing(jobs, path, signature, cache);
 	if (kept) return kept;
-	const listing = jobs.describe(path);
-	cache.set(path, signature, listing);
+	const reading = jobs.reading(path);
+	const listing = readWhole(reading);
+	keepListing(path, signature, listing, reading, cache);
 	return listing;
+}
+
+/** A first prompt longer than this is not kept (the cache's file is read whole at every listing). */
+const maxKeptQuery = 16 * 1024;
+
+/** What the cache kept of a job whose files have this signature, as this root lists it; undefined for nothing. */
+export function keptListing(jobs: RootJobs, path: string, signature: string, cache: ListingCache | undefined): JobListing | undefined {
+	const kept = cache?.get(path, signature);
+	if (!kept) return undefined;
+	// A rollout's sub-agents as they are found now: the file is the person's own, but any program could write it.
+	const companions = jobs.companions.get(path) ?? [];
+	if ((kept.companions ?? []).join('\n') !== companions.join('\n')) return undefined;
+	// Kept without its project, which depends on the root it was listed from (a project's folder, or all of them).
+	return jobs.projects ? {...kept, project: basename(dirname(path))} : kept;
+}
+
+/** Keeps a job's listing, once read whole and without a problem. */
+export function keepListing(path: string, signature: string, listing: JobListing, reading: ListingReading, cache: ListingCache | undefined): void {
+	if (!cache || reading.failed || (listing.query?.length ?? 0) > maxKeptQuery) return;
+	const kept = {...listing};
+	delete kept.project;
+	cache.set(path, signature, kept);
 }
 
 /**
@@ -69,12 +94,15 @@ export function jobsIn(root: string, heads?: RolloutHeads, where?: string): Root
 	if (sessions.length > 0) return rootJobs('sessions', sessions, sessionListing, none);
 	const projects = projectFoldersIn(root);
 	if (projects.length > 0)
-		return rootJobs(
-			'sessions',
-			projects.flatMap(project => sessionFilesIn(project)),
-			path => withProject(sessionListing(path), basename(dirname(path))),
-			none,
-		);
+		return {
+			...rootJobs(
+				'sessions',
+				projects.flatMap(project => sessionFilesIn(project)),
+				path => withProject(sessionListing(path), basename(dirname(path))),
+				none,
+			),
+			projects: true,
+		};
 	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
 	const rollouts = codexSessionsIn(root, where, heads);
 	if (rollouts.length > 0) {
@@ -91,7 +119,7 @@ export function jobsIn(root: string, heads?: RolloutHeads, where?: string): Root
 }
 
 function rootJobs(kind: JobKind, paths: string[], reading: (path: string) => ListingReading, companions: ReadonlyMap<string, readonly string[]>): RootJobs {
-	return {kind, paths, reading, describe: path => readWhole(reading(path)), companions};
+	return {kind, paths, reading, describe: path => readWhole(reading(path)), companions, projects: false};
 }
 
 /** Sessions of all Claude Code's projects together: each listed with its project's folder. */
@@ -102,6 +130,9 @@ function withProject(reading: ListingReading, project: string): ListingReading {
 			return listing && {...listing, project};
 		},
 		close: () => reading.close(),
+		get failed() {
+			return reading.failed;
+		},
 	};
 }
 
@@ -141,7 +172,12 @@ export function jobsOldestFirst(root: string, where?: string, cache?: ListingCac
  * the job is read whole (undefined until then); `close` lets go of a reading left unfinished. A session of tens of
  * megabytes takes a second or more to read: the chooser reads it between keys (job-list.ts).
  */
-export type ListingReading = {advance(more: () => boolean): JobListing | undefined; close(): void};
+export type ListingReading = {
+	advance(more: () => boolean): JobListing | undefined;
+	close(): void;
+	/** A file could not be read whole (it vanished, or is not a regular file): the listing is not kept. */
+	readonly failed: boolean;
+};
 
 /** Reads a whole listing at once. */
 function readWhole(reading: ListingReading): JobListing {
@@ -161,6 +197,7 @@ function sessionReading(files: Pick<SessionFilesOf, 'path' | 'subagents' | 'comp
 	const session = new SessionFiles({...files, label: files.path, splitterFor: source => ingest.splitter(source), problem: () => undefined});
 	let started = false;
 	let done = false;
+	let failed = false;
 	const close = () => {
 		if (done) return;
 		done = true;
@@ -184,18 +221,17 @@ function sessionReading(files: Pick<SessionFilesOf, 'path' | 'subagents' | 'comp
 				while (!done && session.feed(sliceBytes) >= sliceBytes) if (!more()) return undefined;
 			} catch {
 				// A file that vanished or cannot be read only makes the listing less complete (opening it says so).
+				failed = true;
 			}
 
 			close();
 			return finish(ingest.model);
 		},
 		close,
+		get failed() {
+			return failed;
+		},
 	};
-}
-
-/** A Claude Code session as the listing shows it: its transcript and its sub-agents' read as opening it reads them. */
-export function describeSession(path: string): JobListing {
-	return readWhole(sessionListing(path));
 }
 
 function sessionListing(path: string): ListingReading {
@@ -204,11 +240,6 @@ function sessionListing(path: string): ListingReading {
 		// Nothing in it yet that makes a run: listed by its name, to be opened.
 		return job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
 	});
-}
-
-/** A Codex session as the listing shows it: its rollout, then its sub-agents', read as opening it reads them. */
-export function describeRollout(path: string, subagents: readonly string[]): JobListing {
-	return readWhole(rolloutListing(path, subagents));
 }
 
 function rolloutListing(path: string, subagents: readonly string[]): ListingReading {
@@ -274,7 +305,11 @@ function jobListing(path: string): ListingReading {
 	const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
 	const buffer = Buffer.allocUnsafe(1024 * 1024);
 	let lastEventAt: number | undefined;
+	let failed = false;
 	return {
+		get failed() {
+			return failed;
+		},
 		advance(more) {
 			files ??= eventFilesOf(path).sort(compareEventFiles);
 			for (; next < files.length; next++) {
@@ -288,6 +323,7 @@ function jobListing(path: string): ListingReading {
 					feedEventFileSync(file.path, ingest.splitter(file.path), buffer, file.kind);
 				} catch {
 					// A file that vanished, cannot be read or is not a regular file only makes the listing less complete.
+					failed = true;
 				}
 			}
 

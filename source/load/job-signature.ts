@@ -50,7 +50,8 @@ function sessionSignature(path: string): string {
 /** A job directory's event files (each event a file of its own, named by its time) and its `job.json`. */
 function directorySignature(path: string): string {
 	const files = eventFilesOf(path);
-	let newest = '';
-	for (const file of files) if (file.name > newest) newest = file.name;
-	return `${files.length} ${newest} ${fileMark(join(path, 'job.json'))}`;
+	let newest: (typeof files)[number] | undefined;
+	for (const file of files) if (newest === undefined || file.name > newest.name) newest = file;
+	// The newest file's size and time too: one read while it was being written is read again once it is whole.
+	return `${files.length} ${newest?.name ?? ''} ${newest ? fileMark(newest.path) : '-'} ${fileMark(join(path, 'job.json'))}`;
 }

@@ -37,9 +37,9 @@ export class ListingCache {
 	get(path: string, signature: string): JobListing | undefined {
 		const entry = this.#entries.get(path);
 		if (entry === undefined || entry.signature !== signature) return undefined;
+		// The most recently used last, as it is written when something new is kept (not rewritten for a use alone).
 		this.#entries.delete(path);
 		this.#entries.set(path, entry);
-		this.#changed = true;
 		return entry.listing;
 	}
 
@@ -68,14 +68,29 @@ export class ListingCache {
 	}
 }
 
-/** This build of perscope: the file of this module, its size and time (a build or an install writes it anew). */
+/** How listings are written down: one more whenever what a listing holds changes. */
+const listingFormat = 1;
+
+/**
+ * This build of perscope: its version, and the file of this module with its size and time (a build or an install
+ * writes it anew; a package manager that gives every file one time still changes the version).
+ */
 function buildMark(): string {
+	let version = 'unknown';
+	try {
+		const read: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+		const field: unknown = isObject(read) ? read['version'] : undefined;
+		if (typeof field === 'string') version = field;
+	} catch {
+		// The mark without it: the module's own file still tells builds apart.
+	}
+
 	try {
 		const path = fileURLToPath(import.meta.url);
 		const stat = statSync(path);
-		return `${path} ${stat.size}:${stat.mtimeMs}`;
+		return `${listingFormat} ${version} ${path} ${stat.size}:${stat.mtimeMs}`;
 	} catch {
-		return 'unknown';
+		return `${listingFormat} ${version}`;
 	}
 }
 

@@ -63,10 +63,15 @@ export async function chooseJob(
 		/>,
 		{stdin, stdout: process.stdout, exitOnCtrlC: false, patchConsole: false},
 	);
-	await chooser.waitUntilExit();
+	try {
+		await chooser.waitUntilExit();
+	} finally {
+		// A session left half read lets go of its files; what was read is kept for the next run.
+		list.close();
+		list.save();
+	}
+
 	chooser.clear();
-	list.close();
-	list.save();
 	return chosen;
 }
 

@@ -1,5 +1,5 @@
 import {spawnSync} from 'node:child_process';
-import {copyFileSync, readFileSync, utimesSync, writeFileSync} from 'node:fs';
+import {copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
@@ -41,5 +41,17 @@ describe('the listings kept between runs', () => {
 		const again = perscope(['--print', project], cache);
 		expect(again.stdout).toContain('Which notes file is biggest? Use a sub-agent.');
 		expect(again.stdout.replace('biggest', 'longest')).toBe(first.stdout);
+	});
+
+	it('lists a session with its project across every project, and without one in its own project, whichever ran first', () => {
+		const projects = scratch();
+		const cache = scratch();
+		mkdirSync(join(projects, '-home-me-app'));
+		copyFileSync(join(repoRoot, 'fixtures/claude-code/session-transcript-cc2.1.197.ndjson'), join(projects, '-home-me-app', `${session}.jsonl`));
+		const listed = (root: string) => (JSON.parse(perscope(['--json', root], cache).stdout) as {jobs: Array<{jobId: string; project?: string}>}).jobs;
+		for (let round = 0; round < 2; round++) {
+			expect(listed(join(projects, '-home-me-app'))).toEqual([expect.not.objectContaining({project: expect.anything()})]);
+			expect(listed(projects)).toEqual([expect.objectContaining({jobId: session, project: '-home-me-app'})]);
+		}
 	});
 });

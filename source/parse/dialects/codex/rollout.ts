@@ -56,12 +56,12 @@ export class RolloutReader {
 	readonly #read = new Set<string>();
 	/** The session whose start was read last: where a source that begins without one goes on (a rollout split in files). */
 	#last: Session | undefined;
+	/** Sub-agents whose run their parent's rollout ended before their own was read. */
+	readonly #endedByParent = new Set<string>();
 
 	constructor(fast = true) {
 		this.#fast = fast;
 	}
-	/** Sub-agents whose run their parent's rollout ended before their own was read. */
-	readonly #endedByParent = new Set<string>();
 
 	/** Whether a line is surely a rollout's: a session's start, or an item with its time and payload. */
 	static recognises(value: Record<string, unknown>): boolean {
