@@ -13,6 +13,8 @@ import type {ViewEnv} from './contexts.js';
 import {initialUiState} from '../view-model/ui-state.js';
 import {ViewStore} from '../view-model/view-store.js';
 import {ViewerWork} from '../view-model/viewer-work.js';
+import type {ConversationStep} from '../model/conversation.js';
+import {manualScheduler} from '../../test/helpers/manual-scheduler.js';
 
 const fixture = 'real/tools.ndjson';
 const bytes = readFileSync(fixturePath(fixture));
@@ -23,12 +25,20 @@ function lineAt(ref: EventRef): string {
 	return bytes.toString('utf8', ref.offset, end === -1 ? bytes.length : end);
 }
 
-function open(options: {selectedKey?: string; rawEvent?: (ref: EventRef) => string | undefined; model?: Model; messageLine?: ViewEnv['messageLine']} = {}) {
+function open(
+	options: {
+		selectedKey?: string;
+		rawEvent?: (ref: EventRef) => string | undefined;
+		model?: Model;
+		messageLine?: ViewEnv['messageLine'];
+		work?: ViewerWork;
+	} = {},
+) {
 	const model = options.model ?? modelFromFixtures(fixture);
 	const store = new ViewStore(model);
 	const env: ViewEnv = {
 		store,
-		work: new ViewerWork(),
+		work: options.work ?? new ViewerWork(),
 		sourceLabel: fixture,
 		sources: [],
 		rawEvent: options.rawEvent ?? lineAt,
@@ -134,6 +144,28 @@ describe('the conversation overlay (c)', () => {
 		arrivals.shift()!();
 		const arrived = await waitForFrame(opened.view, frame => frame.includes('from line 135 (completeRun)'));
 		expect(arrived).not.toContain('Reading the session');
+		opened.view.unmount();
+	});
+
+	it('lays out a long conversation in slices, keys answered between them: the panel says so until it is whole', async () => {
+		const run = runByExpert(modelFromFixtures(fixture), 'tools-expert');
+		const given = Array.from({length: 3000}, (_, index) => ({role: index % 2 === 0 ? 'user' : 'assistant', contents: `message ${index}`, isNewInput: false}));
+		const step: ConversationStep = {kind: 'ended', from: 'transcript', usage: undefined, given, added: [], error: undefined};
+		const scheduler = manualScheduler();
+		const opened = open({selectedKey: `p:${run.paneId}`, messageLine: () => step, work: new ViewerWork(scheduler)});
+		await settle();
+		await opened.press('c');
+		const first = await waitForFrame(opened.view, frame => frame.includes('Conversation · tools-expert · step 8'));
+		expect(first).toContain('· laying out…');
+		// The first lines are there to read and scroll while the rest is made.
+		expect(first).toContain('message 0');
+		await opened.press('j');
+		expect(scheduler.runAll()).toBeGreaterThan(1);
+		await settle();
+		const whole = opened.view.lastFrame()!;
+		expect(whole).not.toContain('laying out');
+		await opened.press('G');
+		expect(await waitForFrame(opened.view, frame => frame.includes('message 2999'))).toMatch(/of 6\d{3} ·/);
 		opened.view.unmount();
 	});
 

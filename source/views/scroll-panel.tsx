@@ -23,7 +23,7 @@ export function ScrollPanel({
 	hint,
 }: {
 	title: string;
-	lines: InspectorLine[];
+	lines: readonly InspectorLine[];
 	scroll: number;
 	height: number;
 	width: number;
