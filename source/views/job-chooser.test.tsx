@@ -49,7 +49,7 @@ describe('the job chooser', () => {
 		expect(lines[1]).toMatch(/^ {2}JOB +EXPERT +STATUS +STEPS +RUNS +STARTED$/);
 		// The runs column, and the start in the format --print uses.
 		expect(selectedLine(frame)).toMatch(/^› xrg3kr5eyfy4evxm775cs81p +coordinator +✓ completed +6 +3 +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
-		expect(lines.at(-1)).toBe('↑↓ choose · enter open · q quit');
+		expect(lines.at(-1)).toBe('↑↓ choose · enter open · / find · q quit');
 		view.unmount();
 	});
 
@@ -88,6 +88,37 @@ describe('the job chooser', () => {
 		// The second j did not move the list, nor q quit it: both wait for the job's viewer.
 		expect(chosen).toEqual([jobs[1]]);
 		expect(typedAhead.text).toBe('jq');
+		view.unmount();
+	});
+
+	it('/ finds jobs by what they were asked, their id or coordinator as you type; enter opens the one selected, esc shows them all', async () => {
+		const jobs = [
+			job('newest', {query: 'What does greet.txt say?'}),
+			job('middle', {query: 'Which notes file is longest?'}),
+			job('oldest', {query: 'Summarise the notes folder', coordinator: 'planner'}),
+		];
+		const {view, chosen, press} = choose('/jobs', jobs);
+		await waitForFrame(view, text => selectedLine(text)?.includes('newest') ?? false);
+		await press('/');
+		await press('NOTES');
+		const found = await waitForFrame(view, text => text.includes('2 of 3 jobs in /jobs'));
+		expect(found).not.toMatch(/^[› ] newest /m);
+		expect(selectedLine(found)).toContain('middle');
+		expect(found.split('\n').at(-1)).toMatch(/^\/NOTES {3}↑↓ choose · enter open · esc every job/);
+		// q is typed, not a quit; ↓ moves among what is found.
+		await press('q');
+		expect(await waitForFrame(view, text => text.includes('No job holds what is typed.'))).toContain('0 of 3 jobs');
+		await press('\u007F');
+		await press(keys.down);
+		expect(selectedLine(view.lastFrame()!)).toContain('oldest');
+		// Esc: every job again.
+		await press('\u001B');
+		const every = await waitForFrame(view, text => text.includes('3 jobs in /jobs'));
+		expect(every.split('\n').at(-1)).toBe('↑↓ choose · enter open · / find · q quit');
+		await press('/');
+		await press('planner');
+		await press(keys.enter);
+		expect(chosen).toEqual([jobs[2]]);
 		view.unmount();
 	});
 

@@ -7,7 +7,10 @@ import {sanitizeLine} from '../text/sanitize.js';
 import {padEnd, truncateEnd} from '../text/width/width.js';
 import {statusLook} from '../text/status.js';
 import type {Command} from './keymap.js';
-import {KeypressProvider, priorities, useCommands, useHandOff, type TypedAhead} from './keypress.js';
+import {KeypressProvider, priorities, useCommands, useHandOff, useTextCapture, type TypedAhead} from './keypress.js';
+import {lineEditFor} from './keymap.js';
+import {editLine, lineOf, type Line as TypedLine} from '../view-model/line-editor.js';
+import {jobsMatching} from '../view-model/job-filter.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {Line} from './parts/line.js';
 import {palette, toneColor} from './palette.js';
@@ -52,6 +55,7 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	const handOff = useHandOff();
 	const {write} = useStdout();
 	const {columns, rows} = useTerminalSize();
+	// The jobs shown: every job, or those `/` finds.
 	const [jobs, setJobs] = useState(firstJobs);
 	const [selected, setSelectedState] = useState(() =>
 		Math.max(
@@ -62,7 +66,20 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	// The presses of one burst are handled before React renders again: each must see where the last one moved.
 	const current = useRef(selected);
 	const shown = useRef(jobs);
+	const all = useRef(firstJobs);
 	const moved = useRef(false);
+	// `/`: the line typed, while open; the jobs shown are those it finds, the top one selected.
+	const [typed, setTypedState] = useState<TypedLine | undefined>(undefined);
+	const typedNow = useRef<TypedLine | undefined>(undefined);
+	const setTyped = (line: TypedLine | undefined) => {
+		typedNow.current = line;
+		setTypedState(line);
+	};
+	const showMatching = (text: string) => {
+		shown.current = jobsMatching(all.current, text);
+		setJobs(shown.current);
+		setSelected(0);
+	};
 	const setSelected = (index: number) => {
 		current.current = Math.max(0, Math.min(shown.current.length - 1, index));
 		setSelectedState(current.current);
@@ -80,10 +97,12 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 			if (next) {
 				// Until the person moves, the selection is where the list opened it (the top, or the job they came back
 				// from), however the rows read meanwhile reorder; then it is the job they chose.
-				const on = moved.current ? shown.current[current.current]?.path : (initialJobPath ?? next[0]?.path);
-				const at = next.findIndex(job => job.path === on);
-				shown.current = next;
-				setJobs(next);
+				const on = moved.current || typedNow.current ? shown.current[current.current]?.path : (initialJobPath ?? next[0]?.path);
+				all.current = next;
+				const visible = jobsMatching(next, typedNow.current?.text ?? '');
+				const at = visible.findIndex(job => job.path === on);
+				shown.current = visible;
+				setJobs(visible);
 				setSelected(at >= 0 ? at : current.current);
 			}
 
@@ -117,12 +136,46 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	// Enter, space or →/l open the job, as they open a pane in the viewer.
 	const opens: ReadonlySet<Command> = new Set(['item.activate', 'pane.expand', 'replay.pause']);
 	const quits: ReadonlySet<Command> = new Set(['app.quit', 'app.interrupt', 'overlay.close']);
+	// While `/` is open, keys edit what is typed (as in the viewer's prompts); ↑↓ move among what it finds, enter
+	// opens the one selected, esc shows every job again.
+	useTextCapture(
+		(input, key) => {
+			const line = typedNow.current;
+			if (!line) return;
+			if (key.escape || (key.ctrl && input === 'c')) {
+				setTyped(undefined);
+				showMatching('');
+				return;
+			}
+
+			if (key.return) {
+				const job = shown.current[current.current];
+				if (job) choose(job);
+				return;
+			}
+
+			const step = key.upArrow ? -1 : key.downArrow ? 1 : key.pageUp ? -height : key.pageDown ? height : 0;
+			if (step !== 0) {
+				moved.current = true;
+				setSelected(current.current + step);
+				return;
+			}
+
+			const edit = lineEditFor(input, key, line);
+			if (!edit) return;
+			const next = editLine(line, edit);
+			setTyped(next);
+			if (next.text !== line.text) showMatching(next.text);
+		},
+		() => typedNow.current !== undefined,
+	);
 	useCommands(priorities.app, command => {
 		const move = moves[command];
 		if (move) {
 			moved.current = true;
 			setSelected(move());
-		} else if (opens.has(command)) choose(shown.current[current.current]);
+		} else if (command === 'search.open') setTyped(lineOf(''));
+		else if (opens.has(command)) choose(shown.current[current.current]);
 		else if (quits.has(command)) choose(undefined);
 		// Writing nothing through Ink makes it draw its last frame again: the repaint after `fg`.
 		else if (command === 'app.suspend') onSuspend?.(() => write(''));
@@ -144,7 +197,8 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 				</Text>
 				<Text color={palette.muted}>
 					{' '}
-					· {plural(jobs.length, 'job')} in {sanitizeLine(root)} · newest first{pending > 0 ? ` · reading… ${formatCount(pending)} left` : ''}
+					· {typed && typed.text.trim() !== '' ? `${formatCount(jobs.length)} of ${plural(all.current.length, 'job')}` : plural(jobs.length, 'job')} in{' '}
+					{sanitizeLine(root)} · newest first{pending > 0 ? ` · reading… ${formatCount(pending)} left` : ''}
 					{source?.everyMs === undefined ? '' : ' · following'}
 				</Text>
 			</Line>
@@ -154,7 +208,7 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 				{showQuery ? `${padEnd('STARTED', 19)} ${projectColumn > 0 ? `${padEnd('PROJECT', projectColumn)} ` : ''}QUERY` : 'STARTED'}
 			</Line>
 			<Box flexDirection="column" height={height}>
-				{jobs.length === 0 ? <Text color={palette.muted}>No jobs here.</Text> : null}
+				{jobs.length === 0 ? <Text color={palette.muted}>{all.current.length === 0 ? 'No jobs here.' : 'No job holds what is typed.'}</Text> : null}
 				{jobs.slice(top, top + height).map((job, offset) => {
 					const look = job.pending ? readingLook : statusLook[job.status];
 					const isSelected = top + offset === selected;
@@ -173,8 +227,29 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 					);
 				})}
 			</Box>
-			<Text color={palette.muted}>↑↓ choose · enter open · q quit</Text>
+			{typed ? (
+				<Line width={columns}>
+					<Text color={palette.accent}>/</Text>
+					{typedWithCursor(typed)}
+					<Text color={palette.muted}>{'  '}↑↓ choose · enter open · esc every job</Text>
+				</Line>
+			) : (
+				<Text color={palette.muted}>↑↓ choose · enter open · / find · q quit</Text>
+			)}
 		</Box>
+	);
+}
+
+/** What is typed at `/`, the cursor shown as an inverse cell (its text made safe to draw). */
+function typedWithCursor(line: TypedLine) {
+	const characters = [...sanitizeLine(line.text)];
+	const at = Math.min(line.cursor, characters.length);
+	return (
+		<>
+			{characters.slice(0, at).join('')}
+			<Text inverse>{characters[at] ?? ' '}</Text>
+			{characters.slice(at + 1).join('')}
+		</>
 	);
 }
 

@@ -97,7 +97,7 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 
 		const tty = start(`node dist/bin/perscope.js ${shellQuote(sessions)}`, {width: 130, height: 20});
 		// Once both are read (the chooser shows a list at once and reads it in slices).
-		const list = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · q quit') && !screen.includes('reading'));
+		const list = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · / find · q quit') && !screen.includes('reading'));
 		expect(list).toContain('2 jobs in');
 		expect(list).toMatch(/› 01a228c0-fb2e-7dd1-9990- codex +✓ completed +6 +2 .* Ask a helper to check greet\.txt/);
 		tty.keys('Enter');

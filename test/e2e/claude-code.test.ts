@@ -67,7 +67,7 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		}
 
 		const tty = start(`node dist/bin/perscope.js ${shellQuote(folder)}`, {width: 120, height: 24});
-		const list = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · q quit') && !screen.includes('reading'));
+		const list = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · / find · q quit') && !screen.includes('reading'));
 		expect(list).toContain('2 jobs in');
 		// Each with its first prompt, cut at the screen's edge.
 		expect(list).toMatch(/› a9c2eaab-e8dd-4111-990b- claude +✓ completed +8 +5 .* Which notes file is longest/);
@@ -88,7 +88,7 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		tty.keys('Escape');
 		await tty.waitFor(screen => !screen.includes('Conversation · claude'));
 		tty.keys('BSpace');
-		const back = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · q quit') && !screen.includes('reading'));
+		const back = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · / find · q quit') && !screen.includes('reading'));
 		expect(back).toMatch(/› 0ccdcfe9-b26c-42b6-bd34-/);
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
@@ -105,12 +105,33 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		}
 
 		const tty = start(`node dist/bin/perscope.js ${shellQuote(projects)}`, {width: 140, height: 12});
-		const list = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · q quit') && !screen.includes('reading'));
+		const list = await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · / find · q quit') && !screen.includes('reading'));
 		expect(list).toMatch(/STARTED +PROJECT +QUERY/);
 		expect(list).toMatch(/› c17ceeb0-3c4e-4bb0-8e5f- claude .* -home-me-other +What does greet/);
 		expect(list).toMatch(/ {2}0ccdcfe9-b26c-42b6-bd34- claude .* -home-me-app +Which notes file/);
 		tty.keys('Enter');
 		await tty.waitFor(screen => screen.includes('job c17ceeb0-3c4') && screen.includes('What does greet.txt say?'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('/ in the list of sessions finds one by its first prompt as you type, and enter opens it', async () => {
+		const project = scratch();
+		for (const [recorded, session] of [
+			['session-transcript-cc2.1.197', '0ccdcfe9-b26c-42b6-bd34-9894be0511a7'],
+			['session-transcript-resumed-cc2.1.197', 'c17ceeb0-3c4e-4bb0-8e5f-2a750074d209'],
+		] as const)
+			copyFileSync(join(repoRoot, 'fixtures/claude-code', `${recorded}.ndjson`), join(project, `${session}.jsonl`));
+
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(project)}`, {width: 120, height: 12});
+		await tty.waitFor(screen => screen.includes('↑↓ choose · enter open · / find · q quit') && !screen.includes('reading'));
+		tty.keys('/', 'longest');
+		const found = await tty.waitFor('1 of 2 jobs in');
+		expect(found).toMatch(/^› 0ccdcfe9-b26c-42b6-bd34- claude .* Which notes file is longest/m);
+		expect(found).not.toContain('c17ceeb0');
+		expect(found).toContain('/longest');
+		tty.keys('Enter');
+		await tty.waitFor(screen => screen.includes('job 0ccdcfe9-b26') && screen.includes('▸ general-purpose'));
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
