@@ -122,6 +122,21 @@ describe('the job chooser', () => {
 		view.unmount();
 	});
 
+	it('keys typed with the enter that opens a job found with / go to the job, not to the line typed', async () => {
+		const jobs = [job('newest'), job('middle', {query: 'notes'})];
+		const chosen: Array<JobListing | undefined> = [];
+		const typedAhead = {text: ''};
+		const view = render(<JobChooser root="/jobs" jobs={jobs} onChoose={picked => chosen.push(picked)} typedAhead={typedAhead} />);
+		await waitForFrame(view, text => selectedLine(text)?.includes('newest') ?? false);
+		view.stdin.write('/');
+		await settle();
+		view.stdin.write('notes\re?');
+		await settle();
+		expect(chosen).toEqual([jobs[1]]);
+		expect(typedAhead.text).toBe('e?');
+		view.unmount();
+	});
+
 	it('starts on the job it was opened from when the person comes back to the list', async () => {
 		const jobs = [job('newest'), job('middle'), job('oldest')];
 		const view = render(<JobChooser root="/jobs" jobs={jobs} initialJobPath="/jobs/middle" onChoose={() => undefined} />);

@@ -83,6 +83,14 @@ export function KeypressProvider({children, active = true, typedAhead}: {childre
 		};
 	}, [reads]);
 
+	/** When a handler has handed the keyboard off: the rest of this read, after press `at`, kept for the next screen. */
+	const handOffRest = (input: string, key: Key, at: number): boolean => {
+		const to = handedOff.current;
+		if (!to) return false;
+		to.text += typedAfter(input, key, at);
+		return true;
+	};
+
 	useInput(
 		(input, rawKey) => {
 			// A read after the hand-off: `note` kept it for the next screen.
@@ -112,18 +120,15 @@ export function KeypressProvider({children, active = true, typedAhead}: {childre
 									.join('');
 					capture.handle(text, end === at + 1 ? press.key : {...press.key, shift: false});
 					at = end - 1;
+					// Enter on a line being typed may hand the keyboard off too (the job list's `/`: enter opens the job).
+					if (handOffRest(input, key, at)) return;
 					continue;
 				}
 
 				const command = commandFor(press.input, press.key);
 				if (command === undefined) continue;
 				for (const handler of handlers.current) if (handler.handle(command)) break;
-				// A handler may have handed the keyboard off (TypeScript kept the narrowing from the top across the calls).
-				const to = handedOff.current as TypedAhead | undefined;
-				if (to) {
-					to.text += typedAfter(input, key, at);
-					return;
-				}
+				if (handOffRest(input, key, at)) return;
 			}
 		},
 		{isActive: active},
