@@ -22,8 +22,8 @@ export type ConversationRequest = {run: string; step: number | undefined};
 
 /**
  * `perscope --conversation RUN[@STEP]`: loads the input as `--summary` does (histories cut, never kept), finds
- * the step, and reads the one line that holds its messages again: a plain file at its offset; a stream
- * (stdin, a command, a .gz) from the bounded buffer of its recent lines, which may have let it go.
+ * the step, and reads the one line that holds its messages again: a plain file at its offset; stdin and a command
+ * from the copy made as they are read; a .gz from the bounded buffer of its recent lines, which may have let it go.
  */
 export async function runConversation(
 	plan: InputPlan,
@@ -31,9 +31,25 @@ export async function runConversation(
 	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect' | 'claudeProjects' | 'codexSessions'>,
 	streams: StdStreams,
 ): Promise<number> {
-	const {stdout, stderr} = streams;
-	const raw = new RawEvents();
+	// Stdin and a command's output are copied to a temporary file as they are read (removed when this ends), as the
+	// viewer copies them: the step's line, or a Claude Code transcript or Codex rollout piped in whole, is read from it.
+	const raw = new RawEvents({spool: true});
 	raw.addPlan(plan);
+	try {
+		return await conversationOf(plan, request, options, streams, raw);
+	} finally {
+		raw.close();
+	}
+}
+
+async function conversationOf(
+	plan: InputPlan,
+	request: ConversationRequest,
+	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect' | 'claudeProjects' | 'codexSessions'>,
+	streams: StdStreams,
+	raw: RawEvents,
+): Promise<number> {
+	const {stdout, stderr} = streams;
 	const onDiagnostic = (diagnostic: Diagnostic) => {
 		stderr.write(`perscope: ${diagnosticLine(diagnostic)}\n`);
 	};
@@ -75,7 +91,7 @@ export async function runConversation(
 	const text = readConversation(raw, line, options);
 	if (text === undefined) {
 		stderr.write(
-			`perscope: --conversation: the messages of step ${line.step} of run ${sanitizeLine(run.runId)} (${sanitizeLine(where)}) are no longer available: a pipe, a command or a .gz keeps only its most recent lines, and a file may have changed since; save the log to a file and give the file\n`,
+			`perscope: --conversation: the messages of step ${line.step} of run ${sanitizeLine(run.runId)} (${sanitizeLine(where)}) are no longer available: a .gz keeps only its most recent lines (a pipe or a command too, when no temporary copy of it could be written), and a file may have changed since; save the log to a file and give the file\n`,
 		);
 		return 1;
 	}

@@ -132,15 +132,35 @@ describe('perscope --conversation', () => {
 		expect(result.stdout.split('\n')[1]).toBe("  from the step's event file in phfj4550f6ktpfohvq5u9cht (completeRun)");
 	});
 
-	it('says when a pipe’s line is no longer kept', async () => {
+	it('says when a .gz’s line is no longer kept; a pipe’s is, in a temporary copy (it was let go as a .gz’s is)', async () => {
 		const log = readFileSync(fixturePath(tools));
 		const filler = Array.from({length: 36}, (_, index) => JSON.stringify({type: 'fillerForTheTest', id: `f${index}`, pad: 'x'.repeat(1024 * 1024)})).join('\n');
-		const result = await run(['--conversation', 'yx0@1'], Buffer.concat([log, Buffer.from(filler + '\n')]));
-		expect(result.code).toBe(1);
-		expect(result.stdout).toBe('');
-		expect(result.stderr).toContain(
-			`perscope: --conversation: the messages of step 1 of run ${toolsRun} (line 25) are no longer available: a pipe, a command or a .gz keeps only its most recent lines`,
-		);
+		const bytes = Buffer.concat([log, Buffer.from(filler + '\n')]);
+		const piped = await run(['--conversation', 'yx0@1'], bytes);
+		expect(piped.code).toBe(0);
+		expect(piped.stdout).toBe(expected(tools, toolsRun, 1));
+		const directory = mkdtempSync(join(tmpdir(), 'perscope-conversation-'));
+		try {
+			writeFileSync(join(directory, 'tools.ndjson.gz'), gzipSync(bytes));
+			const result = await run(['--conversation', 'yx0@1', join(directory, 'tools.ndjson.gz')]);
+			expect(result.code).toBe(1);
+			expect(result.stdout).toBe('');
+			expect(result.stderr).toContain(
+				`perscope: --conversation: the messages of step 1 of run ${toolsRun} (line 25) are no longer available: a .gz keeps only its most recent lines`,
+			);
+		} finally {
+			rmSync(directory, {recursive: true, force: true});
+		}
+	});
+
+	it('reads a Claude Code transcript piped in whole as from its file (it said the messages were gone)', async () => {
+		const transcript = fixturePath('claude-code/session-transcript-cc2.1.197.ndjson');
+		const fromFile = await run(['--conversation', '0ccdcfe9@2', transcript]);
+		expect(fromFile.code).toBe(0);
+		expect(fromFile.stdout).toContain('Which notes file is longest? Use a sub-agent.');
+		const piped = spawned(['--conversation', '0ccdcfe9@2'], readFileSync(transcript));
+		expect(piped.code).toBe(0);
+		expect(piped.stdout).toBe(fromFile.stdout);
 	});
 
 	it('names the candidates of an unknown or ambiguous run, and the steps of a missing step, with exit code 2', () => {
