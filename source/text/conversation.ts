@@ -62,14 +62,26 @@ export type ConversationSource = string | ConversationStep;
 
 /** The conversation of the step `source` holds; a line that holds none says so. */
 export function conversationLines(source: ConversationSource, heading: ConversationHeading, options: ConversationOptions = {}): ConversationLine[] {
-	const lines = stepLines(source, heading, options);
+	return [...conversationLineItems(source, heading, options)];
+}
+
+/**
+ * conversationLines a message at a time, for a view that lays a long conversation out in slices (a long session's
+ * step is ~150,000 lines).
+ */
+export function* conversationLineItems(
+	source: ConversationSource,
+	heading: ConversationHeading,
+	options: ConversationOptions = {},
+): Generator<ConversationLine> {
+	yield* stepLines(source, heading, options);
 	const cut = heading.cutOff;
-	if (cut === undefined) return lines;
+	if (cut === undefined) return;
 	// Whole: this is the one place a person can read all of what was streamed before the run was killed.
-	lines.push(blank(), {text: '── cut off: the input ended while the model was writing (no final event) ──', isNew: true, tone: 'heading'});
-	if (cut.reasoning !== undefined) lines.push({text: 'thinking (cut off):', isNew: true, tone: 'dim'}, ...textLines(cut.reasoning));
-	if (cut.answer !== undefined) lines.push({text: 'answer (cut off):', isNew: true, tone: 'dim'}, ...textLines(cut.answer));
-	return lines;
+	yield blank();
+	yield {text: '── cut off: the input ended while the model was writing (no final event) ──', isNew: true, tone: 'heading'};
+	if (cut.reasoning !== undefined) yield* [{text: 'thinking (cut off):', isNew: true, tone: 'dim'} as const, ...textLines(cut.reasoning)];
+	if (cut.answer !== undefined) yield* [{text: 'answer (cut off):', isNew: true, tone: 'dim'} as const, ...textLines(cut.answer)];
 }
 
 function textLines(text: string): ConversationLine[] {
@@ -78,39 +90,41 @@ function textLines(text: string): ConversationLine[] {
 		.map(line => ({text: `  ${line}`, isNew: true}));
 }
 
-function stepLines(source: ConversationSource, heading: ConversationHeading, options: ConversationOptions): ConversationLine[] {
+function* stepLines(source: ConversationSource, heading: ConversationHeading, options: ConversationOptions): Generator<ConversationLine> {
 	const fold = options.unfolded === true ? unfoldedContents : foldedContents;
 	const step = typeof source === 'string' ? perstackConversation(source) : source;
-	const out = [...title(heading, step.from)];
+	yield* title(heading, step.from);
 	switch (step.kind) {
 		case 'ended': {
 			const {given, added} = step;
 			const newInput = given.filter(message => message.isNewInput).length;
-			out.push(usageLine(step.usage));
-			out.push(
-				dim(
-					`given to the model: ${plural(given.length, 'message')}${newInput > 0 ? ` (${newInput} new at this step)` : ''} · added by the step: ${plural(added.length, 'message')} · lines new at this step are marked +`,
-				),
+			yield usageLine(step.usage);
+			yield dim(
+				`given to the model: ${plural(given.length, 'message')}${newInput > 0 ? ` (${newInput} new at this step)` : ''} · added by the step: ${plural(added.length, 'message')} · lines new at this step are marked +`,
 			);
-			out.push(blank(), section('── given to the model ──'));
-			for (const [index, message] of given.entries()) out.push(...messageLines(message, index + 1, message.isNewInput, fold));
-			if (given.length === 0) out.push(dim('(no messages)'));
-			out.push(blank(), {text: addedHeading(added), isNew: true, tone: 'heading'});
-			for (const [index, message] of added.entries()) out.push(...messageLines(message, given.length + index + 1, true, fold));
-			if (added.length === 0) out.push({text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'});
-			if (step.error !== undefined) out.push({text: sanitizeLine(`error: ${step.error}`), isNew: true});
-			return out;
+			yield blank();
+			yield section('── given to the model ──');
+			for (const [index, message] of given.entries()) yield* messageLines(message, index + 1, message.isNewInput, fold);
+			if (given.length === 0) yield dim('(no messages)');
+			yield blank();
+			yield {text: addedHeading(added), isNew: true, tone: 'heading'};
+			for (const [index, message] of added.entries()) yield* messageLines(message, given.length + index + 1, true, fold);
+			if (added.length === 0) yield {text: '(nothing: the step ended without an answer)', isNew: true, tone: 'dim'};
+			if (step.error !== undefined) yield {text: sanitizeLine(`error: ${step.error}`), isNew: true};
+			return;
 		}
 
 		case 'generating':
-			out.push(dim(`given to the model: ${plural(step.given.length, 'message')} · the step has not ended in the log: no answer yet`));
-			out.push(blank(), section('── given to the model ──'));
-			for (const [index, message] of step.given.entries()) out.push(...messageLines(message, index + 1, false, fold));
-			return out;
+			yield dim(`given to the model: ${plural(step.given.length, 'message')} · the step has not ended in the log: no answer yet`);
+			yield blank();
+			yield section('── given to the model ──');
+			for (const [index, message] of step.given.entries()) yield* messageLines(message, index + 1, false, fold);
+			return;
 		case 'none':
-			return [...out, dim(sanitizeLine(step.why))];
+			yield dim(sanitizeLine(step.why));
+			return;
 		default:
-			return assertNever(step);
+			assertNever(step);
 	}
 }
 

@@ -1,6 +1,6 @@
-import {useEffect, useMemo, useState} from 'react';
+import {useEffect, useMemo, useRef, useState} from 'react';
 import {messageLineOf} from '../model/message-lines.js';
-import {conversationLines, gutter, type ConversationLine, type ConversationSource} from '../text/conversation.js';
+import {conversationLineItems, gutter, type ConversationLine, type ConversationSource} from '../text/conversation.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {cutOffText, type CutOff} from '../query/tree.js';
 import {wrapIndented} from '../text/wrap.js';
@@ -64,7 +64,18 @@ export function ConversationView({runId, step, scroll, height, width}: {runId: s
 		setUnfolded(value => !value);
 		return true;
 	});
-	useCommands(priorities.overlay, command => scrollCommand(command, maxScroll(lines.length, height), height, dispatch));
+	// G while the lines are still being laid out goes to the end of what there is, and to the real end once it is whole.
+	const toEnd = useRef(false);
+	useCommands(priorities.overlay, command => {
+		if (command === 'nav.bottom') toEnd.current = !done;
+		else if (command.startsWith('nav.')) toEnd.current = false;
+		return scrollCommand(command, maxScroll(lines.length, height), height, dispatch);
+	});
+	useEffect(() => {
+		if (!done || !toEnd.current) return;
+		toEnd.current = false;
+		scrollCommand('nav.bottom', maxScroll(lines.length, height), height, dispatch);
+	}, [done]);
 	const back = useUiState().overlay;
 	const hint = `+ new at this step · e ${unfolded ? 'fold long contents' : 'unfold long contents'} · ↑↓ PgUp PgDn scroll · esc ${back.kind === 'conversation' && back.back ? 'back to the timeline' : 'close'}`;
 	return (
@@ -102,7 +113,7 @@ function* panelLines(raw: ConversationSource | undefined | typeof reading, targe
 	}
 
 	const textWidth = Math.max(10, width - 3);
-	for (const line of conversationLines(
+	for (const line of conversationLineItems(
 		raw,
 		{runId: target.runId, expertKey: target.expertKey, step: target.step, where: `line ${target.line}`, cutOff: target.cutOff},
 		{unfolded},

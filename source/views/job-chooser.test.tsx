@@ -111,9 +111,10 @@ describe('the job chooser', () => {
 		await press('\u007F');
 		await press(keys.down);
 		expect(selectedLine(view.lastFrame()!)).toContain('oldest');
-		// Esc: every job again.
+		// Esc: every job again, the one selected still selected.
 		await press('\u001B');
 		const every = await waitForFrame(view, text => text.includes('3 jobs in /jobs'));
+		expect(selectedLine(every)).toContain('oldest');
 		expect(every.split('\n').at(-1)).toBe('↑↓ choose · enter open · / find · q quit');
 		await press('/');
 		await press('planner');

@@ -11,6 +11,8 @@ import {KeypressProvider, priorities, useCommands, useHandOff, useTextCapture, t
 import {lineEditFor} from './keymap.js';
 import {editLine, lineOf, type Line as TypedLine} from '../view-model/line-editor.js';
 import {jobsMatching} from '../view-model/job-filter.js';
+import {PromptText} from './parts/prompt-line.js';
+import {displayWidth} from '../text/width/width.js';
 import {useTerminalSize} from './hooks/use-terminal-size.js';
 import {Line} from './parts/line.js';
 import {palette, toneColor} from './palette.js';
@@ -143,8 +145,18 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 			const line = typedNow.current;
 			if (!line) return;
 			if (key.escape || (key.ctrl && input === 'c')) {
+				// Every job again, the one selected still selected.
+				const on = shown.current[current.current]?.path;
 				setTyped(undefined);
-				showMatching('');
+				shown.current = all.current;
+				setJobs(all.current);
+				moved.current = true;
+				setSelected(
+					Math.max(
+						0,
+						all.current.findIndex(job => job.path === on),
+					),
+				);
 				return;
 			}
 
@@ -188,7 +200,7 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	// What each job was asked, where at least a few words of it fit after the date (cut at the edge).
 	const showQuery = columns - (jobColumn + 68) >= minQueryColumns;
 	// Sessions of all Claude Code's projects together: the project of each, before its query, where there is room.
-	const projectColumn = jobs.some(job => job.project !== undefined) && showQuery ? Math.min(24, Math.floor((columns - (jobColumn + 68)) / 2)) : 0;
+	const projectColumn = all.current.some(job => job.project !== undefined) && showQuery ? Math.min(24, Math.floor((columns - (jobColumn + 68)) / 2)) : 0;
 	return (
 		<Box flexDirection="column" width={columns} height={rows - 1}>
 			<Line width={columns}>
@@ -230,8 +242,8 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 			{typed ? (
 				<Line width={columns}>
 					<Text color={palette.accent}>/</Text>
-					{typedWithCursor(typed)}
-					<Text color={palette.muted}>{'  '}↑↓ choose · enter open · esc every job</Text>
+					<PromptText line={typed} columns={Math.max(1, columns - 1 - displayWidth(findKeys))} />
+					<Text color={palette.muted}>{findKeys}</Text>
 				</Line>
 			) : (
 				<Text color={palette.muted}>↑↓ choose · enter open · / find · q quit</Text>
@@ -240,18 +252,8 @@ function ChooserList({root, jobs: firstJobs, onChoose, initialJobPath, onSuspend
 	);
 }
 
-/** What is typed at `/`, the cursor shown as an inverse cell (its text made safe to draw). */
-function typedWithCursor(line: TypedLine) {
-	const characters = [...sanitizeLine(line.text)];
-	const at = Math.min(line.cursor, characters.length);
-	return (
-		<>
-			{characters.slice(0, at).join('')}
-			<Text inverse>{characters[at] ?? ' '}</Text>
-			{characters.slice(at + 1).join('')}
-		</>
-	);
-}
+/** The keys shown after what is typed at `/`. */
+const findKeys = '  ↑↓ choose · enter open · esc every job';
 
 /** A job not read yet. */
 const readingLook = {glyph: '…', word: 'reading', tone: 'muted'} as const;

@@ -30,8 +30,10 @@ export function ScrollPanel({
 	hint: string;
 }) {
 	const bodyHeight = Math.max(1, height - 2);
-	const visible = lines.slice(scroll, scroll + bodyHeight);
-	const end = Math.min(lines.length, scroll + bodyHeight);
+	// A list still being laid out (or made again narrower) may be shorter than where it was scrolled to: its end shows.
+	const top = Math.max(0, Math.min(scroll, lines.length - bodyHeight));
+	const visible = lines.slice(top, top + bodyHeight);
+	const end = Math.min(lines.length, top + bodyHeight);
 	return (
 		<Box flexDirection="column" height={height} width={width}>
 			<Box width={width}>
@@ -48,7 +50,7 @@ export function ScrollPanel({
 				))}
 			</Box>
 			<Line width={width} color={palette.muted}>
-				{lines.length === 0 ? '' : `${scroll + 1}–${end} of ${lines.length}`} · {hint}
+				{lines.length === 0 ? '' : `${top + 1}–${end} of ${lines.length}`} · {hint}
 			</Line>
 		</Box>
 	);
