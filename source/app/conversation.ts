@@ -28,7 +28,7 @@ export type ConversationRequest = {run: string; step: number | undefined};
 export async function runConversation(
 	plan: InputPlan,
 	request: ConversationRequest,
-	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect' | 'claudeProjects' | 'codexSessions'>,
+	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect' | 'claudeProjects' | 'codexSessions' | 'geminiFolder'>,
 	streams: StdStreams,
 ): Promise<number> {
 	// Stdin and a command's output are copied to a temporary file as they are read (removed when this ends), as the
@@ -45,7 +45,7 @@ export async function runConversation(
 async function conversationOf(
 	plan: InputPlan,
 	request: ConversationRequest,
-	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect' | 'claudeProjects' | 'codexSessions'>,
+	options: Pick<RunOptions, 'maxLineBytes' | 'fast' | 'tuning' | 'dialect' | 'claudeProjects' | 'codexSessions' | 'geminiFolder'>,
 	streams: StdStreams,
 	raw: RawEvents,
 ): Promise<number> {

@@ -32,6 +32,8 @@ export type RunOptions = {
 	claudeProjects?: string | undefined;
 	/** Where Codex keeps its sessions' rollouts (`$CODEX_HOME/sessions`, `~/.codex/sessions`), likewise for its streams. */
 	codexSessions?: string | undefined;
+	/** Where Gemini CLI keeps its sessions' chats (`$GEMINI_CLI_HOME/.gemini`, `~/.gemini`), likewise for its streams. */
+	geminiFolder?: string | undefined;
 	/**
 	 * Where listings of sessions and jobs are kept between runs (`$XDG_CACHE_HOME/perscope/listings.json`,
 	 * `~/.cache/perscope/…`): a session listed before and unchanged since is not read again (load/listing-cache.ts).

@@ -141,6 +141,7 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 		otlp,
 		claudeProjects: join(claudeConfigFolder(env), 'projects'),
 		codexSessions,
+		geminiFolder: join(env['GEMINI_CLI_HOME'] || env['HOME'] || homedir(), '.gemini'),
 		listingCache: join(env['XDG_CACHE_HOME'] || join(env['HOME'] || homedir(), '.cache'), 'perscope', 'listings.json'),
 	};
 	if (interactive) return startInteractive(plan, {...options, prepareInkEnvironment});

@@ -104,10 +104,11 @@ describe('the conversation overlay (c)', () => {
 	});
 
 	// Regression: on an agent CLI's run, `c` said `run 8cb87219-64e1-…#2 (gemini) has no step with …` and the footer's
-	// edge cut the reason off, even at 140 columns.
+	// edge cut the reason off, even at 140 columns. (Gemini CLI's steps are read from its chats now: opencode's stream
+	// is one that carries no conversation.)
 	it('c on an agent CLI’s run says first that its stream carries no conversation, on an activity and on its pane row', async () => {
-		const model = modelFromFixtures('gemini/fix-and-delegate.jsonl');
-		const write = model.activities.find(activity => 'toolName' in activity && activity.toolName === 'write_file');
+		const model = modelFromFixtures('opencode/edit-and-test.jsonl');
+		const write = model.activities.find(activity => 'toolName' in activity && activity.toolName === 'edit');
 		const run = model.runs.get(write!.runId)!;
 		for (const selectedKey of [`a:${write!.id}`, `p:${run.paneId}`]) {
 			const opened = open({model, selectedKey});
@@ -115,7 +116,7 @@ describe('the conversation overlay (c)', () => {
 			await opened.press('c');
 			const frame = await waitForFrame(opened.view, frame => frame.includes('no conversation'));
 			const footer = frame.split('\n').find(line => line.includes('no conversation'))!;
-			expect(footer).toContain('no conversation: a gemini stream does not carry what the model was given at a step');
+			expect(footer).toContain('no conversation: an opencode stream does not carry what the model was given at a step');
 			expect(footer).not.toContain(run.runId);
 			expect(frame).not.toContain('Conversation ·');
 			opened.view.unmount();

@@ -1,3 +1,4 @@
+import {closeSync, readSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import type {ConversationStep} from '../../model/conversation.js';
 import type {MessageLine} from '../../model/message-lines.js';
@@ -6,9 +7,10 @@ import {stepNumberOf} from '../../parse/dialects/common.js';
 import {conversationPlace, responseOffset, transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
 import {lastResponseOfTurn, rolloutConversation} from '../../parse/dialects/codex/conversation.js';
+import {chatConversation, chatSessionId} from '../../parse/dialects/gemini/chat.js';
 import {rolloutFilesUnder, rolloutThread} from '../codex-sessions.js';
 import {subagentsOf} from '../claude-sessions.js';
-import {isFile, namesIn, readRegularFileSync} from '../regular-file.js';
+import {isFile, namesIn, openRegularFileSync, readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
 
 /*
@@ -39,9 +41,11 @@ export type ConversationRequest =
 	/** A `claude -p` stream's step: the response `messageId` of session `sessionId`, in the transcript under `projects`. */
 	| {kind: 'stream'; projects: string | undefined; sessionId: string; messageId: string}
 	/** A `codex exec --json` turn (its run id): from the rollout of its thread under `sessions`. */
-	| {kind: 'exec'; runId: string; sessions: string | undefined};
+	| {kind: 'exec'; runId: string; sessions: string | undefined}
+	/** A Gemini CLI stream's step (its run id and step): from the chat Gemini CLI keeps of the session under `folder`. */
+	| {kind: 'gemini'; runId: string; step: number; folder: string | undefined};
 
-type Places = {claudeProjects?: string | undefined; codexSessions?: string | undefined};
+type Places = {claudeProjects?: string | undefined; codexSessions?: string | undefined; geminiFolder?: string | undefined};
 
 /**
  * A step's conversation as its runtime keeps it: Perstack's line that holds it (drawn by text/conversation.ts), or
@@ -76,6 +80,8 @@ export function conversationRequest(
 		return path === undefined ? read(undefined) : request({kind: 'rollout', path, offset: where.offset});
 	}
 
+	// A Gemini CLI stream carries no messages: the chat of its session does.
+	if (where.dialect === 'gemini') return request({kind: 'gemini', runId: where.runId, step: where.step, folder: places.geminiFolder});
 	if (where.dialect !== 'claude-code') return read(readMessageLine(raw, where));
 	const line = raw.read({source: where.source, line: where.line, offset: where.offset});
 	const place = line === undefined ? undefined : conversationPlace(line);
@@ -102,6 +108,8 @@ export function readRequested(request: ConversationRequest): ConversationStep | 
 			return streamConversation(request);
 		case 'exec':
 			return execConversation(request.runId, request.sessions);
+		case 'gemini':
+			return geminiConversation(request);
 		default:
 			return assertNever(request, 'conversation request');
 	}
@@ -166,6 +174,62 @@ function execConversation(runId: string, sessions: string | undefined): Conversa
 
 	const step = rolloutConversation(bytes, offset);
 	return step.kind === 'none' ? step : {...step, from: `the thread's rollout, ${rollout}`};
+}
+
+/**
+ * A Gemini CLI stream's step (a run: `<session>`, `<session>#2`, … one a `gemini -p`) from the chat the CLI keeps of
+ * the session under `folder` (`tmp/<project>/chats/session-<time>-<the id's first 8 characters>.jsonl`).
+ */
+function geminiConversation({runId, step, folder}: Extract<ConversationRequest, {kind: 'gemini'}>): ConversationStep {
+	const [session = '', nth] = runId.split('#');
+	const run = nth === undefined ? 1 : Number(nth);
+	const place = folder ?? '~/.gemini';
+	// The session id comes from the stream: it is compared with the chats' own first lines, never made a path.
+	const chat = folder === undefined || session.includes('/') ? undefined : chatFileOf(folder, session);
+	const bytes = chat === undefined ? undefined : readTranscript(chat);
+	if (chat === undefined || bytes === undefined || !Number.isInteger(run))
+		return {
+			kind: 'none',
+			from: 'the stream',
+			why: session.includes('/')
+				? 'A Gemini CLI stream carries nothing from inside a sub-agent, and its chat is not read for it.'
+				: `A Gemini CLI stream does not carry what the model was given at a step, and no chat of session ${session} is in ${join(place, 'tmp')} to read it from (Gemini CLI ran on another machine or user, or its chats were cleaned up).`,
+		};
+
+	const found = chatConversation(bytes, run, step);
+	return found.kind === 'none' ? found : {...found, from: `the session's chat, ${chat}`};
+}
+
+/** The chat of `session` among the projects' chats under a Gemini CLI folder: named by its id's start, told by its first line. */
+function chatFileOf(folder: string, session: string): string | undefined {
+	const suffix = `-${session.slice(0, 8)}.jsonl`;
+	for (const project of namesIn(join(folder, 'tmp'))) {
+		const chats = join(folder, 'tmp', project, 'chats');
+		for (const name of namesIn(chats)) {
+			if (!name.startsWith('session-') || !name.endsWith(suffix)) continue;
+			const path = join(chats, name);
+			if (chatSessionId(firstLineOf(path)) === session) return path;
+		}
+	}
+
+	return undefined;
+}
+
+/** A file's first line (what of it the first 64 KB hold); empty when it cannot be read. */
+function firstLineOf(path: string): string {
+	try {
+		const file = openRegularFileSync(path);
+		try {
+			const bytes = Buffer.allocUnsafe(Math.min(file.size, 64 * 1024));
+			const read = readSync(file.fd, bytes, 0, bytes.length, 0);
+			const end = bytes.subarray(0, read).indexOf(10);
+			return bytes.toString('utf8', 0, end === -1 ? read : end);
+		} finally {
+			closeSync(file.fd);
+		}
+	} catch {
+		return '';
+	}
 }
 
 /** A transcript read whole for a step's conversation, up to `maxTranscriptBytes`; undefined when it cannot be. */

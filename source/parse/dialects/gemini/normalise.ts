@@ -279,7 +279,8 @@ export class GeminiReader implements StreamReader {
 		if (run.generating) return;
 		run.generating = true;
 		run.step = (run.step ?? 0) + 1;
-		out.push(withHead(this.#head(run, 'message', ref, at), {kind: 'stepStart', counted: true}));
+		// What the model was given is not in the stream; the session's chat keeps it (chat.ts), found from this line.
+		out.push(withHead(this.#head(run, 'message', ref, at), {kind: 'stepStart', counted: true, messagesInLines: true}));
 	}
 
 	/**

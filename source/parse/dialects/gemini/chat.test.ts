@@ -1,0 +1,61 @@
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import {fixturePath} from '../../../../test/helpers/load.js';
+import type {ConversationMessage, ConversationPart} from '../../../model/conversation.js';
+import {chatConversation, chatSessionId} from './chat.js';
+
+/*
+ * The chat Gemini CLI 0.61.0 kept of the session of fixtures/gemini/stream-with-chats.jsonl (two `gemini -p` runs, the
+ * second with --resume latest): the figures below are read off its lines.
+ */
+
+const chat = readFileSync(fixturePath('gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson'));
+
+function kinds(message: ConversationMessage): string[] {
+	return typeof message.contents === 'string' ? ['text'] : message.contents.map((part: ConversationPart) => part.kind);
+}
+
+describe('a step’s conversation from a Gemini CLI chat', () => {
+	it('knows a chat by its first line: the session it is of', () => {
+		expect(chatSessionId(chat.toString('utf8').split('\n')[0]!)).toBe('87be16a9-348b-4b32-baa8-f067a778c15d');
+		expect(chatSessionId('{"type":"init","session_id":"87be16a9"}')).toBeUndefined();
+	});
+
+	it('step 2 of the first run: given the context, the prompt, the first response (2 calls) and its results (line 9); added the replace call and its result', () => {
+		const step = chatConversation(chat, 1, 2);
+		if (step.kind !== 'ended') throw new Error(step.kind);
+		expect(step.given.map(message => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+		expect(step.given[1]!.contents).toBe('Fix the greeting in greet.txt, then have a helper check the workspace.');
+		expect(kinds(step.given[2]!)).toEqual(['thinking', 'text', 'call', 'call']);
+		expect(kinds(step.given[3]!)).toEqual(['result', 'result']);
+		expect(step.added.map(message => message.role)).toEqual(['assistant', 'tool']);
+		expect(step.added[0]!.contents).toEqual([
+			{
+				kind: 'call',
+				toolName: 'replace',
+				callId: 'replace__replace_1795988673896_0',
+				args: expect.objectContaining({old_string: 'Helo, world', new_string: 'Hello, world'}),
+			},
+		]);
+		// Line 11's tokens: 900 in (300 cached), 40 out, 10 thinking.
+		expect(step.usage).toEqual({inputTokens: 900, outputTokens: 40, reasoningTokens: 10, cachedInputTokens: 300});
+	});
+
+	it('the second run’s first step: the resumed history, the new prompt marked new, the write and its result added', () => {
+		const step = chatConversation(chat, 2, 1);
+		if (step.kind !== 'ended') throw new Error(step.kind);
+		const newInputs = step.given.filter(message => message.isNewInput);
+		expect(newInputs.map(message => message.contents)).toEqual(['Now add a farewell file.']);
+		expect(step.given.at(-1)!.contents).toBe('Now add a farewell file.');
+		expect(step.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
+		// The last step of the run: its answer, nothing after it.
+		const last = chatConversation(chat, 2, 2);
+		if (last.kind !== 'ended') throw new Error(last.kind);
+		expect(last.added.map(message => message.contents)).toEqual([[{kind: 'text', text: 'Added farewell.txt.'}]]);
+	});
+
+	it('says so for a step the chat does not hold', () => {
+		expect(chatConversation(chat, 1, 6)).toMatchObject({kind: 'none'});
+		expect(chatConversation(chat, 3, 1)).toMatchObject({kind: 'none'});
+	});
+});
