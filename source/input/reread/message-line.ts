@@ -43,7 +43,7 @@ export type ConversationRequest =
 	/** A `codex exec --json` turn (its run id): from the rollout of its thread under `sessions`. */
 	| {kind: 'exec'; runId: string; sessions: string | undefined}
 	/** A Gemini CLI stream's step (its run id and step): from the chat Gemini CLI keeps of the session under `folder`. */
-	| {kind: 'gemini'; runId: string; step: number; folder: string | undefined};
+	| {kind: 'gemini'; runId: string; step: number; at: string | undefined; folder: string | undefined};
 
 type Places = {claudeProjects?: string | undefined; codexSessions?: string | undefined; geminiFolder?: string | undefined};
 
@@ -81,7 +81,12 @@ export function conversationRequest(
 	}
 
 	// A Gemini CLI stream carries no messages: the chat of its session does.
-	if (where.dialect === 'gemini') return request({kind: 'gemini', runId: where.runId, step: where.step, folder: places.geminiFolder});
+	if (where.dialect === 'gemini') {
+		// The step's time tells which of the chat's runs it is of (a stream may hold only some of them).
+		const line = raw.read({source: where.source, line: where.line, offset: where.offset});
+		return request({kind: 'gemini', runId: where.runId, step: where.step, at: line === undefined ? undefined : timestampIn(line), folder: places.geminiFolder});
+	}
+
 	if (where.dialect !== 'claude-code') return read(readMessageLine(raw, where));
 	const line = raw.read({source: where.source, line: where.line, offset: where.offset});
 	const place = line === undefined ? undefined : conversationPlace(line);
@@ -180,7 +185,7 @@ function execConversation(runId: string, sessions: string | undefined): Conversa
  * A Gemini CLI stream's step (a run: `<session>`, `<session>#2`, … one a `gemini -p`) from the chat the CLI keeps of
  * the session under `folder` (`tmp/<project>/chats/session-<time>-<the id's first 8 characters>.jsonl`).
  */
-function geminiConversation({runId, step, folder}: Extract<ConversationRequest, {kind: 'gemini'}>): ConversationStep {
+function geminiConversation({runId, step, at, folder}: Extract<ConversationRequest, {kind: 'gemini'}>): ConversationStep {
 	const [session = '', nth] = runId.split('#');
 	const run = nth === undefined ? 1 : Number(nth);
 	const place = folder ?? '~/.gemini';
@@ -196,7 +201,7 @@ function geminiConversation({runId, step, folder}: Extract<ConversationRequest, 
 				: `A Gemini CLI stream does not carry what the model was given at a step, and no chat of session ${session} is in ${join(place, 'tmp')} to read it from (Gemini CLI ran on another machine or user, or its chats were cleaned up).`,
 		};
 
-	const found = chatConversation(bytes, run, step);
+	const found = chatConversation(bytes, {run, at}, step);
 	return found.kind === 'none' ? found : {...found, from: `the session's chat, ${chat}`};
 }
 
@@ -213,6 +218,17 @@ function chatFileOf(folder: string, session: string): string | undefined {
 	}
 
 	return undefined;
+}
+
+/** A stream line's `timestamp`, when it has one. */
+function timestampIn(line: string): string | undefined {
+	try {
+		const value: unknown = JSON.parse(line);
+		const at: unknown = typeof value === 'object' && value !== null ? Reflect.get(value, 'timestamp') : undefined;
+		return typeof at === 'string' ? at : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /** A file's first line (what of it the first 64 KB hold); empty when it cannot be read. */

@@ -22,7 +22,7 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 	});
 
 	it('step 2 of the first run: given the context, the prompt, the first response (2 calls) and its results (line 9); added the replace call and its result', () => {
-		const step = chatConversation(chat, 1, 2);
+		const step = chatConversation(chat, {run: 1, at: undefined}, 2);
 		if (step.kind !== 'ended') throw new Error(step.kind);
 		expect(step.given.map(message => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
 		expect(step.given[1]!.contents).toBe('Fix the greeting in greet.txt, then have a helper check the workspace.');
@@ -42,20 +42,54 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 	});
 
 	it('the second run’s first step: the resumed history, the new prompt marked new, the write and its result added', () => {
-		const step = chatConversation(chat, 2, 1);
+		const step = chatConversation(chat, {run: 2, at: undefined}, 1);
 		if (step.kind !== 'ended') throw new Error(step.kind);
 		const newInputs = step.given.filter(message => message.isNewInput);
 		expect(newInputs.map(message => message.contents)).toEqual(['Now add a farewell file.']);
 		expect(step.given.at(-1)!.contents).toBe('Now add a farewell file.');
 		expect(step.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
 		// The last step of the run: its answer, nothing after it.
-		const last = chatConversation(chat, 2, 2);
+		const last = chatConversation(chat, {run: 2, at: undefined}, 2);
 		if (last.kind !== 'ended') throw new Error(last.kind);
 		expect(last.added.map(message => message.contents)).toEqual([[{kind: 'text', text: 'Added farewell.txt.'}]]);
 	});
 
+	it('reads a resumed run’s history as the API parts it is kept in: thinking, calls, and each result once', () => {
+		const step = chatConversation(chat, {run: 2, at: undefined}, 1);
+		if (step.kind !== 'ended') throw new Error(step.kind);
+		const first = step.given.find(message => message.role === 'assistant')!;
+		expect(kinds(first)).toEqual(['thinking', 'text', 'call', 'call']);
+		const results = step.given.flatMap(message => (typeof message.contents === 'string' ? [] : message.contents.filter(part => part.kind === 'result')));
+		const ids = results.map(part => (part.kind === 'result' ? part.callId : ''));
+		// Two reads, the replace, the command and the sub-agent: five calls, each result once.
+		expect(ids).toHaveLength(5);
+		expect(new Set(ids).size).toBe(5);
+	});
+
+	it('takes the run a step is of from the step’s time: a stream of the second gemini -p alone calls it its first', () => {
+		const step = chatConversation(chat, {run: 1, at: '2026-11-29T21:44:36.606Z'}, 1);
+		if (step.kind !== 'ended') throw new Error(step.kind);
+		expect(step.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
+	});
+
+	it('counts no response that said and called nothing as a step, and survives a history that drops the step', () => {
+		const records = [
+			{sessionId: 's', projectHash: 'p', startTime: '2026-01-01T00:00:00.000Z', kind: 'main'},
+			{id: 'u1', type: 'user', content: [{text: 'hello'}]},
+			{id: 'g0', type: 'gemini', content: ''},
+			{id: 'g1', type: 'gemini', content: 'Hi there.', tokens: {input: 5, output: 2}},
+			{$set: {messages: []}},
+		];
+		const bytes = Buffer.from(records.map(record => JSON.stringify(record)).join('\n'));
+		const step = chatConversation(bytes, {run: 1, at: undefined}, 1);
+		if (step.kind !== 'ended') throw new Error(step.kind);
+		expect(step.added.map(message => message.contents)).toEqual([[{kind: 'text', text: 'Hi there.'}]]);
+		expect(step.given.map(message => message.contents)).toEqual(['hello']);
+		expect(chatConversation(bytes, {run: 1, at: undefined}, 2)).toMatchObject({kind: 'none'});
+	});
+
 	it('says so for a step the chat does not hold', () => {
-		expect(chatConversation(chat, 1, 6)).toMatchObject({kind: 'none'});
-		expect(chatConversation(chat, 3, 1)).toMatchObject({kind: 'none'});
+		expect(chatConversation(chat, {run: 1, at: undefined}, 6)).toMatchObject({kind: 'none'});
+		expect(chatConversation(chat, {run: 3, at: undefined}, 1)).toMatchObject({kind: 'none'});
 	});
 });

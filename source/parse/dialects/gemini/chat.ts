@@ -19,72 +19,155 @@ export function chatSessionId(firstLine: string): string | undefined {
 	return typeof id === 'string' && typeof value?.['startTime'] === 'string' ? id : undefined;
 }
 
-/** The conversation of step `step` of the `run`-th run (1 the first) of the session whose chat `bytes` holds. */
-export function chatConversation(bytes: Buffer, run: number, step: number): ConversationStep {
-	let runs = 0;
-	// The messages as they stand, in order, each the last version written under its id.
+/**
+ * Which run of a chat a step is of: the `run`-th (1 the first), or, better, the last that started at or before `at` (the
+ * time of the step's line in the stream: a stream may hold only some of the session's runs).
+ */
+export type ChatRun = {run: number; at: string | undefined};
+
+/** The conversation of step `step` of a run of the session whose chat `bytes` holds. */
+export function chatConversation(bytes: Buffer, which: ChatRun, step: number): ConversationStep {
+	const records = [...chatRecords(bytes)];
+	const run = runOf(records, which);
+	// The run's responses, in the order they began; a response that said nothing and called nothing (one begun and
+	// given up, as a retry leaves it) is no step of the stream's.
+	const latest = new Map<string, Record>();
+	for (const record of records) if (record.kind === 'message') latest.set(record.id, record.value);
+	const responses: string[] = [];
+	for (const record of records)
+		if (record.kind === 'message' && record.run === run && record.first && record.value['type'] === 'gemini' && saysSomething(latest.get(record.id)!))
+			responses.push(record.id);
+	const target = responses[step - 1];
+	if (target === undefined)
+		return {kind: 'none', from: 'chat', why: `The session's chat holds no step ${step} of this run: it may have been written since, or cleaned up.`};
+
+	// What the model was given: the messages as they stood when the response began (each the last version written
+	// under its id then); what the step added: the response, then its calls' results (a prompt that follows is the
+	// next turn's).
 	let messages: Record[] = [];
-	let given: Record[] | undefined;
-	let target: string | undefined;
-	const after: string[] = [];
-	let responses = new Set<string>();
+	const positions = new Map<string, number>();
+	let given: Record[] = [];
+	const added: Record[] = [latest.get(target)!];
+	let after = false;
+	for (const record of records) {
+		if (record.kind === 'header') {
+			if (after) break;
+			continue;
+		}
+
+		if (record.kind === 'history') {
+			messages = [...record.messages];
+			positions.clear();
+			for (const [index, message] of messages.entries()) if (typeof message['id'] === 'string') positions.set(message['id'], index);
+			continue;
+		}
+
+		if (after) {
+			if (record.id === target) continue;
+			if (!record.first || record.value['type'] !== 'user' || !isToolResults(record.value)) break;
+			added.push(latest.get(record.id)!);
+			continue;
+		}
+
+		if (record.id === target) {
+			given = messages;
+			after = true;
+			continue;
+		}
+
+		const at = positions.get(record.id);
+		if (at === undefined) {
+			positions.set(record.id, messages.length);
+			messages.push(record.value);
+		} else messages[at] = record.value;
+	}
+
+	// A response begun and given up (nothing said, nothing called) is left out.
+	const givenMessages = withoutRepeatedResults(given.filter(message => message['type'] !== 'gemini' || saysSomething(message)).map(messageOf));
+	let lastAnswer = -1;
+	for (const [index, message] of givenMessages.entries()) if (message.role === 'assistant') lastAnswer = index;
+	for (const message of givenMessages.slice(lastAnswer + 1)) if (message.role === 'user') message.isNewInput = true;
+	const response = latest.get(target)!;
+	return {kind: 'ended', from: 'chat', usage: usageOf(response['tokens']), given: givenMessages, added: added.map(messageOf), error: undefined};
+}
+
+/** A chat's lines as records: a run's header, a history put in place, a message (`first` where its id is new). */
+type ChatRecord =
+	| {kind: 'header'; run: number; startTime: string}
+	| {kind: 'history'; run: number; messages: Record[]}
+	| {kind: 'message'; run: number; id: string; first: boolean; value: Record};
+
+function* chatRecords(bytes: Buffer): Generator<ChatRecord> {
+	let run = 0;
+	const seen = new Set<string>();
 	for (const text of lines(bytes)) {
 		const value = parse(text);
 		if (!value) continue;
-		if (typeof value['sessionId'] === 'string' && typeof value['startTime'] === 'string') {
-			// Past the step's run: what its step added is all written.
-			if (runs === run && target !== undefined) break;
-			runs++;
-			responses = new Set();
+		const startTime = value['startTime'];
+		if (typeof value['sessionId'] === 'string' && typeof startTime === 'string') {
+			run++;
+			yield {kind: 'header', run, startTime};
 			continue;
 		}
 
 		const set = value['$set'];
 		if (isRecord(set)) {
-			if (Array.isArray(set['messages'])) messages = set['messages'].filter(isRecord);
+			if (Array.isArray(set['messages'])) {
+				const messages = set['messages'].filter(isRecord);
+				for (const message of messages) if (typeof message['id'] === 'string') seen.add(message['id']);
+				yield {kind: 'history', run, messages};
+			}
+
 			continue;
 		}
 
 		const id = value['id'];
 		if (typeof id !== 'string') continue;
-		const at = messages.findIndex(message => message['id'] === id);
-		if (at >= 0) messages[at] = value;
-		else messages.push(value);
-		if (runs !== run || value['type'] !== 'gemini') {
-			if (target !== undefined && at < 0) after.push(id);
+		const first = !seen.has(id);
+		seen.add(id);
+		yield {kind: 'message', run, id, first, value};
+	}
+}
+
+/** The run a step is of: the last to start at or before the step's time, else the one counted. */
+function runOf(records: readonly ChatRecord[], which: ChatRun): number {
+	if (which.at === undefined) return which.run;
+	let run = 0;
+	for (const record of records) if (record.kind === 'header' && record.startTime <= which.at) run = record.run;
+	return run === 0 ? which.run : run;
+}
+
+/** Whether a model response said or called anything. */
+function saysSomething(response: Record): boolean {
+	const content = response['content'];
+	const calls = response['toolCalls'];
+	const text = typeof content === 'string' ? content : textOf(content);
+	return (
+		text.trim() !== '' ||
+		(Array.isArray(calls) && calls.length > 0) ||
+		(Array.isArray(content) && content.some(part => isRecord(part) && isRecord(part['functionCall'])))
+	);
+}
+
+/**
+ * The messages with each tool result once: a resumed session's history holds a response's results under its id as
+ * well as under their own.
+ */
+function withoutRepeatedResults(messages: ConversationMessage[]): ConversationMessage[] {
+	const shown = new Set<string>();
+	const out: ConversationMessage[] = [];
+	for (const message of messages) {
+		if (message.role !== 'tool' || typeof message.contents === 'string') {
+			out.push(message);
 			continue;
 		}
 
-		if (target === undefined && at < 0) {
-			responses.add(id);
-			if (responses.size === step) {
-				target = id;
-				given = messages.slice(0, -1);
-			}
-		} else if (target !== undefined && id !== target && at < 0) {
-			// The next response: the step ended before it.
-			break;
-		}
+		const parts = message.contents.filter(part => part.kind !== 'result' || part.callId === undefined || !shown.has(part.callId));
+		for (const part of parts) if (part.kind === 'result' && part.callId !== undefined) shown.add(part.callId);
+		if (parts.length > 0) out.push({...message, contents: parts});
 	}
 
-	if (target === undefined || given === undefined)
-		return {kind: 'none', from: 'chat', why: `The session's chat holds no step ${step} of its run ${run}: it may have been written since, or cleaned up.`};
-
-	const byId = new Map(messages.map(message => [message['id'], message]));
-	const response = byId.get(target)!;
-	// What the step added: its response, then its calls' results (a prompt that follows is the next turn's).
-	const added = [response];
-	for (const id of after) {
-		const message = byId.get(id);
-		if (!message || message['type'] !== 'user' || !isToolResults(message)) break;
-		added.push(message);
-	}
-
-	const givenMessages = given.map(messageOf);
-	let lastAnswer = -1;
-	for (const [index, message] of givenMessages.entries()) if (message.role === 'assistant') lastAnswer = index;
-	for (const message of givenMessages.slice(lastAnswer + 1)) if (message.role === 'user') message.isNewInput = true;
-	return {kind: 'ended', from: 'chat', usage: usageOf(response['tokens']), given: givenMessages, added: added.map(messageOf), error: undefined};
+	return out;
 }
 
 function messageOf(message: Record): ConversationMessage {
@@ -97,8 +180,18 @@ function messageOf(message: Record): ConversationMessage {
 			if (text !== '') parts.push({kind: 'thinking', text});
 		}
 
-		const text = typeof content === 'string' ? content : textOf(content);
-		if (text !== '') parts.push({kind: 'text', text});
+		if (typeof content === 'string') {
+			if (content !== '') parts.push({kind: 'text', text: content});
+		} else if (Array.isArray(content)) {
+			// As the API has them (a resumed session's history): thinking marked `thought`, calls as `functionCall`.
+			for (const part of content.filter(isRecord)) {
+				const call = part['functionCall'];
+				if (isRecord(call)) parts.push({kind: 'call', toolName: stringOf(call['name']), callId: stringOf(call['id']), args: call['args']});
+				else if (typeof part['text'] === 'string' && part['text'] !== '')
+					parts.push({kind: part['thought'] === true ? 'thinking' : 'text', text: part['text']});
+			}
+		}
+
 		const calls = Array.isArray(message['toolCalls']) ? message['toolCalls'].filter(isRecord) : [];
 		for (const call of calls) parts.push({kind: 'call', toolName: stringOf(call['name']), callId: stringOf(call['id']), args: call['args']});
 		return {role: 'assistant', contents: parts, isNewInput: false};
