@@ -20,6 +20,9 @@ import {outputOpenAfterExitMs} from './waiting-notes.js';
 
 export type ConversationRequest = {run: string; step: number | undefined};
 
+/** The signals that end a run of --conversation. */
+const endingSignals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 /**
  * `perscope --conversation RUN[@STEP]`: loads the input as `--summary` does (histories cut, never kept), finds
  * the step, and reads the one line that holds its messages again: a plain file at its offset; stdin and a command
@@ -35,9 +38,20 @@ export async function runConversation(
 	// viewer copies them: the step's line, or a Claude Code transcript or Codex rollout piped in whole, is read from it.
 	const raw = new RawEvents({spool: true});
 	raw.addPlan(plan);
+	// A signal ends the process without its exit handlers: the copy is removed first, then the signal does what it
+	// does. A command's signals are handled by stopOnSignals (they go to the command first), which ends this in turn.
+	const command = plan.inputs.some(input => input.kind === 'command');
+	const onSignal = (signal: NodeJS.Signals) => {
+		raw.close();
+		for (const name of endingSignals) process.off(name, onSignal);
+		process.kill(process.pid, signal);
+	};
+
+	if (!command) for (const name of endingSignals) process.on(name, onSignal);
 	try {
 		return await conversationOf(plan, request, options, streams, raw);
 	} finally {
+		for (const name of endingSignals) process.off(name, onSignal);
 		raw.close();
 	}
 }

@@ -1,5 +1,5 @@
-import {spawnSync} from 'node:child_process';
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {spawn, spawnSync} from 'node:child_process';
+import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
@@ -200,5 +200,29 @@ describe('perscope --conversation', () => {
 		expect(result.stdout).toContain('<thinking>␛[31mRED');
 		expect(result.stdout).toContain('<argValue>\\u001b[31mRED');
 		expect(result.stdout).toContain('+       "script": |');
+	});
+});
+
+describe('--conversation reading a pipe that goes on', () => {
+	it('removes its copy of the pipe when a signal ends it (it was left in the temporary folder)', async () => {
+		const temporary = mkdtempSync(join(tmpdir(), 'perscope-conversation-signal-'));
+		try {
+			const child = spawn(process.execPath, [cliPath, '--conversation', 'yx0@1'], {
+				cwd: repoRoot,
+				env: {...process.env, CI: 'true', TMPDIR: temporary},
+				stdio: ['pipe', 'ignore', 'ignore'],
+			});
+			child.stdin.write(readFileSync(fixturePath(tools)));
+			const spooled = () => readdirSync(temporary).some(name => name.startsWith('perscope-spool-'));
+			const deadline = Date.now() + 8000;
+			while (!spooled() && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20));
+			expect(spooled()).toBe(true);
+			const ended = new Promise<NodeJS.Signals | null>(resolve => child.on('exit', (_code, signal) => resolve(signal)));
+			child.kill('SIGTERM');
+			expect(await ended).toBe('SIGTERM');
+			expect(readdirSync(temporary)).toEqual([]);
+		} finally {
+			rmSync(temporary, {recursive: true, force: true});
+		}
 	});
 });

@@ -42,6 +42,26 @@ describe('the spool of stdin and commands', () => {
 		}
 	});
 
+	it('copies a stream so that it reads whole as the stream did: no zeros where a \\r, a byte-order mark or a blank line was', () => {
+		const text = '\uFEFF{"a":1}\r\n\n{"b":"ü"}\r\n   \n{"c":3}';
+		const raw = new RawEvents({spool: true, maxBytes: 0});
+		raw.addPlan(stdinPlan);
+		feed(raw, text, 3);
+		const path = raw.fileOf('stdin')!;
+		const copy = readFileSync(path);
+		expect(copy.includes(0)).toBe(false);
+		// Every line where the stream had it, the rest blank.
+		const lines = copy
+			.toString('utf8')
+			.split('\n')
+			.map(line => line.trim())
+			.filter(line => line !== '');
+		expect(lines).toEqual(['{"a":1}', '{"b":"ü"}', '{"c":3}']);
+		expect(copy.indexOf('{"b"')).toBe(Buffer.from(text).indexOf('{"b"'));
+		expect(copy.indexOf('{"c"')).toBe(Buffer.from(text).indexOf('{"c"'));
+		raw.close();
+	});
+
 	it('keeps lines itself, without failing, when the copy cannot be written', () => {
 		const raw = new RawEvents({spool: true});
 		raw.addPlan(stdinPlan);

@@ -13,7 +13,8 @@ import {join} from 'node:path';
 /** Lines are gathered to about this many bytes before they are written: one write per line costs a system call. */
 const batchBytes = 1024 * 1024;
 
-type SpoolFile = {fd: number; path: string};
+/** A stream's copy, and where what is written of it ends. */
+type SpoolFile = {fd: number; path: string; end: number};
 
 export class Spool {
 	readonly directory: string;
@@ -36,15 +37,21 @@ export class Spool {
 		if (this.#removed || this.#failed) return false;
 		const file = this.#fileOf(source);
 		if (!file) return false;
-		const line = `${text}\n`;
+		// Bytes of the stream no line was written over (a line's \r, a byte-order mark, a blank line, a line too long to
+		// keep) would be zeros in the copy, stuck to the next line: spaces and a line break instead, so that whoever
+		// reads the copy whole (a Claude Code transcript piped in) reads its lines as the stream had them.
+		const gap = offset - file.end;
+		const line = gap > 0 && offset > 0 ? `${' '.repeat(gap - 1)}\n${text}\n` : `${text}\n`;
+		const from = gap > 0 && offset > 0 ? file.end : offset;
 		const pending = this.#pending;
-		if (pending && (pending.file !== file || pending.start + pending.bytes !== offset || pending.bytes >= batchBytes)) this.flush();
+		if (pending && (pending.file !== file || pending.start + pending.bytes !== from || pending.bytes >= batchBytes)) this.flush();
 		const bytes = Buffer.byteLength(line);
+		file.end = Math.max(file.end, from + bytes);
 		if (this.#pending) {
 			this.#pending.pieces.push(line);
 			this.#pending.bytes += bytes;
 		} else {
-			this.#pending = {file, start: offset, pieces: [line], bytes};
+			this.#pending = {file, start: from, pieces: [line], bytes};
 		}
 
 		return !this.#failed;
@@ -97,7 +104,7 @@ export class Spool {
 		if (!file) {
 			const path = join(this.directory, `${this.#files.size}.ndjson`);
 			try {
-				file = {fd: openSync(path, 'w+', 0o600), path};
+				file = {fd: openSync(path, 'w+', 0o600), path, end: 0};
 			} catch {
 				this.#failed = true;
 				return undefined;
