@@ -3,6 +3,8 @@ import {dirname} from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {runStatuses} from '../model/events.js';
 import type {JobListing} from '../query/job-listing.js';
+import {jsonObject} from '../parse/dialects/json-values.js';
+import {isRecord} from '../parse/dialects/wire-reader.js';
 
 /*
  * Listings of jobs read before, kept between runs (`~/.cache/perscope/listings.json`): `perscope ~/.claude/projects`
@@ -78,8 +80,7 @@ const listingFormat = 1;
 function buildMark(): string {
 	let version = 'unknown';
 	try {
-		const read: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-		const field: unknown = isObject(read) ? read['version'] : undefined;
+		const field = jsonObject(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))?.['version'];
 		if (typeof field === 'string') version = field;
 	} catch {
 		// The mark without it: the module's own file still tells builds apart.
@@ -96,17 +97,17 @@ function buildMark(): string {
 
 function readEntries(file: string, build: string): Map<string, Entry> {
 	const entries = new Map<string, Entry>();
-	let value: unknown;
+	let value: Record<string, unknown> | undefined;
 	try {
-		value = JSON.parse(readFileSync(file, 'utf8'));
+		value = jsonObject(readFileSync(file, 'utf8'));
 	} catch {
 		return entries;
 	}
 
-	if (!isObject(value) || value['build'] !== build || !Array.isArray(value['entries'])) return entries;
+	if (value === undefined || value['build'] !== build || !Array.isArray(value['entries'])) return entries;
 	for (const pair of value['entries']) {
 		const [path, entry]: unknown[] = Array.isArray(pair) ? pair : [];
-		if (typeof path !== 'string' || !isObject(entry) || typeof entry['signature'] !== 'string') continue;
+		if (typeof path !== 'string' || !isRecord(entry) || typeof entry['signature'] !== 'string') continue;
 		const listing = listingOf(entry['listing'], path);
 		if (listing) entries.set(path, {signature: entry['signature'], listing});
 	}
@@ -118,10 +119,10 @@ const statuses: ReadonlySet<string> = new Set(runStatuses);
 
 /** A listing as this build wrote it, or undefined: the file is this build's, but any program could have written it. */
 function listingOf(value: unknown, path: string): JobListing | undefined {
-	if (!isObject(value) || value['path'] !== path || typeof value['jobId'] !== 'string') return undefined;
+	if (!isRecord(value) || value['path'] !== path || typeof value['jobId'] !== 'string') return undefined;
 	const {usage} = value;
 	const status = value['status'];
-	if (typeof status !== 'string' || !statuses.has(status) || !isObject(usage)) return undefined;
+	if (typeof status !== 'string' || !statuses.has(status) || !isRecord(usage)) return undefined;
 	const numbers = ['steps', 'runs'].every(key => typeof value[key] === 'number');
 	const usageNumbers = ['inputTokens', 'outputTokens', 'reasoningTokens', 'totalTokens', 'cachedInputTokens'].every(key => typeof usage[key] === 'number');
 	const optional = (key: string, type: 'string' | 'number') => value[key] === undefined || typeof value[key] === type;
@@ -131,8 +132,4 @@ function listingOf(value: unknown, path: string): JobListing | undefined {
 	if (!numbers || !usageNumbers || !texts || !times || !companions || value['pending'] !== undefined) return undefined;
 	// Checked field by field above: what JSON.stringify made of a JobListing.
 	return value as JobListing;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,6 @@
 import type {ConversationMessage, ConversationPart, ConversationStep, ConversationUsage} from '../../../model/conversation.js';
 import {isTranscriptLine} from './transcript.js';
+import {jsonObject, jsonObjectAt} from '../json-values.js';
 
 /*
  * A step's conversation from a Claude Code session's transcript (`<session>.jsonl`, a sub-agent's
@@ -21,15 +22,8 @@ type Line = {value: Record<string, unknown>; offset: number};
  * transcript Claude Code keeps of its session, at the first line of its response.
  */
 export function conversationPlace(line: string): {kind: 'transcript'} | {kind: 'stream'; sessionId: string; messageId: string} | undefined {
-	let value: unknown;
-	try {
-		value = JSON.parse(line);
-	} catch {
-		return undefined;
-	}
-
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-	const record = value as Record<string, unknown>;
+	const record = jsonObject(line);
+	if (record === undefined) return undefined;
 	if (isTranscriptLine(record)) return {kind: 'transcript'};
 	const sessionId = record.session_id;
 	// With --include-partial-messages a response starts on its `message_start` stream event, which names it.
@@ -44,7 +38,7 @@ export function responseOffset(bytes: Buffer, id: string): number | undefined {
 	const needle = JSON.stringify(id);
 	for (let found = bytes.indexOf(needle); found >= 0; found = bytes.indexOf(needle, found + needle.length)) {
 		const start = bytes.lastIndexOf(10, found) + 1;
-		const {value} = lineAt(bytes, start);
+		const {value} = jsonObjectAt(bytes, start);
 		if (value?.type === 'assistant' && messageId(value) === id) return start;
 	}
 
@@ -106,7 +100,7 @@ export function transcriptConversation(bytes: Buffer, offset: number): Conversat
 function jsonLines(bytes: Buffer, start: number, end: number): Line[] {
 	const lines: Line[] = [];
 	for (let at = start; at < end && at < bytes.length; ) {
-		const line = lineAt(bytes, at);
+		const line = jsonObjectAt(bytes, at);
 		if (line.value !== undefined) lines.push({value: line.value, offset: at});
 		at = line.next;
 	}
@@ -117,24 +111,10 @@ function jsonLines(bytes: Buffer, start: number, end: number): Line[] {
 /** The run's lines from byte `start` on, each read only when asked for. */
 function* ownLinesFrom(bytes: Buffer, start: number, own: (line: Line) => boolean): Generator<Line> {
 	for (let at = start; at < bytes.length; ) {
-		const line = lineAt(bytes, at);
+		const line = jsonObjectAt(bytes, at);
 		if (line.value !== undefined && own({value: line.value, offset: at})) yield {value: line.value, offset: at};
 		at = line.next;
 	}
-}
-
-/** The line at byte `at`: its JSON object (undefined for a line that is none), and where the next line starts. */
-function lineAt(bytes: Buffer, at: number): {value: Record<string, unknown> | undefined; next: number} {
-	let end = bytes.indexOf(10, at);
-	if (end < 0) end = bytes.length;
-	try {
-		const value: unknown = JSON.parse(bytes.toString('utf8', at, end));
-		if (typeof value === 'object' && value !== null && !Array.isArray(value)) return {value: value as Record<string, unknown>, next: end + 1};
-	} catch {
-		// A line cut or not JSON holds no message.
-	}
-
-	return {value: undefined, next: end + 1};
 }
 
 function sideOf(value: Record<string, unknown>): string {

@@ -1,4 +1,5 @@
 import type {ConversationMessage, ConversationPart, ConversationStep, ConversationUsage} from '../../../model/conversation.js';
+import {jsonObjectAt} from '../json-values.js';
 
 /*
  * A step's conversation from a Codex session's rollout (rollout.ts reads its events): the rollout keeps every item the
@@ -125,20 +126,10 @@ function rolloutLines(bytes: Buffer, start: number, end: number): Line[] {
 
 /** The rollout line at byte `at` (undefined for one that is not), and where the next starts. */
 function lineAt(bytes: Buffer, at: number): {line: Line | undefined; next: number} {
-	let end = bytes.indexOf(10, at);
-	if (end < 0) end = bytes.length;
-	try {
-		const value: unknown = JSON.parse(bytes.toString('utf8', at, end));
-		if (typeof value === 'object' && value !== null) {
-			const {type, payload} = value as Record<string, unknown>;
-			if (typeof type === 'string' && typeof payload === 'object' && payload !== null)
-				return {line: {type, payload: payload as Item, offset: at}, next: end + 1};
-		}
-	} catch {
-		// A line cut or not JSON holds no item.
-	}
-
-	return {line: undefined, next: end + 1};
+	const {value, next} = jsonObjectAt(bytes, at);
+	const type = value?.['type'];
+	const payload = value?.['payload'];
+	return {line: typeof type === 'string' && typeof payload === 'object' && payload !== null ? {type, payload: payload as Item, offset: at} : undefined, next};
 }
 
 const responseTypes: ReadonlySet<string> = new Set(['reasoning', 'function_call', 'custom_tool_call', 'local_shell_call', 'web_search_call']);

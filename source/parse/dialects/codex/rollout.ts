@@ -3,6 +3,7 @@ import {assertNever} from '../../../model/assert-never.js';
 import {agentAnswer, agentRunEnd, type SpawnedAgent} from './sub-agents.js';
 import {usageOf} from './usage.js';
 import {timestampOf} from '../common.js';
+import {jsonObject} from '../json-values.js';
 import {lineOnlyEvent, type ParsedOut, type WireRecord} from '../stream-dialect.js';
 import {outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {readOrJudge} from '../../normalise.js';
@@ -420,15 +421,6 @@ function callOf(item: RolloutItem): ToolCall | undefined {
 
 function resultOf(call: ToolCall): {id: string; skillName: string; toolName: string} {
 	return {id: call.id, skillName: call.skillName, toolName: call.toolName};
-}
-
-function jsonObject(text: string): Record<string, unknown> | undefined {
-	try {
-		const value: unknown = JSON.parse(text);
-		return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-	} catch {
-		return undefined;
-	}
 }
 
 function argumentsOf(text: string): Record<string, unknown> {

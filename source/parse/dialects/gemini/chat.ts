@@ -1,4 +1,6 @@
 import type {ConversationMessage, ConversationPart, ConversationStep, ConversationUsage} from '../../../model/conversation.js';
+import {jsonObject, jsonObjectAt} from '../json-values.js';
+import {isRecord} from '../wire-reader.js';
 
 /*
  * A step's conversation from the chat Gemini CLI keeps of a session (`~/.gemini/tmp/<project>/chats/session-<time>-
@@ -14,7 +16,7 @@ type Record = {[key: string]: unknown};
 
 /** The session a chat is of, from its first line; undefined for a file that is no chat. */
 export function chatSessionId(firstLine: string): string | undefined {
-	const value = parse(firstLine);
+	const value = jsonObject(firstLine);
 	const id = value?.['sessionId'];
 	return typeof id === 'string' && typeof value?.['startTime'] === 'string' ? id : undefined;
 }
@@ -100,9 +102,7 @@ type ChatRecord =
 function* chatRecords(bytes: Buffer): Generator<ChatRecord> {
 	let run = 0;
 	const seen = new Set<string>();
-	for (const text of lines(bytes)) {
-		const value = parse(text);
-		if (!value) continue;
+	for (const value of objects(bytes)) {
 		const startTime = value['startTime'];
 		if (typeof value['sessionId'] === 'string' && typeof startTime === 'string') {
 			run++;
@@ -245,24 +245,11 @@ function stringOf(value: unknown): string | undefined {
 	return typeof value === 'string' ? value : undefined;
 }
 
-function* lines(bytes: Buffer): Generator<string> {
+/** The chat's lines that are JSON objects, in order. */
+function* objects(bytes: Buffer): Generator<Record> {
 	for (let at = 0; at < bytes.length; ) {
-		const end = bytes.indexOf(10, at);
-		const stop = end === -1 ? bytes.length : end;
-		yield bytes.toString('utf8', at, stop);
-		at = stop + 1;
+		const {value, next} = jsonObjectAt(bytes, at);
+		if (value) yield value;
+		at = next;
 	}
-}
-
-function parse(text: string): Record | undefined {
-	try {
-		const value: unknown = JSON.parse(text);
-		return isRecord(value) ? value : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-function isRecord(value: unknown): value is Record {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
