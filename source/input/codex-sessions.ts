@@ -1,6 +1,6 @@
-import {closeSync, readSync} from 'node:fs';
 import {dirname, join} from 'node:path';
-import {isDirectory, isFile, namesIn, openRegularFileSync} from './regular-file.js';
+import {jsonObject} from '../parse/dialects/json-values.js';
+import {firstLineSync, isDirectory, isFile, namesIn} from './regular-file.js';
 
 /*
  * The folder Codex keeps its sessions in (`~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<thread>.jsonl`, or any folder
@@ -41,37 +41,10 @@ const headBytes = 1024 * 1024;
 
 /** A rollout's first line, read (only a regular file, no further than a megabyte); undefined when it is no session's start. */
 export function rolloutHead(path: string): RolloutHead | undefined {
-	const buffer = Buffer.allocUnsafe(64 * 1024);
-	const pieces: Buffer[] = [];
-	try {
-		const opened = openRegularFileSync(path);
-		try {
-			// Up to the first line's end: the rest of a long session is not read for its head.
-			for (let position = 0; position < Math.min(opened.size, headBytes); ) {
-				const read = readSync(opened.fd, buffer, 0, buffer.length, position);
-				if (read === 0) break;
-				pieces.push(Buffer.from(buffer.subarray(0, read)));
-				position += read;
-				if (buffer.subarray(0, read).includes(10)) break;
-			}
-		} finally {
-			closeSync(opened.fd);
-		}
-	} catch {
-		return undefined;
-	}
-
-	const bytes = Buffer.concat(pieces);
-	const end = bytes.indexOf(10);
-	let value: unknown;
-	try {
-		value = JSON.parse(bytes.toString('utf8', 0, end < 0 ? bytes.length : end));
-	} catch {
-		return undefined;
-	}
-
-	const payload: unknown =
-		typeof value === 'object' && value !== null && Reflect.get(value, 'type') === 'session_meta' ? Reflect.get(value, 'payload') : undefined;
+	const line = firstLineSync(path, headBytes);
+	const value = line === undefined ? undefined : jsonObject(line);
+	if (value === undefined) return undefined;
+	const payload = value['type'] === 'session_meta' ? value['payload'] : undefined;
 	if (typeof payload !== 'object' || payload === null) return undefined;
 	const text = (key: string): string | undefined => {
 		const found: unknown = Reflect.get(payload, key);

@@ -99,6 +99,35 @@ export function readRegularFileSync(path: string, limit: number): Buffer | undef
 	}
 }
 
+/**
+ * A regular file's first line, read no further than its first newline (or `limit` bytes, a piece more at most): a
+ * session file's head, without the rest of a long session. Undefined when it cannot be read.
+ */
+export function firstLineSync(path: string, limit: number): string | undefined {
+	const buffer = Buffer.allocUnsafe(64 * 1024);
+	const pieces: Buffer[] = [];
+	try {
+		const file = openRegularFileSync(path);
+		try {
+			for (let position = 0; position < Math.min(file.size, limit); ) {
+				const read = readSync(file.fd, buffer, 0, buffer.length, position);
+				if (read === 0) break;
+				pieces.push(Buffer.from(buffer.subarray(0, read)));
+				position += read;
+				if (buffer.subarray(0, read).includes(10)) break;
+			}
+		} finally {
+			closeSync(file.fd);
+		}
+	} catch {
+		return undefined;
+	}
+
+	const bytes = Buffer.concat(pieces);
+	const end = bytes.indexOf(10);
+	return bytes.toString('utf8', 0, end < 0 ? bytes.length : end);
+}
+
 /** The names in a folder, sorted; none when it is not there or cannot be read (a folder not written yet reads as empty). */
 export function namesIn(folder: string): string[] {
 	try {

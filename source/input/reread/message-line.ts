@@ -1,4 +1,3 @@
-import {closeSync, readSync} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import type {ConversationStep} from '../../model/conversation.js';
 import type {MessageLine} from '../../model/message-lines.js';
@@ -8,9 +7,10 @@ import {conversationPlace, responseOffset, transcriptConversation} from '../../p
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
 import {lastResponseOfTurn, rolloutConversation} from '../../parse/dialects/codex/conversation.js';
 import {chatConversation, chatSessionId} from '../../parse/dialects/gemini/chat.js';
+import {jsonObject} from '../../parse/dialects/json-values.js';
 import {rolloutFilesUnder, rolloutThread} from '../codex-sessions.js';
 import {subagentsOf} from '../claude-sessions.js';
-import {isFile, namesIn, openRegularFileSync, readRegularFileSync} from '../regular-file.js';
+import {firstLineSync, isFile, namesIn, readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
 
 /*
@@ -213,7 +213,7 @@ function chatFileOf(folder: string, session: string): string | undefined {
 		for (const name of namesIn(chats)) {
 			if (!name.startsWith('session-') || !name.endsWith(suffix)) continue;
 			const path = join(chats, name);
-			if (chatSessionId(firstLineOf(path)) === session) return path;
+			if (chatSessionId(firstLineSync(path, 64 * 1024) ?? '') === session) return path;
 		}
 	}
 
@@ -222,30 +222,8 @@ function chatFileOf(folder: string, session: string): string | undefined {
 
 /** A stream line's `timestamp`, when it has one. */
 function timestampIn(line: string): string | undefined {
-	try {
-		const value: unknown = JSON.parse(line);
-		const at: unknown = typeof value === 'object' && value !== null ? Reflect.get(value, 'timestamp') : undefined;
-		return typeof at === 'string' ? at : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** A file's first line (what of it the first 64 KB hold); empty when it cannot be read. */
-function firstLineOf(path: string): string {
-	try {
-		const file = openRegularFileSync(path);
-		try {
-			const bytes = Buffer.allocUnsafe(Math.min(file.size, 64 * 1024));
-			const read = readSync(file.fd, bytes, 0, bytes.length, 0);
-			const end = bytes.subarray(0, read).indexOf(10);
-			return bytes.toString('utf8', 0, end === -1 ? read : end);
-		} finally {
-			closeSync(file.fd);
-		}
-	} catch {
-		return '';
-	}
+	const at = jsonObject(line)?.['timestamp'];
+	return typeof at === 'string' ? at : undefined;
 }
 
 /** A transcript read whole for a step's conversation, up to `maxTranscriptBytes`; undefined when it cannot be. */
