@@ -1,6 +1,6 @@
 import {statSync} from 'node:fs';
 import type {RolloutHeads} from '../input/codex-sessions.js';
-import {jobsIn, keepListing, keptListing, newestFirst, placeholderOf, type JobListing, type ListingReading, type RootJobs} from './job-listing.js';
+import {asListed, jobsIn, keepListing, keptListing, newestFirst, placeholderOf, type JobListing, type ListingReading, type RootJobs} from './job-listing.js';
 import {jobSignature} from './job-signature.js';
 import type {ListingCache} from './listing-cache.js';
 
@@ -27,8 +27,8 @@ type Entry = {
 	costMs: number;
 };
 
-/** A job being read: its signature when it began, and the time its slices took so far. */
-type Reading = {path: string; signature: string; read: ListingReading; costMs: number};
+/** A job being read: its signature when it began, the jobs of the root it is one of, and the time its slices took so far. */
+type Reading = {path: string; signature: string; read: ListingReading; costMs: number; jobs: RootJobs};
 
 /** A job read again no sooner than this many times its last reading took. */
 const costFactor = 10;
@@ -96,12 +96,13 @@ export class JobList {
 			const entry = this.#entries.get(reading.path);
 			const started = this.#clock();
 			// A job of many megabytes is read over several slices: keys are answered between them.
-			const listing = reading.read.advance(more);
+			const read = reading.read.advance(more);
 			const ended = this.#clock();
 			reading.costMs += ended - started;
-			if (!listing) break;
+			if (!read) break;
 			this.#reading = undefined;
-			keepListing(reading.path, reading.signature, listing, reading.read, this.#cache);
+			keepListing(reading.path, reading.signature, read, reading.read, this.#cache);
+			const listing = asListed(reading.jobs, reading.path, read);
 			if (entry) {
 				changed ||= entry.signature === undefined || !sameListing(entry.listing, listing);
 				this.#entries.set(reading.path, {...entry, listing, signature: reading.signature, describedAt: ended, costMs: reading.costMs});
@@ -128,7 +129,7 @@ export class JobList {
 			return 'kept';
 		}
 
-		this.#reading = {path, signature, read: this.#jobs.reading(path), costMs: 0};
+		this.#reading = {path, signature, read: this.#jobs.reading(path), costMs: 0, jobs: this.#jobs};
 		return this.#reading;
 	}
 

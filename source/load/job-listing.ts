@@ -38,7 +38,7 @@ export function listJobs(root: string, where?: string, cache?: ListingCache): Jo
 export type RootJobs = {
 	kind: JobKind;
 	paths: string[];
-	/** A job's listing, read a piece at a time (describe: at once). */
+	/** A job's listing, read a piece at a time (as read: asListed gives it as the root lists it; describe: at once). */
 	reading: (path: string) => ListingReading;
 	describe: (path: string) => JobListing;
 	companions: ReadonlyMap<string, readonly string[]>;
@@ -56,7 +56,12 @@ export function describeKept(jobs: RootJobs, path: string, cache: ListingCache |
 	const reading = jobs.reading(path);
 	const listing = readWhole(reading);
 	keepListing(path, signature, listing, reading, cache);
-	return listing;
+	return asListed(jobs, path, listing);
+}
+
+/** A job's listing as its root lists it: with its project, across every Claude Code project (readings give none). */
+export function asListed(jobs: RootJobs, path: string, listing: JobListing): JobListing {
+	return jobs.projects ? {...listing, project: basename(dirname(path))} : listing;
 }
 
 /** A first prompt longer than this is not kept (the cache's file is read whole at every listing). */
@@ -69,16 +74,14 @@ export function keptListing(jobs: RootJobs, path: string, signature: string, cac
 	// A rollout's sub-agents as they are found now: the file is the person's own, but any program could write it.
 	const companions = jobs.companions.get(path) ?? [];
 	if ((kept.companions ?? []).join('\n') !== companions.join('\n')) return undefined;
-	// Kept without its project, which depends on the root it was listed from (a project's folder, or all of them).
-	return jobs.projects ? {...kept, project: basename(dirname(path))} : kept;
+	// Kept as read, without its project, which depends on the root it is listed from (a project's folder, or all of them).
+	return asListed(jobs, path, kept);
 }
 
-/** Keeps a job's listing, once read whole and without a problem. */
+/** Keeps a job's listing as its reading gave it, once read whole and without a problem. */
 export function keepListing(path: string, signature: string, listing: JobListing, reading: ListingReading, cache: ListingCache | undefined): void {
 	if (!cache || reading.failed || (listing.query?.length ?? 0) > maxKeptQuery) return;
-	const kept = {...listing};
-	delete kept.project;
-	cache.set(path, signature, kept);
+	cache.set(path, signature, listing);
 }
 
 /**
@@ -94,15 +97,13 @@ export function jobsIn(root: string, heads?: RolloutHeads, where?: string): Root
 	if (sessions.length > 0) return rootJobs('sessions', sessions, sessionListing, none);
 	const projects = projectFoldersIn(root);
 	if (projects.length > 0)
-		return {
-			...rootJobs(
-				'sessions',
-				projects.flatMap(project => sessionFilesIn(project)),
-				path => withProject(sessionListing(path), basename(dirname(path))),
-				none,
-			),
-			projects: true,
-		};
+		return rootJobs(
+			'sessions',
+			projects.flatMap(project => sessionFilesIn(project)),
+			sessionListing,
+			none,
+			true,
+		);
 	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
 	const rollouts = codexSessionsIn(root, where, heads);
 	if (rollouts.length > 0) {
@@ -118,22 +119,15 @@ export function jobsIn(root: string, heads?: RolloutHeads, where?: string): Root
 	return rootJobs('jobs', [], jobListing, none);
 }
 
-function rootJobs(kind: JobKind, paths: string[], reading: (path: string) => ListingReading, companions: ReadonlyMap<string, readonly string[]>): RootJobs {
-	return {kind, paths, reading, describe: path => readWhole(reading(path)), companions, projects: false};
-}
-
-/** Sessions of all Claude Code's projects together: each listed with its project's folder. */
-function withProject(reading: ListingReading, project: string): ListingReading {
-	return {
-		advance(more) {
-			const listing = reading.advance(more);
-			return listing && {...listing, project};
-		},
-		close: () => reading.close(),
-		get failed() {
-			return reading.failed;
-		},
-	};
+function rootJobs(
+	kind: JobKind,
+	paths: string[],
+	reading: (path: string) => ListingReading,
+	companions: ReadonlyMap<string, readonly string[]>,
+	projects = false,
+): RootJobs {
+	const jobs: RootJobs = {kind, paths, reading, describe: path => asListed(jobs, path, readWhole(reading(path))), companions, projects};
+	return jobs;
 }
 
 /** Listings in the order the list shows them: newest first, then by id. */
