@@ -1,24 +1,6 @@
 import {describe, expect, it} from 'vitest';
-import type {JobListing} from '../query/job-listing.js';
+import {jobListing as job} from '../../test/helpers/job-listings.js';
 import {jobsMatching} from './job-filter.js';
-
-const usage = {inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0};
-
-function job(jobId: string, overrides: Partial<JobListing> = {}): JobListing {
-	return {
-		jobId,
-		path: `/jobs/${jobId}`,
-		coordinator: 'claude',
-		status: 'completed',
-		steps: 1,
-		usage,
-		runs: 1,
-		query: undefined,
-		startedAt: undefined,
-		lastEventAt: undefined,
-		...overrides,
-	};
-}
 
 describe('jobsMatching (the job list’s /)', () => {
 	const jobs = [

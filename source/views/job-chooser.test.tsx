@@ -2,26 +2,9 @@ import {render} from 'ink-testing-library';
 import {describe, expect, it} from 'vitest';
 import {keys, settle, waitForFrame} from '../../test/helpers/app.js';
 import {fixturePath} from '../../test/helpers/load.js';
+import {jobListing as job} from '../../test/helpers/job-listings.js';
 import {listJobs, type JobListing} from '../load/job-listing.js';
 import {JobChooser} from './job-chooser.js';
-
-const usage = {inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0};
-
-function job(jobId: string, overrides: Partial<JobListing> = {}): JobListing {
-	return {
-		jobId,
-		path: `/jobs/${jobId}`,
-		coordinator: 'writer',
-		status: 'completed',
-		steps: 3,
-		usage,
-		runs: 1,
-		query: undefined,
-		startedAt: undefined,
-		lastEventAt: undefined,
-		...overrides,
-	};
-}
 
 function choose(root: string, jobs: JobListing[]) {
 	const chosen: Array<JobListing | undefined> = [];

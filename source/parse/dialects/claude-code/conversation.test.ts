@@ -2,7 +2,8 @@ import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {lineOffsetOf} from '../../../../test/helpers/recorded-layout.js';
-import type {ConversationMessage, ConversationStep} from '../../../model/conversation.js';
+import type {ConversationMessage} from '../../../model/conversation.js';
+import {ended} from '../../../../test/helpers/conversation-step.js';
 import {transcriptConversation} from './conversation.js';
 
 /*
@@ -36,11 +37,6 @@ function brief(messages: readonly ConversationMessage[]): string[] {
 						.join(' | ');
 		return `${message.isNewInput ? '+' : ''}${message.role}: ${held}`;
 	});
-}
-
-function ended(step: ConversationStep): Extract<ConversationStep, {kind: 'ended'}> {
-	expect(step.kind).toBe('ended');
-	return step as Extract<ConversationStep, {kind: 'ended'}>;
 }
 
 describe('a step’s conversation from a Claude Code transcript', () => {

@@ -3,6 +3,7 @@ import {describe, expect, it} from 'vitest';
 import {fixturePath} from '../../../../test/helpers/load.js';
 import type {ConversationMessage, ConversationPart} from '../../../model/conversation.js';
 import {chatConversation, chatSessionId} from './chat.js';
+import {ended} from '../../../../test/helpers/conversation-step.js';
 
 /*
  * The chat Gemini CLI 0.61.0 kept of the session of fixtures/gemini/stream-with-chats.jsonl (two `gemini -p` runs, the
@@ -22,8 +23,7 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 	});
 
 	it('step 2 of the first run: given the context, the prompt, the first response (2 calls) and its results (line 9); added the replace call and its result', () => {
-		const step = chatConversation(chat, {run: 1, at: undefined}, 2);
-		if (step.kind !== 'ended') throw new Error(step.kind);
+		const step = ended(chatConversation(chat, {run: 1, at: undefined}, 2));
 		expect(step.given.map(message => message.role)).toEqual(['system', 'user', 'assistant', 'tool']);
 		expect(step.given[1]!.contents).toBe('Fix the greeting in greet.txt, then have a helper check the workspace.');
 		expect(kinds(step.given[2]!)).toEqual(['thinking', 'text', 'call', 'call']);
@@ -42,21 +42,18 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 	});
 
 	it('the second run’s first step: the resumed history, the new prompt marked new, the write and its result added', () => {
-		const step = chatConversation(chat, {run: 2, at: undefined}, 1);
-		if (step.kind !== 'ended') throw new Error(step.kind);
+		const step = ended(chatConversation(chat, {run: 2, at: undefined}, 1));
 		const newInputs = step.given.filter(message => message.isNewInput);
 		expect(newInputs.map(message => message.contents)).toEqual(['Now add a farewell file.']);
 		expect(step.given.at(-1)!.contents).toBe('Now add a farewell file.');
 		expect(step.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
 		// The last step of the run: its answer, nothing after it.
-		const last = chatConversation(chat, {run: 2, at: undefined}, 2);
-		if (last.kind !== 'ended') throw new Error(last.kind);
+		const last = ended(chatConversation(chat, {run: 2, at: undefined}, 2));
 		expect(last.added.map(message => message.contents)).toEqual([[{kind: 'text', text: 'Added farewell.txt.'}]]);
 	});
 
 	it('reads a resumed run’s history as the API parts it is kept in: thinking, calls, and each result once', () => {
-		const step = chatConversation(chat, {run: 2, at: undefined}, 1);
-		if (step.kind !== 'ended') throw new Error(step.kind);
+		const step = ended(chatConversation(chat, {run: 2, at: undefined}, 1));
 		const first = step.given.find(message => message.role === 'assistant')!;
 		expect(kinds(first)).toEqual(['thinking', 'text', 'call', 'call']);
 		const results = step.given.flatMap(message => (typeof message.contents === 'string' ? [] : message.contents.filter(part => part.kind === 'result')));
@@ -67,8 +64,7 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 	});
 
 	it('takes the run a step is of from the step’s time: a stream of the second gemini -p alone calls it its first', () => {
-		const step = chatConversation(chat, {run: 1, at: '2026-11-29T21:44:36.606Z'}, 1);
-		if (step.kind !== 'ended') throw new Error(step.kind);
+		const step = ended(chatConversation(chat, {run: 1, at: '2026-11-29T21:44:36.606Z'}, 1));
 		expect(step.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
 	});
 
@@ -81,8 +77,7 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 			{$set: {messages: []}},
 		];
 		const bytes = Buffer.from(records.map(record => JSON.stringify(record)).join('\n'));
-		const step = chatConversation(bytes, {run: 1, at: undefined}, 1);
-		if (step.kind !== 'ended') throw new Error(step.kind);
+		const step = ended(chatConversation(bytes, {run: 1, at: undefined}, 1));
 		expect(step.added.map(message => message.contents)).toEqual([[{kind: 'text', text: 'Hi there.'}]]);
 		expect(step.given.map(message => message.contents)).toEqual(['hello']);
 		expect(chatConversation(bytes, {run: 1, at: undefined}, 2)).toMatchObject({kind: 'none'});
