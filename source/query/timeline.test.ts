@@ -270,6 +270,50 @@ describe('runtimes without step records', () => {
 	});
 });
 
+describe('the untimed timeline draws no bars (a stream with no time at all: Codex exec read from a file)', () => {
+	// Its lines, in order: the parent's delegate (spawn_agent), the helper's query, the parent's wait, the
+	// helper's answer (inside wait's result), close_agent, the parent's answer.
+	const model = modelFromFixtures('codex/sub-agent.jsonl');
+	const timeline = jobTimeline(model, onlyJob(model));
+	const [parentPane, parentStep, helperPane, helperStep] = timeline.rows;
+
+	it('draws its bars by the order the events came: the helper from its query to its answer, inside the step that started it', () => {
+		expect(timeline.axis).toBe('order');
+		expect(outline(model, timeline.rows)).toEqual(['[codex]', 'codex#1', '  [codex]', '  codex#1']);
+		expect(parentStep?.kind === 'step' && parentStep.does).toBe('→ codex, wait, close_agent, answered');
+		expect(parentStep?.bar).toEqual({from: 0, to: 6});
+		expect(parentPane?.bar).toEqual({from: 0, to: 6});
+		expect(helperStep?.bar).toEqual({from: 1, to: 4});
+		expect(helperPane?.bar).toEqual({from: 1, to: 4});
+		expect(timeline.barSpan).toEqual({from: 0, to: 6});
+	});
+
+	it('claims no time: no duration, no gap, no slowest step', () => {
+		expect([timeline.spanStart, timeline.spanEnd]).toEqual([undefined, undefined]);
+		for (const row of steps(timeline))
+			expect([row.start, row.end, row.durationMs, row.gapBeforeMs, row.slow]).toEqual([undefined, undefined, undefined, undefined, false]);
+	});
+
+	it('runs one after the other on one thread lie one after the other', () => {
+		const resumed = modelFromFixtures('codex/edit-and-test.jsonl');
+		const rows = jobTimeline(resumed, onlyJob(resumed)).rows;
+		expect(rows.map(row => row.bar)).toEqual([
+			{from: 0, to: 4},
+			{from: 0, to: 4},
+			{from: 4, to: 7},
+			{from: 4, to: 7},
+		]);
+	});
+
+	it('a timed stream keeps its axis of time, bars at its times', () => {
+		const timedModel = modelFromFixtures('real/delegate.ndjson');
+		const timed = jobTimeline(timedModel, onlyJob(timedModel));
+		expect(timed.axis).toBe('time');
+		for (const row of timed.rows) expect(row.bar).toEqual({from: row.start, to: row.end});
+		expect(timed.barSpan).toEqual({from: timed.spanStart, to: timed.spanEnd});
+	});
+});
+
 describe('a step still running', () => {
 	it('is open, and ends at the latest event so far', () => {
 		const lines = [

@@ -5,8 +5,12 @@ import {childPanes, endedWithoutFinalEvent, isLive, rootPanes, shownStatus} from
 /*
  * A waterfall of a job: one row per step, child runs nested under the step that delegated them, each
  * with its time span, so a view can draw bars against the job's time span (see `barCells`). Nothing here
- * is stored; it is derived from the runs' step records and the activities' timestamps.
+ * is stored; it is derived from the runs' step records and the activities' timestamps. A job whose stream
+ * carries no time at all (Codex's `exec --json` read from a file) still gets bars: by the order its events came.
  */
+
+/** Where a row's bar lies on the timeline's axis (`Timeline.axis`): from, to. */
+export type BarPlace = {from: number; to: number};
 
 export type TimelinePaneRow = {
 	kind: 'pane';
@@ -21,6 +25,8 @@ export type TimelinePaneRow = {
 	endedWithoutFinalEvent: boolean;
 	start: number | undefined;
 	end: number | undefined;
+	/** Its bar: its time span, or on an axis of order its own steps' places (`Timeline.axis`); undefined for none. */
+	bar: BarPlace | undefined;
 };
 
 export type TimelineStepRow = {
@@ -35,6 +41,11 @@ export type TimelineStepRow = {
 	end: number | undefined;
 	/** Undefined when the start or the end is unknown. */
 	durationMs: number | undefined;
+	/**
+	 * Its bar: its time span; on an axis of order, from its first activity's place among the job's to just past its
+	 * last's. Undefined for none.
+	 */
+	bar: BarPlace | undefined;
 	/** The step's own usage, as its step-ending event reported it; undefined when none did (drover, daemon). */
 	usage: Usage | undefined;
 	checkpointId: string | undefined;
@@ -64,10 +75,18 @@ export type TimelineRow = TimelinePaneRow | TimelineStepRow;
 
 export type Timeline = {
 	rows: TimelineRow[];
-	/** The earliest start and the latest end of any row: what the bars are drawn against. */
+	/** The earliest start and the latest end of any row. */
 	spanStart: number | undefined;
 	spanEnd: number | undefined;
 	medianGapMs: number | undefined;
+	/**
+	 * What the bars are drawn against: `time`, the rows' time spans; `order`, for a job with no time at all, the
+	 * places of its activities in the order they came (the first is 0), so that what ran after what, and what ran
+	 * beside what, still shows. Durations, gaps and the slowest steps need times: on `order` there are none.
+	 */
+	axis: 'time' | 'order';
+	/** The bars' span on the axis: the earliest `from` and the latest `to`; undefined when no row has a bar. */
+	barSpan: BarPlace | undefined;
 };
 
 /** A gap stands out when it is over this many times the median gap… */
@@ -123,6 +142,8 @@ class Builder {
 			const runs = pane.runIds.map(runId => model.runs.get(runId)).filter(run => run !== undefined);
 			const last = runs[runs.length - 1];
 			if (!last) continue;
+			const start = earliest(runs.map(run => run.startedAt));
+			const end = latest(runs.map(run => run.endedAt ?? run.lastEventAt));
 			this.#rows.push({
 				kind: 'pane',
 				key: `p:${pane.paneId}`,
@@ -132,8 +153,9 @@ class Builder {
 				depth,
 				status: shownStatus(last),
 				endedWithoutFinalEvent: endedWithoutFinalEvent(model, last),
-				start: earliest(runs.map(run => run.startedAt)),
-				end: latest(runs.map(run => run.endedAt ?? run.lastEventAt)),
+				start,
+				end,
+				bar: timeBar(start, end),
 			});
 
 			const byStep = activitiesByStep(model, pane);
@@ -172,13 +194,53 @@ class Builder {
 			}
 		}
 
-		return {
-			rows,
-			spanStart: earliest(rows.map(row => row.start)),
-			spanEnd: latest(rows.map(row => row.end)),
-			medianGapMs,
-		};
+		const spanStart = earliest(rows.map(row => row.start));
+		const spanEnd = latest(rows.map(row => row.end));
+		const axis = spanStart === undefined && spanEnd === undefined ? 'order' : 'time';
+		if (axis === 'order') placeInOrder(rows);
+		return {rows, spanStart, spanEnd, medianGapMs, axis, barSpan: barSpanOf(rows)};
 	}
+}
+
+/**
+ * Bars for a job with no time at all: each step from its first activity's place among the job's activities (in the
+ * order they came) to just past its last's, and a pane over its own steps, as its time span would be.
+ */
+function placeInOrder(rows: readonly TimelineRow[]): void {
+	const indices: number[] = [];
+	for (const row of rows) if (row.kind === 'step') for (const index of row.activityIndices) indices.push(index);
+	indices.sort((a, b) => a - b);
+	const placeOf = new Map<number, number>();
+	for (const index of indices) if (!placeOf.has(index)) placeOf.set(index, placeOf.size);
+	const panes = new Map<string, BarPlace>();
+	for (const row of rows) {
+		if (row.kind !== 'step' || row.activityIndices.length === 0) continue;
+		let from = Number.POSITIVE_INFINITY;
+		let to = 0;
+		for (const index of row.activityIndices) {
+			const place = placeOf.get(index)!;
+			from = Math.min(from, place);
+			to = Math.max(to, place + 1);
+		}
+
+		const bar = {from, to};
+		row.bar = bar;
+		const pane = panes.get(row.paneId);
+		panes.set(row.paneId, pane ? {from: Math.min(pane.from, bar.from), to: Math.max(pane.to, bar.to)} : bar);
+	}
+
+	for (const row of rows) if (row.kind === 'pane') row.bar = panes.get(row.paneId);
+}
+
+function barSpanOf(rows: readonly TimelineRow[]): BarPlace | undefined {
+	const from = earliest(rows.map(row => row.bar?.from));
+	const to = latest(rows.map(row => row.bar?.to));
+	return from === undefined || to === undefined ? undefined : {from, to};
+}
+
+/** A time span as a bar: undefined unless both ends are known. */
+function timeBar(start: number | undefined, end: number | undefined): BarPlace | undefined {
+	return start === undefined || end === undefined ? undefined : {from: start, to: end};
 }
 
 type StepActivities = Map<string, {indices: number[]; first: number | undefined; last: number | undefined}>;
@@ -254,6 +316,7 @@ function stepRows(model: Model, run: Run, pane: Pane, depth: number, byStep: Ste
 			start,
 			end,
 			durationMs: start !== undefined && end !== undefined ? end - start : undefined,
+			bar: timeBar(start, end),
 			usage: record?.usage,
 			checkpointId: record?.checkpointId,
 			status: record?.status,

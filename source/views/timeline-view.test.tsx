@@ -47,6 +47,20 @@ describe('the timeline', () => {
 		view.unmount();
 	});
 
+	it('the untimed timeline draws no bars: a stream with no time at all gets bars in the order its events came, and says so', async () => {
+		const view = openTimeline(modelFromFixtures('codex/sub-agent.jsonl'), 8);
+		const lines = (await waitForFrame(view, text => text.includes('Timeline'))).split('\n');
+		expect(lines[0]).toBe(' Timeline · 01a21d37-ec18-7893-8f15-6868facc7bac · untimed: bars in event order');
+		const bar = (line: string) => /█+|─+/.exec(line);
+		// 6 places in 90 - 40 - 24 = 26 columns: the parent's step spans them all, the helper's places 1 to 4.
+		expect(bar(lines[2]!)).toMatchObject({index: 41, 0: '█'.repeat(26)});
+		expect(bar(lines[3]!)).toMatchObject({index: 41 + 4, 0: '─'.repeat(14)});
+		expect(bar(lines[4]!)).toMatchObject({index: 41 + 4, 0: '█'.repeat(14)});
+		// No duration is made up.
+		expect(lines[2]).toMatch(/█ –/);
+		view.unmount();
+	});
+
 	it('moves a cursor with the keys, scrolling to keep it in sight, and closes with t', async () => {
 		const view = openTimeline(modelFromFixtures('demo.ndjson'), 8);
 		await waitForFrame(view, text => text.includes('1–6 of 20'));

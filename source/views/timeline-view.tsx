@@ -2,7 +2,7 @@ import {Box, Text} from 'ink';
 import {useMemo, useReducer, useRef} from 'react';
 import type {Model} from '../model/state.js';
 import {isEmptyFilter, matches} from '../query/filter.js';
-import {barCells, isMarkedWait, jobTimeline, stepLanding, type TimelineRow} from '../query/timeline.js';
+import {barCells, isMarkedWait, jobTimeline, stepLanding, type BarPlace, type Timeline, type TimelineRow} from '../query/timeline.js';
 import {formatCount, formatDuration} from '../text/format.js';
 import {sanitizeLine} from '../text/sanitize.js';
 import {padEnd} from '../text/width/width.js';
@@ -99,7 +99,7 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 	return (
 		<Box flexDirection="column" height={height} width={width}>
 			<Line width={width} inverse>
-				{` Timeline · ${which}${job ? sanitizeLine(job.jobId) : 'no job'} · ${formatDuration(timeline?.spanStart === undefined || timeline.spanEnd === undefined ? undefined : timeline.spanEnd - timeline.spanStart)} `}
+				{` Timeline · ${which}${job ? sanitizeLine(job.jobId) : 'no job'} · ${spanText(timeline)} `}
 			</Line>
 			{/* Lines are cut to the width already: clipping sideways too would make Ink re-slice each one every frame. */}
 			<Box flexDirection="column" height={bodyHeight} overflowY="hidden">
@@ -108,8 +108,7 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 						key={row.key}
 						row={row}
 						selected={scroll + n === cursor}
-						spanStart={timeline?.spanStart}
-						spanEnd={timeline?.spanEnd}
+						span={timeline?.barSpan}
 						labelWidth={labelWidth}
 						barWidth={barWidth}
 						width={width}
@@ -122,6 +121,12 @@ export function TimelineView({scroll, height, width}: {scroll: number; height: n
 			</Line>
 		</Box>
 	);
+}
+
+/** What the title says of the job's span: how long it took, or that its bars are by order. */
+function spanText(timeline: Timeline | undefined): string {
+	if (timeline?.axis === 'order') return timeline.barSpan === undefined ? 'untimed' : 'untimed: bars in event order';
+	return formatDuration(timeline?.spanStart === undefined || timeline.spanEnd === undefined ? undefined : timeline.spanEnd - timeline.spanStart);
 }
 
 /** The timeline's scroll as the store has it now (keys of one read arrive before the next frame), else `fallback`. */
@@ -226,26 +231,21 @@ function goToRow(model: Model, row: TimelineRow, filter: UiState['filter'], disp
 function TimelineLine({
 	row,
 	selected,
-	spanStart,
-	spanEnd,
+	span,
 	labelWidth,
 	barWidth,
 	width,
 }: {
 	row: TimelineRow;
 	selected: boolean;
-	spanStart: number | undefined;
-	spanEnd: number | undefined;
+	span: BarPlace | undefined;
 	labelWidth: number;
 	barWidth: number;
 	width: number;
 }) {
 	// The cursor is marked as the tree marks its selection, so it shows without colours too.
 	const indent = `${selected ? '›' : ' '}${'  '.repeat(row.depth)}`;
-	const cells =
-		row.start === undefined || row.end === undefined || spanStart === undefined || spanEnd === undefined
-			? undefined
-			: barCells(row.start, row.end, spanStart, spanEnd, barWidth);
+	const cells = row.bar === undefined || span === undefined ? undefined : barCells(row.bar.from, row.bar.to, span.from, span.to, barWidth);
 	const bar = cells ? `${' '.repeat(cells.offset)}${(row.kind === 'pane' ? '─' : '█').repeat(cells.length)}`.padEnd(barWidth) : ' '.repeat(barWidth);
 	if (row.kind === 'pane') {
 		const look = row.endedWithoutFinalEvent ? endedWithoutFinalEventLook : statusLook[row.status];

@@ -157,3 +157,20 @@ describe.skipIf(!hasTmux())(
 		});
 	},
 );
+
+describe.skipIf(!hasTmux())('the untimed timeline draws no bars (a Codex exec file, whose lines carry no time)', () => {
+	it('draws bars in the order the events came: the helper sub-agent inside the step that started it, and says it is untimed', async () => {
+		const tty = start('node dist/bin/perscope.js fixtures/codex/sub-agent.jsonl', {width: 100, height: 12});
+		await tty.waitFor('· ended');
+		tty.keys('t');
+		const lines = (await tty.waitFor('untimed: bars in event order')).split('\n');
+		const at = lines.findIndex(line => line.includes('Timeline ·'));
+		const bar = (line: string | undefined) => /█+/.exec(line ?? '');
+		const parent = bar(lines[at + 2]);
+		const helper = bar(lines[at + 4]);
+		expect(parent && helper).toBeTruthy();
+		// Inside its parent's step, neither at its start nor at its end: it ran between the spawn and the answer.
+		expect(helper!.index).toBeGreaterThan(parent!.index);
+		expect(helper!.index + helper![0].length).toBeLessThan(parent!.index + parent![0].length);
+	});
+});

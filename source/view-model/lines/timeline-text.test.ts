@@ -16,6 +16,7 @@ describe("a step row's text", () => {
 		start: 0,
 		end: 1,
 		durationMs: 1,
+		bar: {from: 0, to: 1},
 		usage: undefined,
 		checkpointId: undefined,
 		status: undefined,
