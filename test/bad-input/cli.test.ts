@@ -1,5 +1,5 @@
 import {spawn, spawnSync} from 'node:child_process';
-import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -107,6 +107,19 @@ describe('input that is not a log', () => {
 		writeFileSync(path, '\n   \n\t\t\n\r\n\n');
 		expect(summaryOf(await inProcess(['--summary', '--json', path]))).toEqual(emptySummary);
 	});
+
+	it.skipIf(!existsSync('/proc/self/status'))(
+		'a file that says it is empty but is not (/proc) was read as empty: its lines are read, as from a pipe',
+		async () => {
+			// The in-process CLI reads the status of this process, which has some fifty `Name:\tvalue` lines.
+			const {status, stdout} = await inProcess(['--summary', '/proc/self/status']);
+			// Bad lines are reported, not fatal.
+			expect(status).toBe(0);
+			expect(stdout).toMatch(/^0 events, [3-9]\d bad lines\n$/);
+			const fromPipe = perscope(['--summary'], readFileSync('/proc/self/status'));
+			expect(fromPipe.stdout).toMatch(/^0 events, [3-9]\d bad lines\n$/);
+		},
+	);
 
 	it('stdin closed at once (</dev/null) exits 0 with an empty summary', () => {
 		expect(summaryOf(perscope(['--summary', '--json']))).toEqual(emptySummary);
