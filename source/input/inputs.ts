@@ -4,7 +4,7 @@ import {fileURLToPath} from 'node:url';
 import {isSubagentFile} from '../parse/dialects/claude-code/session-files.js';
 import {whyNotRunnable} from './command/command-lookup.js';
 import {describeFsError, isMissing} from './fs-errors.js';
-import {isGzipFile} from './gzip-magic.js';
+import {fileHead} from './file-head.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
 import {rolloutFilesUnder, rolloutThread, subagentFoldersOf, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
@@ -21,6 +21,11 @@ export type FileForm =
 	| {kind: 'plain'; size: number}
 	/** A regular file that begins with gzip's two magic bytes, whatever its name: read through gunzip. `size` is compressed. */
 	| {kind: 'gzip'; size: number}
+	/**
+	 * A regular file that begins as a JSON array (`[`, claude-code-action's execution file): read from its start to
+	 * its end as its elements, one a line (parse/json-array-lines.ts); its lines are not read again by offset.
+	 */
+	| {kind: 'array'; size: number}
 	/** A FIFO (`<(cmd)`, a named pipe): read to its end, once; opening it waits for a writer (fifo.ts). */
 	| {kind: 'fifo'}
 	/** A character or block device, or a socket (/dev/stdin): read to its end, once. */
@@ -238,5 +243,6 @@ function lookAt(path: string, follow: boolean): FileForm | 'job' | 'jobs' {
 
 	if (stats.isFIFO()) return {kind: 'fifo'};
 	if (!stats.isFile()) return {kind: 'special'};
-	return isGzipFile(path) ? {kind: 'gzip', size: stats.size} : {kind: 'plain', size: stats.size};
+	const head = fileHead(path);
+	return {kind: head === 'lines' ? 'plain' : head, size: stats.size};
 }

@@ -1,3 +1,5 @@
+import {JsonArrayLines} from './json-array-lines.js';
+
 /** One line of input, with where it came from so the raw event can be found again later. */
 export type Line = {
 	source: string;
@@ -191,6 +193,9 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
 /** Splits a byte stream into lines, of text or of bytes as the sink takes them, from its start (see LineCutter). */
 export class LineSplitter {
 	readonly #cutter: LineCutter;
+	/** A stream that is a JSON array of events gives its elements as lines (json-array-lines.ts). */
+	readonly #lines: JsonArrayLines;
+	#consumed = 0;
 
 	constructor(source: string, sink: LineSink | LineBytesSink, maxLineBytes = defaultMaxLineBytes) {
 		this.#cutter = new LineCutter({
@@ -204,19 +209,22 @@ export class LineSplitter {
 						(bytes, start, end, line, offset) => sink.line({source, line, offset, text: bytes.toString('utf8', start, end)}),
 			overlong: line => sink.overlong(line),
 		});
+		this.#lines = new JsonArrayLines(bytes => this.#cutter.push(bytes));
 	}
 
-	/** Bytes consumed so far. */
+	/** Bytes of the source consumed so far. */
 	get position(): number {
-		return this.#cutter.position;
+		return this.#consumed;
 	}
 
 	push(chunk: Buffer): void {
-		this.#cutter.push(chunk);
+		this.#consumed += chunk.length;
+		this.#lines.push(chunk);
 	}
 
 	/** Flushes a last line that has no newline. */
 	end(): void {
+		this.#lines.end();
 		this.#cutter.end();
 	}
 }

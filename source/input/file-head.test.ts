@@ -1,0 +1,56 @@
+import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {tmpdir} from 'node:os';
+import {join} from 'node:path';
+import {gzipSync} from 'node:zlib';
+import {afterAll, beforeAll, describe, expect, it} from 'vitest';
+import {fileHead} from './file-head.js';
+
+/* Compressed logs, and JSON arrays of events, are recognised by their first bytes, not their names. */
+
+let directory = '';
+
+beforeAll(() => {
+	directory = mkdtempSync(join(tmpdir(), 'perscope-file-head-'));
+});
+
+afterAll(() => {
+	rmSync(directory, {recursive: true, force: true});
+});
+
+function file(name: string, bytes: Buffer | string): string {
+	const path = join(directory, name);
+	writeFileSync(path, bytes);
+	return path;
+}
+
+describe('fileHead', () => {
+	it('recognises a compressed log, whatever its name', () => {
+		const compressed = gzipSync('{"type":"startRun"}\n');
+		expect(fileHead(file('events.ndjson.gz', compressed))).toBe('gzip');
+		expect(fileHead(file('events.ndjson.1', compressed))).toBe('gzip');
+	});
+
+	it('takes a plain log named .gz for what it is', () => {
+		expect(fileHead(file('plain.gz', '{"type":"startRun"}\n'))).toBe('lines');
+	});
+
+	it('says lines for a file shorter than the magic number, and for one that starts with only half of it', () => {
+		expect(fileHead(file('empty', ''))).toBe('lines');
+		expect(fileHead(file('one-byte', Buffer.from([0x1f])))).toBe('lines');
+		expect(fileHead(file('half', Buffer.from([0x1f, 0x00, 0x8b])))).toBe('lines');
+	});
+
+	it('says lines, rather than throwing, for what it cannot read (its reader reports it)', () => {
+		expect(fileHead(join(directory, 'missing.gz'))).toBe('lines');
+		const subdirectory = join(directory, 'a-directory');
+		mkdirSync(subdirectory);
+		expect(fileHead(subdirectory)).toBe('lines');
+	});
+
+	it('says array for a file that begins as a JSON array, after blanks and a byte order mark, and for one of blanks only', () => {
+		expect(fileHead(file('execution.json', '[\n  {"type":"system"}\n]\n'))).toBe('array');
+		expect(fileHead(file('bom.json', '\uFEFF \r\n\t[{"type":"system"}]'))).toBe('array');
+		expect(fileHead(file('blanks', ' \n \n'))).toBe('array');
+		expect(fileHead(file('lines.ndjson', '\n{"type":"system"}\n[1]\n'))).toBe('lines');
+	});
+});

@@ -1,0 +1,69 @@
+import {describe, expect, it} from 'vitest';
+import {JsonArrayLines} from './json-array-lines.js';
+
+/** What the lines stage hands on for `text`, fed `size` bytes at a time. */
+function through(text: string | Buffer, size = Number.POSITIVE_INFINITY): string {
+	const pieces: Buffer[] = [];
+	const lines = new JsonArrayLines(bytes => pieces.push(Buffer.from(bytes)));
+	const bytes = typeof text === 'string' ? Buffer.from(text) : text;
+	const step = Math.min(Math.max(1, size), Math.max(1, bytes.length));
+	for (let at = 0; at < bytes.length; at += step) lines.push(bytes.subarray(at, at + step));
+	lines.end();
+	return Buffer.concat(pieces).toString();
+}
+
+/** The non-blank lines handed on. */
+function linesOf(text: string | Buffer, size?: number): string[] {
+	return through(text, size)
+		.split('\n')
+		.filter(line => line.trim() !== '');
+}
+
+// As claude-code-action writes its execution file: JSON.stringify(messages, null, 2).
+const messages = [
+	{type: 'system', subtype: 'init', session_id: 's', tools: ['Bash', 'Read'], model: 'claude-sonnet-4-5'},
+	{type: 'assistant', message: {content: [{type: 'text', text: 'Brackets ] } [ { and commas , in "quotes" \\ and a\nline break'}]}},
+	{type: 'result', subtype: 'success', result: '', total_cost_usd: 0.01, usage: {input_tokens: 3}},
+];
+const executionFile = JSON.stringify(messages, null, 2);
+
+describe('a JSON array of events, read as lines', () => {
+	it('gives each element of a pretty-printed array as one line holding that element', () => {
+		expect(linesOf(executionFile).map(line => JSON.parse(line) as unknown)).toEqual(messages);
+	});
+
+	it('gives the same however the bytes are cut', () => {
+		const whole = through(executionFile);
+		for (const size of [1, 2, 3, 7, 64]) expect(through(executionFile, size), `${size} bytes at a time`).toBe(whole);
+	});
+
+	it('passes a stream of lines through byte for byte, its leading blank lines and byte order mark too', () => {
+		const log = '\uFEFF\n\n{"type":"startRun"}\n[1,2]\n{"type":"x"}';
+		expect(through(log)).toBe(log);
+		expect(through(log, 1)).toBe(log);
+	});
+
+	it('reads arrays one after the other (`cat a.json b.json`), and lines after an array as lines', () => {
+		const two = `${JSON.stringify([{a: 1}], null, 2)}\n${JSON.stringify([{b: 2}, {c: 3}])}\n{"d":4}\n`;
+		expect(linesOf(two)).toEqual(['{     "a": 1   }', '{"b":2}', '{"c":3}', '{"d":4}']);
+	});
+
+	it('gives elements that are not objects as lines of their own, for the parser to report', () => {
+		expect(linesOf('[1, "two, ]", [3, [4]], null, {"five": [5]}]')).toEqual(['1', '"two, ]"', '[3, [4]]', 'null', '{"five": [5]}']);
+		expect(linesOf('[]')).toEqual([]);
+		expect(linesOf('[ ]\n')).toEqual([]);
+	});
+
+	it('ends an array cut short with the element it was in, which the parser then reports', () => {
+		const cut = executionFile.slice(0, executionFile.indexOf('"result"') + 4);
+		const lines = linesOf(cut);
+		expect(lines.slice(0, 2).map(line => JSON.parse(line) as unknown)).toEqual(messages.slice(0, 2));
+		expect(lines).toHaveLength(3);
+		expect(() => JSON.parse(lines[2]!) as unknown).toThrow();
+	});
+
+	it('keeps escaped quotes and backslashes inside strings as they are', () => {
+		const tricky = [{text: 'a \\" ] , } \\\\'}, {text: '\\'}];
+		expect(linesOf(JSON.stringify(tricky, null, 1)).map(line => JSON.parse(line) as unknown)).toEqual(tricky);
+	});
+});
