@@ -47,10 +47,13 @@ describe('fileHead', () => {
 		expect(fileHead(subdirectory)).toBe('lines');
 	});
 
-	it('says array for a file that begins as a JSON array, after blanks and a byte order mark, and for one of blanks only', () => {
+	it('says array for a file that begins as a JSON array of objects, after blanks and a byte order mark, and for one of blanks only', () => {
 		expect(fileHead(file('execution.json', '[\n  {"type":"system"}\n]\n'))).toBe('array');
 		expect(fileHead(file('bom.json', '\uFEFF \r\n\t[{"type":"system"}]'))).toBe('array');
 		expect(fileHead(file('blanks', ' \n \n'))).toBe('array');
 		expect(fileHead(file('lines.ndjson', '\n{"type":"system"}\n[1]\n'))).toBe('lines');
+		expect(fileHead(file('log-line-first.ndjson', '[dotenv@17.2.0] injecting env\n{"type":"system"}\n'))).toBe('lines');
+		expect(fileHead(file('numbers.json', '[1, 2]'))).toBe('lines');
+		expect(fileHead(file('empty-array.json', '[ ]'))).toBe('array');
 	});
 });

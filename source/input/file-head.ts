@@ -5,10 +5,10 @@ const headBytes = 4096;
 
 /**
  * What a regular file's first bytes say it is: `gzip` (its two magic bytes, whatever its name: rotated logs are often
- * compressed without a `.gz`), `array` when its first byte other than a blank or a byte order mark is `[` (a JSON
- * array of events, read as its elements: parse/json-array-lines.ts), also when its head holds nothing but those,
- * since then the reading that decides as it goes must take it; else `lines`. A file that cannot be read is
- * `lines`: its reader meets the error and reports it.
+ * compressed without a `.gz`); `array` when its first byte other than a blank or a byte order mark is `[` followed,
+ * past blanks, by `{` or `]` (a JSON array of events, read as its elements: parse/json-array-lines.ts, which
+ * decides the same way), also when its head ends before that is decided, since then the reading that decides as it
+ * goes must take it; else `lines`. A file that cannot be read is `lines`: its reader meets the error and reports it.
  */
 export function fileHead(path: string): 'gzip' | 'array' | 'lines' {
 	let fd: number;
@@ -22,13 +22,17 @@ export function fileHead(path: string): 'gzip' | 'array' | 'lines' {
 		const head = Buffer.alloc(headBytes);
 		const read = readSync(fd, head, 0, headBytes, 0);
 		if (read >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
+		let opened = false;
 		for (let at = 0; at < read; at++) {
 			const byte = head[at]!;
-			if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
-			return byte === 0x5b ? 'array' : 'lines';
+			if (byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d) continue;
+			if (!opened && (byte === 0xef || byte === 0xbb || byte === 0xbf)) continue;
+			if (opened) return byte === 0x7b || byte === 0x5d ? 'array' : 'lines';
+			if (byte !== 0x5b) return 'lines';
+			opened = true;
 		}
 
-		// Empty, or blanks as far as looked.
+		// Empty, or undecided as far as looked.
 		return read === 0 ? 'lines' : 'array';
 	} catch {
 		return 'lines';

@@ -49,7 +49,9 @@ describe('a JSON array of events, read as lines', () => {
 	});
 
 	it('gives elements that are not objects as lines of their own, for the parser to report', () => {
-		expect(linesOf('[1, "two, ]", [3, [4]], null, {"five": [5]}]')).toEqual(['1', '"two, ]"', '[3, [4]]', 'null', '{"five": [5]}']);
+		expect(linesOf('[{"one": 1}, 2, "three, ]", [4, [5]], null, {"six": [6]}]')).toEqual(['{"one": 1}', '2', '"three, ]"', '[4, [5]]', 'null', '{"six": [6]}']);
+		// An array whose first element is no object is no array of events: a line, for the parser to report.
+		expect(through('[1, 2]\n')).toBe('[1, 2]\n');
 		expect(linesOf('[]')).toEqual([]);
 		expect(linesOf('[ ]\n')).toEqual([]);
 	});
@@ -60,6 +62,20 @@ describe('a JSON array of events, read as lines', () => {
 		expect(lines.slice(0, 2).map(line => JSON.parse(line) as unknown)).toEqual(messages.slice(0, 2));
 		expect(lines).toHaveLength(3);
 		expect(() => JSON.parse(lines[2]!) as unknown).toThrow();
+	});
+
+	it('takes a first line that only starts with a bracket for a line: a command’s log line before its events', () => {
+		const log = '[dotenv@17.2.0] injecting env (2) from .env\n{"type":"system"}\n';
+		expect(through(log)).toBe(log);
+		expect(through(log, 1)).toBe(log);
+		const open = '[ \n\n  \n{"type":"system"}\n';
+		expect(linesOf(open)).toEqual(['{"type":"system"}']);
+		const alone = '[  \n';
+		expect(through(alone)).toBe(alone);
+		expect(through(alone, 1)).toBe(alone);
+		// Blanks after a bracket are looked past only so far.
+		const far = `[${' '.repeat(70_000)}{"type":"system"}]\n`;
+		expect(through(far)).toBe(far);
 	});
 
 	it('keeps escaped quotes and backslashes inside strings as they are', () => {

@@ -2,13 +2,15 @@
  * A JSON array of events, read as lines of events. Some runners keep a run's events as one JSON document rather
  * than as lines: claude-code-action writes the messages of Claude Code's stream as a pretty-printed array (its
  * execution file, `claude-execution-output.json`). A stream whose first byte other than a blank or a byte order
- * mark is `[` is read as such an array: each element becomes one line (its line breaks, which in JSON can only
- * be blanks between tokens, become spaces), and what lies between the elements (commas, blanks) goes. After the
- * array's closing bracket the stream is looked at afresh, so two arrays one after the other (`cat a.json b.json`)
- * read as their elements one after the other. Any other stream passes through untouched.
+ * mark is `[`, followed (past blanks) by `{` or `]`, is read as such an array: each element becomes one line (its
+ * line breaks, which in JSON can only be blanks between tokens, become spaces), and what lies between the elements
+ * (commas, blanks) goes. After the array's closing bracket the stream is looked at afresh, so two arrays one
+ * after the other (`cat a.json b.json`) read as their elements one after the other. Any other stream passes
+ * through untouched: one whose first line only starts with a bracket (`[dotenv@17.2.0] injecting env`, a log
+ * line a command prints before its events) is lines.
  *
- * Nothing is held: an element's bytes are handed on as they come, so a huge element is cut short by the line
- * splitter's bound as a huge line is. Nothing is judged here either: an element that is not an event, or an array
+ * Nothing is held but the blanks after an opening bracket (64 KB at most: past that it is lines): an element's
+ * bytes are handed on as they come, so a huge element is cut short by the line splitter's bound as a huge line is. Nothing is judged here either: an element that is not an event, or an array
  * cut short, is a line the parser reports as it would any bad line.
  */
 
@@ -30,6 +32,9 @@ function isLeading(byte: number): boolean {
 	return byte === space || byte === 0x09 || byte === newline || byte === carriageReturn || byte === 0xef || byte === 0xbb || byte === 0xbf;
 }
 
+/** Blanks after a `[` looked past for the `{` that makes it an array of events. */
+const maxHeldBytes = 64 * 1024;
+
 function isBlank(byte: number): boolean {
 	return byte === space || byte === 0x09 || byte === newline || byte === carriageReturn;
 }
@@ -37,6 +42,8 @@ function isBlank(byte: number): boolean {
 type Mode =
 	/** Nothing but blanks so far (or since an array closed). */
 	| 'undecided'
+	/** A `[`, and blanks since (`#held`): an array if `{` or `]` comes next. */
+	| 'opened'
 	/** Lines of events: everything passes through. */
 	| 'lines'
 	/** Inside an array, between its elements. */
@@ -51,6 +58,8 @@ export class JsonArrayLines {
 	#depth = 0;
 	#inString = false;
 	#escaped = false;
+	/** In 'opened': the `[` and the blanks after it, given on as they are should the stream be lines after all. */
+	#held: number[] = [];
 
 	/** `push`: where the lines go (a line splitter's own push). */
 	constructor(push: (bytes: Buffer) => void) {
@@ -78,13 +87,35 @@ export class JsonArrayLines {
 					}
 
 					if (byte !== openBracket) {
-						this.#mode = 'lines';
-						if (written > 0) this.#push(out.subarray(0, written));
-						this.#push(chunk.subarray(at));
+						this.#lines(out, written, chunk, at);
 						return;
 					}
 
+					this.#mode = 'opened';
+					this.#held.push(byte);
+					continue;
+				}
+
+				case 'opened': {
+					if (isBlank(byte)) {
+						// A bracket followed by nothing but blanks for this long is no array of events.
+						if (this.#held.length >= maxHeldBytes) {
+							this.#lines(out, written, chunk, at);
+							return;
+						}
+
+						this.#held.push(byte);
+						continue;
+					}
+
+					if (byte !== openBrace && byte !== closeBracket) {
+						this.#lines(out, written, chunk, at);
+						return;
+					}
+
+					this.#held = [];
 					this.#mode = 'between';
+					at--;
 					continue;
 				}
 
@@ -115,10 +146,21 @@ export class JsonArrayLines {
 		if (written > 0) this.#push(out.subarray(0, written));
 	}
 
-	/** The stream ended: an element cut short ends its line there. */
+	/** The stream ended: an element cut short ends its line there; a `[` with nothing after it is a line. */
 	end(): void {
 		if (this.#mode === 'element') this.#push(Buffer.from([newline]));
+		if (this.#mode === 'opened') this.#push(Buffer.from(this.#held));
+		this.#held = [];
 		this.#mode = 'undecided';
+	}
+
+	/** Lines after all, from `chunk[at]` on: what was written, what was held, and the rest go on as they are. */
+	#lines(out: Buffer, written: number, chunk: Buffer, at: number): void {
+		this.#mode = 'lines';
+		if (written > 0) this.#push(out.subarray(0, written));
+		if (this.#held.length > 0) this.#push(Buffer.from(this.#held));
+		this.#held = [];
+		this.#push(chunk.subarray(at));
 	}
 
 	/** One byte of an element: written to `out` at `written`, with the line's end when it ends the element; how much is written. */

@@ -194,10 +194,11 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
 export class LineSplitter {
 	readonly #cutter: LineCutter;
 	/** A stream that is a JSON array of events gives its elements as lines (json-array-lines.ts). */
-	readonly #lines: JsonArrayLines;
+	readonly #lines: JsonArrayLines | undefined;
 	#consumed = 0;
 
-	constructor(source: string, sink: LineSink | LineBytesSink, maxLineBytes = defaultMaxLineBytes) {
+	/** `jsonArrays: false`: lines only, for text that is not events (a command's stderr). */
+	constructor(source: string, sink: LineSink | LineBytesSink, maxLineBytes = defaultMaxLineBytes, {jsonArrays = true}: {jsonArrays?: boolean} = {}) {
 		this.#cutter = new LineCutter({
 			source,
 			from: {offset: 0, lines: 0},
@@ -209,7 +210,7 @@ export class LineSplitter {
 						(bytes, start, end, line, offset) => sink.line({source, line, offset, text: bytes.toString('utf8', start, end)}),
 			overlong: line => sink.overlong(line),
 		});
-		this.#lines = new JsonArrayLines(bytes => this.#cutter.push(bytes));
+		this.#lines = jsonArrays ? new JsonArrayLines(bytes => this.#cutter.push(bytes)) : undefined;
 	}
 
 	/** Bytes of the source consumed so far. */
@@ -219,12 +220,13 @@ export class LineSplitter {
 
 	push(chunk: Buffer): void {
 		this.#consumed += chunk.length;
-		this.#lines.push(chunk);
+		if (this.#lines) this.#lines.push(chunk);
+		else this.#cutter.push(chunk);
 	}
 
 	/** Flushes a last line that has no newline. */
 	end(): void {
-		this.#lines.end();
+		this.#lines?.end();
 		this.#cutter.end();
 	}
 }

@@ -39,6 +39,13 @@ describe('a JSON array of events (claude-code-action’s execution file)', () =>
 		expect(await output(['--summary', '--json', compressed])).toBe(expected);
 	});
 
+	it('a stream whose first line only starts with a bracket is lines: that line is one bad line, and every event is read', async () => {
+		const logged = Buffer.concat([Buffer.from('[dotenv@17.2.0] injecting env (2) from .env\n'), readFileSync(stream)]);
+		const result = await perscopeInProcess(['--summary'], [logged]);
+		expect(result.stdout).toContain('19 events, 1 bad line');
+		expect(result.stderr).toMatch(/:1: not JSON/);
+	});
+
 	it('an array cut short keeps the events before the cut, and reports the element it cut as a bad line', async () => {
 		const text = readFileSync(array, 'utf8');
 		const cut = join(scratch(), 'cut.json');
