@@ -4,6 +4,7 @@ import {endInput, type InputEnd, type Model as ModelState} from '../model/state.
 import {Ingest} from '../load/ingest.js';
 import {forcibleDialects} from '../parse/dialects/registry.js';
 import {defaultMaxLineBytes, LineCutter} from '../parse/line-splitter.js';
+import {JsonArrayLines} from '../parse/json-array-lines.js';
 import {jsonForTerminal} from '../output/activity-json.js';
 import {buildSummary, type Summary} from '../output/summary.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
@@ -126,7 +127,9 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 		}
 	};
 
-	const feed = (bytes: Buffer) => guarded(() => cutter.push(bytes));
+	// A JSON array of events (claude-code-action's execution file) reads as its elements, as in the CLI.
+	const arrays = new JsonArrayLines(bytes => cutter.push(bytes));
+	const feed = (bytes: Buffer) => guarded(() => arrays.push(bytes));
 
 	/*
 	 * A string chunk cut between the two halves of a surrogate pair (`pushChunk(text.slice(0, n))`, as a
@@ -180,7 +183,10 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 		pushChunk: chunk => push(chunk, false),
 		end(how = {}) {
 			releaseHeld();
-			guarded(() => cutter.end());
+			guarded(() => {
+				arrays.end();
+				cutter.end();
+			});
 			endInput(model, {exitCode: how.exitCode, lastStderr: how.lastStderr});
 		},
 		summary: () => structuredClone(summaryNow()),

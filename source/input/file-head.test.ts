@@ -1,4 +1,4 @@
-import {mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
@@ -26,34 +26,40 @@ function file(name: string, bytes: Buffer | string): string {
 describe('fileHead', () => {
 	it('recognises a compressed log, whatever its name', () => {
 		const compressed = gzipSync('{"type":"startRun"}\n');
-		expect(fileHead(file('events.ndjson.gz', compressed))).toBe('gzip');
-		expect(fileHead(file('events.ndjson.1', compressed))).toBe('gzip');
+		expect(fileHead(file('events.ndjson.gz', compressed)).kind).toBe('gzip');
+		expect(fileHead(file('events.ndjson.1', compressed)).kind).toBe('gzip');
 	});
 
 	it('takes a plain log named .gz for what it is', () => {
-		expect(fileHead(file('plain.gz', '{"type":"startRun"}\n'))).toBe('lines');
+		expect(fileHead(file('plain.gz', '{"type":"startRun"}\n')).kind).toBe('lines');
 	});
 
 	it('says lines for a file shorter than the magic number, and for one that starts with only half of it', () => {
-		expect(fileHead(file('empty', ''))).toBe('lines');
-		expect(fileHead(file('one-byte', Buffer.from([0x1f])))).toBe('lines');
-		expect(fileHead(file('half', Buffer.from([0x1f, 0x00, 0x8b])))).toBe('lines');
+		expect(fileHead(file('empty', '')).kind).toBe('lines');
+		expect(fileHead(file('one-byte', Buffer.from([0x1f]))).kind).toBe('lines');
+		expect(fileHead(file('half', Buffer.from([0x1f, 0x00, 0x8b]))).kind).toBe('lines');
 	});
 
 	it('says lines, rather than throwing, for what it cannot read (its reader reports it)', () => {
-		expect(fileHead(join(directory, 'missing.gz'))).toBe('lines');
+		expect(fileHead(join(directory, 'missing.gz')).kind).toBe('lines');
 		const subdirectory = join(directory, 'a-directory');
 		mkdirSync(subdirectory);
-		expect(fileHead(subdirectory)).toBe('lines');
+		expect(fileHead(subdirectory).kind).toBe('lines');
 	});
 
 	it('says array for a file that begins as a JSON array of objects, after blanks and a byte order mark, and for one of blanks only', () => {
-		expect(fileHead(file('execution.json', '[\n  {"type":"system"}\n]\n'))).toBe('array');
-		expect(fileHead(file('bom.json', '\uFEFF \r\n\t[{"type":"system"}]'))).toBe('array');
-		expect(fileHead(file('blanks', ' \n \n'))).toBe('array');
-		expect(fileHead(file('lines.ndjson', '\n{"type":"system"}\n[1]\n'))).toBe('lines');
-		expect(fileHead(file('log-line-first.ndjson', '[dotenv@17.2.0] injecting env\n{"type":"system"}\n'))).toBe('lines');
-		expect(fileHead(file('numbers.json', '[1, 2]'))).toBe('lines');
-		expect(fileHead(file('empty-array.json', '[ ]'))).toBe('array');
+		expect(fileHead(file('execution.json', '[\n  {"type":"system"}\n]\n')).kind).toBe('array');
+		expect(fileHead(file('bom.json', '\uFEFF \r\n\t[{"type":"system"}]')).kind).toBe('array');
+		expect(fileHead(file('blanks', ' \n \n')).kind).toBe('array');
+		expect(fileHead(file('lines.ndjson', '\n{"type":"system"}\n[1]\n')).kind).toBe('lines');
+		expect(fileHead(file('log-line-first.ndjson', '[dotenv@17.2.0] injecting env\n{"type":"system"}\n')).kind).toBe('lines');
+		expect(fileHead(file('numbers.json', '[1, 2]')).kind).toBe('lines');
+		expect(fileHead(file('empty-array.json', '[ ]')).kind).toBe('array');
+	});
+
+	it('says whether anything could be read: a file of size 0 may not be empty (/proc)', () => {
+		expect(fileHead(file('nothing', '')).empty).toBe(true);
+		expect(fileHead(file('something', '{}')).empty).toBe(false);
+		if (existsSync('/proc/self/status')) expect(fileHead('/proc/self/status')).toEqual({kind: 'lines', empty: false});
 	});
 });

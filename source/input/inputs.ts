@@ -28,7 +28,10 @@ export type FileForm =
 	| {kind: 'array'; size: number}
 	/** A FIFO (`<(cmd)`, a named pipe): read to its end, once; opening it waits for a writer (fifo.ts). */
 	| {kind: 'fifo'}
-	/** A character or block device, or a socket (/dev/stdin): read to its end, once. */
+	/**
+	 * A character or block device, or a socket (/dev/stdin), or a regular file of size 0 that is not empty (/proc's
+	 * files): read to its end, once.
+	 */
 	| {kind: 'special'}
 	/** Nothing there yet, which only following allows: waited for, then read as a regular file. */
 	| {kind: 'missing'};
@@ -244,5 +247,7 @@ function lookAt(path: string, follow: boolean): FileForm | 'job' | 'jobs' {
 	if (stats.isFIFO()) return {kind: 'fifo'};
 	if (!stats.isFile()) return {kind: 'special'};
 	const head = fileHead(path);
-	return {kind: head === 'lines' ? 'plain' : head, size: stats.size};
+	// A file that says it is empty may hold lines all the same (/proc's, /sys's): read to its end, as a device is.
+	if (stats.size === 0 && !head.empty) return {kind: 'special'};
+	return {kind: head.kind === 'lines' ? 'plain' : head.kind, size: stats.size};
 }

@@ -13,10 +13,6 @@ export function plainFiles(plan: InputPlan): PlainFile[] | undefined {
 	const files: PlainFile[] = [];
 	for (const input of plan.inputs) {
 		if (input.kind !== 'file' || input.form.kind !== 'plain') return undefined;
-		// A file that says it is empty may hold lines all the same: /proc's and /sys's files say 0 and are read to
-		// their end, which the fast loaders, cutting a file by its size, would not do. A file truly empty costs the
-		// reading that reads it whole nothing.
-		if (input.form.size === 0) return undefined;
 		files.push({path: input.path, label: input.label, size: input.form.size});
 	}
 

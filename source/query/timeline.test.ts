@@ -270,7 +270,7 @@ describe('runtimes without step records', () => {
 	});
 });
 
-describe('the untimed timeline draws no bars (a stream with no time at all: Codex exec read from a file)', () => {
+describe('the untimed timeline drew no bars (a stream with no time at all: Codex exec read from a file)', () => {
 	// Its lines, in order: the parent's delegate (spawn_agent), the helper's query, the parent's wait, the
 	// helper's answer (inside wait's result), close_agent, the parent's answer.
 	const model = modelFromFixtures('codex/sub-agent.jsonl');

@@ -47,7 +47,7 @@ describe('the timeline', () => {
 		view.unmount();
 	});
 
-	it('the untimed timeline draws no bars: a stream with no time at all gets bars in the order its events came, and says so', async () => {
+	it('the untimed timeline drew no bars: a stream with no time at all gets bars in the order its events came, and says so', async () => {
 		const view = openTimeline(modelFromFixtures('codex/sub-agent.jsonl'), 8);
 		const lines = (await waitForFrame(view, text => text.includes('Timeline'))).split('\n');
 		expect(lines[0]).toBe(' Timeline · 01a21d37-ec18-7893-8f15-6868facc7bac · untimed: bars in event order');

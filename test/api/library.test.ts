@@ -347,6 +347,16 @@ describe('an agent CLI’s stream', () => {
 		expect(reducer.summary().jobs[0]!.runs.length).toBeGreaterThan(1);
 	});
 
+	it('claude-code-action’s execution file (one JSON array of the stream’s messages) pushed in chunks gives what the stream gives', async () => {
+		const array = readFileSync(join(repoRoot, 'fixtures/claude-code/action-execution-file.json'));
+		const reducer = createReducer();
+		for (let at = 0; at < array.length; at += 1000) reducer.pushChunk(array.subarray(at, at + 1000));
+		reducer.end();
+		const cli = await builtPerscopeInProcess(['--summary', '--json', join(repoRoot, 'fixtures/claude-code/nested-subagents.ndjson')]);
+		expect(reducer.summaryJson()).toBe(cli.stdout.trimEnd());
+		expect(reducer.model.diagnostics).toEqual([]);
+	});
+
 	it('dialect reads every line as that dialect’s: a Codex stream that begins with its retry is read as Codex’s, not as unknown lines', () => {
 		const lines = [
 			'{"type":"error","message":"Reconnecting... 1/5 (stream disconnected)"}',

@@ -158,7 +158,7 @@ describe.skipIf(!hasTmux())(
 	},
 );
 
-describe.skipIf(!hasTmux())('the untimed timeline draws no bars (a Codex exec file, whose lines carry no time)', () => {
+describe.skipIf(!hasTmux())('the untimed timeline drew no bars (a Codex exec file, whose lines carry no time)', () => {
 	it('draws bars in the order the events came: the helper sub-agent inside the step that started it, and says it is untimed', async () => {
 		const tty = start('node dist/bin/perscope.js fixtures/codex/sub-agent.jsonl', {width: 100, height: 12});
 		await tty.waitFor('· ended');
