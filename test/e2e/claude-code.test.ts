@@ -52,6 +52,18 @@ describe.skipIf(!hasTmux())('Claude Code in the viewer', () => {
 		expect(await tty.exitCode()).toBe(0);
 	});
 
+	it('claude-code-action’s execution file (one JSON array) opens as the stream it was made of, sub-agents and the raw event included', async () => {
+		const tty = start('node dist/bin/perscope.js fixtures/claude-code/action-execution-file.json', {width: 110, height: 30});
+		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete The longest notes file is b.txt'));
+		expect(screen).toContain('19 events · 3 steps');
+		expect(screen).toContain('▸ general-purpose ✓ completed');
+		expect(screen).not.toContain('bad line');
+		// The last activity's raw event: the array's element, read back as it came.
+		tty.keys('G', 'Enter');
+		const inspector = await tty.waitFor('Raw event (line 19 of fixtures/claude-code/action-execution-file.json)');
+		expect(inspector).toContain('✅ complete · claude · step 2');
+	});
+
 	it('a folder of sessions opens a chooser of them; the one chosen opens with its sub-agents, and backspace goes back to the list', async () => {
 		// The two recorded transcripts, laid out as Claude Code keeps a project's sessions.
 		const folder = scratch();
