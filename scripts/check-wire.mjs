@@ -10,7 +10,7 @@ import {rolloutLineReader} from '../dist/parse/dialects/codex/rollout-fast-reade
 import {rolloutEventTypes, rolloutItemTypes, rolloutLineTypes, rolloutSchemas} from '../dist/parse/dialects/codex/rollout-schema.js';
 import {daemonEventTypes, daemonSchemas} from '../dist/parse/dialects/daemon/schema.js';
 import {droverEventKinds, droverEventSchema} from '../dist/parse/dialects/drover/schema.js';
-import {geminiEventReader} from '../dist/parse/dialects/gemini/fast-reader.js';
+import {geminiEventReader, geminiJsonOutputReader} from '../dist/parse/dialects/gemini/fast-reader.js';
 import {geminiEventTypes, geminiSchemas} from '../dist/parse/dialects/gemini/schema.js';
 import {opencodeReaders} from '../dist/parse/dialects/opencode/fast-reader.js';
 import {opencodeSchemas} from '../dist/parse/dialects/opencode/schema.js';
@@ -33,6 +33,7 @@ const checks = [
 	['the Codex fast reader and schema', specDifferences(codexSchemas().event, codexEventReader.spec, 'event')],
 	['the Gemini CLI event types and schema', typeListDifferences(geminiSchemas().event, geminiEventTypes, 'type')],
 	['the Gemini CLI fast reader and schema', specDifferences(geminiSchemas().event, geminiEventReader.spec, 'event')],
+	['the Gemini CLI json output reader and schema', specDifferences(geminiSchemas().jsonOutput, geminiJsonOutputReader.spec, 'jsonOutput')],
 	['the opencode fast reader and schema', unionDifferences(opencodeSchemas().event, opencodeReaders, 'type')],
 ];
 const failed = checks.filter(([, differences]) => differences.length > 0);

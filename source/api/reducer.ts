@@ -4,7 +4,7 @@ import {endInput, type InputEnd, type Model as ModelState} from '../model/state.
 import {Ingest} from '../load/ingest.js';
 import {forcibleDialects} from '../parse/dialects/registry.js';
 import {defaultMaxLineBytes, LineCutter} from '../parse/line-splitter.js';
-import {JsonArrayLines} from '../parse/json-array-lines.js';
+import {JsonDocumentLines} from '../parse/json-document-lines.js';
 import {jsonForTerminal} from '../output/activity-json.js';
 import {buildSummary, type Summary} from '../output/summary.js';
 import {builtinPrices, type PriceTable} from '../query/prices.js';
@@ -128,7 +128,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 	};
 
 	// A JSON array of events (claude-code-action's execution file) reads as its elements, as in the CLI.
-	const arrays = new JsonArrayLines(bytes => cutter.push(bytes));
+	const arrays = new JsonDocumentLines(bytes => cutter.push(bytes));
 	const feed = (bytes: Buffer) => guarded(() => arrays.push(bytes));
 
 	/*

@@ -47,14 +47,16 @@ describe('fileHead', () => {
 		expect(fileHead(subdirectory).kind).toBe('lines');
 	});
 
-	it('says array for a file that begins as a JSON array of objects, after blanks and a byte order mark, and for one of blanks only', () => {
-		expect(fileHead(file('execution.json', '[\n  {"type":"system"}\n]\n')).kind).toBe('array');
-		expect(fileHead(file('bom.json', '\uFEFF \r\n\t[{"type":"system"}]')).kind).toBe('array');
-		expect(fileHead(file('blanks', ' \n \n')).kind).toBe('array');
+	it('says json for a file that begins as a JSON array of objects or a pretty-printed object, after blanks and a byte order mark, and for one of blanks only', () => {
+		expect(fileHead(file('execution.json', '[\n  {"type":"system"}\n]\n')).kind).toBe('json');
+		expect(fileHead(file('bom.json', '\uFEFF \r\n\t[{"type":"system"}]')).kind).toBe('json');
+		expect(fileHead(file('blanks', ' \n \n')).kind).toBe('json');
 		expect(fileHead(file('lines.ndjson', '\n{"type":"system"}\n[1]\n')).kind).toBe('lines');
 		expect(fileHead(file('log-line-first.ndjson', '[dotenv@17.2.0] injecting env\n{"type":"system"}\n')).kind).toBe('lines');
 		expect(fileHead(file('numbers.json', '[1, 2]')).kind).toBe('lines');
-		expect(fileHead(file('empty-array.json', '[ ]')).kind).toBe('array');
+		expect(fileHead(file('empty-array.json', '[ ]')).kind).toBe('json');
+		expect(fileHead(file('pretty.json', '{ \r\n  "session_id": "s"\n}\n')).kind).toBe('json');
+		expect(fileHead(file('event-lines.ndjson', '{ "type": "system"}\n{}\n')).kind).toBe('lines');
 	});
 
 	it('says whether anything could be read: a file of size 0 may not be empty (/proc)', () => {

@@ -83,14 +83,14 @@ describe('resolveInputs', () => {
 		expect(forms).toEqual([{kind: 'plain', size: 20}, {kind: 'gzip', size: statSync(compressed).size}, {kind: 'fifo'}, {kind: 'special'}, {kind: 'missing'}]);
 	});
 
-	it('a JSON array of events is read whole, a file of size 0 that is not empty (/proc) to its end, an empty one as a plain file', () => {
+	it('a JSON document of events is read whole, a file of size 0 that is not empty (/proc) to its end, an empty one as a plain file', () => {
 		const array = join(root, 'claude-execution-output.json');
 		writeFileSync(array, '[\n  {"type": "system"}\n]\n');
 		const empty = join(root, 'empty.ndjson');
 		writeFileSync(empty, '');
 		const paths = [array, empty, ...(existsSync('/proc/self/status') ? ['/proc/self/status'] : [])];
 		const forms = resolveInputs(paths, {stdinIsTTY: true}).inputs.map(input => input.kind === 'file' && input.form);
-		expect(forms).toEqual([{kind: 'array', size: statSync(array).size}, {kind: 'plain', size: 0}, ...(paths.length > 2 ? [{kind: 'special'}] : [])]);
+		expect(forms).toEqual([{kind: 'json', size: statSync(array).size}, {kind: 'plain', size: 0}, ...(paths.length > 2 ? [{kind: 'special'}] : [])]);
 	});
 
 	it('reads stdin for `-`, also among files', () => {

@@ -22,10 +22,11 @@ export type FileForm =
 	/** A regular file that begins with gzip's two magic bytes, whatever its name: read through gunzip. `size` is compressed. */
 	| {kind: 'gzip'; size: number}
 	/**
-	 * A regular file that begins as a JSON array (`[`, claude-code-action's execution file): read from its start to
-	 * its end as its elements, one a line (parse/json-array-lines.ts); its lines are not read again by offset.
+	 * A regular file that begins as a JSON document of events rather than lines (an array, claude-code-action's
+	 * execution file; a pretty-printed object, Gemini CLI's `--output-format json`): read from its start to its end,
+	 * each event a line (parse/json-document-lines.ts); its lines are not read again by offset.
 	 */
-	| {kind: 'array'; size: number}
+	| {kind: 'json'; size: number}
 	/** A FIFO (`<(cmd)`, a named pipe): read to its end, once; opening it waits for a writer (fifo.ts). */
 	| {kind: 'fifo'}
 	/**

@@ -197,8 +197,8 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}
 		}
 
 		case 'plain':
-		// Read from its start to its end, the line splitter giving its elements as lines.
-		case 'array':
+		// Read from its start to its end, the line splitter giving its events as lines.
+		case 'json':
 		// A path that does not exist yet (only allowed when following) is a regular file to wait for.
 		case 'missing':
 			await readRegularFile({

@@ -109,7 +109,7 @@ function sizeOf(form: FileForm): number | undefined {
 	switch (form.kind) {
 		case 'plain':
 		case 'gzip':
-		case 'array':
+		case 'json':
 			return form.size;
 		case 'fifo':
 		case 'special':

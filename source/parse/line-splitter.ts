@@ -1,4 +1,4 @@
-import {JsonArrayLines} from './json-array-lines.js';
+import {JsonDocumentLines} from './json-document-lines.js';
 
 /** One line of input, with where it came from so the raw event can be found again later. */
 export type Line = {
@@ -193,8 +193,8 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
 /** Splits a byte stream into lines, of text or of bytes as the sink takes them, from its start (see LineCutter). */
 export class LineSplitter {
 	readonly #cutter: LineCutter;
-	/** A stream that is a JSON array of events gives its elements as lines (json-array-lines.ts). */
-	readonly #lines: JsonArrayLines | undefined;
+	/** A stream that is a JSON array of events gives its elements as lines (json-document-lines.ts). */
+	readonly #lines: JsonDocumentLines | undefined;
 	#consumed = 0;
 
 	/** `jsonArrays: false`: lines only, for text that is not events (a command's stderr). */
@@ -210,7 +210,7 @@ export class LineSplitter {
 						(bytes, start, end, line, offset) => sink.line({source, line, offset, text: bytes.toString('utf8', start, end)}),
 			overlong: line => sink.overlong(line),
 		});
-		this.#lines = jsonArrays ? new JsonArrayLines(bytes => this.#cutter.push(bytes)) : undefined;
+		this.#lines = jsonArrays ? new JsonDocumentLines(bytes => this.#cutter.push(bytes)) : undefined;
 	}
 
 	/** Bytes of the source consumed so far. */

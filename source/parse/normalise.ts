@@ -1,4 +1,5 @@
 import type {z} from 'zod';
+import {isDialectLineWithoutType} from './dialects/untyped.js';
 import type {Line} from './line-splitter.js';
 import type {AgentEvent, Diagnostic, Dialect, EventRef, ParsedLine} from '../model/events.js';
 import type {ParsedItem, ParsedOut, WireRecord} from './dialects/stream-dialect.js';
@@ -125,6 +126,7 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedIt
 
 	if (typeof type !== 'string') {
 		if (forced !== undefined && typeof kind === 'string') return unknown(value, forced, kind, ref);
+		if (forced === undefined && isDialectLineWithoutType(value as Record<string, unknown>)) return record(value as Record<string, unknown>, ref);
 		return diagnostic(line, 'not an event: no "type" or "kind" field');
 	}
 

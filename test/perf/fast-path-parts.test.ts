@@ -75,9 +75,12 @@ function splitReference(bytes: Buffer, maxLineBytes: number): Cut[] {
 	return out;
 }
 
-/** Whether bytes begin as a JSON array of events: `[` past blanks and a byte order mark, then `{` or `]` past blanks. */
-function beginsAsArray(bytes: Buffer): boolean {
-	return /^[ \t\r\n\xef\xbb\xbf]*\[[ \t\r\n]*[{\]]/.test(bytes.toString('latin1'));
+/**
+ * Whether bytes begin as a JSON document of events: past blanks and a byte order mark, `[` then `{` or `]` past
+ * blanks (an array), or `{` then a line break past spaces (a pretty-printed object).
+ */
+function beginsAsDocument(bytes: Buffer): boolean {
+	return /^[ \t\r\n\xef\xbb\xbf]*(\[[ \t\r\n]*[{\]]|\{[ \t\r]*\n)/.test(bytes.toString('latin1'));
 }
 
 /** Pushes `bytes` in pieces of the given sizes (cycled), each a copy in a buffer that is then scribbled over. */
@@ -107,8 +110,8 @@ describe('LineSplitter and LineCutter split bytes, fed in any pieces, as the rul
 				(units, pieces, maxLineBytes) => {
 					const bytes = Buffer.concat(units);
 					const expected = splitReference(bytes, maxLineBytes);
-					// Bytes that begin as a JSON array of events are its elements for LineSplitter (json-array-lines.test.ts).
-					if (!beginsAsArray(bytes)) expect(splitPlain(bytes, pieces, maxLineBytes)).toEqual(expected);
+					// Bytes that begin as a JSON document of events are its events for LineSplitter (json-document-lines.test.ts).
+					if (!beginsAsDocument(bytes)) expect(splitPlain(bytes, pieces, maxLineBytes)).toEqual(expected);
 					expect(splitFast(bytes, pieces, maxLineBytes)).toEqual(expected);
 				},
 			),

@@ -1,5 +1,8 @@
-import {describeFastReaderAgreement, streamFiles} from '../../../../test/helpers/fast-reader-agreement.js';
-import {readGeminiEvent} from './fast-reader.js';
+import {readFileSync} from 'node:fs';
+import {describe, expect, it} from 'vitest';
+import {describeFastReaderAgreement, expectAgreementOnEveryField, expectSameStream, streamFiles} from '../../../../test/helpers/fast-reader-agreement.js';
+import {fixturePath} from '../../../../test/helpers/load.js';
+import {readGeminiEvent, readGeminiJsonOutput} from './fast-reader.js';
 import {geminiSchemas} from './schema.js';
 
 /*
@@ -15,4 +18,19 @@ describeFastReaderAgreement({
 	schema: value => geminiSchemas().event.safeParse(value),
 	everyField: {checks: 1000},
 	anyValue: {runs: 300},
+});
+
+describe('Gemini CLI’s --output-format json read by the fast reader and by the schema', () => {
+	const output = JSON.stringify(JSON.parse(readFileSync(fixturePath('gemini/json-output.json'), 'utf8')));
+	// Its one object stands in for a stream of lines; the error object is the CLI's JsonError as its types declare it.
+	const failed = JSON.stringify({session_id: 's', error: {type: 'FatalTurnLimitedError', message: 'Reached max session turns', code: 53}});
+
+	it('makes the same events from the recorded output and an error, read fast and with the schema', () => {
+		expectSameStream([output], 'json-output.json');
+		expectSameStream([failed], 'error');
+	});
+
+	it('takes the output with any field made wrong as the schema does', () => {
+		expect(expectAgreementOnEveryField(readGeminiJsonOutput, value => geminiSchemas().jsonOutput.safeParse(value), [output, failed])).toBeGreaterThan(200);
+	});
 });

@@ -1,7 +1,7 @@
 import {timestampOf, tokenCountOf} from '../common.js';
 import {readWith} from '../fast-read.js';
 import {byKey, literal, object, optional, record, string, boolean, transform, unknown} from '../wire-reader.js';
-import type {GeminiEvent} from './schema.js';
+import type {GeminiEvent, GeminiJsonOutput} from './schema.js';
 
 /*
  * Gemini CLI's events read without zod: schema.ts written again with wire-reader.ts's combinators, which the build
@@ -25,6 +25,29 @@ export const geminiEventReader = byKey('type', {
 	error: object({type: literal('error'), timestamp, severity: optionalString, message: string}),
 	result: object({type: literal('result'), timestamp, status: string, error: optional(error), stats: optional(stats)}),
 });
+
+const modelTokens = object({
+	input: tokenCount,
+	prompt: tokenCount,
+	candidates: tokenCount,
+	total: tokenCount,
+	cached: tokenCount,
+	thoughts: tokenCount,
+	tool: tokenCount,
+});
+
+/** `--output-format json`'s object: what the wire check compares with the schema's `jsonOutput`. */
+export const geminiJsonOutputReader = object({
+	session_id: optionalString,
+	response: optionalString,
+	stats: optional(object({models: optional(record(object({tokens: optional(modelTokens)})))})),
+	error: optional(error),
+});
+
+/** `--output-format json`'s object as the schema gives it, or undefined when the schema must judge it. */
+export function readGeminiJsonOutput(value: Record<string, unknown>): GeminiJsonOutput | undefined {
+	return readWith(geminiJsonOutputReader, value);
+}
 
 /** The event as the schema gives it, or undefined when the schema must judge it (an invalid one, at least). */
 export function readGeminiEvent(value: Record<string, unknown>): GeminiEvent | undefined {

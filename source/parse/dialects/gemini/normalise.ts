@@ -4,8 +4,9 @@ import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, ty
 import {copyHead, outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
 import {readOrJudge} from '../../normalise.js';
-import {readGeminiEvent} from './fast-reader.js';
-import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiStats} from './schema.js';
+import {readGeminiEvent, readGeminiJsonOutput} from './fast-reader.js';
+import {isGeminiJsonOutput} from './json-output.js';
+import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiJsonOutput, type GeminiStats} from './schema.js';
 
 /*
  * Gemini CLI streams (`gemini -p … --output-format stream-json`), line by line, into the one internal event shape.
@@ -55,6 +56,7 @@ export class GeminiReader implements StreamReader {
 
 	/** Whether a line is surely Gemini CLI's: a type of its own with the fields only it writes. */
 	static recognises(value: Record<string, unknown>): boolean {
+		if (isGeminiJsonOutput(value)) return true;
 		switch (value['type']) {
 			case 'init':
 				return typeof value['session_id'] === 'string';
@@ -75,6 +77,12 @@ export class GeminiReader implements StreamReader {
 	read(record: WireRecord, out: ParsedOut): void {
 		const {value, ref} = record;
 		const type = value['type'];
+		if (type === undefined && isGeminiJsonOutput(value)) {
+			const output = readOrJudge(this.#fast ? readGeminiJsonOutput(value) : undefined, () => geminiSchemas().jsonOutput, value, 'json output', ref, out);
+			if (output !== undefined) outLineEvents(this.#jsonOutput(output, ref), out);
+			return;
+		}
+
 		if (typeof type !== 'string' || !geminiEventTypes.has(type)) {
 			out(this.#unknown(typeof type === 'string' ? type : '', ref));
 			return;
@@ -231,6 +239,37 @@ export class GeminiReader implements StreamReader {
 	}
 
 	/**
+	 * `--output-format json`: the whole run in one object at its end, with no time. A run of the session (named as an
+	 * `init` names it), one step, its usage per model, and its answer or its error. What the run did (its tool calls,
+	 * a sub-agent's work) is counted in `stats` only: the session's chat has it (`c`, --conversation).
+	 */
+	#jsonOutput(output: GeminiJsonOutput, ref: EventRef): AgentEvent[] {
+		const session = output.session_id ?? `gemini:line-${ref.line}`;
+		const count = (this.#runsOfSession.get(session) ?? 0) + 1;
+		this.#runsOfSession.set(session, count);
+		const stats = streamStats(output.stats);
+		const model = mainModel(stats);
+		const run = newRun(session, count === 1 ? session : `${session}#${count}`, model);
+		const head = this.#head(run, 'json output', ref, undefined);
+		const out: AgentEvent[] = [
+			withSharedHead(head, {kind: 'runtimeInit', model}),
+			withSharedHead(head, {kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}),
+		];
+		run.step = 1;
+		out.push(withSharedHead(head, {step: 1, kind: 'stepStart', counted: true, messagesInLines: true}));
+		out.push(...this.#usage(run, {...head, step: 1}, stats, model));
+		if (output.error === undefined) {
+			out.push(this.#stepEnd(run, {...head, step: 1}, 'complete', 'completed', output.response));
+			return out;
+		}
+
+		const message = output.error.message;
+		out.push(withSharedHead(head, {step: 1, kind: 'runError', name: output.error.type ?? 'error', message}));
+		out.push(withSharedHead(head, {step: 1, kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined}));
+		return out;
+	}
+
+	/**
 	 * The run's usage from `result.stats`. When the CLI called other models besides the one that did the work (its
 	 * router picks the model of each turn with a small one), each other model's share is a run of its own under the
 	 * session's run, with that model, so that each is priced at its own rate; the run keeps the main model's.
@@ -366,6 +405,30 @@ function usageOf(stats: Partial<Record<'input_tokens' | 'output_tokens' | 'total
 	const outputTokens = stats.output_tokens ?? 0;
 	const totalTokens = stats.total_tokens ?? inputTokens + outputTokens;
 	return {inputTokens, outputTokens, reasoningTokens: Math.max(0, totalTokens - inputTokens - outputTokens), totalTokens, cachedInputTokens: stats.cached ?? 0};
+}
+
+/**
+ * `--output-format json`'s per-model metrics as the stream's `result.stats` gives them (gemini-cli's own conversion:
+ * `prompt` is the input, cache reads included; `candidates` the output), so both read alike.
+ */
+function streamStats(stats: GeminiJsonOutput['stats']): GeminiStats | undefined {
+	const models = Object.entries(stats?.models ?? {});
+	if (models.length === 0) return undefined;
+	const byModel: NonNullable<GeminiStats['models']> = {};
+	const sum = {total_tokens: 0, input_tokens: 0, output_tokens: 0, cached: 0, input: 0};
+	for (const [model, {tokens}] of models) {
+		const counts = {
+			total_tokens: tokens?.total ?? 0,
+			input_tokens: tokens?.prompt ?? 0,
+			output_tokens: tokens?.candidates ?? 0,
+			cached: tokens?.cached ?? 0,
+			input: tokens?.input ?? 0,
+		};
+		byModel[model] = counts;
+		for (const key of Object.keys(sum) as Array<keyof typeof sum>) sum[key] += counts[key];
+	}
+
+	return {...sum, duration_ms: undefined, tool_calls: undefined, models: byModel};
 }
 
 /** The model that did the run's work: the one of `stats.models` that used the most tokens (a router uses few). */

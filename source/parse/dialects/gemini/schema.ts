@@ -6,7 +6,7 @@ import {lazily, zod} from '../zod.js';
  * What Gemini CLI prints with `--output-format stream-json` (google-gemini/gemini-cli
  * packages/core/src/output/types.ts, `JsonStreamEvent`): one event a line, discriminated by `type`, each with an
  * ISO `timestamp`. Only `init` names the session. `stats` gained `cached`/`input` in 0.22 and per-model figures in
- * 0.34; older streams leave them out.
+ * 0.34; older streams leave them out. And what it prints with `--output-format json` (`jsonOutput`).
  */
 
 /** The event types, known without building the schema (the build checks the two agree: scripts/check-wire.mjs). */
@@ -34,7 +34,25 @@ function build() {
 		z.object({type: z.literal('result'), timestamp, status: z.string(), error: error.optional(), stats: stats.optional()}),
 	]);
 
-	return {event, stats};
+	// `--output-format json`: one object at the end of a run, no `type` (packages/core/src/output/types.ts, `JsonOutput`);
+	// its `stats` are the session's metrics, per model (`models.<name>.tokens`: `prompt` holds the cached input).
+	const modelTokens = z.object({
+		input: tokenCount,
+		prompt: tokenCount,
+		candidates: tokenCount,
+		total: tokenCount,
+		cached: tokenCount,
+		thoughts: tokenCount,
+		tool: tokenCount,
+	});
+	const jsonOutput = z.object({
+		session_id: z.string().optional(),
+		response: z.string().optional(),
+		stats: z.object({models: z.record(z.string(), z.object({tokens: modelTokens.optional()})).optional()}).optional(),
+		error: error.optional(),
+	});
+
+	return {event, stats, jsonOutput};
 }
 
 /** Gemini CLI's schemas, built on first use. */
@@ -43,3 +61,4 @@ export const geminiSchemas = lazily(build);
 type Schemas = ReturnType<typeof build>;
 export type GeminiEvent = z.infer<Schemas['event']>;
 export type GeminiStats = z.infer<Schemas['stats']>;
+export type GeminiJsonOutput = z.infer<Schemas['jsonOutput']>;

@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest';
-import {JsonArrayLines} from './json-array-lines.js';
+import {JsonDocumentLines} from './json-document-lines.js';
 
 /** What the lines stage hands on for `text`, fed `size` bytes at a time. */
 function through(text: string | Buffer, size = Number.POSITIVE_INFINITY): string {
 	const pieces: Buffer[] = [];
-	const lines = new JsonArrayLines(bytes => pieces.push(Buffer.from(bytes)));
+	const lines = new JsonDocumentLines(bytes => pieces.push(Buffer.from(bytes)));
 	const bytes = typeof text === 'string' ? Buffer.from(text) : text;
 	const step = Math.min(Math.max(1, size), Math.max(1, bytes.length));
 	for (let at = 0; at < bytes.length; at += step) lines.push(bytes.subarray(at, at + step));
@@ -76,6 +76,26 @@ describe('a JSON array of events, read as lines', () => {
 		// Blanks after a bracket are looked past only so far.
 		const far = `[${' '.repeat(70_000)}{"type":"system"}]\n`;
 		expect(through(far)).toBe(far);
+	});
+
+	it('reads a pretty-printed object (Gemini CLI’s --output-format json, jq .) as one line, and objects one after another so', () => {
+		const output = {session_id: 's', response: 'Fixed it.\n{not: "a brace"}', stats: {models: {'gemini-2.5-pro': {tokens: {input: 10}}}}};
+		const pretty = JSON.stringify(output, null, 2);
+		expect(linesOf(pretty).map(line => JSON.parse(line) as unknown)).toEqual([output]);
+		for (const size of [1, 2, 5]) expect(through(pretty, size), `${size} bytes at a time`).toBe(through(pretty));
+		const jq = `${JSON.stringify({type: 'a'}, null, 2)}\n${JSON.stringify({type: 'b', list: [1, {c: 2}]}, null, 4)}\n{"type":"c"}\n`;
+		expect(linesOf(jq).map(line => JSON.parse(line) as unknown)).toEqual([{type: 'a'}, {type: 'b', list: [1, {c: 2}]}, {type: 'c'}]);
+		// A brace that ends its line after spaces and a carriage return opens one too.
+		expect(linesOf('{  \r\n "a": 1\r\n}\r\n').map(line => JSON.parse(line) as unknown)).toEqual([{a: 1}]);
+	});
+
+	it('passes lines of events through whatever blanks follow their first brace, and a brace alone at the end as a line', () => {
+		for (const log of ['{ "type": "a"}\n{"type":"b"}\n', '{}\n', '{\t"a":1}']) {
+			expect(through(log)).toBe(log);
+			expect(through(log, 1)).toBe(log);
+		}
+
+		expect(through('{  ')).toBe('{  ');
 	});
 
 	it('keeps escaped quotes and backslashes inside strings as they are', () => {
