@@ -57,6 +57,7 @@ describe('fileHead', () => {
 		expect(fileHead(file('empty-array.json', '[ ]')).kind).toBe('json');
 		expect(fileHead(file('pretty.json', '{ \r\n  "session_id": "s"\n}\n')).kind).toBe('json');
 		expect(fileHead(file('event-lines.ndjson', '{ "type": "system"}\n{}\n')).kind).toBe('lines');
+		expect(fileHead(file('cut-log.ndjson', '{\n{"type": "system"}\n')).kind).toBe('lines');
 	});
 
 	it('says whether anything could be read: a file of size 0 may not be empty (/proc)', () => {

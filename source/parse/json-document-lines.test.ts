@@ -96,6 +96,10 @@ describe('a JSON array of events, read as lines', () => {
 		}
 
 		expect(through('{  ')).toBe('{  ');
+		// A log whose first line is a lone brace (cut short), then lines of events: the brace is a line of its own.
+		const cut = '{\n{"type":"a"}\n{"type":"b"}\n';
+		expect(through(cut)).toBe(cut);
+		expect(through(cut, 1)).toBe(cut);
 	});
 
 	it('keeps escaped quotes and backslashes inside strings as they are', () => {

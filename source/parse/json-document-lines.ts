@@ -7,7 +7,9 @@
  *   mark is `[`, followed (past blanks) by `{` or `]`, is read as such an array: each element becomes one line, and
  *   what lies between the elements (commas, blanks) goes;
  * - pretty-printed objects: Gemini CLI's `--output-format json` prints one object over many lines (`jq .` prints
- *   events so too). An object whose `{` ends its line is read to its closing brace, as one line.
+ *   events so too). An object whose `{` ends its line and whose next line goes on with a key (`"`) or its end
+ *   (`}`) is read to its closing brace, as one line; a `{` alone before a line of events (a log cut short) is a
+ *   line of its own.
  *
  * In either, an element's line breaks, which in JSON can only be blanks between tokens, become spaces. After an
  * array's closing bracket or an object's closing brace the stream is looked at afresh, so documents one after the
@@ -52,7 +54,7 @@ type Mode =
 	| 'undecided'
 	/** A `[`, and blanks since (`#held`): an array if `{` or `]` comes next. */
 	| 'bracket'
-	/** A `{`, and blanks since (`#held`): a pretty-printed object if a line break comes before anything else. */
+	/** A `{`, and blanks since (`#held`): a pretty-printed object if a line break, then blanks, then `"` or `}` come. */
 	| 'brace'
 	/** Lines of events: everything passes through. */
 	| 'lines'
@@ -72,6 +74,8 @@ export class JsonDocumentLines {
 	#escaped = false;
 	/** In 'bracket' and 'brace': that byte and the blanks after it, given on as they are should the stream be lines. */
 	#held: number[] = [];
+	/** In 'brace': whether a line break came after it. */
+	#braceBroken = false;
 
 	/** `push`: where the lines go (a line splitter's own push). */
 	constructor(push: (bytes: Buffer) => void) {
@@ -101,6 +105,7 @@ export class JsonDocumentLines {
 
 					if (byte === openBracket || byte === openBrace) {
 						this.#mode = byte === openBracket ? 'bracket' : 'brace';
+						this.#braceBroken = false;
 						this.#held.push(byte);
 						continue;
 					}
@@ -178,9 +183,12 @@ export class JsonDocumentLines {
 			return byte === openBrace || byte === closeBracket ? 'array' : 'lines';
 		}
 
-		if (byte === newline) return 'object';
-		if (byte === space || byte === tab || byte === carriageReturn) return this.#held.length >= maxHeldBytes ? 'lines' : 'wait';
-		return 'lines';
+		if (isBlank(byte)) {
+			if (byte === newline) this.#braceBroken = true;
+			return this.#held.length >= maxHeldBytes ? 'lines' : 'wait';
+		}
+
+		return this.#braceBroken && (byte === quote || byte === closeBrace) ? 'object' : 'lines';
 	}
 
 	/** Lines after all, from `chunk[at]` on: what was written, what was held, and the rest go on as they are. */

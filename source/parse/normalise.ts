@@ -127,7 +127,7 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedIt
 	if (typeof type !== 'string') {
 		if (forced !== undefined && typeof kind === 'string') return unknown(value, forced, kind, ref);
 		if (forced === undefined && isDialectLineWithoutType(value as Record<string, unknown>)) return record(value as Record<string, unknown>, ref);
-		return diagnostic(line, 'not an event: no "type" or "kind" field');
+		return diagnostic(line, noType);
 	}
 
 	if (forced === 'drover') return unknown(value, 'drover', type, ref);
@@ -150,6 +150,17 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedIt
 function withNote(event: AgentEvent, bad: {path: string; value: unknown} | undefined, line: Line): ParsedLine {
 	if (!bad) return {kind: 'event', event};
 	return {kind: 'event', event, note: {line: line.line, source: line.source, reason: `${event.wireType} event: ${badStepNumberReason(bad.path, bad.value)}`}};
+}
+
+/** The diagnostic of a line with neither `type` nor `kind`. */
+const noType = 'not an event: no "type" or "kind" field';
+
+/**
+ * A record with no `type` that the reader of its stream's dialect does not know (parseValue let it through for
+ * another dialect's, untyped.ts): the bad line such a line is.
+ */
+export function untypedLine(item: WireRecord): ParsedLine {
+	return {kind: 'diagnostic', diagnostic: {line: item.ref.line, source: item.ref.source, reason: noType}};
 }
 
 function diagnostic(line: Line, reason: string): ParsedLine {

@@ -1,7 +1,7 @@
 import type {Dialect, ParsedLine} from '../model/events.js';
 import {streamDialects} from './dialects/registry.js';
 import type {ParsedOut, ReaderOptions, StreamDialect, StreamReader, WireRecord} from './dialects/stream-dialect.js';
-import {unknownEvent} from './normalise.js';
+import {unknownEvent, untypedLine} from './normalise.js';
 
 export type {ArrivalClock} from './dialects/stream-dialect.js';
 
@@ -57,6 +57,13 @@ export class StreamReaders {
 
 			this.#dialectOf.set(source, dialect);
 			this.#lastDecided = dialect;
+		}
+
+		// A line with no type is read only by a dialect that knows it as its own (untyped.ts); in another's stream it
+		// is the bad line it is. A dialect forced with --dialect reads every line.
+		if (this.#forced === undefined && record.value['type'] === undefined && !dialect.recognises(record.value)) {
+			out(untypedLine(record));
+			return;
 		}
 
 		this.#readerOf(dialect).read(record, out);

@@ -47,6 +47,12 @@ describe('a JSON array of events (claude-code-action’s execution file)', () =>
 		expect(result.stderr).toMatch(/:1: not JSON/);
 	});
 
+	it('a log whose first line is a lone brace (cut short) reads that line as one bad line and every event after it', async () => {
+		const cut = Buffer.concat([Buffer.from('{\n'), readFileSync(stream)]);
+		const result = await perscopeInProcess(['--summary'], [cut]);
+		expect(result.stdout).toContain('19 events, 1 bad line');
+	});
+
 	it('an array cut short keeps the events before the cut, and reports the element it cut as a bad line', async () => {
 		const text = readFileSync(array, 'utf8');
 		const cut = join(scratch(), 'cut.json');
@@ -96,6 +102,24 @@ describe('Gemini CLI’s --output-format json', () => {
 		expect(summary.jobs.map(job => [job.jobId, job.status, job.runs[0]!.error])).toEqual([
 			['s-1', 'stoppedByError', 'FatalTurnLimitedError: Reached max session turns'],
 		]);
+	});
+
+	it('outputs that name no session (before 0.21) are runs of their own', async () => {
+		const older = (answer: string) =>
+			JSON.stringify({response: answer, stats: {models: {'gemini-2.5-pro': {tokens: {prompt: 10, candidates: 2, total: 12}}}}}, null, 2);
+		const summary = JSON.parse(await stdoutOf(['--summary', '--json'], Buffer.from(`${older('one')}\n${older('two')}\n`))) as Summary;
+		expect(summary.jobs.map(job => [job.jobId, job.runs.length, job.usage.inputTokens])).toEqual([
+			['gemini:output-1', 1, 10],
+			['gemini:output-2', 1, 10],
+		]);
+	});
+
+	it('its object in another agent CLI’s stream is the bad line any line with no type is', async () => {
+		const stream = Buffer.concat([readFileSync(fixturePath('codex/sub-agent.jsonl')), Buffer.from('{"response": "hi", "session_id": "s"}\n')]);
+		const result = await perscopeInProcess(['--summary', '--json'], [stream]);
+		const summary = JSON.parse(result.stdout) as Summary;
+		expect(summary.unknownEvents).toEqual({});
+		expect(summary.diagnostics.map(diagnostic => diagnostic.reason)).toEqual(['not an event: no "type" or "kind" field']);
 	});
 
 	it('a line with no type that is not Gemini CLI’s is still a bad line', async () => {

@@ -77,10 +77,10 @@ function splitReference(bytes: Buffer, maxLineBytes: number): Cut[] {
 
 /**
  * Whether bytes begin as a JSON document of events: past blanks and a byte order mark, `[` then `{` or `]` past
- * blanks (an array), or `{` then a line break past spaces (a pretty-printed object).
+ * blanks (an array), or `{` then a line break past spaces and `"` or `}` past blanks (a pretty-printed object).
  */
 function beginsAsDocument(bytes: Buffer): boolean {
-	return /^[ \t\r\n\xef\xbb\xbf]*(\[[ \t\r\n]*[{\]]|\{[ \t\r]*\n)/.test(bytes.toString('latin1'));
+	return /^[ \t\r\n\xef\xbb\xbf]*(\[[ \t\r\n]*[{\]]|\{[ \t\r]*\n[ \t\r\n]*["}])/.test(bytes.toString('latin1'));
 }
 
 /** Pushes `bytes` in pieces of the given sizes (cycled), each a copy in a buffer that is then scribbled over. */

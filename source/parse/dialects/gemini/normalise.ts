@@ -43,6 +43,8 @@ const agentTools: ReadonlySet<string> = new Set(['invoke_agent', 'codebase_inves
 
 export class GeminiReader implements StreamReader {
 	readonly #runsOfSession = new Map<string, number>();
+	/** `--output-format json` objects read that named no session. */
+	#outputsWithoutSession = 0;
 	/** Each stream's current run, by source. */
 	readonly #runs = new Map<string, RunState>();
 	/** The run started last that has not ended: where a stream that begins after its `init` goes on. */
@@ -244,7 +246,8 @@ export class GeminiReader implements StreamReader {
 	 * a sub-agent's work) is counted in `stats` only: the session's chat has it (`c`, --conversation).
 	 */
 	#jsonOutput(output: GeminiJsonOutput, ref: EventRef): AgentEvent[] {
-		const session = output.session_id ?? `gemini:line-${ref.line}`;
+		// Before 0.21 the output names no session: each is a run of its own, numbered in the order they came.
+		const session = output.session_id ?? `gemini:output-${++this.#outputsWithoutSession}`;
 		const count = (this.#runsOfSession.get(session) ?? 0) + 1;
 		this.#runsOfSession.set(session, count);
 		const stats = streamStats(output.stats);
@@ -256,7 +259,8 @@ export class GeminiReader implements StreamReader {
 			withSharedHead(head, {kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}),
 		];
 		run.step = 1;
-		out.push(withSharedHead(head, {step: 1, kind: 'stepStart', counted: true, messagesInLines: true}));
+		// Not `messagesInLines`: the session's chat holds the run's many responses, of which this one step says nothing.
+		out.push(withSharedHead(head, {step: 1, kind: 'stepStart', counted: true}));
 		out.push(...this.#usage(run, {...head, step: 1}, stats, model));
 		if (output.error === undefined) {
 			out.push(this.#stepEnd(run, {...head, step: 1}, 'complete', 'completed', output.response));
