@@ -4,7 +4,7 @@ import {defaultMaxGapMs} from '../query/replay-speed.js';
 /** The options and exit codes, as `perscope --help` prints them under the package's description. */
 const help = `
   Usage
-    $ perscope [options] [FILE…]           view saved logs (.ndjson, .gz)
+    $ perscope [options] [FILE…]           view saved logs (.ndjson, .gz, .json)
     $ perstack run … | perscope [options]  view events piped on stdin
     $ perscope [options] -- COMMAND …      run COMMAND and view its events
     $ perscope                             play the bundled demo live
@@ -22,8 +22,9 @@ const help = `
     --prices FILE        price tokens with this JSON table (README, Cost)
 
   Input
-    FILE…                NDJSON logs, plain or gzip (told by content);
-                         - is stdin
+    FILE…                NDJSON logs, plain or gzip (told by content), or
+                         JSON documents of events (an array, pretty-printed
+                         objects); - is stdin
     perstack/jobs/ID     a job Perstack saved: its runs/*/event-*.json
     perstack             list the saved jobs, newest first
     --claude             list the Claude Code sessions of this directory
