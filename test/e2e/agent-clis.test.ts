@@ -49,6 +49,16 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
+	it('Gemini CLI’s --output-format json: the session’s run with its answer and tokens, read from a pipe', async () => {
+		const tty = start('cat fixtures/gemini/json-output.json | node dist/bin/perscope.js', {width: 110, height: 12});
+		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete Fixed greet.txt'));
+		expect(screen).toContain('tokens 8.1k in / 360 out / 2.7k cached');
+		expect(screen).toMatch(/▾ gemini ✓ completed · 1 step/);
+		expect(screen).not.toContain('bad line');
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('a live opencode command: the task call’s sub-agent as a pane under its delegation, the cost opencode reported', async () => {
 		const tty = start('node dist/bin/perscope.js -- node fixtures/scripts/replay-cli.mjs fixtures/opencode/sub-agent.jsonl 40', {width: 110, height: 32});
 		const screen = await tty.waitFor(now => now.includes('node … exited 0') && now.includes('✅ complete notes-b.txt is the longest (3 lines).'), 20_000);
