@@ -127,9 +127,10 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 		}
 	};
 
-	// A JSON array of events (claude-code-action's execution file) reads as its elements, as in the CLI.
-	const arrays = new JsonDocumentLines(bytes => cutter.push(bytes));
-	const feed = (bytes: Buffer) => guarded(() => arrays.push(bytes));
+	// A JSON document of events (claude-code-action's execution file, Gemini CLI's json output) reads as its events,
+	// as in the CLI.
+	const documents = new JsonDocumentLines(bytes => cutter.push(bytes));
+	const feed = (bytes: Buffer) => guarded(() => documents.push(bytes));
 
 	/*
 	 * A string chunk cut between the two halves of a surrogate pair (`pushChunk(text.slice(0, n))`, as a
@@ -184,7 +185,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 		end(how = {}) {
 			releaseHeld();
 			guarded(() => {
-				arrays.end();
+				documents.end();
 				cutter.end();
 			});
 			endInput(model, {exitCode: how.exitCode, lastStderr: how.lastStderr});

@@ -5,7 +5,7 @@ import {gzipSync} from 'node:zlib';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {fileHead} from './file-head.js';
 
-/* Compressed logs, and JSON arrays of events, are recognised by their first bytes, not their names. */
+/* Compressed logs, and JSON documents of events, are recognised by their first bytes, not their names. */
 
 let directory = '';
 

@@ -8,10 +8,10 @@ const headBytes = 4096;
  * compressed without a `.gz`); `json` when it begins as a JSON document of events rather than lines
  * (parse/json-document-lines.ts, which decides the same way): its first byte other than a blank or a byte order mark
  * is `[` followed, past blanks, by `{` or `]` (an array), or `{` followed, past spaces, by a line break and then,
- * past blanks, `"` or `}` (a pretty-printed object); also when its head ends before that is decided, since then the reading that decides as
- * it goes must take it; else `lines`. `empty`: nothing could be read from it (a file of size 0 that is not empty, as
- * /proc's are, is read to its end rather than by its size). A file that cannot be read is `lines`, not empty: its
- * reader meets the error and reports it.
+ * past blanks, `"` or `}` (a pretty-printed object); also when its head ends before that is decided, since then
+ * the reading that decides as it goes must take it; else `lines`. `empty`: nothing could be read from it (a file
+ * of size 0 that is not empty, as /proc's are, is read to its end rather than by its size). A file that cannot be
+ * read is `lines`, not empty: its reader meets the error and reports it.
  */
 export function fileHead(path: string): {kind: 'gzip' | 'json' | 'lines'; empty: boolean} {
 	let fd: number;

@@ -27,7 +27,7 @@ const messages = [
 ];
 const executionFile = JSON.stringify(messages, null, 2);
 
-describe('a JSON array of events, read as lines', () => {
+describe('JSON documents of events, read as lines', () => {
 	it('gives each element of a pretty-printed array as one line holding that element', () => {
 		expect(linesOf(executionFile).map(line => JSON.parse(line) as unknown)).toEqual(messages);
 	});

@@ -193,12 +193,12 @@ function isBlank(bytes: Buffer, start: number, end: number): boolean {
 /** Splits a byte stream into lines, of text or of bytes as the sink takes them, from its start (see LineCutter). */
 export class LineSplitter {
 	readonly #cutter: LineCutter;
-	/** A stream that is a JSON array of events gives its elements as lines (json-document-lines.ts). */
+	/** A stream that is a JSON document of events gives its events as lines (json-document-lines.ts). */
 	readonly #lines: JsonDocumentLines | undefined;
 	#consumed = 0;
 
-	/** `jsonArrays: false`: lines only, for text that is not events (a command's stderr). */
-	constructor(source: string, sink: LineSink | LineBytesSink, maxLineBytes = defaultMaxLineBytes, {jsonArrays = true}: {jsonArrays?: boolean} = {}) {
+	/** `jsonDocuments: false`: lines only, for text that is not events (a command's stderr). */
+	constructor(source: string, sink: LineSink | LineBytesSink, maxLineBytes = defaultMaxLineBytes, {jsonDocuments = true}: {jsonDocuments?: boolean} = {}) {
 		this.#cutter = new LineCutter({
 			source,
 			from: {offset: 0, lines: 0},
@@ -210,7 +210,7 @@ export class LineSplitter {
 						(bytes, start, end, line, offset) => sink.line({source, line, offset, text: bytes.toString('utf8', start, end)}),
 			overlong: line => sink.overlong(line),
 		});
-		this.#lines = jsonArrays ? new JsonDocumentLines(bytes => this.#cutter.push(bytes)) : undefined;
+		this.#lines = jsonDocuments ? new JsonDocumentLines(bytes => this.#cutter.push(bytes)) : undefined;
 	}
 
 	/** Bytes of the source consumed so far. */

@@ -139,7 +139,7 @@ export function runChild(options: ChildOptions): ChildRun {
 		`${options.label} (stderr)`,
 		{line: line => record(line.text), overlong: line => record(`[${line.bytes} bytes of one stderr line skipped]`)},
 		stderrLineBytes,
-		{jsonArrays: false},
+		{jsonDocuments: false},
 	);
 	const stderrDone = new Promise<void>(resolve => {
 		const stderr = child.stderr;

@@ -243,7 +243,7 @@ export class GeminiReader implements StreamReader {
 	/**
 	 * `--output-format json`: the whole run in one object at its end, with no time. A run of the session (named as an
 	 * `init` names it), one step, its usage per model, and its answer or its error. What the run did (its tool calls,
-	 * a sub-agent's work) is counted in `stats` only: the session's chat has it (`c`, --conversation).
+	 * a sub-agent's work, its model's many responses) is counted in `stats` only.
 	 */
 	#jsonOutput(output: GeminiJsonOutput, ref: EventRef): AgentEvent[] {
 		// Before 0.21 the output names no session: each is a run of its own, numbered in the order they came.
