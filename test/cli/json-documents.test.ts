@@ -1,9 +1,10 @@
-import {readFileSync, writeFileSync} from 'node:fs';
+import {appendFileSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {describe, expect, it} from 'vitest';
 import type {Summary} from '../../source/output/summary.js';
 import {perscopeInProcess} from '../helpers/cli-in-process.js';
+import {startCli, waitUntil} from '../helpers/cli-process.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 import {fixturePath} from '../helpers/load.js';
 
@@ -38,6 +39,32 @@ describe('a JSON array of events (claude-code-action’s execution file)', () =>
 		const compressed = join(scratch(), 'claude-execution-output.json.gz');
 		writeFileSync(compressed, gzipSync(readFileSync(array)));
 		expect(await stdoutOf(['--summary', '--json', compressed])).toBe(expected);
+	});
+
+	it('followed (-f) as it is written, in two parts, it reads as the stream does', async () => {
+		const text = readFileSync(array);
+		const growing = join(scratch(), 'claude-execution-output.json');
+		// The first part ends inside an element: the sub-agent's first lines, not the answer.
+		const cut = text.indexOf('"type": "result"');
+		writeFileSync(growing, text.subarray(0, cut));
+		const run = startCli(['--print', '-f', growing]);
+		try {
+			await waitUntil(() => run.stdout().includes('💬 query'), 'the first part', run.stderr);
+			expect(run.stdout()).not.toContain('[claude] ✓ run completed');
+			appendFileSync(growing, text.subarray(cut));
+			await waitUntil(
+				() => run.stdout().includes('[claude] ✓ run completed · 2 steps'),
+				'the rest',
+				() => run.stdout() + run.stderr(),
+			);
+		} finally {
+			run.child.kill('SIGINT');
+			await run.exit;
+		}
+
+		expect(run.stderr()).toBe('');
+		const whole = await perscopeInProcess(['--print', stream]);
+		expect(run.stdout()).toBe(whole.stdout);
 	});
 
 	it('a stream whose first line only starts with a bracket is lines: that line is one bad line, and every event is read', async () => {
