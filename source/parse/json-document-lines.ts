@@ -76,10 +76,16 @@ export class JsonDocumentLines {
 	#held: number[] = [];
 	/** In 'brace': whether a line break came after it. */
 	#braceBroken = false;
+	#began: 'lines' | 'document' | undefined;
 
 	/** `push`: where the lines go (a line splitter's own push). */
 	constructor(push: (bytes: Buffer) => void) {
 		this.#push = push;
+	}
+
+	/** What the stream began as, once its first bytes decided it: lines, or a JSON document. */
+	get began(): 'lines' | 'document' | undefined {
+		return this.#began;
 	}
 
 	push(chunk: Buffer): void {
@@ -127,6 +133,7 @@ export class JsonDocumentLines {
 						return;
 					}
 
+					this.#began ??= 'document';
 					if (decided === 'array') {
 						this.#held = [];
 						this.#mode = 'between';
@@ -194,6 +201,7 @@ export class JsonDocumentLines {
 	/** Lines after all, from `chunk[at]` on: what was written, what was held, and the rest go on as they are. */
 	#lines(out: Buffer, written: number, chunk: Buffer, at: number): void {
 		this.#mode = 'lines';
+		this.#began ??= 'lines';
 		if (written > 0) this.#push(out.subarray(0, written));
 		if (this.#held.length > 0) this.#push(Buffer.from(this.#held));
 		this.#held = [];

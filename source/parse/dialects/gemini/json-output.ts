@@ -4,9 +4,7 @@
  * lines: parse/dialects/untyped.ts asks, before a line with neither `type` nor `kind` is reported.
  */
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import {isRecord} from '../wire-reader.js';
 
 /** Whether a value with no `type` is surely Gemini CLI's `--output-format json` object: its answer or error, and its session or stats. */
 export function isGeminiJsonOutput(value: Record<string, unknown>): boolean {
