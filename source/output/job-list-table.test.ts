@@ -2,24 +2,12 @@ import {describe, expect, it} from 'vitest';
 import {fixturePath} from '../../test/helpers/load.js';
 import {listJobs} from '../load/job-listing.js';
 import type {JobListing} from '../query/job-listing.js';
+import {jobListing} from '../../test/helpers/job-listings.js';
 import {jobListTable} from './job-list-table.js';
 
-const usage = {inputTokens: 0, outputTokens: 0, reasoningTokens: 0, totalTokens: 0, cachedInputTokens: 0};
-
+/** A completed job of the coordinator's, one step of one run, no tokens; `overrides` on top. */
 function listing(overrides: Partial<JobListing>): JobListing {
-	return {
-		jobId: 'job',
-		path: '/jobs/job',
-		coordinator: 'coordinator',
-		status: 'completed',
-		steps: 1,
-		usage,
-		runs: 1,
-		query: undefined,
-		startedAt: undefined,
-		lastEventAt: undefined,
-		...overrides,
-	};
+	return jobListing('job', {coordinator: 'coordinator', steps: 1, ...overrides});
 }
 
 const timestamp = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

@@ -6,9 +6,9 @@ import {jobListing as job} from '../../test/helpers/job-listings.js';
 import {listJobs, type JobListing} from '../load/job-listing.js';
 import {JobChooser} from './job-chooser.js';
 
-function choose(root: string, jobs: JobListing[]) {
+function choose(root: string, jobs: JobListing[], typedAhead?: {text: string}) {
 	const chosen: Array<JobListing | undefined> = [];
-	const view = render(<JobChooser root={root} jobs={jobs} onChoose={picked => chosen.push(picked)} />);
+	const view = render(<JobChooser root={root} jobs={jobs} onChoose={picked => chosen.push(picked)} typedAhead={typedAhead} />);
 	const press = async (input: string) => {
 		view.stdin.write(input);
 		await settle();
@@ -62,12 +62,10 @@ describe('the job chooser', () => {
 
 	it('keys typed after enter in the same read go to the job opened, not to the list (Enter e typed together lost the e)', async () => {
 		const jobs = [job('newest'), job('middle'), job('oldest')];
-		const chosen: Array<JobListing | undefined> = [];
 		const typedAhead = {text: ''};
-		const view = render(<JobChooser root="/jobs" jobs={jobs} onChoose={picked => chosen.push(picked)} typedAhead={typedAhead} />);
+		const {view, chosen, press} = choose('/jobs', jobs, typedAhead);
 		await waitForFrame(view, text => selectedLine(text)?.includes('newest') ?? false);
-		view.stdin.write('j\rjq');
-		await settle();
+		await press('j\rjq');
 		// The second j did not move the list, nor q quit it: both wait for the job's viewer.
 		expect(chosen).toEqual([jobs[1]]);
 		expect(typedAhead.text).toBe('jq');
@@ -108,14 +106,11 @@ describe('the job chooser', () => {
 
 	it('keys typed with the enter that opens a job found with / go to the job, not to the line typed', async () => {
 		const jobs = [job('newest'), job('middle', {query: 'notes'})];
-		const chosen: Array<JobListing | undefined> = [];
 		const typedAhead = {text: ''};
-		const view = render(<JobChooser root="/jobs" jobs={jobs} onChoose={picked => chosen.push(picked)} typedAhead={typedAhead} />);
+		const {view, chosen, press} = choose('/jobs', jobs, typedAhead);
 		await waitForFrame(view, text => selectedLine(text)?.includes('newest') ?? false);
-		view.stdin.write('/');
-		await settle();
-		view.stdin.write('notes\re?');
-		await settle();
+		await press('/');
+		await press('notes\re?');
 		expect(chosen).toEqual([jobs[1]]);
 		expect(typedAhead.text).toBe('e?');
 		view.unmount();

@@ -14,7 +14,7 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 		const tty = start('cd fixtures/jobs && node ../../dist/bin/perscope.js perstack');
 		await tty.waitFor('newest first');
 		// One write, so the chooser reads the three keys together, as with type-ahead or a slow ssh link.
-		tty.tmux('send-keys', '-t', tty.name, '-l', 'jj\r');
+		tty.keys('-l', 'jj\r');
 		const opened = await tty.waitFor('delegate child-expert');
 		expect(opened.split('\n')[0]).toContain('xrg3kr5eyfy4evxm775cs81p');
 		tty.keys('q');
@@ -24,13 +24,13 @@ describe.skipIf(!hasTmux())('keys in a terminal: the chooser, going back to it, 
 	it('keys typed with the enter that opens a job act in the job (Enter ? in one write shows its help), and with backspace in the list', async () => {
 		const tty = start('cd fixtures/jobs && node ../../dist/bin/perscope.js perstack');
 		await tty.waitFor('newest first');
-		tty.tmux('send-keys', '-t', tty.name, '-l', '\r?');
+		tty.keys('-l', '\r?');
 		const help = await tty.waitFor(' Help\nKeys');
 		expect(help.split('\n')[0]).toContain('xrg3kr5eyfy4evxm775cs81p');
 		tty.keys('Escape');
 		await tty.waitFor(screen => !screen.includes(' Help\nKeys'));
 		// Backspace then q in one write: back to the list, which the q then quits.
-		tty.tmux('send-keys', '-t', tty.name, '-l', '\u007Fq');
+		tty.keys('-l', '\u007Fq');
 		expect(await tty.exitCode()).toBe(0);
 	});
 
