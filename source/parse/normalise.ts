@@ -116,6 +116,9 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedIt
 	// A dialect read per stream takes every line as it is: its reader says what is wrong with one.
 	if (forced !== undefined && forced !== 'perstack' && forced !== 'drover' && forced !== 'daemon') return record(value as Record<string, unknown>, ref);
 
+	// Before drover's events, which have a `kind` and no `type`: so has a Gemini CLI chat's header (`kind: "main"`).
+	if (forced === undefined && typeof type !== 'string' && isDialectLineWithoutType(value as Record<string, unknown>))
+		return record(value as Record<string, unknown>, ref);
 	if (typeof kind === 'string' && typeof type !== 'string' && (forced === undefined || forced === 'drover')) {
 		if (!droverEventKinds.has(kind)) return unknown(value, 'drover', kind, ref);
 		const parsed = droverEventSchema().safeParse(value);
@@ -126,7 +129,6 @@ function parseValue(value: unknown, line: Line, options: ParseOptions): ParsedIt
 
 	if (typeof type !== 'string') {
 		if (forced !== undefined && typeof kind === 'string') return unknown(value, forced, kind, ref);
-		if (forced === undefined && isDialectLineWithoutType(value as Record<string, unknown>)) return record(value as Record<string, unknown>, ref);
 		return diagnostic(line, noType);
 	}
 

@@ -1,4 +1,5 @@
 import {spawnSync} from 'node:child_process';
+import {readFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
@@ -48,5 +49,44 @@ describe('a Gemini CLI stream’s conversation', () => {
 				`^perscope: --conversation: A Gemini CLI stream does not carry what the model was given at a step, and no chat of session ${session} is in \\S+/\\.gemini/tmp to read it from`,
 			),
 		);
+	});
+});
+
+describe('a Gemini CLI chat given as the input', () => {
+	const chat = join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson');
+	const said =
+		/perscope: \S+:1: a Gemini CLI chat \(the record it keeps of a session\), not an event stream: perscope does not read chats as input; give the session's `--output-format stream-json` output/;
+
+	it('regression: printed 18 bad lines and unknown main, user and gemini events: says once what the file is and what to give, in every mode', () => {
+		const summary = perscope(['--summary', chat], scratch());
+		expect(summary.code).toBe(0);
+		expect(summary.stdout.trim()).toBe('38 events, 1 bad line');
+		expect(summary.stderr.trim().split('\n')).toHaveLength(1);
+		expect(summary.stderr).toMatch(said);
+		for (const mode of ['--print', '--json']) {
+			const output = perscope([mode, chat], scratch());
+			expect(output.code, mode).toBe(0);
+			expect(output.stderr, mode).toMatch(said);
+			expect(output.stdout, mode).not.toMatch(/unknown|"type":"gemini"/);
+		}
+
+		const json = perscope(['--summary', '--json', chat], scratch());
+		expect(json.code).toBe(0);
+		const read = JSON.parse(json.stdout) as {events: number; jobs: unknown[]; unknownEvents: object; diagnostics: Array<{line: number; reason: string}>};
+		expect(read).toMatchObject({events: 38, jobs: [], unknownEvents: {}});
+		expect(read.diagnostics).toHaveLength(1);
+		expect(`perscope: chat:${read.diagnostics[0]!.line}: ${read.diagnostics[0]!.reason}`).toMatch(said);
+	});
+
+	it('says the same of the same bytes from a pipe', () => {
+		const piped = spawnSync(process.execPath, [cliPath, '--summary'], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+			input: readFileSync(chat),
+			env: {...process.env, CI: 'true'},
+		});
+		expect(piped.status).toBe(0);
+		expect(piped.stdout.trim()).toBe('38 events, 1 bad line');
+		expect(piped.stderr).toMatch(/perscope: stdin:1: a Gemini CLI chat/);
 	});
 });

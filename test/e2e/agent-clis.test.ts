@@ -49,6 +49,22 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
+	it('a chat Gemini CLI keeps, opened by mistake: one bad line that says what the file is and what to give instead', async () => {
+		const chat = 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson';
+		const tty = start(`node dist/bin/perscope.js ${chat}`, {width: 120, height: 20});
+		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('1 bad line'));
+		expect(screen).not.toMatch(/unknown|bad lines/);
+		tty.keys('d');
+		const diagnostics = await tty.waitFor('Diagnostics (1 bad line)');
+		expect(diagnostics.replace(/\s+/g, ' ')).toContain(
+			"a Gemini CLI chat (the record it keeps of a session), not an event stream: perscope does not read chats as input; give the session's `--output-format stream-json` output",
+		);
+		tty.keys('Escape');
+		await tty.waitFor(now => !now.includes('Diagnostics'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
 	it('Gemini CLI’s --output-format json: the session’s run with its answer and tokens, read from a pipe', async () => {
 		const tty = start('cat fixtures/gemini/json-output.json | node dist/bin/perscope.js', {width: 110, height: 12});
 		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete Fixed greet.txt'));

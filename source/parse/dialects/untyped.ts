@@ -1,3 +1,4 @@
+import {isChatRecordWithoutType} from './gemini/chat-file.js';
 import {isGeminiJsonOutput} from './gemini/json-output.js';
 
 /*
@@ -8,5 +9,5 @@ import {isGeminiJsonOutput} from './gemini/json-output.js';
 
 /** Whether a value with no `type` and no `kind` is a line a dialect read per stream knows. */
 export function isDialectLineWithoutType(value: Record<string, unknown>): boolean {
-	return isGeminiJsonOutput(value);
+	return isGeminiJsonOutput(value) || isChatRecordWithoutType(value);
 }

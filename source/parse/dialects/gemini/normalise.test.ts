@@ -163,3 +163,41 @@ describe('a Gemini CLI stream', () => {
 		expect(router!.usage).toMatchObject({inputTokens: 963, outputTokens: 28, totalTokens: 1066});
 	});
 });
+
+describe('a chat Gemini CLI keeps, given as an input', () => {
+	const chat = 'gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson';
+
+	it('regression: read as 18 bad lines and unknown types (main, user, gemini): it is one bad line that says what the file is', () => {
+		const model = modelFromText(readFileSync(fixturePath(chat)), {source: 'chat'});
+		expect(model.diagnostics).toEqual([
+			{
+				source: 'chat',
+				line: 1,
+				reason: expect.stringMatching(
+					/^a Gemini CLI chat \(the record it keeps of a session\), not an event stream: .*`--output-format stream-json`/,
+				) as unknown,
+			},
+		]);
+		expect(model.unknownEvents.size).toBe(0);
+		expect(model.runs.size).toBe(0);
+		// The file's 39 lines: the header said what it is, the other 38 count as events showing nothing.
+		expect(model.events).toBe(38);
+	});
+
+	it('is told from its header whatever comes before it in another file, and a sub-agent’s chat too', () => {
+		const subAgent = 'gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/87be16a9-348b-4b32-baa8-f067a778c15d/948b3e83-81e3-4be8-b7be-1b9c4e11135e.ndjson';
+		let model = modelFromText(readFileSync(fixturePath('gemini/fix-and-delegate.jsonl')), {source: 'stream'});
+		model = modelFromText(readFileSync(fixturePath(subAgent)), {source: 'sub-agent chat', model});
+		expect(model.diagnostics.map(diagnostic => `${diagnostic.source}:${diagnostic.line}`)).toEqual(['sub-agent chat:1']);
+		// The stream before it reads as it does alone.
+		expect(model.runs.get(session)).toMatchObject({status: 'completed'});
+		expect(model.unknownEvents.size).toBe(0);
+	});
+
+	it('a chat’s $set in a stream that is no chat is the bad line it was', () => {
+		const lines = readFileSync(fixturePath('gemini/auto-routed.jsonl'), 'utf8').trimEnd().split('\n');
+		const model = modelFromText([lines[0], '{"$set":{"lastUpdated":"2026-11-29T21:44:33.765Z"}}', ...lines.slice(1)].join('\n'), {source: 'stream'});
+		expect(model.diagnostics).toEqual([{source: 'stream', line: 2, reason: 'not an event: no "type" or "kind" field'}]);
+		expect([...model.runs.values()].some(run => run.status === 'completed')).toBe(true);
+	});
+});

@@ -3,8 +3,9 @@ import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {copyHead, outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
 import {jsonText} from '../json-values.js';
-import {readOrJudge} from '../../normalise.js';
+import {readOrJudge, untypedLine} from '../../normalise.js';
 import {readGeminiEvent, readGeminiJsonOutput} from './fast-reader.js';
+import {chatFileReason, chatRecordType, isChatHeader, isChatRecordWithoutType} from './chat-file.js';
 import {isGeminiJsonOutput} from './json-output.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiJsonOutput, type GeminiStats} from './schema.js';
 
@@ -51,6 +52,8 @@ export class GeminiReader implements StreamReader {
 	#open: RunState | undefined;
 	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
 	readonly #fast: boolean;
+	/** The sources that are chats Gemini CLI keeps (chat-file.ts), told from a chat's header. */
+	readonly #chats = new Set<string>();
 
 	constructor(options: ReaderOptions = {}) {
 		this.#fast = options.fast ?? true;
@@ -58,7 +61,7 @@ export class GeminiReader implements StreamReader {
 
 	/** Whether a line is surely Gemini CLI's: a type of its own with the fields only it writes. */
 	static recognises(value: Record<string, unknown>): boolean {
-		if (isGeminiJsonOutput(value)) return true;
+		if (isGeminiJsonOutput(value) || isChatRecordWithoutType(value)) return true;
 		switch (value['type']) {
 			case 'init':
 				return typeof value['session_id'] === 'string';
@@ -78,6 +81,17 @@ export class GeminiReader implements StreamReader {
 
 	read(record: WireRecord, out: ParsedOut): void {
 		const {value, ref} = record;
+		if (this.#chats.has(ref.source) || isChatHeader(value)) {
+			this.#chatRecord(value, ref, out);
+			return;
+		}
+
+		// A chat's `$set` or `$rewindTo` in a stream that is no chat (recognises took it, as the chat's own): a bad line.
+		if (isChatRecordWithoutType(value)) {
+			out(untypedLine(record));
+			return;
+		}
+
 		const type = value['type'];
 		if (type === undefined && isGeminiJsonOutput(value)) {
 			const output = readOrJudge(this.#fast ? readGeminiJsonOutput(value) : undefined, () => geminiSchemas().jsonOutput, value, 'json output', ref, out);
@@ -97,6 +111,20 @@ export class GeminiReader implements StreamReader {
 		const events = this.#events(event, ref);
 		outLineEvents(events, out);
 		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
+	}
+
+	/**
+	 * A record of a chat given as an input (chat-file.ts): the chat's first is a bad line that says what the file is
+	 * and what to give instead; the others show nothing, each counted as the one event its line is.
+	 */
+	#chatRecord(value: Record<string, unknown>, ref: EventRef, out: ParsedOut): void {
+		if (this.#chats.has(ref.source)) {
+			out(lineOnlyEvent('marker', 'gemini', chatRecordType(value), ref));
+			return;
+		}
+
+		this.#chats.add(ref.source);
+		out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: chatFileReason}});
 	}
 
 	#events(event: GeminiEvent, ref: EventRef): AgentEvent[] {
