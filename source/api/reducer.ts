@@ -187,6 +187,7 @@ export function createReducer(options: ReducerOptions = {}): Reducer {
 			guarded(() => {
 				documents.end();
 				cutter.end();
+				ingest.endSource(source);
 			});
 			endInput(model, {exitCode: how.exitCode, lastStderr: how.lastStderr});
 		},

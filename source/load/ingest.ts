@@ -72,7 +72,11 @@ export class Ingest {
 	splitter(source: string): LineSplitter {
 		return new LineSplitter(
 			source,
-			{lineBytes: (bytes, start, end, ref) => this.lineBytes(bytes, start, end, ref), overlong: line => this.overlong(line)},
+			{
+				lineBytes: (bytes, start, end, ref) => this.lineBytes(bytes, start, end, ref),
+				overlong: line => this.overlong(line),
+				end: () => this.endSource(source),
+			},
 			this.#maxLineBytes,
 		);
 	}
@@ -101,6 +105,14 @@ export class Ingest {
 	/** A streaming line parsed elsewhere as its fields (the parallel loader's own thread): as `parsed` takes its event. */
 	streamLine(fields: StreamFields, ref: EventRef): void {
 		this.#reduce(streamEvent(fields, ref));
+	}
+
+	/**
+	 * The source has ended (a splitter's end, or the parallel loader's at a file's end): a stream's reader settles what
+	 * it held back for a line still to come (a Gemini CLI chat's last response: chat-reader.ts).
+	 */
+	endSource(source: string): void {
+		this.#streams.endOfSource(source, this.#fromStream);
 	}
 
 	#take(parsed: ParsedItem): void {

@@ -21,12 +21,16 @@ export type OverlongLine = {
 export type LineSink = {
 	line(line: Line): void;
 	overlong(line: OverlongLine): void;
+	/** The source has ended, its last line handed on (LineSplitter.end). */
+	end?(): void;
 };
 
 /** A sink that takes each line as its bytes, `bytes[start, end)`, valid only during the call. */
 export type LineBytesSink = {
 	lineBytes(bytes: Buffer, start: number, end: number, ref: {source: string; line: number; offset: number}): void;
 	overlong(line: OverlongLine): void;
+	/** The source has ended, its last line handed on (LineSplitter.end). */
+	end?(): void;
 };
 
 export const defaultMaxLineBytes = 64 * 1024 * 1024;
@@ -195,6 +199,7 @@ export class LineSplitter {
 	readonly #cutter: LineCutter;
 	/** A stream that is a JSON document of events gives its events as lines (json-document-lines.ts). */
 	readonly #lines: JsonDocumentLines | undefined;
+	readonly #sink: LineSink | LineBytesSink;
 	#consumed = 0;
 
 	/** `jsonDocuments: false`: lines only, for text that is not events (a command's stderr). */
@@ -211,6 +216,7 @@ export class LineSplitter {
 			overlong: line => sink.overlong(line),
 		});
 		this.#lines = jsonDocuments ? new JsonDocumentLines(bytes => this.#cutter.push(bytes)) : undefined;
+		this.#sink = sink;
 	}
 
 	/** Bytes of the source consumed so far. */
@@ -224,9 +230,10 @@ export class LineSplitter {
 		else this.#cutter.push(chunk);
 	}
 
-	/** Flushes a last line that has no newline. */
+	/** Flushes a last line that has no newline, then tells the sink the source has ended. */
 	end(): void {
 		this.#lines?.end();
 		this.#cutter.end();
+		this.#sink.end?.();
 	}
 }

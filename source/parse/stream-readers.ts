@@ -69,6 +69,12 @@ export class StreamReaders {
 		this.#readerOf(dialect).read(record, out);
 	}
 
+	/** The source has ended: its dialect's reader settles what it held back (StreamReader.endOfSource). */
+	endOfSource(source: string, out: ParsedOut): void {
+		const dialect = this.#dialectOf.get(source);
+		if (dialect) this.#readers.get(dialect)?.endOfSource?.(source, out);
+	}
+
 	#readerOf(dialect: StreamDialect): StreamReader {
 		let reader = this.#readers.get(dialect);
 		if (reader === undefined) {

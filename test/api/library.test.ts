@@ -100,6 +100,19 @@ describe('strings, Buffers and chunks give the same model', () => {
 	});
 });
 
+describe('the end of the input', () => {
+	it('ends a Gemini CLI chat’s last run with its answer: only the end says the last response made no more calls', () => {
+		const lines = linesOf(join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson'));
+		const reducer = createReducer();
+		for (const line of lines) reducer.push(line);
+		const last = '87be16a9-348b-4b32-baa8-f067a778c15d#2';
+		expect(reducer.model.runs.get(last)?.status).toBe('proceeding');
+		reducer.end();
+		expect(reducer.model.runs.get(last)?.status).toBe('completed');
+		expect(reducer.summary().jobs[0]?.status).toBe('completed');
+	});
+});
+
 describe('bad input becomes diagnostics, and nothing throws', () => {
 	const demo = linesOf(join(repoRoot, 'fixtures/demo.ndjson'));
 	const golden: Summary = JSON.parse(readFileSync(join(repoRoot, 'test/golden/demo.summary.json'), 'utf8'));

@@ -54,39 +54,76 @@ describe('a Gemini CLI stream’s conversation', () => {
 
 describe('a Gemini CLI chat given as the input', () => {
 	const chat = join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson');
-	const said =
-		/perscope: \S+:1: a Gemini CLI chat \(the record it keeps of a session\), not an event stream: perscope does not read chats as input; give the session's `--output-format stream-json` output/;
 
-	it('regression: printed 18 bad lines and unknown main, user and gemini events: says once what the file is and what to give, in every mode', () => {
+	it('regression: printed 18 bad lines and unknown main, user and gemini events: the session’s runs, steps and tokens, in every mode', () => {
 		const summary = perscope(['--summary', chat], scratch());
-		expect(summary.code).toBe(0);
-		expect(summary.stdout.trim()).toBe('38 events, 1 bad line');
-		expect(summary.stderr.trim().split('\n')).toHaveLength(1);
-		expect(summary.stderr).toMatch(said);
-		for (const mode of ['--print', '--json']) {
-			const output = perscope([mode, chat], scratch());
-			expect(output.code, mode).toBe(0);
-			expect(output.stderr, mode).toMatch(said);
-			expect(output.stdout, mode).not.toMatch(/unknown|"type":"gemini"/);
-		}
+		expect(summary.code, summary.stderr).toBe(0);
+		expect(summary.stderr).toBe('');
+		// Five responses of 900 input and 40 output tokens (300 cached, 10 of thinking) in the first run, two in the second.
+		expect(summary.stdout.split('\n').map(line => line.trimEnd())).toEqual([
+			`job ${session}  ✓ completed  7 steps  6300 in / 280 out tokens  $0.0090  2.9s`,
+			'  EXPERT        STATUS       STEPS    IN  OUT     COST  DURATION  ERROR',
+			'  gemini        ✓ completed      5  4500  200  $0.0064     339ms',
+			'    generalist  ✓ completed      0     0    0       $0      93ms',
+			'  gemini        ✓ completed      2  1800   80  $0.0026     127ms',
+			'',
+			'39 events',
+			'',
+		]);
+
+		const print = perscope(['--print', chat], scratch());
+		expect(print.code, print.stderr).toBe(0);
+		expect(print.stdout).toContain('[gemini] 🔧 read_file notes.txt ✗ File not found: /home/user/ws/stream-with-chats/notes.txt\n');
+		expect(print.stdout).toContain('[gemini] → delegate generalist: List the files in the workspace and say which ones hold a greeting.\n');
+		expect(print.stdout).toContain('[gemini] ✅ complete Added farewell.txt.\n[gemini] ✓ run completed · 2 steps\n');
 
 		const json = perscope(['--summary', '--json', chat], scratch());
-		expect(json.code).toBe(0);
-		const read = JSON.parse(json.stdout) as {events: number; jobs: unknown[]; unknownEvents: object; diagnostics: Array<{line: number; reason: string}>};
-		expect(read).toMatchObject({events: 38, jobs: [], unknownEvents: {}});
-		expect(read.diagnostics).toHaveLength(1);
-		expect(`perscope: chat:${read.diagnostics[0]!.line}: ${read.diagnostics[0]!.reason}`).toMatch(said);
+		const read = JSON.parse(json.stdout) as {
+			events: number;
+			diagnosticCount: number;
+			unknownEvents: object;
+			jobs: Array<{runs: Array<{runId: string; steps: number}>}>;
+		};
+		expect(read).toMatchObject({events: 39, diagnosticCount: 0, unknownEvents: {}});
+		expect(read.jobs[0]!.runs.map(run => `${run.runId} ${run.steps}`)).toEqual([`${session} 5`, `${session}/generalist#1 0`, `${session}#2 2`]);
 	});
 
-	it('says the same of the same bytes from a pipe', () => {
-		const piped = spawnSync(process.execPath, [cliPath, '--summary'], {
+	it('--conversation reads a step from the chat itself, given as a file or through a pipe', () => {
+		const fromFile = perscope(['--conversation', `${session}@2`, chat], scratch());
+		expect(fromFile.code, fromFile.stderr).toBe(0);
+		const lines = fromFile.stdout.split('\n');
+		expect(lines[0]).toBe(`  conversation of run ${session} (gemini) at step 2`);
+		expect(lines[1]).toBe('  from line 10 (chat)');
+		expect(lines[2]).toBe('  tokens this step: 900 input · 40 output · 10 reasoning · 300 cached input');
+		expect(fromFile.stdout).toContain('    Fix the greeting in greet.txt, then have a helper check the workspace.');
+		expect(fromFile.stdout).toContain('+   call replace · replace__replace_1795988673896_0');
+		const piped = spawnSync(process.execPath, [cliPath, '--conversation', `${session}#2@1`], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+			input: readFileSync(chat),
+			env: {...process.env, CI: 'true'},
+		});
+		expect(piped.status, piped.stderr).toBe(0);
+		expect(piped.stdout).toContain('+   Now add a farewell file.');
+		expect(piped.stdout).toContain('+   call write_file · write_file__write_file_1795988676546_0');
+	});
+
+	it('reads the same from a pipe, and the reference way (PERSCOPE_FAST=0)', () => {
+		const file = perscope(['--summary', '--json', chat], scratch());
+		const piped = spawnSync(process.execPath, [cliPath, '--summary', '--json'], {
 			cwd: repoRoot,
 			encoding: 'utf8',
 			input: readFileSync(chat),
 			env: {...process.env, CI: 'true'},
 		});
 		expect(piped.status).toBe(0);
-		expect(piped.stdout.trim()).toBe('38 events, 1 bad line');
-		expect(piped.stderr).toMatch(/perscope: stdin:1: a Gemini CLI chat/);
+		const plain = spawnSync(process.execPath, [cliPath, '--summary', '--json', chat], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+			env: {...process.env, CI: 'true', PERSCOPE_FAST: '0'},
+		});
+		expect(plain.stdout).toBe(file.stdout);
+		// A pipe's lines are its own source: everything but the source's name is the same.
+		expect(piped.stdout.replaceAll('stdin', 'X')).toBe(file.stdout.replaceAll(chat.slice(repoRoot.length + 1), 'X'));
 	});
 });

@@ -49,18 +49,26 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});
-	it('a chat Gemini CLI keeps, opened by mistake: one bad line that says what the file is and what to give instead', async () => {
+	it('a chat Gemini CLI keeps: the session’s runs, calls and sub-agent as its stream shows them, and c reads the step from the chat', async () => {
 		const chat = 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson';
-		const tty = start(`node dist/bin/perscope.js ${chat}`, {width: 120, height: 20});
-		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('1 bad line'));
-		expect(screen).not.toMatch(/unknown|bad lines/);
-		tty.keys('d');
-		const diagnostics = await tty.waitFor('Diagnostics (1 bad line)');
-		expect(diagnostics.replace(/\s+/g, ' ')).toContain(
-			"a Gemini CLI chat (the record it keeps of a session), not an event stream: perscope does not read chats as input; give the session's `--output-format stream-json` output",
-		);
+		const tty = start(`node dist/bin/perscope.js ${chat}`, {width: 120, height: 32});
+		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete Added farewell.txt.'));
+		expect(screen).not.toMatch(/bad line|unknown/);
+		expect(screen).toContain('tokens 6.3k in / 280 out / 2.1k cached');
+		const lines = screen.split('\n');
+		const delegation = lines.findIndex(line => line.includes('🤝 delegate generalist: List the files in the workspace'));
+		expect(lines[delegation + 1]).toMatch(/^ +▸ generalist ✓ completed/);
+		expect(screen).toContain('read_file notes.txt ✗ File not found: /home/user/ws/stream-with-chats/notes.txt');
+		// The tree's own search selects the edit; `c` shows what the model had been given at its step.
+		tty.keys('/', 'Fix the typo');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('replace greet.txt') === true);
+		tty.keys('Enter');
+		await tty.waitFor(now => !now.includes('enter keep'));
+		tty.keys('c');
+		const conversation = await tty.waitFor(now => now.includes('conversation of run') && now.includes('at step 2'));
+		expect(conversation).toContain('Fix the greeting in greet.txt, then have a helper check the workspace.');
 		tty.keys('Escape');
-		await tty.waitFor(now => !now.includes('Diagnostics'));
+		await tty.waitFor(now => !now.includes('conversation of run'));
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});

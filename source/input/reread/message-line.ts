@@ -6,7 +6,7 @@ import {stepNumberOf} from '../../parse/dialects/common.js';
 import {conversationPlace, responseOffset, transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
 import {lastResponseOfTurn, rolloutConversation} from '../../parse/dialects/codex/conversation.js';
-import {chatConversation, chatSessionId} from '../../parse/dialects/gemini/chat.js';
+import {chatConversation, chatConversationAt, chatSessionId} from '../../parse/dialects/gemini/chat.js';
 import {jsonObject} from '../../parse/dialects/json-values.js';
 import {rolloutFilesUnder, rolloutThread} from '../codex-sessions.js';
 import {subagentsOf} from '../claude-sessions.js';
@@ -36,8 +36,8 @@ const maxTranscriptBytes = 512 * 1024 * 1024;
 
 /** Where an agent CLI's step is read from, found with no more than its line read: what readRequested reads. */
 export type ConversationRequest =
-	/** A Claude Code transcript or a Codex rollout, read up to and around the step's line at `offset`. */
-	| {kind: 'transcript' | 'rollout'; path: string; offset: number}
+	/** A Claude Code transcript, a Codex rollout or a Gemini CLI chat, read up to and around the step's line at `offset`. */
+	| {kind: 'transcript' | 'rollout' | 'chat'; path: string; offset: number}
 	/** A `claude -p` stream's step: the response `messageId` of session `sessionId`, in the transcript under `projects`. */
 	| {kind: 'stream'; projects: string | undefined; sessionId: string; messageId: string}
 	/** A `codex exec --json` turn (its run id): from the rollout of its thread under `sessions`. */
@@ -84,6 +84,12 @@ export function conversationRequest(
 	if (where.dialect === 'gemini') {
 		// The step's time tells which of the chat's runs it is of (a stream may hold only some of them).
 		const line = raw.read({source: where.source, line: where.line, offset: where.offset});
+		// A chat read as the input: the step's line is its response's first record, in that very file.
+		if (line !== undefined && isChatResponseLine(line)) {
+			const path = raw.fileOf(where.source);
+			return path === undefined ? read(undefined) : request({kind: 'chat', path, offset: where.offset});
+		}
+
 		return request({kind: 'gemini', runId: where.runId, step: where.step, at: line === undefined ? undefined : timestampIn(line), folder: places.geminiFolder});
 	}
 
@@ -103,9 +109,11 @@ export function conversationRequest(
 export function readRequested(request: ConversationRequest): ConversationStep | undefined {
 	switch (request.kind) {
 		case 'transcript':
-		case 'rollout': {
+		case 'rollout':
+		case 'chat': {
 			const bytes = readTranscript(request.path);
 			if (bytes === undefined) return undefined;
+			if (request.kind === 'chat') return chatConversationAt(bytes, request.offset);
 			return request.kind === 'transcript' ? transcriptConversation(bytes, request.offset) : rolloutConversation(bytes, request.offset);
 		}
 
@@ -299,4 +307,10 @@ function readStepEventFile(raw: RawEvents, where: MessageLine): string | undefin
 	}
 
 	return undefined;
+}
+
+/** Whether a line is a Gemini CLI chat's model response (a stream's lines are `message`, `tool_use`, …). */
+function isChatResponseLine(line: string): boolean {
+	const value = jsonObject(line);
+	return value?.['type'] === 'gemini' && typeof value['id'] === 'string';
 }

@@ -66,6 +66,8 @@ export function runPlainFiles(
 			const state = states[index]!;
 			try {
 				await loadFile(file, state, ingest, afterChunk, controller.signal, options);
+				// As a splitter's end does on the other paths (Ingest.endSource).
+				ingest.endSource(file.label);
 			} catch (error) {
 				state.error = `cannot read ${file.label}: ${describeFsError(error)}`;
 				ingest.sourceProblem(file.label, state.error);

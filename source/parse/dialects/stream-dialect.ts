@@ -34,6 +34,12 @@ export type ParsedOut = (parsed: ParsedLine) => void;
  */
 export type StreamReader = {
 	read(record: WireRecord, out: ParsedOut): void;
+	/**
+	 * The source has ended (a file read to its end, a pipe or a command closed; never a followed file while it is
+	 * followed): what the reader held back for a line still to come is settled now. Its events continue the source's
+	 * last line.
+	 */
+	endOfSource?(source: string, out: ParsedOut): void;
 };
 
 /** The clock of a source whose lines arrive as they happen (stdin, a command, a followed file); none for others. */

@@ -42,7 +42,27 @@ export function chatConversation(bytes: Buffer, which: ChatRun, step: number): C
 	const target = responses[step - 1];
 	if (target === undefined)
 		return {kind: 'none', from: 'chat', why: `The session's chat holds no step ${step} of this run: it may have been written since, or cleaned up.`};
+	return conversationOf(records, latest, target);
+}
 
+/**
+ * The conversation of the step whose response's record begins at byte `offset` of the chat (a chat read as the input:
+ * chat-reader.ts makes each response a step, its first record the step's line).
+ */
+export function chatConversationAt(bytes: Buffer, offset: number): ConversationStep {
+	const end = bytes.indexOf(0x0a, offset);
+	const value = jsonObject(bytes.toString('utf8', offset, end === -1 ? bytes.length : end));
+	const target = value?.['id'];
+	if (typeof target !== 'string' || value?.['type'] !== 'gemini')
+		return {kind: 'none', from: 'chat', why: 'The chat no longer holds this step where it was read: it may have been written again since.'};
+	const records = [...chatRecords(bytes)];
+	const latest = new Map<string, Record>();
+	for (const record of records) if (record.kind === 'message') latest.set(record.id, record.value);
+	return conversationOf(records, latest, target);
+}
+
+/** The conversation of the response `target`: what the model was given as it began, then the response and its calls' results. */
+function conversationOf(records: readonly ChatRecord[], latest: ReadonlyMap<string, Record>, target: string): ConversationStep {
 	// What the model was given: the messages as they stood when the response began (each the last version written
 	// under its id then); what the step added: the response, then its calls' results (a prompt that follows is the
 	// next turn's).

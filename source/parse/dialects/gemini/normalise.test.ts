@@ -2,6 +2,8 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import type {AgentEvent, ParsedLine} from '../../../model/events.js';
 import {activitiesOfRun, fixturePath, modelFromText} from '../../../../test/helpers/load.js';
+import {Ingest} from '../../../load/ingest.js';
+import {isToolActivity, type Model} from '../../../model/state.js';
 import {GeminiReader} from './normalise.js';
 
 /*
@@ -165,33 +167,108 @@ describe('a Gemini CLI stream', () => {
 });
 
 describe('a chat Gemini CLI keeps, given as an input', () => {
-	const chat = 'gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson';
+	const chats = 'gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats';
+	const chat = `${chats}/session-2026-11-29T21-44-87be16a9.ndjson`;
+	const subAgentChat = `${chats}/87be16a9-348b-4b32-baa8-f067a778c15d/948b3e83-81e3-4be8-b7be-1b9c4e11135e.ndjson`;
+	const chatSession = '87be16a9-348b-4b32-baa8-f067a778c15d';
+	/** What a user sees of each activity of a run: its type, tool and input, its error. */
+	const shown = (model: Model, runId: string) =>
+		activitiesOfRun(model, model.runs.get(runId)!).map(activity =>
+			isToolActivity(activity)
+				? `${activity.type} ${activity.toolName} ${JSON.stringify(activity.args)}${activity.result?.error === undefined ? '' : ` ✗ ${activity.result.error}`}`
+				: activity.type,
+		);
 
-	it('regression: read as 18 bad lines and unknown types (main, user, gemini): it is one bad line that says what the file is', () => {
+	it('regression: read as 18 bad lines and unknown types (main, user, gemini): the session, its runs, steps and calls, as its stream shows them', () => {
 		const model = modelFromText(readFileSync(fixturePath(chat)), {source: 'chat'});
-		expect(model.diagnostics).toEqual([
-			{
-				source: 'chat',
-				line: 1,
-				reason: expect.stringMatching(
-					/^a Gemini CLI chat \(the record it keeps of a session\), not an event stream: .*`--output-format stream-json`/,
-				) as unknown,
-			},
-		]);
+		const stream = modelFromText(readFileSync(fixturePath('gemini/stream-with-chats.jsonl')), {source: 'stream'});
+		expect(model.diagnostics).toEqual([]);
 		expect(model.unknownEvents.size).toBe(0);
-		expect(model.runs.size).toBe(0);
-		// The file's 39 lines: the header said what it is, the other 38 count as events showing nothing.
-		expect(model.events).toBe(38);
+		// Every line of the file is one event.
+		expect(model.events).toBe(39);
+		expect([...model.jobs.keys()]).toEqual([chatSession]);
+		for (const runId of [chatSession, `${chatSession}#2`, `${chatSession}/generalist#1`]) {
+			expect(shown(model, runId), runId).toEqual(shown(stream, runId));
+			expect(model.runs.get(runId), runId).toMatchObject({
+				status: 'completed',
+				query: stream.runs.get(runId)!.query,
+				expertKey: stream.runs.get(runId)!.expertKey,
+				parentRunId: stream.runs.get(runId)!.parentRunId,
+			});
+		}
+
+		// One step a model response (lines 5, 10, 15, 20, 25; 33, 38), each with its own tokens (the stream has the run's totals only).
+		expect(model.runs.get(chatSession)!.endedSteps).toEqual([1, 2, 3, 4, 5]);
+		expect(model.runs.get(`${chatSession}#2`)!.endedSteps).toEqual([1, 2]);
+		expect(model.runs.get(chatSession)!.usage).toEqual({inputTokens: 4500, outputTokens: 200, reasoningTokens: 50, totalTokens: 4750, cachedInputTokens: 1500});
+		expect(model.runs.get(chatSession)!.model).toBe('gemini-2.5-pro');
+		// The answers, and the text before the first calls with them.
+		const answers = model.activities.filter(activity => activity.type === 'complete').map(activity => activity.text);
+		expect(answers).toEqual([
+			"Subagent 'generalist' finished.\nTermination Reason: ERROR_NO_COMPLETE_TASK_CALL\nResult:\nAgent stopped calling tools but did not call 'complete_task'.",
+			'Fixed greet.txt: it now says Hello, world. The helper found the greeting only in greet.txt; there is no CHANGELOG.md.',
+			'Added farewell.txt.',
+		]);
+		expect(activitiesOfRun(model, model.runs.get(chatSession)!).find(activity => isToolActivity(activity))).toMatchObject({
+			message: "I'll read greet.txt first.",
+		});
+		// The response's thought, as its reasoning.
+		expect(activitiesOfRun(model, model.runs.get(chatSession)!).find(activity => isToolActivity(activity))?.reasoning).toBe(
+			'Reading first: Read greet.txt, and the notes file beside it.',
+		);
 	});
 
-	it('is told from its header whatever comes before it in another file, and a sub-agent’s chat too', () => {
-		const subAgent = 'gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/87be16a9-348b-4b32-baa8-f067a778c15d/948b3e83-81e3-4be8-b7be-1b9c4e11135e.ndjson';
-		let model = modelFromText(readFileSync(fixturePath('gemini/fix-and-delegate.jsonl')), {source: 'stream'});
-		model = modelFromText(readFileSync(fixturePath(subAgent)), {source: 'sub-agent chat', model});
-		expect(model.diagnostics.map(diagnostic => `${diagnostic.source}:${diagnostic.line}`)).toEqual(['sub-agent chat:1']);
-		// The stream before it reads as it does alone.
-		expect(model.runs.get(session)).toMatchObject({status: 'completed'});
-		expect(model.unknownEvents.size).toBe(0);
+	it('ends the last run with its answer at the end of the file, however the bytes were cut; a file still growing leaves it open', () => {
+		const bytes = readFileSync(fixturePath(chat));
+		for (const chunkSize of [1, 7, 100, 4096]) {
+			const model = modelFromText(bytes, {source: 'chat', chunkSize});
+			expect(model.runs.get(`${chatSession}#2`)?.status, String(chunkSize)).toBe('completed');
+		}
+
+		// Followed, the file has not ended: its last response may yet be written again with calls.
+		const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+		const splitter = ingest.splitter('chat');
+		splitter.push(bytes);
+		expect(ingest.model.runs.get(`${chatSession}#2`)?.status).toBe('proceeding');
+		splitter.end();
+		expect(ingest.model.runs.get(`${chatSession}#2`)?.status).toBe('completed');
+	});
+
+	it('reads a sub-agent’s chat as a job of its own: its prompt, its calls, and the prompt the CLI gave it to finish as a run after it', () => {
+		const model = modelFromText(readFileSync(fixturePath(subAgentChat)), {source: 'sub-agent chat'});
+		const agent = '948b3e83-81e3-4be8-b7be-1b9c4e11135e';
+		expect(model.diagnostics).toEqual([]);
+		expect(model.runs.get(agent)).toMatchObject({query: 'List the files in the workspace and say which ones hold a greeting.', status: 'completed'});
+		expect(shown(model, agent)).toEqual([
+			'query',
+			'generalTool list_directory {"dir_path":"."}',
+			'generalTool complete_task {"result":"Only greet.txt holds a greeting."} ✗ params/result must be object',
+			'complete',
+		]);
+		expect(model.runs.get(`${agent}#2`)?.query).toMatch(/^You have stopped calling tools without finishing/);
+	});
+
+	it('reads an interactive session’s chat (one process, two prompts) as two runs, with the figures the CLI itself gave at /quit', () => {
+		const session = '420074c7-0964-409e-9bdf-00ea0e982b2a';
+		const model = modelFromText(readFileSync(fixturePath('gemini/interactive-chat/chats/session-2026-11-30T01-37-420074c7.ndjson')), {source: 'chat'});
+		expect(model.diagnostics).toEqual([]);
+		expect(model.runs.get(session)).toMatchObject({query: 'Fix the greeting in greet.txt, then have a helper check the workspace.', status: 'completed'});
+		expect(model.runs.get(`${session}#2`)).toMatchObject({query: 'Now add a farewell file.', status: 'completed'});
+		expect(model.runs.get(session)!.endedSteps).toHaveLength(5);
+		expect(model.runs.get(`${session}#2`)!.endedSteps).toHaveLength(2);
+		// `/quit` printed: main 7 requests, 6,300 input tokens, 2,100 cache reads, 280 output; the sub-agent 4, 3,600, 160.
+		const main = [model.runs.get(session)!, model.runs.get(`${session}#2`)!].reduce(
+			(sum, run) => ({input: sum.input + run.usage.inputTokens, cached: sum.cached + run.usage.cachedInputTokens, output: sum.output + run.usage.outputTokens}),
+			{input: 0, cached: 0, output: 0},
+		);
+		expect(main).toEqual({input: 6300, cached: 2100, output: 280});
+		const subAgent = modelFromText(readFileSync(fixturePath(`gemini/interactive-chat/chats/${session}/44089d6d-a69d-4626-aed7-e972a4e07c4d.ndjson`)), {
+			source: 'sub-agent chat',
+		});
+		const runs = [...subAgent.runs.values()];
+		expect(runs.reduce((sum, run) => sum + run.endedSteps.length, 0)).toBe(4);
+		expect(runs.reduce((sum, run) => sum + run.usage.inputTokens, 0)).toBe(3600);
+		expect(runs.reduce((sum, run) => sum + run.usage.outputTokens, 0)).toBe(160);
 	});
 
 	it('a chat’s $set in a stream that is no chat is the bad line it was', () => {

@@ -2,10 +2,11 @@ import type {AgentEvent, CheckpointInfo, EventRef, ParsedLine, ToolCall, Usage} 
 import {assertNever} from '../../../model/assert-never.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {copyHead, outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
-import {jsonText} from '../json-values.js';
 import {readOrJudge, untypedLine} from '../../normalise.js';
 import {readGeminiEvent, readGeminiJsonOutput} from './fast-reader.js';
-import {chatFileReason, chatRecordType, isChatHeader, isChatRecordWithoutType} from './chat-file.js';
+import {agentName, agentTools, promptOf} from './agents.js';
+import {isChatHeader, isChatRecordWithoutType} from './chat-file.js';
+import {ChatReader} from './chat-reader.js';
 import {isGeminiJsonOutput} from './json-output.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiJsonOutput, type GeminiStats} from './schema.js';
 
@@ -39,9 +40,6 @@ type RunState = {
 	model: string | undefined;
 };
 
-/** Tools that run a sub-agent: `invoke_agent` (0.39+, the agent in `agent_name`), and before it tools named after the agent. */
-const agentTools: ReadonlySet<string> = new Set(['invoke_agent', 'codebase_investigator']);
-
 export class GeminiReader implements StreamReader {
 	readonly #runsOfSession = new Map<string, number>();
 	/** `--output-format json` objects read that named no session. */
@@ -52,8 +50,8 @@ export class GeminiReader implements StreamReader {
 	#open: RunState | undefined;
 	/** Whether lines are read by the fast reader (fast-reader.ts) rather than the schema, the reference (PERSCOPE_FAST=0). */
 	readonly #fast: boolean;
-	/** The sources that are chats Gemini CLI keeps (chat-file.ts), told from a chat's header. */
-	readonly #chats = new Set<string>();
+	/** The chats Gemini CLI keeps of sessions, given as inputs (chat-reader.ts): the sources told from a chat's header. */
+	readonly #chats = new ChatReader();
 
 	constructor(options: ReaderOptions = {}) {
 		this.#fast = options.fast ?? true;
@@ -82,7 +80,7 @@ export class GeminiReader implements StreamReader {
 	read(record: WireRecord, out: ParsedOut): void {
 		const {value, ref} = record;
 		if (this.#chats.has(ref.source) || isChatHeader(value)) {
-			this.#chatRecord(value, ref, out);
+			this.#chats.read(value, ref, out);
 			return;
 		}
 
@@ -113,18 +111,9 @@ export class GeminiReader implements StreamReader {
 		if (events.length === 0) out(this.#unknown(type, ref, 'marker'));
 	}
 
-	/**
-	 * A record of a chat given as an input (chat-file.ts): the chat's first is a bad line that says what the file is
-	 * and what to give instead; the others show nothing, each counted as the one event its line is.
-	 */
-	#chatRecord(value: Record<string, unknown>, ref: EventRef, out: ParsedOut): void {
-		if (this.#chats.has(ref.source)) {
-			out(lineOnlyEvent('marker', 'gemini', chatRecordType(value), ref));
-			return;
-		}
-
-		this.#chats.add(ref.source);
-		out({kind: 'diagnostic', diagnostic: {line: ref.line, source: ref.source, reason: chatFileReason}});
+	/** A chat read as an input ends: its last response was its run's answer (chat-reader.ts). */
+	endOfSource(source: string, out: ParsedOut): void {
+		this.#chats.endOfSource(source, out);
 	}
 
 	#events(event: GeminiEvent, ref: EventRef): AgentEvent[] {
@@ -410,21 +399,6 @@ export class GeminiReader implements StreamReader {
 
 function newRun(jobId: string, runId: string, model: string | undefined): RunState {
 	return {jobId, runId, step: undefined, generating: false, text: [], open: new Map(), agents: 0, model};
-}
-
-function agentName(toolName: string, parameters: unknown): string {
-	const named: unknown = typeof parameters === 'object' && parameters !== null ? Reflect.get(parameters, 'agent_name') : undefined;
-	return typeof named === 'string' && named !== '' ? named : toolName;
-}
-
-function promptOf(parameters: unknown): string | undefined {
-	if (typeof parameters !== 'object' || parameters === null) return undefined;
-	for (const key of ['prompt', 'objective', 'query']) {
-		const value: unknown = Reflect.get(parameters, key);
-		if (typeof value === 'string') return value;
-	}
-
-	return jsonText(parameters);
 }
 
 /**

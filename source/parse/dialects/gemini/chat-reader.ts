@@ -1,0 +1,358 @@
+import type {AgentEvent, EventRef, ParsedLine, ToolCall, Usage} from '../../../model/events.js';
+import {timestampOf} from '../common.js';
+import {outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, type EventHead} from '../event-head.js';
+import {jsonText} from '../json-values.js';
+import {lineOnlyEvent, type ParsedOut} from '../stream-dialect.js';
+import {isRecord} from '../wire-reader.js';
+import {agentName, agentTools, promptOf} from './agents.js';
+import {isChatHeader} from './chat-file.js';
+
+/*
+ * A chat Gemini CLI keeps of a session (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`; chat.ts says how
+ * it is written) read as the session's events, the same job, runs and steps its `--output-format stream-json` gives:
+ *
+ * - the session (its header's `sessionId`) is the job; each prompt a person typed (a `user` message of text) starts
+ *   a run, `gemini`, named as the stream names a session's runs (the session's id, then `<session>#2`, …), so an
+ *   interactive session's prompts are runs one after another as `gemini -p --resume`'s are;
+ * - each model response (`type: "gemini"`) is a step: its thoughts, its text, its tool calls with their results (a
+ *   call is written into its response once it ran, result and all), its tokens as the step's usage (the stream has
+ *   only the run's totals), its model;
+ * - `invoke_agent` is a delegation to a sub-agent run, named as the stream names it, ended with the call's result;
+ *   the sub-agent's own chat (a file under `chats/<session id>/`) is read as a job of its own when given;
+ * - a response is written first without its calls and again with them once they ran, so whether it was the run's
+ *   last (its answer) is known only from what comes next: another response or the calls' results (the run goes on),
+ *   the next prompt or run's header (it was the answer), or the end of the file (endOfSource). A file followed as
+ *   it grows leaves its last response open until something follows it.
+ *
+ * Every value is checked: the lines come from a program we do not control.
+ */
+
+type Value = {[key: string]: unknown};
+
+type ChatRun = {jobId: string; runId: string; step: number | undefined; model: string | undefined; agents: number};
+
+/** The response being read: the run's last so far, until what follows says whether it was its answer. */
+type Response = {
+	id: string;
+	text: string;
+	/** Its thoughts, shown live as they are read and given to its first call (the answer's come from the step's stream). */
+	thoughts: string;
+	calls: Set<string>;
+	usage: Usage | undefined;
+	startedAt: number | undefined;
+	finishedAt: number | undefined;
+};
+
+type ChatState = {
+	session: string | undefined;
+	run: ChatRun | undefined;
+	response: Response | undefined;
+	/** The ids of the messages seen (a history put in place included): a message written again adds to what it was. */
+	seen: Set<string>;
+	/** Where the chat's last line was: what the end of the source settles continues it. */
+	last: EventRef | undefined;
+};
+
+export class ChatReader {
+	/** Each chat's state, by source. */
+	readonly #chats = new Map<string, ChatState>();
+	/** Runs started per session, over every chat read (the stream's numbering: `<session>#2`, …). */
+	readonly #runsOfSession = new Map<string, number>();
+
+	/** Whether the source is a chat (its header was read). */
+	has(source: string): boolean {
+		return this.#chats.has(source);
+	}
+
+	read(value: Value, ref: EventRef, out: ParsedOut): void {
+		const chat = this.#chatOf(ref.source);
+		chat.last = ref;
+		const events = this.#events(chat, value, ref);
+		outLineEvents(events, out);
+		if (events.length === 0) out(this.#marker(chat, value, ref));
+	}
+
+	/** The chat has ended: its last response was its run's answer. */
+	endOfSource(source: string, out: ParsedOut): void {
+		const chat = this.#chats.get(source);
+		if (!chat?.last) return;
+		const events = this.#settle(chat, chat.last, 'final');
+		for (const event of events) {
+			event.continuesLine = true;
+			out({kind: 'event', event});
+		}
+	}
+
+	#chatOf(source: string): ChatState {
+		let chat = this.#chats.get(source);
+		if (!chat) {
+			chat = {session: undefined, run: undefined, response: undefined, seen: new Set(), last: undefined};
+			this.#chats.set(source, chat);
+		}
+
+		return chat;
+	}
+
+	#events(chat: ChatState, value: Value, ref: EventRef): AgentEvent[] {
+		if (isChatHeader(value)) {
+			// Another process of the session (`--resume`): what the one before wrote last was its answer.
+			const out = this.#settle(chat, ref, 'final');
+			chat.session = value['sessionId'] as string;
+			chat.run = undefined;
+			return out;
+		}
+
+		const set = value['$set'];
+		if (isRecord(set)) {
+			// The history a resumed session starts from (and the context the CLI gives first): messages of before.
+			if (Array.isArray(set['messages']))
+				for (const message of set['messages']) if (isRecord(message) && typeof message['id'] === 'string') chat.seen.add(message['id']);
+			return [];
+		}
+
+		const id = value['id'];
+		if (typeof id !== 'string') return [];
+		const first = !chat.seen.has(id);
+		chat.seen.add(id);
+		const at = timestampOf(value['timestamp']);
+		switch (value['type']) {
+			case 'user': {
+				if (!first) return [];
+				const content = value['content'];
+				// The calls' results, as the CLI gives them back to the model: the response that made the calls is done.
+				if (isToolResponses(content)) return this.#settle(chat, ref, 'continue');
+				const out = this.#settle(chat, ref, 'final');
+				out.push(...this.#startRun(chat, ref, at, textOf(content)));
+				return out;
+			}
+
+			case 'gemini':
+				return this.#response(chat, value, id, first, ref, at);
+			case 'error':
+			case 'warning': {
+				const out: AgentEvent[] = [];
+				const run = this.#current(chat, ref, at, out);
+				const message = textOf(value['content']) ?? value['type'];
+				out.push(withHead(this.#head(run, 'chat error', ref, at), {kind: 'runError', name: value['type'], message, warning: value['type'] === 'warning'}));
+				return out;
+			}
+
+			default:
+				return [];
+		}
+	}
+
+	/** A model response, as first written (a step begins) or written again (its calls, once they ran). */
+	#response(chat: ChatState, value: Value, id: string, first: boolean, ref: EventRef, at: number | undefined): AgentEvent[] {
+		const out: AgentEvent[] = [];
+		if (first) {
+			// A response after a response, with no results between (one given up, as a retry leaves it): the first is done.
+			out.push(...this.#settle(chat, ref, 'continue'));
+			const run = this.#current(chat, ref, at, out);
+			run.step = (run.step ?? 0) + 1;
+			const head = this.#head(run, 'chat gemini', ref, at);
+			// The step's conversation is read from this line's place in the chat (input/reread/message-line.ts).
+			out.push(withSharedHead(head, {kind: 'stepStart', messagesInLines: true}));
+			chat.response = {id, text: '', thoughts: '', calls: new Set(), usage: undefined, startedAt: at, finishedAt: at};
+		}
+
+		const response = chat.response;
+		const run = chat.run;
+		// A message of before written again (a history's), or one of another response than the one being read.
+		if (!response || response.id !== id || !run) return out;
+		const model = value['model'];
+		if (typeof model === 'string' && model !== run.model) {
+			run.model = model;
+			out.push(withHead(this.#head(run, 'chat gemini', ref, at), {kind: 'runtimeInit', model}));
+		}
+
+		if (first) {
+			const thoughts = thoughtsOf(value['thoughts']);
+			response.thoughts = thoughts;
+			if (thoughts !== '') out.push(withHead(this.#head(run, 'chat gemini', ref, at), {kind: 'stream', channel: 'reasoning', phase: 'delta', text: thoughts}));
+		}
+
+		// The text as it stands: what it adds to what was read of it.
+		const text = textOf(value['content']) ?? '';
+		if (text.length > response.text.length && text.startsWith(response.text)) {
+			out.push(withHead(this.#head(run, 'chat gemini', ref, at), {kind: 'stream', channel: 'result', phase: 'delta', text: text.slice(response.text.length)}));
+			response.text = text;
+		}
+
+		response.usage = usageOf(value['tokens']) ?? response.usage;
+		const calls = value['toolCalls'];
+		if (Array.isArray(calls)) for (const call of calls) if (isRecord(call)) out.push(...this.#call(run, response, call, ref));
+		return out;
+	}
+
+	/** A tool call of the response, with its result: it is written once it ran. */
+	#call(run: ChatRun, response: Response, call: Value, ref: EventRef): AgentEvent[] {
+		const id = call['id'];
+		const name = call['name'];
+		if (typeof id !== 'string' || typeof name !== 'string' || response.calls.has(id)) return [];
+		// The text before the calls goes with the first of them, as in the stream, and so do the thoughts.
+		const text = response.calls.size === 0 && response.text !== '' ? response.text : undefined;
+		const thinking = response.calls.size === 0 && response.thoughts !== '' ? response.thoughts.trimEnd() : undefined;
+		response.calls.add(id);
+		// Asked for when the response was written; written into it, result and all, once it ran.
+		const ranAt = timestampOf(call['timestamp']);
+		if (ranAt !== undefined) response.finishedAt = ranAt;
+		const head = this.#head(run, 'chat tool call', ref, response.startedAt);
+		const ended = this.#head(run, 'chat tool call', ref, ranAt ?? response.startedAt);
+		const args = call['args'];
+		const agent = agentTools.has(name) ? agentName(name, args) : undefined;
+		const toolCall: ToolCall = {id, skillName: agent ?? '', toolName: name, args};
+		const out: AgentEvent[] = [withSharedHead(head, {kind: 'toolCalls', as: agent === undefined ? 'tool' : 'delegate', calls: [toolCall], text, thinking})];
+		const status = call['status'];
+		const ran = status === 'success' || status === 'error' || status === 'cancelled';
+		const {output, error} = resultOf(call, status);
+		if (agent !== undefined) {
+			run.agents++;
+			const child = `${run.runId}/${agent}#${run.agents}`;
+			out.push(
+				withSharedHead(head, {kind: 'childRunStart', childRunId: child, childExpertKey: agent, query: promptOf(args), viaToolName: name, viaToolCallId: id}),
+			);
+			if (ran)
+				out.push(
+					withSharedHead(ended, {
+						runId: child,
+						step: undefined,
+						kind: 'runEnd',
+						status: error === undefined ? 'completed' : 'stoppedByError',
+						text: output,
+						message: error,
+						usage: undefined,
+					}),
+				);
+		}
+
+		if (ran) out.push(withHead(ended, {kind: 'toolResults', results: [{id, skillName: '', toolName: '', text: output, error}]}));
+		return out;
+	}
+
+	/**
+	 * The response being read is done: the run goes on (`continue`: the step ends), or it was the run's answer
+	 * (`final`: the run ends with it; one that made calls, which were never answered, leaves the run as it was).
+	 */
+	#settle(chat: ChatState, ref: EventRef, how: 'continue' | 'final'): AgentEvent[] {
+		const response = chat.response;
+		const run = chat.run;
+		if (!response || !run) return [];
+		chat.response = undefined;
+		const answer = how === 'final' && response.calls.size === 0;
+		const head = this.#head(run, 'chat gemini', ref, response.finishedAt);
+		return [
+			withHead(head, {
+				kind: 'stepEnd',
+				ending: answer ? 'complete' : 'continue',
+				checkpoint: stepCheckpoint(run.runId, answer ? 'completed' : 'proceeding', run.step),
+				stepUsage: response.usage,
+				startedAt: response.startedAt,
+				finishedAt: response.finishedAt,
+				text: answer ? response.text : undefined,
+				error: undefined,
+			}),
+		];
+	}
+
+	/** A prompt: a run of the session begins, the prompt its query. */
+	#startRun(chat: ChatState, ref: EventRef, at: number | undefined, prompt: string | undefined): AgentEvent[] {
+		const session = chat.session ?? `gemini:chat-line-${ref.line}`;
+		const count = (this.#runsOfSession.get(session) ?? 0) + 1;
+		this.#runsOfSession.set(session, count);
+		const run: ChatRun = {jobId: session, runId: count === 1 ? session : `${session}#${count}`, step: undefined, model: undefined, agents: 0};
+		chat.run = run;
+		const head = this.#head(run, 'chat user', ref, at);
+		const out: AgentEvent[] = [
+			withSharedHead(head, {kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}),
+		];
+		if (prompt !== undefined) out.push(withSharedHead(head, {kind: 'query', text: prompt}));
+		return out;
+	}
+
+	/** The chat's run; a response before any prompt (a chat cut before it) starts one with no query. */
+	#current(chat: ChatState, ref: EventRef, at: number | undefined, out: AgentEvent[]): ChatRun {
+		if (chat.run) return chat.run;
+		out.push(...this.#startRun(chat, ref, at, undefined));
+		return chat.run!;
+	}
+
+	#head(run: ChatRun, wireType: string, ref: EventRef, at: number | undefined): EventHead {
+		return runEventHead('gemini', run, wireType, ref, at);
+	}
+
+	/** A record with nothing to show (a header, a `$set`, a message written again): counted as its line's event. */
+	#marker(chat: ChatState, value: Value, ref: EventRef): ParsedLine {
+		const type = value['type'];
+		const wireType = isChatHeader(value) ? 'chat header' : typeof type === 'string' ? `chat ${type}` : 'chat record';
+		return lineOnlyEvent('marker', 'gemini', wireType, ref, chat.run);
+	}
+}
+
+/** Whether a user message's content is the results of calls (`functionResponse` parts) rather than a prompt. */
+function isToolResponses(content: unknown): boolean {
+	return Array.isArray(content) && content.length > 0 && content.every(part => isRecord(part) && 'functionResponse' in part);
+}
+
+/** The text of a message's content: a string, or its parts' `text` joined. */
+function textOf(content: unknown): string | undefined {
+	if (typeof content === 'string') return content;
+	if (!Array.isArray(content)) return undefined;
+	let text: string | undefined;
+	for (const part of content) if (isRecord(part) && typeof part['text'] === 'string') text = (text ?? '') + part['text'];
+	return text;
+}
+
+/** A response's thoughts: each its subject, then what it says. */
+function thoughtsOf(thoughts: unknown): string {
+	if (!Array.isArray(thoughts)) return '';
+	const texts: string[] = [];
+	for (const thought of thoughts) {
+		if (!isRecord(thought)) continue;
+		const subject = typeof thought['subject'] === 'string' ? thought['subject'] : '';
+		const description = typeof thought['description'] === 'string' ? thought['description'] : '';
+		// As the chat's conversation shows them (chat.ts).
+		const text = subject !== '' && description !== '' ? `${subject}: ${description}` : subject || description;
+		if (text !== '') texts.push(text);
+	}
+
+	return texts.length === 0 ? '' : `${texts.join('\n\n')}\n\n`;
+}
+
+/**
+ * A call's result: the tool's output (what the CLI showed, `resultDisplay`, when it is text; else what it gave the
+ * model), and its error where it failed (the error the model was given, else what was shown, else the status).
+ */
+function resultOf(call: Value, status: unknown): {output: string; error: string | undefined} {
+	const display = call['resultDisplay'];
+	let given: string | undefined;
+	let error: string | undefined;
+	const result = call['result'];
+	if (Array.isArray(result))
+		for (const part of result) {
+			const response = isRecord(part) && isRecord(part['functionResponse']) ? part['functionResponse']['response'] : undefined;
+			if (!isRecord(response)) continue;
+			const output = response['output'];
+			if (output !== undefined) given = typeof output === 'string' ? output : jsonText(output);
+			const failure = response['error'];
+			if (failure !== undefined) error = typeof failure === 'string' ? failure : jsonText(failure);
+		}
+
+	const shown = typeof display === 'string' && display !== '' ? display : undefined;
+	const output = shown ?? given ?? error ?? '';
+	if (status === 'success') return {output, error: undefined};
+	return {output, error: error || shown || (typeof status === 'string' ? status : 'failed')};
+}
+
+/** A response's tokens as the step's usage: the prompt's count holds the cached part, thinking is what the total holds beyond input and output. */
+function usageOf(tokens: unknown): Usage | undefined {
+	if (!isRecord(tokens)) return undefined;
+	const count = (key: string) => {
+		const value = tokens[key];
+		return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
+	};
+	const inputTokens = count('input');
+	const outputTokens = count('output');
+	const totalTokens = count('total') || inputTokens + outputTokens;
+	return {inputTokens, outputTokens, reasoningTokens: Math.max(0, totalTokens - inputTokens - outputTokens), totalTokens, cachedInputTokens: count('cached')};
+}
