@@ -7,7 +7,7 @@ import {isGeminiJsonOutput} from './gemini/json-output.js';
  * the dialects' readers import normalise.ts.
  */
 
-/** Whether a value with no `type` and no `kind` is a line a dialect read per stream knows. */
+/** Whether a value with no `type` is a line a dialect read per stream knows (normalise.ts asks before drover's `kind`s). */
 export function isDialectLineWithoutType(value: Record<string, unknown>): boolean {
 	return isGeminiJsonOutput(value) || isChatRecordWithoutType(value);
 }

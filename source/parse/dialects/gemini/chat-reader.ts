@@ -22,14 +22,27 @@ import {isChatHeader} from './chat-file.js';
  * - a response is written first without its calls and again with them once they ran, so whether it was the run's
  *   last (its answer) is known only from what comes next: another response or the calls' results (the run goes on),
  *   the next prompt or run's header (it was the answer), or the end of the file (endOfSource). A file followed as
- *   it grows leaves its last response open until something follows it.
+ *   it grows leaves its last response open until something follows it;
+ * - an `error` message (what the CLI showed, `[API Error: …]`) is an error of the run; a run whose turn ended with
+ *   one and no answer after it failed with it; `warning` is a warning, `info` shows nothing.
  *
- * Every value is checked: the lines come from a program we do not control.
+ * Every value is checked, as chat.ts checks it: the lines come from a program we do not control. There is no schema
+ * and fast reader pair here: both ways of reading (PERSCOPE_FAST=0 too) read a chat with this one reader.
  */
 
 type Value = {[key: string]: unknown};
 
-type ChatRun = {jobId: string; runId: string; step: number | undefined; model: string | undefined; agents: number};
+type ChatRun = {
+	jobId: string;
+	runId: string;
+	step: number | undefined;
+	model: string | undefined;
+	agents: number;
+	/** The error the CLI showed since the run's last response (an API error ends a turn so): how it ends, if nothing follows. */
+	error: string | undefined;
+	/** Whether its end was read (its answer, or its error). */
+	ended: boolean;
+};
 
 /** The response being read: the run's last so far, until what follows says whether it was its answer. */
 type Response = {
@@ -76,7 +89,7 @@ export class ChatReader {
 	endOfSource(source: string, out: ParsedOut): void {
 		const chat = this.#chats.get(source);
 		if (!chat?.last) return;
-		const events = this.#settle(chat, chat.last, 'final');
+		const events = this.#close(chat, chat.last);
 		for (const event of events) {
 			event.continuesLine = true;
 			out({kind: 'event', event});
@@ -96,7 +109,7 @@ export class ChatReader {
 	#events(chat: ChatState, value: Value, ref: EventRef): AgentEvent[] {
 		if (isChatHeader(value)) {
 			// Another process of the session (`--resume`): what the one before wrote last was its answer.
-			const out = this.#settle(chat, ref, 'final');
+			const out = this.#close(chat, ref);
 			chat.session = value['sessionId'] as string;
 			chat.run = undefined;
 			return out;
@@ -121,7 +134,7 @@ export class ChatReader {
 				const content = value['content'];
 				// The calls' results, as the CLI gives them back to the model: the response that made the calls is done.
 				if (isToolResponses(content)) return this.#settle(chat, ref, 'continue');
-				const out = this.#settle(chat, ref, 'final');
+				const out = this.#close(chat, ref);
 				out.push(...this.#startRun(chat, ref, at, textOf(content)));
 				return out;
 			}
@@ -133,6 +146,7 @@ export class ChatReader {
 				const out: AgentEvent[] = [];
 				const run = this.#current(chat, ref, at, out);
 				const message = textOf(value['content']) ?? value['type'];
+				if (value['type'] === 'error') run.error = message;
 				out.push(withHead(this.#head(run, 'chat error', ref, at), {kind: 'runError', name: value['type'], message, warning: value['type'] === 'warning'}));
 				return out;
 			}
@@ -150,6 +164,8 @@ export class ChatReader {
 			out.push(...this.#settle(chat, ref, 'continue'));
 			const run = this.#current(chat, ref, at, out);
 			run.step = (run.step ?? 0) + 1;
+			// The run went on after an error it showed.
+			run.error = undefined;
 			const head = this.#head(run, 'chat gemini', ref, at);
 			// The step's conversation is read from this line's place in the chat (input/reread/message-line.ts).
 			out.push(withSharedHead(head, {kind: 'stepStart', messagesInLines: true}));
@@ -240,6 +256,7 @@ export class ChatReader {
 		if (!response || !run) return [];
 		chat.response = undefined;
 		const answer = how === 'final' && response.calls.size === 0;
+		if (answer) run.ended = true;
 		const head = this.#head(run, 'chat gemini', ref, response.finishedAt);
 		return [
 			withHead(head, {
@@ -255,12 +272,42 @@ export class ChatReader {
 		];
 	}
 
+	/**
+	 * What follows the run says it is over (the next prompt, the next process's header, the end of the file): its last
+	 * response was its answer; with no answer after an error the CLI showed (`[API Error: …]`), it failed with it.
+	 * A run whose last response made calls that were never answered is left as it was: the chat does not say.
+	 */
+	#close(chat: ChatState, ref: EventRef): AgentEvent[] {
+		const out = this.#settle(chat, ref, 'final');
+		const run = chat.run;
+		if (!run || run.ended || run.error === undefined) return out;
+		run.ended = true;
+		out.push(
+			withHead(this.#head(run, 'chat error', ref, undefined), {
+				kind: 'runEnd',
+				status: 'stoppedByError',
+				text: undefined,
+				message: run.error,
+				usage: undefined,
+			}),
+		);
+		return out;
+	}
+
 	/** A prompt: a run of the session begins, the prompt its query. */
 	#startRun(chat: ChatState, ref: EventRef, at: number | undefined, prompt: string | undefined): AgentEvent[] {
 		const session = chat.session ?? `gemini:chat-line-${ref.line}`;
 		const count = (this.#runsOfSession.get(session) ?? 0) + 1;
 		this.#runsOfSession.set(session, count);
-		const run: ChatRun = {jobId: session, runId: count === 1 ? session : `${session}#${count}`, step: undefined, model: undefined, agents: 0};
+		const run: ChatRun = {
+			jobId: session,
+			runId: count === 1 ? session : `${session}#${count}`,
+			step: undefined,
+			model: undefined,
+			agents: 0,
+			error: undefined,
+			ended: false,
+		};
 		chat.run = run;
 		const head = this.#head(run, 'chat user', ref, at);
 		const out: AgentEvent[] = [

@@ -271,6 +271,16 @@ describe('a chat Gemini CLI keeps, given as an input', () => {
 		expect(runs.reduce((sum, run) => sum + run.usage.outputTokens, 0)).toBe(160);
 	});
 
+	it('fails a run whose turn ended with the error the CLI showed, and goes on with the next prompt', () => {
+		const session = '4213b797-2098-42df-a517-2042653afbff';
+		const model = modelFromText(readFileSync(fixturePath('gemini/interactive-error/chats/session-2026-11-30T01-42-4213b797.ndjson')), {source: 'chat'});
+		const error = '[API Error: {"error":{"code":400,"message":"scripted failure 400","status":"UNAVAILABLE"}}]';
+		expect(model.runs.get(session)).toMatchObject({status: 'stoppedByError', error: {message: error}});
+		expect(model.runs.get(`${session}#2`)).toMatchObject({status: 'completed', query: 'Now add a farewell file.'});
+		// `/quit` printed 1,800 input tokens and 80 output: the failed request had none.
+		expect(model.runs.get(`${session}#2`)!.usage).toMatchObject({inputTokens: 1800, outputTokens: 80, cachedInputTokens: 600});
+	});
+
 	it('a chat’s $set in a stream that is no chat is the bad line it was', () => {
 		const lines = readFileSync(fixturePath('gemini/auto-routed.jsonl'), 'utf8').trimEnd().split('\n');
 		const model = modelFromText([lines[0], '{"$set":{"lastUpdated":"2026-11-29T21:44:33.765Z"}}', ...lines.slice(1)].join('\n'), {source: 'stream'});
