@@ -31,6 +31,8 @@ const help = `
                          (~/.claude/projects/…), newest first
     --codex              list the Codex sessions that ran in this directory
                          (~/.codex/sessions/…), newest first
+    --gemini             list the Gemini CLI sessions that ran in this
+                         directory (~/.gemini/tmp/…/chats), newest first
     -- COMMAND [ARGS…]   run COMMAND (no shell), view its stdout live, keep
                          its stderr apart, exit with its code (128+N if
                          signal N killed it, 127 if it cannot run)

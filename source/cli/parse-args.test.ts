@@ -27,7 +27,22 @@ describe('parseCommandLine', () => {
 			otlp: {url: undefined, file: undefined, content: false, version: expect.any(String) as string},
 			claudeSessions: false,
 			codexSessions: false,
+			geminiSessions: false,
 		});
+	});
+
+	it('takes --gemini alone, and says it cannot be combined with files, a command, --claude or --codex', async () => {
+		expect((await request(['--gemini'])).geminiSessions).toBe(true);
+		for (const [args, what] of [
+			[['--gemini', 'a.ndjson'], 'files'],
+			[['--gemini', '--', 'gemini', '-p', 'hi'], 'a command'],
+			[['--gemini', '--claude'], '--claude'],
+			[['--gemini', '--codex'], '--codex'],
+		] as const) {
+			const parsed = await parseCommandLine([...args]);
+			expect(parsed, args.join(' ')).toMatchObject({kind: 'usage-error'});
+			expect(JSON.stringify(parsed), args.join(' ')).toContain(`--gemini opens the Gemini CLI sessions of this directory; it cannot be combined with ${what}`);
+		}
 	});
 
 	it('takes --otlp with a URL after it, or alone (the environment’s endpoint), and --otlp-file, --otlp-content', async () => {

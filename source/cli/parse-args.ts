@@ -38,6 +38,8 @@ export type RunRequest = {
 	claudeSessions: boolean;
 	/** `--codex`: the Codex sessions that ran in the working directory (run-cli.ts finds their folder). */
 	codexSessions: boolean;
+	/** `--gemini`: the Gemini CLI sessions that ran in the working directory (run-cli.ts finds their folder). */
+	geminiSessions: boolean;
 };
 
 /*
@@ -59,6 +61,7 @@ const options = {
 	dialect: {type: 'string'},
 	claude: {type: 'boolean'},
 	codex: {type: 'boolean'},
+	gemini: {type: 'boolean'},
 	otlp: {type: 'string'},
 	'otlp-file': {type: 'string'},
 	'otlp-content': {type: 'boolean'},
@@ -157,6 +160,11 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 		return usageError(
 			`--codex opens the Codex sessions of this directory; it cannot be combined with ${claudeSessions ? '--claude' : command !== undefined ? 'a command' : 'files'}`,
 		);
+	const geminiSessions = values.gemini ?? false;
+	if (geminiSessions && (claudeSessions || codexSessions || paths.length > 0 || command !== undefined))
+		return usageError(
+			`--gemini opens the Gemini CLI sessions of this directory; it cannot be combined with ${claudeSessions ? '--claude' : codexSessions ? '--codex' : command !== undefined ? 'a command' : 'files'}`,
+		);
 	const otlpFile = values['otlp-file'];
 	if (otlpFile === '') return usageError('--otlp-file needs a file name');
 	const otlpFlags = {url: values.otlp, file: otlpFile, content: values['otlp-content'] ?? false, version: packageJson().version};
@@ -176,6 +184,7 @@ export async function parseCommandLine(argv: string[]): Promise<CommandLine> {
 			dialect,
 			claudeSessions,
 			codexSessions,
+			geminiSessions,
 		},
 	};
 }

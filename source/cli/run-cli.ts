@@ -5,6 +5,7 @@ import type {RunOptions} from '../app/run-options.js';
 import {InputError, resolveInputs, type InputPlan} from '../input/inputs.js';
 import {sessionFilesIn} from '../input/claude-sessions.js';
 import {codexSessionsIn} from '../input/codex-sessions.js';
+import {geminiChatsIn} from '../input/gemini-chats.js';
 import {projectFolderName} from '../parse/dialects/claude-code/session-files.js';
 import {homedir} from 'node:os';
 import {dirname, join} from 'node:path';
@@ -71,6 +72,17 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 		paths = [codexSessions];
 	}
 
+	// `--gemini`: Gemini CLI keeps each project's chats in a folder of its own; those whose header says they ran here.
+	const geminiFolder = join(env['GEMINI_CLI_HOME'] || env['HOME'] || homedir(), '.gemini');
+	if (request.geminiSessions) {
+		if (geminiChatsIn(geminiFolder, process.cwd()).length === 0) {
+			await say(`no Gemini CLI sessions of ${process.cwd()}: none in ${join(geminiFolder, 'tmp')} (every directory's: perscope ${join(geminiFolder, 'tmp')})`);
+			return 1;
+		}
+
+		paths = [geminiFolder];
+	}
+
 	let plan: InputPlan;
 	try {
 		plan = resolveInputs(paths, {
@@ -84,7 +96,7 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 		return error instanceof InputError ? error.exitCode : 1;
 	}
 
-	if (request.codexSessions) plan = {...plan, jobsWhere: process.cwd()};
+	if (request.codexSessions || request.geminiSessions) plan = {...plan, jobsWhere: process.cwd()};
 
 	const interactive = request.mode === undefined && isTerminal(streams.stdout);
 	// The bundled demo is for a person at the viewer; a headless mode with nothing to read is a mistake.
@@ -141,7 +153,7 @@ export async function runCli(argv: string[], {streams, env, tuning = {}}: CliCon
 		otlp,
 		claudeProjects: join(claudeConfigFolder(env), 'projects'),
 		codexSessions,
-		geminiFolder: join(env['GEMINI_CLI_HOME'] || env['HOME'] || homedir(), '.gemini'),
+		geminiFolder,
 		listingCache: join(env['XDG_CACHE_HOME'] || join(env['HOME'] || homedir(), '.cache'), 'perscope', 'listings.json'),
 	};
 	if (interactive) return startInteractive(plan, {...options, prepareInkEnvironment});

@@ -138,7 +138,7 @@ describe('resolveInputs', () => {
 	it('refuses a directory that is neither a job nor a directory of jobs (exit code 1)', () => {
 		expect(refusal([plainDirectory])).toMatchObject({
 			exitCode: 1,
-			message: `cannot read ${plainDirectory}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code or Codex sessions`,
+			message: `cannot read ${plainDirectory}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code, Codex or Gemini CLI sessions`,
 		});
 	});
 

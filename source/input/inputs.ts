@@ -8,6 +8,7 @@ import {fileHead} from './file-head.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
 import {rolloutFilesUnder, rolloutThread, subagentFoldersOf, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
+import {geminiChatsIn} from './gemini-chats.js';
 import {isDirectory} from './regular-file.js';
 
 /**
@@ -242,7 +243,12 @@ function lookAt(path: string, follow: boolean): FileForm | 'job' | 'jobs' {
 		if (sessionFilesIn(path).length > 0 || projectFoldersIn(path).length > 0) return 'jobs';
 		// And Codex's folder of sessions (`~/.codex/sessions`, a year's, a month's or a day's folder of it).
 		if (rolloutFilesUnder(path).length > 0) return 'jobs';
-		throw new InputError(`cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code or Codex sessions`, 1);
+		// And Gemini CLI's chats (`~/.gemini`, its `tmp`, a project's folder or its `chats`).
+		if (geminiChatsIn(path).length > 0) return 'jobs';
+		throw new InputError(
+			`cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code, Codex or Gemini CLI sessions`,
+			1,
+		);
 	}
 
 	if (stats.isFIFO()) return {kind: 'fifo'};

@@ -13,6 +13,7 @@ import {feedEventFileSync} from '../input/job/event-file.js';
 import {eventFilesOf, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
 import {codexSessionsIn, rolloutThread, type RolloutHeads} from '../input/codex-sessions.js';
+import {geminiChatsIn, geminiProjectOf, geminiProjectsListed} from '../input/gemini-chats.js';
 import {SessionFiles, type SessionFilesOf} from '../input/read-session.js';
 import {jobSignature, type JobKind} from './job-signature.js';
 import type {ListingCache} from './listing-cache.js';
@@ -42,8 +43,8 @@ export type RootJobs = {
 	reading: (path: string) => ListingReading;
 	describe: (path: string) => JobListing;
 	companions: ReadonlyMap<string, readonly string[]>;
-	/** Sessions of every Claude Code project together: each listed with its project's folder. */
-	projects: boolean;
+	/** Sessions of several projects together (every Claude Code project's, every Gemini CLI project's): each one's project. */
+	projectOf: ((path: string) => string) | undefined;
 };
 
 /** A job as `describe` lists it, or as the cache kept it when its files are as they were then (kept when read). */
@@ -61,7 +62,7 @@ export function describeKept(jobs: RootJobs, path: string, cache: ListingCache |
 
 /** A job's listing as its root lists it: with its project, across every Claude Code project (readings give none). */
 export function asListed(jobs: RootJobs, path: string, listing: JobListing): JobListing {
-	return jobs.projects ? {...listing, project: basename(dirname(path))} : listing;
+	return jobs.projectOf ? {...listing, project: jobs.projectOf(path)} : listing;
 }
 
 /** A first prompt longer than this is not kept (the cache's file is read whole at every listing). */
@@ -95,6 +96,10 @@ export function jobsIn(root: string, heads?: RolloutHeads, where?: string): Root
 	if (jobDirectories.length > 0) return rootJobs('jobs', jobDirectories, jobListing, none);
 	const sessions = sessionFilesIn(root);
 	if (sessions.length > 0) return rootJobs('sessions', sessions, sessionListing, none);
+	// Gemini CLI's chats (`~/.gemini`, its `tmp`, a project's folder or its `chats`): each session's. Before Claude
+	// Code's projects: a `chats` folder holds each session's sub-agents in a folder named by a UUID, as a project's are.
+	const chats = geminiChatsIn(root, where);
+	if (chats.length > 0) return rootJobs('chats', chats, chatListing, none, geminiProjectsListed(root) ? geminiProjectOf : undefined);
 	const projects = projectFoldersIn(root);
 	if (projects.length > 0)
 		return rootJobs(
@@ -102,7 +107,7 @@ export function jobsIn(root: string, heads?: RolloutHeads, where?: string): Root
 			projects.flatMap(project => sessionFilesIn(project)),
 			sessionListing,
 			none,
-			true,
+			path => basename(dirname(path)),
 		);
 	// A Codex folder of sessions: each session's rollout, read with its sub-agents'.
 	const rollouts = codexSessionsIn(root, where, heads);
@@ -124,9 +129,9 @@ function rootJobs(
 	paths: string[],
 	reading: (path: string) => ListingReading,
 	companions: ReadonlyMap<string, readonly string[]>,
-	projects = false,
+	projectOf?: (path: string) => string,
 ): RootJobs {
-	const jobs: RootJobs = {kind, paths, reading, describe: path => asListed(jobs, path, readWhole(reading(path))), companions, projects};
+	const jobs: RootJobs = {kind, paths, reading, describe: path => asListed(jobs, path, readWhole(reading(path))), companions, projectOf};
 	return jobs;
 }
 
@@ -232,6 +237,14 @@ function sessionListing(path: string): ListingReading {
 	return sessionReading({path, subagents: subagentsOf(path)}, model => {
 		const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
 		// Nothing in it yet that makes a run: listed by its name, to be opened.
+		return job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
+	});
+}
+
+/** A Gemini CLI chat, read as opening it reads it (its sub-agents' chats are not read with it). */
+function chatListing(path: string): ListingReading {
+	return sessionReading({path, subagents: undefined}, model => {
+		const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
 		return job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
 	});
 }

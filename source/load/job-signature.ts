@@ -11,7 +11,7 @@ import {eventFilesOf} from '../input/job/job-directory.js';
  * keeps a listing with it).
  */
 
-export type JobKind = 'sessions' | 'rollouts' | 'jobs';
+export type JobKind = 'sessions' | 'rollouts' | 'chats' | 'jobs';
 
 /** The signature of a job of this kind: a session's files, a rollout's and its sub-agents', a job directory's. */
 export function jobSignature(kind: JobKind, path: string, companions: readonly string[]): string {
@@ -19,6 +19,7 @@ export function jobSignature(kind: JobKind, path: string, companions: readonly s
 		case 'sessions':
 			return sessionSignature(path);
 		case 'rollouts':
+		case 'chats':
 			return [path, ...companions].map(fileMark).join(' ');
 		case 'jobs':
 			return directorySignature(path);

@@ -135,7 +135,7 @@ describe('input that is not a log', () => {
 		expect(result.status).toBe(1);
 		expect(result.stdout).toBe('');
 		expect(result.stderr).toBe(
-			`perscope: cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code or Codex sessions\n`,
+			`perscope: cannot read ${path}: it is a directory, but not a Perstack job, a directory of jobs or a folder of Claude Code, Codex or Gemini CLI sessions\n`,
 		);
 	});
 

@@ -1,5 +1,6 @@
 import {spawnSync} from 'node:child_process';
-import {readFileSync} from 'node:fs';
+import {createHash} from 'node:crypto';
+import {mkdirSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot} from '../helpers/cli-process.js';
@@ -52,9 +53,9 @@ describe('a Gemini CLI stream’s conversation', () => {
 	});
 });
 
-describe('a Gemini CLI chat given as the input', () => {
-	const chat = join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson');
+const chat = join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson');
 
+describe('a Gemini CLI chat given as the input', () => {
 	it('regression: printed 18 bad lines and unknown main, user and gemini events: the session’s runs, steps and tokens, in every mode', () => {
 		const summary = perscope(['--summary', chat], scratch());
 		expect(summary.code, summary.stderr).toBe(0);
@@ -125,5 +126,68 @@ describe('a Gemini CLI chat given as the input', () => {
 		expect(plain.stdout).toBe(file.stdout);
 		// A pipe's lines are its own source: everything but the source's name is the same.
 		expect(piped.stdout.replaceAll('stdin', 'X')).toBe(file.stdout.replaceAll(chat.slice(repoRoot.length + 1), 'X'));
+	});
+});
+
+describe('Gemini CLI’s folder of chats', () => {
+	/** `~/.gemini` as Gemini CLI lays it out, with two projects: the recorded `gemini -p` session and the interactive one. */
+	function geminiHome(): string {
+		const home = scratch();
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx'), join(home, '.gemini', 'tmp', 'stream-with-chats'));
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat'), join(home, '.gemini', 'tmp', 'interactive-chat'));
+		return home;
+	}
+
+	const interactive = '420074c7-0964-409e-9bdf-00ea0e982b2a';
+
+	it('lists the sessions, newest first, from ~/.gemini, its tmp, a project’s folder or its chats; a sub-agent’s chat is not a session', () => {
+		const home = geminiHome();
+		const all = perscope(['--print', join(home, '.gemini', 'tmp')], home);
+		expect(all.code, all.stderr).toBe(0);
+		expect(all.stdout.split('\n')).toEqual([
+			expect.stringMatching(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED +PROJECT +QUERY$/),
+			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +7 +3 +2026-11-30 01:37:58 +interactive-chat +Fix the greeting`)),
+			expect.stringMatching(new RegExp(`^${session} +gemini +✓ completed +7 +3 +2026-11-29 21:44:33 +stream-with-chats +Fix the greeting`)),
+			'',
+		]);
+		expect(perscope(['--print', join(home, '.gemini')], home).stdout).toBe(all.stdout);
+		const project = perscope(['--print', join(home, '.gemini', 'tmp', 'interactive-chat')], home);
+		expect(project.stdout.split('\n').slice(1)).toEqual([
+			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +7 +3 .* Fix the greeting`)),
+			'',
+		]);
+		expect(perscope(['--print', join(home, '.gemini', 'tmp', 'interactive-chat', 'chats')], home).stdout).toBe(project.stdout);
+		const summary = perscope(['--summary', join(home, '.gemini', 'tmp')], home);
+		expect(summary.stdout.match(/^job \S+ .*$/gm)).toEqual([
+			`job ${session}  ✓ completed  7 steps  6300 in / 280 out tokens  $0.0090  2.9s`,
+			`job ${interactive}  ✓ completed  7 steps  6300 in / 280 out tokens  $0.0090  3.6s`,
+		]);
+	});
+
+	it('--gemini lists the sessions that ran in this directory (told by the hash of its path in each chat’s header), and says so when there are none', () => {
+		const home = geminiHome();
+		const here = scratch();
+		// The recorded chat, as if it had run here: Gemini CLI writes the SHA-256 of the directory's path as `projectHash`.
+		const chats = join(home, '.gemini', 'tmp', 'here', 'chats');
+		mkdirSync(chats, {recursive: true});
+		const recorded = readFileSync(join(repoRoot, 'fixtures/gemini/interactive-chat/chats/session-2026-11-30T01-37-420074c7.ndjson'), 'utf8');
+		const hash = createHash('sha256').update(realpathSync(here)).digest('hex');
+		writeFileSync(join(chats, 'session-2026-11-30T01-37-420074c7.jsonl'), recorded.replace(/"projectHash":"[0-9a-f]+"/g, `"projectHash":"${hash}"`));
+		const run = (cwd: string) =>
+			spawnSync(process.execPath, [cliPath, '--gemini', '--print'], {cwd, encoding: 'utf8', env: {...process.env, CI: 'true', GEMINI_CLI_HOME: home}});
+		const listed = run(here);
+		expect(listed.status, listed.stderr).toBe(0);
+		expect(listed.stdout.split('\n').slice(1)).toEqual([
+			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +7 +3 .* here +Fix the greeting`)),
+			'',
+		]);
+		const elsewhere = run(scratch());
+		expect(elsewhere.status).toBe(1);
+		expect(elsewhere.stderr).toBe(
+			`perscope: no Gemini CLI sessions of ${realpathSync(elsewhere.stderr.match(/sessions of (\S+):/)![1]!)}: none in ${join(home, '.gemini', 'tmp')} (every directory's: perscope ${join(home, '.gemini', 'tmp')})\n`,
+		);
+		const withFiles = perscope(['--gemini', chat], home);
+		expect(withFiles.code).toBe(2);
+		expect(withFiles.stderr).toMatch(/--gemini opens the Gemini CLI sessions of this directory; it cannot be combined with files/);
 	});
 });

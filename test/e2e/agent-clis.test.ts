@@ -1,6 +1,7 @@
 import {copyFileSync, mkdirSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {copyAsWritten} from '../helpers/recorded-layout.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 import {hasTmux, repoRoot, selectedLine, sessionsKilledAfterEach, shellQuote} from './tmux.js';
 
@@ -69,6 +70,25 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		expect(conversation).toContain('Fix the greeting in greet.txt, then have a helper check the workspace.');
 		tty.keys('Escape');
 		await tty.waitFor(now => !now.includes('conversation of run'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('Gemini CLI’s chats: the sessions of every project listed newest first, one opened with enter, backspace back to the list', async () => {
+		const home = scratch();
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx'), join(home, '.gemini', 'tmp', 'stream-with-chats'));
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat'), join(home, '.gemini', 'tmp', 'interactive-chat'));
+		const tty = start(`node dist/bin/perscope.js ${shellQuote(join(home, '.gemini'))}`, {width: 140, height: 24});
+		const list = await tty.waitFor(now => now.includes('2 jobs in') && now.includes('stream-with-chats'));
+		const rows = list.split('\n').filter(line => /gemini +✓ completed/.test(line));
+		expect(rows).toHaveLength(2);
+		expect(rows[0]).toMatch(/^› 420074c7-.* interactive-chat /);
+		expect(rows[1]).toMatch(/^ {2}87be16a9-.* stream-with-chats /);
+		tty.keys('Enter');
+		const session = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete Added farewell.txt.'));
+		expect(session).toContain('tokens 6.3k in / 280 out / 2.1k cached');
+		tty.keys('BSpace');
+		await tty.waitFor(now => now.includes('2 jobs in'));
 		tty.keys('q');
 		expect(await tty.exitCode()).toBe(0);
 	});

@@ -1,0 +1,74 @@
+import {createHash} from 'node:crypto';
+import {basename, dirname, join} from 'node:path';
+import {isChatHeader} from '../parse/dialects/gemini/chat-file.js';
+import {jsonObject} from '../parse/dialects/json-values.js';
+import {firstLineSync, isDirectory, isFile, namesIn} from './regular-file.js';
+
+/*
+ * Where Gemini CLI keeps its chats (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`, one per session, the
+ * interactive CLI's and `gemini -p`'s alike; a sub-agent's in `chats/<session id>/`): listed like a directory of
+ * Perstack jobs, to choose one from. Given `~/.gemini`, its `tmp`, a project's folder or its `chats`, the sessions
+ * under it; each is told by its first line (a chat's header, of the main loop), never by its name alone.
+ */
+
+/** A session's chat as Gemini CLI names it (a sub-agent's is named by its id alone). */
+const chatName = /^session-.*\.jsonl$/;
+
+/** How far into a chat its header is looked for: it is a line of some hundred bytes. */
+const headerBytes = 64 * 1024;
+
+/** What a chat's first line says: its session, the hash of the directory it ran in, and whose loop it is. */
+type ChatHead = {session: string; projectHash: string; kind: string | undefined};
+
+function chatHead(path: string): ChatHead | undefined {
+	const value = jsonObject(firstLineSync(path, headerBytes) ?? '');
+	if (!value || !isChatHeader(value)) return undefined;
+	const kind = value['kind'];
+	return {session: value['sessionId'] as string, projectHash: value['projectHash'] as string, kind: typeof kind === 'string' ? kind : undefined};
+}
+
+/** The sessions' chats in a `chats` folder: the files named as a session's whose first line is a main loop's header. */
+function chatsOf(folder: string): string[] {
+	const found: string[] = [];
+	for (const name of namesIn(folder)) {
+		if (!chatName.test(name)) continue;
+		const path = join(folder, name);
+		if (!isFile(path)) continue;
+		const head = chatHead(path);
+		if (head && head.kind !== 'subagent') found.push(path);
+	}
+
+	return found;
+}
+
+/**
+ * The sessions' chats under `root`: it is a `chats` folder, a project's folder (holding `chats`), the folder of projects
+ * (`~/.gemini/tmp`) or Gemini CLI's own (`~/.gemini`). With `where`, only those of sessions that ran in that directory
+ * (the header's `projectHash` is the SHA-256 of its path).
+ */
+export function geminiChatsIn(root: string, where?: string): string[] {
+	let found = chatsOf(root);
+	if (found.length === 0) found = chatsOf(join(root, 'chats'));
+	if (found.length === 0) found = projectsIn(root).flatMap(project => chatsOf(join(project, 'chats')));
+	if (found.length === 0) found = projectsIn(join(root, 'tmp')).flatMap(project => chatsOf(join(project, 'chats')));
+	if (where === undefined) return found;
+	const hash = createHash('sha256').update(where).digest('hex');
+	return found.filter(path => chatHead(path)?.projectHash === hash);
+}
+
+/** The project folders in a folder of them: those holding a `chats` folder. */
+function projectsIn(folder: string): string[] {
+	return namesIn(folder)
+		.map(name => join(folder, name))
+		.filter(path => isDirectory(join(path, 'chats')));
+}
+
+/** Whether `root` holds the chats of several projects (`~/.gemini/tmp`, `~/.gemini`): each is listed with its project. */
+export function geminiProjectsListed(root: string): boolean {
+	return chatsOf(root).length === 0 && chatsOf(join(root, 'chats')).length === 0;
+}
+
+/** A chat's project, as the list shows it: the name of the folder its `chats` folder is in. */
+export function geminiProjectOf(path: string): string {
+	return basename(dirname(dirname(path)));
+}
