@@ -72,3 +72,31 @@ export function geminiProjectsListed(root: string): boolean {
 export function geminiProjectOf(path: string): string {
 	return basename(dirname(dirname(path)));
 }
+
+/**
+ * The chats of a session's sub-agents (`chats/<session id>/<agent id>.jsonl`, each a sub-agent's header first), read
+ * with the session's chat; undefined when `path` is not a session's chat as Gemini CLI names and begins one.
+ */
+export function geminiSubagentChatsOf(path: string): string[] | undefined {
+	if (!chatName.test(basename(path))) return undefined;
+	const head = chatHead(path);
+	if (!head || head.kind === 'subagent' || !/^[\w-]+$/.test(head.session)) return undefined;
+	const folder = join(dirname(path), head.session);
+	return namesIn(folder)
+		.filter(name => name.endsWith('.jsonl'))
+		.map(name => join(folder, name))
+		.filter(file => isFile(file) && chatHead(file)?.kind === 'subagent');
+}
+
+/** For a session's chat followed: its sub-agents' chats as they start, looked for at most every `everyMs`. */
+export function geminiSubagentChatsAsTheyStart(path: string, everyMs = 1000): () => readonly string[] {
+	let lookedAt = Number.NEGATIVE_INFINITY;
+	let found: readonly string[] = [];
+	return () => {
+		const now = performance.now();
+		if (now - lookedAt < everyMs) return found;
+		lookedAt = now;
+		found = geminiSubagentChatsOf(path) ?? [];
+		return found;
+	};
+}

@@ -8,7 +8,7 @@ import {fileHead} from './file-head.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
 import {rolloutFilesUnder, rolloutThread, subagentFoldersOf, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
-import {geminiChatsIn} from './gemini-chats.js';
+import {geminiChatsIn, geminiSubagentChatsOf} from './gemini-chats.js';
 import {isDirectory} from './regular-file.js';
 
 /**
@@ -64,6 +64,8 @@ export type Input =
 			 * next day's), looked at again as it is read.
 			 */
 			companionFolders?: readonly string[] | undefined;
+			/** Followed: whose sub-agents' files are looked for as it is read (a Codex rollout's, a Gemini CLI chat's). */
+			companionsOf?: 'codex' | 'gemini' | undefined;
 			size: number | undefined;
 	  };
 
@@ -164,6 +166,10 @@ function commandInput({argv: command, searchPath}: {argv: string[]; searchPath: 
  */
 function sessionInput(path: string, form: FileForm, follow: boolean, heads?: RolloutHeads): Input | undefined {
 	if (form.kind !== 'plain' && form.kind !== 'missing') return undefined;
+	// A Gemini CLI session's chat with its sub-agents' chats beside it (`chats/<session id>/`): read with them, in the
+	// order their lines were written; followed, with those of sub-agents it starts later.
+	const chats = form.kind === 'plain' ? geminiSubagentChatsOf(path) : undefined;
+	if (chats !== undefined && form.kind === 'plain') return chats.length === 0 && !follow ? undefined : chatSession(path, form.size, chats, follow);
 	const subagents = subagentsOf(path);
 	if (subagents === undefined) {
 		// A Codex rollout whose sub-agents' rollouts are beside it: read with them, in the order their lines were written;
@@ -207,12 +213,26 @@ export function listedInputs(path: string, companions: readonly string[], follow
 	if (companions.length === 0) return [listedInput(path, follow)];
 	const looked = lookAt(path, false);
 	if (typeof looked === 'string' || looked.kind !== 'plain') return [listedInput(path, follow), ...companions.map(file => listedInput(file, follow))];
+	if (geminiSubagentChatsOf(path) !== undefined) return [chatSession(path, looked.size, companions, follow)];
 	return [rolloutSession(path, looked.size, companions, follow)];
+}
+
+/** A Gemini CLI session's chat read with its sub-agents' chats; followed, with those of sub-agents it starts later. */
+function chatSession(path: string, size: number, companions: readonly string[], follow: boolean): Input {
+	return {kind: 'session', path, label: path, subagents: undefined, companions, size, ...(follow ? {companionsOf: 'gemini' as const} : {})};
 }
 
 /** A Codex rollout read with its sub-agents' rollouts; followed, with those of sub-agents it starts later too. */
 function rolloutSession(path: string, size: number, companions: readonly string[], follow: boolean): Input {
-	return {kind: 'session', path, label: path, subagents: undefined, companions, size, ...(follow ? {companionFolders: subagentFoldersOf(path)} : {})};
+	return {
+		kind: 'session',
+		path,
+		label: path,
+		subagents: undefined,
+		companions,
+		size,
+		...(follow ? {companionFolders: subagentFoldersOf(path), companionsOf: 'codex' as const} : {}),
+	};
 }
 
 /** A file input, its form looked at now (a file that is not there, or a directory, is an InputError). */

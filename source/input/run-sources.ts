@@ -146,13 +146,21 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}
 	if (input.kind === 'session') {
 		const {readSession} = await import('./read-session.js');
 		const {subagentRolloutsAsTheyStart} = await import('./codex-sessions.js');
+		const {geminiSubagentChatsAsTheyStart} = await import('./gemini-chats.js');
+		const companionsSince = !reading.follow
+			? undefined
+			: input.companionsOf === 'gemini'
+				? geminiSubagentChatsAsTheyStart(input.path)
+				: input.companionFolders === undefined
+					? undefined
+					: subagentRolloutsAsTheyStart(input.path, reading.heads);
 		await readSession({
 			...directoryReading,
 			path: input.path,
 			label: input.label,
 			subagents: input.subagents,
 			companions: input.companions,
-			companionsSince: input.companionFolders === undefined || !reading.follow ? undefined : subagentRolloutsAsTheyStart(input.path, reading.heads),
+			companionsSince,
 		});
 		return;
 	}

@@ -13,7 +13,7 @@ import {feedEventFileSync} from '../input/job/event-file.js';
 import {eventFilesOf, jobDirectoriesIn, type EventFile} from '../input/job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from '../input/claude-sessions.js';
 import {codexSessionsIn, rolloutThread, type RolloutHeads} from '../input/codex-sessions.js';
-import {geminiChatsIn, geminiProjectOf, geminiProjectsListed} from '../input/gemini-chats.js';
+import {geminiChatsIn, geminiProjectOf, geminiProjectsListed, geminiSubagentChatsOf} from '../input/gemini-chats.js';
 import {SessionFiles, type SessionFilesOf} from '../input/read-session.js';
 import {jobSignature, type JobKind} from './job-signature.js';
 import type {ListingCache} from './listing-cache.js';
@@ -99,7 +99,17 @@ export function jobsIn(root: string, heads?: RolloutHeads, where?: string): Root
 	// Gemini CLI's chats (`~/.gemini`, its `tmp`, a project's folder or its `chats`): each session's. Before Claude
 	// Code's projects: a `chats` folder holds each session's sub-agents in a folder named by a UUID, as a project's are.
 	const chats = geminiChatsIn(root, where);
-	if (chats.length > 0) return rootJobs('chats', chats, chatListing, none, geminiProjectsListed(root) ? geminiProjectOf : undefined);
+	if (chats.length > 0) {
+		const companions = new Map(chats.map(path => [path, geminiSubagentChatsOf(path) ?? []]));
+		return rootJobs(
+			'chats',
+			chats,
+			path => chatListing(path, companions.get(path) ?? []),
+			companions,
+			geminiProjectsListed(root) ? geminiProjectOf : undefined,
+		);
+	}
+
 	const projects = projectFoldersIn(root);
 	if (projects.length > 0)
 		return rootJobs(
@@ -241,11 +251,12 @@ function sessionListing(path: string): ListingReading {
 	});
 }
 
-/** A Gemini CLI chat, read as opening it reads it (its sub-agents' chats are not read with it). */
-function chatListing(path: string): ListingReading {
-	return sessionReading({path, subagents: undefined}, model => {
+/** A Gemini CLI chat, read as opening it reads it: with its sub-agents' chats. */
+function chatListing(path: string, subagents: readonly string[]): ListingReading {
+	return sessionReading({path, subagents: undefined, companions: subagents}, model => {
 		const job = [...model.jobs.values()].find(candidate => candidate.runIds.length > 0);
-		return job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
+		const listing = job ? listingOf(model, job, path, 'ended') : placeholderOf(path);
+		return subagents.length > 0 ? {...listing, companions: [...subagents]} : listing;
 	});
 }
 

@@ -146,21 +146,22 @@ describe('Gemini CLI’s folder of chats', () => {
 		expect(all.code, all.stderr).toBe(0);
 		expect(all.stdout.split('\n')).toEqual([
 			expect.stringMatching(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED +PROJECT +QUERY$/),
-			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +7 +3 +2026-11-30 01:37:58 +interactive-chat +Fix the greeting`)),
-			expect.stringMatching(new RegExp(`^${session} +gemini +✓ completed +7 +3 +2026-11-29 21:44:33 +stream-with-chats +Fix the greeting`)),
+			// Each read with its sub-agent's chat: the main loop's 7 steps and the sub-agent's 4.
+			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +11 +3 +2026-11-30 01:37:58 +interactive-chat +Fix the greeting`)),
+			expect.stringMatching(new RegExp(`^${session} +gemini +✓ completed +11 +3 +2026-11-29 21:44:33 +stream-with-chats +Fix the greeting`)),
 			'',
 		]);
 		expect(perscope(['--print', join(home, '.gemini')], home).stdout).toBe(all.stdout);
 		const project = perscope(['--print', join(home, '.gemini', 'tmp', 'interactive-chat')], home);
 		expect(project.stdout.split('\n').slice(1)).toEqual([
-			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +7 +3 .* Fix the greeting`)),
+			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +11 +3 .* Fix the greeting`)),
 			'',
 		]);
 		expect(perscope(['--print', join(home, '.gemini', 'tmp', 'interactive-chat', 'chats')], home).stdout).toBe(project.stdout);
 		const summary = perscope(['--summary', join(home, '.gemini', 'tmp')], home);
 		expect(summary.stdout.match(/^job \S+ .*$/gm)).toEqual([
-			`job ${session}  ✓ completed  7 steps  6300 in / 280 out tokens  $0.0090  2.9s`,
-			`job ${interactive}  ✓ completed  7 steps  6300 in / 280 out tokens  $0.0090  3.6s`,
+			`job ${session}  ✓ completed  11 steps  9900 in / 440 out tokens  $0.01  2.9s`,
+			`job ${interactive}  ✓ completed  11 steps  9900 in / 440 out tokens  $0.01  3.6s`,
 		]);
 	});
 
@@ -177,6 +178,7 @@ describe('Gemini CLI’s folder of chats', () => {
 			spawnSync(process.execPath, [cliPath, '--gemini', '--print'], {cwd, encoding: 'utf8', env: {...process.env, CI: 'true', GEMINI_CLI_HOME: home}});
 		const listed = run(here);
 		expect(listed.status, listed.stderr).toBe(0);
+		// The sub-agent's chat is in the project's folder it ran in: not copied here.
 		expect(listed.stdout.split('\n').slice(1)).toEqual([
 			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +7 +3 .* here +Fix the greeting`)),
 			'',
@@ -189,5 +191,73 @@ describe('Gemini CLI’s folder of chats', () => {
 		const withFiles = perscope(['--gemini', chat], home);
 		expect(withFiles.code).toBe(2);
 		expect(withFiles.stderr).toMatch(/--gemini opens the Gemini CLI sessions of this directory; it cannot be combined with files/);
+	});
+});
+
+describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
+	it('reads them together, in the order their lines were written: each sub-agent’s steps under its delegation, with the figures the CLI gave', () => {
+		const home = scratch();
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat/chats'), join(home, 'chats'));
+		const chatFile = join(home, 'chats', 'session-2026-11-30T01-37-420074c7.jsonl');
+		const print = perscope(['--print', chatFile], home);
+		expect(print.code, print.stderr).toBe(0);
+		expect(print.stdout).toContain(
+			[
+				'[gemini] → delegate generalist: List the files in the workspace and say which ones hold a greeting.',
+				'  [generalist] 💬 query List the files in the workspace and say which ones hold a greeting.',
+				'  [generalist] 🔧 list_directory .',
+				'  [generalist] 🔧 complete_task Only greet.txt holds a greeting. ✗ params/result must be object',
+				'',
+			].join('\n'),
+		);
+		expect(print.stdout).toContain(
+			"  [generalist] ✅ complete Only greet.txt holds a greeting.\n  [generalist] ✓ run completed · 4 steps\n[gemini] ← generalist: Subagent 'generalist' finished. …\n",
+		);
+		// `/quit` printed 11 requests, 9,900 input tokens (3,300 cache reads) and 440 output for the session, sub-agent included.
+		const json = JSON.parse(perscope(['--summary', '--json', chatFile], home).stdout) as {
+			events: number;
+			jobs: Array<{usage: {inputTokens: number; outputTokens: number; cachedInputTokens: number}; steps: number; runs: Array<{runId: string; steps: number}>}>;
+		};
+		expect(json.events).toBe(35 + 19);
+		expect(json.jobs[0]!.usage).toMatchObject({inputTokens: 9900, outputTokens: 440, cachedInputTokens: 3300});
+		expect(json.jobs[0]!.runs.map(run => `${run.runId} ${run.steps}`)).toEqual([
+			'420074c7-0964-409e-9bdf-00ea0e982b2a 5',
+			'420074c7-0964-409e-9bdf-00ea0e982b2a/generalist#1 4',
+			'420074c7-0964-409e-9bdf-00ea0e982b2a#2 2',
+		]);
+		// Given together on the command line (a shell's glob), the same; and the reference way of reading, the same.
+		const together = perscope(
+			['--summary', '--json', chatFile, join(home, 'chats', '420074c7-0964-409e-9bdf-00ea0e982b2a', '44089d6d-a69d-4626-aed7-e972a4e07c4d.jsonl')],
+			home,
+		);
+		expect(together.stdout).toBe(perscope(['--summary', '--json', chatFile], home).stdout);
+		const plain = spawnSync(process.execPath, [cliPath, '--summary', '--json', chatFile], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+			env: {...process.env, CI: 'true', PERSCOPE_FAST: '0'},
+		});
+		expect(plain.stdout).toBe(together.stdout);
+	});
+
+	it('gives each run, with its sub-agent’s, the usage the session’s stream counts for it', () => {
+		const home = scratch();
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats'), join(home, 'chats'));
+		const chatFile = join(home, 'chats', 'session-2026-11-29T21-44-87be16a9.jsonl');
+		type Runs = {jobs: Array<{runs: Array<{runId: string; usage: {inputTokens: number; outputTokens: number}}>}>};
+		const byRun = (read: Runs) => {
+			const usage = new Map<string, [number, number]>();
+			// A sub-agent's usage is its parent run's in the stream's `result.stats`.
+			for (const run of read.jobs[0]!.runs) {
+				const root = run.runId.split('/')[0]!;
+				const [input, output] = usage.get(root) ?? [0, 0];
+				usage.set(root, [input + run.usage.inputTokens, output + run.usage.outputTokens]);
+			}
+
+			return Object.fromEntries(usage);
+		};
+		const fromChats = byRun(JSON.parse(perscope(['--summary', '--json', chatFile], home).stdout) as Runs);
+		const fromStream = byRun(JSON.parse(perscope(['--summary', '--json', join(repoRoot, 'fixtures/gemini/stream-with-chats.jsonl')], home).stdout) as Runs);
+		expect(fromChats).toEqual({[session]: [8100, 360], [`${session}#2`]: [1800, 80]});
+		expect(fromChats).toEqual(fromStream);
 	});
 });

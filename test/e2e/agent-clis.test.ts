@@ -86,7 +86,9 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		expect(rows[1]).toMatch(/^ {2}87be16a9-.* stream-with-chats /);
 		tty.keys('Enter');
 		const session = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete Added farewell.txt.'));
-		expect(session).toContain('tokens 6.3k in / 280 out / 2.1k cached');
+		// With its sub-agent's chat: the sub-agent's pane has its steps.
+		expect(session).toContain('tokens 9.9k in / 440 out / 3.3k cached');
+		expect(session).toMatch(/▸ generalist ✓ completed · 4 steps/);
 		tty.keys('BSpace');
 		await tty.waitFor(now => now.includes('2 jobs in'));
 		tty.keys('q');

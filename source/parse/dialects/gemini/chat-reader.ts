@@ -58,6 +58,12 @@ type Response = {
 
 type ChatState = {
 	session: string | undefined;
+	/** A sub-agent's own chat (its header's `kind`): one run, the sub-agent's, whatever it is told. */
+	subagent: boolean;
+	/** A sub-agent's chat read before the call that started it: its records, read once that call is (or at its end). */
+	held: Array<{value: Value; ref: EventRef}> | undefined;
+	/** The ends of sub-agents this chat's calls started, given once what follows the calls is read (their chats come between). */
+	deferred: Array<{agent: string | undefined; events: AgentEvent[]}>;
 	run: ChatRun | undefined;
 	response: Response | undefined;
 	/** The ids of the messages seen (a history put in place included): a message written again adds to what it was. */
@@ -69,6 +75,8 @@ type ChatState = {
 export class ChatReader {
 	/** Each chat's state, by source. */
 	readonly #chats = new Map<string, ChatState>();
+	/** Each sub-agent a call named (`agentId`, its chat's session): its run, and the source of its chat once read. */
+	readonly #agents = new Map<string, {jobId: string; runId: string; source: string | undefined}>();
 	/** Runs started per session, over every chat read (the stream's numbering: `<session>#2`, …). */
 	readonly #runsOfSession = new Map<string, number>();
 
@@ -80,7 +88,18 @@ export class ChatReader {
 	read(value: Value, ref: EventRef, out: ParsedOut): void {
 		const chat = this.#chatOf(ref.source);
 		chat.last = ref;
-		const events = this.#events(chat, value, ref);
+		if (chat.held) {
+			// A sub-agent's chat, read before the call that started it was (a header has no time to be put in its place by).
+			if (!this.#agents.has(chat.session ?? '')) {
+				chat.held.push({value, ref});
+				out(this.#marker(chat, value, ref));
+				return;
+			}
+
+			this.#replay(chat, out);
+		}
+
+		const events = [...this.#flush(chat), ...this.#events(chat, value, ref)];
 		outLineEvents(events, out);
 		if (events.length === 0) out(this.#marker(chat, value, ref));
 	}
@@ -89,7 +108,9 @@ export class ChatReader {
 	endOfSource(source: string, out: ParsedOut): void {
 		const chat = this.#chats.get(source);
 		if (!chat?.last) return;
-		const events = this.#close(chat, chat.last);
+		// A sub-agent's chat whose call was never read: a session of its own.
+		if (chat.held) this.#replay(chat, out);
+		const events = [...this.#flush(chat), ...this.#close(chat, chat.last)];
 		for (const event of events) {
 			event.continuesLine = true;
 			out({kind: 'event', event});
@@ -99,7 +120,7 @@ export class ChatReader {
 	#chatOf(source: string): ChatState {
 		let chat = this.#chats.get(source);
 		if (!chat) {
-			chat = {session: undefined, run: undefined, response: undefined, seen: new Set(), last: undefined};
+			chat = {session: undefined, subagent: false, held: undefined, deferred: [], run: undefined, response: undefined, seen: new Set(), last: undefined};
 			this.#chats.set(source, chat);
 		}
 
@@ -112,6 +133,17 @@ export class ChatReader {
 			const out = this.#close(chat, ref);
 			chat.session = value['sessionId'] as string;
 			chat.run = undefined;
+			chat.subagent = value['kind'] === 'subagent';
+			if (!chat.subagent) return out;
+			// A sub-agent's: its run is the one the call that started it made, once that call is read.
+			const agent = this.#agents.get(chat.session);
+			if (!agent) {
+				chat.held = [];
+				return out;
+			}
+
+			agent.source = ref.source;
+			chat.run = {jobId: agent.jobId, runId: agent.runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false};
 			return out;
 		}
 
@@ -134,6 +166,15 @@ export class ChatReader {
 				const content = value['content'];
 				// The calls' results, as the CLI gives them back to the model: the response that made the calls is done.
 				if (isToolResponses(content)) return this.#settle(chat, ref, 'continue');
+				// What the CLI tells a sub-agent after its start (to finish its task) goes on in its one run.
+				if (chat.subagent && chat.run) {
+					const out = this.#settle(chat, ref, 'continue');
+					const prompt = textOf(content);
+					if (prompt !== undefined && chat.run.step !== undefined)
+						out.push(withHead(this.#head(chat.run, 'chat user', ref, at), {kind: 'query', text: prompt}));
+					return out;
+				}
+
 				const out = this.#close(chat, ref);
 				out.push(...this.#startRun(chat, ref, at, textOf(content)));
 				return out;
@@ -197,12 +238,12 @@ export class ChatReader {
 
 		response.usage = usageOf(value['tokens']) ?? response.usage;
 		const calls = value['toolCalls'];
-		if (Array.isArray(calls)) for (const call of calls) if (isRecord(call)) out.push(...this.#call(run, response, call, ref));
+		if (Array.isArray(calls)) for (const call of calls) if (isRecord(call)) out.push(...this.#call(chat, run, response, call, ref));
 		return out;
 	}
 
 	/** A tool call of the response, with its result: it is written once it ran. */
-	#call(run: ChatRun, response: Response, call: Value, ref: EventRef): AgentEvent[] {
+	#call(chat: ChatState, run: ChatRun, response: Response, call: Value, ref: EventRef): AgentEvent[] {
 		const id = call['id'];
 		const name = call['name'];
 		if (typeof id !== 'string' || typeof name !== 'string' || response.calls.has(id)) return [];
@@ -222,14 +263,18 @@ export class ChatReader {
 		const status = call['status'];
 		const ran = status === 'success' || status === 'error' || status === 'cancelled';
 		const {output, error} = resultOf(call, status);
-		if (agent !== undefined) {
-			run.agents++;
-			const child = `${run.runId}/${agent}#${run.agents}`;
-			out.push(
-				withSharedHead(head, {kind: 'childRunStart', childRunId: child, childExpertKey: agent, query: promptOf(args), viaToolName: name, viaToolCallId: id}),
-			);
-			if (ran)
-				out.push(
+		const results = ran ? [withHead(ended, {kind: 'toolResults', results: [{id, skillName: '', toolName: '', text: output, error}]})] : [];
+		if (agent === undefined) return [...out, ...results];
+		run.agents++;
+		const child = `${run.runId}/${agent}#${run.agents}`;
+		out.push(
+			withSharedHead(head, {kind: 'childRunStart', childRunId: child, childExpertKey: agent, query: promptOf(args), viaToolName: name, viaToolCallId: id}),
+		);
+		// The sub-agent's own chat (read with this one) names it by `agentId`: its run is this one.
+		const agentId = typeof call['agentId'] === 'string' ? call['agentId'] : undefined;
+		if (agentId !== undefined && !this.#agents.has(agentId)) this.#agents.set(agentId, {jobId: run.jobId, runId: child, source: undefined});
+		const end = ran
+			? [
 					withSharedHead(ended, {
 						runId: child,
 						step: undefined,
@@ -239,10 +284,10 @@ export class ChatReader {
 						message: error,
 						usage: undefined,
 					}),
-				);
-		}
-
-		if (ran) out.push(withHead(ended, {kind: 'toolResults', results: [{id, skillName: '', toolName: '', text: output, error}]}));
+				]
+			: [];
+		// A call is written once it ran, the sub-agent's chat meanwhile: its end waits for what follows the call here.
+		chat.deferred.push({agent: agentId, events: [...end, ...results]});
 		return out;
 	}
 
@@ -270,6 +315,41 @@ export class ChatReader {
 				error: undefined,
 			}),
 		];
+	}
+
+	/**
+	 * The ends of the sub-agents this chat's calls started, once something follows the calls: each sub-agent's chat,
+	 * read meanwhile, is over first (its last response its answer).
+	 */
+	#flush(chat: ChatState): AgentEvent[] {
+		if (chat.deferred.length === 0) return [];
+		const out: AgentEvent[] = [];
+		for (const {agent, events} of chat.deferred.splice(0)) {
+			const source = agent === undefined ? undefined : this.#agents.get(agent)?.source;
+			const own = source === undefined ? undefined : this.#chats.get(source);
+			if (own?.last) out.push(...this.#close(own, own.last));
+			out.push(...events);
+		}
+
+		return out;
+	}
+
+	/** A sub-agent's chat held until the call that started it was read: read now (as a session of its own when none was). */
+	#replay(chat: ChatState, out: ParsedOut): void {
+		const held = chat.held ?? [];
+		chat.held = undefined;
+		const agent = this.#agents.get(chat.session ?? '');
+		if (agent) {
+			agent.source = chat.last?.source;
+			chat.run = {jobId: agent.jobId, runId: agent.runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false};
+		}
+
+		// Each held line counted as one event when it was read: what it makes now continues it.
+		for (const {value, ref} of held)
+			for (const event of this.#events(chat, value, ref)) {
+				event.continuesLine = true;
+				out({kind: 'event', event});
+			}
 	}
 
 	/**

@@ -234,18 +234,20 @@ describe('a chat Gemini CLI keeps, given as an input', () => {
 		expect(ingest.model.runs.get(`${chatSession}#2`)?.status).toBe('completed');
 	});
 
-	it('reads a sub-agent’s chat as a job of its own: its prompt, its calls, and the prompt the CLI gave it to finish as a run after it', () => {
+	it('reads a sub-agent’s chat given alone as a session of its own: one run, what the CLI told it to finish with in it', () => {
 		const model = modelFromText(readFileSync(fixturePath(subAgentChat)), {source: 'sub-agent chat'});
 		const agent = '948b3e83-81e3-4be8-b7be-1b9c4e11135e';
 		expect(model.diagnostics).toEqual([]);
+		expect([...model.runs.keys()]).toEqual([agent]);
 		expect(model.runs.get(agent)).toMatchObject({query: 'List the files in the workspace and say which ones hold a greeting.', status: 'completed'});
 		expect(shown(model, agent)).toEqual([
 			'query',
 			'generalTool list_directory {"dir_path":"."}',
 			'generalTool complete_task {"result":"Only greet.txt holds a greeting."} ✗ params/result must be object',
+			'query',
 			'complete',
 		]);
-		expect(model.runs.get(`${agent}#2`)?.query).toMatch(/^You have stopped calling tools without finishing/);
+		expect(model.runs.get(agent)!.endedSteps).toHaveLength(4);
 	});
 
 	it('reads an interactive session’s chat (one process, two prompts) as two runs, with the figures the CLI itself gave at /quit', () => {
