@@ -230,10 +230,13 @@ export class LineSplitter {
 		else this.#cutter.push(chunk);
 	}
 
-	/** Flushes a last line that has no newline, then tells the sink the source has ended. */
-	end(): void {
+	/**
+	 * Flushes a last line that has no newline, then tells the sink the source has ended; `followed`: it has not, it was
+	 * only read no further (a followed file at Ctrl-C), and the sink is not told.
+	 */
+	end({followed = false}: {followed?: boolean} = {}): void {
 		this.#lines?.end();
 		this.#cutter.end();
-		this.#sink.end?.();
+		if (!followed) this.#sink.end?.();
 	}
 }

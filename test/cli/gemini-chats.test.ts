@@ -3,7 +3,7 @@ import {createHash} from 'node:crypto';
 import {mkdirSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
-import {cliPath, repoRoot} from '../helpers/cli-process.js';
+import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
 import {copyAsWritten} from '../helpers/recorded-layout.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 
@@ -259,5 +259,70 @@ describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
 		const fromStream = byRun(JSON.parse(perscope(['--summary', '--json', join(repoRoot, 'fixtures/gemini/stream-with-chats.jsonl')], home).stdout) as Runs);
 		expect(fromChats).toEqual({[session]: [8100, 360], [`${session}#2`]: [1800, 80]});
 		expect(fromChats).toEqual(fromStream);
+	});
+});
+
+describe('a Gemini CLI chat, what the review found', () => {
+	const interactiveChat = join(repoRoot, 'fixtures/gemini/interactive-chat/chats/session-2026-11-30T01-37-420074c7.ndjson');
+	const lines = (path: string) =>
+		readFileSync(path, 'utf8')
+			.split('\n')
+			.filter(line => line !== '');
+
+	it('regression: a line shaped like a chat’s header took every line after it in its source, which then showed nothing', () => {
+		const stream = lines(join(repoRoot, 'fixtures/gemini/stream-with-chats.jsonl'));
+		const file = join(scratch(), 'stream.jsonl');
+		writeFileSync(file, `${[...stream.slice(0, 10), lines(interactiveChat)[0], ...stream.slice(10)].join('\n')}\n`);
+		const summary = perscope(['--summary', file], scratch());
+		expect(summary.stdout.split('\n')[0]).toBe(`job ${session}  ✓ completed  7 steps  9900 in / 440 out tokens  $0.01  2.9s`);
+	});
+
+	it('regression: a followed chat stopped with Ctrl-C ended its last run with what was only the first write of a step', async () => {
+		const file = join(scratch(), 'session-2026-11-30T01-37-420074c7.jsonl');
+		// The prompt and the first write of a response that goes on to call tools (lines 5 and 7 of the chat).
+		writeFileSync(file, `${lines(interactiveChat).slice(0, 5).join('\n')}\n`);
+		const run = startCli(['--print', '-f', file]);
+		try {
+			await waitUntil(() => run.stdout().includes('💬 query Fix the greeting'), 'the query', run.stdout);
+			run.child.kill('SIGINT');
+			await run.exit;
+			expect(run.stdout()).not.toMatch(/complete|run completed/);
+		} finally {
+			run.child.kill('SIGKILL');
+		}
+	});
+
+	it('regression: a turn the next prompt came to with no answer (cancelled) stayed running, and its job failed', () => {
+		const error = lines(join(repoRoot, 'fixtures/gemini/interactive-error/chats/session-2026-11-30T01-42-4213b797.ndjson'));
+		const chat = lines(interactiveChat);
+		// The first prompt, the CLI's notice (a real `info` record), then the second prompt and its answer.
+		const file = join(scratch(), 'cancelled.jsonl');
+		writeFileSync(file, `${[...chat.slice(0, 4), error[7], ...chat.slice(26)].join('\n')}\n`);
+		const summary = perscope(['--summary', file], scratch());
+		const rows = summary.stdout.split('\n');
+		expect(rows[0]).toMatch(/^job 420074c7-0964-409e-9bdf-00ea0e982b2a {2}✓ completed {2}2 steps/);
+		expect(rows[2]).toMatch(/^ {2}gemini {2}✗ stoppedByError +0 .* This request failed\. Press F12 for diagnostics/);
+		expect(rows[3]).toMatch(/^ {2}gemini {2}✓ completed +2 /);
+	});
+
+	it('regression: a response’s tool-use prompt tokens were counted as thinking (billed as output): they are input', () => {
+		const chat = lines(interactiveChat);
+		// The second run's answer, its tokens as the API may give them with a tool's prompt in them.
+		const file = join(scratch(), 'tool-tokens.jsonl');
+		const withTool = chat.map(line =>
+			line.includes('"Added farewell.txt."')
+				? line.replace(/"tokens":\{[^}]*\}/, '"tokens":{"input":1000,"output":50,"cached":0,"thoughts":20,"tool":5000,"total":6070}')
+				: line,
+		);
+		writeFileSync(file, `${withTool.join('\n')}\n`);
+		const read = JSON.parse(perscope(['--summary', '--json', file], scratch()).stdout) as {jobs: Array<{runs: Array<{runId: string; usage: object}>}>};
+		// The run's first step as recorded (900 in, 300 cached, 40 out, 10 thinking), then this one.
+		expect(read.jobs[0]!.runs.find(run => run.runId.endsWith('#2'))!.usage).toEqual({
+			inputTokens: 900 + 6000,
+			outputTokens: 40 + 50,
+			reasoningTokens: 10 + 20,
+			totalTokens: 950 + 6070,
+			cachedInputTokens: 300,
+		});
 	});
 });

@@ -138,7 +138,14 @@ describe.skipIf(!hasTmux())('the interactive viewer in a terminal', () => {
 	it('perscope perstack lists the saved jobs on a clean screen and opens the one chosen', async () => {
 		const tty = start('cd fixtures/jobs && node ../../dist/bin/perscope.js perstack');
 		// The job is listed by its name (`… reading`) until it is read: on a busy machine, past the list's first frame.
-		const list = await tty.waitFor(now => now.includes('newest first') && now.split('\n').find(line => line.startsWith('›'))?.includes('coordinator') === true);
+		const list = await tty.waitFor(
+			now =>
+				now.includes('newest first') &&
+				now
+					.split('\n')
+					.find(line => line.startsWith('›'))
+					?.includes('coordinator') === true,
+		);
 		// The chooser's title is the first row, not written after the placeholder shown while Ink loaded.
 		expect(list.split('\n')[0]).toMatch(/^perscope · 1 job in perstack/);
 		tty.keys('Enter');

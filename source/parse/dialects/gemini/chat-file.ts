@@ -17,3 +17,12 @@ export function isChatRecordWithoutType(value: Record<string, unknown>): boolean
 	if ('type' in value) return false;
 	return isChatHeader(value) || isRecord(value['$set']) || typeof value['$rewindTo'] === 'string';
 }
+
+/** The types of a chat's messages (what the person typed or the tools gave back; the model's; the CLI's notices). */
+const chatMessageTypes: ReadonlySet<string> = new Set(['user', 'gemini', 'info', 'warning', 'error']);
+
+/** Whether a value is a chat's message: an `id` and a message's `type` (a stream's `error` event has no `id`). */
+export function isChatMessage(value: Record<string, unknown>): boolean {
+	const type = value['type'];
+	return typeof value['id'] === 'string' && typeof type === 'string' && chatMessageTypes.has(type);
+}

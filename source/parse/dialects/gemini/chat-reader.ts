@@ -42,6 +42,8 @@ type ChatRun = {
 	error: string | undefined;
 	/** Whether its end was read (its answer, or its error). */
 	ended: boolean;
+	/** The CLI's last notice (`info`) since the run's last response. */
+	notice: string | undefined;
 };
 
 /** The response being read: the run's last so far, until what follows says whether it was its answer. */
@@ -110,7 +112,7 @@ export class ChatReader {
 		if (!chat?.last) return;
 		// A sub-agent's chat whose call was never read: a session of its own.
 		if (chat.held) this.#replay(chat, out);
-		const events = [...this.#flush(chat), ...this.#close(chat, chat.last)];
+		const events = [...this.#flush(chat), ...this.#close(chat, chat.last, 'end')];
 		for (const event of events) {
 			event.continuesLine = true;
 			out({kind: 'event', event});
@@ -130,7 +132,7 @@ export class ChatReader {
 	#events(chat: ChatState, value: Value, ref: EventRef): AgentEvent[] {
 		if (isChatHeader(value)) {
 			// Another process of the session (`--resume`): what the one before wrote last was its answer.
-			const out = this.#close(chat, ref);
+			const out = this.#close(chat, ref, 'next');
 			chat.session = value['sessionId'] as string;
 			chat.run = undefined;
 			chat.subagent = value['kind'] === 'subagent';
@@ -143,7 +145,7 @@ export class ChatReader {
 			}
 
 			agent.source = ref.source;
-			chat.run = {jobId: agent.jobId, runId: agent.runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false};
+			chat.run = {jobId: agent.jobId, runId: agent.runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false, notice: undefined};
 			return out;
 		}
 
@@ -175,13 +177,20 @@ export class ChatReader {
 					return out;
 				}
 
-				const out = this.#close(chat, ref);
+				const out = this.#close(chat, ref, 'next');
 				out.push(...this.#startRun(chat, ref, at, textOf(content)));
 				return out;
 			}
 
 			case 'gemini':
 				return this.#response(chat, value, id, first, ref, at);
+			case 'info': {
+				// A notice of the CLI's (`Request cancelled.`): shown by nothing, but how a run the next prompt ends was left.
+				const text = textOf(value['content']);
+				if (chat.run && text !== undefined && text !== '') chat.run.notice = text;
+				return [];
+			}
+
 			case 'error':
 			case 'warning': {
 				const out: AgentEvent[] = [];
@@ -205,8 +214,9 @@ export class ChatReader {
 			out.push(...this.#settle(chat, ref, 'continue'));
 			const run = this.#current(chat, ref, at, out);
 			run.step = (run.step ?? 0) + 1;
-			// The run went on after an error it showed.
+			// The run went on after an error or notice it showed.
 			run.error = undefined;
+			run.notice = undefined;
 			const head = this.#head(run, 'chat gemini', ref, at);
 			// The step's conversation is read from this line's place in the chat (input/reread/message-line.ts).
 			out.push(withSharedHead(head, {kind: 'stepStart', messagesInLines: true}));
@@ -327,7 +337,7 @@ export class ChatReader {
 		for (const {agent, events} of chat.deferred.splice(0)) {
 			const source = agent === undefined ? undefined : this.#agents.get(agent)?.source;
 			const own = source === undefined ? undefined : this.#chats.get(source);
-			if (own?.last) out.push(...this.#close(own, own.last));
+			if (own?.last) out.push(...this.#close(own, own.last, 'end'));
 			out.push(...events);
 		}
 
@@ -341,7 +351,7 @@ export class ChatReader {
 		const agent = this.#agents.get(chat.session ?? '');
 		if (agent) {
 			agent.source = chat.last?.source;
-			chat.run = {jobId: agent.jobId, runId: agent.runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false};
+			chat.run = {jobId: agent.jobId, runId: agent.runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false, notice: undefined};
 		}
 
 		// Each held line counted as one event when it was read: what it makes now continues it.
@@ -353,24 +363,20 @@ export class ChatReader {
 	}
 
 	/**
-	 * What follows the run says it is over (the next prompt, the next process's header, the end of the file): its last
-	 * response was its answer; with no answer after an error the CLI showed (`[API Error: …]`), it failed with it.
-	 * A run whose last response made calls that were never answered is left as it was: the chat does not say.
+	 * What follows the run says it is over (`next`: the next prompt, the next process's header; `end`: the end of the
+	 * file): its last response was its answer; with no answer after an error the CLI showed (`[API Error: …]`), it
+	 * failed with it. A run the next prompt came to with no answer (a turn cancelled with Esc, its calls cancelled)
+	 * was interrupted, as the CLI's notice says (`Request cancelled.`) where it wrote one. At the end of the file, a
+	 * run whose last response made calls that were never answered is left as it was: the chat does not say.
 	 */
-	#close(chat: ChatState, ref: EventRef): AgentEvent[] {
+	#close(chat: ChatState, ref: EventRef, by: 'next' | 'end'): AgentEvent[] {
 		const out = this.#settle(chat, ref, 'final');
 		const run = chat.run;
-		if (!run || run.ended || run.error === undefined) return out;
+		if (!run || run.ended) return out;
+		const message = run.error ?? (by === 'next' ? (run.notice ?? 'interrupted: the next prompt began') : undefined);
+		if (message === undefined) return out;
 		run.ended = true;
-		out.push(
-			withHead(this.#head(run, 'chat error', ref, undefined), {
-				kind: 'runEnd',
-				status: 'stoppedByError',
-				text: undefined,
-				message: run.error,
-				usage: undefined,
-			}),
-		);
+		out.push(withHead(this.#head(run, 'chat error', ref, undefined), {kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined}));
 		return out;
 	}
 
@@ -387,6 +393,7 @@ export class ChatReader {
 			agents: 0,
 			error: undefined,
 			ended: false,
+			notice: undefined,
 		};
 		chat.run = run;
 		const head = this.#head(run, 'chat user', ref, at);
@@ -471,15 +478,25 @@ function resultOf(call: Value, status: unknown): {output: string; error: string 
 	return {output, error: error || shown || (typeof status === 'string' ? status : 'failed')};
 }
 
-/** A response's tokens as the step's usage: the prompt's count holds the cached part, thinking is what the total holds beyond input and output. */
+/**
+ * A response's tokens as the step's usage, as Gemini CLI records them from the API's usage: `input` (the prompt, its
+ * cached part `cached` in it) and `tool` (the prompt of a tool's use) are the input, `output` the output, `thoughts`
+ * the thinking (billed as output); `total` is the four together.
+ */
 function usageOf(tokens: unknown): Usage | undefined {
 	if (!isRecord(tokens)) return undefined;
 	const count = (key: string) => {
 		const value = tokens[key];
 		return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 	};
-	const inputTokens = count('input');
+	const inputTokens = count('input') + count('tool');
 	const outputTokens = count('output');
-	const totalTokens = count('total') || inputTokens + outputTokens;
-	return {inputTokens, outputTokens, reasoningTokens: Math.max(0, totalTokens - inputTokens - outputTokens), totalTokens, cachedInputTokens: count('cached')};
+	const reasoningTokens = count('thoughts');
+	return {
+		inputTokens,
+		outputTokens,
+		reasoningTokens,
+		totalTokens: count('total') || inputTokens + outputTokens + reasoningTokens,
+		cachedInputTokens: count('cached'),
+	};
 }

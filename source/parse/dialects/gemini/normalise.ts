@@ -5,7 +5,7 @@ import {copyHead, outLineEvents, runEventHead, stepCheckpoint, withHead, withSha
 import {readOrJudge, untypedLine} from '../../normalise.js';
 import {readGeminiEvent, readGeminiJsonOutput} from './fast-reader.js';
 import {agentName, agentTools, promptOf} from './agents.js';
-import {isChatHeader, isChatRecordWithoutType} from './chat-file.js';
+import {isChatHeader, isChatMessage, isChatRecordWithoutType} from './chat-file.js';
 import {ChatReader} from './chat-reader.js';
 import {isGeminiJsonOutput} from './json-output.js';
 import {geminiEventTypes, geminiSchemas, type GeminiEvent, type GeminiJsonOutput, type GeminiStats} from './schema.js';
@@ -79,7 +79,8 @@ export class GeminiReader implements StreamReader {
 
 	read(record: WireRecord, out: ParsedOut): void {
 		const {value, ref} = record;
-		if (this.#chats.has(ref.source) || isChatHeader(value)) {
+		// A chat's records, from its header on; any other line of its source is read as any line of a stream.
+		if (isChatHeader(value) || (this.#chats.has(ref.source) && (isChatRecordWithoutType(value) || isChatMessage(value)))) {
 			this.#chats.read(value, ref, out);
 			return;
 		}
