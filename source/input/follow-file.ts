@@ -117,9 +117,8 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 		await handle?.close();
 	}
 
-	// A last line without a newline is an event too once nothing more will be appended to it. A file followed has not
-	// ended for its readers: it was only read no further.
-	splitter.end({followed: follow});
+	// A last line without a newline is an event too once nothing more will be appended to it.
+	splitter.end();
 	await reading.afterChunk();
 }
 

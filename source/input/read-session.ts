@@ -85,10 +85,10 @@ class Member {
 		return line.length;
 	}
 
-	end(followed = false): void {
+	end(): void {
 		if (this.tail.length > 0) this.splitter.push(this.tail);
 		this.tail = Buffer.alloc(0);
-		this.splitter.end({followed});
+		this.splitter.end();
 		closeSync(this.fd);
 	}
 }
@@ -187,9 +187,9 @@ export class SessionFiles {
 		return fed;
 	}
 
-	/** Feeds what is left of each file's last line, ends its source (unless `followed`: read no further) and closes it. */
-	end(followed = false): void {
-		for (const member of this.#members) member.end(followed);
+	/** Feeds what is left of each file's last line, ends its source and closes it. */
+	end(): void {
+		for (const member of this.#members) member.end();
 	}
 }
 
@@ -264,9 +264,8 @@ export async function readSession(reading: SessionReading): Promise<void> {
 		unwatch();
 		progress.following = false;
 		progress.waiting = false;
-		// A last line without a newline is an event too once nothing more will be appended to it. Followed, the
-		// session's files have not ended for their readers: they were only read no further.
-		session.end(follow);
+		// A last line without a newline is an event too once nothing more will be appended to it.
+		session.end();
 	}
 
 	await reading.afterChunk();

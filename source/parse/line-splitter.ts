@@ -230,13 +230,10 @@ export class LineSplitter {
 		else this.#cutter.push(chunk);
 	}
 
-	/**
-	 * Flushes a last line that has no newline, then tells the sink the source has ended; `followed`: it has not, it was
-	 * only read no further (a followed file at Ctrl-C), and the sink is not told.
-	 */
-	end({followed = false}: {followed?: boolean} = {}): void {
+	/** Flushes a last line that has no newline, then tells the sink the source has ended. */
+	end(): void {
 		this.#lines?.end();
 		this.#cutter.end();
-		if (!followed) this.#sink.end?.();
+		this.#sink.end?.();
 	}
 }

@@ -1,6 +1,6 @@
 import {spawnSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
-import {mkdirSync, readFileSync, realpathSync, writeFileSync} from 'node:fs';
+import {appendFileSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
@@ -277,16 +277,48 @@ describe('a Gemini CLI chat, what the review found', () => {
 		expect(summary.stdout.split('\n')[0]).toBe(`job ${session}  ✓ completed  7 steps  9900 in / 440 out tokens  $0.01  2.9s`);
 	});
 
-	it('regression: a followed chat stopped with Ctrl-C ended its last run with what was only the first write of a step', async () => {
+	it('a followed chat leaves its last run going while it is followed; stopped with Ctrl-C, its last response is its answer', async () => {
 		const file = join(scratch(), 'session-2026-11-30T01-37-420074c7.jsonl');
-		// The prompt and the first write of a response that goes on to call tools (lines 5 and 7 of the chat).
-		writeFileSync(file, `${lines(interactiveChat).slice(0, 5).join('\n')}\n`);
+		// The first run, whole, up to its answer (line 25) and the `$set` after it: a session waiting for the next prompt.
+		writeFileSync(file, `${lines(interactiveChat).slice(0, 26).join('\n')}\n`);
 		const run = startCli(['--print', '-f', file]);
 		try {
-			await waitUntil(() => run.stdout().includes('💬 query Fix the greeting'), 'the query', run.stdout);
+			await waitUntil(() => run.stdout().includes('← generalist:'), 'the delegation’s answer', run.stdout);
+			// Followed, the answer may still be written again with calls: nothing says the run is over.
+			await new Promise(resolve => setTimeout(resolve, 300));
+			expect(run.stdout()).not.toContain('run completed · 5 steps');
 			run.child.kill('SIGINT');
 			await run.exit;
-			expect(run.stdout()).not.toMatch(/complete|run completed/);
+			expect(run.stdout()).toContain('[gemini] ✅ complete Fixed greet.txt: it now says Hello, world.');
+			expect(run.stdout()).toMatch(/── job 420074c7-0964-409e-9bdf-00ea0e982b2a ✓ completed · 5 steps · 4500 in \/ 200 out tokens/);
+		} finally {
+			run.child.kill('SIGKILL');
+		}
+	});
+
+	it('regression: a sub-agent’s chat written whole before the call that started it (a followed session’s) lost its steps', async () => {
+		const home = scratch();
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat/chats'), join(home, 'chats'));
+		const file = join(home, 'chats', 'session-2026-11-30T01-37-420074c7.jsonl');
+		const subAgent = join(home, 'chats', '420074c7-0964-409e-9bdf-00ea0e982b2a', '44089d6d-a69d-4626-aed7-e972a4e07c4d.jsonl');
+		const main = lines(file);
+		const sub = lines(subAgent);
+		// As Gemini CLI writes them: the session up to the response that calls the sub-agent, the sub-agent's chat, then the rest.
+		writeFileSync(file, `${main.slice(0, 20).join('\n')}\n`);
+		rmSync(subAgent);
+		const run = startCli(['--print', '-f', file]);
+		try {
+			await waitUntil(() => run.stdout().includes('run_shell_command'), 'the session so far', run.stdout);
+			writeFileSync(subAgent, `${sub.join('\n')}\n`);
+			await new Promise(resolve => setTimeout(resolve, 1500));
+			appendFileSync(file, `${main.slice(20).join('\n')}\n`);
+			// Followed, the second run's answer waits for what follows it; its call is out.
+			await waitUntil(() => run.stdout().includes('🔧 write_file farewell.txt'), 'the second run', run.stdout);
+			expect(run.stdout()).toContain('  [generalist] 🔧 list_directory .\n');
+			expect(run.stdout()).toContain('  [generalist] ✓ run completed · 4 steps\n[gemini] ← generalist:');
+			run.child.kill('SIGINT');
+			await run.exit;
+			expect(run.stdout()).toMatch(/── job 420074c7-0964-409e-9bdf-00ea0e982b2a ✓ completed · 11 steps · 9900 in \/ 440 out tokens/);
 		} finally {
 			run.child.kill('SIGKILL');
 		}

@@ -35,9 +35,9 @@ export type ParsedOut = (parsed: ParsedLine) => void;
 export type StreamReader = {
 	read(record: WireRecord, out: ParsedOut): void;
 	/**
-	 * The source has ended (a file read to its end, a pipe or a command closed; never a followed file while it is
-	 * followed): what the reader held back for a line still to come is settled now. Its events continue the source's
-	 * last line.
+	 * The source has ended (a file read to its end, a pipe or a command closed, a followed file read no further when the
+	 * reading stops; never while it is followed): what the reader held back for a line still to come is settled now, as
+	 * the last state a person sees. Its events continue the source's last line.
 	 */
 	endOfSource?(source: string, out: ParsedOut): void;
 };

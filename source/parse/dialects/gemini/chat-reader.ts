@@ -79,6 +79,8 @@ export class ChatReader {
 	readonly #chats = new Map<string, ChatState>();
 	/** Each sub-agent a call named (`agentId`, its chat's session): its run, and the source of its chat once read. */
 	readonly #agents = new Map<string, {jobId: string; runId: string; source: string | undefined}>();
+	/** The held sub-agents' chats the line being read names: read once its own events are out. */
+	readonly #named: ChatState[] = [];
 	/** Runs started per session, over every chat read (the stream's numbering: `<session>#2`, …). */
 	readonly #runsOfSession = new Map<string, number>();
 
@@ -104,6 +106,9 @@ export class ChatReader {
 		const events = [...this.#flush(chat), ...this.#events(chat, value, ref)];
 		outLineEvents(events, out);
 		if (events.length === 0) out(this.#marker(chat, value, ref));
+		// The sub-agents whose chats were read before this line named them (all of a chat written before its call, as
+		// a followed session's is): read now, after the call that started them.
+		for (const held of this.#named.splice(0)) this.#replay(held, out);
 	}
 
 	/** The chat has ended: its last response was its run's answer. */
@@ -282,7 +287,11 @@ export class ChatReader {
 		);
 		// The sub-agent's own chat (read with this one) names it by `agentId`: its run is this one.
 		const agentId = typeof call['agentId'] === 'string' ? call['agentId'] : undefined;
-		if (agentId !== undefined && !this.#agents.has(agentId)) this.#agents.set(agentId, {jobId: run.jobId, runId: child, source: undefined});
+		if (agentId !== undefined && !this.#agents.has(agentId)) {
+			this.#agents.set(agentId, {jobId: run.jobId, runId: child, source: undefined});
+			for (const held of this.#chats.values()) if (held.held && held.session === agentId) this.#named.push(held);
+		}
+
 		const end = ran
 			? [
 					withSharedHead(ended, {
