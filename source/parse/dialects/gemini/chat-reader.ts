@@ -18,13 +18,18 @@ import {isChatHeader} from './chat-file.js';
  *   call is written into its response once it ran, result and all), its tokens as the step's usage (the stream has
  *   only the run's totals), its model;
  * - `invoke_agent` is a delegation to a sub-agent run, named as the stream names it, ended with the call's result;
- *   the sub-agent's own chat (a file under `chats/<session id>/`) is read as a job of its own when given;
+ *   the sub-agent's own chat (`chats/<session id>/<agent id>.jsonl`, read with the session's, in the order the lines
+ *   were written) gives that run its steps: it is named by the call's `agentId`. Its header has no time, so it comes
+ *   first: its records wait for the call (read right after the line that names it); the call's result and the
+ *   run's end wait for the session's next record, by which the sub-agent's chat was read. With no call naming it,
+ *   it is a job of its own;
  * - a response is written first without its calls and again with them once they ran, so whether it was the run's
  *   last (its answer) is known only from what comes next: another response or the calls' results (the run goes on),
  *   the next prompt or run's header (it was the answer), or the end of the file (endOfSource). A file followed as
- *   it grows leaves its last response open until something follows it;
+ *   it grows leaves its last response open until something follows it, or the reading stops;
  * - an `error` message (what the CLI showed, `[API Error: …]`) is an error of the run; a run whose turn ended with
- *   one and no answer after it failed with it; `warning` is a warning, `info` shows nothing.
+ *   one and no answer after it failed with it; `warning` is a warning; `info` (`Request cancelled.`) shows nothing
+ *   but says how a run the next prompt came to with no answer was left.
  *
  * Every value is checked, as chat.ts checks it: the lines come from a program we do not control. There is no schema
  * and fast reader pair here: both ways of reading (PERSCOPE_FAST=0 too) read a chat with this one reader.
