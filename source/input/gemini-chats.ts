@@ -1,4 +1,5 @@
 import {createHash} from 'node:crypto';
+import {accessSync, constants} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {isChatHeader} from '../parse/dialects/gemini/chat-file.js';
 import {jsonObject} from '../parse/dialects/json-values.js';
@@ -82,10 +83,20 @@ export function geminiSubagentChatsOf(path: string): string[] | undefined {
 	const head = chatHead(path);
 	if (!head || head.kind === 'subagent' || !/^[\w-]+$/.test(head.session)) return undefined;
 	const folder = join(dirname(path), head.session);
+	// One that cannot be read is kept, so that reading it says so (a sub-agent's file that cannot be read is reported).
 	return namesIn(folder)
 		.filter(name => name.endsWith('.jsonl'))
 		.map(name => join(folder, name))
-		.filter(file => isFile(file) && chatHead(file)?.kind === 'subagent');
+		.filter(file => isFile(file) && (!readable(file) || chatHead(file)?.kind === 'subagent'));
+}
+
+function readable(path: string): boolean {
+	try {
+		accessSync(path, constants.R_OK);
+		return true;
+	} catch {
+		return false;
+	}
 }
 
 /** For a session's chat followed: its sub-agents' chats as they start, looked for at most every `everyMs`. */

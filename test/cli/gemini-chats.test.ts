@@ -1,11 +1,12 @@
 import {spawnSync} from 'node:child_process';
 import {createHash} from 'node:crypto';
-import {appendFileSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
+import {appendFileSync, chmodSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
 import {copyAsWritten} from '../helpers/recorded-layout.js';
 import {scratchDirectories} from '../helpers/scratch.js';
+import {openToEveryone, perscopeUnprivileged} from '../helpers/unprivileged.js';
 
 /*
  * A Gemini CLI stream carries none of what the model was given; the chat the CLI keeps of the session does
@@ -322,6 +323,19 @@ describe('a Gemini CLI chat, what the review found', () => {
 		} finally {
 			run.child.kill('SIGKILL');
 		}
+	});
+
+	it('regression: a sub-agent’s chat that could not be read was left out without a word: it is a diagnostic naming it', () => {
+		const home = scratch();
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat/chats'), join(home, 'chats'));
+		openToEveryone([home], join(home, 'chats'));
+		const subAgent = join(home, 'chats', '420074c7-0964-409e-9bdf-00ea0e982b2a', '44089d6d-a69d-4626-aed7-e972a4e07c4d.jsonl');
+		chmodSync(subAgent, 0o000);
+		const result = perscopeUnprivileged(['--summary', join(home, 'chats', 'session-2026-11-30T01-37-420074c7.jsonl')]);
+		expect(result.status).toBe(0);
+		// The session is read as without it (its own 35 lines), and the file it could not read is named.
+		expect(result.stdout).toMatch(/ 7 steps {2}6300 in \/ 280 out tokens/);
+		expect(result.stderr).toContain(`perscope: ${subAgent}: permission denied`);
 	});
 
 	it('regression: a turn the next prompt came to with no answer (cancelled) stayed running, and its job failed', () => {

@@ -142,7 +142,7 @@ export class ChatReader {
 	#events(chat: ChatState, value: Value, ref: EventRef): AgentEvent[] {
 		if (isChatHeader(value)) {
 			// Another process of the session (`--resume`): what the one before wrote last was its answer.
-			const out = this.#close(chat, ref, 'next');
+			const out = this.#close(chat, ref, 'header');
 			chat.session = value['sessionId'] as string;
 			chat.run = undefined;
 			chat.subagent = value['kind'] === 'subagent';
@@ -187,7 +187,7 @@ export class ChatReader {
 					return out;
 				}
 
-				const out = this.#close(chat, ref, 'next');
+				const out = this.#close(chat, ref, 'prompt');
 				out.push(...this.#startRun(chat, ref, at, textOf(content)));
 				return out;
 			}
@@ -377,17 +377,18 @@ export class ChatReader {
 	}
 
 	/**
-	 * What follows the run says it is over (`next`: the next prompt, the next process's header; `end`: the end of the
-	 * file): its last response was its answer; with no answer after an error the CLI showed (`[API Error: …]`), it
+	 * What follows the run says it is over (the next `prompt`, the next process's `header`, the `end` of the file): its last response was its answer; with no answer after an error the CLI showed (`[API Error: …]`), it
 	 * failed with it. A run the next prompt came to with no answer (a turn cancelled with Esc, its calls cancelled)
 	 * was interrupted, as the CLI's notice says (`Request cancelled.`) where it wrote one. At the end of the file, a
 	 * run whose last response made calls that were never answered is left as it was: the chat does not say.
 	 */
-	#close(chat: ChatState, ref: EventRef, by: 'next' | 'end'): AgentEvent[] {
+	#close(chat: ChatState, ref: EventRef, by: 'prompt' | 'header' | 'end'): AgentEvent[] {
 		const out = this.#settle(chat, ref, 'final');
 		const run = chat.run;
 		if (!run || run.ended) return out;
-		const message = run.error ?? (by === 'next' ? (run.notice ?? 'interrupted: the next prompt began') : undefined);
+		const message =
+			run.error ??
+			(by === 'end' ? undefined : (run.notice ?? (by === 'prompt' ? 'interrupted: the next prompt began' : 'interrupted: the session was started again')));
 		if (message === undefined) return out;
 		run.ended = true;
 		out.push(withHead(this.#head(run, 'chat error', ref, undefined), {kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined}));
