@@ -1,5 +1,6 @@
 import {dirname, join} from 'node:path';
 import {jsonObject} from '../parse/dialects/json-values.js';
+import {atMostEvery} from './looked-for.js';
 import {firstLineSync, isDirectory, isFile, namesIn} from './regular-file.js';
 
 /*
@@ -120,15 +121,7 @@ export function subagentFoldersOf(path: string): string[] {
  * followed together).
  */
 export function subagentRolloutsAsTheyStart(path: string, heads: RolloutHeads = new Map(), everyMs = 1000): () => readonly string[] {
-	let lookedAt = Number.NEGATIVE_INFINITY;
-	let found: readonly string[] = [];
-	return () => {
-		const now = performance.now();
-		if (now - lookedAt < everyMs) return found;
-		lookedAt = now;
-		found = subagentRolloutsOf(path, heads);
-		return found;
-	};
+	return atMostEvery(everyMs, () => subagentRolloutsOf(path, heads));
 }
 
 /** `…/2026/11/29` → `…/2026/11/30` (month and year ends too); undefined for a folder not named as Codex's days are. */

@@ -3,6 +3,7 @@ import {accessSync, constants} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
 import {isChatHeader} from '../parse/dialects/gemini/chat-file.js';
 import {jsonObject} from '../parse/dialects/json-values.js';
+import {atMostEvery} from './looked-for.js';
 import {firstLineSync, isDirectory, isFile, namesIn} from './regular-file.js';
 
 /*
@@ -74,15 +75,22 @@ export function geminiProjectOf(path: string): string {
 	return basename(dirname(dirname(path)));
 }
 
+/** Where a session's sub-agents' chats are written (`chats/<session id>/`, there or not yet); undefined for a file that is no session's chat. */
+export function geminiSubagentFolderOf(path: string): string | undefined {
+	if (!chatName.test(basename(path))) return undefined;
+	const head = chatHead(path);
+	// The session's id is made a folder's name: only when it is one Gemini CLI could have written.
+	if (!head || head.kind === 'subagent' || !/^[\w-]+$/.test(head.session)) return undefined;
+	return join(dirname(path), head.session);
+}
+
 /**
  * The chats of a session's sub-agents (`chats/<session id>/<agent id>.jsonl`, each a sub-agent's header first), read
  * with the session's chat; undefined when `path` is not a session's chat as Gemini CLI names and begins one.
  */
 export function geminiSubagentChatsOf(path: string): string[] | undefined {
-	if (!chatName.test(basename(path))) return undefined;
-	const head = chatHead(path);
-	if (!head || head.kind === 'subagent' || !/^[\w-]+$/.test(head.session)) return undefined;
-	const folder = join(dirname(path), head.session);
+	const folder = geminiSubagentFolderOf(path);
+	if (folder === undefined) return undefined;
 	// One that cannot be read is kept, so that reading it says so (a sub-agent's file that cannot be read is reported).
 	return namesIn(folder)
 		.filter(name => name.endsWith('.jsonl'))
@@ -101,13 +109,5 @@ function readable(path: string): boolean {
 
 /** For a session's chat followed: its sub-agents' chats as they start, looked for at most every `everyMs`. */
 export function geminiSubagentChatsAsTheyStart(path: string, everyMs = 1000): () => readonly string[] {
-	let lookedAt = Number.NEGATIVE_INFINITY;
-	let found: readonly string[] = [];
-	return () => {
-		const now = performance.now();
-		if (now - lookedAt < everyMs) return found;
-		lookedAt = now;
-		found = geminiSubagentChatsOf(path) ?? [];
-		return found;
-	};
+	return atMostEvery(everyMs, () => geminiSubagentChatsOf(path) ?? []);
 }

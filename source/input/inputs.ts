@@ -8,7 +8,7 @@ import {fileHead} from './file-head.js';
 import {isJobDirectory, isJobsRoot, isRunDirectory} from './job/job-directory.js';
 import {projectFoldersIn, sessionFilesIn, subagentsOf} from './claude-sessions.js';
 import {rolloutFilesUnder, rolloutThread, subagentFoldersOf, subagentRolloutsOf, type RolloutHeads} from './codex-sessions.js';
-import {geminiChatsIn, geminiSubagentChatsOf} from './gemini-chats.js';
+import {geminiChatsIn, geminiSubagentChatsOf, geminiSubagentFolderOf} from './gemini-chats.js';
 import {isDirectory} from './regular-file.js';
 
 /**
@@ -60,8 +60,8 @@ export type Input =
 			subagents: string | undefined;
 			companions?: readonly string[] | undefined;
 			/**
-			 * A Codex rollout followed: where the rollouts of sub-agents it starts later are written (its folder and the
-			 * next day's), looked at again as it is read.
+			 * A session followed: where the files of sub-agents it starts later are written (a Codex rollout's folder and the
+			 * next day's; a Gemini CLI chat's `chats/<session id>/`), looked at again as it is read.
 			 */
 			companionFolders?: readonly string[] | undefined;
 			/** Followed: whose sub-agents' files are looked for as it is read (a Codex rollout's, a Gemini CLI chat's). */
@@ -168,8 +168,11 @@ function sessionInput(path: string, form: FileForm, follow: boolean, heads?: Rol
 	if (form.kind !== 'plain' && form.kind !== 'missing') return undefined;
 	// A Gemini CLI session's chat with its sub-agents' chats beside it (`chats/<session id>/`): read with them, in the
 	// order their lines were written; followed, with those of sub-agents it starts later.
-	const chats = form.kind === 'plain' ? geminiSubagentChatsOf(path) : undefined;
-	if (chats !== undefined && form.kind === 'plain') return chats.length === 0 && !follow ? undefined : chatSession(path, form.size, chats, follow);
+	if (form.kind === 'plain') {
+		const chats = geminiSubagentChatsOf(path);
+		if (chats !== undefined) return chats.length === 0 && !follow ? undefined : chatSession(path, form.size, chats, follow);
+	}
+
 	const subagents = subagentsOf(path);
 	if (subagents === undefined) {
 		// A Codex rollout whose sub-agents' rollouts are beside it: read with them, in the order their lines were written;
@@ -219,7 +222,16 @@ export function listedInputs(path: string, companions: readonly string[], follow
 
 /** A Gemini CLI session's chat read with its sub-agents' chats; followed, with those of sub-agents it starts later. */
 function chatSession(path: string, size: number, companions: readonly string[], follow: boolean): Input {
-	return {kind: 'session', path, label: path, subagents: undefined, companions, size, ...(follow ? {companionsOf: 'gemini' as const} : {})};
+	const folder = follow ? geminiSubagentFolderOf(path) : undefined;
+	return {
+		kind: 'session',
+		path,
+		label: path,
+		subagents: undefined,
+		companions,
+		size,
+		...(follow ? {companionFolders: folder === undefined ? [] : [folder], companionsOf: 'gemini' as const} : {}),
+	};
 }
 
 /** A Codex rollout read with its sub-agents' rollouts; followed, with those of sub-agents it starts later too. */

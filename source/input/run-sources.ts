@@ -151,9 +151,9 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}
 			? undefined
 			: input.companionsOf === 'gemini'
 				? geminiSubagentChatsAsTheyStart(input.path)
-				: input.companionFolders === undefined
-					? undefined
-					: subagentRolloutsAsTheyStart(input.path, reading.heads);
+				: input.companionsOf === 'codex'
+					? subagentRolloutsAsTheyStart(input.path, reading.heads)
+					: undefined;
 		await readSession({
 			...directoryReading,
 			path: input.path,

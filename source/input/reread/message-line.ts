@@ -7,6 +7,7 @@ import {conversationPlace, responseOffset, transcriptConversation} from '../../p
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
 import {lastResponseOfTurn, rolloutConversation} from '../../parse/dialects/codex/conversation.js';
 import {chatConversation, chatConversationAt, chatSessionId} from '../../parse/dialects/gemini/chat.js';
+import {isChatMessage} from '../../parse/dialects/gemini/chat-file.js';
 import {jsonObject} from '../../parse/dialects/json-values.js';
 import {rolloutFilesUnder, rolloutThread} from '../codex-sessions.js';
 import {subagentsOf} from '../claude-sessions.js';
@@ -312,5 +313,5 @@ function readStepEventFile(raw: RawEvents, where: MessageLine): string | undefin
 /** Whether a line is a Gemini CLI chat's model response (a stream's lines are `message`, `tool_use`, …). */
 function isChatResponseLine(line: string): boolean {
 	const value = jsonObject(line);
-	return value?.['type'] === 'gemini' && typeof value['id'] === 'string';
+	return value !== undefined && isChatMessage(value) && value['type'] === 'gemini';
 }

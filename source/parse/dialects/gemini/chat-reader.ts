@@ -155,7 +155,7 @@ export class ChatReader {
 			}
 
 			agent.source = ref.source;
-			chat.run = {jobId: agent.jobId, runId: agent.runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false, notice: undefined};
+			chat.run = newRun(agent.jobId, agent.runId);
 			return out;
 		}
 
@@ -365,7 +365,7 @@ export class ChatReader {
 		const agent = this.#agents.get(chat.session ?? '');
 		if (agent) {
 			agent.source = chat.last?.source;
-			chat.run = {jobId: agent.jobId, runId: agent.runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false, notice: undefined};
+			chat.run = newRun(agent.jobId, agent.runId);
 		}
 
 		// Each held line counted as one event when it was read: what it makes now continues it.
@@ -400,16 +400,7 @@ export class ChatReader {
 		const session = chat.session ?? `gemini:chat-line-${ref.line}`;
 		const count = (this.#runsOfSession.get(session) ?? 0) + 1;
 		this.#runsOfSession.set(session, count);
-		const run: ChatRun = {
-			jobId: session,
-			runId: count === 1 ? session : `${session}#${count}`,
-			step: undefined,
-			model: undefined,
-			agents: 0,
-			error: undefined,
-			ended: false,
-			notice: undefined,
-		};
+		const run = newRun(session, count === 1 ? session : `${session}#${count}`);
 		chat.run = run;
 		const head = this.#head(run, 'chat user', ref, at);
 		const out: AgentEvent[] = [
@@ -436,6 +427,10 @@ export class ChatReader {
 		const wireType = isChatHeader(value) ? 'chat header' : typeof type === 'string' ? `chat ${type}` : 'chat record';
 		return lineOnlyEvent('marker', 'gemini', wireType, ref, chat.run);
 	}
+}
+
+function newRun(jobId: string, runId: string): ChatRun {
+	return {jobId, runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false, notice: undefined};
 }
 
 /** Whether a user message's content is the results of calls (`functionResponse` parts) rather than a prompt. */

@@ -33,8 +33,7 @@ export function chatConversation(bytes: Buffer, which: ChatRun, step: number): C
 	const run = runOf(records, which);
 	// The run's responses, in the order they began; a response that said nothing and called nothing (one begun and
 	// given up, as a retry leaves it) is no step of the stream's.
-	const latest = new Map<string, Record>();
-	for (const record of records) if (record.kind === 'message') latest.set(record.id, record.value);
+	const latest = latestMessages(records);
 	const responses: string[] = [];
 	for (const record of records)
 		if (record.kind === 'message' && record.run === run && record.first && record.value['type'] === 'gemini' && saysSomething(latest.get(record.id)!))
@@ -56,9 +55,15 @@ export function chatConversationAt(bytes: Buffer, offset: number): ConversationS
 	if (typeof target !== 'string' || value?.['type'] !== 'gemini')
 		return {kind: 'none', from: 'chat', why: 'The chat no longer holds this step where it was read: it may have been written again since.'};
 	const records = [...chatRecords(bytes)];
+	const latest = latestMessages(records);
+	return conversationOf(records, latest, target);
+}
+
+/** Each message as it was last written under its id. */
+function latestMessages(records: readonly ChatRecord[]): Map<string, Record> {
 	const latest = new Map<string, Record>();
 	for (const record of records) if (record.kind === 'message') latest.set(record.id, record.value);
-	return conversationOf(records, latest, target);
+	return latest;
 }
 
 /** The conversation of the response `target`: what the model was given as it began, then the response and its calls' results. */
