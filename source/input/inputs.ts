@@ -170,7 +170,7 @@ function sessionInput(path: string, form: FileForm, follow: boolean, heads?: Rol
 	// order their lines were written; followed, with those of sub-agents it starts later.
 	if (form.kind === 'plain') {
 		const chats = geminiSubagentChatsOf(path);
-		if (chats !== undefined) return chats.length === 0 && !follow ? undefined : chatSession(path, form.size, chats, follow);
+		if (chats !== undefined) return chats.length === 0 && !follow ? undefined : companionSession(path, form.size, chats, follow, 'gemini');
 	}
 
 	const subagents = subagentsOf(path);
@@ -180,7 +180,7 @@ function sessionInput(path: string, form: FileForm, follow: boolean, heads?: Rol
 		if (form.kind !== 'plain' || rolloutThread(basename(path)) === undefined) return undefined;
 		const companions = subagentRolloutsOf(path, heads);
 		if (companions.length === 0 && !follow) return undefined;
-		return rolloutSession(path, form.size, companions, follow);
+		return companionSession(path, form.size, companions, follow, 'codex');
 	}
 
 	if (!follow && !isDirectory(subagents)) return undefined;
@@ -216,35 +216,19 @@ export function listedInputs(path: string, companions: readonly string[], follow
 	if (companions.length === 0) return [listedInput(path, follow)];
 	const looked = lookAt(path, false);
 	if (typeof looked === 'string' || looked.kind !== 'plain') return [listedInput(path, follow), ...companions.map(file => listedInput(file, follow))];
-	if (geminiSubagentChatsOf(path) !== undefined) return [chatSession(path, looked.size, companions, follow)];
-	return [rolloutSession(path, looked.size, companions, follow)];
+	return [companionSession(path, looked.size, companions, follow, geminiSubagentFolderOf(path) === undefined ? 'codex' : 'gemini')];
 }
 
-/** A Gemini CLI session's chat read with its sub-agents' chats; followed, with those of sub-agents it starts later. */
-function chatSession(path: string, size: number, companions: readonly string[], follow: boolean): Input {
-	const folder = follow ? geminiSubagentFolderOf(path) : undefined;
-	return {
-		kind: 'session',
-		path,
-		label: path,
-		subagents: undefined,
-		companions,
-		size,
-		...(follow ? {companionFolders: folder === undefined ? [] : [folder], companionsOf: 'gemini' as const} : {}),
-	};
-}
-
-/** A Codex rollout read with its sub-agents' rollouts; followed, with those of sub-agents it starts later too. */
-function rolloutSession(path: string, size: number, companions: readonly string[], follow: boolean): Input {
-	return {
-		kind: 'session',
-		path,
-		label: path,
-		subagents: undefined,
-		companions,
-		size,
-		...(follow ? {companionFolders: subagentFoldersOf(path), companionsOf: 'codex' as const} : {}),
-	};
+/**
+ * A session's file read with its sub-agents' files named one by one (a Codex rollout's rollouts, a Gemini CLI chat's
+ * chats); followed, with those of sub-agents it starts later too, looked for where they are written.
+ */
+function companionSession(path: string, size: number, companions: readonly string[], follow: boolean, of: 'codex' | 'gemini'): Input {
+	const session = {kind: 'session' as const, path, label: path, subagents: undefined, companions, size};
+	if (!follow) return session;
+	const folder = of === 'gemini' ? geminiSubagentFolderOf(path) : undefined;
+	const companionFolders = of === 'codex' ? subagentFoldersOf(path) : folder === undefined ? [] : [folder];
+	return {...session, companionFolders, companionsOf: of};
 }
 
 /** A file input, its form looked at now (a file that is not there, or a directory, is an InputError). */
