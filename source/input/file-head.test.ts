@@ -1,9 +1,10 @@
-import {existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync} from 'node:fs';
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
 import {fileHead} from './file-head.js';
+import {fixturePath} from '../../test/helpers/load.js';
 
 /* Compressed logs, and JSON documents of events, are recognised by their first bytes, not their names. */
 
@@ -63,6 +64,15 @@ describe('fileHead', () => {
 	it('says whether anything could be read: a file of size 0 may not be empty (/proc)', () => {
 		expect(fileHead(file('nothing', '')).empty).toBe(true);
 		expect(fileHead(file('something', '{}')).empty).toBe(false);
-		if (existsSync('/proc/self/status')) expect(fileHead('/proc/self/status')).toEqual({kind: 'lines', empty: false});
+		if (existsSync('/proc/self/status')) expect(fileHead('/proc/self/status')).toEqual({kind: 'lines', empty: false, chat: false});
+	});
+
+	it('says chat for a JSON document that is a chat Gemini CLI kept before 0.40 (its writer writes it again whole), by its first fields', () => {
+		const recorded = readFileSync(fixturePath('gemini/chat-document/chats/session-2026-11-30T03-22-5cb65d08.json'));
+		expect(fileHead(file('session.json', recorded))).toEqual({kind: 'json', empty: false, chat: true});
+		// Gemini CLI's `--output-format json`, a chat of lines, an array: no.
+		expect(fileHead(fixturePath('gemini/json-output.json'))).toMatchObject({kind: 'json', chat: false});
+		expect(fileHead(fixturePath('gemini/interactive-chat/chats/session-2026-11-30T01-37-420074c7.ndjson'))).toMatchObject({kind: 'lines', chat: false});
+		expect(fileHead(file('array.json', '[\n  {"sessionId": "s", "projectHash": "p", "startTime": "t"}\n]\n'))).toMatchObject({chat: false});
 	});
 });

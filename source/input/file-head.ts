@@ -1,4 +1,5 @@
 import {closeSync, openSync, readSync} from 'node:fs';
+import {chatDocumentHeader} from '../parse/dialects/gemini/chat-file.js';
 import {JsonDocumentLines} from '../parse/json-document-lines.js';
 
 /** How far into a file its head is looked at for what says it is a JSON document. */
@@ -10,23 +11,25 @@ const headBytes = 4096;
  * splitter's reader of documents decides on the same bytes (parse/json-document-lines.ts: an array of events, or a
  * pretty-printed object), also when its head ends before that is decided, since then the reading that decides as
  * it goes must take it; else `lines`. `empty`: nothing could be read from it (a file
- * of size 0 that is not empty, as /proc's are, is read to its end rather than by its size). A file that cannot be
+ * of size 0 that is not empty, as /proc's are, is read to its end rather than by its size). `chat`: a JSON document
+ * that is a chat Gemini CLI kept before 0.40, which it wrote again whole as the session grew. A file that cannot be
  * read is `lines`, not empty: its reader meets the error and reports it.
  */
-export function fileHead(path: string): {kind: 'gzip' | 'json' | 'lines'; empty: boolean} {
+export function fileHead(path: string): {kind: 'gzip' | 'json' | 'lines'; empty: boolean; chat: boolean} {
 	let fd: number;
 	try {
 		fd = openSync(path, 'r');
 	} catch {
-		return {kind: 'lines', empty: false};
+		return {kind: 'lines', empty: false, chat: false};
 	}
 
 	try {
 		const head = Buffer.alloc(headBytes);
 		const read = readSync(fd, head, 0, headBytes, 0);
-		return {kind: headKind(head, read), empty: read === 0};
+		const kind = headKind(head, read);
+		return {kind, empty: read === 0, chat: kind === 'json' && chatDocumentHeader(head.toString('utf8', 0, read)) !== undefined};
 	} catch {
-		return {kind: 'lines', empty: false};
+		return {kind: 'lines', empty: false, chat: false};
 	} finally {
 		closeSync(fd);
 	}

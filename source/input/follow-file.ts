@@ -1,32 +1,10 @@
 import type {Stats} from 'node:fs';
 import {open, stat, type FileHandle} from 'node:fs/promises';
 import {isMissing} from './fs-errors.js';
-import type {LineSplitter} from '../parse/line-splitter.js';
+import {followPollMs, setFlag, type FileReading} from './file-reading.js';
+import {followRewritten} from './follow-rewritten.js';
 import {Wakeup, watchPath} from './wakeup.js';
 
-export type FileProgress = {
-	bytesRead: number;
-	bytesTotal: number | undefined;
-	following: boolean;
-	waiting: boolean;
-};
-
-export type FileReading = {
-	path: string;
-	/** What lines are attributed to; after a truncation or rotation it gets a `(#2)`, `(#3)`… suffix. */
-	label: string;
-	follow: boolean;
-	signal: AbortSignal;
-	progress: FileProgress;
-	splitterFor: (source: string) => LineSplitter;
-	afterChunk: () => Promise<void>;
-	changed: () => void;
-	/** Called once, when what the file held at the start has been read (or it was found missing while following). */
-	caughtUp: () => void;
-};
-
-/** How often a followed file is checked when no file-system event says it changed. */
-export const followPollMs = 250;
 const chunkBytes = 1024 * 1024;
 
 /**
@@ -36,6 +14,7 @@ const chunkBytes = 1024 * 1024;
  * and a path that does not exist yet is waited for.
  */
 export async function readRegularFile(reading: FileReading): Promise<void> {
+	if (reading.follow && reading.rewritten === true) return followRewritten(reading);
 	const {path, follow, signal, progress} = reading;
 	const wakeup = new Wakeup();
 	const unwatch = follow ? watchPath(path, wakeup) : () => undefined;
@@ -120,12 +99,6 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 	// A last line without a newline is an event too once nothing more will be appended to it.
 	splitter.end();
 	await reading.afterChunk();
-}
-
-function setFlag(reading: FileReading, flag: 'following' | 'waiting', value: boolean): void {
-	if (reading.progress[flag] === value) return;
-	reading.progress[flag] = value;
-	reading.changed();
 }
 
 function sameFile(a: Stats, b: Stats): boolean {

@@ -1,20 +1,21 @@
 import {createHash} from 'node:crypto';
 import {accessSync, constants} from 'node:fs';
 import {basename, dirname, join} from 'node:path';
-import {isChatHeader} from '../parse/dialects/gemini/chat-file.js';
+import {chatDocumentHeader, isChatHeader} from '../parse/dialects/gemini/chat-file.js';
 import {jsonObject} from '../parse/dialects/json-values.js';
 import {atMostEvery} from './looked-for.js';
-import {firstLineSync, isDirectory, isFile, namesIn} from './regular-file.js';
+import {bytesOfSync, firstLineSync, isDirectory, isFile, namesIn} from './regular-file.js';
 
 /*
  * Where Gemini CLI keeps its chats (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`, one per session, the
- * interactive CLI's and `gemini -p`'s alike; a sub-agent's in `chats/<session id>/`): listed like a directory of
- * Perstack jobs, to choose one from. Given `~/.gemini`, its `tmp`, a project's folder or its `chats`, the sessions
- * under it; each is told by its first line (a chat's header, of the main loop), never by its name alone.
+ * interactive CLI's and `gemini -p`'s alike; a sub-agent's in `chats/<session id>/`; before 0.40 `session-….json`,
+ * one JSON document): listed like a directory of Perstack jobs, to choose one from. Given `~/.gemini`, its `tmp`, a
+ * project's folder or its `chats`, the sessions under it; each is told by its header (a chat's first line, or a
+ * document's first fields, of the main loop), never by its name alone.
  */
 
-/** A session's chat as Gemini CLI names it (a sub-agent's is named by its id alone). */
-const chatName = /^session-.*\.jsonl$/;
+/** A session's chat as Gemini CLI names it (a sub-agent's is named by its id alone); `.json` before 0.40. */
+const chatName = /^session-.*\.jsonl?$/;
 
 /** How far into a chat its header is looked for: it is a line of some hundred bytes. */
 const headerBytes = 64 * 1024;
@@ -23,10 +24,23 @@ const headerBytes = 64 * 1024;
 type ChatHead = {session: string; projectHash: string; kind: string | undefined};
 
 function chatHead(path: string): ChatHead | undefined {
-	const value = jsonObject(firstLineSync(path, headerBytes) ?? '');
+	const value = jsonObject(firstLineSync(path, headerBytes) ?? '') ?? documentHead(path);
 	if (!value || !isChatHeader(value)) return undefined;
 	const kind = value['kind'];
 	return {session: value['sessionId'] as string, projectHash: value['projectHash'] as string, kind: typeof kind === 'string' ? kind : undefined};
+}
+
+/** A chat kept as one document: its header's fields from its first bytes, and its `kind`, its last field, from its end. */
+function documentHead(path: string): Record<string, string> | undefined {
+	const fields = chatDocumentHeader(bytesOfSync(path, 'start', 4096)?.toString('utf8') ?? '');
+	if (!fields) return undefined;
+	const kind = /"kind"\s*:\s*"(\w+)"\s*\}\s*$/.exec(bytesOfSync(path, 'end', 256)?.toString('utf8') ?? '')?.[1];
+	return kind === undefined ? fields : {...fields, kind};
+}
+
+/** The session a chat is of (its header's), a chat of lines or a document; undefined for a file that is no session's chat. */
+export function geminiChatSession(path: string): string | undefined {
+	return chatHead(path)?.session;
 }
 
 /** The sessions' chats in a `chats` folder: the files named as a session's whose first line is a main loop's header. */
@@ -77,7 +91,8 @@ export function geminiProjectOf(path: string): string {
 
 /** Where a session's sub-agents' chats are written (`chats/<session id>/`, there or not yet); undefined for a file that is no session's chat. */
 export function geminiSubagentFolderOf(path: string): string | undefined {
-	if (!chatName.test(basename(path))) return undefined;
+	// A chat kept as one document (before 0.40) has none.
+	if (!chatName.test(basename(path)) || !path.endsWith('.jsonl')) return undefined;
 	const head = chatHead(path);
 	// The session's id is made a folder's name: only when it is one Gemini CLI could have written.
 	if (!head || head.kind === 'subagent' || !/^[\w-]+$/.test(head.session)) return undefined;

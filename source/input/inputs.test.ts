@@ -90,7 +90,11 @@ describe('resolveInputs', () => {
 		writeFileSync(empty, '');
 		const paths = [array, empty, ...(existsSync('/proc/self/status') ? ['/proc/self/status'] : [])];
 		const forms = resolveInputs(paths, {stdinIsTTY: true}).inputs.map(input => input.kind === 'file' && input.form);
-		expect(forms).toEqual([{kind: 'json', size: statSync(array).size}, {kind: 'plain', size: 0}, ...(paths.length > 2 ? [{kind: 'special'}] : [])]);
+		expect(forms).toEqual([
+			{kind: 'json', size: statSync(array).size, rewritten: false},
+			{kind: 'plain', size: 0},
+			...(paths.length > 2 ? [{kind: 'special'}] : []),
+		]);
 	});
 
 	it('reads stdin for `-`, also among files', () => {

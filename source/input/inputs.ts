@@ -25,9 +25,11 @@ export type FileForm =
 	/**
 	 * A regular file that begins as a JSON document of events rather than lines (an array, claude-code-action's
 	 * execution file; a pretty-printed object, Gemini CLI's `--output-format json`): read from its start to its end,
-	 * each event a line (parse/json-document-lines.ts); its lines are not read again by offset.
+	 * each event a line (parse/json-document-lines.ts); its lines are not read again by offset. `rewritten`: a
+	 * document its writer writes again whole as it grows (a chat Gemini CLI kept before 0.40): followed, it is read
+	 * again whole each time it changes, never as lines appended.
 	 */
-	| {kind: 'json'; size: number}
+	| {kind: 'json'; size: number; rewritten: boolean}
 	/** A FIFO (`<(cmd)`, a named pipe): read to its end, once; opening it waits for a writer (fifo.ts). */
 	| {kind: 'fifo'}
 	/**
@@ -272,5 +274,6 @@ function lookAt(path: string, follow: boolean): FileForm | 'job' | 'jobs' {
 	const head = fileHead(path);
 	// A file that says it is empty may hold lines all the same (/proc's, /sys's): read to its end, as a device is.
 	if (stats.size === 0 && !head.empty) return {kind: 'special'};
+	if (head.kind === 'json') return {kind: 'json', size: stats.size, rewritten: head.chat};
 	return {kind: head.kind === 'lines' ? 'plain' : head.kind, size: stats.size};
 }

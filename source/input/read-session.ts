@@ -2,7 +2,7 @@ import {closeSync, fstatSync, readSync} from 'node:fs';
 import {join} from 'node:path';
 import {isSubagentFile, transcriptLineTime} from '../parse/dialects/claude-code/session-files.js';
 import type {LineSplitter} from '../parse/line-splitter.js';
-import {followPollMs, type FileProgress} from './follow-file.js';
+import {followPollMs, type FileProgress} from './file-reading.js';
 import {describeFsError, isMissing} from './fs-errors.js';
 import {namesIn, openRegularFileSync} from './regular-file.js';
 import {Wakeup, watchPath} from './wakeup.js';

@@ -128,6 +128,23 @@ export function firstLineSync(path: string, limit: number): string | undefined {
 	return bytes.toString('utf8', 0, end < 0 ? bytes.length : end);
 }
 
+/** A regular file's first `count` bytes (fewer in a shorter file), or its last; undefined when it cannot be read. */
+export function bytesOfSync(path: string, where: 'start' | 'end', count: number): Buffer | undefined {
+	try {
+		const file = openRegularFileSync(path);
+		try {
+			const length = Math.min(file.size, count);
+			const bytes = Buffer.alloc(length);
+			const read = readSync(file.fd, bytes, 0, length, where === 'start' ? 0 : file.size - length);
+			return bytes.subarray(0, read);
+		} finally {
+			closeSync(file.fd);
+		}
+	} catch {
+		return undefined;
+	}
+}
+
 /** The names in a folder, sorted; none when it is not there or cannot be read (a folder not written yet reads as empty). */
 export function namesIn(folder: string): string[] {
 	try {

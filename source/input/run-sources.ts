@@ -213,6 +213,7 @@ async function readPath(input: Extract<Input, {kind: 'file' | 'job' | 'session'}
 				path: input.path,
 				label: input.label,
 				follow: reading.follow,
+				rewritten: form.kind === 'json' && form.rewritten,
 				signal,
 				progress: state,
 				splitterFor: source => ingest.splitter(source),

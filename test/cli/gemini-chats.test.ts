@@ -62,12 +62,13 @@ describe('a Gemini CLI chat given as the input', () => {
 		expect(summary.code, summary.stderr).toBe(0);
 		expect(summary.stderr).toBe('');
 		// Five responses of 900 input and 40 output tokens (300 cached, 10 of thinking) in the first run, two in the second.
+		// The sub-agent never finished its task: the CLI says so in the call's `resultDisplay` (its stream does not).
 		expect(summary.stdout.split('\n').map(line => line.trimEnd())).toEqual([
 			`job ${session}  ✓ completed  7 steps  6300 in / 280 out tokens  $0.0090  2.9s`,
-			'  EXPERT        STATUS       STEPS    IN  OUT     COST  DURATION  ERROR',
-			'  gemini        ✓ completed      5  4500  200  $0.0064     339ms',
-			'    generalist  ✓ completed      0     0    0       $0      93ms',
-			'  gemini        ✓ completed      2  1800   80  $0.0026     127ms',
+			'  EXPERT        STATUS            STEPS    IN  OUT     COST  DURATION  ERROR',
+			'  gemini        ✓ completed           5  4500  200  $0.0064     339ms',
+			"    generalist  ✗ stoppedByError      0     0    0       $0      93ms  ERROR_NO_COMPLETE_TASK_CALL: Agent stopped calling tools but did not call 'complete_task'.",
+			'  gemini        ✓ completed           2  1800   80  $0.0026     127ms',
 			'',
 			'39 events',
 			'',
@@ -195,6 +196,167 @@ describe('Gemini CLI’s folder of chats', () => {
 	});
 });
 
+/*
+ * Gemini CLI before 0.40 kept a session's chat as one JSON document, written again whole as it grew
+ * (`session-<time>-<id>.json`), and ran a sub-agent as a tool named after it. fixtures/gemini/chat-document/ is an
+ * interactive session of two prompts recorded with 0.36.0, whose `/quit` printed 9 requests, 5,400 input tokens and
+ * 2,700 cache reads, 360 output: of those, the sub-agent's 2 requests (1,800 input, 80 output) are in no chat.
+ */
+describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
+	const document = join(repoRoot, 'fixtures/gemini/chat-document/chats/session-2026-11-30T03-22-5cb65d08.json');
+	const oldSession = '5cb65d08-9708-44fa-a074-b37d5efce019';
+
+	it('regression: read as one event with nothing in it: the session’s runs, steps, tokens and sub-agent, in every mode', () => {
+		const summary = perscope(['--summary', document], scratch());
+		expect(summary.code, summary.stderr).toBe(0);
+		expect(summary.stderr).toBe('');
+		// Five responses of 900 input and 40 output tokens (300 cached, 10 of thinking) for the first prompt, two for the second.
+		expect(summary.stdout.split('\n').map(line => line.trimEnd())).toEqual([
+			`job ${oldSession}  ✓ completed  7 steps  6300 in / 280 out tokens  $0.0090  4.2s`,
+			'  EXPERT        STATUS       STEPS    IN  OUT     COST  DURATION  ERROR',
+			'  gemini        ✓ completed      5  4500  200  $0.0064      1.0s',
+			'    generalist  ✓ completed      0     0    0       $0     157ms',
+			'  gemini        ✓ completed      2  1800   80  $0.0026     174ms',
+			'',
+			'1 events',
+			'',
+		]);
+
+		const print = perscope(['--print', document], scratch());
+		expect(print.code, print.stderr).toBe(0);
+		// The `generalist` tool ran the sub-agent (the chat shows its progress): a delegation, asked its `request`.
+		expect(print.stdout).toContain(
+			[
+				'[gemini] → delegate generalist: List the files in the workspace and say which ones hold a greeting.',
+				'  [generalist] 💬 query List the files in the workspace and say which ones hold a greeting.',
+				'  [generalist] ✅ complete Subagent \'generalist\' finished. ↵ Termination Reason: GOAL ↵ Result: ↵ { ↵ "response": "Only greet.txt holds a greeting." ↵ }',
+				'  [generalist] ✓ run completed · 0 steps',
+				'',
+			].join('\n'),
+		);
+		expect(print.stdout).toContain('[gemini] ✅ complete Added farewell.txt.\n[gemini] ✓ run completed · 2 steps\n');
+
+		const json = JSON.parse(perscope(['--summary', '--json', document], scratch()).stdout) as {
+			events: number;
+			diagnosticCount: number;
+			unknownEvents: object;
+			jobs: Array<{runs: Array<{runId: string; steps: number}>}>;
+		};
+		expect(json).toMatchObject({events: 1, diagnosticCount: 0, unknownEvents: {}});
+		expect(json.jobs[0]!.runs.map(run => `${run.runId} ${run.steps}`)).toEqual([`${oldSession} 5`, `${oldSession}/generalist#1 0`, `${oldSession}#2 2`]);
+	});
+
+	it('the first prompt of a session failed with the error the CLI showed, the same prompt again answered', () => {
+		const failed = perscope(['--summary', join(repoRoot, 'fixtures/gemini/chat-document-error/chats/session-2026-11-30T03-22-27fef613.json')], scratch());
+		expect(failed.code, failed.stderr).toBe(0);
+		expect(
+			failed.stdout
+				.split('\n')
+				.slice(1, 4)
+				.map(line => line.trimEnd()),
+		).toEqual([
+			'  EXPERT  STATUS            STEPS    IN  OUT     COST  DURATION  ERROR',
+			'  gemini  ✗ stoppedByError      0     0    0       $0      83ms  error: [API Error: {"error":{"code":400,"message":"scripted failure 400","status":"UNAVAILABLE"}}]',
+			'  gemini  ✓ completed           2  1800   80  $0.0026     165ms',
+		]);
+	});
+
+	it('--conversation reads a step from the document itself, the same from a file or a pipe', () => {
+		const fromFile = perscope(['--conversation', `${oldSession}@2`, document], scratch());
+		expect(fromFile.code, fromFile.stderr).toBe(0);
+		const lines = fromFile.stdout.split('\n');
+		expect(lines[0]).toBe(`  conversation of run ${oldSession} (gemini) at step 2`);
+		expect(lines[2]).toBe('  tokens this step: 900 input · 40 output · 10 reasoning · 300 cached input');
+		// The document keeps a call's result in the call: given as the model was given it, after the response.
+		expect(fromFile.stdout).toContain('  #3 tool\n    result of read_file · read_file_1796008950891_0\n      Helo, world\n');
+		expect(fromFile.stdout).toContain('+   call replace · replace_1796008951040_0');
+
+		const second = perscope(['--conversation', `${oldSession}#2@1`, document], scratch());
+		expect(second.code, second.stderr).toBe(0);
+		expect(second.stdout).toContain('+   Now add a farewell file.');
+		expect(second.stdout).toContain('+   call write_file · write_file_1796008954883_0');
+		const piped = spawnSync(process.execPath, [cliPath, '--conversation', `${oldSession}#2@1`], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+			input: readFileSync(document),
+			env: {...process.env, CI: 'true', GEMINI_CLI_HOME: scratch()},
+		});
+		expect(piped.status, piped.stderr).toBe(0);
+		expect(piped.stdout).toBe(second.stdout);
+	});
+
+	it('a 0.36.0 stream: its `generalist` tool a delegation; its steps’ conversations from the session’s .json chat', () => {
+		const home = scratch();
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/stream-with-chat-document'), join(home, '.gemini'));
+		const oldStream = join(repoRoot, 'fixtures/gemini/stream-with-chat-document.jsonl');
+		const streamSession = '053eb82e-ecf1-40d5-8099-22f02586c7f4';
+		const second = perscope(['--conversation', `${streamSession}@2`, oldStream], home);
+		expect(second.code, second.stderr).toBe(0);
+		expect(second.stdout.split('\n')[1]).toMatch(/^ {2}from line 10 \(the session's chat, .*\/chats\/session-2026-11-30T03-22-053eb82e\.json\)$/);
+		expect(second.stdout).toContain('+   call replace · replace_1796008968789_0');
+		// The resumed run (the second `gemini -p`) is the chat's second prompt.
+		const resumed = perscope(['--conversation', `${streamSession}#2@1`, oldStream], home);
+		expect(resumed.code, resumed.stderr).toBe(0);
+		expect(resumed.stdout).toContain('+   Now add a farewell file.');
+		expect(resumed.stdout).toContain('+   call write_file · write_file_1796008971196_0');
+		const summary = perscope(['--summary', '--json', oldStream], home);
+		expect(JSON.parse(summary.stdout).jobs[0].runs.map((run: {runId: string; steps: number}) => `${run.runId} ${run.steps}`)).toEqual(
+			[streamSession, `${streamSession}/generalist#1`, `${streamSession}#2`].map((runId, index) => `${runId} ${[5, 0, 2][index]}`),
+		);
+	});
+
+	it('regression: followed, each time Gemini CLI wrote it again read what it wrote as lines appended (79 bad lines): each version adds what is new', async () => {
+		const whole = JSON.parse(readFileSync(document, 'utf8')) as {messages: unknown[]};
+		// As the CLI writes it: the whole document again at each message (the file truncated, then written).
+		const version = (messages: number) => `${JSON.stringify({...whole, messages: whole.messages.slice(0, messages)}, null, 2)}`;
+		const file = join(scratch(), 'session-2026-11-30T03-22-5cb65d08.json');
+		writeFileSync(file, version(3));
+		const run = startCli(['--print', '-f', file]);
+		try {
+			await waitUntil(() => run.stdout().includes('🔧 read_file notes.txt'), 'the first version', run.stdout);
+			writeFileSync(file, version(7));
+			await waitUntil(() => run.stdout().includes('💬 query Now add a farewell file.'), 'the second prompt', run.stdout);
+			writeFileSync(file, version(whole.messages.length));
+			await waitUntil(() => run.stdout().includes('🔧 write_file farewell.txt'), 'the second run’s call', run.stdout);
+			run.child.kill('SIGINT');
+			await run.exit;
+			expect(run.stderr()).toBe('');
+			// Read as the last version is read at once.
+			expect(run.stdout()).toBe(perscope(['--print', document], scratch()).stdout);
+		} finally {
+			run.child.kill('SIGKILL');
+		}
+	});
+
+	it('followed, a version that stays cut short (not the writer’s moment between two writes) is reported as a bad line, once', async () => {
+		const file = join(scratch(), 'session-2026-11-30T03-22-5cb65d08.json');
+		writeFileSync(file, readFileSync(document, 'utf8').slice(0, 2000));
+		const run = startCli(['--print', '-f', file]);
+		try {
+			await waitUntil(() => run.stderr().includes('not JSON'), 'the bad line', run.stderr);
+			await new Promise(resolve => setTimeout(resolve, 800));
+			run.child.kill('SIGINT');
+			await run.exit;
+			expect(run.stderr().match(/not JSON/g)).toHaveLength(1);
+		} finally {
+			run.child.kill('SIGKILL');
+		}
+	});
+
+	it('listed with the chats of lines, newest first, each summarised', () => {
+		const home = scratch();
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/chat-document'), join(home, '.gemini', 'tmp', 'before-0.40'));
+		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat'), join(home, '.gemini', 'tmp', 'interactive-chat'));
+		const listed = perscope(['--print', join(home, '.gemini')], home);
+		expect(listed.code, listed.stderr).toBe(0);
+		expect(listed.stdout.split('\n').slice(1)).toEqual([
+			expect.stringMatching(new RegExp(`^${oldSession} +gemini +✓ completed +7 +3 +2026-11-30 03:22:30 +before-0\\.40 +Fix the greeting`)),
+			expect.stringMatching(/^420074c7-0964-409e-9bdf-00ea0e982b2a +gemini +✓ completed +11 +3 +2026-11-30 01:37:58 +interactive-chat +Fix the greeting/),
+			'',
+		]);
+	});
+});
+
 describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
 	it('reads them together, in the order their lines were written: each sub-agent’s steps under its delegation, with the figures the CLI gave', () => {
 		const home = scratch();
@@ -211,9 +373,16 @@ describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
 				'',
 			].join('\n'),
 		);
+		// Its last response was no answer: the CLI ended it for never calling `complete_task` as asked.
 		expect(print.stdout).toContain(
-			"  [generalist] ✅ complete Only greet.txt holds a greeting.\n  [generalist] ✓ run completed · 4 steps\n[gemini] ← generalist: Subagent 'generalist' finished. …\n",
+			[
+				"  [generalist] ❌ error ERROR_NO_COMPLETE_TASK_CALL: Agent stopped calling tools but did not call 'complete_task'.",
+				"  [generalist] ✗ run failed: ERROR_NO_COMPLETE_TASK_CALL: Agent stopped calling tools but did not call 'complete_task'.",
+				"[gemini] ← generalist: Subagent 'generalist' finished. …",
+				'',
+			].join('\n'),
 		);
+		expect(print.stdout).not.toContain('[generalist] ✅ complete');
 		// `/quit` printed 11 requests, 9,900 input tokens (3,300 cache reads) and 440 output for the session, sub-agent included.
 		const json = JSON.parse(perscope(['--summary', '--json', chatFile], home).stdout) as {
 			events: number;
@@ -316,7 +485,9 @@ describe('a Gemini CLI chat, what the review found', () => {
 			// Followed, the second run's answer waits for what follows it; its call is out.
 			await waitUntil(() => run.stdout().includes('🔧 write_file farewell.txt'), 'the second run', run.stdout);
 			expect(run.stdout()).toContain('  [generalist] 🔧 list_directory .\n');
-			expect(run.stdout()).toContain('  [generalist] ✓ run completed · 4 steps\n[gemini] ← generalist:');
+			expect(run.stdout()).toContain(
+				"  [generalist] ✗ run failed: ERROR_NO_COMPLETE_TASK_CALL: Agent stopped calling tools but did not call 'complete_task'.\n[gemini] ← generalist:",
+			);
 			run.child.kill('SIGINT');
 			await run.exit;
 			expect(run.stdout()).toMatch(/── job 420074c7-0964-409e-9bdf-00ea0e982b2a ✓ completed · 11 steps · 9900 in \/ 440 out tokens/);

@@ -58,7 +58,8 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		expect(screen).toContain('tokens 6.3k in / 280 out / 2.1k cached');
 		const lines = screen.split('\n');
 		const delegation = lines.findIndex(line => line.includes('🤝 delegate generalist: List the files in the workspace'));
-		expect(lines[delegation + 1]).toMatch(/^ +▸ generalist ✓ completed/);
+		// The chat says what the stream does not: the sub-agent ended without finishing its task.
+		expect(lines[delegation + 1]).toMatch(/^ +▸ generalist ✗ error .* ERROR_NO_COMPLETE_TASK_CALL/);
 		expect(screen).toContain('read_file notes.txt ✗ File not found: /home/user/ws/stream-with-chats/notes.txt');
 		// The tree's own search selects the edit; `c` shows what the model had been given at its step.
 		tty.keys('/', 'Fix the typo');
@@ -68,6 +69,29 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		tty.keys('c');
 		const conversation = await tty.waitFor(now => now.includes('conversation of run') && now.includes('at step 2'));
 		expect(conversation).toContain('Fix the greeting in greet.txt, then have a helper check the workspace.');
+		tty.keys('Escape');
+		await tty.waitFor(now => !now.includes('conversation of run'));
+		tty.keys('q');
+		expect(await tty.exitCode()).toBe(0);
+	});
+
+	it('a chat Gemini CLI 0.36.0 kept as one JSON document: its runs and sub-agent, and c reads the step from the document', async () => {
+		const chat = 'fixtures/gemini/chat-document/chats/session-2026-11-30T03-22-5cb65d08.json';
+		const tty = start(`node dist/bin/perscope.js ${chat}`, {width: 120, height: 32});
+		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete Added farewell.txt.'));
+		expect(screen).not.toMatch(/bad line|unknown/);
+		expect(screen).toContain('tokens 6.3k in / 280 out / 2.1k cached');
+		const lines = screen.split('\n');
+		const delegation = lines.findIndex(line => line.includes('🤝 delegate generalist: List the files in the workspace'));
+		expect(lines[delegation + 1]).toMatch(/^ +▸ generalist ✓ completed/);
+		tty.keys('/', 'Fix the typo');
+		await tty.waitFor(() => selectedLine(tty.screenWithStyles())?.includes('replace greet.txt') === true);
+		tty.keys('Enter');
+		await tty.waitFor(now => !now.includes('enter keep'));
+		tty.keys('c');
+		const conversation = await tty.waitFor(now => now.includes('conversation of run') && now.includes('at step 2'));
+		expect(conversation).toContain('Fix the greeting in greet.txt, then have a helper check the workspace.');
+		expect(conversation).toContain('call read_file · read_file_1796008950891_0');
 		tty.keys('Escape');
 		await tty.waitFor(now => !now.includes('conversation of run'));
 		tty.keys('q');
@@ -88,7 +112,7 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		const session = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete Added farewell.txt.'));
 		// With its sub-agent's chat: the sub-agent's pane has its steps.
 		expect(session).toContain('tokens 9.9k in / 440 out / 3.3k cached');
-		expect(session).toMatch(/▸ generalist ✓ completed · 4 steps/);
+		expect(session).toMatch(/▸ generalist ✗ error · 4 steps/);
 		tty.keys('BSpace');
 		await tty.waitFor(now => now.includes('2 jobs in'));
 		tty.keys('q');

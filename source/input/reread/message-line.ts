@@ -6,12 +6,13 @@ import {stepNumberOf} from '../../parse/dialects/common.js';
 import {conversationPlace, responseOffset, transcriptConversation} from '../../parse/dialects/claude-code/conversation.js';
 import {subagentsFolderOf} from '../../parse/dialects/claude-code/session-files.js';
 import {lastResponseOfTurn, rolloutConversation} from '../../parse/dialects/codex/conversation.js';
-import {chatConversation, chatConversationAt, chatSessionId} from '../../parse/dialects/gemini/chat.js';
+import {chatConversation, chatConversationAt} from '../../parse/dialects/gemini/chat.js';
 import {isChatMessage} from '../../parse/dialects/gemini/chat-file.js';
 import {jsonObject} from '../../parse/dialects/json-values.js';
 import {rolloutFilesUnder, rolloutThread} from '../codex-sessions.js';
 import {subagentsOf} from '../claude-sessions.js';
-import {firstLineSync, isFile, namesIn, readRegularFileSync} from '../regular-file.js';
+import {geminiChatSession} from '../gemini-chats.js';
+import {isFile, namesIn, readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
 
 /*
@@ -44,7 +45,9 @@ export type ConversationRequest =
 	/** A `codex exec --json` turn (its run id): from the rollout of its thread under `sessions`. */
 	| {kind: 'exec'; runId: string; sessions: string | undefined}
 	/** A Gemini CLI stream's step (its run id and step): from the chat Gemini CLI keeps of the session under `folder`. */
-	| {kind: 'gemini'; runId: string; step: number; at: string | undefined; folder: string | undefined};
+	| {kind: 'gemini'; runId: string; step: number; at: string | undefined; folder: string | undefined}
+	/** A step of a chat kept as one document (Gemini CLI before 0.40), read as the input: by its run and step. */
+	| {kind: 'chat document'; path: string; runId: string; step: number};
 
 type Places = {claudeProjects?: string | undefined; codexSessions?: string | undefined; geminiFolder?: string | undefined};
 
@@ -91,6 +94,13 @@ export function conversationRequest(
 			return path === undefined ? read(undefined) : request({kind: 'chat', path, offset: where.offset});
 		}
 
+		// A chat kept as one document, read as the input: the step's line is the document (or, read again from the
+		// file at its offset, the document's first line, a `{` alone).
+		if (line !== undefined && /^\uFEFF?\s*\{\s*(?:$|"sessionId")/.test(line)) {
+			const path = raw.documentOf(where.source) ?? raw.fileOf(where.source);
+			return path === undefined ? read(undefined) : request({kind: 'chat document', path, runId: where.runId, step: where.step});
+		}
+
 		return request({kind: 'gemini', runId: where.runId, step: where.step, at: line === undefined ? undefined : timestampIn(line), folder: places.geminiFolder});
 	}
 
@@ -124,6 +134,13 @@ export function readRequested(request: ConversationRequest): ConversationStep | 
 			return execConversation(request.runId, request.sessions);
 		case 'gemini':
 			return geminiConversation(request);
+		case 'chat document': {
+			const bytes = readTranscript(request.path);
+			const run = runNumberOf(request.runId);
+			if (bytes === undefined || run === undefined) return undefined;
+			return chatConversation(bytes, {run, at: undefined}, request.step, 'every');
+		}
+
 		default:
 			return assertNever(request, 'conversation request');
 	}
@@ -195,8 +212,8 @@ function execConversation(runId: string, sessions: string | undefined): Conversa
  * the session under `folder` (`tmp/<project>/chats/session-<time>-<the id's first 8 characters>.jsonl`).
  */
 function geminiConversation({runId, step, at, folder}: Extract<ConversationRequest, {kind: 'gemini'}>): ConversationStep {
-	const [session = '', nth] = runId.split('#');
-	const run = nth === undefined ? 1 : Number(nth);
+	const session = runId.split('#')[0]!;
+	const run = runNumberOf(runId) ?? Number.NaN;
 	const place = folder ?? '~/.gemini';
 	// The session id comes from the stream: it is compared with the chats' own first lines, never made a path.
 	const chat = folder === undefined || session.includes('/') ? undefined : chatFileOf(folder, session);
@@ -214,15 +231,26 @@ function geminiConversation({runId, step, at, folder}: Extract<ConversationReque
 	return found.kind === 'none' ? found : {...found, from: `the session's chat, ${chat}`};
 }
 
-/** The chat of `session` among the projects' chats under a Gemini CLI folder: named by its id's start, told by its first line. */
+/** Which of its session's runs a Gemini CLI run is (`<session>` the first, `<session>#2`, …); undefined for a sub-agent's. */
+function runNumberOf(runId: string): number | undefined {
+	const [, nth, ...rest] = runId.split('#');
+	if (rest.length > 0 || runId.includes('/')) return undefined;
+	const run = nth === undefined ? 1 : Number(nth);
+	return Number.isInteger(run) && run > 0 ? run : undefined;
+}
+
+/**
+ * The chat of `session` among the projects' chats under a Gemini CLI folder: named by its id's start (`.jsonl`, or
+ * `.json` as before 0.40), told by its header.
+ */
 function chatFileOf(folder: string, session: string): string | undefined {
-	const suffix = `-${session.slice(0, 8)}.jsonl`;
+	const suffix = `-${session.slice(0, 8)}.json`;
 	for (const project of namesIn(join(folder, 'tmp'))) {
 		const chats = join(folder, 'tmp', project, 'chats');
 		for (const name of namesIn(chats)) {
-			if (!name.startsWith('session-') || !name.endsWith(suffix)) continue;
+			if (!name.startsWith('session-') || !(name.endsWith(suffix) || name.endsWith(`${suffix}l`))) continue;
 			const path = join(chats, name);
-			if (chatSessionId(firstLineSync(path, 64 * 1024) ?? '') === session) return path;
+			if (geminiChatSession(path) === session) return path;
 		}
 	}
 

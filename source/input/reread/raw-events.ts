@@ -25,6 +25,8 @@ export class RawEvents {
 	 */
 	readonly #followed = new Map<string, string>();
 	readonly #followedFolders: string[] = [];
+	/** Plain files that are one JSON document (a chat Gemini CLI kept before 0.40): read again whole, never by a line's offset. */
+	readonly #documents = new Map<string, string>();
 	/** Job directories (with a trailing separator): each event of theirs is a whole file, named by its source. */
 	readonly #eventDirectories: string[] = [];
 	readonly #spooled = new Set<string>();
@@ -87,6 +89,7 @@ export class RawEvents {
 		for (const input of plan.inputs) {
 			if (input.kind === 'job') this.addEventDirectory(input.path);
 			else if (input.kind === 'file' && !plan.follow && input.form.kind === 'plain') this.#seekable.set(input.label, input.path);
+			else if (input.kind === 'file' && !plan.follow && input.form.kind === 'json') this.#documents.set(input.label, input.path);
 			else if (input.kind === 'session' && !plan.follow) {
 				this.#seekable.set(input.label, input.path);
 				if (input.subagents !== undefined) this.#seekableFolders.push(normalize(input.subagents + sep));
@@ -150,6 +153,14 @@ export class RawEvents {
 		if (this.#isEventFile(source)) return undefined;
 		const followed = this.#followed.get(source) ?? (this.#followedFolders.some(folder => normalize(source).startsWith(folder)) ? source : undefined);
 		return this.#pathOf(source) ?? followed ?? (this.#spooled.has(source) ? this.#spool?.pathOf(source) : undefined);
+	}
+
+	/**
+	 * The file a source that is one JSON document was read from, or the copy of a stream (which keeps the document as
+	 * one line): for a reader that reads the document whole.
+	 */
+	documentOf(source: string): string | undefined {
+		return this.#documents.get(source) ?? (this.#spooled.has(source) ? this.#spool?.pathOf(source) : undefined);
 	}
 
 	/** The file a source's lines are read again from by offset, if it is one. */

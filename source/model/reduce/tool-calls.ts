@@ -34,7 +34,8 @@ function classify(call: ToolCall): ToolActivityType {
 
 /** The arguments that name whom a delegation calls, in the order they are looked for. */
 const targetKeys: readonly string[] = ['agentId', 'agent', 'subagent_type', 'expert'];
-const queryKeys: readonly string[] = ['query', 'prompt', 'description', 'task', 'message'];
+/** What a delegation asks, in the order looked for (tools named after an agent take a `request`, an `objective`, a `question`). */
+const queryKeys: readonly string[] = ['query', 'prompt', 'description', 'task', 'message', 'request', 'objective', 'question'];
 const delegatePrefix = 'delegate/';
 
 function delegateTarget(call: ToolCall): string {

@@ -4,8 +4,8 @@ import {outLineEvents, runEventHead, stepCheckpoint, withHead, withSharedHead, t
 import {jsonText} from '../json-values.js';
 import {lineOnlyEvent, type ParsedOut} from '../stream-dialect.js';
 import {isRecord} from '../wire-reader.js';
-import {agentName, agentTools, promptOf} from './agents.js';
-import {isChatHeader} from './chat-file.js';
+import {agentName, agentTools, promptOf, subagentShown} from './agents.js';
+import {isChatDocument, isChatHeader} from './chat-file.js';
 
 /*
  * A chat Gemini CLI keeps of a session (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`; chat.ts says how
@@ -17,7 +17,9 @@ import {isChatHeader} from './chat-file.js';
  * - each model response (`type: "gemini"`) is a step: its thoughts, its text, its tool calls with their results (a
  *   call is written into its response once it ran, result and all), its tokens as the step's usage (the stream has
  *   only the run's totals), its model;
- * - `invoke_agent` is a delegation to a sub-agent run, named as the stream names it, ended with the call's result;
+ * - `invoke_agent` (before 0.39 a tool named after the agent, which the chat shows as a sub-agent's progress) is a
+ *   delegation to a sub-agent run, named as the stream names it, ended with the call's result, failed where the CLI
+ *   says the sub-agent ended other than with its task done (`terminateReason` other than `GOAL`);
  *   the sub-agent's own chat (`chats/<session id>/<agent id>.jsonl`, read with the session's, in the order the lines
  *   were written) gives that run its steps: it is named by the call's `agentId`. Its header has no time, so it comes
  *   first: its records wait for the call (read right after the line that names it); the call's result and the
@@ -27,6 +29,8 @@ import {isChatHeader} from './chat-file.js';
  *   last (its answer) is known only from what comes next: another response or the calls' results (the run goes on),
  *   the next prompt or run's header (it was the answer), or the end of the file (endOfSource). A file followed as
  *   it grows leaves its last response open until something follows it, or the reading stops;
+ * - a chat Gemini CLI kept before 0.40 (`session-<time>-<id>.json`: the header's fields and `messages`, one JSON
+ *   document written again whole as the session grew) is read as its header and its messages would be, in order;
  * - an `error` message (what the CLI showed, `[API Error: …]`) is an error of the run; a run whose turn ended with
  *   one and no answer after it failed with it; `warning` is a warning; `info` (`Request cancelled.`) shows nothing
  *   but says how a run the next prompt came to with no answer was left.
@@ -70,7 +74,7 @@ type ChatState = {
 	/** A sub-agent's chat read before the call that started it: its records, read once that call is (or at its end). */
 	held: Array<{value: Value; ref: EventRef}> | undefined;
 	/** The ends of sub-agents this chat's calls started, given once what follows the calls is read (their chats come between). */
-	deferred: Array<{agent: string | undefined; events: AgentEvent[]}>;
+	deferred: Array<{agent: string | undefined; events: AgentEvent[]; failed: boolean}>;
 	run: ChatRun | undefined;
 	response: Response | undefined;
 	/** The ids of the messages seen (a history put in place included): a message written again adds to what it was. */
@@ -95,6 +99,11 @@ export class ChatReader {
 	}
 
 	read(value: Value, ref: EventRef, out: ParsedOut): void {
+		if (isChatDocument(value)) {
+			this.#readDocument(value, ref, out);
+			return;
+		}
+
 		const chat = this.#chatOf(ref.source);
 		chat.last = ref;
 		if (chat.held) {
@@ -114,6 +123,34 @@ export class ChatReader {
 		// The sub-agents whose chats were read before this line named them (all of a chat written before its call, as
 		// a followed session's is): read now, after the call that started them.
 		for (const held of this.#named.splice(0)) this.#replay(held, out);
+	}
+
+	/**
+	 * A whole chat in one document (Gemini CLI before 0.40): its header, then each message as last written, read as a
+	 * chat's lines give them, all of them the document's one line (the first event counts it, the rest continue it).
+	 * The same session's document again (a followed file its writer wrote again: input/follow-rewritten.ts) is the
+	 * chat going on: its messages, each read by its id, add what is new.
+	 */
+	#readDocument(document: Value, ref: EventRef, out: ParsedOut): void {
+		let counted = false;
+		let marker: ParsedLine | undefined;
+		const each: ParsedOut = parsed => {
+			if (parsed.kind === 'event' && parsed.event.kind === 'marker') {
+				marker ??= parsed;
+				return;
+			}
+
+			if (parsed.kind === 'event') {
+				if (counted) parsed.event.continuesLine = true;
+				counted = true;
+			}
+
+			out(parsed);
+		};
+		const {messages, ...header} = document;
+		if (this.#chats.get(ref.source)?.session !== header['sessionId']) this.read(header, ref, each);
+		if (Array.isArray(messages)) for (const message of messages) if (isRecord(message)) this.read(message, ref, each);
+		if (!counted && marker) out(marker);
 	}
 
 	/** The chat has ended: its last response was its run's answer. */
@@ -203,6 +240,7 @@ export class ChatReader {
 
 			case 'error':
 			case 'warning': {
+				if (!first) return [];
 				const out: AgentEvent[] = [];
 				const run = this.#current(chat, ref, at, out);
 				const message = textOf(value['content']) ?? value['type'];
@@ -277,7 +315,8 @@ export class ChatReader {
 		const head = this.#head(run, 'chat tool call', ref, response.startedAt);
 		const ended = this.#head(run, 'chat tool call', ref, ranAt ?? response.startedAt);
 		const args = call['args'];
-		const agent = agentTools.has(name) ? agentName(name, args) : undefined;
+		const shown = subagentShown(call['resultDisplay']);
+		const agent = agentTools.has(name) ? agentName(name, args) : shown ? shown.name || name : undefined;
 		const toolCall: ToolCall = {id, skillName: agent ?? '', toolName: name, args};
 		const out: AgentEvent[] = [withSharedHead(head, {kind: 'toolCalls', as: agent === undefined ? 'tool' : 'delegate', calls: [toolCall], text, thinking})];
 		const status = call['status'];
@@ -297,21 +336,28 @@ export class ChatReader {
 			for (const held of this.#chats.values()) if (held.held && held.session === agentId) this.#named.push(held);
 		}
 
+		// The CLI tells how the sub-agent ended (`GOAL`: its task done, else the reason is the error's name); the call
+		// succeeds however it ended.
+		const reason = shown?.terminateReason !== undefined && shown.terminateReason !== 'GOAL' ? shown.terminateReason : undefined;
+		const failed = error ?? (reason === undefined ? undefined : (shown?.result ?? output));
 		const end = ran
 			? [
+					...(error === undefined && reason !== undefined && failed !== undefined
+						? [withSharedHead(ended, {runId: child, step: undefined, kind: 'runError', name: reason, message: failed})]
+						: []),
 					withSharedHead(ended, {
 						runId: child,
 						step: undefined,
 						kind: 'runEnd',
-						status: error === undefined ? 'completed' : 'stoppedByError',
+						status: failed === undefined ? 'completed' : 'stoppedByError',
 						text: output,
-						message: error,
+						message: failed,
 						usage: undefined,
 					}),
 				]
 			: [];
 		// A call is written once it ran, the sub-agent's chat meanwhile: its end waits for what follows the call here.
-		chat.deferred.push({agent: agentId, events: [...end, ...results]});
+		chat.deferred.push({agent: agentId, events: [...end, ...results], failed: failed !== undefined});
 		return out;
 	}
 
@@ -343,15 +389,17 @@ export class ChatReader {
 
 	/**
 	 * The ends of the sub-agents this chat's calls started, once something follows the calls: each sub-agent's chat,
-	 * read meanwhile, is over first (its last response its answer).
+	 * read meanwhile, is over first (its last response its answer, but for one the CLI says failed: its step ends,
+	 * and the call's result ends the run).
 	 */
 	#flush(chat: ChatState): AgentEvent[] {
 		if (chat.deferred.length === 0) return [];
 		const out: AgentEvent[] = [];
-		for (const {agent, events} of chat.deferred.splice(0)) {
+		for (const {agent, events, failed} of chat.deferred.splice(0)) {
 			const source = agent === undefined ? undefined : this.#agents.get(agent)?.source;
 			const own = source === undefined ? undefined : this.#chats.get(source);
-			if (own?.last) out.push(...this.#close(own, own.last, 'end'));
+			if (own?.last) out.push(...(failed ? this.#settle(own, own.last, 'continue') : this.#close(own, own.last, 'end')));
+			if (failed && own?.run) own.run.ended = true;
 			out.push(...events);
 		}
 

@@ -2,7 +2,9 @@ import {readFileSync} from 'node:fs';
 import {describe, expect, it} from 'vitest';
 import {fixturePath} from '../../../../test/helpers/load.js';
 import type {ConversationMessage, ConversationPart} from '../../../model/conversation.js';
-import {chatConversation, chatSessionId} from './chat.js';
+import {chatConversation} from './chat.js';
+import {chatDocumentHeader, isChatHeader} from './chat-file.js';
+import {jsonObject} from '../json-values.js';
 import {ended} from '../../../../test/helpers/conversation-step.js';
 
 /*
@@ -11,15 +13,29 @@ import {ended} from '../../../../test/helpers/conversation-step.js';
  */
 
 const chat = readFileSync(fixturePath('gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson'));
+/** The chat Gemini CLI 0.36.0 kept of an interactive session of two prompts (fixtures/gemini/chat-document/): one JSON document. */
+const document = readFileSync(fixturePath('gemini/chat-document/chats/session-2026-11-30T03-22-5cb65d08.json'));
 
 function kinds(message: ConversationMessage): string[] {
 	return typeof message.contents === 'string' ? ['text'] : message.contents.map((part: ConversationPart) => part.kind);
 }
 
 describe('a step’s conversation from a Gemini CLI chat', () => {
-	it('knows a chat by its first line: the session it is of', () => {
-		expect(chatSessionId(chat.toString('utf8').split('\n')[0]!)).toBe('87be16a9-348b-4b32-baa8-f067a778c15d');
-		expect(chatSessionId('{"type":"init","session_id":"87be16a9"}')).toBeUndefined();
+	it('knows a chat by its header: a chat of lines by its first line, one kept as a document (before 0.40) by its first fields', () => {
+		const header = jsonObject(chat.toString('utf8').split('\n')[0]!)!;
+		expect(isChatHeader(header)).toBe(true);
+		expect(header['sessionId']).toBe('87be16a9-348b-4b32-baa8-f067a778c15d');
+		expect(isChatHeader(jsonObject('{"type":"init","session_id":"87be16a9"}')!)).toBe(false);
+		expect(chatDocumentHeader(document.toString('utf8', 0, 4096))).toEqual({
+			sessionId: '5cb65d08-9708-44fa-a074-b37d5efce019',
+			projectHash: '2be3ada952f74df968ddbd733af2656f1454fade1330db31e6399ec80461e8dd',
+			startTime: '2026-11-30T03:22:30.789Z',
+			lastUpdated: '2026-11-30T03:22:34.998Z',
+		});
+		// A chat of lines, a stream's line, a document of something else: none.
+		expect(chatDocumentHeader(chat.toString('utf8', 0, 4096))).toBeUndefined();
+		expect(chatDocumentHeader('{\n  "type": "init",\n  "session_id": "87be16a9",\n')).toBeUndefined();
+		expect(chatDocumentHeader('{\n  "sessionId": "a\\qb",\n  "projectHash": "p",\n  "startTime": "t",\n')).toBeUndefined();
 	});
 
 	it('step 2 of the first run: given the context, the prompt, the first response (2 calls) and its results (line 9); added the replace call and its result', () => {
@@ -81,6 +97,26 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 		expect(step.added.map(message => message.contents)).toEqual([[{kind: 'text', text: 'Hi there.'}]]);
 		expect(step.given.map(message => message.contents)).toEqual(['hello']);
 		expect(chatConversation(bytes, {run: 1, at: undefined}, 2)).toMatchObject({kind: 'none'});
+	});
+
+	it('a chat kept as one document (0.36.0): each prompt a run, its steps its responses, read as from a chat of lines', () => {
+		// Run 1, step 2: given the prompt, the first response (thought, text, two reads) and its results; added the replace.
+		const step = ended(chatConversation(document, {run: 1, at: undefined}, 2, 'every'));
+		expect(step.given.map(message => message.role)).toEqual(['user', 'assistant', 'tool']);
+		expect(step.given[0]!.contents).toBe('Fix the greeting in greet.txt, then have a helper check the workspace.');
+		expect(kinds(step.given[1]!)).toEqual(['thinking', 'text', 'call', 'call']);
+		expect(kinds(step.given[2]!)).toEqual(['result', 'result']);
+		expect(step.added.map(message => message.role)).toEqual(['assistant', 'tool']);
+		expect(step.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'replace'})]);
+		expect(step.usage).toEqual({inputTokens: 900, outputTokens: 40, reasoningTokens: 10, cachedInputTokens: 300});
+		// Run 2 (the second prompt), step 1: what came before, the new prompt marked new; the write added.
+		const second = ended(chatConversation(document, {run: 2, at: undefined}, 1, 'every'));
+		expect(second.given.filter(message => message.isNewInput).map(message => message.contents)).toEqual(['Now add a farewell file.']);
+		expect(second.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
+		// By the time of a stream's step, as a 0.36.0 stream's steps are found in its session's chat.
+		const byTime = ended(chatConversation(document, {run: 1, at: '2026-11-30T03:22:34.900Z'}, 2));
+		expect(byTime.added.map(message => message.contents)).toEqual([[{kind: 'text', text: 'Added farewell.txt.'}]]);
+		expect(chatConversation(document, {run: 1, at: undefined}, 6, 'every')).toMatchObject({kind: 'none'});
 	});
 
 	it('says so for a step the chat does not hold', () => {

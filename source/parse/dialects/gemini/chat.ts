@@ -1,6 +1,7 @@
 import type {ConversationMessage, ConversationPart, ConversationStep, ConversationUsage} from '../../../model/conversation.js';
 import {jsonObject, jsonObjectAt} from '../json-values.js';
 import {isRecord} from '../wire-reader.js';
+import {isChatDocument} from './chat-file.js';
 
 /*
  * A step's conversation from the chat Gemini CLI keeps of a session (`~/.gemini/tmp/<project>/chats/session-<time>-
@@ -9,17 +10,12 @@ import {isRecord} from '../wire-reader.js';
  * the CLI gives first, and a resumed session's earlier messages); then each message as it comes, `type` `user` (a
  * prompt, or tool results as `functionResponse` parts) or `gemini` (a model response: its text, `thoughts`,
  * `toolCalls`, `tokens`), written again under the same `id` as it grows. The stream's step n of its k-th run is the
- * k-th run's n-th model response. The lines come from a program we do not control: every value is checked.
+ * k-th run's n-th model response. Before 0.40 the CLI kept a session as one JSON document (`session-….json`: the
+ * header's fields and `messages`), read here as if each prompt began a run (its time the run's start), as
+ * chat-reader.ts reads it. The lines come from a program we do not control: every value is checked.
  */
 
 type Record = {[key: string]: unknown};
-
-/** The session a chat is of, from its first line; undefined for a file that is no chat. */
-export function chatSessionId(firstLine: string): string | undefined {
-	const value = jsonObject(firstLine);
-	const id = value?.['sessionId'];
-	return typeof id === 'string' && typeof value?.['startTime'] === 'string' ? id : undefined;
-}
 
 /**
  * Which run of a chat a step is of: the `run`-th (1 the first), or, better, the last that started at or before `at` (the
@@ -27,8 +23,11 @@ export function chatSessionId(firstLine: string): string | undefined {
  */
 export type ChatRun = {run: number; at: string | undefined};
 
-/** The conversation of step `step` of a run of the session whose chat `bytes` holds. */
-export function chatConversation(bytes: Buffer, which: ChatRun, step: number): ConversationStep {
+/**
+ * The conversation of step `step` of a run of the session whose chat `bytes` holds: the stream's step (`counted`
+ * `said`), or the chat's own as chat-reader.ts counts them (`every` response is a step).
+ */
+export function chatConversation(bytes: Buffer, which: ChatRun, step: number, counted: 'said' | 'every' = 'said'): ConversationStep {
 	const records = [...chatRecords(bytes)];
 	const run = runOf(records, which);
 	// The run's responses, in the order they began; a response that said nothing and called nothing (one begun and
@@ -36,7 +35,13 @@ export function chatConversation(bytes: Buffer, which: ChatRun, step: number): C
 	const latest = latestMessages(records);
 	const responses: string[] = [];
 	for (const record of records)
-		if (record.kind === 'message' && record.run === run && record.first && record.value['type'] === 'gemini' && saysSomething(latest.get(record.id)!))
+		if (
+			record.kind === 'message' &&
+			record.run === run &&
+			record.first &&
+			record.value['type'] === 'gemini' &&
+			(counted === 'every' || saysSomething(latest.get(record.id)!))
+		)
 			responses.push(record.id);
 	const target = responses[step - 1];
 	if (target === undefined)
@@ -127,7 +132,7 @@ type ChatRecord =
 function* chatRecords(bytes: Buffer): Generator<ChatRecord> {
 	let run = 0;
 	const seen = new Set<string>();
-	for (const value of objects(bytes)) {
+	for (const value of chatValues(bytes)) {
 		const startTime = value['startTime'];
 		if (typeof value['sessionId'] === 'string' && typeof startTime === 'string') {
 			run++;
@@ -271,6 +276,53 @@ function stringOf(value: unknown): string | undefined {
 }
 
 /** The chat's lines that are JSON objects, in order. */
+/**
+ * A chat's records: its lines, or a chat kept as one document's messages, a header before each prompt (a run, as
+ * chat-reader.ts counts them, begun at the prompt's time). A document keeps a call's result in the call alone
+ * (`toolCalls[].result`, the `functionResponse` parts the model was given): after a response, its calls' results
+ * are the message of results that a chat of lines writes of them.
+ */
+function* chatValues(bytes: Buffer): Generator<Record> {
+	const document = chatDocumentOf(bytes);
+	if (!document) {
+		yield* objects(bytes);
+		return;
+	}
+
+	for (const message of document.messages) {
+		if (!isRecord(message)) continue;
+		if (message['type'] === 'user' && !isToolResults(message)) {
+			const at = message['timestamp'];
+			yield {sessionId: document.sessionId, startTime: typeof at === 'string' ? at : document.startTime};
+		}
+
+		yield message;
+		const calls = message['toolCalls'];
+		if (message['type'] !== 'gemini' || typeof message['id'] !== 'string' || !Array.isArray(calls)) continue;
+		const results = calls.flatMap(call => (isRecord(call) && Array.isArray(call['result']) ? call['result'].filter(isRecord) : []));
+		if (results.length > 0) yield {id: `${message['id']}/results`, type: 'user', content: results};
+	}
+}
+
+/**
+ * A chat kept as one document, parsed: as Gemini CLI writes it (pretty-printed, its first line a `{` alone), or on one
+ * line (as a pipe's copy keeps it: parse/json-document-lines.ts); undefined for a chat of lines.
+ */
+function chatDocumentOf(bytes: Buffer): {sessionId: string; startTime: string; messages: unknown[]} | undefined {
+	const head = bytes.toString('utf8', 0, Math.min(bytes.length, 256));
+	if (!/^\uFEFF?\s*\{/.test(head)) return undefined;
+	let value: unknown = jsonObjectAt(bytes, 0).value;
+	if (value === undefined && /^\uFEFF?\s*\{\s*\n/.test(head))
+		try {
+			value = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+		} catch {
+			return undefined;
+		}
+
+	if (!isRecord(value) || !isChatDocument(value)) return undefined;
+	return {sessionId: value['sessionId'] as string, startTime: value['startTime'] as string, messages: value['messages'] as unknown[]};
+}
+
 function* objects(bytes: Buffer): Generator<Record> {
 	for (let at = 0; at < bytes.length; ) {
 		const {value, next} = jsonObjectAt(bytes, at);

@@ -188,14 +188,24 @@ describe('a chat Gemini CLI keeps, given as an input', () => {
 		expect(model.events).toBe(39);
 		expect([...model.jobs.keys()]).toEqual([chatSession]);
 		for (const runId of [chatSession, `${chatSession}#2`, `${chatSession}/generalist#1`]) {
-			expect(shown(model, runId), runId).toEqual(shown(stream, runId));
+			if (!runId.endsWith('#1')) expect(shown(model, runId), runId).toEqual(shown(stream, runId));
 			expect(model.runs.get(runId), runId).toMatchObject({
-				status: 'completed',
 				query: stream.runs.get(runId)!.query,
 				expertKey: stream.runs.get(runId)!.expertKey,
 				parentRunId: stream.runs.get(runId)!.parentRunId,
 			});
 		}
+
+		expect(model.runs.get(chatSession)!.status).toBe('completed');
+		expect(model.runs.get(`${chatSession}#2`)!.status).toBe('completed');
+		// The sub-agent never called `complete_task` as it had to: the stream says only that the call succeeded, the chat
+		// how the CLI ended the sub-agent (its call's `resultDisplay.terminateReason`).
+		expect(stream.runs.get(`${chatSession}/generalist#1`)!.status).toBe('completed');
+		expect(model.runs.get(`${chatSession}/generalist#1`)).toMatchObject({
+			status: 'stoppedByError',
+			error: {name: 'ERROR_NO_COMPLETE_TASK_CALL', message: "Agent stopped calling tools but did not call 'complete_task'."},
+		});
+		expect(shown(model, `${chatSession}/generalist#1`)).toEqual(['query', 'error']);
 
 		// One step a model response (lines 5, 10, 15, 20, 25; 33, 38), each with its own tokens (the stream has the run's totals only).
 		expect(model.runs.get(chatSession)!.endedSteps).toEqual([1, 2, 3, 4, 5]);
@@ -205,7 +215,6 @@ describe('a chat Gemini CLI keeps, given as an input', () => {
 		// The answers, and the text before the first calls with them.
 		const answers = model.activities.filter(activity => activity.type === 'complete').map(activity => activity.text);
 		expect(answers).toEqual([
-			"Subagent 'generalist' finished.\nTermination Reason: ERROR_NO_COMPLETE_TASK_CALL\nResult:\nAgent stopped calling tools but did not call 'complete_task'.",
 			'Fixed greet.txt: it now says Hello, world. The helper found the greeting only in greet.txt; there is no CHANGELOG.md.',
 			'Added farewell.txt.',
 		]);
@@ -288,5 +297,78 @@ describe('a chat Gemini CLI keeps, given as an input', () => {
 		const model = modelFromText([lines[0], '{"$set":{"lastUpdated":"2026-11-29T21:44:33.765Z"}}', ...lines.slice(1)].join('\n'), {source: 'stream'});
 		expect(model.diagnostics).toEqual([{source: 'stream', line: 2, reason: 'not an event: no "type" or "kind" field'}]);
 		expect([...model.runs.values()].some(run => run.status === 'completed')).toBe(true);
+	});
+});
+
+describe('a chat Gemini CLI kept as one JSON document (before 0.40), given as an input', () => {
+	// Recorded with 0.36.0: an interactive session of two prompts, the first delegating to the generalist sub-agent.
+	const bytes = readFileSync(fixturePath('gemini/chat-document/chats/session-2026-11-30T03-22-5cb65d08.json'));
+	const session = '5cb65d08-9708-44fa-a074-b37d5efce019';
+	/** Each run as a user sees it: status, steps, usage, and its activities' types, tools and texts. */
+	const seen = (model: Model) =>
+		[...model.runs.values()].map(run => ({
+			runId: run.runId,
+			parentRunId: run.parentRunId,
+			status: run.status,
+			steps: run.endedSteps,
+			usage: run.usage,
+			query: run.query,
+			activities: activitiesOfRun(model, run).map(activity =>
+				isToolActivity(activity)
+					? `${activity.type} ${activity.toolName} ${activity.result?.error ?? ''}`
+					: `${activity.type} ${'text' in activity ? activity.text : ''}`,
+			),
+		}));
+
+	it('regression: one event and nothing in it: read as its header and its messages would be as a chat’s lines, however the bytes are cut', () => {
+		const model = modelFromText(bytes, {source: 'chat.json'});
+		expect(model.diagnostics).toEqual([]);
+		expect(model.unknownEvents.size).toBe(0);
+		expect(model.events).toBe(1);
+		const document = JSON.parse(bytes.toString('utf8')) as {messages: unknown[]};
+		const {messages, ...header} = document;
+		const lines = [header, ...messages].map(record => JSON.stringify(record)).join('\n');
+		expect(seen(model)).toEqual(seen(modelFromText(lines, {source: 'chat.json'})));
+		for (const chunkSize of [1, 7, 100, 4096]) expect(seen(modelFromText(bytes, {source: 'chat.json', chunkSize})), String(chunkSize)).toEqual(seen(model));
+		// The reference way of reading (PERSCOPE_FAST=0): the same.
+		const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024, fast: false});
+		const splitter = ingest.splitter('chat.json');
+		splitter.push(bytes);
+		splitter.end();
+		expect(seen(ingest.model)).toEqual(seen(model));
+	});
+
+	it('each prompt a run, each response a step with its own tokens; the generalist tool a sub-agent, asked its request', () => {
+		const model = modelFromText(bytes, {source: 'chat.json'});
+		expect([...model.jobs.keys()]).toEqual([session]);
+		expect(model.runs.get(session)).toMatchObject({status: 'completed', endedSteps: [1, 2, 3, 4, 5], model: 'gemini-2.5-pro'});
+		// Each response: 900 input (300 cached), 40 output, 10 of thinking.
+		expect(model.runs.get(session)!.usage).toEqual({inputTokens: 4500, outputTokens: 200, reasoningTokens: 50, totalTokens: 4750, cachedInputTokens: 1500});
+		expect(model.runs.get(`${session}#2`)).toMatchObject({status: 'completed', endedSteps: [1, 2], query: 'Now add a farewell file.'});
+		expect(model.runs.get(`${session}/generalist#1`)).toMatchObject({
+			status: 'completed',
+			parentRunId: session,
+			expertKey: 'generalist',
+			query: 'List the files in the workspace and say which ones hold a greeting.',
+		});
+		// Its answer is what the call gave the model: the CLI's report, the sub-agent's result in it.
+		expect(activitiesOfRun(model, model.runs.get(`${session}/generalist#1`)!).at(-1)).toMatchObject({
+			type: 'complete',
+			text: expect.stringContaining('Termination Reason: GOAL'),
+		});
+	});
+
+	it('a sub-agent the CLI says ended without its task done (its terminateReason) failed, with that reason as the error', () => {
+		const document = JSON.parse(bytes.toString('utf8')) as {messages: Array<{toolCalls?: Array<{name: string; resultDisplay: Record<string, unknown>}>}>};
+		const call = document.messages.flatMap(message => message.toolCalls ?? []).find(candidate => candidate.name === 'generalist')!;
+		call.resultDisplay['terminateReason'] = 'MAX_TURNS';
+		call.resultDisplay['result'] = 'Agent reached max turns limit.';
+		const model = modelFromText(JSON.stringify(document, null, 2), {source: 'chat.json'});
+		expect(model.runs.get(`${session}/generalist#1`)).toMatchObject({
+			status: 'stoppedByError',
+			error: {name: 'MAX_TURNS', message: 'Agent reached max turns limit.'},
+		});
+		// The session goes on: the call itself succeeded.
+		expect(model.runs.get(session)!.status).toBe('completed');
 	});
 });
