@@ -1,6 +1,8 @@
+import {constants} from 'node:fs';
 import {open} from 'node:fs/promises';
 import {isMissing} from './fs-errors.js';
 import {followPollMs, setFlag, type FileReading} from './file-reading.js';
+import {NotRegularFile, whatItIs} from './regular-file.js';
 import {Wakeup, watchPath} from './wakeup.js';
 
 /*
@@ -73,11 +75,15 @@ function oneLine(bytes: Buffer): Buffer {
 	return line;
 }
 
-/** The file's bytes as they are now, and what tells this version from the next; undefined while nothing is at the path. */
+/**
+ * The file's bytes as they are now, and what tells this version from the next; undefined while nothing is at the path.
+ * Opened without waiting (a FIFO or a terminal swapped in at the path must not hold the reading), and read only if
+ * what was opened is a regular file.
+ */
 async function readVersion(path: string): Promise<{stamp: string; bytes: Buffer} | undefined> {
 	let handle;
 	try {
-		handle = await open(path, 'r');
+		handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
 	} catch (error) {
 		if (isMissing(error)) return undefined;
 		throw error;
@@ -85,6 +91,7 @@ async function readVersion(path: string): Promise<{stamp: string; bytes: Buffer}
 
 	try {
 		const stats = await handle.stat();
+		if (!stats.isFile()) throw new NotRegularFile(path, whatItIs(stats));
 		const bytes = await handle.readFile();
 		return {stamp: `${stats.ino}:${stats.size}:${stats.mtimeMs}`, bytes};
 	} finally {

@@ -343,6 +343,22 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		}
 	});
 
+	it('followed, a FIFO put in its place is reported, not waited on', async () => {
+		const file = join(scratch(), 'session-2026-11-30T03-22-5cb65d08.json');
+		writeFileSync(file, readFileSync(document));
+		const run = startCli(['--print', '-f', file]);
+		try {
+			await waitUntil(() => run.stdout().includes('🔧 write_file farewell.txt'), 'the chat', run.stdout);
+			rmSync(file);
+			spawnSync('mkfifo', [file]);
+			await waitUntil(() => run.stderr().includes('it is a FIFO, not a regular file'), 'the FIFO reported', run.stderr);
+			run.child.kill('SIGINT');
+			expect((await run.exit).code).toBe(1);
+		} finally {
+			run.child.kill('SIGKILL');
+		}
+	});
+
 	it('listed with the chats of lines, newest first, each summarised', () => {
 		const home = scratch();
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/chat-document'), join(home, '.gemini', 'tmp', 'before-0.40'));

@@ -339,7 +339,7 @@ export class ChatReader {
 		// The CLI tells how the sub-agent ended (`GOAL`: its task done, else the reason is the error's name); the call
 		// succeeds however it ended.
 		const reason = shown?.terminateReason !== undefined && shown.terminateReason !== 'GOAL' ? shown.terminateReason : undefined;
-		const failed = error ?? (reason === undefined ? undefined : (shown?.result ?? output));
+		const failed = error ?? (reason === undefined ? undefined : shown?.result || output || reason);
 		const end = ran
 			? [
 					...(error === undefined && reason !== undefined && failed !== undefined

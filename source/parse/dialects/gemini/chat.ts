@@ -275,7 +275,6 @@ function stringOf(value: unknown): string | undefined {
 	return typeof value === 'string' ? value : undefined;
 }
 
-/** The chat's lines that are JSON objects, in order. */
 /**
  * A chat's records: its lines, or a chat kept as one document's messages, a header before each prompt (a run, as
  * chat-reader.ts counts them, begun at the prompt's time). A document keeps a call's result in the call alone
@@ -291,7 +290,10 @@ function* chatValues(bytes: Buffer): Generator<Record> {
 
 	for (const message of document.messages) {
 		if (!isRecord(message)) continue;
-		if (message['type'] === 'user' && !isToolResults(message)) {
+		// A prompt as chat-reader.ts tells one: a user message that is not all calls' results.
+		const content = message['content'];
+		const allResults = Array.isArray(content) && content.length > 0 && content.every(part => isRecord(part) && 'functionResponse' in part);
+		if (message['type'] === 'user' && !allResults) {
 			const at = message['timestamp'];
 			yield {sessionId: document.sessionId, startTime: typeof at === 'string' ? at : document.startTime};
 		}
@@ -323,6 +325,7 @@ function chatDocumentOf(bytes: Buffer): {sessionId: string; startTime: string; m
 	return {sessionId: value['sessionId'] as string, startTime: value['startTime'] as string, messages: value['messages'] as unknown[]};
 }
 
+/** The chat's lines that are JSON objects, in order. */
 function* objects(bytes: Buffer): Generator<Record> {
 	for (let at = 0; at < bytes.length; ) {
 		const {value, next} = jsonObjectAt(bytes, at);
