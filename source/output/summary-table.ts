@@ -82,7 +82,7 @@ export function summaryTable(model: Model, prices: PriceTable = builtinPrices): 
 		);
 	const unknown = [...model.unknownEvents].map(([type, count]) => `${sanitizeLine(type)} ×${count}`);
 	lines.push(
-		`${model.events} events${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${plural(model.diagnosticCount, 'bad line')}` : ''}`,
+		`${plural(model.events, 'event')}${unknown.length > 0 ? `, unknown: ${unknown.join(', ')}` : ''}${model.diagnosticCount > 0 ? `, ${plural(model.diagnosticCount, 'bad line')}` : ''}`,
 	);
 	return lines.join('\n') + '\n';
 }

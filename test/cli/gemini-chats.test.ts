@@ -218,7 +218,7 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 			'    generalist  ✓ completed      0     0    0       $0     157ms',
 			'  gemini        ✓ completed      2  1800   80  $0.0026     174ms',
 			'',
-			'1 events',
+			'1 event',
 			'',
 		]);
 

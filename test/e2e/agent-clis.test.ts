@@ -80,7 +80,8 @@ describe.skipIf(!hasTmux())('agent CLIs in the viewer', () => {
 		const tty = start(`node dist/bin/perscope.js ${chat}`, {width: 120, height: 32});
 		const screen = await tty.waitFor(now => now.includes('· ended') && now.includes('✅ complete Added farewell.txt.'));
 		expect(screen).not.toMatch(/bad line|unknown/);
-		expect(screen).toContain('tokens 6.3k in / 280 out / 2.1k cached');
+		// One document, one event (not `1 events`).
+		expect(screen).toContain('1 event · 7 steps · tokens 6.3k in / 280 out / 2.1k cached');
 		const lines = screen.split('\n');
 		const delegation = lines.findIndex(line => line.includes('🤝 delegate generalist: List the files in the workspace'));
 		expect(lines[delegation + 1]).toMatch(/^ +▸ generalist ✓ completed/);

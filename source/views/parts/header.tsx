@@ -69,7 +69,7 @@ export function Header({width}: {width: number}) {
 	const hidden = hiddenCount(model, ui.filter);
 	const maxNote = figures?.maxNote;
 	const cost = figures ? formatCost(figures.cost) : undefined;
-	const events = `${formatCount(model.events)} events${reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''}`;
+	const events = `${formatCount(model.events)} ${model.events === 1 ? 'event' : 'events'}${reading ? ` · ${formatCount(Math.round(store.eventsPerSecond))}/s` : ''}`;
 	// Status, job and time come first: on a narrow screen the source's name is what gets cut.
 	const loading = sources.some(isLoading);
 	return (
