@@ -27,12 +27,17 @@ export function fileHead(path: string): {kind: 'gzip' | 'json' | 'lines'; empty:
 		const head = Buffer.alloc(headBytes);
 		const read = readSync(fd, head, 0, headBytes, 0);
 		const kind = headKind(head, read);
-		return {kind, empty: read === 0, chat: kind === 'json' && chatDocumentHeader(head.toString('utf8', 0, read)) !== undefined};
+		return {kind, empty: read === 0, chat: kind === 'json' && isChatDocumentHead(head.subarray(0, read))};
 	} catch {
 		return {kind: 'lines', empty: false, chat: false};
 	} finally {
 		closeSync(fd);
 	}
+}
+
+/** Whether a file's first bytes (some hundred at least) begin a chat Gemini CLI kept as one JSON document (before 0.40). */
+export function isChatDocumentHead(head: Buffer): boolean {
+	return headKind(head, head.length) === 'json' && chatDocumentHeader(head.toString('utf8', 0, Math.min(head.length, headBytes))) !== undefined;
 }
 
 function headKind(head: Buffer, read: number): 'gzip' | 'json' | 'lines' {

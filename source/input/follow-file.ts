@@ -2,6 +2,7 @@ import type {Stats} from 'node:fs';
 import {open, stat, type FileHandle} from 'node:fs/promises';
 import {isMissing} from './fs-errors.js';
 import {followPollMs, setFlag, type FileReading} from './file-reading.js';
+import {isChatDocumentHead} from './file-head.js';
 import {followRewritten} from './follow-rewritten.js';
 import {Wakeup, watchPath} from './wakeup.js';
 
@@ -38,16 +39,21 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 		progress.bytesRead = 0;
 	};
 
-	const drain = async (from: FileHandle) => {
+	/** Reads what was appended; `rewritten` when a followed file begins as one its writer writes again whole. */
+	const drain = async (from: FileHandle): Promise<'rewritten' | undefined> => {
 		while (!signal.aborted) {
 			const {bytesRead} = await from.read(buffer, 0, buffer.length, offset);
-			if (bytesRead === 0) return;
+			if (bytesRead === 0) return undefined;
+			// A followed file that was not there, or empty, as the plan was made: what it turns out to be decides.
+			if (follow && offset === 0 && isChatDocumentHead(buffer.subarray(0, bytesRead))) return 'rewritten';
 			offset += bytesRead;
 			splitter.push(buffer.subarray(0, bytesRead));
 			progress.bytesRead = offset;
 			if (progress.bytesTotal === undefined || progress.bytesTotal < offset) progress.bytesTotal = offset;
 			await reading.afterChunk();
 		}
+
+		return undefined;
 	};
 
 	try {
@@ -65,7 +71,13 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 				progress.bytesTotal = (await handle.stat()).size;
 			}
 
-			await drain(handle);
+			if ((await drain(handle)) === 'rewritten') {
+				await handle.close();
+				handle = undefined;
+				// Told it caught up once, whichever reader tells it.
+				return await followRewritten({...reading, caughtUp: caughtUp ? () => undefined : reading.caughtUp}, splitter);
+			}
+
 			catchUp();
 			if (!follow || signal.aborted) break;
 			setFlag(reading, 'following', true);

@@ -1,5 +1,5 @@
 import {constants} from 'node:fs';
-import {open} from 'node:fs/promises';
+import {open, stat} from 'node:fs/promises';
 import {isMissing} from './fs-errors.js';
 import {followPollMs, setFlag, type FileReading} from './file-reading.js';
 import {NotRegularFile, whatItIs} from './regular-file.js';
@@ -24,19 +24,21 @@ function isWhole(bytes: Buffer): boolean {
 	}
 }
 
-export async function followRewritten(reading: FileReading): Promise<void> {
+/** Follows the file; `splitter`: the one its source was given (a file followed as lines until it turned out to be one). */
+export async function followRewritten(reading: FileReading, splitter = reading.splitterFor(reading.label)): Promise<void> {
 	const {path, signal, progress} = reading;
 	const wakeup = new Wakeup();
 	const unwatch = watchPath(path, wakeup);
-	const splitter = reading.splitterFor(reading.label);
 	/** The version last given on (its inode, size and time), and one not whole when last looked at. */
 	let given: string | undefined;
 	let broken: string | undefined;
 	let caughtUp = false;
 	try {
 		while (!signal.aborted) {
-			const version = await readVersion(path);
-			setFlag(reading, 'waiting', version === undefined);
+			// Read only when the file changed since the version given on (its inode, size or time).
+			const now = await stampOf(path);
+			const version = now === undefined || now === given ? undefined : await readVersion(path);
+			setFlag(reading, 'waiting', now === undefined);
 			if (version && version.stamp !== given) {
 				// Not whole twice, unchanged between: it is what the file holds, given on to be reported as it is.
 				if (isWhole(version.bytes) || broken === version.stamp) {
@@ -48,7 +50,7 @@ export async function followRewritten(reading: FileReading): Promise<void> {
 				} else broken = version.stamp;
 			}
 
-			if (!caughtUp && (given !== undefined || version === undefined)) {
+			if (!caughtUp && (given !== undefined || now === undefined)) {
 				caughtUp = true;
 				reading.caughtUp();
 			}
@@ -75,6 +77,20 @@ function oneLine(bytes: Buffer): Buffer {
 	return line;
 }
 
+/** What tells a version of the file at `path` from the next; undefined while nothing is there. */
+async function stampOf(path: string): Promise<string | undefined> {
+	try {
+		return stampOfStats(await stat(path));
+	} catch (error) {
+		if (isMissing(error)) return undefined;
+		throw error;
+	}
+}
+
+function stampOfStats(stats: {ino: number; size: number; mtimeMs: number}): string {
+	return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+}
+
 /**
  * The file's bytes as they are now, and what tells this version from the next; undefined while nothing is at the path.
  * Opened without waiting (a FIFO or a terminal swapped in at the path must not hold the reading), and read only if
@@ -93,7 +109,7 @@ async function readVersion(path: string): Promise<{stamp: string; bytes: Buffer}
 		const stats = await handle.stat();
 		if (!stats.isFile()) throw new NotRegularFile(path, whatItIs(stats));
 		const bytes = await handle.readFile();
-		return {stamp: `${stats.ino}:${stats.size}:${stats.mtimeMs}`, bytes};
+		return {stamp: stampOfStats(stats), bytes};
 	} finally {
 		await handle.close();
 	}

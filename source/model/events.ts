@@ -139,9 +139,18 @@ type Payload =
 	/**
 	 * The end of a run (drover's, the daemon's, an agent CLI's); `usage`, when present, is the run's whole usage;
 	 * `durationMs`, how long the run took by its runtime's own count (Claude Code's and Amp's `result.duration_ms`),
-	 * its duration where the stream gives it no times.
+	 * its duration where the stream gives it no times. A run it stops with no error before it has `errorName` as its
+	 * error's name (`interrupted`; drover's `run_end` where it gives none).
 	 */
-	| {kind: 'runEnd'; status: RunStatus; text: string | undefined; message: string | undefined; usage: Usage | undefined; durationMs?: number}
+	| {
+			kind: 'runEnd';
+			status: RunStatus;
+			text: string | undefined;
+			message: string | undefined;
+			usage: Usage | undefined;
+			durationMs?: number;
+			errorName?: string;
+	  }
 	/** An error of the run; a `warning` (an agent CLI's notice that the run goes on after) is shown and does not fail it. */
 	| {kind: 'runError'; name: string; message: string; warning?: boolean}
 	| {kind: 'skill'; skillName: string; state: 'starting' | 'connected' | 'disconnected'; detail: SkillDetail}

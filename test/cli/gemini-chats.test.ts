@@ -285,6 +285,43 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		expect(piped.stdout).toBe(second.stdout);
 	});
 
+	it('regression: through a pipe after another session’s document, the conversation read the first document (another session’s), and one with a byte order mark none', () => {
+		const other = join(repoRoot, 'fixtures/gemini/chat-document-error/chats/session-2026-11-30T03-22-27fef613.json');
+		const piped = (input: Buffer, run: string) =>
+			spawnSync(process.execPath, [cliPath, '--conversation', run], {
+				cwd: repoRoot,
+				encoding: 'utf8',
+				input,
+				env: {...process.env, CI: 'true', GEMINI_CLI_HOME: scratch()},
+			});
+		const second = piped(Buffer.concat([readFileSync(document), readFileSync(other)]), '27fef613-9526-4c92-803c-b47df5b3a400#2@1');
+		expect(second.status, second.stderr).toBe(0);
+		expect(second.stdout).toContain('+   Now add a farewell file.');
+		expect(second.stdout).not.toContain('Fix the greeting');
+		const marked = piped(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(document)]), `${oldSession}@1`);
+		expect(marked.status, marked.stderr).toBe(0);
+		expect(marked.stdout).toContain('+   call read_file · read_file_1796008950891_0');
+	});
+
+	it('regression: followed before it existed, it was read as lines appended (348 bad lines): what it turns out to be decides', async () => {
+		const whole = JSON.parse(readFileSync(document, 'utf8')) as {messages: unknown[]};
+		const file = join(scratch(), 'session-2026-11-30T03-22-5cb65d08.json');
+		const run = startCli(['--print', '-f', file]);
+		try {
+			await waitUntil(() => run.stderr().includes('does not exist yet'), 'waiting for the file', run.stderr);
+			writeFileSync(file, JSON.stringify({...whole, messages: whole.messages.slice(0, 1)}, null, 2));
+			await waitUntil(() => run.stdout().includes('💬 query Fix the greeting'), 'the first version', run.stdout);
+			writeFileSync(file, readFileSync(document));
+			await waitUntil(() => run.stdout().includes('🔧 write_file farewell.txt'), 'the last version', run.stdout);
+			run.child.kill('SIGINT');
+			await run.exit;
+			expect(run.stderr()).not.toContain('not JSON');
+			expect(run.stdout()).toBe(perscope(['--print', document], scratch()).stdout);
+		} finally {
+			run.child.kill('SIGKILL');
+		}
+	});
+
 	it('a 0.36.0 stream: its `generalist` tool a delegation; its steps’ conversations from the session’s .json chat', () => {
 		const home = scratch();
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/stream-with-chat-document'), join(home, '.gemini'));
@@ -351,9 +388,9 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 			await waitUntil(() => run.stdout().includes('🔧 write_file farewell.txt'), 'the chat', run.stdout);
 			rmSync(file);
 			spawnSync('mkfifo', [file]);
-			await waitUntil(() => run.stderr().includes('it is a FIFO, not a regular file'), 'the FIFO reported', run.stderr);
-			run.child.kill('SIGINT');
+			// Its one source read no further: it ends, saying why.
 			expect((await run.exit).code).toBe(1);
+			expect(run.stderr()).toContain('it is a FIFO, not a regular file');
 		} finally {
 			run.child.kill('SIGKILL');
 		}

@@ -11,6 +11,7 @@ import {isChatMessage} from '../../parse/dialects/gemini/chat-file.js';
 import {jsonObject} from '../../parse/dialects/json-values.js';
 import {rolloutFilesUnder, rolloutThread} from '../codex-sessions.js';
 import {subagentsOf} from '../claude-sessions.js';
+import {fileHead} from '../file-head.js';
 import {geminiChatSession} from '../gemini-chats.js';
 import {isFile, namesIn, readRegularFileSync} from '../regular-file.js';
 import type {RawEvents} from './raw-events.js';
@@ -95,11 +96,10 @@ export function conversationRequest(
 		}
 
 		// A chat kept as one document, read as the input: the step's line is the document (or, read again from the
-		// file at its offset, the document's first line, a `{` alone).
-		if (line !== undefined && /^\uFEFF?\s*\{\s*(?:$|"sessionId")/.test(line)) {
-			const path = raw.documentOf(where.source) ?? raw.fileOf(where.source);
-			return path === undefined ? read(undefined) : request({kind: 'chat document', path, runId: where.runId, step: where.step});
-		}
+		// file at its offset, the document's first line, a `{` alone); a line no longer kept, the file's head says.
+		const path = raw.documentOf(where.source) ?? raw.fileOf(where.source);
+		const document = line === undefined ? path !== undefined && fileHead(path).chat : /^\uFEFF?\s*\{\s*(?:$|"sessionId")/.test(line);
+		if (document) return path === undefined ? read(undefined) : request({kind: 'chat document', path, runId: where.runId, step: where.step});
 
 		return request({kind: 'gemini', runId: where.runId, step: where.step, at: line === undefined ? undefined : timestampIn(line), folder: places.geminiFolder});
 	}
@@ -138,7 +138,7 @@ export function readRequested(request: ConversationRequest): ConversationStep | 
 			const bytes = readTranscript(request.path);
 			const run = runNumberOf(request.runId);
 			if (bytes === undefined || run === undefined) return undefined;
-			return chatConversation(bytes, {run, at: undefined}, request.step, 'every');
+			return chatConversation(bytes, {run, at: undefined, session: request.runId.split('#')[0]}, request.step, 'every');
 		}
 
 		default:

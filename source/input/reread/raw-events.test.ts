@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest';
 import {Ingest} from '../../load/ingest.js';
 import {fileInput, type InputPlan} from '../inputs.js';
 import {runSourcesFast} from '../../load/run-sources-fast.js';
+import {conversationRequest} from './message-line.js';
 import {RawEvents} from './raw-events.js';
 
 /*
@@ -45,6 +46,31 @@ describe('the file a source is read from whole', () => {
 			raw.addPlan(plan);
 			expect(raw.fileOf('rollout.jsonl'), `follow: ${follow}`).toBe(path);
 			expect(raw.fileOf('another.jsonl')).toBeUndefined();
+		}
+	});
+});
+
+describe('a chat kept as one JSON document (Gemini CLI before 0.40): its steps’ conversations', () => {
+	const path = fileURLToPath(new URL('../../../fixtures/gemini/chat-document/chats/session-2026-11-30T03-22-5cb65d08.json', import.meta.url));
+	const session = '5cb65d08-9708-44fa-a074-b37d5efce019';
+
+	it('regression: once its line had left the buffer of recent lines (a long session, or followed), a step was looked for as a stream’s', async () => {
+		for (const follow of [false, true]) {
+			// A buffer too small for the document's one line: it is never kept.
+			const raw = new RawEvents({maxBytes: 100});
+			const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024, onLine: line => raw.remember(line)});
+			const input = fileInput(path);
+			const given: InputPlan = {inputs: [input], label: path, demo: false, follow, jobsRoot: undefined};
+			raw.addPlan(given);
+			const splitter = ingest.splitter(input.label);
+			splitter.push(readFileSync(path));
+			splitter.end();
+			const step = ingest.model.runs.get(`${session}#2`)!.steps.length;
+			// Lines read since (another source's) push the document's out.
+			raw.remember({source: 'another', line: 1, offset: 0, text: 'x'.repeat(200)});
+			expect(raw.read({source: input.label, line: 1, offset: 0})?.trim() ?? '{', String(follow)).toBe('{');
+			const found = conversationRequest(raw, {source: input.label, line: 1, offset: 0, step, dialect: 'gemini', runId: `${session}#2`});
+			expect(found, String(follow)).toEqual({kind: 'request', request: {kind: 'chat document', path, runId: `${session}#2`, step: 2}});
 		}
 	});
 });

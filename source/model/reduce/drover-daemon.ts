@@ -130,8 +130,9 @@ export function onRunEnd(model: Model, run: Run, event: EventOf<'runEnd'>): void
 		}
 	} else if ((run.closing & closingError) === 0) {
 		const message = event.message ?? event.status;
-		run.error = run.error ?? {name: 'run_end', message};
-		addActivity(model, run, event, {type: 'error', errorName: 'run_end', message}, true);
+		const name = event.errorName ?? 'run_end';
+		run.error = run.error ?? {name, message};
+		addActivity(model, run, event, {type: 'error', errorName: name, message}, true);
 	}
 
 	if (event.dialect === 'daemon' && run.parentRunId !== null) {

@@ -312,4 +312,19 @@ describe('a Codex session’s rollout', () => {
 		expect(activities.filter(type => type === 'complete')).toHaveLength(1);
 		expect(toolsOf(both, helper).map(tool => tool.tool)).toEqual(['exec_command']);
 	});
+	it('a turn that never ended is interrupted by the next turn’s start, and an aborted one says why: each named, not as a wire event', () => {
+		const lines = readFileSync(fixturePath('codex/rollout-tui.jsonl'), 'utf8').split('\n');
+		const complete = lines.findIndex(line => line.includes('"type":"task_complete"'));
+		const tui = '01a228c6-a3fe-75e1-8a23-7df94192b3e1';
+		// The first turn's task_complete left out: the second task_started comes to a turn still going.
+		const interrupted = modelFromText([...lines.slice(0, complete), ...lines.slice(complete + 1)].join('\n'), {source: 'rollout.jsonl'});
+		expect(interrupted.runs.get(tui)).toMatchObject({status: 'stoppedByError', error: {name: 'interrupted', message: 'the next turn began'}});
+		// A turn the person stopped: turn_aborted, with its reason.
+		const aborted = lines.map((line, index) =>
+			index === complete ? line.replace(/"payload":\{"type":"task_complete".*\}\}$/, '"payload":{"type":"turn_aborted","reason":"interrupted"}}') : line,
+		);
+		expect(aborted[complete]).toContain('turn_aborted');
+		const model = modelFromText(aborted.join('\n'), {source: 'rollout.jsonl'});
+		expect(model.runs.get(tui)).toMatchObject({status: 'stoppedByError', error: {name: 'turn aborted', message: 'interrupted'}});
+	});
 });

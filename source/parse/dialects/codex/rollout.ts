@@ -128,7 +128,7 @@ export class RolloutReader {
 		if (!session) return [];
 		if (isKind(event, 'task_started')) {
 			const out: AgentEvent[] = [];
-			if (session.turn) this.#endTurn(session.turn, wireType, ref, at, undefined, 'interrupted: the next turn began', out);
+			if (session.turn) this.#endTurn(session.turn, wireType, ref, at, undefined, {name: 'interrupted', message: 'the next turn began'}, out);
 			session.turns++;
 			const runId = session.turns === 1 ? session.threadId : `${session.threadId}#${session.turns}`;
 			const turn: Turn = {
@@ -176,7 +176,7 @@ export class RolloutReader {
 
 		if (isKind(event, 'turn_aborted')) {
 			const out: AgentEvent[] = [];
-			this.#endTurn(turn, wireType, ref, at, undefined, `turn aborted${event.reason === undefined ? '' : ` (${event.reason})`}`, out);
+			this.#endTurn(turn, wireType, ref, at, undefined, {name: 'turn aborted', message: event.reason ?? 'turn_aborted'}, out);
 			session.turn = undefined;
 			return out;
 		}
@@ -355,7 +355,7 @@ export class RolloutReader {
 		ref: EventRef,
 		at: number | undefined,
 		text: string | undefined,
-		failure: string | undefined,
+		failure: {name: string; message: string} | undefined,
 		out: AgentEvent[],
 	): void {
 		if (failure === undefined) {
@@ -369,7 +369,9 @@ export class RolloutReader {
 		}
 
 		const head = this.#head(turn, wireType, ref, at);
-		out.push(withSharedHead(head, {kind: 'runEnd', status: 'stoppedByError', text: undefined, message: failure, usage: undefined}));
+		out.push(
+			withSharedHead(head, {kind: 'runEnd', status: 'stoppedByError', text: undefined, message: failure.message, usage: undefined, errorName: failure.name}),
+		);
 	}
 
 	/** The session of a source's lines: its own, or the one read last when the source began after its start. */

@@ -234,7 +234,7 @@ export class ChatReader {
 			case 'info': {
 				// A notice of the CLI's (`Request cancelled.`): shown by nothing, but how a run the next prompt ends was left.
 				const text = textOf(value['content']);
-				if (chat.run && text !== undefined && text !== '') chat.run.notice = text;
+				if (first && chat.run && text !== undefined && text !== '') chat.run.notice = text;
 				return [];
 			}
 
@@ -434,12 +434,19 @@ export class ChatReader {
 		const out = this.#settle(chat, ref, 'final');
 		const run = chat.run;
 		if (!run || run.ended) return out;
-		const message =
-			run.error ??
-			(by === 'end' ? undefined : (run.notice ?? (by === 'prompt' ? 'interrupted: the next prompt began' : 'interrupted: the session was started again')));
+		const message = run.error ?? (by === 'end' ? undefined : (run.notice ?? (by === 'prompt' ? 'the next prompt began' : 'the session was started again')));
 		if (message === undefined) return out;
 		run.ended = true;
-		out.push(withHead(this.#head(run, 'chat error', ref, undefined), {kind: 'runEnd', status: 'stoppedByError', text: undefined, message, usage: undefined}));
+		out.push(
+			withHead(this.#head(run, 'chat error', ref, undefined), {
+				kind: 'runEnd',
+				status: 'stoppedByError',
+				text: undefined,
+				message,
+				usage: undefined,
+				errorName: 'interrupted',
+			}),
+		);
 		return out;
 	}
 

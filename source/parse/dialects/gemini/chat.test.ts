@@ -119,6 +119,23 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 		expect(chatConversation(document, {run: 1, at: undefined}, 6, 'every')).toMatchObject({kind: 'none'});
 	});
 
+	it('numbers a document’s runs as its reader does: a notice of the CLI’s before any prompt is a run of its own; a copy holding several documents, the session’s last', () => {
+		const whole = JSON.parse(document.toString('utf8')) as {sessionId: string; messages: unknown[]};
+		const warned = Buffer.from(
+			JSON.stringify({...whole, messages: [{id: 'w0', timestamp: '2026-11-30T03:22:30.700Z', type: 'warning', content: 'x'}, ...whole.messages]}, null, 2),
+		);
+		// The second prompt is the third run: the warning was the first.
+		const third = ended(chatConversation(warned, {run: 3, at: undefined}, 1, 'every'));
+		expect(third.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
+		// A pipe's copy: documents a line each, another session's after the one asked for, and an earlier version before it.
+		const line = (value: object) => JSON.stringify(value);
+		const other = {...whole, sessionId: 'another', messages: whole.messages.slice(0, 1)};
+		const copy = Buffer.from(`${[line({...whole, messages: whole.messages.slice(0, 3)}), line(whole), line(other)].join('\n')}\n`);
+		const second = ended(chatConversation(copy, {run: 2, at: undefined, session: whole.sessionId}, 1, 'every'));
+		expect(second.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
+		expect(chatConversation(copy, {run: 1, at: undefined, session: 'none of these'}, 1, 'every')).toMatchObject({kind: 'none'});
+	});
+
 	it('says so for a step the chat does not hold', () => {
 		expect(chatConversation(chat, {run: 1, at: undefined}, 6)).toMatchObject({kind: 'none'});
 		expect(chatConversation(chat, {run: 3, at: undefined}, 1)).toMatchObject({kind: 'none'});

@@ -21,14 +21,22 @@ type Record = {[key: string]: unknown};
  * Which run of a chat a step is of: the `run`-th (1 the first), or, better, the last that started at or before `at` (the
  * time of the step's line in the stream: a stream may hold only some of the session's runs).
  */
-export type ChatRun = {run: number; at: string | undefined};
+export type ChatRun = {
+	run: number;
+	at: string | undefined;
+	/**
+	 * The session the run is of, where `bytes` may hold chats kept as documents of several (a copy of a stream that
+	 * had them one after the other): the last of its documents is read (a later version holds what an earlier did).
+	 */
+	session?: string | undefined;
+};
 
 /**
  * The conversation of step `step` of a run of the session whose chat `bytes` holds: the stream's step (`counted`
  * `said`), or the chat's own as chat-reader.ts counts them (`every` response is a step).
  */
 export function chatConversation(bytes: Buffer, which: ChatRun, step: number, counted: 'said' | 'every' = 'said'): ConversationStep {
-	const records = [...chatRecords(bytes)];
+	const records = [...chatRecords(bytes, which.session)];
 	const run = runOf(records, which);
 	// The run's responses, in the order they began; a response that said nothing and called nothing (one begun and
 	// given up, as a retry leaves it) is no step of the stream's.
@@ -129,10 +137,10 @@ type ChatRecord =
 	| {kind: 'history'; run: number; messages: Record[]}
 	| {kind: 'message'; run: number; id: string; first: boolean; value: Record};
 
-function* chatRecords(bytes: Buffer): Generator<ChatRecord> {
+function* chatRecords(bytes: Buffer, session?: string): Generator<ChatRecord> {
 	let run = 0;
 	const seen = new Set<string>();
-	for (const value of chatValues(bytes)) {
+	for (const value of chatValues(bytes, session)) {
 		const startTime = value['startTime'];
 		if (typeof value['sessionId'] === 'string' && typeof startTime === 'string') {
 			run++;
@@ -281,19 +289,23 @@ function stringOf(value: unknown): string | undefined {
  * (`toolCalls[].result`, the `functionResponse` parts the model was given): after a response, its calls' results
  * are the message of results that a chat of lines writes of them.
  */
-function* chatValues(bytes: Buffer): Generator<Record> {
-	const document = chatDocumentOf(bytes);
+function* chatValues(bytes: Buffer, session: string | undefined): Generator<Record> {
+	const document = chatDocumentOf(bytes, session);
 	if (!document) {
 		yield* objects(bytes);
 		return;
 	}
 
+	// Where chat-reader.ts starts a run: at a prompt (a user message that is not all calls' results), and at a
+	// response or a notice of the CLI's (an error, a warning) that comes before any prompt.
+	let inRun = false;
 	for (const message of document.messages) {
 		if (!isRecord(message)) continue;
-		// A prompt as chat-reader.ts tells one: a user message that is not all calls' results.
+		const type = message['type'];
 		const content = message['content'];
 		const allResults = Array.isArray(content) && content.length > 0 && content.every(part => isRecord(part) && 'functionResponse' in part);
-		if (message['type'] === 'user' && !allResults) {
+		if ((type === 'user' && !allResults) || (!inRun && (type === 'gemini' || type === 'error' || type === 'warning'))) {
+			inRun = true;
 			const at = message['timestamp'];
 			yield {sessionId: document.sessionId, startTime: typeof at === 'string' ? at : document.startTime};
 		}
@@ -306,23 +318,42 @@ function* chatValues(bytes: Buffer): Generator<Record> {
 	}
 }
 
+type ChatDocument = {sessionId: string; startTime: string; messages: unknown[]};
+
 /**
- * A chat kept as one document, parsed: as Gemini CLI writes it (pretty-printed, its first line a `{` alone), or on one
- * line (as a pipe's copy keeps it: parse/json-document-lines.ts); undefined for a chat of lines.
+ * A chat kept as one document, parsed, of `session` (when given): the file as Gemini CLI writes it (pretty-printed,
+ * its first line a `{` alone), or the last of the session's documents in a copy that has them a line each (a pipe's,
+ * parse/json-document-lines.ts; a followed file's versions). Undefined for a chat of lines, or with none of `session`.
  */
-function chatDocumentOf(bytes: Buffer): {sessionId: string; startTime: string; messages: unknown[]} | undefined {
-	const head = bytes.toString('utf8', 0, Math.min(bytes.length, 256));
-	if (!/^\uFEFF?\s*\{/.test(head)) return undefined;
-	let value: unknown = jsonObjectAt(bytes, 0).value;
-	if (value === undefined && /^\uFEFF?\s*\{\s*\n/.test(head))
+function chatDocumentOf(bytes: Buffer, session: string | undefined): ChatDocument | undefined {
+	// Past a byte order mark and blank lines (a pipe's copy keeps what came before the document as a line of its own).
+	let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+	while (start < bytes.length && (bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === 0x0a || bytes[start] === 0x0d)) start++;
+	if (bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
+	const head = bytes.toString('utf8', start, Math.min(bytes.length, start + 256));
+	const ofSession = (value: unknown): ChatDocument | undefined =>
+		isRecord(value) && isChatDocument(value) && (session === undefined || value['sessionId'] === session)
+			? {sessionId: value['sessionId'] as string, startTime: value['startTime'] as string, messages: value['messages'] as unknown[]}
+			: undefined;
+	if (/^\s*\{\s*\n/.test(head)) {
 		try {
-			value = JSON.parse(bytes.toString('utf8').replace(/^\uFEFF/, ''));
+			return ofSession(JSON.parse(bytes.toString('utf8', start)));
 		} catch {
 			return undefined;
 		}
+	}
 
-	if (!isRecord(value) || !isChatDocument(value)) return undefined;
-	return {sessionId: value['sessionId'] as string, startTime: value['startTime'] as string, messages: value['messages'] as unknown[]};
+	// A document a line: only when the first line is one (a chat of lines is not read twice).
+	const first = jsonObjectAt(bytes, start);
+	if (!first.value || !isChatDocument(first.value)) return undefined;
+	let found = ofSession(first.value);
+	for (let at = first.next; at < bytes.length; ) {
+		const {value, next} = jsonObjectAt(bytes, at);
+		found = ofSession(value) ?? found;
+		at = next;
+	}
+
+	return found;
 }
 
 /** The chat's lines that are JSON objects, in order. */

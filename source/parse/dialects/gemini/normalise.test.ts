@@ -371,4 +371,43 @@ describe('a chat Gemini CLI kept as one JSON document (before 0.40), given as an
 		// The session goes on: the call itself succeeded.
 		expect(model.runs.get(session)!.status).toBe('completed');
 	});
+	it('a turn the next prompt came to with no answer was interrupted, with the CLI’s notice where it wrote one; read again whole, the same', () => {
+		const document = JSON.parse(bytes.toString('utf8')) as {messages: Array<Record<string, unknown>>};
+		const at = (seconds: number) => `2026-11-30T03:23:${String(seconds).padStart(2, '0')}.000Z`;
+		const prompt = (id: string, text: string, seconds: number) => ({id, timestamp: at(seconds), type: 'user', content: [{text}]});
+		const answer = (id: string, text: string, seconds: number) => ({id, timestamp: at(seconds), type: 'gemini', content: text, tokens: {input: 10, output: 2}});
+		const cancelled = {
+			id: 'g3',
+			timestamp: at(5),
+			type: 'gemini',
+			content: '',
+			toolCalls: [{id: 'c3', name: 'run_shell_command', args: {command: 'sleep 60'}, status: 'cancelled', timestamp: at(6)}],
+		};
+		const more = [
+			prompt('u1', 'one', 1),
+			answer('g1', 'One.', 2),
+			prompt('u2', 'two', 3),
+			{id: 'e2', timestamp: at(3), type: 'error', content: '[API Error: quota]'},
+			{id: 'i2', timestamp: at(3), type: 'info', content: 'This request failed.'},
+			prompt('u3', 'three', 4),
+			cancelled,
+			{id: 'i3', timestamp: at(7), type: 'info', content: 'Request cancelled.'},
+			prompt('u4', 'four', 8),
+			prompt('u5', 'five', 9),
+			answer('g5', 'Five.', 10),
+		];
+		const version = (messages: number) => JSON.stringify({...document, messages: [...document.messages, ...more.slice(0, messages)]}, null, 2);
+		const runOf = (model: Model, n: number) => model.runs.get(`${session}#${n}`);
+		const whole = modelFromText(version(more.length), {source: 'chat.json'});
+		expect(runOf(whole, 4)).toMatchObject({status: 'stoppedByError', error: {name: 'error', message: '[API Error: quota]'}});
+		expect(runOf(whole, 5)).toMatchObject({status: 'stoppedByError', error: {name: 'interrupted', message: 'Request cancelled.'}});
+		expect(runOf(whole, 6)).toMatchObject({status: 'stoppedByError', error: {name: 'interrupted', message: 'the next prompt began'}});
+		expect(runOf(whole, 7)).toMatchObject({status: 'completed'});
+		// Followed, each version written again whole: an old notice read again says nothing of the run now going.
+		const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+		const splitter = ingest.splitter('chat.json');
+		for (const messages of [7, 8, 9, 10, 11]) splitter.push(Buffer.from(`${version(messages).replaceAll('\n', ' ')}\n`));
+		splitter.end();
+		expect(seen(ingest.model)).toEqual(seen(whole));
+	});
 });
