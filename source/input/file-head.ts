@@ -37,7 +37,9 @@ export function fileHead(path: string): {kind: 'gzip' | 'json' | 'lines'; empty:
 
 /** Whether a file's first bytes (some hundred at least) begin a chat Gemini CLI kept as one JSON document (before 0.40). */
 export function isChatDocumentHead(head: Buffer): boolean {
-	return headKind(head, head.length) === 'json' && chatDocumentHeader(head.toString('utf8', 0, Math.min(head.length, headBytes))) !== undefined;
+	// As much as fileHead looks at: a followed file's first piece may be a megabyte.
+	const read = Math.min(head.length, headBytes);
+	return headKind(head, read) === 'json' && chatDocumentHeader(head.toString('utf8', 0, read)) !== undefined;
 }
 
 function headKind(head: Buffer, read: number): 'gzip' | 'json' | 'lines' {
