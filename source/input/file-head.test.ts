@@ -1,9 +1,10 @@
+import {spawnSync} from 'node:child_process';
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {gzipSync} from 'node:zlib';
 import {afterAll, beforeAll, describe, expect, it} from 'vitest';
-import {fileHead} from './file-head.js';
+import {fileHead, mayYetBeChatDocumentHead} from './file-head.js';
 import {fixturePath} from '../../test/helpers/load.js';
 
 /* Compressed logs, and JSON documents of events, are recognised by their first bytes, not their names. */
@@ -65,6 +66,23 @@ describe('fileHead', () => {
 		expect(fileHead(file('nothing', '')).empty).toBe(true);
 		expect(fileHead(file('something', '{}')).empty).toBe(false);
 		if (existsSync('/proc/self/status')) expect(fileHead('/proc/self/status')).toEqual({kind: 'lines', empty: false, chat: false});
+	});
+
+	it('says when a followed file’s first bytes are too few to tell a chat document from lines (its reader waits for more)', () => {
+		const recorded = readFileSync(fixturePath('gemini/chat-document/chats/session-2026-11-30T03-22-5cb65d08.json'));
+		expect(mayYetBeChatDocumentHead(recorded.subarray(0, 60))).toBe(true);
+		expect(mayYetBeChatDocumentHead(Buffer.from('\n'))).toBe(true);
+		expect(mayYetBeChatDocumentHead(Buffer.from('{'))).toBe(true);
+		// Told: a chat document's header whole; lines of events; a pretty-printed object that ended and is no chat.
+		expect(mayYetBeChatDocumentHead(recorded.subarray(0, 400))).toBe(false);
+		expect(mayYetBeChatDocumentHead(Buffer.from('{"type":"init","session_id":"s"}\n'))).toBe(false);
+		expect(mayYetBeChatDocumentHead(Buffer.from('{\n  "session_id": "s"\n}\n'))).toBe(false);
+	});
+
+	it('does not wait on a FIFO at the path (as the viewer asks of a followed file that was swapped): it is no document', () => {
+		const fifo = join(directory, 'swapped.json');
+		expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+		expect(fileHead(fifo)).toEqual({kind: 'lines', empty: false, chat: false});
 	});
 
 	it('says chat for a JSON document that is a chat Gemini CLI kept before 0.40 (its writer writes it again whole), by its first fields', () => {

@@ -1,4 +1,4 @@
-import {closeSync, openSync, readSync} from 'node:fs';
+import {closeSync, constants, fstatSync, openSync, readSync} from 'node:fs';
 import {chatDocumentHeader} from '../parse/dialects/gemini/chat-file.js';
 import {JsonDocumentLines} from '../parse/json-document-lines.js';
 
@@ -18,7 +18,12 @@ const headBytes = 4096;
 export function fileHead(path: string): {kind: 'gzip' | 'json' | 'lines'; empty: boolean; chat: boolean} {
 	let fd: number;
 	try {
-		fd = openSync(path, 'r');
+		// Without waiting: a FIFO or a terminal put at the path must not hold whoever asks (the viewer's `c`).
+		fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+		if (!fstatSync(fd).isFile()) {
+			closeSync(fd);
+			return {kind: 'lines', empty: false, chat: false};
+		}
 	} catch {
 		return {kind: 'lines', empty: false, chat: false};
 	}
@@ -40,6 +45,18 @@ export function isChatDocumentHead(head: Buffer): boolean {
 	// As much as fileHead looks at: a followed file's first piece may be a megabyte.
 	const read = Math.min(head.length, headBytes);
 	return headKind(head, read) === 'json' && chatDocumentHeader(head.toString('utf8', 0, read)) !== undefined;
+}
+
+/**
+ * Whether a file's first bytes, too few to say, may yet turn out to begin a chat kept as one document: blanks, or a
+ * pretty-printed object begun whose top level has neither ended nor reached its `messages`, in less than the head
+ * looked at. A followed file's reader waits for more before it takes them as lines.
+ */
+export function mayYetBeChatDocumentHead(head: Buffer): boolean {
+	if (head.length >= headBytes || isChatDocumentHead(head)) return false;
+	const text = head.toString('utf8').replace(/^\uFEFF/, '');
+	if (/^\s*$/.test(text)) return true;
+	return /^\s*\{[ \t\r]*(?:\n|$)/.test(text) && !/\n\}/.test(text) && !text.includes('"messages"');
 }
 
 function headKind(head: Buffer, read: number): 'gzip' | 'json' | 'lines' {

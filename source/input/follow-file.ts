@@ -2,7 +2,7 @@ import type {Stats} from 'node:fs';
 import {open, stat, type FileHandle} from 'node:fs/promises';
 import {isMissing} from './fs-errors.js';
 import {followPollMs, setFlag, type FileReading} from './file-reading.js';
-import {isChatDocumentHead} from './file-head.js';
+import {isChatDocumentHead, mayYetBeChatDocumentHead} from './file-head.js';
 import {followRewritten} from './follow-rewritten.js';
 import {Wakeup, watchPath} from './wakeup.js';
 
@@ -44,8 +44,10 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 		while (!signal.aborted) {
 			const {bytesRead} = await from.read(buffer, 0, buffer.length, offset);
 			if (bytesRead === 0) return undefined;
-			// A followed file that was not there, or empty, as the plan was made: what it turns out to be decides.
+			// A followed file that was not there, or empty, as the plan was made: what it turns out to be decides (too
+			// few of its first bytes to say are taken at the next look).
 			if (follow && offset === 0 && isChatDocumentHead(buffer.subarray(0, bytesRead))) return 'rewritten';
+			if (follow && offset === 0 && mayYetBeChatDocumentHead(buffer.subarray(0, bytesRead))) return undefined;
 			offset += bytesRead;
 			splitter.push(buffer.subarray(0, bytesRead));
 			progress.bytesRead = offset;

@@ -309,6 +309,9 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		const run = startCli(['--print', '-f', file]);
 		try {
 			await waitUntil(() => run.stderr().includes('does not exist yet'), 'waiting for the file', run.stderr);
+			// First a writer's first bytes only, too few to say what the file is (a review's case): they wait for more.
+			writeFileSync(file, readFileSync(document).subarray(0, 60));
+			await new Promise(resolve => setTimeout(resolve, 700));
 			writeFileSync(file, JSON.stringify({...whole, messages: whole.messages.slice(0, 1)}, null, 2));
 			await waitUntil(() => run.stdout().includes('💬 query Fix the greeting'), 'the first version', run.stdout);
 			writeFileSync(file, readFileSync(document));
@@ -320,6 +323,19 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		} finally {
 			run.child.kill('SIGKILL');
 		}
+	});
+
+	it('a file of several documents one after the other (`cat` of chats): each step’s conversation from its own session’s', () => {
+		const other = join(repoRoot, 'fixtures/gemini/chat-document-error/chats/session-2026-11-30T03-22-27fef613.json');
+		const file = join(scratch(), 'all.json');
+		writeFileSync(file, Buffer.concat([readFileSync(document), Buffer.from('\n'), readFileSync(other)]));
+		const first = perscope(['--conversation', `${oldSession}#2@1`, file], scratch());
+		expect(first.code, first.stderr).toBe(0);
+		expect(first.stdout).toContain('+   call write_file · write_file_1796008954883_0');
+		const second = perscope(['--conversation', '27fef613-9526-4c92-803c-b47df5b3a400#2@1', file], scratch());
+		expect(second.code, second.stderr).toBe(0);
+		expect(second.stdout).toContain('+   Now add a farewell file.');
+		expect(second.stdout).not.toContain('Fix the greeting');
 	});
 
 	it('a 0.36.0 stream: its `generalist` tool a delegation; its steps’ conversations from the session’s .json chat', () => {

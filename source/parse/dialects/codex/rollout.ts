@@ -176,7 +176,7 @@ export class RolloutReader {
 
 		if (isKind(event, 'turn_aborted')) {
 			const out: AgentEvent[] = [];
-			this.#endTurn(turn, wireType, ref, at, undefined, {name: 'turn aborted', message: event.reason ?? 'turn_aborted'}, out);
+			this.#endTurn(turn, wireType, ref, at, undefined, {name: 'turn aborted', message: event.reason ?? 'no reason given'}, out);
 			session.turn = undefined;
 			return out;
 		}

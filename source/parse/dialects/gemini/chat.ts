@@ -1,6 +1,7 @@
 import type {ConversationMessage, ConversationPart, ConversationStep, ConversationUsage} from '../../../model/conversation.js';
 import {jsonObject, jsonObjectAt} from '../json-values.js';
 import {isRecord} from '../wire-reader.js';
+import {JsonDocumentLines} from '../../json-document-lines.js';
 import {isChatDocument} from './chat-file.js';
 
 /*
@@ -321,28 +322,30 @@ function* chatValues(bytes: Buffer, session: string | undefined): Generator<Reco
 type ChatDocument = {sessionId: string; startTime: string; messages: unknown[]};
 
 /**
- * A chat kept as one document, parsed, of `session` (when given): the file as Gemini CLI writes it (pretty-printed,
- * its first line a `{` alone), or the last of the session's documents in a copy that has them a line each (a pipe's,
- * parse/json-document-lines.ts; a followed file's versions). Undefined for a chat of lines, or with none of `session`.
+ * A chat kept as one document, parsed, of `session` (when given): the last of the session's documents, in a file as
+ * Gemini CLI writes it (pretty-printed, its first line a `{` alone; several of them one after the other, as `cat`
+ * makes them), or in a copy that has them a line each (a pipe's: parse/json-document-lines.ts; a followed file's
+ * versions). Undefined for a chat of lines, or with none of `session`.
  */
-function chatDocumentOf(bytes: Buffer, session: string | undefined): ChatDocument | undefined {
+function chatDocumentOf(given: Buffer, session: string | undefined): ChatDocument | undefined {
+	// Pretty-printed documents made lines as the stream's reader makes them.
+	let bytes = given;
+	if (/^\uFEFF?\s*\{[ \t\r]*\n/.test(given.toString('utf8', 0, Math.min(given.length, 256)))) {
+		const pieces: Buffer[] = [];
+		const lines = new JsonDocumentLines(piece => pieces.push(Buffer.from(piece)));
+		lines.push(given);
+		lines.end();
+		bytes = Buffer.concat(pieces);
+	}
+
 	// Past a byte order mark and blank lines (a pipe's copy keeps what came before the document as a line of its own).
 	let start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
 	while (start < bytes.length && (bytes[start] === 0x20 || bytes[start] === 0x09 || bytes[start] === 0x0a || bytes[start] === 0x0d)) start++;
 	if (bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf) start += 3;
-	const head = bytes.toString('utf8', start, Math.min(bytes.length, start + 256));
 	const ofSession = (value: unknown): ChatDocument | undefined =>
 		isRecord(value) && isChatDocument(value) && (session === undefined || value['sessionId'] === session)
 			? {sessionId: value['sessionId'] as string, startTime: value['startTime'] as string, messages: value['messages'] as unknown[]}
 			: undefined;
-	if (/^\s*\{\s*\n/.test(head)) {
-		try {
-			return ofSession(JSON.parse(bytes.toString('utf8', start)));
-		} catch {
-			return undefined;
-		}
-	}
-
 	// A document a line: only when the first line is one (a chat of lines is not read twice).
 	const first = jsonObjectAt(bytes, start);
 	if (!first.value || !isChatDocument(first.value)) return undefined;
