@@ -37,9 +37,9 @@ export async function runConversation(
 	// Stdin and a command's output are copied to a temporary file as they are read (removed when this ends), as the
 	// viewer copies them: the step's line, or a Claude Code transcript or Codex rollout piped in whole, is read from it.
 	const raw = new RawEvents({spool: true});
-	raw.addPlan(plan);
 	// A signal ends the process without its exit handlers: the copy is removed first, then the signal does what it
 	// does. A command's signals are handled by stopOnSignals (they go to the command first), which ends this in turn.
+	// Listened for before the copy's folder is made: a signal that came between the two left the folder behind.
 	const command = plan.inputs.some(input => input.kind === 'command');
 	const onSignal = (signal: NodeJS.Signals) => {
 		raw.close();
@@ -49,6 +49,7 @@ export async function runConversation(
 
 	if (!command) for (const name of endingSignals) process.on(name, onSignal);
 	try {
+		raw.addPlan(plan);
 		return await conversationOf(plan, request, options, streams, raw);
 	} finally {
 		for (const name of endingSignals) process.off(name, onSignal);

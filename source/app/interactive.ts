@@ -26,6 +26,8 @@ import {createCockpit} from './cockpit.js';
  */
 
 const signalNumbers: Record<string, number> = {SIGHUP: 1, SIGINT: 2, SIGTERM: 15};
+/** The signals that end the viewer. */
+const viewerSignals: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT'];
 
 /** Erases the screen and puts the cursor at its top left. */
 const clearScreen = '\u001b[2J\u001b[H';
@@ -152,6 +154,15 @@ async function viewPlan(
 	const raw = new RawEvents({spool: true});
 	// `c` on an agent CLI's step reads its session off this thread.
 	const conversations = new ConversationReads();
+	// A signal with no listener ends the process at once, without its exit handlers: one that comes while the viewer
+	// starts, before its own listeners below, removes the copy first, then does what it does.
+	const onSignalWhileStarting = (signal: NodeJS.Signals) => {
+		raw.close();
+		for (const name of viewerSignals) process.off(name, onSignalWhileStarting);
+		process.kill(process.pid, signal);
+	};
+
+	for (const name of viewerSignals) process.on(name, onSignalWhileStarting);
 	raw.addPlan(plan);
 	const speed = options.replaySpeed;
 	const replay = speed === undefined ? undefined : await import('../load/replay.js').then(({Replay}) => new Replay({speed}));
@@ -280,9 +291,10 @@ async function viewPlan(
 		quit();
 	};
 
-	process.on('SIGTERM', onSignal);
-	process.on('SIGHUP', onSignal);
-	process.on('SIGINT', onSignal);
+	for (const name of viewerSignals) {
+		process.off(name, onSignalWhileStarting);
+		process.on(name, onSignal);
+	}
 
 	try {
 		const loaded = views ?? (await loadViews());
@@ -327,9 +339,7 @@ async function viewPlan(
 		scheduler.stop();
 		raw.close();
 		conversations.close();
-		process.off('SIGTERM', onSignal);
-		process.off('SIGHUP', onSignal);
-		process.off('SIGINT', onSignal);
+		for (const name of viewerSignals) process.off(name, onSignal);
 	}
 
 	// The export's report is written by runApp once the screen is restored: here it would land on the alternate

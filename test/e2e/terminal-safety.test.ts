@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
+import {mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
 import {afterAll, afterEach, describe, expect, it} from 'vitest';
@@ -162,5 +162,19 @@ describe.skipIf(!hasTmux())('a signal ending the viewer', () => {
 		expect(after).toMatch(/(^|\s)icanon(\s|$)/m);
 		expect(after).toMatch(/(^|\s)echo(\s|$)/m);
 		expect(tty.tmux('display-message', '-p', '-t', tty.name, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
+	});
+
+	it('a SIGTERM as it starts, with events piped in, leaves no copy of the pipe behind (the copy was made before the viewer listened for signals)', async () => {
+		const temporary = mkdtempSync(join(dir, 'tmp-'));
+		const pidFile = join(dir, 'piped.pid');
+		const viewer = `cat fixtures/real/tools.ndjson | sh -c ${shellQuote(`echo $$ > ${shellQuote(pidFile)}; exec env TMPDIR=${shellQuote(temporary)} node dist/bin/perscope.js`)}`;
+		const tty = await startRecorded(viewer, join(dir, 'piped.out'));
+		const spooled = () => readdirSync(temporary).some(name => name.startsWith('perscope-spool-'));
+		const deadline = Date.now() + 10_000;
+		while (!spooled() && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 5));
+		expect(spooled()).toBe(true);
+		process.kill(Number(readFileSync(pidFile, 'utf8').trim()), 'SIGTERM');
+		expect(await tty.exitCode()).toBe(143);
+		expect(readdirSync(temporary)).toEqual([]);
 	});
 });
