@@ -1,6 +1,7 @@
 import {appendFileSync, copyFileSync, mkdtempSync, renameSync, rmSync, truncateSync, writeFileSync} from 'node:fs';
 import {tmpdir} from 'node:os';
 import {join} from 'node:path';
+import {gzipSync} from 'node:zlib';
 import {afterEach, describe, expect, it} from 'vitest';
 import {Ingest} from '../load/ingest.js';
 import {resolveInputs} from './inputs.js';
@@ -94,6 +95,18 @@ describe('perscope --print -f FILE (a real process following a real file)', () =
 		expect(await run.exit).toEqual({code: 0, signal: null});
 		expect(run.stderr()).toBe(`perscope: ${log} does not exist yet; waiting for it (--follow)\nperscope: ${log} appeared; reading it\n`);
 	}, 15_000);
+
+	it('regression: a path waited for that appeared as a gzip file was read as its compressed bytes (bad lines): it is read as a compressed file given is', async () => {
+		const directory = temporaryDirectory();
+		const log = join(directory, 'events.ndjson.gz');
+		const run = startCli(['--print', '-f', log]);
+		await waitUntil(() => run.stderr().includes('does not exist yet'), 'waiting for the file', run.stderr);
+		writeFileSync(log, gzipSync(runLines('follow', 1) + runLines('follow', 2)));
+		// Read to its end, once, as a compressed file given with -f is: it ends by itself.
+		expect(await run.exit).toEqual({code: 0, signal: null});
+		expect(run.stderr()).not.toContain('not JSON');
+		expect(countOf(run.stdout(), '✅ complete follow answer 2\n')).toBe(1);
+	});
 
 	it('without --follow, a missing file is still an error', async () => {
 		const run = startCli(['--print', join(temporaryDirectory(), 'missing.ndjson')]);

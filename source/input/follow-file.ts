@@ -39,14 +39,18 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 		progress.bytesRead = 0;
 	};
 
-	/** Reads what was appended; `rewritten` when a followed file begins as one its writer writes again whole. */
-	const drain = async (from: FileHandle): Promise<'rewritten' | undefined> => {
+	/**
+	 * Reads what was appended; `rewritten` when a followed file begins as one its writer writes again whole,
+	 * `compressed` when it begins as a gzip file.
+	 */
+	const drain = async (from: FileHandle): Promise<'rewritten' | 'compressed' | undefined> => {
 		while (!signal.aborted) {
 			const {bytesRead} = await from.read(buffer, 0, buffer.length, offset);
 			if (bytesRead === 0) return undefined;
 			// A followed file that was not there, or empty, as the plan was made: what it turns out to be decides (too
 			// few of its first bytes to say are taken at the next look).
 			if (follow && offset === 0 && isChatDocumentHead(buffer.subarray(0, bytesRead))) return 'rewritten';
+			if (follow && offset === 0 && bytesRead >= 2 && buffer[0] === 0x1f && buffer[1] === 0x8b) return 'compressed';
 			if (follow && offset === 0 && mayYetBeChatDocumentHead(buffer.subarray(0, bytesRead))) return undefined;
 			offset += bytesRead;
 			splitter.push(buffer.subarray(0, bytesRead));
@@ -73,11 +77,22 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 				progress.bytesTotal = (await handle.stat()).size;
 			}
 
-			if ((await drain(handle)) === 'rewritten') {
+			const drained = await drain(handle);
+			if (drained === 'rewritten') {
 				await handle.close();
 				handle = undefined;
 				// Told it caught up once, whichever reader tells it.
 				return await followRewritten({...reading, caughtUp: caughtUp ? () => undefined : reading.caughtUp}, splitter);
+			}
+
+			if (drained === 'compressed') {
+				await handle.close();
+				handle = undefined;
+				// As a compressed file given is read: uncompressed, to its end, once (it is never followed).
+				const {readGzipFile} = await import('./read-gzip.js');
+				await readGzipFile({path, splitter, signal, progress: bytes => (progress.bytesRead = bytes), afterChunk: reading.afterChunk});
+				catchUp();
+				return;
 			}
 
 			catchUp();
