@@ -25,11 +25,21 @@ export type FileReading = {
 	caughtUp: () => void;
 };
 
+/** `caughtUp` as a reader calls it: at most once, whichever of its ways of reading (or of its readers) gets there. */
+export function onceCaughtUp(reading: Pick<FileReading, 'caughtUp'>): () => void {
+	let told = false;
+	return () => {
+		if (told) return;
+		told = true;
+		reading.caughtUp();
+	};
+}
+
 /** How often a followed file is checked when no file-system event says it changed. */
 export const followPollMs = 250;
 
 /** Sets one of the reading's flags, telling its watcher when it changed. */
-export function setFlag(reading: FileReading, flag: 'following' | 'waiting', value: boolean): void {
+export function setFlag(reading: Pick<FileReading, 'progress' | 'changed'>, flag: 'following' | 'waiting', value: boolean): void {
 	if (reading.progress[flag] === value) return;
 	reading.progress[flag] = value;
 	reading.changed();

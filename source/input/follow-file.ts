@@ -1,7 +1,7 @@
 import type {Stats} from 'node:fs';
 import {open, stat, type FileHandle} from 'node:fs/promises';
 import {isMissing} from './fs-errors.js';
-import {followPollMs, setFlag, type FileReading} from './file-reading.js';
+import {followPollMs, onceCaughtUp, setFlag, type FileReading} from './file-reading.js';
 import {isChatDocumentHead, mayYetBeChatDocumentHead} from './file-head.js';
 import {followRewritten} from './follow-rewritten.js';
 import {Wakeup, watchPath} from './wakeup.js';
@@ -25,12 +25,7 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 	let splitter = reading.splitterFor(reading.label);
 	let handle: FileHandle | undefined;
 	let offset = 0;
-	let caughtUp = false;
-	const catchUp = () => {
-		if (caughtUp) return;
-		caughtUp = true;
-		reading.caughtUp();
-	};
+	const catchUp = onceCaughtUp(reading);
 
 	const startOver = () => {
 		generation++;
@@ -82,7 +77,7 @@ export async function readRegularFile(reading: FileReading): Promise<void> {
 				await handle.close();
 				handle = undefined;
 				// Told it caught up once, whichever reader tells it.
-				return await followRewritten({...reading, caughtUp: caughtUp ? () => undefined : reading.caughtUp}, splitter);
+				return await followRewritten({...reading, caughtUp: catchUp}, splitter);
 			}
 
 			if (drained === 'compressed') {

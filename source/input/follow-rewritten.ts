@@ -1,7 +1,7 @@
 import {constants} from 'node:fs';
 import {open, stat} from 'node:fs/promises';
 import {isMissing} from './fs-errors.js';
-import {followPollMs, setFlag, type FileReading} from './file-reading.js';
+import {followPollMs, onceCaughtUp, setFlag, type FileReading} from './file-reading.js';
 import {NotRegularFile, whatItIs} from './regular-file.js';
 import {Wakeup, watchPath} from './wakeup.js';
 
@@ -32,7 +32,7 @@ export async function followRewritten(reading: FileReading, splitter = reading.s
 	/** The version last given on (its inode, size and time), and one not whole when last looked at. */
 	let given: string | undefined;
 	let broken: string | undefined;
-	let caughtUp = false;
+	const catchUp = onceCaughtUp(reading);
 	try {
 		while (!signal.aborted) {
 			// Read only when the file changed since the version given on (its inode, size or time).
@@ -50,10 +50,7 @@ export async function followRewritten(reading: FileReading, splitter = reading.s
 				} else broken = version.stamp;
 			}
 
-			if (!caughtUp && (given !== undefined || now === undefined)) {
-				caughtUp = true;
-				reading.caughtUp();
-			}
+			if (given !== undefined || now === undefined) catchUp();
 
 			setFlag(reading, 'following', true);
 			await wakeup.wait(followPollMs, signal);

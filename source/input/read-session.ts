@@ -2,7 +2,7 @@ import {closeSync, fstatSync, readSync} from 'node:fs';
 import {join} from 'node:path';
 import {isSubagentFile, transcriptLineTime} from '../parse/dialects/claude-code/session-files.js';
 import type {LineSplitter} from '../parse/line-splitter.js';
-import {followPollMs, type FileProgress} from './file-reading.js';
+import {followPollMs, onceCaughtUp, setFlag, type FileProgress} from './file-reading.js';
 import {describeFsError, isMissing} from './fs-errors.js';
 import {namesIn, openRegularFileSync} from './regular-file.js';
 import {Wakeup, watchPath} from './wakeup.js';
@@ -203,18 +203,7 @@ export async function readSession(reading: SessionReading): Promise<void> {
 	const session = new SessionFiles(reading);
 	const wakeup = new Wakeup();
 	const unwatch = follow ? watchPath(reading.path, wakeup) : () => undefined;
-	let caughtUp = false;
-	const catchUp = () => {
-		if (caughtUp) return;
-		caughtUp = true;
-		reading.caughtUp();
-	};
-
-	const setFlag = (flag: 'following' | 'waiting', value: boolean) => {
-		if (progress[flag] === value) return;
-		progress[flag] = value;
-		reading.changed();
-	};
+	const catchUp = onceCaughtUp(reading);
 
 	const openSession = (): boolean => {
 		if (session.opened) return true;
@@ -246,18 +235,18 @@ export async function readSession(reading: SessionReading): Promise<void> {
 	try {
 		while (!signal.aborted) {
 			if (!openSession()) {
-				setFlag('waiting', true);
+				setFlag(reading, 'waiting', true);
 				catchUp();
 				await wakeup.wait(followPollMs, signal);
 				continue;
 			}
 
-			setFlag('waiting', false);
+			setFlag(reading, 'waiting', false);
 			progress.bytesTotal = (progress.bytesTotal ?? 0) + session.openSubagents();
 			await feedInOrder();
 			catchUp();
 			if (!follow) break;
-			setFlag('following', true);
+			setFlag(reading, 'following', true);
 			await wakeup.wait(followPollMs, signal);
 		}
 	} finally {

@@ -28,6 +28,14 @@ export function isChatRecordWithoutType(value: Record<string, unknown>): boolean
 	return isChatHeader(value) || isRecord(value['$set']) || typeof value['$rewindTo'] === 'string';
 }
 
+/**
+ * Whether a user message's content is the calls' results given back (every part a `functionResponse`) rather than
+ * a prompt: where chat-reader.ts ends a step rather than starting a run, and chat.ts numbers runs the same way.
+ */
+export function isToolResponses(content: unknown): boolean {
+	return Array.isArray(content) && content.length > 0 && content.every(part => isRecord(part) && 'functionResponse' in part);
+}
+
 /** The types of a chat's messages (what the person typed or the tools gave back; the model's; the CLI's notices). */
 const chatMessageTypes: ReadonlySet<string> = new Set(['user', 'gemini', 'info', 'warning', 'error']);
 

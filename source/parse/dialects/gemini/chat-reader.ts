@@ -5,7 +5,7 @@ import {jsonText} from '../json-values.js';
 import {lineOnlyEvent, type ParsedOut} from '../stream-dialect.js';
 import {isRecord} from '../wire-reader.js';
 import {agentName, agentTools, promptOf, subagentShown} from './agents.js';
-import {isChatDocument, isChatHeader} from './chat-file.js';
+import {isChatDocument, isChatHeader, isToolResponses} from './chat-file.js';
 
 /*
  * A chat Gemini CLI keeps of a session (`~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl`; chat.ts says how
@@ -486,11 +486,6 @@ export class ChatReader {
 
 function newRun(jobId: string, runId: string): ChatRun {
 	return {jobId, runId, step: undefined, model: undefined, agents: 0, error: undefined, ended: false, notice: undefined};
-}
-
-/** Whether a user message's content is the results of calls (`functionResponse` parts) rather than a prompt. */
-function isToolResponses(content: unknown): boolean {
-	return Array.isArray(content) && content.length > 0 && content.every(part => isRecord(part) && 'functionResponse' in part);
 }
 
 /** The text of a message's content: a string, or its parts' `text` joined. */

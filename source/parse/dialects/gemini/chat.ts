@@ -2,7 +2,7 @@ import type {ConversationMessage, ConversationPart, ConversationStep, Conversati
 import {jsonObject, jsonObjectAt} from '../json-values.js';
 import {isRecord} from '../wire-reader.js';
 import {JsonDocumentLines} from '../../json-document-lines.js';
-import {isChatDocument} from './chat-file.js';
+import {isChatDocument, isToolResponses} from './chat-file.js';
 
 /*
  * A step's conversation from the chat Gemini CLI keeps of a session (`~/.gemini/tmp/<project>/chats/session-<time>-
@@ -303,9 +303,7 @@ function* chatValues(bytes: Buffer, session: string | undefined): Generator<Reco
 	for (const message of document.messages) {
 		if (!isRecord(message)) continue;
 		const type = message['type'];
-		const content = message['content'];
-		const allResults = Array.isArray(content) && content.length > 0 && content.every(part => isRecord(part) && 'functionResponse' in part);
-		if ((type === 'user' && !allResults) || (!inRun && (type === 'gemini' || type === 'error' || type === 'warning'))) {
+		if ((type === 'user' && !isToolResponses(message['content'])) || (!inRun && (type === 'gemini' || type === 'error' || type === 'warning'))) {
 			inRun = true;
 			const at = message['timestamp'];
 			yield {sessionId: document.sessionId, startTime: typeof at === 'string' ? at : document.startTime};
