@@ -612,3 +612,96 @@ describe('a Gemini CLI chat, what the review found', () => {
 		});
 	});
 });
+
+describe('the notices Gemini CLI shows between turns (a slash command’s error)', () => {
+	// Real recordings: `/memory add` and `/resume save` (`/chat save` in 0.36.0) typed before the first prompt. The
+	// CLI writes what they showed (an `info`, an `error`; two `error`s in 0.36.0) to the chat; the model never sees them.
+	const recorded = [
+		{version: '0.61.0', file: 'fixtures/gemini/notice-before-prompt/chats/session-2026-11-30T06-03-5e01b5fa.ndjson', run: '5e01b5fa', errors: 1},
+		{version: '0.36.0', file: 'fixtures/gemini/chat-document-notices/chats/session-2026-11-30T06-04-aa62ef1b.json', run: 'aa62ef1b', errors: 2},
+	];
+
+	for (const {version, file, errors} of recorded)
+		it(`regression (${version}): made a run of their own, failed by the error, and the job failed, before the prompt’s run: they are the first activities of the prompt’s run, which completes`, () => {
+			const printed = perscope(['--print', join(repoRoot, file)], scratch());
+			expect(printed.code, printed.stderr).toBe(0);
+			const shown = printed.stdout.split('\n').filter(line => line.startsWith('[gemini]'));
+			expect(shown.slice(0, errors + 1)).toEqual([
+				...(errors === 2 ? ['[gemini] ❌ error error: Usage: /memory add <text to remember>'] : []),
+				'[gemini] ❌ error error: Missing tag. Usage: /resume save <tag>',
+				'[gemini] 💬 query Now add a farewell file.',
+			]);
+			expect(shown.at(-1)).toBe('[gemini] ✓ run completed · 2 steps');
+			const summary = JSON.parse(perscope(['--summary', '--json', join(repoRoot, file)], scratch()).stdout) as {
+				jobs: Array<{status: string; runs: Array<{status: string; error: string | null; startedAt: number; endedAt: number}>}>;
+			};
+			expect(summary.jobs).toHaveLength(1);
+			expect(summary.jobs[0]!.status).toBe('completed');
+			// One run, the prompt's, lasting as long as its turn (under a second), not from the first notice on.
+			expect(summary.jobs[0]!.runs).toEqual([expect.objectContaining({status: 'completed', error: null})]);
+			const [run] = summary.jobs[0]!.runs;
+			expect(run!.endedAt - run!.startedAt).toBeLessThan(1000);
+		});
+
+	it('regression: the conversation listed them among the messages given to the model', () => {
+		for (const {file, run} of recorded) {
+			// The run's first step: what the model was given as it began.
+			const conversation = perscope(['--conversation', `${run}@1`, join(repoRoot, file)], scratch());
+			expect(conversation.code, conversation.stderr).toBe(0);
+			expect(conversation.stdout).toMatch(/^\+ {3}Now add a farewell file\.$/m);
+			expect(conversation.stdout).not.toContain('Missing tag');
+			expect(conversation.stdout).not.toContain('/memory');
+		}
+	});
+
+	const between = join(repoRoot, 'fixtures/gemini/notice-between-prompts/chats/session-2026-11-30T06-08-d5cd41e4.ndjson');
+
+	it('regression: one shown after a run’s answer (a real recording) was that run’s error, shown before its answer: it is the next prompt’s run’s first activity', () => {
+		const printed = perscope(['--print', between], scratch());
+		const shown = printed.stdout.split('\n').filter(line => line.startsWith('[gemini]'));
+		expect(shown.slice(0, 4)).toEqual([
+			'[gemini] 💬 query Now add a farewell file.',
+			'[gemini] 🔧 write_file farewell.txt',
+			'[gemini] ✅ complete Added farewell.txt.',
+			'[gemini] ✓ run completed · 2 steps',
+		]);
+		expect(shown.slice(4, 6)).toEqual(['[gemini] ❌ error error: Missing tag. Usage: /resume save <tag>', '[gemini] 💬 query List the files in the workspace']);
+		const summary = JSON.parse(perscope(['--summary', '--json', between], scratch()).stdout) as {
+			jobs: Array<{runs: Array<{status: string; error: string | null}>}>;
+		};
+		expect(summary.jobs[0]!.runs.map(run => [run.status, run.error])).toEqual([
+			['completed', null],
+			['completed', null],
+		]);
+	});
+
+	it('one shown after the last answer, with no prompt after it: the last run’s, after its answer, which it does not fail', () => {
+		const file = join(scratch(), 'notice-last.jsonl');
+		const recordedLines = readFileSync(between, 'utf8').split('\n');
+		// Up to the notice and its `$set`: the first run's answer, then `/resume save`'s error.
+		expect(recordedLines[11]).toContain('"type":"error"');
+		writeFileSync(file, `${recordedLines.slice(0, 13).join('\n')}\n`);
+		const shown = perscope(['--print', file], scratch())
+			.stdout.split('\n')
+			.filter(line => line.startsWith('[gemini]'));
+		expect(shown.slice(-3)).toEqual([
+			'[gemini] ✅ complete Added farewell.txt.',
+			'[gemini] ✓ run completed · 2 steps',
+			'[gemini] ❌ error error: Missing tag. Usage: /resume save <tag>',
+		]);
+		const summary = JSON.parse(perscope(['--summary', '--json', file], scratch()).stdout) as {
+			jobs: Array<{runs: Array<{status: string; error: string | null}>}>;
+		};
+		expect(summary.jobs[0]!.runs).toEqual([expect.objectContaining({status: 'completed', error: null})]);
+	});
+
+	it('a chat that ends with notices and no prompt: they make a run of their own, failed by its last error', () => {
+		const file = join(scratch(), 'notices-only.jsonl');
+		const recordedLines = readFileSync(join(repoRoot, recorded[0]!.file), 'utf8').split('\n');
+		writeFileSync(file, `${recordedLines.slice(0, 6).join('\n')}\n`);
+		const summary = JSON.parse(perscope(['--summary', '--json', file], scratch()).stdout) as {
+			jobs: Array<{runs: Array<{status: string; error: string | null}>}>;
+		};
+		expect(summary.jobs[0]!.runs).toEqual([expect.objectContaining({status: 'stoppedByError', error: 'error: Missing tag. Usage: /resume save <tag>'})]);
+	});
+});

@@ -55,6 +55,9 @@ type ChatRun = {
 	notice: string | undefined;
 };
 
+/** An error or warning the CLI showed between turns (a slash command's: `Missing tag. Usage: /resume save <tag>`). */
+type Notice = {type: 'error' | 'warning'; message: string; ref: EventRef; at: number | undefined};
+
 /** The response being read: the run's last so far, until what follows says whether it was its answer. */
 type Response = {
 	id: string;
@@ -76,6 +79,11 @@ type ChatState = {
 	/** The ends of sub-agents this chat's calls started, given once what follows the calls is read (their chats come between). */
 	deferred: Array<{agent: string | undefined; events: AgentEvent[]; failed: boolean}>;
 	run: ChatRun | undefined;
+	/**
+	 * The errors and warnings the CLI showed between turns (before any prompt, or after a run's answer): no turn's,
+	 * and no model saw them. Shown in the run the next prompt begins, before its query (test/cli/gemini-chats.test.ts).
+	 */
+	between: Notice[];
 	response: Response | undefined;
 	/** The ids of the messages seen (a history put in place included): a message written again adds to what it was. */
 	seen: Set<string>;
@@ -159,7 +167,7 @@ export class ChatReader {
 		if (!chat?.last) return;
 		// A sub-agent's chat whose call was never read: a session of its own.
 		if (chat.held) this.#replay(chat, out);
-		const events = [...this.#flush(chat), ...this.#close(chat, chat.last, 'end')];
+		const events = [...this.#flush(chat), ...this.#close(chat, chat.last, 'end'), ...this.#lastNotices(chat)];
 		for (const event of events) {
 			event.continuesLine = true;
 			out({kind: 'event', event});
@@ -169,7 +177,17 @@ export class ChatReader {
 	#chatOf(source: string): ChatState {
 		let chat = this.#chats.get(source);
 		if (!chat) {
-			chat = {session: undefined, subagent: false, held: undefined, deferred: [], run: undefined, response: undefined, seen: new Set(), last: undefined};
+			chat = {
+				session: undefined,
+				subagent: false,
+				held: undefined,
+				deferred: [],
+				run: undefined,
+				between: [],
+				response: undefined,
+				seen: new Set(),
+				last: undefined,
+			};
 			this.#chats.set(source, chat);
 		}
 
@@ -241,9 +259,14 @@ export class ChatReader {
 			case 'error':
 			case 'warning': {
 				if (!first) return [];
+				const message = textOf(value['content']) ?? value['type'];
+				if (!chat.subagent && this.#betweenTurns(chat)) {
+					chat.between.push({type: value['type'], message, ref, at});
+					return [];
+				}
+
 				const out: AgentEvent[] = [];
 				const run = this.#current(chat, ref, at, out);
-				const message = textOf(value['content']) ?? value['type'];
 				if (value['type'] === 'error') run.error = message;
 				out.push(withHead(this.#head(run, 'chat error', ref, at), {kind: 'runError', name: value['type'], message, warning: value['type'] === 'warning'}));
 				return out;
@@ -461,7 +484,45 @@ export class ChatReader {
 		const out: AgentEvent[] = [
 			withSharedHead(head, {kind: 'childRunStart', childRunId: run.runId, childExpertKey: 'gemini', query: undefined, viaToolName: undefined}),
 		];
+		// What the CLI showed before it, in the order shown: the run's first activities, none of them its error. Each
+		// is dated by the prompt, so that the run lasts as long as its turn (the notice's own time is on its line).
+		for (const {type, message, ref: shownAt, at: shownTime} of chat.between.splice(0))
+			out.push(withHead(this.#head(run, 'chat error', shownAt, at ?? shownTime), {kind: 'runError', name: type, message, warning: true}));
 		if (prompt !== undefined) out.push(withSharedHead(head, {kind: 'query', text: prompt}));
+		return out;
+	}
+
+	/**
+	 * Whether the CLI is between turns: no prompt yet, or the run's last response said something and called nothing
+	 * (its answer, which only what follows settles). After a response that called tools, or none at all, a turn is
+	 * going, and an error (`[API Error: …]`) is the turn's.
+	 */
+	#betweenTurns(chat: ChatState): boolean {
+		const run = chat.run;
+		if (!run) return true;
+		if (run.ended) return true;
+		const response = chat.response;
+		return response !== undefined && response.calls.size === 0 && response.text.trim() !== '';
+	}
+
+	/**
+	 * At the chat's end, the errors and warnings shown after its last turn, for a prompt that never came: in the last
+	 * run, after its answer, as what it went on after; with no run at all, a run of their own with no query, failed by
+	 * the last error among them as a turn that ended with one is.
+	 */
+	#lastNotices(chat: ChatState): AgentEvent[] {
+		if (chat.between.length === 0) return [];
+		const notices = chat.between.splice(0);
+		const out: AgentEvent[] = [];
+		const alone = chat.run === undefined;
+		const run = this.#current(chat, notices[0]!.ref, notices[0]!.at, out);
+		for (const {type, message, ref, at} of notices) {
+			const failing = alone && type === 'error';
+			if (failing) run.error = message;
+			out.push(withHead(this.#head(run, 'chat error', ref, at), {kind: 'runError', name: type, message, warning: !failing}));
+		}
+
+		if (alone) out.push(...this.#close(chat, chat.last ?? notices[0]!.ref, 'end'));
 		return out;
 	}
 

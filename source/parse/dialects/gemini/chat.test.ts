@@ -119,14 +119,15 @@ describe('a step’s conversation from a Gemini CLI chat', () => {
 		expect(chatConversation(document, {run: 1, at: undefined}, 6, 'every')).toMatchObject({kind: 'none'});
 	});
 
-	it('numbers a document’s runs as its reader does: a notice of the CLI’s before any prompt is a run of its own; a copy holding several documents, the session’s last', () => {
+	it('numbers a document’s runs as its reader does: a notice of the CLI’s before any prompt is no run of its own; a copy holding several documents, the session’s last', () => {
 		const whole = JSON.parse(document.toString('utf8')) as {sessionId: string; messages: unknown[]};
 		const warned = Buffer.from(
 			JSON.stringify({...whole, messages: [{id: 'w0', timestamp: '2026-11-30T03:22:30.700Z', type: 'warning', content: 'x'}, ...whole.messages]}, null, 2),
 		);
-		// The second prompt is the third run: the warning was the first.
-		const third = ended(chatConversation(warned, {run: 3, at: undefined}, 1, 'every'));
-		expect(third.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
+		// The second prompt is the second run: the warning waited for the first prompt's (it used to be a run).
+		const afterWarning = ended(chatConversation(warned, {run: 2, at: undefined}, 1, 'every'));
+		expect(afterWarning.added[0]!.contents).toEqual([expect.objectContaining({kind: 'call', toolName: 'write_file'})]);
+		expect(chatConversation(warned, {run: 3, at: undefined}, 1, 'every')).toMatchObject({kind: 'none'});
 		// A pipe's copy: documents a line each, another session's after the one asked for, and an earlier version before it.
 		const line = (value: object) => JSON.stringify(value);
 		const other = {...whole, sessionId: 'another', messages: whole.messages.slice(0, 1)};

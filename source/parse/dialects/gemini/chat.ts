@@ -123,14 +123,20 @@ function conversationOf(records: readonly ChatRecord[], latest: ReadonlyMap<stri
 		} else messages[at] = record.value;
 	}
 
-	// A response begun and given up (nothing said, nothing called) is left out.
-	const givenMessages = withoutRepeatedResults(given.filter(message => message['type'] !== 'gemini' || saysSomething(message)).map(messageOf));
+	// A response begun and given up (nothing said, nothing called) is left out, and so are the CLI's notices (what it
+	// showed the person: `info`, `warning`, `error`), which it never gives the model.
+	const givenMessages = withoutRepeatedResults(
+		given.filter(message => !noticeTypes.has(message['type']) && (message['type'] !== 'gemini' || saysSomething(message))).map(messageOf),
+	);
 	let lastAnswer = -1;
 	for (const [index, message] of givenMessages.entries()) if (message.role === 'assistant') lastAnswer = index;
 	for (const message of givenMessages.slice(lastAnswer + 1)) if (message.role === 'user') message.isNewInput = true;
 	const response = latest.get(target)!;
 	return {kind: 'ended', from: 'chat', usage: usageOf(response['tokens']), given: givenMessages, added: added.map(messageOf), error: undefined};
 }
+
+/** The messages a chat keeps of what the CLI showed the person, apart from the conversation with the model. */
+const noticeTypes: ReadonlySet<unknown> = new Set(['info', 'warning', 'error']);
 
 /** A chat's lines as records: a run's header, a history put in place, a message (`first` where its id is new). */
 type ChatRecord =
@@ -298,12 +304,12 @@ function* chatValues(bytes: Buffer, session: string | undefined): Generator<Reco
 	}
 
 	// Where chat-reader.ts starts a run: at a prompt (a user message that is not all calls' results), and at a
-	// response or a notice of the CLI's (an error, a warning) that comes before any prompt.
+	// response that comes before any prompt (the CLI's notices before it wait for it).
 	let inRun = false;
 	for (const message of document.messages) {
 		if (!isRecord(message)) continue;
 		const type = message['type'];
-		if ((type === 'user' && !isToolResponses(message['content'])) || (!inRun && (type === 'gemini' || type === 'error' || type === 'warning'))) {
+		if ((type === 'user' && !isToolResponses(message['content'])) || (!inRun && type === 'gemini')) {
 			inRun = true;
 			const at = message['timestamp'];
 			yield {sessionId: document.sessionId, startTime: typeof at === 'string' ? at : document.startTime};
