@@ -50,6 +50,21 @@ describe('the notes of a followed file that does not exist yet', () => {
 		expect(notes).toEqual(['perscope: /tmp/never.ndjson does not exist yet; waiting for it (--follow)\n']);
 	});
 
+	it('regression: a followed file removed and waited for again was said not to exist yet: it is gone, and waited for again', () => {
+		const state = followed('/tmp/chat.json');
+		const {notes, changed} = watch(state);
+		state.bytesTotal = 4096;
+		changed();
+		state.waiting = true;
+		changed();
+		state.waiting = false;
+		changed();
+		expect(notes).toEqual([
+			'perscope: /tmp/chat.json is gone (removed or renamed); waiting for it to appear again (--follow)\n',
+			'perscope: /tmp/chat.json appeared; reading it\n',
+		]);
+	});
+
 	it('shows a file name inert', () => {
 		const state = followed('/tmp/a\u001b[2J.ndjson');
 		const {notes, changed} = watch(state);

@@ -27,8 +27,12 @@ export function waitingNotes(
 ): () => void {
 	const waiting = new Set<SourceState>();
 	const openAfterExit = new Set<SourceState>();
+	// The followed files seen to exist: one of them waited for again was removed (a chat document's path, which is
+	// read whole at each change: input/follow-rewritten.ts), not mistyped.
+	const existed = new Set<SourceState>();
 	return () => {
 		for (const state of states()) {
+			if (!state.waiting && state.bytesTotal !== undefined) existed.add(state);
 			if (state.outputOpen && !openAfterExit.has(state)) {
 				openAfterExit.add(state);
 				const bound = idleAfterExitMs === undefined ? '' : ` (or ${Math.round(idleAfterExitMs / 1000)} s pass without any)`;
@@ -38,7 +42,12 @@ export function waitingNotes(
 			}
 
 			if (state.waiting) {
-				if (!waiting.has(state)) note(`perscope: ${safe(state.label)} does not exist yet; waiting for it (--follow)\n`);
+				if (!waiting.has(state))
+					note(
+						existed.has(state)
+							? `perscope: ${safe(state.label)} is gone (removed or renamed); waiting for it to appear again (--follow)\n`
+							: `perscope: ${safe(state.label)} does not exist yet; waiting for it (--follow)\n`,
+					);
 				waiting.add(state);
 				continue;
 			}
