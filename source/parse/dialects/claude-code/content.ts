@@ -58,6 +58,15 @@ export function agentModel(detail: unknown): string | undefined {
 	return typeof model === 'string' && model !== '' ? model : undefined;
 }
 
+/**
+ * How long a sub-agent ran, by the CLI's own count: its call's `tool_use_result.totalDurationMs` (2.0 and 2.1), the
+ * only time a 2.0 stream gives a sub-agent (its lines carry none).
+ */
+export function agentDurationMs(detail: unknown): number | undefined {
+	const duration = field(detail, 'totalDurationMs');
+	return typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? duration : undefined;
+}
+
 /** A string field of a tool's input. */
 export function inputString(input: unknown, key: string): string | undefined {
 	const value = field(input, key);

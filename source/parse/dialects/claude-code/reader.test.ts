@@ -272,6 +272,28 @@ describe('regression: a stream whose lines carry no time showed – for how long
 		expect(runDurationMs(second!)).toBe(73);
 	});
 
+	it('regression: a session transcript’s sub-agent, its own lines in another file, showed 0ms: it took 201 ms by its call’s result (totalDurationMs)', () => {
+		const model = modelFromFixtures('claude-code/session-transcript-cc2.1.197.ndjson');
+		const agent = model.runs.get('toolu_mockkqxs130002')!;
+		// Its one timed line is its call's result (line 7): its start and end alike.
+		expect(agent.startedAt).toBe(agent.endedAt);
+		expect(agent.reportedDurationMs).toBe(201);
+		expect(runDurationMs(agent)).toBe(201);
+	});
+
+	it('the real 2.0.28 stream with a sub-agent: 2.0 gives a sub-agent no time at all (no time on its lines, no tool_use_result), so none is shown', () => {
+		const model = modelFromFixtures('claude-code/nested-subagents-cc2.0.28.ndjson');
+		const agent = model.runs.get('toolu_mockzmqayj0002')!;
+		expect([agent.startedAt, agent.endedAt, agent.reportedDurationMs]).toEqual([undefined, undefined, undefined]);
+		expect(runDurationMs(agent)).toBeUndefined();
+		// The turn took 339 ms by its result; a 2.0 sub-agent has no Task tool of its own (line 7's error).
+		expect(runDurationMs(model.runs.get('fa717c09-dae9-4f2b-bc38-23a55d495649')!)).toBe(339);
+		expect(call(model, 'toolu_mockzmqayj0010')).toMatchObject({
+			type: 'delegate',
+			result: {error: '<tool_use_error>Error: No such tool available: Task</tool_use_error>'},
+		});
+	});
+
 	it('a turn whose times span longer than its result says keeps its times', () => {
 		const session = 'dd0e2a40-0000-4000-8000-000000000002';
 		const model = sessionModel(session, [

@@ -53,7 +53,10 @@ export function taskOfCall(stream: ClaudeStream, toolUseId: string): Task | unde
 	return undefined;
 }
 
-/** Ends the sub-agent's run, at `timestamp` when given (else the line's time). */
+/**
+ * Ends the sub-agent's run, at `timestamp` when given (else the line's time); `durationMs` is how long it ran by the
+ * CLI's count (its call's result says), the least it lasted, as a turn's result's `duration_ms` is (result.ts).
+ */
 export function endChild(
 	stream: ClaudeStream,
 	runId: string,
@@ -61,11 +64,12 @@ export function endChild(
 	text: string | undefined,
 	message: string | undefined,
 	timestamp?: number,
+	durationMs?: number,
 ): void {
 	const child = stream.children.get(runId);
 	if (!child || child.ended) return;
 	child.ended = true;
-	stream.emit(runId, {kind: 'runEnd', status, text, message, usage: undefined}, undefined, undefined, timestamp);
+	stream.emit(runId, {kind: 'runEnd', status, text, message, usage: undefined, durationMs}, undefined, undefined, timestamp);
 }
 
 /** `system/task_started`: a task (a sub-agent's, or a background command's) begins. */

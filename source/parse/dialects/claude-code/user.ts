@@ -1,6 +1,6 @@
 import type {ToolResult} from '../../../model/events.js';
 import {toolResult} from './assistant.js';
-import {agentAnswer, agentModel, agentResultText, contentText, isAsyncLaunch} from './content.js';
+import {agentAnswer, agentDurationMs, agentModel, agentResultText, contentText, isAsyncLaunch} from './content.js';
 import type {ClaudeLineOf} from './schema.js';
 import type {ClaudeStream} from './stream.js';
 import {child, endChild, runOf} from './sub-agents.js';
@@ -50,9 +50,10 @@ export function readUser(stream: ClaudeStream, line: ClaudeLineOf<'user'>): void
 		results.push(toolResult(stream, id, text, isError, detail));
 		if (!isError) child(stream, id);
 		const model = agentModel(detail);
+		const durationMs = agentDurationMs(detail);
 		ends.push(() => {
 			if (model !== undefined && stream.children.has(id)) stream.runModel(id, model);
-			endChild(stream, id, isError ? 'stoppedByError' : 'completed', text, isError ? text || 'error' : undefined);
+			endChild(stream, id, isError ? 'stoppedByError' : 'completed', text, isError ? text || 'error' : undefined, undefined, durationMs);
 		});
 	}
 
