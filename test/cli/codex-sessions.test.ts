@@ -2,6 +2,7 @@ import {spawnSync} from 'node:child_process';
 import {appendFileSync, copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs';
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
+import {perscopeInProcess} from '../helpers/cli-in-process.js';
 import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 
@@ -27,15 +28,15 @@ function sessionsFolder(): string {
 	return sessions;
 }
 
-function perscope(args: string[]): {stdout: string; stderr: string; code: number | null} {
-	const result = spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', env: {...process.env, CI: 'true'}, timeout: 20_000});
-	return {stdout: result.stdout, stderr: result.stderr, code: result.status};
+/** perscope ARGS, run in this process (test/helpers/cli-in-process.ts). */
+async function perscope(args: string[]): Promise<{stdout: string; stderr: string; code: number | null}> {
+	return perscopeInProcess(args);
 }
 
 describe('a folder of Codex sessions', () => {
-	it('lists the sessions people started, newest first, each read with its sub-agents’ rollouts', () => {
+	it('lists the sessions people started, newest first, each read with its sub-agents’ rollouts', async () => {
 		const sessions = sessionsFolder();
-		const listed = perscope(['--print', sessions]);
+		const listed = await perscope(['--print', sessions]);
 		expect(listed.code, listed.stderr).toBe(0);
 		expect(listed.stdout.split('\n').slice(0, 4)).toEqual([
 			expect.stringMatching(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED +QUERY$/),
@@ -46,8 +47,8 @@ describe('a folder of Codex sessions', () => {
 		]);
 		expect(listed.stdout.split('\n')).toHaveLength(5);
 		// Any folder of it: a year's, a day's.
-		expect(perscope(['--print', join(sessions, '2026')]).stdout).toBe(listed.stdout);
-		const summary = perscope(['--summary', sessions]);
+		expect((await perscope(['--print', join(sessions, '2026')])).stdout).toBe(listed.stdout);
+		const summary = await perscope(['--summary', sessions]);
 		expect(summary.stdout.match(/^job \S+/gm)).toEqual([
 			'job 01a228c0-f5cd-7bb2-bd63-cdd91677d85d',
 			'job 01a228c0-fb2e-7dd1-9990-d46a08f84537',
@@ -55,10 +56,10 @@ describe('a folder of Codex sessions', () => {
 		]);
 	});
 
-	it('reads a session’s rollout with its sub-agents’ beside it, in the order their lines were written, and a glob of them once', () => {
+	it('reads a session’s rollout with its sub-agents’ beside it, in the order their lines were written, and a glob of them once', async () => {
 		const sessions = sessionsFolder();
 		const parent = join(sessions, day, rollouts[1]![1]);
-		const printed = perscope(['--print', parent]);
+		const printed = await perscope(['--print', parent]);
 		expect(printed.code, printed.stderr).toBe(0);
 		const lines = printed.stdout.split('\n').map(line => line.trim());
 		const at = (text: string) => {
@@ -73,9 +74,9 @@ describe('a folder of Codex sessions', () => {
 		expect(lines.filter(line => line.includes('✅ complete greet.txt has 1 line.'))).toHaveLength(1);
 
 		const day_ = join(sessions, day);
-		const globbed = perscope(['--summary', ...readdirSync(day_).map(name => join(day_, name))]);
+		const globbed = await perscope(['--summary', ...readdirSync(day_).map(name => join(day_, name))]);
 		expect(globbed.code, globbed.stderr).toBe(0);
-		expect(globbed.stdout).toBe(perscope(['--summary', sessions]).stdout.replace(/\n\d+ events\n$/, globbed.stdout.match(/\n\d+ events\n$/)![0]));
+		expect(globbed.stdout).toBe((await perscope(['--summary', sessions])).stdout.replace(/\n\d+ events\n$/, globbed.stdout.match(/\n\d+ events\n$/)![0]));
 		expect(globbed.stdout).toMatch(/^job 01a228c0-fb2e-7dd1-9990-d46a08f84537 +✓ completed +6 steps/m);
 	});
 });
@@ -99,7 +100,7 @@ describe('a Codex session followed as it is written (-f)', () => {
 			run.child.kill('SIGTERM');
 			expect((await run.exit).code).toBe(0);
 			// Stopped, its job counts what reading the finished session does: the helper's steps, tokens and cost included.
-			const whole = perscope(['--print', parent]).stdout.trimEnd().split('\n').at(-1);
+			const whole = (await perscope(['--print', parent])).stdout.trimEnd().split('\n').at(-1);
 			expect(whole).toMatch(/✓ completed · 6 steps · 6000 in \/ 300 out tokens/);
 			expect(run.stdout().trimEnd().split('\n').at(-1)).toBe(whole);
 		} finally {
@@ -109,7 +110,7 @@ describe('a Codex session followed as it is written (-f)', () => {
 });
 
 describe('a codex exec stream’s conversation', () => {
-	it('is read from the rollout Codex keeps of its thread under $CODEX_HOME/sessions, and said to be missing without one', () => {
+	it('is read from the rollout Codex keeps of its thread under $CODEX_HOME/sessions, and said to be missing without one', async () => {
 		// The real 0.171.0 stream of two `codex exec` turns and the rollout Codex wrote of the thread meanwhile.
 		const stream = join(repoRoot, 'fixtures', 'codex', 'exec-with-rollout.jsonl');
 		const thread = '01a228bc-d8ef-7500-8da2-04acc61fc523';
@@ -140,7 +141,7 @@ describe('a codex exec stream’s conversation', () => {
 });
 
 describe('--codex', () => {
-	it('lists the Codex sessions that ran in the working directory, from $CODEX_HOME/sessions; says so when none did', () => {
+	it('lists the Codex sessions that ran in the working directory, from $CODEX_HOME/sessions; says so when none did', async () => {
 		const home = scratch();
 		const work = scratch();
 		const day = join(home, 'sessions', '2026', '11', '29');
@@ -172,7 +173,7 @@ describe('--codex', () => {
 });
 
 describe('a session that ran past midnight', () => {
-	it('reads its sub-agent’s rollout from the next day’s folder too, where Codex wrote it', () => {
+	it('reads its sub-agent’s rollout from the next day’s folder too, where Codex wrote it', async () => {
 		const sessions = scratch();
 		const today = join(sessions, '2026', '11', '30');
 		const tomorrow = join(sessions, '2026', '12', '01');
@@ -180,7 +181,7 @@ describe('a session that ran past midnight', () => {
 		mkdirSync(tomorrow, {recursive: true});
 		copyFileSync(join(repoRoot, 'fixtures', 'codex', rollouts[1]![0]), join(today, rollouts[1]![1]));
 		copyFileSync(join(repoRoot, 'fixtures', 'codex', rollouts[2]![0]), join(tomorrow, rollouts[2]![1]));
-		const printed = perscope(['--print', join(today, rollouts[1]![1])]);
+		const printed = await perscope(['--print', join(today, rollouts[1]![1])]);
 		expect(printed.code, printed.stderr).toBe(0);
 		expect(printed.stdout).toContain('🔧 exec_command wc -l greet.txt');
 	});

@@ -4,6 +4,7 @@ import {appendFileSync, chmodSync, mkdirSync, readFileSync, realpathSync, rmSync
 import {join} from 'node:path';
 import {describe, expect, it} from 'vitest';
 import {cliPath, repoRoot, startCli, waitUntil} from '../helpers/cli-process.js';
+import {perscopeInProcess} from '../helpers/cli-in-process.js';
 import {copyAsWritten} from '../helpers/recorded-layout.js';
 import {scratchDirectories} from '../helpers/scratch.js';
 import {openToEveryone, perscopeUnprivileged} from '../helpers/unprivileged.js';
@@ -18,16 +19,16 @@ const scratch = scratchDirectories('perscope-gemini-chats-');
 const stream = join(repoRoot, 'fixtures/gemini/stream-with-chats.jsonl');
 const session = '87be16a9-348b-4b32-baa8-f067a778c15d';
 
-function perscope(args: string[], home: string) {
-	const result = spawnSync(process.execPath, [cliPath, ...args], {cwd: repoRoot, encoding: 'utf8', env: {...process.env, CI: 'true', GEMINI_CLI_HOME: home}});
-	return {code: result.status, stdout: result.stdout, stderr: result.stderr};
+/** perscope ARGS with $GEMINI_CLI_HOME at `home`, run in this process (test/helpers/cli-in-process.ts). */
+async function perscope(args: string[], home: string) {
+	return perscopeInProcess(args, undefined, {GEMINI_CLI_HOME: home});
 }
 
 describe('a Gemini CLI stream’s conversation', () => {
-	it('is read from the chat Gemini CLI keeps of the session under $GEMINI_CLI_HOME/.gemini, run by run, step by step', () => {
+	it('is read from the chat Gemini CLI keeps of the session under $GEMINI_CLI_HOME/.gemini, run by run, step by step', async () => {
 		const home = scratch();
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/stream-with-chats'), join(home, '.gemini'));
-		const second = perscope(['--conversation', `${session}@2`, stream], home);
+		const second = await perscope(['--conversation', `${session}@2`, stream], home);
 		expect(second.code, second.stderr).toBe(0);
 		const lines = second.stdout.split('\n');
 		expect(lines[0]).toBe(`  conversation of run ${session} (gemini) at step 2`);
@@ -37,14 +38,14 @@ describe('a Gemini CLI stream’s conversation', () => {
 		expect(second.stdout).toContain('+   call replace · replace__replace_1795988673896_0');
 
 		// The resumed run (the second `gemini -p`): its prompt is new at its first step.
-		const resumed = perscope(['--conversation', `${session}#2@1`, stream], home);
+		const resumed = await perscope(['--conversation', `${session}#2@1`, stream], home);
 		expect(resumed.code, resumed.stderr).toBe(0);
 		expect(resumed.stdout).toContain('+   Now add a farewell file.');
 		expect(resumed.stdout).toContain('+   call write_file · write_file__write_file_1795988676546_0');
 	});
 
-	it('says where it looked, exit 1, when the chat is not there', () => {
-		const missing = perscope(['--conversation', `${session}@2`, stream], scratch());
+	it('says where it looked, exit 1, when the chat is not there', async () => {
+		const missing = await perscope(['--conversation', `${session}@2`, stream], scratch());
 		expect(missing.code).toBe(1);
 		expect(missing.stderr).toMatch(
 			new RegExp(
@@ -57,8 +58,8 @@ describe('a Gemini CLI stream’s conversation', () => {
 const chat = join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats/session-2026-11-29T21-44-87be16a9.ndjson');
 
 describe('a Gemini CLI chat given as the input', () => {
-	it('regression: printed 18 bad lines and unknown main, user and gemini events: the session’s runs, steps and tokens, in every mode', () => {
-		const summary = perscope(['--summary', chat], scratch());
+	it('regression: printed 18 bad lines and unknown main, user and gemini events: the session’s runs, steps and tokens, in every mode', async () => {
+		const summary = await perscope(['--summary', chat], scratch());
 		expect(summary.code, summary.stderr).toBe(0);
 		expect(summary.stderr).toBe('');
 		// Five responses of 900 input and 40 output tokens (300 cached, 10 of thinking) in the first run, two in the second.
@@ -74,13 +75,13 @@ describe('a Gemini CLI chat given as the input', () => {
 			'',
 		]);
 
-		const print = perscope(['--print', chat], scratch());
+		const print = await perscope(['--print', chat], scratch());
 		expect(print.code, print.stderr).toBe(0);
 		expect(print.stdout).toContain('[gemini] 🔧 read_file notes.txt ✗ File not found: /home/user/ws/stream-with-chats/notes.txt\n');
 		expect(print.stdout).toContain('[gemini] → delegate generalist: List the files in the workspace and say which ones hold a greeting.\n');
 		expect(print.stdout).toContain('[gemini] ✅ complete Added farewell.txt.\n[gemini] ✓ run completed · 2 steps\n');
 
-		const json = perscope(['--summary', '--json', chat], scratch());
+		const json = await perscope(['--summary', '--json', chat], scratch());
 		const read = JSON.parse(json.stdout) as {
 			events: number;
 			diagnosticCount: number;
@@ -91,8 +92,8 @@ describe('a Gemini CLI chat given as the input', () => {
 		expect(read.jobs[0]!.runs.map(run => `${run.runId} ${run.steps}`)).toEqual([`${session} 5`, `${session}/generalist#1 0`, `${session}#2 2`]);
 	});
 
-	it('--conversation reads a step from the chat itself, given as a file or through a pipe', () => {
-		const fromFile = perscope(['--conversation', `${session}@2`, chat], scratch());
+	it('--conversation reads a step from the chat itself, given as a file or through a pipe', async () => {
+		const fromFile = await perscope(['--conversation', `${session}@2`, chat], scratch());
 		expect(fromFile.code, fromFile.stderr).toBe(0);
 		const lines = fromFile.stdout.split('\n');
 		expect(lines[0]).toBe(`  conversation of run ${session} (gemini) at step 2`);
@@ -111,8 +112,8 @@ describe('a Gemini CLI chat given as the input', () => {
 		expect(piped.stdout).toContain('+   call write_file · write_file__write_file_1795988676546_0');
 	});
 
-	it('reads the same from a pipe, and the reference way (PERSCOPE_FAST=0)', () => {
-		const file = perscope(['--summary', '--json', chat], scratch());
+	it('reads the same from a pipe, and the reference way (PERSCOPE_FAST=0)', async () => {
+		const file = await perscope(['--summary', '--json', chat], scratch());
 		const piped = spawnSync(process.execPath, [cliPath, '--summary', '--json'], {
 			cwd: repoRoot,
 			encoding: 'utf8',
@@ -142,9 +143,9 @@ describe('Gemini CLI’s folder of chats', () => {
 
 	const interactive = '420074c7-0964-409e-9bdf-00ea0e982b2a';
 
-	it('lists the sessions, newest first, from ~/.gemini, its tmp, a project’s folder or its chats; a sub-agent’s chat is not a session', () => {
+	it('lists the sessions, newest first, from ~/.gemini, its tmp, a project’s folder or its chats; a sub-agent’s chat is not a session', async () => {
 		const home = geminiHome();
-		const all = perscope(['--print', join(home, '.gemini', 'tmp')], home);
+		const all = await perscope(['--print', join(home, '.gemini', 'tmp')], home);
 		expect(all.code, all.stderr).toBe(0);
 		expect(all.stdout.split('\n')).toEqual([
 			expect.stringMatching(/^JOB +EXPERT +STATUS +STEPS +RUNS +STARTED +PROJECT +QUERY$/),
@@ -153,21 +154,21 @@ describe('Gemini CLI’s folder of chats', () => {
 			expect.stringMatching(new RegExp(`^${session} +gemini +✓ completed +11 +3 +2026-11-29 21:44:33 +stream-with-chats +Fix the greeting`)),
 			'',
 		]);
-		expect(perscope(['--print', join(home, '.gemini')], home).stdout).toBe(all.stdout);
-		const project = perscope(['--print', join(home, '.gemini', 'tmp', 'interactive-chat')], home);
+		expect((await perscope(['--print', join(home, '.gemini')], home)).stdout).toBe(all.stdout);
+		const project = await perscope(['--print', join(home, '.gemini', 'tmp', 'interactive-chat')], home);
 		expect(project.stdout.split('\n').slice(1)).toEqual([
 			expect.stringMatching(new RegExp(`^${interactive} +gemini +✓ completed +11 +3 .* Fix the greeting`)),
 			'',
 		]);
-		expect(perscope(['--print', join(home, '.gemini', 'tmp', 'interactive-chat', 'chats')], home).stdout).toBe(project.stdout);
-		const summary = perscope(['--summary', join(home, '.gemini', 'tmp')], home);
+		expect((await perscope(['--print', join(home, '.gemini', 'tmp', 'interactive-chat', 'chats')], home)).stdout).toBe(project.stdout);
+		const summary = await perscope(['--summary', join(home, '.gemini', 'tmp')], home);
 		expect(summary.stdout.match(/^job \S+ .*$/gm)).toEqual([
 			`job ${session}  ✓ completed  11 steps  9900 in / 440 out tokens  $0.01  2.9s`,
 			`job ${interactive}  ✓ completed  11 steps  9900 in / 440 out tokens  $0.01  3.6s`,
 		]);
 	});
 
-	it('--gemini lists the sessions that ran in this directory (told by the hash of its path in each chat’s header), and says so when there are none', () => {
+	it('--gemini lists the sessions that ran in this directory (told by the hash of its path in each chat’s header), and says so when there are none', async () => {
 		const home = geminiHome();
 		const here = scratch();
 		// The recorded chat, as if it had run here: Gemini CLI writes the SHA-256 of the directory's path as `projectHash`.
@@ -190,7 +191,7 @@ describe('Gemini CLI’s folder of chats', () => {
 		expect(elsewhere.stderr).toBe(
 			`perscope: no Gemini CLI sessions of ${realpathSync(elsewhere.stderr.match(/sessions of (\S+):/)![1]!)}: none in ${join(home, '.gemini', 'tmp')} (every directory's: perscope ${join(home, '.gemini', 'tmp')})\n`,
 		);
-		const withFiles = perscope(['--gemini', chat], home);
+		const withFiles = await perscope(['--gemini', chat], home);
 		expect(withFiles.code).toBe(2);
 		expect(withFiles.stderr).toMatch(/--gemini opens the Gemini CLI sessions of this directory; it cannot be combined with files/);
 	});
@@ -206,8 +207,8 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 	const document = join(repoRoot, 'fixtures/gemini/chat-document/chats/session-2026-11-30T03-22-5cb65d08.json');
 	const oldSession = '5cb65d08-9708-44fa-a074-b37d5efce019';
 
-	it('regression: read as one event with nothing in it: the session’s runs, steps, tokens and sub-agent, in every mode', () => {
-		const summary = perscope(['--summary', document], scratch());
+	it('regression: read as one event with nothing in it: the session’s runs, steps, tokens and sub-agent, in every mode', async () => {
+		const summary = await perscope(['--summary', document], scratch());
 		expect(summary.code, summary.stderr).toBe(0);
 		expect(summary.stderr).toBe('');
 		// Five responses of 900 input and 40 output tokens (300 cached, 10 of thinking) for the first prompt, two for the second.
@@ -222,7 +223,7 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 			'',
 		]);
 
-		const print = perscope(['--print', document], scratch());
+		const print = await perscope(['--print', document], scratch());
 		expect(print.code, print.stderr).toBe(0);
 		// The `generalist` tool ran the sub-agent (the chat shows its progress): a delegation, asked its `request`.
 		expect(print.stdout).toContain(
@@ -236,7 +237,7 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		);
 		expect(print.stdout).toContain('[gemini] ✅ complete Added farewell.txt.\n[gemini] ✓ run completed · 2 steps\n');
 
-		const json = JSON.parse(perscope(['--summary', '--json', document], scratch()).stdout) as {
+		const json = JSON.parse((await perscope(['--summary', '--json', document], scratch())).stdout) as {
 			events: number;
 			diagnosticCount: number;
 			unknownEvents: object;
@@ -246,8 +247,8 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		expect(json.jobs[0]!.runs.map(run => `${run.runId} ${run.steps}`)).toEqual([`${oldSession} 5`, `${oldSession}/generalist#1 0`, `${oldSession}#2 2`]);
 	});
 
-	it('the first prompt of a session failed with the error the CLI showed, the same prompt again answered', () => {
-		const failed = perscope(['--summary', join(repoRoot, 'fixtures/gemini/chat-document-error/chats/session-2026-11-30T03-22-27fef613.json')], scratch());
+	it('the first prompt of a session failed with the error the CLI showed, the same prompt again answered', async () => {
+		const failed = await perscope(['--summary', join(repoRoot, 'fixtures/gemini/chat-document-error/chats/session-2026-11-30T03-22-27fef613.json')], scratch());
 		expect(failed.code, failed.stderr).toBe(0);
 		expect(
 			failed.stdout
@@ -261,8 +262,8 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		]);
 	});
 
-	it('--conversation reads a step from the document itself, the same from a file or a pipe', () => {
-		const fromFile = perscope(['--conversation', `${oldSession}@2`, document], scratch());
+	it('--conversation reads a step from the document itself, the same from a file or a pipe', async () => {
+		const fromFile = await perscope(['--conversation', `${oldSession}@2`, document], scratch());
 		expect(fromFile.code, fromFile.stderr).toBe(0);
 		const lines = fromFile.stdout.split('\n');
 		expect(lines[0]).toBe(`  conversation of run ${oldSession} (gemini) at step 2`);
@@ -271,7 +272,7 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		expect(fromFile.stdout).toContain('  #3 tool\n    result of read_file · read_file_1796008950891_0\n      Helo, world\n');
 		expect(fromFile.stdout).toContain('+   call replace · replace_1796008951040_0');
 
-		const second = perscope(['--conversation', `${oldSession}#2@1`, document], scratch());
+		const second = await perscope(['--conversation', `${oldSession}#2@1`, document], scratch());
 		expect(second.code, second.stderr).toBe(0);
 		expect(second.stdout).toContain('+   Now add a farewell file.');
 		expect(second.stdout).toContain('+   call write_file · write_file_1796008954883_0');
@@ -285,7 +286,7 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		expect(piped.stdout).toBe(second.stdout);
 	});
 
-	it('regression: through a pipe after another session’s document, the conversation read the first document (another session’s), and one with a byte order mark none', () => {
+	it('regression: through a pipe after another session’s document, the conversation read the first document (another session’s), and one with a byte order mark none', async () => {
 		const other = join(repoRoot, 'fixtures/gemini/chat-document-error/chats/session-2026-11-30T03-22-27fef613.json');
 		const piped = (input: Buffer, run: string) =>
 			spawnSync(process.execPath, [cliPath, '--conversation', run], {
@@ -319,40 +320,40 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 			run.child.kill('SIGINT');
 			await run.exit;
 			expect(run.stderr()).not.toContain('not JSON');
-			expect(run.stdout()).toBe(perscope(['--print', document], scratch()).stdout);
+			expect(run.stdout()).toBe((await perscope(['--print', document], scratch())).stdout);
 		} finally {
 			run.child.kill('SIGKILL');
 		}
 	});
 
-	it('a file of several documents one after the other (`cat` of chats): each step’s conversation from its own session’s', () => {
+	it('a file of several documents one after the other (`cat` of chats): each step’s conversation from its own session’s', async () => {
 		const other = join(repoRoot, 'fixtures/gemini/chat-document-error/chats/session-2026-11-30T03-22-27fef613.json');
 		const file = join(scratch(), 'all.json');
 		writeFileSync(file, Buffer.concat([readFileSync(document), Buffer.from('\n'), readFileSync(other)]));
-		const first = perscope(['--conversation', `${oldSession}#2@1`, file], scratch());
+		const first = await perscope(['--conversation', `${oldSession}#2@1`, file], scratch());
 		expect(first.code, first.stderr).toBe(0);
 		expect(first.stdout).toContain('+   call write_file · write_file_1796008954883_0');
-		const second = perscope(['--conversation', '27fef613-9526-4c92-803c-b47df5b3a400#2@1', file], scratch());
+		const second = await perscope(['--conversation', '27fef613-9526-4c92-803c-b47df5b3a400#2@1', file], scratch());
 		expect(second.code, second.stderr).toBe(0);
 		expect(second.stdout).toContain('+   Now add a farewell file.');
 		expect(second.stdout).not.toContain('Fix the greeting');
 	});
 
-	it('a 0.36.0 stream: its `generalist` tool a delegation; its steps’ conversations from the session’s .json chat', () => {
+	it('a 0.36.0 stream: its `generalist` tool a delegation; its steps’ conversations from the session’s .json chat', async () => {
 		const home = scratch();
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/stream-with-chat-document'), join(home, '.gemini'));
 		const oldStream = join(repoRoot, 'fixtures/gemini/stream-with-chat-document.jsonl');
 		const streamSession = '053eb82e-ecf1-40d5-8099-22f02586c7f4';
-		const second = perscope(['--conversation', `${streamSession}@2`, oldStream], home);
+		const second = await perscope(['--conversation', `${streamSession}@2`, oldStream], home);
 		expect(second.code, second.stderr).toBe(0);
 		expect(second.stdout.split('\n')[1]).toMatch(/^ {2}from line 10 \(the session's chat, .*\/chats\/session-2026-11-30T03-22-053eb82e\.json\)$/);
 		expect(second.stdout).toContain('+   call replace · replace_1796008968789_0');
 		// The resumed run (the second `gemini -p`) is the chat's second prompt.
-		const resumed = perscope(['--conversation', `${streamSession}#2@1`, oldStream], home);
+		const resumed = await perscope(['--conversation', `${streamSession}#2@1`, oldStream], home);
 		expect(resumed.code, resumed.stderr).toBe(0);
 		expect(resumed.stdout).toContain('+   Now add a farewell file.');
 		expect(resumed.stdout).toContain('+   call write_file · write_file_1796008971196_0');
-		const summary = perscope(['--summary', '--json', oldStream], home);
+		const summary = await perscope(['--summary', '--json', oldStream], home);
 		expect(JSON.parse(summary.stdout).jobs[0].runs.map((run: {runId: string; steps: number}) => `${run.runId} ${run.steps}`)).toEqual(
 			[streamSession, `${streamSession}/generalist#1`, `${streamSession}#2`].map((runId, index) => `${runId} ${[5, 0, 2][index]}`),
 		);
@@ -375,7 +376,7 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 			await run.exit;
 			expect(run.stderr()).toBe('');
 			// Read as the last version is read at once.
-			expect(run.stdout()).toBe(perscope(['--print', document], scratch()).stdout);
+			expect(run.stdout()).toBe((await perscope(['--print', document], scratch())).stdout);
 		} finally {
 			run.child.kill('SIGKILL');
 		}
@@ -412,11 +413,11 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 		}
 	});
 
-	it('listed with the chats of lines, newest first, each summarised', () => {
+	it('listed with the chats of lines, newest first, each summarised', async () => {
 		const home = scratch();
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/chat-document'), join(home, '.gemini', 'tmp', 'before-0.40'));
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat'), join(home, '.gemini', 'tmp', 'interactive-chat'));
-		const listed = perscope(['--print', join(home, '.gemini')], home);
+		const listed = await perscope(['--print', join(home, '.gemini')], home);
 		expect(listed.code, listed.stderr).toBe(0);
 		expect(listed.stdout.split('\n').slice(1)).toEqual([
 			expect.stringMatching(new RegExp(`^${oldSession} +gemini +✓ completed +7 +3 +2026-11-30 03:22:30 +before-0\\.40 +Fix the greeting`)),
@@ -427,11 +428,11 @@ describe('a chat Gemini CLI kept as one JSON document (0.36.0)', () => {
 });
 
 describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
-	it('reads them together, in the order their lines were written: each sub-agent’s steps under its delegation, with the figures the CLI gave', () => {
+	it('reads them together, in the order their lines were written: each sub-agent’s steps under its delegation, with the figures the CLI gave', async () => {
 		const home = scratch();
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat/chats'), join(home, 'chats'));
 		const chatFile = join(home, 'chats', 'session-2026-11-30T01-37-420074c7.jsonl');
-		const print = perscope(['--print', chatFile], home);
+		const print = await perscope(['--print', chatFile], home);
 		expect(print.code, print.stderr).toBe(0);
 		expect(print.stdout).toContain(
 			[
@@ -453,7 +454,7 @@ describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
 		);
 		expect(print.stdout).not.toContain('[generalist] ✅ complete');
 		// `/quit` printed 11 requests, 9,900 input tokens (3,300 cache reads) and 440 output for the session, sub-agent included.
-		const json = JSON.parse(perscope(['--summary', '--json', chatFile], home).stdout) as {
+		const json = JSON.parse((await perscope(['--summary', '--json', chatFile], home)).stdout) as {
 			events: number;
 			jobs: Array<{usage: {inputTokens: number; outputTokens: number; cachedInputTokens: number}; steps: number; runs: Array<{runId: string; steps: number}>}>;
 		};
@@ -465,11 +466,11 @@ describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
 			'420074c7-0964-409e-9bdf-00ea0e982b2a#2 2',
 		]);
 		// Given together on the command line (a shell's glob), the same; and the reference way of reading, the same.
-		const together = perscope(
+		const together = await perscope(
 			['--summary', '--json', chatFile, join(home, 'chats', '420074c7-0964-409e-9bdf-00ea0e982b2a', '44089d6d-a69d-4626-aed7-e972a4e07c4d.jsonl')],
 			home,
 		);
-		expect(together.stdout).toBe(perscope(['--summary', '--json', chatFile], home).stdout);
+		expect(together.stdout).toBe((await perscope(['--summary', '--json', chatFile], home)).stdout);
 		const plain = spawnSync(process.execPath, [cliPath, '--summary', '--json', chatFile], {
 			cwd: repoRoot,
 			encoding: 'utf8',
@@ -478,7 +479,7 @@ describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
 		expect(plain.stdout).toBe(together.stdout);
 	});
 
-	it('gives each run, with its sub-agent’s, the usage the session’s stream counts for it', () => {
+	it('gives each run, with its sub-agent’s, the usage the session’s stream counts for it', async () => {
 		const home = scratch();
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/stream-with-chats/tmp/tmp-7jg85xlsvx/chats'), join(home, 'chats'));
 		const chatFile = join(home, 'chats', 'session-2026-11-29T21-44-87be16a9.jsonl');
@@ -494,8 +495,10 @@ describe('a Gemini CLI chat with its sub-agents’ chats beside it', () => {
 
 			return Object.fromEntries(usage);
 		};
-		const fromChats = byRun(JSON.parse(perscope(['--summary', '--json', chatFile], home).stdout) as Runs);
-		const fromStream = byRun(JSON.parse(perscope(['--summary', '--json', join(repoRoot, 'fixtures/gemini/stream-with-chats.jsonl')], home).stdout) as Runs);
+		const fromChats = byRun(JSON.parse((await perscope(['--summary', '--json', chatFile], home)).stdout) as Runs);
+		const fromStream = byRun(
+			JSON.parse((await perscope(['--summary', '--json', join(repoRoot, 'fixtures/gemini/stream-with-chats.jsonl')], home)).stdout) as Runs,
+		);
 		expect(fromChats).toEqual({[session]: [8100, 360], [`${session}#2`]: [1800, 80]});
 		expect(fromChats).toEqual(fromStream);
 	});
@@ -508,11 +511,11 @@ describe('a Gemini CLI chat, what the review found', () => {
 			.split('\n')
 			.filter(line => line !== '');
 
-	it('regression: a line shaped like a chat’s header took every line after it in its source, which then showed nothing', () => {
+	it('regression: a line shaped like a chat’s header took every line after it in its source, which then showed nothing', async () => {
 		const stream = lines(join(repoRoot, 'fixtures/gemini/stream-with-chats.jsonl'));
 		const file = join(scratch(), 'stream.jsonl');
 		writeFileSync(file, `${[...stream.slice(0, 10), lines(interactiveChat)[0], ...stream.slice(10)].join('\n')}\n`);
-		const summary = perscope(['--summary', file], scratch());
+		const summary = await perscope(['--summary', file], scratch());
 		expect(summary.stdout.split('\n')[0]).toBe(`job ${session}  ✓ completed  7 steps  9900 in / 440 out tokens  $0.01  2.9s`);
 	});
 
@@ -565,7 +568,7 @@ describe('a Gemini CLI chat, what the review found', () => {
 		}
 	});
 
-	it('regression: a sub-agent’s chat that could not be read was left out without a word: it is a diagnostic naming it', () => {
+	it('regression: a sub-agent’s chat that could not be read was left out without a word: it is a diagnostic naming it', async () => {
 		const home = scratch();
 		copyAsWritten(join(repoRoot, 'fixtures/gemini/interactive-chat/chats'), join(home, 'chats'));
 		openToEveryone([home], join(home, 'chats'));
@@ -578,20 +581,20 @@ describe('a Gemini CLI chat, what the review found', () => {
 		expect(result.stderr).toContain(`perscope: ${subAgent}: permission denied`);
 	});
 
-	it('regression: a turn the next prompt came to with no answer (cancelled) stayed running, and its job failed', () => {
+	it('regression: a turn the next prompt came to with no answer (cancelled) stayed running, and its job failed', async () => {
 		const error = lines(join(repoRoot, 'fixtures/gemini/interactive-error/chats/session-2026-11-30T01-42-4213b797.ndjson'));
 		const chat = lines(interactiveChat);
 		// The first prompt, the CLI's notice (a real `info` record), then the second prompt and its answer.
 		const file = join(scratch(), 'cancelled.jsonl');
 		writeFileSync(file, `${[...chat.slice(0, 4), error[7], ...chat.slice(26)].join('\n')}\n`);
-		const summary = perscope(['--summary', file], scratch());
+		const summary = await perscope(['--summary', file], scratch());
 		const rows = summary.stdout.split('\n');
 		expect(rows[0]).toMatch(/^job 420074c7-0964-409e-9bdf-00ea0e982b2a {2}✓ completed {2}2 steps/);
 		expect(rows[2]).toMatch(/^ {2}gemini {2}✗ stoppedByError +0 .* This request failed\. Press F12 for diagnostics/);
 		expect(rows[3]).toMatch(/^ {2}gemini {2}✓ completed +2 /);
 	});
 
-	it('regression: a response’s tool-use prompt tokens were counted as thinking (billed as output): they are input', () => {
+	it('regression: a response’s tool-use prompt tokens were counted as thinking (billed as output): they are input', async () => {
 		const chat = lines(interactiveChat);
 		// The second run's answer, its tokens as the API may give them with a tool's prompt in them.
 		const file = join(scratch(), 'tool-tokens.jsonl');
@@ -601,7 +604,7 @@ describe('a Gemini CLI chat, what the review found', () => {
 				: line,
 		);
 		writeFileSync(file, `${withTool.join('\n')}\n`);
-		const read = JSON.parse(perscope(['--summary', '--json', file], scratch()).stdout) as {jobs: Array<{runs: Array<{runId: string; usage: object}>}>};
+		const read = JSON.parse((await perscope(['--summary', '--json', file], scratch())).stdout) as {jobs: Array<{runs: Array<{runId: string; usage: object}>}>};
 		// The run's first step as recorded (900 in, 300 cached, 40 out, 10 thinking), then this one.
 		expect(read.jobs[0]!.runs.find(run => run.runId.endsWith('#2'))!.usage).toEqual({
 			inputTokens: 900 + 6000,
@@ -622,8 +625,8 @@ describe('the notices Gemini CLI shows between turns (a slash command’s error)
 	];
 
 	for (const {version, file, errors} of recorded)
-		it(`regression (${version}): made a run of their own, failed by the error, and the job failed, before the prompt’s run: they are the first activities of the prompt’s run, which completes`, () => {
-			const printed = perscope(['--print', join(repoRoot, file)], scratch());
+		it(`regression (${version}): made a run of their own, failed by the error, and the job failed, before the prompt’s run: they are the first activities of the prompt’s run, which completes`, async () => {
+			const printed = await perscope(['--print', join(repoRoot, file)], scratch());
 			expect(printed.code, printed.stderr).toBe(0);
 			const shown = printed.stdout.split('\n').filter(line => line.startsWith('[gemini]'));
 			expect(shown.slice(0, errors + 1)).toEqual([
@@ -632,7 +635,7 @@ describe('the notices Gemini CLI shows between turns (a slash command’s error)
 				'[gemini] 💬 query Now add a farewell file.',
 			]);
 			expect(shown.at(-1)).toBe('[gemini] ✓ run completed · 2 steps');
-			const summary = JSON.parse(perscope(['--summary', '--json', join(repoRoot, file)], scratch()).stdout) as {
+			const summary = JSON.parse((await perscope(['--summary', '--json', join(repoRoot, file)], scratch())).stdout) as {
 				jobs: Array<{status: string; runs: Array<{status: string; error: string | null; startedAt: number; endedAt: number}>}>;
 			};
 			expect(summary.jobs).toHaveLength(1);
@@ -643,10 +646,10 @@ describe('the notices Gemini CLI shows between turns (a slash command’s error)
 			expect(run!.endedAt - run!.startedAt).toBeLessThan(1000);
 		});
 
-	it('regression: the conversation listed them among the messages given to the model', () => {
+	it('regression: the conversation listed them among the messages given to the model', async () => {
 		for (const {file, run} of recorded) {
 			// The run's first step: what the model was given as it began.
-			const conversation = perscope(['--conversation', `${run}@1`, join(repoRoot, file)], scratch());
+			const conversation = await perscope(['--conversation', `${run}@1`, join(repoRoot, file)], scratch());
 			expect(conversation.code, conversation.stderr).toBe(0);
 			expect(conversation.stdout).toMatch(/^\+ {3}Now add a farewell file\.$/m);
 			expect(conversation.stdout).not.toContain('Missing tag');
@@ -656,8 +659,8 @@ describe('the notices Gemini CLI shows between turns (a slash command’s error)
 
 	const between = join(repoRoot, 'fixtures/gemini/notice-between-prompts/chats/session-2026-11-30T06-08-d5cd41e4.ndjson');
 
-	it('regression: one shown after a run’s answer (a real recording) was that run’s error, shown before its answer: it is the next prompt’s run’s first activity', () => {
-		const printed = perscope(['--print', between], scratch());
+	it('regression: one shown after a run’s answer (a real recording) was that run’s error, shown before its answer: it is the next prompt’s run’s first activity', async () => {
+		const printed = await perscope(['--print', between], scratch());
 		const shown = printed.stdout.split('\n').filter(line => line.startsWith('[gemini]'));
 		expect(shown.slice(0, 4)).toEqual([
 			'[gemini] 💬 query Now add a farewell file.',
@@ -666,7 +669,7 @@ describe('the notices Gemini CLI shows between turns (a slash command’s error)
 			'[gemini] ✓ run completed · 2 steps',
 		]);
 		expect(shown.slice(4, 6)).toEqual(['[gemini] ❌ error error: Missing tag. Usage: /resume save <tag>', '[gemini] 💬 query List the files in the workspace']);
-		const summary = JSON.parse(perscope(['--summary', '--json', between], scratch()).stdout) as {
+		const summary = JSON.parse((await perscope(['--summary', '--json', between], scratch())).stdout) as {
 			jobs: Array<{runs: Array<{status: string; error: string | null}>}>;
 		};
 		expect(summary.jobs[0]!.runs.map(run => [run.status, run.error])).toEqual([
@@ -675,31 +678,29 @@ describe('the notices Gemini CLI shows between turns (a slash command’s error)
 		]);
 	});
 
-	it('one shown after the last answer, with no prompt after it: the last run’s, after its answer, which it does not fail', () => {
+	it('one shown after the last answer, with no prompt after it: the last run’s, after its answer, which it does not fail', async () => {
 		const file = join(scratch(), 'notice-last.jsonl');
 		const recordedLines = readFileSync(between, 'utf8').split('\n');
 		// Up to the notice and its `$set`: the first run's answer, then `/resume save`'s error.
 		expect(recordedLines[11]).toContain('"type":"error"');
 		writeFileSync(file, `${recordedLines.slice(0, 13).join('\n')}\n`);
-		const shown = perscope(['--print', file], scratch())
-			.stdout.split('\n')
-			.filter(line => line.startsWith('[gemini]'));
+		const shown = (await perscope(['--print', file], scratch())).stdout.split('\n').filter(line => line.startsWith('[gemini]'));
 		expect(shown.slice(-3)).toEqual([
 			'[gemini] ✅ complete Added farewell.txt.',
 			'[gemini] ✓ run completed · 2 steps',
 			'[gemini] ❌ error error: Missing tag. Usage: /resume save <tag>',
 		]);
-		const summary = JSON.parse(perscope(['--summary', '--json', file], scratch()).stdout) as {
+		const summary = JSON.parse((await perscope(['--summary', '--json', file], scratch())).stdout) as {
 			jobs: Array<{runs: Array<{status: string; error: string | null}>}>;
 		};
 		expect(summary.jobs[0]!.runs).toEqual([expect.objectContaining({status: 'completed', error: null})]);
 	});
 
-	it('a chat that ends with notices and no prompt: they make a run of their own, failed by its last error', () => {
+	it('a chat that ends with notices and no prompt: they make a run of their own, failed by its last error', async () => {
 		const file = join(scratch(), 'notices-only.jsonl');
 		const recordedLines = readFileSync(join(repoRoot, recorded[0]!.file), 'utf8').split('\n');
 		writeFileSync(file, `${recordedLines.slice(0, 6).join('\n')}\n`);
-		const summary = JSON.parse(perscope(['--summary', '--json', file], scratch()).stdout) as {
+		const summary = JSON.parse((await perscope(['--summary', '--json', file], scratch())).stdout) as {
 			jobs: Array<{runs: Array<{status: string; error: string | null}>}>;
 		};
 		expect(summary.jobs[0]!.runs).toEqual([expect.objectContaining({status: 'stoppedByError', error: 'error: Missing tag. Usage: /resume save <tag>'})]);
