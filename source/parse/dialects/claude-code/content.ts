@@ -67,6 +67,31 @@ export function agentDurationMs(detail: unknown): number | undefined {
 	return typeof duration === 'number' && Number.isFinite(duration) && duration >= 0 ? duration : undefined;
 }
 
+/**
+ * What a slash command run by the CLI itself printed (`/compact`'s `Compacted`), as Claude Code puts it to the session:
+ * `<local-command-stdout>…</local-command-stdout>`, its stderr after it when there was any. Undefined for other text.
+ */
+export function localCommandOutput(content: unknown): string | undefined {
+	if (typeof content !== 'string' || !content.startsWith('<local-command-std')) return undefined;
+	const output = /^<local-command-stdout>([\s\S]*?)<\/local-command-stdout>(?:<local-command-stderr>([\s\S]*)<\/local-command-stderr>)?$/.exec(content);
+	if (!output) return undefined;
+	const [, stdout = '', stderr = ''] = output;
+	return stderr === '' ? stdout.trimEnd() : `${stdout.trimEnd()}${stdout.trim() === '' ? '' : '\n'}stderr: ${stderr}`;
+}
+
+/**
+ * A slash command as a session's transcript records the person typing it (`<command-name>/compact</command-name>`,
+ * `<command-message>…</command-message>`, `<command-args>…</command-args>`): `/compact` and its arguments.
+ */
+export function slashCommand(content: unknown): string | undefined {
+	if (typeof content !== 'string' || !content.includes('<command-name>')) return undefined;
+	const name = /<command-name>([^<]*)<\/command-name>/.exec(content)?.[1]?.trim();
+	if (name === undefined || name === '') return undefined;
+	const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(content)?.[1]?.trim() ?? '';
+	const command = name.startsWith('/') ? name : `/${name}`;
+	return args === '' ? command : `${command} ${args}`;
+}
+
 /** A string field of a tool's input. */
 export function inputString(input: unknown, key: string): string | undefined {
 	const value = field(input, key);

@@ -43,7 +43,7 @@ const system = object({
 	prompt: text,
 	parent_task_id: nullish(string),
 	is_backgrounded: nullish(boolean),
-	status: text,
+	status: nullish(string),
 	summary: text,
 	usage: anything,
 	patch: anything,

@@ -318,6 +318,45 @@ describe('regression: a stream whose lines carry no time showed – for how long
 	});
 });
 
+describe('a compaction (`-p /compact --resume`, recorded with 2.1.197: compact-cc2.1.197.ndjson and its transcript)', () => {
+	const session = 'd4e84c8e-fbb6-4cc4-87a9-5ad6f2255375';
+
+	it('regression: the `system/status` line that ends a compaction (`"status": null`, line 7) was a bad line', () => {
+		const model = modelFromFixtures('claude-code/compact-cc2.1.197.ndjson');
+		expect(model.diagnosticCount).toBe(0);
+		expect(model.unknownEvents.size).toBe(0);
+	});
+
+	it('regression: the stream’s `/compact` turn answered “(empty answer)”: what the command printed (line 11, `<local-command-stdout>`) is its answer, no question', () => {
+		const model = modelFromFixtures('claude-code/compact-cc2.1.197.ndjson');
+		const turn = model.runs.get('21425287-a7b6-42bc-ba2e-c788fab813e4')!;
+		expect(turn.status).toBe('completed');
+		const activities = model.activities.filter(activity => activity.runId === turn.runId);
+		// The summary the model is given from then on (line 10, `isSynthetic`) is put to it; the output is not.
+		expect(activities.map(activity => [activity.type, 'text' in activity ? activity.text.slice(0, 40) : ''])).toEqual([
+			['query', 'This session is being continued from a p'],
+			['complete', 'Compacted'],
+		]);
+	});
+
+	it('regression: the transcript’s `/compact` turn ended without a final event, and its job failed: the command is its prompt, its output its answer', () => {
+		const model = modelFromFixtures('claude-code/session-transcript-compact-cc2.1.197.ndjson');
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		const job = jobOf(model, session);
+		expect(jobTotals(model, job).status).toBe('completed');
+		expect(jobTotals(model, job).failure).toBeUndefined();
+		const turn = model.runs.get(`${session}#2`)!;
+		expect(endedWithoutFinalEvent(model, turn)).toBe(false);
+		const activities = model.activities.filter(activity => activity.runId === turn.runId);
+		// Line 14 (the summary), line 15 (the CLI's caveat for the model: nothing), line 16 (the command), line 17 (its output).
+		expect(activities.map(activity => [activity.type, 'text' in activity ? activity.text.slice(0, 40) : ''])).toEqual([
+			['query', 'This session is being continued from a p'],
+			['query', '/compact'],
+			['complete', 'Compacted'],
+		]);
+	});
+});
+
 describe('other real samples', () => {
 	it('system/api_retry is a retry, with the status, error and attempt (2.1.237, trimmed)', () => {
 		const model = modelFromFixtures('claude-code/nanoPy-read-probe-cc2.1.237.TRIMMED.ndjson');

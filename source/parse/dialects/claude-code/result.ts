@@ -34,7 +34,9 @@ export function readResult(stream: ClaudeStream, line: ClaudeLineOf<'result'>): 
 	if (durationMs !== undefined && time !== undefined) stream.emit(runId, {kind: 'marker'}, undefined, undefined, time - durationMs);
 	const isError = line.is_error === true || line.subtype !== 'success';
 	if (!isError) {
-		stream.emit(runId, {kind: 'runEnd', status: 'completed', text: line.result, message: undefined, usage: undefined, durationMs});
+		// A turn that was a slash command's (`/compact`) answered with what the command printed.
+		const text = (line.result ?? '') === '' ? (state.commandOutput ?? line.result) : line.result;
+		stream.emit(runId, {kind: 'runEnd', status: 'completed', text, message: undefined, usage: undefined, durationMs});
 		return;
 	}
 

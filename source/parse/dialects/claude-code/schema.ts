@@ -105,7 +105,8 @@ function build() {
 		prompt: text,
 		parent_task_id: z.string().nullish(),
 		is_backgrounded: z.boolean().nullish(),
-		status: text,
+		// `system/status`: null once a compaction is over (2.1.197: `"status": null, "compact_result": "success"`).
+		status: z.string().nullish(),
 		summary: text,
 		// task_notification's usage (its `duration_ms`) and task_updated's patch (its `end_time`), read in sub-agents.ts
 		usage: z.unknown().optional(),

@@ -50,6 +50,8 @@ export type RunState = {
 	thinking: string | undefined;
 	/** The run's last text, its answer when its end says none. */
 	lastText: string | undefined;
+	/** What a slash command the CLI ran itself printed (`/compact`: `Compacted`): the answer of a turn with no other. */
+	commandOutput: string | undefined;
 	/** What the reader has counted of its usage. */
 	usage: Usage;
 	query: string | undefined;

@@ -139,6 +139,7 @@ export class ClaudeStream {
 			text: undefined,
 			thinking: undefined,
 			lastText: undefined,
+			commandOutput: undefined,
 			usage: zeroUsage,
 			query: undefined,
 		};

@@ -160,6 +160,7 @@ export function taskNotification(stream: ClaudeStream, line: ClaudeLineOf<'syste
 	endChild(stream, runId, failed ? 'stoppedByError' : 'completed', answer, error, task?.endedAt);
 }
 
-function failedTask(status: string | undefined): boolean {
-	return status !== undefined && status !== 'completed';
+/** Whether a task's status says it failed; no status (absent, or null as `system/status` may have it) says nothing. */
+function failedTask(status: string | null | undefined): boolean {
+	return status !== undefined && status !== null && status !== 'completed';
 }

@@ -1,4 +1,4 @@
-import {field} from './content.js';
+import {field, localCommandOutput, slashCommand} from './content.js';
 import {isRecord} from '../wire-reader.js';
 
 /*
@@ -10,6 +10,10 @@ import {isRecord} from '../wire-reader.js';
  * result names too (`toolUseResult.agentId`), or, for a sub-agent whose call's result is not in yet, by the prompt
  * it was given. Lines only a transcript has (the queue of prompts, attachments, the last prompt, a summary, the
  * files an interactive session may restore) show nothing; a command typed in its shell mode shows as `! <command>`.
+ * A slash command the person typed (`<command-name>/compact</command-name>…`) is the turn's prompt, `/compact`; what
+ * a command the CLI runs itself printed (`<local-command-stdout>Compacted</local-command-stdout>`) is that turn's
+ * answer and its end, as the stream's `result` would be (a transcript has none); the note the CLI adds before such
+ * output for the model (`isMeta`: `<local-command-caveat>…`) shows nothing.
  */
 
 const transcriptOnly: ReadonlySet<string> = new Set([
@@ -64,9 +68,19 @@ export class TranscriptLines {
 	read(value: Record<string, unknown>): TranscriptLine {
 		const type = value['type'];
 		if (typeof type === 'string' && transcriptOnly.has(type)) return {kind: 'nothing'};
+		const content = type === 'user' ? field(value['message'], 'content') : undefined;
+		if (type === 'user' && value['isMeta'] === true && typeof content === 'string') return {kind: 'nothing'};
+		const output = localCommandOutput(content);
+		if (output !== undefined && value['isSidechain'] !== true)
+			return {
+				kind: 'line',
+				value: {type: 'result', subtype: 'success', is_error: false, result: output, session_id: value['sessionId'], timestamp: value['timestamp']},
+				endsTurn: false,
+				sidechain: false,
+			};
 		const line: Record<string, unknown> = {...value, session_id: value['sessionId']};
-		const shell = type === 'user' ? shellPrompt(field(value['message'], 'content')) : undefined;
-		if (shell !== undefined) line['message'] = {...(value['message'] as Record<string, unknown>), content: shell};
+		const prompt = shellPrompt(content) ?? slashCommand(content);
+		if (prompt !== undefined) line['message'] = {...(value['message'] as Record<string, unknown>), content: prompt};
 		if ('toolUseResult' in value) line['tool_use_result'] = value['toolUseResult'];
 		this.#noteCalls(value);
 		const sidechain = value['isSidechain'] === true;

@@ -1,6 +1,6 @@
 import type {ToolResult} from '../../../model/events.js';
 import {toolResult} from './assistant.js';
-import {agentAnswer, agentDurationMs, agentModel, agentResultText, contentText, isAsyncLaunch} from './content.js';
+import {agentAnswer, agentDurationMs, agentModel, agentResultText, contentText, isAsyncLaunch, localCommandOutput} from './content.js';
 import type {ClaudeLineOf} from './schema.js';
 import type {ClaudeStream} from './stream.js';
 import {child, endChild, runOf} from './sub-agents.js';
@@ -16,6 +16,15 @@ export function readUser(stream: ClaudeStream, line: ClaudeLineOf<'user'>): void
 	const runId = runOf(stream, line, line.subagent_type);
 	const {content} = line.message;
 	if (typeof content === 'string') {
+		// A slash command the CLI ran itself (`-p /compact`) put no question to the model: what it printed is the
+		// turn's answer, which its result (`""`) does not repeat.
+		const output = localCommandOutput(content);
+		if (output !== undefined) {
+			stream.state(runId).commandOutput = output;
+			stream.marker();
+			return;
+		}
+
 		query(stream, runId, content);
 		return;
 	}
