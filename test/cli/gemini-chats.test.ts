@@ -659,23 +659,99 @@ describe('the notices Gemini CLI shows between turns (a slash command’s error)
 
 	const between = join(repoRoot, 'fixtures/gemini/notice-between-prompts/chats/session-2026-11-30T06-08-d5cd41e4.ndjson');
 
-	it('regression: one shown after a run’s answer (a real recording) was that run’s error, shown before its answer: it is the next prompt’s run’s first activity', async () => {
-		const printed = await perscope(['--print', between], scratch());
-		const shown = printed.stdout.split('\n').filter(line => line.startsWith('[gemini]'));
-		expect(shown.slice(0, 4)).toEqual([
-			'[gemini] 💬 query Now add a farewell file.',
-			'[gemini] 🔧 write_file farewell.txt',
-			'[gemini] ✅ complete Added farewell.txt.',
-			'[gemini] ✓ run completed · 2 steps',
+	/** Each activity as `run: type text` (the run's id after the session's), from `--json`. */
+	async function activities(file: string): Promise<string[]> {
+		const json = await perscope(['--json', file], scratch());
+		return json.stdout
+			.split('\n')
+			.filter(line => line !== '')
+			.map(line => JSON.parse(line) as {runId?: string; type?: string; text?: string; message?: string; toolName?: string})
+			.filter(activity => activity.type !== undefined)
+			.map(({runId = '', type, text, message, toolName}) => `${runId.replace(/^[^#/]*/, '') || '#1'}: ${type} ${toolName ?? text ?? message ?? ''}`.trimEnd());
+	}
+
+	type RunsOf = {jobs: Array<{jobId: string; status: string; runs: Array<{runId: string; status: string; error: string | null}>}>};
+	const summaryOf = async (file: string) => JSON.parse((await perscope(['--summary', '--json', file], scratch())).stdout) as RunsOf;
+	const betweenLines = () =>
+		readFileSync(between, 'utf8')
+			.split('\n')
+			.filter(line => line !== '');
+
+	it('regression: one shown after a run’s answer (a real recording) was that run’s error, shown before its answer: it is shown after it, failing nothing', async () => {
+		expect(await activities(between)).toEqual([
+			'#1: query Now add a farewell file.',
+			'#1: generalTool write_file',
+			'#1: complete Added farewell.txt.',
+			'#1: error Missing tag. Usage: /resume save <tag>',
+			'#2: query List the files in the workspace',
+			'#2: generalTool list_directory',
+			'#2: generalTool complete_task',
+			'#2: complete Only greet.txt holds a greeting.',
 		]);
-		expect(shown.slice(4, 6)).toEqual(['[gemini] ❌ error error: Missing tag. Usage: /resume save <tag>', '[gemini] 💬 query List the files in the workspace']);
-		const summary = JSON.parse((await perscope(['--summary', '--json', between], scratch())).stdout) as {
-			jobs: Array<{runs: Array<{status: string; error: string | null}>}>;
-		};
+		const summary = await summaryOf(between);
 		expect(summary.jobs[0]!.runs.map(run => [run.status, run.error])).toEqual([
 			['completed', null],
 			['completed', null],
 		]);
+	});
+
+	it('review: a process started again after it (a header, no prompt) made it a failed run of its own: it stays the run before’s', async () => {
+		const recorded = betweenLines();
+		const file = join(scratch(), 'resumed.jsonl');
+		// The first run's answer and the notice (lines 1–12), then the header of a process of the same session.
+		writeFileSync(file, `${[...recorded.slice(0, 12), recorded[0]].join('\n')}\n`);
+		const summary = await summaryOf(file);
+		expect(summary.jobs).toEqual([expect.objectContaining({status: 'completed', runs: [expect.objectContaining({status: 'completed', error: null})]})]);
+		expect((await activities(file)).at(-1)).toBe('#1: error Missing tag. Usage: /resume save <tag>');
+	});
+
+	it('review: chats one after the other in one source: one after a session’s last answer stayed for the next session’s first run', async () => {
+		const recorded = betweenLines();
+		const other = readFileSync(join(repoRoot, 'fixtures/gemini/interactive-error/chats/session-2026-11-30T01-42-4213b797.ndjson'), 'utf8');
+		const file = join(scratch(), 'both.jsonl');
+		writeFileSync(file, `${recorded.slice(0, 12).join('\n')}\n${other}`);
+		const json = await perscope(['--json', file], scratch());
+		const notice = json.stdout.split('\n').find(line => line.includes('Missing tag'));
+		expect(JSON.parse(notice!)).toMatchObject({runId: 'd5cd41e4-f6d6-4f51-807d-ff8ef21522c1', type: 'error'});
+	});
+
+	it('review: one shown while a response is written again with its calls is the turn’s, read as lines or as a document followed', async () => {
+		const recorded = betweenLines();
+		// Line 5 is the first run's response first written (no text, no calls): give it text, as one that may be the answer.
+		const first = recorded[4]!.replace('"content":""', '"content":"Let me add it."');
+		const withCalls = recorded[6]!.replace('"content":""', '"content":"Let me add it."');
+		const warning = '{"id":"w1","timestamp":"2026-11-30T06:08:28.950Z","type":"warning","content":"Slow response."}';
+		const file = join(scratch(), 'turn.jsonl');
+		writeFileSync(file, `${[...recorded.slice(0, 4), first, warning, withCalls, ...recorded.slice(7, 12)].join('\n')}\n`);
+		expect((await activities(file)).slice(0, 4)).toEqual([
+			'#1: query Now add a farewell file.',
+			'#1: generalTool write_file',
+			'#1: error Slow response.',
+			'#1: complete Added farewell.txt.',
+		]);
+	});
+
+	it('review: the API’s error after a response that said something and called nothing is still the turn’s, failing it', async () => {
+		const recorded = betweenLines();
+		const answer = recorded[9]!;
+		const apiError = '{"id":"e1","timestamp":"2026-11-30T06:08:29.500Z","type":"error","content":"[API Error: fetch failed]"}';
+		const file = join(scratch(), 'api-error.jsonl');
+		writeFileSync(file, `${[...recorded.slice(0, 10), apiError, ...recorded.slice(13)].join('\n')}\n`);
+		expect(answer).toContain('Added farewell.txt.');
+		const summary = await summaryOf(file);
+		expect(summary.jobs[0]!.runs[0]).toMatchObject({error: 'error: [API Error: fetch failed]'});
+	});
+
+	it('review: a slash command’s error after a turn that failed did not leave its error: the turn keeps the API’s, the other is a warning', async () => {
+		const failed = readFileSync(join(repoRoot, 'fixtures/gemini/interactive-error/chats/session-2026-11-30T01-42-4213b797.ndjson'), 'utf8')
+			.split('\n')
+			.filter(line => line !== '');
+		const info = failed.findIndex(line => line.includes('"type":"info"'));
+		const slash = '{"id":"s1","timestamp":"2026-11-30T01:42:40.000Z","type":"error","content":"Missing tag. Usage: /resume save <tag>"}';
+		const file = join(scratch(), 'after-failure.jsonl');
+		writeFileSync(file, `${[...failed.slice(0, info + 1), slash, ...failed.slice(info + 1)].join('\n')}\n`);
+		const summary = await summaryOf(file);
+		expect(summary.jobs[0]!.runs[0]!.error).toMatch(/^error: \[API Error/);
 	});
 
 	it('one shown after the last answer, with no prompt after it: the last run’s, after its answer, which it does not fail', async () => {

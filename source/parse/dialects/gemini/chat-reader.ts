@@ -55,7 +55,7 @@ type ChatRun = {
 	notice: string | undefined;
 };
 
-/** An error or warning the CLI showed between turns (a slash command's: `Missing tag. Usage: /resume save <tag>`). */
+/** An error or warning the CLI showed that waits for what follows to say whose it is (a slash command's, `Missing tag. …`). */
 type Notice = {type: 'error' | 'warning'; message: string; ref: EventRef; at: number | undefined};
 
 /** The response being read: the run's last so far, until what follows says whether it was its answer. */
@@ -80,10 +80,13 @@ type ChatState = {
 	deferred: Array<{agent: string | undefined; events: AgentEvent[]; failed: boolean}>;
 	run: ChatRun | undefined;
 	/**
-	 * The errors and warnings the CLI showed between turns (before any prompt, or after a run's answer): no turn's,
-	 * and no model saw them. Shown in the run the next prompt begins, before its query (test/cli/gemini-chats.test.ts).
+	 * The errors and warnings the CLI showed that no turn is known to have shown yet (a slash command's; the model
+	 * never sees them): before any prompt, shown in the run the next prompt begins, before its query; after a response
+	 * that may be its run's answer (`afterAnswer`), in that run, once what follows says whether its turn went on (the
+	 * turn's, as any) or ended (after its answer, as warnings). test/cli/gemini-chats.test.ts has the recorded cases.
 	 */
-	between: Notice[];
+	waiting: Notice[];
+	afterAnswer: boolean;
 	response: Response | undefined;
 	/** The ids of the messages seen (a history put in place included): a message written again adds to what it was. */
 	seen: Set<string>;
@@ -167,7 +170,7 @@ export class ChatReader {
 		if (!chat?.last) return;
 		// A sub-agent's chat whose call was never read: a session of its own.
 		if (chat.held) this.#replay(chat, out);
-		const events = [...this.#flush(chat), ...this.#close(chat, chat.last, 'end'), ...this.#lastNotices(chat)];
+		const events = [...this.#flush(chat), ...this.#close(chat, chat.last, 'end'), ...this.#noticesAlone(chat)];
 		for (const event of events) {
 			event.continuesLine = true;
 			out({kind: 'event', event});
@@ -183,7 +186,8 @@ export class ChatReader {
 				held: undefined,
 				deferred: [],
 				run: undefined,
-				between: [],
+				waiting: [],
+				afterAnswer: false,
 				response: undefined,
 				seen: new Set(),
 				last: undefined,
@@ -232,7 +236,7 @@ export class ChatReader {
 				if (!first) return [];
 				const content = value['content'];
 				// The calls' results, as the CLI gives them back to the model: the response that made the calls is done.
-				if (isToolResponses(content)) return this.#settle(chat, ref, 'continue');
+				if (isToolResponses(content)) return [...this.#turnWentOn(chat), ...this.#settle(chat, ref, 'continue')];
 				// What the CLI tells a sub-agent after its start (to finish its task) goes on in its one run.
 				if (chat.subagent && chat.run) {
 					const out = this.#settle(chat, ref, 'continue');
@@ -260,15 +264,22 @@ export class ChatReader {
 			case 'warning': {
 				if (!first) return [];
 				const message = textOf(value['content']) ?? value['type'];
-				if (!chat.subagent && this.#betweenTurns(chat)) {
-					chat.between.push({type: value['type'], message, ref, at});
+				const notice: Notice = {type: value['type'], message, ref, at};
+				// Before any prompt; or after a response that may be the run's answer, unless it is the API's error
+				// (`[API Error: …]`, a request of the turn's that failed): whose it is waits for what follows.
+				if (!chat.subagent && (!chat.run || (this.#mayBeAnswered(chat) && !isApiError(message)))) {
+					chat.afterAnswer = chat.run !== undefined;
+					chat.waiting.push(notice);
 					return [];
 				}
 
-				const out: AgentEvent[] = [];
+				// The turn's (the API's error after a response that may be the answer): so were those waiting before it.
+				const out: AgentEvent[] = this.#turnWentOn(chat);
 				const run = this.#current(chat, ref, at, out);
-				if (value['type'] === 'error') run.error = message;
-				out.push(withHead(this.#head(run, 'chat error', ref, at), {kind: 'runError', name: value['type'], message, warning: value['type'] === 'warning'}));
+				// A turn that already failed (its error) or was left (the CLI's notice, `Request cancelled.`) keeps its end: a
+				// slash command's error after it is a warning of it.
+				const late = run.error !== undefined || run.notice !== undefined;
+				out.push(this.#noticeOf(run, notice, !late || isApiError(message)));
 				return out;
 			}
 
@@ -282,7 +293,7 @@ export class ChatReader {
 		const out: AgentEvent[] = [];
 		if (first) {
 			// A response after a response, with no results between (one given up, as a retry leaves it): the first is done.
-			out.push(...this.#settle(chat, ref, 'continue'));
+			out.push(...this.#turnWentOn(chat), ...this.#settle(chat, ref, 'continue'));
 			const run = this.#current(chat, ref, at, out);
 			run.step = (run.step ?? 0) + 1;
 			// The run went on after an error or notice it showed.
@@ -319,7 +330,11 @@ export class ChatReader {
 
 		response.usage = usageOf(value['tokens']) ?? response.usage;
 		const calls = value['toolCalls'];
+		const before = response.calls.size;
 		if (Array.isArray(calls)) for (const call of calls) if (isRecord(call)) out.push(...this.#call(chat, run, response, call, ref));
+		// Written again with calls: its turn went on, and what the CLI showed meanwhile was the turn's (after the calls,
+		// as a chat written whole at the end has it).
+		if (response.calls.size > before) out.push(...this.#turnWentOn(chat));
 		return out;
 	}
 
@@ -456,6 +471,12 @@ export class ChatReader {
 	#close(chat: ChatState, ref: EventRef, by: 'prompt' | 'header' | 'end'): AgentEvent[] {
 		const out = this.#settle(chat, ref, 'final');
 		const run = chat.run;
+		// What the CLI showed after the run's answer: warnings of it, after its end.
+		if (run && chat.afterAnswer) {
+			chat.afterAnswer = false;
+			for (const notice of chat.waiting.splice(0)) out.push(this.#noticeOf(run, notice, false));
+		}
+
 		if (!run || run.ended) return out;
 		const message = run.error ?? (by === 'end' ? undefined : (run.notice ?? (by === 'prompt' ? 'the next prompt began' : 'the session was started again')));
 		if (message === undefined) return out;
@@ -486,43 +507,46 @@ export class ChatReader {
 		];
 		// What the CLI showed before it, in the order shown: the run's first activities, none of them its error. Each
 		// is dated by the prompt, so that the run lasts as long as its turn (the notice's own time is on its line).
-		for (const {type, message, ref: shownAt, at: shownTime} of chat.between.splice(0))
-			out.push(withHead(this.#head(run, 'chat error', shownAt, at ?? shownTime), {kind: 'runError', name: type, message, warning: true}));
+		for (const notice of chat.waiting.splice(0)) out.push(this.#noticeOf(run, {...notice, at: at ?? notice.at}, false));
 		if (prompt !== undefined) out.push(withSharedHead(head, {kind: 'query', text: prompt}));
 		return out;
 	}
 
 	/**
-	 * Whether the CLI is between turns: no prompt yet, or the run's last response said something and called nothing
-	 * (its answer, which only what follows settles). After a response that called tools, or none at all, a turn is
-	 * going, and an error (`[API Error: …]`) is the turn's.
+	 * Whether the run's open response may be its answer (it said something and called nothing yet): a chat writes a
+	 * response first without its calls, so only what follows tells.
 	 */
-	#betweenTurns(chat: ChatState): boolean {
-		const run = chat.run;
-		if (!run) return true;
-		if (run.ended) return true;
+	#mayBeAnswered(chat: ChatState): boolean {
 		const response = chat.response;
 		return response !== undefined && response.calls.size === 0 && response.text.trim() !== '';
 	}
 
-	/**
-	 * At the chat's end, the errors and warnings shown after its last turn, for a prompt that never came: in the last
-	 * run, after its answer, as what it went on after; with no run at all, a run of their own with no query, failed by
-	 * the last error among them as a turn that ended with one is.
-	 */
-	#lastNotices(chat: ChatState): AgentEvent[] {
-		if (chat.between.length === 0) return [];
-		const notices = chat.between.splice(0);
-		const out: AgentEvent[] = [];
-		const alone = chat.run === undefined;
-		const run = this.#current(chat, notices[0]!.ref, notices[0]!.at, out);
-		for (const {type, message, ref, at} of notices) {
-			const failing = alone && type === 'error';
-			if (failing) run.error = message;
-			out.push(withHead(this.#head(run, 'chat error', ref, at), {kind: 'runError', name: type, message, warning: !failing}));
-		}
+	/** The open response's turn went on: what the CLI showed after it was the turn's, an error its error. */
+	#turnWentOn(chat: ChatState): AgentEvent[] {
+		const run = chat.run;
+		if (!chat.afterAnswer || !run) return [];
+		chat.afterAnswer = false;
+		return chat.waiting.splice(0).map(notice => this.#noticeOf(run, notice, true));
+	}
 
-		if (alone) out.push(...this.#close(chat, chat.last ?? notices[0]!.ref, 'end'));
+	/** A notice as the run's error (`failing`: what it ends with if nothing follows), else as a warning it goes on after. */
+	#noticeOf(run: ChatRun, {type, message, ref, at}: Notice, failing: boolean): AgentEvent {
+		const error = failing && type === 'error';
+		if (error) run.error = message;
+		return withHead(this.#head(run, 'chat error', ref, at), {kind: 'runError', name: type, message, warning: !error});
+	}
+
+	/**
+	 * At the chat's end, errors and warnings shown before any prompt of its last process, for a prompt that never
+	 * came: a run of their own with no query, failed by the last error among them as a turn that ended with one is.
+	 */
+	#noticesAlone(chat: ChatState): AgentEvent[] {
+		if (chat.waiting.length === 0 || chat.run) return [];
+		const notices = chat.waiting.splice(0);
+		const out: AgentEvent[] = [];
+		const run = this.#current(chat, notices[0]!.ref, notices[0]!.at, out);
+		for (const notice of notices) out.push(this.#noticeOf(run, notice, true));
+		out.push(...this.#close(chat, chat.last ?? notices[0]!.ref, 'end'));
 		return out;
 	}
 
@@ -543,6 +567,11 @@ export class ChatReader {
 		const wireType = isChatHeader(value) ? 'chat header' : typeof type === 'string' ? `chat ${type}` : 'chat record';
 		return lineOnlyEvent('marker', 'gemini', wireType, ref, chat.run);
 	}
+}
+
+/** Whether an error the CLI showed is the model API's (`[API Error: …]`, how Gemini CLI words a request that failed). */
+function isApiError(message: string): boolean {
+	return message.startsWith('[API Error');
 }
 
 function newRun(jobId: string, runId: string): ChatRun {

@@ -371,6 +371,31 @@ describe('a chat Gemini CLI kept as one JSON document (before 0.40), given as an
 		// The session goes on: the call itself succeeded.
 		expect(model.runs.get(session)!.status).toBe('completed');
 	});
+	it('review: a warning shown before a response was written again with its calls is the turn’s, read whole or followed version by version', () => {
+		const document = JSON.parse(bytes.toString('utf8')) as {messages: Array<Record<string, unknown>>};
+		const at = (seconds: number) => `2026-11-30T03:23:${String(seconds).padStart(2, '0')}.000Z`;
+		const prompt = {id: 'u1', timestamp: at(1), type: 'user', content: [{text: 'one'}]};
+		const said = {id: 'g1', timestamp: at(2), type: 'gemini', content: 'Let me look.', tokens: {input: 10, output: 2}};
+		const called = {...said, toolCalls: [{id: 'c1', name: 'list_directory', args: {dir_path: '.'}, status: 'success', timestamp: at(3)}]};
+		const warning = {id: 'w1', timestamp: at(2), type: 'warning', content: 'Slow response.'};
+		const answer = {id: 'g2', timestamp: at(4), type: 'gemini', content: 'Done.', tokens: {input: 10, output: 2}};
+		const version = (messages: object[]) => JSON.stringify({...document, messages: [...document.messages, ...messages]}, null, 2);
+		const whole = modelFromText(version([prompt, called, warning, answer]), {source: 'chat.json'});
+		const ingest = new Ingest({maxLineBytes: 64 * 1024 * 1024});
+		const splitter = ingest.splitter('chat.json');
+		for (const messages of [
+			[prompt, said],
+			[prompt, said, warning],
+			[prompt, called, warning, answer],
+		])
+			splitter.push(Buffer.from(`${version(messages).replaceAll('\n', ' ')}\n`));
+		splitter.end();
+		expect(seen(ingest.model)).toEqual(seen(whole));
+		const run = whole.runs.get(`${session}#3`)!;
+		expect(activitiesOfRun(whole, run).map(activity => activity.type)).toEqual(['query', 'generalTool', 'error', 'complete']);
+		expect(run.status).toBe('completed');
+	});
+
 	it('a turn the next prompt came to with no answer was interrupted, with the CLI’s notice where it wrote one; read again whole, the same', () => {
 		const document = JSON.parse(bytes.toString('utf8')) as {messages: Array<Record<string, unknown>>};
 		const at = (seconds: number) => `2026-11-30T03:23:${String(seconds).padStart(2, '0')}.000Z`;
