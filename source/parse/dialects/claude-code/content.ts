@@ -69,25 +69,33 @@ export function agentDurationMs(detail: unknown): number | undefined {
 
 /**
  * What a slash command run by the CLI itself printed (`/compact`'s `Compacted`), as Claude Code puts it to the session:
- * `<local-command-stdout>…</local-command-stdout>`, its stderr after it when there was any. Undefined for other text.
+ * `<local-command-stdout>…</local-command-stdout>`, `<local-command-stderr>…</local-command-stderr>` (a command that
+ * failed), or both. The CLI's terminal styling in it (`\u001b[2m`) is left out. Undefined for other text.
  */
 export function localCommandOutput(content: unknown): string | undefined {
 	if (typeof content !== 'string' || !content.startsWith('<local-command-std')) return undefined;
-	const output = /^<local-command-stdout>([\s\S]*?)<\/local-command-stdout>(?:<local-command-stderr>([\s\S]*)<\/local-command-stderr>)?$/.exec(content);
+	const output = /^(?:<local-command-stdout>([\s\S]*?)<\/local-command-stdout>)?(?:<local-command-stderr>([\s\S]*?)<\/local-command-stderr>)?$/.exec(content);
 	if (!output) return undefined;
-	const [, stdout = '', stderr = ''] = output;
-	return stderr === '' ? stdout.trimEnd() : `${stdout.trimEnd()}${stdout.trim() === '' ? '' : '\n'}stderr: ${stderr}`;
+	const stdout = unstyled(output[1] ?? '').trimEnd();
+	const stderr = unstyled(output[2] ?? '').trimEnd();
+	return stderr === '' ? stdout : `${stdout}${stdout === '' ? '' : '\n'}stderr: ${stderr}`;
+}
+
+/** Text without the terminal's colour and style sequences (SGR) a command printed for the CLI's own screen. */
+function unstyled(text: string): string {
+	return text.replaceAll(/\u001b\[[0-9;]*m/g, '');
 }
 
 /**
- * A slash command as a session's transcript records the person typing it (`<command-name>/compact</command-name>`,
- * `<command-message>…</command-message>`, `<command-args>…</command-args>`): `/compact` and its arguments.
+ * A slash command as a session's transcript records the person typing it: a message of nothing but its tags
+ * (`<command-name>/compact</command-name>`, `<command-message>…</command-message>`, `<command-args>…</command-args>`,
+ * in either order): `/compact` and its arguments. A prompt that only mentions the tags is no command.
  */
 export function slashCommand(content: unknown): string | undefined {
-	if (typeof content !== 'string' || !content.includes('<command-name>')) return undefined;
+	if (typeof content !== 'string' || !/^\s*(?:<command-(name|message|args)>[^<]*<\/command-\1>\s*)+$/.test(content)) return undefined;
 	const name = /<command-name>([^<]*)<\/command-name>/.exec(content)?.[1]?.trim();
 	if (name === undefined || name === '') return undefined;
-	const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(content)?.[1]?.trim() ?? '';
+	const args = /<command-args>([^<]*)<\/command-args>/.exec(content)?.[1]?.trim() ?? '';
 	const command = name.startsWith('/') ? name : `/${name}`;
 	return args === '' ? command : `${command} ${args}`;
 }

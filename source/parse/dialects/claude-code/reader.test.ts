@@ -357,6 +357,53 @@ describe('a compaction (`-p /compact --resume`, recorded with 2.1.197: compact-c
 	});
 });
 
+describe('a compaction’s transcript varied as real transcripts have it (the second review)', () => {
+	const session = 'd4e84c8e-fbb6-4cc4-87a9-5ad6f2255375';
+	const recorded = readFileSync(fixturePath('claude-code/session-transcript-compact-cc2.1.197.ndjson'), 'utf8')
+		.split('\n')
+		.filter(line => line !== '');
+	const [command, output] = [recorded[15]!, recorded[16]!];
+	const shown = (model: Model, runId: string) =>
+		model.activities.filter(activity => activity.runId === runId).map(activity => `${activity.type} ${'text' in activity ? activity.text : ''}`.trimEnd());
+
+	it('review: a command typed into a turn left open (interrupted) answered it with its output: the output is what the person was shown, and ends nothing', () => {
+		// The first turn's answer without its end (as an interrupted turn, or 2.1.3x's `stop_reason: null`), then /compact.
+		const open = recorded[7]!.replace('"stop_reason":"end_turn"', '"stop_reason":null');
+		const model = modelFromText([...recorded.slice(0, 7), open, command, output].join('\n'));
+		expect(shown(model, session).slice(-3)).toEqual(['generalTool', 'query /compact', 'query Compacted']);
+		expect(model.runs.get(session)!.status).not.toBe('completed');
+	});
+
+	it('review: a prompt the CLI marks isMeta (a scheduled wake-up’s) was left out: only the caveat before a command’s output is', () => {
+		const wakeUp = recorded[2]!
+			.replace('"content":"Read greet.txt and tell me what it says."', '"content":"Continue the plan."')
+			.replace('"type":"user"', '"isMeta":true,"type":"user"');
+		expect(wakeUp).toContain('"isMeta":true');
+		const model = modelFromText([wakeUp, ...recorded.slice(3, 8)].join('\n'));
+		expect(shown(model, session)[0]).toBe('query Continue the plan.');
+	});
+
+	it('review: a command that failed (`<local-command-stderr>` alone) showed its tags and failed the job; styling is left out of what a command printed', () => {
+		const failed = output.replace(
+			'<local-command-stdout>Compacted </local-command-stdout>',
+			'<local-command-stderr>Error: \\u001b[31mnothing to compact\\u001b[39m</local-command-stderr>',
+		);
+		const model = modelFromText([...recorded.slice(0, 8), command, failed].join('\n'));
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		expect(shown(model, `${session}#2`)).toEqual(['query /compact', 'complete stderr: Error: nothing to compact']);
+		expect(jobTotals(model, jobOf(model, session)).status).toBe('completed');
+	});
+
+	it('review: a prompt that only mentions the tags was read as the command', () => {
+		const prompt = recorded[2]!.replace(
+			'"content":"Read greet.txt and tell me what it says."',
+			'"content":"Why do I see <command-name>/compact</command-name> in my transcript?"',
+		);
+		const model = modelFromText([prompt, ...recorded.slice(3, 8)].join('\n'));
+		expect(shown(model, session)[0]).toBe('query Why do I see <command-name>/compact</command-name> in my transcript?');
+	});
+});
+
 describe('other real samples', () => {
 	it('system/api_retry is a retry, with the status, error and attempt (2.1.237, trimmed)', () => {
 		const model = modelFromFixtures('claude-code/nanoPy-read-probe-cc2.1.237.TRIMMED.ndjson');

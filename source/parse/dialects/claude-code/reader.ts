@@ -54,7 +54,7 @@ export class ClaudeReader implements StreamReader {
 
 		const stream = this.#stream;
 		// A session transcript's line, read as the stream's it stands for (transcript.ts).
-		let transcript: {endsTurn: boolean; sidechain: boolean} | undefined;
+		let transcript: {endsTurn: boolean; sidechain: boolean; output?: string} | undefined;
 		if (stream.flavour.dialect === 'claude-code' && isTranscriptLine(value)) {
 			const read = (this.#transcript ??= new TranscriptLines()).read(value);
 			if (read.kind === 'nothing') {
@@ -85,6 +85,17 @@ export class ClaudeReader implements StreamReader {
 			transcript: transcript !== undefined,
 		};
 		try {
+			// What a command the CLI ran printed answers and ends a turn of commands (the command's, begun by it or by
+			// the compaction summary before it), as a result would. In a turn the model answered in (one left open when
+			// the person interrupted it), it is what the person was shown, and ends nothing.
+			const output = transcript?.output;
+			const turn = output === undefined ? undefined : openTurn(stream);
+			if (turn !== undefined && stream.state(turn).step === 0) {
+				readResult(stream, {type: 'result', subtype: 'success', is_error: false, result: output, session_id: line.session_id});
+				if (stream.line.made === 0) stream.marker();
+				return;
+			}
+
 			dispatch(stream, line);
 			// A transcript has no results: its main loop's turn ends with the response that ends it, whose text so far
 			// (assistant.ts keeps it as the run's answer) is what a result would repeat.
@@ -96,6 +107,12 @@ export class ClaudeReader implements StreamReader {
 			stream.line = undefined;
 		}
 	}
+}
+
+/** The main loop's turn going, if any. */
+function openTurn(stream: ClaudeStream): string | undefined {
+	const turn = stream.sessionState().turns.at(-1);
+	return turn && !turn.closed ? turn.runId : undefined;
 }
 
 function dispatch(stream: ClaudeStream, line: ClaudeLine): void {

@@ -13,7 +13,7 @@ import {isRecord} from '../wire-reader.js';
  * A slash command the person typed (`<command-name>/compact</command-name>…`) is the turn's prompt, `/compact`; what
  * a command the CLI runs itself printed (`<local-command-stdout>Compacted</local-command-stdout>`) is that turn's
  * answer and its end, as the stream's `result` would be (a transcript has none); the note the CLI adds before such
- * output for the model (`isMeta`: `<local-command-caveat>…`) shows nothing.
+ * output for the model (`<local-command-caveat>…`) shows nothing.
  */
 
 const transcriptOnly: ReadonlySet<string> = new Set([
@@ -37,8 +37,11 @@ export function isTranscriptLine(value: Record<string, unknown>): boolean {
 	return typeof value['sessionId'] === 'string' && ('parentUuid' in value || transcriptOnly.has(type));
 }
 
-/** A transcript line as reader.ts takes it: one to show nothing for, or the line as the stream prints it. */
-export type TranscriptLine = {kind: 'nothing'} | {kind: 'line'; value: Record<string, unknown>; endsTurn: boolean; sidechain: boolean};
+/**
+ * A transcript line as reader.ts takes it: one to show nothing for, or the line as the stream prints it; `output`, what
+ * a command the CLI runs itself printed (`Compacted`), which may answer its turn (reader.ts).
+ */
+export type TranscriptLine = {kind: 'nothing'} | {kind: 'line'; value: Record<string, unknown>; endsTurn: boolean; sidechain: boolean; output?: string};
 
 /**
  * What a person typed in an interactive session's shell mode (`! ls`), and what it printed, as Claude Code puts them
@@ -69,17 +72,12 @@ export class TranscriptLines {
 		const type = value['type'];
 		if (typeof type === 'string' && transcriptOnly.has(type)) return {kind: 'nothing'};
 		const content = type === 'user' ? field(value['message'], 'content') : undefined;
-		if (type === 'user' && value['isMeta'] === true && typeof content === 'string') return {kind: 'nothing'};
-		const output = localCommandOutput(content);
-		if (output !== undefined && value['isSidechain'] !== true)
-			return {
-				kind: 'line',
-				value: {type: 'result', subtype: 'success', is_error: false, result: output, session_id: value['sessionId'], timestamp: value['timestamp']},
-				endsTurn: false,
-				sidechain: false,
-			};
+		// The note the CLI puts before a command's output for the model; other lines it marks `isMeta` (a scheduled
+		// wake-up's prompt, a hook's message) are shown.
+		if (type === 'user' && value['isMeta'] === true && typeof content === 'string' && content.startsWith('<local-command-caveat>')) return {kind: 'nothing'};
 		const line: Record<string, unknown> = {...value, session_id: value['sessionId']};
-		const prompt = shellPrompt(content) ?? slashCommand(content);
+		const output = localCommandOutput(content);
+		const prompt = shellPrompt(content) ?? slashCommand(content) ?? output;
 		if (prompt !== undefined) line['message'] = {...(value['message'] as Record<string, unknown>), content: prompt};
 		if ('toolUseResult' in value) line['tool_use_result'] = value['toolUseResult'];
 		this.#noteCalls(value);
@@ -92,6 +90,7 @@ export class TranscriptLines {
 		// A response is a line per content block, each with the response's stop reason: the turn ends with its answer,
 		// the text, not with the thinking before it.
 		const endsTurn = type === 'assistant' && field(value['message'], 'stop_reason') === 'end_turn' && hasText(field(value['message'], 'content'));
+		if (!sidechain && output !== undefined) return {kind: 'line', value: line, endsTurn, sidechain, output};
 		return {kind: 'line', value: line, endsTurn, sidechain};
 	}
 
