@@ -366,12 +366,39 @@ describe('a compaction’s transcript varied as real transcripts have it (the se
 	const shown = (model: Model, runId: string) =>
 		model.activities.filter(activity => activity.runId === runId).map(activity => `${activity.type} ${'text' in activity ? activity.text : ''}`.trimEnd());
 
-	it('review: a command typed into a turn left open (interrupted) answered it with its output: the output is what the person was shown, and ends nothing', () => {
-		// The first turn's answer without its end (as an interrupted turn, or 2.1.3x's `stop_reason: null`), then /compact.
+	it('review: a command typed into a turn left open (2.1.3x writes no stop reason) answered that turn with its output: the command is a turn of its own', () => {
+		// The first turn's answer without its end (as 2.1.3x writes every response), then /compact.
 		const open = recorded[7]!.replace('"stop_reason":"end_turn"', '"stop_reason":null');
 		const model = modelFromText([...recorded.slice(0, 7), open, command, output].join('\n'));
-		expect(shown(model, session).slice(-3)).toEqual(['generalTool', 'query /compact', 'query Compacted']);
-		expect(model.runs.get(session)!.status).not.toBe('completed');
+		expect(shown(model, session)).toEqual(['query Read greet.txt and tell me what it says.', 'generalTool', expect.stringMatching(/^complete <summary>/)]);
+		expect(shown(model, `${session}#2`)).toEqual(['query /compact', 'complete Compacted']);
+		expect(model.runs.get(session)!.status).toBe('completed');
+	});
+
+	it('2.1.3x: a turn no line says ended ends at the person’s next prompt (answered) or at `[Request interrupted by user]` (interrupted), and the last at the file’s end when it ended on an answer', () => {
+		const open = recorded[7]!.replace('"stop_reason":"end_turn"', '"stop_reason":null');
+		const interrupt = recorded[2]!.replace(
+			'"content":"Read greet.txt and tell me what it says."',
+			'"content":[{"type":"text","text":"[Request interrupted by user]"}]',
+		);
+		const again = recorded[2]!.replace('Read greet.txt and tell me what it says.', 'Read it again.');
+		const lines = [...recorded.slice(0, 7), open, again, ...recorded.slice(5, 7), interrupt, again, open];
+		const model = modelFromText(lines.join('\n'));
+		expect([1, 2, 3].map(n => model.runs.get(n === 1 ? session : `${session}#${n}`)).map(run => [run?.status, run?.error?.name])).toEqual([
+			['completed', undefined],
+			['stoppedByError', 'interrupted'],
+			['completed', undefined],
+		]);
+		// The interruption is no prompt of a turn of its own.
+		expect(model.activities.filter(activity => activity.type === 'query').map(activity => ('text' in activity ? activity.text : ''))).toEqual([
+			'Read greet.txt and tell me what it says.',
+			'Read it again.',
+			'Read it again.',
+		]);
+		// A turn that ended on a call (the session stopped there) is left going.
+		const cut = modelFromText([...recorded.slice(0, 7)].join('\n'));
+		expect(model.runs.get(session)!.endedAt).toBeDefined();
+		expect(cut.runs.get(session)!.status).toBe('proceeding');
 	});
 
 	it('review: a prompt the CLI marks isMeta (a scheduled wake-up’s) was left out: only the caveat before a command’s output is', () => {
@@ -524,9 +551,10 @@ describe('a session transcript', () => {
 
 	it('puts a sub-agent’s file read alone under the main loop, a sub-agent of its own', () => {
 		const model = modelFromFixtures(subagents[1]!);
+		// Its lines end on its answer: it is over (no call's result ends it here, as none ends an auto-compaction's).
 		expect(byExpert(model)).toEqual([
 			['claude', 'root', 'proceeding'],
-			['agent', 'claude', 'proceeding'],
+			['agent', 'claude', 'completed'],
 		]);
 		expect([...model.runs.keys()][1]).toBe('agent-a9fb83d788ae2790b');
 	});

@@ -1,15 +1,16 @@
 import {assertNever} from '../../../model/assert-never.js';
 import {readOrJudge} from '../../normalise.js';
+import type {EventRef} from '../../../model/events.js';
 import {lineOnlyEvent, type ParsedOut, type ReaderOptions, type StreamReader, type WireRecord} from '../stream-dialect.js';
 import {readAssistant} from './assistant.js';
 import {readClaudeLine} from './fast-reader.js';
 import {readStreamEvent} from './partial-messages.js';
-import {readResult} from './result.js';
+import {endOpenTurn, readResult} from './result.js';
 import {isTranscriptLine, TranscriptLines} from './transcript.js';
 import {claudeLineTypes, claudeSchemas, type ClaudeLine} from './schema.js';
 import type {ClaudeFlavour} from './state.js';
 import {ClaudeStream} from './stream.js';
-import {runOf} from './sub-agents.js';
+import {endChild, runOf} from './sub-agents.js';
 import {readSystem} from './system.js';
 import {readUser} from './user.js';
 
@@ -38,6 +39,15 @@ export class ClaudeReader implements StreamReader {
 	/** What a session transcript's lines need from one line to the next (transcript.ts), once one is seen. */
 	#transcript: TranscriptLines | undefined;
 
+	/**
+	 * Each transcript source's last line of the main loop's: where it was, its session and time, and whether it was a
+	 * response that said something and called nothing (its turn's answer, in a transcript that writes no stop reason).
+	 */
+	readonly #lastOfSource = new Map<string, {ref: EventRef; session: string; at: number | undefined; answered: boolean}>();
+
+	/** The same for each sub-agent a transcript names (its run), whose lines no call's result may end (a compaction's). */
+	readonly #lastOfAgent = new Map<string, {ref: EventRef; at: number | undefined; answered: boolean}>();
+
 	constructor(flavour: ClaudeFlavour, options: ReaderOptions = {}) {
 		this.#stream = new ClaudeStream(flavour);
 		this.#fast = options.fast ?? true;
@@ -54,7 +64,7 @@ export class ClaudeReader implements StreamReader {
 
 		const stream = this.#stream;
 		// A session transcript's line, read as the stream's it stands for (transcript.ts).
-		let transcript: {endsTurn: boolean; sidechain: boolean; output?: string} | undefined;
+		let transcript: {endsTurn: boolean; sidechain: boolean; output?: string; turn?: 'prompt' | 'interrupted'} | undefined;
 		if (stream.flavour.dialect === 'claude-code' && isTranscriptLine(value)) {
 			const read = (this.#transcript ??= new TranscriptLines()).read(value);
 			if (read.kind === 'nothing') {
@@ -74,6 +84,7 @@ export class ClaudeReader implements StreamReader {
 		const line = readOrJudge(this.#fast ? readClaudeLine(value) : undefined, () => claudeSchemas().line, value, given, ref, out);
 		if (line === undefined) return;
 
+		const before = stream.lastTime;
 		if (line.timestamp !== undefined) stream.lastTime = line.timestamp;
 		if (line.session_id !== undefined && line.session_id !== '') stream.session = line.session_id;
 		stream.line = {
@@ -88,6 +99,16 @@ export class ClaudeReader implements StreamReader {
 			// What a command the CLI ran printed answers and ends a turn of commands (the command's, begun by it or by
 			// the compaction summary before it), as a result would. In a turn the model answered in (one left open when
 			// the person interrupted it), it is what the person was shown, and ends nothing.
+			// The person typed again, or stopped the turn, while the model's turn had not said it ended (2.1.3x writes no
+			// stop reason; an interrupted turn has none): it ended at its last line. A turn of commands (no response in it
+			// yet: a compaction's summary, `! ls`) goes on with what they typed next.
+			const going = transcript?.turn === undefined ? undefined : openTurn(stream);
+			if (going !== undefined && (transcript?.turn === 'interrupted' || stream.state(going).step > 0)) endOpenTurn(stream, going, transcript!.turn!, before);
+			if (transcript?.turn === 'interrupted') {
+				if (stream.line.made === 0) stream.marker();
+				return;
+			}
+
 			const output = transcript?.output;
 			const turn = output === undefined ? undefined : openTurn(stream);
 			if (turn !== undefined && stream.state(turn).step === 0) {
@@ -97,6 +118,12 @@ export class ClaudeReader implements StreamReader {
 			}
 
 			dispatch(stream, line);
+			if (transcript !== undefined && (line.type === 'assistant' || line.type === 'user')) {
+				const last = {ref, session: stream.session, at: line.timestamp ?? before, answered: answers(line)};
+				const agent = transcript.sidechain ? line.parent_tool_use_id : undefined;
+				if (!transcript.sidechain) this.#lastOfSource.set(ref.source, last);
+				else if (typeof agent === 'string' && agent !== '') this.#lastOfAgent.set(agent, last);
+			}
 			// A transcript has no results: its main loop's turn ends with the response that ends it, whose text so far
 			// (assistant.ts keeps it as the run's answer) is what a result would repeat.
 			if (transcript?.endsTurn === true && !transcript.sidechain && line.type === 'assistant')
@@ -107,6 +134,49 @@ export class ClaudeReader implements StreamReader {
 			stream.line = undefined;
 		}
 	}
+
+	/**
+	 * A transcript read to its end whose last turn said nothing more after a response that said something and called
+	 * nothing (2.1.3x writes no stop reason): that response was its answer. One that ended on a call is left going: the
+	 * session may have stopped there.
+	 */
+	endOfSource(source: string, out: ParsedOut): void {
+		const stream = this.#stream;
+		// A sub-agent whose lines ended on its answer and that nothing ended (an auto-compaction's, which no call started).
+		for (const [runId, last] of this.#lastOfAgent) {
+			if (last.ref.source !== source) continue;
+			this.#lastOfAgent.delete(runId);
+			const child = stream.children.get(runId);
+			if (!last.answered || !child || child.ended) continue;
+			stream.line = {ref: last.ref, wireType: 'assistant', timestamp: last.at, out, made: 1, transcript: true};
+			try {
+				endChild(stream, runId, 'completed', stream.state(runId).lastText, undefined, last.at);
+			} finally {
+				stream.line = undefined;
+			}
+		}
+
+		const last = this.#lastOfSource.get(source);
+		this.#lastOfSource.delete(source);
+		if (!last?.answered) return;
+		stream.session = last.session;
+		const turn = openTurn(stream);
+		if (turn === undefined || stream.state(turn).step === 0) return;
+		// Its events continue the source's last line.
+		stream.line = {ref: last.ref, wireType: 'assistant', timestamp: last.at, out, made: 1, transcript: true};
+		try {
+			endOpenTurn(stream, turn, 'prompt', last.at);
+		} finally {
+			stream.line = undefined;
+		}
+	}
+}
+
+/** Whether a line is a response that said something and called nothing. */
+function answers(line: ClaudeLine): boolean {
+	if (line.type !== 'assistant') return false;
+	const {content} = line.message;
+	return Array.isArray(content) && content.some(block => block.type === 'text') && !content.some(block => block.type === 'tool_use');
 }
 
 /** The main loop's turn going, if any. */

@@ -12,6 +12,27 @@ import {largerUsage, usageOf} from './usage.js';
  * how it ended: its error subtypes (`error_max_turns`, `error_during_execution`, …) are the run's end and reason.
  */
 
+/**
+ * A transcript's turn that no line said had ended (2.1.3x's responses carry no stop reason; a turn the person stopped
+ * with Esc has none), ended by the person's next line: answered (`prompt`: they typed again; its last text is its
+ * answer) or `interrupted` (the CLI's `[Request interrupted by user]`). It ends `at` its own last line's time.
+ */
+export function endOpenTurn(stream: ClaudeStream, runId: string, how: 'prompt' | 'interrupted', at: number | undefined): void {
+	const turn = stream.sessionState().turns.find(candidate => candidate.runId === runId);
+	if (!turn || turn.closed) return;
+	turn.closed = true;
+	if (how === 'prompt')
+		stream.emit(runId, {kind: 'runEnd', status: 'completed', text: undefined, message: undefined, usage: undefined}, undefined, undefined, at);
+	else
+		stream.emit(
+			runId,
+			{kind: 'runEnd', status: 'stoppedByError', text: undefined, message: 'the person stopped it', usage: undefined, errorName: 'interrupted'},
+			undefined,
+			undefined,
+			at,
+		);
+}
+
 export function readResult(stream: ClaudeStream, line: ClaudeLineOf<'result'>): void {
 	const session = stream.sessionState();
 	// The oldest turn still open: a process prints its earlier turns' results late. None open: a turn of its own.

@@ -50,6 +50,8 @@ export const quietSystemSubtypes: ReadonlySet<string> = new Set([
 	'elicitation_complete',
 	'memory_recall',
 	'plugin_install',
+	// A transcript's summary of the hooks run as a turn stopped (2.1.3x).
+	'stop_hook_summary',
 ]);
 
 function build() {

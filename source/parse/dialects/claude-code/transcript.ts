@@ -25,6 +25,8 @@ const transcriptOnly: ReadonlySet<string> = new Set([
 	'summary',
 	'file-history-snapshot',
 	'custom-title',
+	// A hook's progress (2.1.3x: `{"type": "progress", "data": {"type": "hook_progress", …}}`).
+	'progress',
 ]);
 
 /** Whether a line is a session transcript's: one naming its session as `sessionId`, or a summary of one. */
@@ -39,9 +41,26 @@ export function isTranscriptLine(value: Record<string, unknown>): boolean {
 
 /**
  * A transcript line as reader.ts takes it: one to show nothing for, or the line as the stream prints it; `output`, what
- * a command the CLI runs itself printed (`Compacted`), which may answer its turn (reader.ts).
+ * a command the CLI runs itself printed (`Compacted`), which may answer its turn (reader.ts); `turn`, a line of the
+ * person's that begins a turn (`prompt`: what they typed; `interrupted`: the CLI's `[Request interrupted by user]`).
  */
-export type TranscriptLine = {kind: 'nothing'} | {kind: 'line'; value: Record<string, unknown>; endsTurn: boolean; sidechain: boolean; output?: string};
+export type TranscriptLine =
+	| {kind: 'nothing'}
+	| {kind: 'line'; value: Record<string, unknown>; endsTurn: boolean; sidechain: boolean; output?: string; turn?: 'prompt' | 'interrupted'};
+
+/** What the CLI writes as the person's when they stop a turn (Esc), after the calls it cut short, if any. */
+const interruption = /^\[Request interrupted by user(?: for tool use)?\]$/;
+
+/**
+ * Whether a user line is the person's: what they typed (a string, or text blocks; not calls' results), or the CLI's
+ * note that they interrupted the turn. Undefined for the rest (results, notes the CLI marks `isMeta`).
+ */
+function personTurn(value: Record<string, unknown>, content: unknown): 'prompt' | 'interrupted' | undefined {
+	if (value['isMeta'] === true || value['isCompactSummary'] === true) return undefined;
+	if (typeof content === 'string') return interruption.test(content) ? 'interrupted' : 'prompt';
+	if (!Array.isArray(content) || content.length === 0 || !content.every(block => field(block, 'type') === 'text')) return undefined;
+	return content.length === 1 && interruption.test(String(field(content[0], 'text'))) ? 'interrupted' : 'prompt';
+}
 
 /**
  * What a person typed in an interactive session's shell mode (`! ls`), and what it printed, as Claude Code puts them
@@ -91,7 +110,8 @@ export class TranscriptLines {
 		// the text, not with the thinking before it.
 		const endsTurn = type === 'assistant' && field(value['message'], 'stop_reason') === 'end_turn' && hasText(field(value['message'], 'content'));
 		if (!sidechain && output !== undefined) return {kind: 'line', value: line, endsTurn, sidechain, output};
-		return {kind: 'line', value: line, endsTurn, sidechain};
+		const turn = type === 'user' && !sidechain ? personTurn(value, content) : undefined;
+		return turn === undefined ? {kind: 'line', value: line, endsTurn, sidechain} : {kind: 'line', value: line, endsTurn, sidechain, turn};
 	}
 
 	/** The Agent calls an assistant line makes, and the sub-agents an Agent call's result names. */
