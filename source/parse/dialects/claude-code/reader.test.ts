@@ -375,6 +375,18 @@ describe('a compaction’s transcript varied as real transcripts have it (the se
 		expect(model.runs.get(session)!.status).toBe('completed');
 	});
 
+	it('regression (a real 2.1.39 transcript, session-transcript-cc2.1.39.ndjson): its two prompts were one run left going, and its job failed: two turns, each completed', () => {
+		const model = modelFromFixtures('claude-code/session-transcript-cc2.1.39.ndjson');
+		endInput(model, {exitCode: undefined, lastStderr: undefined});
+		const job = jobOf(model, '9cba0919-6322-4202-94ca-3c33e278174d');
+		expect(job.runIds.map(id => model.runs.get(id)!.status)).toEqual(['completed', 'completed']);
+		expect(jobTotals(model, job).status).toBe('completed');
+		// The first turn ends with its last line (line 5, its answer), not at the next prompt (line 7).
+		expect(model.runs.get(job.runIds[0]!)!.endedAt).toBe(
+			Date.parse(JSON.parse(readFileSync(fixturePath('claude-code/session-transcript-cc2.1.39.ndjson'), 'utf8').split('\n')[4]!).timestamp),
+		);
+	});
+
 	it('2.1.3x: a turn no line says ended ends at the person’s next prompt (answered) or at `[Request interrupted by user]` (interrupted), and the last at the file’s end when it ended on an answer', () => {
 		const open = recorded[7]!.replace('"stop_reason":"end_turn"', '"stop_reason":null');
 		const interrupt = recorded[2]!.replace(
