@@ -387,6 +387,69 @@ describe('a compaction’s transcript varied as real transcripts have it (the se
 		);
 	});
 
+	describe('the third review, on 2.1.39’s recorded lines', () => {
+		const real = readFileSync(fixturePath('claude-code/session-transcript-cc2.1.39.ndjson'), 'utf8')
+			.split('\n')
+			.filter(line => line !== '');
+		const id = '9cba0919-6322-4202-94ca-3c33e278174d';
+		const statuses = (model: Model) => jobOf(model, id).runIds.map(runId => model.runs.get(runId)!.status);
+
+		it('review: a prompt with an image pasted beside its text joined the turn before', () => {
+			const withImage = real[6]!.replace(
+				'"content":"Read greet.txt again."',
+				'"content":[{"type":"text","text":"Read greet.txt again."},{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AAAA"}}]',
+			);
+			expect(withImage).toContain('"type":"image"');
+			const model = modelFromText([...real.slice(0, 6), withImage, real[7]].join('\n'));
+			expect(statuses(model)).toEqual(['completed', 'completed']);
+		});
+
+		it('review: a turn ended at the time of any line after it (a slash command’s note 15 minutes later), not at its own last line', () => {
+			const later = JSON.stringify({
+				parentUuid: null,
+				isSidechain: false,
+				type: 'system',
+				subtype: 'local_command',
+				content: '<command-name>/usage</command-name>',
+				level: 'info',
+				timestamp: '2026-11-30T08:00:00.000Z',
+				uuid: 'u-late',
+				sessionId: id,
+			});
+			const model = modelFromText([...real.slice(0, 5), later, ...real.slice(5)].join('\n'));
+			const first = model.runs.get(id)!;
+			expect(first.endedAt).toBe(Date.parse((JSON.parse(real[4]!) as {timestamp: string}).timestamp));
+		});
+
+		it('review: sessions piped one after the other left every session’s last turn but the last going', () => {
+			const other = real.map(line => line.replaceAll(id, '9cba0919-0000-4000-8000-000000000002'));
+			const model = modelFromText([...real, ...other].join('\n'));
+			endInput(model, {exitCode: undefined, lastStderr: undefined});
+			expect(statuses(model)).toEqual(['completed', 'completed']);
+		});
+
+		it('review: a turn the CLI said was over (system/turn_duration) after a call’s result was left going', () => {
+			const over = JSON.stringify({
+				parentUuid: null,
+				isSidechain: false,
+				type: 'system',
+				subtype: 'turn_duration',
+				durationMs: 200,
+				timestamp: '2026-11-30T07:20:00.000Z',
+				uuid: 'u-over',
+				sessionId: id,
+			});
+			const model = modelFromText([...real.slice(0, 4), over].join('\n'));
+			expect(statuses(model)).toEqual(['completed']);
+		});
+
+		it('review: a file cut after a blank text block (the response’s calls still to come) was answered “(empty answer)”', () => {
+			const blank = real[4]!.replace('"text":"It says: Helo, world (with a typo)."', '"text":"\\n\\n"');
+			const model = modelFromText([...real.slice(0, 4), blank].join('\n'));
+			expect(statuses(model)).toEqual(['proceeding']);
+		});
+	});
+
 	it('2.1.3x: a turn no line says ended ends at the person’s next prompt (answered) or at `[Request interrupted by user]` (interrupted), and the last at the file’s end when it ended on an answer', () => {
 		const open = recorded[7]!.replace('"stop_reason":"end_turn"', '"stop_reason":null');
 		const interrupt = recorded[2]!.replace(

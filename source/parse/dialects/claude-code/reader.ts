@@ -6,7 +6,7 @@ import {readAssistant} from './assistant.js';
 import {readClaudeLine} from './fast-reader.js';
 import {readStreamEvent} from './partial-messages.js';
 import {endOpenTurn, readResult} from './result.js';
-import {isTranscriptLine, TranscriptLines} from './transcript.js';
+import {isTranscriptLine, TranscriptLines, type TurnMark} from './transcript.js';
 import {claudeLineTypes, claudeSchemas, type ClaudeLine} from './schema.js';
 import type {ClaudeFlavour} from './state.js';
 import {ClaudeStream} from './stream.js';
@@ -64,7 +64,7 @@ export class ClaudeReader implements StreamReader {
 
 		const stream = this.#stream;
 		// A session transcript's line, read as the stream's it stands for (transcript.ts).
-		let transcript: {endsTurn: boolean; sidechain: boolean; output?: string; turn?: 'prompt' | 'interrupted'} | undefined;
+		let transcript: {endsTurn: boolean; sidechain: boolean; output?: string; turn?: TurnMark} | undefined;
 		if (stream.flavour.dialect === 'claude-code' && isTranscriptLine(value)) {
 			const read = (this.#transcript ??= new TranscriptLines()).read(value);
 			if (read.kind === 'nothing') {
@@ -85,6 +85,10 @@ export class ClaudeReader implements StreamReader {
 		if (line === undefined) return;
 
 		const before = stream.lastTime;
+		// Another session's transcript in the same source (several piped one after the other): the last one's end first.
+		const previous = transcript === undefined ? undefined : this.#lastOfSource.get(ref.source);
+		if (previous !== undefined && line.session_id !== undefined && line.session_id !== '' && line.session_id !== previous.session)
+			this.#settle(ref.source, out);
 		if (line.timestamp !== undefined) stream.lastTime = line.timestamp;
 		if (line.session_id !== undefined && line.session_id !== '') stream.session = line.session_id;
 		stream.line = {
@@ -96,19 +100,21 @@ export class ClaudeReader implements StreamReader {
 			transcript: transcript !== undefined,
 		};
 		try {
-			// What a command the CLI ran printed answers and ends a turn of commands (the command's, begun by it or by
-			// the compaction summary before it), as a result would. In a turn the model answered in (one left open when
-			// the person interrupted it), it is what the person was shown, and ends nothing.
-			// The person typed again, or stopped the turn, while the model's turn had not said it ended (2.1.3x writes no
-			// stop reason; an interrupted turn has none): it ended at its last line. A turn of commands (no response in it
-			// yet: a compaction's summary, `! ls`) goes on with what they typed next.
-			const going = transcript?.turn === undefined ? undefined : openTurn(stream);
-			if (going !== undefined && (transcript?.turn === 'interrupted' || stream.state(going).step > 0)) endOpenTurn(stream, going, transcript!.turn!, before);
-			if (transcript?.turn === 'interrupted') {
+			// The person typed again, or stopped the turn, or the CLI said it was over, while no line of the model's had
+			// said it ended (2.1.3x writes no stop reason; an interrupted turn has none): it ended at its own last line. A
+			// turn of commands (no response in it yet: a compaction's summary, `! ls`) goes on with what they typed next.
+			const mark = transcript?.turn;
+			const going = mark === undefined ? undefined : openTurn(stream);
+			if (mark !== undefined && going !== undefined && (mark === 'interrupted' || stream.state(going).step > 0))
+				endOpenTurn(stream, going, mark === 'interrupted' ? 'interrupted' : 'prompt', previous?.at ?? before);
+			if (mark === 'interrupted') {
 				if (stream.line.made === 0) stream.marker();
 				return;
 			}
 
+			// What a command the CLI ran printed answers and ends a turn of commands (the command's, begun by it or by
+			// the compaction summary before it), as a result would. In a turn the model answered in (one left open when
+			// the person interrupted it), it is what the person was shown, and ends nothing.
 			const output = transcript?.output;
 			const turn = output === undefined ? undefined : openTurn(stream);
 			if (turn !== undefined && stream.state(turn).step === 0) {
@@ -118,7 +124,8 @@ export class ClaudeReader implements StreamReader {
 			}
 
 			dispatch(stream, line);
-			if (transcript !== undefined && (line.type === 'assistant' || line.type === 'user')) {
+			// The model's side of a turn (its responses, its calls' results): where a turn no line ends ends.
+			if (transcript !== undefined && (line.type === 'assistant' || isResults(line))) {
 				const last = {ref, session: stream.session, at: line.timestamp ?? before, answered: answers(line)};
 				const agent = transcript.sidechain ? line.parent_tool_use_id : undefined;
 				if (!transcript.sidechain) this.#lastOfSource.set(ref.source, last);
@@ -141,6 +148,23 @@ export class ClaudeReader implements StreamReader {
 	 * session may have stopped there.
 	 */
 	endOfSource(source: string, out: ParsedOut): void {
+		this.#settle(source, out);
+	}
+
+	/** The end of the source's last transcript (its end, or another session's lines after it): see endOfSource. */
+	#settle(source: string, out: ParsedOut): void {
+		const stream = this.#stream;
+		const reading = stream.line;
+		const session = stream.session;
+		try {
+			this.#settleLast(source, out);
+		} finally {
+			stream.line = reading;
+			stream.session = session;
+		}
+	}
+
+	#settleLast(source: string, out: ParsedOut): void {
 		const stream = this.#stream;
 		// A sub-agent whose lines ended on its answer and that nothing ended (an auto-compaction's, which no call started).
 		for (const [runId, last] of this.#lastOfAgent) {
@@ -172,11 +196,20 @@ export class ClaudeReader implements StreamReader {
 	}
 }
 
-/** Whether a line is a response that said something and called nothing. */
+/** Whether a line is a response that said something (not blank) and called nothing. */
 function answers(line: ClaudeLine): boolean {
 	if (line.type !== 'assistant') return false;
 	const {content} = line.message;
-	return Array.isArray(content) && content.some(block => block.type === 'text') && !content.some(block => block.type === 'tool_use');
+	return (
+		Array.isArray(content) &&
+		content.some(block => block.type === 'text' && typeof block.text === 'string' && block.text.trim() !== '') &&
+		!content.some(block => block.type === 'tool_use')
+	);
+}
+
+/** Whether a line is the results of calls, put to the model. */
+function isResults(line: ClaudeLine): boolean {
+	return line.type === 'user' && Array.isArray(line.message.content) && line.message.content.some(block => block.type === 'tool_result');
 }
 
 /** The main loop's turn going, if any. */

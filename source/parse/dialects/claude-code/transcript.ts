@@ -46,7 +46,14 @@ export function isTranscriptLine(value: Record<string, unknown>): boolean {
  */
 export type TranscriptLine =
 	| {kind: 'nothing'}
-	| {kind: 'line'; value: Record<string, unknown>; endsTurn: boolean; sidechain: boolean; output?: string; turn?: 'prompt' | 'interrupted'};
+	| {kind: 'line'; value: Record<string, unknown>; endsTurn: boolean; sidechain: boolean; output?: string; turn?: TurnMark};
+
+/**
+ * How a line marks the main loop's turns where responses say no stop reason: the person's `prompt` (and a manual
+ * compaction's boundary, the `/compact` turn's start) ends a turn the model answered in; `interrupted` ends the turn
+ * going; `ended`, the CLI's `system/turn_duration` once a turn is over.
+ */
+export type TurnMark = 'prompt' | 'interrupted' | 'ended';
 
 /** What the CLI writes as the person's when they stop a turn (Esc), after the calls it cut short, if any. */
 const interruption = /^\[Request interrupted by user(?: for tool use)?\]$/;
@@ -58,8 +65,17 @@ const interruption = /^\[Request interrupted by user(?: for tool use)?\]$/;
 function personTurn(value: Record<string, unknown>, content: unknown): 'prompt' | 'interrupted' | undefined {
 	if (value['isMeta'] === true || value['isCompactSummary'] === true) return undefined;
 	if (typeof content === 'string') return interruption.test(content) ? 'interrupted' : 'prompt';
-	if (!Array.isArray(content) || content.length === 0 || !content.every(block => field(block, 'type') === 'text')) return undefined;
+	// Text, with what was pasted beside it (an image, a document); never calls' results.
+	if (!Array.isArray(content) || !content.some(block => field(block, 'type') === 'text') || content.some(block => field(block, 'type') === 'tool_result'))
+		return undefined;
 	return content.length === 1 && interruption.test(String(field(content[0], 'text'))) ? 'interrupted' : 'prompt';
+}
+
+/** A system line that marks a turn: its end (`turn_duration`), or a manual compaction's start (`compact_boundary`). */
+function systemTurn(value: Record<string, unknown>): TurnMark | undefined {
+	if (value['type'] !== 'system') return undefined;
+	if (value['subtype'] === 'turn_duration') return 'ended';
+	return value['subtype'] === 'compact_boundary' && field(value['compactMetadata'], 'trigger') === 'manual' ? 'prompt' : undefined;
 }
 
 /**
@@ -110,7 +126,7 @@ export class TranscriptLines {
 		// the text, not with the thinking before it.
 		const endsTurn = type === 'assistant' && field(value['message'], 'stop_reason') === 'end_turn' && hasText(field(value['message'], 'content'));
 		if (!sidechain && output !== undefined) return {kind: 'line', value: line, endsTurn, sidechain, output};
-		const turn = type === 'user' && !sidechain ? personTurn(value, content) : undefined;
+		const turn = sidechain ? undefined : type === 'user' ? personTurn(value, content) : systemTurn(value);
 		return turn === undefined ? {kind: 'line', value: line, endsTurn, sidechain} : {kind: 'line', value: line, endsTurn, sidechain, turn};
 	}
 
