@@ -81,12 +81,12 @@ type ChatState = {
 	run: ChatRun | undefined;
 	/**
 	 * The errors and warnings the CLI showed that no turn is known to have shown yet (a slash command's; the model
-	 * never sees them): before any prompt, shown in the run the next prompt begins, before its query; after a response
-	 * that may be its run's answer (`afterAnswer`), in that run, once what follows says whether its turn went on (the
-	 * turn's, as any) or ended (after its answer, as warnings). test/cli/gemini-chats.test.ts has the recorded cases.
+	 * never sees them): with no run yet (before any prompt), shown in the run the next prompt begins, before its query;
+	 * with a run (after a response that may be its answer), in that run, once what follows says whether its turn went
+	 * on (the turn's, as any) or ended (after its answer, as warnings). A run's start takes the first kind, its end the
+	 * second, so which kind they are is whether the chat has a run. test/cli/gemini-chats.test.ts has the recorded cases.
 	 */
 	waiting: Notice[];
-	afterAnswer: boolean;
 	response: Response | undefined;
 	/** The ids of the messages seen (a history put in place included): a message written again adds to what it was. */
 	seen: Set<string>;
@@ -187,7 +187,6 @@ export class ChatReader {
 				deferred: [],
 				run: undefined,
 				waiting: [],
-				afterAnswer: false,
 				response: undefined,
 				seen: new Set(),
 				last: undefined,
@@ -268,7 +267,6 @@ export class ChatReader {
 				// Before any prompt; or after a response that may be the run's answer, unless it is the API's error
 				// (`[API Error: …]`, a request of the turn's that failed): whose it is waits for what follows.
 				if (!chat.subagent && (!chat.run || (this.#mayBeAnswered(chat) && !isApiError(message)))) {
-					chat.afterAnswer = chat.run !== undefined;
 					chat.waiting.push(notice);
 					return [];
 				}
@@ -472,10 +470,7 @@ export class ChatReader {
 		const out = this.#settle(chat, ref, 'final');
 		const run = chat.run;
 		// What the CLI showed after the run's answer: warnings of it, after its end.
-		if (run && chat.afterAnswer) {
-			chat.afterAnswer = false;
-			for (const notice of chat.waiting.splice(0)) out.push(this.#noticeOf(run, notice, false));
-		}
+		if (run) for (const notice of chat.waiting.splice(0)) out.push(this.#noticeOf(run, notice, false));
 
 		if (!run || run.ended) return out;
 		const message = run.error ?? (by === 'end' ? undefined : (run.notice ?? (by === 'prompt' ? 'the next prompt began' : 'the session was started again')));
@@ -524,9 +519,7 @@ export class ChatReader {
 	/** The open response's turn went on: what the CLI showed after it was the turn's, an error its error. */
 	#turnWentOn(chat: ChatState): AgentEvent[] {
 		const run = chat.run;
-		if (!chat.afterAnswer || !run) return [];
-		chat.afterAnswer = false;
-		return chat.waiting.splice(0).map(notice => this.#noticeOf(run, notice, true));
+		return run ? chat.waiting.splice(0).map(notice => this.#noticeOf(run, notice, true)) : [];
 	}
 
 	/** A notice as the run's error (`failing`: what it ends with if nothing follows), else as a warning it goes on after. */
