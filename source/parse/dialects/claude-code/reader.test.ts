@@ -393,6 +393,9 @@ describe('a compaction’s transcript varied as real transcripts have it (the se
 			.filter(line => line !== '');
 		const id = '9cba0919-6322-4202-94ca-3c33e278174d';
 		const statuses = (model: Model) => jobOf(model, id).runIds.map(runId => model.runs.get(runId)!.status);
+		/** A main-loop `system` line of the session, as a transcript writes one. */
+		const systemLine = (subtype: string, timestamp: string, fields: Record<string, unknown>) =>
+			JSON.stringify({parentUuid: null, isSidechain: false, type: 'system', subtype, ...fields, timestamp, uuid: `u-${subtype}`, sessionId: id});
 
 		it('review: a prompt with an image pasted beside its text joined the turn before', () => {
 			const withImage = real[6]!.replace(
@@ -405,17 +408,7 @@ describe('a compaction’s transcript varied as real transcripts have it (the se
 		});
 
 		it('review: a turn ended at the time of any line after it (a slash command’s note 15 minutes later), not at its own last line', () => {
-			const later = JSON.stringify({
-				parentUuid: null,
-				isSidechain: false,
-				type: 'system',
-				subtype: 'local_command',
-				content: '<command-name>/usage</command-name>',
-				level: 'info',
-				timestamp: '2026-11-30T08:00:00.000Z',
-				uuid: 'u-late',
-				sessionId: id,
-			});
+			const later = systemLine('local_command', '2026-11-30T08:00:00.000Z', {content: '<command-name>/usage</command-name>', level: 'info'});
 			const model = modelFromText([...real.slice(0, 5), later, ...real.slice(5)].join('\n'));
 			const first = model.runs.get(id)!;
 			expect(first.endedAt).toBe(Date.parse((JSON.parse(real[4]!) as {timestamp: string}).timestamp));
@@ -429,16 +422,7 @@ describe('a compaction’s transcript varied as real transcripts have it (the se
 		});
 
 		it('review: a turn the CLI said was over (system/turn_duration) after a call’s result was left going', () => {
-			const over = JSON.stringify({
-				parentUuid: null,
-				isSidechain: false,
-				type: 'system',
-				subtype: 'turn_duration',
-				durationMs: 200,
-				timestamp: '2026-11-30T07:20:00.000Z',
-				uuid: 'u-over',
-				sessionId: id,
-			});
+			const over = systemLine('turn_duration', '2026-11-30T07:20:00.000Z', {durationMs: 200});
 			const model = modelFromText([...real.slice(0, 4), over].join('\n'));
 			expect(statuses(model)).toEqual(['completed']);
 		});

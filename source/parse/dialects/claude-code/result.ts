@@ -21,16 +21,16 @@ export function endOpenTurn(stream: ClaudeStream, runId: string, how: 'prompt' |
 	const turn = stream.sessionState().turns.find(candidate => candidate.runId === runId);
 	if (!turn || turn.closed) return;
 	turn.closed = true;
-	if (how === 'prompt')
-		stream.emit(runId, {kind: 'runEnd', status: 'completed', text: undefined, message: undefined, usage: undefined}, undefined, undefined, at);
-	else
-		stream.emit(
-			runId,
-			{kind: 'runEnd', status: 'stoppedByError', text: undefined, message: 'the person stopped it', usage: undefined, errorName: 'interrupted'},
-			undefined,
-			undefined,
-			at,
-		);
+	const interrupted = how === 'interrupted';
+	stream.emit(
+		runId,
+		interrupted
+			? {kind: 'runEnd', status: 'stoppedByError', text: undefined, message: 'the person stopped it', usage: undefined, errorName: 'interrupted'}
+			: {kind: 'runEnd', status: 'completed', text: undefined, message: undefined, usage: undefined},
+		undefined,
+		undefined,
+		at,
+	);
 }
 
 export function readResult(stream: ClaudeStream, line: ClaudeLineOf<'result'>): void {
