@@ -291,9 +291,11 @@ async function viewPlan(
 		quit();
 	};
 
+	// The viewer's listener is added before the starting one is removed: with none between the two, Node stops
+	// watching the signal, and one that had come but was not handled yet (the thread busy starting) was dropped.
 	for (const name of viewerSignals) {
-		process.off(name, onSignalWhileStarting);
 		process.on(name, onSignal);
+		process.off(name, onSignalWhileStarting);
 	}
 
 	try {
@@ -307,6 +309,8 @@ async function viewPlan(
 			onHistory: options.onHistory,
 			typedAhead: options.typedAhead,
 		});
+		// A signal (or a quit) that came while Ink and the views were loading found no app to end: it ends it now.
+		if (quitting) instance.unmount();
 		firstFrameDrawn();
 		store.start();
 		if (stdinCarriesEvents) {
